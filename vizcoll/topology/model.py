@@ -1,0 +1,464 @@
+"""The topology model: switches, end nodes, numbered ports and links with stable ids.
+
+A :class:`Topology` stores everything column-wise in numpy arrays so that
+fabrics with tens of thousands of end nodes stay small and fast:
+
+- nodes ``0..n-1``: ``names`` (unique), ``kind`` (``SWITCH`` = 0 forwards
+  packets, ``ENDPOINT`` = 1 is a NIC/HCA/processor that never forwards),
+  ``nports`` (the radix; ports are numbered ``1..nports`` as a subnet manager
+  numbers them), optional integer attributes (``level``, ``group``, ``x``,
+  ``y``, ``z``; -1 = unknown), a ``guid`` (0 = none) and a description;
+- links: one row per undirected physical link ``(a, pa) -- (b, pb)`` with a
+  stable ``link_id`` (ids survive edits), a ``broken`` flag (failed links are
+  kept, and every computation skips them) and optional integer attributes
+  (``global`` = 1 for dragonfly global links).
+
+Node order is meaningful: ties between equal choices anywhere in vizcoll are
+broken by it (files keep their own order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from vizcoll.errors import TopologyError
+
+__all__ = ["SWITCH", "ENDPOINT", "KIND_NAMES", "MAX_NODES", "MAX_LINKS", "PortView", "Topology"]
+
+SWITCH, ENDPOINT = 0, 1
+KIND_NAMES = ("switch", "endpoint")
+MAX_NODES = 200_000
+MAX_LINKS = 1_000_000
+SCHEMA = "vizcoll.topology/1"
+
+
+@dataclass(frozen=True)
+class PortView:
+    """Connected ports of every node, CSR style, sorted by port number.
+
+    The ports of node ``u`` are ``port[indptr[u]:indptr[u+1]]``; for each of
+    them ``peer`` / ``peer_port`` is the other end and ``link`` the link's row.
+    """
+
+    indptr: np.ndarray
+    port: np.ndarray
+    peer: np.ndarray
+    peer_port: np.ndarray
+    link: np.ndarray
+
+    def of(self, node: int) -> slice:
+        """Slice of the arrays holding ``node``'s ports."""
+        return slice(int(self.indptr[node]), int(self.indptr[node + 1]))
+
+
+def _int_array(values, dtype=np.int32) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(values, dtype=dtype).reshape(-1))
+
+
+@dataclass(eq=False)
+class Topology:
+    """A network fabric; see the module docstring for the layout."""
+
+    names: list[str]
+    kind: np.ndarray
+    nports: np.ndarray
+    link_a: np.ndarray
+    link_pa: np.ndarray
+    link_b: np.ndarray
+    link_pb: np.ndarray
+    link_id: np.ndarray
+    broken: np.ndarray
+    node_attrs: dict[str, np.ndarray] = field(default_factory=dict)
+    link_attrs: dict[str, np.ndarray] = field(default_factory=dict)
+    guid: np.ndarray | None = None
+    desc: list[str] | None = None
+    port_guids: dict[tuple[int, int], int] = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def from_arrays(
+        cls,
+        names,
+        kind,
+        nports,
+        links,
+        node_attrs: dict | None = None,
+        link_attrs: dict | None = None,
+        meta: dict | None = None,
+        validate: bool = True,
+    ) -> Topology:
+        """Build from node columns and a ``(m, 4)`` array of ``a, pa, b, pb`` rows.
+
+        Link ids are ``0..m-1``; no link is broken.
+        """
+        links = np.asarray(links, dtype=np.int64).reshape(-1, 4)
+        m = len(links)
+        topo = cls(
+            names=list(names),
+            kind=_int_array(kind, np.int8),
+            nports=_int_array(nports),
+            link_a=_int_array(links[:, 0]),
+            link_pa=_int_array(links[:, 1]),
+            link_b=_int_array(links[:, 2]),
+            link_pb=_int_array(links[:, 3]),
+            link_id=np.arange(m, dtype=np.int64),
+            broken=np.zeros(m, dtype=bool),
+            node_attrs={k: _int_array(v) for k, v in (node_attrs or {}).items()},
+            link_attrs={k: _int_array(v) for k, v in (link_attrs or {}).items()},
+            meta=dict(meta or {}),
+        )
+        if validate:
+            topo.validate()
+        return topo
+
+    def copy(self) -> Topology:
+        """A deep copy (edits on it leave this one alone)."""
+        return Topology(
+            names=list(self.names),
+            kind=self.kind.copy(),
+            nports=self.nports.copy(),
+            link_a=self.link_a.copy(),
+            link_pa=self.link_pa.copy(),
+            link_b=self.link_b.copy(),
+            link_pb=self.link_pb.copy(),
+            link_id=self.link_id.copy(),
+            broken=self.broken.copy(),
+            node_attrs={k: v.copy() for k, v in self.node_attrs.items()},
+            link_attrs={k: v.copy() for k, v in self.link_attrs.items()},
+            guid=None if self.guid is None else self.guid.copy(),
+            desc=None if self.desc is None else list(self.desc),
+            port_guids=dict(self.port_guids),
+            meta=dict(self.meta),
+        )
+
+    # ------------------------------------------------------------ sizes
+    @property
+    def n_nodes(self) -> int:
+        return len(self.names)
+
+    @property
+    def n_links(self) -> int:
+        return len(self.link_id)
+
+    @property
+    def switches(self) -> np.ndarray:
+        """Indices of the switches, in node order."""
+        return np.flatnonzero(self.kind == SWITCH)
+
+    @property
+    def endpoints(self) -> np.ndarray:
+        """Indices of the end nodes, in node order."""
+        return np.flatnonzero(self.kind == ENDPOINT)
+
+    @property
+    def live(self) -> np.ndarray:
+        """Boolean mask over link rows: True where the link is not broken."""
+        return ~self.broken
+
+    def summary(self) -> dict:
+        """Counts for display and for ``vizcoll topo info``."""
+        used = np.bincount(np.concatenate([self.link_a, self.link_b]), minlength=self.n_nodes)
+        return {
+            "nodes": self.n_nodes,
+            "switches": int((self.kind == SWITCH).sum()),
+            "endpoints": int((self.kind == ENDPOINT).sum()),
+            "links": self.n_links,
+            "broken_links": int(self.broken.sum()),
+            "max_ports": int(self.nports.max()) if self.n_nodes else 0,
+            "max_used_ports": int(used.max()) if self.n_nodes else 0,
+            "generator": self.meta.get("generator"),
+        }
+
+    # ------------------------------------------------------------ lookups
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names)}
+
+    def index(self, name: str) -> int:
+        """Node index of ``name``; raises :class:`TopologyError` if unknown."""
+        try:
+            return self._index[name]
+        except KeyError:
+            raise TopologyError(f"no node named {name!r}") from None
+
+    def link_row(self, link_id: int) -> int:
+        """Row of the link with stable id ``link_id``."""
+        rows = np.flatnonzero(self.link_id == int(link_id))
+        if len(rows) == 0:
+            raise TopologyError(f"no link with id {link_id}")
+        return int(rows[0])
+
+    def attr(self, key: str) -> np.ndarray:
+        """Node attribute column ``key`` (all -1 when the generator did not set it)."""
+        return self.node_attrs.get(key, np.full(self.n_nodes, -1, dtype=np.int32))
+
+    # ------------------------------------------------------------ fast views
+    def adjacency(self, include_broken: bool = False) -> sp.csr_matrix:
+        """Symmetric node x node CSR matrix (1 where a live link joins two nodes)."""
+        keep = slice(None) if include_broken else self.live
+        a, b = self.link_a[keep], self.link_b[keep]
+        rows = np.concatenate([a, b])
+        cols = np.concatenate([b, a])
+        data = np.ones(len(rows), dtype=np.int8)
+        mat = sp.csr_matrix((data, (rows, cols)), shape=(self.n_nodes, self.n_nodes))
+        mat.data[:] = 1
+        return mat
+
+    def ports(self, include_broken: bool = False) -> PortView:
+        """Per-node connected ports sorted by port number (see :class:`PortView`)."""
+        rows = np.arange(self.n_links) if include_broken else np.flatnonzero(self.live)
+        node = np.concatenate([self.link_a[rows], self.link_b[rows]])
+        port = np.concatenate([self.link_pa[rows], self.link_pb[rows]])
+        peer = np.concatenate([self.link_b[rows], self.link_a[rows]])
+        peer_port = np.concatenate([self.link_pb[rows], self.link_pa[rows]])
+        link = np.concatenate([rows, rows])
+        order = np.lexsort((port, node))
+        indptr = np.zeros(self.n_nodes + 1, dtype=np.int64)
+        np.cumsum(np.bincount(node, minlength=self.n_nodes), out=indptr[1:])
+        return PortView(indptr, port[order], peer[order], peer_port[order], link[order])
+
+    # ------------------------------------------------------------ checks
+    def validate(self) -> None:
+        """Raise :class:`TopologyError` unless the topology is consistent."""
+        n, m = self.n_nodes, self.n_links
+        if n > MAX_NODES:
+            raise TopologyError(f"{n} nodes is more than the limit of {MAX_NODES}")
+        if m > MAX_LINKS:
+            raise TopologyError(f"{m} links is more than the limit of {MAX_LINKS}")
+        if len(self._index) != n:
+            seen: set[str] = set()
+            dup = next(x for x in self.names if x in seen or seen.add(x))
+            raise TopologyError(f"node name {dup!r} is used twice")
+        for col, name in ((self.kind, "kind"), (self.nports, "nports")):
+            if len(col) != n:
+                raise TopologyError(f"{name} has {len(col)} entries for {n} nodes")
+        if np.any((self.kind != SWITCH) & (self.kind != ENDPOINT)):
+            raise TopologyError("node kind must be switch or endpoint")
+        for col in (self.link_pa, self.link_b, self.link_pb, self.link_id, self.broken):
+            if len(col) != m:
+                raise TopologyError("link columns have different lengths")
+        if len(np.unique(self.link_id)) != m:
+            raise TopologyError("link ids are not unique")
+        if m:
+            ends = np.concatenate([self.link_a, self.link_b])
+            if ends.min() < 0 or ends.max() >= n:
+                raise TopologyError("a link refers to a node that does not exist")
+            if np.any(self.link_a == self.link_b):
+                bad = int(np.flatnonzero(self.link_a == self.link_b)[0])
+                name = self.names[self.link_a[bad]]
+                raise TopologyError(f"link {int(self.link_id[bad])} joins node {name!r} to itself")
+            ports = np.concatenate([self.link_pa, self.link_pb])
+            bad = (ports < 1) | (ports > self.nports[ends])
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise TopologyError(
+                    f"port {int(ports[i])} of {self.names[ends[i]]!r} is outside 1..{int(self.nports[ends[i]])}"
+                )
+            key = ends.astype(np.int64) * (int(self.nports.max()) + 1) + ports
+            uniq, counts = np.unique(key, return_counts=True)
+            if counts.max() > 1:
+                k = int(uniq[np.argmax(counts > 1)])
+                node, port = divmod(k, int(self.nports.max()) + 1)
+                raise TopologyError(f"port {port} of {self.names[node]!r} is used by more than one link")
+        for key, col in self.node_attrs.items():
+            if len(col) != n:
+                raise TopologyError(f"node attribute {key!r} has {len(col)} entries for {n} nodes")
+        for key, col in self.link_attrs.items():
+            if len(col) != m:
+                raise TopologyError(f"link attribute {key!r} has {len(col)} entries for {m} links")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Topology):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    # ------------------------------------------------------------ edits
+    def _changed(self) -> None:
+        self.__dict__.pop("_index", None)
+
+    def free_port(self, node: int) -> int:
+        """Lowest port number of ``node`` not used by any link (may be nports + 1)."""
+        used = set(self.link_pa[self.link_a == node].tolist()) | set(self.link_pb[self.link_b == node].tolist())
+        port = 1
+        while port in used:
+            port += 1
+        return port
+
+    def add_node(self, name: str, kind: int | str = SWITCH, nports: int = 0, **attrs: int) -> int:
+        """Append a node and return its index; attributes default to -1."""
+        kind = KIND_NAMES.index(kind) if isinstance(kind, str) else int(kind)
+        if not name or name in self._index:
+            raise TopologyError(f"node name {name!r} is empty or already used")
+        if kind not in (SWITCH, ENDPOINT):
+            raise TopologyError(f"unknown node kind {kind!r}")
+        if self.n_nodes >= MAX_NODES:
+            raise TopologyError(f"the topology already has the maximum of {MAX_NODES} nodes")
+        self.names.append(name)
+        self.kind = np.append(self.kind, np.int8(kind))
+        self.nports = np.append(self.nports, np.int32(max(0, int(nports))))
+        for key in set(self.node_attrs) | set(attrs):
+            col = self.node_attrs.get(key, np.full(self.n_nodes - 1, -1, dtype=np.int32))
+            self.node_attrs[key] = np.append(col, np.int32(attrs.get(key, -1)))
+        if self.guid is not None:
+            self.guid = np.append(self.guid, np.uint64(0))
+        if self.desc is not None:
+            self.desc.append("")
+        self._changed()
+        return self.n_nodes - 1
+
+    def remove_node(self, name: str) -> None:
+        """Delete a node and every link touching it; later node indices shift down."""
+        node = self.index(name)
+        keep_links = (self.link_a != node) & (self.link_b != node)
+        self._keep_links(keep_links)
+        keep = np.ones(self.n_nodes, dtype=bool)
+        keep[node] = False
+        self.names.pop(node)
+        self.kind, self.nports = self.kind[keep], self.nports[keep]
+        self.node_attrs = {k: v[keep] for k, v in self.node_attrs.items()}
+        if self.guid is not None:
+            self.guid = self.guid[keep]
+        if self.desc is not None:
+            self.desc.pop(node)
+        self.link_a = self.link_a - (self.link_a > node)
+        self.link_b = self.link_b - (self.link_b > node)
+        self.port_guids = {
+            (u - (u > node), p): g for (u, p), g in self.port_guids.items() if u != node
+        }
+        self._changed()
+
+    def rename(self, old: str, new: str) -> None:
+        """Rename a node (names stay unique)."""
+        node = self.index(old)
+        if not new or (new != old and new in self._index):
+            raise TopologyError(f"node name {new!r} is empty or already used")
+        self.names[node] = new
+        self._changed()
+
+    def add_link(self, a: str, b: str, pa: int | None = None, pb: int | None = None, **attrs: int) -> int:
+        """Connect two nodes (lowest free ports by default) and return the new link id.
+
+        A node's port count grows when the chosen port is beyond it.
+        """
+        ia, ib = self.index(a), self.index(b)
+        if ia == ib:
+            raise TopologyError(f"cannot link {a!r} to itself")
+        if self.n_links >= MAX_LINKS:
+            raise TopologyError(f"the topology already has the maximum of {MAX_LINKS} links")
+        pa = self.free_port(ia) if pa is None else int(pa)
+        pb = self.free_port(ib) if pb is None else int(pb)
+        new_id = int(self.link_id.max()) + 1 if self.n_links else 0
+        before = self.copy()
+        self.nports[ia] = max(self.nports[ia], pa)
+        self.nports[ib] = max(self.nports[ib], pb)
+        self.link_a = np.append(self.link_a, np.int32(ia))
+        self.link_pa = np.append(self.link_pa, np.int32(pa))
+        self.link_b = np.append(self.link_b, np.int32(ib))
+        self.link_pb = np.append(self.link_pb, np.int32(pb))
+        self.link_id = np.append(self.link_id, np.int64(new_id))
+        self.broken = np.append(self.broken, False)
+        for key in set(self.link_attrs) | set(attrs):
+            col = self.link_attrs.get(key, np.full(self.n_links - 1, -1, dtype=np.int32))
+            self.link_attrs[key] = np.append(col, np.int32(attrs.get(key, -1)))
+        try:
+            self.validate()
+        except TopologyError:
+            self.__dict__.update(before.__dict__)
+            raise
+        return new_id
+
+    def _keep_links(self, keep: np.ndarray) -> None:
+        for name in ("link_a", "link_pa", "link_b", "link_pb", "link_id", "broken"):
+            setattr(self, name, getattr(self, name)[keep])
+        self.link_attrs = {k: v[keep] for k, v in self.link_attrs.items()}
+
+    def remove_link(self, link_id: int) -> None:
+        """Delete the link with this id (other ids do not change)."""
+        keep = np.ones(self.n_links, dtype=bool)
+        keep[self.link_row(link_id)] = False
+        self._keep_links(keep)
+
+    def set_broken(self, link_id: int, broken: bool = True) -> None:
+        """Mark a link failed (True) or repaired (False)."""
+        self.broken[self.link_row(link_id)] = bool(broken)
+
+    def links_between(self, a: str, b: str) -> list[int]:
+        """Ids of the links joining two named nodes."""
+        ia, ib = self.index(a), self.index(b)
+        hit = ((self.link_a == ia) & (self.link_b == ib)) | ((self.link_a == ib) & (self.link_b == ia))
+        return self.link_id[hit].tolist()
+
+    # ------------------------------------------------------------ serialisation
+    def to_dict(self) -> dict:
+        """Lossless, JSON-serialisable, column-wise form (schema ``vizcoll.topology/1``)."""
+        nodes: dict = {
+            "name": list(self.names),
+            "kind": [KIND_NAMES[k] for k in self.kind.tolist()],
+            "ports": self.nports.tolist(),
+            "attrs": {k: v.tolist() for k, v in sorted(self.node_attrs.items())},
+        }
+        if self.guid is not None:
+            nodes["guid"] = [f"0x{g:016x}" for g in self.guid.tolist()]
+        if self.desc is not None:
+            nodes["desc"] = list(self.desc)
+        links = {
+            "id": self.link_id.tolist(),
+            "a": self.link_a.tolist(),
+            "pa": self.link_pa.tolist(),
+            "b": self.link_b.tolist(),
+            "pb": self.link_pb.tolist(),
+            "broken": self.broken.astype(int).tolist(),
+            "attrs": {k: v.tolist() for k, v in sorted(self.link_attrs.items())},
+        }
+        port_guids = [[u, p, f"0x{g:016x}"] for (u, p), g in sorted(self.port_guids.items())]
+        return {"schema": SCHEMA, "meta": dict(self.meta), "nodes": nodes, "links": links, "port_guids": port_guids}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Topology:
+        """Inverse of :meth:`to_dict`; raises :class:`TopologyError` naming the bad field."""
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise TopologyError(f"not a vizcoll topology: the field 'schema' must be {SCHEMA!r}")
+        try:
+            nodes, links = data["nodes"], data["links"]
+            n = len(nodes["name"])
+            if n > MAX_NODES:
+                raise TopologyError(f"{n} nodes is more than the limit of {MAX_NODES}")
+            if len(links["id"]) > MAX_LINKS:
+                raise TopologyError(f"{len(links['id'])} links is more than the limit of {MAX_LINKS}")
+            kinds = [KIND_NAMES.index(k) for k in nodes["kind"]]
+            topo = cls(
+                names=[str(x) for x in nodes["name"]],
+                kind=_int_array(kinds, np.int8),
+                nports=_int_array(nodes["ports"]),
+                link_a=_int_array(links["a"]),
+                link_pa=_int_array(links["pa"]),
+                link_b=_int_array(links["b"]),
+                link_pb=_int_array(links["pb"]),
+                link_id=_int_array(links["id"], np.int64),
+                broken=_int_array(links["broken"], bool),
+                node_attrs={k: _int_array(v) for k, v in nodes.get("attrs", {}).items()},
+                link_attrs={k: _int_array(v) for k, v in links.get("attrs", {}).items()},
+                meta=dict(data.get("meta", {})),
+            )
+            if "guid" in nodes:
+                topo.guid = np.array([int(g, 16) for g in nodes["guid"]], dtype=np.uint64)
+                if len(topo.guid) != n:
+                    raise TopologyError(f"'nodes.guid' has {len(topo.guid)} entries for {n} nodes")
+            if "desc" in nodes:
+                topo.desc = [str(x) for x in nodes["desc"]]
+                if len(topo.desc) != n:
+                    raise TopologyError(f"'nodes.desc' has {len(topo.desc)} entries for {n} nodes")
+            topo.port_guids = {(int(u), int(p)): int(g, 16) for u, p, g in data.get("port_guids", [])}
+        except TopologyError:
+            raise
+        except KeyError as exc:
+            raise TopologyError(f"missing field {exc.args[0]!r}") from None
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise TopologyError(f"a field has the wrong type or value ({exc})") from None
+        topo.validate()
+        return topo
