@@ -1,0 +1,353 @@
+"""The one timeline format every animation in vizcoll uses.
+
+A simulation (a broadcast, an aggregation tree going up and down, a barrier, a
+fault-tolerant reduction, TREFT's threads, multicast group states, ...)
+returns a :class:`Timeline`: an *initial state* (entity key -> state value)
+and a list of :class:`Event` objects ordered by simulated time ``t``.
+
+**Steps.** A player does not step through single events but through *steps*:
+one step is all the events that share the same ``t`` (exactly equal floats),
+in insertion order. Steps are numbered ``0..n_steps-1`` in time order; step
+``-1`` is the initial state, before any event.
+
+**State.** The state at step ``k`` is ``initial_state`` with the
+``state_changes`` of every event of steps ``0..k`` applied in order
+(:meth:`Timeline.state_at`). It is always recomputed from the event list, so
+stepping back or jumping shows exactly the same thing as playing forward. A
+few snapshots are cached to keep this fast for 10^5 events; the result is
+identical to a full replay.
+
+**Entities.** State keys are strings. By convention a key that is the name of
+a topology node is drawn on that node; ``entities`` may say so explicitly
+(``{"sw3": {"node": 3}}``) and describe other entities (threads, queues,
+groups). ``legend`` explains each state value (keys are ``str(value)``).
+
+**Kinds** of events are free strings; the usual ones are in :data:`KINDS`.
+Events with ``path_links`` are messages moving over those links during their
+step (:meth:`Timeline.active_at`); ``"note"`` events carry no message, only a
+caption for their step (and possibly state changes).
+
+A timeline is JSON-serialisable (:meth:`Timeline.to_dict`, schema
+``vizcoll.timeline/1``) and round-trips exactly through :meth:`Timeline.from_dict`.
+Treat a timeline as immutable once built: make a new one rather than editing
+``events`` in place.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vizcoll.errors import VizcollError
+
+__all__ = ["SCHEMA", "KINDS", "MAX_EVENTS", "Event", "Timeline", "sort_events"]
+
+SCHEMA = "vizcoll.timeline/1"
+KINDS = ("send", "arrive", "deliver", "state", "drop", "note")
+MAX_EVENTS = 2_000_000
+
+StateValue = str | int | float
+
+
+def _plain(value):
+    """numpy scalars -> Python scalars (so that everything stays JSON-serialisable)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _is_state_value(value) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, (str, int))
+
+
+@dataclass
+class Event:
+    """One thing happening at simulated time ``t``.
+
+    ``src`` / ``dst`` are node indices (-1 = none), ``path_links`` the stable
+    ids of the links the message traverses in this event (usually one hop),
+    ``label`` a caption a student can read ("sw3 forwards the packet to h7
+    over port 4") and ``state_changes`` maps entity keys to their new state.
+    """
+
+    t: float
+    kind: str
+    src: int = -1
+    dst: int = -1
+    path_links: list[int] = field(default_factory=list)
+    label: str = ""
+    state_changes: dict[str, StateValue] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.t = float(self.t)
+        self.src = int(self.src)
+        self.dst = int(self.dst)
+        self.path_links = [int(x) for x in self.path_links]
+        self.state_changes = {str(k): _plain(v) for k, v in self.state_changes.items()}
+
+    def to_dict(self) -> dict:
+        return {
+            "t": self.t,
+            "kind": self.kind,
+            "src": self.src,
+            "dst": self.dst,
+            "path_links": list(self.path_links),
+            "label": self.label,
+            "state_changes": dict(self.state_changes),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Event:
+        """Inverse of :meth:`to_dict`; raises :class:`VizcollError` naming the bad field."""
+        if not isinstance(data, dict):
+            raise VizcollError("an event must be an object")
+        missing = [k for k in ("t", "kind") if k not in data]
+        if missing:
+            raise VizcollError(f"missing field {missing[0]!r}")
+        t = data["t"]
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < 0:
+            raise VizcollError(f"'t' must be a finite number >= 0, got {t!r}")
+        kind = data["kind"]
+        if not isinstance(kind, str) or not kind:
+            raise VizcollError(f"'kind' must be a non-empty string, got {kind!r}")
+        for key in ("src", "dst"):
+            value = data.get(key, -1)
+            if isinstance(value, bool) or not isinstance(value, int) or value < -1:
+                raise VizcollError(f"{key!r} must be a node index or -1, got {value!r}")
+        links = data.get("path_links", [])
+        if not isinstance(links, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in links):
+            raise VizcollError(f"'path_links' must be a list of link ids, got {links!r}")
+        label = data.get("label", "")
+        if not isinstance(label, str):
+            raise VizcollError(f"'label' must be a string, got {label!r}")
+        changes = data.get("state_changes", {})
+        if not isinstance(changes, dict):
+            raise VizcollError("'state_changes' must be an object")
+        for key, value in changes.items():
+            if not _is_state_value(value):
+                raise VizcollError(f"state of {key!r} must be a string or a finite number, got {value!r}")
+        return cls(t, kind, data.get("src", -1), data.get("dst", -1), links, label, changes)
+
+
+def sort_events(events) -> list[Event]:
+    """The events ordered by ``t``, keeping insertion order among equal times (stable)."""
+    return sorted(events, key=lambda e: e.t)
+
+
+@dataclass
+class Timeline:
+    """An initial state plus time-ordered events; see the module docstring.
+
+    ``summary`` holds the figures of the run (completion time, messages, ...),
+    ``intro`` the caption shown before the first step.
+    """
+
+    title: str = ""
+    initial_state: dict[str, StateValue] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    entities: dict[str, dict] = field(default_factory=dict)
+    legend: dict[str, str] = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
+    intro: str = ""
+
+    #: take a snapshot of the state after at least this many state changes
+    #: (and at least one per ``len(initial_state)`` changes)
+    SNAPSHOT_CHANGES = 4096
+
+    _starts: np.ndarray = field(init=False, repr=False, compare=False)
+    _keys: list | None = field(init=False, repr=False, compare=False, default=None)
+    _values: list = field(init=False, repr=False, compare=False, default_factory=list)
+    _cut: list = field(init=False, repr=False, compare=False, default_factory=list)
+    _snap_steps: list = field(init=False, repr=False, compare=False, default_factory=list)
+    _snaps: list = field(init=False, repr=False, compare=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.events = list(self.events)
+        self.initial_state = {str(k): _plain(v) for k, v in self.initial_state.items()}
+        self.validate()
+        t = np.fromiter((e.t for e in self.events), dtype=float, count=len(self.events))
+        new_step = np.ones(len(t), dtype=bool)
+        new_step[1:] = t[1:] != t[:-1]
+        #: index of the first event of each step, plus len(events) at the end
+        self._starts = np.r_[np.flatnonzero(new_step), len(t)].astype(np.int64)
+
+    def validate(self) -> None:
+        """Raise :class:`VizcollError` unless times are finite, >= 0 and in order."""
+        if len(self.events) > MAX_EVENTS:
+            raise VizcollError(f"{len(self.events):,} events is more than the limit of {MAX_EVENTS:,}")
+        t = np.fromiter((e.t for e in self.events), dtype=float, count=len(self.events))
+        bad = ~np.isfinite(t) | (t < 0)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise VizcollError(f"event {i} has time t={t[i]!r}; times must be finite and >= 0")
+        back = np.flatnonzero(t[1:] < t[:-1])
+        if len(back):
+            i = int(back[0]) + 1
+            raise VizcollError(
+                f"events are not in time order: event {i} at t={t[i]:g} comes after t={t[i - 1]:g}"
+            )
+
+    # ------------------------------------------------------------ steps
+    @property
+    def n_steps(self) -> int:
+        """Number of steps (distinct event times)."""
+        return len(self._starts) - 1
+
+    @property
+    def steps(self) -> list[list[Event]]:
+        """The events grouped by step: one step = all events sharing the same ``t``."""
+        return [self.active_at(k) for k in range(self.n_steps)]
+
+    def _check(self, step: int) -> int:
+        step = int(step)
+        if not -1 <= step < self.n_steps:
+            raise IndexError(f"step {step} is outside -1..{self.n_steps - 1}")
+        return step
+
+    def _span(self, step: int) -> tuple[int, int]:
+        return int(self._starts[step]), int(self._starts[step + 1])
+
+    def time_at(self, step: int) -> float:
+        """Simulated time of ``step`` (0.0 for the initial state, step -1)."""
+        step = self._check(step)
+        return 0.0 if step < 0 else self.events[int(self._starts[step])].t
+
+    def active_at(self, step: int) -> list[Event]:
+        """The events of ``step`` (messages moving in it, notes); empty for step -1."""
+        step = self._check(step)
+        if step < 0:
+            return []
+        a, b = self._span(step)
+        return self.events[a:b]
+
+    def changes_at(self, step: int) -> dict[str, StateValue]:
+        """The state changes made by ``step`` alone (later events of the step win)."""
+        out: dict[str, StateValue] = {}
+        for event in self.active_at(step):
+            out.update(event.state_changes)
+        return out
+
+    def caption(self, step: int, limit: int = 3) -> str:
+        """Text for ``step``: its notes' labels if it has notes, else its events' labels.
+
+        At most ``limit`` distinct labels are shown, then "… and N more".
+        Step -1 gives ``intro`` (or the title).
+        """
+        step = self._check(step)
+        if step < 0:
+            return self.intro or self.title or "Initial state"
+        events = self.active_at(step)
+        notes = [e for e in events if e.kind == "note"]
+        labels = list(dict.fromkeys(e.label for e in (notes or events) if e.label))
+        if not labels:
+            return f"{len(events)} event{'s' * (len(events) != 1)}"
+        text = "; ".join(labels[:limit])
+        if len(labels) > limit:
+            text += f"; … and {len(labels) - limit} more"
+        return text
+
+    # ------------------------------------------------------------ state
+    def _build_replay(self) -> None:
+        """Flatten all state changes and take snapshots (lazily, once)."""
+        keys, values, cut = [], [], [0]
+        for k in range(self.n_steps):
+            a, b = self._span(k)
+            for event in self.events[a:b]:
+                keys.extend(event.state_changes.keys())
+                values.extend(event.state_changes.values())
+            cut.append(len(keys))
+        every = max(int(self.SNAPSHOT_CHANGES), len(self.initial_state), 1)
+        state = dict(self.initial_state)
+        snap_steps, snaps, last = [0], [dict(state)], 0
+        for k in range(self.n_steps):
+            state.update(zip(keys[cut[k]:cut[k + 1]], values[cut[k]:cut[k + 1]], strict=True))
+            if cut[k + 1] - last >= every:
+                snap_steps.append(k + 1)
+                snaps.append(dict(state))
+                last = cut[k + 1]
+        self._keys, self._values, self._cut = keys, values, cut
+        self._snap_steps, self._snaps = snap_steps, snaps
+
+    def state_at(self, step: int) -> dict[str, StateValue]:
+        """State after all events of steps ``<= step`` (a fresh dict; step -1 = initial).
+
+        Replays the event list from the nearest cached snapshot: the result is
+        the same as replaying every event from ``initial_state``.
+        """
+        step = self._check(step)
+        if self._keys is None:
+            self._build_replay()
+        end = step + 1  # number of steps applied
+        i = bisect_right(self._snap_steps, end) - 1
+        state = dict(self._snaps[i])
+        a, b = self._cut[self._snap_steps[i]], self._cut[end]
+        state.update(zip(self._keys[a:b], self._values[a:b], strict=True))
+        return state
+
+    @property
+    def final_state(self) -> dict[str, StateValue]:
+        """State after the last step."""
+        return self.state_at(self.n_steps - 1)
+
+    # ------------------------------------------------------------ serialisation
+    def to_dict(self) -> dict:
+        """JSON-serialisable form (schema ``vizcoll.timeline/1``)."""
+        return {
+            "schema": SCHEMA,
+            "title": self.title,
+            "intro": self.intro,
+            "initial_state": dict(self.initial_state),
+            "entities": {k: dict(v) for k, v in self.entities.items()},
+            "legend": dict(self.legend),
+            "summary": dict(self.summary),
+            "events": [e.to_dict() for e in self.events],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Timeline:
+        """Inverse of :meth:`to_dict`; raises :class:`VizcollError` with a clear message."""
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise VizcollError(f"not a vizcoll timeline: the field 'schema' must be {SCHEMA!r}")
+        for key, kind, default in (
+            ("title", str, ""),
+            ("intro", str, ""),
+            ("initial_state", dict, {}),
+            ("entities", dict, {}),
+            ("legend", dict, {}),
+            ("summary", dict, {}),
+            ("events", list, []),
+        ):
+            if not isinstance(data.get(key, default), kind):
+                raise VizcollError(f"timeline field {key!r} must be a {'list' if kind is list else kind.__name__}")
+        for key, value in data.get("initial_state", {}).items():
+            if not _is_state_value(value):
+                raise VizcollError(f"initial state of {key!r} must be a string or a finite number, got {value!r}")
+        for key, value in data.get("entities", {}).items():
+            if not isinstance(value, dict):
+                raise VizcollError(f"entity {key!r} must be an object")
+        for key, value in data.get("legend", {}).items():
+            if not isinstance(value, str):
+                raise VizcollError(f"legend entry {key!r} must be a string")
+        raw = data.get("events", [])
+        if len(raw) > MAX_EVENTS:
+            raise VizcollError(f"{len(raw):,} events is more than the limit of {MAX_EVENTS:,}")
+        events = []
+        for i, item in enumerate(raw):
+            try:
+                events.append(Event.from_dict(item))
+            except VizcollError as exc:
+                raise VizcollError(f"event {i}: {exc}") from None
+        return cls(
+            title=data.get("title", ""),
+            initial_state=dict(data.get("initial_state", {})),
+            events=events,
+            entities={k: dict(v) for k, v in data.get("entities", {}).items()},
+            legend=dict(data.get("legend", {})),
+            summary=dict(data.get("summary", {})),
+            intro=data.get("intro", ""),
+        )
