@@ -1,0 +1,45 @@
+"""Communicators: ranks placed on compute nodes and split into communicators.
+
+- :func:`place` puts ranks ``0..P-1`` on the topology's end nodes
+  (``ppn`` per node, linear or seeded random order) -> :class:`Placement`;
+- the splits :func:`grid2d`, :func:`grid3d`, :func:`grid`,
+  :func:`hierarchical`, :func:`hierarchical_by_topology`,
+  :func:`random_groups` and :func:`from_lists` build :class:`Communicators`;
+- :func:`parse_pattern` turns a short string such as ``grid2d:256x160`` into
+  communicators on a topology (used by the command line and the web page).
+
+Engine code: no dash or plotly; results serialise with ``to_dict`` /
+``from_dict``.
+"""
+
+from vizcoll.comm.communicators import Communicators
+from vizcoll.comm.patterns import PATTERN_HELP, parse_lists, parse_pattern, read_lists
+from vizcoll.comm.placement import ORDERS, Placement, compute_nodes, place
+from vizcoll.comm.splits import (
+    from_lists,
+    grid,
+    grid2d,
+    grid3d,
+    hierarchical,
+    hierarchical_by_topology,
+    random_groups,
+)
+
+__all__ = [
+    "ORDERS",
+    "PATTERN_HELP",
+    "Communicators",
+    "Placement",
+    "compute_nodes",
+    "from_lists",
+    "grid",
+    "grid2d",
+    "grid3d",
+    "hierarchical",
+    "hierarchical_by_topology",
+    "parse_lists",
+    "parse_pattern",
+    "place",
+    "random_groups",
+    "read_lists",
+]

@@ -1,0 +1,184 @@
+"""Communication patterns as short strings (for the command line and the web page).
+
+==========================  ====================================================
+pattern                     communicators
+==========================  ====================================================
+``grid2d:RxC``              rows and columns of an R x C grid (R*C processes)
+``grid3d:AxBxC``            the lines of an A x B x C grid (A*B*C processes)
+``random:G[,size=S]``       G random groups (``seed=N``: their seed, default
+                            the placement seed; ``procs=N``: number of processes)
+``hier:K[,procs=N]``        consecutive groups of K ranks, then their leaders
+``hier:attr=NAME``          ranks grouped by a node attribute (``group``,
+                            ``node``, ``switch``, ...), then their leaders
+``PATH.json``               ``{"communicators": [[end-node name, ...], ...]}``
+==========================  ====================================================
+
+Grid patterns place exactly as many processes as the grid has; the others use
+every slot (``compute nodes x ppn``) unless ``procs=`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from vizcoll.comm.communicators import Communicators
+from vizcoll.comm.placement import check_fits, place
+from vizcoll.comm.splits import from_lists, grid, hierarchical, hierarchical_by_topology, random_groups
+from vizcoll.errors import SpecError
+from vizcoll.topology.model import Topology
+
+__all__ = ["PATTERN_HELP", "MAX_LIST_BYTES", "parse_pattern", "parse_lists", "read_lists"]
+
+PATTERN_HELP = ("grid2d:RxC, grid3d:AxBxC, random:GROUPS[,size=S][,seed=N], hier:GROUPSIZE, hier:attr=NAME "
+                "or a JSON file of end-node name lists")
+MAX_LIST_BYTES = 64 * 1024 * 1024
+
+
+def _split(rest: str, pattern: str, keys: tuple[str, ...]) -> tuple[list[str], dict[str, str]]:
+    """Positional tokens and ``key=value`` pairs of a pattern's parameter part."""
+    positional, params = [], {}
+    for token in filter(None, (t.strip() for t in rest.split(","))):
+        key, eq, value = token.partition("=")
+        if not eq:
+            positional.append(token)
+        elif key.strip() in keys:
+            params[key.strip()] = value.strip()
+        else:
+            raise SpecError(f"unknown parameter {key.strip()!r} in {pattern!r}; it takes {', '.join(keys) or 'none'}")
+    return positional, params
+
+
+def _int(value: str, what: str, pattern: str, minimum: int = 1) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise SpecError(f"{what} in {pattern!r} must be an integer >= {minimum}, got {value!r}")
+    return number
+
+
+def _dims(positional: list[str], count: int, pattern: str) -> tuple[int, ...]:
+    example = "x".join("4" * count) if count > 1 else "4"
+    if len(positional) != 1 or len(positional[0].lower().split("x")) != count:
+        raise SpecError(f"{pattern!r} needs {count} dimensions like {example}, got {','.join(positional) or 'none'}")
+    return tuple(_int(d, "a grid dimension", pattern) for d in positional[0].lower().split("x"))
+
+
+def _grid(topo: Topology, rest: str, pattern: str, count: int, ppn: int, order: str, seed: int) -> Communicators:
+    dims = _dims(_split(rest, pattern, ())[0], count, pattern)
+    nprocs = int(np.prod(dims))
+    check_fits(topo, nprocs, ppn, what=pattern)
+    return grid(place(topo, nprocs, ppn, order, seed), dims, label=pattern)
+
+
+def _nprocs(topo: Topology, params: dict[str, str], pattern: str, ppn: int) -> int | None:
+    if "procs" not in params:
+        return None
+    nprocs = _int(params["procs"], "procs", pattern)
+    check_fits(topo, nprocs, ppn, what=pattern)
+    return nprocs
+
+
+def _random(topo: Topology, rest: str, pattern: str, ppn: int, order: str, seed: int) -> Communicators:
+    positional, params = _split(rest, pattern, ("size", "seed", "procs"))
+    if len(positional) != 1:
+        raise SpecError(f"{pattern!r} needs the number of groups, like random:8,size=16")
+    groups = _int(positional[0], "the number of groups", pattern)
+    size = _int(params["size"], "size", pattern) if "size" in params else None
+    group_seed = _int(params["seed"], "seed", pattern, minimum=0) if "seed" in params else seed
+    placement = place(topo, _nprocs(topo, params, pattern, ppn), ppn, order, seed)
+    comms = random_groups(placement, groups, size, group_seed)
+    comms.label = pattern
+    return comms
+
+
+def _hier(topo: Topology, rest: str, pattern: str, ppn: int, order: str, seed: int) -> Communicators:
+    positional, params = _split(rest, pattern, ("attr", "procs"))
+    if len(positional) + ("attr" in params) != 1:
+        raise SpecError(f"{pattern!r} needs a group size (hier:16) or a node attribute (hier:attr=group)")
+    placement = place(topo, _nprocs(topo, params, pattern, ppn), ppn, order, seed)
+    if "attr" in params:
+        comms = hierarchical_by_topology(topo, placement, params["attr"])
+    else:
+        comms = hierarchical(placement, _int(positional[0], "the group size", pattern))
+    comms.label = pattern
+    return comms
+
+
+PATTERNS = {
+    "grid2d": lambda topo, rest, pat, *a: _grid(topo, rest, pat, 2, *a),
+    "grid3d": lambda topo, rest, pat, *a: _grid(topo, rest, pat, 3, *a),
+    "random": _random,
+    "hier": _hier,
+}
+
+
+def parse_lists(data: str | bytes, source: str = "communicators file") -> list[list[str]]:
+    """Parse ``{"communicators": [[name, ...], ...]}`` (or a bare list of lists) from JSON text.
+
+    Raises
+    ------
+    SpecError
+        Naming the line of a JSON syntax error or the field that is wrong.
+    """
+    if len(data) > MAX_LIST_BYTES:
+        raise SpecError(f"{source}: {len(data):,} bytes is more than the limit of {MAX_LIST_BYTES:,}")
+    try:
+        doc = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise SpecError(f"{source}: line {exc.lineno}: {exc.msg}") from None
+    except UnicodeDecodeError:
+        raise SpecError(f"{source}: not UTF-8 text") from None
+    lists = doc.get("communicators") if isinstance(doc, dict) else doc
+    if not isinstance(lists, list):
+        raise SpecError(f"{source}: expected an object with a list 'communicators'")
+    for i, names in enumerate(lists):
+        if not isinstance(names, list):
+            raise SpecError(f"{source}: 'communicators[{i}]' must be a list of end-node names")
+        for j, name in enumerate(names):
+            if not isinstance(name, str):
+                raise SpecError(f"{source}: 'communicators[{i}][{j}]' must be a node name (a string), got {name!r}")
+    return lists
+
+
+def read_lists(path: str) -> list[list[str]]:
+    """Read a communicators JSON file (see :func:`parse_lists`)."""
+    try:
+        if os.path.getsize(path) > MAX_LIST_BYTES:
+            raise SpecError(f"{path}: the file is larger than the limit of {MAX_LIST_BYTES:,} bytes")
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise SpecError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return parse_lists(data, source=path)
+
+
+def parse_pattern(pattern: str, topo: Topology, ppn: int = 1, order: str = "linear", seed: int = 0) -> Communicators:
+    """Build the communicators a pattern string describes (see the module docstring).
+
+    ``ppn``, ``order`` and ``seed`` go to :func:`vizcoll.comm.place`; a JSON
+    file of node names fixes its own placement (see :func:`vizcoll.comm.from_lists`).
+
+    Raises
+    ------
+    SpecError
+        Naming the bad part of a malformed pattern, or when the processes do
+        not fit on ``topo``.
+
+    Examples
+    --------
+    >>> from vizcoll.topology import from_spec
+    >>> parse_pattern("grid2d:4x2", from_spec("fat-tree:radix=4,levels=2")).sizes()
+    {2: 4, 4: 2}
+    """
+    text = str(pattern).strip()
+    kind, colon, rest = text.partition(":")
+    if colon and kind.strip().lower() in PATTERNS:
+        return PATTERNS[kind.strip().lower()](topo, rest, text, ppn, order, seed)
+    if text.lower().endswith(".json") or os.path.isfile(text):
+        return from_lists(topo, read_lists(text), label=os.path.basename(text))
+    raise SpecError(f"unknown communication pattern {text!r}; use {PATTERN_HELP}")
