@@ -1,0 +1,16 @@
+# Hosted demo of vizcoll: gunicorn with several workers, a health check, no debug mode.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PORT=8050 VIZCOLL_CACHE_DIR=/tmp/vizcoll-cache
+WORKDIR /app
+COPY requirements.txt ./
+RUN pip install --no-cache-dir -r requirements.txt
+COPY app.py gunicorn.conf.py ./
+COPY vizcoll ./vizcoll
+COPY assets ./assets
+RUN useradd --create-home --uid 10001 vizcoll && mkdir -p /tmp/vizcoll-cache && chown vizcoll /tmp/vizcoll-cache
+USER vizcoll
+EXPOSE 8050
+HEALTHCHECK --interval=30s --timeout=5s --retries=3 \
+  CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ['PORT'] + '/healthz', timeout=4)"
+CMD ["gunicorn", "--config", "gunicorn.conf.py", "app:server"]

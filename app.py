@@ -1,0 +1,42 @@
+"""vizcoll web app: ``python app.py [--port N]`` locally, ``gunicorn app:server`` in the container."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from dash import Dash
+
+from vizcoll.ui import shell
+from vizcoll.ui.cache import init_cache
+
+ASSETS = Path(__file__).resolve().parent / "assets"
+
+
+def create_app(cache_config: dict | None = None) -> Dash:
+    """A fresh Dash app with every page and callback registered."""
+    app = Dash(__name__, title="vizcoll", assets_folder=str(ASSETS), suppress_callback_exceptions=True,
+               update_title=None)
+    app.layout = shell.shell_layout
+    shell.register(app)
+    init_cache(app.server, cache_config)
+    app.server.add_url_rule("/healthz", "healthz", lambda: {"status": "ok", "pid": os.getpid()})
+    return app
+
+
+app = create_app()
+server = app.server
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Run the vizcoll web app.")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8050)))
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--debug", action="store_true")
+    args = parser.parse_args(argv)
+    app.run(host=args.host, port=args.port, debug=args.debug)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,8 @@
+"""gunicorn settings for the hosted demo (used by the Dockerfile and its test)."""
+
+import os
+
+bind = f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8050')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+timeout = 120
+accesslog = "-"

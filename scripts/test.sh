@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install everything the tests need (Python packages, Debian's chromium + chromium-driver) and run them all.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+python3 -m ruff check .
+python3 -m pytest --headless -p no:cacheprovider "$@"

@@ -1,0 +1,1 @@
+"""The Dash face of vizcoll: pages, callbacks, figure builders and components."""

@@ -1,0 +1,104 @@
+"""The timeline player: one animation control for every simulation in vizcoll.
+
+``player(prefix)`` lays out the controls (first, back, play/pause, forward,
+last, a step slider, a speed choice and the caption); ``register_player(app,
+prefix)`` wires them. The page owning the player stores a timeline dict in
+``<prefix>-timeline`` and draws ``state_at(step)`` itself: the step slider's
+value is the only state the browser keeps, everything shown is recomputed
+from the event list. The slider counts *positions*: 0 is the initial state and
+position ``p`` shows the timeline after its step ``p - 1`` (see
+:func:`timeline_step`).
+"""
+
+from __future__ import annotations
+
+from dash import Dash, Input, Output, State, ctx, dcc, html
+
+from vizcoll.sim.timeline import Timeline
+
+__all__ = ["player", "register_player", "next_step", "timeline_step", "SPEEDS"]
+
+SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
+BUTTONS = (("first", "« first"), ("back", "‹ back"), ("play", "▶ Play"), ("forward", "next ›"), ("last", "last »"))
+
+
+def pid(prefix: str, part: str) -> str:
+    """Id of one part of the player ``prefix``."""
+    return f"{prefix}-{part}"
+
+
+def player(prefix: str) -> html.Div:
+    """The player's layout (its timeline store starts empty)."""
+    buttons = [html.Button(label, id=pid(prefix, name), n_clicks=0, className="player-button",
+                           title=name) for name, label in BUTTONS]
+    return html.Div(className="player", children=[
+        dcc.Store(id=pid(prefix, "timeline")),
+        dcc.Interval(id=pid(prefix, "tick"), interval=SPEEDS["1×"], disabled=True),
+        html.Div(className="player-controls", children=[
+            *buttons,
+            dcc.Dropdown(id=pid(prefix, "speed"), options=list(SPEEDS), value="1×", clearable=False,
+                         className="player-speed"),
+            html.Span(id=pid(prefix, "position"), className="player-position"),
+        ]),
+        dcc.Slider(id=pid(prefix, "step"), min=0, max=0, step=1, value=0, marks=None,
+                   tooltip={"placement": "bottom"}, updatemode="drag"),
+        html.Div(id=pid(prefix, "caption"), className="player-caption"),
+    ])
+
+
+def timeline_step(position: int | None, n_steps: int) -> int:
+    """The timeline step shown at slider ``position`` (-1 = the initial state)."""
+    return min(max(int(position or 0), 0), n_steps) - 1
+
+
+def next_step(trigger: str | None, position: int, n_steps: int, playing: bool) -> tuple[int, bool]:
+    """The position and play state after a control event (pure; positions run 0..n_steps).
+
+    >>> next_step("forward", 2, 5, False)
+    (3, False)
+    >>> next_step("tick", 5, 5, True)
+    (5, False)
+    """
+    position = min(max(int(position or 0), 0), n_steps)
+    if trigger == "timeline":
+        return 0, False
+    if trigger == "play":
+        if playing:
+            return position, False
+        return (0 if position >= n_steps else position), n_steps > 0
+    if trigger == "tick":
+        return (position + 1, True) if position < n_steps else (n_steps, False)
+    moves = {"first": 0, "back": max(position - 1, 0), "forward": min(position + 1, n_steps), "last": n_steps}
+    return moves.get(trigger, position), False if trigger in moves else playing
+
+
+def register_player(app: Dash, prefix: str) -> None:
+    """Wire the controls of player ``prefix`` on ``app``."""
+    p = lambda part: pid(prefix, part)  # noqa: E731
+
+    @app.callback(
+        Output(p("step"), "value"), Output(p("step"), "max"), Output(p("tick"), "disabled"),
+        Output(p("play"), "children"), Output(p("tick"), "interval"),
+        *[Input(p(name), "n_clicks") for name, _ in BUTTONS],
+        Input(p("tick"), "n_intervals"), Input(p("timeline"), "data"), Input(p("speed"), "value"),
+        State(p("step"), "value"), State(p("tick"), "disabled"),
+    )
+    def control(*args):
+        timeline, speed, step, paused = args[-4], args[-3], args[-2], args[-1]
+        n_steps = Timeline.from_dict(timeline).n_steps if timeline else 0
+        trigger = (ctx.triggered_id or "").removeprefix(f"{prefix}-") or None
+        if trigger == "speed":
+            trigger = None
+        position, playing = next_step(trigger, step, n_steps, not paused)
+        return position, n_steps, not playing, "❚❚ Pause" if playing else "▶ Play", SPEEDS.get(speed, 800)
+
+    @app.callback(
+        Output(p("caption"), "children"), Output(p("position"), "children"),
+        Input(p("step"), "value"), Input(p("timeline"), "data"),
+    )
+    def caption(step, timeline):
+        if not timeline:
+            return "No animation yet.", ""
+        tl = Timeline.from_dict(timeline)
+        step = timeline_step(step, tl.n_steps)
+        return tl.caption(step), f"step {step + 1} of {tl.n_steps}"

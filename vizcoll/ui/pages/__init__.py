@@ -1,0 +1,1 @@
+"""The pages of the app: one module per feature, listed in navigation order."""

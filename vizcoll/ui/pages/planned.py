@@ -1,0 +1,33 @@
+"""Pages of features that are not built yet: each says so plainly and what it will show."""
+
+from __future__ import annotations
+
+from dash import dcc, html
+
+__all__ = ["PLANNED", "layout"]
+
+PLANNED = {
+    "/trees": ("Aggregation trees",
+               "k-ary, k-nomial and hierarchical k-nomial trees and switch (type II) trees on the fabric, "
+               "with the hardware-collective cost model F(k), the optimal width k* and the tree-type table."),
+    "/multicast": ("Multicast routing",
+                   "InfiniBand multicast trees by MINIHOP-MC, SSSP-MC and FULB-MC, and the edge forwarding "
+                   "index (EFI) of every link as a heatmap."),
+    "/barrier": ("Barrier",
+                 "Barrier messages on a grid with broken links, and the self-adjusting DLCT barrier."),
+    "/faults": ("Fault replays",
+                "A fault-tolerant task-based reduction surviving node failures, and TREFT triple redundancy "
+                "correcting a soft error, step by step."),
+    "/erasure": ("Erasure codes",
+                 "Erasure-coded storage over several data centres and the cross-data-centre traffic of a repair."),
+}
+
+
+def layout(path: str) -> html.Div:
+    title, what = PLANNED[path]
+    return html.Div(className="page planned", children=[
+        html.H2(title),
+        html.P(["Not built yet. This page will show: ", what]),
+        html.P(["Meanwhile, the ", dcc.Link("topology page", href="/topology"),
+                " draws fabrics, communicators and a broadcast animation."]),
+    ])
