@@ -4,9 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+# chromium + chromium-driver for the browser tests, ibsim-utils to check our ibsim export with the real ibsim
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v ibsim >/dev/null; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver ibsim-utils >/dev/null
 fi
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python3 -m ruff check .

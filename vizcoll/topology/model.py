@@ -230,6 +230,8 @@ class Topology:
             raise TopologyError(f"{n} nodes is more than the limit of {MAX_NODES}")
         if m > MAX_LINKS:
             raise TopologyError(f"{m} links is more than the limit of {MAX_LINKS}")
+        if not all(self.names):
+            raise TopologyError("a node has an empty name")
         if len(self._index) != n:
             seen: set[str] = set()
             dup = next(x for x in self.names if x in seen or seen.add(x))
@@ -458,7 +460,7 @@ class Topology:
             raise
         except KeyError as exc:
             raise TopologyError(f"missing field {exc.args[0]!r}") from None
-        except (TypeError, ValueError, AttributeError) as exc:
+        except (TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise TopologyError(f"a field has the wrong type or value ({exc})") from None
         topo.validate()
         return topo
