@@ -13,9 +13,10 @@ other than broken links only travel in exported files.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qsl, urlencode
 
+from vizcoll.comm import Communicators, from_lists, parse_pattern
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import Topology
@@ -25,7 +26,8 @@ __all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "Scenario", "apply_edit"]
 SCHEMA = "vizcoll.scenario/1"
 DEFAULT_SPEC = "fat-tree:radix=4,levels=3"
 EDIT_OPS = ("add_node", "remove_node", "rename", "add_link", "remove_link", "toggle_broken")
-URL_KEYS = ("spec", "broken", "pattern", "ppn", "root", "comm")
+VIEW_KEYS = ("root",)
+PATTERN_KINDS = ("grid2d", "grid3d", "random", "hier")
 
 
 def apply_edit(topo: Topology, edit: dict) -> None:
@@ -69,6 +71,7 @@ class Scenario:
     pattern: str = ""
     ppn: int = 1
     params: dict = field(default_factory=dict)
+    lists: list[list[str]] | None = None
 
     def source_key(self) -> str:
         """A canonical string of everything that determines the topology (for cache keys)."""
@@ -84,7 +87,22 @@ class Scenario:
     def with_edit(self, edit: dict) -> Scenario:
         """A new scenario with ``edit`` appended, after checking it applies cleanly."""
         apply_edit(self.build(), edit)
-        return Scenario(self.spec, self.topology, [*self.edits, dict(edit)], self.pattern, self.ppn, dict(self.params))
+        return replace(self, edits=[*self.edits, dict(edit)])
+
+    def communicators(self, topo: Topology) -> Communicators | None:
+        """The communicators on ``topo``: uploaded name lists, else the pattern (None when neither).
+
+        Scenarios may come from strangers, so only the built-in pattern kinds
+        are accepted here, never a path to a file on the server.
+        """
+        if self.lists is not None:
+            return from_lists(topo, self.lists)
+        if not self.pattern:
+            return None
+        if self.pattern.partition(":")[0] not in PATTERN_KINDS:
+            raise VizcollError(f"unknown pattern {self.pattern!r}; use {', '.join(PATTERN_KINDS)} "
+                               "or upload a communicators file")
+        return parse_pattern(self.pattern, topo, ppn=self.ppn)
 
     def broken_ids(self) -> list[int]:
         """Ids of the links broken in the built topology."""
@@ -98,7 +116,7 @@ class Scenario:
             "spec": self.spec,
             "topology": self.topology,
             "edits": [dict(e) for e in self.edits],
-            "communicators": {"pattern": self.pattern, "ppn": self.ppn},
+            "communicators": {"pattern": self.pattern, "ppn": self.ppn, "lists": self.lists},
             "params": dict(self.params),
         }
 
@@ -119,6 +137,7 @@ class Scenario:
                 pattern=str(comm.get("pattern") or ""),
                 ppn=int(comm.get("ppn") or 1),
                 params=dict(data.get("params") or {}),
+                lists=comm.get("lists"),
             )
         except (TypeError, ValueError) as exc:
             raise VizcollError(f"a scenario field has the wrong type ({exc})") from None
@@ -146,7 +165,7 @@ class Scenario:
             items["pattern"] = self.pattern
         if self.ppn != 1:
             items["ppn"] = str(self.ppn)
-        items.update({k: str(v) for k, v in sorted(self.params.items()) if k in URL_KEYS and v not in (None, "")})
+        items.update({k: str(v) for k, v in sorted(self.params.items()) if k in VIEW_KEYS and v not in (None, "")})
         return urlencode(items)
 
     @classmethod
@@ -160,6 +179,6 @@ class Scenario:
         except ValueError:
             raise VizcollError("the URL parameters 'ppn' and 'broken' must be integers") from None
         scenario.edits = [{"op": "toggle_broken", "id": i} for i in broken]
-        scenario.params = {k: v for k, v in items.items() if k in ("root", "comm")}
+        scenario.params = {k: v for k, v in items.items() if k in VIEW_KEYS}
         scenario.build()
         return scenario

@@ -57,3 +57,15 @@ def test_bad_edit_is_rejected_and_scenario_unchanged():
     with pytest.raises(VizcollError, match="no node named"):
         s.with_edit({"op": "remove_node", "name": "ghost"})
     assert s.edits == []
+
+
+def test_communicators_from_pattern_lists_and_refused_paths():
+    topo = Scenario(spec="mesh:3x3").build()
+    grid = Scenario(spec="mesh:3x3", pattern="grid2d:3x3").communicators(topo)
+    assert grid.sizes() == {3: 6}
+    lists = Scenario(spec="mesh:3x3", lists=[["h0-0", "h0-0", "h1-1"], ["h2-2"]])
+    back = Scenario.loads(lists.dumps())
+    assert back.lists == lists.lists and back.communicators(topo).sizes() == {3: 1, 1: 1}
+    assert Scenario(spec="mesh:3x3").communicators(topo) is None
+    with pytest.raises(VizcollError, match="upload a communicators file"):
+        Scenario(spec="mesh:3x3", pattern="/etc/passwd.json").communicators(topo)

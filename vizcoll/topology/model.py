@@ -179,6 +179,9 @@ class Topology:
     def _index(self) -> dict[str, int]:
         return {name: i for i, name in enumerate(self.names)}
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
     def index(self, name: str) -> int:
         """Node index of ``name``; raises :class:`TopologyError` if unknown."""
         try:

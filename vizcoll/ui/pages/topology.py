@@ -9,11 +9,12 @@ builders. Clicking a link breaks it (and clicking again repairs it).
 from __future__ import annotations
 
 import base64
+from dataclasses import replace
 
 import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from vizcoll.comm import parse_pattern
+from vizcoll.comm import parse_lists
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import DEFAULT_SPEC, Scenario
 from vizcoll.sim.broadcast import broadcast
@@ -125,6 +126,9 @@ def _controls(scenario: Scenario) -> html.Div:
                      html.Label("processes per node"),
                      dcc.Input(id=ids.TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn)]),
                  html.Button("Apply", id=ids.TOPO_APPLY_COMM, n_clicks=0),
+                 dcc.Upload(id=ids.TOPO_COMM_UPLOAD, className="upload", max_size=topo_io.MAX_FILE_BYTES,
+                            children=html.Div(["Drop or ", html.A("choose a communicators file"), html.Br(),
+                                               html.Small('{"communicators": [["h0", "h1"], ...]}')])),
                  html.Div(id=ids.TOPO_COMM_INFO, className="info")),
         _section("Scenario",
                  html.Div(className="buttons", children=[
@@ -189,10 +193,14 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger == ids.TOPO_IMPORT:
         return Scenario.loads(_decode_upload(values["import"]))
     if trigger == ids.TOPO_APPLY_COMM:
-        pattern, ppn = (values["pattern"] or "").strip(), int(values["ppn"] or 1)
-        if pattern:
-            parse_pattern(pattern, topology_of(scenario), ppn=ppn)
-        return Scenario(scenario.spec, scenario.topology, scenario.edits, pattern, ppn, scenario.params)
+        new = replace(scenario, pattern=(values["pattern"] or "").strip(), ppn=int(values["ppn"] or 1), lists=None)
+        new.communicators(topology_of(new))
+        return new
+    if trigger == ids.TOPO_COMM_UPLOAD:
+        lists = parse_lists(_decode_upload(values["comm_upload"]), values["comm_upload_name"] or "upload")
+        new = replace(scenario, pattern="", lists=lists)
+        new.communicators(topology_of(new))
+        return new
     edit = _edit_for(trigger, values)
     return scenario.with_edit(edit) if edit else scenario
 
@@ -217,9 +225,9 @@ def _edit_for(trigger: str, values: dict) -> dict | None:
 # ---------------------------------------------------------------- views (pure)
 def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, int], str]:
     """Node -> index of the first communicator it hosts, and a one-line description."""
-    if not scenario.pattern:
-        return {}, "No communicators: type a pattern and press Apply."
-    comms = parse_pattern(scenario.pattern, topo, ppn=scenario.ppn)
+    comms = scenario.communicators(topo)
+    if comms is None:
+        return {}, "No communicators: type a pattern and press Apply, or upload a file."
     colour: dict[int, int] = {}
     for i in range(len(comms.communicators)):
         for node in comms.nodes(i):
@@ -244,6 +252,7 @@ def register(app: Dash) -> None:
         "generate": Input(ids.TOPO_GENERATE, "n_clicks"), "params_submit": Input(ids.TOPO_PARAMS, "n_submit"),
         "generator": Input(ids.TOPO_GENERATOR, "value"), "upload": Input(ids.TOPO_UPLOAD, "contents"),
         "import": Input(ids.TOPO_IMPORT, "contents"), "apply": Input(ids.TOPO_APPLY_COMM, "n_clicks"),
+        "comm_upload": Input(ids.TOPO_COMM_UPLOAD, "contents"),
         "tap_edge": Input(ids.TOPO_CANVAS, "tapEdge"),
         **{k: Input(i, "n_clicks") for k, i in (
             ("add_node", ids.TOPO_ADD_NODE), ("add_link", ids.TOPO_ADD_LINK), ("remove_node", ids.TOPO_REMOVE_NODE),
@@ -251,6 +260,7 @@ def register(app: Dash) -> None:
     }
     states = {
         "params": State(ids.TOPO_PARAMS, "value"), "upload_name": State(ids.TOPO_UPLOAD, "filename"),
+        "comm_upload_name": State(ids.TOPO_COMM_UPLOAD, "filename"),
         "a": State(ids.TOPO_NODE_A, "value"), "b": State(ids.TOPO_NODE_B, "value"),
         "new_name": State(ids.TOPO_NEW_NAME, "value"), "kind": State(ids.TOPO_NEW_KIND, "value"),
         "link_id": State(ids.TOPO_LINK_ID, "value"), "pattern": State(ids.TOPO_PATTERN, "value"),
@@ -313,11 +323,10 @@ def render_scenario(scenario_dict, root):
     elements = cytoscape_elements(topo, colours) if small else []
     figure = no_update if small else large_figure(topo)
     names = [topo.names[i] for i in (topo.endpoints if len(topo.endpoints) else topo.switches)]
-    options = names[:500] if small else []
     wanted = root or scenario.params.get("root")
-    root = wanted if wanted in topo._index else (names[0] if names else None)
-    query = Scenario(scenario.spec, None, scenario.edits, scenario.pattern, scenario.ppn,
-                     {"root": root}).to_query() if scenario.topology is None else ""
+    root = wanted if wanted in topo else (names[0] if names else None)
+    options = names[:500] + ([root] if root and root not in names[:500] else [])
+    query = replace(scenario, params={"root": root}).to_query() if scenario.topology is None else ""
     spec = scenario.spec if scenario.topology is None else ""
     return (elements, shown if small else hidden, figure, hidden if small else shown, counts_text(topo), comm_info,
             f"/topology?{query}" if query else "#", options, root, spec, scenario.pattern)
@@ -327,7 +336,7 @@ def compute_broadcast(scenario_dict, root):
     """The broadcast timeline from ``root`` (animated up to ANIMATION_LIMIT nodes; figures at any size)."""
     scenario = Scenario.from_dict(scenario_dict)
     topo = topology_of(scenario)
-    if not root or root not in topo._index:
+    if not root or root not in topo:
         return None, "Choose a root."
     timeline = memo(broadcast_of_dict, scenario_dict | {"params": {}}, root)
     s = timeline["summary"]
