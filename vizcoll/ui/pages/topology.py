@@ -9,6 +9,7 @@ builders. Clicking a link breaks it (and clicking again repairs it).
 from __future__ import annotations
 
 import base64
+import inspect
 from dataclasses import replace
 
 import dash_cytoscape as cyto
@@ -20,7 +21,7 @@ from vizcoll.scenario import DEFAULT_SPEC, Scenario
 from vizcoll.sim.broadcast import broadcast
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
-from vizcoll.topology.generators import parse_spec
+from vizcoll.topology.generators import GENERATORS, parse_spec
 from vizcoll.topology.model import Topology
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
@@ -98,6 +99,7 @@ def _controls(scenario: Scenario) -> html.Div:
                  dcc.Dropdown(id=ids.TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False),
                  dcc.Input(id=ids.TOPO_PARAMS, value=scenario.spec, debounce=True, className="wide",
                            placeholder="spec, e.g. torus:4x4x2,hosts=1"),
+                 html.Div(id=ids.TOPO_SPEC_HELP, className="info", children=spec_help(name)),
                  html.Button("Generate", id=ids.TOPO_GENERATE, n_clicks=0),
                  dcc.Upload(id=ids.TOPO_UPLOAD, className="upload", max_size=topo_io.MAX_FILE_BYTES,
                             children=html.Div(["Drop or ", html.A("choose a topology file"),
@@ -223,6 +225,20 @@ def _edit_for(trigger: str, values: dict) -> dict | None:
 
 
 # ---------------------------------------------------------------- views (pure)
+def spec_help(generator: str) -> str:
+    """The generator's spec with every parameter at its default, as an example to edit."""
+    if generator not in GENERATORS:
+        return "A topology read from a file."
+    parts = []
+    for p in inspect.signature(GENERATORS[generator]).parameters.values():
+        if p.name == "dims":
+            parts.insert(0, "x".join(map(str, p.default)))
+        elif p.default != "":
+            parts.append(f"{p.name}={p.default}")
+    example = generator + (":" + ",".join(parts) if parts else "")
+    return f"Defaults: {example}"
+
+
 def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, int], str]:
     """Node -> index of the first communicator it hosts, and a one-line description."""
     comms = scenario.communicators(topo)
@@ -295,6 +311,7 @@ def register(app: Dash) -> None:
         Input(ids.TOPO_EXPORT, "n_clicks"), Input(ids.TOPO_EXPORT_TOPO, "n_clicks"),
         State(ids.TOPO_SCENARIO, "data"), State(ids.TOPO_EXPORT_FORMAT, "value"), prevent_initial_call=True,
     )(export)
+    app.callback(Output(ids.TOPO_SPEC_HELP, "children"), Input(ids.TOPO_GENERATOR, "value"))(spec_help)
     app.callback(
         Output(ids.TOPO_CANVAS, "generateImage"), Input(ids.TOPO_PNG, "n_clicks"), prevent_initial_call=True,
     )(lambda _: {"type": "png", "action": "download", "filename": "vizcoll-topology"})
