@@ -4,7 +4,7 @@
   top, end nodes at the bottom), nodes of a row spread evenly, ordered so that
   a pod's switches sit above its end nodes;
 - tori and meshes: their grid coordinates (a 3D torus is drawn as its z-planes
-  side by side), each end node just below its switch;
+  tiled in a square), each end node just below its switch;
 - dragonflies: groups on a big circle, a group's switches on a small circle,
   end nodes around their switch;
 - anything else (files, hand-drawn fabrics): layered by hop distance from the
@@ -63,8 +63,11 @@ def _levels(topo: Topology, level: np.ndarray) -> np.ndarray:
 
 def _grid(topo: Topology) -> np.ndarray:
     x, y = topo.node_attrs["x"].astype(float), topo.node_attrs["y"].astype(float)
-    if "z" in topo.node_attrs:
-        x = x + topo.node_attrs["z"] * (x.max() + 2)
+    if "z" in topo.node_attrs:  # z-planes tiled in a near-square grid of planes
+        z = topo.node_attrs["z"]
+        per_row = int(np.ceil(np.sqrt(z.max() + 1)))
+        x = x + (z % per_row) * (x.max() + 2)
+        y = y + (z // per_row) * (y.max() + 2)
     pos = np.stack([x * 2.0, -y * 2.0], axis=1)
     hosts = np.flatnonzero(topo.kind == ENDPOINT)
     if len(hosts):

@@ -98,7 +98,7 @@ def register_player(app: Dash, prefix: str) -> None:
     )
     def caption(step, timeline):
         if not timeline:
-            return "No animation yet.", ""
+            return "Nothing to play.", ""
         tl = Timeline.from_dict(timeline)
         step = timeline_step(step, tl.n_steps)
         return tl.caption(step), f"step {step + 1} of {tl.n_steps}"

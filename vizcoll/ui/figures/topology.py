@@ -18,8 +18,9 @@ from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 __all__ = ["SMALL_LIMIT", "PALETTE", "cytoscape_elements", "base_stylesheet", "state_stylesheet", "large_figure"]
 
 SMALL_LIMIT = 1500
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
-           "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94", "#f7b6d2", "#9edae5", "#dbdb8d"]
+# communicator fills: no orange, green, red or gold, which the player uses for packets and states
+PALETTE = ["#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#aec7e8", "#c5b0d5",
+           "#c49c94", "#f7b6d2", "#9edae5", "#dbdb8d", "#006d77", "#3d405b", "#b5838d", "#6d6875"]
 STATE_COLOURS = {"root": "#f5b800", "received": "#2ca02c", "forwarding": "#2ca02c", "done": "#2ca02c",
                  "unreachable": "#d62728"}
 BROKEN = "#d62728"

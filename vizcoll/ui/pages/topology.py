@@ -171,7 +171,7 @@ def _legend() -> html.Div:
     items = [("switch", "legend-switch"), ("end node", "legend-endpoint"), ("broken link", "legend-broken"),
              ("root", "legend-root"), ("packet on the move", "legend-active"), ("has the packet", "legend-received"),
              ("unreachable", "legend-unreachable")]
-    return html.Div(className="legend", children=[
+    return html.Div(id=ids.TOPO_LEGEND, className="legend", children=[
         html.Span([html.Span(className=f"swatch {cls}"), label]) for label, cls in items])
 
 
@@ -186,7 +186,9 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger == ids.TOPO_GENERATE or trigger == ids.TOPO_PARAMS:
         spec = (values["params"] or "").strip()
         parse_spec(spec)
-        return Scenario(spec=spec, pattern="", ppn=1)
+        new = Scenario(spec=spec, pattern="", ppn=1)
+        topology_of(new)  # parse_spec checks the syntax only; a spec that cannot build must not reach the store
+        return new
     if trigger == ids.TOPO_GENERATOR:
         return Scenario(spec=EXAMPLE_SPECS[values["generator"]])
     if trigger == ids.TOPO_UPLOAD:
@@ -255,9 +257,11 @@ def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, 
 
 def counts_text(topo: Topology) -> list:
     s = topo.summary()
-    parts = [("switches", s["switches"]), ("end nodes", s["endpoints"]), ("links", s["links"]),
-             ("broken links", s["broken_links"]), ("max ports", s["max_ports"])]
-    return [html.Span([html.B(f"{value:,}"), f" {label}"], className="count") for label, value in parts]
+    parts = [("switch", "switches", s["switches"]), ("end node", "end nodes", s["endpoints"]),
+             ("link", "links", s["links"]), ("broken link", "broken links", s["broken_links"]),
+             ("max ports", "max ports", s["max_ports"])]
+    return [html.Span([html.B(f"{value:,}"), f" {one if value == 1 else many}"], className="count")
+            for one, many, value in parts]
 
 
 # ---------------------------------------------------------------- callbacks
@@ -283,12 +287,13 @@ def register(app: Dash) -> None:
         "ppn": State(ids.TOPO_PPN, "value"), "scenario": State(ids.TOPO_SCENARIO, "data"),
     }
     app.callback(
-        Output(ids.TOPO_SCENARIO, "data"), Output(ids.TOPO_MESSAGE, "children"),
+        Output(ids.TOPO_SCENARIO, "data"), Output(ids.TOPO_MESSAGE, "children"), Output(ids.TOPO_GENERATOR, "value"),
         inputs=inputs, state=states, prevent_initial_call=True,
     )(update_scenario)
     app.callback(
         Output(ids.TOPO_CANVAS, "elements"), Output(ids.TOPO_CANVAS, "style"), Output(ids.TOPO_LARGE, "figure"),
-        Output(ids.TOPO_LARGE, "style"), Output(ids.TOPO_COUNTS, "children"), Output(ids.TOPO_COMM_INFO, "children"),
+        Output(ids.TOPO_LARGE, "style"), Output(ids.TOPO_LEGEND, "style"), Output(ids.TOPO_COUNTS, "children"),
+        Output(ids.TOPO_COMM_INFO, "children"),
         Output(ids.TOPO_SHARE, "href"), Output(ids.TOPO_ROOT, "options"), Output(ids.TOPO_ROOT, "value"),
         Output(ids.TOPO_PARAMS, "value"), Output(ids.TOPO_PATTERN, "value"),
         Input(ids.TOPO_SCENARIO, "data"), State(ids.TOPO_ROOT, "value"),
@@ -323,8 +328,9 @@ def update_scenario(scenario, **values):
     try:
         new = scenario_after(trigger, Scenario.from_dict(scenario), values)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return new.to_dict(), ""
+        return no_update, f"⚠ {exc}", no_update
+    generator = new.spec.partition(":")[0]
+    return new.to_dict(), "", generator if generator in EXAMPLE_SPECS else None
 
 
 def render_scenario(scenario_dict, root):
@@ -345,7 +351,8 @@ def render_scenario(scenario_dict, root):
     options = names[:500] + ([root] if root and root not in names[:500] else [])
     query = replace(scenario, params={"root": root}).to_query() if scenario.topology is None else ""
     spec = scenario.spec if scenario.topology is None else ""
-    return (elements, shown if small else hidden, figure, hidden if small else shown, counts_text(topo), comm_info,
+    return (elements, shown if small else hidden, figure, hidden if small else shown, {} if small else hidden,
+            counts_text(topo), comm_info,
             f"/topology?{query}" if query else "#", options, root, spec, scenario.pattern)
 
 
@@ -359,7 +366,9 @@ def compute_broadcast(scenario_dict, root):
     s = timeline["summary"]
     info = f"{s['reached']:,} nodes reached in {s['hops']} hops with {s['messages']:,} messages; " \
            f"{s['unreachable']:,} unreachable."
-    return (timeline if topo.n_nodes <= ANIMATION_LIMIT else None), info
+    if topo.n_nodes > ANIMATION_LIMIT:
+        return None, info + f" (the animation is drawn for fabrics up to {ANIMATION_LIMIT:,} nodes)"
+    return timeline, info
 
 
 def broadcast_of_dict(scenario_dict: dict, root: str) -> dict:

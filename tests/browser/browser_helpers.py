@@ -1,0 +1,112 @@
+"""Helpers for the browser tests: read the counts bar, talk to cytoscape, click on the canvas, save screenshots."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from dash.testing.wait import until
+from selenium.webdriver.common.action_chains import ActionChains
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+
+# the cytoscape instance: dash-cytoscape keeps the cytoscape.js registry on the element carrying the id
+CY = """
+const holder = document.getElementById('topo-canvas');
+const reg = holder && (holder._cyreg || [...holder.querySelectorAll('*')].map(e => e._cyreg).find(Boolean));
+const cy = reg && reg.cy;
+"""
+
+
+def counts_line(switches, endpoints, links, broken, max_ports) -> str:
+    """The text of the counts bar (#topo-counts), one count a line as the browser renders the flex items."""
+    parts = [(switches, "switch", "switches"), (endpoints, "end node", "end nodes"), (links, "link", "links"),
+             (broken, "broken link", "broken links"), (max_ports, "max ports", "max ports")]
+    return "\n".join(f"{value:,} {one if value == 1 else many}" for value, one, many in parts)
+
+
+DEFAULT_COUNTS = counts_line(20, 16, 48, 1, 4)  # the default scenario: fat-tree:radix=4,levels=3, link 17 broken
+
+
+class TopologyPage:
+    """The vizcoll app in a dash_duo browser, with the few gestures the tests need."""
+
+    def __init__(self, dash_duo):
+        self.duo = dash_duo
+        self.driver = dash_duo.driver
+        self.base = dash_duo.server.url.rstrip("/")
+
+    # -------------------------------------------------------------- navigation
+    def open(self, path: str = "/topology", counts: str | None = DEFAULT_COUNTS, timeout: float = 20) -> None:
+        """Load ``path`` and, for topology views, wait until the counts bar says ``counts``."""
+        self.duo.wait_for_page(self.base + path, timeout=timeout)
+        if counts is not None:
+            self.duo.wait_for_text_to_equal("#topo-counts", counts, timeout=timeout)
+            self.wait_for_cy()
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        time.sleep(0.3)  # let cytoscape / plotly finish their last frame
+        assert self.driver.save_screenshot(str(path)), f"could not save {path}"
+        return path
+
+    # -------------------------------------------------------------- controls
+    def type_into(self, selector: str, text: str) -> None:
+        self.duo.clear_input(selector)
+        self.duo.find_element(selector).send_keys(text)
+
+    def click(self, selector: str) -> None:
+        self.duo.find_element(selector).click()
+
+    def generate(self, spec: str) -> None:
+        self.type_into("#topo-params", spec)
+        self.click("#topo-generate")
+
+    def upload(self, upload_id: str, path: Path) -> None:
+        """Choose ``path`` in the hidden file input of the dcc.Upload ``upload_id``."""
+        self.duo.find_element(f"#{upload_id} input[type=file]").send_keys(str(Path(path).resolve()))
+
+    def value(self, selector: str) -> str:
+        return self.duo.find_element(selector).get_attribute("value")
+
+    # -------------------------------------------------------------- cytoscape
+    def cy(self, body: str):
+        """Run ``body`` (JavaScript using ``cy``) in the page and return its result."""
+        return self.driver.execute_script(CY + body)
+
+    def wait_for_cy(self, timeout: float = 20) -> None:
+        until(lambda: self.cy("return !!cy && cy.nodes().length > 0;"), timeout,
+              msg="the cytoscape canvas has no nodes")
+
+    def elements(self) -> list:
+        """Every element on the canvas as (id, sorted classes, rounded position of nodes), sorted."""
+        rows = self.cy("""return cy.elements().map(e => [e.id(), e.classes().slice().sort().join(' '),
+                          e.isNode() ? [Math.round(e.position('x')), Math.round(e.position('y'))] : null]);""")
+        return sorted(rows)
+
+    def click_element(self, selector: str) -> None:
+        """A real mouse click on a node's centre or an edge's midpoint, where cytoscape drew it.
+
+        The point is computed from cytoscape's rendered coordinates plus the
+        bounding box of the canvas layer, in viewport coordinates, so the click
+        does not depend on how a Selenium version interprets element offsets.
+        """
+        point = self.cy(f"""
+            const ele = cy.$({selector!r});
+            if (ele.length !== 1) return null;
+            holder.scrollIntoView({{block: 'center'}});
+            const p = ele.isEdge() ? ele.renderedMidpoint() : ele.renderedPosition();
+            const box = cy.container().getBoundingClientRect();
+            return [box.left + p.x, box.top + p.y, window.innerWidth, window.innerHeight];""")
+        assert point is not None, f"no single cytoscape element {selector}"
+        x, y, width, height = point
+        assert 0 <= x < width and 0 <= y < height, f"{selector} is drawn outside the viewport at {x}, {y}"
+        ActionChains(self.driver).move_to_location(int(round(x)), int(round(y))).click().perform()
+
+    def edge_colours(self) -> dict:
+        """Edge id -> its computed line colour (``rgb(r,g,b)`` without spaces)."""
+        pairs = self.cy("return cy.edges().map(e => [e.id(), e.style('line-color')]);")
+        return {eid: colour.replace(" ", "") for eid, colour in pairs}
+

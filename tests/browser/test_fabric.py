@@ -1,0 +1,94 @@
+"""Build the fabric in the browser: generate from a spec, upload files, add nodes and links."""
+
+from __future__ import annotations
+
+from dash.testing.wait import until
+
+from vizcoll.topology import io as topo_io
+from vizcoll.topology.generators import from_spec
+
+from .browser_helpers import DEFAULT_COUNTS, counts_line
+
+FAT_TREE_6 = counts_line(45, 54, 162, 0, 6)  # fat-tree:radix=6,levels=3
+
+
+def test_generate_a_fat_tree_shows_its_counts(page):
+    page.open("/topology")
+    page.generate("torus:0x3")  # well-formed but impossible: a message, and the view stays
+    page.duo.wait_for_contains_text("#topo-message", "⚠")
+    assert "dimension 1 must be a positive integer" in page.duo.find_element("#topo-message").text
+    assert page.duo.find_element("#topo-counts").text == DEFAULT_COUNTS
+
+    page.generate("fat-tree:radix=6,levels=3")
+    page.duo.wait_for_text_to_equal("#topo-counts", FAT_TREE_6)
+    page.duo.wait_for_text_to_equal("#topo-counts .count:nth-child(1)", "45 switches")
+    page.duo.wait_for_text_to_equal("#topo-counts .count:nth-child(2)", "54 end nodes")
+    until(lambda: page.cy("return cy.nodes().length;") == 99, 10, msg="the canvas does not show 99 nodes")
+    assert page.cy("return cy.edges().length;") == 162
+    page.duo.wait_for_text_to_equal("#topo-message", "")
+    assert page.duo.get_logs() == []
+
+
+def test_upload_a_valid_and_a_malformed_file(page, tmp_path):
+    """A valid ibsim net file replaces the fabric; a broken one is refused with a message, the app goes on."""
+    fabric = from_spec("fat-tree:radix=4,levels=2")
+    valid = tmp_path / "two-level.net"
+    topo_io.write(fabric, valid)
+    text = valid.read_text()
+    truncated = tmp_path / "truncated.net"
+    truncated.write_text(text[: len(text) // 2])  # cut in the middle: peers named later never appear
+    s = fabric.summary()
+    valid_counts = counts_line(s["switches"], s["endpoints"], s["links"], 0, s["max_ports"])
+
+    page.open("/topology")
+    page.upload("topo-upload", valid)
+    page.duo.wait_for_text_to_equal("#topo-counts", valid_counts)
+    until(lambda: page.cy("return cy.nodes().length;") == fabric.n_nodes, 10, msg="the uploaded fabric is not drawn")
+    assert page.duo.find_element("#topo-message").text == ""
+
+    page.upload("topo-upload", truncated)
+    page.duo.wait_for_contains_text("#topo-message", "truncated.net, line")
+    message = page.duo.find_element("#topo-message").text
+    assert message.startswith("⚠") and "dangling peer" in message and "truncated file?" in message, message
+    assert "Traceback" not in message
+    assert page.duo.find_element("#topo-counts").text == valid_counts  # the previous fabric stays
+
+    page.generate("fat-tree:radix=6,levels=3")  # and the app keeps working
+    page.duo.wait_for_text_to_equal("#topo-counts", FAT_TREE_6)
+    page.duo.wait_for_text_to_equal("#topo-message", "")
+    assert page.duo.get_logs() == []
+
+
+def test_add_a_node_and_a_link_then_pick_a_node_on_the_canvas(page):
+    page.open("/topology")
+    page.type_into("#topo-new-name", "extra0")
+    page.click("#topo-add-node")  # a switch (the default kind)
+    page.duo.wait_for_text_to_equal("#topo-counts", counts_line(21, 16, 48, 1, 4))
+    until(lambda: page.cy("return cy.$('node[label = \"extra0\"]').length;") == 1, 10,
+          msg="the new node is not drawn")
+
+    page.type_into("#topo-node-a", "extra0")
+    page.type_into("#topo-node-b", "core0")
+    page.click("#topo-add-link")
+    # core0 had all 4 ports in use: the new link gives it a fifth
+    page.duo.wait_for_text_to_equal("#topo-counts", counts_line(21, 16, 49, 1, 5))
+    until(lambda: page.cy("""return cy.edges().filter(e => [e.source().data('label'), e.target().data('label')]
+                                 .sort().join() === 'core0,extra0').length;""") == 1, 10,
+          msg="the new link is not drawn")
+    assert page.duo.find_element("#topo-message").text == ""
+
+    # clicking a node fills node A; the previous A moves to B
+    page.click_element("node[label = 'h3']")
+    page.duo.wait_for_text_to_equal("#topo-node-a", "h3")
+    page.duo.wait_for_text_to_equal("#topo-node-b", "extra0")
+    assert page.duo.find_element("#topo-counts").text == counts_line(21, 16, 49, 1, 5)  # a node click edits nothing
+    assert page.duo.get_logs() == []
+
+
+def test_default_counts_constant_matches_the_engine():
+    """DEFAULT_COUNTS (used by every browser test) is the default scenario's summary (no browser needed)."""
+    from vizcoll.ui.pages.topology import DEFAULT_SCENARIO
+
+    s = DEFAULT_SCENARIO.build().summary()
+    assert counts_line(s["switches"], s["endpoints"], s["links"], s["broken_links"],
+                                         s["max_ports"]) == DEFAULT_COUNTS

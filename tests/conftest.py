@@ -1,0 +1,58 @@
+"""Shared test set-up: import path, a private cache directory, headless Chromium options, the browser marker."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BROWSER_DIR = Path(__file__).resolve().parent / "browser"
+CHROMIUM = Path("/usr/bin/chromium")
+
+# `from app import create_app` must work whatever directory pytest was started from
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+# the app's filesystem cache must not be shared with a running server or an earlier session
+OWN_CACHE_DIR = None
+if not os.environ.get("VIZCOLL_CACHE_DIR"):
+    OWN_CACHE_DIR = os.environ["VIZCOLL_CACHE_DIR"] = tempfile.mkdtemp(prefix="vizcoll-test-cache-")
+
+
+def pytest_setup_options():
+    """dash[testing] hook: the Chrome options of every ``dash_duo`` browser.
+
+    We run as root on a machine whose only network is loopback: no sandbox, no
+    GPU, no background traffic, a fixed window size so that screenshots match.
+    """
+    from selenium.webdriver.chrome.options import Options
+
+    options = Options()
+    for argument in ("--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000"):
+        options.add_argument(argument)
+    if CHROMIUM.exists():
+        options.binary_location = str(CHROMIUM)
+    return options
+
+
+def pytest_configure(config):
+    # selenium 4.2 calls a urllib3 method deprecated in urllib3 2: hundreds of identical warnings per browser test
+    config.addinivalue_line("filterwarnings", "ignore:HTTPResponse.getheader:DeprecationWarning:selenium")
+
+
+def pytest_unconfigure(config):
+    if OWN_CACHE_DIR:
+        shutil.rmtree(OWN_CACHE_DIR, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Everything under tests/browser needs a browser: mark it so that ``-m "not browser"`` skips it."""
+    for item in items:
+        if BROWSER_DIR in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.browser)

@@ -1,0 +1,140 @@
+"""The timeline player: pure position/play transitions, and its two callbacks called directly."""
+
+from __future__ import annotations
+
+import contextvars
+import itertools
+
+import pytest
+from dash import Dash
+from dash._callback_context import context_value
+from dash._utils import AttributeDict
+
+from vizcoll.sim.timeline import Event, Timeline
+from vizcoll.ui.components.player import BUTTONS, SPEEDS, next_step, register_player, timeline_step
+
+TRIGGERS = [name for name, _ in BUTTONS] + ["tick", "timeline", None, "speed"]
+SIZES = range(0, 5)
+
+
+def cases():
+    for n, playing, trigger in itertools.product(SIZES, (False, True), TRIGGERS):
+        for position in [None, -1, *range(0, n + 2)]:
+            yield trigger, position, n, playing
+
+
+def clamp(position, n):
+    return min(max(int(position or 0), 0), n)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_every_transition_stays_in_range_and_follows_the_rules(n):
+    for trigger, position, size, playing in cases():
+        if size != n:
+            continue
+        new, now_playing = next_step(trigger, position, n, playing)
+        where = (trigger, position, n, playing)
+        assert 0 <= new <= n, where
+        p = clamp(position, n)
+        expected = {
+            "first": (0, False),
+            "back": (max(p - 1, 0), False),
+            "forward": (min(p + 1, n), False),
+            "last": (n, False),
+            "timeline": (0, False),  # a new timeline always starts from its initial state, paused
+            "tick": (p + 1, True) if p < n else (n, False),
+            "play": (p, False) if playing else ((0 if p >= n else p), n > 0),
+        }.get(trigger, (p, playing))  # anything else (None, the speed) changes nothing
+        assert (new, now_playing) == expected, where
+
+
+def test_named_transitions():
+    assert next_step("back", 0, 5, False) == (0, False)  # back at 0 stays at 0
+    assert next_step("back", 0, 5, True) == (0, False)
+    assert next_step("first", 3, 5, True) == (0, False)  # any button pauses
+    assert next_step("forward", 5, 5, False) == (5, False)  # forward at the end stays there
+    assert next_step("play", 5, 5, False) == (0, True)  # play at the end restarts from 0
+    assert next_step("play", 2, 5, False) == (2, True)  # play mid-way resumes
+    assert next_step("play", 2, 5, True) == (2, False)  # play while playing pauses
+    assert next_step("play", 0, 0, False) == (0, False)  # nothing to play
+    assert next_step("tick", 4, 5, True) == (5, True)
+    assert next_step("tick", 5, 5, True) == (5, False)  # the tick stops at the end
+    assert next_step("timeline", 4, 5, True) == (0, False)  # a new timeline resets to 0
+    assert next_step("timeline", 9, 3, False) == (0, False)
+    assert next_step(None, 7, 5, True) == (5, True)  # an out-of-range position is clamped
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_playing_from_the_end_visits_every_position_once_then_stops(n):
+    position, playing = next_step("play", n, n, False)
+    seen = [position]
+    for _ in range(n + 3):  # more ticks than needed: the extra ones must change nothing
+        if not playing:
+            break
+        position, playing = next_step("tick", position, n, playing)
+        seen.append(position)
+    assert seen == list(range(n + 1)) + ([n] if n else [])
+    assert not playing
+
+
+def test_timeline_step_maps_positions_to_steps():
+    assert timeline_step(0, 5) == -1  # position 0 is the initial state
+    assert timeline_step(None, 5) == -1
+    assert [timeline_step(p, 5) for p in range(1, 6)] == [0, 1, 2, 3, 4]
+    assert timeline_step(9, 5) == 4  # clamped to the last step
+    assert timeline_step(-3, 5) == -1
+    assert timeline_step(3, 0) == -1
+
+
+# ------------------------------------------------------------------ the callbacks, called as dash would
+def run_callback(fn, prop_id: str | None, *args):
+    """Call a callback body with ``prop_id`` as the triggering input, in an isolated context."""
+    def call():
+        triggered = [{"prop_id": prop_id, "value": None}] if prop_id else []
+        context_value.set(AttributeDict(triggered_inputs=triggered))
+        return fn(*args)
+    return contextvars.copy_context().run(call)
+
+
+@pytest.fixture
+def callbacks():
+    app = Dash(__name__)
+    register_player(app, "p")
+    found = {}
+    for key, spec in app.callback_map.items():
+        fn = spec["callback"].__wrapped__
+        found["caption" if "caption" in key else "control"] = fn
+    return found
+
+
+def three_step_timeline() -> dict:
+    events = [Event(1, "send", 0, 1, [0], "a → b"), Event(2, "send", 1, 2, [1], "b → c"),
+              Event(3, "note", label="done")]
+    return Timeline(title="t", intro="a sends", initial_state={"a": "root"}, events=events).to_dict()
+
+
+def test_control_callback(callbacks):
+    control = callbacks["control"]
+    tl = three_step_timeline()
+    clicks = [0] * len(BUTTONS)
+
+    def press(prop_id, step, paused, timeline=tl, speed="1×"):
+        return run_callback(control, prop_id, *clicks, 0, timeline, speed, step, paused)
+
+    assert press("p-timeline.data", 2, False) == (0, 3, True, "▶ Play", SPEEDS["1×"])  # new timeline: reset, paused
+    assert press("p-play.n_clicks", 3, True) == (0, 3, False, "❚❚ Pause", SPEEDS["1×"])  # play at the end restarts
+    assert press("p-tick.n_intervals", 1, False) == (2, 3, False, "❚❚ Pause", SPEEDS["1×"])
+    assert press("p-tick.n_intervals", 3, False) == (3, 3, True, "▶ Play", SPEEDS["1×"])  # stops at the end
+    assert press("p-speed.value", 1, False, speed="4×") == (1, 3, False, "❚❚ Pause", SPEEDS["4×"])  # keeps playing
+    assert press("p-back.n_clicks", 0, True) == (0, 3, True, "▶ Play", SPEEDS["1×"])
+    assert press("p-last.n_clicks", 0, True, timeline=None) == (0, 0, True, "▶ Play", SPEEDS["1×"])  # no timeline
+
+
+def test_caption_callback(callbacks):
+    caption = callbacks["caption"]
+    tl = three_step_timeline()
+    assert run_callback(caption, None, 0, None) == ("Nothing to play.", "")
+    assert run_callback(caption, None, 0, tl) == ("a sends", "step 0 of 3")
+    assert run_callback(caption, None, 2, tl) == ("b → c", "step 2 of 3")
+    assert run_callback(caption, None, 3, tl) == ("done", "step 3 of 3")
+    assert run_callback(caption, None, 99, tl) == ("done", "step 3 of 3")
