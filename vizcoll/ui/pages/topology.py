@@ -13,6 +13,7 @@ import inspect
 from dataclasses import replace
 
 import dash_cytoscape as cyto
+import numpy as np
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.comm import parse_lists
@@ -246,12 +247,10 @@ def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, 
     comms = scenario.communicators(topo)
     if comms is None:
         return {}, "No communicators: type a pattern and press Apply, or upload a file."
-    colour: dict[int, int] = {}
-    for i in range(len(comms.communicators)):
-        for node in comms.nodes(i):
-            colour.setdefault(int(node), i)
+    nodes, first = np.unique(comms.node_array(), return_index=True)  # entries are in communicator order
+    colour = dict(zip(nodes.tolist(), comms.comm_of_entry()[first].tolist(), strict=True))
     sizes = ", ".join(f"{count} of size {size}" for size, count in sorted(comms.sizes().items()))
-    return colour, f"{len(comms.communicators)} communicators ({sizes}); end nodes take the colour " \
+    return colour, f"{len(comms)} communicators ({sizes}); end nodes take the colour " \
                    f"of their first communicator ({len(PALETTE)} colours repeat)."
 
 
