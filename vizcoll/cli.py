@@ -21,6 +21,8 @@ argument helpers after the name add shared options and run in order::
         ...
 
 A name with a space (``"topo info"``) becomes a sub-command of a group.
+Feature commands live in ``vizcoll/commands/<feature>.py`` and are loaded
+when the parser is built.
 The function returns a JSON-serialisable dict (printed as JSON), a string
 (printed as is) or None (it printed nothing, e.g. it wrote a file itself).
 """
@@ -155,6 +157,9 @@ def _comm(args: argparse.Namespace) -> dict:
 # ---------------------------------------------------------------- parser and entry point
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser of every registered command (grouped by their first word)."""
+    from vizcoll import commands
+
+    commands.load_all()
     parser = argparse.ArgumentParser(prog="vizcoll", description="Collective communication on HPC interconnects.")
     parser.add_argument("--version", action="version", version=f"vizcoll {__version__}")
     top = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

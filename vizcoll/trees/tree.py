@@ -1,0 +1,83 @@
+"""A rooted tree over the processes (type I) or over switches and processes (type II).
+
+Vertex 0 is the root and ``parent[0] == -1``; ``children[v]`` lists ``v``'s
+children in the order the building algorithm emits them. ``node[v]`` is the
+topology node the vertex sits on (an end node for a process, a switch for an
+aggregation point) when the tree is mapped on a fabric, else -1; ``label[v]``
+names the vertex (e.g. ``"rank 5"`` or ``"leaf3"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vizcoll.errors import VizcollError
+
+__all__ = ["Tree"]
+
+
+@dataclass
+class Tree:
+    """A rooted tree; see the module docstring."""
+
+    parent: list[int]
+    children: list[list[int]]
+    node: list[int] = field(default_factory=list)
+    label: list[str] = field(default_factory=list)
+    kind: str = ""
+
+    @classmethod
+    def from_children(cls, children: list[list[int]], kind: str = "", node=None, label=None) -> Tree:
+        """Build from the children lists (vertex 0 is the root)."""
+        parent = [-1] * len(children)
+        for v, kids in enumerate(children):
+            for c in kids:
+                parent[c] = v
+        return cls(parent, [list(k) for k in children], list(node or []), list(label or []), kind)
+
+    @property
+    def size(self) -> int:
+        return len(self.parent)
+
+    def depth(self) -> np.ndarray:
+        """Edges from each vertex up to the root (vertices are visited top-down, so one pass suffices)."""
+        depth = np.zeros(self.size, dtype=np.int64)
+        order = [0]
+        for v in order:
+            for c in self.children[v]:
+                depth[c] = depth[v] + 1
+                order.append(c)
+        if len(order) != self.size:
+            raise VizcollError(f"the tree reaches {len(order)} of its {self.size} vertices from the root")
+        return depth
+
+    @property
+    def height(self) -> int:
+        """Most edges from a vertex to the root (0 for a single vertex)."""
+        return int(self.depth().max()) if self.size else 0
+
+    def to_dict(self) -> dict:
+        return {"parent": list(self.parent), "children": [list(c) for c in self.children],
+                "node": list(self.node), "label": list(self.label), "kind": self.kind}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Tree:
+        try:
+            tree = cls([int(p) for p in data["parent"]], [[int(c) for c in kids] for kids in data["children"]],
+                       [int(n) for n in data.get("node", [])], [str(x) for x in data.get("label", [])],
+                       str(data.get("kind", "")))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VizcollError(f"not a tree: {exc}") from None
+        tree.validate()
+        return tree
+
+    def validate(self) -> None:
+        """Raise unless parent and children agree and every vertex hangs below the root."""
+        if len(self.children) != self.size or (self.size and self.parent[0] != -1):
+            raise VizcollError("a tree needs one children list per vertex and vertex 0 as its root")
+        for v, kids in enumerate(self.children):
+            if any(self.parent[c] != v for c in kids):
+                raise VizcollError(f"vertex {v}'s children do not name it as their parent")
+        self.depth()
