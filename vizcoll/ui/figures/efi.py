@@ -1,0 +1,150 @@
+"""Pure builders for link-load views: EFI heatmaps on the fabric, differences, histograms, group summaries.
+
+A *link value* is one number per link row of a topology (e.g. the edge
+forwarding index: how many multicast groups use the link). Links are drawn as
+line segments coloured by value; Plotly cannot vary a line's colour along one
+trace, so values are binned into a few colour classes (one WebGL trace each)
+and a colour bar is added through an invisible marker trace. Every link also
+gets an invisible hover point at its middle saying what it is and its value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from vizcoll.topology.layout import positions
+from vizcoll.topology.model import ENDPOINT, Topology
+
+__all__ = ["link_value_figure", "efi_histogram", "group_summary"]
+
+SEQUENTIAL = "YlOrRd"
+DIVERGING = "RdBu_r"
+BINS = 9
+
+
+def _segments(pos: np.ndarray, topo: Topology, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    nan = np.full(len(rows), np.nan)
+    xs = np.stack([pos[topo.link_a[rows], 0], pos[topo.link_b[rows], 0], nan], 1).ravel()
+    ys = np.stack([pos[topo.link_a[rows], 1], pos[topo.link_b[rows], 1], nan], 1).ravel()
+    return xs, ys
+
+
+def _colour(scale: str, fraction: float) -> str:
+    from plotly.colors import sample_colorscale
+
+    return sample_colorscale(scale, [min(max(fraction, 0.0), 1.0)])[0]
+
+
+def link_value_figure(
+    topo: Topology,
+    values: np.ndarray,
+    title: str,
+    hover: list[str] | None = None,
+    rows: np.ndarray | None = None,
+    diverging: bool = False,
+    highlight: np.ndarray | None = None,
+    label: str = "EFI",
+) -> go.Figure:
+    """Links ``rows`` (default: all) coloured by ``values``; ``highlight`` (link rows) drawn thick on top.
+
+    Zero-valued links are drawn thin and grey so loaded links stand out; broken
+    links are dashed black. ``diverging`` centres the colour scale on 0 (for
+    differences between two algorithms).
+    """
+    pos = positions(topo)
+    rows = np.arange(topo.n_links) if rows is None else np.asarray(rows)
+    values = np.asarray(values, dtype=float)
+    scale = DIVERGING if diverging else SEQUENTIAL
+    top = float(np.abs(values[rows]).max()) if len(rows) else 0.0
+    low = -top if diverging else 0.0
+    fig = go.Figure()
+    idle = rows[(values[rows] == 0) & ~topo.broken[rows]]
+    xs, ys = _segments(pos, topo, idle)
+    fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#d9d9d9", "width": 1},
+                               name=f"{label} 0 ({len(idle):,} links)", hoverinfo="skip"))
+    busy = rows[values[rows] != 0]
+    edges = np.linspace(low, top, BINS + 1) if top > 0 else np.array([0.0, 1.0])
+    which = np.clip(np.digitize(values[busy], edges[1:-1]), 0, len(edges) - 2)
+    for b in np.unique(which):
+        sel = busy[which == b]
+        xs, ys = _segments(pos, topo, sel)
+        mid = (edges[b] + edges[b + 1]) / 2
+        colour = _colour(scale, (mid - low) / ((top - low) or 1))
+        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", showlegend=False, hoverinfo="skip",
+                                   line={"color": colour, "width": 1.5 + 3.5 * abs(mid) / (top or 1)}))
+    broken = rows[topo.broken[rows]]
+    if len(broken):
+        xs, ys = _segments(pos, topo, broken)
+        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#000", "width": 2, "dash": "dash"},
+                                   name=f"broken ({len(broken)})", hoverinfo="skip"))
+    if highlight is not None and len(highlight):
+        xs, ys = _segments(pos, topo, np.asarray(highlight))
+        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#1f3a5f", "width": 5},
+                                   name="selected tree", hoverinfo="skip"))
+    _add_nodes(fig, topo, pos)
+    _add_hover(fig, topo, pos, rows, values, hover, label)
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
+                             marker={"colorscale": scale, "cmin": low, "cmax": max(top, 1), "color": [0],
+                                     "showscale": True, "colorbar": {"title": {"text": label}, "thickness": 14}}))
+    fig.update_layout(title={"text": title, "x": 0.01}, plot_bgcolor="white", height=520,
+                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.02},
+                      xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x"}, hovermode="closest")
+    return fig
+
+
+def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
+    sw = topo.switches
+    fig.add_trace(go.Scattergl(x=pos[sw, 0], y=pos[sw, 1], mode="markers", name="switches",
+                               marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3,
+                                       "color": "#4a6fa5"},
+                               text=[topo.names[i] for i in sw.tolist()], hoverinfo="text"))
+    ends = np.flatnonzero(topo.kind == ENDPOINT)
+    if 0 < len(ends) <= 3000:
+        fig.add_trace(go.Scattergl(x=pos[ends, 0], y=pos[ends, 1], mode="markers", name="end nodes",
+                                   marker={"size": 5, "color": "#9aa5b1"},
+                                   text=[topo.names[i] for i in ends.tolist()], hoverinfo="text"))
+
+
+def _add_hover(fig, topo, pos, rows, values, hover, label) -> None:
+    """Invisible points at link middles carrying the hover text (only loaded links on big fabrics)."""
+    shown = rows if len(rows) <= 20_000 else rows[values[rows] != 0][:20_000]
+    a, b = topo.link_a[shown], topo.link_b[shown]
+    text = [f"link {int(topo.link_id[r])}: {topo.names[i]}[{int(topo.link_pa[r])}] – "
+            f"{topo.names[j]}[{int(topo.link_pb[r])}]<br>{label} {values[r]:g}"
+            + (f"<br>{hover[r]}" if hover and hover[r] else "")
+            for r, i, j in zip(shown.tolist(), a.tolist(), b.tolist(), strict=True)]
+    fig.add_trace(go.Scattergl(x=(pos[a, 0] + pos[b, 0]) / 2, y=(pos[a, 1] + pos[b, 1]) / 2, mode="markers",
+                               marker={"size": 8, "opacity": 0}, text=text, hoverinfo="text", showlegend=False,
+                               customdata=topo.link_id[shown]))
+
+
+def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:
+    """Number of links at each EFI value, one bar series per algorithm (links with EFI 0 left out)."""
+    fig = go.Figure()
+    for name, efi in series.items():
+        efi = np.asarray(efi, dtype=int)
+        counts = np.bincount(efi[efi > 0]) if (efi > 0).any() else np.zeros(1, dtype=int)
+        x = np.flatnonzero(counts)
+        fig.add_trace(go.Bar(x=x, y=counts[x], name=name))
+    fig.update_layout(barmode="group", title={"text": "Links per EFI value", "x": 0.01}, height=320,
+                      xaxis_title="EFI (groups on the link)", yaxis_title="links", yaxis_type="log",
+                      margin={"l": 50, "r": 10, "t": 40, "b": 40}, plot_bgcolor="white")
+    return fig
+
+
+def group_summary(topo: Topology, values: np.ndarray, label: str = "EFI") -> go.Figure:
+    """Max link value between groups (pods, dragonfly groups) or levels: a large fabric at a glance."""
+    key = topo.attr("group") if (topo.attr("group") >= 0).any() else topo.attr("level")
+    key = np.where(key >= 0, key, key.max() + 1)  # core switches etc. form their own row
+    ka, kb = key[topo.link_a], key[topo.link_b]
+    n = int(key.max()) + 1
+    grid = np.zeros((n, n))
+    np.maximum.at(grid, (np.minimum(ka, kb), np.maximum(ka, kb)), np.asarray(values, dtype=float))
+    grid = np.maximum(grid, grid.T)
+    fig = go.Figure(go.Heatmap(z=grid, colorscale=SEQUENTIAL, colorbar={"title": {"text": f"max {label}"}},
+                               hovertemplate="group %{y} – group %{x}: max " + label + " %{z}<extra></extra>"))
+    fig.update_layout(title={"text": f"Max {label} on the links between groups (last row: top switches)",
+                             "x": 0.01}, height=420, xaxis_title="group", yaxis_title="group",
+                      margin={"l": 50, "r": 10, "t": 40, "b": 40})
+    return fig
