@@ -10,9 +10,6 @@ PLANNED = {
     "/trees": ("Aggregation trees",
                "k-ary, k-nomial and hierarchical k-nomial trees and switch (type II) trees on the fabric, "
                "with the hardware-collective cost model F(k), the optimal width k* and the tree-type table."),
-    "/multicast": ("Multicast routing",
-                   "InfiniBand multicast trees by MINIHOP-MC, SSSP-MC and FULB-MC, and the edge forwarding "
-                   "index (EFI) of every link as a heatmap."),
     "/barrier": ("Barrier",
                  "Barrier messages on a grid with broken links, and the self-adjusting DLCT barrier."),
     "/faults": ("Fault replays",

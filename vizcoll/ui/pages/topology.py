@@ -26,6 +26,7 @@ from vizcoll.topology.generators import GENERATORS, parse_spec
 from vizcoll.topology.model import Topology
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
+from vizcoll.ui.calls import topology_of
 from vizcoll.ui.components.player import pid, player, register_player, timeline_step
 from vizcoll.ui.figures.topology import (
     PALETTE,
@@ -52,14 +53,6 @@ ANIMATION_LIMIT = SMALL_LIMIT
 
 
 # ---------------------------------------------------------------- engine calls (cached)
-def build_topology(scenario_dict: dict) -> Topology:
-    return Scenario.from_dict(scenario_dict).build()
-
-
-def topology_of(scenario: Scenario) -> Topology:
-    return memo(build_topology, scenario.to_dict() | {"communicators": {}, "params": {}})
-
-
 def broadcast_of(scenario: Scenario, root: str) -> dict:
     topo = topology_of(scenario)
     return broadcast(topo, root).to_dict()
