@@ -52,7 +52,7 @@ def _levels(topo: Topology, level: np.ndarray) -> np.ndarray:
     group = topo.attr("group").astype(np.int64)
     rows = np.unique(level)
     width = max(int(np.bincount(level - level.min()).max()), 1)
-    gap = max(2.0, width / (2.0 * len(rows)))
+    gap = max(2.0, width / (1.5 * len(rows)))
     for lv in rows:
         row = np.flatnonzero(level == lv)
         key = np.where(group[row] >= 0, group[row], 0) * topo.n_nodes + np.arange(len(row))

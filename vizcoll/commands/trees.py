@@ -1,0 +1,119 @@
+"""Commands ``tree`` (type I aggregation trees) and ``kopt`` (the best tree width, eq. 5).
+
+Usage::
+
+    python -m vizcoll tree --kind kary|knomial|zhao|hier-knomial --k K --nprocs P
+                           [--groups 5,4,3,2 | --topology SPEC --ppn N]
+    python -m vizcoll kopt --P 512 --a 1.12 --b 0.01 [--eps 0.1] [--k-limit 64]
+
+``tree`` prints ``parent`` (the root is vertex 0, its parent -1), ``children``
+(in emit order) and ``height``; vertex ``v`` is rank ``v`` (``ranks`` lists
+the rank of each vertex when the root is not rank 0, see
+:mod:`vizcoll.trees.typeone`). ``--groups`` takes group sizes over
+consecutive ranks (``5,4,3,2``) or nested JSON lists of ranks; without it
+``zhao`` and ``hier-knomial`` group the processes of ``--topology`` by node,
+leaf switch and ``group`` attribute. With ``--topology`` the processes are
+placed ``--ppn`` per node (each on its own port) and the output adds the
+``radius``, the link metrics of :func:`vizcoll.trees.metrics.tree_metrics`
+and the modelled latency (eq. 2, default Sunway parameters, width ``--k``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from vizcoll.cli import command, load_topology
+from vizcoll.comm import place
+from vizcoll.errors import SpecError
+from vizcoll.trees.cost import kopt
+from vizcoll.trees.metrics import tree_metrics
+from vizcoll.trees.typeone import (
+    hier_knomial_tree,
+    hierarchy_from_topology,
+    hierarchy_levels,
+    kary_tree,
+    knomial_tree,
+    normalize_groups,
+    vertex_ranks,
+    zhao_tree,
+)
+
+__all__ = ["KINDS", "parse_groups"]
+
+KINDS = ("kary", "knomial", "zhao", "hier-knomial")
+METRIC_KEYS = ("radius", "edge_links", "max_link", "max_switch_link", "leaf_pairs_max", "cross_group",
+               "link_packets", "switch_entries", "latency_us", "flags")
+
+
+def parse_groups(text: str) -> list:
+    """``"5,4,3,2"`` (sizes) or a JSON list (sizes or nested rank lists) -> normalised nested lists."""
+    text = text.strip()
+    try:
+        value = json.loads(text) if text.startswith("[") else [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise SpecError(f"--groups must be sizes like 5,4,3,2 or a JSON list of rank lists, got {text!r}") from None
+    if not isinstance(value, list):
+        raise SpecError("--groups must be a list")
+    return normalize_groups(value)
+
+
+def _tree_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kind", choices=KINDS, required=True, help="which type I tree")
+    parser.add_argument("--k", type=int, required=True, help="tree width (k-ary) or base (k-nomial)")
+    parser.add_argument("--nprocs", type=int, help="number of processes (default: the groups' total)")
+    parser.add_argument("--groups", help="group sizes (5,4,3,2) or nested JSON rank lists")
+    parser.add_argument("--topology", metavar="SPEC", help="generator spec or topology file to map the tree on")
+    parser.add_argument("--ppn", type=int, default=1, help="processes per node with --topology (default 1)")
+
+
+def _nprocs(args: argparse.Namespace, groups: list | None) -> int:
+    total = None if groups is None else len(hierarchy_levels(groups)[0])
+    if args.nprocs is None and total is None:
+        raise SpecError("give --nprocs (or --groups)")
+    if args.nprocs is not None and total is not None and args.nprocs != total:
+        raise SpecError(f"--nprocs {args.nprocs} but the groups hold {total} processes")
+    return int(args.nprocs if args.nprocs is not None else total)
+
+
+@command("tree", "build a type I aggregation tree (k-ary, k-nomial, Zhao, hierarchical k-nomial)", _tree_args)
+def _tree(args: argparse.Namespace) -> dict:
+    groups = parse_groups(args.groups) if args.groups else None
+    nprocs = _nprocs(args, groups)
+    topo = load_topology(args.topology) if args.topology else None
+    placement = place(topo, nprocs, args.ppn) if topo is not None else None
+    if args.kind in ("zhao", "hier-knomial") and groups is None:
+        if topo is None:
+            raise SpecError(f"--kind {args.kind} needs --groups or --topology")
+        groups = hierarchy_from_topology(topo, placement)
+    builders = {"kary": lambda: kary_tree(nprocs, args.k), "knomial": lambda: knomial_tree(nprocs, args.k),
+                "zhao": lambda: zhao_tree(groups, args.k), "hier-knomial": lambda: hier_knomial_tree(groups, args.k)}
+    tree = builders[args.kind]()
+    out = {"kind": args.kind, "k": args.k, "nprocs": nprocs, "parent": tree.parent, "children": tree.children,
+           "height": tree.height}
+    ranks = vertex_ranks(tree)
+    if ranks != list(range(tree.size)):
+        out["ranks"] = ranks
+    levels = None
+    if groups is not None:
+        levels = {f"level{i + 1}": ids[ranks] for i, ids in enumerate(hierarchy_levels(groups))}
+    if topo is not None:
+        metrics = tree_metrics(tree, topo, placement, levels=levels, k=args.k)
+        out.update({key: metrics[key] for key in METRIC_KEYS})
+        out["cross_group"] = {name: int(n) for name, n in out["cross_group"].items()}
+    elif levels is not None:
+        out["cross_group"] = tree_metrics(tree, levels=levels)["cross_group"]
+    return out
+
+
+def _kopt_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--P", type=int, required=True, help="number of processes")
+    parser.add_argument("--a", type=float, required=True, help="a = delta * l in microseconds")
+    parser.add_argument("--b", type=float, required=True, help="b = theta + S'/beta + S* gamma in microseconds")
+    parser.add_argument("--eps", type=float, default=0.1, help="tolerance in microseconds (default 0.1)")
+    parser.add_argument("--k-limit", type=int, help="largest width allowed (default: none)")
+
+
+@command("kopt", "best type I tree width k for P processes (eq. 5) and the widths within eps of it", _kopt_args)
+def _kopt(args: argparse.Namespace) -> dict:
+    return kopt(args.P, args.a, args.b, args.eps, args.k_limit)

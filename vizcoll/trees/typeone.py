@@ -1,0 +1,428 @@
+"""Type I aggregation trees: k-ary, k-nomial, Zhao et al.'s and the minimum-height hierarchical k-nomial tree.
+
+Every builder returns a :class:`~vizcoll.trees.tree.Tree` over the processes
+``0..P-1`` whose vertex ``v`` is rank ``v`` (``label[v] == "rank v"``) and whose
+root, vertex 0, is rank 0. Children are listed in the order the algorithm emits
+them.
+
+- :func:`kary_tree` (definition 7): ``parent(r) = (r − 1) // k``, children
+  ``r·k + i`` for ``i = 1..k``;
+- :func:`knomial_tree`: Algorithm 1 (:func:`build_k_nomial_tree`) run for
+  every rank;
+- :func:`zhao_tree`: a k-nomial tree per group, then a k-nomial tree over the
+  group leaders (Zhao et al.);
+- :func:`hier_knomial_tree`: the minimum-height hierarchical k-nomial tree,
+  Algorithms 2–4 (:func:`merge_groups`, :func:`build_rank_mapping`,
+  :func:`build_hierarchical_tree`) on a :class:`Group` hierarchy;
+- :func:`hierarchy_from_topology`: the groups "same node → same leaf switch →
+  same pod/supernode (``group`` attribute) → all" of a placement.
+
+**Groups** are given as nested lists: a list of ints is a group of ranks (its
+first rank is the group's first process), a list of lists a group of
+sub-groups; an int next to lists is a group of that one rank. A flat list of
+ints given as the *whole* hierarchy means group **sizes** over consecutive
+ranks: ``[5, 4, 3, 2]`` is ``[[0..4], [5..8], [9..11], [12, 13]]``. Every
+rank ``0..P-1`` must appear exactly once.
+
+**Height.** Algorithm 2 minimises ``cnt``, the size of the group's k-nomial
+tree (the paper's "height" ``log_k cnt``: it raises ``cnt`` only when no
+aligned block is free), and never needs more slots than Zhao's tree. The
+actual height (deepest occupied node) can still exceed Zhao's: first fit may
+take a deeper free block (``[5, 1]``, k = 4: the single process goes to node
+5, depth 2, though node 8 has depth 1: height 2 against Zhao's 1), and the
+smallest ``cnt`` can force deep nodes (``[4, 2, 2]``, k = 2: height 3 in 8
+slots against Zhao's 2 in 16). The paper's Fig. 9 (14 processes, 4 groups,
+k = 2, e.g. sizes ``[3, 3, 3, 5]``) is a case where it is lower: 3 against 4.
+
+**Root.** The hierarchical tree is rooted at the first process of the group
+Algorithm 2 places first (the largest ``cnt``, ties in the given order), and
+Zhao's tree at the first process of the first group. When that process ``r0``
+is not rank 0, vertices 0 and ``r0`` trade places (vertex 0 stays the root);
+``label`` names the rank of every vertex and :func:`vertex_ranks` reads it.
+
+Examples
+--------
+>>> knomial_tree(9, 3).children[0]
+[3, 6, 1, 2]
+>>> kary_tree(7, 2).children
+[[1, 2], [3, 4], [5, 6], [], [], [], []]
+>>> hier_knomial_tree([[0, 1], [2, 3, 4]], 2).children  # the group of 3 (cnt 4) is placed first
+[[2, 4, 3], [], [1], [], []]
+>>> vertex_ranks(hier_knomial_tree([[0, 1], [2, 3, 4]], 2))
+[2, 1, 0, 3, 4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vizcoll.comm.placement import Placement
+from vizcoll.errors import SpecError
+from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.trees.tree import Tree
+
+__all__ = [
+    "Group",
+    "kary_tree",
+    "build_k_nomial_tree",
+    "knomial_tree",
+    "normalize_groups",
+    "group_sizes",
+    "zhao_tree",
+    "make_group",
+    "merge_groups",
+    "build_rank_mapping",
+    "build_hierarchical_tree",
+    "hier_knomial_tree",
+    "hierarchy_from_topology",
+    "hierarchy_levels",
+    "leaf_switches",
+    "vertex_ranks",
+]
+
+Nested = list  # nested lists of ranks, see the module docstring
+
+
+def _check(P: int, k: int) -> None:
+    if not isinstance(P, (int, np.integer)) or P < 1:
+        raise SpecError(f"the number of processes must be a positive integer, got {P!r}")
+    if not isinstance(k, (int, np.integer)) or k < 2:
+        raise SpecError(f"the tree width k must be an integer >= 2, got {k!r}")
+
+
+def _tree(P: int, root: int, parent_of: dict[int, int], children_of: dict[int, list[int]], kind: str) -> Tree:
+    """A Tree with vertex v = rank v, except that the root rank and rank 0 swap vertices."""
+    vertex = list(range(P))
+    vertex[0], vertex[root] = root, 0
+    rank = vertex  # the swap is its own inverse
+    children = [[vertex[c] for c in children_of.get(rank[v], [])] for v in range(P)]
+    parent = [-1 if parent_of.get(rank[v], -1) < 0 else vertex[parent_of[rank[v]]] for v in range(P)]
+    tree = Tree(parent, children, [], [f"rank {rank[v]}" for v in range(P)], kind)
+    tree.validate()
+    return tree
+
+
+def vertex_ranks(tree: Tree) -> list[int]:
+    """The rank of every vertex: from labels ``"rank r"`` when all have one, else ``v`` itself."""
+    ranks = []
+    for text in tree.label if len(tree.label) == tree.size else []:
+        word, _, number = text.partition(" ")
+        if word != "rank" or not number.isdigit():
+            return list(range(tree.size))
+        ranks.append(int(number))
+    return ranks or list(range(tree.size))
+
+
+# ---------------------------------------------------------------- k-ary and k-nomial
+def kary_tree(P: int, k: int) -> Tree:
+    """The complete k-ary tree (definition 7): BFS numbering, parent ``(r − 1) // k``."""
+    _check(P, k)
+    children = [[c for c in range(r * k + 1, r * k + k + 1) if c < P] for r in range(P)]
+    tree = Tree.from_children(children, kind=f"{k}-ary", label=[f"rank {r}" for r in range(P)])
+    return tree
+
+
+def build_k_nomial_tree(my_rank: int, k: int, P: int) -> tuple[int, list[int]]:
+    """Algorithm 1: the parent (-1 for rank 0) and children (in emit order) of ``my_rank``.
+
+    >>> build_k_nomial_tree(0, 2, 8), build_k_nomial_tree(6, 2, 8)
+    ((-1, [4, 2, 1]), (4, [7]))
+    """
+    parent, mask = -1, 1
+    while mask < P:
+        if my_rank % (k * mask):
+            parent = my_rank // (k * mask) * (k * mask)
+            break
+        mask *= k
+    mask //= k
+    children = []
+    while mask > 0:
+        for r in range(1, k):
+            child = my_rank + mask * r
+            if child < P:
+                children.append(child)
+        mask //= k
+    return parent, children
+
+
+def knomial_tree(P: int, k: int) -> Tree:
+    """The k-nomial tree (definition 8) of Algorithm 1 over ranks ``0..P-1``."""
+    _check(P, k)
+    children = [build_k_nomial_tree(r, k, P)[1] for r in range(P)]
+    return Tree.from_children(children, kind=f"{k}-nomial", label=[f"rank {r}" for r in range(P)])
+
+
+# ---------------------------------------------------------------- group lists
+def normalize_groups(groups: Sequence) -> Nested:
+    """Nested lists of ranks from sizes or nested lists (see the module docstring); validated.
+
+    >>> normalize_groups([3, 2])
+    [[0, 1, 2], [3, 4]]
+    """
+    groups = list(groups)
+    if not groups:
+        raise SpecError("no groups given")
+    if all(isinstance(g, (int, np.integer)) for g in groups):
+        if any(g < 1 for g in groups):
+            raise SpecError(f"group sizes must be positive, got {groups}")
+        bounds = np.r_[0, np.cumsum(groups)]
+        return [list(range(int(lo), int(hi))) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+    out = _nested(groups)
+    ranks = sorted(_flatten(out))
+    if ranks != list(range(len(ranks))):
+        seen = set()
+        dup = next((r for r in ranks if r in seen or seen.add(r)), None)
+        what = f"rank {dup} appears twice" if dup is not None else f"the ranks are not 0..{len(ranks) - 1}"
+        raise SpecError(f"groups must hold every rank 0..P-1 exactly once: {what}")
+    return out
+
+
+def _nested(group) -> Nested:
+    if isinstance(group, (int, np.integer)):
+        return [int(group)]
+    if not isinstance(group, (list, tuple)) or not group:
+        raise SpecError(f"a group must be a non-empty list of ranks or of groups, got {group!r}")
+    if all(isinstance(x, (int, np.integer)) for x in group):
+        return [int(x) for x in group]
+    return [_nested(x) for x in group]
+
+
+def _flatten(group) -> list[int]:
+    if isinstance(group, (int, np.integer)):
+        return [int(group)]
+    return [r for x in group for r in _flatten(x)]
+
+
+def _is_leaf(group: Nested) -> bool:
+    return all(isinstance(x, int) for x in group)
+
+
+def group_sizes(groups: Nested) -> list:
+    """The shape of a hierarchy: sizes of leaf groups, nested like the groups."""
+    return len(groups) if _is_leaf(groups) else [group_sizes(g) for g in groups]
+
+
+def hierarchy_levels(groups: Sequence) -> list[np.ndarray]:
+    """Group id of every rank at each depth of the hierarchy, outermost level first.
+
+    Level ``i`` numbers the groups at nesting depth ``i + 1`` (the whole
+    communicator, depth 0, is left out); a rank whose branch is shallower
+    keeps its deepest group. Used to count cross-group packets.
+
+    >>> [x.tolist() for x in hierarchy_levels([[[0, 1], [2]], [3]])]
+    [[0, 0, 0, 1], [0, 0, 1, 2]]
+    """
+    groups = normalize_groups(groups)
+    paths: dict[int, tuple[int, ...]] = {}
+    _paths(groups, (), paths)
+    depth = max(len(p) for p in paths.values())
+    levels = []
+    for d in range(1, depth + 1):
+        prefix = [paths[r][:d] for r in range(len(paths))]
+        ids = {key: i for i, key in enumerate(dict.fromkeys(prefix))}
+        levels.append(np.array([ids[key] for key in prefix], dtype=np.int64))
+    return levels
+
+
+def _paths(group: Nested, path: tuple[int, ...], out: dict[int, tuple[int, ...]]) -> None:
+    if _is_leaf(group):
+        out.update((r, path) for r in group)
+        return
+    for i, sub in enumerate(group):
+        _paths(_nested(sub), (*path, i), out)
+
+
+# ---------------------------------------------------------------- Zhao et al.
+def zhao_tree(groups: Sequence, k: int) -> Tree:
+    """Zhao et al.'s hierarchical tree: a k-nomial tree per group, then one over the group leaders.
+
+    A group's leader is its first process. Nested hierarchies are handled
+    level by level: each sub-group is built recursively, then a k-nomial tree
+    joins the sub-groups' leaders in the given order; the group's leader is
+    its first sub-group's leader. A leader lists the children it gains at a
+    higher level first (higher levels hold the larger subtrees, as a k-nomial
+    tree emits its largest subtrees first).
+    """
+    groups = normalize_groups(groups)
+    _check(len(_flatten(groups)), k)
+    parent_of: dict[int, int] = {}
+    children_of: dict[int, list[int]] = {}
+    root = _zhao(groups, k, parent_of, children_of)
+    return _tree(len(_flatten(groups)), root, parent_of, children_of, f"zhao {k}-nomial")
+
+
+def _zhao(group: Nested, k: int, parent_of: dict, children_of: dict) -> int:
+    members = group if _is_leaf(group) else [_zhao(_nested(g), k, parent_of, children_of) for g in group]
+    for i, r in enumerate(members):
+        parent, kids = build_k_nomial_tree(i, k, len(members))
+        if parent >= 0:
+            parent_of[r] = members[parent]
+        children_of[r] = [members[c] for c in kids] + children_of.get(r, [])
+    return members[0]
+
+
+# ---------------------------------------------------------------- Algorithms 2-4
+@dataclass
+class Group:
+    """A process group of the paper's Fig. 10 data structure.
+
+    Attributes
+    ----------
+    cnt : int
+        Nodes of the group's k-nomial tree (a power of k).
+    slots : dict
+        ``{tree node: rank}`` for the occupied nodes; the paper's array
+        ``ranks[cnt]`` is :attr:`ranks` (-1 = empty), kept sparse here because
+        ``cnt`` grows like ``k`` to the number of levels.
+    sub_groups : list of Group
+        The nested groups (empty for a bottom-level group).
+    """
+
+    cnt: int = 1
+    slots: dict[int, int] = field(default_factory=dict)
+    sub_groups: list[Group] = field(default_factory=list)
+
+    @property
+    def ranks(self) -> list[int]:
+        """``ranks[cnt]``: the rank at each tree node, -1 where empty."""
+        out = [-1] * self.cnt
+        for node, rank in self.slots.items():
+            out[node] = rank
+        return out
+
+    @property
+    def nodes_id(self) -> dict[int, int]:
+        """``{rank: tree node}``."""
+        return {rank: node for node, rank in self.slots.items()}
+
+
+def make_group(groups: Sequence, k: int) -> Group:
+    """The :class:`Group` hierarchy of nested lists (bottom groups get their ranks, others sub-groups).
+
+    A bottom group of ``n`` ranks has ``cnt = k^⌈log_k n⌉`` with its ranks at
+    nodes ``0..n-1`` (Algorithm 1's k-nomial tree over ``n`` processes).
+    """
+    return _make(normalize_groups(groups), k)
+
+
+def _make(group: Nested, k: int) -> Group:
+    if not _is_leaf(group):
+        return Group(sub_groups=[_make(_nested(g), k) for g in group])
+    cnt = 1
+    while cnt < len(group):
+        cnt *= k
+    return Group(cnt, dict(enumerate(group)))
+
+
+def merge_groups(g: list[Group], k: int, parent: Group) -> None:
+    """Algorithm 2: map the groups ``g`` into ``parent``'s k-nomial tree with minimum height.
+
+    Groups are taken by ``cnt``, largest first (a stable sort: ties keep their
+    order). Each goes to the first node ``j``, a multiple of its ``cnt``, whose
+    slot is empty (checking the block's first slot only, as the paper does);
+    when there is none, ``parent.cnt`` grows by a factor ``k`` and the group
+    goes to ``j = `` the old ``cnt``. Only occupied slots are copied (copying
+    the paper's -1 entries onto empty slots changes nothing; a copy onto an
+    occupied slot would be a bug and raises ``AssertionError``).
+    """
+    order = sorted(g, key=lambda x: -x.cnt)
+    parent.cnt, parent.slots = order[0].cnt, {}
+    for gi in order:
+        j = next((j for j in range(0, parent.cnt, gi.cnt) if j not in parent.slots), parent.cnt)
+        if j >= parent.cnt:
+            parent.cnt *= k
+        for x, rank in gi.slots.items():
+            assert j + x not in parent.slots, "merge_groups: a block whose first slot is free is not empty"
+            parent.slots[j + x] = rank
+
+
+def build_rank_mapping(g: Group, k: int) -> None:
+    """Algorithm 3: map the sub-groups recursively, then merge them into ``g``."""
+    if not g.sub_groups:
+        return
+    for sub in g.sub_groups:
+        build_rank_mapping(sub, k)
+    merge_groups(g.sub_groups, k, g)
+
+
+def build_hierarchical_tree(my_rank: int, k: int, g: Group) -> tuple[int, list[int]]:
+    """Algorithm 4 (steps 3–12) for one rank of a mapped top group ``g``.
+
+    Returns the parent rank (-1 at the root) and the children ranks in the
+    order Algorithm 1 emits them, skipping empty tree nodes.
+    """
+    node_id = g.nodes_id[my_rank]
+    parent_node, children = build_k_nomial_tree(node_id, k, g.cnt)
+    parent_rank = g.slots[parent_node] if parent_node >= 0 else -1
+    return parent_rank, [g.slots[c] for c in children if c in g.slots]
+
+
+def hier_knomial_tree(groups: Sequence, k: int) -> Tree:
+    """The minimum-height hierarchical k-nomial tree (Algorithms 2–4) over a group hierarchy."""
+    groups = normalize_groups(groups)
+    P = len(_flatten(groups))
+    _check(P, k)
+    top = _make(groups, k)
+    build_rank_mapping(top, k)
+    parent_of, children_of = {}, {}
+    for rank in top.slots.values():
+        parent_of[rank], children_of[rank] = build_hierarchical_tree(rank, k, top)
+    return _tree(P, top.slots[0], parent_of, children_of, f"hierarchical {k}-nomial")
+
+
+# ---------------------------------------------------------------- groups of a placement
+def leaf_switches(topo: Topology, nodes) -> np.ndarray:
+    """Lowest-numbered switch each node is linked to by a live link (a switch: itself; none: -1)."""
+    live = topo.live
+    a, b = topo.link_a[live].astype(np.int64), topo.link_b[live].astype(np.int64)
+    best = np.full(topo.n_nodes, np.iinfo(np.int64).max, dtype=np.int64)
+    for x, y in ((a, b), (b, a)):
+        sw = topo.kind[y] == SWITCH
+        np.minimum.at(best, x[sw], y[sw])
+    best[topo.kind == SWITCH] = np.flatnonzero(topo.kind == SWITCH)
+    best[best == np.iinfo(np.int64).max] = -1
+    return best[np.asarray(nodes, dtype=np.int64)]
+
+
+def hierarchy_from_topology(topo: Topology, placement: Placement) -> Nested:
+    """Groups of a placement: same node → same leaf switch → same ``group`` attribute → all.
+
+    The leaf switch of a node is the lowest-numbered switch it is linked to
+    (live links; a process on a switch: that switch). Keys are nested
+    (``group``, leaf, node), so the levels always nest; a level that splits
+    nothing is dropped (the supernode's ``group`` equals its port-1 leaf, so
+    it adds no level), and groups are ordered by their lowest rank.
+
+    >>> from vizcoll.comm import place
+    >>> from vizcoll.topology import from_spec
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> hierarchy_from_topology(topo, place(topo, 6, ppn=2))
+    [[[0, 1], [2, 3]], [4, 5]]
+    """
+    nodes = np.asarray(placement.node, dtype=np.int64)
+    keys = np.stack([topo.attr("group")[nodes], leaf_switches(topo, nodes), nodes], axis=1)
+    return _collapse(_group_by(list(range(len(nodes))), keys))
+
+
+def _group_by(ranks: list[int], keys: np.ndarray) -> Nested:
+    if keys.shape[1] == 0:
+        return list(ranks)
+    buckets: dict[int, list[int]] = {}
+    for r in ranks:
+        buckets.setdefault(int(keys[r, 0]), []).append(r)
+    return [_group_by(members, keys[:, 1:]) if keys.shape[1] > 1 else members for members in buckets.values()]
+
+
+def _collapse(group: Nested) -> Nested:
+    """Drop levels with one sub-group; a group of single-rank groups becomes a group of ranks."""
+    while not _is_leaf(group) and len(group) == 1:
+        group = group[0]
+    if _is_leaf(group):
+        return group
+    subs = [_collapse(g) for g in group]
+    if all(_is_leaf(s) and len(s) == 1 for s in subs):
+        return [s[0] for s in subs]
+    return subs
