@@ -6,7 +6,8 @@ import sys
 ENGINE = ["vizcoll.topology", "vizcoll.topology.generators", "vizcoll.topology.layout", "vizcoll.scenario",
           "vizcoll.sim", "vizcoll.comm", "vizcoll.cli", "vizcoll.topology.io", "vizcoll.topology.hops",
           "vizcoll.multicast", "vizcoll.multicast.groups", "vizcoll.trees.cost", "vizcoll.trees.typeone",
-          "vizcoll.trees.metrics", "vizcoll.commands"]
+          "vizcoll.trees.metrics", "vizcoll.trees.typetwo", "vizcoll.trees.entries", "vizcoll.trees.aggregation",
+          "vizcoll.commands"]
 
 
 def test_engine_does_not_import_dash_or_plotly():
