@@ -1,0 +1,57 @@
+"""Barriers with an adjustable communication pattern (seed 002, DLCT; spec ``barrier-dlct.md``).
+
+- :mod:`vizcoll.barrier.structures`: the LCT and BST patterns (Gather / Release
+  maps for any number of IDs), grid numberings (S-curve, Z-order, Hilbert,
+  row-major), the adjustment operator ``round(K)``, greedy grid routing and the
+  link set of a pattern;
+- :mod:`vizcoll.barrier.uq`: the update quantity UQ (Fig. 3) and the 256
+  S-curve transformations of the 4x4 grid (Fig. 5).
+"""
+
+from vizcoll.barrier.structures import (
+    NUMBERINGS,
+    STRUCTURES,
+    GreedyDeadEnd,
+    Route,
+    adjust,
+    bst_children,
+    bst_parent,
+    gather_map,
+    greedy_route,
+    grid_neighbors,
+    lct_children,
+    lct_parent,
+    link,
+    numbering,
+    pattern_links,
+    position_of,
+    release_map,
+    subtree,
+)
+from vizcoll.barrier.uq import mean_uq, update_quantity, uq_difference_histogram, uq_matrix, uq_round
+
+__all__ = [
+    "NUMBERINGS",
+    "STRUCTURES",
+    "GreedyDeadEnd",
+    "Route",
+    "adjust",
+    "bst_children",
+    "bst_parent",
+    "gather_map",
+    "greedy_route",
+    "grid_neighbors",
+    "lct_children",
+    "lct_parent",
+    "link",
+    "numbering",
+    "pattern_links",
+    "position_of",
+    "release_map",
+    "subtree",
+    "mean_uq",
+    "update_quantity",
+    "uq_difference_histogram",
+    "uq_matrix",
+    "uq_round",
+]
