@@ -5,7 +5,7 @@ from __future__ import annotations
 from dash import Dash, Input, Output, dcc, html
 
 from vizcoll.ui import ids
-from vizcoll.ui.pages import multicast, planned, topology
+from vizcoll.ui.pages import multicast, planned, topology, trees
 
 __all__ = ["NAV", "shell_layout", "render_page", "register"]
 
@@ -33,6 +33,8 @@ def render_page(pathname: str | None, search: str | None):
         return topology.layout(search or "")
     if path == "/multicast":
         return multicast.layout(search or "")
+    if path == "/trees":
+        return trees.layout(search or "")
     if path in planned.PLANNED:
         return planned.layout(path)
     return html.Div(className="page", children=[html.H2("Page not found"),
@@ -44,3 +46,4 @@ def register(app: Dash) -> None:
     app.callback(Output(ids.PAGE, "children"), Input(ids.URL, "pathname"), Input(ids.URL, "search"))(render_page)
     topology.register(app)
     multicast.register(app)
+    trees.register(app)

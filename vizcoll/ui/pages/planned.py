@@ -7,9 +7,6 @@ from dash import dcc, html
 __all__ = ["PLANNED", "layout"]
 
 PLANNED = {
-    "/trees": ("Aggregation trees",
-               "k-ary, k-nomial and hierarchical k-nomial trees and switch (type II) trees on the fabric, "
-               "with the hardware-collective cost model F(k), the optimal width k* and the tree-type table."),
     "/barrier": ("Barrier",
                  "Barrier messages on a grid with broken links, and the self-adjusting DLCT barrier."),
     "/faults": ("Fault replays",

@@ -1,0 +1,266 @@
+"""Pure builders for the trees page: the logical tree, a tree's packets on the fabric, F(k), type II trees, the player.
+
+Every function takes plain engine results (a :class:`~vizcoll.trees.tree.Tree`,
+``{link id: packets}`` dicts, a topology) and returns a Plotly figure or
+cytoscape style rules; nothing here calls the engine's builders.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from vizcoll.topology.layout import positions
+from vizcoll.topology.model import Topology
+from vizcoll.trees.cost import f_width, kopt
+from vizcoll.trees.tree import Tree
+from vizcoll.ui.figures.efi import link_value_figure
+from vizcoll.ui.figures.topology import PALETTE
+
+__all__ = [
+    "LOGICAL_LIMIT",
+    "K_RANGE",
+    "AGG_COLOURS",
+    "tree_positions",
+    "logical_tree_figure",
+    "packets_figure",
+    "fk_figure",
+    "aggregation_stylesheet",
+    "state_category",
+]
+
+LOGICAL_LIMIT = 512  # vertices drawn in the logical tree
+K_RANGE = (2, 128)  # widths on the F(k) curve
+ROOT_COLOUR = "#f5b800"
+CROSS_COLOUR = "#1f3a5f"
+# player states of an aggregation (vizcoll.trees.aggregation) -> ring colour
+AGG_COLOURS = {"value": "#1f77b4", "partial": "#9467bd", "sent": "#7f7f7f", "result": "#2ca02c",
+               "blocked": "#d62728"}
+
+
+def _frame(fig: go.Figure) -> go.Figure:
+    """Title below the modebar (left-aligned, in the top margin), so neither hides the other."""
+    return fig.update_layout(title={"x": 0.01, "xanchor": "left", "yref": "container", "y": 1, "yanchor": "top",
+                                    "pad": {"t": 30}, "automargin": True, "font": {"size": 15}})
+
+
+def _empty(message: str, height: int = 420) -> go.Figure:
+    return go.Figure().update_layout(
+        height=height, xaxis={"visible": False}, yaxis={"visible": False}, plot_bgcolor="white",
+        annotations=[{"text": message, "showarrow": False, "font": {"size": 14}}])
+
+
+# ---------------------------------------------------------------- the logical tree
+def _bfs(tree: Tree, limit: int) -> list[int]:
+    """The first ``limit`` vertices breadth-first (every parent comes before its children)."""
+    order = [0] if tree.size else []
+    for v in order:
+        if len(order) >= limit:
+            break
+        order.extend(tree.children[v])
+    return order[:limit]
+
+
+def tree_positions(tree: Tree, shown: list[int] | None = None) -> dict[int, tuple[float, int]]:
+    """``{vertex: (x, depth)}``: leaves 0, 1, 2, ... left to right in child order, parents centred over children."""
+    keep = set(range(tree.size) if shown is None else shown)
+    pos: dict[int, tuple[float, int]] = {}
+    next_x = 0.0
+    stack = [(0, 0, False)] if 0 in keep else []
+    while stack:  # iterative post-order: children placed before their parent
+        v, depth, done = stack.pop()
+        kids = [c for c in tree.children[v] if c in keep]
+        if done or not kids:
+            if kids:
+                pos[v] = (sum(pos[c][0] for c in kids) / len(kids), depth)
+            else:
+                pos[v], next_x = (next_x, depth), next_x + 1
+            continue
+        stack.append((v, depth, True))
+        stack.extend((c, depth + 1, False) for c in reversed(kids))
+    return pos
+
+
+def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list[str] | None = None,
+                        limit: int = LOGICAL_LIMIT) -> go.Figure:
+    """The tree drawn by depth: parent edges, vertices labelled by rank and coloured by ``group_of[v]``.
+
+    Only the first ``limit`` vertices (breadth-first) are drawn on big trees;
+    the title says so.
+    """
+    if not tree.size:
+        return _empty("No tree.")
+    shown = _bfs(tree, limit)
+    pos = tree_positions(tree, shown)
+    xs, ys = [], []
+    for v in shown[1:]:
+        p = tree.parent[v]
+        xs += [pos[p][0], pos[v][0], None]
+        ys += [pos[p][1], pos[v][1], None]
+    fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines", line={"color": "#9fb3c8", "width": 1},
+                               name="tree edge (child → parent)", hoverinfo="skip"))
+    labels = [str(x).removeprefix("rank ") for x in (tree.label if len(tree.label) == tree.size
+                                                      else range(tree.size))]
+    small = len(shown) <= 40
+    groups = list(dict.fromkeys(group_of[v] for v in shown))
+    if len(groups) <= len(PALETTE):
+        for i, group in enumerate(groups):
+            members = [v for v in shown if group_of[v] == group]
+            fig.add_trace(_vertices(members, pos, labels, hover, small, PALETTE[i], f"{group} ({len(members)})"))
+    else:
+        colour = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
+        trace = _vertices(shown, pos, labels, hover, small, "#4a6fa5", f"vertices ({len(groups)} groups)")
+        trace.marker.color = [colour[group_of[v]] for v in shown]
+        fig.add_trace(trace)
+    fig.add_trace(go.Scatter(x=[pos[0][0]], y=[pos[0][1]], mode="markers", name=f"root: rank {labels[0]}",
+                             marker={"symbol": "circle-open", "size": 30 if small else 16, "color": ROOT_COLOUR,
+                                     "line": {"width": 3}}, hoverinfo="skip"))
+    depth = max(p[1] for p in pos.values())
+    cut = f" — first {len(shown):,} of {tree.size:,} vertices drawn" if len(shown) < tree.size else ""
+    fig.update_layout(
+        title={"text": title + cut}, height=460, plot_bgcolor="white", hovermode="closest",
+        margin={"l": 60, "r": 10, "t": 40, "b": 10},
+        legend={"title": {"text": "colour = leaf switch of the process", "side": "top"}, "orientation": "h",
+                "y": -0.02, "yanchor": "top"},
+        xaxis={"visible": False},
+        yaxis={"title": {"text": "depth (tree edges from the root)"}, "autorange": "reversed",
+               "tickmode": "array", "tickvals": list(range(depth + 1)), "zeroline": False,
+               "range": [depth + 0.4, -0.4]})
+    return _frame(fig)
+
+
+def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
+    many = len(pos) > 128
+    return go.Scatter(
+        x=[pos[v][0] for v in members], y=[pos[v][1] for v in members],
+        mode="markers" if many else "markers+text", name=name,
+        text=[labels[v] for v in members], textposition="middle center" if small else "top center",
+        textfont={"size": 11 if small else 9, "color": "#fff" if small else "#1f2933"},
+        marker={"size": 22 if small else (6 if many else 9), "color": colour, "line": {"width": 0}},
+        hovertext=[hover[v] for v in members] if hover else None, hoverinfo="text")
+
+
+# ---------------------------------------------------------------- a tree on the fabric
+def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: dict[int, str] | None = None,
+                   overlay: dict[int, int] | None = None, overlay_name: str = "", marks: dict[str, list[int]] | None
+                   = None) -> go.Figure:
+    """Aggregation packets per link (``{link id: n}``) on the fabric, with optional overlays.
+
+    ``overlay`` (``{link id: n}``) draws a dotted line over those links (e.g.
+    links carrying packets between groups); ``marks`` adds node markers
+    (``{legend name: node indices}``: the root, switches holding an entry).
+    """
+    rows = {int(lid): r for r, lid in enumerate(topo.link_id.tolist())}
+    values = np.zeros(topo.n_links)
+    for lid, n in packets.items():
+        values[rows[int(lid)]] = n
+    text = [""] * topo.n_links
+    for lid, extra in (hover or {}).items():
+        text[rows[int(lid)]] = extra
+    fig = link_value_figure(topo, values, title, hover=text, label="packets")
+    if values.max() <= 12:  # whole packets on the colour bar
+        fig.update_traces(selector={"marker.showscale": True}, marker_colorbar_dtick=1)
+    pos = positions(topo)
+    if overlay:
+        sel = [rows[int(lid)] for lid in overlay]
+        a, b = topo.link_a[sel], topo.link_b[sel]
+        nan = np.full(len(sel), np.nan)
+        fig.add_trace(go.Scatter(x=np.stack([pos[a, 0], pos[b, 0], nan], 1).ravel(),
+                                 y=np.stack([pos[a, 1], pos[b, 1], nan], 1).ravel(), mode="lines",
+                                 line={"color": CROSS_COLOUR, "width": 1.5, "dash": "dot"}, name=overlay_name,
+                                 hoverinfo="skip"))
+    symbols = {0: ("star", ROOT_COLOUR, 16), 1: ("square-open", "#d35400", 15), 2: ("diamond", "#8e44ad", 11)}
+    for i, (name, nodes) in enumerate((marks or {}).items()):
+        symbol, colour, size = symbols[i % len(symbols)]
+        nodes = list(nodes)
+        fig.add_trace(go.Scatter(x=pos[nodes, 0], y=pos[nodes, 1], mode="markers", name=name,
+                                 marker={"symbol": symbol, "size": size, "color": colour,
+                                         "line": {"width": 2.5 if "open" in symbol else 1, "color": colour}},
+                                 text=[topo.names[n] for n in nodes], hoverinfo="text"))
+    return _frame(fig)
+
+
+# ---------------------------------------------------------------- F(k)
+def fk_figure(P: int, a: float, b: float, eps: float, k: int | None = None,
+              k_range: tuple[int, int] = K_RANGE) -> go.Figure:
+    """Eq. 5, ``F(k) = log_k P · (a + k·b)``, for ``k`` in ``k_range``: k*, the ε interval and the chosen k."""
+    ks = np.arange(k_range[0], k_range[1] + 1)
+    F = np.array([f_width(int(x), P, a, b) for x in ks])
+    best = kopt(P, a, b, eps)
+    lo, hi = float(F.min()), float(F.max())
+    kmin, kmax = best["kmin"], min(best["kmax"], k_range[1])
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=[kmin, kmax, kmax, kmin, kmin], y=[lo, lo, hi, hi, lo], fill="toself", mode="none",
+        fillcolor="rgba(44, 160, 44, 0.15)", hoverinfo="skip",
+        name=f"|F(k) − F*| ≤ ε = {eps:g} μs: {best['kmin']} ≤ k ≤ {best['kmax']}"))
+    fig.add_trace(go.Scatter(x=ks, y=F, mode="lines", name="F(k) = log_k P · (a + k·b)",
+                             line={"color": "#1f3a5f", "width": 2.5},
+                             hovertemplate="k = %{x}: F = %{y:.3f} μs<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[best["k_star"]], y=[best["F_star"]], mode="markers+text",
+                             name=f"k* = {best['k_star']} (F* = {best['F_star']:.3f} μs)",
+                             text=[f"k* = {best['k_star']}"], textposition="bottom center",
+                             marker={"symbol": "star", "size": 16, "color": ROOT_COLOUR,
+                                     "line": {"width": 1, "color": "#7a5c00"}},
+                             hovertemplate="k* = %{x}: F* = %{y:.3f} μs<extra></extra>"))
+    if k is not None and k >= 2:
+        fk = f_width(int(k), P, a, b)
+        fig.add_trace(go.Scatter(x=[k], y=[fk], mode="markers", name=f"your k = {k} (F = {fk:.3f} μs)",
+                                 marker={"symbol": "diamond", "size": 12, "color": "#d62728"},
+                                 hovertemplate="k = %{x}: F = %{y:.3f} μs<extra></extra>"))
+    ticks = [2, 4, 8, 16, 32, 64, 128]
+    fig.update_layout(
+        title={"text": f"Choosing the width: F(k) for P = {P:,}, a = δ·l = {a:g} μs, b = {b:g} μs"},
+        height=500, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
+        xaxis={"title": {"text": "tree width k (k-ary) or base (k-nomial), log scale"}, "type": "log",
+               "tickvals": ticks, "ticktext": [str(t) for t in ticks], "gridcolor": "#eef2f7"},
+        yaxis={"title": {"text": "F(k): modelled aggregation time (μs)"}, "gridcolor": "#eef2f7"})
+    return _frame(fig)
+
+
+# ---------------------------------------------------------------- the player on cytoscape
+def state_category(value) -> str:
+    """``"value=3"`` -> ``"value"``, ``"done, sent=7"`` -> ``"sent"``, ... (see vizcoll.trees.aggregation)."""
+    text = str(value)
+    if text.startswith("done"):
+        return "sent"
+    return text.split("=", 1)[0].strip()
+
+
+def _short(value) -> str:
+    text = str(value)
+    category = state_category(text)
+    number = text.split("=", 1)[1] if "=" in text else ""
+    number = number.split(" ")[0]  # "12 (2/4)" -> "12"
+    return {"value": number, "partial": f"Σ{number}", "sent": f"↑{number}", "result": f"✓{number}",
+            "blocked": "✕"}.get(category, "")
+
+
+def aggregation_stylesheet(state: dict[int, str], names: list[str], root: int | None) -> list[dict]:
+    """Cytoscape rules for the aggregation states of nodes (``{node index: state}``) over base_stylesheet.
+
+    Each node's ring shows its state (:data:`AGG_COLOURS`) and its label adds
+    the value it holds (the final result only at the root: the other nodes'
+    green ring says they have it); the root node is drawn larger.
+    """
+    by_category: dict[str, list[str]] = {}
+    sheet = []
+    for node, value in sorted(state.items()):
+        category = state_category(value)
+        if category in AGG_COLOURS:
+            by_category.setdefault(category, []).append(f"#n{node}")
+        short = _short(value)
+        if category == "result" and node != root:
+            short = "✓"
+        if short:
+            sheet.append({"selector": f"#n{node}", "style": {"label": f"{names[node]}\n{short}",
+                                                             "text-wrap": "wrap", "font-size": 8}})
+    sheet += [{"selector": ", ".join(members), "style": {"border-width": 4, "border-color": AGG_COLOURS[c]}}
+              for c, members in sorted(by_category.items())]
+    if "blocked" in by_category:
+        sheet.append({"selector": ", ".join(by_category["blocked"]),
+                      "style": {"shape": "diamond", "background-color": AGG_COLOURS["blocked"]}})
+    if root is not None:
+        sheet.append({"selector": f"#n{root}", "style": {"width": 20, "height": 20, "background-color": ROOT_COLOUR}})
+    return sheet
