@@ -1,0 +1,172 @@
+"""The paper's barrier experiment (seed 002, section 4, Fig. 6 and 7): run time vs grid size and break rate.
+
+For every grid size, break rate and seed, :func:`sweep` builds
+``mesh((size, size), neighbors, hosts=0)`` (8 neighbours by default: the model
+that reproduces the paper's Fig. 3), breaks ``rate`` of its links at random
+(:func:`~vizcoll.barrier.network.break_links`, seeded by the seed; by default
+links whose loss would disconnect the grid are skipped, since the paper
+reports run times up to 50% and a cut-off processor can never pass a
+barrier; ``keep_connected=False`` breaks exactly that many links and counts
+the failed runs instead), then runs the test program (3 barriers, 0.5 s of
+work between them) with every algorithm on the same broken grid.
+
+The metric is the program's run time; the table shows its synchronisation
+part, ``sync_ms`` = run time - 1 s of work, in milliseconds, averaged over
+the seeds that completed (``failures`` counts the others). ``tree`` appears
+once per ``tree_on`` variant: ``tree`` (a BFS tree of the live grid, rebuilt
+for free after the breaks) and ``tree@intact`` (the tree built before the
+links broke, whose messages detour: the paper's fixed pattern).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vizcoll.barrier.algorithms import ALGOS, TREE_ON, run_barriers
+from vizcoll.barrier.network import break_links
+from vizcoll.errors import SpecError
+from vizcoll.topology.generators import mesh
+
+__all__ = ["SIZES", "RATES", "sweep", "column_names", "format_table"]
+
+SIZES = (4, 8, 12, 16)
+RATES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+
+
+def column_names(algos, tree_on=("live", "intact")) -> list[tuple[str, str, str]]:
+    """``(column, algo, tree_on)`` for every table column (one per ``tree_on`` variant of ``tree``)."""
+    out = []
+    for algo in algos:
+        if algo not in ALGOS:
+            raise SpecError(f"unknown barrier algorithm {algo!r}; choose one of {', '.join(ALGOS)}")
+        variants = tree_on if algo == "tree" else (tree_on[0] if tree_on else "live",)
+        for variant in variants:
+            if variant not in TREE_ON:
+                raise SpecError(f"unknown tree_on {variant!r}; choose one of {', '.join(TREE_ON)}")
+            name = algo if algo != "tree" or variant == "live" else f"tree@{variant}"
+            out.append((name, algo, variant))
+    return out
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(float(np.mean(values)), 3) if values else None
+
+
+def _cell(size: int, rate: float, seeds: int, neighbors: int, keep_connected: bool, columns, params) -> dict:
+    times: dict[str, list[float]] = {c: [] for c, _, _ in columns}
+    extra: dict[str, dict[str, list[float]]] = {c: {"messages": [], "hops": [], "adjustments": []}
+                                               for c, _, _ in columns}
+    failures = dict.fromkeys(times, 0)
+    broken = []
+    for seed in range(seeds):
+        topo = mesh((size, size), neighbors=neighbors, hosts=0)
+        broken.append(len(break_links(topo, rate, seed, keep_connected)) / max(topo.n_links, 1))
+        for col, algo, variant in columns:
+            _, fig = run_barriers(topo, algo, seed=seed, tree_on=variant, record=False, **params)
+            if fig["completed"]:
+                times[col].append(fig["sync_time"] * 1000)
+            else:
+                failures[col] += 1
+            for key, values in extra[col].items():
+                values.append(fig[key])
+    return {
+        "size": size,
+        "rate": rate,
+        "broken": round(float(np.mean(broken)), 4),
+        "sync_ms": {c: _mean(v) for c, v in times.items()},
+        "time_s": {c: None if not v else round(1e-3 * float(np.mean(v)) + _work(params), 6)
+                   for c, v in times.items()},
+        "failures": failures,
+        **{key: {c: _mean(extra[c][key]) for c in times} for key in ("messages", "hops", "adjustments")},
+    }
+
+
+def _work(params: dict) -> float:
+    return (params.get("barriers", 3) - 1) * params.get("compute", 0.5)
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None or b == 0 else round(a / b, 3)
+
+
+def _claims(rows: list[dict], columns: list[str]) -> dict:
+    """The paper's claims checked on the table: Tree vs DLCT, degradation with breaks, scaling."""
+    out: dict = {}
+    trees = [c for c in ("tree", "tree@intact") if c in columns]
+    dlcts = [c for c in ("dlct+ms", "dlct+tree") if c in columns]
+    if trees and dlcts:
+        out["dlct_over_tree"] = {  # < 1: DLCT faster
+            f"{d}/{t}": {f"{r['size']}@{r['rate']:g}": _ratio(r["sync_ms"][d], r["sync_ms"][t]) for r in rows}
+            for d in dlcts for t in trees}
+    growth = {}
+    for c in columns:
+        by_size: dict[int, dict[float, float | None]] = {}
+        for r in rows:
+            by_size.setdefault(r["size"], {})[r["rate"]] = r["sync_ms"][c]
+        growth[c] = {size: _ratio(v[max(v)], v[min(v)]) for size, v in by_size.items() if len(v) > 1}
+    out["slowdown_max_rate_over_no_breaks"] = growth
+    return out
+
+
+def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int = 8, keep_connected: bool = True,
+          tree_on=("live", "intact"), **params) -> dict:
+    """Run every algorithm on every (size, rate, seed); JSON-ready averages (see the module docstring).
+
+    Parameters
+    ----------
+    sizes, rates : sequences
+        Grid sides and shares of broken links.
+    algos : sequence of str
+        Algorithms (``tree`` gives one column per ``tree_on`` variant).
+    seeds : int
+        Random broken-link sets per (size, rate): seeds ``0..seeds-1``.
+    neighbors : int
+        Grid neighbourhood, 4 or 8.
+    keep_connected : bool
+        Skip breaks that would disconnect the grid (else count failed runs).
+    tree_on : sequence of str
+        ``"live"`` and/or ``"intact"``.
+    **params
+        Passed to :func:`~vizcoll.barrier.algorithms.run_barriers`
+        (``barriers``, ``compute``, ``hop_latency``, ``proc``, ``judge``, ``block``, ...).
+
+    Returns
+    -------
+    dict
+        ``{"params", "columns", "rows", "claims"}``; each row holds the mean
+        ``sync_ms`` / ``time_s`` / ``messages`` / ``hops`` / ``adjustments`` per
+        column, the ``failures`` and the share of links actually ``broken``.
+    """
+    if seeds < 1:
+        raise SpecError(f"seeds must be at least 1, got {seeds}")
+    columns = column_names(algos, tuple(tree_on))
+    rows = [_cell(int(s), float(r), seeds, neighbors, keep_connected, columns, params)
+            for s in sizes for r in rates]
+    names = [c for c, _, _ in columns]
+    return {
+        "params": {"sizes": [int(s) for s in sizes], "rates": [float(r) for r in rates], "seeds": seeds,
+                   "neighbors": neighbors, "keep_connected": keep_connected, **params},
+        "columns": names,
+        "rows": rows,
+        "claims": _claims(rows, names),
+    }
+
+
+def format_table(result: dict, key: str = "sync_ms") -> str:
+    """A compact text table of ``result[rows][key]``: one line per (size, rate), one column per algorithm."""
+    cols = result["columns"]
+    widths = [max(8, len(c) + 1) for c in cols]
+    head = f"{'size':>5} {'rate':>5} {'broken':>6} " + "".join(f"{c:>{w}}" for c, w in zip(cols, widths, strict=True))
+    lines = [f"{key} (mean over {result['params']['seeds']} seeds; '-' = no run completed)", head]
+    for r in result["rows"]:
+        cells = []
+        for c, w in zip(cols, widths, strict=True):
+            v = r[key][c]
+            text = "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.1f}"
+            cells.append(f"{text + ('!' * bool(r['failures'][c])):>{w}}")
+        lines.append(f"{r['size']:>5} {r['rate']:>5g} {r['broken']:>6.3f} " + "".join(cells))
+    if any(any(r["failures"].values()) for r in result["rows"]):
+        lines.append("! = some runs failed (disconnected grid): see 'failures'")
+    return "\n".join(lines)

@@ -1,0 +1,103 @@
+"""``python -m vizcoll barrier`` and ``barrier-sweep``: the DLCT paper's barrier experiment (seed 002).
+
+``barrier --size S --algo ALGO [--break-rate R] [--seed N] [--barriers 3] [--neighbors 4|8]`` runs the
+test program once on an ``S x S`` grid (``S`` or ``RxC``) with ``R`` of its
+links broken (seeded) and prints the figures ``{"time", "sync_time",
+"messages", "hops", "dead_ends", "adjustments", ...}``.
+
+``barrier-sweep [--sizes 4,8,16] [--rates 0,0.1,...] [--algos ...] [--seeds N]`` prints the
+Fig. 6/7-style table as JSON (see :mod:`vizcoll.barrier.benchmark`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from vizcoll.barrier.algorithms import ALGOS, JUDGES, TREE_ON, run_barriers
+from vizcoll.barrier.benchmark import RATES, SIZES, sweep
+from vizcoll.barrier.network import break_links
+from vizcoll.cli import command
+from vizcoll.errors import SpecError
+from vizcoll.topology.generators import mesh
+
+__all__: list[str] = []
+
+SHOWN = ("algo", "processors", "broken_links", "time", "sync_time", "messages", "hops", "dead_ends", "detours",
+         "max_link_load", "adjustments", "early_gathers", "completed", "failure", "k")
+
+
+def _dims(text: str) -> tuple[int, int]:
+    parts = text.lower().split("x")
+    try:
+        dims = tuple(int(p) for p in parts)
+    except ValueError:
+        raise SpecError(f"--size must be S or RxC, got {text!r}") from None
+    if len(dims) == 1:
+        dims = dims * 2
+    if len(dims) != 2 or min(dims) < 1:
+        raise SpecError(f"--size must be S or RxC with positive numbers, got {text!r}")
+    return dims
+
+
+def _numbers(text: str, kind: type, what: str) -> list:
+    try:
+        return [kind(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise SpecError(f"{what} must be a comma-separated list, got {text!r}") from None
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--neighbors", type=int, choices=(4, 8), default=8,
+                        help="grid neighbourhood (default 8: the model that reproduces the paper's Fig. 3)")
+    parser.add_argument("--barriers", type=int, default=3, help="barriers in the test program (default 3)")
+    parser.add_argument("--compute", type=float, default=0.5, help="seconds of work between barriers (default 0.5)")
+    parser.add_argument("--judge", choices=JUDGES, default="model", help="DLCT judge (default model)")
+    parser.add_argument("--block", type=int, default=4, help="block side of the two-level algorithms (default 4)")
+    parser.add_argument("--hop-latency", type=float, default=None, help="seconds per link hop")
+    parser.add_argument("--proc", type=float, default=None, help="seconds a node needs per message")
+    parser.add_argument("--disconnect", action="store_true",
+                        help="break the asked share of links even if that cuts the grid (default: keep it connected)")
+
+
+def _params(args: argparse.Namespace) -> dict:
+    out = {"barriers": args.barriers, "compute": args.compute, "judge": args.judge, "block": args.block}
+    if args.hop_latency is not None:
+        out["hop_latency"] = args.hop_latency
+    if args.proc is not None:
+        out["proc"] = args.proc
+    return out
+
+
+def _one_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", default="8", help="grid side S or RxC (default 8)")
+    parser.add_argument("--algo", choices=ALGOS, default="dlct+tree", help="barrier algorithm (default dlct+tree)")
+    parser.add_argument("--break-rate", type=float, default=0.0, help="share of links broken, 0..1 (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the broken links (default 0)")
+    parser.add_argument("--tree-on", choices=TREE_ON, default="live",
+                        help="tree: built on the live grid or on the grid before the breaks (default live)")
+    _common(parser)
+
+
+@command("barrier", "run the barrier test program (3 barriers) on a grid with broken links", _one_args)
+def _barrier(args: argparse.Namespace) -> dict:
+    topo = mesh(_dims(args.size), neighbors=args.neighbors, hosts=0)
+    break_links(topo, args.break_rate, args.seed, keep_connected=not args.disconnect)
+    _, figures = run_barriers(topo, args.algo, seed=args.seed, tree_on=args.tree_on, record=False, **_params(args))
+    return {key: figures[key] for key in SHOWN if key in figures}
+
+
+def _sweep_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="grid sides (default 4,8,12,16)")
+    parser.add_argument("--rates", default=",".join(f"{r:g}" for r in RATES), help="break rates (default 0,...,0.5)")
+    parser.add_argument("--algos", default=",".join(ALGOS), help="algorithms (default all)")
+    parser.add_argument("--seeds", type=int, default=3, help="seeds per (size, rate) (default 3)")
+    parser.add_argument("--tree-on", default="live,intact", help="tree variants (default live,intact)")
+    _common(parser)
+
+
+@command("barrier-sweep", "the paper's Fig. 6/7 experiment: run time vs grid size and break rate", _sweep_args)
+def _barrier_sweep(args: argparse.Namespace) -> dict:
+    return sweep(_numbers(args.sizes, int, "--sizes"), _numbers(args.rates, float, "--rates"),
+                 [a.strip() for a in args.algos.split(",") if a.strip()], seeds=args.seeds,
+                 neighbors=args.neighbors, keep_connected=not args.disconnect,
+                 tree_on=[t.strip() for t in args.tree_on.split(",") if t.strip()], **_params(args))
