@@ -1,0 +1,181 @@
+"""A minimal discrete-event engine: generator processes, one-shot signals and FIFO queues.
+
+A *process* is a generator that yields :class:`Signal` objects and is resumed
+(with the signal's value) when the signal fires; :meth:`Engine.timeout` is a
+signal that fires after a delay. Everything is deterministic: callbacks due at
+the same time run in the order they were scheduled.
+
+>>> eng = Engine()
+>>> log = []
+>>> def worker(q):
+...     item = yield q.get()
+...     log.append((eng.now, item))
+>>> def producer(q):
+...     yield eng.timeout(2.0)
+...     q.put("job")
+>>> q = Queue(eng, dispatch_delay=0.5)
+>>> _ = eng.start(worker(q)); _ = eng.start(producer(q))
+>>> eng.run()
+>>> log
+[(2.5, 'job')]
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import deque
+from collections.abc import Callable, Generator, Iterable
+from typing import Any
+
+__all__ = ["Engine", "Process", "Queue", "Signal"]
+
+Process = Generator["Signal", Any, Any]
+
+
+class Signal:
+    """A one-shot event: processes waiting on it resume when :meth:`fire` is called."""
+
+    __slots__ = ("_callbacks", "_engine", "fired", "value")
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._callbacks: list[Callable[[Any], None]] = []
+        self.fired = False
+        self.value: Any = None
+
+    def fire(self, value: Any = None) -> None:
+        """Fire now with ``value``; waiting callbacks run at the current time, in order."""
+        if self.fired:
+            raise RuntimeError("a signal fires only once")
+        self.fired, self.value = True, value
+        callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            self._engine.schedule(0.0, callback, value)
+
+    def then(self, callback: Callable[[Any], None]) -> None:
+        """Call ``callback(value)`` when the signal fires (at once if it already has)."""
+        if self.fired:
+            self._engine.schedule(0.0, callback, self.value)
+        else:
+            self._callbacks.append(callback)
+
+
+class Engine:
+    """The event loop: a clock and a heap of ``(time, sequence, callback)``."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._heap: list = []
+        self._seq = itertools.count()
+
+    def schedule(self, delay: float, callback: Callable, *args: Any) -> None:
+        """Run ``callback(*args)`` after ``delay`` simulated seconds (``delay >= 0``)."""
+        heapq.heappush(self._heap, (self.now + max(float(delay), 0.0), next(self._seq), callback, args))
+
+    def signal(self) -> Signal:
+        """A new, unfired signal."""
+        return Signal(self)
+
+    def fired(self, value: Any = None) -> Signal:
+        """A signal that has already fired with ``value``."""
+        signal = Signal(self)
+        signal.fire(value)
+        return signal
+
+    def timeout(self, delay: float, value: Any = None) -> Signal:
+        """A signal firing after ``delay`` seconds."""
+        signal = Signal(self)
+        self.schedule(delay, signal.fire, value)
+        return signal
+
+    def at(self, time: float) -> Signal:
+        """A signal firing at absolute time ``time`` (now if it is in the past)."""
+        return self.timeout(time - self.now)
+
+    def all_of(self, signals: Iterable[Signal]) -> Signal:
+        """A signal firing (with the list of values) once every signal has fired."""
+        signals = list(signals)
+        done = Signal(self)
+        if not signals:
+            done.fire([])
+            return done
+        left = [len(signals)]
+
+        def one(_value: Any) -> None:
+            left[0] -= 1
+            if left[0] == 0:
+                done.fire([s.value for s in signals])
+
+        for signal in signals:
+            signal.then(one)
+        return done
+
+    def start(self, process: Process) -> Signal:
+        """Start a generator process now; returns a signal firing with its return value."""
+        done = Signal(self)
+
+        def step(value: Any) -> None:
+            try:
+                target = process.send(value)
+            except StopIteration as stop:
+                done.fire(stop.value)
+                return
+            target.then(step)
+
+        self.schedule(0.0, step, None)
+        return done
+
+    def run(self) -> None:
+        """Process events until none is left."""
+        while self._heap:
+            time, _, callback, args = heapq.heappop(self._heap)
+            self.now = time
+            callback(*args)
+
+
+class Queue:
+    """A FIFO message queue between threads.
+
+    :meth:`get` returns a signal that fires with the next item;
+    ``dispatch_delay`` is the time a thread takes to pick a message up, so a
+    pushed item stays visible (in :attr:`pending`) for at least that long.
+    ``on_change(queue)`` is called whenever :attr:`pending` changes.
+    """
+
+    def __init__(self, engine: Engine, dispatch_delay: float = 0.0,
+                 on_change: Callable[[Queue], None] | None = None) -> None:
+        self._engine = engine
+        self._items: deque = deque()
+        self._getters: deque[Signal] = deque()
+        self.pending: list = []
+        self.dispatch_delay = float(dispatch_delay)
+        self.on_change = on_change
+
+    def put(self, item: Any) -> None:
+        """Append ``item``; a waiting getter receives it after ``dispatch_delay``."""
+        self._items.append(item)
+        self.pending.append(item)
+        self._changed()
+        self._serve()
+
+    def get(self) -> Signal:
+        """A signal firing with the oldest item (after ``dispatch_delay``)."""
+        getter = self._engine.signal()
+        self._getters.append(getter)
+        self._serve()
+        return getter
+
+    def _serve(self) -> None:
+        while self._items and self._getters:
+            self._engine.schedule(self.dispatch_delay, self._deliver, self._getters.popleft(), self._items.popleft())
+
+    def _deliver(self, getter: Signal, item: Any) -> None:
+        index = next(i for i, x in enumerate(self.pending) if x is item)
+        del self.pending[index]
+        self._changed()
+        getter.fire(item)
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
