@@ -7,8 +7,6 @@ from dash import dcc, html
 __all__ = ["PLANNED", "layout"]
 
 PLANNED = {
-    "/barrier": ("Barrier",
-                 "Barrier messages on a grid with broken links, and the self-adjusting DLCT barrier."),
     "/faults": ("Fault replays",
                 "A fault-tolerant task-based reduction surviving node failures, and TREFT triple redundancy "
                 "correcting a soft error, step by step."),

@@ -1,0 +1,276 @@
+"""Pure builders for the barrier page: the grid on cytoscape with a barrier run's step, LCT vs BST, the sweeps, UQ.
+
+Every function takes plain engine results (a grid :class:`~vizcoll.topology.model.Topology`,
+timeline pieces, ID arrays and link sets, :func:`~vizcoll.barrier.benchmark.sweep`
+and :func:`~vizcoll.barrier.uq.uq_difference_histogram` dicts) and returns
+cytoscape elements / style rules or a Plotly figure; nothing here runs the engine.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import plotly.graph_objects as go
+
+from vizcoll.topology.model import SWITCH, Topology
+
+__all__ = [
+    "SPACING",
+    "NODE",
+    "STATE_COLOURS",
+    "MESSAGE_COLOURS",
+    "ROOT_COLOUR",
+    "ADJUST_COLOUR",
+    "BROKEN",
+    "message_kind",
+    "grid_elements",
+    "grid_stylesheet",
+    "step_stylesheet",
+    "uq_text",
+    "numbering_figure",
+    "sweep_figure",
+    "uq_histogram_figure",
+]
+
+SPACING = 100  # px between neighbouring grid nodes on the canvas
+NODE = "#4a6fa5"
+ROOT_COLOUR = "#f5b800"
+ADJUST_COLOUR = "#d35400"
+BROKEN = "#d62728"
+# a processor's state in a barrier run (vizcoll.barrier.algorithms.LEGEND) -> ring colour
+STATE_COLOURS = {"waiting": "#1f77b4", "gathered": "#9467bd", "exchanging": "#8c564b", "released": "#2ca02c",
+                 "left": "#52606d", "stuck": BROKEN}
+MESSAGE_COLOURS = {"gather": "#ff7f0e", "release": "#17becf", "other": "#8c564b"}
+# one colour per sweep column (algorithm); the DLCT family is drawn thicker
+ALGO_COLOURS = {"ms": "#7f7f7f", "tree": "#1f77b4", "tree@intact": "#aec7e8", "tournament": "#bcbd22",
+                "dissemination": "#9467bd", "dissemination+tree": "#c5b0d5", "dlct": "#d62728",
+                "dlct+ms": "#ff7f0e", "dlct+tree": "#2ca02c"}
+KEPT, BEFORE, AFTER = "#1f3a5f", "#9fb3c8", "#ff7f0e"
+
+
+def _frame(fig: go.Figure) -> go.Figure:
+    """Title below the modebar (left-aligned, in the top margin), so neither hides the other."""
+    return fig.update_layout(title={"x": 0.01, "xanchor": "left", "yref": "container", "y": 1, "yanchor": "top",
+                                    "pad": {"t": 30}, "automargin": True, "font": {"size": 15}})
+
+
+def _empty(message: str, height: int = 380) -> go.Figure:
+    return go.Figure().update_layout(
+        height=height, xaxis={"visible": False}, yaxis={"visible": False}, plot_bgcolor="white",
+        annotations=[{"text": message, "showarrow": False, "font": {"size": 14}}])
+
+
+# ---------------------------------------------------------------- the grid on cytoscape
+def message_kind(label: str) -> str:
+    """``"gather"``, ``"release"`` or ``"other"`` from a hop's caption (``"Gather sw0-1 → sw0-0: ..."``)."""
+    head = label.split(" ", 1)[0].lower()
+    return head if head in ("gather", "release") else "other"
+
+
+def grid_elements(topo: Topology) -> list[dict]:
+    """The grid's processors ``n<index>`` at their (row, col) and links ``l<link id>``, plus row/column labels.
+
+    The processors are the switches of ``mesh(..., hosts=0)`` (attributes
+    ``x`` = column, ``y`` = row); broken links get the class ``broken``,
+    diagonal ones ``diagonal``.
+    """
+    x, y = topo.attr("x"), topo.attr("y")
+    procs = [int(u) for u in topo.switches]
+    nodes = [{"data": {"id": f"n{u}", "label": topo.names[u]}, "classes": "proc",
+              "position": {"x": float(x[u] * SPACING), "y": float(y[u] * SPACING)}} for u in procs]
+    rows, cols = (int(y[procs].max()) + 1, int(x[procs].max()) + 1) if procs else (0, 0)
+    axes = [{"data": {"id": f"row{r}", "label": f"row {r}"}, "classes": "axis", "selectable": False,
+             "position": {"x": -0.62 * SPACING, "y": float(r * SPACING)}} for r in range(rows)]
+    axes += [{"data": {"id": f"col{c}", "label": f"col {c}"}, "classes": "axis", "selectable": False,
+              "position": {"x": float(c * SPACING), "y": -0.5 * SPACING}} for c in range(cols)]
+    sw = topo.kind == SWITCH
+    edges = []
+    for row in np.flatnonzero(sw[topo.link_a] & sw[topo.link_b]).tolist():
+        lid, a, b = int(topo.link_id[row]), int(topo.link_a[row]), int(topo.link_b[row])
+        diagonal = x[a] != x[b] and y[a] != y[b]
+        classes = " ".join(c for c, on in (("broken", topo.broken[row]), ("diagonal", diagonal)) if on)
+        edges.append({"data": {"id": f"l{lid}", "source": f"n{a}", "target": f"n{b}", "link": lid,
+                               "label": f"link {lid}: {topo.names[a]} – {topo.names[b]}"}, "classes": classes})
+    return nodes + axes + edges
+
+
+def grid_stylesheet() -> list[dict]:
+    """Processors as circles (label = name until a run gives IDs), links, broken links dashed red."""
+    return [
+        {"selector": "node", "style": {"label": "data(label)", "font-size": 10, "text-valign": "bottom",
+                                       "text-margin-y": 3, "color": "#333"}},
+        {"selector": ".proc", "style": {"shape": "ellipse", "width": 38, "height": 38, "background-color": NODE,
+                                        "border-width": 0}},
+        {"selector": ".axis", "style": {"shape": "round-rectangle", "width": 1, "height": 1, "background-opacity": 0,
+                                        "text-valign": "center", "text-halign": "center", "font-size": 13,
+                                        "color": "#7b8794", "events": "no"}},
+        {"selector": "edge", "style": {"width": 3, "line-color": "#b8c2cc", "curve-style": "bezier"}},
+        {"selector": ".diagonal", "style": {"width": 2, "line-color": "#d3dae1"}},
+        {"selector": ".broken", "style": {"line-color": BROKEN, "line-style": "dashed", "width": 4}},
+    ]
+
+
+def step_stylesheet(state: dict[int, str], ids: dict[int, int], adjusted: list[int], hops: list[dict],
+                    roots: list[int]) -> list[dict]:
+    """Rules layered over :func:`grid_stylesheet` for one step of a barrier run.
+
+    ``state`` maps processor -> its state (a ring, :data:`STATE_COLOURS`),
+    ``ids`` processor -> its current DLCT ID (drawn inside the node; empty for
+    other algorithms), ``adjusted`` the processors applying ``round(K)`` in this
+    step (filled :data:`ADJUST_COLOUR`), ``hops`` this step's messages as
+    ``{"link", "src", "source", "kind"}`` (``source`` = the edge's source node:
+    the arrow points the way the message goes) and ``roots`` the processors
+    holding ID 0 (filled gold).
+    """
+    sheet = []
+    if ids:
+        sheet.append({"selector": ".proc", "style": {"text-valign": "center", "text-margin-y": 0, "color": "#fff",
+                                                     "font-size": 15, "font-weight": "bold"}})
+        sheet += [{"selector": f"#n{u}", "style": {"label": str(ident)}} for u, ident in sorted(ids.items())]
+    by_state: dict[str, list[str]] = {}
+    for u, value in sorted(state.items()):
+        if value in STATE_COLOURS:
+            by_state.setdefault(value, []).append(f"#n{u}")
+    sheet += [{"selector": ", ".join(members), "style": {"border-width": 5, "border-color": STATE_COLOURS[value]}}
+              for value, members in sorted(by_state.items())]
+    if roots:
+        sheet.append({"selector": ", ".join(f"#n{u}" for u in roots),
+                      "style": {"background-color": ROOT_COLOUR, "color": "#1f2933"}})
+    if adjusted:
+        sheet.append({"selector": ", ".join(f"#n{u}" for u in adjusted),
+                      "style": {"background-color": ADJUST_COLOUR, "color": "#fff", "width": 46, "height": 46}})
+    for hop in hops:
+        colour = MESSAGE_COLOURS[hop["kind"]]
+        end = "target" if hop["src"] == hop["source"] else "source"
+        sheet.append({"selector": f"#l{hop['link']}",
+                      "style": {"line-color": colour, "width": 7, "z-index": 10, "line-style": "solid",
+                                f"{end}-arrow-shape": "triangle", f"{end}-arrow-color": colour, "arrow-scale": 1.3}})
+    return sheet
+
+
+# ---------------------------------------------------------------- LCT vs BST: the numbering view
+def uq_text(intersection: int, union: int) -> str:
+    """``"1 − 7/26 = 19/26 = 73.1%"`` (the reduced fraction only when it differs)."""
+    if not union:
+        return "0 (no links)"
+    uq = 1 - Fraction(intersection, union)
+    reduced = f" = {uq.numerator}/{uq.denominator}" if uq.denominator != union else ""
+    return f"1 − {intersection}/{union}{reduced} = {float(uq):.1%}"
+
+
+def _cell_xy(cell) -> tuple[int, int]:
+    return int(cell[1]), -int(cell[0])
+
+
+def _link_trace(links, colour: str, width: float, dash: str, name: str) -> go.Scatter:
+    xs, ys = [], []
+    for a, b in sorted(links):
+        (xa, ya), (xb, yb) = _cell_xy(a), _cell_xy(b)
+        xs += [xa, xb, None]
+        ys += [ya, yb, None]
+    return go.Scatter(x=xs, y=ys, mode="lines", line={"color": colour, "width": width, "dash": dash}, name=name,
+                      hoverinfo="skip")
+
+
+def numbering_figure(name: str, before_ids: np.ndarray, after_ids: np.ndarray, before: set, after: set,
+                     k: int) -> go.Figure:
+    """One structure's Gather links before (A) and after ``round(k)`` (B) on the numbered grid, and its UQ.
+
+    Links in both sets are drawn dark, links only in A light and dashed,
+    links new in B orange; every node shows ``ID → ID'``.
+    """
+    before_ids, after_ids = np.asarray(before_ids), np.asarray(after_ids)
+    rows, cols = before_ids.shape
+    kept, gone, new = before & after, before - after, after - before
+    fig = go.Figure()
+    for links, colour, width, dash, label in (
+            (gone, BEFORE, 3, "dash", f"only before round({k}) ({len(gone)})"),
+            (new, AFTER, 4, "solid", f"new after round({k}) ({len(new)})"),
+            (kept, KEPT, 4, "solid", f"kept: A ∩ B ({len(kept)})")):
+        fig.add_trace(_link_trace(links, colour, width, dash, label))
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    small = rows * cols <= 16
+    fig.add_trace(go.Scatter(
+        x=[c for _, c in cells], y=[-r for r, _ in cells], mode="markers+text", name="ID → ID′",
+        text=[f"{before_ids[r, c]}→{after_ids[r, c]}" for r, c in cells], textposition="middle center",
+        textfont={"size": 12 if small else 9, "color": "#fff"},
+        marker={"size": 40 if small else 26, "color": [ROOT_COLOUR if after_ids[r, c] == 0 else NODE
+                                                       for r, c in cells], "line": {"width": 0}},
+        hovertext=[f"row {r}, col {c}: ID {before_ids[r, c]} → {after_ids[r, c]}" for r, c in cells],
+        hoverinfo="text", showlegend=False))
+    union = before | after
+    fig.update_layout(
+        title={"text": f"{name}: UQ = {uq_text(len(kept), len(union))}"}, height=430, plot_bgcolor="white",
+        margin={"l": 10, "r": 10, "t": 40, "b": 10}, hovermode="closest",
+        legend={"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
+        xaxis={"visible": False, "range": [-0.6, cols - 0.4]},
+        yaxis={"visible": False, "scaleanchor": "x", "range": [-rows + 0.4, 0.6]})
+    return _frame(fig)
+
+
+# ---------------------------------------------------------------- the sweep charts
+def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
+    """Run time − work per algorithm along ``"rate"`` (at size ``at``) or along ``"size"`` (at rate ``at``)."""
+    other = "size" if along == "rate" else "rate"
+    rows = sorted((r for r in result["rows"] if r[other] == at), key=lambda r: r[along])
+    if not rows:
+        return _empty("No sweep row for this choice.")
+    fig = go.Figure()
+    xs = [r[along] * 100 if along == "rate" else r[along] for r in rows]
+    for col in result["columns"]:
+        ys = [r["sync_ms"][col] for r in rows]
+        failed = [r["failures"][col] for r in rows]
+        dlct = col.startswith("dlct")
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="lines+markers", name=col,
+            line={"color": ALGO_COLOURS.get(col, "#333"), "width": 3.5 if dlct else 2, "dash": "solid" if dlct
+                  else "dot" if col == "tree@intact" else "solid"},
+            marker={"size": 8 if dlct else 6, "symbol": "diamond" if dlct else "circle"},
+            customdata=failed,
+            hovertemplate=f"{col}: %{{y:.1f}} ms<br>failed runs: %{{customdata}}<extra></extra>"))
+    p = result["params"]
+    work = (p.get("barriers", 3) - 1) * p.get("compute", 0.5)
+    if along == "rate":
+        title = f"Run time vs broken links: {int(at)}×{int(at)} grid"
+        xaxis = {"title": {"text": "share of links broken (%)"}, "tickvals": xs}
+    else:
+        title = f"Run time vs size: {at:.0%} of links broken"
+        xaxis = {"title": {"text": "grid side (N = side²)"}, "tickvals": xs}
+    seeds = p.get("seeds", 1)
+    fig.update_layout(
+        title={"text": f"{title} ({seeds} seed{'s' * (seeds != 1)}, {p.get('neighbors', 8)} neighbours)"},
+        height=480, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0},
+        xaxis={**xaxis, "gridcolor": "#eef2f7"},
+        yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
+               "rangemode": "tozero"})
+    return _frame(fig)
+
+
+def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
+    """The UQ(LCT) − UQ(BST) histogram (Fig. 5) from :func:`~vizcoll.barrier.uq.uq_difference_histogram`."""
+    edges, counts = np.asarray(h["edges"]), np.asarray(h["counts"])
+    centres = (edges[:-1] + edges[1:]) / 2
+    colours = [AFTER if c > 1e-9 else KEPT if c < -1e-9 else BEFORE for c in centres]
+    n = len(h["values"])
+    side = h["size"]
+    fig = go.Figure(go.Bar(x=centres, y=counts, width=np.diff(edges) * 0.95, marker={"color": colours},
+                           name="transformations", hovertemplate="%{x:.2f}: %{y}<extra></extra>",
+                           showlegend=False))
+    fig.add_vline(x=h["mean_difference"], line={"color": "#d62728", "dash": "dash", "width": 2})
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line={"color": "#d62728", "dash": "dash"},
+                             name=f"mean difference {h['mean_difference']:+.3f}"))
+    for colour, label in ((AFTER, f"LCT changes more links: {h['positive']}"),
+                          (KEPT, f"BST changes more links: {h['negative']}")):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker={"symbol": "square", "size": 12,
+                                                                           "color": colour}, name=label))
+    lct = f"{h['mean_lct']:.4f}" + (" (paper: 0.5527)" if paper else "")
+    fig.update_layout(
+        title={"text": f"UQ(LCT) − UQ(BST) over the {n} S-curve transformations of the {side}×{side} grid"},
+        height=440, plot_bgcolor="white", bargap=0, margin={"l": 60, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
+        xaxis={"title": {"text": f"UQ(LCT) − UQ(BST)   (mean UQ: LCT {lct}, BST {h['mean_bst']:.4f}; "
+                                 f"{h['zero']} equal)"}, "range": [-1, 1], "gridcolor": "#eef2f7"},
+        yaxis={"title": {"text": "transformations"}, "gridcolor": "#eef2f7"})
+    return _frame(fig)
