@@ -19,6 +19,14 @@ from vizcoll.sim.timeline import Timeline
 __all__ = ["player", "register_player", "next_step", "timeline_step", "SPEEDS"]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
+# Number of steps of a timeline dict, counted in the browser (steps = runs of equal event times), so
+# that ticks and button presses never send the whole timeline to the server.
+COUNT_STEPS_JS = """function (tl) {
+    if (!tl || !tl.events) { return 0; }
+    let n = 0, last = null;
+    for (const e of tl.events) { if (n === 0 || e.t !== last) { n += 1; last = e.t; } }
+    return n;
+}"""
 BUTTONS = (("first", "« first"), ("back", "‹ back"), ("play", "▶ Play"), ("forward", "next ›"), ("last", "last »"))
 
 
@@ -33,6 +41,7 @@ def player(prefix: str) -> html.Div:
                            title=name) for name, label in BUTTONS]
     return html.Div(className="player", children=[
         dcc.Store(id=pid(prefix, "timeline")),
+        dcc.Store(id=pid(prefix, "steps"), data=0),
         dcc.Interval(id=pid(prefix, "tick"), interval=SPEEDS["1×"], disabled=True),
         html.Div(className="player-controls", children=[
             *buttons,
@@ -76,19 +85,19 @@ def register_player(app: Dash, prefix: str) -> None:
     """Wire the controls of player ``prefix`` on ``app``."""
     p = lambda part: pid(prefix, part)  # noqa: E731
 
+    app.clientside_callback(COUNT_STEPS_JS, Output(p("steps"), "data"), Input(p("timeline"), "data"))
+
     @app.callback(
         Output(p("step"), "value"), Output(p("step"), "max"), Output(p("tick"), "disabled"),
         Output(p("play"), "children"), Output(p("tick"), "interval"),
         *[Input(p(name), "n_clicks") for name, _ in BUTTONS],
-        Input(p("tick"), "n_intervals"), Input(p("timeline"), "data"), Input(p("speed"), "value"),
+        Input(p("tick"), "n_intervals"), Input(p("steps"), "data"), Input(p("speed"), "value"),
         State(p("step"), "value"), State(p("tick"), "disabled"),
     )
     def control(*args):
-        timeline, speed, step, paused = args[-4], args[-3], args[-2], args[-1]
-        n_steps = Timeline.from_dict(timeline).n_steps if timeline else 0
+        n_steps, speed, step, paused = int(args[-4] or 0), args[-3], args[-2], args[-1]
         trigger = (ctx.triggered_id or "").removeprefix(f"{prefix}-") or None
-        if trigger == "speed":
-            trigger = None
+        trigger = {"speed": None, "steps": "timeline"}.get(trigger, trigger)
         position, playing = next_step(trigger, step, n_steps, not paused)
         return position, n_steps, not playing, "❚❚ Pause" if playing else "▶ Play", SPEEDS.get(speed, 800)
 
