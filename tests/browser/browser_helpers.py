@@ -36,6 +36,7 @@ class TopologyPage:
         self.duo = dash_duo
         self.driver = dash_duo.driver
         self.base = dash_duo.server.url.rstrip("/")
+        self.canvas = "topo-canvas"  # the id of the cytoscape canvas the helpers talk to
 
     # -------------------------------------------------------------- navigation
     def open(self, path: str = "/topology", counts: str | None = DEFAULT_COUNTS, timeout: float = 20) -> None:
@@ -74,7 +75,7 @@ class TopologyPage:
     # -------------------------------------------------------------- cytoscape
     def cy(self, body: str):
         """Run ``body`` (JavaScript using ``cy``) in the page and return its result."""
-        return self.driver.execute_script(CY + body)
+        return self.driver.execute_script(CY.replace("topo-canvas", self.canvas) + body)
 
     def wait_for_cy(self, timeout: float = 20) -> None:
         until(lambda: self.cy("return !!cy && cy.nodes().length > 0;"), timeout,
@@ -110,3 +111,14 @@ class TopologyPage:
         pairs = self.cy("return cy.edges().map(e => [e.id(), e.style('line-color')]);")
         return {eid: colour.replace(" ", "") for eid, colour in pairs}
 
+
+
+def full_page_screenshot(page, name: str) -> None:
+    """The whole page in one picture: the window grows to the page's height for the shot."""
+    page.driver.execute_script("window.scrollTo(0, 0);")
+    height = page.driver.execute_script("return document.documentElement.scrollHeight;")
+    page.driver.set_window_size(1400, height + 150)
+    try:
+        page.screenshot(name)
+    finally:
+        page.driver.set_window_size(1400, 1000)

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from dash.testing.wait import until
 
-from . import browser_helpers
+from .browser_helpers import full_page_screenshot
 
 GATHER, RELEASE = "rgb(255,127,14)", "rgb(23,190,207)"
 
 
 @pytest.fixture
-def bar(page, monkeypatch):
+def bar(page):
     """The ``page`` fixture whose cytoscape helpers (click_element, edge_colours, ...) talk to #bar-canvas."""
-    monkeypatch.setattr(browser_helpers, "CY", browser_helpers.CY.replace("topo-canvas", "bar-canvas"))
+    page.canvas = "bar-canvas"
     return page
 
 
@@ -48,14 +48,6 @@ def scroll_to(page, selector: str) -> None:
     page.driver.execute_script(f"document.querySelector({selector!r}).scrollIntoView({{block: 'start'}});")
 
 
-def full_page_screenshot(page, name: str) -> None:
-    page.driver.execute_script("window.scrollTo(0, 0);")
-    height = page.driver.execute_script("return document.documentElement.scrollHeight;")
-    page.driver.set_window_size(1400, height + 150)
-    try:
-        page.screenshot(name)
-    finally:
-        page.driver.set_window_size(1400, 1000)
 
 
 def test_break_a_link_by_clicking_run_dlct_and_watch_the_adjustment(bar):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dash.testing.wait import until
 
+from .browser_helpers import full_page_screenshot
+
 
 def table_rows(page, table_id: str) -> list[list[str]]:
     """The body cells of a table, read in one script (the table re-renders under us)."""
@@ -30,15 +32,6 @@ def scroll_to(page, selector: str) -> None:
     page.driver.execute_script(f"document.querySelector({selector!r}).scrollIntoView({{block: 'start'}});")
 
 
-def full_page_screenshot(page, name: str) -> None:
-    """The whole page in one picture: the window grows to the page's height for the shot."""
-    page.driver.execute_script("window.scrollTo(0, 0);")
-    height = page.driver.execute_script("return document.documentElement.scrollHeight;")
-    page.driver.set_window_size(1400, height + 150)
-    try:
-        page.screenshot(name)
-    finally:
-        page.driver.set_window_size(1400, 1000)
 
 
 def test_trees_page_compares_trees_and_plays_the_aggregation(page):

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import contextvars
-
 import pytest
 from dash import html, no_update
-from dash._callback_context import context_value
-from dash._utils import AttributeDict
 
+from tests.callback_context import in_callback
 from vizcoll.barrier.algorithms import ALGOS, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import numbering
@@ -35,13 +32,6 @@ def params(**changes) -> dict:
     return page.read_params(*controls(**changes))
 
 
-def in_callback(fn, prop_id: str | None, *args):
-    """Run a callback body as dash would after ``prop_id`` changed (isolated callback context)."""
-    def call():
-        triggered = [{"prop_id": prop_id, "value": None}] if prop_id else []
-        context_value.set(AttributeDict(triggered_inputs=triggered))
-        return fn(*args)
-    return contextvars.copy_context().run(call)
 
 
 def build(prop_id: str, tap_edge=None, **changes):

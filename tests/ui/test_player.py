@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextvars
 import itertools
 
 import pytest
 from dash import Dash
-from dash._callback_context import context_value
-from dash._utils import AttributeDict
 
+from tests.callback_context import in_callback
 from vizcoll.sim.timeline import Event, Timeline
 from vizcoll.ui.components.player import BUTTONS, SPEEDS, next_step, register_player, timeline_step
 
@@ -87,13 +85,6 @@ def test_timeline_step_maps_positions_to_steps():
 
 
 # ------------------------------------------------------------------ the callbacks, called as dash would
-def run_callback(fn, prop_id: str | None, *args):
-    """Call a callback body with ``prop_id`` as the triggering input, in an isolated context."""
-    def call():
-        triggered = [{"prop_id": prop_id, "value": None}] if prop_id else []
-        context_value.set(AttributeDict(triggered_inputs=triggered))
-        return fn(*args)
-    return contextvars.copy_context().run(call)
 
 
 @pytest.fixture
@@ -122,7 +113,7 @@ def test_control_callback(callbacks):
 
     def press(prop_id, step, paused, timeline=tl, speed="1×"):
         steps = Timeline.from_dict(timeline).n_steps if timeline else 0
-        return run_callback(control, prop_id, *clicks, 0, steps, speed, step, paused)
+        return in_callback(control, prop_id, *clicks, 0, steps, speed, step, paused)
 
     assert press("p-steps.data", 2, False) == (0, 3, True, "▶ Play", SPEEDS["1×"])  # new timeline: reset, paused
     assert press("p-play.n_clicks", 3, True) == (0, 3, False, "❚❚ Pause", SPEEDS["1×"])  # play at the end restarts
@@ -136,8 +127,8 @@ def test_control_callback(callbacks):
 def test_caption_callback(callbacks):
     caption = callbacks["caption"]
     tl = three_step_timeline()
-    assert run_callback(caption, None, 0, None) == ("Nothing to play.", "")
-    assert run_callback(caption, None, 0, tl) == ("a sends", "step 0 of 3")
-    assert run_callback(caption, None, 2, tl) == ("b → c", "step 2 of 3")
-    assert run_callback(caption, None, 3, tl) == ("done", "step 3 of 3")
-    assert run_callback(caption, None, 99, tl) == ("done", "step 3 of 3")
+    assert in_callback(caption, None, 0, None) == ("Nothing to play.", "")
+    assert in_callback(caption, None, 0, tl) == ("a sends", "step 0 of 3")
+    assert in_callback(caption, None, 2, tl) == ("b → c", "step 2 of 3")
+    assert in_callback(caption, None, 3, tl) == ("done", "step 3 of 3")
+    assert in_callback(caption, None, 99, tl) == ("done", "step 3 of 3")

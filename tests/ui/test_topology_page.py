@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import base64
-import contextvars
 import json
 
 import plotly.graph_objects as go
 import pytest
 from dash import no_update
-from dash._callback_context import context_value
-from dash._utils import AttributeDict
 
+from tests.callback_context import in_callback
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
@@ -41,13 +39,6 @@ def data_url(content: str | bytes, mime: str = "application/octet-stream") -> st
     return f"data:{mime};base64,{base64.b64encode(raw).decode()}"
 
 
-def in_callback(fn, prop_id: str | None, *args, **kwargs):
-    """Run a callback body as dash would after ``prop_id`` changed (isolated callback context)."""
-    def call():
-        triggered = [{"prop_id": prop_id, "value": None}] if prop_id else []
-        context_value.set(AttributeDict(triggered_inputs=triggered))
-        return fn(*args, **kwargs)
-    return contextvars.copy_context().run(call)
 
 
 def names_and_kinds(scenario: Scenario) -> dict[str, int]:

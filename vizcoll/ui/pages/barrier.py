@@ -53,6 +53,7 @@ from vizcoll.ui.figures.barrier import (
     uq_histogram_figure,
     uq_text,
 )
+from vizcoll.ui.forms import number
 
 __all__ = ["layout", "register", "DEFAULTS", "MAX_SIDE", "UQ_SIDE"]
 
@@ -71,18 +72,6 @@ GRAPH_CONFIG = {"toImageButtonOptions": {"format": "svg", "filename": "vizcoll-b
 
 
 # ---------------------------------------------------------------- parameters
-def _number(value, name: str, kind=float, low=None, high=None):
-    try:
-        number = kind(value)
-        if not math.isfinite(number) or (kind is int and float(value) != number):
-            raise ValueError
-    except (TypeError, ValueError, OverflowError):
-        raise VizcollError(f"{name} must be {'an integer' if kind is int else 'a number'}, got {value!r}") from None
-    if low is not None and number < low:
-        raise VizcollError(f"{name} must be at least {low:g}, got {number:g}")
-    if high is not None and number > high:
-        raise VizcollError(f"{name} must be at most {high:g}, got {number:g}")
-    return number
 
 
 def parse_size(text) -> tuple[int, int]:
@@ -108,11 +97,11 @@ def read_params(size, neighbors, broken, rate, seed, algo, judge, barriers, comp
         raise VizcollError(f"unknown barrier algorithm {algo!r}; choose one of {', '.join(ALGOS)}")
     if judge not in JUDGES:
         raise VizcollError(f"unknown judge {judge!r}; choose one of {', '.join(JUDGES)}")
-    params = {"rows": rows, "cols": cols, "neighbors": _number(neighbors, "neighbours", int),
+    params = {"rows": rows, "cols": cols, "neighbors": number(neighbors, "neighbours", int),
               "broken": parse_broken(broken) if isinstance(broken, str) or broken is None else sorted(set(broken)),
-              "rate": _number(rate, "break rate", float, 0, 1), "seed": _number(seed, "seed", int, 0),
-              "algo": algo, "judge": judge, "barriers": _number(barriers, "barriers", int, 1, 20),
-              "compute": _number(compute, "compute time", float, 0, 60)}
+              "rate": number(rate, "break rate", float, 0, 1), "seed": number(seed, "seed", int, 0),
+              "algo": algo, "judge": judge, "barriers": number(barriers, "barriers", int, 1, 20),
+              "compute": number(compute, "compute time", float, 0, 60)}
     if params["neighbors"] not in (4, 8):
         raise VizcollError(f"neighbours must be 4 or 8, got {params['neighbors']}")
     grid_of(params)  # checks the link ids
@@ -207,11 +196,11 @@ def _number_input(id_: str, value: str, default: str, **kw) -> dcc.Input:
     """A number box showing ``value`` (``default`` if ``value`` is not a finite number)."""
     for text in (value, default):
         try:
-            number = float(text) if any(c in text.lower() for c in ".e") else int(text)
+            parsed = float(text) if any(c in text.lower() for c in ".e") else int(text)
         except ValueError:
             continue
-        if math.isfinite(number):
-            return dcc.Input(id=id_, type="number", value=number, debounce=True, **kw)
+        if math.isfinite(parsed):
+            return dcc.Input(id=id_, type="number", value=parsed, debounce=True, **kw)
     raise ValueError(default)
 
 
@@ -371,7 +360,7 @@ def judgement_text(figures: dict, limit: int = 6) -> str:
 
 def uq_view(params: dict, k, numbering_kind: str) -> tuple[go.Figure, go.Figure, str]:
     """The two structures' Gather links before/after ``round(k)`` and their UQ; raises VizcollError on bad K."""
-    k = _number(k, "K", int)
+    k = number(k, "K", int)
     if numbering_kind not in NUMBERINGS:
         raise VizcollError(f"unknown numbering {numbering_kind!r}")
     rows, cols = params["rows"], params["cols"]

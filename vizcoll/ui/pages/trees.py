@@ -50,6 +50,7 @@ from vizcoll.ui.calls import fabric, hops_of, parse_broken, topology_of
 from vizcoll.ui.components.player import pid, player, register_player, timeline_step
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
 from vizcoll.ui.figures.trees import AGG_COLOURS, aggregation_stylesheet, fk_figure, logical_tree_figure, packets_figure
+from vizcoll.ui.forms import number
 
 __all__ = ["layout", "register", "DEFAULTS", "KINDS"]
 
@@ -81,16 +82,6 @@ def tree_name(kind: str, k: int) -> str:
 
 
 # ---------------------------------------------------------------- parameters
-def _number(value, name: str, kind=float, low=None):
-    try:
-        number = kind(value)
-        if not math.isfinite(number) or (kind is int and float(value) != number):
-            raise ValueError
-    except (TypeError, ValueError, OverflowError):
-        raise VizcollError(f"{name} must be {'an integer' if kind is int else 'a number'}, got {value!r}") from None
-    if low is not None and number < low:
-        raise VizcollError(f"{name} must be at least {low}, got {number:g}")
-    return number
 
 
 def read_params(spec, nprocs, ppn, order, kind, k, broken, degree, l, delta, theta, beta, gamma, S, eps) -> dict:  # noqa: E741
@@ -101,11 +92,11 @@ def read_params(spec, nprocs, ppn, order, kind, k, broken, degree, l, delta, the
         raise VizcollError(f"placement order must be linear or random, got {order!r}")
     params = {
         "spec": (spec or "").strip(), "broken": parse_broken(broken), "order": order, "kind": kind,
-        "nprocs": _number(nprocs, "processes", int, 2), "ppn": _number(ppn, "processes per node", int, 1),
-        "k": _number(k, "k", int, 2), "degree": _number(degree, "the type II degree bound", int, 2),
-        "cost": {"l": _number(l, "l"), "delta": _number(delta, "δ", int, 0), "theta": _number(theta, "θ"),
-                 "beta": _number(beta, "β"), "gamma": _number(gamma, "γ"), "S": _number(S, "S", int, 0)},
-        "eps": _number(eps, "ε", float, 0), "rebuilt": False,
+        "nprocs": number(nprocs, "processes", int, 2), "ppn": number(ppn, "processes per node", int, 1),
+        "k": number(k, "k", int, 2), "degree": number(degree, "the type II degree bound", int, 2),
+        "cost": {"l": number(l, "l"), "delta": number(delta, "δ", int, 0), "theta": number(theta, "θ"),
+                 "beta": number(beta, "β"), "gamma": number(gamma, "γ"), "S": number(S, "S", int, 0)},
+        "eps": number(eps, "ε", float, 0), "rebuilt": False,
     }
     cost = cost_of(params)
     if cost.l <= 0:
@@ -231,10 +222,10 @@ def _field(label: str, component) -> html.Div:
 
 def _number_input(id_: str, value: str, **kw) -> dcc.Input:
     """A number box showing ``value`` (raises ValueError if it is not a finite number)."""
-    number = float(value) if "." in value or "e" in value.lower() else int(value)
-    if not math.isfinite(number):
+    parsed = float(value) if "." in value or "e" in value.lower() else int(value)
+    if not math.isfinite(parsed):
         raise ValueError(value)
-    return dcc.Input(id=id_, type="number", value=number, **kw)
+    return dcc.Input(id=id_, type="number", value=parsed, **kw)
 
 
 def layout(query: str = "") -> html.Div:
