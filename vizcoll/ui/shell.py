@@ -5,7 +5,7 @@ from __future__ import annotations
 from dash import Dash, Input, Output, dcc, html
 
 from vizcoll.ui import ids
-from vizcoll.ui.pages import barrier, multicast, planned, topology, trees
+from vizcoll.ui.pages import barrier, faults, multicast, planned, topology, trees
 
 __all__ = ["NAV", "shell_layout", "render_page", "register"]
 
@@ -37,6 +37,8 @@ def render_page(pathname: str | None, search: str | None):
         return trees.layout(search or "")
     if path == "/barrier":
         return barrier.layout(search or "")
+    if path == "/faults":
+        return faults.layout(search or "")
     if path in planned.PLANNED:
         return planned.layout(path)
     return html.Div(className="page", children=[html.H2("Page not found"),
@@ -50,3 +52,4 @@ def register(app: Dash) -> None:
     multicast.register(app)
     trees.register(app)
     barrier.register(app)
+    faults.register(app)

@@ -7,9 +7,6 @@ from dash import dcc, html
 __all__ = ["PLANNED", "layout"]
 
 PLANNED = {
-    "/faults": ("Fault replays",
-                "A fault-tolerant task-based reduction surviving node failures, and TREFT triple redundancy "
-                "correcting a soft error, step by step."),
     "/erasure": ("Erasure codes",
                  "Erasure-coded storage over several data centres and the cross-data-centre traffic of a repair."),
 }

@@ -1,0 +1,108 @@
+"""The fault replays page's pure views and callbacks, called directly (no browser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from vizcoll.reduction import FAULT_LOCATIONS, simulate_task_reduction
+from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.figures.faults import PAPER_AVERAGE, tasks_so_far
+from vizcoll.ui.pages import faults as page
+
+SIZE = str(8 << 20)
+
+
+def reduction(fault="none", kill=None, procs=8, slow="2,5"):
+    return page.run_reduction(procs, SIZE, 0, slow, fault, 0, kill)
+
+
+@pytest.mark.parametrize("location", FAULT_LOCATIONS)
+def test_a_fault_at_each_location_reports_what_the_engine_reports(location):
+    params, message, summary, timeline = reduction(location)
+    assert message == ""
+    _, engine = simulate_task_reduction(8, 8 << 20, 0, slow=[(2, 4.0), (5, 4.0)], kill=location)
+    expected = "unrecoverable" if engine["unrecoverable"] else "recovered" if engine["recovered"] else "fault hit"
+    assert expected in str(summary)
+    assert location in str(summary)
+    assert Timeline.from_dict(timeline).n_steps > 10
+
+
+def test_the_diagram_at_a_mid_step_shows_the_tree_edges_formed_so_far():
+    params, _, _, data = reduction()
+    tl = Timeline.from_dict(data)
+    _, figures, _ = page.reduction_runs(params)
+    mid = tl.n_steps // 2
+    formed = tasks_so_far(tl, mid - 1, figures["tasks"])
+    assert 0 < len(formed) < len(figures["tasks"])
+    fig, tasks = page.render_reduction(mid, params)
+    tree = next(t for t in fig.data if t.name.startswith("tree so far"))
+    assert tree.name == f"tree so far ({len(formed)} tasks)"
+    assert sum(x is None for x in tree.x) == len(formed)  # one segment per task edge
+    assert f"Tasks formed so far: {len(formed)} of {len(figures['tasks'])}" in str(tasks)
+    first = figures["tasks"][0]
+    assert f"({first['pair'][0]},{first['pair'][1]}) → {first['to']}" in str(tasks)
+    assert any(ann.text and ann.text.startswith("<b>Q</b>") for ann in fig.layout.annotations)
+    # at the end every task is in the tree and the summary compares with the binomial tree
+    fig, _ = page.render_reduction(tl.n_steps, params)
+    assert next(t for t in fig.data if t.name.startswith("tree so far")).name == \
+        f"tree so far ({len(figures['tasks'])} tasks)"
+
+
+def test_a_clicked_worker_is_killed_at_the_shown_step():
+    params, *_ = reduction()
+    tl, _, _ = page.reduction_runs(params)
+    kill, fault = page.click_kill({"points": [{"customdata": 3}]}, 20, params)
+    assert fault == page.CLICK and kill == [3, tl.time_at(19)]
+    params2, message, summary, _ = reduction(page.CLICK, kill)
+    assert message == "" and params2["kill"] == kill
+    assert "w3 killed at" in str(summary)
+    assert page.click_kill({"points": [{"x": 0}]}, 20, params) == (page.no_update, page.no_update)
+
+
+def test_treft_injection_ends_corrected_with_an_error_cell_at_the_injection_step():
+    params, message, summary, data = page.run_treft("HC", "A", "treft", "1", "K4", "u4", None)
+    assert message == "" and "corrected" in str(summary)
+    tl = Timeline.from_dict(data)
+    inject = next(k for k in range(tl.n_steps) if any("flips bit" in e.label for e in tl.active_at(k)))
+    fig = page.render_lanes(inject + 1, params)  # position = step + 1
+    assert any(ann.text == "ERROR in u4" for ann in fig.layout.annotations)
+    assert tl.final_state["r1.data"] == "corrected"
+    final = page.render_lanes(tl.n_steps, params)
+    assert any(ann.text == "corrected" for ann in final.layout.annotations)
+    # an operation step shows its circled number
+    op_step = next(k for k in range(tl.n_steps) if any(e.label.startswith("④") for e in tl.active_at(k)))
+    assert any(ann.text == "④" for ann in page.render_lanes(op_step + 1, params).layout.annotations)
+
+
+def test_overhead_chart_has_three_workflows_by_three_variants():
+    fig = page.render_overhead(None)
+    assert [t.name for t in fig.data] == ["TREFT", "TREFT-E1", "TREFT-E2"]
+    for trace in fig.data:
+        assert {x.split(".")[0] for x in trace.x} == {"HC", "VP", "MB"}
+        assert len(trace.x) == 6
+    assert sorted(s.y0 for s in fig.layout.shapes) == sorted(PAPER_AVERAGE.values())
+
+
+@pytest.mark.parametrize("args", [
+    (1, SIZE, 0, "", "none", 0, None), (8, SIZE, 9, "", "none", 0, None), (8, SIZE, 0, "2:x", "none", 0, None),
+    (8, SIZE, 0, "12", "none", 0, None), (8, "big", 0, "", "none", 0, None),
+])
+def test_bad_reduction_input_gives_a_warning(args):
+    params, message, summary, timeline = page.run_reduction(*args)
+    assert message.startswith("⚠") and params is page.no_update and timeline is page.no_update
+
+
+@pytest.mark.parametrize("args", [
+    ("HC", "A", "treft", "1", "K99", "u4", None), ("HC", "A", "treft", "1", "K4", "u4", "garbage"),
+    ("HC", "A", "nope", "1", "K4", "u4", None), ("XX", "A", "treft", "none", None, None, None),
+])
+def test_bad_treft_input_gives_a_warning(args):
+    params, message, *_ = page.run_treft(*args)
+    assert message.startswith("⚠") and params is page.no_update
+
+
+def test_kernel_and_variable_choices_follow_the_workflow():
+    options, value = page.kernel_choices("VP", "B", "K4")
+    assert value == "K4" and len(options) == 18
+    assert page.var_choices("K5", "VP", "B", None) == ([{"label": "u5", "value": "u5"}], "u5")
+    page.layout("?procs=6&fault=executing-task&inject=r2:K3:u3&workflow=MB")
