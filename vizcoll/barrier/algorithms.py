@@ -490,6 +490,19 @@ class TwoPhase(BarrierRun):
         self.leave(t, u)
 
 
+class FixedTree:
+    """Two-phase hooks for a fixed tree kept as ``self.par`` (parent per node) and ``self.kids``."""
+
+    def expected(self, u: int) -> int:
+        return len(self.kids[u])
+
+    def parent(self, u: int) -> int:
+        return self.par[u]
+
+    def plan(self, u: int, msg: Message | None) -> list[tuple[int, int, dict]]:
+        return [(v, 0, {}) for v in self.kids[u]]
+
+
 class MasterSlave(TwoPhase):
     """``ms``: everyone ↔ the master (the processor nearest the grid centre)."""
 
@@ -509,7 +522,7 @@ class MasterSlave(TwoPhase):
         return [(v, 0, {}) for v in self.nodes if v != u] if u == self.master else []
 
 
-class TreeBarrier(TwoPhase):
+class TreeBarrier(FixedTree, TwoPhase):
     """``tree``: a BFS spanning tree from the centre over live links (or the intact grid, ``tree_on="intact"``).
 
     Processors the tree cannot reach (cut off) send to the root through the
@@ -527,14 +540,6 @@ class TreeBarrier(TwoPhase):
             self.par.setdefault(u, self.root)
         self.kids = children_of(self.par)
 
-    def expected(self, u: int) -> int:
-        return len(self.kids[u])
-
-    def parent(self, u: int) -> int:
-        return self.par[u]
-
-    def plan(self, u: int, msg: Message | None) -> list[tuple[int, int, dict]]:
-        return [(v, 0, {}) for v in self.kids[u]]
 
 
 class Tournament(TwoPhase):
@@ -647,7 +652,7 @@ class Dissemination(DisseminationRounds, BarrierRun):
         self.on_diss(t, msg)
 
 
-class DisseminationTree(DisseminationRounds, TwoPhase):
+class DisseminationTree(DisseminationRounds, FixedTree, TwoPhase):
     """``dissemination+tree``: BFS trees inside ``block x block`` squares, Dissemination among their leaders."""
 
     name, title = "dissemination+tree", "Dissemination + Tree barrier (two layers)"
@@ -666,14 +671,6 @@ class DisseminationTree(DisseminationRounds, TwoPhase):
         self.init_rounds(leaders)
         self.exchanging = dict.fromkeys(self.nodes, False)
 
-    def expected(self, u: int) -> int:
-        return len(self.kids[u])
-
-    def parent(self, u: int) -> int:
-        return self.par[u]
-
-    def plan(self, u: int, msg: Message | None) -> list[tuple[int, int, dict]]:
-        return [(v, 0, {}) for v in self.kids[u]]
 
     def at_root(self, t: float, u: int) -> None:
         self.exchanging[u] = True

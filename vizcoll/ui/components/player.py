@@ -16,7 +16,7 @@ from dash import Dash, Input, Output, State, ctx, dcc, html
 
 from vizcoll.sim.timeline import Timeline
 
-__all__ = ["player", "register_player", "next_step", "timeline_step", "SPEEDS"]
+__all__ = ["player", "register_player", "next_step", "timeline_step", "timeline_at", "SPEEDS"]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
 # Number of steps of a timeline dict, counted in the browser (steps = runs of equal event times), so
@@ -58,6 +58,12 @@ def player(prefix: str) -> html.Div:
 def timeline_step(position: int | None, n_steps: int) -> int:
     """The timeline step shown at slider ``position`` (-1 = the initial state)."""
     return min(max(int(position or 0), 0), n_steps) - 1
+
+
+def timeline_at(timeline: dict, position: int | None) -> tuple[Timeline, int]:
+    """The timeline of a player's store and the step its slider ``position`` shows."""
+    tl = Timeline.from_dict(timeline)
+    return tl, timeline_step(position, tl.n_steps)
 
 
 def next_step(trigger: str | None, position: int, n_steps: int, playing: bool) -> tuple[int, bool]:
@@ -108,6 +114,5 @@ def register_player(app: Dash, prefix: str) -> None:
     def caption(step, timeline):
         if not timeline:
             return "Nothing to play.", ""
-        tl = Timeline.from_dict(timeline)
-        step = timeline_step(step, tl.n_steps)
+        tl, step = timeline_at(timeline, step)
         return tl.caption(step), f"step {step + 1} of {tl.n_steps}"

@@ -31,13 +31,12 @@ from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import NUMBERINGS, adjust, numbering, pattern_links
 from vizcoll.barrier.uq import uq_difference_histogram, uq_round
 from vizcoll.errors import VizcollError
-from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.generators import mesh
 from vizcoll.topology.model import Topology
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
 from vizcoll.ui.calls import parse_broken
-from vizcoll.ui.components.player import pid, player, register_player, timeline_step
+from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.barrier import (
     ADJUST_COLOUR,
     MESSAGE_COLOURS,
@@ -489,8 +488,7 @@ def render_step(step, timeline, params):
     sheet = grid_stylesheet()
     if not timeline or not params:
         return sheet
-    tl = Timeline.from_dict(timeline)
-    step = timeline_step(step, tl.n_steps)
+    tl, step = timeline_at(timeline, step)
     topo = grid_of(params)
     source = {int(lid): int(a) for lid, a in zip(topo.link_id.tolist(), topo.link_a.tolist(), strict=True)}
     hops = [{"link": lid, "src": e.src, "source": source[lid], "kind": message_kind(e.label)}

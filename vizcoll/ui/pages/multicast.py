@@ -18,12 +18,11 @@ from vizcoll.comm import parse_pattern
 from vizcoll.errors import VizcollError
 from vizcoll.multicast.groups import simulate_group
 from vizcoll.multicast.routing import ALGORITHMS, MulticastResult, route_communicators
-from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
 from vizcoll.ui.calls import fabric, hops_of, parse_broken, topology_of
-from vizcoll.ui.components.player import pid, player, register_player, timeline_step
+from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.efi import efi_histogram, group_summary, link_value_figure
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.figures.topology import SMALL_LIMIT
@@ -269,5 +268,4 @@ def render_protocol(position, timeline):
         return go.Figure().update_layout(
             height=200, xaxis={"visible": False}, yaxis={"visible": False}, plot_bgcolor="white",
             annotations=[{"text": "Choose a group to replay its join/leave protocol.", "showarrow": False}])
-    tl = Timeline.from_dict(timeline)
-    return process_diagram(tl, timeline_step(position, tl.n_steps))
+    return process_diagram(*timeline_at(timeline, position))

@@ -20,14 +20,13 @@ from vizcoll.comm import parse_lists
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import DEFAULT_SPEC, Scenario
 from vizcoll.sim.broadcast import broadcast
-from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import GENERATORS, parse_spec
 from vizcoll.topology.model import Topology
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
 from vizcoll.ui.calls import topology_of
-from vizcoll.ui.components.player import pid, player, register_player, timeline_step
+from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.topology import (
     PALETTE,
     SMALL_LIMIT,
@@ -372,8 +371,7 @@ def render_step(step, timeline):
     sheet = base_stylesheet()
     if not timeline:
         return sheet
-    tl = Timeline.from_dict(timeline)
-    step = timeline_step(step, tl.n_steps)
+    tl, step = timeline_at(timeline, step)
     events = tl.active_at(step) if step >= 0 else []
     links = [lid for e in events for lid in e.path_links]
     receivers = [e.dst for e in events if e.dst >= 0]

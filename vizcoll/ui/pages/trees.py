@@ -28,7 +28,6 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from vizcoll.comm import Placement, place
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.aggregation import simulate_aggregation
 from vizcoll.trees.cost import CostParams, kopt, selection_table
@@ -47,7 +46,7 @@ from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
 from vizcoll.ui.calls import fabric, hops_of, parse_broken, topology_of
-from vizcoll.ui.components.player import pid, player, register_player, timeline_step
+from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
 from vizcoll.ui.figures.trees import AGG_COLOURS, aggregation_stylesheet, fk_figure, logical_tree_figure, packets_figure
 from vizcoll.ui.forms import number
@@ -639,8 +638,7 @@ def render_step(step, timeline, params):
     sheet = base_stylesheet()
     if not timeline or not params:
         return sheet
-    tl = Timeline.from_dict(timeline)
-    step = timeline_step(step, tl.n_steps)
+    tl, step = timeline_at(timeline, step)
     events = tl.active_at(step) if step >= 0 else []
     links = list(dict.fromkeys(lid for e in events for lid in e.path_links))
     receivers = list(dict.fromkeys(e.dst for e in events if e.dst >= 0 and e.path_links))
