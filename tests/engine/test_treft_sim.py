@@ -1,6 +1,7 @@
 """TREFT runtime simulation: soft errors, 2-of-3 voting, operations ① to ⑩, the Timeline, overheads."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -223,6 +224,43 @@ def test_timeline_round_trips_and_is_deterministic(replay):
     assert again.to_dict() == tl.to_dict() and fig2 == fig
     assert tl.summary["outcome"] == "corrected" and tl.summary["n_ops"] == len(fig["ops"])
     assert "r1's u4" in tl.intro
+
+
+# the captions that make a replica's variable wrong, and the one that repairs it
+SOFT_ERROR = re.compile(r"⚡ soft error: .* on r(\d)'s device node flips bit \d+ of (\w+)\[")
+SPREAD = re.compile(r"the error spreads on r(\d): .*, so (\w+) is wrong too$")
+OVERWRITTEN = re.compile(r"r(\d)'s copy of (\w+) differs from the two others, which agree: the 2-of-3 vote "
+                         r"overwrites it")
+
+
+def wrong_live_values(timeline, live):
+    """Per step, the (replica, variable) pairs of live variables that the events so far have made wrong and
+    no vote has overwritten yet (from the captions, not from the data cells)."""
+    wrong = set()
+    for step in range(timeline.n_steps):
+        for event in timeline.active_at(step):
+            if hit := SOFT_ERROR.match(event.label) or SPREAD.match(event.label):
+                wrong.add((int(hit[1]), hit[2]))
+            elif hit := OVERWRITTEN.match(event.label):
+                wrong.discard((int(hit[1]), hit[2]))
+        yield {(r, var) for r, var in wrong if var in live}
+
+
+@pytest.mark.parametrize("variant", ["treft", "e1", "e2"])
+@pytest.mark.parametrize("name", ["VP.A", "VP.B", "MB.A", "MB.B"])
+def test_data_cell_says_corrected_only_once_every_wrong_live_value_is_overwritten(name, variant):
+    for kernel, replica, seed in ((1, 0, 0), (4, 1, 1), (9, 2, 2), (14, 1, 3)):
+        tl, fig = simulate_treft(name, variant, inject=(replica, f"K{kernel}", f"u{kernel}"), seed=seed)
+        live = {var for sec in fig["sections"] for var in sec["live"]}
+        per_step = list(wrong_live_values(tl, live))
+        assert any(per_step) and not per_step[-1]     # the captions show the error and its repair
+        for step, wrong in enumerate(per_step):
+            state = tl.state_at(step)                 # recomputed from the event list, as the player does
+            for r in range(3):
+                still_wrong = sorted(var for q, var in wrong if q == r)
+                assert state[f"r{r}.data"] != "corrected" or not still_wrong, (
+                    f"K{kernel} on r{replica}, seed {seed}, step {step}: r{r}.data says corrected while "
+                    f"{still_wrong} have not been overwritten by the vote yet")
 
 
 # ---------------------------------------------------------------- the event engine

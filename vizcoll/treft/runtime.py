@@ -214,6 +214,8 @@ class _Replica:
     backlog: list[Msg] = field(default_factory=list)
     activity: dict[str, str] = field(default_factory=dict)
     device: dict[str, str] = field(default_factory=dict)
+    #: what the data cell shows: variables wrong, and whether a vote repaired / could not repair one, as the
+    #: timeline has told so far (a vote counts from its caption on, see ``Run._announce_votes``)
     wrong: set[str] = field(default_factory=set)
     position: int = 0
     corrected: bool = False
@@ -301,8 +303,12 @@ class Run:
     def _needed(self, rep: _Replica, var: str) -> bool:
         return self.program.last_use[var] > rep.position or var in self.program.outputs
 
+    def _still_wrong(self, rep: _Replica) -> list[str]:
+        """The wrong variables the replica will still use (or has written out)."""
+        return [v for v in rep.wrong if self._needed(rep, v)]
+
     def _data_state(self, rep: _Replica) -> str:
-        bad = [v for v in rep.wrong if self._needed(rep, v)]
+        bad = self._still_wrong(rep)
         if rep.unrecoverable:
             return "NO MAJORITY for " + _short(rep.unrecoverable)
         if bad:
@@ -491,7 +497,7 @@ class Run:
                                    f"({left} to go)")
             return
         rep.fq.put(Msg("OPTF", kernel.name, section=msg.section, payload=list(results)))
-        self._vote_note(rep, results, kernel)
+        self._announce_votes(rep, results, kernel)
         outcome = _summary(results)
         self.rec.op(7, rep.r, f"OPTF: every subtask of {kernel.name} on r{rep.r} is checked ({outcome}); the "
                               "worker tells the monitor", section=msg.section, kernel=kernel.name)
@@ -654,31 +660,38 @@ class Run:
             fixed = np.array(own_full, copy=True)
             fixed.reshape(-1)[where] = others[0]
             rep.store[var] = fixed
-            rep.corrected = True
             outcome = "corrected"
         elif h_own in (h_a, h_b):
             outcome = "majority"
         else:
-            rep.unrecoverable.add(var)
             outcome = "no-majority"
         truth = np.array_equal(rep.store[var].reshape(-1)[where], self.golden[var].reshape(-1)[where])
         vote = Vote(rep.r, sec.index, kernel.name, var, part, outcome, bool(truth))
         self.votes.append(vote)
-        self._refresh_truth(rep, [var])
         return vote
 
-    def _vote_note(self, rep: _Replica, votes: list[Vote], kernel: KernelCall) -> None:
-        """One plain-language caption per variable whose copies did not all agree."""
+    def _announce_votes(self, rep: _Replica, votes: list[Vote], kernel: KernelCall) -> None:
+        """One plain-language caption per variable whose copies did not all agree, and the data cell with it.
+
+        The subworkers vote on all live variables of a section at about the same time, but the worker reports
+        them kernel by kernel: a variable's vote changes the data cell only here, with its own caption, so the
+        cell never says "corrected" while a wrong variable's vote is still to be told.
+        """
         for var in dict.fromkeys(v.var for v in votes):
             mine = [v for v in votes if v.var == var]
             parts = f"{len(mine)} of {kernel.subtasks} parts" if len(mine) < kernel.subtasks else "all parts"
             outcomes = {v.outcome for v in mine if v.outcome != "agree"}
+            self._refresh_truth(rep, [var])
+            rep.corrected |= "corrected" in outcomes
             if "no-majority" in outcomes:
+                rep.unrecoverable.add(var)
                 label = (f"r{rep.r}'s RMK finds the three copies of {var} all different: there is no majority, "
                          "the error cannot be corrected")
             elif "corrected" in outcomes and all(v.truth for v in mine):
+                still_wrong = self._still_wrong(rep)
+                result = f"{var} corrected, {_short(still_wrong)} still wrong" if still_wrong else "corrected"
                 label = (f"r{rep.r}'s copy of {var} differs from the two others, which agree: the 2-of-3 vote "
-                         f"overwrites it ({parts} checked) with the majority value — corrected")
+                         f"overwrites it ({parts} checked) with the majority value — {result}")
             elif "corrected" in outcomes:
                 label = (f"r{rep.r}'s correct copy of {var} is outvoted by two identical wrong copies and "
                          "overwritten: the error wins the vote and is not detected")

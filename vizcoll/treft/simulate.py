@@ -52,7 +52,7 @@ LEGEND = {
     "not started": "no fault-tolerant section has started yet",
     "finished": "the monitor thread of the last section has ended",
     "ok": "every live value of this replica is correct",
-    "corrected": "a wrong value was repaired by the 2-of-3 vote",
+    "corrected": "every wrong live value of this replica has been overwritten by the 2-of-3 vote",
     "done": "the main program has finished",
 }
 VARIANT_TEXT = {
