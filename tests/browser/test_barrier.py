@@ -65,6 +65,7 @@ def test_break_a_link_by_clicking_run_dlct_and_watch_the_adjustment(bar):
     page.duo.wait_for_contains_text("#bar-hist", "256 S-curve transformations", timeout=20)
     page.duo.wait_for_contains_text("#bar-vs-rate", "Run time vs broken links", timeout=30)
     page.duo.wait_for_contains_text("#bar-vs-size", "Run time vs size")
+    page.duo.wait_for_contains_text("#bar-ranges", "the paper's Fig. 7")
     assert page.duo.get_logs() == []
 
     # a real click on link 0 (sw0-0 – sw0-1) breaks it; then run DLCT
@@ -125,4 +126,5 @@ def test_a_shared_url_opens_that_view(page):
     page.duo.wait_for_contains_text("#bar-uq-info", "3×5 grid, s-curve numbering, 4 neighbours, round(2)")
     href = page.duo.find_element("#bar-share").get_attribute("href")
     assert "size=3x5" in href and "neighbors=4" in href and "broken=2%2C7" in href and "algo=tree" in href
+    page.duo.wait_for_contains_text("#bar-ranges", "the paper's Fig. 7", timeout=30)  # let the sweep finish
     assert page.duo.get_logs() == []

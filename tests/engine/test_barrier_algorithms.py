@@ -3,9 +3,17 @@
 import json
 import math
 
+import networkx as nx
 import pytest
 
-from vizcoll.barrier.algorithms import ALGOS, BarrierViolation, MasterSlave, SimParams, run_barriers
+from vizcoll.barrier.algorithms import (
+    ALGOS,
+    BarrierViolation,
+    MasterSlave,
+    SimParams,
+    TreeBarrier,
+    run_barriers,
+)
 from vizcoll.barrier.benchmark import format_table, sweep
 from vizcoll.barrier.dlct import DlctBarrier, DlctMs, DlctTree, four_node_example
 from vizcoll.barrier.network import break_links
@@ -49,6 +57,47 @@ def test_message_counts():
                               ("dissemination", n * math.ceil(math.log2(n)))]:
         _, fig = run_barriers(grid(6, 0.2, 1), algo, record=False)
         assert fig["messages"] == 3 * per_barrier, algo
+
+
+def tree_of(topo, tree_on="live"):
+    return TreeBarrier(topo, SimParams(tree_on=tree_on, record=False))
+
+
+def total_length(grid, parent):
+    return sum(grid.length(u, p) for u, p in parent.items() if p >= 0)
+
+
+@pytest.mark.parametrize("size,rate,seed,neighbors", [(8, 0.0, 0, 8), (9, 0.3, 1, 8), (8, 0.5, 2, 8),
+                                                      (7, 0.3, 3, 4)])
+def test_tree_is_a_minimum_spanning_tree_by_link_length(size, rate, seed, neighbors):
+    """The paper's Tree: a spanning tree of the live grid whose total link length is the networkx MST's."""
+    tree = tree_of(grid(size, rate, seed, neighbors))
+    g = tree.grid
+    assert sorted(tree.par) == sorted(g.nodes) and sum(p < 0 for p in tree.par.values()) == 1
+    assert all(p < 0 or (u, p) in g.link for u, p in tree.par.items())
+    ref = nx.Graph()
+    ref.add_weighted_edges_from((u, v, g.length(u, v)) for u, v in g.link)
+    best = nx.minimum_spanning_tree(ref).size(weight="weight")
+    assert total_length(g, tree.par) == pytest.approx(best)
+
+
+def test_tree_on_an_intact_grid_keeps_to_rows_and_columns_and_is_shallowest():
+    """With 8 neighbours the diagonals (length √2) are not in the MST; every node sits at its Manhattan distance."""
+    tree = tree_of(grid(9))
+    g, root = tree.grid, tree.root
+    assert all(p < 0 or g.length(u, p) == 1 for u, p in tree.par.items())
+
+    def depth(u):
+        return 0 if u == root else 1 + depth(tree.par[u])
+
+    assert all(depth(u) == abs(g.x[u] - g.x[root]) + abs(g.y[u] - g.y[root]) for u in g.nodes)
+
+
+def test_intact_tree_ignores_the_breaks():
+    topo = grid(8, 0.4, 5)
+    fixed, intact = tree_of(topo, "intact"), tree_of(grid(8))
+    assert fixed.par == intact.par
+    assert any((u, p) not in fixed.grid.link for u, p in fixed.par.items() if p >= 0)  # some tree links broke
 
 
 def test_live_tree_uses_one_hop_messages_intact_tree_detours():
@@ -195,6 +244,30 @@ def test_sweep_and_table():
     assert "dlct+tree/tree@intact" in result["claims"]["dlct_over_tree"]
     text = format_table(result)
     assert "tree@intact" in text and len(text.splitlines()) == 6
+
+
+def test_paper_shape_dlct_matches_tree_without_breaks_and_beats_it_with_breaks():
+    """Fig. 6/7: at 0% ID1/ID2 ≈ Tree; at 50% both beat the fixed Tree by at least 20% and degrade less."""
+    result = sweep([12, 16], [0.0, 0.5], ["tree", "dlct+ms", "dlct+tree"], seeds=2, tree_on=("intact",))
+    ratios = result["claims"]["dlct_over_tree"]
+    slowdown = result["claims"]["slowdown_max_rate_over_no_breaks"]
+    for size in (12, 16):
+        for dlct in ("dlct+ms", "dlct+tree"):
+            assert 0.85 <= ratios[f"{dlct}/tree@intact"][f"{size}@0"] <= 1.15
+            assert ratios[f"{dlct}/tree@intact"][f"{size}@0.5"] <= 0.8
+            assert slowdown[dlct][size] < slowdown["tree@intact"][size]
+
+
+def test_paper_shape_only_id1_id2_and_tree_scale():
+    """Fig. 6 (a): from 4x4 to 12x12 without breaks, ID1, ID2 and Tree grow least; Dissemination's extra
+    messages over a two-phase barrier (N log N against 2(N - 1)) grow with N."""
+    result = sweep([4, 12], [0.0], list(ALGOS), seeds=1, tree_on=("live",))
+    growth = {c: g["0"] for c, g in result["claims"]["growth_with_size"].items()}
+    scaling = max(growth[c] for c in ("tree", "dlct+ms", "dlct+tree"))
+    assert all(growth[c] > scaling for c in ("ms", "tournament", "dissemination", "dissemination+tree", "dlct"))
+    small, large = result["rows"]
+    assert (large["messages"]["dissemination"] - large["messages"]["tree"]
+            > 4 * (small["messages"]["dissemination"] - small["messages"]["tree"]))
 
 
 def test_cli_in_process(capsys):

@@ -176,16 +176,22 @@ def test_uq_view_shows_the_papers_fig_3_numbers():
 
 def test_sweep_charts_have_one_line_per_algorithm():
     result, sizes, size, rates, rate, info = page.compute_sweep(params(), page.QUICK_MODE, None, None)
-    assert [o["value"] for o in sizes] == [4, 8] and size == 8
+    assert [o["value"] for o in sizes] == [4, 8, 12] and size == 12
     assert [o["value"] for o in rates] == [0.0, 0.2, 0.4] and rate == 0.4
     assert "tree@intact" in info and result["mode"] == page.QUICK_MODE
     assert page.compute_sweep(params(broken="3"), page.QUICK_MODE, 8, 0.4, result) == (no_update,) * 6
-    by_rate, by_size = page.render_sweep(result, 8, 0.4)
+    by_rate, by_size, ranges = page.render_sweep(result, 8, 0.4)
     assert [t.name for t in by_rate.data] == result["columns"] == [*ALGOS[:2], "tree@intact", *ALGOS[2:]]
-    assert list(by_rate.data[0].x) == [0, 20, 40] and list(by_size.data[0].x) == [4, 8]
+    assert list(by_rate.data[0].x) == [0, 20, 40] and list(by_size.data[0].x) == [4, 8, 12]
     row = next(r for r in result["rows"] if r["size"] == 8 and r["rate"] == 0.4)
-    assert by_size.data[-1].y[-1] == row["sync_ms"]["dlct+tree"]
-    assert "No sweep row" in sweep_figure(result, "rate", 12).layout.annotations[0].text
+    assert by_size.data[-1].y[1] == row["sync_ms"]["dlct+tree"]
+    assert "No sweep row" in sweep_figure(result, "rate", 16).layout.annotations[0].text
+    # Fig. 7: per size, a line from the fastest to the slowest rate and a dot per rate, for Tree, ID1, ID2
+    assert [t.name for t in ranges.data[::2]] == ["tree@intact", "tree", "dlct+ms", "dlct+tree"]
+    id2_line, id2_dots = ranges.data[-2:]
+    times = [r["sync_ms"]["dlct+tree"] for r in result["rows"] if r["size"] == 8]
+    assert list(id2_line.y[3:5]) == [min(times), max(times)] and sorted(id2_dots.y[3:6]) == sorted(times)
+    assert list(ranges.layout.xaxis.ticktext) == ["4×4", "8×8", "12×12"]
 
 
 def test_histogram_of_uq_differences():

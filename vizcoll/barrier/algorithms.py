@@ -15,12 +15,16 @@ our choices where it is silent):
 - ``ms`` (master-slave, a single-level tree): everyone sends its Gather to the
   master, the processor nearest the grid centre, which then releases
   everyone, one message each;
-- ``tree``: a spanning tree of the live grid (``tree_on="live"``): BFS from the
-  centre processor over live links, ties to the smallest ``(row, col)``. With
-  uniform link weights every spanning tree is a minimum spanning tree; BFS is
-  the one of least depth, the strongest such Tree. ``tree_on="intact"`` builds
-  the same tree on the network before the links broke (a fixed pattern that
-  must detour around them);
+- ``tree``: the paper's "minimum spanning tree of the real network". A
+  minimum spanning tree needs link weights; on a grid of positions the natural
+  one is the link's length (1 for a row or column link, √2 for a diagonal),
+  so with 8 neighbours the tree keeps to row and column links while they
+  connect (with equal weights every spanning tree would be "minimum" and the
+  word would say nothing). :func:`mst_tree`: Prim from the processor nearest
+  the centre, ties in the order links were reached (the shallowest such
+  tree on an intact grid). ``tree_on="intact"`` (the paper's fixed pattern)
+  builds it on the network before the links broke, so its messages detour
+  around the breaks; ``tree_on="live"`` rebuilds it on the live links;
 - ``tournament`` (binomial + single-level): the tournament's rounds on the
   processors in node order (row-major: node ``i`` loses round ``k`` to
   ``i - 2**k``, i.e. a binomial Gather to the champion, node 0), and the
@@ -28,9 +32,10 @@ our choices where it is silent):
 - ``dissemination``: round ``k`` (``k < ceil(log2 N)``) sends to rank
   ``(i + 2**k) mod N`` and waits for ``(i - 2**k) mod N``; ``N log N`` messages;
 - ``dissemination+tree`` (multi-layer): the grid is cut into ``block x block``
-  squares; inside each, a BFS tree (live links of the block) gathers to the
-  block's leader, the processor nearest the block's centre; the leaders run
-  Dissemination among themselves; then each leader releases its tree;
+  squares; inside each, a minimum spanning tree (:func:`mst_tree` on the
+  live links of the block) gathers to the block's leader, the processor
+  nearest the block's centre; the leaders run Dissemination among
+  themselves; then each leader releases its tree;
 - ``dlct``, ``dlct+ms``, ``dlct+tree``: see :mod:`vizcoll.barrier.dlct`.
 
 **Correctness is checked inside the simulation**: a processor leaving
@@ -46,7 +51,10 @@ run ends when nothing is left to do, ``figures["time"]`` is None,
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -74,6 +82,7 @@ __all__ = [
     "SimParams",
     "Block",
     "grid_blocks",
+    "mst_tree",
     "BarrierRun",
     "TwoPhase",
     "MasterSlave",
@@ -163,17 +172,33 @@ def grid_blocks(grid: GridNetwork, size: int) -> list[Block]:
     return out
 
 
-def bfs_tree(nbrs: dict[int, list[int]], root: int, members: set[int] | None = None) -> dict[int, int]:
-    """Parent of every node reached from ``root`` by BFS over ``nbrs`` (restricted to ``members``); root -> -1."""
-    parent, frontier = {root: -1}, [root]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for v in nbrs[u]:
-                if v not in parent and (members is None or v in members):
-                    parent[v] = u
-                    nxt.append(v)
-        frontier = nxt
+def mst_tree(nbrs: dict[int, list[int]], root: int, length: Callable[[int, int], float],
+             members: set[int] | None = None) -> dict[int, int]:
+    """Parent of every node of a minimum spanning tree (link weight ``length(u, v)``) grown from ``root``; root -> -1.
+
+    Prim's algorithm over ``nbrs`` (restricted to ``members``): equal weights
+    are taken in the order the links were reached, so with one weight it is a
+    BFS tree (breadth first, neighbours in ``nbrs`` order).
+
+    >>> nbrs = {0: [1, 2], 1: [0, 2], 2: [0, 1]}
+    >>> mst_tree(nbrs, 0, lambda u, v: 5.0 if {u, v} == {0, 2} else 1.0)
+    {0: -1, 1: 0, 2: 1}
+    """
+    parent: dict[int, int] = {root: -1}
+    heap: list[tuple[float, int, int, int]] = []
+    order = itertools.count()
+
+    def reach(u: int) -> None:
+        for v in nbrs[u]:
+            if v not in parent and (members is None or v in members):
+                heapq.heappush(heap, (length(u, v), next(order), u, v))
+
+    reach(root)
+    while heap:
+        _, _, u, v = heapq.heappop(heap)
+        if v not in parent:
+            parent[v] = u
+            reach(v)
     return parent
 
 
@@ -523,23 +548,22 @@ class MasterSlave(TwoPhase):
 
 
 class TreeBarrier(FixedTree, TwoPhase):
-    """``tree``: a BFS spanning tree from the centre over live links (or the intact grid, ``tree_on="intact"``).
+    """``tree``: a minimum spanning tree (links weighted by length) from the centre, on the live or intact grid.
 
     Processors the tree cannot reach (cut off) send to the root through the
     network: their Gather dead-ends and the failure is reported.
     """
 
-    name, title = "tree", "Tree barrier (spanning tree of the network)"
+    name, title = "tree", "Tree barrier (minimum spanning tree of the network)"
 
     def setup(self) -> None:
         super().setup()
         self.root = self.grid.centre()
-        nbrs = self.grid.nbrs if self.p.tree_on == "live" else GridNetwork(self.topo, include_broken=True).nbrs
-        self.par = bfs_tree(nbrs, self.root)
+        grid = self.grid if self.p.tree_on == "live" else GridNetwork(self.topo, include_broken=True)
+        self.par = mst_tree(grid.nbrs, self.root, grid.length)
         for u in self.nodes:
             self.par.setdefault(u, self.root)
         self.kids = children_of(self.par)
-
 
 
 class Tournament(TwoPhase):
@@ -653,7 +677,7 @@ class Dissemination(DisseminationRounds, BarrierRun):
 
 
 class DisseminationTree(DisseminationRounds, FixedTree, TwoPhase):
-    """``dissemination+tree``: BFS trees inside ``block x block`` squares, Dissemination among their leaders."""
+    """``dissemination+tree``: spanning trees inside ``block x block`` squares, Dissemination among their leaders."""
 
     name, title = "dissemination+tree", "Dissemination + Tree barrier (two layers)"
 
@@ -663,7 +687,7 @@ class DisseminationTree(DisseminationRounds, FixedTree, TwoPhase):
         for blk in grid_blocks(g, self.p.block):
             cy, cx = blk.r0 + (blk.h - 1) / 2, blk.c0 + (blk.w - 1) / 2
             leader = min(blk.nodes, key=lambda u: ((g.y[u] - cy) ** 2 + (g.x[u] - cx) ** 2, g.y[u], g.x[u]))
-            par = bfs_tree(g.nbrs, leader, set(blk.nodes))
+            par = mst_tree(g.nbrs, leader, g.length, set(blk.nodes))
             self.par.update({u: par.get(u, leader) for u in blk.nodes})  # cut off inside the block: via the network
             self.par[leader] = -1
             leaders.append(leader)

@@ -234,6 +234,10 @@ class GridNetwork:
         """Squared Euclidean distance between two nodes' positions."""
         return (int(self.x[u]) - int(self.x[v])) ** 2 + (int(self.y[u]) - int(self.y[v])) ** 2
 
+    def length(self, u: int, v: int) -> float:
+        """Euclidean length of the link ``u -- v`` (1 along a row or column, √2 on a diagonal)."""
+        return math.sqrt(self.d2(u, v))
+
     def _key(self, v: int, dst: int) -> tuple[int, int, int, int]:
         return self.d2(v, dst), int(self.y[v]), int(self.x[v]), v
 

@@ -87,7 +87,8 @@ def _barrier(args: argparse.Namespace) -> dict:
 
 
 def _sweep_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="grid sides (default 4,8,12,16)")
+    sizes = ",".join(map(str, SIZES))
+    parser.add_argument("--sizes", default=sizes, help=f"grid sides (default {sizes})")
     parser.add_argument("--rates", default=",".join(f"{r:g}" for r in RATES), help="break rates (default 0,...,0.5)")
     parser.add_argument("--algos", default=",".join(ALGOS), help="algorithms (default all)")
     parser.add_argument("--seeds", type=int, default=3, help="seeds per (size, rate) (default 3)")

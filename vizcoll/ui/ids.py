@@ -137,6 +137,7 @@ BAR_SWEEP_RATE = "bar-sweep-rate"
 BAR_SWEEP_INFO = "bar-sweep-info"
 BAR_VS_RATE = "bar-vs-rate"
 BAR_VS_SIZE = "bar-vs-size"
+BAR_RANGES = "bar-ranges"
 BAR_HIST = "bar-hist"
 
 # the fault replays page

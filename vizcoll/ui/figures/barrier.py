@@ -30,6 +30,7 @@ __all__ = [
     "uq_text",
     "numbering_figure",
     "sweep_figure",
+    "range_figure",
     "uq_histogram_figure",
 ]
 
@@ -243,6 +244,50 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
         height=480, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "t": 40, "b": 10},
         legend={"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0},
         xaxis={**xaxis, "gridcolor": "#eef2f7"},
+        yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
+               "rangemode": "tozero"})
+    return _frame(fig)
+
+
+def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+tree")) -> go.Figure:
+    """The paper's Fig. 7: per grid size, each algorithm's run times over all break rates as a vertical line
+    from the fastest to the slowest, a dot per rate (the longer the line, the more the breaks hurt)."""
+    shown = [c for c in columns if c in result["columns"]]
+    sizes = sorted({r["size"] for r in result["rows"]})
+    if not shown or not sizes:
+        return _empty("The sweep has none of Tree, ID1, ID2.")
+    fig = go.Figure()
+    width = 0.8 / len(shown)
+    for i, col in enumerate(shown):
+        line_x, line_y, dot_x, dot_y, dot_text = [], [], [], [], []
+        for g, size in enumerate(sizes):
+            x = g - 0.4 + width * (i + 0.5)
+            points = sorted((r["rate"], r["sync_ms"][col]) for r in result["rows"]
+                            if r["size"] == size and r["sync_ms"][col] is not None)
+            if not points:
+                continue
+            values = [v for _, v in points]
+            line_x += [x, x, None]
+            line_y += [min(values), max(values), None]
+            dot_x += [x] * len(points)
+            dot_y += values
+            dot_text += [f"{col}, {size}×{size}, {rate:.0%} broken" for rate, _ in points]
+        colour = ALGO_COLOURS.get(col, "#333")
+        fig.add_trace(go.Scatter(x=line_x, y=line_y, mode="lines", line={"color": colour, "width": 7}, name=col,
+                                 legendgroup=col, hoverinfo="skip"))
+        fig.add_trace(go.Scatter(x=dot_x, y=dot_y, mode="markers", legendgroup=col, showlegend=False,
+                                 marker={"color": "#222", "size": 6}, text=dot_text,
+                                 hovertemplate="%{text}: %{y:.1f} ms<extra></extra>"))
+    p = result["params"]
+    rates = [r * 100 for r in p.get("rates", [])]
+    span = f"{min(rates):g}–{max(rates):g}%" if rates else "all"
+    work = (p.get("barriers", 3) - 1) * p.get("compute", 0.5)
+    fig.update_layout(
+        title={"text": f"Run time over {span} broken links, per grid size (the paper's Fig. 7)"},
+        height=440, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.15, "yanchor": "top", "x": 0},
+        xaxis={"tickvals": list(range(len(sizes))), "ticktext": [f"{s}×{s}" for s in sizes],
+               "title": {"text": "grid"}, "range": [-0.6, len(sizes) - 0.4]},
         yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
                "rangemode": "tozero"})
     return _frame(fig)

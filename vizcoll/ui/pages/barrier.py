@@ -47,6 +47,7 @@ from vizcoll.ui.figures.barrier import (
     grid_stylesheet,
     message_kind,
     numbering_figure,
+    range_figure,
     step_stylesheet,
     sweep_figure,
     uq_histogram_figure,
@@ -61,10 +62,10 @@ DEFAULTS = {"size": "4x4", "neighbors": "8", "broken": "", "rate": "0.1", "seed"
             "judge": "model", "barriers": "3", "compute": "0.5", "k": "1", "numbering": "s-curve"}
 MAX_SIDE = 16  # the page animates grids up to 16 x 16
 UQ_SIDE = 8  # the LCT vs BST view draws the page's grid up to 8 x 8 (else the paper's 4 x 4)
-QUICK = {"sizes": [4, 8], "rates": [0.0, 0.2, 0.4], "seeds": 1}
+QUICK = {"sizes": [4, 8, 12], "rates": [0.0, 0.2, 0.4], "seeds": 1}
 FULL = {"sizes": list(SIZES), "rates": list(RATES), "seeds": 1}
 QUICK_MODE, FULL_MODE = "quick", "full"
-ALGO_NAMES = {"ms": "MS (master–slave)", "tree": "Tree (spanning tree)", "tournament": "Tournament",
+ALGO_NAMES = {"ms": "MS (master–slave)", "tree": "Tree (minimum spanning tree)", "tournament": "Tournament",
               "dissemination": "Dissemination", "dissemination+tree": "Dissemination + Tree",
               "dlct": "DLCT", "dlct+ms": "DLCT + MS (ID1)", "dlct+tree": "DLCT + Tree (ID2)"}
 GRAPH_CONFIG = {"toImageButtonOptions": {"format": "svg", "filename": "vizcoll-barrier"}}
@@ -276,8 +277,8 @@ def layout(query: str = "") -> html.Div:
             html.H3("Run time of every algorithm (the paper's Fig. 6 and 7)"),
             dcc.Store(id=ids.BAR_SWEEP),
             _field("sweep", dcc.RadioItems(id=ids.BAR_SWEEP_MODE, value=QUICK_MODE, options=[
-                {"label": "quick: 4×4 and 8×8, 0/20/40% broken, 1 seed (a few seconds)", "value": QUICK_MODE},
-                {"label": "full: 4–16 × 0–50% broken, 1 seed (about 15 s)", "value": FULL_MODE}])),
+                {"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": QUICK_MODE},
+                {"label": "full: 4–20 × 0–50% broken, 1 seed (about 25 s)", "value": FULL_MODE}])),
             html.Div(className="row", children=[
                 html.Label("grid of the rate chart"),
                 dcc.Dropdown(id=ids.BAR_SWEEP_SIZE, clearable=False, style={"width": 120}),
@@ -287,6 +288,7 @@ def layout(query: str = "") -> html.Div:
         ]),
         dcc.Loading(type="dot", children=html.Div(className="pair", children=[
             dcc.Graph(id=ids.BAR_VS_RATE, config=GRAPH_CONFIG), dcc.Graph(id=ids.BAR_VS_SIZE, config=GRAPH_CONFIG)])),
+        html.Div(className="pair", children=[dcc.Graph(id=ids.BAR_RANGES, config=GRAPH_CONFIG)]),
         html.Div(className="pair", children=[dcc.Graph(id=ids.BAR_HIST, config=GRAPH_CONFIG)]),
     ])
     return html.Div(className="page barrier-page", children=[html.Div(className="columns", children=[sidebar, main])])
@@ -399,8 +401,9 @@ def sweep_info(result: dict) -> str:
     pairs = claims.get("dlct+tree/tree@intact", {})
     worst = [(cell, ratio) for cell, ratio in pairs.items() if ratio is not None and not cell.endswith("@0")]
     text = ("Each point: the mean of the runs (3 barriers, 0.5 s of work between them) on grids with that share "
-            "of links broken at random, never cut apart. tree = a BFS spanning tree of the live grid (rebuilt after "
-            "the breaks), tree@intact = the same tree built before they broke (a fixed pattern that detours).")
+            "of links broken at random, never cut apart. tree = the minimum spanning tree (links weighted by "
+            "length) of the live grid (rebuilt after the breaks), tree@intact = the same tree built before they "
+            "broke (a fixed pattern that detours).")
     if worst:
         text += (" Synchronisation time of DLCT + Tree (ID2) ÷ tree@intact with breaks (size@rate): "
                  f"{', '.join(f'{c}: {r:.2f}' for c, r in worst)} (below 1 = DLCT faster; the paper reports "
@@ -445,7 +448,7 @@ def register(app: Dash) -> None:
         State(ids.BAR_SWEEP_SIZE, "value"), State(ids.BAR_SWEEP_RATE, "value"), State(ids.BAR_SWEEP, "data"),
     )(compute_sweep)
     app.callback(
-        Output(ids.BAR_VS_RATE, "figure"), Output(ids.BAR_VS_SIZE, "figure"),
+        Output(ids.BAR_VS_RATE, "figure"), Output(ids.BAR_VS_SIZE, "figure"), Output(ids.BAR_RANGES, "figure"),
         Input(ids.BAR_SWEEP, "data"), Input(ids.BAR_SWEEP_SIZE, "value"), Input(ids.BAR_SWEEP_RATE, "value"),
     )(render_sweep)
     app.callback(Output(ids.BAR_HIST, "figure"), Input(ids.BAR_PARAMS, "data"))(render_histogram)
@@ -538,8 +541,8 @@ def compute_sweep(params, mode, size, rate, current=None):
 
 def render_sweep(result, size, rate):
     if not result or size is None or rate is None:
-        return no_update, no_update
-    return sweep_figure(result, "rate", size), sweep_figure(result, "size", rate)
+        return no_update, no_update, no_update
+    return sweep_figure(result, "rate", size), sweep_figure(result, "size", rate), range_figure(result)
 
 
 def render_histogram(params):
