@@ -4,10 +4,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-# chromium + chromium-driver for the browser tests, ibsim-utils to check our ibsim export with the real ibsim
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v ibsim >/dev/null; then
+# chromium + chromium-driver for the browser tests; ibsim-utils and infiniband-diags (ibnetdiscover) to check
+# our ibsim export with the real ibsim and read back what the real ibnetdiscover prints on it
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v ibsim >/dev/null \
+    || ! { command -v ibnetdiscover >/dev/null || [ -x /usr/sbin/ibnetdiscover ]; }; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver ibsim-utils >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver ibsim-utils infiniband-diags \
+    >/dev/null
 fi
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python3 -m ruff check .
