@@ -5,7 +5,7 @@ from __future__ import annotations
 from dash import Dash, Input, Output, dcc, html
 
 from vizcoll.ui import ids
-from vizcoll.ui.pages import barrier, faults, multicast, planned, topology, trees
+from vizcoll.ui.pages import barrier, erasure, faults, multicast, topology, trees
 
 __all__ = ["NAV", "shell_layout", "render_page", "register"]
 
@@ -39,8 +39,8 @@ def render_page(pathname: str | None, search: str | None):
         return barrier.layout(search or "")
     if path == "/faults":
         return faults.layout(search or "")
-    if path in planned.PLANNED:
-        return planned.layout(path)
+    if path == "/erasure":
+        return erasure.layout(search or "")
     return html.Div(className="page", children=[html.H2("Page not found"),
                                                 html.P(["No page at ", html.Code(path), ". ",
                                                         dcc.Link("Go to the start page", href="/")])])
@@ -53,3 +53,4 @@ def register(app: Dash) -> None:
     trees.register(app)
     barrier.register(app)
     faults.register(app)
+    erasure.register(app)

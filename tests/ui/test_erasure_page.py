@@ -1,0 +1,193 @@
+"""The erasure-code page's callbacks, views and figure builders, called directly (no browser)."""
+
+from __future__ import annotations
+
+import pytest
+from dash import no_update
+
+from tests.callback_context import in_callback
+from vizcoll.erasure.compare import measure
+from vizcoll.ui import ids
+from vizcoll.ui.figures.erasure import block_layout, compare_figure, dc_figure, matrix_figure
+from vizcoll.ui.pages import erasure as page
+
+CLICK = f"{ids.ERA_DC_FIG}.clickData"
+CONTROLS = ("n", "k", "dcs", "code", "traffic", "d", "seed", "placement")
+
+
+def controls(**changes) -> list:
+    values = page.DEFAULTS | {"n": 9, "k": 5, "dcs": 3, "d": None, "seed": 0}
+    return [changes.get(key, values[key]) for key in CONTROLS]
+
+
+def params(**changes) -> dict:
+    stored, message = page.build(*controls(**changes))
+    assert message == ""
+    return stored
+
+
+def click(kind: str, index: int, p: dict, view: dict | None = None) -> dict:
+    return in_callback(page.update_view, CLICK, {"points": [{"customdata": [kind, index]}]}, 0, p,
+                       view or dict(page.EMPTY_VIEW))
+
+
+def texts(component) -> str:
+    return str(component)
+
+
+def arrowheads(fig, prefix: str) -> int:
+    """Arrows drawn by the traces whose name starts with ``prefix`` (one arrowhead marker each)."""
+    return sum(list(t.marker.symbol).count("arrow") for t in fig.data
+               if t.name.startswith(prefix) and isinstance(t.marker.symbol, tuple | list))
+
+
+# ------------------------------------------------------------------ parameters
+def test_build_stores_checked_parameters():
+    p = params()
+    assert p == {"n": 9, "k": 5, "dcs": 3, "code": "fmel", "traffic": "blocks", "d": None, "seed": 0,
+                 "placement": None}
+    assert params(placement="0,0,0,1,1,1,2,2,2", code="rs")["placement"] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"k": 12}, "k = 12 data blocks cannot exceed n = 9"),
+    ({"n": 400}, "above the limit of 32"),
+    ({"dcs": 0}, "the number of data centres must be at least 1"),
+    ({"n": "x"}, "n (coded blocks) must be an integer"),
+    ({"code": "replication"}, "multiple of k"),
+    ({"d": 2}, "can survive 2 DC failures"),
+    ({"placement": "0,1"}, "lists 2 DC numbers"),
+    ({"code": "raid"}, "unknown code family"),
+])
+def test_bad_input_becomes_one_message_and_keeps_the_last_result(change, words):
+    stored, message = page.build(*controls(**change))
+    assert stored is no_update
+    assert message.startswith("⚠ ") and words in message and "Traceback" not in message
+
+
+# ------------------------------------------------------------------ the view
+def test_clicks_select_blocks_and_toggle_dcs():
+    p = params()
+    view = click("block", 4, p)
+    assert view == {"block": 4, "failed": []}
+    view = click("dc", 1, p, view)
+    assert view == {"block": 4, "failed": [1]}
+    assert click("dc", 1, p, view) == {"block": 4, "failed": []}  # a second click restores it
+    assert click("dc", 7, p, view) is no_update and click("block", 99, p, view) is no_update
+    assert in_callback(page.update_view, CLICK, {"points": [{"x": 1}]}, 0, p, view) is no_update
+    assert in_callback(page.update_view, f"{ids.ERA_RESTORE}.n_clicks", None, 1, p, view) == {"block": 4, "failed": []}
+    assert in_callback(page.update_view, f"{ids.ERA_PARAMS}.data", None, 0, p, view) == page.EMPTY_VIEW
+
+
+def test_a_selected_block_shows_its_repair_group_with_the_cross_dc_count():
+    p = params()
+    result = measure("fmel", 9, 5, 3)
+    for block in range(9):
+        r = result["repair_groups"][block]
+        fig, status, css = page.render_dcs(p, {"block": block, "failed": []})
+        assert f"Rebuilding y{block} " in status and css == "flag"
+        assert f"cross-DC traffic {r['cross_dc']} block{'s' * (r['cross_dc'] != 1)} (per remote block read)" in status
+        assert arrowheads(fig, "cross-DC read") == r["cross_dc"]  # remote reads in red
+        assert arrowheads(fig, "read in its own DC") == len(r["local"])
+        assert arrowheads(fig, "") == len(r["group"])
+    names = [t.name for t in fig.data]
+    assert "its repair group" in names and any(n.startswith("y8: the block being rebuilt") for n in names)
+
+
+def test_aggregated_traffic_draws_one_red_arrow_per_remote_dc():
+    p = params(traffic="aggregated")
+    result = page.code_result(p)
+    block = next(i for i, r in enumerate(result["repair_groups_aggregated"]) if r["cross_dc"] == 1)
+    fig, status, _ = page.render_dcs(p, {"block": block, "failed": []})
+    assert arrowheads(fig, "cross-DC transfer") == 1
+    assert any(a.text == "<b>Σ</b>" for a in fig.layout.annotations)
+    assert "one combined block from each of DC" in status
+    assert result["mean_traffic_aggregated"] == pytest.approx(0.666667)
+
+
+def test_failing_dcs_says_whether_the_stripe_survives():
+    p = params(code="rs")
+    fig, status, css = page.render_dcs(p, {"block": None, "failed": [0]})
+    assert status.startswith("✓ The stripe survives the loss of DC 0: y0, y1, y2 are lost") and css == "flag"
+    assert [s.fillcolor for s in fig.layout.shapes] == ["#fde8e8", "#f8fafc", "#f8fafc"]
+    assert "lost, rebuilt from the surviving DCs" in [t.name for t in fig.data]
+    fig, status, css = page.render_dcs(p, {"block": None, "failed": [0, 2]})
+    assert status.startswith("✕ Data lost: with DC 0, 2 down") and css == "flag warn"
+    assert "gone for good: y0, y1, y2, y6, y7, y8" in status
+    assert "lost for good" in [t.name for t in fig.data]
+    fig, status, _ = page.render_dcs(p, dict(page.EMPTY_VIEW))
+    assert status.startswith("Click a block")
+
+
+# ------------------------------------------------------------------ code, comparison, matrix
+def test_code_views_and_matrix():
+    summary, scheme, matrix = page.render_code(params())
+    assert "FMEL(9,5)" in texts(summary) and "Lower bound on T̄: 0.778" in texts(scheme)
+    assert "meets it ✓" in texts(scheme)
+    assert len(matrix.data[0].z) == 5 and len(matrix.data[0].z[0]) == 9
+    assert matrix.data[0].x[0] == "y0·DC0"
+    _, rs_scheme, _ = page.render_code(params(code="rs"))
+    assert "Cauchy" in texts(rs_scheme)
+
+
+def test_comparison_chart_and_table():
+    p = params()
+    fig, table = page.render_compare(p)
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert bars[0].name == "T̄ per remote block" and "FMEL ◀" in list(bars[0].x)
+    paper = [t for t in fig.data if t.name == "paper (Table 2)"]
+    assert len(paper) == 3 and paper[0].y[0] == 0.67  # the Table 2 column FMEL (n=9, k=5)
+    assert bars[0].text[2] == "n/a"  # replication cannot store 9 blocks of 5
+    assert "42.9–56.0 %" in texts(table) and "paper: FMEL (n=9, k=5)" in texts(table)
+    assert "Reed–Solomon 74.1 %" in texts(table)
+    fig, _ = page.render_compare(params(code="rs", n=6, k=2))
+    assert "RS ◀" in list(fig.data[0].x)
+    assert {t.hovertemplate.split(":")[0] for t in fig.data if t.name == "paper (Table 2)"} == \
+        {"paper, FMEL (n=6, k=2)"}
+
+
+def test_pure_builders():
+    pos, boxes = block_layout([0, 0, 1, 1, 2], 3)
+    assert set(pos) == {0, 1, 2, 3, 4} and [b["dc"] for b in boxes] == [0, 1, 2]
+    assert all(boxes[z]["x0"] < pos[i][0] < boxes[z]["x1"] for i, z in enumerate([0, 0, 1, 1, 2]))
+    result = measure("lrc", 9, 5, 3)
+    fig = dc_figure(result)
+    assert {t.name for t in fig.data} >= {"data block", "local parity block", "global parity block"}
+    assert fig.layout.yaxis.scaleanchor == "x"
+    assert matrix_figure(result).data[0].z[0][3] is None  # x0 is not in y3
+    out = compare_figure({"rs": {"error": "no"}, "fmel": measure("fmel", 6, 2, 3)}, [], "fmel", "blocks")
+    assert out.data[0].text[0] == "n/a"
+
+
+CONTROL_IDS = (ids.ERA_N, ids.ERA_K, ids.ERA_DCS, ids.ERA_CODE, ids.ERA_TRAFFIC, ids.ERA_D, ids.ERA_SEED,
+               ids.ERA_PLACEMENT)
+
+
+def control_values(node, found: dict | None = None) -> dict:
+    """The value of every control in a layout tree, by id."""
+    found = {} if found is None else found
+    if getattr(node, "id", None) in CONTROL_IDS:
+        found[node.id] = node.value
+    children = getattr(node, "children", None)
+    for child in children if isinstance(children, list | tuple) else [children]:
+        if child is not None and not isinstance(child, str):
+            control_values(child, found)
+    return found
+
+
+def test_layout_prefills_from_the_url():
+    found = control_values(page.layout("?n=12&k=8&dcs=4&code=rs&traffic=aggregated&d=1&placement=0,1"))
+    assert found == {ids.ERA_N: 12, ids.ERA_K: 8, ids.ERA_DCS: 4, ids.ERA_CODE: "rs", ids.ERA_TRAFFIC: "aggregated",
+                     ids.ERA_D: 1, ids.ERA_SEED: 0, ids.ERA_PLACEMENT: "0,1"}
+    assert page.layout("?n=zz&code=raid") is not None  # unusable values fall back to the defaults
+
+
+def test_the_share_link_reopens_the_same_parameters():
+    assert page.share(params()) == "/erasure"  # the defaults need no query
+    stored = params(n=12, k=8, dcs=4, code="rs", traffic="aggregated", d=1, placement="0,0,0,1,1,1,2,2,2,3,3,3")
+    href = page.share(stored)
+    assert href.startswith("/erasure?") and "placement=0%2C0%2C0%2C1" in href
+    reopened = control_values(page.layout("?" + href.split("?", 1)[1]))
+    again = page.build(*[reopened[i] for i in CONTROL_IDS])
+    assert again == (stored, "")
+    assert page.share(None) is no_update
