@@ -53,6 +53,7 @@ __all__ = [
     "lrc",
     "code_from_generator",
     "dc_sizes",
+    "placement_of",
 ]
 
 MAX_BLOCKS = 32
@@ -178,6 +179,19 @@ def even_placement(n: int, dcs: int) -> list[int]:
 def dc_sizes(placement: list[int], dcs: int) -> list[int]:
     """Blocks per DC."""
     return np.bincount(np.asarray(placement, dtype=np.int64), minlength=dcs).tolist()
+
+
+def placement_of(blocks: list[list[int]], n: int) -> list[int]:
+    """The DC of every block from the blocks of every DC (the inverse of :meth:`Code.dc_blocks`).
+
+    >>> placement_of([[0, 2], [1]], 3)
+    [0, 1, 0]
+    """
+    placement = [0] * n
+    for z, members in enumerate(blocks):
+        for b in members:
+            placement[b] = z
+    return placement
 
 
 def parse_placement(value, n: int, dcs: int) -> list[int]:

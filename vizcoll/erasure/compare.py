@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from vizcoll.erasure.codes import FAMILIES, Code, check_parameters, lrc, reed_solomon, replication
 from vizcoll.erasure.fmel import SearchResult, fmel_search
-from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, Metrics, evaluate
+from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, Metrics, check_traffic, evaluate
 from vizcoll.errors import SpecError, VizcollError
 
 __all__ = ["PAPER_TABLE2", "PAPER_REDUCTION", "build", "measure", "compare", "paper_rows", "paper_table",
@@ -53,8 +53,7 @@ def build(family: str, n: int, k: int, dcs: int, placement=None, seed: int = 0, 
     """
     if family not in FAMILIES:
         raise SpecError(f"unknown code {family!r}; choose one of {', '.join(FAMILIES)}")
-    if traffic not in TRAFFIC:
-        raise SpecError(f"unknown traffic model {traffic!r}; choose {' or '.join(TRAFFIC)}")
+    check_traffic(traffic)
     check_parameters(n, k, dcs)
     if family == "rs":
         return reed_solomon(n, k, dcs, placement), None

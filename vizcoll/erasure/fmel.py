@@ -83,14 +83,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vizcoll.erasure.bounds import counting_tolerance, fewest_helpers, fits, helpers, survivors_ok
-from vizcoll.erasure.codes import Code, check_parameters, dc_sizes, parse_placement, reed_solomon
+from vizcoll.erasure.codes import Code, check_parameters, dc_sizes, parse_placement, placement_of, reed_solomon
 from vizcoll.erasure.gf import gf_in_span, gf_nullspace, gf_rank, gf_rref
 from vizcoll.erasure.metrics import (
     DEFAULT_BUDGET,
-    TRAFFIC,
     Budget,
     Metrics,
     block_failures_tolerated,
+    check_traffic,
     dc_bounds,
     evaluate,
     repair_groups,
@@ -277,10 +277,7 @@ def _build(blocks: list[list[int]], local: tuple[int, ...], owners: dict[int, tu
     block is in no check."""
     if len(local) + len(owners) > n - k:
         return None
-    dc_of = [0] * n
-    for z, bs in enumerate(blocks):
-        for b in bs:
-            dc_of[b] = z
+    dc_of = placement_of(blocks, n)
     checks = [sorted(blocks[z]) for z in local]
     used = [0] * n
     for z in sorted(owners):
@@ -361,10 +358,7 @@ def _construct(scheme: Scheme, n: int, k: int, dcs: int, d: int, rng: np.random.
         return None
     _, pivots = gf_rref(h)
     data = [c for c in range(n) if c not in set(pivots)]
-    placement = [0] * n
-    for z, bs in enumerate(scheme.blocks):
-        for b in bs:
-            placement[b] = z
+    placement = placement_of(scheme.blocks, n)
     kinds = ["data" if i in set(data) else "local parity" if any(i in scheme.blocks[z] for z in scheme.local)
              else "parity" for i in range(n)]
     code = Code("fmel", label, n, k, dcs, g, placement, kinds, data, mds=False,
@@ -463,10 +457,7 @@ class _Search:
 
     def baseline(self, layout: list[list[int]]) -> None:
         """Start from the Reed–Solomon code on ``layout`` (its scheme: every check global)."""
-        placement = [0] * self.n
-        for z, bs in enumerate(layout):
-            for b in bs:
-                placement[b] = z
+        placement = placement_of(layout, self.n)
         rs = reed_solomon(self.n, self.k, self.dcs, placement)
         scheme = _build(layout, (), {}, self.n, self.k, self.traffic)
         code = Code("fmel", f"FMEL({self.n},{self.k})", self.n, self.k, self.dcs, rs.generator, placement,
@@ -481,7 +472,8 @@ class _Search:
         open_blocks = [i for i in range(self.n) if scheme.cost[i] > floor[code.placement[i]]]
         spent = Budget(self.budget)
         total = sum(scheme.cost[i] for i in range(self.n) if i not in set(open_blocks))
-        total += sum(r["cross_dc"] for r in repair_groups(code, spent, self.traffic, blocks=open_blocks))
+        total += sum(r["cross_dc"] for r in repair_groups(code, spent, self.traffic, blocks=open_blocks,
+                                                          bounds=floor))
         if self.best is not None and total > self.best[0][0]:
             return
         tolerance = block_failures_tolerated(code, Budget(TIE_BREAK_BUDGET))["tolerated"]
@@ -555,8 +547,7 @@ def fmel_search(n: int, k: int, dcs: int, d: int | None = None, placement=None, 
     """
     started = time.perf_counter()
     n, k, dcs = check_parameters(n, k, dcs)
-    if traffic not in TRAFFIC:
-        raise SpecError(f"unknown traffic model {traffic!r}; choose {' or '.join(TRAFFIC)}")
+    check_traffic(traffic)
     if trials < 1 or max_schemes < 1:
         raise SpecError("trials and max_schemes must be at least 1")
     if placement is not None:

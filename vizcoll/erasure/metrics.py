@@ -54,6 +54,7 @@ from vizcoll.erasure.gf import (
     gf_nullspace,
     gf_rank,
     gf_rank_batch,
+    gf_rref,
 )
 from vizcoll.errors import SpecError
 
@@ -63,6 +64,7 @@ __all__ = [
     "RepairTimeModel",
     "Metrics",
     "TRAFFIC",
+    "check_traffic",
     "repair_group",
     "repair_group_aggregated",
     "repair_groups",
@@ -81,6 +83,23 @@ DEFAULT_BUDGET = 3_000_000
 TRAFFIC = ("blocks", "aggregated")
 CHUNK = 4096
 MAX_TIE_SETS = 256
+
+
+def check_traffic(traffic: str) -> str:
+    """``traffic`` if it is one of :data:`TRAFFIC`; else a SpecError."""
+    if traffic not in TRAFFIC:
+        raise SpecError(f"unknown traffic model {traffic!r}; choose {' or '.join(TRAFFIC)}")
+    return traffic
+
+
+def _combination_chunks(items: int, size: int):
+    """Every ``size``-subset of ``range(items)`` in lexicographic order, as int64 arrays of up to CHUNK rows."""
+    combos = itertools.combinations(range(items), size)
+    while True:
+        chunk = np.array(list(itertools.islice(combos, CHUNK)), dtype=np.int64).reshape(-1, size)
+        if chunk.size == 0:
+            return
+        yield chunk
 
 
 @dataclass
@@ -143,11 +162,7 @@ def _min_sets(target: np.ndarray, vecs: np.ndarray, labels: list[int], budget: B
         return _Found(None, [], classes)
     for size in range(max(1, start), min(len(classes), target.size) + 1):
         hits: list[tuple[int, ...]] = []
-        combos = itertools.combinations(range(len(classes)), size)
-        while True:
-            chunk = np.array(list(itertools.islice(combos, CHUNK)), dtype=np.int64).reshape(-1, size)
-            if chunk.size == 0:
-                break
+        for chunk in _combination_chunks(len(classes), size):
             if not budget.take(len(chunk)):
                 return _Found(None, [], classes, exhausted=True, checked_below=size)
             stack = np.transpose(reps[chunk], (0, 2, 1))
@@ -216,6 +231,12 @@ def _min_remote_sets(target: np.ndarray, vecs: dict[int, np.ndarray], by_dc: dic
 
 
 # ---------------------------------------------------------------- repair groups
+def _unrepairable(code: Code, i: int, **extra) -> dict:
+    """The repair-group record of a block that the other blocks cannot rebuild."""
+    return {"block": i, "dc": code.placement[i], "group": None, "remote": None, "local": None, "cross_dc": None,
+            "reads": None, "exact": True, **extra}
+
+
 def _group(code: Code, i: int, remote: list[int], local: list[int], exact: bool, **extra) -> dict:
     group = sorted(set(remote) | set(local))
     return {"block": i, "dc": code.placement[i], "group": group, "remote": sorted(remote), "local": sorted(local),
@@ -268,8 +289,7 @@ def repair_group(code: Code, i: int, budget: Budget | None = None, at_least: int
     local = [j for j in range(n) if j != i and code.placement[j] == z]
     remote = [j for j in range(n) if code.placement[j] != z]
     if not gf_in_span(g[:, local + remote], t):
-        return {"block": i, "dc": z, "group": None, "remote": None, "local": None, "cross_dc": None, "reads": None,
-                "exact": True}
+        return _unrepairable(code, i)
     if code.mds:  # any k blocks rebuild any other, fewer never do
         if len(local) >= k:
             return _group(code, i, [], local[:k], True)
@@ -326,8 +346,7 @@ def repair_group_aggregated(code: Code, i: int, budget: Budget | None = None, at
     local = [j for j in blocks[z] if j != i]
     others = [w for w in range(code.dcs) if w != z and blocks[w]]
     if not gf_in_span(g[:, local + [j for w in others for j in blocks[w]]], t):
-        return {"block": i, "dc": z, "group": None, "remote": None, "local": None, "cross_dc": None,
-                "reads": None, "exact": True, "remote_dcs": None}
+        return _unrepairable(code, i, remote_dcs=None)
     if code.mds:  # any k blocks: the fewest DCs holding k − local blocks, then the lowest indices
         need = max(0, k - len(local))
         for size in range(0, len(others) + 1):
@@ -365,23 +384,22 @@ def repair_group_aggregated(code: Code, i: int, budget: Budget | None = None, at
 
 
 def repair_groups(code: Code, budget: Budget | None = None, traffic: str = "blocks",
-                  blocks: list[int] | None = None) -> list[dict]:
+                  blocks: list[int] | None = None, bounds: list[int] | None = None) -> list[dict]:
     """The repair group of every block (or of ``blocks``; one shared budget), counting traffic per block or per
-    remote DC."""
+    remote DC; ``bounds`` are the code's :func:`dc_bounds` when the caller has them."""
     budget = budget or Budget()
-    if traffic not in TRAFFIC:
-        raise SpecError(f"unknown traffic model {traffic!r}; choose {' or '.join(TRAFFIC)}")
-    one = repair_group if traffic == "blocks" else repair_group_aggregated
-    bounds = dc_bounds(code)
+    one = repair_group if check_traffic(traffic) == "blocks" else repair_group_aggregated
+    bounds = dc_bounds(code) if bounds is None else bounds
     return [one(code, i, budget, bounds[code.placement[i]]) for i in (range(code.n) if blocks is None else blocks)]
 
 
-def dc_bounds(code: Code) -> list[int]:
+def dc_bounds(code: Code, survived: int | None = None) -> list[int]:
     """Per DC, the fewest remote DCs any repair group of its blocks reads from (from the code's own DC ranks
-    and the DC failures it survives)."""
+    and the DC failures it survives, ``survived`` when the caller knows it)."""
     blocks = code.dc_blocks()
     ranks = [gf_rank(code.generator[:, b]) if b else 0 for b in blocks]
-    return dc_lower_bounds([len(b) for b in blocks], ranks, code.k, dc_failures_survived(code))
+    survived = dc_failures_survived(code) if survived is None else survived
+    return dc_lower_bounds([len(b) for b in blocks], ranks, code.k, survived)
 
 
 # ---------------------------------------------------------------- MDS check
@@ -403,13 +421,8 @@ def is_mds(g, limit: int = MDS_CHECK_LIMIT) -> bool | None:
     m, size = (g, k) if k <= n - k else (gf_nullspace(g), n - k)
     if size == 0:
         return True
-    combos = itertools.combinations(range(n), size)
-    while True:
-        chunk = np.array(list(itertools.islice(combos, CHUNK)), dtype=np.int64).reshape(-1, size)
-        if chunk.size == 0:
-            return True
-        if np.any(gf_rank_batch(np.transpose(m[:, chunk], (1, 0, 2))) < size):
-            return False
+    return all(np.all(gf_rank_batch(np.transpose(m[:, chunk], (1, 0, 2))) == size)
+               for chunk in _combination_chunks(n, size))
 
 
 def with_mds_flag(code: Code, limit: int = MDS_CHECK_LIMIT) -> Code:
@@ -474,11 +487,7 @@ def block_failures_tolerated(code: Code, budget: Budget | None = None) -> dict:
         return {"tolerated": n - k, "exact": True, "worst": None, "upper": n - k}
     h = gf_nullspace(code.generator)  # rows: a basis of the dual code
     for t in range(1, n - k + 2):
-        combos = itertools.combinations(range(n), t)
-        while True:
-            chunk = np.array(list(itertools.islice(combos, CHUNK)), dtype=np.int64).reshape(-1, t)
-            if chunk.size == 0:
-                break
+        for chunk in _combination_chunks(n, t):
             if not budget.take(len(chunk)):
                 return {"tolerated": t - 1, "exact": False, "worst": None, "upper": _tolerance_upper(code)}
             ranks = gf_rank_batch(np.transpose(h[:, chunk], (1, 0, 2)))
@@ -491,8 +500,6 @@ def block_failures_tolerated(code: Code, budget: Budget | None = None) -> dict:
 def _tolerance_upper(code: Code) -> int:
     """An upper bound on the block failures tolerated: n − k (Singleton), the support of a row of the reduced
     generator (a codeword) minus one, and the blocks of the smallest fatal set of DCs minus one."""
-    from vizcoll.erasure.gf import gf_rref
-
     rows, _ = gf_rref(code.generator)
     bound = min(code.n - code.k, int(np.count_nonzero(rows, axis=1).min()) - 1)
     blocks = code.dc_blocks()
@@ -548,8 +555,6 @@ class RepairTimeModel:
     decode_ms_per_mb: float = 0.7
 
     def __post_init__(self) -> None:
-        from vizcoll.errors import SpecError
-
         for name in ("cross_dc_mb_s", "intra_dc_mb_s"):
             value = getattr(self, name)
             if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
@@ -672,9 +677,11 @@ def evaluate(code: Code, model: RepairTimeModel | None = None, budget: int = DEF
     """
     spent, spent_tolerance = Budget(budget), Budget(budget if tolerance_budget is None else tolerance_budget)
     code = with_mds_flag(code)
-    repair = repair_groups(code, spent, "blocks")
-    aggregated = repair_groups(code, spent, "aggregated")
+    survived = dc_failures_survived(code)
+    bounds = dc_bounds(code, survived)
+    repair = repair_groups(code, spent, "blocks", bounds=bounds)
+    aggregated = repair_groups(code, spent, "aggregated", bounds=bounds)
     tolerance = block_failures_tolerated(code, spent_tolerance)
     return Metrics(code=code, repair=repair, repair_aggregated=aggregated,
-                   dc_failures_survived=dc_failures_survived(code), block_tolerance=tolerance,
+                   dc_failures_survived=survived, block_tolerance=tolerance,
                    model=model or RepairTimeModel(), budget_used=spent.used + spent_tolerance.used)

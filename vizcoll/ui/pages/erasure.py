@@ -21,7 +21,7 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.erasure.codes import FAMILIES, MAX_BLOCKS, MAX_DCS, check_parameters, parse_placement
 from vizcoll.erasure.compare import PAPER_REDUCTION, compare, measure, paper_rows
-from vizcoll.erasure.metrics import TRAFFIC, Metrics, dc_failure
+from vizcoll.erasure.metrics import TRAFFIC, Metrics, check_traffic, dc_failure
 from vizcoll.errors import VizcollError
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
@@ -52,17 +52,15 @@ EMPTY_VIEW = {"block": None, "failed": []}
 # ---------------------------------------------------------------- parameters and engine calls
 def read_params(n, k, dcs, code, traffic, d, seed, placement) -> dict:
     """Checked, canonical page parameters; raises VizcollError with a message for the page."""
+    sizes = []
     for value, name in ((n, "n (coded blocks)"), (k, "k (data blocks)"), (dcs, "N (data centres)")):
         if value in (None, ""):
             raise VizcollError(f"{name}: enter a whole number")
-    n = number(n, "n (coded blocks)", int)
-    k = number(k, "k (data blocks)", int)
-    dcs = number(dcs, "N (data centres)", int)
-    n, k, dcs = check_parameters(n, k, dcs)
+        sizes.append(number(value, name, int))
+    n, k, dcs = check_parameters(*sizes)
     if code not in FAMILIES:
         raise VizcollError(f"unknown code family {code!r}; choose one of {', '.join(FAMILIES)}")
-    if traffic not in TRAFFIC:
-        raise VizcollError(f"unknown traffic model {traffic!r}")
+    check_traffic(traffic)
     d = None if d in (None, "") else number(d, "D (DC failures to survive)", int, 0, dcs - 1)
     seed = 0 if seed in (None, "") else number(seed, "seed", int, 0, 2**31 - 1)
     text = (placement or "").strip()
