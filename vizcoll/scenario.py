@@ -1,56 +1,76 @@
-"""One serialisable scenario: a topology source, the user's edits, communicators and view parameters.
+"""One scenario that every page looks at: a fabric, the user's edits, broken links, communicators, page settings.
 
-A scenario stores *how* to rebuild what the user sees rather than the full
-fabric: a generator spec (or, for uploaded files, the topology's lossless
-dict), then the ordered list of edits the user made (add/remove nodes and
-links, rename, break/repair links). Replaying the edits on the source gives
-the exact same topology, link ids included, so a scenario exported to JSON and
-imported back shows the identical view. A compact form for URLs keeps the spec,
-the broken link ids, the communicator pattern and the view parameters; edits
-other than broken links only travel in exported files.
+A scenario stores *how* to rebuild what the user sees:
+
+- the fabric's source: a generator spec (``fat-tree:radix=4,levels=3``) or an
+  uploaded / imported topology (its lossless dict, with the file's name);
+- the structural edits made on top of it, in order (add/remove nodes and
+  links, rename);
+- the broken links, in ONE encoding: each names its link by its ends and
+  ports, ``a[pa]-b[pb]`` (:meth:`Topology.link_label`). Link ids are only a
+  display aid, so resizing a grid or editing the fabric never moves a break
+  onto another link; a break whose link no longer exists stays listed as
+  *missing* (:meth:`Scenario.missing_breaks`) and breaks nothing;
+- the communicators: a pattern (``grid2d:4x4``) with processes per node, or
+  explicit lists of end-node names (uploaded or drawn by hand);
+- each page's parameters, ``params[page] = {key: value}``.
+
+:meth:`Scenario.topology` is the one way to get the fabric with its breaks
+applied. Scenarios travel as JSON files (:meth:`dumps` / :meth:`loads`,
+schema ``vizcoll.scenario/2``; files of schema ``/1``, whose breaks were link
+ids, are converted) and as URL fragments (:meth:`to_fragment`: zlib-compressed
+JSON in base64url). Everything read is checked: scenarios come from browsers.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import zlib
 from dataclasses import dataclass, field, replace
-from urllib.parse import parse_qsl, urlencode
+
+import numpy as np
 
 from vizcoll.comm import Communicators, from_lists, parse_pattern
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
-from vizcoll.topology.model import Topology
+from vizcoll.topology.model import LINK_LABEL, Topology
 
-__all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "Scenario", "apply_edit"]
+__all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "Scenario", "apply_edit"]
 
-SCHEMA = "vizcoll.scenario/1"
+SCHEMA = "vizcoll.scenario/2"
+OLD_SCHEMA = "vizcoll.scenario/1"
 DEFAULT_SPEC = "fat-tree:radix=4,levels=3"
-EDIT_OPS = ("add_node", "remove_node", "rename", "add_link", "remove_link", "toggle_broken")
-VIEW_KEYS = ("root",)
+EDIT_OPS = ("add_node", "remove_node", "rename", "add_link", "remove_link")
 PATTERN_KINDS = ("grid2d", "grid3d", "random", "hier")
+MAX_EDITS = 10_000
+MAX_BREAKS = 200_000
+MAX_PARAMS = 64
+MAX_JSON_BYTES = 64 * 1024 * 1024
+MAX_FRAGMENT_CHARS = 2_000_000
+"""Longest share-link fragment: Chromium's URL limit is 2 MB (a larger scenario is shared as a file)."""
 
 
 def apply_edit(topo: Topology, edit: dict) -> None:
-    """Apply one edit dict (``{"op": ..., ...}``) to ``topo`` in place.
+    """Apply one structural edit (``{"op": ..., ...}``) to ``topo`` in place.
 
     Ops: ``add_node`` (name, kind), ``remove_node`` (name), ``rename`` (name,
-    new), ``add_link`` (a, b), ``remove_link`` (id), ``toggle_broken`` (id).
+    new), ``add_link`` (a, b; optional ports pa, pb), ``remove_link`` (link:
+    its ``a[pa]-b[pb]`` label).
     """
     op = edit.get("op")
     try:
         if op == "add_node":
-            topo.add_node(str(edit["name"]), edit.get("kind", "switch"))
+            topo.add_node(_name(edit["name"]), edit.get("kind", "switch"))
         elif op == "remove_node":
-            topo.remove_node(str(edit["name"]))
+            topo.remove_node(_name(edit["name"]))
         elif op == "rename":
-            topo.rename(str(edit["name"]), str(edit["new"]))
+            topo.rename(_name(edit["name"]), _name(edit["new"]))
         elif op == "add_link":
-            topo.add_link(str(edit["a"]), str(edit["b"]))
+            topo.add_link(_name(edit["a"]), _name(edit["b"]), _port(edit.get("pa")), _port(edit.get("pb")))
         elif op == "remove_link":
-            topo.remove_link(int(edit["id"]))
-        elif op == "toggle_broken":
-            row = topo.link_row(int(edit["id"]))
-            topo.broken[row] = not topo.broken[row]
+            topo.remove_link(int(topo.link_id[_row(topo, edit["link"])]))
         else:
             raise VizcollError(f"unknown edit {op!r}; choose one of {', '.join(EDIT_OPS)}")
     except KeyError as exc:
@@ -61,39 +81,114 @@ def apply_edit(topo: Topology, edit: dict) -> None:
         raise VizcollError(f"edit {op!r} has a bad value ({exc})") from None
 
 
+def _name(value) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise VizcollError(f"a node name must be a non-empty text, got {value!r}")
+    return value.strip()
+
+
+def _port(value) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise VizcollError(f"a port number must be a whole number ≥ 1, got {value!r}")
+    return value
+
+
+def _row(topo: Topology, label) -> int:
+    row = topo.find_link(label)
+    if row is None:
+        raise VizcollError(f"the fabric has no link {label}")
+    return row
+
+
 @dataclass
 class Scenario:
-    """What the user built: topology source + edits + communicators + view parameters."""
+    """What the user built; see the module docstring."""
 
     spec: str = DEFAULT_SPEC
-    topology: dict | None = None
+    uploaded: dict | None = None
+    name: str = ""
     edits: list[dict] = field(default_factory=list)
+    broken: list[str] = field(default_factory=list)
     pattern: str = ""
     ppn: int = 1
-    params: dict = field(default_factory=dict)
     lists: list[list[str]] | None = None
+    params: dict[str, dict] = field(default_factory=dict)
 
-    def source_key(self) -> str:
-        """A canonical string of everything that determines the topology (for cache keys)."""
-        return json.dumps([self.spec, self.topology, self.edits], sort_keys=True, separators=(",", ":"))
+    @classmethod
+    def from_upload(cls, topo: Topology, name: str) -> Scenario:
+        """A scenario on an uploaded fabric; the file's broken links become the scenario's breaks."""
+        broken = [topo.link_label(r) for r in np.flatnonzero(topo.broken).tolist()]
+        intact = topo.copy()
+        intact.broken[:] = False
+        return cls(spec="", uploaded=intact.to_dict(), name=name or "uploaded fabric", broken=broken)
 
-    def build(self) -> Topology:
-        """The topology: the source with every edit replayed in order."""
-        topo = Topology.from_dict(self.topology) if self.topology is not None else from_spec(self.spec)
+    # ------------------------------------------------------------ the fabric
+    @property
+    def title(self) -> str:
+        """The fabric's name for people: the spec, or the uploaded file's name (+ edits)."""
+        base = self.name if self.uploaded is not None else self.spec
+        return base + (f" + {len(self.edits)} edit{'s' * (len(self.edits) > 1)}" if self.edits else "")
+
+    def fabric(self) -> Topology:
+        """The fabric without breaks: the source with every edit replayed in order."""
+        topo = Topology.from_dict(self.uploaded) if self.uploaded is not None else from_spec(self.spec)
+        topo.broken[:] = False
         for edit in self.edits:
             apply_edit(topo, edit)
         return topo
 
+    def topology(self) -> Topology:
+        """The fabric with the scenario's breaks applied (breaks naming a missing link are skipped)."""
+        topo = self.fabric()
+        rows = [r for r in (topo.find_link(label) for label in self.broken) if r is not None]
+        topo.broken[rows] = True
+        return topo
+
+    def missing_breaks(self, topo: Topology) -> list[str]:
+        """The breaks whose link is not in ``topo`` (e.g. removed, or the grid got smaller)."""
+        return [label for label in self.broken if topo.find_link(label) is None]
+
+    def source_key(self) -> dict:
+        """Everything that determines :meth:`topology` (for cache keys)."""
+        return {"spec": self.spec, "uploaded": self.uploaded, "edits": self.edits, "broken": self.broken}
+
+    # ------------------------------------------------------------ changes (each returns a new scenario)
     def with_edit(self, edit: dict) -> Scenario:
-        """A new scenario with ``edit`` appended, after checking it applies cleanly."""
-        apply_edit(self.build(), edit)
-        return replace(self, edits=[*self.edits, dict(edit)])
+        """``edit`` appended after checking that it applies; a rename carries the breaks on that node along."""
+        apply_edit(self.fabric(), edit)
+        broken = self.broken
+        if edit.get("op") == "rename":
+            broken = [_renamed(label, edit["name"], edit["new"]) for label in broken]
+        return replace(self, edits=[*self.edits, dict(edit)], broken=broken)
 
+    def toggled(self, label: str) -> Scenario:
+        """The link ``label`` broken if it was live, repaired if it was broken (or listed as missing)."""
+        if label in self.broken:
+            return replace(self, broken=[b for b in self.broken if b != label])
+        topo = self.fabric()
+        row = _row(topo, label)
+        same = [b for b in self.broken if topo.find_link(b) == row]
+        if same:
+            return replace(self, broken=[b for b in self.broken if b not in same])
+        return replace(self, broken=[*self.broken, topo.link_label(row)])
+
+    def with_breaks(self, labels: list[str]) -> Scenario:
+        """Exactly these links broken (each checked against the fabric)."""
+        topo = self.fabric()
+        return replace(self, broken=list(dict.fromkeys(topo.link_label(_row(topo, label)) for label in labels)))
+
+    def with_params(self, page: str, values: dict) -> Scenario:
+        """The scenario with page ``page``'s parameters replaced."""
+        return replace(self, params={**self.params, page: dict(values)})
+
+    # ------------------------------------------------------------ communicators
     def communicators(self, topo: Topology) -> Communicators | None:
-        """The communicators on ``topo``: uploaded name lists, else the pattern (None when neither).
+        """The communicators on ``topo``: explicit name lists, else the pattern (None when neither).
 
-        Scenarios may come from strangers, so only the built-in pattern kinds
-        are accepted here, never a path to a file on the server.
+        Scenarios come from strangers, so only the built-in pattern kinds are
+        accepted here, never a path to a file on the server.
         """
         if self.lists is not None:
             return from_lists(topo, self.lists)
@@ -104,44 +199,47 @@ class Scenario:
                                "or upload a communicators file")
         return parse_pattern(self.pattern, topo, ppn=self.ppn)
 
-    def broken_ids(self) -> list[int]:
-        """Ids of the links broken in the built topology."""
-        topo = self.build()
-        return sorted(topo.link_id[topo.broken].tolist())
+    def name_lists(self, topo: Topology) -> list[list[str]]:
+        """The communicators as lists of end-node names (a name repeated = several processes on it)."""
+        comms = self.communicators(topo)
+        if comms is None:
+            return []
+        return [[topo.names[n] for n in comms.nodes(i).tolist()] for i in range(len(comms))]
 
     # ------------------------------------------------------------ files
     def to_dict(self) -> dict:
         return {
             "schema": SCHEMA,
-            "spec": self.spec,
-            "topology": self.topology,
+            "fabric": {"spec": self.spec, "uploaded": self.uploaded, "name": self.name},
             "edits": [dict(e) for e in self.edits],
+            "broken": list(self.broken),
             "communicators": {"pattern": self.pattern, "ppn": self.ppn, "lists": self.lists},
-            "params": dict(self.params),
+            "params": {page: dict(values) for page, values in self.params.items()},
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Scenario:
-        """Inverse of :meth:`to_dict`; checks the schema and that the topology builds."""
+    def from_dict(cls, data) -> Scenario:
+        """Inverse of :meth:`to_dict`, checking every field (and that the fabric builds)."""
+        if isinstance(data, dict) and data.get("schema") == OLD_SCHEMA:
+            return _from_v1(data)
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise VizcollError(f"not a vizcoll scenario: the field 'schema' must be {SCHEMA!r}")
-        comm = data.get("communicators") or {}
-        edits = data.get("edits") or []
-        if not isinstance(edits, list) or not all(isinstance(e, dict) for e in edits):
-            raise VizcollError("the field 'edits' must be a list of objects")
-        try:
-            scenario = cls(
-                spec=str(data.get("spec") or DEFAULT_SPEC),
-                topology=data.get("topology"),
-                edits=edits,
-                pattern=str(comm.get("pattern") or ""),
-                ppn=int(comm.get("ppn") or 1),
-                params=dict(data.get("params") or {}),
-                lists=comm.get("lists"),
-            )
-        except (TypeError, ValueError) as exc:
-            raise VizcollError(f"a scenario field has the wrong type ({exc})") from None
-        scenario.build()
+        fabric = _dict(data.get("fabric") or {}, "fabric")
+        comm = _dict(data.get("communicators") or {}, "communicators")
+        scenario = cls(
+            spec=_text(fabric.get("spec") or "", "fabric.spec"),
+            uploaded=_dict(fabric["uploaded"], "fabric.uploaded") if fabric.get("uploaded") is not None else None,
+            name=_text(fabric.get("name") or "", "fabric.name"),
+            edits=_list_of(data.get("edits") or [], "edits", dict, MAX_EDITS),
+            broken=_list_of(data.get("broken") or [], "broken", str, MAX_BREAKS),
+            pattern=_text(comm.get("pattern") or "", "communicators.pattern"),
+            ppn=_ppn(comm.get("ppn", 1)),
+            lists=_lists(comm.get("lists")),
+            params=_params(data.get("params") or {}),
+        )
+        if scenario.uploaded is None and not scenario.spec:
+            raise VizcollError("a scenario needs 'fabric.spec' (a generator spec) or 'fabric.uploaded'")
+        scenario.fabric()
         return scenario
 
     def dumps(self) -> str:
@@ -149,36 +247,118 @@ class Scenario:
 
     @classmethod
     def loads(cls, text: str | bytes) -> Scenario:
+        if len(text) > MAX_JSON_BYTES:
+            raise VizcollError(f"the scenario file is larger than {MAX_JSON_BYTES >> 20} MB")
         try:
             return cls.from_dict(json.loads(text))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise VizcollError(f"the scenario file is not valid JSON ({exc})") from None
 
-    # ------------------------------------------------------------ URLs
-    def to_query(self) -> str:
-        """Compact URL query: spec, broken link ids, pattern, ppn and view parameters."""
-        items = {"spec": self.spec}
-        broken = self.broken_ids() if self.edits else []
-        if broken:
-            items["broken"] = ".".join(map(str, broken))
-        if self.pattern:
-            items["pattern"] = self.pattern
-        if self.ppn != 1:
-            items["ppn"] = str(self.ppn)
-        items.update({k: str(v) for k, v in sorted(self.params.items()) if k in VIEW_KEYS and v not in (None, "")})
-        return urlencode(items)
+    # ------------------------------------------------------------ URL fragments
+    def to_fragment(self) -> str:
+        """The scenario as compact text for a URL fragment: base64url of zlib-compressed JSON."""
+        raw = json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True).encode()
+        return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
 
     @classmethod
-    def from_query(cls, query: str) -> Scenario:
-        """Inverse of :meth:`to_query` (uploaded topologies cannot travel in a URL)."""
-        items = dict(parse_qsl(query.lstrip("?")))
-        scenario = cls(spec=items.get("spec") or DEFAULT_SPEC, pattern=items.get("pattern", ""))
+    def from_fragment(cls, text: str) -> Scenario:
+        """Inverse of :meth:`to_fragment`."""
+        if not isinstance(text, str) or len(text) > MAX_FRAGMENT_CHARS:
+            raise VizcollError("the link's scenario is too long or not text")
         try:
-            scenario.ppn = int(items.get("ppn", 1))
-            broken = [int(x) for x in items.get("broken", "").split(".") if x]
-        except ValueError:
-            raise VizcollError("the URL parameters 'ppn' and 'broken' must be integers") from None
-        scenario.edits = [{"op": "toggle_broken", "id": i} for i in broken]
-        scenario.params = {k: v for k, v in items.items() if k in VIEW_KEYS}
-        scenario.build()
-        return scenario
+            packed = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+            inflater = zlib.decompressobj()
+            raw = inflater.decompress(packed, MAX_JSON_BYTES)
+            if inflater.unconsumed_tail:
+                raise VizcollError(f"the link's scenario is larger than {MAX_JSON_BYTES >> 20} MB")
+            if not inflater.eof:
+                raise zlib.error("truncated")
+        except (binascii.Error, ValueError, zlib.error) as exc:
+            if isinstance(exc, VizcollError):
+                raise
+            raise VizcollError("the link's scenario is damaged (was the link cut short?)") from None
+        return cls.loads(raw)
+
+
+# ---------------------------------------------------------------- checks of untrusted fields
+def _dict(value, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise VizcollError(f"the field {where!r} must be an object")
+    return value
+
+
+def _text(value, where: str, limit: int = 4096) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise VizcollError(f"the field {where!r} must be a text of at most {limit} characters")
+    return value.strip()
+
+
+def _list_of(value, where: str, kind: type, limit: int) -> list:
+    if not isinstance(value, list) or not all(isinstance(v, kind) for v in value):
+        raise VizcollError(f"the field {where!r} must be a list of {'objects' if kind is dict else 'texts'}")
+    if len(value) > limit:
+        raise VizcollError(f"the field {where!r} has {len(value):,} entries; the limit is {limit:,}")
+    return [dict(v) if kind is dict else v for v in value]
+
+
+def _ppn(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024:
+        raise VizcollError(f"processes per node must be a whole number from 1 to 1024, got {value!r}")
+    return value
+
+
+def _lists(value) -> list[list[str]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(c, list) and all(isinstance(n, str) for n in c)
+                                              for c in value):
+        raise VizcollError("the field 'communicators.lists' must be a list of lists of end-node names")
+    return [list(c) for c in value]
+
+
+def _params(value) -> dict[str, dict]:
+    params = _dict(value, "params")
+    scalar = (str, int, float, bool, type(None))
+    for page, values in params.items():
+        if not isinstance(values, dict) or len(values) > MAX_PARAMS or not all(
+                isinstance(k, str) and isinstance(v, scalar) for k, v in values.items()):
+            raise VizcollError(f"the field 'params.{page}' must be an object of at most {MAX_PARAMS} plain values")
+    return {str(page): dict(values) for page, values in params.items()}
+
+
+def _renamed(label: str, old: str, new: str) -> str:
+    """``label`` with the end named ``old`` renamed to ``new``."""
+    match = LINK_LABEL.fullmatch(label)
+    if not match:
+        return label
+    a, pa, b, pb = match.groups()
+    a, b = (new if a == old else a), (new if b == old else b)
+    return f"{a}[{pa}]-{b}[{pb}]"
+
+
+def _from_v1(data: dict) -> Scenario:
+    """A schema-1 scenario (breaks and removed links named by link id) in today's encoding."""
+    topology = data.get("topology")
+    source = Scenario(spec=str(data.get("spec") or DEFAULT_SPEC), uploaded=topology,
+                      name=str(data.get("spec") or "").removeprefix("file:"))
+    if topology is not None:
+        source.spec = ""
+    topo = source.fabric()
+    edits = []
+    for edit in _list_of(data.get("edits") or [], "edits", dict, MAX_EDITS):
+        try:
+            if edit.get("op") == "toggle_broken":
+                row = topo.link_row(int(edit["id"]))
+                topo.broken[row] = not topo.broken[row]
+                continue
+            if edit.get("op") == "remove_link":
+                edit = {"op": "remove_link", "link": topo.link_label(topo.link_row(int(edit["id"])))}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VizcollError(f"edit {edit.get('op')!r} of the old scenario is unusable ({exc})") from None
+        apply_edit(topo, edit)
+        edits.append(edit)
+    comm = _dict(data.get("communicators") or {}, "communicators")
+    root = (data.get("params") or {}).get("root")
+    return replace(source, edits=edits, broken=[topo.link_label(r) for r in np.flatnonzero(topo.broken).tolist()],
+                   pattern=_text(comm.get("pattern") or "", "communicators.pattern"), ppn=_ppn(comm.get("ppn", 1)),
+                   lists=_lists(comm.get("lists")), params={"topology": {"root": root}} if root else {})

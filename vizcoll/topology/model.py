@@ -19,6 +19,7 @@ broken by it (files keep their own order).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -34,6 +35,7 @@ KIND_NAMES = ("switch", "endpoint")
 MAX_NODES = 200_000
 MAX_LINKS = 1_000_000
 SCHEMA = "vizcoll.topology/1"
+LINK_LABEL = re.compile(r"(.+?)\[(\d+)\]-(.+)\[(\d+)\]")
 
 
 @dataclass(frozen=True)
@@ -285,6 +287,7 @@ class Topology:
     # ------------------------------------------------------------ edits
     def _changed(self) -> None:
         self.__dict__.pop("_index", None)
+        self.__dict__.pop("_port_link", None)
 
     def free_port(self, node: int) -> int:
         """Lowest port number of ``node`` not used by any link (may be nports + 1)."""
@@ -367,6 +370,7 @@ class Topology:
         self.link_pb = np.append(self.link_pb, np.int32(pb))
         self.link_id = np.append(self.link_id, np.int64(new_id))
         self.broken = np.append(self.broken, False)
+        self._changed()
         for key in set(self.link_attrs) | set(attrs):
             col = self.link_attrs.get(key, np.full(self.n_links - 1, -1, dtype=np.int32))
             self.link_attrs[key] = np.append(col, np.int32(attrs.get(key, -1)))
@@ -381,6 +385,7 @@ class Topology:
         for name in ("link_a", "link_pa", "link_b", "link_pb", "link_id", "broken"):
             setattr(self, name, getattr(self, name)[keep])
         self.link_attrs = {k: v[keep] for k, v in self.link_attrs.items()}
+        self._changed()
 
     def remove_link(self, link_id: int) -> None:
         """Delete the link with this id (other ids do not change)."""
@@ -391,6 +396,34 @@ class Topology:
     def set_broken(self, link_id: int, broken: bool = True) -> None:
         """Mark a link failed (True) or repaired (False)."""
         self.broken[self.link_row(link_id)] = bool(broken)
+
+    # ------------------------------------------------------------ link labels
+    def link_label(self, row: int) -> str:
+        """The link at ``row`` named by its ends and ports, ``a[pa]-b[pb]`` (stable across edits)."""
+        a, b = self.names[self.link_a[row]], self.names[self.link_b[row]]
+        return f"{a}[{int(self.link_pa[row])}]-{b}[{int(self.link_pb[row])}]"
+
+    def find_link(self, label: str) -> int | None:
+        """Row of the link named ``a[pa]-b[pb]`` (either end first), None when the fabric has no such link.
+
+        Raises :class:`TopologyError` when ``label`` is not of that form.
+        """
+        match = LINK_LABEL.fullmatch(str(label).strip())
+        if not match:
+            raise TopologyError(f"a link is named like s0[1]-h0[1] (end[port]-end[port]), got {label!r}")
+        a, pa, b, pb = match.group(1), int(match.group(2)), match.group(3), int(match.group(4))
+        if a not in self or b not in self:
+            return None
+        rows = self._port_link.get((self.index(a), pa))
+        if rows is None or self._port_link.get((self.index(b), pb)) != rows:
+            return None
+        return rows
+
+    @cached_property
+    def _port_link(self) -> dict[tuple[int, int], int]:
+        ends = zip(np.r_[self.link_a, self.link_b].tolist(), np.r_[self.link_pa, self.link_pb].tolist(), strict=True)
+        rows = np.r_[np.arange(self.n_links), np.arange(self.n_links)].tolist()
+        return dict(zip(ends, rows, strict=True))
 
     def links_between(self, a: str, b: str) -> list[int]:
         """Ids of the links joining two named nodes."""
