@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from app import create_app
@@ -12,5 +14,12 @@ from .browser_helpers import TopologyPage
 @pytest.fixture
 def page(dash_duo):
     """The app served by dash_duo (a fresh app per test), not yet navigated anywhere."""
-    dash_duo.start_server(create_app(), navigate=False)
+    dash_duo.start_server(create_app(), navigate=False, port=free_port())
     return TopologyPage(dash_duo)
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on, so that several test runs can share the machine."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

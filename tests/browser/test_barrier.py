@@ -1,24 +1,50 @@
-"""The barrier page: break a link by clicking it, run DLCT, step through the Gather / Release / Adjust animation."""
+"""The barrier page on the shared scenario: a grid preset, links broken by clicking them (the badge follows), DLCT
+steering around a break step by step, and barriers on a fat tree's end nodes."""
 
 from __future__ import annotations
 
+import socket
+
 import pytest
+from dash.testing.application_runners import BaseDashRunner
 from dash.testing.wait import until
+from selenium.webdriver.common.by import By
+
+from vizcoll.scenario import Scenario
 
 from .browser_helpers import full_page_screenshot
 
 GATHER, RELEASE = "rgb(255,127,14)", "rgb(23,190,207)"
+LINK0 = "sw0-0[1]-sw0-1[2]"
+
+
+@pytest.fixture(autouse=True)
+def free_port():
+    """Serve the app on a free port: dash_duo counts ports from 58050 in every process, so tests run at the same
+    time by another process would otherwise reach that process's server."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        BaseDashRunner._next_port = probe.getsockname()[1]
 
 
 @pytest.fixture
 def bar(page):
     """The ``page`` fixture whose cytoscape helpers (click_element, edge_colours, ...) talk to #bar-canvas."""
     page.canvas = "bar-canvas"
+    page.driver.set_window_size(1400, 1000)
     return page
 
 
 def text(page, selector: str) -> str:
     return page.duo.find_element(selector).text
+
+
+def badge(page) -> str:
+    return text(page, "#scenario-badge")
+
+
+def wait_for_badge(page, *parts: str, timeout: float = 20) -> None:
+    until(lambda: all(p in badge(page) for p in parts), timeout, msg=f"the badge never showed {parts}: {badge(page)!r}")
 
 
 def summary(page) -> dict[str, str]:
@@ -44,39 +70,53 @@ def forward(page) -> None:
     until(lambda: position(page) == before + 1, 10)
 
 
+def choose(page, dropdown_id: str, option: str) -> None:
+    """Open a dcc.Dropdown and click the option with this text (Dash 4 renders the menu in a popover)."""
+    page.click(f"#{dropdown_id}")
+    found = until(lambda: page.driver.find_elements(By.XPATH, f"//*[normalize-space(text())='{option}']"), 10)
+    found[-1].click()
+
+
 def scroll_to(page, selector: str) -> None:
     page.driver.execute_script(f"document.querySelector({selector!r}).scrollIntoView({{block: 'start'}});")
 
 
+def shared(page) -> Scenario:
+    """The scenario the shell's share link carries."""
+    href = page.duo.find_element("#share-link").get_attribute("href")
+    return Scenario.from_fragment(href.partition("#s=")[2])
 
 
-def test_break_a_link_by_clicking_run_dlct_and_watch_the_adjustment(bar):
+def test_a_grid_preset_a_clicked_break_and_dlct_steering_around_it(bar):
     page = bar
-    page.driver.set_window_size(1400, 1000)
     page.open("/barrier", counts=None)
-    page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=30)
+    wait_for_badge(page, "fat-tree:radix=4,levels=3", "1 broken")
+    # the grid preset replaces the shared scenario (the badge says so); the page's algorithm becomes DLCT
+    page.click("#bar-use-grid")
+    wait_for_badge(page, "mesh:4x4,neighbors=8,hosts=0", "16 switches", "0 end nodes", "42 links", "0 broken")
+    choose(page, "bar-algo", "DLCT")
+    page.duo.wait_for_contains_text("#bar-flag", "No harmful break", timeout=30)
+    page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=20)
     page.wait_for_cy()
-    page.duo.wait_for_contains_text("#bar-flag", "No harmful break", timeout=20)
-    assert summary(page)["K per barrier"] == "0, 0, 0"
+    assert summary(page)["K per barrier"] == "0, 0, 0" and summary(page)["processes"] == "16"
     until(lambda: label(page, "n0") == "0" and label(page, "n4") == "7", 10)  # S-curve: row 1 runs right to left
-    # the LCT vs BST view on the default grid: the paper's Fig. 3
     page.duo.wait_for_contains_text("#bar-uq-lct", "LCT: UQ = 1 − 7/26 = 73.1%", timeout=20)
     page.duo.wait_for_contains_text("#bar-uq-bst", "BST: UQ = 1 − 18/22 = 2/11 = 18.2%")
     page.duo.wait_for_contains_text("#bar-hist", "256 S-curve transformations", timeout=20)
     page.duo.wait_for_contains_text("#bar-vs-rate", "Run time vs broken links", timeout=30)
-    page.duo.wait_for_contains_text("#bar-vs-size", "Run time vs size")
     page.duo.wait_for_contains_text("#bar-ranges", "the paper's Fig. 7")
+    assert shared(page).params["barrier"]["algo"] == "dlct"
     assert page.duo.get_logs() == []
 
-    # a real click on link 0 (sw0-0 – sw0-1) breaks it; then run DLCT
+    # a real click on link 0 (sw0-0 – sw0-1) breaks it in the shared scenario: the badge reports it, DLCT adjusts
     page.click_element("#l0")
-    until(lambda: page.value("#bar-broken") == "0", 10)
+    wait_for_badge(page, "1 broken", LINK0)
     until(lambda: page.cy("return cy.$('#l0').hasClass('broken');"), 10)
-    page.click("#bar-run")
     page.duo.wait_for_contains_text("#bar-flag", "root sw0-0 gathered a total path length of 27 (ideal 24) → "
                                                  "round(6)", timeout=20)
     until(lambda: summary(page).get("K per barrier") == "6, 0, 0", 10)
     assert summary(page)["adjustments (round(K), K ≠ 0)"] == "1"
+    assert shared(page).broken == [LINK0]
     page.duo.wait_for_contains_text("#bar-player-position", "step 0 of")
 
     # step through: the first Gather hops are drawn orange
@@ -88,7 +128,6 @@ def test_break_a_link_by_clicking_run_dlct_and_watch_the_adjustment(bar):
             break
         forward(page)
     assert GATHER in page.edge_colours().values()
-    # on to the root's judgement, then the Release with K = 6 and the first nodes applying round(6)
     for _ in range(200):
         if "round(6)" in text(page, "#bar-player-caption"):
             break
@@ -102,29 +141,60 @@ def test_break_a_link_by_clicking_run_dlct_and_watch_the_adjustment(bar):
     assert "applies round(6): ID" in text(page, "#bar-player-caption")
     until(lambda: label(page, "n0") == "6", 10)  # the old root sw0-0 applied round(6) first: ID 0 → 6
     page.screenshot("barrier-animation.png")
-
     page.click("#bar-player-last")
     page.duo.wait_for_contains_text("#bar-player-caption", "Barrier 3 is complete", timeout=20)
     until(lambda: label(page, "n0") == "6" and label(page, "n10") == "0", 10)  # sw2-2 (ID 10) is the new root
     full_page_screenshot(page, "barrier.png")
     assert page.duo.get_logs() == []
 
-    # a grid larger than the page animates: a message, the last run stays
+    # K is a page parameter: it reaches the share link
+    page.type_into("#bar-k", "2")
+    page.duo.wait_for_contains_text("#bar-uq-info", "round(2)", timeout=20)
+    until(lambda: shared(page).params["barrier"]["k"] == 2, 10)
+
+    # a size larger than the page runs: a message, the scenario stays; a resize keeps the break on its link
     page.type_into("#bar-size", "40x40")
-    page.click("#bar-run")
-    page.duo.wait_for_contains_text("#bar-message", "⚠ the page animates grids up to 16x16", timeout=20)
-    assert summary(page)["K per barrier"] == "6, 0, 0"
+    page.duo.wait_for_contains_text("#bar-message", "⚠ the page runs grids up to 16x16", timeout=20)
+    assert "mesh:4x4" in badge(page) and summary(page)["K per barrier"] == "6, 0, 0"
+    page.type_into("#bar-size", "6x6")
+    wait_for_badge(page, "mesh:6x6,neighbors=8,hosts=0", "36 switches", "1 broken", LINK0)
+    until(lambda: summary(page).get("processes") == "36", 20)
+    assert page.cy(f"return cy.edges('.broken').map(e => e.data('name'));") == [LINK0]
+    # Repair all writes the scenario too
+    page.click("#bar-repair")
+    wait_for_badge(page, "0 broken", "no broken links")
     assert page.duo.get_logs() == []
 
 
-def test_a_shared_url_opens_that_view(page):
-    page.open("/barrier?size=3x5&neighbors=4&broken=2,7&algo=tree&k=2", counts=None)
+def test_barriers_on_a_fat_trees_end_nodes(bar):
+    page = bar
+    page.open("/barrier", counts=None)
+    wait_for_badge(page, "fat-tree:radix=4,levels=3", "1 broken")
     page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=30)
-    assert page.value("#bar-size") == "3x5" and page.value("#bar-broken") == "2, 7"
-    until(lambda: summary(page).get("messages") is not None, 10)
-    assert "K per barrier" not in summary(page)  # not a DLCT run
-    page.duo.wait_for_contains_text("#bar-uq-info", "3×5 grid, s-curve numbering, 4 neighbours, round(2)")
-    href = page.duo.find_element("#bar-share").get_attribute("href")
-    assert "size=3x5" in href and "neighbors=4" in href and "broken=2%2C7" in href and "algo=tree" in href
-    page.duo.wait_for_contains_text("#bar-ranges", "the paper's Fig. 7", timeout=30)  # let the sweep finish
+    page.wait_for_cy()
+    page.duo.wait_for_contains_text("#bar-fabric", "not a grid")
+    page.duo.wait_for_contains_text("#bar-fabric", "communicator 0: 4 processes")
+    labels = page.cy("return cy.nodes().map(n => n.data('label'));")
+    assert {"h0", "core0", "edge0.0"} <= set(labels)
+    assert page.cy("return cy.edges('.broken').map(e => e.data('name'));") == ["edge0.0[4]-agg0.1[1]"]
+    # every end node takes part; MS runs
+    choose(page, "bar-comm", "every end node (16)")
+    choose(page, "bar-algo", "MS (master–slave)")
+    until(lambda: summary(page).get("processes") == "16", 30)
+    assert page.cy("return cy.nodes('.proc').length;") == 16
+    # play a step: a hop is drawn
+    scroll_to(page, ".player-panel")
+    for _ in range(30):
+        if GATHER in page.edge_colours().values():
+            break
+        forward(page)
+    assert GATHER in page.edge_colours().values()
+    page.screenshot("barrier-fat-tree.png")
+    # DLCT needs a grid: one line says why
+    choose(page, "bar-algo", "DLCT")
+    until(lambda: "grid" in text(page, "#bar-flag") and "⚠" not in text(page, "#bar-flag"), 20)
+    assert "\n" not in text(page, "#bar-flag")
+    # clicking the broken link repairs it in the shared scenario
+    page.click_element("#" + page.cy("return cy.edges('.broken')[0].id();"))
+    wait_for_badge(page, "0 broken", "no broken links")
     assert page.duo.get_logs() == []

@@ -12,15 +12,17 @@ ORANGE = "rgb(255,127,14)"  # the links carrying the packet in the current step
 def test_click_a_link_to_break_it_and_the_broadcast_avoids_it(page):
     page.open("/topology")
     assert DEFAULT_COUNTS.split("\n")[3] == "1 broken link"  # link 17 is broken in the default scenario
-    page.duo.wait_for_text_to_equal("#topo-bcast-info", "36 nodes reached in 6 hops with 35 messages; 0 unreachable.")
+    page.duo.wait_for_text_to_equal("#topo-bcast-info",
+                                    "From h0: 36 nodes reached in 6 hops with 35 messages; 0 unreachable.")
     assert page.cy("return cy.$('#l5').source().data('label') + '-' + cy.$('#l5').target().data('label');") \
         == "h5-edge1.0"
 
     page.click_element("#l5")  # h5's only link
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(20, 16, 48, 2, 4))
     until(lambda: page.cy("return cy.$('#l5').hasClass('broken');"), 10, msg="link 5 is not drawn as broken")
-    page.duo.wait_for_text_to_equal("#topo-link-id", "5")  # the click also shows the link's id
-    page.duo.wait_for_text_to_equal("#topo-bcast-info", "35 nodes reached in 6 hops with 34 messages; 1 unreachable.")
+    page.duo.wait_for_text_to_equal("#topo-link-id", "h5[1]-edge1.0[2]")  # the click also names the link
+    page.duo.wait_for_text_to_equal("#topo-bcast-info",
+                                    "From h0: 35 nodes reached in 6 hops with 34 messages; 1 unreachable.")
 
     page.click("#topo-player-last")
     page.duo.wait_for_contains_text("#topo-player-caption", "1 node cannot be reached: links broken (h5)")

@@ -78,7 +78,7 @@ def test_add_a_node_and_a_link_then_pick_a_node_on_the_canvas(page):
     assert page.duo.find_element("#topo-message").text == ""
 
     # clicking a node fills node A; the previous A moves to B
-    page.click_element("node[label = 'h3']")
+    page.cy("cy.$(\"node[label = 'h3']\").emit('tap'); return 1;")
     page.duo.wait_for_text_to_equal("#topo-node-a", "h3")
     page.duo.wait_for_text_to_equal("#topo-node-b", "extra0")
     assert page.duo.find_element("#topo-counts").text == counts_line(21, 16, 49, 1, 5)  # a node click edits nothing
@@ -87,8 +87,8 @@ def test_add_a_node_and_a_link_then_pick_a_node_on_the_canvas(page):
 
 def test_default_counts_constant_matches_the_engine():
     """DEFAULT_COUNTS (used by every browser test) is the default scenario's summary (no browser needed)."""
-    from vizcoll.ui.pages.topology import DEFAULT_SCENARIO
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
 
-    s = DEFAULT_SCENARIO.build().summary()
+    s = DEFAULT_SCENARIO.topology().summary()
     assert counts_line(s["switches"], s["endpoints"], s["links"], s["broken_links"],
                                          s["max_ports"]) == DEFAULT_COUNTS

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from dash.testing.wait import until
 from selenium.webdriver.common.by import By
 
 from vizcoll.ui.shell import NAV
@@ -54,27 +55,34 @@ def test_every_page_loads_without_console_errors(page):
     assert page.duo.get_logs() == []
 
 
-def test_url_parameters_open_that_view(page):
-    """spec, broken links, pattern and root in the query give that view; "Link to this view" reopens it."""
+def test_share_link_reopens_the_exact_topology_view(page):
+    """A generated fabric with breaks, communicators and a root: the share link reopens it in a fresh session."""
     expected = counts_line(18, 18, 63, 2, 7)
-    page.open("/topology?spec=torus%3A3x3x2%2Chosts%3D1&broken=4.7&pattern=grid2d%3A3x6&root=h1-1-0",
-              counts=expected)
-    page.duo.wait_for_contains_text("#topo-root", "h1-1-0")
-    assert page.value("#topo-params") == "torus:3x3x2,hosts=1"
-    assert page.value("#topo-pattern") == "grid2d:3x6"
+    page.open("/topology")
+    page.generate("torus:3x3x2,hosts=1")
+    page.duo.wait_for_text_to_equal("#topo-counts", counts_line(18, 18, 63, 0, 7))
+    for link in ("4", "7"):
+        page.type_into("#topo-link-id", link)
+        page.click("#topo-toggle-link")
+    page.type_into("#topo-pattern", "grid2d:3x6")
+    page.click("#topo-apply-comm")
+    page.duo.wait_for_text_to_equal("#topo-counts", expected)
+    page.duo.select_dcc_dropdown("#topo-root", value="h1-1-0")
     page.duo.wait_for_contains_text("#topo-player-caption", "h1-1-0 broadcasts")
+    page.wait_for_cy()
     view = page.elements()
     assert {eid for eid, classes, _ in view if "broken" in classes.split()} == {"l4", "l7"}
     assert any("comm" in classes for _, classes, _ in view)  # the communicators colour the end nodes
 
-    href = page.duo.find_element("#topo-share").get_attribute("href")
-    assert urlsplit(href).path == "/topology" and "spec=" in href
+    href = page.duo.find_element("#share-link").get_attribute("href")
+    assert urlsplit(href).path == "/topology" and urlsplit(href).fragment.startswith("s=")
+    until(lambda: page.driver.current_url == href, 10, msg="the address bar does not show the share link")
+    page.driver.execute_script("window.sessionStorage.clear();")
     page.driver.get("about:blank")
     page.duo.wait_for_page(href)
     page.duo.wait_for_text_to_equal("#topo-counts", expected, timeout=20)
     page.wait_for_cy()
     page.duo.wait_for_contains_text("#topo-root", "h1-1-0")
     assert page.value("#topo-pattern") == "grid2d:3x6"
-    assert page.elements() == view
+    until(lambda: page.elements() == view, 10, msg="the shared view differs")
     assert page.duo.get_logs() == []
-

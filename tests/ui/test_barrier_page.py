@@ -1,6 +1,8 @@
-"""The barrier page's callbacks, views and figure builders, called directly (no browser, no server)."""
+"""The barrier page's callbacks, views and figure builders, called directly with scenario dicts (no browser)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from dash import html, no_update
@@ -10,158 +12,336 @@ from vizcoll.barrier.algorithms import ALGOS, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import numbering
 from vizcoll.barrier.uq import uq_round
-from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
+from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
 from vizcoll.ui import ids
+from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.figures.barrier import MESSAGE_COLOURS, grid_elements, message_kind, sweep_figure, uq_text
 from vizcoll.ui.pages import barrier as page
 from vizcoll.ui.shell import render_page
 
-RUN, RANDOM, REPAIR = (f"{i}.n_clicks" for i in (ids.BAR_RUN, ids.BAR_RANDOM, ids.BAR_REPAIR))
-CANVAS = f"{ids.BAR_CANVAS}.tapEdge"
-CONTROLS = ("size", "neighbors", "broken", "rate", "seed", "algo", "judge", "barriers", "compute")
+CANVAS, USE_GRID, RANDOM, REPAIR = (f"{ids.BAR_CANVAS}.tapEdge", f"{page.BAR_USE_GRID}.n_clicks",
+                                    f"{ids.BAR_RANDOM}.n_clicks", f"{ids.BAR_REPAIR}.n_clicks")
+SIZE, NEIGHBORS, ALGO, BARRIERS = (f"{ids.BAR_SIZE}.value", f"{ids.BAR_NEIGHBORS}.value", f"{ids.BAR_ALGO}.value",
+                                   f"{ids.BAR_BARRIERS}.value")
+GRID = "mesh:4x4,neighbors=8,hosts=0"
+LINK0 = "sw0-0[1]-sw0-1[2]"  # link 0 of the 4x4 grid: sw0-0 – sw0-1, the break the paper's DLCT steers around
+FAT_BREAK = DEFAULT_SCENARIO.broken[0]  # edge0.0[4]-agg0.1[1]
+# a hand-written fabric (ibnetdiscover format): one leaf per pair of hosts under one spine, names nobody generated
+FABRIC = """Switch 3 "spine"
+[1] "leafA"[3]
+[2] "leafB"[3]
+
+Switch 3 "leafA"
+[1] "alpha"[1]
+[2] "beta"[1]
+[3] "spine"[1]
+
+Switch 3 "leafB"
+[1] "gamma"[1]
+[2] "delta"[1]
+[3] "spine"[2]
+""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
+    ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
+HOSTS = ("alpha", "beta", "gamma", "delta")
 
 
-def controls(**changes) -> list:
-    """The control values the build callback reads, defaults unless changed."""
-    return [changes.get(key, page.DEFAULTS[key]) for key in CONTROLS]
+def scenario(spec: str = GRID, broken=(), **params) -> Scenario:
+    return Scenario(spec=spec, broken=list(broken), params={"barrier": params} if params else {})
 
 
-def params(**changes) -> dict:
-    return page.read_params(*controls(**changes))
+def update(prop_id: str, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, **changes):
+    """The page's one writing callback, as Dash calls it when ``prop_id`` changed; (store, message)."""
+    values = page.DEFAULTS | changes
+    data = current.to_dict() if isinstance(current, Scenario) else current
+    return in_callback(page.update, prop_id, tap, 0, 0, 0, size, neighbors,
+                       *[values[key] for key in page.PARAM_CONTROLS], data)
 
 
+def stored(store) -> Scenario:
+    assert isinstance(store, dict), store
+    return Scenario.from_dict(store)
 
 
-def build(prop_id: str, tap_edge=None, **changes):
-    return in_callback(page.build, prop_id, 1, tap_edge, 0, 0, *controls(**changes))
+def view(s: Scenario) -> tuple[dict, tuple]:
+    """(run plan, what the run view shows: timeline, elements, summary, flag, flag class)."""
+    plan = page.refresh(s.to_dict())[0]
+    return plan, page.animate(plan, s.to_dict())
 
 
-def tap(link: int) -> dict:
-    return {"data": {"id": f"l{link}", "link": link}}
+def edge_of(elements: list[dict], label: str) -> dict:
+    return next(e for e in elements if e["data"].get("name") == label)
 
 
-def grid(broken=(), size=4, neighbors=8):
-    topo = mesh((size, size), neighbors=neighbors, hosts=0)
-    for lid in broken:
-        topo.set_broken(lid)
-    return topo
+def broken_ids(s: Scenario) -> set[int]:
+    topo = topology_of(s)
+    return set(topo.link_id[topo.broken].tolist())
 
 
-# ------------------------------------------------------------------ parameters and the build callback
-def test_defaults_are_the_papers_4x4_grid_with_8_neighbours():
-    p = params()
-    assert p == {"rows": 4, "cols": 4, "neighbors": 8, "broken": [], "rate": 0.1, "seed": 0, "algo": "dlct",
-                 "judge": "model", "barriers": 3, "compute": 0.5}
+def hop_links(timeline: dict) -> set[int]:
+    return {lid for e in Timeline.from_dict(timeline).events if e.kind == "send" for lid in e.path_links}
+
+
+# ------------------------------------------------------------------ parameters: checked on the server
+def test_defaults_are_plain_values_and_check_themselves():
+    assert page.read_params(page.DEFAULTS) == page.DEFAULTS == {
+        "algo": "dlct", "judge": "model", "barriers": 3, "compute": 0.5, "rate": 0.1, "seed": 0, "comm": 0, "k": 1,
+        "numbering": "s-curve", "sweep": "quick"}
     assert page.parse_size("3x5") == (3, 5) and page.parse_size("6") == (6, 6) and page.parse_size("4×4") == (4, 4)
+    assert page.defaults_for(False)["algo"] == "tree" and page.defaults_for(True)["algo"] == "dlct"
 
 
 @pytest.mark.parametrize("changes, words", [
-    ({"size": "17x4"}, "up to 16x16"), ({"size": "1x1"}, "at least 2 processors"), ({"size": "big"}, "ROWSxCOLS"),
-    ({"neighbors": 6}, "4 or 8"), ({"broken": "3, x"}, "link ids"), ({"broken": "42"}, "link 42 is not in the 4x4"),
-    ({"rate": 1.5}, "at most 1"), ({"algo": "nope"}, "unknown barrier algorithm"), ({"barriers": 0}, "at least 1"),
-    ({"compute": None}, "compute time must be a number"), ({"judge": "oracle"}, "unknown judge")])
-def test_bad_input_gives_a_message_and_keeps_the_last_result(changes, words):
-    with pytest.raises(VizcollError, match=words):
-        params(**changes)
-    stored, message, broken = build(RUN, **changes)
-    assert stored is no_update and broken is no_update
-    assert message.startswith("⚠ ") and words in message
+    ({"algo": "nope"}, "unknown barrier algorithm"), ({"judge": "oracle"}, "unknown judge"),
+    ({"barriers": 0}, "between 1 and 20, got 0"), ({"barriers": 1e9}, "barriers must be between 1 and 20, got 1000000000"),
+    ({"compute": None}, "must be a number"), ({"compute": 61}, "at most 60"), ({"rate": 1.5}, "at most 1"),
+    ({"seed": -1}, "seed must be between 0 and 2147483647"), ({"seed": 2**31}, "got 2147483648"), ({"k": "x"}, "K must be"),
+    ({"numbering": "spiral"}, "unknown numbering"), ({"sweep": "huge"}, "unknown sweep"),
+    ({"comm": 1.5}, "communicator must be an integer")])
+def test_a_bad_control_value_gives_a_message_and_leaves_the_store(changes, words):
+    with pytest.raises(page.VizcollError, match=re.escape(words)):
+        page.read_params(page.DEFAULTS | changes)
+    store, message = update(ALGO, scenario(), **changes)
+    assert store is no_update and message.startswith("⚠ ") and words in message
 
 
-def test_a_clicked_link_is_toggled_and_reaches_the_engine():
-    stored, message, broken = build(CANVAS, tap(0))
-    assert message == "" and stored["broken"] == [0] and broken == "0"
-    run = page.run_of(stored)
-    _, figures = run_barriers(grid([0]), "dlct")
-    assert run["figures"] == figures
+@pytest.mark.parametrize("size, neighbors, words", [
+    ("40x40", 8, "the page runs grids up to 16x16"), ("17x4", 8, "up to 16x16"), ("1x1", 8, "at least 2"),
+    ("big", 8, "ROWSxCOLS"), ("4x4", 5, "neighbours must be 4 or 8"), ("4x4", "x", "neighbours must be an integer")])
+def test_a_forged_grid_preset_gives_a_message(size, neighbors, words):
+    for trigger in (USE_GRID, SIZE, NEIGHBORS):
+        store, message = update(trigger, scenario(), size=size, neighbors=neighbors)
+        assert store is no_update and message.startswith("⚠ ") and words in message, (trigger, message)
+
+
+def test_forged_stored_params_give_a_message_not_an_exception():
+    forged = scenario(barriers=1e9, rows=40, neighbors=5, algo="dlct")
+    plan, (timeline, elements, summary, flag, flag_class) = view(forged)
+    assert plan == {"error": "⚠ barriers must be between 1 and 20, got 1000000000", "grid": True}
+    assert timeline is None and flag == plan["error"] and flag_class == "flag warn" and summary == ""
+    assert len([e for e in elements if "source" in e["data"]]) == 42  # the grid is still drawn (and clickable)
+    # the controls show the defaults instead; the other views go on
+    text = str(page.layout(forged))
+    assert "value=3" in text and "value='4x4'" in text
+    uq_key = page.refresh(forged.to_dict())[1]
+    assert page.render_uq(uq_key)[0].layout.title.text == "LCT: UQ = 1 − 7/26 = 73.1%"
+    # a grid larger than the page runs (made on the Topology page), a type confusion, a broken store
+    plan, (_, _, _, flag, _) = view(scenario("mesh:40x40,neighbors=4,hosts=0"))
+    assert flag.startswith("⚠ the scenario's grid is 40x40: the page runs grids up to 16x16")
+    assert view(scenario(algo=3))[1][3].startswith("⚠ unknown barrier algorithm")
+    store, message = update(ALGO, {"schema": "nope"})
+    assert store is no_update and message.startswith("⚠ The scenario could not be read")
+    assert page.refresh({"schema": "nope"})[0]["error"].startswith("⚠ The scenario could not be read")
+
+
+# ------------------------------------------------------------------ a grid scenario: the paper's model on its fabric
+def test_a_mesh_scenario_with_a_break_runs_dlct_around_it():
+    s = scenario(broken=[LINK0])
+    plan, (timeline, elements, table, flag, flag_class) = view(s)
+    assert plan["grid"] and plan["processes"] is None and plan["algo"] == "dlct"
+    assert broken_ids(s) == {0}
+    _, figures = run_barriers(topology_of(s), "dlct", barriers=3, compute=0.5, seed=0, judge="model")
     assert figures["broken_links"] == 1 and figures["k"] == [[6], [0], [0]] and figures["adjustments"] == 1
-    # a second link joins the list, clicking a broken link again repairs it
-    stored, _, broken = build(CANVAS, tap(17), broken="0")
-    assert stored["broken"] == [0, 17] and broken == "0, 17"
-    stored, _, broken = build(CANVAS, tap(0), broken="0, 17")
-    assert stored["broken"] == [17] and broken == "17"
-    assert page.run_of(stored)["figures"]["broken_links"] == 1
-
-
-def test_break_at_random_and_repair_all():
-    stored, message, broken = build(RANDOM, broken="5", rate=0.2, seed=3)
-    expected = sorted(break_links(grid(), 0.2, 3))
-    assert message == "" and stored["broken"] == expected and broken == ", ".join(map(str, expected))
-    assert len(expected) == round(0.2 * 42)
-    stored, _, broken = build(REPAIR, broken="1, 2")
-    assert stored["broken"] == [] and broken == ""
-
-
-def test_the_run_summary_shows_run_barriers_figures():
-    p = params(broken="0", algo="dlct")
-    _, figures = run_barriers(grid([0]), "dlct", barriers=3, compute=0.5, seed=0, judge="model")
-    rows = dict(page.summary_rows(page.run_of(p)["figures"]))
-    assert rows["run time"] == f"{figures['time']:.4f} s" == "1.0760 s"
-    assert rows["run time − work (synchronisation)"] == f"{figures['sync_time'] * 1000:.1f} ms"
-    for label, key in (("messages", "messages"), ("hops", "hops"), ("detours", "detours"),
-                       ("dead ends", "dead_ends"), ("most messages on one link", "max_link_load"),
-                       ("adjustments (round(K), K ≠ 0)", "adjustments")):
-        assert rows[label] == str(figures[key]), label
-    assert rows["K per barrier"] == "6, 0, 0"
-    timeline, elements, table, flag, flag_class = page.animate(p)
+    assert Timeline.from_dict(timeline).summary["k"] == [[6], [0], [0]]
+    assert 0 not in hop_links(timeline)  # no message crosses the broken link
     assert isinstance(table, html.Table) and flag_class == "flag"
     assert flag.startswith("Barrier 1: root sw0-0 gathered a total path length of 27 (ideal 24) → round(6)")
-    assert Timeline.from_dict(timeline).summary["k"] == [[6], [0], [0]]
+    rows = dict(page.summary_rows(figures))
+    assert rows["run time"] == f"{figures['time']:.4f} s" == "1.0760 s" and rows["processes"] == "16"
+    assert rows["K per barrier"] == "6, 0, 0"
+    # the drawing: the grid's links, each carrying its label; the broken one drawn broken
     assert {e["data"]["id"] for e in elements if "source" in e["data"]} == {f"l{i}" for i in range(42)}
-    assert [e["classes"] for e in elements if e["data"]["id"] == "l0"] == ["broken"]
-    # another algorithm: no K, no judgement
-    tree = page.run_of(params(algo="tree"))["figures"]
-    assert "K per barrier" not in dict(page.summary_rows(tree)) and page.judgement_text(tree) == ""
+    assert edge_of(elements, LINK0)["classes"] == "broken" and edge_of(elements, LINK0)["data"]["id"] == "l0"
+    # without the break: no harmful break, K = 0
+    assert "No harmful break" in view(scenario())[1][3]
 
 
-def test_a_cut_off_processor_is_reported():
-    p = params(size="2x2", neighbors=4, broken="0, 2")  # sw0-0 loses both its links
-    flag, flag_class = page.animate(p)[3:]
+def test_another_algorithm_on_the_grid_and_a_cut_off_processor():
+    s = scenario("mesh:2x2,neighbors=4,hosts=0", broken=["sw0-0[1]-sw0-1[2]", "sw0-0[3]-sw1-0[4]"], algo="tree")
+    _, (_, _, table, flag, flag_class) = view(s)
     assert flag.startswith("⚠ The program cannot finish") and flag_class == "flag warn"
-    assert dict(page.summary_rows(page.run_of(p)["figures"]))["run time"] == "did not finish"
+    assert "did not finish" in str(table)
+    intact = scenario(algo="tree")
+    figures = page.run_of(intact, page.run_plan(intact))["figures"]
+    assert "K per barrier" not in dict(page.summary_rows(figures)) and page.judgement_text(figures) == ""
 
 
-# ------------------------------------------------------------------ the animation
+def test_clicking_a_link_toggles_its_break_in_the_shared_scenario():
+    s = scenario(algo="ms")
+    _, (_, elements, *_) = view(s)
+    tap = {"data": edge_of(elements, "sw1-1[5]-sw2-2[6]")["data"]}  # a diagonal link, clicked on the canvas
+    store, message = update(CANVAS, s, tap=tap, algo="ms")
+    after = stored(store)
+    assert message == "" and after.broken == ["sw1-1[5]-sw2-2[6]"] and after.params["barrier"]["algo"] == "ms"
+    assert edge_of(view(after)[1][1], "sw1-1[5]-sw2-2[6]")["classes"] == "broken diagonal"
+    again, _ = update(CANVAS, after, tap=tap, algo="ms")
+    assert stored(again).broken == []
+    # a forged click: a message, the store stays
+    for bad in (None, {"data": {}}, {"data": {"name": 3}}, {"data": {"name": "sw9-9[1]-sw0-0[1]"}}):
+        store, message = update(CANVAS, s, tap=bad)
+        assert store is no_update and message.startswith("⚠ "), bad
+
+
+def test_use_this_grid_replaces_the_scenario_and_keeps_the_page_settings():
+    before = Scenario.from_dict(DEFAULT_SCENARIO.to_dict())
+    store, message = update(USE_GRID, before, size="3x5", neighbors=4, algo="ms", barriers=2)
+    after = stored(store)
+    assert message == ""
+    assert after.spec == "mesh:3x5,neighbors=4,hosts=0" and after.broken == [] and after.pattern == ""
+    assert after.params["topology"] == before.params["topology"]  # the other pages' settings stay
+    assert after.params["barrier"]["algo"] == "ms" and after.params["barrier"]["barriers"] == 2
+    assert page.scenario_is_grid(after) and page.grid_shape(after, topology_of(after)) == (3, 5, 4)
+    # on a fabric that is not a grid, typing a size only says what the button does
+    store, message = update(SIZE, before, size="6x6")
+    assert store is no_update and message.startswith("Press Use this grid") and "6×6" in message
+
+
+def test_resizing_a_grid_keeps_its_breaks_as_labels():
+    corner = "sw3-2[1]-sw3-3[2]"
+    s = scenario(broken=[LINK0, corner])
+    store, _ = update(SIZE, s, size="6x6", neighbors=8)
+    bigger = stored(store)
+    assert bigger.spec == "mesh:6x6,neighbors=8,hosts=0" and bigger.broken == [LINK0, corner]
+    topo = topology_of(bigger)
+    names = {tuple(sorted((topo.names[topo.link_a[r]], topo.names[topo.link_b[r]]))) for r in
+             range(topo.n_links) if topo.broken[r]}
+    assert names == {("sw0-0", "sw0-1"), ("sw3-2", "sw3-3")}  # the same links, whatever their new ids
+    store, _ = update(NEIGHBORS, bigger, size="3x3", neighbors=4)
+    smaller = stored(store)
+    assert smaller.broken == [LINK0, corner] and smaller.missing_breaks(topology_of(smaller)) == [corner]
+    assert broken_ids(smaller) == {topology_of(smaller).link_id[topology_of(smaller).find_link(LINK0)]}
+
+
+def test_break_at_random_and_repair_all_write_the_scenario():
+    s = scenario(broken=["sw1-1[1]-sw1-2[2]"])
+    store, message = update(RANDOM, s, rate=0.2, seed=3)
+    after = stored(store)
+    grid = mesh((4, 4), neighbors=8, hosts=0)
+    expected = [grid.link_label(grid.link_row(lid)) for lid in break_links(grid.copy(), 0.2, 3)]
+    assert message == "" and after.broken == expected and len(expected) == round(0.2 * 42)
+    assert after.params["barrier"]["rate"] == 0.2 and after.params["barrier"]["seed"] == 3
+    assert view(after)[1][3] and "cannot finish" not in view(after)[1][3]  # kept connected: the run finishes
+    store, _ = update(REPAIR, after)
+    assert stored(store).broken == []
+    store, message = update(RANDOM, s, rate=2)
+    assert store is no_update and "at most 1" in message
+
+
 def test_each_step_shows_ids_hops_and_the_adjustment():
-    p = params(broken="0")
-    tl_dict = page.run_of(p)["timeline"]
+    s = scenario(broken=[LINK0])
+    plan, (tl_dict, *_) = view(s)
+    data = s.to_dict()
     tl = Timeline.from_dict(tl_dict)
-    sheet = page.render_step(0, tl_dict, p)  # position 0: the initial state, S-curve IDs
+    sheet = page.render_step(0, tl_dict, plan, data)  # position 0: the initial state, S-curve IDs
     labels = {r["selector"]: r["style"]["label"] for r in sheet if "label" in r["style"] and r["selector"][1] == "n"}
     assert labels["#n0"] == "0" and labels["#n4"] == "7" and labels["#n15"] == "12"
-    # the step where the root judges and applies round(6) first: its ID 0 becomes 6, drawn as adjusted
     judged = next(s for s in range(tl.n_steps) if "round(6)" in tl.caption(s))
     assert "Root sw0-0 gathered a total path length of 27 (ideal 24)" in tl.caption(judged)
-    sheet = page.render_step(judged + 1, tl_dict, p)
+    sheet = page.render_step(judged + 1, tl_dict, plan, data)
     assert {"selector": "#n0", "style": {"label": "6"}} in sheet
     assert any(r["selector"] == "#n0" and r["style"].get("width") == 46 for r in sheet)
-    # the next hop is a Release, drawn in the Release colour with an arrow
     release = next(s for s in range(judged, tl.n_steps) if any(e.path_links for e in tl.active_at(s)))
-    sheet = page.render_step(release + 1, tl_dict, p)
-    lines = [r for r in sheet if r["style"].get("line-color") == MESSAGE_COLOURS["release"]]
+    lines = [r for r in page.render_step(release + 1, tl_dict, plan, data)
+             if r["style"].get("line-color") == MESSAGE_COLOURS["release"]]
     assert lines and any("arrow-shape" in key for key in lines[0]["style"])
-    # a Gather hop of the first step with messages
     gather = next(s for s in range(tl.n_steps) if any(e.path_links for e in tl.active_at(s)))
     assert any(r["style"].get("line-color") == MESSAGE_COLOURS["gather"]
-               for r in page.render_step(gather + 1, tl_dict, p))
+               for r in page.render_step(gather + 1, tl_dict, plan, data))
     assert message_kind("Release K=6 sw0-0 → sw2-0: …") == "release" and message_kind("Dissemination round 1") \
         == "other"
+    assert page.render_step(3, None, plan, data) == page.render_step(0, None, {"error": "x", "grid": True}, data)
 
 
-def test_grid_elements_place_processors_on_the_grid():
-    elements = grid_elements(grid([5], size=3, neighbors=4))
-    nodes = {e["data"]["id"]: e["position"] for e in elements if e.get("classes") == "proc"}
-    assert len(nodes) == 9 and nodes["n5"] == {"x": 200.0, "y": 100.0}  # sw1-2: row 1, col 2
-    assert [e["classes"] for e in elements if e["data"]["id"] == "l5"] == ["broken"]
+def test_grid_elements_place_processors_on_the_grid_and_carry_link_labels():
+    topo = mesh((3, 3), neighbors=4, hosts=0)
+    topo.set_broken(5)
+    elements = grid_elements(topo)
+    nodes = {e["data"]["id"]: e for e in elements if e.get("classes") == "proc"}
+    assert len(nodes) == 9 and nodes["n5"]["position"] == {"x": 200.0, "y": 100.0}  # sw1-2: row 1, col 2
+    assert nodes["n5"]["data"]["label"] == "sw1-2"
+    edge = next(e for e in elements if e["data"]["id"] == "l5")
+    assert edge["classes"] == "broken" and edge["data"]["name"] == topo.link_label(topo.link_row(5))
+
+
+# ------------------------------------------------------------------ any other fabric: end nodes over min-hop routes
+def test_ms_on_a_fat_tree_runs_on_its_end_nodes_and_avoids_the_broken_link():
+    s = Scenario.from_dict(DEFAULT_SCENARIO.to_dict() | {"params": {"barrier": {"algo": "ms", "comm": -1}}})
+    topo = topology_of(s)
+    plan, (timeline, elements, table, flag, _) = view(s)
+    assert not plan["grid"] and plan["processes"] == topo.endpoints.tolist() and len(plan["processes"]) == 16
+    assert "every end node: 16 processes" in plan["note"]
+    tl = Timeline.from_dict(timeline)
+    assert {topo.names[u] for u in plan["processes"]} <= set(tl.entities)
+    broken = broken_ids(s)
+    assert len(broken) == 1 and hop_links(timeline) and not hop_links(timeline) & broken
+    assert dict(page.summary_rows(page.run_of(s, plan)["figures"]))["processes"] == "16"
+    assert "cannot finish" not in flag and isinstance(table, html.Table)
+    # the drawing: the whole fabric, processes marked, the broken link drawn broken and clickable by its label
+    assert sum("proc" in e.get("classes", "") for e in elements) == 16
+    assert edge_of(elements, FAT_BREAK)["classes"] == "broken"
+    store, _ = update(CANVAS, s, tap={"data": edge_of(elements, FAT_BREAK)["data"]}, algo="ms", comm=-1)
+    assert stored(store).broken == []
+    # the hops are drawn on the fabric's links
+    step = next(i for i in range(tl.n_steps) if any(e.path_links for e in tl.active_at(i)))
+    sheet = page.render_step(step + 1, timeline, plan, s.to_dict())
+    assert any(r["style"].get("line-color") == MESSAGE_COLOURS["gather"] for r in sheet)
+
+
+def test_the_processes_are_the_chosen_communicators_end_nodes():
+    s = Scenario.from_dict(DEFAULT_SCENARIO.to_dict() | {"params": {"barrier": {"algo": "dissemination",
+                                                                                  "comm": 1}}})
+    topo = topology_of(s)
+    plan = page.run_plan(s)
+    assert plan["processes"] == s.communicators(topo).nodes(1).tolist()
+    assert "communicator 1: 4 processes" in plan["note"]
+    with pytest.raises(page.VizcollError, match="communicator 99 does not exist"):
+        page.run_plan(s.with_params("barrier", {"comm": 99}))
+    # comm 0 without communicators: every end node
+    bare = Scenario(spec="fat-tree:radix=4,levels=3")
+    assert page.run_plan(bare)["processes"] == topology_of(bare).endpoints.tolist()
+    assert "(the scenario has no communicator)" in page.run_plan(bare)["note"]
+
+
+def test_dlct_on_a_fat_tree_says_in_one_line_why_it_needs_a_grid():
+    for algo in ("dlct", "dlct+ms", "dlct+tree"):
+        s = Scenario.from_dict(DEFAULT_SCENARIO.to_dict() | {"params": {"barrier": {"algo": algo}}})
+        plan, (timeline, elements, summary, flag, flag_class) = view(s)
+        assert plan["reason"] == flag and flag and "\n" not in flag and "grid" in flag and "⚠" not in flag
+        assert timeline is None and summary == "" and flag_class == "flag"
+        assert len(elements) == topology_of(s).n_nodes + topology_of(s).n_links  # the fabric is still drawn
+
+
+def test_too_many_processes_and_a_fabric_too_large_to_animate():
+    wide = Scenario(spec="fat-tree:radix=12,levels=3")  # 432 end nodes
+    plan, (timeline, elements, _, flag, flag_class) = view(wide)
+    assert plan["error"].startswith("⚠ the page runs barriers of up to 256 processes; every end node")
+    assert flag == plan["error"] and flag_class == "flag warn" and timeline is None and elements
+    big = Scenario(spec="fat-tree:radix=18,levels=3", pattern="grid2d:4x4")  # 1,863 nodes, communicators of 4
+    plan, (timeline, elements, table, flag, _) = view(big)
+    assert not plan["animate"] and plan["processes"] and len(plan["processes"]) == 4
+    assert timeline is None and elements == [] and isinstance(table, html.Table)
+    assert flag.startswith("The fabric has 1,863 nodes: the run is computed but not animated")
+
+
+def test_an_uploaded_fabric_shows_its_own_names():
+    topo = topo_io.parse(FABRIC, "handmade.net")
+    s = Scenario.from_upload(topo, "handmade.net").with_params("barrier", {"algo": "tournament"})
+    plan, (timeline, elements, *_rest) = view(s)
+    labels = {e["data"]["label"] for e in elements if "source" not in e["data"]}
+    assert set(HOSTS) <= labels and {"spine", "leafA"} <= labels
+    assert {topo.names[u] for u in plan["processes"]} == set(HOSTS)
+    tl = Timeline.from_dict(timeline)
+    assert set(HOSTS) <= set(tl.entities) and any(h in tl.caption(i) for i in range(tl.n_steps) for h in HOSTS)
 
 
 # ------------------------------------------------------------------ LCT vs BST, the sweep, the histogram
 def test_uq_view_shows_the_papers_fig_3_numbers():
-    lct_fig, bst_fig, info = page.render_uq(params(), 1, "s-curve")
-    ids_ = numbering("s-curve", 4)
-    assert uq_round("lct", ids_, 1) == {"intersection": 7, "union": 26, "uq": 1 - 7 / 26}
+    key = page.refresh(scenario().to_dict())[1]
+    assert key == {"rows": 4, "cols": 4, "neighbors": 8, "k": 1, "numbering": "s-curve", "grid": True}
+    lct_fig, bst_fig, info = page.render_uq(key)
+    assert uq_round("lct", numbering("s-curve", 4), 1) == {"intersection": 7, "union": 26, "uq": 1 - 7 / 26}
     assert lct_fig.layout.title.text == "LCT: UQ = 1 − 7/26 = 73.1%"
     assert bst_fig.layout.title.text == "BST: UQ = 1 − 18/22 = 2/11 = 18.2%"
     assert "The paper (Fig. 3): UQ(LCT) = 73.1%, UQ(BST) = 18.2%" in info
@@ -169,24 +349,26 @@ def test_uq_view_shows_the_papers_fig_3_numbers():
     assert names[:3] == ["only before round(1) (9)", "new after round(1) (10)", "kept: A ∩ B (7)"]
     assert lct_fig.data[3].text[:4] == ("0→1", "1→2", "2→3", "3→4")
     assert uq_text(0, 0) == "0 (no links)"
-    # a larger grid than the view draws: the paper's 4x4; a bad K: a message
-    assert "the paper's 4×4 here" in page.render_uq(params(size="12x12"), 1, "s-curve")[2]
-    assert page.render_uq(params(), "x", "s-curve")[2].startswith("⚠ K must be an integer")
+    # the scenario's grid size, K and numbering from the page parameters
+    key = page.refresh(scenario("mesh:3x5,neighbors=4,hosts=0", k=2, numbering="hilbert").to_dict())[1]
+    assert "3×5 grid, hilbert numbering, 4 neighbours, round(2)" in page.render_uq(key)[2]
+    assert "the paper's 4×4 here" in page.render_uq(page.refresh(scenario("mesh:12x12").to_dict())[1])[2]
+    key = page.refresh(DEFAULT_SCENARIO.to_dict())[1]
+    assert "not a grid: the paper's 4×4 grid with 8 neighbours" in page.render_uq(key)[2]
 
 
 def test_sweep_charts_have_one_line_per_algorithm():
-    result, sizes, size, rates, rate, info = page.compute_sweep(params(), page.QUICK_MODE, None, None)
+    result, sizes, size, rates, rate, info = page.compute_sweep({"mode": page.QUICK_MODE, "neighbors": 8}, None, None)
     assert [o["value"] for o in sizes] == [4, 8, 12] and size == 12
     assert [o["value"] for o in rates] == [0.0, 0.2, 0.4] and rate == 0.4
     assert "tree@intact" in info and result["mode"] == page.QUICK_MODE
-    assert page.compute_sweep(params(broken="3"), page.QUICK_MODE, 8, 0.4, result) == (no_update,) * 6
+    assert page.refresh(scenario(sweep="full").to_dict())[2] == {"mode": "full", "neighbors": 8}
     by_rate, by_size, ranges = page.render_sweep(result, 8, 0.4)
     assert [t.name for t in by_rate.data] == result["columns"] == [*ALGOS[:2], "tree@intact", *ALGOS[2:]]
     assert list(by_rate.data[0].x) == [0, 20, 40] and list(by_size.data[0].x) == [4, 8, 12]
     row = next(r for r in result["rows"] if r["size"] == 8 and r["rate"] == 0.4)
     assert by_size.data[-1].y[1] == row["sync_ms"]["dlct+tree"]
     assert "No sweep row" in sweep_figure(result, "rate", 16).layout.annotations[0].text
-    # Fig. 7: per size, a line from the fastest to the slowest rate and a dot per rate, for Tree, ID1, ID2
     assert [t.name for t in ranges.data[::2]] == ["tree@intact", "tree", "dlct+ms", "dlct+tree"]
     id2_line, id2_dots = ranges.data[-2:]
     times = [r["sync_ms"]["dlct+tree"] for r in result["rows"] if r["size"] == 8]
@@ -195,25 +377,38 @@ def test_sweep_charts_have_one_line_per_algorithm():
 
 
 def test_histogram_of_uq_differences():
-    fig = page.render_histogram(params())
+    fig = page.render_histogram(page.refresh(scenario().to_dict())[1])
     assert fig.layout.title.text == "UQ(LCT) − UQ(BST) over the 256 S-curve transformations of the 4×4 grid"
     assert sum(fig.data[0].y) == 256
     names = [t.name for t in fig.data[1:]]
     assert names == ["mean difference +0.154", "LCT changes more links: 170", "BST changes more links: 70"]
     assert "paper: 0.5527" in fig.layout.xaxis.title.text
-    assert page.histogram_side(params(size="3x5")) == 4 and page.histogram_side(params(size="6")) == 6
+    key = {"rows": 3, "cols": 5, "neighbors": 4}
+    assert page.histogram_side(key) == 4 and page.histogram_side(key | {"rows": 6, "cols": 6}) == 6
 
 
-# ------------------------------------------------------------------ layout and URL
-def test_the_url_prefills_the_controls_and_the_share_link_reopens_them():
-    p = params(size="3x5", neighbors=4, broken="2,7", algo="tree")
-    query = page.share_query(p, 2, "hilbert")
-    assert query == ("size=3x5&neighbors=4&broken=2%2C7&rate=0.1&seed=0&algo=tree&judge=model&barriers=3"
-                     "&compute=0.5&k=2&numbering=hilbert")
-    text = str(page.layout("?" + query))
-    for needle in ("'3x5'", "value=4", "'2,7'", "'tree'", "'hilbert'", "value=2"):
+# ------------------------------------------------------------------ layout and the views' keys
+def test_the_layout_shows_the_scenarios_parameters_and_grid():
+    s = scenario("mesh:3x5,neighbors=4,hosts=0", algo="tree", k=2, numbering="hilbert", barriers=5)
+    text = str(page.layout(s))
+    for needle in ("value='3x5'", "value=4", "value='tree'", "value='hilbert'", "value=2", "value=5"):
         assert needle in text, needle
-    # unusable values fall back to the defaults
-    text = str(page.layout("?k=zz&seed=-&algo=nope&neighbors=5"))
-    assert "value=1" in text and "'dlct'" in text and "value=8" in text
-    assert "barrier-page" in str(render_page("/barrier", "?size=4x4"))
+    assert "Run" not in [getattr(c, "children", None) for c in page.layout(s).children[0].children[0].children]
+    # a fat tree: the grid preset shows the paper's 4x4 with 8 neighbours, the algorithm defaults to tree
+    text = str(page.layout(DEFAULT_SCENARIO))
+    assert "value='4x4'" in text and "value=8" in text and "value='tree'" in text
+    assert "communicator 7 (4 processes)" in text
+    assert "barrier-page" in str(render_page("/barrier", None, None, s.to_dict()))
+
+
+def test_the_views_change_only_when_their_part_of_the_scenario_changes():
+    s = scenario(broken=[LINK0])
+    plan, uq, sweep_key, text, options, disabled = page.refresh(s.to_dict())
+    assert "mesh:4x4,neighbors=8,hosts=0" in text and "1 broken link)" in text and disabled is True
+    # K changes the LCT/BST view only; a break changes the run only
+    again = page.refresh(s.with_params("barrier", {"k": 3}).to_dict(), plan, uq, sweep_key)
+    assert again[0] is no_update and again[1]["k"] == 3 and again[2] is no_update
+    again = page.refresh(s.toggled(LINK0).to_dict(), plan, uq, sweep_key)
+    assert again[0]["digest"] != plan["digest"] and again[1] is no_update and again[2] is no_update
+    fat = page.refresh(DEFAULT_SCENARIO.to_dict())
+    assert fat[5] is False and fat[4][0]["value"] == page.ALL_END_NODES and len(fat[4]) == 1 + 8

@@ -1,37 +1,110 @@
-"""Engine calls the pages share, memoised through :mod:`vizcoll.ui.cache` (keys are JSON of the inputs)."""
+"""The one scenario as pages see it: the shell's store, reading it safely, and its cached topology.
+
+Every page reads the shell's ``dcc.Store`` (id :data:`SCENARIO`) as an
+``Input`` and gets its fabric only through :func:`topology_of` (the
+scenario's fabric with its breaks applied, memoised through
+:mod:`vizcoll.ui.cache`). A page writes the store through
+:func:`store_output` (its parameters, a preset that replaces the scenario, a
+link it breaks) and never keeps a fabric of its own.
+"""
 
 from __future__ import annotations
 
+from dash import Output, ctx, no_update
+
+from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import memo
 
-__all__ = ["topology_of", "hops_of", "fabric", "broken_edits", "parse_broken"]
+__all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "remembered", "user_action",
+           "store_output", "topology_of", "hops_of", "fabric_of"]
+
+SCENARIO = "scenario"
+DEFAULT_SCENARIO = Scenario(spec="fat-tree:radix=4,levels=3", broken=["edge0.0[4]-agg0.1[1]"], pattern="grid2d:4x4",
+                            params={"topology": {"root": "h0"}})
+"""The landing view: a 3-level fat tree of 4-port switches, one broken cable, a 4×4 grid of communicators."""
 
 
-def _build(scenario_dict: dict) -> Topology:
-    return Scenario.from_dict(scenario_dict).build()
+def scenario_of(data) -> Scenario:
+    """The scenario in the store (the default when the store is empty); VizcollError when it is unusable."""
+    return DEFAULT_SCENARIO if data is None else Scenario.from_dict(data)
+
+
+def page_params(scenario: Scenario, page: str, defaults: dict) -> dict:
+    """``defaults`` overridden by the page's stored parameters (unknown keys dropped)."""
+    stored = scenario.params.get(page, {})
+    return defaults | {key: value for key, value in stored.items() if key in defaults}
+
+
+def user_action() -> bool:
+    """True when one control changed, as a user's action does.
+
+    A page's layout is inserted under the shell's existing store, so Dash calls
+    a page callback that writes the store for every input at once when the page
+    appears (``prevent_initial_call`` does not hold there): that is no action.
+    """
+    return len(ctx.triggered_prop_ids) == 1
+
+
+def remembered(data, page: str, values: dict):
+    """The store with ``values`` merged into ``page``'s parameters, for a control the user changed.
+
+    ``no_update`` on a page load (nothing triggered) or when nothing changed, so
+    that pages loading at once never overwrite each other's parameters.
+    """
+    if not user_action():
+        return no_update
+    scenario, _ = checked(data)
+    merged = {**(scenario.params.get(page, {}) if scenario else {}), **values}
+    if scenario is None or scenario.params.get(page) == merged:
+        return no_update
+    return scenario.with_params(page, merged).to_dict()
+
+
+def store_output() -> Output:
+    """The Output a page callback writes the shared scenario through."""
+    return Output(SCENARIO, "data", allow_duplicate=True)
+
+
+def _build(source: dict) -> Topology:
+    return Scenario(**source).topology()
+
+
+def _fabric(source: dict) -> Topology:
+    return Scenario(**source).fabric()
 
 
 def topology_of(scenario: Scenario) -> Topology:
-    """The scenario's topology (communicators and view parameters do not change it)."""
-    return memo(_build, scenario.to_dict() | {"communicators": {}, "params": {}})
+    """The scenario's fabric with its breaks applied (communicators and page parameters do not change it)."""
+    return memo(_build, scenario.source_key())
 
 
-def _hops(scenario_dict: dict) -> MinHopTable:
-    return min_hops(_build(scenario_dict))
+def fabric_of(scenario: Scenario) -> Topology:
+    """The scenario's fabric without its breaks (to name links that are broken or missing)."""
+    return memo(_fabric, scenario.source_key())
+
+
+def _hops(source: dict) -> MinHopTable:
+    return min_hops(_build(source))
 
 
 def hops_of(scenario: Scenario) -> MinHopTable:
     """The min-hop table of the scenario's topology (honouring its broken links)."""
-    return memo(_hops, scenario.to_dict() | {"communicators": {}, "params": {}})
+    return memo(_hops, scenario.source_key())
 
 
+def checked(data) -> tuple[Scenario | None, str]:
+    """(scenario, "") or (None, a message) for a store that came from the browser."""
+    try:
+        return scenario_of(data), ""
+    except VizcollError as exc:
+        return None, f"⚠ The scenario could not be read: {exc}"
+
+
+# ---------------------------------------------------------------- TEMPORARY: pages not yet on the shared scenario
 def parse_broken(text: str | None) -> list[int]:
-    """Link ids from ``"3, 17 42"`` (commas, dots or spaces); raises VizcollError on anything else."""
-    from vizcoll.errors import VizcollError
-
     tokens = (text or "").replace(",", " ").replace(".", " ").split()
     try:
         return sorted({int(t) for t in tokens})
@@ -39,12 +112,9 @@ def parse_broken(text: str | None) -> list[int]:
         raise VizcollError(f"broken links must be link ids like 3, 17 — got {text!r}") from None
 
 
-def broken_edits(ids: list[int]) -> list[dict]:
-    return [{"op": "toggle_broken", "id": int(i)} for i in ids]
-
-
 def fabric(spec: str, broken: list[int]) -> Scenario:
-    """A scenario of a generator spec (or file) with some links broken; checks that it builds."""
-    scenario = Scenario(spec=spec.strip(), edits=broken_edits(broken))
+    base = Scenario(spec=spec.strip())
+    topo = fabric_of(base)
+    scenario = Scenario(spec=base.spec, broken=[topo.link_label(topo.link_row(i)) for i in broken])
     topology_of(scenario)
     return scenario

@@ -1,11 +1,6 @@
 """Component ids, one place for all pages; each id is prefixed by its page."""
 
-# the shell
-URL = "shell-url"
-PAGE = "shell-page"
-
 # the topology page
-TOPO_SCENARIO = "topo-scenario"
 TOPO_MESSAGE = "topo-message"
 TOPO_GENERATOR = "topo-generator"
 TOPO_PARAMS = "topo-params"
@@ -32,12 +27,9 @@ TOPO_PPN = "topo-ppn"
 TOPO_APPLY_COMM = "topo-apply-comm"
 TOPO_COMM_UPLOAD = "topo-comm-upload"
 TOPO_COMM_INFO = "topo-comm-info"
-TOPO_EXPORT = "topo-export"
 TOPO_EXPORT_FORMAT = "topo-export-format"
 TOPO_EXPORT_TOPO = "topo-export-topo"
 TOPO_DOWNLOAD = "topo-download"
-TOPO_IMPORT = "topo-import"
-TOPO_SHARE = "topo-share"
 TOPO_PNG = "topo-png"
 TOPO_ROOT = "topo-root"
 TOPO_BCAST_INFO = "topo-bcast-info"

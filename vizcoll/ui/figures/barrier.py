@@ -1,6 +1,7 @@
-"""Pure builders for the barrier page: the grid on cytoscape with a barrier run's step, LCT vs BST, the sweeps, UQ.
+"""Pure builders for the barrier page: the grid (or any fabric) on cytoscape with a barrier run's step, LCT vs BST,
+the sweeps, UQ.
 
-Every function takes plain engine results (a grid :class:`~vizcoll.topology.model.Topology`,
+Every function takes plain engine results (a :class:`~vizcoll.topology.model.Topology`,
 timeline pieces, ID arrays and link sets, :func:`~vizcoll.barrier.benchmark.sweep`
 and :func:`~vizcoll.barrier.uq.uq_difference_histogram` dicts) and returns
 cytoscape elements / style rules or a Plotly figure; nothing here runs the engine.
@@ -13,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 import plotly.graph_objects as go
 
+from vizcoll.topology.layout import positions
 from vizcoll.topology.model import SWITCH, Topology
 
 __all__ = [
@@ -26,6 +28,8 @@ __all__ = [
     "message_kind",
     "grid_elements",
     "grid_stylesheet",
+    "fabric_elements",
+    "fabric_stylesheet",
     "step_stylesheet",
     "uq_text",
     "numbering_figure",
@@ -69,12 +73,20 @@ def message_kind(label: str) -> str:
     return head if head in ("gather", "release") else "other"
 
 
+def _edge(topo: Topology, row: int, classes: str) -> dict:
+    """Edge ``l<link id>`` of link ``row``; ``data.name`` is its ``a[pa]-b[pb]`` label (what a click toggles)."""
+    lid, a, b = int(topo.link_id[row]), int(topo.link_a[row]), int(topo.link_b[row])
+    return {"data": {"id": f"l{lid}", "source": f"n{a}", "target": f"n{b}", "link": lid,
+                     "name": topo.link_label(row), "label": f"link {lid}: {topo.names[a]} – {topo.names[b]}"},
+            "classes": classes}
+
+
 def grid_elements(topo: Topology) -> list[dict]:
     """The grid's processors ``n<index>`` at their (row, col) and links ``l<link id>``, plus row/column labels.
 
-    The processors are the switches of ``mesh(..., hosts=0)`` (attributes
-    ``x`` = column, ``y`` = row); broken links get the class ``broken``,
-    diagonal ones ``diagonal``.
+    The processors are the switches of a mesh (attributes ``x`` = column,
+    ``y`` = row; end nodes, if any, are not drawn); broken links get the class
+    ``broken``, diagonal ones ``diagonal``; ``data.name`` of a link is its label.
     """
     x, y = topo.attr("x"), topo.attr("y")
     procs = [int(u) for u in topo.switches]
@@ -88,12 +100,30 @@ def grid_elements(topo: Topology) -> list[dict]:
     sw = topo.kind == SWITCH
     edges = []
     for row in np.flatnonzero(sw[topo.link_a] & sw[topo.link_b]).tolist():
-        lid, a, b = int(topo.link_id[row]), int(topo.link_a[row]), int(topo.link_b[row])
+        a, b = int(topo.link_a[row]), int(topo.link_b[row])
         diagonal = x[a] != x[b] and y[a] != y[b]
-        classes = " ".join(c for c, on in (("broken", topo.broken[row]), ("diagonal", diagonal)) if on)
-        edges.append({"data": {"id": f"l{lid}", "source": f"n{a}", "target": f"n{b}", "link": lid,
-                               "label": f"link {lid}: {topo.names[a]} – {topo.names[b]}"}, "classes": classes})
+        edges.append(_edge(topo, row, " ".join(c for c, on in (("broken", topo.broken[row]),
+                                                                ("diagonal", diagonal)) if on)))
     return nodes + axes + edges
+
+
+def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
+    """Any fabric: every node ``n<index>`` (label = its name) at its :func:`~vizcoll.topology.layout.positions`
+    place, about :data:`SPACING` px between neighbours, and every link ``l<link id>``.
+
+    Switches get the class ``switch``, end nodes ``endpoint``, the barrier's
+    processes also ``proc``; broken links ``broken``.
+    """
+    pos = positions(topo)
+    if len(pos) > 1:
+        gaps = np.hypot(*(pos[topo.link_a] - pos[topo.link_b]).T) if topo.n_links else np.array([])
+        gaps = gaps[gaps > 1e-9]
+        pos = pos * (0.8 * SPACING / (float(np.median(gaps)) if len(gaps) else 1.0))
+    procs = set(processes)
+    nodes = [{"data": {"id": f"n{u}", "label": name},
+              "classes": ("switch" if topo.kind[u] == SWITCH else "endpoint") + (" proc" if u in procs else ""),
+              "position": {"x": float(pos[u, 0]), "y": float(-pos[u, 1])}} for u, name in enumerate(topo.names)]
+    return nodes + [_edge(topo, row, "broken" if topo.broken[row] else "") for row in range(topo.n_links)]
 
 
 def grid_stylesheet() -> list[dict]:
@@ -109,6 +139,18 @@ def grid_stylesheet() -> list[dict]:
         {"selector": "edge", "style": {"width": 3, "line-color": "#b8c2cc", "curve-style": "bezier"}},
         {"selector": ".diagonal", "style": {"width": 2, "line-color": "#d3dae1"}},
         {"selector": ".broken", "style": {"line-color": BROKEN, "line-style": "dashed", "width": 4}},
+    ]
+
+
+def fabric_stylesheet() -> list[dict]:
+    """:func:`grid_stylesheet` for a whole fabric: switches as small rectangles, end nodes grey, processes blue."""
+    return grid_stylesheet() + [
+        {"selector": ".switch", "style": {"shape": "round-rectangle", "width": 30, "height": 18,
+                                          "background-color": "#9fb3c8"}},
+        {"selector": ".endpoint", "style": {"shape": "ellipse", "width": 16, "height": 16,
+                                            "background-color": "#cbd2d9"}},
+        {"selector": ".proc", "style": {"width": 30, "height": 30, "background-color": NODE}},
+        {"selector": ".switch.proc", "style": {"shape": "round-rectangle"}},
     ]
 
 

@@ -37,7 +37,8 @@ def _pixel_positions(topo: Topology) -> np.ndarray:
 
 
 def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None) -> list[dict]:
-    """Nodes ``n<index>`` and edges ``l<link id>``; ``colour_of`` maps node -> communicator."""
+    """Nodes ``n<index>`` and edges ``l<link id>`` (``data.name`` = the link's ``a[pa]-b[pb]`` label);
+    ``colour_of`` maps node -> communicator."""
     pos = _pixel_positions(topo)
     colour_of = colour_of or {}
     nodes = []
@@ -54,6 +55,7 @@ def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None) 
         a, b = int(topo.link_a[row]), int(topo.link_b[row])
         classes = "broken" if topo.broken[row] else ("global" if is_global[row] == 1 else "")
         edges.append({"data": {"id": f"l{lid}", "source": f"n{a}", "target": f"n{b}", "link": lid,
+                               "name": topo.link_label(row),
                                "label": f"link {lid}: {topo.names[a]}[{topo.link_pa[row]}] – "
                                         f"{topo.names[b]}[{topo.link_pb[row]}]"},
                       "classes": classes})

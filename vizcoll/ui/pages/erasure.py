@@ -15,16 +15,16 @@ block and the failed DCs). Engine calls go through :func:`vizcoll.ui.cache.memo`
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlencode
-
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.erasure.codes import FAMILIES, MAX_BLOCKS, MAX_DCS, check_parameters, parse_placement
 from vizcoll.erasure.compare import PAPER_REDUCTION, compare, measure, paper_rows
 from vizcoll.erasure.metrics import TRAFFIC, Metrics, check_traffic, dc_failure
 from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
+from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
 from vizcoll.ui.figures.erasure import (
     FAMILY_NAMES,
     compare_figure,
@@ -37,8 +37,9 @@ from vizcoll.ui.figures.erasure import (
 from vizcoll.ui.forms import number
 
 __all__ = ["layout", "register", "DEFAULTS", "read_params", "code_result", "compare_result", "build",
-           "share", "update_view", "render_dcs", "render_code", "render_compare"]
+           "update_view", "render_dcs", "render_code", "render_compare"]
 
+PAGE = "erasure"
 DEFAULTS = {"n": "9", "k": "5", "dcs": "3", "code": "fmel", "traffic": "blocks", "d": "", "seed": "0",
             "placement": ""}
 TRAFFIC_LABELS = {"blocks": "every remote block read", "aggregated": "one combined block per remote DC"}
@@ -104,9 +105,9 @@ def _int_or_default(values: dict, key: str):
         return int(DEFAULTS[key]) if DEFAULTS[key] else None
 
 
-def layout(query: str = "") -> html.Div:
-    """The page; a URL query (n, k, dcs, code, traffic, d, seed, placement) pre-fills the controls."""
-    v = DEFAULTS | {key: val for key, val in parse_qsl(query.lstrip("?")) if key in DEFAULTS}
+def layout(scenario: Scenario) -> html.Div:
+    """The page with the scenario's erasure parameters (n, k, dcs, code, traffic, d, seed, placement)."""
+    v = {key: str(val) if val is not None else "" for key, val in page_params(scenario, PAGE, DEFAULTS).items()}
     code = v["code"] if v["code"] in FAMILIES else DEFAULTS["code"]
     traffic = v["traffic"] if v["traffic"] in TRAFFIC else DEFAULTS["traffic"]
     sidebar = html.Div(className="sidebar", children=[html.Details(open=True, className="panel", children=[
@@ -130,7 +131,6 @@ def layout(query: str = "") -> html.Div:
         _field("placement", dcc.Input(id=ids.ERA_PLACEMENT, value=v["placement"], debounce=True,
                                       placeholder="DC per block, e.g. 0,0,0,1,1,1,2,2,2")),
         html.Div(id=ids.ERA_MESSAGE, className="message", role="alert"),
-        html.A("Link to this view", id=ids.ERA_SHARE, href="/erasure"),
         html.P(className="info", children=(
             "A stripe of k data blocks is encoded into n blocks y = x·G over GF(2⁸) and spread over N data "
             "centres. Rebuilding a lost block reads its repair group: blocks in its own DC are free, every block "
@@ -255,12 +255,12 @@ def _pct(value) -> str:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     app.callback(
-        Output(ids.ERA_PARAMS, "data"), Output(ids.ERA_MESSAGE, "children"),
+        Output(ids.ERA_PARAMS, "data"), Output(ids.ERA_MESSAGE, "children"), store_output(),
         Input(ids.ERA_N, "value"), Input(ids.ERA_K, "value"), Input(ids.ERA_DCS, "value"),
         Input(ids.ERA_CODE, "value"), Input(ids.ERA_TRAFFIC, "value"), Input(ids.ERA_D, "value"),
-        Input(ids.ERA_SEED, "value"), Input(ids.ERA_PLACEMENT, "value"),
+        Input(ids.ERA_SEED, "value"), Input(ids.ERA_PLACEMENT, "value"), State(SCENARIO, "data"),
+        prevent_initial_call="initial_duplicate",
     )(build)
-    app.callback(Output(ids.ERA_SHARE, "href"), Input(ids.ERA_PARAMS, "data"))(share)
     app.callback(
         Output(ids.ERA_VIEW, "data"),
         Input(ids.ERA_DC_FIG, "clickData"), Input(ids.ERA_RESTORE, "n_clicks"), Input(ids.ERA_PARAMS, "data"),
@@ -279,24 +279,19 @@ def register(app: Dash) -> None:
     )(render_compare)
 
 
-def build(n, k, dcs, code, traffic, d, seed, placement):
-    """Check the controls and build the code (cached); a problem becomes a message, the last result stays."""
+def build(n, k, dcs, code, traffic, d, seed, placement, scenario=None):
+    """Check the controls and build the code (cached); a problem becomes a message, the last result stays.
+
+    The controls' values become the scenario's erasure parameters (shared link, reload).
+    """
     try:
         params = read_params(n, k, dcs, code, traffic, d, seed, placement)
         code_result(params)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return params, ""
-
-
-def share(params):
-    """A URL that reopens the page on these parameters (only what differs from the defaults)."""
-    if not params:
-        return no_update
-    values = {key: "" if params[key] is None else str(params[key]) for key in DEFAULTS if key != "placement"}
-    values["placement"] = ",".join(map(str, params["placement"] or []))
-    query = urlencode({key: value for key, value in values.items() if value != DEFAULTS[key]})
-    return "/erasure" + (f"?{query}" if query else "")
+        return no_update, f"⚠ {exc}", no_update
+    values = {"n": n, "k": k, "dcs": dcs, "code": code, "traffic": traffic, "d": d, "seed": seed,
+              "placement": (placement or "").strip()}
+    return params, "", remembered(scenario, PAGE, values)
 
 
 def update_view(click, _restore, params, view):

@@ -10,18 +10,18 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl
-
 import plotly.graph_objects as go
 from dash import Dash, Input, Output, State, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.reduction import FAULT_LOCATIONS, simulate_binomial, simulate_task_reduction
 from vizcoll.reduction.env import parse_slow
+from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import OPERATIONS, WORKFLOWS, simulate_treft
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
+from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output, topology_of
 from vizcoll.ui.components.player import pid, player, register_player, timeline_step
 from vizcoll.ui.figures.faults import (
     PAPER_AVERAGE,
@@ -33,7 +33,9 @@ from vizcoll.ui.figures.faults import (
     treft_lanes,
 )
 
-__all__ = ["layout", "register", "DEFAULTS"]
+__all__ = ["PAGE", "layout", "register", "DEFAULTS"]
+
+PAGE = "faults"
 
 DEFAULTS = {"procs": "8", "size": str(8 << 20), "root": "0", "slow": "2,5", "fault": "none", "seed": "0",
             "workflow": "HC", "cls": "A", "variant": "treft", "inject": "1:K4:u4", "second": ""}
@@ -162,12 +164,27 @@ def _dropdown(id_, options, value, **kw) -> dcc.Dropdown:
     return dcc.Dropdown(id=id_, options=options, value=value, clearable=False, className="grow", **kw)
 
 
-def layout(query: str = "") -> html.Div:
-    """The page; a URL query (procs, size, root, slow, fault, seed, workflow, cls, variant, inject, second)
-    pre-fills the controls."""
-    v = DEFAULTS | {k: val for k, val in parse_qsl(query.lstrip("?")) if k in DEFAULTS}
+def scenario_procs(scenario: Scenario) -> tuple[int, str]:
+    """The reduction's default process count: the scenario's first communicator (2..MAX_PROCS), and why."""
+    try:
+        comms = scenario.communicators(topology_of(scenario))
+    except VizcollError:
+        comms = None
+    if comms is None or len(comms) == 0:
+        return int(DEFAULTS["procs"]), "The scenario has no communicator: 8 processes by default."
+    size = len(comms[0])
+    procs = min(max(size, 2), MAX_PROCS)
+    capped = f" (the replay shows at most {MAX_PROCS})" if size > MAX_PROCS else ""
+    return procs, f"Processes from the scenario's communicator 0: {size}{capped}."
+
+
+def layout(scenario: Scenario) -> html.Div:
+    """The page with the scenario's parameters (procs from its first communicator unless set here)."""
+    procs, procs_note = scenario_procs(scenario)
+    v = {key: "" if val is None else str(val)
+         for key, val in page_params(scenario, PAGE, DEFAULTS | {"procs": str(procs)}).items()}
     for key in ("procs", "root", "seed"):
-        v[key] = int(v[key]) if v[key].isdigit() else DEFAULTS[key]
+        v[key] = int(v[key]) if v[key].isdigit() else int(DEFAULTS[key])
     workflow = v["workflow"] if v["workflow"] in WORKFLOWS else "HC"
     cls = v["cls"] if v["cls"] in ("A", "B") else "A"
     replica, kernel, var = (v["inject"].split(":") + ["", "", ""])[:3] if v["inject"] else ("none", None, None)
@@ -186,6 +203,7 @@ def layout(query: str = "") -> html.Div:
         _field("fault", _dropdown(ids.FT_RED_FAULT, [{"label": t, "value": k} for k, t in FAULTS.items()],
                                   v["fault"] if v["fault"] in FAULTS else "none")),
         _field("seed", dcc.Input(id=ids.FT_RED_SEED, type="number", min=0, value=v["seed"], debounce=True)),
+        html.P(procs_note, className="info"),
         html.Div(id=ids.FT_RED_MESSAGE, className="message", role="alert"),
         html.P(className="info", children=(
             "Each worker tells the master when its data is ready; the master pairs ready workers into tasks and "
@@ -345,10 +363,10 @@ def register(app: Dash) -> None:
     register_player(app, ids.FT_TREFT_PLAYER)
     app.callback(
         Output(ids.FT_RED_PARAMS, "data"), Output(ids.FT_RED_MESSAGE, "children"),
-        Output(ids.FT_RED_SUMMARY, "children"), Output(pid(ids.FT_RED_PLAYER, "timeline"), "data"),
+        Output(ids.FT_RED_SUMMARY, "children"), Output(pid(ids.FT_RED_PLAYER, "timeline"), "data"), store_output(),
         Input(ids.FT_RED_PROCS, "value"), Input(ids.FT_RED_SIZE, "value"), Input(ids.FT_RED_ROOT, "value"),
         Input(ids.FT_RED_SLOW, "value"), Input(ids.FT_RED_FAULT, "value"), Input(ids.FT_RED_SEED, "value"),
-        Input(ids.FT_RED_KILL, "data"),
+        Input(ids.FT_RED_KILL, "data"), State(SCENARIO, "data"), prevent_initial_call="initial_duplicate",
     )(run_reduction)
     app.callback(
         Output(ids.FT_RED_DIAGRAM, "figure"), Output(ids.FT_RED_TASKS, "children"),
@@ -373,9 +391,11 @@ def register(app: Dash) -> None:
     app.callback(
         Output(ids.FT_TREFT_PARAMS, "data"), Output(ids.FT_TREFT_MESSAGE, "children"),
         Output(ids.FT_TREFT_SUMMARY, "children"), Output(pid(ids.FT_TREFT_PLAYER, "timeline"), "data"),
+        store_output(),
         Input(ids.FT_TREFT_WORKFLOW, "value"), Input(ids.FT_TREFT_CLASS, "value"),
         Input(ids.FT_TREFT_VARIANT, "value"), Input(ids.FT_TREFT_REPLICA, "value"),
         Input(ids.FT_TREFT_KERNEL, "value"), Input(ids.FT_TREFT_VAR, "value"), Input(ids.FT_TREFT_SECOND, "value"),
+        State(SCENARIO, "data"), prevent_initial_call="initial_duplicate",
     )(run_treft)
     app.callback(
         Output(ids.FT_TREFT_LANES, "figure"),
@@ -384,15 +404,20 @@ def register(app: Dash) -> None:
     app.callback(Output(ids.FT_TREFT_OVERHEAD, "figure"), Input(ids.FT_TREFT_OVERHEAD, "id"))(render_overhead)
 
 
-def run_reduction(procs, size, root, slow, fault, seed, kill):
-    """Check the controls, run the task-based reduction and the binomial tree (cached) and summarise."""
+def run_reduction(procs, size, root, slow, fault, seed, kill, scenario=None):
+    """Check the controls, run the task-based reduction and the binomial tree (cached) and summarise.
+
+    The controls' values become the scenario's ``faults`` parameters (shared link, reload).
+    """
     try:
         params = read_reduction(procs, size, root, slow, fault, seed, kill)
         timeline, figures, binomial = reduction_runs(params)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", no_update, no_update
+        return no_update, f"⚠ {exc}", no_update, no_update, no_update
     message = "Click a worker in the diagram to kill it." if fault == CLICK and not params["kill"] else ""
-    return params, message, reduction_summary(figures, binomial), timeline.to_dict()
+    values = {"procs": procs, "size": size, "root": root, "slow": slow, "fault": fault, "seed": seed}
+    return (params, message, reduction_summary(figures, binomial), timeline.to_dict(),
+            remembered(scenario, PAGE, values))
 
 
 def render_reduction(position, params):
@@ -432,13 +457,15 @@ def var_choices(kernel, workflow, cls, var):
     return options, var if var in values else (values[0] if values else None)
 
 
-def run_treft(workflow, cls, variant, replica, kernel, var, second):
+def run_treft(workflow, cls, variant, replica, kernel, var, second, scenario=None):
     try:
         params = read_treft(workflow, cls, variant, replica, kernel, var, second)
         timeline, figures = treft_run(params)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", no_update, no_update
-    return params, "", treft_summary(figures), timeline.to_dict()
+        return no_update, f"⚠ {exc}", no_update, no_update, no_update
+    inject = ":".join(map(str, params["inject"])) if params["inject"] else ""
+    values = {"workflow": workflow, "cls": cls, "variant": variant, "inject": inject, "second": second or ""}
+    return params, "", treft_summary(figures), timeline.to_dict(), remembered(scenario, PAGE, values)
 
 
 def render_lanes(position, params):
