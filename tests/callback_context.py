@@ -8,10 +8,23 @@ from dash._callback_context import context_value
 from dash._utils import AttributeDict
 
 
-def in_callback(fn, prop_id: str | None, *args, **kwargs):
-    """Call ``fn`` with ``prop_id`` (``"id.prop"``) as the triggering input, in an isolated context."""
+def in_callback(fn, prop_id: str | None, *args, trigger_value=None, **kwargs):
+    """Call ``fn`` with ``prop_id`` (``"id.prop"``, its new value ``trigger_value``) as the triggering input,
+    in an isolated context."""
     def call():
-        triggered = [{"prop_id": prop_id, "value": None}] if prop_id else []
+        triggered = [{"prop_id": prop_id, "value": trigger_value}] if prop_id else []
         context_value.set(AttributeDict(triggered_inputs=triggered))
         return fn(*args, **kwargs)
     return contextvars.copy_context().run(call)
+
+
+def find_component(node, id_: str):
+    """The component with id ``id_`` in a layout tree (None when it is not there)."""
+    if getattr(node, "id", None) == id_:
+        return node
+    children = getattr(node, "children", None)
+    for child in children if isinstance(children, list | tuple) else [children]:
+        found = None if child is None or isinstance(child, str) else find_component(child, id_)
+        if found is not None:
+            return found
+    return None

@@ -32,12 +32,13 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from vizcoll.comm import Communicators, from_lists, parse_pattern
+from vizcoll.comm import Communicators, Placement, from_lists, parse_pattern, place
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import LINK_LABEL, Topology
 
-__all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "Scenario", "apply_edit"]
+__all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "WORLD", "Scenario",
+           "apply_edit"]
 
 SCHEMA = "vizcoll.scenario/2"
 OLD_SCHEMA = "vizcoll.scenario/1"
@@ -49,6 +50,8 @@ MAX_BREAKS = 200_000
 MAX_PARAMS = 64
 MAX_JSON_BYTES = 64 * 1024 * 1024
 MAX_FRAGMENT_CHARS = 2_000_000
+WORLD = -1
+"""The communicator index of every process of the scenario (MPI_COMM_WORLD) in :meth:`Scenario.placement`."""
 """Longest share-link fragment: Chromium's URL limit is 2 MB (a larger scenario is shared as a file)."""
 
 
@@ -205,6 +208,22 @@ class Scenario:
         if comms is None:
             return []
         return [[topo.names[n] for n in comms.nodes(i).tolist()] for i in range(len(comms))]
+
+    def placement(self, topo: Topology, comm: int = WORLD) -> Placement:
+        """Where communicator ``comm``'s processes run, rank ``j`` = its ``j``-th member.
+
+        :data:`WORLD` is every process of the scenario: the communicators'
+        placement, or every end node x ``ppn`` when the scenario has none.
+        """
+        comms = self.communicators(topo)
+        if comm == WORLD:
+            return comms.placement if comms is not None and comms.placement is not None else \
+                place(topo, ppn=self.ppn)
+        if comms is None or not 0 <= comm < len(comms):
+            count = 0 if comms is None else len(comms)
+            raise VizcollError(f"communicator {comm} does not exist: the scenario has {count}")
+        nodes = comms.nodes(comm)
+        return Placement(nodes, int(np.bincount(nodes).max()), "lists", 0)
 
     # ------------------------------------------------------------ files
     def to_dict(self) -> dict:

@@ -7,11 +7,13 @@ from dash import no_update
 
 from tests.callback_context import in_callback
 from vizcoll.erasure.compare import measure
+from vizcoll.scenario import Scenario
 from vizcoll.ui import ids
 from vizcoll.ui.figures.erasure import block_layout, compare_figure, dc_figure, matrix_figure
 from vizcoll.ui.pages import erasure as page
 
 CLICK = f"{ids.ERA_DC_FIG}.clickData"
+N_CHANGED = f"{ids.ERA_N}.value"
 CONTROLS = ("n", "k", "dcs", "code", "traffic", "d", "seed", "placement")
 
 
@@ -20,8 +22,13 @@ def controls(**changes) -> list:
     return [changes.get(key, values[key]) for key in CONTROLS]
 
 
+def build(*values, scenario: Scenario | None = None):
+    """The build callback as Dash calls it when n changed: (params, message, scenario store)."""
+    return in_callback(page.build, N_CHANGED, *values, (scenario or Scenario()).to_dict())
+
+
 def params(**changes) -> dict:
-    stored, message = page.build(*controls(**changes))
+    stored, message, _ = build(*controls(**changes))
     assert message == ""
     return stored
 
@@ -60,8 +67,8 @@ def test_build_stores_checked_parameters():
     ({"code": "raid"}, "unknown code family"),
 ])
 def test_bad_input_becomes_one_message_and_keeps_the_last_result(change, words):
-    stored, message = page.build(*controls(**change))
-    assert stored is no_update
+    stored, message, store = build(*controls(**change))
+    assert stored is no_update and store is no_update
     assert message.startswith("⚠ ") and words in message and "Traceback" not in message
 
 
@@ -175,19 +182,20 @@ def control_values(node, found: dict | None = None) -> dict:
     return found
 
 
-def test_layout_prefills_from_the_url():
-    found = control_values(page.layout("?n=12&k=8&dcs=4&code=rs&traffic=aggregated&d=1&placement=0,1"))
+def test_layout_shows_the_scenario_parameters():
+    scenario = Scenario(params={"erasure": {"n": 12, "k": 8, "dcs": 4, "code": "rs", "traffic": "aggregated",
+                                            "d": 1, "placement": "0,1"}})
+    found = control_values(page.layout(scenario))
     assert found == {ids.ERA_N: 12, ids.ERA_K: 8, ids.ERA_DCS: 4, ids.ERA_CODE: "rs", ids.ERA_TRAFFIC: "aggregated",
                      ids.ERA_D: 1, ids.ERA_SEED: 0, ids.ERA_PLACEMENT: "0,1"}
-    assert page.layout("?n=zz&code=raid") is not None  # unusable values fall back to the defaults
+    forged = Scenario(params={"erasure": {"n": "zz", "code": "raid"}})
+    assert control_values(page.layout(forged))[ids.ERA_CODE] == "fmel"  # unusable values fall back to the defaults
 
 
-def test_the_share_link_reopens_the_same_parameters():
-    assert page.share(params()) == "/erasure"  # the defaults need no query
-    stored = params(n=12, k=8, dcs=4, code="rs", traffic="aggregated", d=1, placement="0,0,0,1,1,1,2,2,2,3,3,3")
-    href = page.share(stored)
-    assert href.startswith("/erasure?") and "placement=0%2C0%2C0%2C1" in href
-    reopened = control_values(page.layout("?" + href.split("?", 1)[1]))
-    again = page.build(*[reopened[i] for i in CONTROL_IDS])
-    assert again == (stored, "")
-    assert page.share(None) is no_update
+def test_the_parameters_go_into_the_scenario_and_reopen_the_same_view():
+    values = dict(n=12, k=8, dcs=4, code="rs", traffic="aggregated", d=1, placement="0,0,0,1,1,1,2,2,2,3,3,3")
+    stored, message, store = build(*controls(**values))
+    assert message == "" and store["params"]["erasure"]["placement"] == values["placement"]
+    reopened = control_values(page.layout(Scenario.from_dict(store)))
+    again = build(*[reopened[i] for i in CONTROL_IDS], scenario=Scenario.from_dict(store))
+    assert again[:2] == (stored, "") and again[2] is no_update  # nothing changed: the store is left alone

@@ -4,16 +4,31 @@ from __future__ import annotations
 
 import pytest
 
+from tests.callback_context import find_component, in_callback
 from vizcoll.reduction import FAULT_LOCATIONS, simulate_task_reduction
+from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui import ids
+from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.figures.faults import PAPER_AVERAGE, tasks_so_far
 from vizcoll.ui.pages import faults as page
 
 SIZE = str(8 << 20)
 
 
+def run_reduction(*args, scenario: Scenario = DEFAULT_SCENARIO):
+    """The reduction callback as Dash calls it when the process count changed, without the store output."""
+    *outputs, _store = in_callback(page.run_reduction, f"{ids.FT_RED_PROCS}.value", *args, scenario.to_dict())
+    return tuple(outputs)
+
+
+def run_treft(*args, scenario: Scenario = DEFAULT_SCENARIO):
+    *outputs, _store = in_callback(page.run_treft, f"{ids.FT_TREFT_WORKFLOW}.value", *args, scenario.to_dict())
+    return tuple(outputs)
+
+
 def reduction(fault="none", kill=None, procs=8, slow="2,5"):
-    return page.run_reduction(procs, SIZE, 0, slow, fault, 0, kill)
+    return run_reduction(procs, SIZE, 0, slow, fault, 0, kill)
 
 
 @pytest.mark.parametrize("location", FAULT_LOCATIONS)
@@ -60,7 +75,7 @@ def test_a_clicked_worker_is_killed_at_the_shown_step():
 
 
 def test_treft_injection_ends_corrected_with_an_error_cell_at_the_injection_step():
-    params, message, summary, data = page.run_treft("HC", "A", "treft", "1", "K4", "u4", None)
+    params, message, summary, data = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
     assert message == "" and "corrected" in str(summary)
     tl = Timeline.from_dict(data)
     inject = next(k for k in range(tl.n_steps) if any("flips bit" in e.label for e in tl.active_at(k)))
@@ -88,7 +103,7 @@ def test_overhead_chart_has_three_workflows_by_three_variants():
     (8, SIZE, 0, "12", "none", 0, None), (8, "big", 0, "", "none", 0, None),
 ])
 def test_bad_reduction_input_gives_a_warning(args):
-    params, message, summary, timeline = page.run_reduction(*args)
+    params, message, summary, timeline = run_reduction(*args)
     assert message.startswith("⚠") and params is page.no_update and timeline is page.no_update
 
 
@@ -97,7 +112,7 @@ def test_bad_reduction_input_gives_a_warning(args):
     ("HC", "A", "nope", "1", "K4", "u4", None), ("XX", "A", "treft", "none", None, None, None),
 ])
 def test_bad_treft_input_gives_a_warning(args):
-    params, message, *_ = page.run_treft(*args)
+    params, message, *_ = run_treft(*args)
     assert message.startswith("⚠") and params is page.no_update
 
 
@@ -105,4 +120,23 @@ def test_kernel_and_variable_choices_follow_the_workflow():
     options, value = page.kernel_choices("VP", "B", "K4")
     assert value == "K4" and len(options) == 18
     assert page.var_choices("K5", "VP", "B", None) == ([{"label": "u5", "value": "u5"}], "u5")
-    page.layout("?procs=6&fault=executing-task&inject=r2:K3:u3&workflow=MB")
+    page.layout(Scenario(params={"faults": {"procs": 6, "fault": "executing-task", "inject": "r2:K3:u3",
+                                            "workflow": "MB"}}))
+
+
+def test_the_process_count_comes_from_the_scenario_communicator_unless_set_on_the_page():
+    assert page.scenario_procs(DEFAULT_SCENARIO) == (4, "Processes from the scenario's communicator 0: 4.")
+    assert page.scenario_procs(Scenario())[0] == 8  # no communicator: the page's default
+    wide = Scenario(spec="fat-tree:radix=8,levels=2", pattern="grid2d:1x32")
+    assert page.scenario_procs(wide)[0] == min(32, page.MAX_PROCS)
+    assert find_component(page.layout(DEFAULT_SCENARIO), ids.FT_RED_PROCS).value == 4
+    set_here = Scenario(pattern="grid2d:4x4", params={"faults": {"procs": 6}})
+    assert find_component(page.layout(set_here), ids.FT_RED_PROCS).value == 6
+
+
+def test_the_page_parameters_go_into_the_scenario():
+    *_, store = in_callback(page.run_reduction, f"{ids.FT_RED_PROCS}.value", 6, SIZE, 0, "2,5", "none", 0, None,
+                            DEFAULT_SCENARIO.to_dict())
+    assert store["params"]["faults"]["procs"] == 6
+    *_, store = in_callback(page.run_reduction, None, 6, SIZE, 0, "2,5", "none", 0, None, DEFAULT_SCENARIO.to_dict())
+    assert store is page.no_update  # a page load is no user action: the store is left alone

@@ -17,20 +17,40 @@ from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT, SWITCH
 from vizcoll.ui import ids
+from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
 from vizcoll.ui.pages import topology as page
 
-DEFAULT = page.DEFAULT_SCENARIO
+DEFAULT = DEFAULT_SCENARIO
+DEFAULT_BREAK = "edge0.0[4]-agg0.1[1]"  # link 17
+H5_LINK = "h5[1]-edge1.0[2]"  # link 5, h5's only link
 ORANGE = "#ff7f0e"
 LARGE_SPEC = "torus:10x10x8,hosts=1"  # 1,600 nodes: just over SMALL_LIMIT
+# a hand-written ibnetdiscover file with names nobody generated
+HANDMADE = """Switch 3 "spine"
+[1] "leafA"[3]
+[2] "leafB"[3]
+
+Switch 3 "leafA"
+[1] "alpha"[1]
+[2] "beta"[1]
+[3] "spine"[1]
+
+Switch 3 "leafB"
+[1] "gamma"[1]
+[2] "delta"[1]
+[3] "spine"[2]
+""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
+    ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
 
 
 def values(**given) -> dict:
     """The ``values`` dict update_scenario passes on: every input and state, None unless given."""
-    keys = ("generate", "params_submit", "generator", "upload", "import", "apply", "comm_upload", "tap_edge",
-            "add_node", "add_link", "remove_node", "rename", "toggle", "remove_link", "params", "upload_name",
-            "comm_upload_name", "a", "b", "new_name", "kind", "link_id", "pattern", "ppn")
-    return dict.fromkeys(keys) | given
+    keys = ("generate", "params_submit", "generator", "upload", "apply", "comm_upload", "tap_edge", "tap_node",
+            "root", "add_node", "add_link", "remove_node", "rename", "toggle", "remove_link", "params",
+            "upload_name", "comm_upload_name", "a", "b", "new_name", "kind", "link_id", "pattern", "ppn", "mode",
+            "comm_edit")
+    return dict.fromkeys(keys) | {"mode": page.SELECT, "comm_edit": page.NEW_COMM} | given
 
 
 def data_url(content: str | bytes, mime: str = "application/octet-stream") -> str:
@@ -39,19 +59,27 @@ def data_url(content: str | bytes, mime: str = "application/octet-stream") -> st
     return f"data:{mime};base64,{base64.b64encode(raw).decode()}"
 
 
-
-
 def names_and_kinds(scenario: Scenario) -> dict[str, int]:
-    topo = scenario.build()
+    topo = scenario.topology()
     return {name: int(topo.kind[i]) for i, name in enumerate(topo.names)}
 
 
+def update(prop_id: str, scenario: Scenario = DEFAULT, **given):
+    """The page's writing callback as Dash calls it when ``prop_id`` changed."""
+    return in_callback(page.update_scenario, prop_id, scenario.to_dict(), **values(**given))
+
+
+def uploaded(text: str = HANDMADE, name: str = "handmade.net") -> Scenario:
+    return page.scenario_after(ids.TOPO_UPLOAD, DEFAULT, values(upload=data_url(text), upload_name=name))
+
+
 # ------------------------------------------------------------------ scenario_after, one trigger at a time
-def test_generate_and_submit_replace_the_scenario():
+def test_generate_and_submit_replace_the_fabric_and_keep_the_page_settings():
     for trigger in (ids.TOPO_GENERATE, ids.TOPO_PARAMS):
         new = page.scenario_after(trigger, DEFAULT, values(params="  torus:3x3x2,hosts=1 "))
-        assert new.spec == "torus:3x3x2,hosts=1" and new.edits == [] and new.pattern == "" and new.topology is None
-        assert new.build().summary()["switches"] == 18
+        assert new.spec == "torus:3x3x2,hosts=1" and new.edits == [] and new.pattern == "" and new.broken == []
+        assert new.params == DEFAULT.params and new.uploaded is None
+        assert new.topology().summary()["switches"] == 18
     with pytest.raises(VizcollError, match="dimension 1"):  # well-formed, but the fabric cannot be built
         page.scenario_after(ids.TOPO_GENERATE, DEFAULT, values(params="torus:0x3"))
     with pytest.raises(VizcollError):
@@ -61,14 +89,16 @@ def test_generate_and_submit_replace_the_scenario():
 def test_generator_dropdown_loads_its_example():
     for name, spec in page.EXAMPLE_SPECS.items():
         assert page.scenario_after(ids.TOPO_GENERATOR, DEFAULT, values(generator=name)).spec == spec
+    with pytest.raises(VizcollError, match="unknown example"):
+        page.scenario_after(ids.TOPO_GENERATOR, DEFAULT, values(generator="../../etc/passwd"))
 
 
 def test_add_node_then_link():
     one = page.scenario_after(ids.TOPO_ADD_NODE, DEFAULT, values(new_name=" extra ", kind="endpoint"))
-    assert one.edits == [*DEFAULT.edits, {"op": "add_node", "name": "extra", "kind": "endpoint"}]
+    assert one.edits == [{"op": "add_node", "name": "extra", "kind": "endpoint"}]
     assert names_and_kinds(one)["extra"] == ENDPOINT
     two = page.scenario_after(ids.TOPO_ADD_LINK, one, values(a="extra", b="edge0.0"))
-    before, after = one.build(), two.build()
+    before, after = one.topology(), two.topology()
     assert after.n_links == before.n_links + 1
     assert {after.names[int(after.link_a[-1])], after.names[int(after.link_b[-1])]} == {"extra", "edge0.0"}
     with pytest.raises(VizcollError):  # a name that is taken
@@ -77,100 +107,146 @@ def test_add_node_then_link():
         page.scenario_after(ids.TOPO_ADD_LINK, one, values(a="extra", b="nobody"))
 
 
+def test_a_link_added_then_broken_survives_a_round_trip():
+    added = DEFAULT.with_edit({"op": "add_node", "name": "probe", "kind": "endpoint"}).with_edit(
+        {"op": "add_link", "a": "probe", "b": "edge0.0"})
+    label = added.topology().link_label(added.topology().n_links - 1)
+    broken = page.scenario_after(ids.TOPO_TOGGLE_LINK, added, values(link_id=label))
+    assert label in broken.broken
+    back = Scenario.from_fragment(broken.to_fragment())
+    assert back == broken and back.topology().summary()["broken_links"] == 2
+
+
 def test_remove_and_rename_node():
     removed = page.scenario_after(ids.TOPO_REMOVE_NODE, DEFAULT, values(a="h3"))
-    topo = removed.build()
+    topo = removed.topology()
     assert "h3" not in topo and topo.n_nodes == 35 and topo.n_links == 47
-    renamed = page.scenario_after(ids.TOPO_RENAME, DEFAULT, values(a="h0", new_name="boss"))
-    assert "boss" in renamed.build() and "h0" not in renamed.build()
-    assert names_and_kinds(renamed)["boss"] == ENDPOINT
+    renamed = page.scenario_after(ids.TOPO_RENAME, DEFAULT, values(a="edge0.0", new_name="boss"))
+    assert "boss" in renamed.topology() and "edge0.0" not in renamed.topology()
+    assert renamed.broken == ["boss[4]-agg0.1[1]"]  # the break follows its cable
+    assert renamed.topology().summary()["broken_links"] == 1
     with pytest.raises(VizcollError):
         page.scenario_after(ids.TOPO_REMOVE_NODE, DEFAULT, values(a="nobody"))
 
 
 def test_tap_on_a_link_breaks_it_and_a_second_tap_repairs_it():
-    tap = {"data": {"link": 3, "id": "l3"}}
+    tap = {"data": {"link": 5, "id": "l5", "name": H5_LINK}}
     broken = page.scenario_after(ids.TOPO_CANVAS, DEFAULT, values(tap_edge=tap))
-    assert broken.edits[-1] == {"op": "toggle_broken", "id": 3}
-    assert broken.broken_ids() == [3, 17]
-    repaired = page.scenario_after(ids.TOPO_CANVAS, broken, values(tap_edge=tap))
-    assert repaired.broken_ids() == [17]
+    assert broken.broken == [DEFAULT_BREAK, H5_LINK]
+    assert page.scenario_after(ids.TOPO_CANVAS, broken, values(tap_edge=tap)).broken == [DEFAULT_BREAK]
 
 
-def test_link_id_buttons():
-    toggled = page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=17))
-    assert toggled.broken_ids() == []  # the default's broken link repaired
+def test_link_buttons_take_an_id_or_a_label():
+    assert page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=17)).broken == []
+    assert page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=DEFAULT_BREAK)).broken == []
+    assert page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=" 5 ")).broken == [DEFAULT_BREAK,
+                                                                                                 H5_LINK]
     gone = page.scenario_after(ids.TOPO_REMOVE_LINK, DEFAULT, values(link_id=5))
-    assert gone.build().n_links == 47 and 5 not in gone.build().link_id.tolist()
+    assert gone.edits == [{"op": "remove_link", "link": H5_LINK}] and gone.topology().n_links == 47
     for trigger in (ids.TOPO_TOGGLE_LINK, ids.TOPO_REMOVE_LINK):
-        with pytest.raises(VizcollError, match="type a link id first"):
+        with pytest.raises(VizcollError, match="type a link id"):
             page.scenario_after(trigger, DEFAULT, values(link_id=None))
     with pytest.raises(VizcollError):
         page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=999))
+    with pytest.raises(VizcollError, match="no link"):
+        page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id="h0[1]-h1[1]"))
 
 
 def test_upload_a_valid_and_a_malformed_file():
     fabric = from_spec("fat-tree:radix=4,levels=2")
     text = topo_io.dumps(fabric, "ibsim")
-    new = page.scenario_after(ids.TOPO_UPLOAD, DEFAULT, values(upload=data_url(text), upload_name="small.net"))
-    assert new.spec == "file:small.net" and new.topology is not None and new.edits == []
-    assert new.build().names == fabric.names and new.build().n_links == fabric.n_links
+    new = uploaded(text, "small.net")
+    assert new.spec == "" and new.name == "small.net" and new.uploaded is not None and new.edits == []
+    assert new.topology().names == fabric.names and new.topology().n_links == fabric.n_links
+    assert new.params == DEFAULT.params and new.broken == [] and new.pattern == ""
 
     for bad, fragment in ((text[: len(text) // 2], "dangling peer"), (text.replace("[1]", "[99]", 1), "port 99")):
         with pytest.raises(VizcollError, match=fragment) as info:
-            page.scenario_after(ids.TOPO_UPLOAD, DEFAULT, values(upload=data_url(bad), upload_name="bad.net"))
+            uploaded(bad, "bad.net")
         assert str(info.value).startswith("bad.net, line")
 
 
-def test_import_a_scenario_file():
-    edited = DEFAULT.with_edit({"op": "add_node", "name": "x", "kind": "switch"})
-    back = page.scenario_after(ids.TOPO_IMPORT, DEFAULT, values() | {"import": data_url(edited.dumps())})
-    assert back == edited
-    with pytest.raises(VizcollError, match="not valid JSON"):
-        page.scenario_after(ids.TOPO_IMPORT, DEFAULT, values() | {"import": data_url("{oops")})
-    with pytest.raises(VizcollError, match="schema"):
-        page.scenario_after(ids.TOPO_IMPORT, DEFAULT, values() | {"import": data_url('{"spec": "torus:2x2"}')})
+def test_an_uploaded_fabric_keeps_its_own_names():
+    topo = uploaded().topology()
+    assert {"alpha", "beta", "gamma", "delta", "spine", "leafA", "leafB"} == set(topo.names)
+    assert uploaded().title == "handmade.net"
 
 
-def test_communicators_by_pattern_and_by_file():
+def test_communicators_by_pattern_by_file_and_by_hand():
     applied = page.scenario_after(ids.TOPO_APPLY_COMM, DEFAULT, values(pattern=" grid2d:2x8 ", ppn=1))
-    assert applied.pattern == "grid2d:2x8" and applied.edits == DEFAULT.edits
+    assert applied.pattern == "grid2d:2x8" and applied.broken == DEFAULT.broken
     with pytest.raises(VizcollError):
         page.scenario_after(ids.TOPO_APPLY_COMM, DEFAULT, values(pattern="grid2d:5x5", ppn=1))  # 25 > 16 ranks
+    with pytest.raises(VizcollError, match="unknown pattern"):  # never a path on the server
+        page.scenario_after(ids.TOPO_APPLY_COMM, DEFAULT, values(pattern="/etc/passwd", ppn=1))
+    with pytest.raises(VizcollError, match="processes per node"):
+        page.scenario_after(ids.TOPO_APPLY_COMM, DEFAULT, values(pattern="grid2d:2x2", ppn="abc"))
     lists = json.dumps({"communicators": [["h0", "h1"], ["h2", "h3", "h4"]]})
-    uploaded = page.scenario_after(ids.TOPO_COMM_UPLOAD, DEFAULT,
-                                   values(comm_upload=data_url(lists), comm_upload_name="c.json"))
-    assert uploaded.lists == [["h0", "h1"], ["h2", "h3", "h4"]] and uploaded.pattern == ""
+    from_file = page.scenario_after(ids.TOPO_COMM_UPLOAD, DEFAULT,
+                                    values(comm_upload=data_url(lists), comm_upload_name="c.json"))
+    assert from_file.lists == [["h0", "h1"], ["h2", "h3", "h4"]] and from_file.pattern == ""
     with pytest.raises(VizcollError):
         page.scenario_after(ids.TOPO_COMM_UPLOAD, DEFAULT,
                             values(comm_upload=data_url('{"communicators": [["nobody"]]}'), comm_upload_name="c.json"))
+
+    def tap(scenario, name, comm):
+        node = {"data": {"label": name}}
+        return page.scenario_after(ids.TOPO_CANVAS, scenario, values(tap_node=node, mode=page.COMMUNICATOR,
+                                                                     comm_edit=comm))
+    started = tap(from_file, "h7", page.NEW_COMM)
+    assert started.lists == [["h0", "h1"], ["h2", "h3", "h4"], ["h7"]]
+    grown = tap(started, "h8", 2)
+    assert grown.lists[2] == ["h7", "h8"]
+    assert tap(grown, "h0", 0).lists[0] == ["h1"]  # a second click takes a node out
+    assert tap(tap(grown, "h0", 0), "h1", 0).lists == [["h2", "h3", "h4"], ["h7", "h8"]]  # empty: dropped
+    drawn_on_pattern = tap(DEFAULT, "h0", 0)  # a pattern is written out first, then edited
+    assert drawn_on_pattern.pattern == "" and drawn_on_pattern.lists[0] == ["h1", "h2", "h3"]
+    with pytest.raises(VizcollError, match="not an end node"):
+        tap(DEFAULT, "edge0.0", 0)
 
 
 def test_unknown_trigger_changes_nothing():
     assert page.scenario_after("something-else", DEFAULT, values()) == DEFAULT
 
 
+def test_the_root_is_a_page_parameter():
+    assert page.scenario_after(ids.TOPO_ROOT, DEFAULT, values(root="h7")).params["topology"] == {"root": "h7"}
+    assert page.root_of(DEFAULT.with_params("topology", {"root": "gone"}), topology_of(DEFAULT)) == "h0"
+
+
 # ------------------------------------------------------------------ update_scenario (the callback)
 def test_update_scenario_success_and_error_paths():
-    ok = in_callback(page.update_scenario, "topo-generate.n_clicks", DEFAULT.to_dict(),
-                     **values(generate=1, params="mesh:3x3"))
-    assert ok == (Scenario(spec="mesh:3x3").to_dict(), "", "mesh")
+    store, message, generator, root, comm_edit, upload, comm_upload = update(
+        "topo-generate.n_clicks", generate=1, params="mesh:3x3")
+    assert Scenario.from_dict(store).spec == "mesh:3x3" and message == "" and generator == "mesh"
+    assert root == Scenario.from_dict(store).params["topology"]["root"]
 
     for spec in ("torus:0x3", "no-such-fabric:1", ""):
-        data, message, _ = in_callback(page.update_scenario, "topo-generate.n_clicks", DEFAULT.to_dict(),
-                                    **values(generate=1, params=spec))
-        assert data is no_update, spec  # the store keeps the last good scenario
+        store, message, *_ = update("topo-generate.n_clicks", generate=1, params=spec)
+        assert store is no_update, spec  # the store keeps the last good scenario
         assert message.startswith("⚠ ") and "Traceback" not in message, message
 
-    data, message, _ = in_callback(page.update_scenario, "topo-upload.contents", DEFAULT.to_dict(),
-                                **values(upload=data_url('Switch 4 "s"\n[9] "h"[1]\n'), upload_name="x.net"))
-    assert data is no_update and message.startswith("⚠ x.net")
+    store, message, *_ = update("topo-upload.contents", upload=data_url('Switch 4 "s"\n[9] "h"[1]\n'),
+                                upload_name="x.net")
+    assert store is no_update and message.startswith("⚠ x.net")
+    for contents in (12, "no-comma", "data:x;base64,@@@"):
+        store, message, *_ = update("topo-upload.contents", upload=contents, upload_name=None)
+        assert store is no_update and message.startswith("⚠ ") and "empty" not in message
+
+
+def test_the_upload_boxes_are_emptied_so_the_same_file_can_be_loaded_again():
+    *_, upload, comm_upload = update("topo-upload.contents", upload=data_url(HANDMADE), upload_name="h.net")
+    assert upload is None and comm_upload is None
+
+
+def test_a_page_load_writes_nothing():
+    assert in_callback(page.update_scenario, None, DEFAULT.to_dict(), **values()) == (no_update,) * 7
 
 
 # ------------------------------------------------------------------ views
 def test_render_scenario_small_uses_cytoscape():
-    (elements, canvas_style, figure, large_style, legend_style, counts, comm_info, href, options, root, spec,
-     pattern) = page.render_scenario(DEFAULT.to_dict(), None)
+    (elements, canvas_style, figure, large_style, legend_style, counts, comm_info, options, comm_options, spec,
+     pattern) = page.render_scenario(DEFAULT.to_dict())
     assert len([e for e in elements if "source" not in e["data"]]) == 36
     assert len([e for e in elements if "source" in e["data"]]) == 48
     assert canvas_style.get("display") != "none" and large_style == {"display": "none"}
@@ -178,14 +254,19 @@ def test_render_scenario_small_uses_cytoscape():
     assert [span.children[0].children + span.children[1] for span in counts] == \
         ["20 switches", "16 end nodes", "48 links", "1 broken link", "4 max ports"]
     assert comm_info.startswith("8 communicators")
-    assert href.startswith("/topology?") and "spec=fat-tree" in href and "broken=17" in href and "root=h0" in href
-    assert root == "h0" and options[0] == "h0" and len(options) == 16
+    assert options[0] == "h0" and len(options) == 16
+    assert comm_options[-1] == {"label": "a new communicator", "value": page.NEW_COMM} and len(comm_options) == 9
     assert spec == DEFAULT.spec and pattern == "grid2d:4x4"
+
+
+def test_render_scenario_of_an_upload_shows_no_spec():
+    out = page.render_scenario(uploaded().to_dict())
+    assert out[9] == "" and set(out[7]) == {"alpha", "beta", "gamma", "delta"}
 
 
 def test_render_scenario_large_uses_a_webgl_figure():
     assert from_spec(LARGE_SPEC).n_nodes > SMALL_LIMIT
-    out = page.render_scenario(Scenario(spec=LARGE_SPEC).to_dict(), None)
+    out = page.render_scenario(Scenario(spec=LARGE_SPEC).to_dict())
     elements, canvas_style, figure, large_style, legend_style = out[:5]
     assert elements == [] and canvas_style == {"display": "none"} and large_style.get("display") != "none"
     assert legend_style == {"display": "none"}  # the node legend belongs to the cytoscape drawing
@@ -194,34 +275,30 @@ def test_render_scenario_large_uses_a_webgl_figure():
     assert "800 switches" in figure.layout.title.text
 
 
-def test_render_scenario_keeps_a_valid_root_and_replaces_an_unknown_one():
-    assert page.render_scenario(DEFAULT.to_dict(), "h7")[9] == "h7"
-    assert page.render_scenario(DEFAULT.to_dict(), "gone")[9] == "h0"
-    uploaded = page.scenario_after(ids.TOPO_UPLOAD, DEFAULT, values(
-        upload=data_url(topo_io.dumps(from_spec("mesh:2x2"), "json")), upload_name="m.json"))
-    out = page.render_scenario(uploaded.to_dict(), None)
-    assert out[7] == "#" and out[10] == ""  # uploaded fabrics have no shareable URL and no spec
+def test_a_forged_store_gives_a_message():
+    out = page.render_scenario({"schema": "vizcoll.scenario/2", "communicators": [1, 2]})
+    assert out[6].startswith("⚠ The scenario could not be read")
 
 
 def test_compute_broadcast_info():
-    timeline, info = page.compute_broadcast(DEFAULT.to_dict(), "h0")
-    assert info == "36 nodes reached in 6 hops with 35 messages; 0 unreachable."
+    timeline, info = page.compute_broadcast(DEFAULT.to_dict())
+    assert info == "From h0: 36 nodes reached in 6 hops with 35 messages; 0 unreachable."
     assert Timeline.from_dict(timeline).n_steps == 7
-    cut = DEFAULT.with_edit({"op": "toggle_broken", "id": 5})  # h5's only link
-    timeline, info = page.compute_broadcast(cut.to_dict(), "h0")
-    assert info.endswith("1 unreachable.") and info.startswith("35 nodes reached")
+    cut = DEFAULT.toggled(H5_LINK)
+    timeline, info = page.compute_broadcast(cut.to_dict())
+    assert info.endswith("1 unreachable.") and "35 nodes reached" in info
     assert "cannot be reached" in Timeline.from_dict(timeline).caption(Timeline.from_dict(timeline).n_steps - 1)
-    assert page.compute_broadcast(DEFAULT.to_dict(), None) == (None, "Choose a root.")
-    assert page.compute_broadcast(DEFAULT.to_dict(), "nobody") == (None, "Choose a root.")
+    _, info = page.compute_broadcast(DEFAULT.with_params("topology", {"root": "h9"}).to_dict())
+    assert info.startswith("From h9:")
 
 
 def test_compute_broadcast_large_gives_figures_but_no_animation():
-    timeline, info = page.compute_broadcast(Scenario(spec=LARGE_SPEC).to_dict(), "h0-0-0")
-    assert timeline is None and info.startswith("1,600 nodes reached")
+    timeline, info = page.compute_broadcast(Scenario(spec=LARGE_SPEC).to_dict())
+    assert timeline is None and "1,600 nodes reached" in info
 
 
 def test_render_step_highlights_the_links_of_the_current_hop():
-    timeline, _ = page.compute_broadcast(DEFAULT.to_dict(), "h0")
+    timeline, _ = page.compute_broadcast(DEFAULT.to_dict())
     tl = Timeline.from_dict(timeline)
     assert page.render_step(0, None) == base_stylesheet()
 
@@ -242,27 +319,34 @@ def test_render_step_highlights_the_links_of_the_current_hop():
 
 def test_fill_selection_from_clicks():
     node = {"data": {"id": "n21", "label": "h1"}}
-    edge = {"data": {"id": "l4", "link": 4}}
-    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0") == ("h1", "h0", no_update)
-    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, None) == ("h1", no_update, no_update)
-    assert in_callback(page.fill_selection, "topo-canvas.tapEdge", node, edge, "h0") == (no_update, no_update, 4)
+    edge = {"data": {"id": "l5", "link": 5, "name": H5_LINK}}
+    select, draw = page.SELECT, page.COMMUNICATOR
+    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", select) == ("h1", "h0", no_update)
+    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, None, select) == \
+        ("h1", no_update, no_update)
+    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", draw) == (no_update,) * 3
+    assert in_callback(page.fill_selection, "topo-canvas.tapEdge", node, edge, "h0", select) == \
+        (no_update, no_update, H5_LINK)
 
 
-def test_export_scenario_and_topology():
-    scenario = DEFAULT.with_edit({"op": "toggle_broken", "id": 5})
-    out = in_callback(page.export, "topo-export.n_clicks", 1, 0, scenario.to_dict(), "json")
-    assert out["filename"] == "vizcoll-scenario.json" and Scenario.loads(out["content"]) == scenario
-    out = in_callback(page.export, "topo-export-topo.n_clicks", 0, 1, scenario.to_dict(), "ibsim")
+def test_export_topology():
+    scenario = DEFAULT.toggled(H5_LINK)
+    out = in_callback(page.export, "topo-export-topo.n_clicks", 1, scenario.to_dict(), "ibsim")
     assert out["filename"] == "topology.net"
-    assert topo_io.parse(out["content"], "t.net").names == scenario.build().names
+    assert topo_io.parse(out["content"], "t.net").names == scenario.topology().names
+    out = in_callback(page.export, "topo-export-topo.n_clicks", 1, scenario.to_dict(), "json")
+    back = topo_io.parse(out["content"], "t.json")
+    assert back.names == scenario.topology().names and back.summary()["broken_links"] == 2
+    assert in_callback(page.export, "topo-export-topo.n_clicks", 1, scenario.to_dict(), "/etc/passwd") is no_update
 
 
 # ------------------------------------------------------------------ figure builders
 def test_cytoscape_elements_classes():
-    topo = DEFAULT.build()
+    topo = DEFAULT.topology()
     elements = cytoscape_elements(topo)
     by_id = {e["data"]["id"]: e for e in elements}
     assert by_id["l17"]["classes"] == "broken" and by_id["l5"]["classes"] == ""
+    assert by_id["l17"]["data"]["name"] == DEFAULT_BREAK
     assert by_id["n0"]["classes"] == "switch" and by_id["n20"]["classes"] == "endpoint"
     assert by_id["l5"]["data"]["source"] == "n25" and by_id["l5"]["data"]["link"] == 5
     assert all("x" in by_id[f"n{i}"]["position"] for i in range(topo.n_nodes))
@@ -280,7 +364,7 @@ def test_dragonfly_global_links_have_their_class():
 
 
 def test_communicator_colours():
-    topo = DEFAULT.build()
+    topo = DEFAULT.topology()
     colour, info = page.communicator_colours(DEFAULT, topo)
     assert set(colour) == {topo.index(f"h{i}") for i in range(16)}
     assert set(colour.values()) <= set(range(8)) and info.startswith("8 communicators (8 of size 4)")

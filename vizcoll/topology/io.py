@@ -3,7 +3,9 @@
 Formats (:data:`FORMATS`):
 
 ``json``
-    :meth:`Topology.to_dict` as JSON: lossless.
+    :meth:`Topology.to_dict` as JSON (schema ``vizcoll.topology/1``): lossless.
+    A hand-written node-link JSON (a ``nodes`` list and a ``links`` list, see
+    :mod:`vizcoll.topology.node_link`) is read too.
 ``graphml``
     Written and parsed with networkx, lossless too: nodes carry ``kind``,
     ``nports``, ``guid``, ``desc`` and ``attr.<name>`` data; edges (GraphML
@@ -56,6 +58,7 @@ from vizcoll.errors import FileFormatError, TopologyError
 from vizcoll.topology import model
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT, KIND_NAMES, SCHEMA, SWITCH, Topology
+from vizcoll.topology.node_link import from_node_link, is_node_link
 
 __all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_PORTS", "GUID_BASE", "parse", "dumps", "read", "write", "load"]
 
@@ -221,6 +224,11 @@ def _read_json(text: str, filename: str) -> Topology:
 
 def _from_dict(data: object, filename: str) -> Topology:
     try:
+        if is_node_link(data):
+            return from_node_link(data)
+        if not isinstance(data, dict) or "schema" not in data:
+            raise TopologyError(f"a JSON topology is either a node-link object (a 'nodes' list and a 'links' list) "
+                                f"or vizcoll's own export (the field 'schema' = {SCHEMA!r})")
         return Topology.from_dict(data)
     except TopologyError as exc:
         raise FileFormatError(str(exc), source=filename) from None

@@ -1,0 +1,68 @@
+"""Hand-written node-link JSON topologies (vizcoll.topology.node_link through io.parse)."""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import pytest
+
+from vizcoll.errors import FileFormatError
+from vizcoll.topology import io as topo_io
+from vizcoll.topology.model import ENDPOINT, SWITCH
+
+HANDMADE = {
+    "nodes": [{"name": "spine", "kind": "switch"}, {"name": "leaf", "kind": "switch", "ports": 36}, "alpha",
+              {"id": "beta", "kind": "hca"}],
+    "links": [{"a": "spine", "b": "leaf", "pa": 1, "pb": 36}, ["leaf", "alpha"],
+              {"source": "leaf", "target": "beta", "broken": True}],
+}
+
+
+def test_a_hand_written_topology_is_read_with_its_names_ports_and_breaks():
+    topo = topo_io.parse(json.dumps(HANDMADE, indent=2), "mine.json")
+    assert topo.names == ["spine", "leaf", "alpha", "beta"]
+    assert topo.kind.tolist() == [SWITCH, SWITCH, ENDPOINT, ENDPOINT]
+    assert topo.nports.tolist() == [1, 36, 1, 1]
+    assert [topo.link_label(r) for r in range(topo.n_links)] == [
+        "spine[1]-leaf[36]", "leaf[1]-alpha[1]", "leaf[2]-beta[1]"]
+    assert topo.broken.tolist() == [False, False, True]
+
+
+def test_kinds_default_by_degree_and_ports_skip_the_ones_given():
+    topo = topo_io.parse(json.dumps({"nodes": ["s", "t", "h"], "links": [
+        {"a": "s", "b": "t", "pa": 1}, ["s", "t"], ["s", "h"]]}), "x.json")
+    assert topo.kind.tolist() == [SWITCH, SWITCH, ENDPOINT]  # h has one link: an end node
+    assert [topo.link_label(r) for r in range(3)] == ["s[1]-t[1]", "s[2]-t[2]", "s[3]-h[1]"]
+
+
+def test_networkx_node_link_data_is_read():
+    g = nx.Graph([("sw", "h0"), ("sw", "h1"), ("sw", "sw2"), ("sw2", "h2")])
+    topo = topo_io.parse(json.dumps(nx.node_link_data(g, edges="links")), "nx.json")
+    assert sorted(topo.names) == ["h0", "h1", "h2", "sw", "sw2"] and topo.n_links == 4
+    assert {topo.names[i] for i in topo.endpoints.tolist()} == {"h0", "h1", "h2"}
+    assert topo_io.parse(json.dumps(nx.node_link_data(g, edges="edges")), "nx.json").n_links == 4
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"nodes": [1.5]}, "node 0 must be a name"),
+    ({"nodes": ["a", "a"]}, "node 1: the name 'a' is used twice"),
+    ({"nodes": ["a"], "links": [["a", "b"]]}, "link 0: 'b' names no node ('b')"),
+    ({"nodes": ["a", "b"], "links": [["a", "a"]]}, "link 0 joins a node to itself"),
+    ({"nodes": ["a", "b"], "links": [{"a": "a", "b": "b", "pa": -5}]}, "'pa' must be a whole number from 1"),
+    ({"nodes": ["a", "b", "c"], "links": [{"a": "a", "b": "b", "pa": 1}, {"a": "a", "b": "c", "pa": 1}]},
+     "port 1 of node 'a' is used by two links"),
+    ({"nodes": [{"name": "a", "kind": "router"}]}, "unknown kind 'router'"),
+    ({"nodes": ["a", "b"], "links": [{"a": "a", "b": "b", "broken": "yes"}]}, "'broken' must be true or false"),
+    ({"nodes": "a,b"}, "node-link object"),
+    ({"topology": 1}, "node-link object"),
+    ([1, 2], "node-link object"),
+])
+def test_bad_hand_written_files_name_what_is_wrong(data, words):
+    with pytest.raises(FileFormatError, match="x.json: .*" + words.replace("(", r"\(").replace(")", r"\)")):
+        topo_io.parse(json.dumps(data), "x.json")
+
+
+def test_the_lossless_export_still_round_trips():
+    topo = topo_io.parse(json.dumps(HANDMADE), "mine.json")
+    assert topo_io.parse(topo_io.dumps(topo, "json"), "again.json") == topo

@@ -1,0 +1,97 @@
+"""The shell's callbacks: the badge, the share link, scenario files and the page router (no browser)."""
+
+from __future__ import annotations
+
+import base64
+
+from dash import html, no_update
+
+from tests.callback_context import in_callback
+from vizcoll.scenario import Scenario
+from vizcoll.ui import shell
+from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
+
+BREAK = "edge0.0[4]-agg0.1[1]"
+
+
+def text(component) -> str:
+    """Every string inside a component tree, joined by spaces."""
+    if isinstance(component, str | int | float):
+        return str(component)
+    if isinstance(component, list | tuple):
+        return " ".join(text(c) for c in component)
+    children = getattr(component, "children", None)
+    return "" if children is None else text(children)
+
+
+def data_url(raw: str | bytes) -> str:
+    raw = raw.encode() if isinstance(raw, str) else raw
+    return "data:application/json;base64," + base64.b64encode(raw).decode()
+
+
+def test_the_badge_names_the_fabric_counts_it_and_lists_the_breaks():
+    words = text(shell.render_badge(DEFAULT_SCENARIO.to_dict()))
+    for part in ("fat-tree:radix=4,levels=3", "20 switches", "16 end nodes", "48 links", "1 broken",
+                 f"{BREAK} (link 17)", "repair"):
+        assert part in words, part
+    assert "0 broken" in text(shell.render_badge(DEFAULT_SCENARIO.with_breaks([]).to_dict()))
+
+
+def test_a_break_whose_link_is_gone_is_listed_as_missing():
+    gone = DEFAULT_SCENARIO.with_edit({"op": "remove_node", "name": "edge0.0"})
+    words = text(shell.badge(gone, topology_of(gone), fabric_of(gone)))
+    assert f"⚠ {BREAK}: no such link" in words and "forget" in words and "0 broken" in words
+
+
+def test_repair_from_the_badge():
+    button = '{"link":"' + BREAK + '","type":"scenario-repair"}.n_clicks'
+    store, message = in_callback(shell.repair, button, [1], DEFAULT_SCENARIO.to_dict(), trigger_value=1)
+    assert Scenario.from_dict(store).broken == [] and message == ""
+    # a badge drawn again (n_clicks 0) is no click
+    assert in_callback(shell.repair, button, [0], DEFAULT_SCENARIO.to_dict(), trigger_value=0) == (no_update,) * 2
+
+
+def test_the_share_link_carries_the_whole_scenario_in_the_fragment():
+    edited = DEFAULT_SCENARIO.with_edit({"op": "add_node", "name": "probe", "kind": "endpoint"})
+    href, title = shell.render_share(edited.to_dict(), "/trees", "http://example.org:8050/topology#old")
+    assert href.startswith("http://example.org:8050/trees#s=") and "Copy this link" in title
+    assert Scenario.from_fragment(shell.fragment_of(href.partition("#")[2])) == edited
+
+
+def test_a_scenario_too_large_for_a_url_gets_the_page_url(monkeypatch):
+    monkeypatch.setattr(shell, "MAX_FRAGMENT_CHARS", 10)
+    href, title = shell.share_href(DEFAULT_SCENARIO, "http://h/", "/multicast")
+    assert href == "http://h/multicast" and "Download scenario" in title
+
+
+def test_a_link_fills_the_store_and_a_damaged_link_says_so():
+    fragment = "#s=" + DEFAULT_SCENARIO.with_breaks([]).to_fragment()
+    store, message = shell.load_link(fragment, None)
+    assert Scenario.from_dict(store).broken == [] and message == ""
+    store, message = shell.load_link("#s=AAAA", None)
+    assert store is no_update and message.startswith("⚠ The link's scenario could not be opened")
+    assert shell.load_link("", None)[0] == DEFAULT_SCENARIO.to_dict()  # a new tab: the default scenario
+    assert shell.load_link("", DEFAULT_SCENARIO.to_dict()) == (no_update, "")
+
+
+def test_every_navbar_page_renders_for_the_default_and_an_upload():
+    upload = Scenario(spec="", uploaded=topology_of(DEFAULT_SCENARIO).to_dict(), name="mine.json")
+    for scenario in (DEFAULT_SCENARIO, upload):
+        for path, _ in shell.NAV:
+            page = in_callback(shell.render_page, "shell-url.pathname", path, "", 0, scenario.to_dict())
+            assert isinstance(page, html.Div) and "Page not found" not in text(page), path
+    missing = in_callback(shell.render_page, "shell-url.pathname", "/nowhere", "", 0, None)
+    assert "Page not found" in text(missing)
+
+
+def test_scenario_files_round_trip_and_bad_files_get_a_message():
+    edited = DEFAULT_SCENARIO.toggled("h5[1]-edge1.0[2]")
+    saved = shell.download(1, edited.to_dict())
+    assert saved["filename"] == "vizcoll-scenario.json" and Scenario.loads(saved["content"]) == edited
+    store, version, message = shell.open_file(data_url(saved["content"]), 3, None)
+    assert Scenario.from_dict(store) == edited and version == 4 and message == ""
+    for bad, words in ((data_url("{oops"), "not valid JSON"), (data_url('{"spec": "torus:2x2"}'), "schema"),
+                       (data_url('{"schema": "vizcoll.scenario/2", "communicators": [1, 2]}'), "communicators"),
+                       (12, "not a file"), ("data:x;base64,@@", "could not be opened")):
+        store, version, message = shell.open_file(bad, 3, None)
+        assert store is no_update and version is no_update and words in message, (bad, message)
