@@ -41,6 +41,16 @@ def pytest_setup_options():
     return options
 
 
+def headless_chrome():
+    """A second, independent headless browser (a visitor who opens a shared link), console log kept."""
+    from selenium import webdriver
+
+    options = pytest_setup_options()
+    options.add_argument("--headless=new")
+    options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
+    return webdriver.Chrome(options=options)
+
+
 def pytest_configure(config):
     # selenium 4.2 calls a urllib3 method deprecated in urllib3 2: hundreds of identical warnings per browser test
     config.addinivalue_line("filterwarnings", "ignore:HTTPResponse.getheader:DeprecationWarning:selenium")

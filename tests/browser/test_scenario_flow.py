@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 
 from dash.testing.wait import until
-from selenium import webdriver
 from selenium.webdriver.common.by import By
 
-from tests.conftest import pytest_setup_options
+from tests.conftest import headless_chrome
 
 # two spines, two leaves, four hosts with hand-picked names: a fabric nobody here generated
 FABRIC = """# a small two-level fabric written by hand
@@ -121,7 +120,7 @@ def test_upload_break_visit_every_page_reload_and_share(page, tmp_path):
     # the share link, opened in a second browser, gives the same badge and the same table
     href = page.driver.find_element(By.ID, "share-link").get_attribute("href")
     assert re.match(r"http://[^/]+/trees#s=[A-Za-z0-9_-]+$", href), href
-    other = webdriver.Chrome(options=pytest_setup_options())
+    other = headless_chrome()
     try:
         other.get(href)
         wait_for_badge(other, *BADGE, BROKEN, "handmade.net", timeout=30)

@@ -1,35 +1,14 @@
 """The container's command (gunicorn, 3 workers) serves the page, the health check and callbacks."""
 
 import json
-import os
-import re
-import socket
 import subprocess
-import sys
-import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def dockerfile_command() -> list[str]:
-    match = re.search(r"^CMD (\[.*\])$", (ROOT / "Dockerfile").read_text(), re.MULTILINE)
-    return json.loads(match.group(1))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return response.read()
+from tests.gunicorn_server import get, gunicorn
+from vizcoll.ui.calls import DEFAULT_SCENARIO
 
 
 def post(url: str, payload: dict) -> dict:
@@ -41,26 +20,8 @@ def post(url: str, payload: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = free_port()
-    env = dict(os.environ, HOST="127.0.0.1", PORT=str(port),
-               VIZCOLL_CACHE_DIR=str(tmp_path_factory.mktemp("cache")))
-    command = dockerfile_command()
-    assert command[0] == "gunicorn"
-    proc = subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(120):
-        try:
-            get(base + "/healthz")
-            break
-        except OSError:
-            time.sleep(0.25)
-    else:
-        proc.kill()
-        pytest.fail("gunicorn did not answer /healthz within 30 s")
-    yield base, proc
-    proc.terminate()
-    proc.wait(timeout=20)
+    with gunicorn(tmp_path_factory.mktemp("cache")) as running:
+        yield running
 
 
 def test_three_workers_and_health(server):
@@ -82,13 +43,12 @@ def test_callbacks_answer_identically_on_every_worker(server):
         "output": "..topo-player-timeline.data...topo-bcast-info.children..",
         "outputs": [{"id": "topo-player-timeline", "property": "data"},
                     {"id": "topo-bcast-info", "property": "children"}],
-        "inputs": [{"id": "topo-scenario", "property": "data",
-                    "value": {"schema": "vizcoll.scenario/1", "spec": "fat-tree:radix=4,levels=3",
-                              "edits": [{"op": "toggle_broken", "id": 0}]}},
-                   {"id": "topo-root", "property": "value", "value": "h1"}],
-        "changedPropIds": ["topo-root.value"], "state": [],
+        "inputs": [{"id": "scenario", "property": "data",
+                    "value": DEFAULT_SCENARIO.with_breaks(["h0[1]-edge0.0[1]"]).with_params(
+                        "topology", {"root": "h1"}).to_dict()}],
+        "changedPropIds": ["scenario.data"], "state": [],
     }
     with ThreadPoolExecutor(6) as pool:
         answers = list(pool.map(lambda _: post(base + "/_dash-update-component", payload), range(18)))
     info = {a["response"]["topo-bcast-info"]["children"] for a in answers}
-    assert info == {"35 nodes reached in 6 hops with 34 messages; 1 unreachable."}
+    assert info == {"From h1: 35 nodes reached in 6 hops with 34 messages; 1 unreachable."}
