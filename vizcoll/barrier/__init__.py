@@ -5,9 +5,17 @@
   row-major), the adjustment operator ``round(K)``, greedy grid routing and the
   link set of a pattern;
 - :mod:`vizcoll.barrier.uq`: the update quantity UQ (Fig. 3) and the 256
-  S-curve transformations of the 4x4 grid (Fig. 5).
+  S-curve transformations of the 4x4 grid (Fig. 5);
+- :mod:`vizcoll.barrier.network` (the paper's grid network, the timing model,
+  :func:`is_grid`), :mod:`vizcoll.barrier.fabric` (any fabric: processes on
+  chosen nodes, min-hop routes avoiding broken links),
+  :mod:`vizcoll.barrier.algorithms` (``run_barriers``; :data:`GRID_ONLY` = the
+  DLCT variants, which need a grid) and :mod:`vizcoll.barrier.dlct`.
 """
 
+from vizcoll.barrier.algorithms import GRID_ONLY, run_barriers
+from vizcoll.barrier.fabric import FabricNetwork
+from vizcoll.barrier.network import is_grid
 from vizcoll.barrier.structures import (
     NUMBERINGS,
     STRUCTURES,
@@ -31,6 +39,10 @@ from vizcoll.barrier.structures import (
 from vizcoll.barrier.uq import mean_uq, update_quantity, uq_difference_histogram, uq_matrix, uq_round
 
 __all__ = [
+    "GRID_ONLY",
+    "FabricNetwork",
+    "is_grid",
+    "run_barriers",
     "NUMBERINGS",
     "STRUCTURES",
     "GreedyDeadEnd",

@@ -9,11 +9,23 @@ per-node FIFO processing). Every run returns a
 :class:`~vizcoll.sim.timeline.Timeline` (one ``"send"`` event per hop, node
 states, captions) and a dict of figures.
 
+**Any fabric.** With ``participants`` (node indices, e.g. the end nodes of a
+communicator of a fat tree or an uploaded file), the processes are those
+nodes and messages follow min-hop routes of the fabric that avoid its broken
+links (:class:`~vizcoll.barrier.fabric.FabricNetwork`, same timing model).
+The algorithms only ask their network for a master (:meth:`centre`), a
+spanning tree and the blocks of the two-level algorithms, so the five that do
+not need a grid run unchanged; the module docstring of
+:mod:`vizcoll.barrier.fabric` says what those are off the grid. The DLCT
+variants (:data:`GRID_ONLY`) need the grid and refuse participants
+(:func:`grid_only_reason`).
+
 **Algorithms** (:data:`ALGOS`; the paper names them, their details here are
 our choices where it is silent):
 
 - ``ms`` (master-slave, a single-level tree): everyone sends its Gather to the
-  master, the processor nearest the grid centre, which then releases
+  master, the processor nearest the grid centre (off the grid: the process
+  with the smallest total hop distance to the others), which then releases
   everyone, one message each;
 - ``tree``: the paper's "minimum spanning tree of the real network". A
   minimum spanning tree needs link weights; on a grid of positions the natural
@@ -24,18 +36,24 @@ our choices where it is silent):
   the centre, ties in the order links were reached (the shallowest such
   tree on an intact grid). ``tree_on="intact"`` (the paper's fixed pattern)
   builds it on the network before the links broke, so its messages detour
-  around the breaks; ``tree_on="live"`` rebuilds it on the live links;
+  around the breaks; ``tree_on="live"`` rebuilds it on the live links. Off
+  the grid: the minimum spanning tree of the processes weighted by their hop
+  distance;
 - ``tournament`` (binomial + single-level): the tournament's rounds on the
   processors in node order (row-major: node ``i`` loses round ``k`` to
   ``i - 2**k``, i.e. a binomial Gather to the champion, node 0), and the
-  champion releases everyone directly (the global wake-up flag);
+  champion releases everyone directly (the global wake-up flag); off the
+  grid in participant order;
 - ``dissemination``: round ``k`` (``k < ceil(log2 N)``) sends to rank
-  ``(i + 2**k) mod N`` and waits for ``(i - 2**k) mod N``; ``N log N`` messages;
+  ``(i + 2**k) mod N`` and waits for ``(i - 2**k) mod N``; ``N log N``
+  messages (ranks: node order, off the grid participant order);
 - ``dissemination+tree`` (multi-layer): the grid is cut into ``block x block``
   squares; inside each, a minimum spanning tree (:func:`mst_tree` on the
   live links of the block) gathers to the block's leader, the processor
   nearest the block's centre; the leaders run Dissemination among
-  themselves; then each leader releases its tree;
+  themselves; then each leader releases its tree. Off the grid the blocks
+  are the processes under one leaf switch, led by the one closest to the
+  master;
 - ``dlct``, ``dlct+ms``, ``dlct+tree``: see :mod:`vizcoll.barrier.dlct`.
 
 **Correctness is checked inside the simulation**: a processor leaving
@@ -51,31 +69,34 @@ run ends when nothing is left to do, ``figures["time"]`` is None,
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import math
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from vizcoll.barrier.fabric import FabricNetwork
 from vizcoll.barrier.network import (
     DEFAULT_HOP_LATENCY,
     DEFAULT_PROC,
     ROUTINGS,
+    Block,
     EventQueue,
     GridNetwork,
     Message,
     Network,
     Recorder,
+    grid_blocks,
+    is_grid,
+    mst_tree,
 )
 from vizcoll.barrier.structures import NUMBERINGS, STRUCTURES, lct_children, lct_parent
-from vizcoll.errors import SpecError
+from vizcoll.errors import SpecError, VizcollError
 from vizcoll.sim.timeline import Timeline, sort_events
 from vizcoll.topology.model import Topology
 
 __all__ = [
     "ALGOS",
+    "GRID_ONLY",
     "TREE_ON",
     "LEGEND",
     "BarrierViolation",
@@ -91,10 +112,13 @@ __all__ = [
     "DisseminationRounds",
     "Dissemination",
     "DisseminationTree",
+    "grid_only_reason",
     "run_barriers",
 ]
 
 ALGOS = ("ms", "tree", "tournament", "dissemination", "dissemination+tree", "dlct", "dlct+ms", "dlct+tree")
+GRID_ONLY = ("dlct", "dlct+ms", "dlct+tree")
+"""The algorithms that need the paper's grid (DLCT's IDs follow the grid's numbering); the others run on any fabric."""
 TREE_ON = ("live", "intact")
 JUDGES = ("model", "hops", "step", "never")
 
@@ -148,60 +172,6 @@ class SimParams:
                 raise SpecError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
 
 
-@dataclass
-class Block:
-    """A rectangle of the grid: rows ``r0..r0+h-1``, columns ``c0..c0+w-1`` and its processors (row-major)."""
-
-    index: int
-    r0: int
-    c0: int
-    h: int
-    w: int
-    nodes: list[int]
-
-
-def grid_blocks(grid: GridNetwork, size: int) -> list[Block]:
-    """Cut the grid into ``size x size`` squares (smaller at the far edges), numbered row-major; empty ones skipped."""
-    out: list[Block] = []
-    for r0 in range(0, grid.rows, size):
-        for c0 in range(0, grid.cols, size):
-            h, w = min(size, grid.rows - r0), min(size, grid.cols - c0)
-            nodes = [grid.cell[(r, c)] for r in range(r0, r0 + h) for c in range(c0, c0 + w) if (r, c) in grid.cell]
-            if nodes:
-                out.append(Block(len(out), r0, c0, h, w, nodes))
-    return out
-
-
-def mst_tree(nbrs: dict[int, list[int]], root: int, length: Callable[[int, int], float],
-             members: set[int] | None = None) -> dict[int, int]:
-    """Parent of every node of a minimum spanning tree (link weight ``length(u, v)``) grown from ``root``; root -> -1.
-
-    Prim's algorithm over ``nbrs`` (restricted to ``members``): equal weights
-    are taken in the order the links were reached, so with one weight it is a
-    BFS tree (breadth first, neighbours in ``nbrs`` order).
-
-    >>> nbrs = {0: [1, 2], 1: [0, 2], 2: [0, 1]}
-    >>> mst_tree(nbrs, 0, lambda u, v: 5.0 if {u, v} == {0, 2} else 1.0)
-    {0: -1, 1: 0, 2: 1}
-    """
-    parent: dict[int, int] = {root: -1}
-    heap: list[tuple[float, int, int, int]] = []
-    order = itertools.count()
-
-    def reach(u: int) -> None:
-        for v in nbrs[u]:
-            if v not in parent and (members is None or v in members):
-                heapq.heappush(heap, (length(u, v), next(order), u, v))
-
-    reach(root)
-    while heap:
-        _, _, u, v = heapq.heappop(heap)
-        if v not in parent:
-            parent[v] = u
-            reach(v)
-    return parent
-
-
 def children_of(parent: dict[int, int]) -> dict[int, list[int]]:
     """Invert a parent map (children in node order)."""
     kids: dict[int, list[int]] = {u: [] for u in parent}
@@ -218,7 +188,10 @@ def _plural(k: int, word: str) -> str:
 class BarrierRun:
     """The benchmark program on every processor, with one barrier algorithm (subclasses).
 
-    A subclass implements :meth:`setup`, :meth:`enter` (a processor enters
+    ``self.grid`` is the network: a :class:`GridNetwork` (the processors are
+    the grid's switches) or, with ``participants``, a
+    :class:`~vizcoll.barrier.fabric.FabricNetwork` (the processes are those
+    nodes of any fabric). A subclass implements :meth:`setup`, :meth:`enter` (a processor enters
     its current barrier) and :meth:`deliver` (a message arrived); it calls
     :meth:`send` and :meth:`leave`.
     """
@@ -226,9 +199,12 @@ class BarrierRun:
     name = "barrier"
     title = "Barrier"
 
-    def __init__(self, topo: Topology, params: SimParams):
+    def __init__(self, topo: Topology, params: SimParams, participants=None):
         self.topo, self.p = topo, params
-        self.grid = GridNetwork(topo, params.routing)
+        if participants is None:
+            self.grid: GridNetwork | FabricNetwork = GridNetwork(topo, params.routing)
+        else:
+            self.grid = FabricNetwork(topo, participants)
         self.queue = EventQueue()
         self.rec = Recorder(params.record)
         self.net = Network(self.grid, self.queue, self.deliver, self._dropped, self.rec,
@@ -529,7 +505,7 @@ class FixedTree:
 
 
 class MasterSlave(TwoPhase):
-    """``ms``: everyone ↔ the master (the processor nearest the grid centre)."""
+    """``ms``: everyone ↔ the master (the processor nearest the grid centre; off the grid, the most central process)."""
 
     name, title = "ms", "Master–slave barrier"
 
@@ -550,6 +526,8 @@ class MasterSlave(TwoPhase):
 class TreeBarrier(FixedTree, TwoPhase):
     """``tree``: a minimum spanning tree (links weighted by length) from the centre, on the live or intact grid.
 
+    Off the grid: the minimum spanning tree of the processes weighted by their
+    hop distance (:meth:`~vizcoll.barrier.fabric.FabricNetwork.spanning_tree`).
     Processors the tree cannot reach (cut off) send to the root through the
     network: their Gather dead-ends and the failure is reported.
     """
@@ -559,8 +537,8 @@ class TreeBarrier(FixedTree, TwoPhase):
     def setup(self) -> None:
         super().setup()
         self.root = self.grid.centre()
-        grid = self.grid if self.p.tree_on == "live" else GridNetwork(self.topo, include_broken=True)
-        self.par = mst_tree(grid.nbrs, self.root, grid.length)
+        net = self.grid if self.p.tree_on == "live" else self.grid.intact()
+        self.par = net.spanning_tree(self.root)
         for u in self.nodes:
             self.par.setdefault(u, self.root)
         self.kids = children_of(self.par)
@@ -677,24 +655,25 @@ class Dissemination(DisseminationRounds, BarrierRun):
 
 
 class DisseminationTree(DisseminationRounds, FixedTree, TwoPhase):
-    """``dissemination+tree``: spanning trees inside ``block x block`` squares, Dissemination among their leaders."""
+    """``dissemination+tree``: spanning trees inside ``block x block`` squares, Dissemination among their leaders.
+
+    Off the grid the squares are the groups of processes under one leaf switch
+    (:meth:`~vizcoll.barrier.fabric.FabricNetwork.groups`).
+    """
 
     name, title = "dissemination+tree", "Dissemination + Tree barrier (two layers)"
 
     def setup(self) -> None:
         super().setup()
-        g, leaders, self.par = self.grid, [], {}
-        for blk in grid_blocks(g, self.p.block):
-            cy, cx = blk.r0 + (blk.h - 1) / 2, blk.c0 + (blk.w - 1) / 2
-            leader = min(blk.nodes, key=lambda u: ((g.y[u] - cy) ** 2 + (g.x[u] - cx) ** 2, g.y[u], g.x[u]))
-            par = mst_tree(g.nbrs, leader, g.length, set(blk.nodes))
-            self.par.update({u: par.get(u, leader) for u in blk.nodes})  # cut off inside the block: via the network
+        leaders, self.par = [], {}
+        for leader, members in self.grid.groups(self.p.block):
+            par = self.grid.spanning_tree(leader, set(members))
+            self.par.update({u: par.get(u, leader) for u in members})  # cut off inside the block: via the network
             self.par[leader] = -1
             leaders.append(leader)
         self.kids = children_of(self.par)
         self.init_rounds(leaders)
         self.exchanging = dict.fromkeys(self.nodes, False)
-
 
     def at_root(self, t: float, u: int) -> None:
         self.exchanging[u] = True
@@ -726,21 +705,45 @@ def _runners() -> dict[str, type[BarrierRun]]:
     }
 
 
+def grid_only_reason(topo: Topology, algo: str) -> str:
+    """Why ``algo`` (one of :data:`GRID_ONLY`) cannot run among chosen nodes of ``topo``: one line.
+
+    >>> from vizcoll.topology.generators import from_spec
+    >>> grid_only_reason(from_spec("fat-tree:radix=4,levels=2"), "dlct")[:32]
+    'DLCT needs a grid of processors:'
+    """
+    name = {"dlct": "DLCT", "dlct+ms": "DLCT + MS", "dlct+tree": "DLCT + Tree"}.get(algo, algo)
+    why = (f"{name} needs a grid of processors: its IDs follow the grid's numbering (S-curve, Z-order, Hilbert) "
+           "and its blocks are squares of the grid")
+    if is_grid(topo):
+        return f"{why}; on this grid it runs on the switches, without a list of participants."
+    return (f"{why}, and this fabric is not a 2-D grid — choose MS, Tree, Tournament, Dissemination or "
+            "Dissemination + Tree, or a mesh.")
+
+
 def run_barriers(topo: Topology, algo: str, barriers: int = 3, compute: float = 0.5, seed: int = 0,
-                 **params) -> tuple[Timeline, dict]:
-    """Run the paper's test program with barrier algorithm ``algo`` on the grid ``topo``.
+                 participants=None, **params) -> tuple[Timeline, dict]:
+    """Run the paper's test program with barrier algorithm ``algo`` on the grid ``topo``, or among ``participants``.
 
     Parameters
     ----------
     topo : Topology
-        A grid whose switches carry ``x`` / ``y`` (e.g. ``mesh((8, 8), 8, hosts=0)``);
-        its broken links are the failures.
+        Without ``participants``: a grid whose switches carry ``x`` / ``y``
+        (e.g. ``mesh((8, 8), 8, hosts=0)``; see
+        :func:`~vizcoll.barrier.network.is_grid`), every switch a processor.
+        With ``participants``: any fabric. Its broken links are the failures.
     algo : str
-        One of :data:`ALGOS`.
+        One of :data:`ALGOS` (with ``participants``: not one of :data:`GRID_ONLY`).
     barriers, compute : int, float
         The program: ``barriers`` barriers, ``compute`` seconds of work between two of them.
     seed : int
         Seed of the work jitter (``jitter`` > 0 only; the broken links are the caller's).
+    participants : sequence of int, optional
+        Node indices of the processes (e.g. a communicator's end nodes), in
+        rank order. Messages then follow min-hop routes of the fabric that
+        avoid its broken links, switches forwarding
+        (:class:`~vizcoll.barrier.fabric.FabricNetwork`); ``routing`` and
+        ``block`` do not apply.
     **params
         The other :class:`SimParams` fields: ``hop_latency``, ``proc`` (seconds
         per hop / per message handled), ``jitter`` (work ``compute * (1 ± jitter)``),
@@ -758,8 +761,17 @@ def run_barriers(topo: Topology, algo: str, barriers: int = 3, compute: float = 
         (next-barrier Gathers that had to wait), ``barrier_done``,
         ``completed``, ``failure`` (text or None) and, for DLCT, ``k``,
         ``judged`` and ``final_ids``.
+
+    Raises
+    ------
+    VizcollError
+        A bad parameter, a topology that is not a grid without
+        ``participants``, or a DLCT variant with ``participants`` (the message
+        is :func:`grid_only_reason`, one line).
     """
     if algo not in ALGOS:
         raise SpecError(f"unknown barrier algorithm {algo!r}; choose one of {', '.join(ALGOS)}")
+    if participants is not None and algo in GRID_ONLY:
+        raise VizcollError(grid_only_reason(topo, algo))
     p = SimParams(barriers=barriers, compute=compute, seed=seed, **params)
-    return _runners()[algo](topo, p).run()
+    return _runners()[algo](topo, p, participants).run()

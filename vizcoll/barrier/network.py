@@ -36,11 +36,19 @@ paper's "path length so far, updated by every node it passes").
 
 **Event core** (:class:`EventQueue`): a heap of ``(t, seq)``; events at equal
 times run in the order they were scheduled, so a run is deterministic.
+
+**Any other fabric**: :class:`vizcoll.barrier.fabric.FabricNetwork` has the
+same interface as :class:`GridNetwork` (processors ``nodes``, ``route``,
+``hops``, ``components``, ``centre``, ``spanning_tree``, ``groups``,
+``intact``) for barriers among chosen nodes of any fabric over min-hop
+routes; :class:`Network` (the timing) serves both. :func:`is_grid` tells
+whether a topology is a grid this module can run on.
 """
 
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections import deque
 from collections.abc import Callable
@@ -64,6 +72,10 @@ __all__ = [
     "Recorder",
     "GridNetwork",
     "Network",
+    "Block",
+    "grid_blocks",
+    "mst_tree",
+    "is_grid",
     "break_links",
 ]
 
@@ -170,6 +182,83 @@ class Recorder:
             self.events.append(Event(t, kind, src, dst, list(links), label, changes or {}))
 
 
+def is_grid(topo: Topology) -> bool:
+    """True when ``topo`` is a 2-D grid the paper's model (:class:`GridNetwork`) runs on.
+
+    That is: it has switches, every switch has ``x`` and ``y`` attributes
+    ``>= 0`` at distinct positions, and no switch has a ``z`` (a 3-D torus is
+    not a grid). :func:`~vizcoll.topology.generators.mesh` (any ``hosts``) and a
+    2-D :func:`~vizcoll.topology.generators.torus` are grids; a fat tree, a
+    dragonfly, a 3-D torus or a file without positions are not.
+
+    >>> from vizcoll.topology.generators import from_spec
+    >>> [is_grid(from_spec(s)) for s in ("mesh:4x4,hosts=0", "torus:4x4", "torus:4x4x4", "fat-tree:radix=4,levels=2")]
+    [True, True, False, False]
+    """
+    sw = topo.switches
+    if not len(sw):
+        return False
+    x, y, z = topo.attr("x")[sw], topo.attr("y")[sw], topo.attr("z")[sw]
+    if (x < 0).any() or (y < 0).any() or (z >= 0).any():
+        return False
+    return len(set(zip(y.tolist(), x.tolist(), strict=True))) == len(sw)
+
+
+def mst_tree(nbrs: dict[int, list[int]], root: int, length: Callable[[int, int], float],
+             members: set[int] | None = None) -> dict[int, int]:
+    """Parent of every node of a minimum spanning tree (link weight ``length(u, v)``) grown from ``root``; root -> -1.
+
+    Prim's algorithm over ``nbrs`` (restricted to ``members``): equal weights
+    are taken in the order the links were reached, so with one weight it is a
+    BFS tree (breadth first, neighbours in ``nbrs`` order). Nodes ``root``
+    cannot reach get no entry.
+
+    >>> nbrs = {0: [1, 2], 1: [0, 2], 2: [0, 1]}
+    >>> mst_tree(nbrs, 0, lambda u, v: 5.0 if {u, v} == {0, 2} else 1.0)
+    {0: -1, 1: 0, 2: 1}
+    """
+    parent: dict[int, int] = {root: -1}
+    heap: list[tuple[float, int, int, int]] = []
+    order = itertools.count()
+
+    def reach(u: int) -> None:
+        for v in nbrs[u]:
+            if v not in parent and (members is None or v in members):
+                heapq.heappush(heap, (length(u, v), next(order), u, v))
+
+    reach(root)
+    while heap:
+        _, _, u, v = heapq.heappop(heap)
+        if v not in parent:
+            parent[v] = u
+            reach(v)
+    return parent
+
+
+@dataclass
+class Block:
+    """A rectangle of the grid: rows ``r0..r0+h-1``, columns ``c0..c0+w-1`` and its processors (row-major)."""
+
+    index: int
+    r0: int
+    c0: int
+    h: int
+    w: int
+    nodes: list[int]
+
+
+def grid_blocks(grid: GridNetwork, size: int) -> list[Block]:
+    """Cut the grid into ``size x size`` squares (smaller at the far edges), numbered row-major; empty ones skipped."""
+    out: list[Block] = []
+    for r0 in range(0, grid.rows, size):
+        for c0 in range(0, grid.cols, size):
+            h, w = min(size, grid.rows - r0), min(size, grid.cols - c0)
+            nodes = [grid.cell[(r, c)] for r in range(r0, r0 + h) for c in range(c0, c0 + w) if (r, c) in grid.cell]
+            if nodes:
+                out.append(Block(len(out), r0, c0, h, w, nodes))
+    return out
+
+
 class GridNetwork:
     """Positions, live neighbour lists and deterministic routing of a grid topology.
 
@@ -257,6 +346,27 @@ class GridNetwork:
                 comps.append(comp)
         return sorted(comps, key=lambda c: (-len(c), c[0]))
 
+    def spanning_tree(self, root: int, members: set[int] | None = None) -> dict[int, int]:
+        """The minimum spanning tree of the live links (weighted by length) grown from ``root`` (:func:`mst_tree`).
+
+        Restricted to ``members`` when given; processors it cannot reach get no entry.
+        """
+        return mst_tree(self.nbrs, root, self.length, members)
+
+    def groups(self, size: int) -> list[tuple[int, list[int]]]:
+        """``(leader, members)`` of the two-level algorithms: the ``size x size`` squares of the grid
+        (:func:`grid_blocks`), each led by its processor nearest the square's centre (ties: smallest (row, col))."""
+        out = []
+        for blk in grid_blocks(self, size):
+            cy, cx = blk.r0 + (blk.h - 1) / 2, blk.c0 + (blk.w - 1) / 2
+            leader = min(blk.nodes, key=lambda u: ((self.y[u] - cy) ** 2 + (self.x[u] - cx) ** 2, self.y[u], self.x[u]))
+            out.append((leader, blk.nodes))
+        return out
+
+    def intact(self) -> GridNetwork:
+        """The same grid with its broken links counted as live (the network before the links broke)."""
+        return GridNetwork(self.topo, include_broken=True)
+
     def distances(self, dst: int) -> dict[int, int]:
         """Live hop distance of every node that can reach ``dst`` (BFS, cached)."""
         if dst not in self._dist:
@@ -318,7 +428,11 @@ class GridNetwork:
 
 
 class Network:
-    """Message transport over a :class:`GridNetwork`: per-hop latency, per-node FIFO processing.
+    """Message transport over a :class:`GridNetwork` or a :class:`~vizcoll.barrier.fabric.FabricNetwork`.
+
+    One timing model for both: every node a message passes (its source, each
+    forwarding node, its destination) handles it for ``proc`` seconds, one
+    message at a time in FIFO order, and every link takes ``hop_latency``.
 
     ``deliver(t, msg)`` is called when a message has been handled by its
     destination; ``drop(t, msg)`` when it hits a dead end. ``describe(msg)``
@@ -335,7 +449,7 @@ class Network:
         self.grid, self.queue, self.rec = grid, queue, recorder
         self._deliver, self._drop, self.describe = deliver, drop, describe
         self.hop_latency, self.proc = float(hop_latency), float(proc)
-        self.busy: dict[int, float] = dict.fromkeys(grid.nodes, 0.0)
+        self.busy: dict[int, float] = {}  # when each node (processor or forwarding switch) is free again
         self.messages = 0
         self.hops = 0
         self.detours = 0
@@ -352,7 +466,7 @@ class Network:
 
     def _arrive(self, t: float, msg: Message, i: int) -> None:
         u = msg.route.nodes[i]
-        done = max(t, self.busy[u]) + self.proc
+        done = max(t, self.busy.get(u, 0.0)) + self.proc
         self.busy[u] = done
         self.queue.push(done, self._handled, msg, i)
 

@@ -5,6 +5,16 @@ test program once on an ``S x S`` grid (``S`` or ``RxC``) with ``R`` of its
 links broken (seeded) and prints the figures ``{"time", "sync_time",
 "messages", "hops", "dead_ends", "adjustments", ...}``.
 
+``barrier --topology SPEC [--broken LABEL ...] --algo ALGO`` runs it on any
+fabric (a generator spec such as ``fat-tree:radix=4,levels=3`` or a topology
+file), as the app's barrier page does: on a 2-D grid (a mesh) the paper's
+grid model with the switches as processors; on any other fabric the
+processes are **every end node** (at most :data:`MAX_PROCESSES`) and messages
+follow min-hop routes that avoid the broken links (the DLCT variants need a
+grid and say so). ``--broken a[pa]-b[pb]`` (repeatable, both modes) breaks
+the link named by its ends and ports, as the app names links; ``--break-rate``
+then breaks a random share of the switch-to-switch links on top.
+
 ``barrier-sweep [--sizes 4,8,16] [--rates 0,0.1,...] [--algos ...] [--seeds N]`` prints the
 Fig. 6/7-style table as JSON (see :mod:`vizcoll.barrier.benchmark`).
 """
@@ -15,14 +25,17 @@ import argparse
 
 from vizcoll.barrier.algorithms import ALGOS, JUDGES, TREE_ON, run_barriers
 from vizcoll.barrier.benchmark import RATES, SIZES, sweep
-from vizcoll.barrier.network import break_links
-from vizcoll.cli import command
+from vizcoll.barrier.network import break_links, is_grid
+from vizcoll.cli import command, load_topology
 from vizcoll.errors import SpecError
 from vizcoll.topology.generators import mesh
+from vizcoll.topology.model import Topology
 
 __all__: list[str] = []
 
-SHOWN = ("algo", "processors", "broken_links", "time", "sync_time", "messages", "hops", "dead_ends", "detours",
+MAX_PROCESSES = 256
+"""Most end nodes a barrier on a fabric that is not a grid runs on (the app's page has the same limit)."""
+SHOWN = ("algo", "model", "processors", "broken_links", "time", "sync_time", "messages", "hops", "dead_ends", "detours",
          "max_link_load", "adjustments", "early_gathers", "completed", "failure", "k")
 
 
@@ -69,7 +82,13 @@ def _params(args: argparse.Namespace) -> dict:
 
 
 def _one_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--size", default="8", help="grid side S or RxC (default 8)")
+    parser.add_argument("--size", default=None, help="grid side S or RxC (default 8; not with --topology)")
+    parser.add_argument("--topology", metavar="SPEC", default=None,
+                        help="any fabric instead of a grid: a generator spec (e.g. fat-tree:radix=4,levels=3) or a "
+                             "topology file; not a 2-D grid: every end node is a process, min-hop routes")
+    parser.add_argument("--broken", metavar="LABEL", action="append", default=[],
+                        help="break the link named a[pa]-b[pb] (ends and ports, e.g. edge0.0[4]-agg0.1[1]); "
+                             "repeatable")
     parser.add_argument("--algo", choices=ALGOS, default="dlct+tree", help="barrier algorithm (default dlct+tree)")
     parser.add_argument("--break-rate", type=float, default=0.0, help="share of links broken, 0..1 (default 0)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the broken links (default 0)")
@@ -78,11 +97,44 @@ def _one_args(parser: argparse.ArgumentParser) -> None:
     _common(parser)
 
 
-@command("barrier", "run the barrier test program (3 barriers) on a grid with broken links", _one_args)
+def _break_labels(topo: Topology, labels: list[str]) -> None:
+    """Break the links named ``a[pa]-b[pb]`` (SpecError naming the first one the fabric does not have)."""
+    for label in labels:
+        row = topo.find_link(label)
+        if row is None:
+            raise SpecError(f"--broken {label}: the fabric has no such link (name it a[pa]-b[pb] by its ends and "
+                            "ports, e.g. as the app's link labels show it)")
+        topo.set_broken(int(topo.link_id[row]))
+
+
+def _processes(topo: Topology, spec: str) -> list[int]:
+    """Every end node of a fabric that is not a grid (SpecError when fewer than 2 or more than MAX_PROCESSES)."""
+    nodes = topo.endpoints.tolist()
+    if len(nodes) < 2:
+        raise SpecError(f"{spec} is not a 2-D grid and has {len(nodes)} end nodes: a barrier among its end nodes "
+                        "needs at least 2")
+    if len(nodes) > MAX_PROCESSES:
+        raise SpecError(f"{spec} has {len(nodes):,} end nodes: the barrier command runs barriers of up to "
+                        f"{MAX_PROCESSES} processes on a fabric that is not a grid (every end node is a process); "
+                        "choose a smaller fabric")
+    return nodes
+
+
+@command("barrier", "run the barrier test program (3 barriers) on a grid or any fabric with broken links", _one_args)
 def _barrier(args: argparse.Namespace) -> dict:
-    topo = mesh(_dims(args.size), neighbors=args.neighbors, hosts=0)
+    if args.topology is not None and args.size is not None:
+        raise SpecError("--size makes a grid and --topology names a fabric: give one of them")
+    if args.topology is None:
+        topo = mesh(_dims(args.size or "8"), neighbors=args.neighbors, hosts=0)
+    else:
+        topo = load_topology(args.topology)
+    _break_labels(topo, args.broken)
     break_links(topo, args.break_rate, args.seed, keep_connected=not args.disconnect)
-    _, figures = run_barriers(topo, args.algo, seed=args.seed, tree_on=args.tree_on, record=False, **_params(args))
+    grid = args.topology is None or is_grid(topo)
+    extra = {} if grid else {"participants": _processes(topo, args.topology)}
+    _, figures = run_barriers(topo, args.algo, seed=args.seed, tree_on=args.tree_on, record=False,
+                              **_params(args), **extra)
+    figures["model"] = "grid" if grid else "min-hop routes among the end nodes"
     return {key: figures[key] for key in SHOWN if key in figures}
 
 
