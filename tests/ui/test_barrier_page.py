@@ -95,9 +95,11 @@ def test_defaults_are_plain_values_and_check_themselves():
 
 @pytest.mark.parametrize("changes, words", [
     ({"algo": "nope"}, "unknown barrier algorithm"), ({"judge": "oracle"}, "unknown judge"),
-    ({"barriers": 0}, "between 1 and 20, got 0"), ({"barriers": 1e9}, "barriers must be between 1 and 20, got 1000000000"),
+    ({"barriers": 0}, "between 1 and 20, got 0"),
+    ({"barriers": 1e9}, "barriers must be between 1 and 20, got 1000000000"),
     ({"compute": None}, "must be a number"), ({"compute": 61}, "at most 60"), ({"rate": 1.5}, "at most 1"),
-    ({"seed": -1}, "seed must be between 0 and 2147483647"), ({"seed": 2**31}, "got 2147483648"), ({"k": "x"}, "K must be"),
+    ({"seed": -1}, "seed must be between 0 and 2147483647"), ({"seed": 2**31}, "got 2147483648"),
+    ({"k": "x"}, "K must be"),
     ({"numbering": "spiral"}, "unknown numbering"), ({"sweep": "huge"}, "unknown sweep"),
     ({"comm": 1.5}, "communicator must be an integer")])
 def test_a_bad_control_value_gives_a_message_and_leaves_the_store(changes, words):

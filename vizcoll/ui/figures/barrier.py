@@ -127,7 +127,7 @@ def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
 
 
 def grid_stylesheet() -> list[dict]:
-    """Processors as circles (label = name until a run gives IDs), links, broken links dashed red."""
+    """Processors as circles (label = name until a run gives IDs), links, broken links dashed red (on top)."""
     return [
         {"selector": "node", "style": {"label": "data(label)", "font-size": 10, "text-valign": "bottom",
                                        "text-margin-y": 3, "color": "#333"}},
@@ -138,7 +138,8 @@ def grid_stylesheet() -> list[dict]:
                                         "color": "#7b8794", "events": "no"}},
         {"selector": "edge", "style": {"width": 3, "line-color": "#b8c2cc", "curve-style": "bezier"}},
         {"selector": ".diagonal", "style": {"width": 2, "line-color": "#d3dae1"}},
-        {"selector": ".broken", "style": {"line-color": BROKEN, "line-style": "dashed", "width": 4}},
+        # drawn above the links they cross, so that they stay visible and a click on a crossing repairs them
+        {"selector": ".broken", "style": {"line-color": BROKEN, "line-style": "dashed", "width": 4, "z-index": 5}},
     ]
 
 

@@ -42,16 +42,8 @@ import numpy as np
 import plotly.graph_objects as go
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
-try:  # TEMP until the engine lands
-    from vizcoll.barrier import GRID_ONLY, is_grid
-except ImportError:  # pragma: no cover
-    GRID_ONLY = ("dlct", "dlct+ms", "dlct+tree")
-
-    def is_grid(topo):
-        sw = topo.switches
-        return bool(len(sw)) and bool((topo.attr("x")[sw] >= 0).all() and (topo.attr("y")[sw] >= 0).all()) \
-            and "z" not in topo.node_attrs
-from vizcoll.barrier.algorithms import ALGOS, JUDGES, LEGEND, run_barriers
+from vizcoll.barrier import GRID_ONLY, is_grid
+from vizcoll.barrier.algorithms import ALGOS, JUDGES, LEGEND, grid_only_reason, run_barriers
 from vizcoll.barrier.benchmark import RATES, SIZES, sweep
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import NUMBERINGS, adjust, numbering, pattern_links
@@ -62,7 +54,7 @@ from vizcoll.topology.generators import parse_spec
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
-from vizcoll.ui.calls import SCENARIO, checked, fabric_of, page_params, store_output, topology_of
+from vizcoll.ui.calls import SCENARIO, checked, fabric_of, page_params, store_output, topology_of, user_action
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.barrier import (
     ADJUST_COLOUR,
@@ -309,16 +301,6 @@ def run_plan(scenario: Scenario) -> dict:
         plan["note"] += (f" The fabric has {topo.n_nodes:,} nodes: the run is computed but not animated "
                          f"(the page draws fabrics up to {ANIMATION_LIMIT:,} nodes).")
     return plan
-
-
-def grid_only_reason(topo: Topology, algo: str) -> str:
-    """The engine's one-line reason why ``algo`` needs a grid."""
-    try:
-        run_barriers(topo, algo, barriers=1, compute=0.0, record=False,
-                     participants=[int(u) for u in topo.endpoints[:2]])
-    except VizcollError as exc:
-        return str(exc)
-    return ""
 
 
 # ---------------------------------------------------------------- engine calls (cached)
@@ -657,6 +639,8 @@ def register(app: Dash) -> None:
         Input(SCENARIO, "data"),
         State(ids.BAR_PARAMS, "data"), State(BAR_UQ_KEY, "data"), State(BAR_SWEEP_KEY, "data"),
     )(refresh)
+    app.callback(Output(BAR_COMM, "value"), Input(BAR_COMM, "options"), State(SCENARIO, "data"),
+                 prevent_initial_call=True)(shown_comm)
     app.callback(
         Output(pid(ids.BAR_PLAYER, "timeline"), "data"), Output(ids.BAR_CANVAS, "elements"),
         Output(ids.BAR_SUMMARY, "children"), Output(ids.BAR_FLAG, "children"), Output(ids.BAR_FLAG, "className"),
@@ -719,6 +703,8 @@ def update(tap_edge, _use_grid, _random, _repair, size, neighbors, algo, judge, 
            k, numbering_kind, sweep_mode, data):
     """A control changed: the shared scenario with the page's checked parameters, or with the fabric change
     (clicked link, grid preset, random breaks, repair); a bad value leaves the store as it is, with a message."""
+    if not user_action():  # the page appearing (every control at once): nothing to write
+        return no_update, no_update
     trigger = ctx.triggered_id
     scenario, message = checked(data)
     if scenario is None:
@@ -726,7 +712,8 @@ def update(tap_edge, _use_grid, _random, _repair, size, neighbors, algo, judge, 
     values = {"algo": algo, "judge": judge, "barriers": barriers, "compute": compute, "rate": rate, "seed": seed,
               "comm": comm, "k": k, "numbering": numbering_kind, "sweep": sweep_mode}
     try:
-        params, bad = read_params(values), ""
+        params, bad = read_params(values | {"comm": chosen_comm(scenario, comm, checked_first=True)}), ""
+        params["comm"] = chosen_comm(scenario, params["comm"])
     except VizcollError as exc:
         params, bad = None, f"⚠ {exc}"
     if params is None and trigger in PARAM_CONTROLS.values():
@@ -740,6 +727,41 @@ def update(tap_edge, _use_grid, _random, _repair, size, neighbors, algo, judge, 
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     return (no_update if new == scenario else new.to_dict()), bad
+
+
+def chosen_comm(scenario: Scenario, comm, checked_first: bool = False):
+    """The processes control's value when it is a choice, else the stored one.
+
+    It is no choice when it is None (the dropdown drops its value when its
+    options change, e.g. on a grid, which has no communicators) or when the
+    scenario is a grid (the control is disabled there: the processes are the
+    grid's switches). With ``checked_first`` only None is replaced, so that a
+    forged value is still checked (and reported) by :func:`read_params`.
+    """
+    try:
+        grid = scenario_is_grid(scenario)
+    except VizcollError:
+        grid = False
+    if comm is None or (grid and not checked_first):
+        return page_params(scenario, PAGE, defaults_for(grid))["comm"]
+    return comm
+
+
+def shown_comm(options, data):
+    """The processes control after its options changed: the stored choice when offered, on a grid (disabled)
+    "every end node", else left as it is."""
+    scenario, _ = checked(data)
+    if scenario is None or not options:
+        return no_update
+    try:
+        grid = scenario_is_grid(scenario)
+        stored = page_params(scenario, PAGE, defaults_for(grid))["comm"]
+    except VizcollError:
+        return no_update
+    offered = [o.get("value") for o in options if isinstance(o, dict)]
+    if stored in offered:
+        return stored
+    return ALL_END_NODES if grid else no_update
 
 
 def _plural(count: int, word: str) -> str:
