@@ -1,10 +1,19 @@
-"""The trees page: build and compare trees, the F(k) curve, type II trees, the aggregation player, broken links."""
+"""The trees page on the shared scenario: trees compared, the F(k) curve, type II trees, the aggregation player, every
+control driving the view, broken links avoided (or flagged as built), a link broken on the drawing, a preset."""
 
 from __future__ import annotations
 
 from dash.testing.wait import until
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from vizcoll.scenario import Scenario
+from vizcoll.ui.calls import DEFAULT_SCENARIO
 
 from .browser_helpers import full_page_screenshot
+
+BUSIEST = "agg0.0[3]-core0[1]"  # link 32: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree
+ISOLATING = "h5[1]-edge1.0[2]"  # link 5: h5's only cable
 
 
 def table_rows(page, table_id: str) -> list[list[str]]:
@@ -28,23 +37,48 @@ def text(page, selector: str) -> str:
     return page.duo.find_element(selector).text
 
 
+def badge(page) -> str:
+    return text(page, "#scenario-badge")
+
+
+def shared(page) -> Scenario:
+    """The scenario the shell's share link carries."""
+    href = page.duo.find_element("#share-link").get_attribute("href")
+    return Scenario.from_fragment(href.partition("#s=")[2])
+
+
 def scroll_to(page, selector: str) -> None:
     page.driver.execute_script(f"document.querySelector({selector!r}).scrollIntoView({{block: 'start'}});")
 
 
+def choose(page, dropdown_id: str, option: str) -> None:
+    """Open a dcc.Dropdown and click the option with this text."""
+    page.click(f"#{dropdown_id}")
+    found = until(lambda: page.driver.find_elements(By.XPATH, f"//*[normalize-space(text())='{option}']"), 10)
+    found[-1].click()
+
+
+def open_scenario(page, scenario: Scenario) -> None:
+    """Open /trees on ``scenario`` through a share link."""
+    page.open(f"/trees#s={scenario.to_fragment()}", counts=None)
 
 
 def test_trees_page_compares_trees_and_plays_the_aggregation(page):
     page.open("/trees", counts=None)
-    # the comparison table: the default fabric is fat-tree:radix=4,levels=3 with 16 processes and k = 4
+    # the default scenario: fat-tree:radix=4,levels=3, its 16 processes (every one), 4-ary trees; one cable is
+    # broken, and no tree needs it
     until(lambda: row_of(page, "trees-compare", "4-ary")[:3] == ["4-ary", "2", "10"], 30)
     assert row_of(page, "trees-compare", "4-ary")[3] == "12 (agg0.0–core0)"  # the paper's Fig. 7 bottleneck
+    assert row_of(page, "trees-compare", "4-ary")[-1] == "avoided"
     assert row_of(page, "trees-compare", "4-nomial")[3] == "6 (h0–edge0.0)"
     hier = row_of(page, "trees-compare", "hierarchical 4-nomial")
-    assert hier[1:3] == ["3", "12"] and hier[-1] == "3.480"
+    assert hier[1:3] == ["3", "12"] and hier[-2] == "3.480"
     assert any(cells[0].startswith("type II min-cost") for cells in table_rows(page, "trees-compare"))
+    assert "⚠" not in text(page, "#trees-compare")
+    page.duo.wait_for_contains_text("#trees-fabric", "every process of the scenario: 16 processes on 16 nodes (h0, h1")
 
     page.duo.wait_for_contains_text("#trees-logical", "4-ary tree over 16 processes: height 2", timeout=20)
+    page.duo.wait_for_contains_text("#trees-logical", "h15")  # the host names under the vertices
     page.duo.wait_for_contains_text("#trees-mapped", "max 12 packets on one link")
     until(lambda: "root: rank 0" in trace_names(page, "trees-logical"), 10)
     until(lambda: "k* = 41 (F* = 1.142 μs)" in trace_names(page, "trees-fk"), 20)
@@ -57,6 +91,7 @@ def test_trees_page_compares_trees_and_plays_the_aggregation(page):
     # the aggregation: play a few steps, then jump to the end
     page.duo.wait_for_contains_text("#trees-player-position", "step 0 of", timeout=20)
     page.duo.wait_for_contains_text("#trees-anim-summary", "Result 120")
+    page.duo.wait_for_contains_text("#trees-flag", "avoid the broken link edge0.0[4]-agg0.1[1]: none of them needed it")
     scroll_to(page, ".player-panel")
     page.click("#trees-player-play")
     until(lambda: int(text(page, "#trees-player-position").split()[1]) >= 3, 20)
@@ -65,26 +100,103 @@ def test_trees_page_compares_trees_and_plays_the_aggregation(page):
     page.click("#trees-player-last")
     page.duo.wait_for_contains_text("#trees-player-caption", "Every vertex has the result 120", timeout=20)
     assert "correct ✓" in text(page, "#trees-anim-summary")
-    full_page_screenshot(page, "trees.png")
+    full_page_screenshot(page, "trees-full.png")
+    page.driver.execute_script("window.scrollTo(0, 0);")
+    page.screenshot("trees.png")
     assert page.duo.get_logs() == []
 
 
-def test_a_broken_link_on_the_tree_is_flagged_and_the_tree_rebuilt(page):
-    page.open("/trees?kind=kary&broken=32", counts=None)
-    page.duo.wait_for_contains_text("#trees-flag", "route over broken link 32", timeout=30)
-    assert "Nothing to play" in text(page, "#trees-player-caption")
-    rebuild = page.duo.find_element("#trees-rebuild")
-    assert rebuild.is_displayed()
-    scroll_to(page, ".player-panel")
-    rebuild.click()
-    page.duo.wait_for_contains_text("#trees-flag", "Rebuilt: the 4-ary tree keeps its shape", timeout=20)
-    until(lambda: not page.duo.find_element("#trees-rebuild").is_displayed(), 10)
-    page.duo.wait_for_contains_text("#trees-player-position", "step 0 of", timeout=20)
-    page.click("#trees-player-last")
-    page.duo.wait_for_contains_text("#trees-player-caption", "Every vertex has the result 120", timeout=20)
+def test_every_control_drives_the_view_and_the_share_link(page):
+    page.open("/trees", counts=None)
+    until(lambda: row_of(page, "trees-compare", "4-ary")[:3] == ["4-ary", "2", "10"], 30)
+    choose(page, "trees-kind", "k-nomial")
+    page.duo.wait_for_contains_text("#trees-logical", "4-nomial tree over 16 processes", timeout=20)
+    until(lambda: page.driver.find_element(By.CSS_SELECTOR, "#trees-compare tr.chosen td").text == "4-nomial", 20)
+    until(lambda: shared(page).params.get("trees", {}).get("kind") == "knomial", 20)
 
-    page.type_into("#trees-nprocs", "100")  # more processes than the fabric holds: a message, the last view stays
-    page.click("#trees-build")
-    page.duo.wait_for_contains_text("#trees-message", "⚠", timeout=20)
-    assert row_of(page, "trees-compare", "4-ary")[1] == "2"
+    page.type_into("#trees-k", "8")
+    page.duo.find_element("#trees-k").send_keys(Keys.ENTER)
+    until(lambda: row_of(page, "trees-compare", "8-ary")[:3] == ["8-ary", "2", "8"], 30)
+    page.duo.wait_for_contains_text("#trees-logical", "8-nomial tree over 16 processes", timeout=20)
+    until(lambda: any(name.startswith("your k = 8 ") for name in trace_names(page, "trees-fk")), 20)
+    until(lambda: shared(page).params["trees"]["k"] == 8, 20)
+
+    # an absurd k is refused with a message; the view keeps the last good tree and the store is unchanged
+    page.type_into("#trees-k", "1000000000")
+    page.duo.find_element("#trees-k").send_keys(Keys.ENTER)
+    page.duo.wait_for_contains_text("#trees-message", "⚠ k (width / base): enter a whole number from 2 to 1024",
+                                    timeout=20)
+    assert row_of(page, "trees-compare", "8-ary")[:3] == ["8-ary", "2", "8"]
+    assert shared(page).params["trees"]["k"] == 8
+
+    # while a box holds a bad value, other changes say so too (the view never disagrees with the controls)
+    page.click("#trees-anim-tree input[value='type2']")
+    page.duo.wait_for_contains_text("#trees-message", "⚠ k (width / base)", timeout=20)
+    assert shared(page).params["trees"]["anim"] == "type1"
+    page.type_into("#trees-k", "8")
+    page.duo.find_element("#trees-k").send_keys(Keys.ENTER)
+    until(lambda: text(page, "#trees-message") == "", 20)
+
+    # the animated tree is a parameter too; a reload keeps every setting
+    page.click("#trees-anim-tree input[value='type1']")
+    until(lambda: shared(page).params["trees"]["anim"] == "type1", 20)
+    page.click("#trees-anim-tree input[value='type2']")
+    page.duo.wait_for_contains_text("#trees-anim-summary", "20 packets up", timeout=20)  # the type II tree's edges
+    until(lambda: shared(page).params["trees"]["anim"] == "type2", 20)
+    page.driver.refresh()
+    page.duo.wait_for_contains_text("#trees-logical", "8-nomial tree over 16 processes", timeout=30)
+    assert page.value("#trees-k") == "8"
+    assert page.duo.find_element("#trees-anim-tree input[value='type2']").is_selected()
+    assert page.duo.get_logs() == []
+
+
+def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_changes_the_scenario(page):
+    open_scenario(page, DEFAULT_SCENARIO.with_breaks([BUSIEST]))
+    until(lambda: all(p in badge(page) for p in ("1 broken", BUSIEST)), 30, msg=badge(page))
+    # live routes (the default): every tree avoids the cut spine link, and the page says so
+    page.duo.wait_for_contains_text("#trees-flag", f"avoid the broken link {BUSIEST}: 12 of its edges take another "
+                                    "route", timeout=30)
+    until(lambda: row_of(page, "trees-compare", "4-ary")[3] == "12 (agg0.0–core1)", 20)
+    assert "⚠" not in text(page, "#trees-compare")
+    page.duo.wait_for_contains_text("#trees-anim-summary", "correct ✓", timeout=20)
+    until(lambda: any(n.startswith("broken link") for n in trace_names(page, "trees-mapped")), 20)
+
+    # as built on the intact fabric: the edges crossing the break are flagged and the animation waits
+    page.click("#trees-routes input[value='intact']")
+    page.duo.wait_for_contains_text("#trees-flag", "⚠ As built on the intact fabric, 12 edges of the 4-ary tree "
+                                    f"route over the broken link {BUSIEST}", timeout=30)
+    until(lambda: row_of(page, "trees-compare", "4-ary")[-1] == "⚠ 12 edges cross", 20)
+    page.duo.wait_for_contains_text("#trees-anim-summary", "Choose routes “avoid broken links”")
+    assert "Nothing to play" in text(page, "#trees-player-caption")
+    page.screenshot("trees-broken.png")
+
+    # a click on the broken link of the drawing repairs it for every page; one on h5's cable breaks that
+    page.canvas = "trees-canvas"
+    page.wait_for_cy()
+    page.click_element("#l32")
+    until(lambda: "0 broken" in badge(page), 20, msg=badge(page))
+    until(lambda: text(page, "#trees-flag") == "", 20)
+    assert "broken links" not in text(page, "#trees-compare")
+    page.click_element("#l5")
+    until(lambda: all(p in badge(page) for p in ("1 broken", ISOLATING)), 20, msg=badge(page))
+    page.click("#trees-routes input[value='live']")
+    page.duo.wait_for_contains_text("#trees-flag", "h5 has no live link left", timeout=30)
+    page.duo.wait_for_contains_text("#trees-flag", "Rank 5 is cut off: its value never reaches the root.")
+    until(lambda: row_of(page, "trees-compare", "4-ary")[-1] == "⚠ 1 edge cut off", 20)
+    assert shared(page).broken == [ISOLATING] and shared(page).params["trees"]["routes"] == "live"
+    assert page.duo.get_logs() == []
+
+
+def test_a_preset_replaces_the_shared_scenario(page):
+    page.open("/trees", counts=None)
+    until(lambda: row_of(page, "trees-compare", "4-ary")[:3] == ["4-ary", "2", "10"], 30)
+    page.click("#trees-presets summary")
+    page.click("#trees-use-preset")  # the Sunway supernode: 512 processes, 32-ary
+    until(lambda: all(p in badge(page) for p in ("sunway-supernode", "48 switches", "256 end nodes", "0 broken")),
+          30, msg=badge(page))
+    until(lambda: row_of(page, "trees-compare", "32-ary")[:2] == ["32-ary", "2"], 40)
+    page.duo.wait_for_contains_text("#trees-fabric", "512 processes on 256 nodes", timeout=20)
+    assert page.value("#trees-k") == "32"
+    until(lambda: "k* = 41 (F* = 2.570 μs)" in trace_names(page, "trees-fk"), 20)
+    page.duo.wait_for_contains_text("#trees-anim-summary", "Result 130,816", timeout=40)
     assert page.duo.get_logs() == []

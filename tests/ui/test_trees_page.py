@@ -1,36 +1,91 @@
-"""The trees page's callbacks, views and figure builders, called directly (no browser, no server)."""
+"""The trees page's callbacks, views and figure builders, called directly with scenario dicts (no browser)."""
 
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 from dash import html, no_update
 
 from tests.callback_context import in_callback
-from vizcoll.comm import place
+from vizcoll.scenario import WORLD, Scenario
 from vizcoll.sim.timeline import Timeline
-from vizcoll.topology.generators import from_spec
+from vizcoll.topology import io as topo_io
 from vizcoll.trees.cost import CostParams
-from vizcoll.trees.metrics import tree_metrics
+from vizcoll.trees.metrics import mapped_type_one, tree_metrics, vertex_switches
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
 from vizcoll.ui import ids
+from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
 from vizcoll.ui.figures.trees import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
 from vizcoll.ui.pages import trees as page
+from vizcoll.ui.shell import render_page
 
-BUILD, REBUILD = f"{ids.TREES_BUILD}.n_clicks", f"{ids.TREES_REBUILD}.n_clicks"
-CONTROLS = ("spec", "nprocs", "ppn", "order", "kind", "k", "broken", "degree", "l", "delta", "theta", "beta",
-            "gamma", "S", "eps")
+KIND, K, USE_PRESET, CANVAS = (f"{ids.TREES_KIND}.value", f"{ids.TREES_K}.value", f"{page.TREES_USE_PRESET}.n_clicks",
+                               f"{ids.TREES_CANVAS}.tapEdge")
+ROUTES = f"{page.TREES_ROUTES}.value"
+FAT = "fat-tree:radix=4,levels=3"
+BUSIEST = 32  # link agg0.0–core0: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree (12 packets)
+# a hand-written fabric (ibnetdiscover format): two spines, two leaves, four hosts with names nobody generated
+FABRIC = """Switch 4 "spine1"
+[1] "leafA"[3]
+[2] "leafB"[3]
+
+Switch 4 "spine2"
+[1] "leafA"[4]
+[2] "leafB"[4]
+
+Switch 4 "leafA"
+[1] "alpha"[1]
+[2] "beta"[1]
+[3] "spine1"[1]
+[4] "spine2"[1]
+
+Switch 4 "leafB"
+[1] "gamma"[1]
+[2] "delta"[1]
+[3] "spine1"[2]
+[4] "spine2"[2]
+""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
+    ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
+HOSTS = ("alpha", "beta", "gamma", "delta")
 
 
-def controls(**changes) -> list:
-    """The control values the Build callback reads, defaults unless changed."""
-    return [changes.get(key, page.DEFAULTS[key]) for key in CONTROLS]
+def scenario(spec: str = FAT, broken=(), **params) -> Scenario:
+    """A scenario on ``spec`` (every end node one process), its breaks and trees parameters."""
+    return Scenario(spec=spec, broken=list(broken), params={"trees": params} if params else {})
 
 
-def params(**changes) -> dict:
-    return page.read_params(*controls(**changes))
+def label_of(s: Scenario, link_id: int) -> str:
+    fabric = fabric_of(s)
+    return fabric.link_label(fabric.link_row(link_id))
 
 
+def with_breaks(s: Scenario, *link_ids: int) -> Scenario:
+    return s.with_breaks([label_of(s, lid) for lid in link_ids])
+
+
+def plan_of(s: Scenario) -> dict:
+    return page.refresh(s.to_dict())[0]
+
+
+def key_of(s: Scenario) -> tuple[dict, dict]:
+    plan = plan_of(s)
+    assert "error" not in plan, plan
+    return page.engine_key(s, plan), plan
+
+
+def update(prop_id: str, current: Scenario | dict | None, tap=None, preset="sunway", **changes):
+    """The page's one writing callback, as Dash calls it when ``prop_id`` changed; (store, message)."""
+    values = page.DEFAULTS | changes
+    data = current.to_dict() if isinstance(current, Scenario) else current
+    return in_callback(page.update, prop_id, *[values[key] for key in page.PARAM_CONTROLS], 0, tap, preset, data)
+
+
+def stored(store) -> Scenario:
+    assert isinstance(store, dict), store
+    return Scenario.from_dict(store)
 
 
 def cells(table: html.Table) -> list[list[str]]:
@@ -41,74 +96,175 @@ def row(table: html.Table, first: str) -> list[str]:
     return next(r for r in cells(table) if r[0] == first)
 
 
+def compare(s: Scenario) -> html.Table:
+    return page.render_compare(plan_of(s), s.to_dict())
+
+
+def texts(fig) -> list[str]:
+    """Every text a figure writes on the drawing (trace texts and names, annotations)."""
+    out = [a.text for a in fig.layout.annotations]
+    for trace in fig.data:
+        out += [str(t) for t in (trace.text if isinstance(trace.text, (list, tuple)) else [trace.text or ""])]
+        out.append(trace.name or "")
+    return out
+
+
+def walk(node, found: dict) -> dict:
+    if getattr(node, "id", None) in page.PARAM_CONTROLS.values():
+        found[node.id] = node.value
+    children = getattr(node, "children", None)
+    for child in children if isinstance(children, list) else [children]:
+        if child is not None and not isinstance(child, (str, int, float)):
+            walk(child, found)
+    return found
+
+
+# ------------------------------------------------------------------ parameters: checked on the server
+def test_defaults_are_plain_values_and_check_themselves():
+    assert page.read_params(page.DEFAULTS) == page.DEFAULTS
+    assert json.loads(json.dumps(page.DEFAULTS)) == page.DEFAULTS
+    assert page.DEFAULTS["comm"] == WORLD and page.DEFAULTS["routes"] == page.LIVE
+    assert page.MAX_K == page.MAX_DEGREE == 1024 and page.MAX_PROCESSES == 4096
+
+
+def test_a_control_change_is_checked_and_written_to_the_scenario():
+    store, message = update(KIND, DEFAULT_SCENARIO, kind="knomial", k=8)
+    s = stored(store)
+    assert message == "" and s.params["trees"] == page.DEFAULTS | {"kind": "knomial", "k": 8}
+    assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]  # the other pages' parameters stay
+    assert s.broken == DEFAULT_SCENARIO.broken
+    plan = plan_of(s)
+    assert plan["kind"] == "knomial" and plan["k"] == 8 and plan["nprocs"] == 16
+    table = page.render_compare(plan, store)
+    assert row(table, "8-nomial")[1] == "2"
+    assert [tr.className for tr in table.children[1].children][:2] == ["", "chosen"]
+    # every control drives the view: the plan (the views' input) changes with each of them
+    for key, value in (("degree", 3), ("routes", page.INTACT), ("eps", 0.2), ("S", 64), ("anim", page.TYPE2)):
+        changed = plan_of(stored(update(KIND, DEFAULT_SCENARIO, **{key: value})[0]))
+        assert changed[key] == value and changed != plan_of(DEFAULT_SCENARIO), key
+    same = DEFAULT_SCENARIO.with_params("trees", page.DEFAULTS)
+    assert update(KIND, same)[0] is no_update  # nothing changed: nothing written
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"k": 0}, "k (width / base) must be at least 2, got 0"),
+    ({"k": 10**9}, "k (width / base) must be at most 1024, got 1e+09"),
+    ({"k": None}, "k (width / base): enter a whole number from 2 to 1024"),
+    ({"eps": ""}, "ε (μs): enter a number from 0 to 1e+06"),
+    ({"k": True}, "k (width / base) must be a number, got True"),
+    ({"k": 2.5}, "must be an integer"),
+    ({"k": "4; drop"}, "must be an integer"),
+    ({"degree": 1}, "degree bound must be at least 2"),
+    ({"degree": 10**6}, "at most 1024"),
+    ({"kind": "evil"}, "unknown tree kind 'evil'"),
+    ({"kind": ["kary"]}, "unknown tree kind"),
+    ({"routes": "teleport"}, "unknown routes choice"),
+    ({"anim": "type3"}, "unknown animated tree"),
+    ({"comm": 99}, "communicator 99 does not exist: the scenario has 8"),
+    ({"comm": -5}, "communicator must be at least -1"),
+    ({"comm": 1.5}, "communicator must be an integer"),
+    ({"l": 0}, "l (μs per link) must be > 0"),
+    ({"l": float("nan")}, "l (μs per link) must be a number"),
+    ({"beta": 0}, "β (bytes per μs) must be > 0"),
+    ({"theta": 0}, "b = θ + S/β + S·γ must be > 0"),
+    ({"S": -1}, "S (message bytes) must be at least 0"),
+    ({"S": 2**40}, "S (message bytes) must be at most"),
+    ({"delta": 10**5}, "δ (hops of a route) must be at most 1000"),
+])
+def test_a_forged_control_value_gives_a_message_and_leaves_the_store(changes, words):
+    store, message = update(K, DEFAULT_SCENARIO, **changes)
+    assert store is no_update and message.startswith("⚠ ") and words in message, message
+    assert "Traceback" not in message
+
+
+def test_forged_stored_params_give_a_message_not_an_exception():
+    forged = scenario(k=0, kind="evil", eps=-1)
+    plan = plan_of(forged)
+    assert plan == {"error": "⚠ unknown tree kind 'evil'; choose one of kary, knomial, zhao, hier-knomial"}
+    table = page.render_compare(plan, forged.to_dict())
+    assert table.children == plan["error"] and table.className == "message"
+    logical, mapped, info = page.render_type_one(plan, forged.to_dict())
+    assert logical.layout.annotations[0].text == "No tree: see the message on the left."
+    timeline, flag, css, _, _ = page.animate(plan, forged.to_dict())
+    assert timeline is None and flag == plan["error"] and css == "flag warn"
+    # the controls show the defaults in place of the bad values; the next change replaces them in the store
+    assert page.shown_params(forged) == page.DEFAULTS
+    found = walk(page.layout(forged), {})
+    assert found[ids.TREES_K] == 4 and found[ids.TREES_KIND] == "kary"
+    store, message = update(K, forged, k=8)
+    assert message == "" and stored(store).params["trees"] == page.DEFAULTS | {"k": 8}
+    # a stored communicator that does not exist, and a store that is no scenario
+    assert plan_of(scenario(comm=12))["error"] == "⚠ communicator 12 does not exist: the scenario has 0"
+    assert page.refresh({"schema": "nope"})[0]["error"].startswith("⚠ The scenario could not be read")
+    assert update(K, {"schema": "nope"})[0] is no_update
+
+
+def test_layout_shows_the_scenarios_parameters_and_the_shell_renders_it():
+    s = scenario(kind="hier-knomial", k=32, eps=0.2, routes=page.INTACT)
+    found = walk(page.layout(s), {})
+    assert found == {page.TREES_COMM: WORLD, ids.TREES_KIND: "hier-knomial", ids.TREES_K: 32, ids.TREES_DEGREE: 4,
+                     page.TREES_ROUTES: "intact", ids.TREES_L: 0.28, ids.TREES_DELTA: 4, ids.TREES_THETA: 0.01,
+                     ids.TREES_BETA: 16000.0, ids.TREES_GAMMA: 3.75e-05, ids.TREES_S: 0, ids.TREES_EPS: 0.2,
+                     ids.TREES_ANIM_TREE: "type1"}
+    shell = render_page("/trees", None, 0, DEFAULT_SCENARIO.to_dict())
+    assert walk(shell, {})[ids.TREES_K] == 4
+    options = page.comm_options(DEFAULT_SCENARIO)
+    assert options[0] == {"label": "every process (16)", "value": WORLD}
+    assert options[1] == {"label": "communicator 0 (4 processes)", "value": 0} and len(options) == 9
+
+
+def test_refresh_says_which_processes_and_redraws_the_controls_only_when_the_scenario_differs():
+    plan, text, controls, costs = page.refresh(DEFAULT_SCENARIO.to_dict())
+    assert text == ("Fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 1 broken link). Processes: every "
+                    "process of the scenario: 16 processes on 16 nodes (h0, h1, h2, h3, h4, h5 … and 10 more).")
+    shown = [page.DEFAULTS[key] for key in (*page.CONTROL_KEYS, *page.COST_KEYS)]
+    options = page.comm_options(DEFAULT_SCENARIO)
+    same = page.refresh(DEFAULT_SCENARIO.to_dict(), plan, options, *shown)
+    assert same[0] is no_update and same[2] is no_update and same[3] is no_update
+    comm1 = DEFAULT_SCENARIO.with_params("trees", {"comm": 1})
+    plan1, text1, controls1, _ = page.refresh(comm1.to_dict(), plan, options, *shown)
+    assert plan1["comm"] == 1 and plan1["nprocs"] == 4 and "communicator 1: 4 processes on 4 nodes (h4, h5, h6, h7)" \
+        in text1
+    assert walk(html.Div(controls1), {})[page.TREES_COMM] == 1
+
+
 # ------------------------------------------------------------------ the comparison table
-def test_comparison_agrees_with_tree_metrics():
-    p = params()
-    topo = from_spec(p["spec"])
-    placement = place(topo, 16, 1)
-    groups = hierarchy_from_topology(topo, placement)
+def test_comparison_agrees_with_tree_metrics_on_the_default_scenario():
+    s = DEFAULT_SCENARIO  # the 16-process fat tree of the paper's Fig. 7, one cable broken that no tree needs
+    key, plan = key_of(s)
+    topo, fabric = topology_of(s), fabric_of(s)
+    placement = s.placement(fabric, WORLD)
+    groups = hierarchy_from_topology(fabric, placement)
     cost = CostParams(P=16, k=4)
     trees = {"kary": kary_tree(16, 4), "knomial": knomial_tree(16, 4), "zhao": zhao_tree(groups, 4),
              "hier-knomial": hier_knomial_tree(groups, 4)}
-    rows = {r["kind"]: r for r in page.comparison_rows(p)}
+    rows = {r["kind"]: r for r in page.comparison_rows(key, plan)}
     for kind, tree in trees.items():
         m = tree_metrics(tree, topo, placement, params=cost, k=4)
-        for key in ("height", "radius", "max_link", "max_switch_link", "cross_group", "latency_us"):
-            assert rows[kind][key] == m[key], (kind, key)
-    assert rows["kary"]["max_link"] == {"link_id": 32, "ends": ["agg0.0", "core0"], "packets": 12}
-    table = page.comparison_table(p)
+        for name in ("height", "radius", "max_link", "max_switch_link", "cross_group", "latency_us"):
+            assert rows[kind][name] == m[name], (kind, name)
+    assert rows["kary"]["max_link"] == {"link_id": BUSIEST, "ends": ["agg0.0", "core0"], "packets": 12}
+    table = page.comparison_table(key, plan)
     assert row(table, "4-ary") == ["4-ary", "2", "10", "12 (agg0.0–core0)", "12 (agg0.0–core0)", "14", "12",
-                                   "2.880"]
+                                   "2.880", "avoided"]
     assert row(table, "hierarchical 4-nomial")[1:3] == ["3", "12"]
     assert [r[0] for r in cells(table)][-1] == "type II min-cost, degree ≤ 4 (5 switches)"
     assert [tr.className for tr in table.children[1].children][:2] == ["chosen", ""]
+    assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
+    intact = page.comparison_table(page.engine_key(DEFAULT_SCENARIO.with_breaks([]), plan), plan | {"broken": 0})
+    assert [c[:8] for c in cells(intact)] == [c[:8] for c in cells(table)]  # the break changes no number
+    assert len(cells(intact)[0]) == 8  # no "broken links" column without breaks
 
 
-def test_build_callback_stores_checked_parameters_and_the_table():
-    stored, message, table = in_callback(page.build, BUILD, 1, 0, *controls(kind="knomial", k=8), None)
-    assert message == "" and stored["kind"] == "knomial" and stored["k"] == 8 and stored["rebuilt"] is False
-    assert stored["cost"] == {"l": 0.28, "delta": 4, "theta": 0.01, "beta": 16000.0, "gamma": 3.75e-05, "S": 0}
-    assert row(table, "8-nomial")[0] == "8-nomial"
-
-
-@pytest.mark.parametrize("change, words", [
-    ({"nprocs": 100}, ""),  # more processes than the 16 end nodes hold
-    ({"k": 1}, "k must be at least 2"),
-    ({"spec": "no-such-fabric"}, ""),
-    ({"broken": "3, x"}, "broken links must be link ids"),
-    ({"broken": "999"}, ""),
-    ({"l": 0}, "l (μs per link) must be > 0"),
-    ({"theta": 0}, "b = θ + S/β + S·γ must be > 0"),
-    ({"nprocs": None}, "processes must be an integer"),
-])
-def test_bad_input_gives_a_message_and_keeps_the_last_view(change, words):
-    stored, message, table = in_callback(page.build, BUILD, 1, 0, *controls(**change), params())
-    assert stored is no_update and table is no_update
-    assert message.startswith("⚠ ") and words in message and "Traceback" not in message
-
-
-def test_layout_takes_the_url_query():
-    layout = page.layout("?spec=sunway-supernode&nprocs=512&ppn=2&kind=hier-knomial&k=32&broken=3&eps=0.2")
-    found = {}
-
-    def walk(node):
-        if getattr(node, "id", None) in (ids.TREES_SPEC, ids.TREES_NPROCS, ids.TREES_PPN, ids.TREES_KIND,
-                                         ids.TREES_K, ids.TREES_BROKEN, ids.TREES_EPS, ids.TREES_L):
-            found[node.id] = node.value
-        for child in getattr(node, "children", None) or []:
-            if not isinstance(child, str):
-                walk(child)
-        if hasattr(node, "children") and not isinstance(node.children, (list, str, type(None))):
-            walk(node.children)
-
-    walk(layout)
-    assert found == {ids.TREES_SPEC: "sunway-supernode", ids.TREES_NPROCS: 512, ids.TREES_PPN: 2,
-                     ids.TREES_KIND: "hier-knomial", ids.TREES_K: 32, ids.TREES_BROKEN: "3", ids.TREES_EPS: 0.2,
-                     ids.TREES_L: 0.28}
-    for bad in ("abc", "1e999", "nan"):  # an unusable number in the URL falls back to the default
-        found.clear()
-        walk(page.layout(f"?k={bad}"))
-        assert found[ids.TREES_K] == 4
+def test_engine_helpers_give_the_pages_tree_facts():
+    s = DEFAULT_SCENARIO
+    fabric = fabric_of(s)
+    placement = s.placement(fabric)
+    built = mapped_type_one(kary_tree(16, 4), fabric, placement, topology_of(s), params=CostParams(P=16, k=4), k=4)
+    assert built["ranks"] == list(range(16)) and built["routes"][0] == []
+    assert [fabric.names[n] for n in built["switch"][:4]] == ["edge0.0", "edge0.0", "edge0.1", "edge0.1"]
+    assert built["crossing"] == [] and built["cross_links"][BUSIEST] == 12
+    assert vertex_switches(fabric, placement, [0, 2]).tolist() == built["switch"][:3:2]
 
 
 # ------------------------------------------------------------------ F(k) and Table 3
@@ -124,122 +280,221 @@ def test_fk_figure_marks_k_star_41_and_the_flat_interval_for_the_paper_example()
     assert fig.layout.xaxis.title.text.startswith("tree width k") and "μs" in fig.layout.yaxis.title.text
 
 
-def test_width_view_uses_the_cost_parameters():
-    p = params(nprocs=512, ppn=2, spec="sunway-supernode", k=32)
-    fig, table, info = page.render_width(p)
+def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view():
+    store, message = update(USE_PRESET, DEFAULT_SCENARIO, preset="sunway")
+    s = stored(store)
+    assert message == "" and (s.spec, s.ppn, s.broken, s.pattern) == ("sunway-supernode", 2, [], "")
+    assert s.params["trees"] == page.DEFAULTS | {"k": 32, "degree": 16}
+    assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]
+    plan = plan_of(s)
+    assert plan["nprocs"] == 512
+    fig, table, info = page.render_width(plan)
     assert any(t.name.startswith("k* = 41") for t in fig.data)
     assert "k* = 41" in info and "from 24 to 69" in info
-    rows = cells(table)
+    rows = [[str(td.children) for td in tr.children] for tr in table.children[1].children]
     assert rows[0] == ["16", "[0, 2048]", "II", "16"]
     assert ["no type II available", "[0, 123]", "I", "32"] in rows
-    slow = page.render_width(params(S=1024))[0]  # 1 KB packets: b = 0.11 μs, a narrower, smaller optimum
+    slow = page.render_width(plan | {"S": 1024})[0]  # 1 KB packets: b = 0.11 μs, a narrower, smaller optimum
     assert next(t for t in slow.data if t.name.startswith("k* =")).x[0] < 41
+    # the controls follow the new scenario (the shell's store changed under the page)
+    shown = [page.DEFAULTS[key] for key in (*page.CONTROL_KEYS, *page.COST_KEYS)]
+    _, text, controls, costs = page.refresh(store, plan_of(DEFAULT_SCENARIO), page.comm_options(DEFAULT_SCENARIO),
+                                            *shown)
+    assert walk(html.Div(controls), {})[ids.TREES_K] == 32 and costs is no_update
+    assert text.startswith("Fabric: sunway-supernode (48 switches, 256 end nodes, 0 broken links). Processes: "
+                           "every process of the scenario: 512 processes on 256 nodes")
+    back = stored(update(USE_PRESET, s, preset="fig7")[0])
+    assert (back.spec, back.pattern, back.ppn) == (FAT, "grid2d:4x4", 1) and back.params["trees"]["k"] == 4
+    assert update(USE_PRESET, s, preset="../etc")[1] == "⚠ unknown preset '../etc'; choose one of fig7, sunway"
+
+
+def test_a_communicator_above_the_cap_gets_a_message():
+    s = scenario("torus:16x16x17,hosts=1")
+    plan = plan_of(s)
+    assert plan["error"].startswith("⚠ every process of the scenario is 4,352 processes: the page builds trees of "
+                                    "up to 4,096")
+    assert "python -m vizcoll tree" in plan["error"]
+    assert page.render_compare(plan, s.to_dict()).children == plan["error"]
+    many = Scenario(spec="sunway-supernode", ppn=8)  # 2,048 processes on 304 nodes: trees yes, animation no
+    plan = plan_of(many)
+    assert plan["nprocs"] == 2048 and row(page.render_compare(plan, many.to_dict()), "4-ary")[1] == "6"
+    timeline, flag, _, elements, _ = page.animate(plan, many.to_dict())
+    assert timeline is None and elements and flag == ("The aggregation is animated for up to 1,024 processes (this "
+                                                      "communicator has 2,048: its timeline would be too large "
+                                                      "for the browser).")
 
 
 # ------------------------------------------------------------------ the chosen tree
 def test_logical_and_mapped_figures_of_the_chosen_tree():
-    logical, mapped, info = page.render_type_one(params())
+    s = DEFAULT_SCENARIO
+    logical, mapped, info = page.render_type_one(plan_of(s), s.to_dict())
     assert logical.layout.title.text == "4-ary tree over 16 processes: height 2"
     assert "root: rank 0" in [t.name for t in logical.data]
     assert {t.name for t in logical.data} >= {"edge0.0 (2)", "edge3.1 (2)", "tree edge (child → parent)"}
+    assert {f"h{i}" for i in range(16)} <= set(texts(logical))  # the host of every vertex
     assert mapped.layout.title.text == "4-ary on the fabric: max 12 packets on one link"
     names = [t.name for t in mapped.data]
     assert "switch links with packets between groups" in names and "root: rank 0 on h0" in names
+    broken = [t for t in mapped.data if (t.name or "").startswith("broken")]  # the scenario's broken cable, dashed
+    assert len(broken) == 1 and broken[0].name.endswith("(1)") and broken[0].line.dash == "dash"
+    assert {"h0", "edge0.0", "core3"} <= set(texts(mapped))
     assert "14 of the 15 tree edges join processes on different leaf switches, 12 of them different groups" in info
     assert page.GRAPH_CONFIG["toImageButtonOptions"]["format"] == "svg"
 
 
 def test_big_trees_are_drawn_in_part():
     tree = kary_tree(600, 4)
-    fig = logical_tree_figure(tree, ["all"] * 600, "a big tree")
+    fig = logical_tree_figure(tree, ["all"] * 600, "a big tree", names=[f"n{i}" for i in range(600)])
     assert fig.layout.title.text == "a big tree — first 512 of 600 vertices drawn"
+    assert "host names" not in [t.name for t in fig.data]  # names only under small trees
     pos = tree_positions(kary_tree(7, 2))
     assert pos[0] == (1.5, 0) and pos[3] == (0.0, 2) and pos[6] == (3.0, 2)
 
 
 # ------------------------------------------------------------------ type II
 def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
-    p = params(spec="fat-tree:radix=4,levels=2", nprocs=4, degree=3)
-    physical, cheap, info = page.render_type_two(p)
+    small = Scenario(spec="fat-tree:radix=4,levels=2")
+    hosts = [fabric_of(small).names[n] for n in fabric_of(small).endpoints[:4].tolist()]
+    s = Scenario(spec=small.spec, lists=[hosts], params={"trees": {"comm": 0, "degree": 3}})
+    physical, cheap, info = page.render_type_two(plan_of(s), s.to_dict())
     assert physical.layout.title.text == "Physical tree T: 3 switches hold an entry, height 2"
     assert cheap.layout.title.text == "Min-cost tree A (degree ≤ 3): 2 switches hold an entry, height 2"
     assert "switch with an entry (2)" in [t.name for t in cheap.data]
     assert "needs 2 switches: 1 aggregation-tree entries saved" in info[1].children
-    physical, cheap, _ = page.render_type_two(params())  # the default: 13 switches in T, 5 in A
+    d = DEFAULT_SCENARIO
+    physical, cheap, _ = page.render_type_two(plan_of(d), d.to_dict())  # the default: 13 switches in T, 5 in A
     assert physical.layout.title.text.startswith("Physical tree T: 13 switches")
     assert cheap.layout.title.text.startswith("Min-cost tree A (degree ≤ 4): 5 switches")
 
 
 def test_type_two_failure_is_reported():
-    p = params(broken="1") | {"rebuilt": True}  # h1's only link is broken: no switch reaches every member
-    _, _, info = page.render_type_two(p)
+    s = with_breaks(scenario(), 1)  # h1's only link is broken: no switch reaches every member
+    _, _, info = page.render_type_two(plan_of(s), s.to_dict())
     assert "⚠ No type II tree: h1 has no live link to a switch" in info[1].children
 
 
 # ------------------------------------------------------------------ the aggregation and broken links
 def test_animation_of_both_trees_gives_the_correct_result():
-    for which in (page.TYPE1, page.TYPE2):
-        timeline, flag, css, button, elements, summary = page.animate(params(), which)
-        assert flag == "" and css == "flag" and button == {"display": "none"}
+    flags = {page.TYPE1: "The 4-ary tree's routes avoid the broken link edge0.0[4]-agg0.1[1]: none of them needed it.",
+             page.TYPE2: "The type II tree is built on the live fabric: it avoids the broken links."}
+    for which, expected in flags.items():
+        s = DEFAULT_SCENARIO.with_params("trees", {"anim": which})
+        timeline, flag, css, elements, summary = page.animate(plan_of(s), s.to_dict())
+        assert css == "flag" and flag == expected
         tl = Timeline.from_dict(timeline)
         assert tl.summary["result"] == tl.summary["expected"] == 120 and tl.summary["correct"]
         assert "Every vertex has the result 120" in tl.caption(tl.n_steps - 1)
         assert summary.startswith("Result 120 (sum of every process's rank), expected 120: correct ✓")
         assert len(elements) == 36 + 48
+        assert [e["classes"] for e in elements if e["data"].get("name") == "edge0.0[4]-agg0.1[1]"] == ["broken"]
 
 
 def test_player_stylesheet_shows_states_values_and_hops():
-    p = params()
-    timeline = page.animate(p, page.TYPE1)[0]
-    sheet = page.render_step(5, timeline, p)  # position 5: every partial crosses agg0.0–core0
-    assert {"selector": "#l32", "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}} in sheet
+    s = scenario()
+    plan, data = plan_of(s), s.to_dict()
+    timeline = page.animate(plan, data)[0]
+    sheet = page.render_step(5, timeline, plan, data)  # position 5: every partial crosses agg0.0–core0
+    assert {"selector": f"#l{BUSIEST}", "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}} in sheet
     labels = {r["selector"]: r["style"]["label"] for r in sheet if "label" in r["style"] and r["selector"][1] == "n"}
     assert labels["#n35"] == "h15\n↑15" and labels["#n20"] == "h0\n0"  # h15 has sent its value, h0 waits
-    end = page.render_step(10_000, timeline, p)
+    end = page.render_step(10_000, timeline, plan, data)
     labels = {r["selector"]: r["style"]["label"] for r in end if "label" in r["style"] and r["selector"][1] == "n"}
     assert labels["#n20"] == "h0\n✓120" and labels["#n21"] == "h1\n✓"
     rules = aggregation_stylesheet({4: "blocked"}, ["n"] * 5, None)
     assert {"selector": "#n4", "style": {"shape": "diamond", "background-color": "#d62728"}} in rules
 
 
-def test_a_broken_link_on_the_tree_is_flagged_then_the_tree_rebuilt():
-    built = params(broken="32")
-    timeline, flag, css, button, _, summary = page.animate(built, page.TYPE1)
-    assert timeline is None and button == {"display": "inline-block"} and css == "flag warn"
-    assert flag.startswith("⚠ The 4-ary tree was mapped on the intact fabric: 12 of its edges route over broken "
-                           "link 32 (rank 4 → rank 0 over link 32")
-    assert summary == "Rebuild the tree to play the aggregation."
-    assert row(page.comparison_table(built), "4-ary")[-1] == "⚠ 12 edge(s) cross them"
-    assert "12 edges route over broken link 32" in page.render_type_one(built)[2]
-
-    rebuilt, message, _ = in_callback(page.build, REBUILD, 1, 1, *controls(broken="32"), built)
-    assert message == "" and rebuilt == built | {"rebuilt": True}
-    timeline, flag, css, button, _, summary = page.animate(rebuilt, page.TYPE1)
-    assert button == {"display": "none"} and css == "flag"
-    assert flag == ("Rebuilt: the 4-ary tree keeps its shape and mapping; 12 of its edges now take other routes "
-                    "over live links, avoiding link 32: every new route is as short as the old one. "
-                    "Radius 10 → 10 links.")
-    assert Timeline.from_dict(timeline).summary["correct"]
-    assert 32 not in page.type_one(rebuilt, "kary")["metrics"]["link_packets"]
-
-    flag, needs = page.flag_type_two(built)
-    assert needs and "uses broken link(s) 32" in flag
-    assert page.flag_type_two(rebuilt) == ("Rebuilt: the type II tree was built again on the live fabric, "
-                                           "avoiding the broken links.", False)
+def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
+    s = with_breaks(scenario(), BUSIEST)
+    busiest = label_of(s, BUSIEST)
+    assert busiest == "agg0.0[3]-core0[1]"
+    key, plan = key_of(s)
+    timeline, flag, css, _, summary = page.animate(plan, s.to_dict())
+    assert css == "flag"
+    assert flag == (f"The 4-ary tree's routes avoid the broken link {busiest}: 12 of its edges take another route "
+                    "than on the intact fabric, every one as short as before. Radius 10 → 10 links.")
+    assert Timeline.from_dict(timeline).summary["correct"] and summary.startswith("Result 120")
+    assert BUSIEST not in page.type_one(key, "kary")["metrics"]["link_packets"]
+    table = page.render_compare(plan, s.to_dict())
+    assert [r[-1] for r in cells(table)] == ["avoided"] * 5
+    assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
+    assert row(table, "4-ary")[3] == "12 (agg0.0–core1)"  # the same load, on the next spine
+    assert page.flag_type_two(key, plan, topology_of(s)) == (
+        "The type II tree is built on the live fabric: it avoids the broken links.", False)
 
 
-def test_a_rebuild_reports_the_processes_cut_off():
-    p = params(broken="5, 32") | {"rebuilt": True}  # link 5 is h5's only link
-    timeline, flag, css, *_ = page.animate(p, page.TYPE1)
-    assert css == "flag warn"
-    assert flag.endswith("But 1 edge(s) have no live route at all (h5 has no live link left): rank 5 → rank 1. "
+def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_the_animation_waits():
+    s = with_breaks(scenario(routes="intact"), BUSIEST)
+    key, plan = key_of(s)
+    timeline, flag, css, elements, summary = page.animate(plan, s.to_dict())
+    assert timeline is None and css == "flag warn" and elements
+    assert flag.startswith("⚠ As built on the intact fabric, 12 edges of the 4-ary tree route over the broken "
+                           "link agg0.0[3]-core0[1] (rank 4 → rank 0 over link agg0.0[3]-core0[1]")
+    assert summary == "Choose routes “avoid broken links” to play the aggregation."
+    table = page.render_compare(plan, s.to_dict())
+    assert row(table, "4-ary")[-1] == "⚠ 12 edges cross"
+    assert row(table, "4-ary")[3] == "12 (agg0.0–core0)"
+    _, mapped, info = page.render_type_one(plan, s.to_dict())
+    assert "12 edges route over the broken link agg0.0[3]-core0[1]" in info
+    assert mapped.layout.title.text == "4-ary as built (intact fabric): max 12 packets on one link"
+    assert "⚠ broken, yet on a route (1)" in [t.name for t in mapped.data]
+    flag, waits = page.flag_type_two(key, plan, topology_of(s))
+    assert waits and "uses the broken link agg0.0[3]-core0[1]" in flag
+    # back to live routes: the user's choice is written to the scenario, the break is avoided
+    live = stored(update(ROUTES, s, routes="live")[0])
+    assert live.params["trees"]["routes"] == "live" and live.broken == s.broken
+    assert page.animate(plan_of(live), live.to_dict())[2] == "flag"
+
+
+def test_an_isolating_break_names_the_ranks_cut_off():
+    s = with_breaks(scenario(), 5, BUSIEST)  # link 5 is h5's only link
+    plan = plan_of(s)
+    timeline, flag, css, *_ = page.animate(plan, s.to_dict())
+    assert css == "flag warn" and flag.startswith("⚠ The 4-ary tree's routes avoid the broken links ")
+    assert flag.endswith("But 1 edge has no live route at all (h5 has no live link left): rank 5 → rank 1. "
                          "Rank 5 is cut off: its value never reaches the root.")
     summary = Timeline.from_dict(timeline).summary
     assert summary["result"] is None and summary["broken_edges"][0]["from"] == "h5"
-    assert row(page.comparison_table(p), "4-ary")[-1] == "✕ 1 edge(s) cut"
+    assert row(page.render_compare(plan, s.to_dict()), "4-ary")[-1] == "⚠ 1 edge cut off"
+
+
+def test_clicking_a_link_of_the_drawing_breaks_or_repairs_it_in_the_scenario():
+    label = DEFAULT_SCENARIO.broken[0]
+    store, message = update(CANVAS, DEFAULT_SCENARIO, tap={"data": {"name": label}})
+    assert message == "" and stored(store).broken == []
+    store, _ = update(CANVAS, stored(store), tap={"data": {"name": "h0[1]-edge0.0[1]"}})
+    assert stored(store).broken == ["h0[1]-edge0.0[1]"]
+    for tap, words in (({"data": {"name": 3}}, "malformed click"), ("x", "malformed click"),
+                       ({"data": {"name": "nope[1]-h0[9]"}}, "the fabric has no link nope[1]-h0[9]")):
+        store, message = update(CANVAS, DEFAULT_SCENARIO, tap=tap)
+        assert store is no_update and message.startswith("⚠ ") and words in message, message
+
+
+def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
+    s = Scenario.from_upload(topo_io.parse(FABRIC, "x.net"), "x.net").with_breaks(["leafA[3]-spine1[1]"])
+    key, plan = key_of(s)
+    assert plan["nprocs"] == 4 and plan["broken"] == 1
+    table = page.render_compare(plan, s.to_dict())
+    assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
+    logical, mapped, _ = page.render_type_one(plan, s.to_dict())
+    assert set(HOSTS) <= set(texts(logical)) and set(HOSTS) <= set(texts(mapped))
+    assert any(h in t for t in logical.data[1].hovertext for h in HOSTS)
+    assert "leafA[3]-spine1[1]" not in json.dumps(page.type_one(key, "kary")["routes"])
+    physical, _, _ = page.render_type_two(plan, s.to_dict())
+    assert any(h in name for name in texts(physical) for h in ("leafA", "leafB", "spine1", "spine2"))
+    text = page.refresh(s.to_dict())[1]
+    assert text == ("Fabric: x.net (4 switches, 4 end nodes, 1 broken link). Processes: every process of the "
+                    "scenario: 4 processes on 4 nodes (alpha, beta, gamma, delta).")
+    timeline, flag, css, elements, summary = page.animate(plan, s.to_dict())
+    assert css == "flag" and summary.startswith("Result 6 (sum of every process's rank), expected 6: correct ✓")
+    assert flag == (f"The 4-ary tree's routes avoid the broken link {s.broken[0]}: 2 of its edges take another "
+                    "route than on the intact fabric, every one as short as before. Radius 4 → 4 links.")
+    assert set(HOSTS) <= {e["data"].get("label") for e in elements}
 
 
 def test_tree_names():
     assert [page.tree_name(k, 4) for k in page.KINDS] == ["4-ary", "4-nomial", "Zhao 4-nomial",
                                                          "hierarchical 4-nomial"]
-    assert Tree.from_dict(page.type_one(params(), "hier-knomial")["tree"]).size == 16
+    key, _ = key_of(DEFAULT_SCENARIO)
+    assert Tree.from_dict(page.type_one(key, "hier-knomial")["tree"]).size == 16
+    assert re.fullmatch(r"[0-9a-f]{32}", page.digest(DEFAULT_SCENARIO))

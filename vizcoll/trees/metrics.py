@@ -61,6 +61,9 @@ __all__ = [
     "cross_group_packets",
     "switch_entries",
     "tree_metrics",
+    "vertex_switches",
+    "routes_over",
+    "mapped_type_one",
 ]
 
 
@@ -302,6 +305,15 @@ def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement 
     node = _check_mapped(tree, topo)
     ports = None if ports is None else np.asarray(ports, dtype=np.int64)
     routes = edge_routes(tree, topo, Router(topo, table), ports)
+    out.update(_route_metrics(tree, topo, node, ports, routes, levels, params, k))
+    return out
+
+
+def _route_metrics(tree: Tree, topo: Topology, node: np.ndarray, ports: np.ndarray | None,
+                   routes: list[list[int] | None], levels: Mapping[str, Sequence[int]] | None,
+                   params: CostParams | None, k: int) -> dict:
+    """The metrics of a mapped tree whose edges take ``routes`` (see :func:`tree_metrics`)."""
+    out: dict = {}
     lengths = [None if r is None else len(r) for r in routes]
     packets = link_packets(routes, topo)
     radius = tree_radius(tree, lengths)
@@ -320,3 +332,73 @@ def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement 
                   for v, r in enumerate(routes) if r is None],
     })
     return out
+
+
+# ---------------------------------------------------------------- a type I tree on a fabric, as a page shows it
+def vertex_switches(topo: Topology, placement: Placement, ranks: Sequence[int],
+                    ports: np.ndarray | None = None) -> np.ndarray:
+    """The switch (node index) each vertex's process is attached to: the far end of its port, else its leaf switch.
+
+    ``ranks[v]`` is vertex ``v``'s rank; ``ports`` (link row per rank, default
+    :func:`process_ports`) says which of a node's ports the process uses.
+    """
+    ranks = np.asarray(ranks, dtype=np.int64)
+    node = placement.node[ranks]
+    port = (process_ports(topo, placement) if ports is None else np.asarray(ports, dtype=np.int64))[ranks]
+    row = np.maximum(port, 0)
+    ends = np.where(topo.link_a[row] == node, topo.link_b[row], topo.link_a[row]) if topo.n_links else node
+    return np.where(port >= 0, ends, leaf_switches(topo, node))
+
+
+def routes_over(routes: Sequence[list[int] | None], links: Sequence[int]) -> list[dict]:
+    """The edges whose route (link ids) uses one of ``links``: ``{"child": v, "links": [ids]}``, by vertex."""
+    wanted = set(int(x) for x in links)
+    out = []
+    for v, route in enumerate(routes):
+        hit = sorted(wanted.intersection(route or ()))
+        if hit:
+            out.append({"child": v, "links": hit})
+    return out
+
+
+def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing: Topology | None = None, *,
+                    table: MinHopTable | None = None, params: CostParams | None = None,
+                    k: int | None = None, broken: Sequence[int] = ()) -> dict:
+    """A type I tree mapped on a fabric with its routes and metrics, as plain values.
+
+    ``fabric`` is the intact fabric: it gives each vertex its switch (through
+    the process's own port) and group. The routes are computed on ``routing``
+    (default ``fabric``; e.g. the fabric with its broken links, so that every
+    route avoids them) with ``table``, its min-hop table. Returns ``tree``
+    (the mapped tree's dict), ``ranks`` (rank of each vertex), ``routes``
+    (link ids of each vertex's route to its parent; ``[]`` for the root,
+    None without a route), ``switch`` (node index of each vertex's switch),
+    ``cross_links`` (``{link id: packets between vertices of different
+    groups}``; groups are the ``group`` node attribute when every vertex has
+    one, else the switches), ``crossing`` (edges whose route uses a link
+    broken in ``routing`` or listed in ``broken``, link ids: the routes of a
+    tree built on the intact fabric that a break would cut;
+    :func:`routes_over`, plus ``parent``) and ``metrics``
+    (:func:`tree_metrics` on ``routing``).
+    """
+    routing = fabric if routing is None else routing
+    ranks = vertex_ranks(tree)
+    mapped = map_tree(tree, placement)
+    switch = vertex_switches(fabric, placement, ranks)
+    group = fabric.attr("group")[placement.node[ranks]]
+    group = group if np.all(group >= 0) else switch
+    ports = process_ports(routing, placement)[ranks]
+    node = _check_mapped(mapped, routing)
+    rows = edge_routes(mapped, routing, Router(routing, table), ports)
+    metrics = {"height": mapped.height, "vertices": mapped.size}
+    k = k if k is not None else max((len(c) for c in tree.children), default=0)
+    metrics.update(_route_metrics(mapped, routing, node, ports, rows, None, params, k))
+    routes = [None if r is None else [int(routing.link_id[x]) for x in r] for r in rows]
+    cut = [*routing.link_id[routing.broken].tolist(), *broken]
+    crossing = [c | {"parent": mapped.parent[c["child"]]} for c in routes_over(routes, cut)]
+    cross_links: Counter[int] = Counter()
+    for v, route in enumerate(routes):
+        if route and group[v] != group[mapped.parent[v]]:
+            cross_links.update(route)
+    return {"tree": mapped.to_dict(), "ranks": ranks, "routes": routes, "switch": switch.tolist(),
+            "cross_links": dict(sorted(cross_links.items())), "crossing": crossing, "metrics": metrics}

@@ -22,6 +22,7 @@ __all__ = [
     "K_RANGE",
     "AGG_COLOURS",
     "tree_positions",
+    "short_name",
     "logical_tree_figure",
     "packets_figure",
     "fk_figure",
@@ -30,6 +31,9 @@ __all__ = [
 ]
 
 LOGICAL_LIMIT = 512  # vertices drawn in the logical tree
+NAMED_VERTICES = 40  # a logical tree this small gets each vertex's host name under it
+NAMED_NODES = 64  # a fabric this small gets every node's name on the mapped drawing
+NAME_CHARS = 14  # longer names are shortened on the drawings (hover texts keep them whole)
 K_RANGE = (2, 128)  # widths on the F(k) curve
 ROOT_COLOUR = "#f5b800"
 CROSS_COLOUR = "#1f3a5f"
@@ -81,12 +85,18 @@ def tree_positions(tree: Tree, shown: list[int] | None = None) -> dict[int, tupl
     return pos
 
 
+def short_name(name: str, limit: int = NAME_CHARS) -> str:
+    """``name`` cut to ``limit`` characters (with an ellipsis) for a label on a drawing."""
+    return name if len(name) <= limit else name[:limit - 1] + "…"
+
+
 def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list[str] | None = None,
-                        limit: int = LOGICAL_LIMIT) -> go.Figure:
+                        limit: int = LOGICAL_LIMIT, names: list[str] | None = None) -> go.Figure:
     """The tree drawn by depth: parent edges, vertices labelled by rank and coloured by ``group_of[v]``.
 
     Only the first ``limit`` vertices (breadth-first) are drawn on big trees;
-    the title says so.
+    the title says so. ``names[v]`` (the host of each vertex) is written under
+    the vertices of a small tree (up to :data:`NAMED_VERTICES`).
     """
     if not tree.size:
         return _empty("No tree.")
@@ -112,6 +122,11 @@ def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list
         trace = _vertices(shown, pos, labels, hover, small, "#4a6fa5", f"vertices ({len(groups)} groups)")
         trace.marker.color = [colour[group_of[v]] for v in shown]
         fig.add_trace(trace)
+    if names is not None and small and len(shown) <= NAMED_VERTICES:
+        fig.add_trace(go.Scatter(x=[pos[v][0] for v in shown], y=[pos[v][1] + 0.16 for v in shown], mode="text",
+                                 text=[short_name(names[v]) for v in shown], textposition="bottom center",
+                                 textfont={"size": 10, "color": "#52606d"}, hoverinfo="skip", showlegend=False,
+                                 name="host names"))
     fig.add_trace(go.Scatter(x=[pos[0][0]], y=[pos[0][1]], mode="markers", name=f"root: rank {labels[0]}",
                              marker={"symbol": "circle-open", "size": 30 if small else 16, "color": ROOT_COLOUR,
                                      "line": {"width": 3}}, hoverinfo="skip"))
@@ -125,7 +140,7 @@ def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list
         xaxis={"visible": False},
         yaxis={"title": {"text": "depth (tree edges from the root)"}, "autorange": "reversed",
                "tickmode": "array", "tickvals": list(range(depth + 1)), "zeroline": False,
-               "range": [depth + 0.4, -0.4]})
+               "range": [depth + (0.6 if names is not None and small else 0.4), -0.4]})
     return _frame(fig)
 
 
@@ -149,6 +164,9 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
     ``overlay`` (``{link id: n}``) draws a dotted line over those links (e.g.
     links carrying packets between groups); ``marks`` adds node markers
     (``{legend name: node indices}``: the root, switches holding an entry).
+    Broken links are dashed (white dashes over the colour of one that still
+    carries packets: a route as built on the intact fabric); a small fabric
+    (up to :data:`NAMED_NODES` nodes) gets every node's name.
     """
     rows = {int(lid): r for r, lid in enumerate(topo.link_id.tolist())}
     values = np.zeros(topo.n_links)
@@ -161,6 +179,14 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
     if values.max() <= 12:  # whole packets on the colour bar
         fig.update_traces(selector={"marker.showscale": True}, marker_colorbar_dtick=1)
     pos = positions(topo)
+    cut = np.flatnonzero(topo.broken & (values > 0))
+    if len(cut):  # a route over a broken link (a tree as built on the intact fabric): white dashes cut its colour
+        a, b = topo.link_a[cut], topo.link_b[cut]
+        nan = np.full(len(cut), np.nan)
+        fig.add_trace(go.Scattergl(x=np.stack([pos[a, 0], pos[b, 0], nan], 1).ravel(),
+                                   y=np.stack([pos[a, 1], pos[b, 1], nan], 1).ravel(), mode="lines",
+                                   line={"color": "#fff", "width": 3, "dash": "dash"}, hoverinfo="skip",
+                                   name=f"⚠ broken, yet on a route ({len(cut)})"))
     if overlay:
         sel = [rows[int(lid)] for lid in overlay]
         a, b = topo.link_a[sel], topo.link_b[sel]
@@ -169,6 +195,11 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
                                  y=np.stack([pos[a, 1], pos[b, 1], nan], 1).ravel(), mode="lines",
                                  line={"color": CROSS_COLOUR, "width": 1.5, "dash": "dot"}, name=overlay_name,
                                  hoverinfo="skip"))
+    named = bool(fig.layout.annotations) or any("text" in (t.mode or "") for t in fig.data)  # by link_value_figure
+    if topo.n_nodes <= NAMED_NODES and not named:
+        fig.add_trace(go.Scatter(x=pos[:, 0], y=pos[:, 1], mode="text", textposition="bottom center",
+                                 text=[short_name(n) for n in topo.names], textfont={"size": 9, "color": "#52606d"},
+                                 hoverinfo="skip", showlegend=False, name="node names"))
     symbols = {0: ("star", ROOT_COLOUR, 16), 1: ("square-open", "#d35400", 15), 2: ("diamond", "#8e44ad", 11)}
     for i, (name, nodes) in enumerate((marks or {}).items()):
         symbol, colour, size = symbols[i % len(symbols)]
