@@ -1,16 +1,42 @@
-"""The multicast page: heatmaps of two algorithms, their comparison, a highlighted tree, the join/leave replay."""
+"""The multicast page on the shared scenario: both algorithms' EFI, every control driving the view, a link broken by
+clicking it on a heatmap (the badge follows), and the teaching preset replacing the scenario."""
 
 from __future__ import annotations
 
+import socket
+
+import pytest
+from dash.testing.application_runners import BaseDashRunner
 from dash.testing.wait import until
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+
+from vizcoll.scenario import Scenario
+
+from .browser_helpers import full_page_screenshot
+
+TEACHING = "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4"
+
+
+@pytest.fixture(autouse=True)
+def free_port():
+    """Serve the app on a free port (dash_duo counts ports from 58050 in every process)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        BaseDashRunner._next_port = probe.getsockname()[1]
+
+
+@pytest.fixture
+def mc(page):
+    page.driver.set_window_size(1400, 1000)
+    return page
 
 
 def summary_cell(page, row: str, column: int) -> str:
     """Text of one cell of the summary table, read in one script (the table re-renders under us)."""
     rows = page.driver.execute_script(
-        "return [...document.querySelectorAll('#mc-summary tbody tr')]"
-        ".map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent));")
+        "return [...document.querySelectorAll('#mc-summary tr')]"
+        ".map(tr => [...tr.querySelectorAll('td, th')].map(td => td.textContent));")
     return next((cells[column] for cells in rows if cells and cells[0] == row), "")
 
 
@@ -20,6 +46,14 @@ def trace_names(page, graph_id: str) -> list[str]:
         "return g && g.data ? g.data.map(t => t.name || '') : [];")
 
 
+def badge(page) -> str:
+    return page.duo.find_element("#scenario-badge").text
+
+
+def wait_for_badge(page, *parts: str, timeout: float = 20) -> None:
+    until(lambda: all(p in badge(page) for p in parts), timeout, msg=f"the badge never showed {parts}: {badge(page)!r}")
+
+
 def choose(page, dropdown_id: str, text: str) -> None:
     """Open a dcc.Dropdown and click the option with this text (Dash 4 renders the menu in a popover)."""
     page.click(f"#{dropdown_id}")
@@ -27,36 +61,99 @@ def choose(page, dropdown_id: str, text: str) -> None:
     option[-1].click()
 
 
-def test_multicast_page_compares_algorithms_and_highlights_a_tree(page):
-    page.open("/multicast", counts=None)
-    page.duo.wait_for_contains_text("#mc-summary", "a: minhop-new", timeout=30)
-    until(lambda: summary_cell(page, "max EFI", 1) == "8" and summary_cell(page, "max EFI", 2) == "3", 20)
-    page.duo.wait_for_contains_text("#mc-fig-a", "A: minhop-new (max EFI 8)")
-    page.duo.wait_for_contains_text("#mc-fig-b", "B: fulb (max EFI 3)")
-    page.duo.wait_for_contains_text("#mc-fig-diff", "Difference B − A")
-    page.duo.wait_for_contains_text("#mc-worst", "Worst links under A")
-    assert "selected tree" not in trace_names(page, "mc-fig-a")
+def shared(page) -> Scenario:
+    """The scenario the shell's share link carries."""
+    href = page.duo.find_element("#share-link").get_attribute("href")
+    return Scenario.from_fragment(href.partition("#s=")[2])
 
-    choose(page, "mc-group", "group 3: 4 members")
-    page.duo.wait_for_contains_text("#mc-group-info", "Group 3 — minhop-new: root", timeout=20)
+
+def link_point(page, graph_id: str, label: str):
+    """Viewport coordinates of the hover point in the middle of link ``label`` on a heatmap (None: not drawn)."""
+    return page.driver.execute_script("""
+        const g = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
+        if (!g || !g._fullData || !g._fullLayout) return null;
+        const t = g._fullData.find(t => t.name === 'links');  // decoded arrays (g.data holds base64 numpy)
+        const i = t ? (t.customdata || []).indexOf(arguments[1]) : -1;
+        if (i < 0) return null;
+        g.scrollIntoView({block: 'center'});
+        const xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis, box = g.getBoundingClientRect();
+        const p = [box.left + xa._offset + xa.l2p(t.x[i]), box.top + ya._offset + ya.l2p(t.y[i])];
+        return p.every(Number.isFinite) ? p : null;""",
+        graph_id, label)
+
+
+def click_link(page, graph_id: str, label: str) -> None:
+    """A real mouse click on the middle of a link, where Plotly drew it."""
+    point = until(lambda: link_point(page, graph_id, label), 20, msg=f"{label} is not drawn on #{graph_id}")
+    ActionChains(page.driver).move_to_location(int(round(point[0])), int(round(point[1]))).click().perform()
+
+
+def test_the_preset_a_changed_algorithm_and_a_link_broken_on_the_heatmap(mc):
+    page = mc
+    page.open("/multicast", counts=None)
+    # the default scenario: the landing fat tree with its broken cable, its 4x4 grid of communicators
+    wait_for_badge(page, "fat-tree:radix=4,levels=3", "1 broken")
+    page.duo.wait_for_contains_text("#mc-summary", "A: minhop-new", timeout=30)
+    until(lambda: summary_cell(page, "groups", 1) == "8", 20)
+    page.duo.wait_for_contains_text("#mc-fabric", "fat-tree:radix=4,levels=3 (20 switches, 16 end nodes")
+    until(lambda: "broken link (1)" in trace_names(page, "mc-fig-a"), 20)
+    assert page.duo.get_logs() == []
+
+    # the teaching preset replaces the shared scenario: the badge says so, MINIHOP-MC-new 8 vs FULB-MC 3
+    page.click("#mc-use-preset")
+    wait_for_badge(page, TEACHING, "36 switches", "64 end nodes", "192 links", "0 broken")
+    until(lambda: summary_cell(page, "max EFI", 1) == "8" and summary_cell(page, "max EFI", 2) == "3", 30)
+    assert summary_cell(page, "groups", 1) == "24"
+    page.duo.wait_for_contains_text("#mc-fig-a", "A: minhop-new (max EFI 8)", timeout=20)
+    page.duo.wait_for_contains_text("#mc-fig-b", "B: fulb (max EFI 3)")
+    page.duo.wait_for_contains_text("#mc-worst", "Worst links under A (minhop-new): ")
+    assert shared(page).spec == TEACHING and shared(page).pattern == "grid2d:16x8"
+
+    # changing algorithm B routes again at once: the summary, the figure and the share link follow
+    choose(page, "mc-algo-b", "sssp")
+    until(lambda: summary_cell(page, "", 2) == "B: sssp", 20)
+    page.duo.wait_for_contains_text("#mc-fig-b", "B: sssp (max EFI", timeout=20)
+    until(lambda: shared(page).params.get("multicast", {}).get("b") == "sssp", 10)
+    choose(page, "mc-algo-b", "fulb")
+    until(lambda: summary_cell(page, "max EFI", 2) == "3", 20)
+
+    # a group highlighted: its tree on both heatmaps, its join/leave protocol on the player
+    choose(page, "mc-group", "group 3: 4 members (h12, h13, h14, …)")
+    page.duo.wait_for_contains_text("#mc-group-info", "Group 3 (4 members: h12, h13, h14, h15) — A minhop-new: root",
+                                    timeout=20)
     until(lambda: "selected tree" in trace_names(page, "mc-fig-a"), 20)
     page.duo.wait_for_contains_text("#mc-player-position", "step 0 of", timeout=20)
-    page.click("#mc-player-last")
-    page.duo.wait_for_contains_text("#mc-player-caption", "torn the group down", timeout=20)
-    page.screenshot("multicast.png")
 
-    page.type_into("#mc-pattern", "grid2d:4x4")
-    page.click("#mc-route")
-    until(lambda: summary_cell(page, "groups", 1) == "8", 20)
+    # a click on the worst link of A's heatmap breaks it in the scenario: the badge, the drawing and the routes
+    worst = page.duo.find_element("#mc-worst").text.split("Worst links under A (minhop-new): ")[1].split(" ")[0]
+    click_link(page, "mc-fig-a", worst)
+    wait_for_badge(page, "1 broken", worst)
+    until(lambda: "broken link (1)" in trace_names(page, "mc-fig-a"), 20)
+    until(lambda: worst not in page.duo.find_element("#mc-worst").text, 20, msg="the broken link still carries groups")
+    assert summary_cell(page, "unroutable groups", 1) == "0"
+    assert shared(page).broken == [worst]
+    full_page_screenshot(page, "multicast.png")
+
+    # and a click on it again (on B's heatmap) repairs it
+    click_link(page, "mc-fig-b", worst)
+    wait_for_badge(page, "0 broken", "no broken links")
+    until(lambda: summary_cell(page, "max EFI", 1) == "8", 20)
     assert page.duo.get_logs() == []
 
 
-def test_multicast_page_reports_bad_input_and_keeps_working(page):
-    page.open("/multicast?spec=torus:3x3x2,hosts=1&pattern=grid2d:3x6&a=minhop&b=sssp-new", counts=None)
-    until(lambda: summary_cell(page, "groups", 1) == "9", 30)
-    page.type_into("#mc-pattern", "grid2d:100x100")
-    page.click("#mc-route")
-    page.duo.wait_for_contains_text("#mc-message", "⚠", timeout=20)
-    assert "Traceback" not in page.duo.find_element("#mc-message").text
-    assert summary_cell(page, "groups", 1) == "9"  # the last good result stays
+def test_a_reload_keeps_the_page_settings_and_bad_communicators_give_a_message(mc):
+    page = mc
+    page.open("/multicast", counts=None)
+    until(lambda: summary_cell(page, "groups", 1) == "8", 30)
+    choose(page, "mc-algo-a", "sssp-new")
+    until(lambda: summary_cell(page, "", 1) == "A: sssp-new", 20)
+    page.driver.refresh()
+    until(lambda: summary_cell(page, "", 1) == "A: sssp-new", 30)
+    assert page.duo.find_element("#mc-algo-a").text.strip().startswith("sssp-new")
+    # a share link whose communicators do not fit the fabric: a message on the page, no exception
+    broken = Scenario(spec="fat-tree:radix=4,levels=2", lists=[["h0", "nobody"]])
+    page.duo.wait_for_page(f"{page.base}/multicast#s={broken.to_fragment()}", timeout=20)
+    page.driver.refresh()
+    page.duo.wait_for_contains_text("#mc-status", "⚠ The scenario's communicators do not fit its fabric",
+                                    timeout=30)
     assert page.duo.get_logs() == []

@@ -5,7 +5,11 @@ forwarding index: how many multicast groups use the link). Links are drawn as
 line segments coloured by value; Plotly cannot vary a line's colour along one
 trace, so values are binned into a few colour classes (one WebGL trace each)
 and a colour bar is added through an invisible marker trace. Every link also
-gets an invisible hover point at its middle saying what it is and its value.
+gets an invisible hover point at its middle saying what it is and its value;
+its ``customdata`` is the link's ``a[pa]-b[pb]`` label
+(:meth:`Topology.link_label`), so a click on it (Plotly ``clickData``) names
+the link. Broken links are drawn dashed in near-black (red means load here),
+with a legend entry.
 """
 
 from __future__ import annotations
@@ -16,11 +20,15 @@ import plotly.graph_objects as go
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
 
-__all__ = ["link_value_figure", "efi_histogram", "group_summary"]
+__all__ = ["link_value_figure", "efi_histogram", "group_summary", "groups_hover", "empty_figure", "BROKEN"]
 
 SEQUENTIAL = "YlOrRd"
+BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
+TITLE = {"x": 0.01, "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 30}}  # below the mode bar
+LABELLED_NODES = 40  # fabrics up to this many nodes get their names written beside the nodes
 DIVERGING = "RdBu_r"
 BINS = 9
+LOG_SPAN = 50  # the histogram's link axis turns logarithmic beyond this ratio of counts
 
 
 def _segments(pos: np.ndarray, topo: Topology, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -45,12 +53,14 @@ def link_value_figure(
     diverging: bool = False,
     highlight: np.ndarray | None = None,
     label: str = "EFI",
+    clickable: bool = False,
 ) -> go.Figure:
     """Links ``rows`` (default: all) coloured by ``values``; ``highlight`` (link rows) drawn thick on top.
 
     Zero-valued links are drawn thin and grey so loaded links stand out; broken
-    links are dashed black. ``diverging`` centres the colour scale on 0 (for
-    differences between two algorithms).
+    links are dashed near-black. ``diverging`` centres the colour scale on 0 (for
+    differences between two algorithms). ``clickable`` says in each link's
+    hover text that a click breaks (or repairs) it.
     """
     pos = positions(topo)
     rows = np.arange(topo.n_links) if rows is None else np.asarray(rows)
@@ -76,24 +86,27 @@ def link_value_figure(
     broken = rows[topo.broken[rows]]
     if len(broken):
         xs, ys = _segments(pos, topo, broken)
-        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#000", "width": 2, "dash": "dash"},
-                                   name=f"broken ({len(broken)})", hoverinfo="skip"))
+        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": BROKEN, "width": 2.5, "dash": "dash"},
+                                   name=f"broken link{'s' * (len(broken) > 1)} ({len(broken):,})",
+                                   hoverinfo="skip"))
     if highlight is not None and len(highlight):
         xs, ys = _segments(pos, topo, np.asarray(highlight))
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#1f3a5f", "width": 5},
                                    name="selected tree", hoverinfo="skip"))
     _add_nodes(fig, topo, pos)
-    _add_hover(fig, topo, pos, rows, values, hover, label)
+    _add_hover(fig, topo, pos, rows, values, hover, label, clickable)
     fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
                              marker={"colorscale": scale, "cmin": low, "cmax": max(top, 1), "color": [0],
                                      "showscale": True, "colorbar": {"title": {"text": label}, "thickness": 14}}))
-    fig.update_layout(title={"text": title, "x": 0.01}, plot_bgcolor="white", height=520,
-                      margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.02},
+    fig.update_layout(title={"text": title, **TITLE}, plot_bgcolor="white", height=520,
+                      margin={"l": 10, "r": 10, "t": 60, "b": 10}, legend={"orientation": "h", "y": -0.02},
                       xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x"}, hovermode="closest")
     return fig
 
 
 def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
+    """Switches (squares) and end nodes (dots) with their names as hover text; on small fabrics the names are
+    also written beside the nodes (annotations: above the WebGL links, readable)."""
     sw = topo.switches
     fig.add_trace(go.Scattergl(x=pos[sw, 0], y=pos[sw, 1], mode="markers", name="switches",
                                marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3,
@@ -104,31 +117,63 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
         fig.add_trace(go.Scattergl(x=pos[ends, 0], y=pos[ends, 1], mode="markers", name="end nodes",
                                    marker={"size": 5, "color": "#9aa5b1"},
                                    text=[topo.names[i] for i in ends.tolist()], hoverinfo="text"))
+    if topo.n_nodes <= LABELLED_NODES:
+        for node in range(topo.n_nodes):
+            fig.add_annotation(x=pos[node, 0], y=pos[node, 1], text=topo.names[node], showarrow=False,
+                               yshift=11 if topo.kind[node] == ENDPOINT else -11, font={"size": 10, "color": "#333"},
+                               bgcolor="rgba(255,255,255,0.75)", borderpad=1)
 
 
-def _add_hover(fig, topo, pos, rows, values, hover, label) -> None:
-    """Invisible points at link middles carrying the hover text (only loaded links on big fabrics)."""
-    shown = rows if len(rows) <= 20_000 else rows[values[rows] != 0][:20_000]
+def _add_hover(fig, topo, pos, rows, values, hover, label, clickable=False) -> None:
+    """Invisible points at link middles carrying the hover text and the link's label (only loaded and broken
+    links on big fabrics)."""
+    shown = rows if len(rows) <= 20_000 else rows[(values[rows] != 0) | topo.broken[rows]][:20_000]
     a, b = topo.link_a[shown], topo.link_b[shown]
+    labels = [topo.link_label(r) for r in shown.tolist()]
+    click = ("<br><i>click: repair this link</i>", "<br><i>click: break this link</i>") if clickable else ("", "")
     text = [f"link {int(topo.link_id[r])}: {topo.names[i]}[{int(topo.link_pa[r])}] – "
-            f"{topo.names[j]}[{int(topo.link_pb[r])}]<br>{label} {values[r]:g}"
-            + (f"<br>{hover[r]}" if hover and hover[r] else "")
+            f"{topo.names[j]}[{int(topo.link_pb[r])}]"
+            + ("<br><b>broken</b>" if topo.broken[r] else f"<br>{label} {values[r]:g}")
+            + (f"<br>{hover[r]}" if hover and hover[r] else "") + click[0 if topo.broken[r] else 1]
             for r, i, j in zip(shown.tolist(), a.tolist(), b.tolist(), strict=True)]
     fig.add_trace(go.Scattergl(x=(pos[a, 0] + pos[b, 0]) / 2, y=(pos[a, 1] + pos[b, 1]) / 2, mode="markers",
-                               marker={"size": 8, "opacity": 0}, text=text, hoverinfo="text", showlegend=False,
-                               customdata=topo.link_id[shown]))
+                               marker={"size": 10, "opacity": 0}, text=text, hoverinfo="text", showlegend=False,
+                               customdata=labels, name="links"))
+
+
+def groups_hover(crossing: list[list[int]], limit: int = 8) -> list[str]:
+    """Hover text per link row from :func:`vizcoll.multicast.loads.groups_on_links`: the first groups crossing it."""
+    return [("groups " + ", ".join(map(str, g[:limit])) + (" …" if len(g) > limit else "")) if g else ""
+            for g in crossing]
+
+
+def empty_figure(text: str, height: int = 320) -> go.Figure:
+    """A blank figure saying ``text`` (nothing to draw yet, or why not)."""
+    return go.Figure().update_layout(
+        height=height, plot_bgcolor="white", xaxis={"visible": False}, yaxis={"visible": False},
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        annotations=[{"text": text, "showarrow": False, "font": {"size": 14, "color": "#555"}}])
 
 
 def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:
-    """Number of links at each EFI value, one bar series per algorithm (links with EFI 0 left out)."""
+    """Number of links at each EFI value, one bar series per algorithm (links with EFI 0 left out).
+
+    The link axis is logarithmic only when the counts span more than :data:`LOG_SPAN` (a large fabric's many
+    lightly loaded links beside its few hot ones); otherwise plain numbers read better.
+    """
     fig = go.Figure()
+    heights, top = [], 0
     for name, efi in series.items():
         efi = np.asarray(efi, dtype=int)
         counts = np.bincount(efi[efi > 0]) if (efi > 0).any() else np.zeros(1, dtype=int)
         x = np.flatnonzero(counts)
+        heights += counts[x].tolist()
+        top = max(top, len(counts) - 1)
         fig.add_trace(go.Bar(x=x, y=counts[x], name=name))
+    log = bool(heights) and max(heights) > LOG_SPAN * min(heights)
     fig.update_layout(barmode="group", title={"text": "Links per EFI value", "x": 0.01}, height=320,
-                      xaxis_title="EFI (groups on the link)", yaxis_title="links", yaxis_type="log",
+                      xaxis_title="EFI (groups on the link)", yaxis_title="links" + (" (log scale)" if log else ""),
+                      yaxis_type="log" if log else "linear", xaxis_dtick=1 if top <= 20 else None,
                       margin={"l": 50, "r": 10, "t": 40, "b": 40}, plot_bgcolor="white")
     return fig
 

@@ -1,0 +1,319 @@
+"""The multicast page's callbacks and views, called directly with scenario dicts (no browser)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from dash import html, no_update
+
+from tests.callback_context import in_callback
+from vizcoll.multicast.routing import ALGORITHMS
+from vizcoll.scenario import Scenario
+from vizcoll.topology import io as topo_io
+from vizcoll.ui import ids
+from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.figures.efi import BROKEN
+from vizcoll.ui.pages import multicast as page
+from vizcoll.ui.shell import render_page
+
+ALGO_A, ALGO_B, PART, GROUP = (f"{ids.MC_ALGO_A}.value", f"{ids.MC_ALGO_B}.value", f"{ids.MC_PART}.value",
+                               f"{ids.MC_GROUP}.value")
+CLICK_A, CLICK_B, CLICK_DIFF = (f"{ids.MC_FIG_A}.clickData", f"{ids.MC_FIG_B}.clickData",
+                                f"{ids.MC_FIG_DIFF}.clickData")
+PRESET = f"{page.MC_USE_PRESET}.n_clicks"
+TEACHING = "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4"
+# a hand-written fabric (ibnetdiscover format): two leaves of two hosts under one spine, names nobody generated
+FABRIC = """Switch 3 "spine"
+[1] "leafA"[3]
+[2] "leafB"[3]
+
+Switch 3 "leafA"
+[1] "alpha"[1]
+[2] "beta"[1]
+[3] "spine"[1]
+
+Switch 3 "leafB"
+[1] "gamma"[1]
+[2] "delta"[1]
+[3] "spine"[2]
+""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
+    ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
+HOSTS = ("alpha", "beta", "gamma", "delta")
+LISTS = [["alpha", "beta"], ["gamma", "delta"], ["alpha", "gamma", "delta"]]
+UPLINK_A = "spine[1]-leafA[3]"  # as the drawing names it
+
+
+def uploaded(lists=LISTS) -> Scenario:
+    s = Scenario.from_upload(topo_io.parse(FABRIC, "handmade.net"), "handmade.net")
+    return Scenario(**{**s.__dict__, "lists": lists})
+
+
+def update(prop_id: str | None, current, a="minhop-new", b="fulb", part=None, group=None, click=None,
+           preset="pruned-fat-tree"):
+    """The page's writing callback as Dash calls it when ``prop_id`` changed; (store, message)."""
+    data = current.to_dict() if isinstance(current, Scenario) else current
+    clicks = {CLICK_A: None, CLICK_B: None, CLICK_DIFF: None}
+    if prop_id in clicks:
+        clicks[prop_id] = click
+    return in_callback(page.update, prop_id, a, b, part, group, *clicks.values(), 1, preset, data)
+
+
+def stored(store) -> Scenario:
+    assert isinstance(store, dict), store
+    return Scenario.from_dict(store)
+
+
+def view(s: Scenario) -> dict:
+    summary, status, fig_a, fig_b, diff, hist, info, worst = page.render(s.to_dict())
+    return {"summary": summary, "status": status, "a": fig_a, "b": fig_b, "diff": diff, "hist": hist, "info": info,
+            "worst": " ".join(str(w.children) for w in worst) if isinstance(worst, list) else worst}
+
+
+def cells(table: html.Table) -> dict[str, list[str]]:
+    body = table.children[1].children
+    return {row.children[0].children: [td.children for td in row.children[1:]] for row in body}
+
+
+def hover_trace(fig):
+    return next(t for t in fig.data if t.name == "links")
+
+
+def click_on(label: str) -> dict:
+    """Plotly's clickData for a click on the link's middle point."""
+    return {"points": [{"curveNumber": 3, "pointNumber": 7, "x": 0.5, "y": 0.5, "customdata": label}]}
+
+
+def teaching() -> Scenario:
+    store, message = update(PRESET, DEFAULT_SCENARIO)
+    assert message == ""
+    return stored(store)
+
+
+def tree_link_ids(s: Scenario, algo: str) -> set[int]:
+    return {lid for t in page.routed(s, algo).trees if t is not None for lid in t.links.tolist()}
+
+
+# ------------------------------------------------------------------ parameters
+def test_defaults_are_plain_values_and_check_themselves():
+    assert page.DEFAULTS == {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
+    topo = topology_of(DEFAULT_SCENARIO)
+    assert page.read_params(page.DEFAULTS, topo, 8) == page.DEFAULTS
+    assert page.read_params(page.DEFAULTS | {"part": "group:2", "group": 7}, topo, 8)["part"] == "group:2"
+    assert page.PAGE == "multicast" and set(page.PRESETS) == {"pruned-fat-tree", "dragonfly"}
+    assert all(p["a"] in ALGORITHMS and p["b"] in ALGORITHMS for p in page.PRESETS.values())
+
+
+def test_the_page_uses_no_private_fabric_builder():
+    source = Path(page.__file__).read_text()
+    assert "parse_broken" not in source and "fabric(" not in source and "import fabric" not in source
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"a": "nope"}, "unknown algorithm A 'nope'"), ({"b": 3}, "unknown algorithm B '3'"),
+    ({"b": None}, "unknown algorithm B"), ({"part": "group:99"}, "no switch group '99'"),
+    ({"part": "group:-1"}, "no switch group"), ({"part": "everything"}, "unknown part 'everything'"),
+    ({"part": ["whole"]}, "unknown part"), ({"group": 99}, "group 99 does not exist: the scenario has 8 (0–7)"),
+    ({"group": -1}, "group -1 does not exist"), ({"group": "1"}, "must be a group number, got '1'"),
+    ({"group": True}, "must be a group number"), ({"group": 1.5}, "must be a group number")])
+def test_a_forged_control_value_gives_a_message_and_leaves_the_store(changes, words):
+    for trigger in (ALGO_A, ALGO_B, PART, GROUP):
+        store, message = update(trigger, DEFAULT_SCENARIO, **changes)
+        assert store is no_update and message.startswith("⚠ ") and words in message, (trigger, message)
+
+
+@pytest.mark.parametrize("trigger, kw, words", [
+    (PRESET, {"preset": "my-fabric"}, "unknown preset 'my-fabric'"),
+    (PRESET, {"preset": None}, "unknown preset"),
+    (CLICK_A, {"click": click_on("nowhere[1]-nobody[2]")}, "the fabric has no link nowhere[1]-nobody[2]"),
+    (CLICK_B, {"click": click_on("not a link")}, "a link is named like"),
+    (CLICK_A, {"click": {"points": [{"customdata": 17}]}}, "malformed click on a link"),
+    (CLICK_DIFF, {"click": {"points": [{"customdata": "x" * 5000}]}}, "malformed click on a link"),
+    (CLICK_A, {"click": {"points": "all"}}, "malformed click"),
+    (CLICK_A, {"click": "h0"}, "malformed click")])
+def test_a_forged_preset_or_click_gives_a_message_and_leaves_the_store(trigger, kw, words):
+    store, message = update(trigger, DEFAULT_SCENARIO, **kw)
+    assert store is no_update and message.startswith("⚠ ") and words in message, message
+
+
+def test_a_broken_store_gives_a_message_everywhere():
+    store, message = update(ALGO_A, {"schema": "nope"})
+    assert store is no_update and message.startswith("⚠ The scenario could not be read")
+    assert page.render({"schema": "nope"})[1].startswith("⚠ The scenario could not be read")
+    assert page.controls({"schema": "nope"})[0].startswith("⚠ The scenario could not be read")
+    assert page.group_protocol({"schema": "nope"}) is None
+
+
+def test_forged_stored_params_give_a_message_not_an_exception():
+    forged = DEFAULT_SCENARIO.with_params("multicast", {"a": "evil", "b": "sssp", "part": "group:42", "group": 1e9})
+    v = view(forged)
+    assert v["status"].startswith("⚠ The page's stored settings: unknown algorithm A 'evil'")
+    assert "no switch group '42'" in v["status"] and "must be a group number" in v["status"]
+    assert cells(v["summary"])["groups"] == ["8", "8"]  # the defaults stand in: A minhop-new, B sssp
+    assert v["a"].layout.title.text.startswith("A: minhop-new") and v["b"].layout.title.text.startswith("B: sssp")
+    text = str(page.layout(forged))
+    assert "value='minhop-new'" in text and "value='sssp'" in text
+    assert page.group_protocol(forged.to_dict()) is None
+
+
+def test_a_stale_group_is_dropped_quietly_and_bad_communicators_still_let_the_controls_work():
+    stale = DEFAULT_SCENARIO.with_params("multicast", {"a": "fulb", "group": 8})  # 8 communicators: 0-7
+    v = view(stale)
+    assert v["status"] == "" and v["info"].startswith("Groups — 0: h0, h1, h2, h3")
+    assert page.controls(stale.to_dict(), "fulb", "fulb", "whole", 8)[6] is None
+    bad = uploaded(lists=[["alpha", "zeta"]])
+    store, message = update(ALGO_A, bad, a="sssp")
+    assert message == "" and stored(store).params["multicast"]["a"] == "sssp"
+    assert update(GROUP, bad, group=0)[1].startswith("⚠ group 0 does not exist: the scenario has none")
+
+
+def test_a_control_change_is_remembered_and_every_control_drives_the_view():
+    store, message = update(ALGO_B, DEFAULT_SCENARIO, b="sssp")
+    s = stored(store)
+    assert message == "" and s.params["multicast"] == {"a": "minhop-new", "b": "sssp", "part": None, "group": None}
+    assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"] and s.broken == DEFAULT_SCENARIO.broken
+    v = view(s)
+    assert v["summary"].children[0].children.children[2].children == "B: sssp"
+    assert v["b"].layout.title.text.startswith("B: sssp")
+    # the natural part (the whole of a small fabric) is stored as None; a group of switches is stored as such
+    assert update(PART, s, b="sssp", part="whole") == (no_update, "")
+    s2 = stored(update(PART, s, b="sssp", part="group:1")[0])
+    assert s2.params["multicast"]["part"] == "group:1"
+    rows = page.switch_group_rows(topology_of(s2), 1)
+    assert len(hover_trace(view(s2)["a"]).customdata) == len(rows) < topology_of(s2).n_links
+    # nothing changed, or no user action (the page appearing): the store stays
+    assert update(ALGO_B, s, b="sssp")[0] is no_update
+    assert update(None, DEFAULT_SCENARIO, b="sssp") == (no_update, no_update)
+
+
+def test_the_controls_follow_the_store_without_echoing():
+    s = DEFAULT_SCENARIO.with_params("multicast", {"a": "sssp", "b": "fulb", "part": None, "group": 2})
+    line, a, b, parts, part, groups, group = page.controls(s.to_dict(), "sssp", "fulb", "whole", 2)
+    assert (a, b, part, group) == (no_update,) * 4
+    assert line.startswith("The scenario's fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 48 links, "
+                           "1 broken). 8 communicators")
+    assert [o["value"] for o in parts] == ["whole", "overview", "group:0", "group:1", "group:2", "group:3"]
+    assert groups[2] == {"label": "group 2: 4 members (h8, h9, h10, …)", "value": 2}
+    # after a preset replaced the scenario, the controls take its values
+    _, a, b, _, part, groups, group = page.controls(teaching().to_dict(), "sssp", "fulb", "group:3", 2)
+    assert (a, b, part, group) == ("minhop-new", no_update, "whole", None) and len(groups) == 24
+
+
+# ------------------------------------------------------------------ the preset replaces the shared scenario
+def test_the_teaching_preset_replaces_the_scenario_and_reproduces_8_vs_3():
+    s = teaching()
+    assert (s.spec, s.pattern, s.ppn, s.broken, s.uploaded, s.edits) == (TEACHING, "grid2d:16x8", 2, [], None, [])
+    assert s.params["multicast"] == page.DEFAULTS | {"a": "minhop-new", "b": "fulb"}
+    assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]  # other pages' settings are kept
+    v = view(s)
+    table = cells(v["summary"])
+    assert table["max EFI"] == ["8", "3"] and table["groups"] == ["24", "24"]
+    assert table["unroutable groups"] == ["0", "0"]
+    assert v["a"].layout.title.text == "A: minhop-new (max EFI 8)"
+    assert v["b"].layout.title.text == "B: fulb (max EFI 3)"
+    assert v["diff"].layout.title.text == "Difference B − A (fulb − minhop-new)"
+    assert v["status"] == "" and "Worst links under A (minhop-new): " in v["worst"]
+    dragonfly = stored(update(PRESET, s, preset="dragonfly")[0])
+    assert dragonfly.spec == "dragonfly:a=4,p=2,h=2" and dragonfly.params["multicast"]["b"] == "fulb+global"
+    assert cells(view(dragonfly)["summary"])["groups"] == ["18", "18"]
+
+
+# ------------------------------------------------------------------ breaking a link from the drawing
+def test_a_click_on_a_heatmap_link_breaks_it_in_the_store_and_a_second_click_repairs_it():
+    s = teaching()
+    v = view(s)
+    hover = hover_trace(v["a"])
+    label = topology_of(s).link_label(int(page.worst_rows(page.routed(s, "minhop-new"), 1)[0]))
+    texts = dict(zip(hover.customdata, hover.text, strict=True))
+    assert "EFI 8" in texts[label] and "click: break this link" in texts[label]
+    store, message = update(CLICK_A, s, click=click_on(label))
+    broken = stored(store)
+    assert message == "" and broken.broken == [label] and broken.params == s.params
+    assert topology_of(broken).broken.sum() == 1
+    # the broken link is drawn red and dashed with a legend entry, and says so when hovered
+    fig = view(broken)["a"]
+    trace = next(t for t in fig.data if (t.name or "").startswith("broken link"))
+    assert trace.name == "broken link (1)" and trace.line.dash == "dash" and trace.line.color == BROKEN
+    texts = dict(zip(hover_trace(fig).customdata, hover_trace(fig).text, strict=True))
+    assert "<b>broken</b>" in texts[label] and "click: repair this link" in texts[label]
+    # the same click on B's heatmap (or the difference) repairs it
+    for trigger in (CLICK_B, CLICK_DIFF):
+        repaired, message = update(trigger, broken, click=click_on(label))
+        assert stored(repaired).broken == [] and message == ""
+
+
+def test_routes_avoid_a_broken_link():
+    s = teaching()
+    topo = topology_of(s)
+    worst = int(page.worst_rows(page.routed(s, "minhop-new"), 1)[0])
+    link = int(topo.link_id[worst])
+    assert link in tree_link_ids(s, "minhop-new")
+    broken = stored(update(CLICK_A, s, click=click_on(topo.link_label(worst)))[0])
+    for algo in ALGORITHMS:
+        result = page.routed(broken, algo)
+        assert link not in tree_link_ids(broken, algo) and result.efi[worst] == 0 and not result.unroutable, algo
+    assert cells(view(broken)["summary"])["unroutable groups"] == ["0", "0"]
+
+
+def test_a_click_on_no_link_says_what_to_click():
+    for click in ({"points": [{"x": 1, "y": 2, "text": "spine"}]}, {"points": [{"x": 0, "y": 1, "z": 3}]}):
+        store, message = update(CLICK_A, DEFAULT_SCENARIO, click=click)
+        assert store is no_update and message.startswith("Click the middle of a link")
+
+
+# ------------------------------------------------------------------ a fabric nobody here generated
+def test_an_uploaded_fabric_shows_its_host_names_and_its_communicators():
+    s = uploaded()
+    line = page.controls(s.to_dict())[0]
+    assert line.startswith("The scenario's fabric: handmade.net (3 switches, 4 end nodes, 6 links, 0 broken). "
+                           "3 communicators")
+    v = view(s)
+    assert v["status"] == "" and cells(v["summary"])["groups"] == ["3", "3"]
+    assert v["info"].startswith("Groups — 0: alpha, beta; 1: gamma, delta; 2: alpha, gamma, delta.")
+    assert "spine[1]-leafA[3]" in v["worst"] or "spine[2]-leafB[3]" in v["worst"]
+    # the names are written on the small fabric's drawing and in every hover text
+    names = [n for t in v["a"].data if t.name in ("switches", "end nodes") for n in t.text]
+    assert set(HOSTS) | {"spine", "leafA", "leafB"} == set(names) == {a.text for a in v["a"].layout.annotations}
+    assert any("alpha[1]" in text for text in hover_trace(v["a"]).text)
+    options = page.controls(s.to_dict())[5]
+    assert options[2]["label"] == "group 2: 3 members (alpha, gamma, delta)"
+    text = str(page.layout(s))
+    assert "handmade.net" in text and "alpha" in text
+    # highlighting group 2: its tree on both heatmaps, its members and roots by name, its join/leave replay
+    chosen = stored(update(GROUP, s, group=2)[0])
+    v = view(chosen)
+    assert v["info"].startswith("Group 2 (3 members: alpha, gamma, delta) — A minhop-new: root spine, height 2, "
+                                "5 links")
+    assert any(t.name == "selected tree" for t in v["a"].data) and any(t.name == "selected tree" for t in v["b"].data)
+    timeline = page.group_protocol(chosen.to_dict())
+    assert timeline and page.render_protocol(0, timeline).data
+    assert page.render_protocol(0, None).layout.annotations[0].text.startswith("Choose a group")
+
+
+def test_groups_cut_off_by_a_break_are_reported_by_name():
+    s = stored(update(CLICK_A, uploaded(), click=click_on(UPLINK_A))[0])
+    assert s.broken == [UPLINK_A]
+    v = view(s)
+    assert cells(v["summary"])["unroutable groups"] == ["1", "1"]
+    assert v["status"] == ("⚠ 1 group cannot be routed: its members cannot all reach one switch over the live links "
+                           "— group 2 (alpha, gamma, delta). Repair a link (badge above) to route it.")
+    assert view(stored(update(CLICK_B, s, click=click_on(UPLINK_A))[0]))["status"] == ""
+
+
+def test_a_scenario_without_communicators_says_where_to_define_them():
+    s = uploaded(lists=None)
+    v = view(s)
+    assert v["status"] == page.NO_COMMUNICATORS and "Topology page" in v["status"] and v["summary"] == ""
+    assert page.controls(s.to_dict())[5] == [] and page.group_protocol(s.to_dict()) is None
+    assert "no multicast group" in v["a"].layout.annotations[0].text.lower()
+    # communicators naming end nodes the fabric does not have: a message, not an exception
+    bad = uploaded(lists=[["alpha", "zeta"]])
+    assert view(bad)["status"].startswith("⚠ The scenario's communicators do not fit its fabric")
+    assert "handmade.net" in str(page.layout(bad))
+
+
+def test_the_shell_draws_the_page_from_the_scenario():
+    s = teaching().with_params("multicast", {"a": "sssp", "b": "fulb+global", "part": None, "group": 3})
+    text = str(render_page("/multicast", None, 0, s.to_dict()))
+    assert "value='sssp'" in text and "value='fulb+global'" in text and "value=3" in text
+    assert TEACHING in text and "mc-use-preset" in text

@@ -1,0 +1,69 @@
+"""Per-link views of a multicast result: which groups cross each link, a tree's links, the busiest links.
+
+Helpers for anything that draws or lists a :class:`~vizcoll.multicast.routing.MulticastResult`
+on its topology (the /multicast page, reports). They read a result; they
+never route.
+
+>>> from vizcoll.topology.generators import from_spec
+>>> from vizcoll.multicast.routing import route
+>>> topo = from_spec("fat-tree:radix=4,levels=2")
+>>> result = route(topo, [[topo.index("h0"), topo.index("h1")], [topo.index("h0"), topo.index("h2")]], "fulb")
+>>> crossing = groups_on_links(result, topo.n_links)
+>>> sorted(crossing[r] for r in tree_rows(result, 0).tolist())
+[[0], [0, 1]]
+>>> [int(result.efi[r]) for r in worst_rows(result, 1).tolist()]
+[2]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vizcoll.errors import VizcollError
+from vizcoll.multicast.routing import MulticastResult
+from vizcoll.topology.model import Topology
+
+__all__ = ["groups_on_links", "tree_rows", "switch_groups", "switch_group_rows", "worst_rows"]
+
+
+def _row_of(result: MulticastResult) -> dict[int, int]:
+    return {int(link): row for row, link in enumerate(result.link_ids.tolist())}
+
+
+def groups_on_links(result: MulticastResult, n_links: int) -> list[list[int]]:
+    """Per link row: the groups whose tree uses the link, in group order (``len`` = the link's EFI)."""
+    if n_links != len(result.link_ids):
+        raise VizcollError(f"the result was routed on {len(result.link_ids)} links, not {n_links}")
+    row_of = _row_of(result)
+    crossing: list[list[int]] = [[] for _ in range(n_links)]
+    for tree in result.trees:
+        if tree is not None:
+            for link in tree.links.tolist():
+                crossing[row_of[link]].append(tree.group)
+    return crossing
+
+
+def tree_rows(result: MulticastResult, group: int | None) -> np.ndarray:
+    """Link rows of group ``group``'s tree (empty for None, an unroutable group or an index out of range)."""
+    if group is None or not 0 <= group < len(result.trees) or result.trees[group] is None:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.isin(result.link_ids, result.trees[group].links))
+
+
+def switch_groups(topo: Topology) -> list[int]:
+    """The switch groups of the fabric (pods, dragonfly groups: node attribute ``group`` ≥ 0), sorted."""
+    key = topo.attr("group")
+    return sorted(set(key[topo.switches].tolist()) - {-1}) if len(key) else []
+
+
+def switch_group_rows(topo: Topology, group: int) -> np.ndarray:
+    """Link rows with at least one end in switch group ``group`` (its switches' links and their end nodes')."""
+    key = topo.attr("group")
+    return np.flatnonzero((key[topo.link_a] == group) | (key[topo.link_b] == group))
+
+
+def worst_rows(result: MulticastResult, count: int = 5) -> np.ndarray:
+    """Rows of the ``count`` links with the highest EFI (ties: lowest row), links no tree uses left out."""
+    rows = np.argsort(-result.efi, kind="stable")[:count]
+    return rows[result.efi[rows] > 0]
+
