@@ -44,7 +44,8 @@ Hca 1 "delta"
 [1] "leafB"[2]
 """
 HOSTS = ("alpha", "beta", "gamma", "delta")
-BROKEN = "leafA[3]-spine1[1]"
+TYPED = "leafA[3]-spine1[1]"  # a cable named from either end
+BROKEN = "spine1[1]-leafA[3]"  # as the file lists it (spine1's stanza comes first): how the badge names it
 BADGE = ("4 switches", "4 end nodes", "8 links", "1 broken")
 
 
@@ -75,7 +76,7 @@ def test_upload_break_visit_every_page_reload_and_share(page, tmp_path):
     page.type_into("#topo-pattern", "grid2d:2x2")
     page.click("#topo-apply-comm")
     page.duo.wait_for_contains_text("#topo-comm-info", "4 communicators")
-    page.type_into("#topo-link-id", BROKEN)
+    page.type_into("#topo-link-id", TYPED)
     page.click("#topo-toggle-link")
     wait_for_badge(page.driver, *BADGE, BROKEN)
     badge = badge_text(page.driver)

@@ -35,7 +35,7 @@ def badge(driver) -> str:
     return driver.find_element(By.ID, "scenario-badge").text
 
 
-def browser() -> webdriver.Chrome:
+def browser():
     return headless_chrome()
 
 

@@ -130,6 +130,7 @@ def test_the_process_count_comes_from_the_scenario_communicator_unless_set_on_th
     wide = Scenario(spec="fat-tree:radix=8,levels=2", pattern="grid2d:1x32")
     assert page.scenario_procs(wide)[0] == min(32, page.MAX_PROCS)
     assert find_component(page.layout(DEFAULT_SCENARIO), ids.FT_RED_PROCS).value == 4
+    assert find_component(page.layout(DEFAULT_SCENARIO), ids.FT_RED_SLOW).value == "2"  # rank 5 is no worker of 4
     set_here = Scenario(pattern="grid2d:4x4", params={"faults": {"procs": 6}})
     assert find_component(page.layout(set_here), ids.FT_RED_PROCS).value == 6
 

@@ -101,20 +101,3 @@ def checked(data) -> tuple[Scenario | None, str]:
         return scenario_of(data), ""
     except VizcollError as exc:
         return None, f"⚠ The scenario could not be read: {exc}"
-
-
-# ---------------------------------------------------------------- TEMPORARY: pages not yet on the shared scenario
-def parse_broken(text: str | None) -> list[int]:
-    tokens = (text or "").replace(",", " ").replace(".", " ").split()
-    try:
-        return sorted({int(t) for t in tokens})
-    except ValueError:
-        raise VizcollError(f"broken links must be link ids like 3, 17 — got {text!r}") from None
-
-
-def fabric(spec: str, broken: list[int]) -> Scenario:
-    base = Scenario(spec=spec.strip())
-    topo = fabric_of(base)
-    scenario = Scenario(spec=base.spec, broken=[topo.link_label(topo.link_row(i)) for i in broken])
-    topology_of(scenario)
-    return scenario

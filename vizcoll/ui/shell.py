@@ -123,9 +123,7 @@ def render_page(pathname: str | None, hash_: str | None, _version, data):
     if path == "/":
         return topology.layout(scenario, banner=True)
     if path in PAGES:
-        module = PAGES[path]
-        # TEMPORARY: a page not yet moved onto the shared scenario still reads its own controls
-        return module.layout(scenario) if hasattr(module, "PAGE") else module.layout("")
+        return PAGES[path].layout(scenario)
     return html.Div(className="page", children=[html.H2("Page not found"),
                                                 html.P(["No page at ", html.Code(path), ". ",
                                                         dcc.Link("Go to the start page", href="/")])])

@@ -178,11 +178,17 @@ def scenario_procs(scenario: Scenario) -> tuple[int, str]:
     return procs, f"Processes from the scenario's communicator 0: {size}{capped}."
 
 
+def default_slow(procs: int) -> str:
+    """The default slow ranks (2 and 5, as many of them as there are workers)."""
+    return ",".join(rank for rank in DEFAULTS["slow"].split(",") if int(rank) < procs)
+
+
 def layout(scenario: Scenario) -> html.Div:
     """The page with the scenario's parameters (procs from its first communicator unless set here)."""
     procs, procs_note = scenario_procs(scenario)
     v = {key: "" if val is None else str(val)
-         for key, val in page_params(scenario, PAGE, DEFAULTS | {"procs": str(procs)}).items()}
+         for key, val in page_params(scenario, PAGE, DEFAULTS | {"procs": str(procs),
+                                                                  "slow": default_slow(procs)}).items()}
     for key in ("procs", "root", "seed"):
         v[key] = int(v[key]) if v[key].isdigit() else int(DEFAULTS[key])
     workflow = v["workflow"] if v["workflow"] in WORKFLOWS else "HC"
