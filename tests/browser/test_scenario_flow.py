@@ -8,42 +8,8 @@ from dash.testing.wait import until
 from selenium.webdriver.common.by import By
 
 from tests.conftest import headless_chrome
+from tests.fabrics import HOSTS, TWO_SPINES
 
-# two spines, two leaves, four hosts with hand-picked names: a fabric nobody here generated
-FABRIC = """# a small two-level fabric written by hand
-Switch 4 "spine1"
-[1] "leafA"[3]
-[2] "leafB"[3]
-
-Switch 4 "spine2"
-[1] "leafA"[4]
-[2] "leafB"[4]
-
-Switch 4 "leafA"
-[1] "alpha"[1]
-[2] "beta"[1]
-[3] "spine1"[1]
-[4] "spine2"[1]
-
-Switch 4 "leafB"
-[1] "gamma"[1]
-[2] "delta"[1]
-[3] "spine1"[2]
-[4] "spine2"[2]
-
-Hca 1 "alpha"
-[1] "leafA"[1]
-
-Hca 1 "beta"
-[1] "leafA"[2]
-
-Hca 1 "gamma"
-[1] "leafB"[1]
-
-Hca 1 "delta"
-[1] "leafB"[2]
-"""
-HOSTS = ("alpha", "beta", "gamma", "delta")
 TYPED = "leafA[3]-spine1[1]"  # a cable named from either end
 BROKEN = "spine1[1]-leafA[3]"  # as the file lists it (spine1's stanza comes first): how the badge names it
 BADGE = ("4 switches", "4 end nodes", "8 links", "1 broken")
@@ -69,7 +35,7 @@ def go_to(page, label: str) -> None:
 
 def test_upload_break_visit_every_page_reload_and_share(page, tmp_path):
     path = tmp_path / "handmade.net"
-    path.write_text(FABRIC)
+    path.write_text(TWO_SPINES)
     page.open("/topology")
     page.upload("topo-upload", path)
     wait_for_badge(page.driver, "handmade.net", "4 switches", "4 end nodes", "8 links", "0 broken")

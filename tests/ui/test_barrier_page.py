@@ -8,6 +8,7 @@ import pytest
 from dash import html, no_update
 
 from tests.callback_context import in_callback
+from tests.fabrics import HOSTS, ONE_SPINE
 from vizcoll.barrier.algorithms import ALGOS, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import numbering
@@ -29,23 +30,6 @@ SIZE, NEIGHBORS, ALGO, BARRIERS = (f"{ids.BAR_SIZE}.value", f"{ids.BAR_NEIGHBORS
 GRID = "mesh:4x4,neighbors=8,hosts=0"
 LINK0 = "sw0-0[1]-sw0-1[2]"  # link 0 of the 4x4 grid: sw0-0 – sw0-1, the break the paper's DLCT steers around
 FAT_BREAK = DEFAULT_SCENARIO.broken[0]  # edge0.0[4]-agg0.1[1]
-# a hand-written fabric (ibnetdiscover format): one leaf per pair of hosts under one spine, names nobody generated
-FABRIC = """Switch 3 "spine"
-[1] "leafA"[3]
-[2] "leafB"[3]
-
-Switch 3 "leafA"
-[1] "alpha"[1]
-[2] "beta"[1]
-[3] "spine"[1]
-
-Switch 3 "leafB"
-[1] "gamma"[1]
-[2] "delta"[1]
-[3] "spine"[2]
-""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
-    ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
-HOSTS = ("alpha", "beta", "gamma", "delta")
 
 
 def scenario(spec: str = GRID, broken=(), **params) -> Scenario:
@@ -328,7 +312,7 @@ def test_too_many_processes_and_a_fabric_too_large_to_animate():
 
 
 def test_an_uploaded_fabric_shows_its_own_names():
-    topo = topo_io.parse(FABRIC, "handmade.net")
+    topo = topo_io.parse(ONE_SPINE, "handmade.net")
     s = Scenario.from_upload(topo, "handmade.net").with_params("barrier", {"algo": "tournament"})
     plan, (timeline, elements, *_rest) = view(s)
     labels = {e["data"]["label"] for e in elements if "source" not in e["data"]}

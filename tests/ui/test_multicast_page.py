@@ -8,6 +8,7 @@ import pytest
 from dash import html, no_update
 
 from tests.callback_context import in_callback
+from tests.fabrics import HOSTS, ONE_SPINE
 from vizcoll.multicast.routing import ALGORITHMS
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
@@ -23,29 +24,12 @@ CLICK_A, CLICK_B, CLICK_DIFF = (f"{ids.MC_FIG_A}.clickData", f"{ids.MC_FIG_B}.cl
                                 f"{ids.MC_FIG_DIFF}.clickData")
 PRESET = f"{page.MC_USE_PRESET}.n_clicks"
 TEACHING = "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4"
-# a hand-written fabric (ibnetdiscover format): two leaves of two hosts under one spine, names nobody generated
-FABRIC = """Switch 3 "spine"
-[1] "leafA"[3]
-[2] "leafB"[3]
-
-Switch 3 "leafA"
-[1] "alpha"[1]
-[2] "beta"[1]
-[3] "spine"[1]
-
-Switch 3 "leafB"
-[1] "gamma"[1]
-[2] "delta"[1]
-[3] "spine"[2]
-""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
-    ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
-HOSTS = ("alpha", "beta", "gamma", "delta")
 LISTS = [["alpha", "beta"], ["gamma", "delta"], ["alpha", "gamma", "delta"]]
 UPLINK_A = "spine[1]-leafA[3]"  # as the drawing names it
 
 
 def uploaded(lists=LISTS) -> Scenario:
-    s = Scenario.from_upload(topo_io.parse(FABRIC, "handmade.net"), "handmade.net")
+    s = Scenario.from_upload(topo_io.parse(ONE_SPINE, "handmade.net"), "handmade.net")
     return Scenario(**{**s.__dict__, "lists": lists})
 
 

@@ -10,6 +10,7 @@ import pytest
 from dash import no_update
 
 from tests.callback_context import in_callback
+from tests.fabrics import ONE_SPINE
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
@@ -26,22 +27,6 @@ DEFAULT_BREAK = "edge0.0[4]-agg0.1[1]"  # link 17
 H5_LINK = "h5[1]-edge1.0[2]"  # link 5, h5's only link
 ORANGE = "#ff7f0e"
 LARGE_SPEC = "torus:10x10x8,hosts=1"  # 1,600 nodes: just over SMALL_LIMIT
-# a hand-written ibnetdiscover file with names nobody generated
-HANDMADE = """Switch 3 "spine"
-[1] "leafA"[3]
-[2] "leafB"[3]
-
-Switch 3 "leafA"
-[1] "alpha"[1]
-[2] "beta"[1]
-[3] "spine"[1]
-
-Switch 3 "leafB"
-[1] "gamma"[1]
-[2] "delta"[1]
-[3] "spine"[2]
-""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
-    ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
 
 
 def values(**given) -> dict:
@@ -69,7 +54,7 @@ def update(prop_id: str, scenario: Scenario = DEFAULT, **given):
     return in_callback(page.update_scenario, prop_id, scenario.to_dict(), **values(**given))
 
 
-def uploaded(text: str = HANDMADE, name: str = "handmade.net") -> Scenario:
+def uploaded(text: str = ONE_SPINE, name: str = "handmade.net") -> Scenario:
     return page.scenario_after(ids.TOPO_UPLOAD, DEFAULT, values(upload=data_url(text), upload_name=name))
 
 
@@ -235,7 +220,7 @@ def test_update_scenario_success_and_error_paths():
 
 
 def test_the_upload_boxes_are_emptied_so_the_same_file_can_be_loaded_again():
-    *_, upload, comm_upload = update("topo-upload.contents", upload=data_url(HANDMADE), upload_name="h.net")
+    *_, upload, comm_upload = update("topo-upload.contents", upload=data_url(ONE_SPINE), upload_name="h.net")
     assert upload is None and comm_upload is None
 
 

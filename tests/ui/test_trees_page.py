@@ -9,6 +9,7 @@ import pytest
 from dash import html, no_update
 
 from tests.callback_context import in_callback
+from tests.fabrics import HOSTS, TWO_SPINES
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
@@ -27,29 +28,6 @@ KIND, K, USE_PRESET, CANVAS = (f"{ids.TREES_KIND}.value", f"{ids.TREES_K}.value"
 ROUTES = f"{page.TREES_ROUTES}.value"
 FAT = "fat-tree:radix=4,levels=3"
 BUSIEST = 32  # link agg0.0–core0: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree (12 packets)
-# a hand-written fabric (ibnetdiscover format): two spines, two leaves, four hosts with names nobody generated
-FABRIC = """Switch 4 "spine1"
-[1] "leafA"[3]
-[2] "leafB"[3]
-
-Switch 4 "spine2"
-[1] "leafA"[4]
-[2] "leafB"[4]
-
-Switch 4 "leafA"
-[1] "alpha"[1]
-[2] "beta"[1]
-[3] "spine1"[1]
-[4] "spine2"[1]
-
-Switch 4 "leafB"
-[1] "gamma"[1]
-[2] "delta"[1]
-[3] "spine1"[2]
-[4] "spine2"[2]
-""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
-    ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
-HOSTS = ("alpha", "beta", "gamma", "delta")
 
 
 def scenario(spec: str = FAT, broken=(), **params) -> Scenario:
@@ -471,7 +449,7 @@ def test_clicking_a_link_of_the_drawing_breaks_or_repairs_it_in_the_scenario():
 
 
 def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
-    s = Scenario.from_upload(topo_io.parse(FABRIC, "x.net"), "x.net").with_breaks(["leafA[3]-spine1[1]"])
+    s = Scenario.from_upload(topo_io.parse(TWO_SPINES, "x.net"), "x.net").with_breaks(["leafA[3]-spine1[1]"])
     key, plan = key_of(s)
     assert plan["nprocs"] == 4 and plan["broken"] == 1
     table = page.render_compare(plan, s.to_dict())

@@ -10,6 +10,8 @@ link it breaks) and never keeps a fabric of its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dash import Output, ctx, no_update
 
 from vizcoll.errors import VizcollError
@@ -18,8 +20,8 @@ from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import memo
 
-__all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "remembered", "user_action",
-           "store_output", "topology_of", "hops_of", "fabric_of"]
+__all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "shown_params", "remembered",
+           "user_action", "store_output", "topology_of", "hops_of", "fabric_of", "tapped_link", "changed"]
 
 SCENARIO = "scenario"
 DEFAULT_SCENARIO = Scenario(spec="fat-tree:radix=4,levels=3", broken=["edge0.0[4]-agg0.1[1]"], pattern="grid2d:4x4",
@@ -36,6 +38,21 @@ def page_params(scenario: Scenario, page: str, defaults: dict) -> dict:
     """``defaults`` overridden by the page's stored parameters (unknown keys dropped)."""
     stored = scenario.params.get(page, {})
     return defaults | {key: value for key, value in stored.items() if key in defaults}
+
+
+def shown_params(scenario: Scenario, page: str, defaults: dict, read: Callable[[dict], dict]) -> dict:
+    """The page's parameters for its controls: each stored value that ``read`` refuses replaced by its default.
+
+    Never raises: a forged or outdated stored value shows as the default.
+    """
+    values = page_params(scenario, page, defaults)
+    out = {}
+    for key in defaults:
+        try:
+            out[key] = read(defaults | {key: values[key]})[key]
+        except VizcollError:
+            out[key] = defaults[key]
+    return out
 
 
 def user_action() -> bool:
@@ -61,6 +78,20 @@ def remembered(data, page: str, values: dict):
     if scenario is None or scenario.params.get(page) == merged:
         return no_update
     return scenario.with_params(page, merged).to_dict()
+
+
+def changed(new, current):
+    """``new`` for an output that differs from what the browser shows (``current``), else ``no_update``."""
+    return no_update if new == current else new
+
+
+def tapped_link(tap_edge) -> str:
+    """The ``a[pa]-b[pb]`` label of a link clicked on a cytoscape drawing (the browser's event is checked)."""
+    data = tap_edge.get("data") if isinstance(tap_edge, dict) else None
+    label = data.get("name") if isinstance(data, dict) else None
+    if not isinstance(label, str) or not label or len(label) > 1000:
+        raise VizcollError("the browser sent a malformed click on a link")
+    return label
 
 
 def store_output() -> Output:

@@ -52,9 +52,20 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology.generators import parse_spec
 from vizcoll.topology.model import SWITCH, Topology
-from vizcoll.ui import ids
+from vizcoll.ui import calls, ids
 from vizcoll.ui.cache import memo
-from vizcoll.ui.calls import SCENARIO, checked, fabric_of, page_params, store_output, topology_of, user_action
+from vizcoll.ui.calls import (
+    SCENARIO,
+    changed,
+    checked,
+    fabric_of,
+    page_params,
+    store_output,
+    tapped_link,
+    topology_of,
+    user_action,
+)
+from vizcoll.ui.components.kit import field
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.barrier import (
     ADJUST_COLOUR,
@@ -174,15 +185,7 @@ def stored_params(scenario: Scenario, grid: bool) -> dict:
 
 def shown_params(scenario: Scenario, grid: bool) -> dict:
     """The parameters for the controls: each bad stored value replaced by its default (never raises)."""
-    defaults = defaults_for(grid)
-    values = page_params(scenario, PAGE, defaults)
-    out = {}
-    for key in defaults:
-        try:
-            out[key] = read_params(defaults | {key: values[key]})[key]
-        except VizcollError:
-            out[key] = defaults[key]
-    return out
+    return calls.shown_params(scenario, PAGE, defaults_for(grid), read_params)
 
 
 # ---------------------------------------------------------------- the scenario's fabric
@@ -365,10 +368,6 @@ def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
 
 
 # ---------------------------------------------------------------- layout
-def _field(label: str, component) -> html.Div:
-    return html.Div(className="row", children=[html.Label(label, className="label"), component])
-
-
 def _number_input(id_: str, value, **kw) -> dcc.Input:
     return dcc.Input(id=id_, type="number", value=value, debounce=True, **kw)
 
@@ -402,9 +401,9 @@ def layout(scenario: Scenario) -> html.Div:
         html.Details(open=True, className="panel", children=[
             html.Summary("Fabric"),
             html.P(id=BAR_FABRIC, className="info"),
-            _field("size (rows x cols)", dcc.Input(id=ids.BAR_SIZE, value=f"{rows}x{cols}", debounce=True,
+            field("size (rows x cols)", dcc.Input(id=ids.BAR_SIZE, value=f"{rows}x{cols}", debounce=True,
                                                    placeholder=f"4x4 (up to {MAX_SIDE}x{MAX_SIDE})")),
-            _field("neighbours", dcc.RadioItems(id=ids.BAR_NEIGHBORS, options=[4, 8], inline=True,
+            field("neighbours", dcc.RadioItems(id=ids.BAR_NEIGHBORS, options=[4, 8], inline=True,
                                                 value=neighbors if neighbors in (4, 8) else 8)),
             html.Div(className="buttons", children=[html.Button("Use this grid", id=BAR_USE_GRID, n_clicks=0)]),
             html.P(className="info", children=(
@@ -425,14 +424,14 @@ def layout(scenario: Scenario) -> html.Div:
         ]),
         html.Details(open=True, className="panel", children=[
             html.Summary("Barrier"),
-            _field("algorithm", dcc.Dropdown(id=ids.BAR_ALGO, clearable=False, className="grow",
+            field("algorithm", dcc.Dropdown(id=ids.BAR_ALGO, clearable=False, className="grow",
                                              options=[{"label": ALGO_NAMES[a], "value": a} for a in ALGOS],
                                              value=v["algo"])),
-            _field("DLCT judge", dcc.Dropdown(id=ids.BAR_JUDGE, options=list(JUDGES), clearable=False,
+            field("DLCT judge", dcc.Dropdown(id=ids.BAR_JUDGE, options=list(JUDGES), clearable=False,
                                               className="grow", value=v["judge"])),
-            _field("barriers", _number_input(ids.BAR_BARRIERS, v["barriers"], min=1, max=20)),
-            _field("work between (s)", _number_input(ids.BAR_COMPUTE, v["compute"], min=0, max=60, step=0.1)),
-            _field("processes", dcc.Dropdown(id=BAR_COMM, clearable=False, className="grow", options=options,
+            field("barriers", _number_input(ids.BAR_BARRIERS, v["barriers"], min=1, max=20)),
+            field("work between (s)", _number_input(ids.BAR_COMPUTE, v["compute"], min=0, max=60, step=0.1)),
+            field("processes", dcc.Dropdown(id=BAR_COMM, clearable=False, className="grow", options=options,
                                              value=v["comm"], disabled=grid)),
         ]),
         html.Div(id=ids.BAR_MESSAGE, className="message", role="alert"),
@@ -471,7 +470,7 @@ def layout(scenario: Scenario) -> html.Div:
         html.Div(className="panel", children=[
             html.H3("Run time of every algorithm (the paper's Fig. 6 and 7)"),
             dcc.Store(id=ids.BAR_SWEEP),
-            _field("sweep", dcc.RadioItems(id=ids.BAR_SWEEP_MODE, value=v["sweep"], options=[
+            field("sweep", dcc.RadioItems(id=ids.BAR_SWEEP_MODE, value=v["sweep"], options=[
                 {"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": QUICK_MODE},
                 {"label": "full: 4–20 × 0–50% broken, 1 seed (about 25 s)", "value": FULL_MODE}])),
             html.Div(className="row", children=[
@@ -671,19 +670,10 @@ def register(app: Dash) -> None:
     )(lambda _: {"type": "png", "action": "download", "filename": "vizcoll-barrier"})
 
 
-def clicked_label(tap_edge) -> str:
-    """The ``a[pa]-b[pb]`` label of a clicked canvas link (the browser's event is checked)."""
-    data = tap_edge.get("data") if isinstance(tap_edge, dict) else None
-    label = data.get("name") if isinstance(data, dict) else None
-    if not isinstance(label, str) or not label or len(label) > 1000:
-        raise VizcollError("the browser sent a malformed click on a link")
-    return label
-
-
 def scenario_after(trigger, scenario: Scenario, tap_edge, size, neighbors, values: dict) -> tuple[Scenario, str]:
     """The scenario after a fabric control (a clicked link, a grid preset, random breaks, repair) and a note."""
     if trigger == ids.BAR_CANVAS:
-        return scenario.toggled(clicked_label(tap_edge)), ""
+        return scenario.toggled(tapped_link(tap_edge)), ""
     if trigger in (BAR_USE_GRID, ids.BAR_SIZE, ids.BAR_NEIGHBORS):
         rows, cols = parse_size(size)
         n = read_neighbors(neighbors)
@@ -768,15 +758,11 @@ def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}" + ("" if count == 1 else "es" if word.endswith("ch") else "s")
 
 
-def _same(new, current):
-    return no_update if new == current else new
-
-
 def refresh(data, plan_now=None, uq_now=None, sweep_now=None):
     """The keys of the three views (each written only when it changed), the fabric's line, the process choice."""
     scenario, message = checked(data)
     if scenario is None:
-        return _same({"error": message}, plan_now), no_update, no_update, message, no_update, no_update
+        return changed({"error": message}, plan_now), no_update, no_update, message, no_update, no_update
     plan, uq, sweep_key = view_keys(scenario)
     topo = topology_of(scenario)
     s = topo.summary()
@@ -785,7 +771,7 @@ def refresh(data, plan_now=None, uq_now=None, sweep_now=None):
                                                                  ("broken_links", "broken link")))
     text = (f"The scenario's fabric: {scenario.title} ({counts}), {'a grid' if grid else 'not a grid'}. "
             + (plan.get("note") or ""))
-    return (_same(plan, plan_now), _same(uq, uq_now), _same(sweep_key, sweep_now), text,
+    return (changed(plan, plan_now), changed(uq, uq_now), changed(sweep_key, sweep_now), text,
             comm_options(scenario, topo), grid)
 
 

@@ -25,6 +25,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
 from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
+from vizcoll.ui.components.kit import field
 from vizcoll.ui.figures.erasure import (
     FAMILY_NAMES,
     compare_figure,
@@ -94,10 +95,6 @@ def compare_result(params: dict) -> dict:
 
 
 # ---------------------------------------------------------------- layout
-def _field(label: str, component) -> html.Div:
-    return html.Div(className="row", children=[html.Label(label, className="label"), component])
-
-
 def _int_or_default(values: dict, key: str):
     try:
         return int(values[key])
@@ -112,23 +109,23 @@ def layout(scenario: Scenario) -> html.Div:
     traffic = v["traffic"] if v["traffic"] in TRAFFIC else DEFAULTS["traffic"]
     sidebar = html.Div(className="sidebar", children=[html.Details(open=True, className="panel", children=[
         html.Summary("Stripe and code"),
-        _field("n (coded blocks)", dcc.Input(id=ids.ERA_N, type="number", debounce=True,
+        field("n (coded blocks)", dcc.Input(id=ids.ERA_N, type="number", debounce=True,
                                              value=_int_or_default(v, "n"))),
-        _field("k (data blocks)", dcc.Input(id=ids.ERA_K, type="number", debounce=True,
+        field("k (data blocks)", dcc.Input(id=ids.ERA_K, type="number", debounce=True,
                                             value=_int_or_default(v, "k"))),
-        _field("N (data centres)", dcc.Input(id=ids.ERA_DCS, type="number", debounce=True,
+        field("N (data centres)", dcc.Input(id=ids.ERA_DCS, type="number", debounce=True,
                                              value=_int_or_default(v, "dcs"))),
-        _field("code", dcc.Dropdown(id=ids.ERA_CODE, clearable=False, className="grow", value=code,
+        field("code", dcc.Dropdown(id=ids.ERA_CODE, clearable=False, className="grow", value=code,
                                     options=[{"label": name, "value": key} for key, name in FAMILY_NAMES.items()])),
         html.Div(className="row", children=[html.Label("count cross-DC traffic as", className="label"),
                                             dcc.RadioItems(id=ids.ERA_TRAFFIC, value=traffic, options=[
                                                 {"label": label, "value": key}
                                                 for key, label in TRAFFIC_LABELS.items()])]),
-        _field("D (FMEL: DC failures)", dcc.Input(id=ids.ERA_D, type="number", debounce=True,
+        field("D (FMEL: DC failures)", dcc.Input(id=ids.ERA_D, type="number", debounce=True,
                                                   value=_int_or_default(v, "d"), placeholder="most possible")),
-        _field("seed (FMEL)", dcc.Input(id=ids.ERA_SEED, type="number", debounce=True,
+        field("seed (FMEL)", dcc.Input(id=ids.ERA_SEED, type="number", debounce=True,
                                         value=_int_or_default(v, "seed"))),
-        _field("placement", dcc.Input(id=ids.ERA_PLACEMENT, value=v["placement"], debounce=True,
+        field("placement", dcc.Input(id=ids.ERA_PLACEMENT, value=v["placement"], debounce=True,
                                       placeholder="DC per block, e.g. 0,0,0,1,1,1,2,2,2")),
         html.Div(id=ids.ERA_MESSAGE, className="message", role="alert"),
         html.P(className="info", children=(

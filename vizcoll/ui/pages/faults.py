@@ -22,6 +22,7 @@ from vizcoll.treft import OPERATIONS, WORKFLOWS, simulate_treft
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
 from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output, topology_of
+from vizcoll.ui.components.kit import field
 from vizcoll.ui.components.player import pid, player, register_player, timeline_step
 from vizcoll.ui.figures.faults import (
     PAPER_AVERAGE,
@@ -156,10 +157,6 @@ def var_options(workflow: str, cls: str, kernel: str | None) -> list[dict]:
 
 
 # ---------------------------------------------------------------- layout
-def _field(label: str, component) -> html.Div:
-    return html.Div(className="row", children=[html.Label(label, className="label"), component])
-
-
 def _dropdown(id_, options, value, **kw) -> dcc.Dropdown:
     return dcc.Dropdown(id=id_, options=options, value=value, clearable=False, className="grow", **kw)
 
@@ -200,15 +197,15 @@ def layout(scenario: Scenario) -> html.Div:
         sizes.append({"label": f"{v['size']} B", "value": v["size"]})
     red_sidebar = html.Div(className="sidebar", children=[html.Details(open=True, className="panel", children=[
         html.Summary("Reduction and fault"),
-        _field("processes", dcc.Input(id=ids.FT_RED_PROCS, type="number", min=2, max=MAX_PROCS, value=v["procs"],
+        field("processes", dcc.Input(id=ids.FT_RED_PROCS, type="number", min=2, max=MAX_PROCS, value=v["procs"],
                                       debounce=True)),
-        _field("data size", _dropdown(ids.FT_RED_SIZE, sizes, v["size"])),
-        _field("root", dcc.Input(id=ids.FT_RED_ROOT, type="number", min=0, value=v["root"], debounce=True)),
-        _field("slow ranks", dcc.Input(id=ids.FT_RED_SLOW, value=v["slow"], debounce=True,
+        field("data size", _dropdown(ids.FT_RED_SIZE, sizes, v["size"])),
+        field("root", dcc.Input(id=ids.FT_RED_ROOT, type="number", min=0, value=v["root"], debounce=True)),
+        field("slow ranks", dcc.Input(id=ids.FT_RED_SLOW, value=v["slow"], debounce=True,
                                        placeholder="rank:factor, e.g. 2,5 or 2:8")),
-        _field("fault", _dropdown(ids.FT_RED_FAULT, [{"label": t, "value": k} for k, t in FAULTS.items()],
+        field("fault", _dropdown(ids.FT_RED_FAULT, [{"label": t, "value": k} for k, t in FAULTS.items()],
                                   v["fault"] if v["fault"] in FAULTS else "none")),
-        _field("seed", dcc.Input(id=ids.FT_RED_SEED, type="number", min=0, value=v["seed"], debounce=True)),
+        field("seed", dcc.Input(id=ids.FT_RED_SEED, type="number", min=0, value=v["seed"], debounce=True)),
         html.P(procs_note, className="info"),
         html.Div(id=ids.FT_RED_MESSAGE, className="message", role="alert"),
         html.P(className="info", children=(
@@ -230,18 +227,18 @@ def layout(scenario: Scenario) -> html.Div:
     ])
     treft_sidebar = html.Div(className="sidebar", children=[html.Details(open=True, className="panel", children=[
         html.Summary("Program and soft error"),
-        _field("workflow", _dropdown(ids.FT_TREFT_WORKFLOW, [
+        field("workflow", _dropdown(ids.FT_TREFT_WORKFLOW, [
             {"label": "HC (Helical Chain)", "value": "HC"}, {"label": "VP (Visualization Pipe)", "value": "VP"},
             {"label": "MB (Mixed Bag)", "value": "MB"}], workflow)),
-        _field("class", _dropdown(ids.FT_TREFT_CLASS, ["A", "B"], cls)),
-        _field("variant", _dropdown(ids.FT_TREFT_VARIANT,
+        field("class", _dropdown(ids.FT_TREFT_CLASS, ["A", "B"], cls)),
+        field("variant", _dropdown(ids.FT_TREFT_VARIANT,
                                     [{"label": VARIANT_NAMES[k], "value": k} for k in VARIANT_NAMES],
                                     v["variant"] if v["variant"] in VARIANT_NAMES else "treft")),
-        _field("soft error on", _dropdown(ids.FT_TREFT_REPLICA, [{"label": "no error", "value": "none"}] + [
+        field("soft error on", _dropdown(ids.FT_TREFT_REPLICA, [{"label": "no error", "value": "none"}] + [
             {"label": f"replica r{r}", "value": str(r)} for r in range(3)], replica)),
-        _field("after kernel", _dropdown(ids.FT_TREFT_KERNEL, kernel_options(workflow, cls), kernel)),
-        _field("in variable", _dropdown(ids.FT_TREFT_VAR, var_options(workflow, cls, kernel), var)),
-        _field("second fault", dcc.Input(id=ids.FT_TREFT_SECOND, value=v["second"], debounce=True,
+        field("after kernel", _dropdown(ids.FT_TREFT_KERNEL, kernel_options(workflow, cls), kernel)),
+        field("in variable", _dropdown(ids.FT_TREFT_VAR, var_options(workflow, cls, kernel), var)),
+        field("second fault", dcc.Input(id=ids.FT_TREFT_SECOND, value=v["second"], debounce=True,
                                          placeholder="optional, e.g. r2:K4:u4")),
         html.Div(id=ids.FT_TREFT_MESSAGE, className="message", role="alert"),
         html.P(className="info", children=(

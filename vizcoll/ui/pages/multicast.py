@@ -45,7 +45,8 @@ from vizcoll.scenario import Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui import ids
 from vizcoll.ui.cache import memo
-from vizcoll.ui.calls import SCENARIO, checked, hops_of, remembered, store_output, topology_of, user_action
+from vizcoll.ui.calls import SCENARIO, changed, checked, hops_of, remembered, store_output, topology_of, user_action
+from vizcoll.ui.components.kit import field
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.efi import efi_histogram, empty_figure, group_summary, groups_hover, link_value_figure
 from vizcoll.ui.figures.timeline import process_diagram
@@ -311,10 +312,6 @@ def figures(topo: Topology, params: dict, a: MulticastResult, b: MulticastResult
 
 
 # ---------------------------------------------------------------- layout
-def _field(label: str, component) -> html.Div:
-    return html.Div(className="row", children=[html.Label(label, className="label"), component])
-
-
 def layout(scenario: Scenario) -> html.Div:
     """The page on ``scenario``: the controls show its page parameters (bad stored values: the defaults)."""
     topo, groups, p, _ = page_state(scenario)
@@ -323,9 +320,9 @@ def layout(scenario: Scenario) -> html.Div:
         html.Details(open=True, className="panel", children=[
             html.Summary("Multicast routing"),
             html.P(fabric_line(scenario, topo, groups), id=MC_FABRIC, className="info"),
-            _field("algorithm A", dcc.Dropdown(id=ids.MC_ALGO_A, options=algos, value=p["a"], clearable=False,
+            field("algorithm A", dcc.Dropdown(id=ids.MC_ALGO_A, options=algos, value=p["a"], clearable=False,
                                                className="grow", style={"minWidth": 180})),
-            _field("algorithm B", dcc.Dropdown(id=ids.MC_ALGO_B, options=algos, value=p["b"], clearable=False,
+            field("algorithm B", dcc.Dropdown(id=ids.MC_ALGO_B, options=algos, value=p["b"], clearable=False,
                                                className="grow", style={"minWidth": 180})),
             html.Div(id=ids.MC_MESSAGE, className="message", role="alert"),
             html.P(className="info", children=(
@@ -350,9 +347,9 @@ def layout(scenario: Scenario) -> html.Div:
         html.Div(id=ids.MC_SUMMARY, className="panel"),
         html.Div(id=MC_STATUS, className="flag", role="status"),
         html.Div(className="row", children=[
-            _field("show", dcc.Dropdown(id=ids.MC_PART, clearable=False, className="grow", style={"width": 260},
+            field("show", dcc.Dropdown(id=ids.MC_PART, clearable=False, className="grow", style={"width": 260},
                                         options=part_options(topo), value=p["part"] or natural_part(topo))),
-            _field("highlight group", dcc.Dropdown(id=ids.MC_GROUP, className="grow", style={"width": 360},
+            field("highlight group", dcc.Dropdown(id=ids.MC_GROUP, className="grow", style={"width": 360},
                                                    options=group_options(topo, groups), value=p["group"],
                                                    placeholder="choose a group")),
         ]),
@@ -440,18 +437,15 @@ def update(algo_a, algo_b, part, group, click_a, click_b, click_diff, _use_prese
     return remembered(data, PAGE, params), ""
 
 
-def _same(new, current):
-    return no_update if new == current else new
-
-
 def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
     """The fabric's line and the controls following the store (each written only when it changed)."""
     scenario, message = checked(data)
     if scenario is None:
         return (message,) + (no_update,) * 6
     topo, groups, p, _ = page_state(scenario)
-    return (fabric_line(scenario, topo, groups), _same(p["a"], a_now), _same(p["b"], b_now), part_options(topo),
-            _same(p["part"] or natural_part(topo), part_now), group_options(topo, groups), _same(p["group"], group_now))
+    return (fabric_line(scenario, topo, groups), changed(p["a"], a_now), changed(p["b"], b_now),
+            part_options(topo), changed(p["part"] or natural_part(topo), part_now), group_options(topo, groups),
+            changed(p["group"], group_now))
 
 
 def render(data):

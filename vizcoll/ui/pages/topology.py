@@ -34,6 +34,7 @@ from vizcoll.ui.calls import (
     page_params,
     scenario_of,
     store_output,
+    tapped_link,
     topology_of,
     user_action,
 )
@@ -227,7 +228,7 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger == ids.TOPO_CANVAS and values.get("tap_node"):
         return toggle_member(scenario, values["tap_node"]["data"]["label"], values["comm_edit"])
     if trigger == ids.TOPO_CANVAS:
-        return scenario.toggled(values["tap_edge"]["data"]["name"])
+        return scenario.toggled(tapped_link(values["tap_edge"]))
     if trigger == ids.TOPO_TOGGLE_LINK:
         return scenario.toggled(link_label(scenario, values["link_id"]))
     if trigger == ids.TOPO_ROOT:

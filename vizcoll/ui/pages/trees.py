@@ -55,9 +55,21 @@ from vizcoll.trees.metrics import mapped_type_one, tree_metrics
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
 from vizcoll.trees.typetwo import type_two_tree
-from vizcoll.ui import ids
+from vizcoll.ui import calls, ids
 from vizcoll.ui.cache import memo
-from vizcoll.ui.calls import SCENARIO, checked, fabric_of, hops_of, page_params, remembered, store_output, topology_of
+from vizcoll.ui.calls import (
+    SCENARIO,
+    changed,
+    checked,
+    fabric_of,
+    hops_of,
+    page_params,
+    remembered,
+    store_output,
+    tapped_link,
+    topology_of,
+)
+from vizcoll.ui.components.kit import field
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
 from vizcoll.ui.figures.trees import AGG_COLOURS, aggregation_stylesheet, fk_figure, logical_tree_figure, packets_figure
@@ -184,14 +196,7 @@ def read_params(values: dict) -> dict:
 
 def shown_params(scenario: Scenario) -> dict:
     """The parameters for the controls: each bad stored value replaced by its default (never raises)."""
-    values = page_params(scenario, PAGE, DEFAULTS)
-    out = {}
-    for key in DEFAULTS:
-        try:
-            out[key] = read_params(DEFAULTS | {key: values[key]})[key]
-        except VizcollError:
-            out[key] = DEFAULTS[key]
-    return out
+    return calls.shown_params(scenario, PAGE, DEFAULTS, read_params)
 
 
 def cost_of(params: dict, nprocs: int) -> CostParams:
@@ -350,10 +355,6 @@ def _selection(cost: dict, nprocs: int, k: int) -> list[dict]:
 
 
 # ---------------------------------------------------------------- layout
-def _field(label: str, component) -> html.Div:
-    return html.Div(className="row", children=[html.Label(label, className="label"), component])
-
-
 def _number_input(id_: str, value, **kw) -> dcc.Input:
     return dcc.Input(id=id_, type="number", value=value, debounce=True, **kw)
 
@@ -361,12 +362,12 @@ def _number_input(id_: str, value, **kw) -> dcc.Input:
 def tree_controls(v: dict, options: list[dict]) -> list:
     """The communicator and tree controls showing the parameters ``v``."""
     return [
-        _field("communicator", dcc.Dropdown(id=TREES_COMM, options=options, value=v["comm"], clearable=False,
+        field("communicator", dcc.Dropdown(id=TREES_COMM, options=options, value=v["comm"], clearable=False,
                                             className="grow")),
-        _field("kind", dcc.Dropdown(id=ids.TREES_KIND, options=[{"label": t, "value": k} for k, t in KINDS.items()],
+        field("kind", dcc.Dropdown(id=ids.TREES_KIND, options=[{"label": t, "value": k} for k, t in KINDS.items()],
                                     value=v["kind"], clearable=False, className="grow")),
-        _field("k (width / base)", _number_input(ids.TREES_K, v["k"], min=2, max=MAX_K, step=1)),
-        _field("type II degree ≤", _number_input(ids.TREES_DEGREE, v["degree"], min=2, max=MAX_DEGREE, step=1)),
+        field("k (width / base)", _number_input(ids.TREES_K, v["k"], min=2, max=MAX_K, step=1)),
+        field("type II degree ≤", _number_input(ids.TREES_DEGREE, v["degree"], min=2, max=MAX_DEGREE, step=1)),
         html.Div(className="row", children=[
             html.Label("routes", className="label"),
             dcc.RadioItems(id=TREES_ROUTES, value=v["routes"],
@@ -375,7 +376,7 @@ def tree_controls(v: dict, options: list[dict]) -> list:
 
 
 def cost_controls(v: dict) -> list:
-    return [_field(label, _number_input(PARAM_CONTROLS[key], v[key])) for key, label in COST_FIELDS]
+    return [field(label, _number_input(PARAM_CONTROLS[key], v[key])) for key, label in COST_FIELDS]
 
 
 def layout(scenario: Scenario) -> html.Div:
@@ -432,7 +433,7 @@ def layout(scenario: Scenario) -> html.Div:
                                              dcc.Graph(id=ids.TREES_T2_MINCOST, config=GRAPH_CONFIG)]),
         html.Div(className="panel player-panel", children=[
             html.H3("Aggregation: partial results up the tree, the result broadcast down"),
-            _field("animate", dcc.RadioItems(id=ids.TREES_ANIM_TREE, value=v["anim"], inline=True, options=[
+            field("animate", dcc.RadioItems(id=ids.TREES_ANIM_TREE, value=v["anim"], inline=True, options=[
                 {"label": text, "value": key} for key, text in ANIM.items()])),
             html.Div(id=ids.TREES_FLAG, className="flag", role="status"),
             cyto.Cytoscape(id=ids.TREES_CANVAS, elements=[], layout={"name": "preset", "fit": True},
@@ -756,15 +757,6 @@ def preset_scenario(scenario: Scenario, preset) -> Scenario:
     return Scenario(**source, params={**scenario.params, PAGE: shown_params(scenario) | values})
 
 
-def clicked_label(tap_edge) -> str:
-    """The ``a[pa]-b[pb]`` label of a clicked canvas link (the browser's event is checked)."""
-    data = tap_edge.get("data") if isinstance(tap_edge, dict) else None
-    label = data.get("name") if isinstance(data, dict) else None
-    if not isinstance(label, str) or not label or len(label) > 1000:
-        raise VizcollError("the browser sent a malformed click on a link")
-    return label
-
-
 def update(*args):
     """A control changed: the shared scenario with the page's checked parameters; a preset or a clicked link of
     the drawing changes the scenario itself. A bad value leaves the store as it is, with a message."""
@@ -777,7 +769,7 @@ def update(*args):
         if trigger == TREES_USE_PRESET:
             return preset_scenario(scenario, preset).to_dict(), ""
         if trigger == ids.TREES_CANVAS:
-            return scenario.toggled(clicked_label(tap_edge)).to_dict(), ""
+            return scenario.toggled(tapped_link(tap_edge)).to_dict(), ""
         params = read_params(dict(zip(PARAM_CONTROLS, values, strict=True)))
         if params["comm"] != WORLD:
             placement_of(scenario, params["comm"])  # the communicator exists
@@ -790,16 +782,12 @@ def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}" + ("" if count == 1 else "es" if word.endswith("ch") else "s")
 
 
-def _same(new, current):
-    return no_update if new == current else new
-
-
 def refresh(data, plan_now=None, options_now=None, *shown_now):
     """The views' plan (written only when it changed), the line about the processes, and the controls drawn again
     when the scenario's parameters or communicators differ from what they show (a preset, another tab)."""
     scenario, message = checked(data)
     if scenario is None:
-        return _same({"error": message}, plan_now), message, no_update, no_update
+        return changed({"error": message}, plan_now), message, no_update, no_update
     try:
         plan = tree_plan(scenario)
     except VizcollError as exc:
@@ -818,7 +806,7 @@ def refresh(data, plan_now=None, options_now=None, *shown_now):
     if options != options_now or any(now.get(key) != v[key] for key in CONTROL_KEYS):
         controls = tree_controls(v, options)
     costs = no_update if all(now.get(key) == v[key] for key in COST_KEYS) else cost_controls(v)
-    return _same(plan, plan_now), text, controls, costs
+    return changed(plan, plan_now), text, controls, costs
 
 
 def _view(plan, data):
