@@ -7,6 +7,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from vizcoll.erasure.compare import measure
+from vizcoll.scenario import Scenario
+from vizcoll.ui.calls import DEFAULT_SCENARIO
 
 from .browser_helpers import full_page_screenshot
 
@@ -85,12 +87,18 @@ def test_erasure_page_repair_groups_dc_failures_and_families(page):
     until(lambda: "RS ◀" in bar_names(page), 20)
     click_point(page, "block", 0)
     page.duo.wait_for_contains_text("#era-status", "cross-DC traffic 3 blocks (per remote block read)", timeout=20)
-    until(lambda: page.duo.find_element("#era-share").get_attribute("href").endswith("/erasure?code=rs"), 10)
+    until(lambda: shared_params(page).get("code") == "rs", 10, msg="the share link does not carry the code")
     assert page.duo.get_logs() == []
 
 
+def shared_params(page) -> dict:
+    """The erasure parameters the shell's share link carries."""
+    href = page.duo.find_element("#share-link").get_attribute("href")
+    return Scenario.from_fragment(href.partition("#s=")[2]).params.get("erasure", {})
+
+
 def test_absurd_parameters_give_a_message_not_a_trace(page):
-    page.open("/erasure?code=rs", counts=None)
+    page.open("/erasure#s=" + DEFAULT_SCENARIO.with_params("erasure", {"code": "rs"}).to_fragment(), counts=None)
     page.duo.wait_for_contains_text("#era-summary", "RS(9,5)", timeout=30)
     page.type_into("#era-n", "400\n")
     page.duo.wait_for_contains_text("#era-message", "above the limit of 32", timeout=20)
