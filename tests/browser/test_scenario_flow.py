@@ -58,6 +58,9 @@ def test_upload_break_visit_every_page_reload_and_share(page, tmp_path):
 
     go_to(page, "Multicast")
     until(lambda: any(h in main_text(page.driver) for h in HOSTS), 30, msg="no host name on the multicast page")
+    page.duo.wait_for_contains_text("#mc-summary", "unroutable groups", timeout=30)
+    assert "cannot be routed" not in page.driver.find_element(By.ID, "mc-status").text
+    assert BROKEN not in page.driver.find_element(By.ID, "mc-worst").text  # no multicast tree uses the cable
     assert badge_text(page.driver) == badge
 
     go_to(page, "Barrier")
@@ -67,6 +70,8 @@ def test_upload_break_visit_every_page_reload_and_share(page, tmp_path):
     assert set(HOSTS) <= set(labels)
     broken_edges = page.cy("return cy.edges('.broken').map(e => e.data('name'));")
     assert broken_edges == [BROKEN]
+    page.duo.wait_for_contains_text("#bar-summary", "run time", timeout=30)
+    assert "⚠" not in page.driver.find_element(By.ID, "bar-flag").text  # the barrier completes around the break
     assert badge_text(page.driver) == badge
 
     for label in ("Fault replays", "Erasure codes", "Topology"):
