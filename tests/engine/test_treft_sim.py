@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from vizcoll.errors import SpecError
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import CIRCLED, KernelCall, Program, Serial, Write, parse_fault, simulate_treft
-from vizcoll.treft.des import Engine, Queue
+from vizcoll.sim.engine import Engine, Queue
 from vizcoll.treft.npb import solver
 
 ROLES = ("executor", "worker", "subworker", "monitor", "device", "wq", "cq", "fq", "data")

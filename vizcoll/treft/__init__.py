@@ -10,7 +10,7 @@
   replicas' executor / worker / subworker / monitor threads and queues as a
   discrete-event simulation, soft errors, 2-of-3 voting, operations ① to ⑩
   (:func:`simulate_treft`);
-- :mod:`vizcoll.treft.des`, :mod:`vizcoll.treft.network`: the event engine and
+- :mod:`vizcoll.treft.network` (on the shared event core :mod:`vizcoll.sim.engine`):
   the timing model (latency 100 ms, bandwidth 13.98 Mbps by default).
 """
 

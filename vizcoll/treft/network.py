@@ -8,7 +8,7 @@ lone flow takes ``8 b / bandwidth`` seconds, and it arrives ``latency`` after
 its last byte left. Defaults are the paper's simulated Internet: 100 ms and
 13.98 Mbps.
 
->>> from vizcoll.treft.des import Engine
+>>> from vizcoll.sim.engine import Engine
 >>> eng = Engine()
 >>> net = Network(eng, CostModel(latency=0.1, bandwidth_mbps=8.0))   # 1 MB/s
 >>> a = net.transfer("x", "y", 1e6); b = net.transfer("x", "z", 1e6)  # share x's uplink
@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from vizcoll.errors import SpecError
-from vizcoll.treft.des import Engine, Signal
+from vizcoll.sim.engine import Engine, Signal
 
 __all__ = ["CostModel", "Network"]
 

@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from vizcoll.sim.timeline import Event
-from vizcoll.treft.des import Engine, Queue, Signal
+from vizcoll.sim.engine import Engine, Queue, Signal
 from vizcoll.treft.network import CostModel, Network
 from vizcoll.treft.program import KernelCall, Program, Serial, Write, execute
 from vizcoll.treft.sections import Section

@@ -1,9 +1,18 @@
-"""A minimal discrete-event engine: generator processes, one-shot signals and FIFO queues.
+"""The one discrete-event core of every simulation: a clock, one heap, callbacks, processes, signals, queues.
 
-A *process* is a generator that yields :class:`Signal` objects and is resumed
-(with the signal's value) when the signal fires; :meth:`Engine.timeout` is a
-signal that fires after a delay. Everything is deterministic: callbacks due at
-the same time run in the order they were scheduled.
+The shape is SimPy's (one environment, one clock, processes as generators
+that yield events) in a thin core of our own; ``benchmarks/event_core.py``
+measures both (see the README). Two ways to use it:
+
+- **callbacks**: :meth:`Engine.at` / :meth:`Engine.schedule` run
+  ``callback(*args)`` at an absolute time / after a delay;
+- **processes**: a generator yields :class:`Signal` objects and is resumed
+  (with the signal's value) when the signal fires; :meth:`Engine.timeout` is a
+  signal that fires after a delay, :class:`Queue` a FIFO between processes.
+
+Everything is deterministic: events are ordered by ``(time, priority,
+sequence)``, so callbacks due at the same time and priority run in the order
+they were scheduled (FIFO), and a lower ``priority`` runs first.
 
 >>> eng = Engine()
 >>> log = []
@@ -62,16 +71,23 @@ class Signal:
 
 
 class Engine:
-    """The event loop: a clock and a heap of ``(time, sequence, callback)``."""
+    """The event loop: a clock and a heap of ``(time, priority, sequence, callback, args)``."""
 
     def __init__(self) -> None:
         self.now = 0.0
+        self.processed = 0
         self._heap: list = []
         self._seq = itertools.count()
 
-    def schedule(self, delay: float, callback: Callable, *args: Any) -> None:
-        """Run ``callback(*args)`` after ``delay`` simulated seconds (``delay >= 0``)."""
-        heapq.heappush(self._heap, (self.now + max(float(delay), 0.0), next(self._seq), callback, args))
+    def at(self, time: float, callback: Callable, *args: Any, priority: int = 0) -> None:
+        """Run ``callback(*args)`` at absolute time ``time`` (never before :attr:`now`)."""
+        if time < self.now:
+            raise ValueError(f"cannot schedule at t={time} before the current time {self.now}")
+        heapq.heappush(self._heap, (time, priority, next(self._seq), callback, args))
+
+    def schedule(self, delay: float, callback: Callable, *args: Any, priority: int = 0) -> None:
+        """Run ``callback(*args)`` after ``delay`` simulated seconds (a negative delay counts as 0)."""
+        self.at(self.now + max(float(delay), 0.0), callback, *args, priority=priority)
 
     def signal(self) -> Signal:
         """A new, unfired signal."""
@@ -89,7 +105,7 @@ class Engine:
         self.schedule(delay, signal.fire, value)
         return signal
 
-    def at(self, time: float) -> Signal:
+    def timeout_at(self, time: float) -> Signal:
         """A signal firing at absolute time ``time`` (now if it is in the past)."""
         return self.timeout(time - self.now)
 
@@ -126,12 +142,23 @@ class Engine:
         self.schedule(0.0, step, None)
         return done
 
-    def run(self) -> None:
-        """Process events until none is left."""
+    @property
+    def pending(self) -> int:
+        """Events scheduled and not yet run."""
+        return len(self._heap)
+
+    def step(self) -> None:
+        """Run the next event."""
+        self.now, _, _, callback, args = heapq.heappop(self._heap)
+        self.processed += 1
+        callback(*args)
+
+    def run(self, limit: int | None = None) -> None:
+        """Process events until none is left, or stop with RuntimeError after ``limit`` events."""
         while self._heap:
-            time, _, callback, args = heapq.heappop(self._heap)
-            self.now = time
-            callback(*args)
+            if limit is not None and self.processed >= limit:
+                raise RuntimeError(f"the simulation exceeded {limit:,} events")
+            self.step()
 
 
 class Queue:
