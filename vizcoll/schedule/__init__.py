@@ -1,0 +1,20 @@
+"""Communication schedules: built from vizcoll's collectives, written and read as LogGOPSim's GOAL, timed by LogGP.
+
+- :mod:`vizcoll.schedule.model`: :class:`Schedule` (per rank: sends, receives,
+  computations, ``requires`` / ``irequires``);
+- :mod:`vizcoll.schedule.goal`: GOAL text out (:func:`dumps`) and in
+  (:func:`parse`, with line-numbered problems);
+- :mod:`vizcoll.schedule.loggp`: LogGOPSim's LogGP timing (:func:`simulate`);
+- :mod:`vizcoll.schedule.check`: everything wrong with a schedule, LogGOPSim's
+  silent failures included (:func:`check`);
+- :mod:`vizcoll.schedule.collectives`: barriers, tree collectives and static
+  reductions as schedules.
+"""
+
+from vizcoll.schedule.collectives import BARRIERS, TREE_OPS, barrier, static_reduction, tree_collective
+from vizcoll.schedule.goal import GoalError, Parsed, Problem, dumps, loads, parse
+from vizcoll.schedule.loggp import LogGP, LogGPResult, simulate
+from vizcoll.schedule.model import ANY, Op, Schedule
+
+__all__ = ["ANY", "BARRIERS", "TREE_OPS", "GoalError", "LogGP", "LogGPResult", "Op", "Parsed", "Problem",
+           "Schedule", "barrier", "dumps", "loads", "parse", "simulate", "static_reduction", "tree_collective"]
