@@ -33,7 +33,7 @@ from vizcoll.multicast.routing import MulticastResult
 from vizcoll.topology.io import _export_guids
 from vizcoll.topology.model import SWITCH, Topology
 
-__all__ = ["MLID_BASE", "MLID_MAX", "mlid", "forwarding_tables", "dump_mcfdbs", "parse_mcfdbs"]
+__all__ = ["MLID_BASE", "MLID_MAX", "mlid", "node_guids", "forwarding_tables", "dump_mcfdbs", "parse_mcfdbs"]
 
 MLID_BASE = 0xC001
 """MLID of group 0."""
@@ -41,7 +41,7 @@ MLID_MAX = 0xFFFE
 """Largest multicast LID (0xFFFF is the permissive LID)."""
 
 _SWITCH_LINE = re.compile(r"Switch 0x([0-9a-fA-F]{16})")
-_MLID_LINE = re.compile(r"0x([0-9A-Fa-f]{4}) :((?: 0x[0-9A-Fa-f]{3} )*)")
+_MLID_LINE = re.compile(r"0x([0-9A-Fa-f]{4})\s*:((?:\s+0x[0-9A-Fa-f]{1,4})*)\s*")
 
 
 def mlid(group: int) -> int:
@@ -50,6 +50,11 @@ def mlid(group: int) -> int:
     if not MLID_BASE <= value <= MLID_MAX:
         raise VizcollError(f"group {group} has no multicast LID: at most {MLID_MAX - MLID_BASE + 1} groups fit")
     return value
+
+
+def node_guids(topo: Topology) -> list[int]:
+    """Every node's GUID as the dump names it: the topology's, or the one the ibnetdiscover writer invents."""
+    return _export_guids(topo, "mcfdbs")
 
 
 def _rows_of_ids(topo: Topology, ids: np.ndarray) -> np.ndarray:
@@ -97,7 +102,7 @@ def dump_mcfdbs(topo: Topology, result: MulticastResult) -> str:
     GUIDs are the topology's; a node without one gets the same invented GUID
     the ibnetdiscover/ibsim writers of :mod:`vizcoll.topology.io` give it.
     """
-    guids = _export_guids(topo, "mcfdbs")
+    guids = node_guids(topo)
     out = []
     tables = forwarding_tables(topo, result)
     for switch in sorted(tables, key=lambda sw: guids[sw]):
@@ -110,12 +115,14 @@ def dump_mcfdbs(topo: Topology, result: MulticastResult) -> str:
 def parse_mcfdbs(text: str) -> dict[int, dict[int, list[int]]]:
     """Read an ``opensm.mcfdbs`` dump back: ``{switch GUID: {MLID: ports}}``.
 
-    Raises :class:`FileFormatError` naming the first line it does not understand.
+    Blank lines, ``#`` comments and the blanks around ports are not significant (OpenSM prints one blank
+    before and after each port; a file whose trailing blanks were stripped reads the same). Raises
+    :class:`FileFormatError` naming the first line it does not understand.
     """
     tables: dict[int, dict[int, list[int]]] = {}
     current: dict[int, list[int]] | None = None
     for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.startswith("LID    : Out Port(s)"):
+        if not line.strip() or line.startswith("LID    : Out Port(s)") or line.lstrip().startswith("#"):
             continue
         switch = _SWITCH_LINE.fullmatch(line.strip())
         entry = _MLID_LINE.fullmatch(line)

@@ -1,0 +1,113 @@
+"""A real fabric's multicast tables, read from OpenSM's ``opensm.mcfdbs`` dump, as groups and link loads.
+
+OpenSM lists, per switch and multicast LID, the ports a packet of the group
+leaves on (:mod:`vizcoll.multicast.mcfdbs`). Read against the fabric:
+
+- a listed port whose cable leads to an **end node** makes that end node a
+  member of the group; port 0 makes the switch itself a member;
+- a listed port whose cable leads to another switch puts that cable in the
+  group's tree (counted once, whichever end lists it; a cable listed by one
+  end only is reported, as OpenSM programs both ends of a tree link);
+- a link's **EFI** is the number of groups whose tree uses it, the same count
+  :class:`~vizcoll.multicast.routing.MulticastResult` keeps for vizcoll's own
+  routes, so the tables a fabric has today compare with FULB-MC, MINIHOP-MC or
+  SSSP-MC routing the same groups (:func:`compare`).
+
+Any routing engine's tables read (OpenSM's own, ours, others'); a switch GUID
+or a port the fabric does not have is an error naming it.
+
+>>> from vizcoll.topology.generators import from_spec
+>>> from vizcoll.multicast.routing import route
+>>> from vizcoll.multicast.mcfdbs import dump_mcfdbs
+>>> topo = from_spec("fat-tree:radix=4,levels=2")
+>>> routed = route(topo, [[topo.index("h0"), topo.index("h3")]], "minhop")
+>>> tables = read_tables(topo, dump_mcfdbs(topo, routed))
+>>> tables.groups, (tables.efi == routed.efi).all()
+({49153: ['h0', 'h3']}, np.True_)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vizcoll.errors import FileFormatError
+from vizcoll.multicast.mcfdbs import node_guids, parse_mcfdbs
+from vizcoll.multicast.routing import route
+from vizcoll.topology.hops import min_hops
+from vizcoll.topology.model import ENDPOINT, Topology
+
+__all__ = ["Tables", "read_tables", "compare", "link_rows"]
+
+
+@dataclass
+class Tables:
+    """The groups (MLID -> member names) and per-link EFI of a fabric's multicast tables, and warnings."""
+
+    groups: dict[int, list[str]]
+    members: dict[int, list[int]]
+    efi: np.ndarray
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def max_efi(self) -> int:
+        return int(self.efi.max(initial=0))
+
+
+def read_tables(topo: Topology, text: str) -> Tables:
+    """The groups and link loads of the ``opensm.mcfdbs`` text ``text`` on ``topo`` (see the module docstring)."""
+    by_guid = {guid: node for node, guid in enumerate(node_guids(topo))}
+    at_port = {(int(node), int(port)): row for row, (node, port) in
+               enumerate(zip(topo.link_a.tolist(), topo.link_pa.tolist(), strict=True))}
+    at_port |= {(int(node), int(port)): row for row, (node, port) in
+                enumerate(zip(topo.link_b.tolist(), topo.link_pb.tolist(), strict=True))}
+    used: dict[int, dict[int, int]] = {}
+    members: dict[int, set[int]] = {}
+    for guid, entries in parse_mcfdbs(text).items():
+        if guid not in by_guid:
+            raise FileFormatError(f"switch GUID 0x{guid:016x} of the dump is not in the fabric", source="mcfdbs")
+        switch = by_guid[guid]
+        for group_lid, ports in entries.items():
+            group_members = members.setdefault(group_lid, set())
+            group_links = used.setdefault(group_lid, {})
+            for port in ports:
+                if port == 0:
+                    group_members.add(switch)
+                    continue
+                row = at_port.get((switch, port))
+                if row is None:
+                    raise FileFormatError(f"switch {topo.names[switch]} (GUID 0x{guid:016x}) has no cable on port "
+                                          f"{port}, which MLID 0x{group_lid:04X} lists", source="mcfdbs")
+                peer = int(topo.link_b[row] if topo.link_a[row] == switch else topo.link_a[row])
+                if topo.kind[peer] == ENDPOINT:
+                    group_members.add(peer)
+                group_links[row] = group_links.get(row, 0) + 1
+    efi = np.zeros(topo.n_links, dtype=np.int64)
+    warnings = []
+    for group_lid, rows in sorted(used.items()):
+        for row, ends in rows.items():
+            efi[row] += 1
+            peer_is_switch = topo.kind[topo.link_a[row]] != ENDPOINT and topo.kind[topo.link_b[row]] != ENDPOINT
+            if peer_is_switch and ends == 1 and len(warnings) < 50:
+                warnings.append(f"MLID 0x{group_lid:04X}: only one end of {topo.link_label(row)} lists it")
+    ordered = {lid: sorted(nodes, key=lambda n: topo.names[n]) for lid, nodes in sorted(members.items())}
+    return Tables({lid: [topo.names[n] for n in nodes] for lid, nodes in ordered.items()}, ordered, efi, warnings)
+
+
+def link_rows(topo: Topology, efi: np.ndarray) -> list[dict]:
+    """``{"a", "a_port", "b", "b_port", "groups"}`` for every link some group uses."""
+    return [{"a": topo.names[topo.link_a[r]], "a_port": int(topo.link_pa[r]), "b": topo.names[topo.link_b[r]],
+             "b_port": int(topo.link_pb[r]), "groups": int(efi[r])} for r in np.flatnonzero(efi).tolist()]
+
+
+def compare(topo: Topology, tables: Tables, algos: list[str]) -> dict[str, dict]:
+    """Each algorithm routing the tables' groups on the same fabric: its max EFI and per-link counts."""
+    groups = [nodes for nodes in tables.members.values() if nodes]
+    table = min_hops(topo)
+    out = {}
+    for algo in algos:
+        result = route(topo, groups, algo, table)
+        out[algo] = {"max_efi": int(result.efi.max(initial=0)), "unroutable": len(result.unroutable),
+                     "links": link_rows(topo, result.efi)}
+    return out
