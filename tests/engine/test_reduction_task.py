@@ -171,3 +171,42 @@ def test_engine_does_not_import_dash():
             "print(','.join(m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+# ---------------------------------------------------------------- the shared event core
+#: the paper's Fig. 4 run, event by event: (time in ms, kind); the master queues a message and pairs it at the
+#: same time, in that order (the engine runs events at equal times FIFO)
+FIG4_EVENTS = [
+    (0.0, "send"), (0.001, "send"), (0.002, "send"), (0.003, "send"),
+    (0.051, "replica"), (0.052, "replica"), (0.053, "replica"), (0.054, "replica"),
+    (4.213, "arrive"), (4.225, "arrive"), (4.225, "task"), (4.238, "arrive"), (4.25, "arrive"), (4.25, "task"),
+    (8.425, "fetch"), (8.45, "fetch"), (8.526, "state"), (8.527, "reduce"), (8.527, "send"),
+    (8.552, "state"), (8.552, "reduce"), (8.552, "send"),
+    (12.739, "arrive"), (12.764, "arrive"), (12.764, "task"),
+    (16.964, "fetch"), (17.066, "state"), (17.066, "reduce"), (17.066, "send"), (21.279, "note"), (21.379, "note"),
+]
+
+
+def test_fig4_timeline_golden():
+    tl, fig = simulate_task_reduction(4, 1024, root=1, arrival=[0, 3, 1, 2])
+    assert [(round(e.t * 1e3, 3), e.kind) for e in tl.events] == FIG4_EVENTS
+    assert fig["time"] == pytest.approx(0.02137853943880891, rel=1e-12)
+
+
+def test_task_run_is_driven_by_the_shared_engine():
+    from vizcoll.reduction.task import TaskRun, task_figures, task_run
+    from vizcoll.sim.engine import Engine
+
+    run = task_run(8, MB, root=2, kill="fetching-data", record=False)
+    assert isinstance(run, TaskRun) and isinstance(run.engine, Engine)
+    assert run.engine.pending == 0 and run.engine.processed > 0 and run.now == run.engine.now
+    assert task_figures(run)["recovered"] is True
+
+
+def test_public_names_stay_importable_from_the_task_module():
+    from vizcoll.reduction import task, task_sim, task_state
+
+    for name in task.__all__:
+        assert hasattr(task, name)
+    assert task.TaskRun is task_sim.TaskRun
+    assert task.FAULT_LOCATIONS is task_state.FAULT_LOCATIONS and task.TASK_LEGEND is task_state.TASK_LEGEND

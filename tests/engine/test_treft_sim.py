@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vizcoll.errors import SpecError
+from vizcoll.sim.engine import Engine, Queue
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import CIRCLED, KernelCall, Program, Serial, Write, parse_fault, simulate_treft
-from vizcoll.sim.engine import Engine, Queue
 from vizcoll.treft.npb import solver
 
 ROLES = ("executor", "worker", "subworker", "monitor", "device", "wq", "cq", "fq", "data")
@@ -287,3 +287,26 @@ def test_all_of_waits_for_every_signal():
     done = eng.all_of([eng.timeout(2.0, "x"), eng.timeout(1.0, "y")])
     eng.run()
     assert done.fired and done.value == ["x", "y"] and eng.now == 2.0
+
+
+# ---------------------------------------------------------------- the runtime's modules and a golden run
+#: every numbered operation of the small program with a soft error on r1's u2, in the order the engine runs them
+SMALL_OPS = "①①①②③②③②③②③②③②③④④④⑤⑤⑤⑤⑤⑤⑥⑥⑥⑥⑥⑥⑦⑦⑦⑦⑦⑦⑧⑧⑧⑨⑨⑨⑩⑩⑩①①①②③②③②③④④④⑤⑤⑤⑥⑥⑥⑦⑦⑧⑧⑦⑧⑨⑨⑨⑩⑩⑩"
+
+
+def test_small_program_golden_run():
+    tl, fig = simulate_treft(small_program(), inject=(1, "K2", "u2"))
+    assert "".join(op["symbol"] for op in fig["ops"]) == SMALL_OPS
+    assert fig["time"] == pytest.approx(36.15110443490704, rel=1e-12)
+    assert fig["baseline_time"] == pytest.approx(22.676937052932768, rel=1e-12)
+    assert fig["outcome"] == "corrected" and len(tl.events) == 875
+
+
+def test_runtime_parts_stay_importable_from_the_runtime_module():
+    from vizcoll.treft import checks, records, replica, runtime, threads
+
+    for name in runtime.__all__:
+        assert hasattr(runtime, name)
+    assert runtime.Fault is records.Fault and runtime.Recorder is records.Recorder
+    assert issubclass(runtime.Run, threads.Threads) and issubclass(threads.Threads, checks.Checks)
+    assert issubclass(checks.Checks, replica.RunState)

@@ -5,6 +5,10 @@ fault-tolerant Master/Worker reduction (distributed-reduction.md), all as replay
   :func:`simulate_rabenseifner`: ``(timeline, figures)`` with the same figure keys;
 - :data:`FAULT_LOCATIONS` / :data:`LOCATION_ALIASES`: the names ``kill`` accepts;
 - :func:`reliability_experiment`: the paper's fault experiment (98.43 %);
+- the task-based reduction: the model and entry points in :mod:`vizcoll.reduction.task`,
+  its event handlers (:class:`~vizcoll.reduction.task_sim.TaskRun`, on the shared event
+  core :mod:`vizcoll.sim.engine`) in :mod:`vizcoll.reduction.task_sim`, its messages,
+  tasks and per-reduction state in :mod:`vizcoll.reduction.task_state`;
 - schedules and α-β-γ costs in :mod:`vizcoll.reduction.static`, machine times in
   :class:`ReductionParams` (calibrated defaults :data:`C1`), node speeds in
   :mod:`vizcoll.reduction.env`.

@@ -16,7 +16,6 @@ reduction of all inputs.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -26,6 +25,7 @@ from vizcoll.errors import SpecError
 from vizcoll.reduction.common import Recorder, RunSetup, make_setup, mib, rank_name
 from vizcoll.reduction.params import C1, ReductionParams
 from vizcoll.reduction.static import Schedule, Transfer, schedule, static_cost
+from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import Timeline
 
 __all__ = ["simulate_static", "simulate_binomial", "simulate_mst", "simulate_rabenseifner", "STATIC_LEGEND"]
@@ -76,7 +76,11 @@ def _apply_data(sched: Schedule, setup: RunSetup, red: int) -> np.ndarray:
 
 
 class _StaticRun:
-    """Event-driven execution of one or more schedules on shared nodes."""
+    """Event-driven execution of one or more schedules on shared nodes, on the shared event core.
+
+    An op is scheduled on the :class:`~vizcoll.sim.engine.Engine` at the time its processes are all ready (when it
+    is next in line for each of them); the engine runs ops in that time order, FIFO among equal times.
+    """
 
     def __init__(self, setup: RunSetup, scheds: list[Schedule], rec: Recorder):
         self.s, self.scheds, self.rec = setup, scheds, rec
@@ -96,35 +100,37 @@ class _StaticRun:
         self.failed_at: list[float | None] = [None] * len(scheds)
         self.messages = 0
         self.bytes = 0.0
+        self.engine = Engine()  # ops start in time order (FIFO among equal times)
+        self.pushed: set[int] = set()  # ids of the ops already scheduled
 
     def _eligible(self, op: _Op) -> bool:
         q, pos = self.queues[op.red], self.pos[op.red]
         return all(pos[r] < len(q[r]) and q[r][pos[r]] is op for r in op.ranks)
 
-    def _push(self, heap: list, op: _Op, pushed: set) -> None:
-        if id(op) not in pushed and self._eligible(op):
-            pushed.add(id(op))
-            heapq.heappush(heap, (self._ready(op), len(pushed), op))
+    def _push(self, op: _Op) -> None:
+        """Schedule ``op`` once it is next in line for all its processes, at the time the last of them is ready."""
+        if id(op) not in self.pushed and self._eligible(op):
+            self.pushed.add(id(op))
+            self.engine.at(self._ready(op), self._start, op)
 
     def run(self) -> None:
-        heap: list = []
-        pushed: set[int] = set()
+        """Schedule every process's first op, then run the engine until every op is done (or blocked)."""
         for red in range(len(self.scheds)):
             for q in self.queues[red]:
                 if q:
-                    self._push(heap, q[0], pushed)
-        while heap:
-            ready, _, op = heapq.heappop(heap)
-            if self.failed_at[op.red] is not None:
-                continue
-            if not self._execute(op, ready):
-                continue
-            for r in op.ranks:
-                self.pos[op.red][r] += 1
-            for r in op.ranks:
-                q, i = self.queues[op.red][r], self.pos[op.red][r]
-                if i < len(q):
-                    self._push(heap, q[i], pushed)
+                    self._push(q[0])
+        self.engine.run()
+
+    def _start(self, op: _Op) -> None:
+        """The op's processes are ready (now): time its messages, then schedule what each process does next."""
+        if self.failed_at[op.red] is not None or not self._execute(op, self.engine.now):
+            return
+        for r in op.ranks:
+            self.pos[op.red][r] += 1
+        for r in op.ranks:
+            q, i = self.queues[op.red][r], self.pos[op.red][r]
+            if i < len(q):
+                self._push(q[i])
 
     def _ready(self, op: _Op) -> float:
         return max(self.done[op.red][r] for r in op.ranks)

@@ -105,65 +105,16 @@ def broadcast(topo: Topology, root: int | str, hop_latency: float = 1.0) -> Time
     States: ``root``, ``waiting`` -> ``received`` (-> ``forwarding`` ->
     ``done`` for nodes that pass the packet on), or ``unreachable``.
     """
-    if isinstance(hop_latency, bool) or not isinstance(hop_latency, numbers.Real) or not (
-        math.isfinite(hop_latency) and hop_latency > 0
-    ):
-        raise SpecError(f"hop_latency must be a positive number, got {hop_latency!r}")
-    hop_latency = float(hop_latency)
+    hop_latency = _check_latency(hop_latency)
     r = _root_index(topo, root)
     parent, arc, depth, view = _bfs(topo, r)
     names = topo.names
     n = topo.n_nodes
     hops = int(depth.max())
     reached = int((depth >= 0).sum())
-    order = np.lexsort((np.arange(n), depth))  # by depth, then node index
-    order = order[depth[order] > 0]
-    level_start = np.searchsorted(depth[order], np.arange(1, hops + 2))
-
-    events: list[Event] = []
-    previous: list[int] = []  # nodes that forwarded in the previous hop
-    so_far = 1
-    for h in range(1, hops + 1):
-        nodes = order[level_start[h - 1]:level_start[h]]
-        t = h * hop_latency
-        senders = sorted(set(parent[nodes].tolist()))
-        so_far += len(nodes)
-        if len(nodes) == 1:
-            v = int(nodes[0])
-            what = f"{names[parent[v]]} sends the packet to {names[v]} over port {int(view.port[arc[v]])}"
-        else:
-            who = "1 node sends" if len(senders) == 1 else f"{len(senders)} nodes send"
-            what = f"{who} the packet over {len(nodes)} links"
-        events.append(Event(
-            t, "note",
-            label=f"Hop {h}: {what} ({so_far} of {n} nodes have it)",
-            state_changes={names[u]: "done" for u in previous if u != r},
-        ))
-        announced: set[int] = set()
-        for v in nodes.tolist():
-            u, a = int(parent[v]), int(arc[v])
-            changes = {names[v]: "received"}
-            if u != r and u not in announced:
-                changes[names[u]] = "forwarding"
-            announced.add(u)
-            events.append(Event(
-                t, "send", src=u, dst=v,
-                path_links=[int(topo.link_id[view.link[a]])],
-                label=f"{names[u]} → {names[v]} (port {int(view.port[a])})",
-                state_changes=changes,
-            ))
-        previous = senders
-
+    events, previous = _hop_events(topo, r, parent, arc, depth, view, hop_latency)
     lost = np.flatnonzero(depth < 0)
-    if len(lost):
-        why = "links broken" if topo.broken.any() else f"no path from {names[r]}"
-        end = f"{len(lost)} node{'s' * (len(lost) > 1)} cannot be reached: {why} ({_names(topo, lost)})"
-    else:
-        end = f"Broadcast complete: all {n} nodes have the packet after {hops} hop{'s' * (hops != 1)}"
-    changes = {names[u]: "done" for u in previous if u != r}
-    changes.update({names[u]: "unreachable" for u in lost.tolist()})
-    events.append(Event((hops + 1) * hop_latency, "note", label=end, state_changes=changes))
-
+    events.append(_closing_event(topo, r, lost, previous, hops, hop_latency))
     initial = dict.fromkeys(names, "waiting")
     initial[names[r]] = "root"
     return Timeline(
@@ -184,3 +135,77 @@ def broadcast(topo: Topology, root: int | str, hop_latency: float = 1.0) -> Time
             "completion_time": hops * hop_latency,
         },
     )
+
+
+def _check_latency(hop_latency) -> float:
+    if isinstance(hop_latency, bool) or not isinstance(hop_latency, numbers.Real) or not (
+        math.isfinite(hop_latency) and hop_latency > 0
+    ):
+        raise SpecError(f"hop_latency must be a positive number, got {hop_latency!r}")
+    return float(hop_latency)
+
+
+def _hop_events(topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, depth: np.ndarray, view,
+                hop_latency: float) -> tuple[list[Event], list[int]]:
+    """The events of every hop (a note, then one send per packet) and the nodes that forwarded in the last one."""
+    names, n = topo.names, topo.n_nodes
+    hops = int(depth.max())
+    order = np.lexsort((np.arange(n), depth))  # by depth, then node index
+    order = order[depth[order] > 0]
+    level_start = np.searchsorted(depth[order], np.arange(1, hops + 2))
+    events: list[Event] = []
+    previous: list[int] = []  # nodes that forwarded in the previous hop
+    so_far = 1
+    for h in range(1, hops + 1):
+        nodes = order[level_start[h - 1]:level_start[h]]
+        t = h * hop_latency
+        senders = sorted(set(parent[nodes].tolist()))
+        so_far += len(nodes)
+        if len(nodes) == 1:
+            v = int(nodes[0])
+            what = f"{names[parent[v]]} sends the packet to {names[v]} over port {int(view.port[arc[v]])}"
+        else:
+            who = "1 node sends" if len(senders) == 1 else f"{len(senders)} nodes send"
+            what = f"{who} the packet over {len(nodes)} links"
+        events.append(Event(
+            t, "note",
+            label=f"Hop {h}: {what} ({so_far} of {n} nodes have it)",
+            state_changes={names[u]: "done" for u in previous if u != r},
+        ))
+        events.extend(_sends(topo, r, parent, arc, view, nodes, t))
+        previous = senders
+    return events, previous
+
+
+def _sends(topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, view, nodes: np.ndarray,
+           t: float) -> list[Event]:
+    """One ``"send"`` per node reached in this hop; a parent is announced ``forwarding`` with its first packet."""
+    names, events = topo.names, []
+    announced: set[int] = set()
+    for v in nodes.tolist():
+        u, a = int(parent[v]), int(arc[v])
+        changes = {names[v]: "received"}
+        if u != r and u not in announced:
+            changes[names[u]] = "forwarding"
+        announced.add(u)
+        events.append(Event(
+            t, "send", src=u, dst=v,
+            path_links=[int(topo.link_id[view.link[a]])],
+            label=f"{names[u]} → {names[v]} (port {int(view.port[a])})",
+            state_changes=changes,
+        ))
+    return events
+
+
+def _closing_event(topo: Topology, r: int, lost: np.ndarray, previous: list[int], hops: int,
+                   hop_latency: float) -> Event:
+    """The last step: the last forwarders are done, and the nodes that cannot be reached are marked."""
+    names, n = topo.names, topo.n_nodes
+    if len(lost):
+        why = "links broken" if topo.broken.any() else f"no path from {names[r]}"
+        end = f"{len(lost)} node{'s' * (len(lost) > 1)} cannot be reached: {why} ({_names(topo, lost)})"
+    else:
+        end = f"Broadcast complete: all {n} nodes have the packet after {hops} hop{'s' * (hops != 1)}"
+    changes = {names[u]: "done" for u in previous if u != r}
+    changes.update({names[u]: "unreachable" for u in lost.tolist()})
+    return Event((hops + 1) * hop_latency, "note", label=end, state_changes=changes)

@@ -331,40 +331,67 @@ def simulate_aggregation(topo: Topology, tree: Tree, ranks: Sequence[Sequence[in
     _check_params(latency, theta, op)
     _check_tree(topo, tree)
     table = table if table is not None else min_hops(topo)
+    ranks, values = _ranks_and_values(topo, tree, ranks, seed)
+    combine = OPS[op]
+    own = [reduce(combine, (values[r] for r in rs)) if rs else None for rs in ranks]
+    paths = _edge_paths(table, tree)
+    run = _Run(topo, tree, _keys(topo, tree), paths, combine, float(latency), float(theta))
+    expected = reduce(combine, values.values())
+    partial, ready, blocked = _up(run, own)
+    broken = _broken(run)
+    result = None if blocked[0] else partial[0]
+    done = _finish(run, result, expected, ready[0], broken)
+    _tidy(run.events)
+    done = None if done is None else round(done, _DIGITS)
+    return _timeline(run, ranks, own, title, _summary(run, result, expected, done, blocked, broken, op))
+
+
+def _summary(run: _Run, result, expected, done: float | None, blocked: list[bool], broken: list[dict],
+             op: str) -> dict:
+    """The figures of the run (see :func:`simulate_aggregation`)."""
+    tree, paths = run.tree, run.paths
+    return {
+        "result": result, "expected": expected, "correct": result == expected, "time": done,
+        "packets": sum(1 for v in range(1, tree.size) if not blocked[v] and paths[v] is not None),
+        "bcast_packets": tree.size - 1 if result is not None else 0,
+        "max_link_packets": _max_link_packets(paths), "height": tree.height, "radius": _radius(tree, paths),
+        "broken_edges": broken, "op": op, "latency": run.latency, "theta": run.theta,
+    }
+
+
+def _ranks_and_values(topo: Topology, tree: Tree, ranks: Sequence[Sequence[int]] | None,
+                      seed: int | None) -> tuple[list[list[int]], dict[int, int]]:
+    """The processes of every vertex (checked against the tree) and each process's value."""
     ranks = _default_ranks(topo, tree) if ranks is None else [list(map(int, rs)) for rs in ranks]
     if len(ranks) != tree.size:
         raise SpecError(f"ranks lists {len(ranks)} vertices, the tree has {tree.size}")
     values = _values(ranks, seed)
     if not values:
         raise SpecError("no vertex of the tree hosts a process")
-    combine = OPS[op]
-    own = [reduce(combine, (values[r] for r in rs)) if rs else None for rs in ranks]
+    return ranks, values
+
+
+def _edge_paths(table: MinHopTable, tree: Tree) -> list[list[Hop] | None]:
+    """The unicast path of every tree edge, child to parent (the root's entry is empty)."""
     paths = [None if v == 0 else unicast_path(table, tree.node[v], tree.node[tree.parent[v]])
              for v in range(tree.size)]
     paths[0] = []
-    run = _Run(topo, tree, _keys(topo, tree), paths, combine, float(latency), float(theta))
-    expected = reduce(combine, values.values())
-    partial, ready, blocked = _up(run, own)
-    broken = _broken(run)
-    result, done = (None, None) if blocked[0] else (partial[0], None)
-    if result is not None:
-        run.events.append(Event(ready[0], "note", tree.node[0], label=(
-            f"{run.name(0)} has the result {result} (expected {expected}) and sends it down the tree"),
-            state_changes={run.name(0): f"result={result}"}))
-        done = _down(run, result, ready[0])
-        run.events.append(Event(done, "note", label=f"Every vertex has the result {result} at t={done:g}"))
-    else:
+    return paths
+
+
+def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> float | None:
+    """After the reduce phase: the broadcast of the result (the time the last vertex has it), or, when the root
+    is blocked, a closing note (None)."""
+    if result is None:
         last = max((e.t for e in run.events), default=0.0)
-        run.events.append(_closing_note(run, broken, last + latency))
-    _tidy(run.events)
-    done = None if done is None else round(done, _DIGITS)
-    return _timeline(run, ranks, own, title, {
-        "result": result, "expected": expected, "correct": result == expected, "time": done,
-        "packets": sum(1 for v in range(1, tree.size) if not blocked[v] and paths[v] is not None),
-        "bcast_packets": tree.size - 1 if result is not None else 0,
-        "max_link_packets": _max_link_packets(paths), "height": tree.height, "radius": _radius(tree, paths),
-        "broken_edges": broken, "op": op, "latency": float(latency), "theta": float(theta),
-    })
+        run.events.append(_closing_note(run, broken, last + run.latency))
+        return None
+    run.events.append(Event(ready, "note", run.tree.node[0], label=(
+        f"{run.name(0)} has the result {result} (expected {expected}) and sends it down the tree"),
+        state_changes={run.name(0): f"result={result}"}))
+    done = _down(run, result, ready)
+    run.events.append(Event(done, "note", label=f"Every vertex has the result {result} at t={done:g}"))
+    return done
 
 
 def _tidy(events: list[Event]) -> None:

@@ -9,7 +9,11 @@
 - :mod:`vizcoll.treft.runtime` and :mod:`vizcoll.treft.simulate`: three
   replicas' executor / worker / subworker / monitor threads and queues as a
   discrete-event simulation, soft errors, 2-of-3 voting, operations ① to ⑩
-  (:func:`simulate_treft`);
+  (:func:`simulate_treft`); the runtime's parts: :mod:`~vizcoll.treft.records`
+  (operations, messages, faults, votes, the recorder),
+  :mod:`~vizcoll.treft.replica` (a replica's state and the bookkeeping),
+  :mod:`~vizcoll.treft.checks` (monitor thread, 2-of-3 vote) and
+  :mod:`~vizcoll.treft.threads` (executor, worker, subworkers);
 - :mod:`vizcoll.treft.network` (on the shared event core :mod:`vizcoll.sim.engine`):
   the timing model (latency 100 ms, bandwidth 13.98 Mbps by default).
 """

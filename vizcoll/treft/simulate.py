@@ -40,7 +40,7 @@ from vizcoll.sim.timeline import Event, Timeline, sort_events
 from vizcoll.treft.network import CostModel
 from vizcoll.treft.program import Program, run_reference
 from vizcoll.treft.runtime import ROLES, Fault, Run
-from vizcoll.treft.sections import place_sections
+from vizcoll.treft.sections import Section, Violation, place_sections
 from vizcoll.treft.workflows import workflow
 
 __all__ = ["REPLICAS", "parse_fault", "simulate_treft"]
@@ -227,9 +227,16 @@ def simulate_treft(program: Program | str, variant: str = "treft", inject=None, 
               seed=int(seed))
     initial = run.initial_state()
     time = run.run()
+    figures = _figures(run, program, variant, golden, faults, time, baseline, sections, violations)
+    return _timeline(run, program, variant, sections, faults, initial, figures), figures
+
+
+def _figures(run: Run, program: Program, variant: str, golden: dict, faults: list[Fault], time: float,
+             baseline: float, sections: list[Section], violations: list[Violation]) -> dict:
+    """The figures of a finished run (see :func:`simulate_treft`)."""
     final_ok = _final_ok(run, program, golden)
     outcome, detected, corrected = _outcome(faults, run.votes, final_ok)
-    figures = {
+    return {
         "overhead_pct": 100.0 * (time - baseline) / baseline if baseline > 0 else 0.0,
         "detected": detected,
         "corrected": corrected,
@@ -246,7 +253,12 @@ def simulate_treft(program: Program | str, variant: str = "treft", inject=None, 
         "votes": [vars(v) for v in run.votes if v.outcome != "agree"],
         "bytes_sent": run.net.bytes_sent,
     }
-    timeline = Timeline(
+
+
+def _timeline(run: Run, program: Program, variant: str, sections: list[Section], faults: list[Fault], initial: dict,
+              figures: dict) -> Timeline:
+    """The replay of a finished run: its events in time order, every step captioned."""
+    return Timeline(
         title=f"TREFT on {program.name} — {VARIANT_TEXT[variant]}",
         initial_state=initial,
         events=_captioned(sort_events(run.rec.events)),
@@ -255,4 +267,3 @@ def simulate_treft(program: Program | str, variant: str = "treft", inject=None, 
         summary={k: v for k, v in figures.items() if k not in ("ops", "votes")} | {"n_ops": len(run.rec.ops)},
         intro=_intro(program, variant, sections, faults),
     )
-    return timeline, figures
