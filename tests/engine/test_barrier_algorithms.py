@@ -7,7 +7,10 @@ import networkx as nx
 import pytest
 
 from vizcoll.barrier.algorithms import (
+    ALGORITHMS,
     ALGOS,
+    GRID_ONLY,
+    BarrierRun,
     BarrierViolation,
     MasterSlave,
     SimParams,
@@ -34,6 +37,14 @@ def isolate(topo, name):
     for lid in topo.link_id[(topo.link_a == u) | (topo.link_b == u)].tolist():
         topo.set_broken(lid)
     return topo
+
+
+def test_the_registry_is_the_one_list_of_algorithms():
+    """Adding an algorithm = one module (a BarrierRun subclass) + one line in ALGORITHMS."""
+    assert ALGOS == tuple(ALGORITHMS) == ("ms", "tree", "tournament", "dissemination", "dissemination+tree", "dlct",
+                                          "dlct+ms", "dlct+tree")
+    assert GRID_ONLY == ("dlct", "dlct+ms", "dlct+tree")
+    assert all(issubclass(cls, BarrierRun) and cls.name == name for name, cls in ALGORITHMS.items())
 
 
 @pytest.mark.parametrize("algo", ALGOS)

@@ -17,8 +17,9 @@ from vizcoll.barrier.algorithms import (
     run_barriers,
 )
 from vizcoll.barrier.fabric import FabricNetwork
-from vizcoll.barrier.network import EventQueue, Message, Network, Recorder
+from vizcoll.barrier.network import Message, Network, Recorder
 from vizcoll.errors import SpecError, VizcollError
+from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec, mesh, torus
@@ -161,7 +162,7 @@ def test_a_single_message_takes_hops_plus_one_handlings():
     """The one timing model: (h + 1) * proc + h * hop_latency without contention, switches handle it too."""
     topo = fat_tree(broken=())
     net = FabricNetwork(topo, ends(topo))
-    q, got = EventQueue(), []
+    q, got = Engine(), []
     transport = Network(net, q, lambda t, m: got.append((t, m)), lambda t, m: None, Recorder(), 0.25, 1.0)
     h0, h15 = topo.index("h0"), topo.index("h15")
     transport.send(0.0, Message("gather", h0, h15, 0))

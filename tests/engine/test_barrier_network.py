@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from vizcoll.barrier.network import EventQueue, GridNetwork, Message, Network, Recorder, break_links
+from vizcoll.barrier.network import GridNetwork, Message, Network, Recorder, break_links
 from vizcoll.barrier.structures import greedy_route
 from vizcoll.errors import SpecError, TopologyError
+from vizcoll.sim.engine import Engine
 from vizcoll.topology.generators import fat_tree, mesh
 
 
@@ -80,21 +81,21 @@ def test_unreachable_destination_is_a_dead_end_not_a_loop():
     assert [len(c) for c in grid.components()] == [8, 1]
 
 
-def test_event_queue_breaks_ties_in_scheduling_order():
-    q, seen = EventQueue(), []
+def test_the_event_core_breaks_ties_in_scheduling_order():
+    q, seen = Engine(), []
     for tag in "abc":
-        q.push(1.0, lambda t, x: seen.append(x), tag)
-    q.push(0.5, lambda t, x: seen.append(x), "first")
+        q.at(1.0, seen.append, tag)
+    q.at(0.5, seen.append, "first")
     q.run()
     assert seen == ["first", "a", "b", "c"]
     with pytest.raises(ValueError):
-        q.push(0.1, lambda t: None)
+        q.at(0.1, seen.append, "too late")
 
 
 def _line_network(proc=1.0, lat=0.5):
     topo = mesh((1, 3), neighbors=4, hosts=0)
     grid = GridNetwork(topo)
-    q, got = EventQueue(), []
+    q, got = Engine(), []
     net = Network(grid, q, lambda t, m: got.append((t, m)), lambda t, m: None, Recorder(), lat, proc)
     return topo, net, q, got
 
@@ -127,7 +128,7 @@ def test_network_parameters_checked():
     topo = mesh((2, 2), hosts=0)
     grid = GridNetwork(topo)
     with pytest.raises(SpecError):
-        Network(grid, EventQueue(), print, print, Recorder(), hop_latency=0)
+        Network(grid, Engine(), print, print, Recorder(), hop_latency=0)
     with pytest.raises(SpecError):
         GridNetwork(topo, routing="teleport")
     with pytest.raises(TopologyError):

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vizcoll.errors import SpecError, VizcollError
+from vizcoll.multicast import groups
 from vizcoll.multicast.groups import (
     GROUP_EVENTS,
     GROUP_STATES,
@@ -317,3 +318,13 @@ def test_engine_does_not_import_dash_or_plotly():
     code = ("import sys, vizcoll.multicast.groups as g; g.simulate_group([1, 2, 3]); "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly')]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
+
+
+def test_every_action_has_one_small_handler_on_the_event_core():
+    """simulate_group runs on vizcoll.sim.engine: one handler per action, simultaneous actions by priority."""
+    assert len(groups._HANDLERS) == 14 and set(groups._PRIORITY) <= set(groups._HANDLERS)
+    assert all(callable(h) and h.__name__ == f"_{a}" for a, h in groups._HANDLERS.items())
+    # a crash at the very time of a join goes first (priority 0), so the crashed process never sends
+    tl = simulate_group([1, 2], join_times=[0.5, 0.5], crashed={1: 0.5})
+    assert [e.label for e in tl.events[:2]] == ["p1 crashes: it will send and receive nothing any more",
+                                                 "p0 → SM: SubnAdmSet(MCMemberRecord), MemberCount=2"]

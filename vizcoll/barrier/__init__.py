@@ -6,11 +6,19 @@
   link set of a pattern;
 - :mod:`vizcoll.barrier.uq`: the update quantity UQ (Fig. 3) and the 256
   S-curve transformations of the 4x4 grid (Fig. 5);
-- :mod:`vizcoll.barrier.network` (the paper's grid network, the timing model,
-  :func:`is_grid`), :mod:`vizcoll.barrier.fabric` (any fabric: processes on
-  chosen nodes, min-hop routes avoiding broken links),
-  :mod:`vizcoll.barrier.algorithms` (``run_barriers``; :data:`GRID_ONLY` = the
-  DLCT variants, which need a grid) and :mod:`vizcoll.barrier.dlct`.
+- :mod:`vizcoll.barrier.grid` (the paper's grid network and its greedy
+  routing, :func:`is_grid`), :mod:`vizcoll.barrier.fabric` (any fabric:
+  processes on chosen nodes, min-hop routes avoiding broken links) and
+  :mod:`vizcoll.barrier.network` (the timing model, on the event core
+  :mod:`vizcoll.sim.engine`);
+- :mod:`vizcoll.barrier.algorithms`: ``run_barriers`` and the registry
+  :data:`~vizcoll.barrier.algorithms.ALGORITHMS` of the algorithms, one module
+  per family (:mod:`~vizcoll.barrier.tree`,
+  :mod:`~vizcoll.barrier.dissemination`, :mod:`~vizcoll.barrier.dlct`) on
+  the machinery of :mod:`~vizcoll.barrier.base` and
+  :mod:`~vizcoll.barrier.twophase`; :data:`GRID_ONLY` = the DLCT variants,
+  which need a grid;
+- :mod:`vizcoll.barrier.benchmark`: the paper's sweep (Fig. 6 and 7).
 """
 
 from vizcoll.barrier.algorithms import GRID_ONLY, run_barriers

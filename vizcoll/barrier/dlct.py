@@ -19,7 +19,7 @@ holding ``G(ID)`` (LCT: ``ID & (ID - 1)``) and releases the processors holding
    early may reach one that has not switched yet; it waits in that
    processor's queue until it enters the next barrier (the queue was cleared
    before, so two barriers never mix: checked, see
-   :class:`~vizcoll.barrier.algorithms.TwoPhase`).
+   :class:`~vizcoll.barrier.twophase.TwoPhase`).
 
 **The judge** (the paper leaves it open; ``judge=``):
 
@@ -28,7 +28,7 @@ holding ``G(ID)`` (LCT: ``ID & (ID - 1)``) and releases the processors holding
   intact grid (it knows the grid and the numbering). If the gathered total
   is larger, a harmful break exists; the root then evaluates every
   ``K = 0..n-1`` with its model of the live network (the routing of
-  :class:`~vizcoll.barrier.network.GridNetwork`: we assume the root knows the
+  :class:`~vizcoll.barrier.grid.GridNetwork`: we assume the root knows the
   broken links, as the nodes' neighbour tables do, like link-state routing)
   and takes the ``K`` whose routed pattern has the shortest *critical
   chains* (the longest Gather chain plus the longest Release chain, counting
@@ -69,9 +69,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from vizcoll.barrier.algorithms import JUDGES, Block, TwoPhase, grid_blocks
-from vizcoll.barrier.network import GridNetwork, Message
+from vizcoll.barrier.base import JUDGES
+from vizcoll.barrier.grid import Block, GridNetwork, grid_blocks
+from vizcoll.barrier.network import Message
 from vizcoll.barrier.structures import STRUCTURES, numbering
+from vizcoll.barrier.twophase import TwoPhase
 from vizcoll.topology.generators import mesh
 from vizcoll.topology.model import Topology
 
@@ -125,7 +127,8 @@ def critical_cost(grid: GridNetwork, at: list[int], offset: int, parent_of) -> t
 class DlctBarrier(TwoPhase):
     """``dlct``: one LCT over the whole grid with the asynchronous adjustment ``round(K)``."""
 
-    name, title = "dlct", "DLCT barrier"
+    name, title, label = "dlct", "DLCT barrier", "DLCT"
+    grid_only = True
     top: str | None = None
 
     def setup(self) -> None:
@@ -291,8 +294,8 @@ class DlctBarrier(TwoPhase):
             where = f" of block {b}" if len(self.blocks) > 1 else ""
             verdict = (f"a harmful break → round({k})" if k else
                        "a break, but no shift does better → round(0)" if gathered > ideal else "no harmful break")
-            self.note(self.queue.now, f"Root {self.names[u]}{where} gathered a total path length of {gathered} "
-                                      f"(ideal {ideal:g}): {verdict}")
+            self.note(self.engine.now, f"Root {self.names[u]}{where} gathered a total path length of {gathered} "
+                                       f"(ideal {ideal:g}): {verdict}")
         return k
 
     # ------------------------------------------------------------ output
@@ -319,13 +322,13 @@ class DlctBarrier(TwoPhase):
 class DlctMs(DlctBarrier):
     """``dlct+ms`` (ID1): DLCT inside ``block x block`` squares, master–slave between the block roots."""
 
-    name, title, top = "dlct+ms", "DLCT + MS barrier (ID1)", "ms"
+    name, title, label, top = "dlct+ms", "DLCT + MS barrier (ID1)", "DLCT + MS", "ms"
 
 
 class DlctTree(DlctBarrier):
     """``dlct+tree`` (ID2): DLCT inside ``block x block`` squares, a BFS tree of blocks between their roots."""
 
-    name, title, top = "dlct+tree", "DLCT + Tree barrier (ID2)", "tree"
+    name, title, label, top = "dlct+tree", "DLCT + Tree barrier (ID2)", "DLCT + Tree", "tree"
 
 
 DLCT_RUNNERS = {"dlct": DlctBarrier, "dlct+ms": DlctMs, "dlct+tree": DlctTree}

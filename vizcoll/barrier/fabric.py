@@ -1,7 +1,7 @@
 """Barriers among chosen nodes of any fabric, over min-hop routes that avoid the broken links.
 
 The paper runs its barriers on a grid where every node is a processor and
-routes greedily by position (:class:`~vizcoll.barrier.network.GridNetwork`).
+routes greedily by position (:class:`~vizcoll.barrier.grid.GridNetwork`).
 A real cluster is not like that: the processes of a barrier are the end nodes
 of a communicator, and switches only forward. :class:`FabricNetwork` is that
 network, with the same interface as :class:`GridNetwork`, so the barrier
@@ -71,7 +71,7 @@ import math
 
 import numpy as np
 
-from vizcoll.barrier.network import NetRoute, mst_tree
+from vizcoll.barrier.grid import NetRoute, mst_tree
 from vizcoll.errors import SpecError
 from vizcoll.topology.hops import UNREACHABLE, min_hops
 from vizcoll.topology.model import SWITCH, Topology

@@ -24,18 +24,9 @@ group's creation (a process crashed, a request was lost) take
 ``leave_timeout`` of the first leave take ``ReceivingLeaveReq`` to
 ``Destroying``.
 
-**States of the group** (state key ``"group"``): the paper's five,
-``ReceivingJoinReq → ComputingRoutes → Ready → ReceivingLeaveReq →
-Destroying``, plus two of this simulation: ``"Absent"`` before the first join
-request reaches the SM (the group does not exist yet) and the terminal
-``"Deleted"`` once the SM has torn the group down (``latency`` after entering
-``Destroying``). :func:`next_state` is the transition table.
-
-**States of a process** (state keys ``"p0"``, ``"p1"``, ...): ``idle`` →
-``joining`` (request sent) → ``joined`` (counted by the SM) → ``ready`` (has
-the notification) → ``leaving`` → ``left``; or ``lost`` (its join request was
-lost), ``crashed``, ``failed`` (process 0 learnt from the SM that the group
-is being destroyed, or gave up polling a group that was never created).
+**States** of the group (state key ``"group"``) and of every process (keys
+``"p0"``, ``"p1"``, ...), the transition table and :func:`next_state`: see
+:mod:`vizcoll.multicast.group_states`.
 
 Choices the paper leaves open (documented, deterministic):
 
@@ -60,178 +51,45 @@ Examples
 >>> tl = simulate_group([4, 5, 6], sm_node=0, seed=1)
 >>> tl.summary["final_state"], tl.summary["route_computations"], tl.summary["timed_out"]
 ('Deleted', 1, False)
->>> next_state("ReceivingJoinReq", "joins_complete", {"member_count": 3, "joins": 3})
-'ComputingRoutes'
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 import numbers
 from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from vizcoll.errors import SpecError, VizcollError
+from vizcoll.errors import SpecError
+from vizcoll.multicast.group_states import (
+    ABSENT,
+    COMPUTING_ROUTES,
+    DELETED,
+    DESTROYING,
+    GROUP_EVENTS,
+    GROUP_STATES,
+    LEGEND,
+    PROCESS_STATES,
+    READY,
+    RECEIVING_JOIN,
+    RECEIVING_LEAVE,
+    TRANSITIONS,
+    next_state,
+)
+from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import MAX_EVENTS, Event, Timeline
 
-__all__ = [
-    "ABSENT",
-    "RECEIVING_JOIN",
-    "COMPUTING_ROUTES",
-    "READY",
-    "RECEIVING_LEAVE",
-    "DESTROYING",
-    "DELETED",
-    "GROUP_STATES",
-    "GROUP_EVENTS",
-    "PROCESS_STATES",
-    "TRANSITIONS",
-    "LEGEND",
-    "MAX_MEMBERS",
-    "next_state",
-    "simulate_group",
-]
-
-ABSENT = "Absent"
-RECEIVING_JOIN = "ReceivingJoinReq"
-COMPUTING_ROUTES = "ComputingRoutes"
-READY = "Ready"
-RECEIVING_LEAVE = "ReceivingLeaveReq"
-DESTROYING = "Destroying"
-DELETED = "Deleted"
-
-GROUP_STATES = (ABSENT, RECEIVING_JOIN, COMPUTING_ROUTES, READY, RECEIVING_LEAVE, DESTROYING, DELETED)
-#: what can happen to a group at the SM
-GROUP_EVENTS = ("join", "joins_complete", "join_timeout", "routes_done", "leave", "leaves_complete",
-                "leave_timeout", "destroyed")
-PROCESS_STATES = ("idle", "joining", "joined", "lost", "ready", "leaving", "left", "crashed", "failed")
-
-#: (state, event) -> next state; every other pair is invalid
-TRANSITIONS: dict[tuple[str, str], str] = {
-    (ABSENT, "join"): RECEIVING_JOIN,
-    (RECEIVING_JOIN, "join"): RECEIVING_JOIN,
-    (RECEIVING_JOIN, "joins_complete"): COMPUTING_ROUTES,
-    (RECEIVING_JOIN, "join_timeout"): DESTROYING,
-    (COMPUTING_ROUTES, "routes_done"): READY,
-    (READY, "leave"): RECEIVING_LEAVE,
-    (RECEIVING_LEAVE, "leave"): RECEIVING_LEAVE,
-    (RECEIVING_LEAVE, "leaves_complete"): DESTROYING,
-    (RECEIVING_LEAVE, "leave_timeout"): DESTROYING,
-    (DESTROYING, "destroyed"): DELETED,
-}
-
-LEGEND = {
-    ABSENT: "the SM has no such group yet: no join request has arrived",
-    RECEIVING_JOIN: "the SM has created the group and counts join requests until MemberCount have arrived",
-    COMPUTING_ROUTES: "all MemberCount join requests are in: the SM computes the multicast routes (once)",
-    READY: "routes are computed: the group can carry multicast data",
-    RECEIVING_LEAVE: "members are leaving; routes are not recomputed",
-    DESTROYING: "the SM is destroying the group (everyone left, or a timeout)",
-    DELETED: "the group no longer exists",
-    "idle": "has not sent its join request yet",
-    "joining": "has sent SubnAdmSet(MCMemberRecord); the SM has not counted it yet",
-    "joined": "the SM has counted its join request; waits for 'ready'",
-    "lost": "its join request was lost on the way: the SM never counts it",
-    "ready": "knows the group is ready and uses it",
-    "leaving": "has sent its leave request",
-    "left": "has left the group",
-    "crashed": "has crashed: sends and receives nothing any more",
-    "failed": "learnt that the group could not be built",
-}
+__all__ = ["ABSENT", "RECEIVING_JOIN", "COMPUTING_ROUTES", "READY", "RECEIVING_LEAVE", "DESTROYING", "DELETED",
+           "GROUP_STATES", "GROUP_EVENTS", "PROCESS_STATES", "TRANSITIONS", "LEGEND", "MAX_MEMBERS", "next_state",
+           "simulate_group"]
 
 MAX_MEMBERS = 200_000
 MAX_POLLS = 100_000
 
-# order of simultaneous actions: crashes, SM completions, messages and sends, timeouts
+#: order of simultaneous actions (the event core's priority): crashes, SM completions, messages and
+#: sends (2, the default), timeouts
 _PRIORITY = {"crash": 0, "routes_done": 1, "destroyed": 1, "join_timeout": 3, "leave_timeout": 3}
-
-
-# ---------------------------------------------------------------- transition table
-def _count(counts: Mapping, key: str, default: int | None = 0) -> int:
-    value = counts.get(key, default)
-    if value is None:
-        raise VizcollError(f"counts must give {key!r}")
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise VizcollError(f"counts[{key!r}] must be an integer >= 0, got {value!r}")
-    return int(value)
-
-
-def _guard(state: str, event: str, mc: int, joins: int, leaves: int) -> str | None:
-    """Why ``event`` cannot happen with these counts (None if it can)."""
-    if event == "join":
-        if state == ABSENT:
-            return None if joins == 1 else f"the first join request creates the group, so joins must be 1, not {joins}"
-        if not 2 <= joins <= mc:
-            return f"join request number {joins} does not fit MemberCount={mc}"
-    elif event == "joins_complete" and joins != mc:
-        return (f"routes are computed only once all MemberCount={mc} join requests have arrived "
-                f"({joins} so far)")
-    elif event == "join_timeout" and joins >= mc:
-        return f"all MemberCount={mc} join requests have arrived, so the joins cannot time out"
-    elif event == "leave":
-        if state == READY:
-            return None if leaves == 1 else f"the first leave request must make leaves 1, not {leaves}"
-        if not 2 <= leaves <= mc:
-            return f"leave request number {leaves} does not fit MemberCount={mc}"
-    elif event == "leaves_complete" and leaves != mc:
-        return f"the group is destroyed only once all {mc} members have left ({leaves} so far)"
-    elif event == "leave_timeout" and leaves >= mc:
-        return f"all {mc} members have left, so the leaves cannot time out"
-    return None
-
-
-def next_state(state: str, event: str, counts: Mapping) -> str:
-    """The group state after ``event`` happens to a group in ``state`` (the paper's Fig. 4).
-
-    Parameters
-    ----------
-    state : one of :data:`GROUP_STATES`.
-    event : one of :data:`GROUP_EVENTS`: ``"join"`` / ``"leave"`` (the SM
-        receives a request), ``"joins_complete"`` (all MemberCount joins are
-        in: start computing routes), ``"routes_done"``, ``"leaves_complete"``,
-        ``"join_timeout"``, ``"leave_timeout"``, ``"destroyed"``.
-    counts : mapping with ``"member_count"`` (required, >= 1), ``"joins"`` and
-        ``"leaves"`` (default 0): requests the SM has received, *including*
-        the one of this event.
-
-    Raises
-    ------
-    VizcollError
-        for an unknown state or event, a transition the protocol does not
-        allow, or counts that contradict the event (e.g. computing routes
-        before MemberCount joins have arrived).
-
-    Examples
-    --------
-    >>> next_state("Absent", "join", {"member_count": 4, "joins": 1})
-    'ReceivingJoinReq'
-    >>> next_state("ReceivingJoinReq", "joins_complete", {"member_count": 4, "joins": 3})
-    Traceback (most recent call last):
-    ...
-    vizcoll.errors.VizcollError: invalid transition ReceivingJoinReq --joins_complete-->: routes are computed only \
-once all MemberCount=4 join requests have arrived (3 so far)
-    """
-    if state not in GROUP_STATES:
-        raise VizcollError(f"unknown group state {state!r}; expected one of {', '.join(GROUP_STATES)}")
-    if event not in GROUP_EVENTS:
-        raise VizcollError(f"unknown group event {event!r}; expected one of {', '.join(GROUP_EVENTS)}")
-    if not isinstance(counts, Mapping):
-        raise VizcollError(f"counts must be a mapping with 'member_count', 'joins', 'leaves', got {counts!r}")
-    mc = _count(counts, "member_count", None)
-    if mc < 1:
-        raise VizcollError("counts['member_count'] must be at least 1")
-    joins, leaves = _count(counts, "joins"), _count(counts, "leaves")
-    target = TRANSITIONS.get((state, event))
-    if target is None:
-        allowed = [e for (s, e) in TRANSITIONS if s == state]
-        hint = f"allowed in {state}: {', '.join(allowed)}" if allowed else f"{state} is final"
-        raise VizcollError(f"invalid transition: event {event!r} cannot happen in group state {state!r} ({hint})")
-    why = _guard(state, event, mc, joins, leaves)
-    if why:
-        raise VizcollError(f"invalid transition {state} --{event}-->: {why}")
-    return target
 
 
 # ---------------------------------------------------------------- input checks
@@ -273,22 +131,11 @@ def _positions(name: str, values, n: int) -> set[int]:
 
 
 # ---------------------------------------------------------------- simulation
-def simulate_group(
-    members: list[int] | np.ndarray,
-    sm_node: int = -1,
-    *,
-    join_times=None,
-    leave_times=None,
-    lost_joins: Iterable[int] = (),
-    crashed: Iterable[int] | Mapping[int, float] = (),
-    route_time: float = 1.0,
-    poll_interval: float = 0.5,
-    join_timeout: float = 10.0,
-    leave_timeout: float = 10.0,
-    latency: float = 0.1,
-    seed: int = 0,
-    names: list[str] | None = None,
-) -> Timeline:
+def simulate_group(members: list[int] | np.ndarray, sm_node: int = -1, *, join_times=None, leave_times=None,
+                   lost_joins: Iterable[int] = (), crashed: Iterable[int] | Mapping[int, float] = (),
+                   route_time: float = 1.0, poll_interval: float = 0.5, join_timeout: float = 10.0,
+                   leave_timeout: float = 10.0, latency: float = 0.1, seed: int = 0,
+                   names: list[str] | None = None) -> Timeline:
     """Simulate one multicast group's life at the SM, from the first join to its deletion.
 
     Parameters
@@ -323,7 +170,15 @@ def simulate_group(
         ``member_count``, ``timed_out``, ``timeout`` (``"join"``/``"leave"``/None),
         ``route_computations``, ``polls`` and ``messages`` (``send`` events).
     """
-    # ---- checks
+    group = _Group(**_checked(members, sm_node, join_times, leave_times, lost_joins, crashed, route_time,
+                              poll_interval, join_timeout, leave_timeout, latency, seed, names))
+    group.run()
+    return group.timeline()
+
+
+def _checked(members, sm_node, join_times, leave_times, lost_joins, crashed, route_time, poll_interval,
+             join_timeout, leave_timeout, latency, seed, names) -> dict:
+    """The arguments of :func:`simulate_group`, checked, as the keyword arguments of :class:`_Group`."""
     if isinstance(members, (str, bytes)) or not isinstance(members, (Iterable, np.ndarray)):
         raise SpecError(f"members must be a list of node indices, got {members!r}")
     nodes = [_index("member node", v, 0, None) for v in (members.tolist() if isinstance(members, np.ndarray)
@@ -339,11 +194,9 @@ def simulate_group(
         top = max([*nodes, sm])
         if top >= len(names):
             raise SpecError(f"node {top} has no name: names holds only {len(names)} entries")
-    route_time = _number("route_time", route_time, positive=False)
-    poll_interval = _number("poll_interval", poll_interval, positive=True)
-    join_timeout = _number("join_timeout", join_timeout, positive=True)
-    leave_timeout = _number("leave_timeout", leave_timeout, positive=True)
-    latency = _number("latency", latency, positive=False)
+    times = {key: _number(key, value, positive=positive) for key, value, positive in (
+        ("route_time", route_time, False), ("poll_interval", poll_interval, True),
+        ("join_timeout", join_timeout, True), ("leave_timeout", leave_timeout, True), ("latency", latency, False))}
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise SpecError(f"seed must be an integer >= 0, got {seed!r}")
     rng = np.random.default_rng(int(seed))
@@ -357,251 +210,284 @@ def simulate_group(
                     for k, v in crashed.items()}
     else:
         crash_at = dict.fromkeys(sorted(_positions("crashed", crashed, n)), 0.0)
-    horizon = float(join_t.max()) + max(route_time, join_timeout) + 4 * latency + poll_interval
-    if horizon / poll_interval > MAX_POLLS:
-        raise SpecError(f"poll_interval={poll_interval:g} is too small: process 0 could poll up to "
-                        f"{horizon / poll_interval:,.0f} times (limit {MAX_POLLS:,})")
+    poll = times["poll_interval"]
+    horizon = float(join_t.max()) + max(times["route_time"], times["join_timeout"]) + 4 * times["latency"] + poll
+    if horizon / poll > MAX_POLLS:
+        raise SpecError(f"poll_interval={poll:g} is too small: process 0 could poll up to "
+                        f"{horizon / poll:,.0f} times (limit {MAX_POLLS:,})")
+    return {"nodes": nodes, "sm": sm, "names": names, "join_t": join_t, "use_t": use_t, "lost": lost,
+            "crash_at": crash_at, **times}
 
-    def who(i: int) -> str:
-        return f"p{i} ({names[nodes[i]]})" if names is not None else f"p{i}"
 
-    sm_name = f"SM ({names[sm]})" if names is not None and sm >= 0 else "SM"
+class _Group:
+    """One group's life: the SM's state and counts, every process's state, the recorded events.
 
-    # ---- simulation state
-    events: list[Event] = []
-    heap: list[tuple] = []
-    seq = 0
+    Every action is an event of the core (:class:`~vizcoll.sim.engine.Engine`) at a time rounded to 9
+    decimals, ordered by :data:`_PRIORITY` among equal times, then FIFO; :data:`_HANDLERS` runs it.
+    """
 
-    def at(t: float, action: str, *args) -> None:
-        nonlocal seq
-        heapq.heappush(heap, (round(t, 9), _PRIORITY.get(action, 2), seq, action, args))
-        seq += 1
+    def __init__(self, nodes: list[int], sm: int, names: list[str] | None, join_t: np.ndarray, use_t: np.ndarray,
+                 lost: set[int], crash_at: dict[int, float], route_time: float, poll_interval: float,
+                 join_timeout: float, leave_timeout: float, latency: float) -> None:
+        self.nodes, self.sm, self.names, self.n = nodes, sm, names, len(nodes)
+        self.join_t, self.use_t, self.lost, self.crash_at = join_t, use_t, lost, crash_at
+        self.route_time, self.poll_interval, self.latency = route_time, poll_interval, latency
+        self.join_timeout, self.leave_timeout = join_timeout, leave_timeout
+        self.sm_name = f"SM ({names[sm]})" if names is not None and sm >= 0 else "SM"
+        self.engine = Engine()
+        self.events: list[Event] = []
+        self.group = ABSENT
+        self.dead = [False] * self.n
+        self.joins = self.leaves = 0
+        self.counts = {"member_count": self.n, "joins": 0, "leaves": 0}
+        self.info = {"ready_at": None, "all_ready_at": None, "destroying_at": None, "destroyed_at": None,
+                     "timeout": None, "route_computations": 0, "polls": 0}
+        self.p0 = {"sent_at": None, "done": False, "waiting": False}
+        self.notified = 0  # "ready" notifications handled (received or dropped)
 
-    def emit(t: float, kind: str, label: str, src: int = -1, dst: int = -1, **changes) -> None:
-        if len(events) >= MAX_EVENTS:
+    # ------------------------------------------------------------ helpers of the handlers
+    @property
+    def now(self) -> float:
+        return self.engine.now
+
+    def who(self, i: int) -> str:
+        return f"p{i} ({self.names[self.nodes[i]]})" if self.names is not None else f"p{i}"
+
+    def after(self, delay: float, action: str, *args) -> None:
+        """Schedule ``action`` ``delay`` from now, at a time rounded to 9 decimals."""
+        self.engine.at(round(self.now + delay, 9), _HANDLERS[action], self, *args, priority=_PRIORITY.get(action, 2))
+
+    def emit(self, kind: str, label: str, src: int = -1, dst: int = -1, **changes) -> None:
+        if len(self.events) >= MAX_EVENTS:
             raise SpecError(f"the simulation exceeds {MAX_EVENTS:,} events")
-        events.append(Event(t, kind, src=src, dst=dst, label=label, state_changes=changes))
+        self.events.append(Event(self.now, kind, src=src, dst=dst, label=label, state_changes=changes))
 
-    group = ABSENT
-    pstate = ["idle"] * n
-    dead = [False] * n
-    joins = leaves = 0
-    counts = {"member_count": n, "joins": 0, "leaves": 0}
-    info = {"ready_at": None, "all_ready_at": None, "destroying_at": None, "destroyed_at": None,
-            "timeout": None, "route_computations": 0, "polls": 0}
-    p0 = {"sent_at": None, "done": False, "waiting": False}
-    notified = 0  # "ready" notifications handled (received or dropped)
+    def move(self, event: str) -> str:
+        self.counts.update(joins=self.joins, leaves=self.leaves)
+        self.group = next_state(self.group, event, self.counts)
+        return self.group
 
-    def move(event: str) -> str:
-        nonlocal group
-        counts.update(joins=joins, leaves=leaves)
-        group = next_state(group, event, counts)
-        return group
+    def set_p(self, i: int, value: str) -> dict:
+        return {} if self.dead[i] else {f"p{i}": value}
 
-    def set_p(i: int, value: str) -> dict:
-        if dead[i]:
-            return {}
-        pstate[i] = value
-        return {f"p{i}": value}
+    def destroy(self, why: str, note: str) -> None:
+        self.info["destroying_at"] = self.now
+        self.emit("note", note)
+        self.emit("state", why, group=self.group)
+        self.after(self.latency, "destroyed")
 
-    def destroy(t: float, why: str, note: str) -> None:
-        info["destroying_at"] = t
-        emit(t, "note", note)
-        emit(t, "state", why, group=group)
-        at(t + latency, "destroyed")
+    # ------------------------------------------------------------ run and output
+    def run(self) -> None:
+        for i, c in self.crash_at.items():  # now = 0: the delays are the absolute times
+            self.after(c, "crash", i)
+        for i in range(self.n):
+            self.after(float(self.join_t[i]), "send_join", i)
+        self.engine.run()
 
-    for i, c in crash_at.items():
-        at(c, "crash", i)
-    for i in range(n):
-        at(float(join_t[i]), "send_join", i)
+    def summary(self) -> dict:
+        info, times = self.info, ("ready_at", "all_ready_at", "destroying_at", "destroyed_at")
+        return {"final_state": self.group, **{key: info[key] for key in times}, "joins_received": self.joins,
+                "leaves_received": self.leaves, "member_count": self.n, "timed_out": info["timeout"] is not None,
+                **{key: info[key] for key in ("timeout", "route_computations", "polls")},
+                "messages": sum(e.kind == "send" for e in self.events), "lost_joins": sorted(self.lost),
+                "crashed": sorted(self.crash_at)}
 
-    while heap:
-        t, _, _, action, args = heapq.heappop(heap)
-        if action == "crash":
-            (i,) = args
-            emit(t, "note", f"{who(i)} crashes: it will send and receive nothing any more", **set_p(i, "crashed"))
-            dead[i] = True
-        elif action == "send_join":
-            (i,) = args
-            if dead[i]:
-                continue
-            emit(t, "send", f"{who(i)} → {sm_name}: SubnAdmSet(MCMemberRecord), MemberCount={n}",
-                 nodes[i], sm, **set_p(i, "joining"))
-            at(t + latency, "join_lost" if i in lost else "join_arrives", i)
-            if i == 0:
-                p0["sent_at"] = t
-                at(t + poll_interval, "poll")
-        elif action == "join_lost":
-            (i,) = args
-            emit(t, "drop", f"{who(i)}'s join request is lost: the SM never sees it", nodes[i], sm,
-                 **set_p(i, "lost"))
-        elif action == "join_arrives":
-            (i,) = args
-            if group not in (ABSENT, RECEIVING_JOIN):
-                emit(t, "deliver", f"{sm_name} ignores {who(i)}'s late join request: the group is {group}",
-                     nodes[i], sm)
-                continue
-            joins += 1
-            first = group == ABSENT
-            move("join")
-            if first:
-                emit(t, "note", f"The first join request ({who(i)}, MemberCount={n}) creates the group: "
-                                f"{RECEIVING_JOIN}; no routes are computed yet")
-                emit(t, "state", f"{sm_name} creates the group: 1 of {n} join requests", nodes[i], sm,
-                     group=group, **set_p(i, "joined"))
-                at(t + join_timeout, "join_timeout")
-            else:
-                emit(t, "deliver", f"{sm_name} counts {who(i)}'s join request: {joins} of MemberCount={n}",
-                     nodes[i], sm, **set_p(i, "joined"))
-            if joins == n:
-                move("joins_complete")
-                info["route_computations"] += 1
-                emit(t, "note", f"All MemberCount={n} join requests are in: the SM computes the multicast "
-                                f"routes, once for the whole group")
-                emit(t, "state", f"{sm_name} starts computing the routes", group=group)
-                at(t + route_time, "routes_done")
-        elif action == "routes_done":
-            move("routes_done")
-            info["ready_at"] = t
-            emit(t, "state", f"{sm_name} has computed the routes: the group is {READY}", group=group)
-        elif action == "join_timeout":
-            if group != RECEIVING_JOIN:
-                continue
-            move("join_timeout")
-            info["timeout"] = "join"
-            destroy(t, f"Join timeout: {sm_name} destroys the group",
-                    f"Only {joins} of MemberCount={n} join requests arrived within join_timeout={join_timeout:g} "
-                    f"(a process crashed or a request was lost): {RECEIVING_JOIN} → {DESTROYING}")
-        elif action == "destroyed":
-            move("destroyed")
-            info["destroyed_at"] = t
-            emit(t, "note", f"{sm_name} has torn the group down: it no longer exists")
-            emit(t, "state", f"{sm_name} deletes the group", group=group)
-        elif action == "poll":
-            if dead[0] or p0["done"]:
-                continue
-            at(t + poll_interval, "poll")
-            if p0["waiting"]:
-                continue
-            p0["waiting"] = True
-            info["polls"] += 1
-            emit(t, "send", f"{who(0)} → {sm_name}: SubnAdmGet(MCGStateRecord) (poll {info['polls']})", nodes[0], sm)
-            at(t + latency, "poll_arrives")
-        elif action == "poll_arrives":
-            what = "no such group yet" if group == ABSENT else f"state={group}"
-            emit(t, "send", f"{sm_name} → {who(0)}: SubnAdmGetResp(MCGStateRecord), {what}", sm, nodes[0])
-            at(t + latency, "poll_reply", group)
-        elif action == "poll_reply":
-            (seen,) = args
-            p0["waiting"] = False
-            if dead[0]:
-                emit(t, "drop", f"{who(0)} has crashed: nobody reads the SM's reply", sm, nodes[0])
-                continue
-            if seen == READY:
-                p0["done"] = True
-                notified_all = n == 1
-                emit(t, "note", f"{who(0)} sees {READY} and multicasts 'ready' to the other {n - 1} members"
-                     if n > 1 else f"{who(0)} sees {READY}: the group is built")
-                emit(t, "deliver", f"{who(0)} learns the group is {READY}", sm, nodes[0], **set_p(0, "ready"))
-                at(t + float(use_t[0]), "send_leave", 0)
-                for j in range(1, n):
-                    emit(t, "send", f"{who(0)} → {who(j)}: multicast 'ready'", nodes[0], nodes[j])
-                    at(t + latency, "ready_arrives", j)
-                if notified_all:
-                    info["all_ready_at"] = t
-            elif seen in (DESTROYING, DELETED):
-                p0["done"] = True
-                emit(t, "deliver", f"{who(0)} learns the group is {seen}: building it failed", sm, nodes[0],
-                     **set_p(0, "failed"))
-            elif seen == ABSENT and t - p0["sent_at"] >= join_timeout:
-                p0["done"] = True
-                emit(t, "deliver", f"{who(0)} gives up: still no group join_timeout={join_timeout:g} after its "
-                                   f"request", sm, nodes[0], **set_p(0, "failed"))
-            else:
-                emit(t, "deliver", f"{who(0)} reads {seen}: not ready yet, it polls again", sm, nodes[0])
-        elif action == "ready_arrives":
-            (j,) = args
-            notified += 1
-            if dead[j]:
-                emit(t, "drop", f"{who(j)} has crashed: the 'ready' notification is lost", nodes[0], nodes[j])
-            else:
-                emit(t, "deliver", f"{who(j)} receives 'ready' and may use the group", nodes[0], nodes[j],
-                     **set_p(j, "ready"))
-                at(t + float(use_t[j]), "send_leave", j)
-            if notified == n - 1:
-                info["all_ready_at"] = t
-                live = sum(not d for d in dead)
-                emit(t, "note", f"The group is built: {live} of {n} members have 'ready' and use it")
-        elif action == "send_leave":
-            (i,) = args
-            if dead[i]:
-                continue
-            emit(t, "send", f"{who(i)} → {sm_name}: SubnAdmDelete(MCMemberRecord) (leave)", nodes[i], sm,
-                 **set_p(i, "leaving"))
-            at(t + latency, "leave_arrives", i)
-        elif action == "leave_arrives":
-            (i,) = args
-            if group not in (READY, RECEIVING_LEAVE):
-                emit(t, "deliver", f"{sm_name} ignores {who(i)}'s late leave request: the group is {group}",
-                     nodes[i], sm, **set_p(i, "left"))
-                continue
-            leaves += 1
-            first = group == READY
-            move("leave")
-            if first:
-                emit(t, "note", f"The first leave request ({who(i)}): {RECEIVING_LEAVE}; "
-                                f"routes are not recomputed")
-                emit(t, "state", f"{sm_name} receives the first leave request: 1 of {n}", nodes[i], sm,
-                     group=group, **set_p(i, "left"))
-                at(t + leave_timeout, "leave_timeout")
-            else:
-                emit(t, "deliver", f"{sm_name} counts {who(i)}'s leave request: {leaves} of {n}; routes unchanged",
-                     nodes[i], sm, **set_p(i, "left"))
-            if leaves == n:
-                move("leaves_complete")
-                destroy(t, f"All members have left: {sm_name} destroys the group",
-                        f"All {n} members have left: {RECEIVING_LEAVE} → {DESTROYING}")
-        elif action == "leave_timeout":
-            if group != RECEIVING_LEAVE:
-                continue
-            move("leave_timeout")
-            info["timeout"] = "leave"
-            destroy(t, f"Leave timeout: {sm_name} destroys the group",
-                    f"Only {leaves} of {n} leave requests arrived within leave_timeout={leave_timeout:g} "
-                    f"(a process crashed or a request was lost): {RECEIVING_LEAVE} → {DESTROYING}")
-        else:  # pragma: no cover - every action is handled above
-            raise AssertionError(action)
+    def timeline(self) -> Timeline:
+        n = self.n
+        entities = {f"p{i}": {"node": self.nodes[i]} for i in range(n)}
+        entities["group"] = {"node": self.sm}
+        where = f" on {self.sm_name}" if self.sm >= 0 else ""
+        return Timeline(
+            title=f"Multicast group join/leave: {n} member{'s' * (n != 1)}",
+            intro=(f"{n} processes join one multicast group managed by the SM{where}. Each sends "
+                   f"SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the routes only once all "
+                   f"{n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every {self.poll_interval:g} "
+                   f"and multicasts 'ready' when the group is Ready. Leaving does not recompute routes."),
+            initial_state={"group": ABSENT, **{f"p{i}": "idle" for i in range(n)}}, events=self.events,
+            entities=entities, legend=dict(LEGEND), summary=self.summary())
 
-    initial = {"group": ABSENT, **{f"p{i}": "idle" for i in range(n)}}
-    entities = {f"p{i}": {"node": nodes[i]} for i in range(n)}
-    entities["group"] = {"node": sm}
-    where = f" on {sm_name}" if sm >= 0 else ""
-    summary = {
-        "final_state": group,
-        "ready_at": info["ready_at"],
-        "all_ready_at": info["all_ready_at"],
-        "destroying_at": info["destroying_at"],
-        "destroyed_at": info["destroyed_at"],
-        "joins_received": joins,
-        "leaves_received": leaves,
-        "member_count": n,
-        "timed_out": info["timeout"] is not None,
-        "timeout": info["timeout"],
-        "route_computations": info["route_computations"],
-        "polls": info["polls"],
-        "messages": sum(e.kind == "send" for e in events),
-        "lost_joins": sorted(lost),
-        "crashed": sorted(crash_at),
-    }
-    return Timeline(
-        title=f"Multicast group join/leave: {n} member{'s' * (n != 1)}",
-        intro=(f"{n} processes join one multicast group managed by the SM{where}. Each sends "
-               f"SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the routes only once all "
-               f"{n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every {poll_interval:g} and "
-               f"multicasts 'ready' when the group is Ready. Leaving does not recompute routes."),
-        initial_state=initial,
-        events=events,
-        entities=entities,
-        legend=dict(LEGEND),
-        summary=summary,
-    )
+
+# ---------------------------------------------------------------- handlers: one per action
+def _crash(g: _Group, i: int) -> None:
+    g.emit("note", f"{g.who(i)} crashes: it will send and receive nothing any more", **g.set_p(i, "crashed"))
+    g.dead[i] = True
+
+
+def _send_join(g: _Group, i: int) -> None:
+    if g.dead[i]:
+        return
+    g.emit("send", f"{g.who(i)} → {g.sm_name}: SubnAdmSet(MCMemberRecord), MemberCount={g.n}", g.nodes[i], g.sm,
+           **g.set_p(i, "joining"))
+    g.after(g.latency, "join_lost" if i in g.lost else "join_arrives", i)
+    if i == 0:
+        g.p0["sent_at"] = g.now
+        g.after(g.poll_interval, "poll")
+
+
+def _join_lost(g: _Group, i: int) -> None:
+    g.emit("drop", f"{g.who(i)}'s join request is lost: the SM never sees it", g.nodes[i], g.sm,
+           **g.set_p(i, "lost"))
+
+
+def _join_arrives(g: _Group, i: int) -> None:
+    n, sm_name = g.n, g.sm_name
+    if g.group not in (ABSENT, RECEIVING_JOIN):
+        g.emit("deliver", f"{sm_name} ignores {g.who(i)}'s late join request: the group is {g.group}", g.nodes[i],
+               g.sm)
+        return
+    g.joins += 1
+    first = g.group == ABSENT
+    g.move("join")
+    if first:
+        g.emit("note", f"The first join request ({g.who(i)}, MemberCount={n}) creates the group: "
+                       f"{RECEIVING_JOIN}; no routes are computed yet")
+        g.emit("state", f"{sm_name} creates the group: 1 of {n} join requests", g.nodes[i], g.sm, group=g.group,
+               **g.set_p(i, "joined"))
+        g.after(g.join_timeout, "join_timeout")
+    else:
+        g.emit("deliver", f"{sm_name} counts {g.who(i)}'s join request: {g.joins} of MemberCount={n}", g.nodes[i],
+               g.sm, **g.set_p(i, "joined"))
+    if g.joins == n:
+        g.move("joins_complete")
+        g.info["route_computations"] += 1
+        g.emit("note", f"All MemberCount={n} join requests are in: the SM computes the multicast "
+                       f"routes, once for the whole group")
+        g.emit("state", f"{sm_name} starts computing the routes", group=g.group)
+        g.after(g.route_time, "routes_done")
+
+
+def _routes_done(g: _Group) -> None:
+    g.move("routes_done")
+    g.info["ready_at"] = g.now
+    g.emit("state", f"{g.sm_name} has computed the routes: the group is {READY}", group=g.group)
+
+
+def _join_timeout(g: _Group) -> None:
+    if g.group != RECEIVING_JOIN:
+        return
+    g.move("join_timeout")
+    g.info["timeout"] = "join"
+    g.destroy(f"Join timeout: {g.sm_name} destroys the group",
+              f"Only {g.joins} of MemberCount={g.n} join requests arrived within join_timeout={g.join_timeout:g} "
+              f"(a process crashed or a request was lost): {RECEIVING_JOIN} → {DESTROYING}")
+
+
+def _destroyed(g: _Group) -> None:
+    g.move("destroyed")
+    g.info["destroyed_at"] = g.now
+    g.emit("note", f"{g.sm_name} has torn the group down: it no longer exists")
+    g.emit("state", f"{g.sm_name} deletes the group", group=g.group)
+
+
+def _poll(g: _Group) -> None:
+    if g.dead[0] or g.p0["done"]:
+        return
+    g.after(g.poll_interval, "poll")
+    if g.p0["waiting"]:
+        return
+    g.p0["waiting"] = True
+    g.info["polls"] += 1
+    g.emit("send", f"{g.who(0)} → {g.sm_name}: SubnAdmGet(MCGStateRecord) (poll {g.info['polls']})", g.nodes[0],
+           g.sm)
+    g.after(g.latency, "poll_arrives")
+
+
+def _poll_arrives(g: _Group) -> None:
+    what = "no such group yet" if g.group == ABSENT else f"state={g.group}"
+    g.emit("send", f"{g.sm_name} → {g.who(0)}: SubnAdmGetResp(MCGStateRecord), {what}", g.sm, g.nodes[0])
+    g.after(g.latency, "poll_reply", g.group)
+
+
+def _poll_reply(g: _Group, seen: str) -> None:
+    g.p0["waiting"] = False
+    p0, sm, node = g.who(0), g.sm, g.nodes[0]
+    if g.dead[0]:
+        g.emit("drop", f"{p0} has crashed: nobody reads the SM's reply", sm, node)
+    elif seen == READY:
+        _multicast_ready(g)
+    elif seen in (DESTROYING, DELETED):
+        g.p0["done"] = True
+        g.emit("deliver", f"{p0} learns the group is {seen}: building it failed", sm, node, **g.set_p(0, "failed"))
+    elif seen == ABSENT and g.now - g.p0["sent_at"] >= g.join_timeout:
+        g.p0["done"] = True
+        g.emit("deliver", f"{p0} gives up: still no group join_timeout={g.join_timeout:g} after its request", sm,
+               node, **g.set_p(0, "failed"))
+    else:
+        g.emit("deliver", f"{p0} reads {seen}: not ready yet, it polls again", sm, node)
+
+
+def _multicast_ready(g: _Group) -> None:
+    """Process 0 read Ready: it multicasts 'ready' to the other members (part of ``poll_reply``)."""
+    n, p0 = g.n, g.who(0)
+    g.p0["done"] = True
+    g.emit("note", f"{p0} sees {READY} and multicasts 'ready' to the other {n - 1} members"
+           if n > 1 else f"{p0} sees {READY}: the group is built")
+    g.emit("deliver", f"{p0} learns the group is {READY}", g.sm, g.nodes[0], **g.set_p(0, "ready"))
+    g.after(float(g.use_t[0]), "send_leave", 0)
+    for j in range(1, n):
+        g.emit("send", f"{p0} → {g.who(j)}: multicast 'ready'", g.nodes[0], g.nodes[j])
+        g.after(g.latency, "ready_arrives", j)
+    if n == 1:
+        g.info["all_ready_at"] = g.now
+
+
+def _ready_arrives(g: _Group, j: int) -> None:
+    g.notified += 1
+    if g.dead[j]:
+        g.emit("drop", f"{g.who(j)} has crashed: the 'ready' notification is lost", g.nodes[0], g.nodes[j])
+    else:
+        g.emit("deliver", f"{g.who(j)} receives 'ready' and may use the group", g.nodes[0], g.nodes[j],
+               **g.set_p(j, "ready"))
+        g.after(float(g.use_t[j]), "send_leave", j)
+    if g.notified == g.n - 1:
+        g.info["all_ready_at"] = g.now
+        live = sum(not d for d in g.dead)
+        g.emit("note", f"The group is built: {live} of {g.n} members have 'ready' and use it")
+
+
+def _send_leave(g: _Group, i: int) -> None:
+    if g.dead[i]:
+        return
+    g.emit("send", f"{g.who(i)} → {g.sm_name}: SubnAdmDelete(MCMemberRecord) (leave)", g.nodes[i], g.sm,
+           **g.set_p(i, "leaving"))
+    g.after(g.latency, "leave_arrives", i)
+
+
+def _leave_arrives(g: _Group, i: int) -> None:
+    n, sm_name = g.n, g.sm_name
+    if g.group not in (READY, RECEIVING_LEAVE):
+        g.emit("deliver", f"{sm_name} ignores {g.who(i)}'s late leave request: the group is {g.group}", g.nodes[i],
+               g.sm, **g.set_p(i, "left"))
+        return
+    g.leaves += 1
+    first = g.group == READY
+    g.move("leave")
+    if first:
+        g.emit("note", f"The first leave request ({g.who(i)}): {RECEIVING_LEAVE}; routes are not recomputed")
+        g.emit("state", f"{sm_name} receives the first leave request: 1 of {n}", g.nodes[i], g.sm, group=g.group,
+               **g.set_p(i, "left"))
+        g.after(g.leave_timeout, "leave_timeout")
+    else:
+        g.emit("deliver", f"{sm_name} counts {g.who(i)}'s leave request: {g.leaves} of {n}; routes unchanged",
+               g.nodes[i], g.sm, **g.set_p(i, "left"))
+    if g.leaves == n:
+        g.move("leaves_complete")
+        g.destroy(f"All members have left: {sm_name} destroys the group",
+                  f"All {n} members have left: {RECEIVING_LEAVE} → {DESTROYING}")
+
+
+def _leave_timeout(g: _Group) -> None:
+    if g.group != RECEIVING_LEAVE:
+        return
+    g.move("leave_timeout")
+    g.info["timeout"] = "leave"
+    g.destroy(f"Leave timeout: {g.sm_name} destroys the group",
+              f"Only {g.leaves} of {g.n} leave requests arrived within leave_timeout={g.leave_timeout:g} "
+              f"(a process crashed or a request was lost): {RECEIVING_LEAVE} → {DESTROYING}")
+
+
+#: action -> handler(group, *args): the protocol, one small function per action
+_HANDLERS = {"crash": _crash, "send_join": _send_join, "join_lost": _join_lost, "join_arrives": _join_arrives,
+             "routes_done": _routes_done, "join_timeout": _join_timeout, "destroyed": _destroyed, "poll": _poll,
+             "poll_arrives": _poll_arrives, "poll_reply": _poll_reply, "ready_arrives": _ready_arrives,
+             "send_leave": _send_leave, "leave_arrives": _leave_arrives, "leave_timeout": _leave_timeout}

@@ -87,7 +87,8 @@ class Engine:
 
     def schedule(self, delay: float, callback: Callable, *args: Any, priority: int = 0) -> None:
         """Run ``callback(*args)`` after ``delay`` simulated seconds (a negative delay counts as 0)."""
-        self.at(self.now + max(float(delay), 0.0), callback, *args, priority=priority)
+        time = self.now + delay if delay > 0 else self.now
+        heapq.heappush(self._heap, (time, priority, next(self._seq), callback, args))
 
     def signal(self) -> Signal:
         """A new, unfired signal."""
