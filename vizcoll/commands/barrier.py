@@ -26,7 +26,7 @@ import argparse
 from vizcoll.barrier.algorithms import ALGOS, JUDGES, TREE_ON, run_barriers
 from vizcoll.barrier.benchmark import RATES, SIZES, sweep
 from vizcoll.barrier.network import break_links, is_grid
-from vizcoll.cli import command, load_topology
+from vizcoll.commands import command, load_topology
 from vizcoll.errors import SpecError
 from vizcoll.topology.generators import mesh
 from vizcoll.topology.model import Topology

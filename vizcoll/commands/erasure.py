@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 
-from vizcoll.cli import command
+from vizcoll.commands import command
 from vizcoll.erasure.codes import FAMILIES, lrc, parse_placement
 from vizcoll.erasure.compare import compare, d_candidates, measure
 from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, evaluate

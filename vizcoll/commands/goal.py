@@ -29,7 +29,7 @@ from pathlib import Path
 
 from vizcoll.barrier.algorithms import ALGOS, run_barriers
 from vizcoll.barrier.network import break_links
-from vizcoll.cli import command
+from vizcoll.commands import command
 from vizcoll.commands.barrier import _dims as grid_dims
 from vizcoll.commands.trees import KINDS, parse_groups
 from vizcoll.errors import SpecError

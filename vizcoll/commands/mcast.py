@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from vizcoll.cli import add_communicators, add_topology, command, load_communicators, load_topology
+from vizcoll.commands import add_communicators, add_topology, command, load_communicators, load_topology
 from vizcoll.multicast import ALGORITHMS, dump_mcfdbs, route_communicators
 
 __all__: list[str] = []

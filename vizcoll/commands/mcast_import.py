@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vizcoll.cli import add_topology, command, load_topology
+from vizcoll.commands import add_topology, command, load_topology
 from vizcoll.errors import SpecError
 from vizcoll.multicast.routing import ALGORITHMS
 from vizcoll.multicast.tables import compare, link_rows, read_tables

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 
-from vizcoll.cli import command
+from vizcoll.commands import command
 from vizcoll.errors import SpecError
 from vizcoll.reduction.data import OPS
 from vizcoll.reduction.env import parse_interference, parse_slow

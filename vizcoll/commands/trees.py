@@ -23,8 +23,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from vizcoll.cli import command, load_topology
 from vizcoll.comm import place
+from vizcoll.commands import command, load_topology
 from vizcoll.errors import SpecError
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import tree_metrics

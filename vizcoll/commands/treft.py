@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from vizcoll.cli import command
+from vizcoll.commands import command
 from vizcoll.treft import simulate_treft, workflow
 from vizcoll.treft.sections import VARIANTS
 from vizcoll.treft.workflows import CLASSES, NAMES

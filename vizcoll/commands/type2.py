@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from vizcoll.cli import add_communicators, add_topology, command, load_communicators, load_topology
+from vizcoll.commands import add_communicators, add_topology, command, load_communicators, load_topology
 from vizcoll.errors import SpecError
 from vizcoll.trees.entries import DEFAULT_ENTRIES, entry_experiment
 

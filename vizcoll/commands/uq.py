@@ -12,7 +12,7 @@ import argparse
 
 from vizcoll.barrier.structures import NUMBERINGS, STRUCTURES, numbering
 from vizcoll.barrier.uq import MAX_UQ_SIZE, mean_uq, uq_round
-from vizcoll.cli import command
+from vizcoll.commands import command
 
 __all__: list[str] = []
 

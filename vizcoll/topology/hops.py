@@ -22,7 +22,7 @@ once: each switch holds a bit per source ("reached yet?"), one level of the
 search ORs the new bits of a switch's neighbours together, and the depth at
 which each bit appears is kept in a few bit planes (its binary digits). That
 is about ten times faster than running :mod:`scipy.sparse.csgraph` once per
-source and never holds a float matrix of all pairs.
+source and never holds a float matrix of all pairs (:mod:`vizcoll.topology.bitbfs`).
 
 >>> from vizcoll.topology.generators import from_spec
 >>> topo = from_spec("fat-tree:radix=4,levels=2")  # leaf0..3, spine0..1, h0..h7
@@ -49,6 +49,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from vizcoll.errors import TopologyError
+from vizcoll.topology.bitbfs import bfs, buckets_of, store_u8, widen_dist
 from vizcoll.topology.model import ENDPOINT, SWITCH, PortView, Topology
 
 __all__ = ["UNREACHABLE", "MinHopTable", "min_hops"]
@@ -60,9 +61,6 @@ _BIG = 1 << 30  # internal "infinity" while taking minima (int64 arithmetic, no 
 _CHUNK_WORDS = 32  # sources per breadth-first pass = 64 * this
 _MAX_WORKERS = 4
 _BLOCK_CELLS = 1 << 22  # cells per temporary block in eccentricity_to
-# _BYTE_BITS[x] is a uint64 whose 8 bytes are the bits of x (bit 0 first, in memory order).
-_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").view(np.uint64)
-_BYTE_BITS = _BYTE_BITS.ravel()
 
 
 # ---------------------------------------------------------------- the table
@@ -359,16 +357,16 @@ def _switch_distances(indptr: np.ndarray, indices: np.ndarray, workers: int | No
     dist = np.empty((n, n), dtype=np.uint8)
     if n == 0:
         return dist
-    buckets = _buckets(indptr, indices)
+    buckets = buckets_of(indptr, indices)
     words = min(_CHUNK_WORDS, -(-n // 64))
     starts = range(0, n, 64 * words)
 
     def run(lo: int):
         sources = np.arange(lo, min(n, lo + 64 * words))
-        unreached, planes, depth = _bfs(buckets, n, sources, words)
+        unreached, planes, depth = bfs(buckets, n, sources, words)
         if depth >= 255:  # rare (a chain of >255 switches): widened below
             return lo, unreached, planes, depth
-        _store_u8(dist, lo, unreached, planes)
+        store_u8(dist, lo, unreached, planes)
         return None
 
     workers = workers or min(os.cpu_count() or 1, _MAX_WORKERS)
@@ -377,120 +375,7 @@ def _switch_distances(indptr: np.ndarray, indices: np.ndarray, workers: int | No
             deep = [r for r in pool.map(run, starts) if r is not None]
     else:
         deep = [r for r in map(run, starts) if r is not None]
-    return _widen_dist(dist, deep) if deep else dist
-
-
-def _buckets(indptr: np.ndarray, indices: np.ndarray):
-    """Neighbour tables by degree class (powers of two), padded with ``n`` (an all-zero row).
-
-    Returns a list of ``(rows, table)``, ``rows`` a slice when contiguous;
-    rows without neighbours are in no bucket.
-    """
-    n = len(indptr) - 1
-    deg = np.diff(indptr)
-    cls = np.zeros(n, dtype=np.int64)
-    cls[deg > 0] = 1 + np.ceil(np.log2(deg[deg > 0])).astype(np.int64)
-    buckets = []
-    for c in np.unique(cls[deg > 0]):
-        rows = np.flatnonzero(cls == c)
-        width = np.arange(deg[rows].max())
-        ok = width[None, :] < deg[rows][:, None]
-        table = np.full(ok.shape, n, dtype=np.intp)
-        table[ok] = indices[(indptr[rows][:, None] + width[None, :])[ok]]
-        contiguous = rows[-1] - rows[0] + 1 == len(rows)
-        buckets.append((slice(rows[0], rows[-1] + 1) if contiguous else rows, table))
-    return buckets
-
-
-def _bfs(buckets, n: int, sources: np.ndarray, words: int):
-    """Breadth-first search from up to ``64 * words`` sources at once.
-
-    Bit ``i`` (byte ``i // 8``, bit ``i % 8`` of a row) stands for
-    ``sources[i]``. Returns ``(unreached, planes, depth)``: rows = nodes,
-    ``unreached`` bits set where the source never reached the node, and the
-    node's distance from the source is ``sum(plane bit << b)``.
-    """
-    unreached = np.full((n + 1, words), ~np.uint64(0), dtype=np.uint64)
-    frontier = np.zeros_like(unreached)
-    k = np.arange(len(sources))
-    frontier.view(np.uint8)[sources, k // 8] = (1 << (k % 8)).astype(np.uint8)
-    unreached ^= frontier
-    nxt = np.zeros_like(unreached)
-    tmp = np.empty((max(len(t) for _, t in buckets), words), dtype=np.uint64) if buckets else None
-    planes: list[np.ndarray] = []
-    depth = 0
-    while True:
-        for rows, table in buckets:
-            _gather_or(frontier, table, nxt, rows, tmp)
-        nxt &= unreached  # also clears rows no bucket wrote (they hold older, reached bits)
-        if not nxt.any():
-            return unreached[:n], [p[:n] for p in planes], depth
-        depth += 1
-        unreached ^= nxt
-        while len(planes) < depth.bit_length():
-            planes.append(np.zeros_like(unreached))
-        for bit, plane in enumerate(planes):
-            if depth >> bit & 1:
-                plane |= nxt
-        frontier, nxt = nxt, frontier
-
-
-def _gather_or(frontier: np.ndarray, table: np.ndarray, out: np.ndarray, rows, tmp: np.ndarray) -> None:
-    """``out[rows[i]] = OR over j of frontier[table[i, j]]``."""
-    acc = out[rows] if isinstance(rows, slice) else np.empty((len(table), out.shape[1]), dtype=out.dtype)
-    spare = tmp[: len(table)]
-    np.take(frontier, table[:, 0], axis=0, out=acc, mode="clip")
-    for j in range(1, table.shape[1]):
-        np.take(frontier, table[:, j], axis=0, out=spare, mode="clip")
-        acc |= spare
-    if not isinstance(rows, slice):
-        out[rows] = acc
-
-
-def _store_u8(dist: np.ndarray, lo: int, unreached: np.ndarray, planes: list[np.ndarray]) -> None:
-    """Write per-bit distances into ``dist[:, lo:]`` as uint8 (255 = unreached); needs depth < 255.
-
-    Works in blocks of rows so the uint64 temporaries stay in the CPU cache
-    (eight times faster than whole-array passes).
-    """
-    n, count = len(unreached), min(unreached.shape[1] * 64, dist.shape[1] - lo)
-    tables = [_BYTE_BITS << np.uint64(bit) for bit in range(len(planes))] + [_BYTE_BITS * np.uint64(255)]
-    layers = [p.view(np.uint8) for p in planes] + [unreached.view(np.uint8)]
-    if not unreached[:, : -(-count // 64)].any():
-        tables, layers = tables[:-1], layers[:-1]
-    rows = max(1, (1 << 18) // (unreached.shape[1] * 64))
-    out = np.empty((rows, unreached.shape[1] * 8), dtype=np.uint64)
-    tmp = np.empty_like(out)
-    for top in range(0, n, rows):
-        o, t = out[: min(rows, n - top)], tmp[: min(rows, n - top)]
-        o[:] = 0
-        for table, layer in zip(tables, layers, strict=True):
-            np.take(table, layer[top : top + rows], out=t)
-            o |= t
-        dist[top : top + rows, lo : lo + count] = o.view(np.uint8)[:, :count]
-
-
-def _levels_wide(unreached: np.ndarray, planes: list[np.ndarray], dtype) -> np.ndarray:
-    """Per-bit distances (nodes x sources) for any depth, in ``dtype`` (max = unreached)."""
-    bits = lambda arr: np.unpackbits(arr.view(np.uint8), axis=1, bitorder="little")
-    out = np.zeros((unreached.shape[0], unreached.shape[1] * 64), dtype=dtype)
-    for bit, plane in enumerate(planes):
-        out |= bits(plane).astype(dtype) << dtype(bit)
-    out[bits(unreached).astype(bool)] = np.iinfo(dtype).max
-    return out
-
-
-def _widen_dist(dist: np.ndarray, deep: list) -> np.ndarray:
-    """Redo ``dist`` in uint16/uint32 because some searches went 255 levels deep or more."""
-    depth = max(d for *_, d in deep)
-    dtype = np.uint16 if depth < np.iinfo(np.uint16).max else np.uint32
-    wide = dist.astype(dtype)
-    wide[dist == 255] = np.iinfo(dtype).max
-    for lo, unreached, planes, _ in deep:
-        block = _levels_wide(unreached, planes, dtype)
-        count = min(block.shape[1], len(dist) - lo)
-        wide[:, lo : lo + count] = block[:, :count]
-    return wide
+    return widen_dist(dist, deep) if deep else dist
 
 
 # ---------------------------------------------------------------- small vector helpers

@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from vizcoll.errors import TopologyError
+from vizcoll.topology.ports import PortView
 
 __all__ = ["SWITCH", "ENDPOINT", "KIND_NAMES", "MAX_NODES", "MAX_LINKS", "PortView", "Topology"]
 
@@ -36,25 +37,6 @@ MAX_NODES = 200_000
 MAX_LINKS = 1_000_000
 SCHEMA = "vizcoll.topology/1"
 LINK_LABEL = re.compile(r"(.+?)\[(\d+)\]-(.+)\[(\d+)\]")
-
-
-@dataclass(frozen=True)
-class PortView:
-    """Connected ports of every node, CSR style, sorted by port number.
-
-    The ports of node ``u`` are ``port[indptr[u]:indptr[u+1]]``; for each of
-    them ``peer`` / ``peer_port`` is the other end and ``link`` the link's row.
-    """
-
-    indptr: np.ndarray
-    port: np.ndarray
-    peer: np.ndarray
-    peer_port: np.ndarray
-    link: np.ndarray
-
-    def of(self, node: int) -> slice:
-        """Slice of the arrays holding ``node``'s ports."""
-        return slice(int(self.indptr[node]), int(self.indptr[node + 1]))
 
 
 def _int_array(values, dtype=np.int32) -> np.ndarray:

@@ -1,0 +1,69 @@
+"""The built-in commands: ``topo info``, ``topo export`` and ``comm``.
+
+``python -m vizcoll topo info SPEC`` prints the size of a topology;
+``topo export SPEC [--format json|graphml|ibsim|ibnetdiscover] [-o FILE]`` writes it;
+``comm SPEC --pattern PATTERN [--ppn N] [--order linear|random] [--seed N] [--list]`` splits its processes
+into communicators. :mod:`vizcoll.commands` imports this module first, so these commands come first in the help.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from vizcoll.commands.registry import (
+    Result,
+    add_communicators,
+    add_topology,
+    command,
+    load_communicators,
+    load_topology,
+)
+from vizcoll.errors import SpecError
+
+__all__: list[str] = []
+
+
+@command("topo info", "print the size of a topology", add_topology)
+def _topo_info(args: argparse.Namespace) -> dict:
+    return load_topology(args.spec).summary()
+
+
+def _export_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", help="json, graphml, ibsim or ibnetdiscover (default: from the file name)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="file to write (default: the text on stdout)")
+
+
+@command("topo export", "write a topology as JSON, GraphML, ibsim or ibnetdiscover text", add_topology, _export_args)
+def _topo_export(args: argparse.Namespace) -> Result:
+    from vizcoll.topology import io as topo_io
+
+    if args.format is not None and args.format not in topo_io.FORMATS:
+        raise SpecError(f"unknown format {args.format!r}; choose one of {', '.join(topo_io.FORMATS)}")
+    topo = load_topology(args.spec)
+    if args.output is None:
+        text = topo_io.dumps(topo, args.format or "json")
+        return text if text.endswith("\n") else text + "\n"
+    topo_io.write(topo, args.output, args.format)
+    return {"path": args.output, "format": args.format, "nodes": topo.n_nodes, "links": topo.n_links}
+
+
+def _comm_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--list", action="store_true", help="also print the members and each rank's node")
+
+
+@command("comm", "split processes into communicators", add_topology, add_communicators, _comm_args)
+def _comm(args: argparse.Namespace) -> dict:
+    topo = load_topology(args.spec)
+    comms = load_communicators(args, topo)
+    out = {
+        "pattern": comms.label,
+        "communicators": len(comms),
+        "processes": comms.nprocs,
+        "sizes": comms.sizes(),
+        "ppn": comms.placement.ppn,
+        "nodes_used": len(set(comms.placement.node.tolist())),
+    }
+    if args.list:
+        out["members"] = comms.lists()
+        out["rank_node"] = [topo.names[u] for u in comms.placement.node.tolist()]
+    return out

@@ -1,0 +1,354 @@
+"""ibnetdiscover output and ibsim net files: one tolerant reader, two writers.
+
+The text ``ibnetdiscover`` prints and the ibsim net file share a grammar (as
+ibsim's ``sim_net.c`` reads it); one reader handles both. Stanzas keep the
+file's order; the quoted id is the node name; ``switchguid=``/``caguid=``
+give the node GUID of the next stanza of that kind (a node without one gets
+GUID 0, where ibsim would count on from its own base), ``switchguid=0x..(guid)``
+the switch port-0 GUID, ``(guid)`` after a CA port number that port's GUID,
+and ``# "text"`` after the stanza line the node description. A port line
+without ``[peer port]`` means peer port 1 (as in ibsim); comments and ibsim
+options (``w=``, ``s=``) after the peer are ignored. Every link must be listed
+by both ends, consistently. Router (``Rt``) nodes, ibsim port aliases (``@``)
+and ``include``/``do``/``module`` lines are refused with a clear error.
+
+The writers drop what the text cannot express (see :mod:`vizcoll.topology.io`);
+a node without a GUID gets ``GUID_BASE + 256 * (index + 1)``.
+
+>>> topo = read('Switch 8 "s"\\n[1] "h"[1]\\n\\nHca 1 "h"\\n[1] "s"[1]\\n', "tiny.net", "ibsim")
+>>> topo.names, topo.n_links
+(['s', 'h'], 1)
+>>> print(write(topo, "ibsim"))  # doctest: +NORMALIZE_WHITESPACE
+# ibsim net file: written by vizcoll
+# 2 nodes, 1 links (broken links are written as present)
+<BLANKLINE>
+switchguid=0x0002c90000000100
+Switch 8 "s"
+[1] "h"[1]
+<BLANKLINE>
+caguid=0x0002c90000000200
+Hca 1 "h"
+[1] "s"[1]
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vizcoll.errors import FileFormatError, TopologyError
+from vizcoll.topology import model
+from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
+
+__all__ = ["GUID_BASE", "MAX_PORTS", "read", "write"]
+
+MAX_PORTS = 65_535
+GUID_BASE = 0x0002C90000000000
+
+_HEADER = re.compile(r'(Switch|Hca|Ca|Rt)\s+([0-9]+)\s+"([^"]*)"\s*(.*)')
+_KEYWORD = re.compile(r"(Switch|Hca|Ca|Rt)\b")
+_ASSIGN = re.compile(r"([A-Za-z_]\w*)\s*=\s*(.*)")
+_GUID_VALUE = re.compile(r"(0x[0-9a-fA-F]+|[0-9]+)(?:\(([0-9a-fA-F]+)\))?\s*(?:#.*)?")
+_PORT = re.compile(r"""
+    \[(?P<port>[0-9]+)\](?:\[ext\ [0-9]+\])?    # local port, optional external port number
+    (?:\((?P<guid>[0-9a-fA-F]+)\))?\s*          # CA port GUID (ibnetdiscover)
+    "(?P<peer>[^"]*)"                           # peer node id
+    (?:\[(?P<peer_port>[0-9]+)\])?(?:\[ext\ [0-9]+\])?  # peer port (ibsim: 1 when left out)
+    \s*(?:\((?P<peer_guid>[0-9a-fA-F]+)\))?     # peer CA port GUID (ibnetdiscover)
+    \s*(?P<rest>.*)""", re.X)
+_IGNORED = ("Chassis ", "Non-Chassis Nodes", "Hostname:")  # ibnetdiscover -g grouping lines
+_GUID_KEYS = {"switchguid": SWITCH, "caguid": ENDPOINT, "hcaguids": ENDPOINT}
+_KINDS = {"Switch": SWITCH, "Hca": ENDPOINT, "Ca": ENDPOINT}
+
+
+# ====================================================================== reading
+def read(text: str, filename: str, fmt: str) -> Topology:
+    """The topology of ibnetdiscover / ibsim text; ``fmt`` is recorded in ``meta["format"]``."""
+    reader = _NetReader(filename)
+    for number, line in enumerate(text.split("\n"), 1):
+        reader.feed(number, line)
+    return _topology(reader, fmt)
+
+
+@dataclass
+class _Stanza:
+    name: str
+    kind: int
+    nports: int
+    line: int
+    guid: int | None = None
+    desc: str | None = None
+
+
+@dataclass
+class _NetReader:
+    """Line-by-line reader of ibnetdiscover / ibsim text: nodes, port entries and GUIDs as the file gives them.
+
+    :func:`_links` then checks that both ends list every link and :func:`_topology` builds the fabric.
+    """
+
+    filename: str
+    nodes: list[_Stanza] = field(default_factory=list)
+    index: dict[str, int] = field(default_factory=dict)
+    entries: dict[tuple[int, int], tuple[str, int, int]] = field(default_factory=dict)
+    port_guids: dict[tuple[int, int], int] = field(default_factory=dict)
+    pending: dict[int, tuple[int, int | None]] = field(default_factory=dict)
+    guid_owner: dict[int, str] = field(default_factory=dict)
+    current: int | None = None
+
+    # ------------------------------------------------------------ values
+    def error(self, message: str, line: int | None) -> FileFormatError:
+        return FileFormatError(message, line=line, source=self.filename)
+
+    def number(self, digits: str, what: str, line: int, limit: int) -> int:
+        digits = digits.lstrip("0") or "0"
+        if len(digits) > 9 or int(digits) > limit:
+            raise self.error(f"{what} {digits} is above the limit of {limit:,}", line)
+        return int(digits)
+
+    def guid(self, text: str, line: int, base: int = 16) -> int:
+        """A GUID: hex (``0x`` prefix optional) or, with ``base=10`` and no prefix, decimal."""
+        if text[:2] in ("0x", "0X"):
+            text, base = text[2:], 16
+        value = int(text, base) if len(text) <= 20 else 1 << 64
+        if value >= 1 << 64:
+            raise self.error(f"GUID {text[:24]} does not fit in 64 bits", line)
+        return value
+
+    # ------------------------------------------------------------ lines
+    def feed(self, line: int, text: str) -> None:
+        """Read one line of the file (numbered from 1)."""
+        text = text.strip()
+        if text.startswith("#"):
+            return
+        if text.startswith("["):
+            self.port_line(line, text)
+            return
+        self.current = None
+        if not text or text.startswith(_IGNORED):
+            return
+        if text.startswith("@"):
+            raise self.error("ibsim port aliases ('@') are not supported", line)
+        if _KEYWORD.match(text):
+            self.header(line, text)
+        elif match := _ASSIGN.fullmatch(text):
+            self.assignment(line, match.group(1), match.group(2))
+        else:
+            raise self.error(f"unrecognised line {text[:40]!r}", line)
+
+    def assignment(self, line: int, key: str, value: str) -> None:
+        """``key=value``: a GUID for the next stanza of its kind; other keys are skipped."""
+        if key == "module":
+            raise self.error("ibsim 'module' prefixes are not supported", line)
+        kind = _GUID_KEYS.get(key)
+        if kind is None:
+            return  # vendid, devid, sysimgguid, width, speed, ...: nothing vizcoll keeps
+        match = _GUID_VALUE.fullmatch(value)
+        if not match:
+            raise self.error(f"bad GUID {value[:40]!r} in {key}", line)
+        port0 = self.guid(match.group(2), line) if match.group(2) else None
+        self.pending[kind] = (self.guid(match.group(1), line, base=10), port0)
+
+    def header(self, line: int, text: str) -> None:
+        """``Switch 36 "name" # "description"``: a new stanza, which the port lines below fill."""
+        match = _HEADER.fullmatch(text)
+        if not match:
+            raise self.error(f"malformed node line {text[:40]!r} (expected e.g. Switch 36 \"name\")", line)
+        keyword, digits, name, rest = match.groups()
+        if keyword == "Rt":
+            raise self.error("router (Rt) nodes are not supported", line)
+        nports = self.number(digits, "port count", line, MAX_PORTS)
+        self.check_node(line, name, nports)
+        node = _Stanza(name, _KINDS[keyword], nports, line, desc=self.description(line, rest))
+        self.index[name] = self.current = len(self.nodes)
+        self.nodes.append(node)
+        self.take_guid(node, line)
+
+    def check_node(self, line: int, name: str, nports: int) -> None:
+        if nports < 1:
+            raise self.error(f"node {name!r} has no ports", line)
+        if not name:
+            raise self.error("empty node name", line)
+        if name in self.index:
+            raise self.error(f"duplicate node name {name!r} (first on line {self.nodes[self.index[name]].line})", line)
+        if len(self.nodes) >= model.MAX_NODES:
+            raise self.error(f"more than the limit of {model.MAX_NODES:,} nodes", line)
+
+    def take_guid(self, node: _Stanza, line: int) -> None:
+        """Give the new (current) node the GUID a ``switchguid=``/``caguid=`` line left for its kind."""
+        if node.kind not in self.pending:
+            return
+        node.guid, port0 = self.pending.pop(node.kind)
+        if node.guid and node.guid in self.guid_owner:
+            raise self.error(f"duplicate GUID 0x{node.guid:016x}: {node.name!r} and {self.guid_owner[node.guid]!r}",
+                             line)
+        self.guid_owner[node.guid] = node.name
+        if port0 is not None and node.kind == SWITCH:
+            self.port_guids[self.current, 0] = port0
+
+    def description(self, line: int, rest: str) -> str | None:
+        """The node description of ``# "text"`` (or ibnetdiscover's unquoted form) after the node name."""
+        if not rest:
+            return None
+        if not rest.startswith("#"):
+            raise self.error(f"unexpected text {rest[:40]!r} after the node name", line)
+        text = rest[1:].lstrip()
+        if text.startswith('"'):
+            end = text.find('"', 1)
+            return text[1:] if end < 0 else text[1:end]
+        cuts = [text.find(m) for m in (" enhanced port ", " base port ", " lid ", " lmc ")]
+        return text[: min([c for c in cuts if c >= 0], default=len(text))]
+
+    def port_line(self, line: int, text: str) -> None:
+        """``[port](guid) "peer"[peer port]``: one end of a link of the current stanza."""
+        match = self.port_match(line, text)
+        port = self.number(match["port"], "port", line, MAX_PORTS)
+        self.check_port(line, port)
+        peer_port = self.number(match["peer_port"], "port", line, MAX_PORTS) if match["peer_port"] else 1
+        self.entries[self.current, port] = (match["peer"], peer_port, line)
+        if match["guid"]:
+            self.port_guids[self.current, port] = self.guid(match["guid"], line)
+
+    def port_match(self, line: int, text: str) -> re.Match:
+        if self.current is None:
+            raise self.error("port line outside a Switch/Ca/Hca stanza", line)
+        match = _PORT.fullmatch(text)
+        if not match:
+            raise self.error(f"malformed port line {text[:40]!r} (expected e.g. [1] \"peer\"[2])", line)
+        rest = match["rest"]
+        if rest and not rest.startswith("#") and not re.match(r"[A-Za-z]\w*=", rest):
+            raise self.error(f"unexpected text {rest[:40]!r} after the peer", line)
+        return match
+
+    def check_port(self, line: int, port: int) -> None:
+        node = self.nodes[self.current]
+        if not 1 <= port <= node.nports:
+            raise self.error(f"port {port} of {node.name!r} is outside 1..{node.nports}", line)
+        if (self.current, port) in self.entries:
+            first = self.entries[self.current, port][2]
+            raise self.error(f"port {port} of {node.name!r} is used twice (first on line {first})", line)
+
+
+def _links(reader: _NetReader) -> list[tuple[int, int, int, int]]:
+    """Both-sides-checked links in file order."""
+    links, done = [], set()
+    for (u, p), (peer, pp, line) in reader.entries.items():
+        v = _link_peer(reader, u, p, peer, pp, line)
+        if (u, p) not in done:
+            links.append((u, p, v, pp))
+            done.update({(u, p), (v, pp)})
+    return links
+
+
+def _link_peer(reader: _NetReader, u: int, p: int, peer: str, pp: int, line: int) -> int:
+    """The node index of ``peer``, once it is known to list port ``pp`` back to ``u``'s port ``p``."""
+    name = reader.nodes[u].name
+    v = reader.index.get(peer)
+    if v is None:
+        raise reader.error(f"dangling peer {peer!r}: no stanza has that name (truncated file?)", line)
+    if v == u:
+        raise reader.error(f"port {p} of {name!r} is linked to its own node", line)
+    if not 1 <= pp <= reader.nodes[v].nports:
+        raise reader.error(f"peer port {pp} of {peer!r} is outside 1..{reader.nodes[v].nports}", line)
+    back = reader.entries.get((v, pp))
+    if back is None:
+        raise reader.error(f"{name!r}[{p}] links to {peer!r}[{pp}], but {peer!r} does not list that "
+                           "port (missing line; truncated file?)", line)
+    if back[:2] != (name, p):
+        raise reader.error(f"the two sides disagree: {name!r}[{p}] links to {peer!r}[{pp}], but line {back[2]} "
+                           f"links {peer!r}[{pp}] to {back[0]!r}[{back[1]}]", line)
+    return v
+
+
+def _topology(reader: _NetReader, fmt: str) -> Topology:
+    """The fabric of everything the reader collected, validated."""
+    nodes = reader.nodes
+    if not nodes:
+        raise reader.error("no Switch, Ca or Hca node found", None)
+    topo = Topology.from_arrays([n.name for n in nodes], [n.kind for n in nodes], [n.nports for n in nodes],
+                                _links(reader), meta={"format": fmt}, validate=False)
+    if any(n.guid is not None for n in nodes):
+        topo.guid = np.array([n.guid or 0 for n in nodes], dtype=np.uint64)
+    if any(n.desc is not None for n in nodes):
+        topo.desc = [n.desc or "" for n in nodes]
+    topo.port_guids = dict(reader.port_guids)
+    try:
+        topo.validate()
+    except TopologyError as exc:
+        raise reader.error(str(exc), None) from None
+    return topo
+
+
+# ====================================================================== writing
+def export_guids(topo: Topology, fmt: str) -> list[int]:
+    """The node GUIDs the writers use: the topology's own, or an invented one where it has none (0)."""
+    given = [0] * topo.n_nodes if topo.guid is None else topo.guid.tolist()
+    guids = [g or GUID_BASE + 256 * (i + 1) for i, g in enumerate(given)]
+    if len(set(guids)) != len(guids):
+        raise FileFormatError("two nodes would have the same GUID", source=f"{fmt} export")
+    return guids
+
+
+def _check_text(topo: Topology, fmt: str) -> None:
+    bad_name = set('"\n\r#@' if fmt == "ibsim" else '"\n\r')
+    for name in topo.names:
+        if bad_name & set(name):
+            raise FileFormatError(f"node name {name!r} cannot be written: it holds one of "
+                                  f"{''.join(sorted(bad_name))!r}", source=f"{fmt} export")
+    for desc in topo.desc or ():
+        if set('"\n\r') & set(desc):
+            raise FileFormatError(f"description {desc!r} cannot be written: it holds a quote or a line break",
+                                  source=f"{fmt} export")
+
+
+def write(topo: Topology, fmt: str) -> str:
+    """The text of ``topo`` as ``fmt`` (``"ibnetdiscover"`` or ``"ibsim"``)."""
+    _check_text(topo, fmt)
+    guids = export_guids(topo, fmt)
+    view = topo.ports(include_broken=True)
+    title = "Topology file" if fmt == "ibnetdiscover" else "ibsim net file"
+    generator = " ".join(str(topo.meta.get("generator", "")).split())
+    out = [f"# {title}: written by vizcoll" + (f" from {generator}" if generator else ""),
+           f"# {topo.n_nodes} nodes, {topo.n_links} links (broken links are written as present)", ""]
+    for u in range(topo.n_nodes):
+        out += _stanza(topo, u, guids, fmt)
+        for k in range(view.indptr[u], view.indptr[u + 1]):
+            out.append(_port_line(topo, u, int(view.port[k]), int(view.peer[k]), int(view.peer_port[k]), guids, fmt))
+        out.append("")
+    return "\n".join(out)
+
+
+def _stanza(topo: Topology, u: int, guids: list[int], fmt: str) -> list[str]:
+    """The GUID lines and the node line of node ``u``."""
+    switch, guid, name = topo.kind[u] == SWITCH, guids[u], topo.names[u]
+    nports = max(1, int(topo.nports[u]))
+    desc = f'\t\t# "{topo.desc[u]}"' if topo.desc is not None else ""
+    if fmt == "ibsim":
+        keyword = "Switch" if switch else "Hca"
+        return [f"{'switch' if switch else 'ca'}guid=0x{guid:016x}", f'{keyword}\t{nports} "{name}"{desc}']
+    lines = ["vendid=0x0", "devid=0x0", f"sysimgguid=0x{guid:x}"]
+    if not switch:
+        return lines + [f"caguid=0x{guid:x}", f'Ca\t{nports} "{name}"{desc}']
+    sma = " enhanced port 0 lid 0 lmc 0" if desc else ""
+    port0 = topo.port_guids.get((u, 0), guid)
+    return lines + [f"switchguid=0x{guid:x}({port0:x})", f'Switch\t{nports} "{name}"{desc}{sma}']
+
+
+def _port_guid(topo: Topology, u: int, port: int, guids: list[int]) -> int:
+    return topo.port_guids.get((u, port), guids[u] + port)
+
+
+def _port_line(topo: Topology, u: int, port: int, v: int, peer_port: int, guids: list[int], fmt: str) -> str:
+    """``[port] "peer"[peer_port]``, with ibnetdiscover's GUIDs and comment in that format."""
+    peer = f'"{topo.names[v]}"[{peer_port}]'
+    if fmt == "ibsim":
+        return f"[{port}]\t{peer}"
+    peer_desc = topo.desc[v] if topo.desc is not None else ""
+    if topo.kind[v] != SWITCH:
+        peer += f"({_port_guid(topo, v, peer_port, guids):x}) "
+    if topo.kind[u] == SWITCH:
+        return f'[{port}]\t{peer}\t\t# "{peer_desc}" lid 0 4xQDR'
+    return f'[{port}]({_port_guid(topo, u, port, guids):x}) \t{peer}\t\t# lid 0 lmc 0 "{peer_desc}" lid 0 4xQDR'
