@@ -320,7 +320,18 @@ def test_both_sides_disagree():
 
 
 def test_link_to_itself():
-    fails('Switch 4 "s"\n[1] "s"[2]\n[2] "s"[1]\n', r"line 2: port 1 of 's' is linked to its own node")
+    fails('Switch 4 "s"\n[1] "s"[1]\n', r"line 2: port 1 of 's' is linked to itself")
+    loop = parse('Switch 4 "s"\n[1] "s"[2]\n[2] "s"[1]\n[3] "h"[1]\n\nHca 1 "h"\n[1] "s"[3]\n', "loop.net")
+    assert [loop.link_label(r) for r in range(loop.n_links)] == ["s[1]-s[2]", "s[3]-h[1]"]
+    assert loop.meta["warnings"] == ["1 loopback cable(s) between two ports of one switch kept (no route uses "
+                                     "them): s[1]-s[2]"]
+
+
+def test_unknown_lines_are_skipped_and_counted_as_ibsim_does():
+    topo = parse('ibwarn: [123] _do_madrpc: recv failed\nSwitch 4 "s"\n[1] "h"[1]\n\nHca 1 "h"\n[1] "s"[1]\n',
+                 "t.net")
+    assert topo.n_links == 1 and topo.meta["warnings"] == [
+        "skipped 1 line(s) it does not know (line 1: 'ibwarn: [123] _do_madrpc: recv failed')"]
 
 
 def test_duplicate_guid_and_name():
@@ -333,7 +344,7 @@ def test_unsupported_text():
     fails('Rt 2 "router"\n', r"line 1: router \(Rt\) nodes are not supported")
     fails('Switch 4 "s"\n@[1] "alias"\n', r"line 2: ibsim port aliases \('@'\) are not supported")
     fails('[1] "s"[1]\n', r"line 1: port line outside a Switch/Ca/Hca stanza")
-    fails('include "other.net"\n', r"line 1: unrecognised line")
+    fails('include "other.net"\n', r"line 1: ibsim 'include' lines are not supported")
     fails('module="x"\nSwitch 4 "s"\n', r"line 1: ibsim 'module' prefixes")
     fails('Switch four "s"\n', r"line 1: malformed node line")
     fails('Switch 4 "s" x\n', r"line 1: unexpected text 'x'")
@@ -383,9 +394,10 @@ def test_graphml_missing_or_wrong_attributes():
     fails(text.replace(">switch<", ">router<", 1), r"wrong type or value", "t.xml")
     import networkx as nx
 
-    fails("\n".join(nx.generate_graphml(nx.path_graph(3))), r"not a vizcoll GraphML file", "t.xml")
+    other = parse("\n".join(nx.generate_graphml(nx.path_graph(3))), "t.xml")  # anyone's graph: all switches
+    assert other.names == ["0", "1", "2"] and other.n_links == 2 and len(other.switches) == 3
     fails('<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph><data key="nope">1</data></graph></graphml>',
-          r"not valid GraphML", "t.xml")
+          r"the graph has no nodes", "t.xml")
 
 
 def test_json_errors():
@@ -405,7 +417,7 @@ def test_json_errors():
 
 def test_garbage_empty_and_too_large(tmp_path):
     fails(bytes(range(256)) * 4, r"^bad\.net, line 2: not UTF-8 text \(byte 128\)$")
-    fails("\x00\x01\x02garbage", r"line 1: unrecognised line")
+    fails("\x00\x01\x02garbage", r"no Switch, Ca or Hca node found \(line 1, .* is no node line\)")
     fails("ok\n\ud800", r"line 2: the text holds an invalid character")
     for empty in (b"", "", " \n\r\n\t"):
         fails(empty, r"^bad\.net: the file is empty$")

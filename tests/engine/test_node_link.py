@@ -1,4 +1,4 @@
-"""Hand-written node-link JSON topologies (vizcoll.topology.node_link through io.parse)."""
+"""Hand-written node-link JSON topologies (vizcoll.topology.formats.nodelink through io.parse)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,11 @@ def test_kinds_default_by_degree_and_ports_skip_the_ones_given():
     assert [topo.link_label(r) for r in range(3)] == ["s[1]-t[1]", "s[2]-t[2]", "s[3]-h[1]"]
 
 
+def test_a_link_from_a_node_to_itself_is_a_loopback_cable_and_parallel_links_stay():
+    topo = topo_io.parse(json.dumps({"nodes": ["s", "t"], "links": [["s", "s"], ["s", "t"], ["s", "t"]]}), "x.json")
+    assert [topo.link_label(r) for r in range(3)] == ["s[1]-s[2]", "s[3]-t[1]", "s[4]-t[2]"]
+
+
 def test_networkx_node_link_data_is_read():
     g = nx.Graph([("sw", "h0"), ("sw", "h1"), ("sw", "sw2"), ("sw2", "h2")])
     topo = topo_io.parse(json.dumps(nx.node_link_data(g, edges="links")), "nx.json")
@@ -48,7 +53,7 @@ def test_networkx_node_link_data_is_read():
     ({"nodes": [1.5]}, "node 0 must be a name"),
     ({"nodes": ["a", "a"]}, "node 1: the name 'a' is used twice"),
     ({"nodes": ["a"], "links": [["a", "b"]]}, "link 0: 'b' names no node ('b')"),
-    ({"nodes": ["a", "b"], "links": [["a", "a"]]}, "link 0 joins a node to itself"),
+    ({"nodes": ["a", "b"], "links": [{"a": "a", "b": "a", "pa": 1, "pb": 1}]}, "link 0 joins port 1 to itself"),
     ({"nodes": ["a", "b"], "links": [{"a": "a", "b": "b", "pa": -5}]}, "'pa' must be a whole number from 1"),
     ({"nodes": ["a", "b", "c"], "links": [{"a": "a", "b": "b", "pa": 1}, {"a": "a", "b": "c", "pa": 1}]},
      "port 1 of node 'a' is used by two links"),
@@ -66,3 +71,32 @@ def test_bad_hand_written_files_name_what_is_wrong(data, words):
 def test_the_lossless_export_still_round_trips():
     topo = topo_io.parse(json.dumps(HANDMADE), "mine.json")
     assert topo_io.parse(topo_io.dumps(topo, "json"), "again.json") == topo
+
+
+GRAPHML = """<?xml version="1.0" encoding="utf-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key attr.name="label" attr.type="string" for="node" id="d0" />
+  <key attr.name="type" attr.type="string" for="node" id="d1" />
+  <graph edgedefault="undirected">
+    <node id="0"><data key="d0">Paris</data></node>
+    <node id="1"><data key="d0">Lyon</data></node>
+    <node id="2"><data key="d0">Lyon</data></node>
+    <node id="3"><data key="d0">node-a</data><data key="d1">Host</data></node>
+    <edge source="0" target="1" />
+    <edge source="0" target="1" />
+    <edge source="1" target="2" />
+    <edge source="2" target="3" />
+    <edge source="0" target="0" />
+  </graph>
+</graphml>
+"""
+
+
+def test_anyones_graphml_is_read_in_file_order_with_labels_hosts_parallel_edges_and_loops():
+    topo = topo_io.parse(GRAPHML, "zoo.graphml")
+    assert topo.names == ["Paris", "Lyon (1)", "Lyon (2)", "node-a"]  # duplicate labels get their id
+    assert topo.kind.tolist() == [SWITCH, SWITCH, SWITCH, ENDPOINT]  # switches unless marked as a host
+    assert [topo.link_label(r) for r in range(topo.n_links)] == [
+        "Paris[1]-Lyon (1)[1]", "Paris[2]-Lyon (1)[2]", "Lyon (1)[3]-Lyon (2)[1]", "Lyon (2)[2]-node-a[1]",
+        "Paris[3]-Paris[4]"]
+    assert topo_io.parse(topo_io.dumps(topo, "graphml"), "again.graphml") == topo  # our own GraphML round-trips

@@ -5,7 +5,7 @@ Formats (:data:`FORMATS`):
 ``json``
     :meth:`Topology.to_dict` as JSON (schema ``vizcoll.topology/1``): lossless.
     A hand-written node-link JSON (a ``nodes`` list and a ``links`` list, see
-    :mod:`vizcoll.topology.node_link`) is read too.
+    :mod:`vizcoll.topology.formats.nodelink`) is read too.
 ``graphml``
     Written and parsed with networkx, lossless too: nodes carry ``kind``,
     ``nports``, ``guid``, ``desc`` and ``attr.<name>`` data; edges (GraphML

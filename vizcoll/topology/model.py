@@ -237,10 +237,12 @@ class Topology:
             ends = np.concatenate([self.link_a, self.link_b])
             if ends.min() < 0 or ends.max() >= n:
                 raise TopologyError("a link refers to a node that does not exist")
-            if np.any(self.link_a == self.link_b):
-                bad = int(np.flatnonzero(self.link_a == self.link_b)[0])
+            same_port = (self.link_a == self.link_b) & (self.link_pa == self.link_pb)
+            if np.any(same_port):
+                bad = int(np.flatnonzero(same_port)[0])
                 name = self.names[self.link_a[bad]]
-                raise TopologyError(f"link {int(self.link_id[bad])} joins node {name!r} to itself")
+                raise TopologyError(f"link {int(self.link_id[bad])} joins port {int(self.link_pa[bad])} of {name!r} "
+                                    "to itself")
             ports = np.concatenate([self.link_pa, self.link_pb])
             bad = (ports < 1) | (ports > self.nports[ends])
             if bad.any():

@@ -1,6 +1,15 @@
-"""GraphML topology files, written and parsed with networkx, lossless.
+"""GraphML topology files: vizcoll's own, written and parsed with networkx, lossless; and anyone else's.
 
-Nodes carry ``kind``, ``nports``, ``guid``, ``desc`` and ``attr.<name>``
+**Anyone else's GraphML** (Internet Topology Zoo, networkx, yEd: a graph
+without vizcoll's ``schema`` attribute) is read as a node-link topology
+(:mod:`vizcoll.topology.formats.nodelink`), edges in file order: a node is
+named by its ``label`` (or ``name``) when that is unique, else by
+``label (id)``, else by its id; it is a switch unless a ``kind`` / ``type`` /
+``role`` attribute marks it as a host (``host``, ``endpoint``, ``hca``,
+``ca``, ``server``, ``compute``); ports are numbered in edge order; parallel
+edges are kept; an edge from a node to itself is a loopback cable.
+
+**vizcoll's own** GraphML: nodes carry ``kind``, ``nports``, ``guid``, ``desc`` and ``attr.<name>``
 data; edges (GraphML edge id = stable link id) carry ``a`` (the name of the
 link's first end), ``pa``, ``pb``, ``broken``, ``row`` (the link's position)
 and ``attr.<name>``; the graph carries ``schema``, and ``meta``,
@@ -26,7 +35,9 @@ from defusedxml import DefusedXmlException
 
 from vizcoll.errors import FileFormatError
 from vizcoll.topology import model
+from vizcoll.errors import TopologyError
 from vizcoll.topology.formats.jsonfile import from_dict
+from vizcoll.topology.formats.nodelink import from_node_link
 from vizcoll.topology.model import KIND_NAMES, SCHEMA, Topology
 
 __all__ = ["read", "write"]
@@ -65,8 +76,10 @@ def write(topo: Topology) -> str:
 
 # ---------------------------------------------------------------- reading
 def read(text: str, filename: str) -> Topology:
-    """The topology of a GraphML text :func:`write` wrote (checked with defusedxml first)."""
-    _check_xml(text, filename)
+    """The topology of a GraphML text (checked with defusedxml first): vizcoll's own, or any graph."""
+    root = _check_xml(text, filename)
+    if not _is_ours(root):
+        return _read_generic(root, filename)
     try:
         with warnings.catch_warnings():  # e.g. "GraphML port tag not supported"
             warnings.simplefilter("ignore")
@@ -76,7 +89,7 @@ def read(text: str, filename: str) -> Topology:
     return from_dict(_graph_to_dict(g, filename), filename)
 
 
-def _check_xml(text: str, filename: str) -> None:
+def _check_xml(text: str, filename: str):
     """Parse with defusedxml (no DTD, no entities) and check the sizes before networkx sees it."""
     try:
         root = safe_xml.fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
@@ -90,6 +103,57 @@ def _check_xml(text: str, filename: str) -> None:
         count = sum(1 for _ in root.iter(GRAPHML_NS + tag))
         if count > limit:
             raise FileFormatError(f"{count:,} {what} is more than the limit of {limit:,}", source=filename)
+    return root
+
+
+# ---------------------------------------------------------------- anyone else's GraphML
+HOST_WORDS = {"host", "hosts", "endpoint", "end node", "hca", "ca", "server", "compute"}
+KIND_KEYS = ("kind", "type", "role")
+
+
+def _is_ours(root) -> bool:
+    """True when the graph carries vizcoll's ``schema`` attribute (a ``key`` named schema for the graph)."""
+    return any(key.get("attr.name") == "schema" and key.get("for") in ("graph", "all")
+               for key in root.iter(GRAPHML_NS + "key"))
+
+
+def _data(element, names: dict[str, str]) -> dict[str, str]:
+    """``attr.name -> text`` of an element's ``data`` children."""
+    return {names[d.get("key")]: (d.text or "").strip() for d in element.findall(GRAPHML_NS + "data")
+            if d.get("key") in names}
+
+
+def _read_generic(root, filename: str) -> Topology:
+    """Nodes and edges of any GraphML graph, in file order (see the module docstring)."""
+    names = {key.get("id"): key.get("attr.name") or key.get("id") for key in root.iter(GRAPHML_NS + "key")}
+    elements = list(root.iter(GRAPHML_NS + "node"))
+    ids = [e.get("id") for e in elements]
+    if not ids:
+        raise FileFormatError("the graph has no nodes", source=filename)
+    if None in ids:
+        raise FileFormatError("a node has no id", source=filename)
+    data = [_data(e, names) for e in elements]
+    labels = [d.get("label") or d.get("name") or node_id for d, node_id in zip(data, ids, strict=True)]
+    taken = {label: labels.count(label) for label in labels}
+    shown = [label if taken[label] == 1 else f"{label} ({node_id})" for label, node_id in zip(labels, ids,
+                                                                                               strict=True)]
+    nodes = [{"name": name, **({"kind": "endpoint"} if _is_host(d) else {})} for name, d in zip(shown, data,
+                                                                                                 strict=True)]
+    by_id = dict(zip(ids, shown, strict=True))
+    links = []
+    for i, edge in enumerate(root.iter(GRAPHML_NS + "edge")):
+        ends = [by_id.get(edge.get(end)) for end in ("source", "target")]
+        if None in ends:
+            raise FileFormatError(f"edge {i} names a node that is not in the graph", source=filename)
+        links.append(ends)
+    try:
+        return from_node_link({"nodes": nodes, "links": links}, default_kind="switch", source="GraphML")
+    except TopologyError as exc:
+        raise FileFormatError(str(exc), source=filename) from None
+
+
+def _is_host(data: dict[str, str]) -> bool:
+    return any(data.get(key, "").lower() in HOST_WORDS for key in KIND_KEYS)
 
 
 def _need(data: dict, key: str, where: str, filename: str):

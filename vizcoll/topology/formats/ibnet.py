@@ -12,6 +12,13 @@ options (``w=``, ``s=``) after the peer are ignored. Every link must be listed
 by both ends, consistently. Router (``Rt``) nodes, ibsim port aliases (``@``)
 and ``include``/``do``/``module`` lines are refused with a clear error.
 
+As the real tools do, a line the reader does not know (a stray error message
+that ibnetdiscover printed into the file, say) is skipped: the topology's
+``meta["warnings"]`` counts and quotes them. A **loopback** cable (two ports of
+one switch cabled together, ``[1] "s"[2]`` and ``[2] "s"[1]``) is kept as a
+link whose two ends are the same node: it is drawn and listed, and no route
+uses it (it leads nowhere); ``meta["warnings"]`` names them.
+
 The writers drop what the text cannot express (see :mod:`vizcoll.topology.io`);
 a node without a GUID gets ``GUID_BASE + 256 * (index + 1)``.
 
@@ -98,6 +105,7 @@ class _NetReader:
     pending: dict[int, tuple[int, int | None]] = field(default_factory=dict)
     guid_owner: dict[int, str] = field(default_factory=dict)
     current: int | None = None
+    skipped: list[tuple[int, str]] = field(default_factory=list)
 
     # ------------------------------------------------------------ values
     def error(self, message: str, line: int | None) -> FileFormatError:
@@ -132,12 +140,14 @@ class _NetReader:
             return
         if text.startswith("@"):
             raise self.error("ibsim port aliases ('@') are not supported", line)
+        if text.split()[0] in ("include", "do", "module"):
+            raise self.error(f"ibsim {text.split()[0]!r} lines are not supported", line)
         if _KEYWORD.match(text):
             self.header(line, text)
         elif match := _ASSIGN.fullmatch(text):
             self.assignment(line, match.group(1), match.group(2))
         else:
-            raise self.error(f"unrecognised line {text[:40]!r}", line)
+            self.skipped.append((line, text))  # as ibsim does: a line it does not know is passed over
 
     def assignment(self, line: int, key: str, value: str) -> None:
         """``key=value``: a GUID for the next stanza of its kind; other keys are skipped."""
@@ -249,8 +259,8 @@ def _link_peer(reader: _NetReader, u: int, p: int, peer: str, pp: int, line: int
     v = reader.index.get(peer)
     if v is None:
         raise reader.error(f"dangling peer {peer!r}: no stanza has that name (truncated file?)", line)
-    if v == u:
-        raise reader.error(f"port {p} of {name!r} is linked to its own node", line)
+    if v == u and pp == p:
+        raise reader.error(f"port {p} of {name!r} is linked to itself", line)
     if not 1 <= pp <= reader.nodes[v].nports:
         raise reader.error(f"peer port {pp} of {peer!r} is outside 1..{reader.nodes[v].nports}", line)
     back = reader.entries.get((v, pp))
@@ -267,7 +277,9 @@ def _topology(reader: _NetReader, fmt: str) -> Topology:
     """The fabric of everything the reader collected, validated."""
     nodes = reader.nodes
     if not nodes:
-        raise reader.error("no Switch, Ca or Hca node found", None)
+        skipped = f" (line {reader.skipped[0][0]}, {reader.skipped[0][1][:40]!r}, is no node line)" \
+            if reader.skipped else ""
+        raise reader.error(f"no Switch, Ca or Hca node found{skipped}", None)
     topo = Topology.from_arrays([n.name for n in nodes], [n.kind for n in nodes], [n.nports for n in nodes],
                                 _links(reader), meta={"format": fmt}, validate=False)
     if any(n.guid is not None for n in nodes):
@@ -275,11 +287,29 @@ def _topology(reader: _NetReader, fmt: str) -> Topology:
     if any(n.desc is not None for n in nodes):
         topo.desc = [n.desc or "" for n in nodes]
     topo.port_guids = dict(reader.port_guids)
+    warnings = _warnings(reader, topo)
+    if warnings:
+        topo.meta["warnings"] = warnings
     try:
         topo.validate()
     except TopologyError as exc:
         raise reader.error(str(exc), None) from None
     return topo
+
+
+def _warnings(reader: _NetReader, topo: Topology) -> list[str]:
+    """What the reader passed over (unknown lines) or kept although it is odd (loopback cables)."""
+    out = []
+    if reader.skipped:
+        first = ", ".join(f"line {n}: {text[:50]!r}" for n, text in reader.skipped[:3])
+        more = f" and {len(reader.skipped) - 3} more" if len(reader.skipped) > 3 else ""
+        out.append(f"skipped {len(reader.skipped)} line(s) it does not know ({first}{more})")
+    loops = np.flatnonzero(topo.link_a == topo.link_b).tolist()
+    if loops:
+        named = ", ".join(topo.link_label(r) for r in loops[:5]) + (" ..." if len(loops) > 5 else "")
+        out.append(f"{len(loops)} loopback cable(s) between two ports of one switch kept (no route uses them): "
+                   f"{named}")
+    return out
 
 
 # ====================================================================== writing

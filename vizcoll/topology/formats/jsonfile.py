@@ -1,5 +1,5 @@
 """JSON topology files: :meth:`Topology.to_dict` as JSON (schema ``vizcoll.topology/1``, lossless), and a
-hand-written node-link JSON (a ``nodes`` list and a ``links`` list, see :mod:`vizcoll.topology.node_link`).
+hand-written node-link JSON (a ``nodes`` list and a ``links`` list, see :mod:`vizcoll.topology.formats.nodelink`).
 
 >>> from vizcoll.topology.generators import from_spec
 >>> topo = from_spec("fat-tree:radix=4,levels=2")
@@ -13,7 +13,7 @@ import json
 
 from vizcoll.errors import FileFormatError, TopologyError
 from vizcoll.topology.model import SCHEMA, Topology
-from vizcoll.topology.node_link import from_node_link, is_node_link
+from vizcoll.topology.formats.nodelink import from_node_link, is_node_link
 
 __all__ = ["from_dict", "read", "write"]
 

@@ -1,4 +1,5 @@
-"""Hand-written JSON topologies: a list of nodes and a list of links, as people (and networkx) write them.
+"""Topologies given as a list of nodes and a list of links: hand-written JSON, networkx's node-link data, and
+(through :mod:`vizcoll.topology.formats.graphml`) any GraphML file that is not vizcoll's own.
 
 The lossless ``vizcoll.topology/1`` form (:meth:`Topology.to_dict`) is
 column-wise and carries link ids; nobody writes it by hand. This reader takes
@@ -15,12 +16,16 @@ the node-link shape instead::
   ``node_link_data`` writes it), optional ``kind`` (``switch``, or
   ``endpoint`` / ``hca`` / ``host`` for an end node) and optional ``ports``;
 - a node without ``kind`` is an end node when it has exactly one link, a
-  switch otherwise (our choice: hosts hang off one cable, switches have many);
+  switch otherwise (our choice for JSON: hosts hang off one cable, switches
+  have many); GraphML files make it a switch (``default_kind="switch"``:
+  Internet Topology Zoo and yEd graphs are routers);
 - a link is ``[a, b]`` or an object with ``a`` / ``b`` (or ``source`` /
   ``target``), optional ports ``pa`` / ``pb`` and ``broken``; ``edges`` is
   accepted for ``links``;
 - a link without ports gets the lowest ports still free on each end, in the
-  file's order; a node's port count is its ``ports`` or its highest port used.
+  file's order; a node's port count is its ``ports`` or its highest port used;
+  parallel links are kept, and a link from a node to itself is a loopback
+  cable between two of its ports.
 
 Errors name the node or link (by position) that is wrong.
 """
@@ -44,8 +49,10 @@ def is_node_link(data: object) -> bool:
     return isinstance(data, dict) and isinstance(data.get("nodes"), list)
 
 
-def from_node_link(data: dict) -> Topology:
-    """The topology a hand-written node-link dict describes (see the module docstring).
+def from_node_link(data: dict, default_kind: str = "degree", source: str = "node-link JSON") -> Topology:
+    """The topology a node-link dict describes (see the module docstring).
+
+    ``default_kind``: the kind of a node that gives none, ``"degree"`` (one link: an end node) or ``"switch"``.
 
     Examples
     --------
@@ -63,13 +70,15 @@ def from_node_link(data: dict) -> Topology:
     links = [_link(i, entry, index) for i, entry in enumerate(_list(data, links_key, MAX_LINKS))]
     ends = _assign_ports(links, [name for name, _, _ in nodes])
     degree = np.bincount(np.r_[ends[:, 0], ends[:, 2]].astype(np.int64), minlength=len(nodes))
-    kind = [k if k is not None else (ENDPOINT if degree[i] == 1 else SWITCH) for i, (_, k, _) in enumerate(nodes)]
+    by_degree = default_kind == "degree"
+    kind = [k if k is not None else (ENDPOINT if by_degree and degree[i] == 1 else SWITCH)
+            for i, (_, k, _) in enumerate(nodes)]
     highest = np.zeros(len(nodes), dtype=np.int64)
     np.maximum.at(highest, ends[:, 0], ends[:, 1])
     np.maximum.at(highest, ends[:, 2], ends[:, 3])
     nports = [max(ports or 0, int(top)) for (_, _, ports), top in zip(nodes, highest.tolist(), strict=True)]
     topo = Topology.from_arrays([n for n, _, _ in nodes], kind, nports, ends,
-                                meta={"source": "node-link JSON"})
+                                meta={"source": source})
     topo.broken[:] = [broken for *_, broken in links]
     return topo
 
@@ -113,9 +122,9 @@ def _link(i: int, entry, index: dict[str, int]) -> tuple[int, int | None, int, i
         if not isinstance(name, str | int) or isinstance(name, bool) or str(name).strip() not in index:
             raise TopologyError(f"link {i}: {key!r} names no node ({name!r})")
         ends.append(index[str(name).strip()])
-    if ends[0] == ends[1]:
-        raise TopologyError(f"link {i} joins a node to itself")
     pa, pb = (None if entry.get(k) is None else _port(entry[k], f"link {i}: {k!r}") for k in ("pa", "pb"))
+    if ends[0] == ends[1] and pa is not None and pa == pb:
+        raise TopologyError(f"link {i} joins port {pa} to itself")
     broken = entry.get("broken", False)
     if not isinstance(broken, bool):
         raise TopologyError(f"link {i}: 'broken' must be true or false")
