@@ -33,9 +33,8 @@ import defusedxml.ElementTree as safe_xml
 import networkx as nx
 from defusedxml import DefusedXmlException
 
-from vizcoll.errors import FileFormatError
+from vizcoll.errors import FileFormatError, TopologyError
 from vizcoll.topology import model
-from vizcoll.errors import TopologyError
 from vizcoll.topology.formats.jsonfile import from_dict
 from vizcoll.topology.formats.nodelink import from_node_link
 from vizcoll.topology.model import KIND_NAMES, SCHEMA, Topology

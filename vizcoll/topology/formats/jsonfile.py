@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 from vizcoll.errors import FileFormatError, TopologyError
-from vizcoll.topology.model import SCHEMA, Topology
 from vizcoll.topology.formats.nodelink import from_node_link, is_node_link
+from vizcoll.topology.model import SCHEMA, Topology
 
 __all__ = ["from_dict", "read", "write"]
 
