@@ -93,7 +93,7 @@ def test_tree_is_a_minimum_spanning_tree_by_link_length(size, rate, seed, neighb
 
 
 def test_tree_on_an_intact_grid_keeps_to_rows_and_columns_and_is_shallowest():
-    """With 8 neighbours the diagonals (length √2) are not in the MST; every node sits at its Manhattan distance."""
+    """With 8 neighbors the diagonals (length √2) are not in the MST; every node sits at its Manhattan distance."""
     tree = tree_of(grid(9))
     g, root = tree.grid, tree.root
     assert all(p < 0 or g.length(u, p) == 1 for u, p in tree.par.items())
@@ -130,7 +130,7 @@ def test_violation_is_detected():
 
 
 def _harmful():
-    """4x4, 8 neighbours, the link between ID 0 (sw0-0) and ID 1 (sw0-1) broken."""
+    """4x4, 8 neighbors, the link between ID 0 (sw0-0) and ID 1 (sw0-1) broken."""
     topo = grid(4)
     (lid,) = topo.links_between("sw0-0", "sw0-1")
     topo.set_broken(lid)

@@ -43,7 +43,7 @@ def test_intact_grid_routes_are_shortest(neighbors, metric):
 @pytest.mark.parametrize("neighbors", [4, 8])
 @pytest.mark.parametrize("seed", range(3))
 def test_greedy_matches_structures_routing(neighbors, seed):
-    """Same rule as structures.greedy_route: closest neighbour, ties (row, col), stop on a revisit."""
+    """Same rule as structures.greedy_route: closest neighbor, ties (row, col), stop on a revisit."""
     topo = mesh((5, 5), neighbors=neighbors, hosts=0)
     break_links(topo, 0.3, seed)
     grid = GridNetwork(topo, routing="greedy")

@@ -91,7 +91,7 @@ def test_numberings_are_permutations(kind, shape):
 
 @pytest.mark.parametrize("kind", ["s-curve", "hilbert"])
 @pytest.mark.parametrize("size", [2, 4, 8])
-def test_continuous_curves_step_to_a_grid_neighbour(kind, size):
+def test_continuous_curves_step_to_a_grid_neighbor(kind, size):
     pos = st.position_of(st.numbering(kind, size))
     steps = {abs(pos[i][0] - pos[i + 1][0]) + abs(pos[i][1] - pos[i + 1][1]) for i in range(size * size - 1)}
     assert steps == {1}
@@ -120,13 +120,13 @@ def test_position_of_rejects_non_permutations():
 
 
 # ---------------------------------------------------------------- routing
-def test_greedy_route_goes_diagonal_first_on_8_neighbours():
+def test_greedy_route_goes_diagonal_first_on_8_neighbors():
     route = st.greedy_route((0, 0), (3, 1), (4, 4))
     assert route.reached and route.path == ((0, 0), (1, 1), (2, 1), (3, 1))
     assert route.links == [((0, 0), (1, 1)), ((1, 1), (2, 1)), ((2, 1), (3, 1))]
 
 
-def test_four_neighbour_ties_go_to_the_smallest_cell():
+def test_four_neighbor_ties_go_to_the_smallest_cell():
     assert st.greedy_route((0, 0), (1, 1), (2, 2), 4).path == ((0, 0), (0, 1), (1, 1))
     assert st.greedy_route((1, 1), (0, 0), (2, 2), 4).path == ((1, 1), (0, 1), (0, 0))
 
@@ -134,9 +134,9 @@ def test_four_neighbour_ties_go_to_the_smallest_cell():
 def test_broken_link_detour_and_dead_end():
     broken = {frozenset({(0, 1), (0, 0)})}
     assert st.grid_neighbors((4, 4), 8, broken)[(0, 0)] == [(1, 0), (1, 1)]
-    # 8 neighbours: around the break through the diagonal
+    # 8 neighbors: around the break through the diagonal
     assert st.greedy_route((0, 0), (0, 1), (4, 4), 8, broken).path == ((0, 0), (1, 1), (0, 1))
-    # 4 neighbours: (0,0) -> (1,0) -> back to (0,0) (tie with (1,1)): greedy forwarding would cycle
+    # 4 neighbors: (0,0) -> (1,0) -> back to (0,0) (tie with (1,1)): greedy forwarding would cycle
     route = st.greedy_route((0, 0), (0, 1), (4, 4), 4, broken)
     assert not route.reached and route.reason == "loop" and route.path == ((0, 0), (1, 0), (0, 0))
     # an isolated node
@@ -194,7 +194,7 @@ def test_fig3_bst_round1_is_2_over_11():
     assert round(100 * out["uq"], 1) == 18.2
 
 
-def test_four_neighbours_do_not_reproduce_fig3():
+def test_four_neighbors_do_not_reproduce_fig3():
     out = uq.uq_round("lct", st.numbering("s-curve", 4), 1, 4)
     assert (out["intersection"], out["union"]) != (7, 26)
 

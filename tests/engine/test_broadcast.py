@@ -162,7 +162,7 @@ def test_endpoints_do_not_forward():
     tl = broadcast(topo, "sw0-1")
     assert tl.final_state["extra"] == "unreachable"
     assert "no path from sw0-1" in tl.caption(tl.n_steps - 1)
-    tl = broadcast(topo, "extra")  # the root itself may send into its neighbour
+    tl = broadcast(topo, "extra")  # the root itself may send into its neighbor
     assert tl.final_state["h0-0"] == "received"
     assert tl.summary["unreachable"] == 3  # h0-0 does not forward
 

@@ -1,4 +1,4 @@
-"""Barriers with an adjustable communication pattern (seed 002, DLCT; spec ``barrier-dlct.md``).
+"""Barriers with an adjustable communication pattern (the DLCT barrier paper).
 
 - :mod:`vizcoll.barrier.structures`: the LCT and BST patterns (Gather / Release
   maps for any number of IDs), grid numberings (S-curve, Z-order, Hilbert,

@@ -1,4 +1,4 @@
-"""Barrier algorithms on the simulated grid network and the paper's benchmark program (seed 002, section 4).
+"""Barrier algorithms on the simulated grid network and the paper's benchmark program (the DLCT barrier paper, section 4).
 
 :func:`run_barriers` runs the paper's test program on every processor of a
 grid topology: ``barriers`` barriers (3 in the paper) with ``compute`` seconds
@@ -30,7 +30,7 @@ our choices where it is silent):
 - ``tree``: the paper's "minimum spanning tree of the real network". A
   minimum spanning tree needs link weights; on a grid of positions the natural
   one is the link's length (1 for a row or column link, √2 for a diagonal),
-  so with 8 neighbours the tree keeps to row and column links while they
+  so with 8 neighbors the tree keeps to row and column links while they
   connect (with equal weights every spanning tree would be "minimum" and the
   word would say nothing). :func:`mst_tree`: Prim from the processor nearest
   the centre, ties in the order links were reached (the shallowest such

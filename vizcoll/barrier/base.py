@@ -1,6 +1,6 @@
 """What every barrier algorithm builds on: the run's parameters, the benchmark program and its recording.
 
-:class:`BarrierRun` runs the paper's test program (seed 002, section 4) on
+:class:`BarrierRun` runs the paper's test program (the DLCT barrier paper, section 4) on
 every processor of a network (:class:`~vizcoll.barrier.grid.GridNetwork` or,
 with ``participants``, :class:`~vizcoll.barrier.fabric.FabricNetwork`) over
 the timing model of :class:`~vizcoll.barrier.network.Network`, on the one

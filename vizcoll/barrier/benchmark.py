@@ -1,7 +1,7 @@
-"""The paper's barrier experiment (seed 002, section 4, Fig. 6 and 7): run time vs grid size and break rate.
+"""The paper's barrier experiment (the DLCT barrier paper, section 4, Fig. 6 and 7): run time vs grid size and break rate.
 
 For every grid size, break rate and seed, :func:`sweep` builds
-``mesh((size, size), neighbors, hosts=0)`` (8 neighbours by default: the model
+``mesh((size, size), neighbors, hosts=0)`` (8 neighbors by default: the model
 that reproduces the paper's Fig. 3), breaks ``rate`` of its links at random
 (:func:`~vizcoll.barrier.network.break_links`, seeded by the seed; by default
 links whose loss would disconnect the grid are skipped, since the paper
@@ -139,7 +139,7 @@ def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int 
     seeds : int
         Random broken-link sets per (size, rate): seeds ``0..seeds-1``.
     neighbors : int
-        Grid neighbourhood, 4 or 8.
+        Grid neighborhood, 4 or 8.
     keep_connected : bool
         Skip breaks that would disconnect the grid (else count failed runs).
     tree_on : sequence of str

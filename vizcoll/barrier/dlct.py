@@ -1,4 +1,4 @@
-"""DLCT, the barrier whose communication pattern adjusts itself (seed 002, Algorithm 2), and its two-level variants.
+"""DLCT, the barrier whose communication pattern adjusts itself (the DLCT barrier paper, Algorithm 2), and its two-level variants.
 
 **The pattern.** Every processor has an ID ``(num(x, y) + offset) mod n``
 (``num`` = the S-curve by default); it sends its Gather to the processor
@@ -29,7 +29,7 @@ holding ``G(ID)`` (LCT: ``ID & (ID - 1)``) and releases the processors holding
   is larger, a harmful break exists; the root then evaluates every
   ``K = 0..n-1`` with its model of the live network (the routing of
   :class:`~vizcoll.barrier.grid.GridNetwork`: we assume the root knows the
-  broken links, as the nodes' neighbour tables do, like link-state routing)
+  broken links, as the nodes' neighbor tables do, like link-state routing)
   and takes the ``K`` whose routed pattern has the shortest *critical
   chains* (the longest Gather chain plus the longest Release chain, counting
   hops + 1 per message; it bounds the barrier's time), then the fewest total
@@ -335,7 +335,7 @@ DLCT_RUNNERS = {"dlct": DlctBarrier, "dlct+ms": DlctMs, "dlct+tree": DlctTree}
 
 
 def four_node_example() -> Topology:
-    """The spec's 4-node example: a 2x2 grid, 8 neighbours, the link between IDs 0 and 2 broken.
+    """The spec's 4-node example: a 2x2 grid, 8 neighbors, the link between IDs 0 and 2 broken.
 
     S-curve IDs: ``sw0-0`` = 0, ``sw0-1`` = 1, ``sw1-1`` = 2, ``sw1-0`` = 3.
 

@@ -182,7 +182,7 @@ class FabricNetwork:
         """Minimum spanning tree of the processes (or ``members``) weighted by live hop distance, Prim from ``root``.
 
         Processes ``root`` cannot reach get no entry. Equal weights are taken in
-        the order they were reached (neighbours in rank order), so the tree is
+        the order they were reached (neighbors in rank order), so the tree is
         as shallow as such a tree gets.
         """
         order = [u for u in self.nodes if members is None or u in members]

@@ -1,9 +1,9 @@
-"""The paper's grid as a network: positions, live neighbours and deterministic greedy routing (seed 002, section 4).
+"""The paper's grid as a network: positions, live neighbors and deterministic greedy routing (the DLCT barrier paper, section 4).
 
 The paper builds its experiment on JADE agents placed on a grid: every node
-knows its neighbours from their positions, a message goes to the neighbour
+knows its neighbors from their positions, a message goes to the neighbor
 closest to its destination, which repeats until it arrives, and a broken link
-``a -- b`` removes ``b`` from ``a``'s neighbours and ``a`` from ``b``'s.
+``a -- b`` removes ``b`` from ``a``'s neighbors and ``a`` from ``b``'s.
 :class:`GridNetwork` is that network on a :class:`~vizcoll.topology.model.Topology`
 whose switches carry ``x`` / ``y`` attributes (e.g. ``mesh((8, 8), 8, hosts=0)``:
 every grid node is one processor-router; end nodes, if any, are ignored).
@@ -13,15 +13,15 @@ The timing of the messages is :class:`vizcoll.barrier.network.Network`.
 
 1. *Greedy*, the paper's rule and the same rule as
    :func:`vizcoll.barrier.structures.greedy_route`: forward to the live
-   neighbour with the smallest Euclidean distance to the destination (not
+   neighbor with the smallest Euclidean distance to the destination (not
    necessarily closer than the current node), ties to the smallest
    ``(row, col)`` = ``(y, x)``, then node index. Greedy forwarding is
    memoryless, so a message that would come back to a node it already visited
    would circulate forever: the network detects that (``"loop"``), or a node
-   without any live neighbour (``"dead end"``), *before* the hop.
+   without any live neighbor (``"dead end"``), *before* the hop.
 2. *Recovery* (``routing="greedy+recovery"``, the default; the paper is
    silent): from the node where greedy forwarding failed, the message follows
-   a shortest live path to the destination (neighbour one BFS hop closer,
+   a shortest live path to the destination (neighbor one BFS hop closer,
    ties as above), the way a routing protocol would fall back. Such a message
    is a *detour*. If the destination cannot be reached at all (the broken
    links cut the network), the message is a **dead end**: it is dropped where
@@ -103,7 +103,7 @@ def mst_tree(nbrs: dict[int, list[int]], root: int, length: Callable[[int, int],
 
     Prim's algorithm over ``nbrs`` (restricted to ``members``): equal weights
     are taken in the order the links were reached, so with one weight it is a
-    BFS tree (breadth first, neighbours in ``nbrs`` order). Nodes ``root``
+    BFS tree (breadth first, neighbors in ``nbrs`` order). Nodes ``root``
     cannot reach get no entry.
 
     >>> nbrs = {0: [1, 2], 1: [0, 2], 2: [0, 1]}
@@ -153,7 +153,7 @@ def grid_blocks(grid: GridNetwork, size: int) -> list[Block]:
 
 
 class GridNetwork:
-    """Positions, live neighbour lists and deterministic routing of a grid topology.
+    """Positions, live neighbor lists and deterministic routing of a grid topology.
 
     Processors are the topology's switches (each needs ``x`` = column and
     ``y`` = row attributes, unique per switch); links to end nodes are ignored.

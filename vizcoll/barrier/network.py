@@ -1,4 +1,4 @@
-"""The barrier messages' transport: a seeded, message-level discrete-event simulation (seed 002, section 4).
+"""The barrier messages' transport: a seeded, message-level discrete-event simulation (the DLCT barrier paper, section 4).
 
 The network a message crosses is a :class:`~vizcoll.barrier.grid.GridNetwork`
 (the paper's grid, greedy routing by position; see :mod:`vizcoll.barrier.grid`)
@@ -202,7 +202,7 @@ def break_links(topo: Topology, rate: float, seed: int = 0, keep_connected: bool
     towards the target). Links are tried in a random order drawn from
     ``numpy.random.default_rng(seed)``; with ``keep_connected`` a link whose
     loss would cut the live network further is skipped, so fewer links may
-    break than asked (4 neighbours at 50%: a 16x16 grid has 480 links and
+    break than asked (4 neighbors at 50%: a 16x16 grid has 480 links and
     needs at least 255 of them).
     """
     if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:

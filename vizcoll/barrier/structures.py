@@ -1,6 +1,6 @@
 """Barrier communication patterns (LCT, BST), grid numberings, ``round(K)`` and greedy grid routing.
 
-This module follows seed 002 (DLCT, see ``spec/barrier-dlct.md``).
+This module follows the DLCT barrier paper (its sections on LCT, BST and AAO).
 
 **Patterns.** A two-phase barrier pattern is a pair of maps on the IDs
 ``0..n-1`` (any ``n >= 1``, not only powers of 2): Gather sends to the parent,
@@ -25,22 +25,22 @@ whose entry ``[x, y]`` is the ID of the node at row ``x``, column ``y``
 adjustment operator ``round(K)``: ``ID' = (ID + K) mod N``.
 
 **Network.** The paper's grid (section 4, JADE): each node knows its grid
-neighbours (4: N/S/W/E, or 8: also the diagonals); a message goes to the
-neighbour closest to the destination, which repeats until the destination is
-reached; a broken link is removed from both ends' neighbour lists. Distances
+neighbors (4: N/S/W/E, or 8: also the diagonals); a message goes to the
+neighbor closest to the destination, which repeats until the destination is
+reached; a broken link is removed from both ends' neighbor lists. Distances
 are Euclidean by default (``"manhattan"`` and ``"chebyshev"`` are available);
-ties go to the neighbour with the smallest ``(row, col)``. Because the rule is
+ties go to the neighbor with the smallest ``(row, col)``. Because the rule is
 memoryless, a message that comes back to a node it already visited would
 circulate forever; :func:`greedy_route` stops there and flags a ``"loop"`` (or a
-``"dead end"`` when a node has no neighbour left).
+``"dead end"`` when a node has no neighbor left).
 
 **Which model reproduces the paper (Fig. 3).** The link set of a pattern is the
 set of undirected physical links crossed by its *Gather* messages on the
-*8-neighbour* grid with greedy Euclidean forwarding. On the 4x4 S-curve with
+*8-neighbor* grid with greedy Euclidean forwarding. On the 4x4 S-curve with
 ``round(1)`` this gives UQ(LCT) = 1 - 7/26 and UQ(BST) = 1 - 18/22 = 2/11
-(18.2%), exactly the paper's numbers. No 4-neighbour model (any distance, any
+(18.2%), exactly the paper's numbers. No 4-neighbor model (any distance, any
 tie order, Gather / Release / both, directed or not) reproduces 7/26; on the
-8-neighbour grid Euclidean and Manhattan forwarding never tie and give the same
+8-neighbor grid Euclidean and Manhattan forwarding never tie and give the same
 routes. These are the defaults (``neighbors=8``, ``phase="gather"``,
 ``metric="euclidean"``).
 """
@@ -333,7 +333,7 @@ def _broken_set(broken: Iterable) -> set[Link]:
 def grid_neighbors(
     shape: tuple[int, int], neighbors: int = 8, broken: Iterable = frozenset(),
 ) -> dict[Cell, list[Cell]]:
-    """Neighbour list of every cell of a ``rows x cols`` grid, sorted by ``(row, col)``, broken links removed.
+    """Neighbor list of every cell of a ``rows x cols`` grid, sorted by ``(row, col)``, broken links removed.
 
     ``broken`` holds links as pairs of cells (tuples or frozensets), in any order.
 
@@ -375,10 +375,10 @@ def greedy_route(
     src: Cell, dst: Cell, shape: tuple[int, int], neighbors: int = 8, broken: Iterable = frozenset(),
     metric: str = "euclidean",
 ) -> Route:
-    """Forward a message from ``src`` to ``dst``: always to the neighbour closest to ``dst``.
+    """Forward a message from ``src`` to ``dst``: always to the neighbor closest to ``dst``.
 
     Ties go to the smallest ``(row, col)``. The route stops unreached with
-    ``reason="dead end"`` at a node without neighbours, or ``"loop"`` when it
+    ``reason="dead end"`` at a node without neighbors, or ``"loop"`` when it
     comes back to a node (greedy forwarding would then cycle forever).
 
     >>> greedy_route((0, 0), (2, 3), (4, 4)).path

@@ -1,4 +1,4 @@
-"""The tree barriers: Gather up a tree to one root, then Release (seed 002, section 4).
+"""The tree barriers: Gather up a tree to one root, then Release (the DLCT barrier paper, section 4).
 
 - ``ms`` (:class:`MasterSlave`, a single-level tree): everyone sends its
   Gather to the master, the processor nearest the grid centre (off the grid:

@@ -1,9 +1,9 @@
-"""Update quantity (UQ) of the adjustment operator ``round(K)`` (seed 002, Definition 1, Fig. 3 and Fig. 5).
+"""Update quantity (UQ) of the adjustment operator ``round(K)`` (the DLCT barrier paper, Definition 1, Fig. 3 and Fig. 5).
 
 If ``round(K)`` changes the set of links a pattern uses from ``A`` to ``B``,
 ``UQ = 1 - |A ∩ B| / |A ∪ B|`` (0: nothing changed, 1: every link is new).
 Link sets come from :func:`vizcoll.barrier.structures.pattern_links`: the
-Gather messages, greedily routed on the grid (8 neighbours by default, the
+Gather messages, greedily routed on the grid (8 neighbors by default, the
 model that reproduces Fig. 3).
 
 **The paper's experiment (section 4.2).** On a 4x4 grid there are 16 S-curve
@@ -16,7 +16,7 @@ another by ``round(K)``: 16 x 16 = 256 transformations (``K = 0..15``, so the
   UQ(BST) = 1 - 18/22 = 2/11 = 18.2%, as in the paper;
 - mean UQ(LCT) over the 256 transformations = 0.5623 (0.5998 without the 16
   ``K = 0`` cases); the paper reports 0.5527. The same model reproduces both
-  Fig. 3 values exactly, and no grid model we tried (4 or 8 neighbours;
+  Fig. 3 values exactly, and no grid model we tried (4 or 8 neighbors;
   Euclidean, Manhattan or Chebyshev distance with every tie order; Gather,
   Release or both; directed or undirected links; link multisets) gives
   0.5527 while keeping 7/26, so the paper leaves the difference open (its

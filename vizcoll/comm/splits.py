@@ -123,7 +123,7 @@ def hierarchical(procs: Procs, group_size: int) -> Communicators:
 
 
 def _attached_switch(topo: Topology) -> np.ndarray:
-    """Per node: the neighbour on its lowest connected port (itself for a switch; -1 if unlinked)."""
+    """Per node: the neighbor on its lowest connected port (itself for a switch; -1 if unlinked)."""
     ports = topo.ports()
     first = ports.indptr[:-1]
     has = ports.indptr[1:] > first

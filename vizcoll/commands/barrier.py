@@ -1,4 +1,4 @@
-"""``python -m vizcoll barrier`` and ``barrier-sweep``: the DLCT paper's barrier experiment (seed 002).
+"""``python -m vizcoll barrier`` and ``barrier-sweep``: the DLCT paper's barrier experiment (the DLCT barrier paper).
 
 ``barrier --size S --algo ALGO [--break-rate R] [--seed N] [--barriers 3] [--neighbors 4|8]`` runs the
 test program once on an ``S x S`` grid (``S`` or ``RxC``) with ``R`` of its
@@ -61,7 +61,7 @@ def _numbers(text: str, kind: type, what: str) -> list:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--neighbors", type=int, choices=(4, 8), default=8,
-                        help="grid neighbourhood (default 8: the model that reproduces the paper's Fig. 3)")
+                        help="grid neighborhood (default 8: the model that reproduces the paper's Fig. 3)")
     parser.add_argument("--barriers", type=int, default=3, help="barriers in the test program (default 3)")
     parser.add_argument("--compute", type=float, default=0.5, help="seconds of work between barriers (default 0.5)")
     parser.add_argument("--judge", choices=JUDGES, default="model", help="DLCT judge (default model)")

@@ -72,7 +72,7 @@ def _barrier_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--algo", choices=ALGOS, required=True, help="barrier algorithm (DLCT variants need --size)")
     parser.add_argument("--procs", type=int, help="ranks of the logical barrier (without --size)")
     parser.add_argument("--size", help="grid S or RxC: export every hop of one barrier run on that grid")
-    parser.add_argument("--neighbors", type=int, choices=(4, 8), default=8, help="grid neighbours (default 8)")
+    parser.add_argument("--neighbors", type=int, choices=(4, 8), default=8, help="grid neighbors (default 8)")
     parser.add_argument("--break-rate", type=float, default=0.0, help="share of grid links broken (seeded)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the broken links")
     parser.add_argument("--block", type=int, default=4, help="block side / size of the two-level barriers")
@@ -96,7 +96,7 @@ def _goal_barrier(args: argparse.Namespace) -> dict | str:
     timeline, figures = run_barriers(topo, args.algo, barriers=1, compute=0.0, block=args.block)
     if figures.get("time") is None:
         raise SpecError(f"the barrier did not complete on this grid: {figures.get('failure')}")
-    what = f"every hop of one {args.algo} barrier on a {rows}x{cols} grid, {args.neighbors} neighbours, " \
+    what = f"every hop of one {args.algo} barrier on a {rows}x{cols} grid, {args.neighbors} neighbors, " \
            f"{int(topo.broken.sum())} broken links (seed {args.seed})"
     return _export(hop_schedule(timeline, topo.switches.tolist(), args.bytes, what), args, what)
 

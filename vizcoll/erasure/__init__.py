@@ -1,4 +1,4 @@
-"""Erasure-coded storage over several data centres and the cross-DC traffic of repairs (seed 000, FMEL).
+"""Erasure-coded storage over several data centres and the cross-DC traffic of repairs (the FMEL paper).
 
 - :mod:`vizcoll.erasure.gf`: GF(2^8) arithmetic and (batched) Gaussian elimination;
 - :mod:`vizcoll.erasure.codes`: codes as generator matrices (replication, Reed–Solomon, Azure LRC, any

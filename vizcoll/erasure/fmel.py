@@ -1,4 +1,4 @@
-"""FMEL-style search for a code with small cross-DC repair traffic (seed 000: abstract, Tables 1–2).
+"""FMEL-style search for a code with small cross-DC repair traffic (the FMEL paper: abstract, Tables 1–2).
 
 The paper gives only the outline (schemes → feature vectors → SVM check →
 parallel search for the least mean traffic → trial-and-error generator). This

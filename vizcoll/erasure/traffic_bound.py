@@ -1,4 +1,4 @@
-"""A lower bound on the mean cross-DC repair traffic of any scalar linear code (seed 000; used by FMEL's search).
+"""A lower bound on the mean cross-DC repair traffic of any scalar linear code (the FMEL paper; used by FMEL's search).
 
 See :func:`lower_bound` and the module docstring of :mod:`vizcoll.erasure.fmel`.
 """

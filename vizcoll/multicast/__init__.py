@@ -1,4 +1,4 @@
-"""Multicast routing for collectives (seed 003): MINIHOP-MC, SSSP-MC, FULB-MC, link EFIs, OpenSM tables.
+"""Multicast routing for collectives (the FULB-MC paper): MINIHOP-MC, SSSP-MC, FULB-MC, link EFIs, OpenSM tables.
 
 - :func:`route` / :func:`route_communicators` build one multicast tree per
   group with one of :data:`ALGORITHMS` and count each link's EFI

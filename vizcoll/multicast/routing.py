@@ -1,4 +1,4 @@
-"""Multicast routing: MINIHOP-MC, SSSP-MC and FULB-MC (seed 003), group by group, with link EFIs.
+"""Multicast routing: MINIHOP-MC, SSSP-MC and FULB-MC (the FULB-MC paper), group by group, with link EFIs.
 
 One multicast group per communicator; its members are distinct topology
 nodes (end nodes, or switches when the processes run on switches). Groups are

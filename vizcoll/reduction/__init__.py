@@ -1,5 +1,5 @@
 """Reductions: static algorithms (binomial, MST, Rabenseifner) and the paper's task-based,
-fault-tolerant Master/Worker reduction (distributed-reduction.md), all as replayable timelines.
+fault-tolerant Master/Worker reduction (the task-parallel reduction paper), all as replayable timelines.
 
 - :func:`simulate_task_reduction`, :func:`simulate_binomial`, :func:`simulate_mst`,
   :func:`simulate_rabenseifner`: ``(timeline, figures)`` with the same figure keys;

@@ -2,7 +2,7 @@
 
 All times are in seconds, sizes in bytes. The defaults describe the paper's
 test cluster C1 (200 nodes, 10 GbE) and are calibrated on what the paper
-prints (distributed-reduction.md):
+prints (the task-parallel reduction paper):
 
 - ``beta = 1/812.7 MB/s``: the measured peak network bandwidth of one node
   (section 4.4); ``alpha = 50 μs``: an MPI point-to-point latency on 10 GbE.
@@ -18,7 +18,7 @@ prints (distributed-reduction.md):
   β + γ) plus ≈ 76 ms of fixed cost: ≈ 9.5 ms per round, two framework
   messages (2θ) per round. ``benchmarks/reduction.py`` prints the fit.
 - Fault tolerance: the remote copy of the original data is a network transfer
-  (α + n·β) followed by the neighbour's write into the page cache of its local
+  (α + n·β) followed by the neighbor's write into the page cache of its local
   disk (``disk_beta`` = 0.5 ns/B, 2 GB/s; the local copy is the same write);
   the master pings every ``ping_period`` and declares a process failed when
   it does not answer within ``ping_timeout``.

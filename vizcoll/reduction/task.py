@@ -29,8 +29,8 @@ done, and a 4-byte "done" is broadcast (``⌈log p⌉·(α + 4β)``).
 
 **Fault tolerance (section 3).** When a worker calls reduce its original data
 is copied to its local disk and to the disk of ``W(i+1) mod p`` (eq. 4, an image
-in the source: the neighbour is the natural reading), asynchronously: the
-copy reaches the neighbour ``α + n·β`` later (from then on a failure of Wi
+in the source: the neighbor is the natural reading), asynchronously: the
+copy reaches the neighbor ``α + n·β`` later (from then on a failure of Wi
 cannot lose it) and is on its disk, readable, ``n·disk_beta`` after that.
 The master pings every ``ping_period``; a process that died at ``T`` misses
 the first ping at or after ``T`` and is declared failed ``ping_timeout``
@@ -93,7 +93,7 @@ __all__ = [
 # ---------------------------------------------------------------------- placing a fault at a named location
 def _windows(run: TaskRun, location: str) -> list[tuple[int, float, float, float]]:
     """Candidate kills for ``location`` in a fault-free run: (victim, window start, window end, time the
-    victim's copy reaches its neighbour)."""
+    victim's copy reaches its neighbor)."""
     out = []
     red = run.reds[0]
     for task in run.all_tasks:

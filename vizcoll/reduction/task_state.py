@@ -85,7 +85,7 @@ class RedState:
     mem: dict[int, np.ndarray] = field(default_factory=dict)
     called: set = field(default_factory=set)
     local_done: dict[int, float] = field(default_factory=dict)
-    remote_sent: dict[int, float] = field(default_factory=dict)  # the copy has reached the neighbour
+    remote_sent: dict[int, float] = field(default_factory=dict)  # the copy has reached the neighbor
     remote_done: dict[int, float] = field(default_factory=dict)  # ... and is on its disk (readable)
     end: float | None = None
     failed: bool = False

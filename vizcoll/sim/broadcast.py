@@ -29,7 +29,7 @@ LEGEND = {
     "root": "starts the broadcast",
     "waiting": "has not received the packet yet",
     "received": "has received the packet",
-    "forwarding": "is sending the packet on to its neighbours",
+    "forwarding": "is sending the packet on to its neighbors",
     "done": "has received and forwarded the packet",
     "unreachable": "cannot be reached: every path to it uses a broken link or passes through an end node",
 }

@@ -308,7 +308,7 @@ MESH_DIRECTIONS = {4: [(0, 1), (1, 0)], 8: [(0, 1), (1, 0), (1, 1), (1, -1)]}
 
 
 def mesh(dims: tuple[int, int] = (4, 4), neighbors: int = 4, hosts: int = 1) -> Topology:
-    """2D mesh (grid, no wrap-around) of ``rows x cols`` routers, 4- or 8-neighbourhood.
+    """2D mesh (grid, no wrap-around) of ``rows x cols`` routers, 4- or 8-neighborhood.
 
     Router ports: for each direction ``d`` of (east, south[, south-east,
     south-west]) port ``2d+1`` goes forward and ``2d+2`` back; ``hosts`` end

@@ -19,7 +19,7 @@ Rules:
 
 The switch distances come from a breadth-first search of many sources at
 once: each switch holds a bit per source ("reached yet?"), one level of the
-search ORs the new bits of a switch's neighbours together, and the depth at
+search ORs the new bits of a switch's neighbors together, and the depth at
 which each bit appears is kept in a few bit planes (its binary digits). That
 is about ten times faster than running :mod:`scipy.sparse.csgraph` once per
 source and never holds a float matrix of all pairs (:mod:`vizcoll.topology.bitbfs`).

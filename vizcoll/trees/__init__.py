@@ -1,4 +1,4 @@
-"""Aggregation trees for hardware-offloaded collectives and their cost model (aggregation-trees.md).
+"""Aggregation trees for hardware-offloaded collectives and their cost model (the Sunway aggregation-tree paper).
 
 - :mod:`vizcoll.trees.cost`: the cost model (eq. 2–11), the best width k (eq. 5, Table 2) and the
   type I / type II choice (Table 3);

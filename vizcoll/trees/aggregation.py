@@ -3,7 +3,7 @@
 The tree is a :class:`~vizcoll.trees.tree.Tree` whose ``node[v]`` is the
 topology node of vertex ``v``: a type I tree over processes or a type II tree
 over switches and NICs. The simulation follows the cost model's vocabulary
-(aggregation-trees.md, eq. 2): ``l`` = ``latency`` per link, ``θ`` =
+(the aggregation-tree paper, eq. 2): ``l`` = ``latency`` per link, ``θ`` =
 ``theta`` per packet a vertex processes.
 
 Rules (deterministic; randomness only through ``seed``):
@@ -94,7 +94,7 @@ def unicast_path(table: MinHopTable, src: int, dst: int) -> list[Hop] | None:
         span = view.of(here)
         peers = view.peer[span]
         closer = (table.hops(peers, dst) == left - 1) & ((table.kind[peers] == SWITCH) | (peers == dst))
-        if not closer.any():  # defensive: a consistent table always has a closer neighbour
+        if not closer.any():  # defensive: a consistent table always has a closer neighbor
             return None
         j = int(np.argmax(closer))
         here, left = int(peers[j]), left - 1

@@ -1,4 +1,4 @@
-"""The cost model of hardware-offloaded collectives (aggregation-trees.md, eq. 2–11, Tables 2 and 3).
+"""The cost model of hardware-offloaded collectives (the Sunway aggregation-tree paper, eq. 2–11, Tables 2 and 3).
 
 All times are in microseconds (μs), sizes in bytes, bandwidths in bytes per μs
 (1 GB/s = 1000 B/μs). The symbols are the paper's (Table 1):

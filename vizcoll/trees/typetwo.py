@@ -1,7 +1,7 @@
 """Type II aggregation trees: root choice, physical tree and the minimum-cost derived tree (paper section 4).
 
 A type II tree reduces inside the switches. Building one for a communicator
-takes three steps (aggregation-trees.md, "Type II trees"):
+takes three steps (the aggregation-tree paper's type II trees):
 
 1. **Root candidates.** For every switch the largest hop count to the
    communicator's NICs (:meth:`MinHopTable.eccentricity_to`, live links

@@ -1,4 +1,4 @@
-"""TREFT: triple-modular-redundancy eager fault tolerance for a distributed stream architecture (seed 004).
+"""TREFT: triple-modular-redundancy eager fault tolerance for a distributed stream architecture (the TREFT paper).
 
 - :mod:`vizcoll.treft.program`: the program model (serial statements, kernel
   calls with subtasks and parallel patterns, Writes; real numpy values);

@@ -62,8 +62,8 @@ MODEL_SECONDS = {c: {s: round(t * CALIBRATION * f, 3) for s, t in NPB_PROPORTION
 
 def _smooth(u: np.ndarray, weight: float) -> np.ndarray:
     """Periodic 7-point average over the last three axes."""
-    neighbours = sum(np.roll(u, shift, axis=axis) for axis in (-3, -2, -1) for shift in (1, -1))
-    return weight * u + (1.0 - weight) * neighbours / 6.0
+    neighbors = sum(np.roll(u, shift, axis=axis) for axis in (-3, -2, -1) for shift in (1, -1))
+    return weight * u + (1.0 - weight) * neighbors / 6.0
 
 
 def _finish(u: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ The rules, as checked by :func:`check_sections`:
 3. all calls of one parallel pattern lie in the same section;
 4. with eager transfer, data sent out of a section is checked in the section
    that defined it (fails only for kernels outside every section);
-5. sensible granularity: two neighbouring sections that could be merged
+5. sensible granularity: two neighboring sections that could be merged
    without breaking rule 1 are reported (advice, not an error: merging saves
    one OPRS/OPRFS round and the check of the data passed between them).
 """
