@@ -1,4 +1,4 @@
-"""Barrier algorithms on the simulated grid network and the paper's benchmark program (the DLCT barrier paper, section 4).
+"""Barrier algorithms on the simulated grid network and the paper's benchmark program (DLCT paper, section 4).
 
 :func:`run_barriers` runs the paper's test program on every processor of a
 grid topology: ``barriers`` barriers (3 in the paper) with ``compute`` seconds

@@ -1,4 +1,4 @@
-"""The paper's barrier experiment (the DLCT barrier paper, section 4, Fig. 6 and 7): run time vs grid size and break rate.
+"""The paper's barrier experiment (DLCT paper, section 4, Fig. 6 and 7): run time vs grid size and break rate.
 
 For every grid size, break rate and seed, :func:`sweep` builds
 ``mesh((size, size), neighbors, hosts=0)`` (8 neighbors by default: the model

@@ -1,4 +1,4 @@
-"""The dissemination barriers (the DLCT barrier paper, section 4): ``dissemination`` and the two-layer ``dissemination+tree``.
+"""The dissemination barriers (DLCT paper, section 4): ``dissemination`` and the two-layer ``dissemination+tree``.
 
 - ``dissemination`` (:class:`Dissemination`): round ``k``
   (``k < ceil(log2 N)``) sends to rank ``(i + 2**k) mod N`` and waits for

@@ -1,4 +1,4 @@
-"""DLCT, the barrier whose communication pattern adjusts itself (the DLCT barrier paper, Algorithm 2), and its two-level variants.
+"""DLCT, the barrier whose communication pattern adjusts itself (DLCT paper, Algorithm 2), and its two-level variants.
 
 **The pattern.** Every processor has an ID ``(num(x, y) + offset) mod n``
 (``num`` = the S-curve by default); it sends its Gather to the processor

@@ -1,4 +1,4 @@
-"""The paper's grid as a network: positions, live neighbors and deterministic greedy routing (the DLCT barrier paper, section 4).
+"""The paper's grid as a network: positions, live neighbors and deterministic greedy routing (DLCT paper, section 4).
 
 The paper builds its experiment on JADE agents placed on a grid: every node
 knows its neighbors from their positions, a message goes to the neighbor

@@ -1,4 +1,4 @@
-"""The barrier messages' transport: a seeded, message-level discrete-event simulation (the DLCT barrier paper, section 4).
+"""The barrier messages' transport: a seeded, message-level discrete-event simulation (DLCT paper, section 4).
 
 The network a message crosses is a :class:`~vizcoll.barrier.grid.GridNetwork`
 (the paper's grid, greedy routing by position; see :mod:`vizcoll.barrier.grid`)

@@ -1,4 +1,4 @@
-"""Update quantity (UQ) of the adjustment operator ``round(K)`` (the DLCT barrier paper, Definition 1, Fig. 3 and Fig. 5).
+"""Update quantity (UQ) of the adjustment operator ``round(K)`` (DLCT paper, Definition 1, Fig. 3 and Fig. 5).
 
 If ``round(K)`` changes the set of links a pattern uses from ``A`` to ``B``,
 ``UQ = 1 - |A ∩ B| / |A ∪ B|`` (0: nothing changed, 1: every link is new).
