@@ -317,7 +317,7 @@ def test_any_run_is_a_valid_walk_of_the_state_machine(n, seed, lost, crashes):
 def test_engine_does_not_import_dash_or_plotly():
     code = ("import sys, vizcoll.multicast.groups as g; g.simulate_group([1, 2, 3]); "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly')]; assert not bad, bad")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[3])
 
 
 def test_every_action_has_one_small_handler_on_the_event_core():

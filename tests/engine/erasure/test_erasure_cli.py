@@ -11,7 +11,7 @@ import pytest
 
 from vizcoll.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(capsys, *argv):

@@ -118,7 +118,7 @@ def test_all_of_fires_with_the_values_in_order():
 def _load_benchmark(monkeypatch, simpy_available: bool):
     if not simpy_available:
         monkeypatch.setitem(sys.modules, "simpy", None)  # import simpy -> ImportError
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "event_core.py"
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / "event_core.py"
     spec = importlib.util.spec_from_file_location("event_core_benchmark", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -20,7 +20,7 @@ from vizcoll.topology import io as topo_io
 from vizcoll.topology.io import FORMATS, GUID_BASE, MAX_FILE_BYTES, dumps, load, parse, read, write
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 SPECS = [
     "fat-tree:radix=4,levels=2",
     "fat-tree:radix=4,levels=3",

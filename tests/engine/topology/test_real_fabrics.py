@@ -17,7 +17,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.hops import min_hops
 
-FOLDER = Path(os.environ.get("VIZCOLL_REAL_FABRICS", Path(__file__).resolve().parents[3] / "shared" / "data"
+FOLDER = Path(os.environ.get("VIZCOLL_REAL_FABRICS", Path(__file__).resolve().parents[4] / "shared" / "data"
                              / "real-fabrics"))
 pytestmark = pytest.mark.skipif(not (FOLDER / "SOURCES.txt").exists(), reason=f"no real fabric files at {FOLDER}")
 
