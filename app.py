@@ -8,16 +8,19 @@ from pathlib import Path
 
 from dash import Dash
 
+import vizcoll.ui.pages
 from vizcoll.ui import shell
 from vizcoll.ui.cache import init_cache
+from vizcoll.ui.routing import ROUTING_INPUTS
 
 ASSETS = Path(__file__).resolve().parent / "assets"
+PAGES = Path(vizcoll.ui.pages.__file__).resolve().parent
 
 
 def create_app(cache_config: dict | None = None) -> Dash:
-    """A fresh Dash app with every page and callback registered."""
+    """A fresh Dash app with every page (Dash pages, from ``vizcoll/ui/pages``) and callback registered."""
     app = Dash(__name__, title="vizcoll", assets_folder=str(ASSETS), suppress_callback_exceptions=True,
-               update_title=None)
+               update_title=None, use_pages=True, pages_folder=str(PAGES), routing_callback_inputs=ROUTING_INPUTS)
     app.layout = shell.shell_layout
     shell.register(app)
     init_cache(app.server, cache_config)

@@ -13,20 +13,21 @@ from vizcoll.barrier.algorithms import ALGOS, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import numbering
 from vizcoll.barrier.uq import uq_round
+from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
-from vizcoll.ui import ids
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.figures.barrier import MESSAGE_COLOURS, grid_elements, message_kind, sweep_figure, uq_text
+from vizcoll.ui.models import barrier as model
 from vizcoll.ui.pages import barrier as page
-from vizcoll.ui.shell import render_page
+from vizcoll.ui.views import barrier as views
 
-CANVAS, USE_GRID, RANDOM, REPAIR = (f"{ids.BAR_CANVAS}.tapEdge", f"{page.BAR_USE_GRID}.n_clicks",
-                                    f"{ids.BAR_RANDOM}.n_clicks", f"{ids.BAR_REPAIR}.n_clicks")
-SIZE, NEIGHBORS, ALGO, BARRIERS = (f"{ids.BAR_SIZE}.value", f"{ids.BAR_NEIGHBORS}.value", f"{ids.BAR_ALGO}.value",
-                                   f"{ids.BAR_BARRIERS}.value")
+CANVAS, USE_GRID, RANDOM, REPAIR = (f"{page.BAR_CANVAS}.tapEdge", f"{page.BAR_USE_GRID}.n_clicks",
+                                    f"{page.BAR_RANDOM}.n_clicks", f"{page.BAR_REPAIR}.n_clicks")
+SIZE, NEIGHBORS, ALGO, BARRIERS = (f"{page.BAR_SIZE}.value", f"{page.BAR_NEIGHBORS}.value", f"{page.BAR_ALGO}.value",
+                                   f"{page.BAR_BARRIERS}.value")
 GRID = "mesh:4x4,neighbors=8,hosts=0"
 LINK0 = "sw0-0[1]-sw0-1[2]"  # link 0 of the 4x4 grid: sw0-0 – sw0-1, the break the paper's DLCT steers around
 FAT_BREAK = DEFAULT_SCENARIO.broken[0]  # edge0.0[4]-agg0.1[1]
@@ -38,7 +39,7 @@ def scenario(spec: str = GRID, broken=(), **params) -> Scenario:
 
 def update(prop_id: str, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, **changes):
     """The page's one writing callback, as Dash calls it when ``prop_id`` changed; (store, message)."""
-    values = page.DEFAULTS | changes
+    values = model.DEFAULTS | changes
     data = current.to_dict() if isinstance(current, Scenario) else current
     return in_callback(page.update, prop_id, tap, 0, 0, 0, size, neighbors,
                        *[values[key] for key in page.PARAM_CONTROLS], data)
@@ -70,11 +71,11 @@ def hop_links(timeline: dict) -> set[int]:
 
 # ------------------------------------------------------------------ parameters: checked on the server
 def test_defaults_are_plain_values_and_check_themselves():
-    assert page.read_params(page.DEFAULTS) == page.DEFAULTS == {
+    assert model.read_params(model.DEFAULTS) == model.DEFAULTS == {
         "algo": "dlct", "judge": "model", "barriers": 3, "compute": 0.5, "rate": 0.1, "seed": 0, "comm": 0, "k": 1,
         "numbering": "s-curve", "sweep": "quick"}
-    assert page.parse_size("3x5") == (3, 5) and page.parse_size("6") == (6, 6) and page.parse_size("4×4") == (4, 4)
-    assert page.defaults_for(False)["algo"] == "tree" and page.defaults_for(True)["algo"] == "dlct"
+    assert model.parse_size("3x5") == (3, 5) and model.parse_size("6") == (6, 6) and model.parse_size("4×4") == (4, 4)
+    assert model.defaults_for(False)["algo"] == "tree" and model.defaults_for(True)["algo"] == "dlct"
 
 
 @pytest.mark.parametrize("changes, words", [
@@ -87,8 +88,8 @@ def test_defaults_are_plain_values_and_check_themselves():
     ({"numbering": "spiral"}, "unknown numbering"), ({"sweep": "huge"}, "unknown sweep"),
     ({"comm": 1.5}, "communicator must be an integer")])
 def test_a_bad_control_value_gives_a_message_and_leaves_the_store(changes, words):
-    with pytest.raises(page.VizcollError, match=re.escape(words)):
-        page.read_params(page.DEFAULTS | changes)
+    with pytest.raises(VizcollError, match=re.escape(words)):
+        model.read_params(model.DEFAULTS | changes)
     store, message = update(ALGO, scenario(), **changes)
     assert store is no_update and message.startswith("⚠ ") and words in message
 
@@ -109,7 +110,7 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     assert timeline is None and flag == plan["error"] and flag_class == "flag warn" and summary == ""
     assert len([e for e in elements if "source" in e["data"]]) == 42  # the grid is still drawn (and clickable)
     # the controls show the defaults instead; the other views go on
-    text = str(page.layout(forged))
+    text = str(page.body(forged))
     assert "value=3" in text and "value='4x4'" in text
     uq_key = page.refresh(forged.to_dict())[1]
     assert page.render_uq(uq_key)[0].layout.title.text == "LCT: UQ = 1 − 7/26 = 73.1%"
@@ -134,7 +135,7 @@ def test_a_mesh_scenario_with_a_break_runs_dlct_around_it():
     assert 0 not in hop_links(timeline)  # no message crosses the broken link
     assert isinstance(table, html.Table) and flag_class == "flag"
     assert flag.startswith("Barrier 1: root sw0-0 gathered a total path length of 27 (ideal 24) → round(6)")
-    rows = dict(page.summary_rows(figures))
+    rows = dict(views.summary_rows(figures))
     assert rows["run time"] == f"{figures['time']:.4f} s" == "1.0760 s" and rows["processes"] == "16"
     assert rows["K per barrier"] == "6, 0, 0"
     # the drawing: the grid's links, each carrying its label; the broken one drawn broken
@@ -150,8 +151,8 @@ def test_another_algorithm_on_the_grid_and_a_cut_off_processor():
     assert flag.startswith("⚠ The program cannot finish") and flag_class == "flag warn"
     assert "did not finish" in str(table)
     intact = scenario(algo="tree")
-    figures = page.run_of(intact, page.run_plan(intact))["figures"]
-    assert "K per barrier" not in dict(page.summary_rows(figures)) and page.judgement_text(figures) == ""
+    figures = model.run_of(intact, model.run_plan(intact))["figures"]
+    assert "K per barrier" not in dict(views.summary_rows(figures)) and views.judgement_text(figures) == ""
 
 
 def test_clicking_a_link_toggles_its_break_in_the_shared_scenario():
@@ -178,7 +179,7 @@ def test_use_this_grid_replaces_the_scenario_and_keeps_the_page_settings():
     assert after.spec == "mesh:3x5,neighbors=4,hosts=0" and after.broken == [] and after.pattern == ""
     assert after.params["topology"] == before.params["topology"]  # the other pages' settings stay
     assert after.params["barrier"]["algo"] == "ms" and after.params["barrier"]["barriers"] == 2
-    assert page.scenario_is_grid(after) and page.grid_shape(after, topology_of(after)) == (3, 5, 4)
+    assert model.scenario_is_grid(after) and model.grid_shape(after, topology_of(after)) == (3, 5, 4)
     # on a fabric that is not a grid, typing a size only says what the button does
     store, message = update(SIZE, before, size="6x6")
     assert store is no_update and message.startswith("Press Use this grid") and "6×6" in message
@@ -262,7 +263,7 @@ def test_ms_on_a_fat_tree_runs_on_its_end_nodes_and_avoids_the_broken_link():
     assert {topo.names[u] for u in plan["processes"]} <= set(tl.entities)
     broken = broken_ids(s)
     assert len(broken) == 1 and hop_links(timeline) and not hop_links(timeline) & broken
-    assert dict(page.summary_rows(page.run_of(s, plan)["figures"]))["processes"] == "16"
+    assert dict(views.summary_rows(model.run_of(s, plan)["figures"]))["processes"] == "16"
     assert "cannot finish" not in flag and isinstance(table, html.Table)
     # the drawing: the whole fabric, processes marked, the broken link drawn broken and clickable by its label
     assert sum("proc" in e.get("classes", "") for e in elements) == 16
@@ -279,15 +280,15 @@ def test_the_processes_are_the_chosen_communicators_end_nodes():
     s = Scenario.from_dict(DEFAULT_SCENARIO.to_dict() | {"params": {"barrier": {"algo": "dissemination",
                                                                                   "comm": 1}}})
     topo = topology_of(s)
-    plan = page.run_plan(s)
+    plan = model.run_plan(s)
     assert plan["processes"] == s.communicators(topo).nodes(1).tolist()
     assert "communicator 1: 4 processes" in plan["note"]
-    with pytest.raises(page.VizcollError, match="communicator 99 does not exist"):
-        page.run_plan(s.with_params("barrier", {"comm": 99}))
+    with pytest.raises(VizcollError, match="communicator 99 does not exist"):
+        model.run_plan(s.with_params("barrier", {"comm": 99}))
     # comm 0 without communicators: every end node
     bare = Scenario(spec="fat-tree:radix=4,levels=3")
-    assert page.run_plan(bare)["processes"] == topology_of(bare).endpoints.tolist()
-    assert "(the scenario has no communicator)" in page.run_plan(bare)["note"]
+    assert model.run_plan(bare)["processes"] == topology_of(bare).endpoints.tolist()
+    assert "(the scenario has no communicator)" in model.run_plan(bare)["note"]
 
 
 def test_dlct_on_a_fat_tree_says_in_one_line_why_it_needs_a_grid():
@@ -344,10 +345,10 @@ def test_uq_view_shows_the_papers_fig_3_numbers():
 
 
 def test_sweep_charts_have_one_line_per_algorithm():
-    result, sizes, size, rates, rate, info = page.compute_sweep({"mode": page.QUICK_MODE, "neighbors": 8}, None, None)
+    result, sizes, size, rates, rate, info = page.compute_sweep({"mode": model.QUICK_MODE, "neighbors": 8}, None, None)
     assert [o["value"] for o in sizes] == [4, 8, 12] and size == 12
     assert [o["value"] for o in rates] == [0.0, 0.2, 0.4] and rate == 0.4
-    assert "tree@intact" in info and result["mode"] == page.QUICK_MODE
+    assert "tree@intact" in info and result["mode"] == model.QUICK_MODE
     assert page.refresh(scenario(sweep="full").to_dict())[2] == {"mode": "full", "neighbors": 8}
     by_rate, by_size, ranges = page.render_sweep(result, 8, 0.4)
     assert [t.name for t in by_rate.data] == result["columns"] == [*ALGOS[:2], "tree@intact", *ALGOS[2:]]
@@ -370,21 +371,21 @@ def test_histogram_of_uq_differences():
     assert names == ["mean difference +0.154", "LCT changes more links: 170", "BST changes more links: 70"]
     assert "paper: 0.5527" in fig.layout.xaxis.title.text
     key = {"rows": 3, "cols": 5, "neighbors": 4}
-    assert page.histogram_side(key) == 4 and page.histogram_side(key | {"rows": 6, "cols": 6}) == 6
+    assert model.histogram_side(key) == 4 and model.histogram_side(key | {"rows": 6, "cols": 6}) == 6
 
 
 # ------------------------------------------------------------------ layout and the views' keys
 def test_the_layout_shows_the_scenarios_parameters_and_grid():
     s = scenario("mesh:3x5,neighbors=4,hosts=0", algo="tree", k=2, numbering="hilbert", barriers=5)
-    text = str(page.layout(s))
+    text = str(page.body(s))
     for needle in ("value='3x5'", "value=4", "value='tree'", "value='hilbert'", "value=2", "value=5"):
         assert needle in text, needle
-    assert "Run" not in [getattr(c, "children", None) for c in page.layout(s).children[0].children[0].children]
+    assert "Run" not in [getattr(c, "children", None) for c in page.body(s).children[0].children[0].children]
     # a fat tree: the grid preset shows the paper's 4x4 with 8 neighbours, the algorithm defaults to tree
-    text = str(page.layout(DEFAULT_SCENARIO))
+    text = str(page.body(DEFAULT_SCENARIO))
     assert "value='4x4'" in text and "value=8" in text and "value='tree'" in text
     assert "communicator 7 (4 processes)" in text
-    assert "barrier-page" in str(render_page("/barrier", None, None, s.to_dict()))
+    assert "barrier-page" in str(page.layout(shell_scenario=s.to_dict(), shell_hash=None))
 
 
 def test_the_views_change_only_when_their_part_of_the_scenario_changes():
@@ -397,4 +398,4 @@ def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     again = page.refresh(s.toggled(LINK0).to_dict(), plan, uq, sweep_key)
     assert again[0]["digest"] != plan["digest"] and again[1] is no_update and again[2] is no_update
     fat = page.refresh(DEFAULT_SCENARIO.to_dict())
-    assert fat[5] is False and fat[4][0]["value"] == page.ALL_END_NODES and len(fat[4]) == 1 + 8
+    assert fat[5] is False and fat[4][0]["value"] == model.ALL_END_NODES and len(fat[4]) == 1 + 8

@@ -1,5 +1,6 @@
-"""flask-caching around engine calls: filesystem by default, Redis by configuration."""
+"""flask-caching around engine calls: one @cached decorator, filesystem by default, Redis by configuration."""
 
+import pytest
 from flask import Flask
 
 from vizcoll.ui import cache as cache_mod
@@ -7,9 +8,15 @@ from vizcoll.ui import cache as cache_mod
 calls = []
 
 
-def slow_square(x):
+@cache_mod.cached
+def slow_square(x, offset=0):
     calls.append(x)
-    return {"square": x * x}
+    return {"square": x * x + offset}
+
+
+@cache_mod.cached
+def nothing(x):
+    calls.append(x)
 
 
 def test_config_default_is_filesystem_and_redis_by_env(monkeypatch, tmp_path):
@@ -22,23 +29,33 @@ def test_config_default_is_filesystem_and_redis_by_env(monkeypatch, tmp_path):
     assert config["CACHE_TYPE"] == "RedisCache" and config["CACHE_REDIS_URL"].endswith("/0")
 
 
-def test_memo_computes_once_per_input_and_is_shared_through_the_directory(tmp_path):
+def test_cached_computes_once_per_input_and_is_shared_through_the_directory(tmp_path):
     config = {"CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(tmp_path)}
     first, second = Flask("a"), Flask("b")  # two "workers" sharing one cache directory
     cache_mod.init_cache(first, config)
     cache_mod.init_cache(second, config)
     calls.clear()
     with first.app_context():
-        assert cache_mod.memo(slow_square, 7) == {"square": 49}
-        assert cache_mod.memo(slow_square, 7) == {"square": 49}
-        assert cache_mod.memo(slow_square, 8) == {"square": 64}
+        assert slow_square(7) == {"square": 49}
+        assert slow_square(7) == {"square": 49}
+        assert slow_square(7, offset=0) == slow_square(7, 0) == {"square": 49}  # one key, however it is called
+        assert slow_square(8) == {"square": 64}
+        assert nothing(1) is None and nothing(1) is None  # a None result is cached too
     with second.app_context():
-        assert cache_mod.memo(slow_square, 7) == {"square": 49}
-    assert calls == [7, 8]
+        assert slow_square(7) == {"square": 49}
+    assert calls == [7, 8, 1]
 
 
-def test_memo_without_app_context_just_computes():
+def test_cached_without_app_context_just_computes():
     calls.clear()
-    assert cache_mod.memo(slow_square, 3) == {"square": 9}
-    assert cache_mod.memo(slow_square, 3) == {"square": 9}
+    assert slow_square(3) == {"square": 9}
+    assert slow_square(3) == {"square": 9}
     assert calls == [3, 3]
+    assert slow_square.uncached(3) == {"square": 9}
+
+
+def test_keys_must_be_plain_json():
+    with pytest.raises(TypeError, match="plain JSON"):
+        slow_square(object())
+    key = cache_mod.cache_key(slow_square.uncached, ({"b": [1, 2], "a": "x"},), {})
+    assert key.endswith(".slow_square:" + key.partition(":")[2]) and len(key.partition(":")[2]) == 64

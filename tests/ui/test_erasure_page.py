@@ -8,17 +8,17 @@ from dash import no_update
 from tests.callback_context import in_callback
 from vizcoll.erasure.compare import measure
 from vizcoll.scenario import Scenario
-from vizcoll.ui import ids
 from vizcoll.ui.figures.erasure import block_layout, compare_figure, dc_figure, matrix_figure
+from vizcoll.ui.models import erasure as model
 from vizcoll.ui.pages import erasure as page
 
-CLICK = f"{ids.ERA_DC_FIG}.clickData"
-N_CHANGED = f"{ids.ERA_N}.value"
+CLICK = f"{page.ERA_DC_FIG}.clickData"
+N_CHANGED = f"{page.ERA_N}.value"
 CONTROLS = ("n", "k", "dcs", "code", "traffic", "d", "seed", "placement")
 
 
 def controls(**changes) -> list:
-    values = page.DEFAULTS | {"n": 9, "k": 5, "dcs": 3, "d": None, "seed": 0}
+    values = model.DEFAULTS | {"n": 9, "k": 5, "dcs": 3, "d": None, "seed": 0}
     return [changes.get(key, values[key]) for key in CONTROLS]
 
 
@@ -35,7 +35,7 @@ def params(**changes) -> dict:
 
 def click(kind: str, index: int, p: dict, view: dict | None = None) -> dict:
     return in_callback(page.update_view, CLICK, {"points": [{"customdata": [kind, index]}]}, 0, p,
-                       view or dict(page.EMPTY_VIEW))
+                       view or dict(model.EMPTY_VIEW))
 
 
 def texts(component) -> str:
@@ -82,8 +82,8 @@ def test_clicks_select_blocks_and_toggle_dcs():
     assert click("dc", 1, p, view) == {"block": 4, "failed": []}  # a second click restores it
     assert click("dc", 7, p, view) is no_update and click("block", 99, p, view) is no_update
     assert in_callback(page.update_view, CLICK, {"points": [{"x": 1}]}, 0, p, view) is no_update
-    assert in_callback(page.update_view, f"{ids.ERA_RESTORE}.n_clicks", None, 1, p, view) == {"block": 4, "failed": []}
-    assert in_callback(page.update_view, f"{ids.ERA_PARAMS}.data", None, 0, p, view) == page.EMPTY_VIEW
+    assert in_callback(page.update_view, f"{page.ERA_RESTORE}.n_clicks", None, 1, p, view) == {"block": 4, "failed": []}
+    assert in_callback(page.update_view, f"{page.ERA_PARAMS}.data", None, 0, p, view) == model.EMPTY_VIEW
 
 
 def test_a_selected_block_shows_its_repair_group_with_the_cross_dc_count():
@@ -103,7 +103,7 @@ def test_a_selected_block_shows_its_repair_group_with_the_cross_dc_count():
 
 def test_aggregated_traffic_draws_one_red_arrow_per_remote_dc():
     p = params(traffic="aggregated")
-    result = page.code_result(p)
+    result = model.code_result(p)
     block = next(i for i, r in enumerate(result["repair_groups_aggregated"]) if r["cross_dc"] == 1)
     fig, status, _ = page.render_dcs(p, {"block": block, "failed": []})
     assert arrowheads(fig, "cross-DC transfer") == 1
@@ -122,7 +122,7 @@ def test_failing_dcs_says_whether_the_stripe_survives():
     assert status.startswith("✕ Data lost: with DC 0, 2 down") and css == "flag warn"
     assert "gone for good: y0, y1, y2, y6, y7, y8" in status
     assert "lost for good" in [t.name for t in fig.data]
-    fig, status, _ = page.render_dcs(p, dict(page.EMPTY_VIEW))
+    fig, status, _ = page.render_dcs(p, dict(model.EMPTY_VIEW))
     assert status.startswith("Click a block")
 
 
@@ -166,8 +166,8 @@ def test_pure_builders():
     assert out.data[0].text[0] == "n/a"
 
 
-CONTROL_IDS = (ids.ERA_N, ids.ERA_K, ids.ERA_DCS, ids.ERA_CODE, ids.ERA_TRAFFIC, ids.ERA_D, ids.ERA_SEED,
-               ids.ERA_PLACEMENT)
+CONTROL_IDS = (page.ERA_N, page.ERA_K, page.ERA_DCS, page.ERA_CODE, page.ERA_TRAFFIC, page.ERA_D, page.ERA_SEED,
+               page.ERA_PLACEMENT)
 
 
 def control_values(node, found: dict | None = None) -> dict:
@@ -185,17 +185,17 @@ def control_values(node, found: dict | None = None) -> dict:
 def test_layout_shows_the_scenario_parameters():
     scenario = Scenario(params={"erasure": {"n": 12, "k": 8, "dcs": 4, "code": "rs", "traffic": "aggregated",
                                             "d": 1, "placement": "0,1"}})
-    found = control_values(page.layout(scenario))
-    assert found == {ids.ERA_N: 12, ids.ERA_K: 8, ids.ERA_DCS: 4, ids.ERA_CODE: "rs", ids.ERA_TRAFFIC: "aggregated",
-                     ids.ERA_D: 1, ids.ERA_SEED: 0, ids.ERA_PLACEMENT: "0,1"}
+    found = control_values(page.body(scenario))
+    assert found == {page.ERA_N: 12, page.ERA_K: 8, page.ERA_DCS: 4, page.ERA_CODE: "rs",
+                     page.ERA_TRAFFIC: "aggregated", page.ERA_D: 1, page.ERA_SEED: 0, page.ERA_PLACEMENT: "0,1"}
     forged = Scenario(params={"erasure": {"n": "zz", "code": "raid"}})
-    assert control_values(page.layout(forged))[ids.ERA_CODE] == "fmel"  # unusable values fall back to the defaults
+    assert control_values(page.body(forged))[page.ERA_CODE] == "fmel"  # unusable values fall back to the defaults
 
 
 def test_the_parameters_go_into_the_scenario_and_reopen_the_same_view():
     values = dict(n=12, k=8, dcs=4, code="rs", traffic="aggregated", d=1, placement="0,0,0,1,1,1,2,2,2,3,3,3")
     stored, message, store = build(*controls(**values))
     assert message == "" and store["params"]["erasure"]["placement"] == values["placement"]
-    reopened = control_values(page.layout(Scenario.from_dict(store)))
+    reopened = control_values(page.body(Scenario.from_dict(store)))
     again = build(*[reopened[i] for i in CONTROL_IDS], scenario=Scenario.from_dict(store))
     assert again[:2] == (stored, "") and again[2] is no_update  # nothing changed: the store is left alone

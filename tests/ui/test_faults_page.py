@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from dash import no_update
 
 from tests.callback_context import find_component, in_callback
 from vizcoll.reduction import FAULT_LOCATIONS, simulate_task_reduction
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
-from vizcoll.ui import ids
 from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.figures.faults import PAPER_AVERAGE, tasks_so_far
+from vizcoll.ui.models import faults as model
 from vizcoll.ui.pages import faults as page
 
 SIZE = str(8 << 20)
@@ -18,12 +19,12 @@ SIZE = str(8 << 20)
 
 def run_reduction(*args, scenario: Scenario = DEFAULT_SCENARIO):
     """The reduction callback as Dash calls it when the process count changed, without the store output."""
-    *outputs, _store = in_callback(page.run_reduction, f"{ids.FT_RED_PROCS}.value", *args, scenario.to_dict())
+    *outputs, _store = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", *args, scenario.to_dict())
     return tuple(outputs)
 
 
 def run_treft(*args, scenario: Scenario = DEFAULT_SCENARIO):
-    *outputs, _store = in_callback(page.run_treft, f"{ids.FT_TREFT_WORKFLOW}.value", *args, scenario.to_dict())
+    *outputs, _store = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", *args, scenario.to_dict())
     return tuple(outputs)
 
 
@@ -45,7 +46,7 @@ def test_a_fault_at_each_location_reports_what_the_engine_reports(location):
 def test_the_diagram_at_a_mid_step_shows_the_tree_edges_formed_so_far():
     params, _, _, data = reduction()
     tl = Timeline.from_dict(data)
-    _, figures, _ = page.reduction_runs(params)
+    _, figures, _ = model.reduction_runs(params)
     mid = tl.n_steps // 2
     formed = tasks_so_far(tl, mid - 1, figures["tasks"])
     assert 0 < len(formed) < len(figures["tasks"])
@@ -65,13 +66,13 @@ def test_the_diagram_at_a_mid_step_shows_the_tree_edges_formed_so_far():
 
 def test_a_clicked_worker_is_killed_at_the_shown_step():
     params, *_ = reduction()
-    tl, _, _ = page.reduction_runs(params)
+    tl, _, _ = model.reduction_runs(params)
     kill, fault = page.click_kill({"points": [{"customdata": 3}]}, 20, params)
-    assert fault == page.CLICK and kill == [3, tl.time_at(19)]
-    params2, message, summary, _ = reduction(page.CLICK, kill)
+    assert fault == model.CLICK and kill == [3, tl.time_at(19)]
+    params2, message, summary, _ = reduction(model.CLICK, kill)
     assert message == "" and params2["kill"] == kill
     assert "w3 killed at" in str(summary)
-    assert page.click_kill({"points": [{"x": 0}]}, 20, params) == (page.no_update, page.no_update)
+    assert page.click_kill({"points": [{"x": 0}]}, 20, params) == (no_update, no_update)
 
 
 def test_treft_injection_ends_corrected_with_an_error_cell_at_the_injection_step():
@@ -104,7 +105,7 @@ def test_overhead_chart_has_three_workflows_by_three_variants():
 ])
 def test_bad_reduction_input_gives_a_warning(args):
     params, message, summary, timeline = run_reduction(*args)
-    assert message.startswith("⚠") and params is page.no_update and timeline is page.no_update
+    assert message.startswith("⚠") and params is no_update and timeline is no_update
 
 
 @pytest.mark.parametrize("args", [
@@ -113,31 +114,31 @@ def test_bad_reduction_input_gives_a_warning(args):
 ])
 def test_bad_treft_input_gives_a_warning(args):
     params, message, *_ = run_treft(*args)
-    assert message.startswith("⚠") and params is page.no_update
+    assert message.startswith("⚠") and params is no_update
 
 
 def test_kernel_and_variable_choices_follow_the_workflow():
     options, value = page.kernel_choices("VP", "B", "K4")
     assert value == "K4" and len(options) == 18
     assert page.var_choices("K5", "VP", "B", None) == ([{"label": "u5", "value": "u5"}], "u5")
-    page.layout(Scenario(params={"faults": {"procs": 6, "fault": "executing-task", "inject": "r2:K3:u3",
+    page.body(Scenario(params={"faults": {"procs": 6, "fault": "executing-task", "inject": "r2:K3:u3",
                                             "workflow": "MB"}}))
 
 
 def test_the_process_count_comes_from_the_scenario_communicator_unless_set_on_the_page():
-    assert page.scenario_procs(DEFAULT_SCENARIO) == (4, "Processes from the scenario's communicator 0: 4.")
-    assert page.scenario_procs(Scenario())[0] == 8  # no communicator: the page's default
+    assert model.scenario_procs(DEFAULT_SCENARIO) == (4, "Processes from the scenario's communicator 0: 4.")
+    assert model.scenario_procs(Scenario())[0] == 8  # no communicator: the page's default
     wide = Scenario(spec="fat-tree:radix=8,levels=2", pattern="grid2d:1x32")
-    assert page.scenario_procs(wide)[0] == min(32, page.MAX_PROCS)
-    assert find_component(page.layout(DEFAULT_SCENARIO), ids.FT_RED_PROCS).value == 4
-    assert find_component(page.layout(DEFAULT_SCENARIO), ids.FT_RED_SLOW).value == "2"  # rank 5 is no worker of 4
+    assert model.scenario_procs(wide)[0] == min(32, model.MAX_PROCS)
+    assert find_component(page.body(DEFAULT_SCENARIO), page.FT_RED_PROCS).value == 4
+    assert find_component(page.body(DEFAULT_SCENARIO), page.FT_RED_SLOW).value == "2"  # rank 5 is no worker of 4
     set_here = Scenario(pattern="grid2d:4x4", params={"faults": {"procs": 6}})
-    assert find_component(page.layout(set_here), ids.FT_RED_PROCS).value == 6
+    assert find_component(page.body(set_here), page.FT_RED_PROCS).value == 6
 
 
 def test_the_page_parameters_go_into_the_scenario():
-    *_, store = in_callback(page.run_reduction, f"{ids.FT_RED_PROCS}.value", 6, SIZE, 0, "2,5", "none", 0, None,
+    *_, store = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", 6, SIZE, 0, "2,5", "none", 0, None,
                             DEFAULT_SCENARIO.to_dict())
     assert store["params"]["faults"]["procs"] == 6
     *_, store = in_callback(page.run_reduction, None, 6, SIZE, 0, "2,5", "none", 0, None, DEFAULT_SCENARIO.to_dict())
-    assert store is page.no_update  # a page load is no user action: the store is left alone
+    assert store is no_update  # a page load is no user action: the store is left alone

@@ -9,19 +9,19 @@ from dash import html, no_update
 
 from tests.callback_context import in_callback
 from tests.fabrics import HOSTS, ONE_SPINE
+from vizcoll.multicast.loads import switch_group_rows, worst_rows
 from vizcoll.multicast.routing import ALGORITHMS
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
-from vizcoll.ui import ids
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.figures.efi import BROKEN
+from vizcoll.ui.models import multicast as model
 from vizcoll.ui.pages import multicast as page
-from vizcoll.ui.shell import render_page
 
-ALGO_A, ALGO_B, PART, GROUP = (f"{ids.MC_ALGO_A}.value", f"{ids.MC_ALGO_B}.value", f"{ids.MC_PART}.value",
-                               f"{ids.MC_GROUP}.value")
-CLICK_A, CLICK_B, CLICK_DIFF = (f"{ids.MC_FIG_A}.clickData", f"{ids.MC_FIG_B}.clickData",
-                                f"{ids.MC_FIG_DIFF}.clickData")
+ALGO_A, ALGO_B, PART, GROUP = (f"{page.MC_ALGO_A}.value", f"{page.MC_ALGO_B}.value", f"{page.MC_PART}.value",
+                               f"{page.MC_GROUP}.value")
+CLICK_A, CLICK_B, CLICK_DIFF = (f"{page.MC_FIG_A}.clickData", f"{page.MC_FIG_B}.clickData",
+                                f"{page.MC_FIG_DIFF}.clickData")
 PRESET = f"{page.MC_USE_PRESET}.n_clicks"
 TEACHING = "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4"
 LISTS = [["alpha", "beta"], ["gamma", "delta"], ["alpha", "gamma", "delta"]]
@@ -75,17 +75,17 @@ def teaching() -> Scenario:
 
 
 def tree_link_ids(s: Scenario, algo: str) -> set[int]:
-    return {lid for t in page.routed(s, algo).trees if t is not None for lid in t.links.tolist()}
+    return {lid for t in model.routed(s, algo).trees if t is not None for lid in t.links.tolist()}
 
 
 # ------------------------------------------------------------------ parameters
 def test_defaults_are_plain_values_and_check_themselves():
-    assert page.DEFAULTS == {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
+    assert model.DEFAULTS == {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
     topo = topology_of(DEFAULT_SCENARIO)
-    assert page.read_params(page.DEFAULTS, topo, 8) == page.DEFAULTS
-    assert page.read_params(page.DEFAULTS | {"part": "group:2", "group": 7}, topo, 8)["part"] == "group:2"
-    assert page.PAGE == "multicast" and set(page.PRESETS) == {"pruned-fat-tree", "dragonfly"}
-    assert all(p["a"] in ALGORITHMS and p["b"] in ALGORITHMS for p in page.PRESETS.values())
+    assert model.read_params(model.DEFAULTS, topo, 8) == model.DEFAULTS
+    assert model.read_params(model.DEFAULTS | {"part": "group:2", "group": 7}, topo, 8)["part"] == "group:2"
+    assert model.PAGE == "multicast" and set(model.PRESETS) == {"pruned-fat-tree", "dragonfly"}
+    assert all(p["a"] in ALGORITHMS and p["b"] in ALGORITHMS for p in model.PRESETS.values())
 
 
 def test_the_page_uses_no_private_fabric_builder():
@@ -135,7 +135,7 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     assert "no switch group '42'" in v["status"] and "must be a group number" in v["status"]
     assert cells(v["summary"])["groups"] == ["8", "8"]  # the defaults stand in: A minhop-new, B sssp
     assert v["a"].layout.title.text.startswith("A: minhop-new") and v["b"].layout.title.text.startswith("B: sssp")
-    text = str(page.layout(forged))
+    text = str(page.body(forged))
     assert "value='minhop-new'" in text and "value='sssp'" in text
     assert page.group_protocol(forged.to_dict()) is None
 
@@ -163,7 +163,7 @@ def test_a_control_change_is_remembered_and_every_control_drives_the_view():
     assert update(PART, s, b="sssp", part="whole") == (no_update, "")
     s2 = stored(update(PART, s, b="sssp", part="group:1")[0])
     assert s2.params["multicast"]["part"] == "group:1"
-    rows = page.switch_group_rows(topology_of(s2), 1)
+    rows = switch_group_rows(topology_of(s2), 1)
     assert len(hover_trace(view(s2)["a"]).customdata) == len(rows) < topology_of(s2).n_links
     # nothing changed, or no user action (the page appearing): the store stays
     assert update(ALGO_B, s, b="sssp")[0] is no_update
@@ -187,7 +187,7 @@ def test_the_controls_follow_the_store_without_echoing():
 def test_the_teaching_preset_replaces_the_scenario_and_reproduces_8_vs_3():
     s = teaching()
     assert (s.spec, s.pattern, s.ppn, s.broken, s.uploaded, s.edits) == (TEACHING, "grid2d:16x8", 2, [], None, [])
-    assert s.params["multicast"] == page.DEFAULTS | {"a": "minhop-new", "b": "fulb"}
+    assert s.params["multicast"] == model.DEFAULTS | {"a": "minhop-new", "b": "fulb"}
     assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]  # other pages' settings are kept
     v = view(s)
     table = cells(v["summary"])
@@ -207,7 +207,7 @@ def test_a_click_on_a_heatmap_link_breaks_it_in_the_store_and_a_second_click_rep
     s = teaching()
     v = view(s)
     hover = hover_trace(v["a"])
-    label = topology_of(s).link_label(int(page.worst_rows(page.routed(s, "minhop-new"), 1)[0]))
+    label = topology_of(s).link_label(int(worst_rows(model.routed(s, "minhop-new"), 1)[0]))
     texts = dict(zip(hover.customdata, hover.text, strict=True))
     assert "EFI 8" in texts[label] and "click: break this link" in texts[label]
     store, message = update(CLICK_A, s, click=click_on(label))
@@ -229,12 +229,12 @@ def test_a_click_on_a_heatmap_link_breaks_it_in_the_store_and_a_second_click_rep
 def test_routes_avoid_a_broken_link():
     s = teaching()
     topo = topology_of(s)
-    worst = int(page.worst_rows(page.routed(s, "minhop-new"), 1)[0])
+    worst = int(worst_rows(model.routed(s, "minhop-new"), 1)[0])
     link = int(topo.link_id[worst])
     assert link in tree_link_ids(s, "minhop-new")
     broken = stored(update(CLICK_A, s, click=click_on(topo.link_label(worst)))[0])
     for algo in ALGORITHMS:
-        result = page.routed(broken, algo)
+        result = model.routed(broken, algo)
         assert link not in tree_link_ids(broken, algo) and result.efi[worst] == 0 and not result.unroutable, algo
     assert cells(view(broken)["summary"])["unroutable groups"] == ["0", "0"]
 
@@ -261,7 +261,7 @@ def test_an_uploaded_fabric_shows_its_host_names_and_its_communicators():
     assert any("alpha[1]" in text for text in hover_trace(v["a"]).text)
     options = page.controls(s.to_dict())[5]
     assert options[2]["label"] == "group 2: 3 members (alpha, gamma, delta)"
-    text = str(page.layout(s))
+    text = str(page.body(s))
     assert "handmade.net" in text and "alpha" in text
     # highlighting group 2: its tree on both heatmaps, its members and roots by name, its join/leave replay
     chosen = stored(update(GROUP, s, group=2)[0])
@@ -287,17 +287,17 @@ def test_groups_cut_off_by_a_break_are_reported_by_name():
 def test_a_scenario_without_communicators_says_where_to_define_them():
     s = uploaded(lists=None)
     v = view(s)
-    assert v["status"] == page.NO_COMMUNICATORS and "Topology page" in v["status"] and v["summary"] == ""
+    assert v["status"] == model.NO_COMMUNICATORS and "Topology page" in v["status"] and v["summary"] == ""
     assert page.controls(s.to_dict())[5] == [] and page.group_protocol(s.to_dict()) is None
     assert "no multicast group" in v["a"].layout.annotations[0].text.lower()
     # communicators naming end nodes the fabric does not have: a message, not an exception
     bad = uploaded(lists=[["alpha", "zeta"]])
     assert view(bad)["status"].startswith("⚠ The scenario's communicators do not fit its fabric")
-    assert "handmade.net" in str(page.layout(bad))
+    assert "handmade.net" in str(page.body(bad))
 
 
 def test_the_shell_draws_the_page_from_the_scenario():
     s = teaching().with_params("multicast", {"a": "sssp", "b": "fulb+global", "part": None, "group": 3})
-    text = str(render_page("/multicast", None, 0, s.to_dict()))
+    text = str(page.layout(shell_scenario=s.to_dict(), shell_hash=""))
     assert "value='sssp'" in text and "value='fulb+global'" in text and "value=3" in text
     assert TEACHING in text and "mc-use-preset" in text

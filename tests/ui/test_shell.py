@@ -1,10 +1,10 @@
-"""The shell's callbacks: the badge, the share link, scenario files and the page router (no browser)."""
+"""The shell's callbacks: the badge, the share link and scenario files (no browser; pages: test_routing.py)."""
 
 from __future__ import annotations
 
 import base64
 
-from dash import html, no_update
+from dash import no_update
 
 from tests.callback_context import in_callback
 from vizcoll.scenario import Scenario
@@ -74,24 +74,16 @@ def test_a_link_fills_the_store_and_a_damaged_link_says_so():
     assert shell.load_link("", DEFAULT_SCENARIO.to_dict()) == (no_update, "")
 
 
-def test_every_navbar_page_renders_for_the_default_and_an_upload():
-    upload = Scenario(spec="", uploaded=topology_of(DEFAULT_SCENARIO).to_dict(), name="mine.json")
-    for scenario in (DEFAULT_SCENARIO, upload):
-        for path, _ in shell.NAV:
-            page = in_callback(shell.render_page, "shell-url.pathname", path, "", 0, scenario.to_dict())
-            assert isinstance(page, html.Div) and "Page not found" not in text(page), path
-    missing = in_callback(shell.render_page, "shell-url.pathname", "/nowhere", "", 0, None)
-    assert "Page not found" in text(missing)
-
-
 def test_scenario_files_round_trip_and_bad_files_get_a_message():
     edited = DEFAULT_SCENARIO.toggled("h5[1]-edge1.0[2]")
     saved = shell.download(1, edited.to_dict())
     assert saved["filename"] == "vizcoll-scenario.json" and Scenario.loads(saved["content"]) == edited
-    store, version, message = shell.open_file(data_url(saved["content"]), 3, None)
+    store, version, message, content = shell.open_file(data_url(saved["content"]), 3, None)
     assert Scenario.from_dict(store) == edited and version == 4 and message == ""
+    assert "Opening the scenario" in str(content)  # the old page goes in the same update (its drawings with it)
     for bad, words in ((data_url("{oops"), "not valid JSON"), (data_url('{"spec": "torus:2x2"}'), "schema"),
                        (data_url('{"schema": "vizcoll.scenario/2", "communicators": [1, 2]}'), "communicators"),
                        (12, "not a file"), ("data:x;base64,@@", "could not be opened")):
-        store, version, message = shell.open_file(bad, 3, None)
+        store, version, message, content = shell.open_file(bad, 3, None)
         assert store is no_update and version is no_update and words in message, (bad, message)
+        assert content is no_update  # the page stays as it is

@@ -17,9 +17,9 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT, SWITCH
-from vizcoll.ui import ids
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
+from vizcoll.ui.models import topology as model
 from vizcoll.ui.pages import topology as page
 
 DEFAULT = DEFAULT_SCENARIO
@@ -35,7 +35,7 @@ def values(**given) -> dict:
             "root", "add_node", "add_link", "remove_node", "rename", "toggle", "remove_link", "params",
             "upload_name", "comm_upload_name", "a", "b", "new_name", "kind", "link_id", "pattern", "ppn", "mode",
             "comm_edit")
-    return dict.fromkeys(keys) | {"mode": page.SELECT, "comm_edit": page.NEW_COMM} | given
+    return dict.fromkeys(keys) | {"mode": page.SELECT, "comm_edit": model.NEW_COMM} | given
 
 
 def data_url(content: str | bytes, mime: str = "application/octet-stream") -> str:
@@ -55,86 +55,86 @@ def update(prop_id: str, scenario: Scenario = DEFAULT, **given):
 
 
 def uploaded(text: str = ONE_SPINE, name: str = "handmade.net") -> Scenario:
-    return page.scenario_after(ids.TOPO_UPLOAD, DEFAULT, values(upload=data_url(text), upload_name=name))
+    return page.scenario_after(page.TOPO_UPLOAD, DEFAULT, values(upload=data_url(text), upload_name=name))
 
 
 # ------------------------------------------------------------------ scenario_after, one trigger at a time
 def test_generate_and_submit_replace_the_fabric_and_keep_the_page_settings():
-    for trigger in (ids.TOPO_GENERATE, ids.TOPO_PARAMS):
+    for trigger in (page.TOPO_GENERATE, page.TOPO_PARAMS):
         new = page.scenario_after(trigger, DEFAULT, values(params="  torus:3x3x2,hosts=1 "))
         assert new.spec == "torus:3x3x2,hosts=1" and new.edits == [] and new.pattern == "" and new.broken == []
         assert new.params == DEFAULT.params and new.uploaded is None
         assert new.topology().summary()["switches"] == 18
     with pytest.raises(VizcollError, match="dimension 1"):  # well-formed, but the fabric cannot be built
-        page.scenario_after(ids.TOPO_GENERATE, DEFAULT, values(params="torus:0x3"))
+        page.scenario_after(page.TOPO_GENERATE, DEFAULT, values(params="torus:0x3"))
     with pytest.raises(VizcollError):
-        page.scenario_after(ids.TOPO_GENERATE, DEFAULT, values(params="no-such-fabric"))
+        page.scenario_after(page.TOPO_GENERATE, DEFAULT, values(params="no-such-fabric"))
 
 
 def test_generator_dropdown_loads_its_example():
-    for name, spec in page.EXAMPLE_SPECS.items():
-        assert page.scenario_after(ids.TOPO_GENERATOR, DEFAULT, values(generator=name)).spec == spec
+    for name, spec in model.EXAMPLE_SPECS.items():
+        assert page.scenario_after(page.TOPO_GENERATOR, DEFAULT, values(generator=name)).spec == spec
     with pytest.raises(VizcollError, match="unknown example"):
-        page.scenario_after(ids.TOPO_GENERATOR, DEFAULT, values(generator="../../etc/passwd"))
+        page.scenario_after(page.TOPO_GENERATOR, DEFAULT, values(generator="../../etc/passwd"))
 
 
 def test_add_node_then_link():
-    one = page.scenario_after(ids.TOPO_ADD_NODE, DEFAULT, values(new_name=" extra ", kind="endpoint"))
+    one = page.scenario_after(page.TOPO_ADD_NODE, DEFAULT, values(new_name=" extra ", kind="endpoint"))
     assert one.edits == [{"op": "add_node", "name": "extra", "kind": "endpoint"}]
     assert names_and_kinds(one)["extra"] == ENDPOINT
-    two = page.scenario_after(ids.TOPO_ADD_LINK, one, values(a="extra", b="edge0.0"))
+    two = page.scenario_after(page.TOPO_ADD_LINK, one, values(a="extra", b="edge0.0"))
     before, after = one.topology(), two.topology()
     assert after.n_links == before.n_links + 1
     assert {after.names[int(after.link_a[-1])], after.names[int(after.link_b[-1])]} == {"extra", "edge0.0"}
     with pytest.raises(VizcollError):  # a name that is taken
-        page.scenario_after(ids.TOPO_ADD_NODE, one, values(new_name="extra", kind="switch"))
+        page.scenario_after(page.TOPO_ADD_NODE, one, values(new_name="extra", kind="switch"))
     with pytest.raises(VizcollError):  # an unknown end
-        page.scenario_after(ids.TOPO_ADD_LINK, one, values(a="extra", b="nobody"))
+        page.scenario_after(page.TOPO_ADD_LINK, one, values(a="extra", b="nobody"))
 
 
 def test_a_link_added_then_broken_survives_a_round_trip():
     added = DEFAULT.with_edit({"op": "add_node", "name": "probe", "kind": "endpoint"}).with_edit(
         {"op": "add_link", "a": "probe", "b": "edge0.0"})
     label = added.topology().link_label(added.topology().n_links - 1)
-    broken = page.scenario_after(ids.TOPO_TOGGLE_LINK, added, values(link_id=label))
+    broken = page.scenario_after(page.TOPO_TOGGLE_LINK, added, values(link_id=label))
     assert label in broken.broken
     back = Scenario.from_fragment(broken.to_fragment())
     assert back == broken and back.topology().summary()["broken_links"] == 2
 
 
 def test_remove_and_rename_node():
-    removed = page.scenario_after(ids.TOPO_REMOVE_NODE, DEFAULT, values(a="h3"))
+    removed = page.scenario_after(page.TOPO_REMOVE_NODE, DEFAULT, values(a="h3"))
     topo = removed.topology()
     assert "h3" not in topo and topo.n_nodes == 35 and topo.n_links == 47
-    renamed = page.scenario_after(ids.TOPO_RENAME, DEFAULT, values(a="edge0.0", new_name="boss"))
+    renamed = page.scenario_after(page.TOPO_RENAME, DEFAULT, values(a="edge0.0", new_name="boss"))
     assert "boss" in renamed.topology() and "edge0.0" not in renamed.topology()
     assert renamed.broken == ["boss[4]-agg0.1[1]"]  # the break follows its cable
     assert renamed.topology().summary()["broken_links"] == 1
     with pytest.raises(VizcollError):
-        page.scenario_after(ids.TOPO_REMOVE_NODE, DEFAULT, values(a="nobody"))
+        page.scenario_after(page.TOPO_REMOVE_NODE, DEFAULT, values(a="nobody"))
 
 
 def test_tap_on_a_link_breaks_it_and_a_second_tap_repairs_it():
     tap = {"data": {"link": 5, "id": "l5", "name": H5_LINK}}
-    broken = page.scenario_after(ids.TOPO_CANVAS, DEFAULT, values(tap_edge=tap))
+    broken = page.scenario_after(page.TOPO_CANVAS, DEFAULT, values(tap_edge=tap))
     assert broken.broken == [DEFAULT_BREAK, H5_LINK]
-    assert page.scenario_after(ids.TOPO_CANVAS, broken, values(tap_edge=tap)).broken == [DEFAULT_BREAK]
+    assert page.scenario_after(page.TOPO_CANVAS, broken, values(tap_edge=tap)).broken == [DEFAULT_BREAK]
 
 
 def test_link_buttons_take_an_id_or_a_label():
-    assert page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=17)).broken == []
-    assert page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=DEFAULT_BREAK)).broken == []
-    assert page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=" 5 ")).broken == [DEFAULT_BREAK,
+    assert page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=17)).broken == []
+    assert page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=DEFAULT_BREAK)).broken == []
+    assert page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=" 5 ")).broken == [DEFAULT_BREAK,
                                                                                                  H5_LINK]
-    gone = page.scenario_after(ids.TOPO_REMOVE_LINK, DEFAULT, values(link_id=5))
+    gone = page.scenario_after(page.TOPO_REMOVE_LINK, DEFAULT, values(link_id=5))
     assert gone.edits == [{"op": "remove_link", "link": H5_LINK}] and gone.topology().n_links == 47
-    for trigger in (ids.TOPO_TOGGLE_LINK, ids.TOPO_REMOVE_LINK):
+    for trigger in (page.TOPO_TOGGLE_LINK, page.TOPO_REMOVE_LINK):
         with pytest.raises(VizcollError, match="type a link id"):
             page.scenario_after(trigger, DEFAULT, values(link_id=None))
     with pytest.raises(VizcollError):
-        page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=999))
+        page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=999))
     with pytest.raises(VizcollError, match="no link"):
-        page.scenario_after(ids.TOPO_TOGGLE_LINK, DEFAULT, values(link_id="h0[1]-h1[1]"))
+        page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id="h0[1]-h1[1]"))
 
 
 def test_upload_a_valid_and_a_malformed_file():
@@ -158,27 +158,27 @@ def test_an_uploaded_fabric_keeps_its_own_names():
 
 
 def test_communicators_by_pattern_by_file_and_by_hand():
-    applied = page.scenario_after(ids.TOPO_APPLY_COMM, DEFAULT, values(pattern=" grid2d:2x8 ", ppn=1))
+    applied = page.scenario_after(page.TOPO_APPLY_COMM, DEFAULT, values(pattern=" grid2d:2x8 ", ppn=1))
     assert applied.pattern == "grid2d:2x8" and applied.broken == DEFAULT.broken
     with pytest.raises(VizcollError):
-        page.scenario_after(ids.TOPO_APPLY_COMM, DEFAULT, values(pattern="grid2d:5x5", ppn=1))  # 25 > 16 ranks
+        page.scenario_after(page.TOPO_APPLY_COMM, DEFAULT, values(pattern="grid2d:5x5", ppn=1))  # 25 > 16 ranks
     with pytest.raises(VizcollError, match="unknown pattern"):  # never a path on the server
-        page.scenario_after(ids.TOPO_APPLY_COMM, DEFAULT, values(pattern="/etc/passwd", ppn=1))
+        page.scenario_after(page.TOPO_APPLY_COMM, DEFAULT, values(pattern="/etc/passwd", ppn=1))
     with pytest.raises(VizcollError, match="processes per node"):
-        page.scenario_after(ids.TOPO_APPLY_COMM, DEFAULT, values(pattern="grid2d:2x2", ppn="abc"))
+        page.scenario_after(page.TOPO_APPLY_COMM, DEFAULT, values(pattern="grid2d:2x2", ppn="abc"))
     lists = json.dumps({"communicators": [["h0", "h1"], ["h2", "h3", "h4"]]})
-    from_file = page.scenario_after(ids.TOPO_COMM_UPLOAD, DEFAULT,
+    from_file = page.scenario_after(page.TOPO_COMM_UPLOAD, DEFAULT,
                                     values(comm_upload=data_url(lists), comm_upload_name="c.json"))
     assert from_file.lists == [["h0", "h1"], ["h2", "h3", "h4"]] and from_file.pattern == ""
     with pytest.raises(VizcollError):
-        page.scenario_after(ids.TOPO_COMM_UPLOAD, DEFAULT,
+        page.scenario_after(page.TOPO_COMM_UPLOAD, DEFAULT,
                             values(comm_upload=data_url('{"communicators": [["nobody"]]}'), comm_upload_name="c.json"))
 
     def tap(scenario, name, comm):
         node = {"data": {"label": name}}
-        return page.scenario_after(ids.TOPO_CANVAS, scenario, values(tap_node=node, mode=page.COMMUNICATOR,
+        return page.scenario_after(page.TOPO_CANVAS, scenario, values(tap_node=node, mode=page.COMMUNICATOR,
                                                                      comm_edit=comm))
-    started = tap(from_file, "h7", page.NEW_COMM)
+    started = tap(from_file, "h7", model.NEW_COMM)
     assert started.lists == [["h0", "h1"], ["h2", "h3", "h4"], ["h7"]]
     grown = tap(started, "h8", 2)
     assert grown.lists[2] == ["h7", "h8"]
@@ -195,8 +195,8 @@ def test_unknown_trigger_changes_nothing():
 
 
 def test_the_root_is_a_page_parameter():
-    assert page.scenario_after(ids.TOPO_ROOT, DEFAULT, values(root="h7")).params["topology"] == {"root": "h7"}
-    assert page.root_of(DEFAULT.with_params("topology", {"root": "gone"}), topology_of(DEFAULT)) == "h0"
+    assert page.scenario_after(page.TOPO_ROOT, DEFAULT, values(root="h7")).params["topology"] == {"root": "h7"}
+    assert model.root_of(DEFAULT.with_params("topology", {"root": "gone"}), topology_of(DEFAULT)) == "h0"
 
 
 # ------------------------------------------------------------------ update_scenario (the callback)
@@ -240,7 +240,7 @@ def test_render_scenario_small_uses_cytoscape():
         ["20 switches", "16 end nodes", "48 links", "1 broken link", "4 max ports"]
     assert comm_info.startswith("8 communicators")
     assert options[0] == "h0" and len(options) == 16
-    assert comm_options[-1] == {"label": "a new communicator", "value": page.NEW_COMM} and len(comm_options) == 9
+    assert comm_options[-1] == {"label": "a new communicator", "value": model.NEW_COMM} and len(comm_options) == 9
     assert spec == DEFAULT.spec and pattern == "grid2d:4x4"
 
 
@@ -350,11 +350,11 @@ def test_dragonfly_global_links_have_their_class():
 
 def test_communicator_colours():
     topo = DEFAULT.topology()
-    colour, info = page.communicator_colours(DEFAULT, topo)
+    colour, info = model.communicator_colours(DEFAULT, topo)
     assert set(colour) == {topo.index(f"h{i}") for i in range(16)}
     assert set(colour.values()) <= set(range(8)) and info.startswith("8 communicators (8 of size 4)")
     assert all(topo.kind[node] == ENDPOINT for node in colour)
-    none, info = page.communicator_colours(Scenario(spec=DEFAULT.spec), topo)
+    none, info = model.communicator_colours(Scenario(spec=DEFAULT.spec), topo)
     assert none == {} and info.startswith("No communicators")
 
 

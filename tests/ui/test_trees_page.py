@@ -8,7 +8,7 @@ import re
 import pytest
 from dash import html, no_update
 
-from tests.callback_context import in_callback
+from tests.callback_context import find_component, in_callback
 from tests.fabrics import HOSTS, TWO_SPINES
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.sim.timeline import Timeline
@@ -17,14 +17,14 @@ from vizcoll.trees.cost import CostParams
 from vizcoll.trees.metrics import mapped_type_one, tree_metrics, vertex_switches
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
-from vizcoll.ui import ids
 from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
 from vizcoll.ui.figures.trees import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
+from vizcoll.ui.models import trees as model
 from vizcoll.ui.pages import trees as page
-from vizcoll.ui.shell import render_page
+from vizcoll.ui.views import trees as views
 
-KIND, K, USE_PRESET, CANVAS = (f"{ids.TREES_KIND}.value", f"{ids.TREES_K}.value", f"{page.TREES_USE_PRESET}.n_clicks",
-                               f"{ids.TREES_CANVAS}.tapEdge")
+KIND, K, USE_PRESET, CANVAS = (f"{page.TREES_KIND}.value", f"{page.TREES_K}.value", f"{page.TREES_USE_PRESET}.n_clicks",
+                               f"{page.TREES_CANVAS}.tapEdge")
 ROUTES = f"{page.TREES_ROUTES}.value"
 FAT = "fat-tree:radix=4,levels=3"
 BUSIEST = 32  # link agg0.0–core0: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree (12 packets)
@@ -51,12 +51,12 @@ def plan_of(s: Scenario) -> dict:
 def key_of(s: Scenario) -> tuple[dict, dict]:
     plan = plan_of(s)
     assert "error" not in plan, plan
-    return page.engine_key(s, plan), plan
+    return model.engine_key(s, plan), plan
 
 
 def update(prop_id: str, current: Scenario | dict | None, tap=None, preset="sunway", **changes):
     """The page's one writing callback, as Dash calls it when ``prop_id`` changed; (store, message)."""
-    values = page.DEFAULTS | changes
+    values = model.DEFAULTS | changes
     data = current.to_dict() if isinstance(current, Scenario) else current
     return in_callback(page.update, prop_id, *[values[key] for key in page.PARAM_CONTROLS], 0, tap, preset, data)
 
@@ -99,16 +99,16 @@ def walk(node, found: dict) -> dict:
 
 # ------------------------------------------------------------------ parameters: checked on the server
 def test_defaults_are_plain_values_and_check_themselves():
-    assert page.read_params(page.DEFAULTS) == page.DEFAULTS
-    assert json.loads(json.dumps(page.DEFAULTS)) == page.DEFAULTS
-    assert page.DEFAULTS["comm"] == WORLD and page.DEFAULTS["routes"] == page.LIVE
-    assert page.MAX_K == page.MAX_DEGREE == 1024 and page.MAX_PROCESSES == 4096
+    assert model.read_params(model.DEFAULTS) == model.DEFAULTS
+    assert json.loads(json.dumps(model.DEFAULTS)) == model.DEFAULTS
+    assert model.DEFAULTS["comm"] == WORLD and model.DEFAULTS["routes"] == model.LIVE
+    assert model.MAX_K == model.MAX_DEGREE == 1024 and model.MAX_PROCESSES == 4096
 
 
 def test_a_control_change_is_checked_and_written_to_the_scenario():
     store, message = update(KIND, DEFAULT_SCENARIO, kind="knomial", k=8)
     s = stored(store)
-    assert message == "" and s.params["trees"] == page.DEFAULTS | {"kind": "knomial", "k": 8}
+    assert message == "" and s.params["trees"] == model.DEFAULTS | {"kind": "knomial", "k": 8}
     assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]  # the other pages' parameters stay
     assert s.broken == DEFAULT_SCENARIO.broken
     plan = plan_of(s)
@@ -117,10 +117,10 @@ def test_a_control_change_is_checked_and_written_to_the_scenario():
     assert row(table, "8-nomial")[1] == "2"
     assert [tr.className for tr in table.children[1].children][:2] == ["", "chosen"]
     # every control drives the view: the plan (the views' input) changes with each of them
-    for key, value in (("degree", 3), ("routes", page.INTACT), ("eps", 0.2), ("S", 64), ("anim", page.TYPE2)):
+    for key, value in (("degree", 3), ("routes", model.INTACT), ("eps", 0.2), ("S", 64), ("anim", model.TYPE2)):
         changed = plan_of(stored(update(KIND, DEFAULT_SCENARIO, **{key: value})[0]))
         assert changed[key] == value and changed != plan_of(DEFAULT_SCENARIO), key
-    same = DEFAULT_SCENARIO.with_params("trees", page.DEFAULTS)
+    same = DEFAULT_SCENARIO.with_params("trees", model.DEFAULTS)
     assert update(KIND, same)[0] is no_update  # nothing changed: nothing written
 
 
@@ -166,11 +166,11 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     timeline, flag, css, _, _ = page.animate(plan, forged.to_dict())
     assert timeline is None and flag == plan["error"] and css == "flag warn"
     # the controls show the defaults in place of the bad values; the next change replaces them in the store
-    assert page.shown_params(forged) == page.DEFAULTS
-    found = walk(page.layout(forged), {})
-    assert found[ids.TREES_K] == 4 and found[ids.TREES_KIND] == "kary"
+    assert model.shown_params(forged) == model.DEFAULTS
+    found = walk(page.body(forged), {})
+    assert found[page.TREES_K] == 4 and found[page.TREES_KIND] == "kary"
     store, message = update(K, forged, k=8)
-    assert message == "" and stored(store).params["trees"] == page.DEFAULTS | {"k": 8}
+    assert message == "" and stored(store).params["trees"] == model.DEFAULTS | {"k": 8}
     # a stored communicator that does not exist, and a store that is no scenario
     assert plan_of(scenario(comm=12))["error"] == "⚠ communicator 12 does not exist: the scenario has 0"
     assert page.refresh({"schema": "nope"})[0]["error"].startswith("⚠ The scenario could not be read")
@@ -178,15 +178,15 @@ def test_forged_stored_params_give_a_message_not_an_exception():
 
 
 def test_layout_shows_the_scenarios_parameters_and_the_shell_renders_it():
-    s = scenario(kind="hier-knomial", k=32, eps=0.2, routes=page.INTACT)
-    found = walk(page.layout(s), {})
-    assert found == {page.TREES_COMM: WORLD, ids.TREES_KIND: "hier-knomial", ids.TREES_K: 32, ids.TREES_DEGREE: 4,
-                     page.TREES_ROUTES: "intact", ids.TREES_L: 0.28, ids.TREES_DELTA: 4, ids.TREES_THETA: 0.01,
-                     ids.TREES_BETA: 16000.0, ids.TREES_GAMMA: 3.75e-05, ids.TREES_S: 0, ids.TREES_EPS: 0.2,
-                     ids.TREES_ANIM_TREE: "type1"}
-    shell = render_page("/trees", None, 0, DEFAULT_SCENARIO.to_dict())
-    assert walk(shell, {})[ids.TREES_K] == 4
-    options = page.comm_options(DEFAULT_SCENARIO)
+    s = scenario(kind="hier-knomial", k=32, eps=0.2, routes=model.INTACT)
+    found = walk(page.body(s), {})
+    assert found == {page.TREES_COMM: WORLD, page.TREES_KIND: "hier-knomial", page.TREES_K: 32, page.TREES_DEGREE: 4,
+                     page.TREES_ROUTES: "intact", page.TREES_L: 0.28, page.TREES_DELTA: 4, page.TREES_THETA: 0.01,
+                     page.TREES_BETA: 16000.0, page.TREES_GAMMA: 3.75e-05, page.TREES_S: 0, page.TREES_EPS: 0.2,
+                     page.TREES_ANIM_TREE: "type1"}
+    shell = page.layout(shell_scenario=DEFAULT_SCENARIO.to_dict(), shell_hash="")
+    assert walk(shell, {})[page.TREES_K] == 4
+    options = model.comm_options(DEFAULT_SCENARIO)
     assert options[0] == {"label": "every process (16)", "value": WORLD}
     assert options[1] == {"label": "communicator 0 (4 processes)", "value": 0} and len(options) == 9
 
@@ -195,8 +195,8 @@ def test_refresh_says_which_processes_and_redraws_the_controls_only_when_the_sce
     plan, text, controls, costs = page.refresh(DEFAULT_SCENARIO.to_dict())
     assert text == ("Fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 1 broken link). Processes: every "
                     "process of the scenario: 16 processes on 16 nodes (h0, h1, h2, h3, h4, h5 … and 10 more).")
-    shown = [page.DEFAULTS[key] for key in (*page.CONTROL_KEYS, *page.COST_KEYS)]
-    options = page.comm_options(DEFAULT_SCENARIO)
+    shown = [model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)]
+    options = model.comm_options(DEFAULT_SCENARIO)
     same = page.refresh(DEFAULT_SCENARIO.to_dict(), plan, options, *shown)
     assert same[0] is no_update and same[2] is no_update and same[3] is no_update
     comm1 = DEFAULT_SCENARIO.with_params("trees", {"comm": 1})
@@ -216,20 +216,20 @@ def test_comparison_agrees_with_tree_metrics_on_the_default_scenario():
     cost = CostParams(P=16, k=4)
     trees = {"kary": kary_tree(16, 4), "knomial": knomial_tree(16, 4), "zhao": zhao_tree(groups, 4),
              "hier-knomial": hier_knomial_tree(groups, 4)}
-    rows = {r["kind"]: r for r in page.comparison_rows(key, plan)}
+    rows = {r["kind"]: r for r in views.comparison_rows(key, plan)}
     for kind, tree in trees.items():
         m = tree_metrics(tree, topo, placement, params=cost, k=4)
         for name in ("height", "radius", "max_link", "max_switch_link", "cross_group", "latency_us"):
             assert rows[kind][name] == m[name], (kind, name)
     assert rows["kary"]["max_link"] == {"link_id": BUSIEST, "ends": ["agg0.0", "core0"], "packets": 12}
-    table = page.comparison_table(key, plan)
+    table = views.comparison_table(key, plan)
     assert row(table, "4-ary") == ["4-ary", "2", "10", "12 (agg0.0–core0)", "12 (agg0.0–core0)", "14", "12",
                                    "2.880", "avoided"]
     assert row(table, "hierarchical 4-nomial")[1:3] == ["3", "12"]
     assert [r[0] for r in cells(table)][-1] == "type II min-cost, degree ≤ 4 (5 switches)"
     assert [tr.className for tr in table.children[1].children][:2] == ["chosen", ""]
     assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
-    intact = page.comparison_table(page.engine_key(DEFAULT_SCENARIO.with_breaks([]), plan), plan | {"broken": 0})
+    intact = views.comparison_table(model.engine_key(DEFAULT_SCENARIO.with_breaks([]), plan), plan | {"broken": 0})
     assert [c[:8] for c in cells(intact)] == [c[:8] for c in cells(table)]  # the break changes no number
     assert len(cells(intact)[0]) == 8  # no "broken links" column without breaks
 
@@ -262,7 +262,7 @@ def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view
     store, message = update(USE_PRESET, DEFAULT_SCENARIO, preset="sunway")
     s = stored(store)
     assert message == "" and (s.spec, s.ppn, s.broken, s.pattern) == ("sunway-supernode", 2, [], "")
-    assert s.params["trees"] == page.DEFAULTS | {"k": 32, "degree": 16}
+    assert s.params["trees"] == model.DEFAULTS | {"k": 32, "degree": 16}
     assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]
     plan = plan_of(s)
     assert plan["nprocs"] == 512
@@ -275,10 +275,10 @@ def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view
     slow = page.render_width(plan | {"S": 1024})[0]  # 1 KB packets: b = 0.11 μs, a narrower, smaller optimum
     assert next(t for t in slow.data if t.name.startswith("k* =")).x[0] < 41
     # the controls follow the new scenario (the shell's store changed under the page)
-    shown = [page.DEFAULTS[key] for key in (*page.CONTROL_KEYS, *page.COST_KEYS)]
-    _, text, controls, costs = page.refresh(store, plan_of(DEFAULT_SCENARIO), page.comm_options(DEFAULT_SCENARIO),
+    shown = [model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)]
+    _, text, controls, costs = page.refresh(store, plan_of(DEFAULT_SCENARIO), model.comm_options(DEFAULT_SCENARIO),
                                             *shown)
-    assert walk(html.Div(controls), {})[ids.TREES_K] == 32 and costs is no_update
+    assert walk(html.Div(controls), {})[page.TREES_K] == 32 and costs is no_update
     assert text.startswith("Fabric: sunway-supernode (48 switches, 256 end nodes, 0 broken links). Processes: "
                            "every process of the scenario: 512 processes on 256 nodes")
     back = stored(update(USE_PRESET, s, preset="fig7")[0])
@@ -317,7 +317,7 @@ def test_logical_and_mapped_figures_of_the_chosen_tree():
     assert len(broken) == 1 and broken[0].name.endswith("(1)") and broken[0].line.dash == "dash"
     assert {"h0", "edge0.0", "core3"} <= set(texts(mapped))
     assert "14 of the 15 tree edges join processes on different leaf switches, 12 of them different groups" in info
-    assert page.GRAPH_CONFIG["toImageButtonOptions"]["format"] == "svg"
+    assert find_component(page.body(s), page.TREES_MAPPED).config["toImageButtonOptions"]["format"] == "svg"
 
 
 def test_big_trees_are_drawn_in_part():
@@ -353,8 +353,8 @@ def test_type_two_failure_is_reported():
 
 # ------------------------------------------------------------------ the aggregation and broken links
 def test_animation_of_both_trees_gives_the_correct_result():
-    flags = {page.TYPE1: "The 4-ary tree's routes avoid the broken link edge0.0[4]-agg0.1[1]: none of them needed it.",
-             page.TYPE2: "The type II tree is built on the live fabric: it avoids the broken links."}
+    flags = {model.TYPE1: "The 4-ary tree's routes avoid the broken link edge0.0[4]-agg0.1[1]: none of them needed it.",
+             model.TYPE2: "The type II tree is built on the live fabric: it avoids the broken links."}
     for which, expected in flags.items():
         s = DEFAULT_SCENARIO.with_params("trees", {"anim": which})
         timeline, flag, css, elements, summary = page.animate(plan_of(s), s.to_dict())
@@ -392,12 +392,12 @@ def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
     assert flag == (f"The 4-ary tree's routes avoid the broken link {busiest}: 12 of its edges take another route "
                     "than on the intact fabric, every one as short as before. Radius 10 → 10 links.")
     assert Timeline.from_dict(timeline).summary["correct"] and summary.startswith("Result 120")
-    assert BUSIEST not in page.type_one(key, "kary")["metrics"]["link_packets"]
+    assert BUSIEST not in model.type_one(key, "kary")["metrics"]["link_packets"]
     table = page.render_compare(plan, s.to_dict())
     assert [r[-1] for r in cells(table)] == ["avoided"] * 5
     assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
     assert row(table, "4-ary")[3] == "12 (agg0.0–core1)"  # the same load, on the next spine
-    assert page.flag_type_two(key, plan, topology_of(s)) == (
+    assert views.flag_type_two(key, plan, topology_of(s)) == (
         "The type II tree is built on the live fabric: it avoids the broken links.", False)
 
 
@@ -416,7 +416,7 @@ def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_the_animation_w
     assert "12 edges route over the broken link agg0.0[3]-core0[1]" in info
     assert mapped.layout.title.text == "4-ary as built (intact fabric): max 12 packets on one link"
     assert "⚠ broken, yet on a route (1)" in [t.name for t in mapped.data]
-    flag, waits = page.flag_type_two(key, plan, topology_of(s))
+    flag, waits = views.flag_type_two(key, plan, topology_of(s))
     assert waits and "uses the broken link agg0.0[3]-core0[1]" in flag
     # back to live routes: the user's choice is written to the scenario, the break is avoided
     live = stored(update(ROUTES, s, routes="live")[0])
@@ -457,7 +457,7 @@ def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
     logical, mapped, _ = page.render_type_one(plan, s.to_dict())
     assert set(HOSTS) <= set(texts(logical)) and set(HOSTS) <= set(texts(mapped))
     assert any(h in t for t in logical.data[1].hovertext for h in HOSTS)
-    assert "leafA[3]-spine1[1]" not in json.dumps(page.type_one(key, "kary")["routes"])
+    assert "leafA[3]-spine1[1]" not in json.dumps(model.type_one(key, "kary")["routes"])
     physical, _, _ = page.render_type_two(plan, s.to_dict())
     assert any(h in name for name in texts(physical) for h in ("leafA", "leafB", "spine1", "spine2"))
     text = page.refresh(s.to_dict())[1]
@@ -471,8 +471,8 @@ def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
 
 
 def test_tree_names():
-    assert [page.tree_name(k, 4) for k in page.KINDS] == ["4-ary", "4-nomial", "Zhao 4-nomial",
+    assert [model.tree_name(k, 4) for k in model.KINDS] == ["4-ary", "4-nomial", "Zhao 4-nomial",
                                                          "hierarchical 4-nomial"]
     key, _ = key_of(DEFAULT_SCENARIO)
-    assert Tree.from_dict(page.type_one(key, "hier-knomial")["tree"]).size == 16
-    assert re.fullmatch(r"[0-9a-f]{32}", page.digest(DEFAULT_SCENARIO))
+    assert Tree.from_dict(model.type_one(key, "hier-knomial")["tree"]).size == 16
+    assert re.fullmatch(r"[0-9a-f]{32}", model.digest(DEFAULT_SCENARIO))

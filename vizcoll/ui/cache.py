@@ -1,23 +1,37 @@
-"""Memoisation of expensive engine calls with flask-caching, keyed by a hash of the inputs.
+"""Memoisation of expensive engine calls with flask-caching: one ``@cached`` decorator.
 
 The default is a filesystem cache (shared by all gunicorn workers on one host);
 set ``VIZCOLL_CACHE_REDIS_URL`` to use Redis for a multi-host deployment, or
 ``VIZCOLL_CACHE_DIR`` to move the filesystem cache. Outside a Flask app
 context (unit tests calling callbacks directly) calls are simply computed.
+
+A cached function takes plain JSON values (dicts, lists, strings, numbers:
+a scenario's :meth:`~vizcoll.scenario.Scenario.source_key`, a page's checked
+parameters) and returns plain data or engine results that pickle; its key is
+its qualified name and a SHA-256 of the JSON of its arguments, so every
+worker computes the same key for the same question. An argument that is not
+JSON (a Topology, a Scenario object) is a programming error: it raises
+``TypeError`` instead of being cached under an unstable ``str()``.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
 import os
 import tempfile
 from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 from flask import Flask, has_app_context
 from flask_caching import Cache
 
-__all__ = ["cache", "init_cache", "cache_config", "memo"]
+__all__ = ["cache", "init_cache", "cache_config", "cached", "cache_key"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 cache = Cache()
 
@@ -36,14 +50,35 @@ def init_cache(server: Flask, config: dict | None = None) -> None:
     cache.init_app(server, config=config or cache_config())
 
 
-def memo(fn: Callable, *args):
-    """``fn(*args)``, cached under the function's name and a SHA-256 of the JSON of ``args``."""
-    if not has_app_context():
-        return fn(*args)
-    digest = hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()
-    key = f"{fn.__module__}.{fn.__qualname__}:{digest}"
-    value = cache.get(key)
-    if value is None:
-        value = fn(*args)
-        cache.set(key, value)
-    return value
+def cache_key(fn: Callable, args: tuple, kwargs: dict) -> str:
+    """``module.qualname:sha256`` of the JSON of the arguments by name, defaults filled in (so ``f(1)``,
+    ``f(1, b=2)`` and ``f(1, 2)`` share a key when 2 is ``b``'s default); TypeError when one is not JSON."""
+    bound = inspect.signature(fn).bind(*args, **kwargs)
+    bound.apply_defaults()
+    try:
+        text = json.dumps(bound.arguments, sort_keys=True, separators=(",", ":"))
+    except TypeError as exc:
+        raise TypeError(f"@cached {fn.__qualname__}: arguments must be plain JSON values ({exc})") from None
+    return f"{fn.__module__}.{fn.__qualname__}:{hashlib.sha256(text.encode()).hexdigest()}"
+
+
+def cached(fn: Callable[P, R]) -> Callable[P, R]:
+    """Decorator: ``fn(*args, **kwargs)`` computed once per distinct arguments and shared by every worker.
+
+    The undecorated function stays reachable as ``fn.uncached``. A result of
+    None is cached too (it is stored wrapped in a 1-tuple).
+    """
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        key = cache_key(fn, args, kwargs)  # checked outside an app too, so that unit tests catch a bad key
+        if not has_app_context():
+            return fn(*args, **kwargs)
+        hit = cache.get(key)
+        if isinstance(hit, tuple) and len(hit) == 1:
+            return hit[0]
+        value = fn(*args, **kwargs)
+        cache.set(key, (value,))
+        return value
+
+    wrapper.uncached = fn  # type: ignore[attr-defined]
+    return wrapper

@@ -2,8 +2,8 @@
 
 Every page reads the shell's ``dcc.Store`` (id :data:`SCENARIO`) as an
 ``Input`` and gets its fabric only through :func:`topology_of` (the
-scenario's fabric with its breaks applied, memoised through
-:mod:`vizcoll.ui.cache`). A page writes the store through
+scenario's fabric with its breaks applied, cached by
+:func:`vizcoll.ui.cache.cached`). A page writes the store through
 :func:`store_output` (its parameters, a preset that replaces the scenario, a
 link it breaks) and never keeps a fabric of its own.
 """
@@ -18,7 +18,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import Topology
-from vizcoll.ui.cache import memo
+from vizcoll.ui.cache import cached
 
 __all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "shown_params", "remembered",
            "user_action", "store_output", "topology_of", "hops_of", "fabric_of", "tapped_link", "changed"]
@@ -99,31 +99,34 @@ def store_output() -> Output:
     return Output(SCENARIO, "data", allow_duplicate=True)
 
 
-def _build(source: dict) -> Topology:
+@cached
+def _topology(source: dict) -> Topology:
     return Scenario(**source).topology()
 
 
+@cached
 def _fabric(source: dict) -> Topology:
     return Scenario(**source).fabric()
 
 
+@cached
+def _hops(source: dict) -> MinHopTable:
+    return min_hops(_topology(source))
+
+
 def topology_of(scenario: Scenario) -> Topology:
     """The scenario's fabric with its breaks applied (communicators and page parameters do not change it)."""
-    return memo(_build, scenario.source_key())
+    return _topology(scenario.source_key())
 
 
 def fabric_of(scenario: Scenario) -> Topology:
     """The scenario's fabric without its breaks (to name links that are broken or missing)."""
-    return memo(_fabric, scenario.source_key())
-
-
-def _hops(source: dict) -> MinHopTable:
-    return min_hops(_build(source))
+    return _fabric(scenario.source_key())
 
 
 def hops_of(scenario: Scenario) -> MinHopTable:
     """The min-hop table of the scenario's topology (honouring its broken links)."""
-    return memo(_hops, scenario.source_key())
+    return _hops(scenario.source_key())
 
 
 def checked(data) -> tuple[Scenario | None, str]:

@@ -1,42 +1,79 @@
-"""The app shell: navigation, the one shared scenario, its badge, the share link, scenario files, routing.
+"""The app shell: navigation, the one shared scenario, its badge, the share link, scenario files; Dash pages.
 
-The scenario lives in one ``dcc.Store`` (id ``scenario``, session storage, so
-a reload keeps it) that every page reads and writes. The shell shows it in the
-badge (``scenario-badge``: the fabric's name, ``N switches``, ``N end nodes``,
-``N links``, ``N broken``, and every break with a one-click repair) and
-keeps the share link (``share-link``) pointing at the exact view: the page's
-path plus ``#s=`` and the scenario compressed (:meth:`Scenario.to_fragment`).
-The fragment is never sent in a request line (so gunicorn's 4 KB limit does
-not apply); the shell reads it from ``dcc.Location.hash``, which reaches the
-server in a callback's POST body. The address bar is kept equal to the share
-link, so a reload or a bookmark reopens the same view.
+**The scenario.** It lives in one ``dcc.Store`` (id ``scenario``, session
+storage, so a reload keeps it) that every page reads and writes. The shell
+shows it in the badge (``scenario-badge``: the fabric's name, ``N switches``,
+``N end nodes``, ``N links``, ``N broken``, and every break with a one-click
+repair) and keeps the share link (``share-link``) pointing at the exact
+view: the page's path plus ``#s=`` and the scenario compressed
+(:meth:`Scenario.to_fragment`). The fragment is never sent in a request line
+(so gunicorn's 4 KB limit does not apply); the shell reads it from
+``dcc.Location.hash``, which reaches the server in a callback's POST body.
+The address bar is kept equal to the share link, so a reload or a bookmark
+reopens the same view.
+
+**Pages** are Dash pages (``use_pages=True``, ``pages_folder`` =
+``vizcoll/ui/pages``): every module there calls
+:func:`vizcoll.ui.routing.register_page` with its path, name and order, the
+navbar is built from ``dash.page_registry`` (pages registered with
+``nav=False`` stay out of it) and ``dash.page_container`` sits in
+``<main id="shell-page">``. Adding a page is one new module. How the known
+pitfalls are met:
+
+- *A page's layout needs the scenario*, which only the browser knows (session
+  storage) or the share link's fragment carries. Dash's router passes the
+  app's ``routing_callback_inputs`` (:data:`vizcoll.ui.routing.ROUTING_INPUTS`:
+  the store as a State, the router's ``hash`` and the ``shell-version``
+  store as Inputs, its ``href`` as a State) to every page's ``layout(**kwargs)``,
+  which calls the page's ``body(scenario)`` with
+  :func:`~vizcoll.ui.routing.page_scenario`: the link's scenario on the first
+  load of a link, else the store's. One server round trip draws a page, as
+  before; "Open scenario…" empties the page and bumps ``shell-version``, an
+  input of the router, so the page is drawn again from the new scenario
+  (:func:`open_file` says why it empties it first).
+- *Query parameters* arrive as keyword arguments too; the routing values are
+  passed after them (a query cannot forge them) and every page ignores the
+  rest (``**kwargs``).
+- ``/`` is the page module ``home`` (the topology page's body with its
+  banner, the topology page's callbacks); an unknown path gets Dash's 404
+  page, which is the module ``not_found_404`` ("Page not found" and the path,
+  from the router's ``href``).
+- *Callbacks are registered per app*: ``dash.callback`` fills a
+  process-global map that the first app to serve a request takes, and the
+  tests make a fresh app per test (``app.py`` makes one at import). So each
+  page module keeps ``register(app)`` and :func:`register` calls it for every
+  module of ``dash.page_registry`` (the module objects Dash imported from the
+  pages folder when it made the app).
+- ``dash.register_page`` refuses to run before an app exists, and unit tests
+  import page modules without one:
+  :func:`~vizcoll.ui.routing.register_page` registers only when an app
+  exists (Dash imports the pages folder again whenever it makes an app, so
+  every app finds every page).
 """
 
 from __future__ import annotations
 
-import base64
-from contextlib import suppress
+import sys
 from urllib.parse import urlsplit
 
+import dash
 from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import MAX_FRAGMENT_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui.calls import SCENARIO, checked, fabric_of, scenario_of, store_output, topology_of
-from vizcoll.ui.pages import barrier, erasure, faults, multicast, topology, trees
+from vizcoll.ui.components.kit import download_button, message_box
+from vizcoll.ui.forms import decode_upload
+from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
 
-__all__ = ["NAV", "shell_layout", "render_page", "register", "badge", "share_href", "FRAGMENT_KEY"]
+__all__ = ["shell_layout", "nav_entries", "register", "badge", "share_href", "fragment_of", "FRAGMENT_KEY"]
 
-URL, PAGE, VERSION = "shell-url", "shell-page", "shell-version"
+URL, PAGE = "shell-url", "shell-page"
+CONTENT = "_pages_content"  # the Div of dash.page_container that Dash's router fills with the page
 BADGE, SHARE, MESSAGE = "scenario-badge", "share-link", "scenario-message"
 DOWNLOAD, DOWNLOAD_BUTTON, OPEN = "scenario-download", "scenario-download-button", "scenario-open"
 REPAIR = "scenario-repair"
-FRAGMENT_KEY = "s="
-PAGES = {"/topology": topology, "/trees": trees, "/multicast": multicast, "/barrier": barrier, "/faults": faults,
-         "/erasure": erasure}
-NAV = [("/topology", "Topology"), ("/trees", "Trees"), ("/multicast", "Multicast"), ("/barrier", "Barrier"),
-       ("/faults", "Fault replays"), ("/erasure", "Erasure codes")]
 MAX_LISTED_BREAKS = 12
 # the address bar always shows the share link: a reload or a bookmark reopens the exact view
 REPLACE_URL_JS = """function (href) {
@@ -54,29 +91,33 @@ def shell_layout() -> html.Div:
         dcc.Download(id=DOWNLOAD),
         html.Nav(className="navbar", children=[
             dcc.Link("vizcoll", href="/", className="brand"),
-            *[dcc.Link(label, href=path, className="nav-link") for path, label in NAV],
+            *[dcc.Link(page["name"], href=page["relative_path"], className="nav-link") for page in _nav_pages()],
         ]),
         html.Div(className="scenario-bar", children=[
             html.Div(id=BADGE, className="scenario-badge"),
             html.Div(className="scenario-actions", children=[
                 html.A("Link to this view", id=SHARE, href="/", className="share-link"),
-                html.Button("Download scenario", id=DOWNLOAD_BUTTON, n_clicks=0),
+                download_button("Download scenario", DOWNLOAD_BUTTON),
                 dcc.Upload(id=OPEN, className="upload inline", max_size=20 * 1024 * 1024,
                            children=html.Span(["Open scenario…"])),
             ]),
-            html.Div(id=MESSAGE, className="message", role="alert"),
+            message_box(MESSAGE),
         ]),
-        html.Main(id=PAGE),
+        html.Main(id=PAGE, children=dash.page_container),
     ])
 
 
+def _nav_pages() -> list[dict]:
+    """The registered pages of the navbar, in their order."""
+    return [page for page in dash.page_registry.values() if page.get("nav", True)]
+
+
+def nav_entries() -> list[tuple[str, str]]:
+    """(path, name) of every navbar entry, in order (Topology, Trees, Multicast, Barrier, ...)."""
+    return [(page["path"], page["name"]) for page in _nav_pages()]
+
+
 # ---------------------------------------------------------------- pure helpers
-def fragment_of(hash_: str | None) -> str | None:
-    """The scenario text of a URL fragment ``#s=...`` (None when the fragment carries none)."""
-    text = (hash_ or "").lstrip("#")
-    return text[len(FRAGMENT_KEY):] if text.startswith(FRAGMENT_KEY) else None
-
-
 def share_href(scenario: Scenario, href: str | None, pathname: str | None) -> tuple[str, str]:
     """(the full URL reopening this view, a tooltip); a scenario too large for a URL gets the page's URL."""
     parts = urlsplit(href or "http://localhost/")
@@ -111,24 +152,6 @@ def badge(scenario: Scenario, topo: Topology, fabric: Topology) -> list:
 
 
 # ---------------------------------------------------------------- callbacks
-def render_page(pathname: str | None, hash_: str | None, _version, data):
-    """The layout of the page at ``pathname`` for the scenario of the link (first load) or of the store."""
-    path = (pathname or "/").rstrip("/") or "/"
-    scenario, _ = checked(data)
-    fragment = fragment_of(hash_)
-    if fragment and ctx.triggered_id != VERSION:
-        with suppress(VizcollError):  # load_link says why
-            scenario = Scenario.from_fragment(fragment)
-    scenario = scenario or scenario_of(None)
-    if path == "/":
-        return topology.layout(scenario, banner=True)
-    if path in PAGES:
-        return PAGES[path].layout(scenario)
-    return html.Div(className="page", children=[html.H2("Page not found"),
-                                                html.P(["No page at ", html.Code(path), ". ",
-                                                        dcc.Link("Go to the start page", href="/")])])
-
-
 def load_link(hash_: str | None, data):
     """Put the link's scenario into the store (first load); an empty store gets the default scenario."""
     fragment = fragment_of(hash_)
@@ -172,19 +195,23 @@ def download(_clicks, data):
 
 
 def open_file(contents, version, data):
-    """Open a scenario file: it replaces the shared scenario and the page is drawn again from it."""
+    """Open a scenario file: it replaces the shared scenario and the page is drawn again from it.
+
+    The page is emptied in the same update as the store, so that no callback
+    of the old page draws the new scenario into components about to be
+    replaced (a cytoscape drawing updated while it is being removed throws in
+    the browser); bumping ``shell-version`` makes Dash's router draw the page
+    again, and its callbacks draw it as on a first load.
+    """
     try:
-        if not isinstance(contents, str) or "," not in contents:
-            raise VizcollError("the upload is not a file")
-        scenario = Scenario.loads(base64.b64decode(contents.partition(",")[2], validate=True))
-    except (VizcollError, ValueError) as exc:
-        return no_update, no_update, f"⚠ The scenario file could not be opened: {exc}"
-    return scenario.to_dict(), (version or 0) + 1, ""
+        scenario = Scenario.loads(decode_upload(contents))
+    except VizcollError as exc:
+        return no_update, no_update, f"⚠ The scenario file could not be opened: {exc}", no_update
+    return scenario.to_dict(), (version or 0) + 1, "", html.Div("Opening the scenario…", className="page info")
 
 
 def register(app: Dash) -> None:
-    app.callback(Output(PAGE, "children"), Input(URL, "pathname"), Input(URL, "hash"), Input(VERSION, "data"),
-                 State(SCENARIO, "data"))(render_page)
+    """The shell's callbacks, then every registered page's (``register(app)`` of its module)."""
     app.callback(store_output(), Output(MESSAGE, "children", allow_duplicate=True), Input(URL, "hash"),
                  State(SCENARIO, "data"), prevent_initial_call="initial_duplicate")(load_link)
     app.callback(Output(BADGE, "children"), Input(SCENARIO, "data"))(render_badge)
@@ -197,7 +224,10 @@ def register(app: Dash) -> None:
     app.callback(Output(DOWNLOAD, "data"), Input(DOWNLOAD_BUTTON, "n_clicks"), State(SCENARIO, "data"),
                  prevent_initial_call=True)(download)
     app.callback(store_output(), Output(VERSION, "data"), Output(MESSAGE, "children", allow_duplicate=True),
+                 Output(CONTENT, "children", allow_duplicate=True),
                  Input(OPEN, "contents"), State(VERSION, "data"), State(SCENARIO, "data"),
                  prevent_initial_call=True)(open_file)
-    for module in PAGES.values():
-        module.register(app)
+    for page in dash.page_registry.values():
+        module = sys.modules.get(page["module"])
+        if module is not None and hasattr(module, "register"):
+            module.register(app)

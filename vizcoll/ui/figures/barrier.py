@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.ui.figures.common import blank_figure, framed
 
 __all__ = [
     "SPACING",
@@ -52,18 +53,6 @@ ALGO_COLOURS = {"ms": "#7f7f7f", "tree": "#1f77b4", "tree@intact": "#aec7e8", "t
                 "dissemination": "#9467bd", "dissemination+tree": "#c5b0d5", "dlct": "#d62728",
                 "dlct+ms": "#ff7f0e", "dlct+tree": "#2ca02c"}
 KEPT, BEFORE, AFTER = "#1f3a5f", "#9fb3c8", "#ff7f0e"
-
-
-def _frame(fig: go.Figure) -> go.Figure:
-    """Title below the modebar (left-aligned, in the top margin), so neither hides the other."""
-    return fig.update_layout(title={"x": 0.01, "xanchor": "left", "yref": "container", "y": 1, "yanchor": "top",
-                                    "pad": {"t": 30}, "automargin": True, "font": {"size": 15}})
-
-
-def _empty(message: str, height: int = 380) -> go.Figure:
-    return go.Figure().update_layout(
-        height=height, xaxis={"visible": False}, yaxis={"visible": False}, plot_bgcolor="white",
-        annotations=[{"text": message, "showarrow": False, "font": {"size": 14}}])
 
 
 # ---------------------------------------------------------------- the grid on cytoscape
@@ -250,7 +239,7 @@ def numbering_figure(name: str, before_ids: np.ndarray, after_ids: np.ndarray, b
         legend={"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
         xaxis={"visible": False, "range": [-0.6, cols - 0.4]},
         yaxis={"visible": False, "scaleanchor": "x", "range": [-rows + 0.4, 0.6]})
-    return _frame(fig)
+    return framed(fig)
 
 
 # ---------------------------------------------------------------- the sweep charts
@@ -259,7 +248,7 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
     other = "size" if along == "rate" else "rate"
     rows = sorted((r for r in result["rows"] if r[other] == at), key=lambda r: r[along])
     if not rows:
-        return _empty("No sweep row for this choice.")
+        return blank_figure("No sweep row for this choice.", height=380)
     fig = go.Figure()
     xs = [r[along] * 100 if along == "rate" else r[along] for r in rows]
     for col in result["columns"]:
@@ -289,7 +278,7 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
         xaxis={**xaxis, "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
                "rangemode": "tozero"})
-    return _frame(fig)
+    return framed(fig)
 
 
 def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+tree")) -> go.Figure:
@@ -298,7 +287,7 @@ def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+
     shown = [c for c in columns if c in result["columns"]]
     sizes = sorted({r["size"] for r in result["rows"]})
     if not shown or not sizes:
-        return _empty("The sweep has none of Tree, ID1, ID2.")
+        return blank_figure("The sweep has none of Tree, ID1, ID2.", height=380)
     fig = go.Figure()
     width = 0.8 / len(shown)
     for i, col in enumerate(shown):
@@ -333,7 +322,7 @@ def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+
                "title": {"text": "grid"}, "range": [-0.6, len(sizes) - 0.4]},
         yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
                "rangemode": "tozero"})
-    return _frame(fig)
+    return framed(fig)
 
 
 def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
@@ -361,4 +350,4 @@ def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
         xaxis={"title": {"text": f"UQ(LCT) − UQ(BST)   (mean UQ: LCT {lct}, BST {h['mean_bst']:.4f}; "
                                  f"{h['zero']} equal)"}, "range": [-1, 1], "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": "transformations"}, "gridcolor": "#eef2f7"})
-    return _frame(fig)
+    return framed(fig)

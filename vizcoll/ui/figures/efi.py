@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
 
-__all__ = ["link_value_figure", "efi_histogram", "group_summary", "groups_hover", "empty_figure", "BROKEN"]
+__all__ = ["link_value_figure", "efi_histogram", "group_summary", "groups_hover", "BROKEN"]
 
 SEQUENTIAL = "YlOrRd"
 BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
@@ -145,14 +145,6 @@ def groups_hover(crossing: list[list[int]], limit: int = 8) -> list[str]:
     """Hover text per link row from :func:`vizcoll.multicast.loads.groups_on_links`: the first groups crossing it."""
     return [("groups " + ", ".join(map(str, g[:limit])) + (" …" if len(g) > limit else "")) if g else ""
             for g in crossing]
-
-
-def empty_figure(text: str, height: int = 320) -> go.Figure:
-    """A blank figure saying ``text`` (nothing to draw yet, or why not)."""
-    return go.Figure().update_layout(
-        height=height, plot_bgcolor="white", xaxis={"visible": False}, yaxis={"visible": False},
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        annotations=[{"text": text, "showarrow": False, "font": {"size": 14, "color": "#555"}}])
 
 
 def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 __all__ = ["KIND_COLOURS", "FAMILY_NAMES", "block_layout", "dc_figure", "repair_text", "failure_text",
-           "compare_figure", "matrix_figure", "empty_figure"]
+           "compare_figure", "matrix_figure"]
 
 KIND_COLOURS = {"data": "#1f77b4", "parity": "#ff7f0e", "local parity": "#2ca02c", "global parity": "#9467bd",
                 "replica": "#17becf"}
@@ -23,12 +23,6 @@ FAMILY_COLOURS = {"rs": "#7f7f7f", "lrc": "#9467bd", "replication": "#17becf", "
 REMOTE, LOCAL, SUM = "#d62728", "#52606d", "#ff7f0e"
 PER_ROW = 6  # DC boxes per row
 SPAN = 1.0  # distance between block centres
-
-
-def empty_figure(text: str, height: int = 260) -> go.Figure:
-    return go.Figure().update_layout(height=height, xaxis={"visible": False}, yaxis={"visible": False},
-                                     plot_bgcolor="white",
-                                     annotations=[{"text": text, "showarrow": False, "font": {"size": 14}}])
 
 
 # ---------------------------------------------------------------- the DCs and their blocks
@@ -64,19 +58,8 @@ def _label(i: int, kind: str, data_blocks: list[int]) -> str:
     return f"y{i}: {kind}"
 
 
-def dc_figure(result: dict, traffic: str = "blocks", selected: int | None = None, failed=(),
-              failure: dict | None = None) -> go.Figure:
-    """The DCs as boxes with their blocks (colour = kind); the selected block's repair group with arrows
-    (cross-DC reads in red; with ``traffic="aggregated"`` each remote DC's blocks meet in a Σ that sends one
-    block); failed DCs shaded, their lost blocks ringed green (rebuilt from the others) or red (lost)."""
-    n, dcs = result["n"], result["dcs"]
-    placement, kinds, data = result["placement"], result["kinds"], result["data_blocks"]
-    groups = result["repair_groups" if traffic == "blocks" else "repair_groups_aggregated"]
-    pos, boxes = block_layout(placement, dcs)
-    failed = set(failed)
-    lost = {i for i in range(n) if placement[i] in failed}
-    recoverable = set((failure or {}).get("recoverable", []))
-    fig = go.Figure()
+def _draw_dcs(fig: go.Figure, boxes: list[dict], failed: set, dcs: int) -> None:
+    """The DC boxes (failed ones shaded red) and the square of each DC that fails or restores it."""
     for box in boxes:
         down = box["dc"] in failed
         fig.add_shape(type="rect", x0=box["x0"], x1=box["x1"], y0=box["y0"], y1=box["y1"], layer="below",
@@ -92,6 +75,22 @@ def dc_figure(result: dict, traffic: str = "blocks", selected: int | None = None
         textfont={"size": 13, "color": "#1f2933"}, customdata=[["dc", z] for z in range(dcs)],
         hovertext=[f"DC {z}: click to {'restore' if z in failed else 'fail'} it" for z in range(dcs)],
         hoverinfo="text"))
+
+
+def dc_figure(result: dict, traffic: str = "blocks", selected: int | None = None, failed=(),
+              failure: dict | None = None) -> go.Figure:
+    """The DCs as boxes with their blocks (colour = kind); the selected block's repair group with arrows
+    (cross-DC reads in red; with ``traffic="aggregated"`` each remote DC's blocks meet in a Σ that sends one
+    block); failed DCs shaded, their lost blocks ringed green (rebuilt from the others) or red (lost)."""
+    n, dcs = result["n"], result["dcs"]
+    placement, kinds, data = result["placement"], result["kinds"], result["data_blocks"]
+    groups = result["repair_groups" if traffic == "blocks" else "repair_groups_aggregated"]
+    pos, boxes = block_layout(placement, dcs)
+    failed = set(failed)
+    lost = {i for i in range(n) if placement[i] in failed}
+    recoverable = set((failure or {}).get("recoverable", []))
+    fig = go.Figure()
+    _draw_dcs(fig, boxes, failed, dcs)
     for kind, colour in KIND_COLOURS.items():
         ids_ = [i for i in range(n) if kinds[i] == kind and i not in lost]
         if not ids_:

@@ -67,23 +67,8 @@ def _arrow_ends(event, pos: dict, procs: int):
     return None
 
 
-def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) -> go.Figure:
-    """Master in the middle, workers on a circle coloured by state, the step's messages as arrows, Q's contents
-    next to the master and the dynamic tree so far (the union of the task edges formed up to ``step``)."""
-    state = timeline.state_at(step)
-    pos = _worker_pos(procs)
-    fig = go.Figure()
-    # the dynamic tree so far: supplier -> assignee of every task formed
-    formed = tasks_so_far(timeline, step, figures.get("tasks", []))
-    xs, ys = [], []
-    for task in formed:
-        a, b = _edge(task)
-        if a in pos and b in pos:
-            xs += [pos[a][0], pos[b][0], None]
-            ys += [pos[a][1], pos[b][1], None]
-    fig.add_trace(go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=f"tree so far ({len(formed)} tasks)",
-                             line={"color": TREE_COLOUR, "width": 5}, opacity=0.45, hoverinfo="skip"))
-    # arrows of the step, with one legend entry per kind present
+def _draw_step_arrows(fig: go.Figure, timeline: Timeline, step: int, pos: dict, procs: int) -> None:
+    """The step's messages as arrows, with one legend entry per kind present."""
     seen = set()
     for event in timeline.active_at(step) if step >= 0 else []:
         ends = _arrow_ends(event, pos, procs)
@@ -100,6 +85,25 @@ def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) 
             colour, dash, width, text = ARROWS[kind]
             fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=text,
                                      line={"color": colour, "width": width, "dash": dash}))
+
+
+def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) -> go.Figure:
+    """Master in the middle, workers on a circle coloured by state, the step's messages as arrows, Q's contents
+    next to the master and the dynamic tree so far (the union of the task edges formed up to ``step``)."""
+    state = timeline.state_at(step)
+    pos = _worker_pos(procs)
+    fig = go.Figure()
+    # the dynamic tree so far: supplier -> assignee of every task formed
+    formed = tasks_so_far(timeline, step, figures.get("tasks", []))
+    xs, ys = [], []
+    for task in formed:
+        a, b = _edge(task)
+        if a in pos and b in pos:
+            xs += [pos[a][0], pos[b][0], None]
+            ys += [pos[a][1], pos[b][1], None]
+    fig.add_trace(go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=f"tree so far ({len(formed)} tasks)",
+                             line={"color": TREE_COLOUR, "width": 5}, opacity=0.45, hoverinfo="skip"))
+    _draw_step_arrows(fig, timeline, step, pos, procs)
     # workers, one trace per state (legend = states)
     by_state: dict[str, list[int]] = {}
     for r in range(procs):
@@ -199,6 +203,39 @@ def _last_op(timeline: Timeline, step: int) -> str | None:
     return None
 
 
+def _draw_replica_messages(fig: go.Figure, timeline: Timeline, step: int) -> None:
+    """The step's messages between replicas, as arrows between their lanes (data copies red, checks orange)."""
+    col = {name: i for i, name in enumerate(LANE_COLUMNS)}
+    for event in timeline.active_at(step) if step >= 0 else []:
+        if event.kind not in ("send", "arrive") or not (0 <= event.src < 3 and 0 <= event.dst < 3):
+            continue
+        if event.src == event.dst:
+            continue
+        data = "copy" in event.label
+        x0 = col["data"] if data else col["monitor"]
+        x1 = col["data"] if data else col["fq"]
+        shift = 0.12 * (event.src - event.dst) + (0.2 if abs(event.src - event.dst) == 2 else 0)
+        fig.add_annotation(x=x1 + shift, y=2 - event.dst + (0.3 if event.dst < event.src else -0.3),
+                           ax=x0 + shift, ay=2 - event.src, xref="x", yref="y", axref="x", ayref="y",
+                           showarrow=True, arrowhead=3, arrowwidth=2.2, text="",
+                           arrowcolor="#d62728" if data else "#ff7f0e")
+
+
+def _draw_operation(fig: go.Figure, timeline: Timeline, step: int, operations: dict[int, str]) -> None:
+    """The step's operation numbers shown big at the right (or the last one, greyed)."""
+    ops = step_ops(timeline, step) if step >= 0 else []
+    x_op = len(LANE_COLUMNS) + 0.45
+    if ops:
+        names = "<br>".join(operations.get(CIRCLED.index(o) + 1, "") for o in ops)
+        fig.add_annotation(x=x_op, y=1.35, text=" ".join(ops), showarrow=False, font={"size": 48, "color": "#1f3a5f"})
+        fig.add_annotation(x=x_op, y=0.6, text=names, showarrow=False, font={"size": 12, "color": "#1f3a5f"})
+    else:
+        last = _last_op(timeline, step) if step >= 0 else None
+        fig.add_annotation(x=x_op, y=1.2, text=last or "", showarrow=False, font={"size": 30, "color": "#9aa5b1"})
+        fig.add_annotation(x=x_op, y=0.6, text="(last operation)" if last else "no operation yet", showarrow=False,
+                           font={"size": 11, "color": "#9aa5b1"})
+
+
 def treft_lanes(timeline: Timeline, step: int, operations: dict[int, str] | None = None) -> go.Figure:
     """Three replica lanes (rows r0..r2) × threads and queues (columns), cells coloured by state, the step's
     inter-replica messages as arrows between lanes, and the step's operation number shown big."""
@@ -229,32 +266,8 @@ def treft_lanes(timeline: Timeline, step: int, operations: dict[int, str] | None
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=category, hoverinfo="skip",
                                  marker={"symbol": "square", "size": 14, "color": CATEGORY_COLOURS[category],
                                          "line": {"color": "#829ab1", "width": 1}}))
-    # the step's messages between replicas
-    col = {name: i for i, name in enumerate(LANE_COLUMNS)}
-    for event in timeline.active_at(step) if step >= 0 else []:
-        if event.kind not in ("send", "arrive") or not (0 <= event.src < 3 and 0 <= event.dst < 3):
-            continue
-        if event.src == event.dst:
-            continue
-        data = "copy" in event.label
-        x0 = col["data"] if data else col["monitor"]
-        x1 = col["data"] if data else col["fq"]
-        shift = 0.12 * (event.src - event.dst) + (0.2 if abs(event.src - event.dst) == 2 else 0)
-        fig.add_annotation(x=x1 + shift, y=2 - event.dst + (0.3 if event.dst < event.src else -0.3),
-                           ax=x0 + shift, ay=2 - event.src, xref="x", yref="y", axref="x", ayref="y",
-                           showarrow=True, arrowhead=3, arrowwidth=2.2, text="",
-                           arrowcolor="#d62728" if data else "#ff7f0e")
-    ops = step_ops(timeline, step) if step >= 0 else []
-    x_op = len(LANE_COLUMNS) + 0.45
-    if ops:
-        names = "<br>".join(operations.get(CIRCLED.index(o) + 1, "") for o in ops)
-        fig.add_annotation(x=x_op, y=1.35, text=" ".join(ops), showarrow=False, font={"size": 48, "color": "#1f3a5f"})
-        fig.add_annotation(x=x_op, y=0.6, text=names, showarrow=False, font={"size": 12, "color": "#1f3a5f"})
-    else:
-        last = _last_op(timeline, step) if step >= 0 else None
-        fig.add_annotation(x=x_op, y=1.2, text=last or "", showarrow=False, font={"size": 30, "color": "#9aa5b1"})
-        fig.add_annotation(x=x_op, y=0.6, text="(last operation)" if last else "no operation yet", showarrow=False,
-                           font={"size": 11, "color": "#9aa5b1"})
+    _draw_replica_messages(fig, timeline, step)
+    _draw_operation(fig, timeline, step, operations)
     fig.update_layout(
         shapes=shapes, height=430, plot_bgcolor="white", margin={"l": 40, "r": 10, "t": 60, "b": 30},
         xaxis={"tickvals": list(range(len(LANE_COLUMNS))), "ticktext": list(LANE_COLUMNS), "side": "top",

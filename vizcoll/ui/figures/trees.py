@@ -14,6 +14,7 @@ from vizcoll.topology.layout import positions
 from vizcoll.topology.model import Topology
 from vizcoll.trees.cost import f_width, kopt
 from vizcoll.trees.tree import Tree
+from vizcoll.ui.figures.common import blank_figure, framed
 from vizcoll.ui.figures.efi import link_value_figure
 from vizcoll.ui.figures.topology import PALETTE
 
@@ -28,6 +29,8 @@ __all__ = [
     "fk_figure",
     "aggregation_stylesheet",
     "state_category",
+    "chosen_tree_figures",
+    "type_two_figures",
 ]
 
 LOGICAL_LIMIT = 512  # vertices drawn in the logical tree
@@ -40,18 +43,6 @@ CROSS_COLOUR = "#1f3a5f"
 # player states of an aggregation (vizcoll.trees.aggregation) -> ring colour
 AGG_COLOURS = {"value": "#1f77b4", "partial": "#9467bd", "sent": "#7f7f7f", "result": "#2ca02c",
                "blocked": "#d62728"}
-
-
-def _frame(fig: go.Figure) -> go.Figure:
-    """Title below the modebar (left-aligned, in the top margin), so neither hides the other."""
-    return fig.update_layout(title={"x": 0.01, "xanchor": "left", "yref": "container", "y": 1, "yanchor": "top",
-                                    "pad": {"t": 30}, "automargin": True, "font": {"size": 15}})
-
-
-def _empty(message: str, height: int = 420) -> go.Figure:
-    return go.Figure().update_layout(
-        height=height, xaxis={"visible": False}, yaxis={"visible": False}, plot_bgcolor="white",
-        annotations=[{"text": message, "showarrow": False, "font": {"size": 14}}])
 
 
 # ---------------------------------------------------------------- the logical tree
@@ -99,7 +90,7 @@ def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list
     the vertices of a small tree (up to :data:`NAMED_VERTICES`).
     """
     if not tree.size:
-        return _empty("No tree.")
+        return blank_figure("No tree.", height=420)
     shown = _bfs(tree, limit)
     pos = tree_positions(tree, shown)
     xs, ys = [], []
@@ -141,7 +132,7 @@ def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list
         yaxis={"title": {"text": "depth (tree edges from the root)"}, "autorange": "reversed",
                "tickmode": "array", "tickvals": list(range(depth + 1)), "zeroline": False,
                "range": [depth + (0.6 if names is not None and small else 0.4), -0.4]})
-    return _frame(fig)
+    return framed(fig)
 
 
 def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
@@ -208,7 +199,7 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
                                  marker={"symbol": symbol, "size": size, "color": colour,
                                          "line": {"width": 2.5 if "open" in symbol else 1, "color": colour}},
                                  text=[topo.names[n] for n in nodes], hoverinfo="text"))
-    return _frame(fig)
+    return framed(fig)
 
 
 # ---------------------------------------------------------------- F(k)
@@ -247,7 +238,7 @@ def fk_figure(P: int, a: float, b: float, eps: float, k: int | None = None,
         xaxis={"title": {"text": "tree width k (k-ary) or base (k-nomial), log scale"}, "type": "log",
                "tickvals": ticks, "ticktext": [str(t) for t in ticks], "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": "F(k): modelled aggregation time (μs)"}, "gridcolor": "#eef2f7"})
-    return _frame(fig)
+    return framed(fig)
 
 
 # ---------------------------------------------------------------- the player on cytoscape
@@ -295,3 +286,42 @@ def aggregation_stylesheet(state: dict[int, str], names: list[str], root: int | 
     if root is not None:
         sheet.append({"selector": f"#n{root}", "style": {"width": 20, "height": 20, "background-color": ROOT_COLOUR}})
     return sheet
+
+
+# ---------------------------------------------------------------- the page's pairs of figures
+def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology,
+                        cross: dict[int, int]) -> tuple[go.Figure, go.Figure]:
+    """A mapped type I tree (:func:`vizcoll.trees.metrics.mapped_type_one`'s dict) drawn logically and on the
+    fabric (packets per link; ``cross``: the switch links carrying packets between groups, dotted)."""
+    tree, m = Tree.from_dict(built["tree"]), built["metrics"]
+    names = topo.names
+    switch = [names[s] if s >= 0 else "no switch" for s in built["switch"]]
+    hover = [f"rank {r} on {names[n]} (switch {s})<br>depth {d}, {len(kids)} children"
+             for r, n, s, d, kids in zip(built["ranks"], tree.node, switch, tree.depth().tolist(), tree.children,
+                                         strict=True)]
+    logical = logical_tree_figure(tree, switch, f"{name} tree over {tree.size:,} processes: height {m['height']}",
+                                  hover=hover, names=[names[n] for n in tree.node])
+    packets_hover = {lid: f"{n} of them between groups" for lid, n in built["cross_links"].items()}
+    busiest = m["max_link"]
+    title = f"{name} {where}" + (f": max {busiest['packets']} packets on one link" if busiest else "")
+    mapped = packets_figure(topo, m["link_packets"], title, hover=packets_hover, overlay=cross,
+                            overlay_name="switch links with packets between groups",
+                            marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]})
+    return logical, mapped
+
+
+def type_two_figures(two: dict, degree: int, topo: Topology) -> tuple[go.Figure, go.Figure]:
+    """The physical type II tree and the minimum-cost derived tree: packets per link, the switches holding an
+    aggregation entry (``two``: the trees page's type II dict; blank figures when there is no tree)."""
+    if not two["ok"]:
+        empty = blank_figure("No type II tree", height=200)
+        return empty, empty
+    figures = []
+    for which, switches, label in (("physical", two["physical_switches"], "Physical tree T"),
+                                   ("tree", two["tree_switches"], f"Min-cost tree A (degree ≤ {degree})")):
+        m = two["metrics"][which]
+        figures.append(packets_figure(
+            topo, m["link_packets"], f"{label}: {len(switches)} switches hold an entry, height {m['height']}",
+            marks={f"root: {topo.names[two['root']]}": [two["root"]],
+                   f"switch with an entry ({len(switches)})": switches}))
+    return figures[0], figures[1]

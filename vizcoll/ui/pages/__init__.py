@@ -1,1 +1,1 @@
-"""The pages of the app: one module per feature, listed in navigation order."""
+"""The app's pages: one module per page, found by Dash (``use_pages``), each registering its path."""

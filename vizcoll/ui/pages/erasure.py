@@ -10,88 +10,52 @@ scheme and lower bound), every family at the same parameters with the paper's Ta
 and the generator matrix.
 
 State lives in two stores: the checked parameters (``era-params``) and the view (``era-view``: the selected
-block and the failed DCs). Engine calls go through :func:`vizcoll.ui.cache.memo`.
+block and the failed DCs). The model (parameters, cached engine calls) is :mod:`vizcoll.ui.models.erasure`.
 """
 
 from __future__ import annotations
 
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from vizcoll.erasure.codes import FAMILIES, MAX_BLOCKS, MAX_DCS, check_parameters, parse_placement
-from vizcoll.erasure.compare import PAPER_REDUCTION, compare, measure, paper_rows
-from vizcoll.erasure.metrics import TRAFFIC, Metrics, check_traffic, dc_failure
+from vizcoll.erasure.codes import FAMILIES, MAX_BLOCKS, MAX_DCS
+from vizcoll.erasure.compare import paper_rows
+from vizcoll.erasure.metrics import TRAFFIC, Metrics, dc_failure
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.ui import ids
-from vizcoll.ui.cache import memo
 from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
-from vizcoll.ui.components.kit import field
-from vizcoll.ui.figures.erasure import (
-    FAMILY_NAMES,
-    compare_figure,
-    dc_figure,
-    empty_figure,
-    failure_text,
-    matrix_figure,
-    repair_text,
+from vizcoll.ui.components.kit import field, graph, info, message_box, panel, section, status_box
+from vizcoll.ui.figures.common import blank_figure
+from vizcoll.ui.figures.erasure import FAMILY_NAMES, compare_figure, dc_figure, failure_text, matrix_figure, repair_text
+from vizcoll.ui.models.erasure import (
+    DEFAULTS,
+    EMPTY_VIEW,
+    PAGE,
+    TRAFFIC_LABELS,
+    code_result,
+    compare_result,
+    read_params,
 )
-from vizcoll.ui.forms import number
+from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.views.erasure import compare_table, scheme_view, summary_view
 
-__all__ = ["layout", "register", "DEFAULTS", "read_params", "code_result", "compare_result", "build",
-           "update_view", "render_dcs", "render_code", "render_compare"]
+__all__ = ["PAGE", "layout", "body", "register", "build", "update_view", "render_dcs", "render_code",
+           "render_compare"]
 
-PAGE = "erasure"
-DEFAULTS = {"n": "9", "k": "5", "dcs": "3", "code": "fmel", "traffic": "blocks", "d": "", "seed": "0",
-            "placement": ""}
-TRAFFIC_LABELS = {"blocks": "every remote block read", "aggregated": "one combined block per remote DC"}
-PAGE_BUDGET = 400_000  # subset checks of the exact repair groups per code (the CLI allows more)
-PAGE_TOLERANCE_BUDGET = 100_000  # subset checks of the block failures tolerated (beyond: a lower bound)
-PAGE_SCHEMES = 150  # schemes the FMEL search may construct for the page
-GRAPH_CONFIG = {"toImageButtonOptions": {"format": "svg", "filename": "vizcoll-erasure"}}
-EMPTY_VIEW = {"block": None, "failed": []}
-
-
-# ---------------------------------------------------------------- parameters and engine calls
-def read_params(n, k, dcs, code, traffic, d, seed, placement) -> dict:
-    """Checked, canonical page parameters; raises VizcollError with a message for the page."""
-    sizes = []
-    for value, name in ((n, "n (coded blocks)"), (k, "k (data blocks)"), (dcs, "N (data centres)")):
-        if value in (None, ""):
-            raise VizcollError(f"{name}: enter a whole number")
-        sizes.append(number(value, name, int))
-    n, k, dcs = check_parameters(*sizes)
-    if code not in FAMILIES:
-        raise VizcollError(f"unknown code family {code!r}; choose one of {', '.join(FAMILIES)}")
-    check_traffic(traffic)
-    d = None if d in (None, "") else number(d, "D (DC failures to survive)", int, 0, dcs - 1)
-    seed = 0 if seed in (None, "") else number(seed, "seed", int, 0, 2**31 - 1)
-    text = (placement or "").strip()
-    parsed = parse_placement(text, n, dcs) if text else None
-    return {"n": n, "k": k, "dcs": dcs, "code": code, "traffic": traffic, "d": d, "seed": seed,
-            "placement": parsed}
+# the page's components
+ERA_N, ERA_K, ERA_DCS, ERA_CODE, ERA_TRAFFIC = "era-n", "era-k", "era-dcs", "era-code", "era-traffic"
+ERA_D, ERA_SEED, ERA_PLACEMENT, ERA_MESSAGE = "era-d", "era-seed", "era-placement", "era-message"
+ERA_PARAMS, ERA_VIEW, ERA_DC_FIG, ERA_STATUS = "era-params", "era-view", "era-dc-fig", "era-status"
+ERA_RESTORE, ERA_SUMMARY, ERA_MATRIX, ERA_SCHEME = "era-restore", "era-summary", "era-matrix", "era-scheme"
+ERA_COMPARE, ERA_COMPARE_TABLE = "era-compare", "era-compare-table"
+SAVED_AS = "vizcoll-erasure"  # the file name of a figure saved from its mode bar
 
 
-def _code_result(params: dict) -> dict:
-    return measure(params["code"], params["n"], params["k"], params["dcs"], placement=params["placement"],
-                   seed=params["seed"], traffic=params["traffic"], d=params["d"], budget=PAGE_BUDGET,
-                   tolerance_budget=PAGE_TOLERANCE_BUDGET,
-                   **({"max_schemes": PAGE_SCHEMES} if params["code"] == "fmel" else {}))
+def layout(**kwargs) -> html.Div:
+    """Dash's entry: the page for the link's or the store's scenario (query parameters are ignored)."""
+    return body(page_scenario(kwargs))
 
 
-def code_result(params: dict) -> dict:
-    """The chosen code and all its metrics (``measure``), cached."""
-    return memo(_code_result, params)
-
-
-def _compare_result(n: int, k: int, dcs: int, seed: int, traffic: str, d: int | None) -> dict:
-    return compare(n, k, dcs, seed=seed, traffic=traffic, d=d, budget=PAGE_BUDGET,
-                   tolerance_budget=PAGE_TOLERANCE_BUDGET, max_schemes=PAGE_SCHEMES)
-
-
-def compare_result(params: dict) -> dict:
-    """Every family at the page's (n, k, N) (default placements), cached."""
-    return memo(_compare_result, params["n"], params["k"], params["dcs"], params["seed"], params["traffic"],
-                params["d"])
+register_page(__name__, layout, path="/erasure", name="Erasure codes", order=6)
 
 
 # ---------------------------------------------------------------- layout
@@ -102,177 +66,81 @@ def _int_or_default(values: dict, key: str):
         return int(DEFAULTS[key]) if DEFAULTS[key] else None
 
 
-def layout(scenario: Scenario) -> html.Div:
+def _number_box(id_: str, value, **kwargs) -> dcc.Input:
+    return dcc.Input(id=id_, type="number", debounce=True, value=value, **kwargs)
+
+
+def body(scenario: Scenario) -> html.Div:
     """The page with the scenario's erasure parameters (n, k, dcs, code, traffic, d, seed, placement)."""
     v = {key: str(val) if val is not None else "" for key, val in page_params(scenario, PAGE, DEFAULTS).items()}
     code = v["code"] if v["code"] in FAMILIES else DEFAULTS["code"]
     traffic = v["traffic"] if v["traffic"] in TRAFFIC else DEFAULTS["traffic"]
-    sidebar = html.Div(className="sidebar", children=[html.Details(open=True, className="panel", children=[
-        html.Summary("Stripe and code"),
-        field("n (coded blocks)", dcc.Input(id=ids.ERA_N, type="number", debounce=True,
-                                             value=_int_or_default(v, "n"))),
-        field("k (data blocks)", dcc.Input(id=ids.ERA_K, type="number", debounce=True,
-                                            value=_int_or_default(v, "k"))),
-        field("N (data centres)", dcc.Input(id=ids.ERA_DCS, type="number", debounce=True,
-                                             value=_int_or_default(v, "dcs"))),
-        field("code", dcc.Dropdown(id=ids.ERA_CODE, clearable=False, className="grow", value=code,
-                                    options=[{"label": name, "value": key} for key, name in FAMILY_NAMES.items()])),
+    sidebar = html.Div(className="sidebar", children=[section(
+        "Stripe and code",
+        field("n (coded blocks)", _number_box(ERA_N, _int_or_default(v, "n"))),
+        field("k (data blocks)", _number_box(ERA_K, _int_or_default(v, "k"))),
+        field("N (data centres)", _number_box(ERA_DCS, _int_or_default(v, "dcs"))),
+        field("code", dcc.Dropdown(id=ERA_CODE, clearable=False, className="grow", value=code,
+                                   options=[{"label": name, "value": key} for key, name in FAMILY_NAMES.items()])),
         html.Div(className="row", children=[html.Label("count cross-DC traffic as", className="label"),
-                                            dcc.RadioItems(id=ids.ERA_TRAFFIC, value=traffic, options=[
+                                            dcc.RadioItems(id=ERA_TRAFFIC, value=traffic, options=[
                                                 {"label": label, "value": key}
                                                 for key, label in TRAFFIC_LABELS.items()])]),
-        field("D (FMEL: DC failures)", dcc.Input(id=ids.ERA_D, type="number", debounce=True,
-                                                  value=_int_or_default(v, "d"), placeholder="most possible")),
-        field("seed (FMEL)", dcc.Input(id=ids.ERA_SEED, type="number", debounce=True,
-                                        value=_int_or_default(v, "seed"))),
-        field("placement", dcc.Input(id=ids.ERA_PLACEMENT, value=v["placement"], debounce=True,
-                                      placeholder="DC per block, e.g. 0,0,0,1,1,1,2,2,2")),
-        html.Div(id=ids.ERA_MESSAGE, className="message", role="alert"),
-        html.P(className="info", children=(
-            "A stripe of k data blocks is encoded into n blocks y = x·G over GF(2⁸) and spread over N data "
-            "centres. Rebuilding a lost block reads its repair group: blocks in its own DC are free, every block "
-            "read from another DC is cross-DC traffic — or, if each remote DC first combines its blocks, one "
-            "block per remote DC (the model under which the paper's T̄ = 0.67 for FMEL(9,5) holds).")),
-        html.P(className="info", children=(
-            f"Limits: n ≤ {MAX_BLOCKS}, N ≤ {MAX_DCS} — the repair groups and fault tolerances are exact "
-            "enumerations, and the FMEL search tries schemes one by one.")),
-    ])])
-    main = html.Div(className="main", children=[
-        dcc.Store(id=ids.ERA_PARAMS), dcc.Store(id=ids.ERA_VIEW, data=EMPTY_VIEW),
-        html.Div(className="panel", children=[
-            dcc.Graph(id=ids.ERA_DC_FIG, config=GRAPH_CONFIG, figure=empty_figure("Building the code…")),
-            html.Div(id=ids.ERA_STATUS, className="flag", role="status"),
-            html.Button("Restore every DC", id=ids.ERA_RESTORE, n_clicks=0),
-        ]),
+        field("D (FMEL: DC failures)", _number_box(ERA_D, _int_or_default(v, "d"), placeholder="most possible")),
+        field("seed (FMEL)", _number_box(ERA_SEED, _int_or_default(v, "seed"))),
+        field("placement", dcc.Input(id=ERA_PLACEMENT, value=v["placement"], debounce=True,
+                                     placeholder="DC per block, e.g. 0,0,0,1,1,1,2,2,2")),
+        message_box(ERA_MESSAGE),
+        info("A stripe of k data blocks is encoded into n blocks y = x·G over GF(2⁸) and spread over N data "
+             "centres. Rebuilding a lost block reads its repair group: blocks in its own DC are free, every block "
+             "read from another DC is cross-DC traffic — or, if each remote DC first combines its blocks, one "
+             "block per remote DC (the model under which the paper's T̄ = 0.67 for FMEL(9,5) holds)."),
+        info(f"Limits: n ≤ {MAX_BLOCKS}, N ≤ {MAX_DCS} — the repair groups and fault tolerances are exact "
+             "enumerations, and the FMEL search tries schemes one by one."),
+    )])
+    return html.Div(className="page erasure-page", children=[html.Div(className="columns", children=[
+        sidebar, _main()])])
+
+
+def _main() -> html.Div:
+    return html.Div(className="main", children=[
+        dcc.Store(id=ERA_PARAMS), dcc.Store(id=ERA_VIEW, data=EMPTY_VIEW),
+        panel(graph(ERA_DC_FIG, SAVED_AS, figure=blank_figure("Building the code…", height=260)),
+              status_box(ERA_STATUS), html.Button("Restore every DC", id=ERA_RESTORE, n_clicks=0)),
         html.Div(className="pair", children=[
-            html.Div(id=ids.ERA_SUMMARY, className="table-box"),
-            html.Div(id=ids.ERA_SCHEME, className="table-box"),
+            html.Div(id=ERA_SUMMARY, className="table-box"),
+            html.Div(id=ERA_SCHEME, className="table-box"),
         ]),
-        html.Div(className="panel", children=[
-            html.H3("Every code family at the same n, k, N (each on its default placement)"),
-            dcc.Graph(id=ids.ERA_COMPARE, config=GRAPH_CONFIG, figure=empty_figure("Comparing…")),
-            html.Div(id=ids.ERA_COMPARE_TABLE),
-        ]),
-        html.Div(className="panel", children=dcc.Graph(id=ids.ERA_MATRIX, config=GRAPH_CONFIG,
-                                                       figure=empty_figure("Generator matrix"))),
+        panel(html.H3("Every code family at the same n, k, N (each on its default placement)"),
+              graph(ERA_COMPARE, SAVED_AS, figure=blank_figure("Comparing…", height=260)),
+              html.Div(id=ERA_COMPARE_TABLE)),
+        panel(graph(ERA_MATRIX, SAVED_AS, figure=blank_figure("Generator matrix", height=260))),
     ])
-    return html.Div(className="page erasure-page", children=[html.Div(className="columns", children=[sidebar, main])])
-
-
-# ---------------------------------------------------------------- pure views
-def _num(value, digits: int = 2) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.{digits}f}" if isinstance(value, float) and value != int(value) else f"{value:g}"
-
-
-def _tolerance(row: dict) -> str:
-    if row.get("block_tolerance_exact", True):
-        return str(row["block_failures_tolerated"])
-    return f"≥ {row['block_failures_tolerated']} (≤ {row.get('block_tolerance_upper', '?')})"
-
-
-def summary_view(result: dict, traffic: str) -> html.Div:
-    """This code's headline numbers."""
-    time_key = "repair_time_ms_per_mb" if traffic == "blocks" else "repair_time_ms_per_mb_aggregated"
-    rows = [("T̄, every remote block read", _num(result["mean_traffic"], 3)),
-            ("T̄, one block per remote DC", _num(result["mean_traffic_aggregated"], 3)),
-            (f"repair time t̄ (ms/MB, {TRAFFIC_LABELS[traffic]})", _num(result[time_key], 1)),
-            ("DC failures survived (D)", str(result["dc_failures_survived"])),
-            ("block failures tolerated", _tolerance(result)),
-            ("storage overhead n/k", _num(result["overhead"], 3)),
-            ("data blocks (systematic)", ", ".join(f"y{i}" for i in result["data_blocks"]) or "—")]
-    note = "" if result["exact"] else "Some searches ran out of budget: their numbers are bounds (see ≥)."
-    return html.Div([html.H3(f"{result['name']}: n = {result['n']}, k = {result['k']}, N = {result['dcs']}"),
-                     html.Table(className="summary", children=html.Tbody(
-                         [html.Tr([html.Td(a), html.Td(b)]) for a, b in rows])),
-                     html.P(note, className="info")])
-
-
-def scheme_view(result: dict) -> html.Div:
-    """The FMEL search's scheme, lower bound and counts (or what the family is)."""
-    search = result.get("search")
-    if not search:
-        what = {"rs": "Systematic Reed–Solomon from a Cauchy matrix: MDS, any k blocks rebuild the stripe.",
-                "lrc": "Azure-style LRC: each local group (its data and an XOR parity) kept in one DC, global "
-                       "parities where there is room.",
-                "replication": "Every data block stored n/k times, copy c of the stripe in DC c mod N."}
-        return html.Div([html.H3("The code"), html.P(what.get(result["code"], ""), className="info")])
-    bound = search["lower_bound"]
-    stats = search["stats"]
-    met = "meets it ✓" if search["meets_lower_bound"] else "does not reach it"
-    return html.Div([
-        html.H3(f"FMEL search: scheme found (D = {search['D']}, counting {TRAFFIC_LABELS[search['traffic']]})"),
-        html.Ul([html.Li(line) for line in search["scheme"]["description"]]),
-        html.P(f"Lower bound on T̄: {_num(bound['mean'], 3)} (placement {', '.join(map(str, bound['sizes']))}); "
-               f"the code {met}." if bound else "No lower bound.", className="info"),
-        html.P(f"{stats['schemes']} schemes tried, {stats['pattern_rejected']} rejected by the rank pattern filter, "
-               f"{stats['trials']} random trials, {stats['constructed']} codes built, {stats['seconds']:.2f} s.",
-               className="info")])
-
-
-def compare_table(out: dict) -> html.Div:
-    """Every family's numbers, FMEL's reduction over each, and the paper's claim beside."""
-    traffic = out["traffic"]
-    head = ["code", "T̄ per block", "T̄ per DC", "t̄ (ms/MB)", "D", "block failures", "n/k",
-            "FMEL's T̄ reduction", "at the same D"]
-    time_key = "repair_time_ms_per_mb" if traffic == "blocks" else "repair_time_ms_per_mb_aggregated"
-    body = []
-    for family, row in out["codes"].items():
-        if "error" in row:
-            body.append(html.Tr([html.Td(FAMILY_NAMES[family]), html.Td(row["error"], colSpan=len(head) - 1)]))
-            continue
-        red = out["reductions_pct"].get(family, {}).get(traffic)
-        same = out["reductions_at_same_D_pct"].get(family, {})
-        body.append(html.Tr([
-            html.Td(row["name"]), html.Td(_num(row["mean_traffic"], 3)),
-            html.Td(_num(row["mean_traffic_aggregated"], 3)),
-            html.Td(_num(row[time_key], 1)), html.Td(str(row["dc_failures_survived"])), html.Td(_tolerance(row)),
-            html.Td(_num(row["overhead"], 2)), html.Td("—" if family == "fmel" else _pct(red)),
-            html.Td("—" if family == "fmel" else f"{_pct(same.get('reduction'))} (D = {same.get('D')})")]))
-    for row in out["paper"]["table2"]:
-        body.append(html.Tr(className="chosen", children=[
-            html.Td(f"paper: {row['label']}"), html.Td(_num(row["mean_traffic"], 2)), html.Td(""),
-            html.Td(_num(row["repair_time_ms_per_mb"], 1)), html.Td(str(row["D"])), html.Td(f"d = {row['d']}"),
-            html.Td(_num(row["overhead"], 2)), html.Td(""), html.Td("")]))
-    low, high = PAPER_REDUCTION
-    reds = [f"{FAMILY_NAMES[f]} {_pct(r.get(traffic))}" for f, r in out["reductions_pct"].items()]
-    sentence = (f"Paper: FMEL's codes have {low}–{high} % less cross-DC repair traffic than several common codes. "
-                f"Here ({TRAFFIC_LABELS[traffic]}), FMEL's T̄ is lower than: {', '.join(reds) or 'nothing to compare'}"
-                ". A negative value means FMEL's T̄ is higher — usually because FMEL is asked to survive more DC "
-                "failures than that code; the last column asks FMEL for the same D.")
-    return html.Div([html.Table(className="summary compare", children=[
-        html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)]), html.P(sentence, className="info")])
-
-
-def _pct(value) -> str:
-    return "—" if value is None else f"{'−' if value < 0 else ''}{abs(value):.1f} %"
 
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     app.callback(
-        Output(ids.ERA_PARAMS, "data"), Output(ids.ERA_MESSAGE, "children"), store_output(),
-        Input(ids.ERA_N, "value"), Input(ids.ERA_K, "value"), Input(ids.ERA_DCS, "value"),
-        Input(ids.ERA_CODE, "value"), Input(ids.ERA_TRAFFIC, "value"), Input(ids.ERA_D, "value"),
-        Input(ids.ERA_SEED, "value"), Input(ids.ERA_PLACEMENT, "value"), State(SCENARIO, "data"),
-        prevent_initial_call="initial_duplicate",
+        Output(ERA_PARAMS, "data"), Output(ERA_MESSAGE, "children"), store_output(),
+        Input(ERA_N, "value"), Input(ERA_K, "value"), Input(ERA_DCS, "value"), Input(ERA_CODE, "value"),
+        Input(ERA_TRAFFIC, "value"), Input(ERA_D, "value"), Input(ERA_SEED, "value"), Input(ERA_PLACEMENT, "value"),
+        State(SCENARIO, "data"), prevent_initial_call="initial_duplicate",
     )(build)
     app.callback(
-        Output(ids.ERA_VIEW, "data"),
-        Input(ids.ERA_DC_FIG, "clickData"), Input(ids.ERA_RESTORE, "n_clicks"), Input(ids.ERA_PARAMS, "data"),
-        State(ids.ERA_VIEW, "data"),
+        Output(ERA_VIEW, "data"),
+        Input(ERA_DC_FIG, "clickData"), Input(ERA_RESTORE, "n_clicks"), Input(ERA_PARAMS, "data"),
+        State(ERA_VIEW, "data"),
     )(update_view)
     app.callback(
-        Output(ids.ERA_DC_FIG, "figure"), Output(ids.ERA_STATUS, "children"), Output(ids.ERA_STATUS, "className"),
-        Input(ids.ERA_PARAMS, "data"), Input(ids.ERA_VIEW, "data"),
+        Output(ERA_DC_FIG, "figure"), Output(ERA_STATUS, "children"), Output(ERA_STATUS, "className"),
+        Input(ERA_PARAMS, "data"), Input(ERA_VIEW, "data"),
     )(render_dcs)
     app.callback(
-        Output(ids.ERA_SUMMARY, "children"), Output(ids.ERA_SCHEME, "children"), Output(ids.ERA_MATRIX, "figure"),
-        Input(ids.ERA_PARAMS, "data"),
+        Output(ERA_SUMMARY, "children"), Output(ERA_SCHEME, "children"), Output(ERA_MATRIX, "figure"),
+        Input(ERA_PARAMS, "data"),
     )(render_code)
     app.callback(
-        Output(ids.ERA_COMPARE, "figure"), Output(ids.ERA_COMPARE_TABLE, "children"), Input(ids.ERA_PARAMS, "data"),
+        Output(ERA_COMPARE, "figure"), Output(ERA_COMPARE_TABLE, "children"), Input(ERA_PARAMS, "data"),
     )(render_compare)
 
 
@@ -296,9 +164,9 @@ def update_view(click, _restore, params, view):
     restore button clear the failures (and the selection, with new parameters)."""
     view = dict(view or EMPTY_VIEW)
     trigger = ctx.triggered_id
-    if trigger == ids.ERA_PARAMS:
+    if trigger == ERA_PARAMS:
         return dict(EMPTY_VIEW)
-    if trigger == ids.ERA_RESTORE:
+    if trigger == ERA_RESTORE:
         return view | {"failed": []}
     points = (click or {}).get("points") or []
     data = points[0].get("customdata") if points else None
@@ -317,7 +185,7 @@ def update_view(click, _restore, params, view):
 def render_dcs(params, view):
     """The DC figure, and what the selection and the failed DCs mean."""
     if not params:
-        return empty_figure("Choose n, k and N."), "", "flag"
+        return blank_figure("Choose n, k and N.", height=260), "", "flag"
     result = code_result(params)
     view = view or EMPTY_VIEW
     block = view.get("block")

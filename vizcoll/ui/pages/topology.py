@@ -5,32 +5,26 @@ Everything the user builds lives in the one shared
 callbacks turn inputs into scenario changes, rebuild the topology through the
 cache and hand it to the pure figure builders. Clicking a link breaks it (and
 clicking again repairs it); in communicator mode, clicking an end node puts it
-into the communicator being edited (and clicking again takes it out).
+into the communicator being edited (and clicking again takes it out). The
+page's model (examples, link names, hand-drawn communicators, the broadcast)
+is :mod:`vizcoll.ui.models.topology`.
 """
 
 from __future__ import annotations
 
-import base64
-import inspect
 from dataclasses import replace
 
 import dash_cytoscape as cyto
-import numpy as np
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.comm import parse_lists
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.sim.broadcast import broadcast
 from vizcoll.topology import io as topo_io
-from vizcoll.topology.generators import GENERATORS, parse_spec
-from vizcoll.topology.model import Topology
-from vizcoll.ui import ids
-from vizcoll.ui.cache import memo
+from vizcoll.topology.generators import parse_spec
 from vizcoll.ui.calls import (
     SCENARIO,
     checked,
-    fabric_of,
     page_params,
     scenario_of,
     store_output,
@@ -38,41 +32,61 @@ from vizcoll.ui.calls import (
     topology_of,
     user_action,
 )
+from vizcoll.ui.components.kit import download_button, graph, message_box, png_download, section
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.topology import (
-    PALETTE,
     SMALL_LIMIT,
     base_stylesheet,
     cytoscape_elements,
     large_figure,
     state_stylesheet,
 )
-from vizcoll.ui.forms import number
+from vizcoll.ui.forms import decode_upload, file_name, number, text
+from vizcoll.ui.models.topology import (
+    ANIMATION_LIMIT,
+    EXAMPLE_SPECS,
+    NEW_COMM,
+    PAGE,
+    broadcast_timeline,
+    comm_edit_options,
+    communicator_colours,
+    link_label,
+    root_of,
+    spec_help,
+    toggle_member,
+)
+from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.views.topology import counts_text, legend_items
 
-__all__ = ["PAGE", "layout", "register"]
+__all__ = ["PAGE", "layout", "body", "register"]
 
-PAGE = "topology"
+# the page's components ("topo-upload", "topo-link-id" and "topo-toggle-link" are a stable interface of outside
+# browser checks: keep them)
+TOPO_MESSAGE, TOPO_GENERATOR, TOPO_PARAMS = "topo-message", "topo-generator", "topo-params"
+TOPO_SPEC_HELP, TOPO_GENERATE, TOPO_UPLOAD = "topo-spec-help", "topo-generate", "topo-upload"
+TOPO_CANVAS, TOPO_LARGE, TOPO_COUNTS, TOPO_LEGEND = "topo-canvas", "topo-large", "topo-counts", "topo-legend"
+TOPO_NODE_A, TOPO_NODE_B, TOPO_NEW_NAME, TOPO_NEW_KIND = "topo-node-a", "topo-node-b", "topo-new-name", "topo-new-kind"
+TOPO_ADD_NODE, TOPO_ADD_LINK, TOPO_REMOVE_NODE = "topo-add-node", "topo-add-link", "topo-remove-node"
+TOPO_RENAME, TOPO_LINK_ID, TOPO_TOGGLE_LINK = "topo-rename", "topo-link-id", "topo-toggle-link"
+TOPO_REMOVE_LINK, TOPO_PATTERN, TOPO_PPN = "topo-remove-link", "topo-pattern", "topo-ppn"
+TOPO_APPLY_COMM, TOPO_COMM_UPLOAD, TOPO_COMM_INFO = "topo-apply-comm", "topo-comm-upload", "topo-comm-info"
+TOPO_EXPORT_FORMAT, TOPO_EXPORT_TOPO, TOPO_DOWNLOAD = "topo-export-format", "topo-export-topo", "topo-download"
+TOPO_PNG, TOPO_ROOT, TOPO_BCAST_INFO, TOPO_PLAYER = "topo-png", "topo-root", "topo-bcast-info", "topo-player"
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
-SELECT, COMMUNICATOR = "select", "communicator"
-NEW_COMM = -1
-EXAMPLE_SPECS = {
-    "fat-tree": "fat-tree:radix=4,levels=3",
-    "pruned-fat-tree": "pruned-fat-tree:pods=2,leaves=2,hosts=4,spines=2,up=2,paths=1",
-    "sunway-supernode": "sunway-supernode",
-    "torus": "torus:4x4x2,hosts=1",
-    "dragonfly": "dragonfly:a=4,p=2,h=2",
-    "mesh": "mesh:4x4,neighbors=8",
-}
-ANIMATION_LIMIT = SMALL_LIMIT
+SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
+
+
+def layout(**kwargs) -> html.Div:
+    """Dash's entry: the page for the link's or the store's scenario (query parameters are ignored)."""
+    return body(page_scenario(kwargs))
+
+
+register_page(__name__, layout, path="/topology", name="Topology", order=1)
 
 
 # ---------------------------------------------------------------- layout
-def _section(title: str, *children) -> html.Details:
-    return html.Details(open=True, className="panel", children=[html.Summary(title), *children])
-
-
-def layout(scenario: Scenario, banner: bool = False) -> html.Div:
-    """The page for ``scenario`` (the landing page adds a banner explaining the default scenario)."""
+def body(scenario: Scenario, banner: bool = False) -> html.Div:
+    """The page for ``scenario`` (the start page adds a banner explaining the default scenario)."""
     intro = html.Div(className="banner", children=[
         html.H2("vizcoll — see collective communication on real interconnects"),
         html.P("This default scenario is a 3-level fat tree of 4-port switches with one broken link "
@@ -83,117 +97,100 @@ def layout(scenario: Scenario, banner: bool = False) -> html.Div:
     ]) if banner else None
     return html.Div(className="page topology-page", children=[
         intro,
-        dcc.Download(id=ids.TOPO_DOWNLOAD),
+        dcc.Download(id=TOPO_DOWNLOAD),
         html.Div(className="columns", children=[_controls(scenario), _canvas(scenario)]),
-        html.Div(id=ids.TOPO_MESSAGE, className="message", role="alert"),
+        message_box(TOPO_MESSAGE),
     ])
 
 
 def _controls(scenario: Scenario) -> html.Div:
-    name = scenario.spec.partition(":")[0] if scenario.uploaded is None else None
     return html.Div(className="sidebar", children=[
-        _section("Fabric",
-                 dcc.Dropdown(id=ids.TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False),
-                 dcc.Input(id=ids.TOPO_PARAMS, value=scenario.spec, debounce=True, className="wide",
-                           placeholder="spec, e.g. torus:4x4x2,hosts=1"),
-                 html.Div(id=ids.TOPO_SPEC_HELP, className="info", children=spec_help(name)),
-                 html.Button("Generate", id=ids.TOPO_GENERATE, n_clicks=0),
-                 dcc.Upload(id=ids.TOPO_UPLOAD, className="upload", max_size=topo_io.MAX_FILE_BYTES,
-                            children=html.Div(["Drop or ", html.A("choose a topology file"),
-                                               html.Br(), html.Small("JSON, GraphML, ibnetdiscover, ibsim net")]))),
-        _section("Edit (click a link to break it)",
-                 dcc.RadioItems(id=CLICK_MODE, value=SELECT, options=[
-                     {"label": "a click on a node fills A/B", "value": SELECT},
-                     {"label": "a click on an end node adds/removes it in the communicator below",
-                      "value": COMMUNICATOR}]),
-                 html.Div(className="row", children=[
-                     dcc.Input(id=ids.TOPO_NODE_A, placeholder="node A", debounce=False),
-                     dcc.Input(id=ids.TOPO_NODE_B, placeholder="node B", debounce=False)]),
-                 html.Div(className="row", children=[
-                     dcc.Input(id=ids.TOPO_NEW_NAME, placeholder="new name"),
-                     dcc.RadioItems(id=ids.TOPO_NEW_KIND, options=["switch", "endpoint"], value="switch",
-                                    inline=True)]),
-                 html.Div(className="buttons", children=[
-                     html.Button("Add node (new name)", id=ids.TOPO_ADD_NODE, n_clicks=0),
-                     html.Button("Link A–B", id=ids.TOPO_ADD_LINK, n_clicks=0),
-                     html.Button("Remove A", id=ids.TOPO_REMOVE_NODE, n_clicks=0),
-                     html.Button("Rename A → new name", id=ids.TOPO_RENAME, n_clicks=0)]),
-                 html.Div(className="row", children=[
-                     dcc.Input(id=ids.TOPO_LINK_ID, placeholder="link id or a[1]-b[2]"),
-                     html.Button("Break / repair", id=ids.TOPO_TOGGLE_LINK, n_clicks=0),
-                     html.Button("Remove link", id=ids.TOPO_REMOVE_LINK, n_clicks=0)])),
-        _section("Communicators",
-                 dcc.Input(id=ids.TOPO_PATTERN, value=scenario.pattern, className="wide",
-                           placeholder="grid2d:4x4, grid3d:2x2x4, random:4,size=4,seed=1, hier:4"),
-                 html.Div(className="row", children=[
-                     html.Label("processes per node"),
-                     dcc.Input(id=ids.TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn)]),
-                 html.Button("Apply", id=ids.TOPO_APPLY_COMM, n_clicks=0),
-                 html.Div(className="row", children=[
-                     html.Label("drawn by hand:"),
-                     dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="grow")]),
-                 dcc.Upload(id=ids.TOPO_COMM_UPLOAD, className="upload", max_size=topo_io.MAX_FILE_BYTES,
-                            children=html.Div(["Drop or ", html.A("choose a communicators file"), html.Br(),
-                                               html.Small('{"communicators": [["h0", "h1"], ...]}')])),
-                 html.Div(id=ids.TOPO_COMM_INFO, className="info")),
-        _section("Download",
-                 html.Div(className="row", children=[
-                     dcc.Dropdown(id=ids.TOPO_EXPORT_FORMAT, options=list(topo_io.FORMATS), value="json",
-                                  clearable=False, className="grow"),
-                     html.Button("Export topology", id=ids.TOPO_EXPORT_TOPO, n_clicks=0)]),
-                 html.Button("Download PNG", id=ids.TOPO_PNG, n_clicks=0)),
+        _fabric_section(scenario), _edit_section(), _communicators_section(scenario),
+        section("Download",
+                html.Div(className="row", children=[
+                    dcc.Dropdown(id=TOPO_EXPORT_FORMAT, options=list(topo_io.FORMATS), value="json",
+                                 clearable=False, className="grow"),
+                    download_button("Export topology", TOPO_EXPORT_TOPO)]),
+                download_button("Download PNG", TOPO_PNG)),
     ])
+
+
+def _upload(id_: str, what: str, hint: str) -> dcc.Upload:
+    return dcc.Upload(id=id_, className="upload", max_size=topo_io.MAX_FILE_BYTES,
+                      children=html.Div(["Drop or ", html.A(what), html.Br(), html.Small(hint)]))
+
+
+def _fabric_section(scenario: Scenario) -> html.Details:
+    name = scenario.spec.partition(":")[0] if scenario.uploaded is None else None
+    return section(
+        "Fabric",
+        dcc.Dropdown(id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False),
+        dcc.Input(id=TOPO_PARAMS, value=scenario.spec, debounce=True, className="wide",
+                  placeholder="spec, e.g. torus:4x4x2,hosts=1"),
+        html.Div(id=TOPO_SPEC_HELP, className="info", children=spec_help(name)),
+        html.Button("Generate", id=TOPO_GENERATE, n_clicks=0),
+        _upload(TOPO_UPLOAD, "choose a topology file", "JSON, GraphML, ibnetdiscover, ibsim net"))
+
+
+def _edit_section() -> html.Details:
+    return section(
+        "Edit (click a link to break it)",
+        dcc.RadioItems(id=CLICK_MODE, value=SELECT, options=[
+            {"label": "a click on a node fills A/B", "value": SELECT},
+            {"label": "a click on an end node adds/removes it in the communicator below", "value": COMMUNICATOR}]),
+        html.Div(className="row", children=[dcc.Input(id=TOPO_NODE_A, placeholder="node A", debounce=False),
+                                            dcc.Input(id=TOPO_NODE_B, placeholder="node B", debounce=False)]),
+        html.Div(className="row", children=[
+            dcc.Input(id=TOPO_NEW_NAME, placeholder="new name"),
+            dcc.RadioItems(id=TOPO_NEW_KIND, options=["switch", "endpoint"], value="switch", inline=True)]),
+        html.Div(className="buttons", children=[
+            html.Button("Add node (new name)", id=TOPO_ADD_NODE, n_clicks=0),
+            html.Button("Link A–B", id=TOPO_ADD_LINK, n_clicks=0),
+            html.Button("Remove A", id=TOPO_REMOVE_NODE, n_clicks=0),
+            html.Button("Rename A → new name", id=TOPO_RENAME, n_clicks=0)]),
+        html.Div(className="row", children=[
+            dcc.Input(id=TOPO_LINK_ID, placeholder="link id or a[1]-b[2]"),
+            html.Button("Break / repair", id=TOPO_TOGGLE_LINK, n_clicks=0),
+            html.Button("Remove link", id=TOPO_REMOVE_LINK, n_clicks=0)]))
+
+
+def _communicators_section(scenario: Scenario) -> html.Details:
+    return section(
+        "Communicators",
+        dcc.Input(id=TOPO_PATTERN, value=scenario.pattern, className="wide",
+                  placeholder="grid2d:4x4, grid3d:2x2x4, random:4,size=4,seed=1, hier:4"),
+        html.Div(className="row", children=[
+            html.Label("processes per node"),
+            dcc.Input(id=TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn)]),
+        html.Button("Apply", id=TOPO_APPLY_COMM, n_clicks=0),
+        html.Div(className="row", children=[
+            html.Label("drawn by hand:"),
+            dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="grow")]),
+        _upload(TOPO_COMM_UPLOAD, "choose a communicators file", '{"communicators": [["h0", "h1"], ...]}'),
+        html.Div(id=TOPO_COMM_INFO, className="info"))
 
 
 def _canvas(scenario: Scenario) -> html.Div:
     return html.Div(className="main", children=[
-        html.Div(id=ids.TOPO_COUNTS, className="counts"),
-        cyto.Cytoscape(id=ids.TOPO_CANVAS, elements=[], layout={"name": "preset", "fit": True},
+        html.Div(id=TOPO_COUNTS, className="counts"),
+        cyto.Cytoscape(id=TOPO_CANVAS, elements=[], layout={"name": "preset", "fit": True},
                        stylesheet=base_stylesheet(), style={"width": "100%", "height": "560px"},
                        minZoom=0.05, maxZoom=4, boxSelectionEnabled=False),
-        dcc.Graph(id=ids.TOPO_LARGE, style={"display": "none"},
-                  config={"toImageButtonOptions": {"format": "svg", "filename": "vizcoll-topology"}}),
-        _legend(),
+        graph(TOPO_LARGE, "vizcoll-topology", style={"display": "none"}),
+        html.Div(id=TOPO_LEGEND, className="legend", children=legend_items()),
         html.Div(className="panel player-panel", children=[
             html.H3("Broadcast along a shortest-path tree"),
             html.Div(className="row", children=[
                 html.Label("root"),
-                dcc.Dropdown(id=ids.TOPO_ROOT, value=page_params(scenario, PAGE, {"root": None})["root"],
-                             clearable=False,
-                             className="grow")]),
-            html.Div(id=ids.TOPO_BCAST_INFO, className="info"),
-            player(ids.TOPO_PLAYER),
+                dcc.Dropdown(id=TOPO_ROOT, value=page_params(scenario, PAGE, {"root": None})["root"],
+                             clearable=False, className="grow")]),
+            html.Div(id=TOPO_BCAST_INFO, className="info"),
+            player(TOPO_PLAYER),
         ]),
     ])
 
 
-def _legend() -> html.Div:
-    items = [("switch", "legend-switch"), ("end node", "legend-endpoint"), ("broken link", "legend-broken"),
-             ("root", "legend-root"), ("packet on the move", "legend-active"), ("has the packet", "legend-received"),
-             ("unreachable", "legend-unreachable")]
-    return html.Div(id=ids.TOPO_LEGEND, className="legend", children=[
-        html.Span([html.Span(className=f"swatch {cls}"), label]) for label, cls in items])
-
-
 # ---------------------------------------------------------------- scenario changes (pure)
-def _decode_upload(contents) -> bytes:
-    """The bytes of a ``dcc.Upload`` data URL (checked: it comes from the browser)."""
-    if not isinstance(contents, str) or "," not in contents:
-        raise VizcollError("the upload is not a file")
-    try:
-        return base64.b64decode(contents.partition(",")[2], validate=True)
-    except ValueError:
-        raise VizcollError("the upload is not valid base64 data (the browser sent a damaged file)") from None
-
-
-def _file_name(name) -> str:
-    return name if isinstance(name, str) and name.strip() else "upload"
-
-
-def _text(value) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
 def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     """The scenario after the control ``trigger`` was used; raises VizcollError with a user message.
 
@@ -201,187 +198,117 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     the communicators and breaks, which named nodes of the old fabric.
     """
     keep = {"params": scenario.params}
-    if trigger in (ids.TOPO_GENERATE, ids.TOPO_PARAMS):
-        spec = _text(values["params"])
+    if trigger in (TOPO_GENERATE, TOPO_PARAMS):
+        spec = text(values["params"])
         parse_spec(spec)
         new = Scenario(spec=spec, **keep)
         topology_of(new)  # parse_spec checks the syntax only; a spec that cannot build must not reach the store
         return new
-    if trigger == ids.TOPO_GENERATOR:
+    if trigger == TOPO_GENERATOR:
         if values["generator"] not in EXAMPLE_SPECS:
             raise VizcollError(f"unknown example {values['generator']!r}")
         return Scenario(spec=EXAMPLE_SPECS[values["generator"]], **keep)
-    if trigger == ids.TOPO_UPLOAD:
-        name = _file_name(values["upload_name"])
-        return Scenario.from_upload(topo_io.parse(_decode_upload(values["upload"]), name), name).with_params(
+    if trigger == TOPO_UPLOAD:
+        name = file_name(values["upload_name"])
+        return Scenario.from_upload(topo_io.parse(decode_upload(values["upload"]), name), name).with_params(
             PAGE, scenario.params.get(PAGE, {}))
-    if trigger == ids.TOPO_APPLY_COMM:
-        new = replace(scenario, pattern=_text(values["pattern"]), lists=None,
-                      ppn=number(values["ppn"] or 1, "processes per node", int, 1, 1024))
-        new.communicators(topology_of(new))
-        return new
-    if trigger == ids.TOPO_COMM_UPLOAD:
-        lists = parse_lists(_decode_upload(values["comm_upload"]), _file_name(values["comm_upload_name"]))
-        new = replace(scenario, pattern="", lists=lists)
-        new.communicators(topology_of(new))
-        return new
-    if trigger == ids.TOPO_CANVAS and values.get("tap_node"):
+    if trigger in (TOPO_APPLY_COMM, TOPO_COMM_UPLOAD):
+        return _communicators_after(trigger, scenario, values)
+    if trigger == TOPO_CANVAS and values.get("tap_node"):
         return toggle_member(scenario, values["tap_node"]["data"]["label"], values["comm_edit"])
-    if trigger == ids.TOPO_CANVAS:
+    if trigger == TOPO_CANVAS:
         return scenario.toggled(tapped_link(values["tap_edge"]))
-    if trigger == ids.TOPO_TOGGLE_LINK:
+    if trigger == TOPO_TOGGLE_LINK:
         return scenario.toggled(link_label(scenario, values["link_id"]))
-    if trigger == ids.TOPO_ROOT:
-        return scenario.with_params(PAGE, {"root": _text(values["root"])})
+    if trigger == TOPO_ROOT:
+        return scenario.with_params(PAGE, {"root": text(values["root"])})
     edit = _edit_for(trigger, scenario, values)
     return scenario.with_edit(edit) if edit else scenario
 
 
-def link_label(scenario: Scenario, ref) -> str:
-    """The ``a[pa]-b[pb]`` label of a link typed as its id (``17``) or as its label."""
-    text = str(ref if ref is not None else "").strip()
-    if not text:
-        raise VizcollError("type a link id or a[1]-b[2] first (click a link to see both)")
-    if not text.isdigit():
-        return text
-    fabric = fabric_of(scenario)
-    return fabric.link_label(fabric.link_row(int(text)))
-
-
-def toggle_member(scenario: Scenario, name: str, index) -> Scenario:
-    """End node ``name`` put into communicator ``index`` (or taken out); -1 starts a new communicator.
-
-    A pattern is first written out as explicit lists, so drawing by hand
-    continues from what the user sees; a communicator left empty is dropped.
-    """
-    topo = topology_of(scenario)
-    if name not in topo or topo.kind[topo.index(name)] != 1:
-        raise VizcollError(f"{name!r} is not an end node: only end nodes run processes")
-    lists = [list(c) for c in (scenario.lists if scenario.lists is not None else scenario.name_lists(topo))]
-    index = index if isinstance(index, int) and 0 <= index < len(lists) else NEW_COMM
-    if index == NEW_COMM:
-        lists.append([name])
-    elif name in lists[index]:
-        lists[index] = [n for n in lists[index] if n != name]
+def _communicators_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
+    """The scenario with the communicators of the pattern (Apply) or of a file, checked on its fabric."""
+    if trigger == TOPO_APPLY_COMM:
+        new = replace(scenario, pattern=text(values["pattern"]), lists=None,
+                      ppn=number(values["ppn"] or 1, "processes per node", int, 1, 1024))
     else:
-        lists[index].append(name)
-    return replace(scenario, pattern="", lists=[c for c in lists if c])
+        lists = parse_lists(decode_upload(values["comm_upload"]), file_name(values["comm_upload_name"]))
+        new = replace(scenario, pattern="", lists=lists)
+    new.communicators(topology_of(new))
+    return new
 
 
 def _edit_for(trigger: str, scenario: Scenario, values: dict) -> dict | None:
-    a, b, new = (_text(values[k]) for k in ("a", "b", "new_name"))
-    if trigger == ids.TOPO_REMOVE_LINK:
+    a, b, new = (text(values[k]) for k in ("a", "b", "new_name"))
+    if trigger == TOPO_REMOVE_LINK:
         return {"op": "remove_link", "link": link_label(scenario, values["link_id"])}
     return {
-        ids.TOPO_ADD_NODE: {"op": "add_node", "name": new, "kind": values["kind"]},
-        ids.TOPO_ADD_LINK: {"op": "add_link", "a": a, "b": b},
-        ids.TOPO_REMOVE_NODE: {"op": "remove_node", "name": a},
-        ids.TOPO_RENAME: {"op": "rename", "name": a, "new": new},
+        TOPO_ADD_NODE: {"op": "add_node", "name": new, "kind": values["kind"]},
+        TOPO_ADD_LINK: {"op": "add_link", "a": a, "b": b},
+        TOPO_REMOVE_NODE: {"op": "remove_node", "name": a},
+        TOPO_RENAME: {"op": "rename", "name": a, "new": new},
     }.get(trigger)
-
-
-def root_of(scenario: Scenario, topo: Topology) -> str | None:
-    """The broadcast root: the stored one when the fabric has it, else the first end node (or switch)."""
-    wanted = scenario.params.get(PAGE, {}).get("root")
-    if isinstance(wanted, str) and wanted in topo:
-        return wanted
-    names = topo.endpoints if len(topo.endpoints) else topo.switches
-    return topo.names[names[0]] if len(names) else None
-
-
-# ---------------------------------------------------------------- views (pure)
-def spec_help(generator: str) -> str:
-    """The generator's spec with every parameter at its default, as an example to edit."""
-    if generator not in GENERATORS:
-        return "A topology read from a file."
-    parts = []
-    for p in inspect.signature(GENERATORS[generator]).parameters.values():
-        if p.name == "dims":
-            parts.insert(0, "x".join(map(str, p.default)))
-        elif p.default != "":
-            parts.append(f"{p.name}={p.default}")
-    example = generator + (":" + ",".join(parts) if parts else "")
-    return f"Defaults: {example}"
-
-
-def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, int], str]:
-    """Node -> index of the first communicator it hosts, and a one-line description."""
-    comms = scenario.communicators(topo)
-    if comms is None:
-        return {}, "No communicators: type a pattern and press Apply, or upload a file."
-    nodes, first = np.unique(comms.node_array(), return_index=True)  # entries are in communicator order
-    colour = dict(zip(nodes.tolist(), comms.comm_of_entry()[first].tolist(), strict=True))
-    sizes = ", ".join(f"{count} of size {size}" for size, count in sorted(comms.sizes().items()))
-    return colour, f"{len(comms)} communicators ({sizes}); end nodes take the colour " \
-                   f"of their first communicator ({len(PALETTE)} colours repeat)."
-
-
-def counts_text(topo: Topology) -> list:
-    s = topo.summary()
-    parts = [("switch", "switches", s["switches"]), ("end node", "end nodes", s["endpoints"]),
-             ("link", "links", s["links"]), ("broken link", "broken links", s["broken_links"]),
-             ("max ports", "max ports", s["max_ports"])]
-    return [html.Span([html.B(f"{value:,}"), f" {one if value == 1 else many}"], className="count")
-            for one, many, value in parts]
 
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     """Attach the page's callbacks to ``app``."""
-    register_player(app, ids.TOPO_PLAYER)
-    inputs = {
-        "generate": Input(ids.TOPO_GENERATE, "n_clicks"), "params_submit": Input(ids.TOPO_PARAMS, "n_submit"),
-        "generator": Input(ids.TOPO_GENERATOR, "value"), "upload": Input(ids.TOPO_UPLOAD, "contents"),
-        "apply": Input(ids.TOPO_APPLY_COMM, "n_clicks"), "comm_upload": Input(ids.TOPO_COMM_UPLOAD, "contents"),
-        "tap_edge": Input(ids.TOPO_CANVAS, "tapEdge"), "tap_node": Input(ids.TOPO_CANVAS, "tapNode"),
-        "root": Input(ids.TOPO_ROOT, "value"),
-        **{k: Input(i, "n_clicks") for k, i in (
-            ("add_node", ids.TOPO_ADD_NODE), ("add_link", ids.TOPO_ADD_LINK), ("remove_node", ids.TOPO_REMOVE_NODE),
-            ("rename", ids.TOPO_RENAME), ("toggle", ids.TOPO_TOGGLE_LINK), ("remove_link", ids.TOPO_REMOVE_LINK))},
-    }
-    states = {
-        "params": State(ids.TOPO_PARAMS, "value"), "upload_name": State(ids.TOPO_UPLOAD, "filename"),
-        "comm_upload_name": State(ids.TOPO_COMM_UPLOAD, "filename"),
-        "a": State(ids.TOPO_NODE_A, "value"), "b": State(ids.TOPO_NODE_B, "value"),
-        "new_name": State(ids.TOPO_NEW_NAME, "value"), "kind": State(ids.TOPO_NEW_KIND, "value"),
-        "link_id": State(ids.TOPO_LINK_ID, "value"), "pattern": State(ids.TOPO_PATTERN, "value"),
-        "ppn": State(ids.TOPO_PPN, "value"), "mode": State(CLICK_MODE, "value"), "comm_edit": State(COMM_EDIT, "value"),
-        "scenario": State(SCENARIO, "data"),
-    }
+    register_player(app, TOPO_PLAYER)
     app.callback(
-        store_output(), Output(ids.TOPO_MESSAGE, "children"), Output(ids.TOPO_GENERATOR, "value"),
-        Output(ids.TOPO_ROOT, "value"), Output(COMM_EDIT, "value"), Output(ids.TOPO_UPLOAD, "contents"),
-        Output(ids.TOPO_COMM_UPLOAD, "contents"),
-        inputs=inputs, state=states, prevent_initial_call=True,
+        store_output(), Output(TOPO_MESSAGE, "children"), Output(TOPO_GENERATOR, "value"),
+        Output(TOPO_ROOT, "value"), Output(COMM_EDIT, "value"), Output(TOPO_UPLOAD, "contents"),
+        Output(TOPO_COMM_UPLOAD, "contents"),
+        inputs=_scenario_inputs(), state=_scenario_states(), prevent_initial_call=True,
     )(update_scenario)
     app.callback(
-        Output(ids.TOPO_CANVAS, "elements"), Output(ids.TOPO_CANVAS, "style"), Output(ids.TOPO_LARGE, "figure"),
-        Output(ids.TOPO_LARGE, "style"), Output(ids.TOPO_LEGEND, "style"), Output(ids.TOPO_COUNTS, "children"),
-        Output(ids.TOPO_COMM_INFO, "children"), Output(ids.TOPO_ROOT, "options"), Output(COMM_EDIT, "options"),
-        Output(ids.TOPO_PARAMS, "value"), Output(ids.TOPO_PATTERN, "value"),
+        Output(TOPO_CANVAS, "elements"), Output(TOPO_CANVAS, "style"), Output(TOPO_LARGE, "figure"),
+        Output(TOPO_LARGE, "style"), Output(TOPO_LEGEND, "style"), Output(TOPO_COUNTS, "children"),
+        Output(TOPO_COMM_INFO, "children"), Output(TOPO_ROOT, "options"), Output(COMM_EDIT, "options"),
+        Output(TOPO_PARAMS, "value"), Output(TOPO_PATTERN, "value"),
         Input(SCENARIO, "data"),
     )(render_scenario)
     app.callback(
-        Output(pid(ids.TOPO_PLAYER, "timeline"), "data"), Output(ids.TOPO_BCAST_INFO, "children"),
-        Input(SCENARIO, "data"),
+        Output(pid(TOPO_PLAYER, "timeline"), "data"), Output(TOPO_BCAST_INFO, "children"), Input(SCENARIO, "data"),
     )(compute_broadcast)
     app.callback(
-        Output(ids.TOPO_CANVAS, "stylesheet"),
-        Input(pid(ids.TOPO_PLAYER, "step"), "value"), Input(pid(ids.TOPO_PLAYER, "timeline"), "data"),
+        Output(TOPO_CANVAS, "stylesheet"),
+        Input(pid(TOPO_PLAYER, "step"), "value"), Input(pid(TOPO_PLAYER, "timeline"), "data"),
     )(render_step)
     app.callback(
-        Output(ids.TOPO_NODE_A, "value"), Output(ids.TOPO_NODE_B, "value"), Output(ids.TOPO_LINK_ID, "value"),
-        Input(ids.TOPO_CANVAS, "tapNode"), Input(ids.TOPO_CANVAS, "tapEdge"), State(ids.TOPO_NODE_A, "value"),
+        Output(TOPO_NODE_A, "value"), Output(TOPO_NODE_B, "value"), Output(TOPO_LINK_ID, "value"),
+        Input(TOPO_CANVAS, "tapNode"), Input(TOPO_CANVAS, "tapEdge"), State(TOPO_NODE_A, "value"),
         State(CLICK_MODE, "value"), prevent_initial_call=True,
     )(fill_selection)
     app.callback(
-        Output(ids.TOPO_DOWNLOAD, "data"), Input(ids.TOPO_EXPORT_TOPO, "n_clicks"),
-        State(SCENARIO, "data"), State(ids.TOPO_EXPORT_FORMAT, "value"), prevent_initial_call=True,
+        Output(TOPO_DOWNLOAD, "data"), Input(TOPO_EXPORT_TOPO, "n_clicks"),
+        State(SCENARIO, "data"), State(TOPO_EXPORT_FORMAT, "value"), prevent_initial_call=True,
     )(export)
-    app.callback(Output(ids.TOPO_SPEC_HELP, "children"), Input(ids.TOPO_GENERATOR, "value"))(spec_help)
-    app.callback(
-        Output(ids.TOPO_CANVAS, "generateImage"), Input(ids.TOPO_PNG, "n_clicks"), prevent_initial_call=True,
-    )(lambda _: {"type": "png", "action": "download", "filename": "vizcoll-topology"})
+    app.callback(Output(TOPO_SPEC_HELP, "children"), Input(TOPO_GENERATOR, "value"))(spec_help)
+    png_download(app, TOPO_PNG, TOPO_CANVAS, "vizcoll-topology")
+
+
+def _scenario_inputs() -> dict:
+    clicks = (("add_node", TOPO_ADD_NODE), ("add_link", TOPO_ADD_LINK), ("remove_node", TOPO_REMOVE_NODE),
+              ("rename", TOPO_RENAME), ("toggle", TOPO_TOGGLE_LINK), ("remove_link", TOPO_REMOVE_LINK))
+    return {
+        "generate": Input(TOPO_GENERATE, "n_clicks"), "params_submit": Input(TOPO_PARAMS, "n_submit"),
+        "generator": Input(TOPO_GENERATOR, "value"), "upload": Input(TOPO_UPLOAD, "contents"),
+        "apply": Input(TOPO_APPLY_COMM, "n_clicks"), "comm_upload": Input(TOPO_COMM_UPLOAD, "contents"),
+        "tap_edge": Input(TOPO_CANVAS, "tapEdge"), "tap_node": Input(TOPO_CANVAS, "tapNode"),
+        "root": Input(TOPO_ROOT, "value"), **{key: Input(id_, "n_clicks") for key, id_ in clicks},
+    }
+
+
+def _scenario_states() -> dict:
+    return {
+        "params": State(TOPO_PARAMS, "value"), "upload_name": State(TOPO_UPLOAD, "filename"),
+        "comm_upload_name": State(TOPO_COMM_UPLOAD, "filename"),
+        "a": State(TOPO_NODE_A, "value"), "b": State(TOPO_NODE_B, "value"),
+        "new_name": State(TOPO_NEW_NAME, "value"), "kind": State(TOPO_NEW_KIND, "value"),
+        "link_id": State(TOPO_LINK_ID, "value"), "pattern": State(TOPO_PATTERN, "value"),
+        "ppn": State(TOPO_PPN, "value"), "mode": State(CLICK_MODE, "value"), "comm_edit": State(COMM_EDIT, "value"),
+        "scenario": State(SCENARIO, "data"),
+    }
 
 
 def update_scenario(scenario, **values):
@@ -394,19 +321,19 @@ def update_scenario(scenario, **values):
     unchanged = (no_update,) * 7
     if not user_action():
         return unchanged
-    if trigger == ids.TOPO_CANVAS and values["mode"] != COMMUNICATOR:
+    if trigger == TOPO_CANVAS and values["mode"] != COMMUNICATOR:
         values["tap_node"] = None
-    if trigger == ids.TOPO_CANVAS and not (values.get("tap_node") or values.get("tap_edge")):
+    if trigger == TOPO_CANVAS and not (values.get("tap_node") or values.get("tap_edge")):
         return unchanged
     try:
         old = scenario_of(scenario)
         new = scenario_after(trigger, old, values)
         topo = topology_of(new)
     except (VizcollError, KeyError, TypeError, AttributeError) as exc:
-        text = str(exc) if isinstance(exc, VizcollError) else "the browser sent a malformed event"
-        return no_update, f"⚠ {text}", no_update, no_update, no_update, None, None
+        message = str(exc) if isinstance(exc, VizcollError) else "the browser sent a malformed event"
+        return no_update, f"⚠ {message}", no_update, no_update, no_update, None, None
     root = root_of(new, topo)
-    if trigger != ids.TOPO_ROOT and root:
+    if trigger != TOPO_ROOT and root:
         new = new.with_params(PAGE, {"root": root})
     generator = new.spec.partition(":")[0] if new.uploaded is None else None
     comm_edit = _edited_comm(old, new, values["comm_edit"])
@@ -444,14 +371,6 @@ def render_scenario(scenario_dict):
             counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern)
 
 
-def comm_edit_options(scenario: Scenario, topo: Topology) -> list[dict]:
-    """The communicators a click can edit (first 200), plus a new one."""
-    comms = scenario.communicators(topo)
-    options = [{"label": f"communicator {i} ({len(comms[i])} processes)", "value": i}
-               for i in range(min(len(comms), 200))] if comms is not None else []
-    return options + [{"label": "a new communicator", "value": NEW_COMM}]
-
-
 def compute_broadcast(scenario_dict):
     """The broadcast timeline from the scenario's root (animated up to ANIMATION_LIMIT nodes; figures at any size)."""
     scenario, message = checked(scenario_dict)
@@ -461,17 +380,13 @@ def compute_broadcast(scenario_dict):
     root = root_of(scenario, topo)
     if root is None:
         return None, "The fabric has no node to start a broadcast from."
-    timeline = memo(broadcast_of_source, scenario.source_key(), root)
+    timeline = broadcast_timeline(scenario.source_key(), root)
     s = timeline["summary"]
     info = f"From {root}: {s['reached']:,} nodes reached in {s['hops']} hops with {s['messages']:,} messages; " \
            f"{s['unreachable']:,} unreachable."
     if topo.n_nodes > ANIMATION_LIMIT:
         return None, info + f" (the animation is drawn for fabrics up to {ANIMATION_LIMIT:,} nodes)"
     return timeline, info
-
-
-def broadcast_of_source(source: dict, root: str) -> dict:
-    return broadcast(Scenario(**source).topology(), root).to_dict()
 
 
 def render_step(step, timeline):

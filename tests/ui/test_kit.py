@@ -1,0 +1,55 @@
+"""The UI kit: the layout pieces every page uses, and the one blank figure."""
+
+from __future__ import annotations
+
+from dash import Dash, dcc, html
+
+from vizcoll.ui.components import kit
+from vizcoll.ui.figures.common import blank_figure, framed
+
+
+def test_graphs_save_svg_named_by_their_page():
+    assert kit.graph_config("vizcoll-trees") == {"toImageButtonOptions": {"format": "svg",
+                                                                          "filename": "vizcoll-trees"}}
+    graph = kit.graph("trees-fk", "vizcoll-trees", style={"height": 10})
+    assert isinstance(graph, dcc.Graph) and graph.id == "trees-fk" and graph.config["toImageButtonOptions"]
+    assert graph.style == {"height": 10}
+
+
+def test_sections_panels_and_boxes():
+    folded = kit.section("Cost model", html.P("x"), open=False, id="costs")
+    assert isinstance(folded, html.Details) and folded.open is False and folded.id == "costs"
+    assert folded.className == "panel" and folded.children[0].children == "Cost model"
+    assert kit.section("Fabric").open is True
+    assert kit.panel(html.P("a"), className="player-panel").className == "panel player-panel"
+    assert kit.panel().className == "panel"
+    box = kit.message_box("trees-message")
+    assert (box.id, box.className, box.role) == ("trees-message", "message", "alert")
+    status = kit.status_box("trees-flag")
+    assert (status.className, status.role) == ("flag", "status")
+    assert kit.info("one").children == "one" and kit.info("a", "b").children == ["a", "b"]
+    assert kit.info(id="x").id == "x"
+
+
+def test_controls():
+    row = kit.field("k", kit.number_input("trees-k", 4, min=2))
+    assert row.className == "row" and row.children[0].children == "k"
+    box = row.children[1]
+    assert (box.type, box.value, box.debounce, box.min) == ("number", 4, True, 2)
+    choice = kit.dropdown("bar-algo", ["a", "b"], "a", disabled=True)
+    assert (choice.clearable, choice.className, choice.disabled) == (False, "grow", True)
+    assert kit.download_button("Download PNG", "bar-png").n_clicks == 0
+
+
+def test_png_download_is_wired_on_the_app():
+    app = Dash(__name__)
+    kit.png_download(app, "bar-png", "bar-canvas", "vizcoll-barrier")
+    assert "bar-canvas.generateImage" in app.callback_map
+
+
+def test_one_blank_figure():
+    fig = blank_figure("Choose a group.", height=200)
+    assert fig.layout.height == 200 and fig.layout.annotations[0].text == "Choose a group."
+    assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
+    assert blank_figure().layout.height == 320
+    assert framed(blank_figure()).layout.title.x == 0.01

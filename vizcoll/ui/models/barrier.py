@@ -1,0 +1,339 @@
+"""The barrier page's model: its parameters, the scenario's grid or processes, the run plan, cached engine calls.
+
+The page looks at the one shared :class:`~vizcoll.scenario.Scenario`:
+
+- **on a grid** (a 2-D mesh scenario, :func:`~vizcoll.barrier.is_grid`) the
+  paper's grid model runs on the scenario's fabric with its broken links: the
+  processors are the grid's switches, messages go to the neighbor closest to
+  their destination, and every algorithm (DLCT included) can run. The page's
+  grid presets (size up to :data:`MAX_SIDE` x :data:`MAX_SIDE`, 4 or 8
+  neighbors) *replace* the scenario's fabric;
+- **on any other fabric** (fat tree, uploaded file...) the barrier's
+  processes are the end nodes of the scenario's communicator ``comm`` (every
+  end node when it has none), at most :data:`MAX_PROCESSES`; the algorithms
+  that do not need a grid run over min-hop routes avoiding the broken links
+  and are animated hop by hop on the fabric's drawing (fabrics up to
+  :data:`ANIMATION_LIMIT` nodes; larger ones run without the animation). DLCT
+  needs the grid's numbering: the page says so in one line.
+
+The page's parameters live in ``scenario.params["barrier"]`` (:data:`DEFAULTS`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+
+import numpy as np
+
+from vizcoll.barrier import GRID_ONLY, is_grid
+from vizcoll.barrier.algorithms import ALGOS, JUDGES, grid_only_reason, run_barriers
+from vizcoll.barrier.benchmark import RATES, SIZES, sweep
+from vizcoll.barrier.network import break_links
+from vizcoll.barrier.structures import NUMBERINGS, adjust, numbering, pattern_links
+from vizcoll.barrier.uq import uq_difference_histogram, uq_round
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.topology.generators import parse_spec
+from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.ui import calls
+from vizcoll.ui.cache import cached
+from vizcoll.ui.calls import fabric_of, page_params, topology_of
+from vizcoll.ui.forms import choice, number, whole
+
+__all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRESET", "MAX_SIDE", "MAX_PROCESSES",
+           "ANIMATION_LIMIT", "MAX_SEED", "UQ_SIDE", "ALGO_NAMES", "parse_size", "read_neighbors", "read_params",
+           "defaults_for", "stored_params", "shown_params", "scenario_is_grid", "grid_shape", "grid_spec",
+           "grid_scenario", "random_breaks", "processes_of", "digest", "run_plan", "run_of", "sweep_of", "uq_of",
+           "histogram_of", "view_keys", "comm_options", "chosen_comm", "histogram_side"]
+
+PAGE = "barrier"
+QUICK_MODE, FULL_MODE = "quick", "full"
+ALL_END_NODES = -1
+# the page's parameters (scenario.params["barrier"]); on a fabric that is not a grid the algorithm defaults to tree
+DEFAULTS = {"algo": "dlct", "judge": "model", "barriers": 3, "compute": 0.5, "rate": 0.1, "seed": 0, "comm": 0,
+            "k": 1, "numbering": "s-curve", "sweep": QUICK_MODE}
+NOT_GRID_ALGO = "tree"
+# the grid preset shown when the scenario is not a grid: the model that reproduces the paper's Fig. 3
+# (a 4x4 grid with 8 neighbors: UQ 73.1% / 18.2% for round(1))
+PRESET = (4, 4, 8)
+MAX_SIDE = 16  # the page runs and animates grids up to 16 x 16
+MAX_PROCESSES = 256  # processes of a barrier on a fabric that is not a grid (16 x 16 too)
+ANIMATION_LIMIT = 1500  # fabrics with more nodes run without the animation
+MAX_SEED = 2**31 - 1
+MAX_K = 1_000_000
+MAX_COMM_OPTIONS = 200
+MAX_RANDOM_LINKS = 20_000  # "Break at random" on fabrics up to this many links
+UQ_SIDE = 8  # the LCT vs BST view draws the scenario's grid up to 8 x 8 (else the paper's 4 x 4)
+QUICK = {"sizes": [4, 8, 12], "rates": [0.0, 0.2, 0.4], "seeds": 1}
+FULL = {"sizes": list(SIZES), "rates": list(RATES), "seeds": 1}
+ALGO_NAMES = {"ms": "MS (master–slave)", "tree": "Tree (minimum spanning tree)", "tournament": "Tournament",
+              "dissemination": "Dissemination", "dissemination+tree": "Dissemination + Tree",
+              "dlct": "DLCT", "dlct+ms": "DLCT + MS (ID1)", "dlct+tree": "DLCT + Tree (ID2)"}
+
+
+# ---------------------------------------------------------------- parameters (the browser is untrusted)
+def parse_size(text) -> tuple[int, int]:
+    """``"4x4"``, ``"4"`` or ``"3x5"`` -> (rows, cols), each 1..MAX_SIDE and at least 2 processors."""
+    parts = str(text if text is not None else "").lower().replace("×", "x").split("x")
+    try:
+        dims = [int(p) for p in parts]
+    except ValueError:
+        raise VizcollError(f"grid size must be ROWSxCOLS like 4x4, got {text!r}") from None
+    dims = dims * 2 if len(dims) == 1 else dims
+    if len(dims) != 2 or min(dims) < 1 or dims[0] * dims[1] < 2:
+        raise VizcollError(f"grid size must be ROWSxCOLS with at least 2 processors, got {text!r}")
+    if max(dims) > MAX_SIDE:
+        raise VizcollError(f"the page runs grids up to {MAX_SIDE}x{MAX_SIDE}; run larger ones with "
+                           "python -m vizcoll barrier --size ...")
+    return dims[0], dims[1]
+
+
+def read_neighbors(value) -> int:
+    neighbors = number(value, "neighbours", int)
+    if neighbors not in (4, 8):
+        raise VizcollError(f"neighbours must be 4 or 8, got {neighbors}")
+    return neighbors
+
+
+def read_params(values: dict) -> dict:
+    """The page's parameters checked and canonical (plain JSON values); VizcollError names the first bad one."""
+    return {"algo": choice(values.get("algo"), ALGOS, "barrier algorithm"),
+            "judge": choice(values.get("judge"), JUDGES, "judge"),
+            "barriers": whole(values.get("barriers"), "barriers", 1, 20),
+            "compute": number(values.get("compute"), "work between barriers (s)", float, 0, 60),
+            "rate": number(values.get("rate"), "break rate", float, 0, 1),
+            "seed": whole(values.get("seed"), "seed", 0, MAX_SEED),
+            "comm": whole(values.get("comm"), "communicator", ALL_END_NODES, 10**7),
+            "k": whole(values.get("k"), "K", -MAX_K, MAX_K),
+            "numbering": choice(values.get("numbering"), NUMBERINGS, "numbering"),
+            "sweep": choice(values.get("sweep"), (QUICK_MODE, FULL_MODE), "sweep")}
+
+
+def defaults_for(grid: bool) -> dict:
+    """:data:`DEFAULTS`, with Tree as the algorithm on a fabric that is not a grid (DLCT needs one)."""
+    return DEFAULTS if grid else DEFAULTS | {"algo": NOT_GRID_ALGO}
+
+
+def stored_params(scenario: Scenario, grid: bool) -> dict:
+    """The scenario's page parameters checked (raises VizcollError on a forged value)."""
+    return read_params(page_params(scenario, PAGE, defaults_for(grid)))
+
+
+def shown_params(scenario: Scenario, grid: bool) -> dict:
+    """The parameters for the controls: each bad stored value replaced by its default (never raises)."""
+    return calls.shown_params(scenario, PAGE, defaults_for(grid), read_params)
+
+
+# ---------------------------------------------------------------- the scenario's fabric
+def scenario_is_grid(scenario: Scenario) -> bool:
+    return is_grid(topology_of(scenario))
+
+
+def grid_shape(scenario: Scenario, topo: Topology) -> tuple[int, int, int]:
+    """(rows, cols, neighbours) of a grid scenario: its spec's, else read off the switches' x / y."""
+    if scenario.uploaded is None and scenario.spec.partition(":")[0] in ("mesh", "grid"):
+        try:
+            _, spec = parse_spec(scenario.spec)
+            rows, cols = spec.get("dims", (4, 4))
+            return int(rows), int(cols), int(spec.get("neighbors", 4))
+        except (VizcollError, ValueError):
+            pass
+    sw = topo.switches
+    x, y = topo.attr("x")[sw], topo.attr("y")[sw]
+    rows, cols = (int(y.max()) + 1, int(x.max()) + 1) if len(sw) else (0, 0)
+    s = topo.kind == SWITCH
+    between = s[topo.link_a] & s[topo.link_b]
+    xa, xb = topo.attr("x")[topo.link_a[between]], topo.attr("x")[topo.link_b[between]]
+    ya, yb = topo.attr("y")[topo.link_a[between]], topo.attr("y")[topo.link_b[between]]
+    return rows, cols, 8 if bool(np.any((xa != xb) & (ya != yb))) else 4
+
+
+def grid_spec(rows: int, cols: int, neighbors: int) -> str:
+    return f"mesh:{rows}x{cols},neighbors={neighbors},hosts=0"
+
+
+def grid_scenario(scenario: Scenario, rows: int, cols: int, neighbors: int) -> Scenario:
+    """The shared scenario replaced by the page's grid preset (its page parameters kept).
+
+    Resizing a grid keeps its breaks: they name links by their ends and ports,
+    so a break stays on its link, or is listed as missing when the link is
+    gone. A fabric that was not a grid is replaced without its breaks.
+    """
+    fresh = Scenario(spec=grid_spec(rows, cols, neighbors), params=scenario.params)
+    if scenario_is_grid(scenario):
+        fresh = replace(fresh, broken=list(scenario.broken))
+    return fresh
+
+
+def random_breaks(scenario: Scenario, rate: float, seed: int) -> Scenario:
+    """The scenario with ``rate`` of its switch-to-switch links broken at random (seeded), never cutting the
+    switches apart; the other breaks are repaired."""
+    fabric = fabric_of(scenario)
+    if fabric.n_links > MAX_RANDOM_LINKS:
+        raise VizcollError(f"Break at random works on fabrics up to {MAX_RANDOM_LINKS:,} links "
+                           f"(this one has {fabric.n_links:,}); break links on the Topology page")
+    topo = fabric.copy()
+    labels = [topo.link_label(topo.link_row(lid)) for lid in break_links(topo, rate, seed, keep_connected=True)]
+    return scenario.with_breaks(labels)
+
+
+def processes_of(scenario: Scenario, topo: Topology, comm: int) -> tuple[list[int], str]:
+    """The barrier's processes on a fabric that is not a grid: the end nodes of communicator ``comm`` (every end
+    node when ``comm`` is :data:`ALL_END_NODES` or the scenario has none), and a sentence saying so."""
+    comms = scenario.communicators(topo)
+    if comms is None or len(comms) == 0 or comm == ALL_END_NODES:
+        nodes = topo.endpoints.tolist()
+        why = "" if comm == ALL_END_NODES else " (the scenario has no communicator)"
+        text = f"every end node{why}: {len(nodes):,} processes"
+    else:
+        if not 0 <= comm < len(comms):
+            raise VizcollError(f"communicator {comm} does not exist: the scenario has {len(comms)} "
+                               f"(0–{len(comms) - 1})")
+        members = comms.nodes(comm).tolist()
+        nodes = list(dict.fromkeys(members))
+        text = f"the end nodes of communicator {comm}: {len(nodes):,} processes"
+        if len(nodes) < len(members):
+            text += f" (its {len(members):,} ranks share them: one barrier process per end node)"
+    if len(nodes) < 2:
+        raise VizcollError(f"a barrier needs at least 2 processes; {text.split(':')[0]} gives {len(nodes)}")
+    if len(nodes) > MAX_PROCESSES:
+        raise VizcollError(f"the page runs barriers of up to {MAX_PROCESSES} processes; {text} — choose a smaller "
+                           "communicator (Topology page) or run python -m vizcoll barrier")
+    return nodes, text
+
+
+def comm_options(scenario: Scenario, topo: Topology) -> list[dict]:
+    """The processes a barrier on a fabric that is not a grid can run on: every end node, or a communicator."""
+    try:
+        comms = scenario.communicators(topo)
+    except VizcollError:
+        comms = None
+    options = [{"label": f"every end node ({len(topo.endpoints):,})", "value": ALL_END_NODES}]
+    if comms is not None:
+        options += [{"label": f"communicator {i} ({len(comms[i]):,} processes)", "value": i}
+                    for i in range(min(len(comms), MAX_COMM_OPTIONS))]
+    return options
+
+
+def chosen_comm(scenario: Scenario, comm, checked_first: bool = False):
+    """The processes control's value when it is a choice, else the stored one.
+
+    It is no choice when it is None (the dropdown drops its value when its
+    options change, e.g. on a grid, which has no communicators) or when the
+    scenario is a grid (the control is disabled there: the processes are the
+    grid's switches). With ``checked_first`` only None is replaced, so that a
+    forged value is still checked (and reported) by :func:`read_params`.
+    """
+    try:
+        grid = scenario_is_grid(scenario)
+    except VizcollError:
+        grid = False
+    if comm is None or (grid and not checked_first):
+        return page_params(scenario, PAGE, defaults_for(grid))["comm"]
+    return comm
+
+
+def digest(scenario: Scenario) -> str:
+    """A short key of everything that determines the scenario's topology."""
+    raw = json.dumps(scenario.source_key(), sort_keys=True, separators=(",", ":"), default=str).encode()
+    return hashlib.sha256(raw).hexdigest()[:32]
+
+
+def run_plan(scenario: Scenario) -> dict:
+    """What the run view shows for this scenario (plain values, the key of the run); VizcollError when the
+    scenario or the parameters cannot run.
+
+    ``reason`` (DLCT on a fabric that is not a grid) is said in one line
+    instead of a run.
+    """
+    topo = topology_of(scenario)
+    grid = is_grid(topo)
+    p = stored_params(scenario, grid)
+    plan = {"digest": digest(scenario), "grid": grid, "algo": p["algo"], "judge": p["judge"],
+            "barriers": p["barriers"], "compute": p["compute"], "seed": p["seed"], "processes": None,
+            "animate": True, "reason": "", "note": ""}
+    if grid:
+        rows, cols, neighbors = grid_shape(scenario, topo)
+        if max(rows, cols) > MAX_SIDE:
+            raise VizcollError(f"the scenario's grid is {rows}x{cols}: the page runs grids up to "
+                               f"{MAX_SIDE}x{MAX_SIDE} (choose a size and press Use this grid, or run python -m "
+                               "vizcoll barrier --size ...)")
+        plan["note"] = (f"The paper's grid model on the scenario's {rows}×{cols} grid ({neighbors} neighbours): "
+                        f"{len(topo.switches)} processors, the grid's switches.")
+        return plan
+    if p["algo"] in GRID_ONLY:
+        plan["reason"] = grid_only_reason(topo, p["algo"])
+    nodes, text = processes_of(scenario, topo, p["comm"])
+    plan["processes"] = nodes
+    plan["note"] = f"The barrier runs on {text}, over min-hop routes that avoid the broken links."
+    if topo.n_nodes > ANIMATION_LIMIT:
+        plan["animate"] = False
+        plan["note"] += (f" The fabric has {topo.n_nodes:,} nodes: the run is computed but not animated "
+                         f"(the page draws fabrics up to {ANIMATION_LIMIT:,} nodes).")
+    return plan
+
+
+# ---------------------------------------------------------------- engine calls (cached)
+@cached
+def _run(source: dict, plan: dict) -> dict:
+    topo = topology_of(Scenario(**source))
+    extra = {} if plan["processes"] is None else {"participants": plan["processes"]}
+    timeline, figures = run_barriers(topo, plan["algo"], barriers=plan["barriers"], compute=plan["compute"],
+                                     seed=plan["seed"], judge=plan["judge"], record=plan["animate"], **extra)
+    return {"timeline": timeline.to_dict() if plan["animate"] else None, "figures": figures}
+
+
+def run_of(scenario: Scenario, plan: dict) -> dict:
+    """The run's timeline (as a dict; None when not animated) and figures."""
+    return _run(scenario.source_key(), {k: v for k, v in plan.items() if k != "note"})
+
+
+@cached
+def sweep_of(mode: str, neighbors: int) -> dict:
+    """Run time of every algorithm over grid sizes and break rates (the quick or the full sweep)."""
+    spec = FULL if mode == FULL_MODE else QUICK
+    return sweep(spec["sizes"], spec["rates"], ALGOS, spec["seeds"], neighbors)
+
+
+@cached
+def uq_of(rows: int, cols: int, neighbors: int, k: int, numbering_kind: str) -> dict:
+    """IDs before/after ``round(k)``, both structures' Gather link sets and ``uq_round``."""
+    ids_before = numbering(numbering_kind, rows, cols)
+    ids_after = adjust(ids_before, k)
+    out = {"before": ids_before.tolist(), "after": ids_after.tolist()}
+    for structure in ("lct", "bst"):
+        a = pattern_links(structure, ids_before, neighbors)
+        b = pattern_links(structure, ids_after, neighbors)
+        out[structure] = {"uq": uq_round(structure, ids_before, k, neighbors),
+                          "before": sorted([list(map(list, x)) for x in a]),
+                          "after": sorted([list(map(list, x)) for x in b])}
+    return out
+
+
+@cached
+def histogram_of(side: int, neighbors: int) -> dict:
+    """The UQ(LCT) − UQ(BST) histogram of every shift on a side x side grid (the paper's Fig. 5)."""
+    return uq_difference_histogram(side, neighbors)
+
+
+def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
+    """(run plan, LCT/BST view key, sweep key) of the scenario; the run plan is ``{"error": message}`` when it
+    cannot run (the other two then use the page's defaults)."""
+    topo = topology_of(scenario)
+    grid = is_grid(topo)
+    try:
+        plan = run_plan(scenario)
+    except VizcollError as exc:
+        plan = {"error": f"⚠ {exc}", "grid": grid}
+    p = shown_params(scenario, grid)
+    rows, cols, neighbors = grid_shape(scenario, topo) if grid else PRESET
+    uq = {"rows": rows, "cols": cols, "neighbors": neighbors, "k": p["k"], "numbering": p["numbering"],
+          "grid": grid}
+    return plan, uq, {"mode": p["sweep"], "neighbors": neighbors}
+
+
+def histogram_side(key: dict) -> int:
+    """The square grid of the UQ histogram: the scenario's grid if square and at most UQ_SIDE, else 4."""
+    return key["rows"] if key["rows"] == key["cols"] and 2 <= key["rows"] <= UQ_SIDE else 4

@@ -1,0 +1,113 @@
+"""The topology page's model: example fabrics, links named by id or label, communicators drawn by hand, the
+broadcast root and its cached timeline."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import replace
+
+import numpy as np
+
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.sim.broadcast import broadcast
+from vizcoll.topology.generators import GENERATORS
+from vizcoll.topology.model import Topology
+from vizcoll.ui.cache import cached
+from vizcoll.ui.calls import fabric_of, topology_of
+from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT
+
+__all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "toggle_member", "root_of",
+           "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline"]
+
+PAGE = "topology"
+EXAMPLE_SPECS = {
+    "fat-tree": "fat-tree:radix=4,levels=3",
+    "pruned-fat-tree": "pruned-fat-tree:pods=2,leaves=2,hosts=4,spines=2,up=2,paths=1",
+    "sunway-supernode": "sunway-supernode",
+    "torus": "torus:4x4x2,hosts=1",
+    "dragonfly": "dragonfly:a=4,p=2,h=2",
+    "mesh": "mesh:4x4,neighbors=8",
+}
+NEW_COMM = -1  # the "a new communicator" choice of the hand-drawing dropdown
+ANIMATION_LIMIT = SMALL_LIMIT
+
+
+def link_label(scenario: Scenario, ref) -> str:
+    """The ``a[pa]-b[pb]`` label of a link typed as its id (``17``) or as its label."""
+    text = str(ref if ref is not None else "").strip()
+    if not text:
+        raise VizcollError("type a link id or a[1]-b[2] first (click a link to see both)")
+    if not text.isdigit():
+        return text
+    fabric = fabric_of(scenario)
+    return fabric.link_label(fabric.link_row(int(text)))
+
+
+def toggle_member(scenario: Scenario, name: str, index) -> Scenario:
+    """End node ``name`` put into communicator ``index`` (or taken out); -1 starts a new communicator.
+
+    A pattern is first written out as explicit lists, so drawing by hand
+    continues from what the user sees; a communicator left empty is dropped.
+    """
+    topo = topology_of(scenario)
+    if name not in topo or topo.kind[topo.index(name)] != 1:
+        raise VizcollError(f"{name!r} is not an end node: only end nodes run processes")
+    lists = [list(c) for c in (scenario.lists if scenario.lists is not None else scenario.name_lists(topo))]
+    index = index if isinstance(index, int) and 0 <= index < len(lists) else NEW_COMM
+    if index == NEW_COMM:
+        lists.append([name])
+    elif name in lists[index]:
+        lists[index] = [n for n in lists[index] if n != name]
+    else:
+        lists[index].append(name)
+    return replace(scenario, pattern="", lists=[c for c in lists if c])
+
+
+def root_of(scenario: Scenario, topo: Topology) -> str | None:
+    """The broadcast root: the stored one when the fabric has it, else the first end node (or switch)."""
+    wanted = scenario.params.get(PAGE, {}).get("root")
+    if isinstance(wanted, str) and wanted in topo:
+        return wanted
+    names = topo.endpoints if len(topo.endpoints) else topo.switches
+    return topo.names[names[0]] if len(names) else None
+
+
+def spec_help(generator: str) -> str:
+    """The generator's spec with every parameter at its default, as an example to edit."""
+    if generator not in GENERATORS:
+        return "A topology read from a file."
+    parts = []
+    for p in inspect.signature(GENERATORS[generator]).parameters.values():
+        if p.name == "dims":
+            parts.insert(0, "x".join(map(str, p.default)))
+        elif p.default != "":
+            parts.append(f"{p.name}={p.default}")
+    example = generator + (":" + ",".join(parts) if parts else "")
+    return f"Defaults: {example}"
+
+
+def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, int], str]:
+    """Node -> index of the first communicator it hosts, and a one-line description."""
+    comms = scenario.communicators(topo)
+    if comms is None:
+        return {}, "No communicators: type a pattern and press Apply, or upload a file."
+    nodes, first = np.unique(comms.node_array(), return_index=True)  # entries are in communicator order
+    colour = dict(zip(nodes.tolist(), comms.comm_of_entry()[first].tolist(), strict=True))
+    sizes = ", ".join(f"{count} of size {size}" for size, count in sorted(comms.sizes().items()))
+    return colour, f"{len(comms)} communicators ({sizes}); end nodes take the colour " \
+                   f"of their first communicator ({len(PALETTE)} colours repeat)."
+
+
+def comm_edit_options(scenario: Scenario, topo: Topology) -> list[dict]:
+    """The communicators a click can edit (first 200), plus a new one."""
+    comms = scenario.communicators(topo)
+    options = [{"label": f"communicator {i} ({len(comms[i])} processes)", "value": i}
+               for i in range(min(len(comms), 200))] if comms is not None else []
+    return options + [{"label": "a new communicator", "value": NEW_COMM}]
+
+
+@cached
+def broadcast_timeline(source: dict, root: str) -> dict:
+    """The broadcast from ``root`` on the scenario source's topology, as a timeline dict."""
+    return broadcast(Scenario(**source).topology(), root).to_dict()

@@ -1,0 +1,309 @@
+"""The trees page's model: its parameters, the scenario's processes, the plan of the views, cached engine calls.
+
+The page looks at the one shared :class:`~vizcoll.scenario.Scenario`: its
+fabric is the scenario's (:func:`topology_of`, breaks applied;
+:func:`fabric_of`, intact), its processes are one of the scenario's
+communicators (``comm``; :data:`WORLD` = every process of the scenario,
+:meth:`Scenario.placement`).
+
+**Parameters** live in ``scenario.params["trees"]`` (:data:`DEFAULTS`).
+Every control change is checked on the server (:func:`read_params`; the
+browser is untrusted). A quick preset (:data:`PRESETS`) *replaces* the shared
+scenario (the badge shows it).
+
+**Broken links.** A tree's shape and mapping (which rank sits where) come
+from the intact fabric. Its routes are, by default (``routes = "live"``),
+computed over the live links, so every tree avoids the breaks; an edge left
+without any live route is flagged and the ranks it cuts off are named.
+``routes = "intact"`` shows the tree as built on the intact fabric: edges
+whose route crosses a broken link are flagged and the animation waits.
+
+**Limits.** Trees of up to :data:`MAX_PROCESSES` processes (a larger
+communicator gets a message pointing to ``python -m vizcoll tree``), the
+aggregation animated up to :data:`MAX_ANIMATED` processes on fabrics up to
+``SMALL_LIMIT`` nodes; k and the type II degree up to :data:`MAX_K` /
+:data:`MAX_DEGREE`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+
+import numpy as np
+
+from vizcoll.comm import Placement
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import WORLD, Scenario
+from vizcoll.topology.model import Topology
+from vizcoll.trees.aggregation import simulate_aggregation
+from vizcoll.trees.cost import CostParams, selection_table
+from vizcoll.trees.metrics import mapped_type_one, tree_metrics
+from vizcoll.trees.tree import Tree
+from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
+from vizcoll.trees.typetwo import type_two_tree
+from vizcoll.ui import calls
+from vizcoll.ui.cache import cached
+from vizcoll.ui.calls import fabric_of, hops_of, page_params, topology_of
+from vizcoll.ui.forms import choice, number
+
+__all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "MAX_DEGREE", "MAX_PROCESSES",
+           "MAX_ANIMATED", "TYPE1", "TYPE2", "LIVE", "INTACT", "CONTROL_KEYS", "COST_KEYS", "COST_FIELDS",
+           "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
+           "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
+           "selection"]
+
+PAGE = "trees"
+TYPE1, TYPE2 = "type1", "type2"
+LIVE, INTACT = "live", "intact"
+# the page's parameters (scenario.params["trees"]): on the default scenario (a 3-level fat tree of 4-port
+# switches, every one of its 16 processes) 4-ary trees give the paper's Fig. 7 setting
+DEFAULTS = {"comm": WORLD, "kind": "kary", "k": 4, "degree": 4, "routes": LIVE, "l": 0.28, "delta": 4,
+            "theta": 0.01, "beta": 16000.0, "gamma": 3.75e-05, "S": 0, "eps": 0.1, "anim": TYPE1}
+KINDS = {"kary": "k-ary", "knomial": "k-nomial", "zhao": "Zhao et al. (k-nomial over group leaders)",
+         "hier-knomial": "hierarchical k-nomial"}
+ROUTES = {LIVE: "avoid broken links (routes over live links)",
+          INTACT: "as built on the intact fabric (flag the breaks)"}
+ANIM = {TYPE1: "the chosen type I tree", TYPE2: "the min-cost type II tree"}
+BUILDERS = {"kary": lambda P, k, groups: kary_tree(P, k), "knomial": lambda P, k, groups: knomial_tree(P, k),
+            "zhao": lambda P, k, groups: zhao_tree(groups, k),
+            "hier-knomial": lambda P, k, groups: hier_knomial_tree(groups, k)}
+COST_FIELDS = (("l", "l (μs per link)"), ("delta", "δ (hops of a route)"), ("theta", "θ (μs per packet)"),
+               ("beta", "β (bytes per μs)"), ("gamma", "γ (μs per byte)"), ("S", "S (message bytes)"),
+               ("eps", "ε (μs, for F(k))"))
+# no NIC or switch holds a 1,024-wide tree node (the paper's widths stop at 128, F(k) is drawn to 128); wider
+# only turns the page's trees (at most MAX_PROCESSES processes) into near-stars
+MAX_K = 1024
+MAX_DEGREE = 1024  # no switch has more than 1,024 ports to aggregate from (the paper's degrees are 16 and 64)
+# each of the five trees routes every edge over the fabric in Python: ~1 s per tree at 4,096 processes, tens of
+# seconds at TaihuLight's 40,960; larger communicators are for the command line (python -m vizcoll tree)
+MAX_PROCESSES = 4096
+# the player's timeline travels to the browser: ~2 KB per process (2 MB at 1,024 processes)
+MAX_ANIMATED = 1024
+MAX_COMM_OPTIONS = 200  # communicators offered in the dropdown (the first ones)
+MAX_TIME = 1e6  # μs: bound of the time parameters (l, θ, γ, ε) — larger is a typo, not a network
+MAX_BANDWIDTH = 1e12  # bytes per μs
+MAX_DELTA = 1000  # hops of one route
+MAX_BYTES = 1 << 30  # message size S
+# quick presets: each REPLACES the shared scenario (fabric, communicators, breaks) and sets the tree
+PRESETS = {
+    "fig7": ("Paper Fig. 7: fat tree of 4-port switches, 16 processes, 4-ary",
+             {"spec": "fat-tree:radix=4,levels=3", "pattern": "grid2d:4x4"},
+             {"comm": WORLD, "kind": "kary", "k": 4, "degree": 4}),
+    "sunway": ("Sunway supernode: 512 processes (2 per node), 32-ary",
+               {"spec": "sunway-supernode", "ppn": 2},
+               {"comm": WORLD, "kind": "kary", "k": 32, "degree": 16}),
+}
+CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
+COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
+METRIC_KEYS = ("height", "radius", "edge_links", "link_packets", "max_link", "max_switch_link", "cross_group",
+               "latency_us", "flags")
+
+
+def tree_name(kind: str, k: int) -> str:
+    """``"4-ary"``, ``"4-nomial"``, ``"Zhao 4-nomial"``, ``"hierarchical 4-nomial"``."""
+    return {"kary": f"{k}-ary", "knomial": f"{k}-nomial", "zhao": f"Zhao {k}-nomial",
+            "hier-knomial": f"hierarchical {k}-nomial"}[kind]
+
+
+# ---------------------------------------------------------------- parameters (the browser is untrusted)
+def _number(values: dict, key: str, what: str, kind, low, high):
+    """``values[key]`` as a number of ``kind`` in [low, high]; a missing one (a number box the browser found out of
+    its range, or a forged store) gets a message saying what to enter."""
+    value = values.get(key)
+    if value is None or value == "":
+        raise VizcollError(f"{what}: enter {'a whole number' if kind is int else 'a number'} from {low:g} to "
+                           f"{high:g}")
+    if isinstance(value, bool):
+        raise VizcollError(f"{what} must be a number, got {value!r}")
+    return number(value, what, kind, low, high)
+
+
+def read_params(values: dict) -> dict:
+    """The page's parameters checked and canonical (plain JSON values); VizcollError names the first bad one."""
+    num = lambda key, what, *args: _number(values, key, what, *args)  # noqa: E731
+    params = {
+        "comm": num("comm", "communicator", int, WORLD, 10**7),
+        "kind": choice(values.get("kind"), KINDS, "tree kind"),
+        "k": num("k", "k (width / base)", int, 2, MAX_K),
+        "degree": num("degree", "the type II degree bound", int, 2, MAX_DEGREE),
+        "routes": choice(values.get("routes"), ROUTES, "routes choice"),
+        "l": num("l", "l (μs per link)", float, 0, MAX_TIME),
+        "delta": num("delta", "δ (hops of a route)", int, 0, MAX_DELTA),
+        "theta": num("theta", "θ (μs per packet)", float, 0, MAX_TIME),
+        "beta": num("beta", "β (bytes per μs)", float, 0, MAX_BANDWIDTH),
+        "gamma": num("gamma", "γ (μs per byte)", float, 0, MAX_TIME),
+        "S": num("S", "S (message bytes)", int, 0, MAX_BYTES),
+        "eps": num("eps", "ε (μs)", float, 0, MAX_TIME),
+        "anim": choice(values.get("anim"), ANIM, "animated tree"),
+    }
+    if params["l"] <= 0:
+        raise VizcollError("l (μs per link) must be > 0")
+    if params["beta"] <= 0:
+        raise VizcollError("β (bytes per μs) must be > 0")
+    if cost_of(params, 2).b <= 0:
+        raise VizcollError("b = θ + S/β + S·γ must be > 0: raise θ or S")
+    return params
+
+
+def shown_params(scenario: Scenario) -> dict:
+    """The parameters for the controls: each bad stored value replaced by its default (never raises)."""
+    return calls.shown_params(scenario, PAGE, DEFAULTS, read_params)
+
+
+def cost_of(params: dict, nprocs: int) -> CostParams:
+    return CostParams(**{key: params[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}, P=nprocs,
+                      k=params["k"])
+
+
+def preset_scenario(scenario: Scenario, preset) -> Scenario:
+    """The shared scenario replaced by a quick preset (the other pages' parameters kept)."""
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise VizcollError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    _, source, values = PRESETS[preset]
+    return Scenario(**source, params={**scenario.params, PAGE: shown_params(scenario) | values})
+
+
+# ---------------------------------------------------------------- the scenario's processes and the plan
+def placement_of(scenario: Scenario, comm: int) -> Placement:
+    """Where communicator ``comm``'s processes run (:data:`WORLD`: every process of the scenario)."""
+    return scenario.placement(fabric_of(scenario), comm)
+
+
+def _names(topo: Topology, nodes, limit: int = 6) -> str:
+    nodes = list(dict.fromkeys(int(n) for n in nodes))
+    shown = ", ".join(topo.names[n] for n in nodes[:limit])
+    return shown + (f" … and {len(nodes) - limit:,} more" if len(nodes) > limit else "")
+
+
+def comm_text(scenario: Scenario, comm: int, placement: Placement) -> str:
+    fabric = fabric_of(scenario)
+    what = "every process of the scenario" if comm == WORLD else f"communicator {comm}"
+    nodes = np.unique(placement.node)
+    return (f"{what}: {placement.nprocs:,} processes on {len(nodes):,} node{'s' * (len(nodes) != 1)} "
+            f"({_names(fabric, placement.node)})")
+
+
+def comm_options(scenario: Scenario) -> list[dict]:
+    """Every process of the scenario, then its first :data:`MAX_COMM_OPTIONS` communicators."""
+    fabric = fabric_of(scenario)
+    try:
+        world = f"every process ({placement_of(scenario, WORLD).nprocs:,})"
+        comms = scenario.communicators(fabric)
+    except VizcollError:
+        world, comms = "every process", None
+    options = [{"label": world, "value": WORLD}]
+    if comms is not None:
+        options += [{"label": f"communicator {i} ({len(comms[i]):,} processes)", "value": i}
+                    for i in range(min(len(comms), MAX_COMM_OPTIONS))]
+    return options
+
+
+def digest(scenario: Scenario) -> str:
+    """A short key of everything the trees depend on besides the page's parameters."""
+    raw = json.dumps([scenario.source_key(), scenario.pattern, scenario.ppn, scenario.lists], sort_keys=True,
+                     separators=(",", ":"), default=str).encode()
+    return hashlib.sha256(raw).hexdigest()[:32]
+
+
+def tree_plan(scenario: Scenario) -> dict:
+    """What the views show (plain values, small: it travels to the browser); VizcollError when they cannot."""
+    p = read_params(page_params(scenario, PAGE, DEFAULTS))
+    placement = placement_of(scenario, p["comm"])
+    n = placement.nprocs
+    if n < 2:
+        raise VizcollError(f"a tree needs at least 2 processes; {comm_text(scenario, p['comm'], placement)}")
+    if n > MAX_PROCESSES:
+        what = "every process of the scenario" if p["comm"] == WORLD else f"communicator {p['comm']}"
+        raise VizcollError(f"{what} is "
+                           f"{n:,} processes: the page builds trees of up to {MAX_PROCESSES:,} (five trees, every "
+                           "edge routed over the fabric). Choose a smaller communicator, or use the command line "
+                           "(python -m vizcoll tree --topology ...)")
+    topo = topology_of(scenario)
+    return {"digest": digest(scenario), **p, "nprocs": n, "nodes": topo.n_nodes, "broken": int(topo.broken.sum())}
+
+
+def engine_key(scenario: Scenario, plan: dict) -> dict:
+    """Everything the engine calls depend on (their cache key): the scenario's fabric, communicators, the tree."""
+    return {"source": scenario.source_key(), "pattern": scenario.pattern, "ppn": scenario.ppn,
+            "lists": scenario.lists, "comm": plan["comm"], "k": plan["k"], "degree": plan["degree"],
+            "cost": {key: plan[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}}
+
+
+# ---------------------------------------------------------------- engine calls (cached)
+def _scenario(key: dict) -> Scenario:
+    return Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
+
+
+def _routing(scenario: Scenario, routes: str):
+    """(topology, min-hop table) the routes are computed on: the live fabric, or the intact one."""
+    target = scenario if routes == LIVE else replace(scenario, broken=[])
+    return topology_of(target), hops_of(target)
+
+
+def _cost(key: dict, nprocs: int) -> CostParams:
+    return CostParams(**key["cost"], P=nprocs, k=key["k"])
+
+
+@cached
+def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
+    """A type I tree of ``kind`` mapped on the scenario's fabric, routed over live links or as built on the intact
+    fabric: the tree, its routes, metrics, edges crossing broken links and cross-group links
+    (:func:`vizcoll.trees.metrics.mapped_type_one`)."""
+    scenario = _scenario(key)
+    fabric, live = fabric_of(scenario), topology_of(scenario)
+    placement = scenario.placement(fabric, key["comm"])
+    tree = BUILDERS[kind](placement.nprocs, key["k"], hierarchy_from_topology(fabric, placement))
+    routing, table = _routing(scenario, routes)
+    built = mapped_type_one(tree, fabric, placement, routing, table=table, params=_cost(key, placement.nprocs),
+                            k=key["k"], broken=live.link_id[live.broken].tolist())
+    built["metrics"] = {name: built["metrics"][name] for name in METRIC_KEYS}
+    return built
+
+
+@cached
+def type_two(key: dict, routes: str = LIVE) -> dict:
+    """The physical and minimum-cost type II trees of the communicator (or why none could be built)."""
+    scenario = _scenario(key)
+    live = topology_of(scenario)
+    topo, table = _routing(scenario, routes)
+    placement = scenario.placement(fabric_of(scenario), key["comm"])
+    result = type_two_tree(topo, placement.node, table=table, degree=key["degree"])
+    if not result.ok:
+        return {"ok": False, "reason": result.reason}
+    cost = _cost(key, placement.nprocs)
+    metrics = {}
+    for name, tree in (("physical", result.physical), ("tree", result.tree)):
+        m = tree_metrics(tree, topo, table=table, params=cost)
+        metrics[name] = {key: m[key] for key in METRIC_KEYS}
+    return {"ok": True, "root": result.root, "physical": result.physical.to_dict(), "tree": result.tree.to_dict(),
+            "physical_switches": result.physical_switches.tolist(), "tree_switches": result.tree_switches.tolist(),
+            "vertex_ranks": result.vertex_ranks(), "links": list(result.links), "metrics": metrics,
+            "crossing": sorted(set(live.link_id[live.broken].tolist()) & set(result.links)),
+            "candidates": result.candidates}
+
+
+@cached
+def timeline_of(key: dict, which: str, kind: str, routes: str) -> dict:
+    """The aggregation timeline (a dict) of the type I tree ``kind`` or of the min-cost type II tree."""
+    scenario = _scenario(key)
+    topo, table = topology_of(scenario), hops_of(scenario)
+    placement = scenario.placement(fabric_of(scenario), key["comm"])
+    cost = _cost(key, placement.nprocs)
+    if which == TYPE2:
+        built = type_two(key, routes)
+        tree, ranks = Tree.from_dict(built["tree"]), built["vertex_ranks"]
+        title = f"Aggregation (sum) in the switches: min-cost type II tree, degree ≤ {key['degree']}"
+    else:
+        built = type_one(key, kind, routes)
+        tree, ranks = Tree.from_dict(built["tree"]), [[r] for r in built["ranks"]]
+        title = f"Aggregation (sum) along the {tree_name(kind, key['k'])} tree"
+    return simulate_aggregation(topo, tree, ranks, latency=cost.l, theta=cost.b, table=table,
+                                title=title).to_dict()
+
+
+@cached
+def selection(cost: dict, nprocs: int, k: int) -> list[dict]:
+    """Table 3 (tree type and width per switch degree and packet size) for the cost model ``cost``."""
+    return selection_table(CostParams(**cost, P=nprocs, k=k), P=nprocs)

@@ -1,0 +1,100 @@
+"""How a page module joins the app: Dash pages, with each page drawn for the shared scenario.
+
+A page module calls :func:`register_page` once, at import::
+
+    def layout(**kwargs) -> html.Div:
+        return body(page_scenario(kwargs))
+
+    register_page(__name__, layout, path="/trees", name="Trees", order=2)
+
+and defines ``body(scenario)`` (its layout for one scenario) and
+``register(app)`` (its callbacks). Dash's router calls ``layout`` with the
+query string's parameters and the values of :data:`ROUTING_INPUTS` (the
+app's ``routing_callback_inputs``) as keyword arguments; those values come
+last, so a query parameter can never stand in for them, and every other
+query parameter is ignored (the browser is untrusted).
+
+:func:`page_scenario` picks the scenario a page is drawn for: the share
+link's (the ``#s=...`` fragment, on the first load of a link or when a new
+link is opened in the tab) or the shell's store. The store is filled from the
+link by the shell in parallel (``load_link``), so the page cannot wait for
+it; after "Open scenario…" (the shell bumps the ``shell-version`` store,
+which re-runs the router) the store wins, because the address bar's fragment
+is then older than the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import suppress
+from urllib.parse import urlsplit
+
+import dash
+from dash import Input, State, ctx, exceptions
+
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.ui.calls import SCENARIO, checked, scenario_of
+
+__all__ = ["ROUTER", "VERSION", "FRAGMENT_KEY", "ROUTING_INPUTS", "register_page", "page_scenario", "page_path",
+           "fragment_of"]
+
+ROUTER = "_pages_location"  # the dcc.Location inside dash.page_container, the one Dash's router listens to
+VERSION = "shell-version"  # bumped by the shell when a scenario file replaces the scenario: the page is drawn again
+FRAGMENT_KEY = "s="
+ROUTING_INPUTS = {
+    "shell_hash": Input(ROUTER, "hash"),  # a new share link opened in the tab draws the page again
+    "shell_version": Input(VERSION, "data"),
+    "shell_scenario": State(SCENARIO, "data"),
+    "shell_href": State(ROUTER, "href"),  # set together with the pathname that triggers the router
+}
+"""Extra values Dash's router passes to every page's ``layout`` (keyword arguments named by the keys)."""
+
+
+def register_page(module: str, layout: Callable, **kwargs) -> None:
+    """``dash.register_page(module, layout=layout, **kwargs)``, once an app exists.
+
+    Dash imports every page module of ``pages_folder`` when it creates an app,
+    and only then may a page register. A page module imported without an app
+    (a unit test, a tool) registers nothing. ``nav=False`` keeps a page out of
+    the navbar.
+    """
+    try:
+        dash.get_app()
+    except exceptions.AppNotFoundError:
+        return
+    dash.register_page(module, layout=layout, **kwargs)
+
+
+def fragment_of(hash_: str | None) -> str | None:
+    """The scenario text of a URL fragment ``#s=...`` (None when the fragment carries none)."""
+    text = (hash_ if isinstance(hash_, str) else "").lstrip("#")
+    return text[len(FRAGMENT_KEY):] if text.startswith(FRAGMENT_KEY) else None
+
+
+def _trigger():
+    try:
+        return ctx.triggered_id
+    except exceptions.MissingCallbackContextException:  # called outside a callback (a test)
+        return None
+
+
+def page_scenario(values: dict) -> Scenario:
+    """The scenario a page is drawn for, from the router's keyword arguments (never raises).
+
+    The link's scenario on a first load (its fragment), else the store's; an
+    unreadable link or store gives the store's or the default scenario (the
+    shell's message says why).
+    """
+    scenario, _ = checked(values.get("shell_scenario"))
+    fragment = fragment_of(values.get("shell_hash"))
+    if fragment and _trigger() != VERSION:
+        with suppress(VizcollError):
+            scenario = Scenario.from_fragment(fragment)
+    return scenario or scenario_of(None)
+
+
+def page_path(values: dict) -> str:
+    """The path of the address the router was called for (``/`` when unknown)."""
+    href = values.get("shell_href")
+    return urlsplit(href if isinstance(href, str) else "").path or "/"

@@ -1,0 +1,101 @@
+"""Pure views of the fault replays page: the reduction's summary against the binomial tree, the tasks formed,
+TREFT's summary."""
+
+from __future__ import annotations
+
+from dash import html
+
+from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.figures.faults import PAPER_AVERAGE, VARIANT_NAMES, task_text, tasks_so_far
+
+__all__ = ["task_outcome", "binomial_outcome", "comparison_sentence", "reduction_summary", "task_list",
+           "treft_summary"]
+
+
+def _ms(seconds) -> str:
+    return f"{float(seconds) * 1e3:,.2f}"
+
+
+def task_outcome(figures: dict) -> str:
+    if figures.get("unrecoverable"):
+        return "unrecoverable"
+    if figures.get("recovered"):
+        return "recovered"
+    if figures.get("fault"):
+        return "fault hit nothing (its data was already reduced)"
+    return "no fault"
+
+
+def binomial_outcome(figures: dict) -> str:
+    if not figures.get("fault"):
+        return "no fault"
+    if not figures.get("completed"):
+        return "failed: a binomial tree has no fault tolerance"
+    return "finished: the victim's data was already sent"
+
+
+def comparison_sentence(task: dict, binomial: dict) -> str:
+    if not binomial.get("completed"):
+        return ("The binomial tree cannot survive this failure; the task-based reduction "
+                + ("could not recover either (the data was lost)." if task.get("unrecoverable") else
+                   f"finished in {_ms(task['time'])} ms."))
+    if not task.get("completed"):
+        return "The task-based reduction could not recover; the binomial tree finished."
+    t, b = float(task["time"]), float(binomial["time"])
+    if t < b:
+        return f"The task-based reduction is {b / t:.2f}× faster than the binomial tree here."
+    return f"The binomial tree is {t / b:.2f}× faster than the task-based reduction here."
+
+
+def reduction_summary(figures: dict, binomial: dict) -> html.Div:
+    fault = figures.get("fault")
+    fault_text = "none"
+    if fault:
+        where = fault.get("location") or "?"
+        fault_text = f"w{fault['rank']} killed at {_ms(fault['time'])} ms ({where})"
+        if fault.get("detected_at") is not None:
+            fault_text += f", detected at {_ms(fault['detected_at'])} ms"
+    rows = [("completion time (ms)", _ms(figures["time"]) if figures.get("completed") else "—",
+             _ms(binomial["time"]) if binomial.get("completed") else "—"),
+            ("messages", f"{figures['messages']:,}", f"{binomial['messages']:,}"),
+            ("result correct", "yes" if figures.get("result_ok") else "no",
+             "yes" if binomial.get("result_ok") else "no"),
+            ("tree height (rounds)", str(figures.get("rounds", "")), str(binomial.get("rounds", ""))),
+            ("outcome", task_outcome(figures), binomial_outcome(binomial))]
+    head = html.Tr([html.Th(""), html.Th("task-based"), html.Th("binomial tree")])
+    body = [html.Tr([html.Td(a), html.Td(b), html.Td(c)]) for a, b, c in rows]
+    return html.Div([
+        html.H3("Summary (same slow nodes and same kill for both)"),
+        html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)]),
+        html.P(f"Fault: {fault_text}.", className="info"),
+        html.P(comparison_sentence(figures, binomial), className="info ft-verdict"),
+    ])
+
+
+def task_list(timeline: Timeline, step: int, figures: dict) -> html.Div:
+    formed = tasks_so_far(timeline, step, figures.get("tasks", []))
+    items = [html.Li(task_text(t)) for t in formed]
+    return html.Div([
+        html.H3(f"Tasks formed so far: {len(formed)} of {len(figures.get('tasks', []))}"),
+        html.P("(i,j) → w: the master pairs the messages of i and j; w fetches the other's data and reduces it.",
+               className="info"),
+        html.Ol(items, className="ft-tasks") if items else html.P("none yet", className="info"),
+    ])
+
+
+def treft_summary(figures: dict) -> html.Div:
+    yes = lambda x: "yes" if x else "no"  # noqa: E731
+    injected = "; ".join(f"r{i['replica']}: bit {i['bit']} of {i['var']}[{i['index']}] after {i['kernel']}"
+                         for i in figures.get("injected", [])) or "none"
+    rows = [("outcome", str(figures["outcome"])), ("soft error", injected),
+            ("detected", yes(figures["detected"])), ("corrected", yes(figures["corrected"])),
+            ("final output correct", yes(figures["final_output_ok"])),
+            ("fault-tolerant sections", str(len(figures.get("sections", [])))),
+            ("run time (s)", f"{figures['time']:,.1f}"), ("without TREFT (s)", f"{figures['baseline_time']:,.1f}"),
+            ("overhead", f"{figures['overhead_pct']:.2f} %")]
+    average = PAPER_AVERAGE.get(figures.get("variant", "treft"))
+    return html.Div([
+        html.H3(f"Summary: {figures.get('program', '')} under {VARIANT_NAMES.get(figures.get('variant'), '')}"),
+        html.Table(className="summary", children=html.Tbody([html.Tr([html.Td(a), html.Td(b)]) for a, b in rows])),
+        html.P(f"The paper's average overhead for this variant: {average} %." if average else "", className="info"),
+    ])

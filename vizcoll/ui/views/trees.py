@@ -1,0 +1,262 @@
+"""Pure views of the trees page: the trees compared, Table 3, what the broken links do to a tree, sentences.
+
+They read the page's model (:mod:`vizcoll.ui.models.trees`, whose engine
+calls are cached) and return tables and text; figures are in
+:mod:`vizcoll.ui.figures.trees`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from dash import html
+
+from vizcoll.scenario import Scenario
+from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.trees.cost import kopt
+from vizcoll.trees.tree import Tree
+from vizcoll.ui.models.trees import (
+    INTACT,
+    KINDS,
+    LIVE,
+    TYPE2,
+    comm_text,
+    cost_of,
+    placement_of,
+    selection,
+    tree_name,
+    type_one,
+    type_two,
+)
+from vizcoll.ui.views.common import fabric_counts, plural
+
+__all__ = ["comparison_rows", "comparison_table", "selection_view", "fk_info", "flag_type_one", "flag_type_two",
+           "anim_summary", "fabric_line", "type_one_info", "type_two_info", "cross_group_links", "links_text"]
+
+
+def _fmt(value, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,.{digits}f}" if isinstance(value, float) else f"{value:,}"
+
+
+def _busiest(m: dict | None) -> str:
+    return "—" if not m else f"{m['packets']:,} ({m['ends'][0]}–{m['ends'][1]})"
+
+
+def _list(items: list[str], limit: int = 4) -> str:
+    return ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def links_text(topo: Topology, link_ids) -> str:
+    """``"link a[1]-b[2]"`` / ``"links ..."``: links named by their ends and ports."""
+    labels = [topo.link_label(topo.link_row(int(lid))) for lid in link_ids]
+    return f"link{'s' * (len(labels) > 1)} {_list(labels)}"
+
+
+def comparison_rows(key: dict, plan: dict) -> list[dict]:
+    """One row per tree: the type I kinds for ``plan`` and the min-cost type II tree."""
+    rows = []
+    for kind in KINDS:
+        built = type_one(key, kind, plan["routes"])
+        rows.append({"tree": tree_name(kind, plan["k"]), "kind": kind, **built["metrics"],
+                     "crossing": len(built["crossing"])})
+    two = type_two(key, plan["routes"])
+    if two["ok"]:
+        rows.append({"tree": f"type II min-cost, degree ≤ {plan['degree']} ({len(two['tree_switches'])} "
+                             "switches)", "kind": TYPE2, **two["metrics"]["tree"], "cross_group": {},
+                     "crossing": len(two["crossing"])})
+    return rows
+
+
+def _break_cell(r: dict, routes: str) -> str:
+    """How a tree meets the scenario's broken links, in a few words (the flag above the player says more)."""
+    if r["flags"]:
+        n = len(r["flags"])
+        return f"⚠ {n} edge{'s' * (n > 1)} cut off"
+    if r["crossing"]:
+        n = r["crossing"]
+        if r["kind"] == TYPE2:
+            return f"⚠ uses {n} of them"
+        return f"⚠ {n} edge{'s cross' if n > 1 else ' crosses'}"
+    return "avoided" if routes == LIVE else "not crossed"
+
+
+def comparison_table(key: dict, plan: dict) -> html.Table:
+    rows = comparison_rows(key, plan)
+    groups = any("group" in r["cross_group"] for r in rows)
+    broken = plan["broken"] > 0
+    head = ["tree", "height", "radius (links)", "max packets on a link", "max packets switch–switch",
+            "packets between leaf switches", *(["packets between groups"] if groups else []),
+            "modelled latency (μs, eq. 2)", *(["broken links"] if broken else [])]
+    body = []
+    for r in rows:
+        cells = [r["tree"], _fmt(r["height"]), _fmt(r["radius"]), _busiest(r["max_link"]),
+                 _busiest(r["max_switch_link"]), _fmt(r["cross_group"].get("switch")),
+                 *([_fmt(r["cross_group"].get("group"))] if groups else []), _fmt(r["latency_us"], 3)]
+        tds = [html.Td(c) for c in cells]
+        if broken:
+            tds.append(html.Td(_break_cell(r, plan["routes"])))
+        chosen = r["kind"] == plan["kind"]
+        body.append(html.Tr(tds, className="chosen" if chosen else ""))
+    return html.Table(className="summary compare", children=[html.Thead(html.Tr([html.Th(h) for h in head])),
+                                                             html.Tbody(body)])
+
+
+def selection_view(plan: dict) -> html.Table:
+    """Table 3 (the tree type and width per switch degree and packet size) for the page's cost model."""
+    cost = {key: plan[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}
+    rows = selection(cost, plan["nprocs"], plan["k"])
+    head = html.Tr([html.Th(h) for h in ("switch degree d", "packet bytes", "tree type", "k")])
+    body = [html.Tr([html.Td("no type II available" if r["d"] is None else str(r["d"])), html.Td(r["range"]),
+                     html.Td(r["type"]), html.Td(str(r["k"]))]) for r in rows]
+    return html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)])
+
+
+def fk_info(plan: dict) -> str:
+    cost = cost_of(plan, plan["nprocs"])
+    best = kopt(plan["nprocs"], cost.a, cost.b, plan["eps"])
+    return (f"F is smallest at k* = {best['k_star']} (F* = {best['F_star']:.3f} μs); every k from {best['kmin']} "
+            f"to {best['kmax']} is within ε = {plan['eps']:g} μs of it. Table 3 for P = {plan['nprocs']:,}: "
+            "small packets favour a type II tree (short paths), large ones a type I tree (the reduction work "
+            "spread over many NICs).")
+
+
+def _cut_off(tree: Tree, ranks: list[int], flags: list[dict]) -> list[int]:
+    """Ranks whose values never reach the root: every vertex below an edge without a live route."""
+    order = [f["child"] for f in flags]
+    for v in order:
+        order.extend(tree.children[v])
+    return sorted({ranks[v] for v in order})
+
+
+def _edge(tree_dict: dict, ranks: list[int], v: int) -> str:
+    return f"rank {ranks[v]} → rank {ranks[tree_dict['parent'][v]]}"
+
+
+def _isolated(topo: Topology, nodes: list[int]) -> list[str]:
+    """Names of the tree's nodes without any live link."""
+    live = np.bincount(np.r_[topo.link_a[topo.live], topo.link_b[topo.live]], minlength=topo.n_nodes)
+    return [topo.names[n] for n in dict.fromkeys(nodes) if live[n] == 0]
+
+
+def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
+    """What the scenario's broken links do to the chosen type I tree, and whether the animation must wait."""
+    kind = plan["kind"]
+    built = type_one(key, kind, plan["routes"])
+    ranks, tree = built["ranks"], built["tree"]
+    name = f"{tree_name(kind, plan['k'])} tree"
+    broken = topo.link_id[topo.broken].tolist()
+    if not broken:
+        return "", False
+    if plan["routes"] == INTACT:
+        if not built["crossing"]:
+            return (f"As built on the intact fabric, no route of the {name} crosses the broken "
+                    f"{links_text(topo, broken)}."), False
+        links = sorted({lid for c in built["crossing"] for lid in c["links"]})
+        edges = [f"{_edge(tree, ranks, c['child'])} over {links_text(topo, c['links'])}" for c in built["crossing"]]
+        return (f"⚠ As built on the intact fabric, {plural(len(edges), 'edge')} of the {name} route"
+                f"{'s' * (len(edges) == 1)} over the broken "
+                f"{links_text(topo, links)} ({_list(edges)}). Their packets would be lost and the root would never get "
+                "every value, so the animation waits. Choose routes “avoid broken links”: the tree keeps its shape "
+                "and mapping (each rank keeps its NIC), its routes go over live links.", True)
+    before = type_one(key, kind, INTACT)
+    moved = [v for v, (a, b) in enumerate(zip(before["routes"], built["routes"], strict=True))
+             if v and a != b and b is not None]
+    longer = [f"{_edge(tree, ranks, v)}: {len(built['routes'][v])} links instead of {len(before['routes'][v])}"
+              for v in moved if before["routes"][v] is not None and len(built["routes"][v]) != len(before["routes"][v])]
+    if moved:
+        text = (f"The {name}'s routes avoid the broken {links_text(topo, broken)}: {len(moved)} of its edges take "
+                "another route than on the intact fabric, "
+                + (f"some longer ({_list(longer)})." if longer else "every one as short as before."))
+        radius = (before["metrics"]["radius"], built["metrics"]["radius"])
+        if None not in radius:
+            text += f" Radius {radius[0]} → {radius[1]} links."
+    else:
+        text = f"The {name}'s routes avoid the broken {links_text(topo, broken)}: none of them needed it."
+    flags = built["metrics"]["flags"]
+    if flags:
+        cut = _cut_off(Tree.from_dict(tree), ranks, flags)
+        edges = [_edge(tree, ranks, f["child"]) for f in flags]
+        alone = _isolated(topo, tree["node"])
+        why = f" ({_list(alone)} {'have' if len(alone) > 1 else 'has'} no live link left)" if alone else ""
+        text = (f"⚠ {text} But {plural(len(flags), 'edge')} ha{'ve' if len(flags) > 1 else 's'} no live route at "
+                f"all{why}: {_list(edges)}. "
+                f"Rank{'s' * (len(cut) > 1)} {_list([str(r) for r in cut], 12)} "
+                + ("are cut off: their values never reach the root." if len(cut) > 1 else
+                   "is cut off: its value never reaches the root."))
+    return text, False
+
+
+def flag_type_two(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
+    two = type_two(key, plan["routes"])
+    if not two["ok"]:
+        return f"⚠ No type II tree: {two['reason']}", False
+    if not topo.broken.any():
+        return "", False
+    if two["crossing"]:
+        broken = links_text(topo, two["crossing"])
+        return (f"⚠ As built on the intact fabric, the type II tree uses the broken {broken}: "
+                "the animation waits. Choose routes “avoid broken links”: its root, physical tree and aggregation "
+                "switches are then chosen over live links.", True)
+    if plan["routes"] == LIVE:
+        return "The type II tree is built on the live fabric: it avoids the broken links.", False
+    return "As built on the intact fabric, the type II tree uses no broken link.", False
+
+
+def anim_summary(s: dict) -> str:
+    if s.get("result") is None:
+        return (f"No result: {len(s.get('broken_edges', []))} tree edge(s) have no live route, so the root never "
+                f"gets every value ({s.get('packets', 0)} packets went up).")
+    return (f"Result {s['result']:,} ({s['op']} of every process's rank), expected {s['expected']:,}: "
+            f"{'correct ✓' if s['correct'] else 'WRONG ✕'}. Every vertex has it at t = {s['time']:g} μs; "
+            f"{s['packets']} packets up, {s['bcast_packets']} down, at most {s['max_link_packets']} upward packets "
+            f"on one link; height {s['height']}, radius {s['radius']} links.")
+
+
+def fabric_line(scenario: Scenario, plan: dict, topo: Topology) -> str:
+    """The fabric and the processes the trees are built on, in one line."""
+    text = f"Fabric: {scenario.title} ({fabric_counts(topo)})."
+    if "error" not in plan:
+        text += f" Processes: {comm_text(scenario, plan['comm'], placement_of(scenario, plan['comm']))}."
+    return text
+
+
+def _between_switches(topo: Topology, link_id: int) -> bool:
+    row = topo.link_row(link_id)
+    return bool(topo.kind[topo.link_a[row]] == SWITCH and topo.kind[topo.link_b[row]] == SWITCH)
+
+
+def cross_group_links(built: dict, topo: Topology) -> dict[int, int]:
+    """Switch-to-switch links carrying packets between groups (link id -> packets), drawn dotted."""
+    return {lid: n for lid, n in built["cross_links"].items() if _between_switches(topo, lid)}
+
+
+def type_one_info(built: dict, plan: dict, topo: Topology) -> str:
+    """What the drawing of the chosen tree on the fabric shows, and the edges routed over broken links."""
+    m = built["metrics"]
+    size = len(built["ranks"])
+    switches, groups = m["cross_group"].get("switch", 0), m["cross_group"].get("group")
+    info = (f"Link thickness and colour = aggregation packets (one per tree edge whose route uses the link, both "
+            f"directions). {switches} of the {size - 1} tree edges join processes on different leaf switches"
+            + (f", {groups} of them different groups (pods, supernodes)" if groups is not None else "")
+            + ": the dotted switch links carry packets between groups. Broken links are dashed. Hover a link for "
+              "its ends and load.")
+    if built["crossing"]:
+        links = sorted({lid for c in built["crossing"] for lid in c["links"]})
+        n = len(built["crossing"])
+        info += (f" ⚠ As built, {plural(n, 'edge')} route{'s' * (n == 1)} over the broken {links_text(topo, links)}: "
+                 "choose routes “avoid broken links” to route them over live links.")
+    return info
+
+
+def type_two_info(two: dict, plan: dict, topo: Topology) -> list:
+    """The heading and the sentence about the physical and the minimum-cost type II trees."""
+    if not two["ok"]:
+        return [html.H3("Type II trees"), html.P(f"⚠ No type II tree: {two['reason']}")]
+    saved = len(two["physical_switches"]) - len(two["tree_switches"])
+    return [html.H3("Type II trees (aggregation in the switches, Algorithm 5)"), html.P(className="info", children=(
+        f"Root {topo.names[two['root']]} (one of {two['candidates']} switches with the fewest hops to the farthest "
+        f"member). The physical tree T joins every member NIC to the root by shortest paths and aggregates in all "
+        f"its {len(two['physical_switches'])} switches; the minimum-cost derived tree A promotes processes to "
+        f"ancestors (at most {plan['degree']} children per switch) and needs {len(two['tree_switches'])} "
+        f"switches: {saved} aggregation-tree entries saved."))]
