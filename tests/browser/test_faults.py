@@ -62,7 +62,7 @@ def test_reduction_replay_plays_steps_and_recovers_from_a_fault(page):
     until(lambda: _back_until(page, "ft-red-player", "did not answer the master's ping"), 40, poll=0.5)
     page.duo.wait_for_contains_text("#ft-red-player-caption", "recovery step 1", timeout=5)
     assert "⚠" not in page.duo.find_element("#ft-red-message").text
-    # forward to the recovery's read of the dead worker's original data from its neighbour's disk
+    # forward to the recovery's read of the dead worker's original data from its neighbor's disk
     until(lambda: _forward_until(page, "ft-red-player", "original data from"), 40, poll=0.5)
     scroll_to(page, "#ft-red-diagram")
     page.screenshot("faults-reduction.png")

@@ -96,7 +96,7 @@ def test_a_bad_control_value_gives_a_message_and_leaves_the_store(changes, words
 
 @pytest.mark.parametrize("size, neighbors, words", [
     ("40x40", 8, "the page runs grids up to 16x16"), ("17x4", 8, "up to 16x16"), ("1x1", 8, "at least 2"),
-    ("big", 8, "ROWSxCOLS"), ("4x4", 5, "neighbours must be 4 or 8"), ("4x4", "x", "neighbours must be an integer")])
+    ("big", 8, "ROWSxCOLS"), ("4x4", 5, "neighbors must be 4 or 8"), ("4x4", "x", "neighbors must be an integer")])
 def test_a_forged_grid_preset_gives_a_message(size, neighbors, words):
     for trigger in (USE_GRID, SIZE, NEIGHBORS):
         store, message = update(trigger, scenario(), size=size, neighbors=neighbors)
@@ -338,10 +338,10 @@ def test_uq_view_shows_the_papers_fig_3_numbers():
     assert uq_text(0, 0) == "0 (no links)"
     # the scenario's grid size, K and numbering from the page parameters
     key = page.refresh(scenario("mesh:3x5,neighbors=4,hosts=0", k=2, numbering="hilbert").to_dict())[1]
-    assert "3×5 grid, hilbert numbering, 4 neighbours, round(2)" in page.render_uq(key)[2]
+    assert "3×5 grid, hilbert numbering, 4 neighbors, round(2)" in page.render_uq(key)[2]
     assert "the paper's 4×4 here" in page.render_uq(page.refresh(scenario("mesh:12x12").to_dict())[1])[2]
     key = page.refresh(DEFAULT_SCENARIO.to_dict())[1]
-    assert "not a grid: the paper's 4×4 grid with 8 neighbours" in page.render_uq(key)[2]
+    assert "not a grid: the paper's 4×4 grid with 8 neighbors" in page.render_uq(key)[2]
 
 
 def test_sweep_charts_have_one_line_per_algorithm():
@@ -381,7 +381,7 @@ def test_the_layout_shows_the_scenarios_parameters_and_grid():
     for needle in ("value='3x5'", "value=4", "value='tree'", "value='hilbert'", "value=2", "value=5"):
         assert needle in text, needle
     assert "Run" not in [getattr(c, "children", None) for c in page.body(s).children[0].children[0].children]
-    # a fat tree: the grid preset shows the paper's 4x4 with 8 neighbours, the algorithm defaults to tree
+    # a fat tree: the grid preset shows the paper's 4x4 with 8 neighbors, the algorithm defaults to tree
     text = str(page.body(DEFAULT_SCENARIO))
     assert "value='4x4'" in text and "value=8" in text and "value='tree'" in text
     assert "communicator 7 (4 processes)" in text

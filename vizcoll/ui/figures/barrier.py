@@ -39,7 +39,7 @@ __all__ = [
     "uq_histogram_figure",
 ]
 
-SPACING = 100  # px between neighbouring grid nodes on the canvas
+SPACING = 100  # px between neighboring grid nodes on the canvas
 NODE = "#4a6fa5"
 ROOT_COLOUR = "#f5b800"
 ADJUST_COLOUR = "#d35400"
@@ -98,7 +98,7 @@ def grid_elements(topo: Topology) -> list[dict]:
 
 def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
     """Any fabric: every node ``n<index>`` (label = its name) at its :func:`~vizcoll.topology.layout.positions`
-    place, about :data:`SPACING` px between neighbours, and every link ``l<link id>``.
+    place, about :data:`SPACING` px between neighbors, and every link ``l<link id>``.
 
     Switches get the class ``switch``, end nodes ``endpoint``, the barrier's
     processes also ``proc``; broken links ``broken``.
@@ -272,7 +272,7 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
         xaxis = {"title": {"text": "grid side (N = side²)"}, "tickvals": xs}
     seeds = p.get("seeds", 1)
     fig.update_layout(
-        title={"text": f"{title} ({seeds} seed{'s' * (seeds != 1)}, {p.get('neighbors', 8)} neighbours)"},
+        title={"text": f"{title} ({seeds} seed{'s' * (seeds != 1)}, {p.get('neighbors', 8)} neighbors)"},
         height=480, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "t": 40, "b": 10},
         legend={"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0},
         xaxis={**xaxis, "gridcolor": "#eef2f7"},

@@ -23,7 +23,7 @@ ARROWS = {
     "send": ("#1f3a5f", "solid", 1.6, "message (Wi, Pi) to the master"),
     "task": ("#9467bd", "solid", 1.6, "task sent by the master"),
     "fetch": ("#ff7f0e", "solid", 3.2, "data read worker → worker"),
-    "replica": ("#8c8c8c", "dot", 1.2, "original data copied to a neighbour's disk"),
+    "replica": ("#8c8c8c", "dot", 1.2, "original data copied to a neighbor's disk"),
 }
 TREE_COLOUR = "#2ca02c"
 MASTER_POS = (0.0, 0.0)

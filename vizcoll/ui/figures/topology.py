@@ -27,7 +27,7 @@ BROKEN = "#d62728"
 
 
 def _pixel_positions(topo: Topology) -> np.ndarray:
-    """Layout positions scaled so that neighbouring nodes are about 45 px apart (y downwards)."""
+    """Layout positions scaled so that neighboring nodes are about 45 px apart (y downwards)."""
     pos = positions(topo)
     if len(pos) > 1:
         dist, _ = cKDTree(pos).query(pos, k=2)

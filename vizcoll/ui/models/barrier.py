@@ -91,9 +91,9 @@ def parse_size(text) -> tuple[int, int]:
 
 
 def read_neighbors(value) -> int:
-    neighbors = number(value, "neighbours", int)
+    neighbors = number(value, "neighbors", int)
     if neighbors not in (4, 8):
-        raise VizcollError(f"neighbours must be 4 or 8, got {neighbors}")
+        raise VizcollError(f"neighbors must be 4 or 8, got {neighbors}")
     return neighbors
 
 
@@ -132,7 +132,7 @@ def scenario_is_grid(scenario: Scenario) -> bool:
 
 
 def grid_shape(scenario: Scenario, topo: Topology) -> tuple[int, int, int]:
-    """(rows, cols, neighbours) of a grid scenario: its spec's, else read off the switches' x / y."""
+    """(rows, cols, neighbors) of a grid scenario: its spec's, else read off the switches' x / y."""
     if scenario.uploaded is None and scenario.spec.partition(":")[0] in ("mesh", "grid"):
         try:
             _, spec = parse_spec(scenario.spec)
@@ -260,7 +260,7 @@ def run_plan(scenario: Scenario) -> dict:
             raise VizcollError(f"the scenario's grid is {rows}x{cols}: the page runs grids up to "
                                f"{MAX_SIDE}x{MAX_SIDE} (choose a size and press Use this grid, or run python -m "
                                "vizcoll barrier --size ...)")
-        plan["note"] = (f"The paper's grid model on the scenario's {rows}×{cols} grid ({neighbors} neighbours): "
+        plan["note"] = (f"The paper's grid model on the scenario's {rows}×{cols} grid ({neighbors} neighbors): "
                         f"{len(topo.switches)} processors, the grid's switches.")
         return plan
     if p["algo"] in GRID_ONLY:

@@ -1,4 +1,4 @@
-"""The barrier page: barrier messages on the shared scenario's fabric, and DLCT adjusting its pattern (seed 002).
+"""The barrier page: barrier messages on the shared scenario's fabric, and DLCT adjusting its pattern (the DLCT paper).
 
 On a grid scenario the paper's grid model runs with the scenario's broken
 links; on any other fabric the algorithms that need no grid run over min-hop
@@ -148,7 +148,7 @@ def body(scenario: Scenario) -> html.Div:
         _fabric_section(shape), _breaks_section(v), _barrier_section(v, options, grid),
         message_box(BAR_MESSAGE),
         info("Every change runs at once. Break at random breaks that share of the links (seeded), never cutting "
-             f"the switches apart. On a grid (up to {MAX_SIDE}×{MAX_SIDE}) messages go to the neighbour closest to "
+             f"the switches apart. On a grid (up to {MAX_SIDE}×{MAX_SIDE}) messages go to the neighbor closest to "
              "their destination (the paper's rule) and detour along a shortest live path when that would loop; on "
              f"any other fabric the processes (up to {MAX_PROCESSES}) are end nodes and messages follow min-hop "
              "routes around the broken links."),
@@ -169,11 +169,11 @@ def _fabric_section(shape: tuple[int, int, int]) -> html.Details:
         html.P(id=BAR_FABRIC, className="info"),
         field("size (rows x cols)", dcc.Input(id=BAR_SIZE, value=f"{rows}x{cols}", debounce=True,
                                                placeholder=f"4x4 (up to {MAX_SIDE}x{MAX_SIDE})")),
-        field("neighbours", dcc.RadioItems(id=BAR_NEIGHBORS, options=[4, 8], inline=True,
+        field("neighbors", dcc.RadioItems(id=BAR_NEIGHBORS, options=[4, 8], inline=True,
                                             value=neighbors if neighbors in (4, 8) else 8)),
         html.Div(className="buttons", children=[html.Button("Use this grid", id=BAR_USE_GRID, n_clicks=0)]),
         info("Use this grid replaces the scenario's fabric with this grid (every page follows; its page settings "
-             "stay). On a grid, changing the size or the neighbours resizes it at once and keeps its broken links."))
+             "stay). On a grid, changing the size or the neighbors resizes it at once and keeps its broken links."))
 
 
 def _breaks_section(v: dict) -> html.Details:
@@ -318,7 +318,7 @@ def scenario_after(trigger, scenario: Scenario, tap_edge, size, neighbors, value
         n = read_neighbors(neighbors)
         if trigger != BAR_USE_GRID and not scenario_is_grid(scenario):
             return scenario, (f"Press Use this grid to replace the scenario's fabric ({scenario.title}) with a "
-                              f"{rows}×{cols} grid with {n} neighbours.")
+                              f"{rows}×{cols} grid with {n} neighbors.")
         return grid_scenario(scenario, rows, cols, n), ""
     if trigger == BAR_RANDOM:
         rate = number(values["rate"], "break rate", float, 0, 1)
@@ -448,7 +448,7 @@ def render_uq(key):
 
 
 def compute_sweep(key, size, rate):
-    """The sweep (cached) for the grid's neighbourhood; the chart choices keep their value when still offered."""
+    """The sweep (cached) for the grid's neighborhood; the chart choices keep their value when still offered."""
     if not key:
         return (no_update,) * 6
     result = sweep_of(key["mode"], key["neighbors"]) | {"mode": key["mode"]}

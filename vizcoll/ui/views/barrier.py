@@ -71,7 +71,7 @@ def uq_view(key: dict) -> tuple[go.Figure, go.Figure, str]:
     figs = [numbering_figure(name, result["before"], result["after"], as_set(result[s]["before"]),
                              as_set(result[s]["after"]), k) for s, name in (("lct", "LCT"), ("bst", "BST"))]
     lct, bst = result["lct"]["uq"], result["bst"]["uq"]
-    info = (f"{rows}×{cols} grid, {numbering_kind} numbering, {neighbors} neighbours, round({k}) "
+    info = (f"{rows}×{cols} grid, {numbering_kind} numbering, {neighbors} neighbors, round({k}) "
             f"(every ID becomes (ID + {k}) mod {rows * cols}). A = the links the Gather messages cross before, "
             f"B = after; UQ = 1 − |A ∩ B| / |A ∪ B|. LCT: {uq_text(lct['intersection'], lct['union'])}; "
             f"BST: {uq_text(bst['intersection'], bst['union'])}. LCT's subtrees are contiguous ID ranges, so a "
@@ -79,7 +79,7 @@ def uq_view(key: dict) -> tuple[go.Figure, go.Figure, str]:
     if (rows, cols, neighbors, k, numbering_kind) == (4, 4, 8, 1, "s-curve"):
         info += " The paper (Fig. 3): UQ(LCT) = 73.1%, UQ(BST) = 18.2%."
     if not key.get("grid"):
-        info += " (The scenario's fabric is not a grid: the paper's 4×4 grid with 8 neighbours.)"
+        info += " (The scenario's fabric is not a grid: the paper's 4×4 grid with 8 neighbors.)"
     elif (rows, cols) != (key["rows"], key["cols"]):
         info += f" (The view draws grids up to {UQ_SIDE}×{UQ_SIDE}: the paper's 4×4 here.)"
     return figs[0], figs[1], info

@@ -1,0 +1,93 @@
+"""The shape of the code, kept true by tests: no import cycles, short modules and functions, one event core."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "vizcoll"
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 60
+
+
+def modules() -> dict[str, Path]:
+    """Dotted name -> file of every module of the package."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+def imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The package's modules that ``name`` imports, at any level (a function-level import counts too)."""
+    found = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def test_no_import_cycle_inside_the_package():
+    known = modules()
+    graph = nx.DiGraph()
+    for name, path in known.items():
+        for target in imported(name, path, known):
+            # a package importing its own submodules (its public face) is no cycle
+            if not (path.name == "__init__.py" and target.startswith(name + ".")):
+                graph.add_edge(name, target)
+    cycles = sorted(sorted(c) for c in nx.simple_cycles(graph) if len(c) > 1 and not _through_init(c, known))
+    assert cycles == [], f"import cycles: {cycles}"
+
+
+def _through_init(cycle: list[str], known: dict[str, Path]) -> bool:
+    """A cycle that only passes through a package's ``__init__`` re-exporting its submodules."""
+    return any(known[m].name == "__init__.py" and all(o.startswith(m) for o in cycle) for m in cycle)
+
+
+def test_no_module_over_500_lines():
+    long = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES}
+    assert long == {}, f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def test_no_function_over_60_lines():
+    long = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    long[f"{path.relative_to(ROOT)}:{node.name}"] = length
+    assert long == {}, f"functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def test_one_event_core():
+    """Every simulation (a module that builds a Timeline) runs on vizcoll.sim.engine and keeps no heap of its own.
+
+    Heaps for searches (Dijkstra, best-first scheme search) are not event cores and stay where they are.
+    """
+    def simulation(path: Path) -> bool:
+        text = path.read_text()
+        return "vizcoll.sim.timeline import" in text or "from vizcoll.sim import" in text
+
+    heaps = sorted(str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")
+                   if simulation(p) and "heapq" in p.read_text() and p != PACKAGE / "sim" / "engine.py")
+    assert heaps == [], f"simulations with their own event heap: {heaps}"

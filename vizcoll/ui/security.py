@@ -1,0 +1,78 @@
+"""What every response of the hosted demo carries, and what no request may exceed.
+
+- **Request size**: Flask's ``MAX_CONTENT_LENGTH`` (:data:`MAX_REQUEST_BYTES`,
+  ``VIZCOLL_MAX_REQUEST_MB`` to change it): a larger body is answered 413
+  before it is read, with a one-line message. Uploads are capped below it
+  (:data:`MAX_UPLOAD_BYTES`: a file travels base64-encoded, 4/3 of its size,
+  inside a JSON callback body).
+- **Headers** on every response: a Content-Security-Policy that Dash and Plotly
+  work under (scripts only from the app and its own inline scripts, by hash;
+  no frames; no plugins), ``X-Content-Type-Options: nosniff``,
+  ``X-Frame-Options: DENY``, ``Referrer-Policy: no-referrer``. The ``Server``
+  header is the web server's: :func:`hide_server_software` makes Werkzeug's
+  development server say ``vizcoll``, and ``gunicorn.conf.py`` does the same
+  for gunicorn, so no response names a software version.
+- **Development routes** (``/_reload-hash``) answer 404 unless the app runs
+  with hot reload (``python app.py --debug``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from dash import Dash
+from flask import Response, abort, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+__all__ = ["MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "SERVER_NAME", "harden", "content_security_policy",
+           "hide_server_software"]
+
+MAX_REQUEST_BYTES = int(float(os.environ.get("VIZCOLL_MAX_REQUEST_MB", "20")) * 1024 * 1024)
+"""Largest request body: 20 MB unless ``VIZCOLL_MAX_REQUEST_MB`` says otherwise."""
+MAX_UPLOAD_BYTES = MAX_REQUEST_BYTES * 3 // 4 - 64 * 1024
+"""Largest uploaded file: base64 makes it 4/3 larger, and the callback's JSON needs a little room."""
+SERVER_NAME = "vizcoll"
+
+
+def content_security_policy(app: Dash) -> str:
+    """The policy: only the app's own scripts and its inline ones (by their hashes), styles inline too (Dash and
+    Plotly set element styles), images and workers from the app or data:/blob: URLs (figure downloads, WebGL)."""
+    scripts = " ".join(f"'{h}'" for h in app.csp_hashes())
+    return "; ".join([
+        "default-src 'self'", f"script-src 'self' {scripts}", "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:", "font-src 'self' data:", "worker-src 'self' blob:", "connect-src 'self'",
+        "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"])
+
+
+def harden(app: Dash) -> None:
+    """Cap request bodies and add the security headers to every response of ``app``."""
+    server = app.server
+    server.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+    policy: list[str] = []  # computed on the first response: every inline script is registered by then
+
+    @server.after_request
+    def _headers(response: Response) -> Response:
+        if not policy:
+            policy.append(content_security_policy(app))
+        response.headers["Content-Security-Policy"] = policy[0]
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @server.before_request
+    def _no_dev_routes():
+        if request.path.endswith("/_reload-hash") and not app._dev_tools.hot_reload:
+            abort(404)
+
+    @server.errorhandler(RequestEntityTooLarge)
+    def _too_large(_error) -> tuple[str, int]:
+        return f"The request is larger than the limit of {MAX_REQUEST_BYTES >> 20} MB.\n", 413
+
+
+def hide_server_software() -> None:
+    """Werkzeug's development server (``python app.py``) answers ``Server: vizcoll`` instead of its versions."""
+    from werkzeug.serving import WSGIRequestHandler
+
+    WSGIRequestHandler.server_version = SERVER_NAME
+    WSGIRequestHandler.sys_version = ""
