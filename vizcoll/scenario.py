@@ -35,7 +35,7 @@ import numpy as np
 from vizcoll.comm import Communicators, Placement, from_lists, parse_pattern, place
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
-from vizcoll.topology.model import LINK_LABEL, Topology
+from vizcoll.topology.model import ENDPOINT, LINK_LABEL, Topology
 
 __all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "WORLD", "Scenario",
            "apply_edit"]
@@ -181,6 +181,21 @@ class Scenario:
         """Exactly these links broken (each checked against the fabric)."""
         topo = self.fabric()
         return replace(self, broken=list(dict.fromkeys(topo.link_label(_row(topo, label)) for label in labels)))
+
+    def with_member(self, topo: Topology, name: str, comm: int) -> Scenario:
+        """End node ``name`` put into communicator ``comm`` (taken out if it is in; a new one when ``comm`` is
+        :data:`WORLD` or does not exist). A pattern is first written out as name lists, so editing by hand
+        continues from what the user sees; a communicator left empty is dropped."""
+        if name not in topo or topo.kind[topo.index(name)] != ENDPOINT:
+            raise VizcollError(f"{name!r} is not an end node: only end nodes run processes")
+        lists = [list(c) for c in (self.lists if self.lists is not None else self.name_lists(topo))]
+        if not (isinstance(comm, int) and 0 <= comm < len(lists)):
+            lists.append([name])
+        elif name in lists[comm]:
+            lists[comm] = [n for n in lists[comm] if n != name]
+        else:
+            lists[comm].append(name)
+        return replace(self, pattern="", lists=[c for c in lists if c])
 
     def with_params(self, page: str, values: dict) -> Scenario:
         """The scenario with page ``page``'s parameters replaced."""

@@ -52,6 +52,8 @@ from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import leaf_switches, vertex_ranks
 
 __all__ = [
+    "cut_off_ranks",
+    "isolated_nodes",
     "map_tree",
     "process_ports",
     "Router",
@@ -402,3 +404,18 @@ def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing:
             cross_links.update(route)
     return {"tree": mapped.to_dict(), "ranks": ranks, "routes": routes, "switch": switch.tolist(),
             "cross_links": dict(sorted(cross_links.items())), "crossing": crossing, "metrics": metrics}
+
+
+def cut_off_ranks(tree: Tree, ranks: list[int], children: list[int]) -> list[int]:
+    """Ranks whose values never reach the root: every vertex in the subtrees of ``children`` (vertices whose
+    edge to their parent has no live route)."""
+    order = list(children)
+    for v in order:
+        order.extend(tree.children[v])
+    return sorted({ranks[v] for v in order})
+
+
+def isolated_nodes(topo: Topology, nodes) -> list[str]:
+    """Names of the ``nodes`` (each once, in order) without any live link."""
+    live = np.bincount(np.r_[topo.link_a[topo.live], topo.link_b[topo.live]], minlength=topo.n_nodes)
+    return [topo.names[n] for n in dict.fromkeys(nodes) if live[n] == 0]

@@ -4,7 +4,6 @@ broadcast root and its cached timeline."""
 from __future__ import annotations
 
 import inspect
-from dataclasses import replace
 
 import numpy as np
 
@@ -14,10 +13,10 @@ from vizcoll.sim.broadcast import broadcast
 from vizcoll.topology.generators import GENERATORS
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
-from vizcoll.ui.calls import fabric_of, topology_of
+from vizcoll.ui.calls import fabric_of
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT
 
-__all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "toggle_member", "root_of",
+__all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "root_of",
            "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline"]
 
 PAGE = "topology"
@@ -42,26 +41,6 @@ def link_label(scenario: Scenario, ref) -> str:
         return text
     fabric = fabric_of(scenario)
     return fabric.link_label(fabric.link_row(int(text)))
-
-
-def toggle_member(scenario: Scenario, name: str, index) -> Scenario:
-    """End node ``name`` put into communicator ``index`` (or taken out); -1 starts a new communicator.
-
-    A pattern is first written out as explicit lists, so drawing by hand
-    continues from what the user sees; a communicator left empty is dropped.
-    """
-    topo = topology_of(scenario)
-    if name not in topo or topo.kind[topo.index(name)] != 1:
-        raise VizcollError(f"{name!r} is not an end node: only end nodes run processes")
-    lists = [list(c) for c in (scenario.lists if scenario.lists is not None else scenario.name_lists(topo))]
-    index = index if isinstance(index, int) and 0 <= index < len(lists) else NEW_COMM
-    if index == NEW_COMM:
-        lists.append([name])
-    elif name in lists[index]:
-        lists[index] = [n for n in lists[index] if n != name]
-    else:
-        lists[index].append(name)
-    return replace(scenario, pattern="", lists=[c for c in lists if c])
 
 
 def root_of(scenario: Scenario, topo: Topology) -> str | None:

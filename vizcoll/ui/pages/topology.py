@@ -53,7 +53,6 @@ from vizcoll.ui.models.topology import (
     link_label,
     root_of,
     spec_help,
-    toggle_member,
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.topology import counts_text, legend_items
@@ -215,7 +214,7 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger in (TOPO_APPLY_COMM, TOPO_COMM_UPLOAD):
         return _communicators_after(trigger, scenario, values)
     if trigger == TOPO_CANVAS and values.get("tap_node"):
-        return toggle_member(scenario, values["tap_node"]["data"]["label"], values["comm_edit"])
+        return scenario.with_member(topology_of(scenario), values["tap_node"]["data"]["label"], values["comm_edit"])
     if trigger == TOPO_CANVAS:
         return scenario.toggled(tapped_link(values["tap_edge"]))
     if trigger == TOPO_TOGGLE_LINK:

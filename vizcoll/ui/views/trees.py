@@ -7,12 +7,12 @@ calls are cached) and return tables and text; figures are in
 
 from __future__ import annotations
 
-import numpy as np
 from dash import html
 
 from vizcoll.scenario import Scenario
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import kopt
+from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.models.trees import (
     INTACT,
@@ -121,22 +121,8 @@ def fk_info(plan: dict) -> str:
             "spread over many NICs).")
 
 
-def _cut_off(tree: Tree, ranks: list[int], flags: list[dict]) -> list[int]:
-    """Ranks whose values never reach the root: every vertex below an edge without a live route."""
-    order = [f["child"] for f in flags]
-    for v in order:
-        order.extend(tree.children[v])
-    return sorted({ranks[v] for v in order})
-
-
 def _edge(tree_dict: dict, ranks: list[int], v: int) -> str:
     return f"rank {ranks[v]} → rank {ranks[tree_dict['parent'][v]]}"
-
-
-def _isolated(topo: Topology, nodes: list[int]) -> list[str]:
-    """Names of the tree's nodes without any live link."""
-    live = np.bincount(np.r_[topo.link_a[topo.live], topo.link_b[topo.live]], minlength=topo.n_nodes)
-    return [topo.names[n] for n in dict.fromkeys(nodes) if live[n] == 0]
 
 
 def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
@@ -175,9 +161,9 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
         text = f"The {name}'s routes avoid the broken {links_text(topo, broken)}: none of them needed it."
     flags = built["metrics"]["flags"]
     if flags:
-        cut = _cut_off(Tree.from_dict(tree), ranks, flags)
+        cut = cut_off_ranks(Tree.from_dict(tree), ranks, [f["child"] for f in flags])
         edges = [_edge(tree, ranks, f["child"]) for f in flags]
-        alone = _isolated(topo, tree["node"])
+        alone = isolated_nodes(topo, tree["node"])
         why = f" ({_list(alone)} {'have' if len(alone) > 1 else 'has'} no live link left)" if alone else ""
         text = (f"⚠ {text} But {plural(len(flags), 'edge')} ha{'ve' if len(flags) > 1 else 's'} no live route at "
                 f"all{why}: {_list(edges)}. "
