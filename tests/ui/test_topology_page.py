@@ -366,3 +366,14 @@ def test_large_figure_traces():
     assert any(n.startswith("broken links (") for n in names) and "switches (800)" in names
     markers = [t for t in figure.data if t.mode == "markers"][0]
     assert len(markers.x) == int((topo.kind == SWITCH).sum())
+
+
+def test_drawings_write_the_files_descriptions_under_the_nodes():
+    text = ('switchguid=0x10\nSwitch 2 "S-0010" # "core switch one"\n[1] "H-0020"[1]\n\n'
+            'caguid=0x20\nCa 1 "H-0020" # "stage114 mlx4_0"\n[1] "S-0010"[1]\n')
+    topo = uploaded(text, "real.ibnd").topology()
+    nodes = [e["data"] for e in cytoscape_elements(topo) if "source" not in e["data"]]
+    assert [(n["label"], n["caption"]) for n in nodes] == [("S-0010", "core switch one"),
+                                                            ("H-0020", "stage114 mlx4_0")]
+    assert {"selector": "node", "style": {"label": "data(caption)", "font-size": 9, "text-valign": "bottom",
+                                          "text-margin-y": 2, "color": "#333"}} in base_stylesheet()

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui.figures.common import blank_figure, framed
+from vizcoll.ui.figures.topology import captions
 
 __all__ = [
     "SPACING",
@@ -97,7 +98,8 @@ def grid_elements(topo: Topology) -> list[dict]:
 
 
 def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
-    """Any fabric: every node ``n<index>`` (label = its name) at its :func:`~vizcoll.topology.layout.positions`
+    """Any fabric: every node ``n<index>`` (label = its name, caption = its description when the file gave one)
+    at its :func:`~vizcoll.topology.layout.positions`
     place, about :data:`SPACING` px between neighbors, and every link ``l<link id>``.
 
     Switches get the class ``switch``, end nodes ``endpoint``, the barrier's
@@ -109,9 +111,10 @@ def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
         gaps = gaps[gaps > 1e-9]
         pos = pos * (0.8 * SPACING / (float(np.median(gaps)) if len(gaps) else 1.0))
     procs = set(processes)
-    nodes = [{"data": {"id": f"n{u}", "label": name},
+    nodes = [{"data": {"id": f"n{u}", "label": name, "caption": caption},
               "classes": ("switch" if topo.kind[u] == SWITCH else "endpoint") + (" proc" if u in procs else ""),
-              "position": {"x": float(pos[u, 0]), "y": float(-pos[u, 1])}} for u, name in enumerate(topo.names)]
+              "position": {"x": float(pos[u, 0]), "y": float(-pos[u, 1])}}
+             for u, (name, caption) in enumerate(zip(topo.names, captions(topo), strict=True))]
     return nodes + [_edge(topo, row, "broken" if topo.broken[row] else "") for row in range(topo.n_links)]
 
 
@@ -135,6 +138,7 @@ def grid_stylesheet() -> list[dict]:
 def fabric_stylesheet() -> list[dict]:
     """:func:`grid_stylesheet` for a whole fabric: switches as small rectangles, end nodes grey, processes blue."""
     return grid_stylesheet() + [
+        {"selector": "node", "style": {"label": "data(caption)"}},
         {"selector": ".switch", "style": {"shape": "round-rectangle", "width": 30, "height": 18,
                                           "background-color": "#9fb3c8"}},
         {"selector": ".endpoint", "style": {"shape": "ellipse", "width": 16, "height": 16,

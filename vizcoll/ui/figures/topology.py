@@ -15,7 +15,8 @@ from scipy.spatial import cKDTree
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 
-__all__ = ["SMALL_LIMIT", "PALETTE", "cytoscape_elements", "base_stylesheet", "state_stylesheet", "large_figure"]
+__all__ = ["SMALL_LIMIT", "PALETTE", "captions", "cytoscape_elements", "base_stylesheet", "state_stylesheet",
+           "large_figure"]
 
 SMALL_LIMIT = 1500
 # communicator fills: no orange, green, red or gold, which the player uses for packets and states
@@ -36,17 +37,32 @@ def _pixel_positions(topo: Topology) -> np.ndarray:
     return pos * np.array([1.0, -1.0])
 
 
+CAPTION_CHARS = 24
+
+
+def captions(topo: Topology) -> list[str]:
+    """What a drawing writes under each node: its description when the file gave one (ibnetdiscover's
+    ``stage114 mlx4_0`` rather than ``H-0002c903003421b0``), else its name; cut to :data:`CAPTION_CHARS`."""
+    descs = topo.desc or [""] * topo.n_nodes
+    out = []
+    for name, desc in zip(topo.names, descs, strict=True):
+        text = (desc or "").strip() or name
+        out.append(text if len(text) <= CAPTION_CHARS else text[:CAPTION_CHARS - 1] + "…")
+    return out
+
+
 def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None) -> list[dict]:
-    """Nodes ``n<index>`` and edges ``l<link id>`` (``data.name`` = the link's ``a[pa]-b[pb]`` label);
+    """Nodes ``n<index>`` (``data.label`` = the node's name, ``data.caption`` = what is written under it, see
+    :func:`captions`) and edges ``l<link id>`` (``data.name`` = the link's ``a[pa]-b[pb]`` label);
     ``colour_of`` maps node -> communicator."""
     pos = _pixel_positions(topo)
     colour_of = colour_of or {}
     nodes = []
-    for i, name in enumerate(topo.names):
+    for i, (name, caption) in enumerate(zip(topo.names, captions(topo), strict=True)):
         classes = "switch" if topo.kind[i] == SWITCH else "endpoint"
         if i in colour_of:
             classes += f" comm{colour_of[i] % len(PALETTE)}"
-        nodes.append({"data": {"id": f"n{i}", "label": name}, "classes": classes,
+        nodes.append({"data": {"id": f"n{i}", "label": name, "caption": caption}, "classes": classes,
                       "position": {"x": float(pos[i, 0]), "y": float(pos[i, 1])}})
     is_global = topo.link_attrs.get("global", np.zeros(topo.n_links, dtype=int))
     edges = []
@@ -65,7 +81,7 @@ def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None) 
 def base_stylesheet() -> list[dict]:
     """Shapes and colours: switches, end nodes, broken / global links, communicator colours."""
     sheet = [
-        {"selector": "node", "style": {"label": "data(label)", "font-size": 9, "text-valign": "bottom",
+        {"selector": "node", "style": {"label": "data(caption)", "font-size": 9, "text-valign": "bottom",
                                        "text-margin-y": 2, "color": "#333"}},
         {"selector": ".switch", "style": {"shape": "round-rectangle", "width": 22, "height": 14,
                                           "background-color": "#4a6fa5"}},
@@ -126,11 +142,12 @@ def large_figure(topo: Topology) -> go.Figure:
                                    line={"color": colour, "width": 1 if colour != BROKEN else 3},
                                    hoverinfo="skip"))
     level = topo.attr("level")[sw]
+    shown = captions(topo)
     fig.add_trace(go.Scattergl(
         x=pos[sw, 0], y=pos[sw, 1], mode="markers", name=f"switches ({len(sw):,})",
         marker={"size": 4 + 2 * np.sqrt(hosts_per_switch[sw]), "color": level, "colorscale": "Viridis",
                 "line": {"width": 0}},
-        text=[f"{topo.names[i]}: {hosts_per_switch[i]} end nodes" for i in sw.tolist()], hoverinfo="text"))
+        text=[f"{shown[i]}: {hosts_per_switch[i]} end nodes" for i in sw.tolist()], hoverinfo="text"))
     fig.update_layout(
         title=f"{len(sw):,} switches and {len(topo.endpoints):,} end nodes (end nodes folded into their switch)",
         showlegend=True, legend={"orientation": "h", "y": -0.05}, margin={"l": 10, "r": 10, "t": 40, "b": 10},
