@@ -377,3 +377,12 @@ def test_drawings_write_the_files_descriptions_under_the_nodes():
                                                             ("H-0020", "stage114 mlx4_0")]
     assert {"selector": "node", "style": {"label": "data(caption)", "font-size": 9, "text-valign": "bottom",
                                           "text-margin-y": 2, "color": "#333"}} in base_stylesheet()
+
+
+def test_an_upload_says_what_was_skipped_or_kept():
+    text = ('src/query_smp.c:195; umad (DR path slid 0) bad status 110\nSwitch 4 "s"\n[1] "s"[2]\n[2] "s"[1]\n'
+            '[3] "h"[1]\n\nHca 1 "h"\n[1] "s"[3]\n')
+    store, message, *_ = update("topo-upload.contents", upload=data_url(text), upload_name="odd.topo")
+    assert Scenario.from_dict(store).topology().n_links == 2
+    assert message.startswith("Read odd.topo as the real tools do: skipped 1 line(s) it does not know (line 1:")
+    assert "1 loopback cable(s) between two ports of one switch kept (no route uses them): s[1]-s[2]" in message

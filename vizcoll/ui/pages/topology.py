@@ -337,7 +337,9 @@ def update_scenario(scenario, **values):
     generator = new.spec.partition(":")[0] if new.uploaded is None else None
     comm_edit = _edited_comm(old, new, values["comm_edit"])
     store = no_update if new == old else new.to_dict()
-    return (store, "", generator if generator in EXAMPLE_SPECS else None, root, comm_edit, None, None)
+    notes = topo.meta.get("warnings") if trigger == TOPO_UPLOAD else None
+    message = f"Read {new.name} as the real tools do: " + "; ".join(notes) + "." if notes else ""
+    return (store, message, generator if generator in EXAMPLE_SPECS else None, root, comm_edit, None, None)
 
 
 def _edited_comm(old: Scenario, new: Scenario, current) -> int:
