@@ -12,6 +12,7 @@ import vizcoll.ui.pages
 from vizcoll.ui import shell
 from vizcoll.ui.cache import init_cache
 from vizcoll.ui.routing import ROUTING_INPUTS
+from vizcoll.ui.security import harden, hide_server_software
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 PAGES = Path(vizcoll.ui.pages.__file__).resolve().parent
@@ -24,7 +25,8 @@ def create_app(cache_config: dict | None = None) -> Dash:
     app.layout = shell.shell_layout
     shell.register(app)
     init_cache(app.server, cache_config)
-    app.server.add_url_rule("/healthz", "healthz", lambda: {"status": "ok", "pid": os.getpid()})
+    harden(app)
+    app.server.add_url_rule("/healthz", "healthz", lambda: {"status": "ok"})
     return app
 
 
@@ -38,6 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--debug", action="store_true")
     args = parser.parse_args(argv)
+    hide_server_software()
     app.run(host=args.host, port=args.port, debug=args.debug)
 
 

@@ -1,6 +1,7 @@
 """The container's command (gunicorn, 3 workers) serves the page, the health check and callbacks."""
 
 import json
+import socket
 import subprocess
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -52,3 +53,16 @@ def test_callbacks_answer_identically_on_every_worker(server):
         answers = list(pool.map(lambda _: post(base + "/_dash-update-component", payload), range(18)))
     info = {a["response"]["topo-bcast-info"]["children"] for a in answers}
     assert info == {"From h1: 35 nodes reached in 6 hops with 34 messages; 1 unreachable."}
+
+
+def test_no_server_software_or_pid_shows_and_big_bodies_get_413(server):
+    base, _ = server
+    with urllib.request.urlopen(base + "/healthz", timeout=30) as response:
+        assert response.headers["Server"] == "vizcoll" and json.loads(response.read()) == {"status": "ok"}
+        assert response.headers["X-Frame-Options"] == "DENY"
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:  # 30 MB announced, not a byte sent
+        sock.sendall(b"POST /_dash-update-component HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 31457280\r\n\r\n")
+        status = int(sock.recv(4096).split(b" ", 2)[1])
+    assert status == 413

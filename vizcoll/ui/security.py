@@ -37,7 +37,7 @@ SERVER_NAME = "vizcoll"
 def content_security_policy(app: Dash) -> str:
     """The policy: only the app's own scripts and its inline ones (by their hashes), styles inline too (Dash and
     Plotly set element styles), images and workers from the app or data:/blob: URLs (figure downloads, WebGL)."""
-    scripts = " ".join(f"'{h}'" for h in app.csp_hashes())
+    scripts = " ".join(dict.fromkeys(app.csp_hashes()))  # already quoted: 'sha256-...'; each once
     return "; ".join([
         "default-src 'self'", f"script-src 'self' {scripts}", "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob:", "font-src 'self' data:", "worker-src 'self' blob:", "connect-src 'self'",
