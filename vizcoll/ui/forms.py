@@ -7,7 +7,7 @@ import math
 
 from vizcoll.errors import VizcollError
 
-__all__ = ["number", "whole", "choice", "decode_upload", "file_name", "text"]
+__all__ = ["number", "whole", "whole_or", "choice", "decode_upload", "file_name", "text"]
 
 
 def number(value, name: str, kind=float, low=None, high=None):
@@ -39,6 +39,18 @@ def whole(value, name: str, low: int, high: int) -> int:
     if not low <= result <= high:
         raise VizcollError(f"{name} must be between {low} and {high}, got {result}")
     return result
+
+
+def whole_or(value, default: int, low: int, high: int) -> int:
+    """``value`` as an integer in [low, high], or ``default`` for anything else (for values no user types).
+
+    >>> whole_or("x", 0, 0, 9), whole_or(12, 0, 0, 9), whole_or(4, 0, 0, 9)
+    (0, 0, 4)
+    """
+    try:
+        return whole(value, "value", low, high)
+    except VizcollError:
+        return default
 
 
 def choice(value, allowed, name: str) -> str:

@@ -53,11 +53,12 @@ pitfalls are met:
 
 from __future__ import annotations
 
+import logging
 import sys
 from urllib.parse import urlsplit
 
 import dash
-from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update, set_props
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import MAX_FRAGMENT_CHARS, Scenario
@@ -67,7 +68,8 @@ from vizcoll.ui.components.kit import download_button, message_box
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
 
-__all__ = ["shell_layout", "nav_entries", "register", "badge", "share_href", "fragment_of", "FRAGMENT_KEY"]
+__all__ = ["shell_layout", "nav_entries", "register", "badge", "share_href", "fragment_of", "FRAGMENT_KEY",
+           "report_error"]
 
 URL, PAGE = "shell-url", "shell-page"
 CONTENT = "_pages_content"  # the Div of dash.page_container that Dash's router fills with the page
@@ -120,8 +122,9 @@ def nav_entries() -> list[tuple[str, str]]:
 # ---------------------------------------------------------------- pure helpers
 def share_href(scenario: Scenario, href: str | None, pathname: str | None) -> tuple[str, str]:
     """(the full URL reopening this view, a tooltip); a scenario too large for a URL gets the page's URL."""
-    parts = urlsplit(href or "http://localhost/")
-    page = f"{parts.scheme}://{parts.netloc}{pathname or '/'}"
+    parts = urlsplit(href if isinstance(href, str) and href else "http://localhost/")
+    path = pathname if isinstance(pathname, str) and pathname.startswith("/") else "/"
+    page = f"{parts.scheme}://{parts.netloc}{path}"
     fragment = scenario.to_fragment()
     if len(fragment) > MAX_FRAGMENT_CHARS:
         return page, "This scenario is too large for a link: use Download scenario to share it as a file."
@@ -149,6 +152,22 @@ def badge(scenario: Scenario, topo: Topology, fabric: Topology) -> list:
             _count(s["switches"], "switches"), _count(s["endpoints"], "end nodes"), _count(s["links"], "links"),
             _count(s["broken_links"], "broken"),
             html.Span(className="breaks", children=breaks or [html.Span("no broken links", className="none")])]
+
+
+
+def report_error(exc: Exception) -> None:
+    """The app's ``on_error``: a callback that fails on what the browser sent changes nothing, says so in the
+    shell's message line, and logs it (never an HTTP 500, never a traceback in the page)."""
+    text = str(exc) if isinstance(exc, VizcollError) else "the page could not use what the browser sent"
+    logging.getLogger("vizcoll.ui").warning("callback %s failed: %r", _trigger_of(), exc)
+    set_props(MESSAGE, {"children": f"⚠ {text}"})
+
+
+def _trigger_of() -> str:
+    try:
+        return str(ctx.triggered_id)
+    except Exception:  # noqa: BLE001 - only for the log line
+        return "?"
 
 
 # ---------------------------------------------------------------- callbacks

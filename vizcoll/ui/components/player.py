@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dash import Dash, Input, Output, State, ctx, dcc, html
 
+from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.forms import whole_or
 
 __all__ = ["player", "register_player", "next_step", "timeline_step", "timeline_at", "SPEEDS"]
 
@@ -101,7 +103,9 @@ def register_player(app: Dash, prefix: str) -> None:
         State(p("step"), "value"), State(p("tick"), "disabled"),
     )
     def control(*args):
-        n_steps, speed, step, paused = int(args[-4] or 0), args[-3], args[-2], args[-1]
+        n_steps, speed, step, paused = whole_or(args[-4], 0, 0, MAX_STEPS), args[-3], args[-2], args[-1] is True
+        step = whole_or(step, 0, 0, n_steps)
+        speed = speed if isinstance(speed, str) else None
         trigger = (ctx.triggered_id or "").removeprefix(f"{prefix}-") or None
         trigger = {"speed": None, "steps": "timeline"}.get(trigger, trigger)
         position, playing = next_step(trigger, step, n_steps, not paused)

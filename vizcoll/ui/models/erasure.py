@@ -14,7 +14,8 @@ from vizcoll.errors import VizcollError
 from vizcoll.ui.cache import cached
 from vizcoll.ui.forms import number
 
-__all__ = ["PAGE", "DEFAULTS", "TRAFFIC_LABELS", "EMPTY_VIEW", "read_params", "code_result", "compare_result"]
+__all__ = ["PAGE", "DEFAULTS", "TRAFFIC_LABELS", "EMPTY_VIEW", "read_params", "stored_params", "stored_view",
+           "code_result", "compare_result"]
 
 PAGE = "erasure"
 DEFAULTS = {"n": "9", "k": "5", "dcs": "3", "code": "fmel", "traffic": "blocks", "d": "", "seed": "0",
@@ -43,6 +44,31 @@ def read_params(n, k, dcs, code, traffic, d, seed, placement) -> dict:
     parsed = parse_placement(text, n, dcs) if text else None
     return {"n": n, "k": k, "dcs": dcs, "code": code, "traffic": traffic, "d": d, "seed": seed,
             "placement": parsed}
+
+
+def stored_params(data) -> dict | None:
+    """The page's parameters store checked again (it comes from the browser): None when absent or forged."""
+    keys = ("n", "k", "dcs", "code", "traffic", "d", "seed", "placement")
+    if not isinstance(data, dict) or set(data) != set(keys):
+        return None
+    placement = data["placement"]
+    if placement is not None and not (isinstance(placement, list) and all(isinstance(z, int) for z in placement)):
+        return None
+    try:
+        checked = read_params(*[data[key] for key in keys[:-1]], ",".join(map(str, placement or [])))
+    except (VizcollError, TypeError, ValueError):
+        return None
+    return checked if checked == data else None
+
+
+def stored_view(view, params: dict) -> dict:
+    """The selected block and failed DCs of the view store, each checked against ``params`` (forged: dropped)."""
+    view = view if isinstance(view, dict) else EMPTY_VIEW
+    block = view.get("block")
+    block = block if isinstance(block, int) and not isinstance(block, bool) and 0 <= block < params["n"] else None
+    failed = view.get("failed") if isinstance(view.get("failed"), list) else []
+    failed = sorted({z for z in failed if isinstance(z, int) and not isinstance(z, bool) and 0 <= z < params["dcs"]})
+    return {"block": block, "failed": failed}
 
 
 @cached

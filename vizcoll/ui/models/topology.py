@@ -54,7 +54,7 @@ def root_of(scenario: Scenario, topo: Topology) -> str | None:
 
 def spec_help(generator: str) -> str:
     """The generator's spec with every parameter at its default, as an example to edit."""
-    if generator not in GENERATORS:
+    if not isinstance(generator, str) or generator not in GENERATORS:
         return "A topology read from a file."
     parts = []
     for p in inspect.signature(GENERATORS[generator]).parameters.values():

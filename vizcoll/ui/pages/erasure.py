@@ -34,6 +34,8 @@ from vizcoll.ui.models.erasure import (
     code_result,
     compare_result,
     read_params,
+    stored_params,
+    stored_view,
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.erasure import compare_table, scheme_view, summary_view
@@ -162,35 +164,34 @@ def build(n, k, dcs, code, traffic, d, seed, placement, scenario=None):
 def update_view(click, _restore, params, view):
     """A click on a block selects it; on a DC's square fails or restores that DC; new parameters or the
     restore button clear the failures (and the selection, with new parameters)."""
-    view = dict(view or EMPTY_VIEW)
+    params = stored_params(params)
     trigger = ctx.triggered_id
-    if trigger == ERA_PARAMS:
+    if trigger == ERA_PARAMS or params is None:
         return dict(EMPTY_VIEW)
+    view = stored_view(view, params)
     if trigger == ERA_RESTORE:
         return view | {"failed": []}
-    points = (click or {}).get("points") or []
-    data = points[0].get("customdata") if points else None
-    if not params or not isinstance(data, list) or len(data) != 2:
+    points = click.get("points") if isinstance(click, dict) else None
+    data = points[0].get("customdata") if isinstance(points, list) and points and isinstance(points[0], dict) \
+        else None
+    if not (isinstance(data, list) and len(data) == 2 and isinstance(data[1], int)):
         return no_update
-    what, index = data[0], int(data[1])
+    what, index = data
     if what == "block" and 0 <= index < params["n"]:
         return view | {"block": index}
     if what == "dc" and 0 <= index < params["dcs"]:
-        failed = set(view.get("failed", []))
-        failed ^= {index}
-        return view | {"failed": sorted(failed)}
+        return view | {"failed": sorted(set(view["failed"]) ^ {index})}
     return no_update  # (n/a: a click outside any block or DC square)
 
 
 def render_dcs(params, view):
     """The DC figure, and what the selection and the failed DCs mean."""
-    if not params:
+    params = stored_params(params)
+    if params is None:
         return blank_figure("Choose n, k and N.", height=260), "", "flag"
     result = code_result(params)
-    view = view or EMPTY_VIEW
-    block = view.get("block")
-    block = block if block is not None and 0 <= block < params["n"] else None
-    failed = [z for z in view.get("failed", []) if 0 <= z < params["dcs"]]
+    view = stored_view(view, params)
+    block, failed = view["block"], view["failed"]
     failure = dc_failure(Metrics.from_dict(result).code, failed)
     lines = []
     if block is not None:
@@ -206,14 +207,16 @@ def render_dcs(params, view):
 
 
 def render_code(params):
-    if not params:
+    params = stored_params(params)
+    if params is None:
         return no_update, no_update, no_update
     result = code_result(params)
     return summary_view(result, params["traffic"]), scheme_view(result), matrix_figure(result)
 
 
 def render_compare(params):
-    if not params:
+    params = stored_params(params)
+    if params is None:
         return no_update, no_update
     out = compare_result(params)
     paper = paper_rows(params["n"], params["k"], params["dcs"])

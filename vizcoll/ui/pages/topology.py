@@ -407,16 +407,21 @@ def render_step(step, timeline):
 def fill_selection(tap_node, tap_edge, current_a, mode):
     """A clicked node becomes A (the previous A moves to B); a clicked link fills the link id."""
     if ctx.triggered and "tapEdge" in ctx.triggered[0]["prop_id"]:
-        return no_update, no_update, (tap_edge or {}).get("data", {}).get("name", no_update)
-    if mode == COMMUNICATOR or not tap_node:
+        try:
+            return no_update, no_update, tapped_link(tap_edge)
+        except VizcollError:
+            return no_update, no_update, no_update
+    node = tap_node.get("data") if isinstance(tap_node, dict) else None
+    label = node.get("label") if isinstance(node, dict) else None
+    if mode == COMMUNICATOR or not isinstance(label, str):
         return no_update, no_update, no_update
-    return tap_node["data"]["label"], current_a or no_update, no_update
+    return label, current_a if isinstance(current_a, str) and current_a else no_update, no_update
 
 
 def export(_clicks, scenario_dict, fmt):
     """Download the topology in the chosen file format (broken links cannot be written in the text formats)."""
     scenario, _ = checked(scenario_dict)
-    if scenario is None or fmt not in topo_io.FORMATS:
+    if scenario is None or not isinstance(fmt, str) or fmt not in topo_io.FORMATS:
         return no_update
     ext = {"json": "json", "graphml": "graphml", "ibsim": "net", "ibnetdiscover": "ibnd"}[fmt]
     return {"content": topo_io.dumps(topology_of(scenario), fmt), "filename": f"topology.{ext}"}
