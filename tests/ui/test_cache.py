@@ -46,12 +46,22 @@ def test_cached_computes_once_per_input_and_is_shared_through_the_directory(tmp_
     assert calls == [7, 8, 1]
 
 
-def test_cached_without_app_context_just_computes():
+def test_cached_before_any_app_just_computes(monkeypatch):
+    monkeypatch.setattr(cache_mod, "_server", None)
     calls.clear()
     assert slow_square(3) == {"square": 9}
     assert slow_square(3) == {"square": 9}
     assert calls == [3, 3]
     assert slow_square.uncached(3) == {"square": 9}
+
+
+def test_a_background_job_uses_the_cache_of_the_app_it_came_from(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_mod, "_server", cache_mod._server)  # restored after the test
+    server = Flask("job")
+    cache_mod.init_cache(server, {"CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(tmp_path)})
+    calls.clear()
+    assert slow_square(5) == {"square": 25} and slow_square(5) == {"square": 25}  # no request, no app context
+    assert calls == [5]
 
 
 def test_keys_must_be_plain_json():

@@ -1,9 +1,12 @@
 """Memoisation of expensive engine calls with flask-caching: one ``@cached`` decorator.
 
 The default is a filesystem cache (shared by all gunicorn workers on one host);
-set ``VIZCOLL_CACHE_REDIS_URL`` to use Redis for a multi-host deployment, or
-``VIZCOLL_CACHE_DIR`` to move the filesystem cache. Outside a Flask app
-context (unit tests calling callbacks directly) calls are simply computed.
+set ``VIZCOLL_REDIS_URL`` (the jobs' Redis, see :mod:`vizcoll.ui.jobs`) or
+``VIZCOLL_CACHE_REDIS_URL`` to use Redis for a multi-host deployment, or
+``VIZCOLL_CACHE_DIR`` to move the filesystem cache. A background job (a
+process of its own, or a Celery worker) uses the cache of the app it was
+started from. Before any app exists (unit tests calling callbacks directly)
+calls are simply computed.
 
 A cached function takes plain JSON values (dicts, lists, strings, numbers:
 a scenario's :meth:`~vizcoll.scenario.Scenario.source_key`, a page's checked
@@ -34,11 +37,12 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 cache = Cache()
+_server: Flask | None = None  # the app whose cache a call outside a request (a background job) uses
 
 
 def cache_config() -> dict:
     """flask-caching settings from the environment."""
-    redis_url = os.environ.get("VIZCOLL_CACHE_REDIS_URL")
+    redis_url = os.environ.get("VIZCOLL_CACHE_REDIS_URL") or os.environ.get("VIZCOLL_REDIS_URL")
     if redis_url:
         return {"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis_url, "CACHE_DEFAULT_TIMEOUT": 3600}
     directory = os.environ.get("VIZCOLL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "vizcoll-cache")
@@ -47,7 +51,9 @@ def cache_config() -> dict:
 
 
 def init_cache(server: Flask, config: dict | None = None) -> None:
+    global _server
     cache.init_app(server, config=config or cache_config())
+    _server = server
 
 
 def cache_key(fn: Callable, args: tuple, kwargs: dict) -> str:
@@ -72,7 +78,10 @@ def cached(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         key = cache_key(fn, args, kwargs)  # checked outside an app too, so that unit tests catch a bad key
         if not has_app_context():
-            return fn(*args, **kwargs)
+            if _server is None:
+                return fn(*args, **kwargs)
+            with _server.app_context():
+                return wrapper(*args, **kwargs)
         hit = cache.get(key)
         if isinstance(hit, tuple) and len(hit) == 1:
             return hit[0]

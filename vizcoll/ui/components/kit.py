@@ -13,7 +13,7 @@ from __future__ import annotations
 from dash import Dash, Input, Output, dcc, html
 
 __all__ = ["field", "section", "panel", "graph_config", "graph", "message_box", "status_box", "info",
-           "number_input", "dropdown", "download_button", "png_download"]
+           "number_input", "dropdown", "download_button", "png_download", "job_bar"]
 
 
 def field(label: str, component) -> html.Div:
@@ -77,3 +77,12 @@ def png_download(app: Dash, button: str, canvas: str, filename: str) -> None:
     """Wire ``button`` to save the cytoscape drawing ``canvas`` as ``filename``.png."""
     app.callback(Output(canvas, "generateImage"), Input(button, "n_clicks"), prevent_initial_call=True)(
         lambda _: {"type": "png", "action": "download", "filename": filename})
+
+
+def job_bar(prefix: str) -> html.Div:
+    """A background job's progress bar, its text and its Cancel button (see :func:`vizcoll.ui.jobs.background`);
+    hidden (class ``job``) unless a job runs (class ``job running``)."""
+    return html.Div(id=f"{prefix}-job", className="job", children=[
+        html.Progress(id=f"{prefix}-progress", value="0", max="1"),
+        html.Span(id=f"{prefix}-progress-text", className="job-text"),
+        html.Button("Cancel", id=f"{prefix}-cancel", n_clicks=0, disabled=True, className="small")])

@@ -1,0 +1,84 @@
+"""Background jobs: callbacks that can run longer than about a second run outside the web workers.
+
+A heavy callback is a Dash background callback (:func:`background`): the web
+worker answers at once, the job runs elsewhere, the page shows its progress
+(an engine reports it through a plain ``progress(done, total)`` argument),
+its buttons are disabled while it runs, and a Cancel button stops it.
+
+Where jobs run:
+
+- by default a :class:`dash.DiskcacheManager`: each job is a process of its
+  own on the same host, its result in a diskcache next to the engine cache
+  (``VIZCOLL_CACHE_DIR``); works with ``python app.py`` and with gunicorn, no
+  extra service;
+- with ``VIZCOLL_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``) a
+  :class:`dash.CeleryManager` on that Redis (broker and results), and the
+  engine cache on the same Redis: start workers, on any number of hosts, with
+
+      celery -A app:celery_app worker --loglevel=INFO
+
+  from the project folder (the worker imports ``app.py`` and so knows every
+  background callback). This is how the demo scales past one machine.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from functools import lru_cache
+
+from dash import Input, Output
+
+__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background"]
+
+REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
+JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
+
+
+def redis_url() -> str | None:
+    return os.environ.get(REDIS_URL_ENV) or None
+
+
+@lru_cache(maxsize=1)
+def celery_app():
+    """The Celery application of the jobs (None without ``VIZCOLL_REDIS_URL``)."""
+    url = redis_url()
+    if url is None:
+        return None
+    from celery import Celery
+
+    app = Celery("vizcoll", broker=url, backend=url)
+    app.conf.update(result_expires=JOB_EXPIRE_S, worker_prefetch_multiplier=1, task_acks_late=True,
+                    broker_connection_retry_on_startup=True)
+    return app
+
+
+@lru_cache(maxsize=1)
+def manager():
+    """The app's background callback manager: Celery on ``VIZCOLL_REDIS_URL``, else diskcache on this host."""
+    if celery_app() is not None:
+        from dash import CeleryManager
+
+        return CeleryManager(celery_app(), expire=JOB_EXPIRE_S)
+    import diskcache
+    from dash import DiskcacheManager
+
+    base = os.environ.get("VIZCOLL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "vizcoll-cache")
+    return DiskcacheManager(diskcache.Cache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S)
+
+
+def background(prefix: str, buttons: tuple[str, ...] = ()) -> dict:
+    """The keyword arguments that make a callback a background job of page component ``prefix``.
+
+    The page's layout has :func:`vizcoll.ui.components.kit.job_bar` with ``prefix``:
+    a progress bar (``<prefix>-progress``), its text and a Cancel button
+    (``<prefix>-cancel``). ``buttons`` are disabled while the job runs. The
+    callback's first argument is then ``set_progress((done, total, text))``.
+    """
+    running = [(Output(button, "disabled"), True, False) for button in buttons]
+    running += [(Output(f"{prefix}-cancel", "disabled"), False, True),
+                (Output(f"{prefix}-job", "className"), "job running", "job")]
+    return {"background": True, "manager": manager(), "running": running,
+            "progress": [Output(f"{prefix}-progress", "value"), Output(f"{prefix}-progress", "max"),
+                         Output(f"{prefix}-progress-text", "children")],
+            "progress_default": [0, 1, ""], "cancel": [Input(f"{prefix}-cancel", "n_clicks")]}
