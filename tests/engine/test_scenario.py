@@ -3,13 +3,18 @@
 import base64
 import json
 import zlib
+from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from vizcoll.errors import VizcollError
-from vizcoll.scenario import MAX_FRAGMENT_CHARS, Scenario
+from vizcoll.multicast.mcfdbs import dump_mcfdbs
+from vizcoll.multicast.routing import route
+from vizcoll.scenario import MAX_FRAGMENT_CHARS, MAX_TABLES_CHARS, Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec
+from vizcoll.topology.model import ENDPOINT
 
 MESH = "mesh:3x3,neighbors=4,hosts=1"
 
@@ -179,6 +184,7 @@ def test_scenario_file_is_plain_json_with_the_documented_keys():
     assert data["schema"] == "vizcoll.scenario/2"
     assert set(data) == {"schema", "fabric", "edits", "broken", "communicators", "params"}
     assert set(data["fabric"]) == {"spec", "uploaded", "name"}
+    assert set(json.loads(replace(edited(), mcast_tables="x").dumps())) == set(data) | {"multicast_tables"}
 
 
 def test_ibsim_upload_keeps_the_files_host_names():
@@ -195,3 +201,46 @@ Hca 1 "beta"
     s = Scenario.from_upload(topo_io.parse(text, "two.net"), "two.net")
     assert sorted(s.topology().names) == ["alpha", "beta", "core"]
     assert s.toggled("alpha[1]-core[1]").topology().broken.sum() == 1
+
+
+# ---------------------------------------------------------------- the fabric's multicast tables
+TABLES = "\nSwitch 0x0002c90000000100\nLID    : Out Port(s)\n0xC001 : 0x001  0x002 \n"
+
+
+def test_multicast_tables_round_trip_in_files_and_fragments():
+    s = replace(edited(), mcast_tables=TABLES)
+    data = json.loads(s.dumps())
+    assert data["multicast_tables"] == TABLES and data["schema"] == "vizcoll.scenario/2"
+    assert Scenario.loads(s.dumps()) == s and Scenario.from_fragment(s.to_fragment()) == s
+    assert Scenario.from_fragment(s.to_fragment()).mcast_tables == TABLES  # byte for byte, blanks kept
+    # they do not change the topology, so the cache keys of the fabric stay the same
+    assert s.source_key() == edited().source_key() and s.topology() == edited().topology()
+    # a scenario without tables writes no key, and a file without the key (every older file) opens with none
+    assert "multicast_tables" not in edited().to_dict()
+    assert Scenario.loads(edited().dumps()).mcast_tables is None
+    # every change made on top keeps them; a new fabric is a new scenario, without them
+    assert s.toggled(s.fabric().link_label(5)).mcast_tables == TABLES
+    assert s.with_params("trees", {"k": 2}).mcast_tables == TABLES
+    assert Scenario.from_upload(s.topology(), "x.json").mcast_tables is None
+
+
+@pytest.mark.parametrize("value", [7, ["Switch"], {"text": TABLES}, "", "  \n ", "x" * (MAX_TABLES_CHARS + 1), True])
+def test_forged_multicast_tables_give_a_clear_error(value):
+    data = Scenario(spec=MESH).to_dict() | {"multicast_tables": value}
+    with pytest.raises(VizcollError, match="'multicast_tables' must be the non-empty text of an opensm.mcfdbs dump "
+                                           "of at most 4,194,304 characters"):
+        Scenario.from_dict(data)
+    with pytest.raises(VizcollError, match="multicast_tables"):
+        Scenario.from_fragment(base64.urlsafe_b64encode(zlib.compress(json.dumps(data).encode())).decode())
+
+
+def test_the_largest_tables_still_fit_the_share_link():
+    """A real dump (FULB-MC, 2,200 groups of 64 end nodes on a 1,344-node fat tree) cut at the limit."""
+    topo = from_spec("fat-tree:radix=16,levels=3")
+    ends = np.flatnonzero(topo.kind == ENDPOINT)
+    rng = np.random.default_rng(7)
+    groups = [rng.choice(ends, 64, replace=False) for _ in range(2200)]
+    dump = dump_mcfdbs(topo, route(topo, groups, "fulb"))[:MAX_TABLES_CHARS]
+    s = Scenario(spec="fat-tree:radix=16,levels=3", mcast_tables=dump)
+    assert len(dump) == MAX_TABLES_CHARS and len(s.to_fragment()) < MAX_FRAGMENT_CHARS / 2
+    assert Scenario.from_fragment(s.to_fragment()).mcast_tables == dump

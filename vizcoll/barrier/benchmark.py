@@ -127,7 +127,7 @@ def _claims(rows: list[dict], columns: list[str]) -> dict:
 
 
 def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int = 8, keep_connected: bool = True,
-          tree_on=("live", "intact"), **params) -> dict:
+          tree_on=("live", "intact"), progress=None, **params) -> dict:
     """Run every algorithm on every (size, rate, seed); JSON-ready averages (see the module docstring).
 
     Parameters
@@ -144,6 +144,8 @@ def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int 
         Skip breaks that would disconnect the grid (else count failed runs).
     tree_on : sequence of str
         ``"live"`` and/or ``"intact"``.
+    progress : callable, optional
+        ``progress(done, total)`` after every (size, rate) cell.
     **params
         Passed to :func:`~vizcoll.barrier.algorithms.run_barriers`
         (``barriers``, ``compute``, ``hop_latency``, ``proc``, ``judge``, ``block``, ...).
@@ -158,8 +160,12 @@ def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int 
     if seeds < 1:
         raise SpecError(f"seeds must be at least 1, got {seeds}")
     columns = column_names(algos, tuple(tree_on))
-    rows = [_cell(int(s), float(r), seeds, neighbors, keep_connected, columns, params)
-            for s in sizes for r in rates]
+    cells = [(int(s), float(r)) for s in sizes for r in rates]
+    rows = []
+    for size, rate in cells:
+        rows.append(_cell(size, rate, seeds, neighbors, keep_connected, columns, params))
+        if progress is not None:
+            progress(len(rows), len(cells))
     names = [c for c, _, _ in columns]
     return {
         "params": {"sizes": [int(s) for s in sizes], "rates": [float(r) for r in rates], "seeds": seeds,

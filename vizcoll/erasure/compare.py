@@ -89,7 +89,7 @@ def _reduction(ours: float | None, theirs: float | None) -> float | None:
 
 
 def compare(n: int, k: int, dcs: int, seed: int = 0, traffic: str = "blocks", d: int | None = None,
-            budget: int = DEFAULT_BUDGET, tolerance_budget: int | None = None, **search) -> dict:
+            budget: int = DEFAULT_BUDGET, tolerance_budget: int | None = None, progress=None, **search) -> dict:
     """Every family at the same (n, k, N) (each on its default placement), and FMEL's T̄ reduction over each.
 
     A family that cannot be built (replication when k does not divide n, an LRC without room for a local
@@ -97,11 +97,13 @@ def compare(n: int, k: int, dcs: int, seed: int = 0, traffic: str = "blocks", d:
     traffic models; the FMEL code is searched for ``traffic`` with the most DC failures its parameters allow
     (``d`` or the maximum). ``reductions_at_same_D_pct`` compares with an FMEL code searched to survive
     exactly as many DC failures as the other code (an LRC with one group per DC survives none, and then
-    FMEL may keep every repair inside its DC).
+    FMEL may keep every repair inside its DC). ``progress(done, total)`` is called after every family.
     """
     n, k, dcs = check_parameters(n, k, dcs)
     rows: dict[str, dict] = {}
     for family in FAMILIES:
+        if progress is not None:
+            progress(len(rows), len(FAMILIES) + 1)
         try:
             rows[family] = measure(family, n, k, dcs, seed=seed, traffic=traffic, d=d, budget=budget,
                                    tolerance_budget=tolerance_budget, **search)

@@ -87,7 +87,8 @@ def _members(group, n_nodes: int, index: int) -> np.ndarray:
     return np.fromiter(dict.fromkeys(arr.tolist()), dtype=np.int64)
 
 
-def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None = None) -> MulticastResult:
+def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None = None,
+          progress=None) -> MulticastResult:
     """Route every group with one algorithm, in order, and count link EFIs.
 
     Parameters
@@ -101,6 +102,8 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
     table : MinHopTable, optional
         ``min_hops(topo)`` if already built (it must match the topology's
         current broken links); not counted in ``runtime_s``.
+    progress : callable, optional
+        ``progress(done, total)`` every 1% of the groups.
 
     Returns
     -------
@@ -117,7 +120,10 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
         st.sssp = SsspGraph(st, len(groups))
     trees: list[MulticastTree | None] = []
     unroutable: list[int] = []
+    step = max(1, len(groups) // 100)
     for gid, group in enumerate(groups):
+        if progress is not None and gid % step == 0:
+            progress(gid, len(groups))
         members = _members(group, topo.n_nodes, gid)
         choice = st.choose_root(members) if len(members) else None
         if choice is None:

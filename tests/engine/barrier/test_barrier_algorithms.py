@@ -294,3 +294,11 @@ def test_cli_in_process(capsys):
     assert out["columns"] == ["ms", "dlct+ms"] and len(out["rows"]) == 2
     assert main(["barrier", "--size", "4x", "--algo", "ms"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_the_sweep_reports_its_progress_after_every_cell():
+    from vizcoll.barrier.benchmark import sweep
+
+    seen = []
+    sweep([4], [0.0, 0.2], ["tree"], 1, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 2), (2, 2)]

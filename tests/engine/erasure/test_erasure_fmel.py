@@ -157,3 +157,12 @@ def test_d_candidates_of_a_code():
     m = evaluate(fmel_search(6, 2, 3).code)
     assert d_candidates(m) == {"min_distance": 5, "block_failures_tolerated": 4, "n_minus_k": 4,
                                "singleton_bound": 5, "dc_failures_survived": 2, "exact": True}
+
+
+def test_the_comparison_reports_its_progress_per_family():
+    from vizcoll.erasure.codes import FAMILIES
+    from vizcoll.erasure.compare import compare
+
+    seen = []
+    compare(6, 2, 3, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, len(FAMILIES) + 1) for i in range(len(FAMILIES))]

@@ -403,3 +403,13 @@ def test_cli_mcast(capsys, tmp_path):
     assert {lid for by_lid in tables.values() for lid in by_lid} == {0xC001 + g for g in range(24)}
     assert main(["mcast", FAT_TREE, "--pattern", "grid2d:999x999"]) == 2
     assert "vizcoll: error:" in capsys.readouterr().err
+
+
+def test_routing_reports_its_progress():
+    from vizcoll.multicast.routing import route
+    from vizcoll.topology.generators import from_spec
+
+    topo = from_spec("fat-tree:radix=4,levels=3")
+    seen = []
+    route(topo, [[20, 21], [22, 23, 24], [25, 30]], "fulb", progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(0, 3), (1, 3), (2, 3)]
