@@ -13,7 +13,21 @@ A scenario stores *how* to rebuild what the user sees:
   *missing* (:meth:`Scenario.missing_breaks`) and breaks nothing;
 - the communicators: a pattern (``grid2d:4x4``) with processes per node, or
   explicit lists of end-node names (uploaded or drawn by hand);
-- each page's parameters, ``params[page] = {key: value}``.
+- each page's parameters, ``params[page] = {key: value}``;
+- the fabric's **multicast tables**, when the user loaded them: the text of
+  OpenSM's ``opensm.mcfdbs`` dump (:mod:`vizcoll.multicast.tables` reads it
+  against the fabric; the /multicast page shows them beside FULB-MC). Stored
+  as the file's text, at most :data:`MAX_TABLES_CHARS` characters, and only
+  checked here for being such a text: reading it against the fabric is the
+  page's (cached) work, not every request's. They do not change the
+  topology, so :meth:`Scenario.source_key` leaves them out; a new fabric (a
+  new ``Scenario``) has none, while edits, breaks and communicators keep
+  them. What they cost: the browser keeps the scenario in session storage
+  (5 MiB per origin) and posts it with every callback, so the tables travel
+  with each request (a FULB-MC dump of 1,000 groups of 64 end nodes on a
+  1,344-node fat tree is 2 MB); in the share link they are compressed like an
+  uploaded fabric (that dump: 0.34 M characters of fragment; a scenario past
+  :data:`MAX_FRAGMENT_CHARS` is shared as a file).
 
 :meth:`Scenario.topology` is the one way to get the fabric with its breaks
 applied. Scenarios travel as JSON files (:meth:`dumps` / :meth:`loads`,
@@ -37,8 +51,8 @@ from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT, LINK_LABEL, Topology
 
-__all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "WORLD", "Scenario",
-           "apply_edit"]
+__all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "MAX_TABLES_CHARS", "WORLD",
+           "Scenario", "apply_edit"]
 
 SCHEMA = "vizcoll.scenario/2"
 OLD_SCHEMA = "vizcoll.scenario/1"
@@ -53,6 +67,12 @@ MAX_FRAGMENT_CHARS = 2_000_000
 WORLD = -1
 """The communicator index of every process of the scenario (MPI_COMM_WORLD) in :meth:`Scenario.placement`."""
 """Longest share-link fragment: Chromium's URL limit is 2 MB (a larger scenario is shared as a file)."""
+MAX_TABLES_CHARS = 4 * 1024 * 1024
+"""Longest multicast-tables text. The browser keeps the whole scenario in session storage, which holds
+5 MiB per origin (Chromium measured: 5,241,856 characters; Firefox: 5 MiB), and the dump's newlines
+double in JSON; 4 MiB leaves room for the fabric, and its share-link fragment (about a fifth of the text,
+measured on dumps of FULB routings) stays under :data:`MAX_FRAGMENT_CHARS`. That is ~150,000 table lines:
+a fat tree of 1,344 nodes with 1,000 groups of 64 end nodes dumps 2 MB."""
 
 
 def apply_edit(topo: Topology, edit: dict) -> None:
@@ -118,6 +138,8 @@ class Scenario:
     ppn: int = 1
     lists: list[list[str]] | None = None
     params: dict[str, dict] = field(default_factory=dict)
+    mcast_tables: str | None = None
+    """The fabric's multicast tables: the text of an ``opensm.mcfdbs`` dump (None: none loaded)."""
 
     @classmethod
     def from_upload(cls, topo: Topology, name: str) -> Scenario:
@@ -242,7 +264,8 @@ class Scenario:
 
     # ------------------------------------------------------------ files
     def to_dict(self) -> dict:
-        return {
+        """Plain JSON; ``multicast_tables`` only when tables are loaded (so files without stay as they were)."""
+        data = {
             "schema": SCHEMA,
             "fabric": {"spec": self.spec, "uploaded": self.uploaded, "name": self.name},
             "edits": [dict(e) for e in self.edits],
@@ -250,6 +273,9 @@ class Scenario:
             "communicators": {"pattern": self.pattern, "ppn": self.ppn, "lists": self.lists},
             "params": {page: dict(values) for page, values in self.params.items()},
         }
+        if self.mcast_tables is not None:
+            data["multicast_tables"] = self.mcast_tables
+        return data
 
     @classmethod
     def from_dict(cls, data) -> Scenario:
@@ -270,6 +296,7 @@ class Scenario:
             ppn=_ppn(comm.get("ppn", 1)),
             lists=_lists(comm.get("lists")),
             params=_params(data.get("params") or {}),
+            mcast_tables=_tables(data.get("multicast_tables")),
         )
         if scenario.uploaded is None and not scenario.spec:
             raise VizcollError("a scenario needs 'fabric.spec' (a generator spec) or 'fabric.uploaded'")
@@ -358,6 +385,16 @@ def _params(value) -> dict[str, dict]:
                 isinstance(k, str) and isinstance(v, scalar) for k, v in values.items()):
             raise VizcollError(f"the field 'params.{page}' must be an object of at most {MAX_PARAMS} plain values")
     return {str(page): dict(values) for page, values in params.items()}
+
+
+def _tables(value) -> str | None:
+    """The multicast tables' text (None when absent): a non-empty text of at most :data:`MAX_TABLES_CHARS`."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TABLES_CHARS:
+        raise VizcollError(f"the field 'multicast_tables' must be the non-empty text of an opensm.mcfdbs dump of at "
+                           f"most {MAX_TABLES_CHARS:,} characters")
+    return value
 
 
 def _renamed(label: str, old: str, new: str) -> str:

@@ -1,5 +1,6 @@
 """The multicast page on the shared scenario: both algorithms' EFI, every control driving the view, a link broken by
-clicking it on a heatmap (the badge follows), and the teaching preset replacing the scenario."""
+clicking it on a heatmap (the badge follows), the teaching preset replacing the scenario, and the fabric's multicast
+tables (opensm.mcfdbs) loaded beside FULB-MC."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
+from vizcoll.multicast.mcfdbs import dump_mcfdbs
+from vizcoll.multicast.routing import route_communicators
 from vizcoll.scenario import Scenario
+from vizcoll.ui.calls import DEFAULT_SCENARIO
 
 from .browser_helpers import full_page_screenshot
 
@@ -156,4 +160,50 @@ def test_a_reload_keeps_the_page_settings_and_bad_communicators_give_a_message(m
     page.driver.refresh()
     page.duo.wait_for_contains_text("#mc-status", "⚠ The scenario's communicators do not fit its fabric",
                                     timeout=30)
+    assert page.duo.get_logs() == []
+
+
+def test_the_fabrics_multicast_tables_beside_fulb(mc, tmp_path):
+    page = mc
+    landing = DEFAULT_SCENARIO.topology()
+    comms = DEFAULT_SCENARIO.communicators(landing)
+    minhop, fulb = tmp_path / "minhop" / "opensm.mcfdbs", tmp_path / "fulb" / "opensm.mcfdbs"
+    for path, algo in ((minhop, "minhop"), (fulb, "fulb")):
+        path.parent.mkdir()
+        path.write_text(dump_mcfdbs(landing, route_communicators(landing, comms, algo)))
+    page.open("/multicast", counts=None)
+    until(lambda: summary_cell(page, "groups", 1) == "8", 30)
+    page.duo.wait_for_contains_text("#mc-tables-info", "No tables loaded")
+
+    # MINIHOP-MC's tables: A becomes the fabric's tables, B (FULB-MC) routes the same groups on other links
+    page.upload("mc-tables-upload", minhop)
+    until(lambda: summary_cell(page, "", 1) == "A: the fabric's tables", 30)
+    assert summary_cell(page, "", 2) == "B: fulb" and summary_cell(page, "groups", 1) == "8"
+    page.duo.wait_for_contains_text("#mc-summary", "B (fulb) loads ", timeout=20)
+    page.duo.wait_for_contains_text("#mc-tables-info", "Loaded: 8 groups (MLID 0xC001–0xC008)")
+    page.duo.wait_for_contains_text("#mc-fig-a", "A: the fabric's tables (max EFI", timeout=20)
+    page.duo.wait_for_contains_text("#mc-fabric", "8 multicast groups from the fabric's tables")
+    assert page.duo.find_element("#mc-algo-a").text.strip().startswith("the fabric's tables (OpenSM)")
+    until(lambda: shared(page).mcast_tables == minhop.read_text(), 10)
+    choose(page, "mc-group", "group 2 (MLID 0xC003): 4 members (h8, h9, h10, …)")
+    page.duo.wait_for_contains_text("#mc-group-info", "A the fabric's tables: centre ", timeout=20)
+    full_page_screenshot(page, "multicast-tables.png")
+
+    # FULB-MC's own tables: the same EFI on every link, and the summary says so
+    page.upload("mc-tables-upload", fulb)
+    page.duo.wait_for_contains_text("#mc-summary", "Same EFI on every link: B (fulb) puts exactly as many",
+                                    timeout=30)
+    # a file that does not fit the fabric: a message, the tables stay
+    other = tmp_path / "other.mcfdbs"
+    other.write_text(fulb.read_text().replace("Switch 0x0002c9", "Switch 0x0005c9", 1))
+    page.upload("mc-tables-upload", other)
+    page.duo.wait_for_contains_text("#mc-tables-message", "⚠ other.mcfdbs was not loaded: mcfdbs: switch GUID",
+                                    timeout=20)
+    assert shared(page).mcast_tables == fulb.read_text()
+    # forget them: back to the communicators; the same file loads again
+    page.click("#mc-tables-forget")
+    until(lambda: summary_cell(page, "", 1) == "A: minhop-new", 30)
+    page.duo.wait_for_contains_text("#mc-tables-info", "No tables loaded")
+    page.upload("mc-tables-upload", minhop)
+    until(lambda: summary_cell(page, "", 1) == "A: the fabric's tables", 30)
     assert page.duo.get_logs() == []

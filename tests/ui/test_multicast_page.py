@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import base64
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from dash import html, no_update
 
 from tests.callback_context import in_callback
 from tests.fabrics import HOSTS, ONE_SPINE
 from vizcoll.multicast.loads import switch_group_rows, worst_rows
+from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import ALGORITHMS
-from vizcoll.scenario import Scenario
+from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.figures.efi import BROKEN
@@ -54,7 +58,8 @@ def view(s: Scenario) -> dict:
             "worst": " ".join(str(w.children) for w in worst) if isinstance(worst, list) else worst}
 
 
-def cells(table: html.Table) -> dict[str, list[str]]:
+def cells(table: html.Table | list) -> dict[str, list[str]]:
+    table = table[0] if isinstance(table, list) else table  # with the tables: [table, the verdict]
     body = table.children[1].children
     return {row.children[0].children: [td.children for td in row.children[1:]] for row in body}
 
@@ -172,14 +177,18 @@ def test_a_control_change_is_remembered_and_every_control_drives_the_view():
 
 def test_the_controls_follow_the_store_without_echoing():
     s = DEFAULT_SCENARIO.with_params("multicast", {"a": "sssp", "b": "fulb", "part": None, "group": 2})
-    line, a, b, parts, part, groups, group = page.controls(s.to_dict(), "sssp", "fulb", "whole", 2)
+    line, a, b, parts, part, groups, group, a_options, tables, no_forget = page.controls(
+        s.to_dict(), "sssp", "fulb", "whole", 2)
     assert (a, b, part, group) == (no_update,) * 4
+    # without tables: A offers the algorithms only, nothing to forget
+    assert [o["value"] for o in a_options] == list(ALGORITHMS) and no_forget is True
+    assert tables == "No tables loaded: the groups are the scenario's communicators."
     assert line.startswith("The scenario's fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 48 links, "
                            "1 broken). 8 communicators")
     assert [o["value"] for o in parts] == ["whole", "overview", "group:0", "group:1", "group:2", "group:3"]
     assert groups[2] == {"label": "group 2: 4 members (h8, h9, h10, …)", "value": 2}
     # after a preset replaced the scenario, the controls take its values
-    _, a, b, _, part, groups, group = page.controls(teaching().to_dict(), "sssp", "fulb", "group:3", 2)
+    _, a, b, _, part, groups, group, *_ = page.controls(teaching().to_dict(), "sssp", "fulb", "group:3", 2)
     assert (a, b, part, group) == ("minhop-new", no_update, "whole", None) and len(groups) == 24
 
 
@@ -301,3 +310,203 @@ def test_the_shell_draws_the_page_from_the_scenario():
     text = str(page.layout(shell_scenario=s.to_dict(), shell_hash=""))
     assert "value='sssp'" in text and "value='fulb+global'" in text and "value=3" in text
     assert TEACHING in text and "mc-use-preset" in text
+
+
+# ------------------------------------------------------------------ the fabric's multicast tables (opensm.mcfdbs)
+UPLOAD, FORGET = f"{page.MC_TABLES_UPLOAD}.contents", f"{page.MC_TABLES_FORGET}.n_clicks"
+SMALL = "fat-tree:radix=4,levels=2"
+# OpenSM's layout written by hand (as tests/engine/multicast/test_multicast_tables.py's HAND): h0 and h4 joined over
+# spine1, h1 alone, spine0 itself a member of a third group
+HAND = """
+Switch 0x0002c90000000100
+LID    : Out Port(s)
+0xC001 : 0x001  0x004
+0xC002 : 0x002
+
+Switch 0x0002c90000000300
+LID    : Out Port(s)
+0xC001 : 0x001  0x004
+
+Switch 0x0002c90000000500
+LID    : Out Port(s)
+0xC003 : 0x000
+
+Switch 0x0002c90000000600
+LID    : Out Port(s)
+0xC001 : 0x001  0x003
+"""
+
+
+def data_url(content: str | bytes) -> str:
+    """What dcc.Upload puts in ``contents``."""
+    raw = content.encode() if isinstance(content, str) else content
+    return "data:application/octet-stream;base64," + base64.b64encode(raw).decode()
+
+
+def load(current, content, name="opensm.mcfdbs", trigger=UPLOAD):
+    """The tables callback as Dash calls it: (store, message, the upload box's contents)."""
+    data = current.to_dict() if isinstance(current, Scenario) else current
+    contents = data_url(content) if isinstance(content, str | bytes) and not str(content).startswith("data:") \
+        else content
+    return in_callback(page.load_tables, trigger, contents, 1, name, data)
+
+
+def with_tables(s: Scenario, text: str) -> Scenario:
+    store, message, reset = load(s, text)
+    assert message == "" and reset is None, message
+    return stored(store)
+
+
+def fulb_dump(s: Scenario) -> str:
+    return dump_mcfdbs(topology_of(s), model.routed(s, "fulb"))
+
+
+def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says_so():
+    s = DEFAULT_SCENARIO.with_params("multicast", {"a": "sssp", "b": "fulb", "group": 3})
+    text = fulb_dump(s)
+    loaded = with_tables(s, text)
+    assert loaded.mcast_tables == text and loaded.pattern == s.pattern and loaded.broken == s.broken
+    assert loaded.params["multicast"] == {"a": "tables", "b": "fulb", "group": None}  # A: the tables, at once
+    v = view(loaded)
+    table = cells(v["summary"])
+    assert [th.children for th in v["summary"][0].children[0].children.children] == [
+        "", "A: the fabric's tables", "B: fulb"]
+    assert table["max EFI"] == ["3", "3"] and table["groups"] == ["8", "8"] and table["routing time (s)"][0] == "—"
+    assert table["mean EFI (used links)"][0] == table["mean EFI (used links)"][1]
+    assert v["summary"][1].children == ("Same EFI on every link: B (fulb) puts exactly as many groups on each link as "
+                                        "A (the fabric's tables), max EFI 3.")
+    assert v["a"].layout.title.text == "A: the fabric's tables (max EFI 3)"
+    assert v["diff"].layout.title.text == "Difference B − A (fulb − the fabric's tables)"
+    assert np.array_equal(model.routed(loaded, "tables").efi, model.routed(loaded, "fulb").efi)
+    assert v["status"] == "" and "Worst links under A (the fabric's tables): " in v["worst"]
+    # the controls: A offers the tables first, the groups carry their MLIDs, the tables can be forgotten
+    line, a, _, _, _, groups, group, a_options, tables, no_forget = page.controls(loaded.to_dict(), "sssp", "fulb")
+    assert a == "tables" and group is no_update and no_forget is False
+    assert a_options[0] == {"label": "the fabric's tables (OpenSM)", "value": "tables"}
+    assert groups[2]["label"] == "group 2 (MLID 0xC003): 4 members (h8, h9, h10, …)"  # in the fabric's order
+    assert tables == "Loaded: 8 groups (MLID 0xC001–0xC008), max EFI 3 on the fabric's tables."
+    assert line.endswith("8 multicast groups from the fabric's tables (the communicators are not used until the "
+                         "tables are forgotten).")
+    # a group highlighted: its tree on the tables' heatmap too, its replay under B
+    chosen = stored(update(GROUP, loaded, a="tables", group=2)[0])
+    v = view(chosen)
+    assert v["info"].startswith("Group 2 (4 members: h8, h9, h10, h11) — A the fabric's tables: centre ")
+    assert any(t.name == "selected tree" for t in v["a"].data) and page.group_protocol(chosen.to_dict())
+    # the tables travel in the share link and in the scenario file
+    assert Scenario.from_fragment(loaded.to_fragment()) == loaded and "mc-tables-upload" in str(page.body(loaded))
+    assert "value='tables'" in str(page.layout(shell_scenario=loaded.to_dict(), shell_hash=""))
+
+
+def test_loading_the_same_file_again_works_and_the_emptied_box_changes_nothing():
+    text = fulb_dump(DEFAULT_SCENARIO)
+    loaded = with_tables(DEFAULT_SCENARIO, text)
+    again, message, reset = load(loaded, text)
+    assert stored(again) == loaded and message == "" and reset is None
+    assert load(loaded, None) == (no_update, no_update, no_update)  # the box emptied by the callback itself
+    assert in_callback(page.load_tables, None, data_url(text), 1, "x", loaded.to_dict()) == (no_update,) * 3
+
+
+def test_hand_written_tables_over_another_spine_use_other_links_than_fulb():
+    s = with_tables(Scenario(spec=SMALL), HAND)
+    topo = topology_of(s)
+    tables, fulb = model.routed(s, "tables"), model.routed(s, "fulb")
+    used = {topo.link_label(r) for r in np.flatnonzero(tables.efi).tolist()}
+    assert used == {"h0[1]-leaf0[1]", "h1[1]-leaf0[2]", "h4[1]-leaf2[1]", "leaf0[4]-spine1[1]", "leaf2[4]-spine1[3]"}
+    assert not np.array_equal(tables.efi, fulb.efi) and tables.efi.max() == fulb.efi.max() == 1
+    v = view(s)
+    assert cells(v["summary"])["groups"] == ["3", "3"] and v["status"] == ""
+    assert v["summary"][1].children == (
+        "B (fulb) loads 4 of the 7 links in use differently from A (the fabric's tables): max EFI 1 → 1 (the same), "
+        "mean EFI 1 → 1. The difference B − A below shows where.")
+    diff = {text.split("<br>")[0]: text for text in hover_trace(v["diff"]).text}
+    assert any("EFI B − A -1" in t for t in diff.values()) and any("EFI B − A 1" in t for t in diff.values())
+    assert page.controls(s.to_dict())[5][0]["label"] == "group 0 (MLID 0xC001): 2 members (h0, h4)"
+    v = view(stored(update(GROUP, s, a="tables", group=0)[0]))
+    assert "A the fabric's tables: centre spine1, height 2, 4 links" in v["info"]
+    # no communicators needed: the groups are the tables'; spine0 alone is a group of one switch
+    assert model.groups_of(s)[2] == [topo.index("spine0")]
+
+
+def test_the_tables_warnings_are_listed():
+    one_sided = HAND.replace("0xC001 : 0x001  0x003", "0xC001 : 0x003")  # spine1 forgets leaf0
+    v = view(with_tables(Scenario(spec=SMALL), one_sided))
+    assert v["status"] == "⚠ The fabric's tables: MLID 0xC001: only one end of leaf0[4]-spine1[1] lists it"
+    assert page.controls(with_tables(Scenario(spec=SMALL), one_sided).to_dict())[8].endswith(
+        "max EFI 1 on the fabric's tables; 1 warning under the summary.")
+    # a link the scenario breaks: listed, and B routes around it
+    broken = with_tables(Scenario(spec=SMALL, broken=["leaf0[4]-spine1[1]"]), HAND)
+    status = view(broken)["status"]
+    assert "the tables use 1 link the scenario breaks (leaf0[4]-spine1[1])" in status
+    assert model.routed(broken, "fulb").efi[topology_of(broken).find_link("leaf0[4]-spine1[1]")] == 0
+
+
+@pytest.mark.parametrize("content, words", [
+    (HAND.replace("0x0002c90000000600", "0x0002c90000000f00"),
+     "⚠ opensm.mcfdbs was not loaded: mcfdbs: switch GUID 0x0002c90000000f00 of the dump is not in the fabric"),
+    (HAND.replace("0xC002 : 0x002", "0xC002 : 0x009"), "has no cable on port 9, which MLID 0xC002 lists"),
+    (HAND.replace("0xC003 : 0x000", "rubbish"), "cannot read 'rubbish'"),
+    ("# nothing but a comment\n", "the file lists no multicast group"),
+    ("   \n", "the file is empty"),
+    (b"\xff\xfe\x00binary", "the file is not text"),
+    ("x" * (MAX_TABLES_CHARS + 1), f"the limit is {MAX_TABLES_CHARS:,} bytes (4 MB)"),
+    ("data:,no base64 here", "not valid base64"),
+    (17, "the upload is not a file"), (["a", "b"], "the upload is not a file"),
+    ({"contents": 1}, "the upload is not a file"),
+    ("data:text/plain;base64," + "x" * (12 << 20), "the file is larger than 8 MB"),  # past the box's own limit
+])
+def test_a_file_that_cannot_be_used_gives_a_message_and_leaves_the_store(content, words):
+    store, message, reset = load(Scenario(spec=SMALL), content)
+    assert store is no_update and reset is None and message.startswith("⚠ ") and words in message, message
+
+
+def test_forget_goes_back_to_the_communicators():
+    loaded = with_tables(DEFAULT_SCENARIO, minhop_dump())
+    store, message, reset = load(loaded, None, trigger=FORGET)
+    back = stored(store)
+    assert message == "" and reset is no_update and back.mcast_tables is None
+    assert back.params["multicast"]["a"] == "minhop-new" and back.params["multicast"]["group"] is None
+    v = view(back)
+    assert cells(v["summary"])["groups"] == ["8", "8"] and isinstance(v["summary"], html.Table)  # no verdict
+    assert page.controls(back.to_dict())[0].endswith("8 communicators → one multicast group each.")
+    assert page.controls(back.to_dict())[7][0]["value"] == ALGORITHMS[0]
+    # nothing to forget, or a broken store: a message
+    assert load(back, None, trigger=FORGET)[:2] == (no_update, "⚠ The tables: no multicast tables are loaded")
+    assert load({"schema": "nope"}, None, trigger=FORGET)[1].startswith("⚠ The scenario could not be read")
+
+
+def minhop_dump() -> str:
+    """Tables of MINIHOP-MC on the default scenario: other links than its A (minhop-new)."""
+    return dump_mcfdbs(topology_of(DEFAULT_SCENARIO), model.routed(DEFAULT_SCENARIO, "minhop"))
+
+
+def test_a_new_fabric_drops_the_tables_and_a_stale_tables_choice_is_quiet():
+    from vizcoll.ui.pages import topology as topology_page
+
+    loaded = with_tables(DEFAULT_SCENARIO, minhop_dump())
+    for trigger, values in ((topology_page.TOPO_GENERATE, {"params": "fat-tree:radix=4,levels=2"}),
+                            (topology_page.TOPO_GENERATOR, {"generator": "torus"}),
+                            (topology_page.TOPO_UPLOAD, {"upload": data_url(ONE_SPINE), "upload_name": "x.net"})):
+        new = topology_page.scenario_after(trigger, loaded, values)
+        assert new.mcast_tables is None and new.params.get("multicast", {"a": "tables"})["a"] == "tables", trigger
+        v = view(replace(new, pattern="grid2d:2x2") if new.uploaded is None else replace(new, lists=LISTS))
+        assert not v["status"] and "A: minhop-new" in str(v["summary"])  # the default, without a message
+    # communicators and breaks changed on the fabric keep the tables
+    assert loaded.toggled("h0[1]-edge0.0[1]").mcast_tables == loaded.mcast_tables
+
+
+def test_tables_that_no_longer_fit_the_fabric_give_a_message_everywhere():
+    loaded = with_tables(DEFAULT_SCENARIO, minhop_dump())
+    gone = loaded.with_edit({"op": "remove_node", "name": "h0"})  # the tables list h0's port
+    v = view(gone)
+    assert v["status"].startswith("⚠ The fabric's multicast tables do not fit the scenario's fabric: mcfdbs: switch ")
+    assert v["summary"] == "" and page.group_protocol(gone.to_dict()) is None
+    assert page.controls(gone.to_dict())[8].startswith("The loaded tables do not fit this fabric")
+    assert update(ALGO_B, gone, a="tables", b="sssp")[1] == ""  # the algorithms can still be chosen
+    assert "mc-tables-upload" in str(page.body(gone))
+
+
+@pytest.mark.parametrize("value", ["tables", "tables ", None, 5])
+def test_a_forged_tables_choice_without_tables_is_refused(value):
+    store, message = update(ALGO_A, DEFAULT_SCENARIO, a=value)
+    assert store is no_update and message.startswith("⚠ unknown algorithm A")
+    assert "tables" not in message.split("choose one of")[1]

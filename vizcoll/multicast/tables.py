@@ -16,6 +16,10 @@ leaves on (:mod:`vizcoll.multicast.mcfdbs`). Read against the fabric:
 Any routing engine's tables read (OpenSM's own, ours, others'); a switch GUID
 or a port the fabric does not have is an error naming it.
 
+:func:`tables_result` turns the tables into a
+:class:`~vizcoll.multicast.routing.MulticastResult` (one tree per MLID, in
+MLID order), so whatever draws or lists a routing shows the real tables too.
+
 >>> from vizcoll.topology.generators import from_spec
 >>> from vizcoll.multicast.routing import route
 >>> from vizcoll.multicast.mcfdbs import dump_mcfdbs
@@ -28,27 +32,33 @@ or a port the fabric does not have is an error naming it.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from vizcoll.errors import FileFormatError
 from vizcoll.multicast.mcfdbs import node_guids, parse_mcfdbs
+from vizcoll.multicast.results import MulticastResult, MulticastTree
 from vizcoll.multicast.routing import route
 from vizcoll.topology.hops import min_hops
 from vizcoll.topology.model import ENDPOINT, Topology
 
-__all__ = ["Tables", "read_tables", "compare", "link_rows"]
+__all__ = ["Tables", "read_tables", "compare", "link_rows", "tables_result"]
 
 
 @dataclass
 class Tables:
-    """The groups (MLID -> member names) and per-link EFI of a fabric's multicast tables, and warnings."""
+    """The groups (MLID -> member names) and per-link EFI of a fabric's multicast tables, and warnings.
+
+    ``links`` maps each MLID to the link rows its tree uses (ascending).
+    """
 
     groups: dict[int, list[str]]
     members: dict[int, list[int]]
     efi: np.ndarray
     warnings: list[str] = field(default_factory=list)
+    links: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def max_efi(self) -> int:
@@ -92,7 +102,8 @@ def read_tables(topo: Topology, text: str) -> Tables:
             if peer_is_switch and ends == 1 and len(warnings) < 50:
                 warnings.append(f"MLID 0x{group_lid:04X}: only one end of {topo.link_label(row)} lists it")
     ordered = {lid: sorted(nodes, key=lambda n: topo.names[n]) for lid, nodes in sorted(members.items())}
-    return Tables({lid: [topo.names[n] for n in nodes] for lid, nodes in ordered.items()}, ordered, efi, warnings)
+    return Tables({lid: [topo.names[n] for n in nodes] for lid, nodes in ordered.items()}, ordered, efi, warnings,
+                  {lid: sorted(rows) for lid, rows in sorted(used.items())})
 
 
 def link_rows(topo: Topology, efi: np.ndarray) -> list[dict]:
@@ -111,3 +122,99 @@ def compare(topo: Topology, tables: Tables, algos: list[str]) -> dict[str, dict]
         out[algo] = {"max_efi": int(result.efi.max(initial=0)), "unroutable": len(result.unroutable),
                      "links": link_rows(topo, result.efi)}
     return out
+
+
+def tables_result(topo: Topology, tables: Tables, algo: str = "tables") -> tuple[MulticastResult, list[str]]:
+    """The tables as a routing result named ``algo``, and messages about groups whose links are not one tree.
+
+    Group ``i`` is the ``i``-th MLID (ascending) with the tables' members; the
+    EFI is the tables' own. The dump names no root, so each tree is rooted at
+    the switch in the middle of the longest path between two members over the
+    group's links (the lowest height a root of that tree gives); the height
+    is that root's hops to its farthest member, as for vizcoll's routes. A
+    group whose links hold a cycle or fall apart keeps its exact EFI; its tree
+    is what a breadth-first search from the root reaches, and a message names
+    it. A group listing no port at all gets no tree (``unroutable``).
+
+    >>> from vizcoll.topology.generators import from_spec
+    >>> from vizcoll.multicast.mcfdbs import dump_mcfdbs
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> routed = route(topo, [[topo.index("h0"), topo.index("h4")]], "fulb")
+    >>> result, notes = tables_result(topo, read_tables(topo, dump_mcfdbs(topo, routed)))
+    >>> topo.names[result.trees[0].root], result.trees[0].height, (result.efi == routed.efi).all(), notes
+    ('spine0', 2, np.True_, [])
+    """
+    trees: list[MulticastTree | None] = []
+    notes: list[str] = []
+    for group, (lid, members) in enumerate(tables.members.items()):
+        tree, note = _tree(topo, group, lid, members, tables.links.get(lid, []))
+        trees.append(tree)
+        if note and len(notes) < 50:
+            notes.append(note)
+    unroutable = [g for g, tree in enumerate(trees) if tree is None]
+    return (MulticastResult(algo, trees, unroutable, tables.efi.copy(), topo.link_id.copy(), int(topo.live.sum()),
+                            0.0), notes)
+
+
+def _tree(topo: Topology, group: int, lid: int, members: list[int],
+          rows: list[int]) -> tuple[MulticastTree | None, str]:
+    """One MLID's tree (see :func:`tables_result`) and a message when its links are not one tree."""
+    adjacent: dict[int, list[tuple[int, int]]] = {int(m): [] for m in members}
+    for row in rows:
+        a, b = int(topo.link_a[row]), int(topo.link_b[row])
+        adjacent.setdefault(a, []).append((b, row))
+        adjacent.setdefault(b, []).append((a, row))
+    if not adjacent:
+        return None, ""
+    root = _middle(topo, adjacent, [int(m) for m in members] or sorted(adjacent))
+    reached = _search(adjacent, root)
+    nodes = list(reached)
+    parent = [reached[n][0] for n in nodes]
+    link = [-1 if reached[n][1] < 0 else int(topo.link_id[reached[n][1]]) for n in nodes]
+    depth = {root: 0}
+    for node in nodes[1:]:
+        depth[node] = depth[reached[node][0]] + 1
+    tree = MulticastTree(group, root, np.asarray(members, dtype=np.int64), np.asarray(nodes, dtype=np.int64),
+                         np.asarray(parent, dtype=np.int64), np.asarray(link, dtype=np.int64),
+                         max((depth[m] for m in members if m in depth), default=0))
+    note = ""
+    if len(reached) < len(adjacent):
+        note = (f"MLID 0x{lid:04X}: its links fall apart into pieces; {len(adjacent) - len(reached)} of its nodes are "
+                f"not reached from {topo.names[root]}")
+    elif len(rows) > len(reached) - 1:
+        note = f"MLID 0x{lid:04X}: its links hold a cycle ({len(rows) - len(reached) + 1} link(s) beyond a tree)"
+    return tree, note
+
+
+def _search(adjacent: dict[int, list[tuple[int, int]]], source: int) -> dict[int, tuple[int, int]]:
+    """Breadth-first from ``source``: ``{node: (parent, link row)}`` in visiting order (the source: (-1, -1))."""
+    reached = {source: (-1, -1)}
+    queue = deque([source])
+    while queue:
+        node = queue.popleft()
+        for peer, row in adjacent[node]:
+            if peer not in reached:
+                reached[peer] = (node, row)
+                queue.append(peer)
+    return reached
+
+
+def _middle(topo: Topology, adjacent: dict[int, list[tuple[int, int]]], targets: list[int]) -> int:
+    """The switch in the middle of the longest path between two ``targets`` (a switch next to it if it is none)."""
+    wanted = set(targets)
+
+    def farthest(source: int) -> tuple[int, dict[int, tuple[int, int]]]:
+        reached = _search(adjacent, source)
+        return [n for n in reached if n in wanted][-1], reached
+
+    far, _ = farthest(targets[0])
+    other, reached = farthest(far)
+    path = [other]
+    while path[-1] != far:
+        path.append(reached[path[-1]][0])
+    length = len(path) - 1
+    for node in dict.fromkeys((path[length // 2], path[(length + 1) // 2])):
+        if topo.kind[node] != ENDPOINT:
+            return node
+    node = path[length // 2]
+    return next((peer for peer, _ in adjacent[node] if topo.kind[peer] != ENDPOINT), node)

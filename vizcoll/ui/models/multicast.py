@@ -7,28 +7,56 @@ communicator (its distinct end nodes); a scenario without communicators gets
 ``b``, the ``part`` shown — None for the whole fabric when small, else the
 overview — and the highlighted ``group``). The quick presets
 (:data:`PRESETS`) *replace* the shared scenario.
+
+**The fabric's multicast tables.** When the scenario carries an
+``opensm.mcfdbs`` dump (``scenario.mcast_tables``, loaded with
+:func:`with_tables`), the groups are the tables' groups, one per MLID in
+ascending order (their members: end nodes, and switches listing port 0),
+whatever the communicators are, and algorithm A may be :data:`TABLES`: the
+tables themselves as a routing (:func:`vizcoll.multicast.tables.tables_result`),
+so every view compares the links the fabric uses today with what B gives on
+the same groups. :func:`without_tables` goes back to the communicators.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, replace
+
+import numpy as np
+
 from vizcoll.errors import VizcollError
 from vizcoll.multicast.loads import switch_groups
 from vizcoll.multicast.routing import ALGORITHMS, MulticastResult, communicator_groups, route
-from vizcoll.scenario import Scenario
+from vizcoll.multicast.tables import read_tables, tables_result
+from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import hops_of, topology_of
 from vizcoll.ui.figures.topology import SMALL_LIMIT
+from vizcoll.ui.forms import decode_upload
+from vizcoll.ui.security import MAX_REQUEST_BYTES
 
 __all__ = ["PAGE", "DEFAULTS", "PRESETS", "OVERVIEW", "WHOLE", "NO_COMMUNICATORS", "MAX_GROUP_OPTIONS",
-           "MAX_PROTOCOL_MEMBERS", "read_part", "read_group", "read_params", "stored_params", "natural_part",
-           "preset_scenario", "clicked_label", "groups_of", "routed", "page_state"]
+           "MAX_PROTOCOL_MEMBERS", "TABLES", "TABLES_TITLE", "MAX_UPLOAD_BYTES", "MAX_STORE_CHARS", "LoadedTables",
+           "read_part", "read_group", "read_params", "stored_params", "natural_part", "preset_scenario",
+           "clicked_label", "groups_of", "routed", "page_state", "tables_of", "with_tables", "without_tables"]
 
 PAGE = "multicast"
 OVERVIEW, WHOLE = "overview", "whole"
 DEFAULTS = {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
 MAX_GROUP_OPTIONS = 2000
 MAX_PROTOCOL_MEMBERS = 32
+TABLES = "tables"
+"""Algorithm A's value for the fabric's own multicast tables (only when the scenario carries them)."""
+TABLES_TITLE = "the fabric's tables"
+"""How the figures, the summary and the lists name the tables (the result's ``algo``)."""
+MAX_STORE_CHARS = 5_000_000
+"""Largest scenario (JSON characters) the page stores with tables: the browser's session storage holds 5 MiB
+(5,242,880 characters) per origin and refuses more, which would leave the store broken."""
+MAX_UPLOAD_BYTES = min(2 * MAX_TABLES_CHARS, (MAX_REQUEST_BYTES - MAX_STORE_CHARS) * 3 // 4 - 64 * 1024)
+"""What the upload box lets through: a file a little over the limit still reaches the server, which says why
+(its request, the file in base64 beside the scenario, stays under the server's request limit)."""
 NO_COMMUNICATORS = ("No communicators: define them on the Topology page (a pattern such as grid2d:4x4, a file, "
                     "or end nodes clicked on the drawing); each communicator becomes one multicast group.")
 PRESETS = {
@@ -49,9 +77,10 @@ PRESETS = {
 
 
 # ---------------------------------------------------------------- parameters (the browser is untrusted)
-def _algo(value, which: str) -> str:
-    if not isinstance(value, str) or value not in ALGORITHMS:
-        raise VizcollError(f"unknown algorithm {which} {str(value)[:40]!r}; choose one of {', '.join(ALGORITHMS)}")
+def _algo(value, which: str, tables: bool = False) -> str:
+    allowed = ALGORITHMS + ((TABLES,) if tables else ())
+    if not isinstance(value, str) or value not in allowed:
+        raise VizcollError(f"unknown algorithm {which} {str(value)[:40]!r}; choose one of {', '.join(allowed)}")
     return value
 
 
@@ -86,9 +115,12 @@ def read_group(value, n_groups: int) -> int | None:
     return value
 
 
-def read_params(values: dict, topo: Topology, n_groups: int) -> dict:
-    """The page's parameters checked and canonical (plain JSON values); VizcollError names the first bad one."""
-    return {"a": _algo(values.get("a"), "A"), "b": _algo(values.get("b"), "B"),
+def read_params(values: dict, topo: Topology, n_groups: int, tables: bool = False) -> dict:
+    """The page's parameters checked and canonical (plain JSON values); VizcollError names the first bad one.
+
+    ``tables``: the scenario carries multicast tables, so A may be :data:`TABLES`.
+    """
+    return {"a": _algo(values.get("a"), "A", tables), "b": _algo(values.get("b"), "B"),
             "part": read_part(values.get("part"), topo), "group": read_group(values.get("group"), n_groups)}
 
 
@@ -96,16 +128,19 @@ def stored_params(scenario: Scenario, topo: Topology, n_groups: int) -> tuple[di
     """The scenario's page parameters, each bad one replaced by its default, and a message naming them.
 
     A highlighted group that no longer exists (the communicators changed on the Topology page) is dropped
-    without a message.
+    without a message, and so is A = the tables of a scenario that no longer has them (a new fabric).
     """
     stored = dict(scenario.params.get(PAGE, {}))
     group = stored.get("group")
     if isinstance(group, int) and not isinstance(group, bool) and not 0 <= group < n_groups:
         stored["group"] = None
+    tables = scenario.mcast_tables is not None
+    if stored.get("a") == TABLES and not tables:
+        stored["a"] = DEFAULTS["a"]
     out, bad = {}, []
     for key, default in DEFAULTS.items():
         try:
-            out[key] = read_params(DEFAULTS | {key: stored.get(key, default)}, topo, n_groups)[key]
+            out[key] = read_params(DEFAULTS | {key: stored.get(key, default)}, topo, n_groups, tables)[key]
         except VizcollError as exc:
             out[key], bad = default, [*bad, str(exc)]
     return out, ("⚠ The page's stored settings: " + "; ".join(bad) + " — shown with the defaults.") if bad else ""
@@ -150,7 +185,13 @@ def _groups(source: dict, comm: dict) -> list[list[int]] | None:
 
 
 def groups_of(scenario: Scenario) -> list[list[int]] | None:
-    """Member nodes of each multicast group (one per communicator); None when the scenario has none."""
+    """Member nodes of each multicast group: one per MLID of the scenario's tables when it carries them, else
+    one per communicator; None when it has neither. VizcollError when they do not fit the fabric."""
+    loaded = tables_of(scenario)
+    if loaded is not None:
+        if loaded.error:
+            raise VizcollError(loaded.error)
+        return loaded.groups
     return _groups(scenario.source_key(), _comm_key(scenario))
 
 
@@ -160,22 +201,119 @@ def _route(source: dict, comm: dict, algo: str) -> MulticastResult:
     return route(topology_of(scenario), _groups(source, comm) or [], algo, hops_of(scenario))
 
 
+@cached
+def _route_tables(source: dict, text: str, algo: str) -> MulticastResult:
+    scenario = Scenario(**source)
+    return route(topology_of(scenario), _loaded(source, text).groups, algo, hops_of(scenario))
+
+
 def routed(scenario: Scenario, algo: str) -> MulticastResult:
-    """Every group of the scenario routed by ``algo`` on its fabric (breaks avoided), cached."""
+    """Every group of the scenario routed by ``algo`` on its fabric (breaks avoided), cached; :data:`TABLES`:
+    the scenario's multicast tables as they are."""
+    if algo == TABLES:
+        loaded = tables_of(scenario)
+        if loaded is None or loaded.result is None:
+            raise VizcollError(loaded.error if loaded else "the scenario has no multicast tables")
+        return loaded.result
+    if scenario.mcast_tables is not None:
+        return _route_tables(scenario.source_key(), scenario.mcast_tables, algo)
     return _route(scenario.source_key(), _comm_key(scenario), algo)
+
+
+# ---------------------------------------------------------------- the fabric's multicast tables
+@dataclass
+class LoadedTables:
+    """The scenario's tables read on its fabric: as a routing, the groups, their MLIDs, warnings (or an error)."""
+
+    result: MulticastResult | None
+    groups: list[list[int]]
+    mlids: list[int]
+    warnings: list[str]
+    error: str = ""
+
+
+@cached
+def _loaded(source: dict, text: str) -> LoadedTables:
+    topo = topology_of(Scenario(**source))
+    try:
+        tables = read_tables(topo, text)
+    except VizcollError as exc:
+        return LoadedTables(None, [], [], [], str(exc))
+    result, notes = tables_result(topo, tables, TABLES_TITLE)
+    broken = np.flatnonzero((tables.efi > 0) & topo.broken).tolist()
+    if broken:
+        named = ", ".join(topo.link_label(r) for r in broken[:4]) + (", …" if len(broken) > 4 else "")
+        notes.append(f"the tables use {len(broken)} link{'s' * (len(broken) > 1)} the scenario breaks ({named}): "
+                     "they were computed before the break, the algorithms route around it")
+    # members in fabric order (h8 before h10); routing does not depend on the order of a group's members
+    return LoadedTables(result, [sorted(m) for m in tables.members.values()], list(tables.members),
+                        tables.warnings + notes)
+
+
+def tables_of(scenario: Scenario) -> LoadedTables | None:
+    """The scenario's multicast tables read on its fabric (cached); None when it carries none."""
+    return None if scenario.mcast_tables is None else _loaded(scenario.source_key(), scenario.mcast_tables)
+
+
+def with_tables(scenario: Scenario, contents) -> Scenario:
+    """The scenario carrying the ``opensm.mcfdbs`` file of a ``dcc.Upload`` (``contents``: its data URL), with
+    A = the tables and no highlighted group; VizcollError says why the file cannot be used."""
+    limit = f"the limit is {MAX_TABLES_CHARS:,} bytes ({MAX_TABLES_CHARS >> 20} MB)"
+    if isinstance(contents, str) and len(contents) > MAX_UPLOAD_BYTES * 4 // 3 + 1024:
+        raise VizcollError(f"the file is larger than {MAX_UPLOAD_BYTES >> 20} MB; {limit}")
+    raw = decode_upload(contents)
+    if len(raw) > MAX_TABLES_CHARS:
+        raise VizcollError(f"the file is {len(raw):,} bytes; {limit}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise VizcollError("the file is not text: load OpenSM's opensm.mcfdbs dump") from None
+    if not text.strip():
+        raise VizcollError("the file is empty")
+    new = replace(scenario, mcast_tables=text).with_params(
+        PAGE, {**scenario.params.get(PAGE, {}), "a": TABLES, "group": None})
+    loaded = tables_of(new)
+    if loaded.error:
+        raise VizcollError(loaded.error)
+    if not loaded.groups:
+        raise VizcollError("the file lists no multicast group (no 'Switch 0x…' with MLID lines)")
+    size = len(json.dumps(new.to_dict(), separators=(",", ":")))
+    if size > MAX_STORE_CHARS:
+        raise VizcollError(f"the scenario with these tables would be {size / 1e6:.1f} MB; the browser keeps at most "
+                           f"{MAX_STORE_CHARS / 1e6:.0f} MB of scenario (session storage)")
+    return new
+
+
+def without_tables(scenario: Scenario) -> Scenario:
+    """The scenario without its multicast tables: the groups are the communicators again, A no longer the tables."""
+    if scenario.mcast_tables is None:
+        raise VizcollError("no multicast tables are loaded")
+    params = dict(scenario.params.get(PAGE, {}))
+    if params.get("a") == TABLES:
+        params["a"] = DEFAULTS["a"]
+    return replace(scenario, mcast_tables=None).with_params(PAGE, {**params, "group": None})
 
 
 def page_state(scenario: Scenario) -> tuple[Topology, list[list[int]] | None, dict, list[str]]:
     """(topology, groups or None, checked parameters, messages about the scenario) for the views."""
     topo = topology_of(scenario)
     notes = []
-    try:
-        groups = groups_of(scenario)
-    except VizcollError as exc:
-        groups = None
-        notes.append(f"⚠ The scenario's communicators do not fit its fabric: {exc}")
+    loaded = tables_of(scenario)
+    if loaded is not None:
+        groups = None if loaded.error else loaded.groups
+        if loaded.error:
+            notes.append(f"⚠ The fabric's multicast tables do not fit the scenario's fabric: {loaded.error} — load "
+                         "the tables of this fabric, or forget them")
+        elif loaded.warnings:
+            notes.append("⚠ The fabric's tables: " + "; ".join(loaded.warnings))
     else:
-        if groups is None:
-            notes.append(NO_COMMUNICATORS)
+        try:
+            groups = groups_of(scenario)
+        except VizcollError as exc:
+            groups = None
+            notes.append(f"⚠ The scenario's communicators do not fit its fabric: {exc}")
+        else:
+            if groups is None:
+                notes.append(NO_COMMUNICATORS)
     params, bad = stored_params(scenario, topo, len(groups or []))
     return topo, groups, params, [*notes, bad] if bad else notes

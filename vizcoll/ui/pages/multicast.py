@@ -14,6 +14,15 @@ links, highlights one group's tree and replays its join/leave protocol (paper
 section 3.2). Small fabrics are drawn link by link; large ones start from a
 group-by-group overview and the user drills into one group of switches.
 
+**The fabric's multicast tables** (OpenSM's ``opensm.mcfdbs`` dump, loaded
+in the sidebar and carried by the scenario, so the share link and a reload
+keep them) replace the communicators as the groups, one per MLID; algorithm
+A becomes "the fabric's tables" (what the fabric does today) and B routes
+the same groups, so every view shows the real tables against B, with a
+sentence saying whether B loads any link differently. A file that does not
+fit the fabric (a switch GUID or port it does not have) gives a message
+and changes nothing; "Forget the tables" goes back to the communicators.
+
 **A click on a link** of a drawing breaks it *in the scenario*
 (``scenario.toggled(label)``, the link named ``a[pa]-b[pb]``); a click on a
 broken (dashed, black) link repairs it. The badge and every page follow, and
@@ -31,7 +40,6 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from vizcoll.errors import VizcollError
 from vizcoll.multicast.groups import simulate_group
 from vizcoll.multicast.loads import switch_group_rows
-from vizcoll.multicast.routing import ALGORITHMS
 from vizcoll.scenario import Scenario
 from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, topology_of, user_action
 from vizcoll.ui.components.kit import dropdown, field, graph, info, message_box, section, status_box
@@ -41,9 +49,11 @@ from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.models.multicast import (
     MAX_PROTOCOL_MEMBERS,
+    MAX_UPLOAD_BYTES,
     OVERVIEW,
     PAGE,
     PRESETS,
+    TABLES,
     WHOLE,
     clicked_label,
     groups_of,
@@ -52,19 +62,27 @@ from vizcoll.ui.models.multicast import (
     preset_scenario,
     read_params,
     routed,
+    tables_of,
+    with_tables,
+    without_tables,
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.multicast import (
+    TABLES_ABOUT,
+    TABLES_HINT,
+    algo_options,
     fabric_line,
     group_info,
     group_options,
     part_options,
     summary_table,
+    tables_line,
     unroutable_line,
+    verdict,
     worst_links,
 )
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "controls", "render", "group_protocol",
+__all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "render", "group_protocol",
            "render_protocol"]
 
 # the page's components
@@ -73,6 +91,8 @@ MC_PART, MC_GROUP, MC_GROUP_INFO = "mc-part", "mc-group", "mc-group-info"
 MC_FIG_A, MC_FIG_B, MC_FIG_DIFF, MC_HIST = "mc-fig-a", "mc-fig-b", "mc-fig-diff", "mc-hist"
 MC_WORST, MC_STATE_FIG, MC_PLAYER = "mc-worst", "mc-state-fig", "mc-player"
 MC_PRESET, MC_USE_PRESET, MC_FABRIC, MC_STATUS = "mc-preset", "mc-use-preset", "mc-fabric", "mc-status"
+MC_TABLES_UPLOAD, MC_TABLES_FORGET = "mc-tables-upload", "mc-tables-forget"
+MC_TABLES_INFO, MC_TABLES_MESSAGE = "mc-tables-info", "mc-tables-message"
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
 SAVED_AS = "vizcoll-multicast"  # the file name of a figure saved from its mode bar
 
@@ -89,17 +109,19 @@ register_page(__name__, layout, path="/multicast", name="Multicast", order=3)
 def body(scenario: Scenario) -> html.Div:
     """The page on ``scenario``: the controls show its page parameters (bad stored values: the defaults)."""
     topo, groups, p, _ = page_state(scenario)
-    algos = [{"label": a, "value": a} for a in ALGORITHMS]
+    has_tables = scenario.mcast_tables is not None
     sidebar = html.Div(className="sidebar", children=[
         section("Multicast routing",
                 info(fabric_line(scenario, topo, groups), id=MC_FABRIC),
-                field("algorithm A", dropdown(MC_ALGO_A, algos, p["a"], style={"minWidth": 180})),
-                field("algorithm B", dropdown(MC_ALGO_B, algos, p["b"], style={"minWidth": 180})),
+                field("algorithm A", dropdown(MC_ALGO_A, algo_options(has_tables), p["a"], style={"minWidth": 180})),
+                field("algorithm B", dropdown(MC_ALGO_B, algo_options(False, b=True), p["b"],
+                                              style={"minWidth": 180})),
                 message_box(MC_MESSAGE),
-                info("One multicast group per communicator of the scenario (define them on the Topology page). EFI "
-                     "(edge forwarding index) of a link = number of groups whose tree uses it; lower is better. "
-                     "-new = with FULB's root rotation; fulb+global prefers fewer dragonfly global links. Every "
-                     "change routes again.")),
+                info("One multicast group per communicator of the scenario (define them on the Topology page), or "
+                     "per MLID of the fabric's tables when they are loaded. EFI (edge forwarding index) of a link = "
+                     "number of groups whose tree uses it; lower is better. -new = with FULB's root rotation; "
+                     "fulb+global prefers fewer dragonfly global links. Every change routes again.")),
+        _tables_section(scenario),
         section("Quick preset",
                 dcc.Dropdown(id=MC_PRESET, clearable=False, value=next(iter(PRESETS)), optionHeight=60,
                              options=[{"label": v["label"], "value": k} for k, v in PRESETS.items()]),
@@ -110,11 +132,25 @@ def body(scenario: Scenario) -> html.Div:
                 info("A preset replaces the shared scenario — fabric, communicators, no broken links — for every "
                      "page (the badge above shows it); Download scenario first to keep the current one.")),
     ])
+    loaded = tables_of(scenario)
     return html.Div(className="page multicast-page", children=[html.Div(className="columns", children=[
-        sidebar, _main(topo, groups, p)])])
+        sidebar, _main(topo, groups, p, loaded.mlids if loaded is not None else None)])])
 
 
-def _main(topo, groups, p: dict) -> html.Div:
+def _tables_section(scenario: Scenario) -> html.Details:
+    return section(
+        "The fabric's multicast tables",
+        dcc.Upload(id=MC_TABLES_UPLOAD, className="upload", max_size=MAX_UPLOAD_BYTES, children=html.Div([
+            html.A("Load the fabric's multicast tables (opensm.mcfdbs)"), " or drop the file here", html.Br(),
+            html.Small(TABLES_HINT)])),
+        info(tables_line(tables_of(scenario)), id=MC_TABLES_INFO),
+        html.Div(className="buttons", children=[html.Button("Forget the tables", id=MC_TABLES_FORGET, n_clicks=0,
+                                                            disabled=scenario.mcast_tables is None)]),
+        message_box(MC_TABLES_MESSAGE),
+        info(TABLES_ABOUT))
+
+
+def _main(topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
     return html.Div(className="main", children=[
         html.Div(id=MC_SUMMARY, className="panel"),
         status_box(MC_STATUS),
@@ -122,7 +158,7 @@ def _main(topo, groups, p: dict) -> html.Div:
             field("show", dcc.Dropdown(id=MC_PART, clearable=False, className="grow", style={"width": 260},
                                        options=part_options(topo), value=p["part"] or natural_part(topo))),
             field("highlight group", dcc.Dropdown(id=MC_GROUP, className="grow", style={"width": 360},
-                                                  options=group_options(topo, groups), value=p["group"],
+                                                  options=group_options(topo, groups, mlids), value=p["group"],
                                                   placeholder="choose a group")),
         ]),
         html.Div(id=MC_GROUP_INFO, className="info"),
@@ -149,9 +185,15 @@ def register(app: Dash) -> None:
         State(MC_PRESET, "value"), State(SCENARIO, "data"), prevent_initial_call=True,
     )(update)
     app.callback(
+        store_output(), Output(MC_TABLES_MESSAGE, "children"), Output(MC_TABLES_UPLOAD, "contents"),
+        Input(MC_TABLES_UPLOAD, "contents"), Input(MC_TABLES_FORGET, "n_clicks"),
+        State(MC_TABLES_UPLOAD, "filename"), State(SCENARIO, "data"), prevent_initial_call=True,
+    )(load_tables)
+    app.callback(
         Output(MC_FABRIC, "children"), Output(MC_ALGO_A, "value"), Output(MC_ALGO_B, "value"),
         Output(MC_PART, "options"), Output(MC_PART, "value"), Output(MC_GROUP, "options"),
-        Output(MC_GROUP, "value"),
+        Output(MC_GROUP, "value"), Output(MC_ALGO_A, "options"), Output(MC_TABLES_INFO, "children"),
+        Output(MC_TABLES_FORGET, "disabled"),
         Input(SCENARIO, "data"),
         State(MC_ALGO_A, "value"), State(MC_ALGO_B, "value"), State(MC_PART, "value"), State(MC_GROUP, "value"),
     )(controls)
@@ -192,7 +234,8 @@ def update(algo_a, algo_b, part, group, click_a, click_b, click_diff, _use_prese
             groups = groups_of(scenario)
         except VizcollError:  # the view says why; the algorithms can still be chosen
             groups = None
-        params = read_params({"a": algo_a, "b": algo_b, "part": part, "group": group}, topo, len(groups or []))
+        params = read_params({"a": algo_a, "b": algo_b, "part": part, "group": group}, topo, len(groups or []),
+                             tables=scenario.mcast_tables is not None)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     if params["part"] == natural_part(topo):
@@ -200,15 +243,38 @@ def update(algo_a, algo_b, part, group, click_a, click_b, click_diff, _use_prese
     return remembered(data, PAGE, params), ""
 
 
-def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
-    """The fabric's line and the controls following the store (each written only when it changed)."""
+def load_tables(contents, _forget, filename, data):
+    """The fabric's tables loaded from the upload box (checked on the scenario's fabric), or forgotten; a file
+    that cannot be used leaves the store as it is, with a message. The box is emptied so the same file can be
+    loaded again."""
+    if not user_action() or (ctx.triggered_id == MC_TABLES_UPLOAD and contents is None):
+        return no_update, no_update, no_update  # the page appearing, or the box emptied by this callback
     scenario, message = checked(data)
     if scenario is None:
-        return (message,) + (no_update,) * 6
+        return no_update, message, None
+    name = filename if isinstance(filename, str) and filename.strip() else "the file"
+    try:
+        if ctx.triggered_id == MC_TABLES_FORGET:
+            return without_tables(scenario).to_dict(), "", no_update
+        return with_tables(scenario, contents).to_dict(), "", None
+    except VizcollError as exc:
+        what = "The tables" if ctx.triggered_id == MC_TABLES_FORGET else f"{name[:80]} was not loaded"
+        return no_update, f"⚠ {what}: {exc}", None
+
+
+def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
+    """The fabric's line, the tables' line and the controls following the store (values written only when they
+    changed; A's choices hold the fabric's tables when the scenario carries them)."""
+    scenario, message = checked(data)
+    if scenario is None:
+        return (message,) + (no_update,) * 9
     topo, groups, p, _ = page_state(scenario)
+    loaded = tables_of(scenario)
+    mlids = loaded.mlids if loaded is not None else None
     return (fabric_line(scenario, topo, groups), changed(p["a"], a_now), changed(p["b"], b_now),
-            part_options(topo), changed(p["part"] or natural_part(topo), part_now), group_options(topo, groups),
-            changed(p["group"], group_now))
+            part_options(topo), changed(p["part"] or natural_part(topo), part_now),
+            group_options(topo, groups, mlids), changed(p["group"], group_now),
+            algo_options(scenario.mcast_tables is not None), tables_line(loaded), scenario.mcast_tables is None)
 
 
 def render(data):
@@ -226,7 +292,10 @@ def render(data):
     rows = None if part in (WHOLE, OVERVIEW) else switch_group_rows(topo, int(part.split(":")[1]))
     fig_a, fig_b, diff, hist = route_figures(topo, results["a"], results["b"], p["group"], rows, part == OVERVIEW)
     worst = [html.Div(worst_links(topo, results[name], name.upper())) for name in ("a", "b")]
-    return (summary_table(p, results), status, fig_a, fig_b, diff, hist, group_info(topo, groups, p, results),
+    summary = summary_table(p, results)
+    if p["a"] == TABLES:  # the fabric's tables against B: one sentence says whether B loads any link differently
+        summary = [summary, verdict(results["a"], results["b"])]
+    return (summary, status, fig_a, fig_b, diff, hist, group_info(topo, groups, p, results),
             worst)
 
 

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import numpy as np
 from dash import html
 
 from vizcoll.multicast.loads import switch_groups, worst_rows
-from vizcoll.multicast.routing import MulticastResult
-from vizcoll.scenario import Scenario
+from vizcoll.multicast.routing import ALGORITHMS, MulticastResult
+from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui.figures.topology import SMALL_LIMIT
-from vizcoll.ui.models.multicast import MAX_GROUP_OPTIONS, OVERVIEW, WHOLE
+from vizcoll.ui.models.multicast import MAX_GROUP_OPTIONS, OVERVIEW, TABLES, TABLES_TITLE, WHOLE, LoadedTables
 
-__all__ = ["fabric_line", "group_options", "part_options", "summary_table", "unroutable_line", "worst_links",
-           "group_info"]
+__all__ = ["fabric_line", "algo_options", "tables_line", "TABLES_HINT", "TABLES_ABOUT", "group_options", "part_options",
+           "summary_table", "verdict", "unroutable_line", "worst_links", "group_info"]
+
+TABLES_LABEL = "the fabric's tables (OpenSM)"
+TABLES_HINT = f"OpenSM's dump of its multicast forwarding tables, at most {MAX_TABLES_CHARS >> 20} MB"
+TABLES_ABOUT = ("The tables are read against the scenario's fabric (its switch GUIDs and ports): their groups, one per "
+                "MLID, replace the communicators; algorithm A shows the tables as the fabric has them, B routes the "
+                "same groups. They travel with the scenario (share link, file).")
 
 
 def _names(topo: Topology, nodes, limit: int = 6) -> str:
@@ -24,13 +31,39 @@ def fabric_line(scenario: Scenario, topo: Topology, groups) -> str:
     s = topo.summary()
     text = (f"The scenario's fabric: {scenario.title} ({s['switches']:,} switches, {s['endpoints']:,} end nodes, "
             f"{s['links']:,} links, {s['broken_links']:,} broken).")
-    if groups is not None:
+    if groups is not None and scenario.mcast_tables is not None:
+        text += (f" {len(groups):,} multicast group{'s' * (len(groups) != 1)} from the fabric's tables (the "
+                 "communicators are not used until the tables are forgotten).")
+    elif groups is not None:
         text += f" {len(groups):,} communicator{'s' * (len(groups) != 1)} → one multicast group each."
     return text
 
 
-def group_options(topo: Topology, groups) -> list[dict]:
-    return [{"label": f"group {i}: {len(g)} member{'s' * (len(g) != 1)} ({_names(topo, g, 3)})", "value": i}
+def algo_options(tables: bool, b: bool = False) -> list[dict]:
+    """The algorithms of A (with the fabric's tables when the scenario carries them) or B."""
+    extra = [{"label": TABLES_LABEL, "value": TABLES}] if tables and not b else []
+    return extra + [{"label": a, "value": a} for a in ALGORITHMS]
+
+
+def tables_line(loaded: LoadedTables | None) -> str:
+    """What the scenario's tables are (under the upload box)."""
+    if loaded is None:
+        return "No tables loaded: the groups are the scenario's communicators."
+    if loaded.error:
+        return "The loaded tables do not fit this fabric (see the message under the summary)."
+    lids = loaded.mlids
+    span = f"MLID 0x{lids[0]:04X}" + (f"–0x{lids[-1]:04X}" if len(lids) > 1 else "")
+    efi = loaded.result.summary()["max_efi"] if loaded.result is not None else 0
+    return (f"Loaded: {len(lids):,} group{'s' * (len(lids) != 1)} ({span}), max EFI {efi} on the fabric's tables"
+            + (f"; {len(loaded.warnings)} warning{'s' * (len(loaded.warnings) != 1)} under the summary"
+               if loaded.warnings else "") + ".")
+
+
+def group_options(topo: Topology, groups, mlids: list[int] | None = None) -> list[dict]:
+    """One option per group (with its MLID when the groups are the fabric's tables')."""
+    def name(i: int) -> str:
+        return f"group {i}" + (f" (MLID 0x{mlids[i]:04X})" if mlids and i < len(mlids) else "")
+    return [{"label": f"{name(i)}: {len(g)} member{'s' * (len(g) != 1)} ({_names(topo, g, 3)})", "value": i}
             for i, g in enumerate((groups or [])[:MAX_GROUP_OPTIONS])]
 
 
@@ -42,12 +75,32 @@ def part_options(topo: Topology) -> list[dict]:
 
 
 def summary_table(params: dict, results: dict[str, MulticastResult]) -> html.Table:
+    """The figures of A and B side by side (the tables have no routing time)."""
     rows = [("max EFI", "max_efi"), ("mean EFI (used links)", "mean_efi"), ("max tree height", "max_height"),
             ("groups", "groups"), ("unroutable groups", "unroutable"), ("routing time (s)", "runtime_s")]
     summaries = {name: r.summary() for name, r in results.items()}
-    head = html.Tr([html.Th("")] + [html.Th(f"{name.upper()}: {params[name]}") for name in results])
-    body = [html.Tr([html.Td(label)] + [html.Td(f"{summaries[n][key]:,}") for n in results]) for label, key in rows]
+
+    def cell(name: str, key: str) -> html.Td:
+        return html.Td("—" if key == "runtime_s" and params[name] == TABLES else f"{summaries[name][key]:,}")
+    head = html.Tr([html.Th("")] + [html.Th(f"{name.upper()}: {r.algo}") for name, r in results.items()])
+    body = [html.Tr([html.Td(label)] + [cell(n, key) for n in results]) for label, key in rows]
     return html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)])
+
+
+def verdict(a: MulticastResult, b: MulticastResult) -> html.P:
+    """One sentence under the summary: does B put as many groups on every link as A (the fabric's tables)?"""
+    sa, sb = a.summary(), b.summary()
+    if np.array_equal(a.efi, b.efi):
+        text = (f"Same EFI on every link: B ({b.algo}) puts exactly as many groups on each link as A ({a.algo}), "
+                f"max EFI {sa['max_efi']}.")
+    else:
+        moved = int(np.count_nonzero(a.efi != b.efi))
+        used = int(np.count_nonzero((a.efi > 0) | (b.efi > 0)))
+        how = "lower" if sb["max_efi"] < sa["max_efi"] else "higher" if sb["max_efi"] > sa["max_efi"] else "the same"
+        text = (f"B ({b.algo}) loads {moved:,} of the {used:,} links in use differently from A ({a.algo}): max EFI "
+                f"{sa['max_efi']} → {sb['max_efi']} ({how}), mean EFI {sa['mean_efi']:g} → {sb['mean_efi']:g}. "
+                "The difference B − A below shows where.")
+    return html.P(text, className="info verdict", style={"maxWidth": "46em", "fontWeight": 600})
 
 
 def unroutable_line(topo: Topology, groups, results: dict[str, MulticastResult], limit: int = 6) -> str:
@@ -79,8 +132,9 @@ def group_info(topo: Topology, groups, params: dict, results: dict[str, Multicas
     described = []
     for name, result in results.items():
         tree = result.trees[group]
+        root = "centre" if result.algo == TABLES_TITLE else "root"  # the dump names no root
         described.append(f"{name.upper()} {result.algo}: unroutable" if tree is None else
-                         f"{name.upper()} {result.algo}: root {topo.names[tree.root]}, height {tree.height}, "
+                         f"{name.upper()} {result.algo}: {root} {topo.names[tree.root]}, height {tree.height}, "
                          f"{len(tree.links)} links")
     members = groups[group]
     return (f"Group {group} ({len(members)} member{'s' * (len(members) != 1)}: {_names(topo, members, 8)}) — "
