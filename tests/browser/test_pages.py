@@ -25,7 +25,7 @@ def test_every_page_loads_without_console_errors(page):
     page.duo.wait_for_contains_text("#topo-player-caption", "h0 broadcasts a packet")
     assert nav_entries(page) == [("/topology", "Topology"), ("/trees", "Trees"), ("/multicast", "Multicast"),
                                  ("/barrier", "Barrier"), ("/faults", "Fault replays"),
-                                 ("/erasure", "Erasure codes")]
+                                 ("/erasure", "Erasure codes"), ("/schedules", "Schedules")]
     assert registered_nav() == nav_entries(page)  # the navbar is dash.page_registry's
     page.screenshot("landing.png")
     assert page.duo.get_logs() == []
@@ -40,18 +40,19 @@ def test_every_page_loads_without_console_errors(page):
              "/multicast": [("#mc-summary", "minhop-new")],
              "/barrier": [("#bar-player-position", "step 0 of"), ("#bar-ranges", "Fig. 7")],
              "/faults": [("#ft-red-player-position", "step 0 of"), ("#ft-treft-player-position", "step 0 of")],
-             "/erasure": [("#era-summary", "FMEL(9,5)"), ("#era-compare-table", "paper")]}
+             "/erasure": [("#era-summary", "FMEL(9,5)"), ("#era-compare-table", "paper")],
+             "/schedules": [("#sched-file", "No file yet"), ("#sched-flag", "Open a GOAL file")]}
     for path, checks in ready.items():
         page.open(path, counts=None)
         for selector, text in checks:
             page.duo.wait_for_contains_text(selector, text, timeout=30)
-        assert len(nav_entries(page)) == 6
+        assert len(nav_entries(page)) == 7
         assert page.duo.get_logs() == [], path
 
     page.open("/no/such/page", counts=None)
     page.duo.wait_for_text_to_equal("#shell-page h2", "Page not found")
     page.duo.wait_for_contains_text("#shell-page", "/no/such/page")
-    assert len(nav_entries(page)) == 6
+    assert len(nav_entries(page)) == 7
     assert page.duo.get_logs() == []
 
     page.open("/topology?k=7&shell_scenario=forged&a-b=1")  # query parameters are ignored, safely

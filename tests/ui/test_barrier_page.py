@@ -15,6 +15,8 @@ from vizcoll.barrier.structures import numbering
 from vizcoll.barrier.uq import uq_round
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.schedule import barrier, dumps, parse
+from vizcoll.schedule.check import check
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
@@ -399,3 +401,36 @@ def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     assert again[0]["digest"] != plan["digest"] and again[1] is no_update and again[2] is no_update
     fat = page.refresh(DEFAULT_SCENARIO.to_dict())
     assert fat[5] is False and fat[4][0]["value"] == model.ALL_END_NODES and len(fat[4]) == 1 + 8
+
+
+# ------------------------------------------------------------------ Download GOAL
+def goal_of(s: Scenario):
+    """The GOAL export of the barrier page for ``s``: (the parsed file with the checker's problems, file name)."""
+    download, message = page.export_goal(1, s.to_dict())
+    assert message == "" and download["filename"].endswith(".goal"), message
+    parsed = parse(download["content"])
+    return parsed, parsed.problems + check(parsed.schedule, parsed.lines), download["filename"]
+
+
+@pytest.mark.parametrize("algo", ["dlct", "dlct+tree", "dissemination", "tournament"])
+def test_download_goal_on_a_grid_is_every_hop_of_one_barrier_of_the_run(algo):
+    s = scenario(broken=[LINK0], algo=algo)
+    parsed, problems, name = goal_of(s)
+    assert problems == [] and name == f"vizcoll-barrier-{algo.replace('+', '-')}.goal"
+    topo = topology_of(s)
+    timeline, _ = run_barriers(topo, algo, barriers=1, compute=0.0)
+    assert parsed.schedule.num_ranks == len(topo.switches) == 16  # the ranks are the grid's switches
+    assert parsed.schedule.messages() == sum(e.kind == "send" for e in timeline.events)
+
+
+def test_download_goal_off_the_grid_is_the_logical_pattern_and_refuses_dlct():
+    s = DEFAULT_SCENARIO.with_params("barrier", {"algo": "dissemination", "comm": model.ALL_END_NODES})
+    parsed, problems, name = goal_of(s)
+    assert problems == [] and name == "vizcoll-barrier-dissemination.goal"
+    assert parsed.schedule.ops == barrier("dissemination", 16).ops  # P = the barrier's 16 processes
+    assert dumps(barrier("dissemination", 16)) in page.export_goal(1, s.to_dict())[0]["content"]
+    store, message = page.export_goal(1, DEFAULT_SCENARIO.with_params("barrier", {"algo": "dlct"}).to_dict())
+    assert store is no_update and message.startswith("⚠ DLCT needs a grid of processors")
+    forged = DEFAULT_SCENARIO.with_params("barrier", {"algo": "nope"}).to_dict()
+    assert page.export_goal(1, forged)[1].startswith("⚠ unknown barrier algorithm 'nope'")
+    assert page.export_goal(1, {"schema": "nope"})[1].startswith("⚠ The scenario could not be read")

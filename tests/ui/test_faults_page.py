@@ -8,6 +8,8 @@ from dash import no_update
 from tests.callback_context import find_component, in_callback
 from vizcoll.reduction import FAULT_LOCATIONS, simulate_task_reduction
 from vizcoll.scenario import Scenario
+from vizcoll.schedule import parse, static_reduction
+from vizcoll.schedule.check import check
 from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.figures.faults import PAPER_AVERAGE, tasks_so_far
@@ -142,3 +144,23 @@ def test_the_page_parameters_go_into_the_scenario():
     assert store["params"]["faults"]["procs"] == 6
     *_, store = in_callback(page.run_reduction, None, 6, SIZE, 0, "2,5", "none", 0, None, DEFAULT_SCENARIO.to_dict())
     assert store is no_update  # a page load is no user action: the store is left alone
+
+
+# ------------------------------------------------------------------ Download GOAL
+@pytest.mark.parametrize("algo", ["binomial", "mst", "rabenseifner"])
+def test_download_goal_is_the_static_reduction_with_the_pages_processes_size_and_root(algo):
+    download, message = page.export_goal(1, algo, 6, SIZE, 5)
+    assert message == "" and download["filename"] == f"vizcoll-reduction-{algo}-6.goal"
+    parsed = parse(download["content"])
+    assert parsed.problems == [] and check(parsed.schedule, parsed.lines) == []
+    assert parsed.schedule.ops == static_reduction(algo, 6, 8 << 20, 5).ops
+
+
+@pytest.mark.parametrize("args, words", [
+    (("nope", 8, SIZE, 0), "unknown reduction 'nope'"), (("mst", 1, SIZE, 0), "processes must be between 2 and 32"),
+    (("mst", 8, SIZE, 8), "root must be between 0 and 7"), (("mst", "8", None, 0), "data size must be an integer"),
+    (("mst", 10**18, SIZE, 0), "processes must be between 2 and 32"),
+])
+def test_download_goal_refuses_bad_controls_with_a_message(args, words):
+    download, message = page.export_goal(1, *args)
+    assert download is no_update and message.startswith("⚠") and words in message

@@ -15,7 +15,7 @@ from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 
 ROUTER = "_pages_content.children"
 NAVBAR = [("/topology", "Topology"), ("/trees", "Trees"), ("/multicast", "Multicast"), ("/barrier", "Barrier"),
-          ("/faults", "Fault replays"), ("/erasure", "Erasure codes")]
+          ("/faults", "Fault replays"), ("/erasure", "Erasure codes"), ("/schedules", "Schedules")]
 UPLOAD = Scenario(spec="", uploaded=topology_of(DEFAULT_SCENARIO).to_dict(), name="mine.json")
 
 

@@ -11,6 +11,8 @@ from dash import html, no_update
 from tests.callback_context import find_component, in_callback
 from tests.fabrics import HOSTS, TWO_SPINES
 from vizcoll.scenario import WORLD, Scenario
+from vizcoll.schedule import parse, tree_collective
+from vizcoll.schedule.check import check
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.trees.cost import CostParams
@@ -183,7 +185,7 @@ def test_layout_shows_the_scenarios_parameters_and_the_shell_renders_it():
     assert found == {page.TREES_COMM: WORLD, page.TREES_KIND: "hier-knomial", page.TREES_K: 32, page.TREES_DEGREE: 4,
                      page.TREES_ROUTES: "intact", page.TREES_L: 0.28, page.TREES_DELTA: 4, page.TREES_THETA: 0.01,
                      page.TREES_BETA: 16000.0, page.TREES_GAMMA: 3.75e-05, page.TREES_S: 0, page.TREES_EPS: 0.2,
-                     page.TREES_ANIM_TREE: "type1"}
+                     page.TREES_ANIM_TREE: "type1", page.TREES_GOAL_OP: "reduce", page.TREES_GOAL_BYTES: 8}
     shell = page.layout(shell_scenario=DEFAULT_SCENARIO.to_dict(), shell_hash="")
     assert walk(shell, {})[page.TREES_K] == 4
     options = model.comm_options(DEFAULT_SCENARIO)
@@ -476,3 +478,36 @@ def test_tree_names():
     key, _ = key_of(DEFAULT_SCENARIO)
     assert Tree.from_dict(model.type_one(key, "hier-knomial")["tree"]).size == 16
     assert re.fullmatch(r"[0-9a-f]{32}", model.digest(DEFAULT_SCENARIO))
+
+
+# ------------------------------------------------------------------ Download GOAL
+@pytest.mark.parametrize("kind, op", [("kary", "reduce"), ("knomial", "bcast"), ("hier-knomial", "allreduce"),
+                                      ("zhao", "reduce")])
+def test_download_goal_is_the_chosen_type_one_tree_collective(kind, op):
+    store, message = update(page.TREES_GOAL_OP + ".value", DEFAULT_SCENARIO, kind=kind, goal_op=op, goal_bytes=64)
+    assert message == ""
+    s = stored(store)
+    assert s.params["trees"]["goal_op"] == op and s.params["trees"]["goal_bytes"] == 64
+    assert "goal_op" not in plan_of(s)  # the export's controls do not change the views
+    download, message = page.export_goal(1, s.to_dict())
+    slug = model.tree_name(kind, 4).lower().replace(" ", "-")
+    assert message == "" and download["filename"] == f"vizcoll-trees-{op}-{slug}.goal"
+    parsed = parse(download["content"])
+    assert parsed.problems == [] and check(parsed.schedule, parsed.lines) == []
+    placement = model.placement_of(s, WORLD)
+    tree = model.BUILDERS[kind](16, 4, hierarchy_from_topology(topology_of(s), placement))
+    assert parsed.schedule.ops == tree_collective(tree, op, 64).ops
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"goal_op": "scatter"}, "unknown GOAL collective 'scatter'"),
+    ({"goal_bytes": 0}, "GOAL message bytes must be at least 1, got 0"),
+    ({"goal_bytes": 2**40}, "GOAL message bytes must be at most"),
+    ({"goal_bytes": None}, "GOAL message bytes: enter a whole number from 1 to"),
+])
+def test_bad_goal_controls_are_refused_with_a_message(changes, words):
+    store, message = update(page.TREES_GOAL_BYTES + ".value", DEFAULT_SCENARIO, **changes)
+    assert store is no_update and message.startswith("⚠") and words in message
+    forged = DEFAULT_SCENARIO.with_params("trees", changes)
+    download, message = page.export_goal(1, forged.to_dict())
+    assert download is no_update and words in message

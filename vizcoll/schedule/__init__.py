@@ -8,13 +8,17 @@
 - :mod:`vizcoll.schedule.check`: everything wrong with a schedule, LogGOPSim's
   silent failures included (:func:`check`);
 - :mod:`vizcoll.schedule.collectives`: barriers, tree collectives and static
-  reductions as schedules.
+  reductions as schedules;
+- :mod:`vizcoll.schedule.replay`: a traced LogGP run as a timeline on a fabric
+  (:func:`loggp_timeline`, every message on its min-hop route).
 """
 
 from vizcoll.schedule.collectives import BARRIERS, TREE_OPS, barrier, static_reduction, tree_collective
 from vizcoll.schedule.goal import GoalError, Parsed, Problem, dumps, loads, parse
 from vizcoll.schedule.loggp import LogGP, LogGPResult, simulate
 from vizcoll.schedule.model import ANY, Op, Schedule
+from vizcoll.schedule.replay import loggp_timeline
 
 __all__ = ["ANY", "BARRIERS", "TREE_OPS", "GoalError", "LogGP", "LogGPResult", "Op", "Parsed", "Problem",
-           "Schedule", "barrier", "dumps", "loads", "parse", "simulate", "static_reduction", "tree_collective"]
+           "Schedule", "barrier", "dumps", "loads", "loggp_timeline", "parse", "simulate", "static_reduction",
+           "tree_collective"]

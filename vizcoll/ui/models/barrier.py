@@ -17,6 +17,13 @@ The page looks at the one shared :class:`~vizcoll.scenario.Scenario`:
   needs the grid's numbering: the page says so in one line.
 
 The page's parameters live in ``scenario.params["barrier"]`` (:data:`DEFAULTS`).
+
+**Download GOAL** (:func:`goal_file`) writes the current run's barrier as
+LogGOPSim's GOAL schedule: on a grid every hop of one barrier of the run
+(:func:`vizcoll.schedule.recorded.hop_schedule` of a one-barrier run without
+work, the ranks being the grid's switches, DLCT included); on any other
+fabric the logical pattern of the algorithm on the barrier's processes
+(:func:`vizcoll.schedule.barrier`; DLCT is not available there, as on the page).
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from vizcoll.barrier.structures import NUMBERINGS, adjust, numbering, pattern_li
 from vizcoll.barrier.uq import uq_difference_histogram, uq_round
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.schedule import barrier, dumps
+from vizcoll.schedule.recorded import hop_schedule
 from vizcoll.topology.generators import parse_spec
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui import calls
@@ -46,7 +55,7 @@ __all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRES
            "ANIMATION_LIMIT", "MAX_SEED", "UQ_SIDE", "ALGO_NAMES", "parse_size", "read_neighbors", "read_params",
            "defaults_for", "stored_params", "shown_params", "scenario_is_grid", "grid_shape", "grid_spec",
            "grid_scenario", "random_breaks", "processes_of", "digest", "run_plan", "run_of", "sweep_of", "uq_of",
-           "histogram_of", "view_keys", "comm_options", "chosen_comm", "histogram_side"]
+           "histogram_of", "view_keys", "comm_options", "chosen_comm", "histogram_side", "goal_file"]
 
 PAGE = "barrier"
 QUICK_MODE, FULL_MODE = "quick", "full"
@@ -337,3 +346,30 @@ def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
 def histogram_side(key: dict) -> int:
     """The square grid of the UQ histogram: the scenario's grid if square and at most UQ_SIDE, else 4."""
     return key["rows"] if key["rows"] == key["cols"] and 2 <= key["rows"] <= UQ_SIDE else 4
+
+
+# ---------------------------------------------------------------- the GOAL export
+@cached
+def _grid_goal(source: dict, algo: str, judge: str) -> str:
+    topo = topology_of(Scenario(**source))
+    timeline, figures = run_barriers(topo, algo, barriers=1, compute=0.0, judge=judge)
+    if figures.get("time") is None:
+        raise VizcollError(f"one {ALGO_NAMES[algo]} barrier does not complete on this grid: {figures.get('failure')}")
+    what = (f"every hop of one {ALGO_NAMES[algo]} barrier on the scenario's grid ({len(topo.switches)} switches, "
+            f"{int(topo.broken.sum())} broken links); rank i = the grid's switch i")
+    return dumps(hop_schedule(timeline, topo.switches.tolist(), 1, what), comment=f"written by vizcoll: {what}")
+
+
+def goal_file(scenario: Scenario) -> dict:
+    """The current run's barrier as a GOAL file, ``{"content", "filename"}`` for a ``dcc.Download`` (see the module
+    docstring); VizcollError says why it cannot be written."""
+    plan = run_plan(scenario)
+    algo = plan["algo"]
+    if plan["grid"]:
+        text = _grid_goal(scenario.source_key(), algo, plan["judge"])
+    elif plan["reason"]:
+        raise VizcollError(plan["reason"])
+    else:
+        what = f"the {ALGO_NAMES[algo]} barrier on {len(plan['processes'])} processes (logical ranks)"
+        text = dumps(barrier(algo, len(plan["processes"])), comment=f"written by vizcoll: {what}")
+    return {"content": text, "filename": f"vizcoll-barrier-{algo.replace('+', '-')}.goal"}

@@ -6,6 +6,10 @@
   of TREFT / E1 / E2 on HC, VP, MB.
 
 The page's parameters live in ``scenario.params["faults"]`` (:data:`DEFAULTS`).
+
+**Download GOAL** (:func:`goal_file`) writes a static reduction (binomial, MST
+or Rabenseifner, :data:`GOAL_ALGOS`) with the page's process count, data size
+and root as LogGOPSim's GOAL schedule (:func:`vizcoll.schedule.static_reduction`).
 """
 
 from __future__ import annotations
@@ -14,15 +18,17 @@ from vizcoll.errors import VizcollError
 from vizcoll.reduction import FAULT_LOCATIONS, simulate_binomial, simulate_task_reduction
 from vizcoll.reduction.env import parse_slow
 from vizcoll.scenario import Scenario
+from vizcoll.schedule import dumps, static_reduction
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import WORKFLOWS, simulate_treft
 from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import topology_of
 from vizcoll.ui.figures.faults import VARIANT_NAMES
-from vizcoll.ui.forms import whole
+from vizcoll.ui.forms import choice, whole
 
 __all__ = ["PAGE", "DEFAULTS", "SIZES", "CLICK", "FAULTS", "MAX_PROCS", "reduction_runs", "treft_run", "overheads",
-           "read_reduction", "read_treft", "kernel_options", "var_options", "scenario_procs", "default_slow"]
+           "read_reduction", "read_treft", "kernel_options", "var_options", "scenario_procs", "default_slow",
+           "GOAL_ALGOS", "goal_file"]
 
 PAGE = "faults"
 DEFAULTS = {"procs": "8", "size": str(8 << 20), "root": "0", "slow": "2,5", "fault": "none", "seed": "0",
@@ -34,6 +40,8 @@ FAULTS = {"none": "no fault", "sending-task": "(1) worker fails before it gets i
           "fetching-data": "(3) data supplier fails while being read",
           CLICK: "kill the worker I click, at the shown step"}
 MAX_PROCS = 32
+GOAL_ALGOS = {"binomial": "binomial tree", "mst": "MST (minimum spanning tree)",
+              "rabenseifner": "Rabenseifner (reduce-scatter + gather)"}
 
 
 # ---------------------------------------------------------------- engine calls (cached)
@@ -141,3 +149,15 @@ def scenario_procs(scenario: Scenario) -> tuple[int, str]:
 def default_slow(procs: int) -> str:
     """The default slow ranks (2 and 5, as many of them as there are workers)."""
     return ",".join(rank for rank in DEFAULTS["slow"].split(",") if int(rank) < procs)
+
+
+def goal_file(algo, procs, size, root) -> dict:
+    """The static reduction ``algo`` of ``size`` bytes on ``procs`` processes to ``root`` (the page's controls,
+    checked) as a GOAL file, ``{"content", "filename"}`` for a ``dcc.Download``."""
+    algo = choice(algo, tuple(GOAL_ALGOS), "reduction")
+    procs = whole(procs, "processes", 2, MAX_PROCS)
+    size = whole(size, "data size", 1, 1 << 30)
+    root = whole(root, "root", 0, procs - 1)
+    what = f"{GOAL_ALGOS[algo]} reduction of {size:,} bytes on {procs} processes to root {root}"
+    text = dumps(static_reduction(algo, procs, size, root), comment=f"written by vizcoll: {what}")
+    return {"content": text, "filename": f"vizcoll-reduction-{algo}-{procs}.goal"}

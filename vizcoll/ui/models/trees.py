@@ -23,6 +23,13 @@ communicator gets a message pointing to ``python -m vizcoll tree``), the
 aggregation animated up to :data:`MAX_ANIMATED` processes on fabrics up to
 ``SMALL_LIMIT`` nodes; k and the type II degree up to :data:`MAX_K` /
 :data:`MAX_DEGREE`.
+
+**Download GOAL** (:func:`goal_file`) writes the chosen type I tree of the
+communicator (kind and k of the page) as LogGOPSim's GOAL schedule of a
+broadcast, reduce or allreduce (``goal_op``) of ``goal_bytes`` bytes per
+message (1 to 2^30): two page parameters of their own, because the cost
+model's S may be 0 and GOAL messages need at least 1 byte. They do not change
+the views.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import numpy as np
 from vizcoll.comm import Placement
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
+from vizcoll.schedule import TREE_OPS, dumps, tree_collective
 from vizcoll.topology.model import Topology
 from vizcoll.trees.aggregation import simulate_aggregation
 from vizcoll.trees.cost import CostParams, selection_table
@@ -52,7 +60,7 @@ __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "M
            "MAX_ANIMATED", "TYPE1", "TYPE2", "LIVE", "INTACT", "CONTROL_KEYS", "COST_KEYS", "COST_FIELDS",
            "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
            "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
-           "selection"]
+           "selection", "GOAL_KEYS", "goal_file"]
 
 PAGE = "trees"
 TYPE1, TYPE2 = "type1", "type2"
@@ -60,7 +68,8 @@ LIVE, INTACT = "live", "intact"
 # the page's parameters (scenario.params["trees"]): on the default scenario (a 3-level fat tree of 4-port
 # switches, every one of its 16 processes) 4-ary trees give the paper's Fig. 7 setting
 DEFAULTS = {"comm": WORLD, "kind": "kary", "k": 4, "degree": 4, "routes": LIVE, "l": 0.28, "delta": 4,
-            "theta": 0.01, "beta": 16000.0, "gamma": 3.75e-05, "S": 0, "eps": 0.1, "anim": TYPE1}
+            "theta": 0.01, "beta": 16000.0, "gamma": 3.75e-05, "S": 0, "eps": 0.1, "anim": TYPE1,
+            "goal_op": "reduce", "goal_bytes": 8}
 KINDS = {"kary": "k-ary", "knomial": "k-nomial", "zhao": "Zhao et al. (k-nomial over group leaders)",
          "hier-knomial": "hierarchical k-nomial"}
 ROUTES = {LIVE: "avoid broken links (routes over live links)",
@@ -97,6 +106,8 @@ PRESETS = {
 }
 CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
 COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
+GOAL_KEYS = ("goal_op", "goal_bytes")  # the GOAL export's collective and message size (not the views')
+MAX_GOAL_BYTES = 1 << 30  # bytes per message of the GOAL export
 METRIC_KEYS = ("height", "radius", "edge_links", "link_packets", "max_link", "max_switch_link", "cross_group",
                "latency_us", "flags")
 
@@ -137,6 +148,8 @@ def read_params(values: dict) -> dict:
         "S": num("S", "S (message bytes)", int, 0, MAX_BYTES),
         "eps": num("eps", "ε (μs)", float, 0, MAX_TIME),
         "anim": choice(values.get("anim"), ANIM, "animated tree"),
+        "goal_op": choice(values.get("goal_op"), TREE_OPS, "GOAL collective"),
+        "goal_bytes": num("goal_bytes", "GOAL message bytes", int, 1, MAX_GOAL_BYTES),
     }
     if params["l"] <= 0:
         raise VizcollError("l (μs per link) must be > 0")
@@ -221,7 +234,8 @@ def tree_plan(scenario: Scenario) -> dict:
                            "edge routed over the fabric). Choose a smaller communicator, or use the command line "
                            "(python -m vizcoll tree --topology ...)")
     topo = topology_of(scenario)
-    return {"digest": digest(scenario), **p, "nprocs": n, "nodes": topo.n_nodes, "broken": int(topo.broken.sum())}
+    views = {key: value for key, value in p.items() if key not in GOAL_KEYS}
+    return {"digest": digest(scenario), **views, "nprocs": n, "nodes": topo.n_nodes, "broken": int(topo.broken.sum())}
 
 
 def engine_key(scenario: Scenario, plan: dict) -> dict:
@@ -307,3 +321,19 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> dict:
 def selection(cost: dict, nprocs: int, k: int) -> list[dict]:
     """Table 3 (tree type and width per switch degree and packet size) for the cost model ``cost``."""
     return selection_table(CostParams(**cost, P=nprocs, k=k), P=nprocs)
+
+
+def goal_file(scenario: Scenario) -> dict:
+    """The chosen type I tree's collective as a GOAL file, ``{"content", "filename"}`` for a ``dcc.Download``
+    (VizcollError when the page's parameters or the communicator cannot make one)."""
+    plan = tree_plan(scenario)
+    p = read_params(page_params(scenario, PAGE, DEFAULTS))
+    placement = placement_of(scenario, plan["comm"])
+    groups = hierarchy_from_topology(fabric_of(scenario), placement)
+    tree = BUILDERS[plan["kind"]](placement.nprocs, plan["k"], groups)
+    name = tree_name(plan["kind"], plan["k"])
+    what = (f"{p['goal_op']} of {p['goal_bytes']:,} bytes along the {name} tree of "
+            f"{'every process' if plan['comm'] == WORLD else 'communicator ' + str(plan['comm'])} "
+            f"({placement.nprocs:,} ranks)")
+    text = dumps(tree_collective(tree, p["goal_op"], p["goal_bytes"]), comment=f"written by vizcoll: {what}")
+    return {"content": text, "filename": f"vizcoll-trees-{p['goal_op']}-{name.replace(' ', '-').lower()}.goal"}

@@ -19,7 +19,8 @@ Below: LCT vs BST on the numbered grid (the Gather links before and after
 ``round(K)`` and their update quantity: the paper's Fig. 3; the scenario's
 grid, or the paper's 4 x 4 when the fabric is not a grid), run time vs break
 rate and vs size for every algorithm (a small cached sweep, or the full one),
-and the UQ(LCT) − UQ(BST) histogram (Fig. 5).
+and the UQ(LCT) − UQ(BST) histogram (Fig. 5). "Download GOAL" writes the run's barrier as LogGOPSim's
+schedule (:func:`vizcoll.ui.models.barrier.goal_file`), which the Schedules page opens.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ from vizcoll.ui.models.barrier import (
     chosen_comm,
     comm_options,
     defaults_for,
+    goal_file,
     grid_scenario,
     grid_shape,
     histogram_of,
@@ -103,7 +105,7 @@ from vizcoll.ui.views.barrier import drawing, judgement_text, summary_table, swe
 from vizcoll.ui.views.common import fabric_counts
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "refresh", "animate", "render_step", "render_uq",
-           "compute_sweep", "render_sweep", "render_histogram"]
+           "compute_sweep", "render_sweep", "render_histogram", "export_goal"]
 
 # the page's components
 BAR_SIZE, BAR_NEIGHBORS, BAR_RATE, BAR_SEED = "bar-size", "bar-neighbors", "bar-rate", "bar-seed"
@@ -117,6 +119,7 @@ BAR_SWEEP_RATE, BAR_SWEEP_INFO, BAR_VS_RATE = "bar-sweep-rate", "bar-sweep-info"
 BAR_VS_SIZE, BAR_RANGES, BAR_HIST = "bar-vs-size", "bar-ranges", "bar-hist"
 BAR_USE_GRID, BAR_COMM, BAR_FABRIC = "bar-use-grid", "bar-comm", "bar-fabric"
 BAR_UQ_KEY, BAR_SWEEP_KEY = "bar-uq-key", "bar-sweep-key"
+BAR_GOAL, BAR_GOAL_FILE, BAR_GOAL_MESSAGE = "bar-goal", "bar-goal-file", "bar-goal-message"
 PARAM_CONTROLS = {"algo": BAR_ALGO, "judge": BAR_JUDGE, "barriers": BAR_BARRIERS, "compute": BAR_COMPUTE,
                   "rate": BAR_RATE, "seed": BAR_SEED, "comm": BAR_COMM, "k": BAR_K, "numbering": BAR_NUMBERING,
                   "sweep": BAR_SWEEP_MODE}
@@ -152,7 +155,11 @@ def body(scenario: Scenario) -> html.Div:
              "their destination (the paper's rule) and detour along a shortest live path when that would loop; on "
              f"any other fabric the processes (up to {MAX_PROCESSES}) are end nodes and messages follow min-hop "
              "routes around the broken links."),
-        html.Div(className="buttons", children=[download_button("Download PNG", BAR_PNG)]),
+        html.Div(className="buttons", children=[download_button("Download PNG", BAR_PNG), download_button(
+            "Download GOAL", BAR_GOAL), dcc.Download(id=BAR_GOAL_FILE)]),
+        info("Download GOAL: this barrier as LogGOPSim's schedule (on a grid every hop of one barrier, ranks = the "
+             "grid's switches; elsewhere the algorithm's logical pattern on the processes). Open it on Schedules."),
+        message_box(BAR_GOAL_MESSAGE),
     ])
     main = html.Div(className="main", children=[
         dcc.Store(id=BAR_PARAMS), dcc.Store(id=BAR_UQ_KEY), dcc.Store(id=BAR_SWEEP_KEY),
@@ -307,6 +314,8 @@ def register(app: Dash) -> None:
         Input(BAR_SWEEP, "data"), Input(BAR_SWEEP_SIZE, "value"), Input(BAR_SWEEP_RATE, "value"),
     )(render_sweep)
     png_download(app, BAR_PNG, BAR_CANVAS, "vizcoll-barrier")
+    app.callback(Output(BAR_GOAL_FILE, "data"), Output(BAR_GOAL_MESSAGE, "children"), Input(BAR_GOAL, "n_clicks"),
+                 State(SCENARIO, "data"), prevent_initial_call=True)(export_goal)
 
 
 def scenario_after(trigger, scenario: Scenario, tap_edge, size, neighbors, values: dict) -> tuple[Scenario, str]:
@@ -436,6 +445,15 @@ def render_step(step, timeline, plan, data):
     adjusted = [int(tl.entities[key]["node"]) for key in changed if tl.entities.get(key, {}).get("kind") == "id"]
     roots = [u for u, ident in idents.items() if ident == 0]
     return sheet + step_stylesheet(state, idents, adjusted, hops, roots)
+
+
+def export_goal(_clicks, data):
+    """Download GOAL: the current run's barrier as LogGOPSim's schedule, or a message saying why not."""
+    scenario, message = checked(data)
+    try:
+        return (goal_file(scenario), "") if scenario is not None else (no_update, message)
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}"
 
 
 def render_uq(key):

@@ -8,7 +8,9 @@
 
 The reduction's process count comes from the scenario's first communicator unless set here; every control
 change is written to ``scenario.params["faults"]`` (share link, reload). The model (parameters, cached
-replays) is :mod:`vizcoll.ui.models.faults`, the summaries :mod:`vizcoll.ui.views.faults`.
+replays) is :mod:`vizcoll.ui.models.faults`, the summaries :mod:`vizcoll.ui.views.faults`. "Download GOAL" (with
+the algorithm chosen next to it, not stored) writes the binomial / MST / Rabenseifner static reduction with the
+page's processes, data size and root as LogGOPSim's schedule (:func:`vizcoll.ui.models.faults.goal_file`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.treft import OPERATIONS, WORKFLOWS
 from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
-from vizcoll.ui.components.kit import dropdown, field, graph, info, message_box, panel, section
+from vizcoll.ui.components.kit import download_button, dropdown, field, graph, info, message_box, panel, section
 from vizcoll.ui.components.player import pid, player, register_player, timeline_step
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.faults import VARIANT_NAMES, overhead_chart, reduction_diagram, treft_lanes
@@ -27,10 +29,12 @@ from vizcoll.ui.models.faults import (
     CLICK,
     DEFAULTS,
     FAULTS,
+    GOAL_ALGOS,
     MAX_PROCS,
     PAGE,
     SIZES,
     default_slow,
+    goal_file,
     kernel_options,
     overheads,
     read_reduction,
@@ -44,7 +48,7 @@ from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.faults import reduction_summary, task_list, treft_summary
 
 __all__ = ["PAGE", "layout", "body", "register", "run_reduction", "render_reduction", "click_kill",
-           "kernel_choices", "var_choices", "run_treft", "render_lanes", "render_overhead"]
+           "kernel_choices", "var_choices", "run_treft", "render_lanes", "render_overhead", "export_goal"]
 
 # the page's components
 FT_RED_PROCS, FT_RED_SIZE, FT_RED_ROOT = "ft-red-procs", "ft-red-size", "ft-red-root"
@@ -52,6 +56,7 @@ FT_RED_SLOW, FT_RED_FAULT, FT_RED_SEED = "ft-red-slow", "ft-red-fault", "ft-red-
 FT_RED_KILL, FT_RED_MESSAGE, FT_RED_PARAMS = "ft-red-kill", "ft-red-message", "ft-red-params"
 FT_RED_DIAGRAM, FT_RED_SUMMARY, FT_RED_TASKS = "ft-red-diagram", "ft-red-summary", "ft-red-tasks"
 FT_RED_PLAYER = "ft-red-player"
+FT_GOAL, FT_GOAL_ALGO, FT_GOAL_FILE, FT_GOAL_MESSAGE = "ft-goal", "ft-goal-algo", "ft-goal-file", "ft-goal-message"
 FT_TREFT_WORKFLOW, FT_TREFT_CLASS, FT_TREFT_VARIANT = "ft-treft-workflow", "ft-treft-class", "ft-treft-variant"
 FT_TREFT_REPLICA, FT_TREFT_KERNEL, FT_TREFT_VAR = "ft-treft-replica", "ft-treft-kernel", "ft-treft-var"
 FT_TREFT_SECOND, FT_TREFT_MESSAGE, FT_TREFT_PARAMS = "ft-treft-second", "ft-treft-message", "ft-treft-params"
@@ -116,6 +121,12 @@ def _reduction_sidebar(v: dict) -> html.Div:
         field("seed", dcc.Input(id=FT_RED_SEED, type="number", min=0, value=v["seed"], debounce=True)),
         info(v["procs_note"]),
         message_box(FT_RED_MESSAGE),
+        html.Div(className="row", children=[
+            dropdown(FT_GOAL_ALGO, [{"label": t, "value": k} for k, t in GOAL_ALGOS.items()], "binomial"),
+            download_button("Download GOAL", FT_GOAL), dcc.Download(id=FT_GOAL_FILE)]),
+        message_box(FT_GOAL_MESSAGE),
+        info("Download GOAL: the static reduction chosen there with these processes, data size and root, as the "
+             "schedule LogGOPSim simulates (open it on the Schedules page)."),
         info("Each worker tells the master when its data is ready; the master pairs ready workers into tasks and "
              "one of the two reads the other's data and reduces it. Slow ranks are slowed 4× (rank:factor to "
              "choose). Click a worker in the diagram to kill it at the shown step."),
@@ -205,6 +216,11 @@ def register(app: Dash) -> None:
         Output(FT_TREFT_LANES, "figure"), Input(pid(FT_TREFT_PLAYER, "step"), "value"), Input(FT_TREFT_PARAMS, "data"),
     )(render_lanes)
     app.callback(Output(FT_TREFT_OVERHEAD, "figure"), Input(FT_TREFT_OVERHEAD, "id"))(render_overhead)
+    app.callback(
+        Output(FT_GOAL_FILE, "data"), Output(FT_GOAL_MESSAGE, "children"), Input(FT_GOAL, "n_clicks"),
+        State(FT_GOAL_ALGO, "value"), State(FT_RED_PROCS, "value"), State(FT_RED_SIZE, "value"),
+        State(FT_RED_ROOT, "value"), prevent_initial_call=True,
+    )(export_goal)
 
 
 def run_reduction(procs, size, root, slow, fault, seed, kill, scenario=None):
@@ -229,6 +245,14 @@ def render_reduction(position, params):
     timeline, figures, _ = reduction_runs(params)
     step = timeline_step(position, timeline.n_steps)
     return reduction_diagram(timeline, step, figures, params["procs"]), task_list(timeline, step, figures)
+
+
+def export_goal(_clicks, algo, procs, size, root):
+    """Download GOAL: the chosen static reduction with the page's processes, size and root, or a message."""
+    try:
+        return goal_file(algo, procs, size, root), ""
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}"
 
 
 def click_kill(click, position, params):

@@ -14,6 +14,9 @@ of the drawing breaks or repairs it in the scenario (every page follows).
 The parameters, limits, presets and cached engine calls are the page's model
 (:mod:`vizcoll.ui.models.trees`); tables and sentences its views
 (:mod:`vizcoll.ui.views.trees`); figures :mod:`vizcoll.ui.figures.trees`.
+"Download GOAL" writes the chosen type I tree's broadcast, reduce or allreduce
+(a collective and a message size of its own, kept in the page's parameters)
+as LogGOPSim's schedule (:func:`vizcoll.ui.models.trees.goal_file`).
 """
 
 from __future__ import annotations
@@ -23,8 +26,19 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
+from vizcoll.schedule import TREE_OPS
 from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, tapped_link, topology_of
-from vizcoll.ui.components.kit import dropdown, field, graph, info, message_box, number_input, section, status_box
+from vizcoll.ui.components.kit import (
+    download_button,
+    dropdown,
+    field,
+    graph,
+    info,
+    message_box,
+    number_input,
+    section,
+    status_box,
+)
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
@@ -44,6 +58,7 @@ from vizcoll.ui.models.trees import (
     LIVE,
     MAX_ANIMATED,
     MAX_DEGREE,
+    MAX_GOAL_BYTES,
     MAX_K,
     PAGE,
     PRESETS,
@@ -52,6 +67,7 @@ from vizcoll.ui.models.trees import (
     comm_options,
     cost_of,
     engine_key,
+    goal_file,
     placement_of,
     preset_scenario,
     read_params,
@@ -77,7 +93,7 @@ from vizcoll.ui.views.trees import (
 )
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "refresh", "render_compare", "render_type_one",
-           "render_width", "render_type_two", "animate", "render_step"]
+           "render_width", "render_type_two", "animate", "render_step", "export_goal"]
 
 # the page's components ("trees-k" and "trees-message" are a stable interface of outside browser checks)
 TREES_COMM, TREES_KIND, TREES_K, TREES_DEGREE = "trees-comm", "trees-kind", "trees-k", "trees-degree"
@@ -91,9 +107,12 @@ TREES_ANIM_TREE, TREES_CANVAS, TREES_FLAG = "trees-anim-tree", "trees-canvas", "
 TREES_ANIM_SUMMARY, TREES_LEGEND, TREES_PLAYER = "trees-anim-summary", "trees-legend", "trees-player"
 TREES_CONTROLS, TREES_COST_CONTROLS, TREES_FABRIC = "trees-controls", "trees-cost-controls", "trees-fabric"
 TREES_PRESET, TREES_USE_PRESET, TREES_PRESETS = "trees-preset", "trees-use-preset", "trees-presets"
+TREES_GOAL, TREES_GOAL_FILE, TREES_GOAL_MESSAGE = "trees-goal", "trees-goal-file", "trees-goal-message"
+TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
 PARAM_CONTROLS = {"comm": TREES_COMM, "kind": TREES_KIND, "k": TREES_K, "degree": TREES_DEGREE,
                   "routes": TREES_ROUTES, "l": TREES_L, "delta": TREES_DELTA, "theta": TREES_THETA,
-                  "beta": TREES_BETA, "gamma": TREES_GAMMA, "S": TREES_S, "eps": TREES_EPS, "anim": TREES_ANIM_TREE}
+                  "beta": TREES_BETA, "gamma": TREES_GAMMA, "S": TREES_S, "eps": TREES_EPS, "anim": TREES_ANIM_TREE,
+                  "goal_op": TREES_GOAL_OP, "goal_bytes": TREES_GOAL_BYTES}
 FIGURES = "vizcoll-trees"  # the file name of a figure saved from its mode bar
 
 
@@ -148,12 +167,27 @@ def _sidebar(v: dict, options: list[dict]) -> html.Div:
                 html.Button("Replace the scenario with this preset", id=TREES_USE_PRESET, n_clicks=0),
                 info("A preset replaces the shared scenario (fabric, communicators, broken links: see the badge "
                      "above) for every page."), open=False, id=TREES_PRESETS),
+        _goal_section(v),
         message_box(TREES_MESSAGE),
         info("The fabric and its broken links are the scenario's: load or draw them on the Topology page, repair "
              "from the badge, or click a link of the drawing below to break or repair it. Type I trees reduce in "
              "the processes' NICs (one vertex per process); type II trees in the switches. Height = most tree "
              "edges to the root, radius = most links to the root."),
     ])
+
+
+def _goal_section(v: dict) -> html.Details:
+    return section(
+        "Export as GOAL (LogGOPSim)",
+        field("collective", dropdown(TREES_GOAL_OP, list(TREE_OPS), v["goal_op"])),
+        field("bytes per message", number_input(TREES_GOAL_BYTES, v["goal_bytes"], min=1, max=MAX_GOAL_BYTES,
+                                                step=1)),
+        html.Div(className="buttons", children=[download_button("Download GOAL", TREES_GOAL),
+                                                dcc.Download(id=TREES_GOAL_FILE)]),
+        message_box(TREES_GOAL_MESSAGE),
+        info("The chosen type I tree (kind and k above) of the communicator, as the schedule LogGOPSim simulates: "
+             "a vertex sends to its parent once its children's messages are in (reduce), to its children once it "
+             "has the value (broadcast). Open it on the Schedules page."), open=False)
 
 
 def _main(v: dict) -> html.Div:
@@ -225,6 +259,8 @@ def register(app: Dash) -> None:
         Output(TREES_FLAG, "className"), Output(TREES_CANVAS, "elements"),
         Output(TREES_ANIM_SUMMARY, "children"), plan, scenario,
     )(animate)
+    app.callback(Output(TREES_GOAL_FILE, "data"), Output(TREES_GOAL_MESSAGE, "children"),
+                 Input(TREES_GOAL, "n_clicks"), scenario, prevent_initial_call=True)(export_goal)
     app.callback(
         Output(TREES_CANVAS, "stylesheet"),
         Input(pid(TREES_PLAYER, "step"), "value"), Input(pid(TREES_PLAYER, "timeline"), "data"),
@@ -366,6 +402,15 @@ def animate(plan, data):
     except VizcollError as exc:  # e.g. more events than a timeline may hold
         return None, f"⚠ {exc}", "flag warn", elements, ""
     return timeline, text, flag_class, elements, anim_summary(timeline["summary"])
+
+
+def export_goal(_clicks, data):
+    """Download GOAL: the chosen type I tree's collective as LogGOPSim's schedule, or a message saying why not."""
+    scenario, message = checked(data)
+    try:
+        return (goal_file(scenario), "") if scenario is not None else (no_update, message)
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}"
 
 
 def render_step(step, timeline, plan, data):

@@ -1,0 +1,196 @@
+"""The schedules page's callbacks, called directly (no browser): open a GOAL file, its problems, timing and replay."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from dash import no_update
+
+from tests.callback_context import find_component, in_callback
+from vizcoll.scenario import Scenario
+from vizcoll.schedule import LogGP, barrier, dumps, parse, simulate, static_reduction
+from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.figures.schedules import HANDLING, HOST, SENDING
+from vizcoll.ui.models import schedules as model
+from vizcoll.ui.pages import schedules as page
+
+UPLOAD, EXAMPLE, LATENCY = f"{page.SCHED_UPLOAD}.contents", f"{page.SCHED_EXAMPLE}.n_clicks", "sched-latency.value"
+GOOD = dumps(barrier("dissemination", 16), comment="written by a test")
+BAD = """num_ranks 3
+rank 0 {
+l0: send 8b to 1 tag 0 // a comment after an operation
+ l1: send 8b to 5 tag 0
+l2 requires l9
+}
+rank 2 {
+l0: recv 8b from 0 tag 0
+}
+"""
+
+
+def data_url(text: str | bytes) -> str:
+    raw = text.encode() if isinstance(text, str) else text
+    return "data:application/octet-stream;base64," + base64.b64encode(raw).decode()
+
+
+def upload(text: str | bytes, name: str = "b.goal", scenario: Scenario = DEFAULT_SCENARIO):
+    """The load callback as Dash calls it after a file was chosen: (store, upload contents, message)."""
+    return in_callback(page.load_goal, UPLOAD, data_url(text), 0, name, scenario.to_dict())
+
+
+def analyse(store, scenario: Scenario = DEFAULT_SCENARIO) -> dict:
+    keys = ("file", "problems", "timing", "figure", "timeline", "elements", "flag", "flag_class")
+    return dict(zip(keys, page.analyse(store, scenario.to_dict()), strict=True))
+
+
+def text_of(component) -> str:
+    return repr(component)
+
+
+def problem_rows(view) -> list[tuple[str, str, str]]:
+    table = view.children[1]
+    return [tuple(str(td.children) for td in tr.children) for tr in table.children[1].children]
+
+
+# ------------------------------------------------------------------ opening a file
+def test_a_good_file_has_no_problem_and_its_timing_equals_simulate():
+    store, contents, message = upload(GOOD)
+    assert message == "" and contents is None  # the upload box is emptied: the same file can be opened again
+    assert store == {"name": "b.goal", "text": GOOD}
+    view = analyse(store)
+    assert view["file"] == "b.goal: 16 ranks, 128 operations, 64 messages."
+    assert "No problem" in text_of(view["problems"])
+    expected = simulate(parse(GOOD).schedule, LogGP(**model.DEFAULTS))
+    assert f"B(children='{expected.makespan:,}', id='sched-makespan')" in text_of(view["timing"])
+    bars = view["figure"].data[0]
+    assert list(bars.y) == expected.finish and list(bars.x) == list(range(16))
+    assert bars.marker.color[expected.host] == HOST
+    tl = Timeline.from_dict(view["timeline"])
+    assert tl.summary["makespan"] == expected.makespan and tl.summary["messages"] == 64
+    assert view["elements"] and view["flag_class"] == "flag"
+    assert find_component(page.body(DEFAULT_SCENARIO), page.SCHED_CANVAS).style == page.CANVAS_STYLE
+
+
+def test_the_timing_follows_the_pages_loggp_parameters():
+    store, _, _ = upload(GOOD)
+    params = {"L": 1000, "o": 100, "g": 0, "G": 0, "O": 0, "S": 65535}
+    s = DEFAULT_SCENARIO.with_params("schedules", params)
+    view = analyse(store, s)
+    assert "4,800" in text_of(view["timing"])  # the spec's worked example: 4 rounds of L + 2o
+    assert "L=1000, o=100, g=0, G=0, O=0, S=65535" in text_of(view["timing"])
+    assert Timeline.from_dict(view["timeline"]).summary["makespan"] == 4800
+
+
+def test_a_bad_file_lists_its_problems_with_their_lines_and_is_not_timed():
+    store, _, message = upload(BAD, "bad.goal")
+    assert message == ""
+    view = analyse(store)
+    rows = problem_rows(view["problems"])
+    lines = {line for line, _, _ in rows}
+    assert {"3", "4", "5", "7", "—"} <= lines
+    by_line = {line: text for line, _, text in rows}
+    assert "a comment (//) after a statement" in by_line["3"]
+    assert "white space at the start of the line" in by_line["4"]
+    assert "which is not defined on an earlier line" in by_line["5"]
+    assert "rank 2 comes where rank 1 should" in by_line["7"]
+    assert view["timeline"] is None and view["elements"]  # the fabric stays drawn, without a replay
+    assert "errors" in text_of(view["timing"])
+    # an error only the checker finds (a send nobody receives, a deadlock) is listed too
+    s = static_reduction("binomial", 4, 8)
+    s.send(3, 0, 8, tag=99)
+    view = analyse(upload(dumps(s))[0])
+    assert "sends a message nobody receives (to 0, tag 99)" in text_of(view["problems"])
+
+
+def test_unusable_uploads_and_forged_stores_give_a_message():
+    store, _, message = upload(b"\xff\xfe not text")
+    assert store is no_update and message.startswith("⚠ the file is not UTF-8 text")
+    store, _, message = upload("x" * (model.MAX_GOAL_BYTES + 1))
+    assert store is no_update and "up to 2 MB" in message
+    store, _, message = in_callback(page.load_goal, UPLOAD, "not a data url", 0, "x", None)
+    assert store is no_update and message.startswith("⚠")
+    for forged in ("/etc/passwd", {"text": 3}, {"name": "x"}, ["a"], {"text": "x" * (model.MAX_GOAL_BYTES + 1)}):
+        view = analyse(forged)
+        assert view["timeline"] is None and "⚠" in text_of(view["timing"]), forged
+    view = analyse({"text": "num_ranks 1000000\n"})
+    assert "the page reads schedules of up to 65,536 ranks" in text_of(view["problems"])
+    view = page.analyse({"name": "b.goal", "text": GOOD}, {"schema": "nope"})
+    assert "The scenario could not be read" in text_of(view[2])
+
+
+def test_the_example_is_a_dissemination_barrier_on_the_scenarios_processes():
+    store, contents, message = in_callback(page.load_goal, EXAMPLE, None, 1, None, DEFAULT_SCENARIO.to_dict())
+    assert message == "" and store["name"] == "example: dissemination barrier, 16 ranks"
+    assert parse(store["text"]).schedule.ops == barrier("dissemination", 16).ops
+
+
+# ------------------------------------------------------------------ parameters: checked on the server
+def test_loggp_parameters_are_checked_and_written_to_the_scenario():
+    values = dict(model.DEFAULTS, L=1000)
+    store, message = in_callback(page.update, LATENCY, *values.values(), DEFAULT_SCENARIO.to_dict())
+    assert message == "" and Scenario.from_dict(store).params["schedules"] == values
+    assert Scenario.from_dict(store).params["topology"] == DEFAULT_SCENARIO.params["topology"]
+    hostile = ((-1, "between 0 and 1000000000"), (10**12, "between 0 and"), ("abc", "must be an integer"),
+               (None, "enter a whole"), (1.5, "must be an integer"), (True, "enter a whole"),
+               ([1], "must be an integer"))
+    for bad, words in hostile:
+        store, message = in_callback(page.update, LATENCY, *dict(values, L=bad).values(), DEFAULT_SCENARIO.to_dict())
+        assert store is no_update and message.startswith("⚠ L (latency)") and words in message, bad
+
+
+def test_forged_stored_parameters_give_a_message_and_the_controls_show_the_defaults():
+    forged = DEFAULT_SCENARIO.with_params("schedules", {"L": "lots", "o": -5})
+    view = analyse({"name": "b.goal", "text": GOOD}, forged)
+    assert view["timeline"] is None and "⚠ L (latency) must be an integer" in text_of(view["timing"])
+    assert model.shown_params(forged) == model.DEFAULTS
+    body = page.body(forged)
+    assert find_component(body, "sched-latency").value == 2500 and find_component(body, "sched-overhead").value == 1500
+
+
+# ------------------------------------------------------------------ the replay
+def test_more_ranks_than_processes_shows_the_timing_without_the_drawing():
+    store, _, _ = upload(dumps(barrier("dissemination", 20)))
+    view = analyse(store)
+    assert view["timeline"] is None
+    assert view["flag"].startswith("⚠ The schedule has 20 ranks but the scenario has 16 processes")
+    assert view["figure"].data and "Makespan" in text_of(view["timing"])
+
+
+def test_large_fabrics_are_timed_but_not_drawn():
+    big = Scenario(spec="fat-tree:radix=20,levels=3")
+    assert topology_of(big).n_nodes > 1500
+    view = analyse(upload(GOOD)[0], big)
+    assert view["timeline"] is None and "the replay is drawn on fabrics up to 1,500 nodes" in view["flag"]
+    assert view["elements"] == [] and find_component(page.body(big), page.SCHED_CANVAS).style == page.HIDDEN
+    assert "Makespan" in text_of(view["timing"])
+
+
+def test_a_step_draws_the_messages_leaving_on_their_routes_and_the_ranks_handling_them():
+    view = analyse(upload(GOOD)[0])
+    tl = Timeline.from_dict(view["timeline"])
+    sheet = page.render_step(1, view["timeline"], DEFAULT_SCENARIO.to_dict())  # step 0: 16 messages leave
+    links = {lid for e in tl.active_at(0) for lid in e.path_links}
+    orange = next(rule for rule in sheet if rule["style"].get("line-color") == SENDING)
+    assert set(orange["selector"].split(", ")) == {f"#l{lid}" for lid in links}
+    labels = {rule["selector"]: rule["style"]["label"] for rule in sheet if "label" in rule["style"]
+              and rule["selector"].startswith("#n")}
+    topo = topology_of(DEFAULT_SCENARIO)
+    assert labels[f"#n{topo.index('h3')}"] == "r3"
+    sheet = page.render_step(2, view["timeline"], DEFAULT_SCENARIO.to_dict())  # step 1: they are handled
+    purple = next(rule for rule in sheet if rule["style"].get("border-color") == HANDLING)
+    assert len(purple["selector"].split(", ")) == 16
+    assert all(rule["style"].get("line-color") != SENDING for rule in sheet)
+    for forged in ({"schema": "x"}, {"schema": "vizcoll.timeline/1", "entities": {"r0": {"node": "a"}}}, 5):
+        assert page.render_step(1, forged, DEFAULT_SCENARIO.to_dict()) == page.base_stylesheet()
+    assert page.render_step({"a": 1}, view["timeline"], DEFAULT_SCENARIO.to_dict()) == page.base_stylesheet()
+
+
+@pytest.mark.parametrize("ppn", [2])
+def test_ranks_sharing_a_node_are_named_together(ppn):
+    s = Scenario(spec="fat-tree:radix=4,levels=2", ppn=ppn)
+    view = analyse(upload(dumps(barrier("dissemination", 4)))[0], s)
+    sheet = page.render_step(0, view["timeline"], s.to_dict())
+    labels = [rule["style"]["label"] for rule in sheet if "label" in rule["style"] and rule["selector"] != "node"]
+    assert labels == ["r0, r1", "r2, r3"]

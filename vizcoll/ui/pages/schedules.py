@@ -1,0 +1,255 @@
+"""The schedules page: open a GOAL file (LogGOPSim's schedules), see its problems, its LogGP timing and its replay.
+
+The file is read from the bytes the browser uploads (at most 2 MB) and kept
+in a store of this browser tab only: it is not part of the scenario, so the
+share link does not carry it (the page says so). Its problems are listed with
+their lines, it is timed with vizcoll's LogGP model exactly as LogGOPSim times
+it (makespan, the host reaching it, a bar per rank), and it is replayed on
+the timeline player on the scenario's fabric: rank ``r`` runs where the
+scenario places its process ``r``, every message drawn along the min-hop
+route between the two nodes at the time LogGP sends it
+(:func:`vizcoll.schedule.replay.loggp_timeline`). The LogGP parameters
+(LogGOPSim's defaults) are the page's parameters,
+``scenario.params["schedules"]``, checked on the server. The model is
+:mod:`vizcoll.ui.models.schedules`, the texts :mod:`vizcoll.ui.views.schedules`,
+the figures :mod:`vizcoll.ui.figures.schedules`.
+"""
+
+from __future__ import annotations
+
+import dash_cytoscape as cyto
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.ui.calls import SCENARIO, checked, remembered, store_output, topology_of, user_action
+from vizcoll.ui.components.kit import field, graph, info, message_box, number_input, panel, section, status_box
+from vizcoll.ui.components.player import pid, player, register_player, timeline_at
+from vizcoll.ui.figures.common import blank_figure
+from vizcoll.ui.figures.schedules import (
+    HANDLING,
+    SENDING,
+    STATE_COLOURS,
+    finish_figure,
+    node_states,
+    rank_stylesheet,
+    step_stylesheet,
+)
+from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements
+from vizcoll.ui.models.schedules import (
+    DEFAULTS,
+    FIELDS,
+    MAX_GOAL_BYTES,
+    MAX_PARAM,
+    PAGE,
+    analysis,
+    drawing_plan,
+    example_goal,
+    goal_from_upload,
+    read_goal,
+    read_params,
+    replay,
+    replay_key,
+    shown_params,
+    stored_params,
+)
+from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.views.schedules import file_line, problems_view, timing_view
+
+__all__ = ["PAGE", "layout", "body", "register", "load_goal", "update", "analyse", "render_step"]
+
+# the page's components
+SCHED_UPLOAD, SCHED_GOAL, SCHED_EXAMPLE = "sched-upload", "sched-goal", "sched-example"
+SCHED_FILE, SCHED_FILE_MESSAGE, SCHED_MESSAGE = "sched-file", "sched-file-message", "sched-message"
+SCHED_PROBLEMS, SCHED_TIMING, SCHED_FINISH = "sched-problems", "sched-timing", "sched-finish"
+SCHED_CANVAS, SCHED_FLAG, SCHED_LEGEND, SCHED_PLAYER = "sched-canvas", "sched-flag", "sched-legend", "sched-player"
+PARAM_CONTROLS = {"L": "sched-latency", "o": "sched-overhead", "g": "sched-gap", "G": "sched-gap-byte",
+                  "O": "sched-overhead-byte", "S": "sched-eager"}
+FIGURES = "vizcoll-schedules"  # the file name of a figure saved from its mode bar
+CANVAS_STYLE = {"width": "100%", "height": "520px", "background": "#fff", "border": "1px solid #d9e2ec",
+                "borderRadius": "6px"}
+HIDDEN = {"display": "none"}
+
+
+def layout(**kwargs) -> html.Div:
+    """Dash's entry: the page for the link's or the store's scenario (query parameters are ignored)."""
+    return body(page_scenario(kwargs))
+
+
+register_page(__name__, layout, path="/schedules", name="Schedules", order=7)
+
+
+# ---------------------------------------------------------------- layout
+def body(scenario: Scenario) -> html.Div:
+    """The page on ``scenario``: the LogGP controls show its page parameters (bad stored values: the defaults)."""
+    v = shown_params(scenario)
+    try:
+        drawn = topology_of(scenario).n_nodes <= SMALL_LIMIT
+    except VizcollError:
+        drawn = False
+    sidebar = html.Div(className="sidebar", children=[
+        section(
+            "GOAL file",
+            dcc.Upload(id=SCHED_UPLOAD, className="upload", max_size=MAX_GOAL_BYTES, children=html.Div([
+                "Drop or ", html.A("choose a GOAL file"), html.Br(),
+                html.Small(f"LogGOPSim / Schedgen text, up to {MAX_GOAL_BYTES >> 20} MB")])),
+            html.Div(className="buttons", children=[
+                html.Button("Open an example: dissemination barrier", id=SCHED_EXAMPLE, n_clicks=0)]),
+            html.P(id=SCHED_FILE, className="info"),
+            message_box(SCHED_FILE_MESSAGE),
+            info("The file stays in this browser tab: it is not part of the scenario, so the share link and "
+                 "scenario files do not carry it. Export one from Barrier, Trees or Fault replays (Download GOAL) "
+                 "or with python -m vizcoll goal ...")),
+        section(
+            "LogGP parameters (LogGOPSim's defaults)",
+            *[field(label, number_input(PARAM_CONTROLS[key], v[key], min=0, max=MAX_PARAM, step=1))
+              for key, label in FIELDS.items()],
+            info("Whole numbers, nominally ns (S in bytes: messages up to S bytes go eagerly, larger ones wait for "
+                 "their receive). Defaults as LogGOPSim's: " + ", ".join(f"{k}={d}" for k, d in DEFAULTS.items()))),
+        message_box(SCHED_MESSAGE),
+    ])
+    main = html.Div(className="main", children=[
+        dcc.Store(id=SCHED_GOAL, storage_type="session"),
+        panel(html.H3("Problems (LogGOPSim's silent ones too)"), html.Div(id=SCHED_PROBLEMS)),
+        panel(html.H3("LogGP timing"), html.Div(id=SCHED_TIMING), graph(SCHED_FINISH, FIGURES)),
+        panel(html.H3("Replay on the scenario's fabric: rank r runs where the scenario places process r"),
+              status_box(SCHED_FLAG),
+              cyto.Cytoscape(id=SCHED_CANVAS, elements=[], layout={"name": "preset", "fit": True, "padding": 20},
+                             stylesheet=base_stylesheet(), style=CANVAS_STYLE if drawn else HIDDEN, minZoom=0.05,
+                             maxZoom=4,
+                             boxSelectionEnabled=False, autoungrabify=True, autounselectify=True),
+              _legend(), player(SCHED_PLAYER), className="player-panel"),
+    ])
+    return html.Div(className="page schedules-page", children=[html.Div(className="columns", children=[
+        sidebar, main])])
+
+
+def _legend() -> html.Div:
+    rings = [("waiting", "no message sent or handled yet"), ("busy", "sending or receiving"), ("done", "finished")]
+    return html.Div(id=SCHED_LEGEND, className="legend", children=[
+        *[html.Span([html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), text])
+          for s, text in rings],
+        html.Span([html.Span(className="swatch bar-line", style={"background": SENDING, "height": 5}),
+                   "message leaving now (its min-hop route)"]),
+        html.Span([html.Span(className="swatch ring", style={"borderColor": HANDLING}), "handles a message now"]),
+        html.Span([html.Span(className="swatch legend-broken"), "broken link"])])
+
+
+# ---------------------------------------------------------------- callbacks
+def register(app: Dash) -> None:
+    register_player(app, SCHED_PLAYER)
+    app.callback(
+        Output(SCHED_GOAL, "data"), Output(SCHED_UPLOAD, "contents"), Output(SCHED_FILE_MESSAGE, "children"),
+        Input(SCHED_UPLOAD, "contents"), Input(SCHED_EXAMPLE, "n_clicks"), State(SCHED_UPLOAD, "filename"),
+        State(SCENARIO, "data"), prevent_initial_call=True,
+    )(load_goal)
+    app.callback(
+        store_output(), Output(SCHED_MESSAGE, "children"),
+        *[Input(i, "value") for i in PARAM_CONTROLS.values()], State(SCENARIO, "data"), prevent_initial_call=True,
+    )(update)
+    app.callback(
+        Output(SCHED_FILE, "children"), Output(SCHED_PROBLEMS, "children"), Output(SCHED_TIMING, "children"),
+        Output(SCHED_FINISH, "figure"), Output(pid(SCHED_PLAYER, "timeline"), "data"),
+        Output(SCHED_CANVAS, "elements"), Output(SCHED_FLAG, "children"),
+        Output(SCHED_FLAG, "className"),
+        Input(SCHED_GOAL, "data"), Input(SCENARIO, "data"),
+    )(analyse)
+    app.callback(
+        Output(SCHED_CANVAS, "stylesheet"),
+        Input(pid(SCHED_PLAYER, "step"), "value"), Input(pid(SCHED_PLAYER, "timeline"), "data"),
+        State(SCENARIO, "data"),
+    )(render_step)
+
+
+def load_goal(contents, _example, filename, data):
+    """An uploaded file (or the example) into the page's store; the upload box is emptied so that the same file
+    can be opened again. A file that cannot be read leaves the store as it is, with a message."""
+    if ctx.triggered_id == SCHED_EXAMPLE:
+        scenario, message = checked(data)
+        if scenario is None:
+            return no_update, no_update, message
+        return example_goal(scenario), no_update, ""
+    if contents is None:
+        return no_update, no_update, no_update
+    try:
+        return goal_from_upload(contents, filename), None, ""
+    except VizcollError as exc:
+        return no_update, None, f"⚠ {exc}"
+
+
+def update(*args):
+    """A LogGP parameter changed: the page's checked parameters into the scenario; a bad value gives a message."""
+    *values, data = args
+    if not user_action():
+        return no_update, no_update
+    try:
+        params = read_params(dict(zip(PARAM_CONTROLS, values, strict=True)))
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}"
+    return remembered(data, PAGE, params), ""
+
+
+def analyse(goal, data):
+    """The opened file's line, problems, LogGP timing and chart, and its replay on the scenario's fabric."""
+    nothing = blank_figure("Open a GOAL file to see every rank's finishing time.", height=300)
+    scenario, message = checked(data)
+    elements = _fabric(scenario)
+    if goal is None:
+        return ("No file yet.", html.P("Open a GOAL file, or the example.", className="info"), "", nothing, None,
+                elements, "Open a GOAL file: its ranks run where the scenario places its processes.", "flag")
+    try:
+        name, text = read_goal(goal)
+        if scenario is None:
+            raise VizcollError(message.removeprefix("⚠ "))
+        params = stored_params(scenario)
+    except VizcollError as exc:
+        return no_update, no_update, [html.P(f"⚠ {exc}", className="message")], nothing, None, elements, "", "flag"
+    result = analysis(text, params)
+    timing = result["timing"]
+    figure = finish_figure(timing["finish"], timing["host"]) if timing else blank_figure(
+        "No timing while the file has errors.", height=300)
+    drawn = _replay(scenario, text, params, result) if timing else (None, "", "flag")
+    return (file_line(name, result), problems_view(result["problems"]), timing_view(result, params), figure,
+            drawn[0], elements, *drawn[1:])
+
+
+def _fabric(scenario: Scenario | None) -> list[dict]:
+    """The scenario's fabric drawn (the replay's background), or nothing when it is too large or unreadable."""
+    topo = topology_of(scenario) if scenario is not None else None
+    return cytoscape_elements(topo) if topo is not None and topo.n_nodes <= SMALL_LIMIT else []
+
+
+def _replay(scenario: Scenario, text: str, params: dict, result: dict):
+    """(timeline, flag, flag class) of the replay, or why it is not drawn."""
+    try:
+        nodes, why = drawing_plan(scenario, result["ranks"], result["messages"])
+        if nodes is None:
+            return None, why, "flag warn" if why.startswith("⚠") else "flag"
+        timeline = replay(text, params, replay_key(scenario), nodes)
+    except VizcollError as exc:
+        return None, f"⚠ {exc}", "flag warn"
+    s = timeline["summary"]
+    flag = (f"{s['ranks']:,} ranks on the scenario's fabric ({scenario.title}); press ▶ Play or step with next ›."
+            + (f" ⚠ {s['unrouted']:,} messages have no live route (broken links): drawn without links."
+               if s["unrouted"] else ""))
+    return timeline, flag, "flag warn" if s["unrouted"] else "flag"
+
+
+def render_step(step, timeline, data):
+    """Stylesheet for one player step: each rank node's label and state, this step's messages and handlings."""
+    sheet = base_stylesheet()
+    scenario, _ = checked(data)
+    if not timeline or scenario is None:
+        return sheet
+    try:
+        tl, step = timeline_at(timeline, step)
+        nodes = [int(e["node"]) for e in tl.entities.values()] + [int(e["rank"]) for e in tl.entities.values()]
+    except (VizcollError, KeyError, TypeError, ValueError, IndexError):
+        return sheet  # the browser sent a malformed timeline
+    if any(not 0 <= n < topology_of(scenario).n_nodes for n in nodes[:len(tl.entities)]):
+        return sheet  # a timeline of another fabric (the scenario changed meanwhile)
+    events = tl.active_at(step) if step >= 0 else []
+    links = list(dict.fromkeys(lid for e in events if e.kind == "send" for lid in e.path_links))
+    handling = list(dict.fromkeys(e.dst for e in events if e.kind == "deliver"))
+    return (sheet + rank_stylesheet(tl.entities)
+            + step_stylesheet(node_states(tl.state_at(step), tl.entities), links, handling))
