@@ -66,6 +66,7 @@ from vizcoll.topology.model import Topology
 from vizcoll.ui.calls import SCENARIO, checked, fabric_of, scenario_of, store_output, topology_of
 from vizcoll.ui.components.kit import download_button, message_box
 from vizcoll.ui.forms import decode_upload
+from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
 
 __all__ = ["shell_layout", "nav_entries", "register", "badge", "share_href", "fragment_of", "FRAGMENT_KEY",
@@ -100,7 +101,7 @@ def shell_layout() -> html.Div:
             html.Div(className="scenario-actions", children=[
                 html.A("Link to this view", id=SHARE, href="/", className="share-link"),
                 download_button("Download scenario", DOWNLOAD_BUTTON),
-                dcc.Upload(id=OPEN, className="upload inline", max_size=20 * 1024 * 1024,
+                dcc.Upload(id=OPEN, className="upload inline", max_size=MAX_UPLOAD_BYTES,
                            children=html.Span(["Open scenario…"])),
             ]),
             message_box(MESSAGE),

@@ -14,11 +14,12 @@ from scipy.spatial import cKDTree
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
+from vizcoll.ui.limits import DRAWN_NODES
 
 __all__ = ["SMALL_LIMIT", "PALETTE", "captions", "cytoscape_elements", "base_stylesheet", "state_stylesheet",
            "large_figure"]
 
-SMALL_LIMIT = 1500
+SMALL_LIMIT = DRAWN_NODES  # the reason: vizcoll.ui.limits
 # communicator fills: no orange, green, red or gold, which the player uses for packets and states
 PALETTE = ["#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#aec7e8", "#c5b0d5",
            "#c49c94", "#f7b6d2", "#9edae5", "#dbdb8d", "#006d77", "#3d405b", "#b5838d", "#6d6875"]

@@ -50,6 +50,14 @@ from vizcoll.ui import calls
 from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import fabric_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number, whole
+from vizcoll.ui.limits import (
+    BARRIER_MAX_PROCESSES,
+    BARRIER_MAX_RANDOM_LINKS,
+    BARRIER_MAX_SIDE,
+    DRAWN_NODES,
+    MAX_OPTIONS,
+    MAX_SEED,
+)
 
 __all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRESET", "MAX_SIDE", "MAX_PROCESSES",
            "ANIMATION_LIMIT", "MAX_SEED", "UQ_SIDE", "ALGO_NAMES", "parse_size", "read_neighbors", "read_params",
@@ -67,13 +75,10 @@ NOT_GRID_ALGO = "tree"
 # the grid preset shown when the scenario is not a grid: the model that reproduces the paper's Fig. 3
 # (a 4x4 grid with 8 neighbors: UQ 73.1% / 18.2% for round(1))
 PRESET = (4, 4, 8)
-MAX_SIDE = 16  # the page runs and animates grids up to 16 x 16
-MAX_PROCESSES = 256  # processes of a barrier on a fabric that is not a grid (16 x 16 too)
-ANIMATION_LIMIT = 1500  # fabrics with more nodes run without the animation
-MAX_SEED = 2**31 - 1
+MAX_SIDE, MAX_PROCESSES = BARRIER_MAX_SIDE, BARRIER_MAX_PROCESSES  # reasons: vizcoll.ui.limits
+ANIMATION_LIMIT = DRAWN_NODES  # fabrics with more nodes run without the animation
 MAX_K = 1_000_000
-MAX_COMM_OPTIONS = 200
-MAX_RANDOM_LINKS = 20_000  # "Break at random" on fabrics up to this many links
+MAX_COMM_OPTIONS, MAX_RANDOM_LINKS = MAX_OPTIONS, BARRIER_MAX_RANDOM_LINKS
 UQ_SIDE = 8  # the LCT vs BST view draws the scenario's grid up to 8 x 8 (else the paper's 4 x 4)
 QUICK = {"sizes": [4, 8, 12], "rates": [0.0, 0.2, 0.4], "seeds": 1}
 FULL = {"sizes": list(SIZES), "rates": list(RATES), "seeds": 1}

@@ -25,6 +25,7 @@ from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import topology_of
 from vizcoll.ui.figures.faults import VARIANT_NAMES
 from vizcoll.ui.forms import choice, whole
+from vizcoll.ui.limits import FAULTS_MAX_PROCS
 
 __all__ = ["PAGE", "DEFAULTS", "SIZES", "CLICK", "FAULTS", "MAX_PROCS", "reduction_runs", "treft_run", "overheads",
            "read_reduction", "read_treft", "kernel_options", "var_options", "scenario_procs", "default_slow",
@@ -39,7 +40,7 @@ FAULTS = {"none": "no fault", "sending-task": "(1) worker fails before it gets i
           "executing-task": "(2) worker fails while executing its task",
           "fetching-data": "(3) data supplier fails while being read",
           CLICK: "kill the worker I click, at the shown step"}
-MAX_PROCS = 32
+MAX_PROCS = FAULTS_MAX_PROCS  # the reason: vizcoll.ui.limits
 GOAL_ALGOS = {"binomial": "binomial tree", "mst": "MST (minimum spanning tree)",
               "rabenseifner": "Rabenseifner (reduce-scatter + gather)"}
 

@@ -30,6 +30,7 @@ from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import hops_of, page_params, topology_of
 from vizcoll.ui.figures.topology import SMALL_LIMIT
 from vizcoll.ui.forms import decode_upload, file_name, whole
+from vizcoll.ui.limits import MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_DRAWN_MESSAGES, SCHEDULE_MAX_RANKS
 
 __all__ = ["PAGE", "DEFAULTS", "FIELDS", "MAX_PARAM", "MAX_GOAL_BYTES", "MAX_RANKS", "MAX_DRAWN_MESSAGES",
            "MAX_PROBLEMS", "EXAMPLE_RANKS", "read_params", "shown_params", "stored_params", "goal_from_upload",
@@ -40,10 +41,8 @@ DEFAULTS = {"L": 2500, "o": 1500, "g": 1000, "G": 6, "O": 0, "S": 65535}
 """LogGOPSim's defaults (``LogGOPSim -L 2500 -o 1500 -g 1000 -G 6 -O 0 -S 65535``)."""
 FIELDS = {"L": "L (latency)", "o": "o (CPU overhead per message)", "g": "g (NIC gap per message)",
           "G": "G (gap per byte)", "O": "O (overhead per byte)", "S": "S (eager up to, bytes)"}
-MAX_PARAM = 10**9  # one second in LogGOPSim's nanoseconds; S up to a gigabyte
-MAX_GOAL_BYTES = 2 * 1024 * 1024  # the text travels with every view's request: ~45,000 operations
-MAX_RANKS = 65_536
-MAX_DRAWN_MESSAGES = 4000  # the replay's timeline travels to the browser (two events per message)
+MAX_PARAM, MAX_GOAL_BYTES, MAX_RANKS = MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_RANKS  # reasons: ui.limits
+MAX_DRAWN_MESSAGES = SCHEDULE_MAX_DRAWN_MESSAGES
 MAX_PROBLEMS = 200  # problems listed (the count says how many more)
 EXAMPLE_RANKS = 16
 _NUM_RANKS = re.compile(r"^[ \t]*num_ranks[ \t]+([0-9]+)", re.MULTILINE)

@@ -55,6 +55,14 @@ from vizcoll.ui import calls
 from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import fabric_of, hops_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number
+from vizcoll.ui.limits import (
+    MAX_OPTIONS,
+    TREE_MAX_ANIMATED,
+    TREE_MAX_BYTES,
+    TREE_MAX_DEGREE,
+    TREE_MAX_K,
+    TREE_MAX_PROCESSES,
+)
 
 __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "MAX_DEGREE", "MAX_PROCESSES",
            "MAX_ANIMATED", "TYPE1", "TYPE2", "LIVE", "INTACT", "CONTROL_KEYS", "COST_KEYS", "COST_FIELDS",
@@ -81,20 +89,12 @@ BUILDERS = {"kary": lambda P, k, groups: kary_tree(P, k), "knomial": lambda P, k
 COST_FIELDS = (("l", "l (μs per link)"), ("delta", "δ (hops of a route)"), ("theta", "θ (μs per packet)"),
                ("beta", "β (bytes per μs)"), ("gamma", "γ (μs per byte)"), ("S", "S (message bytes)"),
                ("eps", "ε (μs, for F(k))"))
-# no NIC or switch holds a 1,024-wide tree node (the paper's widths stop at 128, F(k) is drawn to 128); wider
-# only turns the page's trees (at most MAX_PROCESSES processes) into near-stars
-MAX_K = 1024
-MAX_DEGREE = 1024  # no switch has more than 1,024 ports to aggregate from (the paper's degrees are 16 and 64)
-# each of the five trees routes every edge over the fabric in Python: ~1 s per tree at 4,096 processes, tens of
-# seconds at TaihuLight's 40,960; larger communicators are for the command line (python -m vizcoll tree)
-MAX_PROCESSES = 4096
-# the player's timeline travels to the browser: ~2 KB per process (2 MB at 1,024 processes)
-MAX_ANIMATED = 1024
-MAX_COMM_OPTIONS = 200  # communicators offered in the dropdown (the first ones)
+MAX_K, MAX_DEGREE, MAX_PROCESSES = TREE_MAX_K, TREE_MAX_DEGREE, TREE_MAX_PROCESSES  # reasons: vizcoll.ui.limits
+MAX_ANIMATED, MAX_COMM_OPTIONS = TREE_MAX_ANIMATED, MAX_OPTIONS
 MAX_TIME = 1e6  # μs: bound of the time parameters (l, θ, γ, ε) — larger is a typo, not a network
 MAX_BANDWIDTH = 1e12  # bytes per μs
 MAX_DELTA = 1000  # hops of one route
-MAX_BYTES = 1 << 30  # message size S
+MAX_BYTES = TREE_MAX_BYTES  # message size S
 # quick presets: each REPLACES the shared scenario (fabric, communicators, breaks) and sets the tree
 PRESETS = {
     "fig7": ("Paper Fig. 7: fat tree of 4-port switches, 16 processes, 4-ary",
@@ -107,7 +107,7 @@ PRESETS = {
 CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
 COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
 GOAL_KEYS = ("goal_op", "goal_bytes")  # the GOAL export's collective and message size (not the views')
-MAX_GOAL_BYTES = 1 << 30  # bytes per message of the GOAL export
+MAX_GOAL_BYTES = TREE_MAX_BYTES  # bytes per message of the GOAL export
 METRIC_KEYS = ("height", "radius", "edge_links", "link_packets", "max_link", "max_switch_link", "cross_group",
                "latency_us", "flags")
 

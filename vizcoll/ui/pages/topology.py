@@ -42,6 +42,7 @@ from vizcoll.ui.figures.topology import (
     state_stylesheet,
 )
 from vizcoll.ui.forms import decode_upload, file_name, number, text
+from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.models.topology import (
     ANIMATION_LIMIT,
     EXAMPLE_SPECS,
@@ -115,8 +116,9 @@ def _controls(scenario: Scenario) -> html.Div:
 
 
 def _upload(id_: str, what: str, hint: str) -> dcc.Upload:
-    return dcc.Upload(id=id_, className="upload", max_size=topo_io.MAX_FILE_BYTES,
-                      children=html.Div(["Drop or ", html.A(what), html.Br(), html.Small(hint)]))
+    return dcc.Upload(id=id_, className="upload", max_size=MAX_UPLOAD_BYTES,
+                      children=html.Div(["Drop or ", html.A(what), html.Br(),
+                                         html.Small(f"{hint} (at most {MAX_UPLOAD_BYTES / 2**20:.0f} MB)")]))
 
 
 def _fabric_section(scenario: Scenario) -> html.Details:

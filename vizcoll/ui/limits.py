@@ -1,0 +1,76 @@
+"""Every limit the app enforces on what a browser may ask, with the reason for each number.
+
+The pages check their values against these on the server, in the callback,
+whatever their widgets allow; over a limit gives a message that names it.
+The engines keep their own argument checks (k ≤ P and the like), so the
+command line is safe too; their hard caps are quoted here where a page
+inherits them.
+"""
+
+from __future__ import annotations
+
+from vizcoll.erasure.codes import MAX_BLOCKS, MAX_DCS
+from vizcoll.topology.model import MAX_LINKS, MAX_NODES
+from vizcoll.ui.security import MAX_REQUEST_BYTES, MAX_UPLOAD_BYTES
+
+__all__ = [
+    "MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "MAX_NODES", "MAX_LINKS", "DRAWN_NODES", "MAX_BLOCKS", "MAX_DCS",
+    "TREE_MAX_K", "TREE_MAX_DEGREE", "TREE_MAX_PROCESSES", "TREE_MAX_ANIMATED", "TREE_MAX_BYTES",
+    "BARRIER_MAX_SIDE", "BARRIER_MAX_PROCESSES", "BARRIER_MAX_RANDOM_LINKS", "FAULTS_MAX_PROCS",
+    "SCHEDULE_MAX_BYTES", "SCHEDULE_MAX_RANKS", "SCHEDULE_MAX_DRAWN_MESSAGES", "MAX_SEED", "MAX_OPTIONS",
+    "MAX_LOGGP",
+]
+
+# ---------------------------------------------------------------- requests and files
+# MAX_REQUEST_BYTES (20 MB, VIZCOLL_MAX_REQUEST_MB): a larger request body is answered 413 before it is read.
+# MAX_UPLOAD_BYTES: the largest file an upload box takes (base64 makes it 4/3 larger inside the request).
+# MAX_NODES / MAX_LINKS (200,000 / 1,000,000): the largest fabric any reader or generator builds; the paper
+# fabrics are 65,536 end nodes at most, and a fabric this size still fits a worker's memory several times.
+
+DRAWN_NODES = 1500
+"""Fabrics drawn node by node (cytoscape) and animated; larger ones are drawn as a WebGL figure of switches."""
+
+# ---------------------------------------------------------------- trees
+TREE_MAX_K = 1024
+"""No NIC or switch holds a 1,024-wide tree node (the paper's widths stop at 128, F(k) is drawn to 128)."""
+TREE_MAX_DEGREE = 1024
+"""No switch has more than 1,024 ports to aggregate from (the paper's degrees are 16 and 64)."""
+TREE_MAX_PROCESSES = 4096
+"""Each of the five compared trees routes every edge over the fabric: about 1 s per tree at 4,096 processes,
+tens of seconds at TaihuLight's 40,960; larger communicators are for ``python -m vizcoll tree``."""
+TREE_MAX_ANIMATED = 1024
+"""The aggregation's timeline travels to the browser: about 2 KB per process (2 MB at 1,024)."""
+TREE_MAX_BYTES = 1 << 30
+"""A message of at most 1 GiB (the cost model's S and the GOAL export's size)."""
+
+# ---------------------------------------------------------------- barrier
+BARRIER_MAX_SIDE = 16
+"""Grids up to 16 x 16 run and animate on the page (the paper's largest is 20 x 20: the CLI runs it)."""
+BARRIER_MAX_PROCESSES = 256
+"""Processes of a barrier on a fabric that is not a grid (as many as a 16 x 16 grid)."""
+BARRIER_MAX_RANDOM_LINKS = 20_000
+"""'Break at random' keeps the fabric connected by testing every break: fabrics up to 20,000 links."""
+
+# ---------------------------------------------------------------- fault replays
+FAULTS_MAX_PROCS = 32
+"""The reduction replay draws one lane per process: 32 lanes still read on a projector."""
+
+# ---------------------------------------------------------------- erasure codes
+# MAX_BLOCKS (32) and MAX_DCS (16): the exact metrics enumerate subsets of the n blocks; beyond 32 blocks the
+# search and the checks no longer finish in seconds (the FMEL paper's largest code has n = 32).
+
+# ---------------------------------------------------------------- GOAL schedules
+SCHEDULE_MAX_BYTES = 2 * 1024 * 1024
+"""A GOAL file opened on /schedules travels with every view's request: 2 MB is about 45,000 operations."""
+SCHEDULE_MAX_RANKS = 65_536
+"""The paper fabrics' largest job (65,536 end nodes)."""
+SCHEDULE_MAX_DRAWN_MESSAGES = 4000
+"""The replay's timeline travels to the browser (two events per message)."""
+MAX_LOGGP = 10**9
+"""LogGP parameters up to one second in LogGOPSim's nanoseconds (S up to a gigabyte)."""
+
+# ---------------------------------------------------------------- everywhere
+MAX_SEED = 2**31 - 1
+"""Seeds are 31-bit, as numpy's generators and the CLI take them."""
+MAX_OPTIONS = 200
+"""Entries of a dropdown that lists communicators or groups (the first ones; the CLI lists all)."""
