@@ -1,4 +1,8 @@
-"""vizcoll web app: ``python app.py [--port N]`` locally, ``gunicorn app:server`` in the container."""
+"""vizcoll web app: ``python app.py [--port N]`` locally, ``gunicorn app:server`` in the container.
+
+With ``VIZCOLL_REDIS_URL`` set, heavy callbacks run on Celery workers started with
+``celery -A app:celery_app worker --loglevel=INFO`` (see :mod:`vizcoll.ui.jobs`).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from pathlib import Path
 from dash import Dash
 
 import vizcoll.ui.pages
-from vizcoll.ui import shell
+from vizcoll.ui import jobs, shell
 from vizcoll.ui.cache import init_cache
 from vizcoll.ui.routing import ROUTING_INPUTS
 from vizcoll.ui.security import harden, hide_server_software
@@ -22,7 +26,7 @@ def create_app(cache_config: dict | None = None) -> Dash:
     """A fresh Dash app with every page (Dash pages, from ``vizcoll/ui/pages``) and callback registered."""
     app = Dash(__name__, title="vizcoll", assets_folder=str(ASSETS), suppress_callback_exceptions=True,
                update_title=None, use_pages=True, pages_folder=str(PAGES), routing_callback_inputs=ROUTING_INPUTS,
-               on_error=shell.report_error)
+               on_error=shell.report_error, background_callback_manager=jobs.manager())
     app.layout = shell.shell_layout
     shell.register(app)
     init_cache(app.server, cache_config)
@@ -33,6 +37,7 @@ def create_app(cache_config: dict | None = None) -> Dash:
 
 app = create_app()
 server = app.server
+celery_app = jobs.celery_app()  # None unless VIZCOLL_REDIS_URL is set
 
 
 def main(argv: list[str] | None = None) -> None:
