@@ -5,12 +5,14 @@ cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 # chromium + chromium-driver for the browser tests; ibsim-utils and infiniband-diags (ibnetdiscover) to check
-# our ibsim export with the real ibsim and read back what the real ibnetdiscover prints on it
+# our ibsim export with the real ibsim and read back what the real ibnetdiscover prints on it; redis-server for
+# the background jobs on Celery + Redis (the test starts its own server and worker)
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v ibsim >/dev/null \
-    || ! { command -v ibnetdiscover >/dev/null || [ -x /usr/sbin/ibnetdiscover ]; }; then
+    || ! { command -v ibnetdiscover >/dev/null || [ -x /usr/sbin/ibnetdiscover ]; } \
+    || ! command -v redis-server >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver ibsim-utils infiniband-diags \
-    >/dev/null
+    redis-server >/dev/null
 fi
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python3 -m ruff check .

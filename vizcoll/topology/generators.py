@@ -364,7 +364,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     """
     name, _, rest = spec.strip().partition(":")
     if name not in GENERATORS:
-        raise SpecError(f"unknown topology {name!r}; choose one of {', '.join(GENERATORS)} or give a file path")
+        raise SpecError(f"unknown topology {name!r}; choose one of {', '.join(GENERATORS)} (a topology file is "
+                        "uploaded in the app, or named on the command line)")
     params: dict = {}
     for token in filter(None, (t.strip() for t in rest.split(","))):
         key, eq, value = token.partition("=")
