@@ -1,4 +1,4 @@
-"""Run the container's command (gunicorn with the Dockerfile's CMD) on a free loopback port, for tests."""
+"""Real servers for tests: the container's command (gunicorn with the Dockerfile's CMD), Redis, a Celery worker."""
 
 from __future__ import annotations
 
@@ -34,10 +34,10 @@ def get(url: str) -> bytes:
 
 
 @contextmanager
-def gunicorn(cache_dir: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+def gunicorn(cache_dir: Path, **extra_env: str) -> Iterator[tuple[str, subprocess.Popen]]:
     """(base URL, process) of the Dockerfile's command serving the app; stopped on exit."""
     port = free_port()
-    env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), VIZCOLL_CACHE_DIR=str(cache_dir))
+    env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), VIZCOLL_CACHE_DIR=str(cache_dir), **extra_env)
     command = dockerfile_command()
     assert command[0] == "gunicorn"
     proc = subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env,
@@ -56,3 +56,50 @@ def gunicorn(cache_dir: Path) -> Iterator[tuple[str, subprocess.Popen]]:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A throw-away ``redis-server`` on a free loopback port (Debian's package); its URL."""
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("redis-server did not answer PING within 10 s")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+@contextmanager
+def celery_worker(cache_dir: Path, redis_url: str) -> Iterator[subprocess.Popen]:
+    """The documented worker command, ``celery -A app:celery_app worker``, on ``redis_url``."""
+    env = dict(os.environ, VIZCOLL_REDIS_URL=redis_url, VIZCOLL_CACHE_DIR=str(cache_dir))
+    log = cache_dir / "celery.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "app:celery_app", "worker", "--pool=solo",
+                                 "--loglevel=INFO"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(240):
+            if "ready." in log.read_text():
+                break
+            if proc.poll() is not None:
+                raise RuntimeError(f"the Celery worker stopped: {log.read_text()[-2000:]}")
+            time.sleep(0.25)
+        else:
+            raise RuntimeError(f"the Celery worker was not ready within 60 s: {log.read_text()[-2000:]}")
+        yield proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
