@@ -211,3 +211,41 @@ def test_barriers_on_a_fat_trees_end_nodes(bar):
     click_edge(page, page.cy("return cy.edges('.broken')[0].id();"))
     wait_for_badge(page, "0 broken", "no broken links")
     assert page.duo.get_logs() == []
+
+
+@pytest.fixture
+def fresh_cache(monkeypatch, tmp_path):
+    """An empty engine cache for the app the test starts (so the full sweep really runs: no earlier run's
+    result), requested before ``bar``."""
+    monkeypatch.setenv("VIZCOLL_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def job_class(page, prefix: str) -> str:
+    return page.duo.find_element(f"#{prefix}-job").get_attribute("class")
+
+
+def test_the_full_sweep_shows_its_progress_and_cancel_keeps_the_quick_one(fresh_cache, bar):
+    page = bar
+    page.open("/barrier", counts=None)
+    page.duo.wait_for_contains_text("#bar-vs-rate", "Run time vs broken links: 12×12 grid", timeout=60)
+    until(lambda: job_class(page, "bar-sweep") == "job", 20)  # the quick sweep's job is over: its bar is hidden
+    scroll_to(page, "#bar-sweep-mode")
+    page.driver.find_element(By.XPATH, "//label[contains(., 'full: 4–20')]").click()
+    # the full sweep runs as a background job: its bar shows the grids run so far, the sweep choice is locked
+    until(lambda: job_class(page, "bar-sweep") == "job running", 20, msg="the full sweep's job bar never showed")
+    page.duo.wait_for_contains_text("#bar-sweep-progress-text", "The full sweep: ", timeout=30)
+    assert "of 30 grids run" in text(page, "#bar-sweep-progress-text")
+    until(lambda: int(page.duo.find_element("#bar-sweep-progress").get_attribute("value")) >= 1, 20)
+    assert page.duo.find_element("#bar-sweep-progress").get_attribute("max") == "30"
+    assert all(not e.is_enabled() for e in page.driver.find_elements(By.CSS_SELECTOR, "#bar-sweep-mode input"))
+    page.driver.execute_script("document.querySelector('#bar-sweep-mode').closest('.panel').scrollIntoView();")
+    page.screenshot("barrier-sweep-job.png")
+    # Cancel stops it: the bar goes, the quick sweep's charts stay, the sweep choice is free again
+    page.click("#bar-sweep-cancel")
+    until(lambda: job_class(page, "bar-sweep") == "job", 10, msg="Cancel did not stop the full sweep")
+    until(lambda: all(e.is_enabled() for e in page.driver.find_elements(By.CSS_SELECTOR, "#bar-sweep-mode input")),
+          10)
+    assert "Run time vs broken links: 12×12 grid" in text(page, "#bar-vs-rate")
+    assert "4×4" in text(page, "#bar-ranges") and "20×20" not in text(page, "#bar-ranges")
+    assert shared(page).params["barrier"]["sweep"] == "full"
+    assert page.duo.get_logs() == []

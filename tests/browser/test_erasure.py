@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -109,4 +110,33 @@ def test_absurd_parameters_give_a_message_not_a_trace(page):
     page.duo.wait_for_contains_text("#era-message", "must be at least 1", timeout=20)
     assert "Traceback" not in text(page, "#era-message")
     page.duo.wait_for_contains_text("#era-summary", "RS(9,5)", timeout=5)  # the last good result stays
+    assert page.duo.get_logs() == []
+
+
+@pytest.fixture
+def fresh_cache(monkeypatch, tmp_path):
+    """An empty engine cache for the app the test starts (so the n = 32 search really runs), requested before
+    ``page``."""
+    monkeypatch.setenv("VIZCOLL_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def job_class(page, prefix: str) -> str:
+    return page.duo.find_element(f"#{prefix}-job").get_attribute("class")
+
+
+def test_the_n_32_search_runs_as_a_job_with_its_progress(fresh_cache, page):
+    wide = {"n": 32, "k": 16, "dcs": 8, "code": "fmel"}
+    page.open("/erasure#s=" + DEFAULT_SCENARIO.with_params("erasure", wide).to_fragment(), counts=None)
+    # the search (about 5 s on two cores) runs in a background job: the bar says how far it is
+    until(lambda: job_class(page, "era-build") == "job running", 20, msg="the build's job bar never showed")
+    page.duo.wait_for_contains_text("#era-build-progress-text", "FMEL search: ", timeout=30)
+    assert page.duo.find_element("#era-build-progress").get_attribute("max") == "151"  # 150 schemes + the metrics
+    page.duo.wait_for_contains_text("#era-summary", "FMEL(32,16): n = 32, k = 16, N = 8", timeout=120)
+    until(lambda: job_class(page, "era-build") == "job", 10)
+    # then the comparison of every family, family by family
+    page.duo.wait_for_contains_text("#era-compare-progress-text", "Comparing: ", timeout=30)
+    until(lambda: "FMEL ◀" in bar_names(page), 180)
+    until(lambda: job_class(page, "era-compare") == "job", 10)
+    click_point(page, "block", 31)
+    page.duo.wait_for_contains_text("#era-status", "Rebuilding y31 ", timeout=20)
     assert page.duo.get_logs() == []

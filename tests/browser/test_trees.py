@@ -3,14 +3,19 @@ control driving the view, broken links avoided (or flagged as built), a link bro
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from dash.testing.wait import until
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from app import create_app
 from vizcoll.scenario import Scenario
 from vizcoll.ui.calls import DEFAULT_SCENARIO
 
-from .browser_helpers import full_page_screenshot
+from .browser_helpers import TopologyPage, full_page_screenshot
+from .conftest import free_port
 
 BUSIEST = "agg0.0[3]-core0[1]"  # link 32: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree
 ISOLATING = "h5[1]-edge1.0[2]"  # link 5: h5's only cable
@@ -199,4 +204,67 @@ def test_a_preset_replaces_the_shared_scenario(page):
     assert page.value("#trees-k") == "32"
     until(lambda: "k* = 41 (F* = 2.570 μs)" in trace_names(page, "trees-fk"), 20)
     page.duo.wait_for_contains_text("#trees-anim-summary", "Result 130,816", timeout=40)
+    assert page.duo.get_logs() == []
+
+
+# ------------------------------------------------------------------ Build, and large communicators as background jobs
+# 4,096 processes spread at random over TaihuLight's 46,144-node fabric (communicator 0), binary trees: about 4 s of
+# trees on this machine, so the page computes them as a background job with a progress bar and Cancel
+HEAVY = Scenario(spec="pruned-fat-tree:preset=taihulight", pattern="random:1,size=4096", ppn=1,
+                 params={"trees": {"comm": 0, "k": 2, "degree": 2}})
+
+
+def job_running(page) -> bool:
+    return "running" in (page.duo.find_element("#trees-views-job").get_attribute("class") or "")
+
+
+def test_build_applies_the_controls_and_refuses_a_huge_k_at_once(page):
+    page.open("/trees", counts=None)
+    until(lambda: row_of(page, "trees-compare", "4-ary")[:3] == ["4-ary", "2", "10"], 30)
+    page.type_into("#trees-k", "1000000000")
+    started = time.monotonic()
+    page.click("#trees-build")
+    page.duo.wait_for_contains_text("#trees-message", "⚠ k (width / base): enter a whole number from 2 to 1024",
+                                    timeout=5)
+    assert time.monotonic() - started < 2  # one quick request (the limit: 1 s on the server, plus the browser)
+    assert shared(page).params.get("trees", {}).get("k", 4) == 4
+    page.type_into("#trees-k", "8")
+    page.click("#trees-build")
+    until(lambda: row_of(page, "trees-compare", "8-ary")[:3] == ["8-ary", "2", "8"], 30)
+    until(lambda: text(page, "#trees-message") == "", 10)
+    assert shared(page).params["trees"]["k"] == 8
+    assert not job_running(page)  # 16 processes: computed in the request, no job
+    assert page.duo.get_logs() == []
+
+
+@pytest.fixture
+def cold_page(dash_duo, tmp_path, monkeypatch):
+    """The app served with an empty engine cache of its own, so that a job takes its seconds."""
+    monkeypatch.setenv("VIZCOLL_CACHE_DIR", str(tmp_path))
+    dash_duo.start_server(create_app(), navigate=False, port=free_port())
+    return TopologyPage(dash_duo)
+
+
+def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_page):
+    page = cold_page
+    open_scenario(page, HEAVY)
+    until(lambda: job_running(page), 30, msg="the job bar never showed")
+    until(lambda: text(page, "#trees-views-progress-text").startswith("building the 2-ary tree"), 30)
+    assert page.duo.find_element("#trees-build").get_attribute("disabled") == "true"  # no second run meanwhile
+    assert "in the background" in text(page, "#trees-compare")
+    page.screenshot("trees-job-running.png")
+    page.click("#trees-views-cancel")
+    until(lambda: not job_running(page), 10, msg="Cancel did not stop the job")
+    page.duo.wait_for_contains_text("#trees-compare", "⚠ Cancelled: the trees were not computed", timeout=10)
+    time.sleep(6)  # longer than the job would have run: nothing comes back from the cancelled job
+    assert "Cancelled" in text(page, "#trees-compare") and not job_running(page)
+    assert page.duo.find_element("#trees-build").get_attribute("disabled") is None
+
+    page.click("#trees-build")  # the same settings again: the views are computed this time
+    until(lambda: job_running(page), 20)
+    until(lambda: row_of(page, "trees-compare", "2-ary")[:2] == ["2-ary", "12"], 90)
+    until(lambda: not job_running(page), 10)
+    page.duo.wait_for_contains_text("#trees-logical", "2-ary tree over 4,096 processes", timeout=20)
+    page.duo.wait_for_contains_text("#trees-t2-info", "Type II trees")
+    page.duo.wait_for_contains_text("#trees-flag", "The animation is drawn for fabrics up to 1,500 nodes")
     assert page.duo.get_logs() == []

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
 from dash import html, no_update
+from flask import Flask
 
-from tests.callback_context import in_callback
+from tests.callback_context import find_component, in_callback
 from tests.fabrics import HOSTS, ONE_SPINE
 from vizcoll.barrier.algorithms import ALGOS, run_barriers
 from vizcoll.barrier.network import break_links
@@ -20,14 +22,24 @@ from vizcoll.schedule.check import check
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
+from vizcoll.ui import cache as cache_module
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
-from vizcoll.ui.figures.barrier import MESSAGE_COLOURS, grid_elements, message_kind, sweep_figure, uq_text
+from vizcoll.ui.figures.barrier import (
+    MESSAGE_COLOURS,
+    fabric_stylesheet,
+    grid_elements,
+    grid_stylesheet,
+    message_kind,
+    sweep_figure,
+    uq_text,
+)
 from vizcoll.ui.models import barrier as model
 from vizcoll.ui.pages import barrier as page
 from vizcoll.ui.views import barrier as views
 
 CANVAS, USE_GRID, RANDOM, REPAIR = (f"{page.BAR_CANVAS}.tapEdge", f"{page.BAR_USE_GRID}.n_clicks",
                                     f"{page.BAR_RANDOM}.n_clicks", f"{page.BAR_REPAIR}.n_clicks")
+DRAWN = f"{page.BAR_DRAWN}.data"
 SIZE, NEIGHBORS, ALGO, BARRIERS = (f"{page.BAR_SIZE}.value", f"{page.BAR_NEIGHBORS}.value", f"{page.BAR_ALGO}.value",
                                    f"{page.BAR_BARRIERS}.value")
 GRID = "mesh:4x4,neighbors=8,hosts=0"
@@ -39,11 +51,22 @@ def scenario(spec: str = GRID, broken=(), **params) -> Scenario:
     return Scenario(spec=spec, broken=list(broken), params={"barrier": params} if params else {})
 
 
-def update(prop_id: str, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, **changes):
-    """The page's one writing callback, as Dash calls it when ``prop_id`` changed; (store, message)."""
+def no_progress(_value) -> None:
+    """The ``set_progress`` of a background callback called directly."""
+
+
+def update(prop_id: str, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, drawn=None, **changes):
+    """The page's writing callback, as Dash calls it when ``prop_id`` changed; (store, message). Break at random
+    is a background job (:func:`break_at_random`) that draws the breaks; ``update`` writes them."""
     values = model.DEFAULTS | changes
     data = current.to_dict() if isinstance(current, Scenario) else current
-    return in_callback(page.update, prop_id, tap, 0, 0, 0, size, neighbors,
+    if prop_id == RANDOM:
+        drawn, message = in_callback(page.break_at_random, prop_id, no_progress, 1, values["rate"], values["seed"],
+                                     data)
+        if message:
+            return no_update, message
+        prop_id = DRAWN
+    return in_callback(page.update, prop_id, tap, 0, 0, drawn, size, neighbors,
                        *[values[key] for key in page.PARAM_CONTROLS], data)
 
 
@@ -55,7 +78,7 @@ def stored(store) -> Scenario:
 def view(s: Scenario) -> tuple[dict, tuple]:
     """(run plan, what the run view shows: timeline, elements, summary, flag, flag class)."""
     plan = page.refresh(s.to_dict())[0]
-    return plan, page.animate(plan, s.to_dict())
+    return plan, page.animate(no_progress, plan, s.to_dict())
 
 
 def edge_of(elements: list[dict], label: str) -> dict:
@@ -347,12 +370,14 @@ def test_uq_view_shows_the_papers_fig_3_numbers():
 
 
 def test_sweep_charts_have_one_line_per_algorithm():
-    result, sizes, size, rates, rate, info = page.compute_sweep({"mode": model.QUICK_MODE, "neighbors": 8}, None, None)
+    key, sizes, size, rates, rate, info = page.compute_sweep(no_progress, {"mode": model.QUICK_MODE, "neighbors": 8},
+                                                             None, None)
     assert [o["value"] for o in sizes] == [4, 8, 12] and size == 12
     assert [o["value"] for o in rates] == [0.0, 0.2, 0.4] and rate == 0.4
-    assert "tree@intact" in info and result["mode"] == model.QUICK_MODE
+    assert "tree@intact" in info and key == {"mode": model.QUICK_MODE, "neighbors": 8}  # the store holds the key
     assert page.refresh(scenario(sweep="full").to_dict())[2] == {"mode": "full", "neighbors": 8}
-    by_rate, by_size, ranges = page.render_sweep(result, 8, 0.4)
+    result = model.sweep_of(model.QUICK_MODE, 8)
+    by_rate, by_size, ranges = page.render_sweep(key, 8, 0.4)
     assert [t.name for t in by_rate.data] == result["columns"] == [*ALGOS[:2], "tree@intact", *ALGOS[2:]]
     assert list(by_rate.data[0].x) == [0, 20, 40] and list(by_size.data[0].x) == [4, 8, 12]
     row = next(r for r in result["rows"] if r["size"] == 8 and r["rate"] == 0.4)
@@ -434,3 +459,103 @@ def test_download_goal_off_the_grid_is_the_logical_pattern_and_refuses_dlct():
     forged = DEFAULT_SCENARIO.with_params("barrier", {"algo": "nope"}).to_dict()
     assert page.export_goal(1, forged)[1].startswith("⚠ unknown barrier algorithm 'nope'")
     assert page.export_goal(1, {"schema": "nope"})[1].startswith("⚠ The scenario could not be read")
+
+
+# ------------------------------------------------------------------ stores and values from the browser, background jobs
+HOSTILE = [None, True, 0, -1, 10**18, 1.5, "", "abc", "/etc/passwd", [], [None], {}, {"x": 1}, [[1, 2]],
+           {"points": [{}]}, {"schema": "vizcoll.scenario/2"}, {"mode": "full"}, "x" * 5000]
+
+
+def probe(callback, prop_id: str | None, *args) -> None:
+    """``callback`` with each argument in turn replaced by every hostile value (the others valid): it answers
+    (a message, nothing to update), it never raises. A background job's ``set_progress`` stays."""
+    for i in range(1 if args[0] is no_progress else 0, len(args)):
+        for value in HOSTILE:
+            in_callback(callback, prop_id, *args[:i], value, *args[i + 1:])
+
+
+@pytest.fixture
+def quick_sweep_once(monkeypatch):
+    """The quick sweep computed once for the test (outside an app ``@cached`` computes on every call)."""
+    monkeypatch.setattr(model, "sweep_of", functools.cache(model.sweep_of.uncached))
+
+
+def test_every_callback_checks_what_the_browser_sends(quick_sweep_once):
+    s = scenario(broken=[LINK0])
+    data = s.to_dict()
+    plan, uq, sweep_key, *_ = page.refresh(data)
+    timeline = page.animate(no_progress, plan, data)[0]
+    drawn = {"broken": [LINK0], "click": 1}
+    probe(page.update, ALGO, None, 0, 0, drawn, "4x4", 8, *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS], data)
+    probe(page.update, DRAWN, None, 0, 0, drawn, "4x4", 8, *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS],
+          data)
+    probe(page.break_at_random, RANDOM, no_progress, 1, 0.2, 3, data)
+    probe(page.refresh, None, data, plan, uq, sweep_key)
+    probe(page.shown_comm, None, [{"label": "x", "value": -1}], data)
+    probe(page.animate, None, no_progress, plan, data)
+    probe(page.render_step, None, 3, timeline, plan, data)
+    probe(page.render_uq, None, uq)
+    probe(page.render_histogram, None, uq)
+    probe(page.compute_sweep, None, no_progress, sweep_key, 8, 0.2)
+    probe(page.render_sweep, None, sweep_key, 8, 0.2)
+    probe(page.export_goal, None, 1, data)
+
+
+def test_forged_stores_give_a_message_or_nothing():
+    s = scenario(broken=[LINK0])
+    data = s.to_dict()
+    plan, uq, *_ = page.refresh(data)
+    # the run plan only triggers the run: a forged plan runs the scenario's own plan
+    forged = plan | {"algo": "dissemination", "barriers": 20, "processes": list(range(10**4))}
+    assert str(page.animate(no_progress, forged, data)) == str(page.animate(no_progress, plan, data))
+    assert page.animate(no_progress, True, data)[2] != ""
+    # a forged timeline, plan or step: the plain drawing
+    assert page.render_step(2, {"schema": "vizcoll.timeline/1", "entities": {"a": {"node": "x"}}, "events": []},
+                            plan, data) == grid_stylesheet()
+    assert page.render_step("abc", {"schema": "nope"}, plan, data) == grid_stylesheet()
+    assert page.render_step(1, None, [1], data) == fabric_stylesheet()
+    # forged view keys: nothing to update; a forged sweep key says why
+    for key in (uq | {"k": "x"}, uq | {"numbering": ["s-curve"]}, uq | {"extra": 1}, {"rows": 4}, [uq], "uq"):
+        assert model.read_uq_key(key) is None
+        assert page.render_uq(key) == (no_update,) * 3 and page.render_histogram(key) is no_update
+    *nothing, message = page.compute_sweep(no_progress, {"mode": "huge", "neighbors": 8}, None, None)
+    assert nothing == [no_update] * 5 and message.startswith("⚠ unknown sweep 'huge'")
+    assert page.compute_sweep(no_progress, {"mode": "full", "neighbors": 5}, None, None)[5].startswith(
+        "⚠ neighbors must be 4 or 8")
+    assert page.render_sweep({"mode": "full"}, 8, 0.2) == (no_update,) * 3
+    assert page.shown_comm(True, data) is no_update
+    for forged in ({"broken": ["no-such-link"]}, {"broken": [3]}, {"broken": "sw0-0"}, [LINK0], None):
+        store, message = update(DRAWN, s, drawn=forged)
+        assert store is no_update and message.startswith("⚠"), forged
+    assert page.shown_comm([3, None], DEFAULT_SCENARIO.to_dict()) is no_update  # options that are no choices
+
+
+def test_the_views_read_only_a_sweep_a_job_computed():
+    server = Flask(__name__)
+    cache_module.cache.init_app(server, config={"CACHE_TYPE": "SimpleCache"})
+    with server.app_context():
+        assert model.swept(model.FULL_MODE, 4) is None  # never computed here: the view shows nothing
+        assert page.render_sweep({"mode": model.FULL_MODE, "neighbors": 4}, 8, 0.2) == (no_update,) * 3
+
+
+def test_the_background_jobs_report_their_progress(quick_sweep_once):
+    seen = []
+    key, *_ = page.compute_sweep(seen.append, {"mode": model.QUICK_MODE, "neighbors": 8}, None, None)
+    cells = len(model.QUICK["sizes"]) * len(model.QUICK["rates"])
+    assert seen[0] == (0, 1, "The quick sweep…")
+    assert seen[1:] == [(i, cells, f"The quick sweep: {i} of {cells} grids run…") for i in range(1, cells + 1)]
+    seen.clear()
+    s = scenario()
+    page.animate(seen.append, page.refresh(s.to_dict())[0], s.to_dict())
+    assert seen == [(0, 1, "Running the barriers…")]
+    seen.clear()
+    drawn, message = in_callback(page.break_at_random, RANDOM, seen.append, 1, 0.2, 3, s.to_dict())
+    assert seen == [(0, 1, "Breaking 20% of the links at random…")] and message == ""
+    assert len(drawn["broken"]) == round(0.2 * 42) and drawn["click"] == 1
+
+
+def test_the_page_has_a_job_bar_for_each_background_job():
+    layout = page.body(scenario())
+    for prefix in (page.BAR_RUN_JOB, page.BAR_BREAKS_JOB, page.BAR_SWEEP_JOB):
+        for part in ("job", "progress", "progress-text", "cancel"):
+            assert find_component(layout, f"{prefix}-{part}") is not None, (prefix, part)

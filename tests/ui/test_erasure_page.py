@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 from dash import no_update
+from flask import Flask
 
-from tests.callback_context import in_callback
+from tests.callback_context import find_component, in_callback
 from vizcoll.erasure.compare import measure
 from vizcoll.scenario import Scenario
+from vizcoll.ui import cache as cache_module
 from vizcoll.ui.figures.erasure import block_layout, compare_figure, dc_figure, matrix_figure
 from vizcoll.ui.models import erasure as model
 from vizcoll.ui.pages import erasure as page
@@ -22,9 +24,13 @@ def controls(**changes) -> list:
     return [changes.get(key, values[key]) for key in CONTROLS]
 
 
+def no_progress(_value) -> None:
+    """The ``set_progress`` of a background callback called directly."""
+
+
 def build(*values, scenario: Scenario | None = None):
-    """The build callback as Dash calls it when n changed: (params, message, scenario store)."""
-    return in_callback(page.build, N_CHANGED, *values, (scenario or Scenario()).to_dict())
+    """The build callback (a background job) as Dash calls it when n changed: (params, message, scenario store)."""
+    return in_callback(page.build, N_CHANGED, no_progress, *values, (scenario or Scenario()).to_dict())
 
 
 def params(**changes) -> dict:
@@ -139,7 +145,7 @@ def test_code_views_and_matrix():
 
 def test_comparison_chart_and_table():
     p = params()
-    fig, table = page.render_compare(p)
+    fig, table = page.render_compare(no_progress, p)
     bars = [t for t in fig.data if t.type == "bar"]
     assert bars[0].name == "T̄ per remote block" and "FMEL ◀" in list(bars[0].x)
     paper = [t for t in fig.data if t.name == "paper (Table 2)"]
@@ -147,7 +153,7 @@ def test_comparison_chart_and_table():
     assert bars[0].text[2] == "n/a"  # replication cannot store 9 blocks of 5
     assert "42.9–56.0 %" in texts(table) and "paper: FMEL (n=9, k=5)" in texts(table)
     assert "Reed–Solomon 74.1 %" in texts(table)
-    fig, _ = page.render_compare(params(code="rs", n=6, k=2))
+    fig, _ = page.render_compare(no_progress, params(code="rs", n=6, k=2))
     assert "RS ◀" in list(fig.data[0].x)
     assert {t.hovertemplate.split(":")[0] for t in fig.data if t.name == "paper (Table 2)"} == \
         {"paper, FMEL (n=6, k=2)"}
@@ -199,3 +205,83 @@ def test_the_parameters_go_into_the_scenario_and_reopen_the_same_view():
     reopened = control_values(page.body(Scenario.from_dict(store)))
     again = build(*[reopened[i] for i in CONTROL_IDS], scenario=Scenario.from_dict(store))
     assert again[:2] == (stored, "") and again[2] is no_update  # nothing changed: the store is left alone
+
+
+# ------------------------------------------------------------------ stores and values from the browser, background jobs
+HOSTILE = [None, True, 0, -1, 10**18, 1.5, "", "abc", "/etc/passwd", [], [None], {}, {"x": 1}, [[1, 2]],
+           {"points": [{}]}, {"points": [{"customdata": [1, 2, 3]}]}, {"points": [{"customdata": ["dc", 99]}]},
+           "x" * 5000]
+
+
+def probe(callback, prop_id: str | None, *args) -> None:
+    """``callback`` with each argument in turn replaced by every hostile value (the others valid): it answers
+    (a message, nothing to update), it never raises. A background job's ``set_progress`` stays."""
+    for i in range(1 if args[0] is no_progress else 0, len(args)):
+        for value in HOSTILE:
+            in_callback(callback, prop_id, *args[:i], value, *args[i + 1:])
+
+
+def test_every_callback_checks_what_the_browser_sends():
+    p, view = params(), {"block": 1, "failed": [0]}
+    probe(page.build, N_CHANGED, no_progress, *controls(), Scenario().to_dict())
+    probe(page.update_view, CLICK, {"points": [{"customdata": ["dc", 1]}]}, 0, p, view)
+    probe(page.render_dcs, None, p, view)
+    probe(page.render_code, None, p)
+    probe(page.render_compare, None, no_progress, p)
+
+
+def test_forged_stores_give_nothing_or_a_message():
+    p = params()
+    for forged in (p | {"n": 40}, p | {"n": "9"}, p | {"code": "raid"}, p | {"placement": [0, 1]},
+                   p | {"placement": "0,0"}, p | {"extra": 1}, {"n": 9}, [p], "params"):
+        assert model.stored_params(forged) is None
+        assert page.render_code(forged) == (no_update,) * 3 and page.render_compare(no_progress, forged) == \
+            (no_update, no_update)
+        assert page.render_dcs(forged, None)[1] == ""
+    assert model.stored_view({"block": True, "failed": [0, 0, 7, "1", None]}, p) == {"block": None, "failed": [0]}
+
+
+def test_the_views_show_only_a_code_a_build_job_made():
+    server = Flask(__name__)
+    cache_module.cache.init_app(server, config={"CACHE_TYPE": "SimpleCache"})
+    p = params(n=12, k=8, dcs=4, code="lrc")
+    with server.app_context():
+        assert model.built_code(p) is None  # valid parameters nobody built here (a forged store): no computation
+        fig, status, css = page.render_dcs(p, None)
+        assert status == page.NOT_BUILT and css == "flag warn"
+        assert page.render_code(p) == (no_update,) * 3
+        model.build_code(p)  # what the build job does
+        assert model.built_code(p)["name"] == "LRC(12,8; l=4, g=0)"
+        assert "LRC(12,8; l=4, g=0)" in texts(page.render_code(p)[0]) and page.render_dcs(p, None)[2] == "flag"
+
+
+def test_the_build_reports_the_fmel_search_scheme_by_scheme():
+    seen = []
+    stored, message, _ = in_callback(page.build, N_CHANGED, seen.append, *controls(n=12, k=6, dcs=4),
+                                     Scenario().to_dict())
+    assert message == "" and stored["n"] == 12
+    total = model.PAGE_SCHEMES + 1
+    assert seen[0] == (0, 1, "Building the FMEL (searched) code…")
+    tried = seen[1:-2]
+    assert tried and [done for done, *_ in tried] == list(range(1, len(tried) + 1))
+    assert tried[0] == (1, total, f"FMEL search: 1 of at most {model.PAGE_SCHEMES} schemes tried")
+    assert seen[-2:] == [(total - 1, total, "FMEL search: computing the exact metrics of the code found…"),
+                         (total, total, "FMEL search: done")]
+    seen.clear()
+    in_callback(page.build, N_CHANGED, seen.append, *controls(code="rs"), Scenario().to_dict())
+    assert seen == [(0, 1, "Building the Reed–Solomon code…")]  # no search: one step
+
+
+def test_the_comparison_reports_each_family(monkeypatch):
+    monkeypatch.setattr(cache_module, "_server", None)  # computed here, not read from an earlier test's cache
+    seen = []
+    page.render_compare(seen.append, params())
+    assert [text for *_, text in seen] == ["Comparing: Reed–Solomon (1 of 5)…", "Comparing: Azure LRC (2 of 5)…",
+                                           "Comparing: replication (3 of 5)…", "Comparing: FMEL (searched) (4 of 5)…"]
+
+
+def test_the_page_has_a_job_bar_for_each_background_job():
+    layout = page.body(Scenario())
+    for prefix in (page.ERA_BUILD_JOB, page.ERA_COMPARE_JOB):
+        for part in ("job", "progress", "progress-text", "cancel"):
+            assert find_component(layout, f"{prefix}-{part}") is not None, (prefix, part)

@@ -93,7 +93,7 @@ def test_treft_injection_ends_corrected_with_an_error_cell_at_the_injection_step
 
 
 def test_overhead_chart_has_three_workflows_by_three_variants():
-    fig = page.render_overhead(None)
+    fig = page.render_overhead(lambda _value: None, None)
     assert [t.name for t in fig.data] == ["TREFT", "TREFT-E1", "TREFT-E2"]
     for trace in fig.data:
         assert {x.split(".")[0] for x in trace.x} == {"HC", "VP", "MB"}
@@ -164,3 +164,75 @@ def test_download_goal_is_the_static_reduction_with_the_pages_processes_size_and
 def test_download_goal_refuses_bad_controls_with_a_message(args, words):
     download, message = page.export_goal(1, *args)
     assert download is no_update and message.startswith("⚠") and words in message
+
+
+# ------------------------------------------------------------------ stores and values from the browser, background jobs
+HOSTILE = [None, True, 0, -1, 10**18, 1.5, "", "abc", "/etc/passwd", [], [None], {}, {"x": 1}, [[1, 2]],
+           {"points": [{}]}, {"points": [{"customdata": [1, 2, 3]}]}, {"points": [{"customdata": 99}]},
+           ["HC"], {"workflow": "HC"}, "x" * 5000]
+
+
+def no_progress(_value) -> None:
+    """The ``set_progress`` of a background callback called directly."""
+
+
+def probe(callback, prop_id: str | None, *args) -> None:
+    """``callback`` with each argument in turn replaced by every hostile value (the others valid): it answers
+    (a message, nothing to update), it never raises."""
+    for i in range(len(args)):
+        for value in HOSTILE:
+            in_callback(callback, prop_id, *args[:i], value, *args[i + 1:])
+
+
+def test_every_callback_checks_what_the_browser_sends():
+    params, _, _, _ = reduction("executing-task")
+    treft, *_ = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
+    data = DEFAULT_SCENARIO.to_dict()
+    probe(page.run_reduction, f"{page.FT_RED_PROCS}.value", 8, SIZE, 0, "2,5", model.CLICK, 0, [1, 0.5], data)
+    probe(page.render_reduction, None, 3, params)
+    probe(page.click_kill, None, {"points": [{"customdata": 3}]}, 3, params)
+    probe(page.kernel_choices, None, "HC", "A", "K4")
+    probe(page.var_choices, None, "K4", "HC", "A", "u4")
+    probe(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", "HC", "A", "treft", "1", "K4", "u4", "r2:K4:u4", data)
+    probe(page.render_lanes, None, 3, treft)
+    probe(page.export_goal, None, 1, "mst", 8, SIZE, 0)
+
+
+def test_forged_stores_give_nothing():
+    params, _, _, _ = reduction("executing-task")
+    treft, *_ = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
+    assert model.stored_reduction(params) == params and model.stored_treft(treft) == treft
+    for forged in (params | {"procs": 10**6}, params | {"slow": [[99, 4]]}, params | {"slow": "2,5"},
+                   params | {"fault": ["none"]}, params | {"kill": [1, 2]}, params | {"extra": 1}, [params], "x"):
+        assert model.stored_reduction(forged) is None
+        assert page.render_reduction(2, forged)[1] == ""
+        assert page.click_kill({"points": [{"customdata": 1}]}, 2, forged) == (no_update, no_update)
+    for forged in (treft | {"workflow": ["HC"]}, treft | {"inject": [1, "K99", "u4"]}, treft | {"inject": 5},
+                   treft | {"second": 7}, treft | {"variant": {}}, {"workflow": "HC"}, None):
+        assert model.stored_treft(forged) is None
+        assert page.render_lanes(2, forged).layout.annotations[0].text == "Choose a workflow."
+    assert page.click_kill({"points": [{"customdata": 8}]}, 2, params) == (no_update, no_update)  # no worker 8
+    assert page.click_kill({"points": [{"customdata": True}]}, 2, params) == (no_update, no_update)
+    assert page.kernel_choices(["HC"], "A", None) == (no_update, no_update)
+    assert page.var_choices({"k": 1}, "HC", "A", None) == ([], None)
+
+
+def test_bad_values_of_the_right_kind_say_what_is_wrong():
+    *_, message, _, _ = run_reduction(8, SIZE, 0, ["2"], "none", 0, None)
+    assert message == "⚠ slow ranks must be text like 2,5 or 2:8"
+    assert run_reduction(8, SIZE, 0, "2", ["none"], 0, None)[1].startswith("⚠ unknown fault")
+    assert run_reduction(8, SIZE, 0, "2", model.CLICK, 0, 5)[1] == "⚠ the clicked worker must be [rank, time]"
+    assert run_reduction(8, SIZE, 0, "2", model.CLICK, 0, [1, -3])[1].startswith("⚠ kill time must be at least 0")
+    assert run_treft(["HC"], "A", "treft", "none", None, None, None)[1].startswith("⚠ unknown workflow")
+    assert run_treft("HC", "A", "treft", "1", {"k": 1}, "u4", None)[1].startswith("⚠ unknown kernel")
+    assert run_treft("HC", "A", "treft", "1", "K4", "u4", 5)[1] == "⚠ the second fault must be text like r2:K4:u4"
+
+
+def test_the_overhead_chart_reports_its_progress_run_by_run():
+    seen = []
+    fig = page.render_overhead(seen.append, None)
+    runs = len(model.OVERHEAD_RUNS)
+    assert runs == 18 and seen[0] == (0, 1, "TREFT overhead…")
+    assert seen[1:] == [(i, runs, f"TREFT overhead: {i} of {runs} runs") for i in range(1, runs + 1)]
+    assert [t.name for t in fig.data] == ["TREFT", "TREFT-E1", "TREFT-E2"]
+    assert find_component(page.body(DEFAULT_SCENARIO), f"{page.FT_OVERHEAD_JOB}-cancel") is not None

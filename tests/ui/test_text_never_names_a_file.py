@@ -12,6 +12,7 @@ which files exist on the server.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import dash
@@ -80,10 +81,21 @@ def text_boxes(client, found) -> list[tuple[dict, int]]:
 
 
 def answer(client, dep: dict, values: list, typed: str):
-    """The callback's answer with every occurrence of the typed text replaced by ``X`` (204: None)."""
-    response = client.post("/_dash-update-component", json=payload(dep, values))
+    """The callback's answer with every occurrence of the typed text replaced by ``X`` (204: None); a background
+    job is followed to its result, as the browser polls it."""
+    body = payload(dep, values)
+    response = client.post("/_dash-update-component", json=body)
     assert response.status_code in (200, 204), (dep["output"], response.status_code)
-    return _without(response.get_json(silent=True), typed)
+    job = response.get_json(silent=True)
+    if isinstance(job, dict) and "job" in job:
+        for _ in range(600):
+            response = client.post(f"/_dash-update-component?cacheKey={job['cacheKey']}&job={job['job']}", json=body)
+            assert response.status_code in (200, 204), (dep["output"], response.status_code)
+            if "response" in (response.get_json(silent=True) or {}):
+                break
+            time.sleep(0.1)
+        return _without(response.get_json(silent=True)["response"], typed)
+    return _without(job, typed)
 
 
 def _without(value, typed: str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from dash import html, no_update
@@ -297,8 +298,11 @@ def test_a_communicator_above_the_cap_gets_a_message():
     assert page.render_compare(plan, s.to_dict()).children == plan["error"]
     many = Scenario(spec="sunway-supernode", ppn=8)  # 2,048 processes on 304 nodes: trees yes, animation no
     plan = plan_of(many)
-    assert plan["nprocs"] == 2048 and row(page.render_compare(plan, many.to_dict()), "4-ary")[1] == "6"
-    timeline, flag, _, elements, _ = page.animate(plan, many.to_dict())
+    assert plan["nprocs"] == 2048 and model.heavy(plan)  # computed as a background job
+    assert "in the background" in page.render_compare(plan, many.to_dict()).children
+    views = page.compute_views(lambda _: None, page.dispatch(plan), many.to_dict())
+    assert row(views[0], "4-ary")[1] == "6"
+    timeline, flag, _, elements, _ = views[7:]
     assert timeline is None and elements and flag == ("The aggregation is animated for up to 1,024 processes (this "
                                                       "communicator has 2,048: its timeline would be too large "
                                                       "for the browser).")
@@ -511,3 +515,133 @@ def test_bad_goal_controls_are_refused_with_a_message(changes, words):
     forged = DEFAULT_SCENARIO.with_params("trees", changes)
     download, message = page.export_goal(1, forged.to_dict())
     assert download is no_update and words in message
+
+
+# ------------------------------------------------------------------ stores from the browser, Build, background jobs
+BUILD = f"{page.TREES_BUILD}.n_clicks"
+
+
+def build(current: Scenario | dict | None, clicks: int = 1, **changes):
+    """The Build button, as Dash calls it: (store, message, rebuild)."""
+    values = model.DEFAULTS | changes
+    data = current.to_dict() if isinstance(current, Scenario) else current
+    return in_callback(page.build, BUILD, clicks, *[values[key] for key in page.PARAM_CONTROLS], data)
+
+
+def forged_plans(plan: dict) -> list:
+    return [None, True, 7, "plan", [], {}, [plan], {"error": 5}, {"error": "⚠" * 5000}, {"error": "x", "k": 4},
+            {**plan, "k": 10**9}, {**plan, "k": True}, {**plan, "kind": "evil"}, {**plan, "nprocs": 10**9},
+            {**plan, "nprocs": "16"}, {**plan, "digest": "../../etc"}, {**plan, "extra": 1},
+            {key: value for key, value in plan.items() if key != "routes"}, {**plan, "l": -1}, {**plan, "l": "nan"}]
+
+
+def test_a_forged_plan_store_is_refused_and_every_view_answers_without_an_exception():
+    data = DEFAULT_SCENARIO.to_dict()
+    plan = plan_of(DEFAULT_SCENARIO)
+    assert model.stored_plan(plan) == plan
+    # the browser's JSON has no float type: 16000.0 comes back as 16000 and is still the plan
+    assert model.stored_plan({**plan, "beta": 16000, "l": 0.28}) == plan
+    for forged in forged_plans(plan):
+        if not (isinstance(forged, dict) and set(forged) == {"error"} and isinstance(forged["error"], str)
+                and len(forged["error"]) < 2000):
+            assert model.stored_plan(forged) is None, forged
+        page.render_compare(forged, data)
+        page.render_type_one(forged, data)
+        page.render_width(forged)
+        page.render_type_two(forged, data)
+        page.animate(forged, data)
+        assert page.render_step(3, None, forged, data) == page.base_stylesheet()
+        assert page.dispatch(forged) is no_update and page.dispatch(forged, None, {"run": 1}) is None
+        assert page.compute_views(lambda _: None, {"plan": forged, "run": 1}, data) == (no_update,) * len(page.VIEWS)
+    assert page.render_compare(True, data).children == "…"  # nothing to show, no exception
+    for job in (None, 3, "x", [], {"run": 1}, {"plan": plan}):
+        assert page.compute_views(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.VIEWS)
+
+
+def test_a_forged_timeline_gives_the_plain_stylesheet():
+    data, plan = DEFAULT_SCENARIO.to_dict(), plan_of(DEFAULT_SCENARIO)
+    timeline = page.animate(plan, data)[0]
+    good = page.render_step(3, timeline, plan, data)
+    assert len(good) > len(page.base_stylesheet())
+    broken = json.loads(json.dumps(timeline))
+    broken["entities"] = {name: {"vertex": 0} for name in broken["entities"]}  # no node
+    for forged in (broken, {"schema": "vizcoll.timeline/1"}, [1, 2], "x"):
+        assert page.render_step(3, forged, plan, data) == page.base_stylesheet()
+
+
+def test_build_checks_every_control_and_names_the_limit_at_once():
+    started = time.monotonic()
+    store, message, rebuild = build(DEFAULT_SCENARIO, k=10**9)
+    assert time.monotonic() - started < 1
+    assert store is no_update and rebuild is no_update
+    assert message == "⚠ k (width / base) must be at most 1024, got 1e+09"
+    assert build(DEFAULT_SCENARIO, k=None)[1] == "⚠ k (width / base): enter a whole number from 2 to 1024"
+    assert build(DEFAULT_SCENARIO, degree="many")[1].startswith("⚠ the type II degree bound must be an integer")
+    assert build(DEFAULT_SCENARIO, comm=9)[1] == "⚠ communicator 9 does not exist: the scenario has 8"
+    assert build({"schema": "nope"})[1].startswith("⚠ The scenario could not be read")
+    # a good value is written to the scenario (the views follow it) ...
+    store, message, rebuild = build(DEFAULT_SCENARIO, k=8)
+    assert stored(store).params["trees"]["k"] == 8 and message == "" and rebuild is no_update
+    # ... and the scenario's own values compute the views again (e.g. after a cancelled job)
+    same = stored(store)
+    assert build(same, clicks=3, k=8) == (no_update, "", 3)
+    assert build(same, clicks="x", k=8) == (no_update, "", 0)
+
+
+def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_once():
+    small = plan_of(DEFAULT_SCENARIO)
+    assert not model.heavy(small) and page.dispatch(small) is no_update
+    assert page.dispatch(small, None, {"plan": small, "run": 4}) is None  # stops a job that is still running
+    many = Scenario(spec="sunway-supernode", ppn=8)  # 2,048 processes: more than JOB_PROCESSES
+    plan = plan_of(many)
+    assert model.heavy(plan) and plan["nprocs"] > model.JOB_PROCESSES
+    assert page.dispatch(plan) == {"plan": plan, "run": 1}
+    assert page.dispatch(plan, 2, {"plan": plan, "run": 1}) == {"plan": plan, "run": 2}  # Build: a new run
+    assert page.dispatch(plan, None, {"run": "x"}) == {"plan": plan, "run": 1}
+    big_fabric = Scenario(spec="pruned-fat-tree:preset=taihulight", pattern="grid2d:4x4")  # 16 processes
+    assert model.heavy(plan_of(big_fabric)) and plan_of(big_fabric)["nodes"] > model.JOB_NODES
+    started = time.monotonic()
+    data = many.to_dict()
+    assert "in the background" in page.render_compare(plan, data).children
+    assert all(page.render_type_one(plan, data)[i].layout.annotations[0].text.startswith("Computed in the background")
+               for i in (0, 1))
+    assert page.animate(plan, data)[0] is None and page.render_type_two(plan, data)[2] == ""
+    assert time.monotonic() - started < 0.5
+    assert page.cancelled(1).children.startswith("⚠ Cancelled")
+
+
+def test_the_background_job_reports_its_progress_stage_by_stage():
+    many = Scenario(spec="sunway-supernode", ppn=8, params={"trees": {"k": 8}})
+    plan, data = plan_of(many), many.to_dict()
+    seen = []
+    views = page.compute_views(seen.append, page.dispatch(plan), data)
+    assert len(views) == len(page.VIEWS)
+    texts_seen = list(dict.fromkeys(text for _, _, text in seen))
+    assert texts_seen == [f"{what} ({i} of 7)" for i, what in enumerate(
+        ["building the 8-ary tree", "building the 8-nomial tree", "building the Zhao 8-nomial tree",
+         "building the hierarchical 8-nomial tree", "building the type II trees", "drawing the figures",
+         "simulating the aggregation"], start=1)]
+    assert all(total == 700 and 0 <= done <= total for done, total, _ in seen)
+    assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
+    # the job's views are the request's views of the same plan
+    assert cells(views[0]) == cells(views_module_compare(plan, data))
+    assert views[1].layout.title.text.startswith("8-ary tree over 2,048 processes: height 4")
+    assert views[6][0].children.startswith("Type II trees")
+
+
+def views_module_compare(plan, data):
+    return views.compare_view(plan, data)
+
+
+def test_job_progress_writes_at_most_every_so_often():
+    written = []
+    job = model.JobProgress(written.append, ["a", "b"], every=3600)
+    report = job.stage(0)
+    for done in range(1000):
+        report(done, 1000)
+    job.stage(1)(5, 10)
+    assert written == [(0, 200, "a (1 of 2)"), (100, 200, "b (2 of 2)")]  # stage starts only: too soon for more
+    quick = model.JobProgress(written.append, ["a"], every=0)
+    quick.stage(0)(1, 4)
+    quick.stage(0)(9, 0)  # a total of 0 (nothing to do) is no division by zero
+    assert written[-3:] == [(25, 100, "a (1 of 1)"), (0, 100, "a (1 of 1)"), (0, 100, "a (1 of 1)")]

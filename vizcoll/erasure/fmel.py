@@ -165,9 +165,11 @@ class _Search:
     TIE_LIMIT = 8  # codes measured at the best traffic before the search stops looking for a better tie-break
 
     def __init__(self, n: int, k: int, dcs: int, d: int, traffic: str, trials: int, budget: int,
-                 rng: np.random.Generator):
+                 rng: np.random.Generator, progress=None, total: int = 1):
         self.n, self.k, self.dcs, self.d, self.traffic = n, k, dcs, d, traffic
         self.trials, self.budget, self.rng = trials, budget, rng
+        self.progress = progress or (lambda done, total: None)  # (schemes tried, total) after every scheme
+        self.total = total
         self.best: tuple | None = None  # (key, code, scheme)
         self.ties = 0
         self.stats = {"states": 0, "schemes": 0, "too_many_checks": 0, "pattern_rejected": 0, "trials": 0,
@@ -261,6 +263,7 @@ class _Search:
                 break
             if kind == 0:
                 self.attempt(payload)
+                self.progress(self.stats["schemes"], self.total)
                 continue
             _push_next(heap, seen, counter, payload, opts)
             owners = {z: opts[a][s][1] for a, (z, s) in enumerate(zip(independent, payload, strict=True))
@@ -336,7 +339,7 @@ def _baseline_layout(layouts: list[list[list[int]]], k: int, d: int) -> list[lis
 def fmel_search(n: int, k: int, dcs: int, d: int | None = None, placement=None, seed: int = 0,
                 traffic: str = "blocks", trials: int = 6, max_schemes: int = 400, max_part_slack: int = 2,
                 budget: int = SEARCH_BUDGET, final_budget: int = DEFAULT_BUDGET,
-                final_tolerance_budget: int | None = None) -> SearchResult:
+                final_tolerance_budget: int | None = None, progress=None) -> SearchResult:
     """Search for the code with the least mean cross-DC repair traffic that survives ``d`` DC failures.
 
     Parameters
@@ -357,6 +360,10 @@ def fmel_search(n: int, k: int, dcs: int, d: int | None = None, placement=None, 
     budget, final_budget, final_tolerance_budget
         Subset checks per code while searching; for the exact metrics of the code found (repair groups, block
         tolerance; see :func:`~vizcoll.erasure.metrics.evaluate`).
+    progress
+        ``progress(done, total)``, ``total = max_schemes + 1``: after every scheme tried, ``(max_schemes, total)``
+        when the search stops (often long before: no scheme left can beat its best code), ``(total, total)`` once
+        the exact metrics of the code found (for large codes a good part of the time) and the bound are done.
 
     Examples
     --------
@@ -372,18 +379,22 @@ def fmel_search(n: int, k: int, dcs: int, d: int | None = None, placement=None, 
     layouts = _layouts(n, dcs, placement, max_part_slack)
     d = _tolerance(d, layouts, n, k, dcs)
     pairs = _pairs(layouts, n, k, d, traffic)
-    search = _Search(n, k, dcs, d, traffic, trials, budget, np.random.default_rng(seed))
+    total, report = max_schemes + 1, progress or (lambda done, total: None)
+    search = _Search(n, k, dcs, d, traffic, trials, budget, np.random.default_rng(seed), report, total)
     search.stats.update({"placements": len(layouts), "placement_local_pairs": len(pairs)})
     search.baseline(_baseline_layout(layouts, k, d))
     search.run(pairs, max_schemes)
+    report(max_schemes, total)
     if search.best is None:
         raise SpecError(f"no code found for n = {n}, k = {k} on {dcs} DCs surviving {d} DC failures "
                         f"after {search.stats['schemes']} schemes: try another seed, a smaller D or more schemes")
     _, code, scheme = search.best
     metrics = evaluate(code, budget=final_budget, tolerance_budget=final_tolerance_budget)
     search.stats["seconds"] = round(time.perf_counter() - started, 3)
+    bound = lower_bound(n, k, dcs, d, placement, traffic)
+    report(total, total)
     return SearchResult(code=code, metrics=metrics, scheme=scheme, dc_tolerance=d, traffic=traffic,
-                        lower_bound=lower_bound(n, k, dcs, d, placement, traffic), stats=search.stats)
+                        lower_bound=bound, stats=search.stats)
 
 
 def fmel(n: int, k: int, dcs: int, d: int | None = None, placement=None, seed: int = 0,

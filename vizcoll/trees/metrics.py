@@ -176,17 +176,26 @@ def _check_mapped(tree: Tree, topo: Topology) -> np.ndarray:
 
 
 def edge_routes(tree: Tree, topo: Topology, router: Router | None = None,
-                ports: Sequence[int] | None = None) -> list[list[int] | None]:
-    """The route (link rows) of every vertex's packet to its parent; ``[]`` for the root, None if unreachable."""
+                ports: Sequence[int] | None = None, progress=None) -> list[list[int] | None]:
+    """The route (link rows) of every vertex's packet to its parent; ``[]`` for the root, None if unreachable.
+
+    ``progress(done, total)``, if given, is called every 1% of the vertices and once at the end
+    (``done == total``).
+    """
     node = _check_mapped(tree, topo)
     router = router or Router(topo)
     ports = np.full(tree.size, -1) if ports is None else np.asarray(ports, dtype=np.int64)
     routes: list[list[int] | None] = []
+    step = max(1, tree.size // 100)
     for v, p in enumerate(tree.parent):
+        if progress is not None and v % step == 0:
+            progress(v, tree.size)
         if p < 0:
             routes.append([])
         else:
             routes.append(router.route(int(node[v]), int(node[p]), int(ports[v]), int(ports[p])))
+    if progress is not None:
+        progress(tree.size, tree.size)
     return routes
 
 
@@ -266,7 +275,7 @@ def _default_levels(node: np.ndarray, ports: np.ndarray | None, topo: Topology) 
 def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement | None = None, *,
                  table: MinHopTable | None = None, ports: Sequence[int] | None = None, per_port: bool = True,
                  levels: Mapping[str, Sequence[int]] | None = None, params: CostParams | None = None,
-                 k: int | None = None) -> dict:
+                 k: int | None = None, progress=None) -> dict:
     """All metrics of a tree (see the module docstring) as a plain dict.
 
     Parameters
@@ -291,6 +300,8 @@ def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement 
         Cost model parameters (default: :data:`vizcoll.trees.cost.SUNWAY`).
     k : int, optional
         Width used in eq. 2's ``h·k·b``; default the largest child count.
+    progress : callable, optional
+        ``progress(done, total)`` over the vertices whose routes are computed (see :func:`edge_routes`).
     """
     out: dict = {"height": tree.height, "vertices": tree.size}
     k = k if k is not None else max((len(c) for c in tree.children), default=0)
@@ -306,7 +317,7 @@ def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement 
             ports = process_ports(topo, placement)[ranks]
     node = _check_mapped(tree, topo)
     ports = None if ports is None else np.asarray(ports, dtype=np.int64)
-    routes = edge_routes(tree, topo, Router(topo, table), ports)
+    routes = edge_routes(tree, topo, Router(topo, table), ports, progress)
     out.update(_route_metrics(tree, topo, node, ports, routes, levels, params, k))
     return out
 
@@ -365,7 +376,7 @@ def routes_over(routes: Sequence[list[int] | None], links: Sequence[int]) -> lis
 
 def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing: Topology | None = None, *,
                     table: MinHopTable | None = None, params: CostParams | None = None,
-                    k: int | None = None, broken: Sequence[int] = ()) -> dict:
+                    k: int | None = None, broken: Sequence[int] = (), progress=None) -> dict:
     """A type I tree mapped on a fabric with its routes and metrics, as plain values.
 
     ``fabric`` is the intact fabric: it gives each vertex its switch (through
@@ -381,7 +392,8 @@ def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing:
     broken in ``routing`` or listed in ``broken``, link ids: the routes of a
     tree built on the intact fabric that a break would cut;
     :func:`routes_over`, plus ``parent``) and ``metrics``
-    (:func:`tree_metrics` on ``routing``).
+    (:func:`tree_metrics` on ``routing``). ``progress(done, total)``, if given, follows the routing of the
+    vertices' edges (:func:`edge_routes`).
     """
     routing = fabric if routing is None else routing
     ranks = vertex_ranks(tree)
@@ -391,7 +403,7 @@ def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing:
     group = group if np.all(group >= 0) else switch
     ports = process_ports(routing, placement)[ranks]
     node = _check_mapped(mapped, routing)
-    rows = edge_routes(mapped, routing, Router(routing, table), ports)
+    rows = edge_routes(mapped, routing, Router(routing, table), ports, progress)
     metrics = {"height": mapped.height, "vertices": mapped.size}
     k = k if k is not None else max((len(c) for c in tree.children), default=0)
     metrics.update(_route_metrics(mapped, routing, node, ports, rows, None, params, k))

@@ -354,7 +354,7 @@ class TypeTwoPlanner:
     # ------------------------------------------------------------ the build
     def build(self, members, *, method: str = "mincost", degree: int | None = None,
               free: np.ndarray | None = None, link_load: np.ndarray | None = None,
-              ranks: Sequence[int] | None = None) -> TypeTwoTree:
+              ranks: Sequence[int] | None = None, progress=None) -> TypeTwoTree:
         """Build the type II tree of one communicator (see the module docstring).
 
         Parameters
@@ -371,6 +371,9 @@ class TypeTwoPlanner:
             Trees already crossing each link row (for the candidate order); not modified.
         ranks : sequence of int, optional
             Rank of each process (default: its position in ``members``).
+        progress : callable, optional
+            ``progress(done, total)`` over the candidate roots: before each root is tried, and
+            ``(total, total)`` when the search ends.
         """
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
@@ -386,10 +389,16 @@ class TypeTwoPlanner:
         if not len(roots):
             return TypeTwoTree(False, self._unreachable_reason(nics), ranks=hosted, method=method)
         for tried, root in enumerate(roots.tolist(), start=1):
+            if progress is not None:
+                progress(tried - 1, len(roots))
             result = self._try(root, nics, hosted, method, degree, free)
             if result is not None:
                 result.candidates, result.tried = len(roots), tried
+                if progress is not None:
+                    progress(len(roots), len(roots))
                 return result
+        if progress is not None:
+            progress(len(roots), len(roots))
         where = "T" if method == "physical" else "the min-cost tree"
         return TypeTwoTree(False, f"none of the {len(roots)} candidate roots ({self.topo.names[int(roots[0])]}, ...) "
                                   f"has a free aggregation-tree entry on every switch of {where}",
@@ -420,7 +429,8 @@ class TypeTwoPlanner:
 
 def type_two_tree(topo: Topology, members, *, table: MinHopTable | None = None, method: str = "mincost",
                   degree: int | None = None, free: np.ndarray | None = None,
-                  link_load: np.ndarray | None = None, ranks: Sequence[int] | None = None) -> TypeTwoTree:
+                  link_load: np.ndarray | None = None, ranks: Sequence[int] | None = None,
+                  progress=None) -> TypeTwoTree:
     """Build one communicator's type II trees ``T`` and ``A`` (see :meth:`TypeTwoPlanner.build`)."""
     return TypeTwoPlanner(topo, table).build(members, method=method, degree=degree, free=free,
-                                            link_load=link_load, ranks=ranks)
+                                            link_load=link_load, ranks=ranks, progress=progress)

@@ -25,19 +25,22 @@ import inspect
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import ParamSpec, TypeVar
 
 from flask import Flask, has_app_context
 from flask_caching import Cache
 
-__all__ = ["cache", "init_cache", "cache_config", "cached", "cache_key"]
+__all__ = ["cache", "init_cache", "cache_config", "cached", "cache_key", "peek", "reporting", "job_progress"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 cache = Cache()
 _server: Flask | None = None  # the app whose cache a call outside a request (a background job) uses
+_PROGRESS: ContextVar[Callable[[int, int], None] | None] = ContextVar("job_progress", default=None)
 
 
 def cache_config() -> dict:
@@ -91,3 +94,29 @@ def cached(fn: Callable[P, R]) -> Callable[P, R]:
 
     wrapper.uncached = fn  # type: ignore[attr-defined]
     return wrapper
+
+
+def peek(fn: Callable[..., R], *args) -> R | None:
+    """``fn(*args)`` of a ``@cached`` function when a worker (a background job) has computed it, else None: a
+    view never starts a long computation itself. Outside an app (unit tests, the CLI) it is computed."""
+    if not has_app_context():
+        return fn(*args)
+    hit = cache.get(cache_key(fn.uncached, args, {}))
+    return hit[0] if isinstance(hit, tuple) and len(hit) == 1 else None
+
+
+@contextmanager
+def reporting(progress: Callable[[int, int], None] | None) -> Iterator[None]:
+    """Within the block, :func:`job_progress` is ``progress``: a background job's ``progress(done, total)``
+    reaches the engine inside a ``@cached`` call without being part of its key (a cached result reports
+    nothing)."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def job_progress() -> Callable[[int, int], None] | None:
+    """The running job's ``progress(done, total)`` (see :func:`reporting`), or None."""
+    return _PROGRESS.get()

@@ -166,3 +166,16 @@ def test_the_comparison_reports_its_progress_per_family():
     seen = []
     compare(6, 2, 3, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(i, len(FAMILIES) + 1) for i in range(len(FAMILIES))]
+
+
+def test_the_search_reports_its_progress_per_scheme_and_finds_the_same_code():
+    seen = []
+    reported = fmel_search(9, 5, 3, max_schemes=40, progress=lambda done, total: seen.append((done, total)))
+    plain = fmel_search(9, 5, 3, max_schemes=40)
+    tried = [done for done, _ in seen[:-2]]
+    assert tried == list(range(1, reported.stats["schemes"] + 1)) and all(total == 41 for _, total in seen)
+    assert seen[-2:] == [(40, 41), (41, 41)]  # the search stopped; the exact metrics of its code are done
+    drop = lambda r: r.to_dict() | {"stats": {k: v for k, v in r.stats.items() if k != "seconds"}}
+    assert drop(reported) == drop(plain)
+    assert measure("fmel", 6, 2, 3, progress=lambda done, total: seen.append((done, total)))["name"] == "FMEL(6,2)"
+    assert seen[-1] == (401, 401)  # measure passes it on to the search (its default: 400 schemes)

@@ -342,3 +342,27 @@ def test_tree_command_errors(capsys):
     assert status == 2 and "hold 4" in err
     status, _, err = _run(capsys, "tree", "--kind", "kary", "--k", "2", "--groups", "2,x")
     assert status == 2 and "--groups" in err
+
+
+# ---------------------------------------------------------------- progress (the web page's background jobs)
+def test_routing_a_trees_edges_reports_its_progress_and_changes_nothing():
+    from vizcoll.trees.metrics import mapped_type_one
+
+    topo = from_spec("fat-tree:radix=4,levels=3")
+    placement = place(topo, 16)
+    tree = kary_tree(16, 4)
+    seen = []
+    with_progress = tree_metrics(tree, topo, placement, progress=lambda done, total: seen.append((done, total)))
+    assert with_progress == tree_metrics(tree, topo, placement)
+    assert seen[0] == (0, 16) and seen[-1] == (16, 16) and len(seen) == 17  # every vertex of a small tree, then the end
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+    seen.clear()
+    built = mapped_type_one(tree, topo, placement, progress=lambda done, total: seen.append((done, total)))
+    assert built == mapped_type_one(tree, topo, placement) and seen[-1] == (16, 16)
+
+    big = kary_tree(1000, 8)
+    many = from_spec("fat-tree:radix=16,levels=3")
+    seen.clear()
+    edge_routes(map_tree(big, place(many, 1000)), many, progress=lambda done, total: seen.append((done, total)))
+    assert len(seen) == 101 and seen[-1] == (1000, 1000) and seen[1] == (10, 1000)  # every 1%: calls stay few

@@ -348,3 +348,16 @@ def test_type2_command(capsys):
 def test_type2_command_rejects_bad_options(capsys):
     assert main(["type2", SMALL_PRUNED, "--pattern", "grid2d:8x8", "--entries", "-3"]) == 2
     assert "entries" in capsys.readouterr().err
+
+
+def test_the_type_two_search_reports_its_progress_over_the_candidate_roots():
+    topo = from_spec(SMALL_PRUNED)
+    members = [topo.index(h) for h in ("h0", "h5", "h17", "h40")]
+    seen = []
+    result = type_two_tree(topo, members, degree=4, progress=lambda done, total: seen.append((done, total)))
+    assert result.to_dict() == type_two_tree(topo, members, degree=4).to_dict()
+    assert seen[0] == (0, result.candidates) and seen[-1] == (result.candidates, result.candidates)
+    free = np.zeros(topo.n_nodes, dtype=int)  # no switch has a free entry: every root is tried, then the end
+    seen.clear()
+    failed = type_two_tree(topo, members, free=free, progress=lambda done, total: seen.append((done, total)))
+    assert not failed.ok and [d for d, _ in seen] == list(range(failed.candidates + 1))

@@ -24,6 +24,14 @@ LogGOPSim's GOAL schedule: on a grid every hop of one barrier of the run
 work, the ranks being the grid's switches, DLCT included); on any other
 fabric the logical pattern of the algorithm on the barrier's processes
 (:func:`vizcoll.schedule.barrier`; DLCT is not available there, as on the page).
+
+**What takes long** (measured on the 2-core development machine, cold cache): the full sweep 26 s, the quick
+one 1.8 s (:func:`run_sweep`, progress cell by cell); a run of 20 barriers on a 16 x 16 grid up to 4.7 s
+(dissemination; MS and tournament 1.3–1.4 s; 3 barriers: 0.5 s at most); Break at random on a fabric of
+16,464 links 1.2 s (half broken) to 1.9 s (all), and the page allows 20,000 links. The page runs these as
+background jobs (:mod:`vizcoll.ui.jobs`). The LCT / BST view (0.01 s), the UQ histogram (0.14 s on 8 x 8),
+the run plan and the GOAL export (0.06 s on 16 x 16) answer at once. A view that reads a store from the
+browser only shows a sweep a job computed (:func:`swept`): it never starts one.
 """
 
 from __future__ import annotations
@@ -47,7 +55,7 @@ from vizcoll.schedule.recorded import hop_schedule
 from vizcoll.topology.generators import parse_spec
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui import calls
-from vizcoll.ui.cache import cached
+from vizcoll.ui.cache import cached, job_progress, peek, reporting
 from vizcoll.ui.calls import fabric_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number, whole
 from vizcoll.ui.limits import (
@@ -55,6 +63,7 @@ from vizcoll.ui.limits import (
     BARRIER_MAX_RANDOM_LINKS,
     BARRIER_MAX_SIDE,
     DRAWN_NODES,
+    MAX_NODES,
     MAX_OPTIONS,
     MAX_SEED,
 )
@@ -62,8 +71,9 @@ from vizcoll.ui.limits import (
 __all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRESET", "MAX_SIDE", "MAX_PROCESSES",
            "ANIMATION_LIMIT", "MAX_SEED", "UQ_SIDE", "ALGO_NAMES", "parse_size", "read_neighbors", "read_params",
            "defaults_for", "stored_params", "shown_params", "scenario_is_grid", "grid_shape", "grid_spec",
-           "grid_scenario", "random_breaks", "processes_of", "digest", "run_plan", "run_of", "sweep_of", "uq_of",
-           "histogram_of", "view_keys", "comm_options", "chosen_comm", "histogram_side", "goal_file"]
+           "grid_scenario", "random_breaks", "drawn_breaks", "processes_of", "digest", "run_plan", "run_of",
+           "sweep_of", "uq_of", "histogram_of", "view_keys", "comm_options", "chosen_comm", "histogram_side",
+           "goal_file", "run_sweep", "swept", "read_sweep_key", "read_uq_key", "MAX_K"]
 
 PAGE = "barrier"
 QUICK_MODE, FULL_MODE = "quick", "full"
@@ -193,6 +203,15 @@ def random_breaks(scenario: Scenario, rate: float, seed: int) -> Scenario:
     return scenario.with_breaks(labels)
 
 
+def drawn_breaks(scenario: Scenario, drawn) -> Scenario:
+    """The scenario with exactly the breaks a Break at random job drew (``{"broken": [labels], ...}``, a store
+    from the browser: each label is checked against the fabric, as a clicked link)."""
+    broken = drawn.get("broken") if isinstance(drawn, dict) else None
+    if not (isinstance(broken, list) and len(broken) <= MAX_RANDOM_LINKS and all(isinstance(b, str) for b in broken)):
+        raise VizcollError("the links drawn at random are not a list of link names")
+    return scenario.with_breaks(broken)
+
+
 def processes_of(scenario: Scenario, topo: Topology, comm: int) -> tuple[list[int], str]:
     """The barrier's processes on a fabric that is not a grid: the end nodes of communicator ``comm`` (every end
     node when ``comm`` is :data:`ALL_END_NODES` or the scenario has none), and a sentence saying so."""
@@ -308,7 +327,26 @@ def run_of(scenario: Scenario, plan: dict) -> dict:
 def sweep_of(mode: str, neighbors: int) -> dict:
     """Run time of every algorithm over grid sizes and break rates (the quick or the full sweep)."""
     spec = FULL if mode == FULL_MODE else QUICK
-    return sweep(spec["sizes"], spec["rates"], ALGOS, spec["seeds"], neighbors)
+    return sweep(spec["sizes"], spec["rates"], ALGOS, spec["seeds"], neighbors, progress=job_progress())
+
+
+def run_sweep(mode: str, neighbors: int, progress=None) -> dict:
+    """:func:`sweep_of` for a background job: computed once, ``progress(done, total)`` after every (size, rate)
+    cell (:func:`vizcoll.barrier.benchmark.sweep`)."""
+    with reporting(progress):
+        return sweep_of(mode, neighbors)
+
+
+def swept(mode: str, neighbors: int) -> dict | None:
+    """The sweep if a job computed it, else None (a view never starts the 26 s sweep itself)."""
+    return peek(sweep_of, mode, neighbors)
+
+
+def read_sweep_key(key) -> tuple[str, int]:
+    """(mode, neighbors) of the sweep view's key (a store: it comes from the browser); VizcollError if forged."""
+    if not isinstance(key, dict):
+        raise VizcollError("the sweep's key is not an object")
+    return choice(key.get("mode"), (QUICK_MODE, FULL_MODE), "sweep"), read_neighbors(key.get("neighbors"))
 
 
 @cached
@@ -346,6 +384,19 @@ def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
     uq = {"rows": rows, "cols": cols, "neighbors": neighbors, "k": p["k"], "numbering": p["numbering"],
           "grid": grid}
     return plan, uq, {"mode": p["sweep"], "neighbors": neighbors}
+
+
+def read_uq_key(key) -> dict | None:
+    """The LCT / BST view's key checked again (a store from the browser): None when absent or forged."""
+    if not isinstance(key, dict) or set(key) != {"rows", "cols", "neighbors", "k", "numbering", "grid"}:
+        return None
+    try:
+        checked = {"rows": whole(key["rows"], "rows", 0, MAX_NODES), "cols": whole(key["cols"], "cols", 0, MAX_NODES),
+                   "neighbors": read_neighbors(key["neighbors"]), "k": whole(key["k"], "K", -MAX_K, MAX_K),
+                   "numbering": choice(key["numbering"], NUMBERINGS, "numbering"), "grid": key["grid"]}
+    except VizcollError:
+        return None
+    return checked if checked == key and isinstance(key["grid"], bool) else None
 
 
 def histogram_side(key: dict) -> int:

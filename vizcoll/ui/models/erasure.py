@@ -3,19 +3,28 @@
 The page's parameters live in ``scenario.params["erasure"]`` (:data:`DEFAULTS`);
 the engine's searches run with the page's budgets (:data:`PAGE_BUDGET`,
 :data:`PAGE_TOLERANCE_BUDGET`, :data:`PAGE_SCHEMES`), smaller than the CLI's.
+
+**Background jobs.** Building a code can take long at the page's largest sizes, so the page builds it in a
+background job (:func:`build_code`, with the FMEL search's progress) and its views only read what a job built
+(:func:`built_code`: never a long computation in a web worker, whatever the browser's stores say). Measured on
+the 2-core development machine, cold cache, FMEL with the page's budgets: n = 32, k = 16 on N = 4 DCs 1.3 s,
+N = 8 4.9 s, N = 16 104–157 s (150 schemes of about 1 s, none constructible: the Reed–Solomon baseline
+stays); Azure LRC (32, 16) on 4 DCs 2.4 s; every other family below 1.2 s. The comparison of every family runs
+the FMEL search once or more (:func:`compare_result`): n = 9 0.05 s, n = 32 on 8 DCs about 6–13 s, more
+with 16 DCs; it is a background job too.
 """
 
 from __future__ import annotations
 
 from vizcoll.erasure.codes import FAMILIES, check_parameters, parse_placement
 from vizcoll.erasure.compare import compare, measure
-from vizcoll.erasure.metrics import check_traffic
+from vizcoll.erasure.metrics import TRAFFIC
 from vizcoll.errors import VizcollError
-from vizcoll.ui.cache import cached
-from vizcoll.ui.forms import number
+from vizcoll.ui.cache import cached, job_progress, peek, reporting
+from vizcoll.ui.forms import choice, number, text
 
 __all__ = ["PAGE", "DEFAULTS", "TRAFFIC_LABELS", "EMPTY_VIEW", "read_params", "stored_params", "stored_view",
-           "code_result", "compare_result"]
+           "code_result", "build_code", "built_code", "compare_result"]
 
 PAGE = "erasure"
 DEFAULTS = {"n": "9", "k": "5", "dcs": "3", "code": "fmel", "traffic": "blocks", "d": "", "seed": "0",
@@ -35,13 +44,12 @@ def read_params(n, k, dcs, code, traffic, d, seed, placement) -> dict:
             raise VizcollError(f"{name}: enter a whole number")
         sizes.append(number(value, name, int))
     n, k, dcs = check_parameters(*sizes)
-    if code not in FAMILIES:
-        raise VizcollError(f"unknown code family {code!r}; choose one of {', '.join(FAMILIES)}")
-    check_traffic(traffic)
+    code = choice(code, tuple(FAMILIES), "code family")
+    traffic = choice(traffic, TRAFFIC, "traffic model")
     d = None if d in (None, "") else number(d, "D (DC failures to survive)", int, 0, dcs - 1)
     seed = 0 if seed in (None, "") else number(seed, "seed", int, 0, 2**31 - 1)
-    text = (placement or "").strip()
-    parsed = parse_placement(text, n, dcs) if text else None
+    placement = text(placement)
+    parsed = parse_placement(placement, n, dcs) if placement else None
     return {"n": n, "k": k, "dcs": dcs, "code": code, "traffic": traffic, "d": d, "seed": seed,
             "placement": parsed}
 
@@ -74,18 +82,33 @@ def stored_view(view, params: dict) -> dict:
 @cached
 def code_result(params: dict) -> dict:
     """The chosen code and all its metrics (``measure``)."""
+    search = {"max_schemes": PAGE_SCHEMES, "progress": job_progress()} if params["code"] == "fmel" else {}
     return measure(params["code"], params["n"], params["k"], params["dcs"], placement=params["placement"],
                    seed=params["seed"], traffic=params["traffic"], d=params["d"], budget=PAGE_BUDGET,
-                   tolerance_budget=PAGE_TOLERANCE_BUDGET,
-                   **({"max_schemes": PAGE_SCHEMES} if params["code"] == "fmel" else {}))
+                   tolerance_budget=PAGE_TOLERANCE_BUDGET, **search)
+
+
+def build_code(params: dict, progress=None) -> dict:
+    """:func:`code_result` (for a background job): computed once, the FMEL search calling ``progress(done,
+    total)`` after every scheme tried (see :func:`vizcoll.erasure.fmel.fmel_search`)."""
+    with reporting(progress):
+        return code_result(params)
+
+
+def built_code(params: dict) -> dict | None:
+    """The code of (checked) ``params`` if a build job made it, else None (e.g. parameters forged in the store)."""
+    return peek(code_result, params)
 
 
 @cached
 def _compare_result(n: int, k: int, dcs: int, seed: int, traffic: str, d: int | None) -> dict:
     return compare(n, k, dcs, seed=seed, traffic=traffic, d=d, budget=PAGE_BUDGET,
-                   tolerance_budget=PAGE_TOLERANCE_BUDGET, max_schemes=PAGE_SCHEMES)
+                   tolerance_budget=PAGE_TOLERANCE_BUDGET, max_schemes=PAGE_SCHEMES, progress=job_progress())
 
 
-def compare_result(params: dict) -> dict:
-    """Every family at the page's (n, k, N) (default placements), cached."""
-    return _compare_result(params["n"], params["k"], params["dcs"], params["seed"], params["traffic"], params["d"])
+def compare_result(params: dict, progress=None) -> dict:
+    """Every family at the page's (n, k, N) (default placements), cached; ``progress(done, total)`` before
+    every family (see :func:`vizcoll.erasure.compare.compare`)."""
+    with reporting(progress):
+        return _compare_result(params["n"], params["k"], params["dcs"], params["seed"], params["traffic"],
+                               params["d"])

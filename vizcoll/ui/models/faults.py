@@ -10,6 +10,13 @@ The page's parameters live in ``scenario.params["faults"]`` (:data:`DEFAULTS`).
 **Download GOAL** (:func:`goal_file`) writes a static reduction (binomial, MST
 or Rabenseifner, :data:`GOAL_ALGOS`) with the page's process count, data size
 and root as LogGOPSim's GOAL schedule (:func:`vizcoll.schedule.static_reduction`).
+
+Timings (the 2-core development machine, cold cache): a reduction replay of 32 processes 0.01 s, one TREFT
+replay 0.03–0.07 s; the overhead chart runs TREFT 18 times (3 variants x 6 programs): 1.7 s, 2.4 s with the
+first imports (more on a busy host). The page computes that chart in a background job, run by run
+(:func:`overheads` with ``progress``; each run cached on its own, so the next visit reads 18 cache entries).
+The stores the page's views read come back from the browser and are checked again
+(:func:`stored_reduction`, :func:`stored_treft`).
 """
 
 from __future__ import annotations
@@ -24,12 +31,12 @@ from vizcoll.treft import WORKFLOWS, simulate_treft
 from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import topology_of
 from vizcoll.ui.figures.faults import VARIANT_NAMES
-from vizcoll.ui.forms import choice, whole
+from vizcoll.ui.forms import choice, number, text, whole
 from vizcoll.ui.limits import FAULTS_MAX_PROCS
 
 __all__ = ["PAGE", "DEFAULTS", "SIZES", "CLICK", "FAULTS", "MAX_PROCS", "reduction_runs", "treft_run", "overheads",
-           "read_reduction", "read_treft", "kernel_options", "var_options", "scenario_procs", "default_slow",
-           "GOAL_ALGOS", "goal_file"]
+           "overhead_of", "read_reduction", "read_treft", "stored_reduction", "stored_treft", "kernel_options",
+           "var_options", "scenario_procs", "default_slow", "GOAL_ALGOS", "goal_file", "OVERHEAD_RUNS"]
 
 PAGE = "faults"
 DEFAULTS = {"procs": "8", "size": str(8 << 20), "root": "0", "slow": "2,5", "fault": "none", "seed": "0",
@@ -43,6 +50,8 @@ FAULTS = {"none": "no fault", "sending-task": "(1) worker fails before it gets i
 MAX_PROCS = FAULTS_MAX_PROCS  # the reason: vizcoll.ui.limits
 GOAL_ALGOS = {"binomial": "binomial tree", "mst": "MST (minimum spanning tree)",
               "rabenseifner": "Rabenseifner (reduce-scatter + gather)"}
+CLASSES = ("A", "B")
+OVERHEAD_RUNS = [(variant, f"{name}.{cls}") for variant in VARIANT_NAMES for name in WORKFLOWS for cls in CLASSES]
 
 
 # ---------------------------------------------------------------- engine calls (cached)
@@ -71,15 +80,20 @@ def treft_run(params: dict) -> tuple[Timeline, dict]:
 
 
 @cached
-def overheads() -> dict[str, dict[str, float]]:
-    """Overhead % of every workflow × class under TREFT, E1, E2 (no fault), computed once and cached."""
+def overhead_of(variant: str, program: str) -> float:
+    """Overhead % of ``program`` (``"HC.A"``) under ``variant`` without a fault (one TREFT run, cached)."""
+    _, fig = simulate_treft(program, variant)
+    return round(float(fig["overhead_pct"]), 3)
+
+
+def overheads(progress=None) -> dict[str, dict[str, float]]:
+    """Overhead % of every workflow × class under TREFT, E1, E2 (no fault): :data:`OVERHEAD_RUNS`, each run
+    cached; ``progress(done, total)`` after every run."""
     out: dict[str, dict[str, float]] = {}
-    for variant in VARIANT_NAMES:
-        out[variant] = {}
-        for name in WORKFLOWS:
-            for cls in ("A", "B"):
-                _, fig = simulate_treft(f"{name}.{cls}", variant)
-                out[variant][f"{name}.{cls}"] = round(float(fig["overhead_pct"]), 3)
+    for done, (variant, program) in enumerate(OVERHEAD_RUNS, start=1):
+        out.setdefault(variant, {})[program] = overhead_of(variant, program)
+        if progress is not None:
+            progress(done, len(OVERHEAD_RUNS))
     return out
 
 
@@ -90,8 +104,10 @@ def read_reduction(procs, size, root, slow, fault, seed, kill) -> dict:
     size = whole(size, "data size", 1, 1 << 30)
     root = whole(root, "root", 0, procs - 1)
     seed = whole(seed if seed not in (None, "") else 0, "seed", 0, 2**31 - 1)
+    if slow is not None and not isinstance(slow, str):
+        raise VizcollError("slow ranks must be text like 2,5 or 2:8")
     try:
-        slow_list = parse_slow(slow or "")
+        slow_list = parse_slow(text(slow))
     except VizcollError as exc:
         raise VizcollError(str(exc).replace("--slow", "slow ranks")) from None
     for rank, factor in slow_list:
@@ -99,27 +115,72 @@ def read_reduction(procs, size, root, slow, fault, seed, kill) -> dict:
             raise VizcollError(f"slow rank {rank} is not a worker (0..{procs - 1})")
         if factor <= 0:
             raise VizcollError(f"slow factor of rank {rank} must be positive")
-    if fault not in FAULTS:
-        raise VizcollError(f"unknown fault {fault!r}")
-    kill = [whole(kill[0], "killed rank", 0, procs - 1), float(kill[1])] if fault == CLICK and kill else None
+    fault = choice(fault, tuple(FAULTS), "fault")
+    if fault == CLICK and kill:
+        if not isinstance(kill, list) or len(kill) != 2:
+            raise VizcollError("the clicked worker must be [rank, time]")
+        kill = [whole(kill[0], "killed rank", 0, procs - 1), number(kill[1], "kill time", float, 0)]
+    else:
+        kill = None
     return {"procs": procs, "size": size, "root": root, "slow": [list(s) for s in slow_list], "fault": fault,
             "kill": kill, "seed": seed}
 
 
+def _program(workflow, cls) -> tuple[str, str]:
+    """(workflow, class) checked: both strings the page offers."""
+    if not (isinstance(workflow, str) and workflow in WORKFLOWS and isinstance(cls, str) and cls in CLASSES):
+        raise VizcollError(f"unknown workflow {str(workflow)[:20]}.{str(cls)[:20]}")
+    return workflow, cls
+
+
 def read_treft(workflow, cls, variant, replica, kernel, var, second) -> dict:
-    if workflow not in WORKFLOWS or cls not in ("A", "B"):
-        raise VizcollError(f"unknown workflow {workflow}.{cls}")
-    if variant not in VARIANT_NAMES:
-        raise VizcollError(f"unknown variant {variant!r}")
+    """Checked, canonical TREFT parameters; raises VizcollError with a message for the page."""
+    workflow, cls = _program(workflow, cls)
+    variant = choice(variant, tuple(VARIANT_NAMES), "variant")
     inject = None
     if replica not in (None, "", "none"):
         if not kernel or not var:
             raise VizcollError("choose the kernel and the variable the soft error hits")
-        inject = [whole(replica, "replica", 0, 2), str(kernel), str(var)]
-    second = (second or "").strip() or None
+        kernel = choice(kernel, [o["value"] for o in kernel_options(workflow, cls)], "kernel")
+        var = choice(var, [o["value"] for o in var_options(workflow, cls, kernel)], "variable")
+        inject = [whole(replica, "replica", 0, 2), kernel, var]
+    if second is not None and not isinstance(second, str):
+        raise VizcollError("the second fault must be text like r2:K4:u4")
+    second = text(second) or None
     if second and not inject:
         raise VizcollError("a second fault needs a first one")
     return {"workflow": workflow, "cls": cls, "variant": variant, "inject": inject, "second": second}
+
+
+def stored_reduction(data) -> dict | None:
+    """The reduction's parameters store checked again (it comes from the browser): None when absent or forged."""
+    keys = {"procs", "size", "root", "slow", "fault", "kill", "seed"}
+    if not isinstance(data, dict) or set(data) != keys or not isinstance(data["slow"], list):
+        return None
+    if not all(isinstance(s, list) and len(s) == 2 for s in data["slow"]):
+        return None
+    try:
+        slow = ",".join(f"{rank}:{factor}" for rank, factor in data["slow"])
+        checked = read_reduction(data["procs"], data["size"], data["root"], slow, data["fault"], data["seed"],
+                                 data["kill"])
+    except VizcollError:
+        return None
+    return checked if checked == data else None
+
+
+def stored_treft(data) -> dict | None:
+    """TREFT's parameters store checked again (it comes from the browser): None when absent or forged."""
+    if not isinstance(data, dict) or set(data) != {"workflow", "cls", "variant", "inject", "second"}:
+        return None
+    inject = data["inject"]
+    if inject is not None and not (isinstance(inject, list) and len(inject) == 3):
+        return None
+    replica, kernel, var = inject if inject is not None else ("none", None, None)
+    try:
+        checked = read_treft(data["workflow"], data["cls"], data["variant"], replica, kernel, var, data["second"])
+    except VizcollError:
+        return None
+    return checked if checked == data else None
 
 
 def kernel_options(workflow: str, cls: str) -> list[dict]:

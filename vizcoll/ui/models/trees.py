@@ -36,6 +36,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -52,10 +55,12 @@ from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import calls
-from vizcoll.ui.cache import cached
+from vizcoll.ui.cache import cached, job_progress, reporting
 from vizcoll.ui.calls import fabric_of, hops_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number
 from vizcoll.ui.limits import (
+    MAX_LINKS,
+    MAX_NODES,
     MAX_OPTIONS,
     TREE_MAX_ANIMATED,
     TREE_MAX_BYTES,
@@ -68,7 +73,8 @@ __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "M
            "MAX_ANIMATED", "TYPE1", "TYPE2", "LIVE", "INTACT", "CONTROL_KEYS", "COST_KEYS", "COST_FIELDS",
            "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
            "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
-           "selection", "GOAL_KEYS", "goal_file"]
+           "selection", "GOAL_KEYS", "goal_file", "PLAN_KEYS", "stored_plan", "JOB_PROCESSES", "JOB_NODES",
+           "heavy", "JobProgress", "job_stages", "prepare"]
 
 PAGE = "trees"
 TYPE1, TYPE2 = "type1", "type2"
@@ -245,7 +251,7 @@ def engine_key(scenario: Scenario, plan: dict) -> dict:
             "cost": {key: plan[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}}
 
 
-# ---------------------------------------------------------------- engine calls (cached)
+# ---------------------------------------------------------------- engine calls
 def _scenario(key: dict) -> Scenario:
     return Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
 
@@ -260,6 +266,113 @@ def _cost(key: dict, nprocs: int) -> CostParams:
     return CostParams(**key["cost"], P=nprocs, k=key["k"])
 
 
+# ---------------------------------------------------------------- the plan store (it comes back from the browser)
+PLAN_KEYS = ("digest", *(key for key in DEFAULTS if key not in GOAL_KEYS), "nprocs", "nodes", "broken")
+MAX_PROBLEM_CHARS = 2000
+_DIGEST = re.compile(r"[0-9a-f]{32}")
+
+
+def _count(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def stored_plan(plan) -> dict | None:
+    """The views' plan store checked again (it comes from the browser): the plan, ``{"error": text}``, or None
+    when it is absent or forged (wrong keys or types, a value the controls would refuse, sizes out of range)."""
+    if not isinstance(plan, dict):
+        return None
+    if set(plan) == {"error"}:
+        error = plan["error"]
+        return plan if isinstance(error, str) and len(error) <= MAX_PROBLEM_CHARS else None
+    if set(plan) != set(PLAN_KEYS) or not isinstance(plan["digest"], str) or not _DIGEST.fullmatch(plan["digest"]):
+        return None
+    if not (_count(plan["nprocs"], 2, MAX_PROCESSES) and _count(plan["nodes"], 1, MAX_NODES)
+            and _count(plan["broken"], 0, MAX_LINKS)):
+        return None
+    views = {key: plan[key] for key in PLAN_KEYS[1:-3]}
+    try:
+        checked = read_params({key: DEFAULTS[key] for key in GOAL_KEYS} | views)
+    except (VizcollError, TypeError, ValueError):
+        return None
+    # value equality: the browser's JSON has no float type (16000.0 comes back as 16000)
+    return {**plan, **{key: checked[key] for key in views}} if all(checked[key] == views[key] for key in views) \
+        else None
+
+
+# ---------------------------------------------------------------- background jobs
+JOB_PROCESSES = TREE_MAX_ANIMATED
+JOB_NODES = 20_000
+"""The views of a plan with more than :data:`JOB_PROCESSES` processes or on a fabric of more than
+:data:`JOB_NODES` nodes are a background job (progress bar, Cancel); smaller ones are computed in the request.
+
+Measured on the 2-core test machine, cold cache, every view of the page (the five trees compared, the chosen
+tree's figures, the type II figures, the aggregation), k = 2, degree 2:
+
+- in the request (each view below about 0.7 s): the default fat tree (16 processes) 0.5 s; 1,024 processes on
+  fat-tree:radix=16,levels=3 1.05 s (of which 0.6 s the animation); 1,024 on fat-tree:radix=24 0.54 s;
+  sunway-supernode, 512 processes 0.5 s;
+- as a job: 4,096 processes (random:1,size=4096, communicator 0) on pruned-fat-tree:preset=taihulight
+  (46,144 nodes) 4.1 s (the comparison alone 3.3 s; 9.9 s when each view computes on its own, as concurrent
+  requests on a cold cache do), on fat-tree:radix=40,levels=3 2.2 s; 256 processes on TaihuLight 1.7 s
+  (1.0 s the comparison: the fabric's size); 2,048 on fat-tree:radix=24 0.9 s and 4,096 on sunway-supernode
+  (ppn 16) 0.8 s, where a job costs little more than the request would.
+"""
+
+
+def heavy(plan: dict) -> bool:
+    """Whether ``plan``'s views are computed as a background job (see :data:`JOB_NODES`)."""
+    return "error" not in plan and (plan["nprocs"] > JOB_PROCESSES or plan["nodes"] > JOB_NODES)
+
+
+def _part(progress, index: int, parts: int):
+    """Engine progress of part ``index`` of ``parts`` equal parts, as progress of the whole."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(index * max(total, 1) + done, parts * max(total, 1))
+
+
+class JobProgress:
+    """A background job's ``set_progress((done, total, text))`` fed by engines: ``stages`` of equal weight, each
+    followed through :meth:`stage` as ``progress(done, total)``; written at most every ``every`` seconds (each
+    write is a round trip to the jobs' cache), and always when a stage starts."""
+
+    STEPS = 100  # steps of the bar per stage
+
+    def __init__(self, set_progress: Callable, stages: list[str], every: float = 0.25):
+        self.set_progress, self.stages, self.every = set_progress, list(stages), every
+        self.last = float("-inf")
+
+    def stage(self, index: int) -> Callable[[int, int], None]:
+        """Start stage ``index``; its engine's ``progress(done, total)``."""
+        self._write(index, 0, 1, force=True)
+        return lambda done, total: self._write(index, done, total)
+
+    def _write(self, index: int, done: int, total: int, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.last < self.every:
+            return
+        self.last = now
+        fraction = min(max(done / total, 0.0), 1.0) if total > 0 else 0.0
+        text = f"{self.stages[index]} ({index + 1} of {len(self.stages)})"
+        self.set_progress((index * self.STEPS + round(self.STEPS * fraction), self.STEPS * len(self.stages), text))
+
+
+def job_stages(plan: dict) -> list[str]:
+    """What a background job of ``plan`` does, stage by stage (the progress bar's text)."""
+    return [*(f"building the {tree_name(kind, plan['k'])} tree" for kind in KINDS), "building the type II trees",
+            "drawing the figures", "simulating the aggregation"]
+
+
+def prepare(key: dict, plan: dict, job: JobProgress) -> None:
+    """Compute (and cache) the trees of ``plan`` one stage of ``job`` each, so that the views only read them."""
+    for index, kind in enumerate(KINDS):
+        with reporting(job.stage(index)):
+            type_one(key, kind, plan["routes"])
+    with reporting(job.stage(len(KINDS))):
+        type_two(key, plan["routes"])
+
+
+# ---------------------------------------------------------------- engine calls (cached)
 @cached
 def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     """A type I tree of ``kind`` mapped on the scenario's fabric, routed over live links or as built on the intact
@@ -271,7 +384,7 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     tree = BUILDERS[kind](placement.nprocs, key["k"], hierarchy_from_topology(fabric, placement))
     routing, table = _routing(scenario, routes)
     built = mapped_type_one(tree, fabric, placement, routing, table=table, params=_cost(key, placement.nprocs),
-                            k=key["k"], broken=live.link_id[live.broken].tolist())
+                            k=key["k"], broken=live.link_id[live.broken].tolist(), progress=job_progress())
     built["metrics"] = {name: built["metrics"][name] for name in METRIC_KEYS}
     return built
 
@@ -283,13 +396,14 @@ def type_two(key: dict, routes: str = LIVE) -> dict:
     live = topology_of(scenario)
     topo, table = _routing(scenario, routes)
     placement = scenario.placement(fabric_of(scenario), key["comm"])
-    result = type_two_tree(topo, placement.node, table=table, degree=key["degree"])
+    progress = job_progress()
+    result = type_two_tree(topo, placement.node, table=table, degree=key["degree"], progress=_part(progress, 0, 3))
     if not result.ok:
         return {"ok": False, "reason": result.reason}
     cost = _cost(key, placement.nprocs)
     metrics = {}
-    for name, tree in (("physical", result.physical), ("tree", result.tree)):
-        m = tree_metrics(tree, topo, table=table, params=cost)
+    for part, (name, tree) in enumerate((("physical", result.physical), ("tree", result.tree)), start=1):
+        m = tree_metrics(tree, topo, table=table, params=cost, progress=_part(progress, part, 3))
         metrics[name] = {key: m[key] for key in METRIC_KEYS}
     return {"ok": True, "root": result.root, "physical": result.physical.to_dict(), "tree": result.tree.to_dict(),
             "physical_switches": result.physical_switches.tolist(), "tree_switches": result.tree_switches.tolist(),

@@ -11,6 +11,13 @@ and the generator matrix.
 
 State lives in two stores: the checked parameters (``era-params``) and the view (``era-view``: the selected
 block and the failed DCs). The model (parameters, cached engine calls) is :mod:`vizcoll.ui.models.erasure`.
+
+Two background jobs (:mod:`vizcoll.ui.jobs`; the measured times are in :mod:`vizcoll.ui.models.erasure`):
+building the code (``era-build``: up to minutes for the FMEL search at n = 32 on 16 DCs, its progress scheme
+by scheme) and comparing every family (``era-compare``, family by family). Each shows a progress bar and a
+Cancel button (the page keeps the last code); a control changed while a build runs replaces that build. The
+views of the code read only what a build job made (:func:`vizcoll.ui.models.erasure.built_code`), so a store
+forged in the browser never starts a computation in a web worker.
 """
 
 from __future__ import annotations
@@ -22,8 +29,9 @@ from vizcoll.erasure.compare import paper_rows
 from vizcoll.erasure.metrics import TRAFFIC, Metrics, dc_failure
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
-from vizcoll.ui.components.kit import field, graph, info, message_box, panel, section, status_box
+from vizcoll.ui.components.kit import field, graph, info, job_bar, message_box, panel, section, status_box
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.erasure import FAMILY_NAMES, compare_figure, dc_figure, failure_text, matrix_figure, repair_text
 from vizcoll.ui.models.erasure import (
@@ -31,7 +39,8 @@ from vizcoll.ui.models.erasure import (
     EMPTY_VIEW,
     PAGE,
     TRAFFIC_LABELS,
-    code_result,
+    build_code,
+    built_code,
     compare_result,
     read_params,
     stored_params,
@@ -49,6 +58,9 @@ ERA_D, ERA_SEED, ERA_PLACEMENT, ERA_MESSAGE = "era-d", "era-seed", "era-placemen
 ERA_PARAMS, ERA_VIEW, ERA_DC_FIG, ERA_STATUS = "era-params", "era-view", "era-dc-fig", "era-status"
 ERA_RESTORE, ERA_SUMMARY, ERA_MATRIX, ERA_SCHEME = "era-restore", "era-summary", "era-matrix", "era-scheme"
 ERA_COMPARE, ERA_COMPARE_TABLE = "era-compare", "era-compare-table"
+ERA_BUILD_JOB, ERA_COMPARE_JOB = "era-build", "era-compare"  # the background jobs (their job bars' prefixes)
+POLL_MS = 400  # how often the page asks for a job's progress
+NOT_BUILT = "⚠ This code has not been built here: change a control to build it."
 SAVED_AS = "vizcoll-erasure"  # the file name of a figure saved from its mode bar
 
 
@@ -107,6 +119,7 @@ def body(scenario: Scenario) -> html.Div:
 def _main() -> html.Div:
     return html.Div(className="main", children=[
         dcc.Store(id=ERA_PARAMS), dcc.Store(id=ERA_VIEW, data=EMPTY_VIEW),
+        job_bar(ERA_BUILD_JOB),
         panel(graph(ERA_DC_FIG, SAVED_AS, figure=blank_figure("Building the code…", height=260)),
               status_box(ERA_STATUS), html.Button("Restore every DC", id=ERA_RESTORE, n_clicks=0)),
         html.Div(className="pair", children=[
@@ -114,6 +127,7 @@ def _main() -> html.Div:
             html.Div(id=ERA_SCHEME, className="table-box"),
         ]),
         panel(html.H3("Every code family at the same n, k, N (each on its default placement)"),
+              job_bar(ERA_COMPARE_JOB),
               graph(ERA_COMPARE, SAVED_AS, figure=blank_figure("Comparing…", height=260)),
               html.Div(id=ERA_COMPARE_TABLE)),
         panel(graph(ERA_MATRIX, SAVED_AS, figure=blank_figure("Generator matrix", height=260))),
@@ -126,7 +140,8 @@ def register(app: Dash) -> None:
         Output(ERA_PARAMS, "data"), Output(ERA_MESSAGE, "children"), store_output(),
         Input(ERA_N, "value"), Input(ERA_K, "value"), Input(ERA_DCS, "value"), Input(ERA_CODE, "value"),
         Input(ERA_TRAFFIC, "value"), Input(ERA_D, "value"), Input(ERA_SEED, "value"), Input(ERA_PLACEMENT, "value"),
-        State(SCENARIO, "data"), prevent_initial_call="initial_duplicate",
+        State(SCENARIO, "data"), prevent_initial_call="initial_duplicate", interval=POLL_MS,
+        **jobs.background(ERA_BUILD_JOB),
     )(build)
     app.callback(
         Output(ERA_VIEW, "data"),
@@ -143,22 +158,35 @@ def register(app: Dash) -> None:
     )(render_code)
     app.callback(
         Output(ERA_COMPARE, "figure"), Output(ERA_COMPARE_TABLE, "children"), Input(ERA_PARAMS, "data"),
+        prevent_initial_call=True, interval=POLL_MS, **jobs.background(ERA_COMPARE_JOB),
     )(render_compare)
 
 
-def build(n, k, dcs, code, traffic, d, seed, placement, scenario=None):
-    """Check the controls and build the code (cached); a problem becomes a message, the last result stays.
+def build(set_progress, n, k, dcs, code, traffic, d, seed, placement, scenario=None):
+    """(A background job.) Check the controls and build the code (cached; the FMEL search reports its
+    progress); a problem becomes a message, the last result stays.
 
     The controls' values become the scenario's erasure parameters (shared link, reload).
     """
     try:
         params = read_params(n, k, dcs, code, traffic, d, seed, placement)
-        code_result(params)
+        set_progress((0, 1, f"Building the {FAMILY_NAMES[params['code']]} code…"))
+        build_code(params, progress=lambda done, total: set_progress((done, total, _search_text(done, total))))
     except VizcollError as exc:
         return no_update, f"⚠ {exc}", no_update
-    values = {"n": n, "k": k, "dcs": dcs, "code": code, "traffic": traffic, "d": d, "seed": seed,
-              "placement": (placement or "").strip()}
+    values = {"n": params["n"], "k": params["k"], "dcs": params["dcs"], "code": params["code"],
+              "traffic": params["traffic"], "d": "" if params["d"] is None else params["d"], "seed": params["seed"],
+              "placement": ",".join(map(str, params["placement"] or []))}
     return params, "", remembered(scenario, PAGE, values)
+
+
+def _search_text(done: int, total: int) -> str:
+    """What the FMEL search is doing (``progress(done, total)`` of :func:`vizcoll.erasure.fmel.fmel_search`)."""
+    if done >= total:
+        return "FMEL search: done"
+    if done == total - 1:
+        return "FMEL search: computing the exact metrics of the code found…"
+    return f"FMEL search: {done} of at most {total - 1} schemes tried"
 
 
 def update_view(click, _restore, params, view):
@@ -189,7 +217,9 @@ def render_dcs(params, view):
     params = stored_params(params)
     if params is None:
         return blank_figure("Choose n, k and N.", height=260), "", "flag"
-    result = code_result(params)
+    result = built_code(params)
+    if result is None:
+        return blank_figure("Not built yet.", height=260), NOT_BUILT, "flag warn"
     view = stored_view(view, params)
     block, failed = view["block"], view["failed"]
     failure = dc_failure(Metrics.from_dict(result).code, failed)
@@ -208,16 +238,23 @@ def render_dcs(params, view):
 
 def render_code(params):
     params = stored_params(params)
-    if params is None:
+    result = None if params is None else built_code(params)
+    if result is None:
         return no_update, no_update, no_update
-    result = code_result(params)
     return summary_view(result, params["traffic"]), scheme_view(result), matrix_figure(result)
 
 
-def render_compare(params):
+def render_compare(set_progress, params):
+    """(A background job.) Every family at the page's n, k, N; the progress names the family being measured."""
     params = stored_params(params)
     if params is None:
         return no_update, no_update
-    out = compare_result(params)
+    families = list(FAMILY_NAMES)
+
+    def progress(done: int, total: int) -> None:
+        what = FAMILY_NAMES[families[done]] if done < len(families) else "FMEL at the other codes' D"
+        set_progress((done, total, f"Comparing: {what} ({done + 1} of {total})…"))
+
+    out = compare_result(params, progress=progress)
     paper = paper_rows(params["n"], params["k"], params["dcs"])
     return compare_figure(out["codes"], paper, params["code"], params["traffic"]), compare_table(out)

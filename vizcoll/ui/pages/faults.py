@@ -11,6 +11,10 @@ change is written to ``scenario.params["faults"]`` (share link, reload). The mod
 replays) is :mod:`vizcoll.ui.models.faults`, the summaries :mod:`vizcoll.ui.views.faults`. "Download GOAL" (with
 the algorithm chosen next to it, not stored) writes the binomial / MST / Rabenseifner static reduction with the
 page's processes, data size and root as LogGOPSim's schedule (:func:`vizcoll.ui.models.faults.goal_file`).
+
+The overhead chart (18 TREFT runs: 1.7–2.4 s on the 2-core development machine, cold cache) is a background
+job (``ft-overhead``, :mod:`vizcoll.ui.jobs`) with a progress bar run by run and a Cancel button; the replays
+(0.01–0.07 s) answer at once. The parameter stores the views read are checked again on the server.
 """
 
 from __future__ import annotations
@@ -20,11 +24,23 @@ from dash import Dash, Input, Output, State, dcc, html, no_update
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.treft import OPERATIONS, WORKFLOWS
+from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
-from vizcoll.ui.components.kit import download_button, dropdown, field, graph, info, message_box, panel, section
-from vizcoll.ui.components.player import pid, player, register_player, timeline_step
+from vizcoll.ui.components.kit import (
+    download_button,
+    dropdown,
+    field,
+    graph,
+    info,
+    job_bar,
+    message_box,
+    panel,
+    section,
+)
+from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_player, timeline_step
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.faults import VARIANT_NAMES, overhead_chart, reduction_diagram, treft_lanes
+from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.faults import (
     CLICK,
     DEFAULTS,
@@ -41,6 +57,8 @@ from vizcoll.ui.models.faults import (
     read_treft,
     reduction_runs,
     scenario_procs,
+    stored_reduction,
+    stored_treft,
     treft_run,
     var_options,
 )
@@ -62,6 +80,7 @@ FT_TREFT_REPLICA, FT_TREFT_KERNEL, FT_TREFT_VAR = "ft-treft-replica", "ft-treft-
 FT_TREFT_SECOND, FT_TREFT_MESSAGE, FT_TREFT_PARAMS = "ft-treft-second", "ft-treft-message", "ft-treft-params"
 FT_TREFT_LANES, FT_TREFT_SUMMARY, FT_TREFT_OVERHEAD = "ft-treft-lanes", "ft-treft-summary", "ft-treft-overhead"
 FT_TREFT_PLAYER = "ft-treft-player"
+FT_OVERHEAD_JOB = "ft-overhead"  # the overhead chart's background job (its job bar's prefix)
 SAVED_AS = "vizcoll-faults"  # the file name of a figure saved from its mode bar
 
 
@@ -174,7 +193,7 @@ def _treft_main() -> html.Div:
         panel(html.H3("TREFT: three replicas, operations ① to ⑩, vote and correction"),
               graph(FT_TREFT_LANES, SAVED_AS), player(FT_TREFT_PLAYER), className="player-panel"),
         html.Div(id=FT_TREFT_SUMMARY, className="panel table-box"),
-        panel(graph(FT_TREFT_OVERHEAD, SAVED_AS)),
+        panel(job_bar(FT_OVERHEAD_JOB), graph(FT_TREFT_OVERHEAD, SAVED_AS)),
     ])
 
 
@@ -215,7 +234,8 @@ def register(app: Dash) -> None:
     app.callback(
         Output(FT_TREFT_LANES, "figure"), Input(pid(FT_TREFT_PLAYER, "step"), "value"), Input(FT_TREFT_PARAMS, "data"),
     )(render_lanes)
-    app.callback(Output(FT_TREFT_OVERHEAD, "figure"), Input(FT_TREFT_OVERHEAD, "id"))(render_overhead)
+    app.callback(Output(FT_TREFT_OVERHEAD, "figure"), Input(FT_TREFT_OVERHEAD, "id"), interval=500,
+                 **jobs.background(FT_OVERHEAD_JOB))(render_overhead)
     app.callback(
         Output(FT_GOAL_FILE, "data"), Output(FT_GOAL_MESSAGE, "children"), Input(FT_GOAL, "n_clicks"),
         State(FT_GOAL_ALGO, "value"), State(FT_RED_PROCS, "value"), State(FT_RED_SIZE, "value"),
@@ -240,10 +260,11 @@ def run_reduction(procs, size, root, slow, fault, seed, kill, scenario=None):
 
 
 def render_reduction(position, params):
-    if not params:
+    params = stored_reduction(params)
+    if params is None:
         return blank_figure("Choose the reduction's parameters.", height=200), ""
     timeline, figures, _ = reduction_runs(params)
-    step = timeline_step(position, timeline.n_steps)
+    step = timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps)
     return reduction_diagram(timeline, step, figures, params["procs"]), task_list(timeline, step, figures)
 
 
@@ -255,21 +276,31 @@ def export_goal(_clicks, algo, procs, size, root):
         return no_update, f"⚠ {exc}"
 
 
+def clicked_rank(click) -> int | None:
+    """The worker a click on the diagram hit (its ``customdata``: the rank, or a list starting with it)."""
+    points = click.get("points") if isinstance(click, dict) else None
+    point = points[0] if isinstance(points, list) and points and isinstance(points[0], dict) else {}
+    rank = point.get("customdata")
+    rank = rank[0] if isinstance(rank, list) and rank else rank
+    return rank if isinstance(rank, int) and not isinstance(rank, bool) else None
+
+
 def click_kill(click, position, params):
     """A click on a worker kills it at the time of the shown step."""
-    points = (click or {}).get("points") or []
-    rank = points[0].get("customdata") if points else None
-    if rank is None or not params:
+    rank, params = clicked_rank(click), stored_reduction(params)
+    if rank is None or params is None or not 0 <= rank < params["procs"]:
         return no_update, no_update
-    if isinstance(rank, list):
-        rank = rank[0]
     timeline, _, _ = reduction_runs(params)
-    step = timeline_step(position, timeline.n_steps)
-    return [int(rank), timeline.time_at(step)], CLICK
+    step = timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps)
+    return [rank, timeline.time_at(step)], CLICK
+
+
+def _offered(workflow, cls) -> bool:
+    return isinstance(workflow, str) and workflow in WORKFLOWS and cls in ("A", "B")
 
 
 def kernel_choices(workflow, cls, kernel):
-    if workflow not in WORKFLOWS or cls not in ("A", "B"):
+    if not _offered(workflow, cls):
         return no_update, no_update
     options = kernel_options(workflow, cls)
     values = [o["value"] for o in options]
@@ -277,9 +308,9 @@ def kernel_choices(workflow, cls, kernel):
 
 
 def var_choices(kernel, workflow, cls, var):
-    if workflow not in WORKFLOWS or cls not in ("A", "B"):
+    if not _offered(workflow, cls):
         return no_update, no_update
-    options = var_options(workflow, cls, kernel)
+    options = var_options(workflow, cls, kernel if isinstance(kernel, str) else None)
     values = [o["value"] for o in options]
     return options, var if var in values else (values[0] if values else None)
 
@@ -296,11 +327,17 @@ def run_treft(workflow, cls, variant, replica, kernel, var, second, scenario=Non
 
 
 def render_lanes(position, params):
-    if not params:
+    params = stored_treft(params)
+    if params is None:
         return blank_figure("Choose a workflow.", height=200)
     timeline, _ = treft_run(params)
-    return treft_lanes(timeline, timeline_step(position, timeline.n_steps), OPERATIONS)
+    return treft_lanes(timeline, timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps), OPERATIONS)
 
 
-def render_overhead(_):
-    return overhead_chart(overheads())
+def render_overhead(set_progress, _):
+    """(A background job.) The overhead of TREFT, E1 and E2 on every program, run by run."""
+    def progress(done: int, total: int) -> None:
+        set_progress((done, total, f"TREFT overhead: {done} of {total} runs"))
+
+    set_progress((0, 1, "TREFT overhead…"))
+    return overhead_chart(overheads(progress=progress))

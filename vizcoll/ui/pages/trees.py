@@ -21,12 +21,15 @@ as LogGOPSim's schedule (:func:`vizcoll.ui.models.trees.goal_file`).
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import TREE_OPS
+from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, tapped_link, topology_of
 from vizcoll.ui.components.kit import (
     download_button,
@@ -34,68 +37,62 @@ from vizcoll.ui.components.kit import (
     field,
     graph,
     info,
+    job_bar,
     message_box,
     number_input,
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, register_player, timeline_at
+from vizcoll.ui.components.player import pid, player, register_player
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
-from vizcoll.ui.figures.trees import (
-    AGG_COLOURS,
-    aggregation_stylesheet,
-    chosen_tree_figures,
-    fk_figure,
-    type_two_figures,
-)
+from vizcoll.ui.figures.topology import base_stylesheet
+from vizcoll.ui.figures.trees import AGG_COLOURS, fk_figure
+from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.trees import (
     ANIM,
     CONTROL_KEYS,
     COST_FIELDS,
     COST_KEYS,
     KINDS,
-    LIVE,
-    MAX_ANIMATED,
     MAX_DEGREE,
     MAX_GOAL_BYTES,
     MAX_K,
     PAGE,
     PRESETS,
     ROUTES,
-    TYPE2,
+    JobProgress,
     comm_options,
     cost_of,
     engine_key,
     goal_file,
+    heavy,
+    job_stages,
     placement_of,
+    prepare,
     preset_scenario,
     read_params,
     shown_params,
-    timeline_of,
-    tree_name,
+    stored_plan,
     tree_plan,
-    type_one,
-    type_two,
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.trees import (
-    anim_summary,
-    comparison_table,
-    cross_group_links,
+    animation_view,
+    compare_view,
     fabric_line,
     fk_info,
-    flag_type_one,
-    flag_type_two,
     selection_view,
-    type_one_info,
-    type_two_info,
+    step_stylesheet,
+    type_one_view,
+    type_two_view,
 )
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "refresh", "render_compare", "render_type_one",
-           "render_width", "render_type_two", "animate", "render_step", "export_goal"]
+__all__ = ["PAGE", "layout", "body", "register", "update", "build", "refresh", "dispatch", "render_compare",
+           "render_type_one", "render_width", "render_type_two", "animate", "compute_views", "cancelled",
+           "render_step", "export_goal"]
 
-# the page's components ("trees-k" and "trees-message" are a stable interface of outside browser checks)
+# the page's components ("trees-k", "trees-build" and "trees-message" are a stable interface of outside browser
+# checks: keep them)
 TREES_COMM, TREES_KIND, TREES_K, TREES_DEGREE = "trees-comm", "trees-kind", "trees-k", "trees-degree"
 TREES_ROUTES, TREES_L, TREES_DELTA, TREES_THETA = "trees-routes", "trees-l", "trees-delta", "trees-theta"
 TREES_BETA, TREES_GAMMA, TREES_S, TREES_EPS = "trees-beta", "trees-gamma", "trees-s", "trees-eps"
@@ -109,11 +106,21 @@ TREES_CONTROLS, TREES_COST_CONTROLS, TREES_FABRIC = "trees-controls", "trees-cos
 TREES_PRESET, TREES_USE_PRESET, TREES_PRESETS = "trees-preset", "trees-use-preset", "trees-presets"
 TREES_GOAL, TREES_GOAL_FILE, TREES_GOAL_MESSAGE = "trees-goal", "trees-goal-file", "trees-goal-message"
 TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
+TREES_BUILD, TREES_REBUILD, TREES_HEAVY, TREES_JOB = "trees-build", "trees-rebuild", "trees-heavy", "trees-views"
 PARAM_CONTROLS = {"comm": TREES_COMM, "kind": TREES_KIND, "k": TREES_K, "degree": TREES_DEGREE,
                   "routes": TREES_ROUTES, "l": TREES_L, "delta": TREES_DELTA, "theta": TREES_THETA,
                   "beta": TREES_BETA, "gamma": TREES_GAMMA, "S": TREES_S, "eps": TREES_EPS, "anim": TREES_ANIM_TREE,
                   "goal_op": TREES_GOAL_OP, "goal_bytes": TREES_GOAL_BYTES}
 FIGURES = "vizcoll-trees"  # the file name of a figure saved from its mode bar
+VIEWS = [Output(TREES_COMPARE, "children"), Output(TREES_LOGICAL, "figure"), Output(TREES_MAPPED, "figure"),
+         Output(TREES_MAPPED_INFO, "children"), Output(TREES_T2_PHYSICAL, "figure"), Output(TREES_T2_MINCOST, "figure"),
+         Output(TREES_T2_INFO, "children"), Output(pid(TREES_PLAYER, "timeline"), "data"),
+         Output(TREES_FLAG, "children"), Output(TREES_FLAG, "className"), Output(TREES_CANVAS, "elements"),
+         Output(TREES_ANIM_SUMMARY, "children")]
+"""What the background job of a large plan computes (each also computed in the request for smaller plans)."""
+JOB_POLL_MS = 500  # how often the page asks a running job for its progress
+BUILD_TIP = ("Every change applies at once; Build applies every control again and computes the views (large "
+             "communicators in the background, with a progress bar and Cancel)")
 
 
 def layout(**kwargs) -> html.Div:
@@ -157,6 +164,8 @@ def body(scenario: Scenario) -> html.Div:
 def _sidebar(v: dict, options: list[dict]) -> html.Div:
     return html.Div(className="sidebar", children=[
         section("Processes and trees", html.Div(id=TREES_CONTROLS, children=tree_controls(v, options)),
+                html.Div(className="buttons", children=[html.Button("Build", id=TREES_BUILD, n_clicks=0,
+                                                                    title=BUILD_TIP)]),
                 info(id=TREES_FABRIC)),
         section("Cost model (paper defaults)", html.Div(id=TREES_COST_CONTROLS, children=cost_controls(v)),
                 info("Eq. 2: T = r·l + h·k·b with b = θ + S'/β + S*·γ (S' = S* = S here); F(k) uses a = δ·l. "
@@ -192,9 +201,9 @@ def _goal_section(v: dict) -> html.Details:
 
 def _main(v: dict) -> html.Div:
     return html.Div(className="main", children=[
-        dcc.Store(id=TREES_PARAMS),
+        dcc.Store(id=TREES_PARAMS), dcc.Store(id=TREES_HEAVY), dcc.Store(id=TREES_REBUILD),
         html.Div(className="panel", children=[html.H3("Trees compared (same communicator, same k)"),
-                                              html.Div(id=TREES_COMPARE)]),
+                                              job_bar(TREES_JOB), html.Div(id=TREES_COMPARE)]),
         html.Div(className="pair", children=[graph(TREES_LOGICAL, FIGURES), graph(TREES_MAPPED, FIGURES)]),
         html.Div(id=TREES_MAPPED_INFO, className="info"),
         html.Div(className="pair", children=[
@@ -241,24 +250,30 @@ def register(app: Dash) -> None:
         State(SCENARIO, "data"), prevent_initial_call=True,
     )(update)
     app.callback(
+        store_output(), Output(TREES_MESSAGE, "children", allow_duplicate=True), Output(TREES_REBUILD, "data"),
+        Input(TREES_BUILD, "n_clicks"), *[State(i, "value") for i in PARAM_CONTROLS.values()],
+        State(SCENARIO, "data"), prevent_initial_call=True,
+    )(build)
+    app.callback(
         Output(TREES_PARAMS, "data"), Output(TREES_FABRIC, "children"), Output(TREES_CONTROLS, "children"),
         Output(TREES_COST_CONTROLS, "children"),
         Input(SCENARIO, "data"), State(TREES_PARAMS, "data"), State(TREES_COMM, "options"),
         *[State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)],
     )(refresh)
     plan, scenario = Input(TREES_PARAMS, "data"), State(SCENARIO, "data")
-    app.callback(Output(TREES_COMPARE, "children"), plan, scenario)(render_compare)
-    app.callback(Output(TREES_LOGICAL, "figure"), Output(TREES_MAPPED, "figure"),
-                 Output(TREES_MAPPED_INFO, "children"), plan, scenario)(render_type_one)
+    app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"))(
+        dispatch)
+    app.callback(*VIEWS[:1], plan, scenario)(render_compare)
+    app.callback(*VIEWS[1:4], plan, scenario)(render_type_one)
     app.callback(Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children"),
                  plan)(render_width)
-    app.callback(Output(TREES_T2_PHYSICAL, "figure"), Output(TREES_T2_MINCOST, "figure"),
-                 Output(TREES_T2_INFO, "children"), plan, scenario)(render_type_two)
-    app.callback(
-        Output(pid(TREES_PLAYER, "timeline"), "data"), Output(TREES_FLAG, "children"),
-        Output(TREES_FLAG, "className"), Output(TREES_CANVAS, "elements"),
-        Output(TREES_ANIM_SUMMARY, "children"), plan, scenario,
-    )(animate)
+    app.callback(*VIEWS[4:7], plan, scenario)(render_type_two)
+    app.callback(*VIEWS[7:], plan, scenario)(animate)
+    app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
+                 Input(TREES_HEAVY, "data"), scenario, prevent_initial_call=True, interval=JOB_POLL_MS,
+                 **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)))(compute_views)
+    app.callback(Output(TREES_COMPARE, "children", allow_duplicate=True), Input(f"{TREES_JOB}-cancel", "n_clicks"),
+                 prevent_initial_call=True)(cancelled)
     app.callback(Output(TREES_GOAL_FILE, "data"), Output(TREES_GOAL_MESSAGE, "children"),
                  Input(TREES_GOAL, "n_clicks"), scenario, prevent_initial_call=True)(export_goal)
     app.callback(
@@ -281,12 +296,34 @@ def update(*args):
             return preset_scenario(scenario, preset).to_dict(), ""
         if trigger == TREES_CANVAS:
             return scenario.toggled(tapped_link(tap_edge)).to_dict(), ""
-        params = read_params(dict(zip(PARAM_CONTROLS, values, strict=True)))
-        if params["comm"] != WORLD:
-            placement_of(scenario, params["comm"])  # the communicator exists
+        params = _checked_params(scenario, values)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     return remembered(data, PAGE, params), ""
+
+
+def _checked_params(scenario: Scenario, values) -> dict:
+    """The controls' values checked (VizcollError names the first bad one, or a communicator that does not exist)."""
+    params = read_params(dict(zip(PARAM_CONTROLS, values, strict=True)))
+    if params["comm"] != WORLD:
+        placement_of(scenario, params["comm"])  # the communicator exists
+    return params
+
+
+def build(clicks, *args):
+    """Build: every control read and checked on the server, written to the scenario (the views follow it); when
+    the scenario has them already, the views are computed again (e.g. after a cancelled job). A bad value leaves
+    the store as it is, with a message naming the limit."""
+    *values, data = args
+    scenario, message = checked(data)
+    if scenario is None:
+        return no_update, message, no_update
+    try:
+        params = _checked_params(scenario, values)
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}", no_update
+    store = remembered(data, PAGE, params)
+    return store, "", (whole_or(clicks, 0, 0, 10**9) if store is no_update else no_update)
 
 
 def refresh(data, plan_now=None, options_now=None, *shown_now):
@@ -310,48 +347,43 @@ def refresh(data, plan_now=None, options_now=None, *shown_now):
     return changed(plan, plan_now), text, controls, costs
 
 
-def _view(plan, data):
-    """(scenario, engine key, topology with breaks) of a plan, or None when there is nothing to show."""
-    if not plan or "error" in plan:
-        return None
-    scenario, _ = checked(data)
-    if scenario is None:
-        return None
-    return scenario, engine_key(scenario, plan), topology_of(scenario)
+def dispatch(plan, _rebuild=None, job_now=None):
+    """The background job's order: ``{"plan", "run"}`` for a plan whose views are a job (a new run each time, so
+    that Build runs it again); None once the plan is computed in the request again (which stops a running job)."""
+    plan = stored_plan(plan)
+    if plan is None or not heavy(plan):
+        return None if job_now is not None else no_update
+    run = job_now.get("run") if isinstance(job_now, dict) else 0
+    return {"plan": plan, "run": whole_or(run, 0, 0, 10**9) + 1}
 
 
-def _problem(plan) -> str:
-    return (plan or {}).get("error") or ""
+def _pending(plan) -> tuple[dict | None, bool]:
+    """(the checked plan, whether its views are left to the background job)."""
+    plan = stored_plan(plan)
+    return plan, plan is not None and heavy(plan)
 
 
 def render_compare(plan, data):
-    view = _view(plan, data)
-    if view is None:
-        return html.P(_problem(plan) or "…", className="message" if _problem(plan) else "info")
-    try:
-        return comparison_table(view[1], plan)
-    except VizcollError as exc:
-        return html.P(f"⚠ {exc}", className="message")
+    plan, job = _pending(plan)
+    if job:
+        return html.P(f"Computing the trees of {plan['nprocs']:,} processes in the background: see the progress "
+                      "bar above.", className="info")
+    return compare_view(plan, data)
 
 
 def render_type_one(plan, data):
-    view = _view(plan, data)
-    if view is None:
-        empty = blank_figure("No tree: see the message on the left." if _problem(plan) else "", height=300)
-        return (empty, empty, "") if plan else (no_update,) * 3
-    _, key, topo = view
-    try:
-        built = type_one(key, plan["kind"], plan["routes"])
-    except VizcollError as exc:
-        empty = blank_figure("No tree", height=300)
-        return empty, empty, f"⚠ {exc}"
-    where = "on the fabric" if plan["routes"] == LIVE else "as built (intact fabric)"
-    logical, mapped = chosen_tree_figures(built, tree_name(plan["kind"], plan["k"]), where, topo,
-                                          cross_group_links(built, topo))
-    return logical, mapped, type_one_info(built, plan, topo)
+    plan, job = _pending(plan)
+    if job:
+        return _computing(300), _computing(300), ""
+    return type_one_view(plan, data)
+
+
+def _computing(height: int):
+    return blank_figure("Computed in the background: see the progress bar at the top.", height=height)
 
 
 def render_width(plan):
+    plan = stored_plan(plan)
     if not plan or "error" in plan:
         return (blank_figure("", height=300), "", "") if plan else (no_update,) * 3
     cost = cost_of(plan, plan["nprocs"])
@@ -360,48 +392,40 @@ def render_width(plan):
 
 
 def render_type_two(plan, data):
-    view = _view(plan, data)
-    if view is None:
-        empty = blank_figure("", height=300)
-        return (empty, empty, "") if plan else (no_update,) * 3
-    _, key, topo = view
-    try:
-        two = type_two(key, plan["routes"])
-    except VizcollError as exc:
-        empty = blank_figure("No type II tree", height=300)
-        return empty, empty, [html.P(f"⚠ {exc}")]
-    return (*type_two_figures(two, plan["degree"], topo), type_two_info(two, plan, topo))
+    plan, job = _pending(plan)
+    if job:
+        return _computing(300), _computing(300), ""
+    return type_two_view(plan, data)
 
 
 def animate(plan, data):
     """The aggregation timeline of the animated tree, or the flag that stops it (routes crossing broken links)."""
-    view = _view(plan, data)
-    if view is None:
-        return (None, _problem(plan), "flag warn", [], "") if plan else (no_update,) * 5
-    _, key, topo = view
-    which = plan["anim"]
-    try:
-        text, waits = (flag_type_two if which == TYPE2 else flag_type_one)(key, plan, topo)
-    except VizcollError as exc:
-        return None, f"⚠ {exc}", "flag warn", [], ""
-    flag_class = "flag warn" if text.startswith("⚠") else "flag"
-    if topo.n_nodes > SMALL_LIMIT:
-        note = f"The animation is drawn for fabrics up to {SMALL_LIMIT:,} nodes (this one has {topo.n_nodes:,})."
-        return None, "\n".join(filter(None, [text, note])), flag_class, [], ""
-    elements = cytoscape_elements(topo)
-    if plan["nprocs"] > MAX_ANIMATED:
-        note = (f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
-                f"{plan['nprocs']:,}: its timeline would be too large for the browser).")
-        return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
-    if waits:
-        return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
-    if which == TYPE2 and not type_two(key, plan["routes"])["ok"]:
-        return None, text, flag_class, elements, ""
-    try:
-        timeline = timeline_of(key, which, plan["kind"], plan["routes"])
-    except VizcollError as exc:  # e.g. more events than a timeline may hold
-        return None, f"⚠ {exc}", "flag warn", elements, ""
-    return timeline, text, flag_class, elements, anim_summary(timeline["summary"])
+    plan, job = _pending(plan)
+    if job:
+        return None, "The aggregation follows once the trees are computed (see the progress bar above).", "flag", \
+            [], ""
+    return animation_view(plan, data)
+
+
+def compute_views(set_progress, job, data):
+    """The background job of a large plan: every view but F(k), stage by stage with its progress
+    (:func:`vizcoll.ui.models.trees.prepare`); a forged or stale order changes nothing."""
+    plan = stored_plan(job.get("plan")) if isinstance(job, dict) else None
+    scenario, _ = checked(data)
+    if plan is None or "error" in plan or scenario is None:
+        return (no_update,) * len(VIEWS)
+    progress = JobProgress(set_progress, job_stages(plan))
+    with suppress(VizcollError):  # each view says what went wrong
+        prepare(engine_key(scenario, plan), plan, progress)
+    progress.stage(len(KINDS) + 1)
+    views = [compare_view(plan, data), *type_one_view(plan, data), *type_two_view(plan, data)]
+    progress.stage(len(KINDS) + 2)
+    return (*views, *animation_view(plan, data))
+
+
+def cancelled(_clicks):
+    """Cancel pressed: the comparison says the views were not computed (the job wrote nothing)."""
+    return html.P("⚠ Cancelled: the trees were not computed. Press Build to compute them.", className="message")
 
 
 def export_goal(_clicks, data):
@@ -415,14 +439,4 @@ def export_goal(_clicks, data):
 
 def render_step(step, timeline, plan, data):
     """Stylesheet for one player step: every vertex's state on its node, this step's hops in orange."""
-    sheet = base_stylesheet()
-    view = _view(plan, data) if timeline else None
-    if view is None:
-        return sheet
-    tl, step = timeline_at(timeline, step)
-    events = tl.active_at(step) if step >= 0 else []
-    links = list(dict.fromkeys(lid for e in events for lid in e.path_links))
-    receivers = list(dict.fromkeys(e.dst for e in events if e.dst >= 0 and e.path_links))
-    state = {tl.entities[key]["node"]: value for key, value in tl.state_at(step).items() if key in tl.entities}
-    root = next((e["node"] for e in tl.entities.values() if e.get("vertex") == 0), None)
-    return sheet + aggregation_stylesheet(state, view[2].names, root) + state_stylesheet({}, links, receivers)
+    return step_stylesheet(step, timeline, stored_plan(plan), data)

@@ -6,11 +6,26 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from dash import html
 
+from vizcoll.barrier.algorithms import LEGEND
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
-from vizcoll.ui.figures.barrier import fabric_elements, grid_elements, numbering_figure, uq_text
+from vizcoll.ui.figures.barrier import (
+    ADJUST_COLOUR,
+    MESSAGE_COLOURS,
+    NODE,
+    ROOT_COLOUR,
+    STATE_COLOURS,
+    fabric_elements,
+    grid_elements,
+    message_kind,
+    numbering_figure,
+    step_stylesheet,
+    uq_text,
+)
 from vizcoll.ui.models.barrier import ANIMATION_LIMIT, MAX_SIDE, UQ_SIDE, uq_of
 
-__all__ = ["summary_rows", "summary_table", "judgement_text", "uq_view", "sweep_choices", "sweep_info", "drawing"]
+__all__ = ["summary_rows", "summary_table", "judgement_text", "uq_view", "sweep_choices", "sweep_info", "drawing",
+           "legend", "step_styles"]
 
 
 def _ms(seconds) -> str:
@@ -114,3 +129,48 @@ def drawing(topo: Topology, plan: dict) -> list[dict]:
     if topo.n_nodes > ANIMATION_LIMIT:
         return []
     return fabric_elements(topo, plan.get("processes") or [])
+
+
+def legend(legend_id: str) -> html.Div:
+    """The run drawing's legend: the rings of the processes' states, the root, the hops, a broken link."""
+    rings = [("waiting", "waits for its Gathers"), ("gathered", "sent its Gather, waits for the Release"),
+             ("released", "got the Release"), ("left", "left the last barrier"), ("stuck", "stuck")]
+    return html.Div(id=legend_id, className="legend", children=[
+        html.Span([html.Span(className="swatch legend-root", style={"background": NODE, "borderColor": NODE}),
+                   "working between barriers (no ring)"], title=LEGEND["computing"]),
+        *[html.Span([html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), label],
+                    title=LEGEND[s]) for s, label in rings],
+        html.Span([html.Span(className="swatch legend-root", style={"background": ROOT_COLOUR}), "root (ID 0)"]),
+        html.Span([html.Span(className="swatch legend-root", style={"background": ADJUST_COLOUR,
+                                                                    "borderColor": ADJUST_COLOUR}),
+                   "applies round(K) now"]),
+        html.Span([html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["gather"]}),
+                   "Gather hop"]),
+        html.Span([html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["release"]}),
+                   "Release hop (carries K)"]),
+        html.Span([html.Span(className="swatch legend-broken"), "broken link"])])
+
+
+def _node_of(entity) -> int | None:
+    """The node of a timeline entity (the timeline came back from the browser: a forged one gives None)."""
+    node = entity.get("node") if isinstance(entity, dict) else None
+    return node if isinstance(node, int) and not isinstance(node, bool) else None
+
+
+def step_styles(topo: Topology, tl: Timeline, step: int) -> list[dict]:
+    """The stylesheet rules of one player step: states, DLCT IDs, this step's hops and adjustments (entities
+    or links the fabric does not have are skipped)."""
+    source = dict(zip(topo.link_id.tolist(), topo.link_a.tolist(), strict=True))
+    hops = [{"link": lid, "src": e.src, "source": source[lid], "kind": message_kind(e.label)}
+            for e in (tl.active_at(step) if step >= 0 else []) for lid in e.path_links if lid in source]
+    state, idents = {}, {}
+    for key, value in tl.state_at(step).items():
+        entity = tl.entities.get(key)
+        node = _node_of(entity)
+        if node is not None:
+            (idents if entity.get("kind") == "id" else state)[node] = value
+    changed = tl.changes_at(step) if step >= 0 else {}
+    adjusted = [node for key in changed if (entity := tl.entities.get(key)) is not None
+                and isinstance(entity, dict) and entity.get("kind") == "id" and (node := _node_of(entity)) is not None]
+    roots = [u for u, ident in idents.items() if ident == 0]
+    return step_stylesheet(state, idents, adjusted, hops, roots)

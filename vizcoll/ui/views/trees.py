@@ -7,22 +7,31 @@ calls are cached) and return tables and text; figures are in
 
 from __future__ import annotations
 
-from dash import html
+from dash import html, no_update
 
+from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
+from vizcoll.ui.calls import checked, topology_of
+from vizcoll.ui.components.player import timeline_at
+from vizcoll.ui.figures.common import blank_figure
+from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
+from vizcoll.ui.figures.trees import aggregation_stylesheet, chosen_tree_figures, type_two_figures
 from vizcoll.ui.models.trees import (
     INTACT,
     KINDS,
     LIVE,
+    MAX_ANIMATED,
     TYPE2,
     comm_text,
     cost_of,
+    engine_key,
     placement_of,
     selection,
+    timeline_of,
     tree_name,
     type_one,
     type_two,
@@ -30,7 +39,8 @@ from vizcoll.ui.models.trees import (
 from vizcoll.ui.views.common import fabric_counts, plural
 
 __all__ = ["comparison_rows", "comparison_table", "selection_view", "fk_info", "flag_type_one", "flag_type_two",
-           "anim_summary", "fabric_line", "type_one_info", "type_two_info", "cross_group_links", "links_text"]
+           "anim_summary", "fabric_line", "type_one_info", "type_two_info", "cross_group_links", "links_text",
+           "compare_view", "type_one_view", "type_two_view", "animation_view", "step_stylesheet"]
 
 
 def _fmt(value, digits: int = 2) -> str:
@@ -246,3 +256,111 @@ def type_two_info(two: dict, plan: dict, topo: Topology) -> list:
         f"its {len(two['physical_switches'])} switches; the minimum-cost derived tree A promotes processes to "
         f"ancestors (at most {plan['degree']} children per switch) and needs {len(two['tree_switches'])} "
         f"switches: {saved} aggregation-tree entries saved."))]
+
+
+# ---------------------------------------------------------------- the views of a checked plan (request or job)
+def _view(plan: dict | None, data):
+    """(scenario, engine key, topology with breaks) of a checked plan, or None when there is nothing to show."""
+    if not plan or "error" in plan:
+        return None
+    scenario, _ = checked(data)
+    if scenario is None:
+        return None
+    return scenario, engine_key(scenario, plan), topology_of(scenario)
+
+
+def _problem(plan: dict | None) -> str:
+    return (plan or {}).get("error") or ""
+
+
+def compare_view(plan: dict | None, data):
+    """The trees compared, or the plan's problem."""
+    view = _view(plan, data)
+    if view is None:
+        return html.P(_problem(plan) or "…", className="message" if _problem(plan) else "info")
+    try:
+        return comparison_table(view[1], plan)
+    except VizcollError as exc:
+        return html.P(f"⚠ {exc}", className="message")
+
+
+def type_one_view(plan: dict | None, data):
+    """The chosen tree drawn logically and on the fabric, and what the drawing shows."""
+    view = _view(plan, data)
+    if view is None:
+        empty = blank_figure("No tree: see the message on the left." if _problem(plan) else "", height=300)
+        return (empty, empty, "") if plan else (no_update,) * 3
+    _, key, topo = view
+    try:
+        built = type_one(key, plan["kind"], plan["routes"])
+    except VizcollError as exc:
+        empty = blank_figure("No tree", height=300)
+        return empty, empty, f"⚠ {exc}"
+    where = "on the fabric" if plan["routes"] == LIVE else "as built (intact fabric)"
+    logical, mapped = chosen_tree_figures(built, tree_name(plan["kind"], plan["k"]), where, topo,
+                                          cross_group_links(built, topo))
+    return logical, mapped, type_one_info(built, plan, topo)
+
+
+def type_two_view(plan: dict | None, data):
+    """The physical and the minimum-cost type II trees, and the sentence about them."""
+    view = _view(plan, data)
+    if view is None:
+        empty = blank_figure("", height=300)
+        return (empty, empty, "") if plan else (no_update,) * 3
+    _, key, topo = view
+    try:
+        two = type_two(key, plan["routes"])
+    except VizcollError as exc:
+        empty = blank_figure("No type II tree", height=300)
+        return empty, empty, [html.P(f"⚠ {exc}")]
+    return (*type_two_figures(two, plan["degree"], topo), type_two_info(two, plan, topo))
+
+
+def animation_view(plan: dict | None, data):
+    """(timeline, flag, flag class, canvas elements, summary) of the animated tree, or the flag that stops it."""
+    view = _view(plan, data)
+    if view is None:
+        return (None, _problem(plan), "flag warn", [], "") if plan else (no_update,) * 5
+    _, key, topo = view
+    which = plan["anim"]
+    try:
+        text, waits = (flag_type_two if which == TYPE2 else flag_type_one)(key, plan, topo)
+    except VizcollError as exc:
+        return None, f"⚠ {exc}", "flag warn", [], ""
+    flag_class = "flag warn" if text.startswith("⚠") else "flag"
+    if topo.n_nodes > SMALL_LIMIT:
+        note = f"The animation is drawn for fabrics up to {SMALL_LIMIT:,} nodes (this one has {topo.n_nodes:,})."
+        return None, "\n".join(filter(None, [text, note])), flag_class, [], ""
+    elements = cytoscape_elements(topo)
+    if plan["nprocs"] > MAX_ANIMATED:
+        note = (f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
+                f"{plan['nprocs']:,}: its timeline would be too large for the browser).")
+        return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
+    if waits:
+        return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
+    if which == TYPE2 and not type_two(key, plan["routes"])["ok"]:
+        return None, text, flag_class, elements, ""
+    try:
+        timeline = timeline_of(key, which, plan["kind"], plan["routes"])
+    except VizcollError as exc:  # e.g. more events than a timeline may hold
+        return None, f"⚠ {exc}", "flag warn", elements, ""
+    return timeline, text, flag_class, elements, anim_summary(timeline["summary"])
+
+
+def step_stylesheet(step, timeline, plan: dict | None, data) -> list[dict]:
+    """Stylesheet for one player step: every vertex's state on its node, this step's hops in orange."""
+    sheet = base_stylesheet()
+    view = _view(plan, data) if timeline else None
+    if view is None:
+        return sheet
+    try:
+        tl, step = timeline_at(timeline, step)
+        events = tl.active_at(step) if step >= 0 else []
+        links = list(dict.fromkeys(lid for e in events for lid in e.path_links))
+        receivers = list(dict.fromkeys(e.dst for e in events if e.dst >= 0 and e.path_links))
+        state = {tl.entities[key]["node"]: value for key, value in tl.state_at(step).items() if key in tl.entities}
+        root = next((e["node"] for e in tl.entities.values() if e.get("vertex") == 0), None)
+        return sheet + aggregation_stylesheet(state, view[2].names, root) + state_stylesheet({}, links, receivers)
+    except (VizcollError, KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return sheet  # a malformed timeline from the browser, or one of another fabric
