@@ -228,6 +228,9 @@ class Topology:
                 raise TopologyError(f"{name} has {len(col)} entries for {n} nodes")
         if np.any((self.kind != SWITCH) & (self.kind != ENDPOINT)):
             raise TopologyError("node kind must be switch or endpoint")
+        if n and self.nports.min() < 1:
+            bad = int(np.argmin(self.nports))
+            raise TopologyError(f"node {self.names[bad]!r} has {int(self.nports[bad])} ports (at least 1)")
         for col in (self.link_pa, self.link_b, self.link_pb, self.link_id, self.broken):
             if len(col) != m:
                 raise TopologyError("link columns have different lengths")
@@ -453,8 +456,11 @@ class Topology:
             if len(links["id"]) > MAX_LINKS:
                 raise TopologyError(f"{len(links['id'])} links is more than the limit of {MAX_LINKS}")
             kinds = [KIND_NAMES.index(k) for k in nodes["kind"]]
+            named = next((i for i, x in enumerate(nodes["name"]) if not isinstance(x, str) or not x), None)
+            if named is not None:
+                raise TopologyError(f"'nodes.name' {named} must be non-empty text (it is {nodes['name'][named]!r})")
             topo = cls(
-                names=[str(x) for x in nodes["name"]],
+                names=list(nodes["name"]),
                 kind=_int_array(kinds, np.int8),
                 nports=_int_array(nodes["ports"]),
                 link_a=_int_array(links["a"]),

@@ -409,6 +409,13 @@ def test_json_errors():
     fails(json.dumps(bad), r"wrong type or value", "t.json")
     bad["nodes"]["ports"][0] = 10**30
     fails(json.dumps(bad), r"wrong type or value", "t.json")
+    bad["nodes"]["ports"][0] = -5  # the message names the count, not a range "1..-5"
+    fails(json.dumps(bad), r"^t\.json: node 'leaf0' has -5 ports \(at least 1\)$", "t.json")
+    for name in (1, [1], None, ""):  # not "used twice" nor a name made up by str()
+        named = json.loads(json.dumps(data))
+        named["nodes"]["name"][:2] = [name, name]
+        said = re.escape(repr(name))
+        fails(json.dumps(named), rf"^t\.json: 'nodes\.name' 0 must be non-empty text \(it is {said}\)$", "t.json")
     fails('{"schema": \n oops}', r"^t\.json, line 2: not valid JSON", "t.json")
     fails("not json at all", r"line 1: not valid JSON", "t.json")  # the extension is a hint
     fails("[" * 100_000, r"not valid JSON", "t.json")
