@@ -15,7 +15,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-__all__ = ["DashClient", "payload"]
+__all__ = ["DashClient", "payload", "cancel_buttons"]
 
 
 def _outputs(output: str) -> list[dict] | dict:
@@ -27,14 +27,31 @@ def _outputs(output: str) -> list[dict] | dict:
     return outs if output.startswith("..") else outs[0]
 
 
+def _entry(dep: dict, value) -> dict | list:
+    ident = dep["id"]
+    if ident.startswith("{"):  # an ALL wildcard: a list of concrete components
+        pattern = json.loads(ident)
+        concrete = {k: ("x" if v == ["ALL"] else v) for k, v in pattern.items()}
+        return [{"id": concrete, "property": dep["property"], "value": value}]
+    return {"id": ident, "property": dep["property"], "value": value}
+
+
 def payload(dep: dict, values: dict) -> dict:
-    """The request body of callback ``dep``; ``values`` maps ``"id.prop"`` to a value (missing: None)."""
+    """The request body of callback ``dep``; ``values`` maps ``"id.prop"`` to a value (missing: None); the first
+    input counts as the one that changed."""
     def entry(d):
-        return {"id": d["id"], "property": d["property"], "value": values.get(f"{d['id']}.{d['property']}")}
+        return _entry(d, values.get(f"{d['id']}.{d['property']}"))
     first = dep["inputs"][0]
     return {"output": dep["output"], "outputs": _outputs(dep["output"]),
             "inputs": [entry(d) for d in dep["inputs"]], "state": [entry(d) for d in dep["state"]],
             "changedPropIds": [f"{first['id']}.{first['property']}"]}
+
+
+def cancel_buttons(dep: dict) -> list[str]:
+    """The ids of background callback ``dep``'s Cancel buttons: those its ``running`` enables (the job bars of
+    :func:`vizcoll.ui.jobs.background`); Dash answers each with a cancel callback of output ``<id>.id``."""
+    running = (dep.get("running") or {}).get("running") or {}
+    return [key.rpartition(".")[0] for key, on in running.items() if key.endswith("-cancel.disabled") and on is False]
 
 
 class DashClient:
@@ -68,8 +85,8 @@ class DashClient:
 
     def cancel(self, dep: dict, handle: dict) -> None:
         """Press the job's Cancel button: the renderer posts the cancel callback with the job's handle."""
-        for button in (dep.get("background") or {}).get("cancel") or []:
-            self.post(self.callback(f"{button['id']}.id"), {}, cancelJob=handle["job"])
+        for button in cancel_buttons(dep):
+            self.post(self.callback(f"{button}.id"), {}, cancelJob=handle["job"])
 
     def run_job(self, dep: dict, values: dict, poll: float = 0.25, limit: float = 600,
                 cancel_after: float | None = None) -> dict:

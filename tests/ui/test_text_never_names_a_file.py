@@ -12,17 +12,13 @@ which files exist on the server.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
-import dash
 import pytest
 from dash import dcc
 
 from app import create_app
-from tests.fuzz_payload import payload, server_callbacks
-from vizcoll.ui import shell
-from vizcoll.ui.calls import DEFAULT_SCENARIO
+from tests.fuzz_payload import default_value, layout_components, post, server_callbacks
 
 ROOT = Path(__file__).resolve().parents[2]
 PATHS = {"/etc/passwd": "/etc/passwd-nowhere", "file:/etc/hostname": "file:/etc/hostname-nowhere",
@@ -37,35 +33,12 @@ def contents() -> list[str]:
     return [text for text in found if text]
 
 
-def components(node, found: dict) -> dict:
-    """id -> component of every component with an id in a layout tree."""
-    ident = getattr(node, "id", None)
-    if isinstance(ident, str):
-        found[ident] = node
-    children = getattr(node, "children", None)
-    for child in children if isinstance(children, list | tuple) else [children]:
-        if child is not None and not isinstance(child, str | int | float):
-            components(child, found)
-    return found
-
-
 @pytest.fixture(scope="module")
 def app_and_layout():
     app = create_app()
-    found = components(shell.shell_layout(), {})
-    for page in dash.page_registry.values():
-        module = __import__(page["module"], fromlist=["body"])
-        if hasattr(module, "body") and page["path"] not in ("/", "/not-found-404"):
-            components(module.body(DEFAULT_SCENARIO), found)
     client = app.server.test_client()
     client.get("/")
-    return client, found
-
-
-def default(found: dict, ident: str, prop: str):
-    if ident == "scenario" and prop == "data":
-        return DEFAULT_SCENARIO.to_dict()
-    return getattr(found.get(ident), prop, None)
+    return client, layout_components()
 
 
 def text_boxes(client, found) -> list[tuple[dict, int]]:
@@ -81,21 +54,11 @@ def text_boxes(client, found) -> list[tuple[dict, int]]:
 
 
 def answer(client, dep: dict, values: list, typed: str):
-    """The callback's answer with every occurrence of the typed text replaced by ``X`` (204: None); a background
-    job is followed to its result, as the browser polls it."""
-    body = payload(dep, values)
-    response = client.post("/_dash-update-component", json=body)
-    assert response.status_code in (200, 204), (dep["output"], response.status_code)
-    job = response.get_json(silent=True)
-    if isinstance(job, dict) and "job" in job:
-        for _ in range(600):
-            response = client.post(f"/_dash-update-component?cacheKey={job['cacheKey']}&job={job['job']}", json=body)
-            assert response.status_code in (200, 204), (dep["output"], response.status_code)
-            if "response" in (response.get_json(silent=True) or {}):
-                break
-            time.sleep(0.1)
-        return _without(response.get_json(silent=True)["response"], typed)
-    return _without(job, typed)
+    """The callback's answer (a background job's result) with every occurrence of the typed text replaced by
+    ``X`` (204: None)."""
+    status, _, answer = post(client, dep, values)
+    assert status in (200, 204), (dep["output"], status)
+    return _without(answer, typed)
 
 
 def _without(value, typed: str):
@@ -114,7 +77,7 @@ def test_every_text_box_is_tried_and_none_names_a_file(app_and_layout):
     assert len(boxes) >= 10  # patterns, specs, links, node names, placements, sizes...
     secrets = contents()
     for dep, i in boxes:
-        base = [default(found, d["id"], d["property"]) for d in dep["inputs"] + dep["state"]]
+        base = [default_value(found, d["id"], d["property"]) for d in dep["inputs"] + dep["state"]]
         for path, twin in PATHS.items():
             typed = answer(client, dep, base[:i] + [path] + base[i + 1:], path)
             other = answer(client, dep, base[:i] + [twin] + base[i + 1:], twin)
