@@ -12,12 +12,13 @@ from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
+from app import create_app
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import route_communicators
 from vizcoll.scenario import Scenario
 from vizcoll.ui.calls import DEFAULT_SCENARIO
 
-from .browser_helpers import full_page_screenshot
+from .browser_helpers import TopologyPage, full_page_screenshot
 
 TEACHING = "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4"
 
@@ -206,4 +207,47 @@ def test_the_fabrics_multicast_tables_beside_fulb(mc, tmp_path):
     page.duo.wait_for_contains_text("#mc-tables-info", "No tables loaded")
     page.upload("mc-tables-upload", minhop)
     until(lambda: summary_cell(page, "", 1) == "A: the fabric's tables", 30)
+    assert page.duo.get_logs() == []
+
+
+# ------------------------------------------------------------------ a large fabric: the routes are a background job
+# TaihuLight's 46,144-node fabric with the 416 communicators of a 256×160 grid: about 2 s of routing on two cores,
+# so the page routes it in a background job with a progress bar and Cancel
+LARGE = Scenario(spec="pruned-fat-tree:preset=taihulight", pattern="grid2d:256x160",
+                 params={"multicast": {"a": "sssp", "b": "fulb"}})
+
+
+@pytest.fixture
+def cold_mc(dash_duo, tmp_path, monkeypatch):
+    """The app served with an empty engine cache of its own, so that the job takes its seconds."""
+    monkeypatch.setenv("VIZCOLL_CACHE_DIR", str(tmp_path))
+    dash_duo.start_server(create_app(), navigate=False)
+    page = TopologyPage(dash_duo)
+    page.driver.set_window_size(1400, 1000)
+    return page
+
+
+def job_running(page) -> bool:
+    return "running" in (page.duo.find_element("#mc-routes-job").get_attribute("class") or "")
+
+
+def test_a_large_fabric_is_routed_in_a_job_with_progress_and_cancel(cold_mc):
+    page = cold_mc
+    page.open(f"/multicast#s={LARGE.to_fragment()}", counts=None)
+    until(lambda: job_running(page), 30, msg="the job bar never showed")
+    page.duo.wait_for_contains_text("#mc-routes-progress-text", "routing 416 groups by sssp", timeout=30)
+    assert "in the background" in page.duo.find_element("#mc-status").text
+    page.screenshot("multicast-job-running.png")
+    assert page.duo.find_element("#mc-use-preset").get_attribute("disabled") == "true"  # no second job meanwhile
+    page.click("#mc-routes-cancel")
+    until(lambda: not job_running(page), 10, msg="Cancel did not stop the job")
+    page.duo.wait_for_contains_text("#mc-status", "⚠ Cancelled: the groups were not routed", timeout=10)
+    assert page.duo.find_element("#mc-use-preset").get_attribute("disabled") is None
+
+    choose(page, "mc-algo-a", "minhop-new")  # a control changed: the job runs again, to its end this time
+    until(lambda: job_running(page), 20)
+    until(lambda: summary_cell(page, "max EFI", 1) != "", 120, msg="the job's views never came")
+    until(lambda: not job_running(page), 10)
+    assert shared(page).params["multicast"]["a"] == "minhop-new"
+    assert "Cancelled" not in page.duo.find_element("#mc-status").text
     assert page.duo.get_logs() == []

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from dash import html, no_update
+from flask import Flask
 
 from tests.callback_context import in_callback
 from tests.fabrics import HOSTS, ONE_SPINE
@@ -17,6 +18,7 @@ from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import ALGORITHMS
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology import io as topo_io
+from vizcoll.ui import cache as cache_module
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.figures.efi import BROKEN
 from vizcoll.ui.models import multicast as model
@@ -510,3 +512,43 @@ def test_a_forged_tables_choice_without_tables_is_refused(value):
     store, message = update(ALGO_A, DEFAULT_SCENARIO, a=value)
     assert store is no_update and message.startswith("⚠ unknown algorithm A")
     assert "tables" not in message.split("choose one of")[1]
+
+
+# ---------------------------------------------------------------- large fabrics: a background job
+@pytest.fixture
+def large(monkeypatch):
+    """Every fabric counts as large (the job's threshold at 10 nodes), inside an app whose cache starts empty."""
+    monkeypatch.setattr(model, "JOB_NODES", 10)
+    server = Flask(__name__)
+    cache_module.cache.init_app(server, config={"CACHE_TYPE": "SimpleCache"})
+    with server.app_context():
+        yield
+
+
+def test_a_large_fabric_waits_for_the_job_then_draws_in_the_request(large):
+    data = DEFAULT_SCENARIO.to_dict()
+    order = page.dispatch(data)
+    assert order == {"run": 1} and page.dispatch(data, order) == {"run": 2}  # each order runs the job again
+    waiting = page.render(data)
+    assert "in the background" in waiting[1] and waiting[0] == "" and page.group_protocol(data) is None
+    seen = []
+    views = page.compute_views(seen.append, order, data)
+    assert [text for *_, text in seen if text.endswith("(1 of 3)")]  # A's routing reported its progress
+    assert seen[-1] == (200, 300, "drawing the figures (3 of 3)")
+    # the routes are cached now: the views are drawn in the request, equal to the job's, and no job is ordered
+    assert page.dispatch(data, order) is None and page.dispatch(data) is no_update
+    assert summary_text(page.render(data)[0]) == summary_text(views[0]) and page.render(data)[1] == views[1]
+    assert page.group_protocol(data) == views[-1]
+
+
+def test_a_forged_job_order_or_store_changes_nothing(large):
+    for order, data in (("x", DEFAULT_SCENARIO.to_dict()), ({"run": 1}, {"schema": "nope"})):
+        assert page.compute_views(lambda _: None, order, data) == (no_update,) * len(page.VIEWS)
+
+
+def test_cancel_says_the_groups_were_not_routed():
+    assert page.cancelled(1).startswith("⚠ Cancelled")
+
+
+def summary_text(node) -> str:
+    return str(node.to_plotly_json() if hasattr(node, "to_plotly_json") else node)

@@ -20,6 +20,7 @@ from vizcoll.trees.cost import CostParams
 from vizcoll.trees.metrics import mapped_type_one, tree_metrics, vertex_switches
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
+from vizcoll.ui import jobs
 from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
 from vizcoll.ui.figures.trees import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
 from vizcoll.ui.models import trees as model
@@ -635,13 +636,13 @@ def views_module_compare(plan, data):
 
 def test_job_progress_writes_at_most_every_so_often():
     written = []
-    job = model.JobProgress(written.append, ["a", "b"], every=3600)
+    job = jobs.JobProgress(written.append, ["a", "b"], every=3600)
     report = job.stage(0)
     for done in range(1000):
         report(done, 1000)
     job.stage(1)(5, 10)
     assert written == [(0, 200, "a (1 of 2)"), (100, 200, "b (2 of 2)")]  # stage starts only: too soon for more
-    quick = model.JobProgress(written.append, ["a"], every=0)
+    quick = jobs.JobProgress(written.append, ["a"], every=0)
     quick.stage(0)(1, 4)
     quick.stage(0)(9, 0)  # a total of 0 (nothing to do) is no division by zero
     assert written[-3:] == [(25, 100, "a (1 of 1)"), (0, 100, "a (1 of 1)"), (0, 100, "a (1 of 1)")]

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
+from collections.abc import Callable
 from functools import lru_cache
 
 from dash import Input, Output
 
-__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background"]
+__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress"]
 
 REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
 JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
@@ -82,3 +84,29 @@ def background(prefix: str, buttons: tuple[str, ...] = ()) -> dict:
             "progress": [Output(f"{prefix}-progress", "value"), Output(f"{prefix}-progress", "max"),
                          Output(f"{prefix}-progress-text", "children")],
             "progress_default": [0, 1, ""], "cancel": [Input(f"{prefix}-cancel", "n_clicks")]}
+
+
+class JobProgress:
+    """A background job's ``set_progress((done, total, text))`` fed by engines: ``stages`` of equal weight, each
+    followed through :meth:`stage` as ``progress(done, total)``; written at most every ``every`` seconds (each
+    write is a round trip to the jobs' cache), and always when a stage starts."""
+
+    STEPS = 100  # steps of the bar per stage
+
+    def __init__(self, set_progress: Callable, stages: list[str], every: float = 0.25):
+        self.set_progress, self.stages, self.every = set_progress, list(stages), every
+        self.last = float("-inf")
+
+    def stage(self, index: int) -> Callable[[int, int], None]:
+        """Start stage ``index``; its engine's ``progress(done, total)``."""
+        self._write(index, 0, 1, force=True)
+        return lambda done, total: self._write(index, done, total)
+
+    def _write(self, index: int, done: int, total: int, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.last < self.every:
+            return
+        self.last = now
+        fraction = min(max(done / total, 0.0), 1.0) if total > 0 else 0.0
+        text = f"{self.stages[index]} ({index + 1} of {len(self.stages)})"
+        self.set_progress((index * self.STEPS + round(self.STEPS * fraction), self.STEPS * len(self.stages), text))

@@ -37,8 +37,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import time
-from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -58,6 +56,7 @@ from vizcoll.ui import calls
 from vizcoll.ui.cache import cached, job_progress, reporting
 from vizcoll.ui.calls import fabric_of, hops_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number
+from vizcoll.ui.jobs import JobProgress
 from vizcoll.ui.limits import (
     MAX_LINKS,
     MAX_NODES,
@@ -74,7 +73,7 @@ __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "M
            "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
            "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
            "selection", "GOAL_KEYS", "goal_file", "PLAN_KEYS", "stored_plan", "JOB_PROCESSES", "JOB_NODES",
-           "heavy", "JobProgress", "job_stages", "prepare"]
+           "heavy", "job_stages", "prepare"]
 
 PAGE = "trees"
 TYPE1, TYPE2 = "type1", "type2"
@@ -329,32 +328,6 @@ def _part(progress, index: int, parts: int):
     if progress is None:
         return None
     return lambda done, total: progress(index * max(total, 1) + done, parts * max(total, 1))
-
-
-class JobProgress:
-    """A background job's ``set_progress((done, total, text))`` fed by engines: ``stages`` of equal weight, each
-    followed through :meth:`stage` as ``progress(done, total)``; written at most every ``every`` seconds (each
-    write is a round trip to the jobs' cache), and always when a stage starts."""
-
-    STEPS = 100  # steps of the bar per stage
-
-    def __init__(self, set_progress: Callable, stages: list[str], every: float = 0.25):
-        self.set_progress, self.stages, self.every = set_progress, list(stages), every
-        self.last = float("-inf")
-
-    def stage(self, index: int) -> Callable[[int, int], None]:
-        """Start stage ``index``; its engine's ``progress(done, total)``."""
-        self._write(index, 0, 1, force=True)
-        return lambda done, total: self._write(index, done, total)
-
-    def _write(self, index: int, done: int, total: int, force: bool = False) -> None:
-        now = time.monotonic()
-        if not force and now - self.last < self.every:
-            return
-        self.last = now
-        fraction = min(max(done / total, 0.0), 1.0) if total > 0 else 0.0
-        text = f"{self.stages[index]} ({index + 1} of {len(self.stages)})"
-        self.set_progress((index * self.STEPS + round(self.STEPS * fraction), self.STEPS * len(self.stages), text))
 
 
 def job_stages(plan: dict) -> list[str]:

@@ -35,18 +35,22 @@ paper's teaching example where MINIHOP-MC-new reaches max EFI 8 and FULB-MC 3)
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.multicast.groups import simulate_group
 from vizcoll.multicast.loads import switch_group_rows
 from vizcoll.scenario import Scenario
+from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, topology_of, user_action
-from vizcoll.ui.components.kit import dropdown, field, graph, info, message_box, section, status_box
+from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.timeline import process_diagram
+from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.multicast import (
     MAX_PROTOCOL_MEMBERS,
     MAX_UPLOAD_BYTES,
@@ -58,9 +62,11 @@ from vizcoll.ui.models.multicast import (
     clicked_label,
     groups_of,
     natural_part,
+    needs_job,
     page_state,
     preset_scenario,
     read_params,
+    route_both,
     routed,
     tables_of,
     with_tables,
@@ -82,8 +88,8 @@ from vizcoll.ui.views.multicast import (
     worst_links,
 )
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "render", "group_protocol",
-           "render_protocol"]
+__all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "dispatch", "render",
+           "group_protocol", "compute_views", "cancelled", "render_protocol"]
 
 # the page's components
 MC_ALGO_A, MC_ALGO_B, MC_MESSAGE, MC_SUMMARY = "mc-algo-a", "mc-algo-b", "mc-message", "mc-summary"
@@ -93,7 +99,13 @@ MC_WORST, MC_STATE_FIG, MC_PLAYER = "mc-worst", "mc-state-fig", "mc-player"
 MC_PRESET, MC_USE_PRESET, MC_FABRIC, MC_STATUS = "mc-preset", "mc-use-preset", "mc-fabric", "mc-status"
 MC_TABLES_UPLOAD, MC_TABLES_FORGET = "mc-tables-upload", "mc-tables-forget"
 MC_TABLES_INFO, MC_TABLES_MESSAGE = "mc-tables-info", "mc-tables-message"
+MC_HEAVY, MC_JOB = "mc-heavy", "mc-routes"  # the background job's order and its job bar's prefix
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
+VIEWS = [Output(MC_SUMMARY, "children"), Output(MC_STATUS, "children"), Output(MC_FIG_A, "figure"),
+         Output(MC_FIG_B, "figure"), Output(MC_FIG_DIFF, "figure"), Output(MC_HIST, "figure"),
+         Output(MC_GROUP_INFO, "children"), Output(MC_WORST, "children"), Output(pid(MC_PLAYER, "timeline"), "data")]
+"""The views of the routes (:func:`render`, then :func:`group_protocol`'s timeline), also written by the job."""
+POLL_MS = 500  # how often the page asks a running job for its progress
 SAVED_AS = "vizcoll-multicast"  # the file name of a figure saved from its mode bar
 
 
@@ -152,6 +164,7 @@ def _tables_section(scenario: Scenario) -> html.Details:
 
 def _main(topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
     return html.Div(className="main", children=[
+        dcc.Store(id=MC_HEAVY), job_bar(MC_JOB),
         html.Div(id=MC_SUMMARY, className="panel"),
         status_box(MC_STATUS),
         html.Div(className="row", children=[
@@ -197,13 +210,14 @@ def register(app: Dash) -> None:
         Input(SCENARIO, "data"),
         State(MC_ALGO_A, "value"), State(MC_ALGO_B, "value"), State(MC_PART, "value"), State(MC_GROUP, "value"),
     )(controls)
-    app.callback(
-        Output(MC_SUMMARY, "children"), Output(MC_STATUS, "children"), Output(MC_FIG_A, "figure"),
-        Output(MC_FIG_B, "figure"), Output(MC_FIG_DIFF, "figure"), Output(MC_HIST, "figure"),
-        Output(MC_GROUP_INFO, "children"), Output(MC_WORST, "children"),
-        Input(SCENARIO, "data"),
-    )(render)
-    app.callback(Output(pid(MC_PLAYER, "timeline"), "data"), Input(SCENARIO, "data"))(group_protocol)
+    app.callback(Output(MC_HEAVY, "data"), Input(SCENARIO, "data"), State(MC_HEAVY, "data"))(dispatch)
+    app.callback(*VIEWS[:-1], Input(SCENARIO, "data"))(render)
+    app.callback(VIEWS[-1], Input(SCENARIO, "data"))(group_protocol)
+    app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
+                 Input(MC_HEAVY, "data"), State(SCENARIO, "data"), prevent_initial_call=True, interval=POLL_MS,
+                 **jobs.background(MC_JOB, (MC_USE_PRESET,)))(compute_views)
+    app.callback(Output(MC_STATUS, "children", allow_duplicate=True), Input(f"{MC_JOB}-cancel", "n_clicks"),
+                 prevent_initial_call=True)(cancelled)
     app.callback(
         Output(MC_STATE_FIG, "figure"),
         Input(pid(MC_PLAYER, "step"), "value"), Input(pid(MC_PLAYER, "timeline"), "data"),
@@ -277,11 +291,36 @@ def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
             algo_options(scenario.mcast_tables is not None), tables_line(loaded), scenario.mcast_tables is None)
 
 
+def dispatch(data, job_now=None):
+    """The background job's order (a new run for each scenario whose routes are a job, see
+    :func:`~vizcoll.ui.models.multicast.needs_job`); None once the views are drawn in the request again."""
+    scenario, _ = checked(data)
+    waiting = scenario is not None and _waits(scenario)
+    if not waiting:
+        return None if job_now is not None else no_update
+    run = job_now.get("run") if isinstance(job_now, dict) else 0
+    return {"run": whole_or(run, 0, 0, 10**9) + 1}
+
+
+def _waits(scenario: Scenario) -> bool:
+    _, groups, p, _ = page_state(scenario)
+    return bool(groups) and needs_job(scenario, p)
+
+
 def render(data):
-    """Summary, status, the four figures, the group's line and the worst links of the scenario's routes."""
+    """Summary, status, the four figures, the group's line and the worst links of the scenario's routes (those of
+    a large fabric come from the background job)."""
     scenario, message = checked(data)
     if scenario is None:
         return (no_update, message) + (no_update,) * 6
+    if _waits(scenario):
+        waiting = blank_figure("Routing in the background: see the progress bar at the top.")
+        return ("", f"Routing the groups on {topology_of(scenario).n_nodes:,} nodes in the background…", waiting,
+                waiting, waiting, waiting, "", "")
+    return _views(scenario)
+
+
+def _views(scenario: Scenario) -> tuple:
     topo, groups, p, notes = page_state(scenario)
     if not groups:
         blank = blank_figure("No multicast group to route: see the message above.")
@@ -302,8 +341,12 @@ def render(data):
 def group_protocol(data):
     """The join/leave timeline of the highlighted group under B (the subnet manager sits on its tree's root)."""
     scenario, _ = checked(data)
-    if scenario is None:
+    if scenario is None or _waits(scenario):
         return None
+    return _protocol(scenario)
+
+
+def _protocol(scenario: Scenario):
     topo, groups, p, _ = page_state(scenario)
     if not groups or p["group"] is None:
         return None
@@ -312,6 +355,26 @@ def group_protocol(data):
         return None
     members = tree.members[:MAX_PROTOCOL_MEMBERS]
     return simulate_group(members.tolist(), sm_node=tree.root, names=topo.names, seed=0).to_dict()
+
+
+def compute_views(set_progress, job, data):
+    """(A background job.) Route the groups by A and B with their progress, then every view; a forged or stale
+    order changes nothing."""
+    scenario, _ = checked(data)
+    if not isinstance(job, dict) or scenario is None:
+        return (no_update,) * len(VIEWS)
+    _, groups, p, _ = page_state(scenario)
+    progress = jobs.JobProgress(set_progress, [f"routing {len(groups or []):,} groups by {p['a']}",
+                                               f"routing them by {p['b']}", "drawing the figures"])
+    with suppress(VizcollError):  # the views say what went wrong
+        route_both(scenario, p, progress)
+    progress.stage(2)
+    return (*_views(scenario), _protocol(scenario))
+
+
+def cancelled(_clicks):
+    """Cancel pressed: the status says the routes were not computed (the job wrote nothing)."""
+    return "⚠ Cancelled: the groups were not routed. Change a control, or reload the page, to route them."
 
 
 def render_protocol(position, timeline):

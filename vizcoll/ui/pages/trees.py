@@ -60,7 +60,6 @@ from vizcoll.ui.models.trees import (
     PAGE,
     PRESETS,
     ROUTES,
-    JobProgress,
     comm_options,
     cost_of,
     engine_key,
@@ -414,7 +413,7 @@ def compute_views(set_progress, job, data):
     scenario, _ = checked(data)
     if plan is None or "error" in plan or scenario is None:
         return (no_update,) * len(VIEWS)
-    progress = JobProgress(set_progress, job_stages(plan))
+    progress = jobs.JobProgress(set_progress, job_stages(plan))
     with suppress(VizcollError):  # each view says what went wrong
         prepare(engine_key(scenario, plan), plan, progress)
     progress.stage(len(KINDS) + 1)
