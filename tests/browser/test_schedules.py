@@ -88,3 +88,23 @@ def test_a_barrier_downloaded_from_the_barrier_page_opens_here(page):
                                     timeout=30)
     page.duo.wait_for_contains_text("#sched-problems", "No problem", timeout=10)
     assert page.duo.get_logs() == []
+
+
+def test_a_large_file_is_timed_in_a_job_with_its_progress(page, tmp_path):
+    goal = tmp_path / "big.goal"  # a dissemination barrier of 1,300 ranks: 1.96 MB, about 2 s of checks and timing
+    subprocess.run([sys.executable, "-m", "vizcoll", "goal", "barrier", "--algo", "dissemination", "--procs", "1300",
+                    "-o", str(goal)], capture_output=True, check=True, cwd=ROOT)
+    makespan = simulate(barrier("dissemination", 1300), LogGP()).makespan
+
+    page.open("/schedules", counts=None)
+    page.duo.wait_for_contains_text("#sched-file", "No file yet", timeout=30)
+    page.upload("sched-upload", goal)
+    page.duo.wait_for_contains_text("#sched-file", "checked and timed in the background", timeout=30)
+    until(lambda: "running" in page.duo.find_element("#sched-analysis-job").get_attribute("class"), 20,
+          msg="the job bar never showed")
+    page.duo.wait_for_contains_text("#sched-analysis-progress-text", "checking and timing 2.0 MB of GOAL", timeout=20)
+    assert page.duo.find_element("#sched-example").get_attribute("disabled") == "true"
+    page.duo.wait_for_text_to_equal("#sched-makespan", f"{makespan:,}", timeout=120)
+    page.duo.wait_for_contains_text("#sched-file", "big.goal: 1,300 ranks", timeout=10)
+    until(lambda: page.duo.find_element("#sched-analysis-job").get_attribute("class") == "job", 10)
+    assert page.duo.get_logs() == []

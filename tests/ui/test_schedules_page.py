@@ -6,11 +6,13 @@ import base64
 
 import pytest
 from dash import no_update
+from flask import Flask
 
 from tests.callback_context import find_component, in_callback
 from vizcoll.scenario import Scenario
 from vizcoll.schedule import LogGP, barrier, dumps, parse, simulate, static_reduction
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui import cache as cache_module
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.figures.schedules import HANDLING, HOST, SENDING
 from vizcoll.ui.models import schedules as model
@@ -194,3 +196,26 @@ def test_ranks_sharing_a_node_are_named_together(ppn):
     sheet = page.render_step(0, view["timeline"], s.to_dict())
     labels = [rule["style"]["label"] for rule in sheet if "label" in rule["style"] and rule["selector"] != "node"]
     assert labels == ["r0, r1", "r2, r3"]
+
+
+# ---------------------------------------------------------------- large files: a background job
+def test_a_large_file_waits_for_the_job_then_draws_in_the_request(monkeypatch):
+    monkeypatch.setattr(model, "JOB_BYTES", 100)  # every file counts as large
+    server = Flask(__name__)
+    cache_module.cache.init_app(server, config={"CACHE_TYPE": "SimpleCache"})
+    data = DEFAULT_SCENARIO.to_dict()
+    goal = model.example_goal(DEFAULT_SCENARIO)
+    with server.app_context():
+        order = page.dispatch(goal, data)
+        assert order == {"run": 1} and page.dispatch(goal, data, order) == {"run": 2}
+        waiting = page.analyse(goal, data)
+        assert "in the background" in waiting[0] and waiting[4] is None
+        seen = []
+        views = page.compute_views(seen.append, order, goal, data)
+        assert [text for *_, text in seen] == ["checking and timing 0.0 MB of GOAL (1 of 2)",
+                                               "replaying it on the fabric (2 of 2)"]
+        assert "Makespan" in str(views[2]) and views[4]["schema"].startswith("vizcoll.timeline")
+        assert page.dispatch(goal, data, order) is None  # analysed: drawn in the request, no job
+        assert str(page.analyse(goal, data)) == str(views)
+        assert page.compute_views(seen.append, "forged", goal, data) == (no_update,) * len(page.VIEWS)
+    assert page.cancelled(1).children.startswith("⚠ Cancelled")

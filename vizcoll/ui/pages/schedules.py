@@ -17,13 +17,26 @@ the figures :mod:`vizcoll.ui.figures.schedules`.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, checked, remembered, store_output, topology_of, user_action
-from vizcoll.ui.components.kit import field, graph, info, message_box, number_input, panel, section, status_box
+from vizcoll.ui.components.kit import (
+    field,
+    graph,
+    info,
+    job_bar,
+    message_box,
+    number_input,
+    panel,
+    section,
+    status_box,
+)
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.schedules import (
@@ -36,6 +49,7 @@ from vizcoll.ui.figures.schedules import (
     step_stylesheet,
 )
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements
+from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.schedules import (
     DEFAULTS,
     FIELDS,
@@ -46,6 +60,7 @@ from vizcoll.ui.models.schedules import (
     drawing_plan,
     example_goal,
     goal_from_upload,
+    needs_job,
     read_goal,
     read_params,
     replay,
@@ -56,7 +71,8 @@ from vizcoll.ui.models.schedules import (
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.schedules import file_line, problems_view, timing_view
 
-__all__ = ["PAGE", "layout", "body", "register", "load_goal", "update", "analyse", "render_step"]
+__all__ = ["PAGE", "layout", "body", "register", "load_goal", "update", "dispatch", "analyse", "compute_views",
+           "cancelled", "render_step"]
 
 # the page's components
 SCHED_UPLOAD, SCHED_GOAL, SCHED_EXAMPLE = "sched-upload", "sched-goal", "sched-example"
@@ -65,7 +81,13 @@ SCHED_PROBLEMS, SCHED_TIMING, SCHED_FINISH = "sched-problems", "sched-timing", "
 SCHED_CANVAS, SCHED_FLAG, SCHED_LEGEND, SCHED_PLAYER = "sched-canvas", "sched-flag", "sched-legend", "sched-player"
 PARAM_CONTROLS = {"L": "sched-latency", "o": "sched-overhead", "g": "sched-gap", "G": "sched-gap-byte",
                   "O": "sched-overhead-byte", "S": "sched-eager"}
+SCHED_HEAVY, SCHED_JOB = "sched-heavy", "sched-analysis"  # the background job's order and its job bar's prefix
 FIGURES = "vizcoll-schedules"  # the file name of a figure saved from its mode bar
+VIEWS = [Output(SCHED_FILE, "children"), Output(SCHED_PROBLEMS, "children"), Output(SCHED_TIMING, "children"),
+         Output(SCHED_FINISH, "figure"), Output(pid(SCHED_PLAYER, "timeline"), "data"),
+         Output(SCHED_CANVAS, "elements"), Output(SCHED_FLAG, "children"), Output(SCHED_FLAG, "className")]
+"""What :func:`analyse` shows (also written by the background job of a large file)."""
+POLL_MS = 400  # how often the page asks a running job for its progress
 CANVAS_STYLE = {"width": "100%", "height": "520px", "background": "#fff", "border": "1px solid #d9e2ec",
                 "borderRadius": "6px"}
 HIDDEN = {"display": "none"}
@@ -109,7 +131,7 @@ def body(scenario: Scenario) -> html.Div:
         message_box(SCHED_MESSAGE),
     ])
     main = html.Div(className="main", children=[
-        dcc.Store(id=SCHED_GOAL, storage_type="session"),
+        dcc.Store(id=SCHED_GOAL, storage_type="session"), dcc.Store(id=SCHED_HEAVY), job_bar(SCHED_JOB),
         panel(html.H3("Problems (LogGOPSim's silent ones too)"), html.Div(id=SCHED_PROBLEMS)),
         panel(html.H3("LogGP timing"), html.Div(id=SCHED_TIMING), graph(SCHED_FINISH, FIGURES)),
         panel(html.H3("Replay on the scenario's fabric: rank r runs where the scenario places process r"),
@@ -147,13 +169,15 @@ def register(app: Dash) -> None:
         store_output(), Output(SCHED_MESSAGE, "children"),
         *[Input(i, "value") for i in PARAM_CONTROLS.values()], State(SCENARIO, "data"), prevent_initial_call=True,
     )(update)
-    app.callback(
-        Output(SCHED_FILE, "children"), Output(SCHED_PROBLEMS, "children"), Output(SCHED_TIMING, "children"),
-        Output(SCHED_FINISH, "figure"), Output(pid(SCHED_PLAYER, "timeline"), "data"),
-        Output(SCHED_CANVAS, "elements"), Output(SCHED_FLAG, "children"),
-        Output(SCHED_FLAG, "className"),
-        Input(SCHED_GOAL, "data"), Input(SCENARIO, "data"),
-    )(analyse)
+    goal, scenario = Input(SCHED_GOAL, "data"), Input(SCENARIO, "data")
+    app.callback(Output(SCHED_HEAVY, "data"), goal, scenario, State(SCHED_HEAVY, "data"))(dispatch)
+    app.callback(*VIEWS, goal, scenario)(analyse)
+    app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
+                 Input(SCHED_HEAVY, "data"), State(SCHED_GOAL, "data"), State(SCENARIO, "data"),
+                 prevent_initial_call=True, interval=POLL_MS,
+                 **jobs.background(SCHED_JOB, (SCHED_EXAMPLE,)))(compute_views)
+    app.callback(Output(SCHED_PROBLEMS, "children", allow_duplicate=True), Input(f"{SCHED_JOB}-cancel", "n_clicks"),
+                 prevent_initial_call=True)(cancelled)
     app.callback(
         Output(SCHED_CANVAS, "stylesheet"),
         Input(pid(SCHED_PLAYER, "step"), "value"), Input(pid(SCHED_PLAYER, "timeline"), "data"),
@@ -189,28 +213,78 @@ def update(*args):
     return remembered(data, PAGE, params), ""
 
 
-def analyse(goal, data):
-    """The opened file's line, problems, LogGP timing and chart, and its replay on the scenario's fabric."""
+def _opened(goal, data) -> tuple[tuple | None, tuple | None]:
+    """((name, text, scenario, parameters), None) of the opened file, or (None, the views saying why there is
+    nothing to show)."""
     nothing = blank_figure("Open a GOAL file to see every rank's finishing time.", height=300)
     scenario, message = checked(data)
-    elements = _fabric(scenario)
     if goal is None:
-        return ("No file yet.", html.P("Open a GOAL file, or the example.", className="info"), "", nothing, None,
-                elements, "Open a GOAL file: its ranks run where the scenario places its processes.", "flag")
+        hint = "Open a GOAL file: its ranks run where the scenario places its processes."
+        return None, ("No file yet.", html.P("Open a GOAL file, or the example.", className="info"), "", nothing,
+                      None, _fabric(scenario), hint, "flag")
     try:
         name, text = read_goal(goal)
         if scenario is None:
             raise VizcollError(message.removeprefix("⚠ "))
-        params = stored_params(scenario)
+        return (name, text, scenario, stored_params(scenario)), None
     except VizcollError as exc:
-        return no_update, no_update, [html.P(f"⚠ {exc}", className="message")], nothing, None, elements, "", "flag"
+        return None, (no_update, no_update, [html.P(f"⚠ {exc}", className="message")], nothing, None,
+                      _fabric(scenario), "", "flag")
+
+
+def dispatch(goal, data, job_now=None):
+    """The background job's order: a new run for each large file (or parameters) not analysed yet; None once the
+    views are drawn in the request again."""
+    opened, _ = _opened(goal, data)
+    if opened is None or not needs_job(opened[1], opened[3]):
+        return None if job_now is not None else no_update
+    run = job_now.get("run") if isinstance(job_now, dict) else 0
+    return {"run": whole_or(run, 0, 0, 10**9) + 1}
+
+
+def analyse(goal, data):
+    """The opened file's line, problems, LogGP timing and chart, and its replay on the scenario's fabric (those of
+    a large file come from the background job)."""
+    opened, why = _opened(goal, data)
+    if opened is None:
+        return why
+    name, text, scenario, params = opened
+    if needs_job(text, params):
+        waiting = blank_figure("Timed in the background: see the progress bar at the top.", height=300)
+        return (f"{name}: {len(text):,} bytes, checked and timed in the background…", "", "", waiting, None,
+                _fabric(scenario), "", "flag")
+    return _views(name, text, scenario, params)
+
+
+def _views(name: str, text: str, scenario: Scenario, params: dict) -> tuple:
     result = analysis(text, params)
     timing = result["timing"]
     figure = finish_figure(timing["finish"], timing["host"]) if timing else blank_figure(
         "No timing while the file has errors.", height=300)
     drawn = _replay(scenario, text, params, result) if timing else (None, "", "flag")
     return (file_line(name, result), problems_view(result["problems"]), timing_view(result, params), figure,
-            drawn[0], elements, *drawn[1:])
+            drawn[0], _fabric(scenario), *drawn[1:])
+
+
+def compute_views(set_progress, job, goal, data):
+    """(A background job.) Check and time the file, then replay it, with the progress of each; a forged order or
+    store changes nothing."""
+    opened, _ = _opened(goal, data)
+    if not isinstance(job, dict) or opened is None:
+        return (no_update,) * len(VIEWS)
+    name, text, scenario, params = opened
+    progress = jobs.JobProgress(set_progress, [f"checking and timing {len(text) / 1e6:.1f} MB of GOAL",
+                                               "replaying it on the fabric"])
+    progress.stage(0)
+    with suppress(VizcollError):  # the views say what went wrong
+        analysis(text, params)
+    progress.stage(1)
+    return _views(name, text, scenario, params)
+
+
+def cancelled(_clicks):
+    """Cancel pressed: the problems box says the file was not checked (the job wrote nothing)."""
+    return html.P("⚠ Cancelled: the file was not checked or timed. Open it again to do so.", className="message")
 
 
 def _fabric(scenario: Scenario | None) -> list[dict]:
