@@ -29,9 +29,9 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 
-from dash import Input, Output
+from dash import Input, Output, no_update
 
-__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress"]
+__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress", "order"]
 
 REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
 JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
@@ -84,6 +84,17 @@ def background(prefix: str, buttons: tuple[str, ...] = ()) -> dict:
             "progress": [Output(f"{prefix}-progress", "value"), Output(f"{prefix}-progress", "max"),
                          Output(f"{prefix}-progress-text", "children")],
             "progress_default": [0, 1, ""], "cancel": [Input(f"{prefix}-cancel", "n_clicks")]}
+
+
+def order(needed: bool, job_now, **extra):
+    """The value of a page's job-order store (a ``dcc.Store`` the background callback takes as its Input):
+    ``{"run": n + 1, **extra}`` when the views need a job (a new run each time, so that the job runs again),
+    None once they are drawn in the request (which also ends a running job), ``no_update`` when it stays None."""
+    if not needed:
+        return None if job_now is not None else no_update
+    run = job_now.get("run") if isinstance(job_now, dict) else 0
+    run = run if isinstance(run, int) and not isinstance(run, bool) and 0 <= run < 10**9 else 0
+    return {"run": run + 1, **extra}
 
 
 class JobProgress:

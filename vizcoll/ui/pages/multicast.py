@@ -50,7 +50,6 @@ from vizcoll.ui.components.player import pid, player, register_player, timeline_
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.timeline import process_diagram
-from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.multicast import (
     MAX_PROTOCOL_MEMBERS,
     MAX_UPLOAD_BYTES,
@@ -295,11 +294,7 @@ def dispatch(data, job_now=None):
     """The background job's order (a new run for each scenario whose routes are a job, see
     :func:`~vizcoll.ui.models.multicast.needs_job`); None once the views are drawn in the request again."""
     scenario, _ = checked(data)
-    waiting = scenario is not None and _waits(scenario)
-    if not waiting:
-        return None if job_now is not None else no_update
-    run = job_now.get("run") if isinstance(job_now, dict) else 0
-    return {"run": whole_or(run, 0, 0, 10**9) + 1}
+    return jobs.order(scenario is not None and _waits(scenario), job_now)
 
 
 def _waits(scenario: Scenario) -> bool:

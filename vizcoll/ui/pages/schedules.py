@@ -49,7 +49,6 @@ from vizcoll.ui.figures.schedules import (
     step_stylesheet,
 )
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements
-from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.schedules import (
     DEFAULTS,
     FIELDS,
@@ -236,10 +235,7 @@ def dispatch(goal, data, job_now=None):
     """The background job's order: a new run for each large file (or parameters) not analysed yet; None once the
     views are drawn in the request again."""
     opened, _ = _opened(goal, data)
-    if opened is None or not needs_job(opened[1], opened[3]):
-        return None if job_now is not None else no_update
-    run = job_now.get("run") if isinstance(job_now, dict) else 0
-    return {"run": whole_or(run, 0, 0, 10**9) + 1}
+    return jobs.order(opened is not None and needs_job(opened[1], opened[3]), job_now)
 
 
 def analyse(goal, data):

@@ -350,10 +350,7 @@ def dispatch(plan, _rebuild=None, job_now=None):
     """The background job's order: ``{"plan", "run"}`` for a plan whose views are a job (a new run each time, so
     that Build runs it again); None once the plan is computed in the request again (which stops a running job)."""
     plan = stored_plan(plan)
-    if plan is None or not heavy(plan):
-        return None if job_now is not None else no_update
-    run = job_now.get("run") if isinstance(job_now, dict) else 0
-    return {"plan": plan, "run": whole_or(run, 0, 0, 10**9) + 1}
+    return jobs.order(plan is not None and heavy(plan), job_now, plan=plan)
 
 
 def _pending(plan) -> tuple[dict | None, bool]:
