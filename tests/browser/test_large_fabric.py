@@ -5,6 +5,9 @@ from __future__ import annotations
 from dash.testing.wait import until
 from selenium.webdriver.common.by import By
 
+from vizcoll.topology import io as topo_io
+from vizcoll.topology.generators import from_spec
+
 from .browser_helpers import counts_line
 
 
@@ -26,4 +29,18 @@ def test_large_fabric_is_drawn_with_webgl(page):
     page.duo.wait_for_contains_text("#topo-bcast-info", "36,000 nodes reached", timeout=30)
     page.driver.execute_script("document.getElementById('topo-counts').scrollIntoView({block: 'start'});")
     page.screenshot("topology-large.png")
+    assert page.duo.get_logs() == []
+
+
+def test_a_large_file_is_read_in_a_job_with_its_progress(page, tmp_path):
+    path = tmp_path / "big.graphml"  # 3.1 MB of GraphML: read in a background job, the page says so meanwhile
+    path.write_text(topo_io.dumps(from_spec("fat-tree:radix=24,levels=3"), "graphml"))
+    page.open("/topology")
+    page.upload("topo-upload", path)
+    until(lambda: "running" in page.duo.find_element("#topo-upload-read-job").get_attribute("class"), 20,
+          msg="the job bar never showed")
+    page.duo.wait_for_contains_text("#topo-upload-read-progress-text", "Reading big.graphml (3.1 MB)", timeout=10)
+    page.duo.wait_for_text_to_equal("#topo-counts", counts_line(720, 3456, 10368, 0, 24), timeout=60)
+    page.duo.wait_for_contains_text("#scenario-badge", "big.graphml", timeout=10)
+    until(lambda: page.duo.find_element("#topo-upload-read-job").get_attribute("class") == "job", 10)
     assert page.duo.get_logs() == []

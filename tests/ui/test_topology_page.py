@@ -224,6 +224,21 @@ def test_the_upload_boxes_are_emptied_so_the_same_file_can_be_loaded_again():
     assert upload is None and comm_upload is None
 
 
+def test_a_large_file_is_left_to_the_job_which_reads_it_as_the_request_would(monkeypatch):
+    url = data_url(ONE_SPINE)
+    small = update("topo-upload.contents", upload=url, upload_name="h.net")
+    assert page.read_large_upload(print, url, "h.net", None, DEFAULT.to_dict()) == (no_update,) * 7  # the request's
+    monkeypatch.setattr(page, "LARGE_UPLOAD_BYTES", 10)
+    assert update("topo-upload.contents", upload=url, upload_name="h.net") == (no_update,) * 7  # the job's now
+    seen = []
+    assert page.read_large_upload(seen.append, url, "h.net", None, DEFAULT.to_dict()) == small
+    assert seen == [(0, 1, f"Reading h.net ({len(url) * 3 / 4e6:.1f} MB)…")]
+    store, message, *_ = page.read_large_upload(seen.append, data_url("junk " * 10), "j.net", None, DEFAULT.to_dict())
+    assert store is no_update and message.startswith("⚠ j.net")
+    for forged in (None, 12, ["x"]):
+        assert page.read_large_upload(seen.append, forged, "h.net", None, DEFAULT.to_dict()) == (no_update,) * 7
+
+
 def test_a_page_load_writes_nothing():
     assert in_callback(page.update_scenario, None, DEFAULT.to_dict(), **values()) == (no_update,) * 7
 
