@@ -88,7 +88,7 @@ def celery_worker(cache_dir: Path, redis_url: str) -> Iterator[subprocess.Popen]
     env = dict(os.environ, VIZCOLL_REDIS_URL=redis_url, VIZCOLL_CACHE_DIR=str(cache_dir))
     log = cache_dir / "celery.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "app:celery_app", "worker", "--pool=solo",
+        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "app:celery_app", "worker",
                                  "--loglevel=INFO"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         for _ in range(240):
