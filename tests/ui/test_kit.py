@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 from dash import Dash, dcc, html
 
 from vizcoll.ui.components import kit
@@ -53,3 +56,20 @@ def test_one_blank_figure():
     assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
     assert blank_figure().layout.height == 320
     assert framed(blank_figure()).layout.title.x == 0.01
+
+
+def test_a_job_process_runs_below_the_web_workers_priority(tmp_path):
+    import diskcache
+
+    from vizcoll.ui.jobs import JOB_NICENESS, LowPriorityJobs
+
+    manager = LowPriorityJobs(diskcache.Cache(str(tmp_path)))
+    pid = manager.call_job_fn("key", _sleep, [0.5], {})
+    try:
+        assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + JOB_NICENESS
+    finally:
+        os.kill(pid, 9)
+
+
+def _sleep(_key, _progress_key, args, _context):
+    time.sleep(args[0])

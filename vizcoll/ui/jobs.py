@@ -10,7 +10,9 @@ Where jobs run:
 - by default a :class:`dash.DiskcacheManager`: each job is a process of its
   own on the same host, its result in a diskcache next to the engine cache
   (``VIZCOLL_CACHE_DIR``); works with ``python app.py`` and with gunicorn, no
-  extra service;
+  extra service. Job processes run at a lower CPU priority (nice
+  :data:`JOB_NICENESS`), so that pages keep answering while jobs run on the
+  same cores;
 - with ``VIZCOLL_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``) a
   :class:`dash.CeleryManager` on that Redis (broker and results), and the
   engine cache on the same Redis: start workers, on any number of hosts, with
@@ -27,14 +29,17 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from functools import lru_cache
 
-from dash import Input, Output, no_update
+from dash import DiskcacheManager, Input, Output, no_update
 
-__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress", "order"]
+__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress", "order",
+           "LowPriorityJobs"]
 
 REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
 JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
+JOB_NICENESS = 10  # a job process's CPU priority below the web workers' (nice 0)
 
 
 def redis_url() -> str | None:
@@ -63,10 +68,19 @@ def manager():
 
         return CeleryManager(celery_app(), expire=JOB_EXPIRE_S)
     import diskcache
-    from dash import DiskcacheManager
 
     base = os.environ.get("VIZCOLL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "vizcoll-cache")
-    return DiskcacheManager(diskcache.Cache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S)
+    return LowPriorityJobs(diskcache.Cache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S)
+
+
+class LowPriorityJobs(DiskcacheManager):
+    """Dash's diskcache manager whose job processes run at nice :data:`JOB_NICENESS`."""
+
+    def call_job_fn(self, key, job_fn, args, context):
+        pid = super().call_job_fn(key, job_fn, args, context)
+        with suppress(OSError):  # the job may be over already
+            os.setpriority(os.PRIO_PROCESS, pid, JOB_NICENESS)
+        return pid
 
 
 def background(prefix: str, buttons: tuple[str, ...] = ()) -> dict:
