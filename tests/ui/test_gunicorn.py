@@ -8,8 +8,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from benchmarks.dash_http import DashClient
 from tests.gunicorn_server import get, gunicorn
 from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.models import trees as trees_model
+from vizcoll.ui.pages import trees as trees_page
 
 
 def post(url: str, payload: dict) -> dict:
@@ -66,3 +69,16 @@ def test_no_server_software_or_pid_shows_and_big_bodies_get_413(server):
                      b"Content-Length: 31457280\r\n\r\n")
         status = int(sock.recv(4096).split(b" ", 2)[1])
     assert status == 413
+
+
+def test_a_huge_k_on_trees_gets_a_message_naming_the_limit(server):
+    base, _ = server
+    client = DashClient(base)
+    dep = client.callback("trees-rebuild.data")  # the Build button's callback
+    ids = [d["id"] for d in dep["inputs"] + dep["state"]]
+    assert "trees-build" in ids and "trees-k" in ids  # the ids outside checks use
+    values = {f"{trees_page.PARAM_CONTROLS[key]}.value": value for key, value in trees_model.DEFAULTS.items()}
+    values |= {"trees-build.n_clicks": 1, "trees-k.value": 10**9, "scenario.data": DEFAULT_SCENARIO.to_dict()}
+    answer = client.post(dep, values)
+    message = answer["response"]["trees-message"]["children"]
+    assert message.startswith("⚠ k (width / base)") and "1024" in message, message  # the limit, named
