@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from app import create_app
 from tests.fuzz_payload import default_value, layout_components, post, server_callbacks
 
-EXAMPLES = 25  # per callback (86 callbacks): about a minute in all
+EXAMPLES = 25  # per callback (95 callbacks): about half a minute in all
 JOB_EXAMPLES = 5  # per background callback: each starts a job process
 JOB_SECONDS = 20  # a job still running after that is cancelled (its answer is then not checked)
 
