@@ -55,8 +55,16 @@ class TopologyPage:
 
     # -------------------------------------------------------------- controls
     def type_into(self, selector: str, text: str) -> None:
-        self.duo.clear_input(selector)
-        self.duo.find_element(selector).send_keys(text)
+        """Replace the text of an input with ``text`` (checked: on a busy machine a clear can come too late)."""
+        element = self.duo.find_element(selector)
+        for _ in range(3):
+            self.duo.clear_input(selector)
+            if element.get_attribute("value") != "":
+                continue
+            element.send_keys(text)
+            if element.get_attribute("value") == text:
+                return
+        raise AssertionError(f"could not type {text!r} into {selector}: it holds {element.get_attribute('value')!r}")
 
     def click(self, selector: str) -> None:
         self.duo.find_element(selector).click()
