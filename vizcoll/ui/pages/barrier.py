@@ -62,7 +62,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_player, timeline_at
+from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_player
 from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models import barrier as model
@@ -71,7 +71,7 @@ from vizcoll.ui.views.barrier import (
     drawing,
     judgement_text,
     legend,
-    step_styles,
+    run_stylesheet,
     summary_table,
     sweep_choices,
     sweep_info,
@@ -425,15 +425,13 @@ def render_step(step, timeline, plan, data):
     """Stylesheet for one player step: states, DLCT IDs, this step's hops (Gather / Release) and adjustments
     (the timeline comes back from the browser: a forged one gives the plain drawing)."""
     plan = plan if isinstance(plan, dict) else {}
-    sheet = charts.grid_stylesheet() if plan.get("grid") is True else charts.fabric_stylesheet()
     scenario = checked(data)[0] if timeline and plan and "error" not in plan else None
-    if scenario is None:
-        return sheet
+    grid = plan.get("grid") is True
     try:
-        tl, step = timeline_at(timeline, whole_or(step, 0, 0, MAX_STEPS))
+        return run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS)) \
+            if scenario is not None else run_stylesheet(grid)
     except VizcollError:
-        return sheet
-    return sheet + step_styles(topology_of(scenario), tl, step)
+        return run_stylesheet(grid)
 
 
 def export_goal(_clicks, data):

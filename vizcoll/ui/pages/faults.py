@@ -25,7 +25,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.treft import OPERATIONS, WORKFLOWS
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
+from vizcoll.ui.calls import SCENARIO, remembered, store_output
 from vizcoll.ui.components.kit import (
     download_button,
     dropdown,
@@ -43,20 +43,18 @@ from vizcoll.ui.figures.faults import VARIANT_NAMES, overhead_chart, reduction_d
 from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.faults import (
     CLICK,
-    DEFAULTS,
     FAULTS,
     GOAL_ALGOS,
     MAX_PROCS,
     PAGE,
     SIZES,
-    default_slow,
     goal_file,
     kernel_options,
     overheads,
     read_reduction,
     read_treft,
     reduction_runs,
-    scenario_procs,
+    shown_values,
     stored_reduction,
     stored_treft,
     treft_run,
@@ -93,26 +91,6 @@ register_page(__name__, layout, path="/faults", name="Fault replays", order=5)
 
 
 # ---------------------------------------------------------------- layout
-def shown_values(scenario: Scenario) -> dict:
-    """The controls' values: the scenario's page parameters (procs from its first communicator unless set here),
-    each unusable one replaced by its default."""
-    procs, procs_note = scenario_procs(scenario)
-    v = {key: "" if val is None else str(val)
-         for key, val in page_params(scenario, PAGE, DEFAULTS | {"procs": str(procs),
-                                                                  "slow": default_slow(procs)}).items()}
-    for key in ("procs", "root", "seed"):
-        v[key] = int(v[key]) if v[key].isdigit() else int(DEFAULTS[key])
-    v["workflow"] = v["workflow"] if v["workflow"] in WORKFLOWS else "HC"
-    v["cls"] = v["cls"] if v["cls"] in ("A", "B") else "A"
-    replica, v["kernel"], v["var"] = (v["inject"].split(":") + ["", "", ""])[:3] if v["inject"] else ("none", None,
-                                                                                                        None)
-    v["replica"] = replica.lstrip("r") or "none"
-    v["fault"] = v["fault"] if v["fault"] in FAULTS else "none"
-    v["variant"] = v["variant"] if v["variant"] in VARIANT_NAMES else "treft"
-    v["procs_note"] = procs_note
-    return v
-
-
 def body(scenario: Scenario) -> html.Div:
     """The page with the scenario's parameters."""
     v = shown_values(scenario)

@@ -40,7 +40,6 @@ from contextlib import suppress
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
-from vizcoll.multicast.groups import simulate_group
 from vizcoll.multicast.loads import switch_group_rows
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
@@ -51,7 +50,6 @@ from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.models.multicast import (
-    MAX_PROTOCOL_MEMBERS,
     MAX_UPLOAD_BYTES,
     OVERVIEW,
     PAGE,
@@ -64,6 +62,7 @@ from vizcoll.ui.models.multicast import (
     needs_job,
     page_state,
     preset_scenario,
+    protocol_timeline,
     read_params,
     route_both,
     routed,
@@ -338,18 +337,7 @@ def group_protocol(data):
     scenario, _ = checked(data)
     if scenario is None or _waits(scenario):
         return None
-    return _protocol(scenario)
-
-
-def _protocol(scenario: Scenario):
-    topo, groups, p, _ = page_state(scenario)
-    if not groups or p["group"] is None:
-        return None
-    tree = routed(scenario, p["b"]).trees[p["group"]]
-    if tree is None:
-        return None
-    members = tree.members[:MAX_PROTOCOL_MEMBERS]
-    return simulate_group(members.tolist(), sm_node=tree.root, names=topo.names, seed=0).to_dict()
+    return protocol_timeline(scenario)
 
 
 def compute_views(set_progress, job, data):
@@ -364,7 +352,7 @@ def compute_views(set_progress, job, data):
     with suppress(VizcollError):  # the views say what went wrong
         route_both(scenario, p, progress)
     progress.stage(2)
-    return (*_views(scenario), _protocol(scenario))
+    return (*_views(scenario), protocol_timeline(scenario))
 
 
 def cancelled(_clicks):

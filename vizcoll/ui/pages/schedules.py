@@ -37,16 +37,13 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, register_player, timeline_at
+from vizcoll.ui.components.player import pid, player, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.schedules import (
     HANDLING,
     SENDING,
     STATE_COLOURS,
     finish_figure,
-    node_states,
-    rank_stylesheet,
-    step_stylesheet,
 )
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements
 from vizcoll.ui.models.schedules import (
@@ -68,7 +65,7 @@ from vizcoll.ui.models.schedules import (
     stored_params,
 )
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.views.schedules import file_line, problems_view, timing_view
+from vizcoll.ui.views.schedules import file_line, problems_view, replay_stylesheet, timing_view
 
 __all__ = ["PAGE", "layout", "body", "register", "load_goal", "update", "dispatch", "analyse", "compute_views",
            "cancelled", "render_step"]
@@ -307,19 +304,5 @@ def _replay(scenario: Scenario, text: str, params: dict, result: dict):
 
 def render_step(step, timeline, data):
     """Stylesheet for one player step: each rank node's label and state, this step's messages and handlings."""
-    sheet = base_stylesheet()
     scenario, _ = checked(data)
-    if not timeline or scenario is None:
-        return sheet
-    try:
-        tl, step = timeline_at(timeline, step)
-        nodes = [int(e["node"]) for e in tl.entities.values()] + [int(e["rank"]) for e in tl.entities.values()]
-    except (VizcollError, KeyError, TypeError, ValueError, IndexError):
-        return sheet  # the browser sent a malformed timeline
-    if any(not 0 <= n < topology_of(scenario).n_nodes for n in nodes[:len(tl.entities)]):
-        return sheet  # a timeline of another fabric (the scenario changed meanwhile)
-    events = tl.active_at(step) if step >= 0 else []
-    links = list(dict.fromkeys(lid for e in events if e.kind == "send" for lid in e.path_links))
-    handling = list(dict.fromkeys(e.dst for e in events if e.kind == "deliver"))
-    return (sheet + rank_stylesheet(tl.entities)
-            + step_stylesheet(node_states(tl.state_at(step), tl.entities), links, handling))
+    return replay_stylesheet(topology_of(scenario) if scenario is not None else None, timeline, step)

@@ -34,14 +34,8 @@ from vizcoll.ui.calls import (
     user_action,
 )
 from vizcoll.ui.components.kit import download_button, graph, job_bar, message_box, png_download, section
-from vizcoll.ui.components.player import pid, player, register_player, timeline_at
-from vizcoll.ui.figures.topology import (
-    SMALL_LIMIT,
-    base_stylesheet,
-    cytoscape_elements,
-    large_figure,
-    state_stylesheet,
-)
+from vizcoll.ui.components.player import pid, player, register_player
+from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.models.topology import (
@@ -57,7 +51,7 @@ from vizcoll.ui.models.topology import (
     spec_help,
 )
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.views.topology import counts_text, legend_items
+from vizcoll.ui.views.topology import broadcast_stylesheet, counts_text, legend_items
 
 __all__ = ["PAGE", "layout", "body", "register", "update_scenario", "read_large_upload", "large_upload"]
 
@@ -428,16 +422,7 @@ def compute_broadcast(scenario_dict):
 
 def render_step(step, timeline):
     """Stylesheet for one player step: node states, the links and receivers of this hop."""
-    sheet = base_stylesheet()
-    if not timeline:
-        return sheet
-    tl, step = timeline_at(timeline, step)
-    events = tl.active_at(step) if step >= 0 else []
-    links = [lid for e in events for lid in e.path_links]
-    receivers = [e.dst for e in events if e.dst >= 0]
-    state = {f"n{tl.entities[key]['node']}": value for key, value in tl.state_at(step).items()
-             if key in tl.entities}
-    return sheet + state_stylesheet(state, links, receivers)
+    return broadcast_stylesheet(timeline, step)
 
 
 def fill_selection(tap_node, tap_edge, current_a, mode):
