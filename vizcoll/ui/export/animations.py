@@ -17,8 +17,9 @@ draws each position with the page's own figure builder:
   :func:`~vizcoll.ui.figures.faults.reduction_diagram`, :func:`~vizcoll.ui.figures.faults.treft_lanes`).
 
 ``extra`` is what a page knows besides the scenario: the fault replays' parameter stores (a clicked worker is
-not in the scenario) and the GOAL file the schedules page opened (without one, the page's example). A player
-with nothing to show raises :class:`~vizcoll.errors.VizcollError` saying why, as its page does.
+not in the scenario) and the GOAL file the schedules page opened (the CLI passes its ``--goal`` file, or the
+page's example). A player with nothing to show raises :class:`~vizcoll.errors.VizcollError` saying why, as its
+page does.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from vizcoll.ui.models.faults import (
     treft_run,
 )
 from vizcoll.ui.models.multicast import protocol_timeline
-from vizcoll.ui.models.schedules import example_goal, replay_of
+from vizcoll.ui.models.schedules import opened_goal, replay_of
 from vizcoll.ui.models.topology import ANIMATION_LIMIT, broadcast_timeline, communicator_colours, root_of
 from vizcoll.ui.models.trees import tree_plan
 from vizcoll.ui.views.barrier import drawing, run_stylesheet
@@ -135,8 +136,8 @@ def treft_animation(scenario: Scenario, extra=None) -> Animation:
 
 
 def schedules_animation(scenario: Scenario, extra=None) -> Animation:
-    """/schedules: the GOAL file's replay on the scenario's fabric (``extra``: the page's file store)."""
-    _, timeline = replay_of(scenario, extra if extra is not None else example_goal(scenario))
+    """/schedules: the replay on the scenario's fabric of the GOAL file ``extra`` (the page's file store)."""
+    _, timeline = replay_of(scenario, opened_goal(extra))
     topo = topology_of(scenario)
     return _drawing("vizcoll-schedule-replay", timeline, cytoscape_elements(topo),
                     lambda position: replay_stylesheet(topo, timeline, position))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui.export.names import PACK_PAGES
-from vizcoll.ui.export.packs import Pack, figure_pack
+from vizcoll.ui.export.packs import Pack, figure_pack, pack_files
 from vizcoll.ui.export.packs_fabric import multicast_pack, schedules_pack, topology_pack, trees_pack
 from vizcoll.ui.export.packs_runs import barrier_pack, erasure_pack, faults_pack
 
@@ -26,7 +26,8 @@ def pack_of(page: str, scenario: Scenario, extra=None, progress=None) -> Pack:
 
 
 def pack_file(page: str, scenario: Scenario, extra=None, progress: Callable[[int, int], None] | None = None) -> dict:
-    """``page``'s figure pack as ``{"content": ZIP bytes, "filename"}``; ``progress(done, total)`` as the page's
-    computations, then its figures, are done."""
+    """``page``'s figure pack as ``{"content": ZIP bytes, "filename", "files"}`` (``files``: the ZIP's entries);
+    ``progress(done, total)`` as the page's computations, then its figures, are done."""
     pack = pack_of(page, scenario, extra, progress)
-    return {"content": figure_pack(pack, scenario, progress), "filename": f"vizcoll-{page}-figures.zip"}
+    return {"content": figure_pack(pack, scenario, progress), "filename": f"vizcoll-{page}-figures.zip",
+            "files": pack_files(pack)}

@@ -23,7 +23,7 @@ from vizcoll.ui.figures.schedules import finish_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
 from vizcoll.ui.figures.trees import K_RANGE, fk_figure
 from vizcoll.ui.models.multicast import OVERVIEW, WHOLE, natural_part, page_state, protocol_timeline, routed
-from vizcoll.ui.models.schedules import analysis, example_goal, read_goal, replay_of, stored_params
+from vizcoll.ui.models.schedules import analysis, opened_goal, read_goal, replay_of, stored_params
 from vizcoll.ui.models.topology import broadcast_timeline, communicator_colours, root_of
 from vizcoll.ui.models.trees import cost_of, engine_key, tree_plan, type_one, type_two
 from vizcoll.ui.views.schedules import replay_stylesheet
@@ -172,8 +172,8 @@ def multicast_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
 
 # ---------------------------------------------------------------- /schedules
 def schedules_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
-    """The GOAL file the page opened (``extra``; without one, the page's example)."""
-    goal = extra if extra is not None else example_goal(scenario)
+    """The GOAL file the page opened (``extra``)."""
+    goal = opened_goal(extra)
     name, text = read_goal(goal)
     result = analysis(text, stored_params(scenario))
     pack = Pack("schedules", "Schedules")

@@ -104,6 +104,8 @@ def paper_figure(fig: go.Figure, width: int, height: int | None = None, title: b
     """``fig`` in the paper theme at ``width`` x ``height`` px (``height``: the figure's own, else 0.6 of the
     width); ``title=False`` prepares it for print (see the module). The page's figure is not changed."""
     data = _restyled(copy.deepcopy(fig.to_plotly_json()), min_font)
+    for i, trace in enumerate(data.get("data", [])):
+        trace["uid"] = f"trace{i}"  # not a random one: the same figure draws the same SVG
     out = go.Figure(data)
     own = out.layout.height
     out.update_layout(template="paper", width=width, height=height or own or round(0.6 * width),

@@ -44,6 +44,7 @@ from vizcoll.multicast.loads import switch_group_rows
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, topology_of, user_action
+from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.common import blank_figure
@@ -98,6 +99,7 @@ MC_PRESET, MC_USE_PRESET, MC_FABRIC, MC_STATUS = "mc-preset", "mc-use-preset", "
 MC_TABLES_UPLOAD, MC_TABLES_FORGET = "mc-tables-upload", "mc-tables-forget"
 MC_TABLES_INFO, MC_TABLES_MESSAGE = "mc-tables-info", "mc-tables-message"
 MC_HEAVY, MC_JOB = "mc-heavy", "mc-routes"  # the background job's order and its job bar's prefix
+MC_PACK = "mc-pack"
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
 VIEWS = [Output(MC_SUMMARY, "children"), Output(MC_STATUS, "children"), Output(MC_FIG_A, "figure"),
          Output(MC_FIG_B, "figure"), Output(MC_FIG_DIFF, "figure"), Output(MC_HIST, "figure"),
@@ -141,6 +143,7 @@ def body(scenario: Scenario) -> html.Div:
                                                      for preset in PRESETS.values()]),
                 info("A preset replaces the shared scenario — fabric, communicators, no broken links — for every "
                      "page (the badge above shows it); Download scenario first to keep the current one.")),
+        section("Export for papers", figure_pack(MC_PACK)),
     ])
     loaded = tables_of(scenario)
     return html.Div(className="page multicast-page", children=[html.Div(className="columns", children=[
@@ -182,6 +185,7 @@ def _main(topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
             html.H3("Join / leave protocol of the highlighted group under B (paper section 3.2)"),
             graph(MC_STATE_FIG, SAVED_AS),
             player(MC_PLAYER),
+            animation_export(MC_PLAYER),
         ]),
     ])
 
@@ -189,6 +193,8 @@ def _main(topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, MC_PLAYER)
+    register_animation_export(app, MC_PLAYER, PAGE)
+    register_figure_pack(app, MC_PACK, PAGE)
     app.callback(
         store_output(), Output(MC_MESSAGE, "children"),
         Input(MC_ALGO_A, "value"), Input(MC_ALGO_B, "value"), Input(MC_PART, "value"),

@@ -26,6 +26,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, checked, remembered, store_output, topology_of, user_action
+from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     field,
     graph,
@@ -75,6 +76,7 @@ SCHED_UPLOAD, SCHED_GOAL, SCHED_EXAMPLE = "sched-upload", "sched-goal", "sched-e
 SCHED_FILE, SCHED_FILE_MESSAGE, SCHED_MESSAGE = "sched-file", "sched-file-message", "sched-message"
 SCHED_PROBLEMS, SCHED_TIMING, SCHED_FINISH = "sched-problems", "sched-timing", "sched-finish"
 SCHED_CANVAS, SCHED_FLAG, SCHED_LEGEND, SCHED_PLAYER = "sched-canvas", "sched-flag", "sched-legend", "sched-player"
+SCHED_PACK = "sched-pack"
 PARAM_CONTROLS = {"L": "sched-latency", "o": "sched-overhead", "g": "sched-gap", "G": "sched-gap-byte",
                   "O": "sched-overhead-byte", "S": "sched-eager"}
 SCHED_HEAVY, SCHED_JOB = "sched-heavy", "sched-analysis"  # the background job's order and its job bar's prefix
@@ -125,6 +127,7 @@ def body(scenario: Scenario) -> html.Div:
             info("Whole numbers, nominally ns (S in bytes: messages up to S bytes go eagerly, larger ones wait for "
                  "their receive). Defaults as LogGOPSim's: " + ", ".join(f"{k}={d}" for k, d in DEFAULTS.items()))),
         message_box(SCHED_MESSAGE),
+        section("Export for papers", figure_pack(SCHED_PACK)),
     ])
     main = html.Div(className="main", children=[
         dcc.Store(id=SCHED_GOAL, storage_type="session"), dcc.Store(id=SCHED_HEAVY), job_bar(SCHED_JOB),
@@ -136,7 +139,7 @@ def body(scenario: Scenario) -> html.Div:
                              stylesheet=base_stylesheet(), style=CANVAS_STYLE if drawn else HIDDEN, minZoom=0.05,
                              maxZoom=4,
                              boxSelectionEnabled=False, autoungrabify=True, autounselectify=True),
-              _legend(), player(SCHED_PLAYER), className="player-panel"),
+              _legend(), player(SCHED_PLAYER), animation_export(SCHED_PLAYER), className="player-panel"),
     ])
     return html.Div(className="page schedules-page", children=[html.Div(className="columns", children=[
         sidebar, main])])
@@ -156,6 +159,8 @@ def _legend() -> html.Div:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, SCHED_PLAYER)
+    register_animation_export(app, SCHED_PLAYER, PAGE, extra=State(SCHED_GOAL, "data"))
+    register_figure_pack(app, SCHED_PACK, PAGE, State(SCHED_GOAL, "data"))
     app.callback(
         Output(SCHED_GOAL, "data"), Output(SCHED_UPLOAD, "contents"), Output(SCHED_FILE_MESSAGE, "children"),
         Input(SCHED_UPLOAD, "contents"), Input(SCHED_EXAMPLE, "n_clicks"), State(SCHED_UPLOAD, "filename"),
