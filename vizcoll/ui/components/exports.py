@@ -7,9 +7,9 @@ exported is computed from the scenario store (and the page's own stores passed a
 figure the browser sends.
 
 Ids, for a player ``<p>`` (e.g. ``bar-player``): ``<p>-export`` (the details), ``<p>-export-format``,
-``-first``, ``-last``, ``-fps``, ``-size``, ``-button``, ``-message``, ``-file`` and the job bar
-``<p>-export-job``; for a figure pack ``<q>`` (e.g. ``bar-pack``): ``<q>-button``, ``<q>-message``,
-``<q>-file`` and the job bar ``<q>-job``.
+``-first``, ``-last``, ``-fps``, ``-size``, ``-button``, ``-message``, ``-file`` and the job bar of prefix
+``<p>-export`` (``<p>-export-job``, ``-progress``, ``-cancel``); for a figure pack ``<q>`` (e.g. ``bar-pack``):
+``<q>-button``, ``<q>-message``, ``<q>-file`` and the job bar of prefix ``<q>``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dash import Dash, Input, Output, State, dcc, html, no_update
 from vizcoll.errors import VizcollError
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, checked
-from vizcoll.ui.components.kit import field, info, job_bar, message_box
+from vizcoll.ui.components.kit import field, info, job_bar, status_box
 from vizcoll.ui.export.animation import FORMATS, SIZES, export_animation, read_options
 from vizcoll.ui.export.animations import animation_of
 from vizcoll.ui.export.catalog import pack_file
@@ -35,6 +35,11 @@ def _eid(prefix: str, part: str) -> str:
     return f"{prefix}-export-{part}"
 
 
+def _flagged(answer: tuple) -> tuple:
+    """A job's (download, line) with the line's class: a warning when it says what went wrong."""
+    return (*answer, "flag warn" if str(answer[1]).startswith("⚠") else "flag")
+
+
 def animation_export(prefix: str) -> html.Details:
     """The "Export animation" control of player ``prefix`` (folded until opened)."""
     return html.Details(id=f"{prefix}-export", className="export", children=[
@@ -43,20 +48,17 @@ def animation_export(prefix: str) -> html.Details:
                                      options=[{"label": text, "value": key} for key, (text, _, _) in FORMATS.items()])),
         html.Div(className="row", children=[
             html.Label("steps", className="label"),
-            dcc.Input(id=_eid(prefix, "first"), type="number", min=0, value=0, placeholder="0", className="short"),
+            dcc.Input(id=_eid(prefix, "first"), type="number", min=0, value=0, placeholder="0"),
             html.Span("to"),
-            dcc.Input(id=_eid(prefix, "last"), type="number", min=0, placeholder="last", className="short")]),
-        html.Div(className="row", children=[
-            html.Label("frames per second", className="label"),
-            dcc.Input(id=_eid(prefix, "fps"), type="number", min=EXPORT_MIN_FPS, max=EXPORT_MAX_FPS, step="any",
-                      value=2, className="short"),
-            html.Label("size"),
-            dcc.Dropdown(id=_eid(prefix, "size"), options=list(SIZES), value=SIZES[0], clearable=False,
-                         className="grow")]),
+            dcc.Input(id=_eid(prefix, "last"), type="number", min=0, placeholder="last")]),
+        field("frames per second", dcc.Input(id=_eid(prefix, "fps"), type="number", min=EXPORT_MIN_FPS,
+                                             max=EXPORT_MAX_FPS, step="any", value=2)),
+        field("size (px)", dcc.Dropdown(id=_eid(prefix, "size"), options=list(SIZES), value=SIZES[0],
+                                        clearable=False, className="grow")),
         html.Div(className="buttons", children=[html.Button("Export animation", id=_eid(prefix, "button"),
                                                             n_clicks=0)]),
-        job_bar(_eid(prefix, "job")),
-        message_box(_eid(prefix, "message")),
+        job_bar(f"{prefix}-export"),
+        status_box(_eid(prefix, "message")),
         dcc.Download(id=_eid(prefix, "file")),
         info("Rendered on the server from the same data as the player: step 0 is the initial state, frame k the "
              "player at step k, with its caption. Empty \"to\": the last step."),
@@ -89,12 +91,13 @@ def register_animation_export(app: Dash, prefix: str, page: str, player: str | N
     states = [State(_eid(prefix, part), "value") for part in ("format", "first", "last", "fps", "size")]
 
     def export(set_progress, _clicks, fmt, first, last, fps, size, data, extra_value=None):
-        return animation_job(set_progress, page, player, fmt, first, last, fps, size, data, extra_value)
+        return _flagged(animation_job(set_progress, page, player, fmt, first, last, fps, size, data, extra_value))
 
     app.callback(
         Output(_eid(prefix, "file"), "data"), Output(_eid(prefix, "message"), "children"),
+        Output(_eid(prefix, "message"), "className"),
         Input(_eid(prefix, "button"), "n_clicks"), *states, State(SCENARIO, "data"), *([extra] if extra else []),
-        prevent_initial_call=True, interval=POLL_MS, **jobs.background(_eid(prefix, "job"), (_eid(prefix, "button"),)),
+        prevent_initial_call=True, interval=POLL_MS, **jobs.background(f"{prefix}-export", (_eid(prefix, "button"),)),
     )(export)
 
 
@@ -103,7 +106,7 @@ def figure_pack(prefix: str) -> html.Div:
     return html.Div(className="figure-pack", children=[
         html.Div(className="buttons", children=[html.Button("Download figure pack", id=f"{prefix}-button",
                                                             n_clicks=0)]),
-        job_bar(f"{prefix}-job"), message_box(f"{prefix}-message"), dcc.Download(id=f"{prefix}-file"),
+        job_bar(prefix), status_box(f"{prefix}-message"), dcc.Download(id=f"{prefix}-file"),
         info("Every figure of this page as SVG and PDF (paper theme), the data behind them as CSV, the scenario "
              "and a README, in one ZIP."),
     ])
@@ -131,10 +134,11 @@ def register_figure_pack(app: Dash, prefix: str, page: str, extra: State | dict[
 
     def download(set_progress, _clicks, data, *values):
         value = dict(zip(names, values, strict=True)) if names else (values[0] if values else None)
-        return pack_job(set_progress, page, data, value)
+        return _flagged(pack_job(set_progress, page, data, value))
 
     app.callback(
         Output(f"{prefix}-file", "data"), Output(f"{prefix}-message", "children"),
-        Input(f"{prefix}-button", "n_clicks"), State(SCENARIO, "data"), *states,
-        prevent_initial_call=True, interval=POLL_MS, **jobs.background(f"{prefix}-job", (f"{prefix}-button",)),
+        Output(f"{prefix}-message", "className"), Input(f"{prefix}-button", "n_clicks"), State(SCENARIO, "data"),
+        *states,
+        prevent_initial_call=True, interval=POLL_MS, **jobs.background(prefix, (f"{prefix}-button",)),
     )(download)
