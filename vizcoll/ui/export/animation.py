@@ -48,13 +48,13 @@ from vizcoll.ui.limits import (
 )
 
 __all__ = ["Animation", "AnimationOptions", "FORMATS", "SIZES", "FRAME_MARGIN", "read_options", "read_size",
-           "frame_figure", "export_animation", "zip_entry"]
+           "frame_margin", "frame_figure", "export_animation", "zip_entry"]
 
 FORMATS = {"gif": ("GIF (loops; slides, web pages)", "image/gif", "gif"),
            "mp4": ("MP4 video (H.264)", "video/mp4", "mp4"),
            "frames": ("ZIP of PNG frames", "application/zip", "zip")}
 SIZES = ("1280x720", "1920x1080", "960x540", "640x360")
-FRAME_MARGIN = {"l": 20, "r": 20, "t": 70, "b": 100}  # room for the title and a caption of three lines
+FRAME_MARGIN = {"l": 20, "r": 20, "t": 70, "b": 100}  # at 1280x720: room for the title and 3 caption lines
 CAPTION_CHARS = 110  # characters per caption line at 1280 px
 ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # a fixed date in every ZIP entry: the same content gives the same bytes
 
@@ -123,22 +123,29 @@ def _caption_text(caption: str) -> str:
     return "<br>".join(lines)
 
 
+def frame_margin(height: int) -> dict:
+    """:data:`FRAME_MARGIN` scaled to a frame ``height`` px high (everything in a frame scales with it)."""
+    return {side: round(px * height / 720) for side, px in FRAME_MARGIN.items()}
+
+
 def frame_figure(animation: Animation, position: int, width: int, height: int) -> go.Figure:
     """Frame ``position`` of ``animation``: the player's figure at that position in the paper theme, with the
-    title, the player's caption and the step counter."""
+    title, the player's caption and the step counter; fonts scale with the frame's height (at 1280x720 none is
+    below 13.5 px, the caption 22 px)."""
     tl = animation.timeline
     step = min(max(position, 0), tl.n_steps) - 1
-    fig = paper_figure(animation.figure_at(position, width, height), width, height)
+    zoom, margin = height / 720, frame_margin(height)
+    fig = paper_figure(animation.figure_at(position, width, height), width, height, min_font=13.5 * zoom)
     own_title = fig.layout.title.text
-    fig.update_layout(margin=FRAME_MARGIN, title={
+    fig.update_layout(margin=margin, title={
         "text": own_title or animation.title, "x": 0.01, "xanchor": "left", "y": 0.98, "yanchor": "top",
-        "font": {"size": 24, "family": FONT_FAMILY}})
+        "font": {"size": 24 * zoom, "family": FONT_FAMILY}})
     fig.add_annotation(text=_caption_text(tl.caption(step)), xref="paper", yref="paper", x=0, y=0,
-                       yshift=-FRAME_MARGIN["b"] + 8, xanchor="left", yanchor="bottom", align="left",
-                       showarrow=False, font={"size": 22, "family": FONT_FAMILY, "color": "#000000"})
+                       yshift=-margin["b"] + 8 * zoom, xanchor="left", yanchor="bottom", align="left",
+                       showarrow=False, font={"size": 22 * zoom, "family": FONT_FAMILY, "color": "#000000"})
     fig.add_annotation(text=f"step {step + 1} of {tl.n_steps}", xref="paper", yref="paper", x=1, y=1,
-                       yshift=FRAME_MARGIN["t"] - 12, xanchor="right", yanchor="top", showarrow=False,
-                       font={"size": 18, "family": FONT_FAMILY, "color": "#333333"})
+                       yshift=margin["t"] - 12 * zoom, xanchor="right", yanchor="top", showarrow=False,
+                       font={"size": 18 * zoom, "family": FONT_FAMILY, "color": "#333333"})
     return fig
 
 

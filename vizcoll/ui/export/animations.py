@@ -32,7 +32,7 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import OPERATIONS
 from vizcoll.ui.calls import topology_of
 from vizcoll.ui.components.player import timeline_at, timeline_step
-from vizcoll.ui.export.animation import FRAME_MARGIN, Animation
+from vizcoll.ui.export.animation import Animation, frame_margin
 from vizcoll.ui.figures.cytoscape import drawing_figure
 from vizcoll.ui.figures.faults import reduction_diagram, treft_lanes
 from vizcoll.ui.figures.timeline import process_diagram
@@ -64,7 +64,7 @@ def _drawing(name: str, timeline: dict, elements: list[dict], sheet_at: Callable
     """A cytoscape player: ``sheet_at(position)`` is the page's stylesheet at that position."""
     tl = Timeline.from_dict(timeline)
     return Animation(name, tl.title, tl, lambda position, width, height: drawing_figure(
-        elements, sheet_at(position), width, height, FRAME_MARGIN))
+        elements, sheet_at(position), width, height, frame_margin(height)))
 
 
 def topology_animation(scenario: Scenario, extra=None) -> Animation:
