@@ -38,14 +38,7 @@ from vizcoll.ui.figures.faults import reduction_diagram, treft_lanes
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.figures.topology import cytoscape_elements
 from vizcoll.ui.models import barrier as barrier_model
-from vizcoll.ui.models.faults import (
-    reduction_runs,
-    scenario_reduction,
-    scenario_treft,
-    stored_reduction,
-    stored_treft,
-    treft_run,
-)
+from vizcoll.ui.models.faults import reduction_runs, scenario_reduction, scenario_treft, treft_run
 from vizcoll.ui.models.multicast import protocol_timeline
 from vizcoll.ui.models.schedules import opened_goal, replay_of
 from vizcoll.ui.models.topology import ANIMATION_LIMIT, broadcast_timeline, communicator_colours, root_of
@@ -121,7 +114,7 @@ def barrier_animation(scenario: Scenario, extra=None) -> Animation:
 
 def reduction_animation(scenario: Scenario, extra=None) -> Animation:
     """/faults: the task-based fault-tolerant reduction (the page's parameters, its clicked worker included)."""
-    params = stored_reduction(extra) or scenario_reduction(scenario)
+    params = scenario_reduction(scenario, extra)
     timeline, figures, _ = reduction_runs(params)
     return Animation("vizcoll-faults-reduction", timeline.title, timeline, lambda position, width, height:
                      reduction_diagram(timeline, timeline_step(position, timeline.n_steps), figures, params["procs"]))
@@ -129,7 +122,7 @@ def reduction_animation(scenario: Scenario, extra=None) -> Animation:
 
 def treft_animation(scenario: Scenario, extra=None) -> Animation:
     """/faults: TREFT's three replicas, the injected soft error, the vote and the correction."""
-    params = stored_treft(extra) or scenario_treft(scenario)
+    params = scenario_treft(scenario, extra)
     timeline, _ = treft_run(params)
     return Animation("vizcoll-faults-treft", timeline.title, timeline, lambda position, width, height:
                      treft_lanes(timeline, timeline_step(position, timeline.n_steps), OPERATIONS))

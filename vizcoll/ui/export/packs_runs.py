@@ -20,15 +20,7 @@ from vizcoll.ui.figures.faults import overhead_chart, reduction_diagram, treft_l
 from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.models import barrier as model
 from vizcoll.ui.models import erasure as codes
-from vizcoll.ui.models.faults import (
-    overheads,
-    reduction_runs,
-    scenario_reduction,
-    scenario_treft,
-    stored_reduction,
-    stored_treft,
-    treft_run,
-)
+from vizcoll.ui.models.faults import overheads, reduction_runs, scenario_reduction, scenario_treft, treft_run
 from vizcoll.ui.views.barrier import drawing, run_stylesheet, sweep_choices, uq_grid, uq_view
 
 __all__ = ["barrier_pack", "faults_pack", "erasure_pack", "scalars"]
@@ -113,8 +105,8 @@ def faults_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     """Both replays at their end and the TREFT overhead chart (``extra``: the page's ``{"reduction",
     "treft"}`` parameter stores)."""
     extra = extra if isinstance(extra, dict) else {}
-    red = stored_reduction(extra.get("reduction")) or scenario_reduction(scenario)
-    ft = stored_treft(extra.get("treft")) or scenario_treft(scenario)
+    red = scenario_reduction(scenario, extra.get("reduction"))
+    ft = scenario_treft(scenario, extra.get("treft"))
     timeline, figures, binomial = reduction_runs(red)
     treft, treft_figures = treft_run(ft)
     pack = Pack("faults", "Fault replays")

@@ -9,9 +9,11 @@ and renders every frame of an export in that one session. A process made by
 ``fork`` does not inherit it: it starts its own.
 
 Plotly gives each drawing a random six-digit id (``defs-1a2b3c``,
-``clip1a2b3cxyplot``...), so two exports of one figure would differ:
-:func:`render` replaces it in SVG output by a fixed one, so the same figure
-gives the same bytes.
+``clip1a2b3cxyplot``...), and the browser writes the attributes of the root
+``<svg>`` in the order they were set (a drawing made again in a tab that drew
+one before sets them in another order), so two exports of one figure would
+differ: :func:`fixed_ids` replaces the id by a fixed one and writes the root's
+attributes in alphabetical order, so the same figure gives the same bytes.
 """
 
 from __future__ import annotations
@@ -32,18 +34,27 @@ FORMATS = ("png", "svg", "pdf")
 RENDER_TIMEOUT_S = 120  # one figure; the first also waits for the browser to start
 FIXED_UID = "vc0000"
 _UID = re.compile(rb'id="defs-([0-9a-f]{6})"')
+_ROOT = re.compile(rb"^<svg((?:\s+[^\s=>]+=\"[^\"]*\")*)\s*>")
+_ATTRIBUTE = re.compile(rb'([^\s=>]+)="([^"]*)"')
 _SESSION: dict[int, tuple] = {}  # pid -> (event loop, kaleido)
 _LOCK = threading.Lock()
 
 
 def fixed_ids(svg: bytes) -> bytes:
-    """``svg`` with plotly's random drawing id replaced by a fixed one (same figure, same bytes).
+    """``svg`` with plotly's random drawing id replaced by a fixed one and the root's attributes sorted (same
+    figure, same bytes).
 
-    >>> fixed_ids(b'<defs id="defs-a1b2c3"/><clipPath id="clipa1b2c3xyplot"/>')
-    b'<defs id="defs-vc0000"/><clipPath id="clipvc0000xyplot"/>'
+    >>> fixed_ids(b'<svg width="2" style=""><defs id="defs-a1b2c3"/><clipPath id="clipa1b2c3xyplot"/></svg>')
+    b'<svg style="" width="2"><defs id="defs-vc0000"/><clipPath id="clipvc0000xyplot"/></svg>'
     """
     match = _UID.search(svg)
-    return svg.replace(match.group(1), FIXED_UID.encode()) if match else svg
+    if match:
+        svg = svg.replace(match.group(1), FIXED_UID.encode())
+    root = _ROOT.match(svg)
+    if root is None:
+        return svg
+    attributes = sorted(_ATTRIBUTE.findall(root.group(1)))
+    return b"<svg" + b"".join(b' %s="%s"' % pair for pair in attributes) + b">" + svg[root.end():]
 
 
 def _browser() -> dict:

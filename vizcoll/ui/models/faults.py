@@ -234,16 +234,19 @@ def shown_values(scenario: Scenario) -> dict:
     return v
 
 
-def scenario_reduction(scenario: Scenario) -> dict:
-    """The reduction's checked parameters as the page opens on ``scenario`` (no clicked worker)."""
+def scenario_reduction(scenario: Scenario, store=None) -> dict:
+    """The reduction's checked parameters: the page's store (a clicked worker included) when it holds usable ones,
+    else those the page opens with on ``scenario``."""
     v = shown_values(scenario)
-    return read_reduction(v["procs"], v["size"], v["root"], v["slow"], v["fault"], v["seed"], None)
+    return stored_reduction(store) or read_reduction(v["procs"], v["size"], v["root"], v["slow"], v["fault"],
+                                                     v["seed"], None)
 
 
-def scenario_treft(scenario: Scenario) -> dict:
-    """TREFT's checked parameters as the page opens on ``scenario``."""
+def scenario_treft(scenario: Scenario, store=None) -> dict:
+    """TREFT's checked parameters: the page's store when it holds usable ones, else those the page opens with."""
     v = shown_values(scenario)
-    return read_treft(v["workflow"], v["cls"], v["variant"], v["replica"], v["kernel"], v["var"], v["second"])
+    return stored_treft(store) or read_treft(v["workflow"], v["cls"], v["variant"], v["replica"], v["kernel"],
+                                             v["var"], v["second"])
 
 
 def goal_file(algo, procs, size, root) -> dict:
