@@ -111,7 +111,7 @@ def _figures(args: argparse.Namespace) -> dict:
     from vizcoll.ui.export.catalog import pack_file
 
     scenario, goal = _scenario_and_goal(args)
-    out = pack_file(args.page, scenario, goal, _progress("figures"))
+    out = pack_file(args.page, scenario, goal, _progress("computing"), _progress("figures"))
     path = Path(args.output or out["filename"])
     path.write_bytes(out["content"])
     return {"file": str(path), "files": out["files"], "bytes": len(out["content"])}

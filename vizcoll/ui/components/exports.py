@@ -120,7 +120,9 @@ def pack_job(set_progress, page: str, data, extra=None):
         return no_update, message
     set_progress((0, 1, "Computing the page's figures…"))
     try:
-        out = pack_file(page, scenario, extra, lambda done, total: set_progress((done, total, f"{done} of {total}")))
+        out = pack_file(page, scenario, extra,
+                        lambda done, total: set_progress((done, total, f"Computing: {done} of {total}")),
+                        lambda done, total: set_progress((done, total, f"Drawing figure {done} of {total}")))
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     return dcc.send_bytes(out["content"], out["filename"]), f"{out['filename']}: {len(out['content']) / 1e3:,.0f} kB."

@@ -33,6 +33,7 @@ import plotly.graph_objects as go
 
 from vizcoll.errors import VizcollError
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.components.player import timeline_step
 from vizcoll.ui.export.render import render
 from vizcoll.ui.figures.paper import FONT_FAMILY, paper_figure
 from vizcoll.ui.forms import choice, number, text, whole
@@ -133,7 +134,7 @@ def frame_figure(animation: Animation, position: int, width: int, height: int) -
     title, the player's caption and the step counter; fonts scale with the frame's height (at 1280x720 none is
     below 13.5 px, the caption 22 px)."""
     tl = animation.timeline
-    step = min(max(position, 0), tl.n_steps) - 1
+    step = timeline_step(position, tl.n_steps)
     zoom, margin = height / 720, frame_margin(height)
     fig = paper_figure(animation.figure_at(position, width, height), width, height, min_font=13.5 * zoom)
     own_title = fig.layout.title.text
@@ -192,7 +193,7 @@ def _frames_zip(pngs, animation: Animation, options: AnimationOptions) -> bytes:
     with zipfile.ZipFile(out, "w") as archive:
         for frame, (position, png) in enumerate(zip(options.positions, pngs, strict=True)):
             archive.writestr(zip_entry(f"frame-{frame:04d}.png"), png)
-            step = min(position, tl.n_steps) - 1
+            step = timeline_step(position, tl.n_steps)
             rows.writerow([frame, position, tl.time_at(step), tl.caption(step)])
         archive.writestr(zip_entry("captions.csv"), table.getvalue())
     return out.getvalue()
