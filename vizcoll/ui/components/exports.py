@@ -35,6 +35,11 @@ def _eid(prefix: str, part: str) -> str:
     return f"{prefix}-export-{part}"
 
 
+def _pressed(clicks) -> bool:
+    """Whether the button's ``n_clicks`` says it was pressed (a count of at least 1; anything else is no press)."""
+    return isinstance(clicks, int) and not isinstance(clicks, bool) and clicks >= 1
+
+
 def _flagged(answer: tuple) -> tuple:
     """A job's (download, line) with the line's class: a warning when it says what went wrong."""
     return (*answer, "flag warn" if str(answer[1]).startswith("⚠") else "flag")
@@ -90,7 +95,9 @@ def register_animation_export(app: Dash, prefix: str, page: str, player: str | N
     a page store the animation needs besides the scenario."""
     states = [State(_eid(prefix, part), "value") for part in ("format", "first", "last", "fps", "size")]
 
-    def export(set_progress, _clicks, fmt, first, last, fps, size, data, extra_value=None):
+    def export(set_progress, clicks, fmt, first, last, fps, size, data, extra_value=None):
+        if not _pressed(clicks):
+            return no_update, no_update, no_update
         return _flagged(animation_job(set_progress, page, player, fmt, first, last, fps, size, data, extra_value))
 
     app.callback(
@@ -134,7 +141,9 @@ def register_figure_pack(app: Dash, prefix: str, page: str, extra: State | dict[
     names = list(extra) if isinstance(extra, dict) else None
     states = list(extra.values()) if isinstance(extra, dict) else ([extra] if extra is not None else [])
 
-    def download(set_progress, _clicks, data, *values):
+    def download(set_progress, clicks, data, *values):
+        if not _pressed(clicks):
+            return no_update, no_update, no_update
         value = dict(zip(names, values, strict=True)) if names else (values[0] if values else None)
         return _flagged(pack_job(set_progress, page, data, value))
 
