@@ -1,7 +1,11 @@
 # Hosted demo of vizcoll: gunicorn with several workers, a health check, no debug mode.
 FROM python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PORT=8050 VIZCOLL_CACHE_DIR=/tmp/vizcoll-cache
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PORT=8050 VIZCOLL_CACHE_DIR=/tmp/vizcoll-cache \
+    BROWSER_PATH=/usr/bin/chromium
+# chromium: kaleido renders the exports (animations, figure packs) with it; fonts-liberation: the paper theme's font
+RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY requirements.txt ./
 RUN pip install --no-cache-dir -r requirements.txt

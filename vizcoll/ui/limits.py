@@ -18,7 +18,8 @@ __all__ = [
     "TREE_MAX_K", "TREE_MAX_DEGREE", "TREE_MAX_PROCESSES", "TREE_MAX_ANIMATED", "TREE_MAX_BYTES",
     "BARRIER_MAX_SIDE", "BARRIER_MAX_PROCESSES", "BARRIER_MAX_RANDOM_LINKS", "FAULTS_MAX_PROCS",
     "SCHEDULE_MAX_BYTES", "SCHEDULE_MAX_RANKS", "SCHEDULE_MAX_DRAWN_MESSAGES", "MAX_SEED", "MAX_OPTIONS",
-    "MAX_LOGGP",
+    "MAX_LOGGP", "EXPORT_MAX_FRAMES", "EXPORT_FRAME_PIXELS", "EXPORT_MAX_WIDTH", "EXPORT_MAX_HEIGHT",
+    "EXPORT_MIN_WIDTH", "EXPORT_MIN_HEIGHT", "EXPORT_MIN_FPS", "EXPORT_MAX_FPS",
 ]
 
 # ---------------------------------------------------------------- requests and files
@@ -68,6 +69,20 @@ SCHEDULE_MAX_DRAWN_MESSAGES = 4000
 """The replay's timeline travels to the browser (two events per message)."""
 MAX_LOGGP = 10**9
 """LogGP parameters up to one second in LogGOPSim's nanoseconds (S up to a gigabyte)."""
+
+# ---------------------------------------------------------------- exports (animations, figure packs)
+EXPORT_MAX_FRAMES = 600
+"""Frames of one exported animation: kaleido renders a frame in about 0.25 s, so 600 frames keep a job within
+about 3 minutes (the default scenario's players have 7 to 72 steps; a longer timeline is exported in parts)."""
+EXPORT_FRAME_PIXELS = 300 * 1280 * 720
+"""Frames x pixels per frame: a GIF holds every frame in memory until it is written (one byte per pixel once
+reduced to its palette), so 300 frames of 1280x720 (about 280 MB) at most; smaller frames allow more."""
+EXPORT_MAX_WIDTH, EXPORT_MAX_HEIGHT = 1920, 1080
+"""Full HD: a projector's or a video's largest common size."""
+EXPORT_MIN_WIDTH, EXPORT_MIN_HEIGHT = 320, 180
+"""Below this a drawing's labels no longer fit."""
+EXPORT_MIN_FPS, EXPORT_MAX_FPS = 0.1, 30
+"""From 10 s per frame (a lecture) to 30 frames per second (a GIF cannot show frames shorter than 20 ms)."""
 
 # ---------------------------------------------------------------- everywhere
 MAX_SEED = 2**31 - 1

@@ -29,14 +29,15 @@ from vizcoll.schedule import dumps, static_reduction
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import WORKFLOWS, simulate_treft
 from vizcoll.ui.cache import cached
-from vizcoll.ui.calls import topology_of
+from vizcoll.ui.calls import page_params, topology_of
 from vizcoll.ui.figures.faults import VARIANT_NAMES
 from vizcoll.ui.forms import choice, number, text, whole
 from vizcoll.ui.limits import FAULTS_MAX_PROCS
 
 __all__ = ["PAGE", "DEFAULTS", "SIZES", "CLICK", "FAULTS", "MAX_PROCS", "reduction_runs", "treft_run", "overheads",
            "overhead_of", "read_reduction", "read_treft", "stored_reduction", "stored_treft", "kernel_options",
-           "var_options", "scenario_procs", "default_slow", "GOAL_ALGOS", "goal_file", "OVERHEAD_RUNS"]
+           "var_options", "scenario_procs", "default_slow", "GOAL_ALGOS", "goal_file", "OVERHEAD_RUNS", "shown_values",
+           "scenario_reduction", "scenario_treft"]
 
 PAGE = "faults"
 DEFAULTS = {"procs": "8", "size": str(8 << 20), "root": "0", "slow": "2,5", "fault": "none", "seed": "0",
@@ -211,6 +212,41 @@ def scenario_procs(scenario: Scenario) -> tuple[int, str]:
 def default_slow(procs: int) -> str:
     """The default slow ranks (2 and 5, as many of them as there are workers)."""
     return ",".join(rank for rank in DEFAULTS["slow"].split(",") if int(rank) < procs)
+
+
+def shown_values(scenario: Scenario) -> dict:
+    """The controls' values: the scenario's page parameters (procs from its first communicator unless set here),
+    each unusable one replaced by its default."""
+    procs, procs_note = scenario_procs(scenario)
+    v = {key: "" if val is None else str(val)
+         for key, val in page_params(scenario, PAGE, DEFAULTS | {"procs": str(procs),
+                                                                  "slow": default_slow(procs)}).items()}
+    for key in ("procs", "root", "seed"):
+        v[key] = int(v[key]) if v[key].isdigit() else int(DEFAULTS[key])
+    v["workflow"] = v["workflow"] if v["workflow"] in WORKFLOWS else "HC"
+    v["cls"] = v["cls"] if v["cls"] in ("A", "B") else "A"
+    replica, v["kernel"], v["var"] = (v["inject"].split(":") + ["", "", ""])[:3] if v["inject"] else ("none", None,
+                                                                                                        None)
+    v["replica"] = replica.lstrip("r") or "none"
+    v["fault"] = v["fault"] if v["fault"] in FAULTS else "none"
+    v["variant"] = v["variant"] if v["variant"] in VARIANT_NAMES else "treft"
+    v["procs_note"] = procs_note
+    return v
+
+
+def scenario_reduction(scenario: Scenario, store=None) -> dict:
+    """The reduction's checked parameters: the page's store (a clicked worker included) when it holds usable ones,
+    else those the page opens with on ``scenario``."""
+    v = shown_values(scenario)
+    return stored_reduction(store) or read_reduction(v["procs"], v["size"], v["root"], v["slow"], v["fault"],
+                                                     v["seed"], None)
+
+
+def scenario_treft(scenario: Scenario, store=None) -> dict:
+    """TREFT's checked parameters: the page's store when it holds usable ones, else those the page opens with."""
+    v = shown_values(scenario)
+    return stored_treft(store) or read_treft(v["workflow"], v["cls"], v["variant"], v["replica"], v["kernel"],
+                                             v["var"], v["second"])
 
 
 def goal_file(algo, procs, size, root) -> dict:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vizcoll.errors import VizcollError
+from vizcoll.multicast.groups import simulate_group
 from vizcoll.multicast.loads import switch_groups
 from vizcoll.multicast.routing import ALGORITHMS, MulticastResult, communicator_groups, route
 from vizcoll.multicast.tables import read_tables, tables_result
@@ -42,7 +43,7 @@ __all__ = ["PAGE", "DEFAULTS", "PRESETS", "OVERVIEW", "WHOLE", "NO_COMMUNICATORS
            "MAX_PROTOCOL_MEMBERS", "TABLES", "TABLES_TITLE", "MAX_UPLOAD_BYTES", "MAX_STORE_CHARS", "LoadedTables",
            "read_part", "read_group", "read_params", "stored_params", "natural_part", "preset_scenario",
            "clicked_label", "groups_of", "routed", "page_state", "tables_of", "with_tables", "without_tables",
-           "JOB_NODES", "needs_job", "route_both"]
+           "JOB_NODES", "needs_job", "route_both", "protocol_timeline"]
 
 PAGE = "multicast"
 OVERVIEW, WHOLE = "overview", "whole"
@@ -347,3 +348,16 @@ def page_state(scenario: Scenario) -> tuple[Topology, list[list[int]] | None, di
                 notes.append(NO_COMMUNICATORS)
     params, bad = stored_params(scenario, topo, len(groups or []))
     return topo, groups, params, [*notes, bad] if bad else notes
+
+
+def protocol_timeline(scenario: Scenario) -> dict | None:
+    """The join/leave timeline of the highlighted group under B (the subnet manager sits on its tree's root; at
+    most :data:`MAX_PROTOCOL_MEMBERS` members), None when no group is highlighted or it has no tree."""
+    topo, groups, p, _ = page_state(scenario)
+    if not groups or p["group"] is None:
+        return None
+    tree = routed(scenario, p["b"]).trees[p["group"]]
+    if tree is None:
+        return None
+    members = tree.members[:MAX_PROTOCOL_MEMBERS]
+    return simulate_group(members.tolist(), sm_node=tree.root, names=topo.names, seed=0).to_dict()

@@ -34,7 +34,8 @@ from vizcoll.ui.limits import MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_DRAWN_
 
 __all__ = ["PAGE", "DEFAULTS", "FIELDS", "MAX_PARAM", "MAX_GOAL_BYTES", "MAX_RANKS", "MAX_DRAWN_MESSAGES",
            "MAX_PROBLEMS", "EXAMPLE_RANKS", "read_params", "shown_params", "stored_params", "goal_from_upload",
-           "read_goal", "example_goal", "analysis", "replay_key", "replay", "drawing_plan", "JOB_BYTES", "needs_job"]
+           "read_goal", "example_goal", "analysis", "replay_key", "replay", "drawing_plan", "JOB_BYTES", "needs_job",
+           "replay_of", "opened_goal"]
 
 PAGE = "schedules"
 DEFAULTS = {"L": 2500, "o": 1500, "g": 1000, "G": 6, "O": 0, "S": 65535}
@@ -96,6 +97,13 @@ def read_goal(store) -> tuple[str, str]:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_GOAL_BYTES:
         raise VizcollError(f"the page opens GOAL files up to {MAX_GOAL_BYTES >> 20} MB")
     return (name[:200] if isinstance(name, str) and name else "GOAL file"), text
+
+
+def opened_goal(store) -> dict:
+    """The page's GOAL store, when a file was opened (VizcollError asks for one otherwise)."""
+    if store is None:
+        raise VizcollError("open a GOAL file first (or the example): the page has none")
+    return store
 
 
 def example_goal(scenario: Scenario) -> dict:
@@ -197,3 +205,17 @@ def replay(text: str, params: dict, key: dict, nodes: list[int]) -> dict:
         raise VizcollError("the file has errors: nothing to replay")
     result = simulate(schedule, LogGP(**params), trace=True)
     return loggp_timeline(schedule, result, nodes, topology_of(scenario), hops_of(scenario)).to_dict()
+
+
+def replay_of(scenario: Scenario, goal) -> tuple[str, dict]:
+    """(file name, replay timeline dict) of the page's GOAL store on the scenario's fabric, as the page plays it;
+    VizcollError says why there is none (errors in the file, a fabric too large, too few processes)."""
+    name, text = read_goal(goal)
+    params = stored_params(scenario)
+    result = analysis(text, params)
+    if result["timing"] is None:
+        raise VizcollError(f"{name}: no replay: {result['why'].removeprefix('⚠ ')}")
+    nodes, why = drawing_plan(scenario, result["ranks"], result["messages"])
+    if nodes is None:
+        raise VizcollError(why.removeprefix("⚠ "))
+    return name, replay(text, params, replay_key(scenario), nodes)

@@ -15,17 +15,16 @@ control change is checked on the server and written to
 ``scenario.params["barrier"]``, which updates the view and the shell's share
 link.
 
-Below: LCT vs BST on the numbered grid (the Gather links before and after
-``round(K)`` and their update quantity: the paper's Fig. 3; the scenario's
-grid, or the paper's 4 x 4 when the fabric is not a grid), run time vs break
-rate and vs size for every algorithm (a small cached sweep, or the full one),
-and the UQ(LCT) − UQ(BST) histogram (Fig. 5). "Download GOAL" writes the run's barrier as LogGOPSim's
-schedule (:func:`vizcoll.ui.models.barrier.goal_file`), which the Schedules page opens.
+Below: LCT vs BST on the numbered grid (the Gather links before and after ``round(K)`` and their update
+quantity: the paper's Fig. 3; the scenario's grid, or the paper's 4 x 4 when the fabric is not a grid), run time
+vs break rate and vs size for every algorithm (a small cached sweep, or the full one), and the UQ(LCT) − UQ(BST)
+histogram (Fig. 5). "Download GOAL" writes the run's barrier as LogGOPSim's schedule
+(:func:`vizcoll.ui.models.barrier.goal_file`). Exports: :mod:`vizcoll.ui.components.exports`.
 
 Background jobs (:mod:`vizcoll.ui.jobs`; times in :mod:`vizcoll.ui.models.barrier`), each with a progress bar
-and a Cancel button that keeps the last result: the run (``bar-run``: up to 4.7 s; a change while it runs
-replaces it), Break at random (``bar-breaks``: up to about 2.5 s) and the sweep (``bar-sweep``: 1.8 s quick,
-26 s full, cell by cell; the sweep choice is locked meanwhile). The stores the views read are checked again.
+and a Cancel button that keeps the last result: the run (``bar-run``: up to 4.7 s; a change while it runs replaces
+it), Break at random (``bar-breaks``: up to 2.5 s) and the sweep (``bar-sweep``: 1.8 s quick, 26 s full, cell by
+cell; the sweep choice is locked meanwhile). The stores the views read are checked again.
 """
 
 from __future__ import annotations
@@ -49,6 +48,7 @@ from vizcoll.ui.calls import (
     topology_of,
     user_action,
 )
+from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
     dropdown,
@@ -62,7 +62,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_player, timeline_at
+from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_player
 from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models import barrier as model
@@ -71,7 +71,7 @@ from vizcoll.ui.views.barrier import (
     drawing,
     judgement_text,
     legend,
-    step_styles,
+    run_stylesheet,
     summary_table,
     sweep_choices,
     sweep_info,
@@ -96,7 +96,7 @@ BAR_VS_SIZE, BAR_RANGES, BAR_HIST = "bar-vs-size", "bar-ranges", "bar-hist"
 BAR_USE_GRID, BAR_COMM, BAR_FABRIC = "bar-use-grid", "bar-comm", "bar-fabric"
 BAR_UQ_KEY, BAR_SWEEP_KEY, BAR_DRAWN = "bar-uq-key", "bar-sweep-key", "bar-drawn-breaks"
 BAR_GOAL, BAR_GOAL_FILE, BAR_GOAL_MESSAGE = "bar-goal", "bar-goal-file", "bar-goal-message"
-BAR_RUN_JOB, BAR_BREAKS_JOB, BAR_SWEEP_JOB = "bar-run", "bar-breaks", "bar-sweep"  # the job bars' prefixes
+BAR_RUN_JOB, BAR_BREAKS_JOB, BAR_SWEEP_JOB, BAR_PACK = "bar-run", "bar-breaks", "bar-sweep", "bar-pack"
 POLL_MS = 400  # how often the page asks for a job's progress
 SWEEP_OPTIONS = [{"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": model.QUICK_MODE},
                  {"label": "full: 4–20 × 0–50% broken, 1 seed (about 25 s)", "value": model.FULL_MODE}]
@@ -139,7 +139,7 @@ def body(scenario: Scenario) -> html.Div:
             "Download GOAL", BAR_GOAL), dcc.Download(id=BAR_GOAL_FILE)]),
         info("Download GOAL: this barrier as LogGOPSim's schedule (on a grid every hop of one barrier, ranks = the "
              "grid's switches; elsewhere the algorithm's logical pattern on the processes). Open it on Schedules."),
-        message_box(BAR_GOAL_MESSAGE),
+        message_box(BAR_GOAL_MESSAGE), figure_pack(BAR_PACK),
     ])
     main = html.Div(className="main", children=[
         dcc.Store(id=BAR_PARAMS), dcc.Store(id=BAR_UQ_KEY), dcc.Store(id=BAR_SWEEP_KEY), dcc.Store(id=BAR_DRAWN),
@@ -194,7 +194,7 @@ def _run_panel() -> html.Div:
                        autounselectify=True),
         legend(BAR_LEGEND),
         job_bar(BAR_RUN_JOB),
-        player(BAR_PLAYER),
+        player(BAR_PLAYER), animation_export(BAR_PLAYER),
         status_box(BAR_FLAG),
         html.Div(id=BAR_SUMMARY, className="bar-summary"),
     ])
@@ -238,6 +238,8 @@ def _sweep_panels(v: dict) -> list:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, BAR_PLAYER)
+    register_animation_export(app, BAR_PLAYER, PAGE)
+    register_figure_pack(app, BAR_PACK, PAGE)
     app.callback(
         store_output(), Output(BAR_MESSAGE, "children"),
         Input(BAR_CANVAS, "tapEdge"), Input(BAR_USE_GRID, "n_clicks"), Input(BAR_REPAIR, "n_clicks"),
@@ -425,15 +427,13 @@ def render_step(step, timeline, plan, data):
     """Stylesheet for one player step: states, DLCT IDs, this step's hops (Gather / Release) and adjustments
     (the timeline comes back from the browser: a forged one gives the plain drawing)."""
     plan = plan if isinstance(plan, dict) else {}
-    sheet = charts.grid_stylesheet() if plan.get("grid") is True else charts.fabric_stylesheet()
     scenario = checked(data)[0] if timeline and plan and "error" not in plan else None
-    if scenario is None:
-        return sheet
+    grid = plan.get("grid") is True
     try:
-        tl, step = timeline_at(timeline, whole_or(step, 0, 0, MAX_STEPS))
+        return run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS)) \
+            if scenario is not None else run_stylesheet(grid)
     except VizcollError:
-        return sheet
-    return sheet + step_styles(topology_of(scenario), tl, step)
+        return run_stylesheet(grid)
 
 
 def export_goal(_clicks, data):

@@ -31,6 +31,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
+from vizcoll.ui.components.exports import figure_pack, register_figure_pack
 from vizcoll.ui.components.kit import field, graph, info, job_bar, message_box, panel, section, status_box
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.erasure import FAMILY_NAMES, compare_figure, dc_figure, failure_text, matrix_figure, repair_text
@@ -57,7 +58,7 @@ ERA_N, ERA_K, ERA_DCS, ERA_CODE, ERA_TRAFFIC = "era-n", "era-k", "era-dcs", "era
 ERA_D, ERA_SEED, ERA_PLACEMENT, ERA_MESSAGE = "era-d", "era-seed", "era-placement", "era-message"
 ERA_PARAMS, ERA_VIEW, ERA_DC_FIG, ERA_STATUS = "era-params", "era-view", "era-dc-fig", "era-status"
 ERA_RESTORE, ERA_SUMMARY, ERA_MATRIX, ERA_SCHEME = "era-restore", "era-summary", "era-matrix", "era-scheme"
-ERA_COMPARE, ERA_COMPARE_TABLE = "era-compare", "era-compare-table"
+ERA_COMPARE, ERA_COMPARE_TABLE, ERA_PACK = "era-compare", "era-compare-table", "era-pack"
 ERA_BUILD_JOB, ERA_COMPARE_JOB = "era-build", "era-compare"  # the background jobs (their job bars' prefixes)
 POLL_MS = 400  # how often the page asks for a job's progress
 NOT_BUILT = "⚠ This code has not been built here: change a control to build it."
@@ -111,7 +112,7 @@ def body(scenario: Scenario) -> html.Div:
              "block per remote DC (the model under which the paper's T̄ = 0.67 for FMEL(9,5) holds)."),
         info(f"Limits: n ≤ {MAX_BLOCKS}, N ≤ {MAX_DCS} — the repair groups and fault tolerances are exact "
              "enumerations, and the FMEL search tries schemes one by one."),
-    )])
+    ), section("Export for papers", figure_pack(ERA_PACK))])
     return html.Div(className="page erasure-page", children=[html.Div(className="columns", children=[
         sidebar, _main()])])
 
@@ -136,6 +137,7 @@ def _main() -> html.Div:
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
+    register_figure_pack(app, ERA_PACK, PAGE)
     app.callback(
         Output(ERA_PARAMS, "data"), Output(ERA_MESSAGE, "children"), store_output(),
         Input(ERA_N, "value"), Input(ERA_K, "value"), Input(ERA_DCS, "value"), Input(ERA_CODE, "value"),

@@ -25,7 +25,8 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.treft import OPERATIONS, WORKFLOWS
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
+from vizcoll.ui.calls import SCENARIO, remembered, store_output
+from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
     dropdown,
@@ -43,20 +44,18 @@ from vizcoll.ui.figures.faults import VARIANT_NAMES, overhead_chart, reduction_d
 from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.faults import (
     CLICK,
-    DEFAULTS,
     FAULTS,
     GOAL_ALGOS,
     MAX_PROCS,
     PAGE,
     SIZES,
-    default_slow,
     goal_file,
     kernel_options,
     overheads,
     read_reduction,
     read_treft,
     reduction_runs,
-    scenario_procs,
+    shown_values,
     stored_reduction,
     stored_treft,
     treft_run,
@@ -81,6 +80,7 @@ FT_TREFT_SECOND, FT_TREFT_MESSAGE, FT_TREFT_PARAMS = "ft-treft-second", "ft-tref
 FT_TREFT_LANES, FT_TREFT_SUMMARY, FT_TREFT_OVERHEAD = "ft-treft-lanes", "ft-treft-summary", "ft-treft-overhead"
 FT_TREFT_PLAYER = "ft-treft-player"
 FT_OVERHEAD_JOB = "ft-overhead"  # the overhead chart's background job (its job bar's prefix)
+FT_PACK = "ft-pack"
 SAVED_AS = "vizcoll-faults"  # the file name of a figure saved from its mode bar
 
 
@@ -93,26 +93,6 @@ register_page(__name__, layout, path="/faults", name="Fault replays", order=5)
 
 
 # ---------------------------------------------------------------- layout
-def shown_values(scenario: Scenario) -> dict:
-    """The controls' values: the scenario's page parameters (procs from its first communicator unless set here),
-    each unusable one replaced by its default."""
-    procs, procs_note = scenario_procs(scenario)
-    v = {key: "" if val is None else str(val)
-         for key, val in page_params(scenario, PAGE, DEFAULTS | {"procs": str(procs),
-                                                                  "slow": default_slow(procs)}).items()}
-    for key in ("procs", "root", "seed"):
-        v[key] = int(v[key]) if v[key].isdigit() else int(DEFAULTS[key])
-    v["workflow"] = v["workflow"] if v["workflow"] in WORKFLOWS else "HC"
-    v["cls"] = v["cls"] if v["cls"] in ("A", "B") else "A"
-    replica, v["kernel"], v["var"] = (v["inject"].split(":") + ["", "", ""])[:3] if v["inject"] else ("none", None,
-                                                                                                        None)
-    v["replica"] = replica.lstrip("r") or "none"
-    v["fault"] = v["fault"] if v["fault"] in FAULTS else "none"
-    v["variant"] = v["variant"] if v["variant"] in VARIANT_NAMES else "treft"
-    v["procs_note"] = procs_note
-    return v
-
-
 def body(scenario: Scenario) -> html.Div:
     """The page with the scenario's parameters."""
     v = shown_values(scenario)
@@ -149,14 +129,14 @@ def _reduction_sidebar(v: dict) -> html.Div:
         info("Each worker tells the master when its data is ready; the master pairs ready workers into tasks and "
              "one of the two reads the other's data and reduces it. Slow ranks are slowed 4× (rank:factor to "
              "choose). Click a worker in the diagram to kill it at the shown step."),
-    )])
+    ), section("Export for papers", figure_pack(FT_PACK))])
 
 
 def _reduction_main() -> html.Div:
     return html.Div(className="main", children=[
         dcc.Store(id=FT_RED_PARAMS), dcc.Store(id=FT_RED_KILL),
         panel(html.H3("Task-based reduction with fault tolerance, step by step"), graph(FT_RED_DIAGRAM, SAVED_AS),
-              player(FT_RED_PLAYER), className="player-panel"),
+              player(FT_RED_PLAYER), animation_export(FT_RED_PLAYER), className="player-panel"),
         html.Div(className="pair", children=[
             html.Div(id=FT_RED_SUMMARY, className="table-box"),
             html.Div(id=FT_RED_TASKS, className="table-box"),
@@ -191,7 +171,8 @@ def _treft_main() -> html.Div:
     return html.Div(className="main", children=[
         dcc.Store(id=FT_TREFT_PARAMS),
         panel(html.H3("TREFT: three replicas, operations ① to ⑩, vote and correction"),
-              graph(FT_TREFT_LANES, SAVED_AS), player(FT_TREFT_PLAYER), className="player-panel"),
+              graph(FT_TREFT_LANES, SAVED_AS), player(FT_TREFT_PLAYER), animation_export(FT_TREFT_PLAYER),
+              className="player-panel"),
         html.Div(id=FT_TREFT_SUMMARY, className="panel table-box"),
         panel(job_bar(FT_OVERHEAD_JOB), graph(FT_TREFT_OVERHEAD, SAVED_AS)),
     ])
@@ -201,6 +182,10 @@ def _treft_main() -> html.Div:
 def register(app: Dash) -> None:
     register_player(app, FT_RED_PLAYER)
     register_player(app, FT_TREFT_PLAYER)
+    params = {"reduction": State(FT_RED_PARAMS, "data"), "treft": State(FT_TREFT_PARAMS, "data")}
+    register_animation_export(app, FT_RED_PLAYER, PAGE, "reduction", params["reduction"])
+    register_animation_export(app, FT_TREFT_PLAYER, PAGE, "treft", params["treft"])
+    register_figure_pack(app, FT_PACK, PAGE, params)
     app.callback(
         Output(FT_RED_PARAMS, "data"), Output(FT_RED_MESSAGE, "children"),
         Output(FT_RED_SUMMARY, "children"), Output(pid(FT_RED_PLAYER, "timeline"), "data"), store_output(),

@@ -40,18 +40,17 @@ from contextlib import suppress
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
-from vizcoll.multicast.groups import simulate_group
 from vizcoll.multicast.loads import switch_group_rows
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, topology_of, user_action
+from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.models.multicast import (
-    MAX_PROTOCOL_MEMBERS,
     MAX_UPLOAD_BYTES,
     OVERVIEW,
     PAGE,
@@ -64,6 +63,7 @@ from vizcoll.ui.models.multicast import (
     needs_job,
     page_state,
     preset_scenario,
+    protocol_timeline,
     read_params,
     route_both,
     routed,
@@ -99,6 +99,7 @@ MC_PRESET, MC_USE_PRESET, MC_FABRIC, MC_STATUS = "mc-preset", "mc-use-preset", "
 MC_TABLES_UPLOAD, MC_TABLES_FORGET = "mc-tables-upload", "mc-tables-forget"
 MC_TABLES_INFO, MC_TABLES_MESSAGE = "mc-tables-info", "mc-tables-message"
 MC_HEAVY, MC_JOB = "mc-heavy", "mc-routes"  # the background job's order and its job bar's prefix
+MC_PACK = "mc-pack"
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
 VIEWS = [Output(MC_SUMMARY, "children"), Output(MC_STATUS, "children"), Output(MC_FIG_A, "figure"),
          Output(MC_FIG_B, "figure"), Output(MC_FIG_DIFF, "figure"), Output(MC_HIST, "figure"),
@@ -142,6 +143,7 @@ def body(scenario: Scenario) -> html.Div:
                                                      for preset in PRESETS.values()]),
                 info("A preset replaces the shared scenario — fabric, communicators, no broken links — for every "
                      "page (the badge above shows it); Download scenario first to keep the current one.")),
+        section("Export for papers", figure_pack(MC_PACK)),
     ])
     loaded = tables_of(scenario)
     return html.Div(className="page multicast-page", children=[html.Div(className="columns", children=[
@@ -183,6 +185,7 @@ def _main(topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
             html.H3("Join / leave protocol of the highlighted group under B (paper section 3.2)"),
             graph(MC_STATE_FIG, SAVED_AS),
             player(MC_PLAYER),
+            animation_export(MC_PLAYER),
         ]),
     ])
 
@@ -190,6 +193,8 @@ def _main(topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, MC_PLAYER)
+    register_animation_export(app, MC_PLAYER, PAGE)
+    register_figure_pack(app, MC_PACK, PAGE)
     app.callback(
         store_output(), Output(MC_MESSAGE, "children"),
         Input(MC_ALGO_A, "value"), Input(MC_ALGO_B, "value"), Input(MC_PART, "value"),
@@ -338,18 +343,7 @@ def group_protocol(data):
     scenario, _ = checked(data)
     if scenario is None or _waits(scenario):
         return None
-    return _protocol(scenario)
-
-
-def _protocol(scenario: Scenario):
-    topo, groups, p, _ = page_state(scenario)
-    if not groups or p["group"] is None:
-        return None
-    tree = routed(scenario, p["b"]).trees[p["group"]]
-    if tree is None:
-        return None
-    members = tree.members[:MAX_PROTOCOL_MEMBERS]
-    return simulate_group(members.tolist(), sm_node=tree.root, names=topo.names, seed=0).to_dict()
+    return protocol_timeline(scenario)
 
 
 def compute_views(set_progress, job, data):
@@ -364,7 +358,7 @@ def compute_views(set_progress, job, data):
     with suppress(VizcollError):  # the views say what went wrong
         route_both(scenario, p, progress)
     progress.stage(2)
-    return (*_views(scenario), _protocol(scenario))
+    return (*_views(scenario), protocol_timeline(scenario))
 
 
 def cancelled(_clicks):

@@ -26,6 +26,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, checked, remembered, store_output, topology_of, user_action
+from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     field,
     graph,
@@ -37,16 +38,13 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, register_player, timeline_at
+from vizcoll.ui.components.player import pid, player, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.schedules import (
     HANDLING,
     SENDING,
     STATE_COLOURS,
     finish_figure,
-    node_states,
-    rank_stylesheet,
-    step_stylesheet,
 )
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements
 from vizcoll.ui.models.schedules import (
@@ -68,7 +66,7 @@ from vizcoll.ui.models.schedules import (
     stored_params,
 )
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.views.schedules import file_line, problems_view, timing_view
+from vizcoll.ui.views.schedules import file_line, problems_view, replay_stylesheet, timing_view
 
 __all__ = ["PAGE", "layout", "body", "register", "load_goal", "update", "dispatch", "analyse", "compute_views",
            "cancelled", "render_step"]
@@ -78,6 +76,7 @@ SCHED_UPLOAD, SCHED_GOAL, SCHED_EXAMPLE = "sched-upload", "sched-goal", "sched-e
 SCHED_FILE, SCHED_FILE_MESSAGE, SCHED_MESSAGE = "sched-file", "sched-file-message", "sched-message"
 SCHED_PROBLEMS, SCHED_TIMING, SCHED_FINISH = "sched-problems", "sched-timing", "sched-finish"
 SCHED_CANVAS, SCHED_FLAG, SCHED_LEGEND, SCHED_PLAYER = "sched-canvas", "sched-flag", "sched-legend", "sched-player"
+SCHED_PACK = "sched-pack"
 PARAM_CONTROLS = {"L": "sched-latency", "o": "sched-overhead", "g": "sched-gap", "G": "sched-gap-byte",
                   "O": "sched-overhead-byte", "S": "sched-eager"}
 SCHED_HEAVY, SCHED_JOB = "sched-heavy", "sched-analysis"  # the background job's order and its job bar's prefix
@@ -128,6 +127,7 @@ def body(scenario: Scenario) -> html.Div:
             info("Whole numbers, nominally ns (S in bytes: messages up to S bytes go eagerly, larger ones wait for "
                  "their receive). Defaults as LogGOPSim's: " + ", ".join(f"{k}={d}" for k, d in DEFAULTS.items()))),
         message_box(SCHED_MESSAGE),
+        section("Export for papers", figure_pack(SCHED_PACK)),
     ])
     main = html.Div(className="main", children=[
         dcc.Store(id=SCHED_GOAL, storage_type="session"), dcc.Store(id=SCHED_HEAVY), job_bar(SCHED_JOB),
@@ -139,7 +139,7 @@ def body(scenario: Scenario) -> html.Div:
                              stylesheet=base_stylesheet(), style=CANVAS_STYLE if drawn else HIDDEN, minZoom=0.05,
                              maxZoom=4,
                              boxSelectionEnabled=False, autoungrabify=True, autounselectify=True),
-              _legend(), player(SCHED_PLAYER), className="player-panel"),
+              _legend(), player(SCHED_PLAYER), animation_export(SCHED_PLAYER), className="player-panel"),
     ])
     return html.Div(className="page schedules-page", children=[html.Div(className="columns", children=[
         sidebar, main])])
@@ -159,6 +159,8 @@ def _legend() -> html.Div:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, SCHED_PLAYER)
+    register_animation_export(app, SCHED_PLAYER, PAGE, extra=State(SCHED_GOAL, "data"))
+    register_figure_pack(app, SCHED_PACK, PAGE, State(SCHED_GOAL, "data"))
     app.callback(
         Output(SCHED_GOAL, "data"), Output(SCHED_UPLOAD, "contents"), Output(SCHED_FILE_MESSAGE, "children"),
         Input(SCHED_UPLOAD, "contents"), Input(SCHED_EXAMPLE, "n_clicks"), State(SCHED_UPLOAD, "filename"),
@@ -307,19 +309,5 @@ def _replay(scenario: Scenario, text: str, params: dict, result: dict):
 
 def render_step(step, timeline, data):
     """Stylesheet for one player step: each rank node's label and state, this step's messages and handlings."""
-    sheet = base_stylesheet()
     scenario, _ = checked(data)
-    if not timeline or scenario is None:
-        return sheet
-    try:
-        tl, step = timeline_at(timeline, step)
-        nodes = [int(e["node"]) for e in tl.entities.values()] + [int(e["rank"]) for e in tl.entities.values()]
-    except (VizcollError, KeyError, TypeError, ValueError, IndexError):
-        return sheet  # the browser sent a malformed timeline
-    if any(not 0 <= n < topology_of(scenario).n_nodes for n in nodes[:len(tl.entities)]):
-        return sheet  # a timeline of another fabric (the scenario changed meanwhile)
-    events = tl.active_at(step) if step >= 0 else []
-    links = list(dict.fromkeys(lid for e in events if e.kind == "send" for lid in e.path_links))
-    handling = list(dict.fromkeys(e.dst for e in events if e.kind == "deliver"))
-    return (sheet + rank_stylesheet(tl.entities)
-            + step_stylesheet(node_states(tl.state_at(step), tl.entities), links, handling))
+    return replay_stylesheet(topology_of(scenario) if scenario is not None else None, timeline, step)

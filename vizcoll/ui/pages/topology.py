@@ -33,15 +33,10 @@ from vizcoll.ui.calls import (
     topology_of,
     user_action,
 )
+from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import download_button, graph, job_bar, message_box, png_download, section
-from vizcoll.ui.components.player import pid, player, register_player, timeline_at
-from vizcoll.ui.figures.topology import (
-    SMALL_LIMIT,
-    base_stylesheet,
-    cytoscape_elements,
-    large_figure,
-    state_stylesheet,
-)
+from vizcoll.ui.components.player import pid, player, register_player
+from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.models.topology import (
@@ -57,7 +52,7 @@ from vizcoll.ui.models.topology import (
     spec_help,
 )
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.views.topology import counts_text, legend_items
+from vizcoll.ui.views.topology import broadcast_stylesheet, counts_text, legend_items
 
 __all__ = ["PAGE", "layout", "body", "register", "update_scenario", "read_large_upload", "large_upload"]
 
@@ -73,6 +68,7 @@ TOPO_REMOVE_LINK, TOPO_PATTERN, TOPO_PPN = "topo-remove-link", "topo-pattern", "
 TOPO_APPLY_COMM, TOPO_COMM_UPLOAD, TOPO_COMM_INFO = "topo-apply-comm", "topo-comm-upload", "topo-comm-info"
 TOPO_EXPORT_FORMAT, TOPO_EXPORT_TOPO, TOPO_DOWNLOAD = "topo-export-format", "topo-export-topo", "topo-download"
 TOPO_PNG, TOPO_ROOT, TOPO_BCAST_INFO, TOPO_PLAYER = "topo-png", "topo-root", "topo-bcast-info", "topo-player"
+TOPO_PACK = "topo-pack"
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
 SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
 TOPO_UPLOAD_JOB = "topo-upload-read"  # the job bar of a large file being read
@@ -121,7 +117,7 @@ def _controls(scenario: Scenario) -> html.Div:
                     dcc.Dropdown(id=TOPO_EXPORT_FORMAT, options=list(topo_io.FORMATS), value="json",
                                  clearable=False, className="grow"),
                     download_button("Export topology", TOPO_EXPORT_TOPO)]),
-                download_button("Download PNG", TOPO_PNG)),
+                download_button("Download PNG", TOPO_PNG), figure_pack(TOPO_PACK)),
     ])
 
 
@@ -198,6 +194,7 @@ def _canvas(scenario: Scenario) -> html.Div:
                              clearable=False, className="grow")]),
             html.Div(id=TOPO_BCAST_INFO, className="info"),
             player(TOPO_PLAYER),
+            animation_export(TOPO_PLAYER),
         ]),
     ])
 
@@ -266,6 +263,8 @@ def _edit_for(trigger: str, scenario: Scenario, values: dict) -> dict | None:
 def register(app: Dash) -> None:
     """Attach the page's callbacks to ``app``."""
     register_player(app, TOPO_PLAYER)
+    register_animation_export(app, TOPO_PLAYER, PAGE)
+    register_figure_pack(app, TOPO_PACK, PAGE)
     app.callback(
         store_output(), *[Output(i, p) for i, p in _SCENARIO_OUTPUTS[1:]],
         inputs=_scenario_inputs(), state=_scenario_states(), prevent_initial_call=True,
@@ -428,16 +427,7 @@ def compute_broadcast(scenario_dict):
 
 def render_step(step, timeline):
     """Stylesheet for one player step: node states, the links and receivers of this hop."""
-    sheet = base_stylesheet()
-    if not timeline:
-        return sheet
-    tl, step = timeline_at(timeline, step)
-    events = tl.active_at(step) if step >= 0 else []
-    links = [lid for e in events for lid in e.path_links]
-    receivers = [e.dst for e in events if e.dst >= 0]
-    state = {f"n{tl.entities[key]['node']}": value for key, value in tl.state_at(step).items()
-             if key in tl.entities}
-    return sheet + state_stylesheet(state, links, receivers)
+    return broadcast_stylesheet(timeline, step)
 
 
 def fill_selection(tap_node, tap_edge, current_a, mode):

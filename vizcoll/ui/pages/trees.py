@@ -31,6 +31,7 @@ from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import TREE_OPS
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, tapped_link, topology_of
+from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
     dropdown,
@@ -106,6 +107,7 @@ TREES_PRESET, TREES_USE_PRESET, TREES_PRESETS = "trees-preset", "trees-use-prese
 TREES_GOAL, TREES_GOAL_FILE, TREES_GOAL_MESSAGE = "trees-goal", "trees-goal-file", "trees-goal-message"
 TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
 TREES_BUILD, TREES_REBUILD, TREES_HEAVY, TREES_JOB = "trees-build", "trees-rebuild", "trees-heavy", "trees-views"
+TREES_PACK = "trees-pack"
 PARAM_CONTROLS = {"comm": TREES_COMM, "kind": TREES_KIND, "k": TREES_K, "degree": TREES_DEGREE,
                   "routes": TREES_ROUTES, "l": TREES_L, "delta": TREES_DELTA, "theta": TREES_THETA,
                   "beta": TREES_BETA, "gamma": TREES_GAMMA, "S": TREES_S, "eps": TREES_EPS, "anim": TREES_ANIM_TREE,
@@ -176,6 +178,7 @@ def _sidebar(v: dict, options: list[dict]) -> html.Div:
                 info("A preset replaces the shared scenario (fabric, communicators, broken links: see the badge "
                      "above) for every page."), open=False, id=TREES_PRESETS),
         _goal_section(v),
+        section("Export for papers", figure_pack(TREES_PACK)),
         message_box(TREES_MESSAGE),
         info("The fabric and its broken links are the scenario's: load or draw them on the Topology page, repair "
              "from the badge, or click a link of the drawing below to break or repair it. Type I trees reduce in "
@@ -223,6 +226,7 @@ def _main(v: dict) -> html.Div:
                            minZoom=0.05, maxZoom=4, boxSelectionEnabled=False, autoungrabify=True),
             _legend(),
             player(TREES_PLAYER),
+            animation_export(TREES_PLAYER),
             html.Div(id=TREES_ANIM_SUMMARY, className="info"),
         ]),
     ])
@@ -242,6 +246,8 @@ def _legend() -> html.Div:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, TREES_PLAYER)
+    register_animation_export(app, TREES_PLAYER, PAGE)
+    register_figure_pack(app, TREES_PACK, PAGE)
     app.callback(
         store_output(), Output(TREES_MESSAGE, "children"),
         *[Input(i, "value") for i in PARAM_CONTROLS.values()],

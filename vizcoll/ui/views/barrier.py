@@ -9,6 +9,7 @@ from dash import html
 from vizcoll.barrier.algorithms import LEGEND
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
+from vizcoll.ui.components.player import timeline_at
 from vizcoll.ui.figures.barrier import (
     ADJUST_COLOUR,
     MESSAGE_COLOURS,
@@ -16,7 +17,9 @@ from vizcoll.ui.figures.barrier import (
     ROOT_COLOUR,
     STATE_COLOURS,
     fabric_elements,
+    fabric_stylesheet,
     grid_elements,
+    grid_stylesheet,
     message_kind,
     numbering_figure,
     step_stylesheet,
@@ -25,7 +28,8 @@ from vizcoll.ui.figures.barrier import (
 from vizcoll.ui.models.barrier import ANIMATION_LIMIT, MAX_SIDE, UQ_SIDE, uq_of
 
 __all__ = ["summary_rows", "summary_table", "judgement_text", "uq_view", "sweep_choices", "sweep_info", "drawing",
-           "legend", "step_styles"]
+           "legend", "step_styles",
+           "run_stylesheet", "uq_grid"]
 
 
 def _ms(seconds) -> str:
@@ -74,13 +78,18 @@ def judgement_text(figures: dict, limit: int = 6) -> str:
     return "\n".join(lines)
 
 
+def uq_grid(key: dict) -> tuple[int, int]:
+    """The grid the LCT / BST view draws: the key's, or the paper's 4 x 4 when it is larger than
+    :data:`UQ_SIDE` or has fewer than 2 processors."""
+    rows, cols = key["rows"], key["cols"]
+    return (4, 4) if max(rows, cols) > UQ_SIDE or rows * cols < 2 else (rows, cols)
+
+
 def uq_view(key: dict) -> tuple[go.Figure, go.Figure, str]:
     """The two structures' Gather links before/after ``round(k)`` and their UQ on the key's grid (the paper's
     4 x 4 when it is larger than :data:`UQ_SIDE` or the scenario is not a grid)."""
     k, numbering_kind, neighbors = key["k"], key["numbering"], key["neighbors"]
-    rows, cols = key["rows"], key["cols"]
-    if max(rows, cols) > UQ_SIDE or rows * cols < 2:
-        rows = cols = 4
+    rows, cols = uq_grid(key)
     result = uq_of(rows, cols, neighbors, k, numbering_kind)
     as_set = lambda links: {tuple(tuple(c) for c in x) for x in links}  # noqa: E731
     figs = [numbering_figure(name, result["before"], result["after"], as_set(result[s]["before"]),
@@ -174,3 +183,13 @@ def step_styles(topo: Topology, tl: Timeline, step: int) -> list[dict]:
                 and isinstance(entity, dict) and entity.get("kind") == "id" and (node := _node_of(entity)) is not None]
     roots = [u for u, ident in idents.items() if ident == 0]
     return step_stylesheet(state, idents, adjusted, hops, roots)
+
+
+def run_stylesheet(grid: bool, topo: Topology | None = None, timeline: dict | None = None, position=0) -> list[dict]:
+    """The drawing's stylesheet at player ``position`` of the run's ``timeline`` on ``topo`` (the grid's or the
+    fabric's base rules, then :func:`step_styles`); the plain drawing without a timeline."""
+    sheet = grid_stylesheet() if grid else fabric_stylesheet()
+    if topo is None or not timeline:
+        return sheet
+    tl, step = timeline_at(timeline, position)
+    return sheet + step_styles(topo, tl, step)

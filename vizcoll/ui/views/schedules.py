@@ -1,12 +1,18 @@
-"""The schedules page's texts and tables: the file's problems by line, the LogGP timing in LogGOPSim's words."""
+"""The schedules page's texts and tables: the file's problems by line, the LogGP timing in LogGOPSim's words; the
+replay's stylesheet at a player step."""
 
 from __future__ import annotations
 
 from dash import html
 
+from vizcoll.errors import VizcollError
+from vizcoll.topology.model import Topology
+from vizcoll.ui.components.player import timeline_at
+from vizcoll.ui.figures.schedules import node_states, rank_stylesheet, step_stylesheet
+from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.models.schedules import MAX_PROBLEMS
 
-__all__ = ["file_line", "problems_view", "timing_view", "loggp_text"]
+__all__ = ["file_line", "problems_view", "timing_view", "loggp_text", "replay_stylesheet"]
 
 
 def file_line(name: str, result: dict) -> str:
@@ -58,3 +64,23 @@ def timing_view(result: dict, params: dict) -> list:
         html.P(f"{printed}. LogGP {loggp_text(params)}; no congestion (LogGOPSim without a network file).",
                className="info"),
     ]
+
+
+def replay_stylesheet(topo: Topology | None, timeline: dict | None, position) -> list[dict]:
+    """The replay's stylesheet at player ``position``: each rank node's label and state, this step's messages and
+    handlings (the plain drawing for a malformed timeline or one of another fabric)."""
+    sheet = base_stylesheet()
+    if not timeline or topo is None:
+        return sheet
+    try:
+        tl, step = timeline_at(timeline, position)
+        nodes = [int(e["node"]) for e in tl.entities.values()] + [int(e["rank"]) for e in tl.entities.values()]
+    except (VizcollError, KeyError, TypeError, ValueError, IndexError):
+        return sheet  # the browser sent a malformed timeline
+    if any(not 0 <= n < topo.n_nodes for n in nodes[:len(tl.entities)]):
+        return sheet  # a timeline of another fabric (the scenario changed meanwhile)
+    events = tl.active_at(step) if step >= 0 else []
+    links = list(dict.fromkeys(lid for e in events if e.kind == "send" for lid in e.path_links))
+    handling = list(dict.fromkeys(e.dst for e in events if e.kind == "deliver"))
+    return (sheet + rank_stylesheet(tl.entities)
+            + step_stylesheet(node_states(tl.state_at(step), tl.entities), links, handling))

@@ -1,0 +1,80 @@
+"""Exports in a real browser: from each of the 7 pages the figure pack, and from every player an animation, land
+in the browser's download folder (Chromium told to save downloads there, as a user's browser does)."""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import imageio.v3 as iio
+import pytest
+from dash.testing.wait import until
+
+from vizcoll.ui.calls import DEFAULT_SCENARIO
+
+SCENARIO = DEFAULT_SCENARIO.with_params("multicast", {"group": 1})  # a highlighted group: its protocol plays
+PAGES = {  # path: (figure pack prefix, players)
+    "/topology": ("topo-pack", ["topo-player"]), "/trees": ("trees-pack", ["trees-player"]),
+    "/multicast": ("mc-pack", ["mc-player"]), "/barrier": ("bar-pack", ["bar-player"]),
+    "/faults": ("ft-pack", ["ft-red-player", "ft-treft-player"]), "/erasure": ("era-pack", []),
+    "/schedules": ("sched-pack", ["sched-player"])}
+
+
+@pytest.fixture
+def downloads(page, tmp_path) -> Path:
+    """The folder the browser saves downloads to."""
+    page.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    page.driver.set_window_size(1400, 1000)
+    return tmp_path
+
+
+def downloaded(folder: Path, name: str, timeout: float = 120) -> bytes:
+    """The bytes of ``name`` once the browser has finished saving it."""
+    path = folder / name
+    until(lambda: path.exists() and not list(folder.glob("*.crdownload")), timeout,
+          msg=f"{name} was never downloaded (the folder has {sorted(p.name for p in folder.iterdir())})")
+    time.sleep(0.2)
+    return path.read_bytes()
+
+
+def press(page, selector: str) -> None:
+    element = page.duo.find_element(selector)
+    page.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
+    element.click()
+
+
+def export_animation(page, downloads: Path, player: str) -> None:
+    """Open the player's Export animation, ask for its first two steps at 640x360 and read the GIF back."""
+    press(page, f"#{player}-export summary")
+    page.type_into(f"#{player}-export-last", "1")
+    press(page, f"#{player}-export-button")
+    until(lambda: page.duo.find_element(f"#{player}-export-message").text.startswith("vizcoll-"), 120,
+          msg=f"{player}: {page.duo.find_element(f'#{player}-export-message').text!r}")
+    name = page.duo.find_element(f"#{player}-export-message").text.split(":")[0]
+    frames = iio.imread(downloaded(downloads, name), index=None, extension=".gif")
+    assert frames.shape[:3] == (2, 720, 1280), player
+
+
+@pytest.mark.parametrize("path", list(PAGES))
+def test_the_figure_pack_and_every_animation_download_from_the_page(page, downloads, path):
+    pack, players = PAGES[path]
+    page.open(f"{path}#s={SCENARIO.to_fragment()}", counts=None)
+    if path == "/schedules":
+        press(page, "#sched-example")
+        until(lambda: "ranks" in page.duo.find_element("#sched-file").text, 30)
+    for player in players:
+        until(lambda p=player: page.driver.execute_script(
+            f"const s = document.querySelector('#{p}-position'); return s && s.textContent.includes(' of ');"), 60,
+            msg=f"{player} never got a timeline")
+        export_animation(page, downloads, player)
+        page.screenshot(f"export-{player}.png")
+    press(page, f"#{pack}-button")
+    name = f"vizcoll-{path.strip('/')}-figures.zip"
+    archive = zipfile.ZipFile(io.BytesIO(downloaded(downloads, name, timeout=240)))
+    assert {"README.txt", "scenario.json"} <= set(archive.namelist())
+    assert any(n.endswith(".svg") for n in archive.namelist()) and any(n.endswith(".csv") for n in archive.namelist())
+    assert page.duo.find_element(f"#{pack}-message").text.startswith(name)
+    page.screenshot(f"export-{pack}.png")
+    assert page.duo.get_logs() == []

@@ -1,0 +1,220 @@
+"""Animation export: frame k equals what the player shows at step k, every player, and the encoded files.
+
+The player's side is always the page's own callback (what the browser draws at slider value k); the state is
+recomputed from the timeline with the player's ``timeline_at``.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import imageio.v2 as imageio
+import imageio.v3 as iio
+import pytest
+
+from vizcoll.errors import VizcollError
+from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.components.player import timeline_at
+from vizcoll.ui.export.animation import AnimationOptions, export_animation, frame_figure, read_options
+from vizcoll.ui.export.animations import ANIMATIONS, animation_of
+from vizcoll.ui.export.names import PLAYERS
+from vizcoll.ui.figures.cytoscape import resolve_styles
+from vizcoll.ui.figures.paper import paper_colour, paper_figure
+from vizcoll.ui.figures.topology import STATE_COLOURS
+from vizcoll.ui.models import barrier as barrier_model
+from vizcoll.ui.models.faults import scenario_reduction, scenario_treft
+from vizcoll.ui.models.schedules import example_goal
+from vizcoll.ui.models.trees import tree_plan
+from vizcoll.ui.pages import barrier, faults, multicast, schedules, topology, trees
+
+W, H = 1280, 720
+DATA = DEFAULT_SCENARIO.to_dict()
+GROUP = DEFAULT_SCENARIO.with_params("multicast", {"group": 2})
+
+
+def nodes_and_edges(fig):
+    """(node id -> (fill, ring colour, ring width, x, y), edge id -> line colour) of a drawing frame."""
+    marker_trace = next(t for t in fig.data if t.ids is not None)
+    m = marker_trace.marker
+    nodes = {i: (m.color[k], m.line.color[k], m.line.width[k], marker_trace.x[k], marker_trace.y[k])
+             for k, i in enumerate(marker_trace.ids)}
+    edges = {eid: t.line.color for t in fig.data if t.meta for eid in t.meta}
+    return nodes, edges
+
+
+def drawing_cases():
+    """(name, animation, elements, page stylesheet at position k, timeline dict) of every cytoscape player."""
+    timeline = topology.compute_broadcast(DATA)[0]
+    yield ("topology", animation_of("topology", DEFAULT_SCENARIO), topology.render_scenario(DATA)[0],
+           lambda k: topology.render_step(k, timeline), timeline)
+    plan = tree_plan(DEFAULT_SCENARIO)
+    tl_trees, _, _, elements, _ = trees.animate(plan, DATA)
+    yield ("trees", animation_of("trees", DEFAULT_SCENARIO), elements,
+           lambda k: trees.render_step(k, tl_trees, plan, DATA), tl_trees)
+    bar_plan = barrier_model.view_keys(DEFAULT_SCENARIO)[0]
+    tl_bar, elements, *_ = barrier.animate(lambda _: None, bar_plan, DATA)
+    yield ("barrier", animation_of("barrier", DEFAULT_SCENARIO), elements,
+           lambda k: barrier.render_step(k, tl_bar, bar_plan, DATA), tl_bar)
+    goal = example_goal(DEFAULT_SCENARIO)
+    analysed = schedules.analyse(goal, DATA)
+    yield ("schedules", animation_of("schedules", DEFAULT_SCENARIO, extra=goal), analysed[5],
+           lambda k: schedules.render_step(k, analysed[4], DATA), analysed[4])
+
+
+@pytest.mark.parametrize("case", list(drawing_cases()), ids=lambda c: c[0])
+def test_a_drawing_frame_is_the_players_drawing_at_that_step(case):
+    name, animation, elements, sheet_at, timeline = case
+    n = Timeline.from_dict(timeline).n_steps
+    assert animation.timeline.n_steps == n
+    for k in sorted({0, 1, n // 2, n}):
+        frame = frame_figure(animation, k, W, H)
+        nodes, edges = nodes_and_edges(frame)
+        styles = resolve_styles(elements, sheet_at(k))
+        shown = {e["data"]["id"]: e for e in elements if "position" in e}
+        assert set(nodes) == set(shown)
+        for nid, (fill, ring, width, x, y) in nodes.items():
+            style = styles[nid]
+            assert (x, y) == (shown[nid]["position"]["x"], -shown[nid]["position"]["y"])
+            if float(style.get("background-opacity", 1)) != 0:
+                assert fill == paper_colour(style["background-color"]), (name, k, nid)
+            assert (width > 0) == (float(style["border-width"]) > 0), (name, k, nid)
+            if width > 0:
+                assert ring == paper_colour(style["border-color"]), (name, k, nid)
+        assert edges == {e["data"]["id"]: paper_colour(styles[e["data"]["id"]]["line-color"])
+                         for e in elements if "source" in e["data"]}
+        tl, step = timeline_at(timeline, k)
+        texts = [a.text for a in frame.layout.annotations]
+        assert f"step {step + 1} of {n}" in texts
+        assert any(a.replace("<br>", " ").startswith(tl.caption(step)[:60]) for a in texts), (name, k)
+
+
+def test_the_broadcast_frame_rings_follow_the_state_at_that_step():
+    """Recomputed from the timeline: at every step, the nodes that have the packet wear the received ring."""
+    animation = animation_of("topology", DEFAULT_SCENARIO)
+    timeline = animation.timeline.to_dict()
+    for k in range(animation.timeline.n_steps + 1):
+        tl, step = timeline_at(timeline, k)
+        nodes, _ = nodes_and_edges(frame_figure(animation, k, W, H))
+        received = {f"n{tl.entities[key]['node']}" for key, value in tl.state_at(step).items() if value == "received"}
+        receiving = {f"n{e.dst}" for e in (tl.active_at(step) if step >= 0 else [])}
+        for nid in received - receiving:
+            assert nodes[nid][1] == paper_colour(STATE_COLOURS["received"]), (k, nid)
+        if k == 0:
+            assert received == set()
+
+
+def plotly_cases():
+    params = scenario_reduction(DEFAULT_SCENARIO)
+    yield "reduction", animation_of("faults", DEFAULT_SCENARIO, "reduction"), lambda k: faults.render_reduction(
+        k, params)[0]
+    treft = scenario_treft(DEFAULT_SCENARIO)
+    yield "treft", animation_of("faults", DEFAULT_SCENARIO, "treft"), lambda k: faults.render_lanes(k, treft)
+    timeline = multicast.group_protocol(GROUP.to_dict())
+    yield "multicast", animation_of("multicast", GROUP), lambda k: multicast.render_protocol(k, timeline)
+
+
+@pytest.mark.parametrize("case", list(plotly_cases()), ids=lambda c: c[0])
+def test_a_plotly_frame_is_the_players_figure_at_that_step(case):
+    _, animation, page_figure = case
+    n = animation.timeline.n_steps
+    for k in sorted({0, 1, n // 2, n}):
+        frame = frame_figure(animation, k, W, H).to_plotly_json()
+        shown = paper_figure(page_figure(k), W, H).to_plotly_json()
+        assert frame["data"] == shown["data"]
+        page_notes = shown["layout"].get("annotations", [])
+        assert frame["layout"]["annotations"][:len(page_notes)] == page_notes
+        tl = animation.timeline
+        assert frame["layout"]["annotations"][-1]["text"] == f"step {k} of {n}"
+        assert tl.caption(k - 1)[:60] in frame["layout"]["annotations"][-2]["text"].replace("<br>", " ")
+
+
+def test_every_player_of_the_app_has_an_animation():
+    assert {page: tuple(players) for page, players in ANIMATIONS.items()} == PLAYERS
+    for page, players in PLAYERS.items():
+        for player in players:
+            scenario = GROUP if page == "multicast" else DEFAULT_SCENARIO
+            extra = example_goal(scenario) if page == "schedules" else None
+            assert animation_of(page, scenario, player, extra).timeline.n_steps > 0
+
+
+def test_a_player_with_nothing_to_show_says_why():
+    with pytest.raises(VizcollError, match="highlight a group"):
+        animation_of("multicast", DEFAULT_SCENARIO)
+    with pytest.raises(VizcollError, match="open a GOAL file"):
+        animation_of("schedules", DEFAULT_SCENARIO)
+    with pytest.raises(VizcollError, match="no player on page"):
+        animation_of("erasure", DEFAULT_SCENARIO)
+    with pytest.raises(VizcollError, match="has no player"):
+        animation_of("faults", DEFAULT_SCENARIO, "nope")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("webm", 0, None, 2, "1280x720"), "unknown format"),
+    (("gif", 5, 2, 2, "1280x720"), "last step must be between 5"),
+    (("gif", -1, None, 2, "1280x720"), "first step must be between 0"),
+    (("gif", 0, 99, 2, "1280x720"), "last step must be between 0 and 10"),
+    (("gif", 0, None, 0, "1280x720"), "frames per second must be at least 0.1"),
+    (("gif", 0, None, 120, "1280x720"), "at most 30"),
+    (("gif", 0, None, 2, "1281x720"), "must be even"),
+    (("gif", 0, None, 2, "4000x720"), "width must be between 320 and 1920"),
+    (("gif", 0, None, 2, "big"), "WIDTHxHEIGHT"),
+    (("gif", 0, None, "x", "1280x720"), "must be a number"),
+])
+def test_options_are_checked_with_their_limits(args, message):
+    with pytest.raises(VizcollError, match=message):
+        read_options(*args, n_positions=11)
+
+
+def test_options_keep_a_gif_within_its_memory_budget():
+    assert read_options("gif", 0, None, 2, "1280x720", 300).positions == range(300)
+    with pytest.raises(VizcollError, match="301 frames is more than an export of 1280x720 may have \\(300\\)"):
+        read_options("gif", 0, None, 2, "1280x720", 301)
+    assert len(read_options("frames", 0, None, 2, "640x360", 600).positions) == 600
+    with pytest.raises(VizcollError, match="more than an export of 640x360 may have \\(600\\)"):
+        read_options("frames", 0, None, 2, "640x360", 601)
+
+
+@pytest.fixture(scope="module")
+def broadcast():
+    return animation_of("topology", DEFAULT_SCENARIO)
+
+
+@pytest.mark.parametrize("fmt", ["gif", "mp4", "frames"])
+def test_a_whole_timeline_has_one_frame_per_step_read_back(broadcast, fmt):
+    """GIF and MP4 read back with imageio: one frame per player position (the initial state and each step)."""
+    positions = broadcast.timeline.n_steps + 1
+    options = read_options(fmt, None, None, 4, "640x360", positions)
+    done = []
+    out = export_animation(broadcast, options, lambda d, total: done.append((d, total)))
+    assert done == [(d, positions) for d in range(1, positions + 1)]
+    assert out["frames"] == positions
+    if fmt == "gif":
+        frames = iio.imread(out["content"], index=None, extension=".gif")
+        assert frames.shape[:3] == (positions, 360, 640)
+        assert iio.immeta(out["content"], index=0, extension=".gif")["duration"] == 250
+    elif fmt == "mp4":
+        assert out["content"][4:8] == b"ftyp"
+        path = f"/tmp/vizcoll-test-{id(out)}.mp4"
+        with open(path, "wb") as file:
+            file.write(out["content"])
+        reader = imageio.get_reader(path, format="FFMPEG")
+        assert reader.count_frames() == positions
+        assert reader.get_meta_data()["codec"] == "h264" and reader.get_meta_data()["size"] == (640, 360)
+    else:
+        archive = zipfile.ZipFile(io.BytesIO(out["content"]))
+        names = archive.namelist()
+        assert names == [f"frame-{k:04d}.png" for k in range(positions)] + ["captions.csv"]
+        assert iio.imread(archive.read("frame-0003.png")).shape[:2] == (360, 640)
+        captions = archive.read("captions.csv").decode().splitlines()
+        assert len(captions) == positions + 1
+        assert captions[4].startswith("3,3,") and broadcast.timeline.caption(2) in captions[4]
+
+
+def test_a_frame_range_exports_those_steps(broadcast):
+    out = export_animation(broadcast, AnimationOptions("frames", 2, 4, 1, 640, 360))
+    archive = zipfile.ZipFile(io.BytesIO(out["content"]))
+    rows = archive.read("captions.csv").decode().splitlines()[1:]
+    assert [row.split(",")[1] for row in rows] == ["2", "3", "4"]
+    assert out["filename"] == "vizcoll-topology-broadcast.zip"

@@ -1,0 +1,155 @@
+"""The export controls of the pages: "Export animation" under a player, "Download figure pack" in a sidebar.
+
+Both run as background jobs (:mod:`vizcoll.ui.jobs`: a progress bar frame by frame or figure by figure, a
+Cancel button, the button disabled meanwhile) and end in a ``dcc.Download``; every option is checked on the
+server (:func:`vizcoll.ui.export.animation.read_options`) and a problem becomes a "⚠ ..." message. What is
+exported is computed from the scenario store (and the page's own stores passed as ``extra``), never from a
+figure the browser sends.
+
+Ids, for a player ``<p>`` (e.g. ``bar-player``): ``<p>-export`` (the details), ``<p>-export-format``,
+``-first``, ``-last``, ``-fps``, ``-size``, ``-button``, ``-message``, ``-file`` and the job bar of prefix
+``<p>-export`` (``<p>-export-job``, ``-progress``, ``-cancel``); for a figure pack ``<q>`` (e.g. ``bar-pack``):
+``<q>-button``, ``<q>-message``, ``<q>-file`` and the job bar of prefix ``<q>``.
+"""
+
+from __future__ import annotations
+
+from dash import Dash, Input, Output, State, dcc, html, no_update
+
+from vizcoll.errors import VizcollError
+from vizcoll.ui import jobs
+from vizcoll.ui.calls import SCENARIO, checked
+from vizcoll.ui.components.kit import field, info, job_bar, status_box
+from vizcoll.ui.export.animation import FORMATS, SIZES, export_animation, read_options
+from vizcoll.ui.export.animations import animation_of
+from vizcoll.ui.export.catalog import pack_file
+from vizcoll.ui.limits import EXPORT_MAX_FPS, EXPORT_MIN_FPS
+
+__all__ = ["animation_export", "register_animation_export", "figure_pack", "register_figure_pack",
+           "animation_job", "pack_job"]
+
+POLL_MS = 500  # how often a page asks an export job for its progress
+
+
+def _eid(prefix: str, part: str) -> str:
+    return f"{prefix}-export-{part}"
+
+
+def _pressed(clicks) -> bool:
+    """Whether the button's ``n_clicks`` says it was pressed (a count of at least 1; anything else is no press)."""
+    return isinstance(clicks, int) and not isinstance(clicks, bool) and clicks >= 1
+
+
+def _flagged(answer: tuple) -> tuple:
+    """A job's (download, line) with the line's class: a warning when it says what went wrong."""
+    return (*answer, "flag warn" if str(answer[1]).startswith("⚠") else "flag")
+
+
+def animation_export(prefix: str) -> html.Details:
+    """The "Export animation" control of player ``prefix`` (folded until opened)."""
+    return html.Details(id=f"{prefix}-export", className="export", children=[
+        html.Summary("Export animation"),
+        field("format", dcc.Dropdown(id=_eid(prefix, "format"), clearable=False, value="gif", className="grow",
+                                     options=[{"label": text, "value": key} for key, (text, _, _) in FORMATS.items()])),
+        html.Div(className="row", children=[
+            html.Label("steps", className="label"),
+            dcc.Input(id=_eid(prefix, "first"), type="number", min=0, value=0, placeholder="0"),
+            html.Span("to"),
+            dcc.Input(id=_eid(prefix, "last"), type="number", min=0, placeholder="last")]),
+        field("frames per second", dcc.Input(id=_eid(prefix, "fps"), type="number", min=EXPORT_MIN_FPS,
+                                             max=EXPORT_MAX_FPS, step="any", value=2)),
+        field("size (px)", dcc.Dropdown(id=_eid(prefix, "size"), options=list(SIZES), value=SIZES[0],
+                                        clearable=False, className="grow")),
+        html.Div(className="buttons", children=[html.Button("Export animation", id=_eid(prefix, "button"),
+                                                            n_clicks=0)]),
+        job_bar(f"{prefix}-export"),
+        status_box(_eid(prefix, "message")),
+        dcc.Download(id=_eid(prefix, "file")),
+        info("Rendered on the server from the same data as the player: step 0 is the initial state, frame k the "
+             "player at step k, with its caption. Empty \"to\": the last step."),
+    ])
+
+
+def animation_job(set_progress, page: str, player: str | None, fmt, first, last, fps, size, data, extra=None):
+    """(A background job.) The animation of ``page``'s ``player`` for the scenario store ``data``: the
+    ``dcc.Download`` data and a line saying what was made, or a "⚠" message."""
+    scenario, message = checked(data)
+    if scenario is None:
+        return no_update, message
+    try:
+        animation = animation_of(page, scenario, player, extra)
+        options = read_options(fmt, first, last, fps, size, animation.timeline.n_steps + 1)
+        total = len(options.positions)
+        set_progress((0, total, f"Rendering {total} frames…"))
+        out = export_animation(animation, options, lambda done, n: set_progress((done, n, f"{done} of {n} frames")))
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}"
+    return (dcc.send_bytes(out["content"], out["filename"], type=out["mime"]),
+            f"{out['filename']}: {out['frames']} frames (steps {options.first} to {options.last}), "
+            f"{len(out['content']) / 1e6:.1f} MB.")
+
+
+def register_animation_export(app: Dash, prefix: str, page: str, player: str | None = None,
+                              extra: State | None = None) -> None:
+    """Wire the "Export animation" control of player ``prefix``, which shows ``page``'s ``player``; ``extra``:
+    a page store the animation needs besides the scenario."""
+    states = [State(_eid(prefix, part), "value") for part in ("format", "first", "last", "fps", "size")]
+
+    def export(set_progress, clicks, fmt, first, last, fps, size, data, extra_value=None):
+        if not _pressed(clicks):
+            return no_update, no_update, no_update
+        return _flagged(animation_job(set_progress, page, player, fmt, first, last, fps, size, data, extra_value))
+
+    app.callback(
+        Output(_eid(prefix, "file"), "data"), Output(_eid(prefix, "message"), "children"),
+        Output(_eid(prefix, "message"), "className"),
+        Input(_eid(prefix, "button"), "n_clicks"), *states, State(SCENARIO, "data"), *([extra] if extra else []),
+        prevent_initial_call=True, interval=POLL_MS, **jobs.background(f"{prefix}-export", (_eid(prefix, "button"),)),
+    )(export)
+
+
+def figure_pack(prefix: str) -> html.Div:
+    """The "Download figure pack" button of a page, its job bar, message and download."""
+    return html.Div(className="figure-pack", children=[
+        html.Div(className="buttons", children=[html.Button("Download figure pack", id=f"{prefix}-button",
+                                                            n_clicks=0)]),
+        job_bar(prefix), status_box(f"{prefix}-message"), dcc.Download(id=f"{prefix}-file"),
+        info("Every figure of this page as SVG and PDF (paper theme), the data behind them as CSV, the scenario "
+             "and a README, in one ZIP."),
+    ])
+
+
+def pack_job(set_progress, page: str, data, extra=None):
+    """(A background job.) ``page``'s figure pack for the scenario store ``data``: the ``dcc.Download`` data and a
+    line saying what was made, or a "⚠" message."""
+    scenario, message = checked(data)
+    if scenario is None:
+        return no_update, message
+    set_progress((0, 1, "Computing the page's figures…"))
+    try:
+        out = pack_file(page, scenario, extra,
+                        lambda done, total: set_progress((done, total, f"Computing: {done} of {total}")),
+                        lambda done, total: set_progress((done, total, f"Drawing figure {done} of {total}")))
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}"
+    return dcc.send_bytes(out["content"], out["filename"]), f"{out['filename']}: {len(out['content']) / 1e3:,.0f} kB."
+
+
+def register_figure_pack(app: Dash, prefix: str, page: str, extra: State | dict[str, State] | None = None) -> None:
+    """Wire ``page``'s figure pack control ``prefix``; ``extra``: the page stores its figures need besides the
+    scenario (one State, or several by name: the job gets a dict)."""
+    names = list(extra) if isinstance(extra, dict) else None
+    states = list(extra.values()) if isinstance(extra, dict) else ([extra] if extra is not None else [])
+
+    def download(set_progress, clicks, data, *values):
+        if not _pressed(clicks):
+            return no_update, no_update, no_update
+        value = dict(zip(names, values, strict=True)) if names else (values[0] if values else None)
+        return _flagged(pack_job(set_progress, page, data, value))
+
+    app.callback(
+        Output(f"{prefix}-file", "data"), Output(f"{prefix}-message", "children"),
+        Output(f"{prefix}-message", "className"), Input(f"{prefix}-button", "n_clicks"), State(SCENARIO, "data"),
+        *states,
+        prevent_initial_call=True, interval=POLL_MS, **jobs.background(prefix, (f"{prefix}-button",)),
+    )(download)

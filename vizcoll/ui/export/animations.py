@@ -1,0 +1,162 @@
+"""Every player of the app as an :class:`~vizcoll.ui.export.animation.Animation`, from the scenario it shows.
+
+One function per player, keyed by page and player in :data:`ANIMATIONS`;
+each computes the timeline with the same cached model call as the page and
+draws each position with the page's own figure builder:
+
+- players on a cytoscape canvas (the topology broadcast, the trees'
+  aggregation, the barrier run, the schedule replay): the canvas's elements
+  and the page's stylesheet at that position
+  (:func:`~vizcoll.ui.views.topology.broadcast_stylesheet`,
+  :func:`~vizcoll.ui.views.trees.step_stylesheet`,
+  :func:`~vizcoll.ui.views.barrier.run_stylesheet`,
+  :func:`~vizcoll.ui.views.schedules.replay_stylesheet`) drawn by
+  :func:`~vizcoll.ui.figures.cytoscape.drawing_figure`;
+- Plotly players (the multicast join/leave protocol, the task-based reduction, TREFT): the page's builder
+  (:func:`~vizcoll.ui.figures.timeline.process_diagram`,
+  :func:`~vizcoll.ui.figures.faults.reduction_diagram`, :func:`~vizcoll.ui.figures.faults.treft_lanes`).
+
+``extra`` is what a page knows besides the scenario: the fault replays' parameter stores (a clicked worker is
+not in the scenario) and the GOAL file the schedules page opened (the CLI passes its ``--goal`` file, or the
+page's example). A player with nothing to show raises :class:`~vizcoll.errors.VizcollError` saying why, as its
+page does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.sim.timeline import Timeline
+from vizcoll.treft import OPERATIONS
+from vizcoll.ui.calls import topology_of
+from vizcoll.ui.components.player import timeline_at, timeline_step
+from vizcoll.ui.export.animation import Animation, frame_margin
+from vizcoll.ui.figures.cytoscape import drawing_figure
+from vizcoll.ui.figures.faults import reduction_diagram, treft_lanes
+from vizcoll.ui.figures.timeline import process_diagram
+from vizcoll.ui.figures.topology import cytoscape_elements
+from vizcoll.ui.models import barrier as barrier_model
+from vizcoll.ui.models.faults import reduction_runs, scenario_reduction, scenario_treft, treft_run
+from vizcoll.ui.models.multicast import protocol_timeline
+from vizcoll.ui.models.schedules import opened_goal, replay_of
+from vizcoll.ui.models.topology import ANIMATION_LIMIT, broadcast_timeline, communicator_colours, root_of
+from vizcoll.ui.models.trees import tree_plan
+from vizcoll.ui.views.barrier import drawing, run_stylesheet
+from vizcoll.ui.views.schedules import replay_stylesheet
+from vizcoll.ui.views.topology import broadcast_stylesheet
+from vizcoll.ui.views.trees import animation_view, step_stylesheet
+
+__all__ = ["ANIMATIONS", "animation_of", "player_names"]
+
+Source = Callable[[Scenario, object], Animation]
+
+
+def _drawing(name: str, timeline: dict, elements: list[dict], sheet_at: Callable[[int], list[dict]]) -> Animation:
+    """A cytoscape player: ``sheet_at(position)`` is the page's stylesheet at that position."""
+    tl = Timeline.from_dict(timeline)
+    return Animation(name, tl.title, tl, lambda position, width, height: drawing_figure(
+        elements, sheet_at(position), width, height, frame_margin(height)))
+
+
+def topology_animation(scenario: Scenario, extra=None) -> Animation:
+    """/topology: the broadcast along a shortest-path tree from the scenario's root."""
+    topo = topology_of(scenario)
+    root = root_of(scenario, topo)
+    if root is None:
+        raise VizcollError("the fabric has no node to start a broadcast from")
+    if topo.n_nodes > ANIMATION_LIMIT:
+        raise VizcollError(f"the broadcast is animated on fabrics up to {ANIMATION_LIMIT:,} nodes (this one has "
+                           f"{topo.n_nodes:,})")
+    timeline = broadcast_timeline(scenario.source_key(), root)
+    try:
+        colours, _ = communicator_colours(scenario, topo)
+    except VizcollError:
+        colours = {}
+    return _drawing("vizcoll-topology-broadcast", timeline, cytoscape_elements(topo, colours),
+                    lambda position: broadcast_stylesheet(timeline, position))
+
+
+def trees_animation(scenario: Scenario, extra=None) -> Animation:
+    """/trees: the aggregation up the chosen tree and the result broadcast down."""
+    plan = tree_plan(scenario)
+    data = scenario.to_dict()
+    timeline, flag, _, elements, summary = animation_view(plan, data)
+    if timeline is None:
+        raise VizcollError((flag or summary or "no aggregation to animate").removeprefix("⚠ "))
+    return _drawing("vizcoll-trees-aggregation", timeline, elements,
+                    lambda position: step_stylesheet(position, timeline, plan, data))
+
+
+def multicast_animation(scenario: Scenario, extra=None) -> Animation:
+    """/multicast: the join/leave protocol of the highlighted group under algorithm B."""
+    timeline = protocol_timeline(scenario)
+    if timeline is None:
+        raise VizcollError("highlight a group on the multicast page: its join/leave protocol is the animation")
+    tl = Timeline.from_dict(timeline)
+    return Animation("vizcoll-multicast-protocol", tl.title, tl,
+                     lambda position, width, height: process_diagram(*timeline_at(timeline, position)))
+
+
+def barrier_animation(scenario: Scenario, extra=None) -> Animation:
+    """/barrier: the barriers' Gather and Release hop by hop on the scenario's grid or fabric."""
+    plan = barrier_model.view_keys(scenario)[0]
+    if "error" in plan or plan["reason"]:
+        raise VizcollError((plan.get("error") or plan["reason"]).removeprefix("⚠ "))
+    timeline = barrier_model.run_of(scenario, plan)["timeline"]
+    if timeline is None:
+        raise VizcollError(plan["note"])
+    topo = topology_of(scenario)
+    return _drawing("vizcoll-barrier", timeline, drawing(topo, plan),
+                    lambda position: run_stylesheet(plan["grid"], topo, timeline, position))
+
+
+def reduction_animation(scenario: Scenario, extra=None) -> Animation:
+    """/faults: the task-based fault-tolerant reduction (the page's parameters, its clicked worker included)."""
+    params = scenario_reduction(scenario, extra)
+    timeline, figures, _ = reduction_runs(params)
+    return Animation("vizcoll-faults-reduction", timeline.title, timeline, lambda position, width, height:
+                     reduction_diagram(timeline, timeline_step(position, timeline.n_steps), figures, params["procs"]))
+
+
+def treft_animation(scenario: Scenario, extra=None) -> Animation:
+    """/faults: TREFT's three replicas, the injected soft error, the vote and the correction."""
+    params = scenario_treft(scenario, extra)
+    timeline, _ = treft_run(params)
+    return Animation("vizcoll-faults-treft", timeline.title, timeline, lambda position, width, height:
+                     treft_lanes(timeline, timeline_step(position, timeline.n_steps), OPERATIONS))
+
+
+def schedules_animation(scenario: Scenario, extra=None) -> Animation:
+    """/schedules: the replay on the scenario's fabric of the GOAL file ``extra`` (the page's file store)."""
+    _, timeline = replay_of(scenario, opened_goal(extra))
+    topo = topology_of(scenario)
+    return _drawing("vizcoll-schedule-replay", timeline, cytoscape_elements(topo),
+                    lambda position: replay_stylesheet(topo, timeline, position))
+
+
+ANIMATIONS: dict[str, dict[str, Source]] = {
+    "topology": {"broadcast": topology_animation},
+    "trees": {"aggregation": trees_animation},
+    "multicast": {"protocol": multicast_animation},
+    "barrier": {"barrier": barrier_animation},
+    "faults": {"reduction": reduction_animation, "treft": treft_animation},
+    "schedules": {"replay": schedules_animation},
+}
+"""page -> player -> its source (the first player of a page is its default)."""
+
+
+def player_names(page: str) -> list[str]:
+    return list(ANIMATIONS.get(page, {}))
+
+
+def animation_of(page: str, scenario: Scenario, player: str | None = None, extra=None) -> Animation:
+    """The animation of ``player`` (default: the page's first) of ``page`` on ``scenario``."""
+    players = ANIMATIONS.get(page)
+    if players is None:
+        raise VizcollError(f"no player on page {str(page)[:20]!r}; pages with one: {', '.join(ANIMATIONS)}")
+    name = player or next(iter(players))
+    if name not in players:
+        raise VizcollError(f"page {page} has no player {str(name)[:20]!r}; it has {', '.join(players)}")
+    return players[name](scenario, extra)
