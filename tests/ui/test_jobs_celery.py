@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 import redis
+from dash.testing.wait import until
 
 from benchmarks.dash_http import DashClient
 from tests.gunicorn_server import celery_worker, gunicorn, redis_server
@@ -45,7 +46,8 @@ def test_a_job_runs_on_the_worker_with_its_progress_and_result(served):
 
 def test_a_job_on_the_worker_can_be_cancelled(served):
     client, _, folder = served
-    dep = client.callback("bar-sweep.data")
-    run = client.run_job(dep, {"bar-sweep-key.data": {"mode": "full", "neighbors": 8}}, cancel_after=3, limit=60)
-    assert run["cancelled"] and run["response"] is None and run["seconds"] < 30  # the full sweep takes 26 s alone
-    assert "Terminating " in (folder / "celery.log").read_text()  # the worker killed the task (revoke, terminate)
+    dep = client.callback("bar-sweep.data")  # the full sweep: tens of seconds of work
+    run = client.run_job(dep, {"bar-sweep-key.data": {"mode": "full", "neighbors": 8}}, cancel_after=3, limit=120)
+    assert run["cancelled"] and run["response"] is None
+    log = folder / "celery.log"
+    until(lambda: "Terminating " in log.read_text(), 20, msg="the worker did not terminate the task")  # revoked
