@@ -329,11 +329,18 @@ def _pairs(layouts: list[list[list[int]]], n: int, k: int, d: int, traffic: str)
     return pairs
 
 
-def _baseline_layout(layouts: list[list[list[int]]], k: int, d: int) -> list[list[int]]:
-    """Where the baseline goes: the Reed–Solomon code (MDS, so any N − D DCs holding k blocks are enough) on
-    the most even placement that survives D; the best-first search has to improve on it."""
-    return max(layouts, key=lambda lay: (counting_tolerance([len(b) for b in lay], k) >= d,
+def _baseline_layouts(layouts: list[list[list[int]]], n: int, k: int, dcs: int, d: int,
+                      placement) -> list[list[list[int]]]:
+    """Where the baselines go: the Reed–Solomon code (MDS, so any N − D DCs holding k blocks are enough) on the
+    most even placement that survives D and, unless the placement is given, on Reed–Solomon's own default
+    placement when it survives D (so the search never ends worse than the RS code it is compared with); the
+    best-first search has to improve on them."""
+    even = max(layouts, key=lambda lay: (counting_tolerance([len(b) for b in lay], k) >= d,
                                          -max(len(b) for b in lay)))
+    default = reed_solomon(n, k, dcs).dc_blocks()
+    if placement is not None or default == even or counting_tolerance([len(b) for b in default], k) < d:
+        return [even]
+    return [even, default]
 
 
 def fmel_search(n: int, k: int, dcs: int, d: int | None = None, placement=None, seed: int = 0,
@@ -382,7 +389,8 @@ def fmel_search(n: int, k: int, dcs: int, d: int | None = None, placement=None, 
     total, report = max_schemes + 1, progress or (lambda done, total: None)
     search = _Search(n, k, dcs, d, traffic, trials, budget, np.random.default_rng(seed), report, total)
     search.stats.update({"placements": len(layouts), "placement_local_pairs": len(pairs)})
-    search.baseline(_baseline_layout(layouts, k, d))
+    for layout in _baseline_layouts(layouts, n, k, dcs, d, placement):
+        search.baseline(layout)
     search.run(pairs, max_schemes)
     report(max_schemes, total)
     if search.best is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vizcoll.erasure.bounds import counting_tolerance, fewest_helpers
@@ -108,6 +108,7 @@ def test_the_search_is_deterministic_for_a_seed_and_uses_a_given_placement():
 
 @settings(max_examples=12, deadline=None)
 @given(st.integers(3, 10), st.integers(1, 8), st.integers(2, 4), st.sampled_from(["blocks", "aggregated"]))
+@example(10, 7, 4, "aggregated")  # no scheme of the first 60 builds: the baseline on RS's own placement holds
 def test_the_search_never_beats_its_lower_bound_and_never_loses_to_reed_solomon(n, k, dcs, traffic):
     if k >= n:
         return
