@@ -16,7 +16,9 @@ BADGE = ("4 switches", "4 end nodes", "8 links", "1 broken")
 
 
 def badge_text(driver) -> str:
-    return driver.find_element(By.ID, "scenario-badge").text
+    """The badge's text ("" while Dash has not drawn the shell yet)."""
+    found = driver.find_elements(By.ID, "scenario-badge")
+    return found[0].text if found else ""
 
 
 def wait_for_badge(driver, *parts: str, timeout: float = 20) -> None:
