@@ -354,7 +354,11 @@ def build_hierarchical_tree(my_rank: int, k: int, g: Group) -> tuple[int, list[i
     Returns the parent rank (-1 at the root) and the children ranks in the
     order Algorithm 1 emits them, skipping empty tree nodes.
     """
-    node_id = g.nodes_id[my_rank]
+    return _node_links(g.nodes_id[my_rank], k, g)
+
+
+def _node_links(node_id: int, k: int, g: Group) -> tuple[int, list[int]]:
+    """Parent rank and children ranks of the rank at tree node ``node_id`` of ``g``."""
     parent_node, children = build_k_nomial_tree(node_id, k, g.cnt)
     parent_rank = g.slots[parent_node] if parent_node >= 0 else -1
     return parent_rank, [g.slots[c] for c in children if c in g.slots]
@@ -368,8 +372,8 @@ def hier_knomial_tree(groups: Sequence, k: int) -> Tree:
     top = _make(groups, k)
     build_rank_mapping(top, k)
     parent_of, children_of = {}, {}
-    for rank in top.slots.values():
-        parent_of[rank], children_of[rank] = build_hierarchical_tree(rank, k, top)
+    for node, rank in top.slots.items():  # Algorithm 4 per rank, its tree node known (no rank -> node map per call)
+        parent_of[rank], children_of[rank] = _node_links(node, k, top)
     return _tree(P, top.slots[0], parent_of, children_of, f"hierarchical {k}-nomial")
 
 
