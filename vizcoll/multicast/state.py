@@ -55,11 +55,7 @@ class RoutingState:
         self.stamp = np.full(topo.n_nodes, -1, dtype=np.int64)  # == group index: node is in that group's tree
         self.scratch = np.zeros(topo.n_nodes, dtype=np.int64)
         self.levels = np.full(len(self.switches) + 1, self.unreachable, dtype=np.int64)
-        single = np.flatnonzero(np.diff(table.anchor_ptr) == 1)  # switches, end nodes on exactly one switch
-        self.entry_row = np.full(topo.n_nodes, -1, dtype=np.int64)  # -1: no or several switches
-        self.entry_row[single] = table.anchor_row[table.anchor_ptr[single]]
-        self.entry_hop = np.zeros(topo.n_nodes, dtype=np.int64)
-        self.entry_hop[single] = table.anchor_off[table.anchor_ptr[single]]
+        self.entry_row, self.entry_hop = table.single_entry  # -1: no or several switches
         self.rotate = rotate
         glob = topo.link_attrs.get("global")
         self.glob = np.zeros(topo.n_links, np.int64) if glob is None else (glob > 0).astype(np.int64)

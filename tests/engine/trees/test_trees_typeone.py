@@ -354,7 +354,7 @@ def test_routing_a_trees_edges_reports_its_progress_and_changes_nothing():
     seen = []
     with_progress = tree_metrics(tree, topo, placement, progress=lambda done, total: seen.append((done, total)))
     assert with_progress == tree_metrics(tree, topo, placement)
-    assert seen[0] == (0, 16) and seen[-1] == (16, 16) and len(seen) == 17  # every vertex of a small tree, then the end
+    assert seen[0] == (0, 16) and seen[-1] == (16, 16) and len(seen) >= 4  # the start, every hop of all edges, the end
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
     seen.clear()
@@ -365,4 +365,5 @@ def test_routing_a_trees_edges_reports_its_progress_and_changes_nothing():
     many = from_spec("fat-tree:radix=16,levels=3")
     seen.clear()
     edge_routes(map_tree(big, place(many, 1000)), many, progress=lambda done, total: seen.append((done, total)))
-    assert len(seen) == 101 and seen[-1] == (1000, 1000) and seen[1] == (10, 1000)  # every 1%: calls stay few
+    assert len(seen) <= 12 and seen[0] == (0, 1000) and seen[-1] == (1000, 1000)  # per hop of all edges: few calls
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen) and len({done for done, _ in seen}) >= 3
