@@ -17,8 +17,6 @@ naming the GOAL line of each operation when the schedule came from a file.
 
 from __future__ import annotations
 
-import networkx as nx
-
 from vizcoll.errors import SpecError
 from vizcoll.schedule.goal import Problem
 from vizcoll.schedule.loggp import LogGP, simulate
@@ -71,6 +69,8 @@ def _peers(schedule: Schedule, line) -> list[Problem]:
 
 def _cycles(schedule: Schedule, line) -> list[Problem]:
     """Dependency cycles inside a rank (LogGOPSim silently never runs them)."""
+    import networkx as nx  # here, not at import: networkx is a tenth of a second of the CLI's start-up
+
     out = []
     for rank in range(schedule.num_ranks):
         graph = nx.DiGraph(schedule.requires[rank] + schedule.irequires[rank])
