@@ -91,6 +91,7 @@ ANIM = {TYPE1: "the chosen type I tree", TYPE2: "the min-cost type II tree"}
 BUILDERS = {"kary": lambda P, k, groups: kary_tree(P, k), "knomial": lambda P, k, groups: knomial_tree(P, k),
             "zhao": lambda P, k, groups: zhao_tree(groups, k),
             "hier-knomial": lambda P, k, groups: hier_knomial_tree(groups, k)}
+GROUPED = ("zhao", "hier-knomial")  # the kinds built on the groups of the placement (the others take None)
 COST_FIELDS = (("l", "l (μs per link)"), ("delta", "δ (hops of a route)"), ("theta", "θ (μs per packet)"),
                ("beta", "β (bytes per μs)"), ("gamma", "γ (μs per byte)"), ("S", "S (message bytes)"),
                ("eps", "ε (μs, for F(k))"))
@@ -108,6 +109,12 @@ PRESETS = {
     "sunway": ("Sunway supernode: 512 processes (2 per node), 32-ary",
                {"spec": "sunway-supernode", "ppn": 2},
                {"comm": WORLD, "kind": "kary", "k": 32, "degree": 16}),
+    "taihulight": ("TaihuLight (paper scale): 40,960 processes on 160 supernodes, hierarchical 32-nomial",
+                   {"spec": "pruned-fat-tree:preset=taihulight"},
+                   {"comm": WORLD, "kind": "hier-knomial", "k": 32, "degree": 16}),
+    "fat-tree-64": ("Fat tree of 64-port switches (paper scale): 65,536 processes, 2-ary",
+                    {"spec": "fat-tree:radix=64,levels=3"},
+                    {"comm": WORLD, "kind": "kary", "k": 2, "degree": 64}),
 }
 CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
 COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
@@ -354,7 +361,8 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     scenario = _scenario(key)
     fabric, live = fabric_of(scenario), topology_of(scenario)
     placement = scenario.placement(fabric, key["comm"])
-    tree = BUILDERS[kind](placement.nprocs, key["k"], hierarchy_from_topology(fabric, placement))
+    groups = hierarchy_from_topology(fabric, placement) if kind in GROUPED else None
+    tree = BUILDERS[kind](placement.nprocs, key["k"], groups)
     routing, table = _routing(scenario, routes)
     built = mapped_type_one(tree, fabric, placement, routing, table=table, params=_cost(key, placement.nprocs),
                             k=key["k"], broken=live.link_id[live.broken].tolist(), progress=job_progress())
@@ -416,7 +424,7 @@ def goal_file(scenario: Scenario) -> dict:
     plan = tree_plan(scenario)
     p = read_params(page_params(scenario, PAGE, DEFAULTS))
     placement = placement_of(scenario, plan["comm"])
-    groups = hierarchy_from_topology(fabric_of(scenario), placement)
+    groups = hierarchy_from_topology(fabric_of(scenario), placement) if plan["kind"] in GROUPED else None
     tree = BUILDERS[plan["kind"]](placement.nprocs, plan["k"], groups)
     name = tree_name(plan["kind"], plan["k"])
     what = (f"{p['goal_op']} of {p['goal_bytes']:,} bytes along the {name} tree of "

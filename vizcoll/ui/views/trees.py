@@ -15,6 +15,7 @@ from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
+from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.calls import checked, topology_of
 from vizcoll.ui.components.player import timeline_at
 from vizcoll.ui.figures.common import blank_figure
@@ -40,7 +41,8 @@ from vizcoll.ui.views.common import fabric_counts, plural
 
 __all__ = ["comparison_rows", "comparison_table", "selection_view", "fk_info", "flag_type_one", "flag_type_two",
            "anim_summary", "fabric_line", "type_one_info", "type_two_info", "cross_group_links", "links_text",
-           "compare_view", "type_one_view", "type_two_view", "animation_view", "step_stylesheet"]
+           "compare_view", "type_one_view", "type_two_view", "animation_view", "step_stylesheet", "type_one_figures",
+           "type_two_drawings"]
 
 
 def _fmt(value, digits: int = 2) -> str:
@@ -296,9 +298,7 @@ def type_one_view(plan: dict | None, data):
     except VizcollError as exc:
         empty = blank_figure("No tree", height=300)
         return empty, empty, f"⚠ {exc}"
-    where = "on the fabric" if plan["routes"] == LIVE else "as built (intact fabric)"
-    logical, mapped = chosen_tree_figures(built, tree_name(plan["kind"], plan["k"]), where, topo,
-                                          cross_group_links(built, topo))
+    logical, mapped = type_one_figures(key, plan["kind"], plan["routes"])
     return logical, mapped, type_one_info(built, plan, topo)
 
 
@@ -314,7 +314,23 @@ def type_two_view(plan: dict | None, data):
     except VizcollError as exc:
         empty = blank_figure("No type II tree", height=300)
         return empty, empty, [html.P(f"⚠ {exc}")]
-    return (*type_two_figures(two, plan["degree"], topo), type_two_info(two, plan, topo))
+    return (*type_two_drawings(key, plan["routes"]), type_two_info(two, plan, topo))
+
+
+@cached_figures
+def type_one_figures(key: dict, kind: str, routes: str):
+    """The chosen type I tree drawn logically and on the fabric (cached: the drawing of a paper-scale fabric costs
+    more than reading the tree)."""
+    topo = topology_of(Scenario(**key["source"]))
+    built = type_one(key, kind, routes)
+    where = "on the fabric" if routes == LIVE else "as built (intact fabric)"
+    return chosen_tree_figures(built, tree_name(kind, key["k"]), where, topo, cross_group_links(built, topo))
+
+
+@cached_figures
+def type_two_drawings(key: dict, routes: str):
+    """The physical and the minimum-cost type II trees drawn on the fabric (cached)."""
+    return type_two_figures(type_two(key, routes), key["degree"], topology_of(Scenario(**key["source"])))
 
 
 def animation_view(plan: dict | None, data):
