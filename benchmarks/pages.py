@@ -7,7 +7,8 @@ following the new scenario, a background job run to its end with its progress di
 page tests call them (:mod:`tests.callback_context`). Imports are done before the clock starts.
 
 - ``cold_s``: the first run, on an empty engine cache (a fresh ``VIZCOLL_CACHE_DIR``);
-- ``warm_s``: the same action again, every engine result cached (the best of two).
+- ``warm_s``: the same action again, every engine result and figure in the shared cache but none in the
+  process's memory (as another web worker, or a new background job, answers it): the best of two.
 
 With ``--repeat N`` each case runs in N fresh processes and the best cold time is kept (the machine is
 shared; the spread is printed on stderr). It prints one JSON list, one entry per case:
@@ -73,7 +74,8 @@ def trees_preset(preset: str) -> Callable[[], object]:
 
 def multicast_preset(preset: str, group: int | None = None, part: str | None = None) -> Callable[[], object]:
     """/multicast: "Use this preset" (then, with ``group`` / ``part``, one group highlighted / one part drawn:
-    the drill-down, timed on its own once the preset's views are computed)."""
+    the drill-down, timed on its own once the preset's views are computed); on a large fabric the routes are a
+    background job, run to its end."""
     from tests.callback_context import in_callback
     from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.pages import multicast as page
@@ -81,8 +83,10 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
     preset_store = in_callback(page.update, f"{page.MC_USE_PRESET}.n_clicks", None, None, None, None, None, None,
                                None, 1, preset, DEFAULT_SCENARIO.to_dict())[0]
 
-    def views(store):
-        return page.controls(store), page.render(store), page.group_protocol(store)
+    def views(store):  # what follows a new store: the controls, the views, and on a large fabric the routing job
+        shown = page.controls(store), page.render(store), page.group_protocol(store)
+        job = page.dispatch(store)
+        return page.compute_views(no_progress, job, store) if isinstance(job, dict) else shown
 
     if group is None and part is None:
         def run():
@@ -132,6 +136,7 @@ def barrier_full_sweep() -> Callable[[], object]:
 def faults_largest() -> Callable[[], object]:
     """/faults: the reduction at its largest (32 processes of 32 MiB, a worker failing while it executes its
     task), TREFT's default run and the overhead chart (a job)."""
+    from tests.callback_context import in_callback
     from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import faults as model
     from vizcoll.ui.pages import faults as page
@@ -139,9 +144,10 @@ def faults_largest() -> Callable[[], object]:
     d, data = model.DEFAULTS, DEFAULT_SCENARIO.to_dict()
 
     def run():
-        reduction = page.run_reduction(str(model.MAX_PROCS), str(32 << 20), "0", d["slow"], "executing-task",
-                                       d["seed"], None, data)
-        treft = page.run_treft(d["workflow"], d["cls"], d["variant"], "1", "K4", "u4", d["second"], data)
+        reduction = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", str(model.MAX_PROCS),
+                                str(32 << 20), "0", d["slow"], "executing-task", d["seed"], None, data)
+        treft = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", d["workflow"], d["cls"],
+                            d["variant"], "1", "K4", "u4", d["second"], data)
         return (page.render_reduction(10**6, reduction[0]), page.render_lanes(10**6, treft[0]),
                 page.render_overhead(no_progress, None))
     return run
@@ -150,13 +156,14 @@ def faults_largest() -> Callable[[], object]:
 def erasure_code(n: int, k: int, dcs: int) -> Callable[[], object]:
     """/erasure: the controls set to an FMEL (n, k) code over ``dcs`` data centres: the build (a job), its
     views, and the family comparison (a job)."""
+    from tests.callback_context import in_callback
     from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import erasure as model
     from vizcoll.ui.pages import erasure as page
 
     def run():
-        params = page.build(no_progress, str(n), str(k), str(dcs), "fmel", "blocks", "", "0", "",
-                            DEFAULT_SCENARIO.to_dict())[0]
+        params = in_callback(page.build, f"{page.ERA_N}.value", no_progress, str(n), str(k), str(dcs), "fmel",
+                             "blocks", "", "0", "", DEFAULT_SCENARIO.to_dict())[0]
         return (page.render_dcs(params, dict(model.EMPTY_VIEW)), page.render_code(params),
                 page.render_compare(no_progress, params))
     return run
@@ -204,6 +211,7 @@ CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
 def measure(name: str) -> dict:
     """One case in this (fresh) process: set up, then the action cold and warm (best of two)."""
     import app as web  # noqa: F401  (the app: its cache on the fresh VIZCOLL_CACHE_DIR, every page registered)
+    from vizcoll.ui import cache
 
     page, factory = CASES[name]
     action = factory()
@@ -212,6 +220,7 @@ def measure(name: str) -> dict:
     cold = time.perf_counter() - start
     warm = []
     for _ in range(2):
+        cache._memo.clear()  # another process: the shared cache only
         start = time.perf_counter()
         action()
         warm.append(time.perf_counter() - start)
