@@ -108,13 +108,11 @@ def _tree(P: int, root: int, parent_of: dict[int, int], children_of: dict[int, l
 
 def vertex_ranks(tree: Tree) -> list[int]:
     """The rank of every vertex: from labels ``"rank r"`` when all have one, else ``v`` itself."""
-    ranks = []
-    for text in tree.label if len(tree.label) == tree.size else []:
-        word, _, number = text.partition(" ")
-        if word != "rank" or not number.isdigit():
-            return list(range(tree.size))
-        ranks.append(int(number))
-    return ranks or list(range(tree.size))
+    labels = tree.label if len(tree.label) == tree.size else []
+    numbers = [text[5:] for text in labels if text.startswith("rank ")]
+    if not labels or len(numbers) != len(labels) or not all(numbers) or not "".join(numbers).isdigit():
+        return list(range(tree.size))
+    return [int(n) for n in numbers]
 
 
 # ---------------------------------------------------------------- k-ary and k-nomial

@@ -361,13 +361,24 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     scenario = _scenario(key)
     fabric, live = fabric_of(scenario), topology_of(scenario)
     placement = scenario.placement(fabric, key["comm"])
-    groups = hierarchy_from_topology(fabric, placement) if kind in GROUPED else None
+    groups = hierarchy_of({name: key[name] for name in COMM_KEYS}) if kind in GROUPED else None
     tree = BUILDERS[kind](placement.nprocs, key["k"], groups)
     routing, table = _routing(scenario, routes)
     built = mapped_type_one(tree, fabric, placement, routing, table=table, params=_cost(key, placement.nprocs),
                             k=key["k"], broken=live.link_id[live.broken].tolist(), progress=job_progress())
     built["metrics"] = {name: built["metrics"][name] for name in METRIC_KEYS}
     return built
+
+
+COMM_KEYS = ("source", "pattern", "ppn", "lists", "comm")  # what the processes and their groups depend on
+
+
+@cached
+def hierarchy_of(comm: dict) -> list:
+    """The groups (node → leaf switch → pod) of the communicator's processes (:data:`COMM_KEYS` of an engine key),
+    shared by the hierarchical kinds."""
+    scenario = _scenario(comm)
+    return hierarchy_from_topology(fabric_of(scenario), scenario.placement(fabric_of(scenario), comm["comm"]))
 
 
 @cached
