@@ -11,7 +11,7 @@ machine is shared). It prints one JSON object:
 - ``multicast``: FULB-MC and SSSP-MC on the paper's three fabrics (the lines of a 3-D grid: 2,000 groups on the
   16,000-node fat tree, 3,584 on TaihuLight, 5,120 on the 64-port fat tree), routing time only;
 - ``multicast_scaling``: FULB-MC and SSSP-MC time against the fabric's end nodes (fat trees of 24- to 64-port
-  switches, 100 random groups of 32) and against the groups (64-port fat tree, 640 to 5,120 random groups of 12),
+  switches, 1,000 random groups of 3) and against the groups (64-port fat tree, 640 to 5,120 random groups of 12),
   with fitted exponents;
 - ``peak_rss_mb``: the largest peak resident memory of any part; ``targets``: each target and whether it holds.
 
@@ -40,7 +40,7 @@ FABRICS = {"fat tree 16,000": ("fat-tree:radix=40,levels=3", "grid3d:40x20x20"),
            "fat tree 65,536": ("fat-tree:radix=64,levels=3", "grid3d:64x32x32")}
 RADIXES = (24, 32, 40, 48, 64)
 GROUPS = (640, 1280, 2560, 5120)
-SIZE_PATTERN = "random:100,size=32"  # 100 groups of 32 random end nodes on every fabric
+SIZE_PATTERN = "random:1000,size=3"  # 1,000 groups of 3 random end nodes on every fabric
 GROUPS_PATTERN = "random:{},size=12"  # 640 to 5,120 groups of 12 on the 64-port fat tree
 TARGETS = {"hier-knomial build at 40,960 (s)": 1.0, "CLI end to end (s)": 2.0, "tree exponent": 1.2,
            "FULB-MC fat tree 16,000 (s)": 0.13, "FULB-MC TaihuLight 40,960 (s)": 0.35,
@@ -159,29 +159,40 @@ def targets(result: dict) -> dict:
 def plots(result: dict, folder: Path) -> list[str]:
     """Log-log charts of the builders' and the routings' times (PNG and SVG); the written file names."""
     import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
 
-    def chart(title: str, xtitle: str) -> go.Figure:
-        fig = go.Figure()
-        fig.update_layout(title={"text": title, "x": 0.01}, width=760, height=440, plot_bgcolor="white",
-                          margin={"l": 70, "r": 20, "t": 50, "b": 60}, legend={"x": 0.01, "y": 0.99},
-                          xaxis={"type": "log", "title": {"text": xtitle}, "gridcolor": "#e5e9f0"},
-                          yaxis={"type": "log", "title": {"text": "seconds (best of runs)"}, "gridcolor": "#e5e9f0"})
+    colours = {"kary": "#0072b2", "knomial": "#e69f00", "zhao": "#009e73", "hier-knomial": "#cc79a7",
+               "fulb": "#0072b2", "sssp": "#d55e00"}  # colour-blind safe (Okabe-Ito)
+
+    def log_axes(fig: go.Figure, title: str) -> go.Figure:
+        fig.update_layout(title={"text": title, "x": 0.01}, width=900, height=460, plot_bgcolor="white",
+                          margin={"l": 70, "r": 20, "t": 70, "b": 110},
+                          legend={"orientation": "h", "y": -0.22, "x": 0, "yanchor": "top"})
+        fig.update_xaxes(type="log", gridcolor="#e5e9f0")
+        fig.update_yaxes(type="log", gridcolor="#e5e9f0")
+        fig.layout.yaxis.title.text = "seconds (best of runs)"
         return fig
 
     t = result["trees"]
-    tree_fig = chart("Type I tree builders on TaihuLight, k = 32", "processes")
+    tree_fig = log_axes(make_subplots(rows=1, cols=1), "Type I tree builders on TaihuLight (k = 32): time against "
+                                                       "processes")
+    tree_fig.update_xaxes(title_text="processes")
     for kind in TREE_KINDS:
         tree_fig.add_trace(go.Scatter(x=t["sizes"], y=t["seconds"][kind], mode="lines+markers",
-                                      name=f"{kind}: exponent {t['exponent'][kind]}"))
+                                      line={"color": colours[kind]}, name=f"{kind}: exponent {t['exponent'][kind]}"))
     s = result["multicast_scaling"]
-    mc_fig = chart("Multicast routing on fat trees (random groups)", "end nodes (100 groups of 32) or groups of 12 "
-                   "(65,536 end nodes)")
+    mc_fig = log_axes(make_subplots(rows=1, cols=2, subplot_titles=(
+        "fat trees of 24- to 64-port switches, 1,000 groups of 3", "64-port fat tree, groups of 12")),
+        "Multicast routing time against end nodes and groups (fitted exponents in the legend)")
+    mc_fig.update_xaxes(title_text="end nodes", col=1)
+    mc_fig.update_xaxes(title_text="groups", col=2)
     for algo, label in (("fulb", "FULB-MC"), ("sssp", "SSSP-MC")):
         mc_fig.add_trace(go.Scatter(x=s["end_nodes"], y=s[algo]["by_size"], mode="lines+markers",
-                                    name=f"{label} vs end nodes: exponent {s[algo]['size_exponent']}"))
+                                    line={"color": colours[algo]}, name=f"{label} vs end nodes: "
+                                                                         f"{s[algo]['size_exponent']}"), 1, 1)
         mc_fig.add_trace(go.Scatter(x=s["groups"], y=s[algo]["by_groups"], mode="lines+markers",
-                                    line={"dash": "dot"}, name=f"{label} vs groups: exponent "
-                                                               f"{s[algo]['groups_exponent']}"))
+                                    line={"color": colours[algo], "dash": "dot"},
+                                    name=f"{label} vs groups: {s[algo]['groups_exponent']}"), 1, 2)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, fig in (("scaling-trees", tree_fig), ("scaling-multicast", mc_fig)):
@@ -199,6 +210,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     if args.child:
+        from vizcoll.runtime import tune_gc
+
+        tune_gc()  # as the CLI and the web app run the engine
         print(json.dumps(PARTS[args.child](max(1, args.repeat))))
         return
     result = {part: run_child(part, args.repeat) for part in PARTS}
