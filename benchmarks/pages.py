@@ -51,18 +51,21 @@ def topology_generate(spec: str) -> Callable[[], object]:
     return run
 
 
-def trees_preset(preset: str) -> Callable[[], object]:
-    """/trees: "Replace the scenario with this preset"; the plan, the background job of the views, F(k)."""
+def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object]:
+    """/trees: "Replace the scenario with this preset" (or a scenario on ``spec`` opened with its every process and
+    width ``k``); the plan, the background job of the views, F(k)."""
     from tests.callback_context import in_callback
+    from vizcoll.scenario import Scenario
     from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import trees as model
     from vizcoll.ui.pages import trees as page
 
     controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
+    opened = Scenario(spec=spec, params={"trees": {"k": k}}).to_dict() if spec else None
 
     def run():
-        store = in_callback(page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset,
-                            DEFAULT_SCENARIO.to_dict())[0]
+        store = opened or in_callback(page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset,
+                                      DEFAULT_SCENARIO.to_dict())[0]
         plan = page.refresh(store)[0]
         job = page.dispatch(plan)
         views = page.compute_views(no_progress, job, store) if isinstance(job, dict) else (
@@ -106,7 +109,7 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
 
 
 def barrier_grid(side: int = 16) -> Callable[[], object]:
-    """/barrier: "Use this grid" at 16 x 16 with 8 neighbors; the run (a job), LCT/BST, UQ and the quick sweep."""
+    """/barrier: "Use this grid" at 16 x 16 with 8 neighbors; the run (a job), LCT/BST and the UQ histogram."""
     from tests.callback_context import in_callback
     from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import barrier as model
@@ -115,27 +118,24 @@ def barrier_grid(side: int = 16) -> Callable[[], object]:
     def run():
         store = in_callback(page.update, f"{page.BAR_USE_GRID}.n_clicks", None, 1, 0, None, f"{side}x{side}", 8,
                             *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS], DEFAULT_SCENARIO.to_dict())[0]
-        plan, uq_key, sweep_key, *_ = page.refresh(store)
-        sweep = page.compute_sweep(no_progress, sweep_key, None, None)
-        return (page.animate(no_progress, plan, store), page.render_uq(uq_key), page.render_histogram(uq_key),
-                page.render_sweep(sweep[0], sweep[2], sweep[4]))
+        plan, uq_key, *_ = page.refresh(store)
+        return page.animate(no_progress, plan, store), page.render_uq(uq_key), page.render_histogram(uq_key)
     return run
 
 
-def barrier_full_sweep() -> Callable[[], object]:
-    """/barrier: the full sweep (every algorithm, grid size and break rate) as the page's job computes it."""
-    from vizcoll.ui.models import barrier as model
+def barrier_sweep(mode: str) -> Callable[[], object]:
+    """/barrier: the quick or the full sweep (every algorithm, grid size and break rate), a background job."""
     from vizcoll.ui.pages import barrier as page
 
     def run():
-        sweep = page.compute_sweep(no_progress, {"mode": model.FULL_MODE, "neighbors": 8}, None, None)
+        sweep = page.compute_sweep(no_progress, {"mode": mode, "neighbors": 8}, None, None)
         return page.render_sweep(sweep[0], sweep[2], sweep[4])
     return run
 
 
 def faults_largest() -> Callable[[], object]:
     """/faults: the reduction at its largest (32 processes of 32 MiB, a worker failing while it executes its
-    task), TREFT's default run and the overhead chart (a job)."""
+    task) and TREFT's run with a soft error, each drawn at its last step."""
     from tests.callback_context import in_callback
     from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import faults as model
@@ -148,14 +148,20 @@ def faults_largest() -> Callable[[], object]:
                                 str(32 << 20), "0", d["slow"], "executing-task", d["seed"], None, data)
         treft = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", d["workflow"], d["cls"],
                             d["variant"], "1", "K4", "u4", d["second"], data)
-        return (page.render_reduction(10**6, reduction[0]), page.render_lanes(10**6, treft[0]),
-                page.render_overhead(no_progress, None))
+        return page.render_reduction(10**6, reduction[0]), page.render_lanes(10**6, treft[0])
     return run
+
+
+def faults_overhead() -> Callable[[], object]:
+    """/faults: TREFT's overhead chart (18 runs), the background job the page starts when it opens."""
+    from vizcoll.ui.pages import faults as page
+
+    return lambda: page.render_overhead(no_progress, None)
 
 
 def erasure_code(n: int, k: int, dcs: int) -> Callable[[], object]:
     """/erasure: the controls set to an FMEL (n, k) code over ``dcs`` data centres: the build (a job), its
-    views, and the family comparison (a job)."""
+    views, and the family comparison (a job): the page's defaults are (9, 5, 3), its largest codes n = 32."""
     from tests.callback_context import in_callback
     from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import erasure as model
@@ -193,15 +199,20 @@ CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
     "generate the 64-port fat tree (70,656 nodes)": ("/topology", lambda: topology_generate(FAT_TREE_64)),
     "preset TaihuLight: 40,960 processes, k = 32": ("/trees", lambda: trees_preset("taihulight")),
     "preset 64-port fat tree: 65,536 processes, k = 2": ("/trees", lambda: trees_preset("fat-tree-64")),
+    "fat tree of 40-port switches: 16,000 processes, k = 2": ("/trees", lambda: trees_preset(
+        "", "fat-tree:radix=40,levels=3", 2)),
     "preset TaihuLight: 3,584 groups, SSSP-MC vs FULB-MC": ("/multicast", lambda: multicast_preset("taihulight")),
     "preset 64-port fat tree: 5,120 groups, SSSP-MC vs FULB-MC": ("/multicast",
                                                                  lambda: multicast_preset("fat-tree-64")),
     "drill into one group (64-port fat tree)": ("/multicast", lambda: multicast_preset("fat-tree-64", group=5000)),
     "drill into one pod (64-port fat tree)": ("/multicast", lambda: multicast_preset("fat-tree-64", part="group:0")),
-    "grid 16x16, 8 neighbors: run, UQ, quick sweep": ("/barrier", barrier_grid),
-    "full sweep": ("/barrier", barrier_full_sweep),
-    "reduction of 32 processes with a fault, TREFT, overhead": ("/faults", faults_largest),
-    "FMEL (32, 16, 8): build and compare": ("/erasure", lambda: erasure_code(32, 16, 8)),
+    "grid 16x16, 8 neighbors: run, LCT/BST, UQ": ("/barrier", barrier_grid),
+    "quick sweep (a job)": ("/barrier", lambda: barrier_sweep("quick")),
+    "full sweep (a job)": ("/barrier", lambda: barrier_sweep("full")),
+    "reduction of 32 processes with a fault, TREFT with a soft error": ("/faults", faults_largest),
+    "TREFT overhead chart (a job)": ("/faults", faults_overhead),
+    "FMEL (9, 5, 3), the defaults: build and compare": ("/erasure", lambda: erasure_code(9, 5, 3)),
+    "FMEL (32, 16, 8): build and compare (jobs)": ("/erasure", lambda: erasure_code(32, 16, 8)),
     "example GOAL file on TaihuLight": ("/schedules", lambda: schedules_goal(0)),
     "binomial reduce of 16,384 ranks on TaihuLight": ("/schedules", lambda: schedules_goal(16384)),
 }
