@@ -75,11 +75,35 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
     return run
 
 
+def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
+    """/trees: another tree kind chosen once the preset's views are computed (the trees are cached; the chosen
+    tree's drawings are new): the page's drill into one tree."""
+    from tests.callback_context import in_callback
+    from vizcoll.scenario import Scenario
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.models import trees as model
+    from vizcoll.ui.pages import trees as page
+
+    trees_preset(preset)()
+    controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
+    store = in_callback(page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset,
+                        DEFAULT_SCENARIO.to_dict())[0]
+    values = model.shown_params(Scenario.from_dict(store)) | {"kind": kind}
+
+    def run():
+        changed = in_callback(page.update, f"{page.TREES_KIND}.value", *[values[key] for key in page.PARAM_CONTROLS],
+                              1, None, preset, store)[0]
+        plan = page.refresh(changed)[0]
+        return page.compute_views(no_progress, page.dispatch(plan), changed)
+    return run
+
+
 def multicast_preset(preset: str, group: int | None = None, part: str | None = None) -> Callable[[], object]:
     """/multicast: "Use this preset" (then, with ``group`` / ``part``, one group highlighted / one part drawn:
     the drill-down, timed on its own once the preset's views are computed); on a large fabric the routes are a
     background job, run to its end."""
     from tests.callback_context import in_callback
+    from vizcoll.scenario import Scenario
     from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.pages import multicast as page
 
@@ -98,7 +122,7 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
             return views(store)
         return run
     views(preset_store)  # the preset's views computed before the drill-down is timed
-    p = page.page_state(page.Scenario.from_dict(preset_store))[2]
+    p = page.page_state(Scenario.from_dict(preset_store))[2]
     trigger = page.MC_GROUP if group is not None else page.MC_PART
 
     def drill():
@@ -201,6 +225,8 @@ CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
     "preset 64-port fat tree: 65,536 processes, k = 2": ("/trees", lambda: trees_preset("fat-tree-64")),
     "fat tree of 40-port switches: 16,000 processes, k = 2": ("/trees", lambda: trees_preset(
         "", "fat-tree:radix=40,levels=3", 2)),
+    "another tree kind on TaihuLight (drill into one tree)": ("/trees", lambda: trees_other_kind("taihulight",
+                                                                                                 "knomial")),
     "preset TaihuLight: 3,584 groups, SSSP-MC vs FULB-MC": ("/multicast", lambda: multicast_preset("taihulight")),
     "preset 64-port fat tree: 5,120 groups, SSSP-MC vs FULB-MC": ("/multicast",
                                                                  lambda: multicast_preset("fat-tree-64")),

@@ -52,10 +52,10 @@ _server: Flask | None = None  # the app whose cache a call outside a request (a 
 _PROGRESS: ContextVar[Callable[[int, int], None] | None] = ContextVar("job_progress", default=None)
 MEMO_SIZE = 24
 """Results each process keeps in memory, the most recently used (about 25 MB each for the largest fabrics)."""
-_memo: OrderedDict[str, object] = OrderedDict()
+_memo: OrderedDict[tuple[int, str], object] = OrderedDict()  # (the app's cache backend, key) -> result
 
 
-def _remember(key: str, value):
+def _remember(key: tuple[int, str], value):
     _memo[key] = value
     _memo.move_to_end(key)
     while len(_memo) > MEMO_SIZE:
@@ -106,15 +106,16 @@ def cached(fn: Callable[P, R]) -> Callable[P, R]:
                 return fn(*args, **kwargs)
             with _server.app_context():
                 return wrapper(*args, **kwargs)
-        if key in _memo:
-            _memo.move_to_end(key)
-            return _memo[key]
+        mine = (id(cache.cache), key)  # results of another app's cache are not this one's
+        if mine in _memo:
+            _memo.move_to_end(mine)
+            return _memo[mine]
         hit = cache.get(key)
         if isinstance(hit, tuple) and len(hit) == 1:
-            return _remember(key, hit[0])
+            return _remember(mine, hit[0])
         value = fn(*args, **kwargs)
         cache.set(key, (value,))
-        return _remember(key, value)
+        return _remember(mine, value)
 
     wrapper.uncached = fn  # type: ignore[attr-defined]
     return wrapper
@@ -152,10 +153,11 @@ def peek(fn: Callable[..., R], *args) -> R | None:
     if not has_app_context():
         return fn(*args)
     key = cache_key(fn.uncached, args, {})
-    if key in _memo:
-        return _memo[key]
+    mine = (id(cache.cache), key)
+    if mine in _memo:
+        return _memo[mine]
     hit = cache.get(key)
-    return _remember(key, hit[0]) if isinstance(hit, tuple) and len(hit) == 1 else None
+    return _remember(mine, hit[0]) if isinstance(hit, tuple) and len(hit) == 1 else None
 
 
 @contextmanager

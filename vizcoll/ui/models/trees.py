@@ -18,8 +18,9 @@ without any live route is flagged and the ranks it cuts off are named.
 ``routes = "intact"`` shows the tree as built on the intact fabric: edges
 whose route crosses a broken link are flagged and the animation waits.
 
-**Limits.** Trees of up to :data:`MAX_PROCESSES` processes (a larger
-communicator gets a message pointing to ``python -m vizcoll tree``), the
+**Limits.** Trees of up to :data:`MAX_PROCESSES` processes, the paper
+fabrics' largest (a larger communicator gets a message pointing to
+``python -m vizcoll tree``), the
 aggregation animated up to :data:`MAX_ANIMATED` processes on fabrics up to
 ``SMALL_LIMIT`` nodes; k and the type II degree up to :data:`MAX_K` /
 :data:`MAX_DEGREE`.
@@ -321,7 +322,9 @@ tree's figures, the type II figures, the aggregation), k = 2, degree 2:
   (46,144 nodes) 4.1 s (the comparison alone 3.3 s; 9.9 s when each view computes on its own, as concurrent
   requests on a cold cache do), on fat-tree:radix=40,levels=3 2.2 s; 256 processes on TaihuLight 1.7 s
   (1.0 s the comparison: the fabric's size); 2,048 on fat-tree:radix=24 0.9 s and 4,096 on sunway-supernode
-  (ppn 16) 0.8 s, where a job costs little more than the request would.
+  (ppn 16) 0.8 s, where a job costs little more than the request would;
+- the paper's scales, as a job, since the trees are routed all at once (``benchmarks/pages.py``, README
+  "Paper scale"): every process of TaihuLight (40,960) and of the 64-port fat tree (65,536), a few seconds.
 """
 
 
