@@ -73,8 +73,8 @@ __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "M
            "MAX_ANIMATED", "TYPE1", "TYPE2", "LIVE", "INTACT", "CONTROL_KEYS", "COST_KEYS", "COST_FIELDS",
            "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
            "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
-           "selection", "GOAL_KEYS", "goal_file", "PLAN_KEYS", "stored_plan", "JOB_PROCESSES", "JOB_NODES",
-           "heavy", "job_stages", "prepare"]
+           "selection", "GOAL_KEYS", "goal_file", "type_one_summary", "type_two_summary", "PLAN_KEYS",
+           "stored_plan", "JOB_PROCESSES", "JOB_NODES", "heavy", "job_stages", "prepare"]
 
 PAGE = "trees"
 TYPE1, TYPE2 = "type1", "type2"
@@ -371,6 +371,26 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
                             k=key["k"], broken=live.link_id[live.broken].tolist(), progress=job_progress())
     built["metrics"] = {name: built["metrics"][name] for name in METRIC_KEYS}
     return built
+
+
+@cached
+def type_one_summary(key: dict, kind: str, routes: str = LIVE) -> dict:
+    """What the comparison and the sentences read of :func:`type_one`: its metrics without the packets per link
+    and the edges crossing broken links (small: quick to read from the shared cache, unlike the routes)."""
+    built = type_one(key, kind, routes)
+    return {"metrics": {k: v for k, v in built["metrics"].items() if k != "link_packets"},
+            "crossing": built["crossing"]}
+
+
+@cached
+def type_two_summary(key: dict, routes: str = LIVE) -> dict:
+    """:func:`type_two` without its trees, their vertices' ranks and the packets per link (small, as above)."""
+    two = type_two(key, routes)
+    if not two["ok"]:
+        return two
+    metrics = {name: {k: v for k, v in m.items() if k != "link_packets"} for name, m in two["metrics"].items()}
+    return {k: v for k, v in two.items() if k not in ("physical", "tree", "vertex_ranks", "links")} | {
+        "metrics": metrics}
 
 
 COMM_KEYS = ("source", "pattern", "ppn", "lists", "comm")  # what the processes and their groups depend on

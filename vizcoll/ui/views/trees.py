@@ -35,7 +35,9 @@ from vizcoll.ui.models.trees import (
     timeline_of,
     tree_name,
     type_one,
+    type_one_summary,
     type_two,
+    type_two_summary,
 )
 from vizcoll.ui.views.common import fabric_counts, plural
 
@@ -69,10 +71,10 @@ def comparison_rows(key: dict, plan: dict) -> list[dict]:
     """One row per tree: the type I kinds for ``plan`` and the min-cost type II tree."""
     rows = []
     for kind in KINDS:
-        built = type_one(key, kind, plan["routes"])
+        built = type_one_summary(key, kind, plan["routes"])
         rows.append({"tree": tree_name(kind, plan["k"]), "kind": kind, **built["metrics"],
                      "crossing": len(built["crossing"])})
-    two = type_two(key, plan["routes"])
+    two = type_two_summary(key, plan["routes"])
     if two["ok"]:
         rows.append({"tree": f"type II min-cost, degree ≤ {plan['degree']} ({len(two['tree_switches'])} "
                              "switches)", "kind": TYPE2, **two["metrics"]["tree"], "cross_group": {},
@@ -140,12 +142,12 @@ def _edge(tree_dict: dict, ranks: list[int], v: int) -> str:
 def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
     """What the scenario's broken links do to the chosen type I tree, and whether the animation must wait."""
     kind = plan["kind"]
-    built = type_one(key, kind, plan["routes"])
-    ranks, tree = built["ranks"], built["tree"]
-    name = f"{tree_name(kind, plan['k'])} tree"
     broken = topo.link_id[topo.broken].tolist()
     if not broken:
         return "", False
+    built = type_one(key, kind, plan["routes"])
+    ranks, tree = built["ranks"], built["tree"]
+    name = f"{tree_name(kind, plan['k'])} tree"
     if plan["routes"] == INTACT:
         if not built["crossing"]:
             return (f"As built on the intact fabric, no route of the {name} crosses the broken "
@@ -186,7 +188,7 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
 
 
 def flag_type_two(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
-    two = type_two(key, plan["routes"])
+    two = type_two_summary(key, plan["routes"])
     if not two["ok"]:
         return f"⚠ No type II tree: {two['reason']}", False
     if not topo.broken.any():
@@ -232,7 +234,7 @@ def cross_group_links(built: dict, topo: Topology) -> dict[int, int]:
 def type_one_info(built: dict, plan: dict, topo: Topology) -> str:
     """What the drawing of the chosen tree on the fabric shows, and the edges routed over broken links."""
     m = built["metrics"]
-    size = len(built["ranks"])
+    size = plan["nprocs"]
     switches, groups = m["cross_group"].get("switch", 0), m["cross_group"].get("group")
     info = (f"Link thickness and colour = aggregation packets (one per tree edge whose route uses the link, both "
             f"directions). {switches} of the {size - 1} tree edges join processes on different leaf switches"
@@ -294,7 +296,7 @@ def type_one_view(plan: dict | None, data):
         return (empty, empty, "") if plan else (no_update,) * 3
     _, key, topo = view
     try:
-        built = type_one(key, plan["kind"], plan["routes"])
+        built = type_one_summary(key, plan["kind"], plan["routes"])
     except VizcollError as exc:
         empty = blank_figure("No tree", height=300)
         return empty, empty, f"⚠ {exc}"
@@ -310,7 +312,7 @@ def type_two_view(plan: dict | None, data):
         return (empty, empty, "") if plan else (no_update,) * 3
     _, key, topo = view
     try:
-        two = type_two(key, plan["routes"])
+        two = type_two_summary(key, plan["routes"])
     except VizcollError as exc:
         empty = blank_figure("No type II tree", height=300)
         return empty, empty, [html.P(f"⚠ {exc}")]
@@ -355,7 +357,7 @@ def animation_view(plan: dict | None, data):
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if waits:
         return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
-    if which == TYPE2 and not type_two(key, plan["routes"])["ok"]:
+    if which == TYPE2 and not type_two_summary(key, plan["routes"])["ok"]:
         return None, text, flag_class, elements, ""
     try:
         timeline = timeline_of(key, which, plan["kind"], plan["routes"])
