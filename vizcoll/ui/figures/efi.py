@@ -149,10 +149,16 @@ def _texts(items) -> np.ndarray:
     return np.array(list(items), dtype=object)
 
 
-def groups_hover(crossing: list[list[int]], limit: int = 8) -> list[str]:
-    """Hover text per link row from :func:`vizcoll.multicast.loads.groups_on_links`: the first groups crossing it."""
-    return [("groups " + ", ".join(map(str, g[:limit])) + (" …" if len(g) > limit else "")) if g else ""
-            for g in crossing]
+def groups_hover(crossing: list[list[int]], limit: int = 8, rows: np.ndarray | None = None) -> list[str]:
+    """Hover text per link row from :func:`vizcoll.multicast.loads.groups_on_links`: the first groups crossing it
+    (only for ``rows`` when given, the drawn links: the others get none)."""
+    shown = range(len(crossing)) if rows is None else np.asarray(rows).tolist()
+    out = [""] * len(crossing)
+    for r in shown:
+        g = crossing[r]
+        if g:
+            out[r] = "groups " + ", ".join(map(str, g[:limit])) + (" …" if len(g) > limit else "")
+    return out
 
 
 def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:
