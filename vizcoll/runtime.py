@@ -4,10 +4,11 @@
 at each full collection. Building a tree or its routes over 40,000 processes
 allocates a few million small lists, which triggers dozens of full
 collections, each walking the large fabrics and cached results already in
-memory: at paper scale that was up to half of a page's time. The engine's
-results hold no reference cycles, so collections can be rarer: the objects
+memory: at paper scale that was up to half of a page's time. The objects
 created at start-up (modules, the app) are frozen out of the collector's
-scans, and a collection starts after 50,000 net allocations instead of 700.
+scans, and a collection starts after 20,000 net allocations instead of 700;
+a full one still follows every 2,000,000, so that garbage held in reference
+cycles (a simulation's engine and its handlers) is freed in time.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import gc
 
 __all__ = ["GC_THRESHOLDS", "tune_gc"]
 
-GC_THRESHOLDS = (50_000, 20, 100)
+GC_THRESHOLDS = (20_000, 10, 10)
 """Net allocations before a young collection, then young collections per middle one, middle per full one."""
 
 

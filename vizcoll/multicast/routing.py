@@ -137,6 +137,7 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
         ids = np.where(rows >= 0, st.link_ids[rows], -1)
         trees.append(MulticastTree(gid, int(st.switches[root_row]), members, nodes, parents, ids, height))
     runtime = time.perf_counter() - start
+    st.sssp = None  # the graph refers to the state: no cycle left for the garbage collector
     return MulticastResult(algo, trees, unroutable, st.efi, st.link_ids.copy(), int(topo.live.sum()), runtime)
 
 
