@@ -13,6 +13,7 @@ from pathlib import Path
 from dash import Dash
 
 import vizcoll.ui.pages
+from vizcoll.runtime import tune_gc
 from vizcoll.ui import jobs, shell
 from vizcoll.ui.cache import init_cache
 from vizcoll.ui.routing import ROUTING_INPUTS
@@ -32,6 +33,7 @@ def create_app(cache_config: dict | None = None) -> Dash:
     init_cache(app.server, cache_config)
     harden(app)
     app.server.add_url_rule("/healthz", "healthz", lambda: {"status": "ok"})
+    tune_gc()
     return app
 
 

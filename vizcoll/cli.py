@@ -48,6 +48,7 @@ from vizcoll.commands import (
     load_topology,
 )
 from vizcoll.errors import VizcollError
+from vizcoll.runtime import tune_gc
 
 __all__ = [
     "COMMANDS",
@@ -97,6 +98,7 @@ def _message(exc: Exception) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (argparse exits 2 itself on bad usage)."""
     args = build_parser().parse_args(argv)
+    tune_gc()
     try:
         result = args.run(args)
     except (VizcollError, OSError) as exc:

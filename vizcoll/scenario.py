@@ -42,6 +42,7 @@ import base64
 import binascii
 import json
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -278,8 +279,9 @@ class Scenario:
         return data
 
     @classmethod
-    def from_dict(cls, data) -> Scenario:
-        """Inverse of :meth:`to_dict`, checking every field (and that the fabric builds)."""
+    def from_dict(cls, data, build: Callable[[Scenario], Topology] | None = None) -> Scenario:
+        """Inverse of :meth:`to_dict`, checking every field (and that the fabric builds: with ``build``, e.g. a
+        cached :meth:`fabric`, when given)."""
         if isinstance(data, dict) and data.get("schema") == OLD_SCHEMA:
             return _from_v1(data)
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
@@ -300,7 +302,7 @@ class Scenario:
         )
         if scenario.uploaded is None and not scenario.spec:
             raise VizcollError("a scenario needs 'fabric.spec' (a generator spec) or 'fabric.uploaded'")
-        scenario.fabric()
+        (build or cls.fabric)(scenario)
         return scenario
 
     def dumps(self) -> str:

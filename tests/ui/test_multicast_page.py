@@ -91,7 +91,8 @@ def test_defaults_are_plain_values_and_check_themselves():
     topo = topology_of(DEFAULT_SCENARIO)
     assert model.read_params(model.DEFAULTS, topo, 8) == model.DEFAULTS
     assert model.read_params(model.DEFAULTS | {"part": "group:2", "group": 7}, topo, 8)["part"] == "group:2"
-    assert model.PAGE == "multicast" and set(model.PRESETS) == {"pruned-fat-tree", "dragonfly"}
+    assert model.PAGE == "multicast" and set(model.PRESETS) == {"pruned-fat-tree", "dragonfly", "taihulight",
+                                                                 "fat-tree-64"}
     assert all(p["a"] in ALGORITHMS and p["b"] in ALGORITHMS for p in model.PRESETS.values())
 
 

@@ -170,6 +170,7 @@ class GridNetwork:
         if not self.nodes:
             raise TopologyError("the barrier network needs at least one switch")
         self.x, self.y = topo.attr("x").astype(int), topo.attr("y").astype(int)
+        self._xy = list(zip(self.x.tolist(), self.y.tolist(), strict=True))  # plain ints: routing reads them a lot
         self._check_positions()
         self.rows = int(self.y[self.nodes].max()) + 1
         self.cols = int(self.x[self.nodes].max()) + 1
@@ -182,6 +183,7 @@ class GridNetwork:
         for u in self.nodes:
             self.nbrs[u].sort(key=order.__getitem__)
         self._routes: dict[tuple[int, int], NetRoute] = {}
+        self._hops: dict[tuple[int, int], float] = {}  # DLCT's judge asks for hop counts hundreds of thousands of times
         self._dist: dict[int, dict[int, int]] = {}
 
     def _check_positions(self) -> None:
@@ -214,14 +216,16 @@ class GridNetwork:
 
     def d2(self, u: int, v: int) -> int:
         """Squared Euclidean distance between two nodes' positions."""
-        return (int(self.x[u]) - int(self.x[v])) ** 2 + (int(self.y[u]) - int(self.y[v])) ** 2
+        (xu, yu), (xv, yv) = self._xy[u], self._xy[v]
+        return (xu - xv) ** 2 + (yu - yv) ** 2
 
     def length(self, u: int, v: int) -> float:
         """Euclidean length of the link ``u -- v`` (1 along a row or column, √2 on a diagonal)."""
         return math.sqrt(self.d2(u, v))
 
     def _key(self, v: int, dst: int) -> tuple[int, int, int, int]:
-        return self.d2(v, dst), int(self.y[v]), int(self.x[v]), v
+        (xv, yv), (xd, yd) = self._xy[v], self._xy[dst]
+        return (xv - xd) ** 2 + (yv - yd) ** 2, yv, xv, v
 
     def centre(self) -> int:
         """The processor closest to the middle of the grid (ties: smallest (row, col))."""
@@ -282,9 +286,13 @@ class GridNetwork:
         return self._routes[key]
 
     def hops(self, src: int, dst: int) -> int:
-        """Hops of the route, or ``math.inf`` for a dead end."""
-        r = self.route(src, dst)
-        return r.hops if r.reached else math.inf
+        """Hops of the route, or ``math.inf`` for a dead end (cached)."""
+        key = (src, dst)
+        hops = self._hops.get(key)
+        if hops is None:
+            r = self.route(src, dst)
+            hops = self._hops[key] = r.hops if r.reached else math.inf
+        return hops
 
     def _route(self, src: int, dst: int) -> NetRoute:
         path, reason = self._greedy(src, dst)

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
 from vizcoll.barrier.grid import ROUTINGS, Block, GridNetwork, NetRoute, grid_blocks, is_grid, mst_tree
 from vizcoll.errors import SpecError
@@ -190,6 +189,8 @@ class Network:
 
 
 def _components(n: int, ends: np.ndarray, alive: np.ndarray) -> int:
+    from scipy.sparse.csgraph import connected_components  # here: csgraph imports scipy.linalg, slow to start
+
     a, b = ends[alive, 0], ends[alive, 1]
     mat = sp.coo_matrix((np.ones(len(a)), (a, b)), shape=(n, n))
     return connected_components(mat, directed=False, return_labels=False)

@@ -135,6 +135,9 @@ def min_remote_sets(target: np.ndarray, vecs: dict[int, np.ndarray], by_dc: dict
         return Found(0, [()], [])
     dcs = sorted(by_dc)
     reach: dict[tuple[int, ...], bool] = {}
+    blocks = sorted(vecs)
+    table = np.stack([vecs[b] for b in blocks]) if blocks else np.zeros((0, target.size), dtype=np.uint8)
+    row = {b: i for i, b in enumerate(blocks)}  # each set's matrix gathered from one table, not stacked per set
 
     def reaches(group: tuple[int, ...]) -> bool:
         if group not in reach:
@@ -155,7 +158,7 @@ def min_remote_sets(target: np.ndarray, vecs: dict[int, np.ndarray], by_dc: dict
                         break
                     if not budget.take(len(chunk)):
                         return Found(None, [], [], exhausted=True, checked_below=size)
-                    stack = np.stack([np.column_stack([vecs[b] for b in c]) for c in chunk])
+                    stack = np.transpose(table[[[row[b] for b in c] for c in chunk]], (0, 2, 1))
                     ok = gf_in_span_batch(stack, target)
                     hits.extend(tuple(sorted(c)) for c, good in zip(chunk, ok, strict=True) if good)
                     if len(hits) >= MAX_TIE_SETS:

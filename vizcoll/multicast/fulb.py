@@ -25,43 +25,72 @@ from __future__ import annotations
 
 import numpy as np
 
-from vizcoll.multicast.state import BIG, RoutingState, TreeParts, first_per_owner
+from vizcoll.errors import SpecError
+from vizcoll.multicast.state import BIG, MAX_GROUPS, RoutingState, TreeParts
 
 __all__ = ["fulb_tree", "global_dist"]
 
 
 def fulb_tree(st: RoutingState, root_row: int, members: np.ndarray, gid: int, use_global: bool) -> TreeParts:
-    """FULB-MC link rotation: walks from the members towards the root, one level of walks at a time."""
+    """FULB-MC link rotation: walks from the members towards the root, one level of walks at a time.
+
+    At each level every walking node's live ports get one packed key
+    (:func:`_best_ports`: distance of the peer to the root, then global links
+    left, then EFI, then port), and the smallest key per node is its way up;
+    when every walking node has a single live port (the members' own links)
+    they simply take it.
+    """
     root = int(st.switches[root_row])
     parts = TreeParts(root)
-    droot = st.root_dist(root_row)
-    gmin = global_dist(st, root_row, droot) if use_global else None
+    levels = st.root_levels(root_row)
+    gmin = global_dist(st, root_row, st.root_dist(root_row)) if use_global else None
     st.stamp[root] = gid
     frontier = members[members != root]
     st.stamp[frontier] = gid
     while len(frontier):
-        idx, owner, segments = st.expand(frontier)
-        rows = st.peer_row[idx]
-        dist = np.where(rows >= 0, droot[rows], BIG)  # only switches lead towards the root
-        best = np.minimum.reduceat(dist, segments)
-        if best.max() >= BIG:
-            raise RuntimeError("FULB-MC lost a member")  # the root's eccentricity said it was reachable
-        closer = dist == best[owner]
-        idx, owner = idx[closer], owner[closer]
-        if len(idx) == len(frontier):  # a single way up everywhere (always so in a standard fat tree)
-            chosen = idx
-        else:
-            keys = [st.port[idx], st.efi[st.link[idx]]]
-            if gmin is not None:
-                keys.append(gmin[st.peer_row[idx]] + st.glob[st.link[idx]])
-            order = np.lexsort((*keys, owner))
-            chosen = idx[order][first_per_owner(owner[order])]
+        chosen = st.single_port[frontier]
+        if chosen.min() < 0:
+            chosen = _best_ports(st, frontier, levels, gmin)
         up = st.peer[chosen]
         parts.add(frontier, up, st.link[chosen])
         fresh = up[st.stamp[up] != gid]
         frontier = fresh[st.first_positions(fresh)]
         st.stamp[frontier] = gid
     return parts
+
+
+def _best_ports(st: RoutingState, nodes: np.ndarray, levels: np.ndarray, gmin: np.ndarray | None) -> np.ndarray:
+    """Port-view position of each node's way up: one packed int64 key per live port, the smallest per node.
+
+    Key fields, most significant first: the peer's hops to the root
+    (``levels[peer row]``, the table's "unreachable" for a peer that is no
+    switch), the global links left on the way (``fulb+global``), the link's
+    EFI, the port's offset among the node's live ports (port order).
+    """
+    port_bits, glob_shift, dist_shift = _key_layout(st, gmin is not None)
+    starts = st.indptr[nodes]
+    counts = st.indptr[nodes + 1] - starts
+    segments = np.cumsum(counts) - counts
+    offset = np.arange(int(counts.sum())) - np.repeat(segments, counts)
+    idx = np.repeat(starts, counts) + offset
+    peer, link = st.peer_row[idx], st.link[idx]
+    key = (levels[peer] << dist_shift) + (st.efi[link] << port_bits) + offset
+    if gmin is not None:
+        key += np.minimum(gmin[peer] + st.glob[link], (1 << (dist_shift - glob_shift)) - 1) << glob_shift
+    best = np.minimum.reduceat(key, segments)
+    if best.max() >= st.unreachable << dist_shift:
+        raise RuntimeError("FULB-MC lost a member")  # the root's eccentricity said it was reachable
+    return starts + (best & ((1 << port_bits) - 1))
+
+
+def _key_layout(st: RoutingState, use_global: bool) -> tuple[int, int, int]:
+    """Shifts of :func:`_best_ports`' key fields: ``(port bits, global shift, distance shift)``."""
+    dist_bits = 8 * st.table.dist.itemsize
+    glob_bits = dist_bits if use_global else 0
+    glob_shift = MAX_GROUPS.bit_length() + st.port_bits  # an EFI never exceeds the number of groups
+    if glob_shift + glob_bits + dist_bits > 63:
+        raise SpecError("FULB-MC: the fabric's diameter and port counts do not fit its routing keys")
+    return st.port_bits, glob_shift, glob_shift + glob_bits
 
 
 def global_dist(st: RoutingState, root_row: int, droot: np.ndarray) -> np.ndarray:

@@ -26,21 +26,19 @@ from vizcoll.topology.model import Topology
 __all__ = ["groups_on_links", "tree_rows", "switch_groups", "switch_group_rows", "worst_rows"]
 
 
-def _row_of(result: MulticastResult) -> dict[int, int]:
-    return {int(link): row for row, link in enumerate(result.link_ids.tolist())}
-
-
 def groups_on_links(result: MulticastResult, n_links: int) -> list[list[int]]:
     """Per link row: the groups whose tree uses the link, in group order (``len`` = the link's EFI)."""
     if n_links != len(result.link_ids):
         raise VizcollError(f"the result was routed on {len(result.link_ids)} links, not {n_links}")
-    row_of = _row_of(result)
-    crossing: list[list[int]] = [[] for _ in range(n_links)]
-    for tree in result.trees:
-        if tree is not None:
-            for link in tree.links.tolist():
-                crossing[row_of[link]].append(tree.group)
-    return crossing
+    trees = [t for t in result.trees if t is not None]
+    links = np.concatenate([t.links for t in trees]) if trees else np.zeros(0, dtype=np.int64)
+    groups = np.repeat([t.group for t in trees], [len(t.links) for t in trees]).astype(np.int64)
+    by_id = np.argsort(result.link_ids)
+    rows = by_id[np.searchsorted(result.link_ids[by_id], links)]
+    order = np.argsort(rows, kind="stable")  # groups stay in group order on each link
+    flat = groups[order].tolist()
+    bounds = np.searchsorted(rows[order], np.arange(n_links + 1)).tolist()
+    return [flat[bounds[r]:bounds[r + 1]] for r in range(n_links)]
 
 
 def tree_rows(result: MulticastResult, group: int | None) -> np.ndarray:

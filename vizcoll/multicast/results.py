@@ -17,6 +17,8 @@ SCHEMA = "vizcoll.multicast/1"
 
 
 def ints(values) -> np.ndarray:
+    if isinstance(values, np.ndarray) and values.dtype == np.int64 and values.ndim == 1:
+        return values  # already the shape the routing passes around (taken as is: no copy per level)
     return np.asarray(values, dtype=np.int64).reshape(-1)
 
 

@@ -57,9 +57,10 @@ from vizcoll.comm import Communicators
 from vizcoll.errors import SpecError
 from vizcoll.multicast.fulb import fulb_tree
 from vizcoll.multicast.minhop import minhop_tree
-from vizcoll.multicast.results import MulticastResult, MulticastTree, ints
+from vizcoll.multicast.results import MulticastResult, MulticastTree
+from vizcoll.multicast.roots import distinct_members, root_candidates
 from vizcoll.multicast.sssp import SsspGraph, sssp_tree
-from vizcoll.multicast.state import RoutingState
+from vizcoll.multicast.state import MAX_GROUPS, RoutingState
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import Topology
 
@@ -77,14 +78,6 @@ ALGORITHMS = ("minhop", "minhop-new", "sssp", "sssp-new", "fulb", "fulb+global")
 
 ROTATING = frozenset({"minhop-new", "sssp-new", "fulb", "fulb+global"})
 """Algorithms choosing the least-loaded root among the minimum-height ones."""
-
-
-def _members(group, n_nodes: int, index: int) -> np.ndarray:
-    """Distinct node indices of one group in first-appearance order."""
-    arr = ints(group)
-    if len(arr) and (arr.min() < 0 or arr.max() >= n_nodes):
-        raise SpecError(f"group {index} refers to a node outside 0..{n_nodes - 1}")
-    return np.fromiter(dict.fromkeys(arr.tolist()), dtype=np.int64)
 
 
 def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None = None,
@@ -111,6 +104,8 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
     """
     if algo not in ALGORITHMS:
         raise SpecError(f"unknown multicast algorithm {algo!r}; choose one of {', '.join(ALGORITHMS)}")
+    if len(groups) > MAX_GROUPS:
+        raise SpecError(f"{len(groups):,} groups is more than the {MAX_GROUPS:,} one routing call takes")
     table = min_hops(topo) if table is None else table
     if table.n_nodes != topo.n_nodes:
         raise SpecError("the min-hop table was built for another topology")
@@ -121,16 +116,16 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
     trees: list[MulticastTree | None] = []
     unroutable: list[int] = []
     step = max(1, len(groups) // 100)
-    for gid, group in enumerate(groups):
+    groups = distinct_members(groups, topo.n_nodes)
+    candidates = root_candidates(table, groups, st.entry_row, st.entry_hop)
+    for gid, members in enumerate(groups):
         if progress is not None and gid % step == 0:
             progress(gid, len(groups))
-        members = _members(group, topo.n_nodes, gid)
-        choice = st.choose_root(members) if len(members) else None
-        if choice is None:
+        if candidates[gid] is None:
             trees.append(None)
             unroutable.append(gid)
             continue
-        root_row, height = choice
+        root_row, height = st.choose_root(candidates[gid][0]), candidates[gid][1]
         if algo.startswith("minhop"):
             parts = minhop_tree(st, root_row, members, gid)
         elif algo.startswith("sssp"):
@@ -142,6 +137,7 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
         ids = np.where(rows >= 0, st.link_ids[rows], -1)
         trees.append(MulticastTree(gid, int(st.switches[root_row]), members, nodes, parents, ids, height))
     runtime = time.perf_counter() - start
+    st.sssp = None  # the graph refers to the state: no cycle left for the garbage collector
     return MulticastResult(algo, trees, unroutable, st.efi, st.link_ids.copy(), int(topo.live.sum()), runtime)
 
 

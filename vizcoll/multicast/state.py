@@ -11,9 +11,12 @@ from vizcoll.multicast.results import ints
 from vizcoll.topology.hops import UNREACHABLE, MinHopTable
 from vizcoll.topology.model import Topology
 
-__all__ = ["BIG", "RoutingState", "TreeParts", "first_per_owner", "ranges"]
+__all__ = ["BIG", "MAX_GROUPS", "RoutingState", "TreeParts", "first_per_owner", "ranges"]
 
 BIG = 1 << 40  # "no path" while taking minima
+_ROW_BITS = 21  # switch rows and per-switch tree counts below 2**21: a root's load packs into one int64
+MAX_GROUPS = (1 << _ROW_BITS) - 1
+"""Most groups one routing call takes (InfiniBand has 16,384 multicast LIDs)."""
 
 
 def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -40,6 +43,9 @@ class RoutingState:
         self.port = view.port.astype(np.int64)
         self.peer = view.peer.astype(np.int64)
         self.link = view.link.astype(np.int64)
+        degree = np.diff(self.indptr)
+        self.single_port = np.where(degree == 1, self.indptr[:-1], -1)  # position of a node's only live port
+        self.port_bits = max(1, int(degree.max(initial=1)).bit_length())  # a port's offset among its node's
         self.peer_row = table.sw_pos[self.peer]
         self.switches = table.switches
         self.link_ids = topo.link_id.astype(np.int64)
@@ -48,11 +54,8 @@ class RoutingState:
         self.using = np.zeros(len(self.switches), dtype=np.int64)
         self.stamp = np.full(topo.n_nodes, -1, dtype=np.int64)  # == group index: node is in that group's tree
         self.scratch = np.zeros(topo.n_nodes, dtype=np.int64)
-        single = np.flatnonzero(np.diff(table.anchor_ptr) == 1)  # switches, end nodes on exactly one switch
-        self.entry_row = np.full(topo.n_nodes, -1, dtype=np.int64)  # -1: no or several switches
-        self.entry_row[single] = table.anchor_row[table.anchor_ptr[single]]
-        self.entry_hop = np.zeros(topo.n_nodes, dtype=np.int64)
-        self.entry_hop[single] = table.anchor_off[table.anchor_ptr[single]]
+        self.levels = np.full(len(self.switches) + 1, self.unreachable, dtype=np.int64)
+        self.entry_row, self.entry_hop = table.single_entry  # -1: no or several switches
         self.rotate = rotate
         glob = topo.link_attrs.get("global")
         self.glob = np.zeros(topo.n_links, np.int64) if glob is None else (glob > 0).astype(np.int64)
@@ -93,26 +96,11 @@ class RoutingState:
         out[raw == self.unreachable] = BIG
         return out
 
-    def eccentricity(self, members: np.ndarray) -> np.ndarray:
-        """``MinHopTable.eccentricity_to(members)``, with a lean path for the usual case.
-
-        When every member is a switch or an end node on exactly one switch,
-        the rows of those switches are gathered straight from the distance
-        matrix (an end node adding its own hop); otherwise the table answers.
-        """
-        rows = self.entry_row[members]
-        if len(rows) == 0 or rows.min() < 0:
-            return self.table.eccentricity_to(members)
-        dist, ends = self.table.dist, self.entry_hop[members] > 0
-        worst = np.zeros(len(self.switches), dtype=np.int64)
-        unreachable = np.zeros(len(self.switches), dtype=bool)
-        for chosen, extra in ((rows[~ends], 0), (rows[ends], 1)):
-            if len(chosen):
-                far = dist[np.unique(chosen)].max(axis=0)
-                unreachable |= far == self.unreachable
-                np.maximum(worst, far.astype(np.int64) + extra, out=worst)
-        worst[unreachable] = UNREACHABLE
-        return worst
+    def root_levels(self, row: int) -> np.ndarray:
+        """Hops from switch row ``row`` to every switch row, then one more entry for "not a switch" (indexed by a
+        peer row of -1); :attr:`unreachable` where there is no path (int64, a buffer reused per call)."""
+        self.levels[:-1] = self.table.dist[row]
+        return self.levels
 
     def switch_hops(self, rows: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         """Hops from switch rows ``rows[i]`` to ``nodes[i]`` (int64, ``BIG`` = unreachable)."""
@@ -123,23 +111,14 @@ class RoutingState:
         far = self.table.hops(self.switches[rows], nodes).astype(np.int64)
         return np.where(far == UNREACHABLE, BIG, far)
 
-    def choose_root(self, members: np.ndarray) -> tuple[int, int] | None:
-        """``(switch row of the root, tree height)``, None if no switch reaches every member.
-
-        The root has the smallest eccentricity to the members; the original
-        algorithms take the first such switch, the rotating ones the one with
-        the fewest trees rooted there, then the fewest trees using it.
-        """
-        ecc = self.eccentricity(members)
-        ok = ecc >= 0
-        if not ok.any():
-            return None
-        height = int(ecc[ok].min())
-        candidates = np.flatnonzero(ecc == height)
-        if not self.rotate:
-            return int(candidates[0]), height
-        best = np.lexsort((candidates, self.using[candidates], self.rooted[candidates]))[0]
-        return int(candidates[best]), height
+    def choose_root(self, candidates: np.ndarray) -> int:
+        """The root's switch row among the minimum-eccentricity switch rows ``candidates`` (ascending,
+        :func:`vizcoll.multicast.roots.root_candidates`): the original algorithms take the first, the rotating
+        ones the one with the fewest trees rooted there, then the fewest trees using it."""
+        if not self.rotate or len(candidates) == 1:
+            return int(candidates[0])
+        load = (self.rooted[candidates] << 2 * _ROW_BITS) + (self.using[candidates] << _ROW_BITS) + candidates
+        return int(candidates[np.argmin(load)])
 
     def commit(self, root_row: int, nodes: np.ndarray, link_rows: np.ndarray) -> None:
         """Count one more tree: EFIs of its links, the root's and the used switches' loads."""
@@ -167,7 +146,7 @@ class TreeParts:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(nodes, parents, link rows)`` with the root first (parent -1, link -1)."""
-        return (np.concatenate([[self.root], *self.nodes]).astype(np.int64),
-                np.concatenate([[-1], *self.parents]).astype(np.int64),
-                np.concatenate([[-1], *self.links]).astype(np.int64))
+        head = np.array([self.root, -1], dtype=np.int64)
+        return (np.concatenate([head[:1], *self.nodes]), np.concatenate([head[1:], *self.parents]),
+                np.concatenate([head[1:], *self.links]))
 

@@ -17,8 +17,6 @@ naming the GOAL line of each operation when the schedule came from a file.
 
 from __future__ import annotations
 
-import networkx as nx
-
 from vizcoll.errors import SpecError
 from vizcoll.schedule.goal import Problem
 from vizcoll.schedule.loggp import LogGP, simulate
@@ -71,9 +69,14 @@ def _peers(schedule: Schedule, line) -> list[Problem]:
 
 def _cycles(schedule: Schedule, line) -> list[Problem]:
     """Dependency cycles inside a rank (LogGOPSim silently never runs them)."""
+    import networkx as nx  # here, not at import: networkx is a tenth of a second of the CLI's start-up
+
     out = []
     for rank in range(schedule.num_ranks):
-        graph = nx.DiGraph(schedule.requires[rank] + schedule.irequires[rank])
+        edges = schedule.requires[rank] + schedule.irequires[rank]
+        if all(a > b for a, b in edges):  # every operation waits only for earlier ones: no cycle possible
+            continue
+        graph = nx.DiGraph(edges)
         for cycle in nx.simple_cycles(graph):
             shown = " → ".join(f"op {i}" + (f" (line {line(rank, i)})" if line(rank, i) else "") for i in cycle)
             out.append(Problem(line(rank, cycle[0]), "error", f"a dependency cycle in rank {rank}: {shown}: "

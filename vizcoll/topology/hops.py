@@ -44,6 +44,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -121,6 +122,18 @@ class MinHopTable:
             block = self.dist[lo : lo + step]
             best = max(best, int(np.where(block == self.unreachable, 0, block).max()))
         return best
+
+    @cached_property
+    def single_entry(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(entry_row, entry_hop)`` over nodes: the one switch row a node enters the switch fabric through and
+        the hops that costs (a switch: itself, 0; an end node on one switch: that switch, 1); -1 and 0 for a node
+        on no or several switches."""
+        single = np.flatnonzero(np.diff(self.anchor_ptr) == 1)
+        row = np.full(self.n_nodes, -1, dtype=np.int64)
+        hop = np.zeros(self.n_nodes, dtype=np.int64)
+        row[single] = self.anchor_row[self.anchor_ptr[single]]
+        hop[single] = self.anchor_off[self.anchor_ptr[single]]
+        return row, hop
 
     def attached(self, node: int) -> np.ndarray:
         """Switches (node indices, ascending) an end node is linked to by live links.

@@ -174,11 +174,15 @@ class Topology:
             raise TopologyError(f"no node named {name!r}") from None
 
     def link_row(self, link_id: int) -> int:
-        """Row of the link with stable id ``link_id``."""
-        rows = np.flatnonzero(self.link_id == int(link_id))
-        if len(rows) == 0:
-            raise TopologyError(f"no link with id {link_id}")
-        return int(rows[0])
+        """Row of the link with stable id ``link_id`` (a dict built once per edit, not a scan per call)."""
+        try:
+            return self._link_rows[int(link_id)]
+        except KeyError:
+            raise TopologyError(f"no link with id {link_id}") from None
+
+    @cached_property
+    def _link_rows(self) -> dict[int, int]:
+        return dict(zip(self.link_id.tolist(), range(self.n_links), strict=True))
 
     def attr(self, key: str) -> np.ndarray:
         """Node attribute column ``key`` (all -1 when the generator did not set it)."""
@@ -275,6 +279,7 @@ class Topology:
     def _changed(self) -> None:
         self.__dict__.pop("_index", None)
         self.__dict__.pop("_port_link", None)
+        self.__dict__.pop("_link_rows", None)
 
     def free_port(self, node: int) -> int:
         """Lowest port number of ``node`` not used by any link (may be nports + 1)."""
@@ -365,6 +370,7 @@ class Topology:
             self.validate()
         except TopologyError:
             self.__dict__.update(before.__dict__)
+            self._changed()
             raise
         return new_id
 

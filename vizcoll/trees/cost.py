@@ -51,8 +51,6 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from scipy.optimize import brentq
-
 from vizcoll.errors import SpecError
 
 __all__ = [
@@ -248,6 +246,8 @@ def k_star_real(a: float, b: float) -> float:
     hi = 2 * math.e
     while hi * (math.log(hi) - 1) < target:
         hi *= 2
+    from scipy.optimize import brentq  # here, not at import: scipy.optimize alone doubles the CLI's start-up
+
     return brentq(lambda k: k * (math.log(k) - 1) - target, math.e, hi, xtol=1e-12)
 
 

@@ -37,17 +37,18 @@ vertices, one aggregation-tree entry each; 0 for type I), ``latency_us``
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from itertools import chain
 
 import numpy as np
 
 from vizcoll.comm.placement import Placement
 from vizcoll.errors import SpecError
-from vizcoll.topology.hops import MinHopTable, min_hops
+from vizcoll.topology.hops import MinHopTable
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import CostParams, t_aggregate
+from vizcoll.trees.routing import Router
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import leaf_switches, vertex_ranks
 
@@ -87,85 +88,15 @@ def process_ports(topo: Topology, placement: Placement) -> np.ndarray:
     (leaf ``16 + i // 16``).
     """
     view = topo.ports()
-    out = np.full(placement.nprocs, -1, dtype=np.int64)
-    seen: Counter[int] = Counter()
-    for rank, node in enumerate(placement.node.tolist()):
-        links = view.link[view.of(node)]
-        if topo.kind[node] != SWITCH and len(links):
-            out[rank] = links[seen[node] % len(links)]
-        seen[node] += 1
+    node = np.asarray(placement.node, dtype=np.int64)
+    order = np.argsort(node, kind="stable")
+    nth = np.empty(len(node), dtype=np.int64)  # the rank is its node's nth process
+    nth[order] = np.arange(len(node)) - np.searchsorted(node[order], node[order])
+    count = view.indptr[node + 1] - view.indptr[node]
+    uses = (topo.kind[node] != SWITCH) & (count > 0)
+    out = np.full(len(node), -1, dtype=np.int64)
+    out[uses] = view.link[view.indptr[node[uses]] + nth[uses] % count[uses]]
     return out
-
-
-class Router:
-    """Deterministic shortest routes between tree vertices (see the module docstring)."""
-
-    def __init__(self, topo: Topology, table: MinHopTable | None = None):
-        self.topo = topo
-        self.table = table if table is not None else min_hops(topo)
-        self.view = self.table.port_view
-        self._next: dict[tuple[int, int], tuple[int, int] | None] = {}
-
-    def _other_end(self, link: int, node: int) -> int:
-        a, b = int(self.topo.link_a[link]), int(self.topo.link_b[link])
-        return b if a == node else a
-
-    def next_hop(self, switch: int, target: int) -> tuple[int, int] | None:
-        """``(link row, next node)`` leaving ``switch`` towards ``target`` by its lowest min-hop port."""
-        key = (switch, target)
-        if key not in self._next:
-            ports = self.table.min_ports(switch, target)
-            hop = None
-            if ports:
-                at = self.view.of(switch)
-                i = int(np.flatnonzero(self.view.port[at] == ports[0])[0])
-                hop = int(self.view.link[at][i]), int(self.view.peer[at][i])
-            self._next[key] = hop
-        return self._next[key]
-
-    def _leave(self, node: int, target: int) -> tuple[int, int] | None:
-        """First hop of a non-switch node: its lowest-numbered live port with the fewest hops to ``target``."""
-        at = self.view.of(node)
-        best = None
-        for link, peer in zip(self.view.link[at].tolist(), self.view.peer[at].tolist(), strict=True):
-            if peer == target:
-                cost = 0
-            elif self.topo.kind[peer] == SWITCH:
-                cost = int(self.table.hops([peer], [target])[0])
-                cost = np.inf if cost < 0 else cost
-            else:
-                cost = np.inf
-            if cost < np.inf and (best is None or cost < best[0]):
-                best = cost, link, peer
-        return None if best is None else best[1:]
-
-    def route(self, src: int, dst: int, src_link: int = -1, dst_link: int = -1) -> list[int] | None:
-        """Link rows from node ``src`` to node ``dst`` (through the given port links, if any); None if impossible."""
-        if src == dst:
-            return []
-        broken = self.topo.broken
-        if (src_link >= 0 and broken[src_link]) or (dst_link >= 0 and broken[dst_link]):
-            return None
-        target, suffix = (self._other_end(dst_link, dst), [dst_link]) if dst_link >= 0 else (dst, [])
-        path: list[int] = []
-        if self.topo.kind[src] == SWITCH:
-            cur = src
-        elif src_link >= 0:
-            path, cur = [src_link], self._other_end(src_link, src)
-        else:
-            hop = self._leave(src, target)
-            if hop is None:
-                return None
-            path, cur = [hop[0]], hop[1]
-        for _ in range(self.topo.n_nodes):
-            if cur == target:
-                return path + suffix
-            hop = self.next_hop(cur, target) if self.topo.kind[cur] == SWITCH else None
-            if hop is None:
-                return None
-            path.append(hop[0])
-            cur = hop[1]
-        return None
 
 
 def _check_mapped(tree: Tree, topo: Topology) -> np.ndarray:
@@ -179,21 +110,21 @@ def edge_routes(tree: Tree, topo: Topology, router: Router | None = None,
                 ports: Sequence[int] | None = None, progress=None) -> list[list[int] | None]:
     """The route (link rows) of every vertex's packet to its parent; ``[]`` for the root, None if unreachable.
 
-    ``progress(done, total)``, if given, is called every 1% of the vertices and once at the end
-    (``done == total``).
+    ``progress(done, total)``, if given, counts the vertices whose edge is routed (``total``: every vertex):
+    once at the start, after each hop of all edges together (:meth:`Router.routes`) and once at the end.
     """
     node = _check_mapped(tree, topo)
     router = router or Router(topo)
     ports = np.full(tree.size, -1) if ports is None else np.asarray(ports, dtype=np.int64)
-    routes: list[list[int] | None] = []
-    step = max(1, tree.size // 100)
-    for v, p in enumerate(tree.parent):
-        if progress is not None and v % step == 0:
-            progress(v, tree.size)
-        if p < 0:
-            routes.append([])
-        else:
-            routes.append(router.route(int(node[v]), int(node[p]), int(ports[v]), int(ports[p])))
+    parent = np.asarray(tree.parent, dtype=np.int64)
+    child = np.flatnonzero(parent >= 0)
+    report = None if progress is None else (lambda done, _: progress(done, tree.size))
+    if progress is not None:
+        progress(0, tree.size)
+    found = router.routes(node[child], node[parent[child]], ports[child], ports[parent[child]], report)
+    routes: list[list[int] | None] = [[] for _ in range(tree.size)]
+    for v, route in zip(child.tolist(), found, strict=True):
+        routes[v] = route
     if progress is not None:
         progress(tree.size, tree.size)
     return routes
@@ -212,10 +143,45 @@ def tree_radius(tree: Tree, lengths: Sequence[int | None]) -> int | None:
     return max(dist, default=0)
 
 
-def link_packets(routes: Sequence[list[int] | None], topo: Topology) -> dict[int, int]:
-    """``{stable link id: aggregation packets}`` over all routes (both directions together)."""
-    count = Counter(row for route in routes if route for row in route)
-    return {int(topo.link_id[row]): n for row, n in sorted(count.items())}
+@dataclass
+class FlatRoutes:
+    """Routes (lists of link rows or ids, None for none) as flat arrays: ``rows`` of every route one after the
+    other (``start`` and ``length`` per vertex; length -1: no route) and the ``owner`` vertex of each entry."""
+
+    rows: np.ndarray
+    start: np.ndarray
+    length: np.ndarray
+    owner: np.ndarray
+
+    @classmethod
+    def of(cls, routes: Sequence[list[int] | None]) -> FlatRoutes:
+        length = np.array([-1 if r is None else len(r) for r in routes], dtype=np.int64)
+        size = np.maximum(length, 0)
+        rows = np.fromiter(chain.from_iterable(r for r in routes if r), dtype=np.int64, count=int(size.sum()))
+        return cls(rows, np.cumsum(size) - size, length, np.repeat(np.arange(len(routes)), size))
+
+    def with_values(self, rows: np.ndarray) -> FlatRoutes:
+        """The same routes with their entries replaced by ``rows`` (e.g. link ids for link rows)."""
+        return replace(self, rows=rows)
+
+    def lists(self) -> list[list[int] | None]:
+        """The routes as lists again (None for no route)."""
+        values = self.rows.tolist()
+        return [None if n < 0 else values[at:at + n] for at, n in zip(self.start.tolist(), self.length.tolist(),
+                                                                       strict=True)]
+
+    def per_link(self, n_links: int, vertices: np.ndarray | None = None) -> np.ndarray:
+        """Packets on every link row (of the routes of ``vertices`` only, when given)."""
+        rows = self.rows if vertices is None else self.rows[np.isin(self.owner, vertices)]
+        return np.bincount(rows, minlength=n_links)
+
+
+def link_packets(routes: Sequence[list[int] | None] | FlatRoutes, topo: Topology) -> dict[int, int]:
+    """``{stable link id: aggregation packets}`` over all routes (both directions together), by link row."""
+    flat = routes if isinstance(routes, FlatRoutes) else FlatRoutes.of(routes)
+    count = flat.per_link(topo.n_links)
+    rows = np.flatnonzero(count)
+    return dict(zip(topo.link_id[rows].tolist(), count[rows].tolist(), strict=True))
 
 
 def cross_group_packets(tree: Tree, group_of: Sequence[int]) -> int:
@@ -231,32 +197,36 @@ def switch_entries(tree: Tree, topo: Topology) -> int:
     return int(len(np.unique(node[topo.kind[node] == SWITCH])))
 
 
-def _busiest(packets: dict[int, int], topo: Topology, switches_only: bool) -> dict | None:
-    best = None
-    for link_id, n in packets.items():
-        row = topo.link_row(link_id)
-        a, b = int(topo.link_a[row]), int(topo.link_b[row])
-        if switches_only and not (topo.kind[a] == SWITCH and topo.kind[b] == SWITCH):
-            continue
-        if best is None or n > best["packets"]:
-            best = {"link_id": link_id, "ends": [topo.names[a], topo.names[b]], "packets": n}
-    return best
+def _busiest(count: np.ndarray, topo: Topology, switches_only: bool) -> dict | None:
+    """The link (row order: the first of equals) with the most packets, ``count`` per link row."""
+    if switches_only:
+        count = np.where((topo.kind[topo.link_a] == SWITCH) & (topo.kind[topo.link_b] == SWITCH), count, 0)
+    row = int(np.argmax(count)) if len(count) else 0
+    if not len(count) or count[row] == 0:
+        return None
+    a, b = int(topo.link_a[row]), int(topo.link_b[row])
+    return {"link_id": int(topo.link_id[row]), "ends": [topo.names[a], topo.names[b]], "packets": int(count[row])}
 
 
-def _leaf_pairs(routes: Sequence[list[int] | None], node: np.ndarray, tree: Tree, topo: Topology) -> int:
+def _leaf_pairs(flat: FlatRoutes, node: np.ndarray, topo: Topology) -> int:
     """Most packets from one fabric entry switch to one exit switch (routes through at least 2 switches)."""
-    pairs: Counter[tuple[int, int]] = Counter()
-    for v, route in enumerate(routes):
-        if not route or tree.parent[v] < 0:
-            continue
-        hops = [int(node[v])]
-        for row in route:
-            a, b = int(topo.link_a[row]), int(topo.link_b[row])
-            hops.append(b if a == hops[-1] else a)
-        inside = [x for x in hops if topo.kind[x] == SWITCH]
-        if len(inside) >= 2 and inside[0] != inside[-1]:
-            pairs[inside[0], inside[-1]] += 1
-    return max(pairs.values(), default=0)
+    vertex = np.flatnonzero(flat.length > 0)
+    at = node[vertex]
+    is_switch = topo.kind[at] == SWITCH
+    first, last = np.where(is_switch, at, -1), np.where(is_switch, at, -1)
+    for i in range(int(flat.length.max(initial=0))):  # walk every route one link further
+        going = flat.length[vertex] > i
+        row = flat.rows[flat.start[vertex[going]] + i]
+        a, b = topo.link_a[row].astype(np.int64), topo.link_b[row].astype(np.int64)
+        at[going] = np.where(a == at[going], b, a)
+        inside = going.copy()
+        inside[going] = topo.kind[at[going]] == SWITCH
+        first[inside & (first < 0)] = at[inside & (first < 0)]
+        last[inside] = at[inside]
+    pairs = (first >= 0) & (first != last)
+    if not pairs.any():
+        return 0
+    return int(np.unique(first[pairs] * topo.n_nodes + last[pairs], return_counts=True)[1].max())
 
 
 def _default_levels(node: np.ndarray, ports: np.ndarray | None, topo: Topology) -> dict[str, np.ndarray]:
@@ -317,32 +287,33 @@ def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement 
             ports = process_ports(topo, placement)[ranks]
     node = _check_mapped(tree, topo)
     ports = None if ports is None else np.asarray(ports, dtype=np.int64)
-    routes = edge_routes(tree, topo, Router(topo, table), ports, progress)
+    routes = FlatRoutes.of(edge_routes(tree, topo, Router(topo, table), ports, progress))
     out.update(_route_metrics(tree, topo, node, ports, routes, levels, params, k))
     return out
 
 
 def _route_metrics(tree: Tree, topo: Topology, node: np.ndarray, ports: np.ndarray | None,
-                   routes: list[list[int] | None], levels: Mapping[str, Sequence[int]] | None,
+                   routes: FlatRoutes, levels: Mapping[str, Sequence[int]] | None,
                    params: CostParams | None, k: int) -> dict:
     """The metrics of a mapped tree whose edges take ``routes`` (see :func:`tree_metrics`)."""
     out: dict = {}
-    lengths = [None if r is None else len(r) for r in routes]
-    packets = link_packets(routes, topo)
+    flat = routes
+    lengths = [None if n < 0 else n for n in flat.length.tolist()]
+    count = flat.per_link(topo.n_links)
     radius = tree_radius(tree, lengths)
     levels = levels if levels is not None else _default_levels(node, ports, topo)
     out.update({
         "radius": radius,
-        "edge_links": int(sum(x for x in lengths if x)),
-        "link_packets": packets,
-        "max_link": _busiest(packets, topo, False),
-        "max_switch_link": _busiest(packets, topo, True),
-        "leaf_pairs_max": _leaf_pairs(routes, node, tree, topo),
+        "edge_links": int(flat.length[flat.length > 0].sum()),
+        "link_packets": link_packets(flat, topo),
+        "max_link": _busiest(count, topo, False),
+        "max_switch_link": _busiest(count, topo, True),
+        "leaf_pairs_max": _leaf_pairs(flat, node, topo),
         "cross_group": {name: cross_group_packets(tree, ids) for name, ids in levels.items()},
         "switch_entries": switch_entries(tree, topo),
         "latency_us": None if radius is None else t_aggregate(tree.height, radius, k, params),
         "flags": [{"child": v, "parent": tree.parent[v], "reason": "unreachable over live links"}
-                  for v, r in enumerate(routes) if r is None],
+                  for v in np.flatnonzero(flat.length < 0).tolist()],
     })
     return out
 
@@ -363,15 +334,14 @@ def vertex_switches(topo: Topology, placement: Placement, ranks: Sequence[int],
     return np.where(port >= 0, ends, leaf_switches(topo, node))
 
 
-def routes_over(routes: Sequence[list[int] | None], links: Sequence[int]) -> list[dict]:
+def routes_over(routes: Sequence[list[int] | None] | FlatRoutes, links: Sequence[int]) -> list[dict]:
     """The edges whose route (link ids) uses one of ``links``: ``{"child": v, "links": [ids]}``, by vertex."""
-    wanted = set(int(x) for x in links)
-    out = []
-    for v, route in enumerate(routes):
-        hit = sorted(wanted.intersection(route or ()))
-        if hit:
-            out.append({"child": v, "links": hit})
-    return out
+    flat = routes if isinstance(routes, FlatRoutes) else FlatRoutes.of(routes)
+    hit = np.isin(flat.rows, np.asarray(list(links), dtype=np.int64))
+    pairs = np.unique(np.stack([flat.owner[hit], flat.rows[hit]], axis=1), axis=0)  # by vertex, then link
+    bounds = np.r_[np.flatnonzero(np.diff(pairs[:, 0], prepend=-1)), len(pairs)]
+    return [{"child": int(pairs[lo, 0]), "links": pairs[lo:hi, 1].tolist()}
+            for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)]
 
 
 def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing: Topology | None = None, *,
@@ -403,19 +373,21 @@ def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing:
     group = group if np.all(group >= 0) else switch
     ports = process_ports(routing, placement)[ranks]
     node = _check_mapped(mapped, routing)
-    rows = edge_routes(mapped, routing, Router(routing, table), ports, progress)
+    rows = FlatRoutes.of(edge_routes(mapped, routing, Router(routing, table), ports, progress))
     metrics = {"height": mapped.height, "vertices": mapped.size}
     k = k if k is not None else max((len(c) for c in tree.children), default=0)
     metrics.update(_route_metrics(mapped, routing, node, ports, rows, None, params, k))
-    routes = [None if r is None else [int(routing.link_id[x]) for x in r] for r in rows]
+    routes = rows.with_values(routing.link_id[rows.rows])
     cut = [*routing.link_id[routing.broken].tolist(), *broken]
     crossing = [c | {"parent": mapped.parent[c["child"]]} for c in routes_over(routes, cut)]
-    cross_links: Counter[int] = Counter()
-    for v, route in enumerate(routes):
-        if route and group[v] != group[mapped.parent[v]]:
-            cross_links.update(route)
-    return {"tree": mapped.to_dict(), "ranks": ranks, "routes": routes, "switch": switch.tolist(),
-            "cross_links": dict(sorted(cross_links.items())), "crossing": crossing, "metrics": metrics}
+    parent = np.asarray(mapped.parent, dtype=np.int64)
+    across = np.flatnonzero((parent >= 0) & (group != group[np.maximum(parent, 0)]))
+    count = rows.per_link(routing.n_links, across)
+    used = np.flatnonzero(count)
+    by_id = np.argsort(routing.link_id[used], kind="stable")
+    cross_links = dict(zip(routing.link_id[used][by_id].tolist(), count[used][by_id].tolist(), strict=True))
+    return {"tree": mapped.to_dict(), "ranks": ranks, "routes": routes.lists(), "switch": switch.tolist(),
+            "cross_links": cross_links, "crossing": crossing, "metrics": metrics}
 
 
 def cut_off_ranks(tree: Tree, ranks: list[int], children: list[int]) -> list[int]:

@@ -10,6 +10,7 @@ names the vertex (e.g. ``"rank 5"`` or ``"leaf3"``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
@@ -42,15 +43,21 @@ class Tree:
         return len(self.parent)
 
     def depth(self) -> np.ndarray:
-        """Edges from each vertex up to the root (vertices are visited top-down, so one pass suffices)."""
+        """Edges from each vertex up to the root: breadth-first from the root, one level of children at a time."""
+        count = np.fromiter(map(len, self.children), dtype=np.int64, count=len(self.children))
+        kids = np.fromiter(chain.from_iterable(self.children), dtype=np.int64, count=int(count.sum()))
+        start = np.cumsum(count) - count
         depth = np.zeros(self.size, dtype=np.int64)
-        order = [0]
-        for v in order:
-            for c in self.children[v]:
-                depth[c] = depth[v] + 1
-                order.append(c)
-        if len(order) != self.size:
-            raise VizcollError(f"the tree reaches {len(order)} of its {self.size} vertices from the root")
+        level, reached = np.zeros(1, dtype=np.int64), 1
+        for d in range(1, self.size + 1):
+            n = count[level]
+            level = kids[np.repeat(start[level] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))]
+            if not len(level):
+                break
+            depth[level] = d
+            reached += len(level)
+        if reached != self.size:
+            raise VizcollError(f"the tree reaches {reached} of its {self.size} vertices from the root")
         return depth
 
     @property

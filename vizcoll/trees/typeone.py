@@ -68,6 +68,7 @@ __all__ = [
     "Group",
     "kary_tree",
     "build_k_nomial_tree",
+    "knomial_links",
     "knomial_tree",
     "normalize_groups",
     "group_sizes",
@@ -107,13 +108,11 @@ def _tree(P: int, root: int, parent_of: dict[int, int], children_of: dict[int, l
 
 def vertex_ranks(tree: Tree) -> list[int]:
     """The rank of every vertex: from labels ``"rank r"`` when all have one, else ``v`` itself."""
-    ranks = []
-    for text in tree.label if len(tree.label) == tree.size else []:
-        word, _, number = text.partition(" ")
-        if word != "rank" or not number.isdigit():
-            return list(range(tree.size))
-        ranks.append(int(number))
-    return ranks or list(range(tree.size))
+    labels = tree.label if len(tree.label) == tree.size else []
+    numbers = [text[5:] for text in labels if text.startswith("rank ")]
+    if not labels or len(numbers) != len(labels) or not all(numbers) or not "".join(numbers).isdigit():
+        return list(range(tree.size))
+    return [int(n) for n in numbers]
 
 
 # ---------------------------------------------------------------- k-ary and k-nomial
@@ -148,11 +147,43 @@ def build_k_nomial_tree(my_rank: int, k: int, P: int) -> tuple[int, list[int]]:
     return parent, children
 
 
+def knomial_links(nodes, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 1 for many nodes of one k-nomial tree at once: each node's parent (-1 for node 0: its lowest
+    non-zero base-``k`` digit cleared) and a key ordering a parent's children as Algorithm 1 emits them (larger
+    subtrees first, then by that digit).
+
+    >>> [x.tolist() for x in knomial_links([0, 1, 2, 3, 4, 6], 2)]
+    [[-1, 0, 0, 2, 0, 4], [0, 1, -1, 1, -3, -1]]
+    """
+    nodes = np.asarray(nodes, dtype=np.int64)
+    parent = np.full(len(nodes), -1, dtype=np.int64)
+    order = np.zeros(len(nodes), dtype=np.int64)
+    pending, mask, level = nodes > 0, 1, 0
+    while pending.any():
+        digit = nodes // mask % k
+        hit = pending & (digit > 0)
+        parent[hit] = nodes[hit] - digit[hit] * mask
+        order[hit] = digit[hit] - level * k
+        pending &= ~hit
+        mask, level = mask * k, level + 1
+    return parent, order
+
+
+def _children_lists(n: int, child: np.ndarray, parent: np.ndarray, order: np.ndarray) -> list[list[int]]:
+    """``children[v]`` for vertices ``0..n-1`` from each ``child``'s ``parent``, in ``order``."""
+    sort = np.lexsort((order, parent))
+    kids = child[sort].tolist()
+    bounds = np.searchsorted(parent[sort], np.arange(n + 1)).tolist()
+    return [kids[bounds[v]:bounds[v + 1]] for v in range(n)]
+
+
 def knomial_tree(P: int, k: int) -> Tree:
-    """The k-nomial tree (definition 8) of Algorithm 1 over ranks ``0..P-1``."""
+    """The k-nomial tree (definition 8) of Algorithm 1 over ranks ``0..P-1`` (all ranks at once,
+    :func:`knomial_links`)."""
     _check(P, k)
-    children = [build_k_nomial_tree(r, k, P)[1] for r in range(P)]
-    return Tree.from_children(children, kind=f"{k}-nomial", label=[f"rank {r}" for r in range(P)])
+    parent, order = knomial_links(np.arange(P), k)
+    children = _children_lists(P, np.arange(1, P), parent[1:], order[1:])
+    return Tree(parent.tolist(), children, [], [f"rank {r}" for r in range(P)], f"{k}-nomial")
 
 
 # ---------------------------------------------------------------- group lists
@@ -354,7 +385,11 @@ def build_hierarchical_tree(my_rank: int, k: int, g: Group) -> tuple[int, list[i
     Returns the parent rank (-1 at the root) and the children ranks in the
     order Algorithm 1 emits them, skipping empty tree nodes.
     """
-    node_id = g.nodes_id[my_rank]
+    return _node_links(g.nodes_id[my_rank], k, g)
+
+
+def _node_links(node_id: int, k: int, g: Group) -> tuple[int, list[int]]:
+    """Parent rank and children ranks of the rank at tree node ``node_id`` of ``g``."""
     parent_node, children = build_k_nomial_tree(node_id, k, g.cnt)
     parent_rank = g.slots[parent_node] if parent_node >= 0 else -1
     return parent_rank, [g.slots[c] for c in children if c in g.slots]
@@ -367,10 +402,15 @@ def hier_knomial_tree(groups: Sequence, k: int) -> Tree:
     _check(P, k)
     top = _make(groups, k)
     build_rank_mapping(top, k)
-    parent_of, children_of = {}, {}
-    for rank in top.slots.values():
-        parent_of[rank], children_of[rank] = build_hierarchical_tree(rank, k, top)
-    return _tree(P, top.slots[0], parent_of, children_of, f"hierarchical {k}-nomial")
+    nodes = np.fromiter(top.slots, dtype=np.int64, count=len(top.slots))
+    ranks = np.fromiter(top.slots.values(), dtype=np.int64, count=len(top.slots))
+    parent, order = knomial_links(nodes, k)  # Algorithm 4 for every rank at once: parent slots, children order
+    rank_at = dict(zip(nodes.tolist(), ranks.tolist(), strict=True))
+    parent_rank = np.array([rank_at[p] if p >= 0 else -1 for p in parent.tolist()], dtype=np.int64)
+    below = parent_rank >= 0
+    children = _children_lists(P, ranks[below], parent_rank[below], order[below])
+    return _tree(P, top.slots[0], dict(zip(ranks.tolist(), parent_rank.tolist(), strict=True)),
+                 dict(enumerate(children)), f"hierarchical {k}-nomial")
 
 
 # ---------------------------------------------------------------- groups of a placement

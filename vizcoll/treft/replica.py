@@ -105,6 +105,8 @@ class RunState:
 
     def _queue_watcher(self, rep: Replica, name: str) -> Callable[[Queue], None]:
         def changed(queue: Queue) -> None:
+            if not self.rec.enabled:
+                return
             items = queue.pending
             text = "empty" if not items else f"queue: {len(items)} item{'s' * (len(items) != 1)}: " + ", ".join(
                 str(m) for m in items[:3]) + (" …" if len(items) > 3 else "")
@@ -134,7 +136,8 @@ class RunState:
             table.pop(kernel, None)
         else:
             table[kernel] = text
-        self.rec.emit("state", label, self._show_activity(rep, role))
+        if self.rec.enabled:
+            self.rec.emit("state", label, self._show_activity(rep, role))
 
     def _needed(self, rep: Replica, var: str) -> bool:
         return self.program.last_use[var] > rep.position or var in self.program.outputs

@@ -15,6 +15,13 @@ its qualified name and a SHA-256 of the JSON of its arguments, so every
 worker computes the same key for the same question. An argument that is not
 JSON (a Topology, a Scenario object) is a programming error: it raises
 ``TypeError`` instead of being cached under an unstable ``str()``.
+
+In front of the shared cache each process keeps the last :data:`MEMO_SIZE`
+results it read or computed (a result is a pure function of its key, so this
+is never per-user state): a page reads the same fabric, min-hop table or tree
+from several callbacks, and unpickling a 40,000-node result from disk each
+time costs more than the figure built from it. A cached result is therefore
+shared by every caller in the process: callers never modify it.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import inspect
 import json
 import os
 import tempfile
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,7 +41,8 @@ from typing import ParamSpec, TypeVar
 from flask import Flask, has_app_context
 from flask_caching import Cache
 
-__all__ = ["cache", "init_cache", "cache_config", "cached", "cache_key", "peek", "reporting", "job_progress"]
+__all__ = ["cache", "init_cache", "cache_config", "cached", "cached_figures", "cache_key", "peek", "reporting",
+           "job_progress"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -41,6 +50,17 @@ R = TypeVar("R")
 cache = Cache()
 _server: Flask | None = None  # the app whose cache a call outside a request (a background job) uses
 _PROGRESS: ContextVar[Callable[[int, int], None] | None] = ContextVar("job_progress", default=None)
+MEMO_SIZE = 24
+"""Results each process keeps in memory, the most recently used (about 25 MB each for the largest fabrics)."""
+_memo: OrderedDict[tuple[int, str], object] = OrderedDict()  # (the app's cache backend, key) -> result
+
+
+def _remember(key: tuple[int, str], value):
+    _memo[key] = value
+    _memo.move_to_end(key)
+    while len(_memo) > MEMO_SIZE:
+        _memo.popitem(last=False)
+    return value
 
 
 def cache_config() -> dict:
@@ -55,6 +75,7 @@ def cache_config() -> dict:
 
 def init_cache(server: Flask, config: dict | None = None) -> None:
     global _server
+    _memo.clear()  # results of another cache are not this one's
     cache.init_app(server, config=config or cache_config())
     _server = server
 
@@ -85,12 +106,42 @@ def cached(fn: Callable[P, R]) -> Callable[P, R]:
                 return fn(*args, **kwargs)
             with _server.app_context():
                 return wrapper(*args, **kwargs)
+        mine = (id(cache.cache), key)  # results of another app's cache are not this one's
+        if mine in _memo:
+            _memo.move_to_end(mine)
+            return _memo[mine]
         hit = cache.get(key)
         if isinstance(hit, tuple) and len(hit) == 1:
-            return hit[0]
+            return _remember(mine, hit[0])
         value = fn(*args, **kwargs)
         cache.set(key, (value,))
-        return value
+        return _remember(mine, value)
+
+    wrapper.uncached = fn  # type: ignore[attr-defined]
+    return wrapper
+
+
+def cached_figures(fn: Callable[P, R]) -> Callable[P, R]:
+    """:func:`cached` for a function of plain JSON values returning a Plotly figure or a tuple of figures.
+
+    The figures are stored as their dicts and handed back as figures without
+    validating them again: Plotly checks every value of a figure it builds
+    (about a second for a paper-scale fabric's 100,000 links), once is enough.
+    """
+    import plotly.graph_objects as go
+
+    def as_dicts(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        return tuple(f.to_dict() for f in out) if isinstance(out, tuple) else out.to_dict()
+
+    stored = cached(functools.update_wrapper(as_dicts, fn))
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        out = stored(*args, **kwargs)
+        if isinstance(out, tuple):
+            return tuple(go.Figure(d, _validate=False) for d in out)  # type: ignore[return-value]
+        return go.Figure(out, _validate=False)  # type: ignore[return-value]
 
     wrapper.uncached = fn  # type: ignore[attr-defined]
     return wrapper
@@ -101,8 +152,12 @@ def peek(fn: Callable[..., R], *args) -> R | None:
     view never starts a long computation itself. Outside an app (unit tests, the CLI) it is computed."""
     if not has_app_context():
         return fn(*args)
-    hit = cache.get(cache_key(fn.uncached, args, {}))
-    return hit[0] if isinstance(hit, tuple) and len(hit) == 1 else None
+    key = cache_key(fn.uncached, args, {})
+    mine = (id(cache.cache), key)
+    if mine in _memo:
+        return _memo[mine]
+    hit = cache.get(key)
+    return _remember(mine, hit[0]) if isinstance(hit, tuple) and len(hit) == 1 else None
 
 
 @contextmanager

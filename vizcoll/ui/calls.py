@@ -30,8 +30,12 @@ DEFAULT_SCENARIO = Scenario(spec="fat-tree:radix=4,levels=3", broken=["edge0.0[4
 
 
 def scenario_of(data) -> Scenario:
-    """The scenario in the store (the default when the store is empty); VizcollError when it is unusable."""
-    return DEFAULT_SCENARIO if data is None else Scenario.from_dict(data)
+    """The scenario in the store (the default when the store is empty); VizcollError when it is unusable.
+
+    Its fabric is checked through the cache (:func:`fabric_of`): building a paper-scale fabric again for every
+    callback that reads the store would cost a tenth of a second each.
+    """
+    return DEFAULT_SCENARIO if data is None else Scenario.from_dict(data, build=fabric_of)
 
 
 def page_params(scenario: Scenario, page: str, defaults: dict) -> dict:

@@ -36,9 +36,9 @@ TREE_MAX_K = 1024
 """No NIC or switch holds a 1,024-wide tree node (the paper's widths stop at 128, F(k) is drawn to 128)."""
 TREE_MAX_DEGREE = 1024
 """No switch has more than 1,024 ports to aggregate from (the paper's degrees are 16 and 64)."""
-TREE_MAX_PROCESSES = 4096
-"""Each of the five compared trees routes every edge over the fabric: about 1 s per tree at 4,096 processes,
-tens of seconds at TaihuLight's 40,960; larger communicators are for ``python -m vizcoll tree``."""
+TREE_MAX_PROCESSES = 65_536
+"""The paper fabrics' largest job (65,536 end nodes): the five compared trees of every process of TaihuLight or of
+the 64-port fat tree are computed as a background job (see :data:`vizcoll.ui.models.trees.JOB_NODES`)."""
 TREE_MAX_ANIMATED = 1024
 """The aggregation's timeline travels to the browser: about 2 KB per process (2 MB at 1,024)."""
 TREE_MAX_BYTES = 1 << 30

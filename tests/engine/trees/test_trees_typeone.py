@@ -18,6 +18,7 @@ from vizcoll.topology.hops import min_hops
 from vizcoll.trees.metrics import Router, edge_routes, map_tree, process_ports, tree_metrics
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import (
+    build_hierarchical_tree,
     build_k_nomial_tree,
     build_rank_mapping,
     hier_knomial_tree,
@@ -354,7 +355,7 @@ def test_routing_a_trees_edges_reports_its_progress_and_changes_nothing():
     seen = []
     with_progress = tree_metrics(tree, topo, placement, progress=lambda done, total: seen.append((done, total)))
     assert with_progress == tree_metrics(tree, topo, placement)
-    assert seen[0] == (0, 16) and seen[-1] == (16, 16) and len(seen) == 17  # every vertex of a small tree, then the end
+    assert seen[0] == (0, 16) and seen[-1] == (16, 16) and len(seen) >= 4  # the start, every hop of all edges, the end
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
     seen.clear()
@@ -365,4 +366,29 @@ def test_routing_a_trees_edges_reports_its_progress_and_changes_nothing():
     many = from_spec("fat-tree:radix=16,levels=3")
     seen.clear()
     edge_routes(map_tree(big, place(many, 1000)), many, progress=lambda done, total: seen.append((done, total)))
-    assert len(seen) == 101 and seen[-1] == (1000, 1000) and seen[1] == (10, 1000)  # every 1%: calls stay few
+    assert len(seen) <= 12 and seen[0] == (0, 1000) and seen[-1] == (1000, 1000)  # per hop of all edges: few calls
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen) and len({done for done, _ in seen}) >= 3
+
+
+# ---------------------------------------------------------------- Algorithm 1 for all ranks at once
+@pytest.mark.parametrize("P, k", [(1, 2), (2, 2), (9, 3), (100, 2), (1000, 32), (4097, 4)])
+def test_the_knomial_tree_of_all_ranks_at_once_is_algorithm_1_rank_by_rank(P, k):
+    tree = knomial_tree(P, k)
+    for rank in range(P):
+        parent, children = build_k_nomial_tree(rank, k, P)
+        assert tree.parent[rank] == parent and tree.children[rank] == children
+
+
+@pytest.mark.parametrize("groups, k", [([[0, 1], [2, 3, 4]], 2), ([5, 4, 3, 2], 2), ([[[0, 1], [2]], [3]], 3),
+                                       ([7, 1, 9, 16, 3], 4), ([[list(range(i * 8, i * 8 + 8)) for i in range(4)],
+                                                               list(range(32, 45))], 32)])
+def test_algorithm_4_for_all_ranks_at_once_is_algorithm_4_rank_by_rank(groups, k):
+    tree = hier_knomial_tree(groups, k)
+    top = make_group(groups, k)
+    build_rank_mapping(top, k)
+    ranks = vertex_ranks(tree)
+    vertex = {r: v for v, r in enumerate(ranks)}
+    for rank in ranks:
+        parent, children = build_hierarchical_tree(rank, k, top)
+        assert (ranks[tree.parent[vertex[rank]]] if parent >= 0 else -1) == parent
+        assert [ranks[c] for c in tree.children[vertex[rank]]] == children

@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import json
 import warnings
+from typing import TYPE_CHECKING
 from xml.etree.ElementTree import ParseError
 
 import defusedxml.ElementTree as safe_xml
-import networkx as nx
 from defusedxml import DefusedXmlException
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 from vizcoll.errors import FileFormatError, TopologyError
 from vizcoll.topology import model
@@ -47,6 +50,8 @@ GRAPHML_NS = "{http://graphml.graphdrawing.org/xmlns}"
 # ---------------------------------------------------------------- writing
 def write(topo: Topology) -> str:
     """The GraphML text of ``topo``."""
+    import networkx as nx  # here, not at import: networkx is a tenth of a second of every start-up
+
     g = nx.MultiGraph(
         schema=SCHEMA,
         meta=json.dumps(topo.meta),
@@ -76,6 +81,8 @@ def write(topo: Topology) -> str:
 # ---------------------------------------------------------------- reading
 def read(text: str, filename: str) -> Topology:
     """The topology of a GraphML text (checked with defusedxml first): vizcoll's own, or any graph."""
+    import networkx as nx  # here, not at import (see write)
+
     root = _check_xml(text, filename)
     if not _is_ours(root):
         return _read_generic(root, filename)

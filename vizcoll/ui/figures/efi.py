@@ -111,12 +111,12 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
     fig.add_trace(go.Scattergl(x=pos[sw, 0], y=pos[sw, 1], mode="markers", name="switches",
                                marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3,
                                        "color": "#4a6fa5"},
-                               text=[topo.names[i] for i in sw.tolist()], hoverinfo="text"))
+                               text=_texts(topo.names[i] for i in sw.tolist()), hoverinfo="text"))
     ends = np.flatnonzero(topo.kind == ENDPOINT)
     if 0 < len(ends) <= 3000:
         fig.add_trace(go.Scattergl(x=pos[ends, 0], y=pos[ends, 1], mode="markers", name="end nodes",
                                    marker={"size": 5, "color": "#9aa5b1"},
-                                   text=[topo.names[i] for i in ends.tolist()], hoverinfo="text"))
+                                   text=_texts(topo.names[i] for i in ends.tolist()), hoverinfo="text"))
     if topo.n_nodes <= LABELLED_NODES:
         for node in range(topo.n_nodes):
             fig.add_annotation(x=pos[node, 0], y=pos[node, 1], text=topo.names[node], showarrow=False,
@@ -129,22 +129,36 @@ def _add_hover(fig, topo, pos, rows, values, hover, label, clickable=False) -> N
     links on big fabrics)."""
     shown = rows if len(rows) <= 20_000 else rows[(values[rows] != 0) | topo.broken[rows]][:20_000]
     a, b = topo.link_a[shown], topo.link_b[shown]
-    labels = [topo.link_label(r) for r in shown.tolist()]
+    labels = _texts(topo.link_label(r) for r in shown.tolist())
     click = ("<br><i>click: repair this link</i>", "<br><i>click: break this link</i>") if clickable else ("", "")
-    text = [f"link {int(topo.link_id[r])}: {topo.names[i]}[{int(topo.link_pa[r])}] – "
-            f"{topo.names[j]}[{int(topo.link_pb[r])}]"
-            + ("<br><b>broken</b>" if topo.broken[r] else f"<br>{label} {values[r]:g}")
-            + (f"<br>{hover[r]}" if hover and hover[r] else "") + click[0 if topo.broken[r] else 1]
-            for r, i, j in zip(shown.tolist(), a.tolist(), b.tolist(), strict=True)]
+    ids, pa, pb = topo.link_id[shown].tolist(), topo.link_pa[shown].tolist(), topo.link_pb[shown].tolist()
+    broken, names = topo.broken[shown].tolist(), topo.names
+    text = _texts(f"link {lid}: {names[i]}[{p}] – {names[j]}[{q}]"
+                  + ("<br><b>broken</b>" if cut else f"<br>{label} {value:g}")
+                  + (f"<br>{hover[r]}" if hover and hover[r] else "") + click[0 if cut else 1]
+                  for r, i, j, lid, p, q, cut, value in zip(shown.tolist(), a.tolist(), b.tolist(), ids, pa, pb,
+                                                             broken, values[shown].tolist(), strict=True))
     fig.add_trace(go.Scattergl(x=(pos[a, 0] + pos[b, 0]) / 2, y=(pos[a, 1] + pos[b, 1]) / 2, mode="markers",
                                marker={"size": 10, "opacity": 0}, text=text, hoverinfo="text", showlegend=False,
                                customdata=labels, name="links"))
 
 
-def groups_hover(crossing: list[list[int]], limit: int = 8) -> list[str]:
-    """Hover text per link row from :func:`vizcoll.multicast.loads.groups_on_links`: the first groups crossing it."""
-    return [("groups " + ", ".join(map(str, g[:limit])) + (" …" if len(g) > limit else "")) if g else ""
-            for g in crossing]
+def _texts(items) -> np.ndarray:
+    """Hover texts as an object array: Plotly takes an array as it is, where it checks a list item by item (a
+    second for the 100,000 links of a paper-scale fabric)."""
+    return np.array(list(items), dtype=object)
+
+
+def groups_hover(crossing: list[list[int]], limit: int = 8, rows: np.ndarray | None = None) -> list[str]:
+    """Hover text per link row from :func:`vizcoll.multicast.loads.groups_on_links`: the first groups crossing it
+    (only for ``rows`` when given, the drawn links: the others get none)."""
+    shown = range(len(crossing)) if rows is None else np.asarray(rows).tolist()
+    out = [""] * len(crossing)
+    for r in shown:
+        g = crossing[r]
+        if g:
+            out[r] = "groups " + ", ".join(map(str, g[:limit])) + (" …" if len(g) > limit else "")
+    return out
 
 
 def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:

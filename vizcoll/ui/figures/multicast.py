@@ -30,7 +30,7 @@ def route_figures(topo: Topology, a: MulticastResult, b: MulticastResult, group:
                 .update_traces(colorscale="RdBu_r", zmid=0).update_layout(title_text="B − A, max per group pair"),
                 hist)
     heat = [link_value_figure(topo, r.efi, f"{name}: {r.algo} (max EFI {int(r.efi.max(initial=0))})",
-                              hover=groups_hover(groups_on_links(r, topo.n_links)), rows=rows,
+                              hover=groups_hover(groups_on_links(r, topo.n_links), rows=rows), rows=rows,
                               highlight=tree_rows(r, group), clickable=True)
             for name, r in (("A", a), ("B", b))]
     diff = link_value_figure(topo, b.efi - a.efi, f"Difference B − A ({b.algo} − {a.algo})", rows=rows,

@@ -83,7 +83,7 @@ def treft_run(params: dict) -> tuple[Timeline, dict]:
 @cached
 def overhead_of(variant: str, program: str) -> float:
     """Overhead % of ``program`` (``"HC.A"``) under ``variant`` without a fault (one TREFT run, cached)."""
-    _, fig = simulate_treft(program, variant)
+    _, fig = simulate_treft(program, variant, record=False)
     return round(float(fig["overhead_pct"]), 3)
 
 

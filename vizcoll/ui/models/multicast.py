@@ -79,6 +79,17 @@ PRESETS = {
         "about": "a dragonfly (a=4, p=2, h=2: 9 groups of 4 switches) with a 12×6 grid of communicators; "
                  "fulb+global prefers routes over fewer global links.",
         "spec": "dragonfly:a=4,p=2,h=2", "pattern": "grid2d:12x6", "ppn": 1, "a": "fulb", "b": "fulb+global"},
+    "taihulight": {
+        "label": "TaihuLight (paper scale): 3,584 groups",
+        "about": "our model of TaihuLight (40,960 end nodes, 2 shortest paths from a leaf to each top switch) with "
+                 "the lines of a 40×32×32 grid as groups, as in the paper: SSSP-MC against FULB-MC.",
+        "spec": "pruned-fat-tree:preset=taihulight", "pattern": "grid3d:40x32x32", "ppn": 1, "a": "sssp",
+        "b": "fulb"},
+    "fat-tree-64": {
+        "label": "Fat tree of 64-port switches (paper scale): 5,120 groups",
+        "about": "a 3-level fat tree of 64-port switches (65,536 end nodes) with the lines of a 64×32×32 grid as "
+                 "groups: SSSP-MC against FULB-MC.",
+        "spec": "fat-tree:radix=64,levels=3", "pattern": "grid3d:64x32x32", "ppn": 1, "a": "sssp", "b": "fulb"},
 }
 """The page's quick presets; choosing one replaces the shared scenario (fabric, communicators, no breaks)."""
 

@@ -18,8 +18,9 @@ without any live route is flagged and the ranks it cuts off are named.
 ``routes = "intact"`` shows the tree as built on the intact fabric: edges
 whose route crosses a broken link are flagged and the animation waits.
 
-**Limits.** Trees of up to :data:`MAX_PROCESSES` processes (a larger
-communicator gets a message pointing to ``python -m vizcoll tree``), the
+**Limits.** Trees of up to :data:`MAX_PROCESSES` processes, the paper
+fabrics' largest (a larger communicator gets a message pointing to
+``python -m vizcoll tree``), the
 aggregation animated up to :data:`MAX_ANIMATED` processes on fabrics up to
 ``SMALL_LIMIT`` nodes; k and the type II degree up to :data:`MAX_K` /
 :data:`MAX_DEGREE`.
@@ -72,8 +73,8 @@ __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "M
            "MAX_ANIMATED", "TYPE1", "TYPE2", "LIVE", "INTACT", "CONTROL_KEYS", "COST_KEYS", "COST_FIELDS",
            "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
            "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
-           "selection", "GOAL_KEYS", "goal_file", "PLAN_KEYS", "stored_plan", "JOB_PROCESSES", "JOB_NODES",
-           "heavy", "job_stages", "prepare"]
+           "selection", "GOAL_KEYS", "goal_file", "type_one_summary", "type_two_summary", "PLAN_KEYS",
+           "stored_plan", "JOB_PROCESSES", "JOB_NODES", "heavy", "job_stages", "prepare"]
 
 PAGE = "trees"
 TYPE1, TYPE2 = "type1", "type2"
@@ -91,6 +92,7 @@ ANIM = {TYPE1: "the chosen type I tree", TYPE2: "the min-cost type II tree"}
 BUILDERS = {"kary": lambda P, k, groups: kary_tree(P, k), "knomial": lambda P, k, groups: knomial_tree(P, k),
             "zhao": lambda P, k, groups: zhao_tree(groups, k),
             "hier-knomial": lambda P, k, groups: hier_knomial_tree(groups, k)}
+GROUPED = ("zhao", "hier-knomial")  # the kinds built on the groups of the placement (the others take None)
 COST_FIELDS = (("l", "l (μs per link)"), ("delta", "δ (hops of a route)"), ("theta", "θ (μs per packet)"),
                ("beta", "β (bytes per μs)"), ("gamma", "γ (μs per byte)"), ("S", "S (message bytes)"),
                ("eps", "ε (μs, for F(k))"))
@@ -108,6 +110,12 @@ PRESETS = {
     "sunway": ("Sunway supernode: 512 processes (2 per node), 32-ary",
                {"spec": "sunway-supernode", "ppn": 2},
                {"comm": WORLD, "kind": "kary", "k": 32, "degree": 16}),
+    "taihulight": ("TaihuLight (paper scale): 40,960 processes on 160 supernodes, hierarchical 32-nomial",
+                   {"spec": "pruned-fat-tree:preset=taihulight"},
+                   {"comm": WORLD, "kind": "hier-knomial", "k": 32, "degree": 16}),
+    "fat-tree-64": ("Fat tree of 64-port switches (paper scale): 65,536 processes, 2-ary",
+                    {"spec": "fat-tree:radix=64,levels=3"},
+                    {"comm": WORLD, "kind": "kary", "k": 2, "degree": 64}),
 }
 CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
 COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
@@ -314,7 +322,9 @@ tree's figures, the type II figures, the aggregation), k = 2, degree 2:
   (46,144 nodes) 4.1 s (the comparison alone 3.3 s; 9.9 s when each view computes on its own, as concurrent
   requests on a cold cache do), on fat-tree:radix=40,levels=3 2.2 s; 256 processes on TaihuLight 1.7 s
   (1.0 s the comparison: the fabric's size); 2,048 on fat-tree:radix=24 0.9 s and 4,096 on sunway-supernode
-  (ppn 16) 0.8 s, where a job costs little more than the request would.
+  (ppn 16) 0.8 s, where a job costs little more than the request would;
+- the paper's scales, as a job, since the trees are routed all at once (``benchmarks/pages.py``, README
+  "Paper scale"): every process of TaihuLight (40,960) and of the 64-port fat tree (65,536), a few seconds.
 """
 
 
@@ -354,12 +364,44 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     scenario = _scenario(key)
     fabric, live = fabric_of(scenario), topology_of(scenario)
     placement = scenario.placement(fabric, key["comm"])
-    tree = BUILDERS[kind](placement.nprocs, key["k"], hierarchy_from_topology(fabric, placement))
+    groups = hierarchy_of({name: key[name] for name in COMM_KEYS}) if kind in GROUPED else None
+    tree = BUILDERS[kind](placement.nprocs, key["k"], groups)
     routing, table = _routing(scenario, routes)
     built = mapped_type_one(tree, fabric, placement, routing, table=table, params=_cost(key, placement.nprocs),
                             k=key["k"], broken=live.link_id[live.broken].tolist(), progress=job_progress())
     built["metrics"] = {name: built["metrics"][name] for name in METRIC_KEYS}
     return built
+
+
+@cached
+def type_one_summary(key: dict, kind: str, routes: str = LIVE) -> dict:
+    """What the comparison and the sentences read of :func:`type_one`: its metrics without the packets per link
+    and the edges crossing broken links (small: quick to read from the shared cache, unlike the routes)."""
+    built = type_one(key, kind, routes)
+    return {"metrics": {k: v for k, v in built["metrics"].items() if k != "link_packets"},
+            "crossing": built["crossing"]}
+
+
+@cached
+def type_two_summary(key: dict, routes: str = LIVE) -> dict:
+    """:func:`type_two` without its trees, their vertices' ranks and the packets per link (small, as above)."""
+    two = type_two(key, routes)
+    if not two["ok"]:
+        return two
+    metrics = {name: {k: v for k, v in m.items() if k != "link_packets"} for name, m in two["metrics"].items()}
+    return {k: v for k, v in two.items() if k not in ("physical", "tree", "vertex_ranks", "links")} | {
+        "metrics": metrics}
+
+
+COMM_KEYS = ("source", "pattern", "ppn", "lists", "comm")  # what the processes and their groups depend on
+
+
+@cached
+def hierarchy_of(comm: dict) -> list:
+    """The groups (node → leaf switch → pod) of the communicator's processes (:data:`COMM_KEYS` of an engine key),
+    shared by the hierarchical kinds."""
+    scenario = _scenario(comm)
+    return hierarchy_from_topology(fabric_of(scenario), scenario.placement(fabric_of(scenario), comm["comm"]))
 
 
 @cached
@@ -416,7 +458,7 @@ def goal_file(scenario: Scenario) -> dict:
     plan = tree_plan(scenario)
     p = read_params(page_params(scenario, PAGE, DEFAULTS))
     placement = placement_of(scenario, plan["comm"])
-    groups = hierarchy_from_topology(fabric_of(scenario), placement)
+    groups = hierarchy_from_topology(fabric_of(scenario), placement) if plan["kind"] in GROUPED else None
     tree = BUILDERS[plan["kind"]](placement.nprocs, plan["k"], groups)
     name = tree_name(plan["kind"], plan["k"])
     what = (f"{p['goal_op']} of {p['goal_bytes']:,} bytes along the {name} tree of "

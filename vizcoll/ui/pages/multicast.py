@@ -43,6 +43,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.multicast.loads import switch_group_rows
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
+from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, topology_of, user_action
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
@@ -88,7 +89,7 @@ from vizcoll.ui.views.multicast import (
 )
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "dispatch", "render",
-           "group_protocol", "compute_views", "cancelled", "render_protocol"]
+           "group_protocol", "compute_views", "cancelled", "render_protocol", "drawings"]
 
 # the page's components
 MC_ALGO_A, MC_ALGO_B, MC_MESSAGE, MC_SUMMARY = "mc-algo-a", "mc-algo-b", "mc-message", "mc-summary"
@@ -327,15 +328,27 @@ def _views(scenario: Scenario) -> tuple:
         return "", "\n".join(notes) or "The scenario's communicators are empty.", blank, blank, blank, blank, "", ""
     results = {"a": routed(scenario, p["a"]), "b": routed(scenario, p["b"])}
     status = "\n".join(filter(None, [*notes, unroutable_line(topo, groups, results)]))
-    part = p["part"] or natural_part(topo)
-    rows = None if part in (WHOLE, OVERVIEW) else switch_group_rows(topo, int(part.split(":")[1]))
-    fig_a, fig_b, diff, hist = route_figures(topo, results["a"], results["b"], p["group"], rows, part == OVERVIEW)
+    fig_a, fig_b, diff, hist = drawings(scenario.source_key(), scenario.pattern, scenario.ppn, scenario.lists,
+                                        scenario.mcast_tables, p)
     worst = [html.Div(worst_links(topo, results[name], name.upper())) for name in ("a", "b")]
     summary = summary_table(p, results)
     if p["a"] == TABLES:  # the fabric's tables against B: one sentence says whether B loads any link differently
         summary = [summary, verdict(results["a"], results["b"])]
     return (summary, status, fig_a, fig_b, diff, hist, group_info(topo, groups, p, results),
             worst)
+
+
+@cached_figures
+def drawings(source: dict, pattern: str, ppn: int, lists, tables: str | None, p: dict):
+    """The heatmaps of A and B, their difference and the histogram for the page's parameters ``p`` (cached: the
+    drawing of a paper-scale fabric costs more than reading its routes, and a drill into a pod or a group comes
+    back to drawings it made before)."""
+    scenario = Scenario(**source, pattern=pattern, ppn=ppn, lists=lists, mcast_tables=tables)
+    topo = topology_of(scenario)
+    part = p["part"] or natural_part(topo)
+    rows = None if part in (WHOLE, OVERVIEW) else switch_group_rows(topo, int(part.split(":")[1]))
+    return route_figures(topo, routed(scenario, p["a"]), routed(scenario, p["b"]), p["group"], rows,
+                         part == OVERVIEW)
 
 
 def group_protocol(data):

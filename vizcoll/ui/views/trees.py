@@ -15,6 +15,7 @@ from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
+from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.calls import checked, topology_of
 from vizcoll.ui.components.player import timeline_at
 from vizcoll.ui.figures.common import blank_figure
@@ -34,13 +35,16 @@ from vizcoll.ui.models.trees import (
     timeline_of,
     tree_name,
     type_one,
+    type_one_summary,
     type_two,
+    type_two_summary,
 )
 from vizcoll.ui.views.common import fabric_counts, plural
 
 __all__ = ["comparison_rows", "comparison_table", "selection_view", "fk_info", "flag_type_one", "flag_type_two",
            "anim_summary", "fabric_line", "type_one_info", "type_two_info", "cross_group_links", "links_text",
-           "compare_view", "type_one_view", "type_two_view", "animation_view", "step_stylesheet"]
+           "compare_view", "type_one_view", "type_two_view", "animation_view", "step_stylesheet", "type_one_figures",
+           "type_two_drawings"]
 
 
 def _fmt(value, digits: int = 2) -> str:
@@ -67,10 +71,10 @@ def comparison_rows(key: dict, plan: dict) -> list[dict]:
     """One row per tree: the type I kinds for ``plan`` and the min-cost type II tree."""
     rows = []
     for kind in KINDS:
-        built = type_one(key, kind, plan["routes"])
+        built = type_one_summary(key, kind, plan["routes"])
         rows.append({"tree": tree_name(kind, plan["k"]), "kind": kind, **built["metrics"],
                      "crossing": len(built["crossing"])})
-    two = type_two(key, plan["routes"])
+    two = type_two_summary(key, plan["routes"])
     if two["ok"]:
         rows.append({"tree": f"type II min-cost, degree ≤ {plan['degree']} ({len(two['tree_switches'])} "
                              "switches)", "kind": TYPE2, **two["metrics"]["tree"], "cross_group": {},
@@ -138,12 +142,12 @@ def _edge(tree_dict: dict, ranks: list[int], v: int) -> str:
 def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
     """What the scenario's broken links do to the chosen type I tree, and whether the animation must wait."""
     kind = plan["kind"]
-    built = type_one(key, kind, plan["routes"])
-    ranks, tree = built["ranks"], built["tree"]
-    name = f"{tree_name(kind, plan['k'])} tree"
     broken = topo.link_id[topo.broken].tolist()
     if not broken:
         return "", False
+    built = type_one(key, kind, plan["routes"])
+    ranks, tree = built["ranks"], built["tree"]
+    name = f"{tree_name(kind, plan['k'])} tree"
     if plan["routes"] == INTACT:
         if not built["crossing"]:
             return (f"As built on the intact fabric, no route of the {name} crosses the broken "
@@ -184,7 +188,7 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
 
 
 def flag_type_two(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
-    two = type_two(key, plan["routes"])
+    two = type_two_summary(key, plan["routes"])
     if not two["ok"]:
         return f"⚠ No type II tree: {two['reason']}", False
     if not topo.broken.any():
@@ -230,7 +234,7 @@ def cross_group_links(built: dict, topo: Topology) -> dict[int, int]:
 def type_one_info(built: dict, plan: dict, topo: Topology) -> str:
     """What the drawing of the chosen tree on the fabric shows, and the edges routed over broken links."""
     m = built["metrics"]
-    size = len(built["ranks"])
+    size = plan["nprocs"]
     switches, groups = m["cross_group"].get("switch", 0), m["cross_group"].get("group")
     info = (f"Link thickness and colour = aggregation packets (one per tree edge whose route uses the link, both "
             f"directions). {switches} of the {size - 1} tree edges join processes on different leaf switches"
@@ -292,13 +296,11 @@ def type_one_view(plan: dict | None, data):
         return (empty, empty, "") if plan else (no_update,) * 3
     _, key, topo = view
     try:
-        built = type_one(key, plan["kind"], plan["routes"])
+        built = type_one_summary(key, plan["kind"], plan["routes"])
     except VizcollError as exc:
         empty = blank_figure("No tree", height=300)
         return empty, empty, f"⚠ {exc}"
-    where = "on the fabric" if plan["routes"] == LIVE else "as built (intact fabric)"
-    logical, mapped = chosen_tree_figures(built, tree_name(plan["kind"], plan["k"]), where, topo,
-                                          cross_group_links(built, topo))
+    logical, mapped = type_one_figures(key, plan["kind"], plan["routes"])
     return logical, mapped, type_one_info(built, plan, topo)
 
 
@@ -310,11 +312,27 @@ def type_two_view(plan: dict | None, data):
         return (empty, empty, "") if plan else (no_update,) * 3
     _, key, topo = view
     try:
-        two = type_two(key, plan["routes"])
+        two = type_two_summary(key, plan["routes"])
     except VizcollError as exc:
         empty = blank_figure("No type II tree", height=300)
         return empty, empty, [html.P(f"⚠ {exc}")]
-    return (*type_two_figures(two, plan["degree"], topo), type_two_info(two, plan, topo))
+    return (*type_two_drawings(key, plan["routes"]), type_two_info(two, plan, topo))
+
+
+@cached_figures
+def type_one_figures(key: dict, kind: str, routes: str):
+    """The chosen type I tree drawn logically and on the fabric (cached: the drawing of a paper-scale fabric costs
+    more than reading the tree)."""
+    topo = topology_of(Scenario(**key["source"]))
+    built = type_one(key, kind, routes)
+    where = "on the fabric" if routes == LIVE else "as built (intact fabric)"
+    return chosen_tree_figures(built, tree_name(kind, key["k"]), where, topo, cross_group_links(built, topo))
+
+
+@cached_figures
+def type_two_drawings(key: dict, routes: str):
+    """The physical and the minimum-cost type II trees drawn on the fabric (cached)."""
+    return type_two_figures(type_two(key, routes), key["degree"], topology_of(Scenario(**key["source"])))
 
 
 def animation_view(plan: dict | None, data):
@@ -339,7 +357,7 @@ def animation_view(plan: dict | None, data):
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if waits:
         return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
-    if which == TYPE2 and not type_two(key, plan["routes"])["ok"]:
+    if which == TYPE2 and not type_two_summary(key, plan["routes"])["ok"]:
         return None, text, flag_class, elements, ""
     try:
         timeline = timeline_of(key, which, plan["kind"], plan["routes"])

@@ -1,0 +1,299 @@
+"""Every page's first answer at its largest presets, cold and warm, with the callbacks called in-process.
+
+Run ``python benchmarks/pages.py`` (options: ``--only /trees``, ``--case NAME``, ``--repeat N``). No browser
+and no server: each case calls, in a fresh Python process with a fresh cache directory, the callbacks the
+browser would trigger for one user action, in the order Dash runs them (a preset's ``update``, the views
+following the new scenario, a background job run to its end with its progress discarded), exactly as the
+page tests call them (:mod:`tests.callback_context`). Imports are done before the clock starts.
+
+- ``cold_s``: the first run, on an empty engine cache (a fresh ``VIZCOLL_CACHE_DIR``);
+- ``warm_s``: the same action again, every engine result and figure in the shared cache but none in the
+  process's memory (as another web worker, or a new background job, answers it): the best of two.
+
+With ``--repeat N`` each case runs in N fresh processes and the best cold time is kept (the machine is
+shared; the spread is printed on stderr). It prints one JSON list, one entry per case:
+``{"page": "/trees", "case": "...", "cold_s": ..., "warm_s": ...}``. A full run takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TAIHULIGHT, FAT_TREE_64 = "pruned-fat-tree:preset=taihulight", "fat-tree:radix=64,levels=3"
+
+
+def no_progress(_value) -> None:
+    """A background callback's ``set_progress``, called directly."""
+
+
+# ---------------------------------------------------------------- the cases: one user action each
+def topology_generate(spec: str) -> Callable[[], object]:
+    """/topology: a spec typed and Generate pressed; the drawing, the counts and the broadcast follow."""
+    from tests.callback_context import in_callback
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.pages import topology as page
+
+    states = {key: None for key in page._scenario_states()} | {"scenario": DEFAULT_SCENARIO.to_dict()}
+    values = {key: None for key in page._scenario_inputs()} | states | {"params": spec, "generate": 1}
+
+    def run():
+        store = in_callback(page.update_scenario, f"{page.TOPO_GENERATE}.n_clicks", **values)[0]
+        return page.render_scenario(store), page.compute_broadcast(store)
+    return run
+
+
+def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object]:
+    """/trees: "Replace the scenario with this preset" (or a scenario on ``spec`` opened with its every process and
+    width ``k``); the plan, the background job of the views, F(k)."""
+    from tests.callback_context import in_callback
+    from vizcoll.scenario import Scenario
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.models import trees as model
+    from vizcoll.ui.pages import trees as page
+
+    controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
+    opened = Scenario(spec=spec, params={"trees": {"k": k}}).to_dict() if spec else None
+
+    def run():
+        store = opened or in_callback(page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset,
+                                      DEFAULT_SCENARIO.to_dict())[0]
+        plan = page.refresh(store)[0]
+        job = page.dispatch(plan)
+        views = page.compute_views(no_progress, job, store) if isinstance(job, dict) else (
+            page.render_compare(plan, store), page.render_type_one(plan, store), page.render_type_two(plan, store),
+            page.animate(plan, store))
+        return views, page.render_width(plan)
+    return run
+
+
+def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
+    """/trees: another tree kind chosen once the preset's views are computed (the trees are cached; the chosen
+    tree's drawings are new): the page's drill into one tree."""
+    from tests.callback_context import in_callback
+    from vizcoll.scenario import Scenario
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.models import trees as model
+    from vizcoll.ui.pages import trees as page
+
+    trees_preset(preset)()
+    controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
+    store = in_callback(page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset,
+                        DEFAULT_SCENARIO.to_dict())[0]
+    values = model.shown_params(Scenario.from_dict(store)) | {"kind": kind}
+
+    def run():
+        changed = in_callback(page.update, f"{page.TREES_KIND}.value", *[values[key] for key in page.PARAM_CONTROLS],
+                              1, None, preset, store)[0]
+        plan = page.refresh(changed)[0]
+        return page.compute_views(no_progress, page.dispatch(plan), changed)
+    return run
+
+
+def multicast_preset(preset: str, group: int | None = None, part: str | None = None) -> Callable[[], object]:
+    """/multicast: "Use this preset" (then, with ``group`` / ``part``, one group highlighted / one part drawn:
+    the drill-down, timed on its own once the preset's views are computed); on a large fabric the routes are a
+    background job, run to its end."""
+    from tests.callback_context import in_callback
+    from vizcoll.scenario import Scenario
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.pages import multicast as page
+
+    preset_store = in_callback(page.update, f"{page.MC_USE_PRESET}.n_clicks", None, None, None, None, None, None,
+                               None, 1, preset, DEFAULT_SCENARIO.to_dict())[0]
+
+    def views(store):  # what follows a new store: the controls, the views, and on a large fabric the routing job
+        shown = page.controls(store), page.render(store), page.group_protocol(store)
+        job = page.dispatch(store)
+        return page.compute_views(no_progress, job, store) if isinstance(job, dict) else shown
+
+    if group is None and part is None:
+        def run():
+            store = in_callback(page.update, f"{page.MC_USE_PRESET}.n_clicks", None, None, None, None, None, None,
+                                None, 1, preset, DEFAULT_SCENARIO.to_dict())[0]
+            return views(store)
+        return run
+    views(preset_store)  # the preset's views computed before the drill-down is timed
+    p = page.page_state(Scenario.from_dict(preset_store))[2]
+    trigger = page.MC_GROUP if group is not None else page.MC_PART
+
+    def drill():
+        store = in_callback(page.update, f"{trigger}.value", p["a"], p["b"], part, group, None, None, None, 1,
+                            preset, preset_store)[0]
+        return views(store)
+    return drill
+
+
+def barrier_grid(side: int = 16) -> Callable[[], object]:
+    """/barrier: "Use this grid" at 16 x 16 with 8 neighbors; the run (a job), LCT/BST and the UQ histogram."""
+    from tests.callback_context import in_callback
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.models import barrier as model
+    from vizcoll.ui.pages import barrier as page
+
+    def run():
+        store = in_callback(page.update, f"{page.BAR_USE_GRID}.n_clicks", None, 1, 0, None, f"{side}x{side}", 8,
+                            *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS], DEFAULT_SCENARIO.to_dict())[0]
+        plan, uq_key, *_ = page.refresh(store)
+        return page.animate(no_progress, plan, store), page.render_uq(uq_key), page.render_histogram(uq_key)
+    return run
+
+
+def barrier_sweep(mode: str) -> Callable[[], object]:
+    """/barrier: the quick or the full sweep (every algorithm, grid size and break rate), a background job."""
+    from vizcoll.ui.pages import barrier as page
+
+    def run():
+        sweep = page.compute_sweep(no_progress, {"mode": mode, "neighbors": 8}, None, None)
+        return page.render_sweep(sweep[0], sweep[2], sweep[4])
+    return run
+
+
+def faults_largest() -> Callable[[], object]:
+    """/faults: the reduction at its largest (32 processes of 32 MiB, a worker failing while it executes its
+    task) and TREFT's run with a soft error, each drawn at its last step."""
+    from tests.callback_context import in_callback
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.models import faults as model
+    from vizcoll.ui.pages import faults as page
+
+    d, data = model.DEFAULTS, DEFAULT_SCENARIO.to_dict()
+
+    def run():
+        reduction = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", str(model.MAX_PROCS),
+                                str(32 << 20), "0", d["slow"], "executing-task", d["seed"], None, data)
+        treft = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", d["workflow"], d["cls"],
+                            d["variant"], "1", "K4", "u4", d["second"], data)
+        return page.render_reduction(10**6, reduction[0]), page.render_lanes(10**6, treft[0])
+    return run
+
+
+def faults_overhead() -> Callable[[], object]:
+    """/faults: TREFT's overhead chart (18 runs), the background job the page starts when it opens."""
+    from vizcoll.ui.pages import faults as page
+
+    return lambda: page.render_overhead(no_progress, None)
+
+
+def erasure_code(n: int, k: int, dcs: int) -> Callable[[], object]:
+    """/erasure: the controls set to an FMEL (n, k) code over ``dcs`` data centres: the build (a job), its
+    views, and the family comparison (a job): the page's defaults are (9, 5, 3), its largest codes n = 32."""
+    from tests.callback_context import in_callback
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.models import erasure as model
+    from vizcoll.ui.pages import erasure as page
+
+    def run():
+        params = in_callback(page.build, f"{page.ERA_N}.value", no_progress, str(n), str(k), str(dcs), "fmel",
+                             "blocks", "", "0", "", DEFAULT_SCENARIO.to_dict())[0]
+        return (page.render_dcs(params, dict(model.EMPTY_VIEW)), page.render_code(params),
+                page.render_compare(no_progress, params))
+    return run
+
+
+def schedules_goal(ranks: int) -> Callable[[], object]:
+    """/schedules: a GOAL file opened (a binomial reduce over ``ranks`` ranks; the example when 0) on the
+    TaihuLight scenario: its check, LogGP timing, chart and replay."""
+    from tests.callback_context import in_callback
+    from vizcoll.scenario import Scenario
+    from vizcoll.schedule import dumps, tree_collective
+    from vizcoll.trees.typeone import knomial_tree
+    from vizcoll.ui.pages import schedules as page
+
+    data = Scenario(spec=TAIHULIGHT).to_dict()
+    goal = {"name": f"reduce-{ranks}.goal", "text": dumps(tree_collective(knomial_tree(ranks, 2), "reduce", 8))} \
+        if ranks else None
+
+    def run():
+        opened = goal or in_callback(page.load_goal, f"{page.SCHED_EXAMPLE}.n_clicks", None, 1, None, data)[0]
+        return page.analyse(opened, data)
+    return run
+
+
+CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
+    "generate TaihuLight (46,144 nodes)": ("/topology", lambda: topology_generate(TAIHULIGHT)),
+    "generate the 64-port fat tree (70,656 nodes)": ("/topology", lambda: topology_generate(FAT_TREE_64)),
+    "preset TaihuLight: 40,960 processes, k = 32": ("/trees", lambda: trees_preset("taihulight")),
+    "preset 64-port fat tree: 65,536 processes, k = 2": ("/trees", lambda: trees_preset("fat-tree-64")),
+    "fat tree of 40-port switches: 16,000 processes, k = 2": ("/trees", lambda: trees_preset(
+        "", "fat-tree:radix=40,levels=3", 2)),
+    "another tree kind on TaihuLight (drill into one tree)": ("/trees", lambda: trees_other_kind("taihulight",
+                                                                                                 "knomial")),
+    "preset TaihuLight: 3,584 groups, SSSP-MC vs FULB-MC": ("/multicast", lambda: multicast_preset("taihulight")),
+    "preset 64-port fat tree: 5,120 groups, SSSP-MC vs FULB-MC": ("/multicast",
+                                                                 lambda: multicast_preset("fat-tree-64")),
+    "drill into one group (64-port fat tree)": ("/multicast", lambda: multicast_preset("fat-tree-64", group=5000)),
+    "drill into one pod (64-port fat tree)": ("/multicast", lambda: multicast_preset("fat-tree-64", part="group:0")),
+    "grid 16x16, 8 neighbors: run, LCT/BST, UQ": ("/barrier", barrier_grid),
+    "quick sweep (a job)": ("/barrier", lambda: barrier_sweep("quick")),
+    "full sweep (a job)": ("/barrier", lambda: barrier_sweep("full")),
+    "reduction of 32 processes with a fault, TREFT with a soft error": ("/faults", faults_largest),
+    "TREFT overhead chart (a job)": ("/faults", faults_overhead),
+    "FMEL (9, 5, 3), the defaults: build and compare": ("/erasure", lambda: erasure_code(9, 5, 3)),
+    "FMEL (32, 16, 8): build and compare (jobs)": ("/erasure", lambda: erasure_code(32, 16, 8)),
+    "example GOAL file on TaihuLight": ("/schedules", lambda: schedules_goal(0)),
+    "binomial reduce of 16,384 ranks on TaihuLight": ("/schedules", lambda: schedules_goal(16384)),
+}
+
+
+# ---------------------------------------------------------------- measuring
+def measure(name: str) -> dict:
+    """One case in this (fresh) process: set up, then the action cold and warm (best of two)."""
+    import app as web  # noqa: F401  (the app: its cache on the fresh VIZCOLL_CACHE_DIR, every page registered)
+    from vizcoll.ui import cache
+
+    page, factory = CASES[name]
+    action = factory()
+    start = time.perf_counter()
+    action()
+    cold = time.perf_counter() - start
+    warm = []
+    for _ in range(2):
+        cache._memo.clear()  # another process: the shared cache only
+        start = time.perf_counter()
+        action()
+        warm.append(time.perf_counter() - start)
+    return {"page": page, "case": name, "cold_s": round(cold, 3), "warm_s": round(min(warm), 3)}
+
+
+def run_child(name: str) -> dict:
+    """Measure ``name`` in a fresh interpreter with a fresh cache directory."""
+    with tempfile.TemporaryDirectory(prefix="vizcoll-bench-") as cache:
+        env = os.environ | {"VIZCOLL_CACHE_DIR": cache}
+        env.pop("VIZCOLL_REDIS_URL", None)
+        env.pop("VIZCOLL_CACHE_REDIS_URL", None)
+        out = subprocess.run([sys.executable, __file__, "--child", name], check=True, capture_output=True,
+                             text=True, cwd=ROOT, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="just this page (e.g. /trees)")
+    parser.add_argument("--case", choices=sorted(CASES), help="just this case")
+    parser.add_argument("--repeat", type=int, default=1, help="fresh processes per case; the best is kept")
+    parser.add_argument("--child", choices=sorted(CASES), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        sys.path.insert(0, str(ROOT))
+        print(json.dumps(measure(args.child)))
+        return
+    names = [args.case] if args.case else [n for n, (page, _) in CASES.items() if args.only in (None, page)]
+    rows = []
+    for name in names:
+        runs = [run_child(name) for _ in range(max(1, args.repeat))]
+        print(json.dumps(runs), file=sys.stderr, flush=True)
+        rows.append(min(runs, key=lambda r: r["cold_s"]) | {"warm_s": min(r["warm_s"] for r in runs)})
+    print(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,228 @@
+"""The engine at paper scale: the issue's targets measured, and how time grows with the fabric and the groups.
+
+Run ``python benchmarks/scaling.py [--plots docs] [--repeat 3]`` (about three minutes). Each part runs in a
+fresh Python process (so that its peak memory is its own) and every time is the best of ``--repeat`` runs (the
+machine is shared). It prints one JSON object:
+
+- ``trees``: every type I builder on TaihuLight at 5,120 / 10,240 / 20,480 / 40,960 processes (k = 32):
+  seconds per size and the fitted exponent (slope of log time over log size; 1 = linear);
+- ``cli``: ``vizcoll tree --kind hier-knomial --k 32 --topology pruned-fat-tree:preset=taihulight --nprocs 40960``
+  end to end (a new process each time), with its peak memory;
+- ``multicast``: FULB-MC and SSSP-MC on the paper's three fabrics (the lines of a 3-D grid: 2,000 groups on the
+  16,000-node fat tree, 3,584 on TaihuLight, 5,120 on the 64-port fat tree), routing time only;
+- ``multicast_scaling``: FULB-MC and SSSP-MC time against the fabric's end nodes (fat trees of 24- to 64-port
+  switches, 1,000 random groups of 3) and against the groups (64-port fat tree, 640 to 5,120 random groups of 12),
+  with fitted exponents;
+- ``peak_rss_mb``: the largest peak resident memory of any part; ``targets``: each target and whether it holds.
+
+With ``--plots DIR`` it writes ``scaling-trees`` and ``scaling-multicast`` as PNG and SVG into ``DIR`` (log-log,
+the fitted exponent in each legend); set ``BROWSER_PATH=/usr/bin/chromium`` if kaleido does not find a browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
+TREE_SIZES = (5120, 10240, 20480, 40960)
+TREE_KINDS = ("kary", "knomial", "zhao", "hier-knomial")
+CLI = ["-m", "vizcoll", "tree", "--kind", "hier-knomial", "--k", "32", "--topology", TAIHULIGHT, "--nprocs", "40960"]
+FABRICS = {"fat tree 16,000": ("fat-tree:radix=40,levels=3", "grid3d:40x20x20"),
+           "TaihuLight 40,960": (TAIHULIGHT, "grid3d:40x32x32"),
+           "fat tree 65,536": ("fat-tree:radix=64,levels=3", "grid3d:64x32x32")}
+RADIXES = (24, 32, 40, 48, 64)
+GROUPS = (640, 1280, 2560, 5120)
+SIZE_PATTERN = "random:1000,size=3"  # 1,000 groups of 3 random end nodes on every fabric
+GROUPS_PATTERN = "random:{},size=12"  # 640 to 5,120 groups of 12 on the 64-port fat tree
+TARGETS = {"hier-knomial build at 40,960 (s)": 1.0, "CLI end to end (s)": 2.0, "tree exponent": 1.2,
+           "FULB-MC fat tree 16,000 (s)": 0.13, "FULB-MC TaihuLight 40,960 (s)": 0.35,
+           "FULB-MC fat tree 65,536 (s)": 0.5, "SSSP-MC fat tree 65,536 (s)": 3.0, "peak memory (MB)": 2048}
+
+
+def best(fn, repeat: int) -> float:
+    """The shortest of ``repeat`` wall-clock runs of ``fn()``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def exponent(sizes, seconds) -> float:
+    """Slope of the least-squares line through (log size, log seconds)."""
+    import numpy as np
+
+    return round(float(np.polyfit(np.log(sizes), np.log(seconds), 1)[0]), 2)
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+# ---------------------------------------------------------------- the parts (each in a child process)
+def trees(repeat: int) -> dict:
+    from vizcoll.comm import place
+    from vizcoll.topology.generators import from_spec
+    from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
+
+    topo = from_spec(TAIHULIGHT)
+    seconds: dict[str, list[float]] = {kind: [] for kind in TREE_KINDS}
+    for size in TREE_SIZES:
+        groups = hierarchy_from_topology(topo, place(topo, size))
+        build = {"kary": lambda n=size: kary_tree(n, 32), "knomial": lambda n=size: knomial_tree(n, 32),
+                 "zhao": lambda g=groups: zhao_tree(g, 32), "hier-knomial": lambda g=groups: hier_knomial_tree(g, 32)}
+        for kind in TREE_KINDS:
+            seconds[kind].append(round(best(build[kind], repeat), 4))
+    return {"sizes": list(TREE_SIZES), "seconds": seconds,
+            "exponent": {kind: exponent(TREE_SIZES, s) for kind, s in seconds.items()}, "peak_rss_mb": peak_rss_mb()}
+
+
+def cli(repeat: int) -> dict:
+    def run():
+        subprocess.run([sys.executable, *CLI], check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    seconds = best(run, repeat)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"command": "vizcoll " + " ".join(CLI[2:]), "seconds": round(seconds, 3), "peak_rss_mb": round(peak, 1)}
+
+
+def _route_times(spec: str, patterns: list[str], repeat: int) -> dict:
+    from vizcoll.comm import parse_pattern
+    from vizcoll.multicast import communicator_groups, route
+    from vizcoll.topology.generators import from_spec
+    from vizcoll.topology.hops import min_hops
+
+    topo = from_spec(spec)
+    table = min_hops(topo)
+    out = {"end_nodes": len(topo.endpoints)}
+    for pattern in patterns:
+        groups = communicator_groups(parse_pattern(pattern, topo))
+        out[pattern] = {"groups": len(groups), **{
+            algo: round(min(route(topo, groups, algo, table).runtime_s for _ in range(repeat)), 4)
+            for algo in ("fulb", "sssp")}}
+    return out
+
+
+def multicast(repeat: int) -> dict:
+    out = {name: _route_times(spec, [pattern], repeat)[pattern] for name, (spec, pattern) in FABRICS.items()}
+    return {**out, "peak_rss_mb": peak_rss_mb()}
+
+
+def multicast_scaling(repeat: int) -> dict:
+    by_size = [_route_times(f"fat-tree:radix={r},levels=3", [SIZE_PATTERN], repeat) for r in RADIXES]
+    by_groups = _route_times("fat-tree:radix=64,levels=3", [GROUPS_PATTERN.format(g) for g in GROUPS], repeat)
+    nodes = [row["end_nodes"] for row in by_size]
+    out = {"end_nodes": nodes, "groups": list(GROUPS), "peak_rss_mb": peak_rss_mb()}
+    for algo in ("fulb", "sssp"):
+        size_s = [row[SIZE_PATTERN][algo] for row in by_size]
+        group_s = [by_groups[GROUPS_PATTERN.format(g)][algo] for g in GROUPS]
+        out[algo] = {"by_size": size_s, "size_exponent": exponent(nodes, size_s), "by_groups": group_s,
+                     "groups_exponent": exponent(GROUPS, group_s)}
+    return out
+
+
+PARTS = {"trees": trees, "cli": cli, "multicast": multicast, "multicast_scaling": multicast_scaling}
+
+
+def run_child(part: str, repeat: int) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", part, "--repeat", str(repeat)], check=True,
+                         capture_output=True, text=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+# ---------------------------------------------------------------- targets and plots
+def targets(result: dict) -> dict:
+    """Each target of the issue, the measured value and whether it holds."""
+    mc = result["multicast"]
+    measured = {
+        "hier-knomial build at 40,960 (s)": result["trees"]["seconds"]["hier-knomial"][-1],
+        "CLI end to end (s)": result["cli"]["seconds"],
+        "tree exponent": max(result["trees"]["exponent"].values()),
+        "FULB-MC fat tree 16,000 (s)": mc["fat tree 16,000"]["fulb"],
+        "FULB-MC TaihuLight 40,960 (s)": mc["TaihuLight 40,960"]["fulb"],
+        "FULB-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["fulb"],
+        "SSSP-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["sssp"],
+        "peak memory (MB)": result["peak_rss_mb"],
+    }
+    return {name: {"target": TARGETS[name], "measured": value, "met": value <= TARGETS[name]}
+            for name, value in measured.items()}
+
+
+def plots(result: dict, folder: Path) -> list[str]:
+    """Log-log charts of the builders' and the routings' times (PNG and SVG); the written file names."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    colours = {"kary": "#0072b2", "knomial": "#e69f00", "zhao": "#009e73", "hier-knomial": "#cc79a7",
+               "fulb": "#0072b2", "sssp": "#d55e00"}  # colour-blind safe (Okabe-Ito)
+
+    def log_axes(fig: go.Figure, title: str) -> go.Figure:
+        fig.update_layout(title={"text": title, "x": 0.01}, width=900, height=460, plot_bgcolor="white",
+                          margin={"l": 70, "r": 20, "t": 70, "b": 110},
+                          legend={"orientation": "h", "y": -0.22, "x": 0, "yanchor": "top"})
+        fig.update_xaxes(type="log", gridcolor="#e5e9f0")
+        fig.update_yaxes(type="log", gridcolor="#e5e9f0")
+        fig.layout.yaxis.title.text = "seconds (best of runs)"
+        return fig
+
+    t = result["trees"]
+    tree_fig = log_axes(make_subplots(rows=1, cols=1), "Type I tree builders on TaihuLight (k = 32): time against "
+                                                       "processes")
+    tree_fig.update_xaxes(title_text="processes")
+    for kind in TREE_KINDS:
+        tree_fig.add_trace(go.Scatter(x=t["sizes"], y=t["seconds"][kind], mode="lines+markers",
+                                      line={"color": colours[kind]}, name=f"{kind}: exponent {t['exponent'][kind]}"))
+    s = result["multicast_scaling"]
+    mc_fig = log_axes(make_subplots(rows=1, cols=2, subplot_titles=(
+        "fat trees of 24- to 64-port switches, 1,000 groups of 3", "64-port fat tree, groups of 12")),
+        "Multicast routing time against end nodes and groups (fitted exponents in the legend)")
+    mc_fig.update_xaxes(title_text="end nodes", col=1)
+    mc_fig.update_xaxes(title_text="groups", col=2)
+    for algo, label in (("fulb", "FULB-MC"), ("sssp", "SSSP-MC")):
+        mc_fig.add_trace(go.Scatter(x=s["end_nodes"], y=s[algo]["by_size"], mode="lines+markers",
+                                    line={"color": colours[algo]}, name=f"{label} vs end nodes: "
+                                                                         f"{s[algo]['size_exponent']}"), 1, 1)
+        mc_fig.add_trace(go.Scatter(x=s["groups"], y=s[algo]["by_groups"], mode="lines+markers",
+                                    line={"color": colours[algo], "dash": "dot"},
+                                    name=f"{label} vs groups: {s[algo]['groups_exponent']}"), 1, 2)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, fig in (("scaling-trees", tree_fig), ("scaling-multicast", mc_fig)):
+        for ext in ("png", "svg"):
+            fig.write_image(folder / f"{name}.{ext}")
+            written.append(f"{name}.{ext}")
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is kept")
+    parser.add_argument("--plots", metavar="DIR", help="write the scaling charts (PNG, SVG) into DIR")
+    parser.add_argument("--child", choices=sorted(PARTS), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))
+    if args.child:
+        from vizcoll.runtime import tune_gc
+
+        tune_gc()  # as the CLI and the web app run the engine
+        print(json.dumps(PARTS[args.child](max(1, args.repeat))))
+        return
+    result = {part: run_child(part, args.repeat) for part in PARTS}
+    result["peak_rss_mb"] = round(max(part["peak_rss_mb"] for part in result.values()), 1)
+    result["targets"] = targets(result)
+    if args.plots:
+        os.environ.setdefault("BROWSER_PATH", "/usr/bin/chromium")
+        result["plots"] = plots(result, Path(args.plots))
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

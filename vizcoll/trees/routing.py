@@ -1,0 +1,197 @@
+"""Deterministic unicast routes of tree edges over live links: one edge (:meth:`Router.route`) or many at once
+(:meth:`Router.routes`).
+
+A packet leaves its node through its *port* when one is given (a link row;
+see :func:`vizcoll.trees.metrics.process_ports`) and is reached through the
+destination's port the same way; otherwise a node leaves through its
+lowest-numbered live port with the fewest hops to the target. Every switch
+forwards through ``MinHopTable.min_ports(switch, target)[0]``, the
+lowest-numbered port with the fewest hops (OpenSM's choice).
+
+:meth:`Router.routes` gives exactly the routes of :meth:`Router.route` for
+many edges at once: all edges take their next hop together, one numpy pass
+per hop over the distinct (switch, target) pairs, instead of a Python loop per
+edge and hop. An end node without a port leaves through the port a switch would
+choose (the lowest-numbered one with the fewest hops). Edges whose target is
+on several switches or on none are routed one by one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vizcoll.topology.hops import MinHopTable, min_hops
+from vizcoll.topology.model import SWITCH, Topology
+
+__all__ = ["Router"]
+
+_FAR = 1 << 40  # no path, while taking minima
+_OFFSET_BITS = 20  # a port's position among its switch's ports, packed below the hop count
+
+
+class Router:
+    """Deterministic shortest routes between tree vertices (see the module docstring)."""
+
+    def __init__(self, topo: Topology, table: MinHopTable | None = None):
+        self.topo = topo
+        self.table = table if table is not None else min_hops(topo)
+        self.view = self.table.port_view
+        self._next: dict[tuple[int, int], tuple[int, int] | None] = {}
+
+    def _other_end(self, link: int, node: int) -> int:
+        a, b = int(self.topo.link_a[link]), int(self.topo.link_b[link])
+        return b if a == node else a
+
+    def next_hop(self, switch: int, target: int) -> tuple[int, int] | None:
+        """``(link row, next node)`` leaving ``switch`` towards ``target`` by its lowest min-hop port."""
+        key = (switch, target)
+        if key not in self._next:
+            ports = self.table.min_ports(switch, target)
+            hop = None
+            if ports:
+                at = self.view.of(switch)
+                i = int(np.flatnonzero(self.view.port[at] == ports[0])[0])
+                hop = int(self.view.link[at][i]), int(self.view.peer[at][i])
+            self._next[key] = hop
+        return self._next[key]
+
+    def _leave(self, node: int, target: int) -> tuple[int, int] | None:
+        """First hop of a non-switch node: its lowest-numbered live port with the fewest hops to ``target``."""
+        at = self.view.of(node)
+        best = None
+        for link, peer in zip(self.view.link[at].tolist(), self.view.peer[at].tolist(), strict=True):
+            if peer == target:
+                cost = 0
+            elif self.topo.kind[peer] == SWITCH:
+                cost = int(self.table.hops([peer], [target])[0])
+                cost = np.inf if cost < 0 else cost
+            else:
+                cost = np.inf
+            if cost < np.inf and (best is None or cost < best[0]):
+                best = cost, link, peer
+        return None if best is None else best[1:]
+
+    def route(self, src: int, dst: int, src_link: int = -1, dst_link: int = -1) -> list[int] | None:
+        """Link rows from node ``src`` to node ``dst`` (through the given port links, if any); None if impossible."""
+        if src == dst:
+            return []
+        broken = self.topo.broken
+        if (src_link >= 0 and broken[src_link]) or (dst_link >= 0 and broken[dst_link]):
+            return None
+        target, suffix = (self._other_end(dst_link, dst), [dst_link]) if dst_link >= 0 else (dst, [])
+        path: list[int] = []
+        if self.topo.kind[src] == SWITCH:
+            cur = src
+        elif src_link >= 0:
+            path, cur = [src_link], self._other_end(src_link, src)
+        else:
+            hop = self._leave(src, target)
+            if hop is None:
+                return None
+            path, cur = [hop[0]], hop[1]
+        for _ in range(self.topo.n_nodes):
+            if cur == target:
+                return path + suffix
+            hop = self.next_hop(cur, target) if self.topo.kind[cur] == SWITCH else None
+            if hop is None:
+                return None
+            path.append(hop[0])
+            cur = hop[1]
+        return None
+
+    # ------------------------------------------------------------ many edges at once
+    def routes(self, src, dst, src_link=None, dst_link=None, progress=None) -> list[list[int] | None]:
+        """``route(src[i], dst[i], src_link[i], dst_link[i])`` for every ``i`` (port links default to -1).
+
+        ``progress(done, total)``, if given, counts the edges whose route is complete, after each hop of all
+        edges together.
+        """
+        src, dst = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64)
+        none = np.full(len(src), -1, dtype=np.int64)
+        out_link = none if src_link is None else np.asarray(src_link, dtype=np.int64)
+        in_link = none if dst_link is None else np.asarray(dst_link, dtype=np.int64)
+        target = np.where(in_link >= 0, self._other_ends(in_link, dst), dst)
+        start = np.where(self.topo.kind[src] == SWITCH, src, np.where(out_link >= 0, self._other_ends(out_link, src),
+                                                                        -1))
+        broken = self.topo.broken
+        dead = ((out_link >= 0) & broken[np.maximum(out_link, 0)]) | ((in_link >= 0) & broken[np.maximum(in_link, 0)])
+        known = (src != dst) & ~dead & (self.table.single_entry[0][target] >= 0)
+        leave = known & (start < 0)  # an end node without a port: its best port, as a switch chooses one
+        first = out_link.copy()
+        first[leave], start[leave] = self._next_hops(src[leave], target[leave])
+        fast = known & (start >= 0)
+        steps = [(np.flatnonzero(fast & (start != src)), first[fast & (start != src)])]
+        edges, reached = self._walk(np.flatnonzero(fast), start[fast], target[fast], steps, progress)
+        ends = reached & (in_link[edges] >= 0)
+        steps.append((edges[ends], in_link[edges[ends]]))
+        routes = self._assemble(len(src), steps, edges[reached])
+        for i in np.flatnonzero(~fast).tolist():
+            routes[i] = [] if src[i] == dst[i] else None if dead[i] or leave[i] else self.route(
+                int(src[i]), int(dst[i]), int(out_link[i]), int(in_link[i]))
+        return routes
+
+    def _other_ends(self, links: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+        rows = np.maximum(links, 0)
+        a, b = self.topo.link_a[rows].astype(np.int64), self.topo.link_b[rows].astype(np.int64)
+        return np.where(a == nodes, b, a)
+
+    def _walk(self, edges: np.ndarray, cur: np.ndarray, target: np.ndarray, steps: list, progress):
+        """Move every edge hop by hop from ``cur`` to its ``target``; appends ``(edges, links)`` per hop to
+        ``steps``; returns the edges and whether each reached its target."""
+        reached = np.zeros(len(edges), dtype=bool)
+        moving = np.flatnonzero(cur != target)
+        reached[cur == target] = True
+        for _ in range(self.topo.n_nodes):
+            if progress is not None:
+                progress(len(edges) - len(moving), len(edges))
+            moving = moving[self.topo.kind[cur[moving]] == SWITCH]  # only switches forward
+            if not len(moving):
+                break
+            link, nxt = self._next_hops(cur[moving], target[moving])
+            moving = moving[link >= 0]
+            link, nxt = link[link >= 0], nxt[link >= 0]
+            steps.append((edges[moving], link))
+            cur[moving] = nxt
+            arrived = nxt == target[moving]
+            reached[moving[arrived]] = True
+            moving = moving[~arrived]
+        return edges, reached
+
+    def _next_hops(self, switches: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``next_hop`` of every (switch, target) pair as arrays ``(link rows, next nodes)``, -1 where none; each
+        distinct pair computed once."""
+        table, view = self.table, self.view
+        pairs, back = np.unique(switches * self.topo.n_nodes + targets, return_inverse=True)
+        s, t = pairs // self.topo.n_nodes, pairs % self.topo.n_nodes
+        starts, counts = view.indptr[s], view.indptr[s + 1] - view.indptr[s]
+        segments = np.cumsum(counts) - counts
+        owner = np.repeat(np.arange(len(pairs)), counts)
+        offset = np.arange(int(counts.sum())) - segments[owner]
+        idx = starts[owner] + offset
+        peer = view.peer[idx].astype(np.int64)
+        row = table.sw_pos[peer]
+        entry_row, entry_hop = table.single_entry
+        far = table.dist[np.maximum(row, 0), entry_row[t][owner]]
+        hops = np.where(far == table.unreachable, _FAR, 1 + far.astype(np.int64) + entry_hop[t][owner])
+        hops = np.where(row >= 0, hops, np.where(peer == t[owner], 1, _FAR))
+        best = np.full(len(pairs), _FAR << _OFFSET_BITS, dtype=np.int64)
+        some = counts > 0  # a switch without live ports has no next hop
+        best[some] = np.minimum.reduceat((hops << _OFFSET_BITS) + offset, segments[some])
+        chosen = starts + (best & ((1 << _OFFSET_BITS) - 1))
+        ok = (best >> _OFFSET_BITS) < _FAR
+        link = np.where(ok, view.link[np.where(ok, chosen, 0)], -1)
+        nxt = np.where(ok, view.peer[np.where(ok, chosen, 0)], -1)
+        return link[back].astype(np.int64), nxt[back].astype(np.int64)
+
+    @staticmethod
+    def _assemble(n: int, steps: list, reached: np.ndarray) -> list[list[int] | None]:
+        """Per edge the links of ``steps`` in order (a route), for the ``reached`` edges; None for the others."""
+        edge = np.concatenate([e for e, _ in steps]) if steps else np.zeros(0, np.int64)
+        link = np.concatenate([x for _, x in steps]) if steps else np.zeros(0, np.int64)
+        order = np.argsort(edge, kind="stable")
+        flat = link[order].tolist()
+        bounds = np.searchsorted(edge[order], np.arange(n + 1)).tolist()
+        routes: list[list[int] | None] = [None] * n
+        for i in reached.tolist():
+            routes[i] = flat[bounds[i]:bounds[i + 1]]
+        return routes
