@@ -50,8 +50,8 @@ def root_candidates(table: MinHopTable, members: list[np.ndarray], entry_row: np
     ``entry_row[n]`` / ``entry_hop[n]`` are the one switch row node ``n``
     enters the fabric through and the hops that costs (-1: none or several).
     Groups whose members all enter through one switch each, at equal cost,
-    take the largest distance-matrix row of those switches; the others ask
-    :meth:`MinHopTable.eccentricity_to`.
+    take the largest distance-matrix row of those switches (once per distinct set of entry switches: the
+    lines of a grid often share theirs); the others ask :meth:`MinHopTable.eccentricity_to`.
     """
     n = len(members)
     sizes = np.array([len(m) for m in members], dtype=np.int64)
@@ -74,9 +74,14 @@ def root_candidates(table: MinHopTable, members: list[np.ndarray], entry_row: np
     key = np.unique(gid[keep] * n_sw + rows[keep])  # distinct (group, entry switch), by group
     owner, rows = key // n_sw, key % n_sw
     bounds = np.r_[np.flatnonzero(np.diff(owner, prepend=-1)), len(key)] if len(key) else np.zeros(1, np.int64)
+    seen: dict[bytes, Candidates] = {}  # groups entering through the same switches share their candidates
     for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        g = int(owner[lo])
-        out[g] = _best(table.dist[rows[lo:hi]].max(axis=0), table.unreachable, int(extra[g]))
+        g, entries = int(owner[lo]), rows[lo:hi]
+        signature = entries.tobytes()
+        if signature not in seen:
+            seen[signature] = _best(table.dist[entries].max(axis=0), table.unreachable, 0)
+        found = seen[signature]
+        out[g] = None if found is None else (found[0], found[1] + int(extra[g]))
     return out
 
 
