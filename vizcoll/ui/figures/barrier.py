@@ -16,7 +16,8 @@ import plotly.graph_objects as go
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import SWITCH, Topology
-from vizcoll.ui.figures.common import blank_figure, framed
+from vizcoll.ui.figures.common import blank_figure
+from vizcoll.ui.figures.style import FULL, styled
 from vizcoll.ui.figures.topology import captions
 
 __all__ = [
@@ -239,11 +240,10 @@ def numbering_figure(name: str, before_ids: np.ndarray, after_ids: np.ndarray, b
     union = before | after
     fig.update_layout(
         title={"text": f"{name}: UQ = {uq_text(len(kept), len(union))}"}, height=430, plot_bgcolor="white",
-        margin={"l": 10, "r": 10, "t": 40, "b": 10}, hovermode="closest",
-        legend={"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
+        margin={"l": 10, "r": 10, "b": 10}, hovermode="closest",
         xaxis={"visible": False, "range": [-0.6, cols - 0.4]},
         yaxis={"visible": False, "scaleanchor": "x", "range": [-rows + 0.4, 0.6]})
-    return framed(fig)
+    return styled(fig)
 
 
 # ---------------------------------------------------------------- the sweep charts
@@ -277,12 +277,11 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
     seeds = p.get("seeds", 1)
     fig.update_layout(
         title={"text": f"{title} ({seeds} seed{'s' * (seeds != 1)}, {p.get('neighbors', 8)} neighbors)"},
-        height=480, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0},
+        height=400, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "b": 10},
         xaxis={**xaxis, "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
                "rangemode": "tozero"})
-    return framed(fig)
+    return styled(fig)
 
 
 def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+tree")) -> go.Figure:
@@ -320,13 +319,12 @@ def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+
     work = (p.get("barriers", 3) - 1) * p.get("compute", 0.5)
     fig.update_layout(
         title={"text": f"Run time over {span} broken links, per grid size (the paper's Fig. 7)"},
-        height=440, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.15, "yanchor": "top", "x": 0},
+        height=420, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "b": 10},
         xaxis={"tickvals": list(range(len(sizes))), "ticktext": [f"{s}×{s}" for s in sizes],
                "title": {"text": "grid"}, "range": [-0.6, len(sizes) - 0.4]},
         yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
                "rangemode": "tozero"})
-    return framed(fig)
+    return styled(fig, FULL)
 
 
 def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
@@ -349,9 +347,8 @@ def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
     lct = f"{h['mean_lct']:.4f}" + (" (paper: 0.5527)" if paper else "")
     fig.update_layout(
         title={"text": f"UQ(LCT) − UQ(BST) over the {n} S-curve transformations of the {side}×{side} grid"},
-        height=440, plot_bgcolor="white", bargap=0, margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
+        height=420, plot_bgcolor="white", bargap=0, margin={"l": 60, "r": 10, "b": 10},
         xaxis={"title": {"text": f"UQ(LCT) − UQ(BST)   (mean UQ: LCT {lct}, BST {h['mean_bst']:.4f}; "
                                  f"{h['zero']} equal)"}, "range": [-1, 1], "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": "transformations"}, "gridcolor": "#eef2f7"})
-    return framed(fig)
+    return styled(fig, FULL)

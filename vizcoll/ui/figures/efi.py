@@ -19,14 +19,12 @@ import plotly.graph_objects as go
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
+from vizcoll.ui.figures.style import DIVERGING, SEQUENTIAL, styled
 
 __all__ = ["link_value_figure", "efi_histogram", "group_summary", "groups_hover", "BROKEN"]
 
-SEQUENTIAL = "YlOrRd"
 BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
-TITLE = {"x": 0.01, "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 30}}  # below the mode bar
 LABELLED_NODES = 40  # fabrics up to this many nodes get their names written beside the nodes
-DIVERGING = "RdBu_r"
 BINS = 9
 LOG_SPAN = 50  # the histogram's link axis turns logarithmic beyond this ratio of counts
 
@@ -98,10 +96,9 @@ def link_value_figure(
     fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
                              marker={"colorscale": scale, "cmin": low, "cmax": max(top, 1), "color": [0],
                                      "showscale": True, "colorbar": {"title": {"text": label}, "thickness": 14}}))
-    fig.update_layout(title={"text": title, **TITLE}, plot_bgcolor="white", height=520,
-                      margin={"l": 10, "r": 10, "t": 60, "b": 10}, legend={"orientation": "h", "y": -0.02},
+    fig.update_layout(title={"text": title}, plot_bgcolor="white", height=520, margin={"l": 10, "r": 10, "b": 10},
                       xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x"}, hovermode="closest")
-    return fig
+    return styled(fig)
 
 
 def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
@@ -177,14 +174,15 @@ def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:
         top = max(top, len(counts) - 1)
         fig.add_trace(go.Bar(x=x, y=counts[x], name=name))
     log = bool(heights) and max(heights) > LOG_SPAN * min(heights)
-    fig.update_layout(barmode="group", title={"text": "Links per EFI value", "x": 0.01}, height=320,
+    fig.update_layout(barmode="group", title={"text": "Links per EFI value"}, height=320,
                       xaxis_title="EFI (groups on the link)", yaxis_title="links" + (" (log scale)" if log else ""),
                       yaxis_type="log" if log else "linear", xaxis_dtick=1 if top <= 20 else None,
-                      margin={"l": 50, "r": 10, "t": 40, "b": 40}, plot_bgcolor="white")
-    return fig
+                      margin={"l": 50, "r": 10, "b": 40}, plot_bgcolor="white")
+    return styled(fig)
 
 
-def group_summary(topo: Topology, values: np.ndarray, label: str = "EFI") -> go.Figure:
+def group_summary(topo: Topology, values: np.ndarray, label: str = "EFI", title: str = "",
+                  diverging: bool = False) -> go.Figure:
     """Max link value between groups (pods, dragonfly groups) or levels: a large fabric at a glance."""
     key = topo.attr("group") if (topo.attr("group") >= 0).any() else topo.attr("level")
     key = np.where(key >= 0, key, key.max() + 1)  # core switches etc. form their own row
@@ -193,9 +191,10 @@ def group_summary(topo: Topology, values: np.ndarray, label: str = "EFI") -> go.
     grid = np.zeros((n, n))
     np.maximum.at(grid, (np.minimum(ka, kb), np.maximum(ka, kb)), np.asarray(values, dtype=float))
     grid = np.maximum(grid, grid.T)
-    fig = go.Figure(go.Heatmap(z=grid, colorscale=SEQUENTIAL, colorbar={"title": {"text": f"max {label}"}},
+    fig = go.Figure(go.Heatmap(z=grid, colorscale=DIVERGING if diverging else SEQUENTIAL, zmid=0 if diverging else None,
+                               colorbar={"title": {"text": f"max {label}"}},
                                hovertemplate="group %{y} – group %{x}: max " + label + " %{z}<extra></extra>"))
-    fig.update_layout(title={"text": f"Max {label} on the links between groups (last row: top switches)",
-                             "x": 0.01}, height=420, xaxis_title="group", yaxis_title="group",
-                      margin={"l": 50, "r": 10, "t": 40, "b": 40})
-    return fig
+    title = title or f"Max {label} on the links between groups (last row: top switches)"
+    fig.update_layout(title={"text": title},
+                      height=420, xaxis_title="group", yaxis_title="group", margin={"l": 50, "r": 10, "b": 40})
+    return styled(fig)

@@ -24,10 +24,10 @@ def route_figures(topo: Topology, a: MulticastResult, b: MulticastResult, group:
     """
     hist = efi_histogram({f"A: {a.algo}": a.efi, f"B: {b.algo}": b.efi})
     if overview:
-        return (group_summary(topo, a.efi).update_layout(title_text=f"A: {a.algo} — max EFI between groups"),
-                group_summary(topo, b.efi).update_layout(title_text=f"B: {b.algo} — max EFI between groups"),
-                group_summary(topo, b.efi - a.efi, label="EFI B − A")
-                .update_traces(colorscale="RdBu_r", zmid=0).update_layout(title_text="B − A, max per group pair"),
+        return (group_summary(topo, a.efi, title=f"A: {a.algo} — max EFI between groups"),
+                group_summary(topo, b.efi, title=f"B: {b.algo} — max EFI between groups"),
+                group_summary(topo, b.efi - a.efi, label="EFI B − A", title="B − A, max per group pair",
+                              diverging=True),
                 hist)
     heat = [link_value_figure(topo, r.efi, f"{name}: {r.algo} (max EFI {int(r.efi.max(initial=0))})",
                               hover=groups_hover(groups_on_links(r, topo.n_links), rows=rows), rows=rows,

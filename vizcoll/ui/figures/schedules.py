@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from vizcoll.ui.figures.common import blank_figure, framed
+from vizcoll.ui.figures.common import blank_figure
+from vizcoll.ui.figures.style import FULL, styled
 
 __all__ = ["STATE_COLOURS", "SENDING", "HANDLING", "HOST", "MAX_BARS", "finish_figure", "rank_stylesheet",
            "node_states", "step_stylesheet"]
@@ -37,9 +38,9 @@ def finish_figure(finish: list[int], host: int) -> go.Figure:
                                hovertemplate="rank %{x}: finishes at %{y:,}<extra></extra>"))
         fig.update_layout(title=f"Finishing time per rank (makespan {makespan:,} at host {host}, red)",
                           xaxis_title="rank", yaxis_title="finishing time", bargap=0.15)
-    fig.update_layout(height=300, plot_bgcolor="white", margin={"l": 60, "r": 10, "t": 60, "b": 40},
+    fig.update_layout(height=300, plot_bgcolor="white", margin={"l": 60, "r": 10, "b": 40},
                       yaxis={"gridcolor": "#e4e7eb", "rangemode": "tozero"})
-    return framed(fig)
+    return styled(fig, FULL, legend="hidden")
 
 
 def rank_stylesheet(entities: dict) -> list[dict]:

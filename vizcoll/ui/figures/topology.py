@@ -14,6 +14,7 @@ from scipy.spatial import cKDTree
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
+from vizcoll.ui.figures.style import FULL, styled
 from vizcoll.ui.limits import DRAWN_NODES
 
 __all__ = ["SMALL_LIMIT", "PALETTE", "captions", "cytoscape_elements", "base_stylesheet", "state_stylesheet",
@@ -151,7 +152,7 @@ def large_figure(topo: Topology) -> go.Figure:
         text=[f"{shown[i]}: {hosts_per_switch[i]} end nodes" for i in sw.tolist()], hoverinfo="text"))
     fig.update_layout(
         title=f"{len(sw):,} switches and {len(topo.endpoints):,} end nodes (end nodes folded into their switch)",
-        showlegend=True, legend={"orientation": "h", "y": -0.05}, margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        showlegend=True, margin={"l": 10, "r": 10, "b": 10},
         xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x"}, plot_bgcolor="white",
         height=600)
-    return fig
+    return styled(fig, FULL)

@@ -14,8 +14,9 @@ from vizcoll.topology.layout import positions
 from vizcoll.topology.model import Topology
 from vizcoll.trees.cost import f_width, kopt
 from vizcoll.trees.tree import Tree
-from vizcoll.ui.figures.common import blank_figure, framed
+from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.efi import link_value_figure
+from vizcoll.ui.figures.style import styled
 from vizcoll.ui.figures.topology import PALETTE
 
 __all__ = [
@@ -125,14 +126,13 @@ def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list
     cut = f" — first {len(shown):,} of {tree.size:,} vertices drawn" if len(shown) < tree.size else ""
     fig.update_layout(
         title={"text": title + cut}, height=460, plot_bgcolor="white", hovermode="closest",
-        margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"title": {"text": "colour = leaf switch of the process", "side": "top"}, "orientation": "h",
-                "y": -0.02, "yanchor": "top"},
+        margin={"l": 60, "r": 10, "b": 10},
+        legend={"title": {"text": "colour = leaf switch of the process", "side": "top"}},
         xaxis={"visible": False},
         yaxis={"title": {"text": "depth (tree edges from the root)"}, "autorange": "reversed",
                "tickmode": "array", "tickvals": list(range(depth + 1)), "zeroline": False,
                "range": [depth + (0.6 if names is not None and small else 0.4), -0.4]})
-    return framed(fig)
+    return styled(fig)
 
 
 def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
@@ -199,7 +199,7 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
                                  marker={"symbol": symbol, "size": size, "color": colour,
                                          "line": {"width": 2.5 if "open" in symbol else 1, "color": colour}},
                                  text=[topo.names[n] for n in nodes], hoverinfo="text"))
-    return framed(fig)
+    return styled(fig)
 
 
 # ---------------------------------------------------------------- F(k)
@@ -233,12 +233,11 @@ def fk_figure(P: int, a: float, b: float, eps: float, k: int | None = None,
     ticks = [2, 4, 8, 16, 32, 64, 128]
     fig.update_layout(
         title={"text": f"Choosing the width: F(k) for P = {P:,}, a = δ·l = {a:g} μs, b = {b:g} μs"},
-        height=500, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
+        height=440, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "b": 10},
         xaxis={"title": {"text": "tree width k (k-ary) or base (k-nomial), log scale"}, "type": "log",
                "tickvals": ticks, "ticktext": [str(t) for t in ticks], "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": "F(k): modelled aggregation time (μs)"}, "gridcolor": "#eef2f7"})
-    return framed(fig)
+    return styled(fig)
 
 
 # ---------------------------------------------------------------- the player on cytoscape
