@@ -183,11 +183,11 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
     # a click on the broken link of the drawing repairs it for every page; one on h5's cable breaks that
     page.canvas = "trees-canvas"
     page.wait_for_cy()
-    page.click_element("#l32")
+    page.click_element("edge[link = 32]")
     until(lambda: "0 broken" in badge(page), 20, msg=badge(page))
     until(lambda: text(page, "#trees-flag") == "", 20)
     assert "broken links" not in text(page, "#trees-compare")
-    page.click_element("#l5")
+    page.click_element("edge[link = 5]")
     until(lambda: all(p in badge(page) for p in ("1 broken", ISOLATING)), 20, msg=badge(page))
     page.click("#trees-routes input[value='live']")
     page.duo.wait_for_contains_text("#trees-flag", "h5 has no live link left", timeout=30)

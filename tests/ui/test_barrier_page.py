@@ -164,8 +164,8 @@ def test_a_mesh_scenario_with_a_break_runs_dlct_around_it():
     assert rows["run time"] == f"{figures['time']:.4f} s" == "1.0760 s" and rows["processes"] == "16"
     assert rows["K per barrier"] == "6, 0, 0"
     # the drawing: the grid's links, each carrying its label; the broken one drawn broken
-    assert {e["data"]["id"] for e in elements if "source" in e["data"]} == {f"l{i}" for i in range(42)}
-    assert edge_of(elements, LINK0)["classes"] == "broken" and edge_of(elements, LINK0)["data"]["id"] == "l0"
+    assert sorted(e["data"]["link"] for e in elements if "source" in e["data"]) == list(range(42))
+    assert edge_of(elements, LINK0)["classes"] == "broken" and edge_of(elements, LINK0)["data"]["link"] == 0
     # without the break: no harmful break, K = 0
     assert "No harmful break" in view(scenario())[1][3]
 
@@ -273,7 +273,8 @@ def test_grid_elements_place_processors_on_the_grid_and_carry_link_labels():
     nodes = {e["data"]["id"]: e for e in elements if e.get("classes") == "proc"}
     assert len(nodes) == 9 and nodes["n5"]["position"] == {"x": 200.0, "y": 100.0}  # sw1-2: row 1, col 2
     assert nodes["n5"]["data"]["label"] == "sw1-2"
-    edge = next(e for e in elements if e["data"]["id"] == "l5")
+    edge = next(e for e in elements if e["data"].get("link") == 5)
+    assert edge["data"]["id"] == f"l5-{topo.link_a[topo.link_row(5)]}-{topo.link_b[topo.link_row(5)]}"
     assert edge["classes"] == "broken" and edge["data"]["name"] == topo.link_label(topo.link_row(5))
 
 

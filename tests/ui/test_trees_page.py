@@ -383,7 +383,8 @@ def test_player_stylesheet_shows_states_values_and_hops():
     plan, data = plan_of(s), s.to_dict()
     timeline = page.animate(plan, data)[0]
     sheet = page.render_step(5, timeline, plan, data)  # position 5: every partial crosses agg0.0–core0
-    assert {"selector": f"#l{BUSIEST}", "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}} in sheet
+    hop = {"selector": f"edge[link = {BUSIEST}]", "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}}
+    assert hop in sheet
     labels = {r["selector"]: r["style"]["label"] for r in sheet if "label" in r["style"] and r["selector"][1] == "n"}
     assert labels["#n35"] == "h15\n↑15" and labels["#n20"] == "h0\n0"  # h15 has sent its value, h0 waits
     end = page.render_step(10_000, timeline, plan, data)

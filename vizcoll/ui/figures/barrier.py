@@ -16,9 +16,10 @@ import plotly.graph_objects as go
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.ui.figures.captions import fitted_captions
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.style import FULL, styled
-from vizcoll.ui.figures.topology import captions
+from vizcoll.ui.figures.topology import edge_id, links_selector
 
 __all__ = [
     "SPACING",
@@ -65,15 +66,16 @@ def message_kind(label: str) -> str:
 
 
 def _edge(topo: Topology, row: int, classes: str) -> dict:
-    """Edge ``l<link id>`` of link ``row``; ``data.name`` is its ``a[pa]-b[pb]`` label (what a click toggles)."""
+    """Edge :func:`~vizcoll.ui.figures.topology.edge_id` of link ``row`` (``data.link`` = its id); ``data.name``
+    is its ``a[pa]-b[pb]`` label (what a click toggles)."""
     lid, a, b = int(topo.link_id[row]), int(topo.link_a[row]), int(topo.link_b[row])
-    return {"data": {"id": f"l{lid}", "source": f"n{a}", "target": f"n{b}", "link": lid,
+    return {"data": {"id": edge_id(topo, row), "source": f"n{a}", "target": f"n{b}", "link": lid,
                      "name": topo.link_label(row), "label": f"link {lid}: {topo.names[a]} – {topo.names[b]}"},
             "classes": classes}
 
 
 def grid_elements(topo: Topology) -> list[dict]:
-    """The grid's processors ``n<index>`` at their (row, col) and links ``l<link id>``, plus row/column labels.
+    """The grid's processors ``n<index>`` at their (row, col) and its links, plus row/column labels.
 
     The processors are the switches of a mesh (attributes ``x`` = column,
     ``y`` = row; end nodes, if any, are not drawn); broken links get the class
@@ -98,15 +100,15 @@ def grid_elements(topo: Topology) -> list[dict]:
     return nodes + axes + edges
 
 
-def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
-    """Any fabric: every node ``n<index>`` (label = its name, caption = its description when the file gave one)
-    at its :func:`~vizcoll.topology.layout.positions`
-    place, about :data:`SPACING` px between neighbors, and every link ``l<link id>``.
+def fabric_elements(topo: Topology, processes: list[int], pos: np.ndarray | None = None) -> list[dict]:
+    """Any fabric: every node ``n<index>`` (label = its name, caption = its description when the file gave one,
+    shortened where captions would overlap) at ``pos`` (default :func:`~vizcoll.topology.layout.positions`),
+    about :data:`SPACING` px between neighbors, and every link.
 
     Switches get the class ``switch``, end nodes ``endpoint``, the barrier's
     processes also ``proc``; broken links ``broken``.
     """
-    pos = positions(topo)
+    pos = positions(topo) if pos is None else np.asarray(pos, dtype=float)
     if len(pos) > 1:
         gaps = np.hypot(*(pos[topo.link_a] - pos[topo.link_b]).T) if topo.n_links else np.array([])
         gaps = gaps[gaps > 1e-9]
@@ -115,7 +117,7 @@ def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
     nodes = [{"data": {"id": f"n{u}", "label": name, "caption": caption},
               "classes": ("switch" if topo.kind[u] == SWITCH else "endpoint") + (" proc" if u in procs else ""),
               "position": {"x": float(pos[u, 0]), "y": float(-pos[u, 1])}}
-             for u, (name, caption) in enumerate(zip(topo.names, captions(topo), strict=True))]
+             for u, (name, caption) in enumerate(zip(topo.names, fitted_captions(topo, pos * [1, -1]), strict=True))]
     return nodes + [_edge(topo, row, "broken" if topo.broken[row] else "") for row in range(topo.n_links)]
 
 
@@ -181,7 +183,7 @@ def step_stylesheet(state: dict[int, str], ids: dict[int, int], adjusted: list[i
     for hop in hops:
         colour = MESSAGE_COLOURS[hop["kind"]]
         end = "target" if hop["src"] == hop["source"] else "source"
-        sheet.append({"selector": f"#l{hop['link']}",
+        sheet.append({"selector": links_selector([hop["link"]]),
                       "style": {"line-color": colour, "width": 7, "z-index": 10, "line-style": "solid",
                                 f"{end}-arrow-shape": "triangle", f"{end}-arrow-color": colour, "arrow-scale": 1.3}})
     return sheet

@@ -52,15 +52,17 @@ def link_value_figure(
     highlight: np.ndarray | None = None,
     label: str = "EFI",
     clickable: bool = False,
+    pos: np.ndarray | None = None,
 ) -> go.Figure:
     """Links ``rows`` (default: all) coloured by ``values``; ``highlight`` (link rows) drawn thick on top.
 
     Zero-valued links are drawn thin and grey so loaded links stand out; broken
     links are dashed near-black. ``diverging`` centres the colour scale on 0 (for
     differences between two algorithms). ``clickable`` says in each link's
-    hover text that a click breaks (or repairs) it.
+    hover text that a click breaks (or repairs) it. ``pos``: the nodes'
+    places (default :func:`~vizcoll.topology.layout.positions`).
     """
-    pos = positions(topo)
+    pos = positions(topo) if pos is None else pos
     rows = np.arange(topo.n_links) if rows is None else np.asarray(rows)
     values = np.asarray(values, dtype=float)
     scale = DIVERGING if diverging else SEQUENTIAL

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.style import FULL, styled
+from vizcoll.ui.figures.topology import links_selector
 
 __all__ = ["STATE_COLOURS", "SENDING", "HANDLING", "HOST", "MAX_BARS", "finish_figure", "rank_stylesheet",
            "node_states", "step_stylesheet"]
@@ -80,7 +81,7 @@ def step_stylesheet(node_states: dict[int, str], links: list[int], handling: lis
     sheet = [{"selector": ", ".join(members), "style": {"border-width": 4, "border-color": STATE_COLOURS[state]}}
              for state, members in sorted(by_state.items()) if state in STATE_COLOURS]
     if links:
-        sheet.append({"selector": ", ".join(f"#l{lid}" for lid in links),
+        sheet.append({"selector": links_selector(links),
                       "style": {"line-color": SENDING, "width": 5, "z-index": 10}})
     if handling:
         sheet.append({"selector": ", ".join(f"#n{n}" for n in handling),

@@ -149,7 +149,7 @@ def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
 # ---------------------------------------------------------------- a tree on the fabric
 def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: dict[int, str] | None = None,
                    overlay: dict[int, int] | None = None, overlay_name: str = "", marks: dict[str, list[int]] | None
-                   = None) -> go.Figure:
+                   = None, pos: np.ndarray | None = None) -> go.Figure:
     """Aggregation packets per link (``{link id: n}``) on the fabric, with optional overlays.
 
     ``overlay`` (``{link id: n}``) draws a dotted line over those links (e.g.
@@ -166,10 +166,10 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
     text = [""] * topo.n_links
     for lid, extra in (hover or {}).items():
         text[rows[int(lid)]] = extra
-    fig = link_value_figure(topo, values, title, hover=text, label="packets")
+    pos = positions(topo) if pos is None else pos
+    fig = link_value_figure(topo, values, title, hover=text, label="packets", pos=pos)
     if values.max() <= 12:  # whole packets on the colour bar
         fig.update_traces(selector={"marker.showscale": True}, marker_colorbar_dtick=1)
-    pos = positions(topo)
     cut = np.flatnonzero(topo.broken & (values > 0))
     if len(cut):  # a route over a broken link (a tree as built on the intact fabric): white dashes cut its colour
         a, b = topo.link_a[cut], topo.link_b[cut]
@@ -288,8 +288,8 @@ def aggregation_stylesheet(state: dict[int, str], names: list[str], root: int | 
 
 
 # ---------------------------------------------------------------- the page's pairs of figures
-def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology,
-                        cross: dict[int, int]) -> tuple[go.Figure, go.Figure]:
+def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology, cross: dict[int, int],
+                        pos: np.ndarray | None = None) -> tuple[go.Figure, go.Figure]:
     """A mapped type I tree (:func:`vizcoll.trees.metrics.mapped_type_one`'s dict) drawn logically and on the
     fabric (packets per link; ``cross``: the switch links carrying packets between groups, dotted)."""
     tree, m = Tree.from_dict(built["tree"]), built["metrics"]
@@ -305,11 +305,13 @@ def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology,
     title = f"{name} {where}" + (f": max {busiest['packets']} packets on one link" if busiest else "")
     mapped = packets_figure(topo, m["link_packets"], title, hover=packets_hover, overlay=cross,
                             overlay_name="switch links with packets between groups",
-                            marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]})
+                            marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]},
+                            pos=pos)
     return logical, mapped
 
 
-def type_two_figures(two: dict, degree: int, topo: Topology) -> tuple[go.Figure, go.Figure]:
+def type_two_figures(two: dict, degree: int, topo: Topology,
+                     pos: np.ndarray | None = None) -> tuple[go.Figure, go.Figure]:
     """The physical type II tree and the minimum-cost derived tree: packets per link, the switches holding an
     aggregation entry (``two``: the trees page's type II dict; blank figures when there is no tree)."""
     if not two["ok"]:
@@ -322,5 +324,5 @@ def type_two_figures(two: dict, degree: int, topo: Topology) -> tuple[go.Figure,
         figures.append(packets_figure(
             topo, m["link_packets"], f"{label}: {len(switches)} switches hold an entry, height {m['height']}",
             marks={f"root: {topo.names[two['root']]}": [two["root"]],
-                   f"switch with an entry ({len(switches)})": switches}))
+                   f"switch with an entry ({len(switches)})": switches}, pos=pos))
     return figures[0], figures[1]

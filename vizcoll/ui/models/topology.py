@@ -3,7 +3,9 @@ broadcast root and its cached timeline."""
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 
 import numpy as np
 
@@ -16,7 +18,7 @@ from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import fabric_of
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT
 
-__all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "root_of",
+__all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "source_digest", "root_of",
            "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline"]
 
 PAGE = "topology"
@@ -41,6 +43,12 @@ def link_label(scenario: Scenario, ref) -> str:
         return text
     fabric = fabric_of(scenario)
     return fabric.link_label(fabric.link_row(int(text)))
+
+
+def source_digest(scenario: Scenario) -> str:
+    """A short key of the scenario's fabric source (spec or uploaded file), the same after edits and breaks."""
+    raw = json.dumps([scenario.spec, scenario.uploaded], sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(raw).hexdigest()[:16]
 
 
 def root_of(scenario: Scenario, topo: Topology) -> str | None:

@@ -44,7 +44,16 @@ from vizcoll.multicast.loads import switch_group_rows
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.cache import cached_figures
-from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, topology_of, user_action
+from vizcoll.ui.calls import (
+    SCENARIO,
+    changed,
+    checked,
+    positions_of,
+    remembered,
+    store_output,
+    topology_of,
+    user_action,
+)
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
@@ -348,7 +357,7 @@ def drawings(source: dict, pattern: str, ppn: int, lists, tables: str | None, p:
     part = p["part"] or natural_part(topo)
     rows = None if part in (WHOLE, OVERVIEW) else switch_group_rows(topo, int(part.split(":")[1]))
     return route_figures(topo, routed(scenario, p["a"]), routed(scenario, p["b"]), p["group"], rows,
-                         part == OVERVIEW)
+                         part == OVERVIEW, positions_of(scenario))
 
 
 def group_protocol(data):

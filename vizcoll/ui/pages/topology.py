@@ -27,6 +27,7 @@ from vizcoll.ui.calls import (
     SCENARIO,
     checked,
     page_params,
+    positions_of,
     scenario_of,
     store_output,
     tapped_link,
@@ -36,7 +37,13 @@ from vizcoll.ui.calls import (
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import download_button, graph, job_bar, message_box, png_download, section
 from vizcoll.ui.components.player import pid, player, register_player
-from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
+from vizcoll.ui.figures.topology import (
+    SMALL_LIMIT,
+    base_stylesheet,
+    canvas_layout,
+    cytoscape_elements,
+    large_figure,
+)
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.models.topology import (
@@ -49,6 +56,7 @@ from vizcoll.ui.models.topology import (
     communicator_colours,
     link_label,
     root_of,
+    source_digest,
     spec_help,
 )
 from vizcoll.ui.routing import page_scenario, register_page
@@ -69,6 +77,13 @@ TOPO_APPLY_COMM, TOPO_COMM_UPLOAD, TOPO_COMM_INFO = "topo-apply-comm", "topo-com
 TOPO_EXPORT_FORMAT, TOPO_EXPORT_TOPO, TOPO_DOWNLOAD = "topo-export-format", "topo-export-topo", "topo-download"
 TOPO_PNG, TOPO_ROOT, TOPO_BCAST_INFO, TOPO_PLAYER = "topo-png", "topo-root", "topo-bcast-info", "topo-player"
 TOPO_PACK = "topo-pack"
+TOPO_HOVER = "topo-hover"
+# what the pointer is on: the full name of a node (its caption may be shortened or left out), a link's label
+HOVER_JS = """function (node, edge) {
+    const fired = (dash_clientside.callback_context.triggered[0] || {}).prop_id || "";
+    const last = fired.endsWith("mouseoverEdgeData") ? edge : node;
+    return last && last.label ? last.label : "Point at a node or a link for its full name.";
+}"""
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
 SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
 TOPO_UPLOAD_JOB = "topo-upload-read"  # the job bar of a large file being read
@@ -181,9 +196,10 @@ def _communicators_section(scenario: Scenario) -> html.Details:
 def _canvas(scenario: Scenario) -> html.Div:
     return html.Div(className="main", children=[
         html.Div(id=TOPO_COUNTS, className="counts"),
-        cyto.Cytoscape(id=TOPO_CANVAS, elements=[], layout={"name": "preset", "fit": True},
+        cyto.Cytoscape(id=TOPO_CANVAS, elements=[], layout=canvas_layout(""), autoRefreshLayout=False,
                        stylesheet=base_stylesheet(), style={"width": "100%", "height": "560px"},
                        minZoom=0.05, maxZoom=4, boxSelectionEnabled=False),
+        html.Div(id=TOPO_HOVER, className="info hover-line"),
         graph(TOPO_LARGE, "vizcoll-topology", style={"display": "none"}),
         html.Div(id=TOPO_LEGEND, className="legend", children=legend_items()),
         html.Div(className="panel player-panel", children=[
@@ -279,9 +295,11 @@ def register(app: Dash) -> None:
         Output(TOPO_CANVAS, "elements"), Output(TOPO_CANVAS, "style"), Output(TOPO_LARGE, "figure"),
         Output(TOPO_LARGE, "style"), Output(TOPO_LEGEND, "style"), Output(TOPO_COUNTS, "children"),
         Output(TOPO_COMM_INFO, "children"), Output(TOPO_ROOT, "options"), Output(COMM_EDIT, "options"),
-        Output(TOPO_PARAMS, "value"), Output(TOPO_PATTERN, "value"),
+        Output(TOPO_PARAMS, "value"), Output(TOPO_PATTERN, "value"), Output(TOPO_CANVAS, "layout"),
         Input(SCENARIO, "data"),
     )(render_scenario)
+    app.clientside_callback(HOVER_JS, Output(TOPO_HOVER, "children"), Input(TOPO_CANVAS, "mouseoverNodeData"),
+                            Input(TOPO_CANVAS, "mouseoverEdgeData"))
     app.callback(
         Output(pid(TOPO_PLAYER, "timeline"), "data"), Output(TOPO_BCAST_INFO, "children"), Input(SCENARIO, "data"),
     )(compute_broadcast)
@@ -385,10 +403,11 @@ def _edited_comm(old: Scenario, new: Scenario, current) -> int:
 
 
 def render_scenario(scenario_dict):
-    """Draw the scenario: cytoscape for small fabrics, a WebGL figure for large ones."""
+    """Draw the scenario: cytoscape for small fabrics, a WebGL figure for large ones. The canvas fits the drawing
+    to its size when the fabric's source changes (a new fabric), not after an edit, so an edit moves nothing."""
     scenario, message = checked(scenario_dict)
     if scenario is None:
-        return (no_update,) * 6 + (message,) + (no_update,) * 4
+        return (no_update,) * 6 + (message,) + (no_update,) * 5
     topo = topology_of(scenario)
     try:
         colours, comm_info = communicator_colours(scenario, topo)
@@ -397,14 +416,16 @@ def render_scenario(scenario_dict):
         colours, comm_info, comm_options = {}, f"⚠ {exc}", [{"label": "a new communicator", "value": NEW_COMM}]
     small = topo.n_nodes <= SMALL_LIMIT
     hidden, shown = {"display": "none"}, {"width": "100%", "height": "560px"}
-    elements = cytoscape_elements(topo, colours) if small else []
-    figure = no_update if small else large_figure(topo)
+    pos = positions_of(scenario)
+    elements = cytoscape_elements(topo, colours, pos) if small else []
+    figure = no_update if small else large_figure(topo, pos)
     names = [topo.names[i] for i in (topo.endpoints if len(topo.endpoints) else topo.switches)]
     root = root_of(scenario, topo)
     options = names[:500] + ([root] if root and root not in names[:500] else [])
     spec = scenario.spec if scenario.uploaded is None else ""
     return (elements, shown if small else hidden, figure, hidden if small else shown, {} if small else hidden,
-            counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern)
+            counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern,
+            canvas_layout(source_digest(scenario)))
 
 
 def compute_broadcast(scenario_dict):

@@ -16,7 +16,7 @@ from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.cache import cached_figures
-from vizcoll.ui.calls import checked, topology_of
+from vizcoll.ui.calls import checked, positions_of, topology_of
 from vizcoll.ui.components.player import timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
@@ -326,13 +326,15 @@ def type_one_figures(key: dict, kind: str, routes: str):
     topo = topology_of(Scenario(**key["source"]))
     built = type_one(key, kind, routes)
     where = "on the fabric" if routes == LIVE else "as built (intact fabric)"
-    return chosen_tree_figures(built, tree_name(kind, key["k"]), where, topo, cross_group_links(built, topo))
+    return chosen_tree_figures(built, tree_name(kind, key["k"]), where, topo, cross_group_links(built, topo),
+                               positions_of(Scenario(**key["source"])))
 
 
 @cached_figures
 def type_two_drawings(key: dict, routes: str):
     """The physical and the minimum-cost type II trees drawn on the fabric (cached)."""
-    return type_two_figures(type_two(key, routes), key["degree"], topology_of(Scenario(**key["source"])))
+    scenario = Scenario(**key["source"])
+    return type_two_figures(type_two(key, routes), key["degree"], topology_of(scenario), positions_of(scenario))
 
 
 def animation_view(plan: dict | None, data):
@@ -350,7 +352,7 @@ def animation_view(plan: dict | None, data):
     if topo.n_nodes > SMALL_LIMIT:
         note = f"The animation is drawn for fabrics up to {SMALL_LIMIT:,} nodes (this one has {topo.n_nodes:,})."
         return None, "\n".join(filter(None, [text, note])), flag_class, [], ""
-    elements = cytoscape_elements(topo)
+    elements = cytoscape_elements(topo, pos=positions_of(view[0]))
     if plan["nprocs"] > MAX_ANIMATED:
         note = (f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
                 f"{plan['nprocs']:,}: its timeline would be too large for the browser).")
