@@ -89,7 +89,7 @@ def test_trees_page_compares_trees_and_plays_the_aggregation(page):
 
     page.duo.wait_for_contains_text("#trees-logical", "4-ary tree over 16 processes: height 2", timeout=20)
     page.duo.wait_for_contains_text("#trees-logical", "h15")  # the host names under the vertices
-    page.duo.wait_for_contains_text("#trees-mapped", "max 12 packets on one link")
+    page.duo.wait_for_contains_text("#trees-mapped", "max 12 packets on one")
     until(lambda: "root: rank 0" in trace_names(page, "trees-logical"), 10)
     until(lambda: "k* = 41 (F* = 1.142 μs)" in trace_names(page, "trees-fk"), 20)
     assert any(name.startswith("|F(k) − F*| ≤ ε = 0.1 μs") for name in trace_names(page, "trees-fk"))

@@ -86,6 +86,7 @@ __all__ = ["ABSENT", "RECEIVING_JOIN", "COMPUTING_ROUTES", "READY", "RECEIVING_L
 
 MAX_MEMBERS = 200_000
 MAX_POLLS = 100_000
+MESSAGES = ("send", "join", "leave")  # event kinds that are a message sent (join and leave requests: key moments)
 
 #: order of simultaneous actions (the event core's priority): crashes, SM completions, messages and
 #: sends (2, the default), timeouts
@@ -289,7 +290,7 @@ class _Group:
         return {"final_state": self.group, **{key: info[key] for key in times}, "joins_received": self.joins,
                 "leaves_received": self.leaves, "member_count": self.n, "timed_out": info["timeout"] is not None,
                 **{key: info[key] for key in ("timeout", "route_computations", "polls")},
-                "messages": sum(e.kind == "send" for e in self.events), "lost_joins": sorted(self.lost),
+                "messages": sum(e.kind in MESSAGES for e in self.events), "lost_joins": sorted(self.lost),
                 "crashed": sorted(self.crash_at)}
 
     def timeline(self) -> Timeline:
@@ -309,14 +310,14 @@ class _Group:
 
 # ---------------------------------------------------------------- handlers: one per action
 def _crash(g: _Group, i: int) -> None:
-    g.emit("note", f"{g.who(i)} crashes: it will send and receive nothing any more", **g.set_p(i, "crashed"))
+    g.emit("fault", f"{g.who(i)} crashes: it will send and receive nothing any more", **g.set_p(i, "crashed"))
     g.dead[i] = True
 
 
 def _send_join(g: _Group, i: int) -> None:
     if g.dead[i]:
         return
-    g.emit("send", f"{g.who(i)} → {g.sm_name}: SubnAdmSet(MCMemberRecord), MemberCount={g.n}", g.nodes[i], g.sm,
+    g.emit("join", f"{g.who(i)} → {g.sm_name}: SubnAdmSet(MCMemberRecord), MemberCount={g.n}", g.nodes[i], g.sm,
            **g.set_p(i, "joining"))
     g.after(g.latency, "join_lost" if i in g.lost else "join_arrives", i)
     if i == 0:
@@ -448,7 +449,7 @@ def _ready_arrives(g: _Group, j: int) -> None:
 def _send_leave(g: _Group, i: int) -> None:
     if g.dead[i]:
         return
-    g.emit("send", f"{g.who(i)} → {g.sm_name}: SubnAdmDelete(MCMemberRecord) (leave)", g.nodes[i], g.sm,
+    g.emit("leave", f"{g.who(i)} → {g.sm_name}: SubnAdmDelete(MCMemberRecord) (leave)", g.nodes[i], g.sm,
            **g.set_p(i, "leaving"))
     g.after(g.latency, "leave_arrives", i)
 
