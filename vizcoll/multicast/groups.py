@@ -234,7 +234,8 @@ class _Group:
         self.join_t, self.use_t, self.lost, self.crash_at = join_t, use_t, lost, crash_at
         self.route_time, self.poll_interval, self.latency = route_time, poll_interval, latency
         self.join_timeout, self.leave_timeout = join_timeout, leave_timeout
-        self.sm_name = f"SM ({names[sm]})" if names is not None and sm >= 0 else "SM"
+        self.sm_host = names[sm] if names is not None and sm >= 0 else ""
+        self.sm_name = f"SM ({self.sm_host})" if self.sm_host else "SM"
         self.engine = Engine()
         self.events: list[Event] = []
         self.group = ABSENT
@@ -297,10 +298,10 @@ class _Group:
         n = self.n
         entities = {f"p{i}": {"node": self.nodes[i]} for i in range(n)}
         entities["group"] = {"node": self.sm}
-        where = f" on {self.sm_name}" if self.sm >= 0 else ""
+        where = f" on {self.sm_host}" if self.sm_host else ""
         return Timeline(
             title=f"Multicast group join/leave: {n} member{'s' * (n != 1)}",
-            intro=(f"{n} processes join one multicast group managed by the SM{where}. Each sends "
+            intro=(f"{n} processes join one multicast group managed by the subnet manager (SM){where}. Each sends "
                    f"SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the routes only once all "
                    f"{n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every {self.poll_interval:g} "
                    f"and multicasts 'ready' when the group is Ready. Leaving does not recompute routes."),

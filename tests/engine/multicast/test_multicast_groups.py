@@ -218,6 +218,7 @@ def test_entities_legend_and_labels():
     assert values <= set(tl.legend) and set(GROUP_STATES) <= set(tl.legend)
     assert any(e.label == "p3 (h13) → SM (h0): SubnAdmSet(MCMemberRecord), MemberCount=8" for e in tl.events)
     assert all(tl.caption(k) for k in range(tl.n_steps))
+    assert "managed by the subnet manager (SM) on h0." in tl.intro and "SM on SM" not in tl.intro
     assert simulate_group([3, 3, 4]).entities["group"] == {"node": -1}  # processes may share a node
 
 

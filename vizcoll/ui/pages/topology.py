@@ -186,9 +186,8 @@ def _communicators_section(scenario: Scenario) -> html.Details:
             html.Label("processes per node"),
             dcc.Input(id=TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn)]),
         html.Button("Apply", id=TOPO_APPLY_COMM, n_clicks=0),
-        html.Div(className="row", children=[
-            html.Label("drawn by hand:"),
-            dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="grow")]),
+        html.Label("drawn by hand (a click on an end node, in the mode above):"),
+        dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="wide"),
         _upload(TOPO_COMM_UPLOAD, "choose a communicators file", '{"communicators": [["h0", "h1"], ...]}'),
         html.Div(id=TOPO_COMM_INFO, className="info"))
 
