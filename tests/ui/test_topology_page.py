@@ -16,9 +16,9 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec
-from vizcoll.topology.model import ENDPOINT, SWITCH
+from vizcoll.topology.model import ENDPOINT
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
-from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
+from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements
 from vizcoll.ui.models import topology as model
 from vizcoll.ui.pages import topology as page
 
@@ -34,7 +34,7 @@ def values(**given) -> dict:
     keys = ("generate", "params_submit", "generator", "upload", "apply", "comm_upload", "tap_edge", "tap_node",
             "root", "add_node", "add_link", "remove_node", "rename", "toggle", "remove_link", "params",
             "upload_name", "comm_upload_name", "a", "b", "new_name", "kind", "link_id", "pattern", "ppn", "mode",
-            "comm_edit")
+            "comm_edit", "part", "block")
     return dict.fromkeys(keys) | {"mode": page.SELECT, "comm_edit": model.NEW_COMM} | given
 
 
@@ -246,7 +246,7 @@ def test_a_page_load_writes_nothing():
 # ------------------------------------------------------------------ views
 def test_render_scenario_small_uses_cytoscape():
     (elements, canvas_style, figure, large_style, legend_style, counts, comm_info, options, comm_options, spec,
-     pattern, layout) = page.render_scenario(DEFAULT.to_dict())
+     pattern, layout, parts, part) = page.render_scenario(DEFAULT.to_dict())
     assert len([e for e in elements if "source" not in e["data"]]) == 36
     assert len([e for e in elements if "source" in e["data"]]) == 48
     assert canvas_style.get("display") != "none" and large_style == {"display": "none"}
@@ -258,10 +258,12 @@ def test_render_scenario_small_uses_cytoscape():
     assert comm_options[-1] == {"label": "a new communicator", "value": model.NEW_COMM} and len(comm_options) == 9
     assert spec == DEFAULT.spec and pattern == "grid2d:4x4"
     assert layout["name"] == "preset" and layout["fit"] is True  # nodes where the server put them, fitted
+    assert part == "whole" and [o["value"] for o in parts] == ["whole", "overview", "group:0", "group:1", "group:2",
+                                                              "group:3"]
     edited = page.render_scenario(DEFAULT.with_edit({"op": "add_node", "name": "probe", "kind": "switch"})
                                   .toggled(H5_LINK).to_dict())
-    assert edited[-1] == layout  # an edit or a break keeps the view: the canvas fits again for a new fabric only
-    assert page.render_scenario(Scenario(spec="torus:2x2,hosts=1").to_dict())[-1] != layout
+    assert edited[-3] == layout  # an edit or a break keeps the view: the canvas fits again for a new fabric only
+    assert page.render_scenario(Scenario(spec="torus:2x2,hosts=1").to_dict())[-3] != layout
 
 
 def test_render_scenario_of_an_upload_shows_no_spec():
@@ -269,15 +271,30 @@ def test_render_scenario_of_an_upload_shows_no_spec():
     assert out[9] == "" and set(out[7]) == {"alpha", "beta", "gamma", "delta"}
 
 
-def test_render_scenario_large_uses_a_webgl_figure():
+def test_a_large_fabric_opens_on_its_blocks_and_a_plane_is_drawn_alone_on_the_canvas():
     assert from_spec(LARGE_SPEC).n_nodes > SMALL_LIMIT
-    out = page.render_scenario(Scenario(spec=LARGE_SPEC).to_dict())
+    large = Scenario(spec=LARGE_SPEC)
+    out = page.render_scenario(large.to_dict())
     elements, canvas_style, figure, large_style, legend_style = out[:5]
     assert elements == [] and canvas_style == {"display": "none"} and large_style.get("display") != "none"
     assert legend_style == {"display": "none"}  # the node legend belongs to the cytoscape drawing
-    assert isinstance(figure, go.Figure) and figure.data
-    assert all(isinstance(trace, go.Scattergl) for trace in figure.data)
-    assert "800 switches" in figure.layout.title.text
+    assert isinstance(figure, go.Figure) and "800 switches" in figure.layout.title.text.replace("<br>", " ")
+    blocks = [t for t in figure.data if (t.name or "").startswith("switch blocks")]
+    assert blocks and len(blocks[0].x) == 8 and blocks[0].customdata[3] == "group:3"  # one per z-plane
+    options, part = out[-2:]
+    assert part == "overview" and [o["value"] for o in options][:2] == ["overview", "group:0"]
+    # a click on a block draws its plane alone on the canvas, and a reload keeps it
+    click = {"points": [{"customdata": "group:3"}]}
+    store = update("topo-large.clickData", large, block=click)[0]
+    drilled = page.render_scenario(store)
+    assert Scenario.from_dict(store).params["topology"]["part"] == "group:3" and drilled[-1] == "group:3"
+    nodes = [e for e in drilled[0] if "source" not in e["data"]]
+    assert len(nodes) == 200 and drilled[1].get("display") != "none" and drilled[2] is no_update
+    plane = {n for n in from_spec(LARGE_SPEC).names if n.endswith("-3")}  # sw<x>-<y>-3 and h<x>-<y>-3
+    assert {e["data"]["label"] for e in nodes} == plane
+    forged = update("topo-part.value", large, part="group:99")
+    assert forged[0] is no_update and "no group '99'" in forged[1]
+    assert drilled[-3] != out[-3]  # another part: the canvas fits again
 
 
 def test_a_forged_store_gives_a_message():
@@ -377,16 +394,6 @@ def test_communicator_colours():
     assert all(topo.kind[node] == ENDPOINT for node in colour)
     none, info = model.communicator_colours(Scenario(spec=DEFAULT.spec), topo)
     assert none == {} and info.startswith("No communicators")
-
-
-def test_large_figure_traces():
-    topo = from_spec(LARGE_SPEC)
-    topo.broken[-1] = True
-    figure = large_figure(topo)
-    names = [trace.name for trace in figure.data]
-    assert any(n.startswith("broken links (") for n in names) and "switches (800)" in names
-    markers = [t for t in figure.data if t.mode == "markers"][0]
-    assert len(markers.x) == int((topo.kind == SWITCH).sum())
 
 
 def test_drawings_write_the_files_descriptions_under_the_nodes():

@@ -34,7 +34,7 @@ from scipy.spatial import cKDTree
 
 from vizcoll.topology.model import ENDPOINT, Topology
 
-__all__ = ["positions", "edited_positions", "unit"]
+__all__ = ["positions", "edited_positions", "unit", "stretched"]
 
 
 def positions(topo: Topology) -> np.ndarray:
@@ -61,19 +61,53 @@ def _spread(keys: np.ndarray) -> np.ndarray:
 
 
 def _levels(topo: Topology, level: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:
-    """Rows by level, each spread over the full width, in the order of ``order`` (default: grouped by pod)."""
+    """Rows by level, each spread over the full width, in the order of ``order`` (default: grouped by pod). When
+    switches serve more than :data:`ROW_HOSTS` end nodes each, the end nodes go in a small block under their
+    switch (:func:`_host_blocks`) instead of one row many times wider than the switches'."""
     pos = np.zeros((topo.n_nodes, 2))
     if order is None:
         group = topo.attr("group").astype(np.int64)
         order = np.where(group >= 0, group, 0) * topo.n_nodes + np.arange(topo.n_nodes)
-    rows = np.unique(level)
-    width = max(int(np.bincount(level - level.min()).max()), 1)
-    gap = max(2.0, width / (1.5 * len(rows)))
+    hosts, switch_of = _hosts_under_switches(topo, level)
+    cols = int(np.ceil(np.sqrt(len(hosts) / max(len(np.unique(switch_of)), 1)))) if len(hosts) else 1
+    blocks = len(hosts) > ROW_HOSTS * max(len(np.unique(switch_of)), 1)
+    in_rows = np.setdiff1d(np.arange(topo.n_nodes), hosts) if blocks else np.arange(topo.n_nodes)
+    rows = np.unique(level[in_rows])
+    counts = np.bincount(level[in_rows] - level.min())
+    width = max(int(counts.max()), len(np.unique(switch_of)) * (cols + 1) if blocks else 1, 1)
+    gap = max(2.0 + (cols if blocks else 0), width / (1.5 * (len(rows) + blocks)))
     for lv in rows:
-        row = np.flatnonzero(level == lv)
+        row = in_rows[level[in_rows] == lv]
         pos[row, 0] = _spread(order[row]) * width
         pos[row, 1] = lv * gap
+    if blocks:
+        _host_blocks(pos, hosts, switch_of, cols)
     return pos
+
+
+ROW_HOSTS = 4  # end nodes per switch drawn in one row with the others; more: a block under their switch
+
+
+def _hosts_under_switches(topo: Topology, level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The end nodes of the lowest row that hang from a switch, and that switch (their first one)."""
+    low = (topo.kind == ENDPOINT) & (level == level.min())
+    a, b = np.r_[topo.link_a, topo.link_b], np.r_[topo.link_b, topo.link_a]
+    edge = low[a] & (topo.kind[b] != ENDPOINT)
+    first = np.full(topo.n_nodes, -1, dtype=np.int64)
+    first[a[edge][::-1]] = b[edge][::-1]  # the first listed switch wins
+    hosts = np.flatnonzero(low & (first >= 0))
+    return hosts, first[hosts]
+
+
+def _host_blocks(pos: np.ndarray, hosts: np.ndarray, switch_of: np.ndarray, cols: int) -> None:
+    """Each switch's end nodes in rows of ``cols`` under it, one unit apart, starting 2.5 units below the lowest
+    switch row (room for the switches' captions)."""
+    top = pos[switch_of, 1].min() - 2.5
+    order = np.lexsort((hosts, switch_of))
+    hosts, switch_of = hosts[order], switch_of[order]
+    slot = np.arange(len(hosts)) - np.searchsorted(switch_of, switch_of)
+    pos[hosts, 0] = pos[switch_of, 0] + (slot % cols) - (cols - 1) / 2
+    pos[hosts, 1] = top - slot // cols
 
 
 def _grid(topo: Topology) -> np.ndarray:
@@ -159,6 +193,18 @@ def _barycentric_order(topo: Topology, level: np.ndarray) -> np.ndarray:
         row = np.flatnonzero((level == lv) & (count > 0))
         key[row] = total[row] / count[row]
     return key
+
+
+def stretched(pos: np.ndarray, aspect: float = 0.8) -> np.ndarray:
+    """``pos`` made at least ``aspect`` times as high as wide (rows pulled apart), for a part of a fabric drawn
+    alone in a figure of about that shape (a pod of 256 end nodes is otherwise a thin strip)."""
+    pos = np.asarray(pos, dtype=float)
+    if len(pos) < 2:
+        return pos
+    span = pos.max(axis=0) - pos.min(axis=0)
+    if span[1] <= 0 or span[1] >= aspect * span[0]:
+        return pos
+    return np.c_[pos[:, 0], pos.min(axis=0)[1] + (pos[:, 1] - pos.min(axis=0)[1]) * aspect * span[0] / span[1]]
 
 
 # ---------------------------------------------------------------- edits

@@ -13,7 +13,7 @@ import numpy as np
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 
 __all__ = ["CAPTION_CHARS", "FONT", "FONT_FAMILY", "MIN_FONT", "NODE_BOX", "captions", "caption_width",
-           "fitted_captions"]
+           "fitted_captions", "fit_texts"]
 
 CAPTION_CHARS = 24
 FONT = 10  # px of a node's caption (before zooming); cytoscape hides captions drawn smaller than MIN_FONT
@@ -59,30 +59,39 @@ def _longest(text: str, width: float) -> str:
 
 
 def fitted_captions(topo: Topology, pixels: np.ndarray, texts: list[str] | None = None) -> list[str]:
-    """The captions (default :func:`captions`) shortened or left out so that no two overlap, and none covers a
-    node, on a canvas with nodes at ``pixels`` (y downwards).
-
-    Captions sit under their node and scale with it when the user zooms, so a drawing that is readable at one
-    zoom is so at every zoom. Switches are captioned first (top rows first), then end nodes; each caption
-    gets the width left between the captions and nodes already placed on its line, and at most half the way
-    to the next node of its row: its whole text, a text cut with "…" (at least 3 characters), or nothing (its
-    name still shows on hover).
-    """
+    """The captions (default :func:`captions`) of a fabric's nodes at ``pixels`` (y downwards), shortened or left
+    out so that no two overlap and none covers a node (:func:`fit_texts`; switches are captioned first)."""
     texts = captions(topo) if texts is None else texts
     size = np.array([NODE_BOX[int(k)] for k in topo.kind], dtype=float).reshape(-1, 2)
-    boxes = np.c_[pixels - size / 2, pixels + size / 2]  # left, top, right, bottom of every node
-    top = pixels[:, 1] + size[:, 1] / 2 + 2
-    out = [""] * topo.n_nodes
-    for i in np.lexsort((pixels[:, 0], pixels[:, 1], topo.kind != SWITCH)).tolist():
-        line = (boxes[:, 1] < top[i] + LINE) & (boxes[:, 3] > top[i])
-        line[i] = False
-        left, right, x = boxes[line, 0], boxes[line, 2], pixels[i, 0]
+    return fit_texts(pixels, size, texts, np.lexsort((pixels[:, 0], pixels[:, 1], topo.kind != SWITCH)))
+
+
+def fit_texts(pixels: np.ndarray, sizes: np.ndarray, texts: list[str], order: np.ndarray | None = None,
+              font: float = FONT) -> list[str]:
+    """Texts written under marks at ``pixels`` (marks ``sizes`` px wide and high; y downwards), in ``order``
+    (default: top rows first), each shortened or left out so that no two overlap and none covers a mark.
+
+    Captions sit under their mark and scale with it when the user zooms, so a drawing that is readable at one
+    zoom is so at every zoom. Each text gets the width left between the texts and marks already placed on its
+    line, and at most half the way to the next mark of its row: its whole text, a text cut with "…" (at least
+    3 characters), or nothing (its full name still shows on hover).
+    """
+    pixels, sizes = np.asarray(pixels, dtype=float), np.asarray(sizes, dtype=float)
+    scale, line = font / FONT, font * 1.3
+    boxes = np.c_[pixels - sizes / 2, pixels + sizes / 2]  # left, top, right, bottom of every mark
+    top = pixels[:, 1] + sizes[:, 1] / 2 + 2
+    order = np.lexsort((pixels[:, 0], pixels[:, 1])) if order is None else order
+    out = [""] * len(texts)
+    for i in np.asarray(order).tolist():
+        on_line = (boxes[:, 1] < top[i] + line) & (boxes[:, 3] > top[i])
+        on_line[i] = False
+        left, right, x = boxes[on_line, 0], boxes[on_line, 2], pixels[i, 0]
         room = np.where(right <= x, x - right, np.where(left >= x, left - x, 0.0)).min(initial=1e6)
-        row = np.abs(pixels[:, 1] - pixels[i, 1]) < LINE
+        row = np.abs(pixels[:, 1] - pixels[i, 1]) < line
         row[i] = False
         room = min(room, np.abs(pixels[row, 0] - x).min(initial=2e6) / 2)  # half the way to a neighbor's
-        out[i] = _longest(texts[i], 2 * room - 2)
+        out[i] = _longest(texts[i], (2 * room - 2) / scale)
         if out[i]:
-            half = caption_width(out[i]) / 2 + 1
-            boxes = np.r_[boxes, [[x - half, top[i], x + half, top[i] + LINE]]]
+            half = caption_width(out[i]) * scale / 2 + 1
+            boxes = np.r_[boxes, [[x - half, top[i], x + half, top[i] + line]]]
     return out

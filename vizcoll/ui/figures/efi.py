@@ -19,12 +19,12 @@ import plotly.graph_objects as go
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
+from vizcoll.ui.figures.labels import add_labels
 from vizcoll.ui.figures.style import DIVERGING, SEQUENTIAL, styled
 
 __all__ = ["link_value_figure", "efi_histogram", "group_summary", "groups_hover", "BROKEN"]
 
 BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
-LABELLED_NODES = 40  # fabrics up to this many nodes get their names written beside the nodes
 BINS = 9
 LOG_SPAN = 50  # the histogram's link axis turns logarithmic beyond this ratio of counts
 
@@ -104,8 +104,8 @@ def link_value_figure(
 
 
 def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
-    """Switches (squares) and end nodes (dots) with their names as hover text; on small fabrics the names are
-    also written beside the nodes (annotations: above the WebGL links, readable)."""
+    """Switches (squares) and end nodes (dots) with their names as hover text, and written under them where they
+    fit (:func:`vizcoll.ui.figures.labels.add_labels`)."""
     sw = topo.switches
     fig.add_trace(go.Scattergl(x=pos[sw, 0], y=pos[sw, 1], mode="markers", name="switches",
                                marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3,
@@ -116,11 +116,7 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
         fig.add_trace(go.Scattergl(x=pos[ends, 0], y=pos[ends, 1], mode="markers", name="end nodes",
                                    marker={"size": 5, "color": "#9aa5b1"},
                                    text=_texts(topo.names[i] for i in ends.tolist()), hoverinfo="text"))
-    if topo.n_nodes <= LABELLED_NODES:
-        for node in range(topo.n_nodes):
-            fig.add_annotation(x=pos[node, 0], y=pos[node, 1], text=topo.names[node], showarrow=False,
-                               yshift=11 if topo.kind[node] == ENDPOINT else -11, font={"size": 10, "color": "#333"},
-                               bgcolor="rgba(255,255,255,0.75)", borderpad=1)
+    add_labels(fig, topo, pos)
 
 
 def _add_hover(fig, topo, pos, rows, values, hover, label, clickable=False) -> None:

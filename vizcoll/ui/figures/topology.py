@@ -1,9 +1,10 @@
 """Pure builders: topology (and a player state) -> cytoscape elements / stylesheet or a Plotly figure.
 
 Small fabrics are drawn node by node with dash-cytoscape (preset positions from
-:mod:`vizcoll.topology.layout`); fabrics above :data:`SMALL_LIMIT` nodes get a
-WebGL Plotly figure of the switches only, each sized by the end nodes it
-serves, so the page stays responsive at tens of thousands of nodes.
+:mod:`vizcoll.topology.layout`); fabrics above :data:`SMALL_LIMIT` nodes are
+drawn as their blocks and bundles of links (:mod:`vizcoll.ui.figures.blocks`),
+and one group of them alone on the canvas, so the page stays responsive at
+tens of thousands of nodes.
 """
 
 from __future__ import annotations
@@ -11,14 +12,17 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from vizcoll.topology.blocks import bundles
 from vizcoll.topology.layout import positions, unit
-from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
-from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, captions, fitted_captions
-from vizcoll.ui.figures.style import FULL, styled
+from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.ui.figures.blocks import blocks_figure
+from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, fitted_captions
+from vizcoll.ui.figures.fabric import view_figure
+from vizcoll.ui.figures.style import FULL
 from vizcoll.ui.limits import DRAWN_NODES
 
 __all__ = ["SMALL_LIMIT", "PALETTE", "canvas_layout", "edge_id", "links_selector",
-           "cytoscape_elements", "base_stylesheet", "state_stylesheet", "large_figure"]
+           "cytoscape_elements", "base_stylesheet", "state_stylesheet", "fabric_drawing"]
 
 SMALL_LIMIT = DRAWN_NODES  # the reason: vizcoll.ui.limits
 # communicator fills: no orange, green, red or gold, which the player uses for packets and states
@@ -30,13 +34,18 @@ BROKEN = "#d62728"
 
 
 def _pixel_positions(topo: Topology, pos: np.ndarray | None = None) -> np.ndarray:
-    """Layout positions (``pos``, default :func:`positions`) scaled so that nodes of the most crowded rows are
-    :data:`SPACING` px apart, y downwards."""
+    """Layout positions (``pos``, default :func:`positions`) on the canvas, y downwards: nodes of the most crowded
+    rows :data:`SPACING` px apart, or closer (down to :data:`MIN_SPACING`) so that the drawing fits
+    :data:`CANVAS` at about its own size, where its captions are readable."""
     pos = positions(topo) if pos is None else np.asarray(pos, dtype=float)
-    return pos * (SPACING / unit(pos)) * np.array([1.0, -1.0])
+    step = unit(pos)
+    span = (pos.max(axis=0) - pos.min(axis=0)) / step if len(pos) else np.ones(2)
+    fit = min(CANVAS[0] / max(span[0], 1e-9), CANVAS[1] / max(span[1], 1e-9))
+    return pos * (min(SPACING, max(MIN_SPACING, fit)) / step) * np.array([1.0, -1.0])
 
 
-SPACING = 45  # px between neighboring nodes of a crowded row on the canvas (before zooming)
+SPACING, MIN_SPACING = 45, 14  # px between neighboring nodes of a crowded row on the canvas (before zooming)
+CANVAS = (840, 500)  # px a canvas of the pages offers a drawing at 1280 px wide
 
 
 def canvas_layout(fabric: str) -> dict:
@@ -131,36 +140,21 @@ def state_stylesheet(state: dict, active_links: list[int], active_nodes: list[in
     return sheet
 
 
-def large_figure(topo: Topology, pos: np.ndarray | None = None) -> go.Figure:
-    """WebGL drawing of a large fabric at ``pos`` (default :func:`positions`): switches sized by their end nodes,
-    switch links, broken links in red."""
-    pos = positions(topo) if pos is None else pos
-    sw = topo.switches
-    is_sw = topo.kind == SWITCH
-    hosts_per_switch = np.zeros(topo.n_nodes, dtype=int)
-    host_side = np.where(topo.kind[topo.link_a] == ENDPOINT, topo.link_b, topo.link_a)
-    touches_host = (topo.kind[topo.link_a] == ENDPOINT) | (topo.kind[topo.link_b] == ENDPOINT)
-    np.add.at(hosts_per_switch, host_side[touches_host], 1)
-    fig = go.Figure()
-    between = is_sw[topo.link_a] & is_sw[topo.link_b]
-    for mask, colour, name in ((between & ~topo.broken, "#b8c2cc", "links"),
-                               (between & topo.broken, BROKEN, "broken links")):
-        rows = np.flatnonzero(mask)
-        xs = np.stack([pos[topo.link_a[rows], 0], pos[topo.link_b[rows], 0], np.full(len(rows), np.nan)], 1)
-        ys = np.stack([pos[topo.link_a[rows], 1], pos[topo.link_b[rows], 1], np.full(len(rows), np.nan)], 1)
-        fig.add_trace(go.Scattergl(x=xs.ravel(), y=ys.ravel(), mode="lines", name=f"{name} ({len(rows):,})",
-                                   line={"color": colour, "width": 1 if colour != BROKEN else 3},
-                                   hoverinfo="skip"))
-    level = topo.attr("level")[sw]
-    shown = captions(topo)
-    fig.add_trace(go.Scattergl(
-        x=pos[sw, 0], y=pos[sw, 1], mode="markers", name=f"switches ({len(sw):,})",
-        marker={"size": 4 + 2 * np.sqrt(hosts_per_switch[sw]), "color": level, "colorscale": "Viridis",
-                "line": {"width": 0}},
-        text=[f"{shown[i]}: {hosts_per_switch[i]} end nodes" for i in sw.tolist()], hoverinfo="text"))
-    fig.update_layout(
-        title=f"{len(sw):,} switches and {len(topo.endpoints):,} end nodes (end nodes folded into their switch)",
-        showlegend=True, margin={"l": 10, "r": 10, "b": 10},
-        xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x"}, plot_bgcolor="white",
-        height=600)
-    return styled(fig, FULL)
+def fabric_drawing(view, topo: Topology, colour_of: dict[int, int] | None = None
+                   ) -> tuple[list[dict], go.Figure | None]:
+    """(cytoscape elements, Plotly figure) of the part of the fabric ``view`` shows (a :class:`~vizcoll.ui.models.
+    parts.FabricView`): its nodes and links on the canvas (a group alone: its nodes keep the fabric's names, and
+    ``colour_of``, fabric node -> communicator, follows them) up to :data:`SMALL_LIMIT` nodes; else a figure: the
+    overview's blocks and bundles of links (sized by their links; red: some broken), or a large group's links
+    (broken ones marked)."""
+    if view.overview is not None:
+        s = topo.summary()
+        title = (f"{s['switches']:,} switches, {s['endpoints']:,} end nodes and {s['links']:,} links, grouped: "
+                 "click a block (or choose above) to draw its group alone")
+        return [], blocks_figure(view.overview, bundles(topo, view.overview), title, width=FULL)
+    if view.topo.n_nodes <= SMALL_LIMIT:
+        index = {int(n): i for i, n in enumerate(view.kept.tolist())}
+        colours = {index[n]: c for n, c in (colour_of or {}).items() if n in index}
+        return cytoscape_elements(view.topo, colours, view.pos), None
+    return [], view_figure(view, topo.broken.astype(float), f"{view.name} alone: {view.topo.n_nodes:,} nodes",
+                           label="broken", width=FULL)

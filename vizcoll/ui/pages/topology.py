@@ -27,7 +27,6 @@ from vizcoll.ui.calls import (
     SCENARIO,
     checked,
     page_params,
-    positions_of,
     scenario_of,
     store_output,
     tapped_link,
@@ -35,17 +34,25 @@ from vizcoll.ui.calls import (
     user_action,
 )
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
-from vizcoll.ui.components.kit import download_button, graph, job_bar, message_box, png_download, section
+from vizcoll.ui.components.kit import (
+    download_button,
+    dropdown,
+    field,
+    graph,
+    job_bar,
+    message_box,
+    png_download,
+    section,
+)
 from vizcoll.ui.components.player import pid, player, register_player
 from vizcoll.ui.figures.topology import (
-    SMALL_LIMIT,
     base_stylesheet,
     canvas_layout,
-    cytoscape_elements,
-    large_figure,
+    fabric_drawing,
 )
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
+from vizcoll.ui.models.parts import WHOLE, drawn_view, natural_part, part_options, read_part
 from vizcoll.ui.models.topology import (
     ANIMATION_LIMIT,
     EXAMPLE_SPECS,
@@ -77,7 +84,7 @@ TOPO_APPLY_COMM, TOPO_COMM_UPLOAD, TOPO_COMM_INFO = "topo-apply-comm", "topo-com
 TOPO_EXPORT_FORMAT, TOPO_EXPORT_TOPO, TOPO_DOWNLOAD = "topo-export-format", "topo-export-topo", "topo-download"
 TOPO_PNG, TOPO_ROOT, TOPO_BCAST_INFO, TOPO_PLAYER = "topo-png", "topo-root", "topo-bcast-info", "topo-player"
 TOPO_PACK = "topo-pack"
-TOPO_HOVER = "topo-hover"
+TOPO_HOVER, TOPO_PART = "topo-hover", "topo-part"
 # what the pointer is on: the full name of a node (its caption may be shortened or left out), a link's label
 HOVER_JS = """function (node, edge) {
     const fired = (dash_clientside.callback_context.triggered[0] || {}).prop_id || "";
@@ -186,7 +193,7 @@ def _communicators_section(scenario: Scenario) -> html.Details:
             html.Label("processes per node"),
             dcc.Input(id=TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn)]),
         html.Button("Apply", id=TOPO_APPLY_COMM, n_clicks=0),
-        html.Label("drawn by hand (a click on an end node, in the mode above):"),
+        html.Div(html.Label("drawn by hand (a click on an end node, in the mode above):")),
         dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="wide"),
         _upload(TOPO_COMM_UPLOAD, "choose a communicators file", '{"communicators": [["h0", "h1"], ...]}'),
         html.Div(id=TOPO_COMM_INFO, className="info"))
@@ -195,6 +202,7 @@ def _communicators_section(scenario: Scenario) -> html.Details:
 def _canvas(scenario: Scenario) -> html.Div:
     return html.Div(className="main", children=[
         html.Div(id=TOPO_COUNTS, className="counts"),
+        field("draw", dropdown(TOPO_PART, [], None)),
         cyto.Cytoscape(id=TOPO_CANVAS, elements=[], layout=canvas_layout(""), autoRefreshLayout=False,
                        stylesheet=base_stylesheet(), style={"width": "100%", "height": "560px"},
                        minZoom=0.05, maxZoom=4, boxSelectionEnabled=False),
@@ -245,9 +253,27 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger == TOPO_TOGGLE_LINK:
         return scenario.toggled(link_label(scenario, values["link_id"]))
     if trigger == TOPO_ROOT:
-        return scenario.with_params(PAGE, {"root": text(values["root"])})
+        return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "root": text(values["root"])})
+    if trigger in (TOPO_PART, TOPO_LARGE):
+        return _with_part(scenario, values["part"] if trigger == TOPO_PART else clicked_part(values["block"]))
     edit = _edit_for(trigger, scenario, values)
     return scenario.with_edit(edit) if edit else scenario
+
+
+def clicked_part(click) -> str | None:
+    """The group a click on the overview's blocks chose (its ``customdata``, ``"group:7"``), or None."""
+    points = click.get("points") if isinstance(click, dict) else None
+    point = points[0] if isinstance(points, list) and points and isinstance(points[0], dict) else {}
+    part = point.get("customdata")
+    return part if isinstance(part, str) and part else None
+
+
+def _with_part(scenario: Scenario, value) -> Scenario:
+    """The scenario drawing ``value`` (checked: a part of its fabric; the natural one is not stored)."""
+    topo = topology_of(scenario)
+    part = read_part(value, scenario, topo)
+    part = None if part == natural_part(topo) else part
+    return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "part": part})
 
 
 def _communicators_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
@@ -295,6 +321,7 @@ def register(app: Dash) -> None:
         Output(TOPO_LARGE, "style"), Output(TOPO_LEGEND, "style"), Output(TOPO_COUNTS, "children"),
         Output(TOPO_COMM_INFO, "children"), Output(TOPO_ROOT, "options"), Output(COMM_EDIT, "options"),
         Output(TOPO_PARAMS, "value"), Output(TOPO_PATTERN, "value"), Output(TOPO_CANVAS, "layout"),
+        Output(TOPO_PART, "options"), Output(TOPO_PART, "value"),
         Input(SCENARIO, "data"),
     )(render_scenario)
     app.clientside_callback(HOVER_JS, Output(TOPO_HOVER, "children"), Input(TOPO_CANVAS, "mouseoverNodeData"),
@@ -327,7 +354,8 @@ def _scenario_inputs() -> dict:
         "generator": Input(TOPO_GENERATOR, "value"), "upload": Input(TOPO_UPLOAD, "contents"),
         "apply": Input(TOPO_APPLY_COMM, "n_clicks"), "comm_upload": Input(TOPO_COMM_UPLOAD, "contents"),
         "tap_edge": Input(TOPO_CANVAS, "tapEdge"), "tap_node": Input(TOPO_CANVAS, "tapNode"),
-        "root": Input(TOPO_ROOT, "value"), **{key: Input(id_, "n_clicks") for key, id_ in clicks},
+        "root": Input(TOPO_ROOT, "value"), "part": Input(TOPO_PART, "value"),
+        "block": Input(TOPO_LARGE, "clickData"), **{key: Input(id_, "n_clicks") for key, id_ in clicks},
     }
 
 
@@ -385,7 +413,7 @@ def _updated(trigger, scenario, values: dict) -> tuple:
         return no_update, f"⚠ {message}", no_update, no_update, no_update, None, None
     root = root_of(new, topo)
     if trigger != TOPO_ROOT and root:
-        new = new.with_params(PAGE, {"root": root})
+        new = new.with_params(PAGE, {**new.params.get(PAGE, {}), "root": root})
     generator = new.spec.partition(":")[0] if new.uploaded is None else None
     comm_edit = _edited_comm(old, new, values["comm_edit"])
     store = no_update if new == old else new.to_dict()
@@ -402,29 +430,30 @@ def _edited_comm(old: Scenario, new: Scenario, current) -> int:
 
 
 def render_scenario(scenario_dict):
-    """Draw the scenario: cytoscape for small fabrics, a WebGL figure for large ones. The canvas fits the drawing
-    to its size when the fabric's source changes (a new fabric), not after an edit, so an edit moves nothing."""
+    """Draw the part of the scenario's fabric the page shows: on the canvas (a small fabric, or one group of a
+    large one), else as its overview of blocks (see :func:`~vizcoll.ui.figures.topology.fabric_drawing`). The
+    canvas fits the drawing to its size when the fabric's source or the part changes, not after an edit, so an
+    edit moves nothing."""
     scenario, message = checked(scenario_dict)
     if scenario is None:
-        return (no_update,) * 6 + (message,) + (no_update,) * 5
+        return (no_update,) * 6 + (message,) + (no_update,) * 7
     topo = topology_of(scenario)
     try:
         colours, comm_info = communicator_colours(scenario, topo)
         comm_options = comm_edit_options(scenario, topo)
     except VizcollError as exc:
         colours, comm_info, comm_options = {}, f"⚠ {exc}", [{"label": "a new communicator", "value": NEW_COMM}]
-    small = topo.n_nodes <= SMALL_LIMIT
+    view = drawn_view(scenario, PAGE)
+    elements, figure = fabric_drawing(view, topo, colours)
+    small = figure is None
     hidden, shown = {"display": "none"}, {"width": "100%", "height": "560px"}
-    pos = positions_of(scenario)
-    elements = cytoscape_elements(topo, colours, pos) if small else []
-    figure = no_update if small else large_figure(topo, pos)
     names = [topo.names[i] for i in (topo.endpoints if len(topo.endpoints) else topo.switches)]
     root = root_of(scenario, topo)
     options = names[:500] + ([root] if root and root not in names[:500] else [])
     spec = scenario.spec if scenario.uploaded is None else ""
-    return (elements, shown if small else hidden, figure, hidden if small else shown, {} if small else hidden,
-            counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern,
-            canvas_layout(source_digest(scenario)))
+    return (elements, shown if small else hidden, no_update if small else figure, hidden if small else shown,
+            {} if small else hidden, counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern,
+            canvas_layout(f"{source_digest(scenario)}:{view.part}"), part_options(scenario, topo), view.part)
 
 
 def compute_broadcast(scenario_dict):
@@ -442,6 +471,8 @@ def compute_broadcast(scenario_dict):
            f"{s['unreachable']:,} unreachable."
     if topo.n_nodes > ANIMATION_LIMIT:
         return None, info + f" (the animation is drawn for fabrics up to {ANIMATION_LIMIT:,} nodes)"
+    if drawn_view(scenario, PAGE).part != WHOLE:
+        return None, info + " (the animation is drawn on the whole fabric: choose it above)"
     return timeline, info
 
 
