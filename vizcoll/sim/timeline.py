@@ -58,6 +58,7 @@ KEY_MOMENTS = {
     "detect": "fault detected",  # the master's ping times out, a vote finds a copy that differs
     "vote": "vote",  # TREFT's 2-of-3 comparison of the three copies
     "recover": "recovery",  # the reduction's recovery steps
+    "drop": "message lost",  # a broken link stops a message (barrier, aggregation), a lost or unread one
     "join": "join request",  # a multicast group member asks the subnet manager to join
     "leave": "leave request",
     "release": "barrier release",  # a two-phase barrier's root has every Gather and releases

@@ -65,7 +65,7 @@ def _rows_and_groups(topo: Topology, pos: np.ndarray) -> tuple[np.ndarray, np.nd
         if (z >= 0).any():
             return is_switch, np.maximum(z, -1), "plane"
         band = max(1, int(np.ceil((y.max() + 1) / CHUNKS)))
-        return is_switch, np.where(y >= 0, y // band, -1), "rows"
+        return is_switch, np.where(y >= 0, y // band, -1), "band"
     word = "pod" if "fat-tree" in str(topo.meta.get("generator", "")) else "group"
     if has("level") and (group >= 0).any():
         return topo.node_attrs["level"].astype(np.int64), group, word
@@ -111,9 +111,9 @@ def bundles(topo: Topology, part: Blocks, values: np.ndarray | None = None) -> d
     ``links`` (links in the bundle), ``broken`` (broken ones), and of ``values`` (one per link row, default 0)
     the ``max`` and ``mean`` over the bundle's links."""
     values = np.zeros(topo.n_links) if values is None else np.asarray(values, dtype=float)
-    a, b = part.of[topo.link_a], part.of[topo.link_b]
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
-    pairs, which = np.unique(np.stack([lo, hi], axis=1), axis=0, return_inverse=True)
+    a, b = part.of[topo.link_a].astype(np.int64), part.of[topo.link_b].astype(np.int64)
+    keys, which = np.unique(np.minimum(a, b) * len(part) + np.maximum(a, b), return_inverse=True)
+    pairs = np.stack([keys // len(part), keys % len(part)], axis=1)
     which = which.reshape(-1)
     links = np.bincount(which, minlength=len(pairs))
     top = np.full(len(pairs), -np.inf)

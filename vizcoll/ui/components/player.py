@@ -38,8 +38,8 @@ from vizcoll.ui.forms import whole_or
 __all__ = ["player", "register_player", "next_step", "timeline_step", "timeline_at", "SPEEDS", "MARKS", "BUTTONS"]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
-MARKS = {"fault": "⚡", "detect": "⚠", "vote": "✓", "recover": "↺", "join": "+", "leave": "−", "release": "↓",
-         "complete": "■", "result": "Σ"}
+MARKS = {"fault": "⚡", "detect": "⚠", "vote": "✓", "recover": "↺", "drop": "✕", "join": "+", "leave": "−",
+         "release": "↓", "complete": "■", "result": "Σ"}
 """The sign of each key moment on the slider (one per kind of :data:`~vizcoll.sim.timeline.KEY_MOMENTS`)."""
 MAX_MARKS = 60  # more key moments than this: every one can be jumped to, an even share of them is marked
 # In the browser, from the timeline dict: its number of steps (runs of equal event times), the positions of its

@@ -21,7 +21,7 @@ def view_figure(view, values: np.ndarray, title: str, label: str = "EFI", diverg
     """``values`` (one per link row of the whole fabric) on ``view`` (a :class:`~vizcoll.ui.models.parts.
     FabricView`): bundles coloured by their max and sized by their mean on the overview (the blocks a
     ``highlight`` — link rows, e.g. a group's tree — touches ringed), else every link of the part with its
-    ``hover`` text, ``highlight`` drawn thick."""
+    ``hover`` text (one per link drawn: per row of ``view.rows``), ``highlight`` drawn thick."""
     values = np.asarray(values, dtype=float)
     if view.overview is not None:
         part = view.overview
@@ -33,6 +33,6 @@ def view_figure(view, values: np.ndarray, title: str, label: str = "EFI", diverg
     index[view.rows] = np.arange(len(view.rows))
     shown = index[np.asarray(highlight, dtype=np.int64)] if highlight is not None and len(highlight) else None
     pos = view.pos if view.part == "whole" else stretched(view.pos)  # a group alone fills the figure
-    return link_value_figure(view.topo, values[view.rows], title, hover=[hover[r] for r in view.rows] if hover
-                             else None, diverging=diverging, highlight=None if shown is None else shown[shown >= 0],
-                             label=label, clickable=clickable, pos=pos)
+    return link_value_figure(view.topo, values[view.rows], title, hover=hover, diverging=diverging,
+                             highlight=None if shown is None else shown[shown >= 0], label=label,
+                             clickable=clickable, pos=pos)

@@ -22,7 +22,7 @@ def route_figures(view, a: MulticastResult, b: MulticastResult, group: int | Non
     per = " per bundle of links" if view.overview is not None else ""
     heat = [view_figure(view, r.efi, f"{name}: {r.algo} (max EFI {int(r.efi.max(initial=0))}){where}{per}",
                         hover=None if view.overview is not None else groups_hover(
-                            groups_on_links(r, len(r.efi)), rows=view.rows),
+                            groups_on_links(r, len(r.efi), view.rows)),
                         highlight=tree_rows(r, group), clickable=True)
             for name, r in (("A", a), ("B", b))]
     diff = view_figure(view, b.efi - a.efi, f"Difference B − A ({b.algo} − {a.algo}){where}{per}", diverging=True,

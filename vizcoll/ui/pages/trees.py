@@ -72,6 +72,7 @@ from vizcoll.ui.models.trees import (
     PRESETS,
     ROUTES,
     comm_options,
+    computed,
     cost_of,
     engine_key,
     goal_file,
@@ -461,7 +462,7 @@ def part_choices(data, value_now=None):
 
 def choose_part(value, plan, data):
     """Another part of the fabric chosen: remembered in the scenario, and the trees drawn on it at once from the
-    computed trees (a plan still computing in the background draws it when done)."""
+    computed trees (a plan still computing in the background draws the part chosen when it is done)."""
     scenario, message = checked(data)
     if not user_action() or scenario is None:
         return no_update, message or no_update, no_update, no_update, no_update
@@ -472,7 +473,7 @@ def choose_part(value, plan, data):
         return no_update, f"⚠ {exc}", no_update, no_update, no_update
     store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
     plan, job = _pending(plan)
-    if plan is None or job or "error" in plan:
+    if plan is None or "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
         return store, "", no_update, no_update, no_update
     drawn = scenario if store is no_update else Scenario.from_dict(store)
     return store, "", type_one_view(plan, drawn.to_dict())[1], *type_two_view(plan, drawn.to_dict())[:2]
