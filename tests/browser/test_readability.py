@@ -26,6 +26,8 @@ from .readability import page_problems, viewport
 
 DOCS = ROOT / "docs" / "screenshots"
 LARGEST_EXAMPLE = max(EXAMPLE_SPECS.values(), key=lambda spec: from_spec(spec).n_nodes)
+LARGEST_TREES = max(trees_model.PRESETS, key=lambda k: from_spec(trees_model.PRESETS[k][1]["spec"]).n_nodes)
+LARGEST_MULTICAST = max(multicast_model.PRESETS, key=lambda k: from_spec(multicast_model.PRESETS[k]["spec"]).n_nodes)
 # (name, path, scenario, (selector, text) the page shows once its views are drawn)
 STATES = [
     ("home", "/", DEFAULT_SCENARIO, ("#topo-bcast-info", "nodes reached")),
@@ -33,10 +35,10 @@ STATES = [
     ("topology-largest", "/topology", Scenario(spec=LARGEST_EXAMPLE, pattern="hier:4"),
      ("#topo-bcast-info", "nodes reached")),
     ("trees", "/trees", DEFAULT_SCENARIO, ("#trees-player-position", "step 0 of")),
-    ("trees-largest", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, "sunway"),
-     ("#trees-compare", "32-ary")),
+    ("trees-largest", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, LARGEST_TREES),
+     ("#trees-compare", "2-ary")),
     ("multicast", "/multicast", DEFAULT_SCENARIO, ("#mc-summary", "minhop-new")),
-    ("multicast-largest", "/multicast", multicast_model.preset_scenario("pruned-fat-tree", DEFAULT_SCENARIO),
+    ("multicast-largest", "/multicast", multicast_model.preset_scenario(LARGEST_MULTICAST, DEFAULT_SCENARIO),
      ("#mc-summary", "fulb")),
     ("barrier", "/barrier", DEFAULT_SCENARIO, ("#bar-ranges", "Fig. 7")),
     ("barrier-largest", "/barrier",
@@ -54,7 +56,7 @@ STATES = [
 BUSY = "return !!document.querySelector('[data-dash-is-loading=\"true\"], .job.running');"
 
 
-def settled(page, quiet: float = 1.5, timeout: float = 120) -> None:
+def settled(page, quiet: float = 1.5, timeout: float = 240) -> None:
     """Wait until no callback and no background job has run for ``quiet`` seconds."""
     end, calm = time.time() + timeout, None
     while time.time() < end:

@@ -86,3 +86,13 @@ def test_positions_of_a_scenario_are_cached_and_ignore_breaks():
     switch = int(np.flatnonzero(topology_of(DEFAULT_SCENARIO).kind == SWITCH)[0])
     edited = DEFAULT_SCENARIO.with_edit({"op": "add_node", "name": "probe", "kind": "switch"})
     assert np.array_equal(positions_of(edited)[switch], pos[switch])
+
+
+def test_an_exported_frame_finds_the_links_a_player_step_highlights():
+    """The static export resolves the pages' link selectors (``edge[link = 5]``) as cytoscape does."""
+    from vizcoll.ui.figures.cytoscape import resolve_styles
+
+    elements = cytoscape_elements(topology_of(DEFAULT_SCENARIO))
+    styles = resolve_styles(elements, [{"selector": links_selector([5, 17]), "style": {"line-color": "#ff7f0e"}}])
+    orange = {eid for eid, style in styles.items() if style.get("line-color") == "#ff7f0e"}
+    assert {e["data"]["link"] for e in elements if e["data"]["id"] in orange} == {5, 17}

@@ -199,6 +199,7 @@ def schedules_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
         return pack
     topo, tl = topology_of(scenario), Timeline.from_dict(timeline)
     pack.figures.append(drawn("replay-end", f"{name} replayed on the scenario's fabric, at its end.",
-                              cytoscape_elements(topo), replay_stylesheet(topo, timeline, tl.n_steps)))
+                              cytoscape_elements(topo, pos=positions_of(scenario)),
+                              replay_stylesheet(topo, timeline, tl.n_steps)))
     pack.tables.append(timeline_table("replay-messages", f"{name}: every message of the replay.", tl, topo.names))
     return pack

@@ -1,4 +1,5 @@
-"""Pure builders for link-load views: EFI heatmaps on the fabric, differences, histograms, group summaries.
+"""Pure builders for link-load views: EFI heatmaps on the fabric, differences, histograms (a large fabric's
+overview: :mod:`vizcoll.ui.figures.blocks`).
 
 A *link value* is one number per link row of a topology (e.g. the edge
 forwarding index: how many multicast groups use the link). Links are drawn as
@@ -22,7 +23,7 @@ from vizcoll.topology.model import ENDPOINT, Topology
 from vizcoll.ui.figures.labels import add_labels
 from vizcoll.ui.figures.style import DIVERGING, SEQUENTIAL, styled
 
-__all__ = ["link_value_figure", "efi_histogram", "group_summary", "groups_hover", "BROKEN"]
+__all__ = ["link_value_figure", "efi_histogram", "groups_hover", "BROKEN"]
 
 BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
 BINS = 9
@@ -176,23 +177,4 @@ def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:
                       xaxis_title="EFI (groups on the link)", yaxis_title="links" + (" (log scale)" if log else ""),
                       yaxis_type="log" if log else "linear", xaxis_dtick=1 if top <= 20 else None,
                       margin={"l": 50, "r": 10, "b": 40}, plot_bgcolor="white")
-    return styled(fig)
-
-
-def group_summary(topo: Topology, values: np.ndarray, label: str = "EFI", title: str = "",
-                  diverging: bool = False) -> go.Figure:
-    """Max link value between groups (pods, dragonfly groups) or levels: a large fabric at a glance."""
-    key = topo.attr("group") if (topo.attr("group") >= 0).any() else topo.attr("level")
-    key = np.where(key >= 0, key, key.max() + 1)  # core switches etc. form their own row
-    ka, kb = key[topo.link_a], key[topo.link_b]
-    n = int(key.max()) + 1
-    grid = np.zeros((n, n))
-    np.maximum.at(grid, (np.minimum(ka, kb), np.maximum(ka, kb)), np.asarray(values, dtype=float))
-    grid = np.maximum(grid, grid.T)
-    fig = go.Figure(go.Heatmap(z=grid, colorscale=DIVERGING if diverging else SEQUENTIAL, zmid=0 if diverging else None,
-                               colorbar={"title": {"text": f"max {label}"}},
-                               hovertemplate="group %{y} – group %{x}: max " + label + " %{z}<extra></extra>"))
-    title = title or f"Max {label} on the links between groups (last row: top switches)"
-    fig.update_layout(title={"text": title},
-                      height=420, xaxis_title="group", yaxis_title="group", margin={"l": 50, "r": 10, "b": 40})
     return styled(fig)

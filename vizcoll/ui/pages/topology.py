@@ -52,19 +52,21 @@ from vizcoll.ui.figures.topology import (
 )
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
-from vizcoll.ui.models.parts import WHOLE, drawn_view, natural_part, part_options, read_part
+from vizcoll.ui.models.parts import WHOLE, drawn_view, part_options
 from vizcoll.ui.models.topology import (
     ANIMATION_LIMIT,
     EXAMPLE_SPECS,
     NEW_COMM,
     PAGE,
     broadcast_timeline,
+    clicked_part,
     comm_edit_options,
     communicator_colours,
     link_label,
     root_of,
     source_digest,
     spec_help,
+    with_part,
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.topology import broadcast_stylesheet, counts_text, legend_items
@@ -255,25 +257,9 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger == TOPO_ROOT:
         return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "root": text(values["root"])})
     if trigger in (TOPO_PART, TOPO_LARGE):
-        return _with_part(scenario, values["part"] if trigger == TOPO_PART else clicked_part(values["block"]))
+        return with_part(scenario, values["part"] if trigger == TOPO_PART else clicked_part(values["block"]))
     edit = _edit_for(trigger, scenario, values)
     return scenario.with_edit(edit) if edit else scenario
-
-
-def clicked_part(click) -> str | None:
-    """The group a click on the overview's blocks chose (its ``customdata``, ``"group:7"``), or None."""
-    points = click.get("points") if isinstance(click, dict) else None
-    point = points[0] if isinstance(points, list) and points and isinstance(points[0], dict) else {}
-    part = point.get("customdata")
-    return part if isinstance(part, str) and part else None
-
-
-def _with_part(scenario: Scenario, value) -> Scenario:
-    """The scenario drawing ``value`` (checked: a part of its fabric; the natural one is not stored)."""
-    topo = topology_of(scenario)
-    part = read_part(value, scenario, topo)
-    part = None if part == natural_part(topo) else part
-    return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "part": part})
 
 
 def _communicators_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
