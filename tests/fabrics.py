@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+REAL_FABRICS = Path(os.environ.get("VIZCOLL_REAL_FABRICS", Path(__file__).resolve().parents[2] / "shared" / "data"
+                                   / "real-fabrics"))
+"""Real clusters' own fabric files (../shared/data/real-fabrics, never copied here; SOURCES.txt says where each
+comes from). Tests that read them are skipped where the folder is not there (set VIZCOLL_REAL_FABRICS to it)."""
+
 HOSTS = ("alpha", "beta", "gamma", "delta")
 
 

@@ -50,6 +50,7 @@ import numpy as np
 from vizcoll.comm import Communicators, Placement, from_lists, parse_pattern, place
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
+from vizcoll.topology.layout import edited_positions
 from vizcoll.topology.model import ENDPOINT, LINK_LABEL, Topology
 
 __all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "MAX_TABLES_CHARS", "WORLD",
@@ -164,6 +165,12 @@ class Scenario:
         for edit in self.edits:
             apply_edit(topo, edit)
         return topo
+
+    def positions(self) -> np.ndarray:
+        """Where a drawing puts each node of :meth:`fabric` (``(n, 2)``): the source fabric's layout with every
+        edit replayed on it (:func:`vizcoll.topology.layout.edited_positions`), so an edit moves no node it did
+        not add, and a new node goes next to what it is linked to."""
+        return edited_positions(replace(self, edits=[]).fabric(), self.edits, self.fabric())
 
     def topology(self) -> Topology:
         """The fabric with the scenario's breaks applied (breaks naming a missing link are skipped)."""

@@ -122,9 +122,9 @@ def test_a_grid_preset_a_clicked_break_and_dlct_steering_around_it(bar):
     assert page.duo.get_logs() == []
 
     # a real click on link 0 (sw0-0 – sw0-1) breaks it in the shared scenario: the badge reports it, DLCT adjusts
-    page.click_element("#l0")
+    page.click_element("edge[link = 0]")
     wait_for_badge(page, "1 broken", LINK0)
-    until(lambda: page.cy("return cy.$('#l0').hasClass('broken');"), 10)
+    until(lambda: page.cy("return cy.$('edge[link = 0]').hasClass('broken');"), 10)
     page.duo.wait_for_contains_text("#bar-flag", "root sw0-0 gathered a total path length of 27 (ideal 24) → "
                                                  "round(6)", timeout=20)
     until(lambda: summary(page).get("K per barrier") == "6, 0, 0", 10)

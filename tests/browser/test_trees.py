@@ -89,7 +89,7 @@ def test_trees_page_compares_trees_and_plays_the_aggregation(page):
 
     page.duo.wait_for_contains_text("#trees-logical", "4-ary tree over 16 processes: height 2", timeout=20)
     page.duo.wait_for_contains_text("#trees-logical", "h15")  # the host names under the vertices
-    page.duo.wait_for_contains_text("#trees-mapped", "max 12 packets on one link")
+    page.duo.wait_for_contains_text("#trees-mapped", "max 12 packets on one")
     until(lambda: "root: rank 0" in trace_names(page, "trees-logical"), 10)
     until(lambda: "k* = 41 (F* = 1.142 μs)" in trace_names(page, "trees-fk"), 20)
     assert any(name.startswith("|F(k) − F*| ≤ ε = 0.1 μs") for name in trace_names(page, "trees-fk"))
@@ -183,11 +183,11 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
     # a click on the broken link of the drawing repairs it for every page; one on h5's cable breaks that
     page.canvas = "trees-canvas"
     page.wait_for_cy()
-    page.click_element("#l32")
+    page.click_element("edge[link = 32]")
     until(lambda: "0 broken" in badge(page), 20, msg=badge(page))
     until(lambda: text(page, "#trees-flag") == "", 20)
     until(lambda: "broken links" not in text(page, "#trees-compare"), 20)  # the table follows the flag
-    page.click_element("#l5")
+    page.click_element("edge[link = 5]")
     until(lambda: all(p in badge(page) for p in ("1 broken", ISOLATING)), 20, msg=badge(page))
     page.click("#trees-routes input[value='live']")
     page.duo.wait_for_contains_text("#trees-flag", "h5 has no live link left", timeout=30)

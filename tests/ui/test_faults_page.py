@@ -94,8 +94,14 @@ def test_treft_injection_ends_corrected_with_an_error_cell_at_the_injection_step
 
 def test_overhead_chart_has_three_workflows_by_three_variants():
     fig = page.render_overhead(lambda _value: None, None)
-    assert [t.name for t in fig.data] == ["TREFT", "TREFT-E1", "TREFT-E2"]
-    for trace in fig.data:
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert [t.name for t in bars] == ["TREFT", "TREFT-E1", "TREFT-E2"]
+    # the paper's averages: dashed lines named in the legend (no label over the bars)
+    assert [t.name for t in fig.data if t.type != "bar"] == [f"paper average {name}: {PAPER_AVERAGE[key]} %" for key,
+                                                              name in (("treft", "TREFT"), ("e1", "TREFT-E1"),
+                                                                       ("e2", "TREFT-E2"))]
+    assert not fig.layout.annotations
+    for trace in bars:
         assert {x.split(".")[0] for x in trace.x} == {"HC", "VP", "MB"}
         assert len(trace.x) == 6
     assert sorted(s.y0 for s in fig.layout.shapes) == sorted(PAPER_AVERAGE.values())
@@ -234,5 +240,14 @@ def test_the_overhead_chart_reports_its_progress_run_by_run():
     runs = len(model.OVERHEAD_RUNS)
     assert runs == 18 and seen[0] == (0, 1, "TREFT overhead…")
     assert seen[1:] == [(i, runs, f"TREFT overhead: {i} of {runs} runs") for i in range(1, runs + 1)]
-    assert [t.name for t in fig.data] == ["TREFT", "TREFT-E1", "TREFT-E2"]
+    assert [t.name for t in fig.data if t.type == "bar"] == ["TREFT", "TREFT-E1", "TREFT-E2"]
     assert find_component(page.body(DEFAULT_SCENARIO), f"{page.FT_OVERHEAD_JOB}-cancel") is not None
+
+
+def test_a_summary_says_what_a_failed_run_lacks_never_none():
+    """A worker killed before the task-based reduction can recover: no tree height, shown as a dash."""
+    params = model.read_reduction("8", str(8 << 20), "0", "2,5", model.CLICK, "0", [2, 0.0115])
+    _, figures, binomial = model.reduction_runs(params)
+    assert figures["rounds"] is None and figures["unrecoverable"]
+    text = str(page.reduction_summary(figures, binomial))
+    assert "None" not in text and "Td('tree height (rounds)'), Td('—')" in text

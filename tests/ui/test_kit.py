@@ -8,12 +8,15 @@ import time
 from dash import Dash, dcc, html
 
 from vizcoll.ui.components import kit
-from vizcoll.ui.figures.common import blank_figure, framed
+from vizcoll.ui.figures.common import blank_figure
 
 
-def test_graphs_save_svg_named_by_their_page():
-    assert kit.graph_config("vizcoll-trees") == {"toImageButtonOptions": {"format": "svg",
-                                                                          "filename": "vizcoll-trees"}}
+def test_graphs_save_svg_named_by_their_page_and_never_link_out():
+    config = kit.graph_config("vizcoll-trees")
+    assert config["toImageButtonOptions"] == {"format": "svg", "filename": "vizcoll-trees"}
+    assert config["showSendToCloud"] is False and config["displaylogo"] is False  # no "Share chart…", no logo link
+    assert config["showEditInChartStudio"] is False and config["showLink"] is False
+    assert "sendChartToCloud" in config["modeBarButtonsToRemove"]
     graph = kit.graph("trees-fk", "vizcoll-trees", style={"height": 10})
     assert isinstance(graph, dcc.Graph) and graph.id == "trees-fk" and graph.config["toImageButtonOptions"]
     assert graph.style == {"height": 10}
@@ -55,7 +58,8 @@ def test_one_blank_figure():
     assert fig.layout.height == 200 and fig.layout.annotations[0].text == "Choose a group."
     assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
     assert blank_figure().layout.height == 320
-    assert framed(blank_figure()).layout.title.x == 0.01
+    long = blank_figure("Computed in the background: see the progress bar at the top of the page, then wait.")
+    assert "<br>" in long.layout.annotations[0].text  # wrapped to fit half a page
 
 
 def test_a_job_process_runs_below_the_web_workers_priority(tmp_path):

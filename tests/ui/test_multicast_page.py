@@ -89,8 +89,9 @@ def tree_link_ids(s: Scenario, algo: str) -> set[int]:
 def test_defaults_are_plain_values_and_check_themselves():
     assert model.DEFAULTS == {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
     topo = topology_of(DEFAULT_SCENARIO)
-    assert model.read_params(model.DEFAULTS, topo, 8) == model.DEFAULTS
-    assert model.read_params(model.DEFAULTS | {"part": "group:2", "group": 7}, topo, 8)["part"] == "group:2"
+    assert model.read_params(model.DEFAULTS, DEFAULT_SCENARIO, topo, 8) == model.DEFAULTS
+    assert model.read_params(model.DEFAULTS | {"part": "group:2", "group": 7}, DEFAULT_SCENARIO, topo, 8)["part"] \
+        == "group:2"
     assert model.PAGE == "multicast" and set(model.PRESETS) == {"pruned-fat-tree", "dragonfly", "taihulight",
                                                                  "fat-tree-64"}
     assert all(p["a"] in ALGORITHMS and p["b"] in ALGORITHMS for p in model.PRESETS.values())
@@ -103,8 +104,8 @@ def test_the_page_uses_no_private_fabric_builder():
 
 @pytest.mark.parametrize("changes, words", [
     ({"a": "nope"}, "unknown algorithm A 'nope'"), ({"b": 3}, "unknown algorithm B '3'"),
-    ({"b": None}, "unknown algorithm B"), ({"part": "group:99"}, "no switch group '99'"),
-    ({"part": "group:-1"}, "no switch group"), ({"part": "everything"}, "unknown part 'everything'"),
+    ({"b": None}, "unknown algorithm B"), ({"part": "group:99"}, "no group '99'"),
+    ({"part": "group:-1"}, "no group"), ({"part": "everything"}, "unknown part 'everything'"),
     ({"part": ["whole"]}, "unknown part"), ({"group": 99}, "group 99 does not exist: the scenario has 8 (0–7)"),
     ({"group": -1}, "group -1 does not exist"), ({"group": "1"}, "must be a group number, got '1'"),
     ({"group": True}, "must be a group number"), ({"group": 1.5}, "must be a group number")])
@@ -140,7 +141,7 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     forged = DEFAULT_SCENARIO.with_params("multicast", {"a": "evil", "b": "sssp", "part": "group:42", "group": 1e9})
     v = view(forged)
     assert v["status"].startswith("⚠ The page's stored settings: unknown algorithm A 'evil'")
-    assert "no switch group '42'" in v["status"] and "must be a group number" in v["status"]
+    assert "no group '42'" in v["status"] and "must be a group number" in v["status"]
     assert cells(v["summary"])["groups"] == ["8", "8"]  # the defaults stand in: A minhop-new, B sssp
     assert v["a"].layout.title.text.startswith("A: minhop-new") and v["b"].layout.title.text.startswith("B: sssp")
     text = str(page.body(forged))
@@ -205,9 +206,9 @@ def test_the_teaching_preset_replaces_the_scenario_and_reproduces_8_vs_3():
     table = cells(v["summary"])
     assert table["max EFI"] == ["8", "3"] and table["groups"] == ["24", "24"]
     assert table["unroutable groups"] == ["0", "0"]
-    assert v["a"].layout.title.text == "A: minhop-new (max EFI 8)"
-    assert v["b"].layout.title.text == "B: fulb (max EFI 3)"
-    assert v["diff"].layout.title.text == "Difference B − A (fulb − minhop-new)"
+    assert v["a"].layout.title.text.replace("<br>", " ") == "A: minhop-new (max EFI 8)"
+    assert v["b"].layout.title.text.replace("<br>", " ") == "B: fulb (max EFI 3)"
+    assert v["diff"].layout.title.text.replace("<br>", " ") == "Difference B − A (fulb − minhop-new)"
     assert v["status"] == "" and "Worst links under A (minhop-new): " in v["worst"]
     dragonfly = stored(update(PRESET, s, preset="dragonfly")[0])
     assert dragonfly.spec == "dragonfly:a=4,p=2,h=2" and dragonfly.params["multicast"]["b"] == "fulb+global"
@@ -269,7 +270,8 @@ def test_an_uploaded_fabric_shows_its_host_names_and_its_communicators():
     assert "spine[1]-leafA[3]" in v["worst"] or "spine[2]-leafB[3]" in v["worst"]
     # the names are written on the small fabric's drawing and in every hover text
     names = [n for t in v["a"].data if t.name in ("switches", "end nodes") for n in t.text]
-    assert set(HOSTS) | {"spine", "leafA", "leafB"} == set(names) == {a.text for a in v["a"].layout.annotations}
+    written = next(t for t in v["a"].data if t.name == "names").text
+    assert set(HOSTS) | {"spine", "leafA", "leafB"} == set(names) == set(written)
     assert any("alpha[1]" in text for text in hover_trace(v["a"]).text)
     options = page.controls(s.to_dict())[5]
     assert options[2]["label"] == "group 2: 3 members (alpha, gamma, delta)"
@@ -378,8 +380,8 @@ def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says
     assert table["mean EFI (used links)"][0] == table["mean EFI (used links)"][1]
     assert v["summary"][1].children == ("Same EFI on every link: B (fulb) puts exactly as many groups on each link as "
                                         "A (the fabric's tables), max EFI 3.")
-    assert v["a"].layout.title.text == "A: the fabric's tables (max EFI 3)"
-    assert v["diff"].layout.title.text == "Difference B − A (fulb − the fabric's tables)"
+    assert v["a"].layout.title.text.replace("<br>", " ") == "A: the fabric's tables (max EFI 3)"
+    assert v["diff"].layout.title.text.replace("<br>", " ") == "Difference B − A (fulb − the fabric's tables)"
     assert np.array_equal(model.routed(loaded, "tables").efi, model.routed(loaded, "fulb").efi)
     assert v["status"] == "" and "Worst links under A (the fabric's tables): " in v["worst"]
     # the controls: A offers the tables first, the groups carry their MLIDs, the tables can be forgotten

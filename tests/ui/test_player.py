@@ -8,10 +8,10 @@ import pytest
 from dash import Dash
 
 from tests.callback_context import in_callback
-from vizcoll.sim.timeline import Event, Timeline
-from vizcoll.ui.components.player import BUTTONS, SPEEDS, next_step, register_player, timeline_step
+from vizcoll.sim.timeline import KEY_MOMENTS, Event, Timeline
+from vizcoll.ui.components.player import BUTTONS, MARKS, SPEEDS, next_step, register_player, timeline_step
 
-TRIGGERS = [name for name, _ in BUTTONS] + ["tick", "timeline", None, "speed"]
+TRIGGERS = [name for name, _, _ in BUTTONS] + ["tick", "timeline", None, "speed"]
 SIZES = range(0, 5)
 
 
@@ -30,7 +30,8 @@ def test_every_transition_stays_in_range_and_follows_the_rules(n):
     for trigger, position, size, playing in cases():
         if size != n:
             continue
-        new, now_playing = next_step(trigger, position, n, playing)
+        moments = [m for m in (1, 3) if m <= n]
+        new, now_playing = next_step(trigger, position, n, playing, moments)
         where = (trigger, position, n, playing)
         assert 0 <= new <= n, where
         p = clamp(position, n)
@@ -39,7 +40,9 @@ def test_every_transition_stays_in_range_and_follows_the_rules(n):
             "back": (max(p - 1, 0), False),
             "forward": (min(p + 1, n), False),
             "last": (n, False),
-            "timeline": (0, False),  # a new timeline always starts from its initial state, paused
+            "prev-key": (max([m for m in moments if m < p], default=p), False),
+            "next-key": (min([m for m in moments if m > p], default=p), False),
+            "timeline": (p, False),  # a new timeline keeps the step (clamped to its length), paused
             "tick": (p + 1, True) if p < n else (n, False),
             "play": (p, False) if playing else ((0 if p >= n else p), n > 0),
         }.get(trigger, (p, playing))  # anything else (None, the speed) changes nothing
@@ -57,8 +60,13 @@ def test_named_transitions():
     assert next_step("play", 0, 0, False) == (0, False)  # nothing to play
     assert next_step("tick", 4, 5, True) == (5, True)
     assert next_step("tick", 5, 5, True) == (5, False)  # the tick stops at the end
-    assert next_step("timeline", 4, 5, True) == (0, False)  # a new timeline resets to 0
-    assert next_step("timeline", 9, 3, False) == (0, False)
+    assert next_step("timeline", 4, 5, True) == (4, False)  # a new timeline (a fault injected here) keeps the step
+    assert next_step("timeline", 9, 3, False) == (3, False)  # ... or its last one
+    assert next_step("next-key", 0, 9, True, [2, 6]) == (2, False)  # key moments: jump, and pause
+    assert next_step("next-key", 6, 9, False, [2, 6]) == (6, False)  # none later: stay
+    assert next_step("prev-key", 6, 9, False, [2, 6]) == (2, False)
+    assert next_step("prev-key", 1, 9, False, [2, 6]) == (1, False)
+    assert next_step("next-key", 3, 9, False) == (3, False)  # a timeline without key moments
     assert next_step(None, 7, 5, True) == (5, True)  # an out-of-range position is clamped
 
 
@@ -111,11 +119,15 @@ def test_control_callback(callbacks):
     tl = three_step_timeline()
     clicks = [0] * len(BUTTONS)
 
-    def press(prop_id, step, paused, timeline=tl, speed="1×"):
+    def press(prop_id, step, paused, timeline=tl, speed="1×", moments=(2,)):
         steps = Timeline.from_dict(timeline).n_steps if timeline else 0
-        return in_callback(control, prop_id, *clicks, 0, steps, speed, step, paused)
+        return in_callback(control, prop_id, *clicks, 0, steps, speed, step, paused, list(moments))
 
-    assert press("p-steps.data", 2, False) == (0, 3, True, "▶ Play", SPEEDS["1×"])  # new timeline: reset, paused
+    assert press("p-steps.data", 2, False) == (2, 3, True, "▶ Play", SPEEDS["1×"])  # new timeline: same step, paused
+    assert press("p-next-key.n_clicks", 0, True) == (2, 3, True, "▶ Play", SPEEDS["1×"])  # the key moment
+    assert press("p-prev-key.n_clicks", 3, False) == (2, 3, True, "▶ Play", SPEEDS["1×"])
+    assert press("p-next-key.n_clicks", 0, True, moments=[True, "7", -1, 99]) == (0, 3, True, "▶ Play",
+                                                                                 SPEEDS["1×"])  # forged: ignored
     assert press("p-play.n_clicks", 3, True) == (0, 3, False, "❚❚ Pause", SPEEDS["1×"])  # play at the end restarts
     assert press("p-tick.n_intervals", 1, False) == (2, 3, False, "❚❚ Pause", SPEEDS["1×"])
     assert press("p-tick.n_intervals", 3, False) == (3, 3, True, "▶ Play", SPEEDS["1×"])  # stops at the end
@@ -132,3 +144,10 @@ def test_caption_callback(callbacks):
     assert in_callback(caption, None, 2, tl) == ("b → c", "step 2 of 3")
     assert in_callback(caption, None, 3, tl) == ("done", "step 3 of 3")
     assert in_callback(caption, None, 99, tl) == ("done", "step 3 of 3")
+
+
+def test_every_key_moment_kind_has_its_sign_on_the_slider():
+    assert set(MARKS) == set(KEY_MOMENTS) and len(set(MARKS.values())) == len(MARKS)
+    names = {name for name, _, _ in BUTTONS}
+    assert {"prev-key", "next-key", "play", "first", "last"} <= names
+    assert all("(" in title for _, _, title in BUTTONS)  # each button's tooltip names its key

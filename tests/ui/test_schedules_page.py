@@ -175,7 +175,7 @@ def test_a_step_draws_the_messages_leaving_on_their_routes_and_the_ranks_handlin
     sheet = page.render_step(1, view["timeline"], DEFAULT_SCENARIO.to_dict())  # step 0: 16 messages leave
     links = {lid for e in tl.active_at(0) for lid in e.path_links}
     orange = next(rule for rule in sheet if rule["style"].get("line-color") == SENDING)
-    assert set(orange["selector"].split(", ")) == {f"#l{lid}" for lid in links}
+    assert set(orange["selector"].split(", ")) == {f"edge[link = {lid}]" for lid in links}
     labels = {rule["selector"]: rule["style"]["label"] for rule in sheet if "label" in rule["style"]
               and rule["selector"].startswith("#n")}
     topo = topology_of(DEFAULT_SCENARIO)

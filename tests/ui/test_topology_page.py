@@ -16,9 +16,9 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec
-from vizcoll.topology.model import ENDPOINT, SWITCH
+from vizcoll.topology.model import ENDPOINT
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
-from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
+from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements
 from vizcoll.ui.models import topology as model
 from vizcoll.ui.pages import topology as page
 
@@ -34,7 +34,7 @@ def values(**given) -> dict:
     keys = ("generate", "params_submit", "generator", "upload", "apply", "comm_upload", "tap_edge", "tap_node",
             "root", "add_node", "add_link", "remove_node", "rename", "toggle", "remove_link", "params",
             "upload_name", "comm_upload_name", "a", "b", "new_name", "kind", "link_id", "pattern", "ppn", "mode",
-            "comm_edit")
+            "comm_edit", "part", "block")
     return dict.fromkeys(keys) | {"mode": page.SELECT, "comm_edit": model.NEW_COMM} | given
 
 
@@ -246,7 +246,7 @@ def test_a_page_load_writes_nothing():
 # ------------------------------------------------------------------ views
 def test_render_scenario_small_uses_cytoscape():
     (elements, canvas_style, figure, large_style, legend_style, counts, comm_info, options, comm_options, spec,
-     pattern) = page.render_scenario(DEFAULT.to_dict())
+     pattern, layout, parts, part) = page.render_scenario(DEFAULT.to_dict())
     assert len([e for e in elements if "source" not in e["data"]]) == 36
     assert len([e for e in elements if "source" in e["data"]]) == 48
     assert canvas_style.get("display") != "none" and large_style == {"display": "none"}
@@ -257,6 +257,13 @@ def test_render_scenario_small_uses_cytoscape():
     assert options[0] == "h0" and len(options) == 16
     assert comm_options[-1] == {"label": "a new communicator", "value": model.NEW_COMM} and len(comm_options) == 9
     assert spec == DEFAULT.spec and pattern == "grid2d:4x4"
+    assert layout["name"] == "preset" and layout["fit"] is True  # nodes where the server put them, fitted
+    assert part == "whole" and [o["value"] for o in parts] == ["whole", "overview", "group:0", "group:1", "group:2",
+                                                              "group:3"]
+    edited = page.render_scenario(DEFAULT.with_edit({"op": "add_node", "name": "probe", "kind": "switch"})
+                                  .toggled(H5_LINK).to_dict())
+    assert edited[-3] == layout  # an edit or a break keeps the view: the canvas fits again for a new fabric only
+    assert page.render_scenario(Scenario(spec="torus:2x2,hosts=1").to_dict())[-3] != layout
 
 
 def test_render_scenario_of_an_upload_shows_no_spec():
@@ -264,15 +271,30 @@ def test_render_scenario_of_an_upload_shows_no_spec():
     assert out[9] == "" and set(out[7]) == {"alpha", "beta", "gamma", "delta"}
 
 
-def test_render_scenario_large_uses_a_webgl_figure():
+def test_a_large_fabric_opens_on_its_blocks_and_a_plane_is_drawn_alone_on_the_canvas():
     assert from_spec(LARGE_SPEC).n_nodes > SMALL_LIMIT
-    out = page.render_scenario(Scenario(spec=LARGE_SPEC).to_dict())
+    large = Scenario(spec=LARGE_SPEC)
+    out = page.render_scenario(large.to_dict())
     elements, canvas_style, figure, large_style, legend_style = out[:5]
     assert elements == [] and canvas_style == {"display": "none"} and large_style.get("display") != "none"
     assert legend_style == {"display": "none"}  # the node legend belongs to the cytoscape drawing
-    assert isinstance(figure, go.Figure) and figure.data
-    assert all(isinstance(trace, go.Scattergl) for trace in figure.data)
-    assert "800 switches" in figure.layout.title.text
+    assert isinstance(figure, go.Figure) and "800 switches" in figure.layout.title.text.replace("<br>", " ")
+    blocks = [t for t in figure.data if (t.name or "").startswith("switch blocks")]
+    assert blocks and len(blocks[0].x) == 8 and blocks[0].customdata[3] == "group:3"  # one per z-plane
+    options, part = out[-2:]
+    assert part == "overview" and [o["value"] for o in options][:2] == ["overview", "group:0"]
+    # a click on a block draws its plane alone on the canvas, and a reload keeps it
+    click = {"points": [{"customdata": "group:3"}]}
+    store = update("topo-large.clickData", large, block=click)[0]
+    drilled = page.render_scenario(store)
+    assert Scenario.from_dict(store).params["topology"]["part"] == "group:3" and drilled[-1] == "group:3"
+    nodes = [e for e in drilled[0] if "source" not in e["data"]]
+    assert len(nodes) == 200 and drilled[1].get("display") != "none" and drilled[2] is no_update
+    plane = {n for n in from_spec(LARGE_SPEC).names if n.endswith("-3")}  # sw<x>-<y>-3 and h<x>-<y>-3
+    assert {e["data"]["label"] for e in nodes} == plane
+    forged = update("topo-part.value", large, part="group:99")
+    assert forged[0] is no_update and "no group '99'" in forged[1]
+    assert drilled[-3] != out[-3]  # another part: the canvas fits again
 
 
 def test_a_forged_store_gives_a_message():
@@ -312,14 +334,14 @@ def test_render_step_highlights_the_links_of_the_current_hop():
     mid = page.render_step(position, timeline)
     active = {link for e in tl.active_at(position - 1) for link in e.path_links}
     orange = [r for r in mid if r["style"].get("line-color") == ORANGE]
-    assert len(orange) == 1 and set(orange[0]["selector"].split(", ")) == {f"#l{lid}" for lid in active}
+    assert len(orange) == 1 and set(orange[0]["selector"].split(", ")) == {f"edge[link = {lid}]" for lid in active}
     receivers = {f"#n{e.dst}" for e in tl.active_at(position - 1) if e.dst >= 0}
     assert any(set(r["selector"].split(", ")) == receivers and r["style"]["border-color"] == ORANGE for r in mid)
 
 
 def test_fill_selection_from_clicks():
     node = {"data": {"id": "n21", "label": "h1"}}
-    edge = {"data": {"id": "l5", "link": 5, "name": H5_LINK}}
+    edge = {"data": {"id": "l5-25-2", "link": 5, "name": H5_LINK}}
     select, draw = page.SELECT, page.COMMUNICATOR
     assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", select) == ("h1", "h0", no_update)
     assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, None, select) == \
@@ -345,10 +367,11 @@ def test_cytoscape_elements_classes():
     topo = DEFAULT.topology()
     elements = cytoscape_elements(topo)
     by_id = {e["data"]["id"]: e for e in elements}
-    assert by_id["l17"]["classes"] == "broken" and by_id["l5"]["classes"] == ""
-    assert by_id["l17"]["data"]["name"] == DEFAULT_BREAK
+    by_link = {e["data"]["link"]: e for e in elements if "link" in e["data"]}
+    assert by_link[17]["classes"] == "broken" and by_link[5]["classes"] == ""
+    assert by_link[17]["data"]["name"] == DEFAULT_BREAK
     assert by_id["n0"]["classes"] == "switch" and by_id["n20"]["classes"] == "endpoint"
-    assert by_id["l5"]["data"]["source"] == "n25" and by_id["l5"]["data"]["link"] == 5
+    assert by_link[5]["data"]["source"] == "n25" and by_link[5]["data"]["id"] == "l5-25-2"
     assert all("x" in by_id[f"n{i}"]["position"] for i in range(topo.n_nodes))
 
     coloured = {e["data"]["id"]: e["classes"] for e in cytoscape_elements(topo, {20: 0, 21: 17})}
@@ -373,16 +396,6 @@ def test_communicator_colours():
     assert none == {} and info.startswith("No communicators")
 
 
-def test_large_figure_traces():
-    topo = from_spec(LARGE_SPEC)
-    topo.broken[-1] = True
-    figure = large_figure(topo)
-    names = [trace.name for trace in figure.data]
-    assert any(n.startswith("broken links (") for n in names) and "switches (800)" in names
-    markers = [t for t in figure.data if t.mode == "markers"][0]
-    assert len(markers.x) == int((topo.kind == SWITCH).sum())
-
-
 def test_drawings_write_the_files_descriptions_under_the_nodes():
     text = ('switchguid=0x10\nSwitch 2 "S-0010" # "core switch one"\n[1] "H-0020"[1]\n\n'
             'caguid=0x20\nCa 1 "H-0020" # "stage114 mlx4_0"\n[1] "S-0010"[1]\n')
@@ -390,8 +403,8 @@ def test_drawings_write_the_files_descriptions_under_the_nodes():
     nodes = [e["data"] for e in cytoscape_elements(topo) if "source" not in e["data"]]
     assert [(n["label"], n["caption"]) for n in nodes] == [("S-0010", "core switch one"),
                                                             ("H-0020", "stage114 mlx4_0")]
-    assert {"selector": "node", "style": {"label": "data(caption)", "font-size": 9, "text-valign": "bottom",
-                                          "text-margin-y": 2, "color": "#333"}} in base_stylesheet()
+    node = base_stylesheet()[0]
+    assert node["selector"] == "node" and node["style"]["label"] == "data(caption)"
 
 
 def test_an_upload_says_what_was_skipped_or_kept():

@@ -316,11 +316,11 @@ def test_a_communicator_above_the_cap_gets_a_message():
 def test_logical_and_mapped_figures_of_the_chosen_tree():
     s = DEFAULT_SCENARIO
     logical, mapped, info = page.render_type_one(plan_of(s), s.to_dict())
-    assert logical.layout.title.text == "4-ary tree over 16 processes: height 2"
+    assert logical.layout.title.text.replace("<br>", " ") == "4-ary tree over 16 processes: height 2"
     assert "root: rank 0" in [t.name for t in logical.data]
     assert {t.name for t in logical.data} >= {"edge0.0 (2)", "edge3.1 (2)", "tree edge (child → parent)"}
     assert {f"h{i}" for i in range(16)} <= set(texts(logical))  # the host of every vertex
-    assert mapped.layout.title.text == "4-ary on the fabric: max 12 packets on one link"
+    assert mapped.layout.title.text.replace("<br>", " ") == "4-ary on the fabric: max 12 packets on one link"
     names = [t.name for t in mapped.data]
     assert "switch links with packets between groups" in names and "root: rank 0 on h0" in names
     broken = [t for t in mapped.data if (t.name or "").startswith("broken")]  # the scenario's broken cable, dashed
@@ -333,7 +333,7 @@ def test_logical_and_mapped_figures_of_the_chosen_tree():
 def test_big_trees_are_drawn_in_part():
     tree = kary_tree(600, 4)
     fig = logical_tree_figure(tree, ["all"] * 600, "a big tree", names=[f"n{i}" for i in range(600)])
-    assert fig.layout.title.text == "a big tree — first 512 of 600 vertices drawn"
+    assert fig.layout.title.text.replace("<br>", " ") == "a big tree — first 512 of 600 vertices drawn"
     assert "host names" not in [t.name for t in fig.data]  # names only under small trees
     pos = tree_positions(kary_tree(7, 2))
     assert pos[0] == (1.5, 0) and pos[3] == (0.0, 2) and pos[6] == (3.0, 2)
@@ -345,8 +345,9 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     hosts = [fabric_of(small).names[n] for n in fabric_of(small).endpoints[:4].tolist()]
     s = Scenario(spec=small.spec, lists=[hosts], params={"trees": {"comm": 0, "degree": 3}})
     physical, cheap, info = page.render_type_two(plan_of(s), s.to_dict())
-    assert physical.layout.title.text == "Physical tree T: 3 switches hold an entry, height 2"
-    assert cheap.layout.title.text == "Min-cost tree A (degree ≤ 3): 2 switches hold an entry, height 2"
+    assert physical.layout.title.text.replace("<br>", " ") == "Physical tree T: 3 switches hold an entry, height 2"
+    assert cheap.layout.title.text.replace("<br>", " ") == ("Min-cost tree A (degree ≤ 3): 2 switches hold an entry, "
+                                                            "height 2")
     assert "switch with an entry (2)" in [t.name for t in cheap.data]
     assert "needs 2 switches: 1 aggregation-tree entries saved" in info[1].children
     d = DEFAULT_SCENARIO
@@ -382,7 +383,8 @@ def test_player_stylesheet_shows_states_values_and_hops():
     plan, data = plan_of(s), s.to_dict()
     timeline = page.animate(plan, data)[0]
     sheet = page.render_step(5, timeline, plan, data)  # position 5: every partial crosses agg0.0–core0
-    assert {"selector": f"#l{BUSIEST}", "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}} in sheet
+    hop = {"selector": f"edge[link = {BUSIEST}]", "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}}
+    assert hop in sheet
     labels = {r["selector"]: r["style"]["label"] for r in sheet if "label" in r["style"] and r["selector"][1] == "n"}
     assert labels["#n35"] == "h15\n↑15" and labels["#n20"] == "h0\n0"  # h15 has sent its value, h0 waits
     end = page.render_step(10_000, timeline, plan, data)
@@ -424,7 +426,7 @@ def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_the_animation_w
     assert row(table, "4-ary")[3] == "12 (agg0.0–core0)"
     _, mapped, info = page.render_type_one(plan, s.to_dict())
     assert "12 edges route over the broken link agg0.0[3]-core0[1]" in info
-    assert mapped.layout.title.text == "4-ary as built (intact fabric): max 12 packets on one link"
+    assert mapped.layout.title.text.replace("<br>", " ") == "4-ary as built (intact fabric): max 12 packets on one link"
     assert "⚠ broken, yet on a route (1)" in [t.name for t in mapped.data]
     flag, waits = views.flag_type_two(key, plan, topology_of(s))
     assert waits and "uses the broken link agg0.0[3]-core0[1]" in flag

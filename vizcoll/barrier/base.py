@@ -170,9 +170,10 @@ class BarrierRun:
             changes = {self.names[u]: state, **more}
             self.rec.add(t, kind, src, u, (), label, changes)
 
-    def note(self, t: float, label: str, **changes) -> None:
-        """A caption-only event."""
-        self.rec.add(t, "note", label=label, changes=changes)
+    def note(self, t: float, label: str, kind: str = "note", **changes) -> None:
+        """A caption-only event (``kind``: a key moment of the replay, see :data:`vizcoll.sim.timeline.KEY_MOMENTS`,
+        or a plain note)."""
+        self.rec.add(t, kind, label=label, changes=changes)
 
     def leave(self, t: float, u: int) -> None:
         """``u`` leaves its current barrier (checked: every processor must have entered it)."""
@@ -185,7 +186,8 @@ class BarrierRun:
         self.mark(t, u, "left" if last else "computing", f"{self.names[u]} leaves barrier {b + 1}")
         if self.left[b] == self.n:
             self.finished[b] = t
-            self.note(t, f"Barrier {b + 1} is complete at t = {t * 1000:.2f} ms: every processor has left it")
+            self.note(t, f"Barrier {b + 1} is complete at t = {t * 1000:.2f} ms: every processor has left it",
+                      kind="complete")
         if not last:
             start = t + float(self.work[b + 1, self.rank[u]])
             self.engine.at(start, self._enter, start, u, b + 1)

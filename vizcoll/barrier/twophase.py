@@ -139,7 +139,7 @@ class TwoPhase(BarrierRun):
             self.send(t, "release", u, v, content, **data)
         if msg is None:
             self.note(t, f"{self.names[u]} has every Gather of barrier {self.cur[u] + 1} and releases "
-                         f"{plural(len(targets), 'node')}")
+                         f"{plural(len(targets), 'node')}", kind="release")
         self.adjust(t, u, msg)
         self.leave(t, u)
 

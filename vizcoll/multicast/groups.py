@@ -86,6 +86,7 @@ __all__ = ["ABSENT", "RECEIVING_JOIN", "COMPUTING_ROUTES", "READY", "RECEIVING_L
 
 MAX_MEMBERS = 200_000
 MAX_POLLS = 100_000
+MESSAGES = ("send", "join", "leave")  # event kinds that are a message sent (join and leave requests: key moments)
 
 #: order of simultaneous actions (the event core's priority): crashes, SM completions, messages and
 #: sends (2, the default), timeouts
@@ -233,7 +234,8 @@ class _Group:
         self.join_t, self.use_t, self.lost, self.crash_at = join_t, use_t, lost, crash_at
         self.route_time, self.poll_interval, self.latency = route_time, poll_interval, latency
         self.join_timeout, self.leave_timeout = join_timeout, leave_timeout
-        self.sm_name = f"SM ({names[sm]})" if names is not None and sm >= 0 else "SM"
+        self.sm_host = names[sm] if names is not None and sm >= 0 else ""
+        self.sm_name = f"SM ({self.sm_host})" if self.sm_host else "SM"
         self.engine = Engine()
         self.events: list[Event] = []
         self.group = ABSENT
@@ -289,17 +291,17 @@ class _Group:
         return {"final_state": self.group, **{key: info[key] for key in times}, "joins_received": self.joins,
                 "leaves_received": self.leaves, "member_count": self.n, "timed_out": info["timeout"] is not None,
                 **{key: info[key] for key in ("timeout", "route_computations", "polls")},
-                "messages": sum(e.kind == "send" for e in self.events), "lost_joins": sorted(self.lost),
+                "messages": sum(e.kind in MESSAGES for e in self.events), "lost_joins": sorted(self.lost),
                 "crashed": sorted(self.crash_at)}
 
     def timeline(self) -> Timeline:
         n = self.n
         entities = {f"p{i}": {"node": self.nodes[i]} for i in range(n)}
         entities["group"] = {"node": self.sm}
-        where = f" on {self.sm_name}" if self.sm >= 0 else ""
+        where = f" on {self.sm_host}" if self.sm_host else ""
         return Timeline(
             title=f"Multicast group join/leave: {n} member{'s' * (n != 1)}",
-            intro=(f"{n} processes join one multicast group managed by the SM{where}. Each sends "
+            intro=(f"{n} processes join one multicast group managed by the subnet manager (SM){where}. Each sends "
                    f"SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the routes only once all "
                    f"{n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every {self.poll_interval:g} "
                    f"and multicasts 'ready' when the group is Ready. Leaving does not recompute routes."),
@@ -309,14 +311,14 @@ class _Group:
 
 # ---------------------------------------------------------------- handlers: one per action
 def _crash(g: _Group, i: int) -> None:
-    g.emit("note", f"{g.who(i)} crashes: it will send and receive nothing any more", **g.set_p(i, "crashed"))
+    g.emit("fault", f"{g.who(i)} crashes: it will send and receive nothing any more", **g.set_p(i, "crashed"))
     g.dead[i] = True
 
 
 def _send_join(g: _Group, i: int) -> None:
     if g.dead[i]:
         return
-    g.emit("send", f"{g.who(i)} → {g.sm_name}: SubnAdmSet(MCMemberRecord), MemberCount={g.n}", g.nodes[i], g.sm,
+    g.emit("join", f"{g.who(i)} → {g.sm_name}: SubnAdmSet(MCMemberRecord), MemberCount={g.n}", g.nodes[i], g.sm,
            **g.set_p(i, "joining"))
     g.after(g.latency, "join_lost" if i in g.lost else "join_arrives", i)
     if i == 0:
@@ -448,7 +450,7 @@ def _ready_arrives(g: _Group, j: int) -> None:
 def _send_leave(g: _Group, i: int) -> None:
     if g.dead[i]:
         return
-    g.emit("send", f"{g.who(i)} → {g.sm_name}: SubnAdmDelete(MCMemberRecord) (leave)", g.nodes[i], g.sm,
+    g.emit("leave", f"{g.who(i)} → {g.sm_name}: SubnAdmDelete(MCMemberRecord) (leave)", g.nodes[i], g.sm,
            **g.set_p(i, "leaving"))
     g.after(g.latency, "leave_arrives", i)
 

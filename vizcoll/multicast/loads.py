@@ -26,19 +26,21 @@ from vizcoll.topology.model import Topology
 __all__ = ["groups_on_links", "tree_rows", "switch_groups", "switch_group_rows", "worst_rows"]
 
 
-def groups_on_links(result: MulticastResult, n_links: int) -> list[list[int]]:
-    """Per link row: the groups whose tree uses the link, in group order (``len`` = the link's EFI)."""
+def groups_on_links(result: MulticastResult, n_links: int, rows=None) -> list[list[int]]:
+    """Per link row (of ``rows``, default every row): the groups whose tree uses the link, in group order
+    (``len`` = the link's EFI)."""
     if n_links != len(result.link_ids):
         raise VizcollError(f"the result was routed on {len(result.link_ids)} links, not {n_links}")
     trees = [t for t in result.trees if t is not None]
-    links = np.concatenate([t.links for t in trees]) if trees else np.zeros(0, dtype=np.int64)
+    links = np.concatenate([t.links for t in trees]).astype(np.int64) if trees else np.zeros(0, dtype=np.int64)
     groups = np.repeat([t.group for t in trees], [len(t.links) for t in trees]).astype(np.int64)
-    by_id = np.argsort(result.link_ids)
-    rows = by_id[np.searchsorted(result.link_ids[by_id], links)]
-    order = np.argsort(rows, kind="stable")  # groups stay in group order on each link
-    flat = groups[order].tolist()
-    bounds = np.searchsorted(rows[order], np.arange(n_links + 1)).tolist()
-    return [flat[bounds[r]:bounds[r + 1]] for r in range(n_links)]
+    order = np.argsort(result.link_ids, kind="stable")
+    link_rows = order[np.searchsorted(result.link_ids, links, sorter=order)]
+    by_row = np.lexsort((groups, link_rows))
+    link_rows, groups = link_rows[by_row], groups[by_row]
+    rows = np.arange(n_links) if rows is None else np.asarray(rows, dtype=np.int64)
+    starts, ends = np.searchsorted(link_rows, rows), np.searchsorted(link_rows, rows, side="right")
+    return [groups[a:b].tolist() for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
 
 
 def tree_rows(result: MulticastResult, group: int | None) -> np.ndarray:

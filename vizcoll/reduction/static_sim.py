@@ -169,7 +169,7 @@ class _StaticRun:
             dead = self.s.kill[0]
             others = [r for r in op.ranks if r != dead]
             changes = {rank_name(dead): "failed"} | {rank_name(r): "stuck" for r in others}
-            self.rec.add(at, "fail", f"{rank_name(dead)} dies during its message: without fault tolerance the "
+            self.rec.add(at, "fault", f"{rank_name(dead)} dies during its message: without fault tolerance the "
                          "reduction cannot finish (MPI would abort or hang)", changes, src=self.s.node(dead))
 
     def _record(self, op: _Op, t: Transfer, start: float, reduced: float, b: float) -> None:

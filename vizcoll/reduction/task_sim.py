@@ -314,7 +314,7 @@ class TaskRun:
     # ------------------------------------------------------------------ faults
     def _die(self, rank: int) -> None:
         if self.rec.on and any(self.live(red) for red in self.reds):
-            self.note("fail", f"w{rank} dies (the master will notice at the next ping)", {rank_name(rank): "failed"},
+            self.note("fault", f"w{rank} dies (the master will notice at the next ping)", {rank_name(rank): "failed"},
                       src=rank)
 
     def _detect(self, rank: int) -> None:

@@ -27,6 +27,12 @@ Events with ``path_links`` are messages moving over those links during their
 step (:meth:`Timeline.active_at`); ``"note"`` events carry no message, only a
 caption for their step (and possibly state changes).
 
+**Key moments.** An event whose kind is one of :data:`KEY_MOMENTS` (a fault
+injected, its detection, a vote, a join or leave request, a barrier's
+release, a recovery...) marks a moment a viewer wants to jump to: players put
+a marker on its step and step from one to the next
+(:meth:`Timeline.key_moments`). Such an event is captioned like a note.
+
 A timeline is JSON-serialisable (:meth:`Timeline.to_dict`, schema
 ``vizcoll.timeline/1``) and round-trips exactly through :meth:`Timeline.from_dict`.
 Treat a timeline as immutable once built: make a new one rather than editing
@@ -43,10 +49,23 @@ import numpy as np
 
 from vizcoll.errors import VizcollError
 
-__all__ = ["SCHEMA", "KINDS", "MAX_EVENTS", "Event", "Timeline", "sort_events"]
+__all__ = ["SCHEMA", "KINDS", "KEY_MOMENTS", "MAX_EVENTS", "Event", "Timeline", "sort_events"]
 
 SCHEMA = "vizcoll.timeline/1"
 KINDS = ("send", "arrive", "deliver", "state", "drop", "note")
+KEY_MOMENTS = {
+    "fault": "fault injected",  # a soft error (TREFT), a worker killed (reduction), a member crashing (multicast)
+    "detect": "fault detected",  # the master's ping times out, a vote finds a copy that differs
+    "vote": "vote",  # TREFT's 2-of-3 comparison of the three copies
+    "recover": "recovery",  # the reduction's recovery steps
+    "drop": "message lost",  # a broken link stops a message (barrier, aggregation), a lost or unread one
+    "join": "join request",  # a multicast group member asks the subnet manager to join
+    "leave": "leave request",
+    "release": "barrier release",  # a two-phase barrier's root has every Gather and releases
+    "complete": "barrier complete",  # every processor has left a barrier
+    "result": "result at the root",  # an aggregation's result is complete and goes back down
+}
+"""Event kinds that mark a key moment of a replay, and what a player calls them."""
 MAX_EVENTS = 2_000_000
 
 StateValue = str | int | float
@@ -242,7 +261,7 @@ class Timeline:
         if step < 0:
             return self.intro or self.title or "Initial state"
         events = self.active_at(step)
-        notes = [e for e in events if e.kind == "note"]
+        notes = [e for e in events if e.kind == "note" or e.kind in KEY_MOMENTS]
         labels = list(dict.fromkeys(e.label for e in (notes or events) if e.label))
         if not labels:
             return f"{len(events)} event{'s' * (len(events) != 1)}"
@@ -250,6 +269,22 @@ class Timeline:
         if len(labels) > limit:
             text += f"; … and {len(labels) - limit} more"
         return text
+
+    def key_moments(self) -> list[dict]:
+        """The steps holding a key moment (:data:`KEY_MOMENTS`), in order: ``{"step", "kinds", "label"}`` with
+        the step's key kinds (each once, in event order) and the label of its first key event.
+
+        >>> tl = Timeline(events=[Event(0, "send"), Event(1, "fault", label="r1 flips a bit"), Event(2, "note")])
+        >>> tl.key_moments()
+        [{'step': 1, 'kinds': ['fault'], 'label': 'r1 flips a bit'}]
+        """
+        moments = []
+        for step in range(self.n_steps):
+            keys = [e for e in self.active_at(step) if e.kind in KEY_MOMENTS]
+            if keys:
+                moments.append({"step": step, "kinds": list(dict.fromkeys(e.kind for e in keys)),
+                                "label": keys[0].label})
+        return moments
 
     # ------------------------------------------------------------ state
     def _build_replay(self) -> None:

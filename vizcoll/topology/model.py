@@ -289,8 +289,9 @@ class Topology:
             port += 1
         return port
 
-    def add_node(self, name: str, kind: int | str = SWITCH, nports: int = 0, **attrs: int) -> int:
-        """Append a node and return its index; attributes default to -1."""
+    def add_node(self, name: str, kind: int | str = SWITCH, nports: int = 1, **attrs: int) -> int:
+        """Append a node and return its index; attributes default to -1. A node has at least one port (the
+        topology is checked whole at each edit: a new node waiting for its first link must pass)."""
         kind = KIND_NAMES.index(kind) if isinstance(kind, str) else int(kind)
         if not name or name in self._index:
             raise TopologyError(f"node name {name!r} is empty or already used")
@@ -300,7 +301,7 @@ class Topology:
             raise TopologyError(f"the topology already has the maximum of {MAX_NODES} nodes")
         self.names.append(name)
         self.kind = np.append(self.kind, np.int8(kind))
-        self.nports = np.append(self.nports, np.int32(max(0, int(nports))))
+        self.nports = np.append(self.nports, np.int32(max(1, int(nports))))
         for key in set(self.node_attrs) | set(attrs):
             col = self.node_attrs.get(key, np.full(self.n_nodes - 1, -1, dtype=np.int32))
             self.node_attrs[key] = np.append(col, np.int32(attrs.get(key, -1)))

@@ -386,7 +386,7 @@ def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> fl
         last = max((e.t for e in run.events), default=0.0)
         run.events.append(_closing_note(run, broken, last + run.latency))
         return None
-    run.events.append(Event(ready, "note", run.tree.node[0], label=(
+    run.events.append(Event(ready, "result", run.tree.node[0], label=(
         f"{run.name(0)} has the result {result} (expected {expected}) and sends it down the tree"),
         state_changes={run.name(0): f"result={result}"}))
     done = _down(run, result, ready)

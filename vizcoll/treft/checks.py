@@ -46,7 +46,7 @@ class Checks(RunState):
         copies = {(q.r, var): value for (q, var), value in zip(senders, received, strict=True)}
         self._activity(rep, "subworker", kernel.name, f"voting on {short(live)}",
                        f"r{rep.r}'s RMK has the three copies of {short(live)} and compares them (hashes, 2-of-3 "
-                       "vote)" if part == 0 else "")
+                       "vote)" if part == 0 else "", kind="vote" if part == 0 else "state")
         nbytes = sum(self.program.sizes[v] for v in live) / kernel.subtasks
         yield self.engine.timeout(self.cost.compare_time(nbytes))
         votes = [self._vote(rep, sec, kernel, var, part, [copies[(q.r, var)] for q in peers]) for var in live]
@@ -103,6 +103,7 @@ class Checks(RunState):
             outcomes = {v.outcome for v in mine if v.outcome != "agree"}
             self._refresh_truth(rep, [var])
             rep.corrected |= "corrected" in outcomes
+            kind = "detect"  # a key moment of the replay: the vote found a copy that differs
             if "no-majority" in outcomes:
                 rep.unrecoverable.add(var)
                 label = (f"r{rep.r}'s RMK finds the three copies of {var} all different: there is no majority, "
@@ -115,11 +116,12 @@ class Checks(RunState):
             elif "corrected" in outcomes:
                 label = (f"r{rep.r}'s correct copy of {var} is outvoted by two identical wrong copies and "
                          "overwritten: the error wins the vote and is not detected")
+                kind = "note"
             elif "majority" in outcomes:
                 label = f"r{rep.r}'s copy of {var} agrees with one other copy; the third replica must repair its own"
             else:
                 continue
-            self.rec.emit("note", label, {rep.key("data"): self._data_state(rep)})
+            self.rec.emit(kind, label, {rep.key("data"): self._data_state(rep)})
 
     def _repaired(self, rep: Replica, kernel: KernelCall, var: str, part: int, sec: Section) -> Generator:
         """A repaired part stays on the check node (later readers fetch it there); rule 4 re-sends early copies."""

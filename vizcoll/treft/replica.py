@@ -130,14 +130,15 @@ class RunState:
         value = "idle" if not texts else "; ".join(texts[:2]) + (f" (+{len(texts) - 2} more)" if len(texts) > 2 else "")
         return {rep.key(role): value}
 
-    def _activity(self, rep: Replica, role: str, kernel: str, text: str | None, label: str = "") -> None:
+    def _activity(self, rep: Replica, role: str, kernel: str, text: str | None, label: str = "",
+                  kind: str = "state") -> None:
         table = rep.activity if role == "subworker" else rep.device
         if text is None:
             table.pop(kernel, None)
         else:
             table[kernel] = text
         if self.rec.enabled:
-            self.rec.emit("state", label, self._show_activity(rep, role))
+            self.rec.emit(kind, label, self._show_activity(rep, role))
 
     def _needed(self, rep: Replica, var: str) -> bool:
         return self.program.last_use[var] > rep.position or var in self.program.outputs
@@ -219,7 +220,7 @@ class RunState:
         self.injected.append({"replica": rep.r, "kernel": fault.kernel, "var": fault.var, "index": i,
                               "bit": bit, "before": _plain(before), "after": _plain(flat[i].item())})
         self._refresh_truth(rep, [fault.var])
-        self.rec.emit("note", f"⚡ soft error: a transient fault on r{rep.r}'s device node flips bit {bit} of "
+        self.rec.emit("fault", f"⚡ soft error: a transient fault on r{rep.r}'s device node flips bit {bit} of "
                               f"{fault.var}[{i}] ({fault.kernel}'s output): {before:.6g} → {flat[i].item():.6g}. "
                               "Nothing notices it yet.", {rep.key("data"): self._data_state(rep)})
 

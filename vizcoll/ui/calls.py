@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from dash import Output, ctx, no_update
 
 from vizcoll.errors import VizcollError
@@ -21,7 +22,8 @@ from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
 
 __all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "shown_params", "remembered",
-           "user_action", "store_output", "topology_of", "hops_of", "fabric_of", "tapped_link", "changed"]
+           "user_action", "store_output", "topology_of", "hops_of", "fabric_of", "positions_of", "tapped_link",
+           "changed"]
 
 SCENARIO = "scenario"
 DEFAULT_SCENARIO = Scenario(spec="fat-tree:radix=4,levels=3", broken=["edge0.0[4]-agg0.1[1]"], pattern="grid2d:4x4",
@@ -116,6 +118,17 @@ def _fabric(source: dict) -> Topology:
 @cached
 def _hops(source: dict) -> MinHopTable:
     return min_hops(_topology(source))
+
+
+@cached
+def _positions(source: dict) -> np.ndarray:
+    return Scenario(**source).positions()
+
+
+def positions_of(scenario: Scenario) -> np.ndarray:
+    """Where every drawing of the scenario's fabric puts its nodes (one row per node of :func:`topology_of`):
+    :meth:`Scenario.positions`, cached; breaking a link moves nothing."""
+    return _positions({**scenario.source_key(), "broken": []})
 
 
 def topology_of(scenario: Scenario) -> Topology:

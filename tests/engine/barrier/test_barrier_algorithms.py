@@ -198,6 +198,9 @@ def test_four_node_example_lct():
     queued = [e for e in timeline.events if "queues an early Gather" in e.label]
     assert len(queued) == 1
     assert (queued[0].src, queued[0].dst) == (0, 2)  # sw0-0 -> sw1-0 (node indices)
+    # a player's landmarks: each of the 3 barriers released by its root, then complete
+    kinds = [k for m in timeline.key_moments() for k in m["kinds"]]
+    assert kinds == ["release", "complete"] * 3
 
 
 def test_four_node_example_bst_as_the_paper_draws_it():

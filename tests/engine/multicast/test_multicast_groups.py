@@ -62,7 +62,7 @@ def test_normal_lifecycle_follows_the_paper():
     assert s["route_computations"] == 1
     assert s["ready_at"] < s["all_ready_at"] < s["destroying_at"] < s["destroyed_at"]
     # every request carries MemberCount
-    joins = kind_labels(tl, "send", "SubnAdmSet(MCMemberRecord)")
+    joins = kind_labels(tl, "join", "SubnAdmSet(MCMemberRecord)")
     assert len(joins) == n and all(f"MemberCount={n}" in e.label for e in joins)
     assert {e.src for e in joins} == set(MEMBERS) and {e.dst for e in joins} == {0}
     # routes start exactly when the last join request is counted, not before
@@ -83,12 +83,14 @@ def test_normal_lifecycle_follows_the_paper():
     for i in range(n):
         assert first_time(tl, f"p{i}", "joined") < first_time(tl, f"p{i}", "ready") < first_time(tl, f"p{i}", "left")
     # leaving: no route recomputation, then Destroying once all have left, then Deleted
-    leaves = kind_labels(tl, "send", "SubnAdmDelete(MCMemberRecord)")
+    leaves = kind_labels(tl, "leave", "SubnAdmDelete(MCMemberRecord)")
     assert len(leaves) == n
     assert s["destroying_at"] == pytest.approx(max(e.t for e in leaves) + 0.1)
     final = tl.final_state
     assert final["group"] == "Deleted" and all(final[f"p{i}"] == "left" for i in range(n))
-    assert s["messages"] == sum(e.kind == "send" for e in tl.events) == 3 * n - 1 + 2 * s["polls"]
+    assert s["messages"] == sum(e.kind in ("send", "join", "leave") for e in tl.events) == 3 * n - 1 + 2 * s["polls"]
+    assert [m["kinds"] for m in tl.key_moments()][0] == ["join"] and ["leave"] in [m["kinds"] for m in
+                                                                                 tl.key_moments()]
 
 
 def test_routes_are_computed_exactly_once_and_never_on_leave():
@@ -132,7 +134,7 @@ def test_lost_join_times_out_to_destroying():
 def test_process_crashed_from_the_start_never_joins():
     tl = simulate_group(MEMBERS, seed=2, crashed=[3], join_timeout=4.0)
     assert tl.summary["timeout"] == "join" and tl.summary["joins_received"] == len(MEMBERS) - 1
-    assert not any(e.src == MEMBERS[3] for e in tl.events if e.kind == "send")
+    assert not any(e.src == MEMBERS[3] for e in tl.events if e.kind in ("send", "join", "leave"))
     assert tl.final_state["p3"] == "crashed" and tl.summary["crashed"] == [3]
 
 
@@ -150,7 +152,7 @@ def test_crash_in_the_leave_phase_times_out_to_destroying():
     assert tl.final_state["p3"] == "crashed" and tl.state_at(tl.n_steps - 1)["group"] == "Deleted"
     # p3 joined and got "ready" before crashing, but never sent a leave request
     assert first_time(tl, "p3", "ready") < t_crash
-    assert not any(e.src == MEMBERS[3] for e in kind_labels(tl, "send", "SubnAdmDelete"))
+    assert not any(e.src == MEMBERS[3] for e in kind_labels(tl, "leave", "SubnAdmDelete"))
 
 
 def test_process_zero_crashing_after_joining_leaves_the_group_ready():
@@ -179,7 +181,7 @@ def test_same_seed_same_timeline_and_other_seed_other_arrival_order():
     assert json.dumps(a.to_dict()) == json.dumps(b.to_dict())
 
     def order(tl):
-        return [e.src for e in kind_labels(tl, "send", "SubnAdmSet")]
+        return [e.src for e in kind_labels(tl, "join", "SubnAdmSet")]
 
     assert order(a) != order(simulate_group(MEMBERS, sm_node=0, seed=12))
 
@@ -216,6 +218,7 @@ def test_entities_legend_and_labels():
     assert values <= set(tl.legend) and set(GROUP_STATES) <= set(tl.legend)
     assert any(e.label == "p3 (h13) → SM (h0): SubnAdmSet(MCMemberRecord), MemberCount=8" for e in tl.events)
     assert all(tl.caption(k) for k in range(tl.n_steps))
+    assert "managed by the subnet manager (SM) on h0." in tl.intro and "SM on SM" not in tl.intro
     assert simulate_group([3, 3, 4]).entities["group"] == {"node": -1}  # processes may share a node
 
 

@@ -34,6 +34,8 @@ def test_groups_on_links_count_the_efi_and_name_each_tree(teaching, algo):
         assert sorted(topo.link_id[rows].tolist()) == sorted(tree.links.tolist())
         assert all(tree.group in crossing[r] for r in rows.tolist())
     assert all(g == sorted(g) for g in crossing)
+    some = [7, 0, 191, 7]  # only some rows (a pod drawn alone), in any order
+    assert groups_on_links(result, topo.n_links, some) == [crossing[r] for r in some]
     with pytest.raises(VizcollError, match="routed on 192 links, not 5"):
         groups_on_links(result, 5)
 

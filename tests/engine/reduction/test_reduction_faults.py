@@ -22,7 +22,8 @@ def test_each_fault_location_is_recovered(location):
     for step in ("recovery step 1", "recovery step 2", "recovery step 3"):
         assert any(step in lab for lab in labels)
     kinds = [e.kind for e in tl.events]
-    assert kinds.index("fail") < kinds.index("detect") < kinds.index("recover")
+    assert kinds.index("fault") < kinds.index("detect") < kinds.index("recover")
+    assert [m["kinds"][0] for m in tl.key_moments()][:2] == ["fault", "detect"]  # the player's first landmarks
     assert "ping" in kinds
     detect = next(e for e in tl.events if e.kind == "detect")
     assert detect.t == pytest.approx(fault["detected_at"])
@@ -104,7 +105,7 @@ def test_kill_after_the_end_changes_nothing():
     _, base = simulate_task_reduction(6, MB)
     tl, fig = simulate_task_reduction(6, MB, kill=(2, 10.0))
     assert fig["time"] == base["time"] and fig["result_ok"] and not fig["recovered"]
-    assert not any(e.kind in ("fail", "detect") for e in tl.events)
+    assert not any(e.kind in ("fault", "detect") for e in tl.events)
 
 
 @settings(max_examples=60, deadline=None)

@@ -7,18 +7,16 @@ upload), with exactly those counts. Skipped where the folder is not there (set V
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
+from tests.fabrics import REAL_FABRICS
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.hops import min_hops
 
-FOLDER = Path(os.environ.get("VIZCOLL_REAL_FABRICS", Path(__file__).resolve().parents[4] / "shared" / "data"
-                             / "real-fabrics"))
+FOLDER = REAL_FABRICS
 pytestmark = pytest.mark.skipif(not (FOLDER / "SOURCES.txt").exists(), reason=f"no real fabric files at {FOLDER}")
 
 

@@ -85,6 +85,8 @@ def test_type_one_tree_with_two_processes_per_node(op):
     tl = simulate_aggregation(topo, tree, op=op, seed=3)
     values = np.random.default_rng(3).integers(0, 100, 8).tolist()
     assert tl.summary["result"] == reduce(OPS[op], values) == tl.summary["expected"]
+    (moment,) = tl.key_moments()  # the player's landmark: the root has the result and sends it down
+    assert moment["kinds"] == ["result"] and f"has the result {tl.summary['result']}" in moment["label"]
     same_node = [e for e in tl.events if e.kind == "arrive"]
     assert same_node and all(not e.path_links for e in same_node)
     assert len(tl.entities) == 8 and {m["node"] for m in tl.entities.values()} == set(nodes)

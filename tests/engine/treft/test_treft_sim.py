@@ -104,12 +104,17 @@ def test_a_single_soft_error_is_detected_and_corrected(name, variant, kernel, re
 def test_error_spreads_until_the_compare_sync_point():
     tl, fig = simulate_treft("HC.A", "treft", inject=(2, "K3", "u3"))
     notes = [e.label for e in tl.events if e.kind == "note"]
-    assert any(n.startswith("⚡ soft error") and "u3" in n for n in notes)
+    faults = [e.label for e in tl.events if e.kind == "fault"]  # the injection is a key moment of the replay
+    assert len(faults) == 1 and faults[0].startswith("⚡ soft error") and "u3" in faults[0]
+    moments = tl.key_moments()
+    kinds = [m["kinds"] for m in moments]
+    assert kinds[0] == ["fault"] and ["detect"] in kinds and ["vote"] in kinds
+    assert kinds.index(["fault"]) < kinds.index(["vote"]) < kinds.index(["detect"])
     spread = [n for n in notes if n.startswith("the error spreads on r2")]
     assert len(spread) == 15                                   # K4 .. K18 all read a wrong value
     states = [tl.state_at(k)["r2.data"] for k in range(tl.n_steps)]
     assert "ERROR in u3" in states and "ERROR in u18" in states and states[-1] == "corrected"
-    assert any("overwrites it" in n and "u18" in n for n in notes)
+    assert any("overwrites it" in e.label and "u18" in e.label for e in tl.events if e.kind == "detect")
     # one section per kernel stops the error at once
     tl, _ = simulate_treft("HC.A", "e2", inject=(2, "K3", "u3"))
     assert not any(e.label.startswith("the error spreads") for e in tl.events)

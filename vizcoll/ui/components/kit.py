@@ -33,8 +33,12 @@ def panel(*children, className: str = "") -> html.Div:  # noqa: N803 (Dash's spe
 
 
 def graph_config(filename: str) -> dict:
-    """A Plotly graph's config: the camera button of the mode bar saves an SVG named ``filename``."""
-    return {"toImageButtonOptions": {"format": "svg", "filename": filename}}
+    """The one config of every Plotly graph: the camera button of the mode bar saves an SVG named ``filename``;
+    nothing in a figure links out of the app (no "Share chart…" button sending the data to Plotly's cloud, no
+    Plotly logo linking to plotly.com): the app's own share link is the way to share a view."""
+    return {"toImageButtonOptions": {"format": "svg", "filename": filename}, "showSendToCloud": False,
+            "showEditInChartStudio": False, "displaylogo": False, "showLink": False,
+            "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud", "editInChartStudio"]}
 
 
 def graph(id: str, filename: str, **kwargs) -> dcc.Graph:  # noqa: A002

@@ -1,35 +1,73 @@
 """The timeline player: one animation control for every simulation in vizcoll.
 
-``player(prefix)`` lays out the controls (first, back, play/pause, forward,
-last, a step slider, a speed choice and the caption); ``register_player(app,
-prefix)`` wires them. The page owning the player stores a timeline dict in
-``<prefix>-timeline`` and draws ``state_at(step)`` itself: the step slider's
-value is the only state the browser keeps, everything shown is recomputed
-from the event list. The slider counts *positions*: 0 is the initial state and
-position ``p`` shows the timeline after its step ``p - 1`` (see
-:func:`timeline_step`).
+``player(prefix)`` lays out the controls (first, previous key moment, back,
+play/pause, forward, next key moment, last, a step slider, a speed choice and
+the caption); ``register_player(app, prefix)`` wires them. The page owning the
+player stores a timeline dict in ``<prefix>-timeline`` and draws
+``state_at(step)`` itself: the step slider's value is the only state the
+browser keeps, everything shown is recomputed from the event list. The slider
+counts *positions*: 0 is the initial state and position ``p`` shows the
+timeline after its step ``p - 1`` (see :func:`timeline_step`).
+
+**Key moments** (:data:`vizcoll.sim.timeline.KEY_MOMENTS`: a fault injected,
+its detection, a vote, a join...) are marked on the slider with a sign each
+(:data:`MARKS`, explained under it) and the ⇤ / ⇥ buttons jump to the
+previous / next one. The browser finds them in the timeline it holds (the
+kinds of its events), as it counts the steps, so that no button press sends
+the timeline back to the server.
+
+**A new timeline keeps the step** the slider is on (clamped to its length):
+killing a worker at step 40 replays the new run from step 40, not from 0.
+
+**Keys** (``assets/player.js``): space plays or pauses, ← / → step back /
+forward, Page Up / Page Down (or Shift + ← / →) jump between key moments,
+Home / End go to the first / last step; they drive the player last used (or
+the first one on screen), never while the user types in a box.
 """
 
 from __future__ import annotations
 
+import json
+
 from dash import Dash, Input, Output, State, ctx, dcc, html
 
+from vizcoll.sim.timeline import KEY_MOMENTS, Timeline
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
-from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.forms import whole_or
 
-__all__ = ["player", "register_player", "next_step", "timeline_step", "timeline_at", "SPEEDS"]
+__all__ = ["player", "register_player", "next_step", "timeline_step", "timeline_at", "SPEEDS", "MARKS", "BUTTONS"]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
-# Number of steps of a timeline dict, counted in the browser (steps = runs of equal event times), so
+MARKS = {"fault": "⚡", "detect": "⚠", "vote": "✓", "recover": "↺", "drop": "✕", "join": "+", "leave": "−",
+         "release": "↓", "complete": "■", "result": "Σ"}
+"""The sign of each key moment on the slider (one per kind of :data:`~vizcoll.sim.timeline.KEY_MOMENTS`)."""
+MAX_MARKS = 60  # more key moments than this: every one can be jumped to, an even share of them is marked
+# In the browser, from the timeline dict: its number of steps (runs of equal event times), the positions of its
+# key moments, the slider's marks and the line explaining them (the key-moment buttons are off without any), so
 # that ticks and button presses never send the whole timeline to the server.
-COUNT_STEPS_JS = """function (tl) {
-    if (!tl || !tl.events) { return 0; }
+KEY_MOMENTS_JS = """function (tl) {
+    const names = KIND_NAMES, signs = KIND_SIGNS, most = MOST_MARKS;
+    if (!tl || !tl.events) { return [0, [], {}, "", true, true]; }
     let n = 0, last = null;
-    for (const e of tl.events) { if (n === 0 || e.t !== last) { n += 1; last = e.t; } }
-    return n;
-}"""
-BUTTONS = (("first", "« first"), ("back", "‹ back"), ("play", "▶ Play"), ("forward", "next ›"), ("last", "last »"))
+    const moments = [], kinds = {}, seen = [];
+    for (const e of tl.events) {
+        if (n === 0 || e.t !== last) { n += 1; last = e.t; }
+        if (!(e.kind in names)) { continue; }
+        if (moments[moments.length - 1] !== n) { moments.push(n); kinds[n] = e.kind; }
+        if (!seen.includes(e.kind)) { seen.push(e.kind); }
+    }
+    const marks = {}, every = Math.max(1, Math.ceil(moments.length / most));
+    moments.forEach((p, i) => { if (i % every === 0) {
+        marks[p] = {label: signs[kinds[p]], style: {color: "#1f3a5f", fontWeight: "bold"}}; } });
+    const legend = seen.length ? "Key moments: " + seen.map(k => signs[k] + " " + names[k]).join(", ")
+        + " (⇤ ⇥ or Page Up / Page Down jump to them)" : "";
+    return [n, moments, marks, legend, !moments.length, !moments.length];
+}""".replace("KIND_NAMES", json.dumps(KEY_MOMENTS)).replace("KIND_SIGNS", json.dumps(MARKS)).replace(
+    "MOST_MARKS", str(MAX_MARKS))
+BUTTONS = (("first", "« first", "first step (Home)"), ("prev-key", "⇤", "previous key moment (Page Up)"),
+           ("back", "‹ back", "back one step (←)"), ("play", "▶ Play", "play / pause (space)"),
+           ("forward", "next ›", "forward one step (→)"), ("next-key", "⇥", "next key moment (Page Down)"),
+           ("last", "last »", "last step (End)"))
 
 
 def pid(prefix: str, part: str) -> str:
@@ -39,11 +77,12 @@ def pid(prefix: str, part: str) -> str:
 
 def player(prefix: str) -> html.Div:
     """The player's layout (its timeline store starts empty)."""
-    buttons = [html.Button(label, id=pid(prefix, name), n_clicks=0, className="player-button",
-                           title=name) for name, label in BUTTONS]
+    buttons = [html.Button(label, id=pid(prefix, name), n_clicks=0, className=f"player-button player-{name}",
+                           title=title) for name, label, title in BUTTONS]
     return html.Div(className="player", children=[
         dcc.Store(id=pid(prefix, "timeline")),
         dcc.Store(id=pid(prefix, "steps"), data=0),
+        dcc.Store(id=pid(prefix, "moments"), data=[]),
         dcc.Interval(id=pid(prefix, "tick"), interval=SPEEDS["1×"], disabled=True),
         html.Div(className="player-controls", children=[
             *buttons,
@@ -53,6 +92,7 @@ def player(prefix: str) -> html.Div:
         ]),
         dcc.Slider(id=pid(prefix, "step"), min=0, max=0, step=1, value=0, marks=None,
                    tooltip={"placement": "bottom"}, updatemode="drag"),
+        html.Div(id=pid(prefix, "moments-legend"), className="player-moments"),
         html.Div(id=pid(prefix, "caption"), className="player-caption"),
     ])
 
@@ -68,17 +108,26 @@ def timeline_at(timeline: dict, position: int | None) -> tuple[Timeline, int]:
     return tl, timeline_step(position, tl.n_steps)
 
 
-def next_step(trigger: str | None, position: int, n_steps: int, playing: bool) -> tuple[int, bool]:
-    """The position and play state after a control event (pure; positions run 0..n_steps).
+def next_step(trigger: str | None, position: int, n_steps: int, playing: bool,
+              moments: list[int] = ()) -> tuple[int, bool]:
+    """The position and play state after a control event (pure; positions run 0..n_steps; ``moments``: the
+    positions of the key moments, in order).
 
     >>> next_step("forward", 2, 5, False)
     (3, False)
     >>> next_step("tick", 5, 5, True)
     (5, False)
+    >>> next_step("next-key", 2, 9, True, [1, 4, 7])
+    (4, False)
     """
     position = min(max(int(position or 0), 0), n_steps)
-    if trigger == "timeline":
-        return 0, False
+    if trigger == "timeline":  # a new timeline (another scenario, a fault injected here): stay on this step
+        return position, False
+    if trigger in ("prev-key", "next-key"):
+        later = [m for m in moments if m > position] if trigger == "next-key" else []
+        earlier = [m for m in moments if m < position] if trigger == "prev-key" else []
+        target = later[0] if later else earlier[-1] if earlier else position
+        return min(max(target, 0), n_steps), False
     if trigger == "play":
         if playing:
             return position, False
@@ -93,22 +142,26 @@ def register_player(app: Dash, prefix: str) -> None:
     """Wire the controls of player ``prefix`` on ``app``."""
     p = lambda part: pid(prefix, part)  # noqa: E731
 
-    app.clientside_callback(COUNT_STEPS_JS, Output(p("steps"), "data"), Input(p("timeline"), "data"))
+    app.clientside_callback(KEY_MOMENTS_JS, Output(p("steps"), "data"), Output(p("moments"), "data"),
+                            Output(p("step"), "marks"), Output(p("moments-legend"), "children"),
+                            Output(p("prev-key"), "disabled"), Output(p("next-key"), "disabled"),
+                            Input(p("timeline"), "data"))
 
     @app.callback(
         Output(p("step"), "value"), Output(p("step"), "max"), Output(p("tick"), "disabled"),
         Output(p("play"), "children"), Output(p("tick"), "interval"),
-        *[Input(p(name), "n_clicks") for name, _ in BUTTONS],
+        *[Input(p(name), "n_clicks") for name, _, _ in BUTTONS],
         Input(p("tick"), "n_intervals"), Input(p("steps"), "data"), Input(p("speed"), "value"),
-        State(p("step"), "value"), State(p("tick"), "disabled"),
+        State(p("step"), "value"), State(p("tick"), "disabled"), State(p("moments"), "data"),
     )
     def control(*args):
-        n_steps, speed, step, paused = whole_or(args[-4], 0, 0, MAX_STEPS), args[-3], args[-2], args[-1] is True
+        n_steps, speed, step, paused = whole_or(args[-5], 0, 0, MAX_STEPS), args[-4], args[-3], args[-2] is True
         step = whole_or(step, 0, 0, n_steps)
         speed = speed if isinstance(speed, str) else None
+        moments = _positions(args[-1], n_steps)
         trigger = (ctx.triggered_id or "").removeprefix(f"{prefix}-") or None
         trigger = {"speed": None, "steps": "timeline"}.get(trigger, trigger)
-        position, playing = next_step(trigger, step, n_steps, not paused)
+        position, playing = next_step(trigger, step, n_steps, not paused, moments)
         return position, n_steps, not playing, "❚❚ Pause" if playing else "▶ Play", SPEEDS.get(speed, 800)
 
     @app.callback(
@@ -120,3 +173,12 @@ def register_player(app: Dash, prefix: str) -> None:
             return "Nothing to play.", ""
         tl, step = timeline_at(timeline, step)
         return tl.caption(step), f"step {step + 1} of {tl.n_steps}"
+
+
+def _positions(moments, n_steps: int) -> list[int]:
+    """The key moments' positions the browser sent, checked: whole numbers in 0..n_steps, in order (at most one
+    per position)."""
+    if not isinstance(moments, list):
+        return []
+    return sorted({m for m in moments[:MAX_STEPS] if isinstance(m, int) and not isinstance(m, bool)
+                   and 0 <= m <= n_steps})

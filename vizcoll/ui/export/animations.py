@@ -30,7 +30,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import OPERATIONS
-from vizcoll.ui.calls import topology_of
+from vizcoll.ui.calls import positions_of, topology_of
 from vizcoll.ui.components.player import timeline_at, timeline_step
 from vizcoll.ui.export.animation import Animation, frame_margin
 from vizcoll.ui.figures.cytoscape import drawing_figure
@@ -74,7 +74,8 @@ def topology_animation(scenario: Scenario, extra=None) -> Animation:
         colours, _ = communicator_colours(scenario, topo)
     except VizcollError:
         colours = {}
-    return _drawing("vizcoll-topology-broadcast", timeline, cytoscape_elements(topo, colours),
+    elements = cytoscape_elements(topo, colours, positions_of(scenario))
+    return _drawing("vizcoll-topology-broadcast", timeline, elements,
                     lambda position: broadcast_stylesheet(timeline, position))
 
 
@@ -132,7 +133,7 @@ def schedules_animation(scenario: Scenario, extra=None) -> Animation:
     """/schedules: the replay on the scenario's fabric of the GOAL file ``extra`` (the page's file store)."""
     _, timeline = replay_of(scenario, opened_goal(extra))
     topo = topology_of(scenario)
-    return _drawing("vizcoll-schedule-replay", timeline, cytoscape_elements(topo),
+    return _drawing("vizcoll-schedule-replay", timeline, cytoscape_elements(topo, pos=positions_of(scenario)),
                     lambda position: replay_stylesheet(topo, timeline, position))
 
 

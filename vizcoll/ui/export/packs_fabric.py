@@ -10,19 +10,18 @@ from __future__ import annotations
 import numpy as np
 
 from vizcoll.errors import VizcollError
-from vizcoll.multicast.loads import switch_group_rows
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
-from vizcoll.topology.layout import positions
 from vizcoll.trees.cost import f_width
-from vizcoll.ui.calls import topology_of
+from vizcoll.ui.calls import positions_of, topology_of
 from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, drawn, link_table, timeline_table
 from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.figures.schedules import finish_figure
-from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
+from vizcoll.ui.figures.topology import base_stylesheet, cytoscape_elements, fabric_drawing
 from vizcoll.ui.figures.trees import K_RANGE, fk_figure
-from vizcoll.ui.models.multicast import OVERVIEW, WHOLE, natural_part, page_state, protocol_timeline, routed
+from vizcoll.ui.models.multicast import natural_part, page_state, protocol_timeline, routed
+from vizcoll.ui.models.parts import WHOLE, drawn_view, view_of
 from vizcoll.ui.models.schedules import analysis, opened_goal, read_goal, replay_of, stored_params
 from vizcoll.ui.models.topology import broadcast_timeline, communicator_colours, root_of
 from vizcoll.ui.models.trees import cost_of, engine_key, tree_plan, type_one, type_two
@@ -34,8 +33,7 @@ __all__ = ["topology_pack", "trees_pack", "multicast_pack", "schedules_pack"]
 
 
 # ---------------------------------------------------------------- /topology
-def _nodes_table(topo, colours: dict, final: dict) -> PackTable:
-    pos = positions(topo)
+def _nodes_table(topo, pos, colours: dict, final: dict) -> PackTable:
     rows = [[i, name, "switch" if i in set(topo.switches.tolist()) else "end node", float(pos[i, 0]),
              float(pos[i, 1]), colours.get(i, ""), final.get(name, "")] for i, name in enumerate(topo.names)]
     return PackTable("nodes", "Every node of the fabric.", [
@@ -55,12 +53,17 @@ def topology_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     pack.tables.append(link_table("links", "Every link of the fabric.", topo, {}))
     root = root_of(scenario, topo)
     tl = Timeline.from_dict(broadcast_timeline(scenario.source_key(), root)) if root else None
-    pack.tables.insert(0, _nodes_table(topo, colours, tl.final_state if tl else {}))
-    if topo.n_nodes > SMALL_LIMIT:
-        pack.figures.append(PackFigure("fabric", "The fabric: switches sized by their end nodes, broken links red.",
-                                       large_figure(topo)))
+    pack.tables.insert(0, _nodes_table(topo, positions_of(scenario), colours, tl.final_state if tl else {}))
+    view = drawn_view(scenario, "topology")
+    elements, figure = fabric_drawing(view, topo, colours)
+    if figure is not None:
+        pack.figures.append(PackFigure("fabric", "The fabric as the page draws it: its blocks and bundles of links "
+                                                 "(or the group alone the page shows).", figure))
         return pack
-    elements = cytoscape_elements(topo, colours)
+    if view.part != WHOLE:  # the page shows one group alone: no broadcast frame on it
+        pack.figures.append(drawn("fabric", f"{view.name} of {scenario.title}, drawn alone.", elements,
+                                  base_stylesheet()))
+        return pack
     pack.figures.append(drawn("fabric", f"The fabric {scenario.title}: switches (squares), end nodes coloured by "
                                         "their first communicator, broken links dashed.", elements, base_stylesheet()))
     if tl is not None:
@@ -142,9 +145,8 @@ def multicast_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     if not groups:
         raise VizcollError(" ".join(notes) or "the scenario has no multicast group to route")
     results = {"a": routed(scenario, p["a"]), "b": routed(scenario, p["b"])}
-    part = p["part"] or natural_part(topo)
-    rows = None if part in (WHOLE, OVERVIEW) else switch_group_rows(topo, int(part.split(":")[1]))
-    figs = route_figures(topo, results["a"], results["b"], p["group"], rows, part == OVERVIEW)
+    view = view_of(scenario, p["part"] or natural_part(topo))
+    figs = route_figures(view, results["a"], results["b"], p["group"])
     pack = Pack("multicast", "Multicast")
     for name, fig, caption in zip(("efi-a", "efi-b", "efi-difference", "efi-histogram"), figs, (
             f"EFI per link under A ({results['a'].algo}).", f"EFI per link under B ({results['b'].algo}).",
@@ -197,6 +199,7 @@ def schedules_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
         return pack
     topo, tl = topology_of(scenario), Timeline.from_dict(timeline)
     pack.figures.append(drawn("replay-end", f"{name} replayed on the scenario's fabric, at its end.",
-                              cytoscape_elements(topo), replay_stylesheet(topo, timeline, tl.n_steps)))
+                              cytoscape_elements(topo, pos=positions_of(scenario)),
+                              replay_stylesheet(topo, timeline, tl.n_steps)))
     pack.tables.append(timeline_table("replay-messages", f"{name}: every message of the replay.", tl, topo.names))
     return pack

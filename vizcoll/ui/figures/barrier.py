@@ -16,8 +16,10 @@ import plotly.graph_objects as go
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import SWITCH, Topology
-from vizcoll.ui.figures.common import blank_figure, framed
-from vizcoll.ui.figures.topology import captions
+from vizcoll.ui.figures.captions import fitted_captions
+from vizcoll.ui.figures.common import blank_figure
+from vizcoll.ui.figures.style import FULL, styled
+from vizcoll.ui.figures.topology import edge_id, links_selector
 
 __all__ = [
     "SPACING",
@@ -64,15 +66,16 @@ def message_kind(label: str) -> str:
 
 
 def _edge(topo: Topology, row: int, classes: str) -> dict:
-    """Edge ``l<link id>`` of link ``row``; ``data.name`` is its ``a[pa]-b[pb]`` label (what a click toggles)."""
+    """Edge :func:`~vizcoll.ui.figures.topology.edge_id` of link ``row`` (``data.link`` = its id); ``data.name``
+    is its ``a[pa]-b[pb]`` label (what a click toggles)."""
     lid, a, b = int(topo.link_id[row]), int(topo.link_a[row]), int(topo.link_b[row])
-    return {"data": {"id": f"l{lid}", "source": f"n{a}", "target": f"n{b}", "link": lid,
+    return {"data": {"id": edge_id(topo, row), "source": f"n{a}", "target": f"n{b}", "link": lid,
                      "name": topo.link_label(row), "label": f"link {lid}: {topo.names[a]} – {topo.names[b]}"},
             "classes": classes}
 
 
 def grid_elements(topo: Topology) -> list[dict]:
-    """The grid's processors ``n<index>`` at their (row, col) and links ``l<link id>``, plus row/column labels.
+    """The grid's processors ``n<index>`` at their (row, col) and its links, plus row/column labels.
 
     The processors are the switches of a mesh (attributes ``x`` = column,
     ``y`` = row; end nodes, if any, are not drawn); broken links get the class
@@ -97,15 +100,15 @@ def grid_elements(topo: Topology) -> list[dict]:
     return nodes + axes + edges
 
 
-def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
-    """Any fabric: every node ``n<index>`` (label = its name, caption = its description when the file gave one)
-    at its :func:`~vizcoll.topology.layout.positions`
-    place, about :data:`SPACING` px between neighbors, and every link ``l<link id>``.
+def fabric_elements(topo: Topology, processes: list[int], pos: np.ndarray | None = None) -> list[dict]:
+    """Any fabric: every node ``n<index>`` (label = its name, caption = its description when the file gave one,
+    shortened where captions would overlap) at ``pos`` (default :func:`~vizcoll.topology.layout.positions`),
+    about :data:`SPACING` px between neighbors, and every link.
 
     Switches get the class ``switch``, end nodes ``endpoint``, the barrier's
     processes also ``proc``; broken links ``broken``.
     """
-    pos = positions(topo)
+    pos = positions(topo) if pos is None else np.asarray(pos, dtype=float)
     if len(pos) > 1:
         gaps = np.hypot(*(pos[topo.link_a] - pos[topo.link_b]).T) if topo.n_links else np.array([])
         gaps = gaps[gaps > 1e-9]
@@ -114,7 +117,7 @@ def fabric_elements(topo: Topology, processes: list[int]) -> list[dict]:
     nodes = [{"data": {"id": f"n{u}", "label": name, "caption": caption},
               "classes": ("switch" if topo.kind[u] == SWITCH else "endpoint") + (" proc" if u in procs else ""),
               "position": {"x": float(pos[u, 0]), "y": float(-pos[u, 1])}}
-             for u, (name, caption) in enumerate(zip(topo.names, captions(topo), strict=True))]
+             for u, (name, caption) in enumerate(zip(topo.names, fitted_captions(topo, pos * [1, -1]), strict=True))]
     return nodes + [_edge(topo, row, "broken" if topo.broken[row] else "") for row in range(topo.n_links)]
 
 
@@ -180,7 +183,7 @@ def step_stylesheet(state: dict[int, str], ids: dict[int, int], adjusted: list[i
     for hop in hops:
         colour = MESSAGE_COLOURS[hop["kind"]]
         end = "target" if hop["src"] == hop["source"] else "source"
-        sheet.append({"selector": f"#l{hop['link']}",
+        sheet.append({"selector": links_selector([hop["link"]]),
                       "style": {"line-color": colour, "width": 7, "z-index": 10, "line-style": "solid",
                                 f"{end}-arrow-shape": "triangle", f"{end}-arrow-color": colour, "arrow-scale": 1.3}})
     return sheet
@@ -239,11 +242,10 @@ def numbering_figure(name: str, before_ids: np.ndarray, after_ids: np.ndarray, b
     union = before | after
     fig.update_layout(
         title={"text": f"{name}: UQ = {uq_text(len(kept), len(union))}"}, height=430, plot_bgcolor="white",
-        margin={"l": 10, "r": 10, "t": 40, "b": 10}, hovermode="closest",
-        legend={"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
+        margin={"l": 10, "r": 10, "b": 10}, hovermode="closest",
         xaxis={"visible": False, "range": [-0.6, cols - 0.4]},
         yaxis={"visible": False, "scaleanchor": "x", "range": [-rows + 0.4, 0.6]})
-    return framed(fig)
+    return styled(fig)
 
 
 # ---------------------------------------------------------------- the sweep charts
@@ -277,12 +279,11 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
     seeds = p.get("seeds", 1)
     fig.update_layout(
         title={"text": f"{title} ({seeds} seed{'s' * (seeds != 1)}, {p.get('neighbors', 8)} neighbors)"},
-        height=480, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.3, "yanchor": "top", "x": 0},
+        height=400, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "b": 10},
         xaxis={**xaxis, "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
                "rangemode": "tozero"})
-    return framed(fig)
+    return styled(fig)
 
 
 def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+tree")) -> go.Figure:
@@ -320,13 +321,12 @@ def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+
     work = (p.get("barriers", 3) - 1) * p.get("compute", 0.5)
     fig.update_layout(
         title={"text": f"Run time over {span} broken links, per grid size (the paper's Fig. 7)"},
-        height=440, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.15, "yanchor": "top", "x": 0},
+        height=420, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "b": 10},
         xaxis={"tickvals": list(range(len(sizes))), "ticktext": [f"{s}×{s}" for s in sizes],
                "title": {"text": "grid"}, "range": [-0.6, len(sizes) - 0.4]},
         yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
                "rangemode": "tozero"})
-    return framed(fig)
+    return styled(fig, FULL)
 
 
 def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
@@ -349,9 +349,8 @@ def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
     lct = f"{h['mean_lct']:.4f}" + (" (paper: 0.5527)" if paper else "")
     fig.update_layout(
         title={"text": f"UQ(LCT) − UQ(BST) over the {n} S-curve transformations of the {side}×{side} grid"},
-        height=440, plot_bgcolor="white", bargap=0, margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
+        height=420, plot_bgcolor="white", bargap=0, margin={"l": 60, "r": 10, "b": 10},
         xaxis={"title": {"text": f"UQ(LCT) − UQ(BST)   (mean UQ: LCT {lct}, BST {h['mean_bst']:.4f}; "
                                  f"{h['zero']} equal)"}, "range": [-1, 1], "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": "transformations"}, "gridcolor": "#eef2f7"})
-    return framed(fig)
+    return styled(fig, FULL)

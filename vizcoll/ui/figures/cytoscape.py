@@ -5,7 +5,7 @@ server. :func:`drawing_figure` draws the same elements at the same positions
 with the styles the stylesheet gives them, resolved as cytoscape.js does:
 rules apply in order, a later rule overriding an earlier one
 (:func:`resolve_styles`; selectors ``node``, ``edge``, ``.class``,
-``.a.b``, ``node.class``, ``#id`` and comma lists; state selectors such as
+``.a.b``, ``node.class``, ``#id``, ``edge[link = 5]`` and comma lists; state selectors such as
 ``:selected`` match nothing, since nothing is selected in an export). The
 stylesheet a page computes for a player's step therefore gives the frame of
 that step.
@@ -37,6 +37,7 @@ DASHES = {"solid": "solid", "dashed": "dash", "dotted": "dot"}
 POSITIONS = {"top": "top center", "center": "middle center", "bottom": "bottom center"}
 MIN_LABEL_PX = 6
 _CLASSES = re.compile(r"^(node|edge)?((?:\.[\w-]+)+)$")
+_DATA = re.compile(r"^(node|edge)?\[\s*(\w+)\s*=\s*([\w.'\"-]+)\s*\]$")
 
 
 def _group(element: dict) -> str:
@@ -50,6 +51,11 @@ def _targets(part: str, index: dict) -> set[str]:
         return index["group"][part]
     if part.startswith("#"):
         return {part[1:]} & index["all"]
+    data = _DATA.match(part)
+    if data is not None:  # edge[link = 5]: a data field equal to a number or a word
+        group, key, value = data.groups()
+        found = index["data"].get((key, value.strip("'\"")), set())
+        return found & index["group"][group] if group else found
     match = _CLASSES.match(part)
     if match is None:
         return set()  # ":selected" and the like: nothing is in that state in an export
@@ -61,7 +67,8 @@ def _targets(part: str, index: dict) -> set[str]:
 def resolve_styles(elements: list[dict], stylesheet: list[dict]) -> dict[str, dict]:
     """Element id -> its style: the cytoscape defaults, then every matching rule in order (``data(key)``
     values read from the element's data)."""
-    index = {"all": set(), "group": {"node": set(), "edge": set()}, "class": defaultdict(set)}
+    index = {"all": set(), "group": {"node": set(), "edge": set()}, "class": defaultdict(set),
+             "data": defaultdict(set)}
     by_id = {}
     for element in elements:
         eid = str(element["data"]["id"])
@@ -70,6 +77,9 @@ def resolve_styles(elements: list[dict], stylesheet: list[dict]) -> dict[str, di
         index["group"][_group(element)].add(eid)
         for cls in str(element.get("classes") or "").split():
             index["class"][cls].add(eid)
+        for key, value in element["data"].items():
+            if isinstance(value, (int, str)) and not isinstance(value, bool):
+                index["data"][(key, str(value))].add(eid)
     styles = {eid: dict(NODE_DEFAULTS if eid in index["group"]["node"] else EDGE_DEFAULTS) for eid in by_id}
     for rule in stylesheet:
         matched = set().union(*(_targets(part, index) for part in str(rule["selector"]).split(",")))

@@ -1,4 +1,5 @@
-"""Pure builders for link-load views: EFI heatmaps on the fabric, differences, histograms, group summaries.
+"""Pure builders for link-load views: EFI heatmaps on the fabric, differences, histograms (a large fabric's
+overview: :mod:`vizcoll.ui.figures.blocks`).
 
 A *link value* is one number per link row of a topology (e.g. the edge
 forwarding index: how many multicast groups use the link). Links are drawn as
@@ -19,14 +20,12 @@ import plotly.graph_objects as go
 
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
+from vizcoll.ui.figures.labels import add_labels
+from vizcoll.ui.figures.style import DIVERGING, SEQUENTIAL, styled
 
-__all__ = ["link_value_figure", "efi_histogram", "group_summary", "groups_hover", "BROKEN"]
+__all__ = ["link_value_figure", "efi_histogram", "groups_hover", "BROKEN"]
 
-SEQUENTIAL = "YlOrRd"
 BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
-TITLE = {"x": 0.01, "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 30}}  # below the mode bar
-LABELLED_NODES = 40  # fabrics up to this many nodes get their names written beside the nodes
-DIVERGING = "RdBu_r"
 BINS = 9
 LOG_SPAN = 50  # the histogram's link axis turns logarithmic beyond this ratio of counts
 
@@ -54,15 +53,17 @@ def link_value_figure(
     highlight: np.ndarray | None = None,
     label: str = "EFI",
     clickable: bool = False,
+    pos: np.ndarray | None = None,
 ) -> go.Figure:
     """Links ``rows`` (default: all) coloured by ``values``; ``highlight`` (link rows) drawn thick on top.
 
     Zero-valued links are drawn thin and grey so loaded links stand out; broken
     links are dashed near-black. ``diverging`` centres the colour scale on 0 (for
     differences between two algorithms). ``clickable`` says in each link's
-    hover text that a click breaks (or repairs) it.
+    hover text that a click breaks (or repairs) it. ``pos``: the nodes'
+    places (default :func:`~vizcoll.topology.layout.positions`).
     """
-    pos = positions(topo)
+    pos = positions(topo) if pos is None else pos
     rows = np.arange(topo.n_links) if rows is None else np.asarray(rows)
     values = np.asarray(values, dtype=float)
     scale = DIVERGING if diverging else SEQUENTIAL
@@ -98,15 +99,14 @@ def link_value_figure(
     fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
                              marker={"colorscale": scale, "cmin": low, "cmax": max(top, 1), "color": [0],
                                      "showscale": True, "colorbar": {"title": {"text": label}, "thickness": 14}}))
-    fig.update_layout(title={"text": title, **TITLE}, plot_bgcolor="white", height=520,
-                      margin={"l": 10, "r": 10, "t": 60, "b": 10}, legend={"orientation": "h", "y": -0.02},
+    fig.update_layout(title={"text": title}, plot_bgcolor="white", height=520, margin={"l": 10, "r": 10, "b": 10},
                       xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x"}, hovermode="closest")
-    return fig
+    return styled(fig)
 
 
 def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
-    """Switches (squares) and end nodes (dots) with their names as hover text; on small fabrics the names are
-    also written beside the nodes (annotations: above the WebGL links, readable)."""
+    """Switches (squares) and end nodes (dots) with their names as hover text, and written under them where they
+    fit (:func:`vizcoll.ui.figures.labels.add_labels`)."""
     sw = topo.switches
     fig.add_trace(go.Scattergl(x=pos[sw, 0], y=pos[sw, 1], mode="markers", name="switches",
                                marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3,
@@ -117,11 +117,7 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
         fig.add_trace(go.Scattergl(x=pos[ends, 0], y=pos[ends, 1], mode="markers", name="end nodes",
                                    marker={"size": 5, "color": "#9aa5b1"},
                                    text=_texts(topo.names[i] for i in ends.tolist()), hoverinfo="text"))
-    if topo.n_nodes <= LABELLED_NODES:
-        for node in range(topo.n_nodes):
-            fig.add_annotation(x=pos[node, 0], y=pos[node, 1], text=topo.names[node], showarrow=False,
-                               yshift=11 if topo.kind[node] == ENDPOINT else -11, font={"size": 10, "color": "#333"},
-                               bgcolor="rgba(255,255,255,0.75)", borderpad=1)
+    add_labels(fig, topo, pos)
 
 
 def _add_hover(fig, topo, pos, rows, values, hover, label, clickable=False) -> None:
@@ -177,25 +173,8 @@ def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:
         top = max(top, len(counts) - 1)
         fig.add_trace(go.Bar(x=x, y=counts[x], name=name))
     log = bool(heights) and max(heights) > LOG_SPAN * min(heights)
-    fig.update_layout(barmode="group", title={"text": "Links per EFI value", "x": 0.01}, height=320,
+    fig.update_layout(barmode="group", title={"text": "Links per EFI value"}, height=320,
                       xaxis_title="EFI (groups on the link)", yaxis_title="links" + (" (log scale)" if log else ""),
                       yaxis_type="log" if log else "linear", xaxis_dtick=1 if top <= 20 else None,
-                      margin={"l": 50, "r": 10, "t": 40, "b": 40}, plot_bgcolor="white")
-    return fig
-
-
-def group_summary(topo: Topology, values: np.ndarray, label: str = "EFI") -> go.Figure:
-    """Max link value between groups (pods, dragonfly groups) or levels: a large fabric at a glance."""
-    key = topo.attr("group") if (topo.attr("group") >= 0).any() else topo.attr("level")
-    key = np.where(key >= 0, key, key.max() + 1)  # core switches etc. form their own row
-    ka, kb = key[topo.link_a], key[topo.link_b]
-    n = int(key.max()) + 1
-    grid = np.zeros((n, n))
-    np.maximum.at(grid, (np.minimum(ka, kb), np.maximum(ka, kb)), np.asarray(values, dtype=float))
-    grid = np.maximum(grid, grid.T)
-    fig = go.Figure(go.Heatmap(z=grid, colorscale=SEQUENTIAL, colorbar={"title": {"text": f"max {label}"}},
-                               hovertemplate="group %{y} – group %{x}: max " + label + " %{z}<extra></extra>"))
-    fig.update_layout(title={"text": f"Max {label} on the links between groups (last row: top switches)",
-                             "x": 0.01}, height=420, xaxis_title="group", yaxis_title="group",
-                      margin={"l": 50, "r": 10, "t": 40, "b": 40})
-    return fig
+                      margin={"l": 50, "r": 10, "b": 40}, plot_bgcolor="white")
+    return styled(fig)

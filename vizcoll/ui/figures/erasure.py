@@ -12,6 +12,8 @@ import math
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from vizcoll.ui.figures.style import FULL, styled
+
 __all__ = ["KIND_COLOURS", "FAMILY_NAMES", "block_layout", "dc_figure", "repair_text", "failure_text",
            "compare_figure", "matrix_figure"]
 
@@ -117,14 +119,13 @@ def dc_figure(result: dict, traffic: str = "blocks", selected: int | None = None
     aspect = (0.3 - bottom) / (right + 0.3)
     fig.update_layout(
         height=int(min(900, max(280, 110 + 980 * aspect))),
-        plot_bgcolor="white", margin={"l": 10, "r": 10, "t": 40, "b": 10}, clickmode="event",
+        plot_bgcolor="white", margin={"l": 10, "r": 10, "b": 10}, clickmode="event",
         title={"text": f"{result['name']} on {dcs} data centre{'s' * (dcs > 1)}: click a block for its repair "
-                       "group, a DC's square to fail or restore it", "x": 0.01, "font": {"size": 14}},
+                       "group, a DC's square to fail or restore it"},
         xaxis={"visible": False, "range": [-0.3, right]},
         yaxis={"visible": False, "range": [bottom, 0.3], "scaleanchor": "x", "scaleratio": 1},
-        legend={"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0},
         dragmode=False)
-    return fig
+    return styled(fig, FULL)
 
 
 def _block_hover(i: int, kinds: list[str], data: list[int], groups: list[dict]) -> str:
@@ -277,8 +278,8 @@ def compare_figure(rows: dict[str, dict], paper: list[dict], current: str, traff
                                              "line": {"color": "#1f2933", "width": 1.5}},
                                      hovertemplate=f"paper, {row['label']}: %{{y}}<extra></extra>"), row=1, col=col)
             shown = True
-    fig.update_layout(barmode="group", height=380, plot_bgcolor="white", margin={"l": 40, "r": 10, "t": 70, "b": 40},
-                      legend={"orientation": "h", "y": 1.2, "yanchor": "bottom", "x": 0}, bargap=0.25)
+    fig.update_layout(barmode="group", height=360, plot_bgcolor="white", margin={"l": 40, "r": 10, "b": 40},
+                      bargap=0.25)
     for col in (1, 2, 3):
         fig.update_yaxes(gridcolor="#e4e7eb", rangemode="tozero", row=1, col=col)
         fig.update_xaxes(tickfont={"size": 12}, tickangle=0, row=1, col=col)
@@ -288,7 +289,7 @@ def compare_figure(rows: dict[str, dict], paper: list[dict], current: str, traff
     fig.update_yaxes(range=[0, tallest * 1.2], row=1, col=2)
     survived = max([rows[f]["dc_failures_survived"] for f in ok] + [1])
     fig.update_yaxes(range=[0, survived * 1.25 + 0.1], dtick=1, row=1, col=3)
-    return fig
+    return styled(fig, FULL, top=30)
 
 
 # ---------------------------------------------------------------- the generator matrix
@@ -305,7 +306,7 @@ def matrix_figure(result: dict) -> go.Figure:
         texttemplate="%{z}" if n * k <= 240 else None, textfont={"size": 10},
         hovertemplate="coefficient of %{y} in %{x}: %{z}<extra></extra>"))
     fig.update_layout(
-        height=max(220, 90 + 26 * k), plot_bgcolor="white", margin={"l": 40, "r": 10, "t": 40, "b": 60},
-        title={"text": f"Generator matrix G ({k} × {n}, GF(2⁸)): y = x·G; blank = 0", "x": 0.01, "font": {"size": 14}},
+        height=max(220, 90 + 26 * k), plot_bgcolor="white", margin={"l": 40, "r": 10, "b": 60},
+        title={"text": f"Generator matrix G ({k} × {n}, GF(2⁸)): y = x·G; blank = 0"},
         yaxis={"autorange": "reversed"}, xaxis={"tickangle": -45, "tickfont": {"size": 10}})
-    return fig
+    return styled(fig, FULL)

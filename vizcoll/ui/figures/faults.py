@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.figures.style import FULL, styled
 
 __all__ = ["reduction_diagram", "tasks_so_far", "task_text", "LANE_COLUMNS", "lane_category", "treft_lanes",
            "step_ops", "overhead_chart", "PAPER_AVERAGE", "VARIANT_NAMES"]
@@ -129,13 +130,12 @@ def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) 
                        align="center", font={"size": 13}, bgcolor="#fff7d6", bordercolor="#f5b800", borderpad=3)
     t = timeline.time_at(step) * 1e3
     fig.update_layout(
-        height=520, plot_bgcolor="white", margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        height=520, plot_bgcolor="white", margin={"l": 10, "r": 10, "b": 10},
         xaxis={"visible": False, "range": [-1.35, 1.35]},
         yaxis={"visible": False, "range": [-1.3, 1.3], "scaleanchor": "x"},
         legend={"title": {"text": "workers / arrows"}, "font": {"size": 12}},
-        title={"text": f"{timeline.title} — t = {t:.2f} ms", "x": 0.01, "font": {"size": 14}},
-        clickmode="event")
-    return fig
+        title={"text": f"{timeline.title} — t = {t:.2f} ms"}, clickmode="event")
+    return styled(fig, FULL, legend="right")
 
 
 def _wrap(text: str, width: int) -> str:
@@ -269,14 +269,14 @@ def treft_lanes(timeline: Timeline, step: int, operations: dict[int, str] | None
     _draw_replica_messages(fig, timeline, step)
     _draw_operation(fig, timeline, step, operations)
     fig.update_layout(
-        shapes=shapes, height=430, plot_bgcolor="white", margin={"l": 40, "r": 10, "t": 60, "b": 30},
+        shapes=shapes, height=430, plot_bgcolor="white", margin={"l": 40, "r": 10, "b": 30},
         xaxis={"tickvals": list(range(len(LANE_COLUMNS))), "ticktext": list(LANE_COLUMNS), "side": "top",
                "range": [-0.6, len(LANE_COLUMNS) + 1.0], "showgrid": False, "zeroline": False},
         yaxis={"tickvals": [2, 1, 0], "ticktext": ["r0", "r1", "r2"], "range": [-0.6, 2.6], "showgrid": False,
                "zeroline": False},
-        legend={"title": {"text": "cell colour"}, "orientation": "h", "y": -0.05, "font": {"size": 11}},
-        title={"text": f"{timeline.title} — t = {timeline.time_at(step):.3f} s", "x": 0.01, "font": {"size": 14}})
-    return fig
+        legend={"title": {"text": "cell colour"}, "font": {"size": 11}},
+        title={"text": f"{timeline.title} — t = {timeline.time_at(step):.3f} s"})
+    return styled(fig, FULL, top=28)
 
 
 # ---------------------------------------------------------------- overhead
@@ -286,7 +286,8 @@ VARIANT_COLOURS = {"treft": "#4a6fa5", "e1": "#f5b800", "e2": "#d62728"}
 
 
 def overhead_chart(overheads: dict[str, dict[str, float]]) -> go.Figure:
-    """Grouped bars: program (HC.A ... MB.B) × variant, with the paper's average per variant as a dashed line.
+    """Grouped bars: program (HC.A ... MB.B) × variant, with the paper's average per variant as a dashed line
+    (named in the legend).
 
     ``overheads`` maps variant -> {program name: overhead %}."""
     fig = go.Figure()
@@ -296,17 +297,16 @@ def overhead_chart(overheads: dict[str, dict[str, float]]) -> go.Figure:
                              marker_color=VARIANT_COLOURS.get(variant), text=[f"{values[p]:.1f}" for p in programs],
                              textposition="outside", textfont={"size": 11}, hovertemplate="%{x}: %{y:.2f} %<extra>" +
                              VARIANT_NAMES.get(variant, variant) + "</extra>"))
-    label_at = {"treft": "bottom left", "e1": "top left", "e2": "top right"}
-    for variant, average in PAPER_AVERAGE.items():
+    for variant, average in PAPER_AVERAGE.items():  # dashed lines named in the legend, so no label meets a bar
         if variant in overheads:
-            fig.add_hline(y=average, line={"color": VARIANT_COLOURS[variant], "dash": "dash", "width": 1.5},
-                          annotation_text=f"paper average {VARIANT_NAMES[variant]}: {average} %",
-                          annotation_position=label_at[variant], annotation_font={"size": 11})
+            fig.add_hline(y=average, line={"color": VARIANT_COLOURS[variant], "dash": "dash", "width": 1.5})
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", hoverinfo="skip",
+                                     line={"color": VARIANT_COLOURS[variant], "dash": "dash", "width": 1.5},
+                                     name=f"paper average {VARIANT_NAMES[variant]}: {average} %"))
     fig.update_layout(
-        barmode="group", height=420, plot_bgcolor="white", margin={"l": 60, "r": 10, "t": 50, "b": 50},
-        title={"text": "Fault-tolerance overhead, no fault injected (dashed: the paper's averages)", "x": 0.01,
-               "font": {"size": 14}},
+        barmode="group", height=420, plot_bgcolor="white", margin={"l": 60, "r": 10, "b": 50},
+        title={"text": "Fault-tolerance overhead, no fault injected (dashed: the paper's averages)"},
         xaxis={"title": {"text": "workflow.class"}}, yaxis={"title": {"text": "overhead %"}, "gridcolor": "#e4e7eb"},
         legend={"title": {"text": "variant"}})
-    return fig
+    return styled(fig, FULL, legend="right")
 

@@ -2,37 +2,29 @@
 
 from __future__ import annotations
 
-import numpy as np
 import plotly.graph_objects as go
 
 from vizcoll.multicast.loads import groups_on_links, tree_rows
 from vizcoll.multicast.routing import MulticastResult
-from vizcoll.topology.model import Topology
-from vizcoll.ui.figures.efi import efi_histogram, group_summary, groups_hover, link_value_figure
+from vizcoll.ui.figures.efi import efi_histogram, groups_hover
+from vizcoll.ui.figures.fabric import view_figure
 
 __all__ = ["route_figures"]
 
 
-def route_figures(topo: Topology, a: MulticastResult, b: MulticastResult, group: int | None = None,
-                  rows: np.ndarray | None = None, overview: bool = False
+def route_figures(view, a: MulticastResult, b: MulticastResult, group: int | None = None
                   ) -> tuple[go.Figure, go.Figure, go.Figure, go.Figure]:
-    """Heatmaps of A and B, their difference and the EFI histogram.
-
-    ``overview``: the maximum EFI between groups of switches instead of the
-    links; else the links ``rows`` (all by default), with ``group``'s trees
-    drawn thick.
-    """
+    """Heatmaps of A and B on ``view`` (the part of the fabric drawn, :class:`~vizcoll.ui.models.parts.
+    FabricView`: every link of the whole fabric or of one group with ``group``'s trees drawn thick, or the
+    overview's bundles), their difference and the EFI histogram."""
     hist = efi_histogram({f"A: {a.algo}": a.efi, f"B: {b.algo}": b.efi})
-    if overview:
-        return (group_summary(topo, a.efi).update_layout(title_text=f"A: {a.algo} — max EFI between groups"),
-                group_summary(topo, b.efi).update_layout(title_text=f"B: {b.algo} — max EFI between groups"),
-                group_summary(topo, b.efi - a.efi, label="EFI B − A")
-                .update_traces(colorscale="RdBu_r", zmid=0).update_layout(title_text="B − A, max per group pair"),
-                hist)
-    heat = [link_value_figure(topo, r.efi, f"{name}: {r.algo} (max EFI {int(r.efi.max(initial=0))})",
-                              hover=groups_hover(groups_on_links(r, topo.n_links), rows=rows), rows=rows,
-                              highlight=tree_rows(r, group), clickable=True)
+    where = "" if view.part in ("whole", "overview") else f", {view.name} alone"
+    per = " per bundle of links" if view.overview is not None else ""
+    heat = [view_figure(view, r.efi, f"{name}: {r.algo} (max EFI {int(r.efi.max(initial=0))}){where}{per}",
+                        hover=None if view.overview is not None else groups_hover(
+                            groups_on_links(r, len(r.efi), view.rows)),
+                        highlight=tree_rows(r, group), clickable=True)
             for name, r in (("A", a), ("B", b))]
-    diff = link_value_figure(topo, b.efi - a.efi, f"Difference B − A ({b.algo} − {a.algo})", rows=rows,
-                             diverging=True, label="EFI B − A", clickable=True)
+    diff = view_figure(view, b.efi - a.efi, f"Difference B − A ({b.algo} − {a.algo}){where}{per}", diverging=True,
+                       label="EFI B − A", clickable=True)
     return heat[0], heat[1], diff, hist

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from vizcoll.ui.figures.common import blank_figure, framed
+from vizcoll.ui.figures.common import blank_figure
+from vizcoll.ui.figures.style import FULL, styled
+from vizcoll.ui.figures.topology import links_selector
 
 __all__ = ["STATE_COLOURS", "SENDING", "HANDLING", "HOST", "MAX_BARS", "finish_figure", "rank_stylesheet",
            "node_states", "step_stylesheet"]
@@ -37,9 +39,9 @@ def finish_figure(finish: list[int], host: int) -> go.Figure:
                                hovertemplate="rank %{x}: finishes at %{y:,}<extra></extra>"))
         fig.update_layout(title=f"Finishing time per rank (makespan {makespan:,} at host {host}, red)",
                           xaxis_title="rank", yaxis_title="finishing time", bargap=0.15)
-    fig.update_layout(height=300, plot_bgcolor="white", margin={"l": 60, "r": 10, "t": 60, "b": 40},
+    fig.update_layout(height=300, plot_bgcolor="white", margin={"l": 60, "r": 10, "b": 40},
                       yaxis={"gridcolor": "#e4e7eb", "rangemode": "tozero"})
-    return framed(fig)
+    return styled(fig, FULL, legend="hidden")
 
 
 def rank_stylesheet(entities: dict) -> list[dict]:
@@ -79,7 +81,7 @@ def step_stylesheet(node_states: dict[int, str], links: list[int], handling: lis
     sheet = [{"selector": ", ".join(members), "style": {"border-width": 4, "border-color": STATE_COLOURS[state]}}
              for state, members in sorted(by_state.items()) if state in STATE_COLOURS]
     if links:
-        sheet.append({"selector": ", ".join(f"#l{lid}" for lid in links),
+        sheet.append({"selector": links_selector(links),
                       "style": {"line-color": SENDING, "width": 5, "z-index": 10}})
     if handling:
         sheet.append({"selector": ", ".join(f"#n{n}" for n in handling),

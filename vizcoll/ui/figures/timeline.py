@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.figures.style import FULL, styled
 
 __all__ = ["process_diagram"]
 
@@ -54,8 +55,8 @@ def process_diagram(timeline: Timeline, step: int, hubs: tuple[str, ...] = ("gro
             marker={"size": 26 if members[0] in hubs else 18, "color": colour[value],
                     "line": {"width": 1, "color": "#333"}},
             hovertext=[f"{k}: {value}" for k in members], hoverinfo="text"))
-    fig.update_layout(height=440, plot_bgcolor="white", margin={"l": 10, "r": 10, "t": 30, "b": 10},
+    fig.update_layout(height=440, plot_bgcolor="white", margin={"l": 10, "r": 10, "b": 10},
                       xaxis={"visible": False, "range": [-1.45, 1.45]},
                       yaxis={"visible": False, "range": [-1.35, 1.3], "scaleanchor": "x"},
-                      legend={"title": {"text": "state"}}, title={"text": timeline.title, "x": 0.01})
-    return fig
+                      legend={"title": {"text": "state"}}, title={"text": timeline.title})
+    return styled(fig, FULL, legend="right")

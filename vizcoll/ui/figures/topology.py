@@ -1,23 +1,28 @@
 """Pure builders: topology (and a player state) -> cytoscape elements / stylesheet or a Plotly figure.
 
 Small fabrics are drawn node by node with dash-cytoscape (preset positions from
-:mod:`vizcoll.topology.layout`); fabrics above :data:`SMALL_LIMIT` nodes get a
-WebGL Plotly figure of the switches only, each sized by the end nodes it
-serves, so the page stays responsive at tens of thousands of nodes.
+:mod:`vizcoll.topology.layout`); fabrics above :data:`SMALL_LIMIT` nodes are
+drawn as their blocks and bundles of links (:mod:`vizcoll.ui.figures.blocks`),
+and one group of them alone on the canvas, so the page stays responsive at
+tens of thousands of nodes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from scipy.spatial import cKDTree
 
-from vizcoll.topology.layout import positions
-from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
+from vizcoll.topology.blocks import bundles
+from vizcoll.topology.layout import positions, unit
+from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.ui.figures.blocks import blocks_figure
+from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, fitted_captions
+from vizcoll.ui.figures.fabric import view_figure
+from vizcoll.ui.figures.style import FULL
 from vizcoll.ui.limits import DRAWN_NODES
 
-__all__ = ["SMALL_LIMIT", "PALETTE", "captions", "cytoscape_elements", "base_stylesheet", "state_stylesheet",
-           "large_figure"]
+__all__ = ["SMALL_LIMIT", "PALETTE", "canvas_layout", "edge_id", "links_selector",
+           "cytoscape_elements", "base_stylesheet", "state_stylesheet", "fabric_drawing"]
 
 SMALL_LIMIT = DRAWN_NODES  # the reason: vizcoll.ui.limits
 # communicator fills: no orange, green, red or gold, which the player uses for packets and states
@@ -28,50 +33,61 @@ STATE_COLOURS = {"root": "#f5b800", "received": "#2ca02c", "forwarding": "#2ca02
 BROKEN = "#d62728"
 
 
-def _pixel_positions(topo: Topology) -> np.ndarray:
-    """Layout positions scaled so that neighboring nodes are about 45 px apart (y downwards)."""
-    pos = positions(topo)
-    if len(pos) > 1:
-        dist, _ = cKDTree(pos).query(pos, k=2)
-        nearest = np.median(dist[:, 1]) or 1.0
-        pos = pos * (45.0 / nearest)
-    return pos * np.array([1.0, -1.0])
+def _pixel_positions(topo: Topology, pos: np.ndarray | None = None) -> np.ndarray:
+    """Layout positions (``pos``, default :func:`positions`) on the canvas, y downwards: nodes of the most crowded
+    rows :data:`SPACING` px apart, or closer (down to :data:`MIN_SPACING`) so that the drawing fits
+    :data:`CANVAS` at about its own size, where its captions are readable."""
+    pos = positions(topo) if pos is None else np.asarray(pos, dtype=float)
+    step = unit(pos)
+    span = (pos.max(axis=0) - pos.min(axis=0)) / step if len(pos) else np.ones(2)
+    fit = min(CANVAS[0] / max(span[0], 1e-9), CANVAS[1] / max(span[1], 1e-9))
+    return pos * (min(SPACING, max(MIN_SPACING, fit)) / step) * np.array([1.0, -1.0])
 
 
-CAPTION_CHARS = 24
+SPACING, MIN_SPACING = 45, 14  # px between neighboring nodes of a crowded row on the canvas (before zooming)
+CANVAS = (840, 500)  # px a canvas of the pages offers a drawing at 1280 px wide
 
 
-def captions(topo: Topology) -> list[str]:
-    """What a drawing writes under each node: its description when the file gave one (ibnetdiscover's
-    ``stage114 mlx4_0`` rather than ``H-0002c903003421b0``), else its name; cut to :data:`CAPTION_CHARS`."""
-    descs = topo.desc or [""] * topo.n_nodes
-    out = []
-    for name, desc in zip(topo.names, descs, strict=True):
-        text = (desc or "").strip() or name
-        out.append(text if len(text) <= CAPTION_CHARS else text[:CAPTION_CHARS - 1] + "…")
-    return out
+def canvas_layout(fabric: str) -> dict:
+    """A cytoscape canvas's ``layout``: the nodes at their given positions, fitted to the canvas. ``fabric`` (a
+    key of the drawn fabric) makes the layout differ, so the canvas fits again, only when the fabric does."""
+    return {"name": "preset", "fit": True, "padding": 30, "fabric": fabric}
 
 
-def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None) -> list[dict]:
-    """Nodes ``n<index>`` (``data.label`` = the node's name, ``data.caption`` = what is written under it, see
-    :func:`captions`) and edges ``l<link id>`` (``data.name`` = the link's ``a[pa]-b[pb]`` label);
-    ``colour_of`` maps node -> communicator."""
-    pos = _pixel_positions(topo)
+def edge_id(topo: Topology, row: int) -> str:
+    """The cytoscape id of link ``row``: ``l<link id>-<a>-<b>`` (its ends' node indices). Two fabrics reuse
+    link ids; with its ends in the id, an id always names the same pair of node ids, so a canvas that draws
+    another fabric never keeps an edge whose old ends it removed (select links with :func:`links_selector`)."""
+    return f"l{int(topo.link_id[row])}-{int(topo.link_a[row])}-{int(topo.link_b[row])}"
+
+
+def links_selector(link_ids) -> str:
+    """A cytoscape selector of the edges of these link ids (``edge[link = 5], edge[link = 9]``)."""
+    return ", ".join(f"edge[link = {int(lid)}]" for lid in link_ids)
+
+
+def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None,
+                       pos: np.ndarray | None = None) -> list[dict]:
+    """Nodes ``n<index>`` at ``pos`` (default :func:`positions`; ``data.label`` = the node's name,
+    ``data.caption`` = what is written under it, see :func:`fitted_captions`) and edges :func:`edge_id`
+    (``data.link`` = the link id, ``data.name`` = its ``a[pa]-b[pb]`` label); ``colour_of`` maps node ->
+    communicator."""
+    pixels = _pixel_positions(topo, pos)
     colour_of = colour_of or {}
     nodes = []
-    for i, (name, caption) in enumerate(zip(topo.names, captions(topo), strict=True)):
+    for i, (name, caption) in enumerate(zip(topo.names, fitted_captions(topo, pixels), strict=True)):
         classes = "switch" if topo.kind[i] == SWITCH else "endpoint"
         if i in colour_of:
             classes += f" comm{colour_of[i] % len(PALETTE)}"
         nodes.append({"data": {"id": f"n{i}", "label": name, "caption": caption}, "classes": classes,
-                      "position": {"x": float(pos[i, 0]), "y": float(pos[i, 1])}})
+                      "position": {"x": float(pixels[i, 0]), "y": float(pixels[i, 1])}})
     is_global = topo.link_attrs.get("global", np.zeros(topo.n_links, dtype=int))
     edges = []
     for row in range(topo.n_links):
         lid = int(topo.link_id[row])
         a, b = int(topo.link_a[row]), int(topo.link_b[row])
         classes = "broken" if topo.broken[row] else ("global" if is_global[row] == 1 else "")
-        edges.append({"data": {"id": f"l{lid}", "source": f"n{a}", "target": f"n{b}", "link": lid,
+        edges.append({"data": {"id": edge_id(topo, row), "source": f"n{a}", "target": f"n{b}", "link": lid,
                                "name": topo.link_label(row),
                                "label": f"link {lid}: {topo.names[a]}[{topo.link_pa[row]}] – "
                                         f"{topo.names[b]}[{topo.link_pb[row]}]"},
@@ -82,8 +98,9 @@ def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None) 
 def base_stylesheet() -> list[dict]:
     """Shapes and colours: switches, end nodes, broken / global links, communicator colours."""
     sheet = [
-        {"selector": "node", "style": {"label": "data(caption)", "font-size": 9, "text-valign": "bottom",
-                                       "text-margin-y": 2, "color": "#333"}},
+        {"selector": "node", "style": {"label": "data(caption)", "font-size": FONT, "font-family": FONT_FAMILY,
+                                       "text-valign": "bottom", "text-margin-y": 2, "color": "#333",
+                                       "min-zoomed-font-size": MIN_FONT}},
         {"selector": ".switch", "style": {"shape": "round-rectangle", "width": 22, "height": 14,
                                           "background-color": "#4a6fa5"}},
         {"selector": ".endpoint", "style": {"shape": "ellipse", "width": 12, "height": 12,
@@ -115,7 +132,7 @@ def state_stylesheet(state: dict, active_links: list[int], active_nodes: list[in
         sheet.append({"selector": ", ".join(by_state["unreachable"]),
                       "style": {"shape": "diamond", "background-color": STATE_COLOURS["unreachable"]}})
     if active_links:
-        sheet.append({"selector": ", ".join(f"#l{lid}" for lid in active_links),
+        sheet.append({"selector": links_selector(active_links),
                       "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}})
     if active_nodes:
         sheet.append({"selector": ", ".join(f"#n{n}" for n in active_nodes),
@@ -123,35 +140,21 @@ def state_stylesheet(state: dict, active_links: list[int], active_nodes: list[in
     return sheet
 
 
-def large_figure(topo: Topology) -> go.Figure:
-    """WebGL drawing of a large fabric: switches sized by their end nodes, switch links, broken links in red."""
-    pos = positions(topo)
-    sw = topo.switches
-    is_sw = topo.kind == SWITCH
-    hosts_per_switch = np.zeros(topo.n_nodes, dtype=int)
-    host_side = np.where(topo.kind[topo.link_a] == ENDPOINT, topo.link_b, topo.link_a)
-    touches_host = (topo.kind[topo.link_a] == ENDPOINT) | (topo.kind[topo.link_b] == ENDPOINT)
-    np.add.at(hosts_per_switch, host_side[touches_host], 1)
-    fig = go.Figure()
-    between = is_sw[topo.link_a] & is_sw[topo.link_b]
-    for mask, colour, name in ((between & ~topo.broken, "#b8c2cc", "links"),
-                               (between & topo.broken, BROKEN, "broken links")):
-        rows = np.flatnonzero(mask)
-        xs = np.stack([pos[topo.link_a[rows], 0], pos[topo.link_b[rows], 0], np.full(len(rows), np.nan)], 1)
-        ys = np.stack([pos[topo.link_a[rows], 1], pos[topo.link_b[rows], 1], np.full(len(rows), np.nan)], 1)
-        fig.add_trace(go.Scattergl(x=xs.ravel(), y=ys.ravel(), mode="lines", name=f"{name} ({len(rows):,})",
-                                   line={"color": colour, "width": 1 if colour != BROKEN else 3},
-                                   hoverinfo="skip"))
-    level = topo.attr("level")[sw]
-    shown = captions(topo)
-    fig.add_trace(go.Scattergl(
-        x=pos[sw, 0], y=pos[sw, 1], mode="markers", name=f"switches ({len(sw):,})",
-        marker={"size": 4 + 2 * np.sqrt(hosts_per_switch[sw]), "color": level, "colorscale": "Viridis",
-                "line": {"width": 0}},
-        text=[f"{shown[i]}: {hosts_per_switch[i]} end nodes" for i in sw.tolist()], hoverinfo="text"))
-    fig.update_layout(
-        title=f"{len(sw):,} switches and {len(topo.endpoints):,} end nodes (end nodes folded into their switch)",
-        showlegend=True, legend={"orientation": "h", "y": -0.05}, margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x"}, plot_bgcolor="white",
-        height=600)
-    return fig
+def fabric_drawing(view, topo: Topology, colour_of: dict[int, int] | None = None
+                   ) -> tuple[list[dict], go.Figure | None]:
+    """(cytoscape elements, Plotly figure) of the part of the fabric ``view`` shows (a :class:`~vizcoll.ui.models.
+    parts.FabricView`): its nodes and links on the canvas (a group alone: its nodes keep the fabric's names, and
+    ``colour_of``, fabric node -> communicator, follows them) up to :data:`SMALL_LIMIT` nodes; else a figure: the
+    overview's blocks and bundles of links (sized by their links; red: some broken), or a large group's links
+    (broken ones marked)."""
+    if view.overview is not None:
+        s = topo.summary()
+        title = (f"{s['switches']:,} switches, {s['endpoints']:,} end nodes and {s['links']:,} links, grouped: "
+                 "click a block (or choose above) to draw its group alone")
+        return [], blocks_figure(view.overview, bundles(topo, view.overview), title, width=FULL)
+    if view.topo.n_nodes <= SMALL_LIMIT:
+        index = {int(n): i for i, n in enumerate(view.kept.tolist())}
+        colours = {index[n]: c for n, c in (colour_of or {}).items() if n in index}
+        return cytoscape_elements(view.topo, colours, view.pos), None
+    return [], view_figure(view, topo.broken.astype(float), f"{view.name} alone: {view.topo.n_nodes:,} nodes",
+                           label="broken", width=FULL)

@@ -10,12 +10,15 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from vizcoll.topology.layout import positions
+from vizcoll.topology.blocks import bundles
+from vizcoll.topology.layout import positions, stretched
 from vizcoll.topology.model import Topology
 from vizcoll.trees.cost import f_width, kopt
 from vizcoll.trees.tree import Tree
-from vizcoll.ui.figures.common import blank_figure, framed
+from vizcoll.ui.figures.blocks import blocks_figure
+from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.efi import link_value_figure
+from vizcoll.ui.figures.style import styled
 from vizcoll.ui.figures.topology import PALETTE
 
 __all__ = [
@@ -29,13 +32,13 @@ __all__ = [
     "fk_figure",
     "aggregation_stylesheet",
     "state_category",
+    "packets_on",
     "chosen_tree_figures",
     "type_two_figures",
 ]
 
 LOGICAL_LIMIT = 512  # vertices drawn in the logical tree
 NAMED_VERTICES = 40  # a logical tree this small gets each vertex's host name under it
-NAMED_NODES = 64  # a fabric this small gets every node's name on the mapped drawing
 NAME_CHARS = 14  # longer names are shortened on the drawings (hover texts keep them whole)
 K_RANGE = (2, 128)  # widths on the F(k) curve
 ROOT_COLOUR = "#f5b800"
@@ -125,14 +128,13 @@ def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list
     cut = f" — first {len(shown):,} of {tree.size:,} vertices drawn" if len(shown) < tree.size else ""
     fig.update_layout(
         title={"text": title + cut}, height=460, plot_bgcolor="white", hovermode="closest",
-        margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"title": {"text": "colour = leaf switch of the process", "side": "top"}, "orientation": "h",
-                "y": -0.02, "yanchor": "top"},
+        margin={"l": 60, "r": 10, "b": 10},
+        legend={"title": {"text": "colour = leaf switch of the process", "side": "top"}},
         xaxis={"visible": False},
         yaxis={"title": {"text": "depth (tree edges from the root)"}, "autorange": "reversed",
                "tickmode": "array", "tickvals": list(range(depth + 1)), "zeroline": False,
                "range": [depth + (0.6 if names is not None and small else 0.4), -0.4]})
-    return framed(fig)
+    return styled(fig)
 
 
 def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
@@ -149,15 +151,15 @@ def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
 # ---------------------------------------------------------------- a tree on the fabric
 def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: dict[int, str] | None = None,
                    overlay: dict[int, int] | None = None, overlay_name: str = "", marks: dict[str, list[int]] | None
-                   = None) -> go.Figure:
+                   = None, pos: np.ndarray | None = None) -> go.Figure:
     """Aggregation packets per link (``{link id: n}``) on the fabric, with optional overlays.
 
     ``overlay`` (``{link id: n}``) draws a dotted line over those links (e.g.
     links carrying packets between groups); ``marks`` adds node markers
     (``{legend name: node indices}``: the root, switches holding an entry).
     Broken links are dashed (white dashes over the colour of one that still
-    carries packets: a route as built on the intact fabric); a small fabric
-    (up to :data:`NAMED_NODES` nodes) gets every node's name.
+    carries packets: a route as built on the intact fabric); nodes are named
+    where their names fit (:func:`vizcoll.ui.figures.labels.add_labels`).
     """
     rows = {int(lid): r for r, lid in enumerate(topo.link_id.tolist())}
     values = np.zeros(topo.n_links)
@@ -166,10 +168,10 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
     text = [""] * topo.n_links
     for lid, extra in (hover or {}).items():
         text[rows[int(lid)]] = extra
-    fig = link_value_figure(topo, values, title, hover=text, label="packets")
+    pos = positions(topo) if pos is None else pos
+    fig = link_value_figure(topo, values, title, hover=text, label="packets", pos=pos)
     if values.max() <= 12:  # whole packets on the colour bar
         fig.update_traces(selector={"marker.showscale": True}, marker_colorbar_dtick=1)
-    pos = positions(topo)
     cut = np.flatnonzero(topo.broken & (values > 0))
     if len(cut):  # a route over a broken link (a tree as built on the intact fabric): white dashes cut its colour
         a, b = topo.link_a[cut], topo.link_b[cut]
@@ -186,11 +188,6 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
                                  y=np.stack([pos[a, 1], pos[b, 1], nan], 1).ravel(), mode="lines",
                                  line={"color": CROSS_COLOUR, "width": 1.5, "dash": "dot"}, name=overlay_name,
                                  hoverinfo="skip"))
-    named = bool(fig.layout.annotations) or any("text" in (t.mode or "") for t in fig.data)  # by link_value_figure
-    if topo.n_nodes <= NAMED_NODES and not named:
-        fig.add_trace(go.Scatter(x=pos[:, 0], y=pos[:, 1], mode="text", textposition="bottom center",
-                                 text=[short_name(n) for n in topo.names], textfont={"size": 9, "color": "#52606d"},
-                                 hoverinfo="skip", showlegend=False, name="node names"))
     symbols = {0: ("star", ROOT_COLOUR, 16), 1: ("square-open", "#d35400", 15), 2: ("diamond", "#8e44ad", 11)}
     for i, (name, nodes) in enumerate((marks or {}).items()):
         symbol, colour, size = symbols[i % len(symbols)]
@@ -199,7 +196,7 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
                                  marker={"symbol": symbol, "size": size, "color": colour,
                                          "line": {"width": 2.5 if "open" in symbol else 1, "color": colour}},
                                  text=[topo.names[n] for n in nodes], hoverinfo="text"))
-    return framed(fig)
+    return styled(fig)
 
 
 # ---------------------------------------------------------------- F(k)
@@ -233,12 +230,11 @@ def fk_figure(P: int, a: float, b: float, eps: float, k: int | None = None,
     ticks = [2, 4, 8, 16, 32, 64, 128]
     fig.update_layout(
         title={"text": f"Choosing the width: F(k) for P = {P:,}, a = δ·l = {a:g} μs, b = {b:g} μs"},
-        height=500, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0},
+        height=440, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "b": 10},
         xaxis={"title": {"text": "tree width k (k-ary) or base (k-nomial), log scale"}, "type": "log",
                "tickvals": ticks, "ticktext": [str(t) for t in ticks], "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": "F(k): modelled aggregation time (μs)"}, "gridcolor": "#eef2f7"})
-    return framed(fig)
+    return styled(fig)
 
 
 # ---------------------------------------------------------------- the player on cytoscape
@@ -289,10 +285,35 @@ def aggregation_stylesheet(state: dict[int, str], names: list[str], root: int | 
 
 
 # ---------------------------------------------------------------- the page's pairs of figures
-def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology,
-                        cross: dict[int, int]) -> tuple[go.Figure, go.Figure]:
-    """A mapped type I tree (:func:`vizcoll.trees.metrics.mapped_type_one`'s dict) drawn logically and on the
-    fabric (packets per link; ``cross``: the switch links carrying packets between groups, dotted)."""
+def packets_on(view, topo: Topology, packets: dict[int, int], title: str, hover: dict[int, str] | None = None,
+               overlay: dict[int, int] | None = None, overlay_name: str = "",
+               marks: dict[str, list[int]] | None = None) -> go.Figure:
+    """:func:`packets_figure` on the part of the fabric ``view`` shows (a :class:`~vizcoll.ui.models.parts.
+    FabricView`): one group alone (the links and marks in it), or the overview, whose bundles are coloured by
+    the most packets one of their links carries and sized by the mean (the blocks holding a mark ringed)."""
+    if view.overview is not None:
+        values = np.zeros(topo.n_links)
+        rows = {int(lid): r for r, lid in enumerate(topo.link_id.tolist())}
+        for lid, n in packets.items():
+            values[rows[int(lid)]] = n
+        marked = [view.overview.of[n] for nodes in (marks or {}).values() for n in nodes]
+        return blocks_figure(view.overview, bundles(topo, view.overview, values), f"{title}, per bundle of links",
+                             label="packets", selected=marked)
+    ids = set(view.topo.link_id.tolist())
+    keep = lambda table: {lid: v for lid, v in (table or {}).items() if int(lid) in ids}  # noqa: E731
+    index = {int(n): i for i, n in enumerate(view.kept.tolist())}
+    shown = {name: [index[n] for n in nodes if n in index] for name, nodes in (marks or {}).items()}
+    where = "" if view.part in ("whole", "overview") else f" ({view.name} alone)"
+    pos = view.pos if view.part == "whole" else stretched(view.pos)  # a group alone fills the figure
+    return packets_figure(view.topo, keep(packets), title + where, hover=keep(hover), overlay=keep(overlay),
+                          overlay_name=overlay_name, marks={k: v for k, v in shown.items() if v}, pos=pos)
+
+
+def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology, cross: dict[int, int],
+                        view) -> tuple[go.Figure, go.Figure]:
+    """A mapped type I tree (:func:`vizcoll.trees.metrics.mapped_type_one`'s dict) drawn logically and on the part
+    of the fabric ``view`` shows (packets per link; ``cross``: the switch links carrying packets between
+    groups, dotted)."""
     tree, m = Tree.from_dict(built["tree"]), built["metrics"]
     names = topo.names
     switch = [names[s] if s >= 0 else "no switch" for s in built["switch"]]
@@ -304,15 +325,16 @@ def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology,
     packets_hover = {lid: f"{n} of them between groups" for lid, n in built["cross_links"].items()}
     busiest = m["max_link"]
     title = f"{name} {where}" + (f": max {busiest['packets']} packets on one link" if busiest else "")
-    mapped = packets_figure(topo, m["link_packets"], title, hover=packets_hover, overlay=cross,
-                            overlay_name="switch links with packets between groups",
-                            marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]})
+    mapped = packets_on(view, topo, m["link_packets"], title, hover=packets_hover, overlay=cross,
+                        overlay_name="switch links with packets between groups",
+                        marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]})
     return logical, mapped
 
 
-def type_two_figures(two: dict, degree: int, topo: Topology) -> tuple[go.Figure, go.Figure]:
-    """The physical type II tree and the minimum-cost derived tree: packets per link, the switches holding an
-    aggregation entry (``two``: the trees page's type II dict; blank figures when there is no tree)."""
+def type_two_figures(two: dict, degree: int, topo: Topology, view) -> tuple[go.Figure, go.Figure]:
+    """The physical type II tree and the minimum-cost derived tree on the part of the fabric ``view`` shows:
+    packets per link, the switches holding an aggregation entry (``two``: the trees page's type II dict; blank
+    figures when there is no tree)."""
     if not two["ok"]:
         empty = blank_figure("No type II tree", height=200)
         return empty, empty
@@ -320,8 +342,8 @@ def type_two_figures(two: dict, degree: int, topo: Topology) -> tuple[go.Figure,
     for which, switches, label in (("physical", two["physical_switches"], "Physical tree T"),
                                    ("tree", two["tree_switches"], f"Min-cost tree A (degree ≤ {degree})")):
         m = two["metrics"][which]
-        figures.append(packets_figure(
-            topo, m["link_packets"], f"{label}: {len(switches)} switches hold an entry, height {m['height']}",
+        figures.append(packets_on(
+            view, topo, m["link_packets"], f"{label}: {len(switches)} switches hold an entry, height {m['height']}",
             marks={f"root: {topo.names[two['root']]}": [two["root"]],
                    f"switch with an entry ({len(switches)})": switches}))
     return figures[0], figures[1]

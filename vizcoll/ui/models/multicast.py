@@ -27,16 +27,15 @@ import numpy as np
 
 from vizcoll.errors import VizcollError
 from vizcoll.multicast.groups import simulate_group
-from vizcoll.multicast.loads import switch_groups
 from vizcoll.multicast.routing import ALGORITHMS, MulticastResult, communicator_groups, route
 from vizcoll.multicast.tables import read_tables, tables_result
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached, job_progress, peek, reporting
 from vizcoll.ui.calls import hops_of, topology_of
-from vizcoll.ui.figures.topology import SMALL_LIMIT
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.jobs import JobProgress
+from vizcoll.ui.models.parts import OVERVIEW, WHOLE, natural_part, read_part
 from vizcoll.ui.security import MAX_REQUEST_BYTES
 
 __all__ = ["PAGE", "DEFAULTS", "PRESETS", "OVERVIEW", "WHOLE", "NO_COMMUNICATORS", "MAX_GROUP_OPTIONS",
@@ -46,7 +45,6 @@ __all__ = ["PAGE", "DEFAULTS", "PRESETS", "OVERVIEW", "WHOLE", "NO_COMMUNICATORS
            "JOB_NODES", "needs_job", "route_both", "protocol_timeline"]
 
 PAGE = "multicast"
-OVERVIEW, WHOLE = "overview", "whole"
 DEFAULTS = {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
 MAX_GROUP_OPTIONS = 2000
 MAX_PROTOCOL_MEMBERS = 32
@@ -102,25 +100,6 @@ def _algo(value, which: str, tables: bool = False) -> str:
     return value
 
 
-def read_part(value, topo: Topology) -> str | None:
-    """The part of the fabric to draw: None (the natural one), ``whole``, ``overview`` or ``group:N``."""
-    if value is None:
-        return None
-    if value == WHOLE:
-        if topo.n_nodes > SMALL_LIMIT:
-            raise VizcollError(f"the whole fabric is drawn up to {SMALL_LIMIT:,} nodes (this one has "
-                               f"{topo.n_nodes:,}): choose the overview or one group of switches")
-        return WHOLE
-    if value == OVERVIEW:
-        return OVERVIEW
-    if isinstance(value, str) and value.startswith("group:") and len(value) < 20:
-        number = value[6:]
-        if number.isdigit() and int(number) in switch_groups(topo):
-            return f"group:{int(number)}"
-        raise VizcollError(f"the fabric has no switch group {number[:12]!r}")
-    raise VizcollError(f"unknown part {str(value)[:40]!r}; choose the whole fabric, the overview or a group")
-
-
 def read_group(value, n_groups: int) -> int | None:
     """The highlighted group: None, or a group number of the scenario."""
     if value is None:
@@ -133,13 +112,15 @@ def read_group(value, n_groups: int) -> int | None:
     return value
 
 
-def read_params(values: dict, topo: Topology, n_groups: int, tables: bool = False) -> dict:
+def read_params(values: dict, scenario: Scenario, topo: Topology, n_groups: int, tables: bool = False) -> dict:
     """The page's parameters checked and canonical (plain JSON values); VizcollError names the first bad one.
 
-    ``tables``: the scenario carries multicast tables, so A may be :data:`TABLES`.
+    ``tables``: the scenario carries multicast tables, so A may be :data:`TABLES`. The part of the fabric to draw
+    is one of :mod:`vizcoll.ui.models.parts`.
     """
     return {"a": _algo(values.get("a"), "A", tables), "b": _algo(values.get("b"), "B"),
-            "part": read_part(values.get("part"), topo), "group": read_group(values.get("group"), n_groups)}
+            "part": read_part(values.get("part"), scenario, topo),
+            "group": read_group(values.get("group"), n_groups)}
 
 
 def stored_params(scenario: Scenario, topo: Topology, n_groups: int) -> tuple[dict, str]:
@@ -158,14 +139,10 @@ def stored_params(scenario: Scenario, topo: Topology, n_groups: int) -> tuple[di
     out, bad = {}, []
     for key, default in DEFAULTS.items():
         try:
-            out[key] = read_params(DEFAULTS | {key: stored.get(key, default)}, topo, n_groups, tables)[key]
+            out[key] = read_params(DEFAULTS | {key: stored.get(key, default)}, scenario, topo, n_groups, tables)[key]
         except VizcollError as exc:
             out[key], bad = default, [*bad, str(exc)]
     return out, ("⚠ The page's stored settings: " + "; ".join(bad) + " — shown with the defaults.") if bad else ""
-
-
-def natural_part(topo: Topology) -> str:
-    return WHOLE if topo.n_nodes <= SMALL_LIMIT else OVERVIEW
 
 
 def preset_scenario(name, scenario: Scenario) -> Scenario:

@@ -3,7 +3,9 @@ broadcast root and its cached timeline."""
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 
 import numpy as np
 
@@ -13,11 +15,12 @@ from vizcoll.sim.broadcast import broadcast
 from vizcoll.topology.generators import GENERATORS
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
-from vizcoll.ui.calls import fabric_of
+from vizcoll.ui.calls import fabric_of, topology_of
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT
+from vizcoll.ui.models.parts import natural_part, read_part
 
-__all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "root_of",
-           "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline"]
+__all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "source_digest", "root_of",
+           "clicked_part", "with_part", "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline"]
 
 PAGE = "topology"
 EXAMPLE_SPECS = {
@@ -41,6 +44,12 @@ def link_label(scenario: Scenario, ref) -> str:
         return text
     fabric = fabric_of(scenario)
     return fabric.link_label(fabric.link_row(int(text)))
+
+
+def source_digest(scenario: Scenario) -> str:
+    """A short key of the scenario's fabric source (spec or uploaded file), the same after edits and breaks."""
+    raw = json.dumps([scenario.spec, scenario.uploaded], sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(raw).hexdigest()[:16]
 
 
 def root_of(scenario: Scenario, topo: Topology) -> str | None:
@@ -90,3 +99,19 @@ def comm_edit_options(scenario: Scenario, topo: Topology) -> list[dict]:
 def broadcast_timeline(source: dict, root: str) -> dict:
     """The broadcast from ``root`` on the scenario source's topology, as a timeline dict."""
     return broadcast(Scenario(**source).topology(), root).to_dict()
+
+
+def clicked_part(click) -> str | None:
+    """The group a click on the overview's blocks chose (its ``customdata``, ``"group:7"``), or None."""
+    points = click.get("points") if isinstance(click, dict) else None
+    point = points[0] if isinstance(points, list) and points and isinstance(points[0], dict) else {}
+    part = point.get("customdata")
+    return part if isinstance(part, str) and part else None
+
+
+def with_part(scenario: Scenario, value) -> Scenario:
+    """The scenario drawing ``value`` (checked: a part of its fabric; the natural one is not stored)."""
+    topo = topology_of(scenario)
+    part = read_part(value, scenario, topo)
+    part = None if part == natural_part(topo) else part
+    return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "part": part})

@@ -54,7 +54,7 @@ from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import calls
-from vizcoll.ui.cache import cached, job_progress, reporting
+from vizcoll.ui.cache import cached, job_progress, peek, reporting
 from vizcoll.ui.calls import fabric_of, hops_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number
 from vizcoll.ui.jobs import JobProgress
@@ -74,7 +74,7 @@ __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "M
            "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
            "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
            "selection", "GOAL_KEYS", "goal_file", "type_one_summary", "type_two_summary", "PLAN_KEYS",
-           "stored_plan", "JOB_PROCESSES", "JOB_NODES", "heavy", "job_stages", "prepare"]
+           "stored_plan", "JOB_PROCESSES", "JOB_NODES", "heavy", "job_stages", "prepare", "computed"]
 
 PAGE = "trees"
 TYPE1, TYPE2 = "type1", "type2"
@@ -353,6 +353,13 @@ def prepare(key: dict, plan: dict, job: JobProgress) -> None:
             type_one(key, kind, plan["routes"])
     with reporting(job.stage(len(KINDS))):
         type_two(key, plan["routes"])
+
+
+def computed(key: dict, plan: dict) -> bool:
+    """Whether the trees the figures of ``plan`` draw are computed already (by a background job, or a request), so
+    that drawing them on another part of the fabric is quick."""
+    return peek(type_one, key, plan["kind"], plan["routes"]) is not None and \
+        peek(type_two, key, plan["routes"]) is not None
 
 
 # ---------------------------------------------------------------- engine calls (cached)

@@ -43,6 +43,7 @@ from vizcoll.ui.calls import (
     changed,
     checked,
     page_params,
+    positions_of,
     store_output,
     tapped_link,
     topology_of,
@@ -405,7 +406,7 @@ def animate(set_progress, plan, data):
     set_progress((0, 1, "Running the barriers…"))
     plan = model.view_keys(scenario)[0]
     topo = topology_of(scenario)
-    elements = drawing(topo, plan)
+    elements = drawing(topo, plan, positions_of(scenario))
     if "error" in plan:
         return None, elements, "", plan["error"], "flag warn"
     if plan["reason"]:

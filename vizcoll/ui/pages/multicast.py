@@ -40,11 +40,18 @@ from contextlib import suppress
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
-from vizcoll.multicast.loads import switch_group_rows
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.cache import cached_figures
-from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, topology_of, user_action
+from vizcoll.ui.calls import (
+    SCENARIO,
+    changed,
+    checked,
+    remembered,
+    store_output,
+    topology_of,
+    user_action,
+)
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
 from vizcoll.ui.components.player import pid, player, register_player, timeline_at
@@ -53,11 +60,9 @@ from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.models.multicast import (
     MAX_UPLOAD_BYTES,
-    OVERVIEW,
     PAGE,
     PRESETS,
     TABLES,
-    WHOLE,
     clicked_label,
     groups_of,
     natural_part,
@@ -72,6 +77,7 @@ from vizcoll.ui.models.multicast import (
     with_tables,
     without_tables,
 )
+from vizcoll.ui.models.parts import part_options, view_of
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.multicast import (
     TABLES_ABOUT,
@@ -80,7 +86,6 @@ from vizcoll.ui.views.multicast import (
     fabric_line,
     group_info,
     group_options,
-    part_options,
     summary_table,
     tables_line,
     unroutable_line,
@@ -148,7 +153,7 @@ def body(scenario: Scenario) -> html.Div:
     ])
     loaded = tables_of(scenario)
     return html.Div(className="page multicast-page", children=[html.Div(className="columns", children=[
-        sidebar, _main(topo, groups, p, loaded.mlids if loaded is not None else None)])])
+        sidebar, _main(scenario, topo, groups, p, loaded.mlids if loaded is not None else None)])])
 
 
 def _tables_section(scenario: Scenario) -> html.Details:
@@ -164,14 +169,15 @@ def _tables_section(scenario: Scenario) -> html.Details:
         info(TABLES_ABOUT))
 
 
-def _main(topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
+def _main(scenario: Scenario, topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
     return html.Div(className="main", children=[
         dcc.Store(id=MC_HEAVY), job_bar(MC_JOB),
         html.Div(id=MC_SUMMARY, className="panel"),
         status_box(MC_STATUS),
         html.Div(className="row", children=[
             field("show", dcc.Dropdown(id=MC_PART, clearable=False, className="grow", style={"width": 260},
-                                       options=part_options(topo), value=p["part"] or natural_part(topo))),
+                                       options=part_options(scenario, topo),
+                                       value=p["part"] or natural_part(topo))),
             field("highlight group", dcc.Dropdown(id=MC_GROUP, className="grow", style={"width": 360},
                                                   options=group_options(topo, groups, mlids), value=p["group"],
                                                   placeholder="choose a group")),
@@ -253,8 +259,8 @@ def update(algo_a, algo_b, part, group, click_a, click_b, click_diff, _use_prese
             groups = groups_of(scenario)
         except VizcollError:  # the view says why; the algorithms can still be chosen
             groups = None
-        params = read_params({"a": algo_a, "b": algo_b, "part": part, "group": group}, topo, len(groups or []),
-                             tables=scenario.mcast_tables is not None)
+        params = read_params({"a": algo_a, "b": algo_b, "part": part, "group": group}, scenario, topo,
+                             len(groups or []), tables=scenario.mcast_tables is not None)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     if params["part"] == natural_part(topo):
@@ -291,7 +297,7 @@ def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
     loaded = tables_of(scenario)
     mlids = loaded.mlids if loaded is not None else None
     return (fabric_line(scenario, topo, groups), changed(p["a"], a_now), changed(p["b"], b_now),
-            part_options(topo), changed(p["part"] or natural_part(topo), part_now),
+            part_options(scenario, topo), changed(p["part"] or natural_part(topo), part_now),
             group_options(topo, groups, mlids), changed(p["group"], group_now),
             algo_options(scenario.mcast_tables is not None), tables_line(loaded), scenario.mcast_tables is None)
 
@@ -344,11 +350,8 @@ def drawings(source: dict, pattern: str, ppn: int, lists, tables: str | None, p:
     drawing of a paper-scale fabric costs more than reading its routes, and a drill into a pod or a group comes
     back to drawings it made before)."""
     scenario = Scenario(**source, pattern=pattern, ppn=ppn, lists=lists, mcast_tables=tables)
-    topo = topology_of(scenario)
-    part = p["part"] or natural_part(topo)
-    rows = None if part in (WHOLE, OVERVIEW) else switch_group_rows(topo, int(part.split(":")[1]))
-    return route_figures(topo, routed(scenario, p["a"]), routed(scenario, p["b"]), p["group"], rows,
-                         part == OVERVIEW)
+    view = view_of(scenario, p["part"] or natural_part(topology_of(scenario)))
+    return route_figures(view, routed(scenario, p["a"]), routed(scenario, p["b"]), p["group"])
 
 
 def group_protocol(data):

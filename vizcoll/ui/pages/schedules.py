@@ -25,7 +25,7 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, checked, remembered, store_output, topology_of, user_action
+from vizcoll.ui.calls import SCENARIO, checked, positions_of, remembered, store_output, topology_of, user_action
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     field,
@@ -288,7 +288,9 @@ def cancelled(_clicks):
 def _fabric(scenario: Scenario | None) -> list[dict]:
     """The scenario's fabric drawn (the replay's background), or nothing when it is too large or unreadable."""
     topo = topology_of(scenario) if scenario is not None else None
-    return cytoscape_elements(topo) if topo is not None and topo.n_nodes <= SMALL_LIMIT else []
+    if topo is None or topo.n_nodes > SMALL_LIMIT:
+        return []
+    return cytoscape_elements(topo, pos=positions_of(scenario))
 
 
 def _replay(scenario: Scenario, text: str, params: dict, result: dict):

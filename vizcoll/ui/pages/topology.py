@@ -34,22 +34,39 @@ from vizcoll.ui.calls import (
     user_action,
 )
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
-from vizcoll.ui.components.kit import download_button, graph, job_bar, message_box, png_download, section
+from vizcoll.ui.components.kit import (
+    download_button,
+    dropdown,
+    field,
+    graph,
+    job_bar,
+    message_box,
+    png_download,
+    section,
+)
 from vizcoll.ui.components.player import pid, player, register_player
-from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, large_figure
+from vizcoll.ui.figures.topology import (
+    base_stylesheet,
+    canvas_layout,
+    fabric_drawing,
+)
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
+from vizcoll.ui.models.parts import WHOLE, drawn_view, part_options
 from vizcoll.ui.models.topology import (
     ANIMATION_LIMIT,
     EXAMPLE_SPECS,
     NEW_COMM,
     PAGE,
     broadcast_timeline,
+    clicked_part,
     comm_edit_options,
     communicator_colours,
     link_label,
     root_of,
+    source_digest,
     spec_help,
+    with_part,
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.topology import broadcast_stylesheet, counts_text, legend_items
@@ -69,6 +86,13 @@ TOPO_APPLY_COMM, TOPO_COMM_UPLOAD, TOPO_COMM_INFO = "topo-apply-comm", "topo-com
 TOPO_EXPORT_FORMAT, TOPO_EXPORT_TOPO, TOPO_DOWNLOAD = "topo-export-format", "topo-export-topo", "topo-download"
 TOPO_PNG, TOPO_ROOT, TOPO_BCAST_INFO, TOPO_PLAYER = "topo-png", "topo-root", "topo-bcast-info", "topo-player"
 TOPO_PACK = "topo-pack"
+TOPO_HOVER, TOPO_PART = "topo-hover", "topo-part"
+# what the pointer is on: the full name of a node (its caption may be shortened or left out), a link's label
+HOVER_JS = """function (node, edge) {
+    const fired = (dash_clientside.callback_context.triggered[0] || {}).prop_id || "";
+    const last = fired.endsWith("mouseoverEdgeData") ? edge : node;
+    return last && last.label ? last.label : "Point at a node or a link for its full name.";
+}"""
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
 SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
 TOPO_UPLOAD_JOB = "topo-upload-read"  # the job bar of a large file being read
@@ -171,9 +195,8 @@ def _communicators_section(scenario: Scenario) -> html.Details:
             html.Label("processes per node"),
             dcc.Input(id=TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn)]),
         html.Button("Apply", id=TOPO_APPLY_COMM, n_clicks=0),
-        html.Div(className="row", children=[
-            html.Label("drawn by hand:"),
-            dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="grow")]),
+        html.Div(html.Label("drawn by hand (a click on an end node, in the mode above):")),
+        dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="wide"),
         _upload(TOPO_COMM_UPLOAD, "choose a communicators file", '{"communicators": [["h0", "h1"], ...]}'),
         html.Div(id=TOPO_COMM_INFO, className="info"))
 
@@ -181,9 +204,11 @@ def _communicators_section(scenario: Scenario) -> html.Details:
 def _canvas(scenario: Scenario) -> html.Div:
     return html.Div(className="main", children=[
         html.Div(id=TOPO_COUNTS, className="counts"),
-        cyto.Cytoscape(id=TOPO_CANVAS, elements=[], layout={"name": "preset", "fit": True},
+        field("draw", dropdown(TOPO_PART, [], None)),
+        cyto.Cytoscape(id=TOPO_CANVAS, elements=[], layout=canvas_layout(""), autoRefreshLayout=False,
                        stylesheet=base_stylesheet(), style={"width": "100%", "height": "560px"},
                        minZoom=0.05, maxZoom=4, boxSelectionEnabled=False),
+        html.Div(id=TOPO_HOVER, className="info hover-line"),
         graph(TOPO_LARGE, "vizcoll-topology", style={"display": "none"}),
         html.Div(id=TOPO_LEGEND, className="legend", children=legend_items()),
         html.Div(className="panel player-panel", children=[
@@ -230,7 +255,9 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger == TOPO_TOGGLE_LINK:
         return scenario.toggled(link_label(scenario, values["link_id"]))
     if trigger == TOPO_ROOT:
-        return scenario.with_params(PAGE, {"root": text(values["root"])})
+        return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "root": text(values["root"])})
+    if trigger in (TOPO_PART, TOPO_LARGE):
+        return with_part(scenario, values["part"] if trigger == TOPO_PART else clicked_part(values["block"]))
     edit = _edit_for(trigger, scenario, values)
     return scenario.with_edit(edit) if edit else scenario
 
@@ -279,9 +306,12 @@ def register(app: Dash) -> None:
         Output(TOPO_CANVAS, "elements"), Output(TOPO_CANVAS, "style"), Output(TOPO_LARGE, "figure"),
         Output(TOPO_LARGE, "style"), Output(TOPO_LEGEND, "style"), Output(TOPO_COUNTS, "children"),
         Output(TOPO_COMM_INFO, "children"), Output(TOPO_ROOT, "options"), Output(COMM_EDIT, "options"),
-        Output(TOPO_PARAMS, "value"), Output(TOPO_PATTERN, "value"),
+        Output(TOPO_PARAMS, "value"), Output(TOPO_PATTERN, "value"), Output(TOPO_CANVAS, "layout"),
+        Output(TOPO_PART, "options"), Output(TOPO_PART, "value"),
         Input(SCENARIO, "data"),
     )(render_scenario)
+    app.clientside_callback(HOVER_JS, Output(TOPO_HOVER, "children"), Input(TOPO_CANVAS, "mouseoverNodeData"),
+                            Input(TOPO_CANVAS, "mouseoverEdgeData"))
     app.callback(
         Output(pid(TOPO_PLAYER, "timeline"), "data"), Output(TOPO_BCAST_INFO, "children"), Input(SCENARIO, "data"),
     )(compute_broadcast)
@@ -310,7 +340,8 @@ def _scenario_inputs() -> dict:
         "generator": Input(TOPO_GENERATOR, "value"), "upload": Input(TOPO_UPLOAD, "contents"),
         "apply": Input(TOPO_APPLY_COMM, "n_clicks"), "comm_upload": Input(TOPO_COMM_UPLOAD, "contents"),
         "tap_edge": Input(TOPO_CANVAS, "tapEdge"), "tap_node": Input(TOPO_CANVAS, "tapNode"),
-        "root": Input(TOPO_ROOT, "value"), **{key: Input(id_, "n_clicks") for key, id_ in clicks},
+        "root": Input(TOPO_ROOT, "value"), "part": Input(TOPO_PART, "value"),
+        "block": Input(TOPO_LARGE, "clickData"), **{key: Input(id_, "n_clicks") for key, id_ in clicks},
     }
 
 
@@ -368,7 +399,7 @@ def _updated(trigger, scenario, values: dict) -> tuple:
         return no_update, f"⚠ {message}", no_update, no_update, no_update, None, None
     root = root_of(new, topo)
     if trigger != TOPO_ROOT and root:
-        new = new.with_params(PAGE, {"root": root})
+        new = new.with_params(PAGE, {**new.params.get(PAGE, {}), "root": root})
     generator = new.spec.partition(":")[0] if new.uploaded is None else None
     comm_edit = _edited_comm(old, new, values["comm_edit"])
     store = no_update if new == old else new.to_dict()
@@ -385,26 +416,30 @@ def _edited_comm(old: Scenario, new: Scenario, current) -> int:
 
 
 def render_scenario(scenario_dict):
-    """Draw the scenario: cytoscape for small fabrics, a WebGL figure for large ones."""
+    """Draw the part of the scenario's fabric the page shows: on the canvas (a small fabric, or one group of a
+    large one), else as its overview of blocks (see :func:`~vizcoll.ui.figures.topology.fabric_drawing`). The
+    canvas fits the drawing to its size when the fabric's source or the part changes, not after an edit, so an
+    edit moves nothing."""
     scenario, message = checked(scenario_dict)
     if scenario is None:
-        return (no_update,) * 6 + (message,) + (no_update,) * 4
+        return (no_update,) * 6 + (message,) + (no_update,) * 7
     topo = topology_of(scenario)
     try:
         colours, comm_info = communicator_colours(scenario, topo)
         comm_options = comm_edit_options(scenario, topo)
     except VizcollError as exc:
         colours, comm_info, comm_options = {}, f"⚠ {exc}", [{"label": "a new communicator", "value": NEW_COMM}]
-    small = topo.n_nodes <= SMALL_LIMIT
+    view = drawn_view(scenario, PAGE)
+    elements, figure = fabric_drawing(view, topo, colours)
+    small = figure is None
     hidden, shown = {"display": "none"}, {"width": "100%", "height": "560px"}
-    elements = cytoscape_elements(topo, colours) if small else []
-    figure = no_update if small else large_figure(topo)
     names = [topo.names[i] for i in (topo.endpoints if len(topo.endpoints) else topo.switches)]
     root = root_of(scenario, topo)
     options = names[:500] + ([root] if root and root not in names[:500] else [])
     spec = scenario.spec if scenario.uploaded is None else ""
-    return (elements, shown if small else hidden, figure, hidden if small else shown, {} if small else hidden,
-            counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern)
+    return (elements, shown if small else hidden, no_update if small else figure, hidden if small else shown,
+            {} if small else hidden, counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern,
+            canvas_layout(f"{source_digest(scenario)}:{view.part}"), part_options(scenario, topo), view.part)
 
 
 def compute_broadcast(scenario_dict):
@@ -422,6 +457,8 @@ def compute_broadcast(scenario_dict):
            f"{s['unreachable']:,} unreachable."
     if topo.n_nodes > ANIMATION_LIMIT:
         return None, info + f" (the animation is drawn for fabrics up to {ANIMATION_LIMIT:,} nodes)"
+    if drawn_view(scenario, PAGE).part != WHOLE:
+        return None, info + " (the animation is drawn on the whole fabric: choose it above)"
     return timeline, info
 
 

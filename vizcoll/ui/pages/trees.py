@@ -30,7 +30,16 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import TREE_OPS
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, changed, checked, remembered, store_output, tapped_link, topology_of
+from vizcoll.ui.calls import (
+    SCENARIO,
+    changed,
+    checked,
+    remembered,
+    store_output,
+    tapped_link,
+    topology_of,
+    user_action,
+)
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -49,6 +58,7 @@ from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.figures.trees import AGG_COLOURS, fk_figure
 from vizcoll.ui.forms import whole_or
+from vizcoll.ui.models.parts import drawn_view, natural_part, part_options, read_part
 from vizcoll.ui.models.trees import (
     ANIM,
     CONTROL_KEYS,
@@ -62,6 +72,7 @@ from vizcoll.ui.models.trees import (
     PRESETS,
     ROUTES,
     comm_options,
+    computed,
     cost_of,
     engine_key,
     goal_file,
@@ -89,7 +100,7 @@ from vizcoll.ui.views.trees import (
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "build", "refresh", "dispatch", "render_compare",
            "render_type_one", "render_width", "render_type_two", "animate", "compute_views", "cancelled",
-           "render_step", "export_goal"]
+           "render_step", "export_goal", "part_choices", "choose_part"]
 
 # the page's components ("trees-k", "trees-build" and "trees-message" are a stable interface of outside browser
 # checks: keep them)
@@ -108,6 +119,7 @@ TREES_GOAL, TREES_GOAL_FILE, TREES_GOAL_MESSAGE = "trees-goal", "trees-goal-file
 TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
 TREES_BUILD, TREES_REBUILD, TREES_HEAVY, TREES_JOB = "trees-build", "trees-rebuild", "trees-heavy", "trees-views"
 TREES_PACK = "trees-pack"
+TREES_PART = "trees-part"  # which part of the fabric the trees are drawn on (a large fabric: overview or one pod)
 PARAM_CONTROLS = {"comm": TREES_COMM, "kind": TREES_KIND, "k": TREES_K, "degree": TREES_DEGREE,
                   "routes": TREES_ROUTES, "l": TREES_L, "delta": TREES_DELTA, "theta": TREES_THETA,
                   "beta": TREES_BETA, "gamma": TREES_GAMMA, "S": TREES_S, "eps": TREES_EPS, "anim": TREES_ANIM_TREE,
@@ -206,6 +218,7 @@ def _main(v: dict) -> html.Div:
         dcc.Store(id=TREES_PARAMS), dcc.Store(id=TREES_HEAVY), dcc.Store(id=TREES_REBUILD),
         html.Div(className="panel", children=[html.H3("Trees compared (same communicator, same k)"),
                                               job_bar(TREES_JOB), html.Div(id=TREES_COMPARE)]),
+        field("draw the fabric", dropdown(TREES_PART, [], None)),
         html.Div(className="pair", children=[graph(TREES_LOGICAL, FIGURES), graph(TREES_MAPPED, FIGURES)]),
         html.Div(id=TREES_MAPPED_INFO, className="info"),
         html.Div(className="pair", children=[
@@ -279,6 +292,14 @@ def register(app: Dash) -> None:
                  **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)))(compute_views)
     app.callback(Output(TREES_COMPARE, "children", allow_duplicate=True), Input(f"{TREES_JOB}-cancel", "n_clicks"),
                  prevent_initial_call=True)(cancelled)
+    app.callback(Output(TREES_PART, "options"), Output(TREES_PART, "value"), Input(SCENARIO, "data"),
+                 State(TREES_PART, "value"))(part_choices)
+    app.callback(store_output(), Output(TREES_MESSAGE, "children", allow_duplicate=True),
+                 Output(TREES_MAPPED, "figure", allow_duplicate=True),
+                 Output(TREES_T2_PHYSICAL, "figure", allow_duplicate=True),
+                 Output(TREES_T2_MINCOST, "figure", allow_duplicate=True),
+                 Input(TREES_PART, "value"), State(TREES_PARAMS, "data"), scenario,
+                 prevent_initial_call=True)(choose_part)
     app.callback(Output(TREES_GOAL_FILE, "data"), Output(TREES_GOAL_MESSAGE, "children"),
                  Input(TREES_GOAL, "n_clicks"), scenario, prevent_initial_call=True)(export_goal)
     app.callback(
@@ -428,6 +449,34 @@ def compute_views(set_progress, job, data):
 def cancelled(_clicks):
     """Cancel pressed: the comparison says the views were not computed (the job wrote nothing)."""
     return html.P("⚠ Cancelled: the trees were not computed. Press Build to compute them.", className="message")
+
+
+def part_choices(data, value_now=None):
+    """The parts of the scenario's fabric the trees can be drawn on, and the one drawn."""
+    scenario, _ = checked(data)
+    if scenario is None:
+        return no_update, no_update
+    view = drawn_view(scenario, PAGE)
+    return part_options(scenario, topology_of(scenario)), changed(view.part, value_now)
+
+
+def choose_part(value, plan, data):
+    """Another part of the fabric chosen: remembered in the scenario, and the trees drawn on it at once from the
+    computed trees (a plan still computing in the background draws the part chosen when it is done)."""
+    scenario, message = checked(data)
+    if not user_action() or scenario is None:
+        return no_update, message or no_update, no_update, no_update, no_update
+    topo = topology_of(scenario)
+    try:
+        part = read_part(value, scenario, topo)
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}", no_update, no_update, no_update
+    store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
+    plan, job = _pending(plan)
+    if plan is None or "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
+        return store, "", no_update, no_update, no_update
+    drawn = scenario if store is no_update else Scenario.from_dict(store)
+    return store, "", type_one_view(plan, drawn.to_dict())[1], *type_two_view(plan, drawn.to_dict())[:2]
 
 
 def export_goal(_clicks, data):

@@ -131,13 +131,13 @@ def sweep_info(result: dict) -> str:
     return text
 
 
-def drawing(topo: Topology, plan: dict) -> list[dict]:
+def drawing(topo: Topology, plan: dict, pos=None) -> list[dict]:
     """The canvas: the grid's switches on a grid, the whole fabric elsewhere (none above the drawing limits)."""
     if plan.get("grid"):
         return grid_elements(topo) if len(topo.switches) <= MAX_SIDE * MAX_SIDE else []
     if topo.n_nodes > ANIMATION_LIMIT:
         return []
-    return fabric_elements(topo, plan.get("processes") or [])
+    return fabric_elements(topo, plan.get("processes") or [], pos)
 
 
 def legend(legend_id: str) -> html.Div:

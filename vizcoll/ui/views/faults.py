@@ -16,6 +16,11 @@ def _ms(seconds) -> str:
     return f"{float(seconds) * 1e3:,.2f}"
 
 
+def _shown(value) -> str:
+    """A value for a table cell: "—" when the run has none (never a raw ``None``)."""
+    return "—" if value is None or value == "" else str(value)
+
+
 def task_outcome(figures: dict) -> str:
     if figures.get("unrecoverable"):
         return "unrecoverable"
@@ -60,7 +65,7 @@ def reduction_summary(figures: dict, binomial: dict) -> html.Div:
             ("messages", f"{figures['messages']:,}", f"{binomial['messages']:,}"),
             ("result correct", "yes" if figures.get("result_ok") else "no",
              "yes" if binomial.get("result_ok") else "no"),
-            ("tree height (rounds)", str(figures.get("rounds", "")), str(binomial.get("rounds", ""))),
+            ("tree height (rounds)", _shown(figures.get("rounds")), _shown(binomial.get("rounds"))),
             ("outcome", task_outcome(figures), binomial_outcome(binomial))]
     head = html.Tr([html.Th(""), html.Th("task-based"), html.Th("binomial tree")])
     body = [html.Tr([html.Td(a), html.Td(b), html.Td(c)]) for a, b, c in rows]
@@ -87,7 +92,7 @@ def treft_summary(figures: dict) -> html.Div:
     yes = lambda x: "yes" if x else "no"  # noqa: E731
     injected = "; ".join(f"r{i['replica']}: bit {i['bit']} of {i['var']}[{i['index']}] after {i['kernel']}"
                          for i in figures.get("injected", [])) or "none"
-    rows = [("outcome", str(figures["outcome"])), ("soft error", injected),
+    rows = [("outcome", _shown(figures["outcome"])), ("soft error", injected),
             ("detected", yes(figures["detected"])), ("corrected", yes(figures["corrected"])),
             ("final output correct", yes(figures["final_output_ok"])),
             ("fault-tolerant sections", str(len(figures.get("sections", [])))),

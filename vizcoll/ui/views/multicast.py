@@ -5,14 +5,13 @@ from __future__ import annotations
 import numpy as np
 from dash import html
 
-from vizcoll.multicast.loads import switch_groups, worst_rows
+from vizcoll.multicast.loads import worst_rows
 from vizcoll.multicast.routing import ALGORITHMS, MulticastResult
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
-from vizcoll.ui.figures.topology import SMALL_LIMIT
-from vizcoll.ui.models.multicast import MAX_GROUP_OPTIONS, OVERVIEW, TABLES, TABLES_TITLE, WHOLE, LoadedTables
+from vizcoll.ui.models.multicast import MAX_GROUP_OPTIONS, TABLES, TABLES_TITLE, LoadedTables
 
-__all__ = ["fabric_line", "algo_options", "tables_line", "TABLES_HINT", "TABLES_ABOUT", "group_options", "part_options",
+__all__ = ["fabric_line", "algo_options", "tables_line", "TABLES_HINT", "TABLES_ABOUT", "group_options",
            "summary_table", "verdict", "unroutable_line", "worst_links", "group_info"]
 
 TABLES_LABEL = "the fabric's tables (OpenSM)"
@@ -65,13 +64,6 @@ def group_options(topo: Topology, groups, mlids: list[int] | None = None) -> lis
         return f"group {i}" + (f" (MLID 0x{mlids[i]:04X})" if mlids and i < len(mlids) else "")
     return [{"label": f"{name(i)}: {len(g)} member{'s' * (len(g) != 1)} ({_names(topo, g, 3)})", "value": i}
             for i, g in enumerate((groups or [])[:MAX_GROUP_OPTIONS])]
-
-
-def part_options(topo: Topology) -> list[dict]:
-    options = [{"label": "overview by group", "value": OVERVIEW}]
-    if topo.n_nodes <= SMALL_LIMIT:
-        options.insert(0, {"label": "whole fabric", "value": WHOLE})
-    return options + [{"label": f"group {g}", "value": f"group:{g}"} for g in switch_groups(topo)]
 
 
 def summary_table(params: dict, results: dict[str, MulticastResult]) -> html.Table:

@@ -16,16 +16,18 @@ from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.cache import cached_figures
-from vizcoll.ui.calls import checked, topology_of
+from vizcoll.ui.calls import checked, positions_of, topology_of
 from vizcoll.ui.components.player import timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
 from vizcoll.ui.figures.trees import aggregation_stylesheet, chosen_tree_figures, type_two_figures
+from vizcoll.ui.models.parts import drawn_view, view_of
 from vizcoll.ui.models.trees import (
     INTACT,
     KINDS,
     LIVE,
     MAX_ANIMATED,
+    PAGE,
     TYPE2,
     comm_text,
     cost_of,
@@ -300,7 +302,7 @@ def type_one_view(plan: dict | None, data):
     except VizcollError as exc:
         empty = blank_figure("No tree", height=300)
         return empty, empty, f"⚠ {exc}"
-    logical, mapped = type_one_figures(key, plan["kind"], plan["routes"])
+    logical, mapped = type_one_figures(key, plan["kind"], plan["routes"], drawn_view(view[0], PAGE).part)
     return logical, mapped, type_one_info(built, plan, topo)
 
 
@@ -316,23 +318,26 @@ def type_two_view(plan: dict | None, data):
     except VizcollError as exc:
         empty = blank_figure("No type II tree", height=300)
         return empty, empty, [html.P(f"⚠ {exc}")]
-    return (*type_two_drawings(key, plan["routes"]), type_two_info(two, plan, topo))
+    return (*type_two_drawings(key, plan["routes"], drawn_view(view[0], PAGE).part), type_two_info(two, plan, topo))
 
 
 @cached_figures
-def type_one_figures(key: dict, kind: str, routes: str):
-    """The chosen type I tree drawn logically and on the fabric (cached: the drawing of a paper-scale fabric costs
-    more than reading the tree)."""
-    topo = topology_of(Scenario(**key["source"]))
+def type_one_figures(key: dict, kind: str, routes: str, part: str):
+    """The chosen type I tree drawn logically and on ``part`` of the fabric (cached: the drawing of a paper-scale
+    fabric costs more than reading the tree)."""
+    scenario = Scenario(**key["source"])
+    topo = topology_of(scenario)
     built = type_one(key, kind, routes)
     where = "on the fabric" if routes == LIVE else "as built (intact fabric)"
-    return chosen_tree_figures(built, tree_name(kind, key["k"]), where, topo, cross_group_links(built, topo))
+    return chosen_tree_figures(built, tree_name(kind, key["k"]), where, topo, cross_group_links(built, topo),
+                               view_of(scenario, part))
 
 
 @cached_figures
-def type_two_drawings(key: dict, routes: str):
-    """The physical and the minimum-cost type II trees drawn on the fabric (cached)."""
-    return type_two_figures(type_two(key, routes), key["degree"], topology_of(Scenario(**key["source"])))
+def type_two_drawings(key: dict, routes: str, part: str):
+    """The physical and the minimum-cost type II trees drawn on ``part`` of the fabric (cached)."""
+    scenario = Scenario(**key["source"])
+    return type_two_figures(type_two(key, routes), key["degree"], topology_of(scenario), view_of(scenario, part))
 
 
 def animation_view(plan: dict | None, data):
@@ -350,7 +355,7 @@ def animation_view(plan: dict | None, data):
     if topo.n_nodes > SMALL_LIMIT:
         note = f"The animation is drawn for fabrics up to {SMALL_LIMIT:,} nodes (this one has {topo.n_nodes:,})."
         return None, "\n".join(filter(None, [text, note])), flag_class, [], ""
-    elements = cytoscape_elements(topo)
+    elements = cytoscape_elements(topo, pos=positions_of(view[0]))
     if plan["nprocs"] > MAX_ANIMATED:
         note = (f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
                 f"{plan['nprocs']:,}: its timeline would be too large for the browser).")

@@ -1,0 +1,52 @@
+// vizcoll: a click on a cytoscape canvas hits the node under the pointer, even after the page moved the canvas;
+// a canvas drawn while hidden is fitted when it shows.
+//
+// Cytoscape caches where its canvas sits on the page and refreshes that only on window scrolls and resizes. When
+// the page above it grows (the scenario badge, a message, a banner filled in by a callback), the canvas moves
+// down while the cache keeps its old place, and a click lands on whatever was drawn that many pixels away (a
+// link below core0 instead of core0). Before cytoscape sees a press or the pointer entering, its cache is
+// dropped (cy.resize() re-reads the container's place).
+(function () {
+    function cyOf(element) {
+        for (let el = element; el && el !== document; el = el.parentNode) {
+            if (el._cyreg && el._cyreg.cy) {
+                return el._cyreg.cy;
+            }
+        }
+        return null;
+    }
+    function refresh(event) {
+        const cy = cyOf(event.target);
+        if (cy) {
+            cy.resize();
+        }
+    }
+    for (const name of ['pointerdown', 'pointerover', 'touchstart']) {
+        document.addEventListener(name, refresh, {capture: true, passive: true});
+    }
+
+    // A canvas hidden (display: none) while its drawing arrives fits it into no room at all (the topology page
+    // shows a large fabric's overview, then one pod alone on the canvas). When it shows again, it is fitted.
+    const widths = new WeakMap();
+    const watcher = new ResizeObserver(entries => {
+        for (const entry of entries) {
+            const was = widths.get(entry.target), now = entry.contentRect.width;
+            widths.set(entry.target, now);
+            if (was === 0 && now > 0 && entry.target._cyreg) {
+                entry.target._cyreg.cy.resize();
+                entry.target._cyreg.cy.fit(undefined, 30);
+            }
+        }
+    });
+    setInterval(function () {
+        for (const layer of document.querySelectorAll('canvas[data-id="layer0-selectbox"]')) {
+            const cy = cyOf(layer);
+            let box = layer;
+            while (box && !box._cyreg) { box = box.parentNode; }
+            if (cy && box && !widths.has(box)) {
+                widths.set(box, box.getBoundingClientRect().width);
+                watcher.observe(box);
+            }
+        }
+    }, 500);
+})();

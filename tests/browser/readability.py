@@ -1,0 +1,121 @@
+"""What a person reads on a rendered figure, measured in the browser: overlapping, covered and cut texts.
+
+:func:`figure_problems` runs :data:`PROBLEMS_JS` in the page. For every visible Plotly figure it takes the
+bounding boxes (``getBoundingClientRect``) of its texts (the title, axis titles, legend entries and title,
+annotations, colour-bar titles) and reports
+
+- two texts of one figure that overlap (by more than :data:`SLACK` pixels each way),
+- a text the figure's mode bar covers (the mode bar is measured where Plotly puts it, shown or not),
+- a text cut by the figure's edge (not wholly inside the figure's SVG),
+- the tick labels of one axis that overlap each other (a crowded axis).
+
+Each problem is one readable line naming the figure (its id) and the texts. :func:`page_problems` adds the
+rest of the page: a text box or a dropdown whose value is cut (:data:`CONTROLS_JS`), and a cytoscape drawing
+whose captions overlap (:data:`CANVAS_JS`).
+"""
+
+from __future__ import annotations
+
+__all__ = ["PROBLEMS_JS", "CONTROLS_JS", "CANVAS_JS", "SLACK", "figure_problems", "page_problems", "viewport"]
+
+SLACK = 1  # pixels: boxes that only touch do not overlap
+
+PROBLEMS_JS = """
+const slack = arguments[0];
+const TEXTS = [['title', '.g-gtitle text'], ['axis title', '.g-xtitle text, .g-x2title text, .g-ytitle text, '
+               + '.g-y2title text, .g-x3title text, .g-y3title text'], ['legend', '.legend .legendtext'],
+               ['legend title', '.legend .legendtitletext'], ['annotation', '.annotation-text-g text'],
+               ['colour bar title', '.colorbar .cbtitle text']];
+const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+const box = el => { const r = el.getBoundingClientRect(); return {l: r.left, r: r.right, t: r.top, b: r.bottom}; };
+const overlap = (a, b) => Math.min(a.r, b.r) - Math.max(a.l, b.l) > slack
+                          && Math.min(a.b, b.b) - Math.max(a.t, b.t) > slack;
+const inside = (a, o) => a.l >= o.l - slack && a.r <= o.r + slack && a.t >= o.t - slack && a.b <= o.b + slack;
+const problems = [];
+for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+  if (!visible(plot) || !plot.querySelector('.main-svg')) continue;
+  const name = (plot.closest('[id]') || plot).id || 'a figure';
+  const frame = box(plot.querySelector('.main-svg'));
+  const texts = [];
+  for (const [what, selector] of TEXTS) {
+    for (const el of plot.querySelectorAll(selector)) {
+      const words = (el.textContent || '').trim();
+      if (words && visible(el)) texts.push({what, words, box: box(el)});
+    }
+  }
+  for (let i = 0; i < texts.length; i++) {
+    for (let j = i + 1; j < texts.length; j++) {
+      if (overlap(texts[i].box, texts[j].box)) {
+        problems.push(`${name}: ${texts[i].what} "${texts[i].words}" overlaps ${texts[j].what} "${texts[j].words}"`);
+      }
+    }
+  }
+  const bar = plot.querySelector('.modebar');
+  const barBox = bar && bar.getBoundingClientRect().width > 0 ? box(bar) : null;
+  for (const t of texts) {
+    if (barBox && overlap(t.box, barBox)) problems.push(`${name}: the mode bar covers ${t.what} "${t.words}"`);
+    if (!inside(t.box, frame)) problems.push(`${name}: ${t.what} "${t.words}" is cut by the figure's edge`);
+  }
+  for (const axis of plot.querySelectorAll('.xaxislayer-above, .yaxislayer-above')) {
+    const ticks = [...axis.querySelectorAll('.xtick text, .ytick text')].filter(visible).map(
+      el => ({words: el.textContent, box: box(el)}));
+    for (let i = 0; i + 1 < ticks.length; i++) {
+      for (let j = i + 1; j < ticks.length; j++) {
+        if (overlap(ticks[i].box, ticks[j].box)) {
+          problems.push(`${name}: tick labels "${ticks[i].words}" and "${ticks[j].words}" overlap`);
+        }
+      }
+    }
+  }
+}
+return problems;
+"""
+
+
+CONTROLS_JS = """
+const cut = [];
+for (const el of document.querySelectorAll('input[type=text], input:not([type]), .dash-dropdown-value')) {
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && el.scrollWidth > el.clientWidth + 1) {
+    cut.push(`${el.id || el.closest('[id]').id}: "${(el.value || el.textContent).trim()}" is cut`);
+  }
+}
+return cut;
+"""
+
+CANVAS_JS = """
+const problems = [];
+for (const layer of document.querySelectorAll('canvas[data-id="layer0-selectbox"]')) {
+  let box = layer;
+  while (box && !box._cyreg) box = box.parentNode;
+  if (!box || box.getBoundingClientRect().width === 0) continue;
+  const cy = box._cyreg.cy, name = (box.closest('[id]') || box).id;
+  const readable = n => parseFloat(n.renderedStyle('font-size')) >= parseFloat(n.style('min-zoomed-font-size') || 0);
+  const shown = cy.nodes().filter(n => n.style('label') && readable(n));
+  const boxes = shown.map(n => [n.style('label'), n.renderedBoundingBox({includeNodes: false, includeEdges: false,
+                                                                          includeLabels: true})]);
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i][1], b = boxes[j][1];
+    if (Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1) > 1 && Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1) > 1) {
+      problems.push(`${name}: captions "${boxes[i][0]}" and "${boxes[j][0]}" overlap`);
+    }
+  }
+}
+return problems;
+"""
+
+
+def figure_problems(driver) -> list[str]:
+    """Every readability problem of the figures shown in ``driver``'s page (an empty list when there is none)."""
+    return driver.execute_script(PROBLEMS_JS, SLACK)
+
+
+def page_problems(driver) -> list[str]:
+    """The figures' problems, cut values of text boxes and dropdowns, and overlapping captions on canvases."""
+    return figure_problems(driver) + driver.execute_script(CONTROLS_JS) + driver.execute_script(CANVAS_JS)
+
+
+def viewport(driver, width: int = 1280, height: int = 720) -> None:
+    """Make the page's viewport exactly ``width`` by ``height`` CSS pixels (as a 1280×720 projector shows it)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})

@@ -1,0 +1,100 @@
+"""Every page readable on a 1280×720 projector, in its default state and at its largest preset: no two figure
+texts overlap, no mode bar covers one, no figure's edge cuts one, no text box or dropdown cuts its value, no two
+captions of a drawing overlap (:mod:`tests.browser.readability`). A picture of every state is saved (artifacts/,
+and docs/screenshots/ with ``VIZCOLL_DOCS_SCREENSHOTS=1``, small PNGs shown in the README)."""
+
+from __future__ import annotations
+
+import base64
+import os
+import time
+from pathlib import Path
+
+import pytest
+from dash.testing.wait import until
+
+from vizcoll.scenario import Scenario
+from vizcoll.topology.generators import from_spec
+from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.models import barrier as barrier_model
+from vizcoll.ui.models import multicast as multicast_model
+from vizcoll.ui.models import trees as trees_model
+from vizcoll.ui.models.topology import EXAMPLE_SPECS
+
+from .browser_helpers import ARTIFACTS, ROOT
+from .readability import page_problems, viewport
+
+DOCS = ROOT / "docs" / "screenshots"
+LARGEST_EXAMPLE = max(EXAMPLE_SPECS.values(), key=lambda spec: from_spec(spec).n_nodes)
+LARGEST_TREES = max(trees_model.PRESETS, key=lambda k: from_spec(trees_model.PRESETS[k][1]["spec"]).n_nodes)
+LARGEST_MULTICAST = max(multicast_model.PRESETS, key=lambda k: from_spec(multicast_model.PRESETS[k]["spec"]).n_nodes)
+# (name, path, scenario, (selector, text) the page shows once its views are drawn)
+STATES = [
+    ("home", "/", DEFAULT_SCENARIO, ("#topo-bcast-info", "nodes reached")),
+    ("topology", "/topology", DEFAULT_SCENARIO, ("#topo-bcast-info", "nodes reached")),
+    ("topology-largest", "/topology", Scenario(spec=LARGEST_EXAMPLE, pattern="hier:4"),
+     ("#topo-bcast-info", "nodes reached")),
+    ("trees", "/trees", DEFAULT_SCENARIO, ("#trees-player-position", "step 0 of")),
+    ("trees-largest", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, LARGEST_TREES),
+     ("#trees-compare", "2-ary")),
+    ("multicast", "/multicast", DEFAULT_SCENARIO, ("#mc-summary", "minhop-new")),
+    ("multicast-largest", "/multicast", multicast_model.preset_scenario(LARGEST_MULTICAST, DEFAULT_SCENARIO),
+     ("#mc-summary", "fulb")),
+    ("barrier", "/barrier", DEFAULT_SCENARIO, ("#bar-ranges", "Fig. 7")),
+    ("barrier-largest", "/barrier",
+     barrier_model.grid_scenario(DEFAULT_SCENARIO, barrier_model.MAX_SIDE, barrier_model.MAX_SIDE, 8),
+     ("#bar-player-position", "step 0 of")),
+    ("faults", "/faults", DEFAULT_SCENARIO, ("#ft-treft-player-position", "step 0 of")),
+    ("faults-largest", "/faults", DEFAULT_SCENARIO.with_params("faults", {"procs": "32", "workflow": "MB",
+                                                                          "cls": "B"}),
+     ("#ft-treft-player-position", "step 0 of")),
+    ("erasure", "/erasure", DEFAULT_SCENARIO, ("#era-summary", "FMEL(9,5)")),
+    ("erasure-largest", "/erasure", DEFAULT_SCENARIO.with_params("erasure", {"n": "20", "k": "12", "dcs": "5"}),
+     ("#era-summary", "FMEL(20,12)")),
+    ("schedules", "/schedules", DEFAULT_SCENARIO, ("#sched-file", "No file yet")),
+]
+BUSY = "return !!document.querySelector('[data-dash-is-loading=\"true\"], .job.running');"
+
+
+def settled(page, quiet: float = 1.5, timeout: float = 240) -> None:
+    """Wait until no callback and no background job has run for ``quiet`` seconds."""
+    end, calm = time.time() + timeout, None
+    while time.time() < end:
+        if page.driver.execute_script(BUSY):
+            calm = None
+        elif calm is None:
+            calm = time.time()
+        elif time.time() - calm >= quiet:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the page never settled")
+
+
+def save(page, name: str) -> Path:
+    """The page's top as a 1280×720 projector shows it, at half size (artifacts/; docs/screenshots/ when asked)."""
+    page.driver.execute_script("window.scrollTo(0, 0);")
+    time.sleep(0.3)  # the last frame of the drawings
+    shot = page.driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "clip": {"x": 0, "y": 0, "width": 1280, "height": 720, "scale": 0.5}})
+    targets = [ARTIFACTS / f"readable-{name}.png"]
+    if os.environ.get("VIZCOLL_DOCS_SCREENSHOTS"):
+        targets.append(DOCS / f"{name}.png")
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(base64.b64decode(shot["data"]))
+    return targets[0]
+
+
+@pytest.mark.parametrize("name, path, scenario, ready", STATES, ids=[s[0] for s in STATES])
+def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, scenario, ready):
+    viewport(page.driver)
+    page.open(f"{path}#s={scenario.to_fragment()}", counts=None)
+    page.duo.wait_for_contains_text(ready[0], ready[1], timeout=120)
+    settled(page)
+    assert page.driver.execute_script("return [window.innerWidth, window.innerHeight];") == [1280, 720]
+    until(lambda: page.driver.execute_script("return document.querySelectorAll('.js-plotly-plot').length;") > 0
+          or path in ("/", "/topology", "/schedules"), 30)
+    problems = page_problems(page.driver)
+    save(page, name)
+    assert problems == [], "\n".join(problems)
+    assert page.duo.get_logs() == []

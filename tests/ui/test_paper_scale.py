@@ -1,0 +1,105 @@
+"""Paper-scale views: a large fabric's overview of blocks and bundles, one pod drawn alone with its names, the
+same choice of part on /topology, /multicast and /trees."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from tests.callback_context import in_callback
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.topology.blocks import blocks, bundles
+from vizcoll.topology.generators import from_spec
+from vizcoll.ui.calls import DEFAULT_SCENARIO, positions_of, topology_of
+from vizcoll.ui.figures.blocks import blocks_figure
+from vizcoll.ui.figures.fabric import view_figure
+from vizcoll.ui.figures.labels import add_labels
+from vizcoll.ui.figures.style import FULL, HALF
+from vizcoll.ui.models import parts
+from vizcoll.ui.pages import trees as trees_page
+
+TAIHULIGHT = Scenario(spec="pruned-fat-tree:preset=taihulight")
+
+
+def test_a_large_fabric_opens_on_its_overview_and_offers_each_pod():
+    topo = topology_of(TAIHULIGHT)
+    assert parts.natural_part(topo) == parts.OVERVIEW and parts.natural_part(topology_of(DEFAULT_SCENARIO)) == \
+        parts.WHOLE
+    options = parts.part_options(TAIHULIGHT, topo)
+    assert options[0]["value"] == parts.OVERVIEW and len(options) == 1 + 160
+    assert options[8] == {"label": "pod 7 (288 nodes) alone", "value": "group:7"}
+    assert parts.read_part("group:7", TAIHULIGHT, topo) == "group:7"
+    for bad, words in (("whole", "drawn up to 1,500 nodes"), ("group:160", "no group '160'"), (["x"], "unknown")):
+        with pytest.raises(VizcollError, match=words):
+            parts.read_part(bad, TAIHULIGHT, topo)
+
+
+def test_a_pod_alone_holds_its_nodes_its_uplinks_and_the_top_switches_it_reaches():
+    view = parts.view_of(TAIHULIGHT, "group:7")
+    topo = topology_of(TAIHULIGHT)
+    assert view.name == "pod 7" and view.overview is None
+    assert view.topo.summary()["endpoints"] == 256 and view.topo.summary()["switches"] == 32 + 64
+    assert np.array_equal(view.topo.link_id, topo.link_id[view.rows])
+    assert [view.topo.names[i] for i in range(5)] == [topo.names[k] for k in view.kept[:5]]
+    overview = parts.view_of(TAIHULIGHT, parts.OVERVIEW)
+    assert len(overview.overview) == 481 and overview.topo.n_nodes == topo.n_nodes
+
+
+def test_the_overview_marks_each_bundle_by_its_hottest_link_and_sizes_it_by_the_mean():
+    topo = from_spec("fat-tree:radix=4,levels=3")
+    part = blocks(topo)
+    values = np.zeros(topo.n_links)
+    values[topo.link_row(17)] = 6  # one hot link between pod 0's edge and aggregation switches
+    fig = blocks_figure(part, bundles(topo, part, values), "A: fulb", label="EFI")
+    marks = next(t for t in fig.data if (t.name or "").startswith("link bundles"))
+    hot = int(np.argmax(marks.marker.color))
+    assert max(marks.marker.color) == 6 and "max EFI 6, mean 1.50" in marks.text[hot]  # 4 links, one of them 6
+    assert marks.customdata[hot] == "group:0" and marks.marker.colorbar.title.text == "max EFI"
+    blocks_trace = next(t for t in fig.data if (t.name or "").startswith("switch blocks"))
+    assert "click: draw it alone" in blocks_trace.text[0]
+    assert list(fig.layout.yaxis.ticktext) == ["end nodes", "leaf switches", "spine switches", "top switches"]
+    plain = blocks_figure(part, bundles(topo, part), "a fabric")
+    assert not any(getattr(t.marker, "showscale", False) for t in plain.data if t.marker)  # no values, no scale
+
+
+def test_a_pod_alone_is_drawn_with_its_switches_named_upwards_and_every_link_clickable():
+    view = parts.view_of(TAIHULIGHT, "group:7")
+    values = np.zeros(topology_of(TAIHULIGHT).n_links)
+    values[view.rows[:5]] = 3
+    fig = view_figure(view, values, "A: pod 7 alone", highlight=view.rows[:2], clickable=True)
+    hover = next(t for t in fig.data if t.name == "links")
+    assert len(hover.customdata) == view.topo.n_links  # one hover point per link of the pod (click: break it)
+    upright = [a for a in fig.layout.annotations if a.textangle == -90]
+    assert {a.text for a in upright} == {f"spine7.{i}" for i in range(16)}  # 16 spines in half a page
+    assert any(t.name == "selected tree" for t in fig.data)
+
+
+def test_names_that_fit_are_written_across_and_none_overlap_on_a_small_fabric():
+    topo = topology_of(DEFAULT_SCENARIO).copy()
+    fig = go.Figure()
+    add_labels(fig, topo, positions_of(DEFAULT_SCENARIO), width=FULL)  # 16 end nodes across a whole page
+    written = next(t for t in fig.data if t.name == "names")
+    assert set(written.text) == set(topo.names) and not fig.layout.annotations
+    long = go.Figure()  # names too long for half a page: cut or left out, none overlapping
+    topo.names[:] = [f"a-long-name-for-node-{i}" for i in range(topo.n_nodes)]
+    add_labels(long, topo, positions_of(DEFAULT_SCENARIO), width=HALF)
+    across = [text for t in long.data if t.name == "names" for text in t.text]
+    upright = [a.text for a in long.layout.annotations if a.textangle == -90]
+    assert all(text.endswith("…") for text in across) and len(upright) == 20  # the switches' names go upwards
+    assert all(name.startswith("a-long") for name in upright)  # cut to the room down to the next row
+
+
+def test_choosing_a_pod_on_the_trees_page_redraws_the_mapped_trees_from_the_computed_ones():
+    scenario = Scenario(spec="fat-tree:radix=8,levels=3", pattern="grid2d:8x16")
+    plan = trees_page.tree_plan(scenario)
+    store, message, mapped, physical, cheap = in_callback(trees_page.choose_part, "trees-part.value", "group:2",
+                                                          plan, scenario.to_dict())
+    assert message == "" and Scenario.from_dict(store).params["trees"]["part"] == "group:2"
+    assert "(pod 2 alone)" in mapped.layout.title.text.replace("<br>", " ")
+    assert "(pod 2 alone)" in physical.layout.title.text.replace("<br>", " ")
+    options, value = trees_page.part_choices(Scenario.from_dict(store).to_dict())
+    assert value == "group:2" and {"label": "pod 2 (24 nodes) alone", "value": "group:2"} in options
+    forged = in_callback(trees_page.choose_part, "trees-part.value", "group:99", plan, scenario.to_dict())
+    assert forged[0] is not None and forged[1].startswith("⚠") and "no group '99'" in forged[1]

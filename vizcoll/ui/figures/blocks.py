@@ -1,0 +1,141 @@
+"""Pure builder: a large fabric at a glance, its blocks (a pod's switches of one level, ...) and the bundles of
+links between them (:mod:`vizcoll.topology.blocks`), coloured and sized by a value per link.
+
+Blocks are squares (switches) or dots (end nodes) at the mean place of their nodes, sized by their node count;
+the fabric's rows (levels) name the y axis and its pods the x axis when the blocks form such a grid (fat trees).
+A *bundle* (every link between two blocks) is one mark half way between them (above its pod when the other
+block spans the whole fabric, as the top switches do): its colour is the largest value one of its links carries
+(the hot spot: "max EFI 8"), its size the mean (how loaded the bundle is as a whole). Without values (a plain
+fabric) a bundle's size is its number of links and its colour says whether a link of it is broken. A few
+bundles are also drawn as thin lines between their blocks. Everything is named in the hover texts; a click on a
+block or a bundle drills into its pod (its ``customdata`` is the part to show, ``"group:7"``). WebGL draws the
+marks when there are many.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import plotly.graph_objects as go
+
+from vizcoll.topology.blocks import ROW_NAMES, Blocks
+from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
+
+__all__ = ["blocks_figure", "MAX_TICKS"]
+
+MAX_TICKS = 12  # pods named on the x axis at most (evenly spread)
+LINES = 300  # bundles drawn as lines too, at most
+WEBGL = 1000  # more marks than this are drawn with WebGL
+BROKEN = "#d62728"
+
+
+def _bundle_text(part: Blocks, bundle: dict, i: int, label: str | None) -> str:
+    a, b = int(bundle["a"][i]), int(bundle["b"][i])
+    text = f"{part.names[a]} – {part.names[b]}: {int(bundle['links'][i]):,} links"
+    if label:
+        text += f"<br>max {label} {bundle['max'][i]:g}, mean {bundle['mean'][i]:.2f}"
+    if bundle["broken"][i]:
+        text += f"<br><b>{int(bundle['broken'][i])} broken</b>"
+    return text
+
+
+def _places(part: Blocks, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a bundle's mark goes: half way between its blocks, above the pod's block when the other block
+    belongs to no pod (the top switches of a fat tree)."""
+    x = (part.x[a] + part.x[b]) / 2
+    podless_a, podless_b = part.group[a] < 0, part.group[b] < 0
+    x = np.where(podless_a & ~podless_b, part.x[b], np.where(podless_b & ~podless_a, part.x[a], x))
+    return x, (part.y[a] + part.y[b]) / 2
+
+
+def _add_bundles(fig: go.Figure, part: Blocks, bundle: dict, label: str | None, diverging: bool) -> None:
+    between = np.flatnonzero(bundle["a"] != bundle["b"])
+    a, b = bundle["a"][between], bundle["b"][between]
+    if len(between) <= LINES:
+        nan = np.full(len(a), np.nan)
+        fig.add_trace(go.Scatter(x=np.stack([part.x[a], part.x[b], nan], 1).ravel(),
+                                 y=np.stack([part.y[a], part.y[b], nan], 1).ravel(), mode="lines",
+                                 line={"color": "#d9e2ec", "width": 1}, hoverinfo="skip", showlegend=False))
+    x, y = _places(part, a, b)
+    if label is None:
+        size = bundle["links"][between].astype(float)
+        colour = np.where(bundle["broken"][between] > 0, 1.0, 0.0)
+        scale, cmin, cmax = [[0, "#9fb3c8"], [1, BROKEN]], 0, 1
+        name = f"link bundles ({len(between):,}; red: some broken)"
+    else:
+        size = np.abs(bundle["mean"][between])
+        colour = bundle["max"][between]
+        top = float(np.abs(colour).max(initial=0.0)) or 1.0
+        scale, cmin, cmax = (DIVERGING, -top, top) if diverging else (SEQUENTIAL, 0.0, top)
+        name = f"link bundles ({len(between):,}): colour = max {label}, size = mean"
+    group = np.where(part.group[a] >= 0, part.group[a], part.group[b])
+    trace = go.Scattergl if len(between) > WEBGL else go.Scatter
+    fig.add_trace(trace(
+        x=x, y=y, mode="markers", name=name, hoverinfo="text",
+        customdata=[f"group:{int(g)}" if g >= 0 else "" for g in group],
+        text=[_bundle_text(part, bundle, i, label) for i in between.tolist()],
+        marker={"symbol": "diamond", "size": 5 + 11 * size / (size.max(initial=0.0) or 1.0), "color": colour,
+                "colorscale": scale, "cmin": cmin, "cmax": cmax, "line": {"width": 0.5, "color": "#52606d"},
+                "showscale": label is not None,
+                "colorbar": {"title": {"text": f"max {label}"}, "thickness": 14} if label else None}))
+
+
+def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) -> None:
+    inside = np.zeros(len(part), dtype=int)
+    same = bundle["a"] == bundle["b"]
+    np.add.at(inside, bundle["a"][same], bundle["links"][same])
+    for switches, symbol, colour, name in ((True, "square", "#4a6fa5", "switch blocks"),
+                                           (False, "circle", "#9aa5b1", "end node blocks")):
+        sel = np.flatnonzero(part.switches == switches)
+        if not len(sel):
+            continue
+        trace = go.Scattergl if len(sel) > WEBGL else go.Scatter
+        fig.add_trace(trace(
+            x=part.x[sel], y=part.y[sel], mode="markers", name=f"{name} ({len(sel):,})",
+            marker={"symbol": symbol, "size": 5 + 1.5 * np.log2(part.count[sel] + 1), "color": colour,
+                    "line": {"width": [3 if int(b) in selected else 0 for b in sel], "color": "#1f3a5f"}},
+            customdata=[f"group:{int(part.group[b])}" if part.group[b] >= 0 else "" for b in sel],
+            text=[f"{part.names[b]}: {int(part.count[b]):,} {'switches' if switches else 'end nodes'}"
+                  + (f", {inside[b]:,} links inside" if inside[b] else "")
+                  + ("<br><i>click: draw it alone</i>" if part.group[b] >= 0 else "") for b in sel],
+            hoverinfo="text"))
+
+
+def _grid(part: Blocks) -> bool:
+    """Whether the blocks form a grid of rows (levels) and pods, as a fat tree's do."""
+    return len(np.unique(part.level)) <= 8 and bool((part.group >= 0).any()) and bool((part.level >= 0).all())
+
+
+def _axes(part: Blocks) -> tuple[dict, dict]:
+    """Axis settings: rows and pods named on the axes when the blocks form a grid of them (rows at 0, 1, 2...),
+    else hidden axes."""
+    if not _grid(part):
+        return {"visible": False}, {"visible": False, "scaleanchor": "x"}
+    levels = np.unique(part.level)
+    pods = np.flatnonzero((part.group >= 0) & (part.level == part.level[part.group >= 0].min()))
+    pods = pods[np.argsort(part.x[pods])]
+    shown = pods[np.linspace(0, len(pods) - 1, min(MAX_TICKS, len(pods))).round().astype(int)] if len(pods) else pods
+    word = part.names[pods[0]].split(" ", 1)[0] if len(pods) else "group"
+    xaxis = {"title": {"text": word}, "tickvals": part.x[shown].tolist(),
+             "ticktext": [str(int(part.group[b])) for b in shown], "showgrid": False, "zeroline": False}
+    yaxis = {"tickvals": list(range(len(levels))), "ticktext": [ROW_NAMES.get(int(lv), f"level {lv}")
+                                                                 for lv in levels],
+             "showgrid": False, "zeroline": False}
+    return xaxis, yaxis
+
+
+def blocks_figure(part: Blocks, bundle: dict, title: str, label: str | None = None, diverging: bool = False,
+                  selected=(), width: int = HALF) -> go.Figure:
+    """The blocks and bundles of a fabric (see the module): ``label`` names the value (``"EFI"``, ``"packets"``;
+    None: a plain fabric), ``diverging`` centres its colours on 0 (a difference), ``selected`` blocks are ringed
+    (those a highlighted tree uses)."""
+    if _grid(part):  # rows at 0, 1, 2...: a fat tree's levels, evenly apart
+        part = replace(part, y=np.searchsorted(np.unique(part.level), part.level).astype(float))
+    fig = go.Figure()
+    _add_bundles(fig, part, bundle, label, diverging)
+    _add_blocks(fig, part, bundle, set(int(b) for b in selected))
+    xaxis, yaxis = _axes(part)
+    fig.update_layout(title={"text": title}, plot_bgcolor="white", height=520, hovermode="closest",
+                      margin={"l": 10, "r": 10, "b": 10}, xaxis=xaxis, yaxis=yaxis, clickmode="event")
+    return styled(fig, width)

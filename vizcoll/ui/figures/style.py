@@ -1,0 +1,110 @@
+"""The layout rules every figure follows, in one place: :func:`styled` is the last call of every figure builder.
+
+Measured in a real browser at 1280×720 (``tests/browser/test_readability.py`` reads the bounding boxes of every
+figure text), a figure keeps its texts readable when
+
+- **the mode bar has its own row**: Plotly draws it in the top right corner, :data:`MODEBAR` pixels high; the
+  title starts below it (``pad.t``) and the top margin holds both, so the mode bar never covers a title;
+- **titles wrap** (:func:`wrap`) at the width the figure has on the page (:data:`HALF`: one of a pair of
+  figures, :data:`FULL`: the width of the main column) instead of running past the figure's edge;
+- **legends sit below the plot in the figure's own coordinates** (``yref="container"``), so Plotly pushes the
+  plot area up to make room and a legend never sits on an axis title; the figure grows by the legend's rows
+  (:func:`legend_rows`) so its plot keeps its height. Figures without a colour bar may keep the legend on the
+  right (``legend="right"``), where Plotly also makes room for it;
+- **log axes** label only the powers of ten (``dtick = 1``), so their ticks never crowd.
+
+The palettes are colour-blind safe: :data:`SEQUENTIAL` (ColorBrewer YlOrRd: light = little, dark red = much)
+for loads such as the EFI or packets, :data:`DIVERGING` (ColorBrewer RdBu, reversed: blue = less, white = no
+change, red = more) for differences, and :data:`CATEGORICAL` (Okabe and Ito's eight colours) for the default
+colours of traces.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+__all__ = ["MODEBAR", "HALF", "FULL", "SEQUENTIAL", "DIVERGING", "CATEGORICAL", "wrap", "title_chars",
+           "legend_rows", "styled"]
+
+MODEBAR = 32  # pixels of the mode bar's row at the top of a figure
+TITLE_SIZE = 15  # title font size (px)
+TITLE_LINE = 20  # pixels per line of a title
+LEGEND_ROW = 21  # pixels per row of a horizontal legend
+MULTILINE_SHIFT = 11  # Plotly starts a title of several lines this many pixels higher than one of one line
+CHAR_WIDTH = 0.6  # width of an average character of the sans fonts browsers use, in font sizes
+HALF, FULL = 430, 880  # a figure's width at 1280 px: one of a pair, or the whole main column
+SEQUENTIAL = "YlOrRd"
+DIVERGING = "RdBu_r"
+CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+
+
+def title_chars(width: int, size: int = TITLE_SIZE) -> int:
+    """How many characters of a ``size`` px font fit on one line of a figure ``width`` pixels wide."""
+    return max(int((width - 30) / (size * CHAR_WIDTH)), 20)
+
+
+def wrap(text: str, chars: int) -> str:
+    """``text`` broken into lines of at most ``chars`` characters at spaces (``<br>`` between lines; existing
+    ``<br>`` kept). A single word longer than a line stays whole.
+
+    >>> wrap("Run time vs broken links: 16×16 grid (3 seeds, 8 neighbors)", 30)
+    'Run time vs broken links:<br>16×16 grid (3 seeds, 8<br>neighbors)'
+    """
+    lines = []
+    for paragraph in str(text).split("<br>"):
+        line = ""
+        for word in paragraph.split(" "):
+            if line and len(line) + 1 + len(word) > chars:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+def _legend_entries(fig: go.Figure) -> list[str]:
+    return [str(t.name or "") for t in fig.data if t.showlegend is not False and t.name]
+
+
+def legend_rows(names: list[str], width: int, size: int = 12) -> int:
+    """Rows a horizontal legend of entries ``names`` takes in a figure ``width`` pixels wide (Plotly packs
+    entries left to right, each its symbol plus its text)."""
+    rows, used = (1, 0) if names else (0, 0)
+    for name in names:
+        entry = 46 + len(name) * size * CHAR_WIDTH
+        if used and used + entry > width - 20:
+            rows, used = rows + 1, 0
+        used += entry
+    return rows
+
+
+def styled(fig: go.Figure, width: int = HALF, legend: str = "below", top: int = 8) -> go.Figure:
+    """Apply the layout rules (see the module) to ``fig``, a figure ``width`` pixels wide on the page.
+
+    ``legend``: ``"below"`` (the default), ``"right"`` (Plotly's own place, for figures without a colour bar)
+    or ``"hidden"``. ``top``: pixels kept free between the title and the plot (more for subplot titles).
+    Styling a figure again (a builder adding to another's figure) gives the same result as styling it once.
+    """
+    layout = fig.layout
+    meta = layout.meta if isinstance(layout.meta, dict) else {}
+    height = (layout.height or 450) - meta.get("legend_px", 0)
+    text = layout.title.text if layout.title and layout.title.text else ""
+    titled = wrap(text, title_chars(width)) if text else ""
+    lines = titled.count("<br>") + 1 if titled else 0
+    fig.update_layout(
+        title={"text": titled, "x": 0.01, "xanchor": "left", "yref": "container", "y": 1, "yanchor": "top",
+               "pad": {"t": MODEBAR + (MULTILINE_SHIFT if lines > 1 else 0)}, "automargin": True,
+               "font": {"size": TITLE_SIZE}},
+        margin={"t": MODEBAR + lines * TITLE_LINE + top}, colorway=CATEGORICAL)
+    if legend == "hidden":
+        fig.update_layout(showlegend=False)
+    elif legend == "below":
+        extra = (legend_rows(_legend_entries(fig), width) + bool(layout.legend.title.text)) * LEGEND_ROW
+        fig.update_layout(legend={"orientation": "h", "xref": "container", "yref": "container", "x": 0.01,
+                                  "xanchor": "left", "y": 0, "yanchor": "bottom"},
+                          height=height + extra, meta={**meta, "legend_px": extra})
+    for name in [key for key in layout.to_plotly_json() if key.startswith(("xaxis", "yaxis"))]:
+        if layout[name].type == "log" and layout[name].dtick is None:
+            layout[name].update(dtick=1)
+    return fig
