@@ -10,12 +10,14 @@ import argparse
 import os
 from pathlib import Path
 
+import scipy.optimize  # noqa: F401  (the engine loads it on first use, for F(k); a web worker at start-up)
 from dash import Dash
 
 import vizcoll.ui.pages
 from vizcoll.runtime import tune_gc
 from vizcoll.ui import jobs, shell
 from vizcoll.ui.cache import init_cache
+from vizcoll.ui.figures.style import warm_up
 from vizcoll.ui.routing import ROUTING_INPUTS
 from vizcoll.ui.security import harden, hide_server_software
 
@@ -33,6 +35,7 @@ def create_app(cache_config: dict | None = None) -> Dash:
     init_cache(app.server, cache_config)
     harden(app)
     app.server.add_url_rule("/healthz", "healthz", lambda: {"status": "ok"})
+    warm_up()
     tune_gc()
     return app
 

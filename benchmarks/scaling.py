@@ -72,7 +72,8 @@ def peak_rss_mb() -> float:
 def trees(repeat: int) -> dict:
     from vizcoll.comm import place
     from vizcoll.topology.generators import from_spec
-    from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
+    from vizcoll.trees.groups import hierarchy_from_topology
+    from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 
     topo = from_spec(TAIHULIGHT)
     seconds: dict[str, list[float]] = {kind: [] for kind in TREE_KINDS}

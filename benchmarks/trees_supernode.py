@@ -43,8 +43,9 @@ from vizcoll.comm import Placement, place  # noqa: E402
 from vizcoll.topology.generators import sunway_supernode  # noqa: E402
 from vizcoll.topology.hops import min_hops  # noqa: E402
 from vizcoll.trees.cost import CostParams  # noqa: E402
+from vizcoll.trees.groups import hierarchy_from_topology  # noqa: E402
 from vizcoll.trees.metrics import process_ports, tree_metrics  # noqa: E402
-from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree  # noqa: E402
+from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree  # noqa: E402
 
 K = 32
 PARAMS = CostParams()  # Bcast: S = 0, a = 1.12, b = 0.01

@@ -51,6 +51,7 @@ from vizcoll.comm import Communicators, Placement, from_lists, parse_pattern, pl
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.layout import edited_positions
+from vizcoll.topology.layout import positions as layout_positions
 from vizcoll.topology.model import ENDPOINT, LINK_LABEL, Topology
 
 __all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "MAX_TABLES_CHARS", "WORLD",
@@ -166,15 +167,20 @@ class Scenario:
             apply_edit(topo, edit)
         return topo
 
-    def positions(self) -> np.ndarray:
+    def positions(self, fabric: Topology | None = None) -> np.ndarray:
         """Where a drawing puts each node of :meth:`fabric` (``(n, 2)``): the source fabric's layout with every
         edit replayed on it (:func:`vizcoll.topology.layout.edited_positions`), so an edit moves no node it did
-        not add, and a new node goes next to what it is linked to."""
-        return edited_positions(replace(self, edits=[]).fabric(), self.edits, self.fabric())
+        not add, and a new node goes next to what it is linked to. ``fabric`` is :meth:`fabric` when the caller
+        has it already (it is not changed)."""
+        fabric = self.fabric() if fabric is None else fabric
+        if not self.edits:
+            return layout_positions(fabric)
+        return edited_positions(replace(self, edits=[]).fabric(), self.edits, fabric)
 
-    def topology(self) -> Topology:
-        """The fabric with the scenario's breaks applied (breaks naming a missing link are skipped)."""
-        topo = self.fabric()
+    def topology(self, fabric: Topology | None = None) -> Topology:
+        """The fabric with the scenario's breaks applied (breaks naming a missing link are skipped); ``fabric`` is
+        :meth:`fabric` when the caller has it already (a copy is broken, not it)."""
+        topo = self.fabric() if fabric is None else fabric.copy()
         rows = [r for r in (topo.find_link(label) for label in self.broken) if r is not None]
         topo.broken[rows] = True
         return topo

@@ -18,9 +18,10 @@ from vizcoll.schedule.check import check
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.trees.cost import CostParams
+from vizcoll.trees.groups import hierarchy_from_topology
 from vizcoll.trees.metrics import mapped_type_one, tree_metrics, vertex_switches
 from vizcoll.trees.tree import Tree
-from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
+from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
 from vizcoll.ui.figures.trees import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions

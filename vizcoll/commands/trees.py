@@ -27,17 +27,9 @@ from vizcoll.comm import place
 from vizcoll.commands import command, load_topology
 from vizcoll.errors import SpecError
 from vizcoll.trees.cost import kopt
+from vizcoll.trees.groups import hierarchy_from_topology, hierarchy_levels, normalize_groups
 from vizcoll.trees.metrics import tree_metrics
-from vizcoll.trees.typeone import (
-    hier_knomial_tree,
-    hierarchy_from_topology,
-    hierarchy_levels,
-    kary_tree,
-    knomial_tree,
-    normalize_groups,
-    vertex_ranks,
-    zhao_tree,
-)
+from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, vertex_ranks, zhao_tree
 
 __all__ = ["KINDS", "parse_groups"]
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from vizcoll.arrays import unique
 from vizcoll.errors import SpecError
 from vizcoll.multicast.results import ints
 from vizcoll.multicast.state import BIG
@@ -71,7 +72,7 @@ def root_candidates(table: MinHopTable, members: list[np.ndarray], entry_row: np
     extra = np.zeros(n, dtype=np.int64)
     extra[full] = hops[starts]
     n_sw = max(len(table.switches), 1)
-    key = np.unique(gid[keep] * n_sw + rows[keep])  # distinct (group, entry switch), by group
+    key = unique(gid[keep] * n_sw + rows[keep])  # distinct (group, entry switch), by group
     owner, rows = key // n_sw, key % n_sw
     bounds = np.r_[np.flatnonzero(np.diff(owner, prepend=-1)), len(key)] if len(key) else np.zeros(1, np.int64)
     seen: dict[bytes, Candidates] = {}  # groups entering through the same switches share their candidates

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vizcoll.multicast.state import BIG, RoutingState, TreeParts, first_per_owner, ranges
+from vizcoll.arrays import ranges, unique
+from vizcoll.multicast.state import BIG, RoutingState, TreeParts, first_per_owner
 
 __all__ = ["SsspGraph", "sssp_tree"]
 
@@ -78,7 +79,7 @@ class SsspGraph:
         """The min-hop DAG edges ``(child row, parent row, entry)`` above ``targets``, one level per item, from the
         deepest level up."""
         st = self.state
-        targets = np.unique(targets[droot[targets] < BIG])
+        targets = unique(targets[droot[targets] < BIG])
         level = droot[targets]
         height = int(level.max(initial=0))
         rows, edges = targets[level == height], []
@@ -87,7 +88,7 @@ class SsspGraph:
             peer = st.peer_row[idx]
             up = (peer >= 0) & (droot[peer] == h - 1)
             edges.append((rows[owner[up]], peer[up], self.pos_entry[idx[up]]))
-            rows = np.unique(np.concatenate((peer[up], targets[level == h - 1])))
+            rows = unique(np.concatenate((peer[up], targets[level == h - 1])))
         return edges
 
     def links_between(self, u_rows: np.ndarray, v_rows: np.ndarray) -> np.ndarray:
@@ -98,7 +99,7 @@ class SsspGraph:
             return self.entry_link[starts]
         counts = self.entry_ptr[entries + 1] - starts
         segments = np.cumsum(counts) - counts
-        pos = ranges(starts, counts)
+        pos = ranges(starts, self.entry_ptr[entries + 1])
         offset = pos - np.repeat(starts, counts)
         best = np.minimum.reduceat((self.state.efi[self.entry_link[pos]] << _OFFSET_BITS) + offset, segments)
         return self.entry_link[starts + (best & ((1 << _OFFSET_BITS) - 1))]
@@ -106,12 +107,12 @@ class SsspGraph:
     def update(self, link_rows: np.ndarray) -> None:
         """Refresh the costs of the entries of links whose EFI changed."""
         entries = self.link_entries[link_rows].ravel()
-        entries = np.unique(entries[entries >= 0])
+        entries = unique(entries[entries >= 0])
         if not len(entries):
             return
         starts = self.entry_ptr[entries]
         counts = self.entry_ptr[entries + 1] - starts
-        loads = self.state.efi[self.entry_link[ranges(starts, counts)]]
+        loads = self.state.efi[self.entry_link[ranges(starts, self.entry_ptr[entries + 1])]]
         self.cost[entries] = self.weight + np.minimum.reduceat(loads, np.cumsum(counts) - counts)
 
 

@@ -11,17 +11,12 @@ from vizcoll.multicast.results import ints
 from vizcoll.topology.hops import UNREACHABLE, MinHopTable
 from vizcoll.topology.model import Topology
 
-__all__ = ["BIG", "MAX_GROUPS", "RoutingState", "TreeParts", "first_per_owner", "ranges"]
+__all__ = ["BIG", "MAX_GROUPS", "RoutingState", "TreeParts", "first_per_owner"]
 
 BIG = 1 << 40  # "no path" while taking minima
 _ROW_BITS = 21  # switch rows and per-switch tree counts below 2**21: a root's load packs into one int64
 MAX_GROUPS = (1 << _ROW_BITS) - 1
 """Most groups one routing call takes (InfiniBand has 16,384 multicast LIDs)."""
-
-
-def ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(starts[i], starts[i] + counts[i])``."""
-    return np.repeat(starts - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
 
 
 def first_per_owner(owner: np.ndarray) -> np.ndarray:

@@ -19,6 +19,7 @@ import numbers
 
 import numpy as np
 
+from vizcoll.arrays import ranges
 from vizcoll.errors import SpecError, TopologyError
 from vizcoll.sim.timeline import Event, Timeline
 from vizcoll.topology.model import SWITCH, Topology
@@ -44,16 +45,6 @@ def _root_index(topo: Topology, root: int | str) -> int:
     return root
 
 
-def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(s, e)`` for every pair, without a Python loop."""
-    lengths = ends - starts
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.repeat(starts - np.r_[0, np.cumsum(lengths)[:-1]], lengths)
-    return np.arange(total, dtype=np.int64) + offsets
-
-
 def _bfs(topo: Topology, root: int):
     """Level-synchronous BFS; also returns the parent's port (row into PortView)."""
     n = topo.n_nodes
@@ -69,7 +60,7 @@ def _bfs(topo: Topology, root: int):
         senders = frontier[(topo.kind[frontier] == SWITCH) | (frontier == root)]
         # frontier is sorted by node and each node's ports by number, so the
         # first arc reaching a node is from the lowest parent, lowest port
-        rows = _ranges(view.indptr[senders], view.indptr[senders + 1])
+        rows = ranges(view.indptr[senders], view.indptr[senders + 1])
         rows = rows[depth[view.peer[rows]] < 0]
         peers, first = np.unique(view.peer[rows], return_index=True)
         level += 1

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vizcoll.arrays import unique
+
 __all__ = ["bfs", "buckets_of", "store_u8", "widen_dist"]
 
 # _BYTE_BITS[x] is a uint64 whose 8 bytes are the bits of x (bit 0 first, in memory order).
@@ -41,7 +43,7 @@ def buckets_of(indptr: np.ndarray, indices: np.ndarray):
     cls = np.zeros(n, dtype=np.int64)
     cls[deg > 0] = 1 + np.ceil(np.log2(deg[deg > 0])).astype(np.int64)
     buckets = []
-    for c in np.unique(cls[deg > 0]):
+    for c in unique(cls[deg > 0]):
         rows = np.flatnonzero(cls == c)
         width = np.arange(deg[rows].max())
         ok = width[None, :] < deg[rows][:, None]

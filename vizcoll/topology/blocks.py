@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vizcoll.arrays import unique
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
 
@@ -73,7 +74,7 @@ def _rows_and_groups(topo: Topology, pos: np.ndarray) -> tuple[np.ndarray, np.nd
         return is_switch, group, word
     row = np.unique(np.round(pos[:, 1], 9), return_inverse=True)[1].astype(np.int64).reshape(-1)
     part = np.zeros(topo.n_nodes, dtype=np.int64)
-    for r in np.unique(row):
+    for r in unique(row):
         members = np.flatnonzero(row == r)
         order = members[np.argsort(pos[members, 0], kind="stable")]
         part[order] = np.arange(len(order)) * CHUNKS // max(len(order), 1)
@@ -112,9 +113,8 @@ def bundles(topo: Topology, part: Blocks, values: np.ndarray | None = None) -> d
     the ``max`` and ``mean`` over the bundle's links."""
     values = np.zeros(topo.n_links) if values is None else np.asarray(values, dtype=float)
     a, b = part.of[topo.link_a].astype(np.int64), part.of[topo.link_b].astype(np.int64)
-    keys, which = np.unique(np.minimum(a, b) * len(part) + np.maximum(a, b), return_inverse=True)
+    keys, which = _distinct(np.minimum(a, b) * len(part) + np.maximum(a, b), len(part) ** 2)
     pairs = np.stack([keys // len(part), keys % len(part)], axis=1)
-    which = which.reshape(-1)
     links = np.bincount(which, minlength=len(pairs))
     top = np.full(len(pairs), -np.inf)
     np.maximum.at(top, which, values)
@@ -124,12 +124,23 @@ def bundles(topo: Topology, part: Blocks, values: np.ndarray | None = None) -> d
             "mean": np.bincount(which, weights=values, minlength=len(pairs)) / np.maximum(links, 1)}
 
 
+def _distinct(codes: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_inverse=True)`` for codes in ``0..bound-1``: by counting when ``bound`` is
+    small enough (no sort), else by sorting."""
+    if bound > 8 * len(codes) + 1_000_000:
+        keys, which = np.unique(codes, return_inverse=True)
+        return keys, which.reshape(-1)
+    present = np.zeros(bound, dtype=bool)
+    present[codes] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[codes]
+
+
 def subfabric(topo: Topology, nodes) -> tuple[Topology, np.ndarray, np.ndarray]:
     """The fabric made of ``nodes`` and the links between them: ``(sub, kept, rows)`` with ``kept`` the
     parent's index of each node of ``sub`` and ``rows`` the parent's link row of each link of ``sub``. Names,
     ports, link ids, breaks, attributes and descriptions are the parent's, so a link of ``sub`` has the same
     ``a[pa]-b[pb]`` label (a click on it names the parent's link)."""
-    kept = np.unique(np.asarray(nodes, dtype=np.int64))
+    kept = unique(np.asarray(nodes, dtype=np.int64))
     index = np.full(topo.n_nodes, -1, dtype=np.int64)
     index[kept] = np.arange(len(kept))
     rows = np.flatnonzero((index[topo.link_a] >= 0) & (index[topo.link_b] >= 0))

@@ -49,6 +49,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
+from vizcoll.arrays import ranges, unique
 from vizcoll.errors import TopologyError
 from vizcoll.topology.bitbfs import bfs, buckets_of, store_u8, widen_dist
 from vizcoll.topology.model import ENDPOINT, SWITCH, PortView, Topology
@@ -225,7 +226,7 @@ class MinHopTable:
         before taking a minimum), 0 for no members. An end node member counts
         one hop more than its switch, by the distance rules.
         """
-        members = np.unique(self._nodes(members).ravel())
+        members = unique(self._nodes(members).ravel())
         n_sw = len(self.switches)
         worst = np.zeros(n_sw, dtype=np.int64)
         counts = self.anchor_ptr[members + 1] - self.anchor_ptr[members]
@@ -233,7 +234,7 @@ class MinHopTable:
             worst[:] = _BIG
         # Members entering through one switch: only (switch, largest offset) matters.
         one = self.anchor_ptr[members[counts == 1]]
-        key = np.unique(self.anchor_row[one] * 2 + self.anchor_off[one])
+        key = unique(self.anchor_row[one] * 2 + self.anchor_off[one])
         last = np.r_[key[1:] // 2 != key[:-1] // 2, True][: len(key)]
         rows, offs = key[last] // 2, key[last] % 2
         step = max(1, _BLOCK_CELLS // max(n_sw, 1))
@@ -281,7 +282,7 @@ class MinHopTable:
         """Hops from switch ``rows`` (None = all) to ``nodes``: int64 ``(len(rows), len(nodes))``."""
         ptr = self.anchor_ptr
         counts = ptr[nodes + 1] - ptr[nodes]
-        flat = _ranges(ptr[nodes], counts)
+        flat = ranges(ptr[nodes], ptr[nodes] + counts)
         cols = self.anchor_row[flat]
         block = self.dist[cols].T if rows is None else self.dist[np.ix_(rows, cols)]
         val = _widen(block) + self.anchor_off[flat]
@@ -357,7 +358,7 @@ def _anchors(topo: Topology, sw_pos: np.ndarray, a: np.ndarray, b: np.ndarray):
     sw = np.where(sw_pos[a] >= 0, a, b)[mixed]
     node = np.r_[switches, end]
     row = np.r_[sw_pos[switches], sw_pos[sw]]
-    key = np.unique(node * max(len(switches), 1) + row)
+    key = unique(node * max(len(switches), 1) + row)
     node, row = key // max(len(switches), 1), key % max(len(switches), 1)
     ptr = np.zeros(topo.n_nodes + 1, dtype=np.int64)
     np.cumsum(np.bincount(node, minlength=topo.n_nodes), out=ptr[1:])
@@ -402,13 +403,6 @@ def _widen(block: np.ndarray) -> np.ndarray:
 def _finish(values: np.ndarray) -> np.ndarray:
     """int64 with ``>= _BIG`` meaning none -> int32 with :data:`UNREACHABLE`."""
     return np.where(values >= _BIG, UNREACHABLE, values).astype(np.int32)
-
-
-def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(starts[i], starts[i] + counts[i])``."""
-    total = int(counts.sum())
-    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    return np.repeat(starts, counts) + offsets
 
 
 def _anchor_pairs(ptr: np.ndarray, src: np.ndarray, dst: np.ndarray):

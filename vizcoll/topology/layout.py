@@ -32,6 +32,7 @@ import networkx as nx
 import numpy as np
 from scipy.spatial import cKDTree
 
+from vizcoll.arrays import unique
 from vizcoll.topology.model import ENDPOINT, Topology
 
 __all__ = ["positions", "edited_positions", "unit", "stretched"]
@@ -69,12 +70,12 @@ def _levels(topo: Topology, level: np.ndarray, order: np.ndarray | None = None) 
         group = topo.attr("group").astype(np.int64)
         order = np.where(group >= 0, group, 0) * topo.n_nodes + np.arange(topo.n_nodes)
     hosts, switch_of = _hosts_under_switches(topo, level)
-    cols = int(np.ceil(np.sqrt(len(hosts) / max(len(np.unique(switch_of)), 1)))) if len(hosts) else 1
-    blocks = len(hosts) > ROW_HOSTS * max(len(np.unique(switch_of)), 1)
+    cols = int(np.ceil(np.sqrt(len(hosts) / max(len(unique(switch_of)), 1)))) if len(hosts) else 1
+    blocks = len(hosts) > ROW_HOSTS * max(len(unique(switch_of)), 1)
     in_rows = np.setdiff1d(np.arange(topo.n_nodes), hosts) if blocks else np.arange(topo.n_nodes)
-    rows = np.unique(level[in_rows])
+    rows = unique(level[in_rows])
     counts = np.bincount(level[in_rows] - level.min())
-    width = max(int(counts.max()), len(np.unique(switch_of)) * (cols + 1) if blocks else 1, 1)
+    width = max(int(counts.max()), len(unique(switch_of)) * (cols + 1) if blocks else 1, 1)
     gap = max(2.0 + (cols if blocks else 0), width / (1.5 * (len(rows) + blocks)))
     for lv in rows:
         row = in_rows[level[in_rows] == lv]
@@ -131,7 +132,7 @@ def _slot_in_switch(topo: Topology, hosts: np.ndarray) -> np.ndarray:
     keys = np.stack([topo.attr(k)[hosts] for k in ("x", "y", "z")], axis=1)
     _, inverse = np.unique(keys, axis=0, return_inverse=True)
     slot = np.zeros(len(hosts))
-    for value in np.unique(inverse):
+    for value in unique(inverse):
         members = np.flatnonzero(inverse == value)
         slot[members] = np.arange(len(members))
     return slot

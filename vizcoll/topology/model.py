@@ -20,14 +20,16 @@ broken by it (files keep their own order).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from copy import deepcopy
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
+from vizcoll.arrays import unique
 from vizcoll.errors import TopologyError
-from vizcoll.topology.ports import PortView
+from vizcoll.topology.ports import PortView, port_view
 
 __all__ = ["SWITCH", "ENDPOINT", "KIND_NAMES", "MAX_NODES", "MAX_LINKS", "PortView", "Topology"]
 
@@ -101,24 +103,8 @@ class Topology:
         return topo
 
     def copy(self) -> Topology:
-        """A deep copy (edits on it leave this one alone)."""
-        return Topology(
-            names=list(self.names),
-            kind=self.kind.copy(),
-            nports=self.nports.copy(),
-            link_a=self.link_a.copy(),
-            link_pa=self.link_pa.copy(),
-            link_b=self.link_b.copy(),
-            link_pb=self.link_pb.copy(),
-            link_id=self.link_id.copy(),
-            broken=self.broken.copy(),
-            node_attrs={k: v.copy() for k, v in self.node_attrs.items()},
-            link_attrs={k: v.copy() for k, v in self.link_attrs.items()},
-            guid=None if self.guid is None else self.guid.copy(),
-            desc=None if self.desc is None else list(self.desc),
-            port_guids=dict(self.port_guids),
-            meta=dict(self.meta),
-        )
+        """A deep copy (edits on it leave this one alone; cached lookups are built again)."""
+        return Topology(**{f.name: deepcopy(getattr(self, f.name)) for f in fields(self)})
 
     # ------------------------------------------------------------ sizes
     @property
@@ -174,15 +160,22 @@ class Topology:
             raise TopologyError(f"no node named {name!r}") from None
 
     def link_row(self, link_id: int) -> int:
-        """Row of the link with stable id ``link_id`` (a dict built once per edit, not a scan per call)."""
-        try:
-            return self._link_rows[int(link_id)]
-        except KeyError:
-            raise TopologyError(f"no link with id {link_id}") from None
+        """Row of the link with stable id ``link_id`` (:meth:`link_rows` of one id)."""
+        return int(self.link_rows([link_id])[0])
+
+    def link_rows(self, link_ids) -> np.ndarray:
+        """Rows of the links with stable ids ``link_ids`` (an int64 array; one sort per edit, a binary search per
+        id); raises :class:`TopologyError` naming an unknown id."""
+        ids = np.asarray(link_ids, dtype=np.int64).reshape(-1)
+        order = self._id_order
+        rows = order[np.minimum(np.searchsorted(self.link_id[order], ids), max(self.n_links - 1, 0))]
+        if len(ids) and (not self.n_links or not np.array_equal(self.link_id[rows], ids)):
+            raise TopologyError(f"no link with id {int(ids[~np.isin(ids, self.link_id)][0])}")
+        return rows
 
     @cached_property
-    def _link_rows(self) -> dict[int, int]:
-        return dict(zip(self.link_id.tolist(), range(self.n_links), strict=True))
+    def _id_order(self) -> np.ndarray:
+        return np.argsort(self.link_id, kind="stable")
 
     def attr(self, key: str) -> np.ndarray:
         """Node attribute column ``key`` (all -1 when the generator did not set it)."""
@@ -201,17 +194,13 @@ class Topology:
         return mat
 
     def ports(self, include_broken: bool = False) -> PortView:
-        """Per-node connected ports sorted by port number (see :class:`PortView`)."""
-        rows = np.arange(self.n_links) if include_broken else np.flatnonzero(self.live)
-        node = np.concatenate([self.link_a[rows], self.link_b[rows]])
-        port = np.concatenate([self.link_pa[rows], self.link_pb[rows]])
-        peer = np.concatenate([self.link_b[rows], self.link_a[rows]])
-        peer_port = np.concatenate([self.link_pb[rows], self.link_pa[rows]])
-        link = np.concatenate([rows, rows])
-        order = np.lexsort((port, node))
-        indptr = np.zeros(self.n_nodes + 1, dtype=np.int64)
-        np.cumsum(np.bincount(node, minlength=self.n_nodes), out=indptr[1:])
-        return PortView(indptr, port[order], peer[order], peer_port[order], link[order])
+        """Per-node connected ports sorted by port number (see :class:`PortView`); kept until the links or the
+        breaks change (do not modify its arrays)."""
+        key = (include_broken, b"" if include_broken else self.broken.tobytes())
+        kept = self.__dict__.setdefault("_ports", {})
+        if kept.get(include_broken, (None,))[0] != key:
+            kept[include_broken] = (key, port_view(self, include_broken))
+        return kept[include_broken][1]
 
     # ------------------------------------------------------------ checks
     def validate(self) -> None:
@@ -238,7 +227,7 @@ class Topology:
         for col in (self.link_pa, self.link_b, self.link_pb, self.link_id, self.broken):
             if len(col) != m:
                 raise TopologyError("link columns have different lengths")
-        if len(np.unique(self.link_id)) != m:
+        if len(unique(self.link_id)) != m:
             raise TopologyError("link ids are not unique")
         if m:
             ends = np.concatenate([self.link_a, self.link_b])
@@ -258,9 +247,10 @@ class Topology:
                     f"port {int(ports[i])} of {self.names[ends[i]]!r} is outside 1..{int(self.nports[ends[i]])}"
                 )
             key = ends.astype(np.int64) * (int(self.nports.max()) + 1) + ports
-            uniq, counts = np.unique(key, return_counts=True)
-            if counts.max() > 1:
-                k = int(uniq[np.argmax(counts > 1)])
+            key = np.sort(key)
+            twice = np.flatnonzero(key[1:] == key[:-1])
+            if len(twice):
+                k = int(key[twice[0]])
                 node, port = divmod(k, int(self.nports.max()) + 1)
                 raise TopologyError(f"port {port} of {self.names[node]!r} is used by more than one link")
         for key, col in self.node_attrs.items():
@@ -279,7 +269,8 @@ class Topology:
     def _changed(self) -> None:
         self.__dict__.pop("_index", None)
         self.__dict__.pop("_port_link", None)
-        self.__dict__.pop("_link_rows", None)
+        self.__dict__.pop("_id_order", None)
+        self.__dict__.pop("_ports", None)
 
     def free_port(self, node: int) -> int:
         """Lowest port number of ``node`` not used by any link (may be nports + 1)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["PortView"]
+__all__ = ["PortView", "port_view"]
 
 
 @dataclass(frozen=True)
@@ -32,3 +32,18 @@ class PortView:
     def of(self, node: int) -> slice:
         """Slice of the arrays holding ``node``'s ports."""
         return slice(int(self.indptr[node]), int(self.indptr[node + 1]))
+
+
+def port_view(topo, include_broken: bool = False) -> PortView:
+    """The :class:`PortView` of a :class:`~vizcoll.topology.model.Topology`'s live links (every link with
+    ``include_broken``)."""
+    rows = np.arange(topo.n_links) if include_broken else np.flatnonzero(topo.live)
+    node = np.concatenate([topo.link_a[rows], topo.link_b[rows]])
+    port = np.concatenate([topo.link_pa[rows], topo.link_pb[rows]])
+    peer = np.concatenate([topo.link_b[rows], topo.link_a[rows]])
+    peer_port = np.concatenate([topo.link_pb[rows], topo.link_pa[rows]])
+    link = np.concatenate([rows, rows])
+    order = np.lexsort((port, node))
+    indptr = np.zeros(topo.n_nodes + 1, dtype=np.int64)
+    np.cumsum(np.bincount(node, minlength=topo.n_nodes), out=indptr[1:])
+    return PortView(indptr, port[order], peer[order], peer_port[order], link[order])

@@ -38,19 +38,20 @@ vertices, one aggregation-tree entry each; 0 for type I), ``latency_us``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from itertools import chain
+from dataclasses import replace
 
 import numpy as np
 
+from vizcoll.arrays import unique
 from vizcoll.comm.placement import Placement
 from vizcoll.errors import SpecError
 from vizcoll.topology.hops import MinHopTable
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import CostParams, t_aggregate
-from vizcoll.trees.routing import Router
+from vizcoll.trees.groups import leaf_switches
+from vizcoll.trees.routing import FlatRoutes, Router
 from vizcoll.trees.tree import Tree
-from vizcoll.trees.typeone import leaf_switches, vertex_ranks
+from vizcoll.trees.typeone import vertex_ranks
 
 __all__ = [
     "cut_off_ranks",
@@ -70,12 +71,13 @@ __all__ = [
 ]
 
 
-def map_tree(tree: Tree, placement: Placement) -> Tree:
-    """A copy of a type I tree with ``node[v]`` = the node of vertex ``v``'s rank (see :func:`vertex_ranks`)."""
-    ranks = vertex_ranks(tree)
+def map_tree(tree: Tree, placement: Placement, ranks: Sequence[int] | None = None) -> Tree:
+    """A copy of a type I tree with ``node[v]`` = the node of vertex ``v``'s rank (``ranks[v]``, default
+    :func:`vertex_ranks`)."""
+    ranks = vertex_ranks(tree) if ranks is None else ranks
     if max(ranks, default=-1) >= placement.nprocs:
         raise SpecError(f"the tree has rank {max(ranks)} but the placement only {placement.nprocs} processes")
-    return replace(tree, node=[int(placement.node[r]) for r in ranks])
+    return replace(tree, node=np.asarray(placement.node)[np.asarray(ranks, dtype=np.int64)].tolist())
 
 
 def process_ports(topo: Topology, placement: Placement) -> np.ndarray:
@@ -113,6 +115,12 @@ def edge_routes(tree: Tree, topo: Topology, router: Router | None = None,
     ``progress(done, total)``, if given, counts the vertices whose edge is routed (``total``: every vertex):
     once at the start, after each hop of all edges together (:meth:`Router.routes`) and once at the end.
     """
+    return flat_edge_routes(tree, topo, router, ports, progress).lists()
+
+
+def flat_edge_routes(tree: Tree, topo: Topology, router: Router | None = None,
+                     ports: Sequence[int] | None = None, progress=None) -> FlatRoutes:
+    """:func:`edge_routes` as :class:`FlatRoutes` (one entry per vertex)."""
     node = _check_mapped(tree, topo)
     router = router or Router(topo)
     ports = np.full(tree.size, -1) if ports is None else np.asarray(ports, dtype=np.int64)
@@ -121,59 +129,32 @@ def edge_routes(tree: Tree, topo: Topology, router: Router | None = None,
     report = None if progress is None else (lambda done, _: progress(done, tree.size))
     if progress is not None:
         progress(0, tree.size)
-    found = router.routes(node[child], node[parent[child]], ports[child], ports[parent[child]], report)
-    routes: list[list[int] | None] = [[] for _ in range(tree.size)]
-    for v, route in zip(child.tolist(), found, strict=True):
-        routes[v] = route
+    found = router.flat_routes(node[child], node[parent[child]], ports[child], ports[parent[child]], report)
     if progress is not None:
         progress(tree.size, tree.size)
-    return routes
+    return found.renumbered(child, tree.size)
 
 
-def tree_radius(tree: Tree, lengths: Sequence[int | None]) -> int | None:
-    """Most summed edge lengths from a vertex up to the root (None if an edge has no length)."""
-    if any(lengths[v] is None for v in range(1, tree.size) if tree.parent[v] >= 0):
+def tree_radius(tree: Tree, lengths: Sequence[int | None] | np.ndarray) -> int | None:
+    """Most summed edge lengths from a vertex up to the root (None if an edge has no length: None or -1).
+
+    Every vertex climbs by pointer doubling (its sum and ancestor twice as far each round).
+
+    >>> from vizcoll.trees.typeone import kary_tree
+    >>> tree_radius(kary_tree(7, 2), [0, 1, 2, 1, 1, 3, 1])
+    5
+    """
+    parent = np.asarray(tree.parent, dtype=np.int64)
+    if not isinstance(lengths, np.ndarray):
+        lengths = np.array([-1 if n is None else n for n in lengths], dtype=np.int64)
+    up = np.where(parent >= 0, lengths, 0)
+    if (up < 0).any():
         return None
-    dist = [0] * tree.size
-    order = [0] if tree.size else []
-    for v in order:
-        for c in tree.children[v]:
-            dist[c] = dist[v] + lengths[c]
-            order.append(c)
-    return max(dist, default=0)
-
-
-@dataclass
-class FlatRoutes:
-    """Routes (lists of link rows or ids, None for none) as flat arrays: ``rows`` of every route one after the
-    other (``start`` and ``length`` per vertex; length -1: no route) and the ``owner`` vertex of each entry."""
-
-    rows: np.ndarray
-    start: np.ndarray
-    length: np.ndarray
-    owner: np.ndarray
-
-    @classmethod
-    def of(cls, routes: Sequence[list[int] | None]) -> FlatRoutes:
-        length = np.array([-1 if r is None else len(r) for r in routes], dtype=np.int64)
-        size = np.maximum(length, 0)
-        rows = np.fromiter(chain.from_iterable(r for r in routes if r), dtype=np.int64, count=int(size.sum()))
-        return cls(rows, np.cumsum(size) - size, length, np.repeat(np.arange(len(routes)), size))
-
-    def with_values(self, rows: np.ndarray) -> FlatRoutes:
-        """The same routes with their entries replaced by ``rows`` (e.g. link ids for link rows)."""
-        return replace(self, rows=rows)
-
-    def lists(self) -> list[list[int] | None]:
-        """The routes as lists again (None for no route)."""
-        values = self.rows.tolist()
-        return [None if n < 0 else values[at:at + n] for at, n in zip(self.start.tolist(), self.length.tolist(),
-                                                                       strict=True)]
-
-    def per_link(self, n_links: int, vertices: np.ndarray | None = None) -> np.ndarray:
-        """Packets on every link row (of the routes of ``vertices`` only, when given)."""
-        rows = self.rows if vertices is None else self.rows[np.isin(self.owner, vertices)]
-        return np.bincount(rows, minlength=n_links)
+    above = parent.copy()
+    while (climbing := np.flatnonzero(above >= 0)).size:
+        up[climbing] += up[above[climbing]]
+        above[climbing] = above[above[climbing]]
+    return int(up.max(initial=0))
 
 
 def link_packets(routes: Sequence[list[int] | None] | FlatRoutes, topo: Topology) -> dict[int, int]:
@@ -194,7 +175,7 @@ def cross_group_packets(tree: Tree, group_of: Sequence[int]) -> int:
 def switch_entries(tree: Tree, topo: Topology) -> int:
     """Distinct switches among the tree's vertices: the aggregation-tree entries a type II tree uses."""
     node = _check_mapped(tree, topo)
-    return int(len(np.unique(node[topo.kind[node] == SWITCH])))
+    return int(len(unique(node[topo.kind[node] == SWITCH])))
 
 
 def _busiest(count: np.ndarray, topo: Topology, switches_only: bool) -> dict | None:
@@ -282,12 +263,12 @@ def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement 
         return out
     if placement is not None:
         ranks = vertex_ranks(tree)
-        tree = map_tree(tree, placement)
+        tree = map_tree(tree, placement, ranks)
         if ports is None and per_port:
             ports = process_ports(topo, placement)[ranks]
     node = _check_mapped(tree, topo)
     ports = None if ports is None else np.asarray(ports, dtype=np.int64)
-    routes = FlatRoutes.of(edge_routes(tree, topo, Router(topo, table), ports, progress))
+    routes = flat_edge_routes(tree, topo, Router(topo, table), ports, progress)
     out.update(_route_metrics(tree, topo, node, ports, routes, levels, params, k))
     return out
 
@@ -298,9 +279,8 @@ def _route_metrics(tree: Tree, topo: Topology, node: np.ndarray, ports: np.ndarr
     """The metrics of a mapped tree whose edges take ``routes`` (see :func:`tree_metrics`)."""
     out: dict = {}
     flat = routes
-    lengths = [None if n < 0 else n for n in flat.length.tolist()]
     count = flat.per_link(topo.n_links)
-    radius = tree_radius(tree, lengths)
+    radius = tree_radius(tree, flat.length)
     levels = levels if levels is not None else _default_levels(node, ports, topo)
     out.update({
         "radius": radius,
@@ -367,13 +347,13 @@ def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing:
     """
     routing = fabric if routing is None else routing
     ranks = vertex_ranks(tree)
-    mapped = map_tree(tree, placement)
+    mapped = map_tree(tree, placement, ranks)
     switch = vertex_switches(fabric, placement, ranks)
     group = fabric.attr("group")[placement.node[ranks]]
     group = group if np.all(group >= 0) else switch
     ports = process_ports(routing, placement)[ranks]
     node = _check_mapped(mapped, routing)
-    rows = FlatRoutes.of(edge_routes(mapped, routing, Router(routing, table), ports, progress))
+    rows = flat_edge_routes(mapped, routing, Router(routing, table), ports, progress)
     metrics = {"height": mapped.height, "vertices": mapped.size}
     k = k if k is not None else max((len(c) for c in tree.children), default=0)
     metrics.update(_route_metrics(mapped, routing, node, ports, rows, None, params, k))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vizcoll.trees.tree import Tree
+from vizcoll.trees.tree import Tree, breadth_first
 
 __all__ = ["build_minimum_type_II_tree", "tree_cost"]
 
@@ -113,15 +113,17 @@ class _Derivation:
 
 def _tree_from(root: int, kids: dict[int, list[int]], physical: Tree, kind: str) -> tuple[Tree, list[int]]:
     """Number ``A`` breadth-first from ``root``; returns ``(A, origin)`` with ``origin[a]`` = vertex of T."""
-    origin = [root]
-    children: list[list[int]] = []
-    while len(children) < len(origin):  # origin grows while we walk it
-        below = kids.get(origin[len(children)], [])
-        children.append(list(range(len(origin), len(origin) + len(below))))
-        origin.extend(below)
-    node = [physical.node[v] for v in origin] if len(physical.node) == physical.size else []
-    label = [physical.label[v] for v in origin] if len(physical.label) == physical.size else []
-    return Tree.from_children(children, kind=kind, node=node, label=label), origin
+    count = np.zeros(physical.size, dtype=np.int64)
+    count[list(kids)] = list(map(len, kids.values()))
+    ptr = np.zeros(physical.size + 1, dtype=np.int64)
+    np.cumsum(count, out=ptr[1:])
+    below = np.zeros(int(ptr[-1]), dtype=np.int64)  # the kids of every vertex of T, in T's vertex order
+    for v, vertex_kids in kids.items():
+        below[ptr[v]:ptr[v + 1]] = vertex_kids
+    origin, parent, children = breadth_first(root, ptr, below)
+    node = list(map(physical.node.__getitem__, origin)) if len(physical.node) == physical.size else []
+    label = list(map(physical.label.__getitem__, origin)) if len(physical.label) == physical.size else []
+    return Tree(parent, children, node, label, kind), origin
 
 
 def build_minimum_type_II_tree(physical: Tree, bound: int | Sequence[int]) -> tuple[Tree, list[int]]:

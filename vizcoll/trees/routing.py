@@ -18,12 +18,16 @@ on several switches or on none are routed one by one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import chain
+
 import numpy as np
 
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import SWITCH, Topology
 
-__all__ = ["Router"]
+__all__ = ["FlatRoutes", "Router"]
 
 _FAR = 1 << 40  # no path, while taking minima
 _OFFSET_BITS = 20  # a port's position among its switch's ports, packed below the hop count
@@ -106,6 +110,10 @@ class Router:
         ``progress(done, total)``, if given, counts the edges whose route is complete, after each hop of all
         edges together.
         """
+        return self.flat_routes(src, dst, src_link, dst_link, progress).lists()
+
+    def flat_routes(self, src, dst, src_link=None, dst_link=None, progress=None) -> FlatRoutes:
+        """:meth:`routes` as :class:`FlatRoutes` (one route per edge ``i``)."""
         src, dst = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64)
         none = np.full(len(src), -1, dtype=np.int64)
         out_link = none if src_link is None else np.asarray(src_link, dtype=np.int64)
@@ -124,11 +132,26 @@ class Router:
         edges, reached = self._walk(np.flatnonzero(fast), start[fast], target[fast], steps, progress)
         ends = reached & (in_link[edges] >= 0)
         steps.append((edges[ends], in_link[edges[ends]]))
-        routes = self._assemble(len(src), steps, edges[reached])
-        for i in np.flatnonzero(~fast).tolist():
-            routes[i] = [] if src[i] == dst[i] else None if dead[i] or leave[i] else self.route(
-                int(src[i]), int(dst[i]), int(out_link[i]), int(in_link[i]))
-        return routes
+        slow = np.flatnonzero(~fast & (src != dst) & ~dead & ~leave)
+        routed = np.zeros(len(src), dtype=bool)
+        routed[edges[reached]] = True
+        routed[self._one_by_one(slow, src, dst, out_link, in_link, steps)] = True
+        owner, rows = (np.concatenate(part) for part in zip(*steps, strict=True))
+        keep = routed[owner]  # the entries of edges that walked only part of the way are dropped
+        length = np.where(src == dst, 0, -1)
+        length[routed] = np.bincount(owner[keep], minlength=len(src))[routed]
+        return FlatRoutes.from_entries(owner[keep], rows[keep], length)
+
+    def _one_by_one(self, edges: np.ndarray, src, dst, out_link, in_link, steps: list) -> list[int]:
+        """Route the ``edges`` the walk cannot take (a target on several switches or on none) one by one with
+        :meth:`route`; appends ``(edges, links)`` per route to ``steps``; returns the edges that have one."""
+        routed = []
+        for i in edges.tolist():
+            route = self.route(int(src[i]), int(dst[i]), int(out_link[i]), int(in_link[i]))
+            if route is not None:
+                steps.append((np.full(len(route), i, dtype=np.int64), np.asarray(route, dtype=np.int64)))
+                routed.append(i)
+        return routed
 
     def _other_ends(self, links: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         rows = np.maximum(links, 0)
@@ -183,15 +206,50 @@ class Router:
         nxt = np.where(ok, view.peer[np.where(ok, chosen, 0)], -1)
         return link[back].astype(np.int64), nxt[back].astype(np.int64)
 
-    @staticmethod
-    def _assemble(n: int, steps: list, reached: np.ndarray) -> list[list[int] | None]:
-        """Per edge the links of ``steps`` in order (a route), for the ``reached`` edges; None for the others."""
-        edge = np.concatenate([e for e, _ in steps]) if steps else np.zeros(0, np.int64)
-        link = np.concatenate([x for _, x in steps]) if steps else np.zeros(0, np.int64)
-        order = np.argsort(edge, kind="stable")
-        flat = link[order].tolist()
-        bounds = np.searchsorted(edge[order], np.arange(n + 1)).tolist()
-        routes: list[list[int] | None] = [None] * n
-        for i in reached.tolist():
-            routes[i] = flat[bounds[i]:bounds[i + 1]]
-        return routes
+
+@dataclass
+class FlatRoutes:
+    """Routes (lists of link rows or ids, None for none) as flat arrays: ``rows`` of every route one after the
+    other (``start`` and ``length`` per vertex; length -1: no route) and the ``owner`` vertex of each entry."""
+
+    rows: np.ndarray
+    start: np.ndarray
+    length: np.ndarray
+    owner: np.ndarray
+
+    @classmethod
+    def of(cls, routes: Sequence[list[int] | None]) -> FlatRoutes:
+        length = np.array([-1 if r is None else len(r) for r in routes], dtype=np.int64)
+        size = np.maximum(length, 0)
+        rows = np.fromiter(chain.from_iterable(r for r in routes if r), dtype=np.int64, count=int(size.sum()))
+        return cls(rows, np.cumsum(size) - size, length, np.repeat(np.arange(len(routes)), size))
+
+    @classmethod
+    def from_entries(cls, owner: np.ndarray, rows: np.ndarray, length: np.ndarray) -> FlatRoutes:
+        """Routes from their entries in any order: entry ``i`` is ``rows[i]`` on ``owner[i]``'s route (entries of
+        one owner in route order); ``length`` per route (-1: no route; its owner has no entries)."""
+        order = np.argsort(owner, kind="stable")
+        size = np.maximum(length, 0)
+        return cls(rows[order], np.cumsum(size) - size, length, owner[order])
+
+    def renumbered(self, owners: np.ndarray, n: int) -> FlatRoutes:
+        """These routes as those of ``owners`` (increasing) among ``0..n-1``; the others have an empty route."""
+        length = np.zeros(n, dtype=np.int64)
+        length[owners] = self.length
+        size = np.maximum(length, 0)
+        return FlatRoutes(self.rows, np.cumsum(size) - size, length, owners[self.owner])
+
+    def with_values(self, rows: np.ndarray) -> FlatRoutes:
+        """The same routes with their entries replaced by ``rows`` (e.g. link ids for link rows)."""
+        return replace(self, rows=rows)
+
+    def lists(self) -> list[list[int] | None]:
+        """The routes as lists again (None for no route)."""
+        values = self.rows.tolist()
+        return [None if n < 0 else values[at:at + n] for at, n in zip(self.start.tolist(), self.length.tolist(),
+                                                                       strict=True)]
+
+    def per_link(self, n_links: int, vertices: np.ndarray | None = None) -> np.ndarray:
+        """Packets on every link row (of the routes of ``vertices`` only, when given)."""
+        rows = self.rows if vertices is None else self.rows[np.isin(self.owner, vertices)]
+        return np.bincount(rows, minlength=n_links)

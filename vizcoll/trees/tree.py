@@ -14,9 +14,10 @@ from itertools import chain
 
 import numpy as np
 
+from vizcoll.arrays import ranges
 from vizcoll.errors import VizcollError
 
-__all__ = ["Tree"]
+__all__ = ["Tree", "breadth_first"]
 
 
 @dataclass
@@ -84,7 +85,30 @@ class Tree:
         """Raise unless parent and children agree and every vertex hangs below the root."""
         if len(self.children) != self.size or (self.size and self.parent[0] != -1):
             raise VizcollError("a tree needs one children list per vertex and vertex 0 as its root")
-        for v, kids in enumerate(self.children):
-            if any(self.parent[c] != v for c in kids):
-                raise VizcollError(f"vertex {v}'s children do not name it as their parent")
+        count = np.fromiter(map(len, self.children), dtype=np.int64, count=self.size)
+        kids = np.fromiter(chain.from_iterable(self.children), dtype=np.int64, count=int(count.sum()))
+        owner = np.repeat(np.arange(self.size), count)
+        wrong = np.flatnonzero((kids < 0) | (kids >= self.size) | (np.asarray(self.parent)[np.clip(kids, 0, max(
+            self.size - 1, 0))] != owner)) if len(kids) else []
+        if len(wrong):
+            raise VizcollError(f"vertex {int(owner[wrong[0]])}'s children do not name it as their parent")
         self.depth()
+
+
+def breadth_first(root: int, ptr: np.ndarray, below: np.ndarray) -> tuple[list[int], list[int], list[list[int]]]:
+    """Number the vertices reached from ``root`` breadth-first, whose children are ``below[ptr[v]:ptr[v + 1]]``
+    (in order): ``(origin, parent, children)``, ``origin[a]`` the vertex numbered ``a`` and the parent and children
+    lists of the numbered tree. Level by level on arrays: in breadth-first order the children of ``a`` are the
+    vertices that follow the children of every vertex numbered before it.
+
+    >>> breadth_first(2, np.array([0, 0, 0, 2, 2]), np.array([3, 0]))
+    ([2, 3, 0], [-1, 0, 0], [[1, 2], [], []])
+    """
+    levels = [np.array([root], dtype=np.int64)]
+    while len(levels[-1]):
+        levels.append(below[ranges(ptr[levels[-1]], ptr[levels[-1] + 1])])
+    origin = np.concatenate(levels)
+    size = ptr[origin + 1] - ptr[origin]
+    first = np.cumsum(size) - size + 1
+    children = [list(range(f, f + n)) for f, n in zip(first.tolist(), size.tolist(), strict=True)]
+    return origin.tolist(), [-1, *np.repeat(np.arange(len(origin)), size).tolist()], children

@@ -14,15 +14,8 @@ them.
 - :func:`hier_knomial_tree`: the minimum-height hierarchical k-nomial tree,
   Algorithms 2–4 (:func:`merge_groups`, :func:`build_rank_mapping`,
   :func:`build_hierarchical_tree`) on a :class:`Group` hierarchy;
-- :func:`hierarchy_from_topology`: the groups "same node → same leaf switch →
-  same pod/supernode (``group`` attribute) → all" of a placement.
 
-**Groups** are given as nested lists: a list of ints is a group of ranks (its
-first rank is the group's first process), a list of lists a group of
-sub-groups; an int next to lists is a group of that one rank. A flat list of
-ints given as the *whole* hierarchy means group **sizes** over consecutive
-ranks: ``[5, 4, 3, 2]`` is ``[[0..4], [5..8], [9..11], [12, 13]]``. Every
-rank ``0..P-1`` must appear exactly once.
+**Groups** are nested lists of ranks (see :mod:`vizcoll.trees.groups`).
 
 **Height.** Algorithm 2 minimises ``cnt``, the size of the group's k-nomial
 tree (the paper's "height" ``log_k cnt``: it raises ``cnt`` only when no
@@ -56,12 +49,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import methodcaller
 
 import numpy as np
 
-from vizcoll.comm.placement import Placement
 from vizcoll.errors import SpecError
-from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.trees.groups import Nested, flatten_groups, is_leaf_group, normalize_groups
 from vizcoll.trees.tree import Tree
 
 __all__ = [
@@ -70,22 +63,14 @@ __all__ = [
     "build_k_nomial_tree",
     "knomial_links",
     "knomial_tree",
-    "normalize_groups",
-    "group_sizes",
     "zhao_tree",
     "make_group",
     "merge_groups",
     "build_rank_mapping",
     "build_hierarchical_tree",
     "hier_knomial_tree",
-    "hierarchy_from_topology",
-    "hierarchy_levels",
-    "leaf_switches",
     "vertex_ranks",
 ]
-
-Nested = list  # nested lists of ranks, see the module docstring
-
 
 def _check(P: int, k: int) -> None:
     if not isinstance(P, (int, np.integer)) or P < 1:
@@ -109,10 +94,11 @@ def _tree(P: int, root: int, parent_of: dict[int, int], children_of: dict[int, l
 def vertex_ranks(tree: Tree) -> list[int]:
     """The rank of every vertex: from labels ``"rank r"`` when all have one, else ``v`` itself."""
     labels = tree.label if len(tree.label) == tree.size else []
-    numbers = [text[5:] for text in labels if text.startswith("rank ")]
-    if not labels or len(numbers) != len(labels) or not all(numbers) or not "".join(numbers).isdigit():
-        return list(range(tree.size))
-    return [int(n) for n in numbers]
+    if labels and all(map(methodcaller("startswith", "rank "), labels)):
+        numbers = [text[5:] for text in labels]
+        if all(numbers) and "".join(numbers).isdigit():
+            return list(map(int, numbers))
+    return list(range(tree.size))
 
 
 # ---------------------------------------------------------------- k-ary and k-nomial
@@ -186,86 +172,6 @@ def knomial_tree(P: int, k: int) -> Tree:
     return Tree(parent.tolist(), children, [], [f"rank {r}" for r in range(P)], f"{k}-nomial")
 
 
-# ---------------------------------------------------------------- group lists
-def normalize_groups(groups: Sequence) -> Nested:
-    """Nested lists of ranks from sizes or nested lists (see the module docstring); validated.
-
-    >>> normalize_groups([3, 2])
-    [[0, 1, 2], [3, 4]]
-    """
-    groups = list(groups)
-    if not groups:
-        raise SpecError("no groups given")
-    if all(isinstance(g, (int, np.integer)) for g in groups):
-        if any(g < 1 for g in groups):
-            raise SpecError(f"group sizes must be positive, got {groups}")
-        bounds = np.r_[0, np.cumsum(groups)]
-        return [list(range(int(lo), int(hi))) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
-    out = _nested(groups)
-    ranks = sorted(_flatten(out))
-    if ranks != list(range(len(ranks))):
-        seen = set()
-        dup = next((r for r in ranks if r in seen or seen.add(r)), None)
-        what = f"rank {dup} appears twice" if dup is not None else f"the ranks are not 0..{len(ranks) - 1}"
-        raise SpecError(f"groups must hold every rank 0..P-1 exactly once: {what}")
-    return out
-
-
-def _nested(group) -> Nested:
-    if isinstance(group, (int, np.integer)):
-        return [int(group)]
-    if not isinstance(group, (list, tuple)) or not group:
-        raise SpecError(f"a group must be a non-empty list of ranks or of groups, got {group!r}")
-    if all(isinstance(x, (int, np.integer)) for x in group):
-        return [int(x) for x in group]
-    return [_nested(x) for x in group]
-
-
-def _flatten(group) -> list[int]:
-    if isinstance(group, (int, np.integer)):
-        return [int(group)]
-    return [r for x in group for r in _flatten(x)]
-
-
-def _is_leaf(group: Nested) -> bool:
-    return all(isinstance(x, int) for x in group)
-
-
-def group_sizes(groups: Nested) -> list:
-    """The shape of a hierarchy: sizes of leaf groups, nested like the groups."""
-    return len(groups) if _is_leaf(groups) else [group_sizes(g) for g in groups]
-
-
-def hierarchy_levels(groups: Sequence) -> list[np.ndarray]:
-    """Group id of every rank at each depth of the hierarchy, outermost level first.
-
-    Level ``i`` numbers the groups at nesting depth ``i + 1`` (the whole
-    communicator, depth 0, is left out); a rank whose branch is shallower
-    keeps its deepest group. Used to count cross-group packets.
-
-    >>> [x.tolist() for x in hierarchy_levels([[[0, 1], [2]], [3]])]
-    [[0, 0, 0, 1], [0, 0, 1, 2]]
-    """
-    groups = normalize_groups(groups)
-    paths: dict[int, tuple[int, ...]] = {}
-    _paths(groups, (), paths)
-    depth = max(len(p) for p in paths.values())
-    levels = []
-    for d in range(1, depth + 1):
-        prefix = [paths[r][:d] for r in range(len(paths))]
-        ids = {key: i for i, key in enumerate(dict.fromkeys(prefix))}
-        levels.append(np.array([ids[key] for key in prefix], dtype=np.int64))
-    return levels
-
-
-def _paths(group: Nested, path: tuple[int, ...], out: dict[int, tuple[int, ...]]) -> None:
-    if _is_leaf(group):
-        out.update((r, path) for r in group)
-        return
-    for i, sub in enumerate(group):
-        _paths(_nested(sub), (*path, i), out)
-
-
 # ---------------------------------------------------------------- Zhao et al.
 def zhao_tree(groups: Sequence, k: int) -> Tree:
     """Zhao et al.'s hierarchical tree: a k-nomial tree per group, then one over the group leaders.
@@ -278,21 +184,42 @@ def zhao_tree(groups: Sequence, k: int) -> Tree:
     tree emits its largest subtrees first).
     """
     groups = normalize_groups(groups)
-    _check(len(_flatten(groups)), k)
-    parent_of: dict[int, int] = {}
-    children_of: dict[int, list[int]] = {}
-    root = _zhao(groups, k, parent_of, children_of)
-    return _tree(len(_flatten(groups)), root, parent_of, children_of, f"zhao {k}-nomial")
+    P = len(flatten_groups(groups))
+    _check(P, k)
+    members, first, depth = _zhao_members(groups)
+    position = np.arange(len(members)) - first
+    parent, order = knomial_links(position, k)  # Algorithm 1 inside every group at once
+    has = parent >= 0
+    child, parent_rank = members[has], members[(first + parent)[has]]
+    emitted = np.empty(int(has.sum()), dtype=np.int64)  # a leader's children: higher levels first, then Algorithm 1's
+    emitted[np.lexsort((order[has], depth[has]))] = np.arange(len(emitted))
+    children = _children_lists(P, child, parent_rank, emitted)
+    return _tree(P, int(members[0]), dict(zip(child.tolist(), parent_rank.tolist(), strict=True)),
+                 dict(enumerate(children)), f"zhao {k}-nomial")
 
 
-def _zhao(group: Nested, k: int, parent_of: dict, children_of: dict) -> int:
-    members = group if _is_leaf(group) else [_zhao(_nested(g), k, parent_of, children_of) for g in group]
-    for i, r in enumerate(members):
-        parent, kids = build_k_nomial_tree(i, k, len(members))
-        if parent >= 0:
-            parent_of[r] = members[parent]
-        children_of[r] = [members[c] for c in kids] + children_of.get(r, [])
-    return members[0]
+def _zhao_members(groups: Nested) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every group of a hierarchy, one after the other: its members (a leaf group's ranks, else the leaders, i.e.
+    first ranks, of its sub-groups), and per member the index where its group starts and the group's depth."""
+    members: list[int] = []
+    first: list[int] = []
+    depth: list[int] = []
+    todo = [(groups, 0)]
+    while todo:
+        group, d = todo.pop()
+        leaders = group if is_leaf_group(group) else [_first_rank(g) for g in group]
+        first += [len(members)] * len(leaders)
+        depth += [d] * len(leaders)
+        members += leaders
+        if not is_leaf_group(group):
+            todo += [(g, d + 1) for g in group]
+    return np.array(members, dtype=np.int64), np.array(first, dtype=np.int64), np.array(depth, dtype=np.int64)
+
+
+def _first_rank(group: Nested) -> int:
+    while not isinstance(group, int):
+        group = group[0]
+    return group
 
 
 # ---------------------------------------------------------------- Algorithms 2-4
@@ -340,8 +267,8 @@ def make_group(groups: Sequence, k: int) -> Group:
 
 
 def _make(group: Nested, k: int) -> Group:
-    if not _is_leaf(group):
-        return Group(sub_groups=[_make(_nested(g), k) for g in group])
+    if not is_leaf_group(group):
+        return Group(sub_groups=[_make(g, k) for g in group])
     cnt = 1
     while cnt < len(group):
         cnt *= k
@@ -398,7 +325,7 @@ def _node_links(node_id: int, k: int, g: Group) -> tuple[int, list[int]]:
 def hier_knomial_tree(groups: Sequence, k: int) -> Tree:
     """The minimum-height hierarchical k-nomial tree (Algorithms 2–4) over a group hierarchy."""
     groups = normalize_groups(groups)
-    P = len(_flatten(groups))
+    P = len(flatten_groups(groups))
     _check(P, k)
     top = _make(groups, k)
     build_rank_mapping(top, k)
@@ -411,58 +338,3 @@ def hier_knomial_tree(groups: Sequence, k: int) -> Tree:
     children = _children_lists(P, ranks[below], parent_rank[below], order[below])
     return _tree(P, top.slots[0], dict(zip(ranks.tolist(), parent_rank.tolist(), strict=True)),
                  dict(enumerate(children)), f"hierarchical {k}-nomial")
-
-
-# ---------------------------------------------------------------- groups of a placement
-def leaf_switches(topo: Topology, nodes) -> np.ndarray:
-    """Lowest-numbered switch each node is linked to by a live link (a switch: itself; none: -1)."""
-    live = topo.live
-    a, b = topo.link_a[live].astype(np.int64), topo.link_b[live].astype(np.int64)
-    best = np.full(topo.n_nodes, np.iinfo(np.int64).max, dtype=np.int64)
-    for x, y in ((a, b), (b, a)):
-        sw = topo.kind[y] == SWITCH
-        np.minimum.at(best, x[sw], y[sw])
-    best[topo.kind == SWITCH] = np.flatnonzero(topo.kind == SWITCH)
-    best[best == np.iinfo(np.int64).max] = -1
-    return best[np.asarray(nodes, dtype=np.int64)]
-
-
-def hierarchy_from_topology(topo: Topology, placement: Placement) -> Nested:
-    """Groups of a placement: same node → same leaf switch → same ``group`` attribute → all.
-
-    The leaf switch of a node is the lowest-numbered switch it is linked to
-    (live links; a process on a switch: that switch). Keys are nested
-    (``group``, leaf, node), so the levels always nest; a level that splits
-    nothing is dropped (the supernode's ``group`` equals its port-1 leaf, so
-    it adds no level), and groups are ordered by their lowest rank.
-
-    >>> from vizcoll.comm import place
-    >>> from vizcoll.topology import from_spec
-    >>> topo = from_spec("fat-tree:radix=4,levels=2")
-    >>> hierarchy_from_topology(topo, place(topo, 6, ppn=2))
-    [[[0, 1], [2, 3]], [4, 5]]
-    """
-    nodes = np.asarray(placement.node, dtype=np.int64)
-    keys = np.stack([topo.attr("group")[nodes], leaf_switches(topo, nodes), nodes], axis=1)
-    return _collapse(_group_by(list(range(len(nodes))), keys))
-
-
-def _group_by(ranks: list[int], keys: np.ndarray) -> Nested:
-    if keys.shape[1] == 0:
-        return list(ranks)
-    buckets: dict[int, list[int]] = {}
-    for r in ranks:
-        buckets.setdefault(int(keys[r, 0]), []).append(r)
-    return [_group_by(members, keys[:, 1:]) if keys.shape[1] > 1 else members for members in buckets.values()]
-
-
-def _collapse(group: Nested) -> Nested:
-    """Drop levels with one sub-group; a group of single-rank groups becomes a group of ranks."""
-    while not _is_leaf(group) and len(group) == 1:
-        group = group[0]
-    if _is_leaf(group):
-        return group
-    subs = [_collapse(g) for g in group]
-    if all(_is_leaf(s) and len(s) == 1 for s in subs):
-        return [s[0] for s in subs]
-    return subs

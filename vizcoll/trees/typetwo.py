@@ -61,10 +61,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vizcoll.arrays import ranges, unique
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import Topology
 from vizcoll.trees.mincost import build_minimum_type_II_tree, tree_cost
-from vizcoll.trees.tree import Tree
+from vizcoll.trees.tree import Tree, breadth_first
 
 __all__ = [
     "METHODS",
@@ -165,13 +166,6 @@ class TypeTwoTree:
 
 
 # ---------------------------------------------------------------- planner
-def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(starts[i], stops[i])``."""
-    counts = stops - starts
-    offsets = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    return np.repeat(starts, counts) + offsets
-
-
 def _widen(values: np.ndarray, sentinel: int) -> np.ndarray:
     out = values.astype(np.int64)
     out[values == sentinel] = _BIG
@@ -224,7 +218,7 @@ class TypeTwoPlanner:
         The next hop is ``min_ports(switch, root)[0]``: the lowest-numbered
         port whose peer switch is one hop closer to the root.
         """
-        ports = _ranges(self._sw_ptr[rows], self._sw_ptr[rows + 1])
+        ports = ranges(self._sw_ptr[rows], self._sw_ptr[rows + 1])
         which = np.repeat(np.arange(len(rows)), self._sw_ptr[rows + 1] - self._sw_ptr[rows])
         closer = dist[self._sw_peer[ports]] == dist[rows][which] - 1
         nxt = np.full(len(rows), -1, dtype=np.int64)
@@ -248,7 +242,7 @@ class TypeTwoPlanner:
         ends = np.flatnonzero(sw_pos[nics] < 0)
         if not len(ends):
             return entry, link
-        rows = _ranges(view.indptr[nics[ends]], view.indptr[nics[ends] + 1])
+        rows = ranges(view.indptr[nics[ends]], view.indptr[nics[ends] + 1])
         which = np.repeat(np.arange(len(ends)), np.diff(view.indptr)[nics[ends]])
         peer_row = sw_pos[view.peer[rows]]
         hops = np.where(peer_row >= 0, dist[np.maximum(peer_row, 0)], _BIG)
@@ -270,7 +264,7 @@ class TypeTwoPlanner:
         root_row = int(sw_pos[root])
         up: dict[int, int] = {}
         links = [entry_link[entry_link >= 0]]
-        frontier = np.unique(sw_pos[entry])
+        frontier = unique(sw_pos[entry])
         seen = np.zeros(len(switches), dtype=bool)
         seen[frontier] = True
         while len(frontier):
@@ -280,27 +274,29 @@ class TypeTwoPlanner:
                 return None
             up.update(zip(switches[frontier].tolist(), switches[nxt].tolist(), strict=True))
             links.append(link)
-            frontier = np.unique(nxt[~seen[nxt]])
+            frontier = unique(nxt[~seen[nxt]])
             seen[frontier] = True
         return _Physical(switches[seen], up, entry, np.concatenate(links))
 
     # ------------------------------------------------------------ trees
     def _physical_tree(self, root: int, nics: np.ndarray, phys: _Physical, ranks: dict[int, list[int]]) -> Tree:
-        """``T`` as a :class:`Tree`: switches and member vertices, children in node order, breadth-first."""
-        below: dict[int, list[tuple[int, int]]] = {int(s): [] for s in phys.switches}
-        for s, p in phys.up.items():
-            below[p].append((s, 0))
-        for u, e in zip(nics.tolist(), phys.entry.tolist(), strict=True):
-            below[e].append((u, 1))  # (node, is member); a member on a switch hangs below that switch
-        order: list[tuple[int, int]] = [(root, 0)]
-        children: list[list[int]] = []
-        for node, member in order:
-            kids = [] if member else sorted(below[node])
-            children.append(list(range(len(order), len(order) + len(kids))))
-            order.extend(kids)
+        """``T`` as a :class:`Tree`: switches and member vertices, children in node order (a switch before a member
+        on it), breadth-first."""
+        item_node = np.concatenate([phys.switches, nics])  # the switches of T, then the members
+        member = np.r_[np.zeros(len(phys.switches), dtype=np.int64), np.ones(len(nics), dtype=np.int64)]
+        item_of = dict(zip(phys.switches.tolist(), range(len(phys.switches)), strict=True))
+        up = [item_of[phys.up[s]] if s in phys.up else -1 for s in phys.switches.tolist()]
+        parent = np.r_[np.asarray(up, dtype=np.int64), [item_of[e] for e in phys.entry.tolist()]].astype(np.int64)
+        below = np.flatnonzero(parent >= 0)
+        below = below[np.lexsort((member[below], item_node[below], parent[below]))]
+        ptr = np.zeros(len(item_node) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(parent[below], minlength=len(item_node)), out=ptr[1:])
+        origin, tree_parent, children = breadth_first(item_of[root], ptr, below)
         names = self.topo.names
-        label = [self._label(names[n], ranks[n]) if m else names[n] for n, m in order]
-        return Tree.from_children(children, kind="type II (physical)", node=[n for n, _ in order], label=label)
+        node = item_node[origin].tolist()
+        label = [self._label(names[n], ranks[n]) if m else names[n] for n, m in zip(node, member[origin].tolist(),
+                                                                                        strict=True)]
+        return Tree(tree_parent, children, node, label, "type II (physical)")
 
     @staticmethod
     def _label(name: str, ranks: list[int]) -> str:
@@ -331,7 +327,7 @@ class TypeTwoPlanner:
         load = np.zeros(len(best), dtype=np.int64)
         if link_load is not None:
             ptr = self._view.indptr
-            rows = _ranges(ptr[best], ptr[best + 1])
+            rows = ranges(ptr[best], ptr[best + 1])
             which = np.repeat(np.arange(len(best)), ptr[best + 1] - ptr[best])
             np.add.at(load, which, np.asarray(link_load, dtype=np.int64)[self._view.link[rows]])
         return best[np.lexsort((best, load, -spare))]
@@ -381,7 +377,7 @@ class TypeTwoPlanner:
         if not len(members):
             return TypeTwoTree(False, "the communicator is empty", method=method)
         ranks = list(range(len(members))) if ranks is None else [int(r) for r in ranks]
-        nics = np.unique(members)
+        nics = unique(members)
         hosted: dict[int, list[int]] = {int(u): [] for u in nics}
         for u, r in zip(members.tolist(), ranks, strict=True):
             hosted[u].append(r)
@@ -422,7 +418,7 @@ class TypeTwoPlanner:
                           dtype=np.int64)
         if method == "mincost" and free is not None and np.any(free[used] <= 0):
             return None
-        rows = np.unique(phys.link_rows)
+        rows = unique(phys.link_rows)
         return TypeTwoTree(True, "", root, physical, derived, hosted, self.topo.link_id[rows].tolist(), method,
                            link_rows=rows, physical_switches=phys.switches, tree_switches=used)
 

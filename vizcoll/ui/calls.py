@@ -106,13 +106,14 @@ def store_output() -> Output:
 
 
 @cached
-def _topology(source: dict) -> Topology:
-    return Scenario(**source).topology()
+def _fabric(source: dict) -> Topology:
+    return Scenario(**source).fabric()
 
 
 @cached
-def _fabric(source: dict) -> Topology:
-    return Scenario(**source).fabric()
+def _topology(source: dict) -> Topology:
+    scenario = Scenario(**source)
+    return scenario.topology(fabric_of(scenario))
 
 
 @cached
@@ -122,7 +123,8 @@ def _hops(source: dict) -> MinHopTable:
 
 @cached
 def _positions(source: dict) -> np.ndarray:
-    return Scenario(**source).positions()
+    scenario = Scenario(**source)
+    return scenario.positions(fabric_of(scenario))
 
 
 def positions_of(scenario: Scenario) -> np.ndarray:
@@ -137,8 +139,9 @@ def topology_of(scenario: Scenario) -> Topology:
 
 
 def fabric_of(scenario: Scenario) -> Topology:
-    """The scenario's fabric without its breaks (to name links that are broken or missing)."""
-    return _fabric(scenario.source_key())
+    """The scenario's fabric without its breaks (to name links that are broken or missing); built once for
+    every set of breaks."""
+    return _fabric({**scenario.source_key(), "broken": []})
 
 
 def hops_of(scenario: Scenario) -> MinHopTable:

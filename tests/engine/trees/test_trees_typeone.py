@@ -15,6 +15,7 @@ from vizcoll.errors import SpecError
 from vizcoll.topology import Topology, from_spec
 from vizcoll.topology.generators import sunway_supernode
 from vizcoll.topology.hops import min_hops
+from vizcoll.trees.groups import hierarchy_from_topology, hierarchy_levels, normalize_groups
 from vizcoll.trees.metrics import Router, edge_routes, map_tree, process_ports, tree_metrics
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import (
@@ -22,12 +23,9 @@ from vizcoll.trees.typeone import (
     build_k_nomial_tree,
     build_rank_mapping,
     hier_knomial_tree,
-    hierarchy_from_topology,
-    hierarchy_levels,
     kary_tree,
     knomial_tree,
     make_group,
-    normalize_groups,
     vertex_ranks,
     zhao_tree,
 )

@@ -19,6 +19,7 @@ from dataclasses import replace
 import numpy as np
 import plotly.graph_objects as go
 
+from vizcoll.arrays import unique
 from vizcoll.topology.blocks import ROW_NAMES, Blocks
 from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
 
@@ -104,7 +105,7 @@ def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) 
 
 def _grid(part: Blocks) -> bool:
     """Whether the blocks form a grid of rows (levels) and pods, as a fat tree's do."""
-    return len(np.unique(part.level)) <= 8 and bool((part.group >= 0).any()) and bool((part.level >= 0).all())
+    return len(unique(part.level)) <= 8 and bool((part.group >= 0).any()) and bool((part.level >= 0).all())
 
 
 def _axes(part: Blocks) -> tuple[dict, dict]:
@@ -112,7 +113,7 @@ def _axes(part: Blocks) -> tuple[dict, dict]:
     else hidden axes."""
     if not _grid(part):
         return {"visible": False}, {"visible": False, "scaleanchor": "x"}
-    levels = np.unique(part.level)
+    levels = unique(part.level)
     pods = np.flatnonzero((part.group >= 0) & (part.level == part.level[part.group >= 0].min()))
     pods = pods[np.argsort(part.x[pods])]
     shown = pods[np.linspace(0, len(pods) - 1, min(MAX_TICKS, len(pods))).round().astype(int)] if len(pods) else pods
@@ -131,7 +132,7 @@ def blocks_figure(part: Blocks, bundle: dict, title: str, label: str | None = No
     None: a plain fabric), ``diverging`` centres its colours on 0 (a difference), ``selected`` blocks are ringed
     (those a highlighted tree uses)."""
     if _grid(part):  # rows at 0, 1, 2...: a fat tree's levels, evenly apart
-        part = replace(part, y=np.searchsorted(np.unique(part.level), part.level).astype(float))
+        part = replace(part, y=np.searchsorted(unique(part.level), part.level).astype(float))
     fig = go.Figure()
     _add_bundles(fig, part, bundle, label, diverging)
     _add_blocks(fig, part, bundle, set(int(b) for b in selected))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from vizcoll.arrays import unique
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
 from vizcoll.ui.figures.labels import add_labels
@@ -77,7 +78,7 @@ def link_value_figure(
     busy = rows[values[rows] != 0]
     edges = np.linspace(low, top, BINS + 1) if top > 0 else np.array([0.0, 1.0])
     which = np.clip(np.digitize(values[busy], edges[1:-1]), 0, len(edges) - 2)
-    for b in np.unique(which):
+    for b in unique(which):
         sel = busy[which == b]
         xs, ys = _segments(pos, topo, sel)
         mid = (edges[b] + edges[b + 1]) / 2

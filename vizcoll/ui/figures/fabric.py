@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from vizcoll.arrays import unique
 from vizcoll.topology.blocks import bundles
 from vizcoll.topology.layout import stretched
 from vizcoll.ui.figures.blocks import blocks_figure
@@ -26,7 +27,7 @@ def view_figure(view, values: np.ndarray, title: str, label: str = "EFI", diverg
     if view.overview is not None:
         part = view.overview
         rows = np.asarray(highlight if highlight is not None else [], dtype=np.int64)
-        touched = np.unique(np.r_[part.of[view.topo.link_a[rows]], part.of[view.topo.link_b[rows]]])
+        touched = unique(np.r_[part.of[view.topo.link_a[rows]], part.of[view.topo.link_b[rows]]])
         return blocks_figure(part, bundles(view.topo, part, values), title, label=label, diverging=diverging,
                              selected=touched.tolist(), width=width)
     index = np.full(len(values), -1, dtype=np.int64)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from vizcoll.arrays import unique
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, caption_width, captions, fitted_captions
 from vizcoll.ui.figures.style import HALF
@@ -37,7 +38,7 @@ def _upright_rows(topo: Topology, pixels: np.ndarray, fitted: list[str], names: 
     below it that its name may take (down to the next row)."""
     out: dict[int, float] = {}
     rows = np.round(pixels[:, 1], 3)
-    for y in np.unique(rows[topo.switches]) if len(topo.switches) else []:
+    for y in unique(rows[topo.switches]) if len(topo.switches) else []:
         row = np.flatnonzero((rows == y) & (topo.kind == SWITCH))
         if all(fitted[i] == names[i] for i in row):
             continue

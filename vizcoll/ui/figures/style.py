@@ -24,7 +24,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 __all__ = ["MODEBAR", "HALF", "FULL", "SEQUENTIAL", "DIVERGING", "CATEGORICAL", "wrap", "title_chars",
-           "legend_rows", "styled"]
+           "legend_rows", "styled", "warm_up"]
 
 MODEBAR = 32  # pixels of the mode bar's row at the top of a figure
 TITLE_SIZE = 15  # title font size (px)
@@ -108,3 +108,12 @@ def styled(fig: go.Figure, width: int = HALF, legend: str = "below", top: int = 
         if layout[name].type == "log" and layout[name].dtick is None:
             layout[name].update(dtick=1)
     return fig
+
+
+def warm_up() -> None:
+    """Build one figure with every kind of trace the pages draw: Plotly loads the checks of each kind the first
+    time (about 0.1 s in all), so a web worker does it at start-up instead of in its first visitor's request."""
+    traces = [go.Scatter(x=[0], y=[0], mode="lines+markers+text", text=["a"], marker={"color": [0], "colorbar": {}}),
+              go.Scattergl(x=[0], y=[0]), go.Bar(x=[0], y=[0]), go.Histogram(x=[0]), go.Heatmap(z=[[0]])]
+    fig = go.Figure(traces, layout={"annotations": [{"text": "a"}], "shapes": [{"type": "line"}]})
+    styled(fig).to_dict()

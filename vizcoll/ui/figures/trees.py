@@ -7,6 +7,8 @@ cytoscape style rules; nothing here calls the engine's builders.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -84,13 +86,14 @@ def short_name(name: str, limit: int = NAME_CHARS) -> str:
     return name if len(name) <= limit else name[:limit - 1] + "…"
 
 
-def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list[str] | None = None,
+def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: Callable[[int], str] | None = None,
                         limit: int = LOGICAL_LIMIT, names: list[str] | None = None) -> go.Figure:
     """The tree drawn by depth: parent edges, vertices labelled by rank and coloured by ``group_of[v]``.
 
     Only the first ``limit`` vertices (breadth-first) are drawn on big trees;
-    the title says so. ``names[v]`` (the host of each vertex) is written under
-    the vertices of a small tree (up to :data:`NAMED_VERTICES`).
+    the title says so. ``hover(v)`` is vertex ``v``'s hover text (asked for the drawn vertices only).
+    ``names[v]`` (the host of each vertex) is written under the vertices of a small tree (up to
+    :data:`NAMED_VERTICES`).
     """
     if not tree.size:
         return blank_figure("No tree.", height=420)
@@ -103,8 +106,7 @@ def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: list
         ys += [pos[p][1], pos[v][1], None]
     fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines", line={"color": "#9fb3c8", "width": 1},
                                name="tree edge (child → parent)", hoverinfo="skip"))
-    labels = [str(x).removeprefix("rank ") for x in (tree.label if len(tree.label) == tree.size
-                                                      else range(tree.size))]
+    labels = {v: str(tree.label[v]).removeprefix("rank ") if len(tree.label) == tree.size else str(v) for v in shown}
     small = len(shown) <= 40
     groups = list(dict.fromkeys(group_of[v] for v in shown))
     if len(groups) <= len(PALETTE):
@@ -145,7 +147,7 @@ def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
         text=[labels[v] for v in members], textposition="middle center" if small else "top center",
         textfont={"size": 11 if small else 9, "color": "#fff" if small else "#1f2933"},
         marker={"size": 22 if small else (6 if many else 9), "color": colour, "line": {"width": 0}},
-        hovertext=[hover[v] for v in members] if hover else None, hoverinfo="text")
+        hovertext=[hover(v) for v in members] if hover else None, hoverinfo="text")
 
 
 # ---------------------------------------------------------------- a tree on the fabric
@@ -293,9 +295,7 @@ def packets_on(view, topo: Topology, packets: dict[int, int], title: str, hover:
     the most packets one of their links carries and sized by the mean (the blocks holding a mark ringed)."""
     if view.overview is not None:
         values = np.zeros(topo.n_links)
-        rows = {int(lid): r for r, lid in enumerate(topo.link_id.tolist())}
-        for lid, n in packets.items():
-            values[rows[int(lid)]] = n
+        values[topo.link_rows(list(packets))] = list(packets.values())
         marked = [view.overview.of[n] for nodes in (marks or {}).values() for n in nodes]
         return blocks_figure(view.overview, bundles(topo, view.overview, values), f"{title}, per bundle of links",
                              label="packets", selected=marked)
@@ -317,9 +317,12 @@ def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology, cros
     tree, m = Tree.from_dict(built["tree"]), built["metrics"]
     names = topo.names
     switch = [names[s] if s >= 0 else "no switch" for s in built["switch"]]
-    hover = [f"rank {r} on {names[n]} (switch {s})<br>depth {d}, {len(kids)} children"
-             for r, n, s, d, kids in zip(built["ranks"], tree.node, switch, tree.depth().tolist(), tree.children,
-                                         strict=True)]
+    depth = tree.depth()
+
+    def hover(v: int) -> str:
+        return (f"rank {built['ranks'][v]} on {names[tree.node[v]]} (switch {switch[v]})<br>depth {depth[v]}, "
+                f"{len(tree.children[v])} children")
+
     logical = logical_tree_figure(tree, switch, f"{name} tree over {tree.size:,} processes: height {m['height']}",
                                   hover=hover, names=[names[n] for n in tree.node])
     packets_hover = {lid: f"{n} of them between groups" for lid, n in built["cross_links"].items()}

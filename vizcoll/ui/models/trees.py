@@ -40,8 +40,7 @@ import json
 import re
 from dataclasses import replace
 
-import numpy as np
-
+from vizcoll.arrays import unique
 from vizcoll.comm import Placement
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
@@ -49,9 +48,10 @@ from vizcoll.schedule import TREE_OPS, dumps, tree_collective
 from vizcoll.topology.model import Topology
 from vizcoll.trees.aggregation import simulate_aggregation
 from vizcoll.trees.cost import CostParams, selection_table
+from vizcoll.trees.groups import hierarchy_from_topology
 from vizcoll.trees.metrics import mapped_type_one, tree_metrics
 from vizcoll.trees.tree import Tree
-from vizcoll.trees.typeone import hier_knomial_tree, hierarchy_from_topology, kary_tree, knomial_tree, zhao_tree
+from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import calls
 from vizcoll.ui.cache import cached, job_progress, peek, reporting
@@ -206,7 +206,7 @@ def _names(topo: Topology, nodes, limit: int = 6) -> str:
 def comm_text(scenario: Scenario, comm: int, placement: Placement) -> str:
     fabric = fabric_of(scenario)
     what = "every process of the scenario" if comm == WORLD else f"communicator {comm}"
-    nodes = np.unique(placement.node)
+    nodes = unique(placement.node)
     return (f"{what}: {placement.nprocs:,} processes on {len(nodes):,} node{'s' * (len(nodes) != 1)} "
             f"({_names(fabric, placement.node)})")
 

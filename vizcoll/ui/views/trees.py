@@ -223,14 +223,12 @@ def fabric_line(scenario: Scenario, plan: dict, topo: Topology) -> str:
     return text
 
 
-def _between_switches(topo: Topology, link_id: int) -> bool:
-    row = topo.link_row(link_id)
-    return bool(topo.kind[topo.link_a[row]] == SWITCH and topo.kind[topo.link_b[row]] == SWITCH)
-
-
 def cross_group_links(built: dict, topo: Topology) -> dict[int, int]:
     """Switch-to-switch links carrying packets between groups (link id -> packets), drawn dotted."""
-    return {lid: n for lid, n in built["cross_links"].items() if _between_switches(topo, lid)}
+    ids = list(built["cross_links"])
+    rows = topo.link_rows(ids)
+    between = (topo.kind[topo.link_a[rows]] == SWITCH) & (topo.kind[topo.link_b[rows]] == SWITCH)
+    return {lid: built["cross_links"][lid] for lid, keep in zip(ids, between.tolist(), strict=True) if keep}
 
 
 def type_one_info(built: dict, plan: dict, topo: Topology) -> str:
