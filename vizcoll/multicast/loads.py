@@ -32,13 +32,17 @@ def groups_on_links(result: MulticastResult, n_links: int, rows=None) -> list[li
     if n_links != len(result.link_ids):
         raise VizcollError(f"the result was routed on {len(result.link_ids)} links, not {n_links}")
     trees = [t for t in result.trees if t is not None]
-    links = np.concatenate([t.links for t in trees]).astype(np.int64) if trees else np.zeros(0, dtype=np.int64)
-    groups = np.repeat([t.group for t in trees], [len(t.links) for t in trees]).astype(np.int64)
+    per_tree = [t.links for t in trees]
+    links = np.concatenate(per_tree).astype(np.int64) if trees else np.zeros(0, dtype=np.int64)
+    groups = np.repeat([t.group for t in trees], list(map(len, per_tree))).astype(np.int64)
     order = np.argsort(result.link_ids, kind="stable")
     link_rows = order[np.searchsorted(result.link_ids, links, sorter=order)]
+    rows = np.arange(n_links) if rows is None else np.asarray(rows, dtype=np.int64)
+    if len(rows) < n_links:  # only the entries of the rows asked for are sorted
+        keep = np.isin(link_rows, rows)
+        link_rows, groups = link_rows[keep], groups[keep]
     by_row = np.lexsort((groups, link_rows))
     link_rows, groups = link_rows[by_row], groups[by_row]
-    rows = np.arange(n_links) if rows is None else np.asarray(rows, dtype=np.int64)
     starts, ends = np.searchsorted(link_rows, rows), np.searchsorted(link_rows, rows, side="right")
     return [groups[a:b].tolist() for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
 

@@ -92,8 +92,10 @@ def blocks(topo: Topology, pos: np.ndarray | None = None) -> Blocks:
     """
     pos = positions(topo) if pos is None else np.asarray(pos, dtype=float)
     row, group, word = _rows_and_groups(topo, pos)
-    keys, of = np.unique(np.stack([row, group], axis=1), axis=0, return_inverse=True)
-    of = of.reshape(-1)
+    low, width = group.min(initial=0), int(group.max(initial=0) - group.min(initial=0)) + 1
+    base = row.min(initial=0)
+    codes, of = _distinct((row - base) * width + (group - low), int(row.max(initial=0) - base + 1) * width)
+    keys = np.stack([codes // width + base, codes % width + low], axis=1)  # (row, group) of each block, sorted
     count = np.bincount(of, minlength=len(keys))
     x = np.bincount(of, weights=pos[:, 0], minlength=len(keys)) / np.maximum(count, 1)
     y = np.bincount(of, weights=pos[:, 1], minlength=len(keys)) / np.maximum(count, 1)

@@ -20,7 +20,6 @@ broken by it (files keep their own order).
 from __future__ import annotations
 
 import re
-from copy import deepcopy
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
@@ -43,6 +42,13 @@ LINK_LABEL = re.compile(r"(.+?)\[(\d+)\]-(.+)\[(\d+)\]")
 
 def _int_array(values, dtype=np.int32) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(values, dtype=dtype).reshape(-1))
+
+
+def _copied(value):
+    """A field of a topology copied: arrays and lists, and the values of a dict (one level down)."""
+    if isinstance(value, np.ndarray | list):
+        return value.copy()
+    return {k: _copied(v) for k, v in value.items()} if isinstance(value, dict) else value
 
 
 @dataclass(eq=False)
@@ -104,7 +110,7 @@ class Topology:
 
     def copy(self) -> Topology:
         """A deep copy (edits on it leave this one alone; cached lookups are built again)."""
-        return Topology(**{f.name: deepcopy(getattr(self, f.name)) for f in fields(self)})
+        return Topology(**{f.name: _copied(getattr(self, f.name)) for f in fields(self)})
 
     # ------------------------------------------------------------ sizes
     @property

@@ -79,14 +79,16 @@ def _check(P: int, k: int) -> None:
         raise SpecError(f"the tree width k must be an integer >= 2, got {k!r}")
 
 
-def _tree(P: int, root: int, parent_of: dict[int, int], children_of: dict[int, list[int]], kind: str) -> Tree:
-    """A Tree with vertex v = rank v, except that the root rank and rank 0 swap vertices."""
-    vertex = list(range(P))
-    vertex[0], vertex[root] = root, 0
-    rank = vertex  # the swap is its own inverse
-    children = [[vertex[c] for c in children_of.get(rank[v], [])] for v in range(P)]
-    parent = [-1 if parent_of.get(rank[v], -1) < 0 else vertex[parent_of[rank[v]]] for v in range(P)]
-    tree = Tree(parent, children, [], [f"rank {rank[v]}" for v in range(P)], kind)
+def _tree(P: int, root: int, child: np.ndarray, parent: np.ndarray, order: np.ndarray, kind: str) -> Tree:
+    """A Tree over ranks ``0..P-1`` from its edges (``child`` rank below ``parent`` rank, a parent's children in
+    ``order``): vertex v = rank v, except that the root rank and rank 0 swap vertices."""
+    vertex = np.arange(P)
+    vertex[[0, root]] = [root, 0]  # the swap is its own inverse: vertex v holds rank vertex[v]
+    child, parent = vertex[child], vertex[parent]
+    parents = np.full(P, -1, dtype=np.int64)
+    parents[child] = parent
+    tree = Tree(parents.tolist(), _children_lists(P, child, parent, order), [], [f"rank {r}" for r in vertex.tolist()],
+                kind)
     tree.validate()
     return tree
 
@@ -193,9 +195,7 @@ def zhao_tree(groups: Sequence, k: int) -> Tree:
     child, parent_rank = members[has], members[(first + parent)[has]]
     emitted = np.empty(int(has.sum()), dtype=np.int64)  # a leader's children: higher levels first, then Algorithm 1's
     emitted[np.lexsort((order[has], depth[has]))] = np.arange(len(emitted))
-    children = _children_lists(P, child, parent_rank, emitted)
-    return _tree(P, int(members[0]), dict(zip(child.tolist(), parent_rank.tolist(), strict=True)),
-                 dict(enumerate(children)), f"zhao {k}-nomial")
+    return _tree(P, int(members[0]), child, parent_rank, emitted, f"zhao {k}-nomial")
 
 
 def _zhao_members(groups: Nested) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -335,6 +335,4 @@ def hier_knomial_tree(groups: Sequence, k: int) -> Tree:
     rank_at = dict(zip(nodes.tolist(), ranks.tolist(), strict=True))
     parent_rank = np.array([rank_at[p] if p >= 0 else -1 for p in parent.tolist()], dtype=np.int64)
     below = parent_rank >= 0
-    children = _children_lists(P, ranks[below], parent_rank[below], order[below])
-    return _tree(P, top.slots[0], dict(zip(ranks.tolist(), parent_rank.tolist(), strict=True)),
-                 dict(enumerate(children)), f"hierarchical {k}-nomial")
+    return _tree(P, top.slots[0], ranks[below], parent_rank[below], order[below], f"hierarchical {k}-nomial")

@@ -8,6 +8,8 @@ the room between its neighbors never runs into theirs.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
@@ -53,8 +55,12 @@ def _longest(text: str, width: float) -> str:
     """``text`` if it fits ``width``, else its longest start (at least 3 characters) plus "…" that does, else ""."""
     if caption_width(text) <= width:
         return text
-    ends = np.cumsum([MARGIN * FONT * _EM.get(c, 0.6) for c in text]) + caption_width("…")
-    keep = int(np.searchsorted(ends, width, side="right"))
+    budget, used, keep = width - caption_width("…"), 0.0, 0
+    for c in text:  # a few characters: plain Python is quicker than numpy here
+        used += MARGIN * FONT * _EM.get(c, 0.6)
+        if used > budget:
+            break
+        keep += 1
     return text[:keep] + "…" if keep >= 3 else ""
 
 
@@ -62,8 +68,17 @@ def fitted_captions(topo: Topology, pixels: np.ndarray, texts: list[str] | None 
     """The captions (default :func:`captions`) of a fabric's nodes at ``pixels`` (y downwards), shortened or left
     out so that no two overlap and none covers a node (:func:`fit_texts`; switches are captioned first)."""
     texts = captions(topo) if texts is None else texts
-    size = np.array([NODE_BOX[int(k)] for k in topo.kind], dtype=float).reshape(-1, 2)
-    return fit_texts(pixels, size, texts, np.lexsort((pixels[:, 0], pixels[:, 1], topo.kind != SWITCH)))
+    pixels = np.ascontiguousarray(pixels, dtype=float)
+    return list(_fitted(topo.kind.astype(np.int8).tobytes(), pixels.tobytes(), tuple(texts)))
+
+
+@lru_cache(maxsize=32)
+def _fitted(kinds: bytes, pixels: bytes, texts: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`fitted_captions` remembered: the drawings of one page often show the same nodes (a pod's loads
+    before, after and their difference)."""
+    kind, pixels = np.frombuffer(kinds, dtype=np.int8), np.frombuffer(pixels).reshape(-1, 2)
+    size = np.array([NODE_BOX[int(k)] for k in kind], dtype=float).reshape(-1, 2)
+    return tuple(fit_texts(pixels, size, list(texts), np.lexsort((pixels[:, 0], pixels[:, 1], kind != SWITCH))))
 
 
 def fit_texts(pixels: np.ndarray, sizes: np.ndarray, texts: list[str], order: np.ndarray | None = None,

@@ -31,7 +31,7 @@ from vizcoll.multicast.routing import ALGORITHMS, MulticastResult, communicator_
 from vizcoll.multicast.tables import read_tables, tables_result
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
-from vizcoll.ui.cache import cached, job_progress, peek, reporting
+from vizcoll.ui.cache import cached, is_cached, job_progress, reporting
 from vizcoll.ui.calls import hops_of, topology_of
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.jobs import JobProgress
@@ -296,20 +296,20 @@ def needs_job(scenario: Scenario, params: dict) -> bool:
     nodes whose routes by A or B no job has computed yet (once they are, the views are drawn in the request)."""
     if topology_of(scenario).n_nodes <= JOB_NODES:
         return False
-    return any(_computed(scenario, algo) is None for algo in (params["a"], params["b"]) if algo != TABLES)
+    return not all(_computed(scenario, algo) for algo in (params["a"], params["b"]) if algo != TABLES)
 
 
-def _computed(scenario: Scenario, algo: str) -> MulticastResult | None:
+def _computed(scenario: Scenario, algo: str) -> bool:
     if scenario.mcast_tables is not None:
-        return peek(_route_tables, scenario.source_key(), scenario.mcast_tables, algo)
-    return peek(_route, scenario.source_key(), _comm_key(scenario), algo)
+        return is_cached(_route_tables, scenario.source_key(), scenario.mcast_tables, algo)
+    return is_cached(_route, scenario.source_key(), _comm_key(scenario), algo)
 
 
 def route_both(scenario: Scenario, params: dict, job: JobProgress) -> None:
     """Route the groups by A and by B (cached), one stage of ``job`` each, so that the views only read them."""
     for index, algo in enumerate((params["a"], params["b"])):
         with reporting(job.stage(index)):
-            if algo != TABLES:
+            if algo != TABLES and not _computed(scenario, algo):
                 routed(scenario, algo)
 
 

@@ -54,7 +54,7 @@ from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import calls
-from vizcoll.ui.cache import cached, job_progress, peek, reporting
+from vizcoll.ui.cache import cached, is_cached, job_progress, reporting
 from vizcoll.ui.calls import fabric_of, hops_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number
 from vizcoll.ui.jobs import JobProgress
@@ -350,16 +350,17 @@ def prepare(key: dict, plan: dict, job: JobProgress) -> None:
     """Compute (and cache) the trees of ``plan`` one stage of ``job`` each, so that the views only read them."""
     for index, kind in enumerate(KINDS):
         with reporting(job.stage(index)):
-            type_one(key, kind, plan["routes"])
+            if not is_cached(type_one, key, kind, plan["routes"]):
+                type_one(key, kind, plan["routes"])
     with reporting(job.stage(len(KINDS))):
-        type_two(key, plan["routes"])
+        if not is_cached(type_two, key, plan["routes"]):
+            type_two(key, plan["routes"])
 
 
 def computed(key: dict, plan: dict) -> bool:
     """Whether the trees the figures of ``plan`` draw are computed already (by a background job, or a request), so
     that drawing them on another part of the fabric is quick."""
-    return peek(type_one, key, plan["kind"], plan["routes"]) is not None and \
-        peek(type_two, key, plan["routes"]) is not None
+    return is_cached(type_one, key, plan["kind"], plan["routes"]) and is_cached(type_two, key, plan["routes"])
 
 
 # ---------------------------------------------------------------- engine calls (cached)
