@@ -84,7 +84,7 @@ def flatten_groups(group) -> list[int]:
 
 
 def is_leaf_group(group: Nested) -> bool:
-    return all(isinstance(x, int) for x in group)
+    return _plain_ranks(group) or all(isinstance(x, int) for x in group)
 
 
 def group_sizes(groups: Nested) -> list:

@@ -165,11 +165,12 @@ def link_packets(routes: Sequence[list[int] | None] | FlatRoutes, topo: Topology
     return dict(zip(topo.link_id[rows].tolist(), count[rows].tolist(), strict=True))
 
 
-def cross_group_packets(tree: Tree, group_of: Sequence[int]) -> int:
-    """Tree edges (child → parent) whose two vertices are in different groups (``group_of[v]``)."""
-    group = np.asarray(group_of)
-    child = np.flatnonzero(np.asarray(tree.parent) >= 0)
-    return int(np.count_nonzero(group[child] != group[np.asarray(tree.parent)[child]]))
+def cross_group_packets(tree: Tree | np.ndarray, group_of: Sequence[int]) -> int:
+    """Tree edges (child → parent) whose two vertices are in different groups (``group_of[v]``); ``tree`` is a
+    :class:`Tree` or its parent array (one array for the many levels of one tree)."""
+    group, parent = np.asarray(group_of), np.asarray(tree.parent if isinstance(tree, Tree) else tree)
+    child = np.flatnonzero(parent >= 0)
+    return int(np.count_nonzero(group[child] != group[parent[child]]))
 
 
 def switch_entries(tree: Tree, topo: Topology) -> int:
@@ -255,7 +256,7 @@ def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement 
         ``progress(done, total)`` over the vertices whose routes are computed (see :func:`edge_routes`).
     """
     out: dict = {"height": tree.height, "vertices": tree.size}
-    k = k if k is not None else max((len(c) for c in tree.children), default=0)
+    k = k if k is not None else max(map(len, tree.children), default=0)
     if topo is None:
         if levels is not None:
             out["cross_group"] = {name: cross_group_packets(tree, ids) for name, ids in levels.items()}
@@ -278,7 +279,7 @@ def _route_metrics(tree: Tree, topo: Topology, node: np.ndarray, ports: np.ndarr
                    params: CostParams | None, k: int) -> dict:
     """The metrics of a mapped tree whose edges take ``routes`` (see :func:`tree_metrics`)."""
     out: dict = {}
-    flat = routes
+    flat, parent = routes, np.asarray(tree.parent)
     count = flat.per_link(topo.n_links)
     radius = tree_radius(tree, flat.length)
     levels = levels if levels is not None else _default_levels(node, ports, topo)
@@ -289,7 +290,7 @@ def _route_metrics(tree: Tree, topo: Topology, node: np.ndarray, ports: np.ndarr
         "max_link": _busiest(count, topo, False),
         "max_switch_link": _busiest(count, topo, True),
         "leaf_pairs_max": _leaf_pairs(flat, node, topo),
-        "cross_group": {name: cross_group_packets(tree, ids) for name, ids in levels.items()},
+        "cross_group": {name: cross_group_packets(parent, ids) for name, ids in levels.items()},
         "switch_entries": switch_entries(tree, topo),
         "latency_us": None if radius is None else t_aggregate(tree.height, radius, k, params),
         "flags": [{"child": v, "parent": tree.parent[v], "reason": "unreachable over live links"}
@@ -355,7 +356,7 @@ def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing:
     node = _check_mapped(mapped, routing)
     rows = flat_edge_routes(mapped, routing, Router(routing, table), ports, progress)
     metrics = {"height": mapped.height, "vertices": mapped.size}
-    k = k if k is not None else max((len(c) for c in tree.children), default=0)
+    k = k if k is not None else max(map(len, tree.children), default=0)
     metrics.update(_route_metrics(mapped, routing, node, ports, rows, None, params, k))
     routes = rows.with_values(routing.link_id[rows.rows])
     cut = [*routing.link_id[routing.broken].tolist(), *broken]

@@ -110,5 +110,5 @@ def breadth_first(root: int, ptr: np.ndarray, below: np.ndarray) -> tuple[list[i
     origin = np.concatenate(levels)
     size = ptr[origin + 1] - ptr[origin]
     first = np.cumsum(size) - size + 1
-    children = [list(range(f, f + n)) for f, n in zip(first.tolist(), size.tolist(), strict=True)]
+    children = list(map(list, map(range, first.tolist(), (first + size).tolist())))
     return origin.tolist(), [-1, *np.repeat(np.arange(len(origin)), size).tolist()], children
