@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -29,7 +28,10 @@ FABRICS = {
     "taihulight": ("pruned-fat-tree:preset=taihulight", False),  # 40,960 end nodes
 }
 TARGET_S, TARGET_MB = 3.0, 2048.0
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.fresh import run_child  # noqa: E402
 
 
 def _peak_rss_mb() -> float:
@@ -76,25 +78,16 @@ def measure(name: str) -> dict:
     }
 
 
-def run_child(name: str) -> dict:
-    """Measure ``name`` in a fresh interpreter and parse its JSON line."""
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", name], check=True, capture_output=True, text=True, cwd=ROOT
-    )
-    return json.loads(out.stdout)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(FABRICS), help="measure just this fabric")
     parser.add_argument("--child", choices=sorted(FABRICS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        sys.path.insert(0, str(ROOT))
         print(json.dumps(measure(args.child)))
         return
     names = [args.only] if args.only else list(FABRICS)
-    print(json.dumps([run_child(name) for name in names], indent=2))
+    print(json.dumps([run_child(__file__, name) for name in names], indent=2))
 
 
 if __name__ == "__main__":

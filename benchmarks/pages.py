@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,6 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.fresh import run_child  # noqa: E402
+
 TAIHULIGHT, FAT_TREE_64 = "pruned-fat-tree:preset=taihulight", "fat-tree:radix=64,levels=3"
 
 
@@ -264,15 +267,13 @@ def measure(name: str) -> dict:
     return {"page": page, "case": name, "cold_s": round(cold, 3), "warm_s": round(min(warm), 3)}
 
 
-def run_child(name: str) -> dict:
+def measured(name: str) -> dict:
     """Measure ``name`` in a fresh interpreter with a fresh cache directory."""
     with tempfile.TemporaryDirectory(prefix="vizcoll-bench-") as cache:
         env = os.environ | {"VIZCOLL_CACHE_DIR": cache}
         env.pop("VIZCOLL_REDIS_URL", None)
         env.pop("VIZCOLL_CACHE_REDIS_URL", None)
-        out = subprocess.run([sys.executable, __file__, "--child", name], check=True, capture_output=True,
-                             text=True, cwd=ROOT, env=env)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+        return run_child(__file__, name, env=env)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -283,13 +284,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--child", choices=sorted(CASES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        sys.path.insert(0, str(ROOT))
         print(json.dumps(measure(args.child)))
         return
     names = [args.case] if args.case else [n for n, (page, _) in CASES.items() if args.only in (None, page)]
     rows = []
     for name in names:
-        runs = [run_child(name) for _ in range(max(1, args.repeat))]
+        runs = [measured(name) for _ in range(max(1, args.repeat))]
         print(json.dumps(runs), file=sys.stderr, flush=True)
         rows.append(min(runs, key=lambda r: r["cold_s"]) | {"warm_s": min(r["warm_s"] for r in runs)})
     print(json.dumps(rows, indent=1))

@@ -30,7 +30,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.fresh import run_child  # noqa: E402
+
 TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
 TREE_SIZES = (5120, 10240, 20480, 40960)
 TREE_KINDS = ("kary", "knomial", "zhao", "hier-knomial")
@@ -133,12 +137,6 @@ def multicast_scaling(repeat: int) -> dict:
 PARTS = {"trees": trees, "cli": cli, "multicast": multicast, "multicast_scaling": multicast_scaling}
 
 
-def run_child(part: str, repeat: int) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", part, "--repeat", str(repeat)], check=True,
-                         capture_output=True, text=True, cwd=ROOT)
-    return json.loads(out.stdout)
-
-
 # ---------------------------------------------------------------- targets and plots
 def targets(result: dict) -> dict:
     """Each target of the issue, the measured value and whether it holds."""
@@ -209,14 +207,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--plots", metavar="DIR", help="write the scaling charts (PNG, SVG) into DIR")
     parser.add_argument("--child", choices=sorted(PARTS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(ROOT))
     if args.child:
         from vizcoll.runtime import tune_gc
 
         tune_gc()  # as the CLI and the web app run the engine
         print(json.dumps(PARTS[args.child](max(1, args.repeat))))
         return
-    result = {part: run_child(part, args.repeat) for part in PARTS}
+    result = {part: run_child(__file__, part, "--repeat", str(args.repeat)) for part in PARTS}
     result["peak_rss_mb"] = round(max(part["peak_rss_mb"] for part in result.values()), 1)
     result["targets"] = targets(result)
     if args.plots:

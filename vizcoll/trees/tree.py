@@ -88,8 +88,10 @@ class Tree:
         count = np.fromiter(map(len, self.children), dtype=np.int64, count=self.size)
         kids = np.fromiter(chain.from_iterable(self.children), dtype=np.int64, count=int(count.sum()))
         owner = np.repeat(np.arange(self.size), count)
-        wrong = np.flatnonzero((kids < 0) | (kids >= self.size) | (np.asarray(self.parent)[np.clip(kids, 0, max(
-            self.size - 1, 0))] != owner)) if len(kids) else []
+        inside = (kids >= 0) & (kids < self.size)
+        named = np.zeros(len(kids), dtype=bool)
+        named[inside] = np.asarray(self.parent, dtype=np.int64)[kids[inside]] == owner[inside]
+        wrong = np.flatnonzero(~named)
         if len(wrong):
             raise VizcollError(f"vertex {int(owner[wrong[0]])}'s children do not name it as their parent")
         self.depth()
