@@ -106,6 +106,7 @@ def test_absurd_parameters_give_a_message_not_a_trace(page):
     page.type_into("#era-n", "4\n")
     page.duo.wait_for_contains_text("#era-message", "k = 5 data blocks cannot exceed n = 4", timeout=20)
     page.type_into("#era-n", "9\n")
+    page.duo.wait_for_text_to_equal("#era-message", "", timeout=20)  # n = 9 built before the next field is typed
     page.type_into("#era-dcs", "0\n")
     page.duo.wait_for_contains_text("#era-message", "must be at least 1", timeout=20)
     assert "Traceback" not in text(page, "#era-message")
