@@ -7,6 +7,7 @@ from pathlib import Path
 
 from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -130,3 +131,9 @@ def full_page_screenshot(page, name: str) -> None:
         page.screenshot(name)
     finally:
         page.driver.set_window_size(1400, 1000)
+
+
+def badge_text(driver) -> str:
+    """The scenario badge's text ("" while Dash has not drawn the shell yet)."""
+    found = driver.find_elements(By.ID, "scenario-badge")
+    return found[0].text if found else ""

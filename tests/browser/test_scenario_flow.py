@@ -10,15 +10,11 @@ from selenium.webdriver.common.by import By
 from tests.conftest import headless_chrome
 from tests.fabrics import HOSTS, TWO_SPINES
 
+from .browser_helpers import badge_text
+
 TYPED = "leafA[3]-spine1[1]"  # a cable named from either end
 BROKEN = "spine1[1]-leafA[3]"  # as the file lists it (spine1's stanza comes first): how the badge names it
 BADGE = ("4 switches", "4 end nodes", "8 links", "1 broken")
-
-
-def badge_text(driver) -> str:
-    """The badge's text ("" while Dash has not drawn the shell yet)."""
-    found = driver.find_elements(By.ID, "scenario-badge")
-    return found[0].text if found else ""
 
 
 def wait_for_badge(driver, *parts: str, timeout: float = 20) -> None:

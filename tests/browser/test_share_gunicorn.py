@@ -16,6 +16,8 @@ from tests.gunicorn_server import gunicorn
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec
 
+from .browser_helpers import badge_text
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -31,10 +33,6 @@ def rack_fabric():
     return topo
 
 
-def badge(driver) -> str:
-    return driver.find_element(By.ID, "scenario-badge").text
-
-
 def browser():
     return headless_chrome()
 
@@ -47,24 +45,24 @@ def test_the_share_link_of_an_uploaded_fabric_reopens_it_under_gunicorn(server, 
     first, second = browser(), browser()
     try:
         first.get(server + "/topology")
-        until(lambda: "20 switches" in badge(first), 30, msg="the default scenario never showed")
+        until(lambda: "20 switches" in badge_text(first), 30, msg="the default scenario never showed")
         first.find_element(By.CSS_SELECTOR, "#topo-upload input[type=file]").send_keys(str(path))
-        until(lambda: "racks.ibnd" in badge(first) and "128 end nodes" in badge(first), 30,
-              msg=f"the upload never reached the badge: {badge(first)!r}")
+        until(lambda: "racks.ibnd" in badge_text(first) and "128 end nodes" in badge_text(first), 30,
+              msg=f"the upload never reached the badge: {badge_text(first)!r}")
         box = first.find_element(By.ID, "topo-link-id")
         box.clear()
         box.send_keys(broken)
         first.find_element(By.ID, "topo-toggle-link").click()
-        until(lambda: "1 broken" in badge(first), 30, msg="the break never reached the badge")
+        until(lambda: "1 broken" in badge_text(first), 30, msg="the break never reached the badge")
         first.find_element(By.LINK_TEXT, "Barrier").click()
         until(lambda: "/barrier#s=" in first.find_element(By.ID, "share-link").get_attribute("href"), 30)
         href = first.find_element(By.ID, "share-link").get_attribute("href")
         assert len(href) > 4096  # longer than gunicorn's request-line limit
 
         second.get(href)
-        until(lambda: badge(second) == badge(first), 30,
-              msg=f"the shared link shows another scenario: {badge(second)!r} vs {badge(first)!r}")
-        assert "80 switches" in badge(second) and broken in badge(second) and "rack0-node00" in broken
+        until(lambda: badge_text(second) == badge_text(first), 30,
+              msg=f"the shared link shows another scenario: {badge_text(second)!r} vs {badge_text(first)!r}")
+        assert "80 switches" in badge_text(second) and broken in badge_text(second) and "rack0-node00" in broken
         until(lambda: second.current_url.split("#")[0].endswith("/barrier"), 10)
         assert not [e for e in second.get_log("browser") if e["level"] == "SEVERE"]
     finally:
