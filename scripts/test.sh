@@ -4,15 +4,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-# chromium + chromium-driver for the browser tests; ibsim-utils and infiniband-diags (ibnetdiscover) to check
-# our ibsim export with the real ibsim and read back what the real ibnetdiscover prints on it; redis-server for
-# the background jobs on Celery + Redis (the test starts its own server and worker)
+# chromium + chromium-driver for the browser tests; ibsim-utils, opensm and infiniband-diags (ibnetdiscover,
+# iblinkinfo) to check our ibsim export with the real ibsim and read back what the real tools print on a fabric
+# that OpenSM gave LIDs; redis-server for the background jobs on Celery + Redis (the test starts its own server)
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v ibsim >/dev/null \
     || ! { command -v ibnetdiscover >/dev/null || [ -x /usr/sbin/ibnetdiscover ]; } \
+    || ! { command -v opensm >/dev/null || [ -x /usr/sbin/opensm ]; } \
     || ! command -v redis-server >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver ibsim-utils infiniband-diags \
-    redis-server >/dev/null
+    opensm redis-server >/dev/null
 fi
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python3 -m ruff check .

@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
             target = top.add_parser(group, help=cmd.help, description=cmd.help)
         for setup in cmd.setups:
             setup(target)
-        target.set_defaults(run=cmd.run)
+        target.set_defaults(run=cmd.run, status=cmd.status)
     return parser
 
 
@@ -108,4 +108,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(result)
     elif result is not None:
         sys.stdout.write(json.dumps(result, sort_keys=True) + "\n")
-    return 0
+    return args.status(result)

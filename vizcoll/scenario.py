@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from vizcoll.comm import Communicators, Placement, from_lists, parse_pattern, place
+from vizcoll.comm import PATTERN_KINDS, Communicators, Placement, from_lists, parse_pattern, place
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.layout import edited_positions
@@ -61,7 +61,6 @@ SCHEMA = "vizcoll.scenario/2"
 OLD_SCHEMA = "vizcoll.scenario/1"
 DEFAULT_SPEC = "fat-tree:radix=4,levels=3"
 EDIT_OPS = ("add_node", "remove_node", "rename", "add_link", "remove_link")
-PATTERN_KINDS = ("grid2d", "grid3d", "random", "hier")
 MAX_EDITS = 10_000
 MAX_BREAKS = 200_000
 MAX_PARAMS = 64

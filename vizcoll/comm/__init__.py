@@ -6,14 +6,18 @@
   :func:`hierarchical`, :func:`hierarchical_by_topology`,
   :func:`random_groups` and :func:`from_lists` build :class:`Communicators`;
 - :func:`parse_pattern` turns a short string such as ``grid2d:256x160`` into
-  communicators on a topology (used by the command line and the web page).
+  communicators on a topology (used by the command line and the web page);
+- :func:`file_lists` reads a communicators file: JSON name lists, or an MPI
+  host list (:func:`parse_hostfile`: Open MPI hostfiles, MPICH machinefiles,
+  Slurm hostlists) as one communicator.
 
 Engine code: no dash or plotly; results serialise with ``to_dict`` /
 ``from_dict``.
 """
 
 from vizcoll.comm.communicators import Communicators
-from vizcoll.comm.patterns import PATTERN_HELP, parse_lists, parse_pattern, read_lists
+from vizcoll.comm.hostfile import parse_hostfile
+from vizcoll.comm.patterns import PATTERN_HELP, PATTERN_KINDS, file_lists, host_lists, parse_lists, parse_pattern
 from vizcoll.comm.placement import ORDERS, Placement, compute_nodes, place
 from vizcoll.comm.splits import (
     from_lists,
@@ -28,18 +32,21 @@ from vizcoll.comm.splits import (
 __all__ = [
     "ORDERS",
     "PATTERN_HELP",
+    "PATTERN_KINDS",
     "Communicators",
     "Placement",
     "compute_nodes",
+    "file_lists",
     "from_lists",
     "grid",
     "grid2d",
     "grid3d",
     "hierarchical",
     "hierarchical_by_topology",
+    "host_lists",
+    "parse_hostfile",
     "parse_lists",
     "parse_pattern",
     "place",
     "random_groups",
-    "read_lists",
 ]

@@ -10,11 +10,25 @@ pattern                     communicators
 ``hier:K[,procs=N]``        consecutive groups of K ranks, then their leaders
 ``hier:attr=NAME``          ranks grouped by a node attribute (``group``,
                             ``node``, ``switch``, ...), then their leaders
-``PATH.json``               ``{"communicators": [[end-node name, ...], ...]}``
+``hosts:LIST``              one communicator of the processes a host list
+                            places (``hosts:node[01-16]``, ``hosts:n1:4,n2:4``)
+``PATH``                    a file (command line only): JSON
+                            ``{"communicators": [[end-node name, ...], ...]}``,
+                            or a host list (Open MPI hostfile, MPICH
+                            machinefile, one host per line, Slurm hostlists)
 ==========================  ====================================================
 
 Grid patterns place exactly as many processes as the grid has; the others use
 every slot (``compute nodes x ppn``) unless ``procs=`` says otherwise.
+
+A host list (:mod:`vizcoll.comm.hostfile`) is "my job ran on these nodes": one
+communicator of every listed process, a host's processes = its slots (``ppn``
+for a line without a count), ranks host by host in the list's order. A host is
+found by any name the fabric knows for it (:meth:`Topology.index`: the host of
+an HCA's description, a fully qualified name's first label, a GUID); a host
+with several HCAs (``node05 mlx5_0``, ``node05 mlx5_1``) runs its processes on
+the first of them by name (``mlx5_0``, ``HCA-1``). A host the fabric lacks is named in
+the message, with close names that exist.
 """
 
 from __future__ import annotations
@@ -25,15 +39,17 @@ import os
 import numpy as np
 
 from vizcoll.comm.communicators import Communicators
-from vizcoll.comm.placement import check_fits, place
+from vizcoll.comm.hostfile import HostEntry, looks_like_hostfile, parse_hostfile
+from vizcoll.comm.placement import check_fits, compute_nodes, place
 from vizcoll.comm.splits import from_lists, grid, hierarchical, hierarchical_by_topology, random_groups
-from vizcoll.errors import SpecError
+from vizcoll.errors import SpecError, TopologyError
 from vizcoll.topology.model import Topology
 
-__all__ = ["PATTERN_HELP", "MAX_LIST_BYTES", "parse_pattern", "parse_lists", "read_lists"]
+__all__ = ["PATTERN_HELP", "PATTERN_KINDS", "MAX_LIST_BYTES", "parse_pattern", "parse_lists", "host_lists",
+           "file_lists"]
 
-PATTERN_HELP = ("grid2d:RxC, grid3d:AxBxC, random:GROUPS[,size=S][,seed=N], hier:GROUPSIZE, hier:attr=NAME "
-                "or a JSON file of end-node name lists")
+PATTERN_HELP = ("grid2d:RxC, grid3d:AxBxC, random:GROUPS[,size=S][,seed=N], hier:GROUPSIZE, hier:attr=NAME, "
+                "hosts:node[01-16] or a file: JSON end-node name lists or a host list (MPI hostfile, machinefile)")
 MAX_LIST_BYTES = 64 * 1024 * 1024
 
 
@@ -109,12 +125,57 @@ def _hier(topo: Topology, rest: str, pattern: str, ppn: int, order: str, seed: i
     return comms
 
 
+def _hosts(topo: Topology, rest: str, pattern: str, ppn: int, order: str, seed: int) -> Communicators:
+    return from_lists(topo, host_lists(topo, rest, ppn, "hosts"), label=pattern)
+
+
 PATTERNS = {
     "grid2d": lambda topo, rest, pat, *a: _grid(topo, rest, pat, 2, *a),
     "grid3d": lambda topo, rest, pat, *a: _grid(topo, rest, pat, 3, *a),
     "random": _random,
     "hier": _hier,
+    "hosts": _hosts,
 }
+PATTERN_KINDS = tuple(PATTERNS)
+"""The pattern kinds (what a scenario from a stranger may hold: none names a file)."""
+
+
+def host_lists(topo: Topology, text: str | bytes, ppn: int = 1, source: str = "hostfile") -> list[list[str]]:
+    """The one communicator a host list places, as end-node names (a name repeated once per process).
+
+    Examples
+    --------
+    >>> from vizcoll.topology import from_spec
+    >>> host_lists(from_spec("fat-tree:radix=4,levels=2"), "h0 slots=2\\nh[3-4]")
+    [['h0', 'h0', 'h3', 'h4']]
+    """
+    names = []
+    for entry in parse_hostfile(text, ppn, source):
+        names += [_host_node(topo, entry, source)] * entry.slots
+    return [names]
+
+
+def _host_node(topo: Topology, entry: HostEntry, source: str) -> str:
+    """The end node of a listed host (its first HCA by name where it has several)."""
+    computes = set(compute_nodes(topo).tolist())
+    found = [u for u in topo.name_index.candidates(entry.host) if u in computes]
+    if not found:
+        kind = "end node" if len(topo.endpoints) else "switch"
+        raise SpecError(f"{source}, line {entry.line}: the fabric has no {kind} {entry.host!r}"
+                        f"{topo.name_index.close(entry.host)}")
+    return min(topo.names[u] for u in found)
+
+
+def file_lists(topo: Topology, data: str | bytes, source: str, ppn: int = 1) -> list[list[str]]:
+    """The end-node name lists of a communicators file: JSON name lists (each name checked and written as the
+    fabric names it), or a host list (one communicator, see :func:`host_lists`)."""
+    if looks_like_hostfile(data):
+        return host_lists(topo, data, ppn, source)
+    lists = parse_lists(data, source)
+    try:
+        return [[topo.names[topo.index(name)] for name in names] for names in lists]
+    except TopologyError as exc:
+        raise SpecError(f"{source}: {exc}") from None
 
 
 def parse_lists(data: str | bytes, source: str = "communicators file") -> list[list[str]]:
@@ -145,23 +206,23 @@ def parse_lists(data: str | bytes, source: str = "communicators file") -> list[l
     return lists
 
 
-def read_lists(path: str) -> list[list[str]]:
-    """Read a communicators JSON file (see :func:`parse_lists`)."""
+def _read_file(path: str) -> bytes:
+    """The bytes of a communicators file (JSON name lists or a host list), at most :data:`MAX_LIST_BYTES`."""
     try:
         if os.path.getsize(path) > MAX_LIST_BYTES:
             raise SpecError(f"{path}: the file is larger than the limit of {MAX_LIST_BYTES:,} bytes")
         with open(path, "rb") as handle:
-            data = handle.read()
+            return handle.read()
     except OSError as exc:
         raise SpecError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return parse_lists(data, source=path)
 
 
 def parse_pattern(pattern: str, topo: Topology, ppn: int = 1, order: str = "linear", seed: int = 0) -> Communicators:
     """Build the communicators a pattern string describes (see the module docstring).
 
     ``ppn``, ``order`` and ``seed`` go to :func:`vizcoll.comm.place`; a JSON
-    file of node names fixes its own placement (see :func:`vizcoll.comm.from_lists`).
+    file of node names fixes its own placement (see :func:`vizcoll.comm.from_lists`),
+    a host list too (``ppn`` for its lines without a count).
 
     Raises
     ------
@@ -179,6 +240,8 @@ def parse_pattern(pattern: str, topo: Topology, ppn: int = 1, order: str = "line
     kind, colon, rest = text.partition(":")
     if colon and kind.strip().lower() in PATTERNS:
         return PATTERNS[kind.strip().lower()](topo, rest, text, ppn, order, seed)
-    if text.lower().endswith(".json") or os.path.isfile(text):
-        return from_lists(topo, read_lists(text), label=os.path.basename(text))
+    if os.path.isfile(text):
+        return from_lists(topo, file_lists(topo, _read_file(text), text, ppn), label=os.path.basename(text))
+    if text.lower().endswith(".json"):
+        raise SpecError(f"cannot read {text}: No such file or directory")
     raise SpecError(f"unknown communication pattern {text!r}; use {PATTERN_HELP}")

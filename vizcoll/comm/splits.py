@@ -216,8 +216,8 @@ def _node_indices(topo: Topology, lists: Sequence[Sequence[str]]) -> tuple[np.nd
         for name in names:
             try:
                 u = topo.index(name) if isinstance(name, str) else -1
-            except TopologyError:
-                raise SpecError(f"communicator {i}: there is no node named {name!r}") from None
+            except TopologyError as exc:
+                raise SpecError(f"communicator {i}: {exc}") from None
             if u < 0 or not is_compute[u]:
                 raise SpecError(f"communicator {i}: {name!r} is not the name of an {kind}")
             nodes.append(u)

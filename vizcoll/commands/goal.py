@@ -18,7 +18,8 @@ keep LogGOPSim's defaults L=2500, o=1500, g=1000, G=6, O=0, S=65535).
 breaks options) exports every hop of one barrier of the run, the DLCT
 variants included; without ``--size`` it exports the logical barrier on
 ``--procs`` ranks. ``goal check`` prints ``{"ok", "problems": [{"line",
-"severity", "message"}], ...}`` for any GOAL file; ``goal show`` times one.
+"severity", "message"}], ...}`` for any GOAL file and exits 1 when ``ok`` is
+false (0 when it is true), so that a script can test it; ``goal show`` times one.
 """
 
 from __future__ import annotations
@@ -152,7 +153,9 @@ def _read(path: str):
     return parse(file.read_bytes())
 
 
-@command("goal check", "every problem of a GOAL file, with line numbers (LogGOPSim's silent ones too)", _file_args)
+@command("goal check", "every problem of a GOAL file, with line numbers (LogGOPSim's silent ones too); exits 1 "
+         "when the file is not ok (\"ok\": false: an error, e.g. a receive no send matches), 0 when it is",
+         _file_args, status=lambda result: 0 if result["ok"] else 1)
 def _goal_check(args: argparse.Namespace) -> dict:
     parsed = _read(args.file)
     problems = list(parsed.problems)

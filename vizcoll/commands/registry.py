@@ -12,8 +12,10 @@ helpers after the name add shared options and run in order::
 A name with a space (``"topo info"``) becomes a sub-command of a group
 (:data:`GROUP_HELP` gives the group's help line). The function returns a
 JSON-serialisable dict (printed as JSON), a string (printed as is) or None
-(it printed nothing, e.g. it wrote a file itself). :mod:`vizcoll.cli` reads
-:data:`COMMANDS` to build its parser.
+(it printed nothing, e.g. it wrote a file itself). ``status`` (a keyword of
+:func:`command`) turns the result into the exit status, for a command whose
+answer scripts test (``goal check`` exits 1 when its file is not ok); 0 by
+default. :mod:`vizcoll.cli` reads :data:`COMMANDS` to build its parser.
 """
 
 from __future__ import annotations
@@ -50,17 +52,19 @@ class Command:
     help: str
     run: Callable[[argparse.Namespace], Result]
     setups: tuple[Setup, ...]
+    status: Callable[[Result], int] = lambda result: 0
 
 
 COMMANDS: dict[str, Command] = {}
 GROUP_HELP = {"topo": "inspect and convert topologies"}
 
 
-def command(name: str, help: str, *setups: Setup) -> Callable:
-    """Decorator registering ``run(args) -> dict | str | None`` as the command ``name``."""
+def command(name: str, help: str, *setups: Setup, status: Callable[[Result], int] | None = None) -> Callable:
+    """Decorator registering ``run(args) -> dict | str | None`` as the command ``name`` (``status(result)``: its
+    exit status, 0 when not given)."""
 
     def register(run: Callable[[argparse.Namespace], Result]) -> Callable:
-        COMMANDS[name] = Command(name, help, run, setups)
+        COMMANDS[name] = Command(name, help, run, setups, *([status] if status else []))
         return run
 
     return register

@@ -1,33 +1,26 @@
-"""Reading and writing topology files: JSON, GraphML, ibnetdiscover and ibsim net text.
+"""Reading and writing topology files: the public face of :mod:`vizcoll.topology.formats` (its registry).
 
-Formats (:data:`FORMATS`):
+Formats read (:data:`vizcoll.topology.formats.REGISTRY`, recognised by content, never by a file's name):
 
 ``json``
     :meth:`Topology.to_dict` as JSON (schema ``vizcoll.topology/1``): lossless.
     A hand-written node-link JSON (a ``nodes`` list and a ``links`` list, see
     :mod:`vizcoll.topology.formats.nodelink`) is read too.
 ``graphml``
-    Written and parsed with networkx, lossless too: nodes carry ``kind``,
-    ``nports``, ``guid``, ``desc`` and ``attr.<name>`` data; edges (GraphML
-    edge id = stable link id) carry ``a`` (the name of the link's first end),
-    ``pa``, ``pb``, ``broken``, ``row`` (the link's position) and
-    ``attr.<name>``; the graph carries ``schema``, and ``meta``,
-    ``port_guids``, ``node_attrs`` and ``link_attrs`` as JSON strings plus the
-    booleans ``has_guid`` and ``has_desc``. Untrusted XML is checked with
-    defusedxml first: a DTD (and so any entity trick) is refused.
+    Written and parsed with networkx, lossless too (see
+    :mod:`vizcoll.topology.formats.graphml`); anyone else's GraphML (Topology
+    Zoo, networkx, yEd) is read as a node-link graph. Untrusted XML is checked
+    with defusedxml first: a DTD (and so any entity trick) is refused.
 ``ibnetdiscover`` and ``ibsim``
     The text ``ibnetdiscover`` prints and the ibsim net file (the same
-    grammar, as ibsim's ``sim_net.c`` reads it); one tolerant reader handles
-    both. Stanzas keep the file's order; the quoted id is the node name;
-    ``switchguid=``/``caguid=`` give the node GUID of the next stanza of that
-    kind (a node without one gets GUID 0, where ibsim would count on from its
-    own base), ``switchguid=0x..(guid)`` the switch port-0 GUID, ``(guid)``
-    after a CA port number that port's GUID, and ``# "text"`` after the stanza
-    line the node description. A port line without ``[peer port]`` means peer
-    port 1 (as in ibsim); comments and ibsim options (``w=``, ``s=``) after the
-    peer are ignored. Every link must be listed by both ends, consistently.
-    Router (``Rt``) nodes, ibsim port aliases (``@``) and ``include``/``do``/
-    ``module`` lines are refused with a clear error.
+    grammar, as ibsim's ``sim_net.c`` reads it): :mod:`vizcoll.topology.formats.ibnet`.
+``ibnetdiscover-ports``, ``iblinkinfo``, ``slurm``
+    ``ibnetdiscover -p`` (:mod:`~vizcoll.topology.formats.ibports`), ``iblinkinfo``
+    (:mod:`~vizcoll.topology.formats.iblinkinfo`) and Slurm's ``topology.conf``
+    (:mod:`~vizcoll.topology.formats.slurm`): read only.
+
+Nodes are named as people name them (:mod:`vizcoll.topology.names`): a host name or
+a node description where a file gives GUID-derived ids; GUIDs still find them.
 
 What the text formats cannot express: broken links are written as present,
 node and link attributes and ``meta`` are dropped, links are renumbered in
@@ -38,38 +31,35 @@ The ibsim writer writes no port GUIDs (ibsim derives them the same way).
 The real ibsim holds 2048 nodes, 256 switches and 13312 ports unless started
 with ``-N``/``-S``/``-P``; InfiniBand switches have at most 255 ports, the
 reader accepts up to :data:`MAX_PORTS`.
-
-This module is the public face; each format has its reader (and writer) in
-:mod:`vizcoll.topology.formats` (``jsonfile``, ``graphml``, ``ibnet``).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from vizcoll.errors import FileFormatError
-from vizcoll.topology.formats import graphml, ibnet, jsonfile
+from vizcoll.topology.formats import REGISTRY, WRITABLE, Format
 from vizcoll.topology.formats.ibnet import GUID_BASE, MAX_PORTS
 from vizcoll.topology.formats.ibnet import export_guids as _export_guids  # noqa: F401 (vizcoll.multicast.mcfdbs)
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import Topology
 
-__all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_PORTS", "GUID_BASE", "parse", "dumps", "read", "write", "load"]
+__all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_PORTS", "GUID_BASE", "detect", "parse", "dumps", "read", "write", "load"]
 
-FORMATS = ("json", "graphml", "ibnetdiscover", "ibsim")
+FORMATS = WRITABLE
 MAX_FILE_BYTES = 20 * 1024 * 1024
 EXTENSIONS = {".json": "json", ".graphml": "graphml", ".xml": "graphml", ".net": "ibsim",
               ".ibnd": "ibnetdiscover", ".txt": "ibnetdiscover"}
+"""Where :func:`write` takes the format from the file's name (reading never does)."""
 
 
 # ====================================================================== public API
 def parse(data: bytes | str, filename: str = "upload") -> Topology:
     """Read a topology file of any supported format from its content.
 
-    The format is recognised from the content (``{`` JSON, ``<`` GraphML,
-    otherwise ibnetdiscover/ibsim text), the extension of ``filename`` being a
-    hint when the content does not tell.
+    The format is recognised from the content alone: the first format of
+    :data:`~vizcoll.topology.formats.REGISTRY` that the content fits; when none
+    does, the message names each format tried and the first line that ruled it out.
 
     Parameters
     ----------
@@ -99,12 +89,7 @@ def parse(data: bytes | str, filename: str = "upload") -> Topology:
     text = _decode(data, filename)
     if not text.strip():
         raise FileFormatError("the file is empty", source=filename)
-    fmt = _detect(text, filename)
-    if fmt == "json":
-        return jsonfile.read(text, filename)
-    if fmt == "graphml":
-        return graphml.read(text, filename)
-    return ibnet.read(text, filename, fmt)
+    return detect(text, filename).read(text, filename)
 
 
 def dumps(topo: Topology, fmt: str) -> str:
@@ -116,12 +101,8 @@ def dumps(topo: Topology, fmt: str) -> str:
     >>> parse(dumps(topo, "graphml")) == topo
     True
     """
-    if fmt == "json":
-        return jsonfile.write(topo)
-    if fmt == "graphml":
-        return graphml.write(topo)
-    if fmt in ("ibsim", "ibnetdiscover"):
-        return ibnet.write(topo, fmt)
+    if fmt in WRITABLE:
+        return REGISTRY[fmt].write(topo)
     raise FileFormatError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}", source="export")
 
 
@@ -186,17 +167,22 @@ def _decode(data: bytes | str, filename: str) -> str:
                               source=filename) from None
 
 
-def _detect(text: str, filename: str) -> str:
-    first = text.lstrip()[:1]
-    if first == "{":
-        return "json"
-    if first == "<":
-        return "graphml"
-    hinted = EXTENSIONS.get(Path(filename).suffix.lower())
-    if hinted in ("json", "graphml"):
-        return hinted
-    if re.search(r"^\s*Hca\s", text, re.M):
-        return "ibsim"
-    if re.search(r'^\s*(Ca\s|vendid=)|# "', text, re.M):
-        return "ibnetdiscover"
-    return "ibsim"
+def detect(text: str, filename: str = "upload") -> Format:
+    """The format of a file's text (see :func:`parse`); :class:`FileFormatError` saying why each was ruled out.
+
+    Examples
+    --------
+    >>> detect("SwitchName=s0 Nodes=node[01-04]\\n").name
+    'slurm'
+    """
+    lines = text.split("\n")
+    tried = []
+    for fmt in REGISTRY.values():
+        if fmt.read is None:
+            continue
+        ruled_out = fmt.rules_out(lines)
+        if ruled_out is None:
+            return fmt
+        line, reason = ruled_out
+        tried.append(f"{fmt.title} ({f'line {line}: ' if line else ''}{reason})")
+    raise FileFormatError("cannot tell the format; tried " + "; ".join(tried), source=filename)

@@ -26,16 +26,15 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from vizcoll.arrays import unique
 from vizcoll.errors import TopologyError
+from vizcoll.topology import checks
+from vizcoll.topology.checks import ENDPOINT, MAX_LINKS, MAX_NODES, SWITCH
+from vizcoll.topology.names import NameIndex
 from vizcoll.topology.ports import PortView, port_view
 
 __all__ = ["SWITCH", "ENDPOINT", "KIND_NAMES", "MAX_NODES", "MAX_LINKS", "PortView", "Topology"]
 
-SWITCH, ENDPOINT = 0, 1
 KIND_NAMES = ("switch", "endpoint")
-MAX_NODES = 200_000
-MAX_LINKS = 1_000_000
 SCHEMA = "vizcoll.topology/1"
 LINK_LABEL = re.compile(r"(.+?)\[(\d+)\]-(.+)\[(\d+)\]")
 
@@ -159,11 +158,21 @@ class Topology:
         return name in self._index
 
     def index(self, name: str) -> int:
-        """Node index of ``name``; raises :class:`TopologyError` if unknown."""
+        """Node index of ``name``: a node's name or any other name a user may type for it (its description, host
+        name or GUID: :class:`~vizcoll.topology.names.NameIndex`); raises :class:`TopologyError` naming close
+        names if unknown."""
         try:
             return self._index[name]
         except KeyError:
-            raise TopologyError(f"no node named {name!r}") from None
+            return self.name_index.resolve(str(name))
+        except TypeError:
+            raise TopologyError(f"a node name is text, got {name!r}") from None
+
+    @cached_property
+    def name_index(self) -> NameIndex:
+        """Every name a user may type for a node (kept until an edit)."""
+        guid = None if self.guid is None else self.guid.tolist()
+        return NameIndex(self.names, self.desc, guid, self.port_guids)
 
     def link_row(self, link_id: int) -> int:
         """Row of the link with stable id ``link_id`` (:meth:`link_rows` of one id)."""
@@ -210,61 +219,9 @@ class Topology:
 
     # ------------------------------------------------------------ checks
     def validate(self) -> None:
-        """Raise :class:`TopologyError` unless the topology is consistent."""
-        n, m = self.n_nodes, self.n_links
-        if n > MAX_NODES:
-            raise TopologyError(f"{n} nodes is more than the limit of {MAX_NODES}")
-        if m > MAX_LINKS:
-            raise TopologyError(f"{m} links is more than the limit of {MAX_LINKS}")
-        if not all(self.names):
-            raise TopologyError("a node has an empty name")
-        if len(self._index) != n:
-            seen: set[str] = set()
-            dup = next(x for x in self.names if x in seen or seen.add(x))
-            raise TopologyError(f"node name {dup!r} is used twice")
-        for col, name in ((self.kind, "kind"), (self.nports, "nports")):
-            if len(col) != n:
-                raise TopologyError(f"{name} has {len(col)} entries for {n} nodes")
-        if np.any((self.kind != SWITCH) & (self.kind != ENDPOINT)):
-            raise TopologyError("node kind must be switch or endpoint")
-        if n and self.nports.min() < 1:
-            bad = int(np.argmin(self.nports))
-            raise TopologyError(f"node {self.names[bad]!r} has {int(self.nports[bad])} ports (at least 1)")
-        for col in (self.link_pa, self.link_b, self.link_pb, self.link_id, self.broken):
-            if len(col) != m:
-                raise TopologyError("link columns have different lengths")
-        if len(unique(self.link_id)) != m:
-            raise TopologyError("link ids are not unique")
-        if m:
-            ends = np.concatenate([self.link_a, self.link_b])
-            if ends.min() < 0 or ends.max() >= n:
-                raise TopologyError("a link refers to a node that does not exist")
-            same_port = (self.link_a == self.link_b) & (self.link_pa == self.link_pb)
-            if np.any(same_port):
-                bad = int(np.flatnonzero(same_port)[0])
-                name = self.names[self.link_a[bad]]
-                raise TopologyError(f"link {int(self.link_id[bad])} joins port {int(self.link_pa[bad])} of {name!r} "
-                                    "to itself")
-            ports = np.concatenate([self.link_pa, self.link_pb])
-            bad = (ports < 1) | (ports > self.nports[ends])
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise TopologyError(
-                    f"port {int(ports[i])} of {self.names[ends[i]]!r} is outside 1..{int(self.nports[ends[i]])}"
-                )
-            key = ends.astype(np.int64) * (int(self.nports.max()) + 1) + ports
-            key = np.sort(key)
-            twice = np.flatnonzero(key[1:] == key[:-1])
-            if len(twice):
-                k = int(key[twice[0]])
-                node, port = divmod(k, int(self.nports.max()) + 1)
-                raise TopologyError(f"port {port} of {self.names[node]!r} is used by more than one link")
-        for key, col in self.node_attrs.items():
-            if len(col) != n:
-                raise TopologyError(f"node attribute {key!r} has {len(col)} entries for {n} nodes")
-        for key, col in self.link_attrs.items():
-            if len(col) != m:
-                raise TopologyError(f"link attribute {key!r} has {len(col)} entries for {m} links")
+        """Raise :class:`TopologyError` unless the topology is consistent (:mod:`vizcoll.topology.checks`)."""
+        checks.check_nodes(self)
+        checks.check_links(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Topology):
@@ -274,6 +231,7 @@ class Topology:
     # ------------------------------------------------------------ edits
     def _changed(self) -> None:
         self.__dict__.pop("_index", None)
+        self.__dict__.pop("name_index", None)
         self.__dict__.pop("_port_link", None)
         self.__dict__.pop("_id_order", None)
         self.__dict__.pop("_ports", None)
@@ -395,18 +353,22 @@ class Topology:
         return f"{a}[{int(self.link_pa[row])}]-{b}[{int(self.link_pb[row])}]"
 
     def find_link(self, label: str) -> int | None:
-        """Row of the link named ``a[pa]-b[pb]`` (either end first), None when the fabric has no such link.
+        """Row of the link named ``a[pa]-b[pb]`` (either end first; an end by any name :meth:`index` takes), None
+        when the fabric has no such link.
 
         Raises :class:`TopologyError` when ``label`` is not of that form.
         """
         match = LINK_LABEL.fullmatch(str(label).strip())
         if not match:
             raise TopologyError(f"a link is named like s0[1]-h0[1] (end[port]-end[port]), got {label!r}")
-        a, pa, b, pb = match.group(1), int(match.group(2)), match.group(3), int(match.group(4))
-        if a not in self or b not in self:
-            return None
-        rows = self._port_link.get((self.index(a), pa))
-        if rows is None or self._port_link.get((self.index(b), pb)) != rows:
+        ends = []
+        for name, port in ((match.group(1), match.group(2)), (match.group(3), match.group(4))):
+            found = self.name_index.candidates(name)
+            if len(found) != 1:
+                return None
+            ends.append((found[0], int(port)))
+        rows = self._port_link.get(ends[0])
+        if rows is None or self._port_link.get(ends[1]) != rows:
             return None
         return rows
 

@@ -226,7 +226,8 @@ def test_from_lists_repeated_names(small):
 
 @pytest.mark.parametrize(
     ("lists", "match"),
-    [([["h0", "nope"]], "communicator 0: there is no node named 'nope'"),
+    [([["h0", "nope"]], "communicator 0: no node named 'nope'"),
+     ([["h0", "h00"]], "communicator 0: no node named 'h00'; close names: h0"),
      ([["h0"], ["leaf0"]], "communicator 1: 'leaf0' is not the name of an end node"),
      ([["h0"], []], "communicator 1 must be a non-empty list"),
      ([], "no communicators")],

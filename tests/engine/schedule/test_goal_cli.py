@@ -56,7 +56,7 @@ def test_bad_files_and_arguments_get_clear_messages(capsys, tmp_path):
     bad = tmp_path / "bad.goal"
     bad.write_text("num_ranks 2\nrank 0 {\n l1: send 8b to 3\n}\n")
     status, verdict, _ = run(capsys, "check", str(bad))
-    assert status == 0 and not verdict["ok"]
+    assert status == 1 and not verdict["ok"]  # a script can test it
     lines = {(p["line"], p["severity"]) for p in verdict["problems"]}
     assert (3, "warning") in lines and (0, "error") in lines  # leading white space; no block for rank 1
     status, _, err = run(capsys, "barrier", "--algo", "dlct", "--procs", "8")
@@ -65,3 +65,17 @@ def test_bad_files_and_arguments_get_clear_messages(capsys, tmp_path):
     assert status == 2 and "from 1 to" in err
     status, _, err = run(capsys, "show", str(bad))
     assert status == 2 and "no block for rank 1" in err
+
+
+def test_check_exits_1_on_receives_never_matched_and_says_so_in_help(capsys, tmp_path):
+    """A Schedgen-style trace whose receive no send matches: ``"ok": false`` and exit status 1."""
+    path = tmp_path / "unmatched.goal"
+    path.write_text("num_ranks 2\nrank 0 {\nl1: recv 8b from 1 tag 0\n}\nrank 1 {\nl1: calc 10\n}\n")
+    status, verdict, _ = run(capsys, "check", str(path))
+    assert status == 1 and verdict["ok"] is False
+    assert any(p["severity"] == "error" and "never sent" in p["message"] for p in verdict["problems"])
+    try:
+        main(["goal", "check", "--help"])
+    except SystemExit as done:
+        assert done.code == 0
+    assert "exits 1 when the file is not ok" in " ".join(capsys.readouterr().out.split())

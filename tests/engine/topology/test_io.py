@@ -6,7 +6,6 @@ import json
 import re
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests import ibtools
 from vizcoll.errors import FileFormatError, SpecError
 from vizcoll.topology import from_spec, model
 from vizcoll.topology import io as topo_io
@@ -138,16 +138,18 @@ def test_ibsim_writer_layout():
     assert 'Hca\t1 "h0"' in lines and text.endswith('[1]\t"leaf3"[2]\n')
 
 
-def test_writers_refuse_names_they_cannot_quote():
+def test_names_the_format_cannot_quote_are_written_under_their_guid():
     topo = from_spec("fat-tree:radix=4,levels=2")
     topo.rename("h0", 'a "b"')
     for fmt in ("ibsim", "ibnetdiscover"):
-        with pytest.raises(FileFormatError, match=f"{fmt} export: node name .* cannot be written"):
+        with pytest.raises(FileFormatError, match=f"{fmt} export: 'a \"b\"' cannot be written: it holds a quote"):
             dumps(topo, fmt)
     topo.rename('a "b"', "h#0")
-    assert "h#0" in parse(dumps(topo, "ibnetdiscover")).names
-    with pytest.raises(FileFormatError, match="cannot be written"):
-        dumps(topo, "ibsim")
+    text = dumps(topo, "ibsim")
+    assert 'Hca\t1 "H-0002c90000000700"\t\t# "h#0"' in text and '[1]\t"H-0002c90000000700"[1]' in text
+    for fmt in ("ibsim", "ibnetdiscover"):
+        back = parse(dumps(topo, fmt))
+        assert back.names == topo.names and link_set(back) == link_set(topo)
 
 
 def test_node_without_ports_is_written_with_one():
@@ -160,9 +162,11 @@ def test_node_without_ports_is_written_with_one():
 # ---------------------------------------------------------------- real-style files
 def test_real_style_ibnetdiscover_file():
     topo = read(DATA / "ibnetdiscover-2sw-4hca.txt")
-    sw_abc, sw_def = "S-0002c903007b8a30", "S-0002c903007b8b50"
-    hosts = ["H-0002c9030045f0e0", "H-0002c9030045f100", "H-0002c9030045f120", "H-0002c9030045f140"]
-    assert topo.names == [sw_abc, sw_def, *hosts]
+    ids = ["S-0002c903007b8a30", "S-0002c903007b8b50", "H-0002c9030045f0e0", "H-0002c9030045f100",
+           "H-0002c9030045f120", "H-0002c9030045f140"]
+    assert topo.names == ["MF0;switch-abc:MSX6036/U1", "MF0;switch-def:MSX6036/U1", "node01", "node02", "node03",
+                          "node04"]
+    assert [topo.index(i) for i in ids] == list(range(6))  # the file's ids still find their nodes
     assert topo.kind.tolist() == [SWITCH, SWITCH] + [ENDPOINT] * 4 and topo.nports.tolist() == [36, 36, 2, 2, 2, 2]
     assert topo.guid.tolist() == [0x2C903007B8A30, 0x2C903007B8B50, 0x2C9030045F0E0, 0x2C9030045F100,
                                   0x2C9030045F120, 0x2C9030045F140]
@@ -200,15 +204,16 @@ def test_output_of_real_ibnetdiscover_on_ibsim():
 
 
 def check_rediscovered(original: Topology, topo: Topology) -> None:
-    """``topo`` is ibnetdiscover's view of ``original``: names S-/H-guid, descriptions our names."""
+    """``topo`` is ibnetdiscover's view of ``original``: ids S-/H-guid, descriptions and so names our names."""
     assert sorted(topo.desc) == sorted(original.names) and topo.n_links == original.n_links
+    assert topo.names == topo.desc
     index = [original.index(d) for d in topo.desc]
     assert link_set(topo, names=topo.desc) == link_set(original)
     assert all(topo.kind[i] == original.kind[j] and topo.nports[i] == original.nports[j]
                for i, j in enumerate(index))
     assert all(int(topo.guid[i]) == GUID_BASE + 256 * (j + 1) for i, j in enumerate(index))
     prefix = {SWITCH: "S", ENDPOINT: "H"}
-    assert all(name == f"{prefix[int(topo.kind[i])]}-{int(topo.guid[i]):016x}" for i, name in enumerate(topo.names))
+    assert all(topo.index(f"{prefix[int(topo.kind[i])]}-{int(topo.guid[i]):016x}") == i for i in range(topo.n_nodes))
 
 
 # ---------------------------------------------------------------- the real ibsim
@@ -247,43 +252,13 @@ def test_real_ibsim_rejects_what_the_reader_rejects(tmp_path):
         read(path)
 
 
-def stop(sim: subprocess.Popen) -> None:
-    """Quit ibsim through its console (kill it if it does not listen)."""
-    if sim.poll() is None:
-        try:
-            sim.communicate("Quit\n", timeout=10)
-        except subprocess.TimeoutExpired:
-            sim.kill()
-            sim.wait()
-
-
-def _sim_tools() -> bool:
-    tools = ("ibsim", "ibsim-run", "ibnetdiscover")
-    return all(shutil.which(tool) or Path("/usr/sbin", tool).exists() for tool in tools)
-
-
-@pytest.mark.skipif(not _sim_tools(), reason="needs ibsim, ibsim-run and ibnetdiscover")
 def test_real_ibnetdiscover_through_ibsim(tmp_path):
     """Export -> ibsim -> the real ibnetdiscover -> our reader gives back the same fabric."""
     original = from_spec("dragonfly:a=4,p=2,h=2")
     net = tmp_path / "fabric.net"
     write(original, net)
-    log = (tmp_path / "ibsim.log").open("w")
-    sim = subprocess.Popen(["ibsim", "-s", str(net)], stdin=subprocess.PIPE, stdout=log, stderr=log, text=True)
-    try:
-        text = ""
-        for _ in range(25):
-            time.sleep(0.2)  # a client connecting before ibsim listens waits 2 s
-            if sim.poll() is not None:
-                pytest.skip("ibsim could not start (another one running?)")
-            disc = subprocess.run(["ibsim-run", shutil.which("ibnetdiscover") or "/usr/sbin/ibnetdiscover"],
-                                  capture_output=True, text=True, timeout=30)
-            text = disc.stdout
-            if disc.returncode == 0 and "Switch" in text:
-                break
-    finally:
-        stop(sim)
-        log.close()
+    with ibtools.simulated(net, lids=False) as run:
+        text = run("ibnetdiscover")
     topo = parse(text, "ibnetdiscover-output")
     assert topo.meta == {"format": "ibnetdiscover"}
     check_rediscovered(original, topo)
@@ -340,8 +315,15 @@ def test_duplicate_guid_and_name():
     fails('Switch 4 ""\n', r"line 1: empty node name")
 
 
+def test_routers_are_read_as_switches():
+    topo = parse('rtguid=0x10\nRt 2 "R-0000000000000010" # "gw-1"\n[1] "H-0000000000000020"[1]\n\n'
+                 'caguid=0x20\nCa 1 "H-0000000000000020" # "node01 HCA-1"\n[1] "R-0000000000000010"[1]\n', "rt.txt")
+    assert topo.names == ["gw-1", "node01"] and topo.kind.tolist() == [SWITCH, ENDPOINT]
+    assert topo.guid.tolist() == [0x10, 0x20] and topo.index("R-0000000000000010") == 0
+    assert topo.meta["warnings"] == ["1 router(s) read as switches: R-0000000000000010"]
+
+
 def test_unsupported_text():
-    fails('Rt 2 "router"\n', r"line 1: router \(Rt\) nodes are not supported")
     fails('Switch 4 "s"\n@[1] "alias"\n', r"line 2: ibsim port aliases \('@'\) are not supported")
     fails('[1] "s"[1]\n', r"line 1: port line outside a Switch/Ca/Hca stanza")
     fails('include "other.net"\n', r"line 1: ibsim 'include' lines are not supported")
@@ -417,14 +399,18 @@ def test_json_errors():
         said = re.escape(repr(name))
         fails(json.dumps(named), rf"^t\.json: 'nodes\.name' 0 must be non-empty text \(it is {said}\)$", "t.json")
     fails('{"schema": \n oops}', r"^t\.json, line 2: not valid JSON", "t.json")
-    fails("not json at all", r"line 1: not valid JSON", "t.json")  # the extension is a hint
+    fails("not json at all", r"^t\.json: cannot tell the format; tried vizcoll JSON or node-link JSON \(line 1: 'n' "
+          r"where a JSON topology starts with '\{'\)", "t.json")  # the content tells, never the name
     fails("[" * 100_000, r"not valid JSON", "t.json")
     fails('{"a": ' + "1" * 5000 + "}", r"not valid JSON", "t.json")
 
 
 def test_garbage_empty_and_too_large(tmp_path):
     fails(bytes(range(256)) * 4, r"^bad\.net, line 2: not UTF-8 text \(byte 128\)$")
-    fails("\x00\x01\x02garbage", r"no Switch, Ca or Hca node found \(line 1, .* is no node line\)")
+    error = fails("\x00\x01\x02garbage\nmore", r"^bad\.net: cannot tell the format; tried vizcoll JSON")
+    for title in ("GraphML", "ibnetdiscover output or ibsim net file", "ibnetdiscover ports report",
+                  "iblinkinfo output", "Slurm topology.conf"):  # every format, with the line that ruled it out
+        assert re.search(rf"{title}[^;]*\(line 1: '\\x00", str(error)), title
     fails("ok\n\ud800", r"line 2: the text holds an invalid character")
     for empty in (b"", "", " \n\r\n\t"):
         fails(empty, r"^bad\.net: the file is empty$")

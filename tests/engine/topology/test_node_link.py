@@ -100,3 +100,45 @@ def test_anyones_graphml_is_read_in_file_order_with_labels_hosts_parallel_edges_
         "Paris[1]-Lyon (1)[1]", "Paris[2]-Lyon (1)[2]", "Lyon (1)[3]-Lyon (2)[1]", "Lyon (2)[2]-node-a[1]",
         "Paris[3]-Paris[4]"]
     assert topo_io.parse(topo_io.dumps(topo, "graphml"), "again.graphml") == topo  # our own GraphML round-trips
+
+
+def test_a_zoo_graph_with_an_isolated_node_and_an_empty_label_is_read():
+    """21 of the Topology Zoo's 276 graphs have a node without edges; IntNetworkmap has a node with an empty label."""
+    text = GRAPHML.replace('<node id="3">', '<node id="9"><data key="d0"></data></node><node id="8"><data '
+                                              'key="d0">Lonely</data></node><node id="3">')
+    topo = topo_io.parse(text, "zoo.graphml")
+    assert topo.names[:5] == ["Paris", "Lyon (1)", "Lyon (2)", "9", "Lonely"]
+    assert topo.nports.tolist()[3:5] == [1, 1] and topo.n_links == 5  # kept, one free port each
+    assert topo.summary()["switches"] == 5
+
+
+def networkx_directed_graphml() -> str:
+    """What networkx writes for a DiGraph holding each cable both ways, the role in a ``typ`` attribute."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    for name, role in (("spine", "switch"), ("leaf1", "switch"), ("leaf2", "switch"), ("h1", "host"), ("h2", "host")):
+        g.add_node(name, typ=role)
+    for a, b in (("spine", "leaf1"), ("spine", "leaf2"), ("leaf1", "h1"), ("leaf2", "h2")):
+        g.add_edge(a, b)
+        g.add_edge(b, a)
+    return "\n".join(nx.generate_graphml(g))
+
+
+def test_a_directed_graphml_with_each_cable_both_ways_has_one_link_per_cable():
+    text = networkx_directed_graphml()
+    assert 'edgedefault="directed"' in text and text.count("<edge ") == 8  # independent count: 4 cables, 8 edges
+    topo = topo_io.parse(text, "digraph.graphml")
+    assert topo.n_links == 4 and topo.names == ["spine", "leaf1", "leaf2", "h1", "h2"]
+    assert topo.kind.tolist() == [SWITCH, SWITCH, SWITCH, ENDPOINT, ENDPOINT]  # typ = host / switch
+    assert [topo.link_label(r) for r in range(4)] == ["spine[1]-leaf1[1]", "spine[2]-leaf2[1]", "leaf1[2]-h1[1]",
+                                                      "leaf2[2]-h2[1]"]
+
+
+def test_directed_edges_count_the_more_frequent_direction():
+    edges = '<edge source="a" target="b"/><edge source="a" target="b"/><edge source="b" target="a"/>' \
+            '<edge source="b" target="c"/><edge source="c" target="b" directed="false"/>'
+    text = f'<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="directed">' \
+           f'<node id="a"/><node id="b"/><node id="c"/>{edges}</graph></graphml>'
+    topo = topo_io.parse(text, "x.graphml")
+    assert [topo.link_label(r) for r in range(topo.n_links)] == ["a[1]-b[1]", "a[2]-b[2]", "b[3]-c[1]", "c[2]-b[4]"]

@@ -2,15 +2,20 @@
 
 The text ``ibnetdiscover`` prints and the ibsim net file share a grammar (as
 ibsim's ``sim_net.c`` reads it); one reader handles both. Stanzas keep the
-file's order; the quoted id is the node name; ``switchguid=``/``caguid=``
-give the node GUID of the next stanza of that kind (a node without one gets
-GUID 0, where ibsim would count on from its own base), ``switchguid=0x..(guid)``
-the switch port-0 GUID, ``(guid)`` after a CA port number that port's GUID,
-and ``# "text"`` after the stanza line the node description. A port line
-without ``[peer port]`` means peer port 1 (as in ibsim); comments and ibsim
-options (``w=``, ``s=``) after the peer are ignored. Every link must be listed
-by both ends, consistently. Router (``Rt``) nodes, ibsim port aliases (``@``)
-and ``include``/``do``/``module`` lines are refused with a clear error.
+file's order; ``switchguid=``/``caguid=``/``rtguid=`` give the node GUID of
+the next stanza of that kind (a node without one gets GUID 0, where ibsim
+would count on from its own base), ``switchguid=0x..(guid)`` (the port GUID
+with or without ``0x``) the switch port-0 GUID, ``(guid)`` after a CA port
+number that port's GUID, and ``# "text"`` after the stanza line the node
+description. A node is named by :func:`~vizcoll.topology.names.readable_names`:
+the quoted id where it is the file's own name (ibsim's ``"Switch1"``), the
+host or description where it is ibnetdiscover's GUID-derived ``"H-…"``/``"S-…"``
+(which, like the GUID, still finds the node). A port line without
+``[peer port]`` means peer port 1 (as in ibsim); comments and ibsim options
+(``w=``, ``s=``) after the peer are ignored. Every link must be listed by both
+ends, consistently. Router (``Rt``) nodes forward packets between subnets and
+are read as switches (``meta["warnings"]`` names them); ibsim port aliases
+(``@``) and ``include``/``do``/``module`` lines are refused with a clear error.
 
 As the real tools do, a line the reader does not know (a stray error message
 that ibnetdiscover printed into the file, say) is skipped: the topology's
@@ -20,7 +25,10 @@ link whose two ends are the same node: it is drawn and listed, and no route
 uses it (it leads nowhere); ``meta["warnings"]`` names them.
 
 The writers drop what the text cannot express (see :mod:`vizcoll.topology.io`);
-a node without a GUID gets ``GUID_BASE + 256 * (index + 1)``.
+a node without a GUID gets ``GUID_BASE + 256 * (index + 1)``; a node whose
+name the format cannot hold (ibsim: ``#``, ``@`` or a quote; ibnetdiscover: a
+quote) is written under its GUID-derived id, with its name as the description
+where it has none.
 
 >>> topo = read('Switch 8 "s"\\n[1] "h"[1]\\n\\nHca 1 "h"\\n[1] "s"[1]\\n', "tiny.net", "ibsim")
 >>> topo.names, topo.n_links
@@ -42,6 +50,7 @@ Hca 1 "h"
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,6 +58,7 @@ import numpy as np
 from vizcoll.errors import FileFormatError, TopologyError
 from vizcoll.topology import model
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
+from vizcoll.topology.names import guid_id, readable_names
 
 __all__ = ["GUID_BASE", "MAX_PORTS", "read", "write"]
 
@@ -58,7 +68,7 @@ GUID_BASE = 0x0002C90000000000
 _HEADER = re.compile(r'(Switch|Hca|Ca|Rt)\s+([0-9]+)\s+"([^"]*)"\s*(.*)')
 _KEYWORD = re.compile(r"(Switch|Hca|Ca|Rt)\b")
 _ASSIGN = re.compile(r"([A-Za-z_]\w*)\s*=\s*(.*)")
-_GUID_VALUE = re.compile(r"(0x[0-9a-fA-F]+|[0-9]+)(?:\(([0-9a-fA-F]+)\))?\s*(?:#.*)?")
+_GUID_VALUE = re.compile(r"(0x[0-9a-fA-F]+|[0-9]+)(?:\((?:0[xX])?([0-9a-fA-F]+)\))?\s*(?:#.*)?")
 _PORT = re.compile(r"""
     \[(?P<port>[0-9]+)\](?:\[ext\ [0-9]+\])?    # local port, optional external port number
     (?:\((?P<guid>[0-9a-fA-F]+)\))?\s*          # CA port GUID (ibnetdiscover)
@@ -67,8 +77,8 @@ _PORT = re.compile(r"""
     \s*(?:\((?P<peer_guid>[0-9a-fA-F]+)\))?     # peer CA port GUID (ibnetdiscover)
     \s*(?P<rest>.*)""", re.X)
 _IGNORED = ("Chassis ", "Non-Chassis Nodes", "Hostname:")  # ibnetdiscover -g grouping lines
-_GUID_KEYS = {"switchguid": SWITCH, "caguid": ENDPOINT, "hcaguids": ENDPOINT}
-_KINDS = {"Switch": SWITCH, "Hca": ENDPOINT, "Ca": ENDPOINT}
+_GUID_KEYS = {"switchguid": SWITCH, "caguid": ENDPOINT, "hcaguids": ENDPOINT, "rtguid": SWITCH}
+_KINDS = {"Switch": SWITCH, "Hca": ENDPOINT, "Ca": ENDPOINT, "Rt": SWITCH}
 
 
 # ====================================================================== reading
@@ -106,6 +116,7 @@ class _NetReader:
     guid_owner: dict[int, str] = field(default_factory=dict)
     current: int | None = None
     skipped: list[tuple[int, str]] = field(default_factory=list)
+    routers: list[str] = field(default_factory=list)
 
     # ------------------------------------------------------------ values
     def error(self, message: str, line: int | None) -> FileFormatError:
@@ -169,7 +180,7 @@ class _NetReader:
             raise self.error(f"malformed node line {text[:40]!r} (expected e.g. Switch 36 \"name\")", line)
         keyword, digits, name, rest = match.groups()
         if keyword == "Rt":
-            raise self.error("router (Rt) nodes are not supported", line)
+            self.routers.append(name)
         nports = self.number(digits, "port count", line, MAX_PORTS)
         self.check_node(line, name, nports)
         node = _Stanza(name, _KINDS[keyword], nports, line, desc=self.description(line, rest))
@@ -280,36 +291,45 @@ def _topology(reader: _NetReader, fmt: str) -> Topology:
         skipped = f" (line {reader.skipped[0][0]}, {reader.skipped[0][1][:40]!r}, is no node line)" \
             if reader.skipped else ""
         raise reader.error(f"no Switch, Ca or Hca node found{skipped}", None)
-    topo = Topology.from_arrays([n.name for n in nodes], [n.kind for n in nodes], [n.nports for n in nodes],
-                                _links(reader), meta={"format": fmt}, validate=False)
+    kinds = [n.kind for n in nodes]
+    guids = [n.guid or 0 for n in nodes]
+    descs = [n.desc or "" for n in nodes]
+    names = readable_names(kinds, descs, guids, [n.name for n in nodes])
+    topo = Topology.from_arrays(names, kinds, [n.nports for n in nodes], _links(reader), meta={"format": fmt},
+                                validate=False)
     if any(n.guid is not None for n in nodes):
-        topo.guid = np.array([n.guid or 0 for n in nodes], dtype=np.uint64)
+        topo.guid = np.array(guids, dtype=np.uint64)
     if any(n.desc is not None for n in nodes):
-        topo.desc = [n.desc or "" for n in nodes]
+        topo.desc = descs
     topo.port_guids = dict(reader.port_guids)
-    warnings = _warnings(reader, topo)
-    if warnings:
-        topo.meta["warnings"] = warnings
-    try:
-        topo.validate()
-    except TopologyError as exc:
-        raise reader.error(str(exc), None) from None
-    return topo
+    notes = [f"{len(reader.routers)} router(s) read as switches: {', '.join(reader.routers[:5])}"
+             + (" ..." if len(reader.routers) > 5 else "")] if reader.routers else []
+    return finished(topo, reader.skipped, notes, reader.error)
 
 
-def _warnings(reader: _NetReader, topo: Topology) -> list[str]:
-    """What the reader passed over (unknown lines) or kept although it is odd (loopback cables)."""
+def finished(topo: Topology, skipped: list[tuple[int, str]], notes: list[str],
+             error: Callable[[str, int | None], FileFormatError]) -> Topology:
+    """``topo`` validated (a problem raised as ``error(message, None)``), with ``meta["warnings"]`` saying what
+    the reader passed over (lines it does not know), ``notes``, and what it kept although it is odd (loopback
+    cables)."""
     out = []
-    if reader.skipped:
-        first = ", ".join(f"line {n}: {text[:50]!r}" for n, text in reader.skipped[:3])
-        more = f" and {len(reader.skipped) - 3} more" if len(reader.skipped) > 3 else ""
-        out.append(f"skipped {len(reader.skipped)} line(s) it does not know ({first}{more})")
+    if skipped:
+        first = ", ".join(f"line {n}: {text[:50]!r}" for n, text in skipped[:3])
+        more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        out.append(f"skipped {len(skipped)} line(s) it does not know ({first}{more})")
+    out += notes
     loops = np.flatnonzero(topo.link_a == topo.link_b).tolist()
     if loops:
         named = ", ".join(topo.link_label(r) for r in loops[:5]) + (" ..." if len(loops) > 5 else "")
         out.append(f"{len(loops)} loopback cable(s) between two ports of one switch kept (no route uses them): "
                    f"{named}")
-    return out
+    if out:
+        topo.meta["warnings"] = out
+    try:
+        topo.validate()
+    except TopologyError as exc:
+        raise error(str(exc), None) from None
+    return topo
 
 
 # ====================================================================== writing
@@ -322,40 +342,47 @@ def export_guids(topo: Topology, fmt: str) -> list[int]:
     return guids
 
 
-def _check_text(topo: Topology, fmt: str) -> None:
+def _ids_and_descs(topo: Topology, fmt: str, guids: list[int]) -> tuple[list[str], list[str] | None]:
+    """The quoted id of every node (its name, or its GUID-derived id where the format cannot hold the name) and
+    the descriptions to write (the name where a node written under its GUID has none)."""
     bad_name = set('"\n\r#@' if fmt == "ibsim" else '"\n\r')
-    for name in topo.names:
-        if bad_name & set(name):
-            raise FileFormatError(f"node name {name!r} cannot be written: it holds one of "
-                                  f"{''.join(sorted(bad_name))!r}", source=f"{fmt} export")
-    for desc in topo.desc or ():
+    ids = [name if not bad_name & set(name) else guid_id(int(topo.kind[u]), guids[u])
+           for u, name in enumerate(topo.names)]
+    descs = None if topo.desc is None else list(topo.desc)
+    for u, name in enumerate(topo.names):
+        if ids[u] != name and not (descs and descs[u]):
+            descs = descs or [""] * topo.n_nodes
+            descs[u] = name
+    for desc in descs or ():
         if set('"\n\r') & set(desc):
-            raise FileFormatError(f"description {desc!r} cannot be written: it holds a quote or a line break",
+            raise FileFormatError(f"{desc!r} cannot be written: it holds a quote or a line break",
                                   source=f"{fmt} export")
+    return ids, descs
 
 
 def write(topo: Topology, fmt: str) -> str:
     """The text of ``topo`` as ``fmt`` (``"ibnetdiscover"`` or ``"ibsim"``)."""
-    _check_text(topo, fmt)
     guids = export_guids(topo, fmt)
+    ids, descs = _ids_and_descs(topo, fmt, guids)
     view = topo.ports(include_broken=True)
     title = "Topology file" if fmt == "ibnetdiscover" else "ibsim net file"
     generator = " ".join(str(topo.meta.get("generator", "")).split())
     out = [f"# {title}: written by vizcoll" + (f" from {generator}" if generator else ""),
            f"# {topo.n_nodes} nodes, {topo.n_links} links (broken links are written as present)", ""]
     for u in range(topo.n_nodes):
-        out += _stanza(topo, u, guids, fmt)
+        out += _stanza(topo, u, guids, ids, descs, fmt)
         for k in range(view.indptr[u], view.indptr[u + 1]):
-            out.append(_port_line(topo, u, int(view.port[k]), int(view.peer[k]), int(view.peer_port[k]), guids, fmt))
+            ends = (u, int(view.port[k]), int(view.peer[k]), int(view.peer_port[k]))
+            out.append(_port_line(topo, ends, guids, ids, descs, fmt))
         out.append("")
     return "\n".join(out)
 
 
-def _stanza(topo: Topology, u: int, guids: list[int], fmt: str) -> list[str]:
+def _stanza(topo: Topology, u: int, guids: list[int], ids: list[str], descs: list[str] | None, fmt: str) -> list[str]:
     """The GUID lines and the node line of node ``u``."""
-    switch, guid, name = topo.kind[u] == SWITCH, guids[u], topo.names[u]
+    switch, guid, name = topo.kind[u] == SWITCH, guids[u], ids[u]
     nports = max(1, int(topo.nports[u]))
-    desc = f'\t\t# "{topo.desc[u]}"' if topo.desc is not None else ""
+    desc = f'\t\t# "{descs[u]}"' if descs is not None else ""
     if fmt == "ibsim":
         keyword = "Switch" if switch else "Hca"
         return [f"{'switch' if switch else 'ca'}guid=0x{guid:016x}", f'{keyword}\t{nports} "{name}"{desc}']
@@ -371,12 +398,14 @@ def _port_guid(topo: Topology, u: int, port: int, guids: list[int]) -> int:
     return topo.port_guids.get((u, port), guids[u] + port)
 
 
-def _port_line(topo: Topology, u: int, port: int, v: int, peer_port: int, guids: list[int], fmt: str) -> str:
+def _port_line(topo: Topology, ends: tuple[int, int, int, int], guids: list[int], ids: list[str],
+               descs: list[str] | None, fmt: str) -> str:
     """``[port] "peer"[peer_port]``, with ibnetdiscover's GUIDs and comment in that format."""
-    peer = f'"{topo.names[v]}"[{peer_port}]'
+    u, port, v, peer_port = ends
+    peer = f'"{ids[v]}"[{peer_port}]'
     if fmt == "ibsim":
         return f"[{port}]\t{peer}"
-    peer_desc = topo.desc[v] if topo.desc is not None else ""
+    peer_desc = descs[v] if descs is not None else ""
     if topo.kind[v] != SWITCH:
         peer += f"({_port_guid(topo, v, peer_port, guids):x}) "
     if topo.kind[u] == SWITCH:

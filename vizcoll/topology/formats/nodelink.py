@@ -23,7 +23,8 @@ the node-link shape instead::
   ``target``), optional ports ``pa`` / ``pb`` and ``broken``; ``edges`` is
   accepted for ``links``;
 - a link without ports gets the lowest ports still free on each end, in the
-  file's order; a node's port count is its ``ports`` or its highest port used;
+  file's order; a node's port count is its ``ports`` or its highest port used
+  (one for a node without links);
   parallel links are kept, and a link from a node to itself is a loopback
   cable between two of its ports.
 
@@ -76,7 +77,7 @@ def from_node_link(data: dict, default_kind: str = "degree", source: str = "node
     highest = np.zeros(len(nodes), dtype=np.int64)
     np.maximum.at(highest, ends[:, 0], ends[:, 1])
     np.maximum.at(highest, ends[:, 2], ends[:, 3])
-    nports = [max(ports or 0, int(top)) for (_, _, ports), top in zip(nodes, highest.tolist(), strict=True)]
+    nports = [max(ports or 0, int(top), 1) for (_, _, ports), top in zip(nodes, highest.tolist(), strict=True)]
     topo = Topology.from_arrays([n for n, _, _ in nodes], kind, nports, ends,
                                 meta={"source": source})
     topo.broken[:] = [broken for *_, broken in links]

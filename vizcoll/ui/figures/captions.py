@@ -15,7 +15,7 @@ import numpy as np
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 
 __all__ = ["CAPTION_CHARS", "FONT", "FONT_FAMILY", "MIN_FONT", "NODE_BOX", "captions", "caption_width",
-           "fitted_captions", "fit_texts"]
+           "fitted_captions", "fit_texts", "node_hovers"]
 
 CAPTION_CHARS = 24
 FONT = 10  # px of a node's caption (before zooming); cytoscape hides captions drawn smaller than MIN_FONT
@@ -32,13 +32,25 @@ _EM = {**dict.fromkeys("ijl", 0.222), **dict.fromkeys("ft .,;:!|'I/", 0.278), **
 
 
 def captions(topo: Topology) -> list[str]:
-    """What a drawing writes under each node: its description when the file gave one (ibnetdiscover's
-    ``stage114 mlx4_0`` rather than ``H-0002c903003421b0``), else its name; cut to :data:`CAPTION_CHARS`."""
-    descs = topo.desc or [""] * topo.n_nodes
+    """What a drawing writes under each node: its name (a file's host names, ``stage114`` rather than
+    ``H-0002c903003421b0``: :mod:`vizcoll.topology.names`), cut to :data:`CAPTION_CHARS`."""
+    return [name if len(name) <= CAPTION_CHARS else name[:CAPTION_CHARS - 1] + "…" for name in topo.names]
+
+
+def node_hovers(topo: Topology, nodes=None) -> list[str]:
+    """The hover text of nodes (default all): the name, then the file's description and the GUID where the fabric
+    has them (``stage114 · stage114 mlx4_0 · GUID 0x24be05ffff980030``)."""
+    nodes = range(topo.n_nodes) if nodes is None else nodes
     out = []
-    for name, desc in zip(topo.names, descs, strict=True):
-        text = (desc or "").strip() or name
-        out.append(text if len(text) <= CAPTION_CHARS else text[:CAPTION_CHARS - 1] + "…")
+    for u in nodes:
+        name = topo.names[u]
+        parts = [name]
+        desc = topo.desc[u].strip() if topo.desc is not None else ""
+        if desc and desc != name:
+            parts.append(desc)
+        if topo.guid is not None and int(topo.guid[u]):
+            parts.append(f"GUID 0x{int(topo.guid[u]):016x}")
+        out.append(" · ".join(parts))
     return out
 
 

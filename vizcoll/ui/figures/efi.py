@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from vizcoll.arrays import unique
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
+from vizcoll.ui.figures.captions import node_hovers
 from vizcoll.ui.figures.labels import add_labels
 from vizcoll.ui.figures.style import DIVERGING, SEQUENTIAL, styled
 
@@ -112,12 +113,12 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
     fig.add_trace(go.Scattergl(x=pos[sw, 0], y=pos[sw, 1], mode="markers", name="switches",
                                marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3,
                                        "color": "#4a6fa5"},
-                               text=_texts(topo.names[i] for i in sw.tolist()), hoverinfo="text"))
+                               text=_texts(node_hovers(topo, sw.tolist())), hoverinfo="text"))
     ends = np.flatnonzero(topo.kind == ENDPOINT)
     if 0 < len(ends) <= 3000:
         fig.add_trace(go.Scattergl(x=pos[ends, 0], y=pos[ends, 1], mode="markers", name="end nodes",
                                    marker={"size": 5, "color": "#9aa5b1"},
-                                   text=_texts(topo.names[i] for i in ends.tolist()), hoverinfo="text"))
+                                   text=_texts(node_hovers(topo, ends.tolist())), hoverinfo="text"))
     add_labels(fig, topo, pos)
 
 

@@ -52,9 +52,9 @@ def _upright_rows(topo: Topology, pixels: np.ndarray, fitted: list[str], names: 
 
 
 def add_labels(fig: go.Figure, topo: Topology, pos: np.ndarray, width: int = HALF) -> None:
-    """Write the nodes' names (descriptions where the file gave them, as
-    :func:`~vizcoll.ui.figures.captions.captions`) on ``fig``: across under the nodes where they fit, upwards for
-    crowded rows of switches; every name stays whole in the hover text."""
+    """Write the nodes' names (as :func:`~vizcoll.ui.figures.captions.captions`: host names where a file gives
+    them) on ``fig``: across under the nodes where they fit, upwards for crowded rows of switches; every name
+    stays whole in the hover text."""
     if topo.n_nodes == 0 or topo.n_nodes > LABELLED:
         return
     pixels = plot_pixels(pos, width)

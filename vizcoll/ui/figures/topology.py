@@ -16,7 +16,7 @@ from vizcoll.topology.blocks import bundles
 from vizcoll.topology.layout import positions, unit
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui.figures.blocks import blocks_figure
-from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, fitted_captions
+from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, fitted_captions, node_hovers
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.style import FULL
 from vizcoll.ui.limits import DRAWN_NODES
@@ -69,18 +69,20 @@ def links_selector(link_ids) -> str:
 def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None,
                        pos: np.ndarray | None = None) -> list[dict]:
     """Nodes ``n<index>`` at ``pos`` (default :func:`positions`; ``data.label`` = the node's name,
-    ``data.caption`` = what is written under it, see :func:`fitted_captions`) and edges :func:`edge_id`
+    ``data.caption`` = what is written under it, see :func:`fitted_captions`, ``data.hover`` = its name,
+    description and GUID, see :func:`node_hovers`) and edges :func:`edge_id`
     (``data.link`` = the link id, ``data.name`` = its ``a[pa]-b[pb]`` label); ``colour_of`` maps node ->
     communicator."""
     pixels = _pixel_positions(topo, pos)
     colour_of = colour_of or {}
     nodes = []
-    for i, (name, caption) in enumerate(zip(topo.names, fitted_captions(topo, pixels), strict=True)):
+    texts = zip(topo.names, fitted_captions(topo, pixels), node_hovers(topo), strict=True)
+    for i, (name, caption, hover) in enumerate(texts):
         classes = "switch" if topo.kind[i] == SWITCH else "endpoint"
         if i in colour_of:
             classes += f" comm{colour_of[i] % len(PALETTE)}"
-        nodes.append({"data": {"id": f"n{i}", "label": name, "caption": caption}, "classes": classes,
-                      "position": {"x": float(pixels[i, 0]), "y": float(pixels[i, 1])}})
+        nodes.append({"data": {"id": f"n{i}", "label": name, "caption": caption, "hover": hover},
+                      "classes": classes, "position": {"x": float(pixels[i, 0]), "y": float(pixels[i, 1])}})
     is_global = topo.link_attrs.get("global", np.zeros(topo.n_links, dtype=int))
     edges = []
     for row in range(topo.n_links):

@@ -18,6 +18,7 @@ from vizcoll.topology.model import Topology
 from vizcoll.trees.cost import f_width, kopt
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.figures.blocks import blocks_figure
+from vizcoll.ui.figures.captions import node_hovers
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.efi import link_value_figure
 from vizcoll.ui.figures.style import styled
@@ -197,7 +198,7 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
         fig.add_trace(go.Scatter(x=pos[nodes, 0], y=pos[nodes, 1], mode="markers", name=name,
                                  marker={"symbol": symbol, "size": size, "color": colour,
                                          "line": {"width": 2.5 if "open" in symbol else 1, "color": colour}},
-                                 text=[topo.names[n] for n in nodes], hoverinfo="text"))
+                                 text=node_hovers(topo, nodes), hoverinfo="text"))
     return styled(fig)
 
 

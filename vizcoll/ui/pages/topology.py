@@ -17,7 +17,7 @@ from dataclasses import replace
 import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from vizcoll.comm import parse_lists
+from vizcoll.comm import file_lists
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
@@ -91,7 +91,7 @@ TOPO_HOVER, TOPO_PART = "topo-hover", "topo-part"
 HOVER_JS = """function (node, edge) {
     const fired = (dash_clientside.callback_context.triggered[0] || {}).prop_id || "";
     const last = fired.endsWith("mouseoverEdgeData") ? edge : node;
-    return last && last.label ? last.label : "Point at a node or a link for its full name.";
+    return last && last.label ? (last.hover || last.label) : "Point at a node or a link for its full name.";
 }"""
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
 SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
@@ -160,7 +160,8 @@ def _fabric_section(scenario: Scenario) -> html.Details:
                   placeholder="spec, e.g. torus:4x4x2,hosts=1"),
         html.Div(id=TOPO_SPEC_HELP, className="info", children=spec_help(name)),
         html.Button("Generate", id=TOPO_GENERATE, n_clicks=0),
-        _upload(TOPO_UPLOAD, "choose a topology file", "JSON, GraphML, ibnetdiscover, ibsim net"),
+        _upload(TOPO_UPLOAD, "choose a topology file",
+                "ibnetdiscover (-p), iblinkinfo, Slurm topology.conf, ibsim net, GraphML, JSON"),
         job_bar(TOPO_UPLOAD_JOB))
 
 
@@ -190,14 +191,15 @@ def _communicators_section(scenario: Scenario) -> html.Details:
     return section(
         "Communicators",
         dcc.Input(id=TOPO_PATTERN, value=scenario.pattern, className="wide",
-                  placeholder="grid2d:4x4, grid3d:2x2x4, random:4,size=4,seed=1, hier:4"),
+                  placeholder="grid2d:4x4, random:4,size=4, hier:4, hosts:node[01-16]"),
         html.Div(className="row", children=[
             html.Label("processes per node"),
             dcc.Input(id=TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn)]),
         html.Button("Apply", id=TOPO_APPLY_COMM, n_clicks=0),
         html.Div(html.Label("drawn by hand (a click on an end node, in the mode above):")),
         dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="wide"),
-        _upload(TOPO_COMM_UPLOAD, "choose a communicators file", '{"communicators": [["h0", "h1"], ...]}'),
+        _upload(TOPO_COMM_UPLOAD, "choose a communicators file",
+                'JSON {"communicators": [["h0", "h1"], ...]} or an MPI hostfile / machinefile (node01 slots=4)'),
         html.Div(id=TOPO_COMM_INFO, className="info"))
 
 
@@ -268,7 +270,8 @@ def _communicators_after(trigger: str, scenario: Scenario, values: dict) -> Scen
         new = replace(scenario, pattern=text(values["pattern"]), lists=None,
                       ppn=number(values["ppn"] or 1, "processes per node", int, 1, 1024))
     else:
-        lists = parse_lists(decode_upload(values["comm_upload"]), file_name(values["comm_upload_name"]))
+        lists = file_lists(topology_of(scenario), decode_upload(values["comm_upload"]),
+                           file_name(values["comm_upload_name"]), scenario.ppn)
         new = replace(scenario, pattern="", lists=lists)
     new.communicators(topology_of(new))
     return new
