@@ -103,6 +103,15 @@ class TopologyPage:
         bounding box of the canvas layer, in viewport coordinates, so the click
         does not depend on how a Selenium version interprets element offsets.
         """
+        x, y = self._point(selector)
+        ActionChains(self.driver).move_to_location(x, y).click().perform()
+
+    def hover_element(self, selector: str) -> None:
+        """The mouse moved onto a node or an edge, as :meth:`click_element` finds it (cytoscape's mouseover)."""
+        x, y = self._point(selector)
+        ActionChains(self.driver).move_to_location(x, y).perform()
+
+    def _point(self, selector: str) -> tuple[int, int]:
         point = self.cy(f"""
             const ele = cy.$({selector!r});
             if (ele.length !== 1) return null;
@@ -113,7 +122,7 @@ class TopologyPage:
         assert point is not None, f"no single cytoscape element {selector}"
         x, y, width, height = point
         assert 0 <= x < width and 0 <= y < height, f"{selector} is drawn outside the viewport at {x}, {y}"
-        ActionChains(self.driver).move_to_location(int(round(x)), int(round(y))).click().perform()
+        return int(round(x)), int(round(y))
 
     def edge_colours(self) -> dict:
         """Edge id -> its computed line colour (``rgb(r,g,b)`` without spaces)."""

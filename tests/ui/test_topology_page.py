@@ -396,15 +396,48 @@ def test_communicator_colours():
     assert none == {} and info.startswith("No communicators")
 
 
-def test_drawings_write_the_files_descriptions_under_the_nodes():
-    text = ('switchguid=0x10\nSwitch 2 "S-0010" # "core switch one"\n[1] "H-0020"[1]\n\n'
-            'caguid=0x20\nCa 1 "H-0020" # "stage114 mlx4_0"\n[1] "S-0010"[1]\n')
-    topo = uploaded(text, "real.ibnd").topology()
+REAL_STYLE = ('switchguid=0x10\nSwitch 2 "S-0000000000000010" # "core switch one"\n[1] "H-0000000000000020"[1]\n'
+              '[2] "H-0000000000000030"[1]\n\ncaguid=0x20\nCa 1 "H-0000000000000020" # "stage114 mlx4_0"\n'
+              '[1] "S-0000000000000010"[1]\n\ncaguid=0x30\nCa 1 "H-0000000000000030" # "stage115 mlx4_0"\n'
+              '[1] "S-0000000000000010"[2]\n')
+
+
+def test_drawings_name_nodes_by_their_hosts_and_hovers_add_description_and_guid():
+    topo = uploaded(REAL_STYLE, "real.ibnd").topology()
     nodes = [e["data"] for e in cytoscape_elements(topo) if "source" not in e["data"]]
-    assert [(n["label"], n["caption"]) for n in nodes] == [("S-0010", "core switch one"),
-                                                            ("H-0020", "stage114 mlx4_0")]
+    assert [n["label"] for n in nodes] == ["core switch one", "stage114", "stage115"]
+    assert all(n["caption"].rstrip("…") == n["label"][:len(n["caption"].rstrip("…"))] for n in nodes)
+    assert nodes[1]["caption"].startswith("stage")  # the host, not H-0000000000000020
+    assert nodes[1]["hover"] == "stage114 · stage114 mlx4_0 · GUID 0x0000000000000020"
+    assert "last.hover" in page.HOVER_JS
     node = base_stylesheet()[0]
     assert node["selector"] == "node" and node["style"]["label"] == "data(caption)"
+
+
+def test_names_typed_by_host_description_or_guid_are_written_as_the_fabric_names_them():
+    fabric = uploaded(REAL_STYLE, "real.ibnd")
+    removed = page.scenario_after(page.TOPO_REMOVE_NODE, fabric, values(a="H-0000000000000030"))
+    assert removed.edits[-1] == {"op": "remove_node", "name": "stage115"}
+    linked = page.scenario_after(page.TOPO_ADD_LINK, fabric, values(a="stage114 MLX4_0", b="0x0000000000000030"))
+    assert linked.edits[-1] == {"op": "add_link", "a": "stage114", "b": "stage115"}
+    with pytest.raises(VizcollError, match="no node named 'stage116'; close names: stage115, stage114"):
+        page.scenario_after(page.TOPO_REMOVE_NODE, fabric, values(a="stage116"))
+    broken = page.scenario_after(page.TOPO_TOGGLE_LINK, fabric, values(link_id="H-0000000000000020[1]-S-"
+                                                                                "0000000000000010[1]"))
+    assert broken.broken == ["core switch one[1]-stage114[1]"]
+
+
+def test_a_hostfile_or_name_lists_naming_hosts_are_the_communicators():
+    fabric = uploaded(REAL_STYLE, "real.ibnd")
+    for content, name in (("stage114 slots=2\nstage115\n", "hostfile"), ("stage[114-115]:2\n", "machinefile"),
+                          (json.dumps([["stage114 mlx4_0", "STAGE115"]]), "c.json")):
+        new = page.scenario_after(page.TOPO_COMM_UPLOAD, fabric, values(comm_upload=data_url(content),
+                                                                         comm_upload_name=name))
+        assert new.lists[0][:2] == ["stage114", "stage114"] if name != "c.json" else new.lists == [["stage114",
+                                                                                                   "stage115"]]
+    with pytest.raises(VizcollError, match=r"^hostfile, line 2: the fabric has no end node 'stage116'; close names"):
+        page.scenario_after(page.TOPO_COMM_UPLOAD, fabric, values(comm_upload=data_url("stage114\nstage116\n"),
+                                                                  comm_upload_name="hostfile"))
 
 
 def test_an_upload_says_what_was_skipped_or_kept():

@@ -46,7 +46,7 @@ from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 
 __all__ = ["read", "rules_out"]
 
-_HEADER = re.compile(r"(Switch|CA|Router):\s+(?:0x([0-9a-fA-F]{1,16})\b\s*)?(.*?)\s*:")
+_HEADER = re.compile(r"(Switch|CA|Router):?\s+(?:0x([0-9a-fA-F]{1,16})\b\s*)?(.*?)\s*:")
 _PORT = re.compile(r"""
     (?:0x(?P<guid>[0-9a-fA-F]{1,16})\s+(?:"(?P<desc>[^"]*)"\s+)?)?   # a CA's port GUID; -l: and the description
     (?P<lid>\d+)\s+(?P<port>\d+)\[[^\]]*\]\s*==\(.*?\)==>\s*

@@ -278,7 +278,13 @@ def _communicators_after(trigger: str, scenario: Scenario, values: dict) -> Scen
 
 
 def _edit_for(trigger: str, scenario: Scenario, values: dict) -> dict | None:
+    """The edit a button asks for; a node typed by any of its names (host, description, GUID) is written as the
+    fabric names it."""
     a, b, new = (text(values[k]) for k in ("a", "b", "new_name"))
+    if trigger in (TOPO_REMOVE_NODE, TOPO_RENAME, TOPO_ADD_LINK):
+        topo = topology_of(scenario)
+        a = topo.names[topo.index(a)]
+        b = topo.names[topo.index(b)] if trigger == TOPO_ADD_LINK else b
     if trigger == TOPO_REMOVE_LINK:
         return {"op": "remove_link", "link": link_label(scenario, values["link_id"])}
     return {
