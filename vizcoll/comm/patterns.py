@@ -149,16 +149,17 @@ def host_lists(topo: Topology, text: str | bytes, ppn: int = 1, source: str = "h
     >>> host_lists(from_spec("fat-tree:radix=4,levels=2"), "h0 slots=2\\nh[3-4]")
     [['h0', 'h0', 'h3', 'h4']]
     """
+    computes = np.zeros(topo.n_nodes, dtype=bool)
+    computes[compute_nodes(topo)] = True
     names = []
     for entry in parse_hostfile(text, ppn, source):
-        names += [_host_node(topo, entry, source)] * entry.slots
+        names += [_host_node(topo, entry, source, computes)] * entry.slots
     return [names]
 
 
-def _host_node(topo: Topology, entry: HostEntry, source: str) -> str:
+def _host_node(topo: Topology, entry: HostEntry, source: str, computes: np.ndarray) -> str:
     """The end node of a listed host (its first HCA by name where it has several)."""
-    computes = set(compute_nodes(topo).tolist())
-    found = [u for u in topo.name_index.candidates(entry.host) if u in computes]
+    found = [u for u in topo.name_index.candidates(entry.host) if computes[u]]
     if not found:
         kind = "end node" if len(topo.endpoints) else "switch"
         raise SpecError(f"{source}, line {entry.line}: the fabric has no {kind} {entry.host!r}"

@@ -148,7 +148,7 @@ def _read_generic(root, filename: str) -> Topology:
         raise FileFormatError("a node has no id", source=filename)
     data = [_data(e, names) for e in elements]
     labels = [d.get("label") or d.get("name") or node_id for d, node_id in zip(data, ids, strict=True)]
-    taken = {label: labels.count(label) for label in labels}
+    taken = Counter(labels)
     shown = [label if taken[label] == 1 else f"{label} ({node_id})" for label, node_id in zip(labels, ids,
                                                                                                strict=True)]
     nodes = [{"name": name, **({"kind": "endpoint"} if _is_host(d) else {})} for name, d in zip(shown, data,
