@@ -137,3 +137,22 @@ def test_topo_export_unknown_format(capsys, tmp_path):
     status, _, err = run(capsys, "topo", "export", "fat-tree:radix=4,levels=2", "--format", "dot",
                          "-o", str(tmp_path / "t.dot"))
     assert status == 2 and "unknown format 'dot'" in err and not (tmp_path / "t.dot").exists()
+
+
+@pytest.mark.parametrize("name, fmt", [("ports.txt", "ibnetdiscover-ports"), ("ports-s.txt", "ibnetdiscover-ports"),
+                                       ("iblinkinfo.txt", "iblinkinfo"), ("iblinkinfo-l.txt", "iblinkinfo"),
+                                       ("stanzas.txt", "ibnetdiscover")])
+def test_topo_info_reads_what_the_real_tools_print_and_says_the_format(capsys, name, fmt):
+    path = Path(__file__).resolve().parents[1] / "data" / "cluster" / name
+    status, info, _ = run(capsys, "topo", "info", str(path))
+    assert status == 0 and (info["switches"], info["endpoints"], info["links"]) == (5, 9, 22)  # cluster.net's
+    assert info["format"] == fmt
+
+
+def test_topo_info_of_a_slurm_topology_conf_with_no_telling_name(capsys, tmp_path):
+    path = tmp_path / "upload.txt"  # not topology.conf: the content tells
+    path.write_text("# two leaves\tand a root\nSwitchName=s0\tNodes=node[01-04]\nSwitchName=s1  Nodes=node[05-08]\n"
+                    "SwitchName=root Switches=s[0-1]")
+    status, info, _ = run(capsys, "topo", "info", str(path))
+    assert status == 0 and (info["switches"], info["endpoints"], info["links"]) == (3, 8, 10)
+    assert info["format"] == "slurm"

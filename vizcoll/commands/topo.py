@@ -1,6 +1,6 @@
 """The built-in commands: ``topo info``, ``topo export`` and ``comm``.
 
-``python -m vizcoll topo info SPEC`` prints the size of a topology;
+``python -m vizcoll topo info SPEC`` prints the size of a topology (a file's ``format`` and ``warnings`` too);
 ``topo export SPEC [--format json|graphml|ibsim|ibnetdiscover] [-o FILE]`` writes it;
 ``comm SPEC --pattern PATTERN [--ppn N] [--order linear|random] [--seed N] [--list]`` splits its processes
 into communicators. :mod:`vizcoll.commands` imports this module first, so these commands come first in the help.
@@ -23,9 +23,12 @@ from vizcoll.errors import SpecError
 __all__: list[str] = []
 
 
-@command("topo info", "print the size of a topology", add_topology)
+@command("topo info", "print the size of a topology (and, for a file, the format it was read as and what the "
+         "reader passed over)", add_topology)
 def _topo_info(args: argparse.Namespace) -> dict:
-    return load_topology(args.spec).summary()
+    topo = load_topology(args.spec)
+    extra = {key: topo.meta[key] for key in ("format", "warnings") if key in topo.meta}
+    return {**topo.summary(), **extra}
 
 
 def _export_args(parser: argparse.ArgumentParser) -> None:

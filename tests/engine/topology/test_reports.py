@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests import ibtools
 from tests.fabrics import REAL_FABRICS
@@ -230,3 +232,17 @@ def test_real_fabrics_through_ibsim_read_the_same_from_every_tool(tmp_path, name
         topo = parse(text, capture)
         assert topo.meta["format"] == FORMAT[capture], capture
         check_same_fabric(topo, path.read_text())
+
+
+# ---------------------------------------------------------------- damaged files: a message, never a crash
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(capture=st.sampled_from(CAPTURES[1:]), cut=st.integers(0, 10_000), width=st.integers(0, 40),
+       junk=st.text(alphabet="0123456789abcdefx []()'\"=:-#\n\tCASWRT", max_size=12))
+def test_damaged_captures_read_or_give_a_file_format_error(capture, cut, width, junk):
+    text = (CLUSTER / f"{capture}.txt").read_text()
+    cut %= len(text)
+    damaged = text[:cut] + junk + text[cut + width:]
+    try:
+        parse(damaged, "damaged.txt")
+    except FileFormatError as exc:
+        assert str(exc).startswith("damaged.txt")

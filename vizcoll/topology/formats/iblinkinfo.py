@@ -51,7 +51,7 @@ _PORT = re.compile(r"""
     (?:0x(?P<guid>[0-9a-fA-F]{1,16})\s+(?:"(?P<desc>[^"]*)"\s+)?)?   # a CA's port GUID; -l: and the description
     (?P<lid>\d+)\s+(?P<port>\d+)\[[^\]]*\]\s*==\(.*?\)==>\s*
     (?:0x(?P<peer_guid>[0-9a-fA-F]{1,16})\s+)?(?:(?P<peer_lid>\d+)\s+(?P<peer_port>\d+))?\s*\[[^\]]*\]\s*
-    "(?P<peer_desc>.*)"\s*(?:\(.*\))?""", re.X)
+    "(?P<peer_desc>.*)"(?:\s.*)?""", re.X)  # then ( ), ( Could be … ), or more a newer version prints
 _KINDS = {"Switch": SWITCH, "CA": ENDPOINT, "Router": SWITCH}
 WHAT = "node header or port line of iblinkinfo (Switch: 0x… desc: / CA: desc: / … ==( 4X … )==> …)"
 

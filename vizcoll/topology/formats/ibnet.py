@@ -76,6 +76,7 @@ _PORT = re.compile(r"""
     (?:\[(?P<peer_port>[0-9]+)\])?(?:\[ext\ [0-9]+\])?  # peer port (ibsim: 1 when left out)
     \s*(?:\((?P<peer_guid>[0-9a-fA-F]+)\))?     # peer CA port GUID (ibnetdiscover)
     \s*(?P<rest>.*)""", re.X)
+_SMA = re.compile(r"(?:(?:enhanced|base)\s+port\s+\d+\s*)?(?:lid\s+\d+\s*)?(?:lmc\s+\d+\s*)?")
 _IGNORED = ("Chassis ", "Non-Chassis Nodes", "Hostname:")  # ibnetdiscover -g grouping lines
 _GUID_KEYS = {"switchguid": SWITCH, "caguid": ENDPOINT, "hcaguids": ENDPOINT, "rtguid": SWITCH}
 _KINDS = {"Switch": SWITCH, "Hca": ENDPOINT, "Ca": ENDPOINT, "Rt": SWITCH}
@@ -212,7 +213,7 @@ class _NetReader:
 
     def description(self, line: int, rest: str) -> str | None:
         """The node description of ``# "text"`` (or ibnetdiscover's unquoted form) after the node name."""
-        if not rest:
+        if not rest or _SMA.fullmatch(rest):
             return None
         if not rest.startswith("#"):
             raise self.error(f"unexpected text {rest[:40]!r} after the node name", line)

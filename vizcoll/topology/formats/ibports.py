@@ -36,8 +36,8 @@ __all__ = ["read", "rules_out"]
 
 _GUID = r"0x([0-9a-fA-F]{1,16})"
 _LINE = re.compile(rf"(CA|SW|RT)\s+(\d+)\s+(\d+)\s+{_GUID}\b\s*(.*)")
-_CABLED = re.compile(rf"(?:\S+\s+)?\S+\s+-\s+(CA|SW|RT)\s+(\d+)\s+(\d+)\s+{_GUID}\s+\(\s*'(.*)'\s+-\s+'(.*)'\s*\)")
-_CABLED_START = re.compile(r"(?:\S+\s+)?\S+\s+-\s+(CA|SW|RT)\s")
+_CABLED = re.compile(rf".*?\s-\s+(CA|SW|RT)\s+(\d+)\s+(\d+)\s+{_GUID}\s+\(\s*'(.*)'\s+-\s+'(.*)'\s*\)")
+_CABLED_START = re.compile(r".*?\s-\s+(CA|SW|RT)\s+\d")
 _ALONE = re.compile(r"(?:\S+\s+)?\S+(?:\s+(.*))?")
 _KINDS = {"CA": ENDPOINT, "SW": SWITCH, "RT": SWITCH}
 _PASSED = ("#", "DR path")
@@ -74,7 +74,7 @@ def _feed(report: Report, number: int, text: str) -> None:
     cabled = _CABLED.fullmatch(rest)
     if cabled is None and _CABLED_START.match(rest):
         raise report.error(f"malformed port line {text[:60]!r} (expected … - SW 142 32 0x… ( 'a' - 'b' ))", number)
-    desc = cabled.group(5) if cabled else _bare(_ALONE.fullmatch(rest).group(1))
+    desc = cabled.group(5) if cabled else _bare(rest)
     u = _end(report, number, kind, lid, port, guid, desc)
     if cabled:
         v = _end(report, number, *cabled.group(1, 2, 3, 4, 6))
@@ -91,7 +91,8 @@ def _end(report: Report, number: int, kind: str, lid: str, port: str, guid: str,
     return u
 
 
-def _bare(desc: str | None) -> str:
-    """A description printed alone, quoted (``'leaf-1'``) or bare."""
-    desc = (desc or "").strip()
+def _bare(rest: str) -> str:
+    """The description after a width and a speed on a line without a cable, quoted (``'leaf-1'``) or bare."""
+    alone = _ALONE.fullmatch(rest)
+    desc = (alone.group(1) or "").strip() if alone else ""
     return desc[1:-1] if len(desc) >= 2 and desc[0] == desc[-1] == "'" else desc
