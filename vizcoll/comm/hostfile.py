@@ -70,8 +70,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import hostlist
-
+from vizcoll import hostlists
 from vizcoll.errors import SpecError
 
 __all__ = ["HostEntry", "parse_hostfile", "looks_like_hostfile", "MAX_HOSTFILE_BYTES"]
@@ -101,10 +100,8 @@ _BRACKET_GROUP = re.compile(r"\[([^\[\]]*)\]")
 _BRACKETED_V6 = re.compile(r"\[([0-9A-Fa-f:.]*)\](?::(.*))?")
 _HOST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-]*")
 _USER_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._\-]*")
-_RANGE = re.compile(r"([0-9]+)(?:-([0-9]+))?")
 _INTEGER = re.compile(r"-?[0-9]+")
 _FIRST_TOKEN = re.compile(r"[^ \t\f\v\r\n#,]*")
-_ASTRONOMICAL = 10**15  # more names than this are not counted further
 
 
 @dataclass(frozen=True)
@@ -381,44 +378,18 @@ def _name_and_count(part: str, where: str) -> tuple[str, int | None, bool]:
     return name, (_count(count_text, f"the count in {_quote(part)}", where) if colon else None), False
 
 
-def _hostlist_size(expression: str) -> tuple[int | None, int]:
-    """``(names, longest name)`` a Slurm hostlist with no top-level comma expands to, counted without expanding.
-
-    ``names`` is None beyond ``_ASTRONOMICAL`` (a bound too long to be real); a
-    malformed range counts as one name and is left for python-hostlist to report.
-    """
-    names, longest = 1, len(_BRACKET_GROUP.sub("", expression))
-    for group in _BRACKET_GROUP.findall(expression):
-        size, width = 0, 0
-        for item in group.split(","):
-            match = _RANGE.fullmatch(item)
-            if match is None:
-                size, width = size + 1, max(width, len(item))
-                continue
-            low, high = match.group(1), match.group(2)
-            if high is None:  # one number: one name, never converted (it may be thousands of digits long)
-                size, width = size + 1, max(width, len(low))
-                continue
-            if max(len(low), len(high)) > len(str(_ASTRONOMICAL)):
-                return None, longest
-            size, width = size + max(int(high) - int(low) + 1, 1), max(width, len(low), len(high))
-        names, longest = names * size, longest + width
-        if names > _ASTRONOMICAL:
-            return None, longest
-    return names, longest
-
-
 def _expand(expression: str, slots: int, where: str, tally: _Tally) -> list[str]:
     """The names of a Slurm hostlist (no top-level comma), after checking its size against the limits."""
     if expression.count("[") > MAX_NAME_LENGTH:  # each bracket group adds a character at least
         raise SpecError(f"{where}: {_quote(expression, 60)} makes names over {MAX_NAME_LENGTH} characters")
-    names, longest = _hostlist_size(expression)
-    if names is None:
+    names = hostlists.count(expression)
+    if names >= hostlists.ASTRONOMICAL:
         raise SpecError(f"{where}: {_quote(expression, 60)} expands to an astronomical number of hosts")
-    if longest > MAX_NAME_LENGTH:
-        raise SpecError(f"{where}: {_quote(expression, 60)} makes names over {MAX_NAME_LENGTH} characters")
     tally.make_room(names, slots, _quote(expression, 60), where)
     try:
-        return hostlist.expand_hostlist(expression, allow_duplicates=True)
-    except hostlist.BadHostlist as exc:
+        expanded = hostlists.expand(expression)
+    except hostlists.BadHostlist as exc:
         raise SpecError(f"{where}: bad hostlist {_quote(expression, 60)}: {exc}") from None
+    if max(map(len, expanded), default=0) > MAX_NAME_LENGTH:
+        raise SpecError(f"{where}: {_quote(expression, 60)} makes names over {MAX_NAME_LENGTH} characters")
+    return expanded

@@ -40,7 +40,7 @@ plugin: ``SwitchName=`` with ``BlockName=``/``BlockSizes=`` is refused. ``RingNa
 
 **Hostlists.** "Slurm's hostlist expression parser is used" for ``Nodes=`` and ``Switches=``: they are expanded
 with python-hostlist (``node[001-032,040]``, ``rack[1-2]n[01-16]``, ``sw.1.[9-10]``); a name listed twice in one
-value counts once (Slurm keeps node sets). Before expanding, :func:`_count_names` counts the names, so that
+value counts once (Slurm keeps node sets). Before expanding, :func:`vizcoll.hostlists.count` counts the names, so that
 ``n[0-999999999]`` is refused instead of filling the memory; more than ``model.MAX_NODES`` nodes or
 ``model.MAX_LINKS`` links are refused with the line that goes over.
 
@@ -63,8 +63,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-import hostlist
-
+from vizcoll import hostlists
 from vizcoll.errors import FileFormatError, TopologyError
 from vizcoll.topology import model
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
@@ -75,7 +74,6 @@ MAX_SWITCH_NAME = 64
 _PAIR = re.compile(r'\s*([A-Za-z0-9_.]+)\s*=\s*(?:"([^"]*)"|(\S+))(?=\s|$)')  # Slurm's key=value pattern
 _MISSING_VALUE = re.compile(r"[A-Za-z0-9_.]+=")
 _INCLUDE = re.compile(r"\s*include\s", re.I)
-_RANGE = re.compile(r"([0-9]+)-([0-9]+)")
 _LINE_KEYS = {"switchname": ("switches", "nodes", "linkspeed"), "blockname": ("nodes",), "blocksizes": (),
               "ringname": ("nodes",)}
 _WRITTEN = {"switches": "Switches=", "nodes": "Nodes=", "linkspeed": "LinkSpeed="}
@@ -164,42 +162,6 @@ def rules_out(lines: list[str]) -> tuple[int, str] | None:
             return number, f"{text.strip()[:40]!r} is no SwitchName=/BlockName=/BlockSizes= line"
         defines = defines or key != "blocksizes"
     return None if defines else (0, "no SwitchName= or BlockName= line")
-
-
-# ====================================================================== hostlists
-def _count_ranges(body: str) -> int:
-    """How many numbers the inside of one bracket (``01-16,20``) stands for; a malformed range counts 1."""
-    total = 0
-    for item in body.split(","):
-        match = _RANGE.fullmatch(item)
-        total += max(0, int(match.group(2)) - int(match.group(1)) + 1) if match else 1
-    return total
-
-
-def _count_names(expression: str) -> int:
-    """How many names a hostlist expression expands to (a repeated name counted each time), without expanding it.
-
-    Each comma-separated part (commas inside brackets do not separate) stands for the product of its brackets'
-    counts. Malformed text is left for ``hostlist.expand_hostlist`` to refuse; it never expands a part it refuses.
-
-    Examples
-    --------
-    >>> _count_names("rack[1-2]n[01-16],login1,gpu[03,04]")
-    35
-    >>> _count_names("n[0-999999999]")
-    1000000000
-    """
-    total, product, depth, body = 0, 1, 0, ""
-    for char in expression + ",":
-        if char == "[":
-            depth, body = depth + 1, ""
-        elif char == "]":
-            depth, product = depth - 1, product * _count_ranges(body)
-        elif depth > 0:
-            body += char
-        elif char == ",":
-            total, product = total + product, 1
-    return total
 
 
 # ====================================================================== reading
@@ -340,13 +302,13 @@ class _ConfReader:
         """The names of a hostlist, counted before they are expanded; an empty value names nothing."""
         if not value:
             return []
-        count = _count_names(value)
+        count = hostlists.count(value)
         if count > model.MAX_NODES:
             raise self.error(f"{written}{value[:40]} names {count:,} nodes, more than the limit of "
                              f"{model.MAX_NODES:,}", line)
         try:
-            names = hostlist.expand_hostlist(value)
-        except hostlist.BadHostlist as exc:
+            names = hostlists.expand(value, allow_duplicates=False)
+        except hostlists.BadHostlist as exc:
             raise self.error(f"bad hostlist {written}{value[:40]}: {exc}", line) from None
         if not names:
             raise self.error(f"{written}{value[:40]} names nothing", line)
