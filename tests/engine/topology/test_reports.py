@@ -175,6 +175,13 @@ CA: kvm mlx4_0:
     assert len(topo.endpoints) == 2 and len(topo.switches) == 1 and topo.n_links == 2
 
 
+def test_a_node_printed_twice_is_one_node():
+    """Two sweeps saved in one file: every node keyed by its GUID (a CA by its port's), every cable by its ends."""
+    for capture in ("iblinkinfo", "iblinkinfo-l", "ports"):
+        text = (CLUSTER / f"{capture}.txt").read_text()
+        assert parse(text + text, "twice.txt") == parse(text, "twice.txt"), capture
+
+
 def test_iblinkinfo_without_lids_finds_peers_by_description():
     assert read(CLUSTER / "iblinkinfo.txt").n_links == 22
     text = """Switch: 0x0000000000000100 s:

@@ -132,22 +132,25 @@ def _build_default(report: Report, output: _Output) -> None:
     """Header nodes, their ports, then each cable with its peer found by LID (or description)."""
     lids = any(line.lid for line in output.lines)
     found: dict[tuple, set[int]] = defaultdict(set)
-    for h, (kind, guid, desc, number) in enumerate(output.headers):
-        u = report.node(("header", h), kind, desc, guid, number)
-        found["desc", desc.strip()].add(u)
+    port_guid: dict[int, int] = {}
     for line in output.lines:
-        u = report.keys["header", line.node]
+        if line.guid:
+            port_guid.setdefault(line.node, line.guid)
+    header_node = []
+    for h, (kind, guid, desc, number) in enumerate(output.headers):  # keyed by GUID: a node printed twice is one
+        guid = guid or port_guid.get(h, 0)
+        header_node.append(report.node(("guid", guid) if guid else ("header", number), kind, desc, guid, number))
+        found["desc", desc.strip()].add(header_node[-1])
+    for line in output.lines:
+        u = header_node[line.node]
         report.port(u, line.port, line.guid)
-        if report.nodes[u].guid == 0 and line.guid:
-            report.nodes[u].guid = line.guid
         if line.lid:
             found["lid", line.lid].add(u)
     implied = _implied_kinds(output, found, lids)
     for line in output.lines:
         if line.peer is not None:
-            u = report.keys["header", line.node]
             v = _peer_node(report, line, found, implied, lids)
-            report.cable(u, line.port, v, line.peer[1], line.number)
+            report.cable(header_node[line.node], line.port, v, line.peer[1], line.number)
 
 
 def _peer_key(peer: tuple, lids: bool) -> tuple:
@@ -169,6 +172,9 @@ def _implied_kinds(output: _Output, found: dict, lids: bool) -> dict[tuple, int]
 def _peer_node(report: Report, line: _Line, found: dict, implied: dict, lids: bool) -> int:
     key = _peer_key(line.peer, lids)
     nodes = found.get(key)
+    if nodes and len(nodes) > 1 and lids:
+        raise report.error(f"LID {line.peer[0]} of the peer {line.peer[3]!r} belongs to {len(nodes)} nodes",
+                           line.number)
     if nodes and len(nodes) > 1:
         raise report.error(f"cannot tell which node the peer {line.peer[3]!r} is: every LID is 0 (no subnet manager "
                            f"has run) and {len(nodes)} nodes have that description", line.number)
