@@ -61,6 +61,16 @@ def pytest_unconfigure(config):
         shutil.rmtree(OWN_CACHE_DIR, ignore_errors=True)
 
 
+def pytest_sessionfinish(session, exitstatus):
+    """End the background-job processes a test left behind: a job forked while another thread of the test server
+    held a lock can hang for ever (seen once: in diskcache's ``Cache.close``), and the interpreter would wait for
+    it at exit (multiprocess joins its children), so the run would never end."""
+    import multiprocess
+
+    for child in multiprocess.active_children():
+        child.kill()
+
+
 def pytest_collection_modifyitems(config, items):
     """Everything under tests/browser needs a browser: mark it so that ``-m "not browser"`` skips it."""
     for item in items:
