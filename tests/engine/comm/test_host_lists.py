@@ -93,3 +93,11 @@ def test_a_hostfile_on_a_real_cluster():
     topo = read(path)
     comms = parse_pattern("hosts:stage[98-101]:2,atlas", topo)
     assert comms.nprocs == 9 and [topo.names[u] for u in comms.nodes(0)[-3:]] == ["stage101", "stage101", "atlas"]
+
+
+def test_the_command_line_takes_name_lists_naming_hosts(tmp_path, capsys):
+    lists = tmp_path / "comms.json"
+    lists.write_text(json.dumps({"communicators": [["node01", "node02 HCA-1"], ["node06", "0x0002c9030000a790"]]}))
+    status = main(["comm", str(CLUSTER / "stanzas.txt"), "--pattern", str(lists), "--list"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0 and out["communicators"] == 2 and out["rank_node"] == ["node01", "node02", "node06", "node03"]
