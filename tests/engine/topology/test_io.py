@@ -492,3 +492,12 @@ def test_detection_and_api(tmp_path):
     assert load("mesh:3x3,neighbors=8") == from_spec("mesh:3x3,neighbors=8")
     assert parse(TINY_NET).meta == {"format": "ibsim"} and parse(TINY_NET.encode(), "x.txt").n_links == 1
     assert parse(TINY_NET.replace("Hca", "Ca")).meta == {"format": "ibnetdiscover"}
+
+
+def test_ibsim_switchguid_with_a_0x_port_guid():
+    """ibsim reads ``switchguid=0x…(0x…)``; so do we (its own sim_net.c parses both numbers with strtoull)."""
+    text = ('switchguid=0x0002c90200200001(0x0002c90200200001)\nSwitch\t8 "sw1"\n[1]\t"h1"[1]\n\n'
+            'caguid=0x0002c90200200100\nHca\t1 "h1"\n[1]\t"sw1"[1]\n')
+    topo = parse(text, "net")
+    assert topo.guid.tolist() == [0x0002C90200200001, 0x0002C90200200100]
+    assert topo.port_guids == {(0, 0): 0x0002C90200200001} and topo.meta == {"format": "ibsim"}
