@@ -494,10 +494,14 @@ def test_detection_and_api(tmp_path):
     assert parse(TINY_NET.replace("Hca", "Ca")).meta == {"format": "ibnetdiscover"}
 
 
-def test_ibsim_switchguid_with_a_0x_port_guid():
-    """ibsim reads ``switchguid=0x…(0x…)``; so do we (its own sim_net.c parses both numbers with strtoull)."""
+def test_ibsim_switchguid_with_a_0x_port_guid(tmp_path):
+    """``switchguid=0x…(0x…)``: ibsim reads it (2 ports connected), so do we."""
     text = ('switchguid=0x0002c90200200001(0x0002c90200200001)\nSwitch\t8 "sw1"\n[1]\t"h1"[1]\n\n'
             'caguid=0x0002c90200200100\nHca\t1 "h1"\n[1]\t"sw1"[1]\n')
     topo = parse(text, "net")
     assert topo.guid.tolist() == [0x0002C90200200001, 0x0002C90200200100]
     assert topo.port_guids == {(0, 0): 0x0002C90200200001} and topo.meta == {"format": "ibsim"}
+    if shutil.which("ibsim"):
+        path = tmp_path / "guids.net"
+        path.write_text(text)
+        assert "connect_ports: 2 ports connected" in ibsim_output(path)
