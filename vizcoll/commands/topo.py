@@ -9,6 +9,7 @@ into communicators. :mod:`vizcoll.commands` imports this module first, so these 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from vizcoll.commands.registry import (
     Result,
@@ -26,8 +27,12 @@ __all__: list[str] = []
 @command("topo info", "print the size of a topology (and, for a file, the format it was read as and what the "
          "reader passed over)", add_topology)
 def _topo_info(args: argparse.Namespace) -> dict:
+    from vizcoll.topology import io as topo_io
+
     topo = load_topology(args.spec)
     extra = {key: topo.meta[key] for key in ("format", "warnings") if key in topo.meta}
+    if "format" not in extra and Path(args.spec).is_file():  # JSON and GraphML keep a file's own meta
+        extra["format"] = topo_io.detect(Path(args.spec).read_text(encoding="utf-8-sig")).name
     return {**topo.summary(), **extra}
 
 
