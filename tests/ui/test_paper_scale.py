@@ -8,10 +8,12 @@ import plotly.graph_objects as go
 import pytest
 
 from tests.callback_context import in_callback
+from tests.fabrics import campus_cluster
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.topology.blocks import blocks, bundles
+from vizcoll.topology.blocks import LISTED, blocks, bundles
 from vizcoll.topology.generators import from_spec
+from vizcoll.topology.io import parse
 from vizcoll.ui.calls import DEFAULT_SCENARIO, positions_of, topology_of
 from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.fabric import view_figure
@@ -103,3 +105,46 @@ def test_choosing_a_pod_on_the_trees_page_redraws_the_mapped_trees_from_the_comp
     assert value == "group:2" and {"label": "pod 2 (24 nodes) alone", "value": "group:2"} in options
     forged = in_callback(trees_page.choose_part, "trees-part.value", "group:99", plan, scenario.to_dict())
     assert forged[0] is not None and forged[1].startswith("⚠") and "no group '99'" in forged[1]
+
+
+CAMPUS = parse(campus_cluster(), "campus.txt")
+
+
+def test_a_cluster_files_overview_names_its_tiers_and_lists_each_parallel_cable_with_its_own_value():
+    part = blocks(CAMPUS)
+    leaf, up = CAMPUS.index("MF0;ib-l1-003:MQM8700/U1"), CAMPUS.index("MF0;ib-l2-21:MQM8700/U1")
+    parallel = [r for r in range(CAMPUS.n_links) if {int(CAMPUS.link_a[r]), int(CAMPUS.link_b[r])} == {leaf, up}]
+    values = np.zeros(CAMPUS.n_links)
+    values[parallel[0]] = 8  # one of two parallel cables is hot; the one listed after it carries 0
+    bundle = bundles(CAMPUS, part, values)
+    fig = blocks_figure(part, bundle, "A: fulb", label="EFI")
+    assert list(fig.layout.yaxis.ticktext) == ["end nodes", "edge switches (tier 1)", "tier 2", "tier 3"]
+    assert fig.layout.xaxis.title.text == "edge"
+    marks = next(t for t in fig.data if (t.name or "").startswith("link bundles"))
+    hot = [text for text in marks.text if CAMPUS.link_label(parallel[0]) in text]
+    assert len(hot) == 1 and len(parallel) == 2
+    lines = hot[0].split("<br>")
+    assert lines[0].startswith("edge 3: ib-l1-003, edge switch – tier 2") and lines[1].startswith("max EFI 8,")
+    assert lines[3] == f"{CAMPUS.link_label(parallel[0])}: EFI 8"  # the hot cable first, with its own value
+    assert f"{CAMPUS.link_label(parallel[1])}: EFI 0" in lines  # its parallel twin, with its own
+    between = np.flatnonzero(bundle["a"] != bundle["b"])
+    big = int(between[np.argmax(bundle["links"][between])])
+    text = marks.text[int(np.flatnonzero(between == big)[0])]
+    assert bundle["links"][big] > LISTED and text.endswith(f"and {bundle['links'][big] - LISTED:,} more")
+    assert text.count("]: EFI ") == LISTED
+
+
+def test_a_cluster_files_edge_switch_is_drawn_alone_with_its_hosts_and_uplinks():
+    scenario = Scenario.from_upload(CAMPUS, "campus.txt")
+    topo = topology_of(scenario)
+    options = parts.part_options(scenario, topo)
+    assert options[0]["value"] == parts.OVERVIEW and len(options) == 1 + 150
+    assert {"label": "edge 7: ib-l1-007 (10 nodes) alone", "value": "group:7"} in options
+    view = parts.view_of(scenario, "group:7")
+    leaf = topo.index("MF0;ib-l1-007:MQM8700/U1")
+    linked = {int(b) for a, b in zip(topo.link_a, topo.link_b, strict=True) for a, b in ((a, b), (b, a))
+              if a == leaf}
+    assert set(view.kept.tolist()) == linked | {leaf}  # the edge switch, its 9 hosts and 7 tier-2 switches
+    assert view.topo.summary()["endpoints"] == 9 and view.topo.summary()["switches"] == 1 + 7
+    assert view.topo.n_links == 9 + 7 * 2  # two parallel cables to each tier-2 switch
+    assert view.name == "edge 7: ib-l1-007"

@@ -2,11 +2,15 @@
 links between them (:mod:`vizcoll.topology.blocks`), coloured and sized by a value per link.
 
 Blocks are squares (switches) or dots (end nodes) at the mean place of their nodes, sized by their node count;
-the fabric's rows (levels) name the y axis and its pods the x axis when the blocks form such a grid (fat trees).
+the fabric's rows name the y axis (as :func:`~vizcoll.topology.blocks.blocks` names them: "leaf switches" on a
+generated fat tree, "edge switches (tier 1)", "tier 2"... on a file) and its groups (pods, edge switches with
+their end nodes) the x axis when the blocks form such a grid.
 A *bundle* (every link between two blocks) is one mark half way between them (above its pod when the other
 block spans the whole fabric, as the top switches do): its colour is the largest value one of its links carries
 (the hot spot: "max EFI 8"), its size the mean (how loaded the bundle is as a whole). Without values (a plain
-fabric) a bundle's size is its number of links and its colour says whether a link of it is broken. A few
+fabric) a bundle's size is its number of links and its colour says whether a link of it is broken. A bundle's
+hover lists its cables (``a[pa]-b[pb]``) each with its own value, the hottest first (at most
+:data:`~vizcoll.topology.blocks.LISTED`, then how many more), so parallel cables never hide a hot one. A few
 bundles are also drawn as thin lines between their blocks. Everything is named in the hover texts; a click on a
 block or a bundle drills into its pod (its ``customdata`` is the part to show, ``"group:7"``). WebGL draws the
 marks when there are many.
@@ -20,7 +24,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vizcoll.arrays import unique
-from vizcoll.topology.blocks import ROW_NAMES, Blocks
+from vizcoll.topology.blocks import Blocks
 from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
 
 __all__ = ["blocks_figure", "MAX_TICKS"]
@@ -32,13 +36,24 @@ BROKEN = "#d62728"
 
 
 def _bundle_text(part: Blocks, bundle: dict, i: int, label: str | None) -> str:
-    a, b = int(bundle["a"][i]), int(bundle["b"][i])
-    text = f"{part.names[a]} – {part.names[b]}: {int(bundle['links'][i]):,} links"
+    """A bundle named by its blocks, its number of links, the max and mean of their values, and its hottest
+    cables each with its own value (``bundle["cables"]``, hottest first; the others counted): over parallel
+    cables the hover names the hot one, never only the value of the cable drawn on top."""
+    a, b, links = int(bundle["a"][i]), int(bundle["b"][i]), int(bundle["links"][i])
+    text = f"{part.names[a]} – {part.names[b]}: {links:,} link{'s' if links != 1 else ''}"
     if label:
         text += f"<br>max {label} {bundle['max'][i]:g}, mean {bundle['mean'][i]:.2f}"
     if bundle["broken"][i]:
         text += f"<br><b>{int(bundle['broken'][i])} broken</b>"
-    return text
+    cables = bundle.get("cables")
+    if cables is None:
+        return text
+    lines = [text, "<i>cables, hottest first:</i>" if label else "<i>cables:</i>"]
+    for name, value, broken in cables[i]:
+        lines.append((f"{name}: {label} {value:g}" if label else name) + (" <b>broken</b>" if broken else ""))
+    if links > len(cables[i]):
+        lines.append(f"and {links - len(cables[i]):,} more")
+    return "<br>".join(lines)
 
 
 def _places(part: Blocks, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -97,10 +112,15 @@ def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) 
             marker={"symbol": symbol, "size": 5 + 1.5 * np.log2(part.count[sel] + 1), "color": colour,
                     "line": {"width": [3 if int(b) in selected else 0 for b in sel], "color": "#1f3a5f"}},
             customdata=[f"group:{int(part.group[b])}" if part.group[b] >= 0 else "" for b in sel],
-            text=[f"{part.names[b]}: {int(part.count[b]):,} {'switches' if switches else 'end nodes'}"
+            text=[f"{part.names[b]}: {_counted(int(part.count[b]), 'switch' if switches else 'end node')}"
                   + (f", {inside[b]:,} links inside" if inside[b] else "")
                   + ("<br><i>click: draw it alone</i>" if part.group[b] >= 0 else "") for b in sel],
             hoverinfo="text"))
+
+
+def _counted(count: int, what: str) -> str:
+    """``1 switch``, ``2 switches``, ``1,356 end nodes``."""
+    return f"{count:,} {what}" + ("" if count == 1 else "es" if what.endswith("h") else "s")
 
 
 def _grid(part: Blocks) -> bool:
@@ -120,8 +140,7 @@ def _axes(part: Blocks) -> tuple[dict, dict]:
     word = part.names[pods[0]].split(" ", 1)[0] if len(pods) else "group"
     xaxis = {"title": {"text": word}, "tickvals": part.x[shown].tolist(),
              "ticktext": [str(int(part.group[b])) for b in shown], "showgrid": False, "zeroline": False}
-    yaxis = {"tickvals": list(range(len(levels))), "ticktext": [ROW_NAMES.get(int(lv), f"level {lv}")
-                                                                 for lv in levels],
+    yaxis = {"tickvals": list(range(len(levels))), "ticktext": [part.rows.get(int(lv), f"row {lv}") for lv in levels],
              "showgrid": False, "zeroline": False}
     return xaxis, yaxis
 
