@@ -13,6 +13,12 @@ page tests call them (:mod:`tests.callback_context`). Imports are done before th
 With ``--repeat N`` each case runs in N fresh processes and the best cold time is kept (the machine is
 shared; the spread is printed on stderr). It prints one JSON list, one entry per case:
 ``{"page": "/trees", "case": "...", "cold_s": ..., "warm_s": ...}``. A full run takes a few minutes.
+
+``--fabric FILE`` runs every page's first answer on the fabric of any file vizcoll reads instead (uploaded on
+/topology, opened from a share link, then /trees with every process, /multicast, /barrier and /schedules on it);
+``--bytes`` adds ``request_bytes`` and ``response_bytes``: what the callbacks of the action take in (their
+Inputs and States as JSON: what the browser posts) and give back (their outputs as Dash serialises them), for
+the cases that count them (the ``--fabric`` ones).
 """
 
 from __future__ import annotations
@@ -36,6 +42,28 @@ TAIHULIGHT, FAT_TREE_64 = "pruned-fat-tree:preset=taihulight", "fat-tree:radix=6
 
 def no_progress(_value) -> None:
     """A background callback's ``set_progress``, called directly."""
+
+
+METER = {"request": 0, "response": 0}
+"""Bytes the metered callbacks of the running action took in and gave back (see :func:`call`)."""
+
+
+def _json_size(value) -> int:
+    from plotly.io.json import to_json_plotly
+
+    return len(to_json_plotly(value))
+
+
+def call(fn, *args, prop: str | None = None, **kwargs):
+    """``fn(*args, **kwargs)`` as Dash runs a callback for the browser (triggered by ``prop`` when given), counting
+    the bytes of its arguments (posted; a background job's ``set_progress`` is no argument of the browser's) and of
+    its outputs (sent back) in :data:`METER`."""
+    from tests.callback_context import in_callback
+
+    METER["request"] += _json_size([a for a in args if not callable(a)] + list(kwargs.values()))
+    out = in_callback(fn, prop, *args, **kwargs)
+    METER["response"] += _json_size(out)
+    return out
 
 
 # ---------------------------------------------------------------- the cases: one user action each
@@ -221,6 +249,153 @@ def schedules_goal(ranks: int) -> Callable[[], object]:
     return run
 
 
+# ---------------------------------------------------------------- the cases of --fabric FILE
+FABRIC = os.environ.get("VIZCOLL_BENCH_FABRIC", "")
+"""The file of ``--fabric`` (the child processes read it from the environment)."""
+
+
+def _uploaded_store() -> dict:
+    """The scenario store of the file uploaded on /topology (what the browser keeps)."""
+    from vizcoll.scenario import Scenario
+    from vizcoll.topology import io as topo_io
+
+    name = Path(FABRIC).name
+    return Scenario.from_upload(topo_io.read(FABRIC), name).to_dict(thin=True)
+
+
+def fabric_upload() -> Callable[[], object]:
+    """/topology: the file chosen in the upload box: the scenario, the drawing and the broadcast that follow."""
+    import base64
+
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.pages import topology as page
+
+    contents = "data:application/octet-stream;base64," + base64.b64encode(Path(FABRIC).read_bytes()).decode()
+    states = {key: None for key in page._scenario_states()} | {"scenario": DEFAULT_SCENARIO.to_dict(thin=True),
+                                                                "upload_name": Path(FABRIC).name}
+
+    def run():
+        values = {key: None for key in page._scenario_inputs()} | states | {"upload": contents}
+        if page.large_upload(contents):
+            store = call(page.read_large_upload, no_progress, contents, Path(FABRIC).name, None,
+                         states["scenario"])[0]
+        else:
+            store = call(page.update_scenario, prop=f"{page.TOPO_UPLOAD}.contents", **values)[0]
+        return call(page.render_scenario, store), call(page.compute_broadcast, store)
+    return run
+
+
+def fabric_link() -> Callable[[], object]:
+    """/topology opened from the share link of the uploaded file: the link read into the store, the page drawn."""
+    from vizcoll.scenario import Scenario
+    from vizcoll.ui import shell
+    from vizcoll.ui.pages import topology as page
+
+    link = "#s=" + Scenario.from_dict(_uploaded_store()).to_fragment()
+
+    def run():
+        store = call(shell.load_link, link, None)[0]
+        page.layout(shell_hash=link, shell_scenario=None, shell_version=0)
+        return call(page.render_scenario, store), call(page.compute_broadcast, store)
+    return run
+
+
+def fabric_page(name: str) -> Callable[[], object]:
+    """/trees, /multicast, /barrier or /schedules opened on the uploaded file's scenario: the page's layout and
+    the callbacks that run when it opens (background jobs run to their end)."""
+    from vizcoll.scenario import Scenario
+
+    store = _uploaded_store()
+    opened = {"/trees": _open_trees, "/multicast": _open_multicast, "/barrier": _open_barrier,
+              "/schedules": _open_schedules}[name]
+
+    def run():
+        return opened(store, Scenario.from_dict(store))
+    return run
+
+
+def _open_trees(store: dict, scenario) -> object:
+    from vizcoll.ui.pages import trees as page
+
+    page.body(scenario)
+    plan = call(page.refresh, store)[0]
+    job = call(page.dispatch, plan)
+    if isinstance(job, dict):
+        return call(page.compute_views, no_progress, job, store)
+    return [call(fn, plan, store) for fn in (page.render_compare, page.render_type_one, page.render_type_two,
+                                             page.animate)]
+
+
+def _open_multicast(store: dict, scenario) -> object:
+    from vizcoll.ui.pages import multicast as page
+
+    page.body(scenario)
+    shown = call(page.controls, store), call(page.render, store), call(page.group_protocol, store)
+    job = call(page.dispatch, store)
+    return call(page.compute_views, no_progress, job, store) if isinstance(job, dict) else shown
+
+
+def _open_barrier(store: dict, scenario) -> object:
+    from vizcoll.ui.pages import barrier as page
+
+    page.body(scenario)
+    plan, uq_key, *_ = call(page.refresh, store)
+    return call(page.animate, no_progress, plan, store), call(page.render_uq, uq_key)
+
+
+def _open_schedules(store: dict, scenario) -> object:
+    from vizcoll.ui.pages import schedules as page
+
+    page.body(scenario)
+    opened = call(page.load_goal, None, 1, None, store, prop=f"{page.SCHED_EXAMPLE}.n_clicks")[0]
+    return call(page.analyse, opened, store)
+
+
+def fabric_click_break() -> Callable[[], object]:
+    """/topology on the uploaded file: a click on a link breaks it; the drawing and the broadcast follow."""
+    from vizcoll.scenario import Scenario
+    from vizcoll.ui.calls import topology_of
+    from vizcoll.ui.pages import topology as page
+
+    store = _uploaded_store()
+    topo = topology_of(Scenario.from_dict(store))
+    tap = {"data": {"name": topo.link_label(topo.n_links // 2)}}
+    states = {key: None for key in page._scenario_states()} | {"scenario": store, "mode": page.SELECT}
+    values = {key: None for key in page._scenario_inputs()} | states | {"tap_edge": tap}
+
+    def run():
+        broken = call(page.update_scenario, prop=f"{page.TOPO_CANVAS}.tapEdge", **values)[0]
+        return call(page.render_scenario, broken), call(page.compute_broadcast, broken)
+    return run
+
+
+def fabric_click_k() -> Callable[[], object]:
+    """/trees on the uploaded file: the width k changed to 8; the plan and the views follow."""
+    from vizcoll.scenario import Scenario
+    from vizcoll.ui.models import trees as model
+    from vizcoll.ui.pages import trees as page
+
+    store = _uploaded_store()
+    _open_trees(store, Scenario.from_dict(store))  # the page open before the click
+    values = model.shown_params(Scenario.from_dict(store)) | {"k": 8}
+
+    def run():
+        changed = call(page.update, *[values[key] for key in page.PARAM_CONTROLS], 1, None, "", store,
+                       prop=f"{page.TREES_K}.value")[0]
+        return _open_trees(changed, Scenario.from_dict(changed))
+    return run
+
+
+FABRIC_CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
+    "upload the file": ("/topology", fabric_upload),
+    "open its share link": ("/topology", fabric_link),
+    "a click breaks a link": ("/topology", fabric_click_break),
+    "k changed to 8": ("/trees", fabric_click_k),
+    **{f"open on the file, every process ({p})": (p, lambda p=p: fabric_page(p))
+       for p in ("/trees", "/multicast", "/barrier", "/schedules")},
+}
+
+
 CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
     "generate TaihuLight (46,144 nodes)": ("/topology", lambda: topology_generate(TAIHULIGHT)),
     "generate the 64-port fat tree (70,656 nodes)": ("/topology", lambda: topology_generate(FAT_TREE_64)),
@@ -253,24 +428,29 @@ def measure(name: str) -> dict:
     import app as web  # noqa: F401  (the app: its cache on the fresh VIZCOLL_CACHE_DIR, every page registered)
     from vizcoll.ui import cache
 
-    page, factory = CASES[name]
+    page, factory = (FABRIC_CASES if FABRIC else CASES)[name]
     action = factory()
+    METER.update(request=0, response=0)
     start = time.perf_counter()
     action()
     cold = time.perf_counter() - start
+    sent = dict(METER)
     warm = []
     for _ in range(2):
         cache._memo.clear()  # another process: the shared cache only
         start = time.perf_counter()
         action()
         warm.append(time.perf_counter() - start)
-    return {"page": page, "case": name, "cold_s": round(cold, 3), "warm_s": round(min(warm), 3)}
+    row = {"page": page, "case": name, "cold_s": round(cold, 3), "warm_s": round(min(warm), 3)}
+    if FABRIC:
+        row |= {"fabric": Path(FABRIC).name, "request_bytes": sent["request"], "response_bytes": sent["response"]}
+    return row
 
 
 def measured(name: str) -> dict:
     """Measure ``name`` in a fresh interpreter with a fresh cache directory."""
     with tempfile.TemporaryDirectory(prefix="vizcoll-bench-") as cache:
-        env = os.environ | {"VIZCOLL_CACHE_DIR": cache}
+        env = os.environ | {"VIZCOLL_CACHE_DIR": cache, "VIZCOLL_BENCH_FABRIC": FABRIC}
         env.pop("VIZCOLL_REDIS_URL", None)
         env.pop("VIZCOLL_CACHE_REDIS_URL", None)
         return run_child(__file__, name, env=env)
@@ -279,19 +459,25 @@ def measured(name: str) -> dict:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="just this page (e.g. /trees)")
-    parser.add_argument("--case", choices=sorted(CASES), help="just this case")
+    parser.add_argument("--case", help="just this case (its name in the output)")
     parser.add_argument("--repeat", type=int, default=1, help="fresh processes per case; the best is kept")
-    parser.add_argument("--child", choices=sorted(CASES), help=argparse.SUPPRESS)
+    parser.add_argument("--fabric", metavar="FILE", help="every page's first answer on this fabric file instead")
+    parser.add_argument("--bytes", action="store_true", help="(with --fabric) the bytes posted and sent back")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    global FABRIC
+    FABRIC = str(Path(args.fabric).resolve()) if args.fabric else FABRIC
+    cases = FABRIC_CASES if FABRIC else CASES
     if args.child:
         print(json.dumps(measure(args.child)))
         return
-    names = [args.case] if args.case else [n for n, (page, _) in CASES.items() if args.only in (None, page)]
+    names = [args.case] if args.case else [n for n, (page, _) in cases.items() if args.only in (None, page)]
     rows = []
     for name in names:
         runs = [measured(name) for _ in range(max(1, args.repeat))]
         print(json.dumps(runs), file=sys.stderr, flush=True)
-        rows.append(min(runs, key=lambda r: r["cold_s"]) | {"warm_s": min(r["warm_s"] for r in runs)})
+        best = min(runs, key=lambda r: r["cold_s"]) | {"warm_s": min(r["warm_s"] for r in runs)}
+        rows.append(best if args.bytes else {k: v for k, v in best.items() if not k.endswith("_bytes")})
     print(json.dumps(rows, indent=1))
 
 

@@ -3,7 +3,10 @@
 A scenario stores *how* to rebuild what the user sees:
 
 - the fabric's source: a generator spec (``fat-tree:radix=4,levels=3``) or an
-  uploaded / imported topology (its lossless dict, with the file's name);
+  uploaded / imported topology (its lossless dict, with the file's name), kept
+  once by its content hash, its *ref* (:mod:`vizcoll.uploads`): the store the
+  browser keeps (:meth:`Scenario.to_dict` with ``thin=True``) and every cache
+  key carry the ref, a few dozen characters, where they carried megabytes;
 - the structural edits made on top of it, in order (add/remove nodes and
   links, rename);
 - the broken links, in ONE encoding: each names its link by its ends and
@@ -29,11 +32,16 @@ A scenario stores *how* to rebuild what the user sees:
   uploaded fabric (that dump: 0.34 M characters of fragment; a scenario past
   :data:`MAX_FRAGMENT_CHARS` is shared as a file).
 
+The multicast tables still travel with the browser's store (they are the
+user's text, at most :data:`MAX_TABLES_CHARS`).
+
 :meth:`Scenario.topology` is the one way to get the fabric with its breaks
 applied. Scenarios travel as JSON files (:meth:`dumps` / :meth:`loads`,
 schema ``vizcoll.scenario/2``; files of schema ``/1``, whose breaks were link
 ids, are converted) and as URL fragments (:meth:`to_fragment`: zlib-compressed
-JSON in base64url). Everything read is checked: scenarios come from browsers.
+JSON in base64url), both whole (the uploaded fabric itself, so that they open
+on another server). Everything read is checked: scenarios come from browsers;
+a thin scenario's ref is believed only when the store holds it.
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from vizcoll import uploads
 from vizcoll.comm import PATTERN_KINDS, Communicators, Placement, from_lists, parse_pattern, place
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
@@ -132,7 +141,8 @@ class Scenario:
     """What the user built; see the module docstring."""
 
     spec: str = DEFAULT_SPEC
-    uploaded: dict | None = None
+    uploaded: dict | None = field(default=None, compare=False, repr=False)
+    """The uploaded fabric's lossless dict, when this object holds it (a thin scenario holds only its ``ref``)."""
     name: str = ""
     edits: list[dict] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)
@@ -142,6 +152,12 @@ class Scenario:
     params: dict[str, dict] = field(default_factory=dict)
     mcast_tables: str | None = None
     """The fabric's multicast tables: the text of an ``opensm.mcfdbs`` dump (None: none loaded)."""
+    ref: str = ""
+    """The uploaded fabric's content address (:mod:`vizcoll.uploads`; "" for a generated fabric)."""
+
+    def __post_init__(self) -> None:
+        if self.uploaded is not None and not self.ref:
+            self.ref = uploads.put(self.uploaded)
 
     @classmethod
     def from_upload(cls, topo: Topology, name: str) -> Scenario:
@@ -155,16 +171,22 @@ class Scenario:
     @property
     def title(self) -> str:
         """The fabric's name for people: the spec, or the uploaded file's name (+ edits)."""
-        base = self.name if self.uploaded is not None else self.spec
+        base = self.name if self.ref else self.spec
         return base + (f" + {len(self.edits)} edit{'s' * (len(self.edits) > 1)}" if self.edits else "")
 
     def fabric(self) -> Topology:
         """The fabric without breaks: the source with every edit replayed in order."""
-        topo = Topology.from_dict(self.uploaded) if self.uploaded is not None else from_spec(self.spec)
+        topo = Topology.from_dict(self.uploaded_fabric()) if self.ref else from_spec(self.spec)
         topo.broken[:] = False
         for edit in self.edits:
             apply_edit(topo, edit)
         return topo
+
+    def uploaded_fabric(self) -> dict | None:
+        """The uploaded fabric's lossless dict (from the store when this scenario is thin); None for a spec."""
+        if not self.ref:
+            return None
+        return self.uploaded if self.uploaded is not None else uploads.get(self.ref)
 
     def positions(self, fabric: Topology | None = None) -> np.ndarray:
         """Where a drawing puts each node of :meth:`fabric` (``(n, 2)``): the source fabric's layout with every
@@ -189,8 +211,9 @@ class Scenario:
         return [label for label in self.broken if topo.find_link(label) is None]
 
     def source_key(self) -> dict:
-        """Everything that determines :meth:`topology` (for cache keys)."""
-        return {"spec": self.spec, "uploaded": self.uploaded, "edits": self.edits, "broken": self.broken}
+        """Everything that determines :meth:`topology` (for cache keys; ``Scenario(**key)`` is a thin scenario
+        with that topology)."""
+        return {"spec": self.spec, "ref": self.ref, "edits": self.edits, "broken": self.broken}
 
     # ------------------------------------------------------------ changes (each returns a new scenario)
     def with_edit(self, edit: dict) -> Scenario:
@@ -276,11 +299,17 @@ class Scenario:
         return Placement(nodes, int(np.bincount(nodes).max()), "lists", 0)
 
     # ------------------------------------------------------------ files
-    def to_dict(self) -> dict:
-        """Plain JSON; ``multicast_tables`` only when tables are loaded (so files without stay as they were)."""
+    def to_dict(self, thin: bool = False) -> dict:
+        """Plain JSON; ``multicast_tables`` only when tables are loaded (so files without stay as they were).
+
+        ``thin``: the uploaded fabric named by its ``ref`` alone (``fabric.uploaded`` null), for the browser's
+        store; else the fabric itself (files, share links: they open on any server)."""
+        fabric = {"spec": self.spec, "uploaded": None if thin else self.uploaded_fabric(), "name": self.name}
+        if thin and self.ref:
+            fabric["ref"] = self.ref
         data = {
             "schema": SCHEMA,
-            "fabric": {"spec": self.spec, "uploaded": self.uploaded, "name": self.name},
+            "fabric": fabric,
             "edits": [dict(e) for e in self.edits],
             "broken": list(self.broken),
             "communicators": {"pattern": self.pattern, "ppn": self.ppn, "lists": self.lists},
@@ -303,6 +332,7 @@ class Scenario:
         scenario = cls(
             spec=_text(fabric.get("spec") or "", "fabric.spec"),
             uploaded=_dict(fabric["uploaded"], "fabric.uploaded") if fabric.get("uploaded") is not None else None,
+            ref=_known_ref(fabric) if fabric.get("uploaded") is None else "",  # a given fabric: its own hash
             name=_text(fabric.get("name") or "", "fabric.name"),
             edits=_list_of(data.get("edits") or [], "edits", dict, MAX_EDITS),
             broken=_list_of(data.get("broken") or [], "broken", str, MAX_BREAKS),
@@ -312,7 +342,7 @@ class Scenario:
             params=_params(data.get("params") or {}),
             mcast_tables=_tables(data.get("multicast_tables")),
         )
-        if scenario.uploaded is None and not scenario.spec:
+        if not scenario.ref and not scenario.spec:
             raise VizcollError("a scenario needs 'fabric.spec' (a generator spec) or 'fabric.uploaded'")
         (build or cls.fabric)(scenario)
         return scenario
@@ -374,6 +404,15 @@ def _list_of(value, where: str, kind: type, limit: int) -> list:
     if len(value) > limit:
         raise VizcollError(f"the field {where!r} has {len(value):,} entries; the limit is {limit:,}")
     return [dict(v) if kind is dict else v for v in value]
+
+
+def _known_ref(fabric: dict) -> str:
+    """A thin scenario's ``fabric.ref`` ("" when it has none), once the store is known to hold it."""
+    ref = fabric.get("ref")
+    if ref is None:
+        return ""
+    uploads.get(ref)  # a ref the store does not hold: the message says how to get the fabric back
+    return ref
 
 
 def _ppn(value) -> int:

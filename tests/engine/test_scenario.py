@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from vizcoll import uploads
 from vizcoll.errors import VizcollError
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import route
@@ -244,3 +245,42 @@ def test_the_largest_tables_still_fit_the_share_link():
     s = Scenario(spec="fat-tree:radix=16,levels=3", mcast_tables=dump)
     assert len(dump) == MAX_TABLES_CHARS and len(s.to_fragment()) < MAX_FRAGMENT_CHARS / 2
     assert Scenario.from_fragment(s.to_fragment()).mcast_tables == dump
+
+
+# ---------------------------------------------------------------- the uploaded fabric kept once, by its hash
+def campus() -> Scenario:
+    from tests.fabrics import campus_cluster
+
+    return Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.txt"), "campus.txt")
+
+
+def test_a_thin_scenario_carries_the_fabrics_hash_and_builds_the_same_fabric():
+    full = campus()
+    assert full.ref == uploads.fabric_ref(full.uploaded) and full.ref.startswith("sha256:")
+    thin = full.to_dict(thin=True)
+    assert thin["fabric"] == {"spec": "", "uploaded": None, "ref": full.ref, "name": "campus.txt"}
+    assert len(json.dumps(thin)) < 1_000 < 200_000 < len(json.dumps(full.to_dict()))  # bytes on the wire
+    back = Scenario.from_dict(thin)
+    assert back == full and back.uploaded is None  # equal: the same ref names the same fabric
+    assert back.topology() == full.topology() and back.title == "campus.txt"
+    assert Scenario(**back.source_key()).topology() == full.topology()  # the cache keys' form
+    assert Scenario.from_fragment(back.to_fragment()).to_dict() == full.to_dict()  # links carry the fabric
+    assert json.loads(back.dumps()) == full.to_dict()  # so do files
+
+
+def test_a_ref_the_store_does_not_hold_is_refused_with_a_way_out(monkeypatch):
+    thin = campus().to_dict(thin=True)
+    monkeypatch.setattr(uploads, "_store", uploads.MemoryStore())  # another server, or this one restarted
+    with pytest.raises(VizcollError, match="uploaded fabric is no longer on the server .* open your share link"):
+        Scenario.from_dict(thin)
+    for forged in ("sha256:" + "0" * 64, "md5:abc", 42):
+        with pytest.raises(VizcollError, match="no longer on the server"):
+            Scenario.from_dict({**thin, "fabric": {**thin["fabric"], "ref": forged}})
+
+
+def test_a_fabric_sent_whole_is_hashed_again_whatever_ref_comes_with_it():
+    full = campus().to_dict()
+    small = from_spec("fat-tree:radix=4,levels=2").to_dict()
+    forged = {**full, "fabric": {**full["fabric"], "uploaded": small, "ref": campus().ref}}
+    opened = Scenario.from_dict(forged)
+    assert opened.ref == uploads.fabric_ref(small) != campus().ref and opened.topology().n_nodes == 14

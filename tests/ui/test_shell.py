@@ -87,3 +87,31 @@ def test_scenario_files_round_trip_and_bad_files_get_a_message():
         store, version, message, content = shell.open_file(bad, 3, None)
         assert store is no_update and version is no_update and words in message, (bad, message)
         assert content is no_update  # the page stays as it is
+
+
+# ---------------------------------------------------------------- the uploaded fabric stays on the server
+def campus_scenario() -> Scenario:
+    from tests.fabrics import campus_cluster
+    from vizcoll.topology import io as topo_io
+
+    return Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.txt"), "campus.txt")
+
+
+def test_the_store_carries_the_uploaded_fabrics_hash_and_the_link_and_file_the_fabric(monkeypatch):
+    import json
+
+    from vizcoll import uploads
+
+    uploaded = campus_scenario()
+    link = "#s=" + uploaded.to_fragment()
+    store, message = shell.load_link(link, None)  # a share link opened: the fabric goes to the server's store
+    assert message == "" and store["fabric"]["uploaded"] is None and store["fabric"]["ref"] == uploaded.ref
+    assert len(json.dumps(store)) < 2_000 < len(link)  # every callback posts this, not the fabric
+    assert "1356 end nodes" in text(shell.render_badge(store))
+    href, _ = shell.render_share(store, "/trees", "http://h/")
+    assert Scenario.from_fragment(shell.fragment_of(href.partition("#")[2])).to_dict() == uploaded.to_dict()
+    assert json.loads(shell.download(1, store)["content"]) == uploaded.to_dict()  # the file: the fabric itself
+    monkeypatch.setattr(uploads, "_store", uploads.MemoryStore())  # the server restarted with an empty cache
+    assert "no longer on the server" in text(shell.render_badge(store))  # said, not a traceback
+    store, message = shell.load_link(link, store)  # the link (the address bar keeps it) brings the fabric back
+    assert message == "" and Scenario.from_dict(store).topology().n_nodes == 1570

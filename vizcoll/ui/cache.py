@@ -41,8 +41,10 @@ from typing import ParamSpec, TypeVar
 from flask import Flask, has_app_context
 from flask_caching import Cache
 
+from vizcoll import uploads
+
 __all__ = ["cache", "init_cache", "cache_config", "cached", "cached_figures", "cache_key", "peek", "is_cached",
-           "reporting", "job_progress"]
+           "reporting", "job_progress", "SharedFabrics"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -50,6 +52,10 @@ R = TypeVar("R")
 cache = Cache()
 _server: Flask | None = None  # the app whose cache a call outside a request (a background job) uses
 _PROGRESS: ContextVar[Callable[[int, int], None] | None] = ContextVar("job_progress", default=None)
+FABRIC_KEY = "vizcoll.uploads:"
+FABRIC_TIMEOUT = 7 * 24 * 3600
+"""How long an uploaded fabric stays in the shared cache after it was last put there (a week: a class's share
+links keep working; a page whose fabric is gone says how to get it back)."""
 MEMO_SIZE = 24
 """Results each process keeps in memory, the most recently used (about 25 MB each for the largest fabrics)."""
 _memo: OrderedDict[tuple[int, str], object] = OrderedDict()  # (the app's cache backend, key) -> result
@@ -74,10 +80,42 @@ def cache_config() -> dict:
 
 
 def init_cache(server: Flask, config: dict | None = None) -> None:
+    """Use the cache ``config`` says for ``server`` (and keep uploaded fabrics in it: :class:`SharedFabrics`)."""
     global _server
     _memo.clear()  # results of another cache are not this one's
     cache.init_app(server, config=config or cache_config())
     _server = server
+    uploads.use_store(SharedFabrics())
+
+
+class SharedFabrics:
+    """Uploaded fabrics by ref (:mod:`vizcoll.uploads`) in the shared cache, so that every worker and job finds
+    them, :data:`FABRIC_TIMEOUT` after their last upload; this process keeps the last few in memory."""
+
+    def __init__(self) -> None:
+        self.memory = uploads.MemoryStore(size=4)
+
+    def get(self, ref: str) -> dict | None:
+        found = self.memory.get(ref)
+        if found is None:
+            found = _in_app(lambda: cache.get(FABRIC_KEY + ref))
+            if isinstance(found, dict):
+                self.memory.put(ref, found)
+        return found if isinstance(found, dict) else None
+
+    def put(self, ref: str, uploaded: dict) -> None:
+        self.memory.put(ref, uploaded)
+        _in_app(lambda: cache.set(FABRIC_KEY + ref, uploaded, timeout=FABRIC_TIMEOUT))
+
+
+def _in_app(call: Callable[[], R]) -> R | None:
+    """``call()`` within the app's context (a job, a test calling callbacks); None before any app exists."""
+    if has_app_context():
+        return call()
+    if _server is None:
+        return None
+    with _server.app_context():
+        return call()
 
 
 def cache_key(fn: Callable, args: tuple, kwargs: dict) -> str:

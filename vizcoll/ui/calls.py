@@ -83,7 +83,7 @@ def remembered(data, page: str, values: dict):
     merged = {**(scenario.params.get(page, {}) if scenario else {}), **values}
     if scenario is None or scenario.params.get(page) == merged:
         return no_update
-    return scenario.with_params(page, merged).to_dict()
+    return scenario.with_params(page, merged).to_dict(thin=True)
 
 
 def changed(new, current):

@@ -177,11 +177,11 @@ def load_link(hash_: str | None, data):
     fragment = fragment_of(hash_)
     if fragment:
         try:
-            return Scenario.from_fragment(fragment).to_dict(), ""
+            return Scenario.from_fragment(fragment).to_dict(thin=True), ""
         except VizcollError as exc:
             return no_update, f"⚠ The link's scenario could not be opened: {exc}"
     if data is None:
-        return scenario_of(None).to_dict(), ""
+        return scenario_of(None).to_dict(thin=True), ""
     return no_update, ""
 
 
@@ -206,7 +206,7 @@ def repair(_clicks, data):
     scenario, message = checked(data)
     if scenario is None:
         return no_update, message
-    return scenario.toggled(ctx.triggered_id["link"]).to_dict(), ""
+    return scenario.toggled(ctx.triggered_id["link"]).to_dict(thin=True), ""
 
 
 def download(_clicks, data):
@@ -227,7 +227,7 @@ def open_file(contents, version, data):
         scenario = Scenario.loads(decode_upload(contents))
     except VizcollError as exc:
         return no_update, no_update, f"⚠ The scenario file could not be opened: {exc}", no_update
-    return scenario.to_dict(), (version or 0) + 1, "", html.Div("Opening the scenario…", className="page info")
+    return scenario.to_dict(thin=True), (version or 0) + 1, "", html.Div("Opening the scenario…", className="page info")
 
 
 def register(app: Dash) -> None:

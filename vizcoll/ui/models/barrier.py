@@ -157,7 +157,7 @@ def scenario_is_grid(scenario: Scenario) -> bool:
 
 def grid_shape(scenario: Scenario, topo: Topology) -> tuple[int, int, int]:
     """(rows, cols, neighbors) of a grid scenario: its spec's, else read off the switches' x / y."""
-    if scenario.uploaded is None and scenario.spec.partition(":")[0] in ("mesh", "grid"):
+    if not scenario.ref and scenario.spec.partition(":")[0] in ("mesh", "grid"):
         try:
             _, spec = parse_spec(scenario.spec)
             rows, cols = spec.get("dims", (4, 4))

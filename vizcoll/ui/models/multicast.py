@@ -274,7 +274,7 @@ def with_tables(scenario: Scenario, contents) -> Scenario:
         raise VizcollError(loaded.error)
     if not loaded.groups:
         raise VizcollError("the file lists no multicast group (no 'Switch 0x…' with MLID lines)")
-    size = len(json.dumps(new.to_dict(), separators=(",", ":")))
+    size = len(json.dumps(new.to_dict(thin=True), separators=(",", ":")))
     if size > MAX_STORE_CHARS:
         raise VizcollError(f"the scenario with these tables would be {size / 1e6:.1f} MB; the browser keeps at most "
                            f"{MAX_STORE_CHARS / 1e6:.0f} MB of scenario (session storage)")

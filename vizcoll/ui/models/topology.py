@@ -48,7 +48,7 @@ def link_label(scenario: Scenario, ref) -> str:
 
 def source_digest(scenario: Scenario) -> str:
     """A short key of the scenario's fabric source (spec or uploaded file), the same after edits and breaks."""
-    raw = json.dumps([scenario.spec, scenario.uploaded], sort_keys=True, separators=(",", ":")).encode()
+    raw = json.dumps([scenario.spec, scenario.ref], sort_keys=True, separators=(",", ":")).encode()
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
