@@ -96,3 +96,64 @@ def test_an_exported_frame_finds_the_links_a_player_step_highlights():
     styles = resolve_styles(elements, [{"selector": links_selector([5, 17]), "style": {"line-color": "#ff7f0e"}}])
     orange = {eid for eid, style in styles.items() if style.get("line-color") == "#ff7f0e"}
     assert {e["data"]["link"] for e in elements if e["data"]["id"] in orange} == {5, 17}
+
+
+def test_parallel_cables_are_drawn_apart_on_the_canvas_and_in_its_static_export():
+    """Two cables between the same two switches: each its own curve (its own bend, opposite sides) on the canvas,
+    the same curves in the export, on the side the Plotly figures draw it (issue 23, item 3)."""
+    from pathlib import Path
+
+    from vizcoll.topology.layout import positions
+    from vizcoll.ui.figures.cytoscape import drawing_figure, resolve_styles
+    from vizcoll.ui.figures.efi import link_middles
+    from vizcoll.ui.figures.topology import base_stylesheet, state_stylesheet
+
+    topo = topo_io.parse((Path(__file__).parents[1] / "data" / "cluster" / "stanzas.txt").read_text(), "stanzas.txt")
+    pos = positions(topo)
+    elements = cytoscape_elements(topo, pos=pos)
+    edge = {e["data"]["link"]: e for e in elements if "source" in e["data"]}
+    hot, cold, alone = edge[0], edge[1], edge[6]  # links 0 and 1: spine-2 to rack-1 (8c10), ports 1-33 and 3-34
+    assert hot["classes"] == cold["classes"] == "parallel" and "bend" not in alone["data"] and alone["classes"] == ""
+    assert (hot["data"]["source"], hot["data"]["target"]) == (cold["data"]["source"], cold["data"]["target"])
+    assert hot["data"]["bend"] == -cold["data"]["bend"] != 0  # opposite sides of the straight line
+    assert "cable 1 of 2" in hot["data"]["hover"] and hot["data"]["name"] == topo.link_label(0)
+    rule = next(r["style"] for r in base_stylesheet() if r["selector"] == ".parallel")
+    assert rule["curve-style"] == "unbundled-bezier" and rule["control-point-distances"] == "data(bend)"
+    styles = resolve_styles(elements, base_stylesheet())
+    assert styles[hot["data"]["id"]]["curve-style"] == "unbundled-bezier"
+    assert styles[alone["data"]["id"]]["curve-style"] == "bezier"
+
+    # the export draws the canvas's curves: the highlighted cable (a player step) through its own middle
+    fig = drawing_figure(elements, base_stylesheet() + state_stylesheet({}, [0], []), 800, 560)
+    where = {e["data"]["id"]: np.array([e["position"]["x"], e["position"]["y"]]) for e in elements
+             if "position" in e}
+
+    def canvas_middle(e):  # cytoscape: the control point `bend` off the middle on (-dy, dx), the curve half-way
+        s, t = where[e["data"]["source"]], where[e["data"]["target"]]
+        d = t - s
+        middle = (s + t) / 2 + np.array([-d[1], d[0]]) / np.hypot(*d) * e["data"]["bend"] / 2
+        return middle * [1, -1]  # the figure's y is upwards
+
+    def path_of(e):
+        trace = next(t for t in fig.data if t.meta and e["data"]["id"] in t.meta)
+        i = trace.meta.index(e["data"]["id"])
+        xs = np.array([np.nan if v is None else v for v in trace.x], dtype=float)
+        ys = np.array([np.nan if v is None else v for v in trace.y], dtype=float)
+        pieces = np.split(np.c_[xs, ys], np.flatnonzero(np.isnan(xs)) + 1)
+        return trace, pieces[i][~np.isnan(pieces[i][:, 0])]
+
+    (orange, hot_path), (grey, cold_path) = path_of(hot), path_of(cold)
+    assert orange.line.color == "#ff7f0e" and grey.line.color == "#b8c2cc"
+    assert np.allclose(hot_path[len(hot_path) // 2], canvas_middle(hot))
+    assert np.allclose(cold_path[len(cold_path) // 2], canvas_middle(cold))
+    assert np.hypot(*(canvas_middle(hot) - canvas_middle(cold))) >= 10  # px apart on the canvas at zoom 1
+    assert len(path_of(alone)[1]) == 2  # a cable alone: a straight line
+
+    # the same side as on the Plotly figures: the sign of (middle - straight middle) across the pair's direction
+    def side(lo, hi, middle) -> float:  # > 0: the middle lies left of the way from lo to hi (y upwards)
+        d, m = hi - lo, middle - (lo + hi) / 2
+        return float(np.sign(d[0] * m[1] - d[1] * m[0]))
+
+    lo, hi = sorted((int(topo.link_a[0]), int(topo.link_b[0])))
+    figure_side = side(pos[lo], pos[hi], link_middles(topo, pos, [0])[0])
+    assert figure_side == side(where[f"n{lo}"] * [1, -1], where[f"n{hi}"] * [1, -1], canvas_middle(hot)) != 0

@@ -13,7 +13,11 @@ that step.
 What is drawn: nodes as markers (``ellipse`` circle, ``round-rectangle`` and
 ``rectangle`` square, ``diamond``, ``triangle``) with their fill, border
 (ring) and label; edges as straight lines with their colour, width and dash,
-in the order of their ``z-index``; arrow heads where a rule sets one. Sizes
+or, where a rule gives them ``curve-style: unbundled-bezier`` and a
+``control-point-distances`` (parallel cables each on its own curve, see
+:func:`vizcoll.ui.figures.topology.cytoscape_elements`), as the same curve
+cytoscape draws (:func:`edge_path`), in the order of their ``z-index``;
+arrow heads where a rule sets one. Sizes
 and widths scale as cytoscape's "fit" does (the drawing's bounding box fills
 the plot area); labels that would be smaller than :data:`MIN_LABEL_PX` at that
 scale are left out, as they would be unreadable.
@@ -26,7 +30,7 @@ from collections import defaultdict
 
 import plotly.graph_objects as go
 
-__all__ = ["resolve_styles", "drawing_figure", "fitted_height", "MIN_LABEL_PX"]
+__all__ = ["resolve_styles", "drawing_figure", "fitted_height", "edge_path", "MIN_LABEL_PX"]
 
 NODE_DEFAULTS = {"background-color": "#999999", "shape": "ellipse", "width": 30, "height": 30, "border-width": 0,
                  "border-color": "#000000", "font-size": 16, "color": "#000000", "text-valign": "top"}
@@ -36,6 +40,7 @@ SYMBOLS = {"ellipse": "circle", "round-rectangle": "square", "rectangle": "squar
 DASHES = {"solid": "solid", "dashed": "dash", "dotted": "dot"}
 POSITIONS = {"top": "top center", "center": "middle center", "bottom": "bottom center"}
 MIN_LABEL_PX = 6
+CURVE_POINTS = 13  # points along a curved edge
 _CLASSES = re.compile(r"^(node|edge)?((?:\.[\w-]+)+)$")
 _DATA = re.compile(r"^(node|edge)?\[\s*(\w+)\s*=\s*([\w.'\"-]+)\s*\]$")
 
@@ -117,6 +122,41 @@ def _radius(style: dict, scale: float) -> float:
     return (float(style["width"]) + float(style["height"])) / 4 * scale + float(style["border-width"]) * scale / 2
 
 
+def _number(value, default: float = 0.0) -> float:
+    """A style value as a number (``"12.5"``, ``12.5``, ``"12.5px"``, or the first of a list ``"12 -12"``)."""
+    text = str(value).split()[0].removesuffix("px") if str(value).strip() else ""
+    try:
+        return float(text)
+    except ValueError:
+        return default
+
+
+def _control(source: tuple[float, float], target: tuple[float, float], style: dict) -> tuple[float, float] | None:
+    """The control point of a curved edge (None: a straight one): for ``curve-style: unbundled-bezier``,
+    ``control-point-distances`` from the point ``control-point-weights`` of the way along, on the normal
+    ``(-dy, dx)`` of the edge's direction with y downwards (cytoscape's model coordinates), as cytoscape puts it."""
+    bend = _number(style.get("control-point-distances", 0))
+    (ax, ay), (bx, by) = source, target
+    dx, dy = bx - ax, ay - by  # y downwards
+    length = (dx * dx + dy * dy) ** 0.5
+    if style.get("curve-style") != "unbundled-bezier" or bend == 0 or length == 0:
+        return None
+    w = _number(style.get("control-point-weights", 0.5), 0.5)
+    return ax + w * (bx - ax) - dy / length * bend, ay + w * (by - ay) - dx / length * bend  # y upwards again
+
+
+def edge_path(source: tuple[float, float], target: tuple[float, float], style: dict) -> list[tuple[float, float]]:
+    """The points of an edge drawn from ``source`` to ``target`` (y upwards, as on the figure): the straight line,
+    or the quadratic curve cytoscape draws through its control point (:func:`_control`)."""
+    control = _control(source, target, style)
+    if control is None:
+        return [source, target]
+    steps = [i / (CURVE_POINTS - 1) for i in range(CURVE_POINTS)]
+    return [tuple((1 - t) ** 2 * s + 2 * t * (1 - t) * c + t * t * e for s, c, e in zip(source, control, target,
+                                                                                         strict=True))
+            for t in steps]
+
+
 def _edge_traces(edges: list[dict], styles: dict, where: dict, scale: float) -> tuple[list, list]:
     """One line trace per (z-index, colour, width, dash), lowest z first (``meta`` = its edge ids), and the
     arrows as annotations (stopping at the border of the node they point at)."""
@@ -134,18 +174,29 @@ def _edge_traces(edges: list[dict], styles: dict, where: dict, scale: float) -> 
     for (_, colour, width, dash), members in sorted(groups.items(), key=lambda item: item[0][0]):
         x, y = [], []
         for edge in members:
-            (ax, ay), (bx, by) = where[edge["data"]["source"]], where[edge["data"]["target"]]
-            x += [ax, bx, None]
-            y += [ay, by, None]
+            path = edge_path(where[edge["data"]["source"]], where[edge["data"]["target"]],
+                             styles[str(edge["data"]["id"])])
+            x += [p[0] for p in path] + [None]
+            y += [p[1] for p in path] + [None]
         traces.append(go.Scatter(x=x, y=y, mode="lines", hoverinfo="skip", showlegend=False,
                                  meta=[str(e["data"]["id"]) for e in members],
                                  line={"color": colour, "width": width, "dash": dash}))
-    notes = [{"x": where[edge["data"][head]][0], "y": where[edge["data"][head]][1], "ax": where[edge["data"][tail]][0],
-              "ay": where[edge["data"][tail]][1], "xref": "x", "yref": "y", "axref": "x", "ayref": "y", "text": "",
-              "showarrow": True, "arrowhead": 2, "arrowsize": 0.6, "arrowwidth": max(width, 1.0),
-              "arrowcolor": colour, "standoff": _radius(styles[str(edge["data"][head])], scale)}
+    notes = [_arrow(edge, tail, head, colour, width, styles, where, scale)
              for edge, tail, head, colour, width in arrows]
     return traces, notes
+
+
+def _arrow(edge: dict, tail: str, head: str, colour: str, width: float, styles: dict, where: dict,
+           scale: float) -> dict:
+    """An arrow head at the ``head`` end of ``edge`` (``"source"`` or ``"target"``), along the edge as it arrives
+    there (from its control point on a curved edge), stopping at the border of the node."""
+    start, end = where[edge["data"][tail]], where[edge["data"][head]]
+    control = _control(where[edge["data"]["source"]], where[edge["data"]["target"]], styles[str(edge["data"]["id"])])
+    start = control or start
+    return {"x": end[0], "y": end[1], "ax": start[0], "ay": start[1], "xref": "x", "yref": "y", "axref": "x",
+            "ayref": "y", "text": "", "showarrow": True, "arrowhead": 2, "arrowsize": 0.6,
+            "arrowwidth": max(width, 1.0), "arrowcolor": colour,
+            "standoff": _radius(styles[str(edge["data"][head])], scale)}
 
 
 def _node_trace(nodes: list[dict], styles: dict, scale: float) -> go.Scatter:

@@ -11,6 +11,20 @@ its ``customdata`` is the link's ``a[pa]-b[pb]`` label
 (:meth:`Topology.link_label`), so a click on it (Plotly ``clickData``) names
 the link. Broken links are drawn dashed in near-black (red means load here),
 with a legend entry.
+
+**Parallel cables** (two or more links between the same two nodes, on other
+ports) are drawn apart, each as its own curve (:func:`link_lines`): a cable
+alone is a straight segment, the cables of a pair bow out to either side,
+their middles :data:`GAP_PX` pixels apart (three cables: one straight between
+two bowed), so each keeps its own colour and width and its own hover point
+(:func:`link_middles`), and the hover and a click always name the cable under
+the pointer. Why curves rather than one bundle whose hover lists its cables:
+a bundle needs one colour for several values (a hot and an idle cable look
+alike), and a click on it could not say which cable to break; the few pixels
+the curves take stay readable even on a pod whose every uplink is doubled.
+The order of a pair's cables (by link id, from the end with the smaller node
+index) is the one the cytoscape canvas uses
+(:func:`vizcoll.ui.figures.topology.cytoscape_elements`).
 """
 
 from __future__ import annotations
@@ -22,21 +36,84 @@ from vizcoll.arrays import unique
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
 from vizcoll.ui.figures.captions import node_hovers
-from vizcoll.ui.figures.labels import add_labels
-from vizcoll.ui.figures.style import DIVERGING, SEQUENTIAL, styled
+from vizcoll.ui.figures.labels import PLOT_HEIGHT, add_labels
+from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
 
-__all__ = ["link_value_figure", "efi_histogram", "groups_hover", "BROKEN"]
+__all__ = ["link_value_figure", "efi_histogram", "groups_hover", "parallel_cables", "link_middles", "link_lines",
+           "BROKEN", "GAP_PX", "BOW"]
 
 BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
 BINS = 9
 LOG_SPAN = 50  # the histogram's link axis turns logarithmic beyond this ratio of counts
+GAP_PX = 12  # px between the middles of two neighboring parallel cables, on a figure at its first size
+BOW = 0.3  # a cable's middle leaves the straight line by at most this fraction of the line's length
+CURVE_POINTS = 9  # points along a bowed cable's curve
 
 
-def _segments(pos: np.ndarray, topo: Topology, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    nan = np.full(len(rows), np.nan)
-    xs = np.stack([pos[topo.link_a[rows], 0], pos[topo.link_b[rows], 0], nan], 1).ravel()
-    ys = np.stack([pos[topo.link_a[rows], 1], pos[topo.link_b[rows], 1], nan], 1).ravel()
-    return xs, ys
+def parallel_cables(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
+    """(lane, count) per link row: ``count`` cables join the link's two nodes, and the link is the one in lane
+    ``lane`` among them (0 for a cable alone; -0.5, 0.5 for two; -1, 0, 1 for three: by link id).
+
+    Examples
+    --------
+    >>> topo = Topology.from_arrays(["s", "t", "h"], [0, 0, 1], [3, 3, 1], [[0, 1, 1, 1], [1, 3, 2, 1],
+    ...                                                                  [1, 2, 0, 2]])  # two cables s-t
+    >>> lanes, counts = parallel_cables(topo)
+    >>> lanes.tolist(), counts.tolist()
+    ([-0.5, 0.0, 0.5], [2, 1, 2])
+    """
+    lo, hi = np.minimum(topo.link_a, topo.link_b), np.maximum(topo.link_a, topo.link_b)
+    order = np.lexsort((topo.link_id, hi, lo))
+    start = np.r_[True, (np.diff(lo[order]) != 0) | (np.diff(hi[order]) != 0)] if len(order) else np.zeros(0, bool)
+    group = np.cumsum(start) - 1
+    first = np.flatnonzero(start)
+    size = np.diff(np.r_[first, len(order)])
+    lanes, counts = np.zeros(len(order)), np.ones(len(order), dtype=np.int64)
+    lanes[order] = np.arange(len(order)) - first[group] - (size[group] - 1) / 2
+    counts[order] = size[group]
+    return lanes, counts
+
+
+def _unit_px(pos: np.ndarray) -> float:
+    """Pixels per unit of ``pos`` on a figure at its first size (as :func:`~vizcoll.ui.figures.labels.
+    plot_pixels` places the nodes)."""
+    span = np.maximum(pos.max(axis=0) - pos.min(axis=0), 1e-9) if len(pos) else np.ones(2)
+    return float(min((HALF - 80) / span[0], PLOT_HEIGHT / span[1]))
+
+
+def link_middles(topo: Topology, pos: np.ndarray, rows=None) -> np.ndarray:
+    """Where the middle of each link ``rows`` (default: all) is drawn, an ``(n, 2)`` array: the middle of its two
+    ends, moved sideways by its lane (:func:`parallel_cables`) times :data:`GAP_PX` for a parallel cable."""
+    rows = np.arange(topo.n_links) if rows is None else np.asarray(rows, dtype=np.int64)
+    a, b = pos[topo.link_a[rows]], pos[topo.link_b[rows]]
+    middle = (a + b) / 2
+    lanes = parallel_cables(topo)[0][rows]
+    bent = np.flatnonzero(lanes != 0)
+    if len(bent):
+        ends = np.c_[topo.link_a[rows[bent]], topo.link_b[rows[bent]]]
+        d = pos[ends.max(axis=1)] - pos[ends.min(axis=1)]  # the pair's direction, whichever end is ``a``
+        length = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-12)
+        shift = np.clip(lanes[bent] * GAP_PX / _unit_px(pos), -BOW * length, BOW * length)
+        middle[bent] += np.c_[-d[:, 1], d[:, 0]] * (shift / length)[:, None]
+    return middle
+
+
+def link_lines(topo: Topology, pos: np.ndarray, rows, middles: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of links ``rows`` for one line trace (NaN between links): a straight segment per cable alone, a
+    curve through its :func:`link_middles` point per parallel cable (``middles``: every link's, when known)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    a, b = pos[topo.link_a[rows]], pos[topo.link_b[rows]]
+    middle = link_middles(topo, pos, rows) if middles is None else middles[rows]
+    bent = np.any(middle != (a + b) / 2, axis=1)
+    nan = np.full((int((~bent).sum()), 1, 2), np.nan)
+    straight = np.concatenate([a[~bent, None], b[~bent, None], nan], axis=1)
+    t = np.linspace(0.0, 1.0, CURVE_POINTS)[None, :, None]
+    control = 2 * middle[bent] - (a[bent] + b[bent]) / 2  # a quadratic curve through the middle at t = 1/2
+    curves = ((1 - t) ** 2 * a[bent, None] + 2 * t * (1 - t) * control[:, None] + t ** 2 * b[bent, None])
+    curves = np.concatenate([curves, np.full((len(curves), 1, 2), np.nan)], axis=1)
+    points = np.concatenate([straight.reshape(-1, 2), curves.reshape(-1, 2)])
+    return points[:, 0], points[:, 1]
 
 
 def _colour(scale: str, fraction: float) -> str:
@@ -72,8 +149,9 @@ def link_value_figure(
     top = float(np.abs(values[rows]).max()) if len(rows) else 0.0
     low = -top if diverging else 0.0
     fig = go.Figure()
+    middles = link_middles(topo, pos)  # once for every trace: each parallel cable on its own curve
     idle = rows[(values[rows] == 0) & ~topo.broken[rows]]
-    xs, ys = _segments(pos, topo, idle)
+    xs, ys = link_lines(topo, pos, idle, middles)
     fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#d9d9d9", "width": 1},
                                name=f"{label} 0 ({len(idle):,} links)", hoverinfo="skip"))
     busy = rows[values[rows] != 0]
@@ -81,23 +159,23 @@ def link_value_figure(
     which = np.clip(np.digitize(values[busy], edges[1:-1]), 0, len(edges) - 2)
     for b in unique(which):
         sel = busy[which == b]
-        xs, ys = _segments(pos, topo, sel)
+        xs, ys = link_lines(topo, pos, sel, middles)
         mid = (edges[b] + edges[b + 1]) / 2
         colour = _colour(scale, (mid - low) / ((top - low) or 1))
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", showlegend=False, hoverinfo="skip",
                                    line={"color": colour, "width": 1.5 + 3.5 * abs(mid) / (top or 1)}))
     broken = rows[topo.broken[rows]]
     if len(broken):
-        xs, ys = _segments(pos, topo, broken)
+        xs, ys = link_lines(topo, pos, broken, middles)
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": BROKEN, "width": 2.5, "dash": "dash"},
                                    name=f"broken link{'s' * (len(broken) > 1)} ({len(broken):,})",
                                    hoverinfo="skip"))
     if highlight is not None and len(highlight):
-        xs, ys = _segments(pos, topo, np.asarray(highlight))
+        xs, ys = link_lines(topo, pos, np.asarray(highlight), middles)
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#1f3a5f", "width": 5},
                                    name="selected tree", hoverinfo="skip"))
     _add_nodes(fig, topo, pos)
-    _add_hover(fig, topo, pos, rows, values, hover, label, clickable)
+    _add_hover(fig, topo, middles, rows, values, hover, label, clickable)
     fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
                              marker={"colorscale": scale, "cmin": low, "cmax": max(top, 1), "color": [0],
                                      "showscale": True, "colorbar": {"title": {"text": label}, "thickness": 14}}))
@@ -122,21 +200,25 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
     add_labels(fig, topo, pos)
 
 
-def _add_hover(fig, topo, pos, rows, values, hover, label, clickable=False) -> None:
-    """Invisible points at link middles carrying the hover text and the link's label (only loaded and broken
-    links on big fabrics)."""
+def _add_hover(fig, topo, middles, rows, values, hover, label, clickable=False) -> None:
+    """Invisible points at link middles (``middles``, see :func:`link_middles`: each parallel cable on its own
+    curve) carrying the hover text and the link's label (only loaded and broken links on big fabrics)."""
     shown = rows if len(rows) <= 20_000 else rows[(values[rows] != 0) | topo.broken[rows]][:20_000]
     a, b = topo.link_a[shown], topo.link_b[shown]
     labels = _texts(topo.link_label(r) for r in shown.tolist())
     click = ("<br><i>click: repair this link</i>", "<br><i>click: break this link</i>") if clickable else ("", "")
     ids, pa, pb = topo.link_id[shown].tolist(), topo.link_pa[shown].tolist(), topo.link_pb[shown].tolist()
     broken, names = topo.broken[shown].tolist(), topo.names
+    lanes, counts = parallel_cables(topo)
+    cables = [f"<br>cable {int(lane + (n + 1) / 2)} of {n} between these two" if n > 1 else ""
+              for lane, n in zip(lanes[shown].tolist(), counts[shown].tolist(), strict=True)]
     text = _texts(f"link {lid}: {names[i]}[{p}] – {names[j]}[{q}]"
-                  + ("<br><b>broken</b>" if cut else f"<br>{label} {value:g}")
+                  + ("<br><b>broken</b>" if cut else f"<br>{label} {value:g}") + cable
                   + (f"<br>{hover[r]}" if hover and hover[r] else "") + click[0 if cut else 1]
-                  for r, i, j, lid, p, q, cut, value in zip(shown.tolist(), a.tolist(), b.tolist(), ids, pa, pb,
-                                                             broken, values[shown].tolist(), strict=True))
-    fig.add_trace(go.Scattergl(x=(pos[a, 0] + pos[b, 0]) / 2, y=(pos[a, 1] + pos[b, 1]) / 2, mode="markers",
+                  for r, i, j, lid, p, q, cut, value, cable in zip(shown.tolist(), a.tolist(), b.tolist(), ids, pa,
+                                                                    pb, broken, values[shown].tolist(), cables,
+                                                                    strict=True))
+    fig.add_trace(go.Scattergl(x=middles[shown, 0], y=middles[shown, 1], mode="markers",
                                marker={"size": 10, "opacity": 0}, text=text, hoverinfo="text", showlegend=False,
                                customdata=labels, name="links"))
 

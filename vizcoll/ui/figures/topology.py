@@ -5,6 +5,17 @@ Small fabrics are drawn node by node with dash-cytoscape (preset positions from
 drawn as their blocks and bundles of links (:mod:`vizcoll.ui.figures.blocks`),
 and one group of them alone on the canvas, so the page stays responsive at
 tens of thousands of nodes.
+
+Parallel cables (two or more links between the same two nodes) are drawn as
+distinct curves, as on the Plotly figures (:mod:`vizcoll.ui.figures.efi`):
+each carries the class ``parallel`` and its own bend (``data.bend``, the
+distance of its control point from the straight line, for cytoscape's
+``unbundled-bezier``), so that every cable keeps its own colour, its own
+hover and its own click. The bends are computed here rather than left to
+cytoscape's bundled ``bezier``, whose order follows the canvas's internal
+element order (it changes with edits): a cable is always on the same side,
+on the page and in the static export
+(:func:`vizcoll.ui.figures.cytoscape.drawing_figure`).
 """
 
 from __future__ import annotations
@@ -17,6 +28,7 @@ from vizcoll.topology.layout import positions, unit
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, fitted_captions, node_hovers
+from vizcoll.ui.figures.efi import BOW, parallel_cables
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.style import FULL
 from vizcoll.ui.limits import DRAWN_NODES
@@ -31,6 +43,7 @@ PALETTE = ["#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#a
 STATE_COLOURS = {"root": "#f5b800", "received": "#2ca02c", "forwarding": "#2ca02c", "done": "#2ca02c",
                  "unreachable": "#d62728"}
 BROKEN = "#d62728"
+CANVAS_GAP = 14  # px between the middles of two neighboring parallel cables on the canvas (before zooming)
 
 
 def _pixel_positions(topo: Topology, pos: np.ndarray | None = None) -> np.ndarray:
@@ -66,13 +79,31 @@ def links_selector(link_ids) -> str:
     return ", ".join(f"edge[link = {int(lid)}]" for lid in link_ids)
 
 
+def _bends(topo: Topology, pixels: np.ndarray) -> np.ndarray:
+    """Each link's bend on the canvas (0 for a cable alone): cytoscape's ``unbundled-bezier`` puts its control
+    point this far from the middle of its ends, along the normal ``(-dy, dx)`` of its own direction (source ->
+    target, y downwards); the curve's middle is half-way there, :data:`CANVAS_GAP` px times its lane
+    (:func:`~vizcoll.ui.figures.efi.parallel_cables`) off the straight line (at most :data:`~vizcoll.ui.
+    figures.efi.BOW` of its length), on the side the Plotly figures draw it."""
+    lanes, _ = parallel_cables(topo)
+    bends = np.zeros(topo.n_links)
+    rows = np.flatnonzero(lanes != 0)
+    d = pixels[topo.link_b[rows]] - pixels[topo.link_a[rows]]
+    length = np.hypot(d[:, 0], d[:, 1])
+    shift = np.clip(lanes[rows] * CANVAS_GAP, -BOW * length, BOW * length)
+    # the figures' side, (-dy, dx) from the smaller node index with y upwards, is the other side here (y downwards)
+    bends[rows] = 2 * shift * np.where(topo.link_a[rows] < topo.link_b[rows], -1.0, 1.0)
+    return bends
+
+
 def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None,
                        pos: np.ndarray | None = None) -> list[dict]:
     """Nodes ``n<index>`` at ``pos`` (default :func:`positions`; ``data.label`` = the node's name,
     ``data.caption`` = what is written under it, see :func:`fitted_captions`, ``data.hover`` = its name,
     description and GUID, see :func:`node_hovers`) and edges :func:`edge_id`
     (``data.link`` = the link id, ``data.name`` = its ``a[pa]-b[pb]`` label); ``colour_of`` maps node ->
-    communicator."""
+    communicator. A parallel cable has the class ``parallel``, its bend (``data.bend``, see :func:`_bends`) and
+    a hover saying which of the cables it is (``data.hover``)."""
     pixels = _pixel_positions(topo, pos)
     colour_of = colour_of or {}
     nodes = []
@@ -83,22 +114,34 @@ def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None,
             classes += f" comm{colour_of[i] % len(PALETTE)}"
         nodes.append({"data": {"id": f"n{i}", "label": name, "caption": caption, "hover": hover},
                       "classes": classes, "position": {"x": float(pixels[i, 0]), "y": float(pixels[i, 1])}})
+    return nodes + _edges(topo, pixels)
+
+
+def _edges(topo: Topology, pixels: np.ndarray) -> list[dict]:
+    """The edges of :func:`cytoscape_elements`."""
     is_global = topo.link_attrs.get("global", np.zeros(topo.n_links, dtype=int))
+    lanes, counts = parallel_cables(topo)
+    bends = _bends(topo, pixels)
     edges = []
     for row in range(topo.n_links):
         lid = int(topo.link_id[row])
         a, b = int(topo.link_a[row]), int(topo.link_b[row])
         classes = "broken" if topo.broken[row] else ("global" if is_global[row] == 1 else "")
-        edges.append({"data": {"id": edge_id(topo, row), "source": f"n{a}", "target": f"n{b}", "link": lid,
-                               "name": topo.link_label(row),
-                               "label": f"link {lid}: {topo.names[a]}[{topo.link_pa[row]}] – "
-                                        f"{topo.names[b]}[{topo.link_pb[row]}]"},
-                      "classes": classes})
-    return nodes + edges
+        data = {"id": edge_id(topo, row), "source": f"n{a}", "target": f"n{b}", "link": lid,
+                "name": topo.link_label(row),
+                "label": f"link {lid}: {topo.names[a]}[{topo.link_pa[row]}] – {topo.names[b]}[{topo.link_pb[row]}]"}
+        if counts[row] > 1:
+            classes = f"{classes} parallel".lstrip()
+            data["bend"] = round(float(bends[row]), 2)
+            data["hover"] = f"{data['label']} · cable {int(lanes[row] + (counts[row] + 1) / 2)} of {counts[row]} " \
+                            "between these two"
+        edges.append({"data": data, "classes": classes})
+    return edges
 
 
 def base_stylesheet() -> list[dict]:
-    """Shapes and colours: switches, end nodes, broken / global links, communicator colours."""
+    """Shapes and colours: switches, end nodes, broken / global links, parallel cables each on its own curve
+    (:func:`_bends`), communicator colours."""
     sheet = [
         {"selector": "node", "style": {"label": "data(caption)", "font-size": FONT, "font-family": FONT_FAMILY,
                                        "text-valign": "bottom", "text-margin-y": 2, "color": "#333",
@@ -108,6 +151,8 @@ def base_stylesheet() -> list[dict]:
         {"selector": ".endpoint", "style": {"shape": "ellipse", "width": 12, "height": 12,
                                             "background-color": "#9aa5b1"}},
         {"selector": "edge", "style": {"width": 1.5, "line-color": "#b8c2cc", "curve-style": "bezier"}},
+        {"selector": ".parallel", "style": {"curve-style": "unbundled-bezier", "control-point-distances": "data(bend)",
+                                            "control-point-weights": 0.5, "edge-distances": "node-position"}},
         {"selector": ".global", "style": {"line-color": "#7f7f7f", "line-style": "dotted"}},
         {"selector": ".broken", "style": {"line-color": BROKEN, "line-style": "dashed", "width": 3,
                                           "target-arrow-shape": "none", "source-label": "✕"}},

@@ -20,7 +20,7 @@ from vizcoll.trees.tree import Tree
 from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.captions import node_hovers
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.efi import link_value_figure
+from vizcoll.ui.figures.efi import link_lines, link_value_figure
 from vizcoll.ui.figures.style import styled
 from vizcoll.ui.figures.topology import PALETTE
 
@@ -177,20 +177,13 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
         fig.update_traces(selector={"marker.showscale": True}, marker_colorbar_dtick=1)
     cut = np.flatnonzero(topo.broken & (values > 0))
     if len(cut):  # a route over a broken link (a tree as built on the intact fabric): white dashes cut its colour
-        a, b = topo.link_a[cut], topo.link_b[cut]
-        nan = np.full(len(cut), np.nan)
-        fig.add_trace(go.Scattergl(x=np.stack([pos[a, 0], pos[b, 0], nan], 1).ravel(),
-                                   y=np.stack([pos[a, 1], pos[b, 1], nan], 1).ravel(), mode="lines",
-                                   line={"color": "#fff", "width": 3, "dash": "dash"}, hoverinfo="skip",
-                                   name=f"⚠ broken, yet on a route ({len(cut)})"))
+        xs, ys = link_lines(topo, pos, cut)  # each parallel cable on its own curve, as link_value_figure draws it
+        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#fff", "width": 3, "dash": "dash"},
+                                   hoverinfo="skip", name=f"⚠ broken, yet on a route ({len(cut)})"))
     if overlay:
-        sel = [rows[int(lid)] for lid in overlay]
-        a, b = topo.link_a[sel], topo.link_b[sel]
-        nan = np.full(len(sel), np.nan)
-        fig.add_trace(go.Scatter(x=np.stack([pos[a, 0], pos[b, 0], nan], 1).ravel(),
-                                 y=np.stack([pos[a, 1], pos[b, 1], nan], 1).ravel(), mode="lines",
-                                 line={"color": CROSS_COLOUR, "width": 1.5, "dash": "dot"}, name=overlay_name,
-                                 hoverinfo="skip"))
+        xs, ys = link_lines(topo, pos, [rows[int(lid)] for lid in overlay])
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"color": CROSS_COLOUR, "width": 1.5, "dash": "dot"},
+                                 name=overlay_name, hoverinfo="skip"))
     symbols = {0: ("star", ROOT_COLOUR, 16), 1: ("square-open", "#d35400", 15), 2: ("diamond", "#8e44ad", 11)}
     for i, (name, nodes) in enumerate((marks or {}).items()):
         symbol, colour, size = symbols[i % len(symbols)]
