@@ -1,5 +1,6 @@
 """Exports in a real browser: from each of the 7 pages the figure pack, and from every player an animation, land
-in the browser's download folder (Chromium told to save downloads there, as a user's browser does)."""
+in the browser's download folder (Chromium told to save downloads there, as a user's browser does); a drawing's
+PNG and SVG at every size (the canvas's own image, or the overview rendered on the server)."""
 
 from __future__ import annotations
 
@@ -77,4 +78,36 @@ def test_the_figure_pack_and_every_animation_download_from_the_page(page, downlo
     assert any(n.endswith(".svg") for n in archive.namelist()) and any(n.endswith(".csv") for n in archive.namelist())
     assert page.duo.find_element(f"#{pack}-message").text.startswith(name)
     page.screenshot(f"export-{pack}.png")
+    assert page.duo.get_logs() == []
+
+
+def download_to(page, folder: Path) -> Path:
+    """Save the next downloads to ``folder`` (two downloads of one name never clash)."""
+    folder.mkdir()
+    page.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(folder)})
+    return folder
+
+
+def test_png_and_svg_download_at_every_size_on_the_topology_page(page, downloads):
+    page.open("/topology")
+    press(page, "#topo-png")  # the canvas draws the fabric: the browser saves cytoscape's own image
+    assert downloaded(downloads, "vizcoll-topology.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    press(page, "#topo-svg")
+    assert b"<svg" in downloaded(downloads, "vizcoll-topology.svg")[:400]
+    page.generate("torus:10x10x8,hosts=1")  # 1,600 nodes: the overview, and an empty canvas
+    until(lambda: page.duo.find_element("#topo-large").is_displayed(), 60, msg="the overview is not drawn")
+    for fmt in ("png", "svg"):
+        folder = download_to(page, downloads / fmt)
+        press(page, f"#topo-{fmt}")
+        until(lambda f=fmt: page.duo.find_element("#topo-image-message").text.startswith(f"vizcoll-topology.{f}:"),
+              120, msg=f"{fmt}: {page.duo.find_element('#topo-image-message').text!r}")
+        data = downloaded(folder, f"vizcoll-topology.{fmt}")
+        print(f"vizcoll-topology.{fmt}: {len(data):,} bytes")
+        assert data.startswith(b"\x89PNG\r\n\x1a\n" if fmt == "png" else b"<svg")
+        assert len(data) >= (20_000 if fmt == "png" else 5_000)
+    assert "rendered on the server" in page.duo.find_element("#topo-image-message").text
+    assert not page.duo.find_element("#topo-image-job").is_displayed()  # the job bar is gone when it is done
+    page.driver.set_window_size(1280, 720)
+    page.driver.execute_script("document.getElementById('topo-png').scrollIntoView({block: 'center'});")
+    page.screenshot("image-download-topology.png")
     assert page.duo.get_logs() == []

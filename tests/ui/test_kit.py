@@ -47,10 +47,10 @@ def test_controls():
     assert kit.download_button("Download PNG", "bar-png").n_clicks == 0
 
 
-def test_png_download_is_wired_on_the_app():
+def test_image_download_is_wired_on_the_app():
     app = Dash(__name__)
-    kit.png_download(app, "bar-png", "bar-canvas", "vizcoll-barrier")
-    assert "bar-canvas.generateImage" in app.callback_map
+    kit.register_image_download(app, "bar-png", "bar-canvas", "barrier", "vizcoll-barrier")
+    assert any(key.startswith("..bar-canvas.generateImage..") for key in app.callback_map)
 
 
 def test_one_blank_figure():

@@ -4,16 +4,39 @@ Forms (:func:`field`, :func:`number_input`, :func:`dropdown`), panels
 (:func:`section`, :func:`panel`), text boxes (:func:`message_box` for
 problems, :func:`status_box` for what a view did, :func:`info`), graphs with
 the SVG export button (:func:`graph`, :func:`graph_config`) and downloads
-(:func:`download_button`, :func:`png_download` for a cytoscape drawing).
-Blank figures are a figure builder: :func:`vizcoll.ui.figures.common.blank_figure`.
+(:func:`download_button`; :func:`image_download` and :func:`register_image_download` for a drawing's PNG and
+SVG at every size). Blank figures are a figure builder: :func:`vizcoll.ui.figures.common.blank_figure`.
+
+A drawing's image: while the cytoscape canvas draws the fabric node by node, the browser saves the canvas's own
+PNG or SVG at once (cytoscape.js's ``generateImage``); while the page shows a Plotly figure instead (a fabric of
+more than :data:`~vizcoll.ui.limits.DRAWN_NODES` nodes: its overview, or a large group alone), the canvas is empty
+and the figure is rendered on the server (kaleido, :func:`vizcoll.ui.export.render.render`) in a background job
+with a progress text and a Cancel button, then sent with a ``dcc.Download``. Nothing is ever sent empty: a failure
+is a "⚠" line saying why.
 """
 
 from __future__ import annotations
 
-from dash import Dash, Input, Output, dcc, html
+import dash_cytoscape as cyto
+import plotly.graph_objects as go
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.ui import jobs
+from vizcoll.ui.calls import SCENARIO, checked, topology_of
+from vizcoll.ui.export.render import RENDER_TIMEOUT_S, render
+from vizcoll.ui.figures.topology import SMALL_LIMIT, fabric_drawing
+from vizcoll.ui.models.parts import FabricView, drawn_view
 
 __all__ = ["field", "section", "panel", "graph_config", "graph", "message_box", "status_box", "info",
-           "number_input", "dropdown", "download_button", "png_download", "job_bar"]
+           "number_input", "dropdown", "download_button", "job_bar", "image_download", "register_image_download",
+           "image_ids", "image_request", "image_job", "drawn_figure", "IMAGE_FORMATS"]
+
+IMAGE_FORMATS = {"png": "image/png", "svg": "image/svg+xml"}  # a drawing's image formats and their MIME types
+IMAGE_WIDTH, IMAGE_HEIGHT = 1280, 720  # px of a figure rendered on the server (its own height when it has one)
+PNG_SCALE = 2  # a rendered PNG has twice the pixels (sharp when printed or zoomed)
+IMAGE_POLL_MS = 400  # how often a page asks the render job for its progress
 
 
 def field(label: str, component) -> html.Div:
@@ -77,12 +100,6 @@ def download_button(label: str, id: str) -> html.Button:  # noqa: A002
     return html.Button(label, id=id, n_clicks=0)
 
 
-def png_download(app: Dash, button: str, canvas: str, filename: str) -> None:
-    """Wire ``button`` to save the cytoscape drawing ``canvas`` as ``filename``.png."""
-    app.callback(Output(canvas, "generateImage"), Input(button, "n_clicks"), prevent_initial_call=True)(
-        lambda _: {"type": "png", "action": "download", "filename": filename})
-
-
 def job_bar(prefix: str) -> html.Div:
     """A background job's progress bar, its text and its Cancel button (see :func:`vizcoll.ui.jobs.background`);
     hidden (class ``job``) unless a job runs (class ``job running``)."""
@@ -90,3 +107,131 @@ def job_bar(prefix: str) -> html.Div:
         html.Progress(id=f"{prefix}-progress", value="0", max="1"),
         html.Span(id=f"{prefix}-progress-text", className="job-text"),
         html.Button("Cancel", id=f"{prefix}-cancel", n_clicks=0, disabled=True, className="small")])
+
+
+# ---------------------------------------------------------------- a drawing's image (PNG or SVG)
+def image_ids(png: str) -> dict[str, str]:
+    """The ids of the image controls of the PNG button ``png`` (``<b>-png``, e.g. ``topo-png``): the SVG button
+    ``<b>-svg``, the job bar of prefix ``<b>-image`` (``<b>-image-job``, ``-progress``, ``-cancel``), the line
+    ``<b>-image-message``, the job's order ``<b>-image-order`` and the download ``<b>-image-file``."""
+    base = png.removesuffix("-png")
+    return {"png": png, "svg": f"{base}-svg", "job": f"{base}-image", "message": f"{base}-image-message",
+            "order": f"{base}-image-order", "file": f"{base}-image-file"}
+
+
+def image_download(png: str, *others) -> html.Div:
+    """The "Download PNG" (id ``png``) and "Download SVG" buttons of a drawing, then ``others`` in the same row,
+    the job bar of a render on the server, the line saying what was made or why not (see :func:`image_ids`)."""
+    ids = image_ids(png)
+    return html.Div(className="image-download", children=[
+        html.Div(className="buttons", children=[download_button("Download PNG", png),
+                                                download_button("Download SVG", ids["svg"]), *others]),
+        job_bar(ids["job"]), status_box(ids["message"]), dcc.Store(id=ids["order"]), dcc.Download(id=ids["file"])])
+
+
+def _pressed(clicks) -> bool:
+    return isinstance(clicks, int) and not isinstance(clicks, bool) and clicks >= 1
+
+
+def _on_canvas(view: FabricView) -> bool:
+    """Whether the page draws ``view`` node by node on its cytoscape canvas (else as a Plotly figure)."""
+    return view.overview is None and view.topo.n_nodes <= SMALL_LIMIT
+
+
+def drawn_figure(page: str, scenario: Scenario) -> tuple[go.Figure | None, str]:
+    """(The Plotly figure ``page`` shows instead of its canvas, what it shows): the overview of a fabric of more
+    than :data:`~vizcoll.ui.figures.topology.SMALL_LIMIT` nodes or a large group alone; (None, "") while the
+    canvas draws the fabric."""
+    view = drawn_view(scenario, page)
+    if _on_canvas(view):
+        return None, ""
+    topo = topology_of(scenario)
+    what = "the fabric's overview" if view.overview is not None else f"{view.name} alone"
+    return fabric_drawing(view, topo)[1], f"{what} ({topo.n_nodes:,} nodes)"
+
+
+def image_request(fmt: str, data, order_now, page: str, filename: str) -> tuple:
+    """What "Download PNG" / "Download SVG" (``fmt``) does on ``page`` for the scenario store ``data``: (the canvas's
+    ``generateImage``, the render job's order, the line, its class). While the canvas draws the fabric, the browser
+    saves its drawing at once; else the job renders the page's figure on the server (see :func:`image_job`)."""
+    if not isinstance(fmt, str) or fmt not in IMAGE_FORMATS:
+        return no_update, no_update, f"⚠ unknown image format {str(fmt)[:20]!r}", "flag warn"
+    scenario, message = checked(data)
+    if scenario is None:
+        return no_update, no_update, message, "flag warn"
+    try:
+        canvas = _on_canvas(drawn_view(scenario, page))
+    except VizcollError as exc:
+        return no_update, no_update, f"⚠ {exc}", "flag warn"
+    if canvas:
+        image = {"type": fmt, "action": "download", "filename": filename, "options": {"bg": "#ffffff"}}
+        return image, no_update, "", "flag"
+    return no_update, jobs.order(True, order_now, format=fmt), "", "flag"
+
+
+def image_job(set_progress, order, data, page: str, filename: str) -> tuple:
+    """(A background job.) The figure ``page`` shows instead of its canvas (:func:`drawn_figure`) rendered on the
+    server in the ``order``'s format: (the ``dcc.Download`` data, a line saying what was made, its class). Nothing
+    is sent when anything fails: the line says why ("⚠ ...")."""
+    fmt = order.get("format") if isinstance(order, dict) else None
+    if not isinstance(fmt, str) or fmt not in IMAGE_FORMATS:
+        return no_update, "⚠ the browser sent a malformed image request: press the button again", "flag warn"
+    scenario, message = checked(data)
+    if scenario is None:
+        return no_update, message, "flag warn"
+    set_progress((0, 2, "Drawing the figure…"))
+    try:
+        figure, what = drawn_figure(page, scenario)
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}", "flag warn"
+    if figure is None:
+        return no_update, "⚠ the fabric is drawn on the canvas now: press the button again", "flag warn"
+    set_progress((1, 2, f"Rendering the {fmt.upper()} on the server (a few seconds)…"))
+    height = int(figure.layout.height or IMAGE_HEIGHT)
+    try:
+        content = render(figure, fmt, IMAGE_WIDTH, height, PNG_SCALE if fmt == "png" else 1)
+    except Exception as exc:  # noqa: BLE001 (kaleido, the browser or a timeout: the page says why, nothing is sent)
+        return no_update, f"⚠ the {fmt.upper()} could not be rendered on the server: {_reason(exc)}", "flag warn"
+    if not content:
+        return no_update, f"⚠ the renderer gave an empty {fmt.upper()}: nothing was sent (press the button again)", \
+            "flag warn"
+    name = f"{filename}.{fmt}"
+    size = f"{IMAGE_WIDTH * PNG_SCALE:,}×{height * PNG_SCALE:,} px, " if fmt == "png" else ""
+    return (dcc.send_bytes(content, name, type=IMAGE_FORMATS[fmt]),
+            f"{name}: {what}, rendered on the server, {size}{len(content) / 1e3:,.0f} kB.", "flag")
+
+
+def _reason(exc: Exception) -> str:
+    """One line saying why a render failed (no traceback)."""
+    if isinstance(exc, TimeoutError):
+        return f"it took longer than {RENDER_TIMEOUT_S} s"
+    text = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
+    return text or type(exc).__name__
+
+
+def register_image_download(app: Dash, png: str, canvas: str, page: str, filename: str) -> None:
+    """Wire the buttons of :func:`image_download` (``png``: the PNG button's id) to save ``page``'s drawing as
+    ``filename``.png or .svg: the cytoscape ``canvas``'s own image, or its figure rendered on the server by a
+    background job (progress, Cancel; both buttons disabled meanwhile)."""
+    cyto.load_extra_layouts()  # cytoscape.js's SVG export (cytoscape-svg) is in dash-cytoscape's extra bundle only
+    ids = image_ids(png)
+
+    def ask(png_clicks, svg_clicks, data, order_now):
+        if not (_pressed(png_clicks) or _pressed(svg_clicks)):
+            return (no_update,) * 4
+        return image_request("svg" if ctx.triggered_id == ids["svg"] else "png", data, order_now, page, filename)
+
+    def make(set_progress, order, data):
+        return image_job(set_progress, order, data, page, filename)
+
+    app.callback(
+        Output(canvas, "generateImage"), Output(ids["order"], "data"), Output(ids["message"], "children"),
+        Output(ids["message"], "className"), Input(png, "n_clicks"), Input(ids["svg"], "n_clicks"),
+        State(SCENARIO, "data"), State(ids["order"], "data"), prevent_initial_call=True,
+    )(ask)
+    app.callback(
+        Output(ids["file"], "data"), Output(ids["message"], "children", allow_duplicate=True),
+        Output(ids["message"], "className", allow_duplicate=True), Input(ids["order"], "data"),
+        State(SCENARIO, "data"), prevent_initial_call=True, interval=IMAGE_POLL_MS,
+        **jobs.background(ids["job"], (png, ids["svg"])),
+    )(make)

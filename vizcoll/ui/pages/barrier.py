@@ -55,11 +55,12 @@ from vizcoll.ui.components.kit import (
     dropdown,
     field,
     graph,
+    image_download,
     info,
     job_bar,
     message_box,
     number_input,
-    png_download,
+    register_image_download,
     section,
     status_box,
 )
@@ -136,8 +137,7 @@ def body(scenario: Scenario) -> html.Div:
              "closest to their destination (the paper's rule) and detour along a shortest live path when that would "
              f"loop; on any other fabric the processes (up to {model.MAX_PROCESSES}) are end nodes and messages "
              "follow min-hop routes around the broken links."),
-        html.Div(className="buttons", children=[download_button("Download PNG", BAR_PNG), download_button(
-            "Download GOAL", BAR_GOAL), dcc.Download(id=BAR_GOAL_FILE)]),
+        image_download(BAR_PNG, download_button("Download GOAL", BAR_GOAL), dcc.Download(id=BAR_GOAL_FILE)),
         info("Download GOAL: this barrier as LogGOPSim's schedule (on a grid every hop of one barrier, ranks = the "
              "grid's switches; elsewhere the algorithm's logical pattern on the processes). Open it on Schedules."),
         message_box(BAR_GOAL_MESSAGE), figure_pack(BAR_PACK),
@@ -272,7 +272,7 @@ def register(app: Dash) -> None:
         State(BAR_PARAMS, "data"), State(SCENARIO, "data"),
     )(render_step)
     _register_views(app)
-    png_download(app, BAR_PNG, BAR_CANVAS, "vizcoll-barrier")
+    register_image_download(app, BAR_PNG, BAR_CANVAS, PAGE, "vizcoll-barrier")
     app.callback(Output(BAR_GOAL_FILE, "data"), Output(BAR_GOAL_MESSAGE, "children"), Input(BAR_GOAL, "n_clicks"),
                  State(SCENARIO, "data"), prevent_initial_call=True)(export_goal)
 
@@ -345,7 +345,7 @@ def update(tap_edge, _use_grid, _repair, drawn, size, neighbors, algo, judge, ba
             new = new.with_params(model.PAGE, params)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
-    return (no_update if new == scenario else new.to_dict()), bad
+    return (no_update if new == scenario else new.to_dict(thin=True)), bad
 
 
 def break_at_random(set_progress, clicks, rate, seed, data):

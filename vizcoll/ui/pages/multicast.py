@@ -247,13 +247,13 @@ def update(algo_a, algo_b, part, group, click_a, click_b, click_diff, _use_prese
     clicks = dict(zip(FIGURES, (click_a, click_b, click_diff), strict=True))
     try:
         if trigger == MC_USE_PRESET:
-            return preset_scenario(preset, scenario).to_dict(), ""
+            return preset_scenario(preset, scenario).to_dict(thin=True), ""
         if trigger in clicks:
             label = clicked_label(clicks[trigger])
             if label is None:
                 return no_update, ("Click the middle of a link (its hover names it) to break or repair it; the "
                                    "overview has no links to click: choose a part above.")
-            return scenario.toggled(label).to_dict(), ""
+            return scenario.toggled(label).to_dict(thin=True), ""
         topo = topology_of(scenario)
         try:
             groups = groups_of(scenario)
@@ -280,8 +280,8 @@ def load_tables(contents, _forget, filename, data):
     name = filename if isinstance(filename, str) and filename.strip() else "the file"
     try:
         if ctx.triggered_id == MC_TABLES_FORGET:
-            return without_tables(scenario).to_dict(), "", no_update
-        return with_tables(scenario, contents).to_dict(), "", None
+            return without_tables(scenario).to_dict(thin=True), "", no_update
+        return with_tables(scenario, contents).to_dict(thin=True), "", None
     except VizcollError as exc:
         what = "The tables" if ctx.triggered_id == MC_TABLES_FORGET else f"{name[:80]} was not loaded"
         return no_update, f"⚠ {what}: {exc}", None

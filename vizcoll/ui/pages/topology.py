@@ -39,9 +39,10 @@ from vizcoll.ui.components.kit import (
     dropdown,
     field,
     graph,
+    image_download,
     job_bar,
     message_box,
-    png_download,
+    register_image_download,
     section,
 )
 from vizcoll.ui.components.player import pid, player, register_player
@@ -141,7 +142,7 @@ def _controls(scenario: Scenario) -> html.Div:
                     dcc.Dropdown(id=TOPO_EXPORT_FORMAT, options=list(topo_io.FORMATS), value="json",
                                  clearable=False, className="grow"),
                     download_button("Export topology", TOPO_EXPORT_TOPO)]),
-                download_button("Download PNG", TOPO_PNG), figure_pack(TOPO_PACK)),
+                image_download(TOPO_PNG), figure_pack(TOPO_PACK)),
     ])
 
 
@@ -152,7 +153,7 @@ def _upload(id_: str, what: str, hint: str) -> dcc.Upload:
 
 
 def _fabric_section(scenario: Scenario) -> html.Details:
-    name = scenario.spec.partition(":")[0] if scenario.uploaded is None else None
+    name = scenario.spec.partition(":")[0] if not scenario.ref else None
     return section(
         "Fabric",
         dcc.Dropdown(id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False),
@@ -338,7 +339,7 @@ def register(app: Dash) -> None:
         State(SCENARIO, "data"), State(TOPO_EXPORT_FORMAT, "value"), prevent_initial_call=True,
     )(export)
     app.callback(Output(TOPO_SPEC_HELP, "children"), Input(TOPO_GENERATOR, "value"))(spec_help)
-    png_download(app, TOPO_PNG, TOPO_CANVAS, "vizcoll-topology")
+    register_image_download(app, TOPO_PNG, TOPO_CANVAS, PAGE, "vizcoll-topology")
 
 
 def _scenario_inputs() -> dict:
@@ -409,9 +410,9 @@ def _updated(trigger, scenario, values: dict) -> tuple:
     root = root_of(new, topo)
     if trigger != TOPO_ROOT and root:
         new = new.with_params(PAGE, {**new.params.get(PAGE, {}), "root": root})
-    generator = new.spec.partition(":")[0] if new.uploaded is None else None
+    generator = new.spec.partition(":")[0] if not new.ref else None
     comm_edit = _edited_comm(old, new, values["comm_edit"])
-    store = no_update if new == old else new.to_dict()
+    store = no_update if new == old else new.to_dict(thin=True)
     notes = topo.meta.get("warnings") if trigger == TOPO_UPLOAD else None
     message = f"Read {new.name} as the real tools do: " + "; ".join(notes) + "." if notes else ""
     return (store, message, generator if generator in EXAMPLE_SPECS else None, root, comm_edit, None, None)
@@ -445,7 +446,7 @@ def render_scenario(scenario_dict):
     names = [topo.names[i] for i in (topo.endpoints if len(topo.endpoints) else topo.switches)]
     root = root_of(scenario, topo)
     options = names[:500] + ([root] if root and root not in names[:500] else [])
-    spec = scenario.spec if scenario.uploaded is None else ""
+    spec = scenario.spec if not scenario.ref else ""
     return (elements, shown if small else hidden, no_update if small else figure, hidden if small else shown,
             {} if small else hidden, counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern,
             canvas_layout(f"{source_digest(scenario)}:{view.part}"), part_options(scenario, topo), view.part)

@@ -319,9 +319,9 @@ def update(*args):
     trigger = ctx.triggered_id
     try:
         if trigger == TREES_USE_PRESET:
-            return preset_scenario(scenario, preset).to_dict(), ""
+            return preset_scenario(scenario, preset).to_dict(thin=True), ""
         if trigger == TREES_CANVAS:
-            return scenario.toggled(tapped_link(tap_edge)).to_dict(), ""
+            return scenario.toggled(tapped_link(tap_edge)).to_dict(thin=True), ""
         params = _checked_params(scenario, values)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
@@ -475,8 +475,8 @@ def choose_part(value, plan, data):
     plan, job = _pending(plan)
     if plan is None or "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
         return store, "", no_update, no_update, no_update
-    drawn = scenario if store is no_update else Scenario.from_dict(store)
-    return store, "", type_one_view(plan, drawn.to_dict())[1], *type_two_view(plan, drawn.to_dict())[:2]
+    drawn = (scenario if store is no_update else Scenario.from_dict(store)).to_dict(thin=True)
+    return store, "", type_one_view(plan, drawn)[1], *type_two_view(plan, drawn)[:2]
 
 
 def export_goal(_clicks, data):

@@ -1,0 +1,179 @@
+"""A drawing's "Download PNG" / "Download SVG" at every size (kit.image_download): the canvas's own image while it
+draws the fabric, a render on the server (a background job) while the page shows the overview instead; never an
+empty file, and a failure says why."""
+
+from __future__ import annotations
+
+import base64
+
+import dash_cytoscape
+import pytest
+from dash import no_update
+
+from tests.callback_context import find_component, in_callback
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.components import kit
+from vizcoll.ui.pages import barrier, topology
+
+SMALL = DEFAULT_SCENARIO.to_dict()  # 36 nodes: drawn on the canvas
+LARGE = Scenario(spec="torus:10x10x8,hosts=1").to_dict()  # 1,600 nodes: the overview
+PAGES = [(topology, "topo", "topology"), (barrier, "bar", "barrier")]
+
+
+class Progress:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, value):
+        self.calls.append(value)
+
+
+class Wiring:
+    """Stands for the app: keeps the functions ``register_image_download`` wires, with what they are wired to."""
+
+    def __init__(self):
+        self.callbacks = []
+
+    def callback(self, *dependencies, **options):
+        def keep(fn):
+            self.callbacks.append((fn, dependencies, options))
+            return fn
+        return keep
+
+
+def wired(page: str = "topology"):
+    app = Wiring()
+    kit.register_image_download(app, "topo-png", "topo-canvas", page, "vizcoll-topology")
+    (ask, ask_deps, _), (make, make_deps, make_options) = app.callbacks
+    return ask, make, ask_deps, make_deps, make_options
+
+
+def job(order: dict, data=LARGE, page: str = "topology", progress=None):
+    return kit.image_job(progress or Progress(), order, data, page, f"vizcoll-{page}")
+
+
+def content(download: dict) -> bytes:
+    assert download["base64"] is True
+    return base64.b64decode(download["content"])
+
+
+@pytest.mark.parametrize(("module", "prefix", "page"), PAGES)
+def test_the_page_shows_png_and_svg_buttons_with_a_job_bar(module, prefix, page):
+    layout = module.body(DEFAULT_SCENARIO)
+    assert find_component(layout, f"{prefix}-png").children == "Download PNG"  # the id outside checks use
+    assert find_component(layout, f"{prefix}-svg").children == "Download SVG"
+    for part in ("job", "progress", "progress-text", "cancel", "message", "order", "file"):
+        assert find_component(layout, f"{prefix}-image-{part}") is not None, part
+
+
+def test_both_pages_are_wired_and_the_svg_export_is_served():
+    from app import create_app
+
+    callbacks = create_app().callback_map
+    for prefix, canvas in (("topo", "topo-canvas"), ("bar", "bar-canvas")):
+        assert any(key.startswith(f"..{canvas}.generateImage...{prefix}-image-order.data") for key in callbacks)
+        render = [key for key in callbacks if f"{prefix}-image-file.data" in key]
+        assert len(render) == 1 and callbacks[render[0]].get("background"), prefix
+    # cytoscape.js's SVG export (the cytoscape-svg extension) ships in dash-cytoscape's extra bundle only
+    assert dash_cytoscape._js_dist[0]["relative_package_path"] == "dash_cytoscape_extra.min.js"
+
+
+def test_the_buttons_disable_and_the_job_bar_shows_while_the_render_runs():
+    _, _, ask_deps, make_deps, options = wired()
+    assert [str(d) for d in ask_deps[:2]] == ["topo-canvas.generateImage", "topo-image-order.data"]
+    assert str(make_deps[0]) == "topo-image-file.data" and str(make_deps[3]) == "topo-image-order.data"
+    running = {str(output): (on, off) for output, on, off in options["running"]}
+    assert running["topo-png.disabled"] == (True, False) and running["topo-svg.disabled"] == (True, False)
+    assert running["topo-image-job.className"] == ("job running", "job")
+    assert [str(o) for o in options["progress"]] == ["topo-image-progress.value", "topo-image-progress.max",
+                                                     "topo-image-progress-text.children"]
+
+
+@pytest.mark.parametrize(("button", "fmt"), [("topo-png", "png"), ("topo-svg", "svg")])
+def test_a_small_fabric_is_saved_by_the_canvas_itself(button, fmt):
+    ask, *_ = wired()
+    clicks = (1, 0) if fmt == "png" else (0, 1)
+    image, order, line, style = in_callback(ask, f"{button}.n_clicks", *clicks, SMALL, None, trigger_value=1)
+    assert image == {"type": fmt, "action": "download", "filename": "vizcoll-topology", "options": {"bg": "#ffffff"}}
+    assert order is no_update and (line, style) == ("", "flag")
+
+
+def test_a_large_fabric_orders_a_render_on_the_server():
+    ask, *_ = wired()
+    image, order, line, _ = in_callback(ask, "topo-svg.n_clicks", 0, 1, LARGE, None, trigger_value=1)
+    assert image is no_update and order == {"run": 1, "format": "svg"} and line == ""
+    _, order, _, _ = in_callback(ask, "topo-png.n_clicks", 1, 1, LARGE, order, trigger_value=1)
+    assert order == {"run": 2, "format": "png"}  # a new order each press: the job runs again
+    assert in_callback(ask, None, 0, 0, LARGE, None) == (no_update,) * 4  # no press, nothing
+    image, order, _, _ = kit.image_request("png", LARGE, None, "barrier", "vizcoll-barrier")
+    assert image is no_update and order["format"] == "png"  # the barrier page's canvas is empty there too
+
+
+@pytest.mark.parametrize("page", ["topology", "barrier"])
+def test_the_render_job_sends_a_png_of_the_overview(page):
+    progress = Progress()
+    download, line, style = job({"run": 1, "format": "png"}, page=page, progress=progress)
+    png = content(download)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) >= 20_000
+    assert download["filename"] == f"vizcoll-{page}.png" and download["type"] == "image/png"
+    assert line.startswith(f"vizcoll-{page}.png: the fabric's overview (1,600 nodes), rendered on the server")
+    assert style == "flag"
+    assert [text for _, _, text in progress.calls] == [
+        "Drawing the figure…", "Rendering the PNG on the server (a few seconds)…"]
+
+
+def test_the_render_job_sends_an_svg_of_taihulight():
+    download, line, _ = job({"run": 1, "format": "svg"}, Scenario(spec="pruned-fat-tree:preset=taihulight").to_dict())
+    svg = content(download)
+    assert svg.startswith(b"<svg") and svg.rstrip().endswith(b"</svg>") and len(svg) >= 20_000
+    assert download["filename"] == "vizcoll-topology.svg" and download["type"] == "image/svg+xml"
+    assert "(46,144 nodes)" in line
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (RuntimeError("the browser closed\nTraceback (most recent call last): ..."), "the browser closed"),
+    (TimeoutError(), "it took longer than 120 s"),
+    (VizcollError("no browser to render figures with (set BROWSER_PATH): not found"),
+     "no browser to render figures with (set BROWSER_PATH): not found"),
+    (ValueError(), "ValueError"),
+])
+def test_a_failed_render_says_why_and_sends_nothing(monkeypatch, error, said):
+    def fail(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(kit, "render", fail)
+    download, line, style = job({"run": 1, "format": "png"})
+    assert download is no_update and style == "flag warn"
+    assert line == f"⚠ the PNG could not be rendered on the server: {said}"
+    assert "Traceback" not in line and "\n" not in line
+
+
+def test_an_empty_render_is_never_sent(monkeypatch):
+    monkeypatch.setattr(kit, "render", lambda *args, **kwargs: b"")
+    download, line, style = job({"run": 1, "format": "svg"})
+    assert download is no_update and style == "flag warn"
+    assert line.startswith("⚠ the renderer gave an empty SVG: nothing was sent")
+
+
+def test_the_job_and_the_request_read_the_browser_as_untrusted():
+    forged = {"schema": "vizcoll.scenario/2", "fabric": {"spec": "/etc/passwd"}}
+    for order in (None, {"format": "pdf"}, {"format": ["png"]}, "png"):
+        download, line, _ = job(order)
+        assert download is no_update and line == "⚠ the browser sent a malformed image request: press the button again"
+    download, line, _ = job({"run": 1, "format": "png"}, forged)
+    assert download is no_update and line.startswith("⚠ The scenario could not be read")
+    image, order, line, style = kit.image_request("png", forged, None, "topology", "vizcoll-topology")
+    assert image is no_update and order is no_update and line.startswith("⚠ The scenario could not be read")
+    assert kit.image_request("gif", SMALL, None, "topology", "x")[2] == "⚠ unknown image format 'gif'"
+    download, line, _ = job({"run": 1, "format": "png"}, SMALL)  # the fabric became small meanwhile
+    assert download is no_update and line == "⚠ the fabric is drawn on the canvas now: press the button again"
+
+
+def test_the_ids_follow_the_png_button():
+    assert kit.image_ids("bar-png") == {"png": "bar-png", "svg": "bar-svg", "job": "bar-image",
+                                        "message": "bar-image-message", "order": "bar-image-order",
+                                        "file": "bar-image-file"}
+    row = kit.image_download("bar-png", "more").children[0]
+    assert [getattr(c, "id", c) for c in row.children] == ["bar-png", "bar-svg", "more"]
