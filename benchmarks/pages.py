@@ -254,13 +254,22 @@ FABRIC = os.environ.get("VIZCOLL_BENCH_FABRIC", "")
 """The file of ``--fabric`` (the child processes read it from the environment)."""
 
 
+FABRIC_PATTERN = "hier:16"
+"""The communicators of the ``--fabric`` cases: groups of 16 consecutive processes, then their leaders (a
+class's first pattern), so that /multicast routes groups and /barrier synchronises a communicator."""
+
+
 def _uploaded_store() -> dict:
-    """The scenario store of the file uploaded on /topology (what the browser keeps)."""
+    """The scenario store of the file uploaded on /topology with :data:`FABRIC_PATTERN` (what the browser
+    keeps)."""
+    from dataclasses import replace
+
     from vizcoll.scenario import Scenario
     from vizcoll.topology import io as topo_io
 
     name = Path(FABRIC).name
-    return Scenario.from_upload(topo_io.read(FABRIC), name).to_dict(thin=True)
+    scenario = Scenario.from_upload(topo_io.read(FABRIC), name)
+    return replace(scenario, pattern=FABRIC_PATTERN).to_dict(thin=True)
 
 
 def fabric_upload() -> Callable[[], object]:
