@@ -4,7 +4,7 @@ An uploaded fabric is a topology's lossless dict (:meth:`Topology.to_dict`): meg
 scenario names it by its *ref*, ``"sha256:"`` and the SHA-256 of its canonical JSON, and :func:`put` keeps the
 dict in a :class:`FabricStore` under that ref; :func:`get` gives it back. The web app stores them in its shared
 cache (every worker and job on the host, or on the Redis of a multi-host deployment: see
-:class:`vizcoll.ui.cache.SharedFabrics`), so the browser and every callback carry a few dozen characters where
+:class:`vizcoll.ui.cache.SharedStore`), so the browser and every callback carry a few dozen characters where
 they carried the fabric; elsewhere (the command line, tests) a store in this process's memory is used.
 
 A ref is a content address: whoever holds the same fabric computes the same ref, and a ref is only ever
@@ -26,7 +26,7 @@ from typing import Protocol
 
 from vizcoll.errors import VizcollError
 
-__all__ = ["FabricStore", "MemoryStore", "REF", "fabric_ref", "get", "put", "use_store"]
+__all__ = ["FabricStore", "MemoryStore", "REF", "content_ref", "get", "put", "use_store"]
 
 REF = re.compile(r"sha256:[0-9a-f]{64}")
 """What a ref looks like."""
@@ -68,15 +68,16 @@ def use_store(store: FabricStore) -> None:
     _store = store
 
 
-def fabric_ref(uploaded: dict) -> str:
-    """The ref of an uploaded fabric: ``sha256:`` and the hash of its canonical JSON."""
-    text = json.dumps(uploaded, sort_keys=True, separators=(",", ":"))
+def content_ref(payload: dict) -> str:
+    """The ref of plain JSON data (an uploaded fabric, a timeline): ``sha256:`` and the hash of its canonical
+    JSON."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
 def put(uploaded: dict) -> str:
     """Keep ``uploaded`` and return its ref."""
-    ref = fabric_ref(uploaded)
+    ref = content_ref(uploaded)
     _store.put(ref, uploaded)
     return ref
 

@@ -256,7 +256,7 @@ def campus() -> Scenario:
 
 def test_a_thin_scenario_carries_the_fabrics_hash_and_builds_the_same_fabric():
     full = campus()
-    assert full.ref == uploads.fabric_ref(full.uploaded) and full.ref.startswith("sha256:")
+    assert full.ref == uploads.content_ref(full.uploaded) and full.ref.startswith("sha256:")
     thin = full.to_dict(thin=True)
     assert thin["fabric"] == {"spec": "", "uploaded": None, "ref": full.ref, "name": "campus.txt"}
     assert len(json.dumps(thin)) < 1_000 < 200_000 < len(json.dumps(full.to_dict()))  # bytes on the wire
@@ -283,4 +283,4 @@ def test_a_fabric_sent_whole_is_hashed_again_whatever_ref_comes_with_it():
     small = from_spec("fat-tree:radix=4,levels=2").to_dict()
     forged = {**full, "fabric": {**full["fabric"], "uploaded": small, "ref": campus().ref}}
     opened = Scenario.from_dict(forged)
-    assert opened.ref == uploads.fabric_ref(small) != campus().ref and opened.topology().n_nodes == 14
+    assert opened.ref == uploads.content_ref(small) != campus().ref and opened.topology().n_nodes == 14

@@ -19,11 +19,11 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.schedule import barrier, dumps, parse
 from vizcoll.schedule.check import check
-from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.barrier import (
     MESSAGE_COLOURS,
     fabric_stylesheet,
@@ -91,7 +91,7 @@ def broken_ids(s: Scenario) -> set[int]:
 
 
 def hop_links(timeline: dict) -> set[int]:
-    return {lid for e in Timeline.from_dict(timeline).events if e.kind == "send" for lid in e.path_links}
+    return {lid for e in player_timeline(timeline).events if e.kind == "send" for lid in e.path_links}
 
 
 # ------------------------------------------------------------------ parameters: checked on the server
@@ -156,7 +156,7 @@ def test_a_mesh_scenario_with_a_break_runs_dlct_around_it():
     assert broken_ids(s) == {0}
     _, figures = run_barriers(topology_of(s), "dlct", barriers=3, compute=0.5, seed=0, judge="model")
     assert figures["broken_links"] == 1 and figures["k"] == [[6], [0], [0]] and figures["adjustments"] == 1
-    assert Timeline.from_dict(timeline).summary["k"] == [[6], [0], [0]]
+    assert player_timeline(timeline).summary["k"] == [[6], [0], [0]]
     assert 0 not in hop_links(timeline)  # no message crosses the broken link
     assert isinstance(table, html.Table) and flag_class == "flag"
     assert flag.startswith("Barrier 1: root sw0-0 gathered a total path length of 27 (ideal 24) → round(6)")
@@ -245,7 +245,7 @@ def test_each_step_shows_ids_hops_and_the_adjustment():
     s = scenario(broken=[LINK0])
     plan, (tl_dict, *_) = view(s)
     data = s.to_dict()
-    tl = Timeline.from_dict(tl_dict)
+    tl = player_timeline(tl_dict)
     sheet = page.render_step(0, tl_dict, plan, data)  # position 0: the initial state, S-curve IDs
     labels = {r["selector"]: r["style"]["label"] for r in sheet if "label" in r["style"] and r["selector"][1] == "n"}
     assert labels["#n0"] == "0" and labels["#n4"] == "7" and labels["#n15"] == "12"
@@ -285,7 +285,7 @@ def test_ms_on_a_fat_tree_runs_on_its_end_nodes_and_avoids_the_broken_link():
     plan, (timeline, elements, table, flag, _) = view(s)
     assert not plan["grid"] and plan["processes"] == topo.endpoints.tolist() and len(plan["processes"]) == 16
     assert "every end node: 16 processes" in plan["note"]
-    tl = Timeline.from_dict(timeline)
+    tl = player_timeline(timeline)
     assert {topo.names[u] for u in plan["processes"]} <= set(tl.entities)
     broken = broken_ids(s)
     assert len(broken) == 1 and hop_links(timeline) and not hop_links(timeline) & broken
@@ -345,7 +345,7 @@ def test_an_uploaded_fabric_shows_its_own_names():
     labels = {e["data"]["label"] for e in elements if "source" not in e["data"]}
     assert set(HOSTS) <= labels and {"spine", "leafA"} <= labels
     assert {topo.names[u] for u in plan["processes"]} == set(HOSTS)
-    tl = Timeline.from_dict(timeline)
+    tl = player_timeline(timeline)
     assert set(HOSTS) <= set(tl.entities) and any(h in tl.caption(i) for i in range(tl.n_steps) for h in HOSTS)
 
 

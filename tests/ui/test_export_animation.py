@@ -14,9 +14,8 @@ import imageio.v3 as iio
 import pytest
 
 from vizcoll.errors import VizcollError
-from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.calls import DEFAULT_SCENARIO
-from vizcoll.ui.components.player import timeline_at
+from vizcoll.ui.components.player import player_timeline, timeline_at
 from vizcoll.ui.export.animation import AnimationOptions, export_animation, frame_figure, read_options
 from vizcoll.ui.export.animations import ANIMATIONS, animation_of
 from vizcoll.ui.export.names import PLAYERS
@@ -66,7 +65,7 @@ def drawing_cases():
 @pytest.mark.parametrize("case", list(drawing_cases()), ids=lambda c: c[0])
 def test_a_drawing_frame_is_the_players_drawing_at_that_step(case):
     name, animation, elements, sheet_at, timeline = case
-    n = Timeline.from_dict(timeline).n_steps
+    n = player_timeline(timeline).n_steps
     assert animation.timeline.n_steps == n
     for k in sorted({0, 1, n // 2, n}):
         frame = frame_figure(animation, k, W, H)

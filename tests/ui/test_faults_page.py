@@ -10,8 +10,8 @@ from vizcoll.reduction import FAULT_LOCATIONS, simulate_task_reduction
 from vizcoll.scenario import Scenario
 from vizcoll.schedule import parse, static_reduction
 from vizcoll.schedule.check import check
-from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.faults import PAPER_AVERAGE, tasks_so_far
 from vizcoll.ui.models import faults as model
 from vizcoll.ui.pages import faults as page
@@ -42,12 +42,12 @@ def test_a_fault_at_each_location_reports_what_the_engine_reports(location):
     expected = "unrecoverable" if engine["unrecoverable"] else "recovered" if engine["recovered"] else "fault hit"
     assert expected in str(summary)
     assert location in str(summary)
-    assert Timeline.from_dict(timeline).n_steps > 10
+    assert player_timeline(timeline).n_steps > 10
 
 
 def test_the_diagram_at_a_mid_step_shows_the_tree_edges_formed_so_far():
     params, _, _, data = reduction()
-    tl = Timeline.from_dict(data)
+    tl = player_timeline(data)
     _, figures, _ = model.reduction_runs(params)
     mid = tl.n_steps // 2
     formed = tasks_so_far(tl, mid - 1, figures["tasks"])
@@ -80,7 +80,7 @@ def test_a_clicked_worker_is_killed_at_the_shown_step():
 def test_treft_injection_ends_corrected_with_an_error_cell_at_the_injection_step():
     params, message, summary, data = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
     assert message == "" and "corrected" in str(summary)
-    tl = Timeline.from_dict(data)
+    tl = player_timeline(data)
     inject = next(k for k in range(tl.n_steps) if any("flips bit" in e.label for e in tl.active_at(k)))
     fig = page.render_lanes(inject + 1, params)  # position = step + 1
     assert any(ann.text == "ERROR in u4" for ann in fig.layout.annotations)

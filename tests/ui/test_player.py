@@ -151,3 +151,28 @@ def test_every_key_moment_kind_has_its_sign_on_the_slider():
     names = {name for name, _, _ in BUTTONS}
     assert {"prev-key", "next-key", "play", "first", "last"} <= names
     assert all("(" in title for _, _, title in BUTTONS)  # each button's tooltip names its key
+
+
+# ------------------------------------------------------------------ the timeline stays on the server
+def test_a_player_holds_a_handle_and_the_server_the_timeline(callbacks, monkeypatch):
+    import json
+
+    from vizcoll import uploads
+    from vizcoll.sim.broadcast import broadcast
+    from vizcoll.topology.generators import from_spec
+    from vizcoll.ui.components import player
+
+    timeline = broadcast(from_spec("fat-tree:radix=16,levels=3"), "h0").to_dict()  # 1,344 nodes
+    handle = player.player_data(timeline)
+    assert set(handle) == {"ref", "steps", "moments"} and handle["steps"] == Timeline.from_dict(timeline).n_steps
+    assert len(json.dumps(handle)) < 300 < 100_000 < len(json.dumps(timeline))  # what a step of the slider posts
+    assert player.player_timeline(handle).to_dict() == timeline
+    assert in_callback(callbacks["caption"], None, 2, handle) == (Timeline.from_dict(timeline).caption(1),
+                                                                   f"step 2 of {handle['steps']}")
+    key = player.player_data(three_step_timeline())
+    assert key["moments"] == [] and player.player_data(None) is None
+    monkeypatch.setattr(player, "_parsed", {})
+    monkeypatch.setattr(player, "timelines", uploads.MemoryStore())  # the server lost it
+    assert in_callback(callbacks["caption"], None, 1, handle)[0].startswith("⚠ this animation is no longer")
+    for forged in ({"ref": "sha256:zz"}, {"ref": 5}, [1]):
+        assert in_callback(callbacks["caption"], None, 1, forged)[0] == "⚠ the browser sent a malformed animation"

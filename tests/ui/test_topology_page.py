@@ -13,11 +13,11 @@ from tests.callback_context import in_callback
 from tests.fabrics import ONE_SPINE
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.components.player import OVERVIEW_STEP_JS, player_timeline
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements
 from vizcoll.ui.models import topology as model
 from vizcoll.ui.pages import topology as page
@@ -305,23 +305,46 @@ def test_a_forged_store_gives_a_message():
 def test_compute_broadcast_info():
     timeline, info = page.compute_broadcast(DEFAULT.to_dict())
     assert info == "From h0: 36 nodes reached in 6 hops with 35 messages; 0 unreachable."
-    assert Timeline.from_dict(timeline).n_steps == 7
+    assert player_timeline(timeline).n_steps == 7
     cut = DEFAULT.toggled(H5_LINK)
     timeline, info = page.compute_broadcast(cut.to_dict())
     assert info.endswith("1 unreachable.") and "35 nodes reached" in info
-    assert "cannot be reached" in Timeline.from_dict(timeline).caption(Timeline.from_dict(timeline).n_steps - 1)
+    assert "cannot be reached" in player_timeline(timeline).caption(player_timeline(timeline).n_steps - 1)
     _, info = page.compute_broadcast(DEFAULT.with_params("topology", {"root": "h9"}).to_dict())
     assert info.startswith("From h9:")
 
 
-def test_compute_broadcast_large_gives_figures_but_no_animation():
-    timeline, info = page.compute_broadcast(Scenario(spec=LARGE_SPEC).to_dict())
-    assert timeline is None and "1,600 nodes reached" in info
+def test_a_large_fabric_plays_the_broadcast_on_its_overview():
+    data = Scenario(spec=LARGE_SPEC).to_dict()
+    handle, info = page.compute_broadcast(data)
+    assert "1,600 nodes reached" in info and "Played on the overview" in info
+    frames, tl = handle["overview"], player_timeline(handle)
+    assert frames["steps"] == tl.n_steps == handle["steps"] and len(frames["bundles"]) == tl.n_steps + 1
+    crossed = sum(len(e.path_links) for e in tl.events)
+    assert sum(map(sum, frames["messages"])) == crossed  # every hop of every message lights its bundle
+    assert sum(map(sum, frames["nodes"])) == sum(len(tl.changes_at(k)) for k in range(tl.n_steps))
+    figure = page.render_scenario(data)[2]  # the overview carries the two layers the browser lights
+    layers = [t for t in figure["data"] if str(t["meta"]).startswith("overview-")]
+    assert [t["meta"] for t in layers] == ["overview-messages", "overview-nodes"]
+    assert page.render_step(3, handle) is no_update  # the browser draws an overview's steps
+    assert "handle.overview" in OVERVIEW_STEP_JS
+
+
+def test_a_group_drawn_alone_plays_the_broadcast_node_by_node():
+    data = Scenario(spec=LARGE_SPEC, params={"topology": {"part": "group:3"}}).to_dict()
+    handle, info = page.compute_broadcast(data)
+    tl, drawn = player_timeline(handle), handle["nodes"]
+    assert "overview" not in handle and len(drawn) < 1600 and tl.entities  # the part's nodes, by fabric index
+    last = tl.n_steps
+    sheet = page.render_step(last, handle)
+    selectors = [sel.strip() for rule in sheet for sel in rule["selector"].split(",")]
+    ids = {int(sel[2:]) for sel in selectors if sel.startswith("#n")}
+    assert ids and max(ids) < len(drawn)  # the drawing's own node ids, never the fabric's
 
 
 def test_render_step_highlights_the_links_of_the_current_hop():
     timeline, _ = page.compute_broadcast(DEFAULT.to_dict())
-    tl = Timeline.from_dict(timeline)
+    tl = player_timeline(timeline)
     assert page.render_step(0, None) == base_stylesheet()
 
     start = page.render_step(0, timeline)

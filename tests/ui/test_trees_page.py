@@ -15,7 +15,6 @@ from tests.fabrics import HOSTS, TWO_SPINES
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import parse, tree_collective
 from vizcoll.schedule.check import check
-from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.trees.cost import CostParams
 from vizcoll.trees.groups import hierarchy_from_topology
@@ -24,6 +23,7 @@ from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
+from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.trees import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
 from vizcoll.ui.models import trees as model
 from vizcoll.ui.pages import trees as page
@@ -371,7 +371,7 @@ def test_animation_of_both_trees_gives_the_correct_result():
         s = DEFAULT_SCENARIO.with_params("trees", {"anim": which})
         timeline, flag, css, elements, summary = page.animate(plan_of(s), s.to_dict())
         assert css == "flag" and flag == expected
-        tl = Timeline.from_dict(timeline)
+        tl = player_timeline(timeline)
         assert tl.summary["result"] == tl.summary["expected"] == 120 and tl.summary["correct"]
         assert "Every vertex has the result 120" in tl.caption(tl.n_steps - 1)
         assert summary.startswith("Result 120 (sum of every process's rank), expected 120: correct ✓")
@@ -404,7 +404,7 @@ def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
     assert css == "flag"
     assert flag == (f"The 4-ary tree's routes avoid the broken link {busiest}: 12 of its edges take another route "
                     "than on the intact fabric, every one as short as before. Radius 10 → 10 links.")
-    assert Timeline.from_dict(timeline).summary["correct"] and summary.startswith("Result 120")
+    assert player_timeline(timeline).summary["correct"] and summary.startswith("Result 120")
     assert BUSIEST not in model.type_one(key, "kary")["metrics"]["link_packets"]
     table = page.render_compare(plan, s.to_dict())
     assert [r[-1] for r in cells(table)] == ["avoided"] * 5
@@ -444,7 +444,7 @@ def test_an_isolating_break_names_the_ranks_cut_off():
     assert css == "flag warn" and flag.startswith("⚠ The 4-ary tree's routes avoid the broken links ")
     assert flag.endswith("But 1 edge has no live route at all (h5 has no live link left): rank 5 → rank 1. "
                          "Rank 5 is cut off: its value never reaches the root.")
-    summary = Timeline.from_dict(timeline).summary
+    summary = player_timeline(timeline).summary
     assert summary["result"] is None and summary["broken_edges"][0]["from"] == "h5"
     assert row(page.render_compare(plan, s.to_dict()), "4-ary")[-1] == "⚠ 1 edge cut off"
 
@@ -570,7 +570,7 @@ def test_a_forged_timeline_gives_the_plain_stylesheet():
     timeline = page.animate(plan, data)[0]
     good = page.render_step(3, timeline, plan, data)
     assert len(good) > len(page.base_stylesheet())
-    broken = json.loads(json.dumps(timeline))
+    broken = player_timeline(timeline).to_dict()
     broken["entities"] = {name: {"vertex": 0} for name in broken["entities"]}  # no node
     for forged in (broken, {"schema": "vizcoll.timeline/1"}, [1, 2], "x"):
         assert page.render_step(3, forged, plan, data) == page.base_stylesheet()

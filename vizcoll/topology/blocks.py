@@ -38,8 +38,8 @@ from vizcoll.arrays import unique
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
 
-__all__ = ["Blocks", "blocks", "bundles", "tiers", "chassis", "subfabric", "CHUNKS", "EDGE_GROUPS", "LISTED",
-           "ROW_NAMES"]
+__all__ = ["Blocks", "blocks", "bundles", "link_bundles", "tiers", "chassis", "subfabric", "CHUNKS", "EDGE_GROUPS",
+           "LISTED", "ROW_NAMES"]
 
 CHUNKS = 32  # a row of switches that no group or chassis holds is cut into at most this many blocks
 EDGE_GROUPS = 200  # a file's edge switches form at most this many groups (more: runs of neighbouring ones)
@@ -293,9 +293,7 @@ def bundles(topo: Topology, part: Blocks, values: np.ndarray | None = None, list
     (2, [['leaf0[4]-spine1[1]', 5.0, False]])
     """
     values = np.zeros(topo.n_links) if values is None else np.asarray(values, dtype=float)
-    a, b = part.of[topo.link_a].astype(np.int64), part.of[topo.link_b].astype(np.int64)
-    keys, which = _distinct(np.minimum(a, b) * len(part) + np.maximum(a, b), len(part) ** 2)
-    pairs = np.stack([keys // len(part), keys % len(part)], axis=1)
+    pairs, which = link_bundles(topo, part)
     links = np.bincount(which, minlength=len(pairs))
     top = np.full(len(pairs), -np.inf)
     np.maximum.at(top, which, values)
@@ -304,6 +302,14 @@ def bundles(topo: Topology, part: Blocks, values: np.ndarray | None = None, list
             "max": np.where(links > 0, top, 0.0),
             "mean": np.bincount(which, weights=values, minlength=len(pairs)) / np.maximum(links, 1),
             "cables": _cables(topo, which, len(pairs), values, listed)}
+
+
+def link_bundles(topo: Topology, part: Blocks) -> tuple[np.ndarray, np.ndarray]:
+    """``(pairs, which)``: the ``(a, b)`` blocks of every bundle (``a <= b``, in :func:`bundles`' order) and the
+    bundle of every link row."""
+    a, b = part.of[topo.link_a].astype(np.int64), part.of[topo.link_b].astype(np.int64)
+    keys, which = _distinct(np.minimum(a, b) * len(part) + np.maximum(a, b), len(part) ** 2)
+    return np.stack([keys // len(part), keys % len(part)], axis=1), which
 
 
 def _cables(topo: Topology, which: np.ndarray, n: int, values: np.ndarray, listed: int) -> list[list]:

@@ -44,7 +44,7 @@ from flask_caching import Cache
 from vizcoll import uploads
 
 __all__ = ["cache", "init_cache", "cache_config", "cached", "cached_figures", "cache_key", "peek", "is_cached",
-           "reporting", "job_progress", "SharedFabrics"]
+           "reporting", "job_progress", "SharedStore", "timelines"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -56,6 +56,8 @@ FABRIC_KEY = "vizcoll.uploads:"
 FABRIC_TIMEOUT = 7 * 24 * 3600
 """How long an uploaded fabric stays in the shared cache after it was last put there (a week: a class's share
 links keep working; a page whose fabric is gone says how to get it back)."""
+TIMELINE_TIMEOUT = 24 * 3600
+"""How long a player's timeline stays in the shared cache (a page computes it again from its scenario)."""
 MEMO_SIZE = 24
 """Results each process keeps in memory, the most recently used (about 25 MB each for the largest fabrics)."""
 _memo: OrderedDict[tuple[int, str], object] = OrderedDict()  # (the app's cache backend, key) -> result
@@ -80,32 +82,34 @@ def cache_config() -> dict:
 
 
 def init_cache(server: Flask, config: dict | None = None) -> None:
-    """Use the cache ``config`` says for ``server`` (and keep uploaded fabrics in it: :class:`SharedFabrics`)."""
+    """Use the cache ``config`` says for ``server`` (and keep uploaded fabrics in it: :class:`SharedStore`)."""
     global _server
     _memo.clear()  # results of another cache are not this one's
     cache.init_app(server, config=config or cache_config())
     _server = server
-    uploads.use_store(SharedFabrics())
+    uploads.use_store(SharedStore(FABRIC_KEY, FABRIC_TIMEOUT))
 
 
-class SharedFabrics:
-    """Uploaded fabrics by ref (:mod:`vizcoll.uploads`) in the shared cache, so that every worker and job finds
-    them, :data:`FABRIC_TIMEOUT` after their last upload; this process keeps the last few in memory."""
+class SharedStore:
+    """Plain JSON data kept by content ref (:func:`vizcoll.uploads.content_ref`) in the shared cache, so that
+    every worker and job finds it, ``timeout`` seconds after it was last put there; this process keeps the last
+    few in memory. Before any app exists (unit tests, the command line) it is this process's memory alone."""
 
-    def __init__(self) -> None:
+    def __init__(self, prefix: str, timeout: int) -> None:
+        self.prefix, self.timeout = prefix, timeout
         self.memory = uploads.MemoryStore(size=4)
 
     def get(self, ref: str) -> dict | None:
         found = self.memory.get(ref)
         if found is None:
-            found = _in_app(lambda: cache.get(FABRIC_KEY + ref))
+            found = _in_app(lambda: cache.get(self.prefix + ref))
             if isinstance(found, dict):
                 self.memory.put(ref, found)
         return found if isinstance(found, dict) else None
 
-    def put(self, ref: str, uploaded: dict) -> None:
-        self.memory.put(ref, uploaded)
-        _in_app(lambda: cache.set(FABRIC_KEY + ref, uploaded, timeout=FABRIC_TIMEOUT))
+    def put(self, ref: str, payload: dict) -> None:
+        self.memory.put(ref, payload)
+        _in_app(lambda: cache.set(self.prefix + ref, payload, timeout=self.timeout))
 
 
 def _in_app(call: Callable[[], R]) -> R | None:
@@ -225,3 +229,7 @@ def reporting(progress: Callable[[int, int], None] | None) -> Iterator[None]:
 def job_progress() -> Callable[[int, int], None] | None:
     """The running job's ``progress(done, total)`` (see :func:`reporting`), or None."""
     return _PROGRESS.get()
+
+
+timelines = SharedStore("vizcoll.timelines:", TIMELINE_TIMEOUT)
+"""The players' timelines by ref (:func:`vizcoll.ui.components.player.player_data`): the browser holds a handle."""

@@ -3,11 +3,19 @@
 ``player(prefix)`` lays out the controls (first, previous key moment, back,
 play/pause, forward, next key moment, last, a step slider, a speed choice and
 the caption); ``register_player(app, prefix)`` wires them. The page owning the
-player stores a timeline dict in ``<prefix>-timeline`` and draws
-``state_at(step)`` itself: the step slider's value is the only state the
-browser keeps, everything shown is recomputed from the event list. The slider
-counts *positions*: 0 is the initial state and position ``p`` shows the
-timeline after its step ``p - 1`` (see :func:`timeline_step`).
+player puts :func:`player_data` of its timeline in ``<prefix>-timeline`` and
+draws ``state_at(step)`` itself (:func:`timeline_at`): the step slider's value
+is the only state the browser keeps, everything shown is recomputed from the
+event list. The slider counts *positions*: 0 is the initial state and
+position ``p`` shows the timeline after its step ``p - 1`` (see
+:func:`timeline_step`).
+
+**The timeline stays on the server.** A timeline of a paper-scale run is
+megabytes; the store holds a *handle* (:func:`player_data`: the timeline's
+content ref, its number of steps, its key moments, and what an overview draws
+per step), and the timeline itself waits in the shared cache
+(:data:`vizcoll.ui.cache.timelines`), so a step of the slider posts a few
+hundred bytes. A handle whose timeline the server no longer holds says so.
 
 **Key moments** (:data:`vizcoll.sim.timeline.KEY_MOMENTS`: a fault injected,
 its detection, a vote, a join...) are marked on the slider with a sign each
@@ -31,11 +39,15 @@ import json
 
 from dash import Dash, Input, Output, State, ctx, dcc, html
 
+from vizcoll import uploads
+from vizcoll.errors import VizcollError
 from vizcoll.sim.timeline import KEY_MOMENTS, Timeline
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
+from vizcoll.ui.cache import timelines
 from vizcoll.ui.forms import whole_or
 
-__all__ = ["player", "register_player", "next_step", "timeline_step", "timeline_at", "SPEEDS", "MARKS", "BUTTONS"]
+__all__ = ["player", "register_player", "register_overview", "next_step", "timeline_step", "timeline_at",
+           "player_timeline", "player_data", "SPEEDS", "MARKS", "BUTTONS"]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
 MARKS = {"fault": "⚡", "detect": "⚠", "vote": "✓", "recover": "↺", "drop": "✕", "join": "+", "leave": "−",
@@ -47,14 +59,12 @@ MAX_MARKS = 60  # more key moments than this: every one can be jumped to, an eve
 # that ticks and button presses never send the whole timeline to the server.
 KEY_MOMENTS_JS = """function (tl) {
     const names = KIND_NAMES, signs = KIND_SIGNS, most = MOST_MARKS;
-    if (!tl || !tl.events) { return [0, [], {}, "", true, true]; }
-    let n = 0, last = null;
-    const moments = [], kinds = {}, seen = [];
-    for (const e of tl.events) {
-        if (n === 0 || e.t !== last) { n += 1; last = e.t; }
-        if (!(e.kind in names)) { continue; }
-        if (moments[moments.length - 1] !== n) { moments.push(n); kinds[n] = e.kind; }
-        if (!seen.includes(e.kind)) { seen.push(e.kind); }
+    if (!tl || !Array.isArray(tl.moments)) { return [0, [], {}, "", true, true]; }
+    const n = tl.steps, moments = [], kinds = {}, seen = [];
+    for (const [position, kind] of tl.moments) {
+        if (!(kind in names)) { continue; }
+        moments.push(position); kinds[position] = kind;
+        if (!seen.includes(kind)) { seen.push(kind); }
     }
     const marks = {}, every = Math.max(1, Math.ceil(moments.length / most));
     moments.forEach((p, i) => { if (i % every === 0) {
@@ -64,6 +74,25 @@ KEY_MOMENTS_JS = """function (tl) {
     return [n, moments, marks, legend, !moments.length, !moments.length];
 }""".replace("KIND_NAMES", json.dumps(KEY_MOMENTS)).replace("KIND_SIGNS", json.dumps(MARKS)).replace(
     "MOST_MARKS", str(MAX_MARKS))
+OVERVIEW_STEP_JS = """function (position, handle, figure) {
+    const unchanged = window.dash_clientside.no_update, f = handle && handle.overview;
+    if (!f || !figure || !Array.isArray(figure.data)) { return unchanged; }
+    const p = Math.max(0, Math.min(Number(position) || 0, f.bundles.length - 1));
+    const layers = {"overview-messages": [f.bundles[p], f.messages[p], f.n_bundles],
+                    "overview-nodes": [f.blocks[p], f.nodes[p], f.n_blocks]};
+    const data = figure.data.map(function (trace) {
+        const layer = layers[trace.meta];
+        if (!layer) { return trace; }
+        const [index, count, n] = layer, size = new Array(n).fill(0), colour = new Array(n).fill(0);
+        index.forEach(function (i, k) { size[i] = 9 + 5 * Math.log2(1 + count[k]); colour[i] = count[k]; });
+        const marker = Object.assign({}, trace.marker, {size: size, color: colour, cmax: Math.max(1, ...count)});
+        return Object.assign({}, trace, {marker: marker});
+    });
+    return Object.assign({}, figure, {data: data});
+}"""
+"""A step of a player drawn on an overview, in the browser: the frames of its handle (``handle.overview``, see
+:func:`vizcoll.sim.overview.overview_frames`) set the size and colour of the figure's two animation layers
+(:func:`vizcoll.ui.figures.blocks.add_animation_layers`) at that position."""
 BUTTONS = (("first", "« first", "first step (Home)"), ("prev-key", "⇤", "previous key moment (Page Up)"),
            ("back", "‹ back", "back one step (←)"), ("play", "▶ Play", "play / pause (space)"),
            ("forward", "next ›", "forward one step (→)"), ("next-key", "⇥", "next key moment (Page Down)"),
@@ -102,9 +131,50 @@ def timeline_step(position: int | None, n_steps: int) -> int:
     return min(max(int(position or 0), 0), n_steps) - 1
 
 
+def player_data(timeline, **extra):
+    """What a page puts in its player's ``<prefix>-timeline`` store for ``timeline`` (a Timeline or its dict): a
+    handle, ``{"ref", "steps", "moments": [[position, kind], ...], **extra}`` (``extra``: what the page draws per
+    step in the browser, e.g. an overview's frames), the timeline itself kept on the server by its ref. None (nothing
+    to play) and ``no_update`` pass through."""
+    if not isinstance(timeline, Timeline | dict):
+        return timeline
+    data = timeline.to_dict() if isinstance(timeline, Timeline) else timeline
+    tl = Timeline.from_dict(data)
+    ref = uploads.content_ref(data)
+    timelines.put(ref, data)
+    _remember(ref, tl)
+    moments = [[m["step"] + 1, m["kinds"][0]] for m in tl.key_moments()]
+    return {"ref": ref, "steps": tl.n_steps, "moments": moments, **extra}
+
+
+_parsed: dict[str, Timeline] = {}  # this process's last timelines by ref, parsed (a result of its key: no user state)
+
+
+def player_timeline(data: dict) -> Timeline:
+    """The timeline of a player's store: a handle (:func:`player_data`), or a whole timeline dict (exports,
+    tests); :class:`VizcollError` when the server no longer holds the handle's timeline."""
+    if isinstance(data, dict) and "events" in data:
+        return Timeline.from_dict(data)
+    ref = data.get("ref") if isinstance(data, dict) else None
+    if not isinstance(ref, str) or not uploads.REF.fullmatch(ref):
+        raise VizcollError("the browser sent a malformed animation")
+    if ref not in _parsed:
+        found = timelines.get(ref)
+        if found is None:
+            raise VizcollError("this animation is no longer on the server: change a setting or reload the page")
+        _remember(ref, Timeline.from_dict(found))
+    return _parsed[ref]
+
+
+def _remember(ref: str, tl: Timeline) -> None:
+    while len(_parsed) >= 8:
+        _parsed.pop(next(iter(_parsed)))
+    _parsed[ref] = tl
+
+
 def timeline_at(timeline: dict, position: int | None) -> tuple[Timeline, int]:
-    """The timeline of a player's store and the step its slider ``position`` shows."""
-    tl = Timeline.from_dict(timeline)
+    """The timeline of a player's store (see :func:`player_timeline`) and the step its slider ``position`` shows."""
+    tl = player_timeline(timeline)
     return tl, timeline_step(position, tl.n_steps)
 
 
@@ -171,8 +241,19 @@ def register_player(app: Dash, prefix: str) -> None:
     def caption(step, timeline):
         if not timeline:
             return "Nothing to play.", ""
-        tl, step = timeline_at(timeline, step)
+        try:
+            tl, step = timeline_at(timeline, step)
+        except VizcollError as exc:
+            return f"⚠ {exc}", ""
         return tl.caption(step), f"step {step + 1} of {tl.n_steps}"
+
+
+def register_overview(app: Dash, prefix: str, graph: str) -> None:
+    """Draw player ``prefix``'s steps on the overview figure ``graph`` in the browser (:data:`OVERVIEW_STEP_JS`),
+    when its handle carries overview frames."""
+    app.clientside_callback(OVERVIEW_STEP_JS, Output(graph, "figure", allow_duplicate=True),
+                            Input(pid(prefix, "step"), "value"), Input(pid(prefix, "timeline"), "data"),
+                            State(graph, "figure"), prevent_initial_call=True)
 
 
 def _positions(moments, n_steps: int) -> list[int]:

@@ -27,11 +27,12 @@ from vizcoll.arrays import unique
 from vizcoll.topology.blocks import Blocks
 from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
 
-__all__ = ["blocks_figure", "MAX_TICKS"]
+__all__ = ["blocks_figure", "add_animation_layers", "MAX_TICKS"]
 
 MAX_TICKS = 12  # pods named on the x axis at most (evenly spread)
 LINES = 300  # bundles drawn as lines too, at most
 WEBGL = 1000  # more marks than this are drawn with WebGL
+ACTIVE = [[0, "#fdd49e"], [1, "#d7301f"]]  # what a step lights: few messages light orange, many deep red
 BROKEN = "#d62728"
 
 
@@ -118,6 +119,20 @@ def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) 
             hoverinfo="text"))
 
 
+def add_animation_layers(fig: go.Figure, part: Blocks, bundle: dict) -> None:
+    """Two layers a player draws on, step by step, in the browser (``assets/overview.js``, from the frames of
+    :func:`vizcoll.sim.overview.overview_frames`): a mark on every bundle (messages crossing it in this step: size
+    and colour) and a ring on every block (its nodes changing state in this step), all of size 0 until a step
+    lights them. Their ``meta`` names them (``overview-messages``, ``overview-nodes``)."""
+    x, y = _places(part, bundle["a"], bundle["b"])
+    for meta, xs, ys, symbol, name in (("overview-messages", x, y, "diamond", "messages in this step"),
+                                       ("overview-nodes", part.x, part.y, "circle-open", "nodes busy in this step")):
+        marker = {"symbol": symbol, "size": np.zeros(len(xs)), "color": np.zeros(len(xs)), "colorscale": ACTIVE,
+                  "cmin": 0, "line": {"width": 2, "color": ACTIVE[-1][1]}}
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers", name=name, meta=meta, hoverinfo="skip", marker=marker,
+                                 showlegend=False))
+
+
 def _counted(count: int, what: str) -> str:
     """``1 switch``, ``2 switches``, ``1,356 end nodes``."""
     return f"{count:,} {what}" + ("" if count == 1 else "es" if what.endswith("h") else "s")
@@ -146,15 +161,18 @@ def _axes(part: Blocks) -> tuple[dict, dict]:
 
 
 def blocks_figure(part: Blocks, bundle: dict, title: str, label: str | None = None, diverging: bool = False,
-                  selected=(), width: int = HALF) -> go.Figure:
+                  selected=(), width: int = HALF, animated: bool = False) -> go.Figure:
     """The blocks and bundles of a fabric (see the module): ``label`` names the value (``"EFI"``, ``"packets"``;
     None: a plain fabric), ``diverging`` centres its colours on 0 (a difference), ``selected`` blocks are ringed
-    (those a highlighted tree uses)."""
+    (those a highlighted tree uses); ``animated``: with the two layers a player lights step by step
+    (:func:`add_animation_layers`)."""
     if _grid(part):  # rows at 0, 1, 2...: a fat tree's levels, evenly apart
         part = replace(part, y=np.searchsorted(unique(part.level), part.level).astype(float))
     fig = go.Figure()
     _add_bundles(fig, part, bundle, label, diverging)
     _add_blocks(fig, part, bundle, set(int(b) for b in selected))
+    if animated:
+        add_animation_layers(fig, part, bundle)
     xaxis, yaxis = _axes(part)
     fig.update_layout(title={"text": title}, plot_bgcolor="white", height=520, hovermode="closest",
                       margin={"l": 10, "r": 10, "b": 10}, xaxis=xaxis, yaxis=yaxis, clickmode="event")

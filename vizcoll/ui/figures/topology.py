@@ -198,7 +198,7 @@ def fabric_drawing(view, topo: Topology, colour_of: dict[int, int] | None = None
         s = topo.summary()
         title = (f"{s['switches']:,} switches, {s['endpoints']:,} end nodes and {s['links']:,} links, grouped: "
                  "click a block (or choose above) to draw its group alone")
-        return [], blocks_figure(view.overview, bundles(topo, view.overview), title, width=FULL)
+        return [], blocks_figure(view.overview, bundles(topo, view.overview), title, width=FULL, animated=True)
     if view.topo.n_nodes <= SMALL_LIMIT:
         index = {int(n): i for i, n in enumerate(view.kept.tolist())}
         colours = {index[n]: c for n, c in (colour_of or {}).items() if n in index}

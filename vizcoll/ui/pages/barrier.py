@@ -64,7 +64,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_player
+from vizcoll.ui.components.player import MAX_STEPS, pid, player, player_data, register_player
 from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models import barrier as model
@@ -421,7 +421,7 @@ def animate(set_progress, plan, data):
         flag = "\n".join(filter(None, [f"The fabric has {topo.n_nodes:,} nodes: the run is computed but not "
                                        f"animated (the page draws fabrics up to {model.ANIMATION_LIMIT:,} nodes).",
                                        flag]))
-    return run["timeline"], elements, summary_table(figures), flag, "flag warn" if "⚠" in flag else "flag"
+    return player_data(run["timeline"]), elements, summary_table(figures), flag, "flag warn" if "⚠" in flag else "flag"
 
 
 def render_step(step, timeline, plan, data):

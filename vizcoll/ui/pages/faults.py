@@ -38,7 +38,7 @@ from vizcoll.ui.components.kit import (
     panel,
     section,
 )
-from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_player, timeline_step
+from vizcoll.ui.components.player import MAX_STEPS, pid, player, player_data, register_player, timeline_step
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.faults import VARIANT_NAMES, overhead_chart, reduction_diagram, treft_lanes
 from vizcoll.ui.forms import whole_or
@@ -240,7 +240,7 @@ def run_reduction(procs, size, root, slow, fault, seed, kill, scenario=None):
         return no_update, f"⚠ {exc}", no_update, no_update, no_update
     message = "Click a worker in the diagram to kill it." if fault == CLICK and not params["kill"] else ""
     values = {"procs": procs, "size": size, "root": root, "slow": slow, "fault": fault, "seed": seed}
-    return (params, message, reduction_summary(figures, binomial), timeline.to_dict(),
+    return (params, message, reduction_summary(figures, binomial), player_data(timeline),
             remembered(scenario, PAGE, values))
 
 
@@ -308,7 +308,7 @@ def run_treft(workflow, cls, variant, replica, kernel, var, second, scenario=Non
         return no_update, f"⚠ {exc}", no_update, no_update, no_update
     inject = ":".join(map(str, params["inject"])) if params["inject"] else ""
     values = {"workflow": workflow, "cls": cls, "variant": variant, "inject": inject, "second": second or ""}
-    return params, "", treft_summary(figures), timeline.to_dict(), remembered(scenario, PAGE, values)
+    return params, "", treft_summary(figures), player_data(timeline), remembered(scenario, PAGE, values)
 
 
 def render_lanes(position, params):

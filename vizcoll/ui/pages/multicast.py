@@ -54,7 +54,7 @@ from vizcoll.ui.calls import (
 )
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
-from vizcoll.ui.components.player import pid, player, register_player, timeline_at
+from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.timeline import process_diagram
@@ -359,7 +359,7 @@ def group_protocol(data):
     scenario, _ = checked(data)
     if scenario is None or _waits(scenario):
         return None
-    return protocol_timeline(scenario)
+    return player_data(protocol_timeline(scenario))
 
 
 def compute_views(set_progress, job, data):
@@ -374,7 +374,7 @@ def compute_views(set_progress, job, data):
     with suppress(VizcollError):  # the views say what went wrong
         route_both(scenario, p, progress)
     progress.stage(2)
-    return (*_views(scenario), protocol_timeline(scenario))
+    return (*_views(scenario), player_data(protocol_timeline(scenario)))
 
 
 def cancelled(_clicks):

@@ -38,7 +38,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, register_player
+from vizcoll.ui.components.player import pid, player, player_data, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.schedules import (
     HANDLING,
@@ -306,7 +306,7 @@ def _replay(scenario: Scenario, text: str, params: dict, result: dict):
     flag = (f"{s['ranks']:,} ranks on the scenario's fabric ({scenario.title}); press ▶ Play or step with next ›."
             + (f" ⚠ {s['unrouted']:,} messages have no live route (broken links): drawn without links."
                if s["unrouted"] else ""))
-    return timeline, flag, "flag warn" if s["unrouted"] else "flag"
+    return player_data(timeline), flag, "flag warn" if s["unrouted"] else "flag"
 
 
 def render_step(step, timeline, data):

@@ -45,7 +45,7 @@ from vizcoll.ui.components.kit import (
     register_image_download,
     section,
 )
-from vizcoll.ui.components.player import pid, player, register_player
+from vizcoll.ui.components.player import pid, player, register_overview, register_player
 from vizcoll.ui.figures.topology import (
     base_stylesheet,
     canvas_layout,
@@ -53,13 +53,11 @@ from vizcoll.ui.figures.topology import (
 )
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
-from vizcoll.ui.models.parts import WHOLE, drawn_view, part_options
+from vizcoll.ui.models.parts import drawn_view, part_options
 from vizcoll.ui.models.topology import (
-    ANIMATION_LIMIT,
     EXAMPLE_SPECS,
     NEW_COMM,
     PAGE,
-    broadcast_timeline,
     clicked_part,
     comm_edit_options,
     communicator_colours,
@@ -70,7 +68,7 @@ from vizcoll.ui.models.topology import (
     with_part,
 )
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.views.topology import broadcast_stylesheet, counts_text, legend_items
+from vizcoll.ui.views.topology import broadcast_player, broadcast_stylesheet, counts_text, legend_items
 
 __all__ = ["PAGE", "layout", "body", "register", "update_scenario", "read_large_upload", "large_upload"]
 
@@ -300,6 +298,7 @@ def _edit_for(trigger: str, scenario: Scenario, values: dict) -> dict | None:
 def register(app: Dash) -> None:
     """Attach the page's callbacks to ``app``."""
     register_player(app, TOPO_PLAYER)
+    register_overview(app, TOPO_PLAYER, TOPO_LARGE)
     register_animation_export(app, TOPO_PLAYER, PAGE)
     register_figure_pack(app, TOPO_PACK, PAGE)
     app.callback(
@@ -453,28 +452,17 @@ def render_scenario(scenario_dict):
 
 
 def compute_broadcast(scenario_dict):
-    """The broadcast timeline from the scenario's root (animated up to ANIMATION_LIMIT nodes; figures at any size)."""
+    """The broadcast from the scenario's root, on what the page draws (:func:`broadcast_player`)."""
     scenario, message = checked(scenario_dict)
     if scenario is None:
         return None, message
-    topo = topology_of(scenario)
-    root = root_of(scenario, topo)
-    if root is None:
-        return None, "The fabric has no node to start a broadcast from."
-    timeline = broadcast_timeline(scenario.source_key(), root)
-    s = timeline["summary"]
-    info = f"From {root}: {s['reached']:,} nodes reached in {s['hops']} hops with {s['messages']:,} messages; " \
-           f"{s['unreachable']:,} unreachable."
-    if topo.n_nodes > ANIMATION_LIMIT:
-        return None, info + f" (the animation is drawn for fabrics up to {ANIMATION_LIMIT:,} nodes)"
-    if drawn_view(scenario, PAGE).part != WHOLE:
-        return None, info + " (the animation is drawn on the whole fabric: choose it above)"
-    return timeline, info
+    return broadcast_player(scenario)
 
 
 def render_step(step, timeline):
-    """Stylesheet for one player step: node states, the links and receivers of this hop."""
-    return broadcast_stylesheet(timeline, step)
+    """Stylesheet for one player step: node states, the links and receivers of this hop (the overview's steps are
+    drawn in the browser)."""
+    return no_update if isinstance(timeline, dict) and "overview" in timeline else broadcast_stylesheet(timeline, step)
 
 
 def fill_selection(tap_node, tap_edge, current_a, mode):

@@ -53,7 +53,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, register_player
+from vizcoll.ui.components.player import pid, player, player_data, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.figures.trees import AGG_COLOURS, fk_figure
@@ -427,7 +427,8 @@ def animate(plan, data):
     if job:
         return None, "The aggregation follows once the trees are computed (see the progress bar above).", "flag", \
             [], ""
-    return animation_view(plan, data)
+    timeline, *rest = animation_view(plan, data)
+    return player_data(timeline), *rest
 
 
 def compute_views(set_progress, job, data):
@@ -443,7 +444,8 @@ def compute_views(set_progress, job, data):
     progress.stage(len(KINDS) + 1)
     views = [compare_view(plan, data), *type_one_view(plan, data), *type_two_view(plan, data)]
     progress.stage(len(KINDS) + 2)
-    return (*views, *animation_view(plan, data))
+    timeline, *rest = animation_view(plan, data)
+    return (*views, player_data(timeline), *rest)
 
 
 def cancelled(_clicks):

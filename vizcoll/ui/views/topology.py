@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from dash import html
 
+from vizcoll.scenario import Scenario
+from vizcoll.sim.overview import overview_frames
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
-from vizcoll.ui.components.player import timeline_at
+from vizcoll.ui.calls import topology_of
+from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.figures.topology import base_stylesheet, state_stylesheet
+from vizcoll.ui.models.parts import drawn_view
+from vizcoll.ui.models.topology import ANIMATION_LIMIT, PAGE, broadcast_timeline, root_of
 
-__all__ = ["counts_text", "legend_items", "broadcast_stylesheet"]
+__all__ = ["counts_text", "legend_items", "broadcast_stylesheet", "broadcast_player"]
 
 LEGEND = [("switch", "legend-switch"), ("end node", "legend-endpoint"), ("broken link", "legend-broken"),
           ("root", "legend-root"), ("packet on the move", "legend-active"), ("has the packet", "legend-received"),
@@ -30,15 +36,45 @@ def legend_items() -> list:
     return [html.Span([html.Span(className=f"swatch {cls}"), label]) for label, cls in LEGEND]
 
 
+def broadcast_player(scenario: Scenario) -> tuple[dict | None, str]:
+    """(The player's data, a line) of the broadcast from the scenario's root, on what the page draws: the whole
+    fabric, or a group alone, node by node (the handle's ``nodes``: the fabric's node of each drawn node); a large
+    fabric's overview, its blocks and bundles lit step by step (the handle's ``overview`` frames)."""
+    topo = topology_of(scenario)
+    root = root_of(scenario, topo)
+    if root is None:
+        return None, "The fabric has no node to start a broadcast from."
+    timeline = broadcast_timeline(scenario.source_key(), root)
+    s = timeline["summary"]
+    info = f"From {root}: {s['reached']:,} nodes reached in {s['hops']} hops with {s['messages']:,} messages; " \
+           f"{s['unreachable']:,} unreachable."
+    view = drawn_view(scenario, PAGE)
+    if view.overview is not None:
+        frames = overview_frames(Timeline.from_dict(timeline), topo, view.overview)
+        return player_data(timeline, overview=frames), info + " Played on the overview: a bundle lights with the " \
+            "packets crossing it, a block with its nodes receiving."
+    if view.topo.n_nodes > ANIMATION_LIMIT:
+        return None, info + f" (a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: " \
+            "choose the overview or a smaller part)"
+    return player_data(timeline, nodes=view.kept.tolist()), info
+
+
 def broadcast_stylesheet(timeline: dict | None, position) -> list[dict]:
-    """The drawing's stylesheet at player ``position``: node states, the links and receivers of this hop."""
+    """The drawing's stylesheet at player ``position``: node states, the links and receivers of this hop (on the
+    nodes the player's ``nodes`` name, when the drawing shows a part of the fabric)."""
     sheet = base_stylesheet()
     if not timeline:
         return sheet
     tl, step = timeline_at(timeline, position)
+    drawn = timeline.get("nodes") if isinstance(timeline, dict) else None
+    at = {int(n): i for i, n in enumerate(drawn)} if isinstance(drawn, list) else None
+    drawn_index = (lambda node: node) if at is None else (lambda node: at.get(node, -1))  # noqa: E731
     events = tl.active_at(step) if step >= 0 else []
     links = [lid for e in events for lid in e.path_links]
-    receivers = [e.dst for e in events if e.dst >= 0]
-    state = {f"n{tl.entities[key]['node']}": value for key, value in tl.state_at(step).items()
-             if key in tl.entities}
-    return sheet + state_stylesheet(state, links, receivers)
+    receivers = [drawn_index(e.dst) for e in events if e.dst >= 0]
+    state = {}
+    for key, value in tl.state_at(step).items():
+        node = drawn_index(tl.entities[key]["node"]) if key in tl.entities else -1
+        if node >= 0:
+            state[f"n{node}"] = value
+    return sheet + state_stylesheet(state, links, [r for r in receivers if r >= 0])
