@@ -217,3 +217,22 @@ def test_a_frame_range_exports_those_steps(broadcast):
     rows = archive.read("captions.csv").decode().splitlines()[1:]
     assert [row.split(",")[1] for row in rows] == ["2", "3", "4"]
     assert out["filename"] == "vizcoll-topology-broadcast.zip"
+
+
+def test_a_large_fabrics_broadcast_is_exported_on_its_overview_as_the_page_plays_it():
+    import numpy as np
+
+    from vizcoll.scenario import Scenario
+
+    scenario = Scenario(spec="torus:10x10x8,hosts=1")  # 1,600 nodes: the page draws its overview
+    animation = animation_of("topology", scenario)
+    handle, _ = topology.compute_broadcast(scenario.to_dict(thin=True))
+    frames = handle["overview"]
+    assert animation.timeline.n_steps == handle["steps"] == frames["steps"]
+    for k in (0, 1, handle["steps"] // 2, handle["steps"]):
+        layer = next(t for t in animation.figure_at(k, W, H).data if t.meta == "overview-messages")
+        lit = np.flatnonzero(np.asarray(layer.marker.size) > 0).tolist()
+        assert lit == frames["bundles"][k]  # the bundles the browser lights at this step, no more, no less
+        tl, step = timeline_at(handle, k)
+        texts = [a.text.replace("<br>", " ") for a in frame_figure(animation, k, W, H).layout.annotations]
+        assert any(text.startswith(tl.caption(step)[:60]) for text in texts)

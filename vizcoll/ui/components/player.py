@@ -84,6 +84,7 @@ OVERVIEW_STEP_JS = """function (position, handle, figure) {
         const layer = layers[trace.meta];
         if (!layer) { return trace; }
         const [index, count, n] = layer, size = new Array(n).fill(0), colour = new Array(n).fill(0);
+        // the sizes of vizcoll.ui.figures.blocks.lit_sizes
         index.forEach(function (i, k) { size[i] = 9 + 5 * Math.log2(1 + count[k]); colour[i] = count[k]; });
         const marker = Object.assign({}, trace.marker, {size: size, color: colour, cmax: Math.max(1, ...count)});
         return Object.assign({}, trace, {marker: marker});

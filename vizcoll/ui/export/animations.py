@@ -28,18 +28,21 @@ from collections.abc import Callable
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import OPERATIONS
 from vizcoll.ui.calls import positions_of, topology_of
 from vizcoll.ui.components.player import timeline_at, timeline_step
 from vizcoll.ui.export.animation import Animation, frame_margin
+from vizcoll.ui.figures.blocks import animation_frame
 from vizcoll.ui.figures.cytoscape import drawing_figure
 from vizcoll.ui.figures.faults import reduction_diagram, treft_lanes
 from vizcoll.ui.figures.timeline import process_diagram
-from vizcoll.ui.figures.topology import cytoscape_elements
+from vizcoll.ui.figures.topology import cytoscape_elements, fabric_drawing
 from vizcoll.ui.models import barrier as barrier_model
 from vizcoll.ui.models.faults import reduction_runs, scenario_reduction, scenario_treft, treft_run
 from vizcoll.ui.models.multicast import protocol_timeline
+from vizcoll.ui.models.parts import drawn_view
 from vizcoll.ui.models.schedules import opened_goal, replay_of
 from vizcoll.ui.models.topology import ANIMATION_LIMIT, broadcast_timeline, communicator_colours, root_of
 from vizcoll.ui.models.trees import tree_plan
@@ -60,23 +63,36 @@ def _drawing(name: str, timeline: dict, elements: list[dict], sheet_at: Callable
         elements, sheet_at(position), width, height, frame_margin(height)))
 
 
+def _overview(name: str, timeline: dict, topo, view) -> Animation:
+    """A player on a large fabric's overview: the page's overview figure with its animation layers lit at each
+    position as the browser lights them (:func:`~vizcoll.ui.figures.blocks.animation_frame`)."""
+    tl = Timeline.from_dict(timeline)
+    frames, figure = overview_frames(tl, topo, view.overview), fabric_drawing(view, topo)[1]
+    return Animation(name, tl.title, tl, lambda position, width, height: animation_frame(figure, frames, position))
+
+
 def topology_animation(scenario: Scenario, extra=None) -> Animation:
-    """/topology: the broadcast along a shortest-path tree from the scenario's root."""
+    """/topology: the broadcast along a shortest-path tree from the scenario's root, on what the page draws (the
+    whole fabric or a group alone node by node, a large fabric's overview)."""
     topo = topology_of(scenario)
     root = root_of(scenario, topo)
     if root is None:
         raise VizcollError("the fabric has no node to start a broadcast from")
-    if topo.n_nodes > ANIMATION_LIMIT:
-        raise VizcollError(f"the broadcast is animated on fabrics up to {ANIMATION_LIMIT:,} nodes (this one has "
-                           f"{topo.n_nodes:,})")
     timeline = broadcast_timeline(scenario.source_key(), root)
+    view = drawn_view(scenario, "topology")
+    if view.overview is not None:
+        return _overview("vizcoll-topology-broadcast", timeline, topo, view)
+    if view.topo.n_nodes > ANIMATION_LIMIT:
+        raise VizcollError(f"a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: choose "
+                           "the overview or a smaller part")
     try:
         colours, _ = communicator_colours(scenario, topo)
     except VizcollError:
         colours = {}
-    elements = cytoscape_elements(topo, colours, positions_of(scenario))
+    drawn = {**timeline, "nodes": view.kept.tolist()}
+    elements = fabric_drawing(view, topo, colours)[0]
     return _drawing("vizcoll-topology-broadcast", timeline, elements,
-                    lambda position: broadcast_stylesheet(timeline, position))
+                    lambda position: broadcast_stylesheet(drawn, position))
 
 
 def trees_animation(scenario: Scenario, extra=None) -> Animation:

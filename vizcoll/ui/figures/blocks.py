@@ -27,7 +27,7 @@ from vizcoll.arrays import unique
 from vizcoll.topology.blocks import Blocks
 from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
 
-__all__ = ["blocks_figure", "add_animation_layers", "MAX_TICKS"]
+__all__ = ["blocks_figure", "add_animation_layers", "animation_frame", "MAX_TICKS"]
 
 MAX_TICKS = 12  # pods named on the x axis at most (evenly spread)
 LINES = 300  # bundles drawn as lines too, at most
@@ -131,6 +131,27 @@ def add_animation_layers(fig: go.Figure, part: Blocks, bundle: dict) -> None:
                   "cmin": 0, "line": {"width": 2, "color": ACTIVE[-1][1]}}
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers", name=name, meta=meta, hoverinfo="skip", marker=marker,
                                  showlegend=False))
+
+
+def lit_sizes(count: np.ndarray) -> np.ndarray:
+    """The size of a lit mark for ``count`` messages or nodes (0: not lit); ``OVERVIEW_STEP_JS`` draws the same."""
+    return np.where(count > 0, 9 + 5 * np.log2(1 + count), 0.0)
+
+
+def animation_frame(figure: go.Figure, frames: dict, position: int) -> go.Figure:
+    """``figure`` (with :func:`add_animation_layers`) at player ``position`` of ``frames``
+    (:func:`vizcoll.sim.overview.overview_frames`), as the browser draws it (for GIF and MP4 exports)."""
+    p = min(max(int(position), 0), len(frames["bundles"]) - 1)
+    layers = {"overview-messages": (frames["bundles"][p], frames["messages"][p], frames["n_bundles"]),
+              "overview-nodes": (frames["blocks"][p], frames["nodes"][p], frames["n_blocks"])}
+    out = go.Figure(figure)
+    for trace in out.data:
+        if trace.meta in layers:
+            index, count, n = layers[trace.meta]
+            values = np.zeros(n)
+            values[np.asarray(index, dtype=np.int64)] = count
+            trace.marker.update(size=lit_sizes(values), color=values, cmax=max(1.0, float(values.max(initial=0))))
+    return out
 
 
 def _counted(count: int, what: str) -> str:
