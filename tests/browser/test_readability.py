@@ -8,13 +8,16 @@ from __future__ import annotations
 import base64
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from dash.testing.wait import until
 
+from tests.fabrics import campus_cluster
 from vizcoll.scenario import Scenario
 from vizcoll.topology.generators import from_spec
+from vizcoll.topology.io import parse, read
 from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.models import barrier as barrier_model
 from vizcoll.ui.models import multicast as multicast_model
@@ -25,6 +28,8 @@ from .browser_helpers import ARTIFACTS, ROOT
 from .readability import page_problems, viewport
 
 DOCS = ROOT / "docs" / "screenshots"
+CLUSTER = Scenario.from_upload(parse(campus_cluster(), "campus.txt"), "campus.txt")  # 1,570 nodes, a cluster's shape
+TOOL_OUTPUT = Scenario.from_upload(read(ROOT / "tests" / "data" / "cluster" / "stanzas.txt"), "stanzas.txt")
 LARGEST_EXAMPLE = max(EXAMPLE_SPECS.values(), key=lambda spec: from_spec(spec).n_nodes)
 LARGEST_TREES = max(trees_model.PRESETS, key=lambda k: from_spec(trees_model.PRESETS[k][1]["spec"]).n_nodes)
 LARGEST_MULTICAST = max(multicast_model.PRESETS, key=lambda k: from_spec(multicast_model.PRESETS[k]["spec"]).n_nodes)
@@ -52,6 +57,10 @@ STATES = [
     ("erasure-largest", "/erasure", DEFAULT_SCENARIO.with_params("erasure", {"n": "20", "k": "12", "dcs": "5"}),
      ("#era-summary", "FMEL(20,12)")),
     ("schedules", "/schedules", DEFAULT_SCENARIO, ("#sched-file", "No file yet")),
+    ("topology-real-file", "/topology", TOOL_OUTPUT, ("#topo-bcast-info", "nodes reached")),  # ibnetdiscover's
+    ("topology-cluster-file", "/topology", replace(CLUSTER, pattern="hier:16"), ("#topo-bcast-info", "nodes reached")),
+    ("trees-cluster-file", "/trees", CLUSTER, ("#trees-compare", "hierarchical")),
+    ("multicast-cluster-file", "/multicast", replace(CLUSTER, pattern="hier:16"), ("#mc-summary", "minhop-new")),
 ]
 BUSY = "return !!document.querySelector('[data-dash-is-loading=\"true\"], .job.running');"
 

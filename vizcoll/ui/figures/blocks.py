@@ -160,8 +160,13 @@ def _counted(count: int, what: str) -> str:
 
 
 def _grid(part: Blocks) -> bool:
-    """Whether the blocks form a grid of rows (levels) and pods, as a fat tree's do."""
-    return len(unique(part.level)) <= 8 and bool((part.group >= 0).any()) and bool((part.level >= 0).all())
+    """Whether the blocks form a grid of rows (levels) and pods, as a fat tree's do: a few rows, and each pod in a
+    column of its own (a torus's planes, laid out in a grid of grids, share columns: they keep their places)."""
+    pods = part.group >= 0
+    if not (len(unique(part.level)) <= 8 and pods.any() and (part.level >= 0).all()):
+        return False
+    columns = unique(np.round(part.x[pods], 6) * (1 << 20) + part.group[pods])
+    return len(unique(columns // (1 << 20))) == len(unique(part.group[pods]))
 
 
 def _axes(part: Blocks) -> tuple[dict, dict]:
