@@ -125,11 +125,10 @@ def loggp_timeline(schedule: Schedule, result: LogGPResult, rank_nodes: Sequence
     events: list[Event] = []
     steps: dict[int, dict] = defaultdict(lambda: {"sends": [], "handled": 0, "finished": 0})
     unrouted = 0
-    for m in messages(result, P):
-        if not 0 <= m["dst"] < P:
-            continue
+    sent = [m for m in messages(result, P) if 0 <= m["dst"] < P]
+    routes = router.routes([nodes[m["src"]] for m in sent], [nodes[m["dst"]] for m in sent])
+    for m, route in zip(sent, routes, strict=True):
         a, b = nodes[m["src"]], nodes[m["dst"]]
-        route = router.route(a, b)
         unrouted += route is None
         links = [int(topo.link_id[row]) for row in route or []]
         where = "same node" if a == b else (f"{len(links)} link{'s' * (len(links) != 1)}" if route is not None
