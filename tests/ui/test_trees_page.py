@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from dash import html, no_update
 
 from tests.callback_context import find_component, in_callback
-from tests.fabrics import HOSTS, TWO_SPINES
+from tests.fabrics import HOSTS, TWO_SPINES, campus_cluster
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import parse, tree_collective
 from vizcoll.schedule.check import check
 from vizcoll.topology import io as topo_io
+from vizcoll.topology.blocks import bundles
 from vizcoll.trees.cost import CostParams
 from vizcoll.trees.groups import hierarchy_from_topology
 from vizcoll.trees.metrics import mapped_type_one, tree_metrics, vertex_switches
@@ -24,8 +27,10 @@ from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zh
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
 from vizcoll.ui.components.player import player_timeline
+from vizcoll.ui.figures.topology import SMALL_LIMIT
 from vizcoll.ui.figures.trees import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
 from vizcoll.ui.models import trees as model
+from vizcoll.ui.models.parts import drawn_view, view_of
 from vizcoll.ui.pages import trees as page
 from vizcoll.ui.views import trees as views
 
@@ -301,16 +306,17 @@ def test_a_communicator_above_the_cap_gets_a_message():
                                     "up to 65,536")
     assert "python -m vizcoll tree" in plan["error"]
     assert page.render_compare(plan, s.to_dict()).children == plan["error"]
-    many = Scenario(spec="sunway-supernode", ppn=8)  # 2,048 processes on 304 nodes: trees yes, animation no
+    many = Scenario(spec="sunway-supernode", ppn=16)  # 4,096 processes on 304 nodes: trees yes, animation no
     plan = plan_of(many)
-    assert plan["nprocs"] == 2048 and model.heavy(plan)  # computed as a background job
+    assert plan["nprocs"] == 4096 > model.MAX_ANIMATED and model.heavy(plan)  # computed as a background job
     assert "in the background" in page.render_compare(plan, many.to_dict()).children
     views = page.compute_views(lambda _: None, page.dispatch(plan), many.to_dict())
     assert row(views[0], "4-ary")[1] == "6"
     timeline, flag, _, elements, _ = views[7:]
-    assert timeline is None and elements and flag == ("The aggregation is animated for up to 1,024 processes (this "
-                                                      "communicator has 2,048: its timeline would be too large "
-                                                      "for the browser).")
+    assert timeline is None and elements and flag == ("The aggregation is animated for up to 2,048 processes (this "
+                                                      "communicator has 4,096): beyond, its first frame takes longer "
+                                                      "than 2 s on the server. Choose a smaller communicator to play "
+                                                      "it.")
 
 
 # ------------------------------------------------------------------ the chosen tree
@@ -393,6 +399,108 @@ def test_player_stylesheet_shows_states_values_and_hops():
     assert labels["#n20"] == "h0\n✓120" and labels["#n21"] == "h1\n✓"
     rules = aggregation_stylesheet({4: "blocked"}, ["n"] * 5, None)
     assert {"selector": "#n4", "style": {"shape": "diamond", "background-color": "#d62728"}} in rules
+
+
+# ------------------------------------------------------------------ the aggregation on a large fabric
+def campus(**params) -> Scenario:
+    """The 1,570-node cluster of issue 23 (three switch tiers, parallel cables), uploaded; ``params`` of the page."""
+    s = Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net")
+    return s.with_params("trees", params) if params else s
+
+
+def hops_per_bundle(tl, topo, part) -> list[dict[int, int]]:
+    """Per player position, the messages crossing each bundle of the overview ``part``, counted from the timeline's
+    events: one per link of an event's path, the bundle found by the blocks of the link's two ends."""
+    bundle = bundles(topo, part)
+    index = {(int(a), int(b)): i for i, (a, b) in enumerate(zip(bundle["a"], bundle["b"], strict=True))}
+    counts = [{}]
+    for step in tl.steps:
+        seen: dict[int, int] = {}
+        for event in step:
+            for lid in event.path_links:
+                row = topo.link_row(lid)
+                ends = sorted((int(part.of[topo.link_a[row]]), int(part.of[topo.link_b[row]])))
+                seen[index[tuple(ends)]] = seen.get(index[tuple(ends)], 0) + 1
+        counts.append(seen)
+    return counts
+
+
+@pytest.mark.parametrize("which", [model.TYPE1, model.TYPE2])
+def test_above_1500_nodes_the_aggregation_plays_on_the_overview_of_the_animated_tree(which):
+    s = replace(campus(anim=which), lists=[[campus_host(i) for i in range(0, 1356, 17)]]).with_params(
+        "trees", {"comm": 0, "anim": which})
+    plan, data = plan_of(s), s.to_dict()
+    topo = topology_of(s)
+    assert topo.n_nodes == 1570 > SMALL_LIMIT and plan["nprocs"] == 80 and not model.heavy(plan)
+    handle, flag, css, elements, summary = page.animate(plan, data)
+    assert elements == [] and css == "flag"  # no canvas: the page draws the fabric's overview
+    assert summary.startswith("Result 3,160 (sum of every process's rank), expected 3,160: correct ✓")
+    assert "Played on the fabric's overview" in summary
+    frames, tl = handle["overview"], player_timeline(handle)
+    part = drawn_view(s, model.PAGE).overview
+    assert frames["steps"] == handle["steps"] == tl.n_steps and frames["n_blocks"] == len(part)
+    expected = hops_per_bundle(tl, topo, part)
+    got = [dict(zip(b, m, strict=True)) for b, m in zip(frames["bundles"], frames["messages"], strict=True)]
+    assert got == expected
+    hops = sum(len(e.path_links) for e in tl.events)
+    assert sum(map(sum, frames["messages"])) == hops > 2 * (plan["nprocs"] - 1)  # up and down, several links each
+    assert page.render_step(3, handle, plan, data) is no_update  # the browser lights the overview's steps
+    exported, note, *_ = views.animation_view(plan, data)  # exports draw node by node: a group alone, not this
+    assert exported is None and "choose one in “draw the fabric”" in note
+    # the animated tree's overview carries the two layers the player lights (and only that one)
+    mapped = page.render_type_one(plan, data)[1]
+    mincost = page.render_type_two(plan, data)[1]
+    lit, other = (mapped, mincost) if which == model.TYPE1 else (mincost, mapped)
+    layers = {t.meta: len(values(t.x)) for t in lit.data if t.meta in ("overview-messages", "overview-nodes")}
+    assert layers == {"overview-messages": frames["n_bundles"], "overview-nodes": frames["n_blocks"]}
+    assert not [t for t in other.data if t.meta in ("overview-messages", "overview-nodes")]
+
+
+def values(array) -> np.ndarray:
+    """A figure's array, as plotly sends it (a typed array: base64 bytes and their dtype) or as a list."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    return np.asarray(array)
+
+
+def campus_host(i: int) -> str:
+    """The name of the campus cluster's ``i``-th host."""
+    return fabric_of(campus()).names[fabric_of(campus()).endpoints[i]]
+
+
+def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes():
+    s = campus()
+    group = view_of(s, "group:3")
+    topo = topology_of(s)
+    inside = [topo.names[n] for n in group.kept.tolist() if n in set(topo.endpoints.tolist())]
+    s = replace(s, lists=[inside + [campus_host(i) for i in range(100, 300, 25)]]).with_params(
+        "trees", {"comm": 0, "part": "group:3"})
+    plan, data = plan_of(s), s.to_dict()
+    handle, flag, css, elements, summary = page.animate(plan, data)
+    assert handle["nodes"] == group.kept.tolist() and "overview" not in handle
+    ids = {e["data"]["id"] for e in elements if "source" not in e["data"]}
+    assert ids == {f"n{i}" for i in range(group.topo.n_nodes)} and len(group.kept) < 30
+    assert summary.startswith("Result ") and "correct ✓" in summary and "overview" not in summary
+    end = page.render_step(10_000, handle, plan, data)
+    labels = {r["selector"]: r["style"]["label"] for r in end if "label" in r["style"] and r["selector"] != "node"}
+    assert {f"#{i}" for i in labels} and set(labels) <= {f"#{i}" for i in ids}  # every rule on a drawn node
+    drawn = {name: f"#n{i}" for i, name in enumerate(group.topo.names)}
+    assert len(inside) == 9 and all(labels[drawn[name]].startswith(f"{name}\n✓") for name in inside)
+    assert labels[drawn[inside[0]]] == f"{inside[0]}\n✓{sum(range(plan['nprocs']))}"  # the root: rank 0
+    # a step in the middle: the hops inside the group in orange, on the group's own edges
+    sheets = [page.render_step(k, handle, plan, data) for k in range(1, handle["steps"] + 1)]
+    hot = [r for sheet in sheets for r in sheet if r["style"].get("line-color") == "#ff7f0e"]
+    assert hot and all(r["selector"].startswith("edge[link = ") for r in hot)
+    exported = views.animation_view(plan, data)[0]  # what an export draws: the same nodes of the group
+    assert exported["nodes"] == group.kept.tolist() and len(exported["events"]) == sum(map(len, player_timeline(
+        handle).steps))
+    # choosing the overview again plays it there, at once
+    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "overview", plan, data)
+    assert stored(out[0]).params["trees"]["part"] is None and "overview" in out[5] and out[8] == []
+    assert "per bundle of links" in out[2].layout.title.text.replace("<br>", " ")
+    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", plan, out[0])
+    assert out[5]["nodes"] == group.kept.tolist() and len(out[8]) == len(elements)
+    assert len(in_callback(page.choose_part, f"{page.TREES_PART}.value", "group:3", plan, data)) == 5
 
 
 def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():

@@ -283,16 +283,18 @@ def aggregation_stylesheet(state: dict[int, str], names: list[str], root: int | 
 # ---------------------------------------------------------------- the page's pairs of figures
 def packets_on(view, topo: Topology, packets: dict[int, int], title: str, hover: dict[int, str] | None = None,
                overlay: dict[int, int] | None = None, overlay_name: str = "",
-               marks: dict[str, list[int]] | None = None) -> go.Figure:
+               marks: dict[str, list[int]] | None = None, animated: bool = False) -> go.Figure:
     """:func:`packets_figure` on the part of the fabric ``view`` shows (a :class:`~vizcoll.ui.models.parts.
     FabricView`): one group alone (the links and marks in it), or the overview, whose bundles are coloured by
-    the most packets one of their links carries and sized by the mean (the blocks holding a mark ringed)."""
+    the most packets one of their links carries and sized by the mean (the blocks holding a mark ringed; with
+    ``animated``, the two layers a player lights step by step: :func:`~vizcoll.ui.figures.blocks.
+    add_animation_layers`)."""
     if view.overview is not None:
         values = np.zeros(topo.n_links)
         values[topo.link_rows(list(packets))] = list(packets.values())
         marked = [view.overview.of[n] for nodes in (marks or {}).values() for n in nodes]
         return blocks_figure(view.overview, bundles(topo, view.overview, values), f"{title}, per bundle of links",
-                             label="packets", selected=marked)
+                             label="packets", selected=marked, animated=animated)
     ids = set(view.topo.link_id.tolist())
     keep = lambda table: {lid: v for lid, v in (table or {}).items() if int(lid) in ids}  # noqa: E731
     index = {int(n): i for i, n in enumerate(view.kept.tolist())}
@@ -304,10 +306,10 @@ def packets_on(view, topo: Topology, packets: dict[int, int], title: str, hover:
 
 
 def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology, cross: dict[int, int],
-                        view) -> tuple[go.Figure, go.Figure]:
+                        view, animated: bool = False) -> tuple[go.Figure, go.Figure]:
     """A mapped type I tree (:func:`vizcoll.trees.metrics.mapped_type_one`'s dict) drawn logically and on the part
     of the fabric ``view`` shows (packets per link; ``cross``: the switch links carrying packets between
-    groups, dotted)."""
+    groups, dotted; ``animated``: an overview with the layers a player lights)."""
     tree, m = Tree.from_dict(built["tree"]), built["metrics"]
     names = topo.names
     switch = [names[s] if s >= 0 else "no switch" for s in built["switch"]]
@@ -324,14 +326,17 @@ def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology, cros
     title = f"{name} {where}" + (f": max {busiest['packets']} packets on one link" if busiest else "")
     mapped = packets_on(view, topo, m["link_packets"], title, hover=packets_hover, overlay=cross,
                         overlay_name="switch links with packets between groups",
-                        marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]})
+                        marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]},
+                        animated=animated)
     return logical, mapped
 
 
-def type_two_figures(two: dict, degree: int, topo: Topology, view) -> tuple[go.Figure, go.Figure]:
+def type_two_figures(two: dict, degree: int, topo: Topology, view,
+                     animated: bool = False) -> tuple[go.Figure, go.Figure]:
     """The physical type II tree and the minimum-cost derived tree on the part of the fabric ``view`` shows:
     packets per link, the switches holding an aggregation entry (``two``: the trees page's type II dict; blank
-    figures when there is no tree)."""
+    figures when there is no tree; ``animated``: the minimum-cost tree's overview with the layers a player
+    lights)."""
     if not two["ok"]:
         empty = blank_figure("No type II tree", height=200)
         return empty, empty
@@ -342,5 +347,5 @@ def type_two_figures(two: dict, degree: int, topo: Topology, view) -> tuple[go.F
         figures.append(packets_on(
             view, topo, m["link_packets"], f"{label}: {len(switches)} switches hold an entry, height {m['height']}",
             marks={f"root: {topo.names[two['root']]}": [two["root"]],
-                   f"switch with an entry ({len(switches)})": switches}))
+                   f"switch with an entry ({len(switches)})": switches}, animated=animated and which == "tree"))
     return figures[0], figures[1]

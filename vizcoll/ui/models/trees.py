@@ -21,9 +21,10 @@ whose route crosses a broken link are flagged and the animation waits.
 **Limits.** Trees of up to :data:`MAX_PROCESSES` processes, the paper
 fabrics' largest (a larger communicator gets a message pointing to
 ``python -m vizcoll tree``), the
-aggregation animated up to :data:`MAX_ANIMATED` processes on fabrics up to
-``SMALL_LIMIT`` nodes; k and the type II degree up to :data:`MAX_K` /
-:data:`MAX_DEGREE`.
+aggregation animated up to :data:`MAX_ANIMATED` processes on any fabric (node
+by node on the canvas: a fabric of up to ``SMALL_LIMIT`` nodes, or a group
+drawn alone; else on the overview); k and the type II degree up to
+:data:`MAX_K` / :data:`MAX_DEGREE`.
 
 **Download GOAL** (:func:`goal_file`) writes the chosen type I tree of the
 communicator (kind and k of the page) as LogGOPSim's GOAL schedule of a
@@ -40,6 +41,8 @@ import json
 import re
 from dataclasses import replace
 
+from flask import has_app_context
+
 from vizcoll.arrays import unique
 from vizcoll.comm import Placement
 from vizcoll.errors import VizcollError
@@ -54,7 +57,7 @@ from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import calls
-from vizcoll.ui.cache import cached, is_cached, job_progress, reporting
+from vizcoll.ui.cache import cache, cached, is_cached, job_progress, reporting, timelines
 from vizcoll.ui.calls import fabric_of, hops_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number
 from vizcoll.ui.jobs import JobProgress
@@ -74,7 +77,7 @@ __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "M
            "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
            "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
            "selection", "GOAL_KEYS", "goal_file", "type_one_summary", "type_two_summary", "PLAN_KEYS",
-           "stored_plan", "JOB_PROCESSES", "JOB_NODES", "heavy", "job_stages", "prepare", "computed"]
+           "stored_plan", "JOB_PROCESSES", "JOB_NODES", "heavy", "job_stages", "prepare", "computed", "holds_timeline"]
 
 PAGE = "trees"
 TYPE1, TYPE2 = "type1", "type2"
@@ -97,7 +100,16 @@ COST_FIELDS = (("l", "l (μs per link)"), ("delta", "δ (hops of a route)"), ("t
                ("beta", "β (bytes per μs)"), ("gamma", "γ (μs per byte)"), ("S", "S (message bytes)"),
                ("eps", "ε (μs, for F(k))"))
 MAX_K, MAX_DEGREE, MAX_PROCESSES = TREE_MAX_K, TREE_MAX_DEGREE, TREE_MAX_PROCESSES  # reasons: vizcoll.ui.limits
-MAX_ANIMATED, MAX_COMM_OPTIONS = TREE_MAX_ANIMATED, MAX_OPTIONS
+MAX_COMM_OPTIONS = MAX_OPTIONS
+MAX_ANIMATED = 2048
+"""The aggregation is played (on any fabric) for communicators of up to this many processes. Its timeline stays on
+the server (the browser holds a handle: :func:`vizcoll.ui.components.player.player_data`); what bounds it is the
+first frame, which should stay within 2 s cold: the simulation routes every tree edge on its own (most of the
+time), then the handle hashes and parses the timeline. Measured on the 2-core test machine (shared, best of 3),
+cold, the trees already built, on TaihuLight's 46,144-node fabric with random communicators, played on the overview:
+2,048 processes 1.4 s with a 2-ary tree (the longest routes) and 1.3 s with the hierarchical 32-nomial; 3,072
+2.4 s (2-ary); every process of TaihuLight (40,960) 16 s (12 s of simulation, 3 s of handle), with 300,000
+events, far below :data:`vizcoll.sim.timeline.MAX_EVENTS`."""
 MAX_TIME = 1e6  # μs: bound of the time parameters (l, θ, γ, ε) — larger is a typo, not a network
 MAX_BANDWIDTH = 1e12  # bytes per μs
 MAX_DELTA = 1000  # hops of one route
@@ -452,6 +464,14 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> dict:
         title = f"Aggregation (sum) along the {tree_name(kind, key['k'])} tree"
     return simulate_aggregation(topo, tree, ranks, latency=cost.l, theta=cost.b, table=table,
                                 title=title).to_dict()
+
+
+def holds_timeline(ref: str) -> bool:
+    """Whether the shared cache still holds a player's timeline ``ref`` (:data:`vizcoll.ui.cache.timelines`), asked
+    without loading it: a handle cached longer than its timeline must put it back."""
+    if timelines.memory.get(ref) is not None:
+        return True
+    return has_app_context() and bool(cache.has(timelines.prefix + ref))
 
 
 @cached

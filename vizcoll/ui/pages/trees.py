@@ -1,21 +1,17 @@
 """The trees page: aggregation trees of the shared scenario's communicator, compared, mapped and animated.
 
-On the one shared :class:`~vizcoll.scenario.Scenario`'s fabric and one of
-its communicators: the type I trees (k-ary, k-nomial, Zhao's and the
-hierarchical k-nomial) side by side with the type II tree (in the switches),
-the chosen tree drawn logically and on the links, the width model F(k) with
-k* and the selection table, the physical vs the minimum-cost type II tree,
-and an aggregation (up the tree, result broadcast down) with the player.
+On the one shared :class:`~vizcoll.scenario.Scenario`'s fabric and one of its communicators: the type I trees
+(k-ary, k-nomial, Zhao's and the hierarchical k-nomial) side by side with the type II tree (in the switches), the
+chosen tree drawn logically and on the links, the width model F(k) with k* and the selection table, the physical vs
+the minimum-cost type II tree, and an aggregation (up the tree, result broadcast down) with the player, on the
+canvas node by node or on a large fabric's overview (:func:`~vizcoll.ui.views.trees.aggregation_player`).
 
-Every control change is checked on the server and written to the scenario
-(``scenario.params["trees"]``), so the views, the share link and a reload
-follow it; the views are computed from the scenario store. Clicking a link
-of the drawing breaks or repairs it in the scenario (every page follows).
-The parameters, limits, presets and cached engine calls are the page's model
-(:mod:`vizcoll.ui.models.trees`); tables and sentences its views
-(:mod:`vizcoll.ui.views.trees`); figures :mod:`vizcoll.ui.figures.trees`.
-"Download GOAL" writes the chosen type I tree's broadcast, reduce or allreduce
-(a collective and a message size of its own, kept in the page's parameters)
+Every control change is checked on the server and written to the scenario (``scenario.params["trees"]``), so the
+views, the share link and a reload follow it; the views are computed from the scenario store. Clicking a link of
+the drawing breaks or repairs it in the scenario (every page follows). The parameters, limits, presets and cached
+engine calls are the page's model (:mod:`vizcoll.ui.models.trees`); tables and sentences its views
+(:mod:`vizcoll.ui.views.trees`); figures :mod:`vizcoll.ui.figures.trees`. "Download GOAL" writes the chosen type I
+tree's broadcast, reduce or allreduce (a collective and a message size of its own, kept in the page's parameters)
 as LogGOPSim's schedule (:func:`vizcoll.ui.models.trees.goal_file`).
 """
 
@@ -53,10 +49,10 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, player_data, register_player
+from vizcoll.ui.components.player import pid, player, register_overview, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import base_stylesheet
-from vizcoll.ui.figures.trees import AGG_COLOURS, fk_figure
+from vizcoll.ui.figures.trees import fk_figure
 from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.parts import drawn_view, natural_part, part_options, read_part
 from vizcoll.ui.models.trees import (
@@ -88,10 +84,11 @@ from vizcoll.ui.models.trees import (
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views.trees import (
-    animation_view,
+    aggregation_player,
     compare_view,
     fabric_line,
     fk_info,
+    legend_items,
     selection_view,
     step_stylesheet,
     type_one_view,
@@ -100,7 +97,7 @@ from vizcoll.ui.views.trees import (
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "build", "refresh", "dispatch", "render_compare",
            "render_type_one", "render_width", "render_type_two", "animate", "compute_views", "cancelled",
-           "render_step", "export_goal", "part_choices", "choose_part"]
+           "render_step", "export_goal", "part_choices", "choose_part", "play_part"]
 
 # the page's components ("trees-k", "trees-build" and "trees-message" are a stable interface of outside browser
 # checks: keep them)
@@ -131,6 +128,12 @@ VIEWS = [Output(TREES_COMPARE, "children"), Output(TREES_LOGICAL, "figure"), Out
          Output(TREES_FLAG, "children"), Output(TREES_FLAG, "className"), Output(TREES_CANVAS, "elements"),
          Output(TREES_ANIM_SUMMARY, "children")]
 """What the background job of a large plan computes (each also computed in the request for smaller plans)."""
+ANIMATION = VIEWS[7:]  # the aggregation's player, flag, canvas and summary (aggregation_player)
+CANVAS_STYLE = {"width": "100%", "height": "520px"}
+SHOW_CANVAS_JS = """function (elements) {  // the canvas and its legend only while they draw the fabric
+    const shown = Array.isArray(elements) && elements.length > 0, hidden = {display: "none"};
+    return [shown ? {width: "100%", height: "520px"} : hidden, shown ? {} : hidden];  // shown: CANVAS_STYLE
+}"""
 JOB_POLL_MS = 500  # how often the page asks a running job for its progress
 BUILD_TIP = ("Every change applies at once; Build applies every control again and computes the views (large "
              "communicators in the background, with a progress bar and Cancel)")
@@ -235,9 +238,9 @@ def _main(v: dict) -> html.Div:
                 {"label": text, "value": key} for key, text in ANIM.items()])),
             status_box(TREES_FLAG),
             cyto.Cytoscape(id=TREES_CANVAS, elements=[], layout={"name": "preset", "fit": True},
-                           stylesheet=base_stylesheet(), style={"width": "100%", "height": "520px"},
+                           stylesheet=base_stylesheet(), style=CANVAS_STYLE,
                            minZoom=0.05, maxZoom=4, boxSelectionEnabled=False, autoungrabify=True),
-            _legend(),
+            html.Div(id=TREES_LEGEND, className="legend", children=legend_items()),
             player(TREES_PLAYER),
             animation_export(TREES_PLAYER),
             html.Div(id=TREES_ANIM_SUMMARY, className="info"),
@@ -245,20 +248,13 @@ def _main(v: dict) -> html.Div:
     ])
 
 
-def _legend() -> html.Div:
-    items = [("own value, not sent", "value"), ("partial result", "partial"), ("sent, waits for the result", "sent"),
-             ("has the final result", "result"), ("blocked (broken edge below)", "blocked")]
-    return html.Div(id=TREES_LEGEND, className="legend", children=[
-        *[html.Span([html.Span(className="swatch ring", style={"borderColor": AGG_COLOURS[c]}), label])
-          for label, c in items],
-        html.Span([html.Span(className="swatch legend-root", style={"background": "#f5b800"}), "root"]),
-        html.Span([html.Span(className="swatch legend-active"), "packet on the move"]),
-        html.Span([html.Span(className="swatch legend-broken"), "broken link (click a link to break / repair)"])])
-
-
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, TREES_PLAYER)
+    app.clientside_callback(SHOW_CANVAS_JS, Output(TREES_CANVAS, "style"), Output(TREES_LEGEND, "style"),
+                            Input(TREES_CANVAS, "elements"))
+    for overview in (TREES_MAPPED, TREES_T2_MINCOST):  # a large fabric: the animated tree's overview lights up
+        register_overview(app, TREES_PLAYER, overview)
     register_animation_export(app, TREES_PLAYER, PAGE)
     register_figure_pack(app, TREES_PACK, PAGE)
     app.callback(
@@ -286,7 +282,7 @@ def register(app: Dash) -> None:
     app.callback(Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children"),
                  plan)(render_width)
     app.callback(*VIEWS[4:7], plan, scenario)(render_type_two)
-    app.callback(*VIEWS[7:], plan, scenario)(animate)
+    app.callback(*ANIMATION, plan, scenario)(animate)
     app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
                  Input(TREES_HEAVY, "data"), scenario, prevent_initial_call=True, interval=JOB_POLL_MS,
                  **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)))(compute_views)
@@ -298,8 +294,9 @@ def register(app: Dash) -> None:
                  Output(TREES_MAPPED, "figure", allow_duplicate=True),
                  Output(TREES_T2_PHYSICAL, "figure", allow_duplicate=True),
                  Output(TREES_T2_MINCOST, "figure", allow_duplicate=True),
+                 *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in ANIMATION],
                  Input(TREES_PART, "value"), State(TREES_PARAMS, "data"), scenario,
-                 prevent_initial_call=True)(choose_part)
+                 prevent_initial_call=True)(play_part)
     app.callback(Output(TREES_GOAL_FILE, "data"), Output(TREES_GOAL_MESSAGE, "children"),
                  Input(TREES_GOAL, "n_clicks"), scenario, prevent_initial_call=True)(export_goal)
     app.callback(
@@ -422,13 +419,13 @@ def render_type_two(plan, data):
 
 
 def animate(plan, data):
-    """The aggregation timeline of the animated tree, or the flag that stops it (routes crossing broken links)."""
+    """The aggregation's player on what the page draws of the fabric, or the flag that stops it
+    (:func:`~vizcoll.ui.views.trees.aggregation_player`)."""
     plan, job = _pending(plan)
     if job:
         return None, "The aggregation follows once the trees are computed (see the progress bar above).", "flag", \
             [], ""
-    timeline, *rest = animation_view(plan, data)
-    return player_data(timeline), *rest
+    return aggregation_player(plan, data)
 
 
 def compute_views(set_progress, job, data):
@@ -444,8 +441,7 @@ def compute_views(set_progress, job, data):
     progress.stage(len(KINDS) + 1)
     views = [compare_view(plan, data), *type_one_view(plan, data), *type_two_view(plan, data)]
     progress.stage(len(KINDS) + 2)
-    timeline, *rest = animation_view(plan, data)
-    return (*views, player_data(timeline), *rest)
+    return (*views, *aggregation_player(plan, data))
 
 
 def cancelled(_clicks):
@@ -464,21 +460,29 @@ def part_choices(data, value_now=None):
 
 def choose_part(value, plan, data):
     """Another part of the fabric chosen: remembered in the scenario, and the trees drawn on it at once from the
-    computed trees (a plan still computing in the background draws the part chosen when it is done)."""
+    computed trees (a plan still computing in the background draws the part chosen when it is done): (store,
+    message, the three figures on the fabric)."""
+    return play_part(value, plan, data)[:5]
+
+
+def play_part(value, plan, data):
+    """:func:`choose_part`, and the aggregation played on the part chosen (:data:`ANIMATION`): what the page runs."""
     scenario, message = checked(data)
+    unchanged = (no_update,) * (3 + len(ANIMATION))
     if not user_action() or scenario is None:
-        return no_update, message or no_update, no_update, no_update, no_update
+        return no_update, message or no_update, *unchanged
     topo = topology_of(scenario)
     try:
         part = read_part(value, scenario, topo)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", no_update, no_update, no_update
+        return no_update, f"⚠ {exc}", *unchanged
     store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
     plan, job = _pending(plan)
     if plan is None or "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
-        return store, "", no_update, no_update, no_update
+        return store, "", *unchanged
     drawn = (scenario if store is no_update else Scenario.from_dict(store)).to_dict(thin=True)
-    return store, "", type_one_view(plan, drawn)[1], *type_two_view(plan, drawn)[:2]
+    return (store, "", type_one_view(plan, drawn)[1], *type_two_view(plan, drawn)[:2],
+            *aggregation_player(plan, drawn))
 
 
 def export_goal(_clicks, data):

@@ -7,31 +7,35 @@ calls are cached) and return tables and text; figures are in
 
 from __future__ import annotations
 
+import numpy as np
 from dash import html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.sim.overview import overview_frames
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
-from vizcoll.ui.cache import cached_figures
-from vizcoll.ui.calls import checked, positions_of, topology_of
-from vizcoll.ui.components.player import timeline_at
+from vizcoll.ui.cache import cached, cached_figures
+from vizcoll.ui.calls import checked, topology_of
+from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
-from vizcoll.ui.figures.trees import aggregation_stylesheet, chosen_tree_figures, type_two_figures
-from vizcoll.ui.models.parts import drawn_view, view_of
+from vizcoll.ui.figures.trees import AGG_COLOURS, aggregation_stylesheet, chosen_tree_figures, type_two_figures
+from vizcoll.ui.models.parts import WHOLE, drawn_view, view_of
 from vizcoll.ui.models.trees import (
     INTACT,
     KINDS,
     LIVE,
     MAX_ANIMATED,
     PAGE,
+    TYPE1,
     TYPE2,
     comm_text,
     cost_of,
     engine_key,
+    holds_timeline,
     placement_of,
     selection,
     timeline_of,
@@ -45,8 +49,8 @@ from vizcoll.ui.views.common import fabric_counts, plural
 
 __all__ = ["comparison_rows", "comparison_table", "selection_view", "fk_info", "flag_type_one", "flag_type_two",
            "anim_summary", "fabric_line", "type_one_info", "type_two_info", "cross_group_links", "links_text",
-           "compare_view", "type_one_view", "type_two_view", "animation_view", "step_stylesheet", "type_one_figures",
-           "type_two_drawings"]
+           "compare_view", "type_one_view", "type_two_view", "animation_view", "aggregation_player",
+           "aggregation_handle", "step_stylesheet", "type_one_figures", "type_two_drawings", "legend_items"]
 
 
 def _fmt(value, digits: int = 2) -> str:
@@ -205,6 +209,17 @@ def flag_type_two(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
     return "As built on the intact fabric, the type II tree uses no broken link.", False
 
 
+def legend_items() -> list:
+    """The legend of the aggregation on the canvas: the rings of the vertices' states, the root, packets, breaks."""
+    items = [("own value, not sent", "value"), ("partial result", "partial"), ("sent, waits for the result", "sent"),
+             ("has the final result", "result"), ("blocked (broken edge below)", "blocked")]
+    return [*[html.Span([html.Span(className="swatch ring", style={"borderColor": AGG_COLOURS[c]}), label])
+              for label, c in items],
+            html.Span([html.Span(className="swatch legend-root", style={"background": "#f5b800"}), "root"]),
+            html.Span([html.Span(className="swatch legend-active"), "packet on the move"]),
+            html.Span([html.Span(className="swatch legend-broken"), "broken link (click a link to break / repair)"])]
+
+
 def anim_summary(s: dict) -> str:
     if s.get("result") is None:
         return (f"No result: {len(s.get('broken_edges', []))} tree edge(s) have no live route, so the root never "
@@ -300,7 +315,8 @@ def type_one_view(plan: dict | None, data):
     except VizcollError as exc:
         empty = blank_figure("No tree", height=300)
         return empty, empty, f"⚠ {exc}"
-    logical, mapped = type_one_figures(key, plan["kind"], plan["routes"], drawn_view(view[0], PAGE).part)
+    logical, mapped = type_one_figures(key, plan["kind"], plan["routes"], drawn_view(view[0], PAGE).part,
+                                       plan["anim"] == TYPE1)
     return logical, mapped, type_one_info(built, plan, topo)
 
 
@@ -316,72 +332,161 @@ def type_two_view(plan: dict | None, data):
     except VizcollError as exc:
         empty = blank_figure("No type II tree", height=300)
         return empty, empty, [html.P(f"⚠ {exc}")]
-    return (*type_two_drawings(key, plan["routes"], drawn_view(view[0], PAGE).part), type_two_info(two, plan, topo))
+    drawings = type_two_drawings(key, plan["routes"], drawn_view(view[0], PAGE).part, plan["anim"] == TYPE2)
+    return (*drawings, type_two_info(two, plan, topo))
 
 
 @cached_figures
-def type_one_figures(key: dict, kind: str, routes: str, part: str):
+def type_one_figures(key: dict, kind: str, routes: str, part: str, animated: bool = False):
     """The chosen type I tree drawn logically and on ``part`` of the fabric (cached: the drawing of a paper-scale
-    fabric costs more than reading the tree)."""
+    fabric costs more than reading the tree); ``animated``: its overview carries the layers the player lights."""
     scenario = Scenario(**key["source"])
     topo = topology_of(scenario)
     built = type_one(key, kind, routes)
     where = "on the fabric" if routes == LIVE else "as built (intact fabric)"
     return chosen_tree_figures(built, tree_name(kind, key["k"]), where, topo, cross_group_links(built, topo),
-                               view_of(scenario, part))
+                               view_of(scenario, part), animated=animated)
 
 
 @cached_figures
-def type_two_drawings(key: dict, routes: str, part: str):
-    """The physical and the minimum-cost type II trees drawn on ``part`` of the fabric (cached)."""
+def type_two_drawings(key: dict, routes: str, part: str, animated: bool = False):
+    """The physical and the minimum-cost type II trees drawn on ``part`` of the fabric (cached); ``animated``: the
+    overview of the minimum-cost one carries the layers the player lights."""
     scenario = Scenario(**key["source"])
-    return type_two_figures(type_two(key, routes), key["degree"], topology_of(scenario), view_of(scenario, part))
+    return type_two_figures(type_two(key, routes), key["degree"], topology_of(scenario), view_of(scenario, part),
+                            animated=animated)
+
+
+OVERVIEW_NOTE = ("Played on the fabric's overview ({figure}): at each step a bundle of links lights with the messages "
+                 "crossing it (size and colour), a block with its nodes changing state.")
+FIGURES = {TYPE1: "the chosen tree on the fabric, at the top", TYPE2: "the min-cost type II tree, above"}
+EXPORTED = ("On a fabric of more than 1,500 nodes the aggregation is exported node by node, from a group drawn alone: "
+            "choose one in “draw the fabric”.")
+
+
+def aggregation_player(plan: dict | None, data):
+    """(player handle, flag, flag class, canvas elements, summary) of the animated tree, or the flag that stops it.
+    It plays on what the page draws of the fabric (:func:`aggregation_handle`): the whole fabric or a group alone,
+    node by node on the canvas; a large fabric's overview, on the overview figure of the animated tree (its bundles
+    and blocks lit step by step in the browser)."""
+    played, *rest = _animation(plan, data)
+    if not isinstance(played, tuple):
+        return played, *rest
+    flag, flag_class, elements, _ = rest
+    try:
+        handle, summary = aggregation_handle(*played)
+        if not holds_timeline(handle["ref"]):  # the shared cache let it go: the same run puts it back (same ref)
+            player_data(timeline_of(*played[:4]))
+    except VizcollError as exc:  # e.g. more events than a timeline may hold
+        return None, f"⚠ {exc}", "flag warn", elements, ""
+    if "overview" in handle:
+        summary += " " + OVERVIEW_NOTE.format(figure=FIGURES[played[1]])
+    return handle, flag, flag_class, elements, summary
 
 
 def animation_view(plan: dict | None, data):
-    """(timeline, flag, flag class, canvas elements, summary) of the animated tree, or the flag that stops it."""
+    """(timeline dict, flag, flag class, canvas elements, summary) of the animated tree as the canvas plays it (for
+    exports): the whole fabric, or a group alone (the dict's ``nodes``: the fabric's node of each drawn node); on a
+    large fabric's overview None and a note, as when it does not play."""
+    played, *rest = _animation(plan, data)
+    if not isinstance(played, tuple):
+        return played, *rest
+    flag, flag_class, elements, _ = rest
+    if not elements:
+        return None, "\n".join(filter(None, [flag, EXPORTED])), flag_class, elements, ""
+    try:
+        timeline = timeline_of(*played[:4])
+    except VizcollError as exc:
+        return None, f"⚠ {exc}", "flag warn", elements, ""
+    if played[4] != WHOLE:
+        timeline = {**timeline, "nodes": view_of(Scenario(**played[0]["source"]), played[4]).kept.tolist()}
+    return timeline, flag, flag_class, elements, anim_summary(timeline["summary"])
+
+
+def _animation(plan: dict | None, data) -> tuple:
+    """(what plays: the arguments of :func:`aggregation_handle`, else None; flag, flag class, canvas elements,
+    summary) of the animated tree on the part of the fabric the page draws (no update without a plan)."""
     view = _view(plan, data)
     if view is None:
         return (None, _problem(plan), "flag warn", [], "") if plan else (no_update,) * 5
-    _, key, topo = view
+    scenario, key, topo = view
     which = plan["anim"]
+    drawn = drawn_view(scenario, PAGE)
+    on_canvas = drawn.overview is None and drawn.topo.n_nodes <= SMALL_LIMIT
+    elements = cytoscape_elements(drawn.topo, pos=drawn.pos) if on_canvas else []
     try:
         text, waits = (flag_type_two if which == TYPE2 else flag_type_one)(key, plan, topo)
     except VizcollError as exc:
-        return None, f"⚠ {exc}", "flag warn", [], ""
+        return None, f"⚠ {exc}", "flag warn", elements, ""
     flag_class = "flag warn" if text.startswith("⚠") else "flag"
-    if topo.n_nodes > SMALL_LIMIT:
-        note = f"The animation is drawn for fabrics up to {SMALL_LIMIT:,} nodes (this one has {topo.n_nodes:,})."
-        return None, "\n".join(filter(None, [text, note])), flag_class, [], ""
-    elements = cytoscape_elements(topo, pos=positions_of(view[0]))
+    if drawn.overview is None and not on_canvas:
+        note = (f"{drawn.name} alone has {drawn.topo.n_nodes:,} nodes: the aggregation plays node by node on parts "
+                f"of up to {SMALL_LIMIT:,} nodes. Choose the overview or a smaller part.")
+        return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if plan["nprocs"] > MAX_ANIMATED:
         note = (f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
-                f"{plan['nprocs']:,}: its timeline would be too large for the browser).")
+                f"{plan['nprocs']:,}): beyond, its first frame takes longer than 2 s on the server. Choose a smaller "
+                "communicator to play it.")
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if waits:
         return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
     if which == TYPE2 and not type_two_summary(key, plan["routes"])["ok"]:
         return None, text, flag_class, elements, ""
-    try:
-        timeline = timeline_of(key, which, plan["kind"], plan["routes"])
-    except VizcollError as exc:  # e.g. more events than a timeline may hold
-        return None, f"⚠ {exc}", "flag warn", elements, ""
-    return timeline, text, flag_class, elements, anim_summary(timeline["summary"])
+    return (key, which, plan["kind"], plan["routes"], drawn.part), text, flag_class, elements, ""
+
+
+@cached
+def aggregation_handle(key: dict, which: str, kind: str, routes: str, part: str) -> tuple[dict, str]:
+    """(the player's handle, the summary) of the aggregation along the animated tree on ``part`` of the fabric
+    (cached: the simulation of a paper-scale tree takes seconds). The handle carries the overview's frames
+    (:func:`~vizcoll.sim.overview.overview_frames`) when ``part`` is the overview, the fabric's node of each drawn
+    node (``nodes``) when it is a group alone; its timeline waits in the shared cache
+    (:func:`~vizcoll.ui.components.player.player_data`)."""
+    scenario = Scenario(**key["source"])
+    timeline = timeline_of(key, which, kind, routes)
+    handle = player_data(timeline)
+    view = view_of(scenario, part)
+    if view.overview is not None:
+        handle["overview"] = overview_frames(player_timeline(handle), topology_of(scenario), view.overview)
+    elif view.part != WHOLE:
+        handle["nodes"] = view.kept.tolist()
+    return handle, anim_summary(timeline["summary"])
 
 
 def step_stylesheet(step, timeline, plan: dict | None, data) -> list[dict]:
-    """Stylesheet for one player step: every vertex's state on its node, this step's hops in orange."""
+    """Stylesheet for one player step: every vertex's state on its node, this step's hops in orange (on the nodes
+    the handle's ``nodes`` name when the canvas draws a group alone); no update for a handle played on the
+    overview (the browser draws its steps)."""
+    if isinstance(timeline, dict) and "overview" in timeline:
+        return no_update
     sheet = base_stylesheet()
     view = _view(plan, data) if timeline else None
     if view is None:
         return sheet
     try:
         tl, step = timeline_at(timeline, step)
+        names, drawn = _drawn(timeline.get("nodes"), view[2].names)
         events = tl.active_at(step) if step >= 0 else []
         links = list(dict.fromkeys(lid for e in events for lid in e.path_links))
-        receivers = list(dict.fromkeys(e.dst for e in events if e.dst >= 0 and e.path_links))
-        state = {tl.entities[key]["node"]: value for key, value in tl.state_at(step).items() if key in tl.entities}
-        root = next((e["node"] for e in tl.entities.values() if e.get("vertex") == 0), None)
-        return sheet + aggregation_stylesheet(state, view[2].names, root) + state_stylesheet({}, links, receivers)
+        receivers = list(dict.fromkeys(int(drawn[e.dst]) for e in events if e.dst >= 0 and e.path_links))
+        state = {int(drawn[tl.entities[key]["node"]]): value for key, value in tl.state_at(step).items()
+                 if key in tl.entities}
+        state.pop(-1, None)  # vertices on nodes the canvas does not draw (outside the group)
+        root = next((int(drawn[e["node"]]) for e in tl.entities.values() if e.get("vertex") == 0), -1)
+        return sheet + aggregation_stylesheet(state, names, root if root >= 0 else None) + state_stylesheet(
+            {}, links, [r for r in receivers if r >= 0])
     except (VizcollError, KeyError, TypeError, ValueError, IndexError, AttributeError):
         return sheet  # a malformed timeline from the browser, or one of another fabric
+
+
+def _drawn(nodes, names: list[str]) -> tuple[list[str], np.ndarray]:
+    """(the canvas's node names, its node of each fabric node or -1) for a handle's ``nodes`` (a group drawn alone;
+    None: the whole fabric); ValueError for nodes the fabric does not have (a forged handle)."""
+    if nodes is None:
+        return names, np.arange(len(names))
+    kept = np.asarray(nodes, dtype=np.int64)
+    if kept.ndim != 1 or not ((kept >= 0) & (kept < len(names))).all():
+        raise ValueError("nodes of another fabric")
+    index = np.full(len(names), -1, dtype=np.int64)
+    index[kept] = np.arange(len(kept))
+    return [names[n] for n in kept.tolist()], index
