@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
 import pytest
 from dash import html, no_update
 from flask import Flask
 
 from tests.callback_context import find_component, in_callback
-from tests.fabrics import HOSTS, ONE_SPINE
+from tests.fabrics import HOSTS, ONE_SPINE, campus_cluster
 from vizcoll.barrier.algorithms import ALGOS, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import numbering
@@ -98,7 +99,7 @@ def hop_links(timeline: dict) -> set[int]:
 def test_defaults_are_plain_values_and_check_themselves():
     assert model.read_params(model.DEFAULTS) == model.DEFAULTS == {
         "algo": "dlct", "judge": "model", "barriers": 3, "compute": 0.5, "rate": 0.1, "seed": 0, "comm": 0, "k": 1,
-        "numbering": "s-curve", "sweep": "quick"}
+        "numbering": "s-curve", "sweep": "quick", "part": None}
     assert model.parse_size("3x5") == (3, 5) and model.parse_size("6") == (6, 6) and model.parse_size("4×4") == (4, 4)
     assert model.defaults_for(False)["algo"] == "tree" and model.defaults_for(True)["algo"] == "dlct"
 
@@ -131,7 +132,7 @@ def test_a_forged_grid_preset_gives_a_message(size, neighbors, words):
 def test_forged_stored_params_give_a_message_not_an_exception():
     forged = scenario(barriers=1e9, rows=40, neighbors=5, algo="dlct")
     plan, (timeline, elements, summary, flag, flag_class) = view(forged)
-    assert plan == {"error": "⚠ barriers must be between 1 and 20, got 1000000000", "grid": True}
+    assert plan == {"error": "⚠ barriers must be between 1 and 20, got 1000000000", "grid": True, "part": None}
     assert timeline is None and flag == plan["error"] and flag_class == "flag warn" and summary == ""
     assert len([e for e in elements if "source" in e["data"]]) == 42  # the grid is still drawn (and clickable)
     # the controls show the defaults instead; the other views go on
@@ -326,16 +327,101 @@ def test_dlct_on_a_fat_tree_says_in_one_line_why_it_needs_a_grid():
         assert len(elements) == topology_of(s).n_nodes + topology_of(s).n_links  # the fabric is still drawn
 
 
-def test_too_many_processes_and_a_fabric_too_large_to_animate():
+def test_too_many_processes_still_draws_the_fabric():
     wide = Scenario(spec="fat-tree:radix=12,levels=3")  # 432 end nodes
     plan, (timeline, elements, _, flag, flag_class) = view(wide)
     assert plan["error"].startswith("⚠ the page runs barriers of up to 256 processes; every end node")
     assert flag == plan["error"] and flag_class == "flag warn" and timeline is None and elements
-    big = Scenario(spec="fat-tree:radix=18,levels=3", pattern="grid2d:4x4")  # 1,863 nodes, communicators of 4
-    plan, (timeline, elements, table, flag, _) = view(big)
-    assert not plan["animate"] and plan["processes"] and len(plan["processes"]) == 4
-    assert timeline is None and elements == [] and isinstance(table, html.Table)
-    assert flag.startswith("The fabric has 1,863 nodes: the run is computed but not animated")
+
+
+@functools.cache
+def campus() -> Scenario:
+    """The 1,570-node cluster file (214 switches, 1,356 HCAs: above the canvas's 1,500 nodes) uploaded, with
+    communicators of 16 processes (``hier:16``)."""
+    return replace(Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.ibnd"), "campus.ibnd"),
+                   pattern="hier:16")
+
+
+def test_above_1500_nodes_the_run_plays_on_the_overview():
+    s = campus()
+    data = s.to_dict()
+    plan = page.refresh(data)[0]
+    assert plan["part"] == "overview" and len(plan["processes"]) == 16 and "plays on its overview" in plan["note"]
+    handle, elements, table, flag, _ = page.animate(no_progress, plan, data)
+    figure, canvas, graph, legend, key = page.render_drawing(plan, data)  # drawn while the run's job computes
+    assert elements == [] and canvas == views.HIDDEN and graph == views.FIGURE_STYLE and isinstance(table, html.Table)
+    assert "⚠" not in flag and "a bundle of links" in str(legend)
+    tl, frames = player_timeline(handle), handle["overview"]
+    assert frames["steps"] == tl.n_steps == handle["steps"] and len(frames["bundles"]) == tl.n_steps + 1
+    # every hop of every Gather and Release lights its bundle once: the run's hops, counted from its events
+    hops = [e for e in tl.events if e.kind == "send"]
+    assert all(len(e.path_links) == 1 for e in hops) and hops
+    assert sum(map(sum, frames["messages"])) == len(hops) == model.run_of(s, plan)["figures"]["hops"]
+    lit = [p for p, bundles in enumerate(frames["bundles"]) if bundles]
+    assert lit and all(0 <= b < frames["n_bundles"] for p in lit for b in frames["bundles"][p])
+    # every process changing state lights its block in that step
+    changed = sum(len([k for k in tl.changes_at(i) if k in tl.entities]) for i in range(tl.n_steps))
+    assert sum(map(sum, frames["nodes"])) == changed > 0
+    # the overview figure: the two layers the browser lights (one mark per bundle and per block), the processes'
+    # blocks ringed
+    layers = {t.meta: t for t in figure.data if str(t.meta).startswith("overview-")}
+    assert list(layers) == ["overview-messages", "overview-nodes"]
+    assert len(layers["overview-messages"].x) == frames["n_bundles"] and len(layers["overview-nodes"].x) == \
+        frames["n_blocks"]
+    assert "ringed: the 2 holding the barrier's 16 processes" in figure.layout.title.text.replace("<br>", " ")
+    rings = [w for t in figure.data if t.meta is None and "blocks (" in str(t.name) for w in t.marker.line.width]
+    assert sum(w == 3 for w in rings) == 2 and len(rings) == frames["n_blocks"]
+    # the same drawing is not sent again; the browser draws an overview's steps
+    assert page.render_drawing(plan, data, key)[0] is no_update and page.render_drawing(plan, data, key)[4] == key
+    assert page.render_drawing(plan, data, "another")[0] is not no_update
+    assert page.render_step(3, handle, plan, data) is no_update
+
+
+def test_a_run_too_long_for_the_overviews_frames_plays_its_captions_only(monkeypatch):
+    monkeypatch.setattr(views, "OVERVIEW_MAX_STEPS", 100)  # the campus run has 265 steps
+    s = campus()
+    plan = page.refresh(s.to_dict())[0]
+    handle, _, table, flag, flag_class = page.animate(no_progress, plan, s.to_dict())
+    assert handle["overview"] is None and player_timeline(handle).n_steps == handle["steps"] == 265
+    assert flag.startswith("The run has 265 steps: the overview lights runs of up to 100") and flag_class == "flag"
+    assert isinstance(table, html.Table) and page.render_step(5, handle, plan, s.to_dict()) is no_update
+
+
+def test_a_group_drawn_alone_plays_node_by_node():
+    s = campus()
+    store, message = update(f"{page.BAR_PART}.value", s, part="group:0", algo="tree")
+    assert message == "" and stored(store).params["barrier"]["part"] == "group:0"
+    s = stored(store)
+    data = s.to_dict()
+    plan = page.refresh(data)[0]
+    assert plan["part"] == "group:0"
+    handle, elements, _, flag, _ = page.animate(no_progress, plan, data)
+    figure, canvas, graph, *_ = page.render_drawing(plan, data)
+    assert figure is no_update and canvas == views.CANVAS_STYLE and graph == views.HIDDEN and "⚠" not in flag
+    drawn = handle["nodes"]
+    topo = topology_of(s)
+    names = {e["data"]["label"] for e in elements if "source" not in e["data"]}
+    assert "overview" not in handle and names == {topo.names[u] for u in drawn} and len(drawn) == 18
+    procs = {e["data"]["label"] for e in elements if "proc" in e.get("classes", "")}
+    assert procs == {topo.names[u] for u in plan["processes"] if u in drawn} and len(procs) == 10
+    # a step's rules name the drawing's own node ids (never the fabric's) and its hops by link id
+    tl = player_timeline(handle)
+    inside = {int(e["data"]["link"]) for e in elements if "source" in e["data"]}
+    step = next(i for i in range(tl.n_steps) if any(lid in inside for e in tl.active_at(i) for lid in e.path_links))
+    sheet = page.render_step(step + 1, handle, plan, data)
+    assert page.render_canvas_step({"position": step + 1, "handle": handle}, plan, data) == sheet  # the canvas's step
+    selectors = [sel.strip() for rule in sheet for sel in rule["selector"].split(",")]
+    ids = {int(sel[2:]) for sel in selectors if sel.startswith("#n")}
+    assert ids and max(ids) < len(drawn)
+    assert any(r["style"].get("line-color") in MESSAGE_COLOURS.values() for r in sheet)
+    # a forged list of drawn nodes: the rules skip what is no node
+    assert isinstance(page.render_step(step + 1, handle | {"nodes": ["x", None, True, 10**12]}, plan, data), list)
+    # the natural part is not stored; a group the fabric does not have gives a message
+    store, _ = update(f"{page.BAR_PART}.value", s, part="overview")
+    assert stored(store).params["barrier"]["part"] is None
+    store, message = update(f"{page.BAR_PART}.value", s, part="group:9999")
+    assert store is no_update and message == "⚠ the fabric has no group '9999'"
+    assert update(f"{page.BAR_PART}.value", s, part="../etc")[1].startswith("⚠ unknown part to draw")
 
 
 def test_an_uploaded_fabric_shows_its_own_names():
@@ -419,7 +505,8 @@ def test_the_layout_shows_the_scenarios_parameters_and_grid():
 
 def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     s = scenario(broken=[LINK0])
-    plan, uq, sweep_key, text, options, disabled = page.refresh(s.to_dict())
+    plan, uq, sweep_key, text, options, disabled, parts, part, part_disabled = page.refresh(s.to_dict())
+    assert parts == page.GRID_PART and part == "whole" and part_disabled is True  # the grid is drawn whole
     assert "mesh:4x4,neighbors=8,hosts=0" in text and "1 broken link)" in text and disabled is True
     # K changes the LCT/BST view only; a break changes the run only
     again = page.refresh(s.with_params("barrier", {"k": 3}).to_dict(), plan, uq, sweep_key)
@@ -495,7 +582,9 @@ def test_every_callback_checks_what_the_browser_sends(quick_sweep_once):
     probe(page.refresh, None, data, plan, uq, sweep_key)
     probe(page.shown_comm, None, [{"label": "x", "value": -1}], data)
     probe(page.animate, None, no_progress, plan, data)
+    probe(page.render_drawing, None, plan, data, "a key")
     probe(page.render_step, None, 3, timeline, plan, data)
+    probe(page.render_canvas_step, None, {"position": 3, "handle": timeline}, plan, data)
     probe(page.render_uq, None, uq)
     probe(page.render_histogram, None, uq)
     probe(page.compute_sweep, None, no_progress, sweep_key, 8, 0.2)

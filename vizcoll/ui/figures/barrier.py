@@ -1,5 +1,5 @@
-"""Pure builders for the barrier page: the grid (or any fabric) on cytoscape with a barrier run's step, LCT vs BST,
-the sweeps, UQ.
+"""Pure builders for the barrier page: the grid (or any fabric) on cytoscape with a barrier run's step, a large
+fabric's overview for the run's player, LCT vs BST, the sweeps, UQ.
 
 Every function takes plain engine results (a :class:`~vizcoll.topology.model.Topology`,
 timeline pieces, ID arrays and link sets, :func:`~vizcoll.barrier.benchmark.sweep`
@@ -14,8 +14,10 @@ from fractions import Fraction
 import numpy as np
 import plotly.graph_objects as go
 
-from vizcoll.topology.layout import positions
+from vizcoll.topology.blocks import Blocks, bundles
+from vizcoll.topology.layout import positions, unit
 from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.captions import fitted_captions
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.style import FULL, styled
@@ -35,6 +37,7 @@ __all__ = [
     "fabric_elements",
     "fabric_stylesheet",
     "step_stylesheet",
+    "overview_figure",
     "uq_text",
     "numbering_figure",
     "sweep_figure",
@@ -100,16 +103,20 @@ def grid_elements(topo: Topology) -> list[dict]:
     return nodes + axes + edges
 
 
-def fabric_elements(topo: Topology, processes: list[int], pos: np.ndarray | None = None) -> list[dict]:
+def fabric_elements(topo: Topology, processes: list[int], pos: np.ndarray | None = None,
+                    crowded: float | None = None) -> list[dict]:
     """Any fabric: every node ``n<index>`` (label = its name, caption = its description when the file gave one,
     shortened where captions would overlap) at ``pos`` (default :func:`~vizcoll.topology.layout.positions`),
-    about :data:`SPACING` px between neighbors, and every link.
+    about :data:`SPACING` px between neighbors (or ``crowded`` px between the nodes of its most crowded rows, as a
+    group drawn alone needs: :func:`~vizcoll.topology.layout.unit`), and every link.
 
     Switches get the class ``switch``, end nodes ``endpoint``, the barrier's
     processes also ``proc``; broken links ``broken``.
     """
     pos = positions(topo) if pos is None else np.asarray(pos, dtype=float)
-    if len(pos) > 1:
+    if crowded is not None:
+        pos = pos * (crowded / unit(pos))
+    elif len(pos) > 1:
         gaps = np.hypot(*(pos[topo.link_a] - pos[topo.link_b]).T) if topo.n_links else np.array([])
         gaps = gaps[gaps > 1e-9]
         pos = pos * (0.8 * SPACING / (float(np.median(gaps)) if len(gaps) else 1.0))
@@ -187,6 +194,19 @@ def step_stylesheet(state: dict[int, str], ids: dict[int, int], adjusted: list[i
                       "style": {"line-color": colour, "width": 7, "z-index": 10, "line-style": "solid",
                                 f"{end}-arrow-shape": "triangle", f"{end}-arrow-color": colour, "arrow-scale": 1.3}})
     return sheet
+
+
+def overview_figure(topo: Topology, part: Blocks, processes: list[int]) -> go.Figure:
+    """A large fabric's overview for the run's player: its blocks and bundles of links (as
+    :func:`~vizcoll.ui.figures.topology.fabric_drawing` draws them) with the two animation layers the player
+    lights step by step (:func:`~vizcoll.ui.figures.blocks.add_animation_layers`), the blocks holding the
+    barrier's ``processes`` ringed."""
+    held = np.unique(part.of[np.asarray(processes, dtype=np.int64)]) if len(processes) else []
+    s = topo.summary()
+    title = (f"{s['switches']:,} switches, {s['endpoints']:,} end nodes, {s['links']:,} links in {len(part):,} "
+             f"blocks; ringed: the {len(held):,} holding the barrier's {len(processes):,} processes. Click a block "
+             "to draw its group alone")
+    return blocks_figure(part, bundles(topo, part), title, width=FULL, animated=True, selected=held)
 
 
 # ---------------------------------------------------------------- LCT vs BST: the numbering view

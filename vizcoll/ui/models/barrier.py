@@ -12,9 +12,13 @@ The page looks at the one shared :class:`~vizcoll.scenario.Scenario`:
   processes are the end nodes of the scenario's communicator ``comm`` (every
   end node when it has none), at most :data:`MAX_PROCESSES`; the algorithms
   that do not need a grid run over min-hop routes avoiding the broken links
-  and are animated hop by hop on the fabric's drawing (fabrics up to
-  :data:`ANIMATION_LIMIT` nodes; larger ones run without the animation). DLCT
-  needs the grid's numbering: the page says so in one line.
+  and are animated hop by hop on what the page draws (its ``part``, the
+  shared choice of :mod:`vizcoll.ui.models.parts`): the whole fabric node by
+  node (fabrics up to :data:`ANIMATION_LIMIT` nodes), a larger fabric's
+  overview (each bundle of links lit by the Gather and Release messages
+  crossing it, each block by its processes changing state), or one group
+  drawn alone, node by node. DLCT needs the grid's numbering: the page says so
+  in one line.
 
 The page's parameters live in ``scenario.params["barrier"]`` (:data:`DEFAULTS`).
 
@@ -27,7 +31,8 @@ fabric the logical pattern of the algorithm on the barrier's processes
 
 **What takes long** (measured on the 2-core development machine, cold cache): the full sweep 26 s, the quick
 one 1.8 s (:func:`run_sweep`, progress cell by cell); a run of 20 barriers on a 16 x 16 grid up to 4.7 s
-(dissemination; MS and tournament 1.3–1.4 s; 3 barriers: 0.5 s at most); Break at random on a fabric of
+(dissemination; MS and tournament 1.3–1.4 s; 3 barriers: 0.5 s at most); on TaihuLight, 16 processes and 3
+barriers 0.25 s with the overview's frames, 256 processes and 20 barriers up to 2.4 s; Break at random on a fabric of
 16,464 links 1.2 s (half broken) to 1.9 s (all), and the page allows 20,000 links. The page runs these as
 background jobs (:mod:`vizcoll.ui.jobs`). The LCT / BST view (0.01 s), the UQ histogram (0.14 s on 8 x 8),
 the run plan and the GOAL export (0.06 s on 16 x 16) answer at once. A view that reads a store from the
@@ -67,26 +72,32 @@ from vizcoll.ui.limits import (
     MAX_OPTIONS,
     MAX_SEED,
 )
+from vizcoll.ui.models.parts import OVERVIEW, natural_part, read_part
 
 __all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRESET", "MAX_SIDE", "MAX_PROCESSES",
            "ANIMATION_LIMIT", "MAX_SEED", "UQ_SIDE", "ALGO_NAMES", "parse_size", "read_neighbors", "read_params",
            "defaults_for", "stored_params", "shown_params", "scenario_is_grid", "grid_shape", "grid_spec",
            "grid_scenario", "random_breaks", "drawn_breaks", "processes_of", "digest", "run_plan", "run_of",
            "sweep_of", "uq_of", "histogram_of", "view_keys", "comm_options", "chosen_comm", "histogram_side",
-           "goal_file", "run_sweep", "swept", "read_sweep_key", "read_uq_key", "MAX_K"]
+           "goal_file", "run_sweep", "swept", "read_sweep_key", "read_uq_key", "MAX_K", "read_part_value",
+           "chosen_part", "drawn_part", "shown_comm", "OVERVIEW_MAX_STEPS"]
 
 PAGE = "barrier"
 QUICK_MODE, FULL_MODE = "quick", "full"
 ALL_END_NODES = -1
 # the page's parameters (scenario.params["barrier"]); on a fabric that is not a grid the algorithm defaults to tree
+# (part: what the drawing shows off a grid, None = the natural part: see vizcoll.ui.models.parts)
 DEFAULTS = {"algo": "dlct", "judge": "model", "barriers": 3, "compute": 0.5, "rate": 0.1, "seed": 0, "comm": 0,
-            "k": 1, "numbering": "s-curve", "sweep": QUICK_MODE}
+            "k": 1, "numbering": "s-curve", "sweep": QUICK_MODE, "part": None}
 NOT_GRID_ALGO = "tree"
 # the grid preset shown when the scenario is not a grid: the model that reproduces the paper's Fig. 3
 # (a 4x4 grid with 8 neighbors: UQ 73.1% / 18.2% for round(1))
 PRESET = (4, 4, 8)
 MAX_SIDE, MAX_PROCESSES = BARRIER_MAX_SIDE, BARRIER_MAX_PROCESSES  # reasons: vizcoll.ui.limits
-ANIMATION_LIMIT = DRAWN_NODES  # fabrics with more nodes run without the animation
+ANIMATION_LIMIT = DRAWN_NODES  # fabrics (or parts) with more nodes are animated on their overview
+# longer runs are not lit on the overview: its frames (about 20 bytes a step) travel in the player's handle, which
+# the browser posts with every step (2,000 steps: about 40 kB; 16 processes, 20 barriers: 1,791 steps)
+OVERVIEW_MAX_STEPS = 2000
 MAX_K = 1_000_000
 MAX_COMM_OPTIONS, MAX_RANDOM_LINKS = MAX_OPTIONS, BARRIER_MAX_RANDOM_LINKS
 UQ_SIDE = 8  # the LCT vs BST view draws the scenario's grid up to 8 x 8 (else the paper's 4 x 4)
@@ -132,7 +143,39 @@ def read_params(values: dict) -> dict:
             "comm": whole(values.get("comm"), "communicator", ALL_END_NODES, 10**7),
             "k": whole(values.get("k"), "K", -MAX_K, MAX_K),
             "numbering": choice(values.get("numbering"), NUMBERINGS, "numbering"),
-            "sweep": choice(values.get("sweep"), (QUICK_MODE, FULL_MODE), "sweep")}
+            "sweep": choice(values.get("sweep"), (QUICK_MODE, FULL_MODE), "sweep"),
+            "part": read_part_value(values.get("part"))}
+
+
+def read_part_value(value) -> str | None:
+    """The drawn part's form checked (None, ``whole``, ``overview`` or ``group:N``); whether the fabric has it is
+    :func:`chosen_part`'s question."""
+    if value is None or value in ("whole", OVERVIEW):
+        return value
+    if isinstance(value, str) and value.startswith("group:") and value[6:].isdigit() and len(value) <= 14:
+        return f"group:{int(value[6:])}"
+    raise VizcollError(f"unknown part to draw {str(value)[:40]!r}: choose the whole fabric, the overview or a group")
+
+
+def chosen_part(scenario: Scenario, value) -> str | None:
+    """The part the user chose, checked against the scenario's fabric (VizcollError names a part it does not
+    have): None for the natural one (so that it is not stored) and always on a grid (the page draws the grid)."""
+    value = read_part_value(value)
+    topo = topology_of(scenario)
+    if value is None or is_grid(topo):
+        return None
+    part = read_part(value, scenario, topo)
+    return None if part == natural_part(topo) else part
+
+
+def drawn_part(scenario: Scenario, topo: Topology, stored) -> str:
+    """What the run's drawing shows off a grid: the stored part when the fabric has it, else the natural one (the
+    whole fabric, or a large one's overview), as :func:`vizcoll.ui.models.parts.drawn_view` reads it."""
+    try:
+        part = read_part(stored, scenario, topo)
+    except VizcollError:
+        part = None
+    return part or natural_part(topo)
 
 
 def defaults_for(grid: bool) -> dict:
@@ -268,6 +311,17 @@ def chosen_comm(scenario: Scenario, comm, checked_first: bool = False):
     return comm
 
 
+def shown_comm(scenario: Scenario, offered: list) -> int | None:
+    """The processes control's value after its options (``offered`` values) changed: the stored choice when
+    offered, on a grid (disabled) "every end node", else None (left as it is); VizcollError for a scenario that
+    cannot be built."""
+    grid = scenario_is_grid(scenario)
+    stored = page_params(scenario, PAGE, defaults_for(grid))["comm"]
+    if stored in offered:
+        return stored
+    return ALL_END_NODES if grid else None
+
+
 def digest(scenario: Scenario) -> str:
     """A short key of everything that determines the scenario's topology."""
     raw = json.dumps(scenario.source_key(), sort_keys=True, separators=(",", ":"), default=str).encode()
@@ -286,7 +340,7 @@ def run_plan(scenario: Scenario) -> dict:
     p = stored_params(scenario, grid)
     plan = {"digest": digest(scenario), "grid": grid, "algo": p["algo"], "judge": p["judge"],
             "barriers": p["barriers"], "compute": p["compute"], "seed": p["seed"], "processes": None,
-            "animate": True, "reason": "", "note": ""}
+            "part": None, "reason": "", "note": ""}
     if grid:
         rows, cols, neighbors = grid_shape(scenario, topo)
         if max(rows, cols) > MAX_SIDE:
@@ -301,10 +355,11 @@ def run_plan(scenario: Scenario) -> dict:
     nodes, text = processes_of(scenario, topo, p["comm"])
     plan["processes"] = nodes
     plan["note"] = f"The barrier runs on {text}, over min-hop routes that avoid the broken links."
-    if topo.n_nodes > ANIMATION_LIMIT:
-        plan["animate"] = False
-        plan["note"] += (f" The fabric has {topo.n_nodes:,} nodes: the run is computed but not animated "
-                         f"(the page draws fabrics up to {ANIMATION_LIMIT:,} nodes).")
+    plan["part"] = drawn_part(scenario, topo, p["part"])
+    if plan["part"] == OVERVIEW:
+        plan["note"] += (f" The fabric has {topo.n_nodes:,} nodes: the run plays on its overview (a bundle of links "
+                         "lights with the messages crossing it, a block with its processes changing state); choose "
+                         "a group under \"draw\", or click a block, to see it alone node by node.")
     return plan
 
 
@@ -314,13 +369,14 @@ def _run(source: dict, plan: dict) -> dict:
     topo = topology_of(Scenario(**source))
     extra = {} if plan["processes"] is None else {"participants": plan["processes"]}
     timeline, figures = run_barriers(topo, plan["algo"], barriers=plan["barriers"], compute=plan["compute"],
-                                     seed=plan["seed"], judge=plan["judge"], record=plan["animate"], **extra)
-    return {"timeline": timeline.to_dict() if plan["animate"] else None, "figures": figures}
+                                     seed=plan["seed"], judge=plan["judge"], record=True, **extra)
+    return {"timeline": timeline.to_dict(), "figures": figures}
 
 
 def run_of(scenario: Scenario, plan: dict) -> dict:
-    """The run's timeline (as a dict; None when not animated) and figures."""
-    return _run(scenario.source_key(), {k: v for k, v in plan.items() if k != "note"})
+    """The run's timeline (as a dict, at every size: the page animates it on what it draws) and figures (the
+    drawn part is no key of the run)."""
+    return _run(scenario.source_key(), {k: v for k, v in plan.items() if k not in ("note", "part")})
 
 
 @cached
@@ -377,8 +433,8 @@ def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
     grid = is_grid(topo)
     try:
         plan = run_plan(scenario)
-    except VizcollError as exc:
-        plan = {"error": f"⚠ {exc}", "grid": grid}
+    except VizcollError as exc:  # the drawing still follows the part (a plan that changes when it does)
+        plan = {"error": f"⚠ {exc}", "grid": grid, "part": scenario.params.get(PAGE, {}).get("part")}
     p = shown_params(scenario, grid)
     rows, cols, neighbors = grid_shape(scenario, topo) if grid else PRESET
     uq = {"rows": rows, "cols": cols, "neighbors": neighbors, "k": p["k"], "numbering": p["numbering"],

@@ -7,7 +7,10 @@ routes of the scenario's communicator's end nodes (see
 run plan and the cached engine calls; :mod:`vizcoll.ui.views.barrier` for
 its tables and sentences).
 
-Clicking a link on the drawing breaks or repairs it *in the scenario*
+The run plays on what the page draws (off a grid, the shared part choice "draw"): the fabric node by node on the
+canvas (up to 1,500 nodes), a larger fabric's overview (``bar-overview``: each bundle of links lit by the Gather
+and Release messages crossing it, each block by its processes changing state, in the browser), or one group alone
+(a click on a block draws it). Clicking a link on the drawing breaks or repairs it *in the scenario*
 (``scenario.toggled(label)``), so the badge and every page follow; "Break at
 random" and "Repair all" write the scenario's breaks too, and a grid preset
 ("Use this grid", or resizing a grid) replaces the scenario's fabric. Every
@@ -42,8 +45,6 @@ from vizcoll.ui.calls import (
     SCENARIO,
     changed,
     checked,
-    page_params,
-    positions_of,
     store_output,
     tapped_link,
     topology_of,
@@ -64,24 +65,17 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import MAX_STEPS, pid, player, player_data, register_player
+from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_overview, register_player
 from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models import barrier as model
+from vizcoll.ui.models.parts import WHOLE, part_options
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.views.barrier import (
-    drawing,
-    judgement_text,
-    legend,
-    run_stylesheet,
-    summary_table,
-    sweep_choices,
-    sweep_info,
-    uq_view,
-)
+from vizcoll.ui.views import barrier as views
 from vizcoll.ui.views.common import fabric_counts
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "break_at_random", "refresh", "animate", "render_step",
+__all__ = ["PAGE", "layout", "body", "register", "update", "break_at_random", "refresh", "render_drawing", "animate",
+           "render_canvas_step", "render_step",
            "render_uq", "compute_sweep", "render_sweep", "render_histogram", "export_goal"]
 
 PAGE = model.PAGE  # the key of the page's parameters in scenario.params
@@ -99,13 +93,23 @@ BAR_USE_GRID, BAR_COMM, BAR_FABRIC = "bar-use-grid", "bar-comm", "bar-fabric"
 BAR_UQ_KEY, BAR_SWEEP_KEY, BAR_DRAWN = "bar-uq-key", "bar-sweep-key", "bar-drawn-breaks"
 BAR_GOAL, BAR_GOAL_FILE, BAR_GOAL_MESSAGE = "bar-goal", "bar-goal-file", "bar-goal-message"
 BAR_RUN_JOB, BAR_BREAKS_JOB, BAR_SWEEP_JOB, BAR_PACK = "bar-run", "bar-breaks", "bar-sweep", "bar-pack"
-POLL_MS = 400  # how often the page asks for a job's progress
+BAR_OVERVIEW, BAR_PART, BAR_DRAWN_KEY, BAR_STEP_HANDLE = "bar-overview", "bar-part", "bar-drawn-key", "bar-step-handle"
+POLL_MS, RUN_POLL_MS = 400, 200  # how often the page asks for a job's progress (the run's answer is its first frame)
 SWEEP_OPTIONS = [{"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": model.QUICK_MODE},
                  {"label": "full: 4–20 × 0–50% broken, 1 seed (about 25 s)", "value": model.FULL_MODE}]
 PARAM_CONTROLS = {"algo": BAR_ALGO, "judge": BAR_JUDGE, "barriers": BAR_BARRIERS, "compute": BAR_COMPUTE,
                   "rate": BAR_RATE, "seed": BAR_SEED, "comm": BAR_COMM, "k": BAR_K, "numbering": BAR_NUMBERING,
-                  "sweep": BAR_SWEEP_MODE}
+                  "sweep": BAR_SWEEP_MODE, "part": BAR_PART}
 FIGURES = "vizcoll-barrier"  # the file name of a figure saved from its mode bar
+GRID_PART = [{"label": "the grid, node by node", "value": WHOLE}]  # what "draw" offers on a grid (disabled)
+# a click on a block (or a bundle) of the overview chooses its group (its customdata) under "draw"
+CLICKED_PART_JS = """function (click) { const point = click && Array.isArray(click.points) && click.points[0];
+    const part = point && point.customdata;
+    return typeof part === "string" && part.startsWith("group:") ? part : window.dash_clientside.no_update; }"""
+# the canvas's step: the position and the player's handle; none on an overview, whose steps the browser draws
+STEP_HANDLE_JS = """function (step, h) { const c = window.dash_clientside, by = c.callback_context.triggered;
+    if (h && "overview" in h) { return by.some(t => t.prop_id.endsWith(".data")) ? null : c.no_update; }
+    return {position: step, handle: h ? Object.assign({}, h, {moments: []}) : null}; }"""
 
 
 def layout(**kwargs) -> html.Div:
@@ -189,11 +193,13 @@ def _barrier_section(v: dict, options: list[dict], grid: bool) -> html.Details:
 def _run_panel() -> html.Div:
     return html.Div(className="panel player-panel", children=[
         html.H3("Gather and Release, hop by hop (on a grid, the number on a node is its DLCT ID)"),
+        field("draw", dropdown(BAR_PART, [], None)), dcc.Store(id=BAR_DRAWN_KEY), dcc.Store(id=BAR_STEP_HANDLE),
         cyto.Cytoscape(id=BAR_CANVAS, elements=[], layout={"name": "preset", "fit": True, "padding": 20},
-                       stylesheet=charts.grid_stylesheet(), style={"width": "100%", "height": "520px"},
+                       stylesheet=charts.grid_stylesheet(), style=views.CANVAS_STYLE,
                        minZoom=0.05, maxZoom=4, boxSelectionEnabled=False, autoungrabify=True,
                        autounselectify=True),
-        legend(BAR_LEGEND),
+        graph(BAR_OVERVIEW, FIGURES, style=views.HIDDEN),
+        views.legend(BAR_LEGEND),
         job_bar(BAR_RUN_JOB),
         player(BAR_PLAYER), animation_export(BAR_PLAYER),
         status_box(BAR_FLAG),
@@ -239,6 +245,9 @@ def _sweep_panels(v: dict) -> list:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, BAR_PLAYER)
+    register_overview(app, BAR_PLAYER, BAR_OVERVIEW)
+    app.clientside_callback(CLICKED_PART_JS, Output(BAR_PART, "value", allow_duplicate=True),
+                            Input(BAR_OVERVIEW, "clickData"), prevent_initial_call=True)
     register_animation_export(app, BAR_PLAYER, PAGE)
     register_figure_pack(app, BAR_PACK, PAGE)
     app.callback(
@@ -255,22 +264,26 @@ def register(app: Dash) -> None:
     app.callback(
         Output(BAR_PARAMS, "data"), Output(BAR_UQ_KEY, "data"), Output(BAR_SWEEP_KEY, "data"),
         Output(BAR_FABRIC, "children"), Output(BAR_COMM, "options"), Output(BAR_COMM, "disabled"),
-        Input(SCENARIO, "data"),
-        State(BAR_PARAMS, "data"), State(BAR_UQ_KEY, "data"), State(BAR_SWEEP_KEY, "data"),
+        Output(BAR_PART, "options"), Output(BAR_PART, "value"), Output(BAR_PART, "disabled"), Input(SCENARIO, "data"),
+        State(BAR_PARAMS, "data"), State(BAR_UQ_KEY, "data"), State(BAR_SWEEP_KEY, "data"), State(BAR_PART, "value"),
     )(refresh)
     app.callback(Output(BAR_COMM, "value"), Input(BAR_COMM, "options"), State(SCENARIO, "data"),
                  prevent_initial_call=True)(shown_comm)
+    app.callback(  # the figure draws (in the browser) while the run's job computes
+        Output(BAR_OVERVIEW, "figure"), Output(BAR_CANVAS, "style"), Output(BAR_OVERVIEW, "style"),
+        Output(BAR_LEGEND, "children"), Output(BAR_DRAWN_KEY, "data"), Input(BAR_PARAMS, "data"),
+        State(SCENARIO, "data"), State(BAR_DRAWN_KEY, "data"), prevent_initial_call=True,
+    )(render_drawing)
     app.callback(
         Output(pid(BAR_PLAYER, "timeline"), "data"), Output(BAR_CANVAS, "elements"),
         Output(BAR_SUMMARY, "children"), Output(BAR_FLAG, "children"), Output(BAR_FLAG, "className"),
         Input(BAR_PARAMS, "data"), State(SCENARIO, "data"), prevent_initial_call=True,
-        interval=POLL_MS, **jobs.background(BAR_RUN_JOB),
+        interval=RUN_POLL_MS, **jobs.background(BAR_RUN_JOB),
     )(animate)
-    app.callback(
-        Output(BAR_CANVAS, "stylesheet"),
-        Input(pid(BAR_PLAYER, "step"), "value"), Input(pid(BAR_PLAYER, "timeline"), "data"),
-        State(BAR_PARAMS, "data"), State(SCENARIO, "data"),
-    )(render_step)
+    app.clientside_callback(STEP_HANDLE_JS, Output(BAR_STEP_HANDLE, "data"), Input(pid(BAR_PLAYER, "step"), "value"),
+                            Input(pid(BAR_PLAYER, "timeline"), "data"))
+    app.callback(Output(BAR_CANVAS, "stylesheet"), Input(BAR_STEP_HANDLE, "data"), State(BAR_PARAMS, "data"),
+                 State(SCENARIO, "data"))(render_canvas_step)
     _register_views(app)
     register_image_download(app, BAR_PNG, BAR_CANVAS, PAGE, "vizcoll-barrier")
     app.callback(Output(BAR_GOAL_FILE, "data"), Output(BAR_GOAL_MESSAGE, "children"), Input(BAR_GOAL, "n_clicks"),
@@ -318,7 +331,7 @@ def scenario_after(trigger, scenario: Scenario, tap_edge, drawn, size, neighbors
 
 
 def update(tap_edge, _use_grid, _repair, drawn, size, neighbors, algo, judge, barriers, compute, rate, seed, comm,
-           k, numbering_kind, sweep_mode, data):
+           k, numbering_kind, sweep_mode, part, data):
     """A control changed: the shared scenario with the page's checked parameters, or with the fabric change
     (clicked link, breaks drawn at random, grid preset, repair); a bad value leaves the store as it is, with a
     message."""
@@ -329,10 +342,11 @@ def update(tap_edge, _use_grid, _repair, drawn, size, neighbors, algo, judge, ba
     if scenario is None:
         return no_update, message
     values = {"algo": algo, "judge": judge, "barriers": barriers, "compute": compute, "rate": rate, "seed": seed,
-              "comm": comm, "k": k, "numbering": numbering_kind, "sweep": sweep_mode}
+              "comm": comm, "k": k, "numbering": numbering_kind, "sweep": sweep_mode, "part": part}
     try:
         params, bad = model.read_params(values | {"comm": model.chosen_comm(scenario, comm, checked_first=True)}), ""
         params["comm"] = model.chosen_comm(scenario, params["comm"])
+        params["part"] = model.chosen_part(scenario, params["part"])
     except VizcollError as exc:
         params, bad = None, f"⚠ {exc}"
     if params is None and trigger in PARAM_CONTROLS.values():
@@ -370,71 +384,74 @@ def shown_comm(options, data):
     if scenario is None or not isinstance(options, list) or not options:
         return no_update
     try:
-        grid = model.scenario_is_grid(scenario)
-        stored = page_params(scenario, model.PAGE, model.defaults_for(grid))["comm"]
+        shown = model.shown_comm(scenario, [o.get("value") for o in options if isinstance(o, dict)])
     except VizcollError:
         return no_update
-    offered = [o.get("value") for o in options if isinstance(o, dict)]
-    if stored in offered:
-        return stored
-    return model.ALL_END_NODES if grid else no_update
+    return no_update if shown is None else shown
 
 
-def refresh(data, plan_now=None, uq_now=None, sweep_now=None):
-    """The keys of the three views (each written only when it changed), the fabric's line, the process choice."""
+def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None):
+    """The keys of the three views (each written only when it changed), the fabric's line, the process choice,
+    the part choice (off a grid: what the run's drawing shows)."""
     scenario, message = checked(data)
     if scenario is None:
-        return changed({"error": message}, plan_now), no_update, no_update, message, no_update, no_update
+        return (changed({"error": message}, plan_now), no_update, no_update, message) + (no_update,) * 5
     plan, uq, sweep_key = model.view_keys(scenario)
     topo = topology_of(scenario)
     grid = is_grid(topo)
     text = (f"The scenario's fabric: {scenario.title} ({fabric_counts(topo)}), {'a grid' if grid else 'not a grid'}. "
             + (plan.get("note") or ""))
+    part = WHOLE if grid else model.drawn_part(scenario, topo, scenario.params.get(PAGE, {}).get("part"))
     return (changed(plan, plan_now), changed(uq, uq_now), changed(sweep_key, sweep_now), text,
-            model.comm_options(scenario, topo), grid)
+            model.comm_options(scenario, topo), grid, GRID_PART if grid else part_options(scenario, topo),
+            changed(part, part_now), grid)
+
+
+def render_drawing(plan, data, drawn_now=None):
+    """What the run panel draws for the scenario's plan: the canvas, or a Plotly figure (a large fabric's overview,
+    whose layers the player lights; sent only when ``drawn_now``, the key of the last drawing, differs), and the
+    legend of what it shows. The plan store only triggers it (the plan is recomputed from the scenario)."""
+    scenario, _ = checked(data)
+    if not plan or scenario is None:
+        return (no_update,) * 5
+    figure, *shown = views.drawing_view(scenario, model.view_keys(scenario)[0], drawn_now)
+    return (no_update if figure is None else figure, *shown)
 
 
 def animate(set_progress, plan, data):
-    """(A background job.) The run of the scenario's plan: the timeline for the player, the drawing, the
-    figures and a line about the run. The plan store only triggers it: the plan is recomputed from the
-    scenario (a forged store changes nothing)."""
+    """(A background job.) The run of the scenario's plan: the player's handle (on a large fabric's overview with
+    the frames the browser lights), the canvas's elements, the figures and a line about the run. The plan store
+    only triggers it: the plan is recomputed from the scenario (a forged store changes nothing)."""
     if not plan:
         return (no_update,) * 5
     scenario, message = checked(data)
     if scenario is None:
         return None, [], "", message, "flag warn"
     set_progress((0, 1, "Running the barriers…"))
-    plan = model.view_keys(scenario)[0]
-    topo = topology_of(scenario)
-    elements = drawing(topo, plan, positions_of(scenario))
-    if "error" in plan:
-        return None, elements, "", plan["error"], "flag warn"
-    if plan["reason"]:
-        return None, elements, "", plan["reason"], "flag"
-    try:
-        run = model.run_of(scenario, plan)
-    except VizcollError as exc:
-        return None, elements, "", f"⚠ {exc}", "flag warn"
-    figures = run["figures"]
-    flag = judgement_text(figures)
-    if not plan["animate"]:
-        flag = "\n".join(filter(None, [f"The fabric has {topo.n_nodes:,} nodes: the run is computed but not "
-                                       f"animated (the page draws fabrics up to {model.ANIMATION_LIMIT:,} nodes).",
-                                       flag]))
-    return player_data(run["timeline"]), elements, summary_table(figures), flag, "flag warn" if "⚠" in flag else "flag"
+    elements, handle, summary, flag = views.run_view(scenario, model.view_keys(scenario)[0])
+    return handle, elements, summary, flag, "flag warn" if "⚠" in flag else "flag"
+
+
+def render_canvas_step(shown, plan, data):
+    """:func:`render_step` for the canvas's step (``{"position", "handle"}``, from the browser)."""
+    shown = shown if isinstance(shown, dict) else {}
+    return render_step(shown.get("position"), shown.get("handle"), plan, data)
 
 
 def render_step(step, timeline, plan, data):
     """Stylesheet for one player step: states, DLCT IDs, this step's hops (Gather / Release) and adjustments
-    (the timeline comes back from the browser: a forged one gives the plain drawing)."""
+    (the timeline comes back from the browser: a forged one gives the plain drawing); on a group drawn alone, the
+    nodes its handle names; an overview's steps are drawn in the browser."""
+    if isinstance(timeline, dict) and "overview" in timeline:
+        return no_update
     plan = plan if isinstance(plan, dict) else {}
     scenario = checked(data)[0] if timeline and plan and "error" not in plan else None
     grid = plan.get("grid") is True
     try:
-        return run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS)) \
-            if scenario is not None else run_stylesheet(grid)
+        return views.run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS)) \
+            if scenario is not None else views.run_stylesheet(grid)
     except VizcollError:
-        return run_stylesheet(grid)
+        return views.run_stylesheet(grid)
 
 
 def export_goal(_clicks, data):
@@ -447,13 +464,7 @@ def export_goal(_clicks, data):
 
 
 def render_uq(key):
-    key = model.read_uq_key(key)
-    if key is None:
-        return no_update, no_update, no_update
-    try:
-        return uq_view(key)
-    except VizcollError as exc:
-        return no_update, no_update, f"⚠ {exc}"
+    return tuple(no_update if v is None else v for v in views.uq_outputs(model.read_uq_key(key)) or (None,) * 3)
 
 
 def compute_sweep(set_progress, key, size, rate):
@@ -470,10 +481,7 @@ def compute_sweep(set_progress, key, size, rate):
 
     set_progress((0, 1, f"The {what} sweep…"))
     result = model.run_sweep(mode, neighbors, progress=progress)
-    sizes, rates = sweep_choices(result)
-    size = size if size in [o["value"] for o in sizes] else sizes[-1]["value"]
-    rate = rate if rate in [o["value"] for o in rates] else rates[-1]["value"]
-    return {"mode": mode, "neighbors": neighbors}, sizes, size, rates, rate, sweep_info(result)
+    return {"mode": mode, "neighbors": neighbors}, *views.sweep_controls(result, size, rate)
 
 
 def render_sweep(key, size, rate):
@@ -482,19 +490,9 @@ def render_sweep(key, size, rate):
         result = model.swept(*model.read_sweep_key(key))
     except VizcollError:
         result = None
-    if result is None:
-        return no_update, no_update, no_update
-    sizes, rates = ([o["value"] for o in options] for options in sweep_choices(result))
-    if size not in sizes or rate not in rates:
-        return no_update, no_update, no_update
-    return (charts.sweep_figure(result, "rate", size), charts.sweep_figure(result, "size", rate),
-            charts.range_figure(result))
+    return views.sweep_view(result, size, rate) or (no_update, no_update, no_update)
 
 
 def render_histogram(key):
     key = model.read_uq_key(key)
-    if key is None:
-        return no_update
-    side = model.histogram_side(key)
-    return charts.uq_histogram_figure(model.histogram_of(side, key["neighbors"]),
-                               paper=(side, key["neighbors"]) == (4, 8))
+    return no_update if key is None else views.histogram_view(key)

@@ -1,20 +1,32 @@
 """Pure views of the barrier page: the run's figures as a table, what DLCT's roots decided, the LCT vs BST view,
-the sweep's choices and sentence, the drawing's elements."""
+the sweep's choices and sentence, the run's drawing and its player (:func:`run_view`: node by node on the canvas,
+or on a large fabric's overview), the sweep's charts."""
 
 from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
 
 import plotly.graph_objects as go
 from dash import html
 
 from vizcoll.barrier.algorithms import LEGEND
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
+from vizcoll.topology.blocks import Blocks
 from vizcoll.topology.model import Topology
-from vizcoll.ui.components.player import timeline_at
+from vizcoll.ui.calls import topology_of
+from vizcoll.ui.components.player import player_data, timeline_at
+from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.figures.barrier import (
     ADJUST_COLOUR,
     MESSAGE_COLOURS,
     NODE,
     ROOT_COLOUR,
+    SPACING,
     STATE_COLOURS,
     fabric_elements,
     fabric_stylesheet,
@@ -22,14 +34,24 @@ from vizcoll.ui.figures.barrier import (
     grid_stylesheet,
     message_kind,
     numbering_figure,
+    overview_figure,
     step_stylesheet,
     uq_text,
 )
-from vizcoll.ui.models.barrier import ANIMATION_LIMIT, MAX_SIDE, UQ_SIDE, uq_of
+from vizcoll.ui.figures.blocks import ACTIVE
+from vizcoll.ui.figures.topology import fabric_drawing
+from vizcoll.ui.models import barrier as model
+from vizcoll.ui.models.barrier import ANIMATION_LIMIT, MAX_SIDE, OVERVIEW_MAX_STEPS, UQ_SIDE, uq_of
+from vizcoll.ui.models.parts import WHOLE, FabricView, drawn_view
+
+GROUP_SPACING = 0.55 * SPACING  # px between the nodes of a group's most crowded rows (a process is 30 px wide)
+CANVAS_STYLE, FIGURE_STYLE, HIDDEN = ({"width": "100%", "height": "520px"}, {"width": "100%", "height": "540px"},
+                                      {"display": "none"})  # the run's canvas or its figure, shown or hidden
 
 __all__ = ["summary_rows", "summary_table", "judgement_text", "uq_view", "sweep_choices", "sweep_info", "drawing",
-           "legend", "step_styles",
-           "run_stylesheet", "uq_grid"]
+           "legend", "legend_items", "step_styles", "run_stylesheet", "uq_grid", "RunDrawing", "run_drawing",
+           "run_view", "run_elements", "run_figure", "drawing_view", "uq_outputs", "sweep_view", "sweep_controls",
+           "histogram_view"]
 
 
 def _ms(seconds) -> str:
@@ -109,6 +131,17 @@ def uq_view(key: dict) -> tuple[go.Figure, go.Figure, str]:
     return figs[0], figs[1], info
 
 
+def uq_outputs(key: dict | None) -> tuple | None:
+    """The LCT / BST view of a checked key (:func:`uq_view`; its line says why when it cannot be drawn), None
+    without a key."""
+    if key is None:
+        return None
+    try:
+        return uq_view(key)
+    except VizcollError as exc:
+        return None, None, f"⚠ {exc}"
+
+
 def sweep_choices(result: dict) -> tuple[list, list]:
     sizes = list(dict.fromkeys(r["size"] for r in result["rows"]))
     rates = list(dict.fromkeys(r["rate"] for r in result["rows"]))
@@ -141,10 +174,25 @@ def drawing(topo: Topology, plan: dict, pos=None) -> list[dict]:
 
 
 def legend(legend_id: str) -> html.Div:
-    """The run drawing's legend: the rings of the processes' states, the root, the hops, a broken link."""
+    """The run drawing's legend (:func:`legend_items` of the canvas)."""
+    return html.Div(id=legend_id, className="legend", children=legend_items())
+
+
+def legend_items(overview: bool = False) -> list:
+    """What the run's drawing shows: on the canvas the rings of the processes' states, the root, the hops, a broken
+    link; on a large fabric's overview the lit bundles and blocks."""
+    if overview:
+        lit = ACTIVE[-1][1]
+        return [html.Span([html.Span("◆ ", style={"color": lit}), "a bundle of links: the Gather and Release "
+                           "messages crossing it in this step (larger and redder: more)"]),
+                html.Span([html.Span("○ ", style={"color": lit, "fontWeight": "bold"}),
+                           "a block: its processes changing state in this step"]),
+                html.Span([html.Span(className="swatch ring", style={"borderColor": "#1f3a5f"}),
+                           "ringed: a block holding processes of the barrier"]),
+                html.Span([html.Span(className="swatch legend-broken"), "red bundle: a broken link in it"])]
     rings = [("waiting", "waits for its Gathers"), ("gathered", "sent its Gather, waits for the Release"),
              ("released", "got the Release"), ("left", "left the last barrier"), ("stuck", "stuck")]
-    return html.Div(id=legend_id, className="legend", children=[
+    return [
         html.Span([html.Span(className="swatch legend-root", style={"background": NODE, "borderColor": NODE}),
                    "working between barriers (no ring)"], title=LEGEND["computing"]),
         *[html.Span([html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), label],
@@ -157,7 +205,7 @@ def legend(legend_id: str) -> html.Div:
                    "Gather hop"]),
         html.Span([html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["release"]}),
                    "Release hop (carries K)"]),
-        html.Span([html.Span(className="swatch legend-broken"), "broken link"])])
+        html.Span([html.Span(className="swatch legend-broken"), "broken link"])]
 
 
 def _node_of(entity) -> int | None:
@@ -166,9 +214,14 @@ def _node_of(entity) -> int | None:
     return node if isinstance(node, int) and not isinstance(node, bool) else None
 
 
-def step_styles(topo: Topology, tl: Timeline, step: int) -> list[dict]:
+def step_styles(topo: Topology, tl: Timeline, step: int, drawn: list | None = None) -> list[dict]:
     """The stylesheet rules of one player step: states, DLCT IDs, this step's hops and adjustments (entities
-    or links the fabric does not have are skipped)."""
+    or links the fabric does not have are skipped). ``drawn``: the fabric's node of each node of a drawing of a
+    part (a group alone; from the browser: entries that are no node index are skipped), whose own ids the rules
+    name; None: the drawing's ids are the fabric's."""
+    at = None if drawn is None else {n: i for i, n in enumerate(drawn[:topo.n_nodes])
+                                     if isinstance(n, int) and not isinstance(n, bool)}
+    place = (lambda node: node) if at is None else at.get  # noqa: E731
     source = dict(zip(topo.link_id.tolist(), topo.link_a.tolist(), strict=True))
     hops = [{"link": lid, "src": e.src, "source": source[lid], "kind": message_kind(e.label)}
             for e in (tl.active_at(step) if step >= 0 else []) for lid in e.path_links if lid in source]
@@ -176,20 +229,155 @@ def step_styles(topo: Topology, tl: Timeline, step: int) -> list[dict]:
     for key, value in tl.state_at(step).items():
         entity = tl.entities.get(key)
         node = _node_of(entity)
-        if node is not None:
+        if node is not None and (node := place(node)) is not None:
             (idents if entity.get("kind") == "id" else state)[node] = value
     changed = tl.changes_at(step) if step >= 0 else {}
     adjusted = [node for key in changed if (entity := tl.entities.get(key)) is not None
-                and isinstance(entity, dict) and entity.get("kind") == "id" and (node := _node_of(entity)) is not None]
+                and isinstance(entity, dict) and entity.get("kind") == "id" and (node := _node_of(entity)) is not None
+                and (node := place(node)) is not None]
     roots = [u for u, ident in idents.items() if ident == 0]
     return step_stylesheet(state, idents, adjusted, hops, roots)
 
 
 def run_stylesheet(grid: bool, topo: Topology | None = None, timeline: dict | None = None, position=0) -> list[dict]:
-    """The drawing's stylesheet at player ``position`` of the run's ``timeline`` on ``topo`` (the grid's or the
-    fabric's base rules, then :func:`step_styles`); the plain drawing without a timeline."""
+    """The drawing's stylesheet at player ``position`` of the run's ``timeline`` (a player's handle, or a timeline
+    dict) on ``topo`` (the grid's or the fabric's base rules, then :func:`step_styles`, on the nodes the handle's
+    ``nodes`` name when the drawing shows a group alone); the plain drawing without a timeline."""
     sheet = grid_stylesheet() if grid else fabric_stylesheet()
     if topo is None or not timeline:
         return sheet
     tl, step = timeline_at(timeline, position)
-    return sheet + step_styles(topo, tl, step)
+    drawn = timeline.get("nodes") if isinstance(timeline, dict) else None
+    return sheet + step_styles(topo, tl, step, drawn if isinstance(drawn, list) else None)
+
+
+# ---------------------------------------------------------------- the run's drawing and its player
+@dataclass
+class RunDrawing:
+    """What the run panel draws: off a grid the fabric's ``view`` (:class:`~vizcoll.ui.models.parts.FabricView`:
+    the whole fabric, its overview or a group alone; None on a grid); ``canvas``: drawn node by node on the canvas
+    (the grid, a fabric or a group up to :data:`ANIMATION_LIMIT` nodes), else as a Plotly figure
+    (:func:`run_figure`); ``key`` names the drawing (same key, same figure)."""
+
+    view: FabricView | None
+    canvas: bool
+    key: str
+
+    @property
+    def overview(self) -> Blocks | None:
+        """The blocks of a large fabric's overview (whose bundles and blocks the player lights), else None."""
+        return None if self.view is None else self.view.overview
+
+
+def run_drawing(scenario: Scenario, plan: dict) -> RunDrawing:
+    """What the run's drawing shows: the grid, else the part of the fabric the page draws
+    (``scenario.params["barrier"]["part"]``, :func:`~vizcoll.ui.models.parts.drawn_view`)."""
+    processes = plan.get("processes") or []
+    raw = json.dumps([model.digest(scenario), plan.get("grid"), plan.get("part"), processes]).encode()
+    key = hashlib.sha256(raw).hexdigest()[:24]
+    if plan.get("grid"):
+        return RunDrawing(None, True, key)
+    view = drawn_view(scenario, model.PAGE)
+    return RunDrawing(view, view.overview is None and view.topo.n_nodes <= ANIMATION_LIMIT, key)
+
+
+def run_elements(topo: Topology, plan: dict, drawn: RunDrawing) -> list[dict]:
+    """The canvas's elements: the grid, the whole fabric or a group alone (the barrier's processes marked; a
+    group's nodes keep the fabric's names, its links their ids); none when the drawing is a figure."""
+    processes = plan.get("processes") or []
+    view = drawn.view
+    if view is None:
+        return drawing(topo, plan)
+    if not drawn.canvas:
+        return []
+    if view.part == WHOLE:
+        return fabric_elements(topo, processes, view.pos)
+    at = {int(n): i for i, n in enumerate(view.kept.tolist())}
+    return fabric_elements(view.topo, [at[u] for u in processes if u in at], view.pos, crowded=GROUP_SPACING)
+
+
+def run_figure(topo: Topology, plan: dict, drawn: RunDrawing) -> go.Figure | None:
+    """The drawing as a Plotly figure: a large fabric's overview with the layers the player lights (the
+    processes' blocks ringed, :func:`~vizcoll.ui.figures.barrier.overview_figure`), or a group too large for the
+    canvas (not animated); None on the canvas."""
+    if drawn.canvas:
+        return None
+    if drawn.overview is not None:
+        return overview_figure(topo, drawn.overview, plan.get("processes") or [])
+    return fabric_drawing(drawn.view, topo)[1]
+
+
+def drawing_view(scenario: Scenario, plan: dict, drawn_now=None) -> tuple:
+    """(The figure, None when the canvas draws or the figure ``drawn_now`` names is the same; the canvas's style;
+    the figure's; the legend's items; the drawing's key) of the run ``plan`` of the scenario."""
+    drawn = run_drawing(scenario, plan)
+    figure = None if drawn.canvas or drawn.key == drawn_now else run_figure(topology_of(scenario), plan, drawn)
+    return (figure, CANVAS_STYLE if drawn.canvas else HIDDEN, HIDDEN if drawn.canvas else FIGURE_STYLE,
+            legend_items(overview=not drawn.canvas), drawn.key)
+
+
+def run_view(scenario: Scenario, plan: dict) -> tuple[list[dict], dict | None, object, str]:
+    """(The canvas's elements, the player's handle, the run's summary table, the flag line) of the run ``plan`` of
+    the scenario: on the canvas the handle plays node by node (a group alone: its ``nodes``, the fabric's node of
+    each drawn node); on a large fabric's overview it carries the run's
+    :func:`~vizcoll.sim.overview.overview_frames`, which the browser lights step by step; without a run (an error,
+    DLCT off a grid) no handle, the flag says why."""
+    topo = topology_of(scenario)
+    drawn = run_drawing(scenario, plan)
+    elements = run_elements(topo, plan, drawn)
+    if "error" in plan or plan["reason"]:
+        return elements, None, "", plan.get("error") or plan["reason"]
+    try:
+        run = model.run_of(scenario, plan)
+    except VizcollError as exc:
+        return elements, None, "", f"⚠ {exc}"
+    figures, timeline = run["figures"], run["timeline"]
+    flag = judgement_text(figures)
+    tl = Timeline.from_dict(timeline)
+    if drawn.overview is not None and tl.n_steps > OVERVIEW_MAX_STEPS:  # the captions play, nothing is lit
+        handle = player_data(timeline, overview=None)
+        flag = "\n".join(filter(None, [f"The run has {tl.n_steps:,} steps: the overview lights runs of up to "
+                                       f"{OVERVIEW_MAX_STEPS:,} (choose fewer barriers or processes, or draw a "
+                                       "group alone).", flag]))
+    elif drawn.overview is not None:
+        handle = player_data(timeline, overview=overview_frames(tl, topo, drawn.overview))
+    elif not drawn.canvas:
+        handle = None
+        flag = "\n".join(filter(None, [f"{drawn.view.name} alone has more than {ANIMATION_LIMIT:,} nodes: the run "
+                                       "is computed but not animated there (choose the overview or a smaller part).",
+                                       flag]))
+    elif drawn.view is not None and drawn.view.part != WHOLE:
+        handle = player_data(timeline, nodes=drawn.view.kept.tolist())
+    else:
+        handle = player_data(timeline)
+    return elements, handle, summary_table(figures), flag
+
+
+# ---------------------------------------------------------------- the sweep's charts
+def sweep_view(result: dict | None, size, rate) -> tuple | None:
+    """The two run-time charts and the ranges of a sweep at the chosen grid ``size`` and break ``rate``; None
+    without a sweep or when the choices are not the sweep's."""
+    if result is None:
+        return None
+    sizes, rates = ([o["value"] for o in options] for options in sweep_choices(result))
+    if size not in sizes or rate not in rates:
+        return None
+    return (charts.sweep_figure(result, "rate", size), charts.sweep_figure(result, "size", rate),
+            charts.range_figure(result))
+
+
+def sweep_controls(result: dict, size, rate) -> tuple[list, object, list, object, str]:
+    """The chart choices of a sweep (grid sizes, the chosen one, break rates, the chosen one) and its sentence: a
+    choice keeps its value when the sweep still offers it, else the largest."""
+    sizes, rates = sweep_choices(result)
+    size = size if size in [o["value"] for o in sizes] else sizes[-1]["value"]
+    rate = rate if rate in [o["value"] for o in rates] else rates[-1]["value"]
+    return sizes, size, rates, rate, sweep_info(result)
+
+
+def histogram_view(key: dict) -> go.Figure:
+    """The UQ(LCT) − UQ(BST) histogram of the view's (checked) key: the scenario's square grid up to
+    :data:`UQ_SIDE`, else the paper's 4 x 4 (Fig. 5)."""
+    side = model.histogram_side(key)
+    return charts.uq_histogram_figure(model.histogram_of(side, key["neighbors"]),
+                                      paper=(side, key["neighbors"]) == (4, 8))
