@@ -12,7 +12,7 @@ from dash import html, no_update
 from flask import Flask
 
 from tests.callback_context import in_callback
-from tests.fabrics import HOSTS, ONE_SPINE
+from tests.fabrics import HOSTS, ONE_SPINE, campus_cluster
 from vizcoll.multicast.loads import switch_group_rows, worst_rows
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import ALGORITHMS
@@ -20,6 +20,7 @@ from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.efi import BROKEN
 from vizcoll.ui.models import multicast as model
 from vizcoll.ui.pages import multicast as page
@@ -555,3 +556,27 @@ def test_cancel_says_the_groups_were_not_routed():
 
 def summary_text(node) -> str:
     return str(node.to_plotly_json() if hasattr(node, "to_plotly_json") else node)
+
+
+# ---------------------------------------------------------------- a fabric too large to draw node by node
+def test_the_protocol_plays_on_a_cluster_file_above_the_drawing_limit_in_the_request_and_from_the_job(large):
+    """A cluster's own file of 1,570 nodes (more than the 1,500 drawn node by node) with communicators of 16: the
+    highlighted group's join/leave protocol plays (a handle with steps, each drawn as the process diagram), from
+    the background job (every fabric counts as large here) and then in the request."""
+    s = replace(Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.txt"), "campus.txt"), pattern="hier:16")
+    s = s.with_params(model.PAGE, {**model.DEFAULTS, "group": 3})
+    topo, groups, p, _ = model.page_state(s)
+    assert topo.n_nodes == 1570 > 1500 and p["group"] == 3 and len(groups[3]) == 16
+    data = s.to_dict(thin=True)
+    order = page.dispatch(data)
+    assert order == {"run": 1} and page.group_protocol(data) is None  # routing first
+    handle = page.compute_views(lambda _: None, order, data)[-1]
+    assert handle["steps"] > 2 * 16 and handle["moments"]  # a join and a leave per member, at least
+    assert page.group_protocol(data) == handle  # the routes cached: the request gives the same handle
+    tl = player_timeline(handle)
+    root = model.routed(s, "fulb").trees[3].root
+    assert f"→ SM ({topo.names[root]}): SubnAdmSet" in tl.caption(0)
+    diagrams = [page.render_protocol(position, handle) for position in (0, handle["steps"] // 2, handle["steps"])]
+    states = [{text for trace in fig.data for text in (trace.text or ())} for fig in diagrams]
+    assert {"group<br>Absent", "p0<br>idle"} <= states[0] and "p0<br>joined" in states[1]
+    assert {"group<br>Deleted", "p15<br>left"} <= states[-1]

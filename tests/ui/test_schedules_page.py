@@ -9,13 +9,17 @@ from dash import no_update
 from flask import Flask
 
 from tests.callback_context import find_component, in_callback
-from vizcoll.scenario import Scenario
+from vizcoll.errors import VizcollError
+from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import LogGP, barrier, dumps, parse, simulate, static_reduction
+from vizcoll.schedule.replay import messages
+from vizcoll.topology.hops import min_hops
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.schedules import HANDLING, HOST, SENDING
 from vizcoll.ui.models import schedules as model
+from vizcoll.ui.models.parts import OVERVIEW, view_of
 from vizcoll.ui.pages import schedules as page
 
 UPLOAD, EXAMPLE, LATENCY = f"{page.SCHED_UPLOAD}.contents", f"{page.SCHED_EXAMPLE}.n_clicks", "sched-latency.value"
@@ -32,6 +36,10 @@ l0: recv 8b from 0 tag 0
 """
 
 
+KEYS = ("file", "problems", "timing", "figure", "timeline", "elements", "flag", "flag_class", "overview", "drawn",
+        "overview_style", "canvas_style", "legend_style")  # page.VIEWS, in order
+
+
 def data_url(text: str | bytes) -> str:
     raw = text.encode() if isinstance(text, str) else text
     return "data:application/octet-stream;base64," + base64.b64encode(raw).decode()
@@ -43,8 +51,7 @@ def upload(text: str | bytes, name: str = "b.goal", scenario: Scenario = DEFAULT
 
 
 def analyse(store, scenario: Scenario = DEFAULT_SCENARIO) -> dict:
-    keys = ("file", "problems", "timing", "figure", "timeline", "elements", "flag", "flag_class")
-    return dict(zip(keys, page.analyse(store, scenario.to_dict()), strict=True))
+    return dict(zip(KEYS, page.analyse(store, scenario.to_dict()), strict=True))
 
 
 def text_of(component) -> str:
@@ -160,13 +167,62 @@ def test_more_ranks_than_processes_shows_the_timing_without_the_drawing():
     assert view["figure"].data and "Makespan" in text_of(view["timing"])
 
 
-def test_large_fabrics_are_timed_but_not_drawn():
+def test_a_large_fabric_plays_the_replay_on_its_overview_each_message_hop_counted_once():
+    """Above 1,500 nodes the replay plays on the overview: the frames light, step by step, the bundles the messages
+    cross; over the whole replay they count every hop of every message's min-hop route, computed here apart from
+    the replay (the min-hop table between the nodes the scenario places the ranks on)."""
     big = Scenario(spec="fat-tree:radix=20,levels=3")
-    assert topology_of(big).n_nodes > 1500
-    view = analyse(upload(GOOD)[0], big)
-    assert view["timeline"] is None and "the replay is drawn on fabrics up to 1,500 nodes" in view["flag"]
-    assert view["elements"] == [] and find_component(page.body(big), page.SCHED_CANVAS).style == page.HIDDEN
+    topo = topology_of(big)
+    assert topo.n_nodes > 1500
+    text = dumps(static_reduction("binomial", 64, 8))
+    view = analyse(upload(text)[0], big)
+    handle = view["timeline"]
+    frames = handle["overview"]
+    tl = player_timeline(handle)
+    assert frames["steps"] == tl.n_steps == handle["steps"] and len(frames["messages"]) == tl.n_steps + 1
+    nodes = big.placement(topo, WORLD).node[:64]
+    sent = [(m["src"], m["dst"]) for m in messages(simulate(parse(text).schedule, LogGP(**model.DEFAULTS),
+                                                            trace=True), 64)]
+    hops = min_hops(topo).hops(nodes[[a for a, _ in sent]], nodes[[b for _, b in sent]])
+    assert len(sent) == 63 and hops.min() >= 2 and sum(map(sum, frames["messages"])) == int(hops.sum())
+    assert frames["n_blocks"] == len(view_of(big, OVERVIEW).overview) and any(frames["blocks"][1:])
+    # the overview figure has the two layers the browser lights, the canvas and its legend are hidden
+    layers = {trace.meta for trace in view["overview"].data}
+    assert {"overview-messages", "overview-nodes"} <= layers
+    assert view["elements"] == [] and view["overview_style"] == page.OVERVIEW_STYLE
+    assert view["canvas_style"] == view["legend_style"] == page.HIDDEN
+    assert "plays on the fabric's overview" in view["flag"] and view["flag_class"] == "flag"
+    assert page.render_step(3, handle, big.to_dict()) is no_update  # the browser draws the overview's steps
+    body = page.body(big)
+    assert find_component(body, page.SCHED_CANVAS).style == page.HIDDEN
+    assert find_component(body, page.SCHED_OVERVIEW).style == page.OVERVIEW_STYLE
     assert "Makespan" in text_of(view["timing"])
+    # the overview is sent again only when the browser shows another fabric
+    again = page.analyse(upload(text)[0], big.to_dict(), view["drawn"])
+    assert again[KEYS.index("overview")] is no_update and again[KEYS.index("drawn")] == view["drawn"]
+    other = big.toggled(topo.link_label(0))
+    moved = dict(zip(KEYS, page.analyse(upload(text)[0], other.to_dict(), view["drawn"]), strict=True))
+    assert moved["drawn"] != view["drawn"] and moved["overview"].data
+
+
+def test_a_small_fabric_is_drawn_node_by_node_and_sends_no_overview():
+    view = analyse(upload(GOOD)[0])
+    assert "overview" not in view["timeline"] and view["elements"]
+    assert view["overview"] is no_update and view["drawn"] is None
+    assert view["canvas_style"] == page.CANVAS_STYLE and view["overview_style"] == page.HIDDEN
+    assert view["legend_style"] == {}
+    assert find_component(page.body(DEFAULT_SCENARIO), page.SCHED_OVERVIEW).style == page.HIDDEN
+
+
+def test_the_exports_still_refuse_a_large_fabric_node_by_node_and_the_page_caps_its_messages(monkeypatch):
+    big = Scenario(spec="fat-tree:radix=20,levels=3")
+    store = upload(GOOD)[0]
+    with pytest.raises(VizcollError, match="drawn node by node on fabrics up to 1,500 nodes"):
+        model.replay_of(big, store)
+    assert player_timeline(model.replay_of(big, store, any_size=True)[1]).summary["messages"] == 64
+    monkeypatch.setattr(model, "MAX_OVERVIEW_MESSAGES", 63)
+    view = analyse(store, big)
+    assert view["timeline"] is None and "drawn on the fabric's overview for up to 63" in view["flag"]
 
 
 def test_a_step_draws_the_messages_leaving_on_their_routes_and_the_ranks_handling_them():

@@ -19,6 +19,8 @@ The LogGP parameters are the page's parameters (``scenario.params["schedules"]``
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 
 from vizcoll.errors import VizcollError
@@ -35,7 +37,7 @@ from vizcoll.ui.limits import MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_DRAWN_
 __all__ = ["PAGE", "DEFAULTS", "FIELDS", "MAX_PARAM", "MAX_GOAL_BYTES", "MAX_RANKS", "MAX_DRAWN_MESSAGES",
            "MAX_PROBLEMS", "EXAMPLE_RANKS", "read_params", "shown_params", "stored_params", "goal_from_upload",
            "read_goal", "example_goal", "analysis", "replay_key", "replay", "drawing_plan", "JOB_BYTES", "needs_job",
-           "replay_of", "opened_goal"]
+           "replay_of", "opened_goal", "MAX_OVERVIEW_MESSAGES"]
 
 PAGE = "schedules"
 DEFAULTS = {"L": 2500, "o": 1500, "g": 1000, "G": 6, "O": 0, "S": 65535}
@@ -44,6 +46,10 @@ FIELDS = {"L": "L (latency)", "o": "o (CPU overhead per message)", "g": "g (NIC 
           "G": "G (gap per byte)", "O": "O (overhead per byte)", "S": "S (eager up to, bytes)"}
 MAX_PARAM, MAX_GOAL_BYTES, MAX_RANKS = MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_RANKS  # reasons: ui.limits
 MAX_DRAWN_MESSAGES = SCHEDULE_MAX_DRAWN_MESSAGES
+MAX_OVERVIEW_MESSAGES = 65_536
+"""Messages replayed on a large fabric's overview: each is routed on the server (about 0.1 ms on TaihuLight, in
+the background job for a large file) and the frames sent to the browser hold one entry per bundle and block lit in
+a step (23 kB for a binomial reduce of 16,384 ranks on TaihuLight). A 2 MB GOAL file holds about 30,000."""
 MAX_PROBLEMS = 200  # problems listed (the count says how many more)
 JOB_BYTES = 256 * 1024
 """GOAL files of more bytes are checked, timed and replayed in a background job (progress bar, Cancel), smaller
@@ -126,8 +132,33 @@ def _too_many_ranks(text: str) -> str:
     return ""
 
 
+_recent: dict[str, object] = {}  # this process's last parses and runs by their content (a result of the key)
+_RECENT = 4
+
+
+def _kept(key: str, make):
+    """``make()``, or the value this process made last for ``key`` (the last :data:`_RECENT` are kept; a value is
+    never changed by its users)."""
+    value = _recent.get(key)
+    if value is None:
+        value = make()
+        while len(_recent) >= _RECENT:
+            _recent.pop(next(iter(_recent), None), None)
+        _recent[key] = value
+    return value
+
+
+def _digest(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _schedule(text: str):
-    """(parsed file, every problem as plain dicts, its schedule when it has no error else None)."""
+    """(parsed file, every problem as plain dicts, its schedule when it has no error else None); the same
+    objects for the same text while this process keeps them."""
+    return _kept("schedule:" + _digest(text), lambda: _checked(text))
+
+
+def _checked(text: str):
     parsed = parse(text)
     problems = list(parsed.problems)
     if parsed.schedule is not None and not parsed.errors:
@@ -154,12 +185,18 @@ def analysis(text: str, params: dict) -> dict:
         out["why"] = "The file has errors (listed above): LogGOPSim would refuse it, crash or time it wrongly."
         return out
     try:
-        result = simulate(schedule, LogGP(**params))
+        result = _traced(text, params, schedule)
     except VizcollError as exc:
         out["why"] = f"⚠ {exc}"
         return out
     out["timing"] = {"makespan": result.makespan, "host": result.host, "finish": list(result.finish)}
     return out
+
+
+def _traced(text: str, params: dict, schedule):
+    """The traced LogGP run of ``schedule`` (the schedule of ``text``) under ``params``: the timing and the
+    replay's messages from one run."""
+    return _kept("run:" + _digest(text, params), lambda: simulate(schedule, LogGP(**params), trace=True))
 
 
 def needs_job(text: str, params: dict) -> bool:
@@ -174,15 +211,23 @@ def replay_key(scenario: Scenario) -> dict:
             "lists": scenario.lists}
 
 
-def drawing_plan(scenario: Scenario, ranks: int, messages: int) -> tuple[list[int] | None, str]:
-    """The node of every rank when the schedule can be drawn on the scenario's fabric, else None and why."""
+def drawing_plan(scenario: Scenario, ranks: int, messages: int, any_size: bool = False
+                 ) -> tuple[list[int] | None, str]:
+    """The node of every rank when the schedule can be replayed on the scenario's fabric, else None and why.
+
+    The replay is drawn node by node on a fabric of up to ``SMALL_LIMIT`` nodes (at most
+    :data:`MAX_DRAWN_MESSAGES` messages); with ``any_size`` (the page) a larger fabric plays it on its overview
+    (at most :data:`MAX_OVERVIEW_MESSAGES`)."""
     topo = topology_of(scenario)
-    if topo.n_nodes > SMALL_LIMIT:
-        return None, (f"The fabric has {topo.n_nodes:,} nodes: the replay is drawn on fabrics up to "
-                      f"{SMALL_LIMIT:,} nodes (the timing above is complete).")
-    if messages > MAX_DRAWN_MESSAGES:
-        return None, (f"The schedule has {messages:,} messages: the replay is drawn for up to "
-                      f"{MAX_DRAWN_MESSAGES:,} (the timing above is complete).")
+    large = topo.n_nodes > SMALL_LIMIT
+    if large and not any_size:
+        return None, (f"The fabric has {topo.n_nodes:,} nodes: the replay is drawn node by node on fabrics up to "
+                      f"{SMALL_LIMIT:,} nodes (the page plays it on the fabric's overview).")
+    most = MAX_OVERVIEW_MESSAGES if large else MAX_DRAWN_MESSAGES
+    if messages > most:
+        where = "on the fabric's overview" if large else "node by node"
+        return None, (f"The schedule has {messages:,} messages: the replay is drawn {where} for up to "
+                      f"{most:,} (the timing above is complete).")
     try:
         placement = scenario.placement(topo, WORLD)
     except VizcollError as exc:
@@ -203,19 +248,20 @@ def replay(text: str, params: dict, key: dict, nodes: list[int]) -> dict:
     _, _, schedule = _schedule(text)
     if schedule is None:
         raise VizcollError("the file has errors: nothing to replay")
-    result = simulate(schedule, LogGP(**params), trace=True)
+    result = _traced(text, params, schedule)
     return loggp_timeline(schedule, result, nodes, topology_of(scenario), hops_of(scenario)).to_dict()
 
 
-def replay_of(scenario: Scenario, goal) -> tuple[str, dict]:
+def replay_of(scenario: Scenario, goal, any_size: bool = False) -> tuple[str, dict]:
     """(file name, replay timeline dict) of the page's GOAL store on the scenario's fabric, as the page plays it;
-    VizcollError says why there is none (errors in the file, a fabric too large, too few processes)."""
+    VizcollError says why there is none (errors in the file, a fabric too large to draw node by node unless
+    ``any_size``, too many messages, too few processes)."""
     name, text = read_goal(goal)
     params = stored_params(scenario)
     result = analysis(text, params)
     if result["timing"] is None:
         raise VizcollError(f"{name}: no replay: {result['why'].removeprefix('⚠ ')}")
-    nodes, why = drawing_plan(scenario, result["ranks"], result["messages"])
+    nodes, why = drawing_plan(scenario, result["ranks"], result["messages"], any_size)
     if nodes is None:
         raise VizcollError(why.removeprefix("⚠ "))
     return name, replay(text, params, replay_key(scenario), nodes)

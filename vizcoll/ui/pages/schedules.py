@@ -8,8 +8,15 @@ it (makespan, the host reaching it, a bar per rank), and it is replayed on
 the timeline player on the scenario's fabric: rank ``r`` runs where the
 scenario places its process ``r``, every message drawn along the min-hop
 route between the two nodes at the time LogGP sends it
-(:func:`vizcoll.schedule.replay.loggp_timeline`). The LogGP parameters
-(LogGOPSim's defaults) are the page's parameters,
+(:func:`vizcoll.schedule.replay.loggp_timeline`). A fabric of up to
+``SMALL_LIMIT`` nodes is drawn node by node on the canvas (each step's
+stylesheet from the server); a larger one on its overview of blocks and
+bundles of links (:func:`~vizcoll.ui.figures.topology.fabric_drawing`), each
+step lit in the browser from the frames the player's handle carries
+(:func:`~vizcoll.ui.views.schedules.replay_player`,
+:func:`~vizcoll.ui.components.player.register_overview`); the overview is sent
+again only when the fabric changes (its digest in ``sched-drawn``). The LogGP
+parameters (LogGOPSim's defaults) are the page's parameters,
 ``scenario.params["schedules"]``, checked on the server. The model is
 :mod:`vizcoll.ui.models.schedules`, the texts :mod:`vizcoll.ui.views.schedules`,
 the figures :mod:`vizcoll.ui.figures.schedules`.
@@ -25,7 +32,7 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, checked, positions_of, remembered, store_output, topology_of, user_action
+from vizcoll.ui.calls import SCENARIO, checked, remembered, store_output, topology_of, user_action
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     field,
@@ -38,7 +45,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, player_data, register_player
+from vizcoll.ui.components.player import pid, player, register_overview, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.schedules import (
     HANDLING,
@@ -46,7 +53,9 @@ from vizcoll.ui.figures.schedules import (
     STATE_COLOURS,
     finish_figure,
 )
-from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements
+from vizcoll.ui.figures.style import FULL, title_chars, wrap
+from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, fabric_drawing
+from vizcoll.ui.models.parts import natural_part, view_of
 from vizcoll.ui.models.schedules import (
     DEFAULTS,
     FIELDS,
@@ -66,7 +75,15 @@ from vizcoll.ui.models.schedules import (
     stored_params,
 )
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.views.schedules import file_line, problems_view, replay_stylesheet, timing_view
+from vizcoll.ui.views.schedules import (
+    file_line,
+    problems_view,
+    replay_flag,
+    replay_player,
+    replay_stylesheet,
+    timing_view,
+)
+from vizcoll.uploads import content_ref
 
 __all__ = ["PAGE", "layout", "body", "register", "load_goal", "update", "dispatch", "analyse", "compute_views",
            "cancelled", "render_step"]
@@ -76,19 +93,24 @@ SCHED_UPLOAD, SCHED_GOAL, SCHED_EXAMPLE = "sched-upload", "sched-goal", "sched-e
 SCHED_FILE, SCHED_FILE_MESSAGE, SCHED_MESSAGE = "sched-file", "sched-file-message", "sched-message"
 SCHED_PROBLEMS, SCHED_TIMING, SCHED_FINISH = "sched-problems", "sched-timing", "sched-finish"
 SCHED_CANVAS, SCHED_FLAG, SCHED_LEGEND, SCHED_PLAYER = "sched-canvas", "sched-flag", "sched-legend", "sched-player"
-SCHED_PACK = "sched-pack"
+SCHED_PACK, SCHED_OVERVIEW, SCHED_DRAWN = "sched-pack", "sched-overview", "sched-drawn"
 PARAM_CONTROLS = {"L": "sched-latency", "o": "sched-overhead", "g": "sched-gap", "G": "sched-gap-byte",
                   "O": "sched-overhead-byte", "S": "sched-eager"}
 SCHED_HEAVY, SCHED_JOB = "sched-heavy", "sched-analysis"  # the background job's order and its job bar's prefix
 FIGURES = "vizcoll-schedules"  # the file name of a figure saved from its mode bar
 VIEWS = [Output(SCHED_FILE, "children"), Output(SCHED_PROBLEMS, "children"), Output(SCHED_TIMING, "children"),
          Output(SCHED_FINISH, "figure"), Output(pid(SCHED_PLAYER, "timeline"), "data"),
-         Output(SCHED_CANVAS, "elements"), Output(SCHED_FLAG, "children"), Output(SCHED_FLAG, "className")]
-"""What :func:`analyse` shows (also written by the background job of a large file)."""
+         Output(SCHED_CANVAS, "elements"), Output(SCHED_FLAG, "children"), Output(SCHED_FLAG, "className"),
+         Output(SCHED_OVERVIEW, "figure"), Output(SCHED_DRAWN, "data"), Output(SCHED_OVERVIEW, "style"),
+         Output(SCHED_CANVAS, "style"), Output(SCHED_LEGEND, "style")]
+"""What :func:`analyse` shows (also written by the background job of a large file): the file's line, problems,
+timing and chart, the player's handle, the canvas's elements, the flag, and the fabric's overview (its figure, the
+digest of the fabric it draws, and which of the overview, the canvas and the canvas's legend show)."""
 POLL_MS = 400  # how often the page asks a running job for its progress
 CANVAS_STYLE = {"width": "100%", "height": "520px", "background": "#fff", "border": "1px solid #d9e2ec",
                 "borderRadius": "6px"}
 HIDDEN = {"display": "none"}
+OVERVIEW_STYLE = {"width": "100%"}
 
 
 def layout(**kwargs) -> html.Div:
@@ -106,7 +128,7 @@ def body(scenario: Scenario) -> html.Div:
     try:
         drawn = topology_of(scenario).n_nodes <= SMALL_LIMIT
     except VizcollError:
-        drawn = False
+        drawn = None  # neither: the flag says why
     sidebar = html.Div(className="sidebar", children=[
         section(
             "GOAL file",
@@ -130,7 +152,8 @@ def body(scenario: Scenario) -> html.Div:
         section("Export for papers", figure_pack(SCHED_PACK)),
     ])
     main = html.Div(className="main", children=[
-        dcc.Store(id=SCHED_GOAL, storage_type="session"), dcc.Store(id=SCHED_HEAVY), job_bar(SCHED_JOB),
+        dcc.Store(id=SCHED_GOAL, storage_type="session"), dcc.Store(id=SCHED_HEAVY), dcc.Store(id=SCHED_DRAWN),
+        job_bar(SCHED_JOB),
         panel(html.H3("Problems (LogGOPSim's silent ones too)"), html.Div(id=SCHED_PROBLEMS)),
         panel(html.H3("LogGP timing"), html.Div(id=SCHED_TIMING), graph(SCHED_FINISH, FIGURES)),
         panel(html.H3("Replay on the scenario's fabric: rank r runs where the scenario places process r"),
@@ -139,15 +162,18 @@ def body(scenario: Scenario) -> html.Div:
                              stylesheet=base_stylesheet(), style=CANVAS_STYLE if drawn else HIDDEN, minZoom=0.05,
                              maxZoom=4,
                              boxSelectionEnabled=False, autoungrabify=True, autounselectify=True),
-              _legend(), player(SCHED_PLAYER), animation_export(SCHED_PLAYER), className="player-panel"),
+              graph(SCHED_OVERVIEW, FIGURES, style=OVERVIEW_STYLE if drawn is False else HIDDEN),
+              _legend(drawn is not False), player(SCHED_PLAYER), animation_export(SCHED_PLAYER),
+              className="player-panel"),
     ])
     return html.Div(className="page schedules-page", children=[html.Div(className="columns", children=[
         sidebar, main])])
 
 
-def _legend() -> html.Div:
+def _legend(shown: bool) -> html.Div:
+    """The canvas's legend (the overview's colours are explained by its colour bar and the flag)."""
     rings = [("waiting", "no message sent or handled yet"), ("busy", "sending or receiving"), ("done", "finished")]
-    return html.Div(id=SCHED_LEGEND, className="legend", children=[
+    return html.Div(id=SCHED_LEGEND, className="legend", style={} if shown else HIDDEN, children=[
         *[html.Span([html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), text])
           for s, text in rings],
         html.Span([html.Span(className="swatch bar-line", style={"background": SENDING, "height": 5}),
@@ -159,6 +185,7 @@ def _legend() -> html.Div:
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, SCHED_PLAYER)
+    register_overview(app, SCHED_PLAYER, SCHED_OVERVIEW)
     register_animation_export(app, SCHED_PLAYER, PAGE, extra=State(SCHED_GOAL, "data"))
     register_figure_pack(app, SCHED_PACK, PAGE, State(SCHED_GOAL, "data"))
     app.callback(
@@ -172,10 +199,10 @@ def register(app: Dash) -> None:
     )(update)
     goal, scenario = Input(SCHED_GOAL, "data"), Input(SCENARIO, "data")
     app.callback(Output(SCHED_HEAVY, "data"), goal, scenario, State(SCHED_HEAVY, "data"))(dispatch)
-    app.callback(*VIEWS, goal, scenario)(analyse)
+    app.callback(*VIEWS, goal, scenario, State(SCHED_DRAWN, "data"))(analyse)
     app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
                  Input(SCHED_HEAVY, "data"), State(SCHED_GOAL, "data"), State(SCENARIO, "data"),
-                 prevent_initial_call=True, interval=POLL_MS,
+                 State(SCHED_DRAWN, "data"), prevent_initial_call=True, interval=POLL_MS,
                  **jobs.background(SCHED_JOB, (SCHED_EXAMPLE,)))(compute_views)
     app.callback(Output(SCHED_PROBLEMS, "children", allow_duplicate=True), Input(f"{SCHED_JOB}-cancel", "n_clicks"),
                  prevent_initial_call=True)(cancelled)
@@ -215,22 +242,21 @@ def update(*args):
 
 
 def _opened(goal, data) -> tuple[tuple | None, tuple | None]:
-    """((name, text, scenario, parameters), None) of the opened file, or (None, the views saying why there is
-    nothing to show)."""
+    """((name, text, scenario, parameters), None) of the opened file, or (None, (scenario or None, the views'
+    head, the flag)) saying why there is nothing to show."""
     nothing = blank_figure("Open a GOAL file to see every rank's finishing time.", height=300)
     scenario, message = checked(data)
     if goal is None:
         hint = "Open a GOAL file: its ranks run where the scenario places its processes."
-        return None, ("No file yet.", html.P("Open a GOAL file, or the example.", className="info"), "", nothing,
-                      None, _fabric(scenario), hint, "flag")
+        return None, (scenario, ("No file yet.", html.P("Open a GOAL file, or the example.", className="info"), "",
+                                 nothing, None), hint)
     try:
         name, text = read_goal(goal)
         if scenario is None:
             raise VizcollError(message.removeprefix("⚠ "))
         return (name, text, scenario, stored_params(scenario)), None
     except VizcollError as exc:
-        return None, (no_update, no_update, [html.P(f"⚠ {exc}", className="message")], nothing, None,
-                      _fabric(scenario), "", "flag")
+        return None, (scenario, (no_update, no_update, [html.P(f"⚠ {exc}", className="message")], nothing, None), "")
 
 
 def dispatch(goal, data, job_now=None):
@@ -240,31 +266,32 @@ def dispatch(goal, data, job_now=None):
     return jobs.order(opened is not None and needs_job(opened[1], opened[3]), job_now)
 
 
-def analyse(goal, data):
-    """The opened file's line, problems, LogGP timing and chart, and its replay on the scenario's fabric (those of
-    a large file come from the background job)."""
+def analyse(goal, data, drawn=None):
+    """The opened file's line, problems, LogGP timing and chart, its replay on the scenario's fabric (those of
+    a large file come from the background job) and the fabric (``drawn``: the digest of the overview the browser
+    shows, not sent again)."""
     opened, why = _opened(goal, data)
     if opened is None:
-        return why
+        return _shown(why[1], why[0], drawn, why[2])
     name, text, scenario, params = opened
     if needs_job(text, params):
         waiting = blank_figure("Timed in the background: see the progress bar at the top.", height=300)
-        return (f"{name}: {len(text):,} bytes, checked and timed in the background…", "", "", waiting, None,
-                _fabric(scenario), "", "flag")
-    return _views(name, text, scenario, params)
+        return _shown((f"{name}: {len(text):,} bytes, checked and timed in the background…", "", "", waiting, None),
+                      scenario, drawn)
+    return _views(name, text, scenario, params, drawn)
 
 
-def _views(name: str, text: str, scenario: Scenario, params: dict) -> tuple:
+def _views(name: str, text: str, scenario: Scenario, params: dict, drawn) -> tuple:
     result = analysis(text, params)
     timing = result["timing"]
     figure = finish_figure(timing["finish"], timing["host"]) if timing else blank_figure(
         "No timing while the file has errors.", height=300)
-    drawn = _replay(scenario, text, params, result) if timing else (None, "", "flag")
-    return (file_line(name, result), problems_view(result["problems"]), timing_view(result, params), figure,
-            drawn[0], _fabric(scenario), *drawn[1:])
+    handle, flag, flag_class = _replay(scenario, text, params, result) if timing else (None, "", "flag")
+    return _shown((file_line(name, result), problems_view(result["problems"]), timing_view(result, params), figure,
+                   handle), scenario, drawn, flag, flag_class)
 
 
-def compute_views(set_progress, job, goal, data):
+def compute_views(set_progress, job, goal, data, drawn=None):
     """(A background job.) Check and time the file, then replay it, with the progress of each; a forged order or
     store changes nothing."""
     opened, _ = _opened(goal, data)
@@ -277,7 +304,7 @@ def compute_views(set_progress, job, goal, data):
     with suppress(VizcollError):  # the views say what went wrong
         analysis(text, params)
     progress.stage(1)
-    return _views(name, text, scenario, params)
+    return _views(name, text, scenario, params, drawn)
 
 
 def cancelled(_clicks):
@@ -285,31 +312,56 @@ def cancelled(_clicks):
     return html.P("⚠ Cancelled: the file was not checked or timed. Open it again to do so.", className="message")
 
 
-def _fabric(scenario: Scenario | None) -> list[dict]:
-    """The scenario's fabric drawn (the replay's background), or nothing when it is too large or unreadable."""
-    topo = topology_of(scenario) if scenario is not None else None
-    if topo is None or topo.n_nodes > SMALL_LIMIT:
-        return []
-    return cytoscape_elements(topo, pos=positions_of(scenario))
+def _shown(head: tuple, scenario: Scenario | None, drawn, flag: str = "", flag_class: str = "flag") -> tuple:
+    """:data:`VIEWS` from their ``head`` (file line, problems, timing, chart, player's handle), the flag and the
+    scenario's fabric (:func:`_fabric`)."""
+    elements, *overview = _fabric(scenario, drawn)
+    return (*head, elements, flag, flag_class, *overview)
+
+
+def _fabric(scenario: Scenario | None, drawn) -> tuple:
+    """The replay's background: (canvas elements, overview figure, its digest, overview style, canvas style,
+    legend style). A fabric of up to ``SMALL_LIMIT`` nodes is drawn node by node on the canvas; a larger one as
+    its overview, sent only when the browser's (its digest ``drawn``) shows another fabric; an unreadable
+    scenario draws nothing."""
+    if scenario is None:
+        return [], no_update, no_update, no_update, no_update, no_update
+    topo = topology_of(scenario)
+    view = view_of(scenario, natural_part(topo))
+    if view.overview is None:
+        return fabric_drawing(view, topo)[0], no_update, None, HIDDEN, CANVAS_STYLE, {}
+    digest = content_ref(scenario.source_key())
+    figure = no_update if drawn == digest else _overview(view, topo)
+    return [], figure, digest, OVERVIEW_STYLE, HIDDEN, HIDDEN
+
+
+def _overview(view, topo):
+    """The fabric's overview with the player's two layers, titled for this page (no group to click into here)."""
+    figure = fabric_drawing(view, topo)[1]
+    s = topo.summary()
+    title = (f"{s['switches']:,} switches, {s['endpoints']:,} end nodes and {s['links']:,} links, grouped: each step "
+             "lights the bundles its messages cross")
+    return figure.update_layout(title_text=wrap(title, title_chars(FULL)))
 
 
 def _replay(scenario: Scenario, text: str, params: dict, result: dict):
-    """(timeline, flag, flag class) of the replay, or why it is not drawn."""
+    """(player's handle, flag, flag class) of the replay, or why it is not drawn."""
     try:
-        nodes, why = drawing_plan(scenario, result["ranks"], result["messages"])
+        nodes, why = drawing_plan(scenario, result["ranks"], result["messages"], any_size=True)
         if nodes is None:
             return None, why, "flag warn" if why.startswith("⚠") else "flag"
         timeline = replay(text, params, replay_key(scenario), nodes)
+        handle = replay_player(scenario, timeline)
     except VizcollError as exc:
         return None, f"⚠ {exc}", "flag warn"
     s = timeline["summary"]
-    flag = (f"{s['ranks']:,} ranks on the scenario's fabric ({scenario.title}); press ▶ Play or step with next ›."
-            + (f" ⚠ {s['unrouted']:,} messages have no live route (broken links): drawn without links."
-               if s["unrouted"] else ""))
-    return player_data(timeline), flag, "flag warn" if s["unrouted"] else "flag"
+    return handle, replay_flag(scenario, s, "overview" in handle), "flag warn" if s["unrouted"] else "flag"
 
 
 def render_step(step, timeline, data):
-    """Stylesheet for one player step: each rank node's label and state, this step's messages and handlings."""
+    """Stylesheet for one player step: each rank node's label and state, this step's messages and handlings (the
+    overview's steps are drawn in the browser)."""
+    if isinstance(timeline, dict) and "overview" in timeline:
+        return no_update
     scenario, _ = checked(data)
     return replay_stylesheet(topology_of(scenario) if scenario is not None else None, timeline, step)

@@ -1,18 +1,23 @@
 """The schedules page's texts and tables: the file's problems by line, the LogGP timing in LogGOPSim's words; the
-replay's stylesheet at a player step."""
+replay's player (node by node, or on a large fabric's overview) and its stylesheet at a player step."""
 
 from __future__ import annotations
 
 from dash import html
 
 from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
+from vizcoll.sim.overview import overview_frames
 from vizcoll.topology.model import Topology
-from vizcoll.ui.components.player import timeline_at
+from vizcoll.ui.calls import topology_of
+from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.figures.schedules import node_states, rank_stylesheet, step_stylesheet
 from vizcoll.ui.figures.topology import base_stylesheet
+from vizcoll.ui.models.parts import natural_part, view_of
 from vizcoll.ui.models.schedules import MAX_PROBLEMS
 
-__all__ = ["file_line", "problems_view", "timing_view", "loggp_text", "replay_stylesheet"]
+__all__ = ["file_line", "problems_view", "timing_view", "loggp_text", "replay_player", "replay_flag",
+           "replay_stylesheet"]
 
 
 def file_line(name: str, result: dict) -> str:
@@ -64,6 +69,29 @@ def timing_view(result: dict, params: dict) -> list:
         html.P(f"{printed}. LogGP {loggp_text(params)}; no congestion (LogGOPSim without a network file).",
                className="info"),
     ]
+
+
+def replay_player(scenario: Scenario, timeline: dict) -> dict:
+    """The player's handle of the replay ``timeline`` on the scenario's fabric: drawn node by node from the
+    server (:func:`replay_stylesheet`) up to ``SMALL_LIMIT`` nodes; above, on the fabric's overview, its frames
+    (the handle's ``overview``: per step, the messages crossing each bundle of links and the ranks of each block
+    changing state, drawn in the browser)."""
+    handle = player_data(timeline)
+    topo = topology_of(scenario)
+    view = view_of(scenario, natural_part(topo))  # the part the page draws: the whole fabric, or its overview
+    if view.overview is None:
+        return handle
+    return {**handle, "overview": overview_frames(player_timeline(handle), topo, view.overview)}
+
+
+def replay_flag(scenario: Scenario, summary: dict, overview: bool) -> str:
+    """The line above the replay: its ranks, how it is drawn, and the messages with no live route."""
+    where = (" It plays on the fabric's overview: a bundle of links lights with the messages crossing it in the "
+             "step (colour and size: how many), a block with its ranks sending, handling a message or finishing."
+             if overview else "")
+    return (f"{summary['ranks']:,} ranks on the scenario's fabric ({scenario.title}); press ▶ Play or step with "
+            f"next ›.{where}" + (f" ⚠ {summary['unrouted']:,} messages have no live route (broken links): drawn "
+                                 "without links." if summary["unrouted"] else ""))
 
 
 def replay_stylesheet(topo: Topology | None, timeline: dict | None, position) -> list[dict]:
