@@ -36,8 +36,7 @@ labels (or node names), made unique; ``entities`` maps each key to
 Examples
 --------
 >>> from vizcoll.topology import from_spec
->>> from vizcoll.trees.routing import FlatRoutes, Router
-from vizcoll.trees.tree import Tree
+>>> from vizcoll.trees.tree import Tree
 >>> topo = from_spec("fat-tree:radix=4,levels=2")  # leaf0..3, spine0..1, h0..h7
 >>> tree = Tree.from_children([[1, 2, 3], [], [], []], node=[topo.index(h) for h in ("h0", "h1", "h2", "h3")])
 >>> tl = simulate_aggregation(topo, tree, latency=1.0, theta=0.5)
