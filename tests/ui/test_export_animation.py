@@ -236,3 +236,60 @@ def test_a_large_fabrics_broadcast_is_exported_on_its_overview_as_the_page_plays
         tl, step = timeline_at(handle, k)
         texts = [a.text.replace("<br>", " ") for a in frame_figure(animation, k, W, H).layout.annotations]
         assert any(text.startswith(tl.caption(step)[:60]) for text in texts)
+
+
+def campus_scenario():
+    """The 1,570-node cluster of issue 23 with communicators of 16 processes: every page draws its overview."""
+    from dataclasses import replace
+
+    from tests.fabrics import campus_cluster
+    from vizcoll.scenario import Scenario
+    from vizcoll.topology import io as topo_io
+
+    return replace(Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net"),
+                   pattern="hier:16")
+
+
+def page_handle(page: str, scenario):
+    """The handle the page puts in its player for ``scenario`` (its overview frames included)."""
+    from vizcoll.ui.views import barrier as barrier_views
+    from vizcoll.ui.views import schedules as schedule_views
+    from vizcoll.ui.views import trees as tree_views
+
+    if page == "trees":
+        return tree_views.aggregation_player(tree_plan(scenario), scenario.to_dict())[0]
+    if page == "barrier":
+        return barrier_views.run_view(scenario, barrier_model.view_keys(scenario)[0])[1]
+    from vizcoll.ui.models.schedules import replay_of
+    return schedule_views.replay_player(scenario, replay_of(scenario, example_goal(scenario), any_size=True)[1])
+
+
+@pytest.mark.parametrize("page", ["trees", "barrier", "schedules"])
+def test_a_large_fabrics_players_are_exported_on_its_overview_as_the_pages_light_it(page):
+    import numpy as np
+
+    scenario = campus_scenario()
+    extra = example_goal(scenario) if page == "schedules" else None
+    animation = animation_of(page, scenario, extra=extra)
+    handle = page_handle(page, scenario)
+    frames = handle["overview"]
+    assert animation.timeline.n_steps == handle["steps"] == frames["steps"]
+    lit_somewhere = 0
+    for k in (0, 1, 2, 3, handle["steps"] // 2, handle["steps"]):
+        figure = animation.figure_at(k, W, H)
+        for meta, key in (("overview-messages", "bundles"), ("overview-nodes", "blocks")):
+            layer = next(t for t in figure.data if t.meta == meta)
+            lit = np.flatnonzero(np.asarray(layer.marker.size) > 0).tolist()
+            assert lit == sorted(frames[key][k])  # what the browser lights at this step, no more, no less
+            lit_somewhere += len(lit)
+    assert lit_somewhere > 0
+
+
+def test_a_group_drawn_alone_exports_the_barrier_node_by_node():
+    scenario = campus_scenario().with_params("barrier", {"part": "group:1"})
+    animation = animation_of("barrier", scenario)
+    handle = page_handle("barrier", scenario)
+    assert "overview" not in handle and handle["nodes"]
+    states = [nodes_and_edges(animation.figure_at(k, W, H))[0] for k in (0, handle["steps"])]
+    assert len(states[0]) == len(handle["nodes"])  # the group's nodes, each drawn
+    assert sum(states[0][n][:3] != states[1][n][:3] for n in states[0]) > 0  # and they change with the run

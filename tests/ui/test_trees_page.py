@@ -17,6 +17,7 @@ from tests.fabrics import HOSTS, TWO_SPINES, campus_cluster
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import parse, tree_collective
 from vizcoll.schedule.check import check
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.blocks import bundles
 from vizcoll.trees.cost import CostParams
@@ -445,8 +446,8 @@ def test_above_1500_nodes_the_aggregation_plays_on_the_overview_of_the_animated_
     hops = sum(len(e.path_links) for e in tl.events)
     assert sum(map(sum, frames["messages"])) == hops > 2 * (plan["nprocs"] - 1)  # up and down, several links each
     assert page.render_step(3, handle, plan, data) is no_update  # the browser lights the overview's steps
-    exported, note, *_ = views.animation_view(plan, data)  # exports draw node by node: a group alone, not this
-    assert exported is None and "choose one in “draw the fabric”" in note
+    exported, _, _, elements, _ = views.animation_view(plan, data)  # exports play it on the same overview
+    assert Timeline.from_dict(exported).n_steps == tl.n_steps and elements == []
     # the animated tree's overview carries the two layers the player lights (and only that one)
     mapped = page.render_type_one(plan, data)[1]
     mincost = page.render_type_two(plan, data)[1]

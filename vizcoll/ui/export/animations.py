@@ -42,14 +42,14 @@ from vizcoll.ui.figures.topology import cytoscape_elements, fabric_drawing
 from vizcoll.ui.models import barrier as barrier_model
 from vizcoll.ui.models.faults import reduction_runs, scenario_reduction, scenario_treft, treft_run
 from vizcoll.ui.models.multicast import protocol_timeline
-from vizcoll.ui.models.parts import drawn_view
+from vizcoll.ui.models.parts import WHOLE, drawn_view, natural_part, view_of
 from vizcoll.ui.models.schedules import opened_goal, replay_of
 from vizcoll.ui.models.topology import ANIMATION_LIMIT, broadcast_timeline, communicator_colours, root_of
-from vizcoll.ui.models.trees import tree_plan
-from vizcoll.ui.views.barrier import drawing, run_stylesheet
+from vizcoll.ui.models.trees import TYPE2, tree_plan
+from vizcoll.ui.views.barrier import run_drawing, run_elements, run_figure, run_stylesheet
 from vizcoll.ui.views.schedules import replay_stylesheet
 from vizcoll.ui.views.topology import broadcast_stylesheet
-from vizcoll.ui.views.trees import animation_view, step_stylesheet
+from vizcoll.ui.views.trees import animation_view, step_stylesheet, type_one_view, type_two_view
 
 __all__ = ["ANIMATIONS", "animation_of", "player_names"]
 
@@ -63,11 +63,11 @@ def _drawing(name: str, timeline: dict, elements: list[dict], sheet_at: Callable
         elements, sheet_at(position), width, height, frame_margin(height)))
 
 
-def _overview(name: str, timeline: dict, topo, view) -> Animation:
-    """A player on a large fabric's overview: the page's overview figure with its animation layers lit at each
-    position as the browser lights them (:func:`~vizcoll.ui.figures.blocks.animation_frame`)."""
+def _overview(name: str, timeline: dict, topo, blocks, figure) -> Animation:
+    """A player on a large fabric's overview (its ``blocks``): the page's overview ``figure`` with its animation
+    layers lit at each position as the browser lights them (:func:`~vizcoll.ui.figures.blocks.animation_frame`)."""
     tl = Timeline.from_dict(timeline)
-    frames, figure = overview_frames(tl, topo, view.overview), fabric_drawing(view, topo)[1]
+    frames = overview_frames(tl, topo, blocks)
     return Animation(name, tl.title, tl, lambda position, width, height: animation_frame(figure, frames, position))
 
 
@@ -81,7 +81,7 @@ def topology_animation(scenario: Scenario, extra=None) -> Animation:
     timeline = broadcast_timeline(scenario.source_key(), root)
     view = drawn_view(scenario, "topology")
     if view.overview is not None:
-        return _overview("vizcoll-topology-broadcast", timeline, topo, view)
+        return _overview("vizcoll-topology-broadcast", timeline, topo, view.overview, fabric_drawing(view, topo)[1])
     if view.topo.n_nodes > ANIMATION_LIMIT:
         raise VizcollError(f"a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: choose "
                            "the overview or a smaller part")
@@ -96,12 +96,17 @@ def topology_animation(scenario: Scenario, extra=None) -> Animation:
 
 
 def trees_animation(scenario: Scenario, extra=None) -> Animation:
-    """/trees: the aggregation up the chosen tree and the result broadcast down."""
+    """/trees: the aggregation up the chosen tree and the result broadcast down, on what the page draws (on a
+    large fabric's overview: the animated tree's figure, the mapped type I tree or the min-cost type II tree)."""
     plan = tree_plan(scenario)
     data = scenario.to_dict()
     timeline, flag, _, elements, summary = animation_view(plan, data)
     if timeline is None:
         raise VizcollError((flag or summary or "no aggregation to animate").removeprefix("⚠ "))
+    if not elements:
+        figure = (type_two_view if plan["anim"] == TYPE2 else type_one_view)(plan, data)[1]
+        return _overview("vizcoll-trees-aggregation", timeline, topology_of(scenario),
+                         drawn_view(scenario, "trees").overview, figure)
     return _drawing("vizcoll-trees-aggregation", timeline, elements,
                     lambda position: step_stylesheet(position, timeline, plan, data))
 
@@ -117,15 +122,23 @@ def multicast_animation(scenario: Scenario, extra=None) -> Animation:
 
 
 def barrier_animation(scenario: Scenario, extra=None) -> Animation:
-    """/barrier: the barriers' Gather and Release hop by hop on the scenario's grid or fabric."""
+    """/barrier: the barriers' Gather and Release hop by hop on what the page draws: the grid, the fabric or a
+    group alone node by node, a large fabric's overview."""
     plan = barrier_model.view_keys(scenario)[0]
     if "error" in plan or plan["reason"]:
         raise VizcollError((plan.get("error") or plan["reason"]).removeprefix("⚠ "))
     timeline = barrier_model.run_of(scenario, plan)["timeline"]
     if timeline is None:
         raise VizcollError(plan["note"])
-    topo = topology_of(scenario)
-    return _drawing("vizcoll-barrier", timeline, drawing(topo, plan),
+    topo, drawn = topology_of(scenario), run_drawing(scenario, plan)
+    if drawn.overview is not None:
+        return _overview("vizcoll-barrier", timeline, topo, drawn.overview, run_figure(topo, plan, drawn))
+    if not drawn.canvas:
+        raise VizcollError(f"a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: choose "
+                           "the overview or a smaller part")
+    if drawn.view is not None and drawn.view.part != WHOLE:
+        timeline = {**timeline, "nodes": drawn.view.kept.tolist()}
+    return _drawing("vizcoll-barrier", timeline, run_elements(topo, plan, drawn),
                     lambda position: run_stylesheet(plan["grid"], topo, timeline, position))
 
 
@@ -146,9 +159,13 @@ def treft_animation(scenario: Scenario, extra=None) -> Animation:
 
 
 def schedules_animation(scenario: Scenario, extra=None) -> Animation:
-    """/schedules: the replay on the scenario's fabric of the GOAL file ``extra`` (the page's file store)."""
-    _, timeline = replay_of(scenario, opened_goal(extra))
+    """/schedules: the replay on the scenario's fabric of the GOAL file ``extra`` (the page's file store), node by
+    node or on a large fabric's overview, as the page draws it."""
+    _, timeline = replay_of(scenario, opened_goal(extra), any_size=True)
     topo = topology_of(scenario)
+    view = view_of(scenario, natural_part(topo))
+    if view.overview is not None:
+        return _overview("vizcoll-schedule-replay", timeline, topo, view.overview, fabric_drawing(view, topo)[1])
     return _drawing("vizcoll-schedule-replay", timeline, cytoscape_elements(topo, pos=positions_of(scenario)),
                     lambda position: replay_stylesheet(topo, timeline, position))
 

@@ -360,8 +360,6 @@ def type_two_drawings(key: dict, routes: str, part: str, animated: bool = False)
 OVERVIEW_NOTE = ("Played on the fabric's overview ({figure}): at each step a bundle of links lights with the messages "
                  "crossing it (size and colour), a block with its nodes changing state.")
 FIGURES = {TYPE1: "the chosen tree on the fabric, at the top", TYPE2: "the min-cost type II tree, above"}
-EXPORTED = ("On a fabric of more than 1,500 nodes the aggregation is exported node by node, from a group drawn alone: "
-            "choose one in “draw the fabric”.")
 
 
 def aggregation_player(plan: dict | None, data):
@@ -385,20 +383,18 @@ def aggregation_player(plan: dict | None, data):
 
 
 def animation_view(plan: dict | None, data):
-    """(timeline dict, flag, flag class, canvas elements, summary) of the animated tree as the canvas plays it (for
-    exports): the whole fabric, or a group alone (the dict's ``nodes``: the fabric's node of each drawn node); on a
-    large fabric's overview None and a note, as when it does not play."""
+    """(timeline dict, flag, flag class, canvas elements, summary) of the animated tree as the page plays it (for
+    exports): on the canvas, the whole fabric or a group alone (the dict's ``nodes``: the fabric's node of each
+    drawn node); on a large fabric's overview, no elements (it plays on the animated tree's overview figure)."""
     played, *rest = _animation(plan, data)
     if not isinstance(played, tuple):
         return played, *rest
     flag, flag_class, elements, _ = rest
-    if not elements:
-        return None, "\n".join(filter(None, [flag, EXPORTED])), flag_class, elements, ""
     try:
         timeline = timeline_of(*played[:4])
     except VizcollError as exc:
         return None, f"⚠ {exc}", "flag warn", elements, ""
-    if played[4] != WHOLE:
+    if elements and played[4] != WHOLE:
         timeline = {**timeline, "nodes": view_of(Scenario(**played[0]["source"]), played[4]).kept.tolist()}
     return timeline, flag, flag_class, elements, anim_summary(timeline["summary"])
 
