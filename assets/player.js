@@ -60,3 +60,51 @@
         }
     });
 })();
+
+// The player's controls, in the browser (a press is drawn without a round trip to the server): the position and
+// play state after a button, a tick of the clock, a new timeline or a new speed. Positions run 0..n (0: the initial
+// state); `moments`: the positions of the key moments, in order. Registered as dash_clientside.vizcoll.control by
+// vizcoll/ui/components/player.py (register_player).
+(function () {
+    function whole(value, low, high) {
+        const n = Math.trunc(Number(value));
+        return Number.isFinite(n) ? Math.min(Math.max(n, low), high) : low;
+    }
+    function nextStep(trigger, position, n, playing, moments) {
+        position = whole(position, 0, n);
+        if (trigger === 'timeline') {  // a new timeline (another scenario, a fault injected here): stay on this step
+            return [position, false];
+        }
+        if (trigger === 'prev-key' || trigger === 'next-key') {
+            const later = moments.filter(m => m > position), earlier = moments.filter(m => m < position);
+            const target = trigger === 'next-key' ? (later.length ? later[0] : position)
+                : (earlier.length ? earlier[earlier.length - 1] : position);
+            return [whole(target, 0, n), false];
+        }
+        if (trigger === 'play') {
+            return playing ? [position, false] : [position >= n ? 0 : position, n > 0];
+        }
+        if (trigger === 'tick') {
+            return position < n ? [position + 1, true] : [n, false];
+        }
+        const moves = {first: 0, back: Math.max(position - 1, 0), forward: Math.min(position + 1, n), last: n};
+        return trigger in moves ? [moves[trigger], false] : [position, playing];
+    }
+    // inputs: the buttons' clicks, the tick, the number of steps, the speed (ms a step); states: the slider's
+    // position, whether the clock is off, the key moments. Outputs: position, slider max, clock off, play label,
+    // clock interval.
+    function control() {
+        const args = Array.from(arguments), k = args.length, context = window.dash_clientside.callback_context;
+        const n = whole(args[k - 5], 0, 1e7), ms = Number(args[k - 4]), speed = ms >= 100 && ms <= 5000 ? ms : 800;
+        const moments = Array.isArray(args[k - 1]) ? [...new Set(args[k - 1].filter(
+            m => Number.isInteger(m) && m >= 0 && m <= n))].sort((a, b) => a - b) : [];
+        const prefix = String(context.outputs_list[0].id).replace(/-step$/, '');
+        let trigger = context.triggered_id ? String(context.triggered_id).slice(prefix.length + 1) : null;
+        trigger = trigger === 'speed' ? null : trigger === 'steps' ? 'timeline' : trigger;
+        const [position, playing] = nextStep(trigger, args[k - 3], n, args[k - 2] !== true, moments);
+        return [position, n, !playing, playing ? '❚❚ Pause' : '▶ Play', speed];
+    }
+    window.dash_clientside = Object.assign({}, window.dash_clientside);
+    window.dash_clientside.vizcoll = Object.assign({}, window.dash_clientside.vizcoll,
+                                                   {nextStep: nextStep, control: control});
+})();

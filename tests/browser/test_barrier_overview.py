@@ -9,9 +9,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 
 from tests.fabrics import campus_cluster
 
-SIZES = """const graph = document.querySelector('#bar-overview .js-plotly-plot');
-const layer = graph && graph.data && graph.data.find(t => t.meta === META);
-return layer ? Array.from(layer.marker.size) : null;"""
+LIT = """const graph = document.querySelector('#bar-overview .js-plotly-plot');
+const lit = graph && graph.__vizcollLit && graph.__vizcollLit[META];
+return lit ? [...lit].sort((a, b) => a - b) : null;"""
 # where a ringed block (one holding processes of the barrier) is drawn, in the viewport, and its group
 RINGED_BLOCK = """const graph = document.querySelector('#bar-overview .js-plotly-plot');
 graph.scrollIntoView({block: 'center'});
@@ -28,16 +28,16 @@ return null;"""
 GATHER, RELEASE = "rgb(255,127,14)", "rgb(23,190,207)"
 
 
-def sizes(page, meta: str) -> list | None:
-    """The sizes of the marks of the overview's animation layer ``meta`` (None: no such layer), as the browser
-    holds the graph's data."""
-    return page.driver.execute_script(SIZES.replace("META", repr(meta)))
+def lit_marks(page, meta: str) -> list | None:
+    """The marks of the overview's animation layer ``meta`` the current step lights, as the browser drew them
+    (None: nothing drawn on the overview yet)."""
+    return page.driver.execute_script(LIT.replace("META", repr(meta)))
 
 
 def lit(page, meta: str) -> int:
-    """How many marks of the overview's animation layer ``meta`` the current step lights (-1: no such layer)."""
-    found = sizes(page, meta)
-    return -1 if found is None else sum(s > 0 for s in found)
+    """How many marks of the overview's animation layer ``meta`` the current step lights (-1: none drawn yet)."""
+    found = lit_marks(page, meta)
+    return -1 if found is None else len(found)
 
 
 def position(page) -> int:
@@ -76,7 +76,7 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
     until(lambda: lit(page, "overview-nodes") > 0, 10, msg="the first step lights no block")
     seen = {}
     for _ in range(30):
-        seen[position(page)] = sizes(page, "overview-messages")
+        seen[position(page)] = lit_marks(page, "overview-messages")
         if lit(page, "overview-messages") > 0:
             break
         forward(page)
@@ -86,10 +86,10 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
     # stepping back and forward shows the same state at the same step
     here = position(page)
     page.click("#bar-player-back")
-    until(lambda: position(page) == here - 1 and sizes(page, "overview-messages") == seen[here - 1], 10,
+    until(lambda: position(page) == here - 1 and lit_marks(page, "overview-messages") == seen[here - 1], 10,
           msg="stepping back does not show the step before")
     forward(page)
-    until(lambda: sizes(page, "overview-messages") == seen[here], 10, msg="the step is not drawn the same again")
+    until(lambda: lit_marks(page, "overview-messages") == seen[here], 10, msg="the step is not drawn the same again")
     page.screenshot("barrier-overview.png")
 
     # a click on a ringed block (one holding processes) draws its group alone: the player plays it node by node

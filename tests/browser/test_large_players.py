@@ -21,9 +21,8 @@ from .test_multicast import choose
 CAMPUS_COUNTS = counts_line(214, 1356, 4168, 0, 59)
 TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
 LIT = """const graph = document.querySelector('#sched-overview .js-plotly-plot');
-const layer = graph && graph.data && graph.data.find(t => t.meta === META);
-if (!layer || !layer.marker || !Array.isArray(layer.marker.size)) return -1;
-return layer.marker.size.filter(s => s > 0).length;"""
+const lit = graph && graph.__vizcollLit && graph.__vizcollLit[META];
+return lit ? lit.length : -1;"""
 
 
 def lit(page, meta: str) -> int:

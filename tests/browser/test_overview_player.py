@@ -9,9 +9,8 @@ from .browser_helpers import counts_line
 
 LARGE = "torus:10x10x8,hosts=1"  # 1,600 nodes: drawn as its overview
 LIT = """const graph = document.querySelector('#topo-large .js-plotly-plot');
-const layer = graph && graph.data && graph.data.find(t => t.meta === META);
-if (!layer) return -1;
-return Array.from(layer.marker.size).filter(s => s > 0).length;"""
+const lit = graph && graph.__vizcollLit && graph.__vizcollLit[META];
+return lit ? lit.length : -1;"""
 
 
 COLOURS = "return cy.nodes().map(n => [n.style('background-color'), n.style('border-color')].join());"

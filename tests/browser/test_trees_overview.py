@@ -12,9 +12,8 @@ from vizcoll.topology import io as topo_io
 from .browser_helpers import full_page_screenshot
 
 LIT = """const graph = document.querySelector('#GRAPH .js-plotly-plot');
-const layer = graph && graph.data && graph.data.find(t => t.meta === META);
-if (!layer) return -1;
-return Array.from(layer.marker.size).flatMap((s, i) => s > 0 ? [i] : []);"""
+const lit = graph && graph.__vizcollLit && graph.__vizcollLit[META];
+return lit ? [...lit].sort((a, b) => a - b) : -1;"""
 COLOURS = "return cy.nodes().map(n => [n.style('border-color'), n.style('label')].join());"
 # the 1,570-node cluster of issue 23 (three switch tiers, parallel cables), every one of its 1,356 processes
 CAMPUS = Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net").with_params(

@@ -15,7 +15,14 @@ megabytes; the store holds a *handle* (:func:`player_data`: the timeline's
 content ref, its number of steps, its key moments, and what an overview draws
 per step), and the timeline itself waits in the shared cache
 (:data:`vizcoll.ui.cache.timelines`), so a step of the slider posts a few
-hundred bytes. A handle whose timeline the server no longer holds says so.
+hundred bytes (the ref, ``<prefix>-ref``). A handle whose timeline the server
+no longer holds says so.
+
+**A press is answered in the browser.** The buttons, the clock and the speed
+move the slider in ``assets/player.js`` (``dash_clientside.vizcoll.control``),
+and an overview is lit there too (:data:`OVERVIEW_STEP_JS`); the server only
+writes the caption. A step takes one round trip, about 50 ms on a large fabric
+(``benchmarks/players.py``).
 
 **Key moments** (:data:`vizcoll.sim.timeline.KEY_MOMENTS`: a fault injected,
 its detection, a vote, a join...) are marked on the slider with a sign each
@@ -37,16 +44,14 @@ from __future__ import annotations
 
 import json
 
-from dash import Dash, Input, Output, State, ctx, dcc, html
+from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
 from vizcoll import uploads
 from vizcoll.errors import VizcollError
 from vizcoll.sim.timeline import KEY_MOMENTS, Timeline
-from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.ui.cache import timelines
-from vizcoll.ui.forms import whole_or
 
-__all__ = ["player", "register_player", "register_overview", "next_step", "timeline_step", "timeline_at",
+__all__ = ["player", "register_player", "register_overview", "timeline_step", "timeline_at",
            "player_timeline", "player_data", "SPEEDS", "MARKS", "BUTTONS"]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
@@ -59,7 +64,8 @@ MAX_MARKS = 60  # more key moments than this: every one can be jumped to, an eve
 # that ticks and button presses never send the whole timeline to the server.
 KEY_MOMENTS_JS = """function (tl) {
     const names = KIND_NAMES, signs = KIND_SIGNS, most = MOST_MARKS;
-    if (!tl || !Array.isArray(tl.moments)) { return [0, [], {}, "", true, true]; }
+    const ref = tl && tl.ref ? {ref: tl.ref, steps: tl.steps} : (tl || null);  // what the caption needs
+    if (!tl || !Array.isArray(tl.moments)) { return [0, [], {}, "", true, true, ref]; }
     const n = tl.steps, moments = [], kinds = {}, seen = [];
     for (const [position, kind] of tl.moments) {
         if (!(kind in names)) { continue; }
@@ -71,29 +77,18 @@ KEY_MOMENTS_JS = """function (tl) {
         marks[p] = {label: signs[kinds[p]], style: {color: "#1f3a5f", fontWeight: "bold"}}; } });
     const legend = seen.length ? "Key moments: " + seen.map(k => signs[k] + " " + names[k]).join(", ")
         + " (⇤ ⇥ or Page Up / Page Down jump to them)" : "";
-    return [n, moments, marks, legend, !moments.length, !moments.length];
+    return [n, moments, marks, legend, !moments.length, !moments.length, ref];
 }""".replace("KIND_NAMES", json.dumps(KEY_MOMENTS)).replace("KIND_SIGNS", json.dumps(MARKS)).replace(
     "MOST_MARKS", str(MAX_MARKS))
-OVERVIEW_STEP_JS = """function (position, handle, figure) {
-    const unchanged = window.dash_clientside.no_update, f = handle && handle.overview;
-    if (!f || !figure || !Array.isArray(figure.data)) { return unchanged; }
-    const p = Math.max(0, Math.min(Number(position) || 0, f.bundles.length - 1));
-    const layers = {"overview-messages": [f.bundles[p], f.messages[p], f.n_bundles],
-                    "overview-nodes": [f.blocks[p], f.nodes[p], f.n_blocks]};
-    const data = figure.data.map(function (trace) {
-        const layer = layers[trace.meta];
-        if (!layer) { return trace; }
-        const [index, count, n] = layer, size = new Array(n).fill(0), colour = new Array(n).fill(0);
-        // the sizes of vizcoll.ui.figures.blocks.lit_sizes
-        index.forEach(function (i, k) { size[i] = 9 + 5 * Math.log2(1 + count[k]); colour[i] = count[k]; });
-        const marker = Object.assign({}, trace.marker, {size: size, color: colour, cmax: Math.max(1, ...count)});
-        return Object.assign({}, trace, {marker: marker});
-    });
-    return Object.assign({}, figure, {data: data});
+OVERVIEW_STEP_JS = """function (position, handle) {
+    const f = handle && handle.overview;
+    if (window.vizcollOverview) { window.vizcollOverview.show(GRAPH, f || null, position); }
+    return window.dash_clientside.no_update;
 }"""
 """A step of a player drawn on an overview, in the browser: the frames of its handle (``handle.overview``, see
-:func:`vizcoll.sim.overview.overview_frames`) set the size and colour of the figure's two animation layers
-(:func:`vizcoll.ui.figures.blocks.add_animation_layers`) at that position."""
+:func:`vizcoll.sim.overview.overview_frames`) light the marks of the figure's two animation layers
+(:func:`vizcoll.ui.figures.blocks.add_animation_layers`) at that position, on a canvas over the plot
+(``assets/overview.js``; the figure itself is not redrawn: Plotly takes 100+ ms a step on a few thousand marks)."""
 BUTTONS = (("first", "« first", "first step (Home)"), ("prev-key", "⇤", "previous key moment (Page Up)"),
            ("back", "‹ back", "back one step (←)"), ("play", "▶ Play", "play / pause (space)"),
            ("forward", "next ›", "forward one step (→)"), ("next-key", "⇥", "next key moment (Page Down)"),
@@ -113,10 +108,12 @@ def player(prefix: str) -> html.Div:
         dcc.Store(id=pid(prefix, "timeline")),
         dcc.Store(id=pid(prefix, "steps"), data=0),
         dcc.Store(id=pid(prefix, "moments"), data=[]),
+        dcc.Store(id=pid(prefix, "ref")),
         dcc.Interval(id=pid(prefix, "tick"), interval=SPEEDS["1×"], disabled=True),
         html.Div(className="player-controls", children=[
             *buttons,
-            dcc.Dropdown(id=pid(prefix, "speed"), options=list(SPEEDS), value="1×", clearable=False,
+            dcc.Dropdown(id=pid(prefix, "speed"), options=[{"label": k, "value": ms} for k, ms in SPEEDS.items()],
+                         value=SPEEDS["1×"], clearable=False,
                          className="player-speed"),
             html.Span(id=pid(prefix, "position"), className="player-position"),
         ]),
@@ -179,36 +176,6 @@ def timeline_at(timeline: dict, position: int | None) -> tuple[Timeline, int]:
     return tl, timeline_step(position, tl.n_steps)
 
 
-def next_step(trigger: str | None, position: int, n_steps: int, playing: bool,
-              moments: list[int] = ()) -> tuple[int, bool]:
-    """The position and play state after a control event (pure; positions run 0..n_steps; ``moments``: the
-    positions of the key moments, in order).
-
-    >>> next_step("forward", 2, 5, False)
-    (3, False)
-    >>> next_step("tick", 5, 5, True)
-    (5, False)
-    >>> next_step("next-key", 2, 9, True, [1, 4, 7])
-    (4, False)
-    """
-    position = min(max(int(position or 0), 0), n_steps)
-    if trigger == "timeline":  # a new timeline (another scenario, a fault injected here): stay on this step
-        return position, False
-    if trigger in ("prev-key", "next-key"):
-        later = [m for m in moments if m > position] if trigger == "next-key" else []
-        earlier = [m for m in moments if m < position] if trigger == "prev-key" else []
-        target = later[0] if later else earlier[-1] if earlier else position
-        return min(max(target, 0), n_steps), False
-    if trigger == "play":
-        if playing:
-            return position, False
-        return (0 if position >= n_steps else position), n_steps > 0
-    if trigger == "tick":
-        return (position + 1, True) if position < n_steps else (n_steps, False)
-    moves = {"first": 0, "back": max(position - 1, 0), "forward": min(position + 1, n_steps), "last": n_steps}
-    return moves.get(trigger, position), False if trigger in moves else playing
-
-
 def register_player(app: Dash, prefix: str) -> None:
     """Wire the controls of player ``prefix`` on ``app``."""
     p = lambda part: pid(prefix, part)  # noqa: E731
@@ -216,28 +183,20 @@ def register_player(app: Dash, prefix: str) -> None:
     app.clientside_callback(KEY_MOMENTS_JS, Output(p("steps"), "data"), Output(p("moments"), "data"),
                             Output(p("step"), "marks"), Output(p("moments-legend"), "children"),
                             Output(p("prev-key"), "disabled"), Output(p("next-key"), "disabled"),
-                            Input(p("timeline"), "data"))
+                            Output(p("ref"), "data"), Input(p("timeline"), "data"))
 
-    @app.callback(
+    app.clientside_callback(  # assets/player.js: the transitions, in the browser (no round trip per press)
+        ClientsideFunction("vizcoll", "control"),
         Output(p("step"), "value"), Output(p("step"), "max"), Output(p("tick"), "disabled"),
         Output(p("play"), "children"), Output(p("tick"), "interval"),
         *[Input(p(name), "n_clicks") for name, _, _ in BUTTONS],
         Input(p("tick"), "n_intervals"), Input(p("steps"), "data"), Input(p("speed"), "value"),
         State(p("step"), "value"), State(p("tick"), "disabled"), State(p("moments"), "data"),
     )
-    def control(*args):
-        n_steps, speed, step, paused = whole_or(args[-5], 0, 0, MAX_STEPS), args[-4], args[-3], args[-2] is True
-        step = whole_or(step, 0, 0, n_steps)
-        speed = speed if isinstance(speed, str) else None
-        moments = _positions(args[-1], n_steps)
-        trigger = (ctx.triggered_id or "").removeprefix(f"{prefix}-") or None
-        trigger = {"speed": None, "steps": "timeline"}.get(trigger, trigger)
-        position, playing = next_step(trigger, step, n_steps, not paused, moments)
-        return position, n_steps, not playing, "❚❚ Pause" if playing else "▶ Play", SPEEDS.get(speed, 800)
 
     @app.callback(
         Output(p("caption"), "children"), Output(p("position"), "children"),
-        Input(p("step"), "value"), Input(p("timeline"), "data"),
+        Input(p("step"), "value"), Input(p("ref"), "data"),
     )
     def caption(step, timeline):
         if not timeline:
@@ -252,15 +211,7 @@ def register_player(app: Dash, prefix: str) -> None:
 def register_overview(app: Dash, prefix: str, graph: str) -> None:
     """Draw player ``prefix``'s steps on the overview figure ``graph`` in the browser (:data:`OVERVIEW_STEP_JS`),
     when its handle carries overview frames."""
-    app.clientside_callback(OVERVIEW_STEP_JS, Output(graph, "figure", allow_duplicate=True),
+    app.clientside_callback(OVERVIEW_STEP_JS.replace("GRAPH", json.dumps(graph)),
+                            Output(graph, "figure", allow_duplicate=True),
                             Input(pid(prefix, "step"), "value"), Input(pid(prefix, "timeline"), "data"),
-                            State(graph, "figure"), prevent_initial_call=True)
-
-
-def _positions(moments, n_steps: int) -> list[int]:
-    """The key moments' positions the browser sent, checked: whole numbers in 0..n_steps, in order (at most one
-    per position)."""
-    if not isinstance(moments, list):
-        return []
-    return sorted({m for m in moments[:MAX_STEPS] if isinstance(m, int) and not isinstance(m, bool)
-                   and 0 <= m <= n_steps})
+                            prevent_initial_call=True)

@@ -120,10 +120,11 @@ def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) 
 
 
 def add_animation_layers(fig: go.Figure, part: Blocks, bundle: dict) -> None:
-    """Two layers a player draws on, step by step, in the browser (``assets/overview.js``, from the frames of
-    :func:`vizcoll.sim.overview.overview_frames`): a mark on every bundle (messages crossing it in this step: size
-    and colour) and a ring on every block (its nodes changing state in this step), all of size 0 until a step
-    lights them. Their ``meta`` names them (``overview-messages``, ``overview-nodes``)."""
+    """Two layers a player draws on, step by step (from the frames of :func:`vizcoll.sim.overview.overview_frames`):
+    a mark on every bundle (messages crossing it in this step: size and colour) and a ring on every block (its
+    nodes changing state in this step), all of size 0 until a step lights them (:func:`animation_frame`; in the
+    browser ``assets/overview.js`` draws the lit marks over the plot). Their ``meta`` names them
+    (``overview-messages``, ``overview-nodes``)."""
     x, y = _places(part, bundle["a"], bundle["b"])
     for meta, xs, ys, symbol, name in (("overview-messages", x, y, "diamond", "messages in this step"),
                                        ("overview-nodes", part.x, part.y, "circle-open", "nodes busy in this step")):
@@ -134,7 +135,7 @@ def add_animation_layers(fig: go.Figure, part: Blocks, bundle: dict) -> None:
 
 
 def lit_sizes(count: np.ndarray) -> np.ndarray:
-    """The size of a lit mark for ``count`` messages or nodes (0: not lit); ``OVERVIEW_STEP_JS`` draws the same."""
+    """The size of a lit mark for ``count`` messages or nodes (0: not lit); ``assets/overview.js`` draws the same."""
     return np.where(count > 0, 9 + 5 * np.log2(1 + count), 0.0)
 
 

@@ -40,6 +40,7 @@ from vizcoll.barrier.algorithms import ALGOS, JUDGES
 from vizcoll.barrier.structures import NUMBERINGS
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import (
     SCENARIO,
@@ -65,7 +66,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import MAX_STEPS, pid, player, register_overview, register_player
+from vizcoll.ui.components.player import pid, player, register_overview, register_player
 from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models import barrier as model

@@ -23,6 +23,7 @@ from dash import Dash, Input, Output, State, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.treft import OPERATIONS, WORKFLOWS
 from vizcoll.ui import jobs
 from vizcoll.ui.calls import SCENARIO, remembered, store_output
@@ -38,7 +39,7 @@ from vizcoll.ui.components.kit import (
     panel,
     section,
 )
-from vizcoll.ui.components.player import MAX_STEPS, pid, player, player_data, register_player, timeline_step
+from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_step
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.faults import VARIANT_NAMES, overhead_chart, reduction_diagram, treft_lanes
 from vizcoll.ui.forms import whole_or
