@@ -71,6 +71,10 @@ def test_a_player_holds_a_handle_and_the_server_the_timeline(callbacks, monkeypa
     assert player.player_timeline(handle).to_dict() == timeline
     assert in_callback(callbacks["caption"], None, 2, handle) == (Timeline.from_dict(timeline).caption(1),
                                                                    f"step 2 of {handle['steps']}")
+    with monkeypatch.context() as patch:  # another web worker: a step reads the captions, never the timeline
+        patch.setattr(player, "_parsed", {})
+        patch.setattr(player.Timeline, "from_dict", None)
+        assert in_callback(callbacks["caption"], None, 3, handle)[1] == f"step 3 of {handle['steps']}"
     key = player.player_data(three_step_timeline())
     assert key["moments"] == [] and player.player_data(None) is None
     monkeypatch.setattr(player, "_parsed", {})

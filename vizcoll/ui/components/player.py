@@ -52,7 +52,7 @@ from vizcoll.sim.timeline import KEY_MOMENTS, Timeline
 from vizcoll.ui.cache import timelines
 
 __all__ = ["player", "register_player", "register_overview", "timeline_step", "timeline_at",
-           "player_timeline", "player_data", "SPEEDS", "MARKS", "BUTTONS"]
+           "player_timeline", "player_captions", "player_data", "SPEEDS", "MARKS", "BUTTONS"]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
 MARKS = {"fault": "⚡", "detect": "⚠", "vote": "✓", "recover": "↺", "drop": "✕", "join": "+", "leave": "−",
@@ -132,20 +132,23 @@ def timeline_step(position: int | None, n_steps: int) -> int:
 def player_data(timeline, **extra):
     """What a page puts in its player's ``<prefix>-timeline`` store for ``timeline`` (a Timeline or its dict): a
     handle, ``{"ref", "steps", "moments": [[position, kind], ...], **extra}`` (``extra``: what the page draws per
-    step in the browser, e.g. an overview's frames), the timeline itself kept on the server by its ref. None (nothing
-    to play) and ``no_update`` pass through."""
+    step in the browser, e.g. an overview's frames), the timeline itself kept on the server by its ref, and apart
+    from it the caption of every position (:func:`player_captions`). None (nothing to play) and ``no_update``
+    pass through."""
     if not isinstance(timeline, Timeline | dict):
         return timeline
     data = timeline.to_dict() if isinstance(timeline, Timeline) else timeline
-    tl = Timeline.from_dict(data)
+    tl = timeline if isinstance(timeline, Timeline) else Timeline.from_dict(data)
     ref = uploads.content_ref(data)
     timelines.put(ref, data)
+    timelines.put(ref + CAPTIONS, {"captions": _captions(tl)})
     _remember(ref, tl)
     moments = [[m["step"] + 1, m["kinds"][0]] for m in tl.key_moments()]
     return {"ref": ref, "steps": tl.n_steps, "moments": moments, **extra}
 
 
 _parsed: dict[str, Timeline] = {}  # this process's last timelines by ref, parsed (a result of its key: no user state)
+CAPTIONS = ":captions"  # the key of a timeline's captions in the shared cache: its ref and this
 
 
 def player_timeline(data: dict) -> Timeline:
@@ -153,15 +156,37 @@ def player_timeline(data: dict) -> Timeline:
     tests); :class:`VizcollError` when the server no longer holds the handle's timeline."""
     if isinstance(data, dict) and "events" in data:
         return Timeline.from_dict(data)
-    ref = data.get("ref") if isinstance(data, dict) else None
-    if not isinstance(ref, str) or not uploads.REF.fullmatch(ref):
-        raise VizcollError("the browser sent a malformed animation")
+    ref = _ref(data)
     if ref not in _parsed:
         found = timelines.get(ref)
         if found is None:
             raise VizcollError("this animation is no longer on the server: change a setting or reload the page")
         _remember(ref, Timeline.from_dict(found))
     return _parsed[ref]
+
+
+def player_captions(data: dict) -> list[str]:
+    """The caption at every slider position (0: the initial state) of a player's store (see
+    :func:`player_timeline`), read from the shared cache: a step of the slider never parses the timeline (a
+    paper-scale one takes a web worker that has not seen it a few hundred ms)."""
+    if isinstance(data, dict) and "events" in data:
+        return _captions(Timeline.from_dict(data))
+    found = timelines.get(_ref(data) + CAPTIONS)
+    if found is None:
+        found = {"captions": _captions(player_timeline(data))}
+        timelines.put(_ref(data) + CAPTIONS, found)
+    return found["captions"]
+
+
+def _ref(data) -> str:
+    ref = data.get("ref") if isinstance(data, dict) else None
+    if not isinstance(ref, str) or not uploads.REF.fullmatch(ref):
+        raise VizcollError("the browser sent a malformed animation")
+    return ref
+
+
+def _captions(tl: Timeline) -> list[str]:
+    return [tl.caption(step) for step in range(-1, tl.n_steps)]
 
 
 def _remember(ref: str, tl: Timeline) -> None:
@@ -202,10 +227,11 @@ def register_player(app: Dash, prefix: str) -> None:
         if not timeline:
             return "Nothing to play.", ""
         try:
-            tl, step = timeline_at(timeline, step)
+            captions = player_captions(timeline)
         except VizcollError as exc:
             return f"⚠ {exc}", ""
-        return tl.caption(step), f"step {step + 1} of {tl.n_steps}"
+        step = timeline_step(step, len(captions) - 1)
+        return captions[step + 1], f"step {step + 1} of {len(captions) - 1}"
 
 
 def register_overview(app: Dash, prefix: str, graph: str) -> None:
