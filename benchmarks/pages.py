@@ -349,7 +349,8 @@ def _open_barrier(store: dict, scenario) -> object:
 
     page.body(scenario)
     plan, uq_key, *_ = call(page.refresh, store)
-    return call(page.animate, no_progress, plan, store), call(page.render_uq, uq_key)
+    return (call(page.render_drawing, plan, store), call(page.animate, no_progress, plan, store),
+            call(page.render_uq, uq_key))
 
 
 def _open_schedules(store: dict, scenario) -> object:

@@ -33,6 +33,7 @@ from tests.fabrics import campus_cluster  # noqa: E402
 from tests.gunicorn_server import gunicorn  # noqa: E402
 from vizcoll.scenario import Scenario  # noqa: E402
 from vizcoll.topology import io as topo_io  # noqa: E402
+from vizcoll.ui.calls import DEFAULT_SCENARIO  # noqa: E402
 
 TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
 # the state of a player as the browser shows it: its position text, its caption, the position its overview shows
@@ -57,9 +58,10 @@ def cases() -> list[tuple[str, str, Scenario, str, str | None]]:
     spread = Scenario(spec=TAIHULIGHT, pattern="random:1,size=1024").with_params(
         "trees", {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16})
     return [
+        ("/topology", "the default scenario (36 nodes), for comparison", DEFAULT_SCENARIO, "topo-player", None),
         ("/topology", "campus cluster, broadcast", campus(), "topo-player", "topo-large"),
         ("/topology", "TaihuLight, broadcast", taihulight, "topo-player", "topo-large"),
-        ("/trees", "campus cluster, 16 procs", campus(), "trees-player", "trees-mapped"),
+        ("/trees", "campus cluster, every process (1,356)", campus(), "trees-player", "trees-mapped"),
         ("/trees", "TaihuLight, 1,024 procs spread", spread, "trees-player", "trees-mapped"),
         ("/barrier", "campus cluster, hier:16", campus(), "bar-player", "bar-overview"),
         ("/barrier", "TaihuLight, hier:16", taihulight, "bar-player", "bar-overview"),
