@@ -24,7 +24,7 @@ from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
-from vizcoll.ui.components.player import player_timeline
+from vizcoll.ui.components.player import on_canvas, player_timeline
 from vizcoll.ui.figures.barrier import (
     MESSAGE_COLOURS,
     fabric_stylesheet,
@@ -409,7 +409,8 @@ def test_a_group_drawn_alone_plays_node_by_node():
     inside = {int(e["data"]["link"]) for e in elements if "source" in e["data"]}
     step = next(i for i in range(tl.n_steps) if any(lid in inside for e in tl.active_at(i) for lid in e.path_links))
     sheet = page.render_step(step + 1, handle, plan, data)
-    assert page.render_canvas_step({"position": step + 1, "handle": handle}, plan, data) == sheet  # the canvas's step
+    shown = {"position": step + 1, "handle": handle}  # what the browser writes at the canvas's step
+    assert on_canvas(page.render_step)(shown, plan, data) == sheet
     selectors = [sel.strip() for rule in sheet for sel in rule["selector"].split(",")]
     ids = {int(sel[2:]) for sel in selectors if sel.startswith("#n")}
     assert ids and max(ids) < len(drawn)
@@ -584,7 +585,7 @@ def test_every_callback_checks_what_the_browser_sends(quick_sweep_once):
     probe(page.animate, None, no_progress, plan, data)
     probe(page.render_drawing, None, plan, data, "a key")
     probe(page.render_step, None, 3, timeline, plan, data)
-    probe(page.render_canvas_step, None, {"position": 3, "handle": timeline}, plan, data)
+    probe(on_canvas(page.render_step), None, {"position": 3, "handle": timeline}, plan, data)
     probe(page.render_uq, None, uq)
     probe(page.render_histogram, None, uq)
     probe(page.compute_sweep, None, no_progress, sweep_key, 8, 0.2)

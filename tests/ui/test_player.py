@@ -82,3 +82,13 @@ def test_a_player_holds_a_handle_and_the_server_the_timeline(callbacks, monkeypa
     assert in_callback(callbacks["caption"], None, 1, handle)[0].startswith("⚠ this animation is no longer")
     for forged in ({"ref": "sha256:zz"}, {"ref": 5}, [1]):
         assert in_callback(callbacks["caption"], None, 1, forged)[0] == "⚠ the browser sent a malformed animation"
+
+
+def test_a_canvas_step_takes_the_shown_store_and_anything_else_as_no_step():
+    from vizcoll.ui.components.player import SHOWN_JS, on_canvas
+
+    render = on_canvas(lambda position, handle, *states: (position, handle, states))
+    assert render({"position": 3, "handle": {"ref": "r"}}, "plan") == (3, {"ref": "r"}, ("plan",))
+    for junk in (None, "x", [1], {"step": 3}):
+        assert render(junk, "plan") == (None, None, ("plan",))
+    assert '"overview" in h' in SHOWN_JS  # an overview's steps are drawn in the browser: nothing is posted

@@ -39,8 +39,9 @@ TREE_MAX_DEGREE = 1024
 TREE_MAX_PROCESSES = 65_536
 """The paper fabrics' largest job (65,536 end nodes): the five compared trees of every process of TaihuLight or of
 the 64-port fat tree are computed as a background job (see :data:`vizcoll.ui.models.trees.JOB_NODES`)."""
-TREE_MAX_ANIMATED = 1024
-"""The aggregation's timeline travels to the browser: about 2 KB per process (2 MB at 1,024)."""
+TREE_MAX_ANIMATED = 2048
+"""The aggregation is played for communicators of up to 2,048 processes: beyond, its first frame takes more than
+2 s on the server (measured: :data:`vizcoll.ui.models.trees.MAX_ANIMATED`)."""
 TREE_MAX_BYTES = 1 << 30
 """A message of at most 1 GiB (the cost model's S and the GOAL export's size)."""
 
@@ -66,7 +67,9 @@ SCHEDULE_MAX_BYTES = 2 * 1024 * 1024
 SCHEDULE_MAX_RANKS = 65_536
 """The paper fabrics' largest job (65,536 end nodes)."""
 SCHEDULE_MAX_DRAWN_MESSAGES = 4000
-"""The replay's timeline travels to the browser (two events per message)."""
+"""Messages of a replay drawn node by node: the server restyles the canvas at every step (one rule per message and
+rank of the step); on a fabric drawn as its overview, up to :data:`vizcoll.ui.models.schedules.
+MAX_OVERVIEW_MESSAGES`."""
 MAX_LOGGP = 10**9
 """LogGP parameters up to one second in LogGOPSim's nanoseconds (S up to a gigabyte)."""
 

@@ -43,6 +43,7 @@ the first one on screen), never while the user types in a box.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
 
@@ -52,7 +53,7 @@ from vizcoll.sim.timeline import KEY_MOMENTS, Timeline
 from vizcoll.ui.cache import timelines
 
 __all__ = ["player", "register_player", "register_overview", "timeline_step", "timeline_at",
-           "player_timeline", "player_captions", "player_data", "SPEEDS", "MARKS", "BUTTONS"]
+           "player_timeline", "player_captions", "player_data", "on_canvas", "SPEEDS", "MARKS", "BUTTONS"]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
 MARKS = {"fault": "⚡", "detect": "⚠", "vote": "✓", "recover": "↺", "drop": "✕", "join": "+", "leave": "−",
@@ -89,6 +90,12 @@ OVERVIEW_STEP_JS = """function (position, handle) {
 :func:`vizcoll.sim.overview.overview_frames`) light the marks of the figure's two animation layers
 (:func:`vizcoll.ui.figures.blocks.add_animation_layers`) at that position, on a canvas over the plot
 (``assets/overview.js``; the figure itself is not redrawn: Plotly takes 100+ ms a step on a few thousand marks)."""
+SHOWN_JS = """function (step, h) { const c = window.dash_clientside, by = c.callback_context.triggered;
+    if (h && "overview" in h) { return by.some(t => t.prop_id.endsWith(".data")) ? null : c.no_update; }
+    return {position: step, handle: h ? Object.assign({}, h, {moments: []}) : null}; }"""
+"""The ``<prefix>-shown`` store, in the browser: ``{"position", "handle"}`` at each step of a timeline drawn on a
+canvas (:func:`on_canvas`); left alone while an overview plays (the browser lights its steps), so that a step never
+posts an overview's frames."""
 BUTTONS = (("first", "« first", "first step (Home)"), ("prev-key", "⇤", "previous key moment (Page Up)"),
            ("back", "‹ back", "back one step (←)"), ("play", "▶ Play", "play / pause (space)"),
            ("forward", "next ›", "forward one step (→)"), ("next-key", "⇥", "next key moment (Page Down)"),
@@ -109,6 +116,7 @@ def player(prefix: str) -> html.Div:
         dcc.Store(id=pid(prefix, "steps"), data=0),
         dcc.Store(id=pid(prefix, "moments"), data=[]),
         dcc.Store(id=pid(prefix, "ref")),
+        dcc.Store(id=pid(prefix, "shown")),
         dcc.Interval(id=pid(prefix, "tick"), interval=SPEEDS["1×"], disabled=True),
         html.Div(className="player-controls", children=[
             *buttons,
@@ -210,6 +218,8 @@ def register_player(app: Dash, prefix: str) -> None:
                             Output(p("prev-key"), "disabled"), Output(p("next-key"), "disabled"),
                             Output(p("ref"), "data"), Input(p("timeline"), "data"))
 
+    app.clientside_callback(SHOWN_JS, Output(p("shown"), "data"), Input(p("step"), "value"),
+                            Input(p("timeline"), "data"))
     app.clientside_callback(  # assets/player.js: the transitions, in the browser (no round trip per press)
         ClientsideFunction("vizcoll", "control"),
         Output(p("step"), "value"), Output(p("step"), "max"), Output(p("tick"), "disabled"),
@@ -232,6 +242,15 @@ def register_player(app: Dash, prefix: str) -> None:
             return f"⚠ {exc}", ""
         step = timeline_step(step, len(captions) - 1)
         return captions[step + 1], f"step {step + 1} of {len(captions) - 1}"
+
+
+def on_canvas(render: Callable) -> Callable:
+    """A page's canvas stylesheet at a step, ``render(position, handle, *states)``, as the callback of its player's
+    ``<prefix>-shown`` store (:data:`SHOWN_JS`; anything else the browser sends counts as no step)."""
+    def callback(shown, *states):
+        shown = shown if isinstance(shown, dict) else {}
+        return render(shown.get("position"), shown.get("handle"), *states)
+    return callback
 
 
 def register_overview(app: Dash, prefix: str, graph: str) -> None:

@@ -101,7 +101,7 @@ COST_FIELDS = (("l", "l (μs per link)"), ("delta", "δ (hops of a route)"), ("t
                ("eps", "ε (μs, for F(k))"))
 MAX_K, MAX_DEGREE, MAX_PROCESSES = TREE_MAX_K, TREE_MAX_DEGREE, TREE_MAX_PROCESSES  # reasons: vizcoll.ui.limits
 MAX_COMM_OPTIONS = MAX_OPTIONS
-MAX_ANIMATED = 2048
+MAX_ANIMATED = TREE_MAX_ANIMATED
 """The aggregation is played (on any fabric) for communicators of up to this many processes. Its timeline stays on
 the server (the browser holds a handle: :func:`vizcoll.ui.components.player.player_data`); what bounds it is the
 first frame, which should stay within 2 s cold: the simulation routes every tree edge on its own (most of the
@@ -319,7 +319,7 @@ def stored_plan(plan) -> dict | None:
 
 
 # ---------------------------------------------------------------- background jobs
-JOB_PROCESSES = TREE_MAX_ANIMATED
+JOB_PROCESSES = 1024
 JOB_NODES = 20_000
 """The views of a plan with more than :data:`JOB_PROCESSES` processes or on a fabric of more than
 :data:`JOB_NODES` nodes are a background job (progress bar, Cancel); smaller ones are computed in the request.

@@ -66,7 +66,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, register_overview, register_player
+from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models import barrier as model
@@ -76,8 +76,7 @@ from vizcoll.ui.views import barrier as views
 from vizcoll.ui.views.common import fabric_counts
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "break_at_random", "refresh", "render_drawing", "animate",
-           "render_canvas_step", "render_step",
-           "render_uq", "compute_sweep", "render_sweep", "render_histogram", "export_goal"]
+           "render_step", "render_uq", "compute_sweep", "render_sweep", "render_histogram", "export_goal"]
 
 PAGE = model.PAGE  # the key of the page's parameters in scenario.params
 # the page's components
@@ -94,7 +93,7 @@ BAR_USE_GRID, BAR_COMM, BAR_FABRIC = "bar-use-grid", "bar-comm", "bar-fabric"
 BAR_UQ_KEY, BAR_SWEEP_KEY, BAR_DRAWN = "bar-uq-key", "bar-sweep-key", "bar-drawn-breaks"
 BAR_GOAL, BAR_GOAL_FILE, BAR_GOAL_MESSAGE = "bar-goal", "bar-goal-file", "bar-goal-message"
 BAR_RUN_JOB, BAR_BREAKS_JOB, BAR_SWEEP_JOB, BAR_PACK = "bar-run", "bar-breaks", "bar-sweep", "bar-pack"
-BAR_OVERVIEW, BAR_PART, BAR_DRAWN_KEY, BAR_STEP_HANDLE = "bar-overview", "bar-part", "bar-drawn-key", "bar-step-handle"
+BAR_OVERVIEW, BAR_PART, BAR_DRAWN_KEY = "bar-overview", "bar-part", "bar-drawn-key"
 POLL_MS, RUN_POLL_MS = 400, 200  # how often the page asks for a job's progress (the run's answer is its first frame)
 SWEEP_OPTIONS = [{"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": model.QUICK_MODE},
                  {"label": "full: 4–20 × 0–50% broken, 1 seed (about 25 s)", "value": model.FULL_MODE}]
@@ -108,11 +107,6 @@ CLICKED_PART_JS = """function (click) { const point = click && Array.isArray(cli
     const part = point && point.customdata;
     return typeof part === "string" && part.startsWith("group:") ? part : window.dash_clientside.no_update; }"""
 # the canvas's step: the position and the player's handle; none on an overview, whose steps the browser draws
-STEP_HANDLE_JS = """function (step, h) { const c = window.dash_clientside, by = c.callback_context.triggered;
-    if (h && "overview" in h) { return by.some(t => t.prop_id.endsWith(".data")) ? null : c.no_update; }
-    return {position: step, handle: h ? Object.assign({}, h, {moments: []}) : null}; }"""
-
-
 def layout(**kwargs) -> html.Div:
     """Dash's entry: the page for the link's or the store's scenario (query parameters are ignored)."""
     return body(page_scenario(kwargs))
@@ -194,7 +188,7 @@ def _barrier_section(v: dict, options: list[dict], grid: bool) -> html.Details:
 def _run_panel() -> html.Div:
     return html.Div(className="panel player-panel", children=[
         html.H3("Gather and Release, hop by hop (on a grid, the number on a node is its DLCT ID)"),
-        field("draw", dropdown(BAR_PART, [], None)), dcc.Store(id=BAR_DRAWN_KEY), dcc.Store(id=BAR_STEP_HANDLE),
+        field("draw", dropdown(BAR_PART, [], None)), dcc.Store(id=BAR_DRAWN_KEY),
         cyto.Cytoscape(id=BAR_CANVAS, elements=[], layout={"name": "preset", "fit": True, "padding": 20},
                        stylesheet=charts.grid_stylesheet(), style=views.CANVAS_STYLE,
                        minZoom=0.05, maxZoom=4, boxSelectionEnabled=False, autoungrabify=True,
@@ -281,10 +275,8 @@ def register(app: Dash) -> None:
         Input(BAR_PARAMS, "data"), State(SCENARIO, "data"), prevent_initial_call=True,
         interval=RUN_POLL_MS, **jobs.background(BAR_RUN_JOB),
     )(animate)
-    app.clientside_callback(STEP_HANDLE_JS, Output(BAR_STEP_HANDLE, "data"), Input(pid(BAR_PLAYER, "step"), "value"),
-                            Input(pid(BAR_PLAYER, "timeline"), "data"))
-    app.callback(Output(BAR_CANVAS, "stylesheet"), Input(BAR_STEP_HANDLE, "data"), State(BAR_PARAMS, "data"),
-                 State(SCENARIO, "data"))(render_canvas_step)
+    app.callback(Output(BAR_CANVAS, "stylesheet"), Input(pid(BAR_PLAYER, "shown"), "data"), State(BAR_PARAMS, "data"),
+                 State(SCENARIO, "data"))(on_canvas(render_step))
     _register_views(app)
     register_image_download(app, BAR_PNG, BAR_CANVAS, PAGE, "vizcoll-barrier")
     app.callback(Output(BAR_GOAL_FILE, "data"), Output(BAR_GOAL_MESSAGE, "children"), Input(BAR_GOAL, "n_clicks"),
@@ -431,12 +423,6 @@ def animate(set_progress, plan, data):
     set_progress((0, 1, "Running the barriers…"))
     elements, handle, summary, flag = views.run_view(scenario, model.view_keys(scenario)[0])
     return handle, elements, summary, flag, "flag warn" if "⚠" in flag else "flag"
-
-
-def render_canvas_step(shown, plan, data):
-    """:func:`render_step` for the canvas's step (``{"position", "handle"}``, from the browser)."""
-    shown = shown if isinstance(shown, dict) else {}
-    return render_step(shown.get("position"), shown.get("handle"), plan, data)
 
 
 def render_step(step, timeline, plan, data):

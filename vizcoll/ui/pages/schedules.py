@@ -45,7 +45,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, register_overview, register_player
+from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.schedules import (
     HANDLING,
@@ -207,10 +207,9 @@ def register(app: Dash) -> None:
     app.callback(Output(SCHED_PROBLEMS, "children", allow_duplicate=True), Input(f"{SCHED_JOB}-cancel", "n_clicks"),
                  prevent_initial_call=True)(cancelled)
     app.callback(
-        Output(SCHED_CANVAS, "stylesheet"),
-        Input(pid(SCHED_PLAYER, "step"), "value"), Input(pid(SCHED_PLAYER, "timeline"), "data"),
+        Output(SCHED_CANVAS, "stylesheet"), Input(pid(SCHED_PLAYER, "shown"), "data"),
         State(SCENARIO, "data"),
-    )(render_step)
+    )(on_canvas(render_step))
 
 
 def load_goal(contents, _example, filename, data):

@@ -45,7 +45,7 @@ from vizcoll.ui.components.kit import (
     register_image_download,
     section,
 )
-from vizcoll.ui.components.player import pid, player, register_overview, register_player
+from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.figures.topology import (
     base_stylesheet,
     canvas_layout,
@@ -325,9 +325,8 @@ def register(app: Dash) -> None:
         Output(pid(TOPO_PLAYER, "timeline"), "data"), Output(TOPO_BCAST_INFO, "children"), Input(SCENARIO, "data"),
     )(compute_broadcast)
     app.callback(
-        Output(TOPO_CANVAS, "stylesheet"),
-        Input(pid(TOPO_PLAYER, "step"), "value"), Input(pid(TOPO_PLAYER, "timeline"), "data"),
-    )(render_step)
+        Output(TOPO_CANVAS, "stylesheet"), Input(pid(TOPO_PLAYER, "shown"), "data"),
+    )(on_canvas(render_step))
     app.callback(
         Output(TOPO_NODE_A, "value"), Output(TOPO_NODE_B, "value"), Output(TOPO_LINK_ID, "value"),
         Input(TOPO_CANVAS, "tapNode"), Input(TOPO_CANVAS, "tapEdge"), State(TOPO_NODE_A, "value"),

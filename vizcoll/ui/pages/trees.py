@@ -49,7 +49,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import pid, player, register_overview, register_player
+from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.figures.trees import fk_figure
@@ -300,10 +300,9 @@ def register(app: Dash) -> None:
     app.callback(Output(TREES_GOAL_FILE, "data"), Output(TREES_GOAL_MESSAGE, "children"),
                  Input(TREES_GOAL, "n_clicks"), scenario, prevent_initial_call=True)(export_goal)
     app.callback(
-        Output(TREES_CANVAS, "stylesheet"),
-        Input(pid(TREES_PLAYER, "step"), "value"), Input(pid(TREES_PLAYER, "timeline"), "data"),
+        Output(TREES_CANVAS, "stylesheet"), Input(pid(TREES_PLAYER, "shown"), "data"),
         State(TREES_PARAMS, "data"), scenario,
-    )(render_step)
+    )(on_canvas(render_step))
 
 
 def update(*args):
