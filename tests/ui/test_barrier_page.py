@@ -651,3 +651,25 @@ def test_the_page_has_a_job_bar_for_each_background_job():
     for prefix in (page.BAR_RUN_JOB, page.BAR_BREAKS_JOB, page.BAR_SWEEP_JOB):
         for part in ("job", "progress", "progress-text", "cancel"):
             assert find_component(layout, f"{prefix}-{part}") is not None, (prefix, part)
+
+
+def test_a_light_run_answers_in_the_request_a_heavy_one_orders_the_job():
+    light = Scenario(spec="fat-tree:radix=4,levels=3", pattern="hier:4")  # 16 processes x 3 barriers
+    data = light.to_dict()
+    plan = page.refresh(data)[0]
+    assert not model.heavy_run(model.view_keys(light)[0], topology_of(light))
+    *shown, order = page.run_or_order(plan, data)
+    assert shown[0]["steps"] > 0 and order is no_update  # the player's handle at once, no job
+    assert str(tuple(shown)) == str(page.animate(no_progress, plan, data))
+    assert page.run_job(no_progress, None, data) == (no_update,) * 5  # no order: the job does nothing
+
+    heavy = Scenario(spec="mesh:16x16,neighbors=8,hosts=0").with_params(model.PAGE, {"barriers": 2})  # 256 x 2
+    data = heavy.to_dict()
+    plan = page.refresh(data)[0]
+    assert model.heavy_run(model.view_keys(heavy)[0], topology_of(heavy))
+    *shown, order = page.run_or_order(plan, data, {"run": 4})
+    assert shown == [no_update] * 5 and order == {"run": 5}  # a new run of the job
+    assert page.run_job(no_progress, order, data)[0]["steps"] > 0
+    assert page.run_or_order(plan, data, None)[-1] == {"run": 1}
+    *_, order = page.run_or_order(page.refresh(light.to_dict())[0], light.to_dict(), {"run": 5})
+    assert order is None  # a light run again ends the job's order

@@ -80,7 +80,7 @@ __all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRES
            "grid_scenario", "random_breaks", "drawn_breaks", "processes_of", "digest", "run_plan", "run_of",
            "sweep_of", "uq_of", "histogram_of", "view_keys", "comm_options", "chosen_comm", "histogram_side",
            "goal_file", "run_sweep", "swept", "read_sweep_key", "read_uq_key", "MAX_K", "read_part_value",
-           "chosen_part", "drawn_part", "shown_comm", "OVERVIEW_MAX_STEPS"]
+           "chosen_part", "drawn_part", "shown_comm", "OVERVIEW_MAX_STEPS", "LIGHT_RUN", "heavy_run"]
 
 PAGE = "barrier"
 QUICK_MODE, FULL_MODE = "quick", "full"
@@ -424,6 +424,19 @@ def uq_of(rows: int, cols: int, neighbors: int, k: int, numbering_kind: str) -> 
 def histogram_of(side: int, neighbors: int) -> dict:
     """The UQ(LCT) − UQ(BST) histogram of every shift on a side x side grid (the paper's Fig. 5)."""
     return uq_difference_histogram(side, neighbors)
+
+
+LIGHT_RUN = 256
+"""Runs of at most this many processes × barriers are computed in the request, larger ones in a background job
+(measured above: 16 processes, 3 barriers on TaihuLight 0.25 s; 16 x 16 grids about 0.25 s a barrier)."""
+
+
+def heavy_run(plan: dict, topo) -> bool:
+    """Whether the run ``plan`` (:func:`run_plan`) of the scenario on ``topo`` is a background job."""
+    if "error" in plan or plan["reason"]:
+        return False
+    ranks = len(topo.switches) if plan["grid"] else len(plan["processes"] or [])
+    return ranks * plan["barriers"] > LIGHT_RUN
 
 
 def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:

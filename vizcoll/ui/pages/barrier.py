@@ -1,22 +1,18 @@
 """The barrier page: barrier messages on the shared scenario's fabric, and DLCT adjusting its pattern (the DLCT paper).
 
-On a grid scenario the paper's grid model runs with the scenario's broken
-links; on any other fabric the algorithms that need no grid run over min-hop
-routes of the scenario's communicator's end nodes (see
-:mod:`vizcoll.ui.models.barrier`, the page's model: parameters, limits, the
-run plan and the cached engine calls; :mod:`vizcoll.ui.views.barrier` for
-its tables and sentences).
+On a grid scenario the paper's grid model runs with the scenario's broken links; on any other fabric the algorithms
+that need no grid run over min-hop routes of the scenario's communicator's end nodes (see
+:mod:`vizcoll.ui.models.barrier`, the page's model: parameters, limits, the run plan and the cached engine calls;
+:mod:`vizcoll.ui.views.barrier` for its tables and sentences).
 
 The run plays on what the page draws (off a grid, the shared part choice "draw"): the fabric node by node on the
 canvas (up to 1,500 nodes), a larger fabric's overview (``bar-overview``: each bundle of links lit by the Gather
 and Release messages crossing it, each block by its processes changing state, in the browser), or one group alone
 (a click on a block draws it). Clicking a link on the drawing breaks or repairs it *in the scenario*
-(``scenario.toggled(label)``), so the badge and every page follow; "Break at
-random" and "Repair all" write the scenario's breaks too, and a grid preset
-("Use this grid", or resizing a grid) replaces the scenario's fabric. Every
-control change is checked on the server and written to
-``scenario.params["barrier"]``, which updates the view and the shell's share
-link.
+(``scenario.toggled(label)``), so the badge and every page follow; "Break at random" and "Repair all" write the
+scenario's breaks too, and a grid preset ("Use this grid", or resizing a grid) replaces the scenario's fabric. Every
+control change is checked on the server and written to ``scenario.params["barrier"]``, which updates the view and
+the shell's share link.
 
 Below: LCT vs BST on the numbered grid (the Gather links before and after ``round(K)`` and their update
 quantity: the paper's Fig. 3; the scenario's grid, or the paper's 4 x 4 when the fabric is not a grid), run time
@@ -25,9 +21,9 @@ histogram (Fig. 5). "Download GOAL" writes the run's barrier as LogGOPSim's sche
 (:func:`vizcoll.ui.models.barrier.goal_file`). Exports: :mod:`vizcoll.ui.components.exports`.
 
 Background jobs (:mod:`vizcoll.ui.jobs`; times in :mod:`vizcoll.ui.models.barrier`), each with a progress bar
-and a Cancel button that keeps the last result: the run (``bar-run``: up to 4.7 s; a change while it runs replaces
-it), Break at random (``bar-breaks``: up to 2.5 s) and the sweep (``bar-sweep``: 1.8 s quick, 26 s full, cell by
-cell; the sweep choice is locked meanwhile). The stores the views read are checked again.
+and a Cancel button that keeps the last result: the run when it is not light (``bar-run``: up to 4.7 s; a change
+while it runs replaces it), Break at random (``bar-breaks``: up to 2.5 s) and the sweep (``bar-sweep``: 1.8 s
+quick, 26 s full, cell by cell; the sweep choice is locked meanwhile). The stores the views read are checked again.
 """
 
 from __future__ import annotations
@@ -75,8 +71,9 @@ from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.views import barrier as views
 from vizcoll.ui.views.common import fabric_counts
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "break_at_random", "refresh", "render_drawing", "animate",
-           "render_step", "render_uq", "compute_sweep", "render_sweep", "render_histogram", "export_goal"]
+__all__ = ["PAGE", "layout", "body", "register", "update", "break_at_random", "refresh", "render_drawing", "run_job",
+           "run_or_order", "animate", "render_step", "render_uq", "compute_sweep", "render_sweep", "render_histogram",
+           "export_goal"]
 
 PAGE = model.PAGE  # the key of the page's parameters in scenario.params
 # the page's components
@@ -93,6 +90,7 @@ BAR_USE_GRID, BAR_COMM, BAR_FABRIC = "bar-use-grid", "bar-comm", "bar-fabric"
 BAR_UQ_KEY, BAR_SWEEP_KEY, BAR_DRAWN = "bar-uq-key", "bar-sweep-key", "bar-drawn-breaks"
 BAR_GOAL, BAR_GOAL_FILE, BAR_GOAL_MESSAGE = "bar-goal", "bar-goal-file", "bar-goal-message"
 BAR_RUN_JOB, BAR_BREAKS_JOB, BAR_SWEEP_JOB, BAR_PACK = "bar-run", "bar-breaks", "bar-sweep", "bar-pack"
+BAR_RUN_ORDER = "bar-run-order"  # the run's background job order (a heavy run: run_or_order)
 BAR_OVERVIEW, BAR_PART, BAR_DRAWN_KEY = "bar-overview", "bar-part", "bar-drawn-key"
 POLL_MS, RUN_POLL_MS = 400, 200  # how often the page asks for a job's progress (the run's answer is its first frame)
 SWEEP_OPTIONS = [{"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": model.QUICK_MODE},
@@ -188,7 +186,7 @@ def _barrier_section(v: dict, options: list[dict], grid: bool) -> html.Details:
 def _run_panel() -> html.Div:
     return html.Div(className="panel player-panel", children=[
         html.H3("Gather and Release, hop by hop (on a grid, the number on a node is its DLCT ID)"),
-        field("draw", dropdown(BAR_PART, [], None)), dcc.Store(id=BAR_DRAWN_KEY),
+        field("draw", dropdown(BAR_PART, [], None)), dcc.Store(id=BAR_DRAWN_KEY), dcc.Store(id=BAR_RUN_ORDER),
         cyto.Cytoscape(id=BAR_CANVAS, elements=[], layout={"name": "preset", "fit": True, "padding": 20},
                        stylesheet=charts.grid_stylesheet(), style=views.CANVAS_STYLE,
                        minZoom=0.05, maxZoom=4, boxSelectionEnabled=False, autoungrabify=True,
@@ -269,12 +267,13 @@ def register(app: Dash) -> None:
         Output(BAR_LEGEND, "children"), Output(BAR_DRAWN_KEY, "data"), Input(BAR_PARAMS, "data"),
         State(SCENARIO, "data"), State(BAR_DRAWN_KEY, "data"), prevent_initial_call=True,
     )(render_drawing)
-    app.callback(
-        Output(pid(BAR_PLAYER, "timeline"), "data"), Output(BAR_CANVAS, "elements"),
-        Output(BAR_SUMMARY, "children"), Output(BAR_FLAG, "children"), Output(BAR_FLAG, "className"),
-        Input(BAR_PARAMS, "data"), State(SCENARIO, "data"), prevent_initial_call=True,
-        interval=RUN_POLL_MS, **jobs.background(BAR_RUN_JOB),
-    )(animate)
+    run = [Output(pid(BAR_PLAYER, "timeline"), "data"), Output(BAR_CANVAS, "elements"),
+           Output(BAR_SUMMARY, "children"), Output(BAR_FLAG, "children"), Output(BAR_FLAG, "className")]
+    app.callback(*run, Output(BAR_RUN_ORDER, "data"), Input(BAR_PARAMS, "data"), State(SCENARIO, "data"),
+                 State(BAR_RUN_ORDER, "data"), prevent_initial_call=True)(run_or_order)
+    app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in run],
+                 Input(BAR_RUN_ORDER, "data"), State(SCENARIO, "data"), prevent_initial_call=True,
+                 interval=RUN_POLL_MS, **jobs.background(BAR_RUN_JOB))(run_job)
     app.callback(Output(BAR_CANVAS, "stylesheet"), Input(pid(BAR_PLAYER, "shown"), "data"), State(BAR_PARAMS, "data"),
                  State(SCENARIO, "data"))(on_canvas(render_step))
     _register_views(app)
@@ -411,10 +410,25 @@ def render_drawing(plan, data, drawn_now=None):
     return (no_update if figure is None else figure, *shown)
 
 
+def run_or_order(plan, data, order_now=None):
+    """The run of the scenario's plan in the request when it is light (:func:`~vizcoll.ui.models.barrier.
+    heavy_run`), else the background job's order (:func:`run_job`); the plan store only triggers it."""
+    scenario, message = checked(data)
+    if not plan or scenario is None:
+        return (*((no_update,) * 5 if not plan else (None, [], "", message, "flag warn")), no_update)
+    heavy = model.heavy_run(model.view_keys(scenario)[0], topology_of(scenario))
+    shown = (no_update,) * 5 if heavy else animate(lambda _: None, plan, data)
+    return (*shown, jobs.order(heavy, order_now))
+
+
+def run_job(set_progress, order, data):
+    """(A background job.) The run of a heavy plan, on :func:`run_or_order`'s order."""
+    return animate(set_progress, order, data) if order else (no_update,) * 5
+
+
 def animate(set_progress, plan, data):
-    """(A background job.) The run of the scenario's plan: the player's handle (on a large fabric's overview with
-    the frames the browser lights), the canvas's elements, the figures and a line about the run. The plan store
-    only triggers it: the plan is recomputed from the scenario (a forged store changes nothing)."""
+    """The run of the scenario's plan (recomputed from the scenario: the plan store only triggers it): the player's
+    handle, the canvas's elements, the figures and a line about the run."""
     if not plan:
         return (no_update,) * 5
     scenario, message = checked(data)
