@@ -139,7 +139,8 @@ def test_the_preset_a_changed_algorithm_and_a_link_broken_on_the_heatmap(mc):
     assert shared(page).broken == [worst]
     full_page_screenshot(page, "multicast.png")
 
-    # and a click on it again (on B's heatmap) repairs it
+    # and a click on it again (on B's heatmap, once B is drawn with the break) repairs it
+    until(lambda: "broken link (1)" in trace_names(page, "mc-fig-b"), 20)
     click_link(page, "mc-fig-b", worst)
     wait_for_badge(page, "0 broken", "no broken links")
     until(lambda: summary_cell(page, "max EFI", 1) == "8", 20)
