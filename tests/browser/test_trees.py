@@ -271,6 +271,6 @@ def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_
     until(lambda: not job_running(page), 10)
     page.duo.wait_for_contains_text("#trees-logical", "2-ary tree over 40,960 processes", timeout=60)
     page.duo.wait_for_contains_text("#trees-t2-info", "Type II trees")
-    page.duo.wait_for_contains_text("#trees-flag", "The aggregation is animated for up to 2,048 processes (this "
+    page.duo.wait_for_contains_text("#trees-flag", "The aggregation is animated for up to 4,096 processes (this "
                                     "communicator has 40,960)")
     assert page.duo.get_logs() == []

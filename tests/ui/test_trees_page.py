@@ -307,17 +307,17 @@ def test_a_communicator_above_the_cap_gets_a_message():
                                     "up to 65,536")
     assert "python -m vizcoll tree" in plan["error"]
     assert page.render_compare(plan, s.to_dict()).children == plan["error"]
-    many = Scenario(spec="sunway-supernode", ppn=16)  # 4,096 processes on 304 nodes: trees yes, animation no
+    many = Scenario(spec="sunway-supernode", ppn=32)  # 8,192 processes on 304 nodes: trees yes, animation no
     plan = plan_of(many)
-    assert plan["nprocs"] == 4096 > model.MAX_ANIMATED and model.heavy(plan)  # computed as a background job
+    assert plan["nprocs"] == 8192 > model.MAX_ANIMATED and model.heavy(plan)  # computed as a background job
     assert "in the background" in page.render_compare(plan, many.to_dict()).children
     views = page.compute_views(lambda _: None, page.dispatch(plan), many.to_dict())
-    assert row(views[0], "4-ary")[1] == "6"
+    assert row(views[0], "4-ary")[1] == "7"  # 1 + 4 + ... + 4**6 = 5,461 < 8,192 vertices: height 7
     timeline, flag, _, elements, _ = views[7:]
-    assert timeline is None and elements and flag == ("The aggregation is animated for up to 2,048 processes (this "
-                                                      "communicator has 4,096): beyond, its first frame takes longer "
-                                                      "than 2 s on the server. Choose a smaller communicator to play "
-                                                      "it.")
+    assert timeline is None and elements and flag == ("The aggregation is animated for up to 4,096 processes (this "
+                                                      "communicator has 8,192): beyond, its first frame can take "
+                                                      "longer than 2 s on the server. Choose a smaller communicator "
+                                                      "to play it.")
 
 
 # ------------------------------------------------------------------ the chosen tree

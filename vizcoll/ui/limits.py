@@ -39,9 +39,9 @@ TREE_MAX_DEGREE = 1024
 TREE_MAX_PROCESSES = 65_536
 """The paper fabrics' largest job (65,536 end nodes): the five compared trees of every process of TaihuLight or of
 the 64-port fat tree are computed as a background job (see :data:`vizcoll.ui.models.trees.JOB_NODES`)."""
-TREE_MAX_ANIMATED = 2048
-"""The aggregation is played for communicators of up to 2,048 processes: beyond, its first frame takes more than
-2 s on the server (measured: :data:`vizcoll.ui.models.trees.MAX_ANIMATED`)."""
+TREE_MAX_ANIMATED = 4096
+"""The aggregation is played for communicators of up to 4,096 processes: beyond, its first frame takes more than
+a second on the server, two on a torus (measured: :data:`vizcoll.ui.models.trees.MAX_ANIMATED`)."""
 TREE_MAX_BYTES = 1 << 30
 """A message of at most 1 GiB (the cost model's S and the GOAL export's size)."""
 

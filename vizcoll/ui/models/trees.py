@@ -104,12 +104,11 @@ MAX_COMM_OPTIONS = MAX_OPTIONS
 MAX_ANIMATED = TREE_MAX_ANIMATED
 """The aggregation is played (on any fabric) for communicators of up to this many processes. Its timeline stays on
 the server (the browser holds a handle: :func:`vizcoll.ui.components.player.player_data`); what bounds it is the
-first frame, which should stay within 2 s cold: the simulation routes every tree edge on its own (most of the
-time), then the handle hashes and parses the timeline. Measured on the 2-core test machine (shared, best of 3),
-cold, the trees already built, on TaihuLight's 46,144-node fabric with random communicators, played on the overview:
-2,048 processes 1.4 s with a 2-ary tree (the longest routes) and 1.3 s with the hierarchical 32-nomial; 3,072
-2.4 s (2-ary); every process of TaihuLight (40,960) 16 s (12 s of simulation, 3 s of handle), with 300,000
-events, far below :data:`vizcoll.sim.timeline.MAX_EVENTS`."""
+first frame, which should stay within 2 s cold: the simulation (every tree edge routed at once) and the handle.
+Measured on the 2-core test machine, cold, the trees already built, on TaihuLight's 46,144-node fabric with random
+communicators, a 2-ary tree (the longest routes), played on the overview: 2,048 processes 0.34 s (1.4 s when each
+edge was routed on its own), 4,096 0.68 s, 8,192 1.5 s, 16,384 2.7 s, every process of TaihuLight (40,960) 6.1 s;
+on a 16 x 16 x 16 torus (two hosts a switch), whose routes are longer, 2,048 processes 1.0 s."""
 MAX_TIME = 1e6  # μs: bound of the time parameters (l, θ, γ, ε) — larger is a typo, not a network
 MAX_BANDWIDTH = 1e12  # bytes per μs
 MAX_DELTA = 1000  # hops of one route

@@ -421,8 +421,8 @@ def _animation(plan: dict | None, data) -> tuple:
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if plan["nprocs"] > MAX_ANIMATED:
         note = (f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
-                f"{plan['nprocs']:,}): beyond, its first frame takes longer than 2 s on the server. Choose a smaller "
-                "communicator to play it.")
+                f"{plan['nprocs']:,}): beyond, its first frame can take longer than 2 s on the server. Choose a "
+                "smaller communicator to play it.")
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if waits:
         return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
