@@ -140,6 +140,7 @@ def full_page_screenshot(page, name: str) -> None:
         page.screenshot(name)
     finally:
         page.driver.set_window_size(1400, 1000)
+        time.sleep(1.5)  # the figures redraw at the window's size (a click computed meanwhile misses its target)
 
 
 def badge_text(driver) -> str:
