@@ -23,6 +23,7 @@ import hashlib
 import json
 import re
 
+from vizcoll import uploads
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import LogGP, barrier, dumps, loggp_timeline, parse, simulate
@@ -132,19 +133,15 @@ def _too_many_ranks(text: str) -> str:
     return ""
 
 
-_recent: dict[str, object] = {}  # this process's last parses and runs by their content (a result of the key)
-_RECENT = 4
+_recent = uploads.MemoryStore(size=4)  # this process's last parses and runs by their content (a result of the key)
 
 
 def _kept(key: str, make):
-    """``make()``, or the value this process made last for ``key`` (the last :data:`_RECENT` are kept; a value is
-    never changed by its users)."""
+    """``make()``, or the value this process made last for ``key`` (a value is never changed by its users)."""
     value = _recent.get(key)
     if value is None:
         value = make()
-        while len(_recent) >= _RECENT:
-            _recent.pop(next(iter(_recent), None), None)
-        _recent[key] = value
+        _recent.put(key, value)
     return value
 
 
