@@ -697,24 +697,25 @@ def test_build_checks_every_control_and_names_the_limit_at_once():
     assert build({"schema": "nope"})[1].startswith("⚠ The scenario could not be read")
     # a good value is written to the scenario (the views follow it) ...
     store, message, rebuild = build(DEFAULT_SCENARIO, k=8)
-    assert stored(store).params["trees"]["k"] == 8 and message == "" and rebuild is no_update
+    assert stored(store).params["trees"]["k"] == 8 and message == "" and rebuild == 1
     # ... and the scenario's own values compute the views again (e.g. after a cancelled job)
     same = stored(store)
     assert build(same, clicks=3, k=8) == (no_update, "", 3)
     assert build(same, clicks="x", k=8) == (no_update, "", 0)
+    assert build(same, clicks=None, k=9) == (no_update, no_update, no_update)  # the button drawn: no click
 
 
 def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_once():
     small = plan_of(DEFAULT_SCENARIO)
     assert not model.heavy(small) and page.dispatch(small) is no_update
     assert page.dispatch(small, None, {"plan": small, "run": 4}) is None  # stops a job that is still running
-    many = Scenario(spec="sunway-supernode", ppn=8)  # 2,048 processes: more than JOB_PROCESSES
+    many = Scenario(spec="sunway-supernode", ppn=16)  # 4,096 processes: more than JOB_PROCESSES
     plan = plan_of(many)
     assert model.heavy(plan) and plan["nprocs"] > model.JOB_PROCESSES
     assert page.dispatch(plan) == {"plan": plan, "run": 1}
     assert page.dispatch(plan, 2, {"plan": plan, "run": 1}) == {"plan": plan, "run": 2}  # Build: a new run
     assert page.dispatch(plan, None, {"run": "x"}) == {"plan": plan, "run": 1}
-    big_fabric = Scenario(spec="pruned-fat-tree:preset=taihulight", pattern="grid2d:4x4")  # 16 processes
+    big_fabric = Scenario(spec="fat-tree:radix=64,levels=3", pattern="grid2d:4x4")  # 16 processes
     assert model.heavy(plan_of(big_fabric)) and plan_of(big_fabric)["nodes"] > model.JOB_NODES
     started = time.monotonic()
     data = many.to_dict()
@@ -727,7 +728,7 @@ def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_o
 
 
 def test_the_background_job_reports_its_progress_stage_by_stage():
-    many = Scenario(spec="sunway-supernode", ppn=8, params={"trees": {"k": 8}})
+    many = Scenario(spec="sunway-supernode", ppn=16, params={"trees": {"k": 8}})
     plan, data = plan_of(many), many.to_dict()
     seen = []
     views = page.compute_views(seen.append, page.dispatch(plan), data)
@@ -741,7 +742,7 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
     assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
     # the job's views are the request's views of the same plan
     assert cells(views[0]) == cells(views_module_compare(plan, data))
-    assert views[1].layout.title.text.startswith("8-ary tree over 2,048 processes: height 4")
+    assert views[1].layout.title.text.startswith("8-ary tree over 4,096 processes: height 4")
     assert views[6][0].children.startswith("Type II trees")
 
 

@@ -74,16 +74,24 @@ def user_action() -> bool:
 def remembered(data, page: str, values: dict):
     """The store with ``values`` merged into ``page``'s parameters, for a control the user changed.
 
-    ``no_update`` on a page load (nothing triggered) or when nothing changed, so
-    that pages loading at once never overwrite each other's parameters.
+    ``no_update`` on a page load (nothing triggered) or when nothing changed (a
+    None value is no change of a parameter not set: both mean the default), so
+    that pages loading at once never overwrite each other's parameters, and a
+    page shown as it is stored writes nothing (which would call every view of
+    the scenario again).
     """
     if not user_action():
         return no_update
     scenario, _ = checked(data)
-    merged = {**(scenario.params.get(page, {}) if scenario else {}), **values}
-    if scenario is None or scenario.params.get(page) == merged:
+    stored = scenario.params.get(page, {}) if scenario else {}
+    merged = {**stored, **values}
+    if scenario is None or _set(stored) == _set(merged):
         return no_update
     return scenario.with_params(page, merged).to_dict(thin=True)
+
+
+def _set(params: dict) -> dict:
+    return {key: value for key, value in params.items() if value is not None}
 
 
 def changed(new, current):

@@ -122,16 +122,17 @@ def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) 
 def add_animation_layers(fig: go.Figure, part: Blocks, bundle: dict) -> None:
     """Two layers a player draws on, step by step (from the frames of :func:`vizcoll.sim.overview.overview_frames`):
     a mark on every bundle (messages crossing it in this step: size and colour) and a ring on every block (its
-    nodes changing state in this step), all of size 0 until a step lights them (:func:`animation_frame`; in the
-    browser ``assets/overview.js`` draws the lit marks over the plot). Their ``meta`` names them
-    (``overview-messages``, ``overview-nodes``)."""
+    nodes changing state in this step). In the browser they are ``legendonly``: Plotly keeps their marks' places
+    and styles but draws none of them (styling a thousand marks of size 0 cost it about 0.1 s per figure), and
+    ``assets/overview.js`` draws the lit ones over the plot; :func:`animation_frame` shows them for the exports.
+    Their ``meta`` names them (``overview-messages``, ``overview-nodes``)."""
     x, y = _places(part, bundle["a"], bundle["b"])
     for meta, xs, ys, symbol, name in (("overview-messages", x, y, "diamond", "messages in this step"),
                                        ("overview-nodes", part.x, part.y, "circle-open", "nodes busy in this step")):
         marker = {"symbol": symbol, "size": np.zeros(len(xs)), "color": np.zeros(len(xs)), "colorscale": ACTIVE,
                   "cmin": 0, "line": {"width": 2, "color": ACTIVE[-1][1]}}
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers", name=name, meta=meta, hoverinfo="skip", marker=marker,
-                                 showlegend=False))
+                                 showlegend=False, visible="legendonly"))
 
 
 def lit_sizes(count: np.ndarray) -> np.ndarray:
@@ -152,6 +153,7 @@ def animation_frame(figure: go.Figure, frames: dict, position: int) -> go.Figure
             values = np.zeros(n)
             values[np.asarray(index, dtype=np.int64)] = count
             trace.marker.update(size=lit_sizes(values), color=values, cmax=max(1.0, float(values.max(initial=0))))
+            trace.visible = True
     return out
 
 

@@ -318,24 +318,19 @@ def stored_plan(plan) -> dict | None:
 
 
 # ---------------------------------------------------------------- background jobs
-JOB_PROCESSES = 1024
-JOB_NODES = 20_000
+JOB_PROCESSES = 2048
+JOB_NODES = 50_000
 """The views of a plan with more than :data:`JOB_PROCESSES` processes or on a fabric of more than
 :data:`JOB_NODES` nodes are a background job (progress bar, Cancel); smaller ones are computed in the request.
 
-Measured on the 2-core test machine, cold cache, every view of the page (the five trees compared, the chosen
-tree's figures, the type II figures, the aggregation), k = 2, degree 2:
-
-- in the request (each view below about 0.7 s): the default fat tree (16 processes) 0.5 s; 1,024 processes on
-  fat-tree:radix=16,levels=3 1.05 s (of which 0.6 s the animation); 1,024 on fat-tree:radix=24 0.54 s;
-  sunway-supernode, 512 processes 0.5 s;
-- as a job: 4,096 processes (random:1,size=4096, communicator 0) on pruned-fat-tree:preset=taihulight
-  (46,144 nodes) 4.1 s (the comparison alone 3.3 s; 9.9 s when each view computes on its own, as concurrent
-  requests on a cold cache do), on fat-tree:radix=40,levels=3 2.2 s; 256 processes on TaihuLight 1.7 s
-  (1.0 s the comparison: the fabric's size); 2,048 on fat-tree:radix=24 0.9 s and 4,096 on sunway-supernode
-  (ppn 16) 0.8 s, where a job costs little more than the request would;
-- the paper's scales, as a job, since the trees are routed all at once (``benchmarks/pages.py``, README
-  "Paper scale"): every process of TaihuLight (40,960) and of the 64-port fat tree (65,536), a few seconds.
+Measured on the 2-core test machine, each view's callback alone in a fresh process (as a web worker with a cold
+cache answers it; the plan and the fabric built before), k = 2: none takes a second since every tree edge is
+routed at once. In the request: 1,356 processes on the 1,570-node cluster of issue 23 0.05-0.24 s a view (the
+aggregation's player the most); 2,048 on fat-tree:radix=40,levels=3 (18,000 nodes) 0.10-0.43 s; 2,048 on
+TaihuLight (46,144 nodes) 0.28-0.60 s. As a job: the 64-port fat tree (70,656 nodes) at any size, and every
+process of TaihuLight (40,960) or of the 64-port fat tree (65,536), a few seconds (``benchmarks/pages.py``,
+README "Paper scale"). A job costs its process, its polls and a second answer: the cluster's first frame in the
+browser took 5.4 s as a job, 3.9 s in the request (``benchmarks/players.py``).
 """
 
 

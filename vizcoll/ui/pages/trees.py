@@ -333,19 +333,18 @@ def _checked_params(scenario: Scenario, values) -> dict:
 
 
 def build(clicks, *args):
-    """Build: every control read and checked on the server, written to the scenario (the views follow it); when
-    the scenario has them already, the views are computed again (e.g. after a cancelled job). A bad value leaves
-    the store as it is, with a message naming the limit."""
+    """Build: every control read and checked on the server, written to the scenario (the views follow it), and the
+    views computed again even when the plan is the same (e.g. after a cancelled job). A bad value leaves the
+    store as it is, with a message naming the limit. The button drawn again (no click yet) does nothing."""
     *values, data = args
     scenario, message = checked(data)
-    if scenario is None:
-        return no_update, message, no_update
+    if scenario is None or not clicks:
+        return no_update, message if clicks else no_update, no_update
     try:
         params = _checked_params(scenario, values)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}", no_update
-    store = remembered(data, PAGE, params)
-    return store, "", (whole_or(clicks, 0, 0, 10**9) if store is no_update else no_update)
+    return remembered(data, PAGE, params), "", whole_or(clicks, 0, 0, 10**9)
 
 
 def refresh(data, plan_now=None, options_now=None, *shown_now):
@@ -476,12 +475,13 @@ def play_part(value, plan, data):
     except VizcollError as exc:
         return no_update, f"⚠ {exc}", *unchanged
     store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
+    if store is no_update:  # the part the views draw already (the menu drawn again)
+        return no_update, "", *unchanged
     plan, job = _pending(plan)
     if plan is None or "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
         return store, "", *unchanged
-    drawn = (scenario if store is no_update else Scenario.from_dict(store)).to_dict(thin=True)
-    return (store, "", type_one_view(plan, drawn)[1], *type_two_view(plan, drawn)[:2],
-            *aggregation_player(plan, drawn))
+    return (store, "", type_one_view(plan, store)[1], *type_two_view(plan, store)[:2],
+            *aggregation_player(plan, store))
 
 
 def export_goal(_clicks, data):
