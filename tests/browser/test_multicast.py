@@ -109,8 +109,8 @@ def test_the_preset_a_changed_algorithm_and_a_link_broken_on_the_heatmap(mc):
     wait_for_badge(page, TEACHING, "36 switches", "64 end nodes", "192 links", "0 broken")
     until(lambda: summary_cell(page, "max EFI", 1) == "8" and summary_cell(page, "max EFI", 2) == "3", 30)
     assert summary_cell(page, "groups", 1) == "24"
-    page.duo.wait_for_contains_text("#mc-fig-a", "A: minhop-new (max EFI 8)", timeout=20)
-    page.duo.wait_for_contains_text("#mc-fig-b", "B: fulb (max EFI 3)")
+    page.duo.wait_for_contains_text("#mc-fig-a", "A: minhop-new (max EFI 8;", timeout=20)
+    page.duo.wait_for_contains_text("#mc-fig-b", "B: fulb (max EFI 3;")
     page.duo.wait_for_contains_text("#mc-worst", "Worst links under A (minhop-new): ")
     assert shared(page).spec == TEACHING and shared(page).pattern == "grid2d:16x8"
 

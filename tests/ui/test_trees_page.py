@@ -353,9 +353,12 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     hosts = [fabric_of(small).names[n] for n in fabric_of(small).endpoints[:4].tolist()]
     s = Scenario(spec=small.spec, lists=[hosts], params={"trees": {"comm": 0, "degree": 3}})
     physical, cheap, info = page.render_type_two(plan_of(s), s.to_dict())
-    assert physical.layout.title.text.replace("<br>", " ") == "Physical tree T: 3 switches hold an entry, height 2"
+    assert physical.layout.title.text.replace("<br>", " ") == ("Physical tree T: 3 switches hold an entry, height 2 "
+                                                               "(colours 0–2 packets in both)")
     assert cheap.layout.title.text.replace("<br>", " ") == ("Min-cost tree A (degree ≤ 3): 2 switches hold an entry, "
-                                                            "height 2")
+                                                            "height 2 (colours 0–2 packets in both)")
+    # one colour scale for both (the larger maximum): the same colour is the same number of packets
+    assert [[t.marker.cmax for t in f.data if t.marker and t.marker.showscale] for f in (physical, cheap)] == [[2], [2]]
     assert "switch with an entry (2)" in [t.name for t in cheap.data]
     assert "needs 2 switches: 1 aggregation-tree entries saved" in info[1].children
     d = DEFAULT_SCENARIO

@@ -7,7 +7,9 @@ generated fat tree, "edge switches (tier 1)", "tier 2"... on a file) and its gro
 their end nodes) the x axis when the blocks form such a grid.
 A *bundle* (every link between two blocks) is one mark half way between them (above its pod when the other
 block spans the whole fabric, as the top switches do): its colour is the largest value one of its links carries
-(the hot spot: "max EFI 8"), its size the mean (how loaded the bundle is as a whole). Without values (a plain
+(the hot spot: "max EFI 8"), its size the mean (how loaded the bundle is as a whole), both on the colour
+scale's range (``top``: shared by panels compared side by side, so one colour and one size mean one value in
+each of them). Without values (a plain
 fabric) a bundle's size is its number of links and its colour says whether a link of it is broken. A bundle's
 hover lists its cables (``a[pa]-b[pb]``) each with its own value, the hottest first (at most
 :data:`~vizcoll.topology.blocks.LISTED`, then how many more), so parallel cables never hide a hot one. A few
@@ -66,7 +68,8 @@ def _places(part: Blocks, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
     return x, (part.y[a] + part.y[b]) / 2
 
 
-def _add_bundles(fig: go.Figure, part: Blocks, bundle: dict, label: str | None, diverging: bool) -> None:
+def _add_bundles(fig: go.Figure, part: Blocks, bundle: dict, label: str | None, diverging: bool,
+                 top: float | None) -> None:
     between = np.flatnonzero(bundle["a"] != bundle["b"])
     a, b = bundle["a"][between], bundle["b"][between]
     if len(between) <= LINES:
@@ -76,14 +79,14 @@ def _add_bundles(fig: go.Figure, part: Blocks, bundle: dict, label: str | None, 
                                  line={"color": "#d9e2ec", "width": 1}, hoverinfo="skip", showlegend=False))
     x, y = _places(part, a, b)
     if label is None:
-        size = bundle["links"][between].astype(float)
+        size = bundle["links"][between] / max(int(bundle["links"][between].max(initial=0)), 1)
         colour = np.where(bundle["broken"][between] > 0, 1.0, 0.0)
         scale, cmin, cmax = [[0, "#9fb3c8"], [1, BROKEN]], 0, 1
         name = f"link bundles ({len(between):,}; red: some broken)"
     else:
-        size = np.abs(bundle["mean"][between])
         colour = bundle["max"][between]
-        top = float(np.abs(colour).max(initial=0.0)) or 1.0
+        top = (float(np.abs(colour).max(initial=0.0)) if top is None else float(top)) or 1.0
+        size = np.minimum(np.abs(bundle["mean"][between]) / top, 1.0)
         scale, cmin, cmax = (DIVERGING, -top, top) if diverging else (SEQUENTIAL, 0.0, top)
         name = f"link bundles ({len(between):,}): colour = max {label}, size = mean"
     group = np.where(part.group[a] >= 0, part.group[a], part.group[b])
@@ -92,7 +95,7 @@ def _add_bundles(fig: go.Figure, part: Blocks, bundle: dict, label: str | None, 
         x=x, y=y, mode="markers", name=name, hoverinfo="text",
         customdata=[f"group:{int(g)}" if g >= 0 else "" for g in group],
         text=[_bundle_text(part, bundle, i, label) for i in between.tolist()],
-        marker={"symbol": "diamond", "size": 5 + 11 * size / (size.max(initial=0.0) or 1.0), "color": colour,
+        marker={"symbol": "diamond", "size": 5 + 11 * size, "color": colour,
                 "colorscale": scale, "cmin": cmin, "cmax": cmax, "line": {"width": 0.5, "color": "#52606d"},
                 "showscale": label is not None,
                 "colorbar": {"title": {"text": f"max {label}"}, "thickness": 14} if label else None}))
@@ -190,15 +193,16 @@ def _axes(part: Blocks) -> tuple[dict, dict]:
 
 
 def blocks_figure(part: Blocks, bundle: dict, title: str, label: str | None = None, diverging: bool = False,
-                  selected=(), width: int = HALF, animated: bool = False) -> go.Figure:
+                  selected=(), width: int = HALF, animated: bool = False, top: float | None = None) -> go.Figure:
     """The blocks and bundles of a fabric (see the module): ``label`` names the value (``"EFI"``, ``"packets"``;
-    None: a plain fabric), ``diverging`` centres its colours on 0 (a difference), ``selected`` blocks are ringed
-    (those a highlighted tree uses); ``animated``: with the two layers a player lights step by step
+    None: a plain fabric), ``diverging`` centres its colours on 0 (a difference), ``top`` is the largest value of
+    its colour scale (default: the largest drawn), ``selected`` blocks are ringed (those a highlighted tree uses);
+    ``animated``: with the two layers a player lights step by step
     (:func:`add_animation_layers`)."""
     if _grid(part):  # rows at 0, 1, 2...: a fat tree's levels, evenly apart
         part = replace(part, y=np.searchsorted(unique(part.level), part.level).astype(float))
     fig = go.Figure()
-    _add_bundles(fig, part, bundle, label, diverging)
+    _add_bundles(fig, part, bundle, label, diverging, top)
     _add_blocks(fig, part, bundle, set(int(b) for b in selected))
     if animated:
         add_animation_layers(fig, part, bundle)

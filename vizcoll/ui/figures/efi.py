@@ -39,8 +39,8 @@ from vizcoll.ui.figures.captions import node_hovers
 from vizcoll.ui.figures.labels import PLOT_HEIGHT, add_labels
 from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
 
-__all__ = ["link_value_figure", "efi_histogram", "groups_hover", "parallel_cables", "link_middles", "link_lines",
-           "BROKEN", "GAP_PX", "BOW"]
+__all__ = ["link_value_figure", "shared_top", "efi_histogram", "groups_hover", "parallel_cables", "link_middles",
+           "link_lines", "BROKEN", "GAP_PX", "BOW"]
 
 BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
 BINS = 9
@@ -116,6 +116,16 @@ def link_lines(topo: Topology, pos: np.ndarray, rows, middles: np.ndarray | None
     return points[:, 0], points[:, 1]
 
 
+def shared_top(*values: np.ndarray) -> float:
+    """The colour scale's top for panels that are compared: the largest absolute value any of them draws (0 when
+    they draw nothing), so that one colour means one value in every panel.
+
+    >>> shared_top(np.array([0, 8]), np.array([3, -1]))
+    8.0
+    """
+    return float(max((np.abs(np.asarray(v, dtype=float)).max(initial=0.0) for v in values), default=0.0))
+
+
 def _colour(scale: str, fraction: float) -> str:
     from plotly.colors import sample_colorscale
 
@@ -133,6 +143,7 @@ def link_value_figure(
     label: str = "EFI",
     clickable: bool = False,
     pos: np.ndarray | None = None,
+    top: float | None = None,
 ) -> go.Figure:
     """Links ``rows`` (default: all) coloured by ``values``; ``highlight`` (link rows) drawn thick on top.
 
@@ -140,13 +151,14 @@ def link_value_figure(
     links are dashed near-black. ``diverging`` centres the colour scale on 0 (for
     differences between two algorithms). ``clickable`` says in each link's
     hover text that a click breaks (or repairs) it. ``pos``: the nodes'
-    places (default :func:`~vizcoll.topology.layout.positions`).
+    places (default :func:`~vizcoll.topology.layout.positions`). ``top``: the largest value of the colour
+    scale (default: the largest value drawn), shared by panels compared side by side (:func:`shared_top`).
     """
     pos = positions(topo) if pos is None else pos
     rows = np.arange(topo.n_links) if rows is None else np.asarray(rows)
     values = np.asarray(values, dtype=float)
     scale = DIVERGING if diverging else SEQUENTIAL
-    top = float(np.abs(values[rows]).max()) if len(rows) else 0.0
+    top = shared_top(values[rows]) if top is None else float(top)
     low = -top if diverging else 0.0
     fig = go.Figure()
     middles = link_middles(topo, pos)  # once for every trace: each parallel cable on its own curve

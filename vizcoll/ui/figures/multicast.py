@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 
 from vizcoll.multicast.loads import groups_on_links, tree_rows
 from vizcoll.multicast.routing import MulticastResult
-from vizcoll.ui.figures.efi import efi_histogram, groups_hover
+from vizcoll.ui.figures.efi import efi_histogram, groups_hover, shared_top
 from vizcoll.ui.figures.fabric import view_figure
 
 __all__ = ["route_figures"]
@@ -16,14 +16,18 @@ def route_figures(view, a: MulticastResult, b: MulticastResult, group: int | Non
                   ) -> tuple[go.Figure, go.Figure, go.Figure, go.Figure]:
     """Heatmaps of A and B on ``view`` (the part of the fabric drawn, :class:`~vizcoll.ui.models.parts.
     FabricView`: every link of the whole fabric or of one group with ``group``'s trees drawn thick, or the
-    overview's bundles), their difference and the EFI histogram."""
+    overview's bundles), their difference and the EFI histogram. A and B share one colour scale (the larger
+    maximum of the two, stated in their titles), so the same colour is the same EFI in both; the difference keeps
+    its own scale, centred on 0."""
     hist = efi_histogram({f"A: {a.algo}": a.efi, f"B: {b.algo}": b.efi})
     where = "" if view.part in ("whole", "overview") else f", {view.name} alone"
     per = " per bundle of links" if view.overview is not None else ""
-    heat = [view_figure(view, r.efi, f"{name}: {r.algo} (max EFI {int(r.efi.max(initial=0))}){where}{per}",
+    top = shared_top(a.efi[view.rows], b.efi[view.rows])
+    heat = [view_figure(view, r.efi, f"{name}: {r.algo} (max EFI {int(r.efi[view.rows].max(initial=0))}; colours "
+                                     f"0–{top:g} in A and B){where}{per}",
                         hover=None if view.overview is not None else groups_hover(
                             groups_on_links(r, len(r.efi), view.rows)),
-                        highlight=tree_rows(r, group), clickable=True)
+                        highlight=tree_rows(r, group), clickable=True, top=top)
             for name, r in (("A", a), ("B", b))]
     diff = view_figure(view, b.efi - a.efi, f"Difference B − A ({b.algo} − {a.algo}){where}{per}", diverging=True,
                        label="EFI B − A", clickable=True)

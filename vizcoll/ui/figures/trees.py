@@ -154,7 +154,7 @@ def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
 # ---------------------------------------------------------------- a tree on the fabric
 def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: dict[int, str] | None = None,
                    overlay: dict[int, int] | None = None, overlay_name: str = "", marks: dict[str, list[int]] | None
-                   = None, pos: np.ndarray | None = None) -> go.Figure:
+                   = None, pos: np.ndarray | None = None, top: float | None = None) -> go.Figure:
     """Aggregation packets per link (``{link id: n}``) on the fabric, with optional overlays.
 
     ``overlay`` (``{link id: n}``) draws a dotted line over those links (e.g.
@@ -162,7 +162,8 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
     (``{legend name: node indices}``: the root, switches holding an entry).
     Broken links are dashed (white dashes over the colour of one that still
     carries packets: a route as built on the intact fabric); nodes are named
-    where their names fit (:func:`vizcoll.ui.figures.labels.add_labels`).
+    where their names fit (:func:`vizcoll.ui.figures.labels.add_labels`); ``top``: the colour scale's largest
+    value (default: the most packets drawn).
     """
     rows = {int(lid): r for r, lid in enumerate(topo.link_id.tolist())}
     values = np.zeros(topo.n_links)
@@ -172,8 +173,8 @@ def packets_figure(topo: Topology, packets: dict[int, int], title: str, hover: d
     for lid, extra in (hover or {}).items():
         text[rows[int(lid)]] = extra
     pos = positions(topo) if pos is None else pos
-    fig = link_value_figure(topo, values, title, hover=text, label="packets", pos=pos)
-    if values.max() <= 12:  # whole packets on the colour bar
+    fig = link_value_figure(topo, values, title, hover=text, label="packets", pos=pos, top=top)
+    if (values.max(initial=0) if top is None else top) <= 12:  # whole packets on the colour bar
         fig.update_traces(selector={"marker.showscale": True}, marker_colorbar_dtick=1)
     cut = np.flatnonzero(topo.broken & (values > 0))
     if len(cut):  # a route over a broken link (a tree as built on the intact fabric): white dashes cut its colour
@@ -283,7 +284,8 @@ def aggregation_stylesheet(state: dict[int, str], names: list[str], root: int | 
 # ---------------------------------------------------------------- the page's pairs of figures
 def packets_on(view, topo: Topology, packets: dict[int, int], title: str, hover: dict[int, str] | None = None,
                overlay: dict[int, int] | None = None, overlay_name: str = "",
-               marks: dict[str, list[int]] | None = None, animated: bool = False) -> go.Figure:
+               marks: dict[str, list[int]] | None = None, animated: bool = False, top: float | None = None
+               ) -> go.Figure:
     """:func:`packets_figure` on the part of the fabric ``view`` shows (a :class:`~vizcoll.ui.models.parts.
     FabricView`): one group alone (the links and marks in it), or the overview, whose bundles are coloured by
     the most packets one of their links carries and sized by the mean (the blocks holding a mark ringed; with
@@ -294,7 +296,7 @@ def packets_on(view, topo: Topology, packets: dict[int, int], title: str, hover:
         values[topo.link_rows(list(packets))] = list(packets.values())
         marked = [view.overview.of[n] for nodes in (marks or {}).values() for n in nodes]
         return blocks_figure(view.overview, bundles(topo, view.overview, values), f"{title}, per bundle of links",
-                             label="packets", selected=marked, animated=animated)
+                             label="packets", selected=marked, animated=animated, top=top)
     ids = set(view.topo.link_id.tolist())
     keep = lambda table: {lid: v for lid, v in (table or {}).items() if int(lid) in ids}  # noqa: E731
     index = {int(n): i for i, n in enumerate(view.kept.tolist())}
@@ -302,7 +304,15 @@ def packets_on(view, topo: Topology, packets: dict[int, int], title: str, hover:
     where = "" if view.part in ("whole", "overview") else f" ({view.name} alone)"
     pos = view.pos if view.part == "whole" else stretched(view.pos)  # a group alone fills the figure
     return packets_figure(view.topo, keep(packets), title + where, hover=keep(hover), overlay=keep(overlay),
-                          overlay_name=overlay_name, marks={k: v for k, v in shown.items() if v}, pos=pos)
+                          overlay_name=overlay_name, marks={k: v for k, v in shown.items() if v}, pos=pos, top=top)
+
+
+def _top_on(view, *packets: dict[int, int]) -> int:
+    """The most packets one link drawn on ``view`` carries in any of ``packets`` (``{link id: n}`` tables): the
+    colour scale the compared drawings share (the overview draws every link; a part alone its own)."""
+    shown = None if view.overview is not None else set(view.topo.link_id.tolist())
+    return max((int(n) for table in packets for lid, n in table.items() if shown is None or int(lid) in shown),
+               default=0)
 
 
 def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology, cross: dict[int, int],
@@ -340,12 +350,14 @@ def type_two_figures(two: dict, degree: int, topo: Topology, view,
     if not two["ok"]:
         empty = blank_figure("No type II tree", height=200)
         return empty, empty
+    top = _top_on(view, *(two["metrics"][which]["link_packets"] for which in ("physical", "tree")))
     figures = []
     for which, switches, label in (("physical", two["physical_switches"], "Physical tree T"),
                                    ("tree", two["tree_switches"], f"Min-cost tree A (degree ≤ {degree})")):
         m = two["metrics"][which]
         figures.append(packets_on(
-            view, topo, m["link_packets"], f"{label}: {len(switches)} switches hold an entry, height {m['height']}",
+            view, topo, m["link_packets"], f"{label}: {len(switches)} switches hold an entry, height {m['height']} "
+                                           f"(colours 0–{top:g} packets in both)", top=top,
             marks={f"root: {topo.names[two['root']]}": [two["root"]],
                    f"switch with an entry ({len(switches)})": switches}, animated=animated and which == "tree"))
     return figures[0], figures[1]
