@@ -56,6 +56,14 @@ def test_upload_a_valid_and_a_malformed_file(page, tmp_path):
     page.generate("fat-tree:radix=6,levels=3")  # and the app keeps working
     page.duo.wait_for_text_to_equal("#topo-counts", FAT_TREE_6)
     page.duo.wait_for_text_to_equal("#topo-message", "")
+    page.upload("topo-upload", truncated)  # the same file chosen again is read again (it used to do nothing)
+    page.duo.wait_for_contains_text("#topo-message", "truncated.net, line")
+    page.upload("topo-upload", valid)
+    page.duo.wait_for_text_to_equal("#topo-counts", valid_counts)
+    page.generate("fat-tree:radix=6,levels=3")
+    page.duo.wait_for_text_to_equal("#topo-counts", FAT_TREE_6)
+    page.upload("topo-upload", valid)
+    page.duo.wait_for_text_to_equal("#topo-counts", valid_counts)
     assert page.duo.get_logs() == []
 
 

@@ -209,6 +209,10 @@ def test_use_this_grid_replaces_the_scenario_and_keeps_the_page_settings():
     # on a fabric that is not a grid, typing a size only says what the button does
     store, message = update(SIZE, before, size="6x6")
     assert store is no_update and message.startswith("Press Use this grid") and "6×6" in message
+    # a size typed, then the button clicked: the box commits its value as it loses focus, in the same call as the
+    # click, which is acted on (it was ignored: two inputs at once looked like the page appearing)
+    store, message = update([SIZE, USE_GRID], before, size="6x6")
+    assert message == "" and stored(store).spec == "mesh:6x6,neighbors=8,hosts=0"
 
 
 def test_resizing_a_grid_keeps_its_breaks_as_labels():

@@ -78,13 +78,14 @@ def test_scenario_files_round_trip_and_bad_files_get_a_message():
     edited = DEFAULT_SCENARIO.toggled("h5[1]-edge1.0[2]")
     saved = shell.download(1, edited.to_dict())
     assert saved["filename"] == "vizcoll-scenario.json" and Scenario.loads(saved["content"]) == edited
-    store, version, message, content = shell.open_file(data_url(saved["content"]), 3, None)
+    store, version, message, content, emptied = shell.open_file(data_url(saved["content"]), 3, None)
     assert Scenario.from_dict(store) == edited and version == 4 and message == ""
+    assert emptied is None  # the box is emptied: the same file can be opened again
     assert "Opening the scenario" in str(content)  # the old page goes in the same update (its drawings with it)
     for bad, words in ((data_url("{oops"), "not valid JSON"), (data_url('{"spec": "torus:2x2"}'), "schema"),
                        (data_url('{"schema": "vizcoll.scenario/2", "communicators": [1, 2]}'), "communicators"),
                        (12, "not a file"), ("data:x;base64,@@", "could not be opened")):
-        store, version, message, content = shell.open_file(bad, 3, None)
+        store, version, message, content, _ = shell.open_file(bad, 3, None)
         assert store is no_update and version is no_update and words in message, (bad, message)
         assert content is no_update  # the page stays as it is
 

@@ -221,13 +221,17 @@ def open_file(contents, version, data):
     of the old page draws the new scenario into components about to be
     replaced (a cytoscape drawing updated while it is being removed throws in
     the browser); bumping ``shell-version`` makes Dash's router draw the page
-    again, and its callbacks draw it as on a first load.
+    again, and its callbacks draw it as on a first load. The upload box is emptied (the same file can be opened
+    again: ``assets/uploads.js``).
     """
+    if contents is None:
+        return no_update, no_update, no_update, no_update, no_update
     try:
         scenario = Scenario.loads(decode_upload(contents))
     except VizcollError as exc:
-        return no_update, no_update, f"⚠ The scenario file could not be opened: {exc}", no_update
-    return scenario.to_dict(thin=True), (version or 0) + 1, "", html.Div("Opening the scenario…", className="page info")
+        return no_update, no_update, f"⚠ The scenario file could not be opened: {exc}", no_update, None
+    return (scenario.to_dict(thin=True), (version or 0) + 1, "", html.Div("Opening the scenario…", className="page info"),
+            None)
 
 
 def register(app: Dash) -> None:
@@ -244,7 +248,7 @@ def register(app: Dash) -> None:
     app.callback(Output(DOWNLOAD, "data"), Input(DOWNLOAD_BUTTON, "n_clicks"), State(SCENARIO, "data"),
                  prevent_initial_call=True)(download)
     app.callback(store_output(), Output(VERSION, "data"), Output(MESSAGE, "children", allow_duplicate=True),
-                 Output(CONTENT, "children", allow_duplicate=True),
+                 Output(CONTENT, "children", allow_duplicate=True), Output(OPEN, "contents"),
                  Input(OPEN, "contents"), State(VERSION, "data"), State(SCENARIO, "data"),
                  prevent_initial_call=True)(open_file)
     for page in dash.page_registry.values():

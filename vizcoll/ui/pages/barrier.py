@@ -327,9 +327,10 @@ def update(tap_edge, _use_grid, _repair, drawn, size, neighbors, algo, judge, ba
     """A control changed: the shared scenario with the page's checked parameters, or with the fabric change
     (clicked link, breaks drawn at random, grid preset, repair); a bad value leaves the store as it is, with a
     message."""
-    if not user_action():  # the page appearing (every control at once): nothing to write
+    # a size typed then "Use this grid" clicked arrive in one call (the box commits its value as it loses focus)
+    trigger = BAR_USE_GRID if f"{BAR_USE_GRID}.n_clicks" in ctx.triggered_prop_ids else ctx.triggered_id
+    if not user_action() and trigger != BAR_USE_GRID:  # the page appearing (every control at once): nothing
         return no_update, no_update
-    trigger = ctx.triggered_id
     scenario, message = checked(data)
     if scenario is None:
         return no_update, message
