@@ -230,8 +230,8 @@ def open_file(contents, version, data):
         scenario = Scenario.loads(decode_upload(contents))
     except VizcollError as exc:
         return no_update, no_update, f"⚠ The scenario file could not be opened: {exc}", no_update, None
-    return (scenario.to_dict(thin=True), (version or 0) + 1, "", html.Div("Opening the scenario…", className="page info"),
-            None)
+    opening = html.Div("Opening the scenario…", className="page info")
+    return scenario.to_dict(thin=True), (version or 0) + 1, "", opening, None
 
 
 def register(app: Dash) -> None:
