@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from dash.testing.wait import until
 
 from vizcoll.topology import io as topo_io
@@ -100,3 +102,24 @@ def test_default_counts_constant_matches_the_engine():
     s = DEFAULT_SCENARIO.topology().summary()
     assert counts_line(s["switches"], s["endpoints"], s["links"], s["broken_links"],
                                          s["max_ports"]) == DEFAULT_COUNTS
+
+
+def test_a_message_appears_next_to_the_control_that_caused_it(page):
+    page.open("/topology")
+    page.duo.driver.set_window_size(1280, 720)
+    button = page.duo.find_element("#topo-toggle-link")
+    page.duo.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    page.type_into("#topo-link-id", "99999")
+    page.click("#topo-toggle-link")
+    page.duo.wait_for_contains_text("#topo-message", "⚠")
+    box = page.duo.find_element("#topo-message")
+    assert box.get_attribute("role") == "status"  # announced by screen readers
+    time.sleep(0.5)  # the layout settles (the message follows its control)
+    where = page.duo.driver.execute_script(
+        "const b = arguments[0].getBoundingClientRect(), m = arguments[1].getBoundingClientRect();"
+        "return [m.top - b.bottom, m.bottom <= window.innerHeight, m.top >= 0];", button, box)
+    assert 0 <= where[0] <= 40 and where[1] and where[2], where  # just under the button, on the screen
+    page.click("#topo-link-id")  # touching anything else puts it back in its place, its text kept
+    until(lambda: "floating" not in box.get_attribute("class"), 5)
+    assert box.text.startswith("⚠")
+    assert page.duo.get_logs() == []

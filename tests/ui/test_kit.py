@@ -30,7 +30,7 @@ def test_sections_panels_and_boxes():
     assert kit.panel(html.P("a"), className="player-panel").className == "panel player-panel"
     assert kit.panel().className == "panel"
     box = kit.message_box("trees-message")
-    assert (box.id, box.className, box.role) == ("trees-message", "message", "alert")
+    assert (box.id, box.className, box.role) == ("trees-message", "message", "status")
     status = kit.status_box("trees-flag")
     assert (status.className, status.role) == ("flag", "status")
     assert kit.info("one").children == "one" and kit.info("a", "b").children == ["a", "b"]

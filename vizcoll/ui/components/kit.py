@@ -70,8 +70,9 @@ def graph(id: str, filename: str, **kwargs) -> dcc.Graph:  # noqa: A002
 
 
 def message_box(id: str) -> html.Div:  # noqa: A002
-    """Where a page says what went wrong with an input (red, read out by screen readers)."""
-    return html.Div(id=id, className="message", role="alert")
+    """Where a page says what went wrong with an input (red, announced by screen readers: ``role=status``); in the
+    browser it floats under the control that caused it (``assets/messages.js``)."""
+    return html.Div(id=id, className="message", role="status")
 
 
 def status_box(id: str) -> html.Div:  # noqa: A002
