@@ -2,7 +2,7 @@
 
 :func:`figure_problems` runs :data:`PROBLEMS_JS` in the page. For every visible Plotly figure it takes the
 bounding boxes (``getBoundingClientRect``) of its texts (the title, axis titles, legend entries and title,
-annotations, colour-bar titles) and reports
+annotations, colour-bar titles, the captions of its points: a tree's node names) and reports
 
 - two texts of one figure that overlap (by more than :data:`SLACK` pixels each way),
 - a text the figure's mode bar covers (the mode bar is measured where Plotly puts it, shown or not),
@@ -25,7 +25,7 @@ const slack = arguments[0];
 const TEXTS = [['title', '.g-gtitle text'], ['axis title', '.g-xtitle text, .g-x2title text, .g-ytitle text, '
                + '.g-y2title text, .g-x3title text, .g-y3title text'], ['legend', '.legend .legendtext'],
                ['legend title', '.legend .legendtitletext'], ['annotation', '.annotation-text-g text'],
-               ['colour bar title', '.colorbar .cbtitle text']];
+               ['colour bar title', '.colorbar .cbtitle text'], ['caption', '.textpoint text']];
 const visible = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
 const box = el => { const r = el.getBoundingClientRect(); return {l: r.left, r: r.right, t: r.top, b: r.bottom}; };
 const overlap = (a, b) => Math.min(a.r, b.r) - Math.max(a.l, b.l) > slack

@@ -1,6 +1,6 @@
-"""Every page readable on a 1280×720 projector, in its default state and at its largest preset: no two figure
-texts overlap, no mode bar covers one, no figure's edge cuts one, no text box or dropdown cuts its value, no two
-captions of a drawing overlap (:mod:`tests.browser.readability`). A picture of every state is saved (artifacts/,
+"""Every page readable on a 1280×720 projector, in its default state and at its largest preset: no sideways
+scroll, no two figure texts overlap, no mode bar covers one, no figure's edge cuts one, no text box or dropdown cuts
+its value, no two captions of a drawing overlap (:mod:`tests.browser.readability`). A picture of every state is saved (artifacts/,
 and docs/screenshots/ with ``VIZCOLL_DOCS_SCREENSHOTS=1``, small PNGs shown in the README)."""
 
 from __future__ import annotations
@@ -40,9 +40,13 @@ STATES = [
     ("topology-largest", "/topology", Scenario(spec=LARGEST_EXAMPLE, pattern="hier:4"),
      ("#topo-bcast-info", "nodes reached")),
     ("trees", "/trees", DEFAULT_SCENARIO, ("#trees-player-position", "step 0 of")),
+    *((f"trees-{key}", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, key), ("#trees-compare", "ary"))
+      for key in trees_model.PRESETS if key != LARGEST_TREES),
     ("trees-largest", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, LARGEST_TREES),
      ("#trees-compare", "2-ary")),
     ("multicast", "/multicast", DEFAULT_SCENARIO, ("#mc-summary", "minhop-new")),
+    *((f"multicast-{key}", "/multicast", multicast_model.preset_scenario(key, DEFAULT_SCENARIO),
+       ("#mc-summary", multicast_model.PRESETS[key]["b"])) for key in multicast_model.PRESETS if key != LARGEST_MULTICAST),
     ("multicast-largest", "/multicast", multicast_model.preset_scenario(LARGEST_MULTICAST, DEFAULT_SCENARIO),
      ("#mc-summary", "fulb")),
     ("barrier", "/barrier", DEFAULT_SCENARIO, ("#bar-ranges", "Fig. 7")),
@@ -103,6 +107,8 @@ def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, sce
     assert page.driver.execute_script("return [window.innerWidth, window.innerHeight];") == [1280, 720]
     until(lambda: page.driver.execute_script("return document.querySelectorAll('.js-plotly-plot').length;") > 0
           or path in ("/", "/topology", "/schedules"), 30)
+    widths = page.driver.execute_script("const d = document.documentElement; return [d.scrollWidth, d.clientWidth];")
+    assert widths[0] <= widths[1], f"the page is {widths[0]} px wide in a {widths[1]} px window: it scrolls sideways"
     problems = page_problems(page.driver)
     save(page, name)
     assert problems == [], "\n".join(problems)

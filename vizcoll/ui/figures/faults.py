@@ -35,6 +35,14 @@ def _worker_pos(procs: int) -> dict[int, tuple[float, float]]:
     return {r: (float(np.cos(a)), float(np.sin(a))) for r, a in enumerate(angle)}
 
 
+def _outward(x: float, y: float) -> str:
+    """A caption's place beside a worker of the circle, away from its centre (above the top ones, left of the
+    left ones...), so that neighbours' captions stand apart as the circle's points do."""
+    vertical = "top" if y > 0.38 else "bottom" if y < -0.38 else "middle"
+    horizontal = "right" if x > 0.38 else "left" if x < -0.38 else "center"
+    return f"{vertical} {horizontal}"
+
+
 def tasks_so_far(timeline: Timeline, step: int, tasks: list[dict]) -> list[dict]:
     """The tasks the master has formed up to ``step`` (the engine lists them in formation order)."""
     formed = sum(1 for k in range(step + 1) for e in timeline.active_at(k) if e.kind == "task")
@@ -113,9 +121,10 @@ def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) 
     for value, ranks in by_state.items():
         fig.add_trace(go.Scatter(
             x=[pos[r][0] for r in ranks], y=[pos[r][1] for r in ranks], mode="markers+text", name=value,
-            text=[f"w{r}{' (root)' if r == root else ''}" for r in ranks],
-            textposition=["top center" if pos[r][1] >= 0 else "bottom center" for r in ranks],
-            customdata=ranks, hovertext=[f"w{r}: {value} — click to kill w{r} now" for r in ranks],
+            text=[f"<b>w{r}</b>" if r == root else f"w{r}" for r in ranks],  # the root: bold, ringed
+            textposition=[_outward(*pos[r]) for r in ranks],
+            customdata=ranks, hovertext=[f"w{r}{' (root)' * (r == root)}: {value} — click to kill w{r} now"
+                                         for r in ranks],
             hoverinfo="text", marker={"size": 30, "color": STATE_COLOURS.get(value, "#7f7f7f"),
                                       "symbol": "x" if value == "failed" else "circle",
                                       "line": {"width": 2 if r == root else 1, "color": "#333"}}))
