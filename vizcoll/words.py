@@ -10,6 +10,7 @@ __all__ = ["noun", "plural"]
 
 _ES_ENDINGS = ("ch", "sh", "s", "x", "z")
 _VOWELS = "aeiou"
+_IRREGULAR = {"child": "children", "leaf": "leaves", "vertex": "vertices"}
 
 
 def noun(count: int, word: str) -> str:
@@ -19,9 +20,14 @@ def noun(count: int, word: str) -> str:
     ('switch', 'switches', 'links', 'link')
     >>> noun(2, "entry"), noun(2, "key"), noun(3, "process"), noun(4, "box"), noun(5, "mesh"), noun(2, "end node")
     ('entries', 'keys', 'processes', 'boxes', 'meshes', 'end nodes')
+    >>> noun(2, "child"), noun(3, "tree vertex"), noun(0, "leaf")
+    ('children', 'tree vertices', 'leaves')
     """
     if abs(count) == 1:
         return word
+    head, _, last = word.rpartition(" ")
+    if last in _IRREGULAR:
+        return head + " " * bool(head) + _IRREGULAR[last]
     if word.endswith(_ES_ENDINGS):
         return word + "es"
     if len(word) > 1 and word.endswith("y") and word[-2] not in _VOWELS:
