@@ -62,6 +62,7 @@ from vizcoll.topology.generators import from_spec
 from vizcoll.topology.layout import edited_positions
 from vizcoll.topology.layout import positions as layout_positions
 from vizcoll.topology.model import ENDPOINT, LINK_LABEL, Topology
+from vizcoll.words import plural
 
 __all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "MAX_TABLES_CHARS", "WORLD",
            "Scenario", "apply_edit"]
@@ -172,7 +173,7 @@ class Scenario:
     def title(self) -> str:
         """The fabric's name for people: the spec, or the uploaded file's name (+ edits)."""
         base = self.name if self.ref else self.spec
-        return base + (f" + {len(self.edits)} edit{'s' * (len(self.edits) > 1)}" if self.edits else "")
+        return base + (f" + {plural(len(self.edits), 'edit')}" if self.edits else "")
 
     def fabric(self) -> Topology:
         """The fabric without breaks: the source with every edit replayed in order."""

@@ -7,7 +7,8 @@ ENGINE = ["vizcoll.topology", "vizcoll.topology.generators", "vizcoll.topology.l
           "vizcoll.sim", "vizcoll.comm", "vizcoll.cli", "vizcoll.topology.io", "vizcoll.topology.hops",
           "vizcoll.multicast", "vizcoll.multicast.groups", "vizcoll.trees.cost", "vizcoll.trees.typeone",
           "vizcoll.trees.metrics", "vizcoll.trees.typetwo", "vizcoll.trees.entries", "vizcoll.trees.aggregation",
-          "vizcoll.barrier", "vizcoll.treft", "vizcoll.reduction", "vizcoll.erasure", "vizcoll.commands"]
+          "vizcoll.barrier", "vizcoll.treft", "vizcoll.reduction", "vizcoll.erasure", "vizcoll.commands",
+          "vizcoll.words"]
 
 
 def test_engine_does_not_import_dash_or_plotly():

@@ -60,6 +60,10 @@ def test_one_blank_figure():
     assert blank_figure().layout.height == 320
     long = blank_figure("Computed in the background: see the progress bar at the top of the page, then wait.")
     assert "<br>" in long.layout.annotations[0].text  # wrapped to fit half a page
+    # the page's text joins the lines as they are: each break keeps its space ("see the message above", not
+    # "see the messageabove")
+    message = "No multicast group to route: see the message above."
+    assert blank_figure(message).layout.annotations[0].text.replace("<br>", "") == message
 
 
 def test_a_job_process_runs_below_the_web_workers_priority(tmp_path):

@@ -21,9 +21,10 @@ from vizcoll.topology import io as topo_io
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.components.player import player_timeline
-from vizcoll.ui.figures.efi import BROKEN
+from vizcoll.ui.figures.efi import BROKEN, link_value_figure
 from vizcoll.ui.models import multicast as model
 from vizcoll.ui.pages import multicast as page
+from vizcoll.ui.views.multicast import fabric_line
 
 ALGO_A, ALGO_B, PART, GROUP = (f"{page.MC_ALGO_A}.value", f"{page.MC_ALGO_B}.value", f"{page.MC_PART}.value",
                                f"{page.MC_GROUP}.value")
@@ -195,6 +196,15 @@ def test_the_controls_follow_the_store_without_echoing():
     # after a preset replaced the scenario, the controls take its values
     _, a, b, _, part, groups, group, *_ = page.controls(teaching().to_dict(), "sssp", "fulb", "group:3", 2)
     assert (a, b, part, group) == ("minhop-new", no_update, "whole", None) and len(groups) == 24
+
+
+
+def test_the_fabric_line_counts_one_switch_in_the_singular():
+    s = Scenario(spec="mesh:1x1")  # one switch, one end node, one link
+    assert fabric_line(s, topology_of(s), [[1]]) == ("The scenario's fabric: mesh:1x1 (1 switch, 1 end node, 1 link, "
+                                                     "0 broken). 1 communicator → one multicast group each.")
+    legend = [t.name for t in link_value_figure(topology_of(s), np.zeros(1), "one link").data if t.name]
+    assert "EFI 0 (1 link)" in legend
 
 
 # ------------------------------------------------------------------ the preset replaces the shared scenario

@@ -347,6 +347,15 @@ def test_big_trees_are_drawn_in_part():
     assert pos[0] == (1.5, 0) and pos[3] == (0.0, 2) and pos[6] == (3.0, 2)
 
 
+
+def test_the_tree_edges_are_counted_with_thousands_separators_and_in_the_singular_for_one():
+    """The issue saw "1354 of the 1355 tree edges" next to "1,356 processes"."""
+    many = views.type_one_info({"metrics": {"cross_group": {"switch": 1354}}, "crossing": []}, {"nprocs": 1356}, None)
+    assert "1,354 of the 1,355 tree edges join processes on different leaf switches" in many
+    one = views.type_one_info({"metrics": {"cross_group": {"switch": 1}}, "crossing": []}, {"nprocs": 2}, None)
+    assert "1 of the 1 tree edge joins processes on different leaf switches" in one
+
+
 # ------------------------------------------------------------------ type II
 def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     small = Scenario(spec="fat-tree:radix=4,levels=2")
@@ -360,7 +369,7 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     # one colour scale for both (the larger maximum): the same colour is the same number of packets
     assert [[t.marker.cmax for t in f.data if t.marker and t.marker.showscale] for f in (physical, cheap)] == [[2], [2]]
     assert "switch with an entry (2)" in [t.name for t in cheap.data]
-    assert "needs 2 switches: 1 aggregation-tree entries saved" in info[1].children
+    assert "needs 2 switches: 1 aggregation-tree entry saved" in info[1].children
     d = DEFAULT_SCENARIO
     physical, cheap, _ = page.render_type_two(plan_of(d), d.to_dict())  # the default: 13 switches in T, 5 in A
     assert physical.layout.title.text.startswith("Physical tree T: 13 switches")

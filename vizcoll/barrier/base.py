@@ -25,6 +25,7 @@ from vizcoll.errors import SpecError
 from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import Timeline, sort_events
 from vizcoll.topology.model import Topology
+from vizcoll.words import plural
 
 __all__ = ["TREE_ON", "JUDGES", "LEGEND", "BarrierViolation", "SimParams", "BarrierRun", "children_of"]
 
@@ -88,11 +89,6 @@ def children_of(parent: dict[int, int]) -> dict[int, list[int]]:
         if parent[u] >= 0:
             kids[parent[u]].append(u)
     return kids
-
-
-def plural(k: int, word: str) -> str:
-    """``"1 barrier"``, ``"3 barriers"``."""
-    return f"{k} {word}{'s' * (k != 1)}"
 
 
 class BarrierRun:
@@ -179,7 +175,7 @@ class BarrierRun:
         """``u`` leaves its current barrier (checked: every processor must have entered it)."""
         b = self.cur[u]
         self.require(self.entered[b] == self.n, f"{self.names[u]} leaves barrier {b + 1} at t={t:.6f} while only "
-                                                f"{self.entered[b]} of {self.n} processors entered it")
+                                                f"{self.entered[b]:,} of {self.n:,} processors entered it")
         self.left[b] += 1
         last = b + 1 == self.p.barriers
         self.phase[u] = "done" if last else "compute"
@@ -222,7 +218,7 @@ class BarrierRun:
             return None
         b = next(i for i in range(self.p.barriers) if self.left[i] < self.n)
         dead = self.net.dead
-        text = f"barrier {b + 1} never completed ({self.n - self.left[b]} of {self.n} processors stuck)"
+        text = f"barrier {b + 1} never completed ({self.n - self.left[b]:,} of {self.n:,} processors stuck)"
         if dead:
             shown = ", ".join(f"{self.describe(m)} {self.names[m.src]} → {self.names[m.dst]}" for m in dead[:3])
             more = f" and {len(dead) - 3} more" if len(dead) > 3 else ""
@@ -230,7 +226,7 @@ class BarrierRun:
         comps = self.grid.components()
         if len(comps) > 1:
             cut = sum(len(c) for c in comps[1:])
-            text += f"; the broken links cut the network into {len(comps)} parts ({cut} processors cut off)"
+            text += f"; the broken links cut the network into {len(comps)} parts ({plural(cut, 'processor')} cut off)"
         return text
 
     def figures(self) -> dict:
@@ -268,7 +264,7 @@ class BarrierRun:
         """The recorded events as a :class:`Timeline` (empty when recording is off)."""
         p = self.p
         return Timeline(
-            title=f"{self.title}: {p.barriers} barriers on {self.n} processors",
+            title=f"{self.title}: {plural(p.barriers, 'barrier')} on {plural(self.n, 'processor')}",
             intro=(f"Every processor runs the test program: {plural(p.barriers, 'barrier')} with "
                    f"{p.compute:g} s of work between two of them. {self.title}."),
             initial_state=self.initial_state(),

@@ -28,6 +28,7 @@ from vizcoll.barrier.algorithms import ALGOS, TREE_ON, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.errors import SpecError
 from vizcoll.topology.generators import mesh
+from vizcoll.words import plural
 
 __all__ = ["SIZES", "RATES", "sweep", "column_names", "format_table"]
 
@@ -181,7 +182,7 @@ def format_table(result: dict, key: str = "sync_ms") -> str:
     cols = result["columns"]
     widths = [max(8, len(c) + 1) for c in cols]
     head = f"{'size':>5} {'rate':>5} {'broken':>6} " + "".join(f"{c:>{w}}" for c, w in zip(cols, widths, strict=True))
-    lines = [f"{key} (mean over {result['params']['seeds']} seeds; '-' = no run completed)", head]
+    lines = [f"{key} (mean over {plural(result['params']['seeds'], 'seed')}; '-' = no run completed)", head]
     for r in result["rows"]:
         cells = []
         for c, w in zip(cols, widths, strict=True):

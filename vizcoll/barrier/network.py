@@ -35,6 +35,7 @@ from vizcoll.errors import SpecError
 from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import Event
 from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.words import plural
 
 __all__ = [
     "ROUTINGS",
@@ -179,7 +180,7 @@ class Network:
             where = names[msg.route.nodes[-1]]
             self.rec.add(t, "drop", msg.route.nodes[-1], msg.dst, [], (
                 f"{self.describe(msg)} {names[msg.src]} → {names[msg.dst]} is stuck at {where} after "
-                f"{msg.hops} hops: {msg.route.reason} (dead end, the message is dropped)"))
+                f"{plural(msg.hops, 'hop')}: {msg.route.reason} (dead end, the message is dropped)"))
         self._drop(t, msg)
 
     @property

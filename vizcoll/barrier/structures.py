@@ -53,6 +53,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vizcoll.errors import SpecError, VizcollError
+from vizcoll.words import plural
 
 __all__ = [
     "STRUCTURES",
@@ -302,7 +303,7 @@ class GreedyDeadEnd(VizcollError):
     def __init__(self, route: Route):
         self.route = route
         super().__init__(f"greedy routing from {route.path[0]} to {route.dst} fails: {route.reason} "
-                         f"at {route.path[-1]} after {len(route.path) - 1} hops")
+                         f"at {route.path[-1]} after {plural(len(route.path) - 1, 'hop')}")
 
 
 @dataclass(frozen=True)

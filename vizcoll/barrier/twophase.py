@@ -9,8 +9,9 @@ gives those hooks for a tree that does not change between barriers.
 
 from __future__ import annotations
 
-from vizcoll.barrier.base import BarrierRun, plural
+from vizcoll.barrier.base import BarrierRun
 from vizcoll.barrier.network import Message
+from vizcoll.words import plural
 
 __all__ = ["TwoPhase", "FixedTree"]
 

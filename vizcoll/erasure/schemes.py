@@ -18,6 +18,7 @@ from vizcoll.erasure.bounds import fewest_helpers, fits
 from vizcoll.erasure.codes import Code, placement_of
 from vizcoll.erasure.gf import gf_in_span, gf_nullspace, gf_rank, gf_rref
 from vizcoll.erasure.tolerance import survives
+from vizcoll.words import plural
 
 __all__ = ["Scheme", "build_scheme", "construct", "options", "pattern_ok"]
 
@@ -59,9 +60,9 @@ class Scheme:
                 how = f"own check with {what} of DC {', DC '.join(map(str, o['helpers']))}"
             else:
                 how = "served by other DCs' checks"
-            out.append(f"DC {z}: {len(blocks)} blocks, {how}")
+            out.append(f"DC {z}: {plural(len(blocks), 'block')}, {how}")
         if self.globals:
-            out.append(f"{self.globals} global check{'s' * (self.globals > 1)} over every block")
+            out.append(f"{plural(self.globals, 'global check')} over every block")
         return out
 
     def to_dict(self) -> dict:

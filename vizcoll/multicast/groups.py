@@ -79,6 +79,7 @@ from vizcoll.multicast.group_states import (
 )
 from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import MAX_EVENTS, Event, Timeline
+from vizcoll.words import plural
 
 __all__ = ["ABSENT", "RECEIVING_JOIN", "COMPUTING_ROUTES", "READY", "RECEIVING_LEAVE", "DESTROYING", "DELETED",
            "GROUP_STATES", "GROUP_EVENTS", "PROCESS_STATES", "TRANSITIONS", "LEGEND", "MAX_MEMBERS", "next_state",
@@ -300,11 +301,12 @@ class _Group:
         entities["group"] = {"node": self.sm}
         where = f" on {self.sm_host}" if self.sm_host else ""
         return Timeline(
-            title=f"Multicast group join/leave: {n} member{'s' * (n != 1)}",
-            intro=(f"{n} processes join one multicast group managed by the subnet manager (SM){where}. Each sends "
-                   f"SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the routes only once all "
-                   f"{n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every {self.poll_interval:g} "
-                   f"and multicasts 'ready' when the group is Ready. Leaving does not recompute routes."),
+            title=f"Multicast group join/leave: {plural(n, 'member')}",
+            intro=(f"{plural(n, 'process')} join{'s' * (n == 1)} one multicast group managed by the subnet manager "
+                   f"(SM){where}. Each sends SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the "
+                   f"routes only once all {n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every "
+                   f"{self.poll_interval:g} and multicasts 'ready' when the group is Ready. Leaving does not "
+                   "recompute routes."),
             initial_state={"group": ABSENT, **{f"p{i}": "idle" for i in range(n)}}, events=self.events,
             entities=entities, legend=dict(LEGEND), summary=self.summary())
 
@@ -422,7 +424,7 @@ def _multicast_ready(g: _Group) -> None:
     """Process 0 read Ready: it multicasts 'ready' to the other members (part of ``poll_reply``)."""
     n, p0 = g.n, g.who(0)
     g.p0["done"] = True
-    g.emit("note", f"{p0} sees {READY} and multicasts 'ready' to the other {n - 1} members"
+    g.emit("note", f"{p0} sees {READY} and multicasts 'ready' to the other {plural(n - 1, 'member')}"
            if n > 1 else f"{p0} sees {READY}: the group is built")
     g.emit("deliver", f"{p0} learns the group is {READY}", g.sm, g.nodes[0], **g.set_p(0, "ready"))
     g.after(float(g.use_t[0]), "send_leave", 0)

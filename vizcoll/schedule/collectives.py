@@ -44,6 +44,7 @@ from vizcoll.reduction.static import schedule as static_schedule
 from vizcoll.schedule.model import Schedule
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import vertex_ranks
+from vizcoll.words import plural
 
 __all__ = ["BARRIERS", "TREE_OPS", "MAX_RANKS", "barrier", "tree_collective", "static_reduction"]
 
@@ -71,7 +72,7 @@ def barrier(algo: str, P: int, size: int = 1, block: int = 4) -> Schedule:
     if algo not in BARRIERS:
         raise SpecError(f"unknown barrier {algo!r}; choose one of {', '.join(BARRIERS)} (DLCT needs a grid: "
                         "export it from a grid run, goal barrier --size ...)")
-    s = Schedule(_ranks(P), name=f"{algo} barrier, {P} ranks")
+    s = Schedule(_ranks(P), name=f"{algo} barrier, {plural(P, 'rank')}")
     _size(size)
     if algo == "dissemination":
         _dissemination(s, list(range(P)), size, {r: [] for r in range(P)})
@@ -172,7 +173,7 @@ def tree_collective(tree: Tree, op: str, size: int = 8) -> Schedule:
         raise SpecError(f"unknown tree operation {op!r}; choose one of {', '.join(TREE_OPS)}")
     _size(size)
     ranks = vertex_ranks(tree)
-    s = Schedule(_ranks(max(ranks) + 1), name=f"{op} along a {tree.kind or 'tree'}, {tree.size} ranks")
+    s = Schedule(_ranks(max(ranks) + 1), name=f"{op} along a {tree.kind or 'tree'}, {plural(tree.size, 'rank')}")
     order = _top_down(tree)
     last: dict[int, list[int]] = {v: [] for v in order}
     if op in ("reduce", "allreduce"):
@@ -204,7 +205,7 @@ def static_reduction(algo: str, P: int, size: int, root: int = 0) -> Schedule:
     if algo not in STATIC_ALGOS:
         raise SpecError(f"unknown reduction {algo!r}; choose one of {', '.join(STATIC_ALGOS)}")
     plan = static_schedule(algo, _ranks(P), root)
-    s = Schedule(P, name=f"{algo} reduction of {_size(size)} bytes, {P} ranks, root {root}")
+    s = Schedule(P, name=f"{algo} reduction of {plural(_size(size), 'byte')}, {plural(P, 'rank')}, root {root}")
     before: dict[int, list[int]] = {r: [] for r in range(P)}
     for rnd in plan.rounds:
         now: dict[int, list[int]] = {r: [] for r in range(P)}

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 
 from vizcoll.errors import VizcollError
 from vizcoll.schedule.model import ANY, MAX_OPS, Op, Schedule
+from vizcoll.words import noun
 
 __all__ = ["MAX_GOAL_BYTES", "Problem", "Parsed", "GoalError", "dumps", "parse", "loads"]
 
@@ -320,7 +321,7 @@ class _Reader:
         absent = [r for r in range(self.num_ranks) if r not in self.blocks]
         if absent:
             shown = ", ".join(map(str, absent[:8])) + (" ..." if len(absent) > 8 else "")
-            self.problem(0, "error", f"no block for rank{'s' * (len(absent) > 1)} {shown} (LogGOPSim fails badly)")
+            self.problem(0, "error", f"no block for {noun(len(absent), 'rank')} {shown} (LogGOPSim fails badly)")
         schedule = Schedule(self.num_ranks)
         for rank, (ops, requires, irequires) in self.blocks.items():
             if rank < self.num_ranks:

@@ -57,6 +57,7 @@ from vizcoll.sim.timeline import Event, Timeline
 from vizcoll.topology.hops import MinHopTable
 from vizcoll.topology.model import Topology
 from vizcoll.trees.metrics import Router
+from vizcoll.words import plural
 
 __all__ = ["LEGEND", "SHOWN", "loggp_timeline", "messages"]
 
@@ -131,7 +132,7 @@ def loggp_timeline(schedule: Schedule, result: LogGPResult, rank_nodes: Sequence
         a, b = nodes[m["src"]], nodes[m["dst"]]
         unrouted += route is None
         links = [int(topo.link_id[row]) for row in route or []]
-        where = "same node" if a == b else (f"{len(links)} link{'s' * (len(links) != 1)}" if route is not None
+        where = "same node" if a == b else (plural(len(links), "link") if route is not None
                                             else "no live route")
         handled = f", handled at {m['handled']:,}" if m["handled"] is not None else ", never handled"
         events.append(Event(m["sent"], "send", a, b, links,
@@ -150,9 +151,10 @@ def loggp_timeline(schedule: Schedule, result: LogGPResult, rank_nodes: Sequence
                if len(step["sends"]) + step["handled"] + step["finished"] > SHOWN]
     events.sort(key=lambda e: (e.t, e.kind != "note"))
     return Timeline(
-        title=schedule.name or f"LogGP run of {P:,} ranks",
-        intro=(f"{P:,} ranks, {schedule.messages():,} messages. Each message is drawn on the min-hop route between "
-               f"its ranks' nodes when LogGP starts its send; makespan {result.makespan:,} at rank {result.host}."),
+        title=schedule.name or f"LogGP run of {plural(P, 'rank')}",
+        intro=(f"{plural(P, 'rank')}, {plural(schedule.messages(), 'message')}. Each message is drawn on the "
+               f"min-hop route between its ranks' nodes when LogGP starts its send; "
+               f"makespan {result.makespan:,} at rank {result.host}."),
         initial_state={f"r{r}": "waiting" for r in range(P)},
         events=events,
         entities={f"r{r}": {"node": node, "rank": r} for r, node in enumerate(nodes)},
@@ -168,14 +170,11 @@ def _summary(t: int, step: dict) -> str:
     if step["sends"]:
         pairs = [f"rank {a} → rank {b}" for a, b in step["sends"][:3]]
         more = ", …" if len(step["sends"]) > 3 else ""
-        parts.append(f"{_count(len(step['sends']), 'message')} leave{'s' * (len(step['sends']) == 1)} "
+        parts.append(f"{plural(len(step['sends']), 'message')} leave{'s' * (len(step['sends']) == 1)} "
                      f"({', '.join(pairs)}{more})")
     if step["handled"]:
-        parts.append(f"{_count(step['handled'], 'message')} {'is' if step['handled'] == 1 else 'are'} handled")
+        parts.append(f"{plural(step['handled'], 'message')} {'is' if step['handled'] == 1 else 'are'} handled")
     if step["finished"]:
-        parts.append(f"{_count(step['finished'], 'rank')} finish{'es' * (step['finished'] == 1)}")
+        parts.append(f"{plural(step['finished'], 'rank')} finish{'es' * (step['finished'] == 1)}")
     return f"t = {t:,}: " + ", ".join(parts)
 
-
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}{'s' * (n != 1)}"

@@ -23,6 +23,7 @@ from vizcoll.arrays import ranges
 from vizcoll.errors import SpecError, TopologyError
 from vizcoll.sim.timeline import Event, Timeline
 from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.words import plural
 
 __all__ = ["broadcast", "broadcast_tree"]
 
@@ -110,7 +111,7 @@ def broadcast(topo: Topology, root: int | str, hop_latency: float = 1.0) -> Time
     initial[names[r]] = "root"
     return Timeline(
         title=f"Broadcast from {names[r]}",
-        intro=(f"{names[r]} broadcasts a packet to the other {n - 1} nodes along a shortest-path tree "
+        intro=(f"{names[r]} broadcasts a packet to the other {plural(n - 1, 'node')} along a shortest-path tree "
                "over live links: switches forward it, end nodes only receive it."),
         initial_state=initial,
         events=events,
@@ -156,11 +157,11 @@ def _hop_events(topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, dep
             v = int(nodes[0])
             what = f"{names[parent[v]]} sends the packet to {names[v]} over port {int(view.port[arc[v]])}"
         else:
-            who = "1 node sends" if len(senders) == 1 else f"{len(senders)} nodes send"
-            what = f"{who} the packet over {len(nodes)} links"
+            who = "1 node sends" if len(senders) == 1 else f"{len(senders):,} nodes send"
+            what = f"{who} the packet over {len(nodes):,} links"
         events.append(Event(
             t, "note",
-            label=f"Hop {h}: {what} ({so_far} of {n} nodes have it)",
+            label=f"Hop {h}: {what} ({so_far:,} of {n:,} nodes have it)",
             state_changes={names[u]: "done" for u in previous if u != r},
         ))
         events.extend(_sends(topo, r, parent, arc, view, nodes, t))
@@ -194,9 +195,9 @@ def _closing_event(topo: Topology, r: int, lost: np.ndarray, previous: list[int]
     names, n = topo.names, topo.n_nodes
     if len(lost):
         why = "links broken" if topo.broken.any() else f"no path from {names[r]}"
-        end = f"{len(lost)} node{'s' * (len(lost) > 1)} cannot be reached: {why} ({_names(topo, lost)})"
+        end = f"{plural(len(lost), 'node')} cannot be reached: {why} ({_names(topo, lost)})"
     else:
-        end = f"Broadcast complete: all {n} nodes have the packet after {hops} hop{'s' * (hops != 1)}"
+        end = f"Broadcast complete: all {n:,} nodes have the packet after {plural(hops, 'hop')}"
     changes = {names[u]: "done" for u in previous if u != r}
     changes.update({names[u]: "unreachable" for u in lost.tolist()})
     return Event((hops + 1) * hop_latency, "note", label=end, state_changes=changes)

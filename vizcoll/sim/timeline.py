@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vizcoll.errors import VizcollError
+from vizcoll.words import plural
 
 __all__ = ["SCHEMA", "KINDS", "KEY_MOMENTS", "MAX_EVENTS", "Event", "Timeline", "sort_events"]
 
@@ -264,10 +265,10 @@ class Timeline:
         notes = [e for e in events if e.kind == "note" or e.kind in KEY_MOMENTS]
         labels = list(dict.fromkeys(e.label for e in (notes or events) if e.label))
         if not labels:
-            return f"{len(events)} event{'s' * (len(events) != 1)}"
+            return plural(len(events), "event")
         text = "; ".join(labels[:limit])
         if len(labels) > limit:
-            text += f"; … and {len(labels) - limit} more"
+            text += f"; … and {len(labels) - limit:,} more"
         return text
 
     def key_moments(self) -> list[dict]:

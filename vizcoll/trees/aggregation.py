@@ -4,7 +4,8 @@ The tree is a :class:`~vizcoll.trees.tree.Tree` whose ``node[v]`` is the
 topology node of vertex ``v``: a type I tree over processes or a type II tree
 over switches and NICs. The simulation follows the cost model's vocabulary
 (the aggregation-tree paper, eq. 2): ``l`` = ``latency`` per link, ``θ`` =
-``theta`` per packet a vertex processes.
+``theta`` per packet a vertex processes. Times are in microseconds (μs), the
+cost model's unit (:mod:`vizcoll.trees.cost`); the captions say so.
 
 Rules (deterministic; randomness only through ``seed``):
 
@@ -61,6 +62,7 @@ from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.routing import FlatRoutes, Router
 from vizcoll.trees.tree import Tree
+from vizcoll.words import plural
 
 __all__ = ["OPS", "simulate_aggregation", "unicast_path"]
 
@@ -283,9 +285,10 @@ def _broken(run: _Run) -> list[dict]:
 
 def _closing_note(run: _Run, broken: list[dict], t: float) -> Event:
     shown = ", ".join(f"{b['child']} → {b['parent']}" for b in broken[:3])
-    more = f" and {len(broken) - 3} more" if len(broken) > 3 else ""
-    return Event(t, "note", label=(f"The aggregation cannot complete: {len(broken)} tree edge(s) cross broken links "
-                                   f"({shown}{more}); the root never gets every value"))
+    more = f" and {len(broken) - 3:,} more" if len(broken) > 3 else ""
+    crossing = f"{plural(len(broken), 'tree edge')} cross{'es' * (len(broken) == 1)}"
+    return Event(t, "note", label=(f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the "
+                                   "root never gets every value"))
 
 
 # ---------------------------------------------------------------- the simulation
@@ -310,9 +313,9 @@ def simulate_aggregation(topo: Topology, tree: Tree, ranks: Sequence[Sequence[in
     seed : int, optional
         None: each process contributes its rank; else seeded integers 0..99.
     latency : float
-        ``l``, time per link hop (> 0).
+        ``l``, time per link hop in μs (> 0).
     theta : float
-        ``θ``, time a vertex spends on each packet it receives (>= 0).
+        ``θ``, time in μs a vertex spends on each packet it receives (>= 0).
     table : MinHopTable, optional
         ``min_hops(topo)`` if already built.
     title : str
@@ -410,7 +413,7 @@ def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> fl
         f"{run.name(0)} has the result {result} (expected {expected}) and sends it down the tree"),
         state_changes={run.name(0): f"result={result}"}))
     done = _down(run, result, ready)
-    run.events.append(Event(done, "note", label=f"Every vertex has the result {result} at t={done:g}"))
+    run.events.append(Event(done, "note", label=f"Every vertex has the result {result} at t = {done:g} μs"))
     return done
 
 
@@ -426,13 +429,17 @@ def _timeline(run: _Run, ranks: list[list[int]], own: list, title: str, summary:
     for v in range(tree.size):
         if tree.children[v] and own[v] is not None:
             initial[run.name(v)] = f"value={own[v]}"
-    start = Event(0.0, "note", label=f"The {sum(1 for k in tree.children if not k)} leaves send their values up")
+    leaves = sum(1 for k in tree.children if not k)
+    sends = "sends its value" if leaves == 1 else "send their values"
+    start = Event(0.0, "note", label=f"The {plural(leaves, 'leaf')} {sends} up")
     kind = tree.kind or "aggregation tree"
+    procs, edges = sum(map(len, ranks)), tree.size - 1
+    each = "The one process" if procs == 1 else f"Each of the {procs:,} processes"
     return Timeline(
         title=title or f"Aggregation ({summary['op']}) along a {kind}",
-        intro=(f"Each of the {sum(map(len, ranks))} processes contributes a value; the {tree.size - 1} tree edges "
-               f"carry partial results up to {run.name(0)} (latency {run.latency:g} per link, "
-               f"θ={run.theta:g} per packet), then the result comes back down the same tree."),
+        intro=(f"{each} contributes a value; the {plural(edges, 'tree edge')} carr{'ies' if edges == 1 else 'y'} "
+               f"partial results up to {run.name(0)} (latency l = {run.latency:g} μs per link, θ = {run.theta:g} μs "
+               "per packet), then the result comes back down the same tree."),
         initial_state=initial,
         events=sort_events([start, *run.events]),  # times were rounded by _tidy
         entities={run.name(v): {"node": int(tree.node[v]), "vertex": v} for v in range(tree.size)},

@@ -20,6 +20,7 @@ from vizcoll.treft.network import CostModel, Network
 from vizcoll.treft.program import KernelCall, Program, Write, execute
 from vizcoll.treft.records import BLOCKED, INITIAL, Fault, Msg, Recorder, Vote, short
 from vizcoll.treft.sections import Section
+from vizcoll.words import plural
 
 __all__ = ["Replica", "RunState"]
 
@@ -108,7 +109,7 @@ class RunState:
             if not self.rec.enabled:
                 return
             items = queue.pending
-            text = "empty" if not items else f"queue: {len(items)} item{'s' * (len(items) != 1)}: " + ", ".join(
+            text = "empty" if not items else f"queue: {plural(len(items), 'item')}: " + ", ".join(
                 str(m) for m in items[:3]) + (" …" if len(items) > 3 else "")
             self.rec.emit("state", "", {rep.key(name): text})
         return changed

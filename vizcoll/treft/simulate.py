@@ -42,6 +42,7 @@ from vizcoll.treft.program import Program, run_reference
 from vizcoll.treft.runtime import ROLES, Fault, Run
 from vizcoll.treft.sections import Section, Violation, place_sections
 from vizcoll.treft.workflows import workflow
+from vizcoll.words import plural
 
 __all__ = ["REPLICAS", "parse_fault", "simulate_treft"]
 
@@ -136,7 +137,7 @@ def _intro(program: Program, variant: str, sections, faults: list[Fault]) -> str
     errors = "; ".join(f"a soft error will hit r{f.replica}'s {f.var} (the output of {f.kernel})" for f in faults)
     errors = errors[:1].upper() + errors[1:]
     return (f"Three replicas r0, r1, r2 of {program.name} run side by side ({VARIANT_TEXT[variant]}; "
-            f"{len(sections)} fault-tolerant section{'s' * (len(sections) != 1)}). At the end of each section "
+            f"{plural(len(sections), 'fault-tolerant section')}). At the end of each section "
             "they exchange the data that leaves it and vote 2-of-3. " + (errors + "." if errors else
                                                                       "No error is injected."))
 

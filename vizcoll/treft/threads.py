@@ -13,6 +13,7 @@ from vizcoll.treft.program import KernelCall, Serial, Write, execute
 from vizcoll.treft.records import BLOCKED, Msg, short
 from vizcoll.treft.replica import Replica
 from vizcoll.treft.sections import Section
+from vizcoll.words import plural
 
 __all__ = ["Threads"]
 
@@ -42,7 +43,7 @@ class Threads(Checks):
         rep.monitors[sec.index] = self.engine.start(self._monitor(rep, sec))
         self.rec.op(1, rep.r, f"r{rep.r} reaches the start sync point of section {sec.index}: its executor creates "
                               f"a fault-tolerant monitor thread and gives it the section's index "
-                              f"({len(sec.kernels)} kernel{'s' * (len(sec.kernels) != 1)}, live: "
+                              f"({plural(len(sec.kernels), 'kernel')}, live: "
                               f"{short(sec.live) or 'none'})", section=sec.index,
                     changes={rep.key("executor"): f"creating the monitor of section {sec.index}"})
         yield self.engine.timeout(self.cost.thread_op)

@@ -199,7 +199,7 @@ def test_a_cut_off_participant_is_a_dead_end_not_a_loop(algo):
     timeline, fig = run_barriers(topo, algo, participants=ends(topo))
     assert fig["time"] is None and not fig["completed"] and fig["dead_ends"] > 0
     assert fig["failure"].startswith("barrier 1 never completed")
-    assert "hit dead ends" in fig["failure"] and "cut the network into 2 parts (1 processors cut off)" in fig["failure"]
+    assert "hit dead ends" in fig["failure"] and "cut the network into 2 parts (1 processor cut off)" in fig["failure"]
     drops = [e for e in timeline.events if e.kind == "drop"]
     assert drops and all("unreachable" in e.label and e.path_links == [] for e in drops)
     assert "h3" in {topo.names[e.src] for e in drops} | {topo.names[e.dst] for e in drops}

@@ -197,3 +197,15 @@ def test_unmapped_tree_is_refused():
     topo = from_spec("fat-tree:radix=4,levels=2")
     with pytest.raises(SpecError, match="not mapped"):
         simulate_aggregation(topo, Tree.from_children([[1], []]))
+
+
+def test_the_captions_count_in_words_and_give_times_in_microseconds():
+    """The cost model's unit (μs) on the last caption (a GIF's last frame said "t=9.5"); counted words agree."""
+    topo = from_spec("fat-tree:radix=4,levels=2")
+    tree = Tree.from_children([[1, 2, 3], [], [], []], node=[topo.index(h) for h in ("h0", "h1", "h2", "h3")])
+    tl = simulate_aggregation(topo, tree, latency=1.0, theta=0.5)
+    assert tl.caption(tl.n_steps - 1) == "Every vertex has the result 6 at t = 9.5 μs"
+    assert tl.intro.startswith("Each of the 4 processes contributes a value; the 3 tree edges carry partial results")
+    assert "(latency l = 1 μs per link, θ = 0.5 μs per packet)" in tl.intro
+    pair = simulate_aggregation(topo, Tree.from_children([[1], []], node=[topo.index("h0"), topo.index("h1")]))
+    assert "the 1 tree edge carries" in pair.intro and pair.caption(0) == "The 1 leaf sends its value up"

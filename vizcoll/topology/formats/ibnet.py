@@ -35,7 +35,7 @@ where it has none.
 (['s', 'h'], 1)
 >>> print(write(topo, "ibsim"))  # doctest: +NORMALIZE_WHITESPACE
 # ibsim net file: written by vizcoll
-# 2 nodes, 1 links (broken links are written as present)
+# 2 nodes, 1 link (broken links are written as present)
 <BLANKLINE>
 switchguid=0x0002c90000000100
 Switch 8 "s"
@@ -59,6 +59,7 @@ from vizcoll.errors import FileFormatError, TopologyError
 from vizcoll.topology import model
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 from vizcoll.topology.names import guid_id, readable_names
+from vizcoll.words import plural
 
 __all__ = ["GUID_BASE", "MAX_PORTS", "read", "write"]
 
@@ -369,7 +370,8 @@ def write(topo: Topology, fmt: str) -> str:
     title = "Topology file" if fmt == "ibnetdiscover" else "ibsim net file"
     generator = " ".join(str(topo.meta.get("generator", "")).split())
     out = [f"# {title}: written by vizcoll" + (f" from {generator}" if generator else ""),
-           f"# {topo.n_nodes} nodes, {topo.n_links} links (broken links are written as present)", ""]
+           f"# {plural(topo.n_nodes, 'node')}, {plural(topo.n_links, 'link')} (broken links are written as "
+           "present)", ""]
     for u in range(topo.n_nodes):
         out += _stanza(topo, u, guids, ids, descs, fmt)
         for k in range(view.indptr[u], view.indptr[u + 1]):

@@ -24,6 +24,7 @@ from vizcoll.ui.export.animation import FORMATS, SIZES, export_animation, read_o
 from vizcoll.ui.export.animations import animation_of
 from vizcoll.ui.export.catalog import pack_file
 from vizcoll.ui.limits import EXPORT_MAX_FPS, EXPORT_MIN_FPS
+from vizcoll.words import plural
 
 __all__ = ["animation_export", "register_animation_export", "figure_pack", "register_figure_pack",
            "animation_job", "pack_job"]
@@ -80,12 +81,13 @@ def animation_job(set_progress, page: str, player: str | None, fmt, first, last,
         animation = animation_of(page, scenario, player, extra)
         options = read_options(fmt, first, last, fps, size, animation.timeline.n_steps + 1)
         total = len(options.positions)
-        set_progress((0, total, f"Rendering {total} frames…"))
-        out = export_animation(animation, options, lambda done, n: set_progress((done, n, f"{done} of {n} frames")))
+        set_progress((0, total, f"Rendering {plural(total, 'frame')}…"))
+        out = export_animation(animation, options,
+                               lambda done, n: set_progress((done, n, f"{done:,} of {plural(n, 'frame')}")))
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     return (dcc.send_bytes(out["content"], out["filename"], type=out["mime"]),
-            f"{out['filename']}: {out['frames']} frames (steps {options.first} to {options.last}), "
+            f"{out['filename']}: {plural(out['frames'], 'frame')} (steps {options.first} to {options.last}), "
             f"{len(out['content']) / 1e6:.1f} MB.")
 
 

@@ -28,6 +28,7 @@ from vizcoll.ui.calls import SCENARIO, checked, topology_of
 from vizcoll.ui.export.render import RENDER_TIMEOUT_S, render
 from vizcoll.ui.figures.topology import SMALL_LIMIT, fabric_drawing
 from vizcoll.ui.models.parts import FabricView, drawn_view
+from vizcoll.words import plural
 
 __all__ = ["field", "section", "panel", "graph_config", "graph", "message_box", "status_box", "info",
            "number_input", "dropdown", "download_button", "job_bar", "image_download", "register_image_download",
@@ -148,7 +149,7 @@ def drawn_figure(page: str, scenario: Scenario) -> tuple[go.Figure | None, str]:
         return None, ""
     topo = topology_of(scenario)
     what = "the fabric's overview" if view.overview is not None else f"{view.name} alone"
-    return fabric_drawing(view, topo)[1], f"{what} ({topo.n_nodes:,} nodes)"
+    return fabric_drawing(view, topo)[1], f"{what} ({plural(topo.n_nodes, 'node')})"
 
 
 def image_request(fmt: str, data, order_now, page: str, filename: str) -> tuple:

@@ -22,6 +22,7 @@ from vizcoll.ui.figures.captions import fitted_captions
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.style import FULL, styled
 from vizcoll.ui.figures.topology import edge_id, links_selector
+from vizcoll.words import plural
 
 __all__ = [
     "SPACING",
@@ -203,9 +204,9 @@ def overview_figure(topo: Topology, part: Blocks, processes: list[int]) -> go.Fi
     barrier's ``processes`` ringed."""
     held = np.unique(part.of[np.asarray(processes, dtype=np.int64)]) if len(processes) else []
     s = topo.summary()
-    title = (f"{s['switches']:,} switches, {s['endpoints']:,} end nodes, {s['links']:,} links in {len(part):,} "
-             f"blocks; ringed: the {len(held):,} holding the barrier's {len(processes):,} processes. Click a block "
-             "to draw its group alone")
+    title = (f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')}, {plural(s['links'], 'link')} "
+             f"in {plural(len(part), 'block')}; ringed: the {len(held):,} holding the barrier's "
+             f"{plural(len(processes), 'process')}. Click a block to draw its group alone")
     return blocks_figure(part, bundles(topo, part), title, width=FULL, animated=True, selected=held)
 
 
@@ -298,7 +299,7 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
         xaxis = {"title": {"text": "grid side (N = side²)"}, "tickvals": xs}
     seeds = p.get("seeds", 1)
     fig.update_layout(
-        title={"text": f"{title} ({seeds} seed{'s' * (seeds != 1)}, {p.get('neighbors', 8)} neighbors)"},
+        title={"text": f"{title} ({plural(seeds, 'seed')}, {plural(p.get('neighbors', 8), 'neighbor')})"},
         height=400, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "b": 10},
         xaxis={**xaxis, "gridcolor": "#eef2f7"},
         yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",

@@ -28,6 +28,7 @@ import plotly.graph_objects as go
 from vizcoll.arrays import unique
 from vizcoll.topology.blocks import Blocks
 from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
+from vizcoll.words import plural
 
 __all__ = ["blocks_figure", "add_animation_layers", "animation_frame", "MAX_TICKS"]
 
@@ -43,7 +44,7 @@ def _bundle_text(part: Blocks, bundle: dict, i: int, label: str | None) -> str:
     cables each with its own value (``bundle["cables"]``, hottest first; the others counted): over parallel
     cables the hover names the hot one, never only the value of the cable drawn on top."""
     a, b, links = int(bundle["a"][i]), int(bundle["b"][i]), int(bundle["links"][i])
-    text = f"{part.names[a]} – {part.names[b]}: {links:,} link{'s' if links != 1 else ''}"
+    text = f"{part.names[a]} – {part.names[b]}: {plural(links, 'link')}"
     if label:
         text += f"<br>max {label} {bundle['max'][i]:g}, mean {bundle['mean'][i]:.2f}"
     if bundle["broken"][i]:
@@ -116,8 +117,8 @@ def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) 
             marker={"symbol": symbol, "size": 5 + 1.5 * np.log2(part.count[sel] + 1), "color": colour,
                     "line": {"width": [3 if int(b) in selected else 0 for b in sel], "color": "#1f3a5f"}},
             customdata=[f"group:{int(part.group[b])}" if part.group[b] >= 0 else "" for b in sel],
-            text=[f"{part.names[b]}: {_counted(int(part.count[b]), 'switch' if switches else 'end node')}"
-                  + (f", {inside[b]:,} links inside" if inside[b] else "")
+            text=[f"{part.names[b]}: {plural(int(part.count[b]), 'switch' if switches else 'end node')}"
+                  + (f", {plural(int(inside[b]), 'link')} inside" if inside[b] else "")
                   + ("<br><i>click: draw it alone</i>" if part.group[b] >= 0 else "") for b in sel],
             hoverinfo="text"))
 
@@ -158,11 +159,6 @@ def animation_frame(figure: go.Figure, frames: dict, position: int) -> go.Figure
             trace.marker.update(size=lit_sizes(values), color=values, cmax=max(1.0, float(values.max(initial=0))))
             trace.visible = True
     return out
-
-
-def _counted(count: int, what: str) -> str:
-    """``1 switch``, ``2 switches``, ``1,356 end nodes``."""
-    return f"{count:,} {what}" + ("" if count == 1 else "es" if what.endswith("h") else "s")
 
 
 def _grid(part: Blocks) -> bool:

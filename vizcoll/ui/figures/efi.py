@@ -38,6 +38,7 @@ from vizcoll.topology.model import ENDPOINT, Topology
 from vizcoll.ui.figures.captions import node_hovers
 from vizcoll.ui.figures.labels import PLOT_HEIGHT, add_labels
 from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
+from vizcoll.words import noun, plural
 
 __all__ = ["link_value_figure", "shared_top", "efi_histogram", "groups_hover", "parallel_cables", "link_middles",
            "link_lines", "BROKEN", "GAP_PX", "BOW"]
@@ -147,12 +148,11 @@ def link_value_figure(
 ) -> go.Figure:
     """Links ``rows`` (default: all) coloured by ``values``; ``highlight`` (link rows) drawn thick on top.
 
-    Zero-valued links are drawn thin and grey so loaded links stand out; broken
-    links are dashed near-black. ``diverging`` centres the colour scale on 0 (for
-    differences between two algorithms). ``clickable`` says in each link's
-    hover text that a click breaks (or repairs) it. ``pos``: the nodes'
-    places (default :func:`~vizcoll.topology.layout.positions`). ``top``: the largest value of the colour
-    scale (default: the largest value drawn), shared by panels compared side by side (:func:`shared_top`).
+    Zero-valued links are drawn thin and grey so loaded links stand out; broken links are dashed near-black.
+    ``diverging`` centres the colour scale on 0 (for differences between two algorithms). ``clickable`` says in
+    each link's hover text that a click breaks (or repairs) it. ``pos``: the nodes' places (default
+    :func:`~vizcoll.topology.layout.positions`). ``top``: the largest value of the colour scale (default: the
+    largest value drawn), shared by panels compared side by side (:func:`shared_top`).
     """
     pos = positions(topo) if pos is None else pos
     rows = np.arange(topo.n_links) if rows is None else np.asarray(rows)
@@ -165,7 +165,7 @@ def link_value_figure(
     idle = rows[(values[rows] == 0) & ~topo.broken[rows]]
     xs, ys = link_lines(topo, pos, idle, middles)
     fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#d9d9d9", "width": 1},
-                               name=f"{label} 0 ({len(idle):,} links)", hoverinfo="skip"))
+                               name=f"{label} 0 ({plural(len(idle), 'link')})", hoverinfo="skip"))
     busy = rows[values[rows] != 0]
     edges = np.linspace(low, top, BINS + 1) if top > 0 else np.array([0.0, 1.0])
     which = np.clip(np.digitize(values[busy], edges[1:-1]), 0, len(edges) - 2)
@@ -180,8 +180,7 @@ def link_value_figure(
     if len(broken):
         xs, ys = link_lines(topo, pos, broken, middles)
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": BROKEN, "width": 2.5, "dash": "dash"},
-                                   name=f"broken link{'s' * (len(broken) > 1)} ({len(broken):,})",
-                                   hoverinfo="skip"))
+                                   name=f"{noun(len(broken), 'broken link')} ({len(broken):,})", hoverinfo="skip"))
     if highlight is not None and len(highlight):
         xs, ys = link_lines(topo, pos, np.asarray(highlight), middles)
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#1f3a5f", "width": 5},

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from vizcoll.ui.figures.style import FULL, styled
+from vizcoll.words import noun, plural
 
 __all__ = ["KIND_COLOURS", "FAMILY_NAMES", "block_layout", "dc_figure", "repair_text", "failure_text",
            "compare_figure", "matrix_figure"]
@@ -120,7 +121,7 @@ def dc_figure(result: dict, traffic: str = "blocks", selected: int | None = None
     fig.update_layout(
         height=int(min(900, max(280, 110 + 980 * aspect))),
         plot_bgcolor="white", margin={"l": 10, "r": 10, "b": 10}, clickmode="event",
-        title={"text": f"{result['name']} on {dcs} data centre{'s' * (dcs > 1)}: click a block for its repair "
+        title={"text": f"{result['name']} on {plural(dcs, 'data centre')}: click a block for its repair "
                        "group, a DC's square to fail or restore it"},
         xaxis={"visible": False, "range": [-0.3, right]},
         yaxis={"visible": False, "range": [bottom, 0.3], "scaleanchor": "x", "scaleratio": 1},
@@ -209,9 +210,9 @@ def repair_text(result: dict, i: int, traffic: str = "blocks") -> str:
         return f"{where} cannot be rebuilt from the other blocks at all."
     local = ", ".join(f"y{j}" for j in r["local"]) or "nothing"
     remote = ", ".join(f"y{j}" for j in r["remote"]) or "nothing"
-    counted = (f"cross-DC traffic {r['cross_dc']} block{'s' * (r['cross_dc'] != 1)} (per remote block read); "
+    counted = (f"cross-DC traffic {plural(r['cross_dc'], 'block')} (per remote block read); "
                f"{a['cross_dc']} if each remote DC sends one combined block (reading "
-               f"{', '.join('y' + str(j) for j in a['remote']) or 'nothing'} in DC{'s' * (len(a['remote_dcs']) > 1)} "
+               f"{', '.join('y' + str(j) for j in a['remote']) or 'nothing'} in {noun(len(a['remote_dcs']), 'DC')} "
                f"{', '.join(map(str, a['remote_dcs'])) or '—'})")
     if traffic == "aggregated":
         counted = (f"cross-DC traffic {a['cross_dc']} (one combined block from each of DC "

@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.style import FULL, styled
 from vizcoll.ui.figures.topology import links_selector
+from vizcoll.words import plural
 
 __all__ = ["STATE_COLOURS", "SENDING", "HANDLING", "HOST", "MAX_BARS", "finish_figure", "rank_stylesheet",
            "node_states", "step_stylesheet"]
@@ -31,7 +32,8 @@ def finish_figure(finish: list[int], host: int) -> go.Figure:
     makespan = finish[host]
     if len(finish) > MAX_BARS:
         fig = go.Figure(go.Histogram(x=finish, marker={"color": STATE_COLOURS["busy"]}, nbinsx=60))
-        fig.update_layout(title=f"Finishing times of {len(finish):,} ranks (makespan {makespan:,} at host {host})",
+        fig.update_layout(title=f"Finishing times of {plural(len(finish), 'rank')} (makespan {makespan:,} at host "
+                                f"{host})",
                           xaxis_title="finishing time", yaxis_title="ranks")
     else:
         colours = [HOST if r == host else STATE_COLOURS["busy"] for r in range(len(finish))]

@@ -43,19 +43,23 @@ def title_chars(width: int, size: int = TITLE_SIZE) -> int:
     return max(int((width - 30) / (size * CHAR_WIDTH)), 20)
 
 
-def wrap(text: str, chars: int) -> str:
+def wrap(text: str, chars: int, spaced: bool = False) -> str:
     """``text`` broken into lines of at most ``chars`` characters at spaces (``<br>`` between lines; existing
-    ``<br>`` kept). A single word longer than a line stays whole.
+    ``<br>`` kept). A single word longer than a line stays whole. ``spaced``: a break keeps its space before the
+    ``<br>``, so that the words stay apart where the figure's text is read out of the page (Plotly draws each line
+    in a tspan of its own, and the page's text joins them as they are: "see the message" + "above").
 
     >>> wrap("Run time vs broken links: 16×16 grid (3 seeds, 8 neighbors)", 30)
     'Run time vs broken links:<br>16×16 grid (3 seeds, 8<br>neighbors)'
+    >>> wrap("No group to route: see the message above.", 35, spaced=True)
+    'No group to route: see the message <br>above.'
     """
     lines = []
     for paragraph in str(text).split("<br>"):
         line = ""
         for word in paragraph.split(" "):
             if line and len(line) + 1 + len(word) > chars:
-                lines.append(line)
+                lines.append(line + " " * spaced)
                 line = word
             else:
                 line = f"{line} {word}" if line else word

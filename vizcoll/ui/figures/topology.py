@@ -32,6 +32,7 @@ from vizcoll.ui.figures.efi import BOW, parallel_cables
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.style import FULL
 from vizcoll.ui.limits import DRAWN_NODES
+from vizcoll.words import plural
 
 __all__ = ["SMALL_LIMIT", "PALETTE", "canvas_layout", "edge_id", "links_selector",
            "cytoscape_elements", "base_stylesheet", "state_stylesheet", "fabric_drawing"]
@@ -196,12 +197,12 @@ def fabric_drawing(view, topo: Topology, colour_of: dict[int, int] | None = None
     (broken ones marked)."""
     if view.overview is not None:
         s = topo.summary()
-        title = (f"{s['switches']:,} switches, {s['endpoints']:,} end nodes and {s['links']:,} links, grouped: "
-                 "click a block (or choose above) to draw its group alone")
+        title = (f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')} and "
+                 f"{plural(s['links'], 'link')}, grouped: click a block (or choose above) to draw its group alone")
         return [], blocks_figure(view.overview, bundles(topo, view.overview), title, width=FULL, animated=True)
     if view.topo.n_nodes <= SMALL_LIMIT:
         index = {int(n): i for i, n in enumerate(view.kept.tolist())}
         colours = {index[n]: c for n, c in (colour_of or {}).items() if n in index}
         return cytoscape_elements(view.topo, colours, view.pos), None
-    return [], view_figure(view, topo.broken.astype(float), f"{view.name} alone: {view.topo.n_nodes:,} nodes",
+    return [], view_figure(view, topo.broken.astype(float), f"{view.name} alone: {plural(view.topo.n_nodes, 'node')}",
                            label="broken", width=FULL)

@@ -23,6 +23,7 @@ from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.efi import link_lines, link_value_figure
 from vizcoll.ui.figures.style import styled
 from vizcoll.ui.figures.topology import PALETTE
+from vizcoll.words import plural
 
 __all__ = [
     "LOGICAL_LIMIT",
@@ -116,7 +117,7 @@ def logical_tree_figure(tree: Tree, group_of: list[str], title: str, hover: Call
             fig.add_trace(_vertices(members, pos, labels, hover, small, PALETTE[i], f"{group} ({len(members)})"))
     else:
         colour = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
-        trace = _vertices(shown, pos, labels, hover, small, "#4a6fa5", f"vertices ({len(groups)} groups)")
+        trace = _vertices(shown, pos, labels, hover, small, "#4a6fa5", f"vertices ({plural(len(groups), 'group')})")
         trace.marker.color = [colour[group_of[v]] for v in shown]
         fig.add_trace(trace)
     if names is not None and small and len(shown) <= NAMED_VERTICES:
@@ -327,13 +328,13 @@ def chosen_tree_figures(built: dict, name: str, where: str, topo: Topology, cros
 
     def hover(v: int) -> str:
         return (f"rank {built['ranks'][v]} on {names[tree.node[v]]} (switch {switch[v]})<br>depth {depth[v]}, "
-                f"{len(tree.children[v])} children")
+                f"{plural(len(tree.children[v]), 'child')}")
 
-    logical = logical_tree_figure(tree, switch, f"{name} tree over {tree.size:,} processes: height {m['height']}",
-                                  hover=hover, names=[names[n] for n in tree.node])
+    heading = f"{name} tree over {plural(tree.size, 'process')}: height {m['height']}"
+    logical = logical_tree_figure(tree, switch, heading, hover=hover, names=[names[n] for n in tree.node])
     packets_hover = {lid: f"{n} of them between groups" for lid, n in built["cross_links"].items()}
     busiest = m["max_link"]
-    title = f"{name} {where}" + (f": max {busiest['packets']} packets on one link" if busiest else "")
+    title = f"{name} {where}" + (f": max {plural(busiest['packets'], 'packet')} on one link" if busiest else "")
     mapped = packets_on(view, topo, m["link_packets"], title, hover=packets_hover, overlay=cross,
                         overlay_name="switch links with packets between groups",
                         marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]},
@@ -355,8 +356,9 @@ def type_two_figures(two: dict, degree: int, topo: Topology, view,
     for which, switches, label in (("physical", two["physical_switches"], "Physical tree T"),
                                    ("tree", two["tree_switches"], f"Min-cost tree A (degree ≤ {degree})")):
         m = two["metrics"][which]
+        held = f"{plural(len(switches), 'switch')} hold{'s' * (len(switches) == 1)} an entry"
         figures.append(packets_on(
-            view, topo, m["link_packets"], f"{label}: {len(switches)} switches hold an entry, height {m['height']} "
+            view, topo, m["link_packets"], f"{label}: {held}, height {m['height']} "
                                            f"(colours 0–{top:g} packets in both)", top=top,
             marks={f"root: {topo.names[two['root']]}": [two["root"]],
                    f"switch with an entry ({len(switches)})": switches}, animated=animated and which == "tree"))

@@ -8,17 +8,13 @@ The page looks at the one shared :class:`~vizcoll.scenario.Scenario`:
   their destination, and every algorithm (DLCT included) can run. The page's
   grid presets (size up to :data:`MAX_SIDE` x :data:`MAX_SIDE`, 4 or 8
   neighbors) *replace* the scenario's fabric;
-- **on any other fabric** (fat tree, uploaded file...) the barrier's
-  processes are the end nodes of the scenario's communicator ``comm`` (every
-  end node when it has none), at most :data:`MAX_PROCESSES`; the algorithms
-  that do not need a grid run over min-hop routes avoiding the broken links
-  and are animated hop by hop on what the page draws (its ``part``, the
-  shared choice of :mod:`vizcoll.ui.models.parts`): the whole fabric node by
-  node (fabrics up to :data:`ANIMATION_LIMIT` nodes), a larger fabric's
-  overview (each bundle of links lit by the Gather and Release messages
-  crossing it, each block by its processes changing state), or one group
-  drawn alone, node by node. DLCT needs the grid's numbering: the page says so
-  in one line.
+- **on any other fabric** (fat tree, uploaded file...) the barrier's processes are the end nodes of the scenario's
+  communicator ``comm`` (every end node when it has none), at most :data:`MAX_PROCESSES`; the algorithms that do not
+  need a grid run over min-hop routes avoiding the broken links and are animated hop by hop on what the page draws
+  (its ``part``, the shared choice of :mod:`vizcoll.ui.models.parts`): the whole fabric node by node (fabrics up to
+  :data:`ANIMATION_LIMIT` nodes), a larger fabric's overview (each bundle of links lit by the Gather and Release
+  messages crossing it, each block by its processes changing state), or one group drawn alone, node by node. DLCT
+  needs the grid's numbering: the page says so in one line.
 
 The page's parameters live in ``scenario.params["barrier"]`` (:data:`DEFAULTS`).
 
@@ -73,6 +69,7 @@ from vizcoll.ui.limits import (
     MAX_SEED,
 )
 from vizcoll.ui.models.parts import OVERVIEW, natural_part, read_part
+from vizcoll.words import plural
 
 __all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRESET", "MAX_SIDE", "MAX_PROCESSES",
            "ANIMATION_LIMIT", "MAX_SEED", "UQ_SIDE", "ALGO_NAMES", "parse_size", "read_neighbors", "read_params",
@@ -262,16 +259,16 @@ def processes_of(scenario: Scenario, topo: Topology, comm: int) -> tuple[list[in
     if comms is None or len(comms) == 0 or comm == ALL_END_NODES:
         nodes = topo.endpoints.tolist()
         why = "" if comm == ALL_END_NODES else " (the scenario has no communicator)"
-        text = f"every end node{why}: {len(nodes):,} processes"
+        text = f"every end node{why}: {plural(len(nodes), 'process')}"
     else:
         if not 0 <= comm < len(comms):
             raise VizcollError(f"communicator {comm} does not exist: the scenario has {len(comms)} "
                                f"(0–{len(comms) - 1})")
         members = comms.nodes(comm).tolist()
         nodes = list(dict.fromkeys(members))
-        text = f"the end nodes of communicator {comm}: {len(nodes):,} processes"
+        text = f"the end nodes of communicator {comm}: {plural(len(nodes), 'process')}"
         if len(nodes) < len(members):
-            text += f" (its {len(members):,} ranks share them: one barrier process per end node)"
+            text += f" (its {plural(len(members), 'rank')} share them: one barrier process per end node)"
     if len(nodes) < 2:
         raise VizcollError(f"a barrier needs at least 2 processes; {text.split(':')[0]} gives {len(nodes)}")
     if len(nodes) > MAX_PROCESSES:
@@ -288,7 +285,7 @@ def comm_options(scenario: Scenario, topo: Topology) -> list[dict]:
         comms = None
     options = [{"label": f"every end node ({len(topo.endpoints):,})", "value": ALL_END_NODES}]
     if comms is not None:
-        options += [{"label": f"communicator {i} ({len(comms[i]):,} processes)", "value": i}
+        options += [{"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
                     for i in range(min(len(comms), MAX_COMM_OPTIONS))]
     return options
 
@@ -348,7 +345,7 @@ def run_plan(scenario: Scenario) -> dict:
                                f"{MAX_SIDE}x{MAX_SIDE} (choose a size and press Use this grid, or run python -m "
                                "vizcoll barrier --size ...)")
         plan["note"] = (f"The paper's grid model on the scenario's {rows}×{cols} grid ({neighbors} neighbors): "
-                        f"{len(topo.switches)} processors, the grid's switches.")
+                        f"{plural(len(topo.switches), 'processor')}, the grid's switches.")
         return plan
     if p["algo"] in GRID_ONLY:
         plan["reason"] = grid_only_reason(topo, p["algo"])
@@ -480,8 +477,9 @@ def _grid_goal(source: dict, algo: str, judge: str) -> str:
     timeline, figures = run_barriers(topo, algo, barriers=1, compute=0.0, judge=judge)
     if figures.get("time") is None:
         raise VizcollError(f"one {ALGO_NAMES[algo]} barrier does not complete on this grid: {figures.get('failure')}")
-    what = (f"every hop of one {ALGO_NAMES[algo]} barrier on the scenario's grid ({len(topo.switches)} switches, "
-            f"{int(topo.broken.sum())} broken links); rank i = the grid's switch i")
+    what = (f"every hop of one {ALGO_NAMES[algo]} barrier on the scenario's grid "
+            f"({plural(len(topo.switches), 'switch')}, {plural(int(topo.broken.sum()), 'broken link')}); "
+            "rank i = the grid's switch i")
     return dumps(hop_schedule(timeline, topo.switches.tolist(), 1, what), comment=f"written by vizcoll: {what}")
 
 
@@ -495,6 +493,6 @@ def goal_file(scenario: Scenario) -> dict:
     elif plan["reason"]:
         raise VizcollError(plan["reason"])
     else:
-        what = f"the {ALGO_NAMES[algo]} barrier on {len(plan['processes'])} processes (logical ranks)"
+        what = f"the {ALGO_NAMES[algo]} barrier on {plural(len(plan['processes']), 'process')} (logical ranks)"
         text = dumps(barrier(algo, len(plan["processes"])), comment=f"written by vizcoll: {what}")
     return {"content": text, "filename": f"vizcoll-barrier-{algo.replace('+', '-')}.goal"}

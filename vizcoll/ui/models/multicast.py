@@ -37,6 +37,7 @@ from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.jobs import JobProgress
 from vizcoll.ui.models.parts import OVERVIEW, WHOLE, natural_part, read_part
 from vizcoll.ui.security import MAX_REQUEST_BYTES
+from vizcoll.words import plural
 
 __all__ = ["PAGE", "DEFAULTS", "PRESETS", "OVERVIEW", "WHOLE", "NO_COMMUNICATORS", "MAX_GROUP_OPTIONS",
            "MAX_PROTOCOL_MEMBERS", "TABLES", "TABLES_TITLE", "MAX_UPLOAD_BYTES", "MAX_STORE_CHARS", "LoadedTables",
@@ -240,7 +241,7 @@ def _loaded(source: dict, text: str) -> LoadedTables:
     broken = np.flatnonzero((tables.efi > 0) & topo.broken).tolist()
     if broken:
         named = ", ".join(topo.link_label(r) for r in broken[:4]) + (", …" if len(broken) > 4 else "")
-        notes.append(f"the tables use {len(broken)} link{'s' * (len(broken) > 1)} the scenario breaks ({named}): "
+        notes.append(f"the tables use {plural(len(broken), 'link')} the scenario breaks ({named}): "
                      "they were computed before the break, the algorithms route around it")
     # members in fabric order (h8 before h10); routing does not depend on the order of a group's members
     return LoadedTables(result, [sorted(m) for m in tables.members.values()], list(tables.members),

@@ -23,6 +23,7 @@ from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import positions_of, topology_of
 from vizcoll.ui.limits import DRAWN_NODES
+from vizcoll.words import plural
 
 __all__ = ["OVERVIEW", "WHOLE", "MAX_PART_OPTIONS", "FabricView", "natural_part", "fabric_groups", "read_part",
            "part_options", "view_of", "drawn_view"]
@@ -67,7 +68,7 @@ def fabric_groups(scenario: Scenario) -> dict[int, str]:
     out: dict[int, str] = {}
     for g in sorted(set(part.group.tolist()) - {-1}):
         word = part.names[int(np.argmax(part.group == g))].split(",", 1)[0]
-        out[g] = f"{word} ({int(part.count[part.group == g].sum()):,} nodes)"
+        out[g] = f"{word} ({plural(int(part.count[part.group == g].sum()), 'node')})"
     return out
 
 

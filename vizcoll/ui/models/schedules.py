@@ -34,6 +34,7 @@ from vizcoll.ui.calls import hops_of, page_params, topology_of
 from vizcoll.ui.figures.topology import SMALL_LIMIT
 from vizcoll.ui.forms import decode_upload, file_name, whole
 from vizcoll.ui.limits import MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_DRAWN_MESSAGES, SCHEDULE_MAX_RANKS
+from vizcoll.words import plural
 
 __all__ = ["PAGE", "DEFAULTS", "FIELDS", "MAX_PARAM", "MAX_GOAL_BYTES", "MAX_RANKS", "MAX_DRAWN_MESSAGES",
            "MAX_PROBLEMS", "EXAMPLE_RANKS", "read_params", "shown_params", "stored_params", "goal_from_upload",
@@ -230,10 +231,10 @@ def drawing_plan(scenario: Scenario, ranks: int, messages: int, any_size: bool =
     except VizcollError as exc:
         return None, f"⚠ The scenario's processes cannot be placed: {exc}"
     if ranks > placement.nprocs:
-        return None, (f"⚠ The schedule has {ranks:,} ranks but the scenario has {placement.nprocs:,} processes: "
-                      "rank r runs where the scenario places process r, so there is nowhere to draw the others. "
-                      "Give the scenario more processes (communicators or processes per node on the Topology "
-                      "page); the timing above does not depend on it.")
+        return None, (f"⚠ The schedule has {plural(ranks, 'rank')} but the scenario has "
+                      f"{plural(placement.nprocs, 'process')}: rank r runs where the scenario places process r, so "
+                      "there is nowhere to draw the others. Give the scenario more processes (communicators or "
+                      "processes per node on the Topology page); the timing above does not depend on it.")
     return [int(n) for n in placement.node[:ranks]], ""
 
 

@@ -18,6 +18,7 @@ from vizcoll.ui.cache import cached
 from vizcoll.ui.calls import fabric_of, topology_of
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT
 from vizcoll.ui.models.parts import natural_part, read_part
+from vizcoll.words import plural
 
 __all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "source_digest", "root_of",
            "clicked_part", "with_part", "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline"]
@@ -82,15 +83,15 @@ def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, 
         return {}, "No communicators: type a pattern and press Apply, or upload a file."
     nodes, first = np.unique(comms.node_array(), return_index=True)  # entries are in communicator order
     colour = dict(zip(nodes.tolist(), comms.comm_of_entry()[first].tolist(), strict=True))
-    sizes = ", ".join(f"{count} of size {size}" for size, count in sorted(comms.sizes().items()))
-    return colour, f"{len(comms)} communicators ({sizes}); end nodes take the colour " \
+    sizes = ", ".join(f"{count:,} of size {size:,}" for size, count in sorted(comms.sizes().items()))
+    return colour, f"{plural(len(comms), 'communicator')} ({sizes}); end nodes take the colour " \
                    f"of their first communicator ({len(PALETTE)} colours repeat)."
 
 
 def comm_edit_options(scenario: Scenario, topo: Topology) -> list[dict]:
     """The communicators a click can edit (first 200), plus a new one."""
     comms = scenario.communicators(topo)
-    options = [{"label": f"communicator {i} ({len(comms[i])} processes)", "value": i}
+    options = [{"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
                for i in range(min(len(comms), 200))] if comms is not None else []
     return options + [{"label": "a new communicator", "value": NEW_COMM}]
 

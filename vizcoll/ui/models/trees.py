@@ -71,6 +71,7 @@ from vizcoll.ui.limits import (
     TREE_MAX_K,
     TREE_MAX_PROCESSES,
 )
+from vizcoll.words import plural
 
 __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "MAX_DEGREE", "MAX_PROCESSES",
            "MAX_ANIMATED", "TYPE1", "TYPE2", "LIVE", "INTACT", "CONTROL_KEYS", "COST_KEYS", "COST_FIELDS",
@@ -218,7 +219,7 @@ def comm_text(scenario: Scenario, comm: int, placement: Placement) -> str:
     fabric = fabric_of(scenario)
     what = "every process of the scenario" if comm == WORLD else f"communicator {comm}"
     nodes = unique(placement.node)
-    return (f"{what}: {placement.nprocs:,} processes on {len(nodes):,} node{'s' * (len(nodes) != 1)} "
+    return (f"{what}: {plural(placement.nprocs, 'process')} on {plural(len(nodes), 'node')} "
             f"({_names(fabric, placement.node)})")
 
 
@@ -232,7 +233,7 @@ def comm_options(scenario: Scenario) -> list[dict]:
         world, comms = "every process", None
     options = [{"label": world, "value": WORLD}]
     if comms is not None:
-        options += [{"label": f"communicator {i} ({len(comms[i]):,} processes)", "value": i}
+        options += [{"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
                     for i in range(min(len(comms), MAX_COMM_OPTIONS))]
     return options
 
@@ -485,6 +486,6 @@ def goal_file(scenario: Scenario) -> dict:
     name = tree_name(plan["kind"], plan["k"])
     what = (f"{p['goal_op']} of {p['goal_bytes']:,} bytes along the {name} tree of "
             f"{'every process' if plan['comm'] == WORLD else 'communicator ' + str(plan['comm'])} "
-            f"({placement.nprocs:,} ranks)")
+            f"({plural(placement.nprocs, 'rank')})")
     text = dumps(tree_collective(tree, p["goal_op"], p["goal_bytes"]), comment=f"written by vizcoll: {what}")
     return {"content": text, "filename": f"vizcoll-trees-{p['goal_op']}-{name.replace(' ', '-').lower()}.goal"}

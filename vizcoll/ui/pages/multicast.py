@@ -92,6 +92,7 @@ from vizcoll.ui.views.multicast import (
     verdict,
     worst_links,
 )
+from vizcoll.words import plural
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "dispatch", "render",
            "group_protocol", "compute_views", "cancelled", "render_protocol", "drawings"]
@@ -369,7 +370,7 @@ def compute_views(set_progress, job, data):
     if not isinstance(job, dict) or scenario is None:
         return (no_update,) * len(VIEWS)
     _, groups, p, _ = page_state(scenario)
-    progress = jobs.JobProgress(set_progress, [f"routing {len(groups or []):,} groups by {p['a']}",
+    progress = jobs.JobProgress(set_progress, [f"routing {plural(len(groups or []), 'group')} by {p['a']}",
                                                f"routing them by {p['b']}", "drawing the figures"])
     with suppress(VizcollError):  # the views say what went wrong
         route_both(scenario, p, progress)

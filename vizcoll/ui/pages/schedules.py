@@ -84,6 +84,7 @@ from vizcoll.ui.views.schedules import (
     timing_view,
 )
 from vizcoll.uploads import content_ref
+from vizcoll.words import plural
 
 __all__ = ["PAGE", "layout", "body", "register", "load_goal", "update", "dispatch", "analyse", "compute_views",
            "cancelled", "render_step"]
@@ -338,8 +339,8 @@ def _overview(view, topo):
     """The fabric's overview with the player's two layers, titled for this page (no group to click into here)."""
     figure = fabric_drawing(view, topo)[1]
     s = topo.summary()
-    title = (f"{s['switches']:,} switches, {s['endpoints']:,} end nodes and {s['links']:,} links, grouped: each step "
-             "lights the bundles its messages cross")
+    title = (f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')} and "
+             f"{plural(s['links'], 'link')}, grouped: each step lights the bundles its messages cross")
     return figure.update_layout(title_text=wrap(title, title_chars(FULL)))
 
 

@@ -1,19 +1,11 @@
-"""Words several pages use: counted nouns and the scenario's fabric in one line."""
+"""Words several pages use: the scenario's fabric in one line (counted nouns: :mod:`vizcoll.words`)."""
 
 from __future__ import annotations
 
 from vizcoll.topology.model import Topology
+from vizcoll.words import plural
 
-__all__ = ["plural", "fabric_counts"]
-
-
-def plural(count: int, word: str) -> str:
-    """``"1 switch"``, ``"2 switches"``, ``"1,024 end nodes"``.
-
-    >>> plural(2, "switch"), plural(1, "link")
-    ('2 switches', '1 link')
-    """
-    return f"{count:,} {word}" + ("" if count == 1 else "es" if word.endswith("ch") else "s")
+__all__ = ["fabric_counts"]
 
 
 def fabric_counts(topo: Topology) -> str:

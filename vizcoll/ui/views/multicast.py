@@ -10,6 +10,7 @@ from vizcoll.multicast.routing import ALGORITHMS, MulticastResult
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui.models.multicast import MAX_GROUP_OPTIONS, TABLES, TABLES_TITLE, LoadedTables
+from vizcoll.words import plural
 
 __all__ = ["fabric_line", "algo_options", "tables_line", "TABLES_HINT", "TABLES_ABOUT", "group_options",
            "summary_table", "verdict", "unroutable_line", "worst_links", "group_info"]
@@ -28,13 +29,13 @@ def _names(topo: Topology, nodes, limit: int = 6) -> str:
 
 def fabric_line(scenario: Scenario, topo: Topology, groups) -> str:
     s = topo.summary()
-    text = (f"The scenario's fabric: {scenario.title} ({s['switches']:,} switches, {s['endpoints']:,} end nodes, "
-            f"{s['links']:,} links, {s['broken_links']:,} broken).")
+    text = (f"The scenario's fabric: {scenario.title} ({plural(s['switches'], 'switch')}, "
+            f"{plural(s['endpoints'], 'end node')}, {plural(s['links'], 'link')}, {s['broken_links']:,} broken).")
     if groups is not None and scenario.mcast_tables is not None:
-        text += (f" {len(groups):,} multicast group{'s' * (len(groups) != 1)} from the fabric's tables (the "
+        text += (f" {plural(len(groups), 'multicast group')} from the fabric's tables (the "
                  "communicators are not used until the tables are forgotten).")
     elif groups is not None:
-        text += f" {len(groups):,} communicator{'s' * (len(groups) != 1)} → one multicast group each."
+        text += f" {plural(len(groups), 'communicator')} → one multicast group each."
     return text
 
 
@@ -53,8 +54,8 @@ def tables_line(loaded: LoadedTables | None) -> str:
     lids = loaded.mlids
     span = f"MLID 0x{lids[0]:04X}" + (f"–0x{lids[-1]:04X}" if len(lids) > 1 else "")
     efi = loaded.result.summary()["max_efi"] if loaded.result is not None else 0
-    return (f"Loaded: {len(lids):,} group{'s' * (len(lids) != 1)} ({span}), max EFI {efi} on the fabric's tables"
-            + (f"; {len(loaded.warnings)} warning{'s' * (len(loaded.warnings) != 1)} under the summary"
+    return (f"Loaded: {plural(len(lids), 'group')} ({span}), max EFI {efi} on the fabric's tables"
+            + (f"; {plural(len(loaded.warnings), 'warning')} under the summary"
                if loaded.warnings else "") + ".")
 
 
@@ -62,7 +63,7 @@ def group_options(topo: Topology, groups, mlids: list[int] | None = None) -> lis
     """One option per group (with its MLID when the groups are the fabric's tables')."""
     def name(i: int) -> str:
         return f"group {i}" + (f" (MLID 0x{mlids[i]:04X})" if mlids and i < len(mlids) else "")
-    return [{"label": f"{name(i)}: {len(g)} member{'s' * (len(g) != 1)} ({_names(topo, g, 3)})", "value": i}
+    return [{"label": f"{name(i)}: {plural(len(g), 'member')} ({_names(topo, g, 3)})", "value": i}
             for i, g in enumerate((groups or [])[:MAX_GROUP_OPTIONS])]
 
 
@@ -89,8 +90,8 @@ def verdict(a: MulticastResult, b: MulticastResult) -> html.P:
         moved = int(np.count_nonzero(a.efi != b.efi))
         used = int(np.count_nonzero((a.efi > 0) | (b.efi > 0)))
         how = "lower" if sb["max_efi"] < sa["max_efi"] else "higher" if sb["max_efi"] > sa["max_efi"] else "the same"
-        text = (f"B ({b.algo}) loads {moved:,} of the {used:,} links in use differently from A ({a.algo}): max EFI "
-                f"{sa['max_efi']} → {sb['max_efi']} ({how}), mean EFI {sa['mean_efi']:g} → {sb['mean_efi']:g}. "
+        text = (f"B ({b.algo}) loads {moved:,} of the {plural(used, 'link')} in use differently from A ({a.algo}): "
+                f"max EFI {sa['max_efi']} → {sb['max_efi']} ({how}), mean EFI {sa['mean_efi']:g} → {sb['mean_efi']:g}. "
                 "The difference B − A below shows where.")
     return html.P(text, className="info verdict", style={"maxWidth": "46em", "fontWeight": 600})
 
@@ -101,9 +102,9 @@ def unroutable_line(topo: Topology, groups, results: dict[str, MulticastResult],
     if not lost:
         return ""
     named = "; ".join(f"group {g} ({_names(topo, groups[g], 4) or 'no members'})" for g in lost[:limit])
-    more = f"; and {len(lost) - limit} more" if len(lost) > limit else ""
+    more = f"; and {len(lost) - limit:,} more" if len(lost) > limit else ""
     one = len(lost) == 1
-    return (f"⚠ {len(lost)} group{'' if one else 's'} cannot be routed: {'its' if one else 'their'} members cannot "
+    return (f"⚠ {plural(len(lost), 'group')} cannot be routed: {'its' if one else 'their'} members cannot "
             f"all reach one switch over the live links — {named}{more}. Repair a link (badge above) to route "
             f"{'it' if one else 'them'}.")
 
@@ -127,7 +128,7 @@ def group_info(topo: Topology, groups, params: dict, results: dict[str, Multicas
         root = "centre" if result.algo == TABLES_TITLE else "root"  # the dump names no root
         described.append(f"{name.upper()} {result.algo}: unroutable" if tree is None else
                          f"{name.upper()} {result.algo}: {root} {topo.names[tree.root]}, height {tree.height}, "
-                         f"{len(tree.links)} links")
+                         f"{plural(len(tree.links), 'link')}")
     members = groups[group]
-    return (f"Group {group} ({len(members)} member{'s' * (len(members) != 1)}: {_names(topo, members, 8)}) — "
+    return (f"Group {group} ({plural(len(members), 'member')}: {_names(topo, members, 8)}) — "
             + "; ".join(described))

@@ -15,6 +15,7 @@ from vizcoll.ui.figures.schedules import node_states, rank_stylesheet, step_styl
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.models.parts import natural_part, view_of
 from vizcoll.ui.models.schedules import MAX_PROBLEMS
+from vizcoll.words import plural
 
 __all__ = ["file_line", "problems_view", "timing_view", "loggp_text", "replay_player", "replay_flag",
            "replay_stylesheet"]
@@ -24,8 +25,8 @@ def file_line(name: str, result: dict) -> str:
     """``"b.goal: 16 ranks, 128 operations, 64 messages."``"""
     if result.get("ranks") is None:
         return f"{name}: could not be read as a schedule."
-    return (f"{name}: {result['ranks']:,} rank{'s' * (result['ranks'] != 1)}, {result['operations']:,} operations, "
-            f"{result['messages']:,} messages.")
+    return (f"{name}: {plural(result['ranks'], 'rank')}, {plural(result['operations'], 'operation')}, "
+            f"{plural(result['messages'], 'message')}.")
 
 
 def problems_view(problems: list[dict]) -> html.Div:
@@ -33,8 +34,7 @@ def problems_view(problems: list[dict]) -> html.Div:
     if not problems:
         return html.P("No problem: LogGOPSim reads this file as written and runs it to the end.", className="info")
     errors = sum(p["severity"] == "error" for p in problems)
-    head = f"{errors:,} error{'s' * (errors != 1)}, {len(problems) - errors:,} warning" \
-           f"{'s' * (len(problems) - errors != 1)}"
+    head = f"{plural(errors, 'error')}, {plural(len(problems) - errors, 'warning')}"
     rows = [html.Tr([html.Td(p["line"] or "—"), html.Td(p["severity"]), html.Td(p["message"])],
                     style={"color": "#a61b1b"} if p["severity"] == "error" else {})
             for p in problems[:MAX_PROBLEMS]]
@@ -89,9 +89,10 @@ def replay_flag(scenario: Scenario, summary: dict, overview: bool) -> str:
     where = (" It plays on the fabric's overview: a bundle of links lights with the messages crossing it in the "
              "step (colour and size: how many), a block with its ranks sending, handling a message or finishing."
              if overview else "")
-    return (f"{summary['ranks']:,} ranks on the scenario's fabric ({scenario.title}); press ▶ Play or step with "
-            f"next ›.{where}" + (f" ⚠ {summary['unrouted']:,} messages have no live route (broken links): drawn "
-                                 "without links." if summary["unrouted"] else ""))
+    unrouted = summary["unrouted"]
+    return (f"{plural(summary['ranks'], 'rank')} on the scenario's fabric ({scenario.title}); press ▶ Play or step "
+            f"with next ›.{where}" + (f" ⚠ {plural(unrouted, 'message')} {'has' if unrouted == 1 else 'have'} no live "
+                                      "route (broken links): drawn without links." if unrouted else ""))
 
 
 def replay_stylesheet(topo: Topology | None, timeline: dict | None, position) -> list[dict]:

@@ -13,6 +13,7 @@ from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.figures.topology import base_stylesheet, state_stylesheet
 from vizcoll.ui.models.parts import drawn_view
 from vizcoll.ui.models.topology import ANIMATION_LIMIT, PAGE, broadcast_timeline, root_of
+from vizcoll.words import noun, plural
 
 __all__ = ["counts_text", "legend_items", "broadcast_stylesheet", "broadcast_player"]
 
@@ -24,11 +25,10 @@ LEGEND = [("switch", "legend-switch"), ("end node", "legend-endpoint"), ("broken
 def counts_text(topo: Topology) -> list:
     """The counts bar: switches, end nodes, links, broken links and the most ports of a node."""
     s = topo.summary()
-    parts = [("switch", "switches", s["switches"]), ("end node", "end nodes", s["endpoints"]),
-             ("link", "links", s["links"]), ("broken link", "broken links", s["broken_links"]),
-             ("max ports", "max ports", s["max_ports"])]
-    return [html.Span([html.B(f"{value:,}"), f" {one if value == 1 else many}"], className="count")
-            for one, many, value in parts]
+    counted = [("switch", s["switches"]), ("end node", s["endpoints"]), ("link", s["links"]),
+               ("broken link", s["broken_links"])]
+    parts = [(noun(value, word), value) for word, value in counted] + [("max ports", s["max_ports"])]
+    return [html.Span([html.B(f"{value:,}"), f" {words}"], className="count") for words, value in parts]
 
 
 def legend_items() -> list:
@@ -46,7 +46,8 @@ def broadcast_player(scenario: Scenario) -> tuple[dict | None, str]:
         return None, "The fabric has no node to start a broadcast from."
     timeline = broadcast_timeline(scenario.source_key(), root)
     s = timeline["summary"]
-    info = f"From {root}: {s['reached']:,} nodes reached in {s['hops']} hops with {s['messages']:,} messages; " \
+    info = f"From {root}: {plural(s['reached'], 'node')} reached in {plural(s['hops'], 'hop')} with " \
+           f"{plural(s['messages'], 'message')}; " \
            f"{s['unreachable']:,} unreachable."
     view = drawn_view(scenario, PAGE)
     if view.overview is not None:

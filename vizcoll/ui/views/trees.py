@@ -45,7 +45,8 @@ from vizcoll.ui.models.trees import (
     type_two,
     type_two_summary,
 )
-from vizcoll.ui.views.common import fabric_counts, plural
+from vizcoll.ui.views.common import fabric_counts
+from vizcoll.words import noun, plural
 
 __all__ = ["comparison_rows", "comparison_table", "selection_view", "fk_info", "flag_type_one", "flag_type_two",
            "anim_summary", "fabric_line", "type_one_info", "type_two_info", "cross_group_links", "links_text",
@@ -64,13 +65,13 @@ def _busiest(m: dict | None) -> str:
 
 
 def _list(items: list[str], limit: int = 4) -> str:
-    return ", ".join(items[:limit]) + (f" and {len(items) - limit} more" if len(items) > limit else "")
+    return ", ".join(items[:limit]) + (f" and {len(items) - limit:,} more" if len(items) > limit else "")
 
 
 def links_text(topo: Topology, link_ids) -> str:
     """``"link a[1]-b[2]"`` / ``"links ..."``: links named by their ends and ports."""
     labels = [topo.link_label(topo.link_row(int(lid))) for lid in link_ids]
-    return f"link{'s' * (len(labels) > 1)} {_list(labels)}"
+    return f"{noun(len(labels), 'link')} {_list(labels)}"
 
 
 def comparison_rows(key: dict, plan: dict) -> list[dict]:
@@ -82,8 +83,8 @@ def comparison_rows(key: dict, plan: dict) -> list[dict]:
                      "crossing": len(built["crossing"])})
     two = type_two_summary(key, plan["routes"])
     if two["ok"]:
-        rows.append({"tree": f"type II min-cost, degree ≤ {plan['degree']} ({len(two['tree_switches'])} "
-                             "switches)", "kind": TYPE2, **two["metrics"]["tree"], "cross_group": {},
+        name = f"type II min-cost, degree ≤ {plan['degree']} ({plural(len(two['tree_switches']), 'switch')})"
+        rows.append({"tree": name, "kind": TYPE2, **two["metrics"]["tree"], "cross_group": {},
                      "crossing": len(two["crossing"])})
     return rows
 
@@ -92,12 +93,12 @@ def _break_cell(r: dict, routes: str) -> str:
     """How a tree meets the scenario's broken links, in a few words (the flag above the player says more)."""
     if r["flags"]:
         n = len(r["flags"])
-        return f"⚠ {n} edge{'s' * (n > 1)} cut off"
+        return f"⚠ {plural(n, 'edge')} cut off"
     if r["crossing"]:
         n = r["crossing"]
         if r["kind"] == TYPE2:
-            return f"⚠ uses {n} of them"
-        return f"⚠ {n} edge{'s cross' if n > 1 else ' crosses'}"
+            return f"⚠ uses {n:,} of them"
+        return f"⚠ {plural(n, 'edge')} cross{'es' * (n == 1)}"
     return "avoided" if routes == LIVE else "not crossed"
 
 
@@ -168,15 +169,16 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
     before = type_one(key, kind, INTACT)
     moved = [v for v, (a, b) in enumerate(zip(before["routes"], built["routes"], strict=True))
              if v and a != b and b is not None]
-    longer = [f"{_edge(tree, ranks, v)}: {len(built['routes'][v])} links instead of {len(before['routes'][v])}"
+    longer = [f"{_edge(tree, ranks, v)}: {plural(len(built['routes'][v]), 'link')} instead of "
+              f"{len(before['routes'][v])}"
               for v in moved if before["routes"][v] is not None and len(built["routes"][v]) != len(before["routes"][v])]
     if moved:
-        text = (f"The {name}'s routes avoid the broken {links_text(topo, broken)}: {len(moved)} of its edges take "
+        text = (f"The {name}'s routes avoid the broken {links_text(topo, broken)}: {len(moved):,} of its edges take "
                 "another route than on the intact fabric, "
                 + (f"some longer ({_list(longer)})." if longer else "every one as short as before."))
         radius = (before["metrics"]["radius"], built["metrics"]["radius"])
         if None not in radius:
-            text += f" Radius {radius[0]} → {radius[1]} links."
+            text += f" Radius {radius[0]} → {plural(radius[1], 'link')}."
     else:
         text = f"The {name}'s routes avoid the broken {links_text(topo, broken)}: none of them needed it."
     flags = built["metrics"]["flags"]
@@ -187,7 +189,7 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
         why = f" ({_list(alone)} {'have' if len(alone) > 1 else 'has'} no live link left)" if alone else ""
         text = (f"⚠ {text} But {plural(len(flags), 'edge')} ha{'ve' if len(flags) > 1 else 's'} no live route at "
                 f"all{why}: {_list(edges)}. "
-                f"Rank{'s' * (len(cut) > 1)} {_list([str(r) for r in cut], 12)} "
+                f"{noun(len(cut), 'Rank')} {_list([str(r) for r in cut], 12)} "
                 + ("are cut off: their values never reach the root." if len(cut) > 1 else
                    "is cut off: its value never reaches the root."))
     return text, False
@@ -222,12 +224,14 @@ def legend_items() -> list:
 
 def anim_summary(s: dict) -> str:
     if s.get("result") is None:
-        return (f"No result: {len(s.get('broken_edges', []))} tree edge(s) have no live route, so the root never "
-                f"gets every value ({s.get('packets', 0)} packets went up).")
+        broken = len(s.get("broken_edges", []))
+        return (f"No result: {plural(broken, 'tree edge')} {'has' if broken == 1 else 'have'} no live route, so the "
+                f"root never gets every value ({plural(s.get('packets', 0), 'packet')} went up).")
     return (f"Result {s['result']:,} ({s['op']} of every process's rank), expected {s['expected']:,}: "
             f"{'correct ✓' if s['correct'] else 'WRONG ✕'}. Every vertex has it at t = {s['time']:g} μs; "
-            f"{s['packets']} packets up, {s['bcast_packets']} down, at most {s['max_link_packets']} upward packets "
-            f"on one link; height {s['height']}, radius {s['radius']} links.")
+            f"{plural(s['packets'], 'packet')} up, {s['bcast_packets']:,} down, at most "
+            f"{plural(s['max_link_packets'], 'upward packet')} on one link; height {s['height']}, radius "
+            f"{plural(s['radius'], 'link')}.")
 
 
 def fabric_line(scenario: Scenario, plan: dict, topo: Topology) -> str:
@@ -252,8 +256,9 @@ def type_one_info(built: dict, plan: dict, topo: Topology) -> str:
     size = plan["nprocs"]
     switches, groups = m["cross_group"].get("switch", 0), m["cross_group"].get("group")
     info = (f"Link thickness and colour = aggregation packets (one per tree edge whose route uses the link, both "
-            f"directions). {switches} of the {size - 1} tree edges join processes on different leaf switches"
-            + (f", {groups} of them different groups (pods, supernodes)" if groups is not None else "")
+            f"directions). {switches:,} of the {plural(size - 1, 'tree edge')} join{'s' * (switches == 1)} processes "
+            "on different leaf switches"
+            + (f", {groups:,} of them different groups (pods, supernodes)" if groups is not None else "")
             + ": the dotted switch links carry packets between groups. Broken links are dashed. Hover a link for "
               "its ends and load.")
     if built["crossing"]:
@@ -269,12 +274,13 @@ def type_two_info(two: dict, plan: dict, topo: Topology) -> list:
     if not two["ok"]:
         return [html.H3("Type II trees"), html.P(f"⚠ No type II tree: {two['reason']}")]
     saved = len(two["physical_switches"]) - len(two["tree_switches"])
+    candidates = "the only switch" if two["candidates"] == 1 else f"one of {two['candidates']:,} switches"
     return [html.H3("Type II trees (aggregation in the switches, Algorithm 5)"), html.P(className="info", children=(
-        f"Root {topo.names[two['root']]} (one of {two['candidates']} switches with the fewest hops to the farthest "
-        f"member). The physical tree T joins every member NIC to the root by shortest paths and aggregates in all "
-        f"its {len(two['physical_switches'])} switches; the minimum-cost derived tree A promotes processes to "
-        f"ancestors (at most {plan['degree']} children per switch) and needs {len(two['tree_switches'])} "
-        f"switches: {saved} aggregation-tree entries saved."))]
+        f"Root {topo.names[two['root']]} ({candidates} with the fewest hops to the farthest member). The "
+        f"physical tree T joins every member NIC to the root by shortest paths and aggregates in all "
+        f"its {plural(len(two['physical_switches']), 'switch')}; the minimum-cost derived tree A promotes processes to "
+        f"ancestors (at most {plan['degree']} children per switch) and needs "
+        f"{plural(len(two['tree_switches']), 'switch')}: {plural(saved, 'aggregation-tree entry')} saved."))]
 
 
 # ---------------------------------------------------------------- the views of a checked plan (request or job)
