@@ -1,7 +1,7 @@
 """Every page readable on a 1280×720 projector, in its default state and at its largest preset: no sideways
 scroll, no two figure texts overlap, no mode bar covers one, no figure's edge cuts one, no text box or dropdown cuts
-its value, no two captions of a drawing overlap (:mod:`tests.browser.readability`). A picture of every state is saved (artifacts/,
-and docs/screenshots/ with ``VIZCOLL_DOCS_SCREENSHOTS=1``, small PNGs shown in the README)."""
+its value, no two captions of a drawing overlap (:mod:`tests.browser.readability`). A picture of every state is
+saved (artifacts/, and docs/screenshots/ with ``VIZCOLL_DOCS_SCREENSHOTS=1``, small PNGs shown in the README)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,8 @@ STATES = [
      ("#trees-compare", "2-ary")),
     ("multicast", "/multicast", DEFAULT_SCENARIO, ("#mc-summary", "minhop-new")),
     *((f"multicast-{key}", "/multicast", multicast_model.preset_scenario(key, DEFAULT_SCENARIO),
-       ("#mc-summary", multicast_model.PRESETS[key]["b"])) for key in multicast_model.PRESETS if key != LARGEST_MULTICAST),
+       ("#mc-summary", multicast_model.PRESETS[key]["b"]))
+      for key in multicast_model.PRESETS if key != LARGEST_MULTICAST),
     ("multicast-largest", "/multicast", multicast_model.preset_scenario(LARGEST_MULTICAST, DEFAULT_SCENARIO),
      ("#mc-summary", "fulb")),
     ("barrier", "/barrier", DEFAULT_SCENARIO, ("#bar-ranges", "Fig. 7")),
