@@ -65,7 +65,7 @@ from vizcoll.topology.model import ENDPOINT, LINK_LABEL, Topology
 from vizcoll.words import plural
 
 __all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "MAX_TABLES_CHARS", "WORLD",
-           "Scenario", "apply_edit"]
+           "FABRIC_BOUND", "Scenario", "apply_edit"]
 
 SCHEMA = "vizcoll.scenario/2"
 OLD_SCHEMA = "vizcoll.scenario/1"
@@ -135,6 +135,9 @@ def _row(topo: Topology, label) -> int:
     if row is None:
         raise VizcollError(f"the fabric has no link {label}")
     return row
+
+
+FABRIC_BOUND = ("part", "root", "group", "comm")  # page parameters naming a pod, a root, a group, a communicator
 
 
 @dataclass
@@ -255,6 +258,13 @@ class Scenario:
         else:
             lists[comm].append(name)
         return replace(self, pattern="", lists=[c for c in lists if c])
+
+    def params_for_new_fabric(self) -> dict[str, dict]:
+        """The pages' parameters for another fabric, without those naming this one's pods, root, groups or
+        communicators (:data:`FABRIC_BOUND`): ``{"topology": {"root": "h0", "speed": 2}}`` gives
+        ``{"topology": {"speed": 2}}``."""
+        return {page: {key: value for key, value in values.items() if key not in FABRIC_BOUND}
+                for page, values in self.params.items()}
 
     def with_params(self, page: str, values: dict) -> Scenario:
         """The scenario with page ``page``'s parameters replaced."""

@@ -203,7 +203,7 @@ def test_use_this_grid_replaces_the_scenario_and_keeps_the_page_settings():
     after = stored(store)
     assert message == ""
     assert after.spec == "mesh:3x5,neighbors=4,hosts=0" and after.broken == [] and after.pattern == ""
-    assert after.params["topology"] == before.params["topology"]  # the other pages' settings stay
+    assert after.params["topology"] == before.params_for_new_fabric()["topology"]  # the other pages' settings stay
     assert after.params["barrier"]["algo"] == "ms" and after.params["barrier"]["barriers"] == 2
     assert model.scenario_is_grid(after) and model.grid_shape(after, topology_of(after)) == (3, 5, 4)
     # on a fabric that is not a grid, typing a size only says what the button does

@@ -212,7 +212,7 @@ def test_the_teaching_preset_replaces_the_scenario_and_reproduces_8_vs_3():
     s = teaching()
     assert (s.spec, s.pattern, s.ppn, s.broken, s.uploaded, s.edits) == (TEACHING, "grid2d:16x8", 2, [], None, [])
     assert s.params["multicast"] == model.DEFAULTS | {"a": "minhop-new", "b": "fulb"}
-    assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]  # other pages' settings are kept
+    assert s.params["topology"] == DEFAULT_SCENARIO.params_for_new_fabric()["topology"]  # the others kept
     v = view(s)
     table = cells(v["summary"])
     assert table["max EFI"] == ["8", "3"] and table["groups"] == ["24", "24"]
@@ -314,12 +314,15 @@ def test_groups_cut_off_by_a_break_are_reported_by_name():
     assert view(stored(update(CLICK_B, s, click=click_on(UPLINK_A))[0]))["status"] == ""
 
 
-def test_a_scenario_without_communicators_says_where_to_define_them():
+def test_a_scenario_without_communicators_routes_the_ipoib_broadcast_group_and_says_so():
     s = uploaded(lists=None)
     v = view(s)
-    assert v["status"] == model.NO_COMMUNICATORS and "Topology page" in v["status"] and v["summary"] == ""
-    assert page.controls(s.to_dict())[5] == [] and page.group_protocol(s.to_dict()) is None
-    assert "no multicast group" in v["a"].layout.annotations[0].text.lower()
+    assert v["status"] == model.NO_COMMUNICATORS and "Topology page" in v["status"] and "IPoIB" in v["status"]
+    # the fabric is drawn and one group of every end node routed (it drew nothing at all)
+    assert cells(v["summary"])["groups"] == ["1", "1"]
+    ends = topology_of(s).endpoints.tolist()
+    assert model.groups_of(s) == [ends] and len(page.controls(s.to_dict())[5]) == 1
+    assert v["a"].data and not v["a"].layout.annotations
     # communicators naming end nodes the fabric does not have: a message, not an exception
     bad = uploaded(lists=[["alpha", "zeta"]])
     assert view(bad)["status"].startswith("⚠ The scenario's communicators do not fit its fabric")

@@ -63,8 +63,18 @@ def test_generate_and_submit_replace_the_fabric_and_keep_the_page_settings():
     for trigger in (page.TOPO_GENERATE, page.TOPO_PARAMS):
         new = page.scenario_after(trigger, DEFAULT, values(params="  torus:3x3x2,hosts=1 "))
         assert new.spec == "torus:3x3x2,hosts=1" and new.edits == [] and new.pattern == "" and new.broken == []
-        assert new.params == DEFAULT.params and new.uploaded is None
+        assert new.params == DEFAULT.params_for_new_fabric() and new.uploaded is None
         assert new.topology().summary()["switches"] == 18
+    # a pod drawn alone, a broadcast root, a highlighted group and a communicator named the old fabric's: gone
+    bound = DEFAULT.with_params("topology", {"root": "h3", "part": "group:1", "speed": 2}).with_params(
+        "multicast", {"group": 5, "part": "group:0", "a": "fulb"}).with_params("trees", {"comm": 2, "k": 8})
+    for trigger, given in ((page.TOPO_GENERATE, {"params": "torus:3x3x2,hosts=1"}),
+                           (page.TOPO_GENERATOR, {"generator": next(iter(model.EXAMPLE_SPECS))}),
+                           (page.TOPO_UPLOAD, {"upload": data_url(ONE_SPINE), "upload_name": "x.net"})):
+        params = page.scenario_after(trigger, bound, values(**given)).params
+        assert params["topology"] == {"speed": 2}, trigger
+        if trigger != page.TOPO_UPLOAD:  # an uploaded fabric keeps the Topology page's settings only
+            assert params["multicast"] == {"a": "fulb"} and params["trees"] == {"k": 8}
     with pytest.raises(VizcollError, match="dimension 1"):  # well-formed, but the fabric cannot be built
         page.scenario_after(page.TOPO_GENERATE, DEFAULT, values(params="torus:0x3"))
     with pytest.raises(VizcollError):
@@ -143,7 +153,7 @@ def test_upload_a_valid_and_a_malformed_file():
     new = uploaded(text, "small.net")
     assert new.spec == "" and new.name == "small.net" and new.uploaded is not None and new.edits == []
     assert new.topology().names == fabric.names and new.topology().n_links == fabric.n_links
-    assert new.params == DEFAULT.params and new.broken == [] and new.pattern == ""
+    assert new.params == DEFAULT.params_for_new_fabric() and new.broken == [] and new.pattern == ""
 
     for bad, fragment in ((text[: len(text) // 2], "dangling peer"), (text.replace("[1]", "[99]", 1), "port 99")):
         with pytest.raises(VizcollError, match=fragment) as info:

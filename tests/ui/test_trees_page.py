@@ -276,7 +276,7 @@ def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view
     s = stored(store)
     assert message == "" and (s.spec, s.ppn, s.broken, s.pattern) == ("sunway-supernode", 2, [], "")
     assert s.params["trees"] == model.DEFAULTS | {"k": 32, "degree": 16}
-    assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]
+    assert s.params["topology"] == DEFAULT_SCENARIO.params_for_new_fabric()["topology"]
     plan = plan_of(s)
     assert plan["nprocs"] == 512
     fig, table, info = page.render_width(plan)

@@ -225,7 +225,7 @@ def grid_scenario(scenario: Scenario, rows: int, cols: int, neighbors: int) -> S
     so a break stays on its link, or is listed as missing when the link is
     gone. A fabric that was not a grid is replaced without its breaks.
     """
-    fresh = Scenario(spec=grid_spec(rows, cols, neighbors), params=scenario.params)
+    fresh = Scenario(spec=grid_spec(rows, cols, neighbors), params=scenario.params_for_new_fabric())
     if scenario_is_grid(scenario):
         fresh = replace(fresh, broken=list(scenario.broken))
     return fresh

@@ -1,8 +1,8 @@
 """The multicast page's model: its parameters, the scenario's groups, their routes (cached).
 
 The groups are the scenario's communicators, one multicast group per
-communicator (its distinct end nodes); a scenario without communicators gets
-:data:`NO_COMMUNICATORS`. The page's parameters live in
+communicator (its distinct end nodes); a scenario without communicators routes
+the IPoIB broadcast group of every end node, and says so (:data:`NO_COMMUNICATORS`). The page's parameters live in
 ``scenario.params["multicast"]`` (:data:`DEFAULTS`: algorithm ``a`` and
 ``b``, the ``part`` shown — None for the whole fabric when small, else the
 overview — and the highlighted ``group``). The quick presets
@@ -63,8 +63,10 @@ MAX_STORE_CHARS = 5_000_000
 MAX_UPLOAD_BYTES = min(2 * MAX_TABLES_CHARS, (MAX_REQUEST_BYTES - MAX_STORE_CHARS) * 3 // 4 - 64 * 1024)
 """What the upload box lets through: a file a little over the limit still reaches the server, which says why
 (its request, the file in base64 beside the scenario, stays under the server's request limit)."""
-NO_COMMUNICATORS = ("No communicators: define them on the Topology page (a pattern such as grid2d:4x4, a file, "
-                    "or end nodes clicked on the drawing); each communicator becomes one multicast group.")
+NO_COMMUNICATORS = ("No communicators, so the one group every InfiniBand subnet has is routed: IPoIB's broadcast "
+                    "group (MLID 0xC000), which every end node joins. Define communicators on the Topology page (a "
+                    "pattern such as grid2d:4x4, a file, or end nodes clicked on the drawing): each becomes one "
+                    "multicast group.")
 PRESETS = {
     "pruned-fat-tree": {
         "label": "Pruned fat tree (teaching example)",
@@ -152,7 +154,7 @@ def preset_scenario(name, scenario: Scenario) -> Scenario:
         raise VizcollError(f"unknown preset {str(name)[:40]!r}; choose one of {', '.join(PRESETS)}")
     p = PRESETS[name]
     return Scenario(spec=p["spec"], pattern=p["pattern"], ppn=p["ppn"],
-                    params={**scenario.params, PAGE: DEFAULTS | {"a": p["a"], "b": p["b"]}})
+                    params={**scenario.params_for_new_fabric(), PAGE: DEFAULTS | {"a": p["a"], "b": p["b"]}})
 
 
 def clicked_label(click) -> str | None:
@@ -180,22 +182,23 @@ def _groups(source: dict, comm: dict) -> list[list[int]] | None:
     return None if comms is None else [g.tolist() for g in communicator_groups(comms)]
 
 
-def groups_of(scenario: Scenario) -> list[list[int]] | None:
+def groups_of(scenario: Scenario) -> list[list[int]]:
     """Member nodes of each multicast group: one per MLID of the scenario's tables when it carries them, else
-    one per communicator; None when it has neither. VizcollError when they do not fit the fabric."""
+    one per communicator; with neither, the IPoIB broadcast group of every end node (:data:`NO_COMMUNICATORS`).
+    VizcollError when they do not fit the fabric."""
     loaded = tables_of(scenario)
     if loaded is not None:
         if loaded.error:
             raise VizcollError(loaded.error)
         return loaded.groups
-    return _groups(scenario.source_key(), _comm_key(scenario))
+    groups = _groups(scenario.source_key(), _comm_key(scenario))
+    return [topology_of(scenario).endpoints.tolist()] if groups is None else groups
 
 
 @cached
 def _route(source: dict, comm: dict, algo: str) -> MulticastResult:
     scenario = Scenario(**source, **comm)
-    return route(topology_of(scenario), _groups(source, comm) or [], algo, hops_of(scenario),
-                 progress=job_progress())
+    return route(topology_of(scenario), groups_of(scenario), algo, hops_of(scenario), progress=job_progress())
 
 
 @cached
@@ -333,7 +336,7 @@ def page_state(scenario: Scenario) -> tuple[Topology, list[list[int]] | None, di
             groups = None
             notes.append(f"⚠ The scenario's communicators do not fit its fabric: {exc}")
         else:
-            if groups is None:
+            if scenario.communicators(topo) is None:
                 notes.append(NO_COMMUNICATORS)
     params, bad = stored_params(scenario, topo, len(groups or []))
     return topo, groups, params, [*notes, bad] if bad else notes

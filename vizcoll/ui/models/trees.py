@@ -200,7 +200,7 @@ def preset_scenario(scenario: Scenario, preset) -> Scenario:
     if not isinstance(preset, str) or preset not in PRESETS:
         raise VizcollError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
     _, source, values = PRESETS[preset]
-    return Scenario(**source, params={**scenario.params, PAGE: shown_params(scenario) | values})
+    return Scenario(**source, params={**scenario.params_for_new_fabric(), PAGE: shown_params(scenario) | values})
 
 
 # ---------------------------------------------------------------- the scenario's processes and the plan

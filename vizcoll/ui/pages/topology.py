@@ -230,9 +230,10 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     """The scenario after the control ``trigger`` was used; raises VizcollError with a user message.
 
     A new fabric (generate, example, upload) keeps the pages' parameters and drops
-    the communicators and breaks, which named nodes of the old fabric.
+    the communicators, the breaks and the parameters that named something of the
+    old fabric (:meth:`~vizcoll.scenario.Scenario.params_for_new_fabric`).
     """
-    keep = {"params": scenario.params}
+    keep = {"params": scenario.params_for_new_fabric()}
     if trigger in (TOPO_GENERATE, TOPO_PARAMS):
         spec = text(values["params"])
         parse_spec(spec)
@@ -246,7 +247,7 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger == TOPO_UPLOAD:
         name = file_name(values["upload_name"])
         return Scenario.from_upload(topo_io.parse(decode_upload(values["upload"]), name), name).with_params(
-            PAGE, scenario.params.get(PAGE, {}))
+            PAGE, keep["params"].get(PAGE, {}))
     if trigger in (TOPO_APPLY_COMM, TOPO_COMM_UPLOAD):
         return _communicators_after(trigger, scenario, values)
     if trigger == TOPO_CANVAS and values.get("tap_node"):
