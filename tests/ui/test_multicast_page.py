@@ -569,7 +569,9 @@ def test_a_forged_job_order_or_store_changes_nothing(large):
 
 
 def test_cancel_says_the_groups_were_not_routed():
-    assert page.cancelled(1).startswith("⚠ Cancelled")
+    status, *figures = page.cancelled(1)
+    assert status.startswith("⚠ Cancelled") and len(figures) == 4
+    assert all(f.layout.annotations[0].text == "Cancelled: not routed." for f in figures)
 
 
 def summary_text(node) -> str:

@@ -736,7 +736,10 @@ def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_o
                for i in (0, 1))
     assert page.animate(plan, data)[0] is None and page.render_type_two(plan, data)[2] == ""
     assert time.monotonic() - started < 0.5
-    assert page.cancelled(1).children.startswith("⚠ Cancelled")
+    note, *figures, flag = page.cancelled(1)
+    assert note.children.startswith("⚠ Cancelled") and flag.startswith("Cancelled")
+    assert all(f.layout.annotations[0].text.startswith("Cancelled: not computed") for f in figures)  # not "computed in
+    # the background", as they said while the job ran
 
 
 def test_the_background_job_reports_its_progress_stage_by_stage():

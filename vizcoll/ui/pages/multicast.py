@@ -228,8 +228,9 @@ def register(app: Dash) -> None:
     app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
                  Input(MC_HEAVY, "data"), State(SCENARIO, "data"), prevent_initial_call=True, interval=POLL_MS,
                  **jobs.background(MC_JOB, (MC_USE_PRESET,)))(compute_views)
-    app.callback(Output(MC_STATUS, "children", allow_duplicate=True), Input(f"{MC_JOB}-cancel", "n_clicks"),
-                 prevent_initial_call=True)(cancelled)
+    app.callback(Output(MC_STATUS, "children", allow_duplicate=True),
+                 *[Output(f, "figure", allow_duplicate=True) for f in (*FIGURES, MC_HIST)],
+                 Input(f"{MC_JOB}-cancel", "n_clicks"), prevent_initial_call=True)(cancelled)
     app.callback(
         Output(MC_STATE_FIG, "figure"),
         Input(pid(MC_PLAYER, "step"), "value"), Input(pid(MC_PLAYER, "timeline"), "data"),
@@ -379,8 +380,11 @@ def compute_views(set_progress, job, data):
 
 
 def cancelled(_clicks):
-    """Cancel pressed: the status says the routes were not computed (the job wrote nothing)."""
-    return "⚠ Cancelled: the groups were not routed. Change a control, or reload the page, to route them."
+    """Cancel pressed: the status and the four figures say the routes were not computed (the job wrote nothing;
+    the figures said "routing in the background")."""
+    blank = blank_figure("Cancelled: not routed.")
+    return "⚠ Cancelled: the groups were not routed. Change a control, or reload the page, to route them.", \
+        blank, blank, blank, blank
 
 
 def render_protocol(position, timeline):

@@ -286,7 +286,8 @@ def register(app: Dash) -> None:
     app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
                  Input(TREES_HEAVY, "data"), scenario, prevent_initial_call=True, interval=JOB_POLL_MS,
                  **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)))(compute_views)
-    app.callback(Output(TREES_COMPARE, "children", allow_duplicate=True), Input(f"{TREES_JOB}-cancel", "n_clicks"),
+    app.callback(*[Output(VIEWS[i].component_id, VIEWS[i].component_property, allow_duplicate=True)
+                   for i in (0, 1, 2, 4, 5, 8)], Input(f"{TREES_JOB}-cancel", "n_clicks"),
                  prevent_initial_call=True)(cancelled)
     app.callback(Output(TREES_PART, "options"), Output(TREES_PART, "value"), Input(SCENARIO, "data"),
                  State(TREES_PART, "value"))(part_choices)
@@ -405,8 +406,7 @@ def render_width(plan):
     if not plan or "error" in plan:
         return (blank_figure("", height=300), "", "") if plan else (no_update,) * 3
     cost = cost_of(plan, plan["nprocs"])
-    return (fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"]), selection_view(plan),
-            fk_info(plan))
+    return fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"]), selection_view(plan), fk_info(plan)
 
 
 def render_type_two(plan, data):
@@ -443,8 +443,10 @@ def compute_views(set_progress, job, data):
 
 
 def cancelled(_clicks):
-    """Cancel pressed: the comparison says the views were not computed (the job wrote nothing)."""
-    return html.P("⚠ Cancelled: the trees were not computed. Press Build to compute them.", className="message")
+    """Cancel pressed: the comparison, the four drawings and the flag say the views were not computed."""
+    blank = blank_figure("Cancelled: not computed. Press Build to compute the trees.", height=300)
+    return (html.P("⚠ Cancelled: the trees were not computed. Press Build to compute them.", className="message"),
+            blank, blank, blank, blank, "Cancelled: nothing to play.")
 
 
 def part_choices(data, value_now=None):
