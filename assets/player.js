@@ -66,6 +66,29 @@
 // state); `moments`: the positions of the key moments, in order. Registered as dash_clientside.vizcoll.control by
 // vizcoll/ui/components/player.py (register_player).
 (function () {
+    // The step in the share link: "#s=<scenario>&step=<player>:<n>" opens that player on step n (read once, as the
+    // page loads, before the scenario's own link replaces the address); each step moves the link along.
+    const LINKED = /[#&]step=([\w-]+):(\d+)/.exec(window.location.hash);
+    const linked = LINKED ? {prefix: LINKED[1], step: Number(LINKED[2])} : null;
+    function fromLink(prefix, n) {
+        if (!linked || linked.prefix !== prefix || n < 1) {
+            return null;
+        }
+        linked.prefix = null;  // once
+        return Math.min(linked.step, n);
+    }
+    function toLink(prefix, position) {
+        const share = document.getElementById('share-link');
+        const href = share && share.getAttribute('href');
+        if (!href || href.indexOf('#s=') < 0) {
+            return;
+        }
+        const base = href.split('&step=')[0], next = position > 0 ? base + '&step=' + prefix + ':' + position : base;
+        if (next !== href) {
+            share.setAttribute('href', next);
+            window.history.replaceState(window.history.state, '', next);
+        }
+    }
     function whole(value, low, high) {
         const n = Math.trunc(Number(value));
         return Number.isFinite(n) ? Math.min(Math.max(n, low), high) : low;
@@ -101,10 +124,12 @@
         const prefix = String(context.outputs_list[0].id).replace(/-step$/, '');
         let trigger = context.triggered_id ? String(context.triggered_id).slice(prefix.length + 1) : null;
         trigger = trigger === 'speed' ? null : trigger === 'steps' ? 'timeline' : trigger;
-        const [position, playing] = nextStep(trigger, args[k - 3], n, args[k - 2] !== true, moments);
+        const start = trigger === 'timeline' ? fromLink(prefix, n) : null;
+        const [position, playing] = nextStep(trigger, start === null ? args[k - 3] : start, n, args[k - 2] !== true,
+                                             moments);
         return [position, n, !playing, playing ? '❚❚ Pause' : '▶ Play', speed];
     }
     window.dash_clientside = Object.assign({}, window.dash_clientside);
     window.dash_clientside.vizcoll = Object.assign({}, window.dash_clientside.vizcoll,
-                                                   {nextStep: nextStep, control: control});
+                                                   {nextStep: nextStep, control: control, toLink: toLink});
 })();

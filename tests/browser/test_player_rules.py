@@ -70,3 +70,20 @@ def test_the_control_callback_checks_what_it_is_given(page):
     assert press("p-back", 0, True) == (0, 3, True, "▶ Play", SPEEDS["1×"])
     assert press("p-last", 0, True, steps=None) == (0, 0, True, "▶ Play", SPEEDS["1×"])  # no timeline
     assert press("p-forward", "x", True, steps=1e12) == (1, 10**7, True, "▶ Play", SPEEDS["1×"])  # forged: clamped
+
+
+def test_the_step_travels_in_the_share_link(page):
+    from dash.testing.wait import until
+
+    from vizcoll.ui.calls import DEFAULT_SCENARIO
+
+    page.open(f"/topology#s={DEFAULT_SCENARIO.to_fragment()}&step=topo-player:3", counts=None)
+    page.duo.wait_for_contains_text("#topo-player-position", "step 3 of", timeout=20)  # opened on the link's step
+    page.click("#topo-player-forward")
+    page.duo.wait_for_contains_text("#topo-player-position", "step 4 of")
+    until(lambda: page.driver.current_url.endswith("&step=topo-player:4"), 10, msg="the address keeps the step")
+    link = page.duo.find_element("#share-link").get_attribute("href")
+    assert link.endswith("&step=topo-player:4") and "#s=" in link
+    page.click("#topo-player-first")  # step 0: the link is the scenario's alone
+    until(lambda: "&step=" not in page.driver.current_url, 10)
+    assert page.duo.get_logs() == []

@@ -67,8 +67,13 @@ def register_page(module: str, layout: Callable, **kwargs) -> None:
 
 
 def fragment_of(hash_: str | None) -> str | None:
-    """The scenario text of a URL fragment ``#s=...`` (None when the fragment carries none)."""
-    text = (hash_ if isinstance(hash_, str) else "").lstrip("#")
+    """The scenario text of a URL fragment ``#s=...`` (None when the fragment carries none; a player's step after
+    it, ``&step=trees-player:12``, is the browser's: ``assets/player.js``).
+
+    >>> fragment_of("#s=eNoLyc9XKE7NS0ktUshIzcnJBwA&step=trees-player:12")
+    'eNoLyc9XKE7NS0ktUshIzcnJBwA'
+    """
+    text = (hash_ if isinstance(hash_, str) else "").lstrip("#").split("&", 1)[0]
     return text[len(FRAGMENT_KEY):] if text.startswith(FRAGMENT_KEY) else None
 
 

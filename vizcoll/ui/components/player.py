@@ -91,11 +91,13 @@ OVERVIEW_STEP_JS = """function (position, handle) {
 (:func:`vizcoll.ui.figures.blocks.add_animation_layers`) at that position, on a canvas over the plot
 (``assets/overview.js``; the figure itself is not redrawn: Plotly takes 100+ ms a step on a few thousand marks)."""
 SHOWN_JS = """function (step, h) { const c = window.dash_clientside, by = c.callback_context.triggered;
+    c.vizcoll.toLink(c.callback_context.inputs_list[0].id.replace(/-step$/, ""), step);  // the step in the link
     if (h && "overview" in h) { return by.some(t => t.prop_id.endsWith(".data")) ? null : c.no_update; }
     return {position: step, handle: h ? Object.assign({}, h, {moments: []}) : null}; }"""
 """The ``<prefix>-shown`` store, in the browser: ``{"position", "handle"}`` at each step of a timeline drawn on a
 canvas (:func:`on_canvas`); left alone while an overview plays (the browser lights its steps), so that a step never
-posts an overview's frames."""
+posts an overview's frames. It also writes the step into the share link (``assets/player.js``: ``&step=prefix:n``,
+which opens the player on that step)."""
 BUTTONS = (("first", "« first", "first step (Home)"), ("prev-key", "⇤", "previous key moment (Page Up)"),
            ("back", "‹ back", "back one step (←)"), ("play", "▶ Play", "play / pause (space)"),
            ("forward", "next ›", "forward one step (→)"), ("next-key", "⇥", "next key moment (Page Down)"),
