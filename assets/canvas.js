@@ -1,5 +1,5 @@
 // vizcoll: a click on a cytoscape canvas hits the node under the pointer, even after the page moved the canvas;
-// a canvas drawn while hidden is fitted when it shows.
+// a canvas drawn while hidden is fitted when it shows, and one whose new nodes fall outside its view too.
 //
 // Cytoscape caches where its canvas sits on the page and refreshes that only on window scrolls and resizes. When
 // the page above it grows (the scenario badge, a message, a banner filled in by a callback), the canvas moves
@@ -38,6 +38,20 @@
             }
         }
     });
+    // Nodes added to a drawing (an edit on /topology) that land outside the view bring the whole drawing into
+    // view: a fabric of one node is fitted at the largest zoom, and the next nodes fell off the canvas.
+    function followAdded(cy) {
+        let pending = null;
+        cy.on('add', 'node', function () {
+            clearTimeout(pending);
+            pending = setTimeout(function () {
+                const view = cy.extent(), all = cy.nodes().boundingBox();
+                if (all.x1 < view.x1 || all.x2 > view.x2 || all.y1 < view.y1 || all.y2 > view.y2) {
+                    cy.animate({fit: {padding: 30}, duration: 200});
+                }
+            }, 100);
+        });
+    }
     setInterval(function () {
         for (const layer of document.querySelectorAll('canvas[data-id="layer0-selectbox"]')) {
             const cy = cyOf(layer);
@@ -46,6 +60,7 @@
             if (cy && box && !widths.has(box)) {
                 widths.set(box, box.getBoundingClientRect().width);
                 watcher.observe(box);
+                followAdded(cy);
             }
         }
     }, 500);

@@ -123,3 +123,18 @@ def test_a_message_appears_next_to_the_control_that_caused_it(page):
     until(lambda: "floating" not in box.get_attribute("class"), 5)
     assert box.text.startswith("⚠")
     assert page.duo.get_logs() == []
+
+
+def test_nodes_added_to_a_one_node_fabric_stay_in_view(page):
+    from vizcoll.scenario import Scenario
+
+    page.open(f"/topology#s={Scenario(spec='mesh:1x1,hosts=0').to_fragment()}", counts=None)
+    until(lambda: page.cy("return cy.nodes().length;") == 1, 20)
+    for name in ("leaf0", "leaf1", "leaf2"):  # the canvas was fitted on one node, at its largest zoom
+        page.type_into("#topo-new-name", name)
+        page.click("#topo-add-node")
+        until(lambda name=name: page.cy(f"return cy.$('node[label = \"{name}\"]').length;") == 1, 10)
+    inside = ("const v = cy.extent(); return cy.nodes().every(n => { const p = n.position(); "
+              "return p.x >= v.x1 && p.x <= v.x2 && p.y >= v.y1 && p.y <= v.y2; });")
+    until(lambda: page.cy(inside), 5, msg="a new node is drawn outside the canvas")
+    assert page.duo.get_logs() == []

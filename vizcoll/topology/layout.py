@@ -247,7 +247,7 @@ def edited_positions(base: Topology, edits: Sequence[dict], topo: Topology) -> n
     """Positions of ``topo`` = ``base`` after ``edits``, every node of ``base`` where :func:`positions` drew it.
 
     A node added by an edit is *parked* on the first free spot inside the drawing near its bottom right corner
-    (at the height of its kind's lowest row) until an ``add_link`` joins it to a placed node: then it moves to
+    (at the height of its kind's lowest row; the first of its kind just below the lowest row) until an ``add_link`` joins it to a placed node: then it moves to
     the first free spot next to that node (below it first). Removing, renaming and linking placed nodes moves
     nobody. Edits are replayed by name, as :func:`vizcoll.scenario.apply_edit` does; one that does not apply
     (the scenario checked it) is skipped.
@@ -261,10 +261,11 @@ def edited_positions(base: Topology, edits: Sequence[dict], topo: Topology) -> n
         op, name = edit.get("op"), edit.get("name")
         if op == "add_node" and isinstance(name, str):
             kind = ENDPOINT if edit.get("kind") in ("endpoint", ENDPOINT) else 1 - ENDPOINT
-            same = [p for n, p in where.items() if kinds.get(n) == kind] or list(where.values()) or [(0.0, 0.0)]
+            same = [y for n, (_, y) in where.items() if kinds.get(n) == kind]
             taken = np.array(list(where.values())).reshape(-1, 2)
             box = np.array([taken.min(axis=0), taken.max(axis=0)]) if len(taken) else None
-            corner = np.array([box[1, 0] if box is not None else 0.0, min(y for _, y in same)])
+            low = box[0, 1] if box is not None else 0.0  # none of its kind yet: the spot below the lowest row
+            corner = np.array([box[1, 0] if box is not None else 0.0, min(same) if same else low])
             where[name], kinds[name] = tuple(_free_spot(taken, corner, step, box)), kind
             parked.add(name)
         elif op == "remove_node":

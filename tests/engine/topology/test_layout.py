@@ -102,3 +102,13 @@ def test_edited_positions_follow_the_edited_fabrics_node_order():
     pos = edited_positions(base, EDITS, topo)
     assert pos.shape == (topo.n_nodes, 2) and np.isfinite(pos).all()
     assert np.array_equal(pos, scenario.positions())
+
+
+def test_the_first_end_node_of_a_fabric_of_switches_goes_below_them_and_under_its_switch_once_linked():
+    switches = Scenario(spec="mesh:2x2,neighbors=4,hosts=0")
+    added = switches.with_edit({"op": "add_node", "name": "e1", "kind": "endpoint"})
+    lowest = switches.positions()[:, 1].min()
+    assert added.positions()[-1, 1] < lowest  # it sat on the switches' lowest row (issue 24)
+    linked = added.with_edit({"op": "add_link", "a": "e1", "b": "sw1-0"}).positions()
+    below = linked[switches.fabric().names.index("sw1-0")]
+    assert linked[-1, 0] == below[0] and linked[-1, 1] < below[1]  # right under its switch
