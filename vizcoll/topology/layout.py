@@ -247,9 +247,9 @@ def edited_positions(base: Topology, edits: Sequence[dict], topo: Topology) -> n
     """Positions of ``topo`` = ``base`` after ``edits``, every node of ``base`` where :func:`positions` drew it.
 
     A node added by an edit is *parked* on the first free spot inside the drawing near its bottom right corner
-    (at the height of its kind's lowest row; the first of its kind just below the lowest row) until an ``add_link`` joins it to a placed node: then it moves to
-    the first free spot next to that node (below it first). Removing, renaming and linking placed nodes moves
-    nobody. Edits are replayed by name, as :func:`vizcoll.scenario.apply_edit` does; one that does not apply
+    (at the height of its kind's lowest row; the first of its kind just below the lowest row) until an
+    ``add_link`` joins it to a placed node: then it moves to the first free spot next to that node (below it
+    first). Removing, renaming and linking placed nodes moves nobody. Edits are replayed by name, as :func:`vizcoll.scenario.apply_edit` does; one that does not apply
     (the scenario checked it) is skipped.
     """
     pos = positions(base)
