@@ -249,8 +249,8 @@ def edited_positions(base: Topology, edits: Sequence[dict], topo: Topology) -> n
     A node added by an edit is *parked* on the first free spot inside the drawing near its bottom right corner
     (at the height of its kind's lowest row; the first of its kind just below the lowest row) until an
     ``add_link`` joins it to a placed node: then it moves to the first free spot next to that node (below it
-    first). Removing, renaming and linking placed nodes moves nobody. Edits are replayed by name, as :func:`vizcoll.scenario.apply_edit` does; one that does not apply
-    (the scenario checked it) is skipped.
+    first). Removing, renaming and linking placed nodes moves nobody. Edits are replayed by name, as
+    :func:`vizcoll.scenario.apply_edit` does; one that does not apply (the scenario checked it) is skipped.
     """
     pos = positions(base)
     step = unit(pos)
