@@ -56,7 +56,8 @@ def no_progress(_value) -> None:
     """The ``set_progress`` of a background callback called directly."""
 
 
-def update(prop_id: str, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, drawn=None, **changes):
+def update(prop_id, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, drawn=None, clicks=0,
+           **changes):
     """The page's writing callback, as Dash calls it when ``prop_id`` changed; (store, message). Break at random
     is a background job (:func:`break_at_random`) that draws the breaks; ``update`` writes them."""
     values = model.DEFAULTS | changes
@@ -67,7 +68,7 @@ def update(prop_id: str, current: Scenario | dict | None, tap=None, size="4x4", 
         if message:
             return no_update, message
         prop_id = DRAWN
-    return in_callback(page.update, prop_id, tap, 0, 0, drawn, size, neighbors,
+    return in_callback(page.update, prop_id, tap, clicks, 0, drawn, size, neighbors,
                        *[values[key] for key in page.PARAM_CONTROLS], data)
 
 
@@ -211,8 +212,11 @@ def test_use_this_grid_replaces_the_scenario_and_keeps_the_page_settings():
     assert store is no_update and message.startswith("Press Use this grid") and "6×6" in message
     # a size typed, then the button clicked: the box commits its value as it loses focus, in the same call as the
     # click, which is acted on (it was ignored: two inputs at once looked like the page appearing)
-    store, message = update([SIZE, USE_GRID], before, size="6x6")
+    store, message = update([SIZE, USE_GRID], before, size="6x6", clicks=1)
     assert message == "" and stored(store).spec == "mesh:6x6,neighbors=8,hosts=0"
+    # the page appearing brings every control at once, the button unclicked: nothing is written
+    everything = [SIZE, USE_GRID, CANVAS, *[f"{i}.value" for i in page.PARAM_CONTROLS.values()]]
+    assert update(everything, before, size="6x6") == (no_update, no_update)
 
 
 def test_resizing_a_grid_keeps_its_breaks_as_labels():

@@ -322,14 +322,14 @@ def scenario_after(trigger, scenario: Scenario, tap_edge, drawn, size, neighbors
     return scenario, ""
 
 
-def update(tap_edge, _use_grid, _repair, drawn, size, neighbors, algo, judge, barriers, compute, rate, seed, comm,
+def update(tap_edge, use_grid, _repair, drawn, size, neighbors, algo, judge, barriers, compute, rate, seed, comm,
            k, numbering_kind, sweep_mode, part, data):
     """A control changed: the shared scenario with the page's checked parameters, or with the fabric change
-    (clicked link, breaks drawn at random, grid preset, repair); a bad value leaves the store as it is, with a
-    message."""
-    # a size typed then "Use this grid" clicked arrive in one call (the box commits its value as it loses focus)
-    trigger = BAR_USE_GRID if f"{BAR_USE_GRID}.n_clicks" in ctx.triggered_prop_ids else ctx.triggered_id
-    if not user_action() and trigger != BAR_USE_GRID:  # the page appearing (every control at once): nothing
+    (clicked link, random breaks, grid preset, repair); a bad value leaves the store as it is, with a message."""
+    # a size typed, then "Use this grid" clicked: one call (the box commits its value as it loses focus)
+    clicked = bool(use_grid) and f"{BAR_USE_GRID}.n_clicks" in ctx.triggered_prop_ids
+    trigger = BAR_USE_GRID if clicked else ctx.triggered_id
+    if not user_action() and not clicked:  # the page appearing (every control at once, unclicked): nothing
         return no_update, no_update
     scenario, message = checked(data)
     if scenario is None:
