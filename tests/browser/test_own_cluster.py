@@ -39,7 +39,7 @@ def test_a_real_ibnetdiscover_fabric_shows_host_names_in_captions_hovers_the_roo
     hostfile = tmp_path / "hostfile"
     hostfile.write_text("# my job\nnode01 slots=2\nnode02.cluster.example.org slots=2\nnode06\n")
     page.upload("topo-comm-upload", hostfile)
-    page.duo.wait_for_contains_text("#topo-comm-info", "1 communicators", timeout=20)
+    page.duo.wait_for_contains_text("#topo-comm-info", "1 communicator ", timeout=20)
     until(lambda: page.cy("return cy.$('node.comm0').map(n => n.data('label')).sort().join();") ==
           "node01,node02,node06", 10, msg="the hostfile's hosts are not the communicator")
 

@@ -597,6 +597,8 @@ def test_the_protocol_plays_on_a_cluster_file_above_the_drawing_limit_in_the_req
     root = model.routed(s, "fulb").trees[3].root
     assert f"→ SM ({topo.names[root]}): SubnAdmSet" in tl.caption(0)
     diagrams = [page.render_protocol(position, handle) for position in (0, handle["steps"] // 2, handle["steps"])]
-    states = [{text for trace in fig.data for text in (trace.text or ())} for fig in diagrams]
-    assert {"group<br>Absent", "p0<br>idle"} <= states[0] and "p0<br>joined" in states[1]
-    assert {"group<br>Deleted", "p15<br>left"} <= states[-1]
+    states = [{hover for trace in fig.data for hover in (trace.hovertext or ())} for fig in diagrams]
+    assert {"group: Absent", "p0: idle"} <= states[0] and "p0: joined" in states[1]
+    assert {"group: Deleted", "p15: left"} <= states[-1]
+    names = {text for trace in diagrams[0].data for text in trace.text}  # named by their names; the legend: states
+    assert {"group", "p0", "p15"} <= names and not any("idle" in name for name in names)

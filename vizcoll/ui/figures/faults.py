@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.figures.labels import outward
 from vizcoll.ui.figures.style import FULL, styled
 
 __all__ = ["reduction_diagram", "tasks_so_far", "task_text", "LANE_COLUMNS", "lane_category", "treft_lanes",
@@ -33,14 +34,6 @@ MASTER_POS = (0.0, 0.0)
 def _worker_pos(procs: int) -> dict[int, tuple[float, float]]:
     angle = np.pi / 2 - 2 * np.pi * np.arange(procs) / max(procs, 1)
     return {r: (float(np.cos(a)), float(np.sin(a))) for r, a in enumerate(angle)}
-
-
-def _outward(x: float, y: float) -> str:
-    """A caption's place beside a worker of the circle, away from its centre (above the top ones, left of the
-    left ones...), so that neighbours' captions stand apart as the circle's points do."""
-    vertical = "top" if y > 0.38 else "bottom" if y < -0.38 else "middle"
-    horizontal = "right" if x > 0.38 else "left" if x < -0.38 else "center"
-    return f"{vertical} {horizontal}"
 
 
 def tasks_so_far(timeline: Timeline, step: int, tasks: list[dict]) -> list[dict]:
@@ -122,7 +115,7 @@ def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) 
         fig.add_trace(go.Scatter(
             x=[pos[r][0] for r in ranks], y=[pos[r][1] for r in ranks], mode="markers+text", name=value,
             text=[f"<b>w{r}</b>" if r == root else f"w{r}" for r in ranks],  # the root: bold, ringed
-            textposition=[_outward(*pos[r]) for r in ranks],
+            textposition=[outward(*pos[r]) for r in ranks],
             customdata=ranks, hovertext=[f"w{r}{' (root)' * (r == root)}: {value} — click to kill w{r} now"
                                          for r in ranks],
             hoverinfo="text", marker={"size": 30, "color": STATE_COLOURS.get(value, "#7f7f7f"),

@@ -17,11 +17,22 @@ from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, caption_width, captions, fitted_captions
 from vizcoll.ui.figures.style import HALF
 
-__all__ = ["UPRIGHT", "PLOT_HEIGHT", "plot_pixels", "add_labels"]
+__all__ = ["UPRIGHT", "PLOT_HEIGHT", "plot_pixels", "add_labels", "outward"]
 
 UPRIGHT = 14  # px between switches of a row for names written upwards
 PLOT_HEIGHT = 330  # px of a drawing's plot area (a figure of 520 px, less its title, legend and margins)
 LABELLED = 3000  # fabrics with more nodes are not named (their names stay in the hover texts)
+
+
+def outward(x: float, y: float) -> str:
+    """The ``textposition`` of a caption beside a point of a circle around (0, 0), away from its centre (above the
+    top ones, left of the left ones...), so that neighbours' captions stand apart as their points do.
+
+    >>> outward(0.0, 1.0), outward(-1.0, 0.0), outward(0.7, -0.7)
+    ('top center', 'middle left', 'bottom right')
+    """
+    vertical = "top" if y > 0.38 else "bottom" if y < -0.38 else "middle"
+    return f"{vertical} {'right' if x > 0.38 else 'left' if x < -0.38 else 'center'}"
 
 
 def plot_pixels(pos: np.ndarray, width: int = HALF, height: int = PLOT_HEIGHT) -> np.ndarray:

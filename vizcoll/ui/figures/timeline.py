@@ -2,8 +2,9 @@
 
 Entities (processes, threads, the subnet manager, a group...) sit on a circle
 (``"group"``/``"sm"``-like hubs listed in ``hubs`` sit in the middle), each
-coloured by its state at the step and labelled with it; the messages of the
-step are arrows between the entities whose nodes they connect.
+coloured by its state at the step (the legend names the states, the hover says
+each one's) and named outside the circle where the names fit; the messages of
+the step are arrows between the entities whose nodes they connect.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.figures.labels import outward
 from vizcoll.ui.figures.style import FULL, styled
 
 __all__ = ["process_diagram"]
@@ -28,6 +30,15 @@ def _positions(keys: list[str], hubs: tuple[str, ...]) -> dict[str, tuple[float,
     for i, k in enumerate(centre):
         pos[k] = (0.0, 0.25 * (len(centre) - 1) / 2 - 0.25 * i)
     return pos
+
+
+RING_PX = 140  # the circle's radius on the page, in pixels (height 440, y from -1.35 to 1.3)
+CHAR_PX = 7.5  # width of a caption's character at Plotly's 12 px font
+
+
+def _names_fit(ring: list[str]) -> bool:
+    """Whether the names of the circle's entities fit between their neighbours (else the hover names them)."""
+    return not ring or 2 * np.pi * RING_PX / len(ring) >= CHAR_PX * max(map(len, ring)) + 4
 
 
 def process_diagram(timeline: Timeline, step: int, hubs: tuple[str, ...] = ("group", "sm")) -> go.Figure:
@@ -47,11 +58,13 @@ def process_diagram(timeline: Timeline, step: int, hubs: tuple[str, ...] = ("gro
             fig.add_annotation(x=pos[dst][0], y=pos[dst][1], ax=pos[src][0], ay=pos[src][1], xref="x", yref="y",
                                axref="x", ayref="y", showarrow=True, arrowhead=3, arrowwidth=2.5,
                                arrowcolor="#ff7f0e", standoff=14, startstandoff=14)
+    named = _names_fit([k for k in keys if k not in hubs])
     for value in values:
         members = [k for k in keys if str(state[k]) == value]
         fig.add_trace(go.Scatter(
             x=[pos[k][0] for k in members], y=[pos[k][1] for k in members], mode="markers+text",
-            name=value, text=[f"{k}<br>{value}" for k in members], textposition="bottom center",
+            name=value, text=[k if named or k in hubs else "" for k in members],
+            textposition=["bottom center" if k in hubs else outward(*pos[k]) for k in members],
             marker={"size": 26 if members[0] in hubs else 18, "color": colour[value],
                     "line": {"width": 1, "color": "#333"}},
             hovertext=[f"{k}: {value}" for k in members], hoverinfo="text"))
