@@ -138,3 +138,23 @@ def test_nodes_added_to_a_one_node_fabric_stay_in_view(page):
               "return p.x >= v.x1 && p.x <= v.x2 && p.y >= v.y1 && p.y <= v.y2; });")
     until(lambda: page.cy(inside), 5, msg="a new node is drawn outside the canvas")
     assert page.duo.get_logs() == []
+
+
+def test_a_fabric_drawn_from_nothing(page):
+    from vizcoll.scenario import Scenario
+
+    page.open(f"/topology#s={Scenario(spec='empty').to_fragment()}", counts=None)  # the "empty" example
+    page.duo.wait_for_text_to_equal("#topo-counts", counts_line(0, 0, 0, 0, 0))
+    page.type_into("#topo-new-name", "leaf0")
+    page.click("#topo-add-node")  # a switch (the default kind)
+    page.duo.wait_for_text_to_equal("#topo-counts", counts_line(1, 0, 0, 0, 1))
+    page.type_into("#topo-new-name", "h0")
+    page.click("#topo-new-kind input[value=endpoint]")
+    page.click("#topo-add-node")
+    page.type_into("#topo-node-a", "h0")
+    page.type_into("#topo-node-b", "leaf0")
+    page.click("#topo-add-link")
+    page.duo.wait_for_contains_text("#topo-counts", "1 switch\n1 end node\n1 link\n")
+    below = "const p = n => cy.$(`node[label = \"${n}\"]`).position(); return p('h0').y > p('leaf0').y;"
+    until(lambda: page.cy(below), 10, msg="the end node is not drawn under its switch")
+    assert page.duo.find_element("#topo-message").text == "" and page.duo.get_logs() == []

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from app import create_app
 from tests.fuzz_payload import default_value, layout_components, post, server_callbacks
+from vizcoll.scenario import Scenario
 
 EXAMPLES = 25  # per callback (95 callbacks): about half a minute in all
 JOB_EXAMPLES = 5  # per background callback: each starts a job process
@@ -83,3 +84,20 @@ def test_every_callback_is_fuzzed():
     assert len(CALLBACKS) >= 60 and sum(bool(d.get("background")) for d in CALLBACKS) >= 5
     for page in ("topo-", "trees-", "mc-", "bar-", "ft-", "era-", "sched-", "scenario"):
         assert page in outputs, page
+
+
+@pytest.mark.parametrize("spec", ["empty", "mesh:1x1,hosts=0"])
+def test_every_callback_answers_on_a_fabric_without_nodes_or_without_end_nodes(app_client, spec):
+    """The "empty" example (a fabric drawn from nothing) and one switch alone: every callback answers with what
+    it can show or a message, never the shell's "could not use what the browser sent" (an exception)."""
+    client, found = app_client
+    data = Scenario(spec=spec).to_dict()
+    failed = []
+    for dep in CALLBACKS:
+        values = [data if (d["id"], d["property"]) == ("scenario", "data") else default_value(found, d["id"],
+                                                                                          d["property"])
+                  for d in dep["inputs"] + dep["state"]]
+        status, text, _ = post(client, dep, values, job_seconds=JOB_SECONDS)
+        if status not in (200, 204) or "Traceback" in text or "could not use what the browser sent" in text:
+            failed.append((_name(dep), status, text[:300]))
+    assert failed == []

@@ -188,3 +188,26 @@ def test_a_page_without_what_its_pack_needs_says_why():
     bad = SCENARIO.with_params("erasure", {"n": "99"})
     with pytest.raises(VizcollError):
         pack_file("erasure", bad)
+
+
+def test_a_multicast_pack_of_a_drill_down_holds_the_whole_fabric_too():
+    drilled = SCENARIO.with_params("multicast", {"group": 1, "part": "group:0"})
+    pack = pack_of("multicast", drilled)
+    names = [f.name for f in pack.figures]
+    assert names == ["efi-a", "efi-b", "efi-difference", "efi-histogram", "efi-a-group0", "efi-b-group0",
+                     "efi-difference-group0"]  # it held the drill-down alone (issue 24)
+    captions = {f.name: f.caption for f in pack.figures}
+    assert "(minhop-new)" in captions["efi-a"] and "the whole fabric" in captions["efi-a"]
+    assert DEFAULT_SCENARIO.spec in captions["efi-a-group0"] and "pod 0" in captions["efi-a-group0"]
+    whole, part = pack.figures[0].figure, pack.figures[4].figure
+    assert len(whole.data[0].x) > len(part.data[0].x)  # two drawings: the fabric, then the pod alone
+
+
+def test_a_trees_pack_of_a_drill_down_holds_the_whole_fabric_too():
+    drilled = DEFAULT_SCENARIO.with_params("trees", {"part": "group:1"})
+    names = [f.name for f in pack_of("trees", drilled).figures]
+    assert names == ["tree-logical", "f-of-k", "tree-on-fabric", "type2-physical", "type2-mincost",
+                     "tree-on-fabric-group1", "type2-physical-group1", "type2-mincost-group1"]
+    captions = {f.name: f.caption for f in pack_of("trees", drilled).figures}
+    assert "4-ary tree on fat-tree:radix=4,levels=3, the whole fabric" in captions["tree-on-fabric"]
+    assert "pod 1" in captions["type2-mincost-group1"]

@@ -81,3 +81,37 @@ def test_a_job_process_runs_below_the_web_workers_priority(tmp_path):
 
 def _sleep(_key, _progress_key, args, _context):
     time.sleep(args[0])
+
+
+def test_a_job_is_never_forked_while_a_thread_is_inside_the_jobs_sqlite(tmp_path):
+    """A fork taken while another thread is inside SQLite copies SQLite's locks held: the job then hung forever on
+    its first cache call. The fork waits for the thread to leave, and the job uses the cache."""
+    import threading
+
+    from vizcoll.ui import jobs
+
+    cache = jobs.JobsCache(str(tmp_path))
+    manager, order, inside = jobs.LowPriorityJobs(cache), [], threading.Event()
+
+    def busy():  # a web worker's thread in the middle of a cache call
+        with jobs._SQLITE:
+            inside.set()
+            time.sleep(0.3)
+            order.append("left SQLite")
+
+    thread = threading.Thread(target=busy)
+    thread.start()
+    inside.wait()
+    pid = manager.call_job_fn("job", _write, [cache], {})
+    order.append("forked")
+    thread.join()
+    assert order == ["left SQLite", "forked"] and isinstance(jobs.manager().handle, jobs.JobsCache)
+    deadline = time.monotonic() + 30
+    while cache.get("job") is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.waitpid(pid, 0)
+    assert cache.get("job") == "written by the job"  # the job's own lock was free
+
+
+def _write(key, _progress_key, args, _context):
+    args[0].set(key, "written by the job")  # the cache the job was forked with

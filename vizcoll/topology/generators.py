@@ -345,7 +345,14 @@ def mesh(dims: tuple[int, int] = (4, 4), neighbors: int = 4, hosts: int = 1) -> 
                   x=np.r_[c, np.repeat(c, hosts)], y=np.r_[r, np.repeat(r, hosts)])
 
 
+def empty() -> Topology:
+    """A fabric of no node at all, to draw from nothing: the Topology page's "new empty fabric" (``empty``), whose
+    nodes and links are then added by hand."""
+    return _build([], np.zeros(0), np.zeros(0), _links(), {"generator": "empty"})
+
+
 GENERATORS = {
+    "empty": empty,
     "fat-tree": fat_tree,
     "pruned-fat-tree": pruned_fat_tree,
     "sunway-supernode": sunway_supernode,

@@ -27,15 +27,17 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 
+import diskcache
 from dash import DiskcacheManager, Input, Output, no_update
 
 __all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress", "order",
-           "LowPriorityJobs"]
+           "LowPriorityJobs", "JobsCache"]
 
 REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
 JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
@@ -67,17 +69,61 @@ def manager():
         from dash import CeleryManager
 
         return CeleryManager(celery_app(), expire=JOB_EXPIRE_S)
-    import diskcache
-
     base = os.environ.get("VIZCOLL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "vizcoll-cache")
-    return LowPriorityJobs(diskcache.Cache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S)
+    return LowPriorityJobs(JobsCache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S)
+
+
+_SQLITE = threading.RLock()
+"""Held by every call of this process into the jobs' SQLite (:class:`JobsCache`) and around each job's fork."""
+
+
+def _fresh_lock() -> None:
+    global _SQLITE
+    _SQLITE = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_fresh_lock)  # a job starts with the lock free
+
+
+class JobsCache(diskcache.Cache):
+    """The jobs' diskcache, fork-safe: a job is a process forked from a threaded web worker, and a fork taken while
+    another thread is inside SQLite copies SQLite's locks held, so the job hangs forever on its first cache call
+    (seen as a job that never ends, about once in five full test runs). Each call Dash makes here, and the fork
+    (:class:`LowPriorityJobs`), hold :data:`_SQLITE`, so no thread is inside SQLite when a job is forked."""
+
+    def get(self, *args, **kwargs):
+        with _SQLITE:
+            return super().get(*args, **kwargs)
+
+    def set(self, *args, **kwargs):
+        with _SQLITE:
+            return super().set(*args, **kwargs)
+
+    def add(self, *args, **kwargs):
+        with _SQLITE:
+            return super().add(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        with _SQLITE:
+            return super().delete(*args, **kwargs)
+
+    def touch(self, *args, **kwargs):
+        with _SQLITE:
+            return super().touch(*args, **kwargs)
+
+    @contextmanager
+    def transact(self, retry=False):
+        with _SQLITE, super().transact(retry):
+            yield
 
 
 class LowPriorityJobs(DiskcacheManager):
-    """Dash's diskcache manager whose job processes run at nice :data:`JOB_NICENESS`."""
+    """Dash's diskcache manager whose job processes are forked with no thread inside SQLite (:class:`JobsCache`)
+    and run at nice :data:`JOB_NICENESS`."""
 
     def call_job_fn(self, key, job_fn, args, context):
-        pid = super().call_job_fn(key, job_fn, args, context)
+        with _SQLITE:
+            pid = super().call_job_fn(key, job_fn, args, context)
         with suppress(OSError):  # the job may be over already
             os.setpriority(os.PRIO_PROCESS, pid, JOB_NICENESS)
         return pid

@@ -24,7 +24,7 @@ from vizcoll.ui.models.multicast import natural_part, page_state, protocol_timel
 from vizcoll.ui.models.parts import WHOLE, drawn_view, view_of
 from vizcoll.ui.models.schedules import analysis, opened_goal, read_goal, replay_of, stored_params
 from vizcoll.ui.models.topology import broadcast_timeline, communicator_colours, root_of
-from vizcoll.ui.models.trees import cost_of, engine_key, tree_plan, type_one, type_two
+from vizcoll.ui.models.trees import cost_of, engine_key, tree_name, tree_plan, type_one, type_two
 from vizcoll.ui.views.schedules import replay_stylesheet
 from vizcoll.ui.views.topology import broadcast_stylesheet
 from vizcoll.ui.views.trees import animation_view, comparison_rows, type_one_view, type_two_view
@@ -97,22 +97,35 @@ def _fk_table(plan: dict) -> PackTable:
                                f"b = {cost.b:g} us.", [("k", "tree width"), ("F_us", "F(k) in microseconds")], rows)
 
 
+def _trees_drawn(plan: dict, scenario: Scenario, part: str | None) -> list[PackFigure]:
+    """The chosen tree and the type II trees on the fabric (``part`` None: the whole, or its overview), captioned
+    with the fabric, the tree and the part."""
+    params = {**scenario.params.get("trees", {}), "part": part}
+    data = scenario.with_params("trees", params).to_dict()
+    _, mapped, _ = type_one_view(plan, data)
+    physical, mincost, _ = type_two_view(plan, data)
+    where = f"{scenario.title}, {drawn_view(scenario.with_params('trees', params), 'trees').name}"
+    suffix = "-" + part.replace(":", "") if part else ""
+    return [PackFigure("tree-on-fabric" + suffix, f"The {tree_name(plan['kind'], plan['k'])} tree on {where}: link "
+                                                  "colour and width = aggregation packets.", mapped),
+            PackFigure("type2-physical" + suffix, f"The physical type II tree on {where}: packets per link, "
+                                                  "switches holding an entry.", physical),
+            PackFigure("type2-mincost" + suffix, f"The minimum-cost type II tree (Algorithm 5) on {where}.", mincost)]
+
+
 def trees_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     plan = tree_plan(scenario)
     data, key, topo = scenario.to_dict(), engine_key(scenario, plan), topology_of(scenario)
     pack = Pack("trees", "Trees")
-    logical, mapped, _ = type_one_view(plan, data)
-    physical, mincost, _ = type_two_view(plan, data)
+    logical = type_one_view(plan, data)[0]
     cost = cost_of(plan, plan["nprocs"])
+    part = scenario.params.get("trees", {}).get("part")
     pack.figures += [
-        PackFigure("tree-logical", "The chosen tree drawn logically (host names under its vertices).", logical),
-        PackFigure("tree-on-fabric", "The chosen tree on the fabric: link colour and width = aggregation packets.",
-                   mapped),
+        PackFigure("tree-logical", f"The {tree_name(plan['kind'], plan['k'])} tree drawn logically (host names "
+                                   "under its vertices).", logical),
         PackFigure("f-of-k", "F(k) with k*, the epsilon interval and the chosen k.",
                    fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"]), COLUMN_WIDTH, 460),
-        PackFigure("type2-physical", "The physical type II tree: packets per link, switches holding an entry.",
-                   physical),
-        PackFigure("type2-mincost", "The minimum-cost type II tree (Algorithm 5).", mincost)]
+        *_trees_drawn(plan, scenario, None), *(_trees_drawn(plan, scenario, part) if part else [])]
     built, two = type_one(key, plan["kind"], plan["routes"]), type_two(key, plan["routes"])
     per_link = {"packets": ("aggregation packets of the chosen tree", built["metrics"]["link_packets"])}
     if two["ok"]:
@@ -145,14 +158,21 @@ def multicast_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     if not groups:
         raise VizcollError(" ".join(notes) or "the scenario has no multicast group to route")
     results = {"a": routed(scenario, p["a"]), "b": routed(scenario, p["b"])}
-    view = view_of(scenario, p["part"] or natural_part(topo))
-    figs = route_figures(view, results["a"], results["b"], p["group"])
     pack = Pack("multicast", "Multicast")
-    for name, fig, caption in zip(("efi-a", "efi-b", "efi-difference", "efi-histogram"), figs, (
-            f"EFI per link under A ({results['a'].algo}).", f"EFI per link under B ({results['b'].algo}).",
-            "The difference B - A per link.", "Links per EFI value, A and B."), strict=True):
-        pack.figures.append(PackFigure(name, caption, fig, COLUMN_WIDTH if name == "efi-histogram" else 672,
-                                       320 if name == "efi-histogram" else None))
+    parts = [natural_part(topo)] + ([p["part"]] if p["part"] and p["part"] != natural_part(topo) else [])
+    for part in parts:  # the whole fabric (or its overview), then the part the page drills into
+        view = view_of(scenario, part)
+        figs = route_figures(view, results["a"], results["b"], p["group"])
+        where = f"{scenario.title}, {view.name}"
+        suffix = "" if part == parts[0] else "-" + part.replace(":", "")
+        for name, fig, caption in zip(("efi-a", "efi-b", "efi-difference", "efi-histogram"), figs, (
+                f"EFI per link under A ({results['a'].algo}) on {where}.",
+                f"EFI per link under B ({results['b'].algo}) on {where}.",
+                f"The difference B - A ({results['b'].algo} - {results['a'].algo}) per link on {where}.",
+                f"Links per EFI value, A ({results['a'].algo}) and B ({results['b'].algo})."), strict=True):
+            if name != "efi-histogram" or part == parts[0]:  # one histogram: of the whole fabric
+                pack.figures.append(PackFigure(name + suffix, caption, fig, COLUMN_WIDTH if name == "efi-histogram"
+                                               else 672, 320 if name == "efi-histogram" else None))
     efi = {f"efi_{name}": (f"groups whose tree uses the link under {name.upper()} ({r.algo})", r.efi_by_link_id())
            for name, r in results.items()}
     summaries = [[name.upper(), r.algo, *[r.summary()[k] for k in ("groups", "unroutable", "max_efi", "mean_efi",

@@ -31,6 +31,7 @@ EXAMPLE_SPECS = {
     "torus": "torus:4x4x2,hosts=1",
     "dragonfly": "dragonfly:a=4,p=2,h=2",
     "mesh": "mesh:4x4,neighbors=8",
+    "empty": "empty",  # no node: a fabric drawn from nothing with the Edit panel
 }
 NEW_COMM = -1  # the "a new communicator" choice of the hand-drawing dropdown
 ANIMATION_LIMIT = SMALL_LIMIT
