@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager, suppress
-from functools import lru_cache
+from functools import lru_cache, wraps
 
 import diskcache
 from dash import DiskcacheManager, Input, Output, no_update
@@ -85,31 +85,24 @@ def _fresh_lock() -> None:
 os.register_at_fork(after_in_child=_fresh_lock)  # a job starts with the lock free
 
 
+def _guarded(name: str):
+    """``diskcache.Cache.<name>`` called under :data:`_SQLITE`."""
+    method = getattr(diskcache.Cache, name)
+
+    @wraps(method)
+    def call(self, *args, **kwargs):
+        with _SQLITE:
+            return method(self, *args, **kwargs)
+    return call
+
+
 class JobsCache(diskcache.Cache):
     """The jobs' diskcache, fork-safe: a job is a process forked from a threaded web worker, and a fork taken while
     another thread is inside SQLite copies SQLite's locks held, so the job hangs forever on its first cache call
     (seen as a job that never ends, about once in five full test runs). Each call Dash makes here, and the fork
     (:class:`LowPriorityJobs`), hold :data:`_SQLITE`, so no thread is inside SQLite when a job is forked."""
 
-    def get(self, *args, **kwargs):
-        with _SQLITE:
-            return super().get(*args, **kwargs)
-
-    def set(self, *args, **kwargs):
-        with _SQLITE:
-            return super().set(*args, **kwargs)
-
-    def add(self, *args, **kwargs):
-        with _SQLITE:
-            return super().add(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        with _SQLITE:
-            return super().delete(*args, **kwargs)
-
-    def touch(self, *args, **kwargs):
-        with _SQLITE:
-            return super().touch(*args, **kwargs)
+    get, set, add, delete, touch = (_guarded(name) for name in ("get", "set", "add", "delete", "touch"))
 
     @contextmanager
     def transact(self, retry=False):
