@@ -274,4 +274,5 @@ def test_a_large_file_waits_for_the_job_then_draws_in_the_request(monkeypatch):
         assert page.dispatch(goal, data, order) is None  # analysed: drawn in the request, no job
         assert str(page.analyse(goal, data)) == str(views)
         assert page.compute_views(seen.append, "forged", goal, data) == (no_update,) * len(page.VIEWS)
-    assert page.cancelled(1).children.startswith("⚠ Cancelled")
+    note, chart = page.cancelled(1)
+    assert note.children.startswith("⚠ Cancelled") and chart.layout.annotations[0].text == "Cancelled: not timed."

@@ -205,7 +205,8 @@ def register(app: Dash) -> None:
                  Input(SCHED_HEAVY, "data"), State(SCHED_GOAL, "data"), State(SCENARIO, "data"),
                  State(SCHED_DRAWN, "data"), prevent_initial_call=True, interval=POLL_MS,
                  **jobs.background(SCHED_JOB, (SCHED_EXAMPLE,)))(compute_views)
-    app.callback(Output(SCHED_PROBLEMS, "children", allow_duplicate=True), Input(f"{SCHED_JOB}-cancel", "n_clicks"),
+    app.callback(Output(SCHED_PROBLEMS, "children", allow_duplicate=True),
+                 Output(SCHED_FINISH, "figure", allow_duplicate=True), Input(f"{SCHED_JOB}-cancel", "n_clicks"),
                  prevent_initial_call=True)(cancelled)
     app.callback(
         Output(SCHED_CANVAS, "stylesheet"), Input(pid(SCHED_PLAYER, "shown"), "data"),
@@ -308,8 +309,9 @@ def compute_views(set_progress, job, goal, data, drawn=None):
 
 
 def cancelled(_clicks):
-    """Cancel pressed: the problems box says the file was not checked (the job wrote nothing)."""
-    return html.P("⚠ Cancelled: the file was not checked or timed. Open it again to do so.", className="message")
+    """Cancel pressed: the problems box and the chart say the file was not checked (the job wrote nothing)."""
+    return (html.P("⚠ Cancelled: the file was not checked or timed. Open it again to do so.", className="message"),
+            blank_figure("Cancelled: not timed.", height=300))
 
 
 def _shown(head: tuple, scenario: Scenario | None, drawn, flag: str = "", flag_class: str = "flag") -> tuple:
