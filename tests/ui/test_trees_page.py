@@ -777,3 +777,8 @@ def test_job_progress_writes_at_most_every_so_often():
     quick.stage(0)(1, 4)
     quick.stage(0)(9, 0)  # a total of 0 (nothing to do) is no division by zero
     assert written[-3:] == [(25, 100, "a (1 of 1)"), (0, 100, "a (1 of 1)"), (0, 100, "a (1 of 1)")]
+
+
+def test_an_empty_fabric_says_to_add_nodes():
+    plan = page.refresh(Scenario(spec="empty").to_dict())[0]
+    assert plan == {"error": "⚠ the fabric has no node to run processes on: add nodes to it first"}

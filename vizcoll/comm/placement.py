@@ -34,6 +34,8 @@ def check_fits(topo: Topology, nprocs: int, ppn: int, what: str = "the placement
     """Raise :class:`SpecError` unless ``nprocs`` processes fit on ``topo`` at ``ppn`` per node."""
     if not isinstance(ppn, (int, np.integer)) or ppn < 1:
         raise SpecError(f"ppn (processes per node) must be a positive integer, got {ppn!r}")
+    if topo.n_nodes == 0:
+        raise SpecError("the fabric has no node to run processes on: add nodes to it first")
     if not isinstance(nprocs, (int, np.integer)) or nprocs < 1:
         raise SpecError(f"the number of processes must be a positive integer, got {nprocs!r}")
     n_nodes = len(compute_nodes(topo))
