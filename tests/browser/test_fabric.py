@@ -129,13 +129,13 @@ def test_nodes_added_to_a_one_node_fabric_stay_in_view(page):
     from vizcoll.scenario import Scenario
 
     page.open(f"/topology#s={Scenario(spec='mesh:1x1,hosts=0').to_fragment()}", counts=None)
-    until(lambda: page.cy("return cy.nodes().length;") == 1, 20)
+    until(lambda: page.cy("return !!cy && cy.nodes().length === 1;"), 20)  # cytoscape drawn (not yet: null)
     for name in ("leaf0", "leaf1", "leaf2"):  # the canvas was fitted on one node, at its largest zoom
         page.type_into("#topo-new-name", name)
         page.click("#topo-add-node")
-        until(lambda name=name: page.cy(f"return cy.$('node[label = \"{name}\"]').length;") == 1, 10)
-    inside = ("const v = cy.extent(); return cy.nodes().every(n => { const p = n.position(); "
-              "return p.x >= v.x1 && p.x <= v.x2 && p.y >= v.y1 && p.y <= v.y2; });")
+        until(lambda name=name: page.cy(f"return !!cy && cy.$('node[label = \"{name}\"]').length;") == 1, 10)
+    inside = ("const v = cy.extent(); return cy.nodes().length === 4 && cy.nodes().every(n => { "
+              "const p = n.position(); return p.x >= v.x1 && p.x <= v.x2 && p.y >= v.y1 && p.y <= v.y2; });")
     until(lambda: page.cy(inside), 5, msg="a new node is drawn outside the canvas")
     assert page.duo.get_logs() == []
 
@@ -155,6 +155,7 @@ def test_a_fabric_drawn_from_nothing(page):
     page.type_into("#topo-node-b", "leaf0")
     page.click("#topo-add-link")
     page.duo.wait_for_contains_text("#topo-counts", "1 switch\n1 end node\n1 link\n")
-    below = "const p = n => cy.$(`node[label = \"${n}\"]`).position(); return p('h0').y > p('leaf0').y;"
+    below = ("const p = n => cy.$(`node[label = \"${n}\"]`); "
+             "return !!cy && p('h0').length && p('leaf0').length && p('h0').position().y > p('leaf0').position().y;")
     until(lambda: page.cy(below), 10, msg="the end node is not drawn under its switch")
     assert page.duo.find_element("#topo-message").text == "" and page.duo.get_logs() == []
