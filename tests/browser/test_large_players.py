@@ -53,7 +53,7 @@ def play_forward(page) -> None:
           msg="the first step lights no bundle or block")
     first = lit(page, "overview-messages")
     caption = page.duo.find_element(f"#{prefix}-caption").text
-    assert caption.startswith("t = 0: ") and "messages leave" in caption, caption
+    assert caption.startswith("t = 0 ns: ") and "messages leave" in caption, caption
     page.click(f"#{prefix}-forward")
     until(lambda: step_of(page, prefix) == 2, 10)
     until(lambda: lit(page, "overview-messages") != first, 10, msg="the second step lights the same bundles")
@@ -100,7 +100,7 @@ def test_a_binomial_reduce_of_16384_ranks_replays_on_taihulights_overview(page, 
     page.duo.wait_for_text_to_equal("#sched-file", "reduce-16384.goal: 16,384 ranks, 32,766 operations, 16,383 "
                                                    "messages.", timeout=10)
     play_forward(page)
-    page.click("#sched-player-forward")  # t = 0: 8,192 messages leave, one per pair of ranks
+    page.click("#sched-player-forward")  # t = 0 ns: 8,192 messages leave, one per pair of ranks
     until(lambda: lit(page, "overview-messages") > 0, 10)
     scroll_to(page, "#sched-overview")
     page.screenshot("schedules-taihulight-overview.png")

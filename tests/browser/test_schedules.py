@@ -37,12 +37,12 @@ def test_a_goal_file_from_the_cli_is_timed_and_replayed(page, tmp_path):
     full_page_screenshot(page, "schedules.png")
     scroll_to(page, f"#{prefix}-forward")
     page.click(f"#{prefix}-forward")
-    page.duo.wait_for_contains_text(f"#{prefix}-caption", "t = 0: 16 messages leave (rank 0 → rank 1", timeout=10)
+    page.duo.wait_for_contains_text(f"#{prefix}-caption", "t = 0 ns: 16 messages leave (rank 0 → rank 1", timeout=10)
     until(lambda: len(orange_edges(page)) > 0, 10, msg="the first messages' routes are not drawn")
     for _ in range(4):
         page.click(f"#{prefix}-forward")
     until(lambda: step_of(page, prefix) == 5, 10)
-    page.duo.wait_for_contains_text(f"#{prefix}-caption", "t = 11,000: 16 messages leave", timeout=10)
+    page.duo.wait_for_contains_text(f"#{prefix}-caption", "t = 11,000 ns: 16 messages leave", timeout=10)
     labels = page.cy("return cy.nodes().map(n => n.style('label'));")
     assert "r3" in labels
     scroll_to(page, "#sched-canvas")

@@ -30,6 +30,9 @@ group's creation (a process crashed, a request was lost) take
 
 Choices the paper leaves open (documented, deterministic):
 
+- Times are in milliseconds (the timeline's ``time_unit``): the paper gives
+  none. The defaults (0.1 ms a message, 1 ms to compute a group's routes, a
+  poll every 0.5 ms, timeouts of 10 ms) keep the order of events readable.
 - Messages take ``latency``; the SM answers a poll at once with the state the
   group has when the query arrives. Polls happen every ``poll_interval`` from
   process 0's join request on (a tick is skipped while a reply is still on its
@@ -215,7 +218,7 @@ def _checked(members, sm_node, join_times, leave_times, lost_joins, crashed, rou
     poll = times["poll_interval"]
     horizon = float(join_t.max()) + max(times["route_time"], times["join_timeout"]) + 4 * times["latency"] + poll
     if horizon / poll > MAX_POLLS:
-        raise SpecError(f"poll_interval={poll:g} is too small: process 0 could poll up to "
+        raise SpecError(f"poll_interval={poll:g} ms is too small: process 0 could poll up to "
                         f"{horizon / poll:,.0f} times (limit {MAX_POLLS:,})")
     return {"nodes": nodes, "sm": sm, "names": names, "join_t": join_t, "use_t": use_t, "lost": lost,
             "crash_at": crash_at, **times}
@@ -305,10 +308,10 @@ class _Group:
             intro=(f"{plural(n, 'process')} join{'s' * (n == 1)} one multicast group managed by the subnet manager "
                    f"(SM){where}. Each sends SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the "
                    f"routes only once all {n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every "
-                   f"{self.poll_interval:g} and multicasts 'ready' when the group is Ready. Leaving does not "
+                   f"{self.poll_interval:g} ms and multicasts 'ready' when the group is Ready. Leaving does not "
                    "recompute routes."),
             initial_state={"group": ABSENT, **{f"p{i}": "idle" for i in range(n)}}, events=self.events,
-            entities=entities, legend=dict(LEGEND), summary=self.summary())
+            entities=entities, legend=dict(LEGEND), summary=self.summary(), time_unit="ms")
 
 
 # ---------------------------------------------------------------- handlers: one per action
@@ -372,7 +375,7 @@ def _join_timeout(g: _Group) -> None:
     g.move("join_timeout")
     g.info["timeout"] = "join"
     g.destroy(f"Join timeout: {g.sm_name} destroys the group",
-              f"Only {g.joins} of MemberCount={g.n} join requests arrived within join_timeout={g.join_timeout:g} "
+              f"Only {g.joins} of MemberCount={g.n} join requests arrived within join_timeout={g.join_timeout:g} ms "
               f"(a process crashed or a request was lost): {RECEIVING_JOIN} → {DESTROYING}")
 
 
@@ -414,7 +417,7 @@ def _poll_reply(g: _Group, seen: str) -> None:
         g.emit("deliver", f"{p0} learns the group is {seen}: building it failed", sm, node, **g.set_p(0, "failed"))
     elif seen == ABSENT and g.now - g.p0["sent_at"] >= g.join_timeout:
         g.p0["done"] = True
-        g.emit("deliver", f"{p0} gives up: still no group join_timeout={g.join_timeout:g} after its request", sm,
+        g.emit("deliver", f"{p0} gives up: still no group join_timeout={g.join_timeout:g} ms after its request", sm,
                node, **g.set_p(0, "failed"))
     else:
         g.emit("deliver", f"{p0} reads {seen}: not ready yet, it polls again", sm, node)
@@ -486,7 +489,7 @@ def _leave_timeout(g: _Group) -> None:
     g.move("leave_timeout")
     g.info["timeout"] = "leave"
     g.destroy(f"Leave timeout: {g.sm_name} destroys the group",
-              f"Only {g.leaves} of {g.n} leave requests arrived within leave_timeout={g.leave_timeout:g} "
+              f"Only {g.leaves} of {g.n} leave requests arrived within leave_timeout={g.leave_timeout:g} ms "
               f"(a process crashed or a request was lost): {RECEIVING_LEAVE} → {DESTROYING}")
 
 

@@ -16,8 +16,8 @@ scenario's placement of its processes). The times are LogGP's, unchanged:
   (its CPU and NIC take it: LogGOPSim's receive overhead starts then);
 - one ``"state"`` event per rank at its finishing time (its CPU is last free);
 - a ``"note"`` summing up each time with more than :data:`SHOWN` events
-  ("t = 1,200: 4 messages leave (rank 0 → rank 2, …), 2 messages are handled"), the caption
-  of its step.
+  ("4 messages leave (rank 0 → rank 2, …), 2 messages are handled"), the caption of its step.
+  Captions start with the step's time ("t = 1,200 ns: ..."): LogGOPSim's time unit is nominally the nanosecond.
 
 Entities are ``r<rank>`` (``{"node": node, "rank": rank}``); their states are
 ``waiting`` (nothing sent or handled yet), ``busy`` (sending or receiving)
@@ -147,7 +147,7 @@ def loggp_timeline(schedule: Schedule, result: LogGPResult, rank_nodes: Sequence
     for r, t in enumerate(result.finish):
         events.append(Event(t, "state", nodes[r], -1, [], f"t = {t:,}: rank {r} finishes", {f"r{r}": "done"}))
         steps[t]["finished"] += 1
-    events += [Event(t, "note", label=_summary(t, step)) for t, step in steps.items()
+    events += [Event(t, "note", label=_summary(step)) for t, step in steps.items()
                if len(step["sends"]) + step["handled"] + step["finished"] > SHOWN]
     events.sort(key=lambda e: (e.t, e.kind != "note"))
     return Timeline(
@@ -161,11 +161,12 @@ def loggp_timeline(schedule: Schedule, result: LogGPResult, rank_nodes: Sequence
         legend=dict(LEGEND),
         summary={"makespan": result.makespan, "host": result.host, "ranks": P, "messages": schedule.messages(),
                  "unrouted": unrouted},
+        time_unit="ns",
     )
 
 
-def _summary(t: int, step: dict) -> str:
-    """The caption of a busy step: "t = 1,200: 4 messages leave (rank 0 → rank 1, …), 2 are handled"."""
+def _summary(step: dict) -> str:
+    """The caption of a busy step: "4 messages leave (rank 0 → rank 1, …), 2 are handled"."""
     parts = []
     if step["sends"]:
         pairs = [f"rank {a} → rank {b}" for a, b in step["sends"][:3]]
@@ -176,5 +177,5 @@ def _summary(t: int, step: dict) -> str:
         parts.append(f"{plural(step['handled'], 'message')} {'is' if step['handled'] == 1 else 'are'} handled")
     if step["finished"]:
         parts.append(f"{plural(step['finished'], 'rank')} finish{'es' * (step['finished'] == 1)}")
-    return f"t = {t:,}: " + ", ".join(parts)
+    return ", ".join(parts)
 

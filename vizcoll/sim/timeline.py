@@ -22,6 +22,11 @@ a topology node is drawn on that node; ``entities`` may say so explicitly
 (``{"sw3": {"node": 3}}``) and describe other entities (threads, queues,
 groups). ``legend`` explains each state value (keys are ``str(value)``).
 
+**Clock.** ``time_unit`` names the unit of ``t`` ("ns", "ms", ...); when it is
+set, every step's caption starts with its time ("t = 1,200 ns: ..."), so a
+player, a GIF and a CSV of the run all say when each step happens. Timelines
+whose notes already state their times leave it empty.
+
 **Kinds** of events are free strings; the usual ones are in :data:`KINDS`.
 Events with ``path_links`` are messages moving over those links during their
 step (:meth:`Timeline.active_at`); ``"note"`` events carry no message, only a
@@ -174,6 +179,7 @@ class Timeline:
     legend: dict[str, str] = field(default_factory=dict)
     summary: dict = field(default_factory=dict)
     intro: str = ""
+    time_unit: str = ""
 
     #: take a snapshot of the state after at least this many state changes
     #: (and at least one per ``len(initial_state)`` changes)
@@ -256,7 +262,7 @@ class Timeline:
         """Text for ``step``: its notes' labels if it has notes, else its events' labels.
 
         At most ``limit`` distinct labels are shown, then "… and N more".
-        Step -1 gives ``intro`` (or the title).
+        Step -1 gives ``intro`` (or the title). With a ``time_unit``, the step's time comes first.
         """
         step = self._check(step)
         if step < 0:
@@ -264,12 +270,16 @@ class Timeline:
         events = self.active_at(step)
         notes = [e for e in events if e.kind == "note" or e.kind in KEY_MOMENTS]
         labels = list(dict.fromkeys(e.label for e in (notes or events) if e.label))
-        if not labels:
-            return plural(len(events), "event")
-        text = "; ".join(labels[:limit])
+        text = "; ".join(labels[:limit]) if labels else plural(len(events), "event")
         if len(labels) > limit:
             text += f"; … and {len(labels) - limit:,} more"
-        return text
+        return f"{self.clock(step)}: {text}" if self.time_unit else text
+
+    def clock(self, step: int) -> str:
+        """``step``'s time with its unit: "t = 1,200 ns", "t = 0.14 ms" (the bare number without a unit)."""
+        t = self.time_at(step)
+        number = f"{int(t):,}" if t == int(t) else f"{t:,.6g}"
+        return f"t = {number} {self.time_unit}".rstrip()
 
     def key_moments(self) -> list[dict]:
         """The steps holding a key moment (:data:`KEY_MOMENTS`), in order: ``{"step", "kinds", "label"}`` with
@@ -341,6 +351,7 @@ class Timeline:
             "entities": {k: dict(v) for k, v in self.entities.items()},
             "legend": dict(self.legend),
             "summary": dict(self.summary),
+            "time_unit": self.time_unit,
             "events": [e.to_dict() for e in self.events],
         }
 
@@ -356,6 +367,7 @@ class Timeline:
             ("entities", dict, {}),
             ("legend", dict, {}),
             ("summary", dict, {}),
+            ("time_unit", str, ""),
             ("events", list, []),
         ):
             if not isinstance(data.get(key, default), kind):
@@ -369,6 +381,8 @@ class Timeline:
         for key, value in data.get("legend", {}).items():
             if not isinstance(value, str):
                 raise VizcollError(f"legend entry {key!r} must be a string")
+        if len(data.get("time_unit", "")) > 8:
+            raise VizcollError("timeline field 'time_unit' must be a unit of at most 8 characters, such as 'ns'")
         raw = data.get("events", [])
         if len(raw) > MAX_EVENTS:
             raise VizcollError(f"{len(raw):,} events is more than the limit of {MAX_EVENTS:,}")
@@ -386,4 +400,5 @@ class Timeline:
             legend=dict(data.get("legend", {})),
             summary=dict(data.get("summary", {})),
             intro=data.get("intro", ""),
+            time_unit=data.get("time_unit", ""),
         )

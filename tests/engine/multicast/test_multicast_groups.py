@@ -128,7 +128,8 @@ def test_lost_join_times_out_to_destroying():
     assert final["p2"] == "lost" and final["p0"] == "failed"  # process 0 saw the group being destroyed
     assert final["p1"] == final["p3"] == "joined"  # nobody ever told them "ready"
     assert not kind_labels(tl, "send", "multicast 'ready'")
-    assert any("join_timeout=5" in e.label for e in tl.events if e.kind == "note")
+    assert any("join_timeout=5 ms" in e.label for e in tl.events if e.kind == "note")
+    assert tl.caption(0).startswith(f"t = {tl.time_at(0):g} ms: ")  # times are milliseconds, said on every step
 
 
 def test_process_crashed_from_the_start_never_joins():

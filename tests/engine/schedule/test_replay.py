@@ -91,9 +91,10 @@ def test_ranks_on_one_node_exchange_without_links_and_broken_routes_are_counted(
 def test_a_busy_step_is_captioned_by_a_note_counting_its_events(fat_tree):
     topo, table = fat_tree
     _, _, tl = run(barrier("dissemination", 16), topo, table)
-    assert tl.caption(0).startswith("t = 0: 16 messages leave (rank 0 → rank 1, rank 1 → rank 2, rank 2 → rank 3, …)")
-    assert tl.caption(1) == "t = 1,100: 16 messages are handled"
-    assert tl.caption(tl.n_steps - 1) == "t = 4,800: 16 ranks finish"
+    assert tl.caption(0).startswith("t = 0 ns: 16 messages leave "
+                                    "(rank 0 → rank 1, rank 1 → rank 2, rank 2 → rank 3, …)")
+    assert tl.caption(1) == "t = 1,100 ns: 16 messages are handled"
+    assert tl.caption(tl.n_steps - 1) == "t = 4,800 ns: 16 ranks finish"
 
 
 def test_too_few_processes_or_no_trace_is_refused(fat_tree):

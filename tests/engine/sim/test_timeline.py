@@ -136,6 +136,16 @@ def test_captions():
     assert Timeline(events=[Event(1, "state"), Event(1, "state")]).caption(0) == "2 events"
 
 
+def test_a_time_unit_puts_the_clock_first_in_every_caption_and_round_trips():
+    tl = Timeline(events=[Event(1200, "send", label="a sends"), Event(2500.25, "state"), Event(2500.25, "state")],
+                  intro="start", time_unit="ns")
+    assert [tl.caption(k) for k in (-1, 0, 1)] == ["start", "t = 1,200 ns: a sends", "t = 2,500.25 ns: 2 events"]
+    assert Timeline.from_dict(json.loads(json.dumps(tl.to_dict()))) == tl
+    assert small().caption(0) == "a sends to b; a sends to c"  # no unit: no clock
+    with pytest.raises(VizcollError, match="'time_unit' must be a unit of at most 8 characters"):
+        Timeline.from_dict(tl.to_dict() | {"time_unit": "x" * 9})
+
+
 def test_sort_events_is_stable():
     events = [Event(2, "a", label="x"), Event(1, "b"), Event(2, "c", label="y"), Event(0, "d")]
     assert [e.kind for e in sort_events(events)] == ["d", "b", "a", "c"]

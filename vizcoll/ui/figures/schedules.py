@@ -34,13 +34,13 @@ def finish_figure(finish: list[int], host: int) -> go.Figure:
         fig = go.Figure(go.Histogram(x=finish, marker={"color": STATE_COLOURS["busy"]}, nbinsx=60))
         fig.update_layout(title=f"Finishing times of {plural(len(finish), 'rank')} (makespan {makespan:,} at host "
                                 f"{host})",
-                          xaxis_title="finishing time", yaxis_title="ranks")
+                          xaxis_title="finishing time (ns)", yaxis_title="ranks")
     else:
         colours = [HOST if r == host else STATE_COLOURS["busy"] for r in range(len(finish))]
         fig = go.Figure(go.Bar(x=list(range(len(finish))), y=finish, marker={"color": colours},
-                               hovertemplate="rank %{x}: finishes at %{y:,}<extra></extra>"))
+                               hovertemplate="rank %{x}: finishes at %{y:,} ns<extra></extra>"))
         fig.update_layout(title=f"Finishing time per rank (makespan {makespan:,} at host {host}, red)",
-                          xaxis_title="rank", yaxis_title="finishing time", bargap=0.15)
+                          xaxis_title="rank", yaxis_title="finishing time (ns)", bargap=0.15)
     fig.update_layout(height=300, plot_bgcolor="white", margin={"l": 60, "r": 10, "b": 40},
                       yaxis={"gridcolor": "#e4e7eb", "rangemode": "tozero"})
     return styled(fig, FULL, legend="hidden")
