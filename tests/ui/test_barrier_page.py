@@ -140,7 +140,7 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     text = str(page.body(forged))
     assert "value=3" in text and "value='4x4'" in text
     uq_key = page.refresh(forged.to_dict())[1]
-    assert page.render_uq(uq_key)[0].layout.title.text.replace("<br>", " ") == "LCT: UQ = 1 − 7/26 = 73.1%"
+    assert page.render_uq(uq_key)[0].layout.title.text.replace("<br>", "") == "LCT: UQ = 1 − 7/26 = 73.1%"
     # a grid larger than the page runs (made on the Topology page), a type confusion, a broken store
     plan, (_, _, _, flag, _) = view(scenario("mesh:40x40,neighbors=4,hosts=0"))
     assert flag.startswith("⚠ the scenario's grid is 40x40: the page runs grids up to 16x16")
@@ -376,7 +376,7 @@ def test_above_1500_nodes_the_run_plays_on_the_overview():
     assert list(layers) == ["overview-messages", "overview-nodes"]
     assert len(layers["overview-messages"].x) == frames["n_bundles"] and len(layers["overview-nodes"].x) == \
         frames["n_blocks"]
-    assert "ringed: the 2 holding the barrier's 16 processes" in figure.layout.title.text.replace("<br>", " ")
+    assert "ringed: the 2 holding the barrier's 16 processes" in figure.layout.title.text.replace("<br>", "")
     rings = [w for t in figure.data if t.meta is None and "blocks (" in str(t.name) for w in t.marker.line.width]
     assert sum(w == 3 for w in rings) == 2 and len(rings) == frames["n_blocks"]
     # the same drawing is not sent again; the browser draws an overview's steps
@@ -450,8 +450,8 @@ def test_uq_view_shows_the_papers_fig_3_numbers():
     assert key == {"rows": 4, "cols": 4, "neighbors": 8, "k": 1, "numbering": "s-curve", "grid": True}
     lct_fig, bst_fig, info = page.render_uq(key)
     assert uq_round("lct", numbering("s-curve", 4), 1) == {"intersection": 7, "union": 26, "uq": 1 - 7 / 26}
-    assert lct_fig.layout.title.text.replace("<br>", " ") == "LCT: UQ = 1 − 7/26 = 73.1%"
-    assert bst_fig.layout.title.text.replace("<br>", " ") == "BST: UQ = 1 − 18/22 = 2/11 = 18.2%"
+    assert lct_fig.layout.title.text.replace("<br>", "") == "LCT: UQ = 1 − 7/26 = 73.1%"
+    assert bst_fig.layout.title.text.replace("<br>", "") == "BST: UQ = 1 − 18/22 = 2/11 = 18.2%"
     assert "The paper (Fig. 3): UQ(LCT) = 73.1%, UQ(BST) = 18.2%" in info
     names = [t.name for t in lct_fig.data]
     assert names[:3] == ["only before round(1) (9)", "new after round(1) (10)", "kept: A ∩ B (7)"]
@@ -488,7 +488,7 @@ def test_sweep_charts_have_one_line_per_algorithm():
 
 def test_histogram_of_uq_differences():
     fig = page.render_histogram(page.refresh(scenario().to_dict())[1])
-    assert fig.layout.title.text.replace("<br>", " ") == ("UQ(LCT) − UQ(BST) over the 256 S-curve transformations "
+    assert fig.layout.title.text.replace("<br>", "") == ("UQ(LCT) − UQ(BST) over the 256 S-curve transformations "
                                                           "of the 4×4 grid")
     assert sum(fig.data[0].y) == 256
     names = [t.name for t in fig.data[1:]]

@@ -86,7 +86,7 @@ def test_a_drawing_frame_is_the_players_drawing_at_that_step(case):
         tl, step = timeline_at(timeline, k)
         texts = [a.text for a in frame.layout.annotations]
         assert f"step {step + 1} of {n}" in texts
-        assert any(a.replace("<br>", " ").startswith(tl.caption(step)[:60]) for a in texts), (name, k)
+        assert any(a.replace("<br>", "").startswith(tl.caption(step)[:60]) for a in texts), (name, k)
 
 
 def test_the_broadcast_frame_rings_follow_the_state_at_that_step():
@@ -126,7 +126,7 @@ def test_a_plotly_frame_is_the_players_figure_at_that_step(case):
         assert frame["layout"]["annotations"][:len(page_notes)] == page_notes
         tl = animation.timeline
         assert frame["layout"]["annotations"][-1]["text"] == f"step {k} of {n}"
-        assert tl.caption(k - 1)[:60] in frame["layout"]["annotations"][-2]["text"].replace("<br>", " ")
+        assert tl.caption(k - 1)[:60] in frame["layout"]["annotations"][-2]["text"].replace("<br>", "")
 
 
 def test_every_player_of_the_app_has_an_animation():
@@ -234,7 +234,7 @@ def test_a_large_fabrics_broadcast_is_exported_on_its_overview_as_the_page_plays
         lit = np.flatnonzero(np.asarray(layer.marker.size) > 0).tolist()
         assert lit == frames["bundles"][k]  # the bundles the browser lights at this step, no more, no less
         tl, step = timeline_at(handle, k)
-        texts = [a.text.replace("<br>", " ") for a in frame_figure(animation, k, W, H).layout.annotations]
+        texts = [a.text.replace("<br>", "") for a in frame_figure(animation, k, W, H).layout.annotations]
         assert any(text.startswith(tl.caption(step)[:60]) for text in texts)
 
 

@@ -10,18 +10,19 @@ from vizcoll.ui.figures.style import FULL, HALF, MODEBAR, legend_rows, styled, t
 
 
 def test_wrap_breaks_at_spaces_and_keeps_line_breaks():
-    assert wrap("a b c", 3) == "a b<br>c"
-    assert wrap("one<br>two three", 5) == "one<br>two<br>three"
+    assert wrap("a b c", 3) == "a b <br>c"
+    assert wrap("one<br>two three", 5) == "one <br>two <br>three"
+    assert wrap("links: 16×16", 8).replace("<br>", "") == "links: 16×16"  # the page's text keeps its spaces
     assert wrap("unbreakable-word", 4) == "unbreakable-word"
     text = "Choosing the width: F(k) for P = 16, a = δ·l = 1.12 μs, b = 0.01 μs"
-    assert all(len(line) <= title_chars(HALF) for line in wrap(text, title_chars(HALF)).split("<br>"))
+    assert all(len(line) <= title_chars(HALF) for line in wrap(text, title_chars(HALF)).split(" <br>"))
     assert title_chars(FULL) > 2 * title_chars(HALF) - 10
 
 
 def test_a_styled_title_sits_below_the_mode_bar_and_wraps_to_the_figure():
     long = "Run time vs broken links: 16×16 grid (3 seeds, 8 neighbors) and a few more words to wrap"
     fig = styled(go.Figure().update_layout(title={"text": long}))
-    lines = fig.layout.title.text.split("<br>")
+    lines = fig.layout.title.text.split(" <br>")
     assert len(lines) > 1 and " ".join(lines) == long
     assert fig.layout.title.pad.t > MODEBAR and fig.layout.title.yref == "container"
     assert fig.layout.margin.t >= MODEBAR + 20 * len(lines)

@@ -217,14 +217,14 @@ def test_the_teaching_preset_replaces_the_scenario_and_reproduces_8_vs_3():
     table = cells(v["summary"])
     assert table["max EFI"] == ["8", "3"] and table["groups"] == ["24", "24"]
     assert table["unroutable groups"] == ["0", "0"]
-    assert v["a"].layout.title.text.replace("<br>", " ") == "A: minhop-new (max EFI 8; colours 0–8 in A and B)"
-    assert v["b"].layout.title.text.replace("<br>", " ") == "B: fulb (max EFI 3; colours 0–8 in A and B)"
+    assert v["a"].layout.title.text.replace("<br>", "") == "A: minhop-new (max EFI 8; colours 0–8 in A and B)"
+    assert v["b"].layout.title.text.replace("<br>", "") == "B: fulb (max EFI 3; colours 0–8 in A and B)"
     # one colour scale for A and B: B's EFI 3 is as pale as A's EFI 3 (it used to be B's darkest red)
     scales = [[(t.marker.cmin, t.marker.cmax) for t in v[k].data if t.marker and t.marker.showscale] for k in "ab"]
     assert scales == [[(0, 8)], [(0, 8)]]
     diff = [t.marker for t in v["diff"].data if t.marker and t.marker.showscale][0]
     assert diff.cmin == -diff.cmax and diff.cmax < 8  # the difference keeps its own scale, centred on 0
-    assert v["diff"].layout.title.text.replace("<br>", " ") == "Difference B − A (fulb − minhop-new)"
+    assert v["diff"].layout.title.text.replace("<br>", "") == "Difference B − A (fulb − minhop-new)"
     assert v["status"] == "" and "Worst links under A (minhop-new): " in v["worst"]
     dragonfly = stored(update(PRESET, s, preset="dragonfly")[0])
     assert dragonfly.spec == "dragonfly:a=4,p=2,h=2" and dragonfly.params["multicast"]["b"] == "fulb+global"
@@ -399,8 +399,8 @@ def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says
     assert table["mean EFI (used links)"][0] == table["mean EFI (used links)"][1]
     assert v["summary"][1].children == ("Same EFI on every link: B (fulb) puts exactly as many groups on each link as "
                                         "A (the fabric's tables), max EFI 3.")
-    assert v["a"].layout.title.text.replace("<br>", " ") == "A: the fabric's tables (max EFI 3; colours 0–3 in A and B)"
-    assert v["diff"].layout.title.text.replace("<br>", " ") == "Difference B − A (fulb − the fabric's tables)"
+    assert v["a"].layout.title.text.replace("<br>", "") == "A: the fabric's tables (max EFI 3; colours 0–3 in A and B)"
+    assert v["diff"].layout.title.text.replace("<br>", "") == "Difference B − A (fulb − the fabric's tables)"
     assert np.array_equal(model.routed(loaded, "tables").efi, model.routed(loaded, "fulb").efi)
     assert v["status"] == "" and "Worst links under A (the fabric's tables): " in v["worst"]
     # the controls: A offers the tables first, the groups carry their MLIDs, the tables can be forgotten

@@ -99,8 +99,8 @@ def test_choosing_a_pod_on_the_trees_page_redraws_the_mapped_trees_from_the_comp
     store, message, mapped, physical, cheap = in_callback(trees_page.choose_part, "trees-part.value", "group:2",
                                                           plan, scenario.to_dict())
     assert message == "" and Scenario.from_dict(store).params["trees"]["part"] == "group:2"
-    assert "(pod 2 alone)" in mapped.layout.title.text.replace("<br>", " ")
-    assert "(pod 2 alone)" in physical.layout.title.text.replace("<br>", " ")
+    assert "(pod 2 alone)" in mapped.layout.title.text.replace("<br>", "")
+    assert "(pod 2 alone)" in physical.layout.title.text.replace("<br>", "")
     options, value = trees_page.part_choices(Scenario.from_dict(store).to_dict())
     assert value == "group:2" and {"label": "pod 2 (24 nodes) alone", "value": "group:2"} in options
     forged = in_callback(trees_page.choose_part, "trees-part.value", "group:99", plan, scenario.to_dict())

@@ -324,11 +324,11 @@ def test_a_communicator_above_the_cap_gets_a_message():
 def test_logical_and_mapped_figures_of_the_chosen_tree():
     s = DEFAULT_SCENARIO
     logical, mapped, info = page.render_type_one(plan_of(s), s.to_dict())
-    assert logical.layout.title.text.replace("<br>", " ") == "4-ary tree over 16 processes: height 2"
+    assert logical.layout.title.text.replace("<br>", "") == "4-ary tree over 16 processes: height 2"
     assert "root: rank 0" in [t.name for t in logical.data]
     assert {t.name for t in logical.data} >= {"edge0.0 (2)", "edge3.1 (2)", "tree edge (child → parent)"}
     assert {f"h{i}" for i in range(16)} <= set(texts(logical))  # the host of every vertex
-    assert mapped.layout.title.text.replace("<br>", " ") == "4-ary on the fabric: max 12 packets on one link"
+    assert mapped.layout.title.text.replace("<br>", "") == "4-ary on the fabric: max 12 packets on one link"
     names = [t.name for t in mapped.data]
     assert "switch links with packets between groups" in names and "root: rank 0 on h0" in names
     broken = [t for t in mapped.data if (t.name or "").startswith("broken")]  # the scenario's broken cable, dashed
@@ -341,7 +341,7 @@ def test_logical_and_mapped_figures_of_the_chosen_tree():
 def test_big_trees_are_drawn_in_part():
     tree = kary_tree(600, 4)
     fig = logical_tree_figure(tree, ["all"] * 600, "a big tree", names=[f"n{i}" for i in range(600)])
-    assert fig.layout.title.text.replace("<br>", " ") == "a big tree — first 512 of 600 vertices drawn"
+    assert fig.layout.title.text.replace("<br>", "") == "a big tree — first 512 of 600 vertices drawn"
     assert "host names" not in [t.name for t in fig.data]  # names only under small trees
     pos = tree_positions(kary_tree(7, 2))
     assert pos[0] == (1.5, 0) and pos[3] == (0.0, 2) and pos[6] == (3.0, 2)
@@ -362,9 +362,9 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     hosts = [fabric_of(small).names[n] for n in fabric_of(small).endpoints[:4].tolist()]
     s = Scenario(spec=small.spec, lists=[hosts], params={"trees": {"comm": 0, "degree": 3}})
     physical, cheap, info = page.render_type_two(plan_of(s), s.to_dict())
-    assert physical.layout.title.text.replace("<br>", " ") == ("Physical tree T: 3 switches hold an entry, height 2 "
+    assert physical.layout.title.text.replace("<br>", "") == ("Physical tree T: 3 switches hold an entry, height 2 "
                                                                "(colours 0–2 packets in both)")
-    assert cheap.layout.title.text.replace("<br>", " ") == ("Min-cost tree A (degree ≤ 3): 2 switches hold an entry, "
+    assert cheap.layout.title.text.replace("<br>", "") == ("Min-cost tree A (degree ≤ 3): 2 switches hold an entry, "
                                                             "height 2 (colours 0–2 packets in both)")
     # one colour scale for both (the larger maximum): the same colour is the same number of packets
     assert [[t.marker.cmax for t in f.data if t.marker and t.marker.showscale] for f in (physical, cheap)] == [[2], [2]]
@@ -510,7 +510,7 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     # choosing the overview again plays it there, at once
     out = in_callback(page.play_part, f"{page.TREES_PART}.value", "overview", plan, data)
     assert stored(out[0]).params["trees"]["part"] is None and "overview" in out[5] and out[8] == []
-    assert "per bundle of links" in out[2].layout.title.text.replace("<br>", " ")
+    assert "per bundle of links" in out[2].layout.title.text.replace("<br>", "")
     out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", plan, out[0])
     assert out[5]["nodes"] == group.kept.tolist() and len(out[8]) == len(elements)
     assert len(in_callback(page.choose_part, f"{page.TREES_PART}.value", "group:3", plan, data)) == 5
@@ -548,7 +548,7 @@ def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_the_animation_w
     assert row(table, "4-ary")[3] == "12 (agg0.0–core0)"
     _, mapped, info = page.render_type_one(plan, s.to_dict())
     assert "12 edges route over the broken link agg0.0[3]-core0[1]" in info
-    assert mapped.layout.title.text.replace("<br>", " ") == "4-ary as built (intact fabric): max 12 packets on one link"
+    assert mapped.layout.title.text.replace("<br>", "") == "4-ary as built (intact fabric): max 12 packets on one link"
     assert "⚠ broken, yet on a route (1)" in [t.name for t in mapped.data]
     flag, waits = views.flag_type_two(key, plan, topology_of(s))
     assert waits and "uses the broken link agg0.0[3]-core0[1]" in flag

@@ -121,7 +121,7 @@ def read_options(fmt, first, last, fps, size, n_positions: int) -> AnimationOpti
 
 def _caption_text(caption: str) -> str:
     lines = textwrap.wrap(caption, CAPTION_CHARS, max_lines=3, placeholder=" …") or [""]
-    return "<br>".join(lines)
+    return " <br>".join(lines)
 
 
 def frame_margin(height: int) -> dict:

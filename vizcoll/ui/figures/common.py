@@ -16,5 +16,5 @@ def blank_figure(text: str = "", height: int = 320) -> go.Figure:
     return go.Figure().update_layout(
         height=height, plot_bgcolor="white", xaxis={"visible": False}, yaxis={"visible": False},
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        annotations=[{"text": wrap(text, title_chars(HALF, 14), spaced=True), "showarrow": False,
+        annotations=[{"text": wrap(text, title_chars(HALF, 14)), "showarrow": False,
                       "font": {"size": 14, "color": "#555"}}])

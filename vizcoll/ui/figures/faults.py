@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.figures.labels import outward
-from vizcoll.ui.figures.style import FULL, styled
+from vizcoll.ui.figures.style import FULL, styled, wrap
 
 __all__ = ["reduction_diagram", "tasks_so_far", "task_text", "LANE_COLUMNS", "lane_category", "treft_lanes",
            "step_ops", "overhead_chart", "PAPER_AVERAGE", "VARIANT_NAMES"]
@@ -128,7 +128,7 @@ def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) 
                              marker={"size": 40, "symbol": "square", "color": STATE_COLOURS.get(master, "#9fb3c8"),
                                      "line": {"width": 1, "color": "#333"}}))
     queue = str(state.get("Q", "(empty)"))
-    fig.add_annotation(x=0, y=-0.3, xref="x", yref="y", showarrow=False, text=f"<b>Q</b>: {_wrap(queue, 34)}",
+    fig.add_annotation(x=0, y=-0.3, xref="x", yref="y", showarrow=False, text=f"<b>Q</b>: {wrap(queue, 34)}",
                        align="center", font={"size": 13}, bgcolor="#fff7d6", bordercolor="#f5b800", borderpad=3)
     t = timeline.time_at(step) * 1e3
     fig.update_layout(
@@ -138,18 +138,6 @@ def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) 
         legend={"title": {"text": "workers / arrows"}, "font": {"size": 12}},
         title={"text": f"{timeline.title} — t = {t:.2f} ms"}, clickmode="event")
     return styled(fig, FULL, legend="right")
-
-
-def _wrap(text: str, width: int) -> str:
-    words, lines, line = text.split(), [], ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    lines.append(line)
-    return "<br>".join(lines)
 
 
 # ---------------------------------------------------------------- TREFT
@@ -184,11 +172,11 @@ def lane_category(role: str, value: str) -> str:
 
 
 def _short(text: str, width: int = 16, lines: int = 3) -> str:
-    wrapped = _wrap(text, width).split("<br>")
+    wrapped = wrap(" ".join(text.split()), width).split(" <br>")
     if len(wrapped) > lines:
         wrapped = wrapped[:lines]
         wrapped[-1] = wrapped[-1][: width - 1] + "…"
-    return "<br>".join(wrapped)
+    return " <br>".join(wrapped)
 
 
 def step_ops(timeline: Timeline, step: int) -> list[str]:

@@ -22,10 +22,11 @@ wide (3.5 in) or across the page (7 in), both at 96 px per inch.
 from __future__ import annotations
 
 import copy
-import textwrap
 
 import plotly.graph_objects as go
 import plotly.io as pio
+
+from vizcoll.ui.figures.style import wrap
 
 __all__ = ["TEMPLATE", "PAPER_COLOURS", "OKABE_ITO", "FONT_FAMILY", "MIN_FONT_PX", "COLUMN_WIDTH", "PAGE_WIDTH",
            "paper_colour", "paper_figure"]
@@ -83,7 +84,7 @@ def _restyled(node, min_font: float, in_font: bool = False):
 
 def _wrapped(text: str, px: float) -> str:
     """``text`` in lines of at most ``px`` pixels of a 14 px font (about 8.5 px a character)."""
-    return "<br>".join(textwrap.wrap(text.replace("<br>", " "), max(int(px / 8.5), 16)))
+    return wrap(" ".join(text.replace("<br>", " ").split()), max(int(px / 8.5), 16))
 
 
 def _for_print(fig: go.Figure, width: int, height: int) -> None:

@@ -43,28 +43,26 @@ def title_chars(width: int, size: int = TITLE_SIZE) -> int:
     return max(int((width - 30) / (size * CHAR_WIDTH)), 20)
 
 
-def wrap(text: str, chars: int, spaced: bool = False) -> str:
+def wrap(text: str, chars: int) -> str:
     """``text`` broken into lines of at most ``chars`` characters at spaces (``<br>`` between lines; existing
-    ``<br>`` kept). A single word longer than a line stays whole. ``spaced``: a break keeps its space before the
-    ``<br>``, so that the words stay apart where the figure's text is read out of the page (Plotly draws each line
-    in a tspan of its own, and the page's text joins them as they are: "see the message" + "above").
+    ``<br>`` kept). A single word longer than a line stays whole. Every break has a space before its ``<br>``, so
+    that the words stay apart where the figure's text is read out of the page (Plotly draws each line in a tspan of
+    its own, and the page's text joins them as they are: "see the message" + "above").
 
     >>> wrap("Run time vs broken links: 16×16 grid (3 seeds, 8 neighbors)", 30)
-    'Run time vs broken links:<br>16×16 grid (3 seeds, 8<br>neighbors)'
-    >>> wrap("No group to route: see the message above.", 35, spaced=True)
-    'No group to route: see the message <br>above.'
+    'Run time vs broken links: <br>16×16 grid (3 seeds, 8 <br>neighbors)'
     """
     lines = []
     for paragraph in str(text).split("<br>"):
         line = ""
-        for word in paragraph.split(" "):
+        for word in paragraph.strip().split(" "):
             if line and len(line) + 1 + len(word) > chars:
-                lines.append(line + " " * spaced)
+                lines.append(line)
                 line = word
             else:
                 line = f"{line} {word}" if line else word
         lines.append(line)
-    return "<br>".join(lines)
+    return " <br>".join(lines)
 
 
 def _legend_entries(fig: go.Figure) -> list[str]:
