@@ -74,9 +74,9 @@ return problems;
 
 CONTROLS_JS = """
 const cut = [];
-for (const el of document.querySelectorAll('input[type=text], input:not([type]), .dash-dropdown-value')) {
+for (const el of document.querySelectorAll('input[type=text], input:not([type]), textarea, .dash-dropdown-value')) {
   const r = el.getBoundingClientRect();
-  if (r.width > 0 && el.scrollWidth > el.clientWidth + 1) {
+  if (r.width > 0 && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)) {
     cut.push(`${el.id || el.closest('[id]').id}: "${(el.value || el.textContent).trim()}" is cut`);
   }
 }

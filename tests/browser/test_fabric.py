@@ -31,6 +31,19 @@ def test_generate_a_fat_tree_shows_its_counts(page):
     assert page.duo.get_logs() == []
 
 
+def test_a_long_spec_is_shown_whole_and_enter_generates_it(page):
+    """The spec box wraps a long spec instead of cutting it, and Enter generates (no new line is typed)."""
+    spec = "pruned-fat-tree:pods=2,leaves=2,hosts=4,spines=2,up=2,paths=1"
+    page.open("/topology")
+    page.type_into("#topo-params", spec + "\n")
+    page.duo.wait_for_text_to_equal("#topo-counts .count:nth-child(2)", "16 end nodes")
+    box = page.duo.find_element("#topo-params")
+    assert box.get_attribute("value") == spec
+    assert page.driver.execute_script("const b = arguments[0]; return b.scrollHeight <= b.clientHeight + 1 "
+                                      "&& b.scrollWidth <= b.clientWidth + 1;", box)
+    assert page.duo.get_logs() == []
+
+
 def test_upload_a_valid_and_a_malformed_file(page, tmp_path):
     """A valid ibsim net file replaces the fabric; a broken one is refused with a message, the app goes on."""
     fabric = from_spec("fat-tree:radix=4,levels=2")

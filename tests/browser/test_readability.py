@@ -1,7 +1,8 @@
-"""Every page readable on a 1280×720 projector, in its default state and at its largest preset: no sideways
-scroll, no two figure texts overlap, no mode bar covers one, no figure's edge cuts one, no text box or dropdown cuts
-its value, no two captions of a drawing overlap (:mod:`tests.browser.readability`). A picture of every state is
-saved (artifacts/, and docs/screenshots/ with ``VIZCOLL_DOCS_SCREENSHOTS=1``, small PNGs shown in the README)."""
+"""Every page readable on a 1280×720 projector, in its default state, with every preset and example and at its
+largest: no sideways scroll (of the page or of a panel), no two figure texts overlap, no mode bar covers one, no
+figure's edge cuts one, no text box or dropdown cuts its value, no two captions of a drawing overlap
+(:mod:`tests.browser.readability`). A picture of every state is saved (artifacts/, and docs/screenshots/ with
+``VIZCOLL_DOCS_SCREENSHOTS=1``, small PNGs shown in the README)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ STATES = [
     ("topology", "/topology", DEFAULT_SCENARIO, ("#topo-bcast-info", "nodes reached")),
     ("topology-largest", "/topology", Scenario(spec=LARGEST_EXAMPLE, pattern="hier:4"),
      ("#topo-bcast-info", "nodes reached")),
+    *((f"topology-{key}", "/topology", Scenario(spec=spec),
+       ("#topo-bcast-info", "no node" if key == "empty" else "nodes reached"))
+      for key, spec in EXAMPLE_SPECS.items() if spec not in (DEFAULT_SCENARIO.spec, LARGEST_EXAMPLE)),
     ("trees", "/trees", DEFAULT_SCENARIO, ("#trees-player-position", "step 0 of")),
     *((f"trees-{key}", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, key), ("#trees-compare", "ary"))
       for key in trees_model.PRESETS if key != LARGEST_TREES),
@@ -62,11 +66,15 @@ STATES = [
     ("erasure-largest", "/erasure", DEFAULT_SCENARIO.with_params("erasure", {"n": "20", "k": "12", "dcs": "5"}),
      ("#era-summary", "FMEL(20,12)")),
     ("schedules", "/schedules", DEFAULT_SCENARIO, ("#sched-file", "No file yet")),
+    ("schedules-example", "/schedules", DEFAULT_SCENARIO, ("#sched-player-position", "step 0 of")),
     ("topology-real-file", "/topology", TOOL_OUTPUT, ("#topo-bcast-info", "nodes reached")),  # ibnetdiscover's
     ("topology-cluster-file", "/topology", replace(CLUSTER, pattern="hier:16"), ("#topo-bcast-info", "nodes reached")),
     ("trees-cluster-file", "/trees", CLUSTER, ("#trees-compare", "hierarchical")),
     ("multicast-cluster-file", "/multicast", replace(CLUSTER, pattern="hier:16"), ("#mc-summary", "minhop-new")),
 ]
+CLICKS = {"schedules-example": "#sched-example"}  # states a button opens: its selector
+WIDE = ("return [...document.querySelectorAll('.panel, .table-box')].filter(p => p.scrollWidth > p.clientWidth + 1)"
+        ".map(p => (p.id || p.className) + ': ' + p.scrollWidth + ' px in ' + p.clientWidth);")
 BUSY = "return !!document.querySelector('[data-dash-is-loading=\"true\"], .job.running');"
 
 
@@ -103,6 +111,8 @@ def save(page, name: str) -> Path:
 def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, scenario, ready):
     viewport(page.driver)
     page.open(f"{path}#s={scenario.to_fragment()}", counts=None)
+    if name in CLICKS:
+        page.duo.wait_for_element(CLICKS[name]).click()
     page.duo.wait_for_contains_text(ready[0], ready[1], timeout=120)
     settled(page)
     assert page.driver.execute_script("return [window.innerWidth, window.innerHeight];") == [1280, 720]
@@ -110,6 +120,7 @@ def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, sce
           or path in ("/", "/topology", "/schedules"), 30)
     widths = page.driver.execute_script("const d = document.documentElement; return [d.scrollWidth, d.clientWidth];")
     assert widths[0] <= widths[1], f"the page is {widths[0]} px wide in a {widths[1]} px window: it scrolls sideways"
+    assert page.driver.execute_script(WIDE) == [], "a panel scrolls sideways"
     problems = page_problems(page.driver)
     save(page, name)
     assert problems == [], "\n".join(problems)

@@ -109,7 +109,7 @@ timing and chart, the player's handle, the canvas's elements, the flag, and the 
 digest of the fabric it draws, and which of the overview, the canvas and the canvas's legend show)."""
 POLL_MS = 400  # how often the page asks a running job for its progress
 CANVAS_STYLE = {"width": "100%", "height": "520px", "background": "#fff", "border": "1px solid #d9e2ec",
-                "borderRadius": "6px"}
+                "borderRadius": "6px", "boxSizing": "border-box"}  # border-box: the border stays inside the panel
 HIDDEN = {"display": "none"}
 OVERVIEW_STYLE = {"width": "100%"}
 

@@ -155,8 +155,8 @@ def _fabric_section(scenario: Scenario) -> html.Details:
     return section(
         "Fabric",
         dcc.Dropdown(id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False),
-        dcc.Input(id=TOPO_PARAMS, value=scenario.spec, debounce=True, className="wide",
-                  placeholder="spec, e.g. torus:4x4x2,hosts=1"),
+        dcc.Textarea(id=TOPO_PARAMS, value=scenario.spec, className="wide spec-box", rows=2, spellCheck=False,
+                     placeholder="spec, e.g. torus:4x4x2,hosts=1"),  # Enter presses Generate (assets/keys.js)
         html.Div(id=TOPO_SPEC_HELP, className="info", children=spec_help(name)),
         html.Button("Generate", id=TOPO_GENERATE, n_clicks=0),
         _upload(TOPO_UPLOAD, "choose a topology file",
@@ -234,7 +234,7 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     old fabric (:meth:`~vizcoll.scenario.Scenario.params_for_new_fabric`).
     """
     keep = {"params": scenario.params_for_new_fabric()}
-    if trigger in (TOPO_GENERATE, TOPO_PARAMS):
+    if trigger == TOPO_GENERATE:
         spec = text(values["params"])
         parse_spec(spec)
         new = Scenario(spec=spec, **keep)
@@ -345,7 +345,7 @@ def _scenario_inputs() -> dict:
     clicks = (("add_node", TOPO_ADD_NODE), ("add_link", TOPO_ADD_LINK), ("remove_node", TOPO_REMOVE_NODE),
               ("rename", TOPO_RENAME), ("toggle", TOPO_TOGGLE_LINK), ("remove_link", TOPO_REMOVE_LINK))
     return {
-        "generate": Input(TOPO_GENERATE, "n_clicks"), "params_submit": Input(TOPO_PARAMS, "n_submit"),
+        "generate": Input(TOPO_GENERATE, "n_clicks"),
         "generator": Input(TOPO_GENERATOR, "value"), "upload": Input(TOPO_UPLOAD, "contents"),
         "apply": Input(TOPO_APPLY_COMM, "n_clicks"), "comm_upload": Input(TOPO_COMM_UPLOAD, "contents"),
         "tap_edge": Input(TOPO_CANVAS, "tapEdge"), "tap_node": Input(TOPO_CANVAS, "tapNode"),
