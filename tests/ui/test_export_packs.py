@@ -4,6 +4,7 @@ pack made twice has the same SVG and CSV bytes."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 import zipfile
@@ -88,6 +89,19 @@ def test_a_pack_made_twice_has_the_same_svg_and_csv_bytes(packs, page):
     for name in a.namelist():
         if not name.endswith(".pdf"):  # a PDF carries its creation time
             assert a.read(name) == b.read(name), name
+
+
+@pytest.mark.parametrize("page", PACK_PAGES)
+def test_every_svg_is_titled_with_its_caption_and_the_fabric(packs, page):
+    pack, data, _ = packs[page]
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    for fig in pack.figures:
+        svg = archive.read(f"figures/{fig.name}.svg").decode()
+        title = svg[svg.index("<title>") + 7:svg.index("</title>")]
+        assert title.startswith(html.escape(fig.caption, quote=False)) and SCENARIO.title in title, (fig.name, title)
+    if page == "multicast":  # the algorithm names the panel: A's and B's drawings never share a title
+        titles = [archive.read(f"figures/efi-{x}.svg").decode().split("</title>")[0] for x in "ab"]
+        assert "(minhop-new)" in titles[0] and "(fulb)" in titles[1]
 
 
 def test_topology_csv_is_the_fabric(packs):

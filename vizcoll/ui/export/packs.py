@@ -4,7 +4,8 @@ that reproduces the page and a README.txt saying what each file is.
 A page's contents (:data:`vizcoll.ui.export.pack_pages.PACKS`) are a :class:`Pack`: its figures, made by the
 page's own figure builders from the same cached model calls, and its tables, made from the engine's results
 (not read back from the figures). :func:`figure_pack` draws each figure in the paper theme
-(:func:`vizcoll.ui.figures.paper.paper_figure`, no title: its caption is in the README) at its print width
+(:func:`vizcoll.ui.figures.paper.paper_figure`, no title drawn: its caption is in the README, and each SVG
+carries it as its ``<title>``, naming the fabric, the algorithm and the part drawn) at its print width
 (one column, 3.5 in, or the page's width, 7 in) and renders it with kaleido; CSV numbers are written as Python
 prints them (the shortest text that reads back as the same number), so a pack made twice has the same SVG and
 CSV bytes (ZIP entries carry a fixed date).
@@ -20,6 +21,7 @@ The ZIP::
 from __future__ import annotations
 
 import csv
+import html
 import io
 import zipfile
 from collections.abc import Callable
@@ -35,7 +37,7 @@ from vizcoll.ui.export.render import render
 from vizcoll.ui.figures.cytoscape import drawing_figure, fitted_height
 from vizcoll.ui.figures.paper import PAGE_WIDTH, paper_figure
 
-__all__ = ["PackFigure", "PackTable", "Pack", "figure_pack", "csv_text", "readme_text", "pack_files", "drawn",
+__all__ = ["PackFigure", "PackTable", "Pack", "figure_pack", "titled", "csv_text", "readme_text", "pack_files", "drawn",
            "timeline_table", "link_table", "value"]
 
 
@@ -151,6 +153,16 @@ def pack_files(pack: Pack) -> list[str]:
     return files + [f"data/{table.name}.csv" for table in pack.tables]
 
 
+def titled(svg: bytes, title: str) -> bytes:
+    """``svg`` with ``title`` as the ``<title>`` of its root (what a viewer or a screen reader names it by).
+
+    >>> titled(b'<svg width="2"><g/></svg>', "EFI <A>")
+    b'<svg width="2"><title>EFI &lt;A&gt;</title><g/></svg>'
+    """
+    end = svg.index(b">") + 1
+    return svg[:end] + b"<title>" + html.escape(title, quote=False).encode() + b"</title>" + svg[end:]
+
+
 def figure_pack(pack: Pack, scenario: Scenario, progress: Callable[[int, int], None] | None = None) -> bytes:
     """The ZIP of ``pack`` (computed from ``scenario``); ``progress(done, total)`` after every figure."""
     out = io.BytesIO()
@@ -161,6 +173,9 @@ def figure_pack(pack: Pack, scenario: Scenario, progress: Callable[[int, int], N
             drawn = paper_figure(fig.figure, fig.width, fig.height, title=False)
             for fmt in ("svg", "pdf"):
                 data = render(drawn, fmt, drawn.layout.width, drawn.layout.height)
+                if fmt == "svg":
+                    data = titled(data, fig.caption if scenario.title in fig.caption
+                                  else f"{fig.caption} Fabric: {scenario.title}.")
                 archive.writestr(zip_entry(f"figures/{fig.name}.{fmt}"), data)
             if progress is not None:
                 progress(done, len(pack.figures))
