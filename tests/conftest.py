@@ -1,4 +1,5 @@
-"""Shared test set-up: import path, a private cache directory, headless Chromium options, the browser marker."""
+"""Shared test set-up: import path, a private cache directory, room in the job pool, headless Chromium options,
+the browser marker."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ if str(ROOT) not in sys.path:
 OWN_CACHE_DIR = None
 if not os.environ.get("VIZCOLL_CACHE_DIR"):
     OWN_CACHE_DIR = os.environ["VIZCOLL_CACHE_DIR"] = tempfile.mkdtemp(prefix="vizcoll-test-cache-")
+
+# one test's job goes on after its browser has closed (for up to two minutes: vizcoll.ui.pool.ABANDON_S), which
+# must not make the next tests wait for a worker; tests/ui/test_job_pool.py checks the pool's bounds itself
+os.environ.setdefault("VIZCOLL_JOB_WORKERS", "8")
 
 
 def pytest_setup_options():

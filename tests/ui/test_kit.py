@@ -69,7 +69,7 @@ def test_one_blank_figure():
 def test_a_job_process_runs_below_the_web_workers_priority(tmp_path):
     import diskcache
 
-    from vizcoll.ui.jobs import JOB_NICENESS, LowPriorityJobs
+    from vizcoll.ui.pool import JOB_NICENESS, LowPriorityJobs
 
     manager = LowPriorityJobs(diskcache.Cache(str(tmp_path)))
     pid = manager.call_job_fn("key", _sleep, [0.5], {})
@@ -88,13 +88,13 @@ def test_a_job_is_never_forked_while_a_thread_is_inside_the_jobs_sqlite(tmp_path
     its first cache call. The fork waits for the thread to leave, and the job uses the cache."""
     import threading
 
-    from vizcoll.ui import jobs
+    from vizcoll.ui import jobs, pool
 
-    cache = jobs.JobsCache(str(tmp_path))
-    manager, order, inside = jobs.LowPriorityJobs(cache), [], threading.Event()
+    cache = pool.JobsCache(str(tmp_path))
+    manager, order, inside = pool.LowPriorityJobs(cache), [], threading.Event()
 
     def busy():  # a web worker's thread in the middle of a cache call
-        with jobs._SQLITE:
+        with pool._SQLITE:
             inside.set()
             time.sleep(0.3)
             order.append("left SQLite")
@@ -105,7 +105,7 @@ def test_a_job_is_never_forked_while_a_thread_is_inside_the_jobs_sqlite(tmp_path
     pid = manager.call_job_fn("job", _write, [cache], {})
     order.append("forked")
     thread.join()
-    assert order == ["left SQLite", "forked"] and isinstance(jobs.manager().handle, jobs.JobsCache)
+    assert order == ["left SQLite", "forked"] and isinstance(jobs.manager().handle, pool.JobsCache)
     deadline = time.monotonic() + 30
     while cache.get("job") is None and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -7,12 +7,13 @@ its buttons are disabled while it runs, and a Cancel button stops it.
 
 Where jobs run:
 
-- by default a :class:`dash.DiskcacheManager`: each job is a process of its
-  own on the same host, its result in a diskcache next to the engine cache
-  (``VIZCOLL_CACHE_DIR``); works with ``python app.py`` and with gunicorn, no
-  extra service. Job processes run at a lower CPU priority (nice
-  :data:`JOB_NICENESS`), so that pages keep answering while jobs run on the
-  same cores;
+- by default a :class:`dash.DiskcacheManager` behind a bounded, fair queue
+  (:class:`vizcoll.ui.pool.JobPool`): each job is a process of its own on the
+  same host, at most ``VIZCOLL_JOB_WORKERS`` at once, its result in a diskcache
+  next to the engine cache (``VIZCOLL_CACHE_DIR``); works with ``python app.py``
+  and with gunicorn, no extra service. Job processes run at a lower CPU
+  priority (nice :data:`vizcoll.ui.pool.JOB_NICENESS`), so that pages keep
+  answering while jobs run on the same cores;
 - with ``VIZCOLL_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``) a
   :class:`dash.CeleryManager` on that Redis (broker and results), and the
   engine cache on the same Redis: start workers, on any number of hosts, with
@@ -27,21 +28,18 @@ from __future__ import annotations
 
 import os
 import tempfile
-import threading
 import time
 from collections.abc import Callable
-from contextlib import contextmanager, suppress
-from functools import lru_cache, wraps
+from functools import lru_cache
 
-import diskcache
-from dash import DiskcacheManager, Input, Output, no_update
+from dash import Input, Output, no_update
 
-__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress", "order",
-           "LowPriorityJobs", "JobsCache"]
+from vizcoll.ui.pool import JobPool, JobsCache
+
+__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress", "order"]
 
 REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
 JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
-JOB_NICENESS = 10  # a job process's CPU priority below the web workers' (nice 0)
 
 
 def redis_url() -> str | None:
@@ -70,56 +68,7 @@ def manager():
 
         return CeleryManager(celery_app(), expire=JOB_EXPIRE_S)
     base = os.environ.get("VIZCOLL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "vizcoll-cache")
-    return LowPriorityJobs(JobsCache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S)
-
-
-_SQLITE = threading.RLock()
-"""Held by every call of this process into the jobs' SQLite (:class:`JobsCache`) and around each job's fork."""
-
-
-def _fresh_lock() -> None:
-    global _SQLITE
-    _SQLITE = threading.RLock()
-
-
-os.register_at_fork(after_in_child=_fresh_lock)  # a job starts with the lock free
-
-
-def _guarded(name: str):
-    """``diskcache.Cache.<name>`` called under :data:`_SQLITE`."""
-    method = getattr(diskcache.Cache, name)
-
-    @wraps(method)
-    def call(self, *args, **kwargs):
-        with _SQLITE:
-            return method(self, *args, **kwargs)
-    return call
-
-
-class JobsCache(diskcache.Cache):
-    """The jobs' diskcache, fork-safe: a job is a process forked from a threaded web worker, and a fork taken while
-    another thread is inside SQLite copies SQLite's locks held, so the job hangs forever on its first cache call
-    (seen as a job that never ends, about once in five full test runs). Each call Dash makes here, and the fork
-    (:class:`LowPriorityJobs`), hold :data:`_SQLITE`, so no thread is inside SQLite when a job is forked."""
-
-    get, set, add, delete, touch = (_guarded(name) for name in ("get", "set", "add", "delete", "touch"))
-
-    @contextmanager
-    def transact(self, retry=False):
-        with _SQLITE, super().transact(retry):
-            yield
-
-
-class LowPriorityJobs(DiskcacheManager):
-    """Dash's diskcache manager whose job processes are forked with no thread inside SQLite (:class:`JobsCache`)
-    and run at nice :data:`JOB_NICENESS`."""
-
-    def call_job_fn(self, key, job_fn, args, context):
-        with _SQLITE:
-            pid = super().call_job_fn(key, job_fn, args, context)
-        with suppress(OSError):  # the job may be over already
-            os.setpriority(os.PRIO_PROCESS, pid, JOB_NICENESS)
-        return pid
+    return JobPool(JobsCache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S)
 
 
 def background(prefix: str, buttons: tuple[str, ...] = ()) -> dict:

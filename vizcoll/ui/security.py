@@ -15,6 +15,9 @@
   header is the web server's: :func:`hide_server_software` makes Werkzeug's
   development server say ``vizcoll``, and ``gunicorn.conf.py`` does the same
   for gunicorn, so no response names a software version.
+- **Visitor cookie**: a browser without one gets ``vizcoll_visitor``, a random
+  id (HttpOnly, SameSite=Lax) by which the job pool shares its workers fairly
+  between visitors (:mod:`vizcoll.ui.pool`); it names no one and holds nothing else.
 - **Development routes** (``/_reload-hash``) answer 404 unless the app runs
   with hot reload (``python app.py --debug``).
 """
@@ -22,10 +25,13 @@
 from __future__ import annotations
 
 import os
+import uuid
 
 from dash import Dash
 from flask import Response, abort, request
 from werkzeug.exceptions import RequestEntityTooLarge
+
+from vizcoll.ui.pool import VISITOR_COOKIE
 
 __all__ = ["MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "SERVER_NAME", "harden", "content_security_policy",
            "hide_server_software"]
@@ -61,6 +67,8 @@ def harden(app: Dash) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Referrer-Policy"] = "no-referrer"
+        if VISITOR_COOKIE not in request.cookies:
+            response.set_cookie(VISITOR_COOKIE, uuid.uuid4().hex, max_age=30 * 86400, httponly=True, samesite="Lax")
         return response
 
     @server.before_request

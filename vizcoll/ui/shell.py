@@ -67,6 +67,7 @@ from vizcoll.ui.calls import SCENARIO, checked, fabric_of, scenario_of, store_ou
 from vizcoll.ui.components.kit import download_button, message_box
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
+from vizcoll.ui.pool import LIMIT_MARK
 from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
 
 __all__ = ["shell_layout", "nav_entries", "register", "badge", "share_href", "fragment_of", "FRAGMENT_KEY",
@@ -158,10 +159,18 @@ def badge(scenario: Scenario, topo: Topology, fabric: Topology) -> list:
 
 def report_error(exc: Exception) -> None:
     """The app's ``on_error``: a callback that fails on what the browser sent changes nothing, says so in the
-    shell's message line, and logs it (never an HTTP 500, never a traceback in the page)."""
-    text = str(exc) if isinstance(exc, VizcollError) else "the page could not use what the browser sent"
+    shell's message line, and logs it (never an HTTP 500, never a traceback in the page); a job over a limit or
+    refused by a full queue says which."""
     logging.getLogger("vizcoll.ui").warning("callback %s failed: %r", _trigger_of(), exc)
-    set_props(MESSAGE, {"children": f"⚠ {text}"})
+    set_props(MESSAGE, {"children": f"⚠ {error_text(exc)}"})
+
+
+def error_text(exc: Exception) -> str:
+    """What the page says of a failed callback: a :class:`VizcollError`'s message, a job pool's message (a job
+    over a limit, a full queue: :mod:`vizcoll.ui.pool`), else that the page could not use what was sent."""
+    if LIMIT_MARK in str(exc):
+        return str(exc).split(LIMIT_MARK, 1)[1].split("\n", 1)[0]
+    return str(exc) if isinstance(exc, VizcollError) else "the page could not use what the browser sent"
 
 
 def _trigger_of() -> str:

@@ -27,6 +27,7 @@ import threading
 import plotly.graph_objects as go
 
 from vizcoll.errors import VizcollError
+from vizcoll.ui.pool import memory_limit_lifted
 
 __all__ = ["FORMATS", "render", "fixed_ids", "close"]
 
@@ -77,7 +78,8 @@ def _session():
                 return browser
 
             try:
-                browser = asyncio.run_coroutine_threadsafe(start(), loop).result(RENDER_TIMEOUT_S)
+                with memory_limit_lifted():
+                    browser = asyncio.run_coroutine_threadsafe(start(), loop).result(RENDER_TIMEOUT_S)
             except Exception as exc:  # noqa: BLE001 (no browser: one message, whatever choreographer raised)
                 loop.call_soon_threadsafe(loop.stop)
                 raise VizcollError(f"no browser to render figures with (set BROWSER_PATH): {exc}") from None
