@@ -8,6 +8,7 @@ the result comes, or cancel it.
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import re
 import time
@@ -55,10 +56,13 @@ def cancel_buttons(dep: dict) -> list[str]:
 
 
 class DashClient:
-    """One browser tab of a Dash app at ``base`` (``http://host:port``)."""
+    """One browser tab of a Dash app at ``base`` (``http://host:port``); tabs given the same ``cookies`` (a
+    :class:`http.cookiejar.CookieJar`) are one browser: one visitor to the app's job pool."""
 
-    def __init__(self, base: str, timeout: float = 60):
+    def __init__(self, base: str, timeout: float = 60, cookies: http.cookiejar.CookieJar | None = None):
         self.base, self.timeout = base.rstrip("/"), timeout
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(
+            http.cookiejar.CookieJar() if cookies is None else cookies))
         page = self._request("GET", "/").decode()
         config = json.loads(re.search(r'<script id="_dash-config" type="application/json">(.*?)</script>',
                                       page, re.S).group(1))
@@ -69,7 +73,7 @@ class DashClient:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method,
                                          headers={"Content-Type": "application/json"} if data else {})
-        with urllib.request.urlopen(request, timeout=self.timeout) as response:
+        with self.opener.open(request, timeout=self.timeout) as response:
             return response.read()
 
     def callback(self, output_part: str) -> dict:
@@ -102,7 +106,7 @@ class DashClient:
             answer = self.post(dep, values, cacheKey=handle["cacheKey"], job=handle["job"])
             if "progress" in answer:
                 seen.append(answer["progress"])
-            if "response" in answer or (cancelled and not answer.get("progress")):
+            if "response" in answer or not answer or (cancelled and not answer.get("progress")):  # {}: ended, no update
                 return {"response": answer.get("response"), "progress": seen, "cancelled": cancelled,
                         "seconds": time.monotonic() - started}
             time.sleep(poll)

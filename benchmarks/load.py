@@ -17,13 +17,23 @@ cache, and stops everything by itself; nothing leaves the machine.
 
 Printed as JSON: per phase the light requests' count, p50 / p95 / max latency (s) and errors; the heavy
 jobs' durations, whether each showed progress, and how each ended.
+
+``--classroom`` runs a lecture instead (:func:`classroom`): ``--students`` visitors (30) press the same /trees
+preset (TaihuLight, 40,960 processes) within ``--spread`` seconds, ``--fresh`` of them (5) with a width k of
+their own; one visitor opens 12 tabs of the 64-port fat tree preset, each with another k; another visitor starts
+a 16,000-process tree; light users click meanwhile. Printed: the server's peak memory (every process of
+gunicorn's tree) and peak number of job processes, the job processes started, each group's waits (submit to
+answer, p50 / p95 / max) and how their requests ended, and the light users' latencies.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.cookiejar
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -37,7 +47,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.dash_http import DashClient  # noqa: E402
 from tests.gunicorn_server import gunicorn  # noqa: E402
+from vizcoll.scenario import Scenario  # noqa: E402
 from vizcoll.ui.calls import DEFAULT_SCENARIO  # noqa: E402
+from vizcoll.ui.models.trees import preset_scenario, tree_plan  # noqa: E402
 
 SCENARIO = DEFAULT_SCENARIO.to_dict()
 LIGHT = [  # (output of the callback, its input values)
@@ -122,6 +134,92 @@ def phase(base: str, light: int, heavy: int, seconds: float, kill_pid: int | Non
     return out
 
 
+def tree_job(scenario: Scenario) -> dict:
+    """The values of /trees' background callback for ``scenario`` (its plan's order and the scenario)."""
+    return {"trees-heavy.data": {"run": 1, "plan": tree_plan(scenario)}, "scenario.data": scenario.to_dict()}
+
+
+def visitor(base: str, jobs: list[tuple[str, dict]], delay: float, waits: list[dict]) -> None:
+    """One browser: after ``delay`` s, one tab a job (every tab opened at once), each run to its end."""
+    time.sleep(delay)
+    cookies = http.cookiejar.CookieJar()
+    DashClient(base, cookies=cookies)  # the first visit sets the visitor cookie
+    threads = [threading.Thread(target=tab, args=(base, cookies, group, values, waits)) for group, values in jobs]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.05)
+    for thread in threads:
+        thread.join()
+
+
+def tab(base: str, cookies, group: str, values: dict, waits: list[dict]) -> None:
+    client = DashClient(base, timeout=60, cookies=cookies)
+    started = time.monotonic()
+    try:
+        run = client.run_job(client.callback("trees-compare.children@"), values, poll=0.5, limit=600)
+        ended = "answer" if run["response"] else "given way to a newer request"
+        text = str(run["response"])
+        ended = "busy" if "server is busy" in text else "over a limit" if "job may" in text else ended
+    except Exception as exc:  # noqa: BLE001 - reported
+        ended = repr(exc)[:80]
+    waits.append({"group": group, "seconds": time.monotonic() - started, "ended": ended})
+
+
+def sample(proc: subprocess.Popen, stop: threading.Event, seen: dict) -> None:
+    """Peak memory of gunicorn's whole tree and peak and distinct job processes (a worker's children)."""
+    import psutil
+
+    master = psutil.Process(proc.pid)
+    while not stop.wait(0.2):
+        with contextlib.suppress(psutil.Error):
+            tree = [master, *master.children(recursive=True)]
+            rss = sum(p.memory_info().rss for p in tree if p.is_running())
+            jobs = {p.pid for p in tree if p.ppid() != proc.pid and p.pid != proc.pid
+                    and p.status() != psutil.STATUS_ZOMBIE and "chrom" not in p.name()}
+            seen["peak_gb"] = max(seen.get("peak_gb", 0), round(rss / 2**30, 2))
+            seen["peak_jobs"] = max(seen.get("peak_jobs", 0), len(jobs))
+            seen.setdefault("pids", set()).update(jobs)
+
+
+def classroom(base: str, proc: subprocess.Popen, args) -> dict:
+    preset = preset_scenario(DEFAULT_SCENARIO, "taihulight")
+    big = preset_scenario(DEFAULT_SCENARIO, "fat-tree-64")
+    rng = random.Random(0)
+    plans = [[("same preset", tree_job(preset))] for _ in range(args.students - args.fresh)]
+    plans += [[("fresh parameters", tree_job(preset.with_params("trees", {"k": 3 + i})))] for i in range(args.fresh)]
+    waits: list[dict] = []
+    people = [threading.Thread(target=visitor, args=(base, jobs, rng.uniform(0, args.spread), waits))
+              for jobs in plans]
+    tabs = [("12 tabs, one visitor", tree_job(big.with_params("trees", {"k": 2 + i}))) for i in range(12)]
+    other = [("another visitor, 16,000 processes", tree_job(Scenario(spec="fat-tree:radix=40,levels=3")))]
+    people += [threading.Thread(target=visitor, args=(base, tabs, 1.0, waits)),
+               threading.Thread(target=visitor, args=(base, other, 2.0, waits))]
+    stop, seen, times, errors = threading.Event(), {}, [], []
+    threads = [threading.Thread(target=sample, args=(proc, stop, seen))]
+    threads += [threading.Thread(target=light_user, args=(base, stop, times, errors)) for _ in range(args.light)]
+    for thread in threads + people:
+        thread.start()
+    for person in people:
+        person.join()
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    groups = {}
+    for wait in waits:
+        group = groups.setdefault(wait["group"], {"seconds": [], "ended": {}})
+        group["seconds"].append(wait["seconds"])
+        group["ended"][wait["ended"]] = group["ended"].get(wait["ended"], 0) + 1
+    return {"peak_server_gb": seen.get("peak_gb"), "peak_job_processes": seen.get("peak_jobs"),
+            "job_processes_started": len(seen.get("pids", ())),
+            "groups": {name: {"requests": len(g["seconds"]), "wait_p50_s": percentile(g["seconds"], 0.5),
+                              "wait_p95_s": percentile(g["seconds"], 0.95), "wait_max_s": percentile(g["seconds"], 1),
+                              "ended": g["ended"]} for name, g in groups.items()},
+            "light": {"requests": len(times), "p95_s": percentile(times, 0.95), "max_s": percentile(times, 1.0),
+                      "errors": len(errors)},
+            "settings": {"students": args.students, "fresh": args.fresh, "spread_s": args.spread,
+                         "light_users": args.light, "gunicorn_workers": 3, "cores": os.cpu_count()}}
+
+
 def workers(proc: subprocess.Popen) -> list[int]:
     listing = subprocess.run(["ps", "--ppid", str(proc.pid), "-o", "pid="], capture_output=True, text=True).stdout
     return [int(pid) for pid in listing.split()]
@@ -133,9 +231,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--heavy", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--no-kill", action="store_true")
+    parser.add_argument("--classroom", action="store_true", help="a lecture hall instead (see above)")
+    parser.add_argument("--students", type=int, default=30)
+    parser.add_argument("--fresh", type=int, default=5)
+    parser.add_argument("--spread", type=float, default=20)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="vizcoll-load-") as folder, gunicorn(Path(folder)) as (base, proc):
         DashClient(base)  # warm up: every worker imports the app
+        if args.classroom:
+            return classroom(base, proc, argparse.Namespace(**{**vars(args), "light": min(args.light, 10)}))
         result = {"light_alone": phase(base, args.light, 0, args.seconds, None)}
         kill = None if args.no_kill else workers(proc)[0]
         result["with_heavy_jobs"] = phase(base, args.light, args.heavy, args.seconds, kill)
