@@ -113,7 +113,8 @@ def compare(n: int, k: int, dcs: int, seed: int = 0, traffic: str = "blocks", d:
     ``run`` computes the tasks (:mod:`vizcoll.tasks`): one per family, then one per FMEL code of another D.
     """
     n, k, dcs = check_parameters(n, k, dcs)
-    task = lambda family, d: (_row, (family, n, k, dcs, seed, traffic, d, budget, tolerance_budget, search))
+    task = lambda family, survived: (_row, (family, n, k, dcs, seed, traffic, survived, budget, tolerance_budget,
+                                            search))
     measured = iter(run([task(family, d) for family in FAMILIES]))
     rows: dict[str, dict] = {}
     for family in FAMILIES:
