@@ -8,7 +8,9 @@ links whose loss would disconnect the grid are skipped, since the paper
 reports run times up to 50% and a cut-off processor can never pass a
 barrier; ``keep_connected=False`` breaks exactly that many links and counts
 the failed runs instead), then runs the test program (3 barriers, 0.5 s of
-work between them) with every algorithm on the same broken grid.
+work between them) with every algorithm on the same broken grid. One broken
+grid and its runs are one task (:mod:`vizcoll.tasks`), so the sweep gives the
+same table in this process or on a Dask cluster.
 
 The metric is the program's run time; the table shows its synchronisation
 part, ``sync_ms`` = run time - 1 s of work, in milliseconds, averaged over
@@ -27,6 +29,7 @@ import numpy as np
 from vizcoll.barrier.algorithms import ALGOS, TREE_ON, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.errors import SpecError
+from vizcoll.tasks import Runner, in_process
 from vizcoll.topology.generators import mesh
 from vizcoll.words import plural
 
@@ -34,6 +37,8 @@ __all__ = ["SIZES", "RATES", "sweep", "column_names", "format_table"]
 
 SIZES = (4, 8, 12, 16, 20)
 RATES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+EXTRA = ("messages", "hops", "adjustments")
+"""Figures averaged per column next to the time."""
 
 
 def column_names(algos, tree_on=("live", "intact")) -> list[tuple[str, str, str]]:
@@ -55,17 +60,24 @@ def _mean(values: list[float]) -> float | None:
     return round(float(np.mean(values)), 3) if values else None
 
 
-def _cell(size: int, rate: float, seeds: int, neighbors: int, keep_connected: bool, columns, params) -> dict:
+def _grid(size: int, rate: float, seed: int, neighbors: int, keep_connected: bool, columns, params) -> tuple:
+    """One task: every column's run on one grid broken by ``seed``; the share of links broken and the figures."""
+    topo = mesh((size, size), neighbors=neighbors, hosts=0)
+    broken = len(break_links(topo, rate, seed, keep_connected)) / max(topo.n_links, 1)
+    figures = []
+    for _, algo, variant in columns:
+        _, fig = run_barriers(topo, algo, seed=seed, tree_on=variant, record=False, **params)
+        figures.append({key: fig[key] for key in ("completed", "sync_time", *EXTRA)})
+    return broken, figures
+
+
+def _cell(size: int, rate: float, grids: list[tuple], columns, params) -> dict:
+    """The row of one (size, rate): the means over its grids (:func:`_grid`'s results, one per seed)."""
     times: dict[str, list[float]] = {c: [] for c, _, _ in columns}
-    extra: dict[str, dict[str, list[float]]] = {c: {"messages": [], "hops": [], "adjustments": []}
-                                               for c, _, _ in columns}
+    extra: dict[str, dict[str, list[float]]] = {c: {key: [] for key in EXTRA} for c, _, _ in columns}
     failures = dict.fromkeys(times, 0)
-    broken = []
-    for seed in range(seeds):
-        topo = mesh((size, size), neighbors=neighbors, hosts=0)
-        broken.append(len(break_links(topo, rate, seed, keep_connected)) / max(topo.n_links, 1))
-        for col, algo, variant in columns:
-            _, fig = run_barriers(topo, algo, seed=seed, tree_on=variant, record=False, **params)
+    for _, figures in grids:
+        for (col, _, _), fig in zip(columns, figures, strict=True):
             if fig["completed"]:
                 times[col].append(fig["sync_time"] * 1000)
             else:
@@ -75,12 +87,12 @@ def _cell(size: int, rate: float, seeds: int, neighbors: int, keep_connected: bo
     return {
         "size": size,
         "rate": rate,
-        "broken": round(float(np.mean(broken)), 4),
+        "broken": round(float(np.mean([broken for broken, _ in grids])), 4),
         "sync_ms": {c: _mean(v) for c, v in times.items()},
         "time_s": {c: None if not v else round(1e-3 * float(np.mean(v)) + _work(params), 6)
                    for c, v in times.items()},
         "failures": failures,
-        **{key: {c: _mean(extra[c][key]) for c in times} for key in ("messages", "hops", "adjustments")},
+        **{key: {c: _mean(extra[c][key]) for c in times} for key in EXTRA},
     }
 
 
@@ -128,7 +140,7 @@ def _claims(rows: list[dict], columns: list[str]) -> dict:
 
 
 def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int = 8, keep_connected: bool = True,
-          tree_on=("live", "intact"), progress=None, **params) -> dict:
+          tree_on=("live", "intact"), progress=None, run: Runner = in_process, **params) -> dict:
     """Run every algorithm on every (size, rate, seed); JSON-ready averages (see the module docstring).
 
     Parameters
@@ -147,6 +159,8 @@ def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int 
         ``"live"`` and/or ``"intact"``.
     progress : callable, optional
         ``progress(done, total)`` after every (size, rate) cell.
+    run : Runner
+        Computes the tasks, one per (size, rate, seed) (:mod:`vizcoll.tasks`; default: here, one by one).
     **params
         Passed to :func:`~vizcoll.barrier.algorithms.run_barriers`
         (``barriers``, ``compute``, ``hop_latency``, ``proc``, ``judge``, ``block``, ...).
@@ -162,9 +176,11 @@ def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int 
         raise SpecError(f"seeds must be at least 1, got {seeds}")
     columns = column_names(algos, tuple(tree_on))
     cells = [(int(s), float(r)) for s in sizes for r in rates]
+    grids = iter(run([(_grid, (size, rate, seed, neighbors, keep_connected, columns, params))
+                      for size, rate in cells for seed in range(seeds)]))
     rows = []
     for size, rate in cells:
-        rows.append(_cell(size, rate, seeds, neighbors, keep_connected, columns, params))
+        rows.append(_cell(size, rate, [next(grids) for _ in range(seeds)], columns, params))
         if progress is not None:
             progress(len(rows), len(cells))
     names = [c for c, _, _ in columns]

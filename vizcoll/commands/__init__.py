@@ -3,7 +3,8 @@
 :mod:`vizcoll.commands.registry` holds the registry (:data:`COMMANDS`, the
 :func:`command` decorator) and the arguments many commands share; this
 package re-exports them, so a feature module starts with
-``from vizcoll.commands import command``. :func:`vizcoll.cli.build_parser`
+``from vizcoll.commands import command``. The sweeps' ``--dask`` / ``--workers``
+and progress bar are :mod:`vizcoll.commands.cluster`'s. :func:`vizcoll.cli.build_parser`
 calls :func:`load_all`, so a new feature only adds a module here
 (``mcast.py``, ``trees.py``, ...). The built-in ``topo`` and ``comm``
 commands (:mod:`vizcoll.commands.topo`) register as soon as the package is

@@ -15,8 +15,9 @@ grid and say so). ``--broken a[pa]-b[pb]`` (repeatable, both modes) breaks
 the link named by its ends and ports, as the app names links; ``--break-rate``
 then breaks a random share of the switch-to-switch links on top.
 
-``barrier-sweep [--sizes 4,8,16] [--rates 0,0.1,...] [--algos ...] [--seeds N]`` prints the
-Fig. 6/7-style table as JSON (see :mod:`vizcoll.barrier.benchmark`).
+``barrier-sweep [--sizes 4,8,16] [--rates 0,0.1,...] [--algos ...] [--seeds N] [--dask ADDRESS | --workers N]``
+prints the Fig. 6/7-style table as JSON (see :mod:`vizcoll.barrier.benchmark`), its runs computed here or on
+a Dask cluster (:mod:`vizcoll.commands.cluster`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vizcoll.barrier.algorithms import ALGOS, JUDGES, TREE_ON, run_barriers
 from vizcoll.barrier.benchmark import RATES, SIZES, sweep
 from vizcoll.barrier.network import break_links, is_grid
 from vizcoll.commands import command, load_topology
+from vizcoll.commands.cluster import add_cluster, on_cluster
 from vizcoll.errors import SpecError
 from vizcoll.topology.generators import mesh
 from vizcoll.topology.model import Topology
@@ -148,9 +150,12 @@ def _sweep_args(parser: argparse.ArgumentParser) -> None:
     _common(parser)
 
 
-@command("barrier-sweep", "the paper's Fig. 6/7 experiment: run time vs grid size and break rate", _sweep_args)
+@command("barrier-sweep", "the paper's Fig. 6/7 experiment: run time vs grid size and break rate", _sweep_args,
+         add_cluster)
 def _barrier_sweep(args: argparse.Namespace) -> dict:
-    return sweep(_numbers(args.sizes, int, "--sizes"), _numbers(args.rates, float, "--rates"),
-                 [a.strip() for a in args.algos.split(",") if a.strip()], seeds=args.seeds,
-                 neighbors=args.neighbors, keep_connected=not args.disconnect,
-                 tree_on=[t.strip() for t in args.tree_on.split(",") if t.strip()], **_params(args))
+    sizes, rates = _numbers(args.sizes, int, "--sizes"), _numbers(args.rates, float, "--rates")
+    algos = [a.strip() for a in args.algos.split(",") if a.strip()]
+    tree_on = [t.strip() for t in args.tree_on.split(",") if t.strip()]
+    return on_cluster(args, lambda run: sweep(sizes, rates, algos, seeds=args.seeds, neighbors=args.neighbors,
+                                              keep_connected=not args.disconnect, tree_on=tree_on, run=run,
+                                              **_params(args)))

@@ -5,6 +5,7 @@ Usage::
     python -m vizcoll erasure --code rs|lrc|replication|fmel --n 9 --k 5 --dcs 3 [--placement 0,0,0,1,1,1,2,2,2]
         [--seed 0] [--traffic blocks|aggregated] [--d D] [--local-groups L] [--budget N]
     python -m vizcoll erasure-compare --n 9 --k 5 --dcs 3 [--seed 0] [--traffic blocks|aggregated] [--d D]
+        [--dask ADDRESS | --workers N]
 
 ``erasure`` prints ``{code, name, n, k, dcs, placement, generator, repair_groups, cross_dc_traffic,
 mean_traffic, dc_failures_survived, block_failures_tolerated, overhead, repair_time_ms_per_mb, ...}`` with
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 
 from vizcoll.commands import command
+from vizcoll.commands.cluster import add_cluster, on_cluster
 from vizcoll.erasure.codes import FAMILIES, lrc, parse_placement
 from vizcoll.erasure.compare import compare, d_candidates, measure
 from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, evaluate
@@ -69,7 +71,9 @@ def _erasure(args: argparse.Namespace) -> dict:
                    d=args.d, budget=args.budget)
 
 
-@command("erasure-compare", "every erasure code family at the same (n, k, N) and FMEL's traffic reduction", _stripe)
+@command("erasure-compare", "every erasure code family at the same (n, k, N) and FMEL's traffic reduction", _stripe,
+         add_cluster)
 def _erasure_compare(args: argparse.Namespace) -> dict:
     _check(args)
-    return compare(args.n, args.k, args.dcs, seed=args.seed, traffic=args.traffic, d=args.d, budget=args.budget)
+    return on_cluster(args, lambda run: compare(args.n, args.k, args.dcs, seed=args.seed, traffic=args.traffic,
+                                                d=args.d, budget=args.budget, run=run))

@@ -7,6 +7,7 @@ Usage::
                              [--kill RANK@TIME | --kill sending-task|executing-task|fetching-data]
                              [--concurrent K] [--op sum|prod|max|min] [--warm] [--seed N]
     python -m vizcoll reduce-reliability --procs 200 --runs 700 [--size BYTES] [--load 0.5] --seed N
+                                         [--dask ADDRESS | --workers N]
 
 ``reduce`` prints ``{"time", "messages", "result_ok", "recovered", "unrecoverable", "fault", "tasks"}``:
 the time in seconds, every point-to-point message, whether the result equals
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 
 from vizcoll.commands import command
+from vizcoll.commands.cluster import add_cluster, on_cluster
 from vizcoll.errors import SpecError
 from vizcoll.reduction.data import OPS
 from vizcoll.reduction.env import parse_interference, parse_slow
@@ -95,11 +97,12 @@ def _reliability_args(parser: argparse.ArgumentParser) -> None:
 
 
 @command("reduce-reliability", "the paper's fault experiment: kill a process at a random time, count "
-         "unrecoverable runs", _reliability_args)
+         "unrecoverable runs", _reliability_args, add_cluster)
 def _reliability(args: argparse.Namespace) -> dict:
     if not 2 <= args.procs <= 4096:
         raise SpecError("--procs must be in 2..4096")
-    out = reliability_experiment(procs=args.procs, runs=args.runs, size=args.size, seed=args.seed,
-                                 victim=args.victim, load=args.load)
-    keys = ("runs", "unrecoverable", "reliability", "mean_time", "replica_time", "per_day")
-    return {key: out[key] for key in keys}
+    out = on_cluster(args, lambda run: reliability_experiment(procs=args.procs, runs=args.runs, size=args.size,
+                                                              seed=args.seed, victim=args.victim, load=args.load,
+                                                              run=run))
+    keys = ("runs", "unrecoverable", "reliability", "mean_time", "replica_time", "per_day", "dask")
+    return {key: out[key] for key in keys if key in out}

@@ -24,6 +24,7 @@ from vizcoll.erasure.codes import FAMILIES, Code, check_parameters, lrc, reed_so
 from vizcoll.erasure.fmel import SearchResult, fmel_search
 from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, Metrics, check_traffic, evaluate
 from vizcoll.errors import SpecError, VizcollError
+from vizcoll.tasks import Runner, in_process
 
 __all__ = ["PAPER_TABLE2", "PAPER_REDUCTION", "build", "measure", "compare", "paper_rows", "paper_table",
            "d_candidates"]
@@ -88,8 +89,19 @@ def _reduction(ours: float | None, theirs: float | None) -> float | None:
     return round(100.0 * (1.0 - ours / theirs), 1)
 
 
+def _row(family: str, n: int, k: int, dcs: int, seed: int, traffic: str, d: int | None, budget: int,
+         tolerance_budget: int | None, search: dict) -> dict:
+    """One task: :func:`measure` of ``family``, or ``{"code", "error"}`` when it cannot be built."""
+    try:
+        return measure(family, n, k, dcs, seed=seed, traffic=traffic, d=d, budget=budget,
+                       tolerance_budget=tolerance_budget, **search)
+    except VizcollError as exc:
+        return {"code": family, "error": str(exc)}
+
+
 def compare(n: int, k: int, dcs: int, seed: int = 0, traffic: str = "blocks", d: int | None = None,
-            budget: int = DEFAULT_BUDGET, tolerance_budget: int | None = None, progress=None, **search) -> dict:
+            budget: int = DEFAULT_BUDGET, tolerance_budget: int | None = None, progress=None,
+            run: Runner = in_process, **search) -> dict:
     """Every family at the same (n, k, N) (each on its default placement), and FMEL's T̄ reduction over each.
 
     A family that cannot be built (replication when k does not divide n, an LRC without room for a local
@@ -97,37 +109,30 @@ def compare(n: int, k: int, dcs: int, seed: int = 0, traffic: str = "blocks", d:
     traffic models; the FMEL code is searched for ``traffic`` with the most DC failures its parameters allow
     (``d`` or the maximum). ``reductions_at_same_D_pct`` compares with an FMEL code searched to survive
     exactly as many DC failures as the other code (an LRC with one group per DC survives none, and then
-    FMEL may keep every repair inside its DC). ``progress(done, total)`` is called after every family.
+    FMEL may keep every repair inside its DC). ``progress(done, total)`` is called before every family.
+    ``run`` computes the tasks (:mod:`vizcoll.tasks`): one per family, then one per FMEL code of another D.
     """
     n, k, dcs = check_parameters(n, k, dcs)
+    task = lambda family, survived: (_row, (family, n, k, dcs, seed, traffic, survived, budget, tolerance_budget,
+                                            search))
+    measured = iter(run([task(family, d) for family in FAMILIES]))
     rows: dict[str, dict] = {}
     for family in FAMILIES:
         if progress is not None:
             progress(len(rows), len(FAMILIES) + 1)
-        try:
-            rows[family] = measure(family, n, k, dcs, seed=seed, traffic=traffic, d=d, budget=budget,
-                                   tolerance_budget=tolerance_budget, **search)
-        except VizcollError as exc:
-            rows[family] = {"code": family, "error": str(exc)}
+        rows[family] = next(measured)
     fmel = rows["fmel"]
-    reductions, same_d = {}, {}
-    by_d: dict[int, dict] = {}
-    if "error" not in fmel:
-        by_d[fmel["dc_failures_survived"]] = fmel
-    for family, row in rows.items():
-        if family == "fmel" or "error" in row or "error" in fmel:
-            continue
-        reductions[family] = {model: _reduction(fmel.get(_key(model)), row.get(_key(model))) for model in TRAFFIC}
-        # FMEL asked to survive exactly as many DC failures as this code (a like-for-like comparison)
-        target = row["dc_failures_survived"]
-        if target not in by_d:
-            try:
-                by_d[target] = measure("fmel", n, k, dcs, seed=seed, traffic=traffic, d=target, budget=budget,
-                                       tolerance_budget=tolerance_budget, **search)
-            except VizcollError:
-                by_d[target] = {}
-        other = by_d[target]
-        same_d[family] = {"D": target, "fmel_mean_traffic": other.get(_key(traffic)),
+    others = {} if "error" in fmel else {f: r for f, r in rows.items() if f != "fmel" and "error" not in r}
+    # FMEL asked to survive exactly as many DC failures as each other code (a like-for-like comparison)
+    by_d = {} if "error" in fmel else {fmel["dc_failures_survived"]: fmel}
+    targets = [D for D in dict.fromkeys(r["dc_failures_survived"] for r in others.values()) if D not in by_d]
+    by_d |= dict(zip(targets, run([task("fmel", target) for target in targets]), strict=True))
+    reductions = {family: {model: _reduction(fmel.get(_key(model)), row.get(_key(model))) for model in TRAFFIC}
+                  for family, row in others.items()}
+    same_d = {}
+    for family, row in others.items():
+        other = by_d[row["dc_failures_survived"]]
+        same_d[family] = {"D": row["dc_failures_survived"], "fmel_mean_traffic": other.get(_key(traffic)),
                           "reduction": _reduction(other.get(_key(traffic)), row.get(_key(traffic)))}
     summary_keys = ("code", "name", "mean_traffic", "mean_traffic_aggregated", "dc_failures_survived",
                     "block_failures_tolerated", "block_tolerance_exact", "overhead", "repair_time_ms_per_mb",

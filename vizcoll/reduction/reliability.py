@@ -19,11 +19,13 @@ about 41 ms for 32 MB at full speed, longer while the victim is busy), so
 data is reduced into another's (reconstructed eq. 5). ``t`` grows with ``log p`` and with the load while the
 copy time does not depend on ``p``: the reliability grows with ``p`` and with
 the load.
+
+The runs are tasks (:mod:`vizcoll.tasks`): a day's warm-up, then :data:`CHUNK` killed runs, their seeds and
+kill times drawn beforehand from the one stream the experiment always drew them from (the same figures
+whether the tasks run here or on a Dask cluster).
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -32,11 +34,14 @@ from vizcoll.reduction.env import interference
 from vizcoll.reduction.params import C1, ReductionParams
 from vizcoll.reduction.static import task_cost
 from vizcoll.reduction.task import task_figures, task_run
+from vizcoll.tasks import Runner, in_process
 
 __all__ = ["PAPER_RELIABILITY", "PAPER_UNRECOVERABLE", "reliability_experiment", "production"]
 
 PAPER_UNRECOVERABLE = (2, 1, 0, 2, 3, 1, 2)
 PAPER_RELIABILITY = 0.9843
+CHUNK = 20
+"""Killed runs per task (a day's 100 runs make five tasks)."""
 
 
 def production(procs: int, horizon: float, seed: int, load: float = 0.5,
@@ -55,9 +60,36 @@ def _one(procs: int, size: int, root: int, seed: int, load: float, horizon: floa
     return task_figures(run)
 
 
+def _warmup(procs: int, size: int, root: int, seeds: list[int], load: float, horizon: float,
+            params: ReductionParams) -> list[float]:
+    """One task: the times of a day's fault-free runs."""
+    return [_one(procs, size, root, seed, load, horizon, params)["time"] for seed in seeds]
+
+
+def _killed(procs: int, size: int, root: int, runs: list[tuple[int, float]], load: float, horizon: float,
+            params: ReductionParams, victim: int) -> list[tuple[bool, float | None]]:
+    """One task: ``(unrecoverable, remote_replica_at)`` of runs ``(seed, kill time)`` killing ``victim``."""
+    out = []
+    for seed, when in runs:
+        fig = _one(procs, size, root, seed, load, horizon, params, (victim, when))
+        out.append((bool(fig["unrecoverable"]), fig["fault"]["remote_replica_at"]))
+    return out
+
+
+def _draws(seed: int, days: list[int], warmup: int) -> list[tuple[list[int], list[tuple[float, int]]]]:
+    """Per day, the seeds of the warm-up runs and ``(u, seed)`` of the killed runs (killed at ``u·t``), drawn
+    from one stream in the order the experiment always drew them, so that tasks do not change the figures."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for n_runs in days:
+        base = [int(rng.integers(2**31)) for _ in range(warmup)]
+        out.append((base, [(float(rng.uniform(0, 1)), int(rng.integers(2**31))) for _ in range(n_runs)]))
+    return out
+
+
 def reliability_experiment(procs: int = 200, runs: int = 700, size: int = 32 << 20, seed: int = 0,
                            victim: int = 1, root: int = 0, load: float = 0.5, per_day: int = 100,
-                           warmup: int = 9, params: ReductionParams = C1) -> dict:
+                           warmup: int = 9, params: ReductionParams = C1, run: Runner = in_process) -> dict:
     """Run the experiment; returns ``runs``, ``unrecoverable``, ``reliability`` and the details.
 
     Parameters
@@ -74,28 +106,30 @@ def reliability_experiment(procs: int = 200, runs: int = 700, size: int = 32 << 
         Fraction of the time each node is busy with other jobs (0 = the ideal cluster).
     warmup : int
         Fault-free runs a day that give the mean time ``t`` (paper: 9).
+    run : Runner
+        Computes the tasks (:mod:`vizcoll.tasks`): first a day's warm-up each, then :data:`CHUNK` killed runs
+        each (default: here, one by one).
     """
     if not 1 <= runs <= 100_000 or per_day < 1 or warmup < 1:
         raise SpecError("runs must be in 1..100000, per_day and warmup >= 1")
     if not 0 <= victim < procs:
         raise SpecError(f"victim {victim} is not a rank in 0..{procs - 1}")
     params = params.with_(max_elements=min(params.max_elements, 16))
-    rng = np.random.default_rng(seed)
     horizon = 8 * task_cost(procs, size, params)  # beyond it the nodes run at full speed
-    per_day_out, times, windows, count = [], [], [], 0
-    for day in range(math.ceil(runs / per_day)):
-        base = [_one(procs, size, root, int(rng.integers(2**31)), load, horizon, params) for _ in range(warmup)]
-        t = float(np.mean([f["time"] for f in base]))
-        n_runs = min(per_day, runs - day * per_day)
-        bad = 0
-        for _ in range(n_runs):
-            when = float(rng.uniform(0, t))
-            fig = _one(procs, size, root, int(rng.integers(2**31)), load, horizon, params, (victim, when))
-            bad += bool(fig["unrecoverable"])
-            windows.append(fig["fault"]["remote_replica_at"])
-        per_day_out.append({"day": day + 1, "mean_time": t, "runs": n_runs, "unrecoverable": bad})
-        times.append(t)
-        count += bad
+    common = (load, horizon, params)
+    days = _draws(seed, [min(per_day, runs - start) for start in range(0, runs, per_day)], warmup)
+    times = [float(np.mean(day)) for day in run([(_warmup, (procs, size, root, base, *common)) for base, _ in days])]
+    # a kill at u·t is the same float as the uniform(0, t) drawn before the tasks: 0 + t·u
+    chunks = [(day, [(s, u * t) for u, s in kills[i:i + CHUNK]])
+              for day, ((_, kills), t) in enumerate(zip(days, times, strict=True)) for i in range(0, len(kills), CHUNK)]
+    outcomes = run([(_killed, (procs, size, root, part, *common, victim)) for _, part in chunks])
+    bad, windows = [0] * len(days), []
+    for (day, _), outcome in zip(chunks, outcomes, strict=True):
+        bad[day] += sum(unrecoverable for unrecoverable, _ in outcome)
+        windows += [window for _, window in outcome]
+    per_day_out = [{"day": day + 1, "mean_time": t, "runs": len(kills), "unrecoverable": b}
+                   for day, ((_, kills), t, b) in enumerate(zip(days, times, bad, strict=True))]
+    count = sum(bad)
     return {
         "runs": runs, "unrecoverable": count, "reliability": 1 - count / runs,
         "per_day": per_day_out, "mean_time": float(np.mean(times)),

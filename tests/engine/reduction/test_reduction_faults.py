@@ -140,5 +140,16 @@ def test_reliability_experiment_small():
                                                         seed=5)["reliability"]
 
 
+def test_the_experiment_in_tasks_keeps_the_figures_of_its_single_random_stream():
+    """Pinned before the runs became tasks (one stream drew every seed and kill time, in this order)."""
+    out = reliability_experiment(procs=32, runs=60, per_day=30, warmup=3, size=8 * MB, seed=5)
+    assert out["unrecoverable"] == 4
+    assert out["per_day"] == [{"day": 1, "mean_time": pytest.approx(0.19441199363844608, rel=1e-12), "runs": 30,
+                               "unrecoverable": 3},
+                              {"day": 2, "mean_time": pytest.approx(0.16962138975669447, rel=1e-12), "runs": 30,
+                               "unrecoverable": 1}]
+    assert out["replica_time"] == pytest.approx(0.0308305228240779, rel=1e-12)
+
+
 def test_paper_reliability_figure():
     assert 1 - sum(PAPER_UNRECOVERABLE) / 700 == pytest.approx(PAPER_RELIABILITY, abs=5e-5)
