@@ -217,6 +217,15 @@ def test_a_multicast_pack_of_a_drill_down_holds_the_whole_fabric_too():
     assert len(whole.data[0].x) > len(part.data[0].x)  # two drawings: the fabric, then the pod alone
 
 
+def test_a_topology_pack_of_a_drill_down_holds_the_whole_fabric_too():
+    drilled = DEFAULT_SCENARIO.with_params("topology", {"part": "group:2"})
+    pack = pack_of("topology", drilled)
+    assert [f.name for f in pack.figures] == ["fabric", "broadcast-end", "fabric-group2"]  # it held the pod alone
+    whole, part = pack.figures[0], pack.figures[2]
+    assert DEFAULT_SCENARIO.spec in whole.caption and "pod 2" in part.caption and DEFAULT_SCENARIO.spec in part.caption
+    assert len(whole.figure.data[0].x) > len(part.figure.data[0].x)
+
+
 def test_a_trees_pack_of_a_drill_down_holds_the_whole_fabric_too():
     drilled = DEFAULT_SCENARIO.with_params("trees", {"part": "group:1"})
     names = [f.name for f in pack_of("trees", drilled).figures]

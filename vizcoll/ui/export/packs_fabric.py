@@ -20,8 +20,8 @@ from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.figures.schedules import finish_figure
 from vizcoll.ui.figures.topology import base_stylesheet, cytoscape_elements, fabric_drawing
 from vizcoll.ui.figures.trees import K_RANGE, fk_figure
-from vizcoll.ui.models.multicast import natural_part, page_state, protocol_timeline, routed
-from vizcoll.ui.models.parts import WHOLE, drawn_view, view_of
+from vizcoll.ui.models.multicast import page_state, protocol_timeline, routed
+from vizcoll.ui.models.parts import drawn_view, natural_part, view_of
 from vizcoll.ui.models.schedules import analysis, opened_goal, read_goal, replay_of, stored_params
 from vizcoll.ui.models.topology import broadcast_timeline, communicator_colours, root_of
 from vizcoll.ui.models.trees import cost_of, engine_key, tree_name, tree_plan, type_one, type_two
@@ -54,25 +54,27 @@ def topology_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     root = root_of(scenario, topo)
     tl = Timeline.from_dict(broadcast_timeline(scenario.source_key(), root)) if root else None
     pack.tables.insert(0, _nodes_table(topo, positions_of(scenario), colours, tl.final_state if tl else {}))
-    view = drawn_view(scenario, "topology")
-    elements, figure = fabric_drawing(view, topo, colours)
+    whole = view_of(scenario, natural_part(topo))
+    elements, figure = fabric_drawing(whole, topo, colours)
     if figure is not None:
-        pack.figures.append(PackFigure("fabric", "The fabric as the page draws it: its blocks and bundles of links "
-                                                 "(or the group alone the page shows).", figure))
-        return pack
-    if view.part != WHOLE:  # the page shows one group alone: no broadcast frame on it
-        pack.figures.append(drawn("fabric", f"{view.name} of {scenario.title}, drawn alone.", elements,
+        pack.figures.append(PackFigure("fabric", f"The fabric {scenario.title} as the page draws it: its blocks and "
+                                                 "bundles of links.", figure))
+    else:
+        pack.figures.append(drawn("fabric", f"The fabric {scenario.title}: switches (squares), end nodes coloured "
+                                            "by their first communicator, broken links dashed.", elements,
                                   base_stylesheet()))
-        return pack
-    pack.figures.append(drawn("fabric", f"The fabric {scenario.title}: switches (squares), end nodes coloured by "
-                                        "their first communicator, broken links dashed.", elements, base_stylesheet()))
-    if tl is not None:
-        timeline = tl.to_dict()
-        pack.figures.append(drawn("broadcast-end", f"{tl.title}: every node's state once the broadcast has ended "
-                                                   "(ring: received; diamond: unreachable).",
-                                  elements, broadcast_stylesheet(timeline, tl.n_steps)))
-        pack.tables.append(timeline_table("broadcast-messages", f"{tl.title}: every message, hop by hop.", tl,
-                                          topo.names))
+        if tl is not None:
+            pack.figures.append(drawn("broadcast-end", f"{tl.title}: every node's state once the broadcast has "
+                                                       "ended (ring: received; diamond: unreachable).",
+                                      elements, broadcast_stylesheet(tl.to_dict(), tl.n_steps)))
+            pack.tables.append(timeline_table("broadcast-messages", f"{tl.title}: every message, hop by hop.", tl,
+                                              topo.names))
+    view = drawn_view(scenario, "topology")
+    if view.part != whole.part:  # the group the page draws alone, after the whole fabric
+        name, caption = "fabric-" + view.part.replace(":", ""), f"{view.name} of {scenario.title}, drawn alone."
+        part_elements, part_figure = fabric_drawing(view, topo, colours)
+        pack.figures.append(PackFigure(name, caption, part_figure) if part_figure is not None
+                            else drawn(name, caption, part_elements, base_stylesheet()))
     return pack
 
 
