@@ -19,12 +19,12 @@ COUNTS = counts_line(5_184, 40_960, 102_400, 0, 320)
 
 
 def title_of(page, graph_id: str) -> str:
-    """A figure's title as read (its wrapped lines joined by spaces)."""
+    """A figure's title as read (its wrapped lines joined, one space between words)."""
     return page.driver.execute_script(f"""
         const t = document.querySelector('#{graph_id} .gtitle');
         if (!t) return '';
         const lines = [...t.querySelectorAll('tspan.line')];
-        return lines.length ? lines.map(l => l.textContent).join(' ') : t.textContent;""")
+        return (lines.length ? lines.map(l => l.textContent).join(' ') : t.textContent).replace(/\\s+/g, ' ');""")
 
 
 def test_taihulight_opens_on_its_blocks_and_a_click_draws_one_pod_on_the_canvas(page):

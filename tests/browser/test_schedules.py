@@ -50,7 +50,7 @@ def test_a_goal_file_from_the_cli_is_timed_and_replayed(page, tmp_path):
     page.click(f"#{prefix}-back")
     until(lambda: step_of(page, prefix) == 4, 10)
     page.click(f"#{prefix}-last")
-    page.duo.wait_for_contains_text(f"#{prefix}-caption", f"t = {makespan:,}: 16 ranks finish", timeout=10)
+    page.duo.wait_for_contains_text(f"#{prefix}-caption", f"t = {makespan:,} ns: 16 ranks finish", timeout=10)
     assert page.duo.get_logs() == []
 
 

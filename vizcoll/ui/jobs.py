@@ -26,6 +26,7 @@ Where jobs run:
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import time
@@ -34,6 +35,7 @@ from functools import lru_cache
 
 from dash import Input, Output, no_update
 
+from vizcoll.ui.cache import cache_config
 from vizcoll.ui.pool import JobPool, JobsCache
 
 __all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress", "order"]
@@ -68,7 +70,13 @@ def manager():
 
         return CeleryManager(celery_app(), expire=JOB_EXPIRE_S)
     base = os.environ.get("VIZCOLL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "vizcoll-cache")
-    return JobPool(JobsCache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S)
+    return JobPool(JobsCache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S, cache_by=[_engine_cache])
+
+
+def _engine_cache() -> str:
+    """Which engine cache a request's job fills (part of the job's key): a job's result may point into it (a
+    sweep's key), so requests on another cache never share it."""
+    return json.dumps(cache_config(), sort_keys=True)
 
 
 def background(prefix: str, buttons: tuple[str, ...] = ()) -> dict:

@@ -106,10 +106,12 @@ def visitor_of() -> str:
 
 
 def _slot_of(context) -> str:
-    """A background callback's name: its outputs (the same in every worker)."""
-    outputs = (context or {}).get("outputs_list") or []
-    first = outputs[0] if outputs and isinstance(outputs[0], dict) else (outputs[0][0] if outputs else {})
-    return str(first.get("id", "")) + "." + str(first.get("property", "")) if isinstance(first, dict) else ""
+    """A background callback's name: its first output, ``id.property`` (the same in every worker). Dash's
+    ``outputs_list`` is one output (a dict), a list of them, or lists of them (pattern-matching outputs)."""
+    first = (context or {}).get("outputs_list") or {}
+    while isinstance(first, list | tuple):
+        first = first[0] if first else {}
+    return f"{first.get('id', '')}.{first.get('property', '')}" if isinstance(first, dict) else ""
 
 
 def _alive(pid: int | None) -> bool:
@@ -231,8 +233,8 @@ class JobPool(LowPriorityJobs):
     """Dash's diskcache manager with a bounded, fair queue in front of its job processes (see the module)."""
 
     def __init__(self, cache, expire: int, workers: int = WORKERS, waiting: int = MAX_WAITING,
-                 memory_mb: int = MEMORY_MB, seconds: int = SECONDS):
-        super().__init__(cache, expire=expire)
+                 memory_mb: int = MEMORY_MB, seconds: int = SECONDS, cache_by=None):
+        super().__init__(cache, cache_by=cache_by, expire=expire)
         self.workers, self.max_waiting, self.memory_mb, self.seconds = workers, waiting, memory_mb, seconds
         self._pending: dict[str, tuple] = {}  # key -> (job_fn, args, context) of this process's waiting jobs
         self._thread: threading.Thread | None = None

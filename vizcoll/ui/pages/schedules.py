@@ -108,8 +108,7 @@ VIEWS = [Output(SCHED_FILE, "children"), Output(SCHED_PROBLEMS, "children"), Out
 timing and chart, the player's handle, the canvas's elements, the flag, and the fabric's overview (its figure, the
 digest of the fabric it draws, and which of the overview, the canvas and the canvas's legend show)."""
 POLL_MS = 400  # how often the page asks a running job for its progress
-CANVAS_STYLE = {"width": "100%", "height": "520px", "background": "#fff", "border": "1px solid #d9e2ec",
-                "borderRadius": "6px", "boxSizing": "border-box"}  # border-box: the border stays inside the panel
+CANVAS_STYLE = {"width": "100%", "height": "520px"}  # its border: assets/style.css
 HIDDEN = {"display": "none"}
 OVERVIEW_STYLE = {"width": "100%"}
 
