@@ -156,13 +156,21 @@ def tab(base: str, cookies, group: str, values: dict, waits: list[dict]) -> None
     client = DashClient(base, timeout=60, cookies=cookies)
     started = time.monotonic()
     try:
-        run = client.run_job(client.callback("trees-compare.children@"), values, poll=0.5, limit=600)
-        ended = "answer" if run["response"] else "given way to a newer request"
-        text = str(run["response"])
-        ended = "busy" if "server is busy" in text else "over a limit" if "job may" in text else ended
+        ended = _ending(client.run_job(client.callback("trees-compare.children@"), values, poll=0.5,
+                                       limit=600)["response"])
     except Exception as exc:  # noqa: BLE001 - reported
         ended = repr(exc)[:80]
     waits.append({"group": group, "seconds": time.monotonic() - started, "ended": ended})
+
+
+def _ending(response) -> str:
+    """How a tab's job ended, from the answer of its last poll (None: no update)."""
+    text = str(response)
+    if "server is busy" in text:
+        return "busy"
+    if "job may" in text:
+        return "over a limit"
+    return "answer" if response else "given way to a newer request"
 
 
 def sample(proc: subprocess.Popen, stop: threading.Event, seen: dict) -> None:

@@ -50,6 +50,7 @@ from functools import wraps
 import diskcache
 import psutil
 from dash import DiskcacheManager
+from flask import has_request_context, request
 
 __all__ = ["JobPool", "JobsCache", "LowPriorityJobs", "JOB_NICENESS", "WORKERS", "MAX_WAITING", "MEMORY_MB",
            "SECONDS", "LIMIT_MARK", "JobTimeLimit", "limit_message", "visitor_of", "memory_limit_lifted"]
@@ -96,8 +97,6 @@ def limit_message(kind: str, memory_mb: int = MEMORY_MB, seconds: int = SECONDS)
 
 def visitor_of() -> str:
     """The visitor of the request being answered: its ``vizcoll_visitor`` cookie (a new id when it has none)."""
-    from flask import has_request_context, request
-
     if has_request_context():
         cookie = request.cookies.get(VISITOR_COOKIE, "")
         if 8 <= len(cookie) <= 64 and cookie.isalnum():
