@@ -23,7 +23,9 @@ preset (TaihuLight, 40,960 processes) within ``--spread`` seconds, ``--fresh`` o
 their own; one visitor opens 12 tabs of the 64-port fat tree preset, each with another k; another visitor starts
 a 16,000-process tree; light users click meanwhile. Printed: the server's peak memory (every process of
 gunicorn's tree) and peak number of job processes, the job processes started, each group's waits (submit to
-answer, p50 / p95 / max) and how their requests ended, and the light users' latencies.
+answer, p50 / p95 / max) and how their requests ended, and the light users' latencies. ``--celery`` runs the
+jobs on a Celery worker (the documented command, its default concurrency: the CPU count) and a throw-away
+``redis-server`` instead, and also prints the tasks the worker received.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.dash_http import DashClient  # noqa: E402
-from tests.gunicorn_server import gunicorn  # noqa: E402
+from tests.gunicorn_server import celery_worker, gunicorn, redis_server  # noqa: E402
 from vizcoll.scenario import Scenario  # noqa: E402
 from vizcoll.ui.calls import DEFAULT_SCENARIO  # noqa: E402
 from vizcoll.ui.models.trees import preset_scenario, tree_plan  # noqa: E402
@@ -173,23 +175,25 @@ def _ending(response) -> str:
     return "answer" if response else "given way to a newer request"
 
 
-def sample(proc: subprocess.Popen, stop: threading.Event, seen: dict) -> None:
-    """Peak memory of gunicorn's whole tree and peak and distinct job processes (a worker's children)."""
+def sample(procs: list[subprocess.Popen], stop: threading.Event, seen: dict) -> None:
+    """Peak memory of the server (every process of gunicorn's tree and of the Celery worker's, if any) and peak
+    and distinct job processes (a gunicorn worker's children; the Celery worker's pool processes)."""
     import psutil
 
-    master = psutil.Process(proc.pid)
+    roots = [psutil.Process(proc.pid) for proc in procs]
+    gunicorn_pid = procs[0].pid
     while not stop.wait(0.2):
         with contextlib.suppress(psutil.Error):
-            tree = [master, *master.children(recursive=True)]
+            tree = [p for root in roots for p in (root, *root.children(recursive=True))]
             rss = sum(p.memory_info().rss for p in tree if p.is_running())
-            jobs = {p.pid for p in tree if p.ppid() != proc.pid and p.pid != proc.pid
+            jobs = {p.pid for p in tree if p.ppid() != gunicorn_pid and p not in roots
                     and p.status() != psutil.STATUS_ZOMBIE and "chrom" not in p.name()}
             seen["peak_gb"] = max(seen.get("peak_gb", 0), round(rss / 2**30, 2))
             seen["peak_jobs"] = max(seen.get("peak_jobs", 0), len(jobs))
             seen.setdefault("pids", set()).update(jobs)
 
 
-def classroom(base: str, proc: subprocess.Popen, args) -> dict:
+def classroom(base: str, procs: list[subprocess.Popen], args) -> dict:
     preset = preset_scenario(DEFAULT_SCENARIO, "taihulight")
     big = preset_scenario(DEFAULT_SCENARIO, "fat-tree-64")
     rng = random.Random(0)
@@ -203,7 +207,7 @@ def classroom(base: str, proc: subprocess.Popen, args) -> dict:
     people += [threading.Thread(target=visitor, args=(base, tabs, 1.0, waits)),
                threading.Thread(target=visitor, args=(base, other, 2.0, waits))]
     stop, seen, times, errors = threading.Event(), {}, [], []
-    threads = [threading.Thread(target=sample, args=(proc, stop, seen))]
+    threads = [threading.Thread(target=sample, args=(procs, stop, seen))]
     threads += [threading.Thread(target=light_user, args=(base, stop, times, errors)) for _ in range(args.light)]
     for thread in threads + people:
         thread.start()
@@ -243,11 +247,23 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--fresh", type=int, default=5)
     parser.add_argument("--spread", type=float, default=20)
+    parser.add_argument("--celery", action="store_true",
+                        help="jobs on a Celery worker (the documented command) and a throw-away redis-server")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="vizcoll-load-") as folder, gunicorn(Path(folder)) as (base, proc):
+    with contextlib.ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="vizcoll-load-")))
+        celery, env = [], {}
+        if args.celery:
+            env["VIZCOLL_REDIS_URL"] = stack.enter_context(redis_server(folder))
+            celery.append(stack.enter_context(celery_worker(folder, env["VIZCOLL_REDIS_URL"])))
+        base, proc = stack.enter_context(gunicorn(folder / "web", **env))
         DashClient(base)  # warm up: every worker imports the app
         if args.classroom:
-            return classroom(base, proc, argparse.Namespace(**{**vars(args), "light": min(args.light, 10)}))
+            lecture = argparse.Namespace(**{**vars(args), "light": min(args.light, 10)})
+            result = classroom(base, [proc, *celery], lecture)
+            if args.celery:
+                result["celery_tasks_started"] = (folder / "celery.log").read_text().count("] received")
+            return result
         result = {"light_alone": phase(base, args.light, 0, args.seconds, None)}
         kill = None if args.no_kill else workers(proc)[0]
         result["with_heavy_jobs"] = phase(base, args.light, args.heavy, args.seconds, kill)

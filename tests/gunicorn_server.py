@@ -83,13 +83,15 @@ def redis_server(folder: Path) -> Iterator[str]:
 
 
 @contextmanager
-def celery_worker(cache_dir: Path, redis_url: str) -> Iterator[subprocess.Popen]:
-    """The documented worker command, ``celery -A app:celery_app worker``, on ``redis_url``."""
-    env = dict(os.environ, VIZCOLL_REDIS_URL=redis_url, VIZCOLL_CACHE_DIR=str(cache_dir))
+def celery_worker(cache_dir: Path, redis_url: str, app: str = "app:celery_app", *options: str,
+                  **extra_env: str) -> Iterator[subprocess.Popen]:
+    """The documented worker command, ``celery -A app:celery_app worker``, on ``redis_url`` (another ``app`` and
+    more ``options`` for a test's own jobs)."""
+    env = dict(os.environ, VIZCOLL_REDIS_URL=redis_url, VIZCOLL_CACHE_DIR=str(cache_dir), **extra_env)
     log = cache_dir / "celery.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "app:celery_app", "worker",
-                                 "--loglevel=INFO"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", app, "worker", "--loglevel=INFO", *options],
+                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         for _ in range(240):
             if "ready." in log.read_text():

@@ -6,14 +6,16 @@ import os
 import signal
 import time
 
-import numpy as np
 import psutil
 import pytest
 from dash.background_callback.managers.diskcache_manager import _make_job_fn
 from dash.exceptions import BackgroundCallbackError
 
+from tests.ui.pool_jobs import greedy, nap, result
+from vizcoll.ui import fairqueue
 from vizcoll.ui import pool as pool_module
-from vizcoll.ui.pool import BUSY, JobPool, JobsCache, limit_message
+from vizcoll.ui.fairqueue import BUSY, limit_message
+from vizcoll.ui.pool import JobPool, JobsCache
 from vizcoll.ui.shell import error_text
 
 OTHERS: set[int] = set()  # children of the test process that are not jobs (a renderer's browser, ...)
@@ -35,15 +37,6 @@ def make_pool(tmp_path):
             pool_module._kill(entry["pid"])
 
 
-def nap(seconds: float, answer):
-    time.sleep(seconds)
-    return answer
-
-
-def greedy(megabytes: int):
-    return float(np.ones(megabytes * 1024 * 1024 // 8).sum())
-
-
 def picture() -> int:
     import plotly.graph_objects as go
 
@@ -58,16 +51,6 @@ def stubborn(seconds: float):
 
 def submit(pool: JobPool, key: str, fn, *args, visitor: str = "v1", slot: str = "page.figure") -> str:
     return pool.submit(key, _make_job_fn(fn, pool.handle, False), list(args), {}, visitor, slot)
-
-
-def result(pool: JobPool, key: str, ticket: str, timeout: float = 60):
-    end = time.time() + timeout
-    while time.time() < end:
-        value = pool.get_result(key, ticket)
-        if value is not pool.UNDEFINED:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"no result for {key}")
 
 
 def jobs_alive() -> int:
@@ -182,8 +165,8 @@ def test_a_job_whose_page_stopped_asking_for_it_is_given_up(make_pool, monkeypat
     pool = make_pool(workers=1)
     closed = submit(pool, "k1", nap, 30, 1)  # its tab is closed: nobody polls
     polled = submit(pool, "k2", nap, 0.5, 2, visitor="v2")
-    monkeypatch.setattr(pool_module, "ABANDON_S", 1.0)
-    monkeypatch.setattr(pool_module, "SEEN_EVERY_S", 0.2)
+    monkeypatch.setattr(fairqueue, "ABANDON_S", 1.0)
+    monkeypatch.setattr(fairqueue, "SEEN_EVERY_S", 0.2)
     end = time.time() + 10
     while pool.get_result("k2", polled) is pool.UNDEFINED and time.time() < end:
         time.sleep(0.1)  # k1 holds the one worker until the pool gives it up
@@ -193,10 +176,10 @@ def test_a_job_whose_page_stopped_asking_for_it_is_given_up(make_pool, monkeypat
 
 def test_a_slot_is_the_callbacks_first_output_however_dash_lists_them():
     one, many = {"id": "ft-treft-overhead", "property": "figure"}, [{"id": "trees-compare", "property": "children"}]
-    assert pool_module._slot_of({"outputs_list": one}) == "ft-treft-overhead.figure"  # one output: a dict
-    assert pool_module._slot_of({"outputs_list": many}) == "trees-compare.children"
-    assert pool_module._slot_of({"outputs_list": [many]}) == "trees-compare.children"
-    assert pool_module._slot_of({}) == "."
+    assert fairqueue.slot_of({"outputs_list": one}) == "ft-treft-overhead.figure"  # one output: a dict
+    assert fairqueue.slot_of({"outputs_list": many}) == "trees-compare.children"
+    assert fairqueue.slot_of({"outputs_list": [many]}) == "trees-compare.children"
+    assert fairqueue.slot_of({}) == "."
 
 
 def test_a_job_whose_worker_is_gone_is_forgotten(make_pool):

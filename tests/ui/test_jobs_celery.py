@@ -5,7 +5,9 @@ reports its progress, returns its result, and can be cancelled; the engine cache
 
 from __future__ import annotations
 
+import http.cookiejar
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
@@ -51,3 +53,17 @@ def test_a_job_on_the_worker_can_be_cancelled(served):
     assert run["cancelled"] and run["response"] is None
     log = folder / "celery.log"
     until(lambda: "Terminating " in log.read_text(), 20, msg="the worker did not terminate the task")  # revoked
+
+
+def test_visitors_pressing_the_same_button_share_one_task_on_the_worker(served):
+    client, _, folder = served
+    log = folder / "celery.log"
+    before = log.read_text().count("received")
+    visitors = [DashClient(client.base, timeout=60, cookies=http.cookiejar.CookieJar()) for _ in range(4)]
+    dep = client.callback("bar-sweep.data")
+    values = {"bar-sweep-key.data": {"mode": "quick", "neighbors": 4}}
+    with ThreadPoolExecutor(len(visitors)) as threads:
+        runs = list(threads.map(lambda visitor: visitor.run_job(dep, values, limit=120), visitors))
+    answers = [run["response"]["bar-sweep"]["data"] for run in runs]
+    assert answers == [{"mode": "quick", "neighbors": 4}] * 4
+    assert log.read_text().count("received") == before + 1  # one computation for the four

@@ -15,8 +15,9 @@ Where jobs run:
   priority (nice :data:`vizcoll.ui.pool.JOB_NICENESS`), so that pages keep
   answering while jobs run on the same cores;
 - with ``VIZCOLL_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``) a
-  :class:`dash.CeleryManager` on that Redis (broker and results), and the
-  engine cache on the same Redis: start workers, on any number of hosts, with
+  :class:`dash.CeleryManager` on that Redis (broker and results) behind the
+  same queue (:class:`vizcoll.ui.celery_pool.CeleryJobPool`), and the engine
+  cache on the same Redis: start workers, on any number of hosts, with
 
       celery -A app:celery_app worker --loglevel=INFO
 
@@ -36,9 +37,10 @@ from functools import lru_cache
 from dash import Input, Output, no_update
 
 from vizcoll.ui.cache import cache_config
+from vizcoll.ui.fairqueue import GRACE_S, SECONDS
 from vizcoll.ui.pool import JobPool, JobsCache
 
-__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "background", "JobProgress", "order"]
+__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "make_celery", "background", "JobProgress", "order"]
 
 REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
 JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
@@ -52,13 +54,18 @@ def redis_url() -> str | None:
 def celery_app():
     """The Celery application of the jobs (None without ``VIZCOLL_REDIS_URL``)."""
     url = redis_url()
-    if url is None:
-        return None
+    return None if url is None else make_celery(url)
+
+
+def make_celery(url: str, seconds: int = SECONDS):
+    """A Celery application on the Redis at ``url`` (broker and results) with the jobs' settings: a job may run
+    ``seconds`` (the limits travel with each task, so the web workers and the Celery workers must agree)."""
     from celery import Celery
 
     app = Celery("vizcoll", broker=url, backend=url)
     app.conf.update(result_expires=JOB_EXPIRE_S, worker_prefetch_multiplier=1, task_acks_late=True,
-                    broker_connection_retry_on_startup=True)
+                    broker_connection_retry_on_startup=True,
+                    task_soft_time_limit=seconds, task_time_limit=seconds + GRACE_S)
     return app
 
 
@@ -66,9 +73,9 @@ def celery_app():
 def manager():
     """The app's background callback manager: Celery on ``VIZCOLL_REDIS_URL``, else diskcache on this host."""
     if celery_app() is not None:
-        from dash import CeleryManager
+        from vizcoll.ui.celery_pool import CeleryJobPool
 
-        return CeleryManager(celery_app(), expire=JOB_EXPIRE_S)
+        return CeleryJobPool(celery_app(), expire=JOB_EXPIRE_S, cache_by=[_engine_cache])
     base = os.environ.get("VIZCOLL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "vizcoll-cache")
     return JobPool(JobsCache(os.path.join(base, "jobs")), expire=JOB_EXPIRE_S, cache_by=[_engine_cache])
 

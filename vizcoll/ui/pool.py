@@ -1,33 +1,16 @@
-"""A bounded, fair job pool for Dash's background callbacks on one host (the default, diskcache jobs).
+"""vizcoll's job pool on one host (the default): Dash's diskcache jobs behind the fair queue of
+:mod:`vizcoll.ui.fairqueue`.
 
 Dash's :class:`~dash.DiskcacheManager` forks one process per request of a background callback, however many come:
 ten tabs of a paper-scale page were fourteen processes and 4.8 GB. :class:`JobPool` keeps the same interface and
-bounds it:
+bounds it: at most :data:`~vizcoll.ui.fairqueue.WORKERS` jobs run at once (``VIZCOLL_JOB_WORKERS``, default the CPU
+count), the others wait in the queue, shared, fair per visitor (see :mod:`vizcoll.ui.fairqueue`).
 
-- **At most** :data:`WORKERS` **jobs run at once** (``VIZCOLL_JOB_WORKERS``, default the CPU count); the others
-  wait in one first-come queue of at most :data:`MAX_WAITING` (``VIZCOLL_JOB_QUEUE``, default 100). A request
-  that finds the queue full is answered at once: "the server is busy: try again in a minute".
-- **Fair per visitor.** A visitor is a browser (a random id in the ``vizcoll_visitor`` cookie, never an IP
-  address: a class shares one); a *slot* is one visitor's one background callback (one page's job). A new request
-  from a slot with other inputs takes its place: the slot's waiting and running jobs are dropped (a job several
-  visitors wait for runs on for the others), so one visitor holds at most one job per page, whatever the tabs.
-- **Shared work is done once.** A job is keyed by Dash's cache key (the callback and its inputs): a request whose
-  job is waiting or running (or has just ended, its result not read by all yet) attaches to it, so thirty
-  students pressing the same preset make one computation. A result is dropped once every request holding it has
-  read it: a job's result may point into the engine cache (a sweep's key), whose entry a later request must not
-  trust; a later request runs the job again, which reads what the engine cache still holds. Every request holds a
-  ticket (the job id Dash polls with); Cancel gives up the ticket, so does a page that stopped polling for
-  :data:`ABANDON_S` (a closed tab: a hidden one still polls at least once a minute), and a job nobody holds a
-  ticket of stops.
-- **Where it stands.** A waiting job's progress reads "waiting: 3 jobs ahead of yours" (Cancel works while
-  waiting), then the job's own progress.
-- **Per-job limits**, set in the job's process: its memory may grow by at most :data:`MEMORY_MB`
-  (``VIZCOLL_JOB_MEMORY_MB``, default 2,048: ``setrlimit(RLIMIT_DATA)`` above what the process had when forked,
-  since a fork starts with its parent's memory; ``RLIMIT_DATA`` counts the heap and every private writable
-  mapping, where numpy's arrays live, but not the address space a browser only reserves, so a job that renders an
-  image with kaleido's Chromium still can) and it may run at most :data:`SECONDS` (``VIZCOLL_JOB_SECONDS``,
-  default 300: an alarm in the job, then a kill :data:`GRACE_S` later). A job over either ends with a message naming
-  the limit (:func:`limit_message`); the pool and the web workers live on.
+Per-job limits, set in the job's process: its memory may grow by at most ``VIZCOLL_JOB_MEMORY_MB``
+(``setrlimit(RLIMIT_DATA)`` above what the process had when forked, since a fork starts with its parent's memory;
+``RLIMIT_DATA`` counts the heap and every private writable mapping, where numpy's arrays live, but not the address
+space a browser only reserves, so a job that renders an image with kaleido's Chromium still can) and it may run at
+most ``VIZCOLL_JOB_SECONDS`` (an alarm in the job, then a kill ``GRACE_S`` later).
 
 The pool's state (tickets, jobs, the queue) is one entry of the jobs' diskcache, changed in its transactions, so
 every web worker of a host shares it. A job can only be forked by the worker that took its request (Dash's job
@@ -43,74 +26,31 @@ import resource
 import signal
 import threading
 import time
-import uuid
 from contextlib import contextmanager, suppress
 from functools import wraps
 
 import diskcache
 import psutil
 from dash import DiskcacheManager
-from flask import has_request_context, request
 
-__all__ = ["JobPool", "JobsCache", "LowPriorityJobs", "JOB_NICENESS", "WORKERS", "MAX_WAITING", "MEMORY_MB",
-           "SECONDS", "LIMIT_MARK", "JobTimeLimit", "limit_message", "visitor_of", "memory_limit_lifted"]
+from vizcoll.ui.fairqueue import (
+    GRACE_S,
+    KEEP_S,
+    MAX_WAITING,
+    MEMORY_MB,
+    SECONDS,
+    WORKERS,
+    FairQueue,
+    JobTimeLimit,
+    error_result,
+    limit_message,
+)
 
+__all__ = ["JobPool", "JobsCache", "LowPriorityJobs", "JOB_NICENESS", "memory_capped", "memory_limit_lifted"]
 
-def _env_int(name: str, default: int, low: int, high: int) -> int:
-    try:
-        value = int(os.environ.get(name, default))
-    except ValueError:
-        return default
-    return min(max(value, low), high)
-
-
-WORKERS = _env_int("VIZCOLL_JOB_WORKERS", os.cpu_count() or 1, 1, 256)
-MAX_WAITING = _env_int("VIZCOLL_JOB_QUEUE", 100, 0, 100_000)
-MEMORY_MB = _env_int("VIZCOLL_JOB_MEMORY_MB", 2048, 64, 1 << 20)
-SECONDS = _env_int("VIZCOLL_JOB_SECONDS", 300, 1, 86_400)
-GRACE_S = 5  # after the alarm, the dispatcher kills a job that has not ended
-KEEP_S = 600  # a finished job's result waits this long for the requests holding it to read it
-ABANDON_S = 120  # a ticket whose page has not asked for its job this long is given up (the tab was closed)
-SEEN_EVERY_S = 5  # how often a page's polls are written down (each write is a transaction)
 TICK_S = 0.1  # how often a worker's dispatcher looks at the queue
 STATE = "vizcoll-pool"  # the pool's entry in the jobs' cache
-VISITOR_COOKIE = "vizcoll_visitor"
-LIMIT_MARK = "vizcoll job: "
-"""Starts the message of a job the pool ended or refused; the app's error handler shows what follows it."""
-BUSY = "the server is busy: try again in a minute"
 JOB_NICENESS = 10  # a job process's CPU priority below the web workers' (nice 0)
-
-
-class JobTimeLimit(Exception):
-    """Raised in a job when it has run :data:`SECONDS`."""
-
-
-def limit_message(kind: str, memory_mb: int = MEMORY_MB, seconds: int = SECONDS) -> str:
-    """The message of a job over a limit (``memory`` or ``time``), of one that vanished (``lost``), or of a full
-    queue (``busy``)."""
-    return LIMIT_MARK + {
-        "memory": f"the job needed more memory than a job may use ({memory_mb:,} MB): try a smaller case",
-        "time": f"the job ran longer than a job may ({seconds:,} s): try a smaller case",
-        "lost": "the job ended without an answer (it was stopped, perhaps out of memory): try again",
-        "busy": BUSY}[kind]
-
-
-def visitor_of() -> str:
-    """The visitor of the request being answered: its ``vizcoll_visitor`` cookie (a new id when it has none)."""
-    if has_request_context():
-        cookie = request.cookies.get(VISITOR_COOKIE, "")
-        if 8 <= len(cookie) <= 64 and cookie.isalnum():
-            return cookie
-    return uuid.uuid4().hex
-
-
-def _slot_of(context) -> str:
-    """A background callback's name: its first output, ``id.property`` (the same in every worker). Dash's
-    ``outputs_list`` is one output (a dict), a list of them, or lists of them (pattern-matching outputs)."""
-    first = (context or {}).get("outputs_list") or {}
-    while isinstance(first, list | tuple):
-        first = first[0] if first else {}
-    return f"{first.get('id', '')}.{first.get('property', '')}" if isinstance(first, dict) else ""
 
 
 def _alive(pid: int | None) -> bool:
@@ -134,15 +74,25 @@ def _kill(pid: int | None) -> None:
 def _limited(job_fn, memory_mb: int, seconds: int):
     """``job_fn`` run under the pool's limits (in the job's process)."""
     def run(*args):
-        grown = psutil.Process().memory_info().data + memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_DATA, (grown, resource.getrlimit(resource.RLIMIT_DATA)[1]))
-
         def alarm(_signum, _frame):
             raise JobTimeLimit(f"over {seconds} s")
         signal.signal(signal.SIGALRM, alarm)
         signal.alarm(seconds)
-        job_fn(*args)
+        with memory_capped(memory_mb):
+            job_fn(*args)
     return run
+
+
+@contextmanager
+def memory_capped(memory_mb: int):
+    """This process's writable memory may grow by at most ``memory_mb`` in the block (``RLIMIT_DATA``)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    grown = psutil.Process().memory_info().data + memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_DATA, (grown if hard == resource.RLIM_INFINITY else min(grown, hard), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
 
 
 @contextmanager
@@ -209,26 +159,7 @@ class LowPriorityJobs(DiskcacheManager):
         return pid
 
 
-def _error(message: str) -> dict:
-    """A job's result that Dash hands to the app's error handler."""
-    return {"background_callback_error": {"msg": message, "tb": ""}}
-
-
-def _named(result, memory_mb: int, seconds: int):
-    """A job's result, its error named when the job went over a limit (numpy's "Unable to allocate" is a
-    ``MemoryError`` too)."""
-    error = result.get("background_callback_error") if isinstance(result, dict) else None
-    if not isinstance(error, dict):
-        return result
-    raised = str(error.get("tb", "")).strip().rsplit("\n", 1)[-1].split(":", 1)[0]
-    if raised.endswith("MemoryError"):
-        return _error(limit_message("memory", memory_mb, seconds))
-    if raised.endswith("JobTimeLimit"):
-        return _error(limit_message("time", memory_mb, seconds))
-    return result
-
-
-class JobPool(LowPriorityJobs):
+class JobPool(FairQueue, LowPriorityJobs):
     """Dash's diskcache manager with a bounded, fair queue in front of its job processes (see the module)."""
 
     def __init__(self, cache, expire: int, workers: int = WORKERS, waiting: int = MAX_WAITING,
@@ -237,83 +168,10 @@ class JobPool(LowPriorityJobs):
         self.workers, self.max_waiting, self.memory_mb, self.seconds = workers, waiting, memory_mb, seconds
         self._pending: dict[str, tuple] = {}  # key -> (job_fn, args, context) of this process's waiting jobs
         self._thread: threading.Thread | None = None
-        self._guard, self._stop = threading.Lock(), threading.Event()
+        self._guard, self._stop_event = threading.Lock(), threading.Event()
 
-    # ------------------------------------------------------------ Dash's interface
-    def call_job_fn(self, key, job_fn, args, context):
-        return self.submit(key, job_fn, args, context, visitor_of(), _slot_of(context))
-
-    def job_running(self, job) -> bool:
-        state = self._state()
-        ticket = state["tickets"].get(str(job))
-        if ticket is None or ticket.get("error"):
-            return False
-        entry = state["jobs"].get(ticket["key"])
-        return entry is not None and (entry["state"] == "waiting" or self._running(entry))
-
-    def terminate_job(self, job) -> None:
-        """Give up the ticket ``job``; a job nobody holds a ticket of stops (or leaves the queue)."""
-        if job is None:
-            return
-        with self._changing() as state:
-            state["tickets"].pop(str(job), None)
-            self._drop_unheld(state)
-
-    def get_progress(self, key):
-        state = self._state()
-        entry = state["jobs"].get(key)
-        if entry is not None and entry["state"] == "waiting":
-            ahead = state["queue"].index(key) if key in state["queue"] else 0
-            text = (f"waiting: {ahead:,} job{'s' * (ahead != 1)} ahead of yours" if ahead
-                    else "waiting for a free worker: yours is the next job to start")
-            return [0, 1, text]
-        return self.handle.get(self._make_progress_key(key))  # kept: every request sharing the job reads it
-
-    def get_result(self, key, job):
-        ticket = self._state()["tickets"].get(str(job)) if job is not None else None
-        if ticket is not None and ticket.get("error"):
-            self.terminate_job(job)
-            return _error(limit_message(ticket["error"]))
-        result = self.handle.get(key, self.UNDEFINED)
-        if result is self.UNDEFINED:
-            if ticket is None or self.job_running(job):
-                self._seen(job, ticket)
-                return self.UNDEFINED
-            result = self.handle.get(key, self.UNDEFINED)  # written as the job ended?
-            if result is self.UNDEFINED:
-                self.terminate_job(job)
-                return _error(limit_message("lost"))
-        with self._changing() as state:
-            state["tickets"].pop(str(job), None)
-            if not self._held(state, key):  # every holder has it
-                self.handle.delete(key)
-                self.handle.delete(self._make_progress_key(key))
-            else:
-                self.handle.touch(key, expire=KEEP_S)
-        return _named(result, self.memory_mb, self.seconds)
-
-    # ------------------------------------------------------------ the queue
     def submit(self, key: str, job_fn, args, context, visitor: str, slot: str) -> str:
-        """A ticket for the job ``key`` of ``visitor``'s ``slot``: attached to the job if it waits, runs or has
-        ended, else queued (or refused when the queue is full)."""
-        ticket = "j" + uuid.uuid4().hex[:16]
-        with self._changing() as state:
-            self._tidy(state)
-            state["tickets"][ticket] = {"key": key, "visitor": visitor, "slot": slot, "seen": time.time()}
-            for other, held in list(state["tickets"].items()):  # the slot's other inputs give way
-                if held["visitor"] == visitor and held["slot"] == slot and held["key"] != key:
-                    del state["tickets"][other]
-            self._drop_unheld(state)
-            if key in state["jobs"] or self._held(state, key, ticket):
-                pass  # attached: to the job, or to its result not read by all yet
-            elif len(state["queue"]) >= self.max_waiting:
-                state["tickets"][ticket]["error"] = "busy"
-            else:
-                state["jobs"][key] = {"state": "waiting", "owner": os.getpid(), "pid": None, "started": None}
-                state["queue"].append(key)
-                self.handle.delete(key)  # an earlier run's result and progress
-                self.handle.delete(self._make_progress_key(key))
-                self._pending[key] = (job_fn, args, context)
+        ticket = super().submit(key, job_fn, args, context, visitor, slot)
         self.dispatch()
         self._watch()
         return ticket
@@ -324,7 +182,8 @@ class JobPool(LowPriorityJobs):
             self._tidy(state)
             starting = self._next_jobs(state)
         for key, (job_fn, args, context) in starting:
-            pid = super().call_job_fn(key, _limited(job_fn, self.memory_mb, self.seconds), args, context)
+            pid = LowPriorityJobs.call_job_fn(self, key, _limited(job_fn, self.memory_mb, self.seconds), args,
+                                              context)
             with self._changing() as state:
                 if key in state["jobs"]:
                     state["jobs"][key]["pid"] = pid
@@ -353,14 +212,7 @@ class JobPool(LowPriorityJobs):
             del self._pending[key]  # dropped, by this worker or another
         return starting
 
-    # ------------------------------------------------------------ state
-    def _seen(self, job, ticket: dict | None) -> None:
-        """The page of ticket ``job`` still waits for it (written down every :data:`SEEN_EVERY_S`)."""
-        if ticket is not None and time.time() - ticket["seen"] > SEEN_EVERY_S:
-            with self._changing() as state:
-                if str(job) in state["tickets"]:
-                    state["tickets"][str(job)]["seen"] = time.time()
-
+    # ------------------------------------------------------------ the state, the results, the jobs
     def _state(self) -> dict:
         return self.handle.get(STATE) or {"tickets": {}, "jobs": {}, "queue": []}
 
@@ -371,43 +223,44 @@ class JobPool(LowPriorityJobs):
             yield state
             self.handle.set(STATE, state)
 
-    @staticmethod
-    def _held(state: dict, key: str, but: str = "") -> bool:
-        """Whether a ticket other than ``but`` holds the job ``key``."""
-        return any(held["key"] == key for ticket, held in state["tickets"].items() if ticket != but)
+    def _result(self, key: str):
+        return self.handle.get(key, self.UNDEFINED)
+
+    def _keep(self, key: str) -> None:
+        self.handle.touch(key, expire=KEEP_S)
+
+    def _forget(self, key: str) -> None:
+        self.handle.delete(key)
+        self.handle.delete(self._make_progress_key(key))
+
+    def _progress(self, key: str):
+        return self.handle.get(self._make_progress_key(key))
+
+    def _enqueue(self, key: str, job_fn, args, context) -> dict:
+        self._pending[key] = (job_fn, args, context)
+        return {"state": "waiting", "owner": os.getpid(), "pid": None, "started": None}
 
     def _running(self, entry: dict) -> bool:
         if entry["pid"] is None:  # being forked
             return time.time() - entry["started"] < 30
         return _alive(entry["pid"])
 
-    def _tidy(self, state: dict) -> None:
-        """Forget ended jobs, jobs whose worker is gone and old tickets; end jobs past the time limit."""
-        now = time.time()
+    def _ended(self, state: dict) -> None:
+        """Forget ended jobs and jobs whose worker is gone; end jobs past the time limit."""
         for key, entry in list(state["jobs"].items()):
             if entry["state"] == "waiting" and not _alive(entry["owner"]):
                 state["queue"].remove(key)
                 del state["jobs"][key]
             elif entry["state"] == "running" and not self._running(entry):
                 del state["jobs"][key]
-            elif entry["state"] == "running" and now - entry["started"] > self.seconds + GRACE_S:
+            elif entry["state"] == "running" and time.time() - entry["started"] > self.seconds + GRACE_S:
                 _kill(entry["pid"])
-                self.handle.set(key, _error(limit_message("time", self.memory_mb, self.seconds)), expire=KEEP_S)
+                self.handle.set(key, error_result(limit_message("time", self.memory_mb, self.seconds)),
+                                expire=KEEP_S)
                 del state["jobs"][key]
-        for ticket, held in list(state["tickets"].items()):
-            if now - held["seen"] > ABANDON_S:
-                del state["tickets"][ticket]
-        self._drop_unheld(state)
 
-    def _drop_unheld(self, state: dict) -> None:
-        """Drop the queued jobs nobody holds a ticket of, and stop such running ones."""
-        held = {ticket["key"] for ticket in state["tickets"].values()}
-        for key in [k for k in state["jobs"] if k not in held]:
-            entry = state["jobs"].pop(key)
-            if entry["state"] == "waiting":
-                state["queue"].remove(key)
-            else:
-                _kill(entry["pid"])
+    def _stop(self, entry: dict) -> None:
+        _kill(entry["pid"])
 
     def _watch(self) -> None:
         """Start this process's dispatcher thread (once per process: a forked worker starts its own)."""
@@ -418,11 +271,11 @@ class JobPool(LowPriorityJobs):
 
     def stop(self) -> None:
         """Stop this process's dispatcher thread (jobs already running go on)."""
-        self._stop.set()
+        self._stop_event.set()
 
     def _loop(self) -> None:
         last = 0.0
-        while not self._stop.wait(TICK_S):
+        while not self._stop_event.wait(TICK_S):
             if self._pending or time.monotonic() - last > 1:  # the time limit is looked at every second
                 last = time.monotonic()
                 try:

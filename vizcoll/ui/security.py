@@ -31,7 +31,7 @@ from dash import Dash
 from flask import Response, abort, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from vizcoll.ui.pool import VISITOR_COOKIE
+from vizcoll.ui.fairqueue import VISITOR_COOKIE
 
 __all__ = ["MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "SERVER_NAME", "harden", "content_security_policy",
            "hide_server_software"]
