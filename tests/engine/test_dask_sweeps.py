@@ -137,7 +137,7 @@ def test_a_worker_killed_mid_sweep_changes_nothing(capsys, monkeypatch):
 def test_without_dask_the_options_say_how_to_install_it(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
     status, _, err = run(capsys, ["barrier-sweep", "--sizes", "4", "--workers", "2"])
-    assert status == 2 and err == 'vizcoll: error: --dask and --workers need Dask: pip install "dask[distributed]"\n'
+    assert status == 2 and err == f"vizcoll: error: --dask and --workers need Dask: {cluster.INSTALL}\n"
 
 
 def test_an_unreachable_scheduler_is_an_error_within_the_timeout(capsys, monkeypatch):

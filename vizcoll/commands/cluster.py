@@ -31,7 +31,7 @@ __all__ = ["INSTALL", "MAX_WORKERS", "TIMEOUT", "add_cluster", "on_cluster"]
 MAX_WORKERS = 256
 TIMEOUT = 10
 """Seconds to wait for a scheduler to answer."""
-INSTALL = 'pip install "dask[distributed]"'
+INSTALL = 'pip install "vizcoll[dask]" (in the project folder: pip install ".[dask]")'
 _ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})")
 
 

@@ -14,21 +14,33 @@ page's figure pack (SVG, PDF, CSV, scenario, README). ``--goal`` is the GOAL fil
 have opened (default: the page's example, a dissemination barrier); ``--group`` the multicast group to
 highlight, as choosing it on the page does (default: the scenario's; the page animates none without one). Each
 prints ``{"file", ...}`` as JSON.
-The UI's modules (Plotly, kaleido) are imported only when one of these commands runs.
+The UI's modules (Plotly, kaleido) are imported only when one of these commands runs; without them (an install of
+the engine alone), the command says which extras to install.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
 from vizcoll.commands import command
+from vizcoll.errors import SpecError
 from vizcoll.ui.export.names import PACK_PAGES, PLAYERS
 
 __all__: list[str] = []
 
 FORMATS = ("gif", "mp4", "frames")
+DRAWING = ("dash", "plotly", "kaleido", "imageio", "PIL")  # what the pages' figures and their rendering import
+DRAWING_INSTALL = 'pip install "vizcoll[web,export]" (in the project folder: pip install ".[web,export]")'
+
+
+def _drawing_installed(name: str) -> None:
+    missing = [module for module in DRAWING if importlib.util.find_spec(module) is None]
+    if missing:
+        raise SpecError(f"{name} draws with the app's figure code, which needs {', '.join(missing)}: "
+                        f"{DRAWING_INSTALL}")
 
 
 def _common(parser: argparse.ArgumentParser, pages) -> None:
@@ -91,6 +103,7 @@ def _progress(what: str):
 @command("animate", "export a page's animation (GIF, MP4 or PNG frames) as its Export animation does",
          _animate_args)
 def _animate(args: argparse.Namespace) -> dict:
+    _drawing_installed("animate")
     from vizcoll.ui.export.animation import export_animation, read_options
     from vizcoll.ui.export.animations import animation_of
 
@@ -108,6 +121,7 @@ def _animate(args: argparse.Namespace) -> dict:
 
 @command("figures", "write a page's figure pack (SVG, PDF, CSV, scenario, README in one ZIP)", _figures_args)
 def _figures(args: argparse.Namespace) -> dict:
+    _drawing_installed("figures")
     from vizcoll.ui.export.catalog import pack_file
 
     scenario, goal = _scenario_and_goal(args)
