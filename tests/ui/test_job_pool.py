@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -66,22 +67,28 @@ def no_job_left(timeout: float = 10) -> bool:
     return jobs_alive() == 0
 
 
-def test_at_most_workers_jobs_run_the_others_wait_in_order_and_say_so(make_pool):
+def timed_nap(seconds: float, answer, folder: str):
+    """``nap``, its start and end written down (in the job) to count the jobs that overlapped."""
+    start = time.time()
+    time.sleep(seconds)
+    Path(folder, f"{answer}.times").write_text(f"{start} {time.time()}")
+    return answer
+
+
+def most_at_once(folder: Path) -> int:
+    spans = [tuple(map(float, path.read_text().split())) for path in folder.glob("*.times")]
+    return max(sum(start <= moment < end for start, end in spans) for moment, _ in spans)
+
+
+def test_at_most_workers_jobs_run_the_others_wait_in_order_and_say_so(make_pool, tmp_path):
     pool = make_pool(workers=2)
-    tickets = {f"k{i}": submit(pool, f"k{i}", nap, 1.0, i, visitor=f"v{i}") for i in range(5)}
+    tickets = {f"k{i}": submit(pool, f"k{i}", timed_nap, 1.0, i, str(tmp_path), visitor=f"v{i}") for i in range(5)}
     assert [entry["state"] for entry in pool._state()["jobs"].values()].count("running") == 2
     assert pool.get_progress("k4") == [0, 1, "waiting: 2 jobs ahead of yours"]
     assert pool.get_progress("k2") == [0, 1, "waiting for a free worker: yours is the next job to start"]
     assert pool.job_running(tickets["k4"])
-    most, answers = 0, {}
-    while len(answers) < 5:
-        most = max(most, jobs_alive())
-        for key, ticket in tickets.items():
-            value = pool.get_result(key, ticket)
-            if value is not pool.UNDEFINED:
-                answers[key] = value
-        time.sleep(0.05)
-    assert answers == {f"k{i}": i for i in range(5)} and 1 <= most <= 2
+    answers = {key: result(pool, key, ticket) for key, ticket in tickets.items()}
+    assert answers == {f"k{i}": i for i in range(5)} and most_at_once(tmp_path) == 2
 
 
 def test_a_visitor_holds_one_job_per_page_whatever_the_tabs(make_pool):

@@ -13,7 +13,7 @@ from flask import Flask
 
 from tests.callback_context import in_callback
 from tests.fabrics import HOSTS, ONE_SPINE, campus_cluster
-from vizcoll.multicast.loads import switch_group_rows, worst_rows
+from vizcoll.multicast.loads import worst_rows
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import ALGORITHMS
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
@@ -174,7 +174,8 @@ def test_a_control_change_is_remembered_and_every_control_drives_the_view():
     assert update(PART, s, b="sssp", part="whole") == (no_update, "")
     s2 = stored(update(PART, s, b="sssp", part="group:1")[0])
     assert s2.params["multicast"]["part"] == "group:1"
-    rows = switch_group_rows(topology_of(s2), 1)
+    topo, key = topology_of(s2), topology_of(s2).attr("group")
+    rows = np.flatnonzero((key[topo.link_a] == 1) | (key[topo.link_b] == 1))  # links with an end in the group
     assert len(hover_trace(view(s2)["a"]).customdata) == len(rows) < topology_of(s2).n_links
     # nothing changed, or no user action (the page appearing): the store stays
     assert update(ALGO_B, s, b="sssp")[0] is no_update

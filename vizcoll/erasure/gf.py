@@ -33,10 +33,8 @@ __all__ = [
     "EXP",
     "LOG",
     "MUL",
-    "gf_add",
     "gf_mul",
     "gf_inv",
-    "gf_div",
     "gf_pow",
     "gf_matmul",
     "gf_rref",
@@ -93,11 +91,6 @@ def as_gf(values) -> np.ndarray:
     return arr
 
 
-def gf_add(a, b) -> np.ndarray:
-    """a + b (= a − b): bitwise XOR."""
-    return np.bitwise_xor(as_gf(a), as_gf(b))
-
-
 def gf_mul(a, b) -> np.ndarray:
     """Element-wise product (numpy broadcasting)."""
     return MUL[as_gf(a), as_gf(b)]
@@ -113,11 +106,6 @@ def gf_inv(a) -> np.ndarray:
     if np.any(a == 0):
         raise ZeroDivisionError("0 has no inverse in GF(2^8)")
     return _INV[a]
-
-
-def gf_div(a, b) -> np.ndarray:
-    """a / b element-wise."""
-    return gf_mul(a, gf_inv(b))
 
 
 def gf_pow(a, e: int) -> np.ndarray:

@@ -21,9 +21,8 @@ import numpy as np
 
 from vizcoll.errors import VizcollError
 from vizcoll.multicast.routing import MulticastResult
-from vizcoll.topology.model import Topology
 
-__all__ = ["groups_on_links", "tree_rows", "switch_groups", "switch_group_rows", "worst_rows"]
+__all__ = ["groups_on_links", "tree_rows", "worst_rows"]
 
 
 def groups_on_links(result: MulticastResult, n_links: int, rows=None) -> list[list[int]]:
@@ -52,18 +51,6 @@ def tree_rows(result: MulticastResult, group: int | None) -> np.ndarray:
     if group is None or not 0 <= group < len(result.trees) or result.trees[group] is None:
         return np.zeros(0, dtype=np.int64)
     return np.flatnonzero(np.isin(result.link_ids, result.trees[group].links))
-
-
-def switch_groups(topo: Topology) -> list[int]:
-    """The switch groups of the fabric (pods, dragonfly groups: node attribute ``group`` ≥ 0), sorted."""
-    key = topo.attr("group")
-    return sorted(set(key[topo.switches].tolist()) - {-1}) if len(key) else []
-
-
-def switch_group_rows(topo: Topology, group: int) -> np.ndarray:
-    """Link rows with at least one end in switch group ``group`` (its switches' links and their end nodes')."""
-    key = topo.attr("group")
-    return np.flatnonzero((key[topo.link_a] == group) | (key[topo.link_b] == group))
 
 
 def worst_rows(result: MulticastResult, count: int = 5) -> np.ndarray:

@@ -8,7 +8,7 @@ import pytest
 from vizcoll.comm import parse_pattern
 from vizcoll.errors import VizcollError
 from vizcoll.multicast import ALGORITHMS, route, route_communicators
-from vizcoll.multicast.loads import groups_on_links, switch_group_rows, switch_groups, tree_rows, worst_rows
+from vizcoll.multicast.loads import groups_on_links, tree_rows, worst_rows
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.hops import min_hops
 
@@ -59,17 +59,6 @@ def test_tree_rows_of_no_group_or_an_unroutable_one_are_empty():
     for group in (None, 1, 2, -1):
         assert tree_rows(result, group).tolist() == []
     assert len(tree_rows(result, 0)) == 2 and groups_on_links(result, topo.n_links)[int(edge[0])] == []
-
-
-def test_switch_groups_and_their_links():
-    topo = from_spec("fat-tree:radix=4,levels=3")
-    assert switch_groups(topo) == [0, 1, 2, 3]
-    rows = switch_group_rows(topo, 1)
-    key = topo.attr("group")
-    assert len(rows) and all(1 in (key[topo.link_a[r]], key[topo.link_b[r]]) for r in rows.tolist())
-    assert switch_group_rows(topo, 9).tolist() == []
-    assert switch_groups(from_spec("dragonfly:a=4,p=2,h=2")) == list(range(9))
-    assert switch_groups(from_spec("torus:3x3,hosts=1")) == []  # no groups: the page offers the whole fabric only
 
 
 def test_routing_is_unchanged_by_the_helpers(teaching):

@@ -51,7 +51,7 @@ from vizcoll.ui.views.schedules import replay_stylesheet
 from vizcoll.ui.views.topology import broadcast_stylesheet
 from vizcoll.ui.views.trees import animation_view, step_stylesheet, type_one_view, type_two_view
 
-__all__ = ["ANIMATIONS", "animation_of", "player_names"]
+__all__ = ["ANIMATIONS", "animation_of"]
 
 Source = Callable[[Scenario, object], Animation]
 
@@ -179,10 +179,6 @@ ANIMATIONS: dict[str, dict[str, Source]] = {
     "schedules": {"replay": schedules_animation},
 }
 """page -> player -> its source (the first player of a page is its default)."""
-
-
-def player_names(page: str) -> list[str]:
-    return list(ANIMATIONS.get(page, {}))
 
 
 def animation_of(page: str, scenario: Scenario, player: str | None = None, extra=None) -> Animation:
