@@ -19,6 +19,8 @@
   :mod:`~vizcoll.barrier.twophase`; :data:`GRID_ONLY` = the DLCT variants,
   which need a grid;
 - :mod:`vizcoll.barrier.benchmark`: the paper's sweep (Fig. 6 and 7).
+
+References: [DLCT19] (keys: ``docs/papers.md``).
 """
 
 from vizcoll.barrier.algorithms import GRID_ONLY, run_barriers

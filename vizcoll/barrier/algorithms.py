@@ -73,6 +73,8 @@ Gather went to raise :class:`BarrierViolation`.
 (see :mod:`vizcoll.barrier.network`); the barrier then cannot complete: the
 run ends when nothing is left to do, ``figures["time"]`` is None,
 ``"dead_ends"`` > 0 and ``"failure"`` says what happened. Nothing loops.
+
+References: [DLCT19, §4] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ the seeds that completed (``failures`` counts the others). ``tree`` appears
 once per ``tree_on`` variant: ``tree`` (the minimum spanning tree of the live
 grid, rebuilt for free after the breaks) and ``tree@intact`` (the tree built
 before the links broke, whose messages detour: the paper's fixed pattern).
+
+References: [DLCT19, §4, Fig. 6–7] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

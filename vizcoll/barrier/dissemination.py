@@ -9,6 +9,8 @@
   run Dissemination among themselves, then each leader releases its tree.
 
 :class:`DisseminationRounds` holds the rounds both share.
+
+References: [DLCT19, §4] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""DLCT, the barrier whose communication pattern adjusts itself (DLCT paper, Algorithm 2), and its two-level variants.
+"""DLCT, the barrier whose communication pattern adjusts itself ([DLCT19] Algorithm 2), and its two-level variants.
 
 **The pattern.** Every processor has an ID ``(num(x, y) + offset) mod n``
 (``num`` = the S-curve by default); it sends its Gather to the processor
 holding ``G(ID)`` (LCT: ``ID & (ID - 1)``) and releases the processors holding
 ``R(ID)``. The maps never change: only the offset does.
 
-**Algorithm 2**, as simulated (per processor):
+**[DLCT19] Algorithm 2**, as simulated (per processor):
 
 1. ID and the number of Gather messages to expect (``len(R(ID))``);
 2. *Gather*: wait for all children's Gathers; add up their path lengths
@@ -63,6 +63,8 @@ roots (their Gathers of the next barrier must find its new ID 0; the block
 Release carries that offset down so whoever becomes the next block root knows
 it). With one block (``dlct``, or a grid not larger than ``block``) there is
 no top level.
+
+References: [DLCT19, Alg. 2, §4] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

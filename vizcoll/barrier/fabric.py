@@ -63,6 +63,8 @@ distance between two processes):
 DLCT needs a grid (its IDs follow the grid's numbering and its blocks are
 squares of the grid); :func:`~vizcoll.barrier.algorithms.run_barriers`
 refuses it with participants.
+
+References: [OPENSM] (min-hop routes; keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ The timing of the messages is :class:`vizcoll.barrier.network.Network`.
 It also gives the structures the algorithms ask for: :func:`mst_tree` (a
 minimum spanning tree; a search heap, not an event core), :func:`grid_blocks`
 (the squares of the two-level algorithms) and :func:`is_grid`.
+
+References: [DLCT19, §4] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

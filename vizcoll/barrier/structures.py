@@ -43,6 +43,8 @@ tie order, Gather / Release / both, directed or not) reproduces 7/26; on the
 8-neighbor grid Euclidean and Manhattan forwarding never tie and give the same
 routes. These are the defaults (``neighbors=8``, ``phase="gather"``,
 ``metric="euclidean"``).
+
+References: [DLCT19, Alg. 1] (LCT, BST, AAO ``round(K)``; keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@
 
 The details and the choices where the paper is silent are in
 :mod:`vizcoll.barrier.algorithms`.
+
+References: [DLCT19, §4] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

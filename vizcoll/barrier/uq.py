@@ -25,6 +25,8 @@ another by ``round(K)``: 16 x 16 = 256 transformations (``K = 0..15``, so the
 - UQ(LCT) - UQ(BST) over the 256 (Fig. 5): 170 positive, 70 negative, 16 zero
   (the ``K = 0`` cases), mean +0.154: LCT changes more links in most cases,
   as the paper says.
+
+References: [DLCT19, Definition 1, §4.2, Fig. 3 and 5] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

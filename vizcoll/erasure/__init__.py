@@ -11,6 +11,8 @@
 - :mod:`vizcoll.erasure.compare`: every family side by side, Table 2 of the paper, the ``d`` question.
 
 The engine imports neither dash nor plotly; results are plain JSON-ready dicts (``to_dict``/``from_dict``).
+
+References: [FMEL23]; [RS60]; [LRC12] (keys: ``docs/papers.md``).
 """
 
 from vizcoll.erasure.codes import (

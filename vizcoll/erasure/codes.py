@@ -28,6 +28,8 @@ of DCs, and the FMEL search enumerates schemes: both grow exponentially, and
 32 blocks (a stripe wider than any production code) keeps a page answer
 within seconds. ``n = k`` is refused: without redundancy nothing can be
 repaired.
+
+References: Reed–Solomon [RS60]; LRC [LRC12] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ the block failures tolerated give 4, 2, 3, 1; n − k gives 4, 2, 4, 1. No
 definition we tried gives 5, 3, 1, 1, and none can give 1 for FMEL(9,5): any
 code that survives the loss of a whole DC of 3 blocks and rebuilds every block
 has minimum distance ≥ 2. We leave d unexplained and show the candidates.
+
+References: [FMEL23, Table 2]; [RS60]; [LRC12] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

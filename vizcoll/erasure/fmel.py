@@ -75,6 +75,8 @@ remote blocks — the per-block optimum is 7/9 (placement 4, 3, 2).
 Where the parts live: the schemes, the pattern filter and the trials in
 :mod:`vizcoll.erasure.schemes`, the lower bound in
 :mod:`vizcoll.erasure.traffic_bound`; this module runs the search.
+
+References: [FMEL23, abstract, Tables 1–2] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

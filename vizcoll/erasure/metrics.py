@@ -38,6 +38,8 @@ Where the parts live: the subset enumerations and the :class:`Budget` in
 :mod:`vizcoll.erasure.repair`, the fault tolerance and the MDS check in
 :mod:`vizcoll.erasure.tolerance`; this module adds the repair-time model and
 :class:`Metrics` (:func:`evaluate`) and re-exports the rest.
+
+References: [FMEL23] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,8 @@
 """A lower bound on the mean cross-DC repair traffic of any scalar linear code (the FMEL paper; used by FMEL's search).
 
 See :func:`lower_bound` and the module docstring of :mod:`vizcoll.erasure.fmel`.
+
+References: [FMEL23] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@
   ``opensm.mcfdbs`` dump); :func:`parse_mcfdbs` reads such a dump back.
 
 Engine code: no dash or plotly; results serialise with ``to_dict`` / ``from_dict``.
+
+References: [FULB22]; [OPENSM] (keys: ``docs/papers.md``).
 """
 
 from vizcoll.multicast.mcfdbs import MLID_BASE, dump_mcfdbs, forwarding_tables, mlid, parse_mcfdbs

@@ -19,6 +19,8 @@ the EFI, prefer the port whose remaining shortest path to the root crosses the
 fewest global links (link attribute ``global``; for each root the minimum is
 computed once by a level-by-level pass over the shortest-path DAG,
 :func:`global_dist`).
+
+References: [FULB22, Alg. 3] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

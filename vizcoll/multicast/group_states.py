@@ -18,6 +18,8 @@ request reaches the SM (the group does not exist yet) and the terminal
 the notification) → ``leaving`` → ``left``; or ``lost`` (its join request was
 lost), ``crashed``, ``failed`` (process 0 learnt from the SM that the group
 is being destroyed, or gave up polling a group that was never created).
+
+References: [FULB22, §3.2, Fig. 4] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The HPC join / leave protocol for multicast groups (section 3.2 of the FULB-MC paper) as a Timeline.
+"""The HPC join / leave protocol for multicast groups ([FULB22, §3.2], keys: ``docs/papers.md``) as a Timeline.
 
 In InfiniBand every ``SubnAdmSet(MCMemberRecord)`` join changes the group and
 makes the subnet manager (SM) recompute its multicast routes, so the group is

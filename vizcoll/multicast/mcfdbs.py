@@ -14,6 +14,8 @@ then one line per MLID in ascending order, ``0xC001 :`` followed by
 a space before and after each port, as OpenSM prints them). Switches without
 entries are left out, as OpenSM does.
 
+References: [OPENSM] (``osm_dump.c``; keys: ``docs/papers.md``).
+
 >>> from vizcoll.topology.generators import from_spec
 >>> from vizcoll.multicast.routing import route
 >>> topo = from_spec("fat-tree:radix=4,levels=2")

@@ -8,6 +8,8 @@ per port and the split repeats at the peer. No balancing. Two branches
 never meet again: if they did, both would be shortest, so the switch where
 they split would have sent both members through the same lowest port
 (the code still keeps a switch's first parent only, defensively).
+
+References: [FULB22, Alg. 1]; [OPENSM] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

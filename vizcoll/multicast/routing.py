@@ -36,6 +36,8 @@ A group whose members cannot all reach one common switch (broken links, an
 end node without live links, an empty group) gets no tree and its index is
 listed in :attr:`MulticastResult.unroutable`.
 
+References: [FULB22, Alg. 1–3]; [OPENSM] (keys: ``docs/papers.md``).
+
 >>> from vizcoll.topology.generators import from_spec
 >>> topo = from_spec("fat-tree:radix=4,levels=3")
 >>> groups = [[topo.index(f"h{i}") for i in g] for g in ([0, 2], [1, 3], [0, 4])]

@@ -23,6 +23,8 @@ index (it scans vertices by distance, higher indices first among equals, and
 keeps the first strictly shortest relaxation). The trees are therefore the
 same as a whole-graph Dijkstra's, at the cost of a few numpy calls per level
 instead of a search over every switch per group.
+
+References: [FULB22, Alg. 2] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

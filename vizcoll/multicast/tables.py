@@ -20,6 +20,8 @@ or a port the fabric does not have is an error naming it.
 :class:`~vizcoll.multicast.routing.MulticastResult` (one tree per MLID, in
 MLID order), so whatever draws or lists a routing shows the real tables too.
 
+References: [OPENSM]; EFI as in [FULB22] (keys: ``docs/papers.md``).
+
 >>> from vizcoll.topology.generators import from_spec
 >>> from vizcoll.multicast.routing import route
 >>> from vizcoll.multicast.mcfdbs import dump_mcfdbs

@@ -12,6 +12,8 @@ fault-tolerant Master/Worker reduction (the task-parallel reduction paper), all 
 - schedules and α-β-γ costs in :mod:`vizcoll.reduction.static`, machine times in
   :class:`ReductionParams` (calibrated defaults :data:`C1`), node speeds in
   :mod:`vizcoll.reduction.env`.
+
+References: [FTRED18]; [THAKUR05]; [CHAN04]; [CHAN07] (keys: ``docs/papers.md``).
 """
 
 from vizcoll.reduction.env import Environment, interference

@@ -22,6 +22,8 @@ prints (the task-parallel reduction paper):
   disk (``disk_beta`` = 0.5 ns/B, 2 GB/s; the local copy is the same write);
   the master pings every ``ping_period`` and declares a process failed when
   it does not answer within ``ping_timeout``.
+
+References: [FTRED18, §4.4] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

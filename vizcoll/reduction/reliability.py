@@ -23,6 +23,8 @@ the load.
 The runs are tasks (:mod:`vizcoll.tasks`): a day's warm-up, then :data:`CHUNK` killed runs, their seeds and
 kill times drawn beforehand from the one stream the experiment always drew them from (the same figures
 whether the tasks run here or on a Dask cluster).
+
+References: [FTRED18, §4.5] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -29,6 +29,8 @@ reduce time per byte, see :class:`~vizcoll.reduction.params.ReductionParams`):
   get (a request and a reply, 2α), then the 4-byte "done" broadcast
   (:func:`task_cost`).
 
+References: [THAKUR05]; MST: [CHAN04], [CHAN07]; eq. 1 and 3: [FTRED18] (keys: ``docs/papers.md``).
+
 >>> [[(t.src, t.dst) for t in rnd] for rnd in binomial_schedule(4, root=1).rounds]
 [[(2, 1), (0, 3)], [(3, 1)]]
 >>> s = rabenseifner_schedule(6)

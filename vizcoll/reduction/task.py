@@ -64,6 +64,8 @@ ends on a live worker (``result_at``); only one process is killed per run.
 :class:`~vizcoll.reduction.task_sim.TaskRun`, run by the shared event core
 :mod:`vizcoll.sim.engine` (events at equal times in scheduling order); the
 messages, tasks and per-reduction state are in :mod:`vizcoll.reduction.task_state`.
+
+References: [FTRED18, steps 1–6] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

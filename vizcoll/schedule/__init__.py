@@ -11,6 +11,8 @@
   reductions as schedules;
 - :mod:`vizcoll.schedule.replay`: a traced LogGP run as a timeline on a fabric
   (:func:`loggp_timeline`, every message on its min-hop route).
+
+References: [LOGGOPSIM10]; [LOGGP95] (keys: ``docs/papers.md``).
 """
 
 from vizcoll.schedule.collectives import BARRIERS, TREE_OPS, barrier, static_reduction, tree_collective

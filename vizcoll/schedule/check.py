@@ -7,6 +7,8 @@ does not see a dependency cycle at all: the operations in it never run and the
 times are printed as if they did not exist. :func:`check` finds all of these,
 naming the GOAL line of each operation when the schedule came from a file.
 
+References: [LOGGOPSIM10] (keys: ``docs/papers.md``).
+
 >>> from vizcoll.schedule.model import Schedule
 >>> s = Schedule(2); _ = s.send(0, 1, 8, tag=1); _ = s.recv(1, 0, 8, tag=2)
 >>> [str(p) for p in check(s)]  # doctest: +NORMALIZE_WHITESPACE

@@ -29,6 +29,9 @@ transfers, ``size · (hi - lo) / blocks`` bytes; a rank's operations of round
 ``k`` wait for all its operations of earlier rounds (never for each other, so
 an exchange cannot deadlock under rendezvous).
 
+References: [LOGGOPSIM10]; barriers: [DLCT19, §4]; trees: [AGGT24]; static reductions:
+[THAKUR05], [CHAN07] (keys: ``docs/papers.md``).
+
 >>> from vizcoll.schedule.loggp import LogGP, simulate
 >>> simulate(barrier("dissemination", 13), LogGP(L=1000, o=100, g=0, G=0, O=0)).makespan
 4800

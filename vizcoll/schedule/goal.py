@@ -32,6 +32,8 @@ a comment after an operation), blocks out of order, missing or beyond
 that need the whole schedule (unmatched messages, cycles, ranks that do not
 exist).
 
+References: [LOGGOPSIM10] (keys: ``docs/papers.md``).
+
 >>> from vizcoll.schedule.model import Schedule
 >>> s = Schedule(2); _ = s.send(0, 1, 8); _ = s.recv(1, 0, 8)
 >>> print(dumps(s), end="")

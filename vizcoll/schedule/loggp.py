@@ -24,6 +24,8 @@ computations. Matching is MPI's: the first posted receive (or unexpected
 message) whose source and tag fit, ``-1`` matching anything. Messages travel
 without congestion (LogGOPSim without a network file).
 
+References: [LOGGP95]; [LOGGOPSIM10] (keys: ``docs/papers.md``).
+
 >>> from vizcoll.schedule.model import Schedule
 >>> s = Schedule(2); a = s.send(0, 1, 1); b = s.recv(1, 0, 1)
 >>> simulate(s, LogGP(L=1000, o=100, g=0, G=0, O=0)).finish

@@ -6,6 +6,8 @@ operation start only after another has *finished*, ``irequires`` after it has
 *started*. Operations are numbered per rank in the order they were added (the
 order they are written to a GOAL file).
 
+References: [LOGGOPSIM10] (keys: ``docs/papers.md``).
+
 >>> s = Schedule(2)
 >>> a = s.send(0, to=1, size=8)
 >>> b = s.recv(1, source=0, size=8)

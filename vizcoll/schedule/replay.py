@@ -29,6 +29,8 @@ message's send did, so the two cannot be confused unless the send took no
 time (``o = 0``): then a zero-length entry counts as a handling while a sent
 message waits for one.
 
+References: [LOGGP95]; [LOGGOPSIM10] (keys: ``docs/papers.md``).
+
 >>> from vizcoll.schedule.collectives import barrier
 >>> from vizcoll.schedule.loggp import LogGP, simulate
 >>> from vizcoll.topology.generators import from_spec

@@ -6,4 +6,6 @@
   k-nomial tree (Algorithms 2–4), process groups of a placement;
 - :mod:`vizcoll.trees.metrics`: height, radius, packets per link, cross-group packets, switch entries
   and the modelled latency of a tree mapped on a topology.
+
+References: [AGGT24]; Zhao et al.'s tree: [AGGT24, ref. 25] (keys: ``docs/papers.md``).
 """

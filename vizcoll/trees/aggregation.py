@@ -34,6 +34,8 @@ States per vertex: ``waiting``, ``value=x``, ``partial=x (k/n)``,
 labels (or node names), made unique; ``entities`` maps each key to
 ``{"node": index, "vertex": v}`` so the topology view can draw it.
 
+References: [AGGT24, eq. 2] (keys: ``docs/papers.md``).
+
 Examples
 --------
 >>> from vizcoll.topology import from_spec

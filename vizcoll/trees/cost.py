@@ -38,6 +38,8 @@ lists a k above 64, 64 is the widest tree of its experiments), so
 inclusive (``≤``, as printed); at ε = 0.1 no k lies on the boundary, so a strict
 inequality gives the same interval.
 
+References: [AGGT24, eq. 2–11, Tables 1–3] (keys: ``docs/papers.md``).
+
 >>> r = kopt(512, 1.12, 0.01)
 >>> r["k_star"], round(r["F_star"], 4), r["kmin"], r["kmax"]
 (41, 2.5702, 24, 69)

@@ -16,6 +16,8 @@ switches all have a free entry (see :mod:`vizcoll.trees.typetwo`); it then
 uses nothing. Every routed tree adds one to the load of each link of its
 ``T``, which orders later candidate roots.
 
+References: [AGGT24, §6.2.2, Fig. 19–20] (keys: ``docs/papers.md``).
+
 Examples
 --------
 >>> from vizcoll.topology import from_spec

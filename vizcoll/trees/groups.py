@@ -9,6 +9,8 @@ rank ``0..P-1`` must appear exactly once (:func:`normalize_groups`).
 
 :func:`hierarchy_from_topology` gives the groups "same node → same leaf switch →
 same pod/supernode (``group`` attribute) → all" of a placement.
+
+References: [AGGT24, Fig. 10, Alg. 3–4] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -33,6 +33,8 @@ enters the fabric to one switch where it leaves it), ``cross_group``
 (``{level: packets between different groups}``), ``switch_entries`` (switch
 vertices, one aggregation-tree entry each; 0 for type I), ``latency_us``
 (eq. 2 with the tree's height and radius) and ``flags``.
+
+References: [AGGT24]; routes as [OPENSM] min-hop (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ of its ancestors, keeps at most ``K(sw)`` children per switch and uses as few
 switches (the *cost*, definition 11) as the algorithm finds. See
 :func:`build_minimum_type_II_tree`; :mod:`vizcoll.trees.typetwo` builds ``T``
 on a fabric and calls it.
+
+References: [AGGT24, §4, def. 9–11, Alg. 5] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ per hop over the distinct (switch, target) pairs, instead of a Python loop per
 edge and hop. An end node without a port leaves through the port a switch would
 choose (the lowest-numbered one with the fewest hops). Edges whose target is
 on several switches or on none are routed one by one.
+
+References: [OPENSM] (min-hop tables and port choice; keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -33,6 +33,8 @@ Zhao's tree at the first process of the first group. When that process ``r0``
 is not rank 0, vertices 0 and ``r0`` trade places (vertex 0 stays the root);
 ``label`` names the rank of every vertex and :func:`vertex_ranks` reads it.
 
+References: [AGGT24, def. 7–8, Alg. 1–4, Fig. 9]; Zhao et al.: [AGGT24, ref. 25] (keys: ``docs/papers.md``).
+
 Examples
 --------
 >>> knomial_tree(9, 3).children[0]
@@ -276,7 +278,7 @@ def _make(group: Nested, k: int) -> Group:
 
 
 def merge_groups(g: list[Group], k: int, parent: Group) -> None:
-    """Algorithm 2: map the groups ``g`` into ``parent``'s k-nomial tree with minimum height.
+    """[AGGT24] Algorithm 2: map the groups ``g`` into ``parent``'s k-nomial tree with minimum height.
 
     Groups are taken by ``cnt``, largest first (a stable sort: ties keep their
     order). Each goes to the first node ``j``, a multiple of its ``cnt``, whose

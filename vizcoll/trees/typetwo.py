@@ -42,6 +42,8 @@ switches of ``A``, the tree actually loaded into the switches;
 ``"physical"`` every switch of ``T`` (section 4.1 taken literally, the
 "traditional" method the paper compares with).
 
+References: [AGGT24, §4, Alg. 5] (keys: ``docs/papers.md``).
+
 Examples
 --------
 >>> from vizcoll.topology import from_spec

@@ -16,6 +16,8 @@
   :mod:`~vizcoll.treft.threads` (executor, worker, subworkers);
 - :mod:`vizcoll.treft.network` (on the shared event core :mod:`vizcoll.sim.engine`):
   the timing model (latency 100 ms, bandwidth 13.98 Mbps by default).
+
+References: [TREFT15] (keys: ``docs/papers.md``).
 """
 
 from vizcoll.treft.network import CostModel

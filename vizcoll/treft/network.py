@@ -8,6 +8,8 @@ lone flow takes ``8 b / bandwidth`` seconds, and it arrives ``latency`` after
 its last byte left. Defaults are the paper's simulated Internet: 100 ms and
 13.98 Mbps.
 
+References: [TREFT15] (keys: ``docs/papers.md``).
+
 >>> from vizcoll.sim.engine import Engine
 >>> eng = Engine()
 >>> net = Network(eng, CostModel(latency=0.1, bandwidth_mbps=8.0))   # 1 MB/s

@@ -55,6 +55,8 @@ Code: :class:`Run` stacks the parts of the runtime, each in its own module —
 :class:`~vizcoll.treft.threads.Threads` (executor, worker, subworkers, ① to ③
 and ⑩) — on the shared event core :mod:`vizcoll.sim.engine` (threads are
 generator processes, queues are :class:`~vizcoll.sim.engine.Queue`).
+
+References: [TREFT15, Fig. 5, Table 2] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

@@ -28,6 +28,8 @@ The rules, as checked by :func:`check_sections`:
 5. sensible granularity: two neighboring sections that could be merged
    without breaking rule 1 are reported (advice, not an error: merging saves
    one OPRS/OPRFS round and the check of the data passed between them).
+
+References: [TREFT15] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

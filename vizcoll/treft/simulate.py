@@ -27,6 +27,8 @@ Outcome of the injected error(s) (``figures["outcome"]``):
 a truly wrong copy or found no majority (an identical double fault is *not*
 detected: the vote blames the correct replica); ``corrected`` when, in
 addition, every mismatch was repaired and the final output is right.
+
+References: [TREFT15] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations

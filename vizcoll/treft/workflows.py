@@ -21,6 +21,8 @@ defines the stream variable ``un``; the input is ``x0`` and results are
 host variables ``y1``, ``y2``, ... . All Writes come at the end, so the
 automatic placement gives one large section (as in the paper's experiment).
 Sizes and times come from :mod:`vizcoll.treft.npb`.
+
+References: [TREFT15, Fig. 6] (keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations
