@@ -12,12 +12,15 @@ import argparse
 
 from vizcoll.commands import add_communicators, add_topology, command, load_communicators, load_topology
 from vizcoll.multicast import ALGORITHMS, dump_mcfdbs, route_communicators
+from vizcoll.multicast.algorithms import DEFAULT_ALGORITHM, REGISTRY
 
 __all__: list[str] = []
 
 
 def _mcast_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--algo", choices=ALGORITHMS, default="fulb", help="routing algorithm (default fulb)")
+    parser.add_argument("--algo", choices=ALGORITHMS, default=DEFAULT_ALGORITHM,
+                        help=f"routing algorithm (default {DEFAULT_ALGORITHM}): "
+                             + ", ".join(f"{a.name} = {a.label}" for a in REGISTRY.values()))
     parser.add_argument("--dump-mcfdbs", metavar="FILE", help="write the multicast forwarding tables (opensm.mcfdbs)")
 
 

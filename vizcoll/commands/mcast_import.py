@@ -16,7 +16,7 @@ from pathlib import Path
 
 from vizcoll.commands import add_topology, command, load_topology
 from vizcoll.errors import SpecError
-from vizcoll.multicast.routing import ALGORITHMS
+from vizcoll.multicast.algorithms import ALGORITHMS, DEFAULT_ALGORITHM
 from vizcoll.multicast.tables import compare, link_rows, read_tables
 
 __all__: list[str] = []
@@ -27,8 +27,9 @@ MAX_DUMP_BYTES = 64 * 1024 * 1024
 def _args(parser: argparse.ArgumentParser) -> None:
     add_topology(parser)
     parser.add_argument("mcfdbs", help="OpenSM's opensm.mcfdbs dump of the fabric's multicast tables")
-    parser.add_argument("--compare", default="fulb",
-                        help=f"algorithms to route the same groups with, comma-separated (default fulb; any of "
+    parser.add_argument("--compare", default=DEFAULT_ALGORITHM,
+                        help=f"algorithms to route the same groups with, comma-separated (default "
+                             f"{DEFAULT_ALGORITHM}; any of "
                              f"{', '.join(ALGORITHMS)}; '' for none)")
 
 

@@ -2,7 +2,8 @@
 
 - :func:`route` / :func:`route_communicators` build one multicast tree per
   group with one of :data:`ALGORITHMS` and count each link's EFI
-  (:class:`MulticastResult`, :class:`MulticastTree`);
+  (:class:`MulticastResult`, :class:`MulticastTree`); the algorithms are a
+  registry (:mod:`vizcoll.multicast.algorithms`, :func:`register`);
 - :func:`forwarding_tables` / :func:`dump_mcfdbs` turn the trees into the
   per-switch multicast forwarding tables OpenSM would program (and its
   ``opensm.mcfdbs`` dump); :func:`parse_mcfdbs` reads such a dump back.
@@ -12,6 +13,7 @@ Engine code: no dash or plotly; results serialise with ``to_dict`` / ``from_dict
 References: [FULB22]; [OPENSM] (keys: ``docs/papers.md``).
 """
 
+from vizcoll.multicast.algorithms import MulticastAlgorithm, register
 from vizcoll.multicast.mcfdbs import MLID_BASE, dump_mcfdbs, forwarding_tables, mlid, parse_mcfdbs
 from vizcoll.multicast.routing import (
     ALGORITHMS,
@@ -25,6 +27,7 @@ from vizcoll.multicast.routing import (
 __all__ = [
     "ALGORITHMS",
     "MLID_BASE",
+    "MulticastAlgorithm",
     "MulticastResult",
     "MulticastTree",
     "communicator_groups",
@@ -32,6 +35,7 @@ __all__ = [
     "forwarding_tables",
     "mlid",
     "parse_mcfdbs",
+    "register",
     "route",
     "route_communicators",
 ]

@@ -102,7 +102,7 @@ class MulticastResult:
     Attributes
     ----------
     algo : str
-        One of :data:`ALGORITHMS`.
+        The algorithm's name: one of :data:`~vizcoll.multicast.algorithms.ALGORITHMS` (or the fabric's tables).
     trees : list of MulticastTree or None
         One entry per group, None for an unroutable group.
     unroutable : list of int

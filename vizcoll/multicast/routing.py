@@ -28,8 +28,10 @@ min-hop distance below the root.
     EFI, prefer the port whose remaining shortest path to the root crosses the
     fewest global links (link attribute ``global``).
 
-The load state all of them share (EFIs, root and use counts, the root
-choice) is :class:`vizcoll.multicast.state.RoutingState`; the results are
+The algorithms are registered in :mod:`vizcoll.multicast.algorithms`
+(:data:`ALGORITHMS`: their names); :func:`route` looks one up and calls its
+tree builder. The load state all of them share (EFIs, root and use counts,
+the root choice) is :class:`vizcoll.multicast.state.RoutingState`; the results are
 :mod:`vizcoll.multicast.results`.
 
 A group whose members cannot all reach one common switch (broken links, an
@@ -57,11 +59,9 @@ import numpy as np
 
 from vizcoll.comm import Communicators
 from vizcoll.errors import SpecError
-from vizcoll.multicast.fulb import fulb_tree
-from vizcoll.multicast.minhop import minhop_tree
+from vizcoll.multicast.algorithms import ALGORITHMS, algorithm
 from vizcoll.multicast.results import MulticastResult, MulticastTree
 from vizcoll.multicast.roots import distinct_members, root_candidates
-from vizcoll.multicast.sssp import SsspGraph, sssp_tree
 from vizcoll.multicast.state import MAX_GROUPS, RoutingState
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import Topology
@@ -75,13 +75,6 @@ __all__ = [
     "route_communicators",
 ]
 
-ALGORITHMS = ("minhop", "minhop-new", "sssp", "sssp-new", "fulb", "fulb+global")
-"""Names accepted by :func:`route`."""
-
-ROTATING = frozenset({"minhop-new", "sssp-new", "fulb", "fulb+global"})
-"""Algorithms choosing the least-loaded root among the minimum-height ones."""
-
-
 def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None = None,
           progress=None) -> MulticastResult:
     """Route every group with one algorithm, in order, and count link EFIs.
@@ -93,7 +86,7 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
     groups : sequence of array-like of int
         Member node indices of each group (repeats are dropped).
     algo : str
-        One of :data:`ALGORITHMS` (see the module docstring).
+        One of :data:`ALGORITHMS`, the names in :mod:`vizcoll.multicast.algorithms` (SpecError otherwise).
     table : MinHopTable, optional
         ``min_hops(topo)`` if already built (it must match the topology's
         current broken links); not counted in ``runtime_s``.
@@ -104,17 +97,16 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
     -------
     MulticastResult
     """
-    if algo not in ALGORITHMS:
-        raise SpecError(f"unknown multicast algorithm {algo!r}; choose one of {', '.join(ALGORITHMS)}")
+    entry = algorithm(algo)
     if len(groups) > MAX_GROUPS:
         raise SpecError(f"{len(groups):,} groups is more than the {MAX_GROUPS:,} one routing call takes")
     table = min_hops(topo) if table is None else table
     if table.n_nodes != topo.n_nodes:
         raise SpecError("the min-hop table was built for another topology")
     start = time.perf_counter()
-    st = RoutingState(topo, table, rotate=algo in ROTATING)
-    if algo.startswith("sssp"):
-        st.sssp = SsspGraph(st, len(groups))
+    st = RoutingState(topo, table, rotate=entry.rotates_roots)
+    if entry.setup is not None:
+        entry.setup(st, len(groups))
     trees: list[MulticastTree | None] = []
     unroutable: list[int] = []
     step = max(1, len(groups) // 100)
@@ -128,12 +120,7 @@ def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None
             unroutable.append(gid)
             continue
         root_row, height = st.choose_root(candidates[gid][0]), candidates[gid][1]
-        if algo.startswith("minhop"):
-            parts = minhop_tree(st, root_row, members, gid)
-        elif algo.startswith("sssp"):
-            parts = sssp_tree(st, root_row, members, gid)
-        else:
-            parts = fulb_tree(st, root_row, members, gid, use_global=algo == "fulb+global")
+        parts = entry.build_tree(st, root_row, members, gid)
         nodes, parents, rows = parts.arrays()
         st.commit(root_row, nodes, rows[1:])
         ids = np.where(rows >= 0, st.link_ids[rows], -1)

@@ -10,6 +10,9 @@ cables and end nodes on two switches.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import partial
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -17,7 +20,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from vizcoll.comm import parse_pattern
 from vizcoll.multicast import communicator_groups, route
-from vizcoll.multicast import routing as routing_module
+from vizcoll.multicast.algorithms import REGISTRY
 from vizcoll.multicast.fulb import global_dist
 from vizcoll.multicast.state import BIG, RoutingState, TreeParts, first_per_owner
 from vizcoll.topology.generators import from_spec
@@ -136,8 +139,11 @@ def test_fast_paths_give_the_reference_trees(spec, pattern, parallel, rate, seed
     topo = broken(with_parallel_cables(topo) if parallel else topo, rate, seed)
     groups = communicator_groups(parse_pattern(pattern, topo))
     fast = {algo: route(topo, groups, algo).to_dict() for algo in ("sssp", "sssp-new", "fulb", "fulb+global")}
-    monkeypatch.setattr(routing_module, "sssp_tree", reference_sssp_tree)
-    monkeypatch.setattr(routing_module, "fulb_tree", reference_fulb_tree)
+    references = {"sssp": reference_sssp_tree, "sssp-new": reference_sssp_tree,
+                  "fulb": partial(reference_fulb_tree, use_global=False),
+                  "fulb+global": partial(reference_fulb_tree, use_global=True)}
+    for algo, reference_tree in references.items():  # route() calls the registry's tree builders
+        monkeypatch.setitem(REGISTRY, algo, replace(REGISTRY[algo], build_tree=reference_tree))
     routed = 0
     for algo, result in fast.items():
         reference = route(topo, groups, algo).to_dict()

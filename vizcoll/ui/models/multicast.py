@@ -26,8 +26,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vizcoll.errors import VizcollError
+from vizcoll.multicast.algorithms import ALGORITHMS, FULB, FULB_GLOBAL, MINHOP_NEW, SSSP
 from vizcoll.multicast.groups import simulate_group
-from vizcoll.multicast.routing import ALGORITHMS, MulticastResult, communicator_groups, route
+from vizcoll.multicast.routing import MulticastResult, communicator_groups, route
 from vizcoll.multicast.tables import read_tables, tables_result
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
@@ -46,7 +47,7 @@ __all__ = ["PAGE", "DEFAULTS", "PRESETS", "OVERVIEW", "WHOLE", "NO_COMMUNICATORS
            "JOB_NODES", "needs_job", "route_both", "protocol_timeline"]
 
 PAGE = "multicast"
-DEFAULTS = {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
+DEFAULTS = {"a": MINHOP_NEW.name, "b": FULB.name, "part": None, "group": None}
 MAX_GROUP_OPTIONS = 2000
 MAX_PROTOCOL_MEMBERS = 32
 JOB_NODES = 20_000
@@ -74,30 +75,30 @@ PRESETS = {
                  "a 16×8 grid of communicators with 2 processes per node; MINIHOP-MC-new reaches max EFI 8 where "
                  "FULB-MC's link rotation keeps it at 3.",
         "spec": "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4", "pattern": "grid2d:16x8",
-        "ppn": 2, "a": "minhop-new", "b": "fulb"},
+        "ppn": 2, "a": MINHOP_NEW.name, "b": FULB.name},
     "dragonfly": {
         "label": "Dragonfly (fulb vs fulb+global)",
         "about": "a dragonfly (a=4, p=2, h=2: 9 groups of 4 switches) with a 12×6 grid of communicators; "
                  "fulb+global prefers routes over fewer global links.",
-        "spec": "dragonfly:a=4,p=2,h=2", "pattern": "grid2d:12x6", "ppn": 1, "a": "fulb", "b": "fulb+global"},
+        "spec": "dragonfly:a=4,p=2,h=2", "pattern": "grid2d:12x6", "ppn": 1, "a": FULB.name, "b": FULB_GLOBAL.name},
     "taihulight": {
         "label": "TaihuLight (paper scale): 3,584 groups",
         "about": "our model of TaihuLight (40,960 end nodes, 2 shortest paths from a leaf to each top switch) with "
                  "the lines of a 40×32×32 grid as groups, as in the paper: SSSP-MC against FULB-MC.",
-        "spec": "pruned-fat-tree:preset=taihulight", "pattern": "grid3d:40x32x32", "ppn": 1, "a": "sssp",
-        "b": "fulb"},
+        "spec": "pruned-fat-tree:preset=taihulight", "pattern": "grid3d:40x32x32", "ppn": 1, "a": SSSP.name,
+        "b": FULB.name},
     "fat-tree-64": {
         "label": "Fat tree of 64-port switches (paper scale): 5,120 groups",
         "about": "a 3-level fat tree of 64-port switches (65,536 end nodes) with the lines of a 64×32×32 grid as "
                  "groups: SSSP-MC against FULB-MC.",
-        "spec": "fat-tree:radix=64,levels=3", "pattern": "grid3d:64x32x32", "ppn": 1, "a": "sssp", "b": "fulb"},
+        "spec": "fat-tree:radix=64,levels=3", "pattern": "grid3d:64x32x32", "ppn": 1, "a": SSSP.name, "b": FULB.name},
 }
 """The page's quick presets; choosing one replaces the shared scenario (fabric, communicators, no breaks)."""
 
 
 # ---------------------------------------------------------------- parameters (the browser is untrusted)
 def _algo(value, which: str, tables: bool = False) -> str:
-    allowed = ALGORITHMS + ((TABLES,) if tables else ())
+    allowed = (*ALGORITHMS, *((TABLES,) if tables else ()))  # read at every call: registered ones included
     if not isinstance(value, str) or value not in allowed:
         raise VizcollError(f"unknown algorithm {which} {str(value)[:40]!r}; choose one of {', '.join(allowed)}")
     return value

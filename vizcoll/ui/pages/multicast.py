@@ -7,7 +7,7 @@ scenario's communicators (see :mod:`vizcoll.ui.models.multicast`, the page's
 model). Groups whose members cannot all reach one switch over the live links
 are routed by nobody and listed by name.
 
-Both algorithms (A and B, any of :data:`~vizcoll.multicast.routing.ALGORITHMS`)
+Both algorithms (A and B, any of :data:`~vizcoll.multicast.algorithms.ALGORITHMS`)
 route every group; the page shows their EFI (edge forwarding index: groups per
 link) side by side on the fabric, their difference, a histogram and the worst
 links, highlights one group's tree and replays its join/leave protocol (paper

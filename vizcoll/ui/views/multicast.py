@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from dash import html
 
+from vizcoll.multicast.algorithms import REGISTRY
 from vizcoll.multicast.loads import worst_rows
-from vizcoll.multicast.routing import ALGORITHMS, MulticastResult
+from vizcoll.multicast.routing import MulticastResult
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui.models.multicast import MAX_GROUP_OPTIONS, TABLES, TABLES_TITLE, LoadedTables
@@ -40,9 +41,9 @@ def fabric_line(scenario: Scenario, topo: Topology, groups) -> str:
 
 
 def algo_options(tables: bool, b: bool = False) -> list[dict]:
-    """The algorithms of A (with the fabric's tables when the scenario carries them) or B."""
+    """The registered algorithms for A (with the fabric's tables when the scenario carries them) or B."""
     extra = [{"label": TABLES_LABEL, "value": TABLES}] if tables and not b else []
-    return extra + [{"label": a, "value": a} for a in ALGORITHMS]
+    return extra + [{"label": name, "value": name} for name in REGISTRY]
 
 
 def tables_line(loaded: LoadedTables | None) -> str:
