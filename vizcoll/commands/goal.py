@@ -32,7 +32,7 @@ from vizcoll.barrier.algorithms import ALGOS, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.commands import command
 from vizcoll.commands.barrier import _dims as grid_dims
-from vizcoll.commands.trees import KINDS, parse_groups
+from vizcoll.commands.trees import kind_args, parse_groups
 from vizcoll.errors import SpecError
 from vizcoll.reduction.static import STATIC_ALGOS
 from vizcoll.schedule import LogGP, barrier, dumps, parse, simulate, static_reduction, tree_collective
@@ -42,7 +42,7 @@ from vizcoll.schedule.goal import MAX_GOAL_BYTES
 from vizcoll.schedule.model import Schedule
 from vizcoll.schedule.recorded import hop_schedule
 from vizcoll.topology.generators import mesh
-from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
+from vizcoll.trees import kinds
 
 __all__: list[str] = []
 
@@ -104,24 +104,22 @@ def _goal_barrier(args: argparse.Namespace) -> dict | str:
 
 # ---------------------------------------------------------------- goal tree
 def _tree_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kind", choices=KINDS, required=True, help="tree kind")
-    parser.add_argument("--k", type=int, required=True, help="tree width k")
+    kind_args(parser)
     parser.add_argument("--nprocs", type=int, required=True, help="ranks")
     parser.add_argument("--op", choices=TREE_OPS, default="reduce", help="collective (default reduce)")
-    parser.add_argument("--groups", help="zhao / hier-knomial groups: sizes 8,8,8 or JSON rank lists "
-                                         "(default: groups of k ranks)")
+    parser.add_argument("--groups", help="groups of a hierarchical kind (zhao, hier-knomial, ...): sizes 8,8,8 or "
+                                         "JSON rank lists (default: groups of k ranks)")
     parser.add_argument("--bytes", type=int, default=8, help="bytes per message (default 8)")
     _output(parser)
 
 
 @command("goal tree", "a type I tree's broadcast, reduce or allreduce as a GOAL schedule", _tree_args)
 def _goal_tree(args: argparse.Namespace) -> dict | str:
-    if args.kind in ("kary", "knomial"):
-        tree = (kary_tree if args.kind == "kary" else knomial_tree)(args.nprocs, args.k)
-    else:
+    kind, groups = kinds.get(args.kind), None
+    if kind.hierarchical:
         groups = parse_groups(args.groups) if args.groups else \
             [list(range(lo, min(lo + args.k, args.nprocs))) for lo in range(0, max(args.nprocs, 1), max(args.k, 1))]
-        tree = (zhao_tree if args.kind == "zhao" else hier_knomial_tree)(groups, args.k)
+    tree = kind.build(args.nprocs, args.k, groups)
     return _export(tree_collective(tree, args.op, args.bytes), args,
                    f"{args.op} along the {args.kind} tree, k = {args.k}, {args.nprocs} ranks")
 

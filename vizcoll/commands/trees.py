@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m vizcoll tree --kind kary|knomial|zhao|hier-knomial --k K --nprocs P
+    python -m vizcoll tree --kind kary|knomial|zhao|hier-knomial|... --k K --nprocs P
                            [--groups 5,4,3,2 | --topology SPEC --ppn N]
     python -m vizcoll kopt --P 512 --a 1.12 --b 0.01 [--eps 0.1] [--k-limit 64]
 
@@ -11,8 +11,9 @@ Usage::
 the rank of each vertex when the root is not rank 0, see
 :mod:`vizcoll.trees.typeone`). ``--groups`` takes group sizes over
 consecutive ranks (``5,4,3,2``) or nested JSON lists of ranks; without it
-``zhao`` and ``hier-knomial`` group the processes of ``--topology`` by node,
-leaf switch and ``group`` attribute. With ``--topology`` the processes are
+the hierarchical kinds (``zhao``, ``hier-knomial``) group the processes of
+``--topology`` by node, leaf switch and ``group`` attribute. ``--kind`` takes
+every kind of :mod:`vizcoll.trees.kinds`. With ``--topology`` the processes are
 placed ``--ppn`` per node (each on its own port) and the output adds the
 ``radius``, the link metrics of :func:`vizcoll.trees.metrics.tree_metrics`
 and the modelled latency (eq. 2, default Sunway parameters, width ``--k``).
@@ -26,14 +27,14 @@ import json
 from vizcoll.comm import place
 from vizcoll.commands import command, load_topology
 from vizcoll.errors import SpecError
+from vizcoll.trees import kinds
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.groups import hierarchy_from_topology, hierarchy_levels, normalize_groups
 from vizcoll.trees.metrics import tree_metrics
-from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, vertex_ranks, zhao_tree
+from vizcoll.trees.typeone import vertex_ranks
 
-__all__ = ["KINDS", "parse_groups"]
+__all__ = ["kind_args", "parse_groups"]
 
-KINDS = ("kary", "knomial", "zhao", "hier-knomial")
 METRIC_KEYS = ("radius", "edge_links", "max_link", "max_switch_link", "leaf_pairs_max", "cross_group",
                "link_packets", "switch_entries", "latency_us", "flags")
 
@@ -50,9 +51,15 @@ def parse_groups(text: str) -> list:
     return normalize_groups(value)
 
 
-def _tree_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kind", choices=KINDS, required=True, help="which type I tree")
+def kind_args(parser: argparse.ArgumentParser) -> None:
+    """``--kind``: one of the registered tree kinds (read when the parser is built) and ``--k``."""
+    described = "; ".join(f"{kind.name}: {kind.description or kind.label}" for kind in kinds.REGISTRY.values())
+    parser.add_argument("--kind", choices=kinds.names(), required=True, help=f"which type I tree ({described})")
     parser.add_argument("--k", type=int, required=True, help="tree width (k-ary) or base (k-nomial)")
+
+
+def _tree_args(parser: argparse.ArgumentParser) -> None:
+    kind_args(parser)
     parser.add_argument("--nprocs", type=int, help="number of processes (default: the groups' total)")
     parser.add_argument("--groups", help="group sizes (5,4,3,2) or nested JSON rank lists")
     parser.add_argument("--topology", metavar="SPEC", help="generator spec or topology file to map the tree on")
@@ -68,19 +75,18 @@ def _nprocs(args: argparse.Namespace, groups: list | None) -> int:
     return int(args.nprocs if args.nprocs is not None else total)
 
 
-@command("tree", "build a type I aggregation tree (k-ary, k-nomial, Zhao, hierarchical k-nomial)", _tree_args)
+@command("tree", "build a type I aggregation tree (k-ary, k-nomial, Zhao, hierarchical k-nomial, ...)", _tree_args)
 def _tree(args: argparse.Namespace) -> dict:
     groups = parse_groups(args.groups) if args.groups else None
     nprocs = _nprocs(args, groups)
     topo = load_topology(args.topology) if args.topology else None
     placement = place(topo, nprocs, args.ppn) if topo is not None else None
-    if args.kind in ("zhao", "hier-knomial") and groups is None:
+    kind = kinds.get(args.kind)
+    if kind.hierarchical and groups is None:
         if topo is None:
             raise SpecError(f"--kind {args.kind} needs --groups or --topology")
         groups = hierarchy_from_topology(topo, placement)
-    builders = {"kary": lambda: kary_tree(nprocs, args.k), "knomial": lambda: knomial_tree(nprocs, args.k),
-                "zhao": lambda: zhao_tree(groups, args.k), "hier-knomial": lambda: hier_knomial_tree(groups, args.k)}
-    tree = builders[args.kind]()
+    tree = kind.build(nprocs, args.k, groups if kind.hierarchical else None)
     out = {"kind": args.kind, "k": args.k, "nprocs": nprocs, "parent": tree.parent, "children": tree.children,
            "height": tree.height}
     ranks = vertex_ranks(tree)

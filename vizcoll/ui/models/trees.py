@@ -49,12 +49,12 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import TREE_OPS, dumps, tree_collective
 from vizcoll.topology.model import Topology
+from vizcoll.trees import kinds
 from vizcoll.trees.aggregation import simulate_aggregation
 from vizcoll.trees.cost import CostParams, selection_table
 from vizcoll.trees.groups import hierarchy_from_topology
 from vizcoll.trees.metrics import mapped_type_one, tree_metrics
 from vizcoll.trees.tree import Tree
-from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import calls
 from vizcoll.ui.cache import cache, cached, is_cached, job_progress, reporting, timelines
@@ -85,18 +85,14 @@ TYPE1, TYPE2 = "type1", "type2"
 LIVE, INTACT = "live", "intact"
 # the page's parameters (scenario.params["trees"]): on the default scenario (a 3-level fat tree of 4-port
 # switches, every one of its 16 processes) 4-ary trees give the paper's Fig. 7 setting
-DEFAULTS = {"comm": WORLD, "kind": "kary", "k": 4, "degree": 4, "routes": LIVE, "l": 0.28, "delta": 4,
+DEFAULTS = {"comm": WORLD, "kind": kinds.KARY, "k": 4, "degree": 4, "routes": LIVE, "l": 0.28, "delta": 4,
             "theta": 0.01, "beta": 16000.0, "gamma": 3.75e-05, "S": 0, "eps": 0.1, "anim": TYPE1,
             "goal_op": "reduce", "goal_bytes": 8}
-KINDS = {"kary": "k-ary", "knomial": "k-nomial", "zhao": "Zhao et al. (k-nomial over group leaders)",
-         "hier-knomial": "hierarchical k-nomial"}
+KINDS = kinds.LABELS  # name -> option label of every registered tree kind, read from the registry on each use
 ROUTES = {LIVE: "avoid broken links (routes over live links)",
           INTACT: "as built on the intact fabric (flag the breaks)"}
 ANIM = {TYPE1: "the chosen type I tree", TYPE2: "the min-cost type II tree"}
-BUILDERS = {"kary": lambda P, k, groups: kary_tree(P, k), "knomial": lambda P, k, groups: knomial_tree(P, k),
-            "zhao": lambda P, k, groups: zhao_tree(groups, k),
-            "hier-knomial": lambda P, k, groups: hier_knomial_tree(groups, k)}
-GROUPED = ("zhao", "hier-knomial")  # the kinds built on the groups of the placement (the others take None)
+BUILDERS = kinds.BUILDERS  # name -> build(nprocs, k, groups); hierarchical kinds get the placement's groups
 COST_FIELDS = (("l", "l (μs per link)"), ("delta", "δ (hops of a route)"), ("theta", "θ (μs per packet)"),
                ("beta", "β (bytes per μs)"), ("gamma", "γ (μs per byte)"), ("S", "S (message bytes)"),
                ("eps", "ε (μs, for F(k))"))
@@ -118,16 +114,16 @@ MAX_BYTES = TREE_MAX_BYTES  # message size S
 PRESETS = {
     "fig7": ("Paper Fig. 7: fat tree of 4-port switches, 16 processes, 4-ary",
              {"spec": "fat-tree:radix=4,levels=3", "pattern": "grid2d:4x4"},
-             {"comm": WORLD, "kind": "kary", "k": 4, "degree": 4}),
+             {"comm": WORLD, "kind": kinds.KARY, "k": 4, "degree": 4}),
     "sunway": ("Sunway supernode: 512 processes (2 per node), 32-ary",
                {"spec": "sunway-supernode", "ppn": 2},
-               {"comm": WORLD, "kind": "kary", "k": 32, "degree": 16}),
+               {"comm": WORLD, "kind": kinds.KARY, "k": 32, "degree": 16}),
     "taihulight": ("TaihuLight (paper scale): 40,960 processes on 160 supernodes, hierarchical 32-nomial",
                    {"spec": "pruned-fat-tree:preset=taihulight"},
-                   {"comm": WORLD, "kind": "hier-knomial", "k": 32, "degree": 16}),
+                   {"comm": WORLD, "kind": kinds.HIER_KNOMIAL, "k": 32, "degree": 16}),
     "fat-tree-64": ("Fat tree of 64-port switches (paper scale): 65,536 processes, 2-ary",
                     {"spec": "fat-tree:radix=64,levels=3"},
-                    {"comm": WORLD, "kind": "kary", "k": 2, "degree": 64}),
+                    {"comm": WORLD, "kind": kinds.KARY, "k": 2, "degree": 64}),
 }
 CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
 COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
@@ -138,9 +134,8 @@ METRIC_KEYS = ("height", "radius", "edge_links", "link_packets", "max_link", "ma
 
 
 def tree_name(kind: str, k: int) -> str:
-    """``"4-ary"``, ``"4-nomial"``, ``"Zhao 4-nomial"``, ``"hierarchical 4-nomial"``."""
-    return {"kary": f"{k}-ary", "knomial": f"{k}-nomial", "zhao": f"Zhao {k}-nomial",
-            "hier-knomial": f"hierarchical {k}-nomial"}[kind]
+    """``"4-ary"``, ``"4-nomial"``, ``"Zhao 4-nomial"``, ``"hierarchical 4-nomial"``: the kind's title."""
+    return kinds.get(kind).title_for(k)
 
 
 # ---------------------------------------------------------------- parameters (the browser is untrusted)
@@ -379,7 +374,7 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     scenario = _scenario(key)
     fabric, live = fabric_of(scenario), topology_of(scenario)
     placement = scenario.placement(fabric, key["comm"])
-    groups = hierarchy_of({name: key[name] for name in COMM_KEYS}) if kind in GROUPED else None
+    groups = hierarchy_of({name: key[name] for name in COMM_KEYS}) if kinds.get(kind).hierarchical else None
     tree = BUILDERS[kind](placement.nprocs, key["k"], groups)
     routing, table = _routing(scenario, routes)
     built = mapped_type_one(tree, fabric, placement, routing, table=table, params=_cost(key, placement.nprocs),
@@ -481,7 +476,7 @@ def goal_file(scenario: Scenario) -> dict:
     plan = tree_plan(scenario)
     p = read_params(page_params(scenario, PAGE, DEFAULTS))
     placement = placement_of(scenario, plan["comm"])
-    groups = hierarchy_from_topology(fabric_of(scenario), placement) if plan["kind"] in GROUPED else None
+    groups = hierarchy_from_topology(fabric_of(scenario), placement) if kinds.get(plan["kind"]).hierarchical else None
     tree = BUILDERS[plan["kind"]](placement.nprocs, plan["k"], groups)
     name = tree_name(plan["kind"], plan["k"])
     what = (f"{p['goal_op']} of {p['goal_bytes']:,} bytes along the {name} tree of "
