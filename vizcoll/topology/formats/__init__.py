@@ -87,7 +87,7 @@ for _format in (  # detection order: a format whose signature line is rarer goes
     FileFormat("json", "vizcoll JSON or node-link JSON", jsonfile.read, jsonfile.write, (".json",),
                help="vizcoll's own JSON (lossless) or a hand-written node-link JSON", rules_out=_json_ruled_out),
     FileFormat("graphml", "GraphML", graphml.read, graphml.write, (".graphml", ".xml"),
-               help="GraphML: vizcoll's own (lossless) or anyone else's (Topology Zoo, networkx, yEd)",
+               help="vizcoll's own GraphML (lossless) or anyone else's (Topology Zoo, networkx, yEd)",
                rules_out=_first_char("<", "GraphML (XML)")),
     FileFormat("ibnetdiscover", "ibnetdiscover output or ibsim net file", _read_stanzas,
                lambda topo: ibnet.write(topo, "ibnetdiscover"), (".ibnd", ".txt"),

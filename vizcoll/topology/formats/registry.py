@@ -104,7 +104,7 @@ def by_extension(suffix: str) -> FileFormat | None:
     return None if name is None else REGISTRY[name]
 
 
-def describe(fmt: FileFormat) -> str:
-    """``"name (.ext, .ext2): help"``: one format in a help text (the CLI's and the page's)."""
-    exts = f" ({', '.join(fmt.extensions)})" if fmt.extensions else ""
+def describe(fmt: FileFormat, with_extensions: bool = False) -> str:
+    """``"name: help"`` (``"name (.ext, .ext2): help"``): one format in a help text (the CLI's and the page's)."""
+    exts = f" ({', '.join(fmt.extensions)})" if with_extensions and fmt.extensions else ""
     return f"{fmt.name}{exts}: {fmt.help or fmt.label}"
