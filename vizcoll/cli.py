@@ -3,7 +3,7 @@
 Usage::
 
     python -m vizcoll topo info SPEC
-    python -m vizcoll topo export SPEC [--format json|graphml|ibsim|ibnetdiscover] [-o FILE]
+    python -m vizcoll topo export SPEC [--format FORMAT] [-o FILE]
     python -m vizcoll comm SPEC --pattern PATTERN [--ppn N] [--order linear|random] [--seed N] [--list]
 
 ``SPEC`` is a generator spec (``fat-tree:radix=40,levels=3``) or a topology

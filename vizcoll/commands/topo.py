@@ -1,7 +1,8 @@
 """The built-in commands: ``topo info``, ``topo export`` and ``comm``.
 
 ``python -m vizcoll topo info SPEC`` prints the size of a topology (a file's ``format`` and ``warnings`` too);
-``topo export SPEC [--format json|graphml|ibsim|ibnetdiscover] [-o FILE]`` writes it;
+``topo export SPEC [--format FORMAT] [-o FILE]`` writes it (the formats: the registry of
+:mod:`vizcoll.topology.formats`, read when the parser is built);
 ``comm SPEC --pattern PATTERN [--ppn N] [--order linear|random] [--seed N] [--list]`` splits its processes
 into communicators. :mod:`vizcoll.commands` imports this module first, so these commands come first in the help.
 """
@@ -24,32 +25,46 @@ from vizcoll.errors import SpecError
 __all__: list[str] = []
 
 
+def _info_args(parser: argparse.ArgumentParser) -> None:
+    from vizcoll.topology import formats
+
+    parser.epilog = "file formats read (recognised by content): " + "; ".join(map(formats.describe,
+                                                                                 formats.readable()))
+
+
 @command("topo info", "print the size of a topology (and, for a file, the format it was read as and what the "
-         "reader passed over)", add_topology)
+         "reader passed over)", add_topology, _info_args)
 def _topo_info(args: argparse.Namespace) -> dict:
     from vizcoll.topology import io as topo_io
 
     topo = load_topology(args.spec)
     extra = {key: topo.meta[key] for key in ("format", "warnings") if key in topo.meta}
     if "format" not in extra and Path(args.spec).is_file():  # JSON and GraphML keep a file's own meta
-        extra["format"] = topo_io.detect(Path(args.spec).read_text(encoding="utf-8-sig")).name
+        extra["format"] = topo_io.detect(Path(args.spec).read_text(encoding="utf-8-sig"), args.spec).name
     return {**topo.summary(), **extra}
 
 
 def _export_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", help="json, graphml, ibsim or ibnetdiscover (default: from the file name)")
+    from vizcoll.topology import formats
+
+    written = [formats.REGISTRY[name] for name in formats.writable()]
+    described = "; ".join(formats.describe(fmt, with_extensions=True) for fmt in written)
+    parser.add_argument("--format", metavar="{" + ",".join(fmt.name for fmt in written) + "}",
+                        help=f"one of {described} (default: from the extension of FILE; {formats.DEFAULT} on stdout)")
     parser.add_argument("-o", "--output", metavar="FILE", help="file to write (default: the text on stdout)")
 
 
-@command("topo export", "write a topology as JSON, GraphML, ibsim or ibnetdiscover text", add_topology, _export_args)
+@command("topo export", "write a topology in one of the file formats vizcoll writes (--format)", add_topology,
+         _export_args)
 def _topo_export(args: argparse.Namespace) -> Result:
+    from vizcoll.topology import formats
     from vizcoll.topology import io as topo_io
 
-    if args.format is not None and args.format not in topo_io.FORMATS:
-        raise SpecError(f"unknown format {args.format!r}; choose one of {', '.join(topo_io.FORMATS)}")
+    if args.format is not None and args.format not in formats.writable():
+        raise SpecError(f"unknown format {args.format!r}; choose one of {', '.join(formats.writable())}")
     topo = load_topology(args.spec)
     if args.output is None:
-        text = topo_io.dumps(topo, args.format or "json")
+        text = topo_io.dumps(topo, args.format or formats.DEFAULT)
         return text if text.endswith("\n") else text + "\n"
     topo_io.write(topo, args.output, args.format)
     return {"path": args.output, "format": args.format, "nodes": topo.n_nodes, "links": topo.n_links}

@@ -1,6 +1,7 @@
 """Reading and writing topology files: the public face of :mod:`vizcoll.topology.formats` (its registry).
 
-Formats read (:data:`vizcoll.topology.formats.REGISTRY`, recognised by content, never by a file's name):
+Formats read (:data:`vizcoll.topology.formats.registry.REGISTRY`, recognised by content, not by a file's name:
+only a registered format that has no content test is read by its extension):
 
 ``json``
     :meth:`Topology.to_dict` as JSON (schema ``vizcoll.topology/1``): lossless.
@@ -38,19 +39,26 @@ from __future__ import annotations
 from pathlib import Path
 
 from vizcoll.errors import FileFormatError
-from vizcoll.topology.formats import REGISTRY, WRITABLE, Format
+from vizcoll.topology.formats import DEFAULT, REGISTRY, FileFormat, by_extension, extensions, readable, writable
 from vizcoll.topology.formats.ibnet import GUID_BASE, MAX_PORTS
 from vizcoll.topology.formats.ibnet import export_guids as _export_guids  # noqa: F401 (vizcoll.multicast.mcfdbs)
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import Topology
 
-__all__ = ["FORMATS", "MAX_FILE_BYTES", "MAX_PORTS", "GUID_BASE", "detect", "parse", "dumps", "read", "write", "load"]
+__all__ = ["FORMATS", "DEFAULT", "MAX_FILE_BYTES", "MAX_PORTS", "GUID_BASE",  # noqa: F822 (FORMATS: __getattr__)
+           "detect", "parse", "dumps", "read", "write", "load"]
 
-FORMATS = WRITABLE
 MAX_FILE_BYTES = 20 * 1024 * 1024
-EXTENSIONS = {".json": "json", ".graphml": "graphml", ".xml": "graphml", ".net": "ibsim",
-              ".ibnd": "ibnetdiscover", ".txt": "ibnetdiscover"}
-"""Where :func:`write` takes the format from the file's name (reading never does)."""
+
+
+def __getattr__(name: str):
+    """``FORMATS`` (the names of the formats written) and ``EXTENSIONS`` (extension -> format name, where
+    :func:`write` takes the format from a file's name): read from the registry at each use."""
+    if name == "FORMATS":
+        return writable()
+    if name == "EXTENSIONS":
+        return extensions()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ====================================================================== public API
@@ -58,7 +66,7 @@ def parse(data: bytes | str, filename: str = "upload") -> Topology:
     """Read a topology file of any supported format from its content.
 
     The format is recognised from the content alone: the first format of
-    :data:`~vizcoll.topology.formats.REGISTRY` that the content fits; when none
+    :data:`~vizcoll.topology.formats.registry.REGISTRY` that the content fits; when none
     does, the message names each format tried and the first line that ruled it out.
 
     Parameters
@@ -89,11 +97,11 @@ def parse(data: bytes | str, filename: str = "upload") -> Topology:
     text = _decode(data, filename)
     if not text.strip():
         raise FileFormatError("the file is empty", source=filename)
-    return detect(text, filename).read(text, filename)
+    return detect(text, filename).reader(text, filename)
 
 
 def dumps(topo: Topology, fmt: str) -> str:
-    """The text of ``topo`` in format ``fmt`` (one of :data:`FORMATS`).
+    """The text of ``topo`` in format ``fmt`` (one of ``FORMATS``: the registry's formats with a writer).
 
     Examples
     --------
@@ -101,9 +109,9 @@ def dumps(topo: Topology, fmt: str) -> str:
     >>> parse(dumps(topo, "graphml")) == topo
     True
     """
-    if fmt in WRITABLE:
-        return REGISTRY[fmt].write(topo)
-    raise FileFormatError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}", source="export")
+    if fmt in writable():
+        return REGISTRY[fmt].writer(topo)
+    raise FileFormatError(f"unknown format {fmt!r}; choose one of {', '.join(writable())}", source="export")
 
 
 def read(path: str | Path) -> Topology:
@@ -119,17 +127,17 @@ def read(path: str | Path) -> Topology:
 
 
 def write(topo: Topology, path: str | Path, fmt: str | None = None) -> None:
-    """Write ``topo`` to ``path``; ``fmt`` defaults to the one of the extension.
-
-    ``.json`` json, ``.graphml``/``.xml`` graphml, ``.net`` ibsim,
-    ``.ibnd``/``.txt`` ibnetdiscover.
+    """Write ``topo`` to ``path``; ``fmt`` defaults to the format whose extensions include the file's
+    (``.json`` json, ``.graphml``/``.xml`` graphml, ``.net`` ibsim, ``.ibnd``/``.txt`` ibnetdiscover, and
+    those of any format registered since).
     """
     path = Path(path)
     if fmt is None:
-        fmt = EXTENSIONS.get(path.suffix.lower())
-        if fmt is None:
+        named = by_extension(path.suffix)
+        if named is None:
             raise FileFormatError(f"cannot tell the format from the extension {path.suffix!r}; "
-                                  f"give one of {', '.join(FORMATS)}", source=str(path))
+                                  f"give one of {', '.join(writable())}", source=str(path))
+        fmt = named.name
     text = dumps(topo, fmt)
     path.write_text(text, encoding="utf-8", newline="\n")
 
@@ -145,7 +153,7 @@ def load(spec_or_path: str) -> Topology:
     path = Path(spec_or_path)
     if path.is_file():
         return read(path)
-    if path.suffix.lower() in EXTENSIONS:
+    if by_extension(path.suffix) is not None:
         raise FileFormatError("no such file", source=spec_or_path)
     return from_spec(spec_or_path)
 
@@ -167,8 +175,11 @@ def _decode(data: bytes | str, filename: str) -> str:
                               source=filename) from None
 
 
-def detect(text: str, filename: str = "upload") -> Format:
+def detect(text: str, filename: str = "upload") -> FileFormat:
     """The format of a file's text (see :func:`parse`); :class:`FileFormatError` saying why each was ruled out.
+
+    The readable formats are tried in registry order; a format without a content test is chosen only by the
+    extension of ``filename``, when no other fits.
 
     Examples
     --------
@@ -177,12 +188,15 @@ def detect(text: str, filename: str = "upload") -> Format:
     """
     lines = text.split("\n")
     tried = []
-    for fmt in REGISTRY.values():
-        if fmt.read is None:
+    for fmt in readable():
+        if fmt.sniff is None:
             continue
-        ruled_out = fmt.rules_out(lines)
+        ruled_out = fmt.ruled_out(text, lines)
         if ruled_out is None:
             return fmt
         line, reason = ruled_out
-        tried.append(f"{fmt.title} ({f'line {line}: ' if line else ''}{reason})")
+        tried.append(f"{fmt.label} ({f'line {line}: ' if line else ''}{reason})")
+    named = by_extension(Path(filename).suffix)
+    if named is not None and named.reader is not None and named.sniff is None:
+        return named
     raise FileFormatError("cannot tell the format; tried " + "; ".join(tried), source=filename)

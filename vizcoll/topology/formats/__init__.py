@@ -2,7 +2,8 @@
 
 Each format is a module with ``read(text, filename) -> Topology`` and ``rules_out(lines) -> (line, reason) | None``
 (None when the content is of that format, else the first line that rules it out), and ``write(topo) -> str``
-where vizcoll writes it. :data:`REGISTRY` lists them in the order :func:`vizcoll.topology.io.parse` tries them:
+where vizcoll writes it. Each registers one :class:`~vizcoll.topology.formats.registry.FileFormat` in
+:data:`~vizcoll.topology.formats.registry.REGISTRY`, in the order :func:`vizcoll.topology.io.parse` tries them:
 
 - :mod:`~vizcoll.topology.formats.jsonfile`: vizcoll's own JSON export and hand-written node-link JSON;
 - :mod:`~vizcoll.topology.formats.graphml`: lossless GraphML (networkx) and anyone else's, checked with defusedxml;
@@ -11,31 +12,31 @@ where vizcoll writes it. :data:`REGISTRY` lists them in the order :func:`vizcoll
 - :mod:`~vizcoll.topology.formats.iblinkinfo`: ``iblinkinfo`` and ``iblinkinfo -l``;
 - :mod:`~vizcoll.topology.formats.slurm`: Slurm's ``topology.conf`` (topology/tree and topology/block).
 
-Adding a format is one module and one :class:`Format` line here.
+Adding a format is one module and one :func:`register` line here (or a call to it from anywhere).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from vizcoll.topology.formats import graphml, iblinkinfo, ibnet, ibports, jsonfile, slurm
+from vizcoll.topology.formats.registry import (
+    DEFAULT,
+    REGISTRY,
+    FileFormat,
+    by_extension,
+    describe,
+    extensions,
+    readable,
+    register,
+    unregister,
+    writable,
+)
 from vizcoll.topology.model import Topology
 
-__all__ = ["Format", "REGISTRY", "WRITABLE"]
-
-
-@dataclass(frozen=True)
-class Format:
-    """A file format: its name (``meta["format"]``, ``--format``), what people call it, and its functions."""
-
-    name: str
-    title: str
-    read: Callable[[str, str], Topology] | None = None
-    rules_out: Callable[[list[str]], tuple[int, str] | None] | None = None
-    write: Callable[[Topology], str] | None = None
-    extension: str = ""
+__all__ = ["FileFormat", "REGISTRY", "DEFAULT", "register", "unregister", "readable", "writable", "by_extension",
+           "extensions", "describe"]
 
 
 def _first_char(chars: str, what: str) -> Callable[[list[str]], tuple[int, str] | None]:
@@ -82,18 +83,24 @@ def _read_stanzas(text: str, filename: str) -> Topology:
     return ibnet.read(text, filename, fmt)
 
 
-REGISTRY: dict[str, Format] = {f.name: f for f in (
-    Format("json", "vizcoll JSON or node-link JSON", jsonfile.read, _json_ruled_out, jsonfile.write, ".json"),
-    Format("graphml", "GraphML", graphml.read, _first_char("<", "GraphML (XML)"), graphml.write, ".graphml"),
-    Format("ibnetdiscover", "ibnetdiscover output or ibsim net file",
-           _read_stanzas, _stanzas_ruled_out, lambda topo: ibnet.write(topo, "ibnetdiscover"), ".ibnd"),
-    Format("ibsim", "ibsim net file", write=lambda topo: ibnet.write(topo, "ibsim"), extension=".net"),
-    Format("ibnetdiscover-ports", "ibnetdiscover ports report (-p)", ibports.read, ibports.rules_out),
-    Format("iblinkinfo", "iblinkinfo output", iblinkinfo.read, iblinkinfo.rules_out),
-    Format("slurm", "Slurm topology.conf", slurm.read, slurm.rules_out),
-)}
-"""Every format, in the order :func:`~vizcoll.topology.io.parse` tries them (``ibsim`` is read as
-``ibnetdiscover``: one grammar)."""
-
-WRITABLE = tuple(name for name, f in REGISTRY.items() if f.write is not None)
-"""The formats vizcoll writes (``topo export --format``, the topology page's downloads)."""
+for _format in (  # detection order: a format whose signature line is rarer goes first
+    FileFormat("json", "vizcoll JSON or node-link JSON", jsonfile.read, jsonfile.write, (".json",),
+               help="vizcoll's own JSON (lossless) or a hand-written node-link JSON", rules_out=_json_ruled_out),
+    FileFormat("graphml", "GraphML", graphml.read, graphml.write, (".graphml", ".xml"),
+               help="vizcoll's own GraphML (lossless) or anyone else's (Topology Zoo, networkx, yEd)",
+               rules_out=_first_char("<", "GraphML (XML)")),
+    FileFormat("ibnetdiscover", "ibnetdiscover output or ibsim net file", _read_stanzas,
+               lambda topo: ibnet.write(topo, "ibnetdiscover"), (".ibnd", ".txt"),
+               help="the stanzas ibnetdiscover prints (an ibsim net file reads the same)",
+               rules_out=_stanzas_ruled_out),
+    FileFormat("ibsim", "ibsim net file", writer=lambda topo: ibnet.write(topo, "ibsim"), extensions=(".net",),
+               help="an ibsim net file (read as ibnetdiscover: one grammar)"),
+    FileFormat("ibnetdiscover-ports", "ibnetdiscover ports report (-p)", ibports.read,
+               help="the ports report of ibnetdiscover -p (or -s -p)", rules_out=ibports.rules_out),
+    FileFormat("iblinkinfo", "iblinkinfo output", iblinkinfo.read,
+               help="what iblinkinfo (or iblinkinfo -l) prints", rules_out=iblinkinfo.rules_out),
+    FileFormat("slurm", "Slurm topology.conf", slurm.read,
+               help="Slurm's topology.conf (topology/tree or topology/block)", rules_out=slurm.rules_out),
+):
+    register(_format)
+del _format

@@ -1,5 +1,5 @@
 """The topology page's model: example fabrics, links named by id or label, communicators drawn by hand, the
-broadcast root and its cached timeline."""
+broadcast root and its cached timeline, and what the page says of file formats (read from their registry)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.broadcast import broadcast
+from vizcoll.topology import formats
 from vizcoll.topology.generators import GENERATORS
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
@@ -21,7 +22,8 @@ from vizcoll.ui.models.parts import natural_part, read_part
 from vizcoll.words import plural
 
 __all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "source_digest", "root_of",
-           "clicked_part", "with_part", "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline"]
+           "clicked_part", "with_part", "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline",
+           "upload_hint", "export_options", "export_name"]
 
 PAGE = "topology"
 EXAMPLE_SPECS = {
@@ -117,3 +119,24 @@ def with_part(scenario: Scenario, value) -> Scenario:
     part = read_part(value, scenario, topo)
     part = None if part == natural_part(topo) else part
     return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "part": part})
+
+
+def upload_hint() -> tuple[str, str]:
+    """The topology upload's hint (the formats read, in the order they are tried) and its tooltip (their help)."""
+    read = formats.readable()
+    return ", ".join(fmt.label for fmt in read), "\n".join(map(formats.describe, read))
+
+
+def export_options() -> list[dict]:
+    """The download menu: every format written, with the extension of its file and its help as tooltip."""
+    return [{"label": f"{name} ({_extension(name)})", "value": name, "title": formats.describe(formats.REGISTRY[name])}
+            for name in formats.writable()]
+
+
+def export_name(fmt) -> str | None:
+    """The downloaded file's name in format ``fmt`` (``topology.net``), or None when vizcoll writes no such format."""
+    return "topology" + _extension(fmt) if isinstance(fmt, str) and fmt in formats.writable() else None
+
+
+def _extension(name: str) -> str:
+    return (formats.REGISTRY[name].extensions or (".txt",))[0]

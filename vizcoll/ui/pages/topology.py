@@ -61,10 +61,13 @@ from vizcoll.ui.models.topology import (
     clicked_part,
     comm_edit_options,
     communicator_colours,
+    export_name,
+    export_options,
     link_label,
     root_of,
     source_digest,
     spec_help,
+    upload_hint,
     with_part,
 )
 from vizcoll.ui.routing import page_scenario, register_page
@@ -137,17 +140,18 @@ def _controls(scenario: Scenario) -> html.Div:
         _fabric_section(scenario), _edit_section(), _communicators_section(scenario),
         section("Download",
                 html.Div(className="row", children=[
-                    dcc.Dropdown(id=TOPO_EXPORT_FORMAT, options=list(topo_io.FORMATS), value="json",
+                    dcc.Dropdown(id=TOPO_EXPORT_FORMAT, options=export_options(), value=topo_io.DEFAULT,
                                  clearable=False, className="grow"),
                     download_button("Export topology", TOPO_EXPORT_TOPO)]),
                 image_download(TOPO_PNG), figure_pack(TOPO_PACK)),
     ])
 
 
-def _upload(id_: str, what: str, hint: str) -> dcc.Upload:
+def _upload(id_: str, what: str, hint: str, title: str | None = None) -> dcc.Upload:
     return dcc.Upload(id=id_, className="upload", max_size=MAX_UPLOAD_BYTES,
                       children=html.Div(["Drop or ", html.A(what), html.Br(),
-                                         html.Small(f"{hint} (at most {MAX_UPLOAD_BYTES / 2**20:.0f} MB)")]))
+                                         html.Small(f"{hint} (at most {MAX_UPLOAD_BYTES / 2**20:.0f} MB)",
+                                                    title=title)]))
 
 
 def _fabric_section(scenario: Scenario) -> html.Details:
@@ -159,8 +163,7 @@ def _fabric_section(scenario: Scenario) -> html.Details:
                      placeholder="spec, e.g. torus:4x4x2,hosts=1"),  # Enter presses Generate (assets/keys.js)
         html.Div(id=TOPO_SPEC_HELP, className="info", children=spec_help(name)),
         html.Button("Generate", id=TOPO_GENERATE, n_clicks=0),
-        _upload(TOPO_UPLOAD, "choose a topology file",
-                "ibnetdiscover (-p), iblinkinfo, Slurm topology.conf, ibsim net, GraphML, JSON"),
+        _upload(TOPO_UPLOAD, "choose a topology file", *upload_hint()),
         job_bar(TOPO_UPLOAD_JOB))
 
 
@@ -482,7 +485,7 @@ def fill_selection(tap_node, tap_edge, current_a, mode):
 def export(_clicks, scenario_dict, fmt):
     """Download the topology in the chosen file format (broken links cannot be written in the text formats)."""
     scenario, _ = checked(scenario_dict)
-    if scenario is None or not isinstance(fmt, str) or fmt not in topo_io.FORMATS:
+    name = export_name(fmt)
+    if scenario is None or name is None:
         return no_update
-    ext = {"json": "json", "graphml": "graphml", "ibsim": "net", "ibnetdiscover": "ibnd"}[fmt]
-    return {"content": topo_io.dumps(topology_of(scenario), fmt), "filename": f"topology.{ext}"}
+    return {"content": topo_io.dumps(topology_of(scenario), fmt), "filename": name}
