@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "vizcoll"
@@ -91,3 +92,32 @@ def test_one_event_core():
     heaps = sorted(str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")
                    if simulation(p) and "heapq" in p.read_text() and p != PACKAGE / "sim" / "engine.py")
     assert heaps == [], f"simulations with their own event heap: {heaps}"
+
+
+def spelled(path: Path, names: set[str]) -> list[str]:
+    """The string constants of ``path`` equal to one of ``names`` (docstrings left out: they explain, doctests
+    and usage lines included, and choose nothing)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in names and id(node) not in docstrings]
+
+
+@pytest.mark.parametrize("package", ["trees", "multicast", "topology"])
+def test_a_registered_name_is_spelled_only_in_its_engine_package(package):
+    """Tree kinds, multicast algorithms and file formats are known elsewhere only through their registries
+    (``kinds.names()``, ``ALGORITHMS``, ``formats.REGISTRY``, or entries such as ``FULB.name``): a spelled name
+    would be a second list that a new entry does not join."""
+    from vizcoll.multicast.algorithms import ALGORITHMS
+    from vizcoll.topology import formats
+    from vizcoll.trees import kinds
+
+    names = {"trees": set(kinds.names()), "multicast": set(ALGORITHMS), "topology": set(formats.REGISTRY)}[package]
+    assert len(names) >= 4
+    found = [hit for path in sorted(PACKAGE.rglob("*.py")) if path.relative_to(PACKAGE).parts[0] != package
+             for hit in spelled(path, names)]
+    assert found == []
+    inside = [hit for path in sorted((PACKAGE / package).rglob("*.py")) for hit in spelled(path, names)]
+    assert len(inside) >= len(names)  # the scan finds the names where they are spelled: the registry

@@ -5,7 +5,6 @@ The toy algorithm mirrors CONTRIBUTING.md's walk-through "add a multicast routin
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 
@@ -97,25 +96,3 @@ def test_an_unregistered_algorithm_is_refused_everywhere(capsys):
     with pytest.raises(ValueError, match="registered already"):
         register(MulticastAlgorithm("fulb", "FULB-MC again", toy_tree))
     assert REGISTRY["fulb"].label == "FULB-MC"
-
-
-def _spelled_names(path: Path, names: set[str]) -> list[str]:
-    """Every string constant of ``path`` equal to one of ``names``, with its line."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    return [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names]
-
-
-def test_no_algorithm_name_is_spelled_outside_the_engine():
-    """Outside vizcoll/multicast/ names come from the registry (ALGORITHMS, FULB.name, ...), never a literal.
-
-    Every string constant counts, docstrings included: a docstring or an f-string's text is a longer string
-    and never equals a bare name, so the prose that mentions ``fulb`` is not flagged and needs no exclusion.
-    """
-    names = set(ALGORITHMS)
-    assert len(names) >= 6
-    spelled = [hit for path in sorted(PACKAGE.rglob("*.py")) if path.relative_to(PACKAGE).parts[0] != "multicast"
-               for hit in _spelled_names(path, names)]
-    assert spelled == []
-    # the scan does find names where they are spelled: the registry itself
-    assert len(_spelled_names(PACKAGE / "multicast" / "algorithms.py", names)) == len(names)

@@ -3,7 +3,6 @@ and no consumer spells a kind's name itself."""
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 
@@ -92,30 +91,3 @@ def test_a_taken_name_is_refused():
     with pytest.raises(ValueError, match="registered already"):
         kinds.register(TreeKind(kinds.KARY, "another k-ary", star_tree))
     assert kinds.get(kinds.KARY).label == "k-ary"
-
-
-def docstrings(tree: ast.AST) -> set[int]:
-    """The ids of the module's, classes' and functions' docstring constants."""
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                found.add(id(first.value))
-    return found
-
-
-def test_no_tree_kind_is_spelled_outside_the_trees_package():
-    """Outside vizcoll/trees/ a kind is named by the registry (names(), KARY, ...), never by a string: a spelled
-    name is a copy of the list that a new kind would miss. Docstrings are left out: they are prose and doctests
-    (``forms.choice``'s example, the commands' usage lines) that document the kinds, not choose among them."""
-    names = set(kinds.names())
-    spelled = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if path.is_relative_to(PACKAGE / "trees"):
-            continue
-        tree = ast.parse(path.read_text())
-        skip = docstrings(tree)
-        spelled += [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
-                    if isinstance(node, ast.Constant) and node.value in names and id(node) not in skip]
-    assert spelled == []

@@ -14,17 +14,17 @@ registration order (the order the CLI and the page show them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
-from vizcoll.errors import SpecError
 from vizcoll.multicast.fulb import fulb_tree
 from vizcoll.multicast.minhop import minhop_tree
 from vizcoll.multicast.sssp import SsspGraph, sssp_tree
 from vizcoll.multicast.state import RoutingState, TreeParts
+from vizcoll.registry import Registry
 
 __all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "REGISTRY", "MulticastAlgorithm", "algorithm", "register",
            "unregister", "MINHOP", "MINHOP_NEW", "SSSP", "SSSP_NEW", "FULB", "FULB_GLOBAL"]
@@ -44,51 +44,11 @@ class MulticastAlgorithm:
     description: str = ""
 
 
-REGISTRY: dict[str, MulticastAlgorithm] = {}
+REGISTRY: Registry[MulticastAlgorithm] = Registry("multicast algorithm")
 """Every multicast routing algorithm by name, in registration order."""
+register, unregister, algorithm = REGISTRY.register, REGISTRY.unregister, REGISTRY.lookup
 
-
-def register(algo: MulticastAlgorithm) -> MulticastAlgorithm:
-    """Add ``algo`` to :data:`REGISTRY` (a name taken already is a ValueError); returns it."""
-    if algo.name in REGISTRY:
-        raise ValueError(f"multicast algorithm {algo.name!r} is registered already")
-    REGISTRY[algo.name] = algo
-    return algo
-
-
-def unregister(name: str) -> MulticastAlgorithm:
-    """Remove the algorithm ``name`` from :data:`REGISTRY` (tests undo their registrations); returns it."""
-    return REGISTRY.pop(name)
-
-
-def algorithm(name: str) -> MulticastAlgorithm:
-    """The registered algorithm ``name``; SpecError listing the choices otherwise."""
-    found = REGISTRY.get(name) if isinstance(name, str) else None
-    if found is None:
-        raise SpecError(f"unknown multicast algorithm {name!r}; choose one of {', '.join(REGISTRY)}")
-    return found
-
-
-class _Names(Sequence[str]):
-    """The registered names, read from :data:`REGISTRY` at every use (a tuple would freeze them at import)."""
-
-    def __getitem__(self, index):
-        return tuple(REGISTRY)[index]
-
-    def __len__(self) -> int:
-        return len(REGISTRY)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(tuple(REGISTRY))
-
-    def __contains__(self, name) -> bool:
-        return isinstance(name, str) and name in REGISTRY
-
-    def __repr__(self) -> str:
-        return f"ALGORITHMS{tuple(REGISTRY)!r}"
-
-
-ALGORITHMS: Sequence[str] = _Names()
+ALGORITHMS: Sequence[str] = REGISTRY.names
 """Names accepted by :func:`~vizcoll.multicast.routing.route` (live: a registered algorithm appears at once)."""
 
 

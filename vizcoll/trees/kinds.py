@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from vizcoll.errors import SpecError
+from vizcoll.registry import Registry
 from vizcoll.trees.groups import Nested
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
@@ -54,7 +54,17 @@ class TreeKind:
         return self.title.format(k=k) if self.title else self.label
 
 
-REGISTRY: dict[str, TreeKind] = {kind.name: kind for kind in (
+REGISTRY: Registry[TreeKind] = Registry("tree kind")
+"""Every tree kind by name, in the order the CLI and the page list them."""
+register, unregister, get = REGISTRY.register, REGISTRY.unregister, REGISTRY.lookup
+
+
+def names() -> tuple[str, ...]:
+    """The registered kinds' names, in order."""
+    return tuple(REGISTRY)
+
+
+for _kind in (
     TreeKind(KARY, "k-ary", lambda P, k, groups: kary_tree(P, k), False,
              "the complete k-ary tree, parent (r - 1) // k", "{k}-ary"),
     TreeKind(KNOMIAL, "k-nomial", lambda P, k, groups: knomial_tree(P, k), False,
@@ -63,33 +73,8 @@ REGISTRY: dict[str, TreeKind] = {kind.name: kind for kind in (
              "a k-nomial tree per group, then one over the group leaders (Zhao et al.)", "Zhao {k}-nomial"),
     TreeKind(HIER_KNOMIAL, "hierarchical k-nomial", lambda P, k, groups: hier_knomial_tree(groups, k), True,
              "the minimum-height hierarchical k-nomial tree (Algorithms 2-4)", "hierarchical {k}-nomial"),
-)}
-"""Every tree kind by name, in the order the CLI and the page list them."""
-
-
-def register(kind: TreeKind) -> TreeKind:
-    """Add ``kind`` to :data:`REGISTRY` (ValueError when its name is taken); returns it."""
-    if kind.name in REGISTRY:
-        raise ValueError(f"tree kind {kind.name!r} is registered already")
-    REGISTRY[kind.name] = kind
-    return kind
-
-
-def unregister(name: str) -> None:
-    """Remove the kind ``name`` (a test's toy kind) from :data:`REGISTRY`."""
-    REGISTRY.pop(name, None)
-
-
-def names() -> tuple[str, ...]:
-    """The registered kinds' names, in order."""
-    return tuple(REGISTRY)
-
-
-def get(name: str) -> TreeKind:
-    """The kind ``name``; SpecError listing the kinds when there is none."""
-    if not isinstance(name, str) or name not in REGISTRY:
-        raise SpecError(f"unknown tree kind {str(name)[:40]!r}; choose one of {', '.join(REGISTRY)}")
-    return REGISTRY[name]
+):
+    register(_kind)
 
 
 class _View(Mapping):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from vizcoll.registry import Registry
 from vizcoll.topology.model import Topology
 
 __all__ = ["FileFormat", "REGISTRY", "DEFAULT", "register", "unregister", "readable", "writable", "by_extension",
@@ -54,33 +55,21 @@ class FileFormat:
         return None if self.sniff(text) else (0, "the content does not fit")
 
 
-REGISTRY: dict[str, FileFormat] = {}
+REGISTRY: Registry[FileFormat] = Registry("format")
 """Every format by name, in the order :func:`vizcoll.topology.io.detect` tries them."""
+unregister = REGISTRY.unregister
 
 DEFAULT = "json"
 """The format written when nothing names one (stdout of ``topo export``, the download menu's first choice)."""
 
 
 def register(fmt: FileFormat, before: str | None = None) -> FileFormat:
-    """Add ``fmt`` last in detection order, or just before the format named ``before``; returns it."""
-    if fmt.name in REGISTRY:
-        raise ValueError(f"the format {fmt.name!r} is registered already")
+    """Add ``fmt`` last in detection order, or just before the format named ``before``; returns it (a name or an
+    extension taken already is a ValueError)."""
     taken = set(fmt.extensions) & set(extensions())
-    if taken:
+    if taken and fmt.name not in REGISTRY:
         raise ValueError(f"format {fmt.name!r}: the extensions {sorted(taken)} belong to other formats")
-    if before is not None and before not in REGISTRY:
-        raise ValueError(f"no format {before!r} to register {fmt.name!r} before")
-    items = list(REGISTRY.items())
-    at = len(items) if before is None else list(REGISTRY).index(before)
-    items.insert(at, (fmt.name, fmt))
-    REGISTRY.clear()
-    REGISTRY.update(items)
-    return fmt
-
-
-def unregister(name: str) -> FileFormat:
-    """Take the format ``name`` out of the registry (a test's toy format); returns it."""
-    return REGISTRY.pop(name)
+    return REGISTRY.register(fmt, before)
 
 
 def readable() -> tuple[FileFormat, ...]:
