@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["Runner", "Task", "in_process"]
+__all__ = ["Runner", "Task", "in_process", "computed"]
 
 Task = tuple[Callable[..., Any], tuple]
 Runner = Callable[[Sequence[Task]], Iterable]
@@ -28,4 +28,10 @@ Runner = Callable[[Sequence[Task]], Iterable]
 
 def in_process(tasks: Sequence[Task]) -> Iterator:
     """The results of ``tasks`` in their order, each computed here when the caller asks for it."""
-    return (function(*args) for function, args in tasks)
+    return (computed(task) for task in tasks)
+
+
+def computed(task: Task):
+    """The result of one task."""
+    function, args = task
+    return function(*args)

@@ -88,8 +88,9 @@ def test_treft_replay_plays_steps_and_corrects_an_injected_error(page):
     page.duo.wait_for_contains_text("#ft-treft-summary", "VP.A", timeout=30)
     page.duo.wait_for_contains_text("#ft-treft-summary", "r2: bit", timeout=30)
     page.duo.wait_for_contains_text("#ft-treft-summary", "corrected", timeout=10)
-    # step to the injection: the lanes show the ERROR cell, then to the vote's correction
-    until(lambda: _forward_until(page, "ft-treft-player", "flips bit"), 90, poll=0.4)
+    # jump to the injection (a key moment): the lanes show the ERROR cell; then step to the vote's correction
+    scroll_to(page, "#ft-treft-player-next-key")
+    until(lambda: _forward_until(page, "ft-treft-player", "flips bit", "next-key"), 30, poll=0.4)
     until(lambda: any(t.startswith("ERROR in") for t in cell_texts(page)), 10)
     until(lambda: _forward_until(page, "ft-treft-player", "2-of-3 vote overwrites"), 150, poll=0.4)
     # step on until r2's data cell (not only the legend) says corrected: every live variable has been voted on
@@ -106,10 +107,10 @@ def cell_texts(page) -> list[str]:
         "return g && g.layout ? (g.layout.annotations || []).map(a => a.text || '') : [];")
 
 
-def _forward_until(page, prefix: str, text: str) -> bool:
+def _forward_until(page, prefix: str, text: str, button: str = "forward") -> bool:
     if text in page.duo.find_element(f"#{prefix}-caption").text:
         return True
-    page.click(f"#{prefix}-forward")
+    page.click(f"#{prefix}-{button}")
     return False
 
 

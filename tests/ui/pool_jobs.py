@@ -13,9 +13,12 @@ from contextlib import suppress
 import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 
+from vizcoll.barrier.algorithms import ALGOS
+from vizcoll.barrier.benchmark import sweep
+from vizcoll.ui.cache import job_runner
 from vizcoll.ui.celery_pool import CeleryJobPool
 from vizcoll.ui.fairqueue import SECONDS
-from vizcoll.ui.jobs import make_celery
+from vizcoll.ui.jobs import make_celery, parallel_tasks
 
 URL_ENV = "VIZCOLL_TEST_REDIS_URL"
 
@@ -35,6 +38,32 @@ def stubborn(seconds: float):
     while time.time() < end:
         with suppress(SoftTimeLimitExceeded):
             time.sleep(0.1)
+
+
+POOL = None
+"""The pool of a test's job that runs tasks in parallel (:func:`parallel_pids`, :func:`small_sweep`): set by the
+test before it submits the job, so that the job's process, a fork of the test's, has it."""
+
+
+def pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def parallel_pids(tasks: int, seconds: float) -> dict:
+    """A job whose tasks report the process that ran them, computed with the workers its pool lends it."""
+    with parallel_tasks(POOL) as processes:
+        pids = list(job_runner()([(pid_after, (seconds,)) for _ in range(tasks)]))
+    return {"processes": processes, "pids": sorted(set(pids))}
+
+
+def small_sweep(run=None) -> dict:
+    """A job running a small barrier sweep (the engine's) with the workers its pool lends it; with ``run``, the
+    same sweep in the test's process."""
+    if run is not None:
+        return sweep([4, 8], [0.0, 0.3], ALGOS, 2, 4, run=run)
+    with parallel_tasks(POOL):
+        return sweep([4, 8], [0.0, 0.3], ALGOS, 2, 4, run=job_runner())
 
 
 def result(pool, key: str, ticket: str, timeout: float = 60):

@@ -642,7 +642,7 @@ def test_the_background_jobs_report_their_progress(quick_sweep_once):
     seen = []
     key, *_ = page.compute_sweep(seen.append, {"mode": model.QUICK_MODE, "neighbors": 8}, None, None)
     cells = len(model.QUICK["sizes"]) * len(model.QUICK["rates"])
-    assert seen[0] == (0, 1, "The quick sweep…")
+    assert seen[0] == (0, 1, "The quick sweep on 1 process…")  # outside a job: one process
     assert seen[1:] == [(i, cells, f"The quick sweep: {i} of {cells} grids run…") for i in range(1, cells + 1)]
     seen.clear()
     s = scenario()

@@ -121,3 +121,4 @@ def test_a_job_over_the_time_limit_ends_with_a_message_soft_or_hard(pool):
 
 def _limits() -> dict:
     return {"memory_mb": LIMITS["memory_mb"], "seconds": LIMITS["seconds"]}
+

@@ -11,8 +11,11 @@ import psutil
 import pytest
 from dash.background_callback.managers.diskcache_manager import _make_job_fn
 from dash.exceptions import BackgroundCallbackError
+from dash.testing.wait import until
 
+from tests.ui import pool_jobs
 from tests.ui.pool_jobs import greedy, nap, result
+from vizcoll.tasks import in_process
 from vizcoll.ui import fairqueue
 from vizcoll.ui import pool as pool_module
 from vizcoll.ui.fairqueue import BUSY, limit_message
@@ -200,3 +203,30 @@ def test_a_job_whose_worker_is_gone_is_forgotten(make_pool):
     pool.dispatch()
     assert "orphan" not in pool._state()["jobs"]
     assert pool.get_result("orphan", "t-orphan")["background_callback_error"]["msg"] == limit_message("lost")
+
+
+def test_a_sweep_job_borrows_the_idle_workers_and_they_count_as_busy(make_pool):
+    pool = pool_jobs.POOL = make_pool(workers=2)
+    ticket = submit(pool, "sweep", pool_jobs.parallel_pids, 6, 0.5)
+    until(lambda: pool._state()["jobs"].get("sweep", {}).get("lent") == 1, 20)
+    waiting = submit(pool, "next", nap, 0.1, "after", visitor="v2")  # both workers are the sweep's
+    assert pool._state()["jobs"]["next"]["state"] == "waiting"
+    answer = result(pool, "sweep", ticket)
+    assert answer["processes"] == 2 and len(answer["pids"]) == 2  # two processes computed the tasks
+    assert result(pool, "next", waiting) == "after"
+
+
+def test_a_busy_pool_lends_nothing_and_the_sweep_runs_in_its_one_process(make_pool):
+    pool = pool_jobs.POOL = make_pool(workers=2)
+    other = submit(pool, "busy", nap, 3, "busy", visitor="v2")
+    ticket = submit(pool, "sweep", pool_jobs.parallel_pids, 3, 0.1)
+    answer = result(pool, "sweep", ticket)
+    assert answer["processes"] == 1 and len(answer["pids"]) == 1
+    assert result(pool, "busy", other) == "busy"
+
+
+def test_a_sweep_on_lent_workers_gives_the_same_result_as_one_process(make_pool):
+    pool = pool_jobs.POOL = make_pool(workers=2)
+    alone = pool_jobs.small_sweep(run=in_process)
+    lent = result(pool, "sweep", submit(pool, "sweep", pool_jobs.small_sweep), timeout=120)
+    assert lent == alone and len(alone["rows"]) == 4

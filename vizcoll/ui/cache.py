@@ -42,9 +42,10 @@ from flask import Flask, has_app_context
 from flask_caching import Cache
 
 from vizcoll import uploads
+from vizcoll.tasks import Runner, in_process
 
 __all__ = ["cache", "init_cache", "cache_config", "cached", "cached_figures", "cache_key", "peek", "is_cached",
-           "reporting", "job_progress", "SharedStore", "timelines"]
+           "reporting", "job_progress", "running_tasks", "job_runner", "SharedStore", "timelines"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -52,6 +53,7 @@ R = TypeVar("R")
 cache = Cache()
 _server: Flask | None = None  # the app whose cache a call outside a request (a background job) uses
 _PROGRESS: ContextVar[Callable[[int, int], None] | None] = ContextVar("job_progress", default=None)
+_RUNNER: ContextVar[Runner] = ContextVar("job_runner", default=in_process)
 FABRIC_KEY = "vizcoll.uploads:"
 FABRIC_TIMEOUT = 7 * 24 * 3600
 """How long an uploaded fabric stays in the shared cache after it was last put there (a week: a class's share
@@ -229,6 +231,22 @@ def reporting(progress: Callable[[int, int], None] | None) -> Iterator[None]:
 def job_progress() -> Callable[[int, int], None] | None:
     """The running job's ``progress(done, total)`` (see :func:`reporting`), or None."""
     return _PROGRESS.get()
+
+
+@contextmanager
+def running_tasks(run: Runner) -> Iterator[None]:
+    """Within the block, :func:`job_runner` is ``run``: a background job's way to compute a sweep's tasks
+    (:mod:`vizcoll.tasks`) reaches the engine inside a ``@cached`` call, as :func:`reporting` does its progress."""
+    token = _RUNNER.set(run)
+    try:
+        yield
+    finally:
+        _RUNNER.reset(token)
+
+
+def job_runner() -> Runner:
+    """The running job's :data:`~vizcoll.tasks.Runner` (see :func:`running_tasks`); else one by one, here."""
+    return _RUNNER.get()
 
 
 timelines = SharedStore("vizcoll.timelines:", TIMELINE_TIMEOUT)

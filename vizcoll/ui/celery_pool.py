@@ -9,6 +9,9 @@ the pool on one host (:mod:`vizcoll.ui.pool`).
   the worker, is to mark itself running, which is what moves the queue's "N jobs ahead of yours".
 - A dropped job (its visitor asked for something else, or every holder cancelled) is revoked: a waiting one never
   starts, a running one is terminated (as Dash's own Celery manager cancels).
+- A sweep's tasks run in its job's worker process, one after the other: a Celery worker's processes are daemons,
+  which cannot fork a pool, and sending the tasks to the other workers would need pickled messages (functions and
+  their arguments), which Celery refuses to accept in a worker running as root.
 - Limits: the job's memory may grow by at most ``VIZCOLL_JOB_MEMORY_MB`` (``RLIMIT_DATA`` in the worker's process
   for the job's duration, as on one host) and it may run ``VIZCOLL_JOB_SECONDS`` (Celery's soft time limit raises
   in the job; its hard limit, :data:`~vizcoll.ui.fairqueue.GRACE_S` later, ends the worker's process, which Celery

@@ -31,16 +31,18 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from dash import Input, Output, no_update
 
-from vizcoll.ui.cache import cache_config
+from vizcoll.ui.cache import cache_config, running_tasks
 from vizcoll.ui.fairqueue import GRACE_S, SECONDS
 from vizcoll.ui.pool import JobPool, JobsCache
 
-__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "make_celery", "background", "JobProgress", "order"]
+__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "make_celery", "background", "JobProgress", "order",
+           "parallel_tasks"]
 
 REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
 JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
@@ -101,6 +103,23 @@ def background(prefix: str, buttons: tuple[str, ...] = ()) -> dict:
             "progress": [Output(f"{prefix}-progress", "value"), Output(f"{prefix}-progress", "max"),
                          Output(f"{prefix}-progress-text", "children")],
             "progress_default": [0, 1, ""], "cancel": [Input(f"{prefix}-cancel", "n_clicks")]}
+
+
+@contextmanager
+def parallel_tasks(pool=None, most: int | None = None) -> Iterator[int]:
+    """In a background job: within the block, a sweep's tasks (:mod:`vizcoll.tasks`, reaching the engine through
+    :func:`vizcoll.ui.cache.job_runner`) are computed in parallel where the pool has workers to spare, the results
+    in the tasks' order, so the same as one process's: the job's process and up to ``most`` - 1 idle workers of
+    the pool on this host lent to it (default ``most``: the CPU count; :meth:`vizcoll.ui.pool.JobPool.parallel`).
+    Yields the number of processes: 1 outside a job, with no idle worker, or on Celery (see
+    :mod:`vizcoll.ui.celery_pool`). ``pool``: the job's pool (default the app's)."""
+    parallel = getattr(pool or manager(), "parallel", None)
+    most = min(most or os.cpu_count() or 1, os.cpu_count() or 1)
+    if parallel is None or most < 2:
+        yield 1
+        return
+    with parallel(most) as (processes, run), running_tasks(run):
+        yield processes
 
 
 def order(needed: bool, job_now, **extra):

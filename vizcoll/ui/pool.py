@@ -21,11 +21,14 @@ head of the queue and a slot is free, and ends those past the time limit.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import resource
 import signal
 import threading
 import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
 from functools import wraps
 
@@ -33,6 +36,7 @@ import diskcache
 import psutil
 from dash import DiskcacheManager
 
+from vizcoll.tasks import Runner, computed, in_process
 from vizcoll.ui.fairqueue import (
     GRACE_S,
     KEEP_S,
@@ -71,9 +75,16 @@ def _kill(pid: int | None) -> None:
         process.kill()
 
 
+_JOB_KEY: str | None = None
+"""In a job's process, the job's key (Dash's first argument to the job): :meth:`JobPool.parallel` finds the
+job's entry by it."""
+
+
 def _limited(job_fn, memory_mb: int, seconds: int):
     """``job_fn`` run under the pool's limits (in the job's process)."""
     def run(*args):
+        global _JOB_KEY
+        _JOB_KEY = args[0]
         def alarm(_signum, _frame):
             raise JobTimeLimit(f"over {seconds} s")
         signal.signal(signal.SIGALRM, alarm)
@@ -159,6 +170,11 @@ class LowPriorityJobs(DiskcacheManager):
         return pid
 
 
+def _busy(state: dict) -> int:
+    """Workers in use: the running jobs and the workers lent to them (:meth:`JobPool.parallel`)."""
+    return sum(1 + entry.get("lent", 0) for entry in state["jobs"].values() if entry["state"] == "running")
+
+
 class JobPool(FairQueue, LowPriorityJobs):
     """Dash's diskcache manager with a bounded, fair queue in front of its job processes (see the module)."""
 
@@ -193,7 +209,7 @@ class JobPool(FairQueue, LowPriorityJobs):
     def _next_jobs(self, state: dict) -> list[tuple[str, tuple]]:
         """The jobs of this process to start now, marked running (in the pool's transaction, which
         :meth:`submit` also needs to add one: the two never interleave)."""
-        running = sum(entry["state"] == "running" for entry in state["jobs"].values())
+        running = _busy(state)
         starting = []
         while running < self.workers and state["queue"]:
             key = state["queue"][0]
@@ -211,6 +227,35 @@ class JobPool(FairQueue, LowPriorityJobs):
         for key in set(self._pending) - mine:
             del self._pending[key]  # dropped, by this worker or another
         return starting
+
+    @contextmanager
+    def parallel(self, most: int) -> Iterator[tuple[int, Runner]]:
+        """In a job's process: ``(processes, runner)``, a :data:`~vizcoll.tasks.Runner` that computes a sweep's tasks
+        in the job's process and in up to ``most - 1`` idle workers lent to the job (forked from it, counted as busy
+        until the block ends, so that no other job starts on them), the results in the tasks' order; with no idle
+        worker, or outside a job, ``(1, in_process)``."""
+        with self._lent(most - 1) as lent:
+            if not lent:
+                yield 1, in_process
+                return
+            with ProcessPoolExecutor(lent + 1, mp_context=multiprocessing.get_context("fork")) as executor:
+                yield lent + 1, lambda tasks: executor.map(computed, tasks)
+
+    @contextmanager
+    def _lent(self, most: int):
+        """Up to ``most`` idle workers lent to this process's job until the block ends; yields how many."""
+        with self._changing() as state:
+            entry = state["jobs"].get(_JOB_KEY) if _JOB_KEY is not None else None
+            lent = max(0, min(most, self.workers - _busy(state))) if entry is not None else 0
+            if entry is not None:
+                entry["lent"] = lent
+        try:
+            yield lent
+        finally:
+            if lent:
+                with self._changing() as state:
+                    if _JOB_KEY in state["jobs"]:
+                        state["jobs"][_JOB_KEY]["lent"] = 0
 
     # ------------------------------------------------------------ the state, the results, the jobs
     def _state(self) -> dict:

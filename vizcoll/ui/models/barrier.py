@@ -56,7 +56,7 @@ from vizcoll.schedule.recorded import hop_schedule
 from vizcoll.topology.generators import parse_spec
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui import calls
-from vizcoll.ui.cache import cached, job_progress, peek, reporting
+from vizcoll.ui.cache import cached, job_progress, job_runner, peek, reporting
 from vizcoll.ui.calls import fabric_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number, whole
 from vizcoll.ui.limits import (
@@ -380,7 +380,8 @@ def run_of(scenario: Scenario, plan: dict) -> dict:
 def sweep_of(mode: str, neighbors: int) -> dict:
     """Run time of every algorithm over grid sizes and break rates (the quick or the full sweep)."""
     spec = FULL if mode == FULL_MODE else QUICK
-    return sweep(spec["sizes"], spec["rates"], ALGOS, spec["seeds"], neighbors, progress=job_progress())
+    return sweep(spec["sizes"], spec["rates"], ALGOS, spec["seeds"], neighbors, progress=job_progress(),
+                 run=job_runner())
 
 
 def run_sweep(mode: str, neighbors: int, progress=None) -> dict:

@@ -20,7 +20,7 @@ from vizcoll.erasure.codes import FAMILIES, check_parameters, parse_placement
 from vizcoll.erasure.compare import compare, measure
 from vizcoll.erasure.metrics import TRAFFIC
 from vizcoll.errors import VizcollError
-from vizcoll.ui.cache import cached, job_progress, peek, reporting
+from vizcoll.ui.cache import cached, job_progress, job_runner, peek, reporting
 from vizcoll.ui.forms import choice, number, text
 
 __all__ = ["PAGE", "DEFAULTS", "TRAFFIC_LABELS", "EMPTY_VIEW", "read_params", "stored_params", "stored_view",
@@ -103,7 +103,8 @@ def built_code(params: dict) -> dict | None:
 @cached
 def _compare_result(n: int, k: int, dcs: int, seed: int, traffic: str, d: int | None) -> dict:
     return compare(n, k, dcs, seed=seed, traffic=traffic, d=d, budget=PAGE_BUDGET,
-                   tolerance_budget=PAGE_TOLERANCE_BUDGET, max_schemes=PAGE_SCHEMES, progress=job_progress())
+                   tolerance_budget=PAGE_TOLERANCE_BUDGET, max_schemes=PAGE_SCHEMES, progress=job_progress(),
+                   run=job_runner())
 
 
 def compare_result(params: dict, progress=None) -> dict:

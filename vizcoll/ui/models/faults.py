@@ -28,7 +28,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.schedule import dumps, static_reduction
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import WORKFLOWS, simulate_treft
-from vizcoll.ui.cache import cached
+from vizcoll.ui.cache import cached, job_runner
 from vizcoll.ui.calls import page_params, topology_of
 from vizcoll.ui.figures.faults import VARIANT_NAMES
 from vizcoll.ui.forms import choice, number, text, whole
@@ -89,10 +89,12 @@ def overhead_of(variant: str, program: str) -> float:
 
 def overheads(progress=None) -> dict[str, dict[str, float]]:
     """Overhead % of every workflow × class under TREFT, E1, E2 (no fault): :data:`OVERHEAD_RUNS`, each run
-    cached; ``progress(done, total)`` after every run."""
+    cached, as tasks of the running job's runner (:func:`~vizcoll.ui.cache.job_runner`: in parallel in a job that
+    has workers); ``progress(done, total)`` after every run."""
     out: dict[str, dict[str, float]] = {}
-    for done, (variant, program) in enumerate(OVERHEAD_RUNS, start=1):
-        out.setdefault(variant, {})[program] = overhead_of(variant, program)
+    values = job_runner()([(overhead_of, run) for run in OVERHEAD_RUNS])
+    for done, ((variant, program), value) in enumerate(zip(OVERHEAD_RUNS, values, strict=True), start=1):
+        out.setdefault(variant, {})[program] = value
         if progress is not None:
             progress(done, len(OVERHEAD_RUNS))
     return out

@@ -38,15 +38,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import (
-    SCENARIO,
-    changed,
-    checked,
-    store_output,
-    tapped_link,
-    topology_of,
-    user_action,
-)
+from vizcoll.ui.calls import SCENARIO, changed, checked, store_output, tapped_link, topology_of, user_action
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -470,8 +462,8 @@ def render_uq(key):
 
 
 def compute_sweep(set_progress, key, size, rate):
-    """(A background job.) The sweep (cached) for the grid's neighborhood, cell by cell; the view's store gets
-    its key; the chart choices keep their value when still offered."""
+    """(A background job.) The sweep (cached; on the pool's idle workers too) for the grid's neighborhood, cell by
+    cell; the view's store gets its key; the chart choices keep their value when still offered."""
     try:
         mode, neighbors = model.read_sweep_key(key)
     except VizcollError as exc:
@@ -481,8 +473,9 @@ def compute_sweep(set_progress, key, size, rate):
     def progress(done: int, total: int) -> None:
         set_progress((done, total, f"The {what} sweep: {done} of {total} grids run…"))
 
-    set_progress((0, 1, f"The {what} sweep…"))
-    result = model.run_sweep(mode, neighbors, progress=progress)
+    with jobs.parallel_tasks() as processes:
+        set_progress((0, 1, f"The {what} sweep on {processes} process{'es' * (processes > 1)}…"))
+        result = model.run_sweep(mode, neighbors, progress=progress)
     return {"mode": mode, "neighbors": neighbors}, *views.sweep_controls(result, size, rate)
 
 

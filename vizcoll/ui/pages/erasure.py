@@ -257,6 +257,7 @@ def render_compare(set_progress, params):
         what = FAMILY_NAMES[families[done]] if done < len(families) else "FMEL at the other codes' D"
         set_progress((done, total, f"Comparing: {what} ({done + 1} of {total})…"))
 
-    out = compare_result(params, progress=progress)
+    with jobs.parallel_tasks():
+        out = compare_result(params, progress=progress)
     paper = paper_rows(params["n"], params["k"], params["dcs"])
     return compare_figure(out["codes"], paper, params["code"], params["traffic"]), compare_table(out)

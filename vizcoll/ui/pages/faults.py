@@ -326,4 +326,5 @@ def render_overhead(set_progress, _):
         set_progress((done, total, f"TREFT overhead: {done} of {total} runs"))
 
     set_progress((0, 1, "TREFT overhead…"))
-    return overhead_chart(overheads(progress=progress))
+    with jobs.parallel_tasks():
+        return overhead_chart(overheads(progress=progress))
