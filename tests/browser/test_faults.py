@@ -92,6 +92,7 @@ def test_treft_replay_plays_steps_and_corrects_an_injected_error(page):
     scroll_to(page, "#ft-treft-player-next-key")
     until(lambda: _forward_until(page, "ft-treft-player", "flips bit", "next-key"), 30, poll=0.4)
     until(lambda: any(t.startswith("ERROR in") for t in cell_texts(page)), 10)
+    until(lambda: _forward_until(page, "ft-treft-player", "2-of-3 vote", "next-key"), 30, poll=0.4)  # the vote
     until(lambda: _forward_until(page, "ft-treft-player", "2-of-3 vote overwrites"), 150, poll=0.4)
     # step on until r2's data cell (not only the legend) says corrected: every live variable has been voted on
     until(lambda: "corrected" in cell_texts(page) or page.click("#ft-treft-player-forward"), 90, poll=0.4)
