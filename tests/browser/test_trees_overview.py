@@ -40,7 +40,7 @@ def open_scenario(page, scenario: Scenario) -> None:
 def forward_lights_the_overview(page, graph: str = "trees-mapped") -> None:
     """The player's forward button lights the overview ``graph``: the blocks of the leaves sending their values
     (step 1), then the bundles their packets cross, hop after hop (steps 2 and 3: other bundles)."""
-    until(lambda: lit(page, "overview-messages", graph) == [], 30, msg="the overview has no animation layer")
+    until(lambda: lit(page, "overview-messages", graph) == [], 60, msg="the overview has no animation layer")
     page.click("#trees-player-forward")
     page.duo.wait_for_contains_text("#trees-player-position", "step 1 of", timeout=10)
     until(lambda: len(lit(page, "overview-nodes", graph)) > 0, 10, msg="the first step lights no block")
