@@ -94,6 +94,8 @@ def test_trees_page_compares_trees_and_plays_the_aggregation(page):
     until(lambda: "k* = 41 (F* = 1.142 μs)" in trace_names(page, "trees-fk"), 20)
     assert any(name.startswith("|F(k) − F*| ≤ ε = 0.1 μs") for name in trace_names(page, "trees-fk"))
     assert row_of(page, "trees-selection", "no type II available")
+    assert text(page, "#trees-t2-info") == ""  # below the fold: drawn once on the screen (assets/lazy.js)
+    scroll_to(page, "#trees-t2-info")
     page.duo.wait_for_contains_text("#trees-t2-info", "needs 5 switches")
     page.duo.wait_for_contains_text("#trees-t2-physical", "Physical tree T: 13 switches hold an entry")
     page.duo.wait_for_contains_text("#trees-t2-mincost", "Min-cost tree A (degree ≤ 4): 5 switches")
@@ -181,6 +183,8 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
     page.screenshot("trees-broken.png")
 
     # a click on the broken link of the drawing repairs it for every page; one on h5's cable breaks that
+    scroll_to(page, "#trees-t2-info")  # the type II views, drawn once on the screen, move the canvas below them
+    until(lambda: text(page, "#trees-t2-info") != "", 20)
     page.canvas = "trees-canvas"
     page.wait_for_cy()
     page.click_element("edge[link = 32]")

@@ -115,7 +115,7 @@ TREES_PRESET, TREES_USE_PRESET, TREES_PRESETS = "trees-preset", "trees-use-prese
 TREES_GOAL, TREES_GOAL_FILE, TREES_GOAL_MESSAGE = "trees-goal", "trees-goal-file", "trees-goal-message"
 TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
 TREES_BUILD, TREES_REBUILD, TREES_HEAVY, TREES_JOB = "trees-build", "trees-rebuild", "trees-heavy", "trees-views"
-TREES_PACK = "trees-pack"
+TREES_PACK, TREES_T2_SEEN = "trees-pack", "trees-t2-seen"
 TREES_PART = "trees-part"  # which part of the fabric the trees are drawn on (a large fabric: overview or one pod)
 PARAM_CONTROLS = {"comm": TREES_COMM, "kind": TREES_KIND, "k": TREES_K, "degree": TREES_DEGREE,
                   "routes": TREES_ROUTES, "l": TREES_L, "delta": TREES_DELTA, "theta": TREES_THETA,
@@ -230,8 +230,9 @@ def _main(v: dict) -> html.Div:
                 html.H3("Type I or type II? (Table 3, eq. 7–9)"),
                 html.Div(id=TREES_SELECTION),
                 html.Div(id=TREES_FK_INFO, className="info")])]),
-        html.Div(id=TREES_T2_INFO, className="panel"),
-        html.Div(className="pair", children=[graph(TREES_T2_PHYSICAL, FIGURES), graph(TREES_T2_MINCOST, FIGURES)]),
+        html.Div(id=TREES_T2_INFO, className="panel"), dcc.Store(id=TREES_T2_SEEN, data=False),
+        html.Div(className="pair", children=[graph(TREES_T2_PHYSICAL, FIGURES), graph(TREES_T2_MINCOST, FIGURES)],
+                 **{"data-seen": TREES_T2_SEEN}),  # drawn once on the screen (assets/lazy.js)
         html.Div(className="panel player-panel", children=[
             html.H3("Aggregation: partial results up the tree, the result broadcast down"),
             field("animate", dcc.RadioItems(id=TREES_ANIM_TREE, value=v["anim"], inline=True, options=[
@@ -281,7 +282,7 @@ def register(app: Dash) -> None:
     app.callback(*VIEWS[1:4], plan, scenario)(render_type_one)
     app.callback(Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children"),
                  plan)(render_width)
-    app.callback(*VIEWS[4:7], plan, scenario)(render_type_two)
+    app.callback(*VIEWS[4:7], plan, Input(TREES_T2_SEEN, "data"), scenario)(render_type_two)
     app.callback(*ANIMATION, plan, scenario)(animate)
     app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
                  Input(TREES_HEAVY, "data"), scenario, prevent_initial_call=True, interval=JOB_POLL_MS,
@@ -409,7 +410,11 @@ def render_width(plan):
     return fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"]), selection_view(plan), fk_info(plan)
 
 
-def render_type_two(plan, data):
+def render_type_two(plan, seen, data):
+    """The type II views, once they come on the screen (they are below the fold, and a large fabric's two
+    overviews take the browser half a second to draw: after the first answers, not before them)."""
+    if seen is not True:
+        return (no_update,) * 3
     plan, job = _pending(plan)
     if job:
         return _computing(300), _computing(300), ""

@@ -1,0 +1,57 @@
+// vizcoll: plotly.js loaded with the page, and each figure drawn once when it first shows.
+//
+// - dcc.Graph loads plotly.js when the first figure mounts, and its half a second of start-up then delays every
+//   figure (the browser's main thread, issue 23). It takes window.Plotly when there is one, and waits for it
+//   when that is a promise (Promise.resolve): so the script is asked for here, as the page starts, and its
+//   start-up overlaps the page's first requests instead.
+// - dcc.Graph watches its box with a ResizeObserver, which reports every box once when it starts watching, and
+//   answers each report with Plotly.Plots.resize. Plotly then redraws the whole figure even when its size did not
+//   change (it relayouts with autosize): every figure was drawn twice on load, about 0.3 s on the trees page of a
+//   1,570-node fabric. Here a resize to the size the figure already has returns at once; a real change of size
+//   (the window, a panel) redraws as before.
+(function () {
+    function sameSize(gd) {  // within a pixel, as Plotly's own autosize tells a change
+        const full = gd && gd._fullLayout;
+        if (!full) {
+            return false;
+        }
+        const box = window.getComputedStyle(gd);
+        return Math.abs(full.width - parseFloat(box.width)) <= 1 && Math.abs(full.height - parseFloat(box.height)) <= 1;
+    }
+    function patch(plotly) {
+        if (!plotly || !plotly.Plots || plotly.Plots.__vizcollResize) {
+            return;
+        }
+        const resize = plotly.Plots.resize;
+        plotly.Plots.resize = function (gd) {
+            const el = typeof gd === 'string' ? document.getElementById(gd) : gd;
+            return sameSize(el) ? Promise.resolve(el) : resize.apply(this, arguments);
+        };
+        plotly.Plots.__vizcollResize = true;
+    }
+    let plotly = window.Plotly;
+    Object.defineProperty(window, 'Plotly', {
+        configurable: true,
+        get() { return plotly; },
+        set(value) { plotly = value; patch(value); },
+    });
+    patch(plotly);
+
+    // the URL dash-renderer gives dcc.Graph (the page's _dash-config)
+    const element = document.getElementById('_dash-config');
+    const config = element ? JSON.parse(element.textContent) : null;
+    if (plotly || !config) {
+        return;
+    }
+    const url = config.serve_locally
+        ? config.requests_pathname_prefix + '_dash-component-suites/plotly/package_data/plotly.min.js'
+        : config.plotlyjs_url;
+    plotly = new Promise((resolve, reject) => {
+        const script = document.createElement('script');
+        script.src = url;
+        script.async = true;
+        script.onload = () => resolve();
+        script.onerror = error => { plotly = undefined; reject(error); };
+        document.head.appendChild(script);
+    });
+})();

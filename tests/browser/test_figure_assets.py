@@ -1,0 +1,53 @@
+"""assets/figures.js and assets/lazy.js: plotly.js asked for once as the page starts, a figure drawn once when
+it shows (and again when its size really changes), views below the fold drawn once they come on the screen."""
+
+from __future__ import annotations
+
+from dash.testing.wait import until
+
+# the logical tree's figure: its plotly_afterplot events counted from now on
+COUNT_DRAWS = """
+const gd = document.querySelector('#trees-logical .js-plotly-plot');
+window.__draws = 0;
+gd.on('plotly_afterplot', () => { window.__draws += 1; });
+"""
+SAME_SIZE = """
+const gd = document.querySelector('#trees-logical .js-plotly-plot');
+window.__draws = 0;
+return Plotly.Plots.resize(gd).then(() => window.__draws);
+"""
+NARROWER = """
+const gd = document.querySelector('#trees-logical .js-plotly-plot');
+gd.parentElement.style.flex = '0 0 320px';
+return Plotly.Plots.resize(gd).then(() => [window.__draws, gd._fullLayout.width]);
+"""
+
+
+def test_plotly_loads_once_and_a_figure_is_not_drawn_again_at_the_same_size(page):
+    page.open("/trees", counts=None)
+    until(lambda: page.driver.execute_script(
+        "const g = document.querySelector('#trees-logical .js-plotly-plot'); return !!(g && g.data && g.data.length)"),
+        30)
+    scripts = page.driver.execute_script(
+        "return [...document.querySelectorAll('script[src]')].map(s => s.src).filter(s => s.includes('plotly'));")
+    assert len(scripts) == 1 and scripts[0].endswith("/plotly/package_data/plotly.min.js")
+    page.driver.execute_script(COUNT_DRAWS)
+    quiet = []  # the page's first draws over: no draw for a second
+    until(lambda: quiet.append(page.driver.execute_script("return window.__draws")) or quiet[-6:-5] == quiet[-1:]
+          and len(quiet) > 5, 30, poll=0.2)
+    assert page.driver.execute_script(SAME_SIZE) == 0  # the same size: nothing redrawn
+    draws, width = page.driver.execute_script(NARROWER)
+    assert draws == 1 and width == 320  # a real change of size is drawn
+    assert page.duo.get_logs() == []
+
+
+def test_the_type_two_views_are_computed_once_they_come_on_the_screen(page):
+    page.open("/trees", counts=None)
+    page.duo.wait_for_contains_text("#trees-logical", "4-ary tree over 16 processes", timeout=30)
+    page.duo.wait_for_contains_text("#trees-fk-info", "k", timeout=10)
+    assert page.driver.execute_script("return window.scrollY") == 0
+    assert page.duo.find_element("#trees-t2-info").text == ""  # asked for with the other views, it would be here
+    page.driver.execute_script("document.getElementById('trees-t2-physical').scrollIntoView({block: 'center'});")
+    page.duo.wait_for_contains_text("#trees-t2-info", "needs 5 switches", timeout=20)
+    page.duo.wait_for_contains_text("#trees-t2-mincost", "Min-cost tree A", timeout=20)
+    assert page.duo.get_logs() == []
