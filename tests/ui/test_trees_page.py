@@ -361,7 +361,8 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     small = Scenario(spec="fat-tree:radix=4,levels=2")
     hosts = [fabric_of(small).names[n] for n in fabric_of(small).endpoints[:4].tolist()]
     s = Scenario(spec=small.spec, lists=[hosts], params={"trees": {"comm": 0, "degree": 3}})
-    physical, cheap, info = page.render_type_two(plan_of(s), s.to_dict())
+    assert page.render_type_two(plan_of(s), None, s.to_dict()) == (no_update,) * 3  # not on the screen yet
+    physical, cheap, info = page.render_type_two(plan_of(s), True, s.to_dict())
     assert physical.layout.title.text.replace("<br>", "") == ("Physical tree T: 3 switches hold an entry, height 2 "
                                                                "(colours 0–2 packets in both)")
     assert cheap.layout.title.text.replace("<br>", "") == ("Min-cost tree A (degree ≤ 3): 2 switches hold an entry, "
@@ -371,14 +372,14 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     assert "switch with an entry (2)" in [t.name for t in cheap.data]
     assert "needs 2 switches: 1 aggregation-tree entry saved" in info[1].children
     d = DEFAULT_SCENARIO
-    physical, cheap, _ = page.render_type_two(plan_of(d), d.to_dict())  # the default: 13 switches in T, 5 in A
+    physical, cheap, _ = page.render_type_two(plan_of(d), True, d.to_dict())  # the default: 13 switches in T, 5 in A
     assert physical.layout.title.text.startswith("Physical tree T: 13 switches")
     assert cheap.layout.title.text.startswith("Min-cost tree A (degree ≤ 4): 5 switches")
 
 
 def test_type_two_failure_is_reported():
     s = with_breaks(scenario(), 1)  # h1's only link is broken: no switch reaches every member
-    _, _, info = page.render_type_two(plan_of(s), s.to_dict())
+    _, _, info = page.render_type_two(plan_of(s), True, s.to_dict())
     assert "⚠ No type II tree: h1 has no live link to a switch" in info[1].children
 
 
@@ -462,7 +463,7 @@ def test_above_1500_nodes_the_aggregation_plays_on_the_overview_of_the_animated_
     assert Timeline.from_dict(exported).n_steps == tl.n_steps and elements == []
     # the animated tree's overview carries the two layers the player lights (and only that one)
     mapped = page.render_type_one(plan, data)[1]
-    mincost = page.render_type_two(plan, data)[1]
+    mincost = page.render_type_two(plan, True, data)[1]
     lit, other = (mapped, mincost) if which == model.TYPE1 else (mincost, mapped)
     layers = {t.meta: len(values(t.x)) for t in lit.data if t.meta in ("overview-messages", "overview-nodes")}
     assert layers == {"overview-messages": frames["n_bundles"], "overview-nodes": frames["n_blocks"]}
@@ -513,7 +514,8 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     assert "per bundle of links" in out[2].layout.title.text.replace("<br>", "")
     out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", plan, out[0])
     assert out[5]["nodes"] == group.kept.tolist() and len(out[8]) == len(elements)
-    assert len(in_callback(page.choose_part, f"{page.TREES_PART}.value", "group:3", plan, data)) == 5
+    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", plan, data)
+    assert len(out) == 5 + len(page.ANIMATION)
 
 
 def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
@@ -592,7 +594,7 @@ def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
     assert set(HOSTS) <= set(texts(logical)) and set(HOSTS) <= set(texts(mapped))
     assert any(h in t for t in logical.data[1].hovertext for h in HOSTS)
     assert "leafA[3]-spine1[1]" not in json.dumps(model.type_one(key, "kary")["routes"])
-    physical, _, _ = page.render_type_two(plan, s.to_dict())
+    physical, _, _ = page.render_type_two(plan, True, s.to_dict())
     assert any(h in name for name in texts(physical) for h in ("leafA", "leafB", "spine1", "spine2"))
     text = page.refresh(s.to_dict())[1]
     assert text == ("Fabric: x.net (4 switches, 4 end nodes, 1 broken link). Processes: every process of the "
@@ -676,7 +678,7 @@ def test_a_forged_plan_store_is_refused_and_every_view_answers_without_an_except
         page.render_compare(forged, data)
         page.render_type_one(forged, data)
         page.render_width(forged)
-        page.render_type_two(forged, data)
+        page.render_type_two(forged, True, data)
         page.animate(forged, data)
         assert page.render_step(3, None, forged, data) == page.base_stylesheet()
         assert page.dispatch(forged) is no_update and page.dispatch(forged, None, {"run": 1}) is None
@@ -734,7 +736,7 @@ def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_o
     assert "in the background" in page.render_compare(plan, data).children
     assert all(page.render_type_one(plan, data)[i].layout.annotations[0].text.startswith("Computed in the background")
                for i in (0, 1))
-    assert page.animate(plan, data)[0] is None and page.render_type_two(plan, data)[2] == ""
+    assert page.animate(plan, data)[0] is None and page.render_type_two(plan, True, data)[2] == ""
     assert time.monotonic() - started < 0.5
     note, *figures, flag = page.cancelled(1)
     assert note.children.startswith("⚠ Cancelled") and flag.startswith("Cancelled")

@@ -1,6 +1,6 @@
 """Every player of the app as an :class:`~vizcoll.ui.export.animation.Animation`, from the scenario it shows.
 
-One function per player, keyed by page and player in :data:`ANIMATIONS`;
+One function per player, named by its page's entry in :data:`vizcoll.ui.export.names.REGISTRY`;
 each computes the timeline with the same cached model call as the page and
 draws each position with the page's own figure builder:
 
@@ -34,6 +34,7 @@ from vizcoll.treft import OPERATIONS
 from vizcoll.ui.calls import positions_of, topology_of
 from vizcoll.ui.components.player import timeline_at, timeline_step
 from vizcoll.ui.export.animation import Animation, frame_margin
+from vizcoll.ui.export.names import PLAYERS, REGISTRY, builder
 from vizcoll.ui.figures.blocks import animation_frame
 from vizcoll.ui.figures.cytoscape import drawing_figure
 from vizcoll.ui.figures.faults import reduction_diagram, treft_lanes
@@ -51,9 +52,8 @@ from vizcoll.ui.views.schedules import replay_stylesheet
 from vizcoll.ui.views.topology import broadcast_stylesheet
 from vizcoll.ui.views.trees import animation_view, step_stylesheet, type_one_view, type_two_view
 
-__all__ = ["ANIMATIONS", "animation_of"]
+__all__ = ["animation_of"]
 
-Source = Callable[[Scenario, object], Animation]
 
 
 def _drawing(name: str, timeline: dict, elements: list[dict], sheet_at: Callable[[int], list[dict]]) -> Animation:
@@ -170,23 +170,13 @@ def schedules_animation(scenario: Scenario, extra=None) -> Animation:
                     lambda position: replay_stylesheet(topo, timeline, position))
 
 
-ANIMATIONS: dict[str, dict[str, Source]] = {
-    "topology": {"broadcast": topology_animation},
-    "trees": {"aggregation": trees_animation},
-    "multicast": {"protocol": multicast_animation},
-    "barrier": {"barrier": barrier_animation},
-    "faults": {"reduction": reduction_animation, "treft": treft_animation},
-    "schedules": {"replay": schedules_animation},
-}
-"""page -> player -> its source (the first player of a page is its default)."""
-
-
 def animation_of(page: str, scenario: Scenario, player: str | None = None, extra=None) -> Animation:
-    """The animation of ``player`` (default: the page's first) of ``page`` on ``scenario``."""
-    players = ANIMATIONS.get(page)
-    if players is None:
-        raise VizcollError(f"no player on page {str(page)[:20]!r}; pages with one: {', '.join(ANIMATIONS)}")
+    """The animation of ``player`` (default: the page's first) of ``page`` on ``scenario`` (the pages' players:
+    :data:`vizcoll.ui.export.names.REGISTRY`)."""
+    if page not in PLAYERS:
+        raise VizcollError(f"no player on page {str(page)[:20]!r}; pages with one: {', '.join(PLAYERS)}")
+    players = dict(REGISTRY[page].players)
     name = player or next(iter(players))
     if name not in players:
         raise VizcollError(f"page {page} has no player {str(name)[:20]!r}; it has {', '.join(players)}")
-    return players[name](scenario, extra)
+    return builder(players[name])(scenario, extra)

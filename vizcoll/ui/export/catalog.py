@@ -1,4 +1,5 @@
-"""The figure pack of every page (:data:`PACKS`) and the one call a page or the CLI makes: :func:`pack_file`."""
+"""The figure pack of a page (its builder in :data:`vizcoll.ui.export.names.REGISTRY`) and the one call a page or the
+CLI makes: :func:`pack_file`."""
 
 from __future__ import annotations
 
@@ -6,23 +7,17 @@ from collections.abc import Callable
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.ui.export.names import PACK_PAGES
+from vizcoll.ui.export.names import PACK_PAGES, REGISTRY, builder
 from vizcoll.ui.export.packs import Pack, figure_pack, pack_files
-from vizcoll.ui.export.packs_fabric import multicast_pack, schedules_pack, topology_pack, trees_pack
-from vizcoll.ui.export.packs_runs import barrier_pack, erasure_pack, faults_pack
 
-__all__ = ["PACKS", "pack_of", "pack_file"]
-
-PACKS: dict[str, Callable[..., Pack]] = {
-    "topology": topology_pack, "trees": trees_pack, "multicast": multicast_pack, "barrier": barrier_pack,
-    "faults": faults_pack, "erasure": erasure_pack, "schedules": schedules_pack}
+__all__ = ["pack_of", "pack_file"]
 
 
 def pack_of(page: str, scenario: Scenario, extra=None, progress=None) -> Pack:
     """What ``page``'s figure pack holds for ``scenario`` (``extra``: what the page knows besides it)."""
-    if page not in PACKS:
+    if page not in PACK_PAGES:
         raise VizcollError(f"no figure pack for page {str(page)[:20]!r}; pages: {', '.join(PACK_PAGES)}")
-    return PACKS[page](scenario, extra, progress)
+    return builder(REGISTRY[page].pack)(scenario, extra, progress)
 
 
 def pack_file(page: str, scenario: Scenario, extra=None, progress: Callable[[int, int], None] | None = None,

@@ -1,14 +1,97 @@
-"""The pages and players the exports know, by name (no import of Dash or Plotly: the CLI's parser reads them).
+"""The registry of the pages' exports: each page's figure pack and players, by name.
 
-``PACK_PAGES``: every page with a figure pack; ``PLAYERS``: page -> its players (the first is the page's
-default). :mod:`vizcoll.ui.export.catalog` and :mod:`vizcoll.ui.export.animations` implement exactly these
-(a test checks it).
+An entry names its builders as ``"module:function"`` and they are imported when an export runs, so that the CLI's
+parser (``vizcoll export figures --page``, ``export animation --page --player``) reads the names without importing
+Dash or Plotly. :func:`vizcoll.ui.export.catalog.pack_of` and :func:`vizcoll.ui.export.animations.animation_of`
+look their page up here. Adding a page's exports is one :class:`PageExports` line below: a pack builder
+``(scenario, extra, progress) -> Pack`` and, per player, ``(scenario, extra) -> Animation``.
+
+>>> tuple(PACK_PAGES)[:3], PLAYERS["faults"]
+(('topology', 'trees', 'multicast'), ('reduction', 'treft'))
+>>> "erasure" in PLAYERS  # a pack, no player
+False
 """
 
 from __future__ import annotations
 
-__all__ = ["PACK_PAGES", "PLAYERS"]
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
-PACK_PAGES = ("topology", "trees", "multicast", "barrier", "faults", "erasure", "schedules")
-PLAYERS = {"topology": ("broadcast",), "trees": ("aggregation",), "multicast": ("protocol",), "barrier": ("barrier",),
-           "faults": ("reduction", "treft"), "schedules": ("replay",)}
+from vizcoll.registry import Registry
+
+__all__ = ["PageExports", "REGISTRY", "PACK_PAGES", "PLAYERS", "register", "unregister", "builder"]
+
+PACKS, ANIMATIONS = "vizcoll.ui.export.packs_fabric", "vizcoll.ui.export.animations"
+RUNS = "vizcoll.ui.export.packs_runs"
+
+
+@dataclass(frozen=True)
+class PageExports:
+    """What page ``name`` exports: its figure pack's builder (None: no pack) and its players as ``(player,
+    builder)`` pairs, the first the page's default; builders are ``"module:function"``."""
+
+    name: str
+    pack: str | None = None
+    players: tuple[tuple[str, str], ...] = ()
+
+
+REGISTRY: Registry[PageExports] = Registry("page with exports")
+for _entry in (
+    PageExports("topology", f"{PACKS}:topology_pack", (("broadcast", f"{ANIMATIONS}:topology_animation"),)),
+    PageExports("trees", f"{PACKS}:trees_pack", (("aggregation", f"{ANIMATIONS}:trees_animation"),)),
+    PageExports("multicast", f"{PACKS}:multicast_pack", (("protocol", f"{ANIMATIONS}:multicast_animation"),)),
+    PageExports("barrier", f"{RUNS}:barrier_pack", (("barrier", f"{ANIMATIONS}:barrier_animation"),)),
+    PageExports("faults", f"{RUNS}:faults_pack", (("reduction", f"{ANIMATIONS}:reduction_animation"),
+                                                  ("treft", f"{ANIMATIONS}:treft_animation"))),
+    PageExports("erasure", f"{RUNS}:erasure_pack"),
+    PageExports("schedules", f"{PACKS}:schedules_pack", (("replay", f"{ANIMATIONS}:schedules_animation"),)),
+):
+    REGISTRY.register(_entry)
+
+
+class _Players(Mapping[str, tuple[str, ...]]):
+    """Page -> its players' names, read from the registry at every use (pages without a player left out)."""
+
+    def __getitem__(self, page: str) -> tuple[str, ...]:
+        entry = REGISTRY.get(page)
+        if entry is None or not entry.players:
+            raise KeyError(page)
+        return tuple(name for name, _ in entry.players)
+
+    def __iter__(self) -> Iterator[str]:
+        return (page for page, entry in tuple(REGISTRY.items()) if entry.players)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _PackPages(Sequence[str]):
+    """The pages with a figure pack, read from the registry at every use."""
+
+    def _pages(self) -> tuple[str, ...]:
+        return tuple(page for page, entry in tuple(REGISTRY.items()) if entry.pack)
+
+    def __getitem__(self, index):
+        return self._pages()[index]
+
+    def __len__(self) -> int:
+        return len(self._pages())
+
+
+PLAYERS: Mapping[str, tuple[str, ...]] = _Players()
+PACK_PAGES: Sequence[str] = _PackPages()
+
+
+def register(entry: PageExports, before: str | None = None) -> PageExports:
+    return REGISTRY.register(entry, before)
+
+
+def unregister(name: str) -> PageExports | None:
+    return REGISTRY.unregister(name)
+
+
+def builder(target: str) -> Callable:
+    """The function ``"module:function"`` names (imported now)."""
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)

@@ -1,7 +1,7 @@
 """The figure pack of a page: one ZIP with every figure as SVG and PDF, the data behind each as CSV, the scenario
 that reproduces the page and a README.txt saying what each file is.
 
-A page's contents (:data:`vizcoll.ui.export.pack_pages.PACKS`) are a :class:`Pack`: its figures, made by the
+A page's contents (:data:`vizcoll.ui.export.names.REGISTRY`) are a :class:`Pack`: its figures, made by the
 page's own figure builders from the same cached model calls, and its tables, made from the engine's results
 (not read back from the figures). :func:`figure_pack` draws each figure in the paper theme
 (:func:`vizcoll.ui.figures.paper.paper_figure`, no title drawn: its caption is in the README, and each SVG

@@ -97,7 +97,7 @@ from vizcoll.ui.views.trees import (
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "build", "refresh", "dispatch", "render_compare",
            "render_type_one", "render_width", "render_type_two", "animate", "compute_views", "cancelled",
-           "render_step", "export_goal", "part_choices", "choose_part", "play_part"]
+           "render_step", "export_goal", "part_choices", "play_part"]
 
 # the page's components ("trees-k", "trees-build" and "trees-message" are a stable interface of outside browser
 # checks: keep them)
@@ -463,15 +463,10 @@ def part_choices(data, value_now=None):
     return part_options(scenario, topology_of(scenario)), changed(view.part, value_now)
 
 
-def choose_part(value, plan, data):
+def play_part(value, plan, data):
     """Another part of the fabric chosen: remembered in the scenario, and the trees drawn on it at once from the
     computed trees (a plan still computing in the background draws the part chosen when it is done): (store,
-    message, the three figures on the fabric)."""
-    return play_part(value, plan, data)[:5]
-
-
-def play_part(value, plan, data):
-    """:func:`choose_part`, and the aggregation played on the part chosen (:data:`ANIMATION`): what the page runs."""
+    message, the three figures on the fabric, then the aggregation played on it: :data:`ANIMATION`)."""
     scenario, message = checked(data)
     unchanged = (no_update,) * (3 + len(ANIMATION))
     if not user_action() or scenario is None:
