@@ -50,8 +50,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.dash_http import DashClient  # noqa: E402
 from tests.gunicorn_server import celery_worker, gunicorn, redis_server  # noqa: E402
 from vizcoll.scenario import Scenario  # noqa: E402
-from vizcoll.ui.calls import DEFAULT_SCENARIO  # noqa: E402
 from vizcoll.ui.models.trees import preset_scenario, tree_plan  # noqa: E402
+from vizcoll.ui.store import DEFAULT_SCENARIO  # noqa: E402
 
 SCENARIO = DEFAULT_SCENARIO.to_dict()
 LIGHT = [  # (output of the callback, its input values)

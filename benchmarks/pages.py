@@ -70,8 +70,8 @@ def call(fn, *args, prop: str | None = None, **kwargs):
 def topology_generate(spec: str) -> Callable[[], object]:
     """/topology: a spec typed and Generate pressed; the drawing, the counts and the broadcast follow."""
     from tests.callback_context import in_callback
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.pages import topology as page
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     states = {key: None for key in page._scenario_states()} | {"scenario": DEFAULT_SCENARIO.to_dict()}
     values = {key: None for key in page._scenario_inputs()} | states | {"params": spec, "generate": 1}
@@ -87,9 +87,9 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
     width ``k``); the plan, the background job of the views, F(k)."""
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import trees as model
     from vizcoll.ui.pages import trees as page
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
     opened = Scenario(spec=spec, params={"trees": {"k": k}}).to_dict() if spec else None
@@ -111,9 +111,9 @@ def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
     tree's drawings are new): the page's drill into one tree."""
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import trees as model
     from vizcoll.ui.pages import trees as page
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     trees_preset(preset)()
     controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
@@ -135,8 +135,8 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
     background job, run to its end."""
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.pages import multicast as page
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     preset_store = in_callback(page.update, f"{page.MC_USE_PRESET}.n_clicks", None, None, None, None, None, None,
                                None, 1, preset, DEFAULT_SCENARIO.to_dict())[0]
@@ -166,9 +166,9 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
 def barrier_grid(side: int = 16) -> Callable[[], object]:
     """/barrier: "Use this grid" at 16 x 16 with 8 neighbors; the run (a job), LCT/BST and the UQ histogram."""
     from tests.callback_context import in_callback
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import barrier as model
     from vizcoll.ui.pages import barrier as page
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     def run():
         store = in_callback(page.update, f"{page.BAR_USE_GRID}.n_clicks", None, 1, 0, None, f"{side}x{side}", 8,
@@ -192,9 +192,9 @@ def faults_largest() -> Callable[[], object]:
     """/faults: the reduction at its largest (32 processes of 32 MiB, a worker failing while it executes its
     task) and TREFT's run with a soft error, each drawn at its last step."""
     from tests.callback_context import in_callback
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import faults as model
     from vizcoll.ui.pages import faults as page
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     d, data = model.DEFAULTS, DEFAULT_SCENARIO.to_dict()
 
@@ -218,9 +218,9 @@ def erasure_code(n: int, k: int, dcs: int) -> Callable[[], object]:
     """/erasure: the controls set to an FMEL (n, k) code over ``dcs`` data centres: the build (a job), its
     views, and the family comparison (a job): the page's defaults are (9, 5, 3), its largest codes n = 32."""
     from tests.callback_context import in_callback
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models import erasure as model
     from vizcoll.ui.pages import erasure as page
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     def run():
         params = in_callback(page.build, f"{page.ERA_N}.value", no_progress, str(n), str(k), str(dcs), "fmel",
@@ -276,8 +276,8 @@ def fabric_upload() -> Callable[[], object]:
     """/topology: the file chosen in the upload box: the scenario, the drawing and the broadcast that follow."""
     import base64
 
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.pages import topology as page
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     contents = "data:application/octet-stream;base64," + base64.b64encode(Path(FABRIC).read_bytes()).decode()
     states = {key: None for key in page._scenario_states()} | {"scenario": DEFAULT_SCENARIO.to_dict(thin=True),
@@ -364,8 +364,8 @@ def _open_schedules(store: dict, scenario) -> object:
 def fabric_click_break() -> Callable[[], object]:
     """/topology on the uploaded file: a click on a link breaks it; the drawing and the broadcast follow."""
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.calls import topology_of
     from vizcoll.ui.pages import topology as page
+    from vizcoll.ui.store import topology_of
 
     store = _uploaded_store()
     topo = topology_of(Scenario.from_dict(store))

@@ -34,7 +34,7 @@ from tests.fabrics import campus_cluster  # noqa: E402
 from tests.gunicorn_server import gunicorn  # noqa: E402
 from vizcoll.scenario import Scenario  # noqa: E402
 from vizcoll.topology import io as topo_io  # noqa: E402
-from vizcoll.ui.calls import DEFAULT_SCENARIO  # noqa: E402
+from vizcoll.ui.store import DEFAULT_SCENARIO  # noqa: E402
 
 TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
 # the state of a player as the browser shows it: its position text, its caption, the position its overview shows

@@ -11,7 +11,7 @@ import dash
 from benchmarks.dash_http import cancel_buttons
 from benchmarks.dash_http import payload as named_payload
 from vizcoll.ui import shell
-from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 __all__ = ["server_callbacks", "payload", "layout_components", "default_value", "post"]
 

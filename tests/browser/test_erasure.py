@@ -9,7 +9,7 @@ from selenium.webdriver.common.by import By
 
 from vizcoll.erasure.compare import measure
 from vizcoll.scenario import Scenario
-from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .browser_helpers import full_page_screenshot
 

@@ -13,7 +13,7 @@ import imageio.v3 as iio
 import pytest
 from dash.testing.wait import until
 
-from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 SCENARIO = DEFAULT_SCENARIO.with_params("multicast", {"group": 1})  # a highlighted group: its protocol plays
 PAGES = {  # path: (figure pack prefix, players)

@@ -110,7 +110,7 @@ def test_add_a_node_and_a_link_then_pick_a_node_on_the_canvas(page):
 
 def test_default_counts_constant_matches_the_engine():
     """DEFAULT_COUNTS (used by every browser test) is the default scenario's summary (no browser needed)."""
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     s = DEFAULT_SCENARIO.topology().summary()
     assert counts_line(s["switches"], s["endpoints"], s["links"], s["broken_links"],

@@ -16,7 +16,7 @@ from app import create_app
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import route_communicators
 from vizcoll.scenario import Scenario
-from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .browser_helpers import TopologyPage, full_page_screenshot
 

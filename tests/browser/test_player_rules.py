@@ -75,7 +75,7 @@ def test_the_control_callback_checks_what_it_is_given(page):
 def test_the_step_travels_in_the_share_link(page):
     from dash.testing.wait import until
 
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     page.open(f"/topology#s={DEFAULT_SCENARIO.to_fragment()}&step=topo-player:3", counts=None)
     page.duo.wait_for_contains_text("#topo-player-position", "step 3 of", timeout=20)  # opened on the link's step

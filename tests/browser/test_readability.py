@@ -19,11 +19,11 @@ from tests.fabrics import campus_cluster
 from vizcoll.scenario import Scenario
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.io import parse, read
-from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.models import barrier as barrier_model
 from vizcoll.ui.models import multicast as multicast_model
 from vizcoll.ui.models import trees as trees_model
 from vizcoll.ui.models.topology import EXAMPLE_SPECS
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .browser_helpers import ARTIFACTS, ROOT
 from .readability import page_problems, viewport

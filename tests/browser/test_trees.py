@@ -13,7 +13,7 @@ from selenium.webdriver.common.keys import Keys
 
 from app import create_app
 from vizcoll.scenario import Scenario
-from vizcoll.ui.calls import DEFAULT_SCENARIO
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .browser_helpers import TopologyPage, full_page_screenshot
 from .conftest import free_port

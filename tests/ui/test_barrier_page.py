@@ -23,7 +23,6 @@ from vizcoll.schedule.check import check
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
 from vizcoll.ui import cache as cache_module
-from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.components.player import on_canvas, player_timeline
 from vizcoll.ui.figures.barrier import (
     MESSAGE_COLOURS,
@@ -36,6 +35,7 @@ from vizcoll.ui.figures.barrier import (
 )
 from vizcoll.ui.models import barrier as model
 from vizcoll.ui.pages import barrier as page
+from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.views import barrier as views
 
 CANVAS, USE_GRID, RANDOM, REPAIR = (f"{page.BAR_CANVAS}.tapEdge", f"{page.BAR_USE_GRID}.n_clicks",

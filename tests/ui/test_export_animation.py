@@ -14,7 +14,6 @@ import imageio.v3 as iio
 import pytest
 
 from vizcoll.errors import VizcollError
-from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.components.player import player_timeline, timeline_at
 from vizcoll.ui.export.animation import AnimationOptions, export_animation, frame_figure, read_options
 from vizcoll.ui.export.animations import animation_of
@@ -27,6 +26,7 @@ from vizcoll.ui.models.faults import scenario_reduction, scenario_treft
 from vizcoll.ui.models.schedules import example_goal
 from vizcoll.ui.models.trees import tree_plan
 from vizcoll.ui.pages import barrier, faults, multicast, schedules, topology, trees
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 W, H = 1280, 720
 DATA = DEFAULT_SCENARIO.to_dict()

@@ -15,11 +15,11 @@ from dash import no_update
 
 from tests.callback_context import find_component
 from vizcoll.cli import main
-from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.components.exports import animation_job, pack_job
 from vizcoll.ui.export.names import PACK_PAGES, PLAYERS
 from vizcoll.ui.models.schedules import example_goal
 from vizcoll.ui.pages import barrier, erasure, faults, multicast, schedules, topology, trees
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 PAGES = {"topology": (topology, ["topo-player"], "topo-pack"), "trees": (trees, ["trees-player"], "trees-pack"),
          "multicast": (multicast, ["mc-player"], "mc-pack"), "barrier": (barrier, ["bar-player"], "bar-pack"),

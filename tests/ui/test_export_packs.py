@@ -16,7 +16,6 @@ from defusedxml import ElementTree
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
-from vizcoll.ui.calls import DEFAULT_SCENARIO, page_params, topology_of
 from vizcoll.ui.export.catalog import pack_file, pack_of
 from vizcoll.ui.export.names import PACK_PAGES
 from vizcoll.ui.export.packs import PackTable, csv_text, figure_pack
@@ -28,6 +27,7 @@ from vizcoll.ui.models.multicast import protocol_timeline, routed
 from vizcoll.ui.models.schedules import analysis, example_goal, stored_params
 from vizcoll.ui.models.topology import broadcast_timeline
 from vizcoll.ui.models.trees import engine_key, tree_plan, type_one
+from vizcoll.ui.store import DEFAULT_SCENARIO, page_params, topology_of
 
 SCENARIO = DEFAULT_SCENARIO.with_params("multicast", {"group": 1})
 GOAL = example_goal(SCENARIO)

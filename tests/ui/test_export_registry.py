@@ -7,12 +7,12 @@ import pytest
 
 from vizcoll.cli import build_parser
 from vizcoll.errors import VizcollError
-from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.export import names
 from vizcoll.ui.export.animations import animation_of, topology_animation
 from vizcoll.ui.export.catalog import pack_of
 from vizcoll.ui.export.names import PageExports
 from vizcoll.ui.export.packs import Pack
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 CALLS: list[tuple] = []
 TOY = "toy"

@@ -10,9 +10,9 @@ import pytest
 
 from benchmarks.dash_http import DashClient
 from tests.gunicorn_server import get, gunicorn
-from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.models import trees as trees_model
 from vizcoll.ui.pages import trees as trees_page
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 
 def post(url: str, payload: dict) -> dict:

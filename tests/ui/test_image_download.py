@@ -13,9 +13,9 @@ from dash import no_update
 from tests.callback_context import find_component, in_callback
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.ui.calls import DEFAULT_SCENARIO
 from vizcoll.ui.components import kit
 from vizcoll.ui.pages import barrier, topology
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 SMALL = DEFAULT_SCENARIO.to_dict()  # 36 nodes: drawn on the canvas
 LARGE = Scenario(spec="torus:10x10x8,hosts=1").to_dict()  # 1,600 nodes: the overview

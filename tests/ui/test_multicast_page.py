@@ -19,11 +19,11 @@ from vizcoll.multicast.routing import ALGORITHMS
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.ui import cache as cache_module
-from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.efi import BROKEN, link_value_figure
 from vizcoll.ui.models import multicast as model
 from vizcoll.ui.pages import multicast as page
+from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.views.multicast import fabric_line
 
 ALGO_A, ALGO_B, PART, GROUP = (f"{page.MC_ALGO_A}.value", f"{page.MC_ALGO_B}.value", f"{page.MC_PART}.value",

@@ -14,13 +14,13 @@ from vizcoll.scenario import Scenario
 from vizcoll.topology.blocks import LISTED, blocks, bundles
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.io import parse
-from vizcoll.ui.calls import DEFAULT_SCENARIO, positions_of, topology_of
 from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.labels import add_labels
 from vizcoll.ui.figures.style import FULL, HALF
 from vizcoll.ui.models import parts
 from vizcoll.ui.pages import trees as trees_page
+from vizcoll.ui.store import DEFAULT_SCENARIO, positions_of, topology_of
 
 TAIHULIGHT = Scenario(spec="pruned-fat-tree:preset=taihulight")
 

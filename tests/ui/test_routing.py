@@ -11,7 +11,7 @@ from app import create_app
 from tests.callback_context import in_callback
 from vizcoll.scenario import Scenario
 from vizcoll.ui import routing, shell
-from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 
 ROUTER = "_pages_content.children"
 NAVBAR = [("/topology", "Topology"), ("/trees", "Trees"), ("/multicast", "Multicast"), ("/barrier", "Barrier"),

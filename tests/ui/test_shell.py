@@ -9,7 +9,7 @@ from dash import no_update
 from tests.callback_context import in_callback
 from vizcoll.scenario import Scenario
 from vizcoll.ui import shell
-from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
+from vizcoll.ui.store import DEFAULT_SCENARIO, fabric_of, topology_of
 
 BREAK = "edge0.0[4]-agg0.1[1]"
 

@@ -10,9 +10,9 @@ from tests.fabrics import REAL_FABRICS as FOLDER
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.model import SWITCH
-from vizcoll.ui.calls import DEFAULT_SCENARIO, positions_of, topology_of
 from vizcoll.ui.figures.captions import FONT, NODE_BOX, caption_width, fitted_captions
 from vizcoll.ui.figures.topology import _pixel_positions, canvas_layout, cytoscape_elements, edge_id, links_selector
+from vizcoll.ui.store import DEFAULT_SCENARIO, positions_of, topology_of
 
 
 def caption_boxes(topo, pixels, texts) -> np.ndarray:

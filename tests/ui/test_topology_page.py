@@ -16,11 +16,11 @@ from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT
-from vizcoll.ui.calls import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.components.player import OVERVIEW_STEP_JS, player_timeline
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements
 from vizcoll.ui.models import topology as model
 from vizcoll.ui.pages import topology as page
+from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 
 DEFAULT = DEFAULT_SCENARIO
 DEFAULT_BREAK = "edge0.0[4]-agg0.1[1]"  # link 17

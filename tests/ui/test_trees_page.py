@@ -26,13 +26,13 @@ from vizcoll.trees.metrics import mapped_type_one, tree_metrics, vertex_switches
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import DEFAULT_SCENARIO, fabric_of, topology_of
 from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.topology import SMALL_LIMIT
 from vizcoll.ui.figures.trees import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
 from vizcoll.ui.models import trees as model
 from vizcoll.ui.models.parts import drawn_view, view_of
 from vizcoll.ui.pages import trees as page
+from vizcoll.ui.store import DEFAULT_SCENARIO, fabric_of, topology_of
 from vizcoll.ui.views import trees as views
 
 KIND, K, USE_PRESET, CANVAS = (f"{page.TREES_KIND}.value", f"{page.TREES_K}.value", f"{page.TREES_USE_PRESET}.n_clicks",

@@ -73,8 +73,8 @@ def _figures_args(parser: argparse.ArgumentParser) -> None:
 def _scenario_and_goal(args: argparse.Namespace):
     """The scenario (the file's, else the app's default) and, for the schedules page, its GOAL store."""
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.calls import DEFAULT_SCENARIO
     from vizcoll.ui.models.schedules import example_goal
+    from vizcoll.ui.store import DEFAULT_SCENARIO
 
     scenario = Scenario.loads(Path(args.scenario).read_bytes()) if args.scenario else DEFAULT_SCENARIO
     if args.page != "schedules":

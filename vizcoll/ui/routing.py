@@ -34,7 +34,7 @@ from dash import Input, State, ctx, exceptions
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.ui.calls import SCENARIO, checked, scenario_of
+from vizcoll.ui.store import SCENARIO, checked, scenario_of
 
 __all__ = ["ROUTER", "VERSION", "FRAGMENT_KEY", "ROUTING_INPUTS", "register_page", "page_scenario", "page_path",
            "fragment_of"]

@@ -63,12 +63,12 @@ from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update, set
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import MAX_FRAGMENT_CHARS, Scenario
 from vizcoll.topology.model import Topology
-from vizcoll.ui.calls import SCENARIO, checked, fabric_of, scenario_of, store_output, topology_of
 from vizcoll.ui.components.kit import download_button, message_box
 from vizcoll.ui.fairqueue import LIMIT_MARK
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
+from vizcoll.ui.store import SCENARIO, checked, fabric_of, scenario_of, store_output, topology_of
 
 __all__ = ["shell_layout", "nav_entries", "register", "badge", "share_href", "fragment_of", "FRAGMENT_KEY",
            "report_error"]

@@ -18,12 +18,12 @@ from dash import Dash, Input, Output, State, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, checked
 from vizcoll.ui.components.kit import field, info, job_bar, status_box
 from vizcoll.ui.export.animation import FORMATS, SIZES, export_animation, read_options
 from vizcoll.ui.export.animations import animation_of
 from vizcoll.ui.export.catalog import pack_file
 from vizcoll.ui.limits import EXPORT_MAX_FPS, EXPORT_MIN_FPS
+from vizcoll.ui.store import SCENARIO, checked
 from vizcoll.words import plural
 
 __all__ = ["animation_export", "register_animation_export", "figure_pack", "register_figure_pack",

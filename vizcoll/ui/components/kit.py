@@ -24,10 +24,10 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, checked, topology_of
 from vizcoll.ui.export.render import RENDER_TIMEOUT_S, render
 from vizcoll.ui.figures.topology import SMALL_LIMIT, fabric_drawing
 from vizcoll.ui.models.parts import FabricView, drawn_view
+from vizcoll.ui.store import SCENARIO, checked, topology_of
 from vizcoll.words import plural
 
 __all__ = ["field", "section", "panel", "graph_config", "graph", "message_box", "status_box", "info",

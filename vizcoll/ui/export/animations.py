@@ -31,7 +31,6 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import OPERATIONS
-from vizcoll.ui.calls import positions_of, topology_of
 from vizcoll.ui.components.player import timeline_at, timeline_step
 from vizcoll.ui.export.animation import Animation, frame_margin
 from vizcoll.ui.export.names import PLAYERS, REGISTRY, builder
@@ -47,6 +46,7 @@ from vizcoll.ui.models.parts import WHOLE, drawn_view, natural_part, view_of
 from vizcoll.ui.models.schedules import opened_goal, replay_of
 from vizcoll.ui.models.topology import ANIMATION_LIMIT, broadcast_timeline, communicator_colours, root_of
 from vizcoll.ui.models.trees import TYPE2, tree_plan
+from vizcoll.ui.store import positions_of, topology_of
 from vizcoll.ui.views.barrier import run_drawing, run_elements, run_figure, run_stylesheet
 from vizcoll.ui.views.schedules import replay_stylesheet
 from vizcoll.ui.views.topology import broadcast_stylesheet

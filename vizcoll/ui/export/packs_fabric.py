@@ -13,7 +13,6 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.trees.cost import f_width
-from vizcoll.ui.calls import positions_of, topology_of
 from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, drawn, link_table, timeline_table
 from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.paper import COLUMN_WIDTH
@@ -25,6 +24,7 @@ from vizcoll.ui.models.parts import drawn_view, natural_part, view_of
 from vizcoll.ui.models.schedules import analysis, opened_goal, read_goal, replay_of, stored_params
 from vizcoll.ui.models.topology import broadcast_timeline, communicator_colours, root_of
 from vizcoll.ui.models.trees import cost_of, engine_key, tree_name, tree_plan, type_one, type_two
+from vizcoll.ui.store import positions_of, topology_of
 from vizcoll.ui.views.schedules import replay_stylesheet
 from vizcoll.ui.views.topology import broadcast_stylesheet
 from vizcoll.ui.views.trees import animation_view, comparison_rows, type_one_view, type_two_view

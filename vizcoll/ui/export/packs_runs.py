@@ -12,7 +12,6 @@ from vizcoll.erasure.metrics import Metrics, dc_failure
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import OPERATIONS
-from vizcoll.ui.calls import page_params, topology_of
 from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, drawn, timeline_table
 from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.figures.erasure import compare_figure, dc_figure, matrix_figure
@@ -21,6 +20,7 @@ from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.models import barrier as model
 from vizcoll.ui.models import erasure as codes
 from vizcoll.ui.models.faults import overheads, reduction_runs, scenario_reduction, scenario_treft, treft_run
+from vizcoll.ui.store import page_params, topology_of
 from vizcoll.ui.views.barrier import drawing, run_stylesheet, sweep_choices, uq_grid, uq_view
 
 __all__ = ["barrier_pack", "faults_pack", "erasure_pack", "scalars"]

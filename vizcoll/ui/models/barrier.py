@@ -55,9 +55,8 @@ from vizcoll.schedule import barrier, dumps
 from vizcoll.schedule.recorded import hop_schedule
 from vizcoll.topology.generators import parse_spec
 from vizcoll.topology.model import SWITCH, Topology
-from vizcoll.ui import calls
+from vizcoll.ui import store
 from vizcoll.ui.cache import cached, job_progress, job_runner, peek, reporting
-from vizcoll.ui.calls import fabric_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number, whole
 from vizcoll.ui.limits import (
     BARRIER_MAX_PROCESSES,
@@ -69,6 +68,7 @@ from vizcoll.ui.limits import (
     MAX_SEED,
 )
 from vizcoll.ui.models.parts import OVERVIEW, natural_part, read_part
+from vizcoll.ui.store import fabric_of, page_params, topology_of
 from vizcoll.words import plural
 
 __all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRESET", "MAX_SIDE", "MAX_PROCESSES",
@@ -187,7 +187,7 @@ def stored_params(scenario: Scenario, grid: bool) -> dict:
 
 def shown_params(scenario: Scenario, grid: bool) -> dict:
     """The parameters for the controls: each bad stored value replaced by its default (never raises)."""
-    return calls.shown_params(scenario, PAGE, defaults_for(grid), read_params)
+    return store.shown_params(scenario, PAGE, defaults_for(grid), read_params)
 
 
 # ---------------------------------------------------------------- the scenario's fabric

@@ -29,10 +29,10 @@ from vizcoll.schedule import dumps, static_reduction
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import WORKFLOWS, simulate_treft
 from vizcoll.ui.cache import cached, job_runner
-from vizcoll.ui.calls import page_params, topology_of
 from vizcoll.ui.figures.faults import VARIANT_NAMES
 from vizcoll.ui.forms import choice, number, text, whole
 from vizcoll.ui.limits import FAULTS_MAX_PROCS
+from vizcoll.ui.store import page_params, topology_of
 
 __all__ = ["PAGE", "DEFAULTS", "SIZES", "CLICK", "FAULTS", "MAX_PROCS", "reduction_runs", "treft_run", "overheads",
            "overhead_of", "read_reduction", "read_treft", "stored_reduction", "stored_treft", "kernel_options",

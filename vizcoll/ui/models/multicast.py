@@ -33,11 +33,11 @@ from vizcoll.multicast.tables import read_tables, tables_result
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached, is_cached, job_progress, reporting
-from vizcoll.ui.calls import hops_of, topology_of
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.jobs import JobProgress
 from vizcoll.ui.models.parts import OVERVIEW, WHOLE, natural_part, read_part
 from vizcoll.ui.security import MAX_REQUEST_BYTES
+from vizcoll.ui.store import hops_of, topology_of
 from vizcoll.words import plural
 
 __all__ = ["PAGE", "DEFAULTS", "PRESETS", "OVERVIEW", "WHOLE", "NO_COMMUNICATORS", "MAX_GROUP_OPTIONS",

@@ -21,8 +21,8 @@ from vizcoll.topology.blocks import Blocks, blocks, subfabric
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
-from vizcoll.ui.calls import positions_of, topology_of
 from vizcoll.ui.limits import DRAWN_NODES
+from vizcoll.ui.store import positions_of, topology_of
 from vizcoll.words import plural
 
 __all__ = ["OVERVIEW", "WHOLE", "MAX_PART_OPTIONS", "FabricView", "natural_part", "fabric_groups", "read_part",

@@ -28,12 +28,12 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import LogGP, barrier, dumps, loggp_timeline, parse, simulate
 from vizcoll.schedule.check import check
-from vizcoll.ui import calls
+from vizcoll.ui import store
 from vizcoll.ui.cache import cached, peek
-from vizcoll.ui.calls import hops_of, page_params, topology_of
 from vizcoll.ui.figures.topology import SMALL_LIMIT
 from vizcoll.ui.forms import decode_upload, file_name, whole
 from vizcoll.ui.limits import MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_DRAWN_MESSAGES, SCHEDULE_MAX_RANKS
+from vizcoll.ui.store import hops_of, page_params, topology_of
 from vizcoll.words import plural
 
 __all__ = ["PAGE", "DEFAULTS", "FIELDS", "MAX_PARAM", "MAX_GOAL_BYTES", "MAX_RANKS", "MAX_DRAWN_MESSAGES",
@@ -75,7 +75,7 @@ def read_params(values: dict) -> dict:
 
 def shown_params(scenario: Scenario) -> dict:
     """The parameters for the controls: each bad stored value replaced by its default (never raises)."""
-    return calls.shown_params(scenario, PAGE, DEFAULTS, read_params)
+    return store.shown_params(scenario, PAGE, DEFAULTS, read_params)
 
 
 def stored_params(scenario: Scenario) -> dict:

@@ -16,9 +16,9 @@ from vizcoll.topology import formats
 from vizcoll.topology.generators import GENERATORS
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
-from vizcoll.ui.calls import fabric_of, topology_of
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT
 from vizcoll.ui.models.parts import natural_part, read_part
+from vizcoll.ui.store import fabric_of, topology_of
 from vizcoll.words import plural
 
 __all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "source_digest", "root_of",

@@ -56,9 +56,8 @@ from vizcoll.trees.groups import hierarchy_from_topology
 from vizcoll.trees.metrics import mapped_type_one, tree_metrics
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typetwo import type_two_tree
-from vizcoll.ui import calls
+from vizcoll.ui import store
 from vizcoll.ui.cache import cache, cached, is_cached, job_progress, reporting, timelines
-from vizcoll.ui.calls import fabric_of, hops_of, page_params, topology_of
 from vizcoll.ui.forms import choice, number
 from vizcoll.ui.jobs import JobProgress
 from vizcoll.ui.limits import (
@@ -71,6 +70,7 @@ from vizcoll.ui.limits import (
     TREE_MAX_K,
     TREE_MAX_PROCESSES,
 )
+from vizcoll.ui.store import fabric_of, hops_of, page_params, topology_of
 from vizcoll.words import plural
 
 __all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "MAX_DEGREE", "MAX_PROCESSES",
@@ -182,7 +182,7 @@ def read_params(values: dict) -> dict:
 
 def shown_params(scenario: Scenario) -> dict:
     """The parameters for the controls: each bad stored value replaced by its default (never raises)."""
-    return calls.shown_params(scenario, PAGE, DEFAULTS, read_params)
+    return store.shown_params(scenario, PAGE, DEFAULTS, read_params)
 
 
 def cost_of(params: dict, nprocs: int) -> CostParams:

@@ -38,7 +38,6 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, changed, checked, store_output, tapped_link, topology_of, user_action
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -60,6 +59,7 @@ from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models import barrier as model
 from vizcoll.ui.models.parts import WHOLE, part_options
 from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import SCENARIO, changed, checked, store_output, tapped_link, topology_of, user_action
 from vizcoll.ui.views import barrier as views
 from vizcoll.ui.views.common import fabric_counts
 

@@ -30,7 +30,6 @@ from vizcoll.erasure.metrics import TRAFFIC, Metrics, dc_failure
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, page_params, remembered, store_output
 from vizcoll.ui.components.exports import figure_pack, register_figure_pack
 from vizcoll.ui.components.kit import field, graph, info, job_bar, message_box, panel, section, status_box
 from vizcoll.ui.figures.common import blank_figure
@@ -48,6 +47,7 @@ from vizcoll.ui.models.erasure import (
     stored_view,
 )
 from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import SCENARIO, page_params, remembered, store_output
 from vizcoll.ui.views.erasure import compare_table, scheme_view, summary_view
 
 __all__ = ["PAGE", "layout", "body", "register", "build", "update_view", "render_dcs", "render_code",

@@ -26,7 +26,6 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.treft import OPERATIONS, WORKFLOWS
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, remembered, store_output
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -63,6 +62,7 @@ from vizcoll.ui.models.faults import (
     var_options,
 )
 from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import SCENARIO, remembered, store_output
 from vizcoll.ui.views.faults import reduction_summary, task_list, treft_summary
 
 __all__ = ["PAGE", "layout", "body", "register", "run_reduction", "render_reduction", "click_kill",

@@ -43,15 +43,6 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.cache import cached_figures
-from vizcoll.ui.calls import (
-    SCENARIO,
-    changed,
-    checked,
-    remembered,
-    store_output,
-    topology_of,
-    user_action,
-)
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_at
@@ -79,6 +70,15 @@ from vizcoll.ui.models.multicast import (
 )
 from vizcoll.ui.models.parts import part_options, view_of
 from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import (
+    SCENARIO,
+    changed,
+    checked,
+    remembered,
+    store_output,
+    topology_of,
+    user_action,
+)
 from vizcoll.ui.views.multicast import (
     TABLES_ABOUT,
     TABLES_HINT,

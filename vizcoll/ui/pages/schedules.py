@@ -32,7 +32,6 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import SCENARIO, checked, remembered, store_output, topology_of, user_action
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     field,
@@ -75,6 +74,7 @@ from vizcoll.ui.models.schedules import (
     stored_params,
 )
 from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import SCENARIO, checked, remembered, store_output, topology_of, user_action
 from vizcoll.ui.views.schedules import (
     file_line,
     problems_view,

@@ -23,16 +23,6 @@ from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import parse_spec
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import (
-    SCENARIO,
-    checked,
-    page_params,
-    scenario_of,
-    store_output,
-    tapped_link,
-    topology_of,
-    user_action,
-)
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -71,6 +61,16 @@ from vizcoll.ui.models.topology import (
     with_part,
 )
 from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import (
+    SCENARIO,
+    checked,
+    page_params,
+    scenario_of,
+    store_output,
+    tapped_link,
+    topology_of,
+    user_action,
+)
 from vizcoll.ui.views.topology import broadcast_player, broadcast_stylesheet, counts_text, legend_items
 
 __all__ = ["PAGE", "layout", "body", "register", "update_scenario", "read_large_upload", "large_upload"]

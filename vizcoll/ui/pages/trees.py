@@ -26,16 +26,6 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import TREE_OPS
 from vizcoll.ui import jobs
-from vizcoll.ui.calls import (
-    SCENARIO,
-    changed,
-    checked,
-    remembered,
-    store_output,
-    tapped_link,
-    topology_of,
-    user_action,
-)
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -83,6 +73,16 @@ from vizcoll.ui.models.trees import (
     tree_plan,
 )
 from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import (
+    SCENARIO,
+    changed,
+    checked,
+    remembered,
+    store_output,
+    tapped_link,
+    topology_of,
+    user_action,
+)
 from vizcoll.ui.views.trees import (
     aggregation_player,
     compare_view,

@@ -18,7 +18,6 @@ from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.blocks import Blocks
 from vizcoll.topology.model import Topology
-from vizcoll.ui.calls import topology_of
 from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.figures.barrier import (
@@ -43,6 +42,7 @@ from vizcoll.ui.figures.topology import fabric_drawing
 from vizcoll.ui.models import barrier as model
 from vizcoll.ui.models.barrier import ANIMATION_LIMIT, MAX_SIDE, OVERVIEW_MAX_STEPS, UQ_SIDE, uq_of
 from vizcoll.ui.models.parts import WHOLE, FabricView, drawn_view
+from vizcoll.ui.store import topology_of
 
 GROUP_SPACING = 0.55 * SPACING  # px between the nodes of a group's most crowded rows (a process is 30 px wide)
 CANVAS_STYLE, FIGURE_STYLE, HIDDEN = ({"width": "100%", "height": "520px"}, {"width": "100%", "height": "540px"},

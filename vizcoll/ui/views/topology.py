@@ -8,11 +8,11 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
-from vizcoll.ui.calls import topology_of
 from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.figures.topology import base_stylesheet, state_stylesheet
 from vizcoll.ui.models.parts import drawn_view
 from vizcoll.ui.models.topology import ANIMATION_LIMIT, PAGE, broadcast_timeline, root_of
+from vizcoll.ui.store import topology_of
 from vizcoll.words import noun, plural
 
 __all__ = ["counts_text", "legend_items", "broadcast_stylesheet", "broadcast_player"]

@@ -18,7 +18,6 @@ from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.cache import cached, cached_figures
-from vizcoll.ui.calls import checked, topology_of
 from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
@@ -45,6 +44,7 @@ from vizcoll.ui.models.trees import (
     type_two,
     type_two_summary,
 )
+from vizcoll.ui.store import checked, topology_of
 from vizcoll.ui.views.common import fabric_counts
 from vizcoll.words import noun, plural
 
