@@ -1,6 +1,7 @@
 // vizcoll: views drawn when they come on the screen, not with the page's first answers.
 //
-// An element with a data-seen="STORE" attribute sets that dcc.Store's data to true once it shows on the screen;
+// An element with a data-seen="STORE" attribute sets that dcc.Store's data to true once it shows in the upper three
+// quarters of the screen (a figure's edge peeping in at the bottom does not count);
 // the callback drawing its views takes the store as an input and draws nothing before. On a large fabric the
 // trees page draws four overviews: the two type II ones, below the fold, took half a second of the browser's main
 // thread before the player's first frame (issue 23).
@@ -12,7 +13,7 @@
                 watcher.unobserve(entry.target);
             }
         }
-    });
+    }, {rootMargin: '0px 0px -25% 0px'});
     const watched = new WeakSet();
     function watch() {
         for (const el of document.querySelectorAll('[data-seen]')) {

@@ -57,7 +57,7 @@ def stored(store) -> Scenario:
 
 
 def view(s: Scenario) -> dict:
-    summary, status, fig_a, fig_b, diff, hist, info, worst = page.render(s.to_dict())
+    summary, status, fig_a, fig_b, diff, hist, info, worst = page.views(s.to_dict())
     return {"summary": summary, "status": status, "a": fig_a, "b": fig_b, "diff": diff, "hist": hist, "info": info,
             "worst": " ".join(str(w.children) for w in worst) if isinstance(worst, list) else worst}
 
@@ -149,6 +149,16 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     text = str(page.body(forged))
     assert "value='minhop-new'" in text and "value='sssp'" in text
     assert page.group_protocol(forged.to_dict()) is None
+
+
+def test_the_lower_pair_is_drawn_once_on_the_screen_and_the_top_views_with_the_page():
+    data = DEFAULT_SCENARIO.to_dict()
+    every = page.views(data)
+    assert page.render_lower(data, False) == (no_update, no_update)  # below the fold: not yet
+    diff, hist = page.render_lower(data, True)
+    assert diff.to_json() == every[4].to_json() and hist.to_json() == every[5].to_json()
+    top = page.render(data)
+    assert len(top) == len(page.TOP) and top[2].to_json() == every[2].to_json() and str(top[-1]) == str(every[-1])
 
 
 def test_a_stale_group_is_dropped_quietly_and_bad_communicators_still_let_the_controls_work():
@@ -552,7 +562,7 @@ def test_a_large_fabric_waits_for_the_job_then_draws_in_the_request(large):
     data = DEFAULT_SCENARIO.to_dict()
     order = page.dispatch(data)
     assert order == {"run": 1} and page.dispatch(data, order) == {"run": 2}  # each order runs the job again
-    waiting = page.render(data)
+    waiting = page.views(data)
     assert "in the background" in waiting[1] and waiting[0] == "" and page.group_protocol(data) is None
     seen = []
     views = page.compute_views(seen.append, order, data)

@@ -94,8 +94,8 @@ from vizcoll.ui.views.multicast import (
 )
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "dispatch", "render",
-           "group_protocol", "compute_views", "cancelled", "render_protocol", "drawings"]
+__all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "dispatch", "render", "views",
+           "render_lower", "group_protocol", "compute_views", "cancelled", "render_protocol", "drawings"]
 
 # the page's components
 MC_ALGO_A, MC_ALGO_B, MC_MESSAGE, MC_SUMMARY = "mc-algo-a", "mc-algo-b", "mc-message", "mc-summary"
@@ -106,12 +106,13 @@ MC_PRESET, MC_USE_PRESET, MC_FABRIC, MC_STATUS = "mc-preset", "mc-use-preset", "
 MC_TABLES_UPLOAD, MC_TABLES_FORGET = "mc-tables-upload", "mc-tables-forget"
 MC_TABLES_INFO, MC_TABLES_MESSAGE = "mc-tables-info", "mc-tables-message"
 MC_HEAVY, MC_JOB = "mc-heavy", "mc-routes"  # the background job's order and its job bar's prefix
-MC_PACK = "mc-pack"
+MC_PACK, MC_LOWER_SEEN = "mc-pack", "mc-lower-seen"
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
 VIEWS = [Output(MC_SUMMARY, "children"), Output(MC_STATUS, "children"), Output(MC_FIG_A, "figure"),
          Output(MC_FIG_B, "figure"), Output(MC_FIG_DIFF, "figure"), Output(MC_HIST, "figure"),
          Output(MC_GROUP_INFO, "children"), Output(MC_WORST, "children"), Output(pid(MC_PLAYER, "timeline"), "data")]
-"""The views of the routes (:func:`render`, then :func:`group_protocol`'s timeline), also written by the job."""
+"""The views of the routes (:func:`views`, then :func:`group_protocol`'s timeline), also written by the job."""
+TOP, LOWER = (0, 1, 2, 3, 6, 7), (4, 5)  # the views :func:`render` draws, and those below the fold
 POLL_MS = 500  # how often the page asks a running job for its progress
 SAVED_AS = "vizcoll-multicast"  # the file name of a figure saved from its mode bar
 
@@ -187,7 +188,9 @@ def _main(scenario: Scenario, topo, groups, p: dict, mlids: list[int] | None) ->
         info("Click a link on a drawing to break it in the scenario (every page follows and the groups are routed "
              "around it); click a broken link (dashed, black) to repair it."),
         html.Div(className="pair", children=[graph(MC_FIG_A, SAVED_AS), graph(MC_FIG_B, SAVED_AS)]),
-        html.Div(className="pair", children=[graph(MC_FIG_DIFF, SAVED_AS), graph(MC_HIST, SAVED_AS)]),
+        dcc.Store(id=MC_LOWER_SEEN, data=False),  # the pair below: drawn once on the screen (assets/lazy.js)
+        html.Div(className="pair", children=[graph(MC_FIG_DIFF, SAVED_AS), graph(MC_HIST, SAVED_AS)],
+                 **{"data-seen": MC_LOWER_SEEN}),
         html.Div(id=MC_WORST, className="info"),
         html.Div(className="panel player-panel", children=[
             html.H3("Join / leave protocol of the highlighted group under B (paper section 3.2)"),
@@ -223,7 +226,8 @@ def register(app: Dash) -> None:
         State(MC_ALGO_A, "value"), State(MC_ALGO_B, "value"), State(MC_PART, "value"), State(MC_GROUP, "value"),
     )(controls)
     app.callback(Output(MC_HEAVY, "data"), Input(SCENARIO, "data"), State(MC_HEAVY, "data"))(dispatch)
-    app.callback(*VIEWS[:-1], Input(SCENARIO, "data"))(render)
+    app.callback(*[VIEWS[i] for i in TOP], Input(SCENARIO, "data"))(render)
+    app.callback(*[VIEWS[i] for i in LOWER], Input(SCENARIO, "data"), Input(MC_LOWER_SEEN, "data"))(render_lower)
     app.callback(VIEWS[-1], Input(SCENARIO, "data"))(group_protocol)
     app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
                  Input(MC_HEAVY, "data"), State(SCENARIO, "data"), prevent_initial_call=True, interval=POLL_MS,
@@ -317,6 +321,21 @@ def _waits(scenario: Scenario) -> bool:
 
 
 def render(data):
+    """The views above the fold (:data:`TOP`), drawn with the page's first answers."""
+    drawn = views(data)
+    return tuple(drawn[i] for i in TOP)
+
+
+def render_lower(data, seen):
+    """The difference and the histogram (:data:`LOWER`), once they come on the screen: below the fold, a large
+    fabric's two figures would take the browser a third of a second before the player's first frame."""
+    if seen is not True:
+        return no_update, no_update
+    drawn = views(data)
+    return tuple(drawn[i] for i in LOWER)
+
+
+def views(data):
     """Summary, status, the four figures, the group's line and the worst links of the scenario's routes (those of
     a large fabric come from the background job)."""
     scenario, message = checked(data)
