@@ -68,7 +68,7 @@ def test_a_registered_kind_is_an_option_of_the_trees_page(star):
 def test_the_trees_page_stores_builds_and_exports_a_registered_kind(star):
     values = model.DEFAULTS | {"kind": STAR}
     store, message = in_callback(page.update, f"{page.TREES_KIND}.value",
-                                 *[values[key] for key in page.PARAM_CONTROLS], 0, None, "sunway",
+                                 {key: values[key] for key in page.PARAM_CONTROLS}, 0, None, "sunway",
                                  Scenario().to_dict())
     assert message == "" and Scenario.from_dict(store).params["trees"]["kind"] == STAR
     s = Scenario.from_dict(store)

@@ -70,7 +70,7 @@ def update(prop_id: str, current: Scenario | dict | None, tap=None, preset="sunw
     """The page's one writing callback, as Dash calls it when ``prop_id`` changed; (store, message)."""
     values = model.DEFAULTS | changes
     data = current.to_dict() if isinstance(current, Scenario) else current
-    return in_callback(page.update, prop_id, *[values[key] for key in page.PARAM_CONTROLS], 0, tap, preset, data)
+    return in_callback(page.update, prop_id, {key: values[key] for key in page.PARAM_CONTROLS}, 0, tap, preset, data)
 
 
 def stored(store) -> Scenario:
@@ -208,12 +208,12 @@ def test_refresh_says_which_processes_and_redraws_the_controls_only_when_the_sce
     plan, text, controls, costs = page.refresh(DEFAULT_SCENARIO.to_dict())
     assert text == ("Fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 1 broken link). Processes: every "
                     "process of the scenario: 16 processes on 16 nodes (h0, h1, h2, h3, h4, h5 … and 10 more).")
-    shown = [model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)]
+    shown = {key: model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)}
     options = model.comm_options(DEFAULT_SCENARIO)
-    same = page.refresh(DEFAULT_SCENARIO.to_dict(), plan, options, *shown)
+    same = page.refresh(DEFAULT_SCENARIO.to_dict(), plan, options, shown)
     assert same[0] is no_update and same[2] is no_update and same[3] is no_update
     comm1 = DEFAULT_SCENARIO.with_params("trees", {"comm": 1})
-    plan1, text1, controls1, _ = page.refresh(comm1.to_dict(), plan, options, *shown)
+    plan1, text1, controls1, _ = page.refresh(comm1.to_dict(), plan, options, shown)
     assert plan1["comm"] == 1 and plan1["nprocs"] == 4 and "communicator 1: 4 processes on 4 nodes (h4, h5, h6, h7)" \
         in text1
     assert walk(html.Div(controls1), {})[page.TREES_COMM] == 1
@@ -288,9 +288,9 @@ def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view
     slow = page.render_width(plan | {"S": 1024})[0]  # 1 KB packets: b = 0.11 μs, a narrower, smaller optimum
     assert next(t for t in slow.data if t.name.startswith("k* =")).x[0] < 41
     # the controls follow the new scenario (the shell's store changed under the page)
-    shown = [model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)]
+    shown = {key: model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)}
     _, text, controls, costs = page.refresh(store, plan_of(DEFAULT_SCENARIO), model.comm_options(DEFAULT_SCENARIO),
-                                            *shown)
+                                            shown)
     assert walk(html.Div(controls), {})[page.TREES_K] == 32 and costs is no_update
     assert text.startswith("Fabric: sunway-supernode (48 switches, 256 end nodes, 0 broken links). Processes: "
                            "every process of the scenario: 512 processes on 256 nodes")
@@ -655,7 +655,7 @@ def build(current: Scenario | dict | None, clicks: int = 1, **changes):
     """The Build button, as Dash calls it: (store, message, rebuild)."""
     values = model.DEFAULTS | changes
     data = current.to_dict() if isinstance(current, Scenario) else current
-    return in_callback(page.build, BUILD, clicks, *[values[key] for key in page.PARAM_CONTROLS], data)
+    return in_callback(page.build, BUILD, clicks, {key: values[key] for key in page.PARAM_CONTROLS}, data)
 
 
 def forged_plans(plan: dict) -> list:

@@ -258,22 +258,25 @@ def register(app: Dash) -> None:
         register_overview(app, TREES_PLAYER, overview)
     register_animation_export(app, TREES_PLAYER, PAGE)
     register_figure_pack(app, TREES_PACK, PAGE)
+    controls = lambda dependency: {key: dependency(i, "value") for key, i in PARAM_CONTROLS.items()}  # noqa: E731
     app.callback(
         store_output(), Output(TREES_MESSAGE, "children"),
-        *[Input(i, "value") for i in PARAM_CONTROLS.values()],
-        Input(TREES_USE_PRESET, "n_clicks"), Input(TREES_CANVAS, "tapEdge"), State(TREES_PRESET, "value"),
-        State(SCENARIO, "data"), prevent_initial_call=True,
+        inputs={"values": controls(Input), "use_preset": Input(TREES_USE_PRESET, "n_clicks"),
+                "tap_edge": Input(TREES_CANVAS, "tapEdge")},
+        state={"preset": State(TREES_PRESET, "value"), "data": State(SCENARIO, "data")}, prevent_initial_call=True,
     )(update)
     app.callback(
         store_output(), Output(TREES_MESSAGE, "children", allow_duplicate=True), Output(TREES_REBUILD, "data"),
-        Input(TREES_BUILD, "n_clicks"), *[State(i, "value") for i in PARAM_CONTROLS.values()],
-        State(SCENARIO, "data"), prevent_initial_call=True,
+        inputs={"clicks": Input(TREES_BUILD, "n_clicks")}, state={"values": controls(State),
+                                                                   "data": State(SCENARIO, "data")},
+        prevent_initial_call=True,
     )(build)
     app.callback(
         Output(TREES_PARAMS, "data"), Output(TREES_FABRIC, "children"), Output(TREES_CONTROLS, "children"),
         Output(TREES_COST_CONTROLS, "children"),
-        Input(SCENARIO, "data"), State(TREES_PARAMS, "data"), State(TREES_COMM, "options"),
-        *[State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)],
+        inputs={"data": Input(SCENARIO, "data")},
+        state={"plan_now": State(TREES_PARAMS, "data"), "options_now": State(TREES_COMM, "options"),
+               "shown_now": {key: State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)}},
     )(refresh)
     plan, scenario = Input(TREES_PARAMS, "data"), State(SCENARIO, "data")
     app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"))(
@@ -307,10 +310,10 @@ def register(app: Dash) -> None:
     )(on_canvas(render_step))
 
 
-def update(*args):
-    """A control changed: the shared scenario with the page's checked parameters; a preset or a clicked link of
-    the drawing changes the scenario itself. A bad value leaves the store as it is, with a message."""
-    *values, _preset_clicks, tap_edge, preset, data = args
+def update(values, use_preset, tap_edge, preset, data):
+    """A control changed (``values``: control key -> its value): the shared scenario with the page's checked
+    parameters; a preset or a clicked link of the drawing changes the scenario itself. A bad value leaves the store
+    as it is, with a message."""
     scenario, message = checked(data)
     if scenario is None:
         return no_update, message
@@ -328,17 +331,17 @@ def update(*args):
 
 def _checked_params(scenario: Scenario, values) -> dict:
     """The controls' values checked (VizcollError names the first bad one, or a communicator that does not exist)."""
-    params = read_params(dict(zip(PARAM_CONTROLS, values, strict=True)))
+    values = values if isinstance(values, dict) else {}
+    params = read_params({key: values.get(key) for key in PARAM_CONTROLS})
     if params["comm"] != WORLD:
         placement_of(scenario, params["comm"])  # the communicator exists
     return params
 
 
-def build(clicks, *args):
+def build(clicks, values, data):
     """Build: every control read and checked on the server, written to the scenario (the views follow it), and the
     views computed again even when the plan is the same (e.g. after a cancelled job). A bad value leaves the
     store as it is, with a message naming the limit. The button drawn again (no click yet) does nothing."""
-    *values, data = args
     scenario, message = checked(data)
     if scenario is None or not clicks:
         return no_update, message if clicks else no_update, no_update
@@ -349,7 +352,7 @@ def build(clicks, *args):
     return remembered(data, PAGE, params), "", whole_or(clicks, 0, 0, 10**9)
 
 
-def refresh(data, plan_now=None, options_now=None, *shown_now):
+def refresh(data, plan_now=None, options_now=None, shown_now=None):
     """The views' plan (written only when it changed), the line about the processes, and the controls drawn again
     when the scenario's parameters or communicators differ from what they show (a preset, another tab)."""
     scenario, message = checked(data)
@@ -362,7 +365,7 @@ def refresh(data, plan_now=None, options_now=None, *shown_now):
     v = shown_params(scenario)
     text = fabric_line(scenario, plan, topology_of(scenario))
     options = comm_options(scenario)
-    now = dict(zip((*CONTROL_KEYS, *COST_KEYS), shown_now, strict=False))
+    now = shown_now if isinstance(shown_now, dict) else {}
     controls = no_update
     if options != options_now or any(now.get(key) != v[key] for key in CONTROL_KEYS):
         controls = tree_controls(v, options)
