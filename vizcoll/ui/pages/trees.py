@@ -267,20 +267,17 @@ def register(app: Dash) -> None:
     )(update)
     app.callback(
         store_output(), Output(TREES_MESSAGE, "children", allow_duplicate=True), Output(TREES_REBUILD, "data"),
-        inputs={"clicks": Input(TREES_BUILD, "n_clicks")}, state={"values": controls(State),
-                                                                   "data": State(SCENARIO, "data")},
-        prevent_initial_call=True,
+        inputs={"clicks": Input(TREES_BUILD, "n_clicks")},
+        state={"values": controls(State), "data": State(SCENARIO, "data")}, prevent_initial_call=True,
     )(build)
     app.callback(
         Output(TREES_PARAMS, "data"), Output(TREES_FABRIC, "children"), Output(TREES_CONTROLS, "children"),
-        Output(TREES_COST_CONTROLS, "children"),
-        inputs={"data": Input(SCENARIO, "data")},
+        Output(TREES_COST_CONTROLS, "children"), inputs={"data": Input(SCENARIO, "data")},
         state={"plan_now": State(TREES_PARAMS, "data"), "options_now": State(TREES_COMM, "options"),
                "shown_now": {key: State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)}},
     )(refresh)
     plan, scenario = Input(TREES_PARAMS, "data"), State(SCENARIO, "data")
-    app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"))(
-        dispatch)
+    app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"))(dispatch)
     app.callback(*VIEWS[:1], plan, scenario)(render_compare)
     app.callback(*VIEWS[1:4], plan, scenario)(render_type_one)
     app.callback(Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children"),
