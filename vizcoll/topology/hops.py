@@ -54,6 +54,7 @@ from vizcoll.errors import TopologyError
 from vizcoll.topology.bitbfs import bfs, buckets_of, store_u8, widen_dist
 from vizcoll.topology.blockdist import BlockDist, rail_blocks
 from vizcoll.topology.model import ENDPOINT, SWITCH, PortView, Topology
+from vizcoll.topology.twins import twin_classes, twin_search
 
 __all__ = ["MAX_DENSE_SWITCHES", "UNREACHABLE", "MinHopTable", "min_hops"]
 
@@ -65,8 +66,8 @@ _CHUNK_WORDS = 32  # sources per breadth-first pass = 64 * this
 _MAX_WORKERS = 4
 _BLOCK_CELLS = 1 << 22  # cells per temporary block in eccentricity_to
 MAX_DENSE_SWITCHES = 46_340
-"""The most switches of a dense switch-to-switch matrix (46,340² cells: 2 GiB as uint8); a fabric of separate rails
-keeps one block per rail instead (:mod:`vizcoll.topology.blockdist`) and has no such limit."""
+"""The most switches of one switch-to-switch block (46,340² cells: 2 GiB as uint8), twins counted once; a fabric of
+separate rails keeps one block per rail (:mod:`vizcoll.topology.blockdist`) and is not held to it."""
 
 
 # ---------------------------------------------------------------- the table
@@ -345,17 +346,24 @@ def min_hops(topo: Topology, workers: int | None = None) -> MinHopTable:
 
 
 def _distances(topo: Topology, switches: np.ndarray, sw_a: np.ndarray, sw_b: np.ndarray, workers: int | None):
-    """The switch-to-switch distances: one block per rail on a fabric of separate rails, else a dense matrix."""
-    run = lambda indptr, indices: _switch_distances(indptr, indices, workers)  # noqa: E731
+    """The switch-to-switch distances: one block per rail on a fabric of separate rails, one block over the
+    classes of twins when the fabric has twins (:class:`BlockDist`), else a dense matrix."""
+    search = lambda indptr, indices: _switch_distances(indptr, indices, workers)  # noqa: E731
     if "rail" in topo.node_attrs:
-        dist = rail_blocks(topo.node_attrs["rail"][switches], sw_a, sw_b, run)
+        dist = rail_blocks(topo.node_attrs["rail"][switches], sw_a, sw_b,
+                           lambda indptr, indices: twin_search(indptr, indices, search))
         if dist is not None:
             return dist
-    if len(switches) > MAX_DENSE_SWITCHES:
-        raise TopologyError(f"the min-hop table of {len(switches):,} switches would take "
-                            f"{len(switches) ** 2 / 2**30:.1f} GiB; the limit is {MAX_DENSE_SWITCHES:,} switches "
-                            "(a fabric of separate rails has none)")
-    return run(*_csr(sw_a, sw_b, len(switches)))
+    indptr, indices = _csr(sw_a, sw_b, len(switches))
+    classes = twin_classes(indptr, indices)
+    if len(classes[1]) > MAX_DENSE_SWITCHES:
+        raise TopologyError(f"the min-hop table of {len(switches):,} switches ({len(classes[1]):,} without twins) "
+                            f"would take {len(classes[1]) ** 2 / 2**30:.1f} GiB; the limit is "
+                            f"{MAX_DENSE_SWITCHES:,} (a fabric of separate rails keeps one block per rail)")
+    if len(classes[1]) == len(switches):
+        return search(indptr, indices)
+    small, cls = twin_search(indptr, indices, search, classes)
+    return BlockDist(np.zeros(len(switches), dtype=np.int64), cls, [small], np.zeros(1, dtype=np.int64))
 
 
 def _live_ends(topo: Topology) -> tuple[np.ndarray, np.ndarray]:
