@@ -65,6 +65,7 @@ _BIG = 1 << 30  # internal "infinity" while taking minima (int64 arithmetic, no 
 _CHUNK_WORDS = 32  # sources per breadth-first pass = 64 * this
 _MAX_WORKERS = 4
 _BLOCK_CELLS = 1 << 22  # cells per temporary block in eccentricity_to
+_DENSE_CELLS = 1 << 26  # up to 8,192 switches (64 MB) the matrix is written whole: reading it is faster
 MAX_DENSE_SWITCHES = 46_340
 """The most switches of one switch-to-switch block (46,340² cells: 2 GiB as uint8), twins counted once; a fabric of
 separate rails keeps one block per rail (:mod:`vizcoll.topology.blockdist`) and is not held to it."""
@@ -347,7 +348,8 @@ def min_hops(topo: Topology, workers: int | None = None) -> MinHopTable:
 
 def _distances(topo: Topology, switches: np.ndarray, sw_a: np.ndarray, sw_b: np.ndarray, workers: int | None):
     """The switch-to-switch distances: one block per rail on a fabric of separate rails, one block over the
-    classes of twins when the fabric has twins (:class:`BlockDist`), else a dense matrix."""
+    classes of twins when the fabric has twins and more than 8,192 switches (:class:`BlockDist`), else a dense
+    matrix (searched through the twins all the same)."""
     search = lambda indptr, indices: _switch_distances(indptr, indices, workers)  # noqa: E731
     if "rail" in topo.node_attrs:
         dist = rail_blocks(topo.node_attrs["rail"][switches], sw_a, sw_b,
@@ -363,7 +365,8 @@ def _distances(topo: Topology, switches: np.ndarray, sw_a: np.ndarray, sw_b: np.
     if len(classes[1]) == len(switches):
         return search(indptr, indices)
     small, cls = twin_search(indptr, indices, search, classes)
-    return BlockDist(np.zeros(len(switches), dtype=np.int64), cls, [small], np.zeros(1, dtype=np.int64))
+    compact = BlockDist(np.zeros(len(switches), dtype=np.int64), cls, [small], np.zeros(1, dtype=np.int64))
+    return compact if len(switches) ** 2 > _DENSE_CELLS else np.asarray(compact)
 
 
 def _live_ends(topo: Topology) -> tuple[np.ndarray, np.ndarray]:

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vizcoll.topology import from_spec
+from vizcoll.topology import from_spec, hops
 from vizcoll.topology.blockdist import BlockDist
 from vizcoll.topology.hops import _csr, _switch_distances, min_hops
 from vizcoll.topology.twins import twin_classes, twin_search
@@ -48,6 +48,10 @@ def test_the_compact_matrix_equals_the_full_search(spec):
     assert dist.diameter() == int(np.where(full == 255, 0, full).max())
 
 
-def test_a_fat_tree_table_is_one_block_over_classes():
-    table = min_hops(from_spec("fat-tree:radix=8,levels=3"))  # 32 leaves, 32 spines, 16 cores
+def test_a_large_fat_tree_table_is_one_block_over_classes(monkeypatch):
+    topo = from_spec("fat-tree:radix=8,levels=3")  # 32 leaves, 32 spines, 16 cores
+    dense = min_hops(topo).dist
+    monkeypatch.setattr(hops, "_DENSE_CELLS", 0)  # as if it had more than 8,192 switches
+    table = min_hops(topo)
     assert isinstance(table.dist, BlockDist) and len(table.dist.blocks[0]) == 8 + 32 + 4
+    assert isinstance(dense, np.ndarray) and np.array_equal(np.asarray(table.dist), dense)
