@@ -21,9 +21,9 @@ MAX_ENDPOINTS = 1 << 20
 MAX_NODES = 1_250_000
 """Nodes of all kinds: 2**20 end nodes and their switches (that rail fabric has 65,536)."""
 MAX_LINKS = 3_500_000
-"""That rail fabric has 3,145,728 links (3,260,416 with ``cross=1``). Memory of a fabric this size, built: about
-1.2 GB with its min-hop table (see :func:`vizcoll.topology.generators.rail_fat_tree`). The web app keeps lower caps
-of its own (:mod:`vizcoll.ui.limits`)."""
+"""That rail fabric has 3,145,728 links (3,260,416 with ``cross=1``); built with its min-hop table it takes 814 MB
+peak (:func:`vizcoll.topology.rails.rail_fat_tree`). The web app keeps lower caps of its own
+(:mod:`vizcoll.ui.limits`)."""
 
 
 def check_nodes(topo) -> None:

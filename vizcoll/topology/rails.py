@@ -129,8 +129,9 @@ def rail_fat_tree(servers: int = 4, rails: int = 2, radix: int = 8, cross: int =
     down ports (rail ``q``'s port to rail ``r`` is ``used + 1 + (r if r < q else r - 1)``), which needs
     ``rails - 1`` free ports on each top switch. ``rail-fat-tree:servers=131072,rails=8,radix=128`` has
     1,048,576 NICs (the engine's limit, :data:`~vizcoll.topology.checks.MAX_ENDPOINTS`), 65,536 switches
-    and 3,145,728 links; built with its min-hop table (one 8,192 x 8,192 block shared by the 8 rails) it takes
-    about 4 s and 1.3 GB peak on the 2-core machine (``benchmarks/scaling.py``, part ``million``).
+    and 3,145,728 links; built with its min-hop table (one block of the 2,144 classes of twins of a rail's
+    8,192 switches, 4.4 MB, shared by the 8 rails) it takes 2.3-3.4 s and 814 MB peak on the 2-core machine
+    (``benchmarks/scaling.py --parts million``).
 
     >>> topo = rail_fat_tree(servers=6, rails=2, radix=4)  # 2 levels: 3 leaves and 2 spines per rail
     >>> topo.names[:4], topo.names[-3:]
