@@ -181,8 +181,8 @@ class _Global:
         self.n_switches = rails * int(rail.count.sum())
         order = np.argsort(self.of(np.arange(rails)[:, None], np.arange(len(level))[None, :]).ravel())
         r, local = np.divmod(order, len(level))
-        self.node_rail, self.node_level, self.node_pod, self.node_within = r, level[local], rail.pod[local], \
-            within[local]
+        self.node_rail, self.node_level = r, level[local]
+        self.node_pod, self.node_within = rail.pod[local], within[local]
 
     def of(self, rail, local) -> np.ndarray:
         """Global node number of local switch ``local`` of rail ``rail`` (arrays broadcast)."""
