@@ -1,6 +1,7 @@
 """The engine at paper scale: the issue's targets measured, and how time grows with the fabric and the groups.
 
-Run ``python benchmarks/scaling.py [--plots docs] [--repeat 3]`` (about three minutes). Each part runs in a
+Run ``python benchmarks/scaling.py [--plots docs] [--repeat 3] [--parts million]`` (about six minutes; the
+``million`` part alone about four). Each part runs in a
 fresh Python process (so that its peak memory is its own) and every time is the best of ``--repeat`` runs (the
 machine is shared). It prints one JSON object:
 
@@ -13,7 +14,14 @@ machine is shared). It prints one JSON object:
 - ``multicast_scaling``: FULB-MC and SSSP-MC time against the fabric's end nodes (fat trees of 24- to 64-port
   switches, 1,000 random groups of 3) and against the groups (64-port fat tree, 640 to 5,120 random groups of 12),
   with fitted exponents;
-- ``peak_rss_mb``: the largest peak resident memory of any part; ``targets``: each target and whether it holds.
+- ``million`` (issue 28, AI scale; every measurement a fresh process, best of ``--repeat``, its peak memory):
+  ``rail-fat-tree:servers=S,rails=8,radix=128`` built with its min-hop table for S = 16,384 to 131,072 (131,072
+  to 1,048,576 NICs) with the fitted exponent; FULB-MC on ``fat-tree:radix=128,levels=3`` (524,288 end nodes) with
+  the lines of a 128x64x64 grid (20,480 groups; routing time, and the fabric + table build before it); and the
+  CLI end to end at 524,288 processes: the hierarchical 32-nomial tree, type II trees (the physical and min-cost
+  trees of the 16 groups of 32,768 processes ``hier:32768``) and F(k) (``kopt --P 524288``);
+- ``peak_rss_mb``: the largest peak resident memory of the paper-scale parts (``million`` has its own);
+  ``targets``: each target and whether it holds.
 
 With ``--plots DIR`` it writes ``scaling-trees`` and ``scaling-multicast`` as PNG and SVG into ``DIR`` (log-log,
 the fitted exponent in each legend); set ``BROWSER_PATH=/usr/bin/chromium`` if kaleido does not find a browser.
@@ -46,9 +54,20 @@ RADIXES = (24, 32, 40, 48, 64)
 GROUPS = (640, 1280, 2560, 5120)
 SIZE_PATTERN = "random:1000,size=3"  # 1,000 groups of 3 random end nodes on every fabric
 GROUPS_PATTERN = "random:{},size=12"  # 640 to 5,120 groups of 12 on the 64-port fat tree
+FAT_TREE_128 = "fat-tree:radix=128,levels=3"  # 524,288 end nodes
+GRID_128 = "grid3d:128x64x64"  # its lines: 20,480 groups
+RAIL_SERVERS = (16384, 32768, 65536, 131072)  # x 8 rails: 131,072 to 1,048,576 NICs
+RAIL = "rail-fat-tree:servers={},rails=8,radix=128"
+MILLION_CLI = {
+    "tree": ["tree", "--kind", "hier-knomial", "--k", "32", "--topology", FAT_TREE_128, "--nprocs", "524288"],
+    "type2": ["type2", FAT_TREE_128, "--pattern", "hier:32768"],
+    "kopt": ["kopt", "--P", "524288", "--a", "1.12", "--b", "0.01"],
+}
 TARGETS = {"hier-knomial build at 40,960 (s)": 1.0, "CLI end to end (s)": 2.0, "tree exponent": 1.2,
            "FULB-MC fat tree 16,000 (s)": 0.13, "FULB-MC TaihuLight 40,960 (s)": 0.35,
-           "FULB-MC fat tree 65,536 (s)": 0.5, "SSSP-MC fat tree 65,536 (s)": 3.0, "peak memory (MB)": 2048}
+           "FULB-MC fat tree 65,536 (s)": 0.5, "SSSP-MC fat tree 65,536 (s)": 3.0, "peak memory (MB)": 2048,
+           "rail 1,048,576: topology + hop data (s)": 10.0, "rail 1,048,576: peak memory (MB)": 4096,
+           "FULB-MC fat tree 524,288, 20,480 groups (s)": 10.0, "CLI hier-knomial 524,288 end to end (s)": 5.0}
 
 
 def best(fn, repeat: int) -> float:
@@ -134,23 +153,100 @@ def multicast_scaling(repeat: int) -> dict:
     return out
 
 
-PARTS = {"trees": trees, "cli": cli, "multicast": multicast, "multicast_scaling": multicast_scaling}
+def rail_step(servers: str) -> dict:
+    """One rail fabric and its min-hop table, built in this (fresh) process."""
+    from vizcoll.topology.generators import from_spec
+    from vizcoll.topology.hops import min_hops
+
+    start = time.perf_counter()
+    topo = from_spec(RAIL.format(int(servers)))
+    built = time.perf_counter()
+    table = min_hops(topo)
+    done = time.perf_counter()
+    return {"seconds": done - start, "generate_s": round(built - start, 3), "hops_s": round(done - built, 3),
+            "endpoints": len(topo.endpoints), "switches": len(topo.switches), "links": topo.n_links,
+            "dist_mb": round(table.dist.nbytes / 2**20, 1), "peak_rss_mb": peak_rss_mb()}
+
+
+def fulb_step(_: str) -> dict:
+    """FULB-MC on the 524,288-node fat tree with the lines of a 128x64x64 grid (routing time in ``seconds``)."""
+    from vizcoll.comm import parse_pattern
+    from vizcoll.multicast import communicator_groups, route
+    from vizcoll.topology.generators import from_spec
+    from vizcoll.topology.hops import min_hops
+
+    start = time.perf_counter()
+    topo = from_spec(FAT_TREE_128)
+    table = min_hops(topo)
+    groups = communicator_groups(parse_pattern(GRID_128, topo))
+    built = time.perf_counter()
+    result = route(topo, groups, "fulb", table)
+    return {"seconds": result.runtime_s, "build_s": round(built - start, 3), "groups": len(groups),
+            "max_efi": result.summary()["max_efi"], "peak_rss_mb": peak_rss_mb()}
+
+
+def cli_step(name: str) -> dict:
+    """One CLI command of :data:`MILLION_CLI` end to end (a new process), with that process's peak memory."""
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "vizcoll", *MILLION_CLI[name]], check=True, capture_output=True,
+                         text=True, cwd=ROOT).stdout
+    seconds = time.perf_counter() - start
+    summary = {key: value for key, value in json.loads(out).items() if isinstance(value, int | float | str)}
+    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+            "output": summary}
+
+
+STEPS = {"rail": rail_step, "fulb": fulb_step, "cli_step": cli_step}
+
+
+def fresh(step: str, arg: str, repeat: int) -> dict:
+    """``step(arg)`` in ``repeat`` fresh processes: the fastest run's figures, with the largest peak memory."""
+    runs = [run_child(__file__, step, "--arg", arg) for _ in range(repeat)]
+    fastest = min(runs, key=lambda r: r["seconds"])
+    return {**fastest, "seconds": round(fastest["seconds"], 3),
+            "peak_rss_mb": round(max(r["peak_rss_mb"] for r in runs), 1)}
+
+
+def million(repeat: int) -> dict:
+    rails = [fresh("rail", str(s), repeat) for s in RAIL_SERVERS]
+    nics = [row["endpoints"] for row in rails]
+    out = {"rail": {"endpoints": nics, "seconds": [row["seconds"] for row in rails],
+                    "exponent": exponent(nics, [row["seconds"] for row in rails]), "largest": rails[-1]},
+           "fulb": fresh("fulb", "", repeat)}
+    out["cli"] = {name: {"command": "vizcoll " + " ".join(MILLION_CLI[name]), **fresh("cli_step", name, repeat)}
+                  for name in MILLION_CLI}
+    out["peak_rss_mb"] = max(rails[-1]["peak_rss_mb"], out["fulb"]["peak_rss_mb"],
+                             *(c["peak_rss_mb"] for c in out["cli"].values()))
+    return out
+
+
+PARTS = {"trees": trees, "cli": cli, "multicast": multicast, "multicast_scaling": multicast_scaling,
+         "million": million}
 
 
 # ---------------------------------------------------------------- targets and plots
 def targets(result: dict) -> dict:
-    """Each target of the issue, the measured value and whether it holds."""
-    mc = result["multicast"]
-    measured = {
-        "hier-knomial build at 40,960 (s)": result["trees"]["seconds"]["hier-knomial"][-1],
-        "CLI end to end (s)": result["cli"]["seconds"],
-        "tree exponent": max(result["trees"]["exponent"].values()),
-        "FULB-MC fat tree 16,000 (s)": mc["fat tree 16,000"]["fulb"],
-        "FULB-MC TaihuLight 40,960 (s)": mc["TaihuLight 40,960"]["fulb"],
-        "FULB-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["fulb"],
-        "SSSP-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["sssp"],
-        "peak memory (MB)": result["peak_rss_mb"],
-    }
+    """Each target of the issues whose part ran, the measured value and whether it holds."""
+    measured = {}
+    if "trees" in result:
+        measured["hier-knomial build at 40,960 (s)"] = result["trees"]["seconds"]["hier-knomial"][-1]
+        measured["tree exponent"] = max(result["trees"]["exponent"].values())
+    if "cli" in result:
+        measured["CLI end to end (s)"] = result["cli"]["seconds"]
+    if "multicast" in result:
+        mc = result["multicast"]
+        measured.update({"FULB-MC fat tree 16,000 (s)": mc["fat tree 16,000"]["fulb"],
+                         "FULB-MC TaihuLight 40,960 (s)": mc["TaihuLight 40,960"]["fulb"],
+                         "FULB-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["fulb"],
+                         "SSSP-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["sssp"]})
+    if result.get("peak_rss_mb") is not None:
+        measured["peak memory (MB)"] = result["peak_rss_mb"]
+    if "million" in result:
+        big = result["million"]
+        measured.update({"rail 1,048,576: topology + hop data (s)": big["rail"]["largest"]["seconds"],
+                         "rail 1,048,576: peak memory (MB)": big["rail"]["largest"]["peak_rss_mb"],
+                         "FULB-MC fat tree 524,288, 20,480 groups (s)": big["fulb"]["seconds"],
+                         "CLI hier-knomial 524,288 end to end (s)": big["cli"]["tree"]["seconds"]})
     return {name: {"target": TARGETS[name], "measured": value, "met": value <= TARGETS[name]}
             for name, value in measured.items()}
 
@@ -205,18 +301,26 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is kept")
     parser.add_argument("--plots", metavar="DIR", help="write the scaling charts (PNG, SVG) into DIR")
-    parser.add_argument("--child", choices=sorted(PARTS), help=argparse.SUPPRESS)
+    parser.add_argument("--parts", default=",".join(PARTS), help="comma-separated parts to run (default: all)")
+    parser.add_argument("--child", choices=sorted({*PARTS, *STEPS}), help=argparse.SUPPRESS)
+    parser.add_argument("--arg", default="", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         from vizcoll.runtime import tune_gc
 
         tune_gc()  # as the CLI and the web app run the engine
-        print(json.dumps(PARTS[args.child](max(1, args.repeat))))
+        run = STEPS[args.child](args.arg) if args.child in STEPS else PARTS[args.child](max(1, args.repeat))
+        print(json.dumps(run))
         return
-    result = {part: run_child(__file__, part, "--repeat", str(args.repeat)) for part in PARTS}
-    result["peak_rss_mb"] = round(max(part["peak_rss_mb"] for part in result.values()), 1)
+    chosen = [part for part in args.parts.split(",") if part]
+    unknown = sorted(set(chosen) - set(PARTS))
+    if unknown:
+        parser.error(f"unknown parts {unknown}; choose from {sorted(PARTS)}")
+    result = {part: run_child(__file__, part, "--repeat", str(args.repeat)) for part in chosen}
+    paper = [part["peak_rss_mb"] for name, part in result.items() if name != "million"]
+    result["peak_rss_mb"] = round(max(paper), 1) if paper else None
     result["targets"] = targets(result)
-    if args.plots:
+    if args.plots and {"trees", "multicast_scaling"} <= set(result):
         os.environ.setdefault("BROWSER_PATH", "/usr/bin/chromium")
         result["plots"] = plots(result, Path(args.plots))
     print(json.dumps(result, indent=1))

@@ -16,7 +16,7 @@ from vizcoll.topology.model import Topology
 
 __all__ = ["ORDERS", "Placement", "check_fits", "compute_nodes", "place"]
 
-ORDERS = ("linear", "random")
+ORDERS = ("linear", "random", "rail-major")
 SCHEMA = "vizcoll.placement/1"
 
 
@@ -111,10 +111,13 @@ def place(topo: Topology, nprocs: int | None = None, ppn: int = 1, order: str = 
         Number of ranks; defaults to all slots, ``compute nodes x ppn``.
     ppn : int
         Processes per node.
-    order : {"linear", "random"}
+    order : {"linear", "random", "rail-major"}
         ``linear``: rank ``r`` runs on compute node ``r // ppn`` in node order;
         ``random``: the same over a permutation of the compute nodes drawn with
-        ``numpy.random.default_rng(seed)``.
+        ``numpy.random.default_rng(seed)``; ``rail-major``: the same over the
+        compute nodes sorted by their ``rail`` attribute, node order within a
+        rail (on a rail fabric the naive placement that fills rail 0 first;
+        elsewhere the linear one).
     seed : int
         Seed for ``order="random"``.
 
@@ -139,4 +142,6 @@ def place(topo: Topology, nprocs: int | None = None, ppn: int = 1, order: str = 
         raise SpecError(f"seed must be an integer >= 0, got {seed!r}")
     if order == "random":
         nodes = np.random.default_rng(seed).permutation(nodes)
+    elif order == "rail-major":
+        nodes = nodes[np.argsort(topo.attr("rail")[nodes], kind="stable")]
     return Placement(nodes[np.arange(nprocs) // ppn].astype(np.int64), int(ppn), order, int(seed))

@@ -4,12 +4,21 @@ Routes one multicast group per communicator with MINIHOP-MC, SSSP-MC or
 FULB-MC (and their variants, see :mod:`vizcoll.multicast.routing`) and prints
 :meth:`MulticastResult.summary` as JSON, plus the pattern. ``--dump-mcfdbs``
 also writes the forwarding tables in OpenSM's ``opensm.mcfdbs`` layout.
+
+On a rail fabric (``rail-fat-tree:...``) the output adds ``rails``: the
+fabric's rails and, for the pattern placed rail-aware (a server's GPUs on
+consecutive ranks) and naive (ranks fill rail 0 first), how many groups span
+more than one rail (``{"groups", "cross_rail", "max_rails"}``, see
+:mod:`vizcoll.comm.rails`); the groups are routed with ``--order``'s placement.
+Without ``cross=1`` a group spanning rails is cut apart (no path between rails).
 """
 
 from __future__ import annotations
 
 import argparse
 
+from vizcoll.comm import parse_pattern
+from vizcoll.comm.rails import PLACEMENTS, cross_rail_groups, has_rails, rail_fabric
 from vizcoll.commands import add_communicators, add_topology, command, load_communicators, load_topology
 from vizcoll.multicast import ALGORITHMS, dump_mcfdbs, route_communicators
 from vizcoll.multicast.algorithms import DEFAULT_ALGORITHM, REGISTRY
@@ -32,6 +41,11 @@ def _mcast(args: argparse.Namespace) -> dict:
     result = route_communicators(topo, comms, args.algo)
     out = result.summary()
     out["pattern"] = comms.label
+    if has_rails(topo):
+        out["rails"] = {**rail_fabric(topo), "placements": {
+            name: {"order": order, **cross_rail_groups(topo, parse_pattern(args.pattern, topo, args.ppn, order,
+                                                                           args.seed))}
+            for name, order in PLACEMENTS.items()}}
     if args.dump_mcfdbs:
         text = dump_mcfdbs(topo, result)
         with open(args.dump_mcfdbs, "w", encoding="ascii") as handle:

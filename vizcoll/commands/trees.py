@@ -12,11 +12,18 @@ the rank of each vertex when the root is not rank 0, see
 :mod:`vizcoll.trees.typeone`). ``--groups`` takes group sizes over
 consecutive ranks (``5,4,3,2``) or nested JSON lists of ranks; without it
 the hierarchical kinds (``zhao``, ``hier-knomial``) group the processes of
-``--topology`` by node, leaf switch and ``group`` attribute. ``--kind`` takes
+``--topology`` by node, leaf switch and ``group`` attribute (on a rail fabric: the rail). ``--kind`` takes
 every kind of :mod:`vizcoll.trees.kinds`. With ``--topology`` the processes are
 placed ``--ppn`` per node (each on its own port) and the output adds the
 ``radius``, the link metrics of :func:`vizcoll.trees.metrics.tree_metrics`
 and the modelled latency (eq. 2, default Sunway parameters, width ``--k``).
+
+On a rail fabric (``rail-fat-tree:...``) the output adds ``rails``: the
+fabric's rails and, for the rail-aware placement (a server's GPUs on
+consecutive ranks, the default) and the naive one (ranks fill rail 0 first),
+the tree built for that placement and how many of its edges cross rails
+(``{"edges", "cross_rail", "within_server", "between_servers"}``, see
+:mod:`vizcoll.comm.rails`); ``--ppn`` and ``--groups`` apply to both.
 """
 
 from __future__ import annotations
@@ -24,7 +31,10 @@ from __future__ import annotations
 import argparse
 import json
 
+import numpy as np
+
 from vizcoll.comm import place
+from vizcoll.comm.rails import PLACEMENTS, cross_rail_edges, has_rails, rail_fabric
 from vizcoll.commands import command, load_topology
 from vizcoll.errors import SpecError
 from vizcoll.trees import kinds
@@ -101,6 +111,25 @@ def _tree(args: argparse.Namespace) -> dict:
         out["cross_group"] = {name: int(n) for name, n in out["cross_group"].items()}
     elif levels is not None:
         out["cross_group"] = tree_metrics(tree, levels=levels)["cross_group"]
+    if topo is not None and has_rails(topo):
+        out["rails"] = _rails(args, topo, nprocs, kind, groups if args.groups else None)
+    return out
+
+
+def _rails(args: argparse.Namespace, topo, nprocs: int, kind, groups: list | None) -> dict:
+    """The tree of each placement of :data:`~vizcoll.comm.rails.PLACEMENTS` and its edges that cross rails."""
+    out = {**rail_fabric(topo), "placements": {}}
+    for name, order in PLACEMENTS.items():
+        placement = place(topo, nprocs, args.ppn, order)
+        if kind.hierarchical and groups is None:
+            tree = kind.build(nprocs, args.k, hierarchy_from_topology(topo, placement))
+        else:
+            tree = kind.build(nprocs, args.k, groups if kind.hierarchical else None)
+        ranks = np.asarray(vertex_ranks(tree), dtype=np.int64)
+        parent = np.asarray(tree.parent, dtype=np.int64)
+        child = np.flatnonzero(parent >= 0)
+        out["placements"][name] = {"order": order, **cross_rail_edges(topo, placement, ranks[child],
+                                                                        ranks[parent[child]])}
     return out
 
 

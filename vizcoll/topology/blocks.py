@@ -101,7 +101,8 @@ def _generated(topo: Topology, pos: np.ndarray) -> _Cut | None:
     elif has("level") and (group >= 0).any():
         row = topo.node_attrs["level"].astype(np.int64)
         fat_tree = str(topo.meta.get("generator", "")).startswith(("fat-tree", "pruned-fat-tree"))
-        word, levels = ("pod" if fat_tree else "group"), unique(row[row > 0]).tolist()
+        word = topo.meta.get("group_word") or ("pod" if fat_tree else "group")  # a rail fabric: "rail"
+        levels = unique(row[row > 0]).tolist()
         plain = {0: "end nodes", **{lv: "switches" if len(levels) == 1 else f"level {lv} switches" for lv in levels}}
         if fat_tree:
             plain.update({lv: ROW_NAMES.get(lv, f"level {lv} switches") for lv in levels})

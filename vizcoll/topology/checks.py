@@ -11,12 +11,19 @@ import numpy as np
 from vizcoll.arrays import unique
 from vizcoll.errors import TopologyError
 
-__all__ = ["ENDPOINT", "MAX_LINKS", "MAX_NODES", "SWITCH", "check_links", "check_nodes"]
+__all__ = ["ENDPOINT", "MAX_ENDPOINTS", "MAX_LINKS", "MAX_NODES", "SWITCH", "check_links", "check_nodes"]
 
 SWITCH, ENDPOINT = 0, 1
 """The node kinds: a switch forwards packets, an end node (NIC, HCA, processor) never does."""
-MAX_NODES = 200_000
-MAX_LINKS = 1_000_000
+MAX_ENDPOINTS = 1 << 20
+"""1,048,576 end nodes: an AI-scale fabric (``rail-fat-tree:servers=131072,rails=8,radix=128``, 131,072 servers of
+8 GPUs, one NIC each) is the largest the engine builds (issue 28)."""
+MAX_NODES = 1_250_000
+"""Nodes of all kinds: 2**20 end nodes and their switches (that rail fabric has 65,536)."""
+MAX_LINKS = 3_500_000
+"""That rail fabric has 3,145,728 links (3,260,416 with ``cross=1``); built with its min-hop table it takes 814 MB
+peak (:func:`vizcoll.topology.rails.rail_fat_tree`). The web app keeps lower caps of its own
+(:mod:`vizcoll.ui.limits`)."""
 
 
 def check_nodes(topo) -> None:
@@ -24,6 +31,9 @@ def check_nodes(topo) -> None:
     n = topo.n_nodes
     if n > MAX_NODES:
         raise TopologyError(f"{n} nodes is more than the limit of {MAX_NODES}")
+    ends = int(np.count_nonzero(topo.kind == ENDPOINT))
+    if ends > MAX_ENDPOINTS:
+        raise TopologyError(f"{ends} end nodes is more than the limit of {MAX_ENDPOINTS} (2**20)")
     if not all(topo.names):
         raise TopologyError("a node has an empty name")
     if len(topo._index) != n:

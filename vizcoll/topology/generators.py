@@ -6,8 +6,9 @@ switches (lowest level first), then end nodes; this order breaks ties
 everywhere in vizcoll.
 
 A *spec* string names a generator and its parameters, e.g.
-``fat-tree:radix=40,levels=3``, ``torus:30x20x20,hosts=2`` or
-``dragonfly:a=18,p=9,h=9``; see :func:`from_spec` and the README.
+``fat-tree:radix=40,levels=3``, ``torus:30x20x20,hosts=2``, ``dragonfly:a=18,p=9,h=9`` or the rail-optimized
+``rail-fat-tree:servers=131072,rails=8,radix=128`` (:mod:`vizcoll.topology.rails`); see :func:`from_spec` and the
+README.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import inspect
 import numpy as np
 
 from vizcoll.errors import SpecError
-from vizcoll.topology.model import MAX_LINKS, MAX_NODES, Topology
+from vizcoll.topology.building import build, check_size, hosts_below, positive, stack_links
+from vizcoll.topology.model import Topology
+from vizcoll.topology.rails import rail_fat_tree
 
 __all__ = [
     "fat_tree",
@@ -26,48 +29,11 @@ __all__ = [
     "torus",
     "dragonfly",
     "mesh",
+    "rail_fat_tree",
     "GENERATORS",
     "parse_spec",
     "from_spec",
 ]
-
-
-def _check_size(nodes: int, links: int, what: str) -> None:
-    if nodes > MAX_NODES:
-        raise SpecError(f"{what} would have {nodes:,} nodes; the limit is {MAX_NODES:,}")
-    if links > MAX_LINKS:
-        raise SpecError(f"{what} would have {links:,} links; the limit is {MAX_LINKS:,}")
-
-
-def _positive(**values: int) -> None:
-    for name, value in values.items():
-        if not isinstance(value, (int, np.integer)) or value < 1:
-            raise SpecError(f"{name} must be a positive integer, got {value!r}")
-
-
-def _links(*parts: tuple) -> np.ndarray:
-    """Stack ``(a, pa, b, pb)`` array tuples into one ``(m, 4)`` link table."""
-    blocks = [np.stack(np.broadcast_arrays(*map(np.asarray, p)), axis=-1).reshape(-1, 4) for p in parts]
-    return np.concatenate(blocks) if blocks else np.zeros((0, 4), dtype=np.int64)
-
-
-def _build(names, kind, nports, links, meta, **attrs) -> Topology:
-    topo = Topology.from_arrays(
-        names, kind, nports, links,
-        node_attrs={k: v for k, v in attrs.items() if not k.startswith("link_")},
-        link_attrs={k[5:]: v for k, v in attrs.items() if k.startswith("link_")},
-        meta=meta, validate=False,
-    )
-    topo.validate()
-    return topo
-
-
-def _hosts(first_switch: np.ndarray, per_switch: int, host_port0: int, offset: int):
-    """Hosts hung below switches: host ``i`` of switch ``s`` uses switch port ``host_port0 + i``."""
-    sw = np.repeat(first_switch, per_switch)
-    slot = np.tile(np.arange(per_switch), len(first_switch))
-    host = offset + np.arange(len(sw))
-    return host, (host, 1, sw, host_port0 + slot)
 
 
 def fat_tree(radix: int = 8, levels: int = 3) -> Topology:
@@ -79,7 +45,7 @@ def fat_tree(radix: int = 8, levels: int = 3) -> Topology:
     16,000 end nodes, 2,000 switches). Each switch has its down ports first
     (1..radix/2), then its up ports. ``group`` is the pod (3 levels) or leaf.
     """
-    _positive(radix=radix)
+    positive(radix=radix)
     if radix % 2 or radix < 2:
         raise SpecError(f"radix must be an even number >= 2, got {radix}")
     if levels not in (2, 3):
@@ -88,24 +54,24 @@ def fat_tree(radix: int = 8, levels: int = 3) -> Topology:
     meta = {"generator": f"fat-tree:radix={radix},levels={levels}"}
     if levels == 2:
         n_leaf, n_spine, n_host = radix, h, radix * h
-        _check_size(n_leaf + n_spine + n_host, 2 * n_host, "this fat tree")
+        check_size(n_leaf + n_spine + n_host, 2 * n_host, "this fat tree")
         leaf, spine = np.arange(n_leaf), n_leaf + np.arange(n_spine)
-        host, host_links = _hosts(leaf, h, 1, n_leaf + n_spine)
+        host, host_links = hosts_below(leaf, h, 1, n_leaf + n_spine)
         up = (leaf[:, None], h + 1 + np.arange(n_spine)[None, :], spine[None, :], leaf[:, None] + 1)
         names = [f"leaf{i}" for i in range(n_leaf)] + [f"spine{i}" for i in range(n_spine)]
         names += [f"h{i}" for i in range(n_host)]
         level = np.r_[np.ones(n_leaf), np.full(n_spine, 2), np.zeros(n_host)]
         group = np.r_[leaf, np.full(n_spine, -1), np.repeat(leaf, h)]
         kind = np.r_[np.zeros(n_leaf + n_spine), np.ones(n_host)]
-        return _build(names, kind, np.r_[np.full(n_leaf + n_spine, radix), np.ones(n_host)],
-                      _links(host_links, up), meta, level=level, group=group)
+        return build(names, kind, np.r_[np.full(n_leaf + n_spine, radix), np.ones(n_host)],
+                      stack_links(host_links, up), meta, level=level, group=group)
     n_edge = n_agg = radix * h
     n_core, n_host = h * h, radix * h * h
-    _check_size(n_edge + n_agg + n_core + n_host, 3 * n_host, "this fat tree")
+    check_size(n_edge + n_agg + n_core + n_host, 3 * n_host, "this fat tree")
     edge = np.arange(n_edge)
     agg = n_edge + np.arange(n_agg)
     core = n_edge + n_agg + np.arange(n_core)
-    host, host_links = _hosts(edge, h, 1, n_edge + n_agg + n_core)
+    host, host_links = hosts_below(edge, h, 1, n_edge + n_agg + n_core)
     pod_of_edge = edge // h
     i, j = np.meshgrid(np.arange(h), np.arange(h), indexing="ij")
     pods = np.arange(radix)[:, None, None]
@@ -120,9 +86,9 @@ def fat_tree(radix: int = 8, levels: int = 3) -> Topology:
     n_sw = n_edge + n_agg + n_core
     level = np.r_[np.ones(n_edge), np.full(n_agg, 2), np.full(n_core, 3), np.zeros(n_host)]
     group = np.r_[pod_of_edge, pod_of_edge, np.full(n_core, -1), np.repeat(pod_of_edge, h)]
-    return _build(names, np.r_[np.zeros(n_sw), np.ones(n_host)],
+    return build(names, np.r_[np.zeros(n_sw), np.ones(n_host)],
                   np.r_[np.full(n_sw, radix), np.ones(n_host)],
-                  _links(host_links, edge_agg, agg_core), meta, level=level, group=group)
+                  stack_links(host_links, edge_agg, agg_core), meta, level=level, group=group)
 
 
 PRUNED_PRESETS = {
@@ -153,16 +119,16 @@ def pruned_fat_tree(
         if preset not in PRUNED_PRESETS:
             raise SpecError(f"unknown preset {preset!r}; choose one of {sorted(PRUNED_PRESETS)}")
         return pruned_fat_tree(**PRUNED_PRESETS[preset]) | _with_meta(f"pruned-fat-tree:preset={preset}")
-    _positive(pods=pods, leaves=leaves, hosts=hosts, spines=spines, up=up, paths=paths)
+    positive(pods=pods, leaves=leaves, hosts=hosts, spines=spines, up=up, paths=paths)
     if spines % paths:
         raise SpecError(f"paths ({paths}) must divide spines ({spines})")
     n_leaf, n_spine = pods * leaves, pods * spines
     n_top = spines * up // paths
     n_host = n_leaf * hosts
-    _check_size(n_leaf + n_spine + n_top + n_host, n_host + n_leaf * spines + n_spine * up, "this pruned fat tree")
+    check_size(n_leaf + n_spine + n_top + n_host, n_host + n_leaf * spines + n_spine * up, "this pruned fat tree")
     leaf = np.arange(n_leaf)
     spine0, top0 = n_leaf, n_leaf + n_spine
-    host, host_links = _hosts(leaf, hosts, 1, top0 + n_top)
+    host, host_links = hosts_below(leaf, hosts, 1, top0 + n_top)
     pod_of_leaf = leaf // leaves
     s = np.arange(spines)
     leaf_spine = (leaf[:, None], hosts + 1 + s[None, :], spine0 + pod_of_leaf[:, None] * spines + s[None, :],
@@ -181,8 +147,8 @@ def pruned_fat_tree(
                    np.ones(n_host)]
     meta = {"generator": f"pruned-fat-tree:pods={pods},leaves={leaves},hosts={hosts},spines={spines},"
                          f"up={up},paths={paths}", "paths": paths}
-    return _build(names, np.r_[np.zeros(n_sw), np.ones(n_host)], nports,
-                  _links(host_links, leaf_spine, spine_top), meta,
+    return build(names, np.r_[np.zeros(n_sw), np.ones(n_host)], nports,
+                  stack_links(host_links, leaf_spine, spine_top), meta,
                   level=np.r_[np.ones(n_leaf), np.full(n_spine, 2), np.full(n_top, 3), np.zeros(n_host)],
                   group=np.r_[pod_of_leaf, sp_pod, np.full(n_top, -1), np.repeat(pod_of_leaf, hosts)])
 
@@ -215,9 +181,9 @@ def sunway_supernode() -> Topology:
     leaf_spine = (leaf[:, None], 17 + s[None, :], spine0 + s[None, :], leaf[:, None] + 1)
     names = [f"leaf{i}" for i in range(n_leaf)] + [f"spine{i}" for i in range(n_spine)]
     names += [f"node{i}" for i in range(n_node)]
-    return _build(names, np.r_[np.zeros(n_leaf + n_spine), np.ones(n_node)],
+    return build(names, np.r_[np.zeros(n_leaf + n_spine), np.ones(n_node)],
                   np.r_[np.full(n_leaf + n_spine, 40), np.full(n_node, 2)],
-                  _links(port1, port2, leaf_spine), {"generator": "sunway-supernode"},
+                  stack_links(port1, port2, leaf_spine), {"generator": "sunway-supernode"},
                   level=np.r_[np.ones(n_leaf), np.full(n_spine, 2), np.zeros(n_node)],
                   group=np.r_[leaf % 16, np.full(n_spine, -1), node // 16])
 
@@ -233,11 +199,11 @@ def torus(dims: tuple[int, ...] = (4, 4, 4), hosts: int = 1) -> Topology:
     dims = tuple(int(d) for d in dims)
     if len(dims) not in (2, 3):
         raise SpecError(f"a torus has 2 or 3 dimensions, got {len(dims)}")
-    _positive(**{f"dimension {i + 1}": d for i, d in enumerate(dims)})
+    positive(**{f"dimension {i + 1}": d for i, d in enumerate(dims)})
     if hosts < 0:
         raise SpecError(f"hosts must be >= 0, got {hosts}")
     n_sw = int(np.prod(dims))
-    _check_size(n_sw * (1 + hosts), n_sw * (len(dims) + hosts), "this torus")
+    check_size(n_sw * (1 + hosts), n_sw * (len(dims) + hosts), "this torus")
     coords = np.stack(np.unravel_index(np.arange(n_sw), dims), axis=1)
     parts = []
     for d, size in enumerate(dims):
@@ -247,7 +213,7 @@ def torus(dims: tuple[int, ...] = (4, 4, 4), hosts: int = 1) -> Topology:
         nxt = coords[src].copy()
         nxt[:, d] = (nxt[:, d] + 1) % size
         parts.append((src, 2 * d + 1, np.ravel_multi_index(nxt.T, dims), 2 * d + 2))
-    host, host_links = _hosts(np.arange(n_sw), hosts, 2 * len(dims) + 1, n_sw)
+    host, host_links = hosts_below(np.arange(n_sw), hosts, 2 * len(dims) + 1, n_sw)
     if hosts:
         parts.append(host_links)
     label = lambda c: "-".join(map(str, c))  # noqa: E731
@@ -256,9 +222,9 @@ def torus(dims: tuple[int, ...] = (4, 4, 4), hosts: int = 1) -> Topology:
     all_coords = np.r_[coords, np.repeat(coords, hosts, axis=0)]
     attrs = {axis: all_coords[:, d] for d, axis in enumerate("xyz"[: len(dims)])}
     spec = f"torus:{'x'.join(map(str, dims))},hosts={hosts}"
-    return _build(names, np.r_[np.zeros(n_sw), np.ones(n_sw * hosts)],
+    return build(names, np.r_[np.zeros(n_sw), np.ones(n_sw * hosts)],
                   np.r_[np.full(n_sw, 2 * len(dims) + hosts), np.ones(n_sw * hosts)],
-                  _links(*parts), {"generator": spec},
+                  stack_links(*parts), {"generator": spec},
                   level=np.r_[np.ones(n_sw), np.zeros(n_sw * hosts)], **attrs)
 
 
@@ -272,15 +238,15 @@ def dragonfly(a: int = 4, p: int = 2, h: int = 2, g: int = 0) -> Topology:
     Switch ports: ``1..p`` end nodes, then ``a-1`` local, then ``h`` global.
     Global links carry the link attribute ``global = 1``.
     """
-    _positive(a=a, p=p, h=h)
+    positive(a=a, p=p, h=h)
     g = g or a * h + 1
     if not 2 <= g <= a * h + 1:
         raise SpecError(f"g must be between 2 and a*h+1 = {a * h + 1}, got {g}")
     n_sw, n_host = g * a, g * a * p
-    _check_size(n_sw + n_host, n_host + g * a * (a - 1) // 2 + g * (g - 1) // 2, "this dragonfly")
+    check_size(n_sw + n_host, n_host + g * a * (a - 1) // 2 + g * (g - 1) // 2, "this dragonfly")
     sw = np.arange(n_sw)
     grp, local = sw // a, sw % a
-    host, host_links = _hosts(sw, p, 1, n_sw)
+    host, host_links = hosts_below(sw, p, 1, n_sw)
     s1, s2 = np.triu_indices(a, 1)
     base = (np.arange(g) * a)[:, None]
     local_links = (base + s1, p + s2, base + s2, p + 1 + s1)  # port p+1+j reaches the j-th other switch
@@ -293,12 +259,12 @@ def dragonfly(a: int = 4, p: int = 2, h: int = 2, g: int = 0) -> Topology:
     gi, kk, gj, k2 = gi[one_way], kk[one_way], gj[one_way], k2[one_way]
     gport0 = p + a
     global_links = (gi * a + kk // h, gport0 + kk % h, gj * a + k2 // h, gport0 + k2 % h)
-    links = _links(host_links, local_links, global_links)
+    links = stack_links(host_links, local_links, global_links)
     is_global = np.r_[np.zeros(n_host + len(s1) * g, dtype=int), np.ones(len(gi), dtype=int)]
     names = [f"sw{q}.{s}" for q in range(g) for s in range(a)]
     names += [f"h{q}.{s}.{t}" for q in range(g) for s in range(a) for t in range(p)]
     spec = f"dragonfly:a={a},p={p},h={h}" + (f",g={g}" if g != a * h + 1 else "")
-    return _build(names, np.r_[np.zeros(n_sw), np.ones(n_host)],
+    return build(names, np.r_[np.zeros(n_sw), np.ones(n_host)],
                   np.r_[np.full(n_sw, p + a - 1 + h), np.ones(n_host)], links, {"generator": spec},
                   level=np.r_[np.ones(n_sw), np.zeros(n_host)], group=np.r_[grp, np.repeat(grp, p)],
                   link_global=is_global, local=np.r_[local, np.repeat(local, p)])
@@ -318,29 +284,29 @@ def mesh(dims: tuple[int, int] = (4, 4), neighbors: int = 4, hosts: int = 1) -> 
     if len(dims) != 2:
         raise SpecError(f"a mesh has 2 dimensions (ROWSxCOLS), got {len(dims)}")
     rows, cols = (int(d) for d in dims)
-    _positive(rows=rows, cols=cols)
+    positive(rows=rows, cols=cols)
     if neighbors not in MESH_DIRECTIONS:
         raise SpecError(f"neighbors must be 4 or 8, got {neighbors}")
     if hosts < 0:
         raise SpecError(f"hosts must be >= 0, got {hosts}")
     n_sw = rows * cols
     ndir = len(MESH_DIRECTIONS[neighbors])
-    _check_size(n_sw * (1 + hosts), n_sw * (ndir + hosts), "this mesh")
+    check_size(n_sw * (1 + hosts), n_sw * (ndir + hosts), "this mesh")
     r, c = np.divmod(np.arange(n_sw), cols)
     parts = []
     for d, (dr, dc) in enumerate(MESH_DIRECTIONS[neighbors]):
         ok = (r + dr < rows) & (c + dc >= 0) & (c + dc < cols)
         src = np.flatnonzero(ok)
         parts.append((src, 2 * d + 1, (r[src] + dr) * cols + c[src] + dc, 2 * d + 2))
-    host, host_links = _hosts(np.arange(n_sw), hosts, 2 * ndir + 1, n_sw)
+    host, host_links = hosts_below(np.arange(n_sw), hosts, 2 * ndir + 1, n_sw)
     if hosts:
         parts.append(host_links)
     cells = [f"{i}-{j}" for i, j in zip(r.tolist(), c.tolist(), strict=True)]
     names = [f"sw{cell}" for cell in cells]
     names += [f"h{cell}" + (f".{t}" if hosts > 1 else "") for cell in cells for t in range(hosts)]
     spec = f"mesh:{rows}x{cols},neighbors={neighbors},hosts={hosts}"
-    return _build(names, np.r_[np.zeros(n_sw), np.ones(n_sw * hosts)],
-                  np.r_[np.full(n_sw, 2 * ndir + hosts), np.ones(n_sw * hosts)], _links(*parts),
+    return build(names, np.r_[np.zeros(n_sw), np.ones(n_sw * hosts)],
+                  np.r_[np.full(n_sw, 2 * ndir + hosts), np.ones(n_sw * hosts)], stack_links(*parts),
                   {"generator": spec}, level=np.r_[np.ones(n_sw), np.zeros(n_sw * hosts)],
                   x=np.r_[c, np.repeat(c, hosts)], y=np.r_[r, np.repeat(r, hosts)])
 
@@ -348,12 +314,13 @@ def mesh(dims: tuple[int, int] = (4, 4), neighbors: int = 4, hosts: int = 1) -> 
 def empty() -> Topology:
     """A fabric of no node at all, to draw from nothing: the Topology page's "new empty fabric" (``empty``), whose
     nodes and links are then added by hand."""
-    return _build([], np.zeros(0), np.zeros(0), _links(), {"generator": "empty"})
+    return build([], np.zeros(0), np.zeros(0), stack_links(), {"generator": "empty"})
 
 
 GENERATORS = {
     "empty": empty,
     "fat-tree": fat_tree,
+    "rail-fat-tree": rail_fat_tree,
     "pruned-fat-tree": pruned_fat_tree,
     "sunway-supernode": sunway_supernode,
     "torus": torus,

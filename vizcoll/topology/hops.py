@@ -52,9 +52,11 @@ import scipy.sparse as sp
 from vizcoll.arrays import ranges, unique
 from vizcoll.errors import TopologyError
 from vizcoll.topology.bitbfs import bfs, buckets_of, store_u8, widen_dist
+from vizcoll.topology.blockdist import BlockDist, rail_blocks
 from vizcoll.topology.model import ENDPOINT, SWITCH, PortView, Topology
+from vizcoll.topology.twins import twin_classes, twin_search
 
-__all__ = ["UNREACHABLE", "MinHopTable", "min_hops"]
+__all__ = ["MAX_DENSE_SWITCHES", "UNREACHABLE", "MinHopTable", "min_hops"]
 
 UNREACHABLE = -1
 """Hop count reported by every query when no path exists."""
@@ -63,6 +65,10 @@ _BIG = 1 << 30  # internal "infinity" while taking minima (int64 arithmetic, no 
 _CHUNK_WORDS = 32  # sources per breadth-first pass = 64 * this
 _MAX_WORKERS = 4
 _BLOCK_CELLS = 1 << 22  # cells per temporary block in eccentricity_to
+_DENSE_CELLS = 1 << 26  # up to 8,192 switches (64 MB) the matrix is written whole: reading it is faster
+MAX_DENSE_SWITCHES = 46_340
+"""The most switches of one switch-to-switch block (46,340² cells: 2 GiB as uint8), twins counted once; a fabric of
+separate rails keeps one block per rail (:mod:`vizcoll.topology.blockdist`) and is not held to it."""
 
 
 # ---------------------------------------------------------------- the table
@@ -77,10 +83,13 @@ class MinHopTable:
         is switch ``switches[r]``.
     sw_pos : ndarray of int64
         For every node its row in :attr:`dist`, or -1 for an end node.
-    dist : ndarray
+    dist : ndarray or BlockDist
         ``S x S`` switch-to-switch hop counts (symmetric) in the smallest of
         ``uint8`` / ``uint16`` / ``uint32`` that holds the diameter; unreachable
-        pairs hold :attr:`unreachable` (the dtype's maximum).
+        pairs hold :attr:`unreachable` (the dtype's maximum). On a fabric of
+        separate rails a :class:`~vizcoll.topology.blockdist.BlockDist` (one
+        block per rail, indexed like the matrix): pairs on two rails are
+        unreachable.
     anchor_ptr, anchor_row, anchor_off : ndarray
         CSR over nodes of the switch rows each node enters the switch fabric
         through, with the hops that costs: a switch has one entry (itself, 0),
@@ -118,6 +127,8 @@ class MinHopTable:
     @property
     def diameter(self) -> int:
         """Largest finite switch-to-switch distance (0 without switch pairs)."""
+        if isinstance(self.dist, BlockDist):
+            return self.dist.diameter()
         best, step = 0, max(1, _BLOCK_CELLS // max(len(self.switches), 1))
         for lo in range(0, len(self.switches), step):
             block = self.dist[lo : lo + step]
@@ -324,8 +335,7 @@ def min_hops(topo: Topology, workers: int | None = None) -> MinHopTable:
     sw_pos[switches] = np.arange(len(switches))
     a, b = _live_ends(topo)
     both = (sw_pos[a] >= 0) & (sw_pos[b] >= 0)
-    indptr, indices = _csr(sw_pos[a[both]], sw_pos[b[both]], len(switches))
-    dist = _switch_distances(indptr, indices, workers)
+    dist = _distances(topo, switches, sw_pos[a[both]], sw_pos[b[both]], workers)
     anchor_ptr, anchor_row, anchor_off = _anchors(topo, sw_pos, a, b)
     ends = (topo.kind[a] == ENDPOINT) & (topo.kind[b] == ENDPOINT)
     peer_ptr, peer_node = _csr(a[ends], b[ends], topo.n_nodes)
@@ -334,6 +344,29 @@ def min_hops(topo: Topology, workers: int | None = None) -> MinHopTable:
         anchor_off=anchor_off, peer_ptr=peer_ptr, peer_node=peer_node, kind=topo.kind.copy(),
         port_view=topo.ports(),
     )
+
+
+def _distances(topo: Topology, switches: np.ndarray, sw_a: np.ndarray, sw_b: np.ndarray, workers: int | None):
+    """The switch-to-switch distances: one block per rail on a fabric of separate rails, one block over the
+    classes of twins when the fabric has twins and more than 8,192 switches (:class:`BlockDist`), else a dense
+    matrix (searched through the twins all the same)."""
+    search = lambda indptr, indices: _switch_distances(indptr, indices, workers)  # noqa: E731
+    if "rail" in topo.node_attrs:
+        dist = rail_blocks(topo.node_attrs["rail"][switches], sw_a, sw_b,
+                           lambda indptr, indices: twin_search(indptr, indices, search))
+        if dist is not None:
+            return dist
+    indptr, indices = _csr(sw_a, sw_b, len(switches))
+    classes = twin_classes(indptr, indices)
+    if len(classes[1]) > MAX_DENSE_SWITCHES:
+        raise TopologyError(f"the min-hop table of {len(switches):,} switches ({len(classes[1]):,} without twins) "
+                            f"would take {len(classes[1]) ** 2 / 2**30:.1f} GiB; the limit is "
+                            f"{MAX_DENSE_SWITCHES:,} (a fabric of separate rails keeps one block per rail)")
+    if len(classes[1]) == len(switches):
+        return search(indptr, indices)
+    small, cls = twin_search(indptr, indices, search, classes)
+    compact = BlockDist(np.zeros(len(switches), dtype=np.int64), cls, [small], np.zeros(1, dtype=np.int64))
+    return compact if len(switches) ** 2 > _DENSE_CELLS else np.asarray(compact)
 
 
 def _live_ends(topo: Topology) -> tuple[np.ndarray, np.ndarray]:

@@ -28,11 +28,11 @@ import scipy.sparse as sp
 
 from vizcoll.errors import TopologyError
 from vizcoll.topology import checks
-from vizcoll.topology.checks import ENDPOINT, MAX_LINKS, MAX_NODES, SWITCH
+from vizcoll.topology.checks import ENDPOINT, MAX_ENDPOINTS, MAX_LINKS, MAX_NODES, SWITCH
 from vizcoll.topology.names import NameIndex
 from vizcoll.topology.ports import PortView, port_view
 
-__all__ = ["SWITCH", "ENDPOINT", "KIND_NAMES", "MAX_NODES", "MAX_LINKS", "PortView", "Topology"]
+__all__ = ["SWITCH", "ENDPOINT", "KIND_NAMES", "MAX_ENDPOINTS", "MAX_NODES", "MAX_LINKS", "PortView", "Topology"]
 
 KIND_NAMES = ("switch", "endpoint")
 SCHEMA = "vizcoll.topology/1"

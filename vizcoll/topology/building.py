@@ -1,0 +1,51 @@
+"""The shared steps of the topology generators: size checks, link tables stacked from arrays, hosts hung below
+switches, and the validated :class:`~vizcoll.topology.model.Topology` they build."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vizcoll.errors import SpecError
+from vizcoll.topology.model import MAX_ENDPOINTS, MAX_LINKS, MAX_NODES, Topology
+
+__all__ = ["build", "check_size", "hosts_below", "positive", "stack_links"]
+
+
+def check_size(nodes: int, links: int, what: str, endpoints: int = 0) -> None:
+    if endpoints > MAX_ENDPOINTS:
+        raise SpecError(f"{what} would have {endpoints:,} end nodes; the limit is {MAX_ENDPOINTS:,} (2**20)")
+    if nodes > MAX_NODES:
+        raise SpecError(f"{what} would have {nodes:,} nodes; the limit is {MAX_NODES:,}")
+    if links > MAX_LINKS:
+        raise SpecError(f"{what} would have {links:,} links; the limit is {MAX_LINKS:,}")
+
+
+def positive(**values: int) -> None:
+    for name, value in values.items():
+        if not isinstance(value, (int, np.integer)) or value < 1:
+            raise SpecError(f"{name} must be a positive integer, got {value!r}")
+
+
+def stack_links(*parts: tuple) -> np.ndarray:
+    """Stack ``(a, pa, b, pb)`` array tuples into one ``(m, 4)`` link table."""
+    blocks = [np.stack(np.broadcast_arrays(*map(np.asarray, p)), axis=-1).reshape(-1, 4) for p in parts]
+    return np.concatenate(blocks) if blocks else np.zeros((0, 4), dtype=np.int64)
+
+
+def build(names, kind, nports, links, meta, **attrs) -> Topology:
+    topo = Topology.from_arrays(
+        names, kind, nports, links,
+        node_attrs={k: v for k, v in attrs.items() if not k.startswith("link_")},
+        link_attrs={k[5:]: v for k, v in attrs.items() if k.startswith("link_")},
+        meta=meta, validate=False,
+    )
+    topo.validate()
+    return topo
+
+
+def hosts_below(first_switch: np.ndarray, per_switch: int, host_port0: int, offset: int):
+    """Hosts hung below switches: host ``i`` of switch ``s`` uses switch port ``host_port0 + i``."""
+    sw = np.repeat(first_switch, per_switch)
+    slot = np.tile(np.arange(per_switch), len(first_switch))
+    host = offset + np.arange(len(sw))
+    return host, (host, 1, sw, host_port0 + slot)
