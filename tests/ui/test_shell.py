@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 
+import pytest
 from dash import no_update
 
 from tests.callback_context import in_callback
@@ -116,3 +117,26 @@ def test_the_store_carries_the_uploaded_fabrics_hash_and_the_link_and_file_the_f
     assert "no longer on the server" in text(shell.render_badge(store))  # said, not a traceback
     store, message = shell.load_link(link, store)  # the link (the address bar keeps it) brings the fabric back
     assert message == "" and Scenario.from_dict(store).topology().n_nodes == 1570
+
+
+def test_a_fabric_over_the_apps_limits_is_refused_with_a_message_before_it_is_built(monkeypatch):
+    from vizcoll.topology import generators, rails
+    from vizcoll.ui.store import checked
+
+    with monkeypatch.context() as patched:
+        for module in (generators, rails):  # where the generators build their Topology
+            patched.setattr(module, "build", lambda *a, **k: pytest.fail("a fabric over the limits was built"))
+        for spec, nodes in (("fat-tree:radix=128,levels=3", "544,768"),
+                            ("rail-fat-tree:servers=131072,rails=8,radix=128", "1,114,112")):
+            scenario, message = checked(Scenario(spec=spec).to_dict())
+            assert scenario is None and f"would have {nodes} nodes" in message
+            assert "the app takes fabrics of up to 200,000 nodes and 1,000,000 links" in message
+    assert checked(Scenario(spec="pruned-fat-tree:preset=taihulight").to_dict())[0] is not None  # the paper's largest
+
+
+def test_a_file_over_the_apps_limits_is_refused_once_read(monkeypatch):
+    from vizcoll.ui import store
+
+    monkeypatch.setattr(store, "UI_MAX_NODES", 30)  # the default fabric has 36 nodes
+    scenario, message = store.checked(Scenario(spec="fat-tree:radix=4,levels=3", pattern="grid2d:4x4").to_dict())
+    assert scenario is None and "the app takes fabrics of up to 30 nodes" in message

@@ -3,15 +3,38 @@ switches, and the validated :class:`~vizcoll.topology.model.Topology` they build
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import numpy as np
 
 from vizcoll.errors import SpecError
 from vizcoll.topology.model import MAX_ENDPOINTS, MAX_LINKS, MAX_NODES, Topology
 
-__all__ = ["build", "check_size", "hosts_below", "positive", "stack_links"]
+__all__ = ["build", "check_size", "hosts_below", "positive", "size_limits", "stack_links"]
+
+_LIMITS: ContextVar[tuple[int, int, str] | None] = ContextVar("vizcoll_size_limits", default=None)
+
+
+@contextmanager
+def size_limits(nodes: int, links: int, who: str) -> Iterator[None]:
+    """Within the block, a generator refuses fabrics of more than ``nodes`` nodes or ``links`` links before it
+    builds anything, naming ``who`` keeps them lower than the engine (the web app: its pages draw smaller fabrics
+    than the command line computes)."""
+    token = _LIMITS.set((nodes, links, who))
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
 
 
 def check_size(nodes: int, links: int, what: str, endpoints: int = 0) -> None:
+    """SpecError when a fabric of this size is over the engine's limits, or over those of :func:`size_limits`."""
+    lower = _LIMITS.get()
+    if lower is not None and (nodes > lower[0] or links > lower[1]):
+        raise SpecError(f"{what} would have {nodes:,} nodes and {links:,} links; {lower[2]} takes fabrics of up to "
+                        f"{lower[0]:,} nodes and {lower[1]:,} links (the command line: {MAX_NODES:,} nodes)")
     if endpoints > MAX_ENDPOINTS:
         raise SpecError(f"{what} would have {endpoints:,} end nodes; the limit is {MAX_ENDPOINTS:,} (2**20)")
     if nodes > MAX_NODES:

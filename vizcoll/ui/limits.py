@@ -13,7 +13,7 @@ from vizcoll.erasure.codes import MAX_BLOCKS, MAX_DCS
 from vizcoll.ui.security import MAX_REQUEST_BYTES, MAX_UPLOAD_BYTES
 
 __all__ = [
-    "MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "UI_MAX_NODES", "UI_MAX_LINKS", "MAX_NODES", "MAX_LINKS",
+    "MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "UI_MAX_NODES", "UI_MAX_LINKS",
     "DRAWN_NODES", "MAX_BLOCKS", "MAX_DCS",
     "TREE_MAX_K", "TREE_MAX_DEGREE", "TREE_MAX_PROCESSES", "TREE_MAX_ANIMATED", "TREE_MAX_BYTES",
     "BARRIER_MAX_SIDE", "BARRIER_MAX_PROCESSES", "BARRIER_MAX_RANDOM_LINKS", "FAULTS_MAX_PROCS",
@@ -25,13 +25,12 @@ __all__ = [
 # ---------------------------------------------------------------- requests and files
 # MAX_REQUEST_BYTES (20 MB, VIZCOLL_MAX_REQUEST_MB): a larger request body is answered 413 before it is read.
 # MAX_UPLOAD_BYTES: the largest file an upload box takes (base64 makes it 4/3 larger inside the request).
-# UI_MAX_NODES / UI_MAX_LINKS (200,000 / 1,000,000): the largest fabric the pages check for; the paper fabrics are
-# 65,536 end nodes at most, and a fabric this size still fits a worker's memory several times. The engine's own caps
-# (vizcoll.topology.checks: 1,250,000 nodes, 3,500,000 links, 2**20 end nodes, for the AI-scale rail fabrics)
-# are higher; MAX_NODES / MAX_LINKS here are the UI's, kept at the old values.
+# UI_MAX_NODES / UI_MAX_LINKS (200,000 / 1,000,000): the largest fabric the app takes (vizcoll.ui.store refuses a
+# larger one, a generated one before it is built); the paper fabrics are 65,536 end nodes at most, and a fabric
+# this size still fits a worker's memory several times. The engine's own caps (vizcoll.topology.checks: 1,250,000
+# nodes, 3,500,000 links, 2**20 end nodes, for the AI-scale rail fabrics of the command line) are higher.
 UI_MAX_NODES = 200_000
 UI_MAX_LINKS = 1_000_000
-MAX_NODES, MAX_LINKS = UI_MAX_NODES, UI_MAX_LINKS
 
 DRAWN_NODES = 1500
 """Fabrics drawn node by node (cytoscape) and animated; larger ones are drawn as a WebGL figure of switches."""

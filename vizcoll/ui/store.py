@@ -15,11 +15,13 @@ from collections.abc import Callable
 import numpy as np
 from dash import Output, ctx, no_update
 
-from vizcoll.errors import VizcollError
+from vizcoll.errors import TopologyError, VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.topology.building import size_limits
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
+from vizcoll.ui.limits import UI_MAX_LINKS, UI_MAX_NODES
 
 __all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "shown_params", "remembered",
            "user_action", "store_output", "topology_of", "hops_of", "fabric_of", "positions_of", "tapped_link",
@@ -115,7 +117,14 @@ def store_output() -> Output:
 
 @cached
 def _fabric(source: dict) -> Topology:
-    return Scenario(**source).fabric()
+    """The fabric, refused over the app's size limits (a generator's before it builds, a file's once read)."""
+    with size_limits(UI_MAX_NODES, UI_MAX_LINKS, "the app"):
+        topo = Scenario(**source).fabric()
+    if topo.n_nodes > UI_MAX_NODES or topo.n_links > UI_MAX_LINKS:
+        raise TopologyError(f"this fabric has {topo.n_nodes:,} nodes and {topo.n_links:,} links; the app takes "
+                            f"fabrics of up to {UI_MAX_NODES:,} nodes and {UI_MAX_LINKS:,} links (the command line "
+                            "computes larger ones)")
+    return topo
 
 
 @cached

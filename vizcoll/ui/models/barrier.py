@@ -63,9 +63,9 @@ from vizcoll.ui.limits import (
     BARRIER_MAX_RANDOM_LINKS,
     BARRIER_MAX_SIDE,
     DRAWN_NODES,
-    MAX_NODES,
     MAX_OPTIONS,
     MAX_SEED,
+    UI_MAX_NODES,
 )
 from vizcoll.ui.models.parts import OVERVIEW, natural_part, read_part
 from vizcoll.ui.store import fabric_of, page_params, topology_of
@@ -458,7 +458,8 @@ def read_uq_key(key) -> dict | None:
     if not isinstance(key, dict) or set(key) != {"rows", "cols", "neighbors", "k", "numbering", "grid"}:
         return None
     try:
-        checked = {"rows": whole(key["rows"], "rows", 0, MAX_NODES), "cols": whole(key["cols"], "cols", 0, MAX_NODES),
+        checked = {"rows": whole(key["rows"], "rows", 0, UI_MAX_NODES),
+                   "cols": whole(key["cols"], "cols", 0, UI_MAX_NODES),
                    "neighbors": read_neighbors(key["neighbors"]), "k": whole(key["k"], "K", -MAX_K, MAX_K),
                    "numbering": choice(key["numbering"], NUMBERINGS, "numbering"), "grid": key["grid"]}
     except VizcollError:

@@ -61,14 +61,14 @@ from vizcoll.ui.cache import cache, cached, is_cached, job_progress, reporting, 
 from vizcoll.ui.forms import choice, number
 from vizcoll.ui.jobs import JobProgress
 from vizcoll.ui.limits import (
-    MAX_LINKS,
-    MAX_NODES,
     MAX_OPTIONS,
     TREE_MAX_ANIMATED,
     TREE_MAX_BYTES,
     TREE_MAX_DEGREE,
     TREE_MAX_K,
     TREE_MAX_PROCESSES,
+    UI_MAX_LINKS,
+    UI_MAX_NODES,
 )
 from vizcoll.ui.store import fabric_of, hops_of, page_params, topology_of
 from vizcoll.words import plural
@@ -300,8 +300,8 @@ def stored_plan(plan) -> dict | None:
         return plan if isinstance(error, str) and len(error) <= MAX_PROBLEM_CHARS else None
     if set(plan) != set(PLAN_KEYS) or not isinstance(plan["digest"], str) or not _DIGEST.fullmatch(plan["digest"]):
         return None
-    if not (_count(plan["nprocs"], 2, MAX_PROCESSES) and _count(plan["nodes"], 1, MAX_NODES)
-            and _count(plan["broken"], 0, MAX_LINKS)):
+    if not (_count(plan["nprocs"], 2, MAX_PROCESSES) and _count(plan["nodes"], 1, UI_MAX_NODES)
+            and _count(plan["broken"], 0, UI_MAX_LINKS)):
         return None
     views = {key: plan[key] for key in PLAN_KEYS[1:-3]}
     try:
