@@ -117,14 +117,8 @@ def store_output() -> Output:
 
 @cached
 def _fabric(source: dict) -> Topology:
-    """The fabric, refused over the app's size limits (a generator's before it builds, a file's once read)."""
-    with size_limits(UI_MAX_NODES, UI_MAX_LINKS, "the app"):
-        topo = Scenario(**source).fabric()
-    if topo.n_nodes > UI_MAX_NODES or topo.n_links > UI_MAX_LINKS:
-        raise TopologyError(f"this fabric has {topo.n_nodes:,} nodes and {topo.n_links:,} links; the app takes "
-                            f"fabrics of up to {UI_MAX_NODES:,} nodes and {UI_MAX_LINKS:,} links (the command line "
-                            "computes larger ones)")
-    return topo
+    with size_limits(UI_MAX_NODES, UI_MAX_LINKS, "the app"):  # a generator refuses before it builds
+        return Scenario(**source).fabric()
 
 
 @cached
@@ -157,8 +151,13 @@ def topology_of(scenario: Scenario) -> Topology:
 
 def fabric_of(scenario: Scenario) -> Topology:
     """The scenario's fabric without its breaks (to name links that are broken or missing); built once for
-    every set of breaks."""
-    return _fabric({**scenario.source_key(), "broken": []})
+    every set of breaks, and refused over the app's size limits (a file's once read)."""
+    topo = _fabric({**scenario.source_key(), "broken": []})
+    if topo.n_nodes > UI_MAX_NODES or topo.n_links > UI_MAX_LINKS:
+        raise TopologyError(f"this fabric has {topo.n_nodes:,} nodes and {topo.n_links:,} links; the app takes "
+                            f"fabrics of up to {UI_MAX_NODES:,} nodes and {UI_MAX_LINKS:,} links (the command line "
+                            "computes larger ones)")
+    return topo
 
 
 def hops_of(scenario: Scenario) -> MinHopTable:
