@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import replace
 
@@ -69,7 +70,7 @@ def update(prop_id, current: Scenario | dict | None, tap=None, size="4x4", neigh
             return no_update, message
         prop_id = DRAWN
     return in_callback(page.update, prop_id, tap, clicks, 0, drawn, size, neighbors,
-                       *[values[key] for key in page.PARAM_CONTROLS], data)
+                       {key: values[key] for key in page.PARAM_CONTROLS}, data)
 
 
 def stored(store) -> Scenario:
@@ -584,9 +585,11 @@ def test_every_callback_checks_what_the_browser_sends(quick_sweep_once):
     plan, uq, sweep_key, *_ = page.refresh(data)
     timeline = page.animate(no_progress, plan, data)[0]
     drawn = {"broken": [LINK0], "click": 1}
-    probe(page.update, ALGO, None, 0, 0, drawn, "4x4", 8, *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS], data)
-    probe(page.update, DRAWN, None, 0, 0, drawn, "4x4", 8, *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS],
-          data)
+    controls = {key: model.DEFAULTS[key] for key in page.PARAM_CONTROLS}
+    for prop_id in (ALGO, DRAWN):
+        probe(page.update, prop_id, None, 0, 0, drawn, "4x4", 8, controls, data)
+        for key, value in itertools.product(controls, HOSTILE):  # each control's value hostile in turn
+            in_callback(page.update, prop_id, None, 0, 0, drawn, "4x4", 8, controls | {key: value}, data)
     probe(page.break_at_random, RANDOM, no_progress, 1, 0.2, 3, data)
     probe(page.refresh, None, data, plan, uq, sweep_key)
     probe(page.shown_comm, None, [{"label": "x", "value": -1}], data)

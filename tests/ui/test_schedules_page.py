@@ -138,14 +138,14 @@ def test_the_example_is_a_dissemination_barrier_on_the_scenarios_processes():
 # ------------------------------------------------------------------ parameters: checked on the server
 def test_loggp_parameters_are_checked_and_written_to_the_scenario():
     values = dict(model.DEFAULTS, L=1000)
-    store, message = in_callback(page.update, LATENCY, *values.values(), DEFAULT_SCENARIO.to_dict())
+    store, message = in_callback(page.update, LATENCY, values, DEFAULT_SCENARIO.to_dict())
     assert message == "" and Scenario.from_dict(store).params["schedules"] == values
     assert Scenario.from_dict(store).params["topology"] == DEFAULT_SCENARIO.params["topology"]
     hostile = ((-1, "between 0 and 1000000000"), (10**12, "between 0 and"), ("abc", "must be an integer"),
                (None, "enter a whole"), (1.5, "must be an integer"), (True, "enter a whole"),
                ([1], "must be an integer"))
     for bad, words in hostile:
-        store, message = in_callback(page.update, LATENCY, *dict(values, L=bad).values(), DEFAULT_SCENARIO.to_dict())
+        store, message = in_callback(page.update, LATENCY, dict(values, L=bad), DEFAULT_SCENARIO.to_dict())
         assert store is no_update and message.startswith("⚠ L (latency)") and words in message, bad
 
 

@@ -237,9 +237,11 @@ def register(app: Dash) -> None:
     register_figure_pack(app, BAR_PACK, PAGE)
     app.callback(
         store_output(), Output(BAR_MESSAGE, "children"),
-        Input(BAR_CANVAS, "tapEdge"), Input(BAR_USE_GRID, "n_clicks"), Input(BAR_REPAIR, "n_clicks"),
-        Input(BAR_DRAWN, "data"), Input(BAR_SIZE, "value"), Input(BAR_NEIGHBORS, "value"),
-        *[Input(i, "value") for i in PARAM_CONTROLS.values()], State(SCENARIO, "data"), prevent_initial_call=True,
+        inputs={"tap_edge": Input(BAR_CANVAS, "tapEdge"), "use_grid": Input(BAR_USE_GRID, "n_clicks"),
+                "repair": Input(BAR_REPAIR, "n_clicks"), "drawn": Input(BAR_DRAWN, "data"),
+                "size": Input(BAR_SIZE, "value"), "neighbors": Input(BAR_NEIGHBORS, "value"),
+                "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()}},
+        state={"data": State(SCENARIO, "data")}, prevent_initial_call=True,
     )(update)
     app.callback(  # the job draws the breaks; update writes them into the scenario (as a clicked link)
         Output(BAR_DRAWN, "data"), Output(BAR_MESSAGE, "children", allow_duplicate=True), Input(BAR_RANDOM, "n_clicks"),
@@ -314,10 +316,10 @@ def scenario_after(trigger, scenario: Scenario, tap_edge, drawn, size, neighbors
     return scenario, ""
 
 
-def update(tap_edge, use_grid, _repair, drawn, size, neighbors, algo, judge, barriers, compute, rate, seed, comm,
-           k, numbering_kind, sweep_mode, part, data):
-    """A control changed: the shared scenario with the page's checked parameters, or with the fabric change
-    (clicked link, random breaks, grid preset, repair); a bad value leaves the store as it is, with a message."""
+def update(tap_edge, use_grid, repair, drawn, size, neighbors, values, data):
+    """A control changed (``values``: control key -> its value): the shared scenario with the page's checked
+    parameters, or with the fabric change (clicked link, random breaks, grid preset, repair); a bad value leaves
+    the store as it is, with a message."""
     # a size typed, then "Use this grid" clicked: one call (the box commits its value as it loses focus)
     clicked = bool(use_grid) and f"{BAR_USE_GRID}.n_clicks" in ctx.triggered_prop_ids
     trigger = BAR_USE_GRID if clicked else ctx.triggered_id
@@ -326,8 +328,9 @@ def update(tap_edge, use_grid, _repair, drawn, size, neighbors, algo, judge, bar
     scenario, message = checked(data)
     if scenario is None:
         return no_update, message
-    values = {"algo": algo, "judge": judge, "barriers": barriers, "compute": compute, "rate": rate, "seed": seed,
-              "comm": comm, "k": k, "numbering": numbering_kind, "sweep": sweep_mode, "part": part}
+    values = values if isinstance(values, dict) else {}
+    values = {key: values.get(key) for key in PARAM_CONTROLS}
+    comm = values["comm"]
     try:
         params, bad = model.read_params(values | {"comm": model.chosen_comm(scenario, comm, checked_first=True)}), ""
         params["comm"] = model.chosen_comm(scenario, params["comm"])

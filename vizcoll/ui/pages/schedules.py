@@ -195,7 +195,8 @@ def register(app: Dash) -> None:
     )(load_goal)
     app.callback(
         store_output(), Output(SCHED_MESSAGE, "children"),
-        *[Input(i, "value") for i in PARAM_CONTROLS.values()], State(SCENARIO, "data"), prevent_initial_call=True,
+        inputs={"values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()}},
+        state={"data": State(SCENARIO, "data")}, prevent_initial_call=True,
     )(update)
     goal, scenario = Input(SCHED_GOAL, "data"), Input(SCENARIO, "data")
     app.callback(Output(SCHED_HEAVY, "data"), goal, scenario, State(SCHED_HEAVY, "data"))(dispatch)
@@ -229,13 +230,14 @@ def load_goal(contents, _example, filename, data):
         return no_update, None, f"⚠ {exc}"
 
 
-def update(*args):
-    """A LogGP parameter changed: the page's checked parameters into the scenario; a bad value gives a message."""
-    *values, data = args
+def update(values, data):
+    """A LogGP parameter changed (``values``: control key -> its value): the page's checked parameters into the
+    scenario; a bad value gives a message."""
     if not user_action():
         return no_update, no_update
+    values = values if isinstance(values, dict) else {}
     try:
-        params = read_params(dict(zip(PARAM_CONTROLS, values, strict=True)))
+        params = read_params({key: values.get(key) for key in PARAM_CONTROLS})
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     return remembered(data, PAGE, params), ""
