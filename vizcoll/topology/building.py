@@ -3,7 +3,7 @@ switches, and the validated :class:`~vizcoll.topology.model.Topology` they build
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -12,9 +12,16 @@ import numpy as np
 from vizcoll.errors import SpecError
 from vizcoll.topology.model import MAX_ENDPOINTS, MAX_LINKS, MAX_NODES, Topology
 
-__all__ = ["build", "check_size", "hosts_below", "positive", "size_limits", "stack_links"]
+__all__ = ["build", "check_size", "hosts_below", "planned_size", "positive", "size_limits", "stack_links"]
 
 _LIMITS: ContextVar[tuple[int, int, str] | None] = ContextVar("vizcoll_size_limits", default=None)
+_SIZING: ContextVar[bool] = ContextVar("vizcoll_sizing", default=False)
+
+
+class _Planned(Exception):
+    def __init__(self, nodes: int, links: int) -> None:
+        super().__init__(nodes, links)
+        self.nodes, self.links = nodes, links
 
 
 @contextmanager
@@ -41,6 +48,22 @@ def check_size(nodes: int, links: int, what: str, endpoints: int = 0) -> None:
         raise SpecError(f"{what} would have {nodes:,} nodes; the limit is {MAX_NODES:,}")
     if links > MAX_LINKS:
         raise SpecError(f"{what} would have {links:,} links; the limit is {MAX_LINKS:,}")
+    if _SIZING.get():
+        raise _Planned(int(nodes), int(links))
+
+
+def planned_size(make: Callable[[], Topology]) -> tuple[int, int]:
+    """``(nodes, links)`` of the fabric ``make()`` builds, read from its generator's :func:`check_size`, which
+    every generator calls before it builds anything (so a million nodes cost nothing here); a generator without a
+    size check (a small fixed fabric) is built. Its errors (a bad parameter, a size over the limits) are raised."""
+    token = _SIZING.set(True)
+    try:
+        topo = make()
+    except _Planned as planned:
+        return planned.nodes, planned.links
+    finally:
+        _SIZING.reset(token)
+    return topo.n_nodes, topo.n_links
 
 
 def positive(**values: int) -> None:

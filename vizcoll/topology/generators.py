@@ -18,9 +18,9 @@ import inspect
 import numpy as np
 
 from vizcoll.errors import SpecError
-from vizcoll.topology.building import build, check_size, hosts_below, positive, stack_links
+from vizcoll.topology.building import build, check_size, hosts_below, planned_size, positive, stack_links
 from vizcoll.topology.model import Topology
-from vizcoll.topology.rails import rail_fat_tree
+from vizcoll.topology.rails import RAIL_GENERATOR, rail_fat_tree
 
 __all__ = [
     "fat_tree",
@@ -33,6 +33,7 @@ __all__ = [
     "GENERATORS",
     "parse_spec",
     "from_spec",
+    "spec_size",
 ]
 
 
@@ -320,7 +321,7 @@ def empty() -> Topology:
 GENERATORS = {
     "empty": empty,
     "fat-tree": fat_tree,
-    "rail-fat-tree": rail_fat_tree,
+    RAIL_GENERATOR: rail_fat_tree,
     "pruned-fat-tree": pruned_fat_tree,
     "sunway-supernode": sunway_supernode,
     "torus": torus,
@@ -364,3 +365,14 @@ def from_spec(spec: str) -> Topology:
     """Build the topology a generator spec describes (see :func:`parse_spec`)."""
     name, params = parse_spec(spec)
     return GENERATORS[name](**params)
+
+
+def spec_size(spec: str) -> tuple[int, int]:
+    """``(nodes, links)`` of the fabric ``spec`` describes, without building it (:func:`~vizcoll.topology.
+    building.planned_size`); SpecError as :func:`from_spec` raises it.
+
+    >>> spec_size("rail-fat-tree:servers=131072,rails=8,radix=128")
+    (1114112, 3145728)
+    """
+    name, params = parse_spec(spec)
+    return planned_size(lambda: GENERATORS[name](**params))

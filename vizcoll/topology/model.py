@@ -107,6 +107,11 @@ class Topology:
             topo.validate()
         return topo
 
+    def __getstate__(self) -> dict:
+        """What a pickle keeps (a fabric in the app's shared cache): the fields, not the lookups built from them
+        (a million names' index loads slower than it is built again)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
     def copy(self) -> Topology:
         """A deep copy (edits on it leave this one alone; cached lookups are built again)."""
         return Topology(**{f.name: _copied(getattr(self, f.name)) for f in fields(self)})
@@ -152,7 +157,7 @@ class Topology:
     # ------------------------------------------------------------ lookups
     @cached_property
     def _index(self) -> dict[str, int]:
-        return {name: i for i, name in enumerate(self.names)}
+        return dict(zip(self.names, range(len(self.names)), strict=True))
 
     def __contains__(self, name: object) -> bool:
         return name in self._index
