@@ -53,6 +53,7 @@ class Blocks:
     """Nodes grouped into blocks: ``of[node]`` is the node's block; per block its ``level`` (row), ``group``
     (pod, edge group...; -1 for none), number of nodes ``count``, whether it holds switches (``switches``), its
     drawing place (``x``, ``y``: the mean of its nodes') and a ``name`` for people ("pod 7, leaf switches");
+    ``path``: the part its groups belong to (empty: the fabric; see :mod:`vizcoll.topology.drill`);
     ``rows`` names each row ("end nodes", "edge switches (tier 1)", "tier 2"...)."""
 
     of: np.ndarray
@@ -64,6 +65,7 @@ class Blocks:
     y: np.ndarray
     names: list[str]
     rows: dict[int, str] = field(default_factory=dict)
+    path: str = ""  # a block of group N drills into part path + "group:N" (a part's parts: vizcoll.topology.drill)
 
     def __len__(self) -> int:
         return len(self.count)

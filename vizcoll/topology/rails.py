@@ -12,9 +12,11 @@ by server, ``s0-nic0 .. s0-nic7, s1-nic0, ...``, so that the default placement (
 server ``s``'s GPUs at ranks ``s*R .. s*R+R-1`` (a server's GPUs consecutive in rank order, rank ``i`` on rail
 ``i mod R``). Names: ``rail3-leaf17``, ``rail3-spine5``, ``rail3-core40``, ``s000123-nic3`` (the server number
 padded to the width of the largest). Node attributes: ``level`` (0 for NICs), ``rail``, ``server`` (-1 for
-switches), ``pod`` (3-level rails: the pod of a leaf or spine, else -1) and ``group`` = ``rail`` (the overview's
-blocks, :mod:`vizcoll.topology.blocks`, which names them by ``meta["group_word"]``); the link attribute ``cross``
-is 1 on the links between rails.
+switches), ``pod`` (3-level rails: the pod of a leaf, a spine or a NIC, else -1), ``leaf`` (the number of a leaf
+within its rail, a NIC's leaf's; else -1) and ``group`` = ``rail`` (the overview's blocks,
+:mod:`vizcoll.topology.blocks`, which names them by ``meta["group_word"]``); ``meta["nesting"]`` says how a rail is
+drilled into (its pods, then a pod's leaves: :mod:`vizcoll.topology.drill`); the link attribute ``cross`` is 1 on
+the links between rails.
 
 References
 ----------
@@ -32,7 +34,10 @@ from vizcoll.errors import SpecError
 from vizcoll.topology.building import build, check_size, positive, stack_links
 from vizcoll.topology.model import Topology
 
-__all__ = ["LEVEL_NAMES", "rail_fat_tree", "rail_size"]
+__all__ = ["LEVEL_NAMES", "RAIL_GENERATOR", "rail_fat_tree", "rail_size"]
+
+RAIL_GENERATOR = "rail-fat-tree"
+"""The generator's name in a spec (``rail-fat-tree:servers=S,rails=R,radix=K``)."""
 
 LEVEL_NAMES = {1: "leaf", 2: "spine", 3: "core"}
 
@@ -155,18 +160,21 @@ def rail_fat_tree(servers: int = 4, rails: int = 2, radix: int = 8, cross: int =
     if cross:
         parts.append(glob.cross_links())
     spec = f"rail-fat-tree:servers={servers},rails={rails},radix={radix}" + (",cross=1" if cross else "")
+    nesting = [["pod", "pod"], ["leaf", "leaf"]][3 - len(rail.count):] if len(rail.count) > 1 else []
     meta = {"generator": spec, "servers": servers, "rails": rails, "rail_levels": len(rail.count),
-            "group_word": "rail"}
+            "group_word": "rail", "nesting": nesting}
     n_sw, n_end = glob.n_switches, servers * rails
     server = np.repeat(np.arange(servers), rails)
     nic_rail = np.tile(np.arange(rails), servers)
     n_cross = len(parts[-1][0].ravel()) if cross else 0
+    nic_leaf = np.tile(rail.host_switch, (rails, 1)).T.ravel()  # the local leaf of each NIC, server by server
+    leaf = np.where(glob.node_level == 1, glob.node_within, -1)
     return build(glob.names(servers), np.r_[np.zeros(n_sw), np.ones(n_end)],
                  np.r_[np.full(n_sw, radix), np.ones(n_end)], stack_links(*parts), meta,
                  level=np.r_[glob.node_level, np.zeros(n_end)], rail=np.r_[glob.node_rail, nic_rail],
-                 server=np.r_[np.full(n_sw, -1), server], pod=np.r_[glob.node_pod, np.full(n_end, -1)],
-                 group=np.r_[glob.node_rail, nic_rail], link_cross=np.r_[np.zeros(size["links"] - n_cross),
-                                                                          np.ones(n_cross)])
+                 server=np.r_[np.full(n_sw, -1), server], pod=np.r_[glob.node_pod, rail.pod[nic_leaf]],
+                 leaf=np.r_[leaf, rail.within[nic_leaf]], group=np.r_[glob.node_rail, nic_rail],
+                 link_cross=np.r_[np.zeros(size["links"] - n_cross), np.ones(n_cross)])
 
 
 class _Global:
@@ -209,4 +217,5 @@ class _Global:
         names = [f"rail{r}-{words[lv - 1]}{i}" for r, lv, i in
                  zip(self.node_rail.tolist(), self.node_level.tolist(), self.node_within.tolist(), strict=True)]
         width = len(str(servers - 1))
-        return names + [f"s{s:0{width}d}-nic{r}" for s in range(servers) for r in range(self.rails)]
+        nics = [f"-nic{r}" for r in range(self.rails)]
+        return names + [server + nic for server in (f"s{s:0{width}d}" for s in range(servers)) for nic in nics]
