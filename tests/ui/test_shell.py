@@ -126,11 +126,12 @@ def test_a_fabric_over_the_apps_limits_is_refused_with_a_message_before_it_is_bu
     with monkeypatch.context() as patched:
         for module in (generators, rails):  # where the generators build their Topology
             patched.setattr(module, "build", lambda *a, **k: pytest.fail("a fabric over the limits was built"))
-        for spec, nodes in (("fat-tree:radix=128,levels=3", "544,768"),
-                            ("rail-fat-tree:servers=131072,rails=8,radix=128", "1,114,112")):
+        for spec, nodes, most in (("fat-tree:radix=128,levels=3", "544,768", "200,000 nodes and 1,000,000 links"),
+                                  ("rail-fat-tree:servers=131072,rails=16,radix=128", "2,228,224",
+                                   "1,250,000 nodes and 3,500,000 links")):  # a rail fabric: up to the engine's
             scenario, message = checked(Scenario(spec=spec).to_dict())
             assert scenario is None and f"would have {nodes} nodes" in message
-            assert "the app takes fabrics of up to 200,000 nodes and 1,000,000 links" in message
+            assert f"the app takes fabrics of up to {most}" in message
     assert checked(Scenario(spec="pruned-fat-tree:preset=taihulight").to_dict())[0] is not None  # the paper's largest
 
 

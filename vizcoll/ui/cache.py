@@ -32,6 +32,7 @@ import inspect
 import json
 import os
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -63,6 +64,23 @@ TIMELINE_TIMEOUT = 24 * 3600
 MEMO_SIZE = 24
 """Results each process keeps in memory, the most recently used (about 25 MB each for the largest fabrics)."""
 _memo: OrderedDict[tuple[int, str], object] = OrderedDict()  # (the app's cache backend, key) -> result
+
+
+_flights: dict[tuple[int, str], threading.Lock] = {}
+_flights_lock = threading.Lock()
+
+
+@contextmanager
+def _single_flight(key: tuple[int, str]) -> Iterator[None]:
+    """Within the block, no other thread of this process computes or loads ``key``: the page's callbacks, answered
+    at once by a threaded server, would each unpickle the same million-node fabric (0.5 s each, one at a time)."""
+    with _flights_lock:
+        lock = _flights.setdefault(key, threading.Lock())
+    with lock:
+        yield
+    with _flights_lock:
+        if not lock.locked():
+            _flights.pop(key, None)
 
 
 def _remember(key: tuple[int, str], value):
@@ -151,15 +169,16 @@ def cached(fn: Callable[P, R]) -> Callable[P, R]:
             with _server.app_context():
                 return wrapper(*args, **kwargs)
         mine = (id(cache.cache), key)  # results of another app's cache are not this one's
-        if mine in _memo:
-            _memo.move_to_end(mine)
-            return _memo[mine]
-        hit = cache.get(key)
-        if isinstance(hit, tuple) and len(hit) == 1:
-            return _remember(mine, hit[0])
-        value = fn(*args, **kwargs)
-        cache.set(key, (value,))
-        return _remember(mine, value)
+        with _single_flight(mine):  # callbacks asking at once for one result: the first computes or loads it
+            if mine in _memo:
+                _memo.move_to_end(mine)
+                return _memo[mine]
+            hit = cache.get(key)
+            if isinstance(hit, tuple) and len(hit) == 1:
+                return _remember(mine, hit[0])
+            value = fn(*args, **kwargs)
+            cache.set(key, (value,))
+            return _remember(mine, value)
 
     wrapper.uncached = fn  # type: ignore[attr-defined]
     return wrapper

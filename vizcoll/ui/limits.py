@@ -10,10 +10,12 @@ inherits them.
 from __future__ import annotations
 
 from vizcoll.erasure.codes import MAX_BLOCKS, MAX_DCS
+from vizcoll.topology.model import MAX_LINKS, MAX_NODES
 from vizcoll.ui.security import MAX_REQUEST_BYTES, MAX_UPLOAD_BYTES
 
 __all__ = [
-    "MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "UI_MAX_NODES", "UI_MAX_LINKS",
+    "MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "UI_MAX_NODES", "UI_MAX_LINKS", "UI_MAX_RAIL_NODES", "UI_MAX_RAIL_LINKS",
+    "BUILT_IN_JOB_NODES", "BROADCAST_MAX_NODES",
     "DRAWN_NODES", "MAX_BLOCKS", "MAX_DCS",
     "TREE_MAX_K", "TREE_MAX_DEGREE", "TREE_MAX_PROCESSES", "TREE_MAX_ANIMATED", "TREE_MAX_BYTES",
     "BARRIER_MAX_SIDE", "BARRIER_MAX_PROCESSES", "BARRIER_MAX_RANDOM_LINKS", "FAULTS_MAX_PROCS",
@@ -31,6 +33,19 @@ __all__ = [
 # nodes, 3,500,000 links, 2**20 end nodes, for the AI-scale rail fabrics of the command line) are higher.
 UI_MAX_NODES = 200_000
 UI_MAX_LINKS = 1_000_000
+# UI_MAX_RAIL_NODES / UI_MAX_RAIL_LINKS: a rail-optimized fabric (rail-fat-tree:...) up to the engine's own caps, so
+# that the 1,048,576-NIC preset opens: its rails are separate networks (one block of min hops per rail), it is built
+# by a background job (BUILT_IN_JOB_NODES) whose peak is 785 MB (the fabric, its drawing positions and its overview;
+# measured at servers=131072,rails=8,radix=128), within a job's 2 GB (VIZCOLL_JOB_MEMORY_MB).
+UI_MAX_RAIL_NODES = MAX_NODES
+UI_MAX_RAIL_LINKS = MAX_LINKS
+BUILT_IN_JOB_NODES = 200_000
+"""A generated fabric of more nodes is built by a background job (the 1,114,112-node rail fabric takes 2.3 s);
+until it is built, a page says so instead of building it in the request."""
+
+BROADCAST_MAX_NODES = UI_MAX_NODES
+"""The topology page plays its broadcast on fabrics of up to 200,000 nodes: its timeline names every node and
+every message (a rail of the 1,048,576-NIC fabric alone, 139,264 nodes, took 20 s cold)."""
 
 DRAWN_NODES = 1500
 """Fabrics drawn node by node (cytoscape) and animated; larger ones are drawn as a WebGL figure of switches."""

@@ -50,7 +50,7 @@ from vizcoll.ui.fairqueue import (
     limit_message,
 )
 
-__all__ = ["JobPool", "JobsCache", "LowPriorityJobs", "JOB_NICENESS", "memory_capped", "memory_limit_lifted"]
+__all__ = ["JobPool", "JobsCache", "LowPriorityJobs", "JOB_NICENESS", "in_job", "memory_capped", "memory_limit_lifted"]
 
 TICK_S = 0.1  # how often a worker's dispatcher looks at the queue
 STATE = "vizcoll-pool"  # the pool's entry in the jobs' cache
@@ -78,6 +78,11 @@ def _kill(pid: int | None) -> None:
 _JOB_KEY: str | None = None
 """In a job's process, the job's key (Dash's first argument to the job): :meth:`JobPool.parallel` finds the
 job's entry by it."""
+
+
+def in_job() -> bool:
+    """Whether this process runs a job of the pool (forked inside a request, it still sees the request's context)."""
+    return _JOB_KEY is not None
 
 
 def _limited(job_fn, memory_mb: int, seconds: int):

@@ -63,6 +63,7 @@ from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update, set
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import MAX_FRAGMENT_CHARS, Scenario
 from vizcoll.topology.model import Topology
+from vizcoll.ui import fabricjob
 from vizcoll.ui.components.kit import download_button, message_box
 from vizcoll.ui.fairqueue import LIMIT_MARK
 from vizcoll.ui.forms import decode_upload
@@ -106,6 +107,7 @@ def shell_layout() -> html.Div:
                            children=html.Span(["Open scenario…"])),
             ]),
             message_box(MESSAGE),
+            fabricjob.layout(),
         ]),
         html.Main(id=PAGE, children=dash.page_container),
     ])
@@ -260,6 +262,7 @@ def register(app: Dash) -> None:
                  Output(CONTENT, "children", allow_duplicate=True), Output(OPEN, "contents"),
                  Input(OPEN, "contents"), State(VERSION, "data"), State(SCENARIO, "data"),
                  prevent_initial_call=True)(open_file)
+    fabricjob.register(app, MESSAGE)
     for page in dash.page_registry.values():
         module = sys.modules.get(page["module"])
         if module is not None and hasattr(module, "register"):

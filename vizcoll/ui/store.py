@@ -10,22 +10,27 @@ link it breaks) and never keeps a fabric of its own.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
 from dash import Output, ctx, no_update
+from flask import has_request_context
 
 from vizcoll.errors import TopologyError, VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology.building import size_limits
+from vizcoll.topology.generators import spec_size
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import Topology
-from vizcoll.ui.cache import cached
-from vizcoll.ui.limits import UI_MAX_LINKS, UI_MAX_NODES
+from vizcoll.topology.rails import RAIL_GENERATOR
+from vizcoll.ui.cache import cached, is_cached
+from vizcoll.ui.limits import BUILT_IN_JOB_NODES, UI_MAX_LINKS, UI_MAX_NODES, UI_MAX_RAIL_LINKS, UI_MAX_RAIL_NODES
+from vizcoll.ui.pool import in_job
 
 __all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "shown_params", "remembered",
            "user_action", "store_output", "topology_of", "hops_of", "fabric_of", "positions_of", "tapped_link",
-           "changed"]
+           "changed", "FabricPending", "app_limits", "built_in_job", "is_built", "scenario_fields"]
 
 SCENARIO = "scenario"
 DEFAULT_SCENARIO = Scenario(spec="fat-tree:radix=4,levels=3", broken=["edge0.0[4]-agg0.1[1]"], pattern="grid2d:4x4",
@@ -40,6 +45,12 @@ def scenario_of(data) -> Scenario:
     callback that reads the store would cost a tenth of a second each.
     """
     return DEFAULT_SCENARIO if data is None else Scenario.from_dict(data, build=fabric_of)
+
+
+def scenario_fields(data) -> Scenario:
+    """The scenario in the store, its fields checked but its fabric not built (what a new fabric replaces, or a
+    large fabric a background job builds); VizcollError when it is unreadable."""
+    return DEFAULT_SCENARIO if data is None else Scenario.from_dict(data, build=lambda _scenario: None)
 
 
 def page_params(scenario: Scenario, page: str, defaults: dict) -> dict:
@@ -115,9 +126,44 @@ def store_output() -> Output:
     return Output(SCENARIO, "data", allow_duplicate=True)
 
 
+class FabricPending(VizcollError):
+    """The scenario's fabric is large and is being built by a background job (:func:`built_in_job`)."""
+
+
+def app_limits(spec: str) -> tuple[int, int]:
+    """The most nodes and links the app takes for a fabric of generator spec ``spec`` ("" for a file): a rail
+    fabric's are higher (reasons: :mod:`vizcoll.ui.limits`)."""
+    rail = spec.partition(":")[0].strip() == RAIL_GENERATOR
+    return (UI_MAX_RAIL_NODES, UI_MAX_RAIL_LINKS) if rail else (UI_MAX_NODES, UI_MAX_LINKS)
+
+
+@functools.lru_cache(maxsize=256)
+def _planned_nodes(spec: str) -> int:
+    try:
+        with size_limits(*app_limits(spec), "the app"):
+            return spec_size(spec)[0]
+    except VizcollError:
+        return 0  # building it says what is wrong
+
+
+def built_in_job(scenario: Scenario) -> bool:
+    """Whether the scenario's fabric is generated and large enough to be built by a background job (more than
+    :data:`~vizcoll.ui.limits.BUILT_IN_JOB_NODES` nodes, read from its spec without building it)."""
+    return not scenario.ref and _planned_nodes(scenario.spec) > BUILT_IN_JOB_NODES
+
+
+def is_built(scenario: Scenario) -> bool:
+    """Whether the scenario's fabric is in the cache (this process's or the shared one)."""
+    return is_cached(_fabric, _fabric_key(scenario))
+
+
+def _fabric_key(scenario: Scenario) -> dict:
+    return {**scenario.source_key(), "broken": []}
+
+
 @cached
 def _fabric(source: dict) -> Topology:
-    with size_limits(UI_MAX_NODES, UI_MAX_LINKS, "the app"):  # a generator refuses before it builds
+    with size_limits(*app_limits(source["spec"] if not source["ref"] else ""), "the app"):  # refused before built
         return Scenario(**source).fabric()
 
 
@@ -145,18 +191,24 @@ def positions_of(scenario: Scenario) -> np.ndarray:
 
 
 def topology_of(scenario: Scenario) -> Topology:
-    """The scenario's fabric with its breaks applied (communicators and page parameters do not change it)."""
-    return _topology(scenario.source_key())
+    """The scenario's fabric with its breaks applied (communicators and page parameters do not change it); the
+    fabric itself when nothing is broken (no second copy of a million nodes in the cache)."""
+    return _topology(scenario.source_key()) if scenario.broken else fabric_of(scenario)
 
 
 def fabric_of(scenario: Scenario) -> Topology:
     """The scenario's fabric without its breaks (to name links that are broken or missing); built once for
-    every set of breaks, and refused over the app's size limits (a file's once read)."""
-    topo = _fabric({**scenario.source_key(), "broken": []})
-    if topo.n_nodes > UI_MAX_NODES or topo.n_links > UI_MAX_LINKS:
+    every set of breaks, and refused over the app's size limits (a file's once read). In a request, a large
+    generated fabric not built yet raises :class:`FabricPending` (a background job builds it: :func:`built_in_job`)."""
+    if has_request_context() and not in_job() and built_in_job(scenario) and not is_built(scenario):
+        raise FabricPending(f"the fabric {scenario.spec} ({_planned_nodes(scenario.spec):,} nodes) is being built "
+                            "in the background; the page follows once it is ready")
+    topo = _fabric(_fabric_key(scenario))
+    nodes, links = app_limits(scenario.spec if not scenario.ref else "")
+    if topo.n_nodes > nodes or topo.n_links > links:
         raise TopologyError(f"this fabric has {topo.n_nodes:,} nodes and {topo.n_links:,} links; the app takes "
-                            f"fabrics of up to {UI_MAX_NODES:,} nodes and {UI_MAX_LINKS:,} links (the command line "
-                            "computes larger ones)")
+                            f"fabrics of up to {nodes:,} nodes and {links:,} links (the command line computes "
+                            "larger ones)")
     return topo
 
 
@@ -169,5 +221,7 @@ def checked(data) -> tuple[Scenario | None, str]:
     """(scenario, "") or (None, a message) for a store that came from the browser."""
     try:
         return scenario_of(data), ""
+    except FabricPending as exc:
+        return None, f"⏳ {str(exc)[:1].upper()}{str(exc)[1:]}."
     except VizcollError as exc:
         return None, f"⚠ The scenario could not be read: {exc}"

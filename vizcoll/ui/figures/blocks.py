@@ -94,7 +94,7 @@ def _add_bundles(fig: go.Figure, part: Blocks, bundle: dict, label: str | None, 
     trace = go.Scattergl if len(between) > WEBGL else go.Scatter
     fig.add_trace(trace(
         x=x, y=y, mode="markers", name=name, hoverinfo="text",
-        customdata=[f"group:{int(g)}" if g >= 0 else "" for g in group],
+        customdata=[f"{part.path}group:{int(g)}" if g >= 0 else "" for g in group],
         text=[_bundle_text(part, bundle, i, label) for i in between.tolist()],
         marker={"symbol": "diamond", "size": 5 + 11 * size, "color": colour,
                 "colorscale": scale, "cmin": cmin, "cmax": cmax, "line": {"width": 0.5, "color": "#52606d"},
@@ -116,7 +116,7 @@ def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) 
             x=part.x[sel], y=part.y[sel], mode="markers", name=f"{name} ({len(sel):,})",
             marker={"symbol": symbol, "size": 5 + 1.5 * np.log2(part.count[sel] + 1), "color": colour,
                     "line": {"width": [3 if int(b) in selected else 0 for b in sel], "color": "#1f3a5f"}},
-            customdata=[f"group:{int(part.group[b])}" if part.group[b] >= 0 else "" for b in sel],
+            customdata=[f"{part.path}group:{int(part.group[b])}" if part.group[b] >= 0 else "" for b in sel],
             text=[f"{part.names[b]}: {plural(int(part.count[b]), 'switch' if switches else 'end node')}"
                   + (f", {plural(int(inside[b]), 'link')} inside" if inside[b] else "")
                   + ("<br><i>click: draw it alone</i>" if part.group[b] >= 0 else "") for b in sel],

@@ -199,6 +199,8 @@ def fabric_drawing(view, topo: Topology, colour_of: dict[int, int] | None = None
         s = topo.summary()
         title = (f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')} and "
                  f"{plural(s['links'], 'link')}, grouped: click a block (or choose above) to draw its group alone")
+        if view.part != "overview":  # a part too large to draw node by node: its own blocks, the rest as one
+            title = f"{view.name} alone, grouped: click a block (or choose above) to draw its part alone"
         return [], blocks_figure(view.overview, bundles(topo, view.overview), title, width=FULL, animated=True)
     if view.topo.n_nodes <= SMALL_LIMIT:
         index = {int(n): i for i, n in enumerate(view.kept.tolist())}

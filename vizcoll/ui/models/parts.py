@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vizcoll.arrays import unique
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.topology import drill
 from vizcoll.topology.blocks import Blocks, blocks, subfabric
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import Topology
@@ -28,7 +30,7 @@ from vizcoll.words import plural
 __all__ = ["OVERVIEW", "WHOLE", "MAX_PART_OPTIONS", "FabricView", "natural_part", "fabric_groups", "read_part",
            "part_options", "view_of", "drawn_view"]
 
-OVERVIEW, WHOLE = "overview", "whole"
+OVERVIEW, WHOLE, SERVER = "overview", "whole", "server:"
 MAX_PART_OPTIONS = 2000  # groups offered in a dropdown at most (TaihuLight has 160 pods)
 
 
@@ -72,17 +74,53 @@ def fabric_groups(scenario: Scenario) -> dict[int, str]:
     return out
 
 
-def part_options(scenario: Scenario, topo: Topology) -> list[dict]:
-    """The parts a dropdown offers: the whole fabric (when small), the overview, then each group alone."""
+def part_options(scenario: Scenario, topo: Topology, current: str | None = None) -> list[dict]:
+    """The parts a dropdown offers: the whole fabric (when small), the overview, each group alone; on a fabric
+    whose groups nest (a rail's pods, a pod's leaves: :mod:`vizcoll.topology.drill`), also the parts above the
+    ``current`` one and those in it (a leaf's servers, each with its NICs on every rail)."""
     options = [{"label": "overview (blocks and bundles of links)", "value": OVERVIEW}]
     if topo.n_nodes <= DRAWN_NODES:
         options.insert(0, {"label": "whole fabric", "value": WHOLE})
     groups = list(fabric_groups(scenario).items())[:MAX_PART_OPTIONS]
-    return options + [{"label": f"{label} alone", "value": f"group:{g}"} for g, label in groups]
+    options += [{"label": f"{label} alone", "value": f"group:{g}"} for g, label in groups]
+    path = _path(current) if current else None
+    if path and drill.levels(topo)[1:]:
+        options += _inner_options(topo, path)
+    return options[:MAX_PART_OPTIONS]
+
+
+def _inner_options(topo: Topology, path: tuple[int, ...]) -> list[dict]:
+    """The parts above ``path`` (but the fabric's groups) and those in it."""
+    above = [path[:depth] for depth in range(2, len(path) + 1)]
+    out = [{"label": f"{drill.path_text(topo, p)} alone", "value": _part(p)} for p in above]
+    inside = drill.children(topo, path)
+    word = drill.levels(topo)[len(path)][1] if inside else ""
+    out += [{"label": f"{drill.path_text(topo, path)}, {word} {g} ({plural(n, 'node')}) alone",
+             "value": _part((*path, g))} for g, n in inside.items()]
+    if not inside and "server" in topo.node_attrs:
+        servers = unique(topo.attr("server")[drill.members(topo, path)])
+        out += [{"label": f"server {s}: its NICs on every rail", "value": f"{SERVER}{s}"}
+                for s in servers[servers >= 0].tolist()]
+    return out
+
+
+def _path(value) -> tuple[int, ...] | None:
+    """``"group:3/group:5"`` as ``(3, 5)``; None when it is not a path of groups."""
+    if not isinstance(value, str) or len(value) > 100:
+        return None
+    steps = value.split("/")
+    if len(steps) > 4 or not all(step.startswith("group:") and step[6:].isdigit() for step in steps):
+        return None
+    return tuple(int(step[6:]) for step in steps)
+
+
+def _part(path: tuple[int, ...]) -> str:
+    return "/".join(f"group:{g}" for g in path)
 
 
 def read_part(value, scenario: Scenario, topo: Topology) -> str | None:
-    """The part to draw, checked: None (the natural one), ``whole``, ``overview`` or ``group:N``."""
+    """The part to draw, checked: None (the natural one), ``whole``, ``overview``, ``group:N``, a path of groups
+    (``group:3/group:5``, on a fabric whose groups nest) or ``server:N`` (a fabric of servers: its NICs)."""
     if value is None:
         return None
     if value == WHOLE:
@@ -92,12 +130,20 @@ def read_part(value, scenario: Scenario, topo: Topology) -> str | None:
         return WHOLE
     if value == OVERVIEW:
         return OVERVIEW
-    if isinstance(value, str) and value.startswith("group:") and len(value) < 20:
-        number = value[6:]
-        if number.isdigit() and int(number) in fabric_groups(scenario):
-            return f"group:{int(number)}"
-        raise VizcollError(f"the fabric has no group {number[:12]!r}")
-    raise VizcollError(f"unknown part {str(value)[:40]!r}; choose the whole fabric, the overview or a group")
+    if isinstance(value, str) and value.startswith(SERVER) and len(value) < 20:
+        number = value[len(SERVER):]
+        if "server" in topo.node_attrs and number.isdigit() and 0 <= int(number) <= topo.attr("server").max():
+            return f"{SERVER}{int(number)}"
+        raise VizcollError(f"the fabric has no server {number[:12]!r}")
+    path = _path(value)
+    if path is None:
+        raise VizcollError(f"unknown part {str(value)[:40]!r}; choose the whole fabric, the overview or a group")
+    if path[0] not in fabric_groups(scenario):
+        raise VizcollError(f"the fabric has no group '{path[0]}'")
+    for depth in range(1, len(path)):
+        if depth >= len(drill.levels(topo)) or path[depth] not in drill.children(topo, path[:depth]):
+            raise VizcollError(f"{drill.path_text(topo, path[:depth])} has no part {path[depth]}")
+    return _part(path)
 
 
 @cached
@@ -133,5 +179,38 @@ def view_of(scenario: Scenario, part: str) -> FabricView:
         return FabricView(part, topo, pos, *everything, None, "the whole fabric")
     if part == OVERVIEW:
         return FabricView(part, topo, pos, *everything, _blocks(_key(scenario)), "overview")
-    sub, sub_pos, rows, kept, name = _group(scenario.source_key(), int(part.split(":", 1)[1]))
+    path = _path(part)
+    if path is None or drill.levels(topo)[1:]:  # a server, or a part of a fabric whose groups nest
+        focused = _focus(scenario.source_key(), part) if path else None
+        if focused is not None:
+            return FabricView(part, topo, pos, *everything, focused, drill.path_text(topo, path))
+        sub, sub_pos, rows, kept, name = _cut(scenario.source_key(), part)
+        return FabricView(part, sub, sub_pos, rows, kept, None, name)
+    sub, sub_pos, rows, kept, name = _group(scenario.source_key(), path[0])
     return FabricView(part, sub, sub_pos, rows, kept, None, name)
+
+
+@cached
+def _focus(source: dict, part: str) -> Blocks | None:
+    """The blocks of a nested part too large to draw node by node (None when it is drawn node by node)."""
+    scenario = Scenario(**source)
+    topo, path = topology_of(scenario), _path(part)
+    if int(drill.members(topo, path).sum()) <= DRAWN_NODES or len(path) == len(drill.levels(topo)):
+        return None
+    return drill.focus(topo, positions_of(scenario), path, part + "/")
+
+
+@cached
+def _cut(source: dict, part: str) -> tuple[Topology, np.ndarray, np.ndarray, np.ndarray, str]:
+    """A nested part or a server (its NICs and the switches they hang from) cut out and laid out alone."""
+    topo = topology_of(Scenario(**source))
+    path = _path(part)
+    if path is not None:
+        nodes, name = drill.members(topo, path), drill.path_text(topo, path)
+    else:
+        server = int(part[len(SERVER):])
+        nodes = topo.attr("server") == server
+        nodes[np.r_[topo.link_b[nodes[topo.link_a]], topo.link_a[nodes[topo.link_b]]]] = True
+        name = f"server {server}"
+    sub, kept, rows = subfabric(topo, np.flatnonzero(nodes))
+    return sub, positions(sub), rows, kept, name

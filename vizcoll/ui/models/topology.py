@@ -15,13 +15,15 @@ from vizcoll.sim.broadcast import broadcast
 from vizcoll.topology import formats
 from vizcoll.topology.generators import GENERATORS
 from vizcoll.topology.model import Topology
+from vizcoll.topology.rails import RAIL_GENERATOR
 from vizcoll.ui.cache import cached
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT
 from vizcoll.ui.models.parts import natural_part, read_part
 from vizcoll.ui.store import fabric_of, topology_of
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "EXAMPLE_SPECS", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "source_digest", "root_of",
+__all__ = ["PAGE", "EXAMPLE_SPECS", "example_of", "NEW_COMM", "ANIMATION_LIMIT", "link_label", "source_digest",
+           "root_of",
            "clicked_part", "with_part", "spec_help", "communicator_colours", "comm_edit_options", "broadcast_timeline",
            "upload_hint", "export_options", "export_name"]
 
@@ -33,10 +35,17 @@ EXAMPLE_SPECS = {
     "torus": "torus:4x4x2,hosts=1",
     "dragonfly": "dragonfly:a=4,p=2,h=2",
     "mesh": "mesh:4x4,neighbors=8",
+    RAIL_GENERATOR: "rail-fat-tree:servers=16,rails=4,radix=8",  # 1,048,576 NICs: servers=131072,rails=8,radix=128
     "empty": "empty",  # no node: a fabric drawn from nothing with the Edit panel
 }
 NEW_COMM = -1  # the "a new communicator" choice of the hand-drawing dropdown
 ANIMATION_LIMIT = SMALL_LIMIT
+
+
+def example_of(scenario: Scenario | None) -> str | None:
+    """The example menu's entry of the scenario's generator (None for a file, or a generator it has no example of)."""
+    generator = scenario.spec.partition(":")[0] if scenario is not None and not scenario.ref else None
+    return generator if generator in EXAMPLE_SPECS else None
 
 
 def link_label(scenario: Scenario, ref) -> str:
@@ -102,7 +111,7 @@ def comm_edit_options(scenario: Scenario, topo: Topology) -> list[dict]:
 @cached
 def broadcast_timeline(source: dict, root: str) -> dict:
     """The broadcast from ``root`` on the scenario source's topology, as a timeline dict."""
-    return broadcast(Scenario(**source).topology(), root).to_dict()
+    return broadcast(topology_of(Scenario(**source)), root).to_dict()
 
 
 def clicked_part(click) -> str | None:

@@ -303,7 +303,7 @@ def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
     loaded = tables_of(scenario)
     mlids = loaded.mlids if loaded is not None else None
     return (fabric_line(scenario, topo, groups), changed(p["a"], a_now), changed(p["b"], b_now),
-            part_options(scenario, topo), changed(p["part"] or natural_part(topo), part_now),
+            part_options(scenario, topo, p["part"]), changed(p["part"] or natural_part(topo), part_now),
             group_options(topo, groups, mlids), changed(p["group"], group_now),
             algo_options(scenario.mcast_tables is not None), tables_line(loaded), scenario.mcast_tables is None)
 

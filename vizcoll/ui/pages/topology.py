@@ -51,6 +51,7 @@ from vizcoll.ui.models.topology import (
     clicked_part,
     comm_edit_options,
     communicator_colours,
+    example_of,
     export_name,
     export_options,
     link_label,
@@ -63,8 +64,11 @@ from vizcoll.ui.models.topology import (
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import (
     SCENARIO,
+    FabricPending,
+    built_in_job,
     checked,
     page_params,
+    scenario_fields,
     scenario_of,
     store_output,
     tapped_link,
@@ -241,7 +245,8 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
         spec = text(values["params"])
         parse_spec(spec)
         new = Scenario(spec=spec, **keep)
-        topology_of(new)  # parse_spec checks the syntax only; a spec that cannot build must not reach the store
+        if not built_in_job(new):  # a large one: its size is checked, a background job builds it
+            topology_of(new)  # parse_spec checks the syntax only; a spec that cannot build must not reach the store
         return new
     if trigger == TOPO_GENERATOR:
         if values["generator"] not in EXAMPLE_SPECS:
@@ -402,22 +407,26 @@ def large_upload(contents) -> bool:
 
 
 def _updated(trigger, scenario, values: dict) -> tuple:
+    new = None
     try:
-        old = scenario_of(scenario)
+        old = (scenario_fields if trigger in (TOPO_GENERATE, TOPO_GENERATOR, TOPO_UPLOAD) else scenario_of)(scenario)
         new = scenario_after(trigger, old, values)
         topo = topology_of(new)
+    except FabricPending as exc:  # a large fabric generated: stored, and built by the shell's background job
+        store = new.to_dict(thin=True) if new is not None else no_update
+        return store, f"⏳ {exc}", example_of(new), no_update, no_update, None, None
     except (VizcollError, KeyError, TypeError, AttributeError) as exc:
         message = str(exc) if isinstance(exc, VizcollError) else "the browser sent a malformed event"
         return no_update, f"⚠ {message}", no_update, no_update, no_update, None, None
     root = root_of(new, topo)
     if trigger != TOPO_ROOT and root:
         new = new.with_params(PAGE, {**new.params.get(PAGE, {}), "root": root})
-    generator = new.spec.partition(":")[0] if not new.ref else None
     comm_edit = _edited_comm(old, new, values["comm_edit"])
     store = no_update if new == old else new.to_dict(thin=True)
     notes = topo.meta.get("warnings") if trigger == TOPO_UPLOAD else None
     message = f"Read {new.name} as the real tools do: " + "; ".join(notes) + "." if notes else ""
-    return (store, message, generator if generator in EXAMPLE_SPECS else None, root, comm_edit, None, None)
+    return store, message, example_of(new), root, comm_edit, None, None
+
 
 
 def _edited_comm(old: Scenario, new: Scenario, current) -> int:
@@ -445,13 +454,13 @@ def render_scenario(scenario_dict):
     elements, figure = fabric_drawing(view, topo, colours)
     small = figure is None
     hidden, shown = {"display": "none"}, {"width": "100%", "height": "560px"}
-    names = [topo.names[i] for i in (topo.endpoints if len(topo.endpoints) else topo.switches)]
+    names = [topo.names[i] for i in (topo.endpoints if len(topo.endpoints) else topo.switches)[:500]]
     root = root_of(scenario, topo)
-    options = names[:500] + ([root] if root and root not in names[:500] else [])
+    options = names + ([root] if root and root not in names else [])
     spec = scenario.spec if not scenario.ref else ""
     return (elements, shown if small else hidden, no_update if small else figure, hidden if small else shown,
             {} if small else hidden, counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern,
-            canvas_layout(f"{source_digest(scenario)}:{view.part}"), part_options(scenario, topo), view.part)
+            canvas_layout(f"{source_digest(scenario)}:{view.part}"), part_options(scenario, topo, view.part), view.part)
 
 
 def compute_broadcast(scenario_dict):

@@ -460,7 +460,7 @@ def part_choices(data, value_now=None):
     if scenario is None:
         return no_update, no_update
     view = drawn_view(scenario, PAGE)
-    return part_options(scenario, topology_of(scenario)), changed(view.part, value_now)
+    return part_options(scenario, topology_of(scenario), view.part), changed(view.part, value_now)
 
 
 def play_part(value, plan, data):

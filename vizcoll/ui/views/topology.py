@@ -10,6 +10,7 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.figures.topology import base_stylesheet, state_stylesheet
+from vizcoll.ui.limits import BROADCAST_MAX_NODES
 from vizcoll.ui.models.parts import drawn_view
 from vizcoll.ui.models.topology import ANIMATION_LIMIT, PAGE, broadcast_timeline, root_of
 from vizcoll.ui.store import topology_of
@@ -44,6 +45,9 @@ def broadcast_player(scenario: Scenario) -> tuple[dict | None, str]:
     root = root_of(scenario, topo)
     if root is None:
         return None, "The fabric has no node to start a broadcast from."
+    if topo.n_nodes > BROADCAST_MAX_NODES:
+        return None, (f"The broadcast is played on fabrics of up to {BROADCAST_MAX_NODES:,} nodes (this one has "
+                      f"{topo.n_nodes:,}): its timeline names every node.")
     timeline = broadcast_timeline(scenario.source_key(), root)
     s = timeline["summary"]
     info = f"From {root}: {plural(s['reached'], 'node')} reached in {plural(s['hops'], 'hop')} with " \

@@ -1,0 +1,48 @@
+"""The 1,048,576-NIC rail-optimized fabric in the browser: built by a background job, drawn as its 8 rails, and
+drilled into one rail, one of its pods, one leaf and one server's 8 NICs (issue 28)."""
+
+from __future__ import annotations
+
+import pytest
+from dash.testing.wait import until
+
+from .browser_helpers import counts_line
+from .readability import figure_problems
+from .test_large_fabric import title_of
+from .test_trees import choose, trace_names
+
+MILLION = "rail-fat-tree:servers=131072,rails=8,radix=128"
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_million_nic_fabric_is_built_in_a_job_then_drilled_into_a_rail_a_pod_a_leaf_and_a_server(page):
+    page.open("/topology")
+    page.generate(MILLION)
+    page.duo.wait_for_contains_text("#topo-message", "1,114,112 nodes) is being built in the background", timeout=20)
+    page.duo.wait_for_text_to_equal("#topo-counts", counts_line(65_536, 1_048_576, 3_145_728, 0, 128), timeout=120)
+    until(lambda: "grouped" in title_of(page, "topo-large"), 60, msg="the overview is not drawn")
+    assert "switch blocks (24)" in trace_names(page, "topo-large")  # 8 rails of 3 levels
+    assert "broadcast is played on fabrics of up to 200,000 nodes" in page.duo.find_element("#topo-bcast-info").text
+    assert figure_problems(page.driver) == []
+    page.screenshot("rail-million-overview.png")
+
+    choose(page, "topo-part", "rail 3 (139,264 nodes) alone")
+    until(lambda: title_of(page, "topo-large").startswith("rail 3 alone, grouped"), 60,
+          msg=lambda: title_of(page, "topo-large"))
+    assert "end node blocks (33)" in trace_names(page, "topo-large")  # 32 pods, and the rest of the fabric
+    choose(page, "topo-part", "rail 3, pod 5 (4,224 nodes) alone")
+    until(lambda: title_of(page, "topo-large").startswith("rail 3, pod 5 alone"), 60)
+    assert figure_problems(page.driver) == []
+    page.screenshot("rail-million-pod.png")
+
+    choose(page, "topo-part", "rail 3, pod 5, leaf 330 (65 nodes) alone")
+    until(lambda: page.duo.find_element("#topo-canvas").is_displayed(), 30, msg="the leaf is not drawn")
+    page.wait_for_cy()
+    until(lambda: page.cy("return cy.nodes().length;") == 1 + 64 + 64, 10)  # the leaf, its NICs, its spines
+    choose(page, "topo-part", "server 21120: its NICs on every rail")
+    until(lambda: page.cy("return cy.nodes().length;") == 16, 20)  # 8 NICs and their 8 leaves
+    names = page.cy("return cy.nodes().map(n => n.data('label'));")
+    assert {f"s021120-nic{r}" for r in range(8)} <= set(names)
+    page.screenshot("rail-million-server.png")
+    assert page.duo.get_logs() == []
