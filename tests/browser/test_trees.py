@@ -225,10 +225,10 @@ def test_on_a_rail_fabric_the_rails_panel_compares_the_two_placements(page):
     until(lambda: row_of(page, "trees-rails", "rail-aware")[2:] == ["511", "447", "7", "440"], 20)
     assert row_of(page, "trees-rails", "naive")[2:] == ["511", "448", "8", "440"]
     choose(page, "trees-kind", "k-nomial")
-    page.type_into("#trees-k", "2")
-    # a binomial tree: rail-aware, 448 edges go over NVLink and none from rail to rail; naive, 7
-    until(lambda: row_of(page, "trees-rails", "rail-aware")[2:] == ["511", "448", "448", "0"], 20)
+    # a 4-nomial tree: rail-aware, 416 of its 448 edges crossing rails go over NVLink; naive, 7 cross
+    until(lambda: row_of(page, "trees-rails", "rail-aware")[2:] == ["511", "448", "416", "32"], 20)
     assert row_of(page, "trees-rails", "naive")[2:] == ["511", "7", "7", "0"]
+    assert shared(page).params["trees"]["kind"] == "knomial"
     page.click("#trees-presets summary")
     page.click("#trees-use-preset")  # the Sunway supernode: no rails, no panel
     until(lambda: row_of(page, "trees-compare", "32-ary")[:2] == ["32-ary", "2"], 40)
