@@ -167,6 +167,28 @@ def test_a_reload_keeps_the_page_settings_and_bad_communicators_give_a_message(m
     assert page.duo.get_logs() == []
 
 
+def rails_row(page, first: str) -> list[str]:
+    """The cells of the rails panel's row that starts with ``first``, read in one script."""
+    rows = page.driver.execute_script(
+        "return [...document.querySelectorAll('#mc-rails tbody tr')]"
+        ".map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent));")
+    return next((cells for cells in rows if cells and cells[0] == first), [])
+
+
+def test_on_a_rail_fabric_the_rails_panel_counts_the_groups_spanning_rails(mc):
+    page = mc
+    rails = Scenario(spec="rail-fat-tree:servers=64,rails=8,radix=16", pattern="grid2d:32x16")  # 8 rails, unlinked
+    page.open(f"/multicast#s={rails.to_fragment()}", counts=None)
+    page.duo.wait_for_contains_text("#mc-rails", "Rail fabric: 8 rails, 64 servers, no link between rails",
+                                    timeout=30)
+    # 32 rows of 16 ranks, 16 columns of 32: [groups, spanning more than one rail, most rails a group spans]
+    until(lambda: rails_row(page, "rail-aware")[2:] == ["48", "32", "8"], 20)  # the rows: two servers, 8 rails
+    assert rails_row(page, "naive")[2:] == ["48", "16", "8"]  # the columns: every rail
+    # the routes agree: without links between rails, the 32 groups spanning rails have no tree
+    until(lambda: summary_cell(page, "unroutable groups", 1) == "32", 30)
+    assert page.duo.get_logs() == []
+
+
 def test_the_fabrics_multicast_tables_beside_fulb(mc, tmp_path):
     page = mc
     landing = DEFAULT_SCENARIO.topology()

@@ -216,6 +216,26 @@ def test_a_preset_replaces_the_shared_scenario(page):
     assert page.duo.get_logs() == []
 
 
+def test_on_a_rail_fabric_the_rails_panel_compares_the_two_placements(page):
+    rails = Scenario(spec="rail-fat-tree:servers=64,rails=8,radix=16")  # 512 NICs, 8 rails, no link between them
+    open_scenario(page, rails)
+    page.duo.wait_for_contains_text("#trees-rails", "Rail fabric: 8 rails, 64 servers, no link between rails",
+                                    timeout=30)
+    # the 4-ary tree of the 512 processes: [tree edges, crossing rails, within a server, between servers]
+    until(lambda: row_of(page, "trees-rails", "rail-aware")[2:] == ["511", "447", "7", "440"], 20)
+    assert row_of(page, "trees-rails", "naive")[2:] == ["511", "448", "8", "440"]
+    choose(page, "trees-kind", "k-nomial")
+    # a 4-nomial tree: rail-aware, 416 of its 448 edges crossing rails go over NVLink; naive, 7 cross
+    until(lambda: row_of(page, "trees-rails", "rail-aware")[2:] == ["511", "448", "416", "32"], 20)
+    assert row_of(page, "trees-rails", "naive")[2:] == ["511", "7", "7", "0"]
+    assert shared(page).params["trees"]["kind"] == "knomial"
+    page.click("#trees-presets summary")
+    page.click("#trees-use-preset")  # the Sunway supernode: no rails, no panel
+    until(lambda: row_of(page, "trees-compare", "32-ary")[:2] == ["32-ary", "2"], 40)
+    until(lambda: text(page, "#trees-rails") == "", 10)
+    assert page.duo.get_logs() == []
+
+
 # ------------------------------------------------------------------ Build, and large communicators as background jobs
 # every process of TaihuLight (40,960 on its 46,144-node fabric), binary trees: a few seconds of trees on this machine,
 # so the page computes them as a background job with a progress bar and Cancel (4,096 processes take a fraction of a

@@ -14,6 +14,10 @@ without it the min-hop table says the pair is unreachable, and a multicast group
 tree. So the counts are: ``cross_rail`` (all), ``within_server`` (over NVLink) and ``between_servers`` (the ones
 the network must carry from rail to rail).
 
+The comparisons the command line and the pages show are one call each: :func:`group_rails` (a pattern's
+communicators as multicast groups, placed each way) here and :func:`vizcoll.trees.rails.tree_rails` (a tree of a
+placement's ranks, built for each placement of :func:`rail_placements`).
+
 References
 ----------
 [NVRA] NVIDIA Enterprise Reference Architecture, HGX AI Factory (H100, H200, B200), "Networking Physical
@@ -22,13 +26,17 @@ Topologies": GPUs on a rail-optimized compute fabric (keys: ``docs/papers.md``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from vizcoll.comm.communicators import Communicators
-from vizcoll.comm.placement import Placement
+from vizcoll.comm.patterns import parse_pattern
+from vizcoll.comm.placement import Placement, place
 from vizcoll.topology.model import Topology
 
-__all__ = ["PLACEMENTS", "cross_rail_edges", "cross_rail_groups", "has_rails", "rail_fabric"]
+__all__ = ["PLACEMENTS", "cross_rail_edges", "cross_rail_groups", "group_rails", "has_rails", "rail_fabric",
+           "rail_placements"]
 
 PLACEMENTS = {"rail-aware": "linear", "naive": "rail-major"}
 """The compared placements and the :func:`~vizcoll.comm.place` order that makes each."""
@@ -72,15 +80,77 @@ def cross_rail_edges(topo: Topology, placement: Placement, child, parent) -> dic
             "between_servers": int((cross & ~inside).sum())}
 
 
-def cross_rail_groups(topo: Topology, comms: Communicators) -> dict:
+def cross_rail_groups(topo: Topology, comms: Communicators | Sequence[Sequence[int]]) -> dict:
     """Communicators (multicast groups) whose processes' NICs are on more than one rail.
 
-    Returns ``{"groups", "cross_rail", "max_rails"}``: the groups, those spanning two rails or more (one multicast
-    tree cannot reach them all without links between the rails), the most rails any group spans.
+    ``comms``: communicators, or the groups' member nodes (lists of node numbers, e.g. the groups of a fabric's
+    multicast tables). Returns ``{"groups", "cross_rail", "max_rails"}``: the groups, those spanning two rails or
+    more (one multicast tree cannot reach them all without links between the rails), the most rails any group
+    spans.
+
+    >>> from vizcoll.topology import from_spec
+    >>> topo = from_spec("rail-fat-tree:servers=4,rails=2,radix=8")
+    >>> [topo.names[n] for n in (2, 3, 4)]  # the rails are one switch each: rail0-leaf0, rail1-leaf0
+    ['s0-nic0', 's0-nic1', 's1-nic0']
+    >>> cross_rail_groups(topo, [[2, 4], [2, 3, 4], [3]])
+    {'groups': 3, 'cross_rail': 1, 'max_rails': 2}
     """
-    rail = topo.attr("rail")[comms.node_array()].astype(np.int64)
-    comm = comms.comm_of_entry()
+    if isinstance(comms, Communicators):
+        nodes, comm, count = comms.node_array(), comms.comm_of_entry(), len(comms)
+    else:
+        sizes = [len(group) for group in comms]
+        nodes = np.concatenate([np.asarray(g, dtype=np.int64) for g in comms]) if sum(sizes) else \
+            np.zeros(0, np.int64)
+        comm, count = np.repeat(np.arange(len(sizes)), sizes), len(sizes)
+    rail = topo.attr("rail")[nodes].astype(np.int64)
     width = int(rail.max()) + 2 if len(rail) else 1
     pairs = np.unique(comm * width + rail + 1)
-    spans = np.bincount(pairs // width, minlength=len(comms))
-    return {"groups": len(comms), "cross_rail": int((spans > 1).sum()), "max_rails": int(spans.max(initial=0))}
+    spans = np.bincount(pairs // width, minlength=count)
+    return {"groups": count, "cross_rail": int((spans > 1).sum()), "max_rails": int(spans.max(initial=0))}
+
+
+def rail_placements(topo: Topology, nprocs: int | None = None, ppn: int = 1, pattern: str = "",
+                    comm: int | None = None, seed: int = 0) -> dict[str, Placement]:
+    """The ranks placed by each of :data:`PLACEMENTS` (name -> placement, its ``order`` the order's name).
+
+    Without ``pattern``: ``nprocs`` ranks, ``ppn`` per end node (:func:`~vizcoll.comm.place`). With one: the
+    pattern's processes (``comm`` None) or its communicator ``comm`` alone, rank ``j`` its ``j``-th member, as the
+    pattern places them in each order (:func:`~vizcoll.comm.parse_pattern`).
+
+    >>> from vizcoll.topology import from_spec
+    >>> topo = from_spec("rail-fat-tree:servers=4,rails=2,radix=8")
+    >>> {name: [topo.names[n] for n in p.node] for name, p in rail_placements(topo, 3).items()}
+    {'rail-aware': ['s0-nic0', 's0-nic1', 's1-nic0'], 'naive': ['s0-nic0', 's1-nic0', 's2-nic0']}
+    >>> [topo.names[n] for n in rail_placements(topo, pattern="grid2d:4x2", comm=1)["naive"].node]
+    ['s2-nic0', 's3-nic0']
+    """
+    out = {}
+    for name, order in PLACEMENTS.items():
+        if not pattern:
+            out[name] = place(topo, nprocs, ppn, order, seed)
+            continue
+        comms = parse_pattern(pattern, topo, ppn, order, seed)
+        if comm is None:
+            out[name] = comms.placement
+        else:
+            nodes = comms.nodes(comm)
+            out[name] = Placement(nodes, int(np.bincount(nodes).max()), order, seed)
+    return out
+
+
+def group_rails(topo: Topology, pattern: str, ppn: int = 1, seed: int = 0) -> dict:
+    """The rail fabric (:func:`rail_fabric`) and, for the communicators of ``pattern`` placed each way of
+    :data:`PLACEMENTS`, the groups spanning rails (:func:`cross_rail_groups`, with the placement's ``order``).
+
+    >>> from vizcoll.topology import from_spec
+    >>> out = group_rails(from_spec("rail-fat-tree:servers=4,rails=2,radix=8"), "grid2d:4x2")
+    >>> out["rails"], out["servers"], out["cross_links"]
+    (2, 4, 0)
+    >>> out["placements"]["rail-aware"]  # the 4 rows are servers (2 rails each); the 2 columns, rails
+    {'order': 'linear', 'groups': 6, 'cross_rail': 4, 'max_rails': 2}
+    >>> out["placements"]["naive"]  # the rows fill one rail each; the columns span both
+    {'order': 'rail-major', 'groups': 6, 'cross_rail': 2, 'max_rails': 2}
+    """
+    return {**rail_fabric(topo), "placements": {
+        name: {"order": order, **cross_rail_groups(topo, parse_pattern(pattern, topo, ppn, order, seed))}
+        for name, order in PLACEMENTS.items()}}

@@ -9,7 +9,7 @@ On a rail fabric (``rail-fat-tree:...``) the output adds ``rails``: the
 fabric's rails and, for the pattern placed rail-aware (a server's GPUs on
 consecutive ranks) and naive (ranks fill rail 0 first), how many groups span
 more than one rail (``{"groups", "cross_rail", "max_rails"}``, see
-:mod:`vizcoll.comm.rails`); the groups are routed with ``--order``'s placement.
+:func:`vizcoll.comm.rails.group_rails`); the groups are routed with ``--order``'s placement.
 Without ``cross=1`` a group spanning rails is cut apart (no path between rails).
 """
 
@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import argparse
 
-from vizcoll.comm import parse_pattern
-from vizcoll.comm.rails import PLACEMENTS, cross_rail_groups, has_rails, rail_fabric
+from vizcoll.comm.rails import group_rails, has_rails
 from vizcoll.commands import add_communicators, add_topology, command, load_communicators, load_topology
 from vizcoll.multicast import ALGORITHMS, dump_mcfdbs, route_communicators
 from vizcoll.multicast.algorithms import DEFAULT_ALGORITHM, REGISTRY
@@ -42,10 +41,7 @@ def _mcast(args: argparse.Namespace) -> dict:
     out = result.summary()
     out["pattern"] = comms.label
     if has_rails(topo):
-        out["rails"] = {**rail_fabric(topo), "placements": {
-            name: {"order": order, **cross_rail_groups(topo, parse_pattern(args.pattern, topo, args.ppn, order,
-                                                                           args.seed))}
-            for name, order in PLACEMENTS.items()}}
+        out["rails"] = group_rails(topo, args.pattern, args.ppn, args.seed)
     if args.dump_mcfdbs:
         text = dump_mcfdbs(topo, result)
         with open(args.dump_mcfdbs, "w", encoding="ascii") as handle:

@@ -23,7 +23,7 @@ fabric's rails and, for the rail-aware placement (a server's GPUs on
 consecutive ranks, the default) and the naive one (ranks fill rail 0 first),
 the tree built for that placement and how many of its edges cross rails
 (``{"edges", "cross_rail", "within_server", "between_servers"}``, see
-:mod:`vizcoll.comm.rails`); ``--ppn`` and ``--groups`` apply to both.
+:mod:`vizcoll.comm.rails`, :func:`vizcoll.trees.rails.tree_rails`); ``--ppn`` and ``--groups`` apply to both.
 """
 
 from __future__ import annotations
@@ -31,16 +31,15 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
 from vizcoll.comm import place
-from vizcoll.comm.rails import PLACEMENTS, cross_rail_edges, has_rails, rail_fabric
+from vizcoll.comm.rails import has_rails, rail_placements
 from vizcoll.commands import command, load_topology
 from vizcoll.errors import SpecError
 from vizcoll.trees import kinds
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.groups import hierarchy_from_topology, hierarchy_levels, normalize_groups
 from vizcoll.trees.metrics import tree_metrics
+from vizcoll.trees.rails import tree_rails
 from vizcoll.trees.typeone import vertex_ranks
 
 __all__ = ["kind_args", "parse_groups"]
@@ -112,24 +111,8 @@ def _tree(args: argparse.Namespace) -> dict:
     elif levels is not None:
         out["cross_group"] = tree_metrics(tree, levels=levels)["cross_group"]
     if topo is not None and has_rails(topo):
-        out["rails"] = _rails(args, topo, nprocs, kind, groups if args.groups else None)
-    return out
-
-
-def _rails(args: argparse.Namespace, topo, nprocs: int, kind, groups: list | None) -> dict:
-    """The tree of each placement of :data:`~vizcoll.comm.rails.PLACEMENTS` and its edges that cross rails."""
-    out = {**rail_fabric(topo), "placements": {}}
-    for name, order in PLACEMENTS.items():
-        placement = place(topo, nprocs, args.ppn, order)
-        if kind.hierarchical and groups is None:
-            tree = kind.build(nprocs, args.k, hierarchy_from_topology(topo, placement))
-        else:
-            tree = kind.build(nprocs, args.k, groups if kind.hierarchical else None)
-        ranks = np.asarray(vertex_ranks(tree), dtype=np.int64)
-        parent = np.asarray(tree.parent, dtype=np.int64)
-        child = np.flatnonzero(parent >= 0)
-        out["placements"][name] = {"order": order, **cross_rail_edges(topo, placement, ranks[child],
-                                                                        ranks[parent[child]])}
+        out["rails"] = tree_rails(topo, args.kind, args.k, rail_placements(topo, nprocs, args.ppn),
+                                  groups if args.groups else None)
     return out
 
 

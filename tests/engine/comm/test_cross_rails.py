@@ -8,10 +8,12 @@ import pytest
 
 from vizcoll.cli import main
 from vizcoll.comm import parse_pattern, place
-from vizcoll.comm.rails import PLACEMENTS, cross_rail_edges, cross_rail_groups, has_rails
+from vizcoll.comm.rails import PLACEMENTS, cross_rail_edges, cross_rail_groups, group_rails, has_rails, rail_placements
+from vizcoll.errors import SpecError
 from vizcoll.topology import from_spec
 from vizcoll.trees import kinds
 from vizcoll.trees.groups import hierarchy_from_topology
+from vizcoll.trees.rails import tree_rails
 from vizcoll.trees.typeone import vertex_ranks
 
 SPEC = "rail-fat-tree:servers=16,rails=4,radix=8"  # 2 levels per rail, 64 NICs, rails not linked
@@ -91,3 +93,58 @@ def test_the_cli_reports_rails(capsys):
 def test_cross_links_are_counted(capsys):
     out = _json(capsys, "mcast", "rail-fat-tree:servers=16,rails=4,radix=8,cross=1", "--pattern", "grid2d:8x8")
     assert out["rails"]["cross_links"] == 4 * 6 and out["unroutable"] == 0
+
+
+def _nic(topo, node: int) -> tuple[str, str]:
+    """(server, rail) of a NIC read from its name, ``s3-nic1``: independent of the node attributes."""
+    server, nic = topo.names[node].split("-")
+    return server, nic.removeprefix("nic")
+
+
+@pytest.mark.parametrize("kind", ["kary", "knomial", "zhao", "hier-knomial"])
+@pytest.mark.parametrize("spec,nprocs,ppn", [(SPEC, 64, 1), (SPEC, 40, 2), ("rail-fat-tree:servers=8,rails=8,radix=8",
+                                                                            64, 1)])
+def test_tree_rails_counts_every_edge(kind, spec, nprocs, ppn):
+    topo = from_spec(spec)
+    placements = rail_placements(topo, nprocs, ppn)
+    out = tree_rails(topo, kind, 3, placements)
+    assert set(out["placements"]) == {"rail-aware", "naive"}
+    for name, placement in placements.items():
+        builder = kinds.get(kind)
+        tree = builder.build(nprocs, 3, hierarchy_from_topology(topo, placement) if builder.hierarchical else None)
+        ranks = vertex_ranks(tree)
+        within = between = 0
+        for v, p in enumerate(tree.parent):  # a plain loop over the tree's edges
+            if p < 0:
+                continue
+            (sa, ra), (sb, rb) = _nic(topo, placement.node[ranks[v]]), _nic(topo, placement.node[ranks[p]])
+            within += ra != rb and sa == sb
+            between += ra != rb and sa != sb
+        assert out["placements"][name] == {"order": PLACEMENTS[name], "edges": nprocs - 1,
+                                           "cross_rail": within + between, "within_server": within,
+                                           "between_servers": between}
+
+
+@pytest.mark.parametrize("pattern", ["grid2d:8x8", "grid3d:4x4x4", "hier:8"])
+def test_group_rails_counts_every_group(pattern):
+    topo = from_spec(SPEC)
+    out = group_rails(topo, pattern)
+    assert (out["rails"], out["servers"], out["cross_links"]) == (4, 16, 0)
+    for name, order in PLACEMENTS.items():
+        comms = parse_pattern(pattern, topo, order=order)
+        spans = [len({_nic(topo, n)[1] for n in comms.nodes(i).tolist()}) for i in range(len(comms))]
+        assert out["placements"][name] == {"order": order, "groups": len(spans),
+                                           "cross_rail": sum(s > 1 for s in spans), "max_rails": max(spans)}
+
+
+def test_rail_placements_of_a_pattern_and_of_one_communicator():
+    topo = from_spec(SPEC)
+    world = rail_placements(topo, pattern="grid2d:8x8", ppn=1)
+    assert world["rail-aware"].node.tolist() == place(topo).node.tolist()  # 64 ranks on the 64 NICs in order
+    assert world["naive"].node.tolist() == place(topo, order="rail-major").node.tolist()
+    row = rail_placements(topo, pattern="grid2d:8x8", comm=2)
+    assert [topo.names[n] for n in row["rail-aware"].node] == [f"s{s:02}-nic{r}" for s in (4, 5) for r in range(4)]
+    assert {_nic(topo, n)[1] for n in row["naive"].node} == {"1"}  # ranks 16-23: rail 1 (16 NICs a rail)
+    assert {p.order for p in row.values()} == {"linear", "rail-major"}
+    with pytest.raises(SpecError):
+        rail_placements(topo, 65)

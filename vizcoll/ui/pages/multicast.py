@@ -92,6 +92,7 @@ from vizcoll.ui.views.multicast import (
     verdict,
     worst_links,
 )
+from vizcoll.ui.views.rails import groups_panel
 from vizcoll.words import plural
 
 __all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "dispatch", "render", "views",
@@ -107,6 +108,7 @@ MC_TABLES_UPLOAD, MC_TABLES_FORGET = "mc-tables-upload", "mc-tables-forget"
 MC_TABLES_INFO, MC_TABLES_MESSAGE = "mc-tables-info", "mc-tables-message"
 MC_HEAVY, MC_JOB = "mc-heavy", "mc-routes"  # the background job's order and its job bar's prefix
 MC_PACK, MC_LOWER_SEEN = "mc-pack", "mc-lower-seen"
+MC_RAILS = "mc-rails"  # what rails change (vizcoll.ui.views.rails): a stable id
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
 VIEWS = [Output(MC_SUMMARY, "children"), Output(MC_STATUS, "children"), Output(MC_FIG_A, "figure"),
          Output(MC_FIG_B, "figure"), Output(MC_FIG_DIFF, "figure"), Output(MC_HIST, "figure"),
@@ -175,6 +177,7 @@ def _main(scenario: Scenario, topo, groups, p: dict, mlids: list[int] | None) ->
     return html.Div(className="main", children=[
         dcc.Store(id=MC_HEAVY), job_bar(MC_JOB),
         html.Div(id=MC_SUMMARY, className="panel"),
+        html.Div(id=MC_RAILS),  # empty on a fabric without rails
         status_box(MC_STATUS),
         html.Div(className="row", children=[
             field("show", dcc.Dropdown(id=MC_PART, clearable=False, className="grow", style={"width": 260},
@@ -229,6 +232,7 @@ def register(app: Dash) -> None:
     app.callback(*[VIEWS[i] for i in TOP], Input(SCENARIO, "data"))(render)
     app.callback(*[VIEWS[i] for i in LOWER], Input(SCENARIO, "data"), Input(MC_LOWER_SEEN, "data"))(render_lower)
     app.callback(VIEWS[-1], Input(SCENARIO, "data"))(group_protocol)
+    app.callback(Output(MC_RAILS, "children"), Input(SCENARIO, "data"))(groups_panel)  # computed in the request
     app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
                  Input(MC_HEAVY, "data"), State(SCENARIO, "data"), prevent_initial_call=True, interval=POLL_MS,
                  **jobs.background(MC_JOB, (MC_USE_PRESET,)))(compute_views)

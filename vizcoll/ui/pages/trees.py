@@ -83,6 +83,7 @@ from vizcoll.ui.store import (
     topology_of,
     user_action,
 )
+from vizcoll.ui.views.rails import trees_panel
 from vizcoll.ui.views.trees import (
     aggregation_player,
     compare_view,
@@ -115,7 +116,7 @@ TREES_PRESET, TREES_USE_PRESET, TREES_PRESETS = "trees-preset", "trees-use-prese
 TREES_GOAL, TREES_GOAL_FILE, TREES_GOAL_MESSAGE = "trees-goal", "trees-goal-file", "trees-goal-message"
 TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
 TREES_BUILD, TREES_REBUILD, TREES_HEAVY, TREES_JOB = "trees-build", "trees-rebuild", "trees-heavy", "trees-views"
-TREES_PACK, TREES_T2_SEEN = "trees-pack", "trees-t2-seen"
+TREES_PACK, TREES_T2_SEEN, TREES_RAILS = "trees-pack", "trees-t2-seen", "trees-rails"  # rails: a stable id
 TREES_PART = "trees-part"  # which part of the fabric the trees are drawn on (a large fabric: overview or one pod)
 PARAM_CONTROLS = {"comm": TREES_COMM, "kind": TREES_KIND, "k": TREES_K, "degree": TREES_DEGREE,
                   "routes": TREES_ROUTES, "l": TREES_L, "delta": TREES_DELTA, "theta": TREES_THETA,
@@ -135,6 +136,7 @@ SHOW_CANVAS_JS = """function (elements) {  // the canvas and its legend only whi
     return [shown ? {width: "100%", height: "520px"} : hidden, shown ? {} : hidden];  // shown: CANVAS_STYLE
 }"""
 JOB_POLL_MS = 500  # how often the page asks a running job for its progress
+COMPUTING = "Computed in the background: see the progress bar at the top."  # a drawing the job computes
 BUILD_TIP = ("Every change applies at once; Build applies every control again and computes the views (large "
              "communicators in the background, with a progress bar and Cancel)")
 
@@ -221,6 +223,7 @@ def _main(v: dict) -> html.Div:
         dcc.Store(id=TREES_PARAMS), dcc.Store(id=TREES_HEAVY), dcc.Store(id=TREES_REBUILD),
         html.Div(className="panel", children=[html.H3("Trees compared (same communicator, same k)"),
                                               job_bar(TREES_JOB), html.Div(id=TREES_COMPARE)]),
+        html.Div(id=TREES_RAILS),  # what rails change (vizcoll.ui.views.rails), on a rail fabric
         field("draw the fabric", dropdown(TREES_PART, [], None)),
         html.Div(className="pair", children=[graph(TREES_LOGICAL, FIGURES), graph(TREES_MAPPED, FIGURES)]),
         html.Div(id=TREES_MAPPED_INFO, className="info"),
@@ -279,6 +282,7 @@ def register(app: Dash) -> None:
     plan, scenario = Input(TREES_PARAMS, "data"), State(SCENARIO, "data")
     app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"))(dispatch)
     app.callback(*VIEWS[:1], plan, scenario)(render_compare)
+    app.callback(Output(TREES_RAILS, "children"), plan, scenario)(trees_panel)  # rails: computed in the request
     app.callback(*VIEWS[1:4], plan, scenario)(render_type_one)
     app.callback(Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children"),
                  plan)(render_width)
@@ -394,12 +398,8 @@ def render_compare(plan, data):
 def render_type_one(plan, data):
     plan, job = _pending(plan)
     if job:
-        return _computing(300), _computing(300), ""
+        return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
     return type_one_view(plan, data)
-
-
-def _computing(height: int):
-    return blank_figure("Computed in the background: see the progress bar at the top.", height=height)
 
 
 def render_width(plan):
@@ -417,7 +417,7 @@ def render_type_two(plan, seen, data):
         return (no_update,) * 3
     plan, job = _pending(plan)
     if job:
-        return _computing(300), _computing(300), ""
+        return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
     return type_two_view(plan, data)
 
 
