@@ -331,7 +331,7 @@ class Scenario:
         return data
 
     @classmethod
-    def from_dict(cls, data, build: Callable[[Scenario], Topology] | None = None) -> Scenario:
+    def from_dict(cls, data, build: Callable[[Scenario], object] | None = None) -> Scenario:
         """Inverse of :meth:`to_dict`, checking every field (and that the fabric builds: with ``build``, e.g. a
         cached :meth:`fabric`, when given)."""
         if isinstance(data, dict) and data.get("schema") == OLD_SCHEMA:
@@ -362,11 +362,12 @@ class Scenario:
         return json.dumps(self.to_dict(), indent=1, sort_keys=True)
 
     @classmethod
-    def loads(cls, text: str | bytes) -> Scenario:
+    def loads(cls, text: str | bytes, build: Callable[[Scenario], object] | None = None) -> Scenario:
+        """The scenario of a JSON text (``build``: as :meth:`from_dict`'s)."""
         if len(text) > MAX_JSON_BYTES:
             raise VizcollError(f"the scenario file is larger than {MAX_JSON_BYTES >> 20} MB")
         try:
-            return cls.from_dict(json.loads(text))
+            return cls.from_dict(json.loads(text), build)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             raise VizcollError(f"the scenario file is not valid JSON ({exc})") from None
 
@@ -377,8 +378,8 @@ class Scenario:
         return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
 
     @classmethod
-    def from_fragment(cls, text: str) -> Scenario:
-        """Inverse of :meth:`to_fragment`."""
+    def from_fragment(cls, text: str, build: Callable[[Scenario], object] | None = None) -> Scenario:
+        """Inverse of :meth:`to_fragment` (``build``: as :meth:`from_dict`'s)."""
         if not isinstance(text, str) or len(text) > MAX_FRAGMENT_CHARS:
             raise VizcollError("the link's scenario is too long or not text")
         try:
@@ -393,7 +394,7 @@ class Scenario:
             if isinstance(exc, VizcollError):
                 raise
             raise VizcollError("the link's scenario is damaged (was the link cut short?)") from None
-        return cls.loads(raw)
+        return cls.loads(raw, build)
 
 
 # ---------------------------------------------------------------- checks of untrusted fields

@@ -17,8 +17,9 @@ from dash.testing.wait import until
 
 from tests.fabrics import campus_cluster
 from vizcoll.scenario import Scenario
-from vizcoll.topology.generators import from_spec
+from vizcoll.topology.generators import from_spec, spec_size
 from vizcoll.topology.io import parse, read
+from vizcoll.topology.rails import RAIL_MILLION
 from vizcoll.ui.models import barrier as barrier_model
 from vizcoll.ui.models import multicast as multicast_model
 from vizcoll.ui.models import trees as trees_model
@@ -32,8 +33,11 @@ DOCS = ROOT / "docs" / "screenshots"
 CLUSTER = Scenario.from_upload(parse(campus_cluster(), "campus.txt"), "campus.txt")  # 1,570 nodes, a cluster's shape
 TOOL_OUTPUT = Scenario.from_upload(read(ROOT / "tests" / "data" / "cluster" / "stanzas.txt"), "stanzas.txt")
 LARGEST_EXAMPLE = max(EXAMPLE_SPECS.values(), key=lambda spec: from_spec(spec).n_nodes)
-LARGEST_TREES = max(trees_model.PRESETS, key=lambda k: from_spec(trees_model.PRESETS[k][1]["spec"]).n_nodes)
-LARGEST_MULTICAST = max(multicast_model.PRESETS, key=lambda k: from_spec(multicast_model.PRESETS[k]["spec"]).n_nodes)
+PAPER_TREES = [key for key, (_, source, _) in trees_model.PRESETS.items() if source["spec"] != RAIL_MILLION]
+PAPER_MULTICAST = [key for key, preset in multicast_model.PRESETS.items() if preset["spec"] != RAIL_MILLION]
+# the 1M-endpoint rail presets are opened by test_rail_fabric.py; here the paper's largest fabrics
+LARGEST_TREES = max(PAPER_TREES, key=lambda k: spec_size(trees_model.PRESETS[k][1]["spec"])[0])
+LARGEST_MULTICAST = max(PAPER_MULTICAST, key=lambda k: spec_size(multicast_model.PRESETS[k]["spec"])[0])
 # (name, path, scenario, (selector, text) the page shows once its views are drawn)
 STATES = [
     ("home", "/", DEFAULT_SCENARIO, ("#topo-bcast-info", "nodes reached")),
@@ -45,13 +49,13 @@ STATES = [
       for key, spec in EXAMPLE_SPECS.items() if spec not in (DEFAULT_SCENARIO.spec, LARGEST_EXAMPLE)),
     ("trees", "/trees", DEFAULT_SCENARIO, ("#trees-player-position", "step 0 of")),
     *((f"trees-{key}", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, key), ("#trees-compare", "ary"))
-      for key in trees_model.PRESETS if key != LARGEST_TREES),
+      for key in PAPER_TREES if key != LARGEST_TREES),
     ("trees-largest", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, LARGEST_TREES),
      ("#trees-compare", "2-ary")),
     ("multicast", "/multicast", DEFAULT_SCENARIO, ("#mc-summary", "minhop-new")),
     *((f"multicast-{key}", "/multicast", multicast_model.preset_scenario(key, DEFAULT_SCENARIO),
        ("#mc-summary", multicast_model.PRESETS[key]["b"]))
-      for key in multicast_model.PRESETS if key != LARGEST_MULTICAST),
+      for key in PAPER_MULTICAST if key != LARGEST_MULTICAST),
     ("multicast-largest", "/multicast", multicast_model.preset_scenario(LARGEST_MULTICAST, DEFAULT_SCENARIO),
      ("#mc-summary", "fulb")),
     ("barrier", "/barrier", DEFAULT_SCENARIO, ("#bar-ranges", "Fig. 7")),

@@ -38,7 +38,7 @@ def test_the_million_nic_rail_fabric_is_taken_by_the_app_and_sized_without_being
 
 
 def test_a_page_says_the_fabric_is_being_built_until_the_job_has_built_it(server):
-    data = Scenario(spec="fat-tree:radix=4,levels=3", pattern="grid2d:4x4").to_dict(thin=True)  
+    data = Scenario(spec="fat-tree:radix=4,levels=3", pattern="grid2d:4x4").to_dict(thin=True)
     with server.test_request_context():
         scenario, message = store.checked(data)
         assert scenario is None and message.startswith("⏳ The fabric fat-tree:radix=4,levels=3 (36 nodes) is being")
@@ -75,3 +75,20 @@ def test_generating_a_large_fabric_stores_it_at_once_and_leaves_the_building_to_
 def _values(**given) -> dict:
     keys = (*topology_page._scenario_inputs(), *topology_page._scenario_states())
     return {key: None for key in keys} | {"generate": 1, "mode": "link", "comm_edit": -1} | given
+
+
+def test_a_link_to_a_large_fabric_opens_without_building_it_and_its_page_waits_for_the_job(server, monkeypatch):
+    from vizcoll.ui import routing, shell
+
+    large = Scenario(spec="fat-tree:radix=6,levels=3", pattern="grid2d:6x6")  # 99 nodes: "large" here
+    with server.test_request_context(), monkeypatch.context() as patched:
+        patched.setattr(generators, "build", lambda *a, **k: pytest.fail("the request built the large fabric"))
+        store_data, message = shell.load_link(f"#s={large.to_fragment()}", None)
+        assert message == "" and Scenario.from_dict(store_data, build=lambda _s: None) == large
+        assert routing.page_scenario({"shell_hash": f"#s={large.to_fragment()}"}) == large
+        page = routing._when_built(lambda **kwargs: store.topology_of(routing.page_scenario(kwargs)))
+        waiting = page(shell_scenario=store_data)
+        assert waiting.id == routing.PENDING and "(99 nodes) is being built" in waiting.children
+    assert fabricjob.build_job(lambda progress: None, {"run": 3, "scenario": store_data}) == (3, "")
+    with server.test_request_context():
+        assert page(shell_scenario=store_data).n_nodes == 99  # built: the page is drawn

@@ -109,7 +109,7 @@ def test_the_store_carries_the_uploaded_fabrics_hash_and_the_link_and_file_the_f
     store, message = shell.load_link(link, None)  # a share link opened: the fabric goes to the server's store
     assert message == "" and store["fabric"]["uploaded"] is None and store["fabric"]["ref"] == uploaded.ref
     assert len(json.dumps(store)) < 2_000 < len(link)  # every callback posts this, not the fabric
-    assert "1356 end nodes" in text(shell.render_badge(store))
+    assert "1,356 end nodes" in text(shell.render_badge(store))
     href, _ = shell.render_share(store, "/trees", "http://h/")
     assert Scenario.from_fragment(shell.fragment_of(href.partition("#")[2])).to_dict() == uploaded.to_dict()
     assert json.loads(shell.download(1, store)["content"]) == uploaded.to_dict()  # the file: the fabric itself

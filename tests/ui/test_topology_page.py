@@ -228,16 +228,18 @@ def test_update_scenario_success_and_error_paths():
         assert store is no_update and message.startswith("⚠ ") and "empty" not in message
 
 
-def test_the_upload_boxes_are_emptied_so_the_same_file_can_be_loaded_again():
+def test_the_upload_box_used_is_emptied_so_the_same_file_can_be_loaded_again():
     *_, upload, comm_upload = update("topo-upload.contents", upload=data_url(ONE_SPINE), upload_name="h.net")
-    assert upload is None and comm_upload is None
+    assert upload is None and comm_upload is no_update  # the other left alone: emptying it starts the file job
+    *_, upload, comm_upload = update("topo-generate.n_clicks", generate=1, params="fat-tree:radix=4,levels=2")
+    assert upload is no_update and comm_upload is no_update
 
 
 def test_a_large_file_is_left_to_the_job_which_reads_it_as_the_request_would(monkeypatch):
     url = data_url(ONE_SPINE)
     small = update("topo-upload.contents", upload=url, upload_name="h.net")
     assert page.read_large_upload(print, url, "h.net", None, DEFAULT.to_dict()) == (no_update,) * 7  # the request's
-    monkeypatch.setattr(page, "LARGE_UPLOAD_BYTES", 10)
+    monkeypatch.setattr(model, "LARGE_UPLOAD_BYTES", 10)
     assert update("topo-upload.contents", upload=url, upload_name="h.net") == (no_update,) * 7  # the job's now
     seen = []
     assert page.read_large_upload(seen.append, url, "h.net", None, DEFAULT.to_dict()) == small

@@ -64,15 +64,15 @@ def path_text(topo: Topology, path: tuple[int, ...]) -> str:
     return ", ".join(f"{word} {value}" for (_, word), value in zip(levels(topo), path, strict=False))
 
 
-def focus(topo: Topology, pos: np.ndarray, path: tuple[int, ...], prefix: str = "") -> Blocks:
+def focus(topo: Topology, path: tuple[int, ...], prefix: str = "") -> Blocks:
     """Blocks of the whole fabric showing ``path``'s members (:func:`members`) by level and by the groups of the
-    next level (each block's ``group``), every other node in one block ("the rest of the fabric", group -1, on the
-    top row to the right of them). ``prefix`` is the blocks' ``path`` (the part a click on one drills into is
-    ``prefix + "group:N"``).
+    next level (each block's ``group``), every other node in one block ("the rest of the fabric", group -1).
+    Drawn as a grid: a column per group in its order, the blocks of no group (a pod's top switches) in the middle,
+    the rest of the fabric right of them on the top row. ``prefix`` is the blocks' ``path`` (the part a click on
+    one drills into is ``prefix + "group:N"``).
 
     >>> from vizcoll.topology.generators import from_spec
-    >>> topo = from_spec("rail-fat-tree:servers=64,rails=2,radix=8")
-    >>> part = focus(topo, np.zeros((topo.n_nodes, 2)), (1,))
+    >>> part = focus(from_spec("rail-fat-tree:servers=64,rails=2,radix=8"), (1,))
     >>> part.names[0], part.names[-1], int(part.count[-1])
     ('pod 0, end nodes', 'the rest of the fabric', 112)
     """
@@ -85,16 +85,14 @@ def focus(topo: Topology, pos: np.ndarray, path: tuple[int, ...], prefix: str = 
     keys, of = np.unique(codes, return_inverse=True)
     level, group = keys // width, keys % width - 1
     count = np.bincount(of, minlength=len(keys))
-    x = np.bincount(of, weights=pos[:, 0], minlength=len(keys)) / np.maximum(count, 1)
-    y = np.bincount(of, weights=pos[:, 1], minlength=len(keys)) / np.maximum(count, 1)
     switches = np.bincount(of, weights=topo.kind != ENDPOINT, minlength=len(keys)) > count / 2
     rows = {int(lv): "end nodes" if lv == 0 else f"level {lv} switches" for lv in unique(level[level < rest])}
     names = [f"{word} {g}, {rows[lv]}" if g >= 0 else rows.get(lv, "") for lv, g in zip(level.tolist(),
                                                                                           group.tolist(), strict=True)]
+    columns = unique(group[group >= 0])
+    x = np.where(group >= 0, np.searchsorted(columns, group), (len(columns) - 1) / 2).astype(float)
     if level[-1] == rest:  # the rest of the fabric: right of the part, on its top row
         names[-1], group[-1] = "the rest of the fabric", -1
-        span = max(float(np.ptp(x[:-1])), 1.0) if len(x) > 1 else 1.0
-        x[-1], y[-1] = float(x[:-1].max(initial=0)) + 0.25 * span, float(y[:-1].max(initial=0))
-        level[-1] = int(level[:-1].max(initial=0))
-    return Blocks(of=of, level=level, group=group, count=count, switches=switches, x=x, y=y, names=names, rows=rows,
-                  path=prefix)
+        x[-1], level[-1] = len(columns) - 1 + max(1.0, 0.2 * len(columns)), int(level[:-1].max(initial=0))
+    return Blocks(of=of, level=level, group=group, count=count, switches=switches, x=x, y=level.astype(float),
+                  names=names, rows=rows, path=prefix)

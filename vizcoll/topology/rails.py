@@ -34,10 +34,13 @@ from vizcoll.errors import SpecError
 from vizcoll.topology.building import build, check_size, positive, stack_links
 from vizcoll.topology.model import Topology
 
-__all__ = ["LEVEL_NAMES", "RAIL_GENERATOR", "rail_fat_tree", "rail_size"]
+__all__ = ["LEVEL_NAMES", "RAIL_GENERATOR", "RAIL_MILLION", "rail_fat_tree", "rail_size"]
 
 RAIL_GENERATOR = "rail-fat-tree"
 """The generator's name in a spec (``rail-fat-tree:servers=S,rails=R,radix=K``)."""
+RAIL_MILLION = "rail-fat-tree:servers=131072,rails=8,radix=128"
+"""1,048,576 NICs (131,072 servers of 8 GPUs) on 8 rails of 3-level fat trees of 128-port switches: an AI training
+cluster of today (the app's "1M-endpoint rail-optimized cluster")."""
 
 LEVEL_NAMES = {1: "leaf", 2: "spine", 3: "core"}
 

@@ -6,7 +6,8 @@ takes 2.3 s) is not built in a request: there :func:`~vizcoll.ui.store.fabric_of
 this job when its store names such a fabric not built yet (:func:`order_build`); the job builds it into the shared
 cache with what every drawing of it needs (its positions and its overview's blocks), with a progress bar and
 Cancel under the scenario bar. Then the browser writes the store again, unchanged (:data:`REFRESH_JS`), so that
-every page draws the fabric from the cache.
+every page draws the fabric from the cache, and a page that could not be laid out without it (``page-pending``,
+:func:`vizcoll.ui.routing.register_page`) is drawn again by the router (``shell-version`` bumped).
 """
 
 from __future__ import annotations
@@ -18,14 +19,16 @@ from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.components.kit import job_bar
 from vizcoll.ui.models.parts import fabric_groups
+from vizcoll.ui.routing import PENDING, VERSION
 from vizcoll.ui.store import SCENARIO, built_in_job, fabric_of, is_built, positions_of, scenario_fields
 
 __all__ = ["FABRIC_JOB", "FABRIC_ORDER", "FABRIC_BUILT", "layout", "order_build", "build_job", "register"]
 
 FABRIC_JOB, FABRIC_ORDER, FABRIC_BUILT = "fabric-build", "fabric-build-order", "fabric-built"
-REFRESH_JS = """function(built, data) {
-    return built && data ? Object.assign({}, data) : window.dash_clientside.no_update;
-}"""
+REFRESH_JS = """function(built, data, version) {
+    const skip = window.dash_clientside.no_update, waiting = !!document.getElementById('PENDING');
+    return built && data ? [Object.assign({}, data), waiting ? (version || 0) + 1 : skip] : [skip, skip];
+}""".replace("PENDING", PENDING)
 
 
 def layout() -> html.Div:
@@ -70,5 +73,6 @@ def register(app: Dash, message: str) -> None:
     app.callback(Output(FABRIC_BUILT, "data"), Output(message, "children", allow_duplicate=True),
                  Input(FABRIC_ORDER, "data"), prevent_initial_call=True, interval=200,
                  **jobs.background(FABRIC_JOB))(build_job)
-    app.clientside_callback(REFRESH_JS, Output(SCENARIO, "data", allow_duplicate=True), Input(FABRIC_BUILT, "data"),
-                            State(SCENARIO, "data"), prevent_initial_call=True)
+    app.clientside_callback(REFRESH_JS, Output(SCENARIO, "data", allow_duplicate=True),
+                            Output(VERSION, "data", allow_duplicate=True), Input(FABRIC_BUILT, "data"),
+                            State(SCENARIO, "data"), State(VERSION, "data"), prevent_initial_call=True)

@@ -25,21 +25,23 @@ is then older than the store.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from contextlib import suppress
 from urllib.parse import urlsplit
 
 import dash
-from dash import Input, State, ctx, exceptions
+from dash import Input, State, ctx, exceptions, html
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.ui.store import SCENARIO, checked, scenario_of
+from vizcoll.ui.store import SCENARIO, FabricPending, fabric_checked, scenario_of
 
-__all__ = ["ROUTER", "VERSION", "FRAGMENT_KEY", "ROUTING_INPUTS", "register_page", "page_scenario", "page_path",
-           "fragment_of"]
+__all__ = ["ROUTER", "VERSION", "PENDING", "FRAGMENT_KEY", "ROUTING_INPUTS", "register_page", "page_scenario",
+           "page_path", "fragment_of"]
 
 ROUTER = "_pages_location"  # the dcc.Location inside dash.page_container, the one Dash's router listens to
+PENDING = "page-pending"  # a page waiting for its fabric (drawn again once it is built)
 VERSION = "shell-version"  # bumped by the shell when a scenario file replaces the scenario: the page is drawn again
 FRAGMENT_KEY = "s="
 ROUTING_INPUTS = {
@@ -63,7 +65,20 @@ def register_page(module: str, layout: Callable, **kwargs) -> None:
         dash.get_app()
     except exceptions.AppNotFoundError:
         return
-    dash.register_page(module, layout=layout, **kwargs)
+    dash.register_page(module, layout=_when_built(layout), **kwargs)
+
+
+def _when_built(layout: Callable) -> Callable:
+    """``layout``, or while the scenario's large fabric is being built (:class:`~vizcoll.ui.store.FabricPending`)
+    a line saying so (id :data:`PENDING`): once it is built, the shell bumps ``shell-version`` and the router
+    draws the page (:mod:`vizcoll.ui.fabricjob`)."""
+    @functools.wraps(layout)
+    def page(**kwargs):
+        try:
+            return layout(**kwargs)
+        except FabricPending as exc:
+            return html.Div(f"⏳ {str(exc)[:1].upper()}{str(exc)[1:]}.", id=PENDING, className="page info")
+    return page
 
 
 def fragment_of(hash_: str | None) -> str | None:
@@ -91,11 +106,14 @@ def page_scenario(values: dict) -> Scenario:
     unreadable link or store gives the store's or the default scenario (the
     shell's message says why).
     """
-    scenario, _ = checked(values.get("shell_scenario"))
+    scenario = None
+    with suppress(VizcollError):  # a large fabric not built yet: the page waits for it (_when_built)
+        scenario = Scenario.from_dict(values["shell_scenario"], fabric_checked) if values.get("shell_scenario") \
+            else None
     fragment = fragment_of(values.get("shell_hash"))
     if fragment and _trigger() != VERSION:
         with suppress(VizcollError):
-            scenario = Scenario.from_fragment(fragment)
+            scenario = Scenario.from_fragment(fragment, fabric_checked)
     return scenario or scenario_of(None)
 
 

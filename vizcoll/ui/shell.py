@@ -69,7 +69,7 @@ from vizcoll.ui.fairqueue import LIMIT_MARK
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
-from vizcoll.ui.store import SCENARIO, checked, fabric_of, scenario_of, store_output, topology_of
+from vizcoll.ui.store import SCENARIO, checked, fabric_checked, fabric_of, scenario_of, store_output, topology_of
 
 __all__ = ["shell_layout", "nav_entries", "register", "badge", "share_href", "fragment_of", "FRAGMENT_KEY",
            "report_error"]
@@ -136,7 +136,7 @@ def share_href(scenario: Scenario, href: str | None, pathname: str | None) -> tu
 
 
 def _count(value: int, words: str) -> html.Span:
-    return html.Span(f"{value} {words}", className="count")
+    return html.Span(f"{value:,} {words}", className="count")
 
 
 def badge(scenario: Scenario, topo: Topology, fabric: Topology) -> list:
@@ -188,7 +188,7 @@ def load_link(hash_: str | None, data):
     fragment = fragment_of(hash_)
     if fragment:
         try:
-            return Scenario.from_fragment(fragment).to_dict(thin=True), ""
+            return Scenario.from_fragment(fragment, fabric_checked).to_dict(thin=True), ""
         except VizcollError as exc:
             return no_update, f"⚠ The link's scenario could not be opened: {exc}"
     if data is None:
@@ -238,7 +238,7 @@ def open_file(contents, version, data):
     if contents is None:
         return no_update, no_update, no_update, no_update, no_update
     try:
-        scenario = Scenario.loads(decode_upload(contents))
+        scenario = Scenario.loads(decode_upload(contents), fabric_checked)
     except VizcollError as exc:
         return no_update, no_update, f"⚠ The scenario file could not be opened: {exc}", no_update, None
     opening = html.Div("Opening the scenario…", className="page info")

@@ -30,7 +30,7 @@ from vizcoll.ui.pool import in_job
 
 __all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "shown_params", "remembered",
            "user_action", "store_output", "topology_of", "hops_of", "fabric_of", "positions_of", "tapped_link",
-           "changed", "FabricPending", "app_limits", "built_in_job", "is_built", "scenario_fields"]
+           "changed", "FabricPending", "app_limits", "built_in_job", "is_built", "scenario_fields", "fabric_checked"]
 
 SCENARIO = "scenario"
 DEFAULT_SCENARIO = Scenario(spec="fat-tree:radix=4,levels=3", broken=["edge0.0[4]-agg0.1[1]"], pattern="grid2d:4x4",
@@ -150,6 +150,13 @@ def built_in_job(scenario: Scenario) -> bool:
     """Whether the scenario's fabric is generated and large enough to be built by a background job (more than
     :data:`~vizcoll.ui.limits.BUILT_IN_JOB_NODES` nodes, read from its spec without building it)."""
     return not scenario.ref and _planned_nodes(scenario.spec) > BUILT_IN_JOB_NODES
+
+
+def fabric_checked(scenario: Scenario) -> None:
+    """:meth:`Scenario.from_dict`'s check of a scenario from a link or a file: its fabric built through the cache; a
+    large generated one only sized (the shell's background job builds it)."""
+    if not built_in_job(scenario):
+        fabric_of(scenario)
 
 
 def is_built(scenario: Scenario) -> bool:

@@ -62,9 +62,12 @@ def test_the_rails_and_pods_are_the_children_and_a_path_is_named(topo):
 
 
 def test_focus_cuts_the_whole_fabric_with_the_rest_in_one_block(topo):
-    part = drill.focus(topo, np.random.default_rng(0).random((topo.n_nodes, 2)), (1,), "group:1/")
+    part = drill.focus(topo, (1,), "group:1/")
     assert len(part.of) == topo.n_nodes and part.names[-1] == "the rest of the fabric"
     assert int(part.count[-1]) == topo.n_nodes - int(drill.members(topo, (1,)).sum())
     assert sorted(set(part.group[:-1].tolist()) - {-1}) == list(range(8))  # rail 1's pods
     assert "level 3 switches" in part.names  # the rail's cores: no pod, one block
     assert part.path == "group:1/" and part.count.sum() == topo.n_nodes
+    pods = part.group >= 0
+    assert np.array_equal(part.x[pods], part.group[pods].astype(float))  # a column per pod, in order
+    assert part.x[-1] > part.x[:-1].max() and part.level[-1] == part.level.max()  # the rest: right, on top

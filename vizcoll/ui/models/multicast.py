@@ -32,6 +32,7 @@ from vizcoll.multicast.routing import MulticastResult, communicator_groups, rout
 from vizcoll.multicast.tables import read_tables, tables_result
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
+from vizcoll.topology.rails import RAIL_MILLION
 from vizcoll.ui.cache import cached, is_cached, job_progress, reporting
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.jobs import JobProgress
@@ -92,6 +93,13 @@ PRESETS = {
         "about": "a 3-level fat tree of 64-port switches (65,536 end nodes) with the lines of a 64×32×32 grid as "
                  "groups: SSSP-MC against FULB-MC.",
         "spec": "fat-tree:radix=64,levels=3", "pattern": "grid3d:64x32x32", "ppn": 1, "a": SSSP.name, "b": FULB.name},
+    "rail-million": {
+        "label": "1M-endpoint rail-optimized cluster: 1,088 groups",
+        "about": "1,048,576 NICs on 8 rails (131,072 servers of 8 GPUs, no link between rails) with the rows and "
+                 "columns of a 1,024×64 grid of GPUs as groups: a column is every 64th GPU, all on one rail (8 "
+                 "columns share each rail's fat tree); a row is 64 consecutive GPUs on 8 servers and 8 rails, which "
+                 "no multicast tree joins (they meet over NVLink): MINHOP-MC-new against FULB-MC.",
+        "spec": RAIL_MILLION, "pattern": "grid2d:1024x64", "ppn": 1, "a": MINHOP_NEW.name, "b": FULB.name},
 }
 """The page's quick presets; choosing one replaces the shared scenario (fabric, communicators, no breaks)."""
 

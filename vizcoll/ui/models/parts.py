@@ -86,6 +86,8 @@ def part_options(scenario: Scenario, topo: Topology, current: str | None = None)
     path = _path(current) if current else None
     if path and drill.levels(topo)[1:]:
         options += _inner_options(topo, path)
+    elif isinstance(current, str) and current.startswith(SERVER):
+        options.append({"label": f"server {current[len(SERVER):]}: its NICs on every rail", "value": current})
     return options[:MAX_PART_OPTIONS]
 
 
@@ -197,7 +199,7 @@ def _focus(source: dict, part: str) -> Blocks | None:
     topo, path = topology_of(scenario), _path(part)
     if int(drill.members(topo, path).sum()) <= DRAWN_NODES or len(path) == len(drill.levels(topo)):
         return None
-    return drill.focus(topo, positions_of(scenario), path, part + "/")
+    return drill.focus(topo, path, part + "/")
 
 
 @cached

@@ -49,6 +49,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import TREE_OPS, dumps, tree_collective
 from vizcoll.topology.model import Topology
+from vizcoll.topology.rails import RAIL_MILLION
 from vizcoll.trees import kinds
 from vizcoll.trees.aggregation import simulate_aggregation
 from vizcoll.trees.cost import CostParams, selection_table
@@ -67,8 +68,8 @@ from vizcoll.ui.limits import (
     TREE_MAX_DEGREE,
     TREE_MAX_K,
     TREE_MAX_PROCESSES,
-    UI_MAX_LINKS,
-    UI_MAX_NODES,
+    UI_MAX_RAIL_LINKS,
+    UI_MAX_RAIL_NODES,
 )
 from vizcoll.ui.store import fabric_of, hops_of, page_params, topology_of
 from vizcoll.words import plural
@@ -124,6 +125,9 @@ PRESETS = {
     "fat-tree-64": ("Fat tree of 64-port switches (paper scale): 65,536 processes, 2-ary",
                     {"spec": "fat-tree:radix=64,levels=3"},
                     {"comm": WORLD, "kind": kinds.KARY, "k": 2, "degree": 64}),
+    "rail-million": ("1M-endpoint rail-optimized cluster: 65,536 GPUs of its 1,048,576, hierarchical 8-nomial",
+                     {"spec": RAIL_MILLION, "pattern": "hier:8,procs=65536"},
+                     {"comm": WORLD, "kind": kinds.HIER_KNOMIAL, "k": 8, "degree": 64}),
 }
 CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
 COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
@@ -300,8 +304,8 @@ def stored_plan(plan) -> dict | None:
         return plan if isinstance(error, str) and len(error) <= MAX_PROBLEM_CHARS else None
     if set(plan) != set(PLAN_KEYS) or not isinstance(plan["digest"], str) or not _DIGEST.fullmatch(plan["digest"]):
         return None
-    if not (_count(plan["nprocs"], 2, MAX_PROCESSES) and _count(plan["nodes"], 1, UI_MAX_NODES)
-            and _count(plan["broken"], 0, UI_MAX_LINKS)):
+    if not (_count(plan["nprocs"], 2, MAX_PROCESSES) and _count(plan["nodes"], 1, UI_MAX_RAIL_NODES)
+            and _count(plan["broken"], 0, UI_MAX_RAIL_LINKS)):  # the largest fabric the app takes
         return None
     views = {key: plan[key] for key in PLAN_KEYS[1:-3]}
     try:

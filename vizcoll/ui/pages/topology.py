@@ -54,6 +54,7 @@ from vizcoll.ui.models.topology import (
     example_of,
     export_name,
     export_options,
+    large_upload,
     link_label,
     root_of,
     source_digest,
@@ -105,10 +106,6 @@ TOPO_UPLOAD_JOB = "topo-upload-read"  # the job bar of a large file being read
 _SCENARIO_OUTPUTS = [(SCENARIO, "data"), (TOPO_MESSAGE, "children"), (TOPO_GENERATOR, "value"), (TOPO_ROOT, "value"),
                      (COMM_EDIT, "value"), (TOPO_UPLOAD, "contents"), (TOPO_COMM_UPLOAD, "contents")]
 """What a change of the fabric writes (:func:`update_scenario`, and the job of a large file)."""
-LARGE_UPLOAD_BYTES = 2 * 1024 * 1024
-"""Files of more bytes are read in a background job (progress bar, Cancel), smaller ones in the request.
-Measured on two cores: GraphML 0.23 s per MB (a 14 MB one, 18,000 nodes, 3.3 s), ibnetdiscover 0.11 s per MB,
-vizcoll's JSON 0.03 s per MB."""
 POLL_MS = 400  # how often the page asks a running job for its progress
 
 
@@ -393,17 +390,12 @@ def update_scenario(scenario, **values):
 
 
 def read_large_upload(set_progress, contents, filename, comm_edit, scenario):
-    """(A background job.) A file of more than :data:`LARGE_UPLOAD_BYTES` read into the scenario, as
-    :func:`update_scenario` reads a small one; the progress names the file while it is read."""
+    """(A background job.) A file of more than :data:`~vizcoll.ui.models.topology.LARGE_UPLOAD_BYTES` read into the
+    scenario, as :func:`update_scenario` reads a small one; the progress names the file while it is read."""
     if not large_upload(contents):
         return (no_update,) * 7
     set_progress((0, 1, f"Reading {file_name(filename)[:80]} ({len(contents) * 3 / 4e6:.1f} MB)…"))
     return _updated(TOPO_UPLOAD, scenario, {"upload": contents, "upload_name": filename, "comm_edit": comm_edit})
-
-
-def large_upload(contents) -> bool:
-    """Whether an upload box's data URL holds a file of more than :data:`LARGE_UPLOAD_BYTES`."""
-    return isinstance(contents, str) and len(contents) * 3 // 4 > LARGE_UPLOAD_BYTES
 
 
 def _updated(trigger, scenario, values: dict) -> tuple:
@@ -414,10 +406,10 @@ def _updated(trigger, scenario, values: dict) -> tuple:
         topo = topology_of(new)
     except FabricPending as exc:  # a large fabric generated: stored, and built by the shell's background job
         store = new.to_dict(thin=True) if new is not None else no_update
-        return store, f"⏳ {exc}", example_of(new), no_update, no_update, None, None
+        return store, f"⏳ {exc}", example_of(new), no_update, no_update, *_emptied(trigger)
     except (VizcollError, KeyError, TypeError, AttributeError) as exc:
         message = str(exc) if isinstance(exc, VizcollError) else "the browser sent a malformed event"
-        return no_update, f"⚠ {message}", no_update, no_update, no_update, None, None
+        return no_update, f"⚠ {message}", no_update, no_update, no_update, *_emptied(trigger)
     root = root_of(new, topo)
     if trigger != TOPO_ROOT and root:
         new = new.with_params(PAGE, {**new.params.get(PAGE, {}), "root": root})
@@ -425,7 +417,13 @@ def _updated(trigger, scenario, values: dict) -> tuple:
     store = no_update if new == old else new.to_dict(thin=True)
     notes = topo.meta.get("warnings") if trigger == TOPO_UPLOAD else None
     message = f"Read {new.name} as the real tools do: " + "; ".join(notes) + "." if notes else ""
-    return store, message, example_of(new), root, comm_edit, None, None
+    return store, message, example_of(new), root, comm_edit, *_emptied(trigger)
+
+
+def _emptied(trigger) -> tuple:
+    """The upload boxes' contents after ``trigger``: the one it came from emptied (the same file can be loaded again),
+    the other left alone (emptying it would start the large-file job for nothing)."""
+    return tuple(None if trigger == box else no_update for box in (TOPO_UPLOAD, TOPO_COMM_UPLOAD))
 
 
 
