@@ -46,3 +46,25 @@ def test_the_million_nic_fabric_is_built_in_a_job_then_drilled_into_a_rail_a_pod
     assert {f"s021120-nic{r}" for r in range(8)} <= set(names)
     page.screenshot("rail-million-server.png")
     assert page.duo.get_logs() == []
+
+
+def test_the_trees_preset_of_the_million_nic_fabric_says_what_rails_change_and_draws_one_rail(page):
+    from vizcoll.ui.models import trees as trees_model
+    from vizcoll.ui.store import DEFAULT_SCENARIO
+
+    scenario = trees_model.preset_scenario(DEFAULT_SCENARIO, "rail-million")
+    page.open(f"/trees#s={scenario.to_fragment()}", counts=None)
+    until(lambda: page.duo.find_elements("#page-pending") or page.duo.find_elements("#trees-compare"), 30)
+    until(lambda: "hierarchical 8-nomial" in page.duo.find_element("#trees-compare").text, 240,
+          msg=lambda: page.duo.find_element("#trees-compare").text)
+    rails = page.duo.find_element("#trees-rails").text
+    assert "8 rails, 131,072 servers" in rails and "65,535" in rails  # the tree's edges, under each placement
+    until(lambda: "per bundle of links" in title_of(page, "trees-mapped"), 120,
+          msg=lambda: title_of(page, "trees-mapped"))
+    choose(page, "trees-part", "rail 3 (139,264 nodes) alone")
+    until(lambda: "(rail 3 alone), per bundle" in title_of(page, "trees-mapped"), 60,
+          msg=lambda: title_of(page, "trees-mapped"))
+    assert figure_problems(page.driver) == []
+    page.driver.execute_script("document.getElementById('trees-rails').scrollIntoView({block: 'start'});")
+    page.screenshot("rail-million-trees.png")
+    assert page.duo.get_logs() == []

@@ -93,6 +93,6 @@ def focus(topo: Topology, path: tuple[int, ...], prefix: str = "") -> Blocks:
     x = np.where(group >= 0, np.searchsorted(columns, group), (len(columns) - 1) / 2).astype(float)
     if level[-1] == rest:  # the rest of the fabric: right of the part, on its top row
         names[-1], group[-1] = "the rest of the fabric", -1
-        x[-1], level[-1] = len(columns) - 1 + max(1.0, 0.2 * len(columns)), int(level[:-1].max(initial=0))
+        x[-1], level[-1] = len(columns) + 1.0, int(level[:-1].max(initial=0))
     return Blocks(of=of, level=level, group=group, count=count, switches=switches, x=x, y=level.astype(float),
                   names=names, rows=rows, path=prefix)

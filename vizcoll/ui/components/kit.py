@@ -148,7 +148,7 @@ def drawn_figure(page: str, scenario: Scenario) -> tuple[go.Figure | None, str]:
     if _on_canvas(view):
         return None, ""
     topo = topology_of(scenario)
-    what = "the fabric's overview" if view.overview is not None else f"{view.name} alone"
+    what = "the fabric's overview" if view.part == "overview" else f"{view.name} alone"
     return fabric_drawing(view, topo)[1], f"{what} ({plural(topo.n_nodes, 'node')})"
 
 

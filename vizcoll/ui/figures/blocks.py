@@ -32,7 +32,7 @@ from vizcoll.words import plural
 
 __all__ = ["blocks_figure", "add_animation_layers", "animation_frame", "MAX_TICKS"]
 
-MAX_TICKS = 12  # pods named on the x axis at most (evenly spread)
+MAX_TICKS = 12  # pods named on the x axis at most (evenly spread; half as many on a figure of a pair)
 LINES = 300  # bundles drawn as lines too, at most
 WEBGL = 1000  # more marks than this are drawn with WebGL
 ACTIVE = [[0, "#fdd49e"], [1, "#d7301f"]]  # what a step lights: few messages light orange, many deep red
@@ -171,15 +171,15 @@ def _grid(part: Blocks) -> bool:
     return len(unique(columns // (1 << 20))) == len(unique(part.group[pods]))
 
 
-def _axes(part: Blocks) -> tuple[dict, dict]:
+def _axes(part: Blocks, ticks: int = MAX_TICKS) -> tuple[dict, dict]:
     """Axis settings: rows and pods named on the axes when the blocks form a grid of them (rows at 0, 1, 2...),
-    else hidden axes."""
+    at most ``ticks`` pods named; else hidden axes."""
     if not _grid(part):
         return {"visible": False}, {"visible": False, "scaleanchor": "x"}
     levels = unique(part.level)
     pods = np.flatnonzero((part.group >= 0) & (part.level == part.level[part.group >= 0].min()))
     pods = pods[np.argsort(part.x[pods])]
-    shown = pods[np.linspace(0, len(pods) - 1, min(MAX_TICKS, len(pods))).round().astype(int)] if len(pods) else pods
+    shown = pods[np.linspace(0, len(pods) - 1, min(ticks, len(pods))).round().astype(int)] if len(pods) else pods
     word = part.names[pods[0]].split(" ", 1)[0] if len(pods) else "group"
     xaxis = {"title": {"text": word}, "tickvals": part.x[shown].tolist(),
              "ticktext": [str(int(part.group[b])) for b in shown], "showgrid": False, "zeroline": False}
@@ -202,7 +202,7 @@ def blocks_figure(part: Blocks, bundle: dict, title: str, label: str | None = No
     _add_blocks(fig, part, bundle, set(int(b) for b in selected))
     if animated:
         add_animation_layers(fig, part, bundle)
-    xaxis, yaxis = _axes(part)
+    xaxis, yaxis = _axes(part, MAX_TICKS if width > HALF else MAX_TICKS // 2)  # one of a pair: half as many
     fig.update_layout(title={"text": title}, plot_bgcolor="white", height=520, hovermode="closest",
                       margin={"l": 10, "r": 10, "b": 10}, xaxis=xaxis, yaxis=yaxis, clickmode="event")
     return styled(fig, width)

@@ -292,17 +292,18 @@ def packets_on(view, topo: Topology, packets: dict[int, int], title: str, hover:
     the most packets one of their links carries and sized by the mean (the blocks holding a mark ringed; with
     ``animated``, the two layers a player lights step by step: :func:`~vizcoll.ui.figures.blocks.
     add_animation_layers`)."""
-    if view.overview is not None:
+    where = "" if view.part in ("whole", "overview") else f" ({view.name} alone)"
+    if view.overview is not None:  # the fabric's overview, or a part of it too large to draw node by node
         values = np.zeros(topo.n_links)
         values[topo.link_rows(list(packets))] = list(packets.values())
         marked = [view.overview.of[n] for nodes in (marks or {}).values() for n in nodes]
-        return blocks_figure(view.overview, bundles(topo, view.overview, values), f"{title}, per bundle of links",
-                             label="packets", selected=marked, animated=animated, top=top)
+        return blocks_figure(view.overview, bundles(topo, view.overview, values),
+                             f"{title}{where}, per bundle of links", label="packets", selected=marked,
+                             animated=animated, top=top)
     ids = set(view.topo.link_id.tolist())
     keep = lambda table: {lid: v for lid, v in (table or {}).items() if int(lid) in ids}  # noqa: E731
     index = {int(n): i for i, n in enumerate(view.kept.tolist())}
     shown = {name: [index[n] for n in nodes if n in index] for name, nodes in (marks or {}).items()}
-    where = "" if view.part in ("whole", "overview") else f" ({view.name} alone)"
     pos = view.pos if view.part == "whole" else stretched(view.pos)  # a group alone fills the figure
     return packets_figure(view.topo, keep(packets), title + where, hover=keep(hover), overlay=keep(overlay),
                           overlay_name=overlay_name, marks={k: v for k, v in shown.items() if v}, pos=pos, top=top)
