@@ -95,7 +95,7 @@ def test_defaults_are_plain_values_and_check_themselves():
     assert model.read_params(model.DEFAULTS | {"part": "group:2", "group": 7}, DEFAULT_SCENARIO, topo, 8)["part"] \
         == "group:2"
     assert model.PAGE == "multicast" and set(model.PRESETS) == {"pruned-fat-tree", "dragonfly", "taihulight",
-                                                                 "fat-tree-64"}
+                                                                 "fat-tree-64", "rail-million"}
     assert all(p["a"] in ALGORITHMS and p["b"] in ALGORITHMS for p in model.PRESETS.values())
 
 

@@ -59,7 +59,7 @@ def test_the_menu_offers_the_parts_above_and_in_the_drawn_one(topo):
 @pytest.mark.parametrize("part, message", [
     ("group:3/group:9", "rail 3 has no part 9"), ("group:3/group:5/group:7", "rail 3, pod 5 has no part 7"),
     ("group:3/group:5/group:80/group:1", "leaf 80 has no part 1"), ("server:99999", "no server"),
-    ("group:3/pod:5", "unknown"), ("server:-1", "no server")])
+    ("group:3/pod:5", "no group"), ("server:-1", "no server"), ("everything", "unknown part")])
 def test_a_forged_part_is_refused_with_a_message(topo, part, message):
     with pytest.raises(VizcollError, match=message):
         read_part(part, SCENARIO, topo)

@@ -297,7 +297,7 @@ def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view
     back = stored(update(USE_PRESET, s, preset="fig7")[0])
     assert (back.spec, back.pattern, back.ppn) == (FAT, "grid2d:4x4", 1) and back.params["trees"]["k"] == 4
     assert update(USE_PRESET, s, preset="../etc")[1] == ("⚠ unknown preset '../etc'; choose one of fig7, sunway, "
-                                                          "taihulight, fat-tree-64")
+                                                          "taihulight, fat-tree-64, rail-million")
 
 
 def test_a_communicator_above_the_cap_gets_a_message():

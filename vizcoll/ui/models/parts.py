@@ -138,6 +138,8 @@ def read_part(value, scenario: Scenario, topo: Topology) -> str | None:
             return f"{SERVER}{int(number)}"
         raise VizcollError(f"the fabric has no server {number[:12]!r}")
     path = _path(value)
+    if path is None and isinstance(value, str) and value.startswith("group:") and len(value) < 20:
+        raise VizcollError(f"the fabric has no group {value[6:18]!r}")
     if path is None:
         raise VizcollError(f"unknown part {str(value)[:40]!r}; choose the whole fabric, the overview or a group")
     if path[0] not in fabric_groups(scenario):
