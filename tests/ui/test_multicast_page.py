@@ -45,10 +45,9 @@ def update(prop_id: str | None, current, a="minhop-new", b="fulb", part=None, gr
            preset="pruned-fat-tree"):
     """The page's writing callback as Dash calls it when ``prop_id`` changed; (store, message)."""
     data = current.to_dict() if isinstance(current, Scenario) else current
-    clicks = {CLICK_A: None, CLICK_B: None, CLICK_DIFF: None}
-    if prop_id in clicks:
-        clicks[prop_id] = click
-    return in_callback(page.update, prop_id, a, b, part, group, *clicks.values(), 1, preset, data)
+    clicks = {figure: click if f"{figure}.clickData" == prop_id else None for figure in page.FIGURES}
+    values = {"a": a, "b": b, "part": part, "group": group}
+    return in_callback(page.update, prop_id, values, clicks, 1, preset, data)
 
 
 def stored(store) -> Scenario:

@@ -110,6 +110,7 @@ MC_HEAVY, MC_JOB = "mc-heavy", "mc-routes"  # the background job's order and its
 MC_PACK, MC_LOWER_SEEN = "mc-pack", "mc-lower-seen"
 MC_RAILS = "mc-rails"  # what rails change (vizcoll.ui.views.rails): a stable id
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
+PARAM_CONTROLS = {"a": MC_ALGO_A, "b": MC_ALGO_B, "part": MC_PART, "group": MC_GROUP}  # parameter -> its control
 VIEWS = [Output(MC_SUMMARY, "children"), Output(MC_STATUS, "children"), Output(MC_FIG_A, "figure"),
          Output(MC_FIG_B, "figure"), Output(MC_FIG_DIFF, "figure"), Output(MC_HIST, "figure"),
          Output(MC_GROUP_INFO, "children"), Output(MC_WORST, "children"), Output(pid(MC_PLAYER, "timeline"), "data")]
@@ -211,9 +212,10 @@ def register(app: Dash) -> None:
     register_figure_pack(app, MC_PACK, PAGE)
     app.callback(
         store_output(), Output(MC_MESSAGE, "children"),
-        Input(MC_ALGO_A, "value"), Input(MC_ALGO_B, "value"), Input(MC_PART, "value"),
-        Input(MC_GROUP, "value"), *[Input(f, "clickData") for f in FIGURES], Input(MC_USE_PRESET, "n_clicks"),
-        State(MC_PRESET, "value"), State(SCENARIO, "data"), prevent_initial_call=True,
+        inputs={"values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
+                "clicks": {figure: Input(figure, "clickData") for figure in FIGURES},
+                "use_preset": Input(MC_USE_PRESET, "n_clicks")},
+        state={"preset": State(MC_PRESET, "value"), "data": State(SCENARIO, "data")}, prevent_initial_call=True,
     )(update)
     app.callback(
         store_output(), Output(MC_TABLES_MESSAGE, "children"), Output(MC_TABLES_UPLOAD, "contents"),
@@ -245,21 +247,22 @@ def register(app: Dash) -> None:
     )(render_protocol)
 
 
-def update(algo_a, algo_b, part, group, click_a, click_b, click_diff, _use_preset, preset, data):
-    """A control changed: the shared scenario with the page's checked parameters, a link broken or repaired
-    (a click on a drawing), or a preset; a bad value leaves the store as it is, with a message."""
+def update(values, clicks, use_preset, preset, data):
+    """A control changed (``values``: control key -> its value; ``clicks``: drawing -> its last click): the shared
+    scenario with the page's checked parameters, a link broken or repaired (a click on a drawing), or a preset; a
+    bad value leaves the store as it is, with a message."""
     if not user_action():  # the page appearing, or the controls following the store
         return no_update, no_update
     scenario, message = checked(data)
     if scenario is None:
         return no_update, message
     trigger = ctx.triggered_id
-    clicks = dict(zip(FIGURES, (click_a, click_b, click_diff), strict=True))
+    values, clicks = (given if isinstance(given, dict) else {} for given in (values, clicks))
     try:
         if trigger == MC_USE_PRESET:
             return preset_scenario(preset, scenario).to_dict(thin=True), ""
         if trigger in clicks:
-            label = clicked_label(clicks[trigger])
+            label = clicked_label(clicks.get(trigger))
             if label is None:
                 return no_update, ("Click the middle of a link (its hover names it) to break or repair it; the "
                                    "overview has no links to click: choose a part above.")
@@ -269,8 +272,8 @@ def update(algo_a, algo_b, part, group, click_a, click_b, click_diff, _use_prese
             groups = groups_of(scenario)
         except VizcollError:  # the view says why; the algorithms can still be chosen
             groups = None
-        params = read_params({"a": algo_a, "b": algo_b, "part": part, "group": group}, scenario, topo,
-                             len(groups or []), tables=scenario.mcast_tables is not None)
+        params = read_params({key: values.get(key) for key in PARAM_CONTROLS}, scenario, topo, len(groups or []),
+                             tables=scenario.mcast_tables is not None)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     if params["part"] == natural_part(topo):
