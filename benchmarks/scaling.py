@@ -1,7 +1,7 @@
 """The engine at paper scale: the issue's targets measured, and how time grows with the fabric and the groups.
 
 Run ``python benchmarks/scaling.py [--plots docs] [--repeat 3] [--parts million]`` (about six minutes; the
-``million`` part alone about four). Each part runs in a
+``million`` part alone about a minute and a half). Each part runs in a
 fresh Python process (so that its peak memory is its own) and every time is the best of ``--repeat`` runs (the
 machine is shared). It prints one JSON object:
 
