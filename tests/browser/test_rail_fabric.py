@@ -16,6 +16,11 @@ MILLION = "rail-fat-tree:servers=131072,rails=8,radix=128"
 pytestmark = pytest.mark.browser
 
 
+def text_of(page, element_id: str) -> str:
+    """The element's text, "" while the page (waiting for its fabric) has no such element."""
+    return page.driver.execute_script(f"const e = document.getElementById('{element_id}'); return e ? e.innerText : ''")
+
+
 def test_the_million_nic_fabric_is_built_in_a_job_then_drilled_into_a_rail_a_pod_a_leaf_and_a_server(page):
     page.open("/topology")
     page.generate(MILLION)
@@ -54,9 +59,8 @@ def test_the_trees_preset_of_the_million_nic_fabric_says_what_rails_change_and_d
 
     scenario = trees_model.preset_scenario(DEFAULT_SCENARIO, "rail-million")
     page.open(f"/trees#s={scenario.to_fragment()}", counts=None)
-    until(lambda: page.duo.find_elements("#page-pending") or page.duo.find_elements("#trees-compare"), 30)
-    until(lambda: "hierarchical 8-nomial" in page.duo.find_element("#trees-compare").text, 240,
-          msg=lambda: page.duo.find_element("#trees-compare").text)
+    until(lambda: "hierarchical 8-nomial" in text_of(page, "trees-compare"), 240,
+          msg=lambda: text_of(page, "trees-compare"))  # the page waits for the fabric's job, then its own
     rails = page.duo.find_element("#trees-rails").text
     assert "8 rails, 131,072 servers" in rails and "65,535" in rails  # the tree's edges, under each placement
     until(lambda: "per bundle of links" in title_of(page, "trees-mapped"), 120,
@@ -67,4 +71,19 @@ def test_the_trees_preset_of_the_million_nic_fabric_says_what_rails_change_and_d
     assert figure_problems(page.driver) == []
     page.driver.execute_script("document.getElementById('trees-rails').scrollIntoView({block: 'start'});")
     page.screenshot("rail-million-trees.png")
+    assert page.duo.get_logs() == []
+
+
+def test_the_multicast_preset_of_the_million_nic_fabric_routes_its_groups_and_counts_those_spanning_rails(page):
+    from vizcoll.ui.models import multicast as multicast_model
+    from vizcoll.ui.store import DEFAULT_SCENARIO
+
+    scenario = multicast_model.preset_scenario("rail-million", DEFAULT_SCENARIO)
+    page.open(f"/multicast#s={scenario.to_fragment()}", counts=None)
+    until(lambda: "unroutable groups" in text_of(page, "mc-summary"), 240, msg=lambda: text_of(page, "mc-summary"))
+    summary = text_of(page, "mc-summary")
+    assert "1,088" in summary and "1,024" in summary  # 1,088 groups; the 1,024 rows span rails: no tree joins them
+    rails = page.duo.find_element("#mc-rails").text
+    assert "8 rails, 131,072 servers" in rails and "1,024" in rails
+    assert figure_problems(page.driver) == []
     assert page.duo.get_logs() == []
