@@ -16,25 +16,26 @@ from vizcoll.ui.pages import erasure as page
 
 CLICK = f"{page.ERA_DC_FIG}.clickData"
 N_CHANGED = f"{page.ERA_N}.value"
-CONTROLS = ("n", "k", "dcs", "code", "traffic", "d", "seed", "placement")
+CONTROLS = tuple(page.PARAM_CONTROLS)  # the build callback's control keys
 
 
-def controls(**changes) -> list:
+def controls(**changes) -> dict:
+    """The controls' values as the build callback takes them (control key -> value)."""
     values = model.DEFAULTS | {"n": 9, "k": 5, "dcs": 3, "d": None, "seed": 0}
-    return [changes.get(key, values[key]) for key in CONTROLS]
+    return {key: changes.get(key, values[key]) for key in CONTROLS}
 
 
 def no_progress(_value) -> None:
     """The ``set_progress`` of a background callback called directly."""
 
 
-def build(*values, scenario: Scenario | None = None):
+def build(values: dict, scenario: Scenario | None = None):
     """The build callback (a background job) as Dash calls it when n changed: (params, message, scenario store)."""
-    return in_callback(page.build, N_CHANGED, no_progress, *values, (scenario or Scenario()).to_dict())
+    return in_callback(page.build, N_CHANGED, no_progress, values, (scenario or Scenario()).to_dict())
 
 
 def params(**changes) -> dict:
-    stored, message, _ = build(*controls(**changes))
+    stored, message, _ = build(controls(**changes))
     assert message == ""
     return stored
 
@@ -73,7 +74,7 @@ def test_build_stores_checked_parameters():
     ({"code": "raid"}, "unknown code family"),
 ])
 def test_bad_input_becomes_one_message_and_keeps_the_last_result(change, words):
-    stored, message, store = build(*controls(**change))
+    stored, message, store = build(controls(**change))
     assert stored is no_update and store is no_update
     assert message.startswith("⚠ ") and words in message and "Traceback" not in message
 
@@ -172,8 +173,7 @@ def test_pure_builders():
     assert out.data[0].text[0] == "n/a"
 
 
-CONTROL_IDS = (page.ERA_N, page.ERA_K, page.ERA_DCS, page.ERA_CODE, page.ERA_TRAFFIC, page.ERA_D, page.ERA_SEED,
-               page.ERA_PLACEMENT)
+CONTROL_IDS = tuple(page.PARAM_CONTROLS.values())
 
 
 def control_values(node, found: dict | None = None) -> dict:
@@ -200,10 +200,10 @@ def test_layout_shows_the_scenario_parameters():
 
 def test_the_parameters_go_into_the_scenario_and_reopen_the_same_view():
     values = dict(n=12, k=8, dcs=4, code="rs", traffic="aggregated", d=1, placement="0,0,0,1,1,1,2,2,2,3,3,3")
-    stored, message, store = build(*controls(**values))
+    stored, message, store = build(controls(**values))
     assert message == "" and store["params"]["erasure"]["placement"] == values["placement"]
     reopened = control_values(page.body(Scenario.from_dict(store)))
-    again = build(*[reopened[i] for i in CONTROL_IDS], scenario=Scenario.from_dict(store))
+    again = build(dict(zip(CONTROLS, [reopened[i] for i in CONTROL_IDS], strict=True)), Scenario.from_dict(store))
     assert again[:2] == (stored, "") and again[2] is no_update  # nothing changed: the store is left alone
 
 
@@ -214,16 +214,19 @@ HOSTILE = [None, True, 0, -1, 10**18, 1.5, "", "abc", "/etc/passwd", [], [None],
 
 
 def probe(callback, prop_id: str | None, *args) -> None:
-    """``callback`` with each argument in turn replaced by every hostile value (the others valid): it answers
-    (a message, nothing to update), it never raises. A background job's ``set_progress`` stays."""
+    """``callback`` with each argument in turn replaced by every hostile value (the others valid), and each value
+    of the controls' dict: it answers (a message, nothing to update), it never raises. A background job's
+    ``set_progress`` stays."""
     for i in range(1 if args[0] is no_progress else 0, len(args)):
         for value in HOSTILE:
             in_callback(callback, prop_id, *args[:i], value, *args[i + 1:])
+            for key in args[i] if isinstance(args[i], dict) and set(args[i]) == set(CONTROLS) else ():
+                in_callback(callback, prop_id, *args[:i], args[i] | {key: value}, *args[i + 1:])
 
 
 def test_every_callback_checks_what_the_browser_sends():
     p, view = params(), {"block": 1, "failed": [0]}
-    probe(page.build, N_CHANGED, no_progress, *controls(), Scenario().to_dict())
+    probe(page.build, N_CHANGED, no_progress, controls(), Scenario().to_dict())
     probe(page.update_view, CLICK, {"points": [{"customdata": ["dc", 1]}]}, 0, p, view)
     probe(page.render_dcs, None, p, view)
     probe(page.render_code, None, p)
@@ -257,7 +260,7 @@ def test_the_views_show_only_a_code_a_build_job_made():
 
 def test_the_build_reports_the_fmel_search_scheme_by_scheme():
     seen = []
-    stored, message, _ = in_callback(page.build, N_CHANGED, seen.append, *controls(n=12, k=6, dcs=4),
+    stored, message, _ = in_callback(page.build, N_CHANGED, seen.append, controls(n=12, k=6, dcs=4),
                                      Scenario().to_dict())
     assert message == "" and stored["n"] == 12
     total = model.PAGE_SCHEMES + 1
@@ -268,7 +271,7 @@ def test_the_build_reports_the_fmel_search_scheme_by_scheme():
     assert seen[-2:] == [(total - 1, total, "FMEL search: computing the exact metrics of the code found…"),
                          (total, total, "FMEL search: done")]
     seen.clear()
-    in_callback(page.build, N_CHANGED, seen.append, *controls(code="rs"), Scenario().to_dict())
+    in_callback(page.build, N_CHANGED, seen.append, controls(code="rs"), Scenario().to_dict())
     assert seen == [(0, 1, "Building the Reed–Solomon code…")]  # no search: one step
 
 

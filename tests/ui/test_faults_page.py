@@ -19,14 +19,25 @@ from vizcoll.ui.store import DEFAULT_SCENARIO
 SIZE = str(8 << 20)
 
 
+def reduction_values(procs, size, root, slow, fault, seed) -> dict:
+    """The reduction's controls as its callback takes them."""
+    return dict(zip(page.REDUCTION_CONTROLS, (procs, size, root, slow, fault, seed), strict=True))
+
+
+def treft_values(workflow, cls, variant, replica, kernel, var, second) -> dict:
+    return dict(zip(page.TREFT_CONTROLS, (workflow, cls, variant, replica, kernel, var, second), strict=True))
+
+
 def run_reduction(*args, scenario: Scenario = DEFAULT_SCENARIO):
     """The reduction callback as Dash calls it when the process count changed, without the store output."""
-    *outputs, _store = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", *args, scenario.to_dict())
+    *outputs, _store = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", reduction_values(*args[:6]),
+                                   args[6], scenario.to_dict())
     return tuple(outputs)
 
 
 def run_treft(*args, scenario: Scenario = DEFAULT_SCENARIO):
-    *outputs, _store = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", *args, scenario.to_dict())
+    *outputs, _store = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", treft_values(*args),
+                                   scenario.to_dict())
     return tuple(outputs)
 
 
@@ -145,10 +156,10 @@ def test_the_process_count_comes_from_the_scenario_communicator_unless_set_on_th
 
 
 def test_the_page_parameters_go_into_the_scenario():
-    *_, store = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", 6, SIZE, 0, "2,5", "none", 0, None,
-                            DEFAULT_SCENARIO.to_dict())
+    values = reduction_values(6, SIZE, 0, "2,5", "none", 0)
+    *_, store = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", values, None, DEFAULT_SCENARIO.to_dict())
     assert store["params"]["faults"]["procs"] == 6
-    *_, store = in_callback(page.run_reduction, None, 6, SIZE, 0, "2,5", "none", 0, None, DEFAULT_SCENARIO.to_dict())
+    *_, store = in_callback(page.run_reduction, None, values, None, DEFAULT_SCENARIO.to_dict())
     assert store is no_update  # a page load is no user action: the store is left alone
 
 
@@ -183,23 +194,33 @@ def no_progress(_value) -> None:
 
 
 def probe(callback, prop_id: str | None, *args) -> None:
-    """``callback`` with each argument in turn replaced by every hostile value (the others valid): it answers
-    (a message, nothing to update), it never raises."""
+    """``callback`` with each argument in turn replaced by every hostile value (the others valid), and each value
+    of an argument that is a dict of the controls' values: it answers (a message, nothing to update), it never
+    raises."""
     for i in range(len(args)):
         for value in HOSTILE:
             in_callback(callback, prop_id, *args[:i], value, *args[i + 1:])
+            for key in args[i] if _controls(args[i]) else ():
+                in_callback(callback, prop_id, *args[:i], args[i] | {key: value}, *args[i + 1:])
+
+
+def _controls(arg) -> bool:
+    """Whether ``arg`` is a dict of a callback's controls' values (a writing callback's ``values``)."""
+    return isinstance(arg, dict) and set(arg) in (set(page.REDUCTION_CONTROLS), set(page.TREFT_CONTROLS))
 
 
 def test_every_callback_checks_what_the_browser_sends():
     params, _, _, _ = reduction("executing-task")
     treft, *_ = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
     data = DEFAULT_SCENARIO.to_dict()
-    probe(page.run_reduction, f"{page.FT_RED_PROCS}.value", 8, SIZE, 0, "2,5", model.CLICK, 0, [1, 0.5], data)
+    probe(page.run_reduction, f"{page.FT_RED_PROCS}.value", reduction_values(8, SIZE, 0, "2,5", model.CLICK, 0),
+          [1, 0.5], data)
     probe(page.render_reduction, None, 3, params)
     probe(page.click_kill, None, {"points": [{"customdata": 3}]}, 3, params)
     probe(page.kernel_choices, None, "HC", "A", "K4")
     probe(page.var_choices, None, "K4", "HC", "A", "u4")
-    probe(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", "HC", "A", "treft", "1", "K4", "u4", "r2:K4:u4", data)
+    probe(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", treft_values("HC", "A", "treft", "1", "K4", "u4",
+                                                                           "r2:K4:u4"), data)
     probe(page.render_lanes, None, 3, treft)
     probe(page.export_goal, None, 1, "mst", 8, SIZE, 0)
 

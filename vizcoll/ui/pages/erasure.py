@@ -56,6 +56,8 @@ __all__ = ["PAGE", "layout", "body", "register", "build", "update_view", "render
 # the page's components
 ERA_N, ERA_K, ERA_DCS, ERA_CODE, ERA_TRAFFIC = "era-n", "era-k", "era-dcs", "era-code", "era-traffic"
 ERA_D, ERA_SEED, ERA_PLACEMENT, ERA_MESSAGE = "era-d", "era-seed", "era-placement", "era-message"
+PARAM_CONTROLS = {"n": ERA_N, "k": ERA_K, "dcs": ERA_DCS, "code": ERA_CODE, "traffic": ERA_TRAFFIC, "d": ERA_D,
+                  "seed": ERA_SEED, "placement": ERA_PLACEMENT}  # parameter -> its control
 ERA_PARAMS, ERA_VIEW, ERA_DC_FIG, ERA_STATUS = "era-params", "era-view", "era-dc-fig", "era-status"
 ERA_RESTORE, ERA_SUMMARY, ERA_MATRIX, ERA_SCHEME = "era-restore", "era-summary", "era-matrix", "era-scheme"
 ERA_COMPARE, ERA_COMPARE_TABLE, ERA_PACK = "era-compare", "era-compare-table", "era-pack"
@@ -140,9 +142,8 @@ def register(app: Dash) -> None:
     register_figure_pack(app, ERA_PACK, PAGE)
     app.callback(
         Output(ERA_PARAMS, "data"), Output(ERA_MESSAGE, "children"), store_output(),
-        Input(ERA_N, "value"), Input(ERA_K, "value"), Input(ERA_DCS, "value"), Input(ERA_CODE, "value"),
-        Input(ERA_TRAFFIC, "value"), Input(ERA_D, "value"), Input(ERA_SEED, "value"), Input(ERA_PLACEMENT, "value"),
-        State(SCENARIO, "data"), prevent_initial_call="initial_duplicate", interval=POLL_MS,
+        inputs={"values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()}},
+        state={"scenario": State(SCENARIO, "data")}, prevent_initial_call="initial_duplicate", interval=POLL_MS,
         **jobs.background(ERA_BUILD_JOB),
     )(build)
     app.callback(
@@ -164,14 +165,15 @@ def register(app: Dash) -> None:
     )(render_compare)
 
 
-def build(set_progress, n, k, dcs, code, traffic, d, seed, placement, scenario=None):
-    """(A background job.) Check the controls and build the code (cached; the FMEL search reports its
-    progress); a problem becomes a message, the last result stays.
+def build(set_progress, values, scenario=None):
+    """(A background job.) Check the controls (``values``: control key -> its value) and build the code (cached;
+    the FMEL search reports its progress); a problem becomes a message, the last result stays.
 
     The controls' values become the scenario's erasure parameters (shared link, reload).
     """
+    values = values if isinstance(values, dict) else {}
     try:
-        params = read_params(n, k, dcs, code, traffic, d, seed, placement)
+        params = read_params(**{key: values.get(key) for key in PARAM_CONTROLS})
         set_progress((0, 1, f"Building the {FAMILY_NAMES[params['code']]} code…"))
         build_code(params, progress=lambda done, total: set_progress((done, total, _search_text(done, total))))
     except VizcollError as exc:

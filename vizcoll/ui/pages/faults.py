@@ -82,6 +82,11 @@ FT_TREFT_LANES, FT_TREFT_SUMMARY, FT_TREFT_OVERHEAD = "ft-treft-lanes", "ft-tref
 FT_TREFT_PLAYER = "ft-treft-player"
 FT_OVERHEAD_JOB = "ft-overhead"  # the overhead chart's background job (its job bar's prefix)
 FT_PACK = "ft-pack"
+REDUCTION_CONTROLS = {"procs": FT_RED_PROCS, "size": FT_RED_SIZE, "root": FT_RED_ROOT, "slow": FT_RED_SLOW,
+                      "fault": FT_RED_FAULT, "seed": FT_RED_SEED}  # parameter -> its control
+TREFT_CONTROLS = {"workflow": FT_TREFT_WORKFLOW, "cls": FT_TREFT_CLASS, "variant": FT_TREFT_VARIANT,
+                  "replica": FT_TREFT_REPLICA, "kernel": FT_TREFT_KERNEL, "var": FT_TREFT_VAR,
+                  "second": FT_TREFT_SECOND}
 SAVED_AS = "vizcoll-faults"  # the file name of a figure saved from its mode bar
 
 
@@ -190,9 +195,9 @@ def register(app: Dash) -> None:
     app.callback(
         Output(FT_RED_PARAMS, "data"), Output(FT_RED_MESSAGE, "children"),
         Output(FT_RED_SUMMARY, "children"), Output(pid(FT_RED_PLAYER, "timeline"), "data"), store_output(),
-        Input(FT_RED_PROCS, "value"), Input(FT_RED_SIZE, "value"), Input(FT_RED_ROOT, "value"),
-        Input(FT_RED_SLOW, "value"), Input(FT_RED_FAULT, "value"), Input(FT_RED_SEED, "value"),
-        Input(FT_RED_KILL, "data"), State(SCENARIO, "data"), prevent_initial_call="initial_duplicate",
+        inputs={"values": {key: Input(i, "value") for key, i in REDUCTION_CONTROLS.items()},
+                "kill": Input(FT_RED_KILL, "data")},
+        state={"scenario": State(SCENARIO, "data")}, prevent_initial_call="initial_duplicate",
     )(run_reduction)
     app.callback(
         Output(FT_RED_DIAGRAM, "figure"), Output(FT_RED_TASKS, "children"),
@@ -213,9 +218,8 @@ def register(app: Dash) -> None:
     app.callback(
         Output(FT_TREFT_PARAMS, "data"), Output(FT_TREFT_MESSAGE, "children"),
         Output(FT_TREFT_SUMMARY, "children"), Output(pid(FT_TREFT_PLAYER, "timeline"), "data"), store_output(),
-        Input(FT_TREFT_WORKFLOW, "value"), Input(FT_TREFT_CLASS, "value"), Input(FT_TREFT_VARIANT, "value"),
-        Input(FT_TREFT_REPLICA, "value"), Input(FT_TREFT_KERNEL, "value"), Input(FT_TREFT_VAR, "value"),
-        Input(FT_TREFT_SECOND, "value"), State(SCENARIO, "data"), prevent_initial_call="initial_duplicate",
+        inputs={"values": {key: Input(i, "value") for key, i in TREFT_CONTROLS.items()}},
+        state={"scenario": State(SCENARIO, "data")}, prevent_initial_call="initial_duplicate",
     )(run_treft)
     app.callback(
         Output(FT_TREFT_LANES, "figure"), Input(pid(FT_TREFT_PLAYER, "step"), "value"), Input(FT_TREFT_PARAMS, "data"),
@@ -229,18 +233,19 @@ def register(app: Dash) -> None:
     )(export_goal)
 
 
-def run_reduction(procs, size, root, slow, fault, seed, kill, scenario=None):
-    """Check the controls, run the task-based reduction and the binomial tree (cached) and summarise.
+def run_reduction(values, kill, scenario=None):
+    """Check the controls (``values``: control key -> its value; ``kill``: the clicked worker), run the task-based
+    reduction and the binomial tree (cached) and summarise.
 
     The controls' values become the scenario's ``faults`` parameters (shared link, reload).
     """
+    values = {key: (values if isinstance(values, dict) else {}).get(key) for key in REDUCTION_CONTROLS}
     try:
-        params = read_reduction(procs, size, root, slow, fault, seed, kill)
+        params = read_reduction(**values, kill=kill)
         timeline, figures, binomial = reduction_runs(params)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}", no_update, no_update, no_update
-    message = "Click a worker in the diagram to kill it." if fault == CLICK and not params["kill"] else ""
-    values = {"procs": procs, "size": size, "root": root, "slow": slow, "fault": fault, "seed": seed}
+    message = "Click a worker in the diagram to kill it." if values["fault"] == CLICK and not params["kill"] else ""
     return (params, message, reduction_summary(figures, binomial), player_data(timeline),
             remembered(scenario, PAGE, values))
 
@@ -301,15 +306,19 @@ def var_choices(kernel, workflow, cls, var):
     return options, var if var in values else (values[0] if values else None)
 
 
-def run_treft(workflow, cls, variant, replica, kernel, var, second, scenario=None):
+def run_treft(values, scenario=None):
+    """Check the controls (``values``: control key -> its value), replay TREFT (cached) and summarise; the
+    controls' values become the scenario's ``faults`` parameters."""
+    values = {key: (values if isinstance(values, dict) else {}).get(key) for key in TREFT_CONTROLS}
     try:
-        params = read_treft(workflow, cls, variant, replica, kernel, var, second)
+        params = read_treft(**values)
         timeline, figures = treft_run(params)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}", no_update, no_update, no_update
     inject = ":".join(map(str, params["inject"])) if params["inject"] else ""
-    values = {"workflow": workflow, "cls": cls, "variant": variant, "inject": inject, "second": second or ""}
-    return params, "", treft_summary(figures), player_data(timeline), remembered(scenario, PAGE, values)
+    stored = {"workflow": values["workflow"], "cls": values["cls"], "variant": values["variant"], "inject": inject,
+              "second": values["second"] or ""}
+    return params, "", treft_summary(figures), player_data(timeline), remembered(scenario, PAGE, stored)
 
 
 def render_lanes(position, params):
