@@ -18,7 +18,7 @@ from vizcoll.arrays import unique
 from vizcoll.topology.blocks import Blocks
 from vizcoll.topology.model import ENDPOINT, Topology
 
-__all__ = ["levels", "members", "children", "focus", "path_text"]
+__all__ = ["levels", "members", "linked", "children", "focus", "path_text"]
 
 
 def levels(topo: Topology) -> list[tuple[str, str]]:
@@ -42,10 +42,15 @@ def members(topo: Topology, path: tuple[int, ...]) -> np.ndarray:
         raise ValueError(f"a path of this fabric has 1 to {len(levels(topo))} levels, not {len(path)}")
     inside, parent = _inside(topo, path)
     ungrouped = parent & (topo.attr(levels(topo)[len(path) - 1][0]) < 0)
-    linked = np.zeros(topo.n_nodes, dtype=bool)
-    linked[topo.link_b[inside[topo.link_a]]] = True
-    linked[topo.link_a[inside[topo.link_b]]] = True
-    return inside | (linked & ungrouped)
+    return inside | (linked(topo, inside) & ungrouped)
+
+
+def linked(topo: Topology, nodes: np.ndarray) -> np.ndarray:
+    """The nodes linked to one of ``nodes`` (masks)."""
+    out = np.zeros(topo.n_nodes, dtype=bool)
+    out[topo.link_b[nodes[topo.link_a]]] = True
+    out[topo.link_a[nodes[topo.link_b]]] = True
+    return out
 
 
 def children(topo: Topology, path: tuple[int, ...]) -> dict[int, int]:

@@ -163,7 +163,7 @@ def rail_fat_tree(servers: int = 4, rails: int = 2, radix: int = 8, cross: int =
     if cross:
         parts.append(glob.cross_links())
     spec = f"rail-fat-tree:servers={servers},rails={rails},radix={radix}" + (",cross=1" if cross else "")
-    nesting = [["pod", "pod"], ["leaf", "leaf"]][3 - len(rail.count):] if len(rail.count) > 1 else []
+    nesting = [["pod", "pod"], ["leaf", "leaf"]][3 - len(rail.count):]  # 1 level: none
     meta = {"generator": spec, "servers": servers, "rails": rails, "rail_levels": len(rail.count),
             "group_word": "rail", "nesting": nesting}
     n_sw, n_end = glob.n_switches, servers * rails

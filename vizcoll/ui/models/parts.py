@@ -158,8 +158,7 @@ def _group(source: dict, group: int) -> tuple[Topology, np.ndarray, np.ndarray, 
     topo, part = topology_of(scenario), _blocks({**source, "broken": []})
     node_group = part.group[part.of]
     members = node_group == group
-    ends = np.r_[topo.link_b[members[topo.link_a]], topo.link_a[members[topo.link_b]]]
-    sub, kept, rows = subfabric(topo, np.r_[np.flatnonzero(members), ends[node_group[ends] < 0]])
+    sub, kept, rows = subfabric(topo, np.flatnonzero(members | (drill.linked(topo, members) & (node_group < 0))))
     name = part.names[int(np.argmax(part.group == group))].split(",", 1)[0]
     return sub, positions(sub), rows, kept, name
 
@@ -214,7 +213,7 @@ def _cut(source: dict, part: str) -> tuple[Topology, np.ndarray, np.ndarray, np.
     else:
         server = int(part[len(SERVER):])
         nodes = topo.attr("server") == server
-        nodes[np.r_[topo.link_b[nodes[topo.link_a]], topo.link_a[nodes[topo.link_b]]]] = True
+        nodes |= drill.linked(topo, nodes)
         name = f"server {server}"
     sub, kept, rows = subfabric(topo, np.flatnonzero(nodes))
     return sub, positions(sub), rows, kept, name
