@@ -95,11 +95,16 @@
         }
         ctx.restore();
     }
-    function show(graphId, frames, position) {
+    const waiting = {};  // graph id -> the timer that shows its step once the figure is drawn
+    function show(graphId, frames, position, tries) {
         const holder = document.getElementById(graphId);
         const gd = holder && (holder.classList.contains('js-plotly-plot') ? holder
             : holder.querySelector('.js-plotly-plot'));
-        if (!gd) {
+        clearTimeout(waiting[graphId]);
+        if (!gd) {  // the step came before its figure (a slow answer): shown once the figure is there
+            if ((tries || 0) < 600) {
+                waiting[graphId] = setTimeout(() => show(graphId, frames, position, (tries || 0) + 1), 100);
+            }
             return;
         }
         gd.__vizcollStep = {frames: frames, position: Number(position) || 0};

@@ -13,6 +13,7 @@ from selenium.webdriver.common.keys import Keys
 
 from app import create_app
 from vizcoll.scenario import Scenario
+from vizcoll.ui.pages import trees as trees_page
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .browser_helpers import TopologyPage, full_page_screenshot
@@ -241,6 +242,7 @@ def test_on_a_rail_fabric_the_rails_panel_compares_the_two_placements(page):
 # so the page computes them as a background job with a progress bar and Cancel (4,096 processes take a fraction of a
 # second since a tree's edges are routed together: too fast to watch and cancel)
 HEAVY = Scenario(spec="pruned-fat-tree:preset=taihulight", params={"trees": {"k": 2, "degree": 2}})
+HELD_S = 6  # the first stage of HEAVY's job is held so long (the whole job takes 2-5 s: it could end before Cancel)
 
 
 def job_running(page) -> bool:
@@ -274,8 +276,15 @@ def cold_page(dash_duo, tmp_path, monkeypatch):
     return TopologyPage(dash_duo)
 
 
-def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_page):
-    page = cold_page
+def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_page, monkeypatch):
+    page, prepare = cold_page, trees_page.prepare
+
+    def held(key, plan, progress):  # the job, forked from this process, holds its first stage: Cancel comes first
+        progress.stage(0)
+        time.sleep(HELD_S)
+        prepare(key, plan, progress)
+
+    monkeypatch.setattr(trees_page, "prepare", held)
     open_scenario(page, HEAVY)
     until(lambda: job_running(page), 30, msg="the job bar never showed")
     until(lambda: text(page, "#trees-views-progress-text").startswith(("building the ", "drawing the ")), 30)
@@ -285,10 +294,11 @@ def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_
     page.click("#trees-views-cancel")
     until(lambda: not job_running(page), 10, msg="Cancel did not stop the job")
     page.duo.wait_for_contains_text("#trees-compare", "⚠ Cancelled: the trees were not computed", timeout=10)
-    time.sleep(6)  # longer than the job would have run: nothing comes back from the cancelled job
+    time.sleep(HELD_S + 2)  # past the hold: nothing comes back from the cancelled job
     assert "Cancelled" in text(page, "#trees-compare") and not job_running(page)
     assert page.duo.find_element("#trees-build").get_attribute("disabled") is None
 
+    monkeypatch.setattr(trees_page, "prepare", prepare)
     page.click("#trees-build")  # the same settings again: the views are computed this time
     until(lambda: job_running(page), 20)
     until(lambda: row_of(page, "trees-compare", "2-ary")[:2] == ["2-ary", "15"], 90)

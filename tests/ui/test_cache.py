@@ -1,5 +1,8 @@
 """flask-caching around engine calls: one @cached decorator, filesystem by default, Redis by configuration."""
 
+import multiprocessing
+import threading
+
 import pytest
 from flask import Flask
 
@@ -69,3 +72,29 @@ def test_keys_must_be_plain_json():
         slow_square(object())
     key = cache_mod.cache_key(slow_square.uncached, ({"b": [1, 2], "a": "x"},), {})
     assert key.endswith(".slow_square:" + key.partition(":")[2]) and len(key.partition(":")[2]) == 64
+
+
+def _enter_flight(key):
+    with cache_mod._single_flight(key):
+        pass
+
+
+def test_a_job_forked_while_another_thread_computes_a_key_can_compute_it_too():
+    key, holding, done = (0, "fabric"), threading.Event(), threading.Event()
+
+    def hold():
+        with cache_mod._single_flight(key):
+            holding.set()
+            done.wait(30)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    holding.wait(10)
+    job = multiprocessing.get_context("fork").Process(target=_enter_flight, args=(key,))
+    job.start()  # forked with the key's lock held by a thread the job does not have
+    job.join(10)
+    done.set()
+    thread.join()
+    stuck = job.is_alive()
+    job.kill()
+    assert not stuck and job.exitcode == 0

@@ -70,6 +70,16 @@ _flights: dict[tuple[int, str], threading.Lock] = {}
 _flights_lock = threading.Lock()
 
 
+def _no_flights() -> None:
+    """In a forked job: no flight. Another thread of the parent may have held a key's lock at the fork, and that
+    thread does not exist here: the job would wait for it until its time limit (seen as jobs that never end)."""
+    global _flights, _flights_lock
+    _flights, _flights_lock = {}, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_no_flights)
+
+
 @contextmanager
 def _single_flight(key: tuple[int, str]) -> Iterator[None]:
     """Within the block, no other thread of this process computes or loads ``key``: the page's callbacks, answered

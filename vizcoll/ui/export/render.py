@@ -41,6 +41,14 @@ _SESSION: dict[int, tuple] = {}  # pid -> (event loop, kaleido)
 _LOCK = threading.Lock()
 
 
+def _fresh_lock() -> None:
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_fresh_lock)  # a job forked while a thread starts a browser renders all the same
+
+
 def fixed_ids(svg: bytes) -> bytes:
     """``svg`` with plotly's random drawing id replaced by a fixed one and the root's attributes sorted (same
     figure, same bytes).
