@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+import multiprocessing
 import os
 import signal
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -230,3 +234,23 @@ def test_a_sweep_on_lent_workers_gives_the_same_result_as_one_process(make_pool)
     alone = pool_jobs.small_sweep(run=in_process)
     lent = result(pool, "sweep", submit(pool, "sweep", pool_jobs.small_sweep), timeout=120)
     assert lent == alone and len(alone["rows"]) == 4
+
+
+def _exit_with_value(module: str) -> None:
+    os._exit(importlib.import_module(module).VALUE)
+
+
+def test_a_job_forked_while_another_thread_imports_a_module_can_import_it(tmp_path, monkeypatch):
+    (tmp_path / "vizcoll_slow_import.py").write_text("import time\ntime.sleep(1)\nVALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "vizcoll_slow_import", raising=False)
+    importing = threading.Thread(target=importlib.import_module, args=("vizcoll_slow_import",))
+    importing.start()
+    time.sleep(0.3)  # the thread is inside the module's body, its import lock held
+    job = multiprocessing.get_context("fork").Process(target=_exit_with_value, args=("vizcoll_slow_import",))
+    job.start()
+    job.join(10)
+    stuck = job.is_alive()
+    job.kill()
+    importing.join()
+    assert not stuck and job.exitcode == 7

@@ -25,12 +25,14 @@ import multiprocessing
 import os
 import resource
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
 from functools import wraps
+from importlib import _bootstrap
 
 import diskcache
 import psutil
@@ -136,6 +138,22 @@ def _fresh_lock() -> None:
 
 
 os.register_at_fork(after_in_child=_fresh_lock)  # a job starts with the lock free
+
+
+def _unfinished_imports_dropped() -> None:
+    """In a forked job: forget the modules another thread of the parent was importing at the fork. CPython does
+    not reset a module's import lock in a child, so a job that needs such a module would wait forever for a thread
+    it does not have (plotly imports its figure classes lazily, on a page's first requests: the first /erasure
+    comparison sometimes never ended). The half-made module is dropped and imported again with a new lock."""
+    me = threading.get_ident()
+    for name, ref in list(_bootstrap._module_locks.items()):
+        lock = ref()
+        if lock is not None and lock.count and lock.owner != me:
+            sys.modules.pop(name, None)
+            del _bootstrap._module_locks[name]
+
+
+os.register_at_fork(after_in_child=_unfinished_imports_dropped)
 
 
 def _guarded(name: str):
