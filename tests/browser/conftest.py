@@ -7,8 +7,18 @@ import socket
 import pytest
 
 from app import create_app
+from vizcoll.ui import jobs
 
 from .browser_helpers import TopologyPage
+
+
+@pytest.fixture(autouse=True)
+def job_dispatcher():
+    """The job pool's dispatcher thread, started before the test's server: dash_duo stops a server by raising
+    SystemExit in every thread started after it, which would end the dispatcher wherever it is."""
+    watch = getattr(jobs.manager(), "watch", None)
+    if watch is not None:
+        watch()
 
 
 @pytest.fixture

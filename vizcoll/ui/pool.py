@@ -212,7 +212,7 @@ class JobPool(FairQueue, LowPriorityJobs):
     def submit(self, key: str, job_fn, args, context, visitor: str, slot: str) -> str:
         ticket = super().submit(key, job_fn, args, context, visitor, slot)
         self.dispatch()
-        self._watch()
+        self.watch()
         return ticket
 
     def dispatch(self) -> None:
@@ -330,7 +330,7 @@ class JobPool(FairQueue, LowPriorityJobs):
     def _stop(self, entry: dict) -> None:
         _kill(entry["pid"])
 
-    def _watch(self) -> None:
+    def watch(self) -> None:
         """Start this process's dispatcher thread (once per process: a forked worker starts its own)."""
         with self._guard:
             if self._thread is None or not self._thread.is_alive():
