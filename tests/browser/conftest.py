@@ -14,11 +14,15 @@ from .browser_helpers import TopologyPage
 
 @pytest.fixture(autouse=True)
 def job_dispatcher():
-    """The job pool's dispatcher thread, started before the test's server: dash_duo stops a server by raising
-    SystemExit in every thread started after it, which would end the dispatcher wherever it is."""
-    watch = getattr(jobs.manager(), "watch", None)
-    if watch is not None:
-        watch()
+    """The job pool's dispatcher thread, started before the test's server (dash_duo stops a server by raising
+    SystemExit in every thread started after it, which would end the dispatcher wherever it is); the test's jobs
+    ended after it."""
+    pool = jobs.manager()
+    if hasattr(pool, "watch"):
+        pool.watch()
+    yield
+    if hasattr(pool, "end_all"):  # the test's jobs end with its app: none holds a worker the next test needs
+        pool.end_all()
 
 
 @pytest.fixture

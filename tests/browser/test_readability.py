@@ -93,7 +93,9 @@ def settled(page, quiet: float = 1.5, timeout: float = 240) -> None:
         elif time.time() - calm >= quiet:
             return
         time.sleep(0.2)
-    raise AssertionError("the page never settled")
+    jobs = page.driver.execute_script("return [...document.querySelectorAll('.job.running')].map(j => j.id + ': ' "
+                                      "+ j.textContent);")
+    raise AssertionError(f"the page never settled; jobs still running: {jobs}")
 
 
 def save(page, name: str) -> Path:

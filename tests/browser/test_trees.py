@@ -3,6 +3,7 @@ control driving the view, broken links avoided (or flagged as built), a link bro
 
 from __future__ import annotations
 
+import importlib
 import time
 
 import pytest
@@ -13,7 +14,6 @@ from selenium.webdriver.common.keys import Keys
 
 from app import create_app
 from vizcoll.scenario import Scenario
-from vizcoll.ui.pages import trees as trees_page
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .browser_helpers import TopologyPage, full_page_screenshot
@@ -277,7 +277,9 @@ def cold_page(dash_duo, tmp_path, monkeypatch):
 
 
 def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_page, monkeypatch):
-    page, prepare = cold_page, trees_page.prepare
+    page = cold_page
+    trees_page = importlib.import_module("vizcoll.ui.pages.trees")  # the app's: Dash imports its pages afresh
+    prepare = trees_page.prepare
 
     def held(key, plan, progress):  # the job, forked from this process, holds its first stage: Cancel comes first
         progress.stage(0)

@@ -134,6 +134,19 @@ def test_cancel_while_waiting_leaves_the_queue(make_pool):
     assert result(pool, "k1", running) == 1
 
 
+def test_end_all_kills_the_running_jobs_and_empties_the_queue(make_pool):
+    pool = make_pool(workers=1)
+    running = submit(pool, "k1", nap, 30.0, 1)
+    submit(pool, "k2", nap, 30.0, 2, visitor="v2")
+    until(lambda: pool._state()["jobs"]["k1"]["pid"], 10)
+    pid = pool._state()["jobs"]["k1"]["pid"]
+    pool.end_all()
+    assert pool._state() == {"tickets": {}, "jobs": {}, "queue": []} and not pool.job_running(running)
+    until(lambda: not pool_module._alive(pid), 10)
+    again = submit(pool, "k3", nap, 0.1, 3)  # the worker is free again
+    assert result(pool, "k3", again) == 3
+
+
 def test_a_full_queue_refuses_at_once_with_a_message(make_pool):
     pool = make_pool(workers=1, waiting=1)
     submit(pool, "k1", nap, 1.0, 1)

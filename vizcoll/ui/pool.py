@@ -341,6 +341,16 @@ class JobPool(FairQueue, LowPriorityJobs):
         """Stop this process's dispatcher thread (jobs already running go on)."""
         self._stop_event.set()
 
+    def end_all(self) -> None:
+        """End every job of the pool: the running ones killed, the waiting ones dropped, every ticket given up (a
+        host's apps all gone; the browser tests, between two apps served by one process)."""
+        with self._changing() as state:
+            for entry in state["jobs"].values():
+                if entry["state"] == "running":
+                    _kill(entry["pid"])
+            state.update(tickets={}, jobs={}, queue=[])
+        self._pending.clear()
+
     def _loop(self) -> None:
         last = 0.0
         while not self._stop_event.wait(TICK_S):
