@@ -27,6 +27,8 @@ if not os.environ.get("VIZCOLL_CACHE_DIR"):
 # one test's job goes on after its browser has closed (for up to two minutes: vizcoll.ui.pool.ABANDON_S), which
 # must not make the next tests wait for a worker; tests/ui/test_job_pool.py checks the pool's bounds itself
 os.environ.setdefault("VIZCOLL_JOB_WORKERS", "8")
+# a job still running after 40 s writes its threads' stacks into the test's captured output (where a hung job waits)
+os.environ.setdefault("VIZCOLL_JOB_STACKS_AFTER_S", "40")
 
 
 def pytest_setup_options():

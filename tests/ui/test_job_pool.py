@@ -267,3 +267,11 @@ def test_a_job_forked_while_another_thread_imports_a_module_can_import_it(tmp_pa
     job.kill()
     importing.join()
     assert not stuck and job.exitcode == 7
+
+
+def test_a_job_running_past_the_stacks_delay_writes_where_it_is(make_pool, monkeypatch, capfd):
+    monkeypatch.setattr(pool_module, "STACKS_AFTER_S", 0.5)
+    pool = make_pool(workers=1)
+    ticket = submit(pool, "slow", nap, 1.5, "done")
+    assert result(pool, "slow", ticket) == "done"
+    assert "in nap" in capfd.readouterr().err  # the job's stack, as it slept

@@ -20,6 +20,7 @@ head of the queue and a slot is free, and ends those past the time limit.
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import multiprocessing
 import os
@@ -87,11 +88,19 @@ def in_job() -> bool:
     return _JOB_KEY is not None
 
 
+STACKS_AFTER_S = float(os.environ.get("VIZCOLL_JOB_STACKS_AFTER_S") or 0)
+"""When positive, a job still running after so many seconds writes the stacks of its threads to standard error
+(:func:`faulthandler.dump_traceback_later`: it needs no lock, so it also says where a hung job waits). Off by
+default; the tests turn it on."""
+
+
 def _limited(job_fn, memory_mb: int, seconds: int):
     """``job_fn`` run under the pool's limits (in the job's process)."""
     def run(*args):
         global _JOB_KEY
         _JOB_KEY = args[0]
+        if STACKS_AFTER_S > 0:
+            faulthandler.dump_traceback_later(STACKS_AFTER_S)
         def alarm(_signum, _frame):
             raise JobTimeLimit(f"over {seconds} s")
         signal.signal(signal.SIGALRM, alarm)
