@@ -165,6 +165,23 @@ def _unfinished_imports_dropped() -> None:
 os.register_at_fork(after_in_child=_unfinished_imports_dropped)
 
 
+def _fresh_log_streams() -> None:
+    """In a forked job: the standard streams and the logging handlers writing to a file write through new stream
+    objects on the same files. A thread of the parent writing a log line at the fork leaves the stream's buffer
+    lock held in the job, whose first log line then waits forever (seen: a job whose cache logged a warning hung in
+    ``StreamHandler.flush``); logging itself renews only its handlers' own locks."""
+    for name in ("stdout", "stderr"):
+        with suppress(AttributeError, OSError, ValueError):
+            setattr(sys, name, open(os.dup(getattr(sys, name).fileno()), "w", buffering=1))  # noqa: SIM115 (the job's own)
+    for ref in list(logging._handlerList):
+        handler = ref()
+        with suppress(AttributeError, OSError, ValueError):
+            handler.stream = open(os.dup(handler.stream.fileno()), "w", buffering=1)  # noqa: SIM115 (the job's own)
+
+
+os.register_at_fork(after_in_child=_fresh_log_streams)
+
+
 def _guarded(name: str):
     """``diskcache.Cache.<name>`` called under :data:`_SQLITE`."""
     method = getattr(diskcache.Cache, name)
