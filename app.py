@@ -27,9 +27,18 @@ PAGES = Path(vizcoll.ui.pages.__file__).resolve().parent
 
 def create_app(cache_config: dict | None = None) -> Dash:
     """A fresh Dash app with every page (Dash pages, from ``vizcoll/ui/pages``) and callback registered."""
-    app = Dash(__name__, title="vizcoll", assets_folder=str(ASSETS), suppress_callback_exceptions=True,
-               update_title=None, use_pages=True, pages_folder=str(PAGES), routing_callback_inputs=ROUTING_INPUTS,
-               on_error=shell.report_error, background_callback_manager=jobs.manager())
+    app = Dash(
+        __name__,
+        title="vizcoll",
+        assets_folder=str(ASSETS),
+        suppress_callback_exceptions=True,
+        update_title=None,
+        use_pages=True,
+        pages_folder=str(PAGES),
+        routing_callback_inputs=ROUTING_INPUTS,
+        on_error=shell.report_error,
+        background_callback_manager=jobs.manager(),
+    )
     app.layout = shell.shell_layout
     shell.register(app)
     init_cache(app.server, cache_config)

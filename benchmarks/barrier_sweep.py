@@ -55,9 +55,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.proc is not None:
         params["proc"] = args.proc
     start = time.perf_counter()
-    result = sweep([int(s) for s in args.sizes.split(",")], [float(r) for r in args.rates.split(",")],
-                   args.algos.split(","), seeds=args.seeds, neighbors=args.neighbors,
-                   keep_connected=not args.disconnect, tree_on=args.tree_on.split(","), **params)
+    result = sweep(
+        [int(s) for s in args.sizes.split(",")],
+        [float(r) for r in args.rates.split(",")],
+        args.algos.split(","),
+        seeds=args.seeds,
+        neighbors=args.neighbors,
+        keep_connected=not args.disconnect,
+        tree_on=args.tree_on.split(","),
+        **params,
+    )
     result["wall_seconds"] = round(time.perf_counter() - start, 2)
     if not args.table_only:
         print(json.dumps(result, indent=1))
@@ -76,8 +83,10 @@ def write_charts(result: dict, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     rates = result["params"]["rates"]
     rate = 0.2 if 0.2 in rates else max(rates)
-    for name, fig in (("barrier-fig7.png", range_figure(result)), ("barrier-vs-size.png",
-                                                                    sweep_figure(result, "size", rate))):
+    for name, fig in (
+        ("barrier-fig7.png", range_figure(result)),
+        ("barrier-vs-size.png", sweep_figure(result, "size", rate)),
+    ):
         fig.write_image(folder / name, width=1000, height=480)
         print(f"wrote {folder / name}")
 

@@ -40,12 +40,18 @@ def _entry(dep: dict, value) -> dict | list:
 def payload(dep: dict, values: dict) -> dict:
     """The request body of callback ``dep``; ``values`` maps ``"id.prop"`` to a value (missing: None); the first
     input counts as the one that changed."""
+
     def entry(d):
         return _entry(d, values.get(f"{d['id']}.{d['property']}"))
+
     first = dep["inputs"][0]
-    return {"output": dep["output"], "outputs": _outputs(dep["output"]),
-            "inputs": [entry(d) for d in dep["inputs"]], "state": [entry(d) for d in dep["state"]],
-            "changedPropIds": [f"{first['id']}.{first['property']}"]}
+    return {
+        "output": dep["output"],
+        "outputs": _outputs(dep["output"]),
+        "inputs": [entry(d) for d in dep["inputs"]],
+        "state": [entry(d) for d in dep["state"]],
+        "changedPropIds": [f"{first['id']}.{first['property']}"],
+    }
 
 
 def cancel_buttons(dep: dict) -> list[str]:
@@ -61,18 +67,21 @@ class DashClient:
 
     def __init__(self, base: str, timeout: float = 60, cookies: http.cookiejar.CookieJar | None = None):
         self.base, self.timeout = base.rstrip("/"), timeout
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(
-            http.cookiejar.CookieJar() if cookies is None else cookies))
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar() if cookies is None else cookies)
+        )
         page = self._request("GET", "/").decode()
-        config = json.loads(re.search(r'<script id="_dash-config" type="application/json">(.*?)</script>',
-                                      page, re.S).group(1))
+        config = json.loads(
+            re.search(r'<script id="_dash-config" type="application/json">(.*?)</script>', page, re.S).group(1)
+        )
         self.end_id = config.get("end_id", "")
         self.deps = json.loads(self._request("GET", "/_dash-dependencies"))
 
     def _request(self, method: str, path: str, body: dict | None = None) -> bytes:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"} if data else {})
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method, headers={"Content-Type": "application/json"} if data else {}
+        )
         with self.opener.open(request, timeout=self.timeout) as response:
             return response.read()
 
@@ -83,8 +92,7 @@ class DashClient:
     def post(self, dep: dict, values: dict, **query) -> dict:
         """One request of callback ``dep``; the answer's JSON (``{}`` for 204)."""
         query = {"endId": self.end_id, **query}
-        raw = self._request("POST", "/_dash-update-component?" + urllib.parse.urlencode(query),
-                            payload(dep, values))
+        raw = self._request("POST", "/_dash-update-component?" + urllib.parse.urlencode(query), payload(dep, values))
         return json.loads(raw) if raw else {}
 
     def cancel(self, dep: dict, handle: dict) -> None:
@@ -92,8 +100,9 @@ class DashClient:
         for button in cancel_buttons(dep):
             self.post(self.callback(f"{button}.id"), {}, cancelJob=handle["job"])
 
-    def run_job(self, dep: dict, values: dict, poll: float = 0.25, limit: float = 600,
-                cancel_after: float | None = None) -> dict:
+    def run_job(
+        self, dep: dict, values: dict, poll: float = 0.25, limit: float = 600, cancel_after: float | None = None
+    ) -> dict:
         """Run background callback ``dep`` to its end: ``{"response", "progress" (every progress seen),
         "seconds", "cancelled"}``."""
         started = time.monotonic()
@@ -107,7 +116,11 @@ class DashClient:
             if "progress" in answer:
                 seen.append(answer["progress"])
             if "response" in answer or not answer or (cancelled and not answer.get("progress")):  # {}: ended, no update
-                return {"response": answer.get("response"), "progress": seen, "cancelled": cancelled,
-                        "seconds": time.monotonic() - started}
+                return {
+                    "response": answer.get("response"),
+                    "progress": seen,
+                    "cancelled": cancelled,
+                    "seconds": time.monotonic() - started,
+                }
             time.sleep(poll)
         raise TimeoutError(f"the job of {dep['output'][:60]} did not end within {limit} s")

@@ -28,8 +28,7 @@ from vizcoll.erasure import PAPER_REDUCTION, compare, fmel_search, paper_table  
 from vizcoll.erasure.metrics import TRAFFIC  # noqa: E402
 
 QUICK = [(6, 2, 3), (9, 5, 3), (8, 4, 4), (12, 8, 4), (12, 6, 4)]
-FULL = QUICK + [(16, 8, 4), (16, 12, 4), (18, 12, 6), (20, 12, 5), (24, 16, 4), (24, 16, 6), (32, 24, 8),
-                (32, 16, 8)]
+FULL = QUICK + [(16, 8, 4), (16, 12, 4), (18, 12, 6), (20, 12, 5), (24, 16, 4), (24, 16, 6), (32, 24, 8), (32, 16, 8)]
 BUDGET = 400_000  # subset checks per code for the comparison's exact metrics
 
 
@@ -41,14 +40,21 @@ def case(n: int, k: int, dcs: int, traffic: str) -> dict:
     out = compare(n, k, dcs, traffic=traffic, budget=BUDGET)
     codes = out["codes"]
     return {
-        "n": n, "k": k, "dcs": dcs, "traffic": traffic, "D": result.dc_tolerance,
+        "n": n,
+        "k": k,
+        "dcs": dcs,
+        "traffic": traffic,
+        "D": result.dc_tolerance,
         "search_s": round(search_s, 3),
         "search": {name: result.stats[name] for name in ("schemes", "pattern_rejected", "trials", "constructed")},
         "fmel": round(result.metrics.mean_traffic(traffic), 4),
-        "lower_bound": result.lower_bound["mean"], "meets_lower_bound": result.meets_lower_bound,
+        "lower_bound": result.lower_bound["mean"],
+        "meets_lower_bound": result.meets_lower_bound,
         "fmel_is_rs": result.code.params.get("baseline") == "rs",
-        "rs": codes["rs"].get(key), "rs_D": codes["rs"].get("dc_failures_survived"),
-        "lrc": codes["lrc"].get(key), "lrc_D": codes["lrc"].get("dc_failures_survived"),
+        "rs": codes["rs"].get(key),
+        "rs_D": codes["rs"].get("dc_failures_survived"),
+        "lrc": codes["lrc"].get(key),
+        "lrc_D": codes["lrc"].get("dc_failures_survived"),
         "reduction_vs_rs_pct": out["reductions_pct"].get("rs", {}).get(traffic),
         "reduction_vs_lrc_pct": out["reductions_pct"].get("lrc", {}).get(traffic),
         "reduction_vs_lrc_same_D_pct": out["reductions_at_same_D_pct"].get("lrc", {}).get("reduction"),
@@ -71,8 +77,12 @@ def main(argv: list[str] | None = None) -> dict:
             "meets_lower_bound": f"{sum(c['meets_lower_bound'] for c in rows)} of {len(rows)}",
             "search_s_max": max(c["search_s"] for c in rows),
         }
-    return {"table2": paper_table(), "cases": cases, "summary": summary,
-            "paper_claimed_reduction_pct": list(PAPER_REDUCTION)}
+    return {
+        "table2": paper_table(),
+        "cases": cases,
+        "summary": summary,
+        "paper_claimed_reduction_pct": list(PAPER_REDUCTION),
+    }
 
 
 if __name__ == "__main__":

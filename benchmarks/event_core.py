@@ -78,9 +78,18 @@ def barrier_run(size: int, rate: float, algo: str, seed: int, repeat: int) -> di
         return run.engine.processed, figures
 
     seconds, (events, figures) = _best(once, repeat)
-    return {"algo": algo, "grid": f"{size}x{size}", "rate": rate, "broken_links": broken, "seed": seed,
-            "completed": figures["completed"], "messages": figures["messages"], "events": events,
-            "seconds": round(seconds, 4), "events_per_s": _rate(events, seconds)}
+    return {
+        "algo": algo,
+        "grid": f"{size}x{size}",
+        "rate": rate,
+        "broken_links": broken,
+        "seed": seed,
+        "completed": figures["completed"],
+        "messages": figures["messages"],
+        "events": events,
+        "seconds": round(seconds, 4),
+        "events_per_s": _rate(events, seconds),
+    }
 
 
 def _delays(events: int, seed: int = 0) -> list[float]:
@@ -144,15 +153,22 @@ def core(events: int, chains: int, repeat: int) -> dict:
     delays = _delays(events)
     secs, n = _best(lambda: ours(events, chains, delays), repeat)
     r_secs, r_n = _best(lambda: ours_schedule(events, chains, delays), repeat)
-    out: dict = {"events": events, "chains": chains,
-                 "ours": {"events": n, "seconds": round(secs, 4), "events_per_s": _rate(n, secs)},
-                 "ours_schedule": {"events": r_n, "seconds": round(r_secs, 4), "events_per_s": _rate(r_n, r_secs)}}
+    out: dict = {
+        "events": events,
+        "chains": chains,
+        "ours": {"events": n, "seconds": round(secs, 4), "events_per_s": _rate(n, secs)},
+        "ours_schedule": {"events": r_n, "seconds": round(r_secs, 4), "events_per_s": _rate(r_n, r_secs)},
+    }
     if simpy is None:
         out["simpy"] = "missing (pip install simpy to compare)"
         return out
     s_secs, s_n = _best(lambda: on_simpy(events, chains, delays), repeat)
-    out["simpy"] = {"version": simpy.__version__, "events": s_n, "seconds": round(s_secs, 4),
-                    "events_per_s": _rate(s_n, s_secs)}
+    out["simpy"] = {
+        "version": simpy.__version__,
+        "events": s_n,
+        "seconds": round(s_secs, 4),
+        "events_per_s": _rate(s_n, s_secs),
+    }
     out["ratio"] = round(s_secs / secs, 2) if secs > 0 else None
     out["ratio_schedule"] = round(s_secs / r_secs, 2) if r_secs > 0 else None
     return out

@@ -38,8 +38,13 @@ def timings(examples: int) -> list[tuple[float, str, int]]:
     client.get("/")
     found, seen = layout_components(), []
     for dep in server_callbacks(client):
-        _fuzz(client, dep, [default_value(found, d["id"], d["property"]) for d in dep["inputs"] + dep["state"]],
-              examples, seen)
+        _fuzz(
+            client,
+            dep,
+            [default_value(found, d["id"], d["property"]) for d in dep["inputs"] + dep["state"]],
+            examples,
+            seen,
+        )
     return seen
 
 
@@ -60,14 +65,21 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=25)
     args = parser.parse_args()
     seen = sorted(timings(args.examples), reverse=True)
-    print(json.dumps({
-        "requests": len(seen), "callbacks": len({name for _, name, _ in seen}),
-        "statuses": sorted({status for *_, status in seen}),
-        "over_2_s": sum(s > LIMIT_S for s, name, _ in seen if not name.startswith("job ")),
-        "slowest_job_s": max((round(s, 3) for s, name, _ in seen if name.startswith("job ")), default=None),
-        "slowest": [{"callback": name, "seconds": round(s, 3)} for s, name, _ in seen
-                    if not name.startswith("job ")][:5],
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "requests": len(seen),
+                "callbacks": len({name for _, name, _ in seen}),
+                "statuses": sorted({status for *_, status in seen}),
+                "over_2_s": sum(s > LIMIT_S for s, name, _ in seen if not name.startswith("job ")),
+                "slowest_job_s": max((round(s, 3) for s, name, _ in seen if name.startswith("job ")), default=None),
+                "slowest": [
+                    {"callback": name, "seconds": round(s, 3)} for s, name, _ in seen if not name.startswith("job ")
+                ][:5],
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

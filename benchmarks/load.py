@@ -56,17 +56,43 @@ from vizcoll.ui.store import DEFAULT_SCENARIO  # noqa: E402
 SCENARIO = DEFAULT_SCENARIO.to_dict()
 LIGHT = [  # (output of the callback, its input values)
     ("scenario-badge.children", {"scenario.data": SCENARIO}),
-    ("share-link.href", {"scenario.data": SCENARIO, "shell-url.pathname": "/topology",
-                         "shell-url.href": "http://127.0.0.1/topology"}),
+    (
+        "share-link.href",
+        {"scenario.data": SCENARIO, "shell-url.pathname": "/topology", "shell-url.href": "http://127.0.0.1/topology"},
+    ),
     ("topo-canvas.elements", {"scenario.data": SCENARIO}),
 ]
 HEAVY = [  # (output of the background callback, its input values): the heaviest jobs the pages offer
     ("bar-sweep.data", {"bar-sweep-key.data": {"mode": "full", "neighbors": 8}}),
-    ("era-params.data", {"era-n.value": 32, "era-k.value": 16, "era-dcs.value": 8, "era-code.value": "fmel",
-                         "era-traffic.value": "blocks", "era-d.value": None, "era-seed.value": 0,
-                         "era-placement.value": "", "scenario.data": SCENARIO}),
-    ("era-compare.figure", {"era-params.data": {"n": 24, "k": 16, "dcs": 4, "code": "fmel", "traffic": "blocks",
-                                                "d": None, "seed": 0, "placement": None}}),
+    (
+        "era-params.data",
+        {
+            "era-n.value": 32,
+            "era-k.value": 16,
+            "era-dcs.value": 8,
+            "era-code.value": "fmel",
+            "era-traffic.value": "blocks",
+            "era-d.value": None,
+            "era-seed.value": 0,
+            "era-placement.value": "",
+            "scenario.data": SCENARIO,
+        },
+    ),
+    (
+        "era-compare.figure",
+        {
+            "era-params.data": {
+                "n": 24,
+                "k": 16,
+                "dcs": 4,
+                "code": "fmel",
+                "traffic": "blocks",
+                "d": None,
+                "seed": 0,
+                "placement": None,
+            }
+        },
+    ),
 ]
 
 
@@ -100,8 +126,14 @@ def heavy_user(base: str, stop: threading.Event, offset: int, jobs: list[dict]) 
         started = time.monotonic()
         try:
             run = client.run_job(client.callback(output), values, limit=300)
-            jobs.append({"job": output, "seconds": round(run["seconds"], 2), "progress_seen": bool(run["progress"]),
-                         "ended": "result" if run["response"] else "no result (interrupted: start it again)"})
+            jobs.append(
+                {
+                    "job": output,
+                    "seconds": round(run["seconds"], 2),
+                    "progress_seen": bool(run["progress"]),
+                    "ended": "result" if run["response"] else "no result (interrupted: start it again)",
+                }
+            )
         except Exception as exc:  # noqa: BLE001 - a job lost with a killed worker is reported, not fatal
             jobs.append({"job": output, "seconds": round(time.monotonic() - started, 2), "ended": repr(exc)[:80]})
         i += 1
@@ -127,8 +159,13 @@ def phase(base: str, light: int, heavy: int, seconds: float, kill_pid: int | Non
     stop.set()
     for thread in threads:
         thread.join(timeout=330)
-    out = {"light_requests": len(times), "p50_s": percentile(times, 0.5), "p95_s": percentile(times, 0.95),
-           "max_s": percentile(times, 1.0), "errors": len(errors)}
+    out = {
+        "light_requests": len(times),
+        "p50_s": percentile(times, 0.5),
+        "p95_s": percentile(times, 0.95),
+        "max_s": percentile(times, 1.0),
+        "errors": len(errors),
+    }
     if heavy:
         out["heavy_jobs"] = jobs
     if killed:
@@ -158,8 +195,9 @@ def tab(base: str, cookies, group: str, values: dict, waits: list[dict]) -> None
     client = DashClient(base, timeout=60, cookies=cookies)
     started = time.monotonic()
     try:
-        ended = _ending(client.run_job(client.callback("trees-compare.children@"), values, poll=0.5,
-                                       limit=600)["response"])
+        ended = _ending(
+            client.run_job(client.callback("trees-compare.children@"), values, poll=0.5, limit=600)["response"]
+        )
     except Exception as exc:  # noqa: BLE001 - reported
         ended = repr(exc)[:80]
     waits.append({"group": group, "seconds": time.monotonic() - started, "ended": ended})
@@ -186,8 +224,14 @@ def sample(procs: list[subprocess.Popen], stop: threading.Event, seen: dict) -> 
         with contextlib.suppress(psutil.Error):
             tree = [p for root in roots for p in (root, *root.children(recursive=True))]
             rss = sum(p.memory_info().rss for p in tree if p.is_running())
-            jobs = {p.pid for p in tree if p.ppid() != gunicorn_pid and p not in roots
-                    and p.status() != psutil.STATUS_ZOMBIE and "chrom" not in p.name()}
+            jobs = {
+                p.pid
+                for p in tree
+                if p.ppid() != gunicorn_pid
+                and p not in roots
+                and p.status() != psutil.STATUS_ZOMBIE
+                and "chrom" not in p.name()
+            }
             seen["peak_gb"] = max(seen.get("peak_gb", 0), round(rss / 2**30, 2))
             seen["peak_jobs"] = max(seen.get("peak_jobs", 0), len(jobs))
             seen.setdefault("pids", set()).update(jobs)
@@ -200,12 +244,13 @@ def classroom(base: str, procs: list[subprocess.Popen], args) -> dict:
     plans = [[("same preset", tree_job(preset))] for _ in range(args.students - args.fresh)]
     plans += [[("fresh parameters", tree_job(preset.with_params("trees", {"k": 3 + i})))] for i in range(args.fresh)]
     waits: list[dict] = []
-    people = [threading.Thread(target=visitor, args=(base, jobs, rng.uniform(0, args.spread), waits))
-              for jobs in plans]
+    people = [threading.Thread(target=visitor, args=(base, jobs, rng.uniform(0, args.spread), waits)) for jobs in plans]
     tabs = [("12 tabs, one visitor", tree_job(big.with_params("trees", {"k": 2 + i}))) for i in range(12)]
     other = [("another visitor, 16,000 processes", tree_job(Scenario(spec="fat-tree:radix=40,levels=3")))]
-    people += [threading.Thread(target=visitor, args=(base, tabs, 1.0, waits)),
-               threading.Thread(target=visitor, args=(base, other, 2.0, waits))]
+    people += [
+        threading.Thread(target=visitor, args=(base, tabs, 1.0, waits)),
+        threading.Thread(target=visitor, args=(base, other, 2.0, waits)),
+    ]
     stop, seen, times, errors = threading.Event(), {}, [], []
     threads = [threading.Thread(target=sample, args=(procs, stop, seen))]
     threads += [threading.Thread(target=light_user, args=(base, stop, times, errors)) for _ in range(args.light)]
@@ -221,15 +266,35 @@ def classroom(base: str, procs: list[subprocess.Popen], args) -> dict:
         group = groups.setdefault(wait["group"], {"seconds": [], "ended": {}})
         group["seconds"].append(wait["seconds"])
         group["ended"][wait["ended"]] = group["ended"].get(wait["ended"], 0) + 1
-    return {"peak_server_gb": seen.get("peak_gb"), "peak_job_processes": seen.get("peak_jobs"),
-            "job_processes_started": len(seen.get("pids", ())),
-            "groups": {name: {"requests": len(g["seconds"]), "wait_p50_s": percentile(g["seconds"], 0.5),
-                              "wait_p95_s": percentile(g["seconds"], 0.95), "wait_max_s": percentile(g["seconds"], 1),
-                              "ended": g["ended"]} for name, g in groups.items()},
-            "light": {"requests": len(times), "p95_s": percentile(times, 0.95), "max_s": percentile(times, 1.0),
-                      "errors": len(errors)},
-            "settings": {"students": args.students, "fresh": args.fresh, "spread_s": args.spread,
-                         "light_users": args.light, "gunicorn_workers": 3, "cores": os.cpu_count()}}
+    return {
+        "peak_server_gb": seen.get("peak_gb"),
+        "peak_job_processes": seen.get("peak_jobs"),
+        "job_processes_started": len(seen.get("pids", ())),
+        "groups": {
+            name: {
+                "requests": len(g["seconds"]),
+                "wait_p50_s": percentile(g["seconds"], 0.5),
+                "wait_p95_s": percentile(g["seconds"], 0.95),
+                "wait_max_s": percentile(g["seconds"], 1),
+                "ended": g["ended"],
+            }
+            for name, g in groups.items()
+        },
+        "light": {
+            "requests": len(times),
+            "p95_s": percentile(times, 0.95),
+            "max_s": percentile(times, 1.0),
+            "errors": len(errors),
+        },
+        "settings": {
+            "students": args.students,
+            "fresh": args.fresh,
+            "spread_s": args.spread,
+            "light_users": args.light,
+            "gunicorn_workers": 3,
+            "cores": os.cpu_count(),
+        },
+    }
 
 
 def workers(proc: subprocess.Popen) -> list[int]:
@@ -247,8 +312,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--fresh", type=int, default=5)
     parser.add_argument("--spread", type=float, default=20)
-    parser.add_argument("--celery", action="store_true",
-                        help="jobs on a Celery worker (the documented command) and a throw-away redis-server")
+    parser.add_argument(
+        "--celery",
+        action="store_true",
+        help="jobs on a Celery worker (the documented command) and a throw-away redis-server",
+    )
     args = parser.parse_args(argv)
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="vizcoll-load-")))
@@ -267,8 +335,13 @@ def main(argv: list[str] | None = None) -> dict:
         result = {"light_alone": phase(base, args.light, 0, args.seconds, None)}
         kill = None if args.no_kill else workers(proc)[0]
         result["with_heavy_jobs"] = phase(base, args.light, args.heavy, args.seconds, kill)
-        result["settings"] = {"light_users": args.light, "heavy_users": args.heavy, "seconds": args.seconds,
-                              "gunicorn_workers": 3, "cores": os.cpu_count()}
+        result["settings"] = {
+            "light_users": args.light,
+            "heavy_users": args.heavy,
+            "seconds": args.seconds,
+            "gunicorn_workers": 3,
+            "cores": os.cpu_count(),
+        }
     return result
 
 

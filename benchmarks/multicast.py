@@ -57,8 +57,12 @@ def run_fabric(name: str, algos: list[str], quick: bool) -> list[dict]:
         for algo in algos:
             summary = route_communicators(topo, comms, algo, table).summary()
             row = {"fabric": name, "pattern": pattern, "ppn": ppn, "algo": algo, "min_hops_s": table_s}
-            row.update({key: summary[key] for key in ("groups", "unroutable", "max_efi", "mean_efi", "max_height",
-                                                       "runtime_s")})
+            row.update(
+                {
+                    key: summary[key]
+                    for key in ("groups", "unroutable", "max_efi", "mean_efi", "max_height", "runtime_s")
+                }
+            )
             print(json.dumps(row), file=sys.stderr, flush=True)  # progress
             rows.append(row)
     return rows

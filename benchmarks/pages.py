@@ -79,6 +79,7 @@ def topology_generate(spec: str) -> Callable[[], object]:
     def run():
         store = in_callback(page.update_scenario, f"{page.TOPO_GENERATE}.n_clicks", **values)[0]
         return page.render_scenario(store), page.compute_broadcast(store)
+
     return run
 
 
@@ -95,14 +96,26 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
     opened = Scenario(spec=spec, params={"trees": {"k": k}}).to_dict() if spec else None
 
     def run():
-        store = opened or in_callback(page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset,
-                                      DEFAULT_SCENARIO.to_dict())[0]
+        store = (
+            opened
+            or in_callback(
+                page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
+            )[0]
+        )
         plan = page.refresh(store)[0]
         job = page.dispatch(plan)
-        views = page.compute_views(no_progress, job, store) if isinstance(job, dict) else (
-            page.render_compare(plan, store), page.render_type_one(plan, store), page.render_type_two(plan, store),
-            page.animate(plan, store))
+        views = (
+            page.compute_views(no_progress, job, store)
+            if isinstance(job, dict)
+            else (
+                page.render_compare(plan, store),
+                page.render_type_one(plan, store),
+                page.render_type_two(plan, store),
+                page.animate(plan, store),
+            )
+        )
         return views, page.render_width(plan)
+
     return run
 
 
@@ -117,15 +130,24 @@ def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
 
     trees_preset(preset)()
     controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
-    store = in_callback(page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset,
-                        DEFAULT_SCENARIO.to_dict())[0]
+    store = in_callback(
+        page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
+    )[0]
     values = model.shown_params(Scenario.from_dict(store)) | {"kind": kind}
 
     def run():
-        changed = in_callback(page.update, f"{page.TREES_KIND}.value", *[values[key] for key in page.PARAM_CONTROLS],
-                              1, None, preset, store)[0]
+        changed = in_callback(
+            page.update,
+            f"{page.TREES_KIND}.value",
+            *[values[key] for key in page.PARAM_CONTROLS],
+            1,
+            None,
+            preset,
+            store,
+        )[0]
         plan = page.refresh(changed)[0]
         return page.compute_views(no_progress, page.dispatch(plan), changed)
+
     return run
 
 
@@ -138,8 +160,20 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
     from vizcoll.ui.pages import multicast as page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
-    preset_store = in_callback(page.update, f"{page.MC_USE_PRESET}.n_clicks", None, None, None, None, None, None,
-                               None, 1, preset, DEFAULT_SCENARIO.to_dict())[0]
+    preset_store = in_callback(
+        page.update,
+        f"{page.MC_USE_PRESET}.n_clicks",
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        1,
+        preset,
+        DEFAULT_SCENARIO.to_dict(),
+    )[0]
 
     def views(store):  # what follows a new store: the controls, the views, and on a large fabric the routing job
         shown = page.controls(store), page.render(store), page.group_protocol(store)
@@ -147,19 +181,35 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
         return page.compute_views(no_progress, job, store) if isinstance(job, dict) else shown
 
     if group is None and part is None:
+
         def run():
-            store = in_callback(page.update, f"{page.MC_USE_PRESET}.n_clicks", None, None, None, None, None, None,
-                                None, 1, preset, DEFAULT_SCENARIO.to_dict())[0]
+            store = in_callback(
+                page.update,
+                f"{page.MC_USE_PRESET}.n_clicks",
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+                1,
+                preset,
+                DEFAULT_SCENARIO.to_dict(),
+            )[0]
             return views(store)
+
         return run
     views(preset_store)  # the preset's views computed before the drill-down is timed
     p = page.page_state(Scenario.from_dict(preset_store))[2]
     trigger = page.MC_GROUP if group is not None else page.MC_PART
 
     def drill():
-        store = in_callback(page.update, f"{trigger}.value", p["a"], p["b"], part, group, None, None, None, 1,
-                            preset, preset_store)[0]
+        store = in_callback(
+            page.update, f"{trigger}.value", p["a"], p["b"], part, group, None, None, None, 1, preset, preset_store
+        )[0]
         return views(store)
+
     return drill
 
 
@@ -171,10 +221,21 @@ def barrier_grid(side: int = 16) -> Callable[[], object]:
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     def run():
-        store = in_callback(page.update, f"{page.BAR_USE_GRID}.n_clicks", None, 1, 0, None, f"{side}x{side}", 8,
-                            *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS], DEFAULT_SCENARIO.to_dict())[0]
+        store = in_callback(
+            page.update,
+            f"{page.BAR_USE_GRID}.n_clicks",
+            None,
+            1,
+            0,
+            None,
+            f"{side}x{side}",
+            8,
+            *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS],
+            DEFAULT_SCENARIO.to_dict(),
+        )[0]
         plan, uq_key, *_ = page.refresh(store)
         return page.animate(no_progress, plan, store), page.render_uq(uq_key), page.render_histogram(uq_key)
+
     return run
 
 
@@ -185,6 +246,7 @@ def barrier_sweep(mode: str) -> Callable[[], object]:
     def run():
         sweep = page.compute_sweep(no_progress, {"mode": mode, "neighbors": 8}, None, None)
         return page.render_sweep(sweep[0], sweep[2], sweep[4])
+
     return run
 
 
@@ -199,11 +261,32 @@ def faults_largest() -> Callable[[], object]:
     d, data = model.DEFAULTS, DEFAULT_SCENARIO.to_dict()
 
     def run():
-        reduction = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", str(model.MAX_PROCS),
-                                str(32 << 20), "0", d["slow"], "executing-task", d["seed"], None, data)
-        treft = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", d["workflow"], d["cls"],
-                            d["variant"], "1", "K4", "u4", d["second"], data)
+        reduction = in_callback(
+            page.run_reduction,
+            f"{page.FT_RED_PROCS}.value",
+            str(model.MAX_PROCS),
+            str(32 << 20),
+            "0",
+            d["slow"],
+            "executing-task",
+            d["seed"],
+            None,
+            data,
+        )
+        treft = in_callback(
+            page.run_treft,
+            f"{page.FT_TREFT_WORKFLOW}.value",
+            d["workflow"],
+            d["cls"],
+            d["variant"],
+            "1",
+            "K4",
+            "u4",
+            d["second"],
+            data,
+        )
         return page.render_reduction(10**6, reduction[0]), page.render_lanes(10**6, treft[0])
+
     return run
 
 
@@ -223,10 +306,26 @@ def erasure_code(n: int, k: int, dcs: int) -> Callable[[], object]:
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     def run():
-        params = in_callback(page.build, f"{page.ERA_N}.value", no_progress, str(n), str(k), str(dcs), "fmel",
-                             "blocks", "", "0", "", DEFAULT_SCENARIO.to_dict())[0]
-        return (page.render_dcs(params, dict(model.EMPTY_VIEW)), page.render_code(params),
-                page.render_compare(no_progress, params))
+        params = in_callback(
+            page.build,
+            f"{page.ERA_N}.value",
+            no_progress,
+            str(n),
+            str(k),
+            str(dcs),
+            "fmel",
+            "blocks",
+            "",
+            "0",
+            "",
+            DEFAULT_SCENARIO.to_dict(),
+        )[0]
+        return (
+            page.render_dcs(params, dict(model.EMPTY_VIEW)),
+            page.render_code(params),
+            page.render_compare(no_progress, params),
+        )
+
     return run
 
 
@@ -240,12 +339,16 @@ def schedules_goal(ranks: int) -> Callable[[], object]:
     from vizcoll.ui.pages import schedules as page
 
     data = Scenario(spec=TAIHULIGHT).to_dict()
-    goal = {"name": f"reduce-{ranks}.goal", "text": dumps(tree_collective(knomial_tree(ranks, 2), "reduce", 8))} \
-        if ranks else None
+    goal = (
+        {"name": f"reduce-{ranks}.goal", "text": dumps(tree_collective(knomial_tree(ranks, 2), "reduce", 8))}
+        if ranks
+        else None
+    )
 
     def run():
         opened = goal or in_callback(page.load_goal, f"{page.SCHED_EXAMPLE}.n_clicks", None, 1, None, data)[0]
         return page.analyse(opened, data)
+
     return run
 
 
@@ -280,17 +383,19 @@ def fabric_upload() -> Callable[[], object]:
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     contents = "data:application/octet-stream;base64," + base64.b64encode(Path(FABRIC).read_bytes()).decode()
-    states = {key: None for key in page._scenario_states()} | {"scenario": DEFAULT_SCENARIO.to_dict(thin=True),
-                                                                "upload_name": Path(FABRIC).name}
+    states = {key: None for key in page._scenario_states()} | {
+        "scenario": DEFAULT_SCENARIO.to_dict(thin=True),
+        "upload_name": Path(FABRIC).name,
+    }
 
     def run():
         values = {key: None for key in page._scenario_inputs()} | states | {"upload": contents}
         if page.large_upload(contents):
-            store = call(page.read_large_upload, no_progress, contents, Path(FABRIC).name, None,
-                         states["scenario"])[0]
+            store = call(page.read_large_upload, no_progress, contents, Path(FABRIC).name, None, states["scenario"])[0]
         else:
             store = call(page.update_scenario, prop=f"{page.TOPO_UPLOAD}.contents", **values)[0]
         return call(page.render_scenario, store), call(page.compute_broadcast, store)
+
     return run
 
 
@@ -306,6 +411,7 @@ def fabric_link() -> Callable[[], object]:
         store = call(shell.load_link, link, None)[0]
         page.layout(shell_hash=link, shell_scenario=None, shell_version=0)
         return call(page.render_scenario, store), call(page.compute_broadcast, store)
+
     return run
 
 
@@ -315,11 +421,16 @@ def fabric_page(name: str) -> Callable[[], object]:
     from vizcoll.scenario import Scenario
 
     store = _uploaded_store()
-    opened = {"/trees": _open_trees, "/multicast": _open_multicast, "/barrier": _open_barrier,
-              "/schedules": _open_schedules}[name]
+    opened = {
+        "/trees": _open_trees,
+        "/multicast": _open_multicast,
+        "/barrier": _open_barrier,
+        "/schedules": _open_schedules,
+    }[name]
 
     def run():
         return opened(store, Scenario.from_dict(store))
+
     return run
 
 
@@ -331,8 +442,9 @@ def _open_trees(store: dict, scenario) -> object:
     job = call(page.dispatch, plan)
     if isinstance(job, dict):
         return call(page.compute_views, no_progress, job, store)
-    return [call(fn, plan, store) for fn in (page.render_compare, page.render_type_one, page.render_type_two,
-                                             page.animate)]
+    return [
+        call(fn, plan, store) for fn in (page.render_compare, page.render_type_one, page.render_type_two, page.animate)
+    ]
 
 
 def _open_multicast(store: dict, scenario) -> object:
@@ -349,8 +461,11 @@ def _open_barrier(store: dict, scenario) -> object:
 
     page.body(scenario)
     plan, uq_key, *_ = call(page.refresh, store)
-    return (call(page.render_drawing, plan, store), call(page.animate, no_progress, plan, store),
-            call(page.render_uq, uq_key))
+    return (
+        call(page.render_drawing, plan, store),
+        call(page.animate, no_progress, plan, store),
+        call(page.render_uq, uq_key),
+    )
 
 
 def _open_schedules(store: dict, scenario) -> object:
@@ -376,6 +491,7 @@ def fabric_click_break() -> Callable[[], object]:
     def run():
         broken = call(page.update_scenario, prop=f"{page.TOPO_CANVAS}.tapEdge", **values)[0]
         return call(page.render_scenario, broken), call(page.compute_broadcast, broken)
+
     return run
 
 
@@ -390,9 +506,11 @@ def fabric_click_k() -> Callable[[], object]:
     values = model.shown_params(Scenario.from_dict(store)) | {"k": 8}
 
     def run():
-        changed = call(page.update, *[values[key] for key in page.PARAM_CONTROLS], 1, None, "", store,
-                       prop=f"{page.TREES_K}.value")[0]
+        changed = call(
+            page.update, *[values[key] for key in page.PARAM_CONTROLS], 1, None, "", store, prop=f"{page.TREES_K}.value"
+        )[0]
         return _open_trees(changed, Scenario.from_dict(changed))
+
     return run
 
 
@@ -401,8 +519,10 @@ FABRIC_CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
     "open its share link": ("/topology", fabric_link),
     "a click breaks a link": ("/topology", fabric_click_break),
     "k changed to 8": ("/trees", fabric_click_k),
-    **{f"open on the file, every process ({p})": (p, lambda p=p: fabric_page(p))
-       for p in ("/trees", "/multicast", "/barrier", "/schedules")},
+    **{
+        f"open on the file, every process ({p})": (p, lambda p=p: fabric_page(p))
+        for p in ("/trees", "/multicast", "/barrier", "/schedules")
+    },
 }
 
 
@@ -411,13 +531,19 @@ CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
     "generate the 64-port fat tree (70,656 nodes)": ("/topology", lambda: topology_generate(FAT_TREE_64)),
     "preset TaihuLight: 40,960 processes, k = 32": ("/trees", lambda: trees_preset("taihulight")),
     "preset 64-port fat tree: 65,536 processes, k = 2": ("/trees", lambda: trees_preset("fat-tree-64")),
-    "fat tree of 40-port switches: 16,000 processes, k = 2": ("/trees", lambda: trees_preset(
-        "", "fat-tree:radix=40,levels=3", 2)),
-    "another tree kind on TaihuLight (drill into one tree)": ("/trees", lambda: trees_other_kind("taihulight",
-                                                                                                 "knomial")),
+    "fat tree of 40-port switches: 16,000 processes, k = 2": (
+        "/trees",
+        lambda: trees_preset("", "fat-tree:radix=40,levels=3", 2),
+    ),
+    "another tree kind on TaihuLight (drill into one tree)": (
+        "/trees",
+        lambda: trees_other_kind("taihulight", "knomial"),
+    ),
     "preset TaihuLight: 3,584 groups, SSSP-MC vs FULB-MC": ("/multicast", lambda: multicast_preset("taihulight")),
-    "preset 64-port fat tree: 5,120 groups, SSSP-MC vs FULB-MC": ("/multicast",
-                                                                 lambda: multicast_preset("fat-tree-64")),
+    "preset 64-port fat tree: 5,120 groups, SSSP-MC vs FULB-MC": (
+        "/multicast",
+        lambda: multicast_preset("fat-tree-64"),
+    ),
     "drill into one group (64-port fat tree)": ("/multicast", lambda: multicast_preset("fat-tree-64", group=5000)),
     "drill into one pod (64-port fat tree)": ("/multicast", lambda: multicast_preset("fat-tree-64", part="group:0")),
     "grid 16x16, 8 neighbors: run, LCT/BST, UQ": ("/barrier", barrier_grid),

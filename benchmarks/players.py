@@ -49,15 +49,15 @@ return [text('position'), text('caption'), shown, layers];"""
 
 def campus() -> Scenario:
     """The 1,570-node cluster with communicators of 16 processes."""
-    return replace(Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net"),
-                   pattern="hier:16")
+    return replace(Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net"), pattern="hier:16")
 
 
 def cases() -> list[tuple[str, str, Scenario, str, str | None]]:
     """(page, case, scenario, player prefix, overview graph id or None)."""
     taihulight = Scenario(spec=TAIHULIGHT, pattern="hier:16")
     spread = Scenario(spec=TAIHULIGHT, pattern="random:1,size=1024").with_params(
-        "trees", {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16})
+        "trees", {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16}
+    )
     return [
         ("/topology", "the default scenario (36 nodes), for comparison", DEFAULT_SCENARIO, "topo-player", None),
         ("/topology", "campus cluster, broadcast", campus(), "topo-player", "topo-large"),
@@ -66,15 +66,25 @@ def cases() -> list[tuple[str, str, Scenario, str, str | None]]:
         ("/trees", "TaihuLight, 1,024 procs spread", spread, "trees-player", "trees-mapped"),
         ("/barrier", "campus cluster, hier:16", campus(), "bar-player", "bar-overview"),
         ("/barrier", "TaihuLight, hier:16", taihulight, "bar-player", "bar-overview"),
-        ("/multicast", "campus cluster, protocol of group 3", campus().with_params("multicast", {"group": 3}),
-         "mc-player", None),
+        (
+            "/multicast",
+            "campus cluster, protocol of group 3",
+            campus().with_params("multicast", {"group": 3}),
+            "mc-player",
+            None,
+        ),
     ]
 
 
 def browser() -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1400,1000"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1400,1000",
+    ):
         options.add_argument(arg)
     return webdriver.Chrome(options=options)
 
@@ -94,8 +104,14 @@ def ready_at(position: int, graph: str | None):
     def ready(state) -> bool:
         text, caption, shown, layers = state
         words = text.split()
-        return (len(words) >= 4 and words[1] == str(position) and int(words[3].replace(",", "")) >= max(position, 1)
-                and bool(caption) and (graph is None or (shown == position and layers == 2)))
+        return (
+            len(words) >= 4
+            and words[1] == str(position)
+            and int(words[3].replace(",", "")) >= max(position, 1)
+            and bool(caption)
+            and (graph is None or (shown == position and layers == 2))
+        )
+
     return ready
 
 
@@ -116,8 +132,7 @@ def settle(driver, quiet: float = 0.5, timeout: float = 30) -> None:
         time.sleep(0.02)
 
 
-def run_case(driver, base: str, scenario: Scenario, prefix: str, graph: str | None, page: str,
-             steps: int) -> dict:
+def run_case(driver, base: str, scenario: Scenario, prefix: str, graph: str | None, page: str, steps: int) -> dict:
     driver.get("about:blank")
     start = time.perf_counter()
     driver.get(f"{base}{page}#s={scenario.to_fragment()}")
@@ -132,8 +147,11 @@ def run_case(driver, base: str, scenario: Scenario, prefix: str, graph: str | No
         driver.execute_script(f"document.getElementById('{prefix}-forward').click();")
         wait(driver, prefix, graph, ready_at(position, graph), timeout=30)
         times.append(time.perf_counter() - start)
-    return {"first_frame_s": round(first, 2), "step_s": [round(statistics.median(times), 3), round(max(times), 3)],
-            "steps": steps}
+    return {
+        "first_frame_s": round(first, 2),
+        "step_s": [round(statistics.median(times), 3), round(max(times), 3)],
+        "steps": steps,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -148,8 +166,7 @@ def main(argv: list[str] | None = None) -> None:
             for page, case, scenario, prefix, graph in cases():
                 if args.only and page != args.only:
                     continue
-                row = {"page": page, "case": case, **run_case(driver, base, scenario, prefix, graph, page,
-                                                               args.steps)}
+                row = {"page": page, "case": case, **run_case(driver, base, scenario, prefix, graph, page, args.steps)}
                 print(json.dumps(row), file=sys.stderr)
                 rows.append(row)
         finally:

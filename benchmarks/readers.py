@@ -43,8 +43,9 @@ def described(spec: str) -> Topology:
 
 def _ends(topo: Topology):
     """Every cable from each end: (u, port, v, peer port)."""
-    for a, pa, b, pb in zip(topo.link_a.tolist(), topo.link_pa.tolist(), topo.link_b.tolist(), topo.link_pb.tolist(),
-                            strict=True):
+    for a, pa, b, pb in zip(
+        topo.link_a.tolist(), topo.link_pa.tolist(), topo.link_b.tolist(), topo.link_pb.tolist(), strict=True
+    ):
         yield a, pa, b, pb
         yield b, pb, a, pa
 
@@ -56,9 +57,11 @@ def _port_guid(topo: Topology, u: int, port: int) -> int:
 def ports_report(topo: Topology) -> str:
     """``ibnetdiscover -p``: one line per cabled port, seen from each end."""
     kind = ["SW" if k == SWITCH else "CA" for k in topo.kind.tolist()]
-    return "".join(f"{kind[u]} {u + 1:5d} {p:2d} 0x{_port_guid(topo, u, p):016x} 4x EDR - {kind[v]} {v + 1:5d} {q:2d} "
-                   f"0x{_port_guid(topo, v, q):016x} ( '{topo.desc[u]}' - '{topo.desc[v]}' )\n"
-                   for u, p, v, q in _ends(topo))
+    return "".join(
+        f"{kind[u]} {u + 1:5d} {p:2d} 0x{_port_guid(topo, u, p):016x} 4x EDR - {kind[v]} {v + 1:5d} {q:2d} "
+        f"0x{_port_guid(topo, v, q):016x} ( '{topo.desc[u]}' - '{topo.desc[v]}' )\n"
+        for u, p, v, q in _ends(topo)
+    )
 
 
 def iblinkinfo(topo: Topology, line_mode: bool = False) -> str:
@@ -78,7 +81,7 @@ def iblinkinfo(topo: Topology, line_mode: bool = False) -> str:
                 out.append(f'0x{_port_guid(topo, u, p):016x} "{topo.desc[u]:>30}" {link} {peer} "{topo.desc[v]}" ( )')
             else:
                 guid = "" if switch else f"0x{_port_guid(topo, u, p):016x} "
-                out.append(f"    {guid}{link} {v + 1:6d} {q:4d}[  ] \"{topo.desc[v]}\" ( )")
+                out.append(f'    {guid}{link} {v + 1:6d} {q:4d}[  ] "{topo.desc[v]}" ( )')
     return "\n".join(out) + "\n"
 
 
@@ -93,8 +96,11 @@ def topology_conf(topo: Topology) -> str:
     for u in topo.switches.tolist():
         kids = below.get(u, [])
         key = "Switches" if kids and topo.kind[topo.index(kids[0])] == SWITCH else "Nodes"
-        out.append(f"SwitchName={topo.names[u]} {key}={hostlist.collect_hostlist(kids)}" if kids else
-                   f"SwitchName={topo.names[u]}")
+        out.append(
+            f"SwitchName={topo.names[u]} {key}={hostlist.collect_hostlist(kids)}"
+            if kids
+            else f"SwitchName={topo.names[u]}"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -119,26 +125,55 @@ def best_of_three(read) -> tuple[float, object]:
 
 def measure(fabric: str) -> list[dict]:
     topo = described(FABRICS[fabric])
-    texts = {"ibnetdiscover": dumps(topo, "ibnetdiscover"), "ibnetdiscover-ports": ports_report(topo),
-             "iblinkinfo": iblinkinfo(topo), "iblinkinfo -l": iblinkinfo(topo, line_mode=True),
-             "slurm": topology_conf(topo)}
+    texts = {
+        "ibnetdiscover": dumps(topo, "ibnetdiscover"),
+        "ibnetdiscover-ports": ports_report(topo),
+        "iblinkinfo": iblinkinfo(topo),
+        "iblinkinfo -l": iblinkinfo(topo, line_mode=True),
+        "slurm": topology_conf(topo),
+    }
     if topo.n_links == len({frozenset(p) for p in zip(topo.link_a.tolist(), topo.link_b.tolist(), strict=True)}):
         texts["graphml (networkx, directed)"] = directed_graphml(topo)  # a DiGraph holds no parallel cables
     rows = []
     for fmt, text in texts.items():
         if len(text) > MAX_FILE_BYTES:
-            rows.append({"fabric": fabric, "format": fmt, "mb": round(len(text) / 2**20, 2), "read_s": None,
-                         "nodes": None, "links": None, "note": "above the 20 MB limit of a file"})
+            rows.append(
+                {
+                    "fabric": fabric,
+                    "format": fmt,
+                    "mb": round(len(text) / 2**20, 2),
+                    "read_s": None,
+                    "nodes": None,
+                    "links": None,
+                    "note": "above the 20 MB limit of a file",
+                }
+            )
             continue
         seconds, read = best_of_three(lambda text=text: parse(text, "bench"))
         assert (read.n_nodes, read.n_links) == (topo.n_nodes, topo.n_links), fmt
-        rows.append({"fabric": fabric, "format": fmt, "mb": round(len(text) / 2**20, 2), "read_s": round(seconds, 3),
-                     "nodes": read.n_nodes, "links": read.n_links})
+        rows.append(
+            {
+                "fabric": fabric,
+                "format": fmt,
+                "mb": round(len(text) / 2**20, 2),
+                "read_s": round(seconds, 3),
+                "nodes": read.n_nodes,
+                "links": read.n_links,
+            }
+        )
     hosts = "".join(f"{topo.names[u]} slots=4\n" for u in topo.endpoints.tolist())
     seconds, lists = best_of_three(lambda: host_lists(read, hosts))
-    rows.append({"fabric": fabric, "format": "Open MPI hostfile (every host, 4 slots)",
-                 "mb": round(len(hosts) / 2**20, 2), "read_s": round(seconds, 3), "nodes": len(topo.endpoints),
-                 "links": None, "processes": len(lists[0])})
+    rows.append(
+        {
+            "fabric": fabric,
+            "format": "Open MPI hostfile (every host, 4 slots)",
+            "mb": round(len(hosts) / 2**20, 2),
+            "read_s": round(seconds, 3),
+            "nodes": len(topo.endpoints),
+            "links": None,
+            "processes": len(lists[0]),
+        }
+    )
     return rows
 
 

@@ -50,9 +50,11 @@ TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
 TREE_SIZES = (5120, 10240, 20480, 40960)
 TREE_KINDS = ("kary", "knomial", "zhao", "hier-knomial")
 CLI = ["-m", "vizcoll", "tree", "--kind", "hier-knomial", "--k", "32", "--topology", TAIHULIGHT, "--nprocs", "40960"]
-FABRICS = {"fat tree 16,000": ("fat-tree:radix=40,levels=3", "grid3d:40x20x20"),
-           "TaihuLight 40,960": (TAIHULIGHT, "grid3d:40x32x32"),
-           "fat tree 65,536": ("fat-tree:radix=64,levels=3", "grid3d:64x32x32")}
+FABRICS = {
+    "fat tree 16,000": ("fat-tree:radix=40,levels=3", "grid3d:40x20x20"),
+    "TaihuLight 40,960": (TAIHULIGHT, "grid3d:40x32x32"),
+    "fat tree 65,536": ("fat-tree:radix=64,levels=3", "grid3d:64x32x32"),
+}
 RADIXES = (24, 32, 40, 48, 64)
 GROUPS = (640, 1280, 2560, 5120)
 SIZE_PATTERN = "random:1000,size=3"  # 1,000 groups of 3 random end nodes on every fabric
@@ -66,12 +68,22 @@ MILLION_CLI = {
     "type2": ["type2", FAT_TREE_128, "--pattern", "hier:32768"],
     "kopt": ["kopt", "--P", "524288", "--a", "1.12", "--b", "0.01"],
 }
-TARGETS = {"hier-knomial build at 40,960 (s)": 1.0, "CLI end to end (s)": 2.0, "tree exponent": 1.2,
-           "FULB-MC fat tree 16,000 (s)": 0.13, "FULB-MC TaihuLight 40,960 (s)": 0.35,
-           "FULB-MC fat tree 65,536 (s)": 0.5, "SSSP-MC fat tree 65,536 (s)": 3.0, "peak memory (MB)": 2048,
-           "rail 1,048,576: topology + hop data (s)": 10.0, "rail 1,048,576: peak memory (MB)": 4096,
-           "FULB-MC fat tree 524,288, 20,480 groups (s)": 10.0, "CLI hier-knomial 524,288 end to end (s)": 5.0,
-           "app 1,048,576: first answer cold, job + page (s)": 3.0, "app 1,048,576: the job's peak memory (MB)": 2048}
+TARGETS = {
+    "hier-knomial build at 40,960 (s)": 1.0,
+    "CLI end to end (s)": 2.0,
+    "tree exponent": 1.2,
+    "FULB-MC fat tree 16,000 (s)": 0.13,
+    "FULB-MC TaihuLight 40,960 (s)": 0.35,
+    "FULB-MC fat tree 65,536 (s)": 0.5,
+    "SSSP-MC fat tree 65,536 (s)": 3.0,
+    "peak memory (MB)": 2048,
+    "rail 1,048,576: topology + hop data (s)": 10.0,
+    "rail 1,048,576: peak memory (MB)": 4096,
+    "FULB-MC fat tree 524,288, 20,480 groups (s)": 10.0,
+    "CLI hier-knomial 524,288 end to end (s)": 5.0,
+    "app 1,048,576: first answer cold, job + page (s)": 3.0,
+    "app 1,048,576: the job's peak memory (MB)": 2048,
+}
 
 
 def best(fn, repeat: int) -> float:
@@ -106,17 +118,26 @@ def trees(repeat: int) -> dict:
     seconds: dict[str, list[float]] = {kind: [] for kind in TREE_KINDS}
     for size in TREE_SIZES:
         groups = hierarchy_from_topology(topo, place(topo, size))
-        build = {"kary": lambda n=size: kary_tree(n, 32), "knomial": lambda n=size: knomial_tree(n, 32),
-                 "zhao": lambda g=groups: zhao_tree(g, 32), "hier-knomial": lambda g=groups: hier_knomial_tree(g, 32)}
+        build = {
+            "kary": lambda n=size: kary_tree(n, 32),
+            "knomial": lambda n=size: knomial_tree(n, 32),
+            "zhao": lambda g=groups: zhao_tree(g, 32),
+            "hier-knomial": lambda g=groups: hier_knomial_tree(g, 32),
+        }
         for kind in TREE_KINDS:
             seconds[kind].append(round(best(build[kind], repeat), 4))
-    return {"sizes": list(TREE_SIZES), "seconds": seconds,
-            "exponent": {kind: exponent(TREE_SIZES, s) for kind, s in seconds.items()}, "peak_rss_mb": peak_rss_mb()}
+    return {
+        "sizes": list(TREE_SIZES),
+        "seconds": seconds,
+        "exponent": {kind: exponent(TREE_SIZES, s) for kind, s in seconds.items()},
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def cli(repeat: int) -> dict:
     def run():
         subprocess.run([sys.executable, *CLI], check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+
     seconds = best(run, repeat)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {"command": "vizcoll " + " ".join(CLI[2:]), "seconds": round(seconds, 3), "peak_rss_mb": round(peak, 1)}
@@ -133,9 +154,13 @@ def _route_times(spec: str, patterns: list[str], repeat: int) -> dict:
     out = {"end_nodes": len(topo.endpoints)}
     for pattern in patterns:
         groups = communicator_groups(parse_pattern(pattern, topo))
-        out[pattern] = {"groups": len(groups), **{
-            algo: round(min(route(topo, groups, algo, table).runtime_s for _ in range(repeat)), 4)
-            for algo in ("fulb", "sssp")}}
+        out[pattern] = {
+            "groups": len(groups),
+            **{
+                algo: round(min(route(topo, groups, algo, table).runtime_s for _ in range(repeat)), 4)
+                for algo in ("fulb", "sssp")
+            },
+        }
     return out
 
 
@@ -152,8 +177,12 @@ def multicast_scaling(repeat: int) -> dict:
     for algo in ("fulb", "sssp"):
         size_s = [row[SIZE_PATTERN][algo] for row in by_size]
         group_s = [by_groups[GROUPS_PATTERN.format(g)][algo] for g in GROUPS]
-        out[algo] = {"by_size": size_s, "size_exponent": exponent(nodes, size_s), "by_groups": group_s,
-                     "groups_exponent": exponent(GROUPS, group_s)}
+        out[algo] = {
+            "by_size": size_s,
+            "size_exponent": exponent(nodes, size_s),
+            "by_groups": group_s,
+            "groups_exponent": exponent(GROUPS, group_s),
+        }
     return out
 
 
@@ -167,9 +196,16 @@ def rail_step(servers: str) -> dict:
     built = time.perf_counter()
     table = min_hops(topo)
     done = time.perf_counter()
-    return {"seconds": done - start, "generate_s": round(built - start, 3), "hops_s": round(done - built, 3),
-            "endpoints": len(topo.endpoints), "switches": len(topo.switches), "links": topo.n_links,
-            "dist_mb": round(table.dist.nbytes / 2**20, 1), "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": done - start,
+        "generate_s": round(built - start, 3),
+        "hops_s": round(done - built, 3),
+        "endpoints": len(topo.endpoints),
+        "switches": len(topo.switches),
+        "links": topo.n_links,
+        "dist_mb": round(table.dist.nbytes / 2**20, 1),
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def fulb_step(_: str) -> dict:
@@ -185,19 +221,28 @@ def fulb_step(_: str) -> dict:
     groups = communicator_groups(parse_pattern(GRID_128, topo))
     built = time.perf_counter()
     result = route(topo, groups, "fulb", table)
-    return {"seconds": result.runtime_s, "build_s": round(built - start, 3), "groups": len(groups),
-            "max_efi": result.summary()["max_efi"], "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": result.runtime_s,
+        "build_s": round(built - start, 3),
+        "groups": len(groups),
+        "max_efi": result.summary()["max_efi"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def cli_step(name: str) -> dict:
     """One CLI command of :data:`MILLION_CLI` end to end (a new process), with that process's peak memory."""
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "vizcoll", *MILLION_CLI[name]], check=True, capture_output=True,
-                         text=True, cwd=ROOT).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "vizcoll", *MILLION_CLI[name]], check=True, capture_output=True, text=True, cwd=ROOT
+    ).stdout
     seconds = time.perf_counter() - start
     summary = {key: value for key, value in json.loads(out).items() if isinstance(value, int | float | str)}
-    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
-            "output": summary}
+    return {
+        "seconds": seconds,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+        "output": summary,
+    }
 
 
 def _app(cache_dir: str):
@@ -240,8 +285,7 @@ def app_page_step(cache_dir: str) -> dict:
     return {"seconds": time.perf_counter() - start, "peak_rss_mb": peak_rss_mb()}
 
 
-STEPS = {"rail": rail_step, "fulb": fulb_step, "cli_step": cli_step, "app_job": app_job_step,
-         "app_page": app_page_step}
+STEPS = {"rail": rail_step, "fulb": fulb_step, "cli_step": cli_step, "app_job": app_job_step, "app_page": app_page_step}
 
 
 def app_first(repeat: int) -> dict:
@@ -250,39 +294,62 @@ def app_first(repeat: int) -> dict:
     runs = []
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(prefix="vizcoll-scaling-") as cache_dir:
-            job, page = run_child(__file__, "app_job", "--arg", cache_dir), run_child(__file__, "app_page", "--arg",
-                                                                                      cache_dir)
-        runs.append({"seconds": job["seconds"] + page["seconds"], "job_s": round(job["seconds"], 3),
-                     "page_s": round(page["seconds"], 3), "job_peak_rss_mb": job["peak_rss_mb"],
-                     "page_peak_rss_mb": page["peak_rss_mb"]})
+            job, page = (
+                run_child(__file__, "app_job", "--arg", cache_dir),
+                run_child(__file__, "app_page", "--arg", cache_dir),
+            )
+        runs.append(
+            {
+                "seconds": job["seconds"] + page["seconds"],
+                "job_s": round(job["seconds"], 3),
+                "page_s": round(page["seconds"], 3),
+                "job_peak_rss_mb": job["peak_rss_mb"],
+                "page_peak_rss_mb": page["peak_rss_mb"],
+            }
+        )
     fastest = min(runs, key=lambda r: r["seconds"])
-    return {**fastest, "seconds": round(fastest["seconds"], 3),
-            "job_peak_rss_mb": round(max(r["job_peak_rss_mb"] for r in runs), 1)}
+    return {
+        **fastest,
+        "seconds": round(fastest["seconds"], 3),
+        "job_peak_rss_mb": round(max(r["job_peak_rss_mb"] for r in runs), 1),
+    }
 
 
 def fresh(step: str, arg: str, repeat: int) -> dict:
     """``step(arg)`` in ``repeat`` fresh processes: the fastest run's figures, with the largest peak memory."""
     runs = [run_child(__file__, step, "--arg", arg) for _ in range(repeat)]
     fastest = min(runs, key=lambda r: r["seconds"])
-    return {**fastest, "seconds": round(fastest["seconds"], 3),
-            "peak_rss_mb": round(max(r["peak_rss_mb"] for r in runs), 1)}
+    return {
+        **fastest,
+        "seconds": round(fastest["seconds"], 3),
+        "peak_rss_mb": round(max(r["peak_rss_mb"] for r in runs), 1),
+    }
 
 
 def million(repeat: int) -> dict:
     rails = [fresh("rail", str(s), repeat) for s in RAIL_SERVERS]
     nics = [row["endpoints"] for row in rails]
-    out = {"rail": {"endpoints": nics, "seconds": [row["seconds"] for row in rails],
-                    "exponent": exponent(nics, [row["seconds"] for row in rails]), "largest": rails[-1]},
-           "fulb": fresh("fulb", "", repeat), "app": app_first(repeat)}
-    out["cli"] = {name: {"command": "vizcoll " + " ".join(MILLION_CLI[name]), **fresh("cli_step", name, repeat)}
-                  for name in MILLION_CLI}
-    out["peak_rss_mb"] = max(rails[-1]["peak_rss_mb"], out["fulb"]["peak_rss_mb"],
-                             *(c["peak_rss_mb"] for c in out["cli"].values()))
+    out = {
+        "rail": {
+            "endpoints": nics,
+            "seconds": [row["seconds"] for row in rails],
+            "exponent": exponent(nics, [row["seconds"] for row in rails]),
+            "largest": rails[-1],
+        },
+        "fulb": fresh("fulb", "", repeat),
+        "app": app_first(repeat),
+    }
+    out["cli"] = {
+        name: {"command": "vizcoll " + " ".join(MILLION_CLI[name]), **fresh("cli_step", name, repeat)}
+        for name in MILLION_CLI
+    }
+    out["peak_rss_mb"] = max(
+        rails[-1]["peak_rss_mb"], out["fulb"]["peak_rss_mb"], *(c["peak_rss_mb"] for c in out["cli"].values())
+    )
     return out
 
 
-PARTS = {"trees": trees, "cli": cli, "multicast": multicast, "multicast_scaling": multicast_scaling,
-         "million": million}
+PARTS = {"trees": trees, "cli": cli, "multicast": multicast, "multicast_scaling": multicast_scaling, "million": million}
 
 
 # ---------------------------------------------------------------- targets and plots
@@ -296,22 +363,32 @@ def targets(result: dict) -> dict:
         measured["CLI end to end (s)"] = result["cli"]["seconds"]
     if "multicast" in result:
         mc = result["multicast"]
-        measured.update({"FULB-MC fat tree 16,000 (s)": mc["fat tree 16,000"]["fulb"],
-                         "FULB-MC TaihuLight 40,960 (s)": mc["TaihuLight 40,960"]["fulb"],
-                         "FULB-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["fulb"],
-                         "SSSP-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["sssp"]})
+        measured.update(
+            {
+                "FULB-MC fat tree 16,000 (s)": mc["fat tree 16,000"]["fulb"],
+                "FULB-MC TaihuLight 40,960 (s)": mc["TaihuLight 40,960"]["fulb"],
+                "FULB-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["fulb"],
+                "SSSP-MC fat tree 65,536 (s)": mc["fat tree 65,536"]["sssp"],
+            }
+        )
     if result.get("peak_rss_mb") is not None:
         measured["peak memory (MB)"] = result["peak_rss_mb"]
     if "million" in result:
         big = result["million"]
-        measured.update({"rail 1,048,576: topology + hop data (s)": big["rail"]["largest"]["seconds"],
-                         "rail 1,048,576: peak memory (MB)": big["rail"]["largest"]["peak_rss_mb"],
-                         "FULB-MC fat tree 524,288, 20,480 groups (s)": big["fulb"]["seconds"],
-                         "CLI hier-knomial 524,288 end to end (s)": big["cli"]["tree"]["seconds"],
-                         "app 1,048,576: first answer cold, job + page (s)": big["app"]["seconds"],
-                         "app 1,048,576: the job's peak memory (MB)": big["app"]["job_peak_rss_mb"]})
-    return {name: {"target": TARGETS[name], "measured": value, "met": value <= TARGETS[name]}
-            for name, value in measured.items()}
+        measured.update(
+            {
+                "rail 1,048,576: topology + hop data (s)": big["rail"]["largest"]["seconds"],
+                "rail 1,048,576: peak memory (MB)": big["rail"]["largest"]["peak_rss_mb"],
+                "FULB-MC fat tree 524,288, 20,480 groups (s)": big["fulb"]["seconds"],
+                "CLI hier-knomial 524,288 end to end (s)": big["cli"]["tree"]["seconds"],
+                "app 1,048,576: first answer cold, job + page (s)": big["app"]["seconds"],
+                "app 1,048,576: the job's peak memory (MB)": big["app"]["job_peak_rss_mb"],
+            }
+        )
+    return {
+        name: {"target": TARGETS[name], "measured": value, "met": value <= TARGETS[name]}
+        for name, value in measured.items()
+    }
 
 
 def plots(result: dict, folder: Path) -> list[str]:
@@ -319,38 +396,81 @@ def plots(result: dict, folder: Path) -> list[str]:
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    colours = {"kary": "#0072b2", "knomial": "#e69f00", "zhao": "#009e73", "hier-knomial": "#cc79a7",
-               "fulb": "#0072b2", "sssp": "#d55e00"}  # colour-blind safe (Okabe-Ito)
+    colours = {
+        "kary": "#0072b2",
+        "knomial": "#e69f00",
+        "zhao": "#009e73",
+        "hier-knomial": "#cc79a7",
+        "fulb": "#0072b2",
+        "sssp": "#d55e00",
+    }  # colour-blind safe (Okabe-Ito)
 
     def log_axes(fig: go.Figure, title: str) -> go.Figure:
-        fig.update_layout(title={"text": title, "x": 0.01}, width=900, height=460, plot_bgcolor="white",
-                          margin={"l": 70, "r": 20, "t": 70, "b": 110},
-                          legend={"orientation": "h", "y": -0.22, "x": 0, "yanchor": "top"})
+        fig.update_layout(
+            title={"text": title, "x": 0.01},
+            width=900,
+            height=460,
+            plot_bgcolor="white",
+            margin={"l": 70, "r": 20, "t": 70, "b": 110},
+            legend={"orientation": "h", "y": -0.22, "x": 0, "yanchor": "top"},
+        )
         fig.update_xaxes(type="log", gridcolor="#e5e9f0")
         fig.update_yaxes(type="log", gridcolor="#e5e9f0")
         fig.layout.yaxis.title.text = "seconds (best of runs)"
         return fig
 
     t = result["trees"]
-    tree_fig = log_axes(make_subplots(rows=1, cols=1), "Type I tree builders on TaihuLight (k = 32): time against "
-                                                       "processes")
+    tree_fig = log_axes(
+        make_subplots(rows=1, cols=1), "Type I tree builders on TaihuLight (k = 32): time against processes"
+    )
     tree_fig.update_xaxes(title_text="processes")
     for kind in TREE_KINDS:
-        tree_fig.add_trace(go.Scatter(x=t["sizes"], y=t["seconds"][kind], mode="lines+markers",
-                                      line={"color": colours[kind]}, name=f"{kind}: exponent {t['exponent'][kind]}"))
+        tree_fig.add_trace(
+            go.Scatter(
+                x=t["sizes"],
+                y=t["seconds"][kind],
+                mode="lines+markers",
+                line={"color": colours[kind]},
+                name=f"{kind}: exponent {t['exponent'][kind]}",
+            )
+        )
     s = result["multicast_scaling"]
-    mc_fig = log_axes(make_subplots(rows=1, cols=2, subplot_titles=(
-        "fat trees of 24- to 64-port switches, 1,000 groups of 3", "64-port fat tree, groups of 12")),
-        "Multicast routing time against end nodes and groups (fitted exponents in the legend)")
+    mc_fig = log_axes(
+        make_subplots(
+            rows=1,
+            cols=2,
+            subplot_titles=(
+                "fat trees of 24- to 64-port switches, 1,000 groups of 3",
+                "64-port fat tree, groups of 12",
+            ),
+        ),
+        "Multicast routing time against end nodes and groups (fitted exponents in the legend)",
+    )
     mc_fig.update_xaxes(title_text="end nodes", col=1)
     mc_fig.update_xaxes(title_text="groups", col=2)
     for algo, label in (("fulb", "FULB-MC"), ("sssp", "SSSP-MC")):
-        mc_fig.add_trace(go.Scatter(x=s["end_nodes"], y=s[algo]["by_size"], mode="lines+markers",
-                                    line={"color": colours[algo]}, name=f"{label} vs end nodes: "
-                                                                         f"{s[algo]['size_exponent']}"), 1, 1)
-        mc_fig.add_trace(go.Scatter(x=s["groups"], y=s[algo]["by_groups"], mode="lines+markers",
-                                    line={"color": colours[algo], "dash": "dot"},
-                                    name=f"{label} vs groups: {s[algo]['groups_exponent']}"), 1, 2)
+        mc_fig.add_trace(
+            go.Scatter(
+                x=s["end_nodes"],
+                y=s[algo]["by_size"],
+                mode="lines+markers",
+                line={"color": colours[algo]},
+                name=f"{label} vs end nodes: {s[algo]['size_exponent']}",
+            ),
+            1,
+            1,
+        )
+        mc_fig.add_trace(
+            go.Scatter(
+                x=s["groups"],
+                y=s[algo]["by_groups"],
+                mode="lines+markers",
+                line={"color": colours[algo], "dash": "dot"},
+                name=f"{label} vs groups: {s[algo]['groups_exponent']}",
+            ),
+            1,
+            2,
+        )
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, fig in (("scaling-trees", tree_fig), ("scaling-multicast", mc_fig)):

@@ -30,8 +30,13 @@ def timed(argv: list[str], repeat: int) -> tuple[float, dict]:
     best = float("inf")
     for _ in range(max(1, repeat)):
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "vizcoll", "barrier-sweep", *argv], cwd=ROOT,
-                              capture_output=True, text=True, check=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "vizcoll", "barrier-sweep", *argv],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         best = min(best, time.perf_counter() - start)
     return best, json.loads(proc.stdout)
 
@@ -49,12 +54,28 @@ def main(argv: list[str] | None = None) -> int:
         took, result = timed([*sweep, "--workers", str(n)], args.repeat)
         dask = result.pop("dask")
         one = took if n == 1 else one
-        print(json.dumps({"run": f"--workers {n}", "seconds": round(took, 2), "tasks": dask["tasks"],
-                          "speedup_over_in_process": round(seconds / took, 2),
-                          "speedup_over_1_worker": None if one is None else round(one / took, 2),
-                          "same_json": result == local}), flush=True)
-    print(json.dumps({"load_average_before": [round(x, 2) for x in load],
-                      "load_average_after": [round(x, 2) for x in os.getloadavg()], "cores": os.cpu_count()}))
+        print(
+            json.dumps(
+                {
+                    "run": f"--workers {n}",
+                    "seconds": round(took, 2),
+                    "tasks": dask["tasks"],
+                    "speedup_over_in_process": round(seconds / took, 2),
+                    "speedup_over_1_worker": None if one is None else round(one / took, 2),
+                    "same_json": result == local,
+                }
+            ),
+            flush=True,
+        )
+    print(
+        json.dumps(
+            {
+                "load_average_before": [round(x, 2) for x in load],
+                "load_average_after": [round(x, 2) for x in os.getloadavg()],
+                "cores": os.cpu_count(),
+            }
+        )
+    )
     return 0
 
 

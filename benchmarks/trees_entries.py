@@ -48,8 +48,12 @@ PATTERNS = {
     "3d-unaware": "grid3d:34x34x35",
     "random": "random:160",
 }
-PAPER = {"entry_reduction": ">= 90% fewer entries with min-cost trees (Fig. 19)",
-         "physical_failure_rate_max": 0.7451, "mincost_failure_rate": 0.0, "entries_per_switch": 16}
+PAPER = {
+    "entry_reduction": ">= 90% fewer entries with min-cost trees (Fig. 19)",
+    "physical_failure_rate_max": 0.7451,
+    "mincost_failure_rate": 0.0,
+    "entries_per_switch": 16,
+}
 
 
 def _cross_supernode(topo, comms) -> int:
@@ -73,19 +77,28 @@ def run_pattern(topo, planner: TypeTwoPlanner, pattern: str, entries: int, degre
         "communicators": len(comms),
         "sizes": comms.sizes(),
         "cross_supernode": _cross_supernode(topo, comms),
-        "unlimited": {"physical_entries": free["physical"]["entries_used"],
-                      "mincost_entries": free["mincost"]["entries_used"],
-                      "reduction": round(free["reduction"], 4)},
-        f"entries_{entries}": {"physical": _brief(tight["physical"]), "mincost": _brief(tight["mincost"]),
-                               "reduction": round(tight["reduction"], 4)},
+        "unlimited": {
+            "physical_entries": free["physical"]["entries_used"],
+            "mincost_entries": free["mincost"]["entries_used"],
+            "reduction": round(free["reduction"], 4),
+        },
+        f"entries_{entries}": {
+            "physical": _brief(tight["physical"]),
+            "mincost": _brief(tight["mincost"]),
+            "reduction": round(tight["reduction"], 4),
+        },
         "seconds": round(time.perf_counter() - start, 1),
     }
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--degree", nargs="+", default=["radix", "64"],
-                        help="degree bounds D to run ('radix' = each switch's port count); default: radix 64")
+    parser.add_argument(
+        "--degree",
+        nargs="+",
+        default=["radix", "64"],
+        help="degree bounds D to run ('radix' = each switch's port count); default: radix 64",
+    )
     parser.add_argument("--entries", type=int, default=16, help="entries per switch for the failure rates")
     parser.add_argument("--only", choices=sorted(PATTERNS), help="run one pattern")
     args = parser.parse_args(argv)
@@ -93,14 +106,21 @@ def main(argv=None) -> None:
     topo = from_spec(SPEC)
     planner = TypeTwoPlanner(topo)
     tops = int((topo.attr("level")[topo.switches] == 3).sum())
-    out = {"topology": SPEC, "summary": topo.summary(), "top_switches": tops,
-           "top_level_capacity": tops * args.entries, "entries_per_switch": args.entries, "paper": PAPER,
-           "runs": {}}
+    out = {
+        "topology": SPEC,
+        "summary": topo.summary(),
+        "top_switches": tops,
+        "top_level_capacity": tops * args.entries,
+        "entries_per_switch": args.entries,
+        "paper": PAPER,
+        "runs": {},
+    }
     names = [args.only] if args.only else list(PATTERNS)
     for text in args.degree:
         degree = None if text == "radix" else int(text)
-        out["runs"][f"degree={text}"] = {name: run_pattern(topo, planner, PATTERNS[name], args.entries, degree)
-                                         for name in names}
+        out["runs"][f"degree={text}"] = {
+            name: run_pattern(topo, planner, PATTERNS[name], args.entries, degree) for name in names
+        }
     out["seconds"] = round(time.perf_counter() - start, 1)
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")

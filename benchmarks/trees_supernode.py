@@ -71,8 +71,11 @@ def measure(topo, table, placement: Placement, ports: np.ndarray) -> dict:
     """The three trees' metrics for one placement."""
     P = placement.nprocs
     uplink = _link(topo, "leaf0", "spine0")
-    trees = {"32-ary": kary_tree(P, K), "32-nomial": knomial_tree(P, K),
-             "hierarchical 32-nomial": hier_knomial_tree(hierarchy_from_topology(topo, placement), K)}
+    trees = {
+        "32-ary": kary_tree(P, K),
+        "32-nomial": knomial_tree(P, K),
+        "hierarchical 32-nomial": hier_knomial_tree(hierarchy_from_topology(topo, placement), K),
+    }
     out = {}
     for name, tree in trees.items():
         m = tree_metrics(tree, topo, placement, table=table, ports=ports, params=PARAMS, k=K)
@@ -126,12 +129,17 @@ def main() -> dict:
             else:
                 placement, ports = by_leaf(topo, P)
             rows[P] = measure(topo, table, placement, ports)
-        result[layout] = {"P=512": rows[512], "table4_max_switch_link_packets": {
-            name: [rows[P][name]["max_switch_link_packets"] for P in rows] for name in rows[512]},
+        result[layout] = {
+            "P=512": rows[512],
+            "table4_max_switch_link_packets": {
+                name: [rows[P][name]["max_switch_link_packets"] for P in rows] for name in rows[512]
+            },
             "table4_max_leaf_pair_packets": {
-            name: [rows[P][name]["max_leaf_pair_packets"] for P in rows] for name in rows[512]},
+                name: [rows[P][name]["max_leaf_pair_packets"] for P in rows] for name in rows[512]
+            },
             "table4_latency_us": {name: [rows[P][name]["latency_us"] for P in rows] for name in rows[512]},
-            "processes": list(rows)}
+            "processes": list(rows),
+        }
     return result
 
 

@@ -57,14 +57,18 @@ def measure() -> dict:
             }
         rows[name] = row
     averages = {v: round(sum(r[v]["overhead_pct"] for r in rows.values()) / len(rows), 2) for v in VARIANTS}
-    ordered = all(r["treft"]["overhead_pct"] < r["e1"]["overhead_pct"] < r["e2"]["overhead_pct"]
-                  for r in rows.values())
+    ordered = all(r["treft"]["overhead_pct"] < r["e1"]["overhead_pct"] < r["e2"]["overhead_pct"] for r in rows.values())
     for row in rows.values():
         row["e1_minus_treft_points"] = round(row["e1"]["overhead_pct"] - row["treft"]["overhead_pct"], 4)
         for variant in VARIANTS:
             row[variant]["overhead_pct"] = round(row[variant]["overhead_pct"], 4)
-    return {"rows": rows, "averages": averages, "paper_averages": PAPER_AVERAGE, "paper": PAPER,
-            "treft_lt_e1_lt_e2_everywhere": ordered}
+    return {
+        "rows": rows,
+        "averages": averages,
+        "paper_averages": PAPER_AVERAGE,
+        "paper": PAPER,
+        "treft_lt_e1_lt_e2_everywhere": ordered,
+    }
 
 
 def _paper(variant: str, name: str) -> str:
@@ -125,21 +129,33 @@ def explain(result: dict) -> str:
 
 def report(result: dict) -> str:
     """The table, the averages and the explanation."""
-    lines = [f"{'workflow':9} {'variant':7} {'overhead %':>10} {'paper %':>8} {'time s':>9} {'baseline s':>10} "
-             f"{'sections':>8} {'checked MB':>10}"]
+    lines = [
+        f"{'workflow':9} {'variant':7} {'overhead %':>10} {'paper %':>8} {'time s':>9} {'baseline s':>10} "
+        f"{'sections':>8} {'checked MB':>10}"
+    ]
     for name, row in result["rows"].items():
         for variant in VARIANTS:
             cell = row[variant]
-            lines.append(f"{name:9} {variant:7} {cell['overhead_pct']:10.2f} {_paper(variant, name):>8} "
-                         f"{cell['time_s']:9.1f} {cell['baseline_s']:10.1f} {cell['sections']:8d} "
-                         f"{cell['checked_mb']:10.1f}")
+            lines.append(
+                f"{name:9} {variant:7} {cell['overhead_pct']:10.2f} {_paper(variant, name):>8} "
+                f"{cell['time_s']:9.1f} {cell['baseline_s']:10.1f} {cell['sections']:8d} "
+                f"{cell['checked_mb']:10.1f}"
+            )
     lines.append("")
-    lines.append("average overhead:  " + "   ".join(
-        f"{v.upper() if v == 'treft' else 'TREFT-' + v.upper()} {result['averages'][v]:.2f} % "
-        f"(paper {PAPER_AVERAGE[v]:.2f} %)" for v in VARIANTS))
-    lines.append(f"TREFT < E1 < E2 for every workflow: {result['treft_lt_e1_lt_e2_everywhere']} "
-                 "(E1 - TREFT, points: " + ", ".join(f"{n} {r['e1_minus_treft_points']:+.4f}"
-                                                     for n, r in result["rows"].items()) + ")")
+    lines.append(
+        "average overhead:  "
+        + "   ".join(
+            f"{v.upper() if v == 'treft' else 'TREFT-' + v.upper()} {result['averages'][v]:.2f} % "
+            f"(paper {PAPER_AVERAGE[v]:.2f} %)"
+            for v in VARIANTS
+        )
+    )
+    lines.append(
+        f"TREFT < E1 < E2 for every workflow: {result['treft_lt_e1_lt_e2_everywhere']} "
+        "(E1 - TREFT, points: "
+        + ", ".join(f"{n} {r['e1_minus_treft_points']:+.4f}" for n, r in result["rows"].items())
+        + ")"
+    )
     lines.append("")
     lines.append(explain(result))
     return "\n".join(lines)

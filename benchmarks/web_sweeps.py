@@ -27,8 +27,10 @@ from tests.gunicorn_server import gunicorn  # noqa: E402
 
 def timed_sweep(workers: int, mode: str) -> tuple[float, dict]:
     """Seconds of the /barrier sweep job on a pool of ``workers``, and its answer."""
-    with tempfile.TemporaryDirectory(prefix="vizcoll-sweeps-") as folder, \
-            gunicorn(Path(folder), VIZCOLL_JOB_WORKERS=str(workers)) as (base, _):
+    with (
+        tempfile.TemporaryDirectory(prefix="vizcoll-sweeps-") as folder,
+        gunicorn(Path(folder), VIZCOLL_JOB_WORKERS=str(workers)) as (base, _),
+    ):
         client = DashClient(base, timeout=60)
         dep = client.callback("bar-sweep.data")
         start = time.perf_counter()
@@ -46,10 +48,22 @@ def main(argv: list[str] | None = None) -> int:
     for workers in [int(w) for w in args.workers.split(",")]:
         seconds, answer = timed_sweep(workers, args.sweep)
         first = first or (seconds, answer)
-        print(json.dumps({"job_workers": workers, "sweep": args.sweep, "seconds": round(seconds, 1),
-                          "speedup_over_first": round(first[0] / seconds, 2), "same_answer": answer == first[1]}))
-    print(json.dumps({"load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
-                      "cores": os.cpu_count()}))
+        print(
+            json.dumps(
+                {
+                    "job_workers": workers,
+                    "sweep": args.sweep,
+                    "seconds": round(seconds, 1),
+                    "speedup_over_first": round(first[0] / seconds, 2),
+                    "same_answer": answer == first[1],
+                }
+            )
+        )
+    print(
+        json.dumps(
+            {"load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)], "cores": os.cpu_count()}
+        )
+    )
     return 0
 
 

@@ -11,11 +11,13 @@ from dash._utils import AttributeDict
 def in_callback(fn, prop_id: str | None, *args, trigger_value=None, **kwargs):
     """Call ``fn`` with ``prop_id`` (``"id.prop"``, its new value ``trigger_value``; a list: inputs that changed
     together) as the triggering input, in an isolated context."""
+
     def call():
         ids = prop_id if isinstance(prop_id, list) else [prop_id] if prop_id else []
         triggered = [{"prop_id": one, "value": trigger_value} for one in ids]
         context_value.set(AttributeDict(triggered_inputs=triggered))
         return fn(*args, **kwargs)
+
     return contextvars.copy_context().run(call)
 
 

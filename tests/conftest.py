@@ -40,8 +40,16 @@ def pytest_setup_options():
     from selenium.webdriver.chrome.options import Options
 
     options = Options()
-    for argument in ("--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1000"):
+    for argument in (
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1400,1000",
+    ):
         options.add_argument(argument)
     if CHROMIUM.exists():
         options.binary_location = str(CHROMIUM)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REAL_FABRICS = Path(os.environ.get("VIZCOLL_REAL_FABRICS", Path(__file__).resolve().parents[2] / "shared" / "data"
-                                   / "real-fabrics"))
+REAL_FABRICS = Path(
+    os.environ.get("VIZCOLL_REAL_FABRICS", Path(__file__).resolve().parents[2] / "shared" / "data" / "real-fabrics")
+)
 """Real clusters' own fabric files (../shared/data/real-fabrics, never copied here; SOURCES.txt says where each
 comes from). Tests that read them are skipped where the folder is not there (set VIZCOLL_REAL_FABRICS to it)."""
 
@@ -14,8 +15,10 @@ HOSTS = ("alpha", "beta", "gamma", "delta")
 
 
 def _hosts() -> str:
-    return "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
-        ("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2)))
+    return "".join(
+        f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n'
+        for h, leaf, port in (("alpha", "leafA", 1), ("beta", "leafA", 2), ("gamma", "leafB", 1), ("delta", "leafB", 2))
+    )
 
 
 ONE_SPINE = """Switch 3 "spine"
@@ -74,9 +77,11 @@ def campus_cluster() -> str:
     edge, tier2, core = 150, 48, 16
     hosts = [(e, k) for e in range(edge) for k in range(9 + (e % 25 == 0))]
     switch_guid = [0x0002C90300F00000 + i for i in range(edge + tier2 + core)]
-    desc = ([f"MF0;ib-l1-{e:03d}:MQM8700/U1" for e in range(edge)] + [f"MF0;ib-l2-{t:02d}:MQM8700/U1" for t in
-                                                                       range(tier2)]
-            + [f"ib-core-{1 + c // 8}/U{1 + c % 8}" for c in range(core)])
+    desc = (
+        [f"MF0;ib-l1-{e:03d}:MQM8700/U1" for e in range(edge)]
+        + [f"MF0;ib-l2-{t:02d}:MQM8700/U1" for t in range(tier2)]
+        + [f"ib-core-{1 + c // 8}/U{1 + c % 8}" for c in range(core)]
+    )
     ports: dict[int, list] = {s: [] for s in range(edge + tier2 + core)}  # switch -> (port, peer id, peer port)
     host_port = {}
     for i, (e, _) in enumerate(hosts):
@@ -98,9 +103,14 @@ def campus_cluster() -> str:
     name = lambda kind, i: sid[i] if kind == "S" else hid[i]  # noqa: E731
     out = ["#", "# Topology file: a made-up cluster in ibnetdiscover's shape", "#"]
     for s in range(edge + tier2 + core):
-        out += ["", "vendid=0x2c9", "devid=0xd2f0", f"sysimgguid=0x{switch_guid[s]:x}",
-                f"switchguid=0x{switch_guid[s]:x}({switch_guid[s]:x})",
-                f'Switch\t{max(40, len(ports[s]))} "{sid[s]}"\t\t# "{desc[s]}" enhanced port 0 lid {s + 1} lmc 0']
+        out += [
+            "",
+            "vendid=0x2c9",
+            "devid=0xd2f0",
+            f"sysimgguid=0x{switch_guid[s]:x}",
+            f"switchguid=0x{switch_guid[s]:x}({switch_guid[s]:x})",
+            f'Switch\t{max(40, len(ports[s]))} "{sid[s]}"\t\t# "{desc[s]}" enhanced port 0 lid {s + 1} lmc 0',
+        ]
         for p, (kind, i), q in ports[s]:
             guid = f"({0x0002C90301000000 + 16 * i + 1:x})" if kind == "H" else ""
             peer_desc = f"cn{i:04d} mlx5_0" if kind == "H" else desc[i]
@@ -108,7 +118,13 @@ def campus_cluster() -> str:
     for i in range(len(hosts)):
         e, p = host_port[i]
         guid = 0x0002C90301000000 + 16 * i
-        out += ["", "vendid=0x2c9", "devid=0x1017", f"sysimgguid=0x{guid:x}", f"caguid=0x{guid:x}",
-                f'Ca\t1 "{hid[i]}"\t\t# "cn{i:04d} mlx5_0"',
-                f'[1]({guid + 1:x}) \t"{sid[e]}"[{p}]\t\t# lid {1000 + i} lmc 0 "{desc[e]}" lid {e + 1} 4xEDR']
+        out += [
+            "",
+            "vendid=0x2c9",
+            "devid=0x1017",
+            f"sysimgguid=0x{guid:x}",
+            f"caguid=0x{guid:x}",
+            f'Ca\t1 "{hid[i]}"\t\t# "cn{i:04d} mlx5_0"',
+            f'[1]({guid + 1:x}) \t"{sid[e]}"[{p}]\t\t# lid {1000 + i} lmc 0 "{desc[e]}" lid {e + 1} 4xEDR',
+        ]
     return "\n".join(out) + "\n"

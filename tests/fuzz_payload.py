@@ -21,8 +21,13 @@ def server_callbacks(client) -> list[dict]:
     one of those prefixes). Pattern-matching callbacks with ``MATCH`` ids need a concrete component: left out."""
     deps = client.get("/_dash-dependencies").get_json()
     only = [p for p in os.environ.get("FUZZ_ONLY", "").split(",") if p]
-    return [d for d in deps if not d.get("clientside_function") and "MATCH" not in json.dumps(d)
-            and (not only or any(p in d["output"] for p in only))]
+    return [
+        d
+        for d in deps
+        if not d.get("clientside_function")
+        and "MATCH" not in json.dumps(d)
+        and (not only or any(p in d["output"] for p in only))
+    ]
 
 
 def payload(dep: dict, values: list) -> dict:

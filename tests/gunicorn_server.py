@@ -40,8 +40,9 @@ def gunicorn(cache_dir: Path, **extra_env: str) -> Iterator[tuple[str, subproces
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), VIZCOLL_CACHE_DIR=str(cache_dir), **extra_env)
     command = dockerfile_command()
     assert command[0] == "gunicorn"
-    proc = subprocess.Popen([sys.executable, "-m", *command], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(120):
@@ -62,9 +63,23 @@ def gunicorn(cache_dir: Path, **extra_env: str) -> Iterator[tuple[str, subproces
 def redis_server(folder: Path) -> Iterator[str]:
     """A throw-away ``redis-server`` on a free loopback port (Debian's package); its URL."""
     port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(100):
             try:
@@ -83,15 +98,21 @@ def redis_server(folder: Path) -> Iterator[str]:
 
 
 @contextmanager
-def celery_worker(cache_dir: Path, redis_url: str, app: str = "app:celery_app", *options: str,
-                  **extra_env: str) -> Iterator[subprocess.Popen]:
+def celery_worker(
+    cache_dir: Path, redis_url: str, app: str = "app:celery_app", *options: str, **extra_env: str
+) -> Iterator[subprocess.Popen]:
     """The documented worker command, ``celery -A app:celery_app worker``, on ``redis_url`` (another ``app`` and
     more ``options`` for a test's own jobs)."""
     env = dict(os.environ, VIZCOLL_REDIS_URL=redis_url, VIZCOLL_CACHE_DIR=str(cache_dir), **extra_env)
     log = cache_dir / "celery.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", app, "worker", "--loglevel=INFO", *options],
-                                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", app, "worker", "--loglevel=INFO", *options],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
         for _ in range(240):
             if "ready." in log.read_text():

@@ -20,8 +20,13 @@ from pathlib import Path
 import pytest
 
 TOOLS = ("ibsim", "ibsim-run", "opensm", "ibnetdiscover", "iblinkinfo")
-OUTPUTS = {"ports": ("ibnetdiscover", "-p"), "ports-s": ("ibnetdiscover", "-s", "-p"),
-           "iblinkinfo": ("iblinkinfo",), "iblinkinfo-l": ("iblinkinfo", "-l"), "stanzas": ("ibnetdiscover",)}
+OUTPUTS = {
+    "ports": ("ibnetdiscover", "-p"),
+    "ports-s": ("ibnetdiscover", "-s", "-p"),
+    "iblinkinfo": ("iblinkinfo",),
+    "iblinkinfo-l": ("iblinkinfo", "-l"),
+    "stanzas": ("ibnetdiscover",),
+}
 """The outputs the tests read, by name: the tool and its arguments."""
 
 
@@ -55,8 +60,13 @@ def simulated(net: Path, lids: bool = True) -> Iterator[Callable[..., str]]:
     (what ``tool args > file`` saves; ``-s`` prints its progress lines there too)."""
     if not have_tools():
         pytest.skip(f"needs {', '.join(TOOLS)} (apt-get install ibsim-utils opensm infiniband-diags)")
-    sim = subprocess.Popen(["ibsim", "-s", str(net)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, text=True)
+    sim = subprocess.Popen(
+        ["ibsim", "-s", str(net)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         _wait_ready(sim)
         if lids:

@@ -28,8 +28,9 @@ def third_party_imports(files) -> set[str]:
                 names.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names.add(node.module.split(".")[0])
-    return {DISTRIBUTION.get(n, n) for n in names if n not in sys.stdlib_module_names and n not in ("vizcoll",
-                                                                                                    "__future__")}
+    return {
+        DISTRIBUTION.get(n, n) for n in names if n not in sys.stdlib_module_names and n not in ("vizcoll", "__future__")
+    }
 
 
 def project() -> dict:
@@ -60,8 +61,11 @@ def wheel(tmp_path_factory) -> Path:
     shutil.copytree(ROOT / "vizcoll", source / "vizcoll", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source)],
+        check=True,
+        capture_output=True,
+    )
     return next(out.glob("vizcoll-*.whl"))
 
 
@@ -79,8 +83,11 @@ def test_the_wheel_holds_every_module_and_the_vizcoll_command(wheel):
 def test_an_installed_vizcoll_command_runs(wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-    subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [venv / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     done = subprocess.run([venv / "bin" / "vizcoll", "--version"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == f"vizcoll {project()['version']}"
 
@@ -88,6 +95,8 @@ def test_an_installed_vizcoll_command_runs(wheel, tmp_path):
 def test_exports_without_the_drawing_extras_say_what_to_install(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "kaleido", None)  # as if not installed
     assert main(["figures", "--page", "trees"]) == 2
-    assert capsys.readouterr().err == ("vizcoll: error: figures draws with the app's figure code, which needs "
-                                       'kaleido: pip install "vizcoll[web,export]" (in the project folder: '
-                                       'pip install ".[web,export]")\n')
+    assert capsys.readouterr().err == (
+        "vizcoll: error: figures draws with the app's figure code, which needs "
+        'kaleido: pip install "vizcoll[web,export]" (in the project folder: '
+        'pip install ".[web,export]")\n'
+    )

@@ -64,8 +64,18 @@ from vizcoll.topology.layout import positions as layout_positions
 from vizcoll.topology.model import ENDPOINT, LINK_LABEL, Topology
 from vizcoll.words import plural
 
-__all__ = ["SCHEMA", "DEFAULT_SPEC", "EDIT_OPS", "PATTERN_KINDS", "MAX_FRAGMENT_CHARS", "MAX_TABLES_CHARS", "WORLD",
-           "FABRIC_BOUND", "Scenario", "apply_edit"]
+__all__ = [
+    "SCHEMA",
+    "DEFAULT_SPEC",
+    "EDIT_OPS",
+    "PATTERN_KINDS",
+    "MAX_FRAGMENT_CHARS",
+    "MAX_TABLES_CHARS",
+    "WORLD",
+    "FABRIC_BOUND",
+    "Scenario",
+    "apply_edit",
+]
 
 SCHEMA = "vizcoll.scenario/2"
 OLD_SCHEMA = "vizcoll.scenario/1"
@@ -263,8 +273,10 @@ class Scenario:
         """The pages' parameters for another fabric, without those naming this one's pods, root, groups or
         communicators (:data:`FABRIC_BOUND`): ``{"topology": {"root": "h0", "speed": 2}}`` gives
         ``{"topology": {"speed": 2}}``."""
-        return {page: {key: value for key, value in values.items() if key not in FABRIC_BOUND}
-                for page, values in self.params.items()}
+        return {
+            page: {key: value for key, value in values.items() if key not in FABRIC_BOUND}
+            for page, values in self.params.items()
+        }
 
     def with_params(self, page: str, values: dict) -> Scenario:
         """The scenario with page ``page``'s parameters replaced."""
@@ -282,8 +294,9 @@ class Scenario:
         if not self.pattern:
             return None
         if self.pattern.partition(":")[0] not in PATTERN_KINDS:
-            raise VizcollError(f"unknown pattern {self.pattern!r}; use {', '.join(PATTERN_KINDS)} "
-                               "or upload a communicators file")
+            raise VizcollError(
+                f"unknown pattern {self.pattern!r}; use {', '.join(PATTERN_KINDS)} or upload a communicators file"
+            )
         return parse_pattern(self.pattern, topo, ppn=self.ppn)
 
     def name_lists(self, topo: Topology) -> list[list[str]]:
@@ -301,8 +314,7 @@ class Scenario:
         """
         comms = self.communicators(topo)
         if comm == WORLD:
-            return comms.placement if comms is not None and comms.placement is not None else \
-                place(topo, ppn=self.ppn)
+            return comms.placement if comms is not None and comms.placement is not None else place(topo, ppn=self.ppn)
         if comms is None or not 0 <= comm < len(comms):
             count = 0 if comms is None else len(comms)
             raise VizcollError(f"communicator {comm} does not exist: the scenario has {count}")
@@ -436,8 +448,9 @@ def _ppn(value) -> int:
 def _lists(value) -> list[list[str]] | None:
     if value is None:
         return None
-    if not isinstance(value, list) or not all(isinstance(c, list) and all(isinstance(n, str) for n in c)
-                                              for c in value):
+    if not isinstance(value, list) or not all(
+        isinstance(c, list) and all(isinstance(n, str) for n in c) for c in value
+    ):
         raise VizcollError("the field 'communicators.lists' must be a list of lists of end-node names")
     return [list(c) for c in value]
 
@@ -446,8 +459,11 @@ def _params(value) -> dict[str, dict]:
     params = _dict(value, "params")
     scalar = (str, int, float, bool, type(None))
     for page, values in params.items():
-        if not isinstance(values, dict) or len(values) > MAX_PARAMS or not all(
-                isinstance(k, str) and isinstance(v, scalar) for k, v in values.items()):
+        if (
+            not isinstance(values, dict)
+            or len(values) > MAX_PARAMS
+            or not all(isinstance(k, str) and isinstance(v, scalar) for k, v in values.items())
+        ):
             raise VizcollError(f"the field 'params.{page}' must be an object of at most {MAX_PARAMS} plain values")
     return {str(page): dict(values) for page, values in params.items()}
 
@@ -457,8 +473,10 @@ def _tables(value) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TABLES_CHARS:
-        raise VizcollError(f"the field 'multicast_tables' must be the non-empty text of an opensm.mcfdbs dump of at "
-                           f"most {MAX_TABLES_CHARS:,} characters")
+        raise VizcollError(
+            f"the field 'multicast_tables' must be the non-empty text of an opensm.mcfdbs dump of at "
+            f"most {MAX_TABLES_CHARS:,} characters"
+        )
     return value
 
 
@@ -475,8 +493,11 @@ def _renamed(label: str, old: str, new: str) -> str:
 def _from_v1(data: dict) -> Scenario:
     """A schema-1 scenario (breaks and removed links named by link id) in today's encoding."""
     topology = data.get("topology")
-    source = Scenario(spec=str(data.get("spec") or DEFAULT_SPEC), uploaded=topology,
-                      name=str(data.get("spec") or "").removeprefix("file:"))
+    source = Scenario(
+        spec=str(data.get("spec") or DEFAULT_SPEC),
+        uploaded=topology,
+        name=str(data.get("spec") or "").removeprefix("file:"),
+    )
     if topology is not None:
         source.spec = ""
     topo = source.fabric()
@@ -495,6 +516,12 @@ def _from_v1(data: dict) -> Scenario:
         edits.append(edit)
     comm = _dict(data.get("communicators") or {}, "communicators")
     root = (data.get("params") or {}).get("root")
-    return replace(source, edits=edits, broken=[topo.link_label(r) for r in np.flatnonzero(topo.broken).tolist()],
-                   pattern=_text(comm.get("pattern") or "", "communicators.pattern"), ppn=_ppn(comm.get("ppn", 1)),
-                   lists=_lists(comm.get("lists")), params={"topology": {"root": root}} if root else {})
+    return replace(
+        source,
+        edits=edits,
+        broken=[topo.link_label(r) for r in np.flatnonzero(topo.broken).tolist()],
+        pattern=_text(comm.get("pattern") or "", "communicators.pattern"),
+        ppn=_ppn(comm.get("ppn", 1)),
+        lists=_lists(comm.get("lists")),
+        params={"topology": {"root": root}} if root else {},
+    )

@@ -86,6 +86,8 @@ def get(ref: str) -> dict:
     """The fabric of ``ref``; :class:`VizcollError` saying how to get it back when the store does not know it."""
     found = _store.get(ref) if isinstance(ref, str) and REF.fullmatch(ref) else None
     if found is None:
-        raise VizcollError("this page's uploaded fabric is no longer on the server (was it restarted?): open your "
-                           "share link or your scenario file again, or upload the fabric's file again")
+        raise VizcollError(
+            "this page's uploaded fabric is no longer on the server (was it restarted?): open your "
+            "share link or your scenario file again, or upload the fabric's file again"
+        )
     return found

@@ -22,8 +22,13 @@ const cy = reg && reg.cy;
 
 def counts_line(switches, endpoints, links, broken, max_ports) -> str:
     """The text of the counts bar (#topo-counts), one count a line as the browser renders the flex items."""
-    parts = [(switches, "switch", "switches"), (endpoints, "end node", "end nodes"), (links, "link", "links"),
-             (broken, "broken link", "broken links"), (max_ports, "max ports", "max ports")]
+    parts = [
+        (switches, "switch", "switches"),
+        (endpoints, "end node", "end nodes"),
+        (links, "link", "links"),
+        (broken, "broken link", "broken links"),
+        (max_ports, "max ports", "max ports"),
+    ]
     return "\n".join(f"{value:,} {one if value == 1 else many}" for value, one, many in parts)
 
 
@@ -87,8 +92,9 @@ class TopologyPage:
         return self.driver.execute_script(CY.replace("topo-canvas", self.canvas) + body)
 
     def wait_for_cy(self, timeout: float = 20) -> None:
-        until(lambda: self.cy("return !!cy && cy.nodes().length > 0;"), timeout,
-              msg="the cytoscape canvas has no nodes")
+        until(
+            lambda: self.cy("return !!cy && cy.nodes().length > 0;"), timeout, msg="the cytoscape canvas has no nodes"
+        )
 
     def elements(self) -> list:
         """Every element on the canvas as (id, sorted classes, rounded position of nodes), sorted."""
@@ -128,7 +134,6 @@ class TopologyPage:
         """Edge id -> its computed line colour (``rgb(r,g,b)`` without spaces)."""
         pairs = self.cy("return cy.edges().map(e => [e.id(), e.style('line-color')]);")
         return {eid: colour.replace(" ", "") for eid, colour in pairs}
-
 
 
 def full_page_screenshot(page, name: str) -> None:

@@ -117,5 +117,7 @@ def page_problems(driver) -> list[str]:
 
 def viewport(driver, width: int = 1280, height: int = 720) -> None:
     """Make the page's viewport exactly ``width`` by ``height`` CSS pixels (as a 1280×720 projector shows it)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )

@@ -51,7 +51,8 @@ def wait_for_badge(page, *parts: str, timeout: float = 20) -> None:
 def summary(page) -> dict[str, str]:
     rows = page.driver.execute_script(
         "return [...document.querySelectorAll('#bar-summary tr')]"
-        ".map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent));")
+        ".map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent));"
+    )
     return {cells[0]: cells[1] for cells in rows if len(cells) == 2}
 
 
@@ -125,8 +126,9 @@ def test_a_grid_preset_a_clicked_break_and_dlct_steering_around_it(bar):
     page.click_element("edge[link = 0]")
     wait_for_badge(page, "1 broken", LINK0)
     until(lambda: page.cy("return cy.$('edge[link = 0]').hasClass('broken');"), 10)
-    page.duo.wait_for_contains_text("#bar-flag", "root sw0-0 gathered a total path length of 27 (ideal 24) → "
-                                                 "round(6)", timeout=20)
+    page.duo.wait_for_contains_text(
+        "#bar-flag", "root sw0-0 gathered a total path length of 27 (ideal 24) → round(6)", timeout=20
+    )
     until(lambda: summary(page).get("K per barrier") == "6, 0, 0", 10)
     assert summary(page)["adjustments (round(K), K ≠ 0)"] == "1"
     assert shared(page).broken == [LINK0]
@@ -145,8 +147,9 @@ def test_a_grid_preset_a_clicked_break_and_dlct_steering_around_it(bar):
         if "round(6)" in text(page, "#bar-player-caption"):
             break
         forward(page)
-    assert "Root sw0-0 gathered a total path length of 27 (ideal 24): a harmful break → round(6)" in \
-        text(page, "#bar-player-caption")
+    assert "Root sw0-0 gathered a total path length of 27 (ideal 24): a harmful break → round(6)" in text(
+        page, "#bar-player-caption"
+    )
     for _ in range(40):
         if "applies round(6)" in text(page, "#bar-player-caption") and RELEASE in page.edge_colours().values():
             break
@@ -243,8 +246,7 @@ def test_the_full_sweep_shows_its_progress_and_cancel_keeps_the_quick_one(fresh_
     # Cancel stops it: the bar goes, the quick sweep's charts stay, the sweep choice is free again
     page.click("#bar-sweep-cancel")
     until(lambda: job_class(page, "bar-sweep") == "job", 10, msg="Cancel did not stop the full sweep")
-    until(lambda: all(e.is_enabled() for e in page.driver.find_elements(By.CSS_SELECTOR, "#bar-sweep-mode input")),
-          10)
+    until(lambda: all(e.is_enabled() for e in page.driver.find_elements(By.CSS_SELECTOR, "#bar-sweep-mode input")), 10)
     assert "Run time vs broken links: 12×12 grid" in text(page, "#bar-vs-rate")
     assert "4×4" in text(page, "#bar-ranges") and "20×20" not in text(page, "#bar-ranges")
     assert shared(page).params["barrier"]["sweep"] == "full"

@@ -66,8 +66,11 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
     # 1,570 nodes: the run plays on the overview, whose two animation layers wait unlit at step 0
     page.duo.wait_for_contains_text("#bar-fabric", "the run plays on its overview", timeout=30)
     page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=30)
-    until(lambda: lit(page, "overview-messages") == 0 and lit(page, "overview-nodes") == 0, 20,
-          msg="the overview has no animation layers")
+    until(
+        lambda: lit(page, "overview-messages") == 0 and lit(page, "overview-nodes") == 0,
+        20,
+        msg="the overview has no animation layers",
+    )
     assert not page.duo.find_element("#bar-canvas").is_displayed()
     assert "a bundle of links" in page.duo.find_element("#bar-legend").text
     # forward: the processes entering the barrier light their blocks, then the Gathers light the bundles they cross
@@ -86,8 +89,11 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
     # stepping back and forward shows the same state at the same step
     here = position(page)
     page.click("#bar-player-back")
-    until(lambda: position(page) == here - 1 and lit_marks(page, "overview-messages") == seen[here - 1], 10,
-          msg="stepping back does not show the step before")
+    until(
+        lambda: position(page) == here - 1 and lit_marks(page, "overview-messages") == seen[here - 1],
+        10,
+        msg="stepping back does not show the step before",
+    )
     forward(page)
     until(lambda: lit_marks(page, "overview-messages") == seen[here], 10, msg="the step is not drawn the same again")
     page.screenshot("barrier-overview.png")

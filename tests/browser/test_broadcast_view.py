@@ -12,8 +12,9 @@ ORANGE = "rgb(255,127,14)"  # the links carrying the packet in the current step
 def test_click_a_link_to_break_it_and_the_broadcast_avoids_it(page):
     page.open("/topology")
     assert DEFAULT_COUNTS.split("\n")[3] == "1 broken link"  # link 17 is broken in the default scenario
-    page.duo.wait_for_text_to_equal("#topo-bcast-info",
-                                    "From h0: 36 nodes reached in 6 hops with 35 messages; 0 unreachable.")
+    page.duo.wait_for_text_to_equal(
+        "#topo-bcast-info", "From h0: 36 nodes reached in 6 hops with 35 messages; 0 unreachable."
+    )
     ends = "const e = cy.$('edge[link = 5]'); return e.source().data('label') + '-' + e.target().data('label');"
     assert page.cy(ends) == "h5-edge1.0"
 
@@ -21,25 +22,29 @@ def test_click_a_link_to_break_it_and_the_broadcast_avoids_it(page):
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(20, 16, 48, 2, 4))
     until(lambda: page.cy("return cy.$('edge[link = 5]').hasClass('broken');"), 10, msg="link 5 is not drawn as broken")
     page.duo.wait_for_text_to_equal("#topo-link-id", "h5[1]-edge1.0[2]")  # the click also names the link
-    page.duo.wait_for_text_to_equal("#topo-bcast-info",
-                                    "From h0: 35 nodes reached in 6 hops with 34 messages; 1 unreachable.")
+    page.duo.wait_for_text_to_equal(
+        "#topo-bcast-info", "From h0: 35 nodes reached in 6 hops with 34 messages; 1 unreachable."
+    )
 
     page.click("#topo-player-last")
     page.duo.wait_for_contains_text("#topo-player-caption", "1 node cannot be reached: links broken (h5)")
     page.duo.wait_for_contains_text("#topo-player-position", "step 7 of 7")
     n = page.cy("return cy.$('node[label = \"h5\"]').id();")
-    until(lambda: page.cy(f"return cy.$('#{n}').style('shape');") == "diamond", 10,
-          msg="h5 is not drawn as unreachable")
+    until(
+        lambda: page.cy(f"return cy.$('#{n}').style('shape');") == "diamond", 10, msg="h5 is not drawn as unreachable"
+    )
     assert page.cy(f"return cy.$('#{n}').style('border-color');").replace(" ", "") == "rgb(214,39,40)"
-    assert page.cy("return cy.nodes().filter(n => n.style('shape') === 'diamond').map(n => n.data('label'));") \
-        == ["h5"]
+    assert page.cy("return cy.nodes().filter(n => n.style('shape') === 'diamond').map(n => n.data('label'));") == ["h5"]
 
     # play from the end restarts at the start; mid-way the links of the current hop are orange
     page.click("#topo-player-play")
     page.duo.wait_for_text_to_equal("#topo-player-play", "❚❚ Pause")
     # one step every 800 ms: accept any middle step in case a poll misses "step 3" on a busy machine
-    until(lambda: page.duo.find_element("#topo-player-position").text in {f"step {k} of 7" for k in range(3, 7)},
-          15, msg="the animation did not reach step 3")
+    until(
+        lambda: page.duo.find_element("#topo-player-position").text in {f"step {k} of 7" for k in range(3, 7)},
+        15,
+        msg="the animation did not reach step 3",
+    )
     until(lambda: ORANGE in page.edge_colours().values(), 5, msg="no link is highlighted during the animation")
     page.driver.execute_script("document.getElementById('topo-counts').scrollIntoView({block: 'start'});")
     page.screenshot("player-mid-animation.png")  # the canvas and the player (with its caption) in one view

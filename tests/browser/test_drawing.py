@@ -29,8 +29,11 @@ return [boxes.length, pairs];"""
 
 def links_drawn(page, links: int) -> None:
     """Wait until the canvas draws exactly ``links`` edges, each between two nodes it shows."""
-    until(lambda: page.cy(DRAWN) == links == page.cy("return cy.edges().length;"), 15,
-          msg=lambda: f"{page.cy(DRAWN)} of {links} links drawn")
+    until(
+        lambda: page.cy(DRAWN) == links == page.cy("return cy.edges().length;"),
+        15,
+        msg=lambda: f"{page.cy(DRAWN)} of {links} links drawn",
+    )
 
 
 def captions_apart(page) -> None:
@@ -50,14 +53,17 @@ def test_every_link_is_drawn_after_each_change_of_fabric(page):
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(4, 4, 8, 0, 5))
     links_drawn(page, 8)
     captions_apart(page)
-    for name, counts, links in (("loginoff-topo.ibnd", counts_line(8, 144, 192, 0, 36), 192),  # 152 nodes
-                                ("psmn-X5.topofile", counts_line(11, 89, 159, 0, 36), 159)):  # then 100
+    for name, counts, links in (
+        ("loginoff-topo.ibnd", counts_line(8, 144, 192, 0, 36), 192),  # 152 nodes
+        ("psmn-X5.topofile", counts_line(11, 89, 159, 0, 36), 159),
+    ):  # then 100
         page.upload("topo-upload", REAL_FABRICS / name)
         page.duo.wait_for_text_to_equal("#topo-counts", counts, timeout=20)
         links_drawn(page, links)
         captions_apart(page)
-        box = page.cy("const b = cy.elements().renderedBoundingBox(); return [b.x1, b.y1, b.x2, b.y2, "
-                      "cy.width(), cy.height()];")
+        box = page.cy(
+            "const b = cy.elements().renderedBoundingBox(); return [b.x1, b.y1, b.x2, b.y2, cy.width(), cy.height()];"
+        )
         assert box[0] >= -1 and box[1] >= -1 and box[2] <= box[4] + 1 and box[3] <= box[5] + 1  # fitted
     page.screenshot("topology-real-fabric.png")
     assert page.duo.get_logs() == []
@@ -72,8 +78,9 @@ def test_adding_a_node_or_a_link_moves_no_node(page):
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(20, 17, 48, 1, 4))
     until(lambda: "probe" in page.cy(POSITIONS), 10, msg="the new node is not drawn")
     after = page.cy(POSITIONS)
-    assert {name: after[name] for name in before} == before and page.cy(RENDERED) | {"probe": 0} == \
-        shown | {"probe": 0}  # not one node moved, on the canvas nor on the screen
+    assert {name: after[name] for name in before} == before and page.cy(RENDERED) | {"probe": 0} == shown | {
+        "probe": 0
+    }  # not one node moved, on the canvas nor on the screen
     x, y = page.cy(RENDERED)["probe"]
     assert 0 <= x <= page.cy("return cy.width();") and 0 <= y <= page.cy("return cy.height();")  # in view
 

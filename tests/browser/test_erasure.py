@@ -48,9 +48,13 @@ def text(page, selector: str) -> str:
 
 
 def bar_names(page) -> list[str]:
-    return page.driver.execute_script(
-        "const g = document.querySelector('#era-compare .js-plotly-plot');"
-        "return g && g.data && g.data[0] ? g.data[0].x : [];") or []
+    return (
+        page.driver.execute_script(
+            "const g = document.querySelector('#era-compare .js-plotly-plot');"
+            "return g && g.data && g.data[0] ? g.data[0].x : [];"
+        )
+        or []
+    )
 
 
 def test_erasure_page_repair_groups_dc_failures_and_families(page):
@@ -65,12 +69,20 @@ def test_erasure_page_repair_groups_dc_failures_and_families(page):
         click_point(page, "block", block)
         r = expected[block]
         page.duo.wait_for_contains_text("#era-status", f"Rebuilding y{block} ", timeout=20)
-        assert (f"cross-DC traffic {r['cross_dc']} block{'s' * (r['cross_dc'] != 1)} (per remote block read)"
-                in text(page, "#era-status"))
-    until(lambda: page.driver.execute_script(  # one arrowhead per block read
-        "const g = document.querySelector('#era-dc-fig .js-plotly-plot');"
-        "return g.data.map(t => Array.isArray(t.marker.symbol) ? t.marker.symbol.filter(s => s === 'arrow').length"
-        " : 0).reduce((a, b) => a + b, 0);") == len(expected[8]["group"]), 10)
+        assert f"cross-DC traffic {r['cross_dc']} block{'s' * (r['cross_dc'] != 1)} (per remote block read)" in text(
+            page, "#era-status"
+        )
+    until(
+        lambda: (
+            page.driver.execute_script(  # one arrowhead per block read
+                "const g = document.querySelector('#era-dc-fig .js-plotly-plot');"
+                "return g.data.map(t => Array.isArray(t.marker.symbol)"
+                " ? t.marker.symbol.filter(s => s === 'arrow').length : 0).reduce((a, b) => a + b, 0);"
+            )
+            == len(expected[8]["group"])
+        ),
+        10,
+    )
     ActionChains(page.driver).move_to_element(page.duo.find_element(".navbar .brand")).perform()  # no tooltip
     full_page_screenshot(page, "erasure.png")
 

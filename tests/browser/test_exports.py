@@ -17,10 +17,14 @@ from vizcoll.ui.store import DEFAULT_SCENARIO
 
 SCENARIO = DEFAULT_SCENARIO.with_params("multicast", {"group": 1})  # a highlighted group: its protocol plays
 PAGES = {  # path: (figure pack prefix, players)
-    "/topology": ("topo-pack", ["topo-player"]), "/trees": ("trees-pack", ["trees-player"]),
-    "/multicast": ("mc-pack", ["mc-player"]), "/barrier": ("bar-pack", ["bar-player"]),
-    "/faults": ("ft-pack", ["ft-red-player", "ft-treft-player"]), "/erasure": ("era-pack", []),
-    "/schedules": ("sched-pack", ["sched-player"])}
+    "/topology": ("topo-pack", ["topo-player"]),
+    "/trees": ("trees-pack", ["trees-player"]),
+    "/multicast": ("mc-pack", ["mc-player"]),
+    "/barrier": ("bar-pack", ["bar-player"]),
+    "/faults": ("ft-pack", ["ft-red-player", "ft-treft-player"]),
+    "/erasure": ("era-pack", []),
+    "/schedules": ("sched-pack", ["sched-player"]),
+}
 
 
 @pytest.fixture
@@ -34,8 +38,11 @@ def downloads(page, tmp_path) -> Path:
 def downloaded(folder: Path, name: str, timeout: float = 120) -> bytes:
     """The bytes of ``name`` once the browser has finished saving it."""
     path = folder / name
-    until(lambda: path.exists() and not list(folder.glob("*.crdownload")), timeout,
-          msg=f"{name} was never downloaded (the folder has {sorted(p.name for p in folder.iterdir())})")
+    until(
+        lambda: path.exists() and not list(folder.glob("*.crdownload")),
+        timeout,
+        msg=f"{name} was never downloaded (the folder has {sorted(p.name for p in folder.iterdir())})",
+    )
     time.sleep(0.2)
     return path.read_bytes()
 
@@ -51,8 +58,11 @@ def export_animation(page, downloads: Path, player: str) -> None:
     press(page, f"#{player}-export summary")
     page.type_into(f"#{player}-export-last", "1")
     press(page, f"#{player}-export-button")
-    until(lambda: page.duo.find_element(f"#{player}-export-message").text.startswith("vizcoll-"), 120,
-          msg=f"{player}: {page.duo.find_element(f'#{player}-export-message').text!r}")
+    until(
+        lambda: page.duo.find_element(f"#{player}-export-message").text.startswith("vizcoll-"),
+        120,
+        msg=f"{player}: {page.duo.find_element(f'#{player}-export-message').text!r}",
+    )
     name = page.duo.find_element(f"#{player}-export-message").text.split(":")[0]
     frames = iio.imread(downloaded(downloads, name), index=None, extension=".gif")
     assert frames.shape[:3] == (2, 720, 1280), player
@@ -66,9 +76,13 @@ def test_the_figure_pack_and_every_animation_download_from_the_page(page, downlo
         press(page, "#sched-example")
         until(lambda: "ranks" in page.duo.find_element("#sched-file").text, 30)
     for player in players:
-        until(lambda p=player: page.driver.execute_script(
-            f"const s = document.querySelector('#{p}-position'); return s && s.textContent.includes(' of ');"), 60,
-            msg=f"{player} never got a timeline")
+        until(
+            lambda p=player: page.driver.execute_script(
+                f"const s = document.querySelector('#{p}-position'); return s && s.textContent.includes(' of ');"
+            ),
+            60,
+            msg=f"{player} never got a timeline",
+        )
         export_animation(page, downloads, player)
         page.screenshot(f"export-{player}.png")
     press(page, f"#{pack}-button")
@@ -99,8 +113,11 @@ def test_png_and_svg_download_at_every_size_on_the_topology_page(page, downloads
     for fmt in ("png", "svg"):
         folder = download_to(page, downloads / fmt)
         press(page, f"#topo-{fmt}")
-        until(lambda f=fmt: page.duo.find_element("#topo-image-message").text.startswith(f"vizcoll-topology.{f}:"),
-              120, msg=f"{fmt}: {page.duo.find_element('#topo-image-message').text!r}")
+        until(
+            lambda f=fmt: page.duo.find_element("#topo-image-message").text.startswith(f"vizcoll-topology.{f}:"),
+            120,
+            msg=f"{fmt}: {page.duo.find_element('#topo-image-message').text!r}",
+        )
         data = downloaded(folder, f"vizcoll-topology.{fmt}")
         print(f"vizcoll-topology.{fmt}: {len(data):,} bytes")
         assert data.startswith(b"\x89PNG\r\n\x1a\n" if fmt == "png" else b"<svg")

@@ -39,8 +39,10 @@ def test_a_long_spec_is_shown_whole_and_enter_generates_it(page):
     page.duo.wait_for_text_to_equal("#topo-counts .count:nth-child(2)", "16 end nodes")
     box = page.duo.find_element("#topo-params")
     assert box.get_attribute("value") == spec
-    assert page.driver.execute_script("const b = arguments[0]; return b.scrollHeight <= b.clientHeight + 1 "
-                                      "&& b.scrollWidth <= b.clientWidth + 1;", box)
+    assert page.driver.execute_script(
+        "const b = arguments[0]; return b.scrollHeight <= b.clientHeight + 1 && b.scrollWidth <= b.clientWidth + 1;",
+        box,
+    )
     assert page.duo.get_logs() == []
 
 
@@ -87,17 +89,22 @@ def test_add_a_node_and_a_link_then_pick_a_node_on_the_canvas(page):
     page.type_into("#topo-new-name", "extra0")
     page.click("#topo-add-node")  # a switch (the default kind)
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(21, 16, 48, 1, 4))
-    until(lambda: page.cy("return cy.$('node[label = \"extra0\"]').length;") == 1, 10,
-          msg="the new node is not drawn")
+    until(lambda: page.cy("return cy.$('node[label = \"extra0\"]').length;") == 1, 10, msg="the new node is not drawn")
 
     page.type_into("#topo-node-a", "extra0")
     page.type_into("#topo-node-b", "core0")
     page.click("#topo-add-link")
     # core0 had all 4 ports in use: the new link gives it a fifth
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(21, 16, 49, 1, 5))
-    until(lambda: page.cy("""return cy.edges().filter(e => [e.source().data('label'), e.target().data('label')]
-                                 .sort().join() === 'core0,extra0').length;""") == 1, 10,
-          msg="the new link is not drawn")
+    until(
+        lambda: (
+            page.cy("""return cy.edges().filter(e => [e.source().data('label'), e.target().data('label')]
+                                 .sort().join() === 'core0,extra0').length;""")
+            == 1
+        ),
+        10,
+        msg="the new link is not drawn",
+    )
     assert page.duo.find_element("#topo-message").text == ""
 
     # clicking a node fills node A; the previous A moves to B
@@ -113,8 +120,7 @@ def test_default_counts_constant_matches_the_engine():
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     s = DEFAULT_SCENARIO.topology().summary()
-    assert counts_line(s["switches"], s["endpoints"], s["links"], s["broken_links"],
-                                         s["max_ports"]) == DEFAULT_COUNTS
+    assert counts_line(s["switches"], s["endpoints"], s["links"], s["broken_links"], s["max_ports"]) == DEFAULT_COUNTS
 
 
 def test_a_message_appears_next_to_the_control_that_caused_it(page):
@@ -130,7 +136,10 @@ def test_a_message_appears_next_to_the_control_that_caused_it(page):
     time.sleep(0.5)  # the layout settles (the message follows its control)
     where = page.duo.driver.execute_script(
         "const b = arguments[0].getBoundingClientRect(), m = arguments[1].getBoundingClientRect();"
-        "return [m.top - b.bottom, m.bottom <= window.innerHeight, m.top >= 0];", button, box)
+        "return [m.top - b.bottom, m.bottom <= window.innerHeight, m.top >= 0];",
+        button,
+        box,
+    )
     assert 0 <= where[0] <= 40 and where[1] and where[2], where  # just under the button, on the screen
     page.click("#topo-link-id")  # touching anything else puts it back in its place, its text kept
     until(lambda: "floating" not in box.get_attribute("class"), 5)
@@ -147,8 +156,10 @@ def test_nodes_added_to_a_one_node_fabric_stay_in_view(page):
         page.type_into("#topo-new-name", name)
         page.click("#topo-add-node")
         until(lambda name=name: page.cy(f"return !!cy && cy.$('node[label = \"{name}\"]').length;") == 1, 10)
-    inside = ("const v = cy.extent(); return cy.nodes().length === 4 && cy.nodes().every(n => { "
-              "const p = n.position(); return p.x >= v.x1 && p.x <= v.x2 && p.y >= v.y1 && p.y <= v.y2; });")
+    inside = (
+        "const v = cy.extent(); return cy.nodes().length === 4 && cy.nodes().every(n => { "
+        "const p = n.position(); return p.x >= v.x1 && p.x <= v.x2 && p.y >= v.y1 && p.y <= v.y2; });"
+    )
     until(lambda: page.cy(inside), 5, msg="a new node is drawn outside the canvas")
     assert page.duo.get_logs() == []
 
@@ -168,7 +179,9 @@ def test_a_fabric_drawn_from_nothing(page):
     page.type_into("#topo-node-b", "leaf0")
     page.click("#topo-add-link")
     page.duo.wait_for_contains_text("#topo-counts", "1 switch\n1 end node\n1 link\n")
-    below = ("const p = n => cy.$(`node[label = \"${n}\"]`); "
-             "return !!cy && p('h0').length && p('leaf0').length && p('h0').position().y > p('leaf0').position().y;")
+    below = (
+        'const p = n => cy.$(`node[label = "${n}"]`); '
+        "return !!cy && p('h0').length && p('leaf0').length && p('h0').position().y > p('leaf0').position().y;"
+    )
     until(lambda: page.cy(below), 10, msg="the end node is not drawn under its switch")
     assert page.duo.find_element("#topo-message").text == "" and page.duo.get_logs() == []

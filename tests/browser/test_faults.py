@@ -105,7 +105,8 @@ def cell_texts(page) -> list[str]:
     """Texts of the annotations of the lanes figure (the cells' short states and the operation number)."""
     return page.driver.execute_script(
         "const g = document.querySelector('#ft-treft-lanes .js-plotly-plot');"
-        "return g && g.layout ? (g.layout.annotations || []).map(a => a.text || '') : [];")
+        "return g && g.layout ? (g.layout.annotations || []).map(a => a.text || '') : [];"
+    )
 
 
 def _forward_until(page, prefix: str, text: str, button: str = "forward") -> bool:

@@ -25,16 +25,28 @@ return Plotly.Plots.resize(gd).then(() => [window.__draws, gd._fullLayout.width]
 
 def test_plotly_loads_once_and_a_figure_is_not_drawn_again_at_the_same_size(page):
     page.open("/trees", counts=None)
-    until(lambda: page.driver.execute_script(
-        "const g = document.querySelector('#trees-logical .js-plotly-plot'); return !!(g && g.data && g.data.length)"),
-        30)
+    until(
+        lambda: page.driver.execute_script(
+            "const g = document.querySelector('#trees-logical .js-plotly-plot');"
+            " return !!(g && g.data && g.data.length)"
+        ),
+        30,
+    )
     scripts = page.driver.execute_script(
-        "return [...document.querySelectorAll('script[src]')].map(s => s.src).filter(s => s.includes('plotly'));")
+        "return [...document.querySelectorAll('script[src]')].map(s => s.src).filter(s => s.includes('plotly'));"
+    )
     assert len(scripts) == 1 and scripts[0].endswith("/plotly/package_data/plotly.min.js")
     page.driver.execute_script(COUNT_DRAWS)
     quiet = []  # the page's first draws over: no draw for a second
-    until(lambda: quiet.append(page.driver.execute_script("return window.__draws")) or quiet[-6:-5] == quiet[-1:]
-          and len(quiet) > 5, 30, poll=0.2)
+    until(
+        lambda: (
+            quiet.append(page.driver.execute_script("return window.__draws"))
+            or quiet[-6:-5] == quiet[-1:]
+            and len(quiet) > 5
+        ),
+        30,
+        poll=0.2,
+    )
     assert page.driver.execute_script(SAME_SIZE) == 0  # the same size: nothing redrawn
     draws, width = page.driver.execute_script(NARROWER)
     assert draws == 1 and width == 320  # a real change of size is drawn

@@ -76,8 +76,9 @@ def test_killing_a_worker_keeps_the_step_and_its_detection_is_the_next_key_momen
             .getBoundingClientRect();
         return [p.left + p.width / 2, p.top + p.height / 2];""")
     ActionChains(page.driver).move_to_location(int(worker[0]), int(worker[1])).click().perform()
-    page.duo.wait_for_contains_text(f"#{REDUCTION}-caption", "dies (the master will notice at the next ping)",
-                                    timeout=20)
+    page.duo.wait_for_contains_text(
+        f"#{REDUCTION}-caption", "dies (the master will notice at the next ping)", timeout=20
+    )
     assert step_of(page, REDUCTION) == 12  # the new run is shown from the same step, not from step 0
     page.duo.wait_for_contains_text(f"#{REDUCTION}-moments-legend", "⚡ fault injected, ⚠ fault detected")
     scroll_to(page, f"#{REDUCTION}-next-key")

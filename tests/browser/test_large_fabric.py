@@ -52,8 +52,11 @@ def test_taihulight_opens_on_its_blocks_and_a_click_draws_one_pod_on_the_canvas(
 
 
 def test_multicast_at_taihulight_scale_drills_into_one_pod(page):
-    scenario = Scenario(spec=TAIHULIGHT, pattern="random:64,size=64,seed=1",
-                        params={"multicast": {"a": "minhop-new", "b": "fulb", "part": None, "group": 3}})
+    scenario = Scenario(
+        spec=TAIHULIGHT,
+        pattern="random:64,size=64,seed=1",
+        params={"multicast": {"a": "minhop-new", "b": "fulb", "part": None, "group": 3}},
+    )
     page.open(f"/multicast#s={scenario.to_fragment()}", counts=None)
     until(lambda: "per bundle of links" in title_of(page, "mc-fig-a"), 120, msg="the overview is not drawn")
     assert figure_problems(page.driver) == []
@@ -63,7 +66,8 @@ def test_multicast_at_taihulight_scale_drills_into_one_pod(page):
     page.driver.execute_script("document.getElementById('mc-fig-diff').scrollIntoView({block: 'center'});")
     until(lambda: "pod 5 alone" in title_of(page, "mc-fig-diff"), 30)  # drawn once on the screen
     names = page.driver.execute_script(
-        "return [...document.querySelectorAll('#mc-fig-a .annotation-text')].map(t => t.textContent);")
+        "return [...document.querySelectorAll('#mc-fig-a .annotation-text')].map(t => t.textContent);"
+    )
     assert {f"spine5.{i}" for i in range(16)} <= set(names)  # the pod's switches are named
     assert figure_problems(page.driver) == []
     page.driver.execute_script("document.getElementById('mc-fig-a').scrollIntoView({block: 'start'});")
@@ -72,11 +76,17 @@ def test_multicast_at_taihulight_scale_drills_into_one_pod(page):
 
 
 def test_trees_of_4096_processes_on_taihulight_are_drawn_per_bundle_then_per_pod(page):
-    scenario = Scenario(spec=TAIHULIGHT, pattern="random:1,size=4096",
-                        params={"trees": {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16}})
+    scenario = Scenario(
+        spec=TAIHULIGHT,
+        pattern="random:1,size=4096",
+        params={"trees": {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16}},
+    )
     page.open(f"/trees#s={scenario.to_fragment()}", counts=None)
-    until(lambda: "per bundle of links" in title_of(page, "trees-mapped"), 400,  # a cold job: 5 trees
-          msg=lambda: title_of(page, "trees-mapped"))
+    until(
+        lambda: "per bundle of links" in title_of(page, "trees-mapped"),
+        400,  # a cold job: 5 trees
+        msg=lambda: title_of(page, "trees-mapped"),
+    )
     until(lambda: "per bundle of links" in title_of(page, "trees-t2-mincost"), 60)
     until(lambda: not job_running(page), 30)
     assert figure_problems(page.driver) == []
@@ -95,8 +105,11 @@ def test_a_large_file_is_read_in_a_job_with_its_progress(page, tmp_path):
     path.write_text(topo_io.dumps(from_spec("fat-tree:radix=24,levels=3"), "graphml"))
     page.open("/topology")
     page.upload("topo-upload", path)
-    until(lambda: "running" in page.duo.find_element("#topo-upload-read-job").get_attribute("class"), 20,
-          msg="the job bar never showed")
+    until(
+        lambda: "running" in page.duo.find_element("#topo-upload-read-job").get_attribute("class"),
+        20,
+        msg="the job bar never showed",
+    )
     page.duo.wait_for_contains_text("#topo-upload-read-progress-text", "Reading big.graphml (3.1 MB)", timeout=10)
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(720, 3456, 10368, 0, 24), timeout=60)
     page.duo.wait_for_contains_text("#scenario-badge", "big.graphml", timeout=10)

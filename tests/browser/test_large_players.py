@@ -49,8 +49,11 @@ def play_forward(page) -> None:
     scroll_to(page, f"#{prefix}-forward")
     page.click(f"#{prefix}-forward")
     until(lambda: step_of(page, prefix) == 1, 10)
-    until(lambda: lit(page, "overview-messages") > 0 and lit(page, "overview-nodes") > 0, 10,
-          msg="the first step lights no bundle or block")
+    until(
+        lambda: lit(page, "overview-messages") > 0 and lit(page, "overview-nodes") > 0,
+        10,
+        msg="the first step lights no bundle or block",
+    )
     first = lit(page, "overview-messages")
     caption = page.duo.find_element(f"#{prefix}-caption").text
     assert caption.startswith("t = 0 ns: ") and "messages leave" in caption, caption
@@ -95,10 +98,13 @@ def test_a_binomial_reduce_of_16384_ranks_replays_on_taihulights_overview(page, 
     page.duo.wait_for_contains_text("#sched-flag", "16,384 ranks on the scenario's fabric", timeout=120)
     until(lambda: lit(page, "overview-messages") == 0, 30, msg="the overview has no animation layer")
     page.duo.wait_for_contains_text("#sched-player-position", "step 0 of 43", timeout=20)
-    print(f"\nTaihuLight, binomial reduce of 16,384 ranks: first frame {time.perf_counter() - start:.1f} s after the "
-          "upload (the job: check, LogGP timing and replay)")
-    page.duo.wait_for_text_to_equal("#sched-file", "reduce-16384.goal: 16,384 ranks, 32,766 operations, 16,383 "
-                                                   "messages.", timeout=10)
+    print(
+        f"\nTaihuLight, binomial reduce of 16,384 ranks: first frame {time.perf_counter() - start:.1f} s after the "
+        "upload (the job: check, LogGP timing and replay)"
+    )
+    page.duo.wait_for_text_to_equal(
+        "#sched-file", "reduce-16384.goal: 16,384 ranks, 32,766 operations, 16,383 messages.", timeout=10
+    )
     play_forward(page)
     page.click("#sched-player-forward")  # t = 0 ns: 8,192 messages leave, one per pair of ranks
     until(lambda: lit(page, "overview-messages") > 0, 10)

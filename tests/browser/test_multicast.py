@@ -41,14 +41,16 @@ def summary_cell(page, row: str, column: int) -> str:
     """Text of one cell of the summary table, read in one script (the table re-renders under us)."""
     rows = page.driver.execute_script(
         "return [...document.querySelectorAll('#mc-summary tr')]"
-        ".map(tr => [...tr.querySelectorAll('td, th')].map(td => td.textContent));")
+        ".map(tr => [...tr.querySelectorAll('td, th')].map(td => td.textContent));"
+    )
     return next((cells[column] for cells in rows if cells and cells[0] == row), "")
 
 
 def trace_names(page, graph_id: str) -> list[str]:
     return page.driver.execute_script(
         f"const g = document.querySelector('#{graph_id} .js-plotly-plot');"
-        "return g && g.data ? g.data.map(t => t.name || '') : [];")
+        "return g && g.data ? g.data.map(t => t.name || '') : [];"
+    )
 
 
 def badge(page) -> str:
@@ -74,7 +76,8 @@ def shared(page) -> Scenario:
 
 def link_point(page, graph_id: str, label: str):
     """Viewport coordinates of the hover point in the middle of link ``label`` on a heatmap (None: not drawn)."""
-    return page.driver.execute_script("""
+    return page.driver.execute_script(
+        """
         const g = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
         if (!g || !g._fullData || !g._fullLayout) return null;
         const t = g._fullData.find(t => t.name === 'links');  // decoded arrays (g.data holds base64 numpy)
@@ -84,7 +87,9 @@ def link_point(page, graph_id: str, label: str):
         const xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis, box = g.getBoundingClientRect();
         const p = [box.left + xa._offset + xa.l2p(t.x[i]), box.top + ya._offset + ya.l2p(t.y[i])];
         return p.every(Number.isFinite) ? p : null;""",
-        graph_id, label)
+        graph_id,
+        label,
+    )
 
 
 def click_link(page, graph_id: str, label: str) -> None:
@@ -124,8 +129,9 @@ def test_the_preset_a_changed_algorithm_and_a_link_broken_on_the_heatmap(mc):
 
     # a group highlighted: its tree on both heatmaps, its join/leave protocol on the player
     choose(page, "mc-group", "group 3: 4 members (h12, h13, h14, …)")
-    page.duo.wait_for_contains_text("#mc-group-info", "Group 3 (4 members: h12, h13, h14, h15) — A minhop-new: root",
-                                    timeout=20)
+    page.duo.wait_for_contains_text(
+        "#mc-group-info", "Group 3 (4 members: h12, h13, h14, h15) — A minhop-new: root", timeout=20
+    )
     until(lambda: "selected tree" in trace_names(page, "mc-fig-a"), 20)
     page.duo.wait_for_contains_text("#mc-player-position", "step 0 of", timeout=20)
 
@@ -162,8 +168,7 @@ def test_a_reload_keeps_the_page_settings_and_bad_communicators_give_a_message(m
     broken = Scenario(spec="fat-tree:radix=4,levels=2", lists=[["h0", "nobody"]])
     page.duo.wait_for_page(f"{page.base}/multicast#s={broken.to_fragment()}", timeout=20)
     page.driver.refresh()
-    page.duo.wait_for_contains_text("#mc-status", "⚠ The scenario's communicators do not fit its fabric",
-                                    timeout=30)
+    page.duo.wait_for_contains_text("#mc-status", "⚠ The scenario's communicators do not fit its fabric", timeout=30)
     assert page.duo.get_logs() == []
 
 
@@ -171,7 +176,8 @@ def rails_row(page, first: str) -> list[str]:
     """The cells of the rails panel's row that starts with ``first``, read in one script."""
     rows = page.driver.execute_script(
         "return [...document.querySelectorAll('#mc-rails tbody tr')]"
-        ".map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent));")
+        ".map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent));"
+    )
     return next((cells for cells in rows if cells and cells[0] == first), [])
 
 
@@ -179,8 +185,7 @@ def test_on_a_rail_fabric_the_rails_panel_counts_the_groups_spanning_rails(mc):
     page = mc
     rails = Scenario(spec="rail-fat-tree:servers=64,rails=8,radix=16", pattern="grid2d:32x16")  # 8 rails, unlinked
     page.open(f"/multicast#s={rails.to_fragment()}", counts=None)
-    page.duo.wait_for_contains_text("#mc-rails", "Rail fabric: 8 rails, 64 servers, no link between rails",
-                                    timeout=30)
+    page.duo.wait_for_contains_text("#mc-rails", "Rail fabric: 8 rails, 64 servers, no link between rails", timeout=30)
     # 32 rows of 16 ranks, 16 columns of 32: [groups, spanning more than one rail, most rails a group spans]
     until(lambda: rails_row(page, "rail-aware")[2:] == ["48", "32", "8"], 20)  # the rows: two servers, 8 rails
     assert rails_row(page, "naive")[2:] == ["48", "16", "8"]  # the columns: every rail
@@ -217,14 +222,14 @@ def test_the_fabrics_multicast_tables_beside_fulb(mc, tmp_path):
 
     # FULB-MC's own tables: the same EFI on every link, and the summary says so
     page.upload("mc-tables-upload", fulb)
-    page.duo.wait_for_contains_text("#mc-summary", "Same EFI on every link: B (fulb) puts exactly as many",
-                                    timeout=30)
+    page.duo.wait_for_contains_text("#mc-summary", "Same EFI on every link: B (fulb) puts exactly as many", timeout=30)
     # a file that does not fit the fabric: a message, the tables stay
     other = tmp_path / "other.mcfdbs"
     other.write_text(fulb.read_text().replace("Switch 0x0002c9", "Switch 0x0005c9", 1))
     page.upload("mc-tables-upload", other)
-    page.duo.wait_for_contains_text("#mc-tables-message", "⚠ other.mcfdbs was not loaded: mcfdbs: switch GUID",
-                                    timeout=20)
+    page.duo.wait_for_contains_text(
+        "#mc-tables-message", "⚠ other.mcfdbs was not loaded: mcfdbs: switch GUID", timeout=20
+    )
     assert shared(page).mcast_tables == fulb.read_text()
     # forget them: back to the communicators; the same file loads again
     page.click("#mc-tables-forget")
@@ -239,8 +244,11 @@ def test_the_fabrics_multicast_tables_beside_fulb(mc, tmp_path):
 # the 64-port fat tree (70,656 nodes) with 5,120 random groups of 12 routed by SSSP-MC twice: a few seconds of
 # routing on two cores, so the page routes it in a background job with a progress bar and Cancel (TaihuLight's 416
 # groups route in a fraction of a second since SSSP-MC's search is bounded: too fast to watch and cancel)
-LARGE = Scenario(spec="fat-tree:radix=64,levels=3", pattern="random:5120,size=12",
-                 params={"multicast": {"a": "sssp", "b": "sssp-new"}})
+LARGE = Scenario(
+    spec="fat-tree:radix=64,levels=3",
+    pattern="random:5120,size=12",
+    params={"multicast": {"a": "sssp", "b": "sssp-new"}},
+)
 
 
 @pytest.fixture

@@ -29,8 +29,11 @@ def test_the_broadcast_plays_on_a_large_fabrics_overview_and_on_a_group_alone(pa
     until(lambda: lit(page, "overview-messages") == 0, 20, msg="the overview has no animation layer")
     page.click("#topo-player-forward")
     page.duo.wait_for_contains_text("#topo-player-position", "step 1 of", timeout=10)
-    until(lambda: lit(page, "overview-messages") > 0 and lit(page, "overview-nodes") > 0, 10,
-          msg="the first step lights no bundle or block")
+    until(
+        lambda: lit(page, "overview-messages") > 0 and lit(page, "overview-nodes") > 0,
+        10,
+        msg="the first step lights no bundle or block",
+    )
     first = lit(page, "overview-messages")
     page.click("#topo-player-forward")
     until(lambda: lit(page, "overview-messages") != first, 10, msg="the next step lights the same bundles")
@@ -40,12 +43,18 @@ def test_the_broadcast_plays_on_a_large_fabrics_overview_and_on_a_group_alone(pa
 
     page.duo.select_dcc_dropdown("#topo-part", index=2)  # a group alone, node by node on the canvas
     until(lambda: page.cy("return cy.nodes().length;") > 0, 20, msg="the group is not drawn")
-    until(lambda: "Played on the overview" not in page.duo.find_element("#topo-bcast-info").text, 20,
-          msg="the broadcast is not played on the group")
+    until(
+        lambda: "Played on the overview" not in page.duo.find_element("#topo-bcast-info").text,
+        20,
+        msg="the broadcast is not played on the group",
+    )
     page.click("#topo-player-first")
     before = page.cy(COLOURS)
     page.click("#topo-player-last")
-    until(lambda: sum(a != b for a, b in zip(before, page.cy(COLOURS), strict=True)) > len(before) // 2, 10,
-          msg="the group's nodes do not take the broadcast's states")
+    until(
+        lambda: sum(a != b for a, b in zip(before, page.cy(COLOURS), strict=True)) > len(before) // 2,
+        10,
+        msg="the group's nodes do not take the broadcast's states",
+    )
     page.screenshot("overview-player-group.png")
     assert page.duo.get_logs() == []

@@ -15,7 +15,8 @@ CLUSTER_COUNTS = counts_line(5, 9, 22, 0, 36)  # cluster.net: 5 switches, 9 HCAs
 
 
 def test_a_real_ibnetdiscover_fabric_shows_host_names_in_captions_hovers_the_root_menu_and_the_trees_table(
-        page, tmp_path):
+    page, tmp_path
+):
     page.open("/topology")
     page.upload("topo-upload", CLUSTER / "ports.txt")  # ibnetdiscover -p, as the real tool printed it
     page.duo.wait_for_text_to_equal("#topo-counts", CLUSTER_COUNTS, timeout=20)
@@ -40,8 +41,11 @@ def test_a_real_ibnetdiscover_fabric_shows_host_names_in_captions_hovers_the_roo
     hostfile.write_text("# my job\nnode01 slots=2\nnode02.cluster.example.org slots=2\nnode06\n")
     page.upload("topo-comm-upload", hostfile)
     page.duo.wait_for_contains_text("#topo-comm-info", "1 communicator ", timeout=20)
-    until(lambda: page.cy("return cy.$('node.comm0').map(n => n.data('label')).sort().join();") ==
-          "node01,node02,node06", 10, msg="the hostfile's hosts are not the communicator")
+    until(
+        lambda: page.cy("return cy.$('node.comm0').map(n => n.data('label')).sort().join();") == "node01,node02,node06",
+        10,
+        msg="the hostfile's hosts are not the communicator",
+    )
 
     unknown = tmp_path / "bad-hostfile"
     unknown.write_text("node01\nnode0254 slots=4\n")

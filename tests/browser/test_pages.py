@@ -23,9 +23,15 @@ def test_every_page_loads_without_console_errors(page):
     page.duo.wait_for_contains_text(".banner h2", "vizcoll")
     page.duo.wait_for_contains_text("#topo-bcast-info", "36 nodes reached")
     page.duo.wait_for_contains_text("#topo-player-caption", "h0 broadcasts a packet")
-    assert nav_entries(page) == [("/topology", "Topology"), ("/trees", "Trees"), ("/multicast", "Multicast"),
-                                 ("/barrier", "Barrier"), ("/faults", "Fault replays"),
-                                 ("/erasure", "Erasure codes"), ("/schedules", "Schedules")]
+    assert nav_entries(page) == [
+        ("/topology", "Topology"),
+        ("/trees", "Trees"),
+        ("/multicast", "Multicast"),
+        ("/barrier", "Barrier"),
+        ("/faults", "Fault replays"),
+        ("/erasure", "Erasure codes"),
+        ("/schedules", "Schedules"),
+    ]
     assert registered_nav() == nav_entries(page)  # the navbar is dash.page_registry's
     page.screenshot("landing.png")
     assert page.duo.get_logs() == []
@@ -36,12 +42,14 @@ def test_every_page_loads_without_console_errors(page):
     page.screenshot("topology-small.png")
     assert page.duo.get_logs() == []
 
-    ready = {"/trees": [("#trees-player-position", "step 0 of")],  # what each page shows once its callbacks ran
-             "/multicast": [("#mc-summary", "minhop-new")],
-             "/barrier": [("#bar-player-position", "step 0 of"), ("#bar-ranges", "Fig. 7")],
-             "/faults": [("#ft-red-player-position", "step 0 of"), ("#ft-treft-player-position", "step 0 of")],
-             "/erasure": [("#era-summary", "FMEL(9,5)"), ("#era-compare-table", "paper")],
-             "/schedules": [("#sched-file", "No file yet"), ("#sched-flag", "Open a GOAL file")]}
+    ready = {
+        "/trees": [("#trees-player-position", "step 0 of")],  # what each page shows once its callbacks ran
+        "/multicast": [("#mc-summary", "minhop-new")],
+        "/barrier": [("#bar-player-position", "step 0 of"), ("#bar-ranges", "Fig. 7")],
+        "/faults": [("#ft-red-player-position", "step 0 of"), ("#ft-treft-player-position", "step 0 of")],
+        "/erasure": [("#era-summary", "FMEL(9,5)"), ("#era-compare-table", "paper")],
+        "/schedules": [("#sched-file", "No file yet"), ("#sched-flag", "Open a GOAL file")],
+    }
     for path, checks in ready.items():
         page.open(path, counts=None)
         for selector, text in checks:

@@ -52,16 +52,24 @@ def test_the_canvas_draws_parallel_cables_apart_and_a_click_breaks_the_cable_cli
     assert apart >= 8, f"the two parallel cables are drawn {apart:.1f} px apart"
 
     page.hover_element(cold)  # the hover names the cable under the pointer
-    page.duo.wait_for_contains_text("#topo-hover", "link 1: MF0;spine-2:MQM8700/U1[3] – Voltaire 4036 # rack-1 "
-                                    "(8c10)[34] · cable 2 of 2 between these two")
+    page.duo.wait_for_contains_text(
+        "#topo-hover",
+        "link 1: MF0;spine-2:MQM8700/U1[3] – Voltaire 4036 # rack-1 (8c10)[34] · cable 2 of 2 between these two",
+    )
     page.hover_element(hot)
-    page.duo.wait_for_contains_text("#topo-hover", "link 0: MF0;spine-2:MQM8700/U1[1] – Voltaire 4036 # rack-1 "
-                                    "(8c10)[33] · cable 1 of 2")
+    page.duo.wait_for_contains_text(
+        "#topo-hover", "link 0: MF0;spine-2:MQM8700/U1[1] – Voltaire 4036 # rack-1 (8c10)[33] · cable 1 of 2"
+    )
     page.click_element(cold)  # a click breaks exactly the cable clicked, and names it in the link field
     wait(lambda: "1 broken" in badge(page) and COLD in badge(page), lambda: badge(page))
     wait(lambda: page.value("#topo-link-id") == COLD, lambda: page.value("#topo-link-id"))
-    until(lambda: page.cy(f"return [cy.$({hot!r}).hasClass('broken'), cy.$({cold!r}).hasClass('broken')];")
-          == [False, True], 10, msg="the broken class is not on the clicked cable alone")
+    until(
+        lambda: (
+            page.cy(f"return [cy.$({hot!r}).hasClass('broken'), cy.$({cold!r}).hasClass('broken')];") == [False, True]
+        ),
+        10,
+        msg="the broken class is not on the clicked cable alone",
+    )
     assert shared(page).broken == [COLD]
     page.screenshot("parallel-cables-canvas.png")
     assert page.duo.get_logs() == []
@@ -69,7 +77,8 @@ def test_the_canvas_draws_parallel_cables_apart_and_a_click_breaks_the_cable_cli
 
 def hover_points(page, graph_id: str) -> dict:
     """Link label -> viewport coordinates of its hover point on a heatmap (empty while it is not drawn)."""
-    return page.driver.execute_script("""
+    return page.driver.execute_script(
+        """
         const g = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
         if (!g || !g._fullData || !g._fullLayout) return {};
         const t = g._fullData.find(t => t.name === 'links');
@@ -78,13 +87,16 @@ def hover_points(page, graph_id: str) -> dict:
         const xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis, box = g.getBoundingClientRect();
         return Object.fromEntries(Array.from(t.customdata, (label, i) =>
             [label, [box.left + xa._offset + xa.l2p(t.x[i]), box.top + ya._offset + ya.l2p(t.y[i])]]));""",
-        graph_id)
+        graph_id,
+    )
 
 
 def hover_text(page, graph_id: str) -> str:
     return page.driver.execute_script(
         "const h = document.querySelector('#' + arguments[0] + ' .hoverlayer .hovertext');"
-        "return h ? h.textContent : '';", graph_id)
+        "return h ? h.textContent : '';",
+        graph_id,
+    )
 
 
 def move_to(page, point) -> None:
@@ -95,8 +107,11 @@ def test_the_heatmap_hovers_each_parallel_cable_with_its_own_efi_and_a_click_bre
     page.driver.set_window_size(1400, 1000)
     page.open(f"/multicast#s={SCENARIO.to_fragment()}", counts=None)
     page.duo.wait_for_contains_text("#mc-fig-a", "max EFI", timeout=30)
-    points = until(lambda: (p := hover_points(page, "mc-fig-a")) and HOT in p and COLD in p and p, 20,
-                   msg="the heatmap has no hover points for the two parallel cables")
+    points = until(
+        lambda: (p := hover_points(page, "mc-fig-a")) and HOT in p and COLD in p and p,
+        20,
+        msg="the heatmap has no hover points for the two parallel cables",
+    )
     assert math.dist(points[HOT], points[COLD]) >= 8, (points[HOT], points[COLD])
 
     move_to(page, points[HOT])  # over the loaded cable: its own label and its own EFI

@@ -33,9 +33,11 @@ def expected(trigger, position, n, playing, moments):
 
 def test_every_transition_follows_the_rules(page):
     page.open("/", counts=None)
-    cases = [(trigger, position, n, playing, [m for m in (1, 3) if m <= n])
-             for n, playing, trigger in itertools.product(range(5), (False, True), TRIGGERS)
-             for position in [None, -1, *range(0, n + 2)]]
+    cases = [
+        (trigger, position, n, playing, [m for m in (1, 3) if m <= n])
+        for n, playing, trigger in itertools.product(range(5), (False, True), TRIGGERS)
+        for position in [None, -1, *range(0, n + 2)]
+    ]
     got = page.driver.execute_script(NEXT, [list(c) for c in cases])
     for case, (position, playing) in zip(cases, got, strict=True):
         assert (position, playing) == expected(*case), case

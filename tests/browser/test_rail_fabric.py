@@ -33,8 +33,11 @@ def test_the_million_nic_fabric_is_built_in_a_job_then_drilled_into_a_rail_a_pod
     page.screenshot("rail-million-overview.png")
 
     choose(page, "topo-part", "rail 3 (139,264 nodes) alone")
-    until(lambda: title_of(page, "topo-large").startswith("rail 3 alone, grouped"), 60,
-          msg=lambda: title_of(page, "topo-large"))
+    until(
+        lambda: title_of(page, "topo-large").startswith("rail 3 alone, grouped"),
+        60,
+        msg=lambda: title_of(page, "topo-large"),
+    )
     assert "end node blocks (33)" in trace_names(page, "topo-large")  # 32 pods, and the rest of the fabric
     choose(page, "topo-part", "rail 3, pod 5 (4,224 nodes) alone")
     until(lambda: title_of(page, "topo-large").startswith("rail 3, pod 5 alone"), 60)
@@ -59,15 +62,22 @@ def test_the_trees_preset_of_the_million_nic_fabric_says_what_rails_change_and_d
 
     scenario = trees_model.preset_scenario(DEFAULT_SCENARIO, "rail-million")
     page.open(f"/trees#s={scenario.to_fragment()}", counts=None)
-    until(lambda: "hierarchical 8-nomial" in text_of(page, "trees-compare"), 240,
-          msg=lambda: text_of(page, "trees-compare"))  # the page waits for the fabric's job, then its own
+    until(
+        lambda: "hierarchical 8-nomial" in text_of(page, "trees-compare"),
+        240,
+        msg=lambda: text_of(page, "trees-compare"),
+    )  # the page waits for the fabric's job, then its own
     rails = page.duo.find_element("#trees-rails").text
     assert "8 rails, 131,072 servers" in rails and "65,535" in rails  # the tree's edges, under each placement
-    until(lambda: "per bundle of links" in title_of(page, "trees-mapped"), 120,
-          msg=lambda: title_of(page, "trees-mapped"))
+    until(
+        lambda: "per bundle of links" in title_of(page, "trees-mapped"), 120, msg=lambda: title_of(page, "trees-mapped")
+    )
     choose(page, "trees-part", "rail 3 (139,264 nodes) alone")
-    until(lambda: "(rail 3 alone), per bundle" in title_of(page, "trees-mapped"), 60,
-          msg=lambda: title_of(page, "trees-mapped"))
+    until(
+        lambda: "(rail 3 alone), per bundle" in title_of(page, "trees-mapped"),
+        60,
+        msg=lambda: title_of(page, "trees-mapped"),
+    )
     assert figure_problems(page.driver) == []
     page.driver.execute_script("document.getElementById('trees-rails').scrollIntoView({block: 'start'});")
     page.screenshot("rail-million-trees.png")

@@ -42,33 +42,72 @@ LARGEST_MULTICAST = max(PAPER_MULTICAST, key=lambda k: spec_size(multicast_model
 STATES = [
     ("home", "/", DEFAULT_SCENARIO, ("#topo-bcast-info", "nodes reached")),
     ("topology", "/topology", DEFAULT_SCENARIO, ("#topo-bcast-info", "nodes reached")),
-    ("topology-largest", "/topology", Scenario(spec=LARGEST_EXAMPLE, pattern="hier:4"),
-     ("#topo-bcast-info", "nodes reached")),
-    *((f"topology-{key}", "/topology", Scenario(spec=spec),
-       ("#topo-bcast-info", "no node" if key == "empty" else "nodes reached"))
-      for key, spec in EXAMPLE_SPECS.items() if spec not in (DEFAULT_SCENARIO.spec, LARGEST_EXAMPLE)),
+    (
+        "topology-largest",
+        "/topology",
+        Scenario(spec=LARGEST_EXAMPLE, pattern="hier:4"),
+        ("#topo-bcast-info", "nodes reached"),
+    ),
+    *(
+        (
+            f"topology-{key}",
+            "/topology",
+            Scenario(spec=spec),
+            ("#topo-bcast-info", "no node" if key == "empty" else "nodes reached"),
+        )
+        for key, spec in EXAMPLE_SPECS.items()
+        if spec not in (DEFAULT_SCENARIO.spec, LARGEST_EXAMPLE)
+    ),
     ("trees", "/trees", DEFAULT_SCENARIO, ("#trees-player-position", "step 0 of")),
-    *((f"trees-{key}", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, key), ("#trees-compare", "ary"))
-      for key in PAPER_TREES if key != LARGEST_TREES),
-    ("trees-largest", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, LARGEST_TREES),
-     ("#trees-compare", "2-ary")),
+    *(
+        (f"trees-{key}", "/trees", trees_model.preset_scenario(DEFAULT_SCENARIO, key), ("#trees-compare", "ary"))
+        for key in PAPER_TREES
+        if key != LARGEST_TREES
+    ),
+    (
+        "trees-largest",
+        "/trees",
+        trees_model.preset_scenario(DEFAULT_SCENARIO, LARGEST_TREES),
+        ("#trees-compare", "2-ary"),
+    ),
     ("multicast", "/multicast", DEFAULT_SCENARIO, ("#mc-summary", "minhop-new")),
-    *((f"multicast-{key}", "/multicast", multicast_model.preset_scenario(key, DEFAULT_SCENARIO),
-       ("#mc-summary", multicast_model.PRESETS[key]["b"]))
-      for key in PAPER_MULTICAST if key != LARGEST_MULTICAST),
-    ("multicast-largest", "/multicast", multicast_model.preset_scenario(LARGEST_MULTICAST, DEFAULT_SCENARIO),
-     ("#mc-summary", "fulb")),
+    *(
+        (
+            f"multicast-{key}",
+            "/multicast",
+            multicast_model.preset_scenario(key, DEFAULT_SCENARIO),
+            ("#mc-summary", multicast_model.PRESETS[key]["b"]),
+        )
+        for key in PAPER_MULTICAST
+        if key != LARGEST_MULTICAST
+    ),
+    (
+        "multicast-largest",
+        "/multicast",
+        multicast_model.preset_scenario(LARGEST_MULTICAST, DEFAULT_SCENARIO),
+        ("#mc-summary", "fulb"),
+    ),
     ("barrier", "/barrier", DEFAULT_SCENARIO, ("#bar-ranges", "Fig. 7")),
-    ("barrier-largest", "/barrier",
-     barrier_model.grid_scenario(DEFAULT_SCENARIO, barrier_model.MAX_SIDE, barrier_model.MAX_SIDE, 8),
-     ("#bar-player-position", "step 0 of")),
+    (
+        "barrier-largest",
+        "/barrier",
+        barrier_model.grid_scenario(DEFAULT_SCENARIO, barrier_model.MAX_SIDE, barrier_model.MAX_SIDE, 8),
+        ("#bar-player-position", "step 0 of"),
+    ),
     ("faults", "/faults", DEFAULT_SCENARIO, ("#ft-treft-player-position", "step 0 of")),
-    ("faults-largest", "/faults", DEFAULT_SCENARIO.with_params("faults", {"procs": "32", "workflow": "MB",
-                                                                          "cls": "B"}),
-     ("#ft-treft-player-position", "step 0 of")),
+    (
+        "faults-largest",
+        "/faults",
+        DEFAULT_SCENARIO.with_params("faults", {"procs": "32", "workflow": "MB", "cls": "B"}),
+        ("#ft-treft-player-position", "step 0 of"),
+    ),
     ("erasure", "/erasure", DEFAULT_SCENARIO, ("#era-summary", "FMEL(9,5)")),
-    ("erasure-largest", "/erasure", DEFAULT_SCENARIO.with_params("erasure", {"n": "20", "k": "12", "dcs": "5"}),
-     ("#era-summary", "FMEL(20,12)")),
+    (
+        "erasure-largest",
+        "/erasure",
+        DEFAULT_SCENARIO.with_params("erasure", {"n": "20", "k": "12", "dcs": "5"}),
+        ("#era-summary", "FMEL(20,12)"),
+    ),
     ("schedules", "/schedules", DEFAULT_SCENARIO, ("#sched-file", "No file yet")),
     ("schedules-example", "/schedules", DEFAULT_SCENARIO, ("#sched-player-position", "step 0 of")),
     ("topology-real-file", "/topology", TOOL_OUTPUT, ("#topo-bcast-info", "nodes reached")),  # ibnetdiscover's
@@ -77,8 +116,10 @@ STATES = [
     ("multicast-cluster-file", "/multicast", replace(CLUSTER, pattern="hier:16"), ("#mc-summary", "minhop-new")),
 ]
 CLICKS = {"schedules-example": "#sched-example"}  # states a button opens: its selector
-WIDE = ("return [...document.querySelectorAll('.panel, .table-box')].filter(p => p.scrollWidth > p.clientWidth + 1)"
-        ".map(p => (p.id || p.className) + ': ' + p.scrollWidth + ' px in ' + p.clientWidth);")
+WIDE = (
+    "return [...document.querySelectorAll('.panel, .table-box')].filter(p => p.scrollWidth > p.clientWidth + 1)"
+    ".map(p => (p.id || p.className) + ': ' + p.scrollWidth + ' px in ' + p.clientWidth);"
+)
 BUSY = "return !!document.querySelector('[data-dash-is-loading=\"true\"], .job.running');"
 
 
@@ -93,8 +134,9 @@ def settled(page, quiet: float = 1.5, timeout: float = 240) -> None:
         elif time.time() - calm >= quiet:
             return
         time.sleep(0.2)
-    jobs = page.driver.execute_script("return [...document.querySelectorAll('.job.running')].map(j => j.id + ': ' "
-                                      "+ j.textContent);")
+    jobs = page.driver.execute_script(
+        "return [...document.querySelectorAll('.job.running')].map(j => j.id + ': ' + j.textContent);"
+    )
     raise AssertionError(f"the page never settled; jobs still running: {jobs}")
 
 
@@ -102,8 +144,10 @@ def save(page, name: str) -> Path:
     """The page's top as a 1280×720 projector shows it, at half size (artifacts/; docs/screenshots/ when asked)."""
     page.driver.execute_script("window.scrollTo(0, 0);")
     time.sleep(0.3)  # the last frame of the drawings
-    shot = page.driver.execute_cdp_cmd("Page.captureScreenshot", {
-        "format": "png", "clip": {"x": 0, "y": 0, "width": 1280, "height": 720, "scale": 0.5}})
+    shot = page.driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {"format": "png", "clip": {"x": 0, "y": 0, "width": 1280, "height": 720, "scale": 0.5}},
+    )
     targets = [ARTIFACTS / f"readable-{name}.png"]
     if os.environ.get("VIZCOLL_DOCS_SCREENSHOTS"):
         targets.append(DOCS / f"{name}.png")
@@ -122,8 +166,13 @@ def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, sce
     page.duo.wait_for_contains_text(ready[0], ready[1], timeout=120)
     settled(page)
     assert page.driver.execute_script("return [window.innerWidth, window.innerHeight];") == [1280, 720]
-    until(lambda: page.driver.execute_script("return document.querySelectorAll('.js-plotly-plot').length;") > 0
-          or path in ("/", "/topology", "/schedules"), 30)
+    until(
+        lambda: (
+            page.driver.execute_script("return document.querySelectorAll('.js-plotly-plot').length;") > 0
+            or path in ("/", "/topology", "/schedules")
+        ),
+        30,
+    )
     widths = page.driver.execute_script("const d = document.documentElement; return [d.scrollWidth, d.clientWidth];")
     assert widths[0] <= widths[1], f"the page is {widths[0]} px wide in a {widths[1]} px window: it scrolls sideways"
     assert page.driver.execute_script(WIDE) == [], "a panel scrolls sideways"

@@ -27,8 +27,11 @@ def test_export_then_import_gives_the_identical_view(page, tmp_path):
     page.click("#topo-add-node")
     edited = counts_line(20, 17, 48, 2, 4)
     page.duo.wait_for_text_to_equal("#topo-counts", edited)
-    until(lambda: page.cy("return cy.$('node[label = \"visitor\"]').hasClass('endpoint');"), 10,
-          msg="the new end node is not drawn")
+    until(
+        lambda: page.cy("return cy.$('node[label = \"visitor\"]').hasClass('endpoint');"),
+        10,
+        msg="the new end node is not drawn",
+    )
     view = page.elements()
     assert {eid.split("-")[0] for eid, classes, _ in view if "broken" in classes.split()} == {"l5", "l17"}
 

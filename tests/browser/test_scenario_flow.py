@@ -18,8 +18,11 @@ BADGE = ("4 switches", "4 end nodes", "8 links", "1 broken")
 
 
 def wait_for_badge(driver, *parts: str, timeout: float = 20) -> None:
-    until(lambda: all(p in badge_text(driver) for p in parts), timeout,
-          msg=f"the badge never showed {parts}: {badge_text(driver)!r}")
+    until(
+        lambda: all(p in badge_text(driver) for p in parts),
+        timeout,
+        msg=f"the badge never showed {parts}: {badge_text(driver)!r}",
+    )
 
 
 def main_text(driver) -> str:
@@ -84,8 +87,11 @@ def test_upload_break_visit_every_page_reload_and_share(page, tmp_path):
     page.driver.refresh()
     wait_for_badge(page.driver, *BADGE, BROKEN, "handmade.net")
     page.duo.wait_for_contains_text("#trees-compare", "ary", timeout=30)
-    until(lambda: page.driver.find_element(By.ID, "trees-compare").text == trees_table, 30,
-          msg="the trees table changed after a reload")
+    until(
+        lambda: page.driver.find_element(By.ID, "trees-compare").text == trees_table,
+        30,
+        msg="the trees table changed after a reload",
+    )
 
     # the share link, opened in a second browser, gives the same badge and the same table
     href = page.driver.find_element(By.ID, "share-link").get_attribute("href")
@@ -94,8 +100,11 @@ def test_upload_break_visit_every_page_reload_and_share(page, tmp_path):
     try:
         other.get(href)
         wait_for_badge(other, *BADGE, BROKEN, "handmade.net", timeout=30)
-        until(lambda: other.find_element(By.ID, "trees-compare").text == trees_table, 30,
-              msg="the shared link shows another trees table")
+        until(
+            lambda: other.find_element(By.ID, "trees-compare").text == trees_table,
+            30,
+            msg="the shared link shows another trees table",
+        )
         assert badge_text(other) == badge_text(page.driver)
         assert not [e for e in other.get_log("browser") if e["level"] == "SEVERE"]
     finally:

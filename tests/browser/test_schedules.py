@@ -17,8 +17,13 @@ from .test_faults import scroll_to, step_of
 
 def test_a_goal_file_from_the_cli_is_timed_and_replayed(page, tmp_path):
     goal = tmp_path / "b.goal"
-    text = subprocess.run([sys.executable, "-m", "vizcoll", "goal", "barrier", "--algo", "dissemination", "--procs",
-                           "16"], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    text = subprocess.run(
+        [sys.executable, "-m", "vizcoll", "goal", "barrier", "--algo", "dissemination", "--procs", "16"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
     goal.write_text(text)
     makespan = simulate(barrier("dissemination", 16), LogGP()).makespan  # LogGOPSim's defaults
 
@@ -84,24 +89,44 @@ def test_a_barrier_downloaded_from_the_barrier_page_opens_here(page):
     assert page.duo.find_element("#bar-goal-message").text == ""
     page.open("/schedules", counts=None)
     page.upload("sched-upload", saved)
-    page.duo.wait_for_text_to_equal("#sched-file", "vizcoll-barrier-tree.goal: 4 ranks, 12 operations, 6 messages.",
-                                    timeout=30)
+    page.duo.wait_for_text_to_equal(
+        "#sched-file", "vizcoll-barrier-tree.goal: 4 ranks, 12 operations, 6 messages.", timeout=30
+    )
     page.duo.wait_for_contains_text("#sched-problems", "No problem", timeout=10)
     assert page.duo.get_logs() == []
 
 
 def test_a_large_file_is_timed_in_a_job_with_its_progress(page, tmp_path):
     goal = tmp_path / "big.goal"  # a dissemination barrier of 1,300 ranks: 1.96 MB, about 2 s of checks and timing
-    subprocess.run([sys.executable, "-m", "vizcoll", "goal", "barrier", "--algo", "dissemination", "--procs", "1300",
-                    "-o", str(goal)], capture_output=True, check=True, cwd=ROOT)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vizcoll",
+            "goal",
+            "barrier",
+            "--algo",
+            "dissemination",
+            "--procs",
+            "1300",
+            "-o",
+            str(goal),
+        ],
+        capture_output=True,
+        check=True,
+        cwd=ROOT,
+    )
     makespan = simulate(barrier("dissemination", 1300), LogGP()).makespan
 
     page.open("/schedules", counts=None)
     page.duo.wait_for_contains_text("#sched-file", "No file yet", timeout=30)
     page.upload("sched-upload", goal)
     page.duo.wait_for_contains_text("#sched-file", "checked and timed in the background", timeout=30)
-    until(lambda: "running" in page.duo.find_element("#sched-analysis-job").get_attribute("class"), 20,
-          msg="the job bar never showed")
+    until(
+        lambda: "running" in page.duo.find_element("#sched-analysis-job").get_attribute("class"),
+        20,
+        msg="the job bar never showed",
+    )
     page.duo.wait_for_contains_text("#sched-analysis-progress-text", "checking and timing 2.0 MB of GOAL", timeout=20)
     assert page.duo.find_element("#sched-example").get_attribute("disabled") == "true"
     page.duo.wait_for_text_to_equal("#sched-makespan", f"{makespan:,}", timeout=120)

@@ -47,8 +47,11 @@ def test_the_share_link_of_an_uploaded_fabric_reopens_it_under_gunicorn(server, 
         first.get(server + "/topology")
         until(lambda: "20 switches" in badge_text(first), 30, msg="the default scenario never showed")
         first.find_element(By.CSS_SELECTOR, "#topo-upload input[type=file]").send_keys(str(path))
-        until(lambda: "racks.ibnd" in badge_text(first) and "128 end nodes" in badge_text(first), 30,
-              msg=f"the upload never reached the badge: {badge_text(first)!r}")
+        until(
+            lambda: "racks.ibnd" in badge_text(first) and "128 end nodes" in badge_text(first),
+            30,
+            msg=f"the upload never reached the badge: {badge_text(first)!r}",
+        )
         box = first.find_element(By.ID, "topo-link-id")
         box.clear()
         box.send_keys(broken)
@@ -60,8 +63,11 @@ def test_the_share_link_of_an_uploaded_fabric_reopens_it_under_gunicorn(server, 
         assert len(href) > 4096  # longer than gunicorn's request-line limit
 
         second.get(href)
-        until(lambda: badge_text(second) == badge_text(first), 30,
-              msg=f"the shared link shows another scenario: {badge_text(second)!r} vs {badge_text(first)!r}")
+        until(
+            lambda: badge_text(second) == badge_text(first),
+            30,
+            msg=f"the shared link shows another scenario: {badge_text(second)!r} vs {badge_text(first)!r}",
+        )
         assert "80 switches" in badge_text(second) and broken in badge_text(second) and "rack0-node00" in broken
         until(lambda: second.current_url.split("#")[0].endswith("/barrier"), 10)
         assert not [e for e in second.get_log("browser") if e["level"] == "SEVERE"]

@@ -29,7 +29,8 @@ def table_rows(page, table_id: str) -> list[list[str]]:
     try:
         return page.driver.execute_script(
             f"return [...document.querySelectorAll('#{table_id} tbody tr')]"
-            ".map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent));")
+            ".map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent));"
+        )
     except TimeoutException:
         return []
 
@@ -41,7 +42,8 @@ def row_of(page, table_id: str, first: str) -> list[str]:
 def trace_names(page, graph_id: str) -> list[str]:
     return page.driver.execute_script(
         f"const g = document.querySelector('#{graph_id} .js-plotly-plot');"
-        "return g && g.data ? g.data.map(t => t.name || '') : [];")
+        "return g && g.data ? g.data.map(t => t.name || '') : [];"
+    )
 
 
 def text(page, selector: str) -> str:
@@ -137,8 +139,9 @@ def test_every_control_drives_the_view_and_the_share_link(page):
     # an absurd k is refused with a message; the view keeps the last good tree and the store is unchanged
     page.type_into("#trees-k", "1000000000")
     page.duo.find_element("#trees-k").send_keys(Keys.ENTER)
-    page.duo.wait_for_contains_text("#trees-message", "⚠ k (width / base): enter a whole number from 2 to 1024",
-                                    timeout=20)
+    page.duo.wait_for_contains_text(
+        "#trees-message", "⚠ k (width / base): enter a whole number from 2 to 1024", timeout=20
+    )
     assert row_of(page, "trees-compare", "8-ary")[:3] == ["8-ary", "2", "8"]
     assert shared(page).params["trees"]["k"] == 8
 
@@ -167,8 +170,9 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
     open_scenario(page, DEFAULT_SCENARIO.with_breaks([BUSIEST]))
     until(lambda: all(p in badge(page) for p in ("1 broken", BUSIEST)), 30, msg=badge(page))
     # live routes (the default): every tree avoids the cut spine link, and the page says so
-    page.duo.wait_for_contains_text("#trees-flag", f"avoid the broken link {BUSIEST}: 12 of its edges take another "
-                                    "route", timeout=30)
+    page.duo.wait_for_contains_text(
+        "#trees-flag", f"avoid the broken link {BUSIEST}: 12 of its edges take another route", timeout=30
+    )
     until(lambda: row_of(page, "trees-compare", "4-ary")[3] == "12 (agg0.0–core1)", 20)
     assert "⚠" not in text(page, "#trees-compare")
     page.duo.wait_for_contains_text("#trees-anim-summary", "correct ✓", timeout=20)
@@ -176,8 +180,11 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
 
     # as built on the intact fabric: the edges crossing the break are flagged and the animation waits
     page.click("#trees-routes input[value='intact']")
-    page.duo.wait_for_contains_text("#trees-flag", "⚠ As built on the intact fabric, 12 edges of the 4-ary tree "
-                                    f"route over the broken link {BUSIEST}", timeout=30)
+    page.duo.wait_for_contains_text(
+        "#trees-flag",
+        f"⚠ As built on the intact fabric, 12 edges of the 4-ary tree route over the broken link {BUSIEST}",
+        timeout=30,
+    )
     until(lambda: row_of(page, "trees-compare", "4-ary")[-1] == "⚠ 12 edges cross", 20)
     page.duo.wait_for_contains_text("#trees-anim-summary", "Choose routes “avoid broken links”")
     assert "Nothing to play" in text(page, "#trees-player-caption")
@@ -207,8 +214,11 @@ def test_a_preset_replaces_the_shared_scenario(page):
     until(lambda: row_of(page, "trees-compare", "4-ary")[:3] == ["4-ary", "2", "10"], 30)
     page.click("#trees-presets summary")
     page.click("#trees-use-preset")  # the Sunway supernode: 512 processes, 32-ary
-    until(lambda: all(p in badge(page) for p in ("sunway-supernode", "48 switches", "256 end nodes", "0 broken")),
-          30, msg=badge(page))
+    until(
+        lambda: all(p in badge(page) for p in ("sunway-supernode", "48 switches", "256 end nodes", "0 broken")),
+        30,
+        msg=badge(page),
+    )
     until(lambda: row_of(page, "trees-compare", "32-ary")[:2] == ["32-ary", "2"], 40)
     page.duo.wait_for_contains_text("#trees-fabric", "512 processes on 256 nodes", timeout=20)
     assert page.value("#trees-k") == "32"
@@ -220,8 +230,9 @@ def test_a_preset_replaces_the_shared_scenario(page):
 def test_on_a_rail_fabric_the_rails_panel_compares_the_two_placements(page):
     rails = Scenario(spec="rail-fat-tree:servers=64,rails=8,radix=16")  # 512 NICs, 8 rails, no link between them
     open_scenario(page, rails)
-    page.duo.wait_for_contains_text("#trees-rails", "Rail fabric: 8 rails, 64 servers, no link between rails",
-                                    timeout=30)
+    page.duo.wait_for_contains_text(
+        "#trees-rails", "Rail fabric: 8 rails, 64 servers, no link between rails", timeout=30
+    )
     # the 4-ary tree of the 512 processes: [tree edges, crossing rails, within a server, between servers]
     until(lambda: row_of(page, "trees-rails", "rail-aware")[2:] == ["511", "447", "7", "440"], 20)
     assert row_of(page, "trees-rails", "naive")[2:] == ["511", "448", "8", "440"]
@@ -255,8 +266,9 @@ def test_build_applies_the_controls_and_refuses_a_huge_k_at_once(page):
     page.type_into("#trees-k", "1000000000")
     started = time.monotonic()
     page.click("#trees-build")
-    page.duo.wait_for_contains_text("#trees-message", "⚠ k (width / base): enter a whole number from 2 to 1024",
-                                    timeout=5)
+    page.duo.wait_for_contains_text(
+        "#trees-message", "⚠ k (width / base): enter a whole number from 2 to 1024", timeout=5
+    )
     assert time.monotonic() - started < 2  # one quick request (the limit: 1 s on the server, plus the browser)
     assert shared(page).params.get("trees", {}).get("k", 4) == 4
     page.type_into("#trees-k", "8")
@@ -307,6 +319,7 @@ def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_
     until(lambda: not job_running(page), 10)
     page.duo.wait_for_contains_text("#trees-logical", "2-ary tree over 40,960 processes", timeout=60)
     page.duo.wait_for_contains_text("#trees-t2-info", "Type II trees")
-    page.duo.wait_for_contains_text("#trees-flag", "The aggregation is animated for up to 4,096 processes (this "
-                                    "communicator has 40,960)")
+    page.duo.wait_for_contains_text(
+        "#trees-flag", "The aggregation is animated for up to 4,096 processes (this communicator has 40,960)"
+    )
     assert page.duo.get_logs() == []

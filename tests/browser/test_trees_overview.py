@@ -17,11 +17,13 @@ return lit ? [...lit].sort((a, b) => a - b) : -1;"""
 COLOURS = "return cy.nodes().map(n => [n.style('border-color'), n.style('label')].join());"
 # the 1,570-node cluster of issue 23 (three switch tiers, parallel cables), every one of its 1,356 processes
 CAMPUS = Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net").with_params(
-    "trees", {"k": 4})
+    "trees", {"k": 4}
+)
 # TaihuLight's 46,144-node fabric, a communicator of 1,024 processes spread over it (the preset's 40,960 are
 # more than the page plays: see vizcoll.ui.models.trees.MAX_ANIMATED)
 TAIHULIGHT = Scenario(spec="pruned-fat-tree:preset=taihulight", pattern="random:1,size=1024").with_params(
-    "trees", {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16})
+    "trees", {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16}
+)
 
 
 def lit(page, meta: str, graph: str = "trees-mapped") -> list[int] | int:
@@ -50,8 +52,9 @@ def forward_lights_the_overview(page, graph: str = "trees-mapped") -> None:
     first = lit(page, "overview-messages", graph)
     page.click("#trees-player-forward")
     page.duo.wait_for_contains_text("#trees-player-position", "step 3 of", timeout=10)
-    until(lambda: lit(page, "overview-messages", graph) not in (first, []), 10,
-          msg="the next hop lights the same bundles")
+    until(
+        lambda: lit(page, "overview-messages", graph) not in (first, []), 10, msg="the next hop lights the same bundles"
+    )
     caption = text(page, "#trees-player-caption")
     assert caption and "Nothing to play" not in caption and "⚠" not in caption
     assert not page.duo.find_element("#trees-canvas").is_displayed()  # no empty canvas under the player
@@ -75,8 +78,11 @@ def test_the_aggregation_plays_on_a_real_clusters_overview_and_on_a_group_alone(
     until(lambda: text(page, "#trees-player-position").startswith("step 0"), 10)
     before = page.cy(COLOURS)
     page.click("#trees-player-last")
-    until(lambda: sum(a != b for a, b in zip(before, page.cy(COLOURS), strict=True)) >= 9, 10,
-          msg="the group's hosts do not take the aggregation's states")
+    until(
+        lambda: sum(a != b for a, b in zip(before, page.cy(COLOURS), strict=True)) >= 9,
+        10,
+        msg="the group's hosts do not take the aggregation's states",
+    )
     page.driver.execute_script("document.querySelector('#trees-canvas').scrollIntoView({block: 'start'});")
     page.screenshot("trees-group-player.png")
     assert page.duo.get_logs() == []

@@ -26,12 +26,21 @@ def run(capsys, *argv):
 
 
 def test_topo_info_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "vizcoll", "topo", "info", "fat-tree:radix=40,levels=3"],
-                          capture_output=True, text=True, cwd=ROOT, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "vizcoll", "topo", "info", "fat-tree:radix=40,levels=3"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     info = json.loads(proc.stdout)
     assert {k: info[k] for k in ("switches", "endpoints", "links", "max_ports")} == {
-        "switches": 2000, "endpoints": 16000, "links": 48000, "max_ports": 40}
+        "switches": 2000,
+        "endpoints": 16000,
+        "links": 48000,
+        "max_ports": 40,
+    }
     assert info["broken_links"] == 0 and info["nodes"] == 18000
     assert info["generator"] == "fat-tree:radix=40,levels=3"
 
@@ -75,12 +84,16 @@ def test_comm_random_order_and_seed(capsys):
 
 @pytest.mark.parametrize(
     ("argv", "message"),
-    [(["comm", "fat-tree:radix=4,levels=2", "--pattern", "grid2d:256x160"],
-      "grid2d:256x160 needs 40960 processes but fat-tree:radix=4,levels=2 has 8 end nodes x ppn 1"),
-     (["comm", "fat-tree:radix=4,levels=2", "--pattern", "grid2d:4xq"], "a grid dimension in 'grid2d:4xq'"),
-     (["comm", "fat-tree:radix=4,levels=2", "--pattern", "hier:2", "--ppn", "0"], "ppn"),
-     (["topo", "info", "fat-tree:radix=5"], "radix must be an even number"),
-     (["topo", "info", "moebius:3"], "unknown topology 'moebius'")],
+    [
+        (
+            ["comm", "fat-tree:radix=4,levels=2", "--pattern", "grid2d:256x160"],
+            "grid2d:256x160 needs 40960 processes but fat-tree:radix=4,levels=2 has 8 end nodes x ppn 1",
+        ),
+        (["comm", "fat-tree:radix=4,levels=2", "--pattern", "grid2d:4xq"], "a grid dimension in 'grid2d:4xq'"),
+        (["comm", "fat-tree:radix=4,levels=2", "--pattern", "hier:2", "--ppn", "0"], "ppn"),
+        (["topo", "info", "fat-tree:radix=5"], "radix must be an even number"),
+        (["topo", "info", "moebius:3"], "unknown topology 'moebius'"),
+    ],
 )
 def test_user_errors_exit_2_with_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
@@ -90,8 +103,13 @@ def test_user_errors_exit_2_with_one_line(capsys, argv, message):
 
 
 def test_error_in_subprocess_has_no_traceback():
-    proc = subprocess.run([sys.executable, "-m", "vizcoll", "comm", "fat-tree:radix=4,levels=2", "--pattern",
-                           "nowhere.json"], capture_output=True, text=True, cwd=ROOT, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "vizcoll", "comm", "fat-tree:radix=4,levels=2", "--pattern", "nowhere.json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == "vizcoll: error: cannot read nowhere.json: No such file or directory\n"
 
@@ -107,9 +125,16 @@ def test_a_registered_command_is_available(capsys, monkeypatch):
     def setup(parser):
         parser.add_argument("--times", type=int, default=1)
 
-    monkeypatch.setitem(cli.COMMANDS, "topo double", cli.Command(
-        "topo double", "twice the end nodes", lambda a: {"n": 2 * a.times * len(cli.load_topology(a.spec).endpoints)},
-        (cli.add_topology, setup)))
+    monkeypatch.setitem(
+        cli.COMMANDS,
+        "topo double",
+        cli.Command(
+            "topo double",
+            "twice the end nodes",
+            lambda a: {"n": 2 * a.times * len(cli.load_topology(a.spec).endpoints)},
+            (cli.add_topology, setup),
+        ),
+    )
     status, out, _ = run(capsys, "topo", "double", "fat-tree:radix=4,levels=2", "--times", "3")
     assert status == 0 and out == {"n": 48}
 
@@ -134,14 +159,22 @@ def test_topo_export_to_stdout(capsys):
 
 
 def test_topo_export_unknown_format(capsys, tmp_path):
-    status, _, err = run(capsys, "topo", "export", "fat-tree:radix=4,levels=2", "--format", "dot",
-                         "-o", str(tmp_path / "t.dot"))
+    status, _, err = run(
+        capsys, "topo", "export", "fat-tree:radix=4,levels=2", "--format", "dot", "-o", str(tmp_path / "t.dot")
+    )
     assert status == 2 and "unknown format 'dot'" in err and not (tmp_path / "t.dot").exists()
 
 
-@pytest.mark.parametrize("name, fmt", [("ports.txt", "ibnetdiscover-ports"), ("ports-s.txt", "ibnetdiscover-ports"),
-                                       ("iblinkinfo.txt", "iblinkinfo"), ("iblinkinfo-l.txt", "iblinkinfo"),
-                                       ("stanzas.txt", "ibnetdiscover")])
+@pytest.mark.parametrize(
+    "name, fmt",
+    [
+        ("ports.txt", "ibnetdiscover-ports"),
+        ("ports-s.txt", "ibnetdiscover-ports"),
+        ("iblinkinfo.txt", "iblinkinfo"),
+        ("iblinkinfo-l.txt", "iblinkinfo"),
+        ("stanzas.txt", "ibnetdiscover"),
+    ],
+)
 def test_topo_info_reads_what_the_real_tools_print_and_says_the_format(capsys, name, fmt):
     path = Path(__file__).resolve().parents[1] / "data" / "cluster" / name
     status, info, _ = run(capsys, "topo", "info", str(path))
@@ -151,8 +184,10 @@ def test_topo_info_reads_what_the_real_tools_print_and_says_the_format(capsys, n
 
 def test_topo_info_of_a_slurm_topology_conf_with_no_telling_name(capsys, tmp_path):
     path = tmp_path / "upload.txt"  # not topology.conf: the content tells
-    path.write_text("# two leaves\tand a root\nSwitchName=s0\tNodes=node[01-04]\nSwitchName=s1  Nodes=node[05-08]\n"
-                    "SwitchName=root Switches=s[0-1]")
+    path.write_text(
+        "# two leaves\tand a root\nSwitchName=s0\tNodes=node[01-04]\nSwitchName=s1  Nodes=node[05-08]\n"
+        "SwitchName=root Switches=s[0-1]"
+    )
     status, info, _ = run(capsys, "topo", "info", str(path))
     assert status == 0 and (info["switches"], info["endpoints"], info["links"]) == (3, 8, 10)
     assert info["format"] == "slurm"

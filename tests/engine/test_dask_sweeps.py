@@ -43,11 +43,41 @@ def start_cluster(workers: int) -> tuple[str, list[subprocess.Popen]]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     quiet = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     dask = [sys.executable, "-m"]
-    procs = [subprocess.Popen([*dask, "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--no-dashboard", "--idle-timeout", "120s"], **quiet)]
-    procs += [subprocess.Popen([*dask, "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-nanny",
-                                "--no-dashboard", "--lifetime", "300s", "--death-timeout", "20s"], **quiet)
-              for _ in range(workers)]
+    procs = [
+        subprocess.Popen(
+            [
+                *dask,
+                "distributed.cli.dask_scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-dashboard",
+                "--idle-timeout",
+                "120s",
+            ],
+            **quiet,
+        )
+    ]
+    procs += [
+        subprocess.Popen(
+            [
+                *dask,
+                "distributed.cli.dask_worker",
+                address,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--no-dashboard",
+                "--lifetime",
+                "300s",
+                "--death-timeout",
+                "20s",
+            ],
+            **quiet,
+        )
+        for _ in range(workers)
+    ]
     try:
         with Client(address, timeout=30, set_as_default=False) as client:
             client.wait_for_workers(workers, timeout=60)
@@ -149,13 +179,16 @@ def test_an_unreachable_scheduler_is_an_error_within_the_timeout(capsys, monkeyp
     assert status == 2 and err == f"vizcoll: error: could not connect to a Dask scheduler at {address} within 1 s\n"
 
 
-@pytest.mark.parametrize(("option", "message"), [
-    (["--workers", "0"], "--workers must be in 1..256, got 0"),
-    (["--workers", "257"], "--workers must be in 1..256, got 257"),
-    (["--dask", "10.0.0.5:8786"], "--dask takes a scheduler address tcp://HOST:PORT"),
-    (["--dask", "tcp://10.0.0.5"], "--dask takes a scheduler address tcp://HOST:PORT"),
-    (["--dask", "tcp://10.0.0.5:70000"], "--dask takes a scheduler address tcp://HOST:PORT"),
-])
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--workers", "0"], "--workers must be in 1..256, got 0"),
+        (["--workers", "257"], "--workers must be in 1..256, got 257"),
+        (["--dask", "10.0.0.5:8786"], "--dask takes a scheduler address tcp://HOST:PORT"),
+        (["--dask", "tcp://10.0.0.5"], "--dask takes a scheduler address tcp://HOST:PORT"),
+        (["--dask", "tcp://10.0.0.5:70000"], "--dask takes a scheduler address tcp://HOST:PORT"),
+    ],
+)
 def test_bad_options_are_clear_errors(capsys, option, message):
     status, _, err = run(capsys, ["reduce-reliability", "--runs", "10", *option])
     assert status == 2 and err.startswith(f"vizcoll: error: {message}")

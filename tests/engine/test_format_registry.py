@@ -40,8 +40,15 @@ def sniff_edges(text: str) -> bool:
     return bool(lines) and all(len(line.split()) == 2 for line in lines)
 
 
-EDGES = formats.FileFormat("edges", "edge list", read_edges, write_edges, (".edges",), sniff_edges,
-                           help="one link a line: the names of its two ends")
+EDGES = formats.FileFormat(
+    "edges",
+    "edge list",
+    read_edges,
+    write_edges,
+    (".edges",),
+    sniff_edges,
+    help="one link a line: the names of its two ends",
+)
 
 
 @pytest.fixture

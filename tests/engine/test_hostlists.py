@@ -13,10 +13,19 @@ from vizcoll.topology.io import parse
 HUGE = "n[0-" + "9" * 5000 + "]"  # more digits than Python converts to an int
 
 
-@pytest.mark.parametrize("expression, names", [
-    ("node[001-032,040]", 33), ("gpu[03,04]", 2), ("rack[1-2]n[01-16]", 32), ("switch.1.[9-10]", 2),
-    ("a,b[1-3],c[5]", 5), ("n[0-999999999]", 10**9), (HUGE, hostlists.ASTRONOMICAL),
-    ("n[0-99999]" * 5, hostlists.ASTRONOMICAL)])
+@pytest.mark.parametrize(
+    "expression, names",
+    [
+        ("node[001-032,040]", 33),
+        ("gpu[03,04]", 2),
+        ("rack[1-2]n[01-16]", 32),
+        ("switch.1.[9-10]", 2),
+        ("a,b[1-3],c[5]", 5),
+        ("n[0-999999999]", 10**9),
+        (HUGE, hostlists.ASTRONOMICAL),
+        ("n[0-99999]" * 5, hostlists.ASTRONOMICAL),
+    ],
+)
 def test_count_is_the_number_of_names_expand_gives(expression, names):
     assert hostlists.count(expression) == names
     if names < 1000:

@@ -76,8 +76,12 @@ def test_a_registered_algorithm_is_on_the_page(toy):
     assert algo_options(True)[-1] == {"label": "toy", "value": "toy"}
     scenario = Scenario(spec=SPEC)
     topo = scenario.topology()
-    assert model.read_params({"a": "toy", "b": "toy"}, scenario, topo, 0) == {"a": "toy", "b": "toy",
-                                                                               "part": None, "group": None}
+    assert model.read_params({"a": "toy", "b": "toy"}, scenario, topo, 0) == {
+        "a": "toy",
+        "b": "toy",
+        "part": None,
+        "group": None,
+    }
     stored = scenario.with_params(model.PAGE, {**model.DEFAULTS, "b": "toy"})
     assert model.page_state(stored)[2]["b"] == "toy"  # kept, not replaced by the default
 

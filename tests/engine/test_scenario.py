@@ -22,10 +22,12 @@ MESH = "mesh:3x3,neighbors=4,hosts=1"
 
 def edited() -> Scenario:
     s = Scenario(spec=MESH, pattern="grid2d:3x3")
-    for edit in ({"op": "add_node", "name": "probe", "kind": "endpoint"},
-                 {"op": "add_link", "a": "probe", "b": "sw0-0"},
-                 {"op": "rename", "name": "sw2-2", "new": "corner"},
-                 {"op": "remove_link", "link": s.fabric().link_label(0)}):
+    for edit in (
+        {"op": "add_node", "name": "probe", "kind": "endpoint"},
+        {"op": "add_link", "a": "probe", "b": "sw0-0"},
+        {"op": "rename", "name": "sw2-2", "new": "corner"},
+        {"op": "remove_link", "link": s.fabric().link_label(0)},
+    ):
         s = s.with_edit(edit)
     return s.toggled(s.fabric().link_label(2)).with_params("trees", {"k": 4, "kind": "kary"})
 
@@ -102,9 +104,14 @@ def test_with_breaks_checks_every_label():
 
 
 def test_old_scenario_files_are_converted():
-    old = {"schema": "vizcoll.scenario/1", "spec": "mesh:3x3", "pattern": "",
-           "edits": [{"op": "toggle_broken", "id": 4}, {"op": "remove_link", "id": 2}],
-           "communicators": {"pattern": "grid2d:3x3", "ppn": 1}, "params": {"root": "h0-0"}}
+    old = {
+        "schema": "vizcoll.scenario/1",
+        "spec": "mesh:3x3",
+        "pattern": "",
+        "edits": [{"op": "toggle_broken", "id": 4}, {"op": "remove_link", "id": 2}],
+        "communicators": {"pattern": "grid2d:3x3", "ppn": 1},
+        "params": {"root": "h0-0"},
+    }
     topo = from_spec("mesh:3x3")
     s = Scenario.from_dict(old)
     assert s.broken == [topo.link_label(topo.link_row(4))]
@@ -113,38 +120,54 @@ def test_old_scenario_files_are_converted():
     assert s.topology().n_links == topo.n_links - 1 and s.topology().broken.sum() == 1
 
 
-@pytest.mark.parametrize("text, message", [
-    ("not json", "not valid JSON"),
-    ('{"schema": "other"}', "not a vizcoll scenario"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "fat-tree:radix=3"}}', "even"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "edits": [{"op": "explode"}]}',
-     "unknown edit"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "edits": 5}', "must be a list"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "broken": [1, 2]}', "list of texts"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "communicators": [1, 2]}',
-     "'communicators' must be an object"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "communicators": {"ppn": "abc"}}',
-     "processes per node"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "communicators": {"lists": [[1]]}}',
-     "lists of end-node names"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "params": {"trees": {"k": [1]}}}',
-     "plain values"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {}}', "needs 'fabric.spec'"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": 7}}', "'fabric.spec' must be a text"),
-    ('{"schema": "vizcoll.scenario/2", "fabric": {"uploaded": {"schema": "x"}}}', "not a vizcoll topology"),
-    ('[1, 2]', "not a vizcoll scenario"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("not json", "not valid JSON"),
+        ('{"schema": "other"}', "not a vizcoll scenario"),
+        ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "fat-tree:radix=3"}}', "even"),
+        (
+            '{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "edits": [{"op": "explode"}]}',
+            "unknown edit",
+        ),
+        ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "edits": 5}', "must be a list"),
+        ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "broken": [1, 2]}', "list of texts"),
+        (
+            '{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "communicators": [1, 2]}',
+            "'communicators' must be an object",
+        ),
+        (
+            '{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "communicators": {"ppn": "abc"}}',
+            "processes per node",
+        ),
+        (
+            '{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "communicators": {"lists": [[1]]}}',
+            "lists of end-node names",
+        ),
+        (
+            '{"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:2x2"}, "params": {"trees": {"k": [1]}}}',
+            "plain values",
+        ),
+        ('{"schema": "vizcoll.scenario/2", "fabric": {}}', "needs 'fabric.spec'"),
+        ('{"schema": "vizcoll.scenario/2", "fabric": {"spec": 7}}', "'fabric.spec' must be a text"),
+        ('{"schema": "vizcoll.scenario/2", "fabric": {"uploaded": {"schema": "x"}}}', "not a vizcoll topology"),
+        ("[1, 2]", "not a vizcoll scenario"),
+    ],
+)
 def test_bad_scenarios_give_clear_errors(text, message):
     with pytest.raises(VizcollError, match=message):
         Scenario.loads(text)
 
 
-@pytest.mark.parametrize("fragment, message", [
-    ("!!!", "damaged"),
-    ("abc", "damaged"),
-    (base64.urlsafe_b64encode(zlib.compress(b"[1]")).decode(), "not a vizcoll scenario"),
-    ("A" * (MAX_FRAGMENT_CHARS + 1), "too long"),
-])
+@pytest.mark.parametrize(
+    "fragment, message",
+    [
+        ("!!!", "damaged"),
+        ("abc", "damaged"),
+        (base64.urlsafe_b64encode(zlib.compress(b"[1]")).decode(), "not a vizcoll scenario"),
+        ("A" * (MAX_FRAGMENT_CHARS + 1), "too long"),
+    ],
+)
 def test_bad_fragments_give_clear_errors(fragment, message):
     with pytest.raises(VizcollError, match=message):
         Scenario.from_fragment(fragment)
@@ -189,7 +212,7 @@ def test_scenario_file_is_plain_json_with_the_documented_keys():
 
 
 def test_ibsim_upload_keeps_the_files_host_names():
-    text = '''Switch 4 "core"
+    text = """Switch 4 "core"
 [1] "alpha"[1]
 [2] "beta"[1]
 
@@ -198,7 +221,7 @@ Hca 1 "alpha"
 
 Hca 1 "beta"
 [1] "core"[2]
-'''
+"""
     s = Scenario.from_upload(topo_io.parse(text, "two.net"), "two.net")
     assert sorted(s.topology().names) == ["alpha", "beta", "core"]
     assert s.toggled("alpha[1]-core[1]").topology().broken.sum() == 1
@@ -228,8 +251,10 @@ def test_multicast_tables_round_trip_in_files_and_fragments():
 @pytest.mark.parametrize("value", [7, ["Switch"], {"text": TABLES}, "", "  \n ", "x" * (MAX_TABLES_CHARS + 1), True])
 def test_forged_multicast_tables_give_a_clear_error(value):
     data = Scenario(spec=MESH).to_dict() | {"multicast_tables": value}
-    with pytest.raises(VizcollError, match="'multicast_tables' must be the non-empty text of an opensm.mcfdbs dump "
-                                           "of at most 4,194,304 characters"):
+    with pytest.raises(
+        VizcollError,
+        match="'multicast_tables' must be the non-empty text of an opensm.mcfdbs dump of at most 4,194,304 characters",
+    ):
         Scenario.from_dict(data)
     with pytest.raises(VizcollError, match="multicast_tables"):
         Scenario.from_fragment(base64.urlsafe_b64encode(zlib.compress(json.dumps(data).encode())).decode())

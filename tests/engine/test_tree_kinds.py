@@ -32,8 +32,15 @@ def star_tree(nprocs: int, k: int, groups) -> Tree:
 @pytest.fixture
 def star():
     """The toy kind registered for one test, then removed."""
-    kind = kinds.register(TreeKind(STAR, "star (rank 0 is every rank's parent)", star_tree,
-                                   description="rank 0 is every other rank's parent", title="star"))
+    kind = kinds.register(
+        TreeKind(
+            STAR,
+            "star (rank 0 is every rank's parent)",
+            star_tree,
+            description="rank 0 is every other rank's parent",
+            title="star",
+        )
+    )
     yield kind
     kinds.unregister(STAR)
 
@@ -51,8 +58,9 @@ def test_a_registered_kind_is_a_choice_of_the_tree_command(star, capsys):
 
 
 def test_a_registered_kind_is_a_choice_of_goal_tree(star, capsys):
-    status, out = run(capsys, "goal", "tree", "--kind", STAR, "--k", "2", "--nprocs", "4", "--op", "bcast",
-                      "--loggp", "L=1000,o=100")
+    status, out = run(
+        capsys, "goal", "tree", "--kind", STAR, "--k", "2", "--nprocs", "4", "--op", "bcast", "--loggp", "L=1000,o=100"
+    )
     result = json.loads(out)
     assert status == 0 and result["ranks"] == 4 and result["messages"] == 3
 
@@ -67,9 +75,15 @@ def test_a_registered_kind_is_an_option_of_the_trees_page(star):
 
 def test_the_trees_page_stores_builds_and_exports_a_registered_kind(star):
     values = model.DEFAULTS | {"kind": STAR}
-    store, message = in_callback(page.update, f"{page.TREES_KIND}.value",
-                                 {key: values[key] for key in page.PARAM_CONTROLS}, 0, None, "sunway",
-                                 Scenario().to_dict())
+    store, message = in_callback(
+        page.update,
+        f"{page.TREES_KIND}.value",
+        {key: values[key] for key in page.PARAM_CONTROLS},
+        0,
+        None,
+        "sunway",
+        Scenario().to_dict(),
+    )
     assert message == "" and Scenario.from_dict(store).params["trees"]["kind"] == STAR
     s = Scenario.from_dict(store)
     assert "building the star tree" in model.job_stages(model.tree_plan(s))

@@ -39,11 +39,19 @@ from vizcoll.ui.pages import barrier as page
 from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.views import barrier as views
 
-CANVAS, USE_GRID, RANDOM, REPAIR = (f"{page.BAR_CANVAS}.tapEdge", f"{page.BAR_USE_GRID}.n_clicks",
-                                    f"{page.BAR_RANDOM}.n_clicks", f"{page.BAR_REPAIR}.n_clicks")
+CANVAS, USE_GRID, RANDOM, REPAIR = (
+    f"{page.BAR_CANVAS}.tapEdge",
+    f"{page.BAR_USE_GRID}.n_clicks",
+    f"{page.BAR_RANDOM}.n_clicks",
+    f"{page.BAR_REPAIR}.n_clicks",
+)
 DRAWN = f"{page.BAR_DRAWN}.data"
-SIZE, NEIGHBORS, ALGO, BARRIERS = (f"{page.BAR_SIZE}.value", f"{page.BAR_NEIGHBORS}.value", f"{page.BAR_ALGO}.value",
-                                   f"{page.BAR_BARRIERS}.value")
+SIZE, NEIGHBORS, ALGO, BARRIERS = (
+    f"{page.BAR_SIZE}.value",
+    f"{page.BAR_NEIGHBORS}.value",
+    f"{page.BAR_ALGO}.value",
+    f"{page.BAR_BARRIERS}.value",
+)
 GRID = "mesh:4x4,neighbors=8,hosts=0"
 LINK0 = "sw0-0[1]-sw0-1[2]"  # link 0 of the 4x4 grid: sw0-0 – sw0-1, the break the paper's DLCT steers around
 FAT_BREAK = DEFAULT_SCENARIO.broken[0]  # edge0.0[4]-agg0.1[1]
@@ -57,20 +65,32 @@ def no_progress(_value) -> None:
     """The ``set_progress`` of a background callback called directly."""
 
 
-def update(prop_id, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, drawn=None, clicks=0,
-           **changes):
+def update(
+    prop_id, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, drawn=None, clicks=0, **changes
+):
     """The page's writing callback, as Dash calls it when ``prop_id`` changed; (store, message). Break at random
     is a background job (:func:`break_at_random`) that draws the breaks; ``update`` writes them."""
     values = model.DEFAULTS | changes
     data = current.to_dict() if isinstance(current, Scenario) else current
     if prop_id == RANDOM:
-        drawn, message = in_callback(page.break_at_random, prop_id, no_progress, 1, values["rate"], values["seed"],
-                                     data)
+        drawn, message = in_callback(
+            page.break_at_random, prop_id, no_progress, 1, values["rate"], values["seed"], data
+        )
         if message:
             return no_update, message
         prop_id = DRAWN
-    return in_callback(page.update, prop_id, tap, clicks, 0, drawn, size, neighbors,
-                       {key: values[key] for key in page.PARAM_CONTROLS}, data)
+    return in_callback(
+        page.update,
+        prop_id,
+        tap,
+        clicks,
+        0,
+        drawn,
+        size,
+        neighbors,
+        {key: values[key] for key in page.PARAM_CONTROLS},
+        data,
+    )
 
 
 def stored(store) -> Scenario:
@@ -99,22 +119,45 @@ def hop_links(timeline: dict) -> set[int]:
 
 # ------------------------------------------------------------------ parameters: checked on the server
 def test_defaults_are_plain_values_and_check_themselves():
-    assert model.read_params(model.DEFAULTS) == model.DEFAULTS == {
-        "algo": "dlct", "judge": "model", "barriers": 3, "compute": 0.5, "rate": 0.1, "seed": 0, "comm": 0, "k": 1,
-        "numbering": "s-curve", "sweep": "quick", "part": None}
+    assert (
+        model.read_params(model.DEFAULTS)
+        == model.DEFAULTS
+        == {
+            "algo": "dlct",
+            "judge": "model",
+            "barriers": 3,
+            "compute": 0.5,
+            "rate": 0.1,
+            "seed": 0,
+            "comm": 0,
+            "k": 1,
+            "numbering": "s-curve",
+            "sweep": "quick",
+            "part": None,
+        }
+    )
     assert model.parse_size("3x5") == (3, 5) and model.parse_size("6") == (6, 6) and model.parse_size("4×4") == (4, 4)
     assert model.defaults_for(False)["algo"] == "tree" and model.defaults_for(True)["algo"] == "dlct"
 
 
-@pytest.mark.parametrize("changes, words", [
-    ({"algo": "nope"}, "unknown barrier algorithm"), ({"judge": "oracle"}, "unknown judge"),
-    ({"barriers": 0}, "between 1 and 20, got 0"),
-    ({"barriers": 1e9}, "barriers must be between 1 and 20, got 1000000000"),
-    ({"compute": None}, "must be a number"), ({"compute": 61}, "at most 60"), ({"rate": 1.5}, "at most 1"),
-    ({"seed": -1}, "seed must be between 0 and 2147483647"), ({"seed": 2**31}, "got 2147483648"),
-    ({"k": "x"}, "K must be"),
-    ({"numbering": "spiral"}, "unknown numbering"), ({"sweep": "huge"}, "unknown sweep"),
-    ({"comm": 1.5}, "communicator must be an integer")])
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"algo": "nope"}, "unknown barrier algorithm"),
+        ({"judge": "oracle"}, "unknown judge"),
+        ({"barriers": 0}, "between 1 and 20, got 0"),
+        ({"barriers": 1e9}, "barriers must be between 1 and 20, got 1000000000"),
+        ({"compute": None}, "must be a number"),
+        ({"compute": 61}, "at most 60"),
+        ({"rate": 1.5}, "at most 1"),
+        ({"seed": -1}, "seed must be between 0 and 2147483647"),
+        ({"seed": 2**31}, "got 2147483648"),
+        ({"k": "x"}, "K must be"),
+        ({"numbering": "spiral"}, "unknown numbering"),
+        ({"sweep": "huge"}, "unknown sweep"),
+        ({"comm": 1.5}, "communicator must be an integer"),
+    ],
+)
 def test_a_bad_control_value_gives_a_message_and_leaves_the_store(changes, words):
     with pytest.raises(VizcollError, match=re.escape(words)):
         model.read_params(model.DEFAULTS | changes)
@@ -122,9 +165,17 @@ def test_a_bad_control_value_gives_a_message_and_leaves_the_store(changes, words
     assert store is no_update and message.startswith("⚠ ") and words in message
 
 
-@pytest.mark.parametrize("size, neighbors, words", [
-    ("40x40", 8, "the page runs grids up to 16x16"), ("17x4", 8, "up to 16x16"), ("1x1", 8, "at least 2"),
-    ("big", 8, "ROWSxCOLS"), ("4x4", 5, "neighbors must be 4 or 8"), ("4x4", "x", "neighbors must be an integer")])
+@pytest.mark.parametrize(
+    "size, neighbors, words",
+    [
+        ("40x40", 8, "the page runs grids up to 16x16"),
+        ("17x4", 8, "up to 16x16"),
+        ("1x1", 8, "at least 2"),
+        ("big", 8, "ROWSxCOLS"),
+        ("4x4", 5, "neighbors must be 4 or 8"),
+        ("4x4", "x", "neighbors must be an integer"),
+    ],
+)
 def test_a_forged_grid_preset_gives_a_message(size, neighbors, words):
     for trigger in (USE_GRID, SIZE, NEIGHBORS):
         store, message = update(trigger, scenario(), size=size, neighbors=neighbors)
@@ -227,8 +278,11 @@ def test_resizing_a_grid_keeps_its_breaks_as_labels():
     bigger = stored(store)
     assert bigger.spec == "mesh:6x6,neighbors=8,hosts=0" and bigger.broken == [LINK0, corner]
     topo = topology_of(bigger)
-    names = {tuple(sorted((topo.names[topo.link_a[r]], topo.names[topo.link_b[r]]))) for r in
-             range(topo.n_links) if topo.broken[r]}
+    names = {
+        tuple(sorted((topo.names[topo.link_a[r]], topo.names[topo.link_b[r]])))
+        for r in range(topo.n_links)
+        if topo.broken[r]
+    }
     assert names == {("sw0-0", "sw0-1"), ("sw3-2", "sw3-3")}  # the same links, whatever their new ids
     store, _ = update(NEIGHBORS, bigger, size="3x3", neighbors=4)
     smaller = stored(store)
@@ -265,14 +319,20 @@ def test_each_step_shows_ids_hops_and_the_adjustment():
     assert {"selector": "#n0", "style": {"label": "6"}} in sheet
     assert any(r["selector"] == "#n0" and r["style"].get("width") == 46 for r in sheet)
     release = next(s for s in range(judged, tl.n_steps) if any(e.path_links for e in tl.active_at(s)))
-    lines = [r for r in page.render_step(release + 1, tl_dict, plan, data)
-             if r["style"].get("line-color") == MESSAGE_COLOURS["release"]]
+    lines = [
+        r
+        for r in page.render_step(release + 1, tl_dict, plan, data)
+        if r["style"].get("line-color") == MESSAGE_COLOURS["release"]
+    ]
     assert lines and any("arrow-shape" in key for key in lines[0]["style"])
     gather = next(s for s in range(tl.n_steps) if any(e.path_links for e in tl.active_at(s)))
-    assert any(r["style"].get("line-color") == MESSAGE_COLOURS["gather"]
-               for r in page.render_step(gather + 1, tl_dict, plan, data))
-    assert message_kind("Release K=6 sw0-0 → sw2-0: …") == "release" and message_kind("Dissemination round 1") \
-        == "other"
+    assert any(
+        r["style"].get("line-color") == MESSAGE_COLOURS["gather"]
+        for r in page.render_step(gather + 1, tl_dict, plan, data)
+    )
+    assert (
+        message_kind("Release K=6 sw0-0 → sw2-0: …") == "release" and message_kind("Dissemination round 1") == "other"
+    )
     assert page.render_step(3, None, plan, data) == page.render_step(0, None, {"error": "x", "grid": True}, data)
 
 
@@ -313,8 +373,7 @@ def test_ms_on_a_fat_tree_runs_on_its_end_nodes_and_avoids_the_broken_link():
 
 
 def test_the_processes_are_the_chosen_communicators_end_nodes():
-    s = Scenario.from_dict(DEFAULT_SCENARIO.to_dict() | {"params": {"barrier": {"algo": "dissemination",
-                                                                                  "comm": 1}}})
+    s = Scenario.from_dict(DEFAULT_SCENARIO.to_dict() | {"params": {"barrier": {"algo": "dissemination", "comm": 1}}})
     topo = topology_of(s)
     plan = model.run_plan(s)
     assert plan["processes"] == s.communicators(topo).nodes(1).tolist()
@@ -347,8 +406,9 @@ def test_too_many_processes_still_draws_the_fabric():
 def campus() -> Scenario:
     """The 1,570-node cluster file (214 switches, 1,356 HCAs: above the canvas's 1,500 nodes) uploaded, with
     communicators of 16 processes (``hier:16``)."""
-    return replace(Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.ibnd"), "campus.ibnd"),
-                   pattern="hier:16")
+    return replace(
+        Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.ibnd"), "campus.ibnd"), pattern="hier:16"
+    )
 
 
 def test_above_1500_nodes_the_run_plays_on_the_overview():
@@ -375,8 +435,10 @@ def test_above_1500_nodes_the_run_plays_on_the_overview():
     # blocks ringed
     layers = {t.meta: t for t in figure.data if str(t.meta).startswith("overview-")}
     assert list(layers) == ["overview-messages", "overview-nodes"]
-    assert len(layers["overview-messages"].x) == frames["n_bundles"] and len(layers["overview-nodes"].x) == \
-        frames["n_blocks"]
+    assert (
+        len(layers["overview-messages"].x) == frames["n_bundles"]
+        and len(layers["overview-nodes"].x) == frames["n_blocks"]
+    )
     assert "ringed: the 2 holding the barrier's 16 processes" in figure.layout.title.text.replace("<br>", "")
     rings = [w for t in figure.data if t.meta is None and "blocks (" in str(t.name) for w in t.marker.line.width]
     assert sum(w == 3 for w in rings) == 2 and len(rings) == frames["n_blocks"]
@@ -467,8 +529,9 @@ def test_uq_view_shows_the_papers_fig_3_numbers():
 
 
 def test_sweep_charts_have_one_line_per_algorithm():
-    key, sizes, size, rates, rate, info = page.compute_sweep(no_progress, {"mode": model.QUICK_MODE, "neighbors": 8},
-                                                             None, None)
+    key, sizes, size, rates, rate, info = page.compute_sweep(
+        no_progress, {"mode": model.QUICK_MODE, "neighbors": 8}, None, None
+    )
     assert [o["value"] for o in sizes] == [4, 8, 12] and size == 12
     assert [o["value"] for o in rates] == [0.0, 0.2, 0.4] and rate == 0.4
     assert "tree@intact" in info and key == {"mode": model.QUICK_MODE, "neighbors": 8}  # the store holds the key
@@ -489,8 +552,9 @@ def test_sweep_charts_have_one_line_per_algorithm():
 
 def test_histogram_of_uq_differences():
     fig = page.render_histogram(page.refresh(scenario().to_dict())[1])
-    assert fig.layout.title.text.replace("<br>", "") == ("UQ(LCT) − UQ(BST) over the 256 S-curve transformations "
-                                                          "of the 4×4 grid")
+    assert fig.layout.title.text.replace("<br>", "") == (
+        "UQ(LCT) − UQ(BST) over the 256 S-curve transformations of the 4×4 grid"
+    )
     assert sum(fig.data[0].y) == 256
     names = [t.name for t in fig.data[1:]]
     assert names == ["mean difference +0.154", "LCT changes more links: 170", "BST changes more links: 70"]
@@ -561,8 +625,26 @@ def test_download_goal_off_the_grid_is_the_logical_pattern_and_refuses_dlct():
 
 
 # ------------------------------------------------------------------ stores and values from the browser, background jobs
-HOSTILE = [None, True, 0, -1, 10**18, 1.5, "", "abc", "/etc/passwd", [], [None], {}, {"x": 1}, [[1, 2]],
-           {"points": [{}]}, {"schema": "vizcoll.scenario/2"}, {"mode": "full"}, "x" * 5000]
+HOSTILE = [
+    None,
+    True,
+    0,
+    -1,
+    10**18,
+    1.5,
+    "",
+    "abc",
+    "/etc/passwd",
+    [],
+    [None],
+    {},
+    {"x": 1},
+    [[1, 2]],
+    {"points": [{}]},
+    {"schema": "vizcoll.scenario/2"},
+    {"mode": "full"},
+    "x" * 5000,
+]
 
 
 def probe(callback, prop_id: str | None, *args) -> None:
@@ -570,7 +652,7 @@ def probe(callback, prop_id: str | None, *args) -> None:
     (a message, nothing to update), it never raises. A background job's ``set_progress`` stays."""
     for i in range(1 if args[0] is no_progress else 0, len(args)):
         for value in HOSTILE:
-            in_callback(callback, prop_id, *args[:i], value, *args[i + 1:])
+            in_callback(callback, prop_id, *args[:i], value, *args[i + 1 :])
 
 
 @pytest.fixture
@@ -613,8 +695,12 @@ def test_forged_stores_give_a_message_or_nothing():
     assert str(page.animate(no_progress, forged, data)) == str(page.animate(no_progress, plan, data))
     assert page.animate(no_progress, True, data)[2] != ""
     # a forged timeline, plan or step: the plain drawing
-    assert page.render_step(2, {"schema": "vizcoll.timeline/1", "entities": {"a": {"node": "x"}}, "events": []},
-                            plan, data) == grid_stylesheet()
+    assert (
+        page.render_step(
+            2, {"schema": "vizcoll.timeline/1", "entities": {"a": {"node": "x"}}, "events": []}, plan, data
+        )
+        == grid_stylesheet()
+    )
     assert page.render_step("abc", {"schema": "nope"}, plan, data) == grid_stylesheet()
     assert page.render_step(1, None, [1], data) == fabric_stylesheet()
     # forged view keys: nothing to update; a forged sweep key says why
@@ -624,7 +710,8 @@ def test_forged_stores_give_a_message_or_nothing():
     *nothing, message = page.compute_sweep(no_progress, {"mode": "huge", "neighbors": 8}, None, None)
     assert nothing == [no_update] * 5 and message.startswith("⚠ unknown sweep 'huge'")
     assert page.compute_sweep(no_progress, {"mode": "full", "neighbors": 5}, None, None)[5].startswith(
-        "⚠ neighbors must be 4 or 8")
+        "⚠ neighbors must be 4 or 8"
+    )
     assert page.render_sweep({"mode": "full"}, 8, 0.2) == (no_update,) * 3
     assert page.shown_comm(True, data) is no_update
     for forged in ({"broken": ["no-such-link"]}, {"broken": [3]}, {"broken": "sw0-0"}, [LINK0], None):

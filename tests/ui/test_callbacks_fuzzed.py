@@ -30,13 +30,26 @@ JOB_EXAMPLES = 5  # per background callback: each starts a job process
 JOB_SECONDS = 20  # a job still running after that is cancelled (its answer is then not checked)
 
 DEEP = json.loads("[" * 300 + "]" * 300)
-scalars = (st.none() | st.booleans() | st.integers(min_value=-10**30, max_value=10**30)
-           | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=40)
-           | st.sampled_from(["", "abc", "-1", "1e309", "NaN", "../../etc/passwd", "data:,x", "a" * 5000]))
-hostile = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
-                       | st.dictionaries(st.sampled_from(["schema", "fabric", "params", "nodes", "links", "x", ""])
-                                         | st.text(max_size=8), inner, max_size=4),
-                       max_leaves=12) | st.just(DEEP)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=40)
+    | st.sampled_from(["", "abc", "-1", "1e309", "NaN", "../../etc/passwd", "data:,x", "a" * 5000])
+)
+hostile = st.recursive(
+    scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["schema", "fabric", "params", "nodes", "links", "x", ""]) | st.text(max_size=8),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+) | st.just(DEEP)
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +81,12 @@ def test_no_input_gives_a_500_or_a_traceback(app_client, dep):
     defaults = [default_value(found, d["id"], d["property"]) for d in slots]
     job = bool(dep.get("background"))
 
-    @settings(max_examples=JOB_EXAMPLES if job else EXAMPLES, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=JOB_EXAMPLES if job else EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(st.tuples(*[st.just(v) | hostile for v in defaults]))
     def fuzzed(values):
         status, text, _ = post(client, dep, list(values), job_seconds=JOB_SECONDS)
@@ -94,9 +111,10 @@ def test_every_callback_answers_on_a_fabric_without_nodes_or_without_end_nodes(a
     data = Scenario(spec=spec).to_dict()
     failed = []
     for dep in CALLBACKS:
-        values = [data if (d["id"], d["property"]) == ("scenario", "data") else default_value(found, d["id"],
-                                                                                          d["property"])
-                  for d in dep["inputs"] + dep["state"]]
+        values = [
+            data if (d["id"], d["property"]) == ("scenario", "data") else default_value(found, d["id"], d["property"])
+            for d in dep["inputs"] + dep["state"]
+        ]
         status, text, _ = post(client, dep, values, job_seconds=JOB_SECONDS)
         if status not in (200, 204) or "Traceback" in text or "could not use what the browser sent" in text:
             failed.append((_name(dep), status, text[:300]))

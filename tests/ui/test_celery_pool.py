@@ -16,8 +16,9 @@ from tests.ui import pool_jobs
 from tests.ui.pool_jobs import result
 from vizcoll.ui.fairqueue import BUSY, limit_message
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
-                                reason="needs Debian's redis-server (scripts/test.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("redis-server") is None, reason="needs Debian's redis-server (scripts/test.sh installs it)"
+)
 
 LIMITS = {"waiting": 2, "memory_mb": 200, "seconds": 4}  # the worker's, from the app's variables below
 
@@ -26,9 +27,20 @@ LIMITS = {"waiting": 2, "memory_mb": 200, "seconds": 4}  # the worker's, from th
 def pool(tmp_path_factory):
     """(pool, jobs, worker log) of a test-process pool and a worker of two processes on one Redis."""
     folder = tmp_path_factory.mktemp("celery-pool")
-    with redis_server(folder) as url, celery_worker(
-            folder, url, "tests.ui.pool_jobs:celery_app", "--concurrency", "2",
-            VIZCOLL_TEST_REDIS_URL=url, VIZCOLL_JOB_QUEUE="2", VIZCOLL_JOB_MEMORY_MB="200", VIZCOLL_JOB_SECONDS="4"):
+    with (
+        redis_server(folder) as url,
+        celery_worker(
+            folder,
+            url,
+            "tests.ui.pool_jobs:celery_app",
+            "--concurrency",
+            "2",
+            VIZCOLL_TEST_REDIS_URL=url,
+            VIZCOLL_JOB_QUEUE="2",
+            VIZCOLL_JOB_MEMORY_MB="200",
+            VIZCOLL_JOB_SECONDS="4",
+        ),
+    ):
         made, jobs = pool_jobs.make(url, **LIMITS)
         yield made, jobs, folder / "celery.log"
 
@@ -121,4 +133,3 @@ def test_a_job_over_the_time_limit_ends_with_a_message_soft_or_hard(pool):
 
 def _limits() -> dict:
     return {"memory_mb": LIMITS["memory_mb"], "seconds": LIMITS["seconds"]}
-

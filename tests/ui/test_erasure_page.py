@@ -41,8 +41,9 @@ def params(**changes) -> dict:
 
 
 def click(kind: str, index: int, p: dict, view: dict | None = None) -> dict:
-    return in_callback(page.update_view, CLICK, {"points": [{"customdata": [kind, index]}]}, 0, p,
-                       view or dict(model.EMPTY_VIEW))
+    return in_callback(
+        page.update_view, CLICK, {"points": [{"customdata": [kind, index]}]}, 0, p, view or dict(model.EMPTY_VIEW)
+    )
 
 
 def texts(component) -> str:
@@ -51,28 +52,33 @@ def texts(component) -> str:
 
 def arrowheads(fig, prefix: str) -> int:
     """Arrows drawn by the traces whose name starts with ``prefix`` (one arrowhead marker each)."""
-    return sum(list(t.marker.symbol).count("arrow") for t in fig.data
-               if t.name.startswith(prefix) and isinstance(t.marker.symbol, tuple | list))
+    return sum(
+        list(t.marker.symbol).count("arrow")
+        for t in fig.data
+        if t.name.startswith(prefix) and isinstance(t.marker.symbol, tuple | list)
+    )
 
 
 # ------------------------------------------------------------------ parameters
 def test_build_stores_checked_parameters():
     p = params()
-    assert p == {"n": 9, "k": 5, "dcs": 3, "code": "fmel", "traffic": "blocks", "d": None, "seed": 0,
-                 "placement": None}
+    assert p == {"n": 9, "k": 5, "dcs": 3, "code": "fmel", "traffic": "blocks", "d": None, "seed": 0, "placement": None}
     assert params(placement="0,0,0,1,1,1,2,2,2", code="rs")["placement"] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
 
 
-@pytest.mark.parametrize("change, words", [
-    ({"k": 12}, "k = 12 data blocks cannot exceed n = 9"),
-    ({"n": 400}, "above the limit of 32"),
-    ({"dcs": 0}, "the number of data centres must be at least 1"),
-    ({"n": "x"}, "n (coded blocks) must be an integer"),
-    ({"code": "replication"}, "multiple of k"),
-    ({"d": 2}, "can survive 2 DC failures"),
-    ({"placement": "0,1"}, "lists 2 DC numbers"),
-    ({"code": "raid"}, "unknown code family"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"k": 12}, "k = 12 data blocks cannot exceed n = 9"),
+        ({"n": 400}, "above the limit of 32"),
+        ({"dcs": 0}, "the number of data centres must be at least 1"),
+        ({"n": "x"}, "n (coded blocks) must be an integer"),
+        ({"code": "replication"}, "multiple of k"),
+        ({"d": 2}, "can survive 2 DC failures"),
+        ({"placement": "0,1"}, "lists 2 DC numbers"),
+        ({"code": "raid"}, "unknown code family"),
+    ],
+)
 def test_bad_input_becomes_one_message_and_keeps_the_last_result(change, words):
     stored, message, store = build(controls(**change))
     assert stored is no_update and store is no_update
@@ -156,8 +162,9 @@ def test_comparison_chart_and_table():
     assert "Reed–Solomon 74.1 %" in texts(table)
     fig, _ = page.render_compare(no_progress, params(code="rs", n=6, k=2))
     assert "RS ◀" in list(fig.data[0].x)
-    assert {t.hovertemplate.split(":")[0] for t in fig.data if t.name == "paper (Table 2)"} == \
-        {"paper, FMEL (n=6, k=2)"}
+    assert {t.hovertemplate.split(":")[0] for t in fig.data if t.name == "paper (Table 2)"} == {
+        "paper, FMEL (n=6, k=2)"
+    }
 
 
 def test_pure_builders():
@@ -189,11 +196,22 @@ def control_values(node, found: dict | None = None) -> dict:
 
 
 def test_layout_shows_the_scenario_parameters():
-    scenario = Scenario(params={"erasure": {"n": 12, "k": 8, "dcs": 4, "code": "rs", "traffic": "aggregated",
-                                            "d": 1, "placement": "0,1"}})
+    scenario = Scenario(
+        params={
+            "erasure": {"n": 12, "k": 8, "dcs": 4, "code": "rs", "traffic": "aggregated", "d": 1, "placement": "0,1"}
+        }
+    )
     found = control_values(page.body(scenario))
-    assert found == {page.ERA_N: 12, page.ERA_K: 8, page.ERA_DCS: 4, page.ERA_CODE: "rs",
-                     page.ERA_TRAFFIC: "aggregated", page.ERA_D: 1, page.ERA_SEED: 0, page.ERA_PLACEMENT: "0,1"}
+    assert found == {
+        page.ERA_N: 12,
+        page.ERA_K: 8,
+        page.ERA_DCS: 4,
+        page.ERA_CODE: "rs",
+        page.ERA_TRAFFIC: "aggregated",
+        page.ERA_D: 1,
+        page.ERA_SEED: 0,
+        page.ERA_PLACEMENT: "0,1",
+    }
     forged = Scenario(params={"erasure": {"n": "zz", "code": "raid"}})
     assert control_values(page.body(forged))[page.ERA_CODE] == "fmel"  # unusable values fall back to the defaults
 
@@ -208,9 +226,26 @@ def test_the_parameters_go_into_the_scenario_and_reopen_the_same_view():
 
 
 # ------------------------------------------------------------------ stores and values from the browser, background jobs
-HOSTILE = [None, True, 0, -1, 10**18, 1.5, "", "abc", "/etc/passwd", [], [None], {}, {"x": 1}, [[1, 2]],
-           {"points": [{}]}, {"points": [{"customdata": [1, 2, 3]}]}, {"points": [{"customdata": ["dc", 99]}]},
-           "x" * 5000]
+HOSTILE = [
+    None,
+    True,
+    0,
+    -1,
+    10**18,
+    1.5,
+    "",
+    "abc",
+    "/etc/passwd",
+    [],
+    [None],
+    {},
+    {"x": 1},
+    [[1, 2]],
+    {"points": [{}]},
+    {"points": [{"customdata": [1, 2, 3]}]},
+    {"points": [{"customdata": ["dc", 99]}]},
+    "x" * 5000,
+]
 
 
 def probe(callback, prop_id: str | None, *args) -> None:
@@ -219,9 +254,9 @@ def probe(callback, prop_id: str | None, *args) -> None:
     ``set_progress`` stays."""
     for i in range(1 if args[0] is no_progress else 0, len(args)):
         for value in HOSTILE:
-            in_callback(callback, prop_id, *args[:i], value, *args[i + 1:])
+            in_callback(callback, prop_id, *args[:i], value, *args[i + 1 :])
             for key in args[i] if isinstance(args[i], dict) and set(args[i]) == set(CONTROLS) else ():
-                in_callback(callback, prop_id, *args[:i], args[i] | {key: value}, *args[i + 1:])
+                in_callback(callback, prop_id, *args[:i], args[i] | {key: value}, *args[i + 1 :])
 
 
 def test_every_callback_checks_what_the_browser_sends():
@@ -235,11 +270,22 @@ def test_every_callback_checks_what_the_browser_sends():
 
 def test_forged_stores_give_nothing_or_a_message():
     p = params()
-    for forged in (p | {"n": 40}, p | {"n": "9"}, p | {"code": "raid"}, p | {"placement": [0, 1]},
-                   p | {"placement": "0,0"}, p | {"extra": 1}, {"n": 9}, [p], "params"):
+    for forged in (
+        p | {"n": 40},
+        p | {"n": "9"},
+        p | {"code": "raid"},
+        p | {"placement": [0, 1]},
+        p | {"placement": "0,0"},
+        p | {"extra": 1},
+        {"n": 9},
+        [p],
+        "params",
+    ):
         assert model.stored_params(forged) is None
-        assert page.render_code(forged) == (no_update,) * 3 and page.render_compare(no_progress, forged) == \
-            (no_update, no_update)
+        assert page.render_code(forged) == (no_update,) * 3 and page.render_compare(no_progress, forged) == (
+            no_update,
+            no_update,
+        )
         assert page.render_dcs(forged, None)[1] == ""
     assert model.stored_view({"block": True, "failed": [0, 0, 7, "1", None]}, p) == {"block": None, "failed": [0]}
 
@@ -260,16 +306,19 @@ def test_the_views_show_only_a_code_a_build_job_made():
 
 def test_the_build_reports_the_fmel_search_scheme_by_scheme():
     seen = []
-    stored, message, _ = in_callback(page.build, N_CHANGED, seen.append, controls(n=12, k=6, dcs=4),
-                                     Scenario().to_dict())
+    stored, message, _ = in_callback(
+        page.build, N_CHANGED, seen.append, controls(n=12, k=6, dcs=4), Scenario().to_dict()
+    )
     assert message == "" and stored["n"] == 12
     total = model.PAGE_SCHEMES + 1
     assert seen[0] == (0, 1, "Building the FMEL (searched) code…")
     tried = seen[1:-2]
     assert tried and [done for done, *_ in tried] == list(range(1, len(tried) + 1))
     assert tried[0] == (1, total, f"FMEL search: 1 of at most {model.PAGE_SCHEMES} schemes tried")
-    assert seen[-2:] == [(total - 1, total, "FMEL search: computing the exact metrics of the code found…"),
-                         (total, total, "FMEL search: done")]
+    assert seen[-2:] == [
+        (total - 1, total, "FMEL search: computing the exact metrics of the code found…"),
+        (total, total, "FMEL search: done"),
+    ]
     seen.clear()
     in_callback(page.build, N_CHANGED, seen.append, controls(code="rs"), Scenario().to_dict())
     assert seen == [(0, 1, "Building the Reed–Solomon code…")]  # no search: one step
@@ -279,8 +328,12 @@ def test_the_comparison_reports_each_family(monkeypatch):
     monkeypatch.setattr(cache_module, "_server", None)  # computed here, not read from an earlier test's cache
     seen = []
     page.render_compare(seen.append, params())
-    assert [text for *_, text in seen] == ["Comparing: Reed–Solomon (1 of 5)…", "Comparing: Azure LRC (2 of 5)…",
-                                           "Comparing: replication (3 of 5)…", "Comparing: FMEL (searched) (4 of 5)…"]
+    assert [text for *_, text in seen] == [
+        "Comparing: Reed–Solomon (1 of 5)…",
+        "Comparing: Azure LRC (2 of 5)…",
+        "Comparing: replication (3 of 5)…",
+        "Comparing: FMEL (searched) (4 of 5)…",
+    ]
 
 
 def test_the_page_has_a_job_bar_for_each_background_job():

@@ -37,8 +37,10 @@ def nodes_and_edges(fig):
     """(node id -> (fill, ring colour, ring width, x, y), edge id -> line colour) of a drawing frame."""
     marker_trace = next(t for t in fig.data if t.ids is not None)
     m = marker_trace.marker
-    nodes = {i: (m.color[k], m.line.color[k], m.line.width[k], marker_trace.x[k], marker_trace.y[k])
-             for k, i in enumerate(marker_trace.ids)}
+    nodes = {
+        i: (m.color[k], m.line.color[k], m.line.width[k], marker_trace.x[k], marker_trace.y[k])
+        for k, i in enumerate(marker_trace.ids)
+    }
     edges = {eid: t.line.color for t in fig.data if t.meta for eid in t.meta}
     return nodes, edges
 
@@ -46,20 +48,40 @@ def nodes_and_edges(fig):
 def drawing_cases():
     """(name, animation, elements, page stylesheet at position k, timeline dict) of every cytoscape player."""
     timeline = topology.compute_broadcast(DATA)[0]
-    yield ("topology", animation_of("topology", DEFAULT_SCENARIO), topology.render_scenario(DATA)[0],
-           lambda k: topology.render_step(k, timeline), timeline)
+    yield (
+        "topology",
+        animation_of("topology", DEFAULT_SCENARIO),
+        topology.render_scenario(DATA)[0],
+        lambda k: topology.render_step(k, timeline),
+        timeline,
+    )
     plan = tree_plan(DEFAULT_SCENARIO)
     tl_trees, _, _, elements, _ = trees.animate(plan, DATA)
-    yield ("trees", animation_of("trees", DEFAULT_SCENARIO), elements,
-           lambda k: trees.render_step(k, tl_trees, plan, DATA), tl_trees)
+    yield (
+        "trees",
+        animation_of("trees", DEFAULT_SCENARIO),
+        elements,
+        lambda k: trees.render_step(k, tl_trees, plan, DATA),
+        tl_trees,
+    )
     bar_plan = barrier_model.view_keys(DEFAULT_SCENARIO)[0]
     tl_bar, elements, *_ = barrier.animate(lambda _: None, bar_plan, DATA)
-    yield ("barrier", animation_of("barrier", DEFAULT_SCENARIO), elements,
-           lambda k: barrier.render_step(k, tl_bar, bar_plan, DATA), tl_bar)
+    yield (
+        "barrier",
+        animation_of("barrier", DEFAULT_SCENARIO),
+        elements,
+        lambda k: barrier.render_step(k, tl_bar, bar_plan, DATA),
+        tl_bar,
+    )
     goal = example_goal(DEFAULT_SCENARIO)
     analysed = schedules.analyse(goal, DATA)
-    yield ("schedules", animation_of("schedules", DEFAULT_SCENARIO, extra=goal), analysed[5],
-           lambda k: schedules.render_step(k, analysed[4], DATA), analysed[4])
+    yield (
+        "schedules",
+        animation_of("schedules", DEFAULT_SCENARIO, extra=goal),
+        analysed[5],
+        lambda k: schedules.render_step(k, analysed[4], DATA),
+        analysed[4],
+    )
 
 
 @pytest.mark.parametrize("case", list(drawing_cases()), ids=lambda c: c[0])
@@ -81,8 +103,11 @@ def test_a_drawing_frame_is_the_players_drawing_at_that_step(case):
             assert (width > 0) == (float(style["border-width"]) > 0), (name, k, nid)
             if width > 0:
                 assert ring == paper_colour(style["border-color"]), (name, k, nid)
-        assert edges == {e["data"]["id"]: paper_colour(styles[e["data"]["id"]]["line-color"])
-                         for e in elements if "source" in e["data"]}
+        assert edges == {
+            e["data"]["id"]: paper_colour(styles[e["data"]["id"]]["line-color"])
+            for e in elements
+            if "source" in e["data"]
+        }
         tl, step = timeline_at(timeline, k)
         texts = [a.text for a in frame.layout.annotations]
         assert f"step {step + 1} of {n}" in texts
@@ -106,8 +131,11 @@ def test_the_broadcast_frame_rings_follow_the_state_at_that_step():
 
 def plotly_cases():
     params = scenario_reduction(DEFAULT_SCENARIO)
-    yield "reduction", animation_of("faults", DEFAULT_SCENARIO, "reduction"), lambda k: faults.render_reduction(
-        k, params)[0]
+    yield (
+        "reduction",
+        animation_of("faults", DEFAULT_SCENARIO, "reduction"),
+        lambda k: faults.render_reduction(k, params)[0],
+    )
     treft = scenario_treft(DEFAULT_SCENARIO)
     yield "treft", animation_of("faults", DEFAULT_SCENARIO, "treft"), lambda k: faults.render_lanes(k, treft)
     timeline = multicast.group_protocol(GROUP.to_dict())
@@ -123,15 +151,21 @@ def test_a_plotly_frame_is_the_players_figure_at_that_step(case):
         shown = paper_figure(page_figure(k), W, H).to_plotly_json()
         assert frame["data"] == shown["data"]
         page_notes = shown["layout"].get("annotations", [])
-        assert frame["layout"]["annotations"][:len(page_notes)] == page_notes
+        assert frame["layout"]["annotations"][: len(page_notes)] == page_notes
         tl = animation.timeline
         assert frame["layout"]["annotations"][-1]["text"] == f"step {k} of {n}"
         assert tl.caption(k - 1)[:60] in frame["layout"]["annotations"][-2]["text"].replace("<br>", "")
 
 
 def test_every_player_of_the_app_has_an_animation():
-    assert dict(PLAYERS) == {"topology": ("broadcast",), "trees": ("aggregation",), "multicast": ("protocol",),
-                             "barrier": ("barrier",), "faults": ("reduction", "treft"), "schedules": ("replay",)}
+    assert dict(PLAYERS) == {
+        "topology": ("broadcast",),
+        "trees": ("aggregation",),
+        "multicast": ("protocol",),
+        "barrier": ("barrier",),
+        "faults": ("reduction", "treft"),
+        "schedules": ("replay",),
+    }
     for page, players in PLAYERS.items():
         for player in players:
             scenario = GROUP if page == "multicast" else DEFAULT_SCENARIO
@@ -150,18 +184,21 @@ def test_a_player_with_nothing_to_show_says_why():
         animation_of("faults", DEFAULT_SCENARIO, "nope")
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("webm", 0, None, 2, "1280x720"), "unknown format"),
-    (("gif", 5, 2, 2, "1280x720"), "last step must be between 5"),
-    (("gif", -1, None, 2, "1280x720"), "first step must be between 0"),
-    (("gif", 0, 99, 2, "1280x720"), "last step must be between 0 and 10"),
-    (("gif", 0, None, 0, "1280x720"), "frames per second must be at least 0.1"),
-    (("gif", 0, None, 120, "1280x720"), "at most 30"),
-    (("gif", 0, None, 2, "1281x720"), "must be even"),
-    (("gif", 0, None, 2, "4000x720"), "width must be between 320 and 1920"),
-    (("gif", 0, None, 2, "big"), "WIDTHxHEIGHT"),
-    (("gif", 0, None, "x", "1280x720"), "must be a number"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("webm", 0, None, 2, "1280x720"), "unknown format"),
+        (("gif", 5, 2, 2, "1280x720"), "last step must be between 5"),
+        (("gif", -1, None, 2, "1280x720"), "first step must be between 0"),
+        (("gif", 0, 99, 2, "1280x720"), "last step must be between 0 and 10"),
+        (("gif", 0, None, 0, "1280x720"), "frames per second must be at least 0.1"),
+        (("gif", 0, None, 120, "1280x720"), "at most 30"),
+        (("gif", 0, None, 2, "1281x720"), "must be even"),
+        (("gif", 0, None, 2, "4000x720"), "width must be between 320 and 1920"),
+        (("gif", 0, None, 2, "big"), "WIDTHxHEIGHT"),
+        (("gif", 0, None, "x", "1280x720"), "must be a number"),
+    ],
+)
 def test_options_are_checked_with_their_limits(args, message):
     with pytest.raises(VizcollError, match=message):
         read_options(*args, n_positions=11)
@@ -247,8 +284,7 @@ def campus_scenario():
     from vizcoll.scenario import Scenario
     from vizcoll.topology import io as topo_io
 
-    return replace(Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net"),
-                   pattern="hier:16")
+    return replace(Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net"), pattern="hier:16")
 
 
 def page_handle(page: str, scenario):
@@ -262,6 +298,7 @@ def page_handle(page: str, scenario):
     if page == "barrier":
         return barrier_views.run_view(scenario, barrier_model.view_keys(scenario)[0])[1]
     from vizcoll.ui.models.schedules import replay_of
+
     return schedule_views.replay_player(scenario, replay_of(scenario, example_goal(scenario), any_size=True)[1])
 
 

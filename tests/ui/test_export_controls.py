@@ -21,10 +21,15 @@ from vizcoll.ui.models.schedules import example_goal
 from vizcoll.ui.pages import barrier, erasure, faults, multicast, schedules, topology, trees
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
-PAGES = {"topology": (topology, ["topo-player"], "topo-pack"), "trees": (trees, ["trees-player"], "trees-pack"),
-         "multicast": (multicast, ["mc-player"], "mc-pack"), "barrier": (barrier, ["bar-player"], "bar-pack"),
-         "faults": (faults, ["ft-red-player", "ft-treft-player"], "ft-pack"), "erasure": (erasure, [], "era-pack"),
-         "schedules": (schedules, ["sched-player"], "sched-pack")}
+PAGES = {
+    "topology": (topology, ["topo-player"], "topo-pack"),
+    "trees": (trees, ["trees-player"], "trees-pack"),
+    "multicast": (multicast, ["mc-player"], "mc-pack"),
+    "barrier": (barrier, ["bar-player"], "bar-pack"),
+    "faults": (faults, ["ft-red-player", "ft-treft-player"], "ft-pack"),
+    "erasure": (erasure, [], "era-pack"),
+    "schedules": (schedules, ["sched-player"], "sched-pack"),
+}
 
 
 class Progress:
@@ -44,8 +49,19 @@ def test_every_page_shows_its_figure_pack_and_an_export_under_each_player(page):
         assert find_component(layout, f"{pack}-{part}") is not None
     for player in players:
         assert find_component(layout, f"{player}-export").children[0].children == "Export animation"
-        for part in ("format", "first", "last", "fps", "size", "button", "file", "message", "job", "cancel",
-                     "progress"):
+        for part in (
+            "format",
+            "first",
+            "last",
+            "fps",
+            "size",
+            "button",
+            "file",
+            "message",
+            "job",
+            "cancel",
+            "progress",
+        ):
             assert find_component(layout, f"{player}-export-{part}") is not None, (player, part)
     assert len(players) == len(PLAYERS.get(page, ()))
 
@@ -73,11 +89,14 @@ def test_the_animation_job_sends_the_gif_and_says_what_it_made():
     assert progress.calls[0] == (0, 4, "Rendering 4 frames…") and progress.calls[-1] == (4, 4, "4 of 4 frames")
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("gif", 0, 3, 2, "640x361"), "⚠ width and height must be even"),
-    (("gif", 0, 1000, 2, "640x360"), "⚠ last step must be between 0 and 72"),
-    (("svg", 0, 3, 2, "640x360"), "⚠ unknown format 'svg'"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("gif", 0, 3, 2, "640x361"), "⚠ width and height must be even"),
+        (("gif", 0, 1000, 2, "640x360"), "⚠ last step must be between 0 and 72"),
+        (("svg", 0, 3, 2, "640x360"), "⚠ unknown format 'svg'"),
+    ],
+)
 def test_the_animation_job_refuses_bad_options_with_a_message(args, message):
     data, said = animation_job(Progress(), "barrier", None, *args, DEFAULT_SCENARIO.to_dict())
     assert data is no_update and said.startswith(message)
@@ -89,11 +108,13 @@ def test_the_export_jobs_read_the_store_as_untrusted():
     assert data is no_update and message.startswith("⚠ The scenario could not be read")
     data, message = pack_job(Progress(), "topology", forged)
     assert data is no_update and message.startswith("⚠ The scenario could not be read")
-    data, message = animation_job(Progress(), "schedules", None, "gif", 0, 1, 2, "640x360", DEFAULT_SCENARIO.to_dict(),
-                                  {"text": 5})
+    data, message = animation_job(
+        Progress(), "schedules", None, "gif", 0, 1, 2, "640x360", DEFAULT_SCENARIO.to_dict(), {"text": 5}
+    )
     assert message == "⚠ the browser sent a malformed GOAL file: open it again"
-    data, message = animation_job(Progress(), "faults", "reduction", "gif", 0, 1, 2, "640x360",
-                                  DEFAULT_SCENARIO.to_dict(), {"procs": 10**9})
+    data, message = animation_job(
+        Progress(), "faults", "reduction", "gif", 0, 1, 2, "640x360", DEFAULT_SCENARIO.to_dict(), {"procs": 10**9}
+    )
     assert isinstance(data, dict)  # a forged parameter store: the scenario's parameters instead
 
 
@@ -104,7 +125,9 @@ def test_the_pack_job_sends_the_zip():
     assert "figures/finish-times.svg" in archive.namelist()
     assert message.startswith("vizcoll-schedules-figures.zip: ")
     assert pack_job(Progress(), "schedules", DEFAULT_SCENARIO.to_dict()) == (
-        no_update, "⚠ open a GOAL file first (or the example): the page has none")
+        no_update,
+        "⚠ open a GOAL file first (or the example): the page has none",
+    )
 
 
 # ---------------------------------------------------------------- the CLI
@@ -117,8 +140,21 @@ def run(capsys, *argv) -> dict:
 def test_animate_exports_every_player_from_the_default_scenario(tmp_path, capsys, page, player):
     out = tmp_path / "a.gif"
     extra = ["--group", "1"] if page == "multicast" else []
-    result = run(capsys, "animate", "--page", page, "--player", player, "--last", "1", "--size", "640x360",
-                 "-o", str(out), *extra)
+    result = run(
+        capsys,
+        "animate",
+        "--page",
+        page,
+        "--player",
+        player,
+        "--last",
+        "1",
+        "--size",
+        "640x360",
+        "-o",
+        str(out),
+        *extra,
+    )
     assert result["frames"] == 2 and result["file"] == str(out) and result["steps"] > 1
     assert iio.imread(out.read_bytes(), index=None, extension=".gif").shape[:3] == (2, 360, 640)
 
@@ -126,11 +162,37 @@ def test_animate_exports_every_player_from_the_default_scenario(tmp_path, capsys
 def test_animate_writes_mp4_and_frames_and_reads_a_scenario_file(tmp_path, capsys):
     scenario = tmp_path / "s.json"
     scenario.write_text(DEFAULT_SCENARIO.with_params("topology", {"root": "h5"}).dumps())
-    result = run(capsys, "animate", "--page", "topology", "--scenario", str(scenario), "--format", "mp4",
-                 "--size", "640x360", "-o", str(tmp_path / "b.mp4"))
+    result = run(
+        capsys,
+        "animate",
+        "--page",
+        "topology",
+        "--scenario",
+        str(scenario),
+        "--format",
+        "mp4",
+        "--size",
+        "640x360",
+        "-o",
+        str(tmp_path / "b.mp4"),
+    )
     assert result["frames"] == result["steps"] + 1 and (tmp_path / "b.mp4").read_bytes()[4:8] == b"ftyp"
-    result = run(capsys, "animate", "--page", "topology", "--scenario", str(scenario), "--format", "frames",
-                 "--last", "1", "--size", "640x360", "-o", str(tmp_path / "f.zip"))
+    result = run(
+        capsys,
+        "animate",
+        "--page",
+        "topology",
+        "--scenario",
+        str(scenario),
+        "--format",
+        "frames",
+        "--last",
+        "1",
+        "--size",
+        "640x360",
+        "-o",
+        str(tmp_path / "f.zip"),
+    )
     captions = zipfile.ZipFile(tmp_path / "f.zip").read("captions.csv").decode().splitlines()
     assert result["frames"] == 2 and "h5" in captions[1]  # the initial state's caption names the root
 
@@ -153,7 +215,9 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
 
 
 def test_the_cli_loads_no_dash_to_list_its_commands():
-    code = ("import sys\nfrom vizcoll.cli import build_parser\nbuild_parser()\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly', 'kaleido')))")
+    code = (
+        "import sys\nfrom vizcoll.cli import build_parser\nbuild_parser()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly', 'kaleido')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -96,7 +96,7 @@ def test_every_svg_is_titled_with_its_caption_and_the_fabric(packs, page):
     archive = zipfile.ZipFile(io.BytesIO(data))
     for fig in pack.figures:
         svg = archive.read(f"figures/{fig.name}.svg").decode()
-        title = svg[svg.index("<title>") + 7:svg.index("</title>")]
+        title = svg[svg.index("<title>") + 7 : svg.index("</title>")]
         assert title.startswith(html.escape(fig.caption, quote=False)) and SCENARIO.title in title, (fig.name, title)
     if page == "multicast":  # the algorithm names the panel: A's and B's drawings never share a title
         titles = [archive.read(f"figures/efi-{x}.svg").decode().split("</title>")[0] for x in "ab"]
@@ -108,7 +108,8 @@ def test_topology_csv_is_the_fabric(packs):
     topo = topology_of(SCENARIO)
     links = table(archive, "links")
     assert [(int(r["link_id"]), r["link"], int(r["broken"])) for r in links] == [
-        (int(topo.link_id[row]), topo.link_label(row), int(topo.broken[row])) for row in range(topo.n_links)]
+        (int(topo.link_id[row]), topo.link_label(row), int(topo.broken[row])) for row in range(topo.n_links)
+    ]
     nodes = table(archive, "nodes")
     assert [r["name"] for r in nodes] == topo.names
     tl = Timeline.from_dict(broadcast_timeline(SCENARIO.source_key(), "h0"))
@@ -122,8 +123,7 @@ def test_trees_csv_is_the_engines_packets_per_link(packs):
     plan = tree_plan(SCENARIO)
     built = type_one(engine_key(SCENARIO, plan), plan["kind"], plan["routes"])
     rows = table(archive, "packets-per-link")
-    assert {int(r["link_id"]): int(r["packets"]) for r in rows if int(r["packets"])} == \
-        built["metrics"]["link_packets"]
+    assert {int(r["link_id"]): int(r["packets"]) for r in rows if int(r["packets"])} == built["metrics"]["link_packets"]
     compared = table(archive, "trees-compared")
     assert compared[0]["height"] == str(built["metrics"]["height"])
     assert float(compared[0]["latency_us"]) == built["metrics"]["latency_us"]
@@ -135,8 +135,9 @@ def test_multicast_csv_is_the_engines_efi(packs):
     for column, algo in (("efi_a", "minhop-new"), ("efi_b", "fulb")):
         assert {int(r["link_id"]): int(r[column]) for r in rows} == routed(SCENARIO, algo).efi_by_link_id()
     summary = table(archive, "summary")
-    assert [int(r["max_efi"]) for r in summary] == [routed(SCENARIO, a).summary()["max_efi"]
-                                                     for a in ("minhop-new", "fulb")]
+    assert [int(r["max_efi"]) for r in summary] == [
+        routed(SCENARIO, a).summary()["max_efi"] for a in ("minhop-new", "fulb")
+    ]
     protocol = table(archive, "protocol-messages")
     assert len(protocol) == len(Timeline.from_dict(protocol_timeline(SCENARIO)).events)
 
@@ -161,8 +162,9 @@ def test_faults_csv_is_the_engines_runs(packs):
     timeline, figures, binomial = reduction_runs(scenario_reduction(SCENARIO))
     red = {r["figure"]: r for r in table(archive, "reduction-figures")}
     assert float(red["time"]["task"]) == figures["time"] and float(red["time"]["binomial"]) == binomial["time"]
-    assert [[int(r["i"]), int(r["j"]), int(r["to"])] for r in table(archive, "reduction-tasks")] == \
-        [[*t["pair"], t["to"]] for t in figures["tasks"]]
+    assert [[int(r["i"]), int(r["j"]), int(r["to"])] for r in table(archive, "reduction-tasks")] == [
+        [*t["pair"], t["to"]] for t in figures["tasks"]
+    ]
     assert len(table(archive, "reduction-messages")) == len(timeline.events)
     over = {(r["variant"], r["program"]): float(r["overhead_pct"]) for r in table(archive, "treft-overhead")}
     assert over == {(v, p): pct for v, per in overheads().items() for p, pct in per.items()}
@@ -171,14 +173,14 @@ def test_faults_csv_is_the_engines_runs(packs):
 def test_erasure_csv_is_the_engines_repair_traffic(packs):
     archive = zipfile.ZipFile(io.BytesIO(packs["erasure"][1]))
     stored = page_params(SCENARIO, erasure_model.PAGE, erasure_model.DEFAULTS)
-    params = erasure_model.read_params(*[stored[k] for k in ("n", "k", "dcs", "code", "traffic", "d", "seed",
-                                                            "placement")])
+    params = erasure_model.read_params(
+        *[stored[k] for k in ("n", "k", "dcs", "code", "traffic", "d", "seed", "placement")]
+    )
     result = erasure_model.build_code(params)
     rows = table(archive, "repair")
     assert [int(r["cross_dc"]) for r in rows] == result["cross_dc_traffic"]
     assert [int(r["cross_dc_aggregated"]) for r in rows] == result["cross_dc_traffic_aggregated"]
-    assert [[int(r[f"y{i}"]) for i in range(params["n"])] for r in table(archive, "generator")] == \
-        result["generator"]
+    assert [[int(r[f"y{i}"]) for i in range(params["n"])] for r in table(archive, "generator")] == result["generator"]
 
 
 def test_schedules_csv_is_the_loggp_timing(packs):
@@ -188,8 +190,9 @@ def test_schedules_csv_is_the_loggp_timing(packs):
 
 
 def test_csv_numbers_are_written_as_python_prints_them():
-    text = csv_text(PackTable("t", "", [("a", ""), ("b", ""), ("c", "")], [[np.int64(3), 0.1 + 0.2, None],
-                                                                            [True, [1, 2], "x,y"]]))
+    text = csv_text(
+        PackTable("t", "", [("a", ""), ("b", ""), ("c", "")], [[np.int64(3), 0.1 + 0.2, None], [True, [1, 2], "x,y"]])
+    )
     assert text == 'a,b,c\n3,0.30000000000000004,\nTrue,1 2,"x,y"\n'
 
 
@@ -207,8 +210,15 @@ def test_a_multicast_pack_of_a_drill_down_holds_the_whole_fabric_too():
     drilled = SCENARIO.with_params("multicast", {"group": 1, "part": "group:0"})
     pack = pack_of("multicast", drilled)
     names = [f.name for f in pack.figures]
-    assert names == ["efi-a", "efi-b", "efi-difference", "efi-histogram", "efi-a-group0", "efi-b-group0",
-                     "efi-difference-group0"]  # it held the drill-down alone (issue 24)
+    assert names == [
+        "efi-a",
+        "efi-b",
+        "efi-difference",
+        "efi-histogram",
+        "efi-a-group0",
+        "efi-b-group0",
+        "efi-difference-group0",
+    ]  # it held the drill-down alone (issue 24)
     captions = {f.name: f.caption for f in pack.figures}
     assert "(minhop-new)" in captions["efi-a"] and "the whole fabric" in captions["efi-a"]
     assert DEFAULT_SCENARIO.spec in captions["efi-a-group0"] and "pod 0" in captions["efi-a-group0"]
@@ -228,8 +238,16 @@ def test_a_topology_pack_of_a_drill_down_holds_the_whole_fabric_too():
 def test_a_trees_pack_of_a_drill_down_holds_the_whole_fabric_too():
     drilled = DEFAULT_SCENARIO.with_params("trees", {"part": "group:1"})
     names = [f.name for f in pack_of("trees", drilled).figures]
-    assert names == ["tree-logical", "f-of-k", "tree-on-fabric", "type2-physical", "type2-mincost",
-                     "tree-on-fabric-group1", "type2-physical-group1", "type2-mincost-group1"]
+    assert names == [
+        "tree-logical",
+        "f-of-k",
+        "tree-on-fabric",
+        "type2-physical",
+        "type2-mincost",
+        "tree-on-fabric-group1",
+        "type2-physical-group1",
+        "type2-mincost-group1",
+    ]
     captions = {f.name: f.caption for f in pack_of("trees", drilled).figures}
     assert "4-ary tree on fat-tree:radix=4,levels=3, the whole fabric" in captions["tree-on-fabric"]
     assert "pod 1" in captions["type2-mincost-group1"]

@@ -62,13 +62,21 @@ def test_generating_a_large_fabric_stores_it_at_once_and_leaves_the_building_to_
     from tests.callback_context import in_callback
 
     with server.test_request_context():
-        out = in_callback(topology_page.update_scenario, f"{TOPO_GENERATE}.n_clicks", trigger_value=1,
-                          **_values(params="fat-tree:radix=6,levels=3"))
+        out = in_callback(
+            topology_page.update_scenario,
+            f"{TOPO_GENERATE}.n_clicks",
+            trigger_value=1,
+            **_values(params="fat-tree:radix=6,levels=3"),
+        )
     assert Scenario.from_dict(out[0], build=lambda _s: None).spec == "fat-tree:radix=6,levels=3"
     assert out[1].startswith("⏳ the fabric fat-tree:radix=6,levels=3 (99 nodes) is being built")
     with server.test_request_context():
-        out = in_callback(topology_page.update_scenario, f"{TOPO_GENERATE}.n_clicks", trigger_value=1,
-                          **_values(params="fat-tree:radix=6,levels=0"))
+        out = in_callback(
+            topology_page.update_scenario,
+            f"{TOPO_GENERATE}.n_clicks",
+            trigger_value=1,
+            **_values(params="fat-tree:radix=6,levels=0"),
+        )
     assert out[0] is topology_page.no_update and out[1].startswith("⚠")  # a bad spec is still refused at once
 
 

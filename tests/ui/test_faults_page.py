@@ -30,14 +30,16 @@ def treft_values(workflow, cls, variant, replica, kernel, var, second) -> dict:
 
 def run_reduction(*args, scenario: Scenario = DEFAULT_SCENARIO):
     """The reduction callback as Dash calls it when the process count changed, without the store output."""
-    *outputs, _store = in_callback(page.run_reduction, f"{page.FT_RED_PROCS}.value", reduction_values(*args[:6]),
-                                   args[6], scenario.to_dict())
+    *outputs, _store = in_callback(
+        page.run_reduction, f"{page.FT_RED_PROCS}.value", reduction_values(*args[:6]), args[6], scenario.to_dict()
+    )
     return tuple(outputs)
 
 
 def run_treft(*args, scenario: Scenario = DEFAULT_SCENARIO):
-    *outputs, _store = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", treft_values(*args),
-                                   scenario.to_dict())
+    *outputs, _store = in_callback(
+        page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", treft_values(*args), scenario.to_dict()
+    )
     return tuple(outputs)
 
 
@@ -73,8 +75,10 @@ def test_the_diagram_at_a_mid_step_shows_the_tree_edges_formed_so_far():
     assert any(ann.text and ann.text.startswith("<b>Q</b>") for ann in fig.layout.annotations)
     # at the end every task is in the tree and the summary compares with the binomial tree
     fig, _ = page.render_reduction(tl.n_steps, params)
-    assert next(t for t in fig.data if t.name.startswith("tree so far")).name == \
-        f"tree so far ({len(figures['tasks'])} tasks)"
+    assert (
+        next(t for t in fig.data if t.name.startswith("tree so far")).name
+        == f"tree so far ({len(figures['tasks'])} tasks)"
+    )
 
 
 def test_a_clicked_worker_is_killed_at_the_shown_step():
@@ -108,9 +112,10 @@ def test_overhead_chart_has_three_workflows_by_three_variants():
     bars = [t for t in fig.data if t.type == "bar"]
     assert [t.name for t in bars] == ["TREFT", "TREFT-E1", "TREFT-E2"]
     # the paper's averages: dashed lines named in the legend (no label over the bars)
-    assert [t.name for t in fig.data if t.type != "bar"] == [f"paper average {name}: {PAPER_AVERAGE[key]} %" for key,
-                                                              name in (("treft", "TREFT"), ("e1", "TREFT-E1"),
-                                                                       ("e2", "TREFT-E2"))]
+    assert [t.name for t in fig.data if t.type != "bar"] == [
+        f"paper average {name}: {PAPER_AVERAGE[key]} %"
+        for key, name in (("treft", "TREFT"), ("e1", "TREFT-E1"), ("e2", "TREFT-E2"))
+    ]
     assert not fig.layout.annotations
     for trace in bars:
         assert {x.split(".")[0] for x in trace.x} == {"HC", "VP", "MB"}
@@ -118,19 +123,30 @@ def test_overhead_chart_has_three_workflows_by_three_variants():
     assert sorted(s.y0 for s in fig.layout.shapes) == sorted(PAPER_AVERAGE.values())
 
 
-@pytest.mark.parametrize("args", [
-    (1, SIZE, 0, "", "none", 0, None), (8, SIZE, 9, "", "none", 0, None), (8, SIZE, 0, "2:x", "none", 0, None),
-    (8, SIZE, 0, "12", "none", 0, None), (8, "big", 0, "", "none", 0, None),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        (1, SIZE, 0, "", "none", 0, None),
+        (8, SIZE, 9, "", "none", 0, None),
+        (8, SIZE, 0, "2:x", "none", 0, None),
+        (8, SIZE, 0, "12", "none", 0, None),
+        (8, "big", 0, "", "none", 0, None),
+    ],
+)
 def test_bad_reduction_input_gives_a_warning(args):
     params, message, summary, timeline = run_reduction(*args)
     assert message.startswith("⚠") and params is no_update and timeline is no_update
 
 
-@pytest.mark.parametrize("args", [
-    ("HC", "A", "treft", "1", "K99", "u4", None), ("HC", "A", "treft", "1", "K4", "u4", "garbage"),
-    ("HC", "A", "nope", "1", "K4", "u4", None), ("XX", "A", "treft", "none", None, None, None),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("HC", "A", "treft", "1", "K99", "u4", None),
+        ("HC", "A", "treft", "1", "K4", "u4", "garbage"),
+        ("HC", "A", "nope", "1", "K4", "u4", None),
+        ("XX", "A", "treft", "none", None, None, None),
+    ],
+)
 def test_bad_treft_input_gives_a_warning(args):
     params, message, *_ = run_treft(*args)
     assert message.startswith("⚠") and params is no_update
@@ -140,8 +156,9 @@ def test_kernel_and_variable_choices_follow_the_workflow():
     options, value = page.kernel_choices("VP", "B", "K4")
     assert value == "K4" and len(options) == 18
     assert page.var_choices("K5", "VP", "B", None) == ([{"label": "u5", "value": "u5"}], "u5")
-    page.body(Scenario(params={"faults": {"procs": 6, "fault": "executing-task", "inject": "r2:K3:u3",
-                                            "workflow": "MB"}}))
+    page.body(
+        Scenario(params={"faults": {"procs": 6, "fault": "executing-task", "inject": "r2:K3:u3", "workflow": "MB"}})
+    )
 
 
 def test_the_process_count_comes_from_the_scenario_communicator_unless_set_on_the_page():
@@ -173,20 +190,44 @@ def test_download_goal_is_the_static_reduction_with_the_pages_processes_size_and
     assert parsed.schedule.ops == static_reduction(algo, 6, 8 << 20, 5).ops
 
 
-@pytest.mark.parametrize("args, words", [
-    (("nope", 8, SIZE, 0), "unknown reduction 'nope'"), (("mst", 1, SIZE, 0), "processes must be between 2 and 32"),
-    (("mst", 8, SIZE, 8), "root must be between 0 and 7"), (("mst", "8", None, 0), "data size must be an integer"),
-    (("mst", 10**18, SIZE, 0), "processes must be between 2 and 32"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("nope", 8, SIZE, 0), "unknown reduction 'nope'"),
+        (("mst", 1, SIZE, 0), "processes must be between 2 and 32"),
+        (("mst", 8, SIZE, 8), "root must be between 0 and 7"),
+        (("mst", "8", None, 0), "data size must be an integer"),
+        (("mst", 10**18, SIZE, 0), "processes must be between 2 and 32"),
+    ],
+)
 def test_download_goal_refuses_bad_controls_with_a_message(args, words):
     download, message = page.export_goal(1, *args)
     assert download is no_update and message.startswith("⚠") and words in message
 
 
 # ------------------------------------------------------------------ stores and values from the browser, background jobs
-HOSTILE = [None, True, 0, -1, 10**18, 1.5, "", "abc", "/etc/passwd", [], [None], {}, {"x": 1}, [[1, 2]],
-           {"points": [{}]}, {"points": [{"customdata": [1, 2, 3]}]}, {"points": [{"customdata": 99}]},
-           ["HC"], {"workflow": "HC"}, "x" * 5000]
+HOSTILE = [
+    None,
+    True,
+    0,
+    -1,
+    10**18,
+    1.5,
+    "",
+    "abc",
+    "/etc/passwd",
+    [],
+    [None],
+    {},
+    {"x": 1},
+    [[1, 2]],
+    {"points": [{}]},
+    {"points": [{"customdata": [1, 2, 3]}]},
+    {"points": [{"customdata": 99}]},
+    ["HC"],
+    {"workflow": "HC"},
+    "x" * 5000,
+]
 
 
 def no_progress(_value) -> None:
@@ -199,9 +240,9 @@ def probe(callback, prop_id: str | None, *args) -> None:
     raises."""
     for i in range(len(args)):
         for value in HOSTILE:
-            in_callback(callback, prop_id, *args[:i], value, *args[i + 1:])
+            in_callback(callback, prop_id, *args[:i], value, *args[i + 1 :])
             for key in args[i] if _controls(args[i]) else ():
-                in_callback(callback, prop_id, *args[:i], args[i] | {key: value}, *args[i + 1:])
+                in_callback(callback, prop_id, *args[:i], args[i] | {key: value}, *args[i + 1 :])
 
 
 def _controls(arg) -> bool:
@@ -213,14 +254,23 @@ def test_every_callback_checks_what_the_browser_sends():
     params, _, _, _ = reduction("executing-task")
     treft, *_ = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
     data = DEFAULT_SCENARIO.to_dict()
-    probe(page.run_reduction, f"{page.FT_RED_PROCS}.value", reduction_values(8, SIZE, 0, "2,5", model.CLICK, 0),
-          [1, 0.5], data)
+    probe(
+        page.run_reduction,
+        f"{page.FT_RED_PROCS}.value",
+        reduction_values(8, SIZE, 0, "2,5", model.CLICK, 0),
+        [1, 0.5],
+        data,
+    )
     probe(page.render_reduction, None, 3, params)
     probe(page.click_kill, None, {"points": [{"customdata": 3}]}, 3, params)
     probe(page.kernel_choices, None, "HC", "A", "K4")
     probe(page.var_choices, None, "K4", "HC", "A", "u4")
-    probe(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", treft_values("HC", "A", "treft", "1", "K4", "u4",
-                                                                           "r2:K4:u4"), data)
+    probe(
+        page.run_treft,
+        f"{page.FT_TREFT_WORKFLOW}.value",
+        treft_values("HC", "A", "treft", "1", "K4", "u4", "r2:K4:u4"),
+        data,
+    )
     probe(page.render_lanes, None, 3, treft)
     probe(page.export_goal, None, 1, "mst", 8, SIZE, 0)
 
@@ -229,13 +279,28 @@ def test_forged_stores_give_nothing():
     params, _, _, _ = reduction("executing-task")
     treft, *_ = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
     assert model.stored_reduction(params) == params and model.stored_treft(treft) == treft
-    for forged in (params | {"procs": 10**6}, params | {"slow": [[99, 4]]}, params | {"slow": "2,5"},
-                   params | {"fault": ["none"]}, params | {"kill": [1, 2]}, params | {"extra": 1}, [params], "x"):
+    for forged in (
+        params | {"procs": 10**6},
+        params | {"slow": [[99, 4]]},
+        params | {"slow": "2,5"},
+        params | {"fault": ["none"]},
+        params | {"kill": [1, 2]},
+        params | {"extra": 1},
+        [params],
+        "x",
+    ):
         assert model.stored_reduction(forged) is None
         assert page.render_reduction(2, forged)[1] == ""
         assert page.click_kill({"points": [{"customdata": 1}]}, 2, forged) == (no_update, no_update)
-    for forged in (treft | {"workflow": ["HC"]}, treft | {"inject": [1, "K99", "u4"]}, treft | {"inject": 5},
-                   treft | {"second": 7}, treft | {"variant": {}}, {"workflow": "HC"}, None):
+    for forged in (
+        treft | {"workflow": ["HC"]},
+        treft | {"inject": [1, "K99", "u4"]},
+        treft | {"inject": 5},
+        treft | {"second": 7},
+        treft | {"variant": {}},
+        {"workflow": "HC"},
+        None,
+    ):
         assert model.stored_treft(forged) is None
         assert page.render_lanes(2, forged).layout.annotations[0].text == "Choose a workflow."
     assert page.click_kill({"points": [{"customdata": 8}]}, 2, params) == (no_update, no_update)  # no worker 8

@@ -16,8 +16,9 @@ from vizcoll.ui.store import DEFAULT_SCENARIO
 
 
 def post(url: str, payload: dict) -> dict:
-    request = urllib.request.Request(url, data=json.dumps(payload).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read())
 
@@ -45,12 +46,21 @@ def test_callbacks_answer_identically_on_every_worker(server):
     base, _ = server
     payload = {
         "output": "..topo-player-timeline.data...topo-bcast-info.children..",
-        "outputs": [{"id": "topo-player-timeline", "property": "data"},
-                    {"id": "topo-bcast-info", "property": "children"}],
-        "inputs": [{"id": "scenario", "property": "data",
-                    "value": DEFAULT_SCENARIO.with_breaks(["h0[1]-edge0.0[1]"]).with_params(
-                        "topology", {"root": "h1"}).to_dict()}],
-        "changedPropIds": ["scenario.data"], "state": [],
+        "outputs": [
+            {"id": "topo-player-timeline", "property": "data"},
+            {"id": "topo-bcast-info", "property": "children"},
+        ],
+        "inputs": [
+            {
+                "id": "scenario",
+                "property": "data",
+                "value": DEFAULT_SCENARIO.with_breaks(["h0[1]-edge0.0[1]"])
+                .with_params("topology", {"root": "h1"})
+                .to_dict(),
+            }
+        ],
+        "changedPropIds": ["scenario.data"],
+        "state": [],
     }
     with ThreadPoolExecutor(6) as pool:
         answers = list(pool.map(lambda _: post(base + "/_dash-update-component", payload), range(18)))
@@ -65,8 +75,10 @@ def test_no_server_software_or_pid_shows_and_big_bodies_get_413(server):
         assert response.headers["X-Frame-Options"] == "DENY"
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=30) as sock:  # 30 MB announced, not a byte sent
-        sock.sendall(b"POST /_dash-update-component HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 31457280\r\n\r\n")
+        sock.sendall(
+            b"POST /_dash-update-component HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 31457280\r\n\r\n"
+        )
         status = int(sock.recv(4096).split(b" ", 2)[1])
     assert status == 413
 

@@ -40,6 +40,7 @@ class Wiring:
         def keep(fn):
             self.callbacks.append((fn, dependencies, options))
             return fn
+
         return keep
 
 
@@ -87,8 +88,11 @@ def test_the_buttons_disable_and_the_job_bar_shows_while_the_render_runs():
     running = {str(output): (on, off) for output, on, off in options["running"]}
     assert running["topo-png.disabled"] == (True, False) and running["topo-svg.disabled"] == (True, False)
     assert running["topo-image-job.className"] == ("job running", "job")
-    assert [str(o) for o in options["progress"]] == ["topo-image-progress.value", "topo-image-progress.max",
-                                                     "topo-image-progress-text.children"]
+    assert [str(o) for o in options["progress"]] == [
+        "topo-image-progress.value",
+        "topo-image-progress.max",
+        "topo-image-progress-text.children",
+    ]
 
 
 @pytest.mark.parametrize(("button", "fmt"), [("topo-png", "png"), ("topo-svg", "svg")])
@@ -121,7 +125,9 @@ def test_the_render_job_sends_a_png_of_the_overview(page):
     assert line.startswith(f"vizcoll-{page}.png: the fabric's overview (1,600 nodes), rendered on the server")
     assert style == "flag"
     assert [text for _, _, text in progress.calls] == [
-        "Drawing the figure…", "Rendering the PNG on the server (a few seconds)…"]
+        "Drawing the figure…",
+        "Rendering the PNG on the server (a few seconds)…",
+    ]
 
 
 def test_the_render_job_sends_an_svg_of_taihulight():
@@ -132,13 +138,18 @@ def test_the_render_job_sends_an_svg_of_taihulight():
     assert "(46,144 nodes)" in line
 
 
-@pytest.mark.parametrize(("error", "said"), [
-    (RuntimeError("the browser closed\nTraceback (most recent call last): ..."), "the browser closed"),
-    (TimeoutError(), "it took longer than 120 s"),
-    (VizcollError("no browser to render figures with (set BROWSER_PATH): not found"),
-     "no browser to render figures with (set BROWSER_PATH): not found"),
-    (ValueError(), "ValueError"),
-])
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (RuntimeError("the browser closed\nTraceback (most recent call last): ..."), "the browser closed"),
+        (TimeoutError(), "it took longer than 120 s"),
+        (
+            VizcollError("no browser to render figures with (set BROWSER_PATH): not found"),
+            "no browser to render figures with (set BROWSER_PATH): not found",
+        ),
+        (ValueError(), "ValueError"),
+    ],
+)
 def test_a_failed_render_says_why_and_sends_nothing(monkeypatch, error, said):
     def fail(*args, **kwargs):
         raise error
@@ -172,8 +183,13 @@ def test_the_job_and_the_request_read_the_browser_as_untrusted():
 
 
 def test_the_ids_follow_the_png_button():
-    assert kit.image_ids("bar-png") == {"png": "bar-png", "svg": "bar-svg", "job": "bar-image",
-                                        "message": "bar-image-message", "order": "bar-image-order",
-                                        "file": "bar-image-file"}
+    assert kit.image_ids("bar-png") == {
+        "png": "bar-png",
+        "svg": "bar-svg",
+        "job": "bar-image",
+        "message": "bar-image-message",
+        "order": "bar-image-order",
+        "file": "bar-image-file",
+    }
     row = kit.image_download("bar-png", "more").children[0]
     assert [getattr(c, "id", c) for c in row.children] == ["bar-png", "bar-svg", "more"]

@@ -38,6 +38,7 @@ def make_pool(tmp_path):
     def make(**limits) -> JobPool:
         made.append(JobPool(JobsCache(str(tmp_path / f"jobs{len(made)}")), expire=3600, **limits))
         return made[-1]
+
     yield make
     for pool in made:
         pool.stop()
@@ -49,6 +50,7 @@ def picture() -> int:
     import plotly.graph_objects as go
 
     from vizcoll.ui.export.render import render
+
     return len(render(go.Figure(go.Scatter(x=[1, 2], y=[3, 4])), "png", 200, 100))
 
 
@@ -62,8 +64,9 @@ def submit(pool: JobPool, key: str, fn, *args, visitor: str = "v1", slot: str = 
 
 
 def jobs_alive() -> int:
-    return sum(child.pid not in OTHERS and child.status() != psutil.STATUS_ZOMBIE
-               for child in psutil.Process().children())
+    return sum(
+        child.pid not in OTHERS and child.status() != psutil.STATUS_ZOMBIE for child in psutil.Process().children()
+    )
 
 
 def no_job_left(timeout: float = 10) -> bool:
@@ -155,8 +158,11 @@ def test_a_full_queue_refuses_at_once_with_a_message(make_pool):
     assert not pool.job_running(refused)
     answer = pool.get_result("k3", refused)
     assert answer == {"background_callback_error": {"msg": limit_message("busy"), "tb": ""}}
-    shown = error_text(BackgroundCallbackError(f"An error occurred inside a background callback: "
-                                               f"{answer['background_callback_error']['msg']}\n"))
+    shown = error_text(
+        BackgroundCallbackError(
+            f"An error occurred inside a background callback: {answer['background_callback_error']['msg']}\n"
+        )
+    )
     assert shown == BUSY == "the server is busy: try again in a minute"
 
 
@@ -165,8 +171,11 @@ def test_a_job_over_the_memory_limit_ends_with_a_message_and_the_pool_lives_on(m
     over = submit(pool, "big", greedy, 400)
     answer = result(pool, "big", over)
     assert answer["background_callback_error"]["msg"] == limit_message("memory", memory_mb=200)
-    assert "more memory than a job may use (200 MB)" in error_text(BackgroundCallbackError(
-        "An error occurred inside a background callback: " + answer["background_callback_error"]["msg"]))
+    assert "more memory than a job may use (200 MB)" in error_text(
+        BackgroundCallbackError(
+            "An error occurred inside a background callback: " + answer["background_callback_error"]["msg"]
+        )
+    )
     fine = submit(pool, "small", greedy, 50)
     assert result(pool, "small", fine) == 50 * 1024 * 1024 // 8
 

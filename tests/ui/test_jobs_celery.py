@@ -17,25 +17,37 @@ from benchmarks.dash_http import DashClient
 from tests.gunicorn_server import celery_worker, gunicorn, redis_server
 from vizcoll.scenario import Scenario
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None,
-                                reason="needs Debian's redis-server (scripts/test.sh installs it)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("redis-server") is None, reason="needs Debian's redis-server (scripts/test.sh installs it)"
+)
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """(Dash client, Redis URL) of gunicorn and a Celery worker sharing one Redis."""
     folder = tmp_path_factory.mktemp("celery")
-    with redis_server(folder) as url, celery_worker(folder, url), \
-            gunicorn(folder / "web", VIZCOLL_REDIS_URL=url) as (base, _):
+    with (
+        redis_server(folder) as url,
+        celery_worker(folder, url),
+        gunicorn(folder / "web", VIZCOLL_REDIS_URL=url) as (base, _),
+    ):
         yield DashClient(base, timeout=60), url, folder
 
 
 def test_a_job_runs_on_the_worker_with_its_progress_and_result(served):
     client, url, folder = served
     dep = client.callback("era-params.data")
-    values = {"era-n.value": 12, "era-k.value": 6, "era-dcs.value": 4, "era-code.value": "fmel",
-              "era-traffic.value": "blocks", "era-d.value": None, "era-seed.value": 0, "era-placement.value": "",
-              "scenario.data": Scenario().to_dict()}
+    values = {
+        "era-n.value": 12,
+        "era-k.value": 6,
+        "era-dcs.value": 4,
+        "era-code.value": "fmel",
+        "era-traffic.value": "blocks",
+        "era-d.value": None,
+        "era-seed.value": 0,
+        "era-placement.value": "",
+        "scenario.data": Scenario().to_dict(),
+    }
     run = client.run_job(dep, values, limit=120)
     assert not run["cancelled"]
     assert run["response"]["era-params"]["data"]["n"] == 12 and run["response"]["era-message"]["children"] == ""

@@ -26,10 +26,17 @@ from vizcoll.ui.pages import multicast as page
 from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 from vizcoll.ui.views.multicast import fabric_line
 
-ALGO_A, ALGO_B, PART, GROUP = (f"{page.MC_ALGO_A}.value", f"{page.MC_ALGO_B}.value", f"{page.MC_PART}.value",
-                               f"{page.MC_GROUP}.value")
-CLICK_A, CLICK_B, CLICK_DIFF = (f"{page.MC_FIG_A}.clickData", f"{page.MC_FIG_B}.clickData",
-                                f"{page.MC_FIG_DIFF}.clickData")
+ALGO_A, ALGO_B, PART, GROUP = (
+    f"{page.MC_ALGO_A}.value",
+    f"{page.MC_ALGO_B}.value",
+    f"{page.MC_PART}.value",
+    f"{page.MC_GROUP}.value",
+)
+CLICK_A, CLICK_B, CLICK_DIFF = (
+    f"{page.MC_FIG_A}.clickData",
+    f"{page.MC_FIG_B}.clickData",
+    f"{page.MC_FIG_DIFF}.clickData",
+)
 PRESET = f"{page.MC_USE_PRESET}.n_clicks"
 TEACHING = "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4"
 LISTS = [["alpha", "beta"], ["gamma", "delta"], ["alpha", "gamma", "delta"]]
@@ -41,8 +48,9 @@ def uploaded(lists=LISTS) -> Scenario:
     return Scenario(**{**s.__dict__, "lists": lists})
 
 
-def update(prop_id: str | None, current, a="minhop-new", b="fulb", part=None, group=None, click=None,
-           preset="pruned-fat-tree"):
+def update(
+    prop_id: str | None, current, a="minhop-new", b="fulb", part=None, group=None, click=None, preset="pruned-fat-tree"
+):
     """The page's writing callback as Dash calls it when ``prop_id`` changed; (store, message)."""
     data = current.to_dict() if isinstance(current, Scenario) else current
     clicks = {figure: click if f"{figure}.clickData" == prop_id else None for figure in page.FIGURES}
@@ -57,8 +65,16 @@ def stored(store) -> Scenario:
 
 def view(s: Scenario) -> dict:
     summary, status, fig_a, fig_b, diff, hist, info, worst = page.views(s.to_dict())
-    return {"summary": summary, "status": status, "a": fig_a, "b": fig_b, "diff": diff, "hist": hist, "info": info,
-            "worst": " ".join(str(w.children) for w in worst) if isinstance(worst, list) else worst}
+    return {
+        "summary": summary,
+        "status": status,
+        "a": fig_a,
+        "b": fig_b,
+        "diff": diff,
+        "hist": hist,
+        "info": info,
+        "worst": " ".join(str(w.children) for w in worst) if isinstance(worst, list) else worst,
+    }
 
 
 def cells(table: html.Table | list) -> dict[str, list[str]]:
@@ -91,10 +107,17 @@ def test_defaults_are_plain_values_and_check_themselves():
     assert model.DEFAULTS == {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
     topo = topology_of(DEFAULT_SCENARIO)
     assert model.read_params(model.DEFAULTS, DEFAULT_SCENARIO, topo, 8) == model.DEFAULTS
-    assert model.read_params(model.DEFAULTS | {"part": "group:2", "group": 7}, DEFAULT_SCENARIO, topo, 8)["part"] \
+    assert (
+        model.read_params(model.DEFAULTS | {"part": "group:2", "group": 7}, DEFAULT_SCENARIO, topo, 8)["part"]
         == "group:2"
-    assert model.PAGE == "multicast" and set(model.PRESETS) == {"pruned-fat-tree", "dragonfly", "taihulight",
-                                                                 "fat-tree-64", "rail-million"}
+    )
+    assert model.PAGE == "multicast" and set(model.PRESETS) == {
+        "pruned-fat-tree",
+        "dragonfly",
+        "taihulight",
+        "fat-tree-64",
+        "rail-million",
+    }
     assert all(p["a"] in ALGORITHMS and p["b"] in ALGORITHMS for p in model.PRESETS.values())
 
 
@@ -103,28 +126,42 @@ def test_the_page_uses_no_private_fabric_builder():
     assert "parse_broken" not in source and "fabric(" not in source and "import fabric" not in source
 
 
-@pytest.mark.parametrize("changes, words", [
-    ({"a": "nope"}, "unknown algorithm A 'nope'"), ({"b": 3}, "unknown algorithm B '3'"),
-    ({"b": None}, "unknown algorithm B"), ({"part": "group:99"}, "no group '99'"),
-    ({"part": "group:-1"}, "no group"), ({"part": "everything"}, "unknown part 'everything'"),
-    ({"part": ["whole"]}, "unknown part"), ({"group": 99}, "group 99 does not exist: the scenario has 8 (0–7)"),
-    ({"group": -1}, "group -1 does not exist"), ({"group": "1"}, "must be a group number, got '1'"),
-    ({"group": True}, "must be a group number"), ({"group": 1.5}, "must be a group number")])
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"a": "nope"}, "unknown algorithm A 'nope'"),
+        ({"b": 3}, "unknown algorithm B '3'"),
+        ({"b": None}, "unknown algorithm B"),
+        ({"part": "group:99"}, "no group '99'"),
+        ({"part": "group:-1"}, "no group"),
+        ({"part": "everything"}, "unknown part 'everything'"),
+        ({"part": ["whole"]}, "unknown part"),
+        ({"group": 99}, "group 99 does not exist: the scenario has 8 (0–7)"),
+        ({"group": -1}, "group -1 does not exist"),
+        ({"group": "1"}, "must be a group number, got '1'"),
+        ({"group": True}, "must be a group number"),
+        ({"group": 1.5}, "must be a group number"),
+    ],
+)
 def test_a_forged_control_value_gives_a_message_and_leaves_the_store(changes, words):
     for trigger in (ALGO_A, ALGO_B, PART, GROUP):
         store, message = update(trigger, DEFAULT_SCENARIO, **changes)
         assert store is no_update and message.startswith("⚠ ") and words in message, (trigger, message)
 
 
-@pytest.mark.parametrize("trigger, kw, words", [
-    (PRESET, {"preset": "my-fabric"}, "unknown preset 'my-fabric'"),
-    (PRESET, {"preset": None}, "unknown preset"),
-    (CLICK_A, {"click": click_on("nowhere[1]-nobody[2]")}, "the fabric has no link nowhere[1]-nobody[2]"),
-    (CLICK_B, {"click": click_on("not a link")}, "a link is named like"),
-    (CLICK_A, {"click": {"points": [{"customdata": 17}]}}, "malformed click on a link"),
-    (CLICK_DIFF, {"click": {"points": [{"customdata": "x" * 5000}]}}, "malformed click on a link"),
-    (CLICK_A, {"click": {"points": "all"}}, "malformed click"),
-    (CLICK_A, {"click": "h0"}, "malformed click")])
+@pytest.mark.parametrize(
+    "trigger, kw, words",
+    [
+        (PRESET, {"preset": "my-fabric"}, "unknown preset 'my-fabric'"),
+        (PRESET, {"preset": None}, "unknown preset"),
+        (CLICK_A, {"click": click_on("nowhere[1]-nobody[2]")}, "the fabric has no link nowhere[1]-nobody[2]"),
+        (CLICK_B, {"click": click_on("not a link")}, "a link is named like"),
+        (CLICK_A, {"click": {"points": [{"customdata": 17}]}}, "malformed click on a link"),
+        (CLICK_DIFF, {"click": {"points": [{"customdata": "x" * 5000}]}}, "malformed click on a link"),
+        (CLICK_A, {"click": {"points": "all"}}, "malformed click"),
+        (CLICK_A, {"click": "h0"}, "malformed click"),
+    ],
+)
 def test_a_forged_preset_or_click_gives_a_message_and_leaves_the_store(trigger, kw, words):
     store, message = update(trigger, DEFAULT_SCENARIO, **kw)
     assert store is no_update and message.startswith("⚠ ") and words in message, message
@@ -194,13 +231,16 @@ def test_a_control_change_is_remembered_and_every_control_drives_the_view():
 def test_the_controls_follow_the_store_without_echoing():
     s = DEFAULT_SCENARIO.with_params("multicast", {"a": "sssp", "b": "fulb", "part": None, "group": 2})
     line, a, b, parts, part, groups, group, a_options, tables, no_forget = page.controls(
-        s.to_dict(), "sssp", "fulb", "whole", 2)
+        s.to_dict(), "sssp", "fulb", "whole", 2
+    )
     assert (a, b, part, group) == (no_update,) * 4
     # without tables: A offers the algorithms only, nothing to forget
     assert [o["value"] for o in a_options] == list(ALGORITHMS) and no_forget is True
     assert tables == "No tables loaded: the groups are the scenario's communicators."
-    assert line.startswith("The scenario's fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 48 links, "
-                           "1 broken). 8 communicators")
+    assert line.startswith(
+        "The scenario's fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 48 links, "
+        "1 broken). 8 communicators"
+    )
     assert [o["value"] for o in parts] == ["whole", "overview", "group:0", "group:1", "group:2", "group:3"]
     assert groups[2] == {"label": "group 2: 4 members (h8, h9, h10, …)", "value": 2}
     # after a preset replaced the scenario, the controls take its values
@@ -208,11 +248,12 @@ def test_the_controls_follow_the_store_without_echoing():
     assert (a, b, part, group) == ("minhop-new", no_update, "whole", None) and len(groups) == 24
 
 
-
 def test_the_fabric_line_counts_one_switch_in_the_singular():
     s = Scenario(spec="mesh:1x1")  # one switch, one end node, one link
-    assert fabric_line(s, topology_of(s), [[1]]) == ("The scenario's fabric: mesh:1x1 (1 switch, 1 end node, 1 link, "
-                                                     "0 broken). 1 communicator → one multicast group each.")
+    assert fabric_line(s, topology_of(s), [[1]]) == (
+        "The scenario's fabric: mesh:1x1 (1 switch, 1 end node, 1 link, "
+        "0 broken). 1 communicator → one multicast group each."
+    )
     legend = [t.name for t in link_value_figure(topology_of(s), np.zeros(1), "one link").data if t.name]
     assert "EFI 0 (1 link)" in legend
 
@@ -288,8 +329,9 @@ def test_a_click_on_no_link_says_what_to_click():
 def test_an_uploaded_fabric_shows_its_host_names_and_its_communicators():
     s = uploaded()
     line = page.controls(s.to_dict())[0]
-    assert line.startswith("The scenario's fabric: handmade.net (3 switches, 4 end nodes, 6 links, 0 broken). "
-                           "3 communicators")
+    assert line.startswith(
+        "The scenario's fabric: handmade.net (3 switches, 4 end nodes, 6 links, 0 broken). 3 communicators"
+    )
     v = view(s)
     assert v["status"] == "" and cells(v["summary"])["groups"] == ["3", "3"]
     assert v["info"].startswith("Groups — 0: alpha, beta; 1: gamma, delta; 2: alpha, gamma, delta.")
@@ -306,8 +348,9 @@ def test_an_uploaded_fabric_shows_its_host_names_and_its_communicators():
     # highlighting group 2: its tree on both heatmaps, its members and roots by name, its join/leave replay
     chosen = stored(update(GROUP, s, group=2)[0])
     v = view(chosen)
-    assert v["info"].startswith("Group 2 (3 members: alpha, gamma, delta) — A minhop-new: root spine, height 2, "
-                                "5 links")
+    assert v["info"].startswith(
+        "Group 2 (3 members: alpha, gamma, delta) — A minhop-new: root spine, height 2, 5 links"
+    )
     assert any(t.name == "selected tree" for t in v["a"].data) and any(t.name == "selected tree" for t in v["b"].data)
     timeline = page.group_protocol(chosen.to_dict())
     assert timeline and page.render_protocol(0, timeline).data
@@ -319,8 +362,10 @@ def test_groups_cut_off_by_a_break_are_reported_by_name():
     assert s.broken == [UPLINK_A]
     v = view(s)
     assert cells(v["summary"])["unroutable groups"] == ["1", "1"]
-    assert v["status"] == ("⚠ 1 group cannot be routed: its members cannot all reach one switch over the live links "
-                           "— group 2 (alpha, gamma, delta). Repair a link (badge above) to route it.")
+    assert v["status"] == (
+        "⚠ 1 group cannot be routed: its members cannot all reach one switch over the live links "
+        "— group 2 (alpha, gamma, delta). Repair a link (badge above) to route it."
+    )
     assert view(stored(update(CLICK_B, s, click=click_on(UPLINK_A))[0]))["status"] == ""
 
 
@@ -380,8 +425,9 @@ def data_url(content: str | bytes) -> str:
 def load(current, content, name="opensm.mcfdbs", trigger=UPLOAD):
     """The tables callback as Dash calls it: (store, message, the upload box's contents)."""
     data = current.to_dict() if isinstance(current, Scenario) else current
-    contents = data_url(content) if isinstance(content, str | bytes) and not str(content).startswith("data:") \
-        else content
+    contents = (
+        data_url(content) if isinstance(content, str | bytes) and not str(content).startswith("data:") else content
+    )
     return in_callback(page.load_tables, trigger, contents, 1, name, data)
 
 
@@ -404,11 +450,16 @@ def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says
     v = view(loaded)
     table = cells(v["summary"])
     assert [th.children for th in v["summary"][0].children[0].children.children] == [
-        "", "A: the fabric's tables", "B: fulb"]
+        "",
+        "A: the fabric's tables",
+        "B: fulb",
+    ]
     assert table["max EFI"] == ["3", "3"] and table["groups"] == ["8", "8"] and table["routing time (s)"][0] == "—"
     assert table["mean EFI (used links)"][0] == table["mean EFI (used links)"][1]
-    assert v["summary"][1].children == ("Same EFI on every link: B (fulb) puts exactly as many groups on each link as "
-                                        "A (the fabric's tables), max EFI 3.")
+    assert v["summary"][1].children == (
+        "Same EFI on every link: B (fulb) puts exactly as many groups on each link as "
+        "A (the fabric's tables), max EFI 3."
+    )
     assert v["a"].layout.title.text.replace("<br>", "") == "A: the fabric's tables (max EFI 3; colours 0–3 in A and B)"
     assert v["diff"].layout.title.text.replace("<br>", "") == "Difference B − A (fulb − the fabric's tables)"
     assert np.array_equal(model.routed(loaded, "tables").efi, model.routed(loaded, "fulb").efi)
@@ -419,8 +470,9 @@ def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says
     assert a_options[0] == {"label": "the fabric's tables (OpenSM)", "value": "tables"}
     assert groups[2]["label"] == "group 2 (MLID 0xC003): 4 members (h8, h9, h10, …)"  # in the fabric's order
     assert tables == "Loaded: 8 groups (MLID 0xC001–0xC008), max EFI 3 on the fabric's tables."
-    assert line.endswith("8 multicast groups from the fabric's tables (the communicators are not used until the "
-                         "tables are forgotten).")
+    assert line.endswith(
+        "8 multicast groups from the fabric's tables (the communicators are not used until the tables are forgotten)."
+    )
     # a group highlighted: its tree on the tables' heatmap too, its replay under B
     chosen = stored(update(GROUP, loaded, a="tables", group=2)[0])
     v = view(chosen)
@@ -451,7 +503,8 @@ def test_hand_written_tables_over_another_spine_use_other_links_than_fulb():
     assert cells(v["summary"])["groups"] == ["3", "3"] and v["status"] == ""
     assert v["summary"][1].children == (
         "B (fulb) loads 4 of the 7 links in use differently from A (the fabric's tables): max EFI 1 → 1 (the same), "
-        "mean EFI 1 → 1. The difference B − A below shows where.")
+        "mean EFI 1 → 1. The difference B − A below shows where."
+    )
     diff = {text.split("<br>")[0]: text for text in hover_trace(v["diff"]).text}
     assert any("EFI B − A -1" in t for t in diff.values()) and any("EFI B − A 1" in t for t in diff.values())
     assert page.controls(s.to_dict())[5][0]["label"] == "group 0 (MLID 0xC001): 2 members (h0, h4)"
@@ -466,7 +519,8 @@ def test_the_tables_warnings_are_listed():
     v = view(with_tables(Scenario(spec=SMALL), one_sided))
     assert v["status"] == "⚠ The fabric's tables: MLID 0xC001: only one end of leaf0[4]-spine1[1] lists it"
     assert page.controls(with_tables(Scenario(spec=SMALL), one_sided).to_dict())[8].endswith(
-        "max EFI 1 on the fabric's tables; 1 warning under the summary.")
+        "max EFI 1 on the fabric's tables; 1 warning under the summary."
+    )
     # a link the scenario breaks: listed, and B routes around it
     broken = with_tables(Scenario(spec=SMALL, broken=["leaf0[4]-spine1[1]"]), HAND)
     status = view(broken)["status"]
@@ -474,20 +528,26 @@ def test_the_tables_warnings_are_listed():
     assert model.routed(broken, "fulb").efi[topology_of(broken).find_link("leaf0[4]-spine1[1]")] == 0
 
 
-@pytest.mark.parametrize("content, words", [
-    (HAND.replace("0x0002c90000000600", "0x0002c90000000f00"),
-     "⚠ opensm.mcfdbs was not loaded: mcfdbs: switch GUID 0x0002c90000000f00 of the dump is not in the fabric"),
-    (HAND.replace("0xC002 : 0x002", "0xC002 : 0x009"), "has no cable on port 9, which MLID 0xC002 lists"),
-    (HAND.replace("0xC003 : 0x000", "rubbish"), "cannot read 'rubbish'"),
-    ("# nothing but a comment\n", "the file lists no multicast group"),
-    ("   \n", "the file is empty"),
-    (b"\xff\xfe\x00binary", "the file is not text"),
-    ("x" * (MAX_TABLES_CHARS + 1), f"the limit is {MAX_TABLES_CHARS:,} bytes (4 MB)"),
-    ("data:,no base64 here", "not valid base64"),
-    (17, "the upload is not a file"), (["a", "b"], "the upload is not a file"),
-    ({"contents": 1}, "the upload is not a file"),
-    ("data:text/plain;base64," + "x" * (12 << 20), "the file is larger than 8 MB"),  # past the box's own limit
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (
+            HAND.replace("0x0002c90000000600", "0x0002c90000000f00"),
+            "⚠ opensm.mcfdbs was not loaded: mcfdbs: switch GUID 0x0002c90000000f00 of the dump is not in the fabric",
+        ),
+        (HAND.replace("0xC002 : 0x002", "0xC002 : 0x009"), "has no cable on port 9, which MLID 0xC002 lists"),
+        (HAND.replace("0xC003 : 0x000", "rubbish"), "cannot read 'rubbish'"),
+        ("# nothing but a comment\n", "the file lists no multicast group"),
+        ("   \n", "the file is empty"),
+        (b"\xff\xfe\x00binary", "the file is not text"),
+        ("x" * (MAX_TABLES_CHARS + 1), f"the limit is {MAX_TABLES_CHARS:,} bytes (4 MB)"),
+        ("data:,no base64 here", "not valid base64"),
+        (17, "the upload is not a file"),
+        (["a", "b"], "the upload is not a file"),
+        ({"contents": 1}, "the upload is not a file"),
+        ("data:text/plain;base64," + "x" * (12 << 20), "the file is larger than 8 MB"),  # past the box's own limit
+    ],
+)
 def test_a_file_that_cannot_be_used_gives_a_message_and_leaves_the_store(content, words):
     store, message, reset = load(Scenario(spec=SMALL), content)
     assert store is no_update and reset is None and message.startswith("⚠ ") and words in message, message
@@ -517,9 +577,11 @@ def test_a_new_fabric_drops_the_tables_and_a_stale_tables_choice_is_quiet():
     from vizcoll.ui.pages import topology as topology_page
 
     loaded = with_tables(DEFAULT_SCENARIO, minhop_dump())
-    for trigger, values in ((topology_page.TOPO_GENERATE, {"params": "fat-tree:radix=4,levels=2"}),
-                            (topology_page.TOPO_GENERATOR, {"generator": "torus"}),
-                            (topology_page.TOPO_UPLOAD, {"upload": data_url(ONE_SPINE), "upload_name": "x.net"})):
+    for trigger, values in (
+        (topology_page.TOPO_GENERATE, {"params": "fat-tree:radix=4,levels=2"}),
+        (topology_page.TOPO_GENERATOR, {"generator": "torus"}),
+        (topology_page.TOPO_UPLOAD, {"upload": data_url(ONE_SPINE), "upload_name": "x.net"}),
+    ):
         new = topology_page.scenario_after(trigger, loaded, values)
         assert new.mcast_tables is None and new.params.get("multicast", {"a": "tables"})["a"] == "tables", trigger
         v = view(replace(new, pattern="grid2d:2x2") if new.uploaded is None else replace(new, lists=LISTS))

@@ -27,8 +27,9 @@ TAIHULIGHT = Scenario(spec="pruned-fat-tree:preset=taihulight")
 
 def test_a_large_fabric_opens_on_its_overview_and_offers_each_pod():
     topo = topology_of(TAIHULIGHT)
-    assert parts.natural_part(topo) == parts.OVERVIEW and parts.natural_part(topology_of(DEFAULT_SCENARIO)) == \
-        parts.WHOLE
+    assert (
+        parts.natural_part(topo) == parts.OVERVIEW and parts.natural_part(topology_of(DEFAULT_SCENARIO)) == parts.WHOLE
+    )
     options = parts.part_options(TAIHULIGHT, topo)
     assert options[0]["value"] == parts.OVERVIEW and len(options) == 1 + 160
     assert options[8] == {"label": "pod 7 (288 nodes) alone", "value": "group:7"}
@@ -96,8 +97,9 @@ def test_names_that_fit_are_written_across_and_none_overlap_on_a_small_fabric():
 def test_choosing_a_pod_on_the_trees_page_redraws_the_mapped_trees_from_the_computed_ones():
     scenario = Scenario(spec="fat-tree:radix=8,levels=3", pattern="grid2d:8x16")
     plan = trees_page.tree_plan(scenario)
-    store, message, mapped, physical, cheap = in_callback(trees_page.play_part, "trees-part.value", "group:2",
-                                                          plan, scenario.to_dict())[:5]
+    store, message, mapped, physical, cheap = in_callback(
+        trees_page.play_part, "trees-part.value", "group:2", plan, scenario.to_dict()
+    )[:5]
     assert message == "" and Scenario.from_dict(store).params["trees"]["part"] == "group:2"
     assert "(pod 2 alone)" in mapped.layout.title.text.replace("<br>", "")
     assert "(pod 2 alone)" in physical.layout.title.text.replace("<br>", "")
@@ -142,8 +144,7 @@ def test_a_cluster_files_edge_switch_is_drawn_alone_with_its_hosts_and_uplinks()
     assert {"label": "edge 7: ib-l1-007 (10 nodes) alone", "value": "group:7"} in options
     view = parts.view_of(scenario, "group:7")
     leaf = topo.index("MF0;ib-l1-007:MQM8700/U1")
-    linked = {int(b) for a, b in zip(topo.link_a, topo.link_b, strict=True) for a, b in ((a, b), (b, a))
-              if a == leaf}
+    linked = {int(b) for a, b in zip(topo.link_a, topo.link_b, strict=True) for a, b in ((a, b), (b, a)) if a == leaf}
     assert set(view.kept.tolist()) == linked | {leaf}  # the edge switch, its 9 hosts and 7 tier-2 switches
     assert view.topo.summary()["endpoints"] == 9 and view.topo.summary()["switches"] == 1 + 7
     assert view.topo.n_links == 9 + 7 * 2  # two parallel cables to each tier-2 switch

@@ -22,8 +22,9 @@ IDLE = "#d9d9d9"
 
 def twin_cables() -> Topology:
     """Two switches joined by two cables (links 0 and 1, ports 1-1 and 2-2), a host under each switch."""
-    return Topology.from_arrays(["s1", "s2", "h1", "h2"], [0, 0, 1, 1], [3, 3, 1, 1],
-                                [[0, 1, 1, 1], [0, 2, 1, 2], [0, 3, 2, 1], [1, 3, 3, 1]])
+    return Topology.from_arrays(
+        ["s1", "s2", "h1", "h2"], [0, 0, 1, 1], [3, 3, 1, 1], [[0, 1, 1, 1], [0, 2, 1, 2], [0, 3, 2, 1], [1, 3, 3, 1]]
+    )
 
 
 def hover_of(fig):

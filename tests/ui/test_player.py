@@ -33,8 +33,11 @@ def callbacks():
 
 
 def three_step_timeline() -> dict:
-    events = [Event(1, "send", 0, 1, [0], "a → b"), Event(2, "send", 1, 2, [1], "b → c"),
-              Event(3, "note", label="done")]
+    events = [
+        Event(1, "send", 0, 1, [0], "a → b"),
+        Event(2, "send", 1, 2, [1], "b → c"),
+        Event(3, "note", label="done"),
+    ]
     return Timeline(title="t", intro="a sends", initial_state={"a": "root"}, events=events).to_dict()
 
 
@@ -69,8 +72,10 @@ def test_a_player_holds_a_handle_and_the_server_the_timeline(callbacks, monkeypa
     assert set(handle) == {"ref", "steps", "moments"} and handle["steps"] == Timeline.from_dict(timeline).n_steps
     assert len(json.dumps(handle)) < 300 < 100_000 < len(json.dumps(timeline))  # what a step of the slider posts
     assert player.player_timeline(handle).to_dict() == timeline
-    assert in_callback(callbacks["caption"], None, 2, handle) == (Timeline.from_dict(timeline).caption(1),
-                                                                   f"step 2 of {handle['steps']}")
+    assert in_callback(callbacks["caption"], None, 2, handle) == (
+        Timeline.from_dict(timeline).caption(1),
+        f"step 2 of {handle['steps']}",
+    )
     with monkeypatch.context() as patch:  # another web worker: a step reads the captions, never the timeline
         patch.setattr(player, "_parsed", {})
         patch.setattr(player.Timeline, "from_dict", None)

@@ -50,16 +50,26 @@ def test_the_menu_offers_the_parts_above_and_in_the_drawn_one(topo):
     assert labels["group:3/group:5"] == "rail 3, pod 5 alone"
     assert labels["server:1280"] == "server 1280: its NICs on every rail"  # leaf 80's first server
     assert sum(value.startswith("server:") for value in labels) == 16  # the leaf's 16 servers
-    assert part_options(SCENARIO, topo, "server:7")[-1] == {"label": "server 7: its NICs on every rail",
-                                                            "value": "server:7"}  # the drawn server stays chosen
+    assert part_options(SCENARIO, topo, "server:7")[-1] == {
+        "label": "server 7: its NICs on every rail",
+        "value": "server:7",
+    }  # the drawn server stays chosen
     inside = {o["value"] for o in part_options(SCENARIO, topo, "group:3")}
     assert {f"group:3/group:{p}" for p in range(8)} <= inside
 
 
-@pytest.mark.parametrize("part, message", [
-    ("group:3/group:9", "rail 3 has no part 9"), ("group:3/group:5/group:7", "rail 3, pod 5 has no part 7"),
-    ("group:3/group:5/group:80/group:1", "leaf 80 has no part 1"), ("server:99999", "no server"),
-    ("group:3/pod:5", "no group"), ("server:-1", "no server"), ("everything", "unknown part")])
+@pytest.mark.parametrize(
+    "part, message",
+    [
+        ("group:3/group:9", "rail 3 has no part 9"),
+        ("group:3/group:5/group:7", "rail 3, pod 5 has no part 7"),
+        ("group:3/group:5/group:80/group:1", "leaf 80 has no part 1"),
+        ("server:99999", "no server"),
+        ("group:3/pod:5", "no group"),
+        ("server:-1", "no server"),
+        ("everything", "unknown part"),
+    ],
+)
 def test_a_forged_part_is_refused_with_a_message(topo, part, message):
     with pytest.raises(VizcollError, match=message):
         read_part(part, SCENARIO, topo)

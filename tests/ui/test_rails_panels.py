@@ -46,8 +46,9 @@ def _nic(topo, node: int) -> tuple[str, str]:
 def edge_counts(topo, placement, kind: str, k: int) -> list[str]:
     """[edges, crossing, within a server, between servers] of the ``kind`` tree on ``placement``, by a loop."""
     builder = kinds.get(kind)
-    tree = builder.build(placement.nprocs, k, hierarchy_from_topology(topo, placement) if builder.hierarchical
-                         else None)
+    tree = builder.build(
+        placement.nprocs, k, hierarchy_from_topology(topo, placement) if builder.hierarchical else None
+    )
     ranks, within, between = vertex_ranks(tree), 0, 0
     for v, p in enumerate(tree.parent):
         if p >= 0:
@@ -101,8 +102,7 @@ def test_hand_drawn_communicators_are_counted_as_they_are():
     s = Scenario(spec=RAILS, lists=[names])
     panel = trees_page.trees_panel(plan_of(s), s.to_dict())
     assert list(rows(panel)) == [model.OWN]
-    assert rows(panel)[model.OWN][1:] == edge_counts(fabric_of(s), trees_model.placement_of(s, WORLD),
-                                                      kinds.KARY, 4)
+    assert rows(panel)[model.OWN][1:] == edge_counts(fabric_of(s), trees_model.placement_of(s, WORLD), kinds.KARY, 4)
     assert "drawn by hand or loaded from a file" in texts(panel)
 
 
@@ -170,6 +170,8 @@ def test_the_fabric_s_tables_are_counted_as_they_are():
     tables = dump_mcfdbs(topo, route_communicators(topo, parse_pattern("grid2d:8x8", topo), "minhop"))
     panel = mc_page.groups_panel(Scenario(spec=spec, pattern="grid2d:8x8", mcast_tables=tables).to_dict())
     comms = parse_pattern("grid2d:8x8", topo)  # the tables route the communicators' groups: the same members
-    assert rows(panel)[model.OWN] == ["the scenario's", *group_counts(topo, [comms.nodes(i).tolist()
-                                                                             for i in range(len(comms))])]
+    assert rows(panel)[model.OWN] == [
+        "the scenario's",
+        *group_counts(topo, [comms.nodes(i).tolist() for i in range(len(comms))]),
+    ]
     assert "multicast tables" in texts(panel) and "through the links between rails" in texts(panel)

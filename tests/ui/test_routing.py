@@ -14,8 +14,15 @@ from vizcoll.ui import routing, shell
 from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 
 ROUTER = "_pages_content.children"
-NAVBAR = [("/topology", "Topology"), ("/trees", "Trees"), ("/multicast", "Multicast"), ("/barrier", "Barrier"),
-          ("/faults", "Fault replays"), ("/erasure", "Erasure codes"), ("/schedules", "Schedules")]
+NAVBAR = [
+    ("/topology", "Topology"),
+    ("/trees", "Trees"),
+    ("/multicast", "Multicast"),
+    ("/barrier", "Barrier"),
+    ("/faults", "Fault replays"),
+    ("/erasure", "Erasure codes"),
+    ("/schedules", "Schedules"),
+]
 UPLOAD = Scenario(spec="", uploaded=topology_of(DEFAULT_SCENARIO).to_dict(), name="mine.json")
 
 
@@ -53,14 +60,23 @@ def routed(app, path: str, search: str = "", hash_: str = "", scenario=None, ver
     client = app.server.test_client()
     client.get("/")  # the router is set up on the first request
     callback = next(c for key, c in app.callback_map.items() if key.startswith(".._pages_content.children"))
-    values = {("_pages_location", "pathname"): path, ("_pages_location", "search"): search,
-              ("_pages_location", "hash"): hash_, ("_pages_location", "href"): f"http://localhost{path}{search}",
-              (routing.VERSION, "data"): version, ("scenario", "data"): scenario}
+    values = {
+        ("_pages_location", "pathname"): path,
+        ("_pages_location", "search"): search,
+        ("_pages_location", "hash"): hash_,
+        ("_pages_location", "href"): f"http://localhost{path}{search}",
+        (routing.VERSION, "data"): version,
+        ("scenario", "data"): scenario,
+    }
     fill = lambda deps: [dict(d, value=values[(d["id"], d["property"])]) for d in deps]  # noqa: E731
     outputs = [{"id": "_pages_content", "property": "children"}, {"id": "_pages_store", "property": "data"}]
-    payload = {"output": ".._pages_content.children..._pages_store.data..", "outputs": outputs,
-               "inputs": fill(callback["inputs"]), "state": fill(callback["state"]),
-               "changedPropIds": [trigger or "_pages_location.pathname"]}
+    payload = {
+        "output": ".._pages_content.children..._pages_store.data..",
+        "outputs": outputs,
+        "inputs": fill(callback["inputs"]),
+        "state": fill(callback["state"]),
+        "changedPropIds": [trigger or "_pages_location.pathname"],
+    }
     answer = client.post("/_dash-update-component", json=payload)
     assert answer.status_code == 200, answer.data[:500]
     return answer.get_json()["response"]["_pages_content"]["children"]
@@ -80,17 +96,31 @@ def test_each_page_registers_its_callbacks_on_every_app(app):
     other = create_app()  # a second app (a test's, a gunicorn worker's) gets every callback too
     for each in (app, other):
         outputs = " ".join(each.callback_map)
-        for owned in ("topo-canvas.elements", "trees-params.data", "mc-summary.children", "bar-params.data",
-                      "ft-red-params.data", "era-params.data", "scenario-badge.children"):
+        for owned in (
+            "topo-canvas.elements",
+            "trees-params.data",
+            "mc-summary.children",
+            "bar-params.data",
+            "ft-red-params.data",
+            "era-params.data",
+            "scenario-badge.children",
+        ):
             assert owned in outputs, owned
 
 
 @pytest.mark.parametrize("scenario", [DEFAULT_SCENARIO, UPLOAD], ids=["default", "upload"])
 def test_every_registered_page_draws_for_the_store_and_ignores_query_parameters(app, scenario):
     for page in dash.page_registry.values():
-        drawn = in_callback(page["layout"], "_pages_location.pathname", shell_scenario=scenario.to_dict(),
-                            shell_hash="", shell_version=0, shell_href=f"http://h{page['path']}",
-                            foo="1", **{"a-b": ["1", "2"], "../etc": "x"})
+        drawn = in_callback(
+            page["layout"],
+            "_pages_location.pathname",
+            shell_scenario=scenario.to_dict(),
+            shell_hash="",
+            shell_version=0,
+            shell_href=f"http://h{page['path']}",
+            foo="1",
+            **{"a-b": ["1", "2"], "../etc": "x"},
+        )
         assert isinstance(drawn, html.Div), page["module"]
 
 
@@ -109,8 +139,9 @@ def test_the_first_load_of_a_link_shows_its_scenario_and_open_scenario_the_store
     stored = DEFAULT_SCENARIO.with_params("trees", {"k": 5})
     fragment = "#s=" + linked.to_fragment()
     assert value_of(routed(app, "/trees", hash_=fragment, scenario=stored.to_dict()), "trees-k") == 3
-    reopened = routed(app, "/trees", hash_=fragment, scenario=stored.to_dict(), version=1,
-                      trigger=f"{routing.VERSION}.data")  # "Open scenario…" replaced the store
+    reopened = routed(
+        app, "/trees", hash_=fragment, scenario=stored.to_dict(), version=1, trigger=f"{routing.VERSION}.data"
+    )  # "Open scenario…" replaced the store
     assert value_of(reopened, "trees-k") == 5
     damaged = routed(app, "/trees", hash_="#s=AAAA", scenario=stored.to_dict())
     assert value_of(damaged, "trees-k") == 5  # the shell's message says the link is damaged
@@ -122,8 +153,14 @@ def test_page_scenario_and_page_path_read_the_router_values():
     fragment = "#s=" + linked.to_fragment()
     assert routing.page_scenario({"shell_hash": fragment}) == linked
     assert routing.page_scenario({"shell_hash": fragment, "shell_scenario": DEFAULT_SCENARIO.to_dict()}) == linked
-    assert in_callback(routing.page_scenario, f"{routing.VERSION}.data",
-                       {"shell_hash": fragment, "shell_scenario": DEFAULT_SCENARIO.to_dict()}) == DEFAULT_SCENARIO
+    assert (
+        in_callback(
+            routing.page_scenario,
+            f"{routing.VERSION}.data",
+            {"shell_hash": fragment, "shell_scenario": DEFAULT_SCENARIO.to_dict()},
+        )
+        == DEFAULT_SCENARIO
+    )
     assert routing.page_scenario({"shell_scenario": {"schema": "nonsense"}}) == DEFAULT_SCENARIO
     assert routing.page_scenario({}) == DEFAULT_SCENARIO
     assert routing.page_path({"shell_href": "http://h:1/a/b?x=1#s=2"}) == "/a/b"

@@ -36,8 +36,21 @@ l0: recv 8b from 0 tag 0
 """
 
 
-KEYS = ("file", "problems", "timing", "figure", "timeline", "elements", "flag", "flag_class", "overview", "drawn",
-        "overview_style", "canvas_style", "legend_style")  # page.VIEWS, in order
+KEYS = (
+    "file",
+    "problems",
+    "timing",
+    "figure",
+    "timeline",
+    "elements",
+    "flag",
+    "flag_class",
+    "overview",
+    "drawn",
+    "overview_style",
+    "canvas_style",
+    "legend_style",
+)  # page.VIEWS, in order
 
 
 def data_url(text: str | bytes) -> str:
@@ -141,9 +154,15 @@ def test_loggp_parameters_are_checked_and_written_to_the_scenario():
     store, message = in_callback(page.update, LATENCY, values, DEFAULT_SCENARIO.to_dict())
     assert message == "" and Scenario.from_dict(store).params["schedules"] == values
     assert Scenario.from_dict(store).params["topology"] == DEFAULT_SCENARIO.params["topology"]
-    hostile = ((-1, "between 0 and 1000000000"), (10**12, "between 0 and"), ("abc", "must be an integer"),
-               (None, "enter a whole"), (1.5, "must be an integer"), (True, "enter a whole"),
-               ([1], "must be an integer"))
+    hostile = (
+        (-1, "between 0 and 1000000000"),
+        (10**12, "between 0 and"),
+        ("abc", "must be an integer"),
+        (None, "enter a whole"),
+        (1.5, "must be an integer"),
+        (True, "enter a whole"),
+        ([1], "must be an integer"),
+    )
     for bad, words in hostile:
         store, message = in_callback(page.update, LATENCY, dict(values, L=bad), DEFAULT_SCENARIO.to_dict())
         assert store is no_update and message.startswith("⚠ L (latency)") and words in message, bad
@@ -181,8 +200,9 @@ def test_a_large_fabric_plays_the_replay_on_its_overview_each_message_hop_counte
     tl = player_timeline(handle)
     assert frames["steps"] == tl.n_steps == handle["steps"] and len(frames["messages"]) == tl.n_steps + 1
     nodes = big.placement(topo, WORLD).node[:64]
-    sent = [(m["src"], m["dst"]) for m in messages(simulate(parse(text).schedule, LogGP(**model.DEFAULTS),
-                                                            trace=True), 64)]
+    sent = [
+        (m["src"], m["dst"]) for m in messages(simulate(parse(text).schedule, LogGP(**model.DEFAULTS), trace=True), 64)
+    ]
     hops = min_hops(topo).hops(nodes[[a for a, _ in sent]], nodes[[b for _, b in sent]])
     assert len(sent) == 63 and hops.min() >= 2 and sum(map(sum, frames["messages"])) == int(hops.sum())
     assert frames["n_blocks"] == len(view_of(big, OVERVIEW).overview) and any(frames["blocks"][1:])
@@ -232,8 +252,11 @@ def test_a_step_draws_the_messages_leaving_on_their_routes_and_the_ranks_handlin
     links = {lid for e in tl.active_at(0) for lid in e.path_links}
     orange = next(rule for rule in sheet if rule["style"].get("line-color") == SENDING)
     assert set(orange["selector"].split(", ")) == {f"edge[link = {lid}]" for lid in links}
-    labels = {rule["selector"]: rule["style"]["label"] for rule in sheet if "label" in rule["style"]
-              and rule["selector"].startswith("#n")}
+    labels = {
+        rule["selector"]: rule["style"]["label"]
+        for rule in sheet
+        if "label" in rule["style"] and rule["selector"].startswith("#n")
+    }
     topo = topology_of(DEFAULT_SCENARIO)
     assert labels[f"#n{topo.index('h3')}"] == "r3"
     sheet = page.render_step(2, view["timeline"], DEFAULT_SCENARIO.to_dict())  # step 1: they are handled
@@ -268,8 +291,10 @@ def test_a_large_file_waits_for_the_job_then_draws_in_the_request(monkeypatch):
         assert "in the background" in waiting[0] and waiting[4] is None
         seen = []
         views = page.compute_views(seen.append, order, goal, data)
-        assert [text for *_, text in seen] == ["checking and timing 0.0 MB of GOAL (1 of 2)",
-                                               "replaying it on the fabric (2 of 2)"]
+        assert [text for *_, text in seen] == [
+            "checking and timing 0.0 MB of GOAL (1 of 2)",
+            "replaying it on the fabric (2 of 2)",
+        ]
         assert "Makespan" in str(views[2]) and player_timeline(views[4]).n_steps > 0  # the player's handle
         assert page.dispatch(goal, data, order) is None  # analysed: drawn in the request, no job
         assert str(page.analyse(goal, data)) == str(views)

@@ -15,8 +15,9 @@ def client():
     return create_app().server.test_client()
 
 
-@pytest.mark.parametrize("path", ["/", "/trees", "/nowhere", "/_dash-layout", "/_dash-dependencies", "/healthz",
-                                  "/assets/style.css"])
+@pytest.mark.parametrize(
+    "path", ["/", "/trees", "/nowhere", "/_dash-layout", "/_dash-dependencies", "/healthz", "/assets/style.css"]
+)
 def test_every_response_carries_the_security_headers(client, path):
     response = client.get(path)
     for name, value in HEADERS.items():
@@ -36,7 +37,8 @@ def test_development_routes_are_closed(client):
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read(client):
-    response = client.post("/_dash-update-component", data=b"x" * (MAX_REQUEST_BYTES + 1),
-                           headers={"Content-Type": "application/json"})
+    response = client.post(
+        "/_dash-update-component", data=b"x" * (MAX_REQUEST_BYTES + 1), headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 413 and "limit of 20 MB" in response.get_data(as_text=True)
     assert MAX_UPLOAD_BYTES * 4 // 3 < MAX_REQUEST_BYTES  # a base64 upload at the cap still fits

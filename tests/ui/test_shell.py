@@ -32,8 +32,15 @@ def data_url(raw: str | bytes) -> str:
 
 def test_the_badge_names_the_fabric_counts_it_and_lists_the_breaks():
     words = text(shell.render_badge(DEFAULT_SCENARIO.to_dict()))
-    for part in ("fat-tree:radix=4,levels=3", "20 switches", "16 end nodes", "48 links", "1 broken",
-                 f"{BREAK} (link 17)", "repair"):
+    for part in (
+        "fat-tree:radix=4,levels=3",
+        "20 switches",
+        "16 end nodes",
+        "48 links",
+        "1 broken",
+        f"{BREAK} (link 17)",
+        "repair",
+    ):
         assert part in words, part
     assert "0 broken" in text(shell.render_badge(DEFAULT_SCENARIO.with_breaks([]).to_dict()))
 
@@ -83,9 +90,13 @@ def test_scenario_files_round_trip_and_bad_files_get_a_message():
     assert Scenario.from_dict(store) == edited and version == 4 and message == ""
     assert emptied is None  # the box is emptied: the same file can be opened again
     assert "Opening the scenario" in str(content)  # the old page goes in the same update (its drawings with it)
-    for bad, words in ((data_url("{oops"), "not valid JSON"), (data_url('{"spec": "torus:2x2"}'), "schema"),
-                       (data_url('{"schema": "vizcoll.scenario/2", "communicators": [1, 2]}'), "communicators"),
-                       (12, "not a file"), ("data:x;base64,@@", "could not be opened")):
+    for bad, words in (
+        (data_url("{oops"), "not valid JSON"),
+        (data_url('{"spec": "torus:2x2"}'), "schema"),
+        (data_url('{"schema": "vizcoll.scenario/2", "communicators": [1, 2]}'), "communicators"),
+        (12, "not a file"),
+        ("data:x;base64,@@", "could not be opened"),
+    ):
         store, version, message, content, _ = shell.open_file(bad, 3, None)
         assert store is no_update and version is no_update and words in message, (bad, message)
         assert content is no_update  # the page stays as it is
@@ -126,9 +137,10 @@ def test_a_fabric_over_the_apps_limits_is_refused_with_a_message_before_it_is_bu
     with monkeypatch.context() as patched:
         for module in (generators, rails):  # where the generators build their Topology
             patched.setattr(module, "build", lambda *a, **k: pytest.fail("a fabric over the limits was built"))
-        for spec, nodes, most in (("fat-tree:radix=128,levels=3", "544,768", "200,000 nodes and 1,000,000 links"),
-                                  ("rail-fat-tree:servers=131072,rails=16,radix=128", "2,228,224",
-                                   "1,250,000 nodes and 3,500,000 links")):  # a rail fabric: up to the engine's
+        for spec, nodes, most in (
+            ("fat-tree:radix=128,levels=3", "544,768", "200,000 nodes and 1,000,000 links"),
+            ("rail-fat-tree:servers=131072,rails=16,radix=128", "2,228,224", "1,250,000 nodes and 3,500,000 links"),
+        ):  # a rail fabric: up to the engine's
             scenario, message = checked(Scenario(spec=spec).to_dict())
             assert scenario is None and f"would have {nodes} nodes" in message
             assert f"the app takes fabrics of up to {most}" in message

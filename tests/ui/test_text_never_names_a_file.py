@@ -21,8 +21,11 @@ from app import create_app
 from tests.fuzz_payload import default_value, layout_components, post, server_callbacks
 
 ROOT = Path(__file__).resolve().parents[2]
-PATHS = {"/etc/passwd": "/etc/passwd-nowhere", "file:/etc/hostname": "file:/etc/hostname-nowhere",
-         "../../README.md": "../../README-nowhere.md"}
+PATHS = {
+    "/etc/passwd": "/etc/passwd-nowhere",
+    "file:/etc/hostname": "file:/etc/hostname-nowhere",
+    "../../README.md": "../../README-nowhere.md",
+}
 
 
 def contents() -> list[str]:
@@ -47,8 +50,11 @@ def text_boxes(client, found) -> list[tuple[dict, int]]:
     for dep in server_callbacks(client):
         for i, d in enumerate(dep["inputs"] + dep["state"]):
             box = found.get(d["id"])
-            if d["property"] == "value" and isinstance(box, dcc.Input | dcc.Textarea) \
-                    and getattr(box, "type", "text") in (None, "text"):
+            if (
+                d["property"] == "value"
+                and isinstance(box, dcc.Input | dcc.Textarea)
+                and getattr(box, "type", "text") in (None, "text")
+            ):
                 out.append((dep, i))
     return out
 
@@ -79,8 +85,8 @@ def test_every_text_box_is_tried_and_none_names_a_file(app_and_layout):
     for dep, i in boxes:
         base = [default_value(found, d["id"], d["property"]) for d in dep["inputs"] + dep["state"]]
         for path, twin in PATHS.items():
-            typed = answer(client, dep, base[:i] + [path] + base[i + 1:], path)
-            other = answer(client, dep, base[:i] + [twin] + base[i + 1:], twin)
+            typed = answer(client, dep, base[:i] + [path] + base[i + 1 :], path)
+            other = answer(client, dep, base[:i] + [twin] + base[i + 1 :], twin)
             leaked = [s for s in secrets if s in json.dumps(typed)]
             assert not leaked, (dep["output"], path, leaked)
             assert typed == other, (dep["output"], path, "the answer tells whether the file exists")

@@ -49,8 +49,9 @@ def test_no_two_captions_overlap_and_crowded_ones_are_cut_or_left_out(name, scen
     texts = fitted_captions(topo, pixels)
     boxes = caption_boxes(topo, pixels, texts)
     assert len(boxes) > 0 and overlaps(boxes) == 0
-    assert all(t == "" or t.endswith("…") or t == full for t, full in zip(texts, topo.names, strict=True)
-               if topo.desc is None)
+    assert all(
+        t == "" or t.endswith("…") or t == full for t, full in zip(texts, topo.names, strict=True) if topo.desc is None
+    )
 
 
 def test_a_crowded_row_shortens_its_captions_and_the_full_name_stays_in_the_data():
@@ -125,8 +126,7 @@ def test_parallel_cables_are_drawn_apart_on_the_canvas_and_in_its_static_export(
 
     # the export draws the canvas's curves: the highlighted cable (a player step) through its own middle
     fig = drawing_figure(elements, base_stylesheet() + state_stylesheet({}, [0], []), 800, 560)
-    where = {e["data"]["id"]: np.array([e["position"]["x"], e["position"]["y"]]) for e in elements
-             if "position" in e}
+    where = {e["data"]["id"]: np.array([e["position"]["x"], e["position"]["y"]]) for e in elements if "position" in e}
 
     def canvas_middle(e):  # cytoscape: the control point `bend` off the middle on (-dy, dx), the curve half-way
         s, t = where[e["data"]["source"]], where[e["data"]["target"]]

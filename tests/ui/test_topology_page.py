@@ -31,10 +31,36 @@ LARGE_SPEC = "torus:10x10x8,hosts=1"  # 1,600 nodes: just over SMALL_LIMIT
 
 def values(**given) -> dict:
     """The ``values`` dict update_scenario passes on: every input and state, None unless given."""
-    keys = ("generate", "generator", "upload", "apply", "comm_upload", "tap_edge", "tap_node",
-            "root", "add_node", "add_link", "remove_node", "rename", "toggle", "remove_link", "params",
-            "upload_name", "comm_upload_name", "a", "b", "new_name", "kind", "link_id", "pattern", "ppn", "mode",
-            "comm_edit", "part", "block")
+    keys = (
+        "generate",
+        "generator",
+        "upload",
+        "apply",
+        "comm_upload",
+        "tap_edge",
+        "tap_node",
+        "root",
+        "add_node",
+        "add_link",
+        "remove_node",
+        "rename",
+        "toggle",
+        "remove_link",
+        "params",
+        "upload_name",
+        "comm_upload_name",
+        "a",
+        "b",
+        "new_name",
+        "kind",
+        "link_id",
+        "pattern",
+        "ppn",
+        "mode",
+        "comm_edit",
+        "part",
+        "block",
+    )
     return dict.fromkeys(keys) | {"mode": page.SELECT, "comm_edit": model.NEW_COMM} | given
 
 
@@ -65,11 +91,16 @@ def test_generate_replaces_the_fabric_and_keeps_the_page_settings():
     assert new.params == DEFAULT.params_for_new_fabric() and new.uploaded is None
     assert new.topology().summary()["switches"] == 18
     # a pod drawn alone, a broadcast root, a highlighted group and a communicator named the old fabric's: gone
-    bound = DEFAULT.with_params("topology", {"root": "h3", "part": "group:1", "speed": 2}).with_params(
-        "multicast", {"group": 5, "part": "group:0", "a": "fulb"}).with_params("trees", {"comm": 2, "k": 8})
-    for trigger, given in ((page.TOPO_GENERATE, {"params": "torus:3x3x2,hosts=1"}),
-                           (page.TOPO_GENERATOR, {"generator": next(iter(model.EXAMPLE_SPECS))}),
-                           (page.TOPO_UPLOAD, {"upload": data_url(ONE_SPINE), "upload_name": "x.net"})):
+    bound = (
+        DEFAULT.with_params("topology", {"root": "h3", "part": "group:1", "speed": 2})
+        .with_params("multicast", {"group": 5, "part": "group:0", "a": "fulb"})
+        .with_params("trees", {"comm": 2, "k": 8})
+    )
+    for trigger, given in (
+        (page.TOPO_GENERATE, {"params": "torus:3x3x2,hosts=1"}),
+        (page.TOPO_GENERATOR, {"generator": next(iter(model.EXAMPLE_SPECS))}),
+        (page.TOPO_UPLOAD, {"upload": data_url(ONE_SPINE), "upload_name": "x.net"}),
+    ):
         params = page.scenario_after(trigger, bound, values(**given)).params
         assert params["topology"] == {"speed": 2}, trigger
         if trigger != page.TOPO_UPLOAD:  # an uploaded fabric keeps the Topology page's settings only
@@ -103,7 +134,8 @@ def test_add_node_then_link():
 
 def test_a_link_added_then_broken_survives_a_round_trip():
     added = DEFAULT.with_edit({"op": "add_node", "name": "probe", "kind": "endpoint"}).with_edit(
-        {"op": "add_link", "a": "probe", "b": "edge0.0"})
+        {"op": "add_link", "a": "probe", "b": "edge0.0"}
+    )
     label = added.topology().link_label(added.topology().n_links - 1)
     broken = page.scenario_after(page.TOPO_TOGGLE_LINK, added, values(link_id=label))
     assert label in broken.broken
@@ -133,8 +165,7 @@ def test_tap_on_a_link_breaks_it_and_a_second_tap_repairs_it():
 def test_link_buttons_take_an_id_or_a_label():
     assert page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=17)).broken == []
     assert page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=DEFAULT_BREAK)).broken == []
-    assert page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=" 5 ")).broken == [DEFAULT_BREAK,
-                                                                                                 H5_LINK]
+    assert page.scenario_after(page.TOPO_TOGGLE_LINK, DEFAULT, values(link_id=" 5 ")).broken == [DEFAULT_BREAK, H5_LINK]
     gone = page.scenario_after(page.TOPO_REMOVE_LINK, DEFAULT, values(link_id=5))
     assert gone.edits == [{"op": "remove_link", "link": H5_LINK}] and gone.topology().n_links == 47
     for trigger in (page.TOPO_TOGGLE_LINK, page.TOPO_REMOVE_LINK):
@@ -176,17 +207,23 @@ def test_communicators_by_pattern_by_file_and_by_hand():
     with pytest.raises(VizcollError, match="processes per node"):
         page.scenario_after(page.TOPO_APPLY_COMM, DEFAULT, values(pattern="grid2d:2x2", ppn="abc"))
     lists = json.dumps({"communicators": [["h0", "h1"], ["h2", "h3", "h4"]]})
-    from_file = page.scenario_after(page.TOPO_COMM_UPLOAD, DEFAULT,
-                                    values(comm_upload=data_url(lists), comm_upload_name="c.json"))
+    from_file = page.scenario_after(
+        page.TOPO_COMM_UPLOAD, DEFAULT, values(comm_upload=data_url(lists), comm_upload_name="c.json")
+    )
     assert from_file.lists == [["h0", "h1"], ["h2", "h3", "h4"]] and from_file.pattern == ""
     with pytest.raises(VizcollError):
-        page.scenario_after(page.TOPO_COMM_UPLOAD, DEFAULT,
-                            values(comm_upload=data_url('{"communicators": [["nobody"]]}'), comm_upload_name="c.json"))
+        page.scenario_after(
+            page.TOPO_COMM_UPLOAD,
+            DEFAULT,
+            values(comm_upload=data_url('{"communicators": [["nobody"]]}'), comm_upload_name="c.json"),
+        )
 
     def tap(scenario, name, comm):
         node = {"data": {"label": name}}
-        return page.scenario_after(page.TOPO_CANVAS, scenario, values(tap_node=node, mode=page.COMMUNICATOR,
-                                                                     comm_edit=comm))
+        return page.scenario_after(
+            page.TOPO_CANVAS, scenario, values(tap_node=node, mode=page.COMMUNICATOR, comm_edit=comm)
+        )
+
     started = tap(from_file, "h7", model.NEW_COMM)
     assert started.lists == [["h0", "h1"], ["h2", "h3", "h4"], ["h7"]]
     grown = tap(started, "h8", 2)
@@ -211,7 +248,8 @@ def test_the_root_is_a_page_parameter():
 # ------------------------------------------------------------------ update_scenario (the callback)
 def test_update_scenario_success_and_error_paths():
     store, message, generator, root, comm_edit, upload, comm_upload = update(
-        "topo-generate.n_clicks", generate=1, params="mesh:3x3")
+        "topo-generate.n_clicks", generate=1, params="mesh:3x3"
+    )
     assert Scenario.from_dict(store).spec == "mesh:3x3" and message == "" and generator == "mesh"
     assert root == Scenario.from_dict(store).params["topology"]["root"]
 
@@ -220,8 +258,9 @@ def test_update_scenario_success_and_error_paths():
         assert store is no_update, spec  # the store keeps the last good scenario
         assert message.startswith("⚠ ") and "Traceback" not in message, message
 
-    store, message, *_ = update("topo-upload.contents", upload=data_url('Switch 4 "s"\n[9] "h"[1]\n'),
-                                upload_name="x.net")
+    store, message, *_ = update(
+        "topo-upload.contents", upload=data_url('Switch 4 "s"\n[9] "h"[1]\n'), upload_name="x.net"
+    )
     assert store is no_update and message.startswith("⚠ x.net")
     for contents in (12, "no-comma", "data:x;base64,@@@"):
         store, message, *_ = update("topo-upload.contents", upload=contents, upload_name=None)
@@ -256,23 +295,49 @@ def test_a_page_load_writes_nothing():
 
 # ------------------------------------------------------------------ views
 def test_render_scenario_small_uses_cytoscape():
-    (elements, canvas_style, figure, large_style, legend_style, counts, comm_info, options, comm_options, spec,
-     pattern, layout, parts, part) = page.render_scenario(DEFAULT.to_dict())
+    (
+        elements,
+        canvas_style,
+        figure,
+        large_style,
+        legend_style,
+        counts,
+        comm_info,
+        options,
+        comm_options,
+        spec,
+        pattern,
+        layout,
+        parts,
+        part,
+    ) = page.render_scenario(DEFAULT.to_dict())
     assert len([e for e in elements if "source" not in e["data"]]) == 36
     assert len([e for e in elements if "source" in e["data"]]) == 48
     assert canvas_style.get("display") != "none" and large_style == {"display": "none"}
     assert figure is no_update and legend_style == {}
-    assert [span.children[0].children + span.children[1] for span in counts] == \
-        ["20 switches", "16 end nodes", "48 links", "1 broken link", "4 max ports"]
+    assert [span.children[0].children + span.children[1] for span in counts] == [
+        "20 switches",
+        "16 end nodes",
+        "48 links",
+        "1 broken link",
+        "4 max ports",
+    ]
     assert comm_info.startswith("8 communicators")
     assert options[0] == "h0" and len(options) == 16
     assert comm_options[-1] == {"label": "a new communicator", "value": model.NEW_COMM} and len(comm_options) == 9
     assert spec == DEFAULT.spec and pattern == "grid2d:4x4"
     assert layout["name"] == "preset" and layout["fit"] is True  # nodes where the server put them, fitted
-    assert part == "whole" and [o["value"] for o in parts] == ["whole", "overview", "group:0", "group:1", "group:2",
-                                                              "group:3"]
-    edited = page.render_scenario(DEFAULT.with_edit({"op": "add_node", "name": "probe", "kind": "switch"})
-                                  .toggled(H5_LINK).to_dict())
+    assert part == "whole" and [o["value"] for o in parts] == [
+        "whole",
+        "overview",
+        "group:0",
+        "group:1",
+        "group:2",
+        "group:3",
+    ]
+    edited = page.render_scenario(
+        DEFAULT.with_edit({"op": "add_node", "name": "probe", "kind": "switch"}).toggled(H5_LINK).to_dict()
+    )
     assert edited[-3] == layout  # an edit or a break keeps the view: the canvas fits again for a new fabric only
     assert page.render_scenario(Scenario(spec="torus:2x2,hosts=1").to_dict())[-3] != layout
 
@@ -378,11 +443,17 @@ def test_fill_selection_from_clicks():
     edge = {"data": {"id": "l5-25-2", "link": 5, "name": H5_LINK}}
     select, draw = page.SELECT, page.COMMUNICATOR
     assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", select) == ("h1", "h0", no_update)
-    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, None, select) == \
-        ("h1", no_update, no_update)
+    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, None, select) == (
+        "h1",
+        no_update,
+        no_update,
+    )
     assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", draw) == (no_update,) * 3
-    assert in_callback(page.fill_selection, "topo-canvas.tapEdge", node, edge, "h0", select) == \
-        (no_update, no_update, H5_LINK)
+    assert in_callback(page.fill_selection, "topo-canvas.tapEdge", node, edge, "h0", select) == (
+        no_update,
+        no_update,
+        H5_LINK,
+    )
 
 
 def test_export_topology():
@@ -430,17 +501,19 @@ def test_communicator_colours():
     assert none == {} and info.startswith("No communicators")
 
 
-REAL_STYLE = ('switchguid=0x10\nSwitch 2 "S-0000000000000010" # "core switch one"\n[1] "H-0000000000000020"[1]\n'
-              '[2] "H-0000000000000030"[1]\n\ncaguid=0x20\nCa 1 "H-0000000000000020" # "stage114 mlx4_0"\n'
-              '[1] "S-0000000000000010"[1]\n\ncaguid=0x30\nCa 1 "H-0000000000000030" # "stage115 mlx4_0"\n'
-              '[1] "S-0000000000000010"[2]\n')
+REAL_STYLE = (
+    'switchguid=0x10\nSwitch 2 "S-0000000000000010" # "core switch one"\n[1] "H-0000000000000020"[1]\n'
+    '[2] "H-0000000000000030"[1]\n\ncaguid=0x20\nCa 1 "H-0000000000000020" # "stage114 mlx4_0"\n'
+    '[1] "S-0000000000000010"[1]\n\ncaguid=0x30\nCa 1 "H-0000000000000030" # "stage115 mlx4_0"\n'
+    '[1] "S-0000000000000010"[2]\n'
+)
 
 
 def test_drawings_name_nodes_by_their_hosts_and_hovers_add_description_and_guid():
     topo = uploaded(REAL_STYLE, "real.ibnd").topology()
     nodes = [e["data"] for e in cytoscape_elements(topo) if "source" not in e["data"]]
     assert [n["label"] for n in nodes] == ["core switch one", "stage114", "stage115"]
-    assert all(n["caption"].rstrip("…") == n["label"][:len(n["caption"].rstrip("…"))] for n in nodes)
+    assert all(n["caption"].rstrip("…") == n["label"][: len(n["caption"].rstrip("…"))] for n in nodes)
     assert nodes[1]["caption"].startswith("stage")  # the host, not H-0000000000000020
     assert nodes[1]["hover"] == "stage114 · stage114 mlx4_0 · GUID 0x0000000000000020"
     assert "last.hover" in page.HOVER_JS
@@ -456,27 +529,40 @@ def test_names_typed_by_host_description_or_guid_are_written_as_the_fabric_names
     assert linked.edits[-1] == {"op": "add_link", "a": "stage114", "b": "stage115"}
     with pytest.raises(VizcollError, match="no node named 'stage116'; close names: stage115, stage114"):
         page.scenario_after(page.TOPO_REMOVE_NODE, fabric, values(a="stage116"))
-    broken = page.scenario_after(page.TOPO_TOGGLE_LINK, fabric, values(link_id="H-0000000000000020[1]-S-"
-                                                                                "0000000000000010[1]"))
+    broken = page.scenario_after(
+        page.TOPO_TOGGLE_LINK, fabric, values(link_id="H-0000000000000020[1]-S-0000000000000010[1]")
+    )
     assert broken.broken == ["core switch one[1]-stage114[1]"]
 
 
 def test_a_hostfile_or_name_lists_naming_hosts_are_the_communicators():
     fabric = uploaded(REAL_STYLE, "real.ibnd")
-    for content, name in (("stage114 slots=2\nstage115\n", "hostfile"), ("stage[114-115]:2\n", "machinefile"),
-                          (json.dumps([["stage114 mlx4_0", "STAGE115"]]), "c.json")):
-        new = page.scenario_after(page.TOPO_COMM_UPLOAD, fabric, values(comm_upload=data_url(content),
-                                                                         comm_upload_name=name))
-        assert new.lists[0][:2] == ["stage114", "stage114"] if name != "c.json" else new.lists == [["stage114",
-                                                                                                   "stage115"]]
+    for content, name in (
+        ("stage114 slots=2\nstage115\n", "hostfile"),
+        ("stage[114-115]:2\n", "machinefile"),
+        (json.dumps([["stage114 mlx4_0", "STAGE115"]]), "c.json"),
+    ):
+        new = page.scenario_after(
+            page.TOPO_COMM_UPLOAD, fabric, values(comm_upload=data_url(content), comm_upload_name=name)
+        )
+        assert (
+            new.lists[0][:2] == ["stage114", "stage114"]
+            if name != "c.json"
+            else new.lists == [["stage114", "stage115"]]
+        )
     with pytest.raises(VizcollError, match=r"^hostfile, line 2: the fabric has no end node 'stage116'; close names"):
-        page.scenario_after(page.TOPO_COMM_UPLOAD, fabric, values(comm_upload=data_url("stage114\nstage116\n"),
-                                                                  comm_upload_name="hostfile"))
+        page.scenario_after(
+            page.TOPO_COMM_UPLOAD,
+            fabric,
+            values(comm_upload=data_url("stage114\nstage116\n"), comm_upload_name="hostfile"),
+        )
 
 
 def test_an_upload_says_what_was_skipped_or_kept():
-    text = ('src/query_smp.c:195; umad (DR path slid 0) bad status 110\nSwitch 4 "s"\n[1] "s"[2]\n[2] "s"[1]\n'
-            '[3] "h"[1]\n\nHca 1 "h"\n[1] "s"[3]\n')
+    text = (
+        'src/query_smp.c:195; umad (DR path slid 0) bad status 110\nSwitch 4 "s"\n[1] "s"[2]\n[2] "s"[1]\n'
+        '[3] "h"[1]\n\nHca 1 "h"\n[1] "s"[3]\n'
+    )
     store, message, *_ = update("topo-upload.contents", upload=data_url(text), upload_name="odd.topo")
     assert Scenario.from_dict(store).topology().n_links == 2
     assert message.startswith("Read odd.topo as the real tools do: skipped 1 line(s) it does not know (line 1:")

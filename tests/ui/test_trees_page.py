@@ -35,8 +35,12 @@ from vizcoll.ui.pages import trees as page
 from vizcoll.ui.store import DEFAULT_SCENARIO, fabric_of, topology_of
 from vizcoll.ui.views import trees as views
 
-KIND, K, USE_PRESET, CANVAS = (f"{page.TREES_KIND}.value", f"{page.TREES_K}.value", f"{page.TREES_USE_PRESET}.n_clicks",
-                               f"{page.TREES_CANVAS}.tapEdge")
+KIND, K, USE_PRESET, CANVAS = (
+    f"{page.TREES_KIND}.value",
+    f"{page.TREES_K}.value",
+    f"{page.TREES_USE_PRESET}.n_clicks",
+    f"{page.TREES_CANVAS}.tapEdge",
+)
 ROUTES = f"{page.TREES_ROUTES}.value"
 FAT = "fat-tree:radix=4,levels=3"
 BUSIEST = 32  # link agg0.0–core0: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree (12 packets)
@@ -137,31 +141,34 @@ def test_a_control_change_is_checked_and_written_to_the_scenario():
     assert update(KIND, same)[0] is no_update  # nothing changed: nothing written
 
 
-@pytest.mark.parametrize("changes, words", [
-    ({"k": 0}, "k (width / base) must be at least 2, got 0"),
-    ({"k": 10**9}, "k (width / base) must be at most 1024, got 1e+09"),
-    ({"k": None}, "k (width / base): enter a whole number from 2 to 1024"),
-    ({"eps": ""}, "ε (μs): enter a number from 0 to 1e+06"),
-    ({"k": True}, "k (width / base) must be a number, got True"),
-    ({"k": 2.5}, "must be an integer"),
-    ({"k": "4; drop"}, "must be an integer"),
-    ({"degree": 1}, "degree bound must be at least 2"),
-    ({"degree": 10**6}, "at most 1024"),
-    ({"kind": "evil"}, "unknown tree kind 'evil'"),
-    ({"kind": ["kary"]}, "unknown tree kind"),
-    ({"routes": "teleport"}, "unknown routes choice"),
-    ({"anim": "type3"}, "unknown animated tree"),
-    ({"comm": 99}, "communicator 99 does not exist: the scenario has 8"),
-    ({"comm": -5}, "communicator must be at least -1"),
-    ({"comm": 1.5}, "communicator must be an integer"),
-    ({"l": 0}, "l (μs per link) must be > 0"),
-    ({"l": float("nan")}, "l (μs per link) must be a number"),
-    ({"beta": 0}, "β (bytes per μs) must be > 0"),
-    ({"theta": 0}, "b = θ + S/β + S·γ must be > 0"),
-    ({"S": -1}, "S (message bytes) must be at least 0"),
-    ({"S": 2**40}, "S (message bytes) must be at most"),
-    ({"delta": 10**5}, "δ (hops of a route) must be at most 1000"),
-])
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"k": 0}, "k (width / base) must be at least 2, got 0"),
+        ({"k": 10**9}, "k (width / base) must be at most 1024, got 1e+09"),
+        ({"k": None}, "k (width / base): enter a whole number from 2 to 1024"),
+        ({"eps": ""}, "ε (μs): enter a number from 0 to 1e+06"),
+        ({"k": True}, "k (width / base) must be a number, got True"),
+        ({"k": 2.5}, "must be an integer"),
+        ({"k": "4; drop"}, "must be an integer"),
+        ({"degree": 1}, "degree bound must be at least 2"),
+        ({"degree": 10**6}, "at most 1024"),
+        ({"kind": "evil"}, "unknown tree kind 'evil'"),
+        ({"kind": ["kary"]}, "unknown tree kind"),
+        ({"routes": "teleport"}, "unknown routes choice"),
+        ({"anim": "type3"}, "unknown animated tree"),
+        ({"comm": 99}, "communicator 99 does not exist: the scenario has 8"),
+        ({"comm": -5}, "communicator must be at least -1"),
+        ({"comm": 1.5}, "communicator must be an integer"),
+        ({"l": 0}, "l (μs per link) must be > 0"),
+        ({"l": float("nan")}, "l (μs per link) must be a number"),
+        ({"beta": 0}, "β (bytes per μs) must be > 0"),
+        ({"theta": 0}, "b = θ + S/β + S·γ must be > 0"),
+        ({"S": -1}, "S (message bytes) must be at least 0"),
+        ({"S": 2**40}, "S (message bytes) must be at most"),
+        ({"delta": 10**5}, "δ (hops of a route) must be at most 1000"),
+    ],
+)
 def test_a_forged_control_value_gives_a_message_and_leaves_the_store(changes, words):
     store, message = update(K, DEFAULT_SCENARIO, **changes)
     assert store is no_update and message.startswith("⚠ ") and words in message, message
@@ -193,10 +200,23 @@ def test_forged_stored_params_give_a_message_not_an_exception():
 def test_layout_shows_the_scenarios_parameters_and_the_shell_renders_it():
     s = scenario(kind="hier-knomial", k=32, eps=0.2, routes=model.INTACT)
     found = walk(page.body(s), {})
-    assert found == {page.TREES_COMM: WORLD, page.TREES_KIND: "hier-knomial", page.TREES_K: 32, page.TREES_DEGREE: 4,
-                     page.TREES_ROUTES: "intact", page.TREES_L: 0.28, page.TREES_DELTA: 4, page.TREES_THETA: 0.01,
-                     page.TREES_BETA: 16000.0, page.TREES_GAMMA: 3.75e-05, page.TREES_S: 0, page.TREES_EPS: 0.2,
-                     page.TREES_ANIM_TREE: "type1", page.TREES_GOAL_OP: "reduce", page.TREES_GOAL_BYTES: 8}
+    assert found == {
+        page.TREES_COMM: WORLD,
+        page.TREES_KIND: "hier-knomial",
+        page.TREES_K: 32,
+        page.TREES_DEGREE: 4,
+        page.TREES_ROUTES: "intact",
+        page.TREES_L: 0.28,
+        page.TREES_DELTA: 4,
+        page.TREES_THETA: 0.01,
+        page.TREES_BETA: 16000.0,
+        page.TREES_GAMMA: 3.75e-05,
+        page.TREES_S: 0,
+        page.TREES_EPS: 0.2,
+        page.TREES_ANIM_TREE: "type1",
+        page.TREES_GOAL_OP: "reduce",
+        page.TREES_GOAL_BYTES: 8,
+    }
     shell = page.layout(shell_scenario=DEFAULT_SCENARIO.to_dict(), shell_hash="")
     assert walk(shell, {})[page.TREES_K] == 4
     options = model.comm_options(DEFAULT_SCENARIO)
@@ -206,16 +226,21 @@ def test_layout_shows_the_scenarios_parameters_and_the_shell_renders_it():
 
 def test_refresh_says_which_processes_and_redraws_the_controls_only_when_the_scenario_differs():
     plan, text, controls, costs = page.refresh(DEFAULT_SCENARIO.to_dict())
-    assert text == ("Fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 1 broken link). Processes: every "
-                    "process of the scenario: 16 processes on 16 nodes (h0, h1, h2, h3, h4, h5 … and 10 more).")
+    assert text == (
+        "Fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 1 broken link). Processes: every "
+        "process of the scenario: 16 processes on 16 nodes (h0, h1, h2, h3, h4, h5 … and 10 more)."
+    )
     shown = {key: model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)}
     options = model.comm_options(DEFAULT_SCENARIO)
     same = page.refresh(DEFAULT_SCENARIO.to_dict(), plan, options, shown)
     assert same[0] is no_update and same[2] is no_update and same[3] is no_update
     comm1 = DEFAULT_SCENARIO.with_params("trees", {"comm": 1})
     plan1, text1, controls1, _ = page.refresh(comm1.to_dict(), plan, options, shown)
-    assert plan1["comm"] == 1 and plan1["nprocs"] == 4 and "communicator 1: 4 processes on 4 nodes (h4, h5, h6, h7)" \
-        in text1
+    assert (
+        plan1["comm"] == 1
+        and plan1["nprocs"] == 4
+        and "communicator 1: 4 processes on 4 nodes (h4, h5, h6, h7)" in text1
+    )
     assert walk(html.Div(controls1), {})[page.TREES_COMM] == 1
 
 
@@ -227,8 +252,12 @@ def test_comparison_agrees_with_tree_metrics_on_the_default_scenario():
     placement = s.placement(fabric, WORLD)
     groups = hierarchy_from_topology(fabric, placement)
     cost = CostParams(P=16, k=4)
-    trees = {"kary": kary_tree(16, 4), "knomial": knomial_tree(16, 4), "zhao": zhao_tree(groups, 4),
-             "hier-knomial": hier_knomial_tree(groups, 4)}
+    trees = {
+        "kary": kary_tree(16, 4),
+        "knomial": knomial_tree(16, 4),
+        "zhao": zhao_tree(groups, 4),
+        "hier-knomial": hier_knomial_tree(groups, 4),
+    }
     rows = {r["kind"]: r for r in views.comparison_rows(key, plan)}
     for kind, tree in trees.items():
         m = tree_metrics(tree, topo, placement, params=cost, k=4)
@@ -236,8 +265,17 @@ def test_comparison_agrees_with_tree_metrics_on_the_default_scenario():
             assert rows[kind][name] == m[name], (kind, name)
     assert rows["kary"]["max_link"] == {"link_id": BUSIEST, "ends": ["agg0.0", "core0"], "packets": 12}
     table = views.comparison_table(key, plan)
-    assert row(table, "4-ary") == ["4-ary", "2", "10", "12 (agg0.0–core0)", "12 (agg0.0–core0)", "14", "12",
-                                   "2.880", "avoided"]
+    assert row(table, "4-ary") == [
+        "4-ary",
+        "2",
+        "10",
+        "12 (agg0.0–core0)",
+        "12 (agg0.0–core0)",
+        "14",
+        "12",
+        "2.880",
+        "avoided",
+    ]
     assert row(table, "hierarchical 4-nomial")[1:3] == ["3", "12"]
     assert [r[0] for r in cells(table)][-1] == "type II min-cost, degree ≤ 4 (5 switches)"
     assert [tr.className for tr in table.children[1].children][:2] == ["chosen", ""]
@@ -289,22 +327,27 @@ def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view
     assert next(t for t in slow.data if t.name.startswith("k* =")).x[0] < 41
     # the controls follow the new scenario (the shell's store changed under the page)
     shown = {key: model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)}
-    _, text, controls, costs = page.refresh(store, plan_of(DEFAULT_SCENARIO), model.comm_options(DEFAULT_SCENARIO),
-                                            shown)
+    _, text, controls, costs = page.refresh(
+        store, plan_of(DEFAULT_SCENARIO), model.comm_options(DEFAULT_SCENARIO), shown
+    )
     assert walk(html.Div(controls), {})[page.TREES_K] == 32 and costs is no_update
-    assert text.startswith("Fabric: sunway-supernode (48 switches, 256 end nodes, 0 broken links). Processes: "
-                           "every process of the scenario: 512 processes on 256 nodes")
+    assert text.startswith(
+        "Fabric: sunway-supernode (48 switches, 256 end nodes, 0 broken links). Processes: "
+        "every process of the scenario: 512 processes on 256 nodes"
+    )
     back = stored(update(USE_PRESET, s, preset="fig7")[0])
     assert (back.spec, back.pattern, back.ppn) == (FAT, "grid2d:4x4", 1) and back.params["trees"]["k"] == 4
-    assert update(USE_PRESET, s, preset="../etc")[1] == ("⚠ unknown preset '../etc'; choose one of fig7, sunway, "
-                                                          "taihulight, fat-tree-64, rail-million")
+    assert update(USE_PRESET, s, preset="../etc")[1] == (
+        "⚠ unknown preset '../etc'; choose one of fig7, sunway, taihulight, fat-tree-64, rail-million"
+    )
 
 
 def test_a_communicator_above_the_cap_gets_a_message():
     s = Scenario(spec="torus:4x4x5,hosts=1", ppn=820)  # 80 nodes x 820 = 65,600 processes
     plan = plan_of(s)
-    assert plan["error"].startswith("⚠ every process of the scenario is 65,600 processes: the page builds trees of "
-                                    "up to 65,536")
+    assert plan["error"].startswith(
+        "⚠ every process of the scenario is 65,600 processes: the page builds trees of up to 65,536"
+    )
     assert "python -m vizcoll tree" in plan["error"]
     assert page.render_compare(plan, s.to_dict()).children == plan["error"]
     many = Scenario(spec="sunway-supernode", ppn=32)  # 8,192 processes on 304 nodes: trees yes, animation no
@@ -314,10 +357,17 @@ def test_a_communicator_above_the_cap_gets_a_message():
     views = page.compute_views(lambda _: None, page.dispatch(plan), many.to_dict())
     assert row(views[0], "4-ary")[1] == "7"  # 1 + 4 + ... + 4**6 = 5,461 < 8,192 vertices: height 7
     timeline, flag, _, elements, _ = views[7:]
-    assert timeline is None and elements and flag == ("The aggregation is animated for up to 4,096 processes (this "
-                                                      "communicator has 8,192): beyond, its first frame can take "
-                                                      "longer than 2 s on the server. Choose a smaller communicator "
-                                                      "to play it.")
+    assert (
+        timeline is None
+        and elements
+        and flag
+        == (
+            "The aggregation is animated for up to 4,096 processes (this "
+            "communicator has 8,192): beyond, its first frame can take "
+            "longer than 2 s on the server. Choose a smaller communicator "
+            "to play it."
+        )
+    )
 
 
 # ------------------------------------------------------------------ the chosen tree
@@ -347,7 +397,6 @@ def test_big_trees_are_drawn_in_part():
     assert pos[0] == (1.5, 0) and pos[3] == (0.0, 2) and pos[6] == (3.0, 2)
 
 
-
 def test_the_tree_edges_are_counted_with_thousands_separators_and_in_the_singular_for_one():
     """The issue saw "1354 of the 1355 tree edges" next to "1,356 processes"."""
     many = views.type_one_info({"metrics": {"cross_group": {"switch": 1354}}, "crossing": []}, {"nprocs": 1356}, None)
@@ -363,10 +412,12 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     s = Scenario(spec=small.spec, lists=[hosts], params={"trees": {"comm": 0, "degree": 3}})
     assert page.render_type_two(plan_of(s), None, s.to_dict()) == (no_update,) * 3  # not on the screen yet
     physical, cheap, info = page.render_type_two(plan_of(s), True, s.to_dict())
-    assert physical.layout.title.text.replace("<br>", "") == ("Physical tree T: 3 switches hold an entry, height 2 "
-                                                               "(colours 0–2 packets in both)")
-    assert cheap.layout.title.text.replace("<br>", "") == ("Min-cost tree A (degree ≤ 3): 2 switches hold an entry, "
-                                                            "height 2 (colours 0–2 packets in both)")
+    assert physical.layout.title.text.replace("<br>", "") == (
+        "Physical tree T: 3 switches hold an entry, height 2 (colours 0–2 packets in both)"
+    )
+    assert cheap.layout.title.text.replace("<br>", "") == (
+        "Min-cost tree A (degree ≤ 3): 2 switches hold an entry, height 2 (colours 0–2 packets in both)"
+    )
     # one colour scale for both (the larger maximum): the same colour is the same number of packets
     assert [[t.marker.cmax for t in f.data if t.marker and t.marker.showscale] for f in (physical, cheap)] == [[2], [2]]
     assert "switch with an entry (2)" in [t.name for t in cheap.data]
@@ -385,8 +436,10 @@ def test_type_two_failure_is_reported():
 
 # ------------------------------------------------------------------ the aggregation and broken links
 def test_animation_of_both_trees_gives_the_correct_result():
-    flags = {model.TYPE1: "The 4-ary tree's routes avoid the broken link edge0.0[4]-agg0.1[1]: none of them needed it.",
-             model.TYPE2: "The type II tree is built on the live fabric: it avoids the broken links."}
+    flags = {
+        model.TYPE1: "The 4-ary tree's routes avoid the broken link edge0.0[4]-agg0.1[1]: none of them needed it.",
+        model.TYPE2: "The type II tree is built on the live fabric: it avoids the broken links.",
+    }
     for which, expected in flags.items():
         s = DEFAULT_SCENARIO.with_params("trees", {"anim": which})
         timeline, flag, css, elements, summary = page.animate(plan_of(s), s.to_dict())
@@ -442,7 +495,8 @@ def hops_per_bundle(tl, topo, part) -> list[dict[int, int]]:
 @pytest.mark.parametrize("which", [model.TYPE1, model.TYPE2])
 def test_above_1500_nodes_the_aggregation_plays_on_the_overview_of_the_animated_tree(which):
     s = replace(campus(anim=which), lists=[[campus_host(i) for i in range(0, 1356, 17)]]).with_params(
-        "trees", {"comm": 0, "anim": which})
+        "trees", {"comm": 0, "anim": which}
+    )
     plan, data = plan_of(s), s.to_dict()
     topo = topology_of(s)
     assert topo.n_nodes == 1570 > SMALL_LIMIT and plan["nprocs"] == 80 and not model.heavy(plan)
@@ -488,7 +542,8 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     topo = topology_of(s)
     inside = [topo.names[n] for n in group.kept.tolist() if n in set(topo.endpoints.tolist())]
     s = replace(s, lists=[inside + [campus_host(i) for i in range(100, 300, 25)]]).with_params(
-        "trees", {"comm": 0, "part": "group:3"})
+        "trees", {"comm": 0, "part": "group:3"}
+    )
     plan, data = plan_of(s), s.to_dict()
     handle, flag, css, elements, summary = page.animate(plan, data)
     assert handle["nodes"] == group.kept.tolist() and "overview" not in handle
@@ -506,8 +561,9 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     hot = [r for sheet in sheets for r in sheet if r["style"].get("line-color") == "#ff7f0e"]
     assert hot and all(r["selector"].startswith("edge[link = ") for r in hot)
     exported = views.animation_view(plan, data)[0]  # what an export draws: the same nodes of the group
-    assert exported["nodes"] == group.kept.tolist() and len(exported["events"]) == sum(map(len, player_timeline(
-        handle).steps))
+    assert exported["nodes"] == group.kept.tolist() and len(exported["events"]) == sum(
+        map(len, player_timeline(handle).steps)
+    )
     # choosing the overview again plays it there, at once
     out = in_callback(page.play_part, f"{page.TREES_PART}.value", "overview", plan, data)
     assert stored(out[0]).params["trees"]["part"] is None and "overview" in out[5] and out[8] == []
@@ -525,8 +581,10 @@ def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
     key, plan = key_of(s)
     timeline, flag, css, _, summary = page.animate(plan, s.to_dict())
     assert css == "flag"
-    assert flag == (f"The 4-ary tree's routes avoid the broken link {busiest}: 12 of its edges take another route "
-                    "than on the intact fabric, every one as short as before. Radius 10 → 10 links.")
+    assert flag == (
+        f"The 4-ary tree's routes avoid the broken link {busiest}: 12 of its edges take another route "
+        "than on the intact fabric, every one as short as before. Radius 10 → 10 links."
+    )
     assert player_timeline(timeline).summary["correct"] and summary.startswith("Result 120")
     assert BUSIEST not in model.type_one(key, "kary")["metrics"]["link_packets"]
     table = page.render_compare(plan, s.to_dict())
@@ -534,7 +592,9 @@ def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
     assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
     assert row(table, "4-ary")[3] == "12 (agg0.0–core1)"  # the same load, on the next spine
     assert views.flag_type_two(key, plan, topology_of(s)) == (
-        "The type II tree is built on the live fabric: it avoids the broken links.", False)
+        "The type II tree is built on the live fabric: it avoids the broken links.",
+        False,
+    )
 
 
 def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_the_animation_waits():
@@ -542,8 +602,10 @@ def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_the_animation_w
     key, plan = key_of(s)
     timeline, flag, css, elements, summary = page.animate(plan, s.to_dict())
     assert timeline is None and css == "flag warn" and elements
-    assert flag.startswith("⚠ As built on the intact fabric, 12 edges of the 4-ary tree route over the broken "
-                           "link agg0.0[3]-core0[1] (rank 4 → rank 0 over link agg0.0[3]-core0[1]")
+    assert flag.startswith(
+        "⚠ As built on the intact fabric, 12 edges of the 4-ary tree route over the broken "
+        "link agg0.0[3]-core0[1] (rank 4 → rank 0 over link agg0.0[3]-core0[1]"
+    )
     assert summary == "Choose routes “avoid broken links” to play the aggregation."
     table = page.render_compare(plan, s.to_dict())
     assert row(table, "4-ary")[-1] == "⚠ 12 edges cross"
@@ -565,8 +627,10 @@ def test_an_isolating_break_names_the_ranks_cut_off():
     plan = plan_of(s)
     timeline, flag, css, *_ = page.animate(plan, s.to_dict())
     assert css == "flag warn" and flag.startswith("⚠ The 4-ary tree's routes avoid the broken links ")
-    assert flag.endswith("But 1 edge has no live route at all (h5 has no live link left): rank 5 → rank 1. "
-                         "Rank 5 is cut off: its value never reaches the root.")
+    assert flag.endswith(
+        "But 1 edge has no live route at all (h5 has no live link left): rank 5 → rank 1. "
+        "Rank 5 is cut off: its value never reaches the root."
+    )
     summary = player_timeline(timeline).summary
     assert summary["result"] is None and summary["broken_edges"][0]["from"] == "h5"
     assert row(page.render_compare(plan, s.to_dict()), "4-ary")[-1] == "⚠ 1 edge cut off"
@@ -578,8 +642,11 @@ def test_clicking_a_link_of_the_drawing_breaks_or_repairs_it_in_the_scenario():
     assert message == "" and stored(store).broken == []
     store, _ = update(CANVAS, stored(store), tap={"data": {"name": "h0[1]-edge0.0[1]"}})
     assert stored(store).broken == ["h0[1]-edge0.0[1]"]
-    for tap, words in (({"data": {"name": 3}}, "malformed click"), ("x", "malformed click"),
-                       ({"data": {"name": "nope[1]-h0[9]"}}, "the fabric has no link nope[1]-h0[9]")):
+    for tap, words in (
+        ({"data": {"name": 3}}, "malformed click"),
+        ("x", "malformed click"),
+        ({"data": {"name": "nope[1]-h0[9]"}}, "the fabric has no link nope[1]-h0[9]"),
+    ):
         store, message = update(CANVAS, DEFAULT_SCENARIO, tap=tap)
         assert store is no_update and message.startswith("⚠ ") and words in message, message
 
@@ -597,26 +664,35 @@ def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
     physical, _, _ = page.render_type_two(plan, True, s.to_dict())
     assert any(h in name for name in texts(physical) for h in ("leafA", "leafB", "spine1", "spine2"))
     text = page.refresh(s.to_dict())[1]
-    assert text == ("Fabric: x.net (4 switches, 4 end nodes, 1 broken link). Processes: every process of the "
-                    "scenario: 4 processes on 4 nodes (alpha, beta, gamma, delta).")
+    assert text == (
+        "Fabric: x.net (4 switches, 4 end nodes, 1 broken link). Processes: every process of the "
+        "scenario: 4 processes on 4 nodes (alpha, beta, gamma, delta)."
+    )
     timeline, flag, css, elements, summary = page.animate(plan, s.to_dict())
     assert css == "flag" and summary.startswith("Result 6 (sum of every process's rank), expected 6: correct ✓")
-    assert flag == (f"The 4-ary tree's routes avoid the broken link {s.broken[0]}: 2 of its edges take another "
-                    "route than on the intact fabric, every one as short as before. Radius 4 → 4 links.")
+    assert flag == (
+        f"The 4-ary tree's routes avoid the broken link {s.broken[0]}: 2 of its edges take another "
+        "route than on the intact fabric, every one as short as before. Radius 4 → 4 links."
+    )
     assert set(HOSTS) <= {e["data"].get("label") for e in elements}
 
 
 def test_tree_names():
-    assert [model.tree_name(k, 4) for k in model.KINDS] == ["4-ary", "4-nomial", "Zhao 4-nomial",
-                                                         "hierarchical 4-nomial"]
+    assert [model.tree_name(k, 4) for k in model.KINDS] == [
+        "4-ary",
+        "4-nomial",
+        "Zhao 4-nomial",
+        "hierarchical 4-nomial",
+    ]
     key, _ = key_of(DEFAULT_SCENARIO)
     assert Tree.from_dict(model.type_one(key, "hier-knomial")["tree"]).size == 16
     assert re.fullmatch(r"[0-9a-f]{32}", model.digest(DEFAULT_SCENARIO))
 
 
 # ------------------------------------------------------------------ Download GOAL
-@pytest.mark.parametrize("kind, op", [("kary", "reduce"), ("knomial", "bcast"), ("hier-knomial", "allreduce"),
-                                      ("zhao", "reduce")])
+@pytest.mark.parametrize(
+    "kind, op", [("kary", "reduce"), ("knomial", "bcast"), ("hier-knomial", "allreduce"), ("zhao", "reduce")]
+)
 def test_download_goal_is_the_chosen_type_one_tree_collective(kind, op):
     store, message = update(page.TREES_GOAL_OP + ".value", DEFAULT_SCENARIO, kind=kind, goal_op=op, goal_bytes=64)
     assert message == ""
@@ -633,12 +709,15 @@ def test_download_goal_is_the_chosen_type_one_tree_collective(kind, op):
     assert parsed.schedule.ops == tree_collective(tree, op, 64).ops
 
 
-@pytest.mark.parametrize("changes, words", [
-    ({"goal_op": "scatter"}, "unknown GOAL collective 'scatter'"),
-    ({"goal_bytes": 0}, "GOAL message bytes must be at least 1, got 0"),
-    ({"goal_bytes": 2**40}, "GOAL message bytes must be at most"),
-    ({"goal_bytes": None}, "GOAL message bytes: enter a whole number from 1 to"),
-])
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"goal_op": "scatter"}, "unknown GOAL collective 'scatter'"),
+        ({"goal_bytes": 0}, "GOAL message bytes must be at least 1, got 0"),
+        ({"goal_bytes": 2**40}, "GOAL message bytes must be at most"),
+        ({"goal_bytes": None}, "GOAL message bytes: enter a whole number from 1 to"),
+    ],
+)
 def test_bad_goal_controls_are_refused_with_a_message(changes, words):
     store, message = update(page.TREES_GOAL_BYTES + ".value", DEFAULT_SCENARIO, **changes)
     assert store is no_update and message.startswith("⚠") and words in message
@@ -659,10 +738,28 @@ def build(current: Scenario | dict | None, clicks: int = 1, **changes):
 
 
 def forged_plans(plan: dict) -> list:
-    return [None, True, 7, "plan", [], {}, [plan], {"error": 5}, {"error": "⚠" * 5000}, {"error": "x", "k": 4},
-            {**plan, "k": 10**9}, {**plan, "k": True}, {**plan, "kind": "evil"}, {**plan, "nprocs": 10**9},
-            {**plan, "nprocs": "16"}, {**plan, "digest": "../../etc"}, {**plan, "extra": 1},
-            {key: value for key, value in plan.items() if key != "routes"}, {**plan, "l": -1}, {**plan, "l": "nan"}]
+    return [
+        None,
+        True,
+        7,
+        "plan",
+        [],
+        {},
+        [plan],
+        {"error": 5},
+        {"error": "⚠" * 5000},
+        {"error": "x", "k": 4},
+        {**plan, "k": 10**9},
+        {**plan, "k": True},
+        {**plan, "kind": "evil"},
+        {**plan, "nprocs": 10**9},
+        {**plan, "nprocs": "16"},
+        {**plan, "digest": "../../etc"},
+        {**plan, "extra": 1},
+        {key: value for key, value in plan.items() if key != "routes"},
+        {**plan, "l": -1},
+        {**plan, "l": "nan"},
+    ]
 
 
 def test_a_forged_plan_store_is_refused_and_every_view_answers_without_an_exception():
@@ -672,8 +769,12 @@ def test_a_forged_plan_store_is_refused_and_every_view_answers_without_an_except
     # the browser's JSON has no float type: 16000.0 comes back as 16000 and is still the plan
     assert model.stored_plan({**plan, "beta": 16000, "l": 0.28}) == plan
     for forged in forged_plans(plan):
-        if not (isinstance(forged, dict) and set(forged) == {"error"} and isinstance(forged["error"], str)
-                and len(forged["error"]) < 2000):
+        if not (
+            isinstance(forged, dict)
+            and set(forged) == {"error"}
+            and isinstance(forged["error"], str)
+            and len(forged["error"]) < 2000
+        ):
             assert model.stored_plan(forged) is None, forged
         page.render_compare(forged, data)
         page.render_type_one(forged, data)
@@ -734,8 +835,10 @@ def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_o
     started = time.monotonic()
     data = many.to_dict()
     assert "in the background" in page.render_compare(plan, data).children
-    assert all(page.render_type_one(plan, data)[i].layout.annotations[0].text.startswith("Computed in the background")
-               for i in (0, 1))
+    assert all(
+        page.render_type_one(plan, data)[i].layout.annotations[0].text.startswith("Computed in the background")
+        for i in (0, 1)
+    )
     assert page.animate(plan, data)[0] is None and page.render_type_two(plan, True, data)[2] == ""
     assert time.monotonic() - started < 0.5
     note, *figures, flag = page.cancelled(1)
@@ -751,10 +854,21 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
     views = page.compute_views(seen.append, page.dispatch(plan), data)
     assert len(views) == len(page.VIEWS)
     texts_seen = list(dict.fromkeys(text for _, _, text in seen))
-    assert texts_seen == [f"{what} ({i} of 7)" for i, what in enumerate(
-        ["building the 8-ary tree", "building the 8-nomial tree", "building the Zhao 8-nomial tree",
-         "building the hierarchical 8-nomial tree", "building the type II trees", "drawing the figures",
-         "simulating the aggregation"], start=1)]
+    assert texts_seen == [
+        f"{what} ({i} of 7)"
+        for i, what in enumerate(
+            [
+                "building the 8-ary tree",
+                "building the 8-nomial tree",
+                "building the Zhao 8-nomial tree",
+                "building the hierarchical 8-nomial tree",
+                "building the type II trees",
+                "drawing the figures",
+                "simulating the aggregation",
+            ],
+            start=1,
+        )
+    ]
     assert all(total == 700 and 0 <= done <= total for done, total, _ in seen)
     assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
     # the job's views are the request's views of the same plan

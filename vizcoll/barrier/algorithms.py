@@ -155,16 +155,21 @@ def grid_only_reason(topo: Topology, algo: str) -> str:
     'DLCT needs a grid of processors:'
     """
     name = getattr(ALGORITHMS.get(algo), "label", "") or algo
-    why = (f"{name} needs a grid of processors: its IDs follow the grid's numbering (S-curve, Z-order, Hilbert) "
-           "and its blocks are squares of the grid")
+    why = (
+        f"{name} needs a grid of processors: its IDs follow the grid's numbering (S-curve, Z-order, Hilbert) "
+        "and its blocks are squares of the grid"
+    )
     if is_grid(topo):
         return f"{why}; on this grid it runs on the switches, without a list of participants."
-    return (f"{why}, and this fabric is not a 2-D grid — choose MS, Tree, Tournament, Dissemination or "
-            "Dissemination + Tree, or a mesh.")
+    return (
+        f"{why}, and this fabric is not a 2-D grid — choose MS, Tree, Tournament, Dissemination or "
+        "Dissemination + Tree, or a mesh."
+    )
 
 
-def run_barriers(topo: Topology, algo: str, barriers: int = 3, compute: float = 0.5, seed: int = 0,
-                 participants=None, **params) -> tuple[Timeline, dict]:
+def run_barriers(
+    topo: Topology, algo: str, barriers: int = 3, compute: float = 0.5, seed: int = 0, participants=None, **params
+) -> tuple[Timeline, dict]:
     """Run the paper's test program with barrier algorithm ``algo`` on the grid ``topo``, or among ``participants``.
 
     Parameters

@@ -69,15 +69,20 @@ class SimParams:
         if isinstance(self.barriers, bool) or not isinstance(self.barriers, (int, np.integer)) or self.barriers < 1:
             raise SpecError(f"barriers must be a positive integer, got {self.barriers!r}")
         if isinstance(self.compute, bool) or not (
-                isinstance(self.compute, (int, float)) and math.isfinite(self.compute) and self.compute >= 0):
+            isinstance(self.compute, (int, float)) and math.isfinite(self.compute) and self.compute >= 0
+        ):
             raise SpecError(f"compute must be a number of seconds >= 0, got {self.compute!r}")
         if isinstance(self.jitter, bool) or not (isinstance(self.jitter, (int, float)) and 0 <= self.jitter < 1):
             raise SpecError(f"jitter must be in [0, 1), got {self.jitter!r}")
         if isinstance(self.block, bool) or not isinstance(self.block, (int, np.integer)) or self.block < 1:
             raise SpecError(f"block must be a positive integer, got {self.block!r}")
-        for name, value, allowed in (("judge", self.judge, JUDGES), ("structure", self.structure, STRUCTURES),
-                                     ("numbering", self.numbering, NUMBERINGS), ("routing", self.routing, ROUTINGS),
-                                     ("tree_on", self.tree_on, TREE_ON)):
+        for name, value, allowed in (
+            ("judge", self.judge, JUDGES),
+            ("structure", self.structure, STRUCTURES),
+            ("numbering", self.numbering, NUMBERINGS),
+            ("routing", self.routing, ROUTINGS),
+            ("tree_on", self.tree_on, TREE_ON),
+        ):
             if value not in allowed:
                 raise SpecError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
 
@@ -117,8 +122,16 @@ class BarrierRun:
             self.grid = FabricNetwork(topo, participants)
         self.engine = Engine()
         self.rec = Recorder(params.record)
-        self.net = Network(self.grid, self.engine, self.deliver, self._dropped, self.rec,
-                           params.hop_latency, params.proc, describe=self.describe)
+        self.net = Network(
+            self.grid,
+            self.engine,
+            self.deliver,
+            self._dropped,
+            self.rec,
+            params.hop_latency,
+            params.proc,
+            describe=self.describe,
+        )
         self.nodes, self.n, self.names = self.grid.nodes, self.grid.n, topo.names
         self.rank = {u: i for i, u in enumerate(self.nodes)}
         self.cur = dict.fromkeys(self.nodes, 0)
@@ -159,8 +172,7 @@ class BarrierRun:
         """Send a message of ``u``'s current barrier."""
         self.net.send(t, Message(kind, u, v, self.cur[u], content, data))
 
-    def mark(self, t: float, u: int, state: str, label: str = "", kind: str = "state", src: int = -1,
-             **more) -> None:
+    def mark(self, t: float, u: int, state: str, label: str = "", kind: str = "state", src: int = -1, **more) -> None:
         """Record ``u``'s new state (and any extra entity states) with a caption."""
         if self.rec.enabled:
             changes = {self.names[u]: state, **more}
@@ -174,16 +186,20 @@ class BarrierRun:
     def leave(self, t: float, u: int) -> None:
         """``u`` leaves its current barrier (checked: every processor must have entered it)."""
         b = self.cur[u]
-        self.require(self.entered[b] == self.n, f"{self.names[u]} leaves barrier {b + 1} at t={t:.6f} while only "
-                                                f"{self.entered[b]:,} of {self.n:,} processors entered it")
+        self.require(
+            self.entered[b] == self.n,
+            f"{self.names[u]} leaves barrier {b + 1} at t={t:.6f} while only "
+            f"{self.entered[b]:,} of {self.n:,} processors entered it",
+        )
         self.left[b] += 1
         last = b + 1 == self.p.barriers
         self.phase[u] = "done" if last else "compute"
         self.mark(t, u, "left" if last else "computing", f"{self.names[u]} leaves barrier {b + 1}")
         if self.left[b] == self.n:
             self.finished[b] = t
-            self.note(t, f"Barrier {b + 1} is complete at t = {t * 1000:.2f} ms: every processor has left it",
-                      kind="complete")
+            self.note(
+                t, f"Barrier {b + 1} is complete at t = {t * 1000:.2f} ms: every processor has left it", kind="complete"
+            )
         if not last:
             start = t + float(self.work[b + 1, self.rank[u]])
             self.engine.at(start, self._enter, start, u, b + 1)
@@ -265,8 +281,10 @@ class BarrierRun:
         p = self.p
         return Timeline(
             title=f"{self.title}: {plural(p.barriers, 'barrier')} on {plural(self.n, 'processor')}",
-            intro=(f"Every processor runs the test program: {plural(p.barriers, 'barrier')} with "
-                   f"{p.compute:g} s of work between two of them. {self.title}."),
+            intro=(
+                f"Every processor runs the test program: {plural(p.barriers, 'barrier')} with "
+                f"{p.compute:g} s of work between two of them. {self.title}."
+            ),
             initial_state=self.initial_state(),
             events=sort_events(self.rec.events),
             entities=self.entities(),

@@ -91,8 +91,7 @@ def _cell(size: int, rate: float, grids: list[tuple], columns, params) -> dict:
         "rate": rate,
         "broken": round(float(np.mean([broken for broken, _ in grids])), 4),
         "sync_ms": {c: _mean(v) for c, v in times.items()},
-        "time_s": {c: None if not v else round(1e-3 * float(np.mean(v)) + _work(params), 6)
-                   for c, v in times.items()},
+        "time_s": {c: None if not v else round(1e-3 * float(np.mean(v)) + _work(params), 6) for c, v in times.items()},
         "failures": failures,
         **{key: {c: _mean(extra[c][key]) for c in times} for key in EXTRA},
     }
@@ -130,19 +129,32 @@ def _claims(rows: list[dict], columns: list[str]) -> dict:
     if trees and dlcts:
         out["dlct_over_tree"] = {
             f"{d}/{t}": {f"{r['size']}@{r['rate']:g}": _ratio(r["sync_ms"][d], r["sync_ms"][t]) for r in rows}
-            for d in dlcts for t in trees}
+            for d in dlcts
+            for t in trees
+        }
     out["slowdown_max_rate_over_no_breaks"] = {
         c: {size: _ratio(v[max(v)], v[min(v)]) for size, v in _by(rows, c, "size", "rate").items() if len(v) > 1}
-        for c in columns}
+        for c in columns
+    }
     out["growth_with_size"] = {
-        c: {f"{rate:g}": _ratio(v[max(v)], v[min(v)]) for rate, v in _by(rows, c, "rate", "size").items()
-            if len(v) > 1}
-        for c in columns}
+        c: {f"{rate:g}": _ratio(v[max(v)], v[min(v)]) for rate, v in _by(rows, c, "rate", "size").items() if len(v) > 1}
+        for c in columns
+    }
     return out
 
 
-def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int = 8, keep_connected: bool = True,
-          tree_on=("live", "intact"), progress=None, run: Runner = in_process, **params) -> dict:
+def sweep(
+    sizes=SIZES,
+    rates=RATES,
+    algos=ALGOS,
+    seeds: int = 3,
+    neighbors: int = 8,
+    keep_connected: bool = True,
+    tree_on=("live", "intact"),
+    progress=None,
+    run: Runner = in_process,
+    **params,
+) -> dict:
     """Run every algorithm on every (size, rate, seed); JSON-ready averages (see the module docstring).
 
     Parameters
@@ -178,8 +190,15 @@ def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int 
         raise SpecError(f"seeds must be at least 1, got {seeds}")
     columns = column_names(algos, tuple(tree_on))
     cells = [(int(s), float(r)) for s in sizes for r in rates]
-    grids = iter(run([(_grid, (size, rate, seed, neighbors, keep_connected, columns, params))
-                      for size, rate in cells for seed in range(seeds)]))
+    grids = iter(
+        run(
+            [
+                (_grid, (size, rate, seed, neighbors, keep_connected, columns, params))
+                for size, rate in cells
+                for seed in range(seeds)
+            ]
+        )
+    )
     rows = []
     for size, rate in cells:
         rows.append(_cell(size, rate, [next(grids) for _ in range(seeds)], columns, params))
@@ -187,8 +206,14 @@ def sweep(sizes=SIZES, rates=RATES, algos=ALGOS, seeds: int = 3, neighbors: int 
             progress(len(rows), len(cells))
     names = [c for c, _, _ in columns]
     return {
-        "params": {"sizes": [int(s) for s in sizes], "rates": [float(r) for r in rates], "seeds": seeds,
-                   "neighbors": neighbors, "keep_connected": keep_connected, **params},
+        "params": {
+            "sizes": [int(s) for s in sizes],
+            "rates": [float(r) for r in rates],
+            "seeds": seeds,
+            "neighbors": neighbors,
+            "keep_connected": keep_connected,
+            **params,
+        },
         "columns": names,
         "rows": rows,
         "claims": _claims(rows, names),

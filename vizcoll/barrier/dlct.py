@@ -156,8 +156,9 @@ class DlctBarrier(TwoPhase):
         """The block whose initial root (ID 0) is nearest the grid centre (ties: lowest block)."""
         g = self.grid
         cy, cx = (g.rows - 1) / 2, (g.cols - 1) / 2
-        return min(range(len(self.blocks)),
-                   key=lambda b: ((g.y[self.at[b][0]] - cy) ** 2 + (g.x[self.at[b][0]] - cx) ** 2, b))
+        return min(
+            range(len(self.blocks)), key=lambda b: ((g.y[self.at[b][0]] - cy) ** 2 + (g.x[self.at[b][0]] - cx) ** 2, b)
+        )
 
     def _top_tree(self) -> list[int]:
         """Parent block of every block (-1 for the master block)."""
@@ -251,8 +252,15 @@ class DlctBarrier(TwoPhase):
         self.off[u] = (self.off[u] + k) % n
         if k and self.rec.enabled:
             name = self.names[u]
-            self.rec.add(t, "state", -1, u, (), f"{name} applies round({k}): ID {old} → {self.ident(u)}",
-                         {f"id:{name}": self.ident(u)})
+            self.rec.add(
+                t,
+                "state",
+                -1,
+                u,
+                (),
+                f"{name} applies round({k}): ID {old} → {self.ident(u)}",
+                {f"id:{name}": self.ident(u)},
+            )
 
     # ------------------------------------------------------------ judge
     def _ideal(self, b: int, off: int) -> float:
@@ -290,14 +298,30 @@ class DlctBarrier(TwoPhase):
                 k = best if costs[best] < costs[0] else 0
                 live = pattern_cost(self.grid, self.at[b], off, self.parent_id)[0]
         self.adjustments += k != 0
-        self.judged.append({"barrier": barrier, "block": b, "root": self.names[u], "gathered": gathered,
-                            "ideal": ideal, "model": live, "k": k})
+        self.judged.append(
+            {
+                "barrier": barrier,
+                "block": b,
+                "root": self.names[u],
+                "gathered": gathered,
+                "ideal": ideal,
+                "model": live,
+                "k": k,
+            }
+        )
         if self.rec.enabled:
             where = f" of block {b}" if len(self.blocks) > 1 else ""
-            verdict = (f"a harmful break → round({k})" if k else
-                       "a break, but no shift does better → round(0)" if gathered > ideal else "no harmful break")
-            self.note(self.engine.now, f"Root {self.names[u]}{where} gathered a total path length of {gathered} "
-                                       f"(ideal {ideal:g}): {verdict}")
+            verdict = (
+                f"a harmful break → round({k})"
+                if k
+                else "a break, but no shift does better → round(0)"
+                if gathered > ideal
+                else "no harmful break"
+            )
+            self.note(
+                self.engine.now,
+                f"Root {self.names[u]}{where} gathered a total path length of {gathered} (ideal {ideal:g}): {verdict}",
+            )
         return k
 
     # ------------------------------------------------------------ output
@@ -316,8 +340,12 @@ class DlctBarrier(TwoPhase):
         ks: list[list[int | None]] = [[None] * len(self.blocks) for _ in range(self.p.barriers)]
         for rec in self.judged:
             ks[rec["barrier"]][rec["block"]] = rec["k"]
-        out.update(k=ks, judged=self.judged, blocks=len(self.blocks),
-                   final_ids={self.names[u]: self.ident(u) for u in self.nodes})
+        out.update(
+            k=ks,
+            judged=self.judged,
+            blocks=len(self.blocks),
+            final_ids={self.names[u]: self.ident(u) for u in self.nodes},
+        )
         return out
 
 
@@ -348,4 +376,3 @@ def four_node_example() -> Topology:
     (lid,) = topo.links_between("sw0-0", "sw1-1")
     topo.set_broken(lid)
     return topo
-

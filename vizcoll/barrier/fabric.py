@@ -188,8 +188,7 @@ class FabricNetwork:
         as shallow as such a tree gets.
         """
         order = [u for u in self.nodes if members is None or u in members]
-        nbrs = {u: [v for v in order if v != u and self.dist[self.rank[u], self.rank[v]] != UNREACHABLE]
-                for u in order}
+        nbrs = {u: [v for v in order if v != u and self.dist[self.rank[u], self.rank[v]] != UNREACHABLE] for u in order}
         return mst_tree(nbrs, root, lambda u, v: int(self.dist[self.rank[u], self.rank[v]]))
 
     def leaf_of(self, u: int) -> int:

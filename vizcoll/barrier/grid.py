@@ -76,7 +76,6 @@ class NetRoute:
         return len(self.links)
 
 
-
 def is_grid(topo: Topology) -> bool:
     """True when ``topo`` is a 2-D grid the paper's model (:class:`GridNetwork`) runs on.
 
@@ -99,8 +98,9 @@ def is_grid(topo: Topology) -> bool:
     return len(set(zip(y.tolist(), x.tolist(), strict=True))) == len(sw)
 
 
-def mst_tree(nbrs: dict[int, list[int]], root: int, length: Callable[[int, int], float],
-             members: set[int] | None = None) -> dict[int, int]:
+def mst_tree(
+    nbrs: dict[int, list[int]], root: int, length: Callable[[int, int], float], members: set[int] | None = None
+) -> dict[int, int]:
     """Parent of every node of a minimum spanning tree (link weight ``length(u, v)``) grown from ``root``; root -> -1.
 
     Prim's algorithm over ``nbrs`` (restricted to ``members``): equal weights
@@ -191,8 +191,10 @@ class GridNetwork:
     def _check_positions(self) -> None:
         xs, ys = self.x[self.nodes], self.y[self.nodes]
         if (xs < 0).any() or (ys < 0).any():
-            raise TopologyError("the barrier network needs a grid: every switch needs x and y attributes "
-                                "(build it with mesh(..., hosts=0))")
+            raise TopologyError(
+                "the barrier network needs a grid: every switch needs x and y attributes "
+                "(build it with mesh(..., hosts=0))"
+            )
         if len(set(zip(ys.tolist(), xs.tolist(), strict=True))) != len(self.nodes):
             raise TopologyError("two switches share the same (x, y) grid position")
 

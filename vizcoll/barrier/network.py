@@ -92,8 +92,9 @@ class Recorder:
         self.enabled = enabled
         self.events: list[Event] = []
 
-    def add(self, t: float, kind: str, src: int = -1, dst: int = -1, links=(), label: str = "",
-            changes: dict | None = None) -> None:
+    def add(
+        self, t: float, kind: str, src: int = -1, dst: int = -1, links=(), label: str = "", changes: dict | None = None
+    ) -> None:
         """Record one event (events may come out of time order; sort them at the end)."""
         if self.enabled:
             self.events.append(Event(t, kind, src, dst, list(links), label, changes or {}))
@@ -119,12 +120,23 @@ class Network:
     [(4.0, 2)]
     """
 
-    def __init__(self, grid: GridNetwork, engine: Engine, deliver: Callable, drop: Callable,
-                 recorder: Recorder, hop_latency: float = DEFAULT_HOP_LATENCY, proc: float = DEFAULT_PROC,
-                 describe: Callable[[Message], str] = lambda m: m.kind):
+    def __init__(
+        self,
+        grid: GridNetwork,
+        engine: Engine,
+        deliver: Callable,
+        drop: Callable,
+        recorder: Recorder,
+        hop_latency: float = DEFAULT_HOP_LATENCY,
+        proc: float = DEFAULT_PROC,
+        describe: Callable[[Message], str] = lambda m: m.kind,
+    ):
         for name, value in (("hop_latency", hop_latency), ("proc", proc)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
-                    math.isfinite(value) and value > 0):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not (math.isfinite(value) and value > 0)
+            ):
                 raise SpecError(f"{name} must be a positive number of seconds, got {value!r}")
         self.grid, self.engine, self.rec = grid, engine, recorder
         self._deliver, self._drop, self.describe = deliver, drop, describe
@@ -178,9 +190,17 @@ class Network:
         if self.rec.enabled:
             names = self.grid.topo.names
             where = names[msg.route.nodes[-1]]
-            self.rec.add(t, "drop", msg.route.nodes[-1], msg.dst, [], (
-                f"{self.describe(msg)} {names[msg.src]} → {names[msg.dst]} is stuck at {where} after "
-                f"{plural(msg.hops, 'hop')}: {msg.route.reason} (dead end, the message is dropped)"))
+            self.rec.add(
+                t,
+                "drop",
+                msg.route.nodes[-1],
+                msg.dst,
+                [],
+                (
+                    f"{self.describe(msg)} {names[msg.src]} → {names[msg.dst]} is stuck at {where} after "
+                    f"{plural(msg.hops, 'hop')}: {msg.route.reason} (dead end, the message is dropped)"
+                ),
+            )
         self._drop(t, msg)
 
     @property

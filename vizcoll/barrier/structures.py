@@ -304,8 +304,10 @@ class GreedyDeadEnd(VizcollError):
 
     def __init__(self, route: Route):
         self.route = route
-        super().__init__(f"greedy routing from {route.path[0]} to {route.dst} fails: {route.reason} "
-                         f"at {route.path[-1]} after {plural(len(route.path) - 1, 'hop')}")
+        super().__init__(
+            f"greedy routing from {route.path[0]} to {route.dst} fails: {route.reason} "
+            f"at {route.path[-1]} after {plural(len(route.path) - 1, 'hop')}"
+        )
 
 
 @dataclass(frozen=True)
@@ -334,7 +336,9 @@ def _broken_set(broken: Iterable) -> set[Link]:
 
 
 def grid_neighbors(
-    shape: tuple[int, int], neighbors: int = 8, broken: Iterable = frozenset(),
+    shape: tuple[int, int],
+    neighbors: int = 8,
+    broken: Iterable = frozenset(),
 ) -> dict[Cell, list[Cell]]:
     """Neighbor list of every cell of a ``rows x cols`` grid, sorted by ``(row, col)``, broken links removed.
 
@@ -375,7 +379,11 @@ def _metric(name: str) -> Callable[[int, int], int]:
 
 
 def greedy_route(
-    src: Cell, dst: Cell, shape: tuple[int, int], neighbors: int = 8, broken: Iterable = frozenset(),
+    src: Cell,
+    dst: Cell,
+    shape: tuple[int, int],
+    neighbors: int = 8,
+    broken: Iterable = frozenset(),
     metric: str = "euclidean",
 ) -> Route:
     """Forward a message from ``src`` to ``dst``: always to the neighbor closest to ``dst``.
@@ -411,8 +419,13 @@ def _messages(structure: str, pos: dict[int, Cell], phase: str) -> list[tuple[Ce
 
 
 def pattern_links(
-    structure: str, ids: np.ndarray, neighbors: int = 8, broken: Iterable = frozenset(), *,
-    phase: str = "gather", metric: str = "euclidean",
+    structure: str,
+    ids: np.ndarray,
+    neighbors: int = 8,
+    broken: Iterable = frozenset(),
+    *,
+    phase: str = "gather",
+    metric: str = "euclidean",
 ) -> set[Link]:
     """The set of physical links a pattern uses on the grid numbered by ``ids``.
 

@@ -82,11 +82,19 @@ class TwoPhase(BarrierRun):
         if msg.kind == "gather":
             self._gather(t, u, msg)
         elif msg.kind == "release":
-            self.require(self.phase[u] == "release" and msg.barrier == self.cur[u] and self.release_ok(u, msg),
-                         f"{self.names[u]} got a Release of barrier {msg.barrier + 1} from {self.names[msg.src]} "
-                         f"while in phase {self.phase[u]} of barrier {self.cur[u] + 1}")
-            self.mark(t, u, "released", f"{self.names[u]} gets the Release from {self.names[msg.src]}",
-                      kind="deliver", src=msg.src)
+            self.require(
+                self.phase[u] == "release" and msg.barrier == self.cur[u] and self.release_ok(u, msg),
+                f"{self.names[u]} got a Release of barrier {msg.barrier + 1} from {self.names[msg.src]} "
+                f"while in phase {self.phase[u]} of barrier {self.cur[u] + 1}",
+            )
+            self.mark(
+                t,
+                u,
+                "released",
+                f"{self.names[u]} gets the Release from {self.names[msg.src]}",
+                kind="deliver",
+                src=msg.src,
+            )
             self.release(t, u, msg)
         else:
             self.other(t, msg)
@@ -98,25 +106,45 @@ class TwoPhase(BarrierRun):
     def _gather(self, t: float, u: int, msg: Message) -> None:
         name = self.names[u]
         if self.phase[u] == "gather":
-            self.require(msg.barrier == self.cur[u], f"{name} in barrier {self.cur[u] + 1} got a Gather of "
-                                                     f"barrier {msg.barrier + 1}")
+            self.require(
+                msg.barrier == self.cur[u],
+                f"{name} in barrier {self.cur[u] + 1} got a Gather of barrier {msg.barrier + 1}",
+            )
             self._take(u, msg)
-            self.mark(t, u, "waiting", f"{name} got the Gather of {self.names[msg.src]} "
-                                       f"({self.got[u]} of {self.expected(u)})", kind="deliver", src=msg.src)
+            self.mark(
+                t,
+                u,
+                "waiting",
+                f"{name} got the Gather of {self.names[msg.src]} ({self.got[u]} of {self.expected(u)})",
+                kind="deliver",
+                src=msg.src,
+            )
             self._check(t, u)
             return
         # u already sent its Gather (its queue was cleared): this one is the next barrier's
-        self.require(msg.barrier == self.cur[u] + 1, f"{name} past the Gather of barrier {self.cur[u] + 1} got a "
-                                                     f"Gather of barrier {msg.barrier + 1}: barriers mixed")
+        self.require(
+            msg.barrier == self.cur[u] + 1,
+            f"{name} past the Gather of barrier {self.cur[u] + 1} got a "
+            f"Gather of barrier {msg.barrier + 1}: barriers mixed",
+        )
         self.queued[u].append(msg)
         self.early += 1
-        self.rec.add(t, "deliver", msg.src, u, (), f"{name} queues an early Gather of barrier {msg.barrier + 1} "
-                                                    f"from {self.names[msg.src]} until it enters that barrier")
+        self.rec.add(
+            t,
+            "deliver",
+            msg.src,
+            u,
+            (),
+            f"{name} queues an early Gather of barrier {msg.barrier + 1} "
+            f"from {self.names[msg.src]} until it enters that barrier",
+        )
 
     def _take(self, u: int, msg: Message) -> None:
-        self.require(msg.barrier == self.cur[u] and self.belongs(u, msg),
-                     f"{self.names[u]} cannot use the Gather of barrier {msg.barrier + 1} from "
-                     f"{self.names[msg.src]} in barrier {self.cur[u] + 1}: barriers or patterns mixed")
+        self.require(
+            msg.barrier == self.cur[u] and self.belongs(u, msg),
+            f"{self.names[u]} cannot use the Gather of barrier {msg.barrier + 1} from "
+            f"{self.names[msg.src]} in barrier {self.cur[u] + 1}: barriers or patterns mixed",
+        )
         self.got[u] += 1
         self.require(self.got[u] <= self.expected(u), f"{self.names[u]} got too many Gather messages")
         self.consume(u, msg)
@@ -139,8 +167,12 @@ class TwoPhase(BarrierRun):
         for v, content, data in targets:
             self.send(t, "release", u, v, content, **data)
         if msg is None:
-            self.note(t, f"{self.names[u]} has every Gather of barrier {self.cur[u] + 1} and releases "
-                         f"{plural(len(targets), 'node')}", kind="release")
+            self.note(
+                t,
+                f"{self.names[u]} has every Gather of barrier {self.cur[u] + 1} and releases "
+                f"{plural(len(targets), 'node')}",
+                kind="release",
+            )
         self.adjust(t, u, msg)
         self.leave(t, u)
 

@@ -61,8 +61,7 @@ def uq_round(structure: str, numbering_ids: np.ndarray, k: int = 1, neighbors: i
     ids = np.asarray(numbering_ids)
     before = pattern_links(structure, ids, neighbors)
     after = pattern_links(structure, adjust(ids, k), neighbors)
-    return {"intersection": len(before & after), "union": len(before | after),
-            "uq": update_quantity(before, after)}
+    return {"intersection": len(before & after), "union": len(before | after), "uq": update_quantity(before, after)}
 
 
 def _check_size(size: int) -> None:

@@ -52,8 +52,13 @@ class Communicators:
         self.validate()
 
     @classmethod
-    def from_groups(cls, groups: Sequence[Sequence[int]], nprocs: int | None = None,
-                    placement: Placement | None = None, label: str = "") -> Communicators:
+    def from_groups(
+        cls,
+        groups: Sequence[Sequence[int]],
+        nprocs: int | None = None,
+        placement: Placement | None = None,
+        label: str = "",
+    ) -> Communicators:
         """Build from a list of rank lists; ``nprocs`` defaults to the placement's or max rank + 1."""
         sizes = np.array([len(g) for g in groups], dtype=np.int64)
         ranks = np.concatenate([np.asarray(g, dtype=np.int64) for g in groups]) if len(groups) else []
@@ -88,7 +93,7 @@ class Communicators:
         if not -len(self) <= i < len(self):
             raise IndexError(f"communicator {i} does not exist (there are {len(self)})")
         i %= len(self)
-        return self.ranks[self.indptr[i]:self.indptr[i + 1]]
+        return self.ranks[self.indptr[i] : self.indptr[i + 1]]
 
     def __iter__(self) -> Iterator[np.ndarray]:
         return (self[i] for i in range(len(self)))
@@ -120,7 +125,7 @@ class Communicators:
         order = np.argsort(self.ranks, kind="stable")
         bounds = np.searchsorted(self.ranks[order], np.arange(self.nprocs + 1))
         comm = self.comm_of_entry()[order]
-        return [comm[bounds[r]:bounds[r + 1]].tolist() for r in range(self.nprocs)]
+        return [comm[bounds[r] : bounds[r + 1]].tolist() for r in range(self.nprocs)]
 
     def node_array(self) -> np.ndarray:
         """Node index of every entry of :attr:`ranks` (same CSR layout)."""

@@ -85,12 +85,38 @@ MAX_NAME_LENGTH = 253
 """Longest host name (RFC 1035: 255 octets on the wire, 253 characters written)."""
 
 COUNT_KEYS = frozenset({"slots", "count", "cpu"})
-CEILING_KEYS = frozenset({f"{a}{sep}{b}" for a, b in (("max", "slots"), ("slots", "max"), ("max", "cpu"),
-                                                      ("cpu", "max"), ("max", "count"), ("count", "max"))
-                          for sep in "_-"})
-IGNORED_KEYS = frozenset({"username", "user-name", "user_name", "port", "boards", "sockets", "sockets_per_board",
-                          "sockets-per-board", "cores", "cores_per_socket", "cores-per-socket",  # Open MPI
-                          "user", "binding", "ifhn"})  # Hydra, mpd
+CEILING_KEYS = frozenset(
+    {
+        f"{a}{sep}{b}"
+        for a, b in (
+            ("max", "slots"),
+            ("slots", "max"),
+            ("max", "cpu"),
+            ("cpu", "max"),
+            ("max", "count"),
+            ("count", "max"),
+        )
+        for sep in "_-"
+    }
+)
+IGNORED_KEYS = frozenset(
+    {
+        "username",
+        "user-name",
+        "user_name",
+        "port",
+        "boards",
+        "sockets",
+        "sockets_per_board",
+        "sockets-per-board",
+        "cores",
+        "cores_per_socket",
+        "cores-per-socket",  # Open MPI
+        "user",
+        "binding",
+        "ifhn",
+    }
+)  # Hydra, mpd
 
 _BLANKS = re.compile(r"[ \t\f\v]+")
 _BLANK_CHARS = " \t\f\v"
@@ -319,8 +345,10 @@ def _line_count(options: list[str], where: str) -> int | None:
         elif name in CEILING_KEYS:
             ceiling = _count(value, f"{key}={value[:20]}", where)
         elif name not in IGNORED_KEYS:
-            raise SpecError(f"{where}: unknown key {_quote(key)}; a host takes slots=N, max_slots=N or Open MPI's "
-                            "count=, cpu=, username=, port=; Hydra's binding=, user=; mpd's ifhn=")
+            raise SpecError(
+                f"{where}: unknown key {_quote(key)}; a host takes slots=N, max_slots=N or Open MPI's "
+                "count=, cpu=, username=, port=; Hydra's binding=, user=; mpd's ifhn="
+            )
     if count is not None and ceiling is not None and ceiling < count:
         raise SpecError(f"{where}: the ceiling {ceiling} (max_slots) is below the slot count {count}")
     return count if count is not None else ceiling
@@ -371,8 +399,10 @@ def _name_and_count(part: str, where: str) -> tuple[str, int | None, bool]:
     if ":" in count_text:
         raise SpecError(f"{where}: {_quote(part)} has more than one ':'")
     if not _HOST_NAME.fullmatch(_BRACKET_GROUP.sub("", name)):
-        raise SpecError(f"{where}: {_quote(name)} is not a host name (letters, digits, '-', '_' and '.', "
-                        "starting with a letter or a digit)")
+        raise SpecError(
+            f"{where}: {_quote(name)} is not a host name (letters, digits, '-', '_' and '.', "
+            "starting with a letter or a digit)"
+        )
     if "[" not in name and len(name) > MAX_NAME_LENGTH:
         raise SpecError(f"{where}: {_quote(name)} is longer than a host name can be ({MAX_NAME_LENGTH})")
     return name, (_count(count_text, f"the count in {_quote(part)}", where) if colon else None), False

@@ -45,11 +45,20 @@ from vizcoll.comm.splits import from_lists, grid, hierarchical, hierarchical_by_
 from vizcoll.errors import SpecError, TopologyError
 from vizcoll.topology.model import Topology
 
-__all__ = ["PATTERN_HELP", "PATTERN_KINDS", "MAX_LIST_BYTES", "parse_pattern", "parse_lists", "host_lists",
-           "file_lists"]
+__all__ = [
+    "PATTERN_HELP",
+    "PATTERN_KINDS",
+    "MAX_LIST_BYTES",
+    "parse_pattern",
+    "parse_lists",
+    "host_lists",
+    "file_lists",
+]
 
-PATTERN_HELP = ("grid2d:RxC, grid3d:AxBxC, random:GROUPS[,size=S][,seed=N], hier:GROUPSIZE, hier:attr=NAME, "
-                "hosts:node[01-16] or a file: JSON end-node name lists or a host list (MPI hostfile, machinefile)")
+PATTERN_HELP = (
+    "grid2d:RxC, grid3d:AxBxC, random:GROUPS[,size=S][,seed=N], hier:GROUPSIZE, hier:attr=NAME, "
+    "hosts:node[01-16] or a file: JSON end-node name lists or a host list (MPI hostfile, machinefile)"
+)
 MAX_LIST_BYTES = 64 * 1024 * 1024
 
 
@@ -162,8 +171,9 @@ def _host_node(topo: Topology, entry: HostEntry, source: str, computes: np.ndarr
     found = [u for u in topo.name_index.candidates(entry.host) if computes[u]]
     if not found:
         kind = "end node" if len(topo.endpoints) else "switch"
-        raise SpecError(f"{source}, line {entry.line}: the fabric has no {kind} {entry.host!r}"
-                        f"{topo.name_index.close(entry.host)}")
+        raise SpecError(
+            f"{source}, line {entry.line}: the fabric has no {kind} {entry.host!r}{topo.name_index.close(entry.host)}"
+        )
     return min(topo.names[u] for u in found)
 
 

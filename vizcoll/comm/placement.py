@@ -77,8 +77,13 @@ class Placement:
 
     def to_dict(self) -> dict:
         """JSON-serialisable form (schema ``vizcoll.placement/1``)."""
-        return {"schema": SCHEMA, "node": self.node.tolist(), "ppn": int(self.ppn), "order": self.order,
-                "seed": int(self.seed)}
+        return {
+            "schema": SCHEMA,
+            "node": self.node.tolist(),
+            "ppn": int(self.ppn),
+            "order": self.order,
+            "seed": int(self.seed),
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> Placement:
@@ -99,8 +104,7 @@ class Placement:
         return self.to_dict() == other.to_dict()
 
 
-def place(topo: Topology, nprocs: int | None = None, ppn: int = 1, order: str = "linear",
-          seed: int = 0) -> Placement:
+def place(topo: Topology, nprocs: int | None = None, ppn: int = 1, order: str = "linear", seed: int = 0) -> Placement:
     """Place ``nprocs`` ranks on the compute nodes of ``topo``, ``ppn`` per node.
 
     Parameters

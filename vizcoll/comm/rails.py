@@ -35,8 +35,15 @@ from vizcoll.comm.patterns import parse_pattern
 from vizcoll.comm.placement import Placement, place
 from vizcoll.topology.model import Topology
 
-__all__ = ["PLACEMENTS", "cross_rail_edges", "cross_rail_groups", "group_rails", "has_rails", "rail_fabric",
-           "rail_placements"]
+__all__ = [
+    "PLACEMENTS",
+    "cross_rail_edges",
+    "cross_rail_groups",
+    "group_rails",
+    "has_rails",
+    "rail_fabric",
+    "rail_placements",
+]
 
 PLACEMENTS = {"rail-aware": "linear", "naive": "rail-major"}
 """The compared placements and the :func:`~vizcoll.comm.place` order that makes each."""
@@ -53,8 +60,11 @@ def rail_fabric(topo: Topology) -> dict:
     rail = topo.attr("rail")
     server = topo.attr("server")
     cross = int((rail[topo.link_a] != rail[topo.link_b]).sum())
-    return {"rails": int(len(np.unique(rail[rail >= 0]))), "servers": int(len(np.unique(server[server >= 0]))),
-            "cross_links": cross}
+    return {
+        "rails": int(len(np.unique(rail[rail >= 0]))),
+        "servers": int(len(np.unique(server[server >= 0]))),
+        "cross_links": cross,
+    }
 
 
 def cross_rail_edges(topo: Topology, placement: Placement, child, parent) -> dict:
@@ -76,8 +86,12 @@ def cross_rail_edges(topo: Topology, placement: Placement, child, parent) -> dic
     rail, server = topo.attr("rail"), topo.attr("server")
     cross = rail[a] != rail[b]
     inside = cross & (server[a] == server[b]) & (server[a] >= 0)
-    return {"edges": len(a), "cross_rail": int(cross.sum()), "within_server": int(inside.sum()),
-            "between_servers": int((cross & ~inside).sum())}
+    return {
+        "edges": len(a),
+        "cross_rail": int(cross.sum()),
+        "within_server": int(inside.sum()),
+        "between_servers": int((cross & ~inside).sum()),
+    }
 
 
 def cross_rail_groups(topo: Topology, comms: Communicators | Sequence[Sequence[int]]) -> dict:
@@ -99,8 +113,7 @@ def cross_rail_groups(topo: Topology, comms: Communicators | Sequence[Sequence[i
         nodes, comm, count = comms.node_array(), comms.comm_of_entry(), len(comms)
     else:
         sizes = [len(group) for group in comms]
-        nodes = np.concatenate([np.asarray(g, dtype=np.int64) for g in comms]) if sum(sizes) else \
-            np.zeros(0, np.int64)
+        nodes = np.concatenate([np.asarray(g, dtype=np.int64) for g in comms]) if sum(sizes) else np.zeros(0, np.int64)
         comm, count = np.repeat(np.arange(len(sizes)), sizes), len(sizes)
     rail = topo.attr("rail")[nodes].astype(np.int64)
     width = int(rail.max()) + 2 if len(rail) else 1
@@ -109,8 +122,9 @@ def cross_rail_groups(topo: Topology, comms: Communicators | Sequence[Sequence[i
     return {"groups": count, "cross_rail": int((spans > 1).sum()), "max_rails": int(spans.max(initial=0))}
 
 
-def rail_placements(topo: Topology, nprocs: int | None = None, ppn: int = 1, pattern: str = "",
-                    comm: int | None = None, seed: int = 0) -> dict[str, Placement]:
+def rail_placements(
+    topo: Topology, nprocs: int | None = None, ppn: int = 1, pattern: str = "", comm: int | None = None, seed: int = 0
+) -> dict[str, Placement]:
     """The ranks placed by each of :data:`PLACEMENTS` (name -> placement, its ``order`` the order's name).
 
     Without ``pattern``: ``nprocs`` ranks, ``ppn`` per end node (:func:`~vizcoll.comm.place`). With one: the
@@ -151,6 +165,10 @@ def group_rails(topo: Topology, pattern: str, ppn: int = 1, seed: int = 0) -> di
     >>> out["placements"]["naive"]  # the rows fill one rail each; the columns span both
     {'order': 'rail-major', 'groups': 6, 'cross_rail': 2, 'max_rails': 2}
     """
-    return {**rail_fabric(topo), "placements": {
-        name: {"order": order, **cross_rail_groups(topo, parse_pattern(pattern, topo, ppn, order, seed))}
-        for name, order in PLACEMENTS.items()}}
+    return {
+        **rail_fabric(topo),
+        "placements": {
+            name: {"order": order, **cross_rail_groups(topo, parse_pattern(pattern, topo, ppn, order, seed))}
+            for name, order in PLACEMENTS.items()
+        },
+    }

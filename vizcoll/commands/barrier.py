@@ -37,8 +37,24 @@ __all__: list[str] = []
 
 MAX_PROCESSES = 256
 """Most end nodes a barrier on a fabric that is not a grid runs on (the app's page has the same limit)."""
-SHOWN = ("algo", "model", "processors", "broken_links", "time", "sync_time", "messages", "hops", "dead_ends", "detours",
-         "max_link_load", "adjustments", "early_gathers", "completed", "failure", "k")
+SHOWN = (
+    "algo",
+    "model",
+    "processors",
+    "broken_links",
+    "time",
+    "sync_time",
+    "messages",
+    "hops",
+    "dead_ends",
+    "detours",
+    "max_link_load",
+    "adjustments",
+    "early_gathers",
+    "completed",
+    "failure",
+    "k",
+)
 
 
 def _dims(text: str) -> tuple[int, int]:
@@ -62,16 +78,24 @@ def _numbers(text: str, kind: type, what: str) -> list:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--neighbors", type=int, choices=(4, 8), default=8,
-                        help="grid neighborhood (default 8: the model that reproduces the paper's Fig. 3)")
+    parser.add_argument(
+        "--neighbors",
+        type=int,
+        choices=(4, 8),
+        default=8,
+        help="grid neighborhood (default 8: the model that reproduces the paper's Fig. 3)",
+    )
     parser.add_argument("--barriers", type=int, default=3, help="barriers in the test program (default 3)")
     parser.add_argument("--compute", type=float, default=0.5, help="seconds of work between barriers (default 0.5)")
     parser.add_argument("--judge", choices=JUDGES, default="model", help="DLCT judge (default model)")
     parser.add_argument("--block", type=int, default=4, help="block side of the two-level algorithms (default 4)")
     parser.add_argument("--hop-latency", type=float, default=None, help="seconds per link hop")
     parser.add_argument("--proc", type=float, default=None, help="seconds a node needs per message")
-    parser.add_argument("--disconnect", action="store_true",
-                        help="break the asked share of links even if that cuts the grid (default: keep it connected)")
+    parser.add_argument(
+        "--disconnect",
+        action="store_true",
+        help="break the asked share of links even if that cuts the grid (default: keep it connected)",
+    )
 
 
 def _params(args: argparse.Namespace) -> dict:
@@ -85,17 +109,29 @@ def _params(args: argparse.Namespace) -> dict:
 
 def _one_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default=None, help="grid side S or RxC (default 8; not with --topology)")
-    parser.add_argument("--topology", metavar="SPEC", default=None,
-                        help="any fabric instead of a grid: a generator spec (e.g. fat-tree:radix=4,levels=3) or a "
-                             "topology file; not a 2-D grid: every end node is a process, min-hop routes")
-    parser.add_argument("--broken", metavar="LABEL", action="append", default=[],
-                        help="break the link named a[pa]-b[pb] (ends and ports, e.g. edge0.0[4]-agg0.1[1]); "
-                             "repeatable")
+    parser.add_argument(
+        "--topology",
+        metavar="SPEC",
+        default=None,
+        help="any fabric instead of a grid: a generator spec (e.g. fat-tree:radix=4,levels=3) or a "
+        "topology file; not a 2-D grid: every end node is a process, min-hop routes",
+    )
+    parser.add_argument(
+        "--broken",
+        metavar="LABEL",
+        action="append",
+        default=[],
+        help="break the link named a[pa]-b[pb] (ends and ports, e.g. edge0.0[4]-agg0.1[1]); repeatable",
+    )
     parser.add_argument("--algo", choices=ALGOS, default="dlct+tree", help="barrier algorithm (default dlct+tree)")
     parser.add_argument("--break-rate", type=float, default=0.0, help="share of links broken, 0..1 (default 0)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the broken links (default 0)")
-    parser.add_argument("--tree-on", choices=TREE_ON, default="live",
-                        help="tree: built on the live grid or on the grid before the breaks (default live)")
+    parser.add_argument(
+        "--tree-on",
+        choices=TREE_ON,
+        default="live",
+        help="tree: built on the live grid or on the grid before the breaks (default live)",
+    )
     _common(parser)
 
 
@@ -104,8 +140,10 @@ def _break_labels(topo: Topology, labels: list[str]) -> None:
     for label in labels:
         row = topo.find_link(label)
         if row is None:
-            raise SpecError(f"--broken {label}: the fabric has no such link (name it a[pa]-b[pb] by its ends and "
-                            "ports, e.g. as the app's link labels show it)")
+            raise SpecError(
+                f"--broken {label}: the fabric has no such link (name it a[pa]-b[pb] by its ends and "
+                "ports, e.g. as the app's link labels show it)"
+            )
         topo.set_broken(int(topo.link_id[row]))
 
 
@@ -113,12 +151,15 @@ def _processes(topo: Topology, spec: str) -> list[int]:
     """Every end node of a fabric that is not a grid (SpecError when fewer than 2 or more than MAX_PROCESSES)."""
     nodes = topo.endpoints.tolist()
     if len(nodes) < 2:
-        raise SpecError(f"{spec} is not a 2-D grid and has {len(nodes)} end nodes: a barrier among its end nodes "
-                        "needs at least 2")
+        raise SpecError(
+            f"{spec} is not a 2-D grid and has {len(nodes)} end nodes: a barrier among its end nodes needs at least 2"
+        )
     if len(nodes) > MAX_PROCESSES:
-        raise SpecError(f"{spec} has {len(nodes):,} end nodes: the barrier command runs barriers of up to "
-                        f"{MAX_PROCESSES} processes on a fabric that is not a grid (every end node is a process); "
-                        "choose a smaller fabric")
+        raise SpecError(
+            f"{spec} has {len(nodes):,} end nodes: the barrier command runs barriers of up to "
+            f"{MAX_PROCESSES} processes on a fabric that is not a grid (every end node is a process); "
+            "choose a smaller fabric"
+        )
     return nodes
 
 
@@ -134,8 +175,9 @@ def _barrier(args: argparse.Namespace) -> dict:
     break_links(topo, args.break_rate, args.seed, keep_connected=not args.disconnect)
     grid = args.topology is None or is_grid(topo)
     extra = {} if grid else {"participants": _processes(topo, args.topology)}
-    _, figures = run_barriers(topo, args.algo, seed=args.seed, tree_on=args.tree_on, record=False,
-                              **_params(args), **extra)
+    _, figures = run_barriers(
+        topo, args.algo, seed=args.seed, tree_on=args.tree_on, record=False, **_params(args), **extra
+    )
     figures["model"] = "grid" if grid else "min-hop routes among the end nodes"
     return {key: figures[key] for key in SHOWN if key in figures}
 
@@ -150,12 +192,24 @@ def _sweep_args(parser: argparse.ArgumentParser) -> None:
     _common(parser)
 
 
-@command("barrier-sweep", "the paper's Fig. 6/7 experiment: run time vs grid size and break rate", _sweep_args,
-         add_cluster)
+@command(
+    "barrier-sweep", "the paper's Fig. 6/7 experiment: run time vs grid size and break rate", _sweep_args, add_cluster
+)
 def _barrier_sweep(args: argparse.Namespace) -> dict:
     sizes, rates = _numbers(args.sizes, int, "--sizes"), _numbers(args.rates, float, "--rates")
     algos = [a.strip() for a in args.algos.split(",") if a.strip()]
     tree_on = [t.strip() for t in args.tree_on.split(",") if t.strip()]
-    return on_cluster(args, lambda run: sweep(sizes, rates, algos, seeds=args.seeds, neighbors=args.neighbors,
-                                              keep_connected=not args.disconnect, tree_on=tree_on, run=run,
-                                              **_params(args)))
+    return on_cluster(
+        args,
+        lambda run: sweep(
+            sizes,
+            rates,
+            algos,
+            seeds=args.seeds,
+            neighbors=args.neighbors,
+            keep_connected=not args.disconnect,
+            tree_on=tree_on,
+            run=run,
+            **_params(args),
+        ),
+    )

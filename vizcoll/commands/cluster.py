@@ -38,11 +38,17 @@ _ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})")
 def add_cluster(parser: argparse.ArgumentParser) -> None:
     """The options ``--dask ADDRESS`` and ``--workers N`` (one of them at most)."""
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--dask", metavar="ADDRESS",
-                       help="compute the runs on the Dask scheduler at ADDRESS, tcp://HOST:PORT (needs dask)")
-    where.add_argument("--workers", type=int, metavar="N",
-                       help=f"compute the runs on a Dask cluster of N processes on this machine, 1..{MAX_WORKERS} "
-                            "(needs dask)")
+    where.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="compute the runs on the Dask scheduler at ADDRESS, tcp://HOST:PORT (needs dask)",
+    )
+    where.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help=f"compute the runs on a Dask cluster of N processes on this machine, 1..{MAX_WORKERS} (needs dask)",
+    )
 
 
 def on_cluster(args: argparse.Namespace, experiment: Callable[[Runner], dict]) -> dict:
@@ -98,8 +104,9 @@ def _check(address: str | None, workers: int | None) -> None:
     if address is not None:
         match = _ADDRESS.fullmatch(address)
         if match is None or not 1 <= int(match[2]) <= 65535:
-            raise SpecError(f"--dask takes a scheduler address tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786), got "
-                            f"{address!r}")
+            raise SpecError(
+                f"--dask takes a scheduler address tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786), got {address!r}"
+            )
 
 
 @contextmanager
@@ -111,8 +118,10 @@ def _client(address: str | None, workers: int | None) -> Iterator:
     except ImportError:
         raise SpecError(f"--dask and --workers need Dask: {INSTALL}") from None
     if workers is not None:  # its HTTP server on a free port: 8787 may be taken
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
-                Client(cluster, set_as_default=False) as client:
+        with (
+            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
+            Client(cluster, set_as_default=False) as client,
+        ):
             yield client, cluster.scheduler_address
         return
     _reach(address)

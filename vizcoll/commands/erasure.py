@@ -34,13 +34,25 @@ def _stripe(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--k", type=int, required=True, help="data blocks per stripe")
     parser.add_argument("--dcs", type=int, required=True, help="data centres N (at most 16)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the FMEL search's random coefficients")
-    parser.add_argument("--traffic", choices=TRAFFIC, default="blocks",
-                        help="count every remote block read (default) or one combined block per remote DC; "
-                             "the FMEL search minimises this one")
-    parser.add_argument("--d", type=int, default=None,
-                        help="DC failures the FMEL code must survive (default: the most the parameters allow)")
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
-                        help=f"subset rank checks the exact metrics may make (default {DEFAULT_BUDGET:,})")
+    parser.add_argument(
+        "--traffic",
+        choices=TRAFFIC,
+        default="blocks",
+        help="count every remote block read (default) or one combined block per remote DC; "
+        "the FMEL search minimises this one",
+    )
+    parser.add_argument(
+        "--d",
+        type=int,
+        default=None,
+        help="DC failures the FMEL code must survive (default: the most the parameters allow)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        help=f"subset rank checks the exact metrics may make (default {DEFAULT_BUDGET:,})",
+    )
 
 
 def _erasure_args(parser: argparse.ArgumentParser) -> None:
@@ -57,8 +69,9 @@ def _check(args: argparse.Namespace) -> None:
         raise SpecError(f"--d (DC failures to survive) must be ≥ 0, got {args.d}")
 
 
-@command("erasure", "one erasure code over data centres: repair groups, cross-DC traffic, fault tolerance",
-         _erasure_args)
+@command(
+    "erasure", "one erasure code over data centres: repair groups, cross-DC traffic, fault tolerance", _erasure_args
+)
 def _erasure(args: argparse.Namespace) -> dict:
     _check(args)
     placement = None if args.placement is None else parse_placement(args.placement, args.n, args.dcs)
@@ -67,13 +80,30 @@ def _erasure(args: argparse.Namespace) -> dict:
             raise SpecError("--local-groups applies to --code lrc only")
         metrics = evaluate(lrc(args.n, args.k, args.dcs, args.local_groups, placement), budget=args.budget)
         return metrics.to_dict() | {"traffic": args.traffic, "d_candidates": d_candidates(metrics)}
-    return measure(args.code, args.n, args.k, args.dcs, placement=placement, seed=args.seed, traffic=args.traffic,
-                   d=args.d, budget=args.budget)
+    return measure(
+        args.code,
+        args.n,
+        args.k,
+        args.dcs,
+        placement=placement,
+        seed=args.seed,
+        traffic=args.traffic,
+        d=args.d,
+        budget=args.budget,
+    )
 
 
-@command("erasure-compare", "every erasure code family at the same (n, k, N) and FMEL's traffic reduction", _stripe,
-         add_cluster)
+@command(
+    "erasure-compare",
+    "every erasure code family at the same (n, k, N) and FMEL's traffic reduction",
+    _stripe,
+    add_cluster,
+)
 def _erasure_compare(args: argparse.Namespace) -> dict:
     _check(args)
-    return on_cluster(args, lambda run: compare(args.n, args.k, args.dcs, seed=args.seed, traffic=args.traffic,
-                                                d=args.d, budget=args.budget, run=run))
+    return on_cluster(
+        args,
+        lambda run: compare(
+            args.n, args.k, args.dcs, seed=args.seed, traffic=args.traffic, d=args.d, budget=args.budget, run=run
+        ),
+    )

@@ -39,31 +39,36 @@ DRAWING_INSTALL = 'pip install "vizcoll[web,export]" (in the project folder: pip
 def _drawing_installed(name: str) -> None:
     missing = [module for module in DRAWING if importlib.util.find_spec(module) is None]
     if missing:
-        raise SpecError(f"{name} draws with the app's figure code, which needs {', '.join(missing)}: "
-                        f"{DRAWING_INSTALL}")
+        raise SpecError(f"{name} draws with the app's figure code, which needs {', '.join(missing)}: {DRAWING_INSTALL}")
 
 
 def _common(parser: argparse.ArgumentParser, pages) -> None:
     parser.add_argument("--page", required=True, choices=pages, help="the page whose export this is")
     parser.add_argument("--scenario", metavar="FILE", help="a scenario file (default: the app's default scenario)")
-    parser.add_argument("--goal", metavar="FILE", help="schedules page: the GOAL file it opened (default: its "
-                                                       "example)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="where to write (default: a name in the current "
-                                                               "folder)")
+    parser.add_argument("--goal", metavar="FILE", help="schedules page: the GOAL file it opened (default: its example)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="where to write (default: a name in the current folder)")
 
 
 def _animate_args(parser: argparse.ArgumentParser) -> None:
     _common(parser, tuple(PLAYERS))
-    parser.add_argument("--player", help="the player of a page with several (faults: " + ", ".join(PLAYERS["faults"])
-                        + "; default: the page's first)")
-    parser.add_argument("--format", choices=FORMATS, default="gif", help="gif (default), mp4 (H.264) or frames "
-                                                                         "(a ZIP of PNG frames)")
+    parser.add_argument(
+        "--player",
+        help="the player of a page with several (faults: "
+        + ", ".join(PLAYERS["faults"])
+        + "; default: the page's first)",
+    )
+    parser.add_argument(
+        "--format", choices=FORMATS, default="gif", help="gif (default), mp4 (H.264) or frames (a ZIP of PNG frames)"
+    )
     parser.add_argument("--first", type=int, default=0, help="first step (0 = the initial state, default)")
     parser.add_argument("--last", type=int, help="last step (default: the timeline's last)")
     parser.add_argument("--fps", type=float, default=2.0, help="frames per second (default 2)")
     parser.add_argument("--size", default="1280x720", help="frame size WIDTHxHEIGHT (default 1280x720)")
-    parser.add_argument("--group", type=int, help="multicast page: the group whose join/leave to animate (default: "
-                                                  "the scenario's highlighted group)")
+    parser.add_argument(
+        "--group",
+        type=int,
+        help="multicast page: the group whose join/leave to animate (default: the scenario's highlighted group)",
+    )
 
 
 def _figures_args(parser: argparse.ArgumentParser) -> None:
@@ -94,14 +99,15 @@ def _highlighted(scenario, group: int):
 
 def _progress(what: str):
     """``progress(done, total)`` printing to a terminal's stderr (nothing when stderr is a file or a pipe)."""
+
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
             sys.stderr.write(f"\r{what}: {done} of {total}" + ("\n" if done >= total else ""))
+
     return progress
 
 
-@command("animate", "export a page's animation (GIF, MP4 or PNG frames) as its Export animation does",
-         _animate_args)
+@command("animate", "export a page's animation (GIF, MP4 or PNG frames) as its Export animation does", _animate_args)
 def _animate(args: argparse.Namespace) -> dict:
     _drawing_installed("animate")
     from vizcoll.ui.export.animation import export_animation, read_options
@@ -115,8 +121,15 @@ def _animate(args: argparse.Namespace) -> dict:
     out = export_animation(animation, options, _progress("frames"))
     path = Path(args.output or out["filename"])
     path.write_bytes(out["content"])
-    return {"file": str(path), "format": options.fmt, "frames": out["frames"], "first": options.first,
-            "last": options.last, "steps": animation.timeline.n_steps, "bytes": len(out["content"])}
+    return {
+        "file": str(path),
+        "format": options.fmt,
+        "frames": out["frames"],
+        "first": options.first,
+        "last": options.last,
+        "steps": animation.timeline.n_steps,
+        "bytes": len(out["content"]),
+    }
 
 
 @command("figures", "write a page's figure pack (SVG, PDF, CSV, scenario, README in one ZIP)", _figures_args)

@@ -57,15 +57,26 @@ def _export(schedule: Schedule, args: argparse.Namespace, what: str) -> dict | s
     if args.output:
         Path(args.output).write_text(text)
     if args.loggp is None:
-        return {"written": args.output, "ranks": schedule.num_ranks, "operations": schedule.n_ops,
-                "messages": schedule.messages()} if args.output else text
+        return (
+            {
+                "written": args.output,
+                "ranks": schedule.num_ranks,
+                "operations": schedule.n_ops,
+                "messages": schedule.messages(),
+            }
+            if args.output
+            else text
+        )
     return _timing(schedule, LogGP.parse(args.loggp)) | {"written": args.output}
 
 
 def _timing(schedule: Schedule, params: LogGP, trace: bool = False) -> dict:
     result = simulate(schedule, params, trace=trace)
-    return result.to_dict(trace=trace) | {"loggp": asdict(params), "ranks": schedule.num_ranks,
-                                          "messages": schedule.messages()}
+    return result.to_dict(trace=trace) | {
+        "loggp": asdict(params),
+        "ranks": schedule.num_ranks,
+        "messages": schedule.messages(),
+    }
 
 
 # ---------------------------------------------------------------- goal barrier
@@ -88,8 +99,9 @@ def _goal_barrier(args: argparse.Namespace) -> dict | str:
             raise SpecError("give --procs N (a logical barrier) or --size S (every hop on a grid)")
         if args.algo not in BARRIERS:
             raise SpecError(f"{args.algo} needs a grid: give --size S (every hop of a run on an S x S grid)")
-        return _export(barrier(args.algo, args.procs, args.bytes, args.block), args,
-                       f"{args.algo} barrier on {args.procs} ranks")
+        return _export(
+            barrier(args.algo, args.procs, args.bytes, args.block), args, f"{args.algo} barrier on {args.procs} ranks"
+        )
     rows, cols = grid_dims(args.size)
     topo = mesh((rows, cols), args.neighbors, hosts=0)
     for lid in break_links(topo, args.break_rate, args.seed, keep_connected=True):
@@ -97,8 +109,10 @@ def _goal_barrier(args: argparse.Namespace) -> dict | str:
     timeline, figures = run_barriers(topo, args.algo, barriers=1, compute=0.0, block=args.block)
     if figures.get("time") is None:
         raise SpecError(f"the barrier did not complete on this grid: {figures.get('failure')}")
-    what = f"every hop of one {args.algo} barrier on a {rows}x{cols} grid, {args.neighbors} neighbors, " \
-           f"{int(topo.broken.sum())} broken links (seed {args.seed})"
+    what = (
+        f"every hop of one {args.algo} barrier on a {rows}x{cols} grid, {args.neighbors} neighbors, "
+        f"{int(topo.broken.sum())} broken links (seed {args.seed})"
+    )
     return _export(hop_schedule(timeline, topo.switches.tolist(), args.bytes, what), args, what)
 
 
@@ -107,8 +121,11 @@ def _tree_args(parser: argparse.ArgumentParser) -> None:
     kind_args(parser)
     parser.add_argument("--nprocs", type=int, required=True, help="ranks")
     parser.add_argument("--op", choices=TREE_OPS, default="reduce", help="collective (default reduce)")
-    parser.add_argument("--groups", help="groups of a hierarchical kind (zhao, hier-knomial, ...): sizes 8,8,8 or "
-                                         "JSON rank lists (default: groups of k ranks)")
+    parser.add_argument(
+        "--groups",
+        help="groups of a hierarchical kind (zhao, hier-knomial, ...): sizes 8,8,8 or "
+        "JSON rank lists (default: groups of k ranks)",
+    )
     parser.add_argument("--bytes", type=int, default=8, help="bytes per message (default 8)")
     _output(parser)
 
@@ -117,11 +134,19 @@ def _tree_args(parser: argparse.ArgumentParser) -> None:
 def _goal_tree(args: argparse.Namespace) -> dict | str:
     kind, groups = kinds.get(args.kind), None
     if kind.hierarchical:
-        groups = parse_groups(args.groups) if args.groups else \
-            [list(range(lo, min(lo + args.k, args.nprocs))) for lo in range(0, max(args.nprocs, 1), max(args.k, 1))]
+        groups = (
+            parse_groups(args.groups)
+            if args.groups
+            else [
+                list(range(lo, min(lo + args.k, args.nprocs))) for lo in range(0, max(args.nprocs, 1), max(args.k, 1))
+            ]
+        )
     tree = kind.build(args.nprocs, args.k, groups)
-    return _export(tree_collective(tree, args.op, args.bytes), args,
-                   f"{args.op} along the {args.kind} tree, k = {args.k}, {args.nprocs} ranks")
+    return _export(
+        tree_collective(tree, args.op, args.bytes),
+        args,
+        f"{args.op} along the {args.kind} tree, k = {args.k}, {args.nprocs} ranks",
+    )
 
 
 # ---------------------------------------------------------------- goal reduce
@@ -135,8 +160,11 @@ def _reduce_args(parser: argparse.ArgumentParser) -> None:
 
 @command("goal reduce", "a static reduction (binomial, MST, Rabenseifner) as a GOAL schedule", _reduce_args)
 def _goal_reduce(args: argparse.Namespace) -> dict | str:
-    return _export(static_reduction(args.algo, args.procs, args.size, args.root), args,
-                   f"{args.algo} reduction of {args.size} bytes on {args.procs} ranks, root {args.root}")
+    return _export(
+        static_reduction(args.algo, args.procs, args.size, args.root),
+        args,
+        f"{args.algo} reduction of {args.size} bytes on {args.procs} ranks, root {args.root}",
+    )
 
 
 # ---------------------------------------------------------------- goal check / show
@@ -151,18 +179,25 @@ def _read(path: str):
     return parse(file.read_bytes())
 
 
-@command("goal check", "every problem of a GOAL file, with line numbers (LogGOPSim's silent ones too); exits 1 "
-         "when the file is not ok (\"ok\": false: an error, e.g. a receive no send matches), 0 when it is",
-         _file_args, status=lambda result: 0 if result["ok"] else 1)
+@command(
+    "goal check",
+    "every problem of a GOAL file, with line numbers (LogGOPSim's silent ones too); exits 1 "
+    'when the file is not ok ("ok": false: an error, e.g. a receive no send matches), 0 when it is',
+    _file_args,
+    status=lambda result: 0 if result["ok"] else 1,
+)
 def _goal_check(args: argparse.Namespace) -> dict:
     parsed = _read(args.file)
     problems = list(parsed.problems)
     if parsed.schedule is not None and not parsed.errors:
         problems += check(parsed.schedule, parsed.lines)
     schedule = parsed.schedule
-    return {"ok": not any(p.severity == "error" for p in problems),
-            "problems": [{"line": p.line, "severity": p.severity, "message": p.message} for p in problems],
-            "ranks": schedule.num_ranks if schedule else None, "operations": schedule.n_ops if schedule else None}
+    return {
+        "ok": not any(p.severity == "error" for p in problems),
+        "problems": [{"line": p.line, "severity": p.severity, "message": p.message} for p in problems],
+        "ranks": schedule.num_ranks if schedule else None,
+        "operations": schedule.n_ops if schedule else None,
+    }
 
 
 def _show_args(parser: argparse.ArgumentParser) -> None:

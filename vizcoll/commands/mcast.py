@@ -26,14 +26,23 @@ __all__: list[str] = []
 
 
 def _mcast_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--algo", choices=ALGORITHMS, default=DEFAULT_ALGORITHM,
-                        help=f"routing algorithm (default {DEFAULT_ALGORITHM}): "
-                             + ", ".join(f"{a.name} = {a.label}" for a in REGISTRY.values()))
+    parser.add_argument(
+        "--algo",
+        choices=ALGORITHMS,
+        default=DEFAULT_ALGORITHM,
+        help=f"routing algorithm (default {DEFAULT_ALGORITHM}): "
+        + ", ".join(f"{a.name} = {a.label}" for a in REGISTRY.values()),
+    )
     parser.add_argument("--dump-mcfdbs", metavar="FILE", help="write the multicast forwarding tables (opensm.mcfdbs)")
 
 
-@command("mcast", "multicast trees (MINIHOP-MC, SSSP-MC, FULB-MC) and link EFIs for communicators",
-         add_topology, add_communicators, _mcast_args)
+@command(
+    "mcast",
+    "multicast trees (MINIHOP-MC, SSSP-MC, FULB-MC) and link EFIs for communicators",
+    add_topology,
+    add_communicators,
+    _mcast_args,
+)
 def _mcast(args: argparse.Namespace) -> dict:
     topo = load_topology(args.spec)
     comms = load_communicators(args, topo)

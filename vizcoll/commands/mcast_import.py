@@ -27,10 +27,13 @@ MAX_DUMP_BYTES = 64 * 1024 * 1024
 def _args(parser: argparse.ArgumentParser) -> None:
     add_topology(parser)
     parser.add_argument("mcfdbs", help="OpenSM's opensm.mcfdbs dump of the fabric's multicast tables")
-    parser.add_argument("--compare", default=DEFAULT_ALGORITHM,
-                        help=f"algorithms to route the same groups with, comma-separated (default "
-                             f"{DEFAULT_ALGORITHM}; any of "
-                             f"{', '.join(ALGORITHMS)}; '' for none)")
+    parser.add_argument(
+        "--compare",
+        default=DEFAULT_ALGORITHM,
+        help=f"algorithms to route the same groups with, comma-separated (default "
+        f"{DEFAULT_ALGORITHM}; any of "
+        f"{', '.join(ALGORITHMS)}; '' for none)",
+    )
 
 
 @command("mcast-import", "a fabric's real multicast tables (opensm.mcfdbs): groups, per-link EFI, vs FULB-MC", _args)
@@ -44,6 +47,10 @@ def _mcast_import(args: argparse.Namespace) -> dict:
         raise SpecError(f"{path}: larger than {MAX_DUMP_BYTES >> 20} MB")
     topo = load_topology(args.spec)
     tables = read_tables(topo, path.read_text(errors="replace"))
-    return {"groups": {f"0x{lid:04X}": names for lid, names in tables.groups.items()},
-            "links": link_rows(topo, tables.efi), "max_efi": tables.max_efi, "warnings": tables.warnings,
-            "compare": compare(topo, tables, algos)}
+    return {
+        "groups": {f"0x{lid:04X}": names for lid, names in tables.groups.items()},
+        "links": link_rows(topo, tables.efi),
+        "max_efi": tables.max_efi,
+        "warnings": tables.warnings,
+        "compare": compare(topo, tables, algos),
+    }

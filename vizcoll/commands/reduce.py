@@ -76,10 +76,17 @@ def _reduce_args(parser: argparse.ArgumentParser) -> None:
 
 @command("reduce", "simulate one reduction: static (binomial, MST, Rabenseifner) or the task-based one", _reduce_args)
 def _reduce(args: argparse.Namespace) -> dict:
-    common = dict(root=args.root, arrival=parse_ranks(args.arrival) or None, slow=parse_slow(args.slow),
-                  interference=parse_interference(args.interference),
-                  kill=parse_kill(args.kill) if args.kill else None, seed=args.seed, op=args.op,
-                  concurrent=args.concurrent, record=False)
+    common = dict(
+        root=args.root,
+        arrival=parse_ranks(args.arrival) or None,
+        slow=parse_slow(args.slow),
+        interference=parse_interference(args.interference),
+        kill=parse_kill(args.kill) if args.kill else None,
+        seed=args.seed,
+        op=args.op,
+        concurrent=args.concurrent,
+        record=False,
+    )
     if args.algo == "task":
         _, figures = simulate_task_reduction(args.procs, args.size, counters="warm" if args.warm else None, **common)
     else:
@@ -96,13 +103,26 @@ def _reliability_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed (default 0)")
 
 
-@command("reduce-reliability", "the paper's fault experiment: kill a process at a random time, count "
-         "unrecoverable runs", _reliability_args, add_cluster)
+@command(
+    "reduce-reliability",
+    "the paper's fault experiment: kill a process at a random time, count unrecoverable runs",
+    _reliability_args,
+    add_cluster,
+)
 def _reliability(args: argparse.Namespace) -> dict:
     if not 2 <= args.procs <= 4096:
         raise SpecError("--procs must be in 2..4096")
-    out = on_cluster(args, lambda run: reliability_experiment(procs=args.procs, runs=args.runs, size=args.size,
-                                                              seed=args.seed, victim=args.victim, load=args.load,
-                                                              run=run))
+    out = on_cluster(
+        args,
+        lambda run: reliability_experiment(
+            procs=args.procs,
+            runs=args.runs,
+            size=args.size,
+            seed=args.seed,
+            victim=args.victim,
+            load=args.load,
+            run=run,
+        ),
+    )
     keys = ("runs", "unrecoverable", "reliability", "mean_time", "replica_time", "per_day", "dask")
     return {key: out[key] for key in keys if key in out}

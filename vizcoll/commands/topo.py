@@ -28,12 +28,15 @@ __all__: list[str] = []
 def _info_args(parser: argparse.ArgumentParser) -> None:
     from vizcoll.topology import formats
 
-    parser.epilog = "file formats read (recognised by content): " + "; ".join(map(formats.describe,
-                                                                                 formats.readable()))
+    parser.epilog = "file formats read (recognised by content): " + "; ".join(map(formats.describe, formats.readable()))
 
 
-@command("topo info", "print the size of a topology (and, for a file, the format it was read as and what the "
-         "reader passed over)", add_topology, _info_args)
+@command(
+    "topo info",
+    "print the size of a topology (and, for a file, the format it was read as and what the reader passed over)",
+    add_topology,
+    _info_args,
+)
 def _topo_info(args: argparse.Namespace) -> dict:
     from vizcoll.topology import io as topo_io
 
@@ -49,13 +52,17 @@ def _export_args(parser: argparse.ArgumentParser) -> None:
 
     written = [formats.REGISTRY[name] for name in formats.writable()]
     described = "; ".join(formats.describe(fmt, with_extensions=True) for fmt in written)
-    parser.add_argument("--format", metavar="{" + ",".join(fmt.name for fmt in written) + "}",
-                        help=f"one of {described} (default: from the extension of FILE; {formats.DEFAULT} on stdout)")
+    parser.add_argument(
+        "--format",
+        metavar="{" + ",".join(fmt.name for fmt in written) + "}",
+        help=f"one of {described} (default: from the extension of FILE; {formats.DEFAULT} on stdout)",
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="file to write (default: the text on stdout)")
 
 
-@command("topo export", "write a topology in one of the file formats vizcoll writes (--format)", add_topology,
-         _export_args)
+@command(
+    "topo export", "write a topology in one of the file formats vizcoll writes (--format)", add_topology, _export_args
+)
 def _topo_export(args: argparse.Namespace) -> Result:
     from vizcoll.topology import formats
     from vizcoll.topology import io as topo_io

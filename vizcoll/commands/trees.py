@@ -44,8 +44,18 @@ from vizcoll.trees.typeone import vertex_ranks
 
 __all__ = ["kind_args", "parse_groups"]
 
-METRIC_KEYS = ("radius", "edge_links", "max_link", "max_switch_link", "leaf_pairs_max", "cross_group",
-               "link_packets", "switch_entries", "latency_us", "flags")
+METRIC_KEYS = (
+    "radius",
+    "edge_links",
+    "max_link",
+    "max_switch_link",
+    "leaf_pairs_max",
+    "cross_group",
+    "link_packets",
+    "switch_entries",
+    "latency_us",
+    "flags",
+)
 
 
 def parse_groups(text: str) -> list:
@@ -96,8 +106,14 @@ def _tree(args: argparse.Namespace) -> dict:
             raise SpecError(f"--kind {args.kind} needs --groups or --topology")
         groups = hierarchy_from_topology(topo, placement)
     tree = kind.build(nprocs, args.k, groups if kind.hierarchical else None)
-    out = {"kind": args.kind, "k": args.k, "nprocs": nprocs, "parent": tree.parent, "children": tree.children,
-           "height": tree.height}
+    out = {
+        "kind": args.kind,
+        "k": args.k,
+        "nprocs": nprocs,
+        "parent": tree.parent,
+        "children": tree.children,
+        "height": tree.height,
+    }
     ranks = vertex_ranks(tree)
     if ranks != list(range(tree.size)):
         out["ranks"] = ranks
@@ -111,8 +127,9 @@ def _tree(args: argparse.Namespace) -> dict:
     elif levels is not None:
         out["cross_group"] = tree_metrics(tree, levels=levels)["cross_group"]
     if topo is not None and has_rails(topo):
-        out["rails"] = tree_rails(topo, args.kind, args.k, rail_placements(topo, nprocs, args.ppn),
-                                  groups if args.groups else None)
+        out["rails"] = tree_rails(
+            topo, args.kind, args.k, rail_placements(topo, nprocs, args.ppn), groups if args.groups else None
+        )
     return out
 
 

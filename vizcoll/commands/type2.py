@@ -18,14 +18,24 @@ __all__: list[str] = []
 
 
 def _args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--entries", type=int, default=DEFAULT_ENTRIES,
-                        help=f"aggregation-tree entries per switch (default {DEFAULT_ENTRIES}; 0 = unlimited)")
-    parser.add_argument("--degree", type=int, default=None,
-                        help="degree bound D of the min-cost trees (default: each switch's radix)")
+    parser.add_argument(
+        "--entries",
+        type=int,
+        default=DEFAULT_ENTRIES,
+        help=f"aggregation-tree entries per switch (default {DEFAULT_ENTRIES}; 0 = unlimited)",
+    )
+    parser.add_argument(
+        "--degree", type=int, default=None, help="degree bound D of the min-cost trees (default: each switch's radix)"
+    )
 
 
-@command("type2", "type II aggregation trees: switch entries used by physical vs min-cost trees",
-         add_topology, add_communicators, _args)
+@command(
+    "type2",
+    "type II aggregation trees: switch entries used by physical vs min-cost trees",
+    add_topology,
+    add_communicators,
+    _args,
+)
 def _type2(args: argparse.Namespace) -> dict:
     if args.entries < 0:
         raise SpecError(f"--entries must be >= 0 (0 = unlimited), got {args.entries}")

@@ -20,8 +20,13 @@ __all__: list[str] = []
 def _args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=4, help=f"grid side, 1..{MAX_UQ_SIZE} (default 4)")
     parser.add_argument("--structure", choices=tuple(STRUCTURES), default="lct", help="pattern (default lct)")
-    parser.add_argument("--neighbors", type=int, choices=(4, 8), default=8,
-                        help="grid neighborhood (default 8, the model reproducing the paper's Fig. 3)")
+    parser.add_argument(
+        "--neighbors",
+        type=int,
+        choices=(4, 8),
+        default=8,
+        help="grid neighborhood (default 8, the model reproducing the paper's Fig. 3)",
+    )
     parser.add_argument("--numbering", choices=NUMBERINGS, default="s-curve", help="node numbering (default s-curve)")
 
 

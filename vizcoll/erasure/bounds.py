@@ -24,7 +24,7 @@ def counting_tolerance(sizes, k: int) -> int:
     ordered = sorted(sizes)
     best = 0
     for d in range(len(ordered)):
-        if sum(ordered[:len(ordered) - d]) >= k:
+        if sum(ordered[: len(ordered) - d]) >= k:
             best = d
     return best
 
@@ -41,7 +41,7 @@ def fits(dcs: tuple[int, ...], ranks: list[int], k: int, d: int) -> bool:
     if len(dcs) > keep:
         return True
     rest = sorted(ranks[u] for u in range(len(ranks)) if u not in dcs)
-    return sum(ranks[u] for u in dcs) + sum(rest[:keep - len(dcs)]) - 1 >= k
+    return sum(ranks[u] for u in dcs) + sum(rest[: keep - len(dcs)]) - 1 >= k
 
 
 def helpers(z: int, ranks: list[int], sizes: list[int], k: int, d: int) -> list[int]:
@@ -66,9 +66,9 @@ def fewest_helpers(z: int, ranks: list[int], sizes: list[int], k: int, d: int) -
     for m in range(1, len(others) + 1):
         if m + 1 > keep:
             return m
-        top = others[len(others) - m:]
-        rest = sorted(empty + others[:len(others) - m])
-        if ranks[z] + sum(top) + sum(rest[:keep - m - 1]) - 1 >= k:
+        top = others[len(others) - m :]
+        rest = sorted(empty + others[: len(others) - m])
+        if ranks[z] + sum(top) + sum(rest[: keep - m - 1]) - 1 >= k:
             return m
     return None
 

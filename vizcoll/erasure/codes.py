@@ -117,16 +117,35 @@ class Code:
         return gf_matmul(self.generator.T, data)
 
     def to_dict(self) -> dict:
-        return {"family": self.family, "name": self.name, "n": self.n, "k": self.k, "dcs": self.dcs,
-                "generator": self.generator.tolist(), "placement": list(self.placement), "kinds": list(self.kinds),
-                "data_blocks": list(self.data_blocks), "mds": self.mds, "params": dict(self.params)}
+        return {
+            "family": self.family,
+            "name": self.name,
+            "n": self.n,
+            "k": self.k,
+            "dcs": self.dcs,
+            "generator": self.generator.tolist(),
+            "placement": list(self.placement),
+            "kinds": list(self.kinds),
+            "data_blocks": list(self.data_blocks),
+            "mds": self.mds,
+            "params": dict(self.params),
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> Code:
-        return cls(family=d["family"], name=d["name"], n=int(d["n"]), k=int(d["k"]), dcs=int(d["dcs"]),
-                   generator=np.array(d["generator"], dtype=np.uint8), placement=list(d["placement"]),
-                   kinds=list(d["kinds"]), data_blocks=list(d["data_blocks"]), mds=bool(d.get("mds", False)),
-                   params=dict(d.get("params", {})))
+        return cls(
+            family=d["family"],
+            name=d["name"],
+            n=int(d["n"]),
+            k=int(d["k"]),
+            dcs=int(d["dcs"]),
+            generator=np.array(d["generator"], dtype=np.uint8),
+            placement=list(d["placement"]),
+            kinds=list(d["kinds"]),
+            data_blocks=list(d["data_blocks"]),
+            mds=bool(d.get("mds", False)),
+            params=dict(d.get("params", {})),
+        )
 
 
 # ---------------------------------------------------------------- parameters and placement
@@ -159,8 +178,10 @@ def check_parameters(n, k, dcs) -> tuple[int, int, int]:
     if n == k:
         raise SpecError(f"n = k = {n}: a stripe without redundant blocks cannot repair anything; choose n > k")
     if n > MAX_BLOCKS:
-        raise SpecError(f"n = {n} coded blocks is above the limit of {MAX_BLOCKS}: the exact repair and "
-                        "fault-tolerance checks and the FMEL search enumerate subsets of blocks")
+        raise SpecError(
+            f"n = {n} coded blocks is above the limit of {MAX_BLOCKS}: the exact repair and "
+            "fault-tolerance checks and the FMEL search enumerate subsets of blocks"
+        )
     if dcs < 1:
         raise SpecError(f"the number of data centres must be at least 1, got {dcs}")
     if dcs > MAX_DCS:
@@ -252,9 +273,19 @@ def replication(n: int, k: int, dcs: int, placement=None) -> Code:
     g = np.tile(np.eye(k, dtype=np.uint8), (1, copies))
     default = [(i // k) % dcs for i in range(n)]
     kinds = ["data" if i < k else "replica" for i in range(n)]
-    return Code("replication", f"{copies} replicas" if k == 1 else f"{copies}× replication (k = {k})", n, k, dcs, g,
-                _placement(placement, n, dcs, default), kinds, list(range(k)), mds=(k == 1),
-                params={"copies": copies})
+    return Code(
+        "replication",
+        f"{copies} replicas" if k == 1 else f"{copies}× replication (k = {k})",
+        n,
+        k,
+        dcs,
+        g,
+        _placement(placement, n, dcs, default),
+        kinds,
+        list(range(k)),
+        mds=(k == 1),
+        params={"copies": copies},
+    )
 
 
 def cauchy_matrix(rows: int, cols: int, offset: int = 0) -> np.ndarray:
@@ -288,8 +319,19 @@ def reed_solomon(n: int, k: int, dcs: int, placement=None, construction: str = "
     else:
         raise SpecError(f"unknown RS construction {construction!r}; choose cauchy or vandermonde")
     kinds = ["data"] * k + ["parity"] * (n - k)
-    return Code("rs", f"RS({n},{k})", n, k, dcs, g, _placement(placement, n, dcs, even_placement(n, dcs)), kinds,
-                list(range(k)), mds=True, params={"construction": construction})
+    return Code(
+        "rs",
+        f"RS({n},{k})",
+        n,
+        k,
+        dcs,
+        g,
+        _placement(placement, n, dcs, even_placement(n, dcs)),
+        kinds,
+        list(range(k)),
+        mds=True,
+        params={"construction": construction},
+    )
 
 
 def _split(total: int, parts: int) -> list[int]:
@@ -332,7 +374,7 @@ def lrc(n: int, k: int, dcs: int, local_groups: int | None = None, placement=Non
             default.append(j % dcs)
             groups.append(j)
             col += 1
-        gen[first:first + size, col] = 1  # XOR local parity
+        gen[first : first + size, col] = 1  # XOR local parity
         kinds.append("local parity")
         default.append(j % dcs)
         groups.append(j)
@@ -347,8 +389,19 @@ def lrc(n: int, k: int, dcs: int, local_groups: int | None = None, placement=Non
         counts[z] += 1
         kinds.append("global parity")
         groups.append(-1)
-    return Code("lrc", f"LRC({n},{k}; l={l}, g={g})", n, k, dcs, gen, _placement(placement, n, dcs, default), kinds,
-                data_blocks, mds=False, params={"local_groups": l, "global_parities": g, "group": groups})
+    return Code(
+        "lrc",
+        f"LRC({n},{k}; l={l}, g={g})",
+        n,
+        k,
+        dcs,
+        gen,
+        _placement(placement, n, dcs, default),
+        kinds,
+        data_blocks,
+        mds=False,
+        params={"local_groups": l, "global_parities": g, "group": groups},
+    )
 
 
 def code_from_generator(generator, dcs: int, placement=None, name: str = "custom") -> Code:
@@ -373,4 +426,3 @@ def code_from_generator(generator, dcs: int, placement=None, name: str = "custom
     data = _systematic_positions(g)
     kinds = ["data" if i in data else "parity" for i in range(n)]
     return Code("custom", name, n, k, dcs, g, _placement(placement, n, dcs, even_placement(n, dcs)), kinds, data)
-

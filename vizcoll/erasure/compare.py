@@ -28,27 +28,84 @@ from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, Metrics, check_traf
 from vizcoll.errors import SpecError, VizcollError
 from vizcoll.tasks import Runner, in_process
 
-__all__ = ["PAPER_TABLE2", "PAPER_REDUCTION", "build", "measure", "compare", "paper_rows", "paper_table",
-           "d_candidates"]
+__all__ = [
+    "PAPER_TABLE2",
+    "PAPER_REDUCTION",
+    "build",
+    "measure",
+    "compare",
+    "paper_rows",
+    "paper_table",
+    "d_candidates",
+]
 
 #: Table 2 of the paper: FMEL vs replication (N = 3 DCs except 2 for 2 replicas, the reading under which
 #: the columns are consistent)
 PAPER_TABLE2 = [
-    {"label": "FMEL (n=6, k=2)", "code": "fmel", "n": 6, "k": 2, "dcs": 3, "mean_traffic": 1.0,
-     "repair_time_ms_per_mb": 86.6, "d": 5, "D": 2, "overhead": 3.0},
-    {"label": "3 replicas", "code": "replication", "n": 3, "k": 1, "dcs": 3, "mean_traffic": 1.0,
-     "repair_time_ms_per_mb": 83.2, "d": 3, "D": 2, "overhead": 3.0},
-    {"label": "FMEL (n=9, k=5)", "code": "fmel", "n": 9, "k": 5, "dcs": 3, "mean_traffic": 0.67,
-     "repair_time_ms_per_mb": 62.1, "d": 1, "D": 1, "overhead": 1.8},
-    {"label": "2 replicas", "code": "replication", "n": 2, "k": 1, "dcs": 2, "mean_traffic": 1.0,
-     "repair_time_ms_per_mb": 82.1, "d": 1, "D": 1, "overhead": 2.0},
+    {
+        "label": "FMEL (n=6, k=2)",
+        "code": "fmel",
+        "n": 6,
+        "k": 2,
+        "dcs": 3,
+        "mean_traffic": 1.0,
+        "repair_time_ms_per_mb": 86.6,
+        "d": 5,
+        "D": 2,
+        "overhead": 3.0,
+    },
+    {
+        "label": "3 replicas",
+        "code": "replication",
+        "n": 3,
+        "k": 1,
+        "dcs": 3,
+        "mean_traffic": 1.0,
+        "repair_time_ms_per_mb": 83.2,
+        "d": 3,
+        "D": 2,
+        "overhead": 3.0,
+    },
+    {
+        "label": "FMEL (n=9, k=5)",
+        "code": "fmel",
+        "n": 9,
+        "k": 5,
+        "dcs": 3,
+        "mean_traffic": 0.67,
+        "repair_time_ms_per_mb": 62.1,
+        "d": 1,
+        "D": 1,
+        "overhead": 1.8,
+    },
+    {
+        "label": "2 replicas",
+        "code": "replication",
+        "n": 2,
+        "k": 1,
+        "dcs": 2,
+        "mean_traffic": 1.0,
+        "repair_time_ms_per_mb": 82.1,
+        "d": 1,
+        "D": 1,
+        "overhead": 2.0,
+    },
 ]
 #: the abstract's claim: FMEL's cross-DC repair traffic is this much lower (%) than several common codes'
 PAPER_REDUCTION = (42.9, 56.0)
 
 
-def build(family: str, n: int, k: int, dcs: int, placement=None, seed: int = 0, traffic: str = "blocks",
-          d: int | None = None, **search) -> tuple[Code, SearchResult | None]:
+def build(
+    family: str,
+    n: int,
+    k: int,
+    dcs: int,
+    placement=None,
+    seed: int = 0,
+    traffic: str = "blocks",
+    d: int | None = None,
+    **search,
+) -> tuple[Code, SearchResult | None]:
     """The code of ``family`` (rs, lrc, replication, fmel) and, for fmel, the search result.
 
     >>> build("rs", 9, 5, 3)[0].name
@@ -68,17 +125,26 @@ def build(family: str, n: int, k: int, dcs: int, placement=None, seed: int = 0, 
     return result.code, result
 
 
-def measure(family: str, n: int, k: int, dcs: int, placement=None, seed: int = 0, traffic: str = "blocks",
-            d: int | None = None, budget: int = DEFAULT_BUDGET, tolerance_budget: int | None = None,
-            **search) -> dict:
+def measure(
+    family: str,
+    n: int,
+    k: int,
+    dcs: int,
+    placement=None,
+    seed: int = 0,
+    traffic: str = "blocks",
+    d: int | None = None,
+    budget: int = DEFAULT_BUDGET,
+    tolerance_budget: int | None = None,
+    **search,
+) -> dict:
     """Every metric of one family's code (``Metrics.to_dict()``), plus the search's scheme, bound and statistics
     for fmel (``search``), and the ``d`` candidates. ``budget`` / ``tolerance_budget`` bound the subset checks of
     the repair groups / the block tolerance (see :func:`~vizcoll.erasure.metrics.evaluate`)."""
     if family == "fmel":
         search = search | {"final_budget": budget, "final_tolerance_budget": tolerance_budget}
     code, result = build(family, n, k, dcs, placement, seed, traffic, d, **search)
-    metrics = result.metrics if result is not None else evaluate(code, budget=budget,
-                                                                 tolerance_budget=tolerance_budget)
+    metrics = result.metrics if result is not None else evaluate(code, budget=budget, tolerance_budget=tolerance_budget)
     out = metrics.to_dict() | {"traffic": traffic, "d_candidates": d_candidates(metrics)}
     if result is not None:
         out["search"] = {key: value for key, value in result.to_dict().items() if key != "metrics"}
@@ -91,19 +157,49 @@ def _reduction(ours: float | None, theirs: float | None) -> float | None:
     return round(100.0 * (1.0 - ours / theirs), 1)
 
 
-def _row(family: str, n: int, k: int, dcs: int, seed: int, traffic: str, d: int | None, budget: int,
-         tolerance_budget: int | None, search: dict) -> dict:
+def _row(
+    family: str,
+    n: int,
+    k: int,
+    dcs: int,
+    seed: int,
+    traffic: str,
+    d: int | None,
+    budget: int,
+    tolerance_budget: int | None,
+    search: dict,
+) -> dict:
     """One task: :func:`measure` of ``family``, or ``{"code", "error"}`` when it cannot be built."""
     try:
-        return measure(family, n, k, dcs, seed=seed, traffic=traffic, d=d, budget=budget,
-                       tolerance_budget=tolerance_budget, **search)
+        return measure(
+            family,
+            n,
+            k,
+            dcs,
+            seed=seed,
+            traffic=traffic,
+            d=d,
+            budget=budget,
+            tolerance_budget=tolerance_budget,
+            **search,
+        )
     except VizcollError as exc:
         return {"code": family, "error": str(exc)}
 
 
-def compare(n: int, k: int, dcs: int, seed: int = 0, traffic: str = "blocks", d: int | None = None,
-            budget: int = DEFAULT_BUDGET, tolerance_budget: int | None = None, progress=None,
-            run: Runner = in_process, **search) -> dict:
+def compare(
+    n: int,
+    k: int,
+    dcs: int,
+    seed: int = 0,
+    traffic: str = "blocks",
+    d: int | None = None,
+    budget: int = DEFAULT_BUDGET,
+    tolerance_budget: int | None = None,
+    progress=None,
+    run: Runner = in_process,
+    **search,
+) -> dict:
     """Every family at the same (n, k, N) (each on its default placement), and FMEL's T̄ reduction over each.
 
     A family that cannot be built (replication when k does not divide n, an LRC without room for a local
@@ -115,8 +211,10 @@ def compare(n: int, k: int, dcs: int, seed: int = 0, traffic: str = "blocks", d:
     ``run`` computes the tasks (:mod:`vizcoll.tasks`): one per family, then one per FMEL code of another D.
     """
     n, k, dcs = check_parameters(n, k, dcs)
-    task = lambda family, survived: (_row, (family, n, k, dcs, seed, traffic, survived, budget, tolerance_budget,
-                                            search))
+    task = lambda family, survived: (
+        _row,
+        (family, n, k, dcs, seed, traffic, survived, budget, tolerance_budget, search),
+    )
     measured = iter(run([task(family, d) for family in FAMILIES]))
     rows: dict[str, dict] = {}
     for family in FAMILIES:
@@ -129,22 +227,44 @@ def compare(n: int, k: int, dcs: int, seed: int = 0, traffic: str = "blocks", d:
     by_d = {} if "error" in fmel else {fmel["dc_failures_survived"]: fmel}
     targets = [D for D in dict.fromkeys(r["dc_failures_survived"] for r in others.values()) if D not in by_d]
     by_d |= dict(zip(targets, run([task("fmel", target) for target in targets]), strict=True))
-    reductions = {family: {model: _reduction(fmel.get(_key(model)), row.get(_key(model))) for model in TRAFFIC}
-                  for family, row in others.items()}
+    reductions = {
+        family: {model: _reduction(fmel.get(_key(model)), row.get(_key(model))) for model in TRAFFIC}
+        for family, row in others.items()
+    }
     same_d = {}
     for family, row in others.items():
         other = by_d[row["dc_failures_survived"]]
-        same_d[family] = {"D": row["dc_failures_survived"], "fmel_mean_traffic": other.get(_key(traffic)),
-                          "reduction": _reduction(other.get(_key(traffic)), row.get(_key(traffic)))}
-    summary_keys = ("code", "name", "mean_traffic", "mean_traffic_aggregated", "dc_failures_survived",
-                    "block_failures_tolerated", "block_tolerance_exact", "overhead", "repair_time_ms_per_mb",
-                    "repair_time_ms_per_mb_aggregated", "exact", "error")
-    return {"n": n, "k": k, "dcs": dcs, "traffic": traffic, "seed": seed,
-            "codes": {f: {key: r[key] for key in summary_keys if key in r} for f, r in rows.items()},
-            "reductions_pct": reductions,
-            "reductions_at_same_D_pct": same_d,
-            "fmel_search": fmel.get("search"),
-            "paper": {"claimed_reduction_pct": list(PAPER_REDUCTION), "table2": paper_rows(n, k, dcs)}}
+        same_d[family] = {
+            "D": row["dc_failures_survived"],
+            "fmel_mean_traffic": other.get(_key(traffic)),
+            "reduction": _reduction(other.get(_key(traffic)), row.get(_key(traffic))),
+        }
+    summary_keys = (
+        "code",
+        "name",
+        "mean_traffic",
+        "mean_traffic_aggregated",
+        "dc_failures_survived",
+        "block_failures_tolerated",
+        "block_tolerance_exact",
+        "overhead",
+        "repair_time_ms_per_mb",
+        "repair_time_ms_per_mb_aggregated",
+        "exact",
+        "error",
+    )
+    return {
+        "n": n,
+        "k": k,
+        "dcs": dcs,
+        "traffic": traffic,
+        "seed": seed,
+        "codes": {f: {key: r[key] for key in summary_keys if key in r} for f, r in rows.items()},
+        "reductions_pct": reductions,
+        "reductions_at_same_D_pct": same_d,
+        "fmel_search": fmel.get("search"),
+        "paper": {"claimed_reduction_pct": list(PAPER_REDUCTION), "table2": paper_rows(n, k, dcs)},
+    }
 
 
 def _key(model: str) -> str:
@@ -160,9 +280,14 @@ def d_candidates(metrics: Metrics) -> dict:
     """What the usual definitions of a code's "d" give (see the module docstring)."""
     c = metrics.code
     tolerated = metrics.block_tolerance["tolerated"]
-    return {"min_distance": tolerated + 1, "block_failures_tolerated": tolerated, "n_minus_k": c.n - c.k,
-            "singleton_bound": c.n - c.k + 1, "dc_failures_survived": metrics.dc_failures_survived,
-            "exact": bool(metrics.block_tolerance["exact"])}
+    return {
+        "min_distance": tolerated + 1,
+        "block_failures_tolerated": tolerated,
+        "n_minus_k": c.n - c.k,
+        "singleton_bound": c.n - c.k + 1,
+        "dc_failures_survived": metrics.dc_failures_survived,
+        "exact": bool(metrics.block_tolerance["exact"]),
+    }
 
 
 def paper_table(seed: int = 0) -> list[dict]:
@@ -176,13 +301,22 @@ def paper_table(seed: int = 0) -> list[dict]:
         models = ("blocks", "aggregated") if row["code"] == "fmel" else ("blocks",)
         for model in models:
             m = measure(row["code"], row["n"], row["k"], row["dcs"], seed=seed, traffic=model, d=row["D"])
-            out.append({"label": row["label"], "searched_for": model if row["code"] == "fmel" else None,
-                        "paper": {key: row[key] for key in ("mean_traffic", "repair_time_ms_per_mb", "d", "D",
-                                                             "overhead")},
-                        "ours": {"mean_traffic": m["mean_traffic"],
-                                 "mean_traffic_aggregated": m["mean_traffic_aggregated"],
-                                 "repair_time_ms_per_mb": m["repair_time_ms_per_mb" if model == "blocks" else
-                                                            "repair_time_ms_per_mb_aggregated"],
-                                 "D": m["dc_failures_survived"], "overhead": m["overhead"],
-                                 "d_candidates": m["d_candidates"], "placement": m["placement"]}})
+            out.append(
+                {
+                    "label": row["label"],
+                    "searched_for": model if row["code"] == "fmel" else None,
+                    "paper": {key: row[key] for key in ("mean_traffic", "repair_time_ms_per_mb", "d", "D", "overhead")},
+                    "ours": {
+                        "mean_traffic": m["mean_traffic"],
+                        "mean_traffic_aggregated": m["mean_traffic_aggregated"],
+                        "repair_time_ms_per_mb": m[
+                            "repair_time_ms_per_mb" if model == "blocks" else "repair_time_ms_per_mb_aggregated"
+                        ],
+                        "D": m["dc_failures_survived"],
+                        "overhead": m["overhead"],
+                        "d_candidates": m["d_candidates"],
+                        "placement": m["placement"],
+                    },
+                }
+            )
     return out

@@ -149,16 +149,28 @@ class SearchResult:
         return self.lower_bound is not None and mean is not None and abs(mean - self.lower_bound["mean"]) < 1e-6
 
     def to_dict(self) -> dict:
-        return {"metrics": self.metrics.to_dict(), "scheme": self.scheme.to_dict(), "D": self.dc_tolerance,
-                "traffic": self.traffic, "lower_bound": self.lower_bound,
-                "meets_lower_bound": self.meets_lower_bound, "stats": dict(self.stats)}
+        return {
+            "metrics": self.metrics.to_dict(),
+            "scheme": self.scheme.to_dict(),
+            "D": self.dc_tolerance,
+            "traffic": self.traffic,
+            "lower_bound": self.lower_bound,
+            "meets_lower_bound": self.meets_lower_bound,
+            "stats": dict(self.stats),
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> SearchResult:
         metrics = Metrics.from_dict(d["metrics"])
-        return cls(code=metrics.code, metrics=metrics, scheme=Scheme.from_dict(d["scheme"]), dc_tolerance=int(d["D"]),
-                   traffic=d["traffic"], lower_bound=d["lower_bound"], stats=dict(d["stats"]))
-
+        return cls(
+            code=metrics.code,
+            metrics=metrics,
+            scheme=Scheme.from_dict(d["scheme"]),
+            dc_tolerance=int(d["D"]),
+            traffic=d["traffic"],
+            lower_bound=d["lower_bound"],
+            stats=dict(d["stats"]),
+        )
 
 
 class _Search:
@@ -166,16 +178,34 @@ class _Search:
 
     TIE_LIMIT = 8  # codes measured at the best traffic before the search stops looking for a better tie-break
 
-    def __init__(self, n: int, k: int, dcs: int, d: int, traffic: str, trials: int, budget: int,
-                 rng: np.random.Generator, progress=None, total: int = 1):
+    def __init__(
+        self,
+        n: int,
+        k: int,
+        dcs: int,
+        d: int,
+        traffic: str,
+        trials: int,
+        budget: int,
+        rng: np.random.Generator,
+        progress=None,
+        total: int = 1,
+    ):
         self.n, self.k, self.dcs, self.d, self.traffic = n, k, dcs, d, traffic
         self.trials, self.budget, self.rng = trials, budget, rng
         self.progress = progress or (lambda done, total: None)  # (schemes tried, total) after every scheme
         self.total = total
         self.best: tuple | None = None  # (key, code, scheme)
         self.ties = 0
-        self.stats = {"states": 0, "schemes": 0, "too_many_checks": 0, "pattern_rejected": 0, "trials": 0,
-                      "constructed": 0, "measured": 0}
+        self.stats = {
+            "states": 0,
+            "schemes": 0,
+            "too_many_checks": 0,
+            "pattern_rejected": 0,
+            "trials": 0,
+            "constructed": 0,
+            "measured": 0,
+        }
 
     def done(self, priority: int) -> bool:
         """No scheme at this designed cost or above is worth building any more."""
@@ -189,8 +219,19 @@ class _Search:
         placement = placement_of(layout, self.n)
         rs = reed_solomon(self.n, self.k, self.dcs, placement)
         scheme = build_scheme(layout, (), {}, self.n, self.k, self.traffic)
-        code = Code("fmel", f"FMEL({self.n},{self.k})", self.n, self.k, self.dcs, rs.generator, placement,
-                    rs.kinds, rs.data_blocks, mds=True, params={"scheme": scheme.to_dict(), "baseline": "rs"})
+        code = Code(
+            "fmel",
+            f"FMEL({self.n},{self.k})",
+            self.n,
+            self.k,
+            self.dcs,
+            rs.generator,
+            placement,
+            rs.kinds,
+            rs.data_blocks,
+            mds=True,
+            params={"scheme": scheme.to_dict(), "baseline": "rs"},
+        )
         self.measure(code, scheme)
 
     def measure(self, code: Code, scheme: Scheme) -> None:
@@ -201,8 +242,7 @@ class _Search:
         open_blocks = [i for i in range(self.n) if scheme.cost[i] > floor[code.placement[i]]]
         spent = Budget(self.budget)
         total = sum(scheme.cost[i] for i in range(self.n) if i not in set(open_blocks))
-        total += sum(r["cross_dc"] for r in repair_groups(code, spent, self.traffic, blocks=open_blocks,
-                                                          bounds=floor))
+        total += sum(r["cross_dc"] for r in repair_groups(code, spent, self.traffic, blocks=open_blocks, bounds=floor))
         if self.best is not None and total > self.best[0][0]:
             return
         tolerance = block_failures_tolerated(code, Budget(TIE_BREAK_BUDGET))["tolerated"]
@@ -234,12 +274,14 @@ class _Search:
         self.stats["constructed"] += 1
         self.measure(with_mds_flag(code), scheme)
 
-
     def run(self, pairs: list[tuple], max_schemes: int) -> None:
         """Explore the (placement, local set) pairs best bound first until none can beat the best code."""
         for bound, _, _, lay, local in pairs:
-            if self.best is not None and (bound > self.best[0][0] or self.stats["schemes"] >= max_schemes
-                                          or self.stats["states"] >= STATES_PER_SCHEME * max_schemes):
+            if self.best is not None and (
+                bound > self.best[0][0]
+                or self.stats["schemes"] >= max_schemes
+                or self.stats["states"] >= STATES_PER_SCHEME * max_schemes
+            ):
                 break
             self.explore(lay, local, max_schemes)
 
@@ -268,8 +310,11 @@ class _Search:
                 self.progress(self.stats["schemes"], self.total)
                 continue
             _push_next(heap, seen, counter, payload, opts)
-            owners = {z: opts[a][s][1] for a, (z, s) in enumerate(zip(independent, payload, strict=True))
-                      if opts[a][s][1] is not None}
+            owners = {
+                z: opts[a][s][1]
+                for a, (z, s) in enumerate(zip(independent, payload, strict=True))
+                if opts[a][s][1] is not None
+            }
             scheme = build_scheme(lay, local, owners, self.n, self.k, self.traffic)
             if scheme is None:
                 self.stats["too_many_checks"] += 1
@@ -281,7 +326,7 @@ def _push_next(heap: list, seen: set, counter, payload: tuple[int, ...], opts: l
     """Queue the option choices one step more expensive than ``payload`` along each axis."""
     for axis in range(len(payload)):
         if payload[axis] + 1 < len(opts[axis]):
-            nxt = payload[:axis] + (payload[axis] + 1,) + payload[axis + 1:]
+            nxt = payload[:axis] + (payload[axis] + 1,) + payload[axis + 1 :]
             if nxt not in seen:
                 seen.add(nxt)
                 heapq.heappush(heap, (sum(opts[a][s][0] for a, s in enumerate(nxt)), 1, next(counter), nxt))
@@ -313,8 +358,10 @@ def _tolerance(d: int | None, layouts: list[list[list[int]]], n: int, k: int, dc
     if not 0 <= d < dcs:
         raise SpecError(f"D (DC failures to survive) must be between 0 and N − 1 = {dcs - 1}, got {d}")
     if d > best_d:
-        raise SpecError(f"no placement of {n} blocks on {dcs} DCs can survive {d} DC failures with k = {k}: "
-                        f"the {dcs - d} surviving DCs would hold fewer than {k} blocks (at most D = {best_d})")
+        raise SpecError(
+            f"no placement of {n} blocks on {dcs} DCs can survive {d} DC failures with k = {k}: "
+            f"the {dcs - d} surviving DCs would hold fewer than {k} blocks (at most D = {best_d})"
+        )
     return d
 
 
@@ -331,24 +378,36 @@ def _pairs(layouts: list[list[list[int]]], n: int, k: int, d: int, traffic: str)
     return pairs
 
 
-def _baseline_layouts(layouts: list[list[list[int]]], n: int, k: int, dcs: int, d: int,
-                      placement) -> list[list[list[int]]]:
+def _baseline_layouts(
+    layouts: list[list[list[int]]], n: int, k: int, dcs: int, d: int, placement
+) -> list[list[list[int]]]:
     """Where the baselines go: the Reed–Solomon code (MDS, so any N − D DCs holding k blocks are enough) on the
     most even placement that survives D and, unless the placement is given, on Reed–Solomon's own default
     placement when it survives D (so the search never ends worse than the RS code it is compared with); the
     best-first search has to improve on them."""
-    even = max(layouts, key=lambda lay: (counting_tolerance([len(b) for b in lay], k) >= d,
-                                         -max(len(b) for b in lay)))
+    even = max(layouts, key=lambda lay: (counting_tolerance([len(b) for b in lay], k) >= d, -max(len(b) for b in lay)))
     default = reed_solomon(n, k, dcs).dc_blocks()
     if placement is not None or default == even or counting_tolerance([len(b) for b in default], k) < d:
         return [even]
     return [even, default]
 
 
-def fmel_search(n: int, k: int, dcs: int, d: int | None = None, placement=None, seed: int = 0,
-                traffic: str = "blocks", trials: int = 6, max_schemes: int = 400, max_part_slack: int = 2,
-                budget: int = SEARCH_BUDGET, final_budget: int = DEFAULT_BUDGET,
-                final_tolerance_budget: int | None = None, progress=None) -> SearchResult:
+def fmel_search(
+    n: int,
+    k: int,
+    dcs: int,
+    d: int | None = None,
+    placement=None,
+    seed: int = 0,
+    traffic: str = "blocks",
+    trials: int = 6,
+    max_schemes: int = 400,
+    max_part_slack: int = 2,
+    budget: int = SEARCH_BUDGET,
+    final_budget: int = DEFAULT_BUDGET,
+    final_tolerance_budget: int | None = None,
+    progress=None,
+) -> SearchResult:
     """Search for the code with the least mean cross-DC repair traffic that survives ``d`` DC failures.
 
     Parameters
@@ -396,19 +455,28 @@ def fmel_search(n: int, k: int, dcs: int, d: int | None = None, placement=None, 
     search.run(pairs, max_schemes)
     report(max_schemes, total)
     if search.best is None:
-        raise SpecError(f"no code found for n = {n}, k = {k} on {dcs} DCs surviving {d} DC failures "
-                        f"after {search.stats['schemes']} schemes: try another seed, a smaller D or more schemes")
+        raise SpecError(
+            f"no code found for n = {n}, k = {k} on {dcs} DCs surviving {d} DC failures "
+            f"after {search.stats['schemes']} schemes: try another seed, a smaller D or more schemes"
+        )
     _, code, scheme = search.best
     metrics = evaluate(code, budget=final_budget, tolerance_budget=final_tolerance_budget)
     search.stats["seconds"] = round(time.perf_counter() - started, 3)
     bound = lower_bound(n, k, dcs, d, placement, traffic)
     report(total, total)
-    return SearchResult(code=code, metrics=metrics, scheme=scheme, dc_tolerance=d, traffic=traffic,
-                        lower_bound=bound, stats=search.stats)
+    return SearchResult(
+        code=code,
+        metrics=metrics,
+        scheme=scheme,
+        dc_tolerance=d,
+        traffic=traffic,
+        lower_bound=bound,
+        stats=search.stats,
+    )
 
 
-def fmel(n: int, k: int, dcs: int, d: int | None = None, placement=None, seed: int = 0,
-         traffic: str = "blocks") -> Code:
+def fmel(
+    n: int, k: int, dcs: int, d: int | None = None, placement=None, seed: int = 0, traffic: str = "blocks"
+) -> Code:
     """The searched code alone (see :func:`fmel_search`)."""
     return fmel_search(n, k, dcs, d, placement, seed, traffic).code
-

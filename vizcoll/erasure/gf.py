@@ -191,10 +191,10 @@ def gf_solve(a, b) -> np.ndarray | None:
     if a.ndim != 2 or a.shape[0] != b.size:
         raise ValueError(f"shapes {a.shape} and {b.shape} do not match")
     r, pivots = gf_rref(np.column_stack([a, b]), ncols=a.shape[1])
-    if np.any(r[len(pivots):, -1]):
+    if np.any(r[len(pivots) :, -1]):
         return None
     x = np.zeros(a.shape[1], dtype=np.uint8)
-    x[pivots] = r[:len(pivots), -1]
+    x[pivots] = r[: len(pivots), -1]
     return x
 
 
@@ -239,7 +239,7 @@ def gf_nullspace(h) -> np.ndarray:
     basis = np.zeros((len(free), cols), dtype=np.uint8)
     for j, f in enumerate(free):
         basis[j, f] = 1
-        basis[j, pivots] = r[:len(pivots), f]  # x_p = −r[p, f] = r[p, f] in characteristic 2
+        basis[j, pivots] = r[: len(pivots), f]  # x_p = −r[p, f] = r[p, f] in characteristic 2
     return basis
 
 

@@ -168,8 +168,10 @@ class Metrics:
 
     def repair_times(self, traffic: str = "blocks") -> list[float | None]:
         """Modelled repair time of every block, ms per MB (local reads + cross-DC blocks + decoding)."""
-        return [None if r["group"] is None else self.model.block_ms_per_mb(r["cross_dc"], len(r["local"]))
-                for r in self.groups(traffic)]
+        return [
+            None if r["group"] is None else self.model.block_ms_per_mb(r["cross_dc"], len(r["local"]))
+            for r in self.groups(traffic)
+        ]
 
     def repair_time(self, traffic: str = "blocks") -> float | None:
         """t̄: the mean modelled repair time, ms per MB."""
@@ -177,30 +179,39 @@ class Metrics:
 
     @property
     def exact(self) -> bool:
-        return (all(r["exact"] for r in self.repair + self.repair_aggregated)
-                and bool(self.block_tolerance["exact"]))
+        return all(r["exact"] for r in self.repair + self.repair_aggregated) and bool(self.block_tolerance["exact"])
 
     def summary(self) -> dict:
         """The headline numbers (what the comparison tables show)."""
         c = self.code
-        return {"code": c.family, "name": c.name, "n": c.n, "k": c.k, "dcs": c.dcs,
-                "mean_traffic": _round(self.mean_traffic("blocks"), 6),
-                "mean_traffic_aggregated": _round(self.mean_traffic("aggregated"), 6),
-                "dc_failures_survived": self.dc_failures_survived,
-                "block_failures_tolerated": self.block_tolerance["tolerated"],
-                "block_tolerance_exact": self.block_tolerance["exact"],
-                "block_tolerance_upper": self.block_tolerance.get("upper", self.block_tolerance["tolerated"]),
-                "overhead": round(c.overhead, 6),
-                "repair_time_ms_per_mb": _round(self.repair_time("blocks"), 3),
-                "repair_time_ms_per_mb_aggregated": _round(self.repair_time("aggregated"), 3),
-                "exact": self.exact}
+        return {
+            "code": c.family,
+            "name": c.name,
+            "n": c.n,
+            "k": c.k,
+            "dcs": c.dcs,
+            "mean_traffic": _round(self.mean_traffic("blocks"), 6),
+            "mean_traffic_aggregated": _round(self.mean_traffic("aggregated"), 6),
+            "dc_failures_survived": self.dc_failures_survived,
+            "block_failures_tolerated": self.block_tolerance["tolerated"],
+            "block_tolerance_exact": self.block_tolerance["exact"],
+            "block_tolerance_upper": self.block_tolerance.get("upper", self.block_tolerance["tolerated"]),
+            "overhead": round(c.overhead, 6),
+            "repair_time_ms_per_mb": _round(self.repair_time("blocks"), 3),
+            "repair_time_ms_per_mb_aggregated": _round(self.repair_time("aggregated"), 3),
+            "exact": self.exact,
+        }
 
     def to_dict(self) -> dict:
         c = self.code
         return {
             **self.summary(),
-            "placement": list(c.placement), "generator": c.generator.tolist(), "kinds": list(c.kinds),
-            "data_blocks": list(c.data_blocks), "mds": c.mds, "params": dict(c.params),
+            "placement": list(c.placement),
+            "generator": c.generator.tolist(),
+            "kinds": list(c.kinds),
+            "data_blocks": list(c.data_blocks),
+            "mds": c.mds,
+            "params": dict(c.params),
             "repair_groups": [dict(r) for r in self.repair],
             "repair_groups_aggregated": [dict(r) for r in self.repair_aggregated],
             "cross_dc_traffic": self.traffic("blocks"),
@@ -214,19 +225,45 @@ class Metrics:
 
     @classmethod
     def from_dict(cls, d: dict) -> Metrics:
-        code = Code.from_dict({"family": d["code"], **{key: d[key] for key in (
-            "name", "n", "k", "dcs", "generator", "placement", "kinds", "data_blocks", "mds", "params")}})
-        return cls(code=code, repair=[dict(r) for r in d["repair_groups"]],
-                   repair_aggregated=[dict(r) for r in d["repair_groups_aggregated"]],
-                   dc_failures_survived=int(d["dc_failures_survived"]),
-                   block_tolerance={"tolerated": d["block_failures_tolerated"], "exact": d["block_tolerance_exact"],
-                                    "worst": d.get("worst_block_failure"),
-                                    "upper": d.get("block_tolerance_upper", d["block_failures_tolerated"])},
-                   model=RepairTimeModel(**d.get("repair_time_model", {})), budget_used=int(d.get("budget_used", 0)))
+        code = Code.from_dict(
+            {
+                "family": d["code"],
+                **{
+                    key: d[key]
+                    for key in (
+                        "name",
+                        "n",
+                        "k",
+                        "dcs",
+                        "generator",
+                        "placement",
+                        "kinds",
+                        "data_blocks",
+                        "mds",
+                        "params",
+                    )
+                },
+            }
+        )
+        return cls(
+            code=code,
+            repair=[dict(r) for r in d["repair_groups"]],
+            repair_aggregated=[dict(r) for r in d["repair_groups_aggregated"]],
+            dc_failures_survived=int(d["dc_failures_survived"]),
+            block_tolerance={
+                "tolerated": d["block_failures_tolerated"],
+                "exact": d["block_tolerance_exact"],
+                "worst": d.get("worst_block_failure"),
+                "upper": d.get("block_tolerance_upper", d["block_failures_tolerated"]),
+            },
+            model=RepairTimeModel(**d.get("repair_time_model", {})),
+            budget_used=int(d.get("budget_used", 0)),
+        )
 
 
-def evaluate(code: Code, model: RepairTimeModel | None = None, budget: int = DEFAULT_BUDGET,
-             tolerance_budget: int | None = None) -> Metrics:
+def evaluate(
+    code: Code, model: RepairTimeModel | None = None, budget: int = DEFAULT_BUDGET, tolerance_budget: int | None = None
+) -> Metrics:
     """Repair groups (both traffic models), T̄, DC and block fault tolerance, overhead and repair time of ``code``.
 
     >>> from vizcoll.erasure.codes import reed_solomon
@@ -241,6 +278,12 @@ def evaluate(code: Code, model: RepairTimeModel | None = None, budget: int = DEF
     repair = repair_groups(code, spent, "blocks", bounds=bounds)
     aggregated = repair_groups(code, spent, "aggregated", bounds=bounds)
     tolerance = block_failures_tolerated(code, spent_tolerance)
-    return Metrics(code=code, repair=repair, repair_aggregated=aggregated,
-                   dc_failures_survived=survived, block_tolerance=tolerance,
-                   model=model or RepairTimeModel(), budget_used=spent.used + spent_tolerance.used)
+    return Metrics(
+        code=code,
+        repair=repair,
+        repair_aggregated=aggregated,
+        dc_failures_survived=survived,
+        block_tolerance=tolerance,
+        model=model or RepairTimeModel(),
+        budget_used=spent.used + spent_tolerance.used,
+    )

@@ -32,17 +32,34 @@ def check_traffic(traffic: str) -> str:
     return traffic
 
 
-
 def _unrepairable(code: Code, i: int, **extra) -> dict:
     """The repair-group record of a block that the other blocks cannot rebuild."""
-    return {"block": i, "dc": code.placement[i], "group": None, "remote": None, "local": None, "cross_dc": None,
-            "reads": None, "exact": True, **extra}
+    return {
+        "block": i,
+        "dc": code.placement[i],
+        "group": None,
+        "remote": None,
+        "local": None,
+        "cross_dc": None,
+        "reads": None,
+        "exact": True,
+        **extra,
+    }
 
 
 def _group(code: Code, i: int, remote: list[int], local: list[int], exact: bool, **extra) -> dict:
     group = sorted(set(remote) | set(local))
-    return {"block": i, "dc": code.placement[i], "group": group, "remote": sorted(remote), "local": sorted(local),
-            "cross_dc": len(remote), "reads": len(group), "exact": exact, **extra}
+    return {
+        "block": i,
+        "dc": code.placement[i],
+        "group": group,
+        "remote": sorted(remote),
+        "local": sorted(local),
+        "cross_dc": len(remote),
+        "reads": len(group),
+        "exact": exact,
+        **extra,
+    }
 
 
 def _greedy(code: Code, i: int, local: list[int], remote: list[int]) -> tuple[list[int], list[int]]:
@@ -95,7 +112,7 @@ def repair_group(code: Code, i: int, budget: Budget | None = None, at_least: int
     if code.mds:  # any k blocks rebuild any other, fewer never do
         if len(local) >= k:
             return _group(code, i, [], local[:k], True)
-        return _group(code, i, remote[:k - len(local)], local, True)
+        return _group(code, i, remote[: k - len(local)], local, True)
     proj = projector(g[:, local], k)
     projected = gf_matmul(proj, g)
     by_dc: dict[int, list[int]] = {}
@@ -110,8 +127,7 @@ def repair_group(code: Code, i: int, budget: Budget | None = None, at_least: int
     for rset in found.sets:
         rset = list(rset)
         q = projector(g[:, rset], k) if rset else np.eye(k, dtype=np.uint8)
-        inner = min_sets(gf_matmul(q, t[:, None])[:, 0], gf_matmul(q, g[:, local]), local, budget,
-                          first_only=True)
+        inner = min_sets(gf_matmul(q, t[:, None])[:, 0], gf_matmul(q, g[:, local]), local, budget, first_only=True)
         if inner.size is None:
             exact = False
             continue
@@ -159,8 +175,11 @@ def repair_group_aggregated(code: Code, i: int, budget: Budget | None = None, at
                     used = sorted({code.placement[j] for j in remote})
                     return _group(code, i, remote, local[:k], True) | {"cross_dc": len(used), "remote_dcs": used}
     for size in range(at_least, len(others) + 1):
-        hits = [list(dcs) for dcs in itertools.combinations(others, size)
-                if gf_in_span(g[:, local + [j for w in dcs for j in blocks[w]]], t)]
+        hits = [
+            list(dcs)
+            for dcs in itertools.combinations(others, size)
+            if gf_in_span(g[:, local + [j for w in dcs for j in blocks[w]]], t)
+        ]
         if hits:
             break
     best: tuple | None = None
@@ -185,8 +204,13 @@ def repair_group_aggregated(code: Code, i: int, budget: Budget | None = None, at
     return _group(code, i, remote, used, exact) | {"cross_dc": len(dcs), "remote_dcs": sorted(dcs)}
 
 
-def repair_groups(code: Code, budget: Budget | None = None, traffic: str = "blocks",
-                  blocks: list[int] | None = None, bounds: list[int] | None = None) -> list[dict]:
+def repair_groups(
+    code: Code,
+    budget: Budget | None = None,
+    traffic: str = "blocks",
+    blocks: list[int] | None = None,
+    bounds: list[int] | None = None,
+) -> list[dict]:
     """The repair group of every block (or of ``blocks``; one shared budget), counting traffic per block or per
     remote DC; ``bounds`` are the code's :func:`dc_bounds` when the caller has them."""
     budget = budget or Budget()

@@ -66,20 +66,34 @@ class Scheme:
         return out
 
     def to_dict(self) -> dict:
-        return {"blocks": [list(b) for b in self.blocks], "local": list(self.local),
-                "owners": {str(z): dict(o) for z, o in self.owners.items()}, "checks": [list(c) for c in self.checks],
-                "globals": self.globals, "cost": list(self.cost), "traffic": self.traffic,
-                "designed_total": self.total, "description": self.describe()}
+        return {
+            "blocks": [list(b) for b in self.blocks],
+            "local": list(self.local),
+            "owners": {str(z): dict(o) for z, o in self.owners.items()},
+            "checks": [list(c) for c in self.checks],
+            "globals": self.globals,
+            "cost": list(self.cost),
+            "traffic": self.traffic,
+            "designed_total": self.total,
+            "description": self.describe(),
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> Scheme:
-        return cls(blocks=[list(b) for b in d["blocks"]], local=list(d["local"]),
-                   owners={int(z): dict(o) for z, o in d["owners"].items()}, checks=[list(c) for c in d["checks"]],
-                   globals=int(d["globals"]), cost=list(d["cost"]), traffic=d["traffic"])
+        return cls(
+            blocks=[list(b) for b in d["blocks"]],
+            local=list(d["local"]),
+            owners={int(z): dict(o) for z, o in d["owners"].items()},
+            checks=[list(c) for c in d["checks"]],
+            globals=int(d["globals"]),
+            cost=list(d["cost"]),
+            traffic=d["traffic"],
+        )
 
 
-def build_scheme(blocks: list[list[int]], local: tuple[int, ...], owners: dict[int, tuple], n: int, k: int,
-           traffic: str) -> Scheme | None:
+def build_scheme(
+    blocks: list[list[int]], local: tuple[int, ...], owners: dict[int, tuple], n: int, k: int, traffic: str
+) -> Scheme | None:
     """The checks of a scheme and the designed cost of every block; None if it needs too many checks or a
     block is in no check."""
     if len(local) + len(owners) > n - k:
@@ -115,9 +129,15 @@ def build_scheme(blocks: list[list[int]], local: tuple[int, ...], owners: dict[i
     if np.any(best == np.iinfo(np.int64).max):
         return None
     cost = [int(c) for c in best]
-    return Scheme(blocks=[list(b) for b in blocks], local=list(local),
-                  owners={z: {"helpers": list(h), "width": w} for z, (h, w) in owners.items()}, checks=checks,
-                  globals=g, cost=cost, traffic=traffic)
+    return Scheme(
+        blocks=[list(b) for b in blocks],
+        local=list(local),
+        owners={z: {"helpers": list(h), "width": w} for z, (h, w) in owners.items()},
+        checks=checks,
+        globals=g,
+        cost=cost,
+        traffic=traffic,
+    )
 
 
 def _match(rows_of: list[list[int]], n_rows: int, cols: list[int]) -> bool:
@@ -148,8 +168,10 @@ def pattern_ok(scheme: Scheme, n: int, d: int) -> bool:
     if not _match([list(row) for row in rows], n, list(range(len(rows)))):  # rows into distinct columns
         return False
     nonempty = [z for z, b in enumerate(scheme.blocks) if b]
-    return all(_match(rows_of, len(rows), [b for z in lost for b in scheme.blocks[z]])
-               for lost in itertools.combinations(nonempty, d))
+    return all(
+        _match(rows_of, len(rows), [b for z in lost for b in scheme.blocks[z]])
+        for lost in itertools.combinations(nonempty, d)
+    )
 
 
 def construct(scheme: Scheme, n: int, k: int, dcs: int, d: int, rng: np.random.Generator, label: str) -> Code | None:
@@ -166,10 +188,11 @@ def construct(scheme: Scheme, n: int, k: int, dcs: int, d: int, rng: np.random.G
     _, pivots = gf_rref(h)
     data = [c for c in range(n) if c not in set(pivots)]
     placement = placement_of(scheme.blocks, n)
-    kinds = ["data" if i in set(data) else "local parity" if any(i in scheme.blocks[z] for z in scheme.local)
-             else "parity" for i in range(n)]
-    code = Code("fmel", label, n, k, dcs, g, placement, kinds, data, mds=False,
-                params={"scheme": scheme.to_dict()})
+    kinds = [
+        "data" if i in set(data) else "local parity" if any(i in scheme.blocks[z] for z in scheme.local) else "parity"
+        for i in range(n)
+    ]
+    code = Code("fmel", label, n, k, dcs, g, placement, kinds, data, mds=False, params={"scheme": scheme.to_dict()})
     if not survives(code, d):
         return None
     for row in scheme.checks:
@@ -180,8 +203,7 @@ def construct(scheme: Scheme, n: int, k: int, dcs: int, d: int, rng: np.random.G
     return code
 
 
-def options(z: int, sizes: list[int], ranks: list[int], k: int, d: int,
-             traffic: str) -> list[tuple[int, tuple | None]]:
+def options(z: int, sizes: list[int], ranks: list[int], k: int, d: int, traffic: str) -> list[tuple[int, tuple | None]]:
     """Per independent DC: (optimistic cost, option) with option None (no own check) or (helpers, width).
 
     Helper sets that would put a check inside a surviving set of DCs too small for it are left out."""
@@ -191,17 +213,23 @@ def options(z: int, sizes: list[int], ranks: list[int], k: int, d: int,
     out: list[tuple[int, tuple | None]] = [(sizes[z] * fewest, None)]
     for r in range(fewest, min(fewest + EXTRA_HELPERS, len(others)) + 1):
         # helper sets in cyclic order after z (z+1, z+2, ... first), at most HELPER_SETS of each size
-        for group in itertools.islice((g for g in itertools.combinations(others, r) if fits((z, *g), ranks, k, d)),
-                                      HELPER_SETS):
+        for group in itertools.islice(
+            (g for g in itertools.combinations(others, r) if fits((z, *g), ranks, k, d)), HELPER_SETS
+        ):
             group = tuple(sorted(group))
             for width in ("block", "dc"):
                 if width == "dc" and all(sizes[w] == 1 for w in group):
                     continue
-                per = sum(1 if width == "block" else sizes[w] for w in group) if traffic == "blocks" \
-                    else len(group)
+                per = sum(1 if width == "block" else sizes[w] for w in group) if traffic == "blocks" else len(group)
                 out.append((sizes[z] * per, (group, width)))
     # cheapest first; at equal cost helpers closest after z in cyclic order first (z+1, z+2, ...: balanced over
     # the DCs when every DC does the same), then whole-DC helpers, and no own check last
-    return sorted(out, key=lambda item: (item[0], item[1] is None,
-                                         () if item[1] is None else tuple(sorted((w - z) % n_dcs for w in item[1][0])),
-                                         () if item[1] is None else item[1][1] == "dc"))
+    return sorted(
+        out,
+        key=lambda item: (
+            item[0],
+            item[1] is None,
+            () if item[1] is None else tuple(sorted((w - z) % n_dcs for w in item[1][0])),
+            () if item[1] is None else item[1][1] == "dc",
+        ),
+    )

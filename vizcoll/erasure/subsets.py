@@ -19,8 +19,17 @@ import numpy as np
 
 from vizcoll.erasure.gf import MUL, gf_in_span, gf_in_span_batch, gf_inv, gf_nullspace
 
-__all__ = ["CHUNK", "DEFAULT_BUDGET", "MAX_TIE_SETS", "Budget", "Found", "combination_chunks", "min_remote_sets",
-           "min_sets", "projector"]
+__all__ = [
+    "CHUNK",
+    "DEFAULT_BUDGET",
+    "MAX_TIE_SETS",
+    "Budget",
+    "Found",
+    "combination_chunks",
+    "min_remote_sets",
+    "min_sets",
+    "projector",
+]
 
 DEFAULT_BUDGET = 3_000_000
 CHUNK = 4096
@@ -85,8 +94,9 @@ class Found:
     checked_below: int = 0  # no set smaller than this spans the target
 
 
-def min_sets(target: np.ndarray, vecs: np.ndarray, labels: list[int], budget: Budget, first_only: bool,
-              start: int = 1) -> Found:
+def min_sets(
+    target: np.ndarray, vecs: np.ndarray, labels: list[int], budget: Budget, first_only: bool, start: int = 1
+) -> Found:
     """Smallest subsets of the columns of ``vecs`` whose span contains ``target`` (enumerated by size from
     ``start``, a proven lower bound); at the smallest size at most ``MAX_TIE_SETS`` of them, in index order."""
     classes = _classes(vecs, labels)
@@ -123,8 +133,9 @@ def _touching(groups: list[list[int]], size: int):
                 yield pick + tail
 
 
-def min_remote_sets(target: np.ndarray, vecs: dict[int, np.ndarray], by_dc: dict[int, list[int]], budget: Budget,
-                     start: int) -> Found:
+def min_remote_sets(
+    target: np.ndarray, vecs: dict[int, np.ndarray], by_dc: dict[int, list[int]], budget: Budget, start: int
+) -> Found:
     """Smallest sets of remote blocks whose projected span contains ``target``, as sorted block tuples.
 
     Sets are enumerated by size, and within a size by the DCs they touch: a set of DCs whose blocks together

@@ -12,8 +12,15 @@ from vizcoll.erasure.codes import Code
 from vizcoll.erasure.gf import gf_in_span, gf_nullspace, gf_rank, gf_rank_batch, gf_rref
 from vizcoll.erasure.subsets import CHUNK, Budget, combination_chunks
 
-__all__ = ["MDS_CHECK_LIMIT", "block_failures_tolerated", "dc_failure", "dc_failures_survived", "is_mds", "survives",
-           "with_mds_flag"]
+__all__ = [
+    "MDS_CHECK_LIMIT",
+    "block_failures_tolerated",
+    "dc_failure",
+    "dc_failures_survived",
+    "is_mds",
+    "survives",
+    "with_mds_flag",
+]
 
 MDS_CHECK_LIMIT = 300_000
 
@@ -33,8 +40,9 @@ def is_mds(g, limit: int = MDS_CHECK_LIMIT) -> bool | None:
     m, size = (g, k) if k <= n - k else (gf_nullspace(g), n - k)
     if size == 0:
         return True
-    return all(np.all(gf_rank_batch(np.transpose(m[:, chunk], (1, 0, 2))) == size)
-               for chunk in combination_chunks(n, size))
+    return all(
+        np.all(gf_rank_batch(np.transpose(m[:, chunk], (1, 0, 2))) == size) for chunk in combination_chunks(n, size)
+    )
 
 
 def with_mds_flag(code: Code, limit: int = MDS_CHECK_LIMIT) -> Code:
@@ -49,7 +57,7 @@ def _survivor_ranks(g: np.ndarray, keep_sets: list[list[int]]) -> np.ndarray:
     width = max((len(s) for s in keep_sets), default=0)
     stack = np.zeros((len(keep_sets), g.shape[0], max(width, 1)), dtype=np.uint8)
     for b, cols in enumerate(keep_sets):
-        stack[b, :, :len(cols)] = g[:, cols]
+        stack[b, :, : len(cols)] = g[:, cols]
     return gf_rank_batch(stack)
 
 
@@ -137,5 +145,11 @@ def dc_failure(code: Code, failed) -> dict:
     g = code.generator
     rank = gf_rank(g[:, alive]) if alive else 0
     recoverable = list(lost) if rank == code.k else [i for i in lost if gf_in_span(g[:, alive], g[:, i])]
-    return {"failed": failed, "lost": lost, "survives": rank == code.k, "rank": rank, "recoverable": recoverable,
-            "unrecoverable": [i for i in lost if i not in set(recoverable)]}
+    return {
+        "failed": failed,
+        "lost": lost,
+        "survives": rank == code.k,
+        "rank": rank,
+        "recoverable": recoverable,
+        "unrecoverable": [i for i in lost if i not in set(recoverable)],
+    }

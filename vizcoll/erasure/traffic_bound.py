@@ -63,8 +63,9 @@ def ranks_of(sizes: list[int], local: tuple[int, ...], k: int) -> list[int]:
     return [min(s - (z in local), k) for z, s in enumerate(sizes)]
 
 
-def local_bound(sizes: list[int], local: tuple[int, ...], n: int, k: int, d: int,
-                 traffic: str = "blocks") -> int | None:
+def local_bound(
+    sizes: list[int], local: tuple[int, ...], n: int, k: int, d: int, traffic: str = "blocks"
+) -> int | None:
     """Lower bound on the total traffic for a placement and local set; None if the counting filter fails."""
     if len(local) > n - k or any(sizes[z] > k and z not in local for z in range(len(sizes))):
         return None
@@ -104,8 +105,9 @@ def lower_bound(n: int, k: int, dcs: int, d: int, placement=None, traffic: str =
     >>> lower_bound(6, 2, 3, 2)["mean"]
     1.0
     """
-    sizes_list = [tuple(dc_sizes(parse_placement(placement, n, dcs), dcs))] if placement is not None else \
-        partitions(n, dcs)
+    sizes_list = (
+        [tuple(dc_sizes(parse_placement(placement, n, dcs), dcs))] if placement is not None else partitions(n, dcs)
+    )
     best: dict | None = None
     for sizes in sizes_list:
         for local in local_choices(list(sizes)):

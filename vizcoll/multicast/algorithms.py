@@ -26,8 +26,21 @@ from vizcoll.multicast.sssp import SsspGraph, sssp_tree
 from vizcoll.multicast.state import RoutingState, TreeParts
 from vizcoll.registry import Registry
 
-__all__ = ["ALGORITHMS", "DEFAULT_ALGORITHM", "REGISTRY", "MulticastAlgorithm", "algorithm", "register",
-           "unregister", "MINHOP", "MINHOP_NEW", "SSSP", "SSSP_NEW", "FULB", "FULB_GLOBAL"]
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_ALGORITHM",
+    "REGISTRY",
+    "MulticastAlgorithm",
+    "algorithm",
+    "register",
+    "unregister",
+    "MINHOP",
+    "MINHOP_NEW",
+    "SSSP",
+    "SSSP_NEW",
+    "FULB",
+    "FULB_GLOBAL",
+]
 
 TreeBuilder = Callable[[RoutingState, int, np.ndarray, int], TreeParts]
 
@@ -58,19 +71,53 @@ def _sssp_graph(st: RoutingState, n_groups: int) -> None:
 
 # the built-in algorithms, in the order the CLI and the page list them (the module docstring of
 # vizcoll.multicast.routing describes each)
-MINHOP = register(MulticastAlgorithm("minhop", "MINIHOP-MC", minhop_tree,
-                                     description="OpenSM's: lowest-numbered min-hop port, no balancing"))
-MINHOP_NEW = register(MulticastAlgorithm("minhop-new", "MINIHOP-MC with root rotation", minhop_tree, True,
-                                         description="MINIHOP-MC with FULB's root rotation"))
-SSSP = register(MulticastAlgorithm("sssp", "SSSP-MC", sssp_tree, False, _sssp_graph,
-                                   description="Dijkstra over load-weighted switch links"))
-SSSP_NEW = register(MulticastAlgorithm("sssp-new", "SSSP-MC with root rotation", sssp_tree, True, _sssp_graph,
-                                       description="SSSP-MC with FULB's root rotation"))
-FULB = register(MulticastAlgorithm("fulb", "FULB-MC", partial(fulb_tree, use_global=False), True,
-                                   description="root rotation, then link rotation by EFI"))
-FULB_GLOBAL = register(MulticastAlgorithm("fulb+global", "FULB-MC with the global-link rule",
-                                          partial(fulb_tree, use_global=True), True,
-                                          description="FULB-MC preferring ports with fewer dragonfly global links"))
+MINHOP = register(
+    MulticastAlgorithm(
+        "minhop", "MINIHOP-MC", minhop_tree, description="OpenSM's: lowest-numbered min-hop port, no balancing"
+    )
+)
+MINHOP_NEW = register(
+    MulticastAlgorithm(
+        "minhop-new",
+        "MINIHOP-MC with root rotation",
+        minhop_tree,
+        True,
+        description="MINIHOP-MC with FULB's root rotation",
+    )
+)
+SSSP = register(
+    MulticastAlgorithm(
+        "sssp", "SSSP-MC", sssp_tree, False, _sssp_graph, description="Dijkstra over load-weighted switch links"
+    )
+)
+SSSP_NEW = register(
+    MulticastAlgorithm(
+        "sssp-new",
+        "SSSP-MC with root rotation",
+        sssp_tree,
+        True,
+        _sssp_graph,
+        description="SSSP-MC with FULB's root rotation",
+    )
+)
+FULB = register(
+    MulticastAlgorithm(
+        "fulb",
+        "FULB-MC",
+        partial(fulb_tree, use_global=False),
+        True,
+        description="root rotation, then link rotation by EFI",
+    )
+)
+FULB_GLOBAL = register(
+    MulticastAlgorithm(
+        "fulb+global",
+        "FULB-MC with the global-link rule",
+        partial(fulb_tree, use_global=True),
+        True,
+        description="FULB-MC preferring ports with fewer dragonfly global links",
+    )
+)
 
 DEFAULT_ALGORITHM = FULB.name
 """The CLI's default (``mcast --algo``, ``mcast-import --compare``)."""

@@ -55,8 +55,16 @@ DELETED = "Deleted"
 
 GROUP_STATES = (ABSENT, RECEIVING_JOIN, COMPUTING_ROUTES, READY, RECEIVING_LEAVE, DESTROYING, DELETED)
 #: what can happen to a group at the SM
-GROUP_EVENTS = ("join", "joins_complete", "join_timeout", "routes_done", "leave", "leaves_complete",
-                "leave_timeout", "destroyed")
+GROUP_EVENTS = (
+    "join",
+    "joins_complete",
+    "join_timeout",
+    "routes_done",
+    "leave",
+    "leaves_complete",
+    "leave_timeout",
+    "destroyed",
+)
 PROCESS_STATES = ("idle", "joining", "joined", "lost", "ready", "leaving", "left", "crashed", "failed")
 
 #: (state, event) -> next state; every other pair is invalid
@@ -110,8 +118,7 @@ def _guard(state: str, event: str, mc: int, joins: int, leaves: int) -> str | No
         if not 2 <= joins <= mc:
             return f"join request number {joins} does not fit MemberCount={mc}"
     elif event == "joins_complete" and joins != mc:
-        return (f"routes are computed only once all MemberCount={mc} join requests have arrived "
-                f"({joins} so far)")
+        return f"routes are computed only once all MemberCount={mc} join requests have arrived ({joins} so far)"
     elif event == "join_timeout" and joins >= mc:
         return f"all MemberCount={mc} join requests have arrived, so the joins cannot time out"
     elif event == "leave":

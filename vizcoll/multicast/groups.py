@@ -84,9 +84,23 @@ from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import MAX_EVENTS, Event, Timeline
 from vizcoll.words import plural
 
-__all__ = ["ABSENT", "RECEIVING_JOIN", "COMPUTING_ROUTES", "READY", "RECEIVING_LEAVE", "DESTROYING", "DELETED",
-           "GROUP_STATES", "GROUP_EVENTS", "PROCESS_STATES", "TRANSITIONS", "LEGEND", "MAX_MEMBERS", "next_state",
-           "simulate_group"]
+__all__ = [
+    "ABSENT",
+    "RECEIVING_JOIN",
+    "COMPUTING_ROUTES",
+    "READY",
+    "RECEIVING_LEAVE",
+    "DESTROYING",
+    "DELETED",
+    "GROUP_STATES",
+    "GROUP_EVENTS",
+    "PROCESS_STATES",
+    "TRANSITIONS",
+    "LEGEND",
+    "MAX_MEMBERS",
+    "next_state",
+    "simulate_group",
+]
 
 MAX_MEMBERS = 200_000
 MAX_POLLS = 100_000
@@ -99,16 +113,22 @@ _PRIORITY = {"crash": 0, "routes_done": 1, "destroyed": 1, "join_timeout": 3, "l
 
 # ---------------------------------------------------------------- input checks
 def _number(name: str, value, *, positive: bool) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or (
-        value <= 0 if positive else value < 0
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or (value <= 0 if positive else value < 0)
     ):
         raise SpecError(f"{name} must be a {'positive' if positive else 'non-negative'} number, got {value!r}")
     return float(value)
 
 
 def _index(name: str, value, low: int, high: int | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low or (
-        high is not None and value >= high
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or value < low
+        or (high is not None and value >= high)
     ):
         span = f"{low}..{high - 1}" if high is not None else f">= {low}"
         raise SpecError(f"{name} must be an integer in {span}, got {value!r}")
@@ -136,11 +156,22 @@ def _positions(name: str, values, n: int) -> set[int]:
 
 
 # ---------------------------------------------------------------- simulation
-def simulate_group(members: list[int] | np.ndarray, sm_node: int = -1, *, join_times=None, leave_times=None,
-                   lost_joins: Iterable[int] = (), crashed: Iterable[int] | Mapping[int, float] = (),
-                   route_time: float = 1.0, poll_interval: float = 0.5, join_timeout: float = 10.0,
-                   leave_timeout: float = 10.0, latency: float = 0.1, seed: int = 0,
-                   names: list[str] | None = None) -> Timeline:
+def simulate_group(
+    members: list[int] | np.ndarray,
+    sm_node: int = -1,
+    *,
+    join_times=None,
+    leave_times=None,
+    lost_joins: Iterable[int] = (),
+    crashed: Iterable[int] | Mapping[int, float] = (),
+    route_time: float = 1.0,
+    poll_interval: float = 0.5,
+    join_timeout: float = 10.0,
+    leave_timeout: float = 10.0,
+    latency: float = 0.1,
+    seed: int = 0,
+    names: list[str] | None = None,
+) -> Timeline:
     """Simulate one multicast group's life at the SM, from the first join to its deletion.
 
     Parameters
@@ -175,19 +206,49 @@ def simulate_group(members: list[int] | np.ndarray, sm_node: int = -1, *, join_t
         ``member_count``, ``timed_out``, ``timeout`` (``"join"``/``"leave"``/None),
         ``route_computations``, ``polls`` and ``messages`` (``send`` events).
     """
-    group = _Group(**_checked(members, sm_node, join_times, leave_times, lost_joins, crashed, route_time,
-                              poll_interval, join_timeout, leave_timeout, latency, seed, names))
+    group = _Group(
+        **_checked(
+            members,
+            sm_node,
+            join_times,
+            leave_times,
+            lost_joins,
+            crashed,
+            route_time,
+            poll_interval,
+            join_timeout,
+            leave_timeout,
+            latency,
+            seed,
+            names,
+        )
+    )
     group.run()
     return group.timeline()
 
 
-def _checked(members, sm_node, join_times, leave_times, lost_joins, crashed, route_time, poll_interval,
-             join_timeout, leave_timeout, latency, seed, names) -> dict:
+def _checked(
+    members,
+    sm_node,
+    join_times,
+    leave_times,
+    lost_joins,
+    crashed,
+    route_time,
+    poll_interval,
+    join_timeout,
+    leave_timeout,
+    latency,
+    seed,
+    names,
+) -> dict:
     """The arguments of :func:`simulate_group`, checked, as the keyword arguments of :class:`_Group`."""
     if isinstance(members, (str, bytes)) or not isinstance(members, (Iterable, np.ndarray)):
         raise SpecError(f"members must be a list of node indices, got {members!r}")
-    nodes = [_index("member node", v, 0, None) for v in (members.tolist() if isinstance(members, np.ndarray)
-                                                          else list(members))]
+    nodes = [
+        _index("member node", v, 0, None)
+        for v in (members.tolist() if isinstance(members, np.ndarray) else list(members))
+    ]
     n = len(nodes)
     if not 1 <= n <= MAX_MEMBERS:
         raise SpecError(f"a group needs 1..{MAX_MEMBERS:,} members, got {n:,}")
@@ -199,9 +260,16 @@ def _checked(members, sm_node, join_times, leave_times, lost_joins, crashed, rou
         top = max([*nodes, sm])
         if top >= len(names):
             raise SpecError(f"node {top} has no name: names holds only {len(names)} entries")
-    times = {key: _number(key, value, positive=positive) for key, value, positive in (
-        ("route_time", route_time, False), ("poll_interval", poll_interval, True),
-        ("join_timeout", join_timeout, True), ("leave_timeout", leave_timeout, True), ("latency", latency, False))}
+    times = {
+        key: _number(key, value, positive=positive)
+        for key, value, positive in (
+            ("route_time", route_time, False),
+            ("poll_interval", poll_interval, True),
+            ("join_timeout", join_timeout, True),
+            ("leave_timeout", leave_timeout, True),
+            ("latency", latency, False),
+        )
+    }
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise SpecError(f"seed must be an integer >= 0, got {seed!r}")
     rng = np.random.default_rng(int(seed))
@@ -211,17 +279,29 @@ def _checked(members, sm_node, join_times, leave_times, lost_joins, crashed, rou
     use_t = default_leave if leave_times is None else _times("leave_times", leave_times, n)
     lost = _positions("lost_joins", lost_joins, n)
     if isinstance(crashed, Mapping):
-        crash_at = {_index("crashed position", k, 0, n): _number(f"crash time of p{k}", v, positive=False)
-                    for k, v in crashed.items()}
+        crash_at = {
+            _index("crashed position", k, 0, n): _number(f"crash time of p{k}", v, positive=False)
+            for k, v in crashed.items()
+        }
     else:
         crash_at = dict.fromkeys(sorted(_positions("crashed", crashed, n)), 0.0)
     poll = times["poll_interval"]
     horizon = float(join_t.max()) + max(times["route_time"], times["join_timeout"]) + 4 * times["latency"] + poll
     if horizon / poll > MAX_POLLS:
-        raise SpecError(f"poll_interval={poll:g} ms is too small: process 0 could poll up to "
-                        f"{horizon / poll:,.0f} times (limit {MAX_POLLS:,})")
-    return {"nodes": nodes, "sm": sm, "names": names, "join_t": join_t, "use_t": use_t, "lost": lost,
-            "crash_at": crash_at, **times}
+        raise SpecError(
+            f"poll_interval={poll:g} ms is too small: process 0 could poll up to "
+            f"{horizon / poll:,.0f} times (limit {MAX_POLLS:,})"
+        )
+    return {
+        "nodes": nodes,
+        "sm": sm,
+        "names": names,
+        "join_t": join_t,
+        "use_t": use_t,
+        "lost": lost,
+        "crash_at": crash_at,
+        **times,
+    }
 
 
 class _Group:
@@ -231,9 +311,21 @@ class _Group:
     decimals, ordered by :data:`_PRIORITY` among equal times, then FIFO; :data:`_HANDLERS` runs it.
     """
 
-    def __init__(self, nodes: list[int], sm: int, names: list[str] | None, join_t: np.ndarray, use_t: np.ndarray,
-                 lost: set[int], crash_at: dict[int, float], route_time: float, poll_interval: float,
-                 join_timeout: float, leave_timeout: float, latency: float) -> None:
+    def __init__(
+        self,
+        nodes: list[int],
+        sm: int,
+        names: list[str] | None,
+        join_t: np.ndarray,
+        use_t: np.ndarray,
+        lost: set[int],
+        crash_at: dict[int, float],
+        route_time: float,
+        poll_interval: float,
+        join_timeout: float,
+        leave_timeout: float,
+        latency: float,
+    ) -> None:
         self.nodes, self.sm, self.names, self.n = nodes, sm, names, len(nodes)
         self.join_t, self.use_t, self.lost, self.crash_at = join_t, use_t, lost, crash_at
         self.route_time, self.poll_interval, self.latency = route_time, poll_interval, latency
@@ -246,8 +338,15 @@ class _Group:
         self.dead = [False] * self.n
         self.joins = self.leaves = 0
         self.counts = {"member_count": self.n, "joins": 0, "leaves": 0}
-        self.info = {"ready_at": None, "all_ready_at": None, "destroying_at": None, "destroyed_at": None,
-                     "timeout": None, "route_computations": 0, "polls": 0}
+        self.info = {
+            "ready_at": None,
+            "all_ready_at": None,
+            "destroying_at": None,
+            "destroyed_at": None,
+            "timeout": None,
+            "route_computations": 0,
+            "polls": 0,
+        }
         self.p0 = {"sent_at": None, "done": False, "waiting": False}
         self.notified = 0  # "ready" notifications handled (received or dropped)
 
@@ -292,11 +391,18 @@ class _Group:
 
     def summary(self) -> dict:
         info, times = self.info, ("ready_at", "all_ready_at", "destroying_at", "destroyed_at")
-        return {"final_state": self.group, **{key: info[key] for key in times}, "joins_received": self.joins,
-                "leaves_received": self.leaves, "member_count": self.n, "timed_out": info["timeout"] is not None,
-                **{key: info[key] for key in ("timeout", "route_computations", "polls")},
-                "messages": sum(e.kind in MESSAGES for e in self.events), "lost_joins": sorted(self.lost),
-                "crashed": sorted(self.crash_at)}
+        return {
+            "final_state": self.group,
+            **{key: info[key] for key in times},
+            "joins_received": self.joins,
+            "leaves_received": self.leaves,
+            "member_count": self.n,
+            "timed_out": info["timeout"] is not None,
+            **{key: info[key] for key in ("timeout", "route_computations", "polls")},
+            "messages": sum(e.kind in MESSAGES for e in self.events),
+            "lost_joins": sorted(self.lost),
+            "crashed": sorted(self.crash_at),
+        }
 
     def timeline(self) -> Timeline:
         n = self.n
@@ -305,13 +411,20 @@ class _Group:
         where = f" on {self.sm_host}" if self.sm_host else ""
         return Timeline(
             title=f"Multicast group join/leave: {plural(n, 'member')}",
-            intro=(f"{plural(n, 'process')} join{'s' * (n == 1)} one multicast group managed by the subnet manager "
-                   f"(SM){where}. Each sends SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the "
-                   f"routes only once all {n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every "
-                   f"{self.poll_interval:g} ms and multicasts 'ready' when the group is Ready. Leaving does not "
-                   "recompute routes."),
-            initial_state={"group": ABSENT, **{f"p{i}": "idle" for i in range(n)}}, events=self.events,
-            entities=entities, legend=dict(LEGEND), summary=self.summary(), time_unit="ms")
+            intro=(
+                f"{plural(n, 'process')} join{'s' * (n == 1)} one multicast group managed by the subnet manager "
+                f"(SM){where}. Each sends SubnAdmSet(MCMemberRecord) with MemberCount={n}; the SM computes the "
+                f"routes only once all {n} requests are in. Process 0 polls SubnAdmGet(MCGStateRecord) every "
+                f"{self.poll_interval:g} ms and multicasts 'ready' when the group is Ready. Leaving does not "
+                "recompute routes."
+            ),
+            initial_state={"group": ABSENT, **{f"p{i}": "idle" for i in range(n)}},
+            events=self.events,
+            entities=entities,
+            legend=dict(LEGEND),
+            summary=self.summary(),
+            time_unit="ms",
+        )
 
 
 # ---------------------------------------------------------------- handlers: one per action
@@ -323,8 +436,13 @@ def _crash(g: _Group, i: int) -> None:
 def _send_join(g: _Group, i: int) -> None:
     if g.dead[i]:
         return
-    g.emit("join", f"{g.who(i)} → {g.sm_name}: SubnAdmSet(MCMemberRecord), MemberCount={g.n}", g.nodes[i], g.sm,
-           **g.set_p(i, "joining"))
+    g.emit(
+        "join",
+        f"{g.who(i)} → {g.sm_name}: SubnAdmSet(MCMemberRecord), MemberCount={g.n}",
+        g.nodes[i],
+        g.sm,
+        **g.set_p(i, "joining"),
+    )
     g.after(g.latency, "join_lost" if i in g.lost else "join_arrives", i)
     if i == 0:
         g.p0["sent_at"] = g.now
@@ -332,33 +450,47 @@ def _send_join(g: _Group, i: int) -> None:
 
 
 def _join_lost(g: _Group, i: int) -> None:
-    g.emit("drop", f"{g.who(i)}'s join request is lost: the SM never sees it", g.nodes[i], g.sm,
-           **g.set_p(i, "lost"))
+    g.emit("drop", f"{g.who(i)}'s join request is lost: the SM never sees it", g.nodes[i], g.sm, **g.set_p(i, "lost"))
 
 
 def _join_arrives(g: _Group, i: int) -> None:
     n, sm_name = g.n, g.sm_name
     if g.group not in (ABSENT, RECEIVING_JOIN):
-        g.emit("deliver", f"{sm_name} ignores {g.who(i)}'s late join request: the group is {g.group}", g.nodes[i],
-               g.sm)
+        g.emit("deliver", f"{sm_name} ignores {g.who(i)}'s late join request: the group is {g.group}", g.nodes[i], g.sm)
         return
     g.joins += 1
     first = g.group == ABSENT
     g.move("join")
     if first:
-        g.emit("note", f"The first join request ({g.who(i)}, MemberCount={n}) creates the group: "
-                       f"{RECEIVING_JOIN}; no routes are computed yet")
-        g.emit("state", f"{sm_name} creates the group: 1 of {n} join requests", g.nodes[i], g.sm, group=g.group,
-               **g.set_p(i, "joined"))
+        g.emit(
+            "note",
+            f"The first join request ({g.who(i)}, MemberCount={n}) creates the group: "
+            f"{RECEIVING_JOIN}; no routes are computed yet",
+        )
+        g.emit(
+            "state",
+            f"{sm_name} creates the group: 1 of {n} join requests",
+            g.nodes[i],
+            g.sm,
+            group=g.group,
+            **g.set_p(i, "joined"),
+        )
         g.after(g.join_timeout, "join_timeout")
     else:
-        g.emit("deliver", f"{sm_name} counts {g.who(i)}'s join request: {g.joins} of MemberCount={n}", g.nodes[i],
-               g.sm, **g.set_p(i, "joined"))
+        g.emit(
+            "deliver",
+            f"{sm_name} counts {g.who(i)}'s join request: {g.joins} of MemberCount={n}",
+            g.nodes[i],
+            g.sm,
+            **g.set_p(i, "joined"),
+        )
     if g.joins == n:
         g.move("joins_complete")
         g.info["route_computations"] += 1
-        g.emit("note", f"All MemberCount={n} join requests are in: the SM computes the multicast "
-                       f"routes, once for the whole group")
+        g.emit(
+            "note",
+            f"All MemberCount={n} join requests are in: the SM computes the multicast routes, once for the whole group",
+        )
         g.emit("state", f"{sm_name} starts computing the routes", group=g.group)
         g.after(g.route_time, "routes_done")
 
@@ -374,9 +506,11 @@ def _join_timeout(g: _Group) -> None:
         return
     g.move("join_timeout")
     g.info["timeout"] = "join"
-    g.destroy(f"Join timeout: {g.sm_name} destroys the group",
-              f"Only {g.joins} of MemberCount={g.n} join requests arrived within join_timeout={g.join_timeout:g} ms "
-              f"(a process crashed or a request was lost): {RECEIVING_JOIN} → {DESTROYING}")
+    g.destroy(
+        f"Join timeout: {g.sm_name} destroys the group",
+        f"Only {g.joins} of MemberCount={g.n} join requests arrived within join_timeout={g.join_timeout:g} ms "
+        f"(a process crashed or a request was lost): {RECEIVING_JOIN} → {DESTROYING}",
+    )
 
 
 def _destroyed(g: _Group) -> None:
@@ -394,8 +528,7 @@ def _poll(g: _Group) -> None:
         return
     g.p0["waiting"] = True
     g.info["polls"] += 1
-    g.emit("send", f"{g.who(0)} → {g.sm_name}: SubnAdmGet(MCGStateRecord) (poll {g.info['polls']})", g.nodes[0],
-           g.sm)
+    g.emit("send", f"{g.who(0)} → {g.sm_name}: SubnAdmGet(MCGStateRecord) (poll {g.info['polls']})", g.nodes[0], g.sm)
     g.after(g.latency, "poll_arrives")
 
 
@@ -417,8 +550,13 @@ def _poll_reply(g: _Group, seen: str) -> None:
         g.emit("deliver", f"{p0} learns the group is {seen}: building it failed", sm, node, **g.set_p(0, "failed"))
     elif seen == ABSENT and g.now - g.p0["sent_at"] >= g.join_timeout:
         g.p0["done"] = True
-        g.emit("deliver", f"{p0} gives up: still no group join_timeout={g.join_timeout:g} ms after its request", sm,
-               node, **g.set_p(0, "failed"))
+        g.emit(
+            "deliver",
+            f"{p0} gives up: still no group join_timeout={g.join_timeout:g} ms after its request",
+            sm,
+            node,
+            **g.set_p(0, "failed"),
+        )
     else:
         g.emit("deliver", f"{p0} reads {seen}: not ready yet, it polls again", sm, node)
 
@@ -427,8 +565,12 @@ def _multicast_ready(g: _Group) -> None:
     """Process 0 read Ready: it multicasts 'ready' to the other members (part of ``poll_reply``)."""
     n, p0 = g.n, g.who(0)
     g.p0["done"] = True
-    g.emit("note", f"{p0} sees {READY} and multicasts 'ready' to the other {plural(n - 1, 'member')}"
-           if n > 1 else f"{p0} sees {READY}: the group is built")
+    g.emit(
+        "note",
+        f"{p0} sees {READY} and multicasts 'ready' to the other {plural(n - 1, 'member')}"
+        if n > 1
+        else f"{p0} sees {READY}: the group is built",
+    )
     g.emit("deliver", f"{p0} learns the group is {READY}", g.sm, g.nodes[0], **g.set_p(0, "ready"))
     g.after(float(g.use_t[0]), "send_leave", 0)
     for j in range(1, n):
@@ -443,8 +585,13 @@ def _ready_arrives(g: _Group, j: int) -> None:
     if g.dead[j]:
         g.emit("drop", f"{g.who(j)} has crashed: the 'ready' notification is lost", g.nodes[0], g.nodes[j])
     else:
-        g.emit("deliver", f"{g.who(j)} receives 'ready' and may use the group", g.nodes[0], g.nodes[j],
-               **g.set_p(j, "ready"))
+        g.emit(
+            "deliver",
+            f"{g.who(j)} receives 'ready' and may use the group",
+            g.nodes[0],
+            g.nodes[j],
+            **g.set_p(j, "ready"),
+        )
         g.after(float(g.use_t[j]), "send_leave", j)
     if g.notified == g.n - 1:
         g.info["all_ready_at"] = g.now
@@ -455,32 +602,55 @@ def _ready_arrives(g: _Group, j: int) -> None:
 def _send_leave(g: _Group, i: int) -> None:
     if g.dead[i]:
         return
-    g.emit("leave", f"{g.who(i)} → {g.sm_name}: SubnAdmDelete(MCMemberRecord) (leave)", g.nodes[i], g.sm,
-           **g.set_p(i, "leaving"))
+    g.emit(
+        "leave",
+        f"{g.who(i)} → {g.sm_name}: SubnAdmDelete(MCMemberRecord) (leave)",
+        g.nodes[i],
+        g.sm,
+        **g.set_p(i, "leaving"),
+    )
     g.after(g.latency, "leave_arrives", i)
 
 
 def _leave_arrives(g: _Group, i: int) -> None:
     n, sm_name = g.n, g.sm_name
     if g.group not in (READY, RECEIVING_LEAVE):
-        g.emit("deliver", f"{sm_name} ignores {g.who(i)}'s late leave request: the group is {g.group}", g.nodes[i],
-               g.sm, **g.set_p(i, "left"))
+        g.emit(
+            "deliver",
+            f"{sm_name} ignores {g.who(i)}'s late leave request: the group is {g.group}",
+            g.nodes[i],
+            g.sm,
+            **g.set_p(i, "left"),
+        )
         return
     g.leaves += 1
     first = g.group == READY
     g.move("leave")
     if first:
         g.emit("note", f"The first leave request ({g.who(i)}): {RECEIVING_LEAVE}; routes are not recomputed")
-        g.emit("state", f"{sm_name} receives the first leave request: 1 of {n}", g.nodes[i], g.sm, group=g.group,
-               **g.set_p(i, "left"))
+        g.emit(
+            "state",
+            f"{sm_name} receives the first leave request: 1 of {n}",
+            g.nodes[i],
+            g.sm,
+            group=g.group,
+            **g.set_p(i, "left"),
+        )
         g.after(g.leave_timeout, "leave_timeout")
     else:
-        g.emit("deliver", f"{sm_name} counts {g.who(i)}'s leave request: {g.leaves} of {n}; routes unchanged",
-               g.nodes[i], g.sm, **g.set_p(i, "left"))
+        g.emit(
+            "deliver",
+            f"{sm_name} counts {g.who(i)}'s leave request: {g.leaves} of {n}; routes unchanged",
+            g.nodes[i],
+            g.sm,
+            **g.set_p(i, "left"),
+        )
     if g.leaves == n:
         g.move("leaves_complete")
-        g.destroy(f"All members have left: {sm_name} destroys the group",
-                  f"All {n} members have left: {RECEIVING_LEAVE} → {DESTROYING}")
+        g.destroy(
+            f"All members have left: {sm_name} destroys the group",
+            f"All {n} members have left: {RECEIVING_LEAVE} → {DESTROYING}",
+        )
 
 
 def _leave_timeout(g: _Group) -> None:
@@ -488,13 +658,27 @@ def _leave_timeout(g: _Group) -> None:
         return
     g.move("leave_timeout")
     g.info["timeout"] = "leave"
-    g.destroy(f"Leave timeout: {g.sm_name} destroys the group",
-              f"Only {g.leaves} of {g.n} leave requests arrived within leave_timeout={g.leave_timeout:g} ms "
-              f"(a process crashed or a request was lost): {RECEIVING_LEAVE} → {DESTROYING}")
+    g.destroy(
+        f"Leave timeout: {g.sm_name} destroys the group",
+        f"Only {g.leaves} of {g.n} leave requests arrived within leave_timeout={g.leave_timeout:g} ms "
+        f"(a process crashed or a request was lost): {RECEIVING_LEAVE} → {DESTROYING}",
+    )
 
 
 #: action -> handler(group, *args): the protocol, one small function per action
-_HANDLERS = {"crash": _crash, "send_join": _send_join, "join_lost": _join_lost, "join_arrives": _join_arrives,
-             "routes_done": _routes_done, "join_timeout": _join_timeout, "destroyed": _destroyed, "poll": _poll,
-             "poll_arrives": _poll_arrives, "poll_reply": _poll_reply, "ready_arrives": _ready_arrives,
-             "send_leave": _send_leave, "leave_arrives": _leave_arrives, "leave_timeout": _leave_timeout}
+_HANDLERS = {
+    "crash": _crash,
+    "send_join": _send_join,
+    "join_lost": _join_lost,
+    "join_arrives": _join_arrives,
+    "routes_done": _routes_done,
+    "join_timeout": _join_timeout,
+    "destroyed": _destroyed,
+    "poll": _poll,
+    "poll_arrives": _poll_arrives,
+    "poll_reply": _poll_reply,
+    "ready_arrives": _ready_arrives,
+    "send_leave": _send_leave,
+    "leave_arrives": _leave_arrives,
+    "leave_timeout": _leave_timeout,
+}

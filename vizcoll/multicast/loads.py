@@ -57,4 +57,3 @@ def worst_rows(result: MulticastResult, count: int = 5) -> np.ndarray:
     """Rows of the ``count`` links with the highest EFI (ties: lowest row), links no tree uses left out."""
     rows = np.argsort(-result.efi, kind="stable")[:count]
     return rows[result.efi[rows] > 0]
-

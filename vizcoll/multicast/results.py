@@ -82,14 +82,27 @@ class MulticastTree:
         raise VizcollError(f"the parents of group {self.group}'s tree hold a cycle")
 
     def to_dict(self) -> dict:
-        return {"group": self.group, "root": self.root, "height": self.height,
-                "members": self.members.tolist(), "nodes": self.nodes.tolist(),
-                "parent": self.parent.tolist(), "parent_link": self.parent_link.tolist()}
+        return {
+            "group": self.group,
+            "root": self.root,
+            "height": self.height,
+            "members": self.members.tolist(),
+            "nodes": self.nodes.tolist(),
+            "parent": self.parent.tolist(),
+            "parent_link": self.parent_link.tolist(),
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> MulticastTree:
-        tree = cls(int(data["group"]), int(data["root"]), ints(data["members"]), ints(data["nodes"]),
-                   ints(data["parent"]), ints(data["parent_link"]), int(data["height"]))
+        tree = cls(
+            int(data["group"]),
+            int(data["root"]),
+            ints(data["members"]),
+            ints(data["nodes"]),
+            ints(data["parent"]),
+            ints(data["parent_link"]),
+            int(data["height"]),
+        )
         if not len(tree.nodes) == len(tree.parent) == len(tree.parent_link) or tree.nodes[0] != tree.root:
             raise VizcollError(f"tree of group {tree.group}: nodes, parent and parent_link do not match")
         return tree
@@ -155,10 +168,16 @@ class MulticastResult:
 
     def to_dict(self) -> dict:
         """JSON-serialisable form (schema ``vizcoll.multicast/1``)."""
-        return {"schema": SCHEMA, "algo": self.algo, "runtime_s": self.runtime_s,
-                "unroutable": list(self.unroutable), "live_links": self.live_links,
-                "link_ids": self.link_ids.tolist(), "efi": self.efi.tolist(),
-                "trees": [None if t is None else t.to_dict() for t in self.trees]}
+        return {
+            "schema": SCHEMA,
+            "algo": self.algo,
+            "runtime_s": self.runtime_s,
+            "unroutable": list(self.unroutable),
+            "live_links": self.live_links,
+            "link_ids": self.link_ids.tolist(),
+            "efi": self.efi.tolist(),
+            "trees": [None if t is None else t.to_dict() for t in self.trees],
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> MulticastResult:
@@ -166,9 +185,15 @@ class MulticastResult:
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise VizcollError(f"not a vizcoll multicast result: the field 'schema' must be {SCHEMA!r}")
         try:
-            result = cls(str(data["algo"]), [None if t is None else MulticastTree.from_dict(t) for t in data["trees"]],
-                         [int(g) for g in data["unroutable"]], ints(data["efi"]), ints(data["link_ids"]),
-                         int(data["live_links"]), float(data["runtime_s"]))
+            result = cls(
+                str(data["algo"]),
+                [None if t is None else MulticastTree.from_dict(t) for t in data["trees"]],
+                [int(g) for g in data["unroutable"]],
+                ints(data["efi"]),
+                ints(data["link_ids"]),
+                int(data["live_links"]),
+                float(data["runtime_s"]),
+            )
         except KeyError as exc:
             raise VizcollError(f"multicast result: missing field {exc.args[0]!r}") from None
         except (TypeError, ValueError) as exc:

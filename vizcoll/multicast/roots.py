@@ -41,11 +41,12 @@ def distinct_members(groups: Sequence, n_nodes: int) -> list[np.ndarray]:
     first.sort()
     bounds = np.r_[0, np.cumsum(np.bincount(gid[first], minlength=len(arrays)))]
     kept = flat[first]
-    return [kept[bounds[i]:bounds[i + 1]] for i in range(len(arrays))]
+    return [kept[bounds[i] : bounds[i + 1]] for i in range(len(arrays))]
 
 
-def root_candidates(table: MinHopTable, members: list[np.ndarray], entry_row: np.ndarray,
-                    entry_hop: np.ndarray) -> list[Candidates]:
+def root_candidates(
+    table: MinHopTable, members: list[np.ndarray], entry_row: np.ndarray, entry_hop: np.ndarray
+) -> list[Candidates]:
     """Per group: its minimum-eccentricity switch rows (ascending) and the eccentricity.
 
     ``entry_row[n]`` / ``entry_hop[n]`` are the one switch row node ``n``
@@ -62,8 +63,9 @@ def root_candidates(table: MinHopTable, members: list[np.ndarray], entry_row: np
     full = np.flatnonzero(sizes)
     starts = (np.cumsum(sizes) - sizes)[full]
     lean = np.zeros(n, dtype=bool)
-    lean[full] = ((np.minimum.reduceat(rows, starts) >= 0) & (np.minimum.reduceat(hops, starts)
-                                                             == np.maximum.reduceat(hops, starts)))
+    lean[full] = (np.minimum.reduceat(rows, starts) >= 0) & (
+        np.minimum.reduceat(hops, starts) == np.maximum.reduceat(hops, starts)
+    )
     out: list[Candidates] = [None] * n
     for g in np.flatnonzero(~lean & (sizes > 0)).tolist():
         ecc = table.eccentricity_to(members[g]).astype(np.int64)

@@ -75,8 +75,10 @@ __all__ = [
     "route_communicators",
 ]
 
-def route(topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None = None,
-          progress=None) -> MulticastResult:
+
+def route(
+    topo: Topology, groups: Sequence, algo: str, table: MinHopTable | None = None, progress=None
+) -> MulticastResult:
     """Route every group with one algorithm, in order, and count link EFIs.
 
     Parameters
@@ -138,10 +140,11 @@ def communicator_groups(comms: Communicators) -> list[np.ndarray]:
     first.sort()
     bounds = np.r_[0, np.cumsum(np.bincount(comm[first], minlength=len(comms)))]
     kept = nodes[first]
-    return [kept[bounds[i]:bounds[i + 1]] for i in range(len(comms))]
+    return [kept[bounds[i] : bounds[i + 1]] for i in range(len(comms))]
 
 
-def route_communicators(topo: Topology, comms: Communicators, algo: str,
-                        table: MinHopTable | None = None) -> MulticastResult:
+def route_communicators(
+    topo: Topology, comms: Communicators, algo: str, table: MinHopTable | None = None
+) -> MulticastResult:
     """:func:`route` with one multicast group per communicator (see :func:`communicator_groups`)."""
     return route(topo, communicator_groups(comms), algo, table)

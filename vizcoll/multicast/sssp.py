@@ -149,8 +149,9 @@ def sssp_tree(st: RoutingState, root_row: int, members: np.ndarray, gid: int) ->
     return parts
 
 
-def _attachments(st: RoutingState, idx: np.ndarray, owner: np.ndarray, segments: np.ndarray,
-                 dist: np.ndarray) -> np.ndarray:
+def _attachments(
+    st: RoutingState, idx: np.ndarray, owner: np.ndarray, segments: np.ndarray, dist: np.ndarray
+) -> np.ndarray:
     """Port-view position of each end node's cheapest attachment (``idx``, ``owner``, ``segments``: its live ports,
     from :meth:`RoutingState.expand`): the smallest distance plus load, then the lowest port."""
     if not len(idx):

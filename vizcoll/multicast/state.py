@@ -142,6 +142,8 @@ class TreeParts:
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(nodes, parents, link rows)`` with the root first (parent -1, link -1)."""
         head = np.array([self.root, -1], dtype=np.int64)
-        return (np.concatenate([head[:1], *self.nodes]), np.concatenate([head[1:], *self.parents]),
-                np.concatenate([head[1:], *self.links]))
-
+        return (
+            np.concatenate([head[:1], *self.nodes]),
+            np.concatenate([head[1:], *self.parents]),
+            np.concatenate([head[1:], *self.links]),
+        )

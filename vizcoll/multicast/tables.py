@@ -70,10 +70,14 @@ class Tables:
 def read_tables(topo: Topology, text: str) -> Tables:
     """The groups and link loads of the ``opensm.mcfdbs`` text ``text`` on ``topo`` (see the module docstring)."""
     by_guid = {guid: node for node, guid in enumerate(node_guids(topo))}
-    at_port = {(int(node), int(port)): row for row, (node, port) in
-               enumerate(zip(topo.link_a.tolist(), topo.link_pa.tolist(), strict=True))}
-    at_port |= {(int(node), int(port)): row for row, (node, port) in
-                enumerate(zip(topo.link_b.tolist(), topo.link_pb.tolist(), strict=True))}
+    at_port = {
+        (int(node), int(port)): row
+        for row, (node, port) in enumerate(zip(topo.link_a.tolist(), topo.link_pa.tolist(), strict=True))
+    }
+    at_port |= {
+        (int(node), int(port)): row
+        for row, (node, port) in enumerate(zip(topo.link_b.tolist(), topo.link_pb.tolist(), strict=True))
+    }
     used: dict[int, dict[int, int]] = {}
     members: dict[int, set[int]] = {}
     for guid, entries in parse_mcfdbs(text).items():
@@ -89,8 +93,11 @@ def read_tables(topo: Topology, text: str) -> Tables:
                     continue
                 row = at_port.get((switch, port))
                 if row is None:
-                    raise FileFormatError(f"switch {topo.names[switch]} (GUID 0x{guid:016x}) has no cable on port "
-                                          f"{port}, which MLID 0x{group_lid:04X} lists", source="mcfdbs")
+                    raise FileFormatError(
+                        f"switch {topo.names[switch]} (GUID 0x{guid:016x}) has no cable on port "
+                        f"{port}, which MLID 0x{group_lid:04X} lists",
+                        source="mcfdbs",
+                    )
                 peer = int(topo.link_b[row] if topo.link_a[row] == switch else topo.link_a[row])
                 if topo.kind[peer] == ENDPOINT:
                     group_members.add(peer)
@@ -104,14 +111,27 @@ def read_tables(topo: Topology, text: str) -> Tables:
             if peer_is_switch and ends == 1 and len(warnings) < 50:
                 warnings.append(f"MLID 0x{group_lid:04X}: only one end of {topo.link_label(row)} lists it")
     ordered = {lid: sorted(nodes, key=lambda n: topo.names[n]) for lid, nodes in sorted(members.items())}
-    return Tables({lid: [topo.names[n] for n in nodes] for lid, nodes in ordered.items()}, ordered, efi, warnings,
-                  {lid: sorted(rows) for lid, rows in sorted(used.items())})
+    return Tables(
+        {lid: [topo.names[n] for n in nodes] for lid, nodes in ordered.items()},
+        ordered,
+        efi,
+        warnings,
+        {lid: sorted(rows) for lid, rows in sorted(used.items())},
+    )
 
 
 def link_rows(topo: Topology, efi: np.ndarray) -> list[dict]:
     """``{"a", "a_port", "b", "b_port", "groups"}`` for every link some group uses."""
-    return [{"a": topo.names[topo.link_a[r]], "a_port": int(topo.link_pa[r]), "b": topo.names[topo.link_b[r]],
-             "b_port": int(topo.link_pb[r]), "groups": int(efi[r])} for r in np.flatnonzero(efi).tolist()]
+    return [
+        {
+            "a": topo.names[topo.link_a[r]],
+            "a_port": int(topo.link_pa[r]),
+            "b": topo.names[topo.link_b[r]],
+            "b_port": int(topo.link_pb[r]),
+            "groups": int(efi[r]),
+        }
+        for r in np.flatnonzero(efi).tolist()
+    ]
 
 
 def compare(topo: Topology, tables: Tables, algos: list[str]) -> dict[str, dict]:
@@ -121,8 +141,11 @@ def compare(topo: Topology, tables: Tables, algos: list[str]) -> dict[str, dict]
     out = {}
     for algo in algos:
         result = route(topo, groups, algo, table)
-        out[algo] = {"max_efi": int(result.efi.max(initial=0)), "unroutable": len(result.unroutable),
-                     "links": link_rows(topo, result.efi)}
+        out[algo] = {
+            "max_efi": int(result.efi.max(initial=0)),
+            "unroutable": len(result.unroutable),
+            "links": link_rows(topo, result.efi),
+        }
     return out
 
 
@@ -154,12 +177,15 @@ def tables_result(topo: Topology, tables: Tables, algo: str = "tables") -> tuple
         if note and len(notes) < 50:
             notes.append(note)
     unroutable = [g for g, tree in enumerate(trees) if tree is None]
-    return (MulticastResult(algo, trees, unroutable, tables.efi.copy(), topo.link_id.copy(), int(topo.live.sum()),
-                            0.0), notes)
+    return (
+        MulticastResult(algo, trees, unroutable, tables.efi.copy(), topo.link_id.copy(), int(topo.live.sum()), 0.0),
+        notes,
+    )
 
 
-def _tree(topo: Topology, group: int, lid: int, members: list[int],
-          rows: list[int]) -> tuple[MulticastTree | None, str]:
+def _tree(
+    topo: Topology, group: int, lid: int, members: list[int], rows: list[int]
+) -> tuple[MulticastTree | None, str]:
     """One MLID's tree (see :func:`tables_result`) and a message when its links are not one tree."""
     adjacent: dict[int, list[tuple[int, int]]] = {int(m): [] for m in members}
     for row in rows:
@@ -176,13 +202,21 @@ def _tree(topo: Topology, group: int, lid: int, members: list[int],
     depth = {root: 0}
     for node in nodes[1:]:
         depth[node] = depth[reached[node][0]] + 1
-    tree = MulticastTree(group, root, np.asarray(members, dtype=np.int64), np.asarray(nodes, dtype=np.int64),
-                         np.asarray(parent, dtype=np.int64), np.asarray(link, dtype=np.int64),
-                         max((depth[m] for m in members if m in depth), default=0))
+    tree = MulticastTree(
+        group,
+        root,
+        np.asarray(members, dtype=np.int64),
+        np.asarray(nodes, dtype=np.int64),
+        np.asarray(parent, dtype=np.int64),
+        np.asarray(link, dtype=np.int64),
+        max((depth[m] for m in members if m in depth), default=0),
+    )
     note = ""
     if len(reached) < len(adjacent):
-        note = (f"MLID 0x{lid:04X}: its links fall apart into pieces; {len(adjacent) - len(reached)} of its nodes are "
-                f"not reached from {topo.names[root]}")
+        note = (
+            f"MLID 0x{lid:04X}: its links fall apart into pieces; {len(adjacent) - len(reached)} of its nodes are "
+            f"not reached from {topo.names[root]}"
+        )
     elif len(rows) > len(reached) - 1:
         note = f"MLID 0x{lid:04X}: its links hold a cycle ({len(rows) - len(reached) + 1} link(s) beyond a tree)"
     return tree, note

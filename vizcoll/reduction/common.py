@@ -93,10 +93,21 @@ def _kill(kill, procs: int) -> tuple[int, float] | None:
     return rank, time
 
 
-def make_setup(procs: int, size: int, root: int = 0, arrival: Sequence[int] | None = None,
-               speeds: Sequence[float] | None = None, slow: Iterable = (), interference: Iterable = (),
-               kill=None, seed: int = 0, op: str | Callable = "sum", params: ReductionParams = C1,
-               concurrent: int = 1, nodes: Sequence[int] | None = None) -> RunSetup:
+def make_setup(
+    procs: int,
+    size: int,
+    root: int = 0,
+    arrival: Sequence[int] | None = None,
+    speeds: Sequence[float] | None = None,
+    slow: Iterable = (),
+    interference: Iterable = (),
+    kill=None,
+    seed: int = 0,
+    op: str | Callable = "sum",
+    params: ReductionParams = C1,
+    concurrent: int = 1,
+    nodes: Sequence[int] | None = None,
+) -> RunSetup:
     """Check every argument and build the :class:`RunSetup` (raises :class:`SpecError`)."""
     procs = _int(procs, "procs", 2, MAX_PROCS)
     size = _int(size, "size (bytes)", 1, MAX_SIZE)
@@ -109,10 +120,15 @@ def make_setup(procs: int, size: int, root: int = 0, arrival: Sequence[int] | No
     elements = elements_for(size, params.max_elements)
     data = [ReductionData(procs, elements, op, seed, c) for c in range(concurrent)]
     return RunSetup(
-        procs=procs, size=size, roots=[(root + c) % procs for c in range(concurrent)],
+        procs=procs,
+        size=size,
+        roots=[(root + c) % procs for c in range(concurrent)],
         call=_call_times(procs, arrival, params.arrival_gap),
         env=Environment.build(procs, speeds, slow, interference),
-        params=params, data=data, kill=_kill(kill, procs), seed=int(seed),
+        params=params,
+        data=data,
+        kill=_kill(kill, procs),
+        seed=int(seed),
         nodes=[int(n) for n in nodes] if nodes is not None else [],
     )
 

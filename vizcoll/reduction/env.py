@@ -56,8 +56,9 @@ class Environment:
         self._profiles = {r: self._profile(r, eps) for r, eps in by_rank.items()}
 
     @classmethod
-    def build(cls, procs: int, speeds: Sequence[float] | None = None, slow: Iterable = (),
-              interference: Iterable = ()) -> Environment:
+    def build(
+        cls, procs: int, speeds: Sequence[float] | None = None, slow: Iterable = (), interference: Iterable = ()
+    ) -> Environment:
         """Check and combine ``speeds`` (per rank, 1 = nominal), ``slow`` ((rank, factor) pairs)
         and ``interference`` ((rank, start, end, factor) episodes)."""
         base = np.ones(procs)
@@ -118,8 +119,10 @@ class Environment:
         t, left = start, work
         while True:
             f = max([base] + [p.factors[p.at(t)] for p in profs])
-            nxt = min((p.times[p.at(t) + 1] for p in profs if p.at(t) + 1 < len(p.times) and p.times[p.at(t) + 1] > t),
-                      default=math.inf)
+            nxt = min(
+                (p.times[p.at(t) + 1] for p in profs if p.at(t) + 1 < len(p.times) and p.times[p.at(t) + 1] > t),
+                default=math.inf,
+            )
             if (nxt - t) / f >= left:
                 return t + left * f
             left -= (nxt - t) / f
@@ -140,8 +143,15 @@ def _check_factor(factor, what: str) -> None:
         raise SpecError(f"{what}: the slowdown factor must be a number >= 1, got {factor!r}")
 
 
-def interference(procs: int, horizon: float, seed: int = 0, nodes: int | None = None, load: float = 0.5,
-                 factors: tuple[float, float] = (2.0, 8.0), mean_length: float = 0.2) -> list[Episode]:
+def interference(
+    procs: int,
+    horizon: float,
+    seed: int = 0,
+    nodes: int | None = None,
+    load: float = 0.5,
+    factors: tuple[float, float] = (2.0, 8.0),
+    mean_length: float = 0.2,
+) -> list[Episode]:
     """Random interference episodes of a co-scheduled job on ``nodes`` of the ``procs`` nodes.
 
     Each affected node alternates between quiet and busy periods (exponential
@@ -191,6 +201,7 @@ def parse_interference(text: str) -> list[Episode]:
             start, _, end = span.partition("-")
             out.append((int(rank), float(start), float(end), float(factor)))
         except ValueError:
-            raise SpecError(f"--interference takes rank@start-endxfactor items like 3@0.1-0.5x4, got {item!r}"
-                            ) from None
+            raise SpecError(
+                f"--interference takes rank@start-endxfactor items like 3@0.1-0.5x4, got {item!r}"
+            ) from None
     return out

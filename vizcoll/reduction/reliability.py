@@ -46,30 +46,54 @@ CHUNK = 20
 """Killed runs per task (a day's 100 runs make five tasks)."""
 
 
-def production(procs: int, horizon: float, seed: int, load: float = 0.5,
-               factors: tuple[float, float] = (2.0, 8.0), mean_length: float = 0.2) -> list:
+def production(
+    procs: int,
+    horizon: float,
+    seed: int,
+    load: float = 0.5,
+    factors: tuple[float, float] = (2.0, 8.0),
+    mean_length: float = 0.2,
+) -> list:
     """Interference episodes of the busy production cluster (all nodes shared with other jobs)."""
     if load <= 0:
         return []
     return interference(procs, horizon, seed=seed, load=load, factors=factors, mean_length=mean_length)
 
 
-def _one(procs: int, size: int, root: int, seed: int, load: float, horizon: float, params: ReductionParams,
-         kill: tuple[int, float] | None = None) -> dict:
+def _one(
+    procs: int,
+    size: int,
+    root: int,
+    seed: int,
+    load: float,
+    horizon: float,
+    params: ReductionParams,
+    kill: tuple[int, float] | None = None,
+) -> dict:
     eps = production(procs, horizon, seed, load)
-    run = task_run(procs, size, root=root, interference=eps, kill=kill, seed=seed, params=params, record=False,
-                   counters="warm")
+    run = task_run(
+        procs, size, root=root, interference=eps, kill=kill, seed=seed, params=params, record=False, counters="warm"
+    )
     return task_figures(run)
 
 
-def _warmup(procs: int, size: int, root: int, seeds: list[int], load: float, horizon: float,
-            params: ReductionParams) -> list[float]:
+def _warmup(
+    procs: int, size: int, root: int, seeds: list[int], load: float, horizon: float, params: ReductionParams
+) -> list[float]:
     """One task: the times of a day's fault-free runs."""
     return [_one(procs, size, root, seed, load, horizon, params)["time"] for seed in seeds]
 
 
-def _killed(procs: int, size: int, root: int, runs: list[tuple[int, float]], load: float, horizon: float,
-            params: ReductionParams, victim: int) -> list[tuple[bool, float | None]]:
+def _killed(
+    procs: int,
+    size: int,
+    root: int,
+    runs: list[tuple[int, float]],
+    load: float,
+    horizon: float,
+    params: ReductionParams,
+    victim: int,
+) -> list[tuple[bool, float | None]]:
     """One task: ``(unrecoverable, remote_replica_at)`` of runs ``(seed, kill time)`` killing ``victim``."""
     out = []
     for seed, when in runs:
@@ -89,9 +113,19 @@ def _draws(seed: int, days: list[int], warmup: int) -> list[tuple[list[int], lis
     return out
 
 
-def reliability_experiment(procs: int = 200, runs: int = 700, size: int = 32 << 20, seed: int = 0,
-                           victim: int = 1, root: int = 0, load: float = 0.5, per_day: int = 100,
-                           warmup: int = 9, params: ReductionParams = C1, run: Runner = in_process) -> dict:
+def reliability_experiment(
+    procs: int = 200,
+    runs: int = 700,
+    size: int = 32 << 20,
+    seed: int = 0,
+    victim: int = 1,
+    root: int = 0,
+    load: float = 0.5,
+    per_day: int = 100,
+    warmup: int = 9,
+    params: ReductionParams = C1,
+    run: Runner = in_process,
+) -> dict:
     """Run the experiment; returns ``runs``, ``unrecoverable``, ``reliability`` and the details.
 
     Parameters
@@ -122,20 +156,32 @@ def reliability_experiment(procs: int = 200, runs: int = 700, size: int = 32 << 
     days = _draws(seed, [min(per_day, runs - start) for start in range(0, runs, per_day)], warmup)
     times = [float(np.mean(day)) for day in run([(_warmup, (procs, size, root, base, *common)) for base, _ in days])]
     # a kill at u·t is the same float as the uniform(0, t) drawn before the tasks: 0 + t·u
-    chunks = [(day, [(s, u * t) for u, s in kills[i:i + CHUNK]])
-              for day, ((_, kills), t) in enumerate(zip(days, times, strict=True)) for i in range(0, len(kills), CHUNK)]
+    chunks = [
+        (day, [(s, u * t) for u, s in kills[i : i + CHUNK]])
+        for day, ((_, kills), t) in enumerate(zip(days, times, strict=True))
+        for i in range(0, len(kills), CHUNK)
+    ]
     outcomes = run([(_killed, (procs, size, root, part, *common, victim)) for _, part in chunks])
     bad, windows = [0] * len(days), []
     for (day, _), outcome in zip(chunks, outcomes, strict=True):
         bad[day] += sum(unrecoverable for unrecoverable, _ in outcome)
         windows += [window for _, window in outcome]
-    per_day_out = [{"day": day + 1, "mean_time": t, "runs": len(kills), "unrecoverable": b}
-                   for day, ((_, kills), t, b) in enumerate(zip(days, times, bad, strict=True))]
+    per_day_out = [
+        {"day": day + 1, "mean_time": t, "runs": len(kills), "unrecoverable": b}
+        for day, ((_, kills), t, b) in enumerate(zip(days, times, bad, strict=True))
+    ]
     count = sum(bad)
     return {
-        "runs": runs, "unrecoverable": count, "reliability": 1 - count / runs,
-        "per_day": per_day_out, "mean_time": float(np.mean(times)),
+        "runs": runs,
+        "unrecoverable": count,
+        "reliability": 1 - count / runs,
+        "per_day": per_day_out,
+        "mean_time": float(np.mean(times)),
         "replica_time": float(np.nanmean([w for w in windows if w is not None])),
-        "procs": procs, "size": size, "victim": victim, "root": root, "load": load,
+        "procs": procs,
+        "size": size,
+        "victim": victim,
+        "root": root,
+        "load": load,
         "paper": {"unrecoverable": list(PAPER_UNRECOVERABLE), "reliability": PAPER_RELIABILITY},
     }

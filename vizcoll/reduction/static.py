@@ -97,7 +97,10 @@ class Schedule:
     def to_dict(self, size: int = 0) -> dict:
         """Plain form: ``rounds`` as lists of ``[src, dst, bytes]``."""
         return {
-            "algo": self.algo, "procs": self.procs, "root": self.root, "blocks": self.blocks,
+            "algo": self.algo,
+            "procs": self.procs,
+            "root": self.root,
+            "blocks": self.blocks,
             "rounds": [[[t.src, t.dst, self.nbytes(t, size)] for t in rnd] for rnd in self.rounds],
         }
 
@@ -119,8 +122,7 @@ def binomial_schedule(procs: int, root: int = 0) -> Schedule:
     rounds = []
     for k in range(_log2ceil(procs)):
         mask = 1 << k
-        rnd = [Transfer((x + root) % procs, (x - mask + root) % procs)
-               for x in range(mask, procs, 2 * mask)]
+        rnd = [Transfer((x + root) % procs, (x - mask + root) % procs) for x in range(mask, procs, 2 * mask)]
         rounds.append(rnd)
     return Schedule("binomial", procs, root, 1, rounds)
 

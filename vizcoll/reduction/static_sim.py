@@ -169,8 +169,14 @@ class _StaticRun:
             dead = self.s.kill[0]
             others = [r for r in op.ranks if r != dead]
             changes = {rank_name(dead): "failed"} | {rank_name(r): "stuck" for r in others}
-            self.rec.add(at, "fault", f"{rank_name(dead)} dies during its message: without fault tolerance the "
-                         "reduction cannot finish (MPI would abort or hang)", changes, src=self.s.node(dead))
+            self.rec.add(
+                at,
+                "fault",
+                f"{rank_name(dead)} dies during its message: without fault tolerance the "
+                "reduction cannot finish (MPI would abort or hang)",
+                changes,
+                src=self.s.node(dead),
+            )
 
     def _record(self, op: _Op, t: Transfer, start: float, reduced: float, b: float) -> None:
         if not self.rec.on:
@@ -178,19 +184,43 @@ class _StaticRun:
         src, dst = rank_name(t.src), rank_name(t.dst)
         what = "reduces it" if t.reduce else "stores it"
         tag = f" (reduction {op.red})" if len(self.scheds) > 1 else ""
-        self.rec.add(start, "send", f"round {op.round + 1}: {src} sends {mib(b)} to {dst}{tag}",
-                     {src: "sending", dst: "reducing"}, self.s.node(t.src), self.s.node(t.dst))
+        self.rec.add(
+            start,
+            "send",
+            f"round {op.round + 1}: {src} sends {mib(b)} to {dst}{tag}",
+            {src: "sending", dst: "reducing"},
+            self.s.node(t.src),
+            self.s.node(t.dst),
+        )
         last = self.pos[op.red][t.src] + 1 >= len(self.queues[op.red][t.src])
         changes = {src: "done" if last and t.src != self.scheds[op.red].root else "waiting", dst: "waiting"}
-        self.rec.add(reduced, "reduce", f"{dst} has {src}'s data and {what}{tag}", changes,
-                     self.s.node(t.src), self.s.node(t.dst))
+        self.rec.add(
+            reduced,
+            "reduce",
+            f"{dst} has {src}'s data and {what}{tag}",
+            changes,
+            self.s.node(t.src),
+            self.s.node(t.dst),
+        )
 
 
-def simulate_static(algo: str, procs: int, size: int, root: int = 0, arrival: Sequence[int] | None = None,
-                    speeds: Sequence[float] | None = None, slow: Iterable = (), interference: Iterable = (),
-                    kill: tuple[int, float] | None = None, seed: int = 0, op: str | Callable = "sum",
-                    params: ReductionParams = C1, concurrent: int = 1, nodes: Sequence[int] | None = None,
-                    record: bool = True) -> tuple[Timeline, dict]:
+def simulate_static(
+    algo: str,
+    procs: int,
+    size: int,
+    root: int = 0,
+    arrival: Sequence[int] | None = None,
+    speeds: Sequence[float] | None = None,
+    slow: Iterable = (),
+    interference: Iterable = (),
+    kill: tuple[int, float] | None = None,
+    seed: int = 0,
+    op: str | Callable = "sum",
+    params: ReductionParams = C1,
+    concurrent: int = 1,
+    nodes: Sequence[int] | None = None,
+    record: bool = True,
+) -> tuple[Timeline, dict]:
     """Run a static reduction (``binomial``, ``mst`` or ``rabenseifner``); returns ``(timeline, figures)``.
 
     Parameters are those of :func:`vizcoll.reduction.task.simulate_task_reduction`;
@@ -200,8 +230,9 @@ def simulate_static(algo: str, procs: int, size: int, root: int = 0, arrival: Se
     """
     if isinstance(kill, str):
         raise SpecError("fault locations apply to the task-based reduction; kill a static one with (rank, time)")
-    setup = make_setup(procs, size, root, arrival, speeds, slow, interference, kill, seed, op, params,
-                       concurrent, nodes)
+    setup = make_setup(
+        procs, size, root, arrival, speeds, slow, interference, kill, seed, op, params, concurrent, nodes
+    )
     scheds = [schedule(algo, setup.procs, r) for r in setup.roots]
     rec = Recorder(record)
     run = _StaticRun(setup, scheds, rec)
@@ -225,38 +256,86 @@ def _finish(algo: str, setup: RunSetup, scheds: list[Schedule], run: _StaticRun,
         rec.add(end, "note", f"{algo} reduction complete: the root holds the result after {end * 1e3:.3g} ms", roots)
     fault = None
     if setup.kill is not None:
-        fault = {"rank": setup.kill[0], "time": setup.kill[1], "location": None if completed else "static",
-                 "detected_at": None, "remote_replica_at": None}
+        fault = {
+            "rank": setup.kill[0],
+            "time": setup.kill[1],
+            "location": None if completed else "static",
+            "detected_at": None,
+            "remote_replica_at": None,
+        }
     figures = {
-        "algo": algo, "procs": setup.procs, "size": setup.size, "root": setup.roots[0],
-        "reductions": len(scheds), "time": end, "times": times,
+        "algo": algo,
+        "procs": setup.procs,
+        "size": setup.size,
+        "root": setup.roots[0],
+        "reductions": len(scheds),
+        "time": end,
+        "times": times,
         "model_time": static_cost(algo, setup.procs, setup.size, setup.params),
-        "messages": run.messages, "data_messages": run.messages, "control_messages": 0,
-        "bytes": run.bytes, "rounds": len(scheds[0].rounds),
-        "result_ok": completed and all(oks), "completed": completed, "recovered": False,
-        "unrecoverable": not completed, "fault": fault, "tasks": [], "result_at": list(setup.roots),
+        "messages": run.messages,
+        "data_messages": run.messages,
+        "control_messages": 0,
+        "bytes": run.bytes,
+        "rounds": len(scheds[0].rounds),
+        "result_ok": completed and all(oks),
+        "completed": completed,
+        "recovered": False,
+        "unrecoverable": not completed,
+        "fault": fault,
+        "tasks": [],
+        "result_at": list(setup.roots),
     }
     initial = {rank_name(r): "waiting" for r in range(setup.procs)}
     initial.update({rank_name(r): "root" for r in setup.roots})
     timeline = Timeline(
         title=f"{algo} reduction of {mib(setup.size)} over {setup.procs} processes",
-        intro=(f"A static {algo} reduction: every message is fixed in advance, so a process waits for its "
-               "partner even when the partner is slow."),
-        initial_state=initial, events=rec.sorted(),
+        intro=(
+            f"A static {algo} reduction: every message is fixed in advance, so a process waits for its "
+            "partner even when the partner is slow."
+        ),
+        initial_state=initial,
+        events=rec.sorted(),
         entities={rank_name(r): {"node": setup.node(r), "kind": "worker"} for r in range(setup.procs)},
-        legend=dict(STATIC_LEGEND), summary=figures,
+        legend=dict(STATIC_LEGEND),
+        summary=figures,
     )
     return timeline, figures
 
 
 def _wrapper(algo: str, doc: str) -> Callable[..., tuple[Timeline, dict]]:
-    def simulate(procs: int, size: int, root: int = 0, arrival: Sequence[int] | None = None,
-                 speeds: Sequence[float] | None = None, slow: Iterable = (), interference: Iterable = (),
-                 kill: tuple[int, float] | None = None, seed: int = 0, op: str | Callable = "sum",
-                 params: ReductionParams = C1, concurrent: int = 1, nodes: Sequence[int] | None = None,
-                 record: bool = True) -> tuple[Timeline, dict]:
-        return simulate_static(algo, procs, size, root, arrival, speeds, slow, interference, kill, seed, op, params,
-                               concurrent, nodes, record)
+    def simulate(
+        procs: int,
+        size: int,
+        root: int = 0,
+        arrival: Sequence[int] | None = None,
+        speeds: Sequence[float] | None = None,
+        slow: Iterable = (),
+        interference: Iterable = (),
+        kill: tuple[int, float] | None = None,
+        seed: int = 0,
+        op: str | Callable = "sum",
+        params: ReductionParams = C1,
+        concurrent: int = 1,
+        nodes: Sequence[int] | None = None,
+        record: bool = True,
+    ) -> tuple[Timeline, dict]:
+        return simulate_static(
+            algo,
+            procs,
+            size,
+            root,
+            arrival,
+            speeds,
+            slow,
+            interference,
+            kill,
+            seed,
+            op,
+            params,
+            concurrent,
+            nodes,
+            record,
+        )
 
     simulate.__name__ = simulate.__qualname__ = f"simulate_{algo}"
     simulate.__doc__ = f"{doc}; returns ``(timeline, figures)``, see :func:`simulate_static`."

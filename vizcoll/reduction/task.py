@@ -112,8 +112,9 @@ def _windows(run: TaskRun, location: str) -> list[tuple[int, float, float, float
     return out
 
 
-def place_fault(location: str, setup_args: dict, counters: str | Mapping[int, float] | None = None
-                ) -> tuple[int, float]:
+def place_fault(
+    location: str, setup_args: dict, counters: str | Mapping[int, float] | None = None
+) -> tuple[int, float]:
     """``(rank, time)`` of a kill that lands in ``location``: the first task (not on the root) whose
     window for that location ends after the victim's remote replica exists (a recoverable fault),
     killed in the middle of what is left of the window; if none does, the last window (unrecoverable)."""
@@ -135,15 +136,38 @@ def place_fault(location: str, setup_args: dict, counters: str | Mapping[int, fl
 
 
 # ---------------------------------------------------------------------- public entry points
-def task_run(procs: int, size: int, root: int = 0, arrival: Sequence[int] | None = None,
-             speeds: Sequence[float] | None = None, slow: Iterable = (), interference: Iterable = (),
-             kill: tuple[int, float] | str | None = None, seed: int = 0, op: str | Callable = "sum",
-             params: ReductionParams = C1, concurrent: int = 1, nodes: Sequence[int] | None = None,
-             record: bool = True, counters: str | Mapping[int, float] | None = None) -> TaskRun:
+def task_run(
+    procs: int,
+    size: int,
+    root: int = 0,
+    arrival: Sequence[int] | None = None,
+    speeds: Sequence[float] | None = None,
+    slow: Iterable = (),
+    interference: Iterable = (),
+    kill: tuple[int, float] | str | None = None,
+    seed: int = 0,
+    op: str | Callable = "sum",
+    params: ReductionParams = C1,
+    concurrent: int = 1,
+    nodes: Sequence[int] | None = None,
+    record: bool = True,
+    counters: str | Mapping[int, float] | None = None,
+) -> TaskRun:
     """Run the simulation and return the :class:`TaskRun` itself (arguments of :func:`simulate_task_reduction`)."""
-    args = dict(procs=procs, size=size, root=root, arrival=arrival, speeds=speeds, slow=list(slow),
-                interference=list(interference), seed=seed, op=op, params=params, concurrent=concurrent,
-                nodes=nodes)
+    args = dict(
+        procs=procs,
+        size=size,
+        root=root,
+        arrival=arrival,
+        speeds=speeds,
+        slow=list(slow),
+        interference=list(interference),
+        seed=seed,
+        op=op,
+        params=params,
+        concurrent=concurrent,
+        nodes=nodes,
+    )
     requested = None
     if isinstance(kill, str):
         requested = LOCATION_ALIASES.get(kill, kill)
@@ -153,12 +177,23 @@ def task_run(procs: int, size: int, root: int = 0, arrival: Sequence[int] | None
     return run.run()
 
 
-def simulate_task_reduction(procs: int, size: int, root: int = 0, arrival: Sequence[int] | None = None,
-                            speeds: Sequence[float] | None = None, slow: Iterable = (), interference: Iterable = (),
-                            kill: tuple[int, float] | str | None = None, seed: int = 0,
-                            op: str | Callable = "sum", params: ReductionParams = C1, concurrent: int = 1,
-                            nodes: Sequence[int] | None = None, record: bool = True,
-                            counters: str | Mapping[int, float] | None = None) -> tuple[Timeline, dict]:
+def simulate_task_reduction(
+    procs: int,
+    size: int,
+    root: int = 0,
+    arrival: Sequence[int] | None = None,
+    speeds: Sequence[float] | None = None,
+    slow: Iterable = (),
+    interference: Iterable = (),
+    kill: tuple[int, float] | str | None = None,
+    seed: int = 0,
+    op: str | Callable = "sum",
+    params: ReductionParams = C1,
+    concurrent: int = 1,
+    nodes: Sequence[int] | None = None,
+    record: bool = True,
+    counters: str | Mapping[int, float] | None = None,
+) -> tuple[Timeline, dict]:
     """Simulate the task-based reduction; returns ``(timeline, figures)``.
 
     Parameters
@@ -210,8 +245,23 @@ def simulate_task_reduction(procs: int, size: int, root: int = 0, arrival: Seque
         ``remote_replica_at``); ``result_at``; ``rounds`` (height of the tree
         the tasks built); ``model_time`` (reconstructed eq. 3).
     """
-    run = task_run(procs, size, root, arrival, speeds, slow, interference, kill, seed, op, params, concurrent,
-                   nodes, record, counters)
+    run = task_run(
+        procs,
+        size,
+        root,
+        arrival,
+        speeds,
+        slow,
+        interference,
+        kill,
+        seed,
+        op,
+        params,
+        concurrent,
+        nodes,
+        record,
+        counters,
+    )
     return _timeline_and_figures(run)
 
 
@@ -224,23 +274,38 @@ def task_figures(run: TaskRun) -> dict:
     if s.kill:
         rank = s.kill[0]
         fault = {
-            "rank": rank, "time": s.kill[1], "location": next((r.location for r in run.reds if r.location), None),
-            "requested": getattr(run, "requested", None), "detected_at": run.detected_at,
+            "rank": rank,
+            "time": s.kill[1],
+            "location": next((r.location for r in run.reds if r.location), None),
+            "requested": getattr(run, "requested", None),
+            "detected_at": run.detected_at,
             "remote_replica_at": _float(run.reds[0].remote_sent.get(rank)),
         }
     if any(red.end is None for red in run.reds):
         raise RuntimeError("a reduction neither finished nor failed (simulation bug)")
     control = run.counts["received"] + run.counts["sent"]
     return {
-        "algo": "task", "procs": s.procs, "size": s.size, "root": s.roots[0], "reductions": len(run.reds),
-        "time": float(max(red.end for red in run.reds)), "times": [float(red.end) for red in run.reds],
+        "algo": "task",
+        "procs": s.procs,
+        "size": s.size,
+        "root": s.roots[0],
+        "reductions": len(run.reds),
+        "time": float(max(red.end for red in run.reds)),
+        "times": [float(red.end) for red in run.reds],
         "model_time": task_cost(s.procs, s.size, s.params),
-        "messages": control + run.counts["fetches"], "data_messages": run.counts["fetches"],
-        "control_messages": control, "master_received": run.counts["received"], "master_sent": run.counts["sent"],
-        "bytes": run.counts["fetches"] * float(s.size), "rounds": run.reds[0].depth,
-        "result_ok": completed and all(oks), "completed": completed,
+        "messages": control + run.counts["fetches"],
+        "data_messages": run.counts["fetches"],
+        "control_messages": control,
+        "master_received": run.counts["received"],
+        "master_sent": run.counts["sent"],
+        "bytes": run.counts["fetches"] * float(s.size),
+        "rounds": run.reds[0].depth,
+        "result_ok": completed and all(oks),
+        "completed": completed,
         "recovered": completed and any(red.recovered for red in run.reds),
-        "unrecoverable": not completed, "fault": fault, "tasks": list(run.formed),
+        "unrecoverable": not completed,
+        "fault": fault,
+        "tasks": list(run.formed),
         "result_at": [red.result_at for red in run.reds],
     }
 
@@ -269,10 +334,16 @@ def _timeline(run: TaskRun, figures: dict) -> Timeline:
     roots = ", ".join(f"w{r}" for r in s.roots)
     return Timeline(
         title=f"Task-based reduction of {mib(s.size)} over {s.procs} workers (root {roots})",
-        intro=("Each worker tells the master when its data is ready; the master pairs ready workers into tasks, "
-               "and one of the two fetches the other's data and reduces it. Slow workers never hold up the "
-               "others, and a failed worker's data is rebuilt from its replicas."),
-        initial_state=initial, events=events, entities=entities, legend=dict(TASK_LEGEND), summary=figures,
+        intro=(
+            "Each worker tells the master when its data is ready; the master pairs ready workers into tasks, "
+            "and one of the two fetches the other's data and reduces it. Slow workers never hold up the "
+            "others, and a failed worker's data is rebuilt from its replicas."
+        ),
+        initial_state=initial,
+        events=events,
+        entities=entities,
+        legend=dict(TASK_LEGEND),
+        summary=figures,
     )
 
 
@@ -283,8 +354,9 @@ def _with_pings(run: TaskRun, events: list, end: float) -> list:
     for k in range(1, min(int(end / period), 500) + 1):
         t = k * period
         silent = [r for r, d in run.death.items() if d <= t]
-        label = (f"the master pings all {run.s.procs} workers: "
-                 + (", ".join(f"w{r}" for r in silent) + " does not answer" if silent else "all answer"))
+        label = f"the master pings all {run.s.procs} workers: " + (
+            ", ".join(f"w{r}" for r in silent) + " does not answer" if silent else "all answer"
+        )
         pings.append((t, label))
     if not pings:
         return events

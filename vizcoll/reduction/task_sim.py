@@ -79,8 +79,9 @@ class TaskRun:
             items.append(f"… +{len(red.queue) - QUEUE_SHOWN} more")
         return " ".join(items) if items else "(empty)"
 
-    def note(self, kind: str, label: str, changes: dict | None = None, src: int = -1, dst: int = -1,
-             t: float | None = None) -> None:
+    def note(
+        self, kind: str, label: str, changes: dict | None = None, src: int = -1, dst: int = -1, t: float | None = None
+    ) -> None:
         """Record an event now (or at ``t``); a dead worker's state stays "failed"."""
         node, t = self.s.node, self.now if t is None else t
         if changes and self.death:
@@ -111,16 +112,24 @@ class TaskRun:
     def _replicated(self, red: RedState, r: int) -> None:
         if self.rec.on and self.live(red):
             nb = (r + 1) % self.p
-            self.note("replica", f"w{r}'s original data has reached w{nb}, which writes it to its disk: w{r} may "
-                      "fail safely now", src=r, dst=nb)
+            self.note(
+                "replica",
+                f"w{r}'s original data has reached w{nb}, which writes it to its disk: w{r} may fail safely now",
+                src=r,
+                dst=nb,
+            )
 
     def _send(self, msg: Msg, why: str) -> None:
         msg.sent_at = self.now
         red = self.reds[msg.red]
         self.flying.add(msg)
         if self.rec.on:
-            self.note("send", f"w{msg.sender} {why} and tells the master: (w{msg.sender}, {path_text(msg.path)})",
-                      {rank_name(msg.sender): "ready"}, src=msg.sender)
+            self.note(
+                "send",
+                f"w{msg.sender} {why} and tells the master: (w{msg.sender}, {path_text(msg.path)})",
+                {rank_name(msg.sender): "ready"},
+                src=msg.sender,
+            )
         self.engine.at(self.now + self.s.params.theta, self._master_receive, red, msg)
 
     # ------------------------------------------------------------------ steps 2-4: master and scheduler
@@ -139,8 +148,12 @@ class TaskRun:
             return
         red.queue.append(msg)
         if self.rec.on:
-            self.note("arrive", f"the master queues w{msg.sender}'s message {path_text(msg.path)}",
-                      {self.qkey(red): self.qtext(red), "master": "waiting"}, dst=msg.sender)
+            self.note(
+                "arrive",
+                f"the master queues w{msg.sender}'s message {path_text(msg.path)}",
+                {self.qkey(red): self.qtext(red), "master": "waiting"},
+                dst=msg.sender,
+            )
         self._schedule(red)
 
     def _schedule(self, red: RedState) -> None:
@@ -188,9 +201,12 @@ class TaskRun:
         self.counts["sent"] += 1
         if self.rec.on:
             i, j = entry["pair"]
-            self.note("task", f"S pairs ({i},{j}) → {assignee} ({why}): w{assignee} will fetch w{other.sender}'s data",
-                      {self.qkey(red): self.qtext(red), rank_name(assignee): "task", "master": "scheduling"},
-                      dst=assignee)
+            self.note(
+                "task",
+                f"S pairs ({i},{j}) → {assignee} ({why}): w{assignee} will fetch w{other.sender}'s data",
+                {self.qkey(red): self.qtext(red), rank_name(assignee): "task", "master": "scheduling"},
+                dst=assignee,
+            )
         self.engine.at(self.now + self.s.params.theta, self._task_arrive, task)
 
     # ------------------------------------------------------------------ step 5: the worker's task
@@ -244,14 +260,24 @@ class TaskRun:
         changes = {rank_name(me): "recovering" if task.mine.flagged or task.other.flagged else "fetching"}
         if holder == other and self.alive(holder, task.fetch_start):
             changes[rank_name(holder)] = "serving"
-        self.note("fetch", f"w{me} reads {what} (one-sided get, {mib(self.n)})", changes, src=holder, dst=me,
-                  t=task.fetch_start)
+        self.note(
+            "fetch",
+            f"w{me} reads {what} (one-sided get, {mib(self.n)})",
+            changes,
+            src=holder,
+            dst=me,
+            t=task.fetch_start,
+        )
 
     def _fetch_failed(self, task: Task) -> None:
         if self.rec.on and not task.aborted:
             me, dead = task.assignee, task.source
-            self.note("fail", f"w{me}'s read from w{dead} fails: w{dead} does not answer; w{me} waits for the master",
-                      src=dead, dst=me)
+            self.note(
+                "fail",
+                f"w{me}'s read from w{dead} fails: w{dead} does not answer; w{me} waits for the master",
+                src=dead,
+                dst=me,
+            )
 
     def _fetched(self, task: Task) -> None:
         me = task.assignee
@@ -283,8 +309,12 @@ class TaskRun:
         self._drop(red, task)
         path = task.mine.path | task.other.path
         if self.rec.on:
-            self.note("reduce", f"w{me} reduced {path_text(task.mine.path)} with {path_text(task.other.path)} "
-                      f"→ {path_text(path)} in {self.perf[me] * 1e3:.3g} ms", dst=me)
+            self.note(
+                "reduce",
+                f"w{me} reduced {path_text(task.mine.path)} with {path_text(task.other.path)} "
+                f"→ {path_text(path)} in {self.perf[me] * 1e3:.3g} ms",
+                dst=me,
+            )
         self._send(Msg(red.idx, me, path, depth=1 + max(task.mine.depth, task.other.depth)), "finished its task")
 
     # ------------------------------------------------------------------ the end
@@ -293,11 +323,17 @@ class TaskRun:
         red.result_at, red.result, red.depth = msg.sender, red.mem.get(msg.sender), msg.depth
         red.end = self.now + (self.p - 1).bit_length() * (prm.alpha + 4 * prm.beta)
         if self.rec.on:
-            self.note("note", f"w{msg.sender}'s message holds all {self.p} processes: the reduction is done and the "
-                      "master broadcasts 'done' (4 bytes)",
-                      {"master": "done", rank_name(msg.sender): "result", self.qkey(red): "(empty)"})
-            self.note("note", f"every worker has the 'done' message: reduce() returns true (w{msg.sender} holds the "
-                      "result)", t=red.end)
+            self.note(
+                "note",
+                f"w{msg.sender}'s message holds all {self.p} processes: the reduction is done and the "
+                "master broadcasts 'done' (4 bytes)",
+                {"master": "done", rank_name(msg.sender): "result", self.qkey(red): "(empty)"},
+            )
+            self.note(
+                "note",
+                f"every worker has the 'done' message: reduce() returns true (w{msg.sender} holds the result)",
+                t=red.end,
+            )
 
     def _fail_reduction(self, red: RedState, label: str) -> None:
         prm = self.s.params
@@ -314,16 +350,25 @@ class TaskRun:
     # ------------------------------------------------------------------ faults
     def _die(self, rank: int) -> None:
         if self.rec.on and any(self.live(red) for red in self.reds):
-            self.note("fault", f"w{rank} dies (the master will notice at the next ping)", {rank_name(rank): "failed"},
-                      src=rank)
+            self.note(
+                "fault",
+                f"w{rank} dies (the master will notice at the next ping)",
+                {rank_name(rank): "failed"},
+                src=rank,
+            )
 
     def _detect(self, rank: int) -> None:
         if not any(self.live(red) for red in self.reds):
             return
         self.known_failed.add(rank)
         if self.rec.on:
-            self.note("detect", f"w{rank} did not answer the master's ping within {self.s.params.ping_timeout * 1e3:g}"
-                      f" ms: w{rank} has failed, and every worker is told", {"master": "recovering"}, src=rank)
+            self.note(
+                "detect",
+                f"w{rank} did not answer the master's ping within {self.s.params.ping_timeout * 1e3:g}"
+                f" ms: w{rank} has failed, and every worker is told",
+                {"master": "recovering"},
+                src=rank,
+            )
         for red in self.reds:
             if self.live(red):
                 self._locate(red, rank)
@@ -340,16 +385,25 @@ class TaskRun:
                 return self._abort_and_recover(red, task, "fetching-data", task.mine, task.other.path, dead)
         if dead not in red.called:
             self._record_location(red, "before-call")
-            return self._fail_reduction(red, f"w{dead} died before it called reduce: its data never left it, so "
-                                        "this reduction cannot be recovered")
+            return self._fail_reduction(
+                red,
+                f"w{dead} died before it called reduce: its data never left it, so this reduction cannot be recovered",
+            )
         if any(m.sender == dead and not m.flagged for m in red.queue) or self._in_flight(red, dead):
             if self.rec.on:
-                self.note("note", f"w{dead}'s message is in the master's queue: the scheduler will meet the failure "
-                          "when it makes a task from it (fault location 1)", {"master": "waiting"})
+                self.note(
+                    "note",
+                    f"w{dead}'s message is in the master's queue: the scheduler will meet the failure "
+                    "when it makes a task from it (fault location 1)",
+                    {"master": "waiting"},
+                )
             return None
         if self.rec.on:
-            self.note("note", f"w{dead}'s data had already been reduced into another worker's: this reduction "
-                      "is not affected", {"master": "waiting"})
+            self.note(
+                "note",
+                f"w{dead}'s data had already been reduced into another worker's: this reduction is not affected",
+                {"master": "waiting"},
+            )
         return None
 
     def _in_flight(self, red: RedState, rank: int) -> bool:
@@ -375,14 +429,21 @@ class TaskRun:
         """Recovery step 1 now; steps 2 and 3 follow, λ apart (the master's handling time)."""
         self._record_location(red, where)
         if not red.remote_sent.get(dead, math.inf) <= self.death[dead]:
-            return self._fail_reduction(red, f"w{dead} died before its data was replicated on w{(dead + 1) % self.p}: "
-                                        "this reduction cannot be recovered")
+            return self._fail_reduction(
+                red,
+                f"w{dead} died before its data was replicated on w{(dead + 1) % self.p}: "
+                "this reduction cannot be recovered",
+            )
         red.recovered = True
         kind = {"sending-task": "1", "executing-task": "2", "fetching-data": "3"}[where]
         if self.rec.on:
             mp = "M = Mj, P = Pi" if kind in "12" else "M = Mi, P = Pj"
-            self.note("recover", f"recovery step 1: fault location {kind} ({where.replace('-', ' ')}): {mp}, "
-                      f"so M = w{keep.sender}'s message and P = {path_text(lost)}", {"master": "recovering"})
+            self.note(
+                "recover",
+                f"recovery step 1: fault location {kind} ({where.replace('-', ' ')}): {mp}, "
+                f"so M = w{keep.sender}'s message and P = {path_text(lost)}",
+                {"master": "recovering"},
+            )
         self.engine.at(self.now + self.s.params.lam, self._requeue, red, keep, lost)
         return None
 
@@ -391,8 +452,11 @@ class TaskRun:
             return
         red.queue.append(keep)
         if self.rec.on:
-            self.note("recover", f"recovery step 2: w{keep.sender}'s message goes back into the queue",
-                      {self.qkey(red): self.qtext(red), rank_name(keep.sender): "ready"})
+            self.note(
+                "recover",
+                f"recovery step 2: w{keep.sender}'s message goes back into the queue",
+                {self.qkey(red): self.qtext(red), rank_name(keep.sender): "ready"},
+            )
         self.engine.at(self.now + self.s.params.lam, self._split, red, lost)
 
     def _split(self, red: RedState, lost: frozenset) -> None:
@@ -401,9 +465,11 @@ class TaskRun:
         for k in sorted(lost):
             red.queue.append(Msg(red.idx, k, frozenset((k,)), flagged=True, sent_at=self.now))
         if self.rec.on:
-            self.note("recover", f"recovery step 3: P = {path_text(lost)} is split into {len(lost)} single-process "
-                      "messages with the fault-tolerance flag (! in the queue): their original data will be read "
-                      "from disk", {self.qkey(red): self.qtext(red), "master": "scheduling"})
+            self.note(
+                "recover",
+                f"recovery step 3: P = {path_text(lost)} is split into {len(lost)} single-process "
+                "messages with the fault-tolerance flag (! in the queue): their original data will be read "
+                "from disk",
+                {self.qkey(red): self.qtext(red), "master": "scheduling"},
+            )
         self._schedule(red)
-
-

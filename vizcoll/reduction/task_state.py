@@ -16,8 +16,17 @@ import numpy as np
 from vizcoll.errors import SpecError
 from vizcoll.reduction.common import RunSetup
 
-__all__ = ["FAULT_LOCATIONS", "LOCATION_ALIASES", "QUEUE_SHOWN", "TASK_LEGEND", "Msg", "RedState", "Task",
-           "initial_counters", "path_text"]
+__all__ = [
+    "FAULT_LOCATIONS",
+    "LOCATION_ALIASES",
+    "QUEUE_SHOWN",
+    "TASK_LEGEND",
+    "Msg",
+    "RedState",
+    "Task",
+    "initial_counters",
+    "path_text",
+]
 
 FAULT_LOCATIONS = ("sending-task", "executing-task", "fetching-data")
 QUEUE_SHOWN = 12
@@ -39,7 +48,6 @@ TASK_LEGEND = {
     "scheduling": "the master pairs messages into tasks",
     "done": "the reduction is finished",
 }
-
 
 
 @dataclass(eq=False)
@@ -118,5 +126,3 @@ def path_text(path: frozenset) -> str:
     if len(path) <= 4:
         return "{" + ",".join(str(r) for r in sorted(path)) + "}"
     return "{" + f"{len(path)} processes" + "}"
-
-

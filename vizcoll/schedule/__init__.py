@@ -21,6 +21,23 @@ from vizcoll.schedule.loggp import LogGP, LogGPResult, simulate
 from vizcoll.schedule.model import ANY, Op, Schedule
 from vizcoll.schedule.replay import loggp_timeline
 
-__all__ = ["ANY", "BARRIERS", "TREE_OPS", "GoalError", "LogGP", "LogGPResult", "Op", "Parsed", "Problem",
-           "Schedule", "barrier", "dumps", "loads", "loggp_timeline", "parse", "simulate", "static_reduction",
-           "tree_collective"]
+__all__ = [
+    "ANY",
+    "BARRIERS",
+    "TREE_OPS",
+    "GoalError",
+    "LogGP",
+    "LogGPResult",
+    "Op",
+    "Parsed",
+    "Problem",
+    "Schedule",
+    "barrier",
+    "dumps",
+    "loads",
+    "loggp_timeline",
+    "parse",
+    "simulate",
+    "static_reduction",
+    "tree_collective",
+]

@@ -29,6 +29,7 @@ __all__ = ["check"]
 
 def check(schedule: Schedule, lines: list[list[int]] | None = None, params: LogGP | None = None) -> list[Problem]:
     """The problems of ``schedule`` (``lines[rank][op]``: the GOAL line of each operation, when known)."""
+
     def line(rank: int, op: int) -> int:
         return lines[rank][op] if lines and rank < len(lines) and op < len(lines[rank]) else 0
 
@@ -41,17 +42,35 @@ def check(schedule: Schedule, lines: list[list[int]] | None = None, params: LogG
         return [*problems, Problem(0, "error", str(exc))]
     for m in result.unreceived:
         source = "any source" if m["peer"] == ANY else f"from {m['peer']}"
-        problems.append(Problem(0, "error", f"rank {m['rank']} receives a message that is never sent ({source}, "
-                                            f"tag {m['tag']}): LogGOPSim prints \"receive queue on host "
-                                            f"{m['rank']} contains ...\" and exits 0"))
+        problems.append(
+            Problem(
+                0,
+                "error",
+                f"rank {m['rank']} receives a message that is never sent ({source}, "
+                f'tag {m["tag"]}): LogGOPSim prints "receive queue on host '
+                f'{m["rank"]} contains ..." and exits 0',
+            )
+        )
     for m in result.unexpected:
-        problems.append(Problem(0, "error", f"rank {m['peer']} sends a message nobody receives (to {m['rank']}, "
-                                            f"tag {m['tag']}): LogGOPSim prints \"unexpected queue on host "
-                                            f"{m['rank']} contains ...\" and exits 0"))
+        problems.append(
+            Problem(
+                0,
+                "error",
+                f"rank {m['peer']} sends a message nobody receives (to {m['rank']}, "
+                f'tag {m["tag"]}): LogGOPSim prints "unexpected queue on host '
+                f'{m["rank"]} contains ..." and exits 0',
+            )
+        )
     for rank, count in enumerate(result.not_run):
         if count:
-            problems.append(Problem(0, "error", f"{count} operation(s) of rank {rank} never run: they wait for "
-                                                "messages that cannot come (a deadlock)"))
+            problems.append(
+                Problem(
+                    0,
+                    "error",
+                    f"{count} operation(s) of rank {rank} never run: they wait for "
+                    "messages that cannot come (a deadlock)",
+                )
+            )
     return problems
 
 
@@ -64,8 +83,13 @@ def _peers(schedule: Schedule, line) -> list[Problem]:
                 continue
             what = "sends to" if op.kind == "send" else "receives from"
             tail = " (LogGOPSim crashes)" if op.kind == "send" else ""
-            out.append(Problem(line(rank, i), "error", f"rank {rank} {what} rank {op.peer}, which does not exist "
-                                                       f"(num_ranks {schedule.num_ranks}){tail}"))
+            out.append(
+                Problem(
+                    line(rank, i),
+                    "error",
+                    f"rank {rank} {what} rank {op.peer}, which does not exist (num_ranks {schedule.num_ranks}){tail}",
+                )
+            )
     return out
 
 
@@ -81,8 +105,14 @@ def _cycles(schedule: Schedule, line) -> list[Problem]:
         graph = nx.DiGraph(edges)
         for cycle in nx.simple_cycles(graph):
             shown = " → ".join(f"op {i}" + (f" (line {line(rank, i)})" if line(rank, i) else "") for i in cycle)
-            out.append(Problem(line(rank, cycle[0]), "error", f"a dependency cycle in rank {rank}: {shown}: "
-                                                              "LogGOPSim never runs these operations and says nothing"))
+            out.append(
+                Problem(
+                    line(rank, cycle[0]),
+                    "error",
+                    f"a dependency cycle in rank {rank}: {shown}: "
+                    "LogGOPSim never runs these operations and says nothing",
+                )
+            )
             if len(out) >= 20:
                 return out
     return out

@@ -73,8 +73,10 @@ def _size(size: int) -> int:
 def barrier(algo: str, P: int, size: int = 1, block: int = 4) -> Schedule:
     """The barrier ``algo`` (one of :data:`BARRIERS`) on ranks ``0..P-1``; see the module docstring."""
     if algo not in BARRIERS:
-        raise SpecError(f"unknown barrier {algo!r}; choose one of {', '.join(BARRIERS)} (DLCT needs a grid: "
-                        "export it from a grid run, goal barrier --size ...)")
+        raise SpecError(
+            f"unknown barrier {algo!r}; choose one of {', '.join(BARRIERS)} (DLCT needs a grid: "
+            "export it from a grid run, goal barrier --size ...)"
+        )
     s = Schedule(_ranks(P), name=f"{algo} barrier, {plural(P, 'rank')}")
     _size(size)
     if algo == "dissemination":
@@ -112,8 +114,9 @@ def _gather(s: Schedule, children: dict[int, list[int]], size: int) -> tuple[lis
     return got[root], sent
 
 
-def _release(s: Schedule, children: dict[int, list[int]], size: int, root_after: list[int],
-             sent: dict[int, int]) -> None:
+def _release(
+    s: Schedule, children: dict[int, list[int]], size: int, root_after: list[int], sent: dict[int, int]
+) -> None:
     """Release down the tree: the root once its ops ``root_after`` are done, every other rank after its gather."""
     root = next(iter(children))
     parent = {c: p for p, kids in children.items() for c in kids}
@@ -182,8 +185,7 @@ def tree_collective(tree: Tree, op: str, size: int = 8) -> Schedule:
     if op in ("reduce", "allreduce"):
         for v in reversed(order):
             got = [s.recv(ranks[v], ranks[c], size, GATHER) for c in tree.children[v]]
-            last[v] = got if tree.parent[v] < 0 else [s.send(ranks[v], ranks[tree.parent[v]], size, GATHER,
-                                                             after=got)]
+            last[v] = got if tree.parent[v] < 0 else [s.send(ranks[v], ranks[tree.parent[v]], size, GATHER, after=got)]
     if op in ("bcast", "allreduce"):
         for v in order:
             if tree.parent[v] >= 0:

@@ -69,7 +69,8 @@ _OP = re.compile(
     rf"(?:(?P<label>{_LABEL})[ \t]*:[ \t]*)?"
     rf"(?:(?P<kind>send|recv)[ \t]*(?P<size>{_NUM})[ \t]*b[ \t]*(?P<dir>to|from)[ \t]*(?P<peer>-1|{_NUM})"
     rf"|(?P<calc>calc)[ \t]*(?P<time>{_NUM}))"
-    rf"(?P<rest>(?:[ \t]+(?:tag|cpu|nic)[ \t]*(?:-1|{_NUM}))*)[ \t]*$")
+    rf"(?P<rest>(?:[ \t]+(?:tag|cpu|nic)[ \t]*(?:-1|{_NUM}))*)[ \t]*$"
+)
 _DEP = re.compile(rf"(?P<a>{_LABEL})[ \t]+(?P<how>requires|irequires)[ \t]+(?P<b>{_LABEL})[ \t]*$")
 _RANK = re.compile(rf"rank[ \t]+(?P<rank>{_NUM})[ \t]*\{{[ \t]*$")
 _NUM_RANKS = re.compile(rf"num_ranks[ \t]+(?P<n>{_NUM})[ \t]*$")
@@ -135,8 +136,10 @@ def loads(text: str | bytes, source: str = "GOAL file") -> Schedule:
     """The schedule of a GOAL file; :class:`GoalError` naming the first error's line if it has errors."""
     parsed = parse(text)
     if parsed.errors:
-        raise GoalError(f"{source}: {parsed.errors[0]}" + (f" (and {len(parsed.errors) - 1} more errors)"
-                                                           if len(parsed.errors) > 1 else ""))
+        raise GoalError(
+            f"{source}: {parsed.errors[0]}"
+            + (f" (and {len(parsed.errors) - 1} more errors)" if len(parsed.errors) > 1 else "")
+        )
     return parsed.schedule
 
 
@@ -177,8 +180,12 @@ class _Reader:
         if text is None or not text.strip():
             return
         if text[0] in " \t":
-            self.problem(number, "warning", "white space at the start of the line: LogGOPSim's parser then "
-                                            "misreads the next character (write every line flush left)")
+            self.problem(
+                number,
+                "warning",
+                "white space at the start of the line: LogGOPSim's parser then "
+                "misreads the next character (write every line flush left)",
+            )
         self.statement(number, text.strip())
 
     def _strip_comments(self, number: int, raw: str) -> str | None:
@@ -188,7 +195,7 @@ class _Reader:
             end = text.find("*/")
             if end < 0:
                 return None
-            self.in_comment, text = False, text[end + 2:]
+            self.in_comment, text = False, text[end + 2 :]
         stripped = text.lstrip(" \t")
         if stripped.startswith("//"):
             return None
@@ -197,12 +204,15 @@ class _Reader:
             if end < 0:
                 self.in_comment = True
                 return None
-            return self._strip_comments(number, stripped[end + 2:])
+            return self._strip_comments(number, stripped[end + 2 :])
         for mark in ("//", "/*"):
             if mark in text:
-                self.problem(number, "error", f"a comment ({mark}) after a statement: LogGOPSim only takes "
-                                              "comments at the start of a line")
-                text = text[:text.index(mark)]
+                self.problem(
+                    number,
+                    "error",
+                    f"a comment ({mark}) after a statement: LogGOPSim only takes comments at the start of a line",
+                )
+                text = text[: text.index(mark)]
         return text
 
     def statement(self, number: int, text: str) -> None:
@@ -239,11 +249,16 @@ class _Reader:
         if rank in self.blocks:
             self.problem(number, "error", f"rank {rank} has a second block")
         elif rank != expected:
-            self.problem(number, "error", f"rank {rank} comes where rank {expected} should: blocks must be in "
-                                          "order (LogGOPSim aborts, or misassigns the operations)")
+            self.problem(
+                number,
+                "error",
+                f"rank {rank} comes where rank {expected} should: blocks must be in "
+                "order (LogGOPSim aborts, or misassigns the operations)",
+            )
         if self.num_ranks is not None and rank >= self.num_ranks:
-            self.problem(number, "warning", f"rank {rank} is beyond num_ranks {self.num_ranks}: LogGOPSim "
-                                            "ignores the block")
+            self.problem(
+                number, "warning", f"rank {rank} is beyond num_ranks {self.num_ranks}: LogGOPSim ignores the block"
+            )
         self.rank, self.labels = rank, {}
         self.blocks.setdefault(rank, ([], [], []))
         self.op_lines.setdefault(rank, [])
@@ -261,8 +276,9 @@ class _Reader:
             op = Op("calc", int(match["time"]), cpu=opts.get("cpu", 0))
         else:
             if (match["dir"] == "to") != (kind == "send"):
-                self.problem(number, "error", f"{kind} takes '{'to' if kind == 'send' else 'from'}', "
-                                              f"not {match['dir']!r}")
+                self.problem(
+                    number, "error", f"{kind} takes '{'to' if kind == 'send' else 'from'}', not {match['dir']!r}"
+                )
             peer = int(match["peer"])
             if kind == "send" and peer == ANY:
                 self.problem(number, "error", "a send needs a destination rank (-1 is only for receives)")
@@ -283,10 +299,14 @@ class _Reader:
         found = _OPT.findall(rest)
         names = [name for name, _ in found]
         allowed = _OPTS[kind]
-        if any(name not in allowed for name in names) or names != sorted(names, key=allowed.index) \
-                or len(set(names)) != len(names):
-            self.problem(number, "error", f"{kind} takes the options {' '.join(allowed)} at most once each and "
-                                          "in that order")
+        if (
+            any(name not in allowed for name in names)
+            or names != sorted(names, key=allowed.index)
+            or len(set(names)) != len(names)
+        ):
+            self.problem(
+                number, "error", f"{kind} takes the options {' '.join(allowed)} at most once each and in that order"
+            )
         values = {name: int(value) for name, value in found}
         if any(v == ANY for name, v in values.items() if name != "tag" or kind != "recv"):
             self.problem(number, "error", "-1 (any) is only allowed as a receive's source or tag")
@@ -296,20 +316,26 @@ class _Reader:
         if label in KEYWORDS:
             self.problem(number, "error", f"the label {label!r} is a keyword")
         if label in self.labels:
-            self.problem(number, "warning", f"label {label} defined twice in rank {self.rank}: LogGOPSim binds "
-                                            "the first one")
+            self.problem(
+                number, "warning", f"label {label} defined twice in rank {self.rank}: LogGOPSim binds the first one"
+            )
             return
         self.labels[label] = index
 
     def dependency(self, number: int, match: re.Match) -> None:
         missing = [name for name in (match["a"], match["b"]) if name not in self.labels]
         if missing:
-            self.problem(number, "error", f"the dependency names label {missing[0]}, which is not defined on an "
-                                          f"earlier line of rank {self.rank} (LogGOPSim stops here)")
+            self.problem(
+                number,
+                "error",
+                f"the dependency names label {missing[0]}, which is not defined on an "
+                f"earlier line of rank {self.rank} (LogGOPSim stops here)",
+            )
             return
         _, requires, irequires = self.blocks[self.rank]
-        (requires if match["how"] == "requires" else irequires).append((self.labels[match["a"]],
-                                                                        self.labels[match["b"]]))
+        (requires if match["how"] == "requires" else irequires).append(
+            (self.labels[match["a"]], self.labels[match["b"]])
+        )
 
     # ------------------------------------------------------------ the end
     def finish(self) -> Parsed:

@@ -101,9 +101,15 @@ class LogGPResult:
         return not (self.unexpected or self.unreceived or any(self.not_run))
 
     def to_dict(self, trace: bool = False) -> dict:
-        out = {"makespan": self.makespan, "host": self.host, "finish": list(self.finish),
-               "complete": self.complete, "unexpected": self.unexpected, "unreceived": self.unreceived,
-               "not_run": {str(r): n for r, n in enumerate(self.not_run) if n}}
+        out = {
+            "makespan": self.makespan,
+            "host": self.host,
+            "finish": list(self.finish),
+            "complete": self.complete,
+            "unexpected": self.unexpected,
+            "unreceived": self.unreceived,
+            "not_run": {str(r): n for r, n in enumerate(self.not_run) if n},
+        }
         if trace:
             out["trace"] = self.trace
         return out
@@ -167,8 +173,10 @@ class _Run:
         if self.p.G or self.p.O:
             for rank, ops in enumerate(self.s.ops):
                 if any(op.kind != "calc" and op.size == 0 for op in ops):
-                    raise SpecError(f"rank {rank} has a 0-byte message: LogGOPSim computes (n-1)·G and (n-1)·O "
-                                    "on unsigned integers, so 0-byte messages need G = O = 0")
+                    raise SpecError(
+                        f"rank {rank} has a 0-byte message: LogGOPSim computes (n-1)·G and (n-1)·O "
+                        "on unsigned integers, so 0-byte messages need G = O = 0"
+                    )
 
     # ------------------------------------------------------------ the loop
     def result(self) -> LogGPResult:
@@ -176,9 +184,10 @@ class _Run:
             self._issue(host, initial=True)
         self.engine.run(limit=MAX_EVENTS)
         finish = [max(cpus) for cpus in self.nexto]
+
         def left(queues):
-            return [{"rank": h, "peer": e.peer, "tag": e.tag, "size": e.size}
-                    for h, q in enumerate(queues) for e in q]
+            return [{"rank": h, "peer": e.peer, "tag": e.tag, "size": e.size} for h, q in enumerate(queues) for e in q]
+
         not_run = [sum(not started for started in ranks) for ranks in self.started]
         return LogGPResult(finish, left(self.uq), left(self.rq), not_run, self.trace)
 

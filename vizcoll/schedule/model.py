@@ -94,7 +94,11 @@ class Schedule:
         return sum(op.kind == "send" for ops in self.ops for op in ops)
 
     def to_dict(self) -> dict:
-        return {"schema": "vizcoll.schedule/1", "name": self.name, "num_ranks": self.num_ranks,
-                "ops": [[[op.kind, op.size, op.peer, op.tag, op.cpu, op.nic] for op in ops] for ops in self.ops],
-                "requires": [[list(d) for d in deps] for deps in self.requires],
-                "irequires": [[list(d) for d in deps] for deps in self.irequires]}
+        return {
+            "schema": "vizcoll.schedule/1",
+            "name": self.name,
+            "num_ranks": self.num_ranks,
+            "ops": [[[op.kind, op.size, op.peer, op.tag, op.cpu, op.nic] for op in ops] for ops in self.ops],
+            "requires": [[list(d) for d in deps] for deps in self.requires],
+            "irequires": [[list(d) for d in deps] for deps in self.irequires],
+        }

@@ -80,8 +80,14 @@ def messages(result: LogGPResult, num_ranks: int) -> list[dict]:
     waiting: dict[tuple[int, int], deque[dict]] = defaultdict(deque)
     for entry in result.trace:
         if entry["kind"] == "send":
-            message = {"src": entry["rank"], "dst": entry["peer"], "size": entry["size"], "sent": entry["start"],
-                       "handled": None, "_cost": entry["end"] - entry["start"]}
+            message = {
+                "src": entry["rank"],
+                "dst": entry["peer"],
+                "size": entry["size"],
+                "sent": entry["start"],
+                "handled": None,
+                "_cost": entry["end"] - entry["start"],
+            }
             sent.append(message)
             if 0 <= message["dst"] < num_ranks:
                 waiting[message["dst"], message["src"]].append(message)
@@ -111,9 +117,9 @@ def _pair_handlings(trace: list[dict], waiting: dict[tuple[int, int], deque[dict
                 queue.popleft()["handled"] = entry["start"]
 
 
-
-def loggp_timeline(schedule: Schedule, result: LogGPResult, rank_nodes: Sequence[int], topo: Topology,
-                   table: MinHopTable) -> Timeline:
+def loggp_timeline(
+    schedule: Schedule, result: LogGPResult, rank_nodes: Sequence[int], topo: Topology, table: MinHopTable
+) -> Timeline:
     """The traced LogGP run ``result`` of ``schedule`` on ``topo`` (rank ``r`` on node ``rank_nodes[r]``; ``table``
     = ``min_hops(topo)``); see the module docstring. SpecError when a rank has no node or the run has no trace."""
     P = schedule.num_ranks
@@ -134,35 +140,62 @@ def loggp_timeline(schedule: Schedule, result: LogGPResult, rank_nodes: Sequence
         a, b = nodes[m["src"]], nodes[m["dst"]]
         unrouted += route is None
         links = [int(topo.link_id[row]) for row in route or []]
-        where = "same node" if a == b else (plural(len(links), "link") if route is not None
-                                            else "no live route")
+        where = "same node" if a == b else (plural(len(links), "link") if route is not None else "no live route")
         handled = f", handled at {m['handled']:,}" if m["handled"] is not None else ", never handled"
-        events.append(Event(m["sent"], "send", a, b, links,
-                            f"t = {m['sent']:,}: rank {m['src']} sends {m['size']:,} B to rank {m['dst']} "
-                            f"({names[a]} → {names[b]}, {where}){handled}", {f"r{m['src']}": "busy"}))
+        events.append(
+            Event(
+                m["sent"],
+                "send",
+                a,
+                b,
+                links,
+                f"t = {m['sent']:,}: rank {m['src']} sends {m['size']:,} B to rank {m['dst']} "
+                f"({names[a]} → {names[b]}, {where}){handled}",
+                {f"r{m['src']}": "busy"},
+            )
+        )
         steps[m["sent"]]["sends"].append((m["src"], m["dst"]))
         if m["handled"] is not None:
-            events.append(Event(m["handled"], "deliver", a, b, [],
-                                f"t = {m['handled']:,}: rank {m['dst']} handles the message of rank {m['src']} "
-                                f"(sent at {m['sent']:,})", {f"r{m['dst']}": "busy"}))
+            events.append(
+                Event(
+                    m["handled"],
+                    "deliver",
+                    a,
+                    b,
+                    [],
+                    f"t = {m['handled']:,}: rank {m['dst']} handles the message of rank {m['src']} "
+                    f"(sent at {m['sent']:,})",
+                    {f"r{m['dst']}": "busy"},
+                )
+            )
             steps[m["handled"]]["handled"] += 1
     for r, t in enumerate(result.finish):
         events.append(Event(t, "state", nodes[r], -1, [], f"t = {t:,}: rank {r} finishes", {f"r{r}": "done"}))
         steps[t]["finished"] += 1
-    events += [Event(t, "note", label=_summary(step)) for t, step in steps.items()
-               if len(step["sends"]) + step["handled"] + step["finished"] > SHOWN]
+    events += [
+        Event(t, "note", label=_summary(step))
+        for t, step in steps.items()
+        if len(step["sends"]) + step["handled"] + step["finished"] > SHOWN
+    ]
     events.sort(key=lambda e: (e.t, e.kind != "note"))
     return Timeline(
         title=schedule.name or f"LogGP run of {plural(P, 'rank')}",
-        intro=(f"{plural(P, 'rank')}, {plural(schedule.messages(), 'message')}. Each message is drawn on the "
-               f"min-hop route between its ranks' nodes when LogGP starts its send; "
-               f"makespan {result.makespan:,} at rank {result.host}."),
+        intro=(
+            f"{plural(P, 'rank')}, {plural(schedule.messages(), 'message')}. Each message is drawn on the "
+            f"min-hop route between its ranks' nodes when LogGP starts its send; "
+            f"makespan {result.makespan:,} at rank {result.host}."
+        ),
         initial_state={f"r{r}": "waiting" for r in range(P)},
         events=events,
         entities={f"r{r}": {"node": node, "rank": r} for r, node in enumerate(nodes)},
         legend=dict(LEGEND),
-        summary={"makespan": result.makespan, "host": result.host, "ranks": P, "messages": schedule.messages(),
-                 "unrouted": unrouted},
+        summary={
+            "makespan": result.makespan,
+            "host": result.host,
+            "ranks": P,
+            "messages": schedule.messages(),
+            "unrouted": unrouted,
+        },
         time_unit="ns",
     )
 
@@ -173,11 +206,11 @@ def _summary(step: dict) -> str:
     if step["sends"]:
         pairs = [f"rank {a} → rank {b}" for a, b in step["sends"][:3]]
         more = ", …" if len(step["sends"]) > 3 else ""
-        parts.append(f"{plural(len(step['sends']), 'message')} leave{'s' * (len(step['sends']) == 1)} "
-                     f"({', '.join(pairs)}{more})")
+        parts.append(
+            f"{plural(len(step['sends']), 'message')} leave{'s' * (len(step['sends']) == 1)} ({', '.join(pairs)}{more})"
+        )
     if step["handled"]:
         parts.append(f"{plural(step['handled'], 'message')} {'is' if step['handled'] == 1 else 'are'} handled")
     if step["finished"]:
         parts.append(f"{plural(step['finished'], 'rank')} finish{'es' * (step['finished'] == 1)}")
     return ", ".join(parts)
-

@@ -111,8 +111,10 @@ def broadcast(topo: Topology, root: int | str, hop_latency: float = 1.0) -> Time
     initial[names[r]] = "root"
     return Timeline(
         title=f"Broadcast from {names[r]}",
-        intro=(f"{names[r]} broadcasts a packet to the other {plural(n - 1, 'node')} along a shortest-path tree "
-               "over live links: switches forward it, end nodes only receive it."),
+        intro=(
+            f"{names[r]} broadcasts a packet to the other {plural(n - 1, 'node')} along a shortest-path tree "
+            "over live links: switches forward it, end nodes only receive it."
+        ),
         initial_state=initial,
         events=events,
         entities={name: {"node": i} for i, name in enumerate(names)},
@@ -130,15 +132,18 @@ def broadcast(topo: Topology, root: int | str, hop_latency: float = 1.0) -> Time
 
 
 def _check_latency(hop_latency) -> float:
-    if isinstance(hop_latency, bool) or not isinstance(hop_latency, numbers.Real) or not (
-        math.isfinite(hop_latency) and hop_latency > 0
+    if (
+        isinstance(hop_latency, bool)
+        or not isinstance(hop_latency, numbers.Real)
+        or not (math.isfinite(hop_latency) and hop_latency > 0)
     ):
         raise SpecError(f"hop_latency must be a positive number, got {hop_latency!r}")
     return float(hop_latency)
 
 
-def _hop_events(topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, depth: np.ndarray, view,
-                hop_latency: float) -> tuple[list[Event], list[int]]:
+def _hop_events(
+    topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, depth: np.ndarray, view, hop_latency: float
+) -> tuple[list[Event], list[int]]:
     """The events of every hop (a note, then one send per packet) and the nodes that forwarded in the last one."""
     names, n = topo.names, topo.n_nodes
     hops = int(depth.max())
@@ -149,7 +154,7 @@ def _hop_events(topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, dep
     previous: list[int] = []  # nodes that forwarded in the previous hop
     so_far = 1
     for h in range(1, hops + 1):
-        nodes = order[level_start[h - 1]:level_start[h]]
+        nodes = order[level_start[h - 1] : level_start[h]]
         t = h * hop_latency
         senders = sorted(set(parent[nodes].tolist()))
         so_far += len(nodes)
@@ -159,18 +164,22 @@ def _hop_events(topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, dep
         else:
             who = "1 node sends" if len(senders) == 1 else f"{len(senders):,} nodes send"
             what = f"{who} the packet over {len(nodes):,} links"
-        events.append(Event(
-            t, "note",
-            label=f"Hop {h}: {what} ({so_far:,} of {n:,} nodes have it)",
-            state_changes={names[u]: "done" for u in previous if u != r},
-        ))
+        events.append(
+            Event(
+                t,
+                "note",
+                label=f"Hop {h}: {what} ({so_far:,} of {n:,} nodes have it)",
+                state_changes={names[u]: "done" for u in previous if u != r},
+            )
+        )
         events.extend(_sends(topo, r, parent, arc, view, nodes, t))
         previous = senders
     return events, previous
 
 
-def _sends(topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, view, nodes: np.ndarray,
-           t: float) -> list[Event]:
+def _sends(
+    topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, view, nodes: np.ndarray, t: float
+) -> list[Event]:
     """One ``"send"`` per node reached in this hop; a parent is announced ``forwarding`` with its first packet."""
     names, events = topo.names, []
     announced: set[int] = set()
@@ -180,17 +189,23 @@ def _sends(topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, view, no
         if u != r and u not in announced:
             changes[names[u]] = "forwarding"
         announced.add(u)
-        events.append(Event(
-            t, "send", src=u, dst=v,
-            path_links=[int(topo.link_id[view.link[a]])],
-            label=f"{names[u]} → {names[v]} (port {int(view.port[a])})",
-            state_changes=changes,
-        ))
+        events.append(
+            Event(
+                t,
+                "send",
+                src=u,
+                dst=v,
+                path_links=[int(topo.link_id[view.link[a]])],
+                label=f"{names[u]} → {names[v]} (port {int(view.port[a])})",
+                state_changes=changes,
+            )
+        )
     return events
 
 
-def _closing_event(topo: Topology, r: int, lost: np.ndarray, previous: list[int], hops: int,
-                   hop_latency: float) -> Event:
+def _closing_event(
+    topo: Topology, r: int, lost: np.ndarray, previous: list[int], hops: int, hop_latency: float
+) -> Event:
     """The last step: the last forwarders are done, and the nodes that cannot be reached are marked."""
     names, n = topo.names, topo.n_nodes
     if len(lost):

@@ -171,8 +171,9 @@ class Queue:
     ``on_change(queue)`` is called whenever :attr:`pending` changes.
     """
 
-    def __init__(self, engine: Engine, dispatch_delay: float = 0.0,
-                 on_change: Callable[[Queue], None] | None = None) -> None:
+    def __init__(
+        self, engine: Engine, dispatch_delay: float = 0.0, on_change: Callable[[Queue], None] | None = None
+    ) -> None:
         self._engine = engine
         self._items: deque = deque()
         self._getters: deque[Signal] = deque()

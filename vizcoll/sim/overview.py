@@ -42,8 +42,15 @@ def overview_frames(timeline: Timeline, topo: Topology, part: Blocks) -> dict:
     order = np.argsort(topo.link_id, kind="stable")
     sorted_ids = topo.link_id[order]
     node_of = _node_of(timeline, topo)
-    frames = {"steps": timeline.n_steps, "n_bundles": len(pairs), "n_blocks": len(part),
-              "bundles": [[]], "messages": [[]], "blocks": [[]], "nodes": [[]]}
+    frames = {
+        "steps": timeline.n_steps,
+        "n_bundles": len(pairs),
+        "n_blocks": len(part),
+        "bundles": [[]],
+        "messages": [[]],
+        "blocks": [[]],
+        "nodes": [[]],
+    }
     for step in range(timeline.n_steps):
         ids = np.fromiter((lid for e in timeline.active_at(step) for lid in e.path_links), dtype=np.int64)
         at = np.searchsorted(sorted_ids, ids)

@@ -214,9 +214,7 @@ class Timeline:
         back = np.flatnonzero(t[1:] < t[:-1])
         if len(back):
             i = int(back[0]) + 1
-            raise VizcollError(
-                f"events are not in time order: event {i} at t={t[i]:g} comes after t={t[i - 1]:g}"
-            )
+            raise VizcollError(f"events are not in time order: event {i} at t={t[i]:g} comes after t={t[i - 1]:g}")
 
     # ------------------------------------------------------------ steps
     @property
@@ -293,8 +291,9 @@ class Timeline:
         for step in range(self.n_steps):
             keys = [e for e in self.active_at(step) if e.kind in KEY_MOMENTS]
             if keys:
-                moments.append({"step": step, "kinds": list(dict.fromkeys(e.kind for e in keys)),
-                                "label": keys[0].label})
+                moments.append(
+                    {"step": step, "kinds": list(dict.fromkeys(e.kind for e in keys)), "label": keys[0].label}
+                )
         return moments
 
     # ------------------------------------------------------------ state
@@ -311,7 +310,7 @@ class Timeline:
         state = dict(self.initial_state)
         snap_steps, snaps, last = [0], [dict(state)], 0
         for k in range(self.n_steps):
-            state.update(zip(keys[cut[k]:cut[k + 1]], values[cut[k]:cut[k + 1]], strict=True))
+            state.update(zip(keys[cut[k] : cut[k + 1]], values[cut[k] : cut[k + 1]], strict=True))
             if cut[k + 1] - last >= every:
                 snap_steps.append(k + 1)
                 snaps.append(dict(state))

@@ -187,7 +187,7 @@ def rail_blocks(rail: np.ndarray, sw_a: np.ndarray, sw_b: np.ndarray, distances)
     bounds = np.r_[0, np.cumsum(np.bincount(edge_part, minlength=len(parts)))]
     cls = np.empty(len(part), dtype=np.int64)
     for p in range(len(parts)):
-        rows = by_part[bounds[p]:bounds[p + 1]]
+        rows = by_part[bounds[p] : bounds[p + 1]]
         a, b = local[sw_a[rows]], local[sw_b[rows]]
         key = np.int64(counts[p]).tobytes() + np.sort(np.r_[a * counts[p] + b, b * counts[p] + a]).tobytes()
         if key not in seen:

@@ -38,8 +38,19 @@ from vizcoll.arrays import unique
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
 
-__all__ = ["Blocks", "blocks", "bundles", "link_bundles", "tiers", "chassis", "subfabric", "CHUNKS", "EDGE_GROUPS",
-           "LISTED", "ROW_NAMES"]
+__all__ = [
+    "Blocks",
+    "blocks",
+    "bundles",
+    "link_bundles",
+    "tiers",
+    "chassis",
+    "subfabric",
+    "CHUNKS",
+    "EDGE_GROUPS",
+    "LISTED",
+    "ROW_NAMES",
+]
 
 CHUNKS = 32  # a row of switches that no group or chassis holds is cut into at most this many blocks
 EDGE_GROUPS = 200  # a file's edge switches form at most this many groups (more: runs of neighbouring ones)
@@ -184,8 +195,9 @@ def _span(topo: Topology, nodes: np.ndarray) -> str:
     return first if len(nodes) == 1 else f"{first} … {last}"
 
 
-def _edge_groups(topo: Topology, row: np.ndarray, edge: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray,
-                                                                                             dict[int, str]]:
+def _edge_groups(
+    topo: Topology, row: np.ndarray, edge: np.ndarray, pos: np.ndarray
+) -> tuple[np.ndarray, dict[int, str]]:
     """The group of every node of a file: each edge switch with the end nodes under it (an end node under
     several: its first switch, as the drawing places it), numbered in drawing order; above
     :data:`EDGE_GROUPS` edge switches, runs of neighbouring ones. ``edge`` marks the edge switches. Returns the
@@ -205,8 +217,9 @@ def _edge_groups(topo: Topology, row: np.ndarray, edge: np.ndarray, pos: np.ndar
     return group, names
 
 
-def _upper_row(topo: Topology, members: np.ndarray, pos: np.ndarray, row_name: str) -> tuple[np.ndarray,
-                                                                                         dict[int, str]]:
+def _upper_row(
+    topo: Topology, members: np.ndarray, pos: np.ndarray, row_name: str
+) -> tuple[np.ndarray, dict[int, str]]:
     """Blocks of one row above the edge: one per chassis with several ASICs in the row (at most :data:`CHUNKS`,
     the largest), the other switches in at most :data:`CHUNKS` runs in drawing order. Returns each member's
     block within the row (in the order of ``members``) and the blocks' names."""
@@ -274,8 +287,9 @@ def blocks(topo: Topology, pos: np.ndarray | None = None) -> Blocks:
     y = np.bincount(of, weights=pos[:, 1], minlength=len(keys)) / np.maximum(count, 1)
     switches = np.bincount(of, weights=(topo.kind != ENDPOINT), minlength=len(keys)) > count / 2
     names = [cut.name(r, s, sw) for (r, s), sw in zip(keys.tolist(), switches.tolist(), strict=True)]
-    return Blocks(of=of, level=keys[:, 0], group=group, count=count, switches=switches, x=x, y=y, names=names,
-                  rows=cut.rows)
+    return Blocks(
+        of=of, level=keys[:, 0], group=group, count=count, switches=switches, x=x, y=y, names=names, rows=cut.rows
+    )
 
 
 def bundles(topo: Topology, part: Blocks, values: np.ndarray | None = None, listed: int = LISTED) -> dict:
@@ -300,11 +314,15 @@ def bundles(topo: Topology, part: Blocks, values: np.ndarray | None = None, list
     links = np.bincount(which, minlength=len(pairs))
     top = np.full(len(pairs), -np.inf)
     np.maximum.at(top, which, values)
-    return {"a": pairs[:, 0], "b": pairs[:, 1], "links": links,
-            "broken": np.bincount(which, weights=topo.broken, minlength=len(pairs)).astype(int),
-            "max": np.where(links > 0, top, 0.0),
-            "mean": np.bincount(which, weights=values, minlength=len(pairs)) / np.maximum(links, 1),
-            "cables": _cables(topo, which, len(pairs), values, listed)}
+    return {
+        "a": pairs[:, 0],
+        "b": pairs[:, 1],
+        "links": links,
+        "broken": np.bincount(which, weights=topo.broken, minlength=len(pairs)).astype(int),
+        "max": np.where(links > 0, top, 0.0),
+        "mean": np.bincount(which, weights=values, minlength=len(pairs)) / np.maximum(links, 1),
+        "cables": _cables(topo, which, len(pairs), values, listed),
+    }
 
 
 def link_bundles(topo: Topology, part: Blocks) -> tuple[np.ndarray, np.ndarray]:
@@ -347,11 +365,15 @@ def subfabric(topo: Topology, nodes) -> tuple[Topology, np.ndarray, np.ndarray]:
     index[kept] = np.arange(len(kept))
     rows = np.flatnonzero((index[topo.link_a] >= 0) & (index[topo.link_b] >= 0))
     sub = Topology.from_arrays(
-        [topo.names[i] for i in kept.tolist()], topo.kind[kept], topo.nports[kept],
-        np.stack([index[topo.link_a[rows]], topo.link_pa[rows], index[topo.link_b[rows]], topo.link_pb[rows]],
-                 axis=1),
+        [topo.names[i] for i in kept.tolist()],
+        topo.kind[kept],
+        topo.nports[kept],
+        np.stack([index[topo.link_a[rows]], topo.link_pa[rows], index[topo.link_b[rows]], topo.link_pb[rows]], axis=1),
         node_attrs={k: v[kept] for k, v in topo.node_attrs.items()},
-        link_attrs={k: v[rows] for k, v in topo.link_attrs.items()}, meta=dict(topo.meta), validate=False)
+        link_attrs={k: v[rows] for k, v in topo.link_attrs.items()},
+        meta=dict(topo.meta),
+        validate=False,
+    )
     sub.link_id = topo.link_id[rows].copy()
     sub.broken = topo.broken[rows].copy()
     if topo.desc is not None:

@@ -40,8 +40,10 @@ def check_size(nodes: int, links: int, what: str, endpoints: int = 0) -> None:
     """SpecError when a fabric of this size is over the engine's limits, or over those of :func:`size_limits`."""
     lower = _LIMITS.get()
     if lower is not None and (nodes > lower[0] or links > lower[1]):
-        raise SpecError(f"{what} would have {nodes:,} nodes and {links:,} links; {lower[2]} takes fabrics of up to "
-                        f"{lower[0]:,} nodes and {lower[1]:,} links (the command line: {MAX_NODES:,} nodes)")
+        raise SpecError(
+            f"{what} would have {nodes:,} nodes and {links:,} links; {lower[2]} takes fabrics of up to "
+            f"{lower[0]:,} nodes and {lower[1]:,} links (the command line: {MAX_NODES:,} nodes)"
+        )
     if endpoints > MAX_ENDPOINTS:
         raise SpecError(f"{what} would have {endpoints:,} end nodes; the limit is {MAX_ENDPOINTS:,} (2**20)")
     if nodes > MAX_NODES:
@@ -80,10 +82,14 @@ def stack_links(*parts: tuple) -> np.ndarray:
 
 def build(names, kind, nports, links, meta, **attrs) -> Topology:
     topo = Topology.from_arrays(
-        names, kind, nports, links,
+        names,
+        kind,
+        nports,
+        links,
         node_attrs={k: v for k, v in attrs.items() if not k.startswith("link_")},
         link_attrs={k[5:]: v for k, v in attrs.items() if k.startswith("link_")},
-        meta=meta, validate=False,
+        meta=meta,
+        validate=False,
     )
     topo.validate()
     return topo

@@ -92,12 +92,24 @@ def focus(topo: Topology, path: tuple[int, ...], prefix: str = "") -> Blocks:
     count = np.bincount(of, minlength=len(keys))
     switches = np.bincount(of, weights=topo.kind != ENDPOINT, minlength=len(keys)) > count / 2
     rows = {int(lv): "end nodes" if lv == 0 else f"level {lv} switches" for lv in unique(level[level < rest])}
-    names = [f"{word} {g}, {rows[lv]}" if g >= 0 else rows.get(lv, "") for lv, g in zip(level.tolist(),
-                                                                                          group.tolist(), strict=True)]
+    names = [
+        f"{word} {g}, {rows[lv]}" if g >= 0 else rows.get(lv, "")
+        for lv, g in zip(level.tolist(), group.tolist(), strict=True)
+    ]
     columns = unique(group[group >= 0])
     x = np.where(group >= 0, np.searchsorted(columns, group), (len(columns) - 1) / 2).astype(float)
     if level[-1] == rest:  # the rest of the fabric: right of the part, on its top row
         names[-1], group[-1] = "the rest of the fabric", -1
         x[-1], level[-1] = len(columns) + 1.0, int(level[:-1].max(initial=0))
-    return Blocks(of=of, level=level, group=group, count=count, switches=switches, x=x, y=level.astype(float),
-                  names=names, rows=rows, path=prefix)
+    return Blocks(
+        of=of,
+        level=level,
+        group=group,
+        count=count,
+        switches=switches,
+        x=x,
+        y=level.astype(float),
+        names=names,
+        rows=rows,
+        path=prefix,
+    )

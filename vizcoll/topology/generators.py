@@ -64,8 +64,15 @@ def fat_tree(radix: int = 8, levels: int = 3) -> Topology:
         level = np.r_[np.ones(n_leaf), np.full(n_spine, 2), np.zeros(n_host)]
         group = np.r_[leaf, np.full(n_spine, -1), np.repeat(leaf, h)]
         kind = np.r_[np.zeros(n_leaf + n_spine), np.ones(n_host)]
-        return build(names, kind, np.r_[np.full(n_leaf + n_spine, radix), np.ones(n_host)],
-                      stack_links(host_links, up), meta, level=level, group=group)
+        return build(
+            names,
+            kind,
+            np.r_[np.full(n_leaf + n_spine, radix), np.ones(n_host)],
+            stack_links(host_links, up),
+            meta,
+            level=level,
+            group=group,
+        )
     n_edge = n_agg = radix * h
     n_core, n_host = h * h, radix * h * h
     check_size(n_edge + n_agg + n_core + n_host, 3 * n_host, "this fat tree")
@@ -79,17 +86,27 @@ def fat_tree(radix: int = 8, levels: int = 3) -> Topology:
     edge_agg = (pods * h + i, h + 1 + j, n_edge + pods * h + j, i + 1)
     agg_j = np.arange(n_agg) % h
     m = np.arange(h)
-    agg_core = (agg[:, None], h + 1 + m[None, :], core[agg_j[:, None] * h + m[None, :]],
-                (np.arange(n_agg) // h)[:, None] + 1)
+    agg_core = (
+        agg[:, None],
+        h + 1 + m[None, :],
+        core[agg_j[:, None] * h + m[None, :]],
+        (np.arange(n_agg) // h)[:, None] + 1,
+    )
     names = [f"edge{q}.{k}" for q in range(radix) for k in range(h)]
     names += [f"agg{q}.{k}" for q in range(radix) for k in range(h)]
     names += [f"core{c}" for c in range(n_core)] + [f"h{x}" for x in range(n_host)]
     n_sw = n_edge + n_agg + n_core
     level = np.r_[np.ones(n_edge), np.full(n_agg, 2), np.full(n_core, 3), np.zeros(n_host)]
     group = np.r_[pod_of_edge, pod_of_edge, np.full(n_core, -1), np.repeat(pod_of_edge, h)]
-    return build(names, np.r_[np.zeros(n_sw), np.ones(n_host)],
-                  np.r_[np.full(n_sw, radix), np.ones(n_host)],
-                  stack_links(host_links, edge_agg, agg_core), meta, level=level, group=group)
+    return build(
+        names,
+        np.r_[np.zeros(n_sw), np.ones(n_host)],
+        np.r_[np.full(n_sw, radix), np.ones(n_host)],
+        stack_links(host_links, edge_agg, agg_core),
+        meta,
+        level=level,
+        group=group,
+    )
 
 
 PRUNED_PRESETS = {
@@ -102,7 +119,12 @@ PRUNED_PRESETS = {
 
 
 def pruned_fat_tree(
-    pods: int = 4, leaves: int = 4, hosts: int = 8, spines: int = 4, up: int = 2, paths: int = 2,
+    pods: int = 4,
+    leaves: int = 4,
+    hosts: int = 8,
+    spines: int = 4,
+    up: int = 2,
+    paths: int = 2,
     preset: str = "",
 ) -> Topology:
     """Pruned (oversubscribed) 3-level fat tree.
@@ -132,26 +154,42 @@ def pruned_fat_tree(
     host, host_links = hosts_below(leaf, hosts, 1, top0 + n_top)
     pod_of_leaf = leaf // leaves
     s = np.arange(spines)
-    leaf_spine = (leaf[:, None], hosts + 1 + s[None, :], spine0 + pod_of_leaf[:, None] * spines + s[None, :],
-                  (leaf % leaves)[:, None] + 1)
+    leaf_spine = (
+        leaf[:, None],
+        hosts + 1 + s[None, :],
+        spine0 + pod_of_leaf[:, None] * spines + s[None, :],
+        (leaf % leaves)[:, None] + 1,
+    )
     spine = np.arange(n_spine)
     sp_local, sp_pod = spine % spines, spine // spines
     u = np.arange(up)
     top = (sp_local // paths)[:, None] * up + u[None, :]
-    spine_top = (spine0 + spine[:, None], leaves + 1 + u[None, :], top0 + top,
-                 (sp_pod * paths + sp_local % paths)[:, None] + 1)
+    spine_top = (
+        spine0 + spine[:, None],
+        leaves + 1 + u[None, :],
+        top0 + top,
+        (sp_pod * paths + sp_local % paths)[:, None] + 1,
+    )
     names = [f"leaf{q}.{k}" for q in range(pods) for k in range(leaves)]
     names += [f"spine{q}.{k}" for q in range(pods) for k in range(spines)]
     names += [f"top{t}" for t in range(n_top)] + [f"h{x}" for x in range(n_host)]
     n_sw = n_leaf + n_spine + n_top
-    nports = np.r_[np.full(n_leaf, hosts + spines), np.full(n_spine, leaves + up), np.full(n_top, pods * paths),
-                   np.ones(n_host)]
-    meta = {"generator": f"pruned-fat-tree:pods={pods},leaves={leaves},hosts={hosts},spines={spines},"
-                         f"up={up},paths={paths}", "paths": paths}
-    return build(names, np.r_[np.zeros(n_sw), np.ones(n_host)], nports,
-                  stack_links(host_links, leaf_spine, spine_top), meta,
-                  level=np.r_[np.ones(n_leaf), np.full(n_spine, 2), np.full(n_top, 3), np.zeros(n_host)],
-                  group=np.r_[pod_of_leaf, sp_pod, np.full(n_top, -1), np.repeat(pod_of_leaf, hosts)])
+    nports = np.r_[
+        np.full(n_leaf, hosts + spines), np.full(n_spine, leaves + up), np.full(n_top, pods * paths), np.ones(n_host)
+    ]
+    meta = {
+        "generator": f"pruned-fat-tree:pods={pods},leaves={leaves},hosts={hosts},spines={spines},up={up},paths={paths}",
+        "paths": paths,
+    }
+    return build(
+        names,
+        np.r_[np.zeros(n_sw), np.ones(n_host)],
+        nports,
+        stack_links(host_links, leaf_spine, spine_top),
+        meta,
+        level=np.r_[np.ones(n_leaf), np.full(n_spine, 2), np.full(n_top, 3), np.zeros(n_host)],
+        group=np.r_[pod_of_leaf, sp_pod, np.full(n_top, -1), np.repeat(pod_of_leaf, hosts)],
+    )
 
 
 class _with_meta:
@@ -182,11 +220,15 @@ def sunway_supernode() -> Topology:
     leaf_spine = (leaf[:, None], 17 + s[None, :], spine0 + s[None, :], leaf[:, None] + 1)
     names = [f"leaf{i}" for i in range(n_leaf)] + [f"spine{i}" for i in range(n_spine)]
     names += [f"node{i}" for i in range(n_node)]
-    return build(names, np.r_[np.zeros(n_leaf + n_spine), np.ones(n_node)],
-                  np.r_[np.full(n_leaf + n_spine, 40), np.full(n_node, 2)],
-                  stack_links(port1, port2, leaf_spine), {"generator": "sunway-supernode"},
-                  level=np.r_[np.ones(n_leaf), np.full(n_spine, 2), np.zeros(n_node)],
-                  group=np.r_[leaf % 16, np.full(n_spine, -1), node // 16])
+    return build(
+        names,
+        np.r_[np.zeros(n_leaf + n_spine), np.ones(n_node)],
+        np.r_[np.full(n_leaf + n_spine, 40), np.full(n_node, 2)],
+        stack_links(port1, port2, leaf_spine),
+        {"generator": "sunway-supernode"},
+        level=np.r_[np.ones(n_leaf), np.full(n_spine, 2), np.zeros(n_node)],
+        group=np.r_[leaf % 16, np.full(n_spine, -1), node // 16],
+    )
 
 
 def torus(dims: tuple[int, ...] = (4, 4, 4), hosts: int = 1) -> Topology:
@@ -223,10 +265,15 @@ def torus(dims: tuple[int, ...] = (4, 4, 4), hosts: int = 1) -> Topology:
     all_coords = np.r_[coords, np.repeat(coords, hosts, axis=0)]
     attrs = {axis: all_coords[:, d] for d, axis in enumerate("xyz"[: len(dims)])}
     spec = f"torus:{'x'.join(map(str, dims))},hosts={hosts}"
-    return build(names, np.r_[np.zeros(n_sw), np.ones(n_sw * hosts)],
-                  np.r_[np.full(n_sw, 2 * len(dims) + hosts), np.ones(n_sw * hosts)],
-                  stack_links(*parts), {"generator": spec},
-                  level=np.r_[np.ones(n_sw), np.zeros(n_sw * hosts)], **attrs)
+    return build(
+        names,
+        np.r_[np.zeros(n_sw), np.ones(n_sw * hosts)],
+        np.r_[np.full(n_sw, 2 * len(dims) + hosts), np.ones(n_sw * hosts)],
+        stack_links(*parts),
+        {"generator": spec},
+        level=np.r_[np.ones(n_sw), np.zeros(n_sw * hosts)],
+        **attrs,
+    )
 
 
 def dragonfly(a: int = 4, p: int = 2, h: int = 2, g: int = 0) -> Topology:
@@ -265,10 +312,17 @@ def dragonfly(a: int = 4, p: int = 2, h: int = 2, g: int = 0) -> Topology:
     names = [f"sw{q}.{s}" for q in range(g) for s in range(a)]
     names += [f"h{q}.{s}.{t}" for q in range(g) for s in range(a) for t in range(p)]
     spec = f"dragonfly:a={a},p={p},h={h}" + (f",g={g}" if g != a * h + 1 else "")
-    return build(names, np.r_[np.zeros(n_sw), np.ones(n_host)],
-                  np.r_[np.full(n_sw, p + a - 1 + h), np.ones(n_host)], links, {"generator": spec},
-                  level=np.r_[np.ones(n_sw), np.zeros(n_host)], group=np.r_[grp, np.repeat(grp, p)],
-                  link_global=is_global, local=np.r_[local, np.repeat(local, p)])
+    return build(
+        names,
+        np.r_[np.zeros(n_sw), np.ones(n_host)],
+        np.r_[np.full(n_sw, p + a - 1 + h), np.ones(n_host)],
+        links,
+        {"generator": spec},
+        level=np.r_[np.ones(n_sw), np.zeros(n_host)],
+        group=np.r_[grp, np.repeat(grp, p)],
+        link_global=is_global,
+        local=np.r_[local, np.repeat(local, p)],
+    )
 
 
 MESH_DIRECTIONS = {4: [(0, 1), (1, 0)], 8: [(0, 1), (1, 0), (1, 1), (1, -1)]}
@@ -306,10 +360,16 @@ def mesh(dims: tuple[int, int] = (4, 4), neighbors: int = 4, hosts: int = 1) -> 
     names = [f"sw{cell}" for cell in cells]
     names += [f"h{cell}" + (f".{t}" if hosts > 1 else "") for cell in cells for t in range(hosts)]
     spec = f"mesh:{rows}x{cols},neighbors={neighbors},hosts={hosts}"
-    return build(names, np.r_[np.zeros(n_sw), np.ones(n_sw * hosts)],
-                  np.r_[np.full(n_sw, 2 * ndir + hosts), np.ones(n_sw * hosts)], stack_links(*parts),
-                  {"generator": spec}, level=np.r_[np.ones(n_sw), np.zeros(n_sw * hosts)],
-                  x=np.r_[c, np.repeat(c, hosts)], y=np.r_[r, np.repeat(r, hosts)])
+    return build(
+        names,
+        np.r_[np.zeros(n_sw), np.ones(n_sw * hosts)],
+        np.r_[np.full(n_sw, 2 * ndir + hosts), np.ones(n_sw * hosts)],
+        stack_links(*parts),
+        {"generator": spec},
+        level=np.r_[np.ones(n_sw), np.zeros(n_sw * hosts)],
+        x=np.r_[c, np.repeat(c, hosts)],
+        y=np.r_[r, np.repeat(r, hosts)],
+    )
 
 
 def empty() -> Topology:
@@ -339,8 +399,10 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     """
     name, _, rest = spec.strip().partition(":")
     if name not in GENERATORS:
-        raise SpecError(f"unknown topology {name!r}; choose one of {', '.join(GENERATORS)} (a topology file is "
-                        "uploaded in the app, or named on the command line)")
+        raise SpecError(
+            f"unknown topology {name!r}; choose one of {', '.join(GENERATORS)} (a topology file is "
+            "uploaded in the app, or named on the command line)"
+        )
     params: dict = {}
     for token in filter(None, (t.strip() for t in rest.split(","))):
         key, eq, value = token.partition("=")

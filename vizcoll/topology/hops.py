@@ -340,8 +340,15 @@ def min_hops(topo: Topology, workers: int | None = None) -> MinHopTable:
     ends = (topo.kind[a] == ENDPOINT) & (topo.kind[b] == ENDPOINT)
     peer_ptr, peer_node = _csr(a[ends], b[ends], topo.n_nodes)
     return MinHopTable(
-        switches=switches, sw_pos=sw_pos, dist=dist, anchor_ptr=anchor_ptr, anchor_row=anchor_row,
-        anchor_off=anchor_off, peer_ptr=peer_ptr, peer_node=peer_node, kind=topo.kind.copy(),
+        switches=switches,
+        sw_pos=sw_pos,
+        dist=dist,
+        anchor_ptr=anchor_ptr,
+        anchor_row=anchor_row,
+        anchor_off=anchor_off,
+        peer_ptr=peer_ptr,
+        peer_node=peer_node,
+        kind=topo.kind.copy(),
         port_view=topo.ports(),
     )
 
@@ -352,16 +359,19 @@ def _distances(topo: Topology, switches: np.ndarray, sw_a: np.ndarray, sw_b: np.
     matrix (searched through the twins all the same)."""
     search = lambda indptr, indices: _switch_distances(indptr, indices, workers)  # noqa: E731
     if "rail" in topo.node_attrs:
-        dist = rail_blocks(topo.node_attrs["rail"][switches], sw_a, sw_b,
-                           lambda indptr, indices: twin_search(indptr, indices, search))
+        dist = rail_blocks(
+            topo.node_attrs["rail"][switches], sw_a, sw_b, lambda indptr, indices: twin_search(indptr, indices, search)
+        )
         if dist is not None:
             return dist
     indptr, indices = _csr(sw_a, sw_b, len(switches))
     classes = twin_classes(indptr, indices)
     if len(classes[1]) > MAX_DENSE_SWITCHES:
-        raise TopologyError(f"the min-hop table of {len(switches):,} switches ({len(classes[1]):,} without twins) "
-                            f"would take {len(classes[1]) ** 2 / 2**30:.1f} GiB; the limit is "
-                            f"{MAX_DENSE_SWITCHES:,} (a fabric of separate rails keeps one block per rail)")
+        raise TopologyError(
+            f"the min-hop table of {len(switches):,} switches ({len(classes[1]):,} without twins) "
+            f"would take {len(classes[1]) ** 2 / 2**30:.1f} GiB; the limit is "
+            f"{MAX_DENSE_SWITCHES:,} (a fabric of separate rails keeps one block per rail)"
+        )
     if len(classes[1]) == len(switches):
         return search(indptr, indices)
     small, cls = twin_search(indptr, indices, search, classes)

@@ -45,8 +45,19 @@ from vizcoll.topology.formats.ibnet import export_guids as _export_guids  # noqa
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import Topology
 
-__all__ = ["FORMATS", "DEFAULT", "MAX_FILE_BYTES", "MAX_PORTS", "GUID_BASE",  # noqa: F822 (FORMATS: __getattr__)
-           "detect", "parse", "dumps", "read", "write", "load"]
+__all__ = [  # noqa: F822 (FORMATS: __getattr__)
+    "FORMATS",
+    "DEFAULT",
+    "MAX_FILE_BYTES",
+    "MAX_PORTS",
+    "GUID_BASE",
+    "detect",
+    "parse",
+    "dumps",
+    "read",
+    "write",
+    "load",
+]
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 
@@ -135,8 +146,10 @@ def write(topo: Topology, path: str | Path, fmt: str | None = None) -> None:
     if fmt is None:
         named = by_extension(path.suffix)
         if named is None:
-            raise FileFormatError(f"cannot tell the format from the extension {path.suffix!r}; "
-                                  f"give one of {', '.join(writable())}", source=str(path))
+            raise FileFormatError(
+                f"cannot tell the format from the extension {path.suffix!r}; give one of {', '.join(writable())}",
+                source=str(path),
+            )
         fmt = named.name
     text = dumps(topo, fmt)
     path.write_text(text, encoding="utf-8", newline="\n")
@@ -164,15 +177,19 @@ def _decode(data: bytes | str, filename: str) -> str:
         try:
             data.encode("utf-8")
         except UnicodeEncodeError as exc:
-            raise FileFormatError("the text holds an invalid character (a lone surrogate)",
-                                  line=data.count("\n", 0, exc.start) + 1, source=filename) from None
+            raise FileFormatError(
+                "the text holds an invalid character (a lone surrogate)",
+                line=data.count("\n", 0, exc.start) + 1,
+                source=filename,
+            ) from None
         return data.removeprefix("\ufeff")
     data = bytes(data)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise FileFormatError(f"not UTF-8 text (byte {exc.start})", line=data.count(b"\n", 0, exc.start) + 1,
-                              source=filename) from None
+        raise FileFormatError(
+            f"not UTF-8 text (byte {exc.start})", line=data.count(b"\n", 0, exc.start) + 1, source=filename
+        ) from None
 
 
 def detect(text: str, filename: str = "upload") -> FileFormat:

@@ -224,8 +224,9 @@ def unit(pos: np.ndarray) -> float:
 def _around(rings: int = 8) -> np.ndarray:
     """Offsets around a node, nearest first, and among equals below first, then right, left, above."""
     offsets = [(dx, dy) for dy in range(-rings, rings + 1) for dx in range(-rings, rings + 1) if dx or dy]
-    return np.array(sorted(offsets, key=lambda o: (max(abs(o[0]), abs(o[1])), o[1] >= 0, abs(o[0]), -o[0], -o[1])),
-                    dtype=float)
+    return np.array(
+        sorted(offsets, key=lambda o: (max(abs(o[0]), abs(o[1])), o[1] >= 0, abs(o[0]), -o[0], -o[1])), dtype=float
+    )
 
 
 AROUND = _around()

@@ -288,9 +288,7 @@ class Topology:
             self.desc.pop(node)
         self.link_a = self.link_a - (self.link_a > node)
         self.link_b = self.link_b - (self.link_b > node)
-        self.port_guids = {
-            (u - (u > node), p): g for (u, p), g in self.port_guids.items() if u != node
-        }
+        self.port_guids = {(u - (u > node), p): g for (u, p), g in self.port_guids.items() if u != node}
         self._changed()
 
     def rename(self, old: str, new: str) -> None:

@@ -60,8 +60,9 @@ def host_part(desc: str) -> str | None:
     return None
 
 
-def readable_names(kind: Sequence[int], desc: Sequence[str] | None, guid: Sequence[int] | None,
-                   ids: Sequence[str | None] | None = None) -> list[str]:
+def readable_names(
+    kind: Sequence[int], desc: Sequence[str] | None, guid: Sequence[int] | None, ids: Sequence[str | None] | None = None
+) -> list[str]:
     """Unique readable names of nodes (see the module docstring).
 
     Parameters
@@ -77,8 +78,10 @@ def readable_names(kind: Sequence[int], desc: Sequence[str] | None, guid: Sequen
     ids = list(ids) if ids is not None else [None] * n
     names = [_first_choice(int(kind[i]), desc[i], guid[i], ids[i]) for i in range(n)]
     hosts = Counter(names)
-    names = [desc[i] if hosts[names[i]] > 1 and desc[i] and _from_host(names[i], desc[i], ids[i]) else names[i]
-             for i in range(n)]
+    names = [
+        desc[i] if hosts[names[i]] > 1 and desc[i] and _from_host(names[i], desc[i], ids[i]) else names[i]
+        for i in range(n)
+    ]
     return _suffixed(names, guid)
 
 
@@ -130,8 +133,13 @@ def _folded(text: str) -> str:
 class NameIndex:
     """Every name a user may type for a node of a topology (see the module docstring); built once per topology."""
 
-    def __init__(self, names: Sequence[str], desc: Sequence[str] | None, guid: Sequence[int] | None,
-                 port_guids: dict[tuple[int, int], int] | None = None):
+    def __init__(
+        self,
+        names: Sequence[str],
+        desc: Sequence[str] | None,
+        guid: Sequence[int] | None,
+        port_guids: dict[tuple[int, int], int] | None = None,
+    ):
         self.names = list(names)
         self.exact = {name: i for i, name in enumerate(self.names)}
         self.words: dict[str, list[int]] = defaultdict(list)

@@ -71,8 +71,10 @@ def _levels(servers: int, radix: int) -> int:
     for levels, fits in ((1, radix), (2, radix * h), (3, radix * h * h)):
         if servers <= fits:
             return levels
-    raise SpecError(f"a rail of {servers:,} servers needs more than 3 levels of {radix}-port switches (3 levels hold "
-                    f"radix**3/4 = {radix * h * h:,}); use a larger radix")
+    raise SpecError(
+        f"a rail of {servers:,} servers needs more than 3 levels of {radix}-port switches (3 levels hold "
+        f"radix**3/4 = {radix * h * h:,}); use a larger radix"
+    )
 
 
 def _rail(servers: int, radix: int) -> _Rail:
@@ -82,8 +84,9 @@ def _rail(servers: int, radix: int) -> _Rail:
     h, levels = radix // 2, _levels(servers, radix)
     s = np.arange(servers)
     if levels == 1:
-        return _Rail(np.array([1]), np.zeros((0, 4), np.int64), np.zeros(servers, np.int64), s + 1,
-                     np.array([-1]), servers)
+        return _Rail(
+            np.array([1]), np.zeros((0, 4), np.int64), np.zeros(servers, np.int64), s + 1, np.array([-1]), servers
+        )
     n_leaf = -(-servers // h)
     leaf = np.arange(n_leaf)
     j = np.arange(h)
@@ -93,13 +96,20 @@ def _rail(servers: int, radix: int) -> _Rail:
     pods = -(-n_leaf // h)
     n_spine = pods * h
     spine = np.arange(n_spine)
-    leaf_spine = (leaf[:, None], h + 1 + j[None, :], n_leaf + (leaf // h)[:, None] * h + j[None, :],
-                  (leaf % h)[:, None] + 1)
-    spine_core = (n_leaf + spine[:, None], h + 1 + j[None, :], n_leaf + n_spine + (spine % h)[:, None] * h + j[None, :],
-                  (spine // h)[:, None] + 1)
+    leaf_spine = (
+        leaf[:, None],
+        h + 1 + j[None, :],
+        n_leaf + (leaf // h)[:, None] * h + j[None, :],
+        (leaf % h)[:, None] + 1,
+    )
+    spine_core = (
+        n_leaf + spine[:, None],
+        h + 1 + j[None, :],
+        n_leaf + n_spine + (spine % h)[:, None] * h + j[None, :],
+        (spine // h)[:, None] + 1,
+    )
     pod = np.r_[leaf // h, spine // h, np.full(h * h, -1)]
-    return _Rail(np.array([n_leaf, n_spine, h * h]), stack_links(leaf_spine, spine_core), s // h, s % h + 1, pod,
-                 pods)
+    return _Rail(np.array([n_leaf, n_spine, h * h]), stack_links(leaf_spine, spine_core), s // h, s % h + 1, pod, pods)
 
 
 def rail_size(servers: int, rails: int, radix: int, cross: int = 0) -> dict:
@@ -112,8 +122,13 @@ def rail_size(servers: int, rails: int, radix: int, cross: int = 0) -> dict:
     rail = _rail_shape(servers, radix)
     switches = rails * int(rail["count"].sum())
     links = rails * (servers + rail["inner"]) + cross * rails * (rails - 1) // 2 * int(rail["count"][-1])
-    return {"levels": len(rail["count"]), "switches": switches, "endpoints": servers * rails,
-            "nodes": switches + servers * rails, "links": links}
+    return {
+        "levels": len(rail["count"]),
+        "switches": switches,
+        "endpoints": servers * rails,
+        "nodes": switches + servers * rails,
+        "links": links,
+    }
 
 
 def _rail_shape(servers: int, radix: int) -> dict:
@@ -156,28 +171,41 @@ def rail_fat_tree(servers: int = 4, rails: int = 2, radix: int = 8, cross: int =
     check_size(size["nodes"], size["links"], "this rail fabric", size["endpoints"])
     rail = _rail(servers, radix)
     if cross and rail.top_used + rails - 1 > radix:
-        raise SpecError(f"cross=1 needs {rails - 1} free ports on each top switch; they use {rail.top_used} of "
-                        f"{radix}")
+        raise SpecError(f"cross=1 needs {rails - 1} free ports on each top switch; they use {rail.top_used} of {radix}")
     glob = _Global(rail, rails)
     parts = [*glob.rail_links(), glob.host_links(servers)]
     if cross:
         parts.append(glob.cross_links())
     spec = f"rail-fat-tree:servers={servers},rails={rails},radix={radix}" + (",cross=1" if cross else "")
-    nesting = [["pod", "pod"], ["leaf", "leaf"]][3 - len(rail.count):]  # 1 level: none
-    meta = {"generator": spec, "servers": servers, "rails": rails, "rail_levels": len(rail.count),
-            "group_word": "rail", "nesting": nesting}
+    nesting = [["pod", "pod"], ["leaf", "leaf"]][3 - len(rail.count) :]  # 1 level: none
+    meta = {
+        "generator": spec,
+        "servers": servers,
+        "rails": rails,
+        "rail_levels": len(rail.count),
+        "group_word": "rail",
+        "nesting": nesting,
+    }
     n_sw, n_end = glob.n_switches, servers * rails
     server = np.repeat(np.arange(servers), rails)
     nic_rail = np.tile(np.arange(rails), servers)
     n_cross = len(parts[-1][0].ravel()) if cross else 0
     nic_leaf = np.tile(rail.host_switch, (rails, 1)).T.ravel()  # the local leaf of each NIC, server by server
     leaf = np.where(glob.node_level == 1, glob.node_within, -1)
-    return build(glob.names(servers), np.r_[np.zeros(n_sw), np.ones(n_end)],
-                 np.r_[np.full(n_sw, radix), np.ones(n_end)], stack_links(*parts), meta,
-                 level=np.r_[glob.node_level, np.zeros(n_end)], rail=np.r_[glob.node_rail, nic_rail],
-                 server=np.r_[np.full(n_sw, -1), server], pod=np.r_[glob.node_pod, rail.pod[nic_leaf]],
-                 leaf=np.r_[leaf, rail.within[nic_leaf]], group=np.r_[glob.node_rail, nic_rail],
-                 link_cross=np.r_[np.zeros(size["links"] - n_cross), np.ones(n_cross)])
+    return build(
+        glob.names(servers),
+        np.r_[np.zeros(n_sw), np.ones(n_end)],
+        np.r_[np.full(n_sw, radix), np.ones(n_end)],
+        stack_links(*parts),
+        meta,
+        level=np.r_[glob.node_level, np.zeros(n_end)],
+        rail=np.r_[glob.node_rail, nic_rail],
+        server=np.r_[np.full(n_sw, -1), server],
+        pod=np.r_[glob.node_pod, rail.pod[nic_leaf]],
+        leaf=np.r_[leaf, rail.within[nic_leaf]],
+        group=np.r_[glob.node_rail, nic_rail],
+        link_cross=np.r_[np.zeros(size["links"] - n_cross), np.ones(n_cross)],
+    )
 
 
 class _Global:
@@ -217,8 +245,12 @@ class _Global:
 
     def names(self, servers: int) -> list[str]:
         words = [LEVEL_NAMES[lv] for lv in range(1, len(self.rail.count) + 1)]
-        names = [f"rail{r}-{words[lv - 1]}{i}" for r, lv, i in
-                 zip(self.node_rail.tolist(), self.node_level.tolist(), self.node_within.tolist(), strict=True)]
+        names = [
+            f"rail{r}-{words[lv - 1]}{i}"
+            for r, lv, i in zip(
+                self.node_rail.tolist(), self.node_level.tolist(), self.node_within.tolist(), strict=True
+            )
+        ]
         width = len(str(servers - 1))
         nics = [f"-nic{r}" for r in range(self.rails)]
         return names + [server + nic for server in (f"s{s:0{width}d}" for s in range(servers)) for nic in nics]

@@ -25,6 +25,7 @@ from vizcoll.arrays import ranges
 
 __all__ = ["twin_classes", "twin_search"]
 
+
 def twin_classes(indptr: np.ndarray, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(cls, reps)``: the class of every node (classes numbered in the order of their first members) and each
     class's first member. Nodes with the same non-empty sorted neighbor list share a class (found by a hash of the
@@ -59,8 +60,9 @@ def _split_collisions(indptr: np.ndarray, indices: np.ndarray, rep: np.ndarray) 
     return np.where(differs, np.arange(len(deg)), rep)
 
 
-def twin_search(indptr: np.ndarray, indices: np.ndarray, search: Callable,
-                classes: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def twin_search(
+    indptr: np.ndarray, indices: np.ndarray, search: Callable, classes: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """``(small, cls)``: ``search(indptr, indices)`` run on the graph of one node per class of twins, and the class
     of every node. Distance ``u -> v`` = ``small[cls[u], cls[v]]``, except 2 between two twins and 0 from a node to
     itself (:class:`~vizcoll.topology.blockdist.BlockDist` reads it so). ``classes``: :func:`twin_classes` of the

@@ -131,8 +131,10 @@ def _check_tree(topo: Topology, tree: Tree) -> None:
 
 def _keys(topo: Topology, tree: Tree) -> list[str]:
     """One unique state key per vertex: its label, else its node's name (``#v`` added to repeats)."""
-    base = [(tree.label[v] if len(tree.label) == tree.size and tree.label[v] else topo.names[tree.node[v]])
-            for v in range(tree.size)]
+    base = [
+        (tree.label[v] if len(tree.label) == tree.size and tree.label[v] else topo.names[tree.node[v]])
+        for v in range(tree.size)
+    ]
     counts: dict[str, int] = {}
     for key in base:
         counts[key] = counts.get(key, 0) + 1
@@ -142,8 +144,9 @@ def _keys(topo: Topology, tree: Tree) -> list[str]:
 def _default_ranks(topo: Topology, tree: Tree) -> list[list[int]]:
     """Leaves and vertices on end nodes host one process each (all vertices without end nodes)."""
     no_ends = not len(topo.endpoints)
-    hosts = [bool(no_ends or not kids or topo.kind[n] != SWITCH)
-             for n, kids in zip(tree.node, tree.children, strict=True)]
+    hosts = [
+        bool(no_ends or not kids or topo.kind[n] != SWITCH) for n, kids in zip(tree.node, tree.children, strict=True)
+    ]
     ranks, next_rank = [], 0
     for host in hosts:
         ranks.append([next_rank] if host else [])
@@ -184,15 +187,25 @@ class _Run:
         if down:
             nodes, links = nodes[::-1], links[::-1]
         if not links:
-            self.events.append(Event(start, "arrive", nodes[0], nodes[0],
-                                     label=f"{self.name(src)} hands {what} to {self.name(dst)} on the same node"))
+            self.events.append(
+                Event(
+                    start,
+                    "arrive",
+                    nodes[0],
+                    nodes[0],
+                    label=f"{self.name(src)} hands {what} to {self.name(dst)} on the same node",
+                )
+            )
             return start
         names, ids = self.topo.names, self.topo.link_id
         for i, row in enumerate(links):
-            label = (f"{names[nodes[i]]} → {names[nodes[i + 1]]}: {what} from {self.name(src)} "
-                     f"to {self.name(dst)} (hop {i + 1} of {len(links)})")
-            self.events.append(Event(start + (i + 1) * self.latency, "send", nodes[i], nodes[i + 1],
-                                     [int(ids[row])], label))
+            label = (
+                f"{names[nodes[i]]} → {names[nodes[i + 1]]}: {what} from {self.name(src)} "
+                f"to {self.name(dst)} (hop {i + 1} of {len(links)})"
+            )
+            self.events.append(
+                Event(start + (i + 1) * self.latency, "send", nodes[i], nodes[i + 1], [int(ids[row])], label)
+            )
         return start + len(links) * self.latency
 
 
@@ -218,15 +231,30 @@ def _up(run: _Run, own: list) -> tuple[list, list[float], list[bool]]:
             t = max(t, arrive[k]) + run.theta
             if partial[k] is not None:  # a leaf hosting no process sends nothing to combine
                 partial[v] = partial[k] if partial[v] is None else run.combine(partial[v], partial[k])
-            run.events.append(Event(t, "state", tree.node[v], label=(
-                f"{run.name(v)} combines the packet of {run.name(k)}: partial={partial[v]} ({count} of {len(kids)})"),
-                state_changes={run.name(v): f"partial={partial[v]} ({count}/{len(kids)})"}))
+            run.events.append(
+                Event(
+                    t,
+                    "state",
+                    tree.node[v],
+                    label=(
+                        f"{run.name(v)} combines the packet of {run.name(k)}: "
+                        f"partial={partial[v]} ({count} of {len(kids)})"
+                    ),
+                    state_changes={run.name(v): f"partial={partial[v]} ({count}/{len(kids)})"},
+                )
+            )
         ready[v] = t
         blocked[v] = len(got) < len(kids)
         if blocked[v]:
-            run.events.append(Event(t, "state", tree.node[v], label=f"{run.name(v)} is blocked: "
-                                    f"{len(kids) - len(got)} child(ren) can never reach it",
-                                    state_changes={run.name(v): "blocked"}))
+            run.events.append(
+                Event(
+                    t,
+                    "state",
+                    tree.node[v],
+                    label=f"{run.name(v)} is blocked: {len(kids) - len(got)} child(ren) can never reach it",
+                    state_changes={run.name(v): "blocked"},
+                )
+            )
         if v and not blocked[v]:
             arrive[v] = _send_up(run, v, partial[v], t)
     return partial, ready, blocked
@@ -236,12 +264,26 @@ def _send_up(run: _Run, v: int, value, t: float) -> float:
     """Send ``v``'s partial result to its parent (or drop it at a broken edge); the arrival time."""
     parent_key = run.name(run.tree.parent[v])
     if run.paths[v] is None:
-        run.events.append(Event(t, "drop", run.tree.node[v], run.tree.node[run.tree.parent[v]], label=(
-            f"{run.name(v)} cannot reach {parent_key}: every path crosses a broken link"),
-            state_changes={run.name(v): f"done, sent={value}"}))
+        run.events.append(
+            Event(
+                t,
+                "drop",
+                run.tree.node[v],
+                run.tree.node[run.tree.parent[v]],
+                label=(f"{run.name(v)} cannot reach {parent_key}: every path crosses a broken link"),
+                state_changes={run.name(v): f"done, sent={value}"},
+            )
+        )
         return math.inf
-    run.events.append(Event(t, "state", run.tree.node[v], label=f"{run.name(v)} sends {value} to {parent_key}",
-                            state_changes={run.name(v): f"done, sent={value}"}))
+    run.events.append(
+        Event(
+            t,
+            "state",
+            run.tree.node[v],
+            label=f"{run.name(v)} sends {value} to {parent_key}",
+            state_changes={run.name(v): f"done, sent={value}"},
+        )
+    )
     return run.travel(v, t, down=False, what=f"partial {value}")
 
 
@@ -254,8 +296,15 @@ def _down(run: _Run, result, start: float) -> float:
             t = run.travel(c, got[u], down=True, what=f"result {result}") + run.theta
             got[c] = t
             last = max(last, t)
-            run.events.append(Event(t, "state", tree.node[c], label=f"{run.name(c)} has the result {result}",
-                                    state_changes={run.name(c): f"result={result}"}))
+            run.events.append(
+                Event(
+                    t,
+                    "state",
+                    tree.node[c],
+                    label=f"{run.name(c)} has the result {result}",
+                    state_changes={run.name(c): f"result={result}"},
+                )
+            )
             order.append(c)
     return last
 
@@ -281,22 +330,44 @@ def _max_link_packets(paths: list[list[Hop] | None]) -> int:
 
 def _broken(run: _Run) -> list[dict]:
     names, tree = run.topo.names, run.tree
-    return [{"child": run.name(v), "parent": run.name(tree.parent[v]), "from": names[tree.node[v]],
-             "to": names[tree.node[tree.parent[v]]]} for v in range(1, tree.size) if run.paths[v] is None]
+    return [
+        {
+            "child": run.name(v),
+            "parent": run.name(tree.parent[v]),
+            "from": names[tree.node[v]],
+            "to": names[tree.node[tree.parent[v]]],
+        }
+        for v in range(1, tree.size)
+        if run.paths[v] is None
+    ]
 
 
 def _closing_note(run: _Run, broken: list[dict], t: float) -> Event:
     shown = ", ".join(f"{b['child']} → {b['parent']}" for b in broken[:3])
     more = f" and {len(broken) - 3:,} more" if len(broken) > 3 else ""
     crossing = f"{plural(len(broken), 'tree edge')} cross{'es' * (len(broken) == 1)}"
-    return Event(t, "note", label=(f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the "
-                                   "root never gets every value"))
+    return Event(
+        t,
+        "note",
+        label=(
+            f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the root never gets every value"
+        ),
+    )
 
 
 # ---------------------------------------------------------------- the simulation
-def simulate_aggregation(topo: Topology, tree: Tree, ranks: Sequence[Sequence[int]] | None = None, *,
-                         op: str = "sum", seed: int | None = None, latency: float = 1.0, theta: float = 0.1,
-                         table: MinHopTable | None = None, title: str = "") -> Timeline:
+def simulate_aggregation(
+    topo: Topology,
+    tree: Tree,
+    ranks: Sequence[Sequence[int]] | None = None,
+    *,
+    op: str = "sum",
+    seed: int | None = None,
+    latency: float = 1.0,
+    theta: float = 0.1,
+    table: MinHopTable | None = None,
+    title: str = "",
+) -> Timeline:
     """Simulate the reduction up ``tree`` and the broadcast of the result down it.
 
     Parameters
@@ -352,21 +423,29 @@ def simulate_aggregation(topo: Topology, tree: Tree, ranks: Sequence[Sequence[in
     return _timeline(run, ranks, own, title, _summary(run, result, expected, done, blocked, broken, op))
 
 
-def _summary(run: _Run, result, expected, done: float | None, blocked: list[bool], broken: list[dict],
-             op: str) -> dict:
+def _summary(run: _Run, result, expected, done: float | None, blocked: list[bool], broken: list[dict], op: str) -> dict:
     """The figures of the run (see :func:`simulate_aggregation`)."""
     tree, paths = run.tree, run.paths
     return {
-        "result": result, "expected": expected, "correct": result == expected, "time": done,
+        "result": result,
+        "expected": expected,
+        "correct": result == expected,
+        "time": done,
         "packets": sum(1 for v in range(1, tree.size) if not blocked[v] and paths[v] is not None),
         "bcast_packets": tree.size - 1 if result is not None else 0,
-        "max_link_packets": _max_link_packets(paths), "height": tree.height, "radius": _radius(tree, paths),
-        "broken_edges": broken, "op": op, "latency": run.latency, "theta": run.theta,
+        "max_link_packets": _max_link_packets(paths),
+        "height": tree.height,
+        "radius": _radius(tree, paths),
+        "broken_edges": broken,
+        "op": op,
+        "latency": run.latency,
+        "theta": run.theta,
     }
 
 
-def _ranks_and_values(topo: Topology, tree: Tree, ranks: Sequence[Sequence[int]] | None,
-                      seed: int | None) -> tuple[list[list[int]], dict[int, int]]:
+def _ranks_and_values(
+    topo: Topology, tree: Tree, ranks: Sequence[Sequence[int]] | None, seed: int | None
+) -> tuple[list[list[int]], dict[int, int]]:
     """The processes of every vertex (checked against the tree) and each process's value."""
     ranks = _default_ranks(topo, tree) if ranks is None else [list(map(int, rs)) for rs in ranks]
     if len(ranks) != tree.size:
@@ -411,9 +490,15 @@ def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> fl
         last = max((e.t for e in run.events), default=0.0)
         run.events.append(_closing_note(run, broken, last + run.latency))
         return None
-    run.events.append(Event(ready, "result", run.tree.node[0], label=(
-        f"{run.name(0)} has the result {result} (expected {expected}) and sends it down the tree"),
-        state_changes={run.name(0): f"result={result}"}))
+    run.events.append(
+        Event(
+            ready,
+            "result",
+            run.tree.node[0],
+            label=(f"{run.name(0)} has the result {result} (expected {expected}) and sends it down the tree"),
+            state_changes={run.name(0): f"result={result}"},
+        )
+    )
     done = _down(run, result, ready)
     run.events.append(Event(done, "note", label=f"Every vertex has the result {result} at t = {done:g} μs"))
     return done
@@ -439,9 +524,11 @@ def _timeline(run: _Run, ranks: list[list[int]], own: list, title: str, summary:
     each = "The one process" if procs == 1 else f"Each of the {procs:,} processes"
     return Timeline(
         title=title or f"Aggregation ({summary['op']}) along a {kind}",
-        intro=(f"{each} contributes a value; the {plural(edges, 'tree edge')} carr{'ies' if edges == 1 else 'y'} "
-               f"partial results up to {run.name(0)} (latency l = {run.latency:g} μs per link, θ = {run.theta:g} μs "
-               "per packet), then the result comes back down the same tree."),
+        intro=(
+            f"{each} contributes a value; the {plural(edges, 'tree edge')} carr{'ies' if edges == 1 else 'y'} "
+            f"partial results up to {run.name(0)} (latency l = {run.latency:g} μs per link, θ = {run.theta:g} μs "
+            "per packet), then the result comes back down the same tree."
+        ),
         initial_state=initial,
         events=sort_events([start, *run.events]),  # times were rounded by _tidy
         entities={run.name(v): {"node": int(tree.node[v]), "vertex": v} for v in range(tree.size)},

@@ -322,8 +322,14 @@ def recommended_k(P: int, a: float, b: float, widths: Sequence[int] = POWER_OF_T
 
 
 # ---------------------------------------------------------------- Table 2
-def table2(params: CostParams | None = None, sizes: Iterable[int] = TABLE2_SIZES, eps: float = 0.2,
-           header: int = 16, k_limit: int | None = 64, widths: Sequence[int] = POWER_OF_TWO_WIDTHS) -> list[dict]:
+def table2(
+    params: CostParams | None = None,
+    sizes: Iterable[int] = TABLE2_SIZES,
+    eps: float = 0.2,
+    header: int = 16,
+    k_limit: int | None = 64,
+    widths: Sequence[int] = POWER_OF_TWO_WIDTHS,
+) -> list[dict]:
     """Table 2 (type I widths per packet size) derived from the model.
 
     Size 0 is the Barrier/Bcast row: ``b = θ``. The other sizes are
@@ -362,8 +368,17 @@ def table2(params: CostParams | None = None, sizes: Iterable[int] = TABLE2_SIZES
         else:
             msg, b = "Reduce/Allreduce", packet_cost(size, p, header)
         res = kopt(p.P, p.a, b, eps, k_limit)
-        rows.append({"message": msg, "packet_bytes": int(size), "b": b, "k_star": res["k_star"],
-                     "kmin": res["kmin"], "kmax": res["kmax"], "recommended_k": recommended_k(p.P, p.a, b, widths)})
+        rows.append(
+            {
+                "message": msg,
+                "packet_bytes": int(size),
+                "b": b,
+                "k_star": res["k_star"],
+                "kmin": res["kmin"],
+                "kmax": res["kmax"],
+                "recommended_k": recommended_k(p.P, p.a, b, widths),
+            }
+        )
     return rows
 
 
@@ -387,8 +402,9 @@ def f_decision(d: int, k: int, P: int, S: float, params: CostParams | None = Non
     return (_log(P, k) - 0.5) * p.a + (k * _log(P, k) - d * _log(P, d)) * b
 
 
-def df_dP(d: int, k: int, P: int, S: float, params: CostParams | None = None, header: float = 0,
-          printed: bool = False) -> float:
+def df_dP(
+    d: int, k: int, P: int, S: float, params: CostParams | None = None, header: float = 0, printed: bool = False
+) -> float:
     """Eq. 10: ``∂F/∂P``.
 
     The exact derivative of eq. 9 is ``(a + k·b − d·b·ln k / ln d) / (P·ln k)``
@@ -409,8 +425,14 @@ def df_dS(d: int, k: int, P: int, params: CostParams | None = None) -> float:
     return (1 / p.beta + p.gamma) * (k * _log(P, k) - d * _log(P, d))
 
 
-def choose_tree_type(S: float, d: int | None, P: int | None = None, params: CostParams | None = None,
-                     header: float = 0, widths: Sequence[int] = POWER_OF_TWO_WIDTHS) -> tuple[str, int]:
+def choose_tree_type(
+    S: float,
+    d: int | None,
+    P: int | None = None,
+    params: CostParams | None = None,
+    header: float = 0,
+    widths: Sequence[int] = POWER_OF_TWO_WIDTHS,
+) -> tuple[str, int]:
     """``("II", d)`` if a d-ary type II tree is at least as fast (eq. 9 >= 0), else ``("I", k)``.
 
     ``k`` is the type I width :func:`recommended_k` picks for the packet cost
@@ -424,9 +446,14 @@ def choose_tree_type(S: float, d: int | None, P: int | None = None, params: Cost
     return "I", int(k)
 
 
-def selection_table(params: CostParams | None = None, degrees: Sequence[int | None] = (16, 64, None),
-                    sizes: Iterable[int] | None = None, P: int | None = None, header: float = 16,
-                    widths: Sequence[int] = POWER_OF_TWO_WIDTHS) -> list[dict]:
+def selection_table(
+    params: CostParams | None = None,
+    degrees: Sequence[int | None] = (16, 64, None),
+    sizes: Iterable[int] | None = None,
+    P: int | None = None,
+    header: float = 16,
+    widths: Sequence[int] = POWER_OF_TWO_WIDTHS,
+) -> list[dict]:
     """Table 3: tree type and width per switch degree ``d`` and packet size, from eq. 7–9.
 
     For every ``d`` (None = no type II tree available) and every size of

@@ -52,8 +52,9 @@ def _groups(comms: Communicators | Sequence) -> list[np.ndarray]:
     return [np.asarray(g, dtype=np.int64).reshape(-1) for g in comms]
 
 
-def route_all(planner: TypeTwoPlanner, groups: list[np.ndarray], method: str, entries: int | None,
-              degree: int | None) -> dict:
+def route_all(
+    planner: TypeTwoPlanner, groups: list[np.ndarray], method: str, entries: int | None, degree: int | None
+) -> dict:
     """Route ``groups`` in order with one method; the figures of :func:`entry_experiment` for it."""
     topo = planner.topo
     free = None if entries is None else np.full(topo.n_nodes, int(entries), dtype=np.int64)
@@ -97,9 +98,15 @@ def _figures(topo: Topology, total: int, used: np.ndarray, failed: list[dict], t
     }
 
 
-def entry_experiment(topo: Topology, comms: Communicators | Sequence, entries: int | None = DEFAULT_ENTRIES,
-                     degree: int | None = None, *, table: MinHopTable | None = None,
-                     planner: TypeTwoPlanner | None = None) -> dict:
+def entry_experiment(
+    topo: Topology,
+    comms: Communicators | Sequence,
+    entries: int | None = DEFAULT_ENTRIES,
+    degree: int | None = None,
+    *,
+    table: MinHopTable | None = None,
+    planner: TypeTwoPlanner | None = None,
+) -> dict:
     """Route every communicator with the physical and the min-cost method and compare the entries used.
 
     Parameters

@@ -24,8 +24,16 @@ from vizcoll.comm.placement import Placement
 from vizcoll.errors import SpecError
 from vizcoll.topology.model import SWITCH, Topology
 
-__all__ = ["Nested", "normalize_groups", "flatten_groups", "is_leaf_group", "group_sizes", "hierarchy_levels",
-           "leaf_switches", "hierarchy_from_topology"]
+__all__ = [
+    "Nested",
+    "normalize_groups",
+    "flatten_groups",
+    "is_leaf_group",
+    "group_sizes",
+    "hierarchy_levels",
+    "leaf_switches",
+    "hierarchy_from_topology",
+]
 
 Nested = list  # nested lists of ranks, see the module docstring
 

@@ -28,8 +28,20 @@ from vizcoll.trees.groups import Nested
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 
-__all__ = ["TreeKind", "REGISTRY", "LABELS", "BUILDERS", "KARY", "KNOMIAL", "ZHAO", "HIER_KNOMIAL", "register",
-           "unregister", "get", "names"]
+__all__ = [
+    "TreeKind",
+    "REGISTRY",
+    "LABELS",
+    "BUILDERS",
+    "KARY",
+    "KNOMIAL",
+    "ZHAO",
+    "HIER_KNOMIAL",
+    "register",
+    "unregister",
+    "get",
+    "names",
+]
 
 KARY, KNOMIAL, ZHAO, HIER_KNOMIAL = "kary", "knomial", "zhao", "hier-knomial"
 
@@ -65,14 +77,38 @@ def names() -> tuple[str, ...]:
 
 
 for _kind in (
-    TreeKind(KARY, "k-ary", lambda P, k, groups: kary_tree(P, k), False,
-             "the complete k-ary tree, parent (r - 1) // k", "{k}-ary"),
-    TreeKind(KNOMIAL, "k-nomial", lambda P, k, groups: knomial_tree(P, k), False,
-             "the k-nomial tree (Algorithm 1)", "{k}-nomial"),
-    TreeKind(ZHAO, "Zhao et al. (k-nomial over group leaders)", lambda P, k, groups: zhao_tree(groups, k), True,
-             "a k-nomial tree per group, then one over the group leaders (Zhao et al.)", "Zhao {k}-nomial"),
-    TreeKind(HIER_KNOMIAL, "hierarchical k-nomial", lambda P, k, groups: hier_knomial_tree(groups, k), True,
-             "the minimum-height hierarchical k-nomial tree (Algorithms 2-4)", "hierarchical {k}-nomial"),
+    TreeKind(
+        KARY,
+        "k-ary",
+        lambda P, k, groups: kary_tree(P, k),
+        False,
+        "the complete k-ary tree, parent (r - 1) // k",
+        "{k}-ary",
+    ),
+    TreeKind(
+        KNOMIAL,
+        "k-nomial",
+        lambda P, k, groups: knomial_tree(P, k),
+        False,
+        "the k-nomial tree (Algorithm 1)",
+        "{k}-nomial",
+    ),
+    TreeKind(
+        ZHAO,
+        "Zhao et al. (k-nomial over group leaders)",
+        lambda P, k, groups: zhao_tree(groups, k),
+        True,
+        "a k-nomial tree per group, then one over the group leaders (Zhao et al.)",
+        "Zhao {k}-nomial",
+    ),
+    TreeKind(
+        HIER_KNOMIAL,
+        "hierarchical k-nomial",
+        lambda P, k, groups: hier_knomial_tree(groups, k),
+        True,
+        "the minimum-height hierarchical k-nomial tree (Algorithms 2-4)",
+        "hierarchical {k}-nomial",
+    ),
 ):
     register(_kind)
 

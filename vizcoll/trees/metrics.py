@@ -110,8 +110,9 @@ def _check_mapped(tree: Tree, topo: Topology) -> np.ndarray:
     return node
 
 
-def edge_routes(tree: Tree, topo: Topology, router: Router | None = None,
-                ports: Sequence[int] | None = None, progress=None) -> list[list[int] | None]:
+def edge_routes(
+    tree: Tree, topo: Topology, router: Router | None = None, ports: Sequence[int] | None = None, progress=None
+) -> list[list[int] | None]:
     """The route (link rows) of every vertex's packet to its parent; ``[]`` for the root, None if unreachable.
 
     ``progress(done, total)``, if given, counts the vertices whose edge is routed (``total``: every vertex):
@@ -120,8 +121,9 @@ def edge_routes(tree: Tree, topo: Topology, router: Router | None = None,
     return flat_edge_routes(tree, topo, router, ports, progress).lists()
 
 
-def flat_edge_routes(tree: Tree, topo: Topology, router: Router | None = None,
-                     ports: Sequence[int] | None = None, progress=None) -> FlatRoutes:
+def flat_edge_routes(
+    tree: Tree, topo: Topology, router: Router | None = None, ports: Sequence[int] | None = None, progress=None
+) -> FlatRoutes:
     """:func:`edge_routes` as :class:`FlatRoutes` (one entry per vertex)."""
     node = _check_mapped(tree, topo)
     router = router or Router(topo)
@@ -216,8 +218,11 @@ def _leaf_pairs(flat: FlatRoutes, node: np.ndarray, topo: Topology) -> int:
 def _default_levels(node: np.ndarray, ports: np.ndarray | None, topo: Topology) -> dict[str, np.ndarray]:
     leaf = leaf_switches(topo, node)
     if ports is not None:
-        ends = np.where(topo.link_a[np.maximum(ports, 0)] == node, topo.link_b[np.maximum(ports, 0)],
-                        topo.link_a[np.maximum(ports, 0)])
+        ends = np.where(
+            topo.link_a[np.maximum(ports, 0)] == node,
+            topo.link_b[np.maximum(ports, 0)],
+            topo.link_a[np.maximum(ports, 0)],
+        )
         leaf = np.where(ports >= 0, ends, leaf)
     levels = {"node": node, "switch": leaf}
     group = topo.attr("group")[node]
@@ -226,10 +231,19 @@ def _default_levels(node: np.ndarray, ports: np.ndarray | None, topo: Topology) 
     return levels
 
 
-def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement | None = None, *,
-                 table: MinHopTable | None = None, ports: Sequence[int] | None = None, per_port: bool = True,
-                 levels: Mapping[str, Sequence[int]] | None = None, params: CostParams | None = None,
-                 k: int | None = None, progress=None) -> dict:
+def tree_metrics(
+    tree: Tree,
+    topo: Topology | None = None,
+    placement: Placement | None = None,
+    *,
+    table: MinHopTable | None = None,
+    ports: Sequence[int] | None = None,
+    per_port: bool = True,
+    levels: Mapping[str, Sequence[int]] | None = None,
+    params: CostParams | None = None,
+    k: int | None = None,
+    progress=None,
+) -> dict:
     """All metrics of a tree (see the module docstring) as a plain dict.
 
     Parameters
@@ -276,34 +290,46 @@ def tree_metrics(tree: Tree, topo: Topology | None = None, placement: Placement 
     return out
 
 
-def _route_metrics(tree: Tree, topo: Topology, node: np.ndarray, ports: np.ndarray | None,
-                   routes: FlatRoutes, levels: Mapping[str, Sequence[int]] | None,
-                   params: CostParams | None, k: int) -> dict:
+def _route_metrics(
+    tree: Tree,
+    topo: Topology,
+    node: np.ndarray,
+    ports: np.ndarray | None,
+    routes: FlatRoutes,
+    levels: Mapping[str, Sequence[int]] | None,
+    params: CostParams | None,
+    k: int,
+) -> dict:
     """The metrics of a mapped tree whose edges take ``routes`` (see :func:`tree_metrics`)."""
     out: dict = {}
     flat, parent = routes, np.asarray(tree.parent)
     count = flat.per_link(topo.n_links)
     radius = tree_radius(tree, flat.length)
     levels = levels if levels is not None else _default_levels(node, ports, topo)
-    out.update({
-        "radius": radius,
-        "edge_links": int(flat.length[flat.length > 0].sum()),
-        "link_packets": link_packets(flat, topo),
-        "max_link": _busiest(count, topo, False),
-        "max_switch_link": _busiest(count, topo, True),
-        "leaf_pairs_max": _leaf_pairs(flat, node, topo),
-        "cross_group": {name: cross_group_packets(parent, ids) for name, ids in levels.items()},
-        "switch_entries": switch_entries(tree, topo),
-        "latency_us": None if radius is None else t_aggregate(tree.height, radius, k, params),
-        "flags": [{"child": v, "parent": tree.parent[v], "reason": "unreachable over live links"}
-                  for v in np.flatnonzero(flat.length < 0).tolist()],
-    })
+    out.update(
+        {
+            "radius": radius,
+            "edge_links": int(flat.length[flat.length > 0].sum()),
+            "link_packets": link_packets(flat, topo),
+            "max_link": _busiest(count, topo, False),
+            "max_switch_link": _busiest(count, topo, True),
+            "leaf_pairs_max": _leaf_pairs(flat, node, topo),
+            "cross_group": {name: cross_group_packets(parent, ids) for name, ids in levels.items()},
+            "switch_entries": switch_entries(tree, topo),
+            "latency_us": None if radius is None else t_aggregate(tree.height, radius, k, params),
+            "flags": [
+                {"child": v, "parent": tree.parent[v], "reason": "unreachable over live links"}
+                for v in np.flatnonzero(flat.length < 0).tolist()
+            ],
+        }
+    )
     return out
 
 
 # ---------------------------------------------------------------- a type I tree on a fabric, as a page shows it
-def vertex_switches(topo: Topology, placement: Placement, ranks: Sequence[int],
-                    ports: np.ndarray | None = None) -> np.ndarray:
+def vertex_switches(
+    topo: Topology, placement: Placement, ranks: Sequence[int], ports: np.ndarray | None = None
+) -> np.ndarray:
     """The switch (node index) each vertex's process is attached to: the far end of its port, else its leaf switch.
 
     ``ranks[v]`` is vertex ``v``'s rank; ``ports`` (link row per rank, default
@@ -323,13 +349,24 @@ def routes_over(routes: Sequence[list[int] | None] | FlatRoutes, links: Sequence
     hit = np.isin(flat.rows, np.asarray(list(links), dtype=np.int64))
     pairs = np.unique(np.stack([flat.owner[hit], flat.rows[hit]], axis=1), axis=0)  # by vertex, then link
     bounds = np.r_[np.flatnonzero(np.diff(pairs[:, 0], prepend=-1)), len(pairs)]
-    return [{"child": int(pairs[lo, 0]), "links": pairs[lo:hi, 1].tolist()}
-            for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)]
+    return [
+        {"child": int(pairs[lo, 0]), "links": pairs[lo:hi, 1].tolist()}
+        for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)
+    ]
 
 
-def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing: Topology | None = None, *,
-                    table: MinHopTable | None = None, params: CostParams | None = None,
-                    k: int | None = None, broken: Sequence[int] = (), progress=None) -> dict:
+def mapped_type_one(
+    tree: Tree,
+    fabric: Topology,
+    placement: Placement,
+    routing: Topology | None = None,
+    *,
+    table: MinHopTable | None = None,
+    params: CostParams | None = None,
+    k: int | None = None,
+    broken: Sequence[int] = (),
+    progress=None,
+) -> dict:
     """A type I tree mapped on a fabric with its routes and metrics, as plain values.
 
     ``fabric`` is the intact fabric: it gives each vertex its switch (through
@@ -369,8 +406,15 @@ def mapped_type_one(tree: Tree, fabric: Topology, placement: Placement, routing:
     used = np.flatnonzero(count)
     by_id = np.argsort(routing.link_id[used], kind="stable")
     cross_links = dict(zip(routing.link_id[used][by_id].tolist(), count[used][by_id].tolist(), strict=True))
-    return {"tree": mapped.to_dict(), "ranks": ranks, "routes": routes.lists(), "switch": switch.tolist(),
-            "cross_links": cross_links, "crossing": crossing, "metrics": metrics}
+    return {
+        "tree": mapped.to_dict(),
+        "ranks": ranks,
+        "routes": routes.lists(),
+        "switch": switch.tolist(),
+        "cross_links": cross_links,
+        "crossing": crossing,
+        "metrics": metrics,
+    }
 
 
 def cut_off_ranks(tree: Tree, ranks: list[int], children: list[int]) -> list[int]:

@@ -121,7 +121,7 @@ def _tree_from(root: int, kids: dict[int, list[int]], physical: Tree, kind: str)
     np.cumsum(count, out=ptr[1:])
     below = np.zeros(int(ptr[-1]), dtype=np.int64)  # the kids of every vertex of T, in T's vertex order
     for v, vertex_kids in kids.items():
-        below[ptr[v]:ptr[v + 1]] = vertex_kids
+        below[ptr[v] : ptr[v + 1]] = vertex_kids
     origin, parent, children = breadth_first(root, ptr, below)
     node = list(map(physical.node.__getitem__, origin)) if len(physical.node) == physical.size else []
     label = list(map(physical.label.__getitem__, origin)) if len(physical.label) == physical.size else []

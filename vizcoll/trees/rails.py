@@ -32,8 +32,9 @@ def tree_edges(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
     return ranks[child], ranks[parent[child]]
 
 
-def tree_rails(topo: Topology, kind: str, k: int, placements: Mapping[str, Placement],
-               groups: Nested | None = None) -> dict:
+def tree_rails(
+    topo: Topology, kind: str, k: int, placements: Mapping[str, Placement], groups: Nested | None = None
+) -> dict:
     """The rail fabric (:func:`~vizcoll.comm.rails.rail_fabric`) and, for each placement (name -> placement, e.g.
     :func:`~vizcoll.comm.rails.rail_placements`), the ``kind`` tree of width ``k`` over its ranks and its edges
     crossing rails: ``{"rails", "servers", "cross_links", "placements": {name: {"order", "edges", "cross_rail",

@@ -121,8 +121,9 @@ class Router:
         out_link = none if src_link is None else np.asarray(src_link, dtype=np.int64)
         in_link = none if dst_link is None else np.asarray(dst_link, dtype=np.int64)
         target = np.where(in_link >= 0, self._other_ends(in_link, dst), dst)
-        start = np.where(self.topo.kind[src] == SWITCH, src, np.where(out_link >= 0, self._other_ends(out_link, src),
-                                                                        -1))
+        start = np.where(
+            self.topo.kind[src] == SWITCH, src, np.where(out_link >= 0, self._other_ends(out_link, src), -1)
+        )
         broken = self.topo.broken
         dead = ((out_link >= 0) & broken[np.maximum(out_link, 0)]) | ((in_link >= 0) & broken[np.maximum(in_link, 0)])
         known = (src != dst) & ~dead & (self.table.single_entry[0][target] >= 0)
@@ -248,8 +249,10 @@ class FlatRoutes:
     def lists(self) -> list[list[int] | None]:
         """The routes as lists again (None for no route)."""
         values = self.rows.tolist()
-        return [None if n < 0 else values[at:at + n] for at, n in zip(self.start.tolist(), self.length.tolist(),
-                                                                       strict=True)]
+        return [
+            None if n < 0 else values[at : at + n]
+            for at, n in zip(self.start.tolist(), self.length.tolist(), strict=True)
+        ]
 
     def per_link(self, n_links: int, vertices: np.ndarray | None = None) -> np.ndarray:
         """Packets on every link row (of the routes of ``vertices`` only, when given)."""

@@ -67,15 +67,24 @@ class Tree:
         return int(self.depth().max()) if self.size else 0
 
     def to_dict(self) -> dict:
-        return {"parent": list(self.parent), "children": [list(c) for c in self.children],
-                "node": list(self.node), "label": list(self.label), "kind": self.kind}
+        return {
+            "parent": list(self.parent),
+            "children": [list(c) for c in self.children],
+            "node": list(self.node),
+            "label": list(self.label),
+            "kind": self.kind,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> Tree:
         try:
-            tree = cls([int(p) for p in data["parent"]], [[int(c) for c in kids] for kids in data["children"]],
-                       [int(n) for n in data.get("node", [])], [str(x) for x in data.get("label", [])],
-                       str(data.get("kind", "")))
+            tree = cls(
+                [int(p) for p in data["parent"]],
+                [[int(c) for c in kids] for kids in data["children"]],
+                [int(n) for n in data.get("node", [])],
+                [str(x) for x in data.get("label", [])],
+                str(data.get("kind", "")),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise VizcollError(f"not a tree: {exc}") from None
         tree.validate()

@@ -74,6 +74,7 @@ __all__ = [
     "vertex_ranks",
 ]
 
+
 def _check(P: int, k: int) -> None:
     if not isinstance(P, (int, np.integer)) or P < 1:
         raise SpecError(f"the number of processes must be a positive integer, got {P!r}")
@@ -89,8 +90,9 @@ def _tree(P: int, root: int, child: np.ndarray, parent: np.ndarray, order: np.nd
     child, parent = vertex[child], vertex[parent]
     parents = np.full(P, -1, dtype=np.int64)
     parents[child] = parent
-    tree = Tree(parents.tolist(), _children_lists(P, child, parent, order), [], [f"rank {r}" for r in vertex.tolist()],
-                kind)
+    tree = Tree(
+        parents.tolist(), _children_lists(P, child, parent, order), [], [f"rank {r}" for r in vertex.tolist()], kind
+    )
     tree.validate()
     return tree
 
@@ -164,7 +166,7 @@ def _children_lists(n: int, child: np.ndarray, parent: np.ndarray, order: np.nda
     sort = np.lexsort((order, parent))
     kids = child[sort].tolist()
     bounds = np.searchsorted(parent[sort], np.arange(n + 1)).tolist()
-    return [kids[bounds[v]:bounds[v + 1]] for v in range(n)]
+    return [kids[bounds[v] : bounds[v + 1]] for v in range(n)]
 
 
 def knomial_tree(P: int, k: int) -> Tree:

@@ -296,8 +296,10 @@ class TypeTwoPlanner:
         origin, tree_parent, children = breadth_first(item_of[root], ptr, below)
         names = self.topo.names
         node = item_node[origin].tolist()
-        label = [self._label(names[n], ranks[n]) if m else names[n] for n, m in zip(node, member[origin].tolist(),
-                                                                                        strict=True)]
+        label = [
+            self._label(names[n], ranks[n]) if m else names[n]
+            for n, m in zip(node, member[origin].tolist(), strict=True)
+        ]
         return Tree(tree_parent, children, node, label, "type II (physical)")
 
     @staticmethod
@@ -312,8 +314,9 @@ class TypeTwoPlanner:
         return [int(degree)] * tree.size
 
     # ------------------------------------------------------------ root choice
-    def candidates(self, nics: np.ndarray, free: np.ndarray | None = None,
-                   link_load: np.ndarray | None = None) -> np.ndarray:
+    def candidates(
+        self, nics: np.ndarray, free: np.ndarray | None = None, link_load: np.ndarray | None = None
+    ) -> np.ndarray:
         """Candidate roots (switch nodes), lightest first; empty when no switch reaches every NIC.
 
         Order: free entries descending (``free`` over nodes, None = unlimited),
@@ -345,14 +348,24 @@ class TypeTwoPlanner:
         hops = self.table.hops(nics[0], nics)
         if np.any(hops < 0):
             other = int(nics[np.argmax(hops < 0)])
-            return (f"{names[int(nics[0])]} and {names[other]} cannot reach each other over live links: "
-                    "no switch reaches every member")
+            return (
+                f"{names[int(nics[0])]} and {names[other]} cannot reach each other over live links: "
+                "no switch reaches every member"
+            )
         return "no switch reaches every member over live links"
 
     # ------------------------------------------------------------ the build
-    def build(self, members, *, method: str = "mincost", degree: int | None = None,
-              free: np.ndarray | None = None, link_load: np.ndarray | None = None,
-              ranks: Sequence[int] | None = None, progress=None) -> TypeTwoTree:
+    def build(
+        self,
+        members,
+        *,
+        method: str = "mincost",
+        degree: int | None = None,
+        free: np.ndarray | None = None,
+        link_load: np.ndarray | None = None,
+        ranks: Sequence[int] | None = None,
+        progress=None,
+    ) -> TypeTwoTree:
         """Build the type II tree of one communicator (see the module docstring).
 
         Parameters
@@ -398,12 +411,25 @@ class TypeTwoPlanner:
         if progress is not None:
             progress(len(roots), len(roots))
         where = "T" if method == "physical" else "the min-cost tree"
-        return TypeTwoTree(False, f"none of the {len(roots)} candidate roots ({self.topo.names[int(roots[0])]}, ...) "
-                                  f"has a free aggregation-tree entry on every switch of {where}",
-                           ranks=hosted, method=method, candidates=len(roots), tried=len(roots))
+        return TypeTwoTree(
+            False,
+            f"none of the {len(roots)} candidate roots ({self.topo.names[int(roots[0])]}, ...) "
+            f"has a free aggregation-tree entry on every switch of {where}",
+            ranks=hosted,
+            method=method,
+            candidates=len(roots),
+            tried=len(roots),
+        )
 
-    def _try(self, root: int, nics: np.ndarray, hosted: dict[int, list[int]], method: str,
-             degree: int | None, free: np.ndarray | None) -> TypeTwoTree | None:
+    def _try(
+        self,
+        root: int,
+        nics: np.ndarray,
+        hosted: dict[int, list[int]],
+        method: str,
+        degree: int | None,
+        free: np.ndarray | None,
+    ) -> TypeTwoTree | None:
         """The trees rooted at ``root``, or None when a switch that needs an entry has none free."""
         # With two or more member nodes a root of minimum eccentricity has at least two children in T
         # (one child would be closer to every member), so Algorithm 5 keeps it: check it first.
@@ -416,19 +442,40 @@ class TypeTwoPlanner:
             return None
         physical = self._physical_tree(root, nics, phys, hosted)
         derived, _ = build_minimum_type_II_tree(physical, self._bound(physical, degree))
-        used = np.asarray(sorted(n for n, kids in zip(derived.node, derived.children, strict=True) if kids),
-                          dtype=np.int64)
+        used = np.asarray(
+            sorted(n for n, kids in zip(derived.node, derived.children, strict=True) if kids), dtype=np.int64
+        )
         if method == "mincost" and free is not None and np.any(free[used] <= 0):
             return None
         rows = unique(phys.link_rows)
-        return TypeTwoTree(True, "", root, physical, derived, hosted, self.topo.link_id[rows].tolist(), method,
-                           link_rows=rows, physical_switches=phys.switches, tree_switches=used)
+        return TypeTwoTree(
+            True,
+            "",
+            root,
+            physical,
+            derived,
+            hosted,
+            self.topo.link_id[rows].tolist(),
+            method,
+            link_rows=rows,
+            physical_switches=phys.switches,
+            tree_switches=used,
+        )
 
 
-def type_two_tree(topo: Topology, members, *, table: MinHopTable | None = None, method: str = "mincost",
-                  degree: int | None = None, free: np.ndarray | None = None,
-                  link_load: np.ndarray | None = None, ranks: Sequence[int] | None = None,
-                  progress=None) -> TypeTwoTree:
+def type_two_tree(
+    topo: Topology,
+    members,
+    *,
+    table: MinHopTable | None = None,
+    method: str = "mincost",
+    degree: int | None = None,
+    free: np.ndarray | None = None,
+    link_load: np.ndarray | None = None,
+    ranks: Sequence[int] | None = None,
+    progress=None,
+) -> TypeTwoTree:
     """Build one communicator's type II trees ``T`` and ``A`` (see :meth:`TypeTwoPlanner.build`)."""
-    return TypeTwoPlanner(topo, table).build(members, method=method, degree=degree, free=free,
-                                            link_load=link_load, ranks=ranks, progress=progress)
+    return TypeTwoPlanner(topo, table).build(
+        members, method=method, degree=degree, free=free, link_load=link_load, ranks=ranks, progress=progress
+    )

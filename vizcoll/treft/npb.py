@@ -27,8 +27,19 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BYTES_PER_POINT", "CALIBRATION", "CLASS_FACTOR", "MESH", "MODEL_SECONDS", "NPB_PROPORTIONS", "SOLVERS",
-           "TOY_MESH", "initial_field", "mesh_filter", "solver"]
+__all__ = [
+    "BYTES_PER_POINT",
+    "CALIBRATION",
+    "CLASS_FACTOR",
+    "MESH",
+    "MODEL_SECONDS",
+    "NPB_PROPORTIONS",
+    "SOLVERS",
+    "TOY_MESH",
+    "initial_field",
+    "mesh_filter",
+    "solver",
+]
 
 SOLVERS = ("BT", "SP", "LU", "MG", "FT")
 
@@ -56,8 +67,9 @@ CALIBRATION = 0.85
 #: class B meshes have (102/64)^3 = 4.05x the points of class A: 4x the run time
 CLASS_FACTOR = {"A": 1.0, "B": 4.0}
 #: modelled run time (s) of each solver's kernel, per class
-MODEL_SECONDS = {c: {s: round(t * CALIBRATION * f, 3) for s, t in NPB_PROPORTIONS.items()}
-                 for c, f in CLASS_FACTOR.items()}
+MODEL_SECONDS = {
+    c: {s: round(t * CALIBRATION * f, 3) for s, t in NPB_PROPORTIONS.items()} for c, f in CLASS_FACTOR.items()
+}
 
 
 def _smooth(u: np.ndarray, weight: float) -> np.ndarray:

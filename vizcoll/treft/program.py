@@ -173,8 +173,9 @@ class Program:
                 raise SpecError(f"size of {var!r} must be a positive number of bytes, got {size!r}")
         for out in self.outputs:
             if out not in defined or self.is_stream(out):
-                raise SpecError(f"program output {out!r} must be a host variable (defined by a serial statement "
-                                "or a Write)")
+                raise SpecError(
+                    f"program output {out!r} must be a host variable (defined by a serial statement or a Write)"
+                )
         self._check_patterns()
         self._check_pragmas()
 
@@ -198,8 +199,10 @@ class Program:
         if isinstance(stmt, Serial):
             stream = [v for v in stmt.inputs if self.is_stream(v)]
             if stream:
-                raise SpecError(f"serial statement {stmt.name} reads the stream variable {stream[0]!r}: "
-                                "bring it into the main program with a Write first")
+                raise SpecError(
+                    f"serial statement {stmt.name} reads the stream variable {stream[0]!r}: "
+                    "bring it into the main program with a Write first"
+                )
         elif isinstance(stmt, Write) and not self.is_stream(stmt.var):
             raise SpecError(f"statement {i} writes {stmt.var!r}, which no kernel defines")
 
@@ -209,8 +212,10 @@ class Program:
         for i, stmt in enumerate(self.statements):
             pattern = stmt.pattern if isinstance(stmt, KernelCall) else None
             if pattern is not None and pattern in seen and previous != pattern:
-                raise SpecError(f"the calls of parallel pattern {pattern!r} must be consecutive "
-                                f"(statements {seen[pattern]} and {i})")
+                raise SpecError(
+                    f"the calls of parallel pattern {pattern!r} must be consecutive "
+                    f"(statements {seen[pattern]} and {i})"
+                )
             if pattern is not None:
                 seen.setdefault(pattern, i)
             previous = pattern

@@ -17,8 +17,18 @@ __all__ = ["BLOCKED", "CIRCLED", "INITIAL", "OPERATIONS", "ROLES", "Fault", "Msg
 
 CIRCLED = ("①", "②", "③", "④", "⑤", "⑥", "⑦", "⑧", "⑨", "⑩")
 #: short name of each numbered operation
-OPERATIONS = {1: "create-monitor", 2: "kernel-done", 3: "notify-monitor", 4: "OPRS", 5: "OPTR",
-              6: "exchange-vote", 7: "OPTF", 8: "OPRFS", 9: "OPET", 10: "join"}
+OPERATIONS = {
+    1: "create-monitor",
+    2: "kernel-done",
+    3: "notify-monitor",
+    4: "OPRS",
+    5: "OPTR",
+    6: "exchange-vote",
+    7: "OPTF",
+    8: "OPRFS",
+    9: "OPET",
+    10: "join",
+}
 #: the entities drawn per replica: role -> (kind, where, description)
 ROLES = {
     "executor": ("thread", "host", "Executor thread: runs the main program (AK)"),
@@ -32,8 +42,17 @@ ROLES = {
     "data": ("data", "device", "The replica's data: are its live values correct?"),
 }
 BLOCKED = "blocked until OPET"
-INITIAL = {"executor": "idle", "worker": "idle", "subworker": "idle", "monitor": "not started",
-           "device": "idle", "wq": "empty", "cq": "empty", "fq": "empty", "data": "ok"}
+INITIAL = {
+    "executor": "idle",
+    "worker": "idle",
+    "subworker": "idle",
+    "monitor": "not started",
+    "device": "idle",
+    "wq": "empty",
+    "cq": "empty",
+    "fq": "empty",
+    "data": "ok",
+}
 
 
 @dataclass(frozen=True)
@@ -114,14 +133,32 @@ class Recorder:
         self.state.update(changes)
         self.events.append(Event(self.engine.now, kind, src, dst, [], label, changes))
 
-    def op(self, step: int, replica: int, label: str, *, section: int | None = None, kernel: str | None = None,
-           changes: dict | None = None, kind: str = "state", dst: int = -1) -> None:
+    def op(
+        self,
+        step: int,
+        replica: int,
+        label: str,
+        *,
+        section: int | None = None,
+        kernel: str | None = None,
+        changes: dict | None = None,
+        kind: str = "state",
+        dst: int = -1,
+    ) -> None:
         """Numbered operation ``step`` (1..10) by ``replica``: an event labelled with its circled number."""
         if not self.enabled:
             return
         text = f"{CIRCLED[step - 1]} {label}"
-        self.ops.append({"t": round(self.engine.now, 6), "step": step, "symbol": CIRCLED[step - 1],
-                         "op": OPERATIONS[step], "replica": replica, "section": section, "kernel": kernel,
-                         "label": text})
+        self.ops.append(
+            {
+                "t": round(self.engine.now, 6),
+                "step": step,
+                "symbol": CIRCLED[step - 1],
+                "op": OPERATIONS[step],
+                "replica": replica,
+                "section": section,
+                "kernel": kernel,
+                "label": text,
+            }
+        )
         self.emit(kind, text, changes, src=replica if kind == "send" else -1, dst=dst)
-

@@ -78,9 +78,20 @@ class Replica:
 class RunState:
     """The shared state of one simulated execution of ``program`` by ``replicas`` copies, and its bookkeeping."""
 
-    def __init__(self, program: Program, sections: list[Section], cost: CostModel, golden: dict, *,
-                 ft: bool, eager: bool, replicas: int = 3, faults: tuple[Fault, ...] = (), seed: int = 0,
-                 record: bool = True) -> None:
+    def __init__(
+        self,
+        program: Program,
+        sections: list[Section],
+        cost: CostModel,
+        golden: dict,
+        *,
+        ft: bool,
+        eager: bool,
+        replicas: int = 3,
+        faults: tuple[Fault, ...] = (),
+        seed: int = 0,
+        record: bool = True,
+    ) -> None:
         self.program, self.cost, self.golden = program, cost, golden
         self.ft, self.eager, self.faults, self.seed = ft, eager, faults, seed
         self.sections = sections if ft else []
@@ -109,9 +120,15 @@ class RunState:
             if not self.rec.enabled:
                 return
             items = queue.pending
-            text = "empty" if not items else f"queue: {plural(len(items), 'item')}: " + ", ".join(
-                str(m) for m in items[:3]) + (" …" if len(items) > 3 else "")
+            text = (
+                "empty"
+                if not items
+                else f"queue: {plural(len(items), 'item')}: "
+                + ", ".join(str(m) for m in items[:3])
+                + (" …" if len(items) > 3 else "")
+            )
             self.rec.emit("state", "", {rep.key(name): text})
+
         return changed
 
     def initial_state(self) -> dict[str, str]:
@@ -131,8 +148,9 @@ class RunState:
         value = "idle" if not texts else "; ".join(texts[:2]) + (f" (+{len(texts) - 2} more)" if len(texts) > 2 else "")
         return {rep.key(role): value}
 
-    def _activity(self, rep: Replica, role: str, kernel: str, text: str | None, label: str = "",
-                  kind: str = "state") -> None:
+    def _activity(
+        self, rep: Replica, role: str, kernel: str, text: str | None, label: str = "", kind: str = "state"
+    ) -> None:
         table = rep.activity if role == "subworker" else rep.device
         if text is None:
             table.pop(kernel, None)
@@ -186,10 +204,12 @@ class RunState:
 
     def _post(self, rep: Replica, dst: Replica, msg: Msg) -> None:
         """A control message from ``rep``'s monitor to ``dst``'s fq (after the network latency)."""
+
         def land() -> None:
             dst.fq.put(msg)
             what = msg.kind.replace("-ack", "") + (" reply" if msg.kind.endswith("-ack") else "")
             self.rec.emit("arrive", f"r{rep.r}'s {what} arrives in r{dst.r}'s fq", src=rep.r, dst=dst.r)
+
         self.engine.schedule(self.cost.latency, land)
 
     # ------------------------------------------------------------ data: kernels, soft errors, eager pushes
@@ -203,9 +223,12 @@ class RunState:
                 self._inject(rep, fault)
         wrong = self._refresh_truth(rep, kernel.outputs)
         if bad_inputs and wrong:
-            self.rec.emit("note", f"the error spreads on r{rep.r}: {kernel.name} read the wrong "
-                                  f"{short(bad_inputs)}, so {short(wrong)} is wrong too",
-                          {rep.key("data"): self._data_state(rep)})
+            self.rec.emit(
+                "note",
+                f"the error spreads on r{rep.r}: {kernel.name} read the wrong "
+                f"{short(bad_inputs)}, so {short(wrong)} is wrong too",
+                {rep.key("data"): self._data_state(rep)},
+            )
 
     def _inject(self, rep: Replica, fault: Fault) -> None:
         value = np.array(rep.store[fault.var], copy=True)
@@ -213,17 +236,30 @@ class RunState:
         flat = value.reshape(-1)
         i = int(rng.integers(flat.size))
         before = flat[i].item()
-        raw = flat[i:i + 1].view(np.uint8)
+        raw = flat[i : i + 1].view(np.uint8)
         # float64: a high mantissa bit (the value changes by 0.4 % .. 50 %); otherwise any bit
         bit = int(rng.integers(44, 52) if value.dtype == np.float64 else rng.integers(8 * value.itemsize))
         raw[bit // 8] ^= np.uint8(1 << (bit % 8))
         rep.store[fault.var] = value
-        self.injected.append({"replica": rep.r, "kernel": fault.kernel, "var": fault.var, "index": i,
-                              "bit": bit, "before": _plain(before), "after": _plain(flat[i].item())})
+        self.injected.append(
+            {
+                "replica": rep.r,
+                "kernel": fault.kernel,
+                "var": fault.var,
+                "index": i,
+                "bit": bit,
+                "before": _plain(before),
+                "after": _plain(flat[i].item()),
+            }
+        )
         self._refresh_truth(rep, [fault.var])
-        self.rec.emit("fault", f"⚡ soft error: a transient fault on r{rep.r}'s device node flips bit {bit} of "
-                              f"{fault.var}[{i}] ({fault.kernel}'s output): {before:.6g} → {flat[i].item():.6g}. "
-                              "Nothing notices it yet.", {rep.key("data"): self._data_state(rep)})
+        self.rec.emit(
+            "fault",
+            f"⚡ soft error: a transient fault on r{rep.r}'s device node flips bit {bit} of "
+            f"{fault.var}[{i}] ({fault.kernel}'s output): {before:.6g} → {flat[i].item():.6g}. "
+            "Nothing notices it yet.",
+            {rep.key("data"): self._data_state(rep)},
+        )
 
     def _eager_push(self, rep: Replica, var: str) -> None:
         """Eager stream transfer: send ``var`` now to every node that will read it."""
@@ -248,5 +284,5 @@ class RunState:
             rep.copies[(node, var)] = value
             if not signal.fired:
                 signal.fire()
-        arrived.then(land)
 
+        arrived.then(land)

@@ -62,8 +62,13 @@ class Section:
     live: tuple[str, ...]
 
     def to_dict(self) -> dict:
-        return {"index": self.index, "first": self.first, "last": self.last,
-                "kernels": list(self.kernels), "live": list(self.live)}
+        return {
+            "index": self.index,
+            "first": self.first,
+            "last": self.last,
+            "kernels": list(self.kernels),
+            "live": list(self.live),
+        }
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,7 @@ class Violation:
 def live_variables(program: Program, first: int, last: int) -> tuple[str, ...]:
     """Stream variables defined by kernel calls in ``first..last`` and read after ``last``."""
     out = []
-    for stmt in program.statements[first:last + 1]:
+    for stmt in program.statements[first : last + 1]:
         if isinstance(stmt, KernelCall):
             out.extend(v for v in stmt.outputs if program.last_use[v] > last)
     return tuple(out)
@@ -91,7 +96,7 @@ def live_variables(program: Program, first: int, last: int) -> tuple[str, ...]:
 def _make(program: Program, ranges: list[tuple[int, int]]) -> list[Section]:
     sections = []
     for k, (first, last) in enumerate(ranges, start=1):
-        kernels = tuple(s.name for s in program.statements[first:last + 1] if isinstance(s, KernelCall))
+        kernels = tuple(s.name for s in program.statements[first : last + 1] if isinstance(s, KernelCall))
         sections.append(Section(k, first, last, kernels, live_variables(program, first, last)))
     return sections
 
@@ -160,11 +165,24 @@ def _rule1(program: Program, sections: list[Section]) -> list[Violation]:
             continue
         home = _section_of(sections, program.producer[stmt.var])
         if home is None:
-            out.append(Violation(1, f"statement {i} writes {stmt.var} back to the main program, but no section "
-                                    f"checks {stmt.var} first", None, i))
+            out.append(
+                Violation(
+                    1,
+                    f"statement {i} writes {stmt.var} back to the main program, but no section checks {stmt.var} first",
+                    None,
+                    i,
+                )
+            )
         elif home.first <= i <= home.last:
-            out.append(Violation(1, f"statement {i} writes {stmt.var} inside section {home.index}, before its "
-                                    f"compare sync point: the main program could receive a wrong value", home.index, i))
+            out.append(
+                Violation(
+                    1,
+                    f"statement {i} writes {stmt.var} inside section {home.index}, before its "
+                    f"compare sync point: the main program could receive a wrong value",
+                    home.index,
+                    i,
+                )
+            )
     return out
 
 
@@ -178,12 +196,26 @@ def _rule2_3(program: Program, sections: list[Section]) -> list[Violation]:
         for i in group:
             if _section_of(sections, i) is None:
                 name = program.statements[i].name
-                out.append(Violation(2, f"kernel call {name} (statement {i}) is outside every section: a soft error "
-                                        "in its output is never checked", None, i))
+                out.append(
+                    Violation(
+                        2,
+                        f"kernel call {name} (statement {i}) is outside every section: a soft error "
+                        "in its output is never checked",
+                        None,
+                        i,
+                    )
+                )
         if len(group) > 1 and len(homes) > 1:
-            out.append(Violation(3, f"the calls of parallel pattern {stmt.pattern} are split over sections "
-                                    f"{sorted(h for h in homes if h is not None)}{' and none' * (None in homes)}: "
-                                    "their real order is unknown, so they must be checked together", None, group[0]))
+            out.append(
+                Violation(
+                    3,
+                    f"the calls of parallel pattern {stmt.pattern} are split over sections "
+                    f"{sorted(h for h in homes if h is not None)}{' and none' * (None in homes)}: "
+                    "their real order is unknown, so they must be checked together",
+                    None,
+                    group[0],
+                )
+            )
     return out
 
 
@@ -195,8 +227,15 @@ def _rule4(program: Program, sections: list[Section]) -> list[Violation]:
             continue
         sent = [v for v in kernel.outputs if program.readers[v]]
         if sent:
-            out.append(Violation(4, f"{name}'s output {', '.join(sent)} is sent eagerly but no section checks it, so "
-                                    "a wrong value can never be re-sent", None, i))
+            out.append(
+                Violation(
+                    4,
+                    f"{name}'s output {', '.join(sent)} is sent eagerly but no section checks it, so "
+                    "a wrong value can never be re-sent",
+                    None,
+                    i,
+                )
+            )
     return out
 
 
@@ -214,8 +253,15 @@ def _rule5(program: Program, sections: list[Section]) -> list[Violation]:
         if _mergeable(program, a, b):
             saved = sum(program.sizes[v] for v in a.live if program.last_use[v] <= b.last)
             extra = f" and the check of {saved / 1e6:.1f} MB passed between them" if saved else ""
-            out.append(Violation(5, f"sections {a.index} and {b.index} could be one section: no Write separates "
-                                    f"them; merging saves one OPRS/OPRFS round{extra}", a.index, b.first))
+            out.append(
+                Violation(
+                    5,
+                    f"sections {a.index} and {b.index} could be one section: no Write separates "
+                    f"them; merging saves one OPRS/OPRFS round{extra}",
+                    a.index,
+                    b.first,
+                )
+            )
     return out
 
 

@@ -138,10 +138,12 @@ def _entities() -> dict[str, dict]:
 def _intro(program: Program, variant: str, sections, faults: list[Fault]) -> str:
     errors = "; ".join(f"a soft error will hit r{f.replica}'s {f.var} (the output of {f.kernel})" for f in faults)
     errors = errors[:1].upper() + errors[1:]
-    return (f"Three replicas r0, r1, r2 of {program.name} run side by side ({VARIANT_TEXT[variant]}; "
-            f"{plural(len(sections), 'fault-tolerant section')}). At the end of each section "
-            "they exchange the data that leaves it and vote 2-of-3. " + (errors + "." if errors else
-                                                                      "No error is injected."))
+    return (
+        f"Three replicas r0, r1, r2 of {program.name} run side by side ({VARIANT_TEXT[variant]}; "
+        f"{plural(len(sections), 'fault-tolerant section')}). At the end of each section "
+        "they exchange the data that leaves it and vote 2-of-3. "
+        + (errors + "." if errors else "No error is injected.")
+    )
 
 
 def _describe(changes: dict) -> str:
@@ -181,9 +183,17 @@ def _check_network(latency, bandwidth_mbps, seed) -> CostModel:
     return CostModel(latency=latency, bandwidth_mbps=bandwidth_mbps)
 
 
-def simulate_treft(program: Program | str, variant: str = "treft", inject=None, double_fault=None,
-                   latency: float = 0.1, bandwidth_mbps: float = 13.98, seed: int = 0,
-                   cost: CostModel | None = None, record: bool = True) -> tuple[Timeline, dict]:
+def simulate_treft(
+    program: Program | str,
+    variant: str = "treft",
+    inject=None,
+    double_fault=None,
+    latency: float = 0.1,
+    bandwidth_mbps: float = 13.98,
+    seed: int = 0,
+    cost: CostModel | None = None,
+    record: bool = True,
+) -> tuple[Timeline, dict]:
     """Run ``program`` under TREFT with three replicas; return the replay and the figures.
 
     Parameters
@@ -229,16 +239,35 @@ def simulate_treft(program: Program | str, variant: str = "treft", inject=None, 
     golden = run_reference(program)
     eager = variant == "e1"
     baseline = Run(program, sections, cost, golden, ft=False, eager=eager, replicas=1, record=False).run()
-    run = Run(program, sections, cost, golden, ft=True, eager=eager, replicas=REPLICAS, faults=tuple(faults),
-              seed=int(seed), record=record)
+    run = Run(
+        program,
+        sections,
+        cost,
+        golden,
+        ft=True,
+        eager=eager,
+        replicas=REPLICAS,
+        faults=tuple(faults),
+        seed=int(seed),
+        record=record,
+    )
     initial = run.initial_state()
     time = run.run()
     figures = _figures(run, program, variant, golden, faults, time, baseline, sections, violations)
     return _timeline(run, program, variant, sections, faults, initial, figures), figures
 
 
-def _figures(run: Run, program: Program, variant: str, golden: dict, faults: list[Fault], time: float,
-             baseline: float, sections: list[Section], violations: list[Violation]) -> dict:
+def _figures(
+    run: Run,
+    program: Program,
+    variant: str,
+    golden: dict,
+    faults: list[Fault],
+    time: float,
+    baseline: float,
+    sections: list[Section],
+    violations: list[Violation],
+) -> dict:
     """The figures of a finished run (see :func:`simulate_treft`)."""
     final_ok = _final_ok(run, program, golden)
     outcome, detected, corrected = _outcome(faults, run.votes, final_ok)
@@ -261,8 +290,9 @@ def _figures(run: Run, program: Program, variant: str, golden: dict, faults: lis
     }
 
 
-def _timeline(run: Run, program: Program, variant: str, sections: list[Section], faults: list[Fault], initial: dict,
-              figures: dict) -> Timeline:
+def _timeline(
+    run: Run, program: Program, variant: str, sections: list[Section], faults: list[Fault], initial: dict, figures: dict
+) -> Timeline:
     """The replay of a finished run: its events in time order, every step captioned."""
     return Timeline(
         title=f"TREFT on {program.name} — {VARIANT_TEXT[variant]}",

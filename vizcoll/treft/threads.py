@@ -41,24 +41,37 @@ class Threads(Checks):
 
     def _start_section(self, rep: Replica, sec: Section) -> Generator:
         rep.monitors[sec.index] = self.engine.start(self._monitor(rep, sec))
-        self.rec.op(1, rep.r, f"r{rep.r} reaches the start sync point of section {sec.index}: its executor creates "
-                              f"a fault-tolerant monitor thread and gives it the section's index "
-                              f"({plural(len(sec.kernels), 'kernel')}, live: "
-                              f"{short(sec.live) or 'none'})", section=sec.index,
-                    changes={rep.key("executor"): f"creating the monitor of section {sec.index}"})
+        self.rec.op(
+            1,
+            rep.r,
+            f"r{rep.r} reaches the start sync point of section {sec.index}: its executor creates "
+            f"a fault-tolerant monitor thread and gives it the section's index "
+            f"({plural(len(sec.kernels), 'kernel')}, live: "
+            f"{short(sec.live) or 'none'})",
+            section=sec.index,
+            changes={rep.key("executor"): f"creating the monitor of section {sec.index}"},
+        )
         yield self.engine.timeout(self.cost.thread_op)
 
     def _serial(self, rep: Replica, stmt: Serial) -> Generator:
-        self._set(rep, "executor", f"running {stmt.label}", f"r{rep.r}'s executor runs the serial statement "
-                                                           f"{stmt.label} on the host")
+        self._set(
+            rep,
+            "executor",
+            f"running {stmt.label}",
+            f"r{rep.r}'s executor runs the serial statement {stmt.label} on the host",
+        )
         yield self.engine.timeout(stmt.time)
         rep.store.update(execute(stmt, rep.store))
         for var in stmt.outputs:
             self._eager_push(rep, var)
 
     def _write(self, rep: Replica, stmt: Write) -> Generator:
-        self._set(rep, "executor", f"Write: fetching {stmt.var}",
-                  f"r{rep.r}'s executor brings {stmt.var} back into the main program ({stmt.label})")
+        self._set(
+            rep,
+            "executor",
+            f"Write: fetching {stmt.var}",
+            f"r{rep.r}'s executor brings {stmt.var} back into the main program ({stmt.label})",
+        )
         if self.eager and (rep.host, stmt.var) in rep.arrivals:
             yield self._arrival(rep, rep.host, stmt.var)
             value = rep.copies[(rep.host, stmt.var)]
@@ -71,10 +84,15 @@ class Threads(Checks):
             yield self.net.transfer(self._node_of(rep, stmt.var), rep.host, self.program.sizes[stmt.var])
         rep.store[stmt.target] = np.array(value, copy=True)
         wrong = self._refresh_truth(rep, [stmt.target])
-        label = (f"the main program of r{rep.r} received a WRONG {stmt.var}: the error has escaped into the "
-                 f"output {stmt.target}" if wrong else "")
-        self.rec.emit("note" if wrong else "state", label,
-                      {rep.key("data"): self._data_state(rep), rep.key("executor"): "idle"})
+        label = (
+            f"the main program of r{rep.r} received a WRONG {stmt.var}: the error has escaped into the "
+            f"output {stmt.target}"
+            if wrong
+            else ""
+        )
+        self.rec.emit(
+            "note" if wrong else "state", label, {rep.key("data"): self._data_state(rep), rep.key("executor"): "idle"}
+        )
 
     def _launch(self, rep: Replica, kernels: list[KernelCall]) -> Generator:
         names = " and ".join(k.label for k in kernels)
@@ -88,15 +106,28 @@ class Threads(Checks):
         yield self.engine.all_of([rep.ended[k] for k in sec.kernels])
         yield rep.monitors[sec.index]
         rep.position = sec.last
-        self.rec.op(10, rep.r, f"r{rep.r}'s executor has seen every kernel of section {sec.index} end and its "
-                               f"monitor thread finish: the program goes on", section=sec.index,
-                    changes={rep.key("executor"): "idle", rep.key("monitor"): "finished",
-                             rep.key("data"): self._data_state(rep)})
+        self.rec.op(
+            10,
+            rep.r,
+            f"r{rep.r}'s executor has seen every kernel of section {sec.index} end and its "
+            f"monitor thread finish: the program goes on",
+            section=sec.index,
+            changes={
+                rep.key("executor"): "idle",
+                rep.key("monitor"): "finished",
+                rep.key("data"): self._data_state(rep),
+            },
+        )
 
     # ------------------------------------------------------------ worker thread
     def _worker(self, rep: Replica) -> Generator:
-        handlers = {"run": self._w_run, "done": self._w_done, "OPTR": self._w_optr,
-                    "checked": self._w_checked, "OPET": self._w_opet}
+        handlers = {
+            "run": self._w_run,
+            "done": self._w_done,
+            "OPTR": self._w_optr,
+            "checked": self._w_checked,
+            "OPET": self._w_opet,
+        }
         while True:
             msg = yield rep.wq.get()
             self._set(rep, "worker", f"handling {msg}", f"r{rep.r}'s worker takes “{msg}” from wq")
@@ -118,8 +149,11 @@ class Threads(Checks):
     def _w_done(self, rep: Replica, msg: Msg) -> None:
         rep.subtasks_left[msg.kernel] -= 1
         if rep.subtasks_left[msg.kernel]:
-            self.rec.emit("state", f"r{rep.r}'s worker notes subtask {msg.part + 1} of {msg.kernel} is done "
-                                   f"({rep.subtasks_left[msg.kernel]} to go)")
+            self.rec.emit(
+                "state",
+                f"r{rep.r}'s worker notes subtask {msg.part + 1} of {msg.kernel} is done "
+                f"({rep.subtasks_left[msg.kernel]} to go)",
+            )
             return
         kernel = self.program.kernels[msg.kernel]
         self._compute(rep, kernel)
@@ -135,12 +169,22 @@ class Threads(Checks):
 
     def _report(self, rep: Replica, kernel: KernelCall, sec: Section) -> None:
         self._activity(rep, "device", kernel.name, f"{kernel.name} done, {BLOCKED}")
-        self.rec.op(2, rep.r, f"{kernel.label} has finished on r{rep.r}: it reports to r{rep.r}'s worker and blocks "
-                              "instead of exiting (its data may still need repair)", section=sec.index,
-                    kernel=kernel.name)
+        self.rec.op(
+            2,
+            rep.r,
+            f"{kernel.label} has finished on r{rep.r}: it reports to r{rep.r}'s worker and blocks "
+            "instead of exiting (its data may still need repair)",
+            section=sec.index,
+            kernel=kernel.name,
+        )
         rep.fq.put(Msg("done", kernel.name, section=sec.index))
-        self.rec.op(3, rep.r, f"r{rep.r}'s worker tells the monitor (fq) that {kernel.name} is done",
-                    section=sec.index, kernel=kernel.name)
+        self.rec.op(
+            3,
+            rep.r,
+            f"r{rep.r}'s worker tells the monitor (fq) that {kernel.name} is done",
+            section=sec.index,
+            kernel=kernel.name,
+        )
 
     def _w_optr(self, rep: Replica, msg: Msg) -> None:
         kernel = self.program.kernels[msg.kernel]
@@ -154,14 +198,20 @@ class Threads(Checks):
         kernel = self.program.kernels[msg.kernel]
         left = kernel.subtasks - len({v.part for v in results})
         if left:
-            self.rec.emit("state", f"r{rep.r}'s worker notes part {msg.part + 1} of {kernel.name} is checked "
-                                   f"({left} to go)")
+            self.rec.emit(
+                "state", f"r{rep.r}'s worker notes part {msg.part + 1} of {kernel.name} is checked ({left} to go)"
+            )
             return
         rep.fq.put(Msg("OPTF", kernel.name, section=msg.section, payload=list(results)))
         self._announce_votes(rep, results, kernel)
         outcome = vote_summary(results)
-        self.rec.op(7, rep.r, f"OPTF: every subtask of {kernel.name} on r{rep.r} is checked ({outcome}); the "
-                              "worker tells the monitor", section=msg.section, kernel=kernel.name)
+        self.rec.op(
+            7,
+            rep.r,
+            f"OPTF: every subtask of {kernel.name} on r{rep.r} is checked ({outcome}); the worker tells the monitor",
+            section=msg.section,
+            kernel=kernel.name,
+        )
 
     def _w_opet(self, rep: Replica, msg: Msg) -> None:
         self.rec.emit("state", f"r{rep.r}'s worker ends {msg.kernel}: it tells the kernel's device node to exit")
@@ -170,6 +220,7 @@ class Threads(Checks):
             yield self.net.message()
             self._activity(rep, "device", msg.kernel, None, f"{msg.kernel} on r{rep.r} ends")
             rep.ended[msg.kernel].fire()
+
         self.engine.start(end())
 
     # ------------------------------------------------------------ subworker threads
@@ -177,8 +228,10 @@ class Threads(Checks):
         msg = yield rep.cq.get()
         kernel = self.program.kernels[msg.kernel]
         if msg.part == 0:
-            self.rec.emit("state", f"r{rep.r}'s subworker threads take “{msg.kind} {msg.kernel}” "
-                                   f"({kernel.subtasks} subtasks) from cq")
+            self.rec.emit(
+                "state",
+                f"r{rep.r}'s subworker threads take “{msg.kind} {msg.kernel}” ({kernel.subtasks} subtasks) from cq",
+            )
         if msg.kind == "run":
             yield from self._run_subtask(rep, kernel, msg.part)
         else:
@@ -188,8 +241,13 @@ class Threads(Checks):
         node = rep.node(kernel.name)
         first = part == 0
         how = "waits for the inputs sent early (eager)" if self.eager else "requests its inputs (lazy transfer)"
-        self._activity(rep, "subworker", kernel.name, f"{kernel.name}: fetching inputs",
-                       f"r{rep.r}: each subtask of {kernel.name} {how}" if first else "")
+        self._activity(
+            rep,
+            "subworker",
+            kernel.name,
+            f"{kernel.name}: fetching inputs",
+            f"r{rep.r}: each subtask of {kernel.name} {how}" if first else "",
+        )
         waits = []
         for var in kernel.inputs:
             if self.eager:
@@ -198,8 +256,13 @@ class Threads(Checks):
                 waits.append(self.engine.start(self._fetch(rep, var, node, kernel.subtasks)))
         yield self.engine.all_of(waits)
         self._activity(rep, "subworker", kernel.name, f"{kernel.name}: running on its device")
-        self._activity(rep, "device", kernel.name, f"running {kernel.label}",
-                       f"r{rep.r}: {kernel.label} runs on its device node ({kernel.time:g} s)" if first else "")
+        self._activity(
+            rep,
+            "device",
+            kernel.name,
+            f"running {kernel.label}",
+            f"r{rep.r}: {kernel.label} runs on its device node ({kernel.time:g} s)" if first else "",
+        )
         yield self.engine.timeout(kernel.time)
         self._activity(rep, "subworker", kernel.name, None)
         rep.wq.put(Msg("done", kernel.name, part))
@@ -212,4 +275,3 @@ class Threads(Checks):
         value = rep.store[var]
         yield self.net.transfer(self._node_of(rep, var), node, self.program.sizes[var] / parts)
         rep.copies[(node, var)] = value
-

@@ -48,17 +48,24 @@ class _Builder:
         self.cls = cls
         points = npb.MESH[cls] ** 3
         self.points = points
-        self.statements: list = [Serial("S0", (), ("x0",), npb.initial_field(cls), time=1.0,
-                                        text="generate the input")]
+        self.statements: list = [Serial("S0", (), ("x0",), npb.initial_field(cls), time=1.0, text="generate the input")]
         self.sizes = {"x0": points * npb.BYTES_PER_POINT["BT"]}
         self.n = 0
 
     def kernel(self, solver: str, inputs: list[str]) -> str:
         self.n += 1
         out = f"u{self.n}"
-        self.statements.append(KernelCall(
-            f"K{self.n}", tuple(inputs), (out,), npb.solver(solver),
-            time=npb.MODEL_SECONDS[self.cls][solver], subtasks=SUBTASKS, solver=solver))
+        self.statements.append(
+            KernelCall(
+                f"K{self.n}",
+                tuple(inputs),
+                (out,),
+                npb.solver(solver),
+                time=npb.MODEL_SECONDS[self.cls][solver],
+                subtasks=SUBTASKS,
+                solver=solver,
+            )
+        )
         self.sizes[out] = self.points * npb.BYTES_PER_POINT[solver]
         return out
 
@@ -67,8 +74,13 @@ class _Builder:
         for k, var in enumerate(results, start=1):
             self.statements.append(Write(var, f"y{k}"))
             outputs.append(f"y{k}")
-        return Program(f"{name}.{self.cls}", tuple(self.statements), self.sizes, tuple(outputs),
-                       description=f"NGB {TITLES[name]} class {self.cls}, {PASSES} passes")
+        return Program(
+            f"{name}.{self.cls}",
+            tuple(self.statements),
+            self.sizes,
+            tuple(outputs),
+            description=f"NGB {TITLES[name]} class {self.cls}, {PASSES} passes",
+        )
 
 
 def _hc(b: _Builder) -> list[str]:
@@ -97,7 +109,7 @@ def _mb(b: _Builder) -> list[str]:
         for solver in ("LU", "MG", "FT"):
             layer = []
             for j in range(3):
-                inputs = previous if len(previous) == 1 else previous[max(j - 1, 0):j + 2]
+                inputs = previous if len(previous) == 1 else previous[max(j - 1, 0) : j + 2]
                 layer.append(b.kernel(solver, inputs))
             previous = layer
     return previous

@@ -45,8 +45,22 @@ from flask_caching import Cache
 from vizcoll import uploads
 from vizcoll.tasks import Runner, in_process
 
-__all__ = ["cache", "init_cache", "cache_config", "cached", "cached_figures", "cache_key", "peek", "is_cached",
-           "reporting", "job_progress", "running_tasks", "job_runner", "SharedStore", "timelines"]
+__all__ = [
+    "cache",
+    "init_cache",
+    "cache_config",
+    "cached",
+    "cached_figures",
+    "cache_key",
+    "peek",
+    "is_cached",
+    "reporting",
+    "job_progress",
+    "running_tasks",
+    "job_runner",
+    "SharedStore",
+    "timelines",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -107,8 +121,12 @@ def cache_config() -> dict:
     if redis_url:
         return {"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis_url, "CACHE_DEFAULT_TIMEOUT": 3600}
     directory = os.environ.get("VIZCOLL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "vizcoll-cache")
-    return {"CACHE_TYPE": "FileSystemCache", "CACHE_DIR": directory, "CACHE_THRESHOLD": 500,
-            "CACHE_DEFAULT_TIMEOUT": 3600}
+    return {
+        "CACHE_TYPE": "FileSystemCache",
+        "CACHE_DIR": directory,
+        "CACHE_THRESHOLD": 500,
+        "CACHE_DEFAULT_TIMEOUT": 3600,
+    }
 
 
 def init_cache(server: Flask, config: dict | None = None) -> None:
@@ -170,6 +188,7 @@ def cached(fn: Callable[P, R]) -> Callable[P, R]:
     The undecorated function stays reachable as ``fn.uncached``. A result of
     None is cached too (it is stored wrapped in a 1-tuple).
     """
+
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         key = cache_key(fn, args, kwargs)  # checked outside an app too, so that unit tests catch a bad key

@@ -53,8 +53,15 @@ LOCK = "vizcoll-pool-lock"
 class CeleryJobPool(FairQueue, CeleryManager):
     """Dash's Celery manager with vizcoll's fair queue in front of its tasks (see the module)."""
 
-    def __init__(self, celery_app, expire: int, waiting: int = MAX_WAITING, memory_mb: int = MEMORY_MB,
-                 seconds: int = SECONDS, cache_by=None):
+    def __init__(
+        self,
+        celery_app,
+        expire: int,
+        waiting: int = MAX_WAITING,
+        memory_mb: int = MEMORY_MB,
+        seconds: int = SECONDS,
+        cache_by=None,
+    ):
         super().__init__(celery_app, cache_by=cache_by, expire=expire)
         self.max_waiting, self.memory_mb, self.seconds = waiting, memory_mb, seconds
 
@@ -63,6 +70,7 @@ class CeleryJobPool(FairQueue, CeleryManager):
 
     def _limited(self, fn):
         """``fn`` as a job runs it in the worker: marked running, under the memory limit, its time limit named."""
+
         @wraps(fn)
         def run(*args, **kwargs):
             if not self._started(current_task.request.id):
@@ -72,6 +80,7 @@ class CeleryJobPool(FairQueue, CeleryManager):
                     return fn(*args, **kwargs)
                 except SoftTimeLimitExceeded:
                     raise JobTimeLimit(f"over {self.seconds} s") from None
+
         return run
 
     def _started(self, task: str) -> bool:
@@ -130,8 +139,9 @@ class CeleryJobPool(FairQueue, CeleryManager):
             if entry["state"] == "running" and not self._running(entry):
                 task = self.handle.AsyncResult(entry["task"])
                 if task.state == FAILURE and isinstance(task.result, TimeLimitExceeded):
-                    self.handle.backend.set(key, json.dumps(error_result(limit_message("time", self.memory_mb,
-                                                                                       self.seconds))))
+                    self.handle.backend.set(
+                        key, json.dumps(error_result(limit_message("time", self.memory_mb, self.seconds)))
+                    )
                     self.handle.backend.expire(key, KEEP_S)
                 del state["jobs"][key]
 

@@ -71,9 +71,20 @@ def build_job(set_progress, order):
 def register(app: Dash, message: str) -> None:
     """The job's callbacks; ``message`` is the shell's message line."""
     app.callback(Output(FABRIC_ORDER, "data"), Input(SCENARIO, "data"), State(FABRIC_ORDER, "data"))(order_build)
-    app.callback(Output(FABRIC_BUILT, "data"), Output(message, "children", allow_duplicate=True),
-                 Input(FABRIC_ORDER, "data"), prevent_initial_call=True, interval=200,
-                 **jobs.background(FABRIC_JOB))(build_job)
-    app.clientside_callback(REFRESH_JS, Output(SCENARIO, "data", allow_duplicate=True),
-                            Output(VERSION, "data", allow_duplicate=True), Input(FABRIC_BUILT, "data"),
-                            State(SCENARIO, "data"), State(VERSION, "data"), prevent_initial_call=True)
+    app.callback(
+        Output(FABRIC_BUILT, "data"),
+        Output(message, "children", allow_duplicate=True),
+        Input(FABRIC_ORDER, "data"),
+        prevent_initial_call=True,
+        interval=200,
+        **jobs.background(FABRIC_JOB),
+    )(build_job)
+    app.clientside_callback(
+        REFRESH_JS,
+        Output(SCENARIO, "data", allow_duplicate=True),
+        Output(VERSION, "data", allow_duplicate=True),
+        Input(FABRIC_BUILT, "data"),
+        State(SCENARIO, "data"),
+        State(VERSION, "data"),
+        prevent_initial_call=True,
+    )

@@ -39,8 +39,23 @@ from contextlib import AbstractContextManager
 
 from flask import has_request_context, request
 
-__all__ = ["FairQueue", "slot_of", "WORKERS", "MAX_WAITING", "MEMORY_MB", "SECONDS", "GRACE_S", "KEEP_S",
-           "LIMIT_MARK", "BUSY", "VISITOR_COOKIE", "JobTimeLimit", "limit_message", "visitor_of", "error_result"]
+__all__ = [
+    "FairQueue",
+    "slot_of",
+    "WORKERS",
+    "MAX_WAITING",
+    "MEMORY_MB",
+    "SECONDS",
+    "GRACE_S",
+    "KEEP_S",
+    "LIMIT_MARK",
+    "BUSY",
+    "VISITOR_COOKIE",
+    "JobTimeLimit",
+    "limit_message",
+    "visitor_of",
+    "error_result",
+]
 
 
 def _env_int(name: str, default: int, low: int, high: int) -> int:
@@ -72,11 +87,15 @@ class JobTimeLimit(Exception):
 def limit_message(kind: str, memory_mb: int = MEMORY_MB, seconds: int = SECONDS) -> str:
     """The message of a job over a limit (``memory`` or ``time``), of one that vanished (``lost``), or of a full
     queue (``busy``)."""
-    return LIMIT_MARK + {
-        "memory": f"the job needed more memory than a job may use ({memory_mb:,} MB): try a smaller case",
-        "time": f"the job ran longer than a job may ({seconds:,} s): try a smaller case",
-        "lost": "the job ended without an answer (it was stopped, perhaps out of memory): try again",
-        "busy": BUSY}[kind]
+    return (
+        LIMIT_MARK
+        + {
+            "memory": f"the job needed more memory than a job may use ({memory_mb:,} MB): try a smaller case",
+            "time": f"the job ran longer than a job may ({seconds:,} s): try a smaller case",
+            "lost": "the job ended without an answer (it was stopped, perhaps out of memory): try again",
+            "busy": BUSY,
+        }[kind]
+    )
 
 
 def error_result(message: str) -> dict:
@@ -149,8 +168,11 @@ class FairQueue:
         entry = state["jobs"].get(key)
         if entry is not None and entry["state"] == "waiting":
             ahead = state["queue"].index(key) if key in state["queue"] else 0
-            text = (f"waiting: {ahead:,} job{'s' * (ahead != 1)} ahead of yours" if ahead
-                    else "waiting for a free worker: yours is the next job to start")
+            text = (
+                f"waiting: {ahead:,} job{'s' * (ahead != 1)} ahead of yours"
+                if ahead
+                else "waiting for a free worker: yours is the next job to start"
+            )
             return [0, 1, text]
         return self._progress(key)  # kept: every request sharing the job reads it
 

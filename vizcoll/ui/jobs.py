@@ -41,8 +41,17 @@ from vizcoll.ui.cache import cache_config, running_tasks
 from vizcoll.ui.fairqueue import GRACE_S, SECONDS
 from vizcoll.ui.pool import JobPool, JobsCache
 
-__all__ = ["REDIS_URL_ENV", "redis_url", "manager", "celery_app", "make_celery", "background", "JobProgress", "order",
-           "parallel_tasks"]
+__all__ = [
+    "REDIS_URL_ENV",
+    "redis_url",
+    "manager",
+    "celery_app",
+    "make_celery",
+    "background",
+    "JobProgress",
+    "order",
+    "parallel_tasks",
+]
 
 REDIS_URL_ENV = "VIZCOLL_REDIS_URL"
 JOB_EXPIRE_S = 3600  # a finished job's result is kept an hour (a page polls it within seconds)
@@ -65,9 +74,14 @@ def make_celery(url: str, seconds: int = SECONDS):
     from celery import Celery
 
     app = Celery("vizcoll", broker=url, backend=url)
-    app.conf.update(result_expires=JOB_EXPIRE_S, worker_prefetch_multiplier=1, task_acks_late=True,
-                    broker_connection_retry_on_startup=True,
-                    task_soft_time_limit=seconds, task_time_limit=seconds + GRACE_S)
+    app.conf.update(
+        result_expires=JOB_EXPIRE_S,
+        worker_prefetch_multiplier=1,
+        task_acks_late=True,
+        broker_connection_retry_on_startup=True,
+        task_soft_time_limit=seconds,
+        task_time_limit=seconds + GRACE_S,
+    )
     return app
 
 
@@ -97,12 +111,22 @@ def background(prefix: str, buttons: tuple[str, ...] = ()) -> dict:
     callback's first argument is then ``set_progress((done, total, text))``.
     """
     running = [(Output(button, "disabled"), True, False) for button in buttons]
-    running += [(Output(f"{prefix}-cancel", "disabled"), False, True),
-                (Output(f"{prefix}-job", "className"), "job running", "job")]
-    return {"background": True, "manager": manager(), "running": running,
-            "progress": [Output(f"{prefix}-progress", "value"), Output(f"{prefix}-progress", "max"),
-                         Output(f"{prefix}-progress-text", "children")],
-            "progress_default": [0, 1, ""], "cancel": [Input(f"{prefix}-cancel", "n_clicks")]}
+    running += [
+        (Output(f"{prefix}-cancel", "disabled"), False, True),
+        (Output(f"{prefix}-job", "className"), "job running", "job"),
+    ]
+    return {
+        "background": True,
+        "manager": manager(),
+        "running": running,
+        "progress": [
+            Output(f"{prefix}-progress", "value"),
+            Output(f"{prefix}-progress", "max"),
+            Output(f"{prefix}-progress-text", "children"),
+        ],
+        "progress_default": [0, 1, ""],
+        "cancel": [Input(f"{prefix}-cancel", "n_clicks")],
+    }
 
 
 @contextmanager

@@ -96,17 +96,21 @@ default; the tests turn it on."""
 
 def _limited(job_fn, memory_mb: int, seconds: int):
     """``job_fn`` run under the pool's limits (in the job's process)."""
+
     def run(*args):
         global _JOB_KEY
         _JOB_KEY = args[0]
         if STACKS_AFTER_S > 0:
             faulthandler.dump_traceback_later(STACKS_AFTER_S)
+
         def alarm(_signum, _frame):
             raise JobTimeLimit(f"over {seconds} s")
+
         signal.signal(signal.SIGALRM, alarm)
         signal.alarm(seconds)
         with memory_capped(memory_mb):
             job_fn(*args)
+
     return run
 
 
@@ -190,6 +194,7 @@ def _guarded(name: str):
     def call(self, *args, **kwargs):
         with _SQLITE:
             return method(self, *args, **kwargs)
+
     return call
 
 
@@ -227,8 +232,16 @@ def _busy(state: dict) -> int:
 class JobPool(FairQueue, LowPriorityJobs):
     """Dash's diskcache manager with a bounded, fair queue in front of its job processes (see the module)."""
 
-    def __init__(self, cache, expire: int, workers: int = WORKERS, waiting: int = MAX_WAITING,
-                 memory_mb: int = MEMORY_MB, seconds: int = SECONDS, cache_by=None):
+    def __init__(
+        self,
+        cache,
+        expire: int,
+        workers: int = WORKERS,
+        waiting: int = MAX_WAITING,
+        memory_mb: int = MEMORY_MB,
+        seconds: int = SECONDS,
+        cache_by=None,
+    ):
         super().__init__(cache, cache_by=cache_by, expire=expire)
         self.workers, self.max_waiting, self.memory_mb, self.seconds = workers, waiting, memory_mb, seconds
         self._pending: dict[str, tuple] = {}  # key -> (job_fn, args, context) of this process's waiting jobs
@@ -247,8 +260,7 @@ class JobPool(FairQueue, LowPriorityJobs):
             self._tidy(state)
             starting = self._next_jobs(state)
         for key, (job_fn, args, context) in starting:
-            pid = LowPriorityJobs.call_job_fn(self, key, _limited(job_fn, self.memory_mb, self.seconds), args,
-                                              context)
+            pid = LowPriorityJobs.call_job_fn(self, key, _limited(job_fn, self.memory_mb, self.seconds), args, context)
             with self._changing() as state:
                 if key in state["jobs"]:
                     state["jobs"][key]["pid"] = pid
@@ -349,8 +361,7 @@ class JobPool(FairQueue, LowPriorityJobs):
                 del state["jobs"][key]
             elif entry["state"] == "running" and time.time() - entry["started"] > self.seconds + GRACE_S:
                 _kill(entry["pid"])
-                self.handle.set(key, error_result(limit_message("time", self.memory_mb, self.seconds)),
-                                expire=KEEP_S)
+                self.handle.set(key, error_result(limit_message("time", self.memory_mb, self.seconds)), expire=KEEP_S)
                 del state["jobs"][key]
 
     def _stop(self, entry: dict) -> None:

@@ -37,8 +37,17 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui.store import SCENARIO, FabricPending, fabric_checked, scenario_of
 
-__all__ = ["ROUTER", "VERSION", "PENDING", "FRAGMENT_KEY", "ROUTING_INPUTS", "register_page", "page_scenario",
-           "page_path", "fragment_of"]
+__all__ = [
+    "ROUTER",
+    "VERSION",
+    "PENDING",
+    "FRAGMENT_KEY",
+    "ROUTING_INPUTS",
+    "register_page",
+    "page_scenario",
+    "page_path",
+    "fragment_of",
+]
 
 ROUTER = "_pages_location"  # the dcc.Location inside dash.page_container, the one Dash's router listens to
 PENDING = "page-pending"  # a page waiting for its fabric (drawn again once it is built)
@@ -72,12 +81,14 @@ def _when_built(layout: Callable) -> Callable:
     """``layout``, or while the scenario's large fabric is being built (:class:`~vizcoll.ui.store.FabricPending`)
     a line saying so (id :data:`PENDING`): once it is built, the shell bumps ``shell-version`` and the router
     draws the page (:mod:`vizcoll.ui.fabricjob`)."""
+
     @functools.wraps(layout)
     def page(**kwargs):
         try:
             return layout(**kwargs)
         except FabricPending as exc:
             return html.Div(f"⏳ {str(exc)[:1].upper()}{str(exc)[1:]}.", id=PENDING, className="page info")
+
     return page
 
 
@@ -89,7 +100,7 @@ def fragment_of(hash_: str | None) -> str | None:
     'eNoLyc9XKE7NS0ktUshIzcnJBwA'
     """
     text = (hash_ if isinstance(hash_, str) else "").lstrip("#").split("&", 1)[0]
-    return text[len(FRAGMENT_KEY):] if text.startswith(FRAGMENT_KEY) else None
+    return text[len(FRAGMENT_KEY) :] if text.startswith(FRAGMENT_KEY) else None
 
 
 def _trigger():
@@ -108,8 +119,9 @@ def page_scenario(values: dict) -> Scenario:
     """
     scenario = None
     with suppress(VizcollError):  # a large fabric not built yet: the page waits for it (_when_built)
-        scenario = Scenario.from_dict(values["shell_scenario"], fabric_checked) if values.get("shell_scenario") \
-            else None
+        scenario = (
+            Scenario.from_dict(values["shell_scenario"], fabric_checked) if values.get("shell_scenario") else None
+        )
     fragment = fragment_of(values.get("shell_hash"))
     if fragment and _trigger() != VERSION:
         with suppress(VizcollError):

@@ -33,8 +33,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from vizcoll.ui.fairqueue import VISITOR_COOKIE
 
-__all__ = ["MAX_REQUEST_BYTES", "MAX_UPLOAD_BYTES", "SERVER_NAME", "harden", "content_security_policy",
-           "hide_server_software"]
+__all__ = [
+    "MAX_REQUEST_BYTES",
+    "MAX_UPLOAD_BYTES",
+    "SERVER_NAME",
+    "harden",
+    "content_security_policy",
+    "hide_server_software",
+]
 
 MAX_REQUEST_BYTES = int(float(os.environ.get("VIZCOLL_MAX_REQUEST_MB", "20")) * 1024 * 1024)
 """Largest request body: 20 MB unless ``VIZCOLL_MAX_REQUEST_MB`` says otherwise."""
@@ -47,10 +53,21 @@ def content_security_policy(app: Dash) -> str:
     """The policy: only the app's own scripts and its inline ones (by their hashes), styles inline too (Dash and
     Plotly set element styles), images and workers from the app or data:/blob: URLs (figure downloads, WebGL)."""
     scripts = " ".join(["'unsafe-eval'", *dict.fromkeys(app.csp_hashes())])  # hashes come quoted; each once
-    return "; ".join([
-        "default-src 'self'", f"script-src 'self' {scripts}", "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob:", "font-src 'self' data:", "worker-src 'self' blob:", "connect-src 'self'",
-        "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"])
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src 'self' {scripts}",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data: blob:",
+            "font-src 'self' data:",
+            "worker-src 'self' blob:",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
 
 
 def harden(app: Dash) -> None:

@@ -71,8 +71,16 @@ from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
 from vizcoll.ui.store import SCENARIO, checked, fabric_checked, fabric_of, scenario_of, store_output, topology_of
 
-__all__ = ["shell_layout", "nav_entries", "register", "badge", "share_href", "fragment_of", "FRAGMENT_KEY",
-           "report_error"]
+__all__ = [
+    "shell_layout",
+    "nav_entries",
+    "register",
+    "badge",
+    "share_href",
+    "fragment_of",
+    "FRAGMENT_KEY",
+    "report_error",
+]
 
 URL, PAGE = "shell-url", "shell-page"
 CONTENT = "_pages_content"  # the Div of dash.page_container that Dash's router fills with the page
@@ -89,28 +97,47 @@ REPLACE_URL_JS = """function (href) {
 
 
 def shell_layout() -> html.Div:
-    return html.Div(className="shell", children=[
-        dcc.Location(id=URL, refresh=False),
-        dcc.Store(id=SCENARIO, storage_type="session"),
-        dcc.Store(id=VERSION, data=0),
-        dcc.Download(id=DOWNLOAD),
-        html.Nav(className="navbar", children=[
-            dcc.Link("vizcoll", href="/", className="brand"),
-            *[dcc.Link(page["name"], href=page["relative_path"], className="nav-link") for page in _nav_pages()],
-        ]),
-        html.Div(className="scenario-bar", children=[
-            html.Div(id=BADGE, className="scenario-badge"),
-            html.Div(className="scenario-actions", children=[
-                html.A("Link to this view", id=SHARE, href="/", className="share-link"),
-                download_button("Download scenario", DOWNLOAD_BUTTON),
-                dcc.Upload(id=OPEN, className="upload inline", max_size=MAX_UPLOAD_BYTES,
-                           children=html.Span(["Open scenario…"])),
-            ]),
-            message_box(MESSAGE),
-            fabricjob.layout(),
-        ]),
-        html.Main(id=PAGE, children=dash.page_container),
-    ])
+    return html.Div(
+        className="shell",
+        children=[
+            dcc.Location(id=URL, refresh=False),
+            dcc.Store(id=SCENARIO, storage_type="session"),
+            dcc.Store(id=VERSION, data=0),
+            dcc.Download(id=DOWNLOAD),
+            html.Nav(
+                className="navbar",
+                children=[
+                    dcc.Link("vizcoll", href="/", className="brand"),
+                    *[
+                        dcc.Link(page["name"], href=page["relative_path"], className="nav-link")
+                        for page in _nav_pages()
+                    ],
+                ],
+            ),
+            html.Div(
+                className="scenario-bar",
+                children=[
+                    html.Div(id=BADGE, className="scenario-badge"),
+                    html.Div(
+                        className="scenario-actions",
+                        children=[
+                            html.A("Link to this view", id=SHARE, href="/", className="share-link"),
+                            download_button("Download scenario", DOWNLOAD_BUTTON),
+                            dcc.Upload(
+                                id=OPEN,
+                                className="upload inline",
+                                max_size=MAX_UPLOAD_BYTES,
+                                children=html.Span(["Open scenario…"]),
+                            ),
+                        ],
+                    ),
+                    message_box(MESSAGE),
+                    fabricjob.layout(),
+                ],
+            ),
+            html.Main(id=PAGE, children=dash.page_container),
+        ],
+    )
 
 
 def _nav_pages() -> list[dict]:
@@ -146,17 +173,31 @@ def badge(scenario: Scenario, topo: Topology, fabric: Topology) -> list:
     for label in scenario.broken[:MAX_LISTED_BREAKS]:
         row = fabric.find_link(label)
         text = f"{label} (link {int(fabric.link_id[row])})" if row is not None else f"⚠ {label}: no such link"
-        breaks.append(html.Span(className="break", children=[
-            text, html.Button("repair" if row is not None else "forget", id={"type": REPAIR, "link": label},
-                              n_clicks=0, className="small")]))
+        breaks.append(
+            html.Span(
+                className="break",
+                children=[
+                    text,
+                    html.Button(
+                        "repair" if row is not None else "forget",
+                        id={"type": REPAIR, "link": label},
+                        n_clicks=0,
+                        className="small",
+                    ),
+                ],
+            )
+        )
     more = len(scenario.broken) - MAX_LISTED_BREAKS
     if more > 0:
         breaks.append(html.Span(f"and {more} more", className="break"))
-    return [html.B(scenario.title, className="fabric-name"),
-            _count(s["switches"], "switches"), _count(s["endpoints"], "end nodes"), _count(s["links"], "links"),
-            _count(s["broken_links"], "broken"),
-            html.Span(className="breaks", children=breaks or [html.Span("no broken links", className="none")])]
-
+    return [
+        html.B(scenario.title, className="fabric-name"),
+        _count(s["switches"], "switches"),
+        _count(s["endpoints"], "end nodes"),
+        _count(s["links"], "links"),
+        _count(s["broken_links"], "broken"),
+        html.Span(className="breaks", children=breaks or [html.Span("no broken links", className="none")]),
+    ]
 
 
 def report_error(exc: Exception) -> None:
@@ -247,21 +288,43 @@ def open_file(contents, version, data):
 
 def register(app: Dash) -> None:
     """The shell's callbacks, then every registered page's (``register(app)`` of its module)."""
-    app.callback(store_output(), Output(MESSAGE, "children", allow_duplicate=True), Input(URL, "hash"),
-                 State(SCENARIO, "data"), prevent_initial_call="initial_duplicate")(load_link)
+    app.callback(
+        store_output(),
+        Output(MESSAGE, "children", allow_duplicate=True),
+        Input(URL, "hash"),
+        State(SCENARIO, "data"),
+        prevent_initial_call="initial_duplicate",
+    )(load_link)
     app.callback(Output(BADGE, "children"), Input(SCENARIO, "data"))(render_badge)
-    app.callback(Output(SHARE, "href"), Output(SHARE, "title"), Input(SCENARIO, "data"), Input(URL, "pathname"),
-                 State(URL, "href"))(render_share)
+    app.callback(
+        Output(SHARE, "href"),
+        Output(SHARE, "title"),
+        Input(SCENARIO, "data"),
+        Input(URL, "pathname"),
+        State(URL, "href"),
+    )(render_share)
     app.clientside_callback(REPLACE_URL_JS, Input(SHARE, "href"))
-    app.callback(store_output(), Output(MESSAGE, "children", allow_duplicate=True),
-                 Input({"type": REPAIR, "link": ALL}, "n_clicks"), State(SCENARIO, "data"),
-                 prevent_initial_call=True)(repair)
-    app.callback(Output(DOWNLOAD, "data"), Input(DOWNLOAD_BUTTON, "n_clicks"), State(SCENARIO, "data"),
-                 prevent_initial_call=True)(download)
-    app.callback(store_output(), Output(VERSION, "data"), Output(MESSAGE, "children", allow_duplicate=True),
-                 Output(CONTENT, "children", allow_duplicate=True), Output(OPEN, "contents"),
-                 Input(OPEN, "contents"), State(VERSION, "data"), State(SCENARIO, "data"),
-                 prevent_initial_call=True)(open_file)
+    app.callback(
+        store_output(),
+        Output(MESSAGE, "children", allow_duplicate=True),
+        Input({"type": REPAIR, "link": ALL}, "n_clicks"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+    )(repair)
+    app.callback(
+        Output(DOWNLOAD, "data"), Input(DOWNLOAD_BUTTON, "n_clicks"), State(SCENARIO, "data"), prevent_initial_call=True
+    )(download)
+    app.callback(
+        store_output(),
+        Output(VERSION, "data"),
+        Output(MESSAGE, "children", allow_duplicate=True),
+        Output(CONTENT, "children", allow_duplicate=True),
+        Output(OPEN, "contents"),
+        Input(OPEN, "contents"),
+        State(VERSION, "data"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+    )(open_file)
     fabricjob.register(app, MESSAGE)
     for page in dash.page_registry.values():
         module = sys.modules.get(page["module"])

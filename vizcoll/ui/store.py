@@ -28,13 +28,37 @@ from vizcoll.ui.cache import cached, is_cached
 from vizcoll.ui.limits import BUILT_IN_JOB_NODES, UI_MAX_LINKS, UI_MAX_NODES, UI_MAX_RAIL_LINKS, UI_MAX_RAIL_NODES
 from vizcoll.ui.pool import in_job
 
-__all__ = ["SCENARIO", "DEFAULT_SCENARIO", "scenario_of", "checked", "page_params", "shown_params", "remembered",
-           "user_action", "store_output", "topology_of", "hops_of", "fabric_of", "positions_of", "tapped_link",
-           "changed", "FabricPending", "app_limits", "built_in_job", "is_built", "scenario_fields", "fabric_checked"]
+__all__ = [
+    "SCENARIO",
+    "DEFAULT_SCENARIO",
+    "scenario_of",
+    "checked",
+    "page_params",
+    "shown_params",
+    "remembered",
+    "user_action",
+    "store_output",
+    "topology_of",
+    "hops_of",
+    "fabric_of",
+    "positions_of",
+    "tapped_link",
+    "changed",
+    "FabricPending",
+    "app_limits",
+    "built_in_job",
+    "is_built",
+    "scenario_fields",
+    "fabric_checked",
+]
 
 SCENARIO = "scenario"
-DEFAULT_SCENARIO = Scenario(spec="fat-tree:radix=4,levels=3", broken=["edge0.0[4]-agg0.1[1]"], pattern="grid2d:4x4",
-                            params={"topology": {"root": "h0"}})
+DEFAULT_SCENARIO = Scenario(
+    spec="fat-tree:radix=4,levels=3",
+    broken=["edge0.0[4]-agg0.1[1]"],
+    pattern="grid2d:4x4",
+    params={"topology": {"root": "h0"}},
+)
 """The landing view: a 3-level fat tree of 4-port switches, one broken cable, a 4×4 grid of communicators."""
 
 
@@ -208,14 +232,18 @@ def fabric_of(scenario: Scenario) -> Topology:
     every set of breaks, and refused over the app's size limits (a file's once read). In a request, a large
     generated fabric not built yet raises :class:`FabricPending` (a background job builds it: :func:`built_in_job`)."""
     if has_request_context() and not in_job() and built_in_job(scenario) and not is_built(scenario):
-        raise FabricPending(f"the fabric {scenario.spec} ({_planned_nodes(scenario.spec):,} nodes) is being built "
-                            "in the background; the page follows once it is ready")
+        raise FabricPending(
+            f"the fabric {scenario.spec} ({_planned_nodes(scenario.spec):,} nodes) is being built "
+            "in the background; the page follows once it is ready"
+        )
     topo = _fabric(_fabric_key(scenario))
     nodes, links = app_limits(scenario.spec if not scenario.ref else "")
     if topo.n_nodes > nodes or topo.n_links > links:
-        raise TopologyError(f"this fabric has {topo.n_nodes:,} nodes and {topo.n_links:,} links; the app takes "
-                            f"fabrics of up to {nodes:,} nodes and {links:,} links (the command line computes "
-                            "larger ones)")
+        raise TopologyError(
+            f"this fabric has {topo.n_nodes:,} nodes and {topo.n_links:,} links; the app takes "
+            f"fabrics of up to {nodes:,} nodes and {links:,} links (the command line computes "
+            "larger ones)"
+        )
     return topo
 
 

@@ -41,8 +41,11 @@ def isolate(topo, name):
 
 def test_the_registry_is_the_one_list_of_algorithms():
     """Adding an algorithm = one module (a BarrierRun subclass) + one line in ALGORITHMS."""
-    assert ALGOS == tuple(ALGORITHMS) == ("ms", "tree", "tournament", "dissemination", "dissemination+tree", "dlct",
-                                          "dlct+ms", "dlct+tree")
+    assert (
+        ALGOS
+        == tuple(ALGORITHMS)
+        == ("ms", "tree", "tournament", "dissemination", "dissemination+tree", "dlct", "dlct+ms", "dlct+tree")
+    )
     assert GRID_ONLY == ("dlct", "dlct+ms", "dlct+tree")
     assert all(issubclass(cls, BarrierRun) and cls.name == name for name, cls in ALGORITHMS.items())
 
@@ -50,8 +53,7 @@ def test_the_registry_is_the_one_list_of_algorithms():
 @pytest.mark.parametrize("algo", ALGOS)
 def test_every_algorithm_is_a_correct_barrier(algo):
     """No processor leaves before all entered (checked inside: BarrierViolation), over sizes, breaks and seeds."""
-    for size, rate, seed, neighbors in [(4, 0.0, 0, 8), (4, 0.3, 1, 4), (6, 0.2, 2, 8), (6, 0.4, 3, 8),
-                                        (6, 0.3, 4, 4)]:
+    for size, rate, seed, neighbors in [(4, 0.0, 0, 8), (4, 0.3, 1, 4), (6, 0.2, 2, 8), (6, 0.4, 3, 8), (6, 0.3, 4, 4)]:
         topo = grid(size, rate, seed, neighbors)
         for compute, jitter in ((0.5, 0.0), (0.0, 0.0), (0.002, 0.5)):
             _, fig = run_barriers(topo, algo, compute=compute, seed=seed, jitter=jitter, record=False)
@@ -63,9 +65,15 @@ def test_every_algorithm_is_a_correct_barrier(algo):
 
 def test_message_counts():
     n = 36
-    for algo, per_barrier in [("ms", 2 * (n - 1)), ("tree", 2 * (n - 1)), ("tournament", 2 * (n - 1)),
-                              ("dlct", 2 * (n - 1)), ("dlct+ms", 2 * (n - 1)), ("dlct+tree", 2 * (n - 1)),
-                              ("dissemination", n * math.ceil(math.log2(n)))]:
+    for algo, per_barrier in [
+        ("ms", 2 * (n - 1)),
+        ("tree", 2 * (n - 1)),
+        ("tournament", 2 * (n - 1)),
+        ("dlct", 2 * (n - 1)),
+        ("dlct+ms", 2 * (n - 1)),
+        ("dlct+tree", 2 * (n - 1)),
+        ("dissemination", n * math.ceil(math.log2(n))),
+    ]:
         _, fig = run_barriers(grid(6, 0.2, 1), algo, record=False)
         assert fig["messages"] == 3 * per_barrier, algo
 
@@ -78,8 +86,7 @@ def total_length(grid, parent):
     return sum(grid.length(u, p) for u, p in parent.items() if p >= 0)
 
 
-@pytest.mark.parametrize("size,rate,seed,neighbors", [(8, 0.0, 0, 8), (9, 0.3, 1, 8), (8, 0.5, 2, 8),
-                                                      (7, 0.3, 3, 4)])
+@pytest.mark.parametrize("size,rate,seed,neighbors", [(8, 0.0, 0, 8), (9, 0.3, 1, 8), (8, 0.5, 2, 8), (7, 0.3, 3, 4)])
 def test_tree_is_a_minimum_spanning_tree_by_link_length(size, rate, seed, neighbors):
     """The paper's Tree: a spanning tree of the live grid whose total link length is the networkx MST's."""
     tree = tree_of(grid(size, rate, seed, neighbors))
@@ -191,8 +198,15 @@ def test_four_node_example_lct():
     a leaf) sends the next Gather to the old 3, which queues it until it becomes 0."""
     timeline, fig = run_barriers(four_node_example(), "dlct", compute=0.0)
     assert fig["k"] == [[1], [0], [0]] and fig["adjustments"] == 1
-    assert fig["judged"][0] == {"barrier": 0, "block": 0, "root": "sw0-0", "gathered": 4, "ideal": 3.0,
-                                "model": 4.0, "k": 1}
+    assert fig["judged"][0] == {
+        "barrier": 0,
+        "block": 0,
+        "root": "sw0-0",
+        "gathered": 4,
+        "ideal": 3.0,
+        "model": 4.0,
+        "k": 1,
+    }
     assert fig["final_ids"] == {"sw0-0": 1, "sw0-1": 2, "sw1-1": 3, "sw1-0": 0}
     assert fig["early_gathers"] == 1
     queued = [e for e in timeline.events if "queues an early Gather" in e.label]
@@ -280,16 +294,19 @@ def test_paper_shape_only_id1_id2_and_tree_scale():
     scaling = max(growth[c] for c in ("tree", "dlct+ms", "dlct+tree"))
     assert all(growth[c] > scaling for c in ("ms", "tournament", "dissemination", "dissemination+tree", "dlct"))
     small, large = result["rows"]
-    assert (large["messages"]["dissemination"] - large["messages"]["tree"]
-            > 4 * (small["messages"]["dissemination"] - small["messages"]["tree"]))
+    assert large["messages"]["dissemination"] - large["messages"]["tree"] > 4 * (
+        small["messages"]["dissemination"] - small["messages"]["tree"]
+    )
 
 
 def test_cli_in_process(capsys):
     assert main(["barrier", "--size", "4", "--algo", "dlct", "--break-rate", "0.2", "--seed", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert {"time", "messages", "hops", "dead_ends", "adjustments"} <= set(out) and out["completed"]
-    assert main(["barrier", "--size", "4", "--algo", "tree", "--break-rate", "0.7", "--disconnect",
-                 "--neighbors", "4"]) == 0
+    assert (
+        main(["barrier", "--size", "4", "--algo", "tree", "--break-rate", "0.7", "--disconnect", "--neighbors", "4"])
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["dead_ends"] > 0 and out["time"] is None and out["failure"]
     assert main(["barrier-sweep", "--sizes", "4", "--rates", "0,0.2", "--algos", "ms,dlct+ms", "--seeds", "1"]) == 0

@@ -27,21 +27,34 @@ def test_a_fat_tree_with_a_broken_link_runs_on_every_end_node(capsys):
     _, figures = run_barriers(topo, "ms", participants=topo.endpoints.tolist(), record=False)
     assert out["time"] == figures["time"] and out["hops"] == figures["hops"]
     # dissemination: N ceil(log2 N) messages per barrier; --broken is repeatable
-    status, out, _ = run(capsys, "--topology", FAT, "--broken", FAT_BREAK, "--broken", "edge3.1[3]-agg3.0[2]",
-                         "--algo", "dissemination", "--barriers", "2")
+    status, out, _ = run(
+        capsys,
+        "--topology",
+        FAT,
+        "--broken",
+        FAT_BREAK,
+        "--broken",
+        "edge3.1[3]-agg3.0[2]",
+        "--algo",
+        "dissemination",
+        "--barriers",
+        "2",
+    )
     assert status == 0 and out["broken_links"] == 2 and out["messages"] == 2 * 16 * 4
 
 
 def test_cutting_an_end_node_off_is_reported_not_an_error(capsys):
-    status, out, _ = run(capsys, "--topology", "fat-tree:radix=4,levels=2", "--broken", "h0[1]-leaf0[1]",
-                         "--algo", "tree")
+    status, out, _ = run(
+        capsys, "--topology", "fat-tree:radix=4,levels=2", "--broken", "h0[1]-leaf0[1]", "--algo", "tree"
+    )
     assert status == 0 and out["time"] is None and out["dead_ends"] > 0
     assert "cut the network into 2 parts" in out["failure"]
 
 
 def test_a_mesh_spec_runs_the_papers_grid_model_with_its_breaks(capsys):
-    status, out, _ = run(capsys, "--topology", "mesh:4x4,neighbors=8,hosts=0", "--broken", "sw0-0[1]-sw0-1[2]",
-                         "--algo", "dlct")
+    status, out, _ = run(
+        capsys, "--topology", "mesh:4x4,neighbors=8,hosts=0", "--broken", "sw0-0[1]-sw0-1[2]", "--algo", "dlct"
+    )
     assert status == 0 and out["model"] == "grid" and out["k"] == [[6], [0], [0]] and out["time"] == 1.076
     # the same run through the old options: --size gives the same grid
     topo = mesh((4, 4), neighbors=8, hosts=0)
@@ -61,10 +74,14 @@ def test_the_old_options_still_work(capsys):
 def test_errors_are_one_line_with_status_2(capsys):
     for argv, words in [
         (("--topology", FAT, "--algo", "dlct"), "DLCT needs a grid of processors"),
-        (("--topology", "fat-tree:radix=12,levels=3", "--algo", "ms"), "432 end nodes: the barrier command runs "
-                                                                       "barriers of up to 256 processes"),
-        (("--topology", FAT, "--broken", "edge0.0[9]-agg0.1[1]", "--algo", "ms"), "--broken edge0.0[9]-agg0.1[1]: "
-                                                                                  "the fabric has no such link"),
+        (
+            ("--topology", "fat-tree:radix=12,levels=3", "--algo", "ms"),
+            "432 end nodes: the barrier command runs barriers of up to 256 processes",
+        ),
+        (
+            ("--topology", FAT, "--broken", "edge0.0[9]-agg0.1[1]", "--algo", "ms"),
+            "--broken edge0.0[9]-agg0.1[1]: the fabric has no such link",
+        ),
         (("--topology", FAT, "--broken", "edge0.0", "--algo", "ms"), "a link is named like"),
         (("--topology", FAT, "--size", "4", "--algo", "ms"), "give one of them"),
         (("--topology", "mesh:4x4,hosts=0,neighbors=8", "--broken", "sw0-0[9]-sw0-1[2]"), "no such link"),

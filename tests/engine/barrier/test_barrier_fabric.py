@@ -49,8 +49,16 @@ Switch 4 "right"
 Switch 2 "top"
 [1] "left"[4]
 [2] "right"[4]
-""" + "".join(f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n' for h, leaf, port in (
-    ("ann", "left", 1), ("bob", "left", 2), ("cid", "mid", 2), ("dan", "right", 2), ("eve", "right", 3)))
+""" + "".join(
+    f'\nHca 1 "{h}"\n[1] "{leaf}"[{port}]\n'
+    for h, leaf, port in (
+        ("ann", "left", 1),
+        ("bob", "left", 2),
+        ("cid", "mid", 2),
+        ("dan", "right", 2),
+        ("eve", "right", 3),
+    )
+)
 
 
 def fat_tree(broken=(FAT_BREAK,)):
@@ -117,8 +125,13 @@ def test_message_counts_on_the_fat_tree():
     """ms, tree and tournament 2(N-1) per barrier, dissemination N ceil(log2 N), dissemination+tree by leaf."""
     topo = fat_tree()
     n = 16
-    expected = {"ms": 2 * (n - 1), "tree": 2 * (n - 1), "tournament": 2 * (n - 1),
-                "dissemination": n * 4, "dissemination+tree": 2 * (n - 8) + 8 * 3}  # 8 leaves of 2 hosts
+    expected = {
+        "ms": 2 * (n - 1),
+        "tree": 2 * (n - 1),
+        "tournament": 2 * (n - 1),
+        "dissemination": n * 4,
+        "dissemination+tree": 2 * (n - 8) + 8 * 3,
+    }  # 8 leaves of 2 hosts
     for algo, count in expected.items():
         assert run_barriers(topo, algo, participants=ends(topo), record=False)[1]["messages"] == 3 * count, algo
 
@@ -167,10 +180,9 @@ def test_a_single_message_takes_hops_plus_one_handlings():
     h0, h15 = topo.index("h0"), topo.index("h15")
     transport.send(0.0, Message("gather", h0, h15, 0))
     q.run()
-    (t, msg), = got
+    ((t, msg),) = got
     assert msg.hops == 6 and t == 7 * 1.0 + 6 * 0.25 and msg.content == 6
-    assert [topo.names[u] for u in msg.route.nodes] == ["h0", "edge0.0", "agg0.0", "core0", "agg3.0", "edge3.1",
-                                                          "h15"]
+    assert [topo.names[u] for u in msg.route.nodes] == ["h0", "edge0.0", "agg0.0", "core0", "agg3.0", "edge3.1", "h15"]
 
 
 def test_a_broken_link_on_a_route_is_routed_around():
@@ -275,7 +287,9 @@ def test_dissemination_tree_blocks_are_the_leaf_switches():
     net = FabricNetwork(fat, order)
     assert fat.names[net.centre()] == "h0"
     assert [(fat.names[a], [fat.names[u] for u in m]) for a, m in net.groups()] == [
-        ("h2", ["h3", "h2"]), ("h0", ["h1", "h0"])]
+        ("h2", ["h3", "h2"]),
+        ("h0", ["h1", "h0"]),
+    ]
 
 
 # ------------------------------------------------------------------ DLCT, grids and bad input
@@ -310,10 +324,18 @@ def test_a_grid_without_participants_still_needs_positions():
         run_barriers(fat_tree(), "ms")
 
 
-@pytest.mark.parametrize("participants, words", [
-    ([], "at least one participant"), ([20, 20], "h0 is listed twice"), ([20, 99], "participant 99 is not a node"),
-    ([20, 1.5], "node indices"), ("h0", "list of node indices"), (5, "list of node indices"),
-    ([20, True], "node indices")])
+@pytest.mark.parametrize(
+    "participants, words",
+    [
+        ([], "at least one participant"),
+        ([20, 20], "h0 is listed twice"),
+        ([20, 99], "participant 99 is not a node"),
+        ([20, 1.5], "node indices"),
+        ("h0", "list of node indices"),
+        (5, "list of node indices"),
+        ([20, True], "node indices"),
+    ],
+)
 def test_bad_participants(participants, words):
     with pytest.raises(SpecError, match=words):
         run_barriers(fat_tree(), "ms", participants=participants)

@@ -51,10 +51,11 @@ def test_greedy_matches_structures_routing(neighbors, seed):
     for s in grid.nodes:
         for d in grid.nodes:
             mine = grid.route(s, d)
-            ref = greedy_route((int(grid.y[s]), int(grid.x[s])), (int(grid.y[d]), int(grid.x[d])), (5, 5),
-                               neighbors, broken)
+            ref = greedy_route(
+                (int(grid.y[s]), int(grid.x[s])), (int(grid.y[d]), int(grid.x[d])), (5, 5), neighbors, broken
+            )
             assert mine.reached == ref.reached
-            assert cells(grid, mine) == (ref.path if ref.reached else ref.path[:len(mine.nodes)])
+            assert cells(grid, mine) == (ref.path if ref.reached else ref.path[: len(mine.nodes)])
 
 
 def test_dead_end_detected_then_recovered():

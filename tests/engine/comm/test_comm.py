@@ -83,8 +83,12 @@ def test_too_many_processes(small):
 
 @pytest.mark.parametrize(
     ("kwargs", "match"),
-    [({"ppn": 0}, "ppn"), ({"order": "zigzag"}, "unknown placement order 'zigzag'"), ({"nprocs": 0}, "positive"),
-     ({"order": "random", "seed": -1}, "seed")],
+    [
+        ({"ppn": 0}, "ppn"),
+        ({"order": "zigzag"}, "unknown placement order 'zigzag'"),
+        ({"nprocs": 0}, "positive"),
+        ({"order": "random", "seed": -1}, "seed"),
+    ],
 )
 def test_bad_placement_arguments(small, kwargs, match):
     with pytest.raises(SpecError, match=match):
@@ -226,11 +230,13 @@ def test_from_lists_repeated_names(small):
 
 @pytest.mark.parametrize(
     ("lists", "match"),
-    [([["h0", "nope"]], "communicator 0: no node named 'nope'"),
-     ([["h0", "h00"]], "communicator 0: no node named 'h00'; close names: h0"),
-     ([["h0"], ["leaf0"]], "communicator 1: 'leaf0' is not the name of an end node"),
-     ([["h0"], []], "communicator 1 must be a non-empty list"),
-     ([], "no communicators")],
+    [
+        ([["h0", "nope"]], "communicator 0: no node named 'nope'"),
+        ([["h0", "h00"]], "communicator 0: no node named 'h00'; close names: h0"),
+        ([["h0"], ["leaf0"]], "communicator 1: 'leaf0' is not the name of an end node"),
+        ([["h0"], []], "communicator 1 must be a non-empty list"),
+        ([], "no communicators"),
+    ],
 )
 def test_from_lists_errors(small, lists, match):
     with pytest.raises(SpecError, match=match):
@@ -297,20 +303,22 @@ def test_json_file_pattern(small, tmp_path):
 
 @pytest.mark.parametrize(
     ("pattern", "match"),
-    [("grid2d:4x", r"a grid dimension in 'grid2d:4x' must be an integer >= 1, got ''"),
-     ("grid2d:4x2x1", r"'grid2d:4x2x1' needs 2 dimensions like 4x4"),
-     ("grid3d:2x2", r"needs 3 dimensions"),
-     ("grid2d:4x2,seed=3", r"unknown parameter 'seed'"),
-     ("random:", r"needs the number of groups"),
-     ("random:two", r"the number of groups in 'random:two' must be an integer"),
-     ("random:2,sz=3", r"unknown parameter 'sz' in 'random:2,sz=3'; it takes size, seed, procs"),
-     ("hier:", r"needs a group size"),
-     ("hier:2,attr=group", r"needs a group size"),
-     ("hier:attr=colour", r"no node attribute 'colour'"),
-     ("ring:4", r"unknown communication pattern 'ring:4'"),
-     ("missing.json", r"cannot read missing.json"),
-     ("grid2d:4x4", r"grid2d:4x4 needs 16 processes but fat-tree:radix=4,levels=2 has 8 end nodes x ppn 1"),
-     ("random:2,procs=9", r"random:2,procs=9 needs 9 processes")],
+    [
+        ("grid2d:4x", r"a grid dimension in 'grid2d:4x' must be an integer >= 1, got ''"),
+        ("grid2d:4x2x1", r"'grid2d:4x2x1' needs 2 dimensions like 4x4"),
+        ("grid3d:2x2", r"needs 3 dimensions"),
+        ("grid2d:4x2,seed=3", r"unknown parameter 'seed'"),
+        ("random:", r"needs the number of groups"),
+        ("random:two", r"the number of groups in 'random:two' must be an integer"),
+        ("random:2,sz=3", r"unknown parameter 'sz' in 'random:2,sz=3'; it takes size, seed, procs"),
+        ("hier:", r"needs a group size"),
+        ("hier:2,attr=group", r"needs a group size"),
+        ("hier:attr=colour", r"no node attribute 'colour'"),
+        ("ring:4", r"unknown communication pattern 'ring:4'"),
+        ("missing.json", r"cannot read missing.json"),
+        ("grid2d:4x4", r"grid2d:4x4 needs 16 processes but fat-tree:radix=4,levels=2 has 8 end nodes x ppn 1"),
+        ("random:2,procs=9", r"random:2,procs=9 needs 9 processes"),
+    ],
 )
 def test_bad_patterns(small, pattern, match):
     with pytest.raises(SpecError, match=match):
@@ -339,6 +347,5 @@ def test_grid3d_over_40000_processes():
 
 
 def test_engine_does_not_import_dash_or_plotly():
-    code = ("import sys, vizcoll.comm; "
-            "sys.exit(any(m.split('.')[0] in ('dash', 'plotly') for m in sys.modules))")
+    code = "import sys, vizcoll.comm; sys.exit(any(m.split('.')[0] in ('dash', 'plotly') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -43,8 +43,12 @@ def test_cross_rail_tree_edges_by_brute_force(kind, name):
     server = lambda node: topo.names[node].split("-")[0]  # noqa: E731
     cross = [(a, b) for a, b in pairs if part[a] != part[b]]
     within = [(a, b) for a, b in cross if server(a) == server(b)]
-    assert got == {"edges": 63, "cross_rail": len(cross), "within_server": len(within),
-                   "between_servers": len(cross) - len(within)}
+    assert got == {
+        "edges": 63,
+        "cross_rail": len(cross),
+        "within_server": len(within),
+        "between_servers": len(cross) - len(within),
+    }
 
 
 def test_the_two_placements_differ_on_a_knomial_tree():
@@ -64,8 +68,11 @@ def test_cross_rail_groups_by_brute_force(pattern, order):
     part = _components(topo)
     comms = parse_pattern(pattern, topo, order=order)
     spans = [len({part[int(n)] for n in comms.nodes(i)}) for i in range(len(comms))]
-    assert cross_rail_groups(topo, comms) == {"groups": len(comms), "cross_rail": sum(s > 1 for s in spans),
-                                              "max_rails": max(spans)}
+    assert cross_rail_groups(topo, comms) == {
+        "groups": len(comms),
+        "cross_rail": sum(s > 1 for s in spans),
+        "max_rails": max(spans),
+    }
 
 
 def test_has_rails():
@@ -84,10 +91,15 @@ def test_the_cli_reports_rails(capsys):
     assert (rails["rails"], rails["servers"], rails["cross_links"]) == (4, 16, 0)
     assert rails["placements"]["rail-aware"]["cross_rail"] == 48 and rails["placements"]["naive"]["cross_rail"] == 3
     out = _json(capsys, "mcast", SPEC, "--pattern", "grid2d:8x8")
-    assert out["rails"]["placements"]["rail-aware"] == {"order": "linear", "groups": 16, "cross_rail": 8,
-                                                        "max_rails": 4}
-    assert "rails" not in _json(capsys, "tree", "--kind", "knomial", "--k", "4", "--topology",
-                                "fat-tree:radix=4,levels=3", "--nprocs", "16")
+    assert out["rails"]["placements"]["rail-aware"] == {
+        "order": "linear",
+        "groups": 16,
+        "cross_rail": 8,
+        "max_rails": 4,
+    }
+    assert "rails" not in _json(
+        capsys, "tree", "--kind", "knomial", "--k", "4", "--topology", "fat-tree:radix=4,levels=3", "--nprocs", "16"
+    )
 
 
 def test_cross_links_are_counted(capsys):
@@ -102,8 +114,9 @@ def _nic(topo, node: int) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("kind", ["kary", "knomial", "zhao", "hier-knomial"])
-@pytest.mark.parametrize("spec,nprocs,ppn", [(SPEC, 64, 1), (SPEC, 40, 2), ("rail-fat-tree:servers=8,rails=8,radix=8",
-                                                                            64, 1)])
+@pytest.mark.parametrize(
+    "spec,nprocs,ppn", [(SPEC, 64, 1), (SPEC, 40, 2), ("rail-fat-tree:servers=8,rails=8,radix=8", 64, 1)]
+)
 def test_tree_rails_counts_every_edge(kind, spec, nprocs, ppn):
     topo = from_spec(spec)
     placements = rail_placements(topo, nprocs, ppn)
@@ -120,9 +133,13 @@ def test_tree_rails_counts_every_edge(kind, spec, nprocs, ppn):
             (sa, ra), (sb, rb) = _nic(topo, placement.node[ranks[v]]), _nic(topo, placement.node[ranks[p]])
             within += ra != rb and sa == sb
             between += ra != rb and sa != sb
-        assert out["placements"][name] == {"order": PLACEMENTS[name], "edges": nprocs - 1,
-                                           "cross_rail": within + between, "within_server": within,
-                                           "between_servers": between}
+        assert out["placements"][name] == {
+            "order": PLACEMENTS[name],
+            "edges": nprocs - 1,
+            "cross_rail": within + between,
+            "within_server": within,
+            "between_servers": between,
+        }
 
 
 @pytest.mark.parametrize("pattern", ["grid2d:8x8", "grid3d:4x4x4", "hier:8"])
@@ -133,8 +150,12 @@ def test_group_rails_counts_every_group(pattern):
     for name, order in PLACEMENTS.items():
         comms = parse_pattern(pattern, topo, order=order)
         spans = [len({_nic(topo, n)[1] for n in comms.nodes(i).tolist()}) for i in range(len(comms))]
-        assert out["placements"][name] == {"order": order, "groups": len(spans),
-                                           "cross_rail": sum(s > 1 for s in spans), "max_rails": max(spans)}
+        assert out["placements"][name] == {
+            "order": order,
+            "groups": len(spans),
+            "cross_rail": sum(s > 1 for s in spans),
+            "max_rails": max(spans),
+        }
 
 
 def test_rail_placements_of_a_pattern_and_of_one_communicator():

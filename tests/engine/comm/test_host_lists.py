@@ -36,12 +36,15 @@ def test_an_open_mpi_hostfile_is_one_communicator_of_its_slots(cluster):
 HCA2 = "0x0002c9030000b021"  # node05's second HCA (node05 mlx5_1), named by its port GUID
 
 
-@pytest.mark.parametrize("text", [
-    f"node01:4\n{HCA2}:2\n",  # MPICH machinefile
-    f"node01\nnode01\nNODE01\nnode01\n{HCA2}\n{HCA2}\n",  # PBS nodefile: a host once per core, any case
-    f"node01:4,{HCA2}:2\n",  # comma-separated
-    f"node01 slots=4\n{HCA2.upper().replace('X', 'x')} slots=2\n",  # Open MPI
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"node01:4\n{HCA2}:2\n",  # MPICH machinefile
+        f"node01\nnode01\nNODE01\nnode01\n{HCA2}\n{HCA2}\n",  # PBS nodefile: a host once per core, any case
+        f"node01:4,{HCA2}:2\n",  # comma-separated
+        f"node01 slots=4\n{HCA2.upper().replace('X', 'x')} slots=2\n",  # Open MPI
+    ],
+)
 def test_machinefiles_nodefiles_and_lists_place_the_same_processes(cluster, text):
     assert host_lists(cluster, text) == [["node01"] * 4 + ["node05 mlx5_1"] * 2]
 
@@ -50,15 +53,17 @@ def test_slurm_hostlists_and_the_hosts_pattern(cluster):
     assert host_lists(cluster, "node[01-04]") == [["node01", "node02", "node03", "node04"]]
     comms = parse_pattern("hosts:node[01-03],node06:2", cluster, ppn=1)
     assert comms.nprocs == 5 and len(comms) == 1
-    assert [cluster.names[u] for u in comms.nodes(0).tolist()] == ["node01", "node02", "node03", "node06",
-                                                                    "node06"]
+    assert [cluster.names[u] for u in comms.nodes(0).tolist()] == ["node01", "node02", "node03", "node06", "node06"]
     scenario = Scenario(spec="fat-tree:radix=4,levels=2", pattern="hosts:h[0-3] slots=2")
     assert scenario.communicators(scenario.topology()).nprocs == 8  # a scenario's pattern names no file
 
 
 def test_a_host_the_fabric_lacks_is_named_with_close_names(cluster):
-    with pytest.raises(SpecError, match=r"^job\.hosts, line 3: the fabric has no end node 'node07'; close names: "
-                                        r"node06, node05 mlx5_1, node04$"):
+    with pytest.raises(
+        SpecError,
+        match=r"^job\.hosts, line 3: the fabric has no end node 'node07'; close names: "
+        r"node06, node05 mlx5_1, node04$",
+    ):
         host_lists(cluster, "node01\n\nnode07 slots=2\n", source="job.hosts")
     with pytest.raises(SpecError, match=r"line 1: the fabric has no end node '10\.1\.2\.3'$"):
         host_lists(cluster, "10.1.2.3:4")

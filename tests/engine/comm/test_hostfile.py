@@ -30,6 +30,7 @@ def error(text, ppn=1, source="hostfile"):
 
 # --- Open MPI hostfiles -------------------------------------------------------------------------------------------
 
+
 def test_open_mpi_slots_max_slots_and_bare_hosts():
     text = "# cluster A\nnode01 slots=4\nnode02 slots=4 max_slots=8\n\nnode03\nnode04 max-slots=6 slots=2\n"
     assert entries(text) == [("node01", 4, 2), ("node02", 4, 3), ("node03", 1, 5), ("node04", 2, 6)]
@@ -65,6 +66,7 @@ def test_comments_after_the_host_may_hold_equals_signs():
 
 # --- MPICH/Hydra machinefiles -------------------------------------------------------------------------------------
 
+
 def test_hydra_counts_after_a_colon():
     # the Hydra wiki's example: donner:2, foo:3, shakey:2, with comments after the hosts
     text = "# This is a sample host file\ndonner:2     # first 2 procs\nfoo:3        # next 3\nshakey:2\n"
@@ -77,6 +79,7 @@ def test_hydra_and_mpd_keys_are_ignored():
 
 
 # --- plain and PBS lists ------------------------------------------------------------------------------------------
+
 
 def test_plain_list_one_host_per_line():
     assert entries("alpha\nbeta\ngamma\n") == [("alpha", 1, 1), ("beta", 1, 2), ("gamma", 1, 3)]
@@ -101,7 +104,11 @@ def test_ppn_applies_only_to_hosts_without_a_count():
 def test_comma_separated_hosts_with_and_without_counts():
     assert entries("node01,node02,node03") == [("node01", 1, 1), ("node02", 1, 1), ("node03", 1, 1)]
     assert entries("node01:2,node02:2\nnode03, node04") == [
-        ("node01", 2, 1), ("node02", 2, 1), ("node03", 1, 2), ("node04", 1, 2)]
+        ("node01", 2, 1),
+        ("node02", 2, 1),
+        ("node03", 1, 2),
+        ("node04", 1, 2),
+    ]
 
 
 def test_slots_on_a_line_of_several_hosts_apply_to_each():
@@ -109,6 +116,7 @@ def test_slots_on_a_line_of_several_hosts_apply_to_each():
 
 
 # --- Slurm hostlists ----------------------------------------------------------------------------------------------
+
 
 def _expected(names, slots=1, line=1):
     return [(name, slots, line) for name in names]
@@ -141,10 +149,15 @@ def test_slurm_names_written_twice_count_twice():
 
 # --- names --------------------------------------------------------------------------------------------------------
 
+
 def test_fqdns_short_names_and_ipv4_are_kept_as_written():
     text = "node01.cluster.example.org slots=2\nnode01\n10.1.2.3:4\n10.1.2.4 slots=2\n10.1.2.3\n"
-    assert entries(text) == [("node01.cluster.example.org", 2, 1), ("node01", 1, 2), ("10.1.2.3", 5, 3),
-                             ("10.1.2.4", 2, 4)]
+    assert entries(text) == [
+        ("node01.cluster.example.org", 2, 1),
+        ("node01", 1, 2),
+        ("10.1.2.3", 5, 3),
+        ("10.1.2.4", 2, 4),
+    ]
 
 
 def test_digits_are_never_normalised():
@@ -170,6 +183,7 @@ def test_user_at_host_reads_as_the_host():
 
 # --- line endings -------------------------------------------------------------------------------------------------
 
+
 def test_crlf_no_final_newline_and_byte_order_mark():
     assert entries("\ufeffa slots=2\r\nb\r\n\r\nc") == [("a", 2, 1), ("b", 1, 2), ("c", 1, 4)]
 
@@ -187,12 +201,16 @@ def test_host_entry_is_frozen():
 
 # --- real shapes (our own small files, in the shapes public repositories write) -----------------------------------
 
+
 def test_shape_fqdn_with_uniq_count():
     # A-Spangler/Parallelization, run_hello_world_mpi.sh: `srun hostname -f | sort | uniq -c`
     # printed as "$2:$1", i.e. one FQDN:count line per node
     text = "c101.hpc.example.edu:4\nc102.hpc.example.edu:4\nc117.hpc.example.edu:2\n"
-    assert entries(text) == [("c101.hpc.example.edu", 4, 1), ("c102.hpc.example.edu", 4, 2),
-                             ("c117.hpc.example.edu", 2, 3)]
+    assert entries(text) == [
+        ("c101.hpc.example.edu", 4, 1),
+        ("c102.hpc.example.edu", 4, 2),
+        ("c117.hpc.example.edu", 2, 3),
+    ]
 
 
 def test_shape_tab_separated_slots_local_host_first():
@@ -217,18 +235,22 @@ def test_shape_pbs_nodefile_given_to_machinefile():
 
 # --- errors, each with its line -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("a\nnode01 slots=0", "hostfile, line 2: slots=0 must be at least 1"),
-    ("a\n\nnode01 slots=-2", "hostfile, line 3: slots=-2 must be at least 1"),
-    ("node01 slots=four", "hostfile, line 1: slots=four is not a whole number of slots"),
-    ("node01 slots=2.5", "hostfile, line 1: slots=2.5 is not a whole number of slots"),
-    ("node01 slots=1000001", "hostfile, line 1: slots=1000001 is absurd (more than 1,000,000 slots)"),
-    ("a\nnode01:0", "hostfile, line 2: the count in 'node01:0' must be at least 1"),
-    ("node01:x", "hostfile, line 1: the count in 'node01:x' is not a whole number of slots"),
-    ("node01:", "hostfile, line 1: the count in 'node01:' is not a whole number of slots"),
-    ("[fe80::1]:0", "hostfile, line 1: the count in '[fe80::1]:0' must be at least 1"),
-    ("node01 max_slots=x", "hostfile, line 1: max_slots=x is not a whole number of slots"),
-])
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a\nnode01 slots=0", "hostfile, line 2: slots=0 must be at least 1"),
+        ("a\n\nnode01 slots=-2", "hostfile, line 3: slots=-2 must be at least 1"),
+        ("node01 slots=four", "hostfile, line 1: slots=four is not a whole number of slots"),
+        ("node01 slots=2.5", "hostfile, line 1: slots=2.5 is not a whole number of slots"),
+        ("node01 slots=1000001", "hostfile, line 1: slots=1000001 is absurd (more than 1,000,000 slots)"),
+        ("a\nnode01:0", "hostfile, line 2: the count in 'node01:0' must be at least 1"),
+        ("node01:x", "hostfile, line 1: the count in 'node01:x' is not a whole number of slots"),
+        ("node01:", "hostfile, line 1: the count in 'node01:' is not a whole number of slots"),
+        ("[fe80::1]:0", "hostfile, line 1: the count in '[fe80::1]:0' must be at least 1"),
+        ("node01 max_slots=x", "hostfile, line 1: max_slots=x is not a whole number of slots"),
+    ],
+)
 def test_bad_slot_counts(text, message):
     assert error(text) == message
 
@@ -260,8 +282,9 @@ def test_bad_hostlists():
 
 
 def test_hostlists_are_counted_before_they_are_expanded():
-    assert error("n[0-999999999]") == ("hostfile, line 1: 'n[0-999999999]' names 1,000,000,000 hosts, "
-                                       "more than the limit of 200,000")
+    assert error("n[0-999999999]") == (
+        "hostfile, line 1: 'n[0-999999999]' names 1,000,000,000 hosts, more than the limit of 200,000"
+    )
     assert "astronomical" in error("n[1-" + "9" * 40 + "]")
     assert "astronomical" in error("n[1-" + "9" * 5000 + "]")  # beyond int()'s 4300-digit limit
     many = "n[" + ",".join(["0-99999"] * 1000) + "]"  # 1000 ranges of 100,000: never built
@@ -278,23 +301,31 @@ def test_process_and_host_limits():
 JSON_LIKE = "like JSON; a host list starts with a host"
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('{"communicators": [["h0", "h1"]]}',
-     f"hostfile, line 1: '{{\"communicators\": [[\"h0\", \"h1\"]]}}' starts with '{{' {JSON_LIKE}"),
-    ("node01\n[[0, 1], [2, 3]]", f"hostfile, line 2: '[[0, 1], [2, 3]]' starts with '[' {JSON_LIKE}"),
-    ('"node01"', f"hostfile, line 1: '\"node01\"' starts with '\"' {JSON_LIKE}"),
-    ("node01\nnode$02 slots=1", "hostfile, line 2: 'node$02 slots=1' holds '$', which no host name has"),
-    ("nœud01", "hostfile, line 1: 'nœud01' holds 'œ', which no host name has"),
-    ("node01 // C++ comment", "hostfile, line 1: unexpected '//' after the host; join hosts with commas"),
-    ("a" * 50 + "/b", "hostfile, line 1: '" + "a" * 40 + "...' holds '/', which no host name has"),
-    ("^node03", "hostfile, line 1: '^node03' excludes a host (Open MPI's ^); list only the hosts to use"),
-    ("-node", "hostfile, line 1: '-node' is not a host name (letters, digits, '-', '_' and '.', "
-              "starting with a letter or a digit)"),
-    ("node01:2:3", "hostfile, line 1: 'node01:2:3' is neither host:count nor an IPv6 address ([address]:count)"),
-    ("[fe80::zz]:4", f"hostfile, line 1: '[fe80::zz]:4' starts with '[' {JSON_LIKE}"),
-    ("a,[fe80::zz]:4", "hostfile, line 1: '[fe80::zz]:4' is not a bracketed IPv6 address like [fe80::1]:4"),
-    ("a" * 254, "hostfile, line 1: '" + "a" * 40 + "...' is longer than a host name can be (253)"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"communicators": [["h0", "h1"]]}',
+            f'hostfile, line 1: \'{{"communicators": [["h0", "h1"]]}}\' starts with \'{{\' {JSON_LIKE}',
+        ),
+        ("node01\n[[0, 1], [2, 3]]", f"hostfile, line 2: '[[0, 1], [2, 3]]' starts with '[' {JSON_LIKE}"),
+        ('"node01"', f"hostfile, line 1: '\"node01\"' starts with '\"' {JSON_LIKE}"),
+        ("node01\nnode$02 slots=1", "hostfile, line 2: 'node$02 slots=1' holds '$', which no host name has"),
+        ("nœud01", "hostfile, line 1: 'nœud01' holds 'œ', which no host name has"),
+        ("node01 // C++ comment", "hostfile, line 1: unexpected '//' after the host; join hosts with commas"),
+        ("a" * 50 + "/b", "hostfile, line 1: '" + "a" * 40 + "...' holds '/', which no host name has"),
+        ("^node03", "hostfile, line 1: '^node03' excludes a host (Open MPI's ^); list only the hosts to use"),
+        (
+            "-node",
+            "hostfile, line 1: '-node' is not a host name (letters, digits, '-', '_' and '.', "
+            "starting with a letter or a digit)",
+        ),
+        ("node01:2:3", "hostfile, line 1: 'node01:2:3' is neither host:count nor an IPv6 address ([address]:count)"),
+        ("[fe80::zz]:4", f"hostfile, line 1: '[fe80::zz]:4' starts with '[' {JSON_LIKE}"),
+        ("a,[fe80::zz]:4", "hostfile, line 1: '[fe80::zz]:4' is not a bracketed IPv6 address like [fe80::1]:4"),
+        ("a" * 254, "hostfile, line 1: '" + "a" * 40 + "...' is longer than a host name can be (253)"),
+    ],
+)
 def test_lines_no_host_list_has(text, message):
     assert error(text) == message
 
@@ -302,7 +333,8 @@ def test_lines_no_host_list_has(text, message):
 def test_empty_and_comment_only_text():
     assert error("") == "hostfile: no host in it (the text is empty or holds only comments)"
     assert error("# nothing yet\n\n   \n", source="hosts.txt") == (
-        "hosts.txt: no host in it (the text is empty or holds only comments)")
+        "hosts.txt: no host in it (the text is empty or holds only comments)"
+    )
 
 
 def test_too_many_bytes():
@@ -324,33 +356,102 @@ def test_bad_ppn(ppn):
 
 # --- looks_like_hostfile ------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text", [
-    "node01 slots=4\n", "node01:4", "node[01-16]", "10.1.2.3:4", "[fe80::1]:4\n", "::1 slots=2", "# hosts\nnode01",
-    "\n\n  node01", "\ufeffnode01", b"node01:2\n", "node01\n{broken",
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "node01 slots=4\n",
+        "node01:4",
+        "node[01-16]",
+        "10.1.2.3:4",
+        "[fe80::1]:4\n",
+        "::1 slots=2",
+        "# hosts\nnode01",
+        "\n\n  node01",
+        "\ufeffnode01",
+        b"node01:2\n",
+        "node01\n{broken",
+    ],
+)
 def test_looks_like_hostfile(text):
     assert looks_like_hostfile(text)
 
 
-@pytest.mark.parametrize("text", [
-    '{"communicators": [["h0", "h1"]]}', "[[0, 1], [2, 3]]", '  \n [\n  ["h0"]\n]', "[1]", '"h0"', "", " \n\t",
-    b'{"communicators": []}', "[]", None,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"communicators": [["h0", "h1"]]}',
+        "[[0, 1], [2, 3]]",
+        '  \n [\n  ["h0"]\n]',
+        "[1]",
+        '"h0"',
+        "",
+        " \n\t",
+        b'{"communicators": []}',
+        "[]",
+        None,
+    ],
+)
 def test_does_not_look_like_hostfile(text):
     assert not looks_like_hostfile(text)
 
 
 # --- whatever the input: a list of hosts or a SpecError ------------------------------------------------------------
 
-PIECES = ["node", "n", "01", "7", "[", "]", "-", ",", ":", "=", " ", "\t", "\n", "\r\n", "#", "@", "slots",
-          "max_slots", "count", "cpu", "ifhn", "binding", "user", "0", "-1", "1000001", "[fe80::1]", "fe80::1", "::",
-          "10.1.2.3", ".", "_", "^", "{", '"', "[01-16]", "[1-2,5]", "[9-0]", "\ufeff", "é", "\x00", "+n0", "9" * 30]
+PIECES = [
+    "node",
+    "n",
+    "01",
+    "7",
+    "[",
+    "]",
+    "-",
+    ",",
+    ":",
+    "=",
+    " ",
+    "\t",
+    "\n",
+    "\r\n",
+    "#",
+    "@",
+    "slots",
+    "max_slots",
+    "count",
+    "cpu",
+    "ifhn",
+    "binding",
+    "user",
+    "0",
+    "-1",
+    "1000001",
+    "[fe80::1]",
+    "fe80::1",
+    "::",
+    "10.1.2.3",
+    ".",
+    "_",
+    "^",
+    "{",
+    '"',
+    "[01-16]",
+    "[1-2,5]",
+    "[9-0]",
+    "\ufeff",
+    "é",
+    "\x00",
+    "+n0",
+    "9" * 30,
+]
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(st.text(alphabet=string.printable), st.text(),
-                 st.lists(st.sampled_from(PIECES), max_size=40).map("".join)),
-       st.integers(min_value=1, max_value=64))
+@given(
+    st.one_of(
+        st.text(alphabet=string.printable), st.text(), st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+    ),
+    st.integers(min_value=1, max_value=64),
+)
 def test_any_text_gives_hosts_or_a_spec_error(text, ppn):
     looks_like_hostfile(text)
     try:

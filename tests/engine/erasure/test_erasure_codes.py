@@ -70,26 +70,29 @@ def test_replication_lrc_and_custom_codes():
     assert Code.from_dict(code.to_dict()).to_dict() == code.to_dict()
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: check_parameters(4, 5, 2), "k = 5 data blocks cannot exceed n = 4"),
-    (lambda: check_parameters(40, 5, 2), "above the limit of 32"),
-    (lambda: check_parameters(9, 5, 0), "at least 1"),
-    (lambda: check_parameters(9, 5, 17), "above the limit of 16"),
-    (lambda: check_parameters(9, 0, 2), "k (data blocks per stripe) must be at least 1"),
-    (lambda: check_parameters(5, 5, 2), "cannot repair anything"),
-    (lambda: check_parameters("nine", 5, 2), "n must be an integer"),
-    (lambda: check_parameters(9.5, 5, 2), "n must be an integer"),
-    (lambda: parse_placement("0,1", 3, 2), "lists 2 DC numbers"),
-    (lambda: parse_placement("0,1,x", 3, 2), "one DC number per block"),
-    (lambda: parse_placement([0, 1, 3], 3, 2), "numbered 0 to 1"),
-    (lambda: replication(9, 5, 3), "multiple of k"),
-    (lambda: lrc(9, 5, 3, local_groups=6), "1 to k = 5 local groups"),
-    (lambda: lrc(7, 5, 3, local_groups=3), "needs n ≥ k + 3"),
-    (lambda: reed_solomon(6, 2, 3, construction="fft"), "unknown RS construction"),
-    (lambda: code_from_generator([[1, 2, 3], [2, 4, 6]], 2), "linearly dependent"),
-    (lambda: code_from_generator([[1, 0, 0], [0, 1, 0]], 2), "column 2 of the generator is zero"),
-    (lambda: code_from_generator([[1, 300, 1]], 2), "0 to 255"),
-])
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: check_parameters(4, 5, 2), "k = 5 data blocks cannot exceed n = 4"),
+        (lambda: check_parameters(40, 5, 2), "above the limit of 32"),
+        (lambda: check_parameters(9, 5, 0), "at least 1"),
+        (lambda: check_parameters(9, 5, 17), "above the limit of 16"),
+        (lambda: check_parameters(9, 0, 2), "k (data blocks per stripe) must be at least 1"),
+        (lambda: check_parameters(5, 5, 2), "cannot repair anything"),
+        (lambda: check_parameters("nine", 5, 2), "n must be an integer"),
+        (lambda: check_parameters(9.5, 5, 2), "n must be an integer"),
+        (lambda: parse_placement("0,1", 3, 2), "lists 2 DC numbers"),
+        (lambda: parse_placement("0,1,x", 3, 2), "one DC number per block"),
+        (lambda: parse_placement([0, 1, 3], 3, 2), "numbered 0 to 1"),
+        (lambda: replication(9, 5, 3), "multiple of k"),
+        (lambda: lrc(9, 5, 3, local_groups=6), "1 to k = 5 local groups"),
+        (lambda: lrc(7, 5, 3, local_groups=3), "needs n ≥ k + 3"),
+        (lambda: reed_solomon(6, 2, 3, construction="fft"), "unknown RS construction"),
+        (lambda: code_from_generator([[1, 2, 3], [2, 4, 6]], 2), "linearly dependent"),
+        (lambda: code_from_generator([[1, 0, 0], [0, 1, 0]], 2), "column 2 of the generator is zero"),
+        (lambda: code_from_generator([[1, 300, 1]], 2), "0 to 255"),
+    ],
+)
 def test_absurd_inputs_get_one_clear_sentence(call, words):
     with pytest.raises(SpecError, match=None) as info:
         call()
@@ -107,22 +110,28 @@ def brute_best(code: Code, i: int, key) -> tuple[int, int] | None:
     """The smallest ``key(group)`` over every subset of the other blocks that rebuilds block i."""
     g = code.generator
     others = [j for j in range(code.n) if j != i]
-    keys = [key(group) for size in range(len(others) + 1) for group in itertools.combinations(others, size)
-            if gf_in_span(g[:, list(group)], g[:, i])]
+    keys = [
+        key(group)
+        for size in range(len(others) + 1)
+        for group in itertools.combinations(others, size)
+        if gf_in_span(g[:, list(group)], g[:, i])
+    ]
     return min(keys, default=None)
 
 
 def brute_repair(code: Code, i: int) -> tuple[int, int] | None:
     """(fewest remote blocks, then fewest blocks in all)."""
-    return brute_best(code, i, lambda group: (sum(code.placement[j] != code.placement[i] for j in group),
-                                              len(group)))
+    return brute_best(code, i, lambda group: (sum(code.placement[j] != code.placement[i] for j in group), len(group)))
 
 
 def brute_aggregated(code: Code, i: int) -> tuple[int, int] | None:
     """(fewest remote DCs, then fewest blocks read in the block's own DC)."""
     z = code.placement[i]
-    return brute_best(code, i, lambda group: (len({code.placement[j] for j in group} - {z}),
-                                              sum(code.placement[j] == z for j in group)))
+    return brute_best(
+        code,
+        i,
+        lambda group: (len({code.placement[j] for j in group} - {z}), sum(code.placement[j] == z for j in group)),
+    )
 
 
 def brute_dc_survived(code: Code) -> int:
@@ -196,8 +205,9 @@ def test_known_values_and_the_repair_time_model():
     assert rep.mean_traffic() == 1.0 and rep.dc_failures_survived == 2
     assert rep.repair_time() == pytest.approx(1000 / 12.1)  # one cross-DC copy, no decoding
     assert evaluate(reed_solomon(6, 2, 3)).repair_time() == pytest.approx(86.6, abs=0.1)  # Table 2's FMEL(6,2)
-    assert RepairTimeModel(cross_dc_mb_s=100, intra_dc_mb_s=1000, decode_ms_per_mb=1).block_ms_per_mb(1, 2) == \
-        pytest.approx(10 + 2 + 3)
+    assert RepairTimeModel(cross_dc_mb_s=100, intra_dc_mb_s=1000, decode_ms_per_mb=1).block_ms_per_mb(
+        1, 2
+    ) == pytest.approx(10 + 2 + 3)
     with pytest.raises(SpecError, match="must be a positive number"):
         RepairTimeModel(cross_dc_mb_s=0)
     assert Metrics.from_dict(rs.to_dict()).to_dict() == rs.to_dict()

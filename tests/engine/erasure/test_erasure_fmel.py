@@ -57,8 +57,14 @@ def test_replicas_are_table_2(n, dcs):
 
 def test_paper_table_rows():
     rows = paper_table()
-    assert [r["label"] for r in rows] == ["FMEL (n=6, k=2)", "FMEL (n=6, k=2)", "3 replicas", "FMEL (n=9, k=5)",
-                                          "FMEL (n=9, k=5)", "2 replicas"]
+    assert [r["label"] for r in rows] == [
+        "FMEL (n=6, k=2)",
+        "FMEL (n=6, k=2)",
+        "3 replicas",
+        "FMEL (n=9, k=5)",
+        "FMEL (n=9, k=5)",
+        "2 replicas",
+    ]
     for r in rows:
         assert r["ours"]["D"] == r["paper"]["D"] and r["ours"]["overhead"] == r["paper"]["overhead"]
     by = {(r["label"], r["searched_for"]): r["ours"] for r in rows}
@@ -68,8 +74,12 @@ def test_paper_table_rows():
     assert by[("FMEL (n=6, k=2)", "blocks")]["d_candidates"]["min_distance"] == 5
     assert by[("3 replicas", None)]["d_candidates"]["min_distance"] == 3
     for model in ("blocks", "aggregated"):
-        columns = [by[("FMEL (n=6, k=2)", model)], by[("3 replicas", None)], by[("FMEL (n=9, k=5)", model)],
-                   by[("2 replicas", None)]]
+        columns = [
+            by[("FMEL (n=6, k=2)", model)],
+            by[("3 replicas", None)],
+            by[("FMEL (n=9, k=5)", model)],
+            by[("2 replicas", None)],
+        ]
         for key in columns[0]["d_candidates"]:
             if key != "exact":
                 assert [c["d_candidates"][key] for c in columns] != [5, 3, 1, 1], key
@@ -79,8 +89,10 @@ def test_paper_table_rows():
 
 
 # ------------------------------------------------------------------ what the search guarantees
-@pytest.mark.parametrize("n, k, dcs, traffic", [(9, 5, 3, "blocks"), (9, 5, 3, "aggregated"), (12, 6, 4, "blocks"),
-                                                (8, 4, 4, "aggregated"), (10, 6, 5, "blocks")])
+@pytest.mark.parametrize(
+    "n, k, dcs, traffic",
+    [(9, 5, 3, "blocks"), (9, 5, 3, "aggregated"), (12, 6, 4, "blocks"), (8, 4, 4, "aggregated"), (10, 6, 5, "blocks")],
+)
 def test_the_found_code_passes_every_exact_check(n, k, dcs, traffic):
     r = fmel_search(n, k, dcs, traffic=traffic)
     code, scheme = r.code, r.scheme
@@ -156,8 +168,14 @@ def test_compare_reports_every_family_and_the_reductions():
 
 def test_d_candidates_of_a_code():
     m = evaluate(fmel_search(6, 2, 3).code)
-    assert d_candidates(m) == {"min_distance": 5, "block_failures_tolerated": 4, "n_minus_k": 4,
-                               "singleton_bound": 5, "dc_failures_survived": 2, "exact": True}
+    assert d_candidates(m) == {
+        "min_distance": 5,
+        "block_failures_tolerated": 4,
+        "n_minus_k": 4,
+        "singleton_bound": 5,
+        "dc_failures_survived": 2,
+        "exact": True,
+    }
 
 
 def test_the_comparison_reports_its_progress_per_family():

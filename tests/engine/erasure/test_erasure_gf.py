@@ -95,8 +95,12 @@ def brute_rank(m: np.ndarray) -> int:
 
 
 MATRIX = st.tuples(st.integers(1, 3), st.integers(1, 4)).flatmap(
-    lambda shape: st.lists(st.lists(st.sampled_from([0, 0, 1, 2, 3, 7, 29, 142, 255]), min_size=shape[1],
-                                    max_size=shape[1]), min_size=shape[0], max_size=shape[0]))
+    lambda shape: st.lists(
+        st.lists(st.sampled_from([0, 0, 1, 2, 3, 7, 29, 142, 255]), min_size=shape[1], max_size=shape[1]),
+        min_size=shape[0],
+        max_size=shape[0],
+    )
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -111,7 +115,7 @@ def test_rank_agrees_with_the_largest_non_singular_minor(rows):
 @given(MATRIX, st.lists(ELEMENT, min_size=4, max_size=4))
 def test_solve_and_span_agree_with_brute_force(rows, x):
     a = np.array(rows, dtype=np.uint8)
-    b = gf_matmul(a, np.array(x[:a.shape[1]], dtype=np.uint8)[:, None])[:, 0]
+    b = gf_matmul(a, np.array(x[: a.shape[1]], dtype=np.uint8)[:, None])[:, 0]
     sol = gf_solve(a, b)
     assert sol is not None and np.array_equal(gf_matmul(a, sol[:, None])[:, 0], b)
     assert gf_in_span(a, b) and gf_in_span_batch(a[None], b).tolist() == [True]

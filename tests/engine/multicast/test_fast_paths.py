@@ -75,8 +75,7 @@ def _least_loaded(st: RoutingState, u_row: int, v_row: int) -> int:
     return int(links[np.argmin(st.efi[links])])
 
 
-def reference_fulb_tree(st: RoutingState, root_row: int, members: np.ndarray, gid: int,
-                        use_global: bool) -> TreeParts:
+def reference_fulb_tree(st: RoutingState, root_row: int, members: np.ndarray, gid: int, use_global: bool) -> TreeParts:
     """FULB-MC as first written: per level, the closer ports sorted by (owner, global, EFI, port)."""
     root = int(st.switches[root_row])
     parts = TreeParts(root)
@@ -139,9 +138,12 @@ def test_fast_paths_give_the_reference_trees(spec, pattern, parallel, rate, seed
     topo = broken(with_parallel_cables(topo) if parallel else topo, rate, seed)
     groups = communicator_groups(parse_pattern(pattern, topo))
     fast = {algo: route(topo, groups, algo).to_dict() for algo in ("sssp", "sssp-new", "fulb", "fulb+global")}
-    references = {"sssp": reference_sssp_tree, "sssp-new": reference_sssp_tree,
-                  "fulb": partial(reference_fulb_tree, use_global=False),
-                  "fulb+global": partial(reference_fulb_tree, use_global=True)}
+    references = {
+        "sssp": reference_sssp_tree,
+        "sssp-new": reference_sssp_tree,
+        "fulb": partial(reference_fulb_tree, use_global=False),
+        "fulb+global": partial(reference_fulb_tree, use_global=True),
+    }
     for algo, reference_tree in references.items():  # route() calls the registry's tree builders
         monkeypatch.setitem(REGISTRY, algo, replace(REGISTRY[algo], build_tree=reference_tree))
     routed = 0

@@ -112,11 +112,14 @@ def check_tables(topo: Topology, result: MulticastResult) -> None:
         if tree is None:
             continue
         ports: dict[int, set[int]] = {}
-        for node, parent, link in zip(tree.nodes[1:].tolist(), tree.parent[1:].tolist(),
-                                      tree.parent_link[1:].tolist(), strict=True):
+        for node, parent, link in zip(
+            tree.nodes[1:].tolist(), tree.parent[1:].tolist(), tree.parent_link[1:].tolist(), strict=True
+        ):
             row = topo.link_row(link)
-            for end, port in ((int(topo.link_a[row]), int(topo.link_pa[row])),
-                              (int(topo.link_b[row]), int(topo.link_pb[row]))):
+            for end, port in (
+                (int(topo.link_a[row]), int(topo.link_pa[row])),
+                (int(topo.link_b[row]), int(topo.link_pb[row])),
+            ):
                 assert end in (node, parent)
                 if topo.kind[end] == SWITCH:
                     ports.setdefault(end, set()).add(port)
@@ -165,8 +168,17 @@ def test_result_round_trip_and_summary():
     again = MulticastResult.from_dict(data)
     assert again.to_dict() == result.to_dict()
     summary = result.summary()
-    assert set(summary) == {"algo", "groups", "unroutable", "max_efi", "mean_efi", "mean_efi_all", "max_height",
-                            "runtime_s", "efi_histogram"}
+    assert set(summary) == {
+        "algo",
+        "groups",
+        "unroutable",
+        "max_efi",
+        "mean_efi",
+        "mean_efi_all",
+        "max_height",
+        "runtime_s",
+        "efi_histogram",
+    }
     used = result.efi[result.efi > 0]
     assert summary["max_efi"] == used.max() and summary["mean_efi"] == pytest.approx(used.mean(), abs=1e-4)
     assert sum(summary["efi_histogram"].values()) == topo.n_links
@@ -191,8 +203,16 @@ def diamond() -> Topology:
     port 1 and M2 on port 2. So top-down (MINIHOP) takes M2, bottom-up (FULB) M1 first.
     """
     names = ["R", "M1", "M2", "L", "Q", "P", "x", "y"]
-    links = [(0, 1, 4, 1), (0, 2, 2, 1), (0, 4, 1, 1), (1, 2, 3, 1), (2, 2, 3, 2), (4, 2, 5, 1), (5, 2, 6, 1),
-             (3, 3, 7, 1)]
+    links = [
+        (0, 1, 4, 1),
+        (0, 2, 2, 1),
+        (0, 4, 1, 1),
+        (1, 2, 3, 1),
+        (2, 2, 3, 2),
+        (4, 2, 5, 1),
+        (5, 2, 6, 1),
+        (3, 3, 7, 1),
+    ]
     return Topology.from_arrays(names, [0, 0, 0, 0, 0, 0, 1, 1], [4, 2, 2, 3, 2, 2, 1, 1], links)
 
 
@@ -317,8 +337,10 @@ def test_fat_tree_trees_identical_with_the_same_root_rule():
             assert np.array_equal(results[first].efi, results[other].efi)
 
 
-@pytest.mark.parametrize(("spec", "pattern", "ppn"), [
-    (PRUNED_8, "grid2d:16x16", 4), (PRUNED_8, "grid3d:8x4x8", 4), (PRUNED_2, "grid2d:16x8", 1)])
+@pytest.mark.parametrize(
+    ("spec", "pattern", "ppn"),
+    [(PRUNED_8, "grid2d:16x16", 4), (PRUNED_8, "grid3d:8x4x8", 4), (PRUNED_2, "grid2d:16x8", 1)],
+)
 def test_pruned_fat_tree_link_rotation(spec, pattern, ppn):
     """Several leaf -> top paths: FULB-MC well below MINIHOP-MC-new, close to SSSP-MC-new (section 4.2)."""
     efi = max_efis(spec, pattern, ppn)
@@ -352,8 +374,9 @@ def test_fulb_global_prefers_paths_with_fewer_global_links():
     glob = topo.link_attrs["global"]
     for tree in result.trees:
         best = global_links_to_root(topo, dist, tree)
-        parent = dict(zip(tree.nodes.tolist(), zip(tree.parent.tolist(), tree.parent_link.tolist(), strict=True),
-                          strict=True))
+        parent = dict(
+            zip(tree.nodes.tolist(), zip(tree.parent.tolist(), tree.parent_link.tolist(), strict=True), strict=True)
+        )
         for node in tree.nodes.tolist():
             if topo.kind[node] != SWITCH:
                 continue
@@ -395,8 +418,9 @@ def test_cli_mcast(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert status == 0 and err == ""
     summary = json.loads(out)
-    assert {"algo", "groups", "unroutable", "max_efi", "mean_efi", "max_height", "runtime_s",
-            "efi_histogram"} <= set(summary)
+    assert {"algo", "groups", "unroutable", "max_efi", "mean_efi", "max_height", "runtime_s", "efi_histogram"} <= set(
+        summary
+    )
     assert summary["algo"] == "sssp-new" and summary["groups"] == 24 and summary["unroutable"] == 0
     assert summary["max_height"] == 3 and summary["pattern"] == "grid2d:16x8"  # core to end node
     tables = parse_mcfdbs(dump.read_text())

@@ -89,15 +89,13 @@ def test_normal_lifecycle_follows_the_paper():
     final = tl.final_state
     assert final["group"] == "Deleted" and all(final[f"p{i}"] == "left" for i in range(n))
     assert s["messages"] == sum(e.kind in ("send", "join", "leave") for e in tl.events) == 3 * n - 1 + 2 * s["polls"]
-    assert [m["kinds"] for m in tl.key_moments()][0] == ["join"] and ["leave"] in [m["kinds"] for m in
-                                                                                 tl.key_moments()]
+    assert [m["kinds"] for m in tl.key_moments()][0] == ["join"] and ["leave"] in [m["kinds"] for m in tl.key_moments()]
 
 
 def test_routes_are_computed_exactly_once_and_never_on_leave():
     for seed in range(5):
         tl = simulate_group(MEMBERS, seed=seed)
-        assert [e.state_changes["group"] for e in tl.events if "group" in e.state_changes].count(
-            "ComputingRoutes") == 1
+        assert [e.state_changes["group"] for e in tl.events if "group" in e.state_changes].count("ComputingRoutes") == 1
         assert tl.summary["route_computations"] == 1
         notes = [e.label for e in tl.events if e.kind == "note"]
         assert any("routes are not recomputed" in x for x in notes)
@@ -205,8 +203,11 @@ def test_round_trip_and_state_at_consistent_with_transition_table():
                 assert e.kind != "state"
             state.update(e.state_changes)
         assert again.state_at(k) == state == tl.state_at(k)
-        assert before == state["group"] or (before, state["group"]) in edges or any(
-            (before, m) in edges and (m, state["group"]) in edges for m in GROUP_STATES)
+        assert (
+            before == state["group"]
+            or (before, state["group"]) in edges
+            or any((before, m) in edges and (m, state["group"]) in edges for m in GROUP_STATES)
+        )
     check_transitions(tl)
 
 
@@ -254,38 +255,44 @@ def test_next_state_exhaustive():
             assert next_state(state, event, counts) == want
 
 
-@pytest.mark.parametrize(("state", "event", "counts", "message"), [
-    ("Ready", "join", {"member_count": 2, "joins": 2}, "'join' cannot happen in group state 'Ready'"),
-    ("Deleted", "leave", {"member_count": 2}, "Deleted is final"),
-    ("ComputingRoutes", "leave", {"member_count": 2, "leaves": 1}, "allowed in ComputingRoutes: routes_done"),
-    ("Ready", "leave", {"member_count": 2, "leaves": 2}, "first leave"),
-    ("Bogus", "join", {"member_count": 2}, "unknown group state 'Bogus'"),
-    ("Ready", "explode", {"member_count": 2}, "unknown group event 'explode'"),
-    ("Ready", "leave", {"leaves": 1}, "'member_count'"),
-    ("Ready", "leave", {"member_count": 0, "leaves": 1}, "at least 1"),
-    ("Ready", "leave", {"member_count": 2, "leaves": -1}, "integer >= 0"),
-    ("Ready", "leave", [2, 1], "mapping"),
-])
+@pytest.mark.parametrize(
+    ("state", "event", "counts", "message"),
+    [
+        ("Ready", "join", {"member_count": 2, "joins": 2}, "'join' cannot happen in group state 'Ready'"),
+        ("Deleted", "leave", {"member_count": 2}, "Deleted is final"),
+        ("ComputingRoutes", "leave", {"member_count": 2, "leaves": 1}, "allowed in ComputingRoutes: routes_done"),
+        ("Ready", "leave", {"member_count": 2, "leaves": 2}, "first leave"),
+        ("Bogus", "join", {"member_count": 2}, "unknown group state 'Bogus'"),
+        ("Ready", "explode", {"member_count": 2}, "unknown group event 'explode'"),
+        ("Ready", "leave", {"leaves": 1}, "'member_count'"),
+        ("Ready", "leave", {"member_count": 0, "leaves": 1}, "at least 1"),
+        ("Ready", "leave", {"member_count": 2, "leaves": -1}, "integer >= 0"),
+        ("Ready", "leave", [2, 1], "mapping"),
+    ],
+)
 def test_invalid_transitions_raise_clear_errors(state, event, counts, message):
     with pytest.raises(VizcollError, match=message.replace("(", r"\(")):
         next_state(state, event, counts)
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"members": []}, "1.."),
-    ({"members": [1, -2]}, "member node"),
-    ({"members": "abc"}, "members"),
-    ({"members": [1, 2], "sm_node": -5}, "sm_node"),
-    ({"members": [1, 2], "join_times": [0.0]}, "one time per member"),
-    ({"members": [1, 2], "leave_times": [0.0, float("nan")]}, r"leave_times\[1\]"),
-    ({"members": [1, 2], "lost_joins": [2]}, "lost_joins"),
-    ({"members": [1, 2], "crashed": {0: -1.0}}, "crash time"),
-    ({"members": [1, 2], "poll_interval": 0}, "poll_interval"),
-    ({"members": [1, 2], "poll_interval": 1e-6}, "too small"),
-    ({"members": [1, 2], "latency": -0.1}, "latency"),
-    ({"members": [1, 2], "seed": 1.5}, "seed"),
-    ({"members": [1, 5], "names": ["a", "b"]}, "no name"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"members": []}, "1.."),
+        ({"members": [1, -2]}, "member node"),
+        ({"members": "abc"}, "members"),
+        ({"members": [1, 2], "sm_node": -5}, "sm_node"),
+        ({"members": [1, 2], "join_times": [0.0]}, "one time per member"),
+        ({"members": [1, 2], "leave_times": [0.0, float("nan")]}, r"leave_times\[1\]"),
+        ({"members": [1, 2], "lost_joins": [2]}, "lost_joins"),
+        ({"members": [1, 2], "crashed": {0: -1.0}}, "crash time"),
+        ({"members": [1, 2], "poll_interval": 0}, "poll_interval"),
+        ({"members": [1, 2], "poll_interval": 1e-6}, "too small"),
+        ({"members": [1, 2], "latency": -0.1}, "latency"),
+        ({"members": [1, 2], "seed": 1.5}, "seed"),
+        ({"members": [1, 5], "names": ["a", "b"]}, "no name"),
+    ],
+)
 def test_bad_input_raises_spec_error(kwargs, message):
     with pytest.raises(SpecError, match=message):
         simulate_group(**kwargs)
@@ -302,8 +309,9 @@ def test_bad_input_raises_spec_error(kwargs, message):
 def test_any_run_is_a_valid_walk_of_the_state_machine(n, seed, lost, crashes):
     lost = {i for i in lost if i < n}
     crashes = {i: t for i, t in crashes.items() if i < n}
-    tl = simulate_group(list(range(n)), sm_node=n, seed=seed, lost_joins=lost, crashed=crashes,
-                        join_timeout=4.0, leave_timeout=4.0)
+    tl = simulate_group(
+        list(range(n)), sm_node=n, seed=seed, lost_joins=lost, crashed=crashes, join_timeout=4.0, leave_timeout=4.0
+    )
     check_transitions(tl)
     path = group_path(tl)
     s = tl.summary
@@ -319,8 +327,10 @@ def test_any_run_is_a_valid_walk_of_the_state_machine(n, seed, lost, crashes):
 
 
 def test_engine_does_not_import_dash_or_plotly():
-    code = ("import sys, vizcoll.multicast.groups as g; g.simulate_group([1, 2, 3]); "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly')]; assert not bad, bad")
+    code = (
+        "import sys, vizcoll.multicast.groups as g; g.simulate_group([1, 2, 3]); "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly')]; assert not bad, bad"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[3])
 
 
@@ -330,5 +340,7 @@ def test_every_action_has_one_small_handler_on_the_event_core():
     assert all(callable(h) and h.__name__ == f"_{a}" for a, h in groups._HANDLERS.items())
     # a crash at the very time of a join goes first (priority 0), so the crashed process never sends
     tl = simulate_group([1, 2], join_times=[0.5, 0.5], crashed={1: 0.5})
-    assert [e.label for e in tl.events[:2]] == ["p1 crashes: it will send and receive nothing any more",
-                                                 "p0 → SM: SubnAdmSet(MCMemberRecord), MemberCount=2"]
+    assert [e.label for e in tl.events[:2]] == [
+        "p1 crashes: it will send and receive nothing any more",
+        "p0 → SM: SubnAdmSet(MCMemberRecord), MemberCount=2",
+    ]

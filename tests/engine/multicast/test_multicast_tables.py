@@ -39,12 +39,15 @@ LID    : Out Port(s)
 """
 
 
-@pytest.mark.parametrize("spec, pattern", [
-    ("fat-tree:radix=4,levels=3", "grid2d:4x4"),
-    ("pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4", "grid2d:8x8"),
-    ("dragonfly:a=4,p=2,h=2", "random:6,size=5,seed=2"),
-    ("torus:3x3x2,hosts=1", "grid2d:3x6"),
-])
+@pytest.mark.parametrize(
+    "spec, pattern",
+    [
+        ("fat-tree:radix=4,levels=3", "grid2d:4x4"),
+        ("pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4", "grid2d:8x8"),
+        ("dragonfly:a=4,p=2,h=2", "random:6,size=5,seed=2"),
+        ("torus:3x3x2,hosts=1", "grid2d:3x6"),
+    ],
+)
 @pytest.mark.parametrize("algo", ["minhop", "sssp-new", "fulb"])
 def test_a_dump_reads_back_to_the_same_groups_and_link_counts(spec, pattern, algo):
     topo = from_spec(spec)
@@ -61,8 +64,13 @@ def test_tables_written_by_hand_in_opensm_layout():
     tables = read_tables(topo, HAND)
     assert tables.groups == {0xC001: ["h0", "h4"], 0xC002: ["h1"], 0xC003: ["spine0"]}
     used = {topo.link_label(r): int(tables.efi[r]) for r in np.flatnonzero(tables.efi).tolist()}
-    assert used == {"h0[1]-leaf0[1]": 1, "h1[1]-leaf0[2]": 1, "h4[1]-leaf2[1]": 1, "leaf0[4]-spine1[1]": 1,
-                    "leaf2[4]-spine1[3]": 1}
+    assert used == {
+        "h0[1]-leaf0[1]": 1,
+        "h1[1]-leaf0[2]": 1,
+        "h4[1]-leaf2[1]": 1,
+        "leaf0[4]-spine1[1]": 1,
+        "leaf2[4]-spine1[3]": 1,
+    }
     # MINIHOP-MC on the same groups goes over spine0 instead: same load, other links
     minhop = compare(topo, tables, ["minhop"])["minhop"]
     assert minhop["max_efi"] == 1 and {(x["a"], x["b"]) for x in minhop["links"]} >= {("leaf0", "spine0")}
@@ -74,11 +82,17 @@ def test_one_sided_tree_links_are_reported():
     assert read_tables(topo, one_sided).warnings == ["MLID 0xC001: only one end of leaf0[4]-spine1[1] lists it"]
 
 
-@pytest.mark.parametrize("change, words", [
-    (("0x0002c90000000600", "0x0002c90000000f00"), "switch GUID 0x0002c90000000f00 of the dump is not in the fabric"),
-    (("0xC002 : 0x002", "0xC002 : 0x009"), "has no cable on port 9, which MLID 0xC002 lists"),
-    (("LID    : Out Port(s)\n0xC003", "LID    : Out Port(s)\nrubbish"), "cannot read 'rubbish"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (
+            ("0x0002c90000000600", "0x0002c90000000f00"),
+            "switch GUID 0x0002c90000000f00 of the dump is not in the fabric",
+        ),
+        (("0xC002 : 0x002", "0xC002 : 0x009"), "has no cable on port 9, which MLID 0xC002 lists"),
+        (("LID    : Out Port(s)\n0xC003", "LID    : Out Port(s)\nrubbish"), "cannot read 'rubbish"),
+    ],
+)
 def test_a_dump_that_does_not_fit_the_fabric_is_refused_with_its_reason(change, words):
     with pytest.raises(FileFormatError, match=words.replace("(", r"\(")):
         read_tables(from_spec(SMALL), HAND.replace(*change))
@@ -86,8 +100,7 @@ def test_a_dump_that_does_not_fit_the_fabric_is_refused_with_its_reason(change, 
 
 def test_the_cli_prints_groups_links_and_the_comparison(capsys, tmp_path):
     topo = from_spec("fat-tree:radix=4,levels=3")
-    routed = route(topo, [[topo.index(h) for h in ("h0", "h5", "h9")], [topo.index("h1"), topo.index("h2")]],
-                   "minhop")
+    routed = route(topo, [[topo.index(h) for h in ("h0", "h5", "h9")], [topo.index("h1"), topo.index("h2")]], "minhop")
     dump = tmp_path / "opensm.mcfdbs"
     dump.write_text(dump_mcfdbs(topo, routed))
     assert main(["mcast-import", "fat-tree:radix=4,levels=3", str(dump), "--compare", "fulb,minhop"]) == 0

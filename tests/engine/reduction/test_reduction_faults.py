@@ -66,8 +66,11 @@ def test_flagged_live_processes_read_their_own_disk():
     tl, fig = simulate_task_reduction(16, MB, root=0, kill=(big, base["time"] * 0.7))
     assert fig["result_ok"]
     if fig["recovered"]:
-        assert any("its own original data from its local disk" in e.label or "original data from" in e.label
-                   for e in tl.events if e.kind == "fetch")
+        assert any(
+            "its own original data from its local disk" in e.label or "original data from" in e.label
+            for e in tl.events
+            if e.kind == "fetch"
+        )
 
 
 def test_unrecoverable_before_the_remote_replica_exists():
@@ -109,17 +112,26 @@ def test_kill_after_the_end_changes_nothing():
 
 
 @settings(max_examples=60, deadline=None)
-@given(procs=st.integers(2, 14), size=st.sampled_from([8, 4096, MB, 16 * MB]), root_seed=st.integers(0, 1000),
-       victim_seed=st.integers(0, 1000), fraction=st.floats(0, 1.2), concurrent=st.integers(1, 2),
-       slow=st.booleans(), seed=st.integers(0, 5))
-def test_any_fault_is_recovered_or_reported_only_in_the_window(procs, size, root_seed, victim_seed, fraction,
-                                                               concurrent, slow, seed):
+@given(
+    procs=st.integers(2, 14),
+    size=st.sampled_from([8, 4096, MB, 16 * MB]),
+    root_seed=st.integers(0, 1000),
+    victim_seed=st.integers(0, 1000),
+    fraction=st.floats(0, 1.2),
+    concurrent=st.integers(1, 2),
+    slow=st.booleans(),
+    seed=st.integers(0, 5),
+)
+def test_any_fault_is_recovered_or_reported_only_in_the_window(
+    procs, size, root_seed, victim_seed, fraction, concurrent, slow, seed
+):
     root, victim = root_seed % procs, victim_seed % procs
     slowed = [((victim + 1) % procs, 3.0)] if slow else []
     _, base = simulate_task_reduction(procs, size, root=root, slow=slowed, seed=seed, record=False)
     when = fraction * base["time"]
-    _, fig = simulate_task_reduction(procs, size, root=root, slow=slowed, seed=seed, kill=(victim, when),
-                                     concurrent=concurrent, record=False)
+    _, fig = simulate_task_reduction(
+        procs, size, root=root, slow=slowed, seed=seed, kill=(victim, when), concurrent=concurrent, record=False
+    )
     fault = fig["fault"]
     if fig["unrecoverable"]:
         assert not fig["result_ok"]
@@ -136,18 +148,20 @@ def test_reliability_experiment_small():
     assert out["runs"] == 60 and len(out["per_day"]) == 2
     assert 0 <= out["unrecoverable"] <= 60 and out["reliability"] == pytest.approx(1 - out["unrecoverable"] / 60)
     assert 0.6 < out["reliability"] <= 1 and out["mean_time"] > out["replica_time"] > 0
-    assert out["reliability"] == reliability_experiment(procs=32, runs=60, per_day=30, warmup=3, size=8 * MB,
-                                                        seed=5)["reliability"]
+    assert (
+        out["reliability"]
+        == reliability_experiment(procs=32, runs=60, per_day=30, warmup=3, size=8 * MB, seed=5)["reliability"]
+    )
 
 
 def test_the_experiment_in_tasks_keeps_the_figures_of_its_single_random_stream():
     """Pinned before the runs became tasks (one stream drew every seed and kill time, in this order)."""
     out = reliability_experiment(procs=32, runs=60, per_day=30, warmup=3, size=8 * MB, seed=5)
     assert out["unrecoverable"] == 4
-    assert out["per_day"] == [{"day": 1, "mean_time": pytest.approx(0.19441199363844608, rel=1e-12), "runs": 30,
-                               "unrecoverable": 3},
-                              {"day": 2, "mean_time": pytest.approx(0.16962138975669447, rel=1e-12), "runs": 30,
-                               "unrecoverable": 1}]
+    assert out["per_day"] == [
+        {"day": 1, "mean_time": pytest.approx(0.19441199363844608, rel=1e-12), "runs": 30, "unrecoverable": 3},
+        {"day": 2, "mean_time": pytest.approx(0.16962138975669447, rel=1e-12), "runs": 30, "unrecoverable": 1},
+    ]
     assert out["replica_time"] == pytest.approx(0.0308305228240779, rel=1e-12)
 
 

@@ -55,7 +55,10 @@ def test_schedules_reduce_everything_to_the_root(make, procs):
 
 def test_binomial_and_mst_shapes():
     assert [[(t.src, t.dst) for t in r] for r in binomial_schedule(8).rounds] == [
-        [(1, 0), (3, 2), (5, 4), (7, 6)], [(2, 0), (6, 4)], [(4, 0)]]
+        [(1, 0), (3, 2), (5, 4), (7, 6)],
+        [(2, 0), (6, 4)],
+        [(4, 0)],
+    ]
     mst = mst_schedule(8)
     assert [(t.src, t.dst) for t in mst.rounds[-1]] == [(7, 0)]  # the far end of the other half joins last
     assert sorted(t.dst for r in mst.rounds for t in r).count(0) == 3
@@ -79,8 +82,16 @@ def test_costs_match_the_formulas():
     assert task_cost(p, n) > binomial_cost(p, n)
 
 
-@pytest.mark.parametrize(("sim", "procs"), [(simulate_binomial, 16), (simulate_mst, 16), (simulate_rabenseifner, 16),
-                                            (simulate_binomial, 13), (simulate_rabenseifner, 13)])
+@pytest.mark.parametrize(
+    ("sim", "procs"),
+    [
+        (simulate_binomial, 16),
+        (simulate_mst, 16),
+        (simulate_rabenseifner, 16),
+        (simulate_binomial, 13),
+        (simulate_rabenseifner, 13),
+    ],
+)
 def test_uniform_run_takes_the_model_time(sim, procs):
     _, fig = sim(procs, 1 << 20, params=EXACT)
     assert fig["result_ok"] and fig["completed"]
@@ -147,8 +158,9 @@ def test_environment_work_and_checks():
         parse_slow("x:y")
 
 
-@pytest.mark.parametrize("bad", [dict(procs=1), dict(root=9), dict(size=0), dict(arrival=[0, 0]),
-                                 dict(concurrent=0), dict(op="median")])
+@pytest.mark.parametrize(
+    "bad", [dict(procs=1), dict(root=9), dict(size=0), dict(arrival=[0, 0]), dict(concurrent=0), dict(op="median")]
+)
 def test_bad_arguments(bad):
     args = dict(procs=8, size=1024) | bad
     with pytest.raises(SpecError):

@@ -167,8 +167,10 @@ def test_bad_task_arguments():
 
 
 def test_engine_does_not_import_dash():
-    code = ("import sys, vizcoll.reduction, vizcoll.reduction.reliability, vizcoll.commands.reduce\n"
-            "print(','.join(m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly')))")
+    code = (
+        "import sys, vizcoll.reduction, vizcoll.reduction.reliability, vizcoll.commands.reduce\n"
+        "print(','.join(m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
 
@@ -177,13 +179,37 @@ def test_engine_does_not_import_dash():
 #: the paper's Fig. 4 run, event by event: (time in ms, kind); the master queues a message and pairs it at the
 #: same time, in that order (the engine runs events at equal times FIFO)
 FIG4_EVENTS = [
-    (0.0, "send"), (0.001, "send"), (0.002, "send"), (0.003, "send"),
-    (0.051, "replica"), (0.052, "replica"), (0.053, "replica"), (0.054, "replica"),
-    (4.213, "arrive"), (4.225, "arrive"), (4.225, "task"), (4.238, "arrive"), (4.25, "arrive"), (4.25, "task"),
-    (8.425, "fetch"), (8.45, "fetch"), (8.526, "state"), (8.527, "reduce"), (8.527, "send"),
-    (8.552, "state"), (8.552, "reduce"), (8.552, "send"),
-    (12.739, "arrive"), (12.764, "arrive"), (12.764, "task"),
-    (16.964, "fetch"), (17.066, "state"), (17.066, "reduce"), (17.066, "send"), (21.279, "note"), (21.379, "note"),
+    (0.0, "send"),
+    (0.001, "send"),
+    (0.002, "send"),
+    (0.003, "send"),
+    (0.051, "replica"),
+    (0.052, "replica"),
+    (0.053, "replica"),
+    (0.054, "replica"),
+    (4.213, "arrive"),
+    (4.225, "arrive"),
+    (4.225, "task"),
+    (4.238, "arrive"),
+    (4.25, "arrive"),
+    (4.25, "task"),
+    (8.425, "fetch"),
+    (8.45, "fetch"),
+    (8.526, "state"),
+    (8.527, "reduce"),
+    (8.527, "send"),
+    (8.552, "state"),
+    (8.552, "reduce"),
+    (8.552, "send"),
+    (12.739, "arrive"),
+    (12.764, "arrive"),
+    (12.764, "task"),
+    (16.964, "fetch"),
+    (17.066, "state"),
+    (17.066, "reduce"),
+    (17.066, "send"),
+    (21.279, "note"),
+    (21.379, "note"),
 ]
 
 

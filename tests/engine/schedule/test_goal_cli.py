@@ -21,11 +21,13 @@ def run(capsys, *argv):
 
 
 def test_the_issue_commands_write_clean_files(capsys, tmp_path):
-    for argv in (["barrier", "--algo", "dissemination", "--procs", "13"],
-                 ["tree", "--kind", "knomial", "--k", "4", "--nprocs", "64", "--op", "reduce"],
-                 ["reduce", "--algo", "rabenseifner", "--procs", "16", "--size", "4096"],
-                 ["barrier", "--algo", "dlct", "--size", "6", "--break-rate", "0.2", "--seed", "1"],
-                 ["tree", "--kind", "hier-knomial", "--k", "2", "--nprocs", "12", "--groups", "4,4,4"]):
+    for argv in (
+        ["barrier", "--algo", "dissemination", "--procs", "13"],
+        ["tree", "--kind", "knomial", "--k", "4", "--nprocs", "64", "--op", "reduce"],
+        ["reduce", "--algo", "rabenseifner", "--procs", "16", "--size", "4096"],
+        ["barrier", "--algo", "dlct", "--size", "6", "--break-rate", "0.2", "--seed", "1"],
+        ["tree", "--kind", "hier-knomial", "--k", "2", "--nprocs", "12", "--groups", "4,4,4"],
+    ):
         path = tmp_path / "x.goal"
         status, out, err = run(capsys, *argv, "-o", str(path))
         assert status == 0 and err == "" and out["written"] == str(path), argv
@@ -41,8 +43,22 @@ def test_loggp_timing_is_printed(capsys, tmp_path):
     assert status == 0 and out["makespan"] == 4800 and len(out["finish"]) == 13 and out["complete"]
     assert out["loggp"] == {"L": 1000, "o": 100, "g": 0, "G": 0, "O": 0, "S": 65535}
     path = tmp_path / "t.goal"
-    run(capsys, "tree", "--kind", "knomial", "--k", "2", "--nprocs", "16", "--op", "bcast", "--bytes", "1",
-        "-o", str(path))
+    run(
+        capsys,
+        "tree",
+        "--kind",
+        "knomial",
+        "--k",
+        "2",
+        "--nprocs",
+        "16",
+        "--op",
+        "bcast",
+        "--bytes",
+        "1",
+        "-o",
+        str(path),
+    )
     status, shown, _ = run(capsys, "show", str(path), "--loggp", SPEC)
     assert status == 0 and shown["makespan"] == 4 * 1200
 

@@ -38,8 +38,9 @@ def test_a_dissemination_barrier_sends_one_event_per_message_along_its_route(fat
     assert len(sends) == schedule.messages()
     traced = [e for e in result.trace if e["kind"] == "send"]
     # the same messages at the same times as the LogGP trace (each send at its start)
-    assert Counter((e.t, e.src, e.dst) for e in sends) == \
-        Counter((float(e["start"]), nodes[e["rank"]], nodes[e["peer"]]) for e in traced)
+    assert Counter((e.t, e.src, e.dst) for e in sends) == Counter(
+        (float(e["start"]), nodes[e["rank"]], nodes[e["peer"]]) for e in traced
+    )
     router = Router(topo, table)
     for e in sends:
         assert e.path_links == [int(topo.link_id[row]) for row in router.route(e.src, e.dst)]
@@ -47,8 +48,7 @@ def test_a_dissemination_barrier_sends_one_event_per_message_along_its_route(fat
     # every message is handled at the receiver's trace time, and every rank finishes at its LogGP time
     delivered = Counter((e.t, e.dst) for e in tl.events if e.kind == "deliver")
     assert delivered == Counter((float(e["start"]), nodes[e["rank"]]) for e in result.trace if e["kind"] == "recv")
-    finish = {int(tl.entities[key]["rank"]): e.t for e in tl.events if e.kind == "state"
-              for key in e.state_changes}
+    finish = {int(tl.entities[key]["rank"]): e.t for e in tl.events if e.kind == "state" for key in e.state_changes}
     assert finish == {r: float(t) for r, t in enumerate(result.finish)}
     assert tl.final_state == {f"r{r}": "done" for r in range(P)}
     assert tl.summary["makespan"] == result.makespan == {8: 3, 13: 4}[P] * 1200
@@ -91,8 +91,9 @@ def test_ranks_on_one_node_exchange_without_links_and_broken_routes_are_counted(
 def test_a_busy_step_is_captioned_by_a_note_counting_its_events(fat_tree):
     topo, table = fat_tree
     _, _, tl = run(barrier("dissemination", 16), topo, table)
-    assert tl.caption(0).startswith("t = 0 ns: 16 messages leave "
-                                    "(rank 0 → rank 1, rank 1 → rank 2, rank 2 → rank 3, …)")
+    assert tl.caption(0).startswith(
+        "t = 0 ns: 16 messages leave (rank 0 → rank 1, rank 1 → rank 2, rank 2 → rank 3, …)"
+    )
     assert tl.caption(1) == "t = 1,100 ns: 16 messages are handled"
     assert tl.caption(tl.n_steps - 1) == "t = 4,800 ns: 16 ranks finish"
 

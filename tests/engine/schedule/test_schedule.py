@@ -158,32 +158,44 @@ def problems(text: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("text, words", [
-    ("num_ranks 1\nrank 0 {\n l1: calc 5\n}\n", "line 3: warning: white space at the start"),
-    ("num_ranks 1\nrank 0 {\nl1: calc 5 // five\n}\n", "line 3: error: a comment (//) after a statement"),
-    ("num_ranks 2\nrank 1 {\n}\nrank 0 {\n}\n", "line 2: error: rank 1 comes where rank 0 should"),
-    ("num_ranks 2\nrank 0 {\n}\n", "error: no block for rank 1"),
-    ("num_ranks 1\nrank 0 {\nl1: calc 5\nl1 requires l2\n}\n", "line 4: error: the dependency names label l2"),
-    ("num_ranks 1\nrank 0 {\nl1: calc 5\nl1: calc 6\n}\n", "line 4: warning: label l1 defined twice"),
-    ("num_ranks 2\nrank 0 {\nl1: send 8 to 1\n}\nrank 1 {\n}\n", "needs the b suffix"),
-    ("num_ranks 2\nrank 0 {\nl1: SEND 8b to 1\n}\nrank 1 {\n}\n", "lower case only"),
-    ("num_ranks 2\nrank 0 {\nl1: send 8b to 5\n}\nrank 1 {\n}\n", "line 3: error: rank 0 sends to rank 5"),
-    ("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 3\n}\nrank 1 {\nl1: recv 8b from 0 tag 4\n}\n",
-     "sends a message nobody receives"),
-    ("num_ranks 1\nrank 0 {\nl1: calc 5\nl2: calc 6\nl1 requires l2\nl2 requires l1\n}\n",
-     "a dependency cycle in rank 0: op 0 (line 3) → op 1 (line 4)"),
-    ("num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\nl1: recv 8b from 0\nl2: send 8b to 0\n"
-     "l2 requires l1\n}\n", "never run"),
-    ("num_ranks 1\nrank 0 {\nl1: calc 5 nic 1\n}\n", "calc takes the options cpu"),
-    ("rank 0 {\n}\n", "no num_ranks line"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("num_ranks 1\nrank 0 {\n l1: calc 5\n}\n", "line 3: warning: white space at the start"),
+        ("num_ranks 1\nrank 0 {\nl1: calc 5 // five\n}\n", "line 3: error: a comment (//) after a statement"),
+        ("num_ranks 2\nrank 1 {\n}\nrank 0 {\n}\n", "line 2: error: rank 1 comes where rank 0 should"),
+        ("num_ranks 2\nrank 0 {\n}\n", "error: no block for rank 1"),
+        ("num_ranks 1\nrank 0 {\nl1: calc 5\nl1 requires l2\n}\n", "line 4: error: the dependency names label l2"),
+        ("num_ranks 1\nrank 0 {\nl1: calc 5\nl1: calc 6\n}\n", "line 4: warning: label l1 defined twice"),
+        ("num_ranks 2\nrank 0 {\nl1: send 8 to 1\n}\nrank 1 {\n}\n", "needs the b suffix"),
+        ("num_ranks 2\nrank 0 {\nl1: SEND 8b to 1\n}\nrank 1 {\n}\n", "lower case only"),
+        ("num_ranks 2\nrank 0 {\nl1: send 8b to 5\n}\nrank 1 {\n}\n", "line 3: error: rank 0 sends to rank 5"),
+        (
+            "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 3\n}\nrank 1 {\nl1: recv 8b from 0 tag 4\n}\n",
+            "sends a message nobody receives",
+        ),
+        (
+            "num_ranks 1\nrank 0 {\nl1: calc 5\nl2: calc 6\nl1 requires l2\nl2 requires l1\n}\n",
+            "a dependency cycle in rank 0: op 0 (line 3) → op 1 (line 4)",
+        ),
+        (
+            "num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\nl1: recv 8b from 0\nl2: send 8b to 0\n"
+            "l2 requires l1\n}\n",
+            "never run",
+        ),
+        ("num_ranks 1\nrank 0 {\nl1: calc 5 nic 1\n}\n", "calc takes the options cpu"),
+        ("rank 0 {\n}\n", "no num_ranks line"),
+    ],
+)
 def test_problems_are_found_with_their_line(text, words):
     assert any(words in p for p in problems(text)), problems(text)
 
 
 def test_comments_and_options_are_read():
-    text = ("// a comment\n/* a block\ncomment */\nnum_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 3 cpu 1 nic 1\n"
-            "}\nrank 1 {\nl1: recv 8b from -1 tag -1\nl2: calc 70 cpu 0\nl2 irequires l1\n}\n")
+    text = (
+        "// a comment\n/* a block\ncomment */\nnum_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 3 cpu 1 nic 1\n"
+        "}\nrank 1 {\nl1: recv 8b from -1 tag -1\nl2: calc 70 cpu 0\nl2 irequires l1\n}\n"
+    )
     parsed = parse(text)
     assert parsed.problems == []
     s = parsed.schedule

@@ -63,8 +63,15 @@ def test_fat_tree_reaches_everyone_at_shortest_depth():
     assert {i: int(d) for i, d in enumerate(depth)} == expected
     assert (depth >= 0).all()
     s = tl.summary
-    assert s == {"root": "h0", "nodes": 36, "reached": 36, "unreachable": 0, "hops": 6, "messages": 35,
-                 "completion_time": 6.0}
+    assert s == {
+        "root": "h0",
+        "nodes": 36,
+        "reached": 36,
+        "unreachable": 0,
+        "hops": 6,
+        "messages": 35,
+        "completion_time": 6.0,
+    }
     assert len(sends(tl)) == s["reached"] - 1
     # each non-root node receives exactly once, at time = its depth
     arrive = {e.dst: e.t for e in sends(tl)}
@@ -82,8 +89,11 @@ def test_fat_tree_reaches_everyone_at_shortest_depth():
 
 
 def test_parent_is_lowest_node_then_lowest_port():
-    for spec, root in [("fat-tree:radix=4,levels=3", "h5"), ("torus:3x4,hosts=2", "sw1-2"),
-                       ("dragonfly:a=3,p=2,h=1", "h0.1.1")]:
+    for spec, root in [
+        ("fat-tree:radix=4,levels=3", "h5"),
+        ("torus:3x4,hosts=2", "sw1-2"),
+        ("dragonfly:a=3,p=2,h=1", "h0.1.1"),
+    ]:
         topo = from_spec(spec)
         parent, link, depth = broadcast_tree(topo, root)
         r = topo.index(root)

@@ -17,8 +17,17 @@ def random_timeline(seed: int, n_events: int = 400, n_entities: int = 12) -> Tim
         if rng.random() < 0.4:
             t += rng.choice([0.5, 1.0, 2.25])
         changes = {rng.choice(keys): rng.choice(["a", "b", 3, 4.5]) for _ in range(rng.randint(0, 3))}
-        events.append(Event(t, rng.choice(["send", "arrive", "state", "note"]), rng.randint(-1, 9), rng.randint(-1, 9),
-                            [rng.randint(0, 50)] if rng.random() < 0.7 else [], f"event {i}", changes))
+        events.append(
+            Event(
+                t,
+                rng.choice(["send", "arrive", "state", "note"]),
+                rng.randint(-1, 9),
+                rng.randint(-1, 9),
+                [rng.randint(0, 50)] if rng.random() < 0.7 else [],
+                f"event {i}",
+                changes,
+            )
+        )
     return Timeline(
         title="random",
         intro="before anything",
@@ -137,8 +146,11 @@ def test_captions():
 
 
 def test_a_time_unit_puts_the_clock_first_in_every_caption_and_round_trips():
-    tl = Timeline(events=[Event(1200, "send", label="a sends"), Event(2500.25, "state"), Event(2500.25, "state")],
-                  intro="start", time_unit="ns")
+    tl = Timeline(
+        events=[Event(1200, "send", label="a sends"), Event(2500.25, "state"), Event(2500.25, "state")],
+        intro="start",
+        time_unit="ns",
+    )
     assert [tl.caption(k) for k in (-1, 0, 1)] == ["start", "t = 1,200 ns: a sends", "t = 2,500.25 ns: 2 events"]
     assert Timeline.from_dict(json.loads(json.dumps(tl.to_dict()))) == tl
     assert small().caption(0) == "a sends to b; a sends to c"  # no unit: no clock

@@ -39,14 +39,16 @@ def test_bundles_count_every_link_once_with_the_max_and_mean_of_their_values():
     for i in range(len(bundle["a"])):
         rows = np.flatnonzero(
             (np.minimum(part.of[topo.link_a], part.of[topo.link_b]) == bundle["a"][i])
-            & (np.maximum(part.of[topo.link_a], part.of[topo.link_b]) == bundle["b"][i]))
+            & (np.maximum(part.of[topo.link_a], part.of[topo.link_b]) == bundle["b"][i])
+        )
         assert len(rows) == bundle["links"][i]
         assert bundle["max"][i] == values[rows].max() and bundle["mean"][i] == pytest.approx(values[rows].mean())
     assert np.all(bundle["a"] <= bundle["b"])
 
 
-@pytest.mark.parametrize("spec, word", [("dragonfly:a=4,p=2,h=2", "group"), ("torus:4x4x3,hosts=1", "plane"),
-                                        ("mesh:40x40", "band")])
+@pytest.mark.parametrize(
+    "spec, word", [("dragonfly:a=4,p=2,h=2", "group"), ("torus:4x4x3,hosts=1", "plane"), ("mesh:40x40", "band")]
+)
 def test_other_fabrics_are_grouped_by_what_their_generator_knows(spec, word):
     topo = from_spec(spec)
     part = blocks(topo)
@@ -103,7 +105,9 @@ def test_the_core_asics_of_each_chassis_form_one_block(campus):
     part = blocks(campus)
     chassis_blocks = [b for b, name in enumerate(part.names) if "chassis" in name]
     assert [part.names[b] for b in sorted(chassis_blocks, key=lambda b: part.names[b])] == [
-        "tier 3, chassis ib-core-1", "tier 3, chassis ib-core-2"]
+        "tier 3, chassis ib-core-1",
+        "tier 3, chassis ib-core-2",
+    ]
     for b in chassis_blocks:
         members = part.members(b)
         prefix = part.names[b].rsplit(" ", 1)[1] + "/U"
@@ -123,14 +127,25 @@ def test_an_edge_switch_and_its_hosts_form_one_group(campus):
     hosts = sorted(_neighbors(campus, {leaf}) & set(np.flatnonzero(campus.kind == ENDPOINT).tolist()))
     assert sorted(group.tolist()) == sorted([leaf, *hosts]) and len(hosts) == 10
     assert [campus.names[h] for h in hosts] == [f"cn{i:04d}" for i in range(10)]
-    assert sorted(part.names[b] for b in unique(part.of[group])) == ["edge 0: ib-l1-000, edge switch",
-                                                                      "edge 0: ib-l1-000, end nodes"]
+    assert sorted(part.names[b] for b in unique(part.of[group])) == [
+        "edge 0: ib-l1-000, edge switch",
+        "edge 0: ib-l1-000, end nodes",
+    ]
 
 
-@pytest.mark.parametrize("description, expected", [
-    ("MF0;core-1:MCS8500/L05/U1", "core-1"), ("MF0;core-1:MCS8500/S01/U1", "core-1"),
-    ("MF0;ib-l1-000:MQM8700/U1", "ib-l1-000"), ("ib-core-2/U8", "ib-core-2"), ("ys75ib1/L05/U1", "ys75ib1"),
-    ("ys46ib1:SX60XX/U1", "ys46ib1"), ("Quantum Mellanox Technologies", None), ("spine1", None)])
+@pytest.mark.parametrize(
+    "description, expected",
+    [
+        ("MF0;core-1:MCS8500/L05/U1", "core-1"),
+        ("MF0;core-1:MCS8500/S01/U1", "core-1"),
+        ("MF0;ib-l1-000:MQM8700/U1", "ib-l1-000"),
+        ("ib-core-2/U8", "ib-core-2"),
+        ("ys75ib1/L05/U1", "ys75ib1"),
+        ("ys46ib1:SX60XX/U1", "ys46ib1"),
+        ("Quantum Mellanox Technologies", None),
+        ("spine1", None),
+    ],
+)
 def test_a_chassis_is_the_system_a_switch_description_names(description, expected):
     assert chassis(description) == expected
 
@@ -139,22 +154,32 @@ def test_switches_no_path_joins_to_an_end_node_get_a_plain_row_of_their_own():
     text = ONE_SPINE + '\nSwitch 2 "lost1"\n[1] "lost2"[1]\n\nSwitch 2 "lost2"\n[1] "lost1"[1]\n'
     topo = parse(text, "f.txt")
     part = blocks(topo)
-    assert part.rows == {0: "end nodes", 1: "edge switches (tier 1)", 2: "tier 2",
-                         3: "switches with no path to an end node"}
+    assert part.rows == {
+        0: "end nodes",
+        1: "edge switches (tier 1)",
+        2: "tier 2",
+        3: "switches with no path to an end node",
+    }
     lost = [topo.index("lost1"), topo.index("lost2")]
     assert part.level[part.of[lost]].tolist() == [3, 3] and part.level[part.of[topo.index("spine")]] == 2
     switches_only = parse('Switch 2 "a"\n[1] "b"[1]\n\nSwitch 2 "b"\n[1] "a"[1]\n', "g.txt")
     assert blocks(switches_only).rows == {1: "switches"}
 
 
-@pytest.mark.parametrize("spec, rows", [
-    ("fat-tree:radix=8,levels=3", {0: "end nodes", 1: "leaf switches", 2: "spine switches", 3: "top switches"}),
-    ("fat-tree:radix=4,levels=2", {0: "end nodes", 1: "leaf switches", 2: "spine switches"}),
-    ("pruned-fat-tree:pods=2,leaves=2,hosts=2,spines=2,up=2,paths=2",
-     {0: "end nodes", 1: "leaf switches", 2: "spine switches", 3: "top switches"}),
-    ("torus:4x4x3,hosts=1", {0: "end nodes", 1: "switches"}),
-    ("dragonfly:a=4,p=2,h=2", {0: "end nodes", 1: "switches"}),
-    ("sunway-supernode", {0: "end nodes", 1: "level 1 switches", 2: "level 2 switches"})])
+@pytest.mark.parametrize(
+    "spec, rows",
+    [
+        ("fat-tree:radix=8,levels=3", {0: "end nodes", 1: "leaf switches", 2: "spine switches", 3: "top switches"}),
+        ("fat-tree:radix=4,levels=2", {0: "end nodes", 1: "leaf switches", 2: "spine switches"}),
+        (
+            "pruned-fat-tree:pods=2,leaves=2,hosts=2,spines=2,up=2,paths=2",
+            {0: "end nodes", 1: "leaf switches", 2: "spine switches", 3: "top switches"},
+        ),
+        ("torus:4x4x3,hosts=1", {0: "end nodes", 1: "switches"}),
+        ("dragonfly:a=4,p=2,h=2", {0: "end nodes", 1: "switches"}),
+        ("sunway-supernode", {0: "end nodes", 1: "level 1 switches", 2: "level 2 switches"}),
+    ],
+)
 def test_only_generated_fat_trees_keep_fat_tree_row_names(spec, rows):
     part = blocks(from_spec(spec))
     assert part.rows == rows
@@ -165,8 +190,9 @@ def test_only_generated_fat_trees_keep_fat_tree_row_names(spec, rows):
 def test_a_bundle_lists_its_parallel_cables_each_with_its_own_value_hottest_first(campus):
     part = blocks(campus)
     leaf, up = campus.index("MF0;ib-l1-000:MQM8700/U1"), campus.index("MF0;ib-l2-00:MQM8700/U1")
-    parallel = np.flatnonzero(((campus.link_a == leaf) & (campus.link_b == up))
-                              | ((campus.link_a == up) & (campus.link_b == leaf)))
+    parallel = np.flatnonzero(
+        ((campus.link_a == leaf) & (campus.link_b == up)) | ((campus.link_a == up) & (campus.link_b == leaf))
+    )
     assert len(parallel) == 2  # two cables between the same two switches
     values = np.zeros(campus.n_links)
     values[parallel[1]] = 7  # the second cable is hot, the first carries nothing

@@ -29,8 +29,7 @@ def _neighbours(topo, name: str) -> set[str]:
 
 def test_the_levels_of_a_rail_fabric_are_rail_pod_leaf(topo):
     assert drill.levels(topo) == [("group", "rail"), ("pod", "pod"), ("leaf", "leaf")]
-    assert drill.levels(from_spec("rail-fat-tree:servers=16,rails=4,radix=8")) == [("group", "rail"),
-                                                                                  ("leaf", "leaf")]
+    assert drill.levels(from_spec("rail-fat-tree:servers=16,rails=4,radix=8")) == [("group", "rail"), ("leaf", "leaf")]
     assert drill.levels(from_spec("fat-tree:radix=4,levels=3"))[1:] == []  # a fat tree: its pods alone
 
 

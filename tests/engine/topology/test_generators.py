@@ -105,19 +105,22 @@ def test_sunway_supernode_structure():
     assert np.all(deg[t.kind == ENDPOINT] == 2) and np.all(t.nports[t.kind == SWITCH] == 40)
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("fat-tree:radix=0", "positive"),
-    ("fat-tree:radix=5", "even"),
-    ("fat-tree:radix=200,levels=3", "limit"),
-    ("torus:1000x1000x1000", "limit"),
-    ("dragonfly:a=18,p=9,h=9,g=500", "between"),
-    ("mesh:4x4,neighbors=6", "4 or 8"),
-    ("hypercube:4", "unknown topology"),
-    ("torus:4xfour", "dimensions"),
-    ("fat-tree:radix=abc", "integer"),
-    ("fat-tree:size=4", "does not take size"),
-    ("pruned-fat-tree:spines=3,paths=2", "divide"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("fat-tree:radix=0", "positive"),
+        ("fat-tree:radix=5", "even"),
+        ("fat-tree:radix=200,levels=3", "limit"),
+        ("torus:1000x1000x1000", "limit"),
+        ("dragonfly:a=18,p=9,h=9,g=500", "between"),
+        ("mesh:4x4,neighbors=6", "4 or 8"),
+        ("hypercube:4", "unknown topology"),
+        ("torus:4xfour", "dimensions"),
+        ("fat-tree:radix=abc", "integer"),
+        ("fat-tree:size=4", "does not take size"),
+        ("pruned-fat-tree:spines=3,paths=2", "divide"),
+    ],
+)
 def test_bad_specs_raise_clear_errors(spec, message):
     with pytest.raises(SpecError, match=message):
         from_spec(spec)

@@ -55,8 +55,14 @@ def reference_hops(topo: Topology) -> np.ndarray:
 def live_ports(topo: Topology) -> dict[int, tuple[list[int], list[int]]]:
     """node -> (ports ascending, peers) over live links, straight from the link columns."""
     pairs: dict[int, list[tuple[int, int]]] = {x: [] for x in range(topo.n_nodes)}
-    for a, pa, b, pb, broken in zip(topo.link_a.tolist(), topo.link_pa.tolist(), topo.link_b.tolist(),
-                                    topo.link_pb.tolist(), topo.broken.tolist(), strict=True):
+    for a, pa, b, pb, broken in zip(
+        topo.link_a.tolist(),
+        topo.link_pa.tolist(),
+        topo.link_b.tolist(),
+        topo.link_pb.tolist(),
+        topo.broken.tolist(),
+        strict=True,
+    ):
         if not broken:
             pairs[a].append((pa, b))
             pairs[b].append((pb, a))
@@ -127,8 +133,9 @@ def random_topologies(draw):
     # each node's ports: a random permutation of 1..degree, so port order != link order
     free = [list(draw(st.permutations(range(1, d + 1)))) for d in degree]
     links = [(a, free[a].pop(), b, free[b].pop()) for a, b in pairs]
-    topo = Topology.from_arrays([f"n{i}" for i in range(n)], kinds, np.maximum(degree, 1),
-                                np.array(links, dtype=np.int64).reshape(-1, 4))
+    topo = Topology.from_arrays(
+        [f"n{i}" for i in range(n)], kinds, np.maximum(degree, 1), np.array(links, dtype=np.int64).reshape(-1, 4)
+    )
     topo.broken[:] = draw(st.lists(st.booleans(), min_size=len(links), max_size=len(links)))
     members = draw(st.lists(st.integers(0, n - 1), max_size=5))
     return topo, members
@@ -175,8 +182,13 @@ def test_generators_with_broken_links_match_networkx(spec):
 
 @pytest.mark.parametrize(
     ("spec", "cut"),
-    [("fat-tree:radix=4,levels=2", "leaf0"), ("torus:3x4x2,hosts=2", "sw0-0-0"), ("sunway-supernode", "node3"),
-     ("dragonfly:a=4,p=2,h=2", "h0.0.0"), ("mesh:4x4,neighbors=4", "sw0-1")],
+    [
+        ("fat-tree:radix=4,levels=2", "leaf0"),
+        ("torus:3x4x2,hosts=2", "sw0-0-0"),
+        ("sunway-supernode", "node3"),
+        ("dragonfly:a=4,p=2,h=2", "h0.0.0"),
+        ("mesh:4x4,neighbors=4", "sw0-1"),
+    ],
 )
 def test_disconnected_parts_report_unreachable(spec, cut):
     topo = isolate(from_spec(spec), cut)
@@ -207,8 +219,12 @@ def test_fat_tree_leaf_cut_off_from_spines():
 # ---------------------------------------------------------------- hand-made cases
 def test_end_nodes_linked_directly_do_not_forward():
     # s0 -- e2 -- e1 and s0 -- e3: e1 reaches only e2 (1 hop); e2 is not a way to s0 for e1
-    topo = Topology.from_arrays(["s0", "e1", "e2", "e3"], [SWITCH, ENDPOINT, ENDPOINT, ENDPOINT], [4, 1, 2, 1],
-                                [[1, 1, 2, 1], [2, 2, 0, 3], [3, 1, 0, 1]])
+    topo = Topology.from_arrays(
+        ["s0", "e1", "e2", "e3"],
+        [SWITCH, ENDPOINT, ENDPOINT, ENDPOINT],
+        [4, 1, 2, 1],
+        [[1, 1, 2, 1], [2, 2, 0, 3], [3, 1, 0, 1]],
+    )
     table = min_hops(topo)
     assert table.hops_from(1).tolist() == [-1, 0, 1, -1]
     assert table.hops_from(2).tolist() == [1, 1, 0, 2]

@@ -86,8 +86,14 @@ def test_exact_round_trip(generated, fmt, variant):
 
 
 def test_graphml_keeps_link_order_orientation_and_empty_columns():
-    topo = Topology.from_arrays(["a", "b", "c"], [0, 0, 1], [3, 3, 1], [(1, 2, 0, 1), (2, 1, 0, 2), (0, 3, 1, 3)],
-                                node_attrs={"level": [1, 1, 0]}, link_attrs={"global": [0, 1, 0]})
+    topo = Topology.from_arrays(
+        ["a", "b", "c"],
+        [0, 0, 1],
+        [3, 3, 1],
+        [(1, 2, 0, 1), (2, 1, 0, 2), (0, 3, 1, 3)],
+        node_attrs={"level": [1, 1, 0]},
+        link_attrs={"global": [0, 1, 0]},
+    )
     topo.link_id = np.array([7, 2, 5])  # not sorted: the rows must keep their order
     back = parse(dumps(topo, "graphml"))
     assert back == topo and back.link_a.tolist() == [1, 2, 0]
@@ -122,11 +128,13 @@ def test_text_writer_reader_identity(generated, fmt, variant):
         expected = [g or GUID_BASE + 256 * (i + 1) for i, g in enumerate(topo.guid.tolist())]
         assert back.guid.tolist() == expected and back.desc == topo.desc
     if fmt == "ibnetdiscover":
-        ends = zip(back.link_a.tolist() + back.link_b.tolist(), back.link_pa.tolist() + back.link_pb.tolist(),
-                   strict=True)
+        ends = zip(
+            back.link_a.tolist() + back.link_b.tolist(), back.link_pa.tolist() + back.link_pb.tolist(), strict=True
+        )
         ca_ports = {(u, p) for u, p in ends if back.kind[u] == ENDPOINT}
         assert {key: back.port_guids[key] for key in ca_ports} == {
-            (u, p): topo.port_guids.get((u, p), int(back.guid[u]) + p) for u, p in ca_ports}
+            (u, p): topo.port_guids.get((u, p), int(back.guid[u]) + p) for u, p in ca_ports
+        }
         assert back.port_guids[0, 0] == (0x42 if variant == "edited" else int(back.guid[0]))
 
 
@@ -162,22 +170,52 @@ def test_node_without_ports_is_written_with_one():
 # ---------------------------------------------------------------- real-style files
 def test_real_style_ibnetdiscover_file():
     topo = read(DATA / "ibnetdiscover-2sw-4hca.txt")
-    ids = ["S-0002c903007b8a30", "S-0002c903007b8b50", "H-0002c9030045f0e0", "H-0002c9030045f100",
-           "H-0002c9030045f120", "H-0002c9030045f140"]
-    assert topo.names == ["MF0;switch-abc:MSX6036/U1", "MF0;switch-def:MSX6036/U1", "node01", "node02", "node03",
-                          "node04"]
+    ids = [
+        "S-0002c903007b8a30",
+        "S-0002c903007b8b50",
+        "H-0002c9030045f0e0",
+        "H-0002c9030045f100",
+        "H-0002c9030045f120",
+        "H-0002c9030045f140",
+    ]
+    assert topo.names == [
+        "MF0;switch-abc:MSX6036/U1",
+        "MF0;switch-def:MSX6036/U1",
+        "node01",
+        "node02",
+        "node03",
+        "node04",
+    ]
     assert [topo.index(i) for i in ids] == list(range(6))  # the file's ids still find their nodes
     assert topo.kind.tolist() == [SWITCH, SWITCH] + [ENDPOINT] * 4 and topo.nports.tolist() == [36, 36, 2, 2, 2, 2]
-    assert topo.guid.tolist() == [0x2C903007B8A30, 0x2C903007B8B50, 0x2C9030045F0E0, 0x2C9030045F100,
-                                  0x2C9030045F120, 0x2C9030045F140]
-    assert topo.desc == ["MF0;switch-abc:MSX6036/U1", "MF0;switch-def:MSX6036/U1", "node01 HCA-1", "node02 HCA-1",
-                         "node03 HCA-1", "node04 HCA-1"]
-    assert topo.port_guids == {(0, 0): 0x2C903007B8A30, (1, 0): 0x2C903007B8B50, (2, 1): 0x2C9030045F0E1,
-                               (3, 1): 0x2C9030045F101, (4, 1): 0x2C9030045F121, (5, 1): 0x2C9030045F141,
-                               (5, 2): 0x2C9030045F142}
-    assert list(zip(topo.link_a.tolist(), topo.link_pa.tolist(), topo.link_b.tolist(), topo.link_pb.tolist(),
-                    strict=True)) == [(0, 1, 2, 1), (0, 2, 3, 1), (0, 3, 5, 2), (0, 35, 1, 35), (0, 36, 1, 36),
-                                      (1, 1, 4, 1), (1, 2, 5, 1)]
+    assert topo.guid.tolist() == [
+        0x2C903007B8A30,
+        0x2C903007B8B50,
+        0x2C9030045F0E0,
+        0x2C9030045F100,
+        0x2C9030045F120,
+        0x2C9030045F140,
+    ]
+    assert topo.desc == [
+        "MF0;switch-abc:MSX6036/U1",
+        "MF0;switch-def:MSX6036/U1",
+        "node01 HCA-1",
+        "node02 HCA-1",
+        "node03 HCA-1",
+        "node04 HCA-1",
+    ]
+    assert topo.port_guids == {
+        (0, 0): 0x2C903007B8A30,
+        (1, 0): 0x2C903007B8B50,
+        (2, 1): 0x2C9030045F0E1,
+        (3, 1): 0x2C9030045F101,
+        (4, 1): 0x2C9030045F121,
+        (5, 1): 0x2C9030045F141,
+        (5, 2): 0x2C9030045F142,
+    }
+    assert list(
+        zip(topo.link_a.tolist(), topo.link_pa.tolist(), topo.link_b.tolist(), topo.link_pb.tolist(), strict=True)
+    ) == [(0, 1, 2, 1), (0, 2, 3, 1), (0, 3, 5, 2), (0, 35, 1, 35), (0, 36, 1, 36), (1, 1, 4, 1), (1, 2, 5, 1)]
     assert topo.meta == {"format": "ibnetdiscover"} and not topo.broken.any()
     crlf = (DATA / "ibnetdiscover-2sw-4hca.txt").read_bytes().replace(b"\n", b"\r\n")
     assert b"\r\n" in crlf and parse(crlf, "crlf.txt") == topo
@@ -188,12 +226,23 @@ def test_ibsim_net_file():
     topo = read(DATA / "ibsim-2sw-4hca.net")
     assert topo.names == ["Switch1", "Switch2", "Hca1", "Hca2", "Hca3", "Hca4"]
     assert topo.meta == {"format": "ibsim"} and topo.desc == ["", "spine switch", "", "", "", ""]
-    assert topo.guid.tolist() == [0x8F10400410010, 0x8F10400410020, 0x8F10403960100, 0x8F10403960200,
-                                  0x8F10403960300, 0x8F10403960400]
+    assert topo.guid.tolist() == [
+        0x8F10400410010,
+        0x8F10400410020,
+        0x8F10403960100,
+        0x8F10403960200,
+        0x8F10403960300,
+        0x8F10403960400,
+    ]
     assert topo.port_guids == {}
-    assert link_set(topo) == link_set(Topology.from_arrays(
-        topo.names, topo.kind, topo.nports,
-        [(0, 1, 2, 1), (0, 2, 4, 1), (0, 3, 1, 3), (0, 5, 1, 5), (1, 1, 3, 1), (1, 2, 5, 2)]))
+    assert link_set(topo) == link_set(
+        Topology.from_arrays(
+            topo.names,
+            topo.kind,
+            topo.nports,
+            [(0, 1, 2, 1), (0, 2, 4, 1), (0, 3, 1, 3), (0, 5, 1, 5), (1, 1, 3, 1), (1, 2, 5, 2)],
+        )
+    )
 
 
 def test_output_of_real_ibnetdiscover_on_ibsim():
@@ -209,8 +258,7 @@ def check_rediscovered(original: Topology, topo: Topology) -> None:
     assert topo.names == topo.desc
     index = [original.index(d) for d in topo.desc]
     assert link_set(topo, names=topo.desc) == link_set(original)
-    assert all(topo.kind[i] == original.kind[j] and topo.nports[i] == original.nports[j]
-               for i, j in enumerate(index))
+    assert all(topo.kind[i] == original.kind[j] and topo.nports[i] == original.nports[j] for i, j in enumerate(index))
     assert all(int(topo.guid[i]) == GUID_BASE + 256 * (j + 1) for i, j in enumerate(index))
     prefix = {SWITCH: "S", ENDPOINT: "H"}
     assert all(topo.index(f"{prefix[int(topo.kind[i])]}-{int(topo.guid[i]):016x}") == i for i in range(topo.n_nodes))
@@ -219,8 +267,7 @@ def check_rediscovered(original: Topology, topo: Topology) -> None:
 # ---------------------------------------------------------------- the real ibsim
 def ibsim_output(path: Path) -> str:
     """Let ibsim parse and connect ``path``, quit, and return what it printed."""
-    proc = subprocess.run(["ibsim", "-v", "-s", str(path)], input="Quit\n", capture_output=True, text=True,
-                          timeout=30)
+    proc = subprocess.run(["ibsim", "-v", "-s", str(path)], input="Quit\n", capture_output=True, text=True, timeout=30)
     out = proc.stdout + proc.stderr
     if proc.returncode and "can't bind" in out:
         pytest.skip("another ibsim is running here")
@@ -290,23 +337,26 @@ def test_dangling_peer():
 
 
 def test_both_sides_disagree():
-    fails('Switch 4 "s"\n[1] "h"[1]\n[2] "g"[1]\n\nHca 1 "h"\n[1] "s"[2]\n\nHca 1 "g"\n[1] "s"[2]\n',
-          r"line 2: the two sides disagree: 's'\[1\] links to 'h'\[1\], but line 6 links 'h'\[1\] to 's'\[2\]")
+    fails(
+        'Switch 4 "s"\n[1] "h"[1]\n[2] "g"[1]\n\nHca 1 "h"\n[1] "s"[2]\n\nHca 1 "g"\n[1] "s"[2]\n',
+        r"line 2: the two sides disagree: 's'\[1\] links to 'h'\[1\], but line 6 links 'h'\[1\] to 's'\[2\]",
+    )
 
 
 def test_link_to_itself():
     fails('Switch 4 "s"\n[1] "s"[1]\n', r"line 2: port 1 of 's' is linked to itself")
     loop = parse('Switch 4 "s"\n[1] "s"[2]\n[2] "s"[1]\n[3] "h"[1]\n\nHca 1 "h"\n[1] "s"[3]\n', "loop.net")
     assert [loop.link_label(r) for r in range(loop.n_links)] == ["s[1]-s[2]", "s[3]-h[1]"]
-    assert loop.meta["warnings"] == ["1 loopback cable(s) between two ports of one switch kept (no route uses "
-                                     "them): s[1]-s[2]"]
+    assert loop.meta["warnings"] == [
+        "1 loopback cable(s) between two ports of one switch kept (no route uses them): s[1]-s[2]"
+    ]
 
 
 def test_unknown_lines_are_skipped_and_counted_as_ibsim_does():
-    topo = parse('ibwarn: [123] _do_madrpc: recv failed\nSwitch 4 "s"\n[1] "h"[1]\n\nHca 1 "h"\n[1] "s"[1]\n',
-                 "t.net")
+    topo = parse('ibwarn: [123] _do_madrpc: recv failed\nSwitch 4 "s"\n[1] "h"[1]\n\nHca 1 "h"\n[1] "s"[1]\n', "t.net")
     assert topo.n_links == 1 and topo.meta["warnings"] == [
-        "skipped 1 line(s) it does not know (line 1: 'ibwarn: [123] _do_madrpc: recv failed')"]
+        "skipped 1 line(s) it does not know (line 1: 'ibwarn: [123] _do_madrpc: recv failed')"
+    ]
 
 
 def test_duplicate_guid_and_name():
@@ -316,8 +366,11 @@ def test_duplicate_guid_and_name():
 
 
 def test_routers_are_read_as_switches():
-    topo = parse('rtguid=0x10\nRt 2 "R-0000000000000010" # "gw-1"\n[1] "H-0000000000000020"[1]\n\n'
-                 'caguid=0x20\nCa 1 "H-0000000000000020" # "node01 HCA-1"\n[1] "R-0000000000000010"[1]\n', "rt.txt")
+    topo = parse(
+        'rtguid=0x10\nRt 2 "R-0000000000000010" # "gw-1"\n[1] "H-0000000000000020"[1]\n\n'
+        'caguid=0x20\nCa 1 "H-0000000000000020" # "node01 HCA-1"\n[1] "R-0000000000000010"[1]\n',
+        "rt.txt",
+    )
     assert topo.names == ["gw-1", "node01"] and topo.kind.tolist() == [SWITCH, ENDPOINT]
     assert topo.guid.tolist() == [0x10, 0x20] and topo.index("R-0000000000000010") == 0
     assert topo.meta["warnings"] == ["1 router(s) read as switches: R-0000000000000010"]
@@ -331,8 +384,8 @@ def test_unsupported_text():
     fails('Switch four "s"\n', r"line 1: malformed node line")
     fails('Switch 4 "s" x\n', r"line 1: unexpected text 'x'")
     fails('Switch 4 "s"\n[1] "h"[1] junk\n', r"line 2: unexpected text 'junk'")
-    fails('switchguid=0xzz\n', r"line 1: bad GUID")
-    fails('switchguid=0x1234567890abcdef12\n', r"line 1: GUID .* does not fit in 64 bits")
+    fails("switchguid=0xzz\n", r"line 1: bad GUID")
+    fails("switchguid=0x1234567890abcdef12\n", r"line 1: GUID .* does not fit in 64 bits")
     fails("vendid=0x2c9\n", r"^bad\.net: no Switch, Ca or Hca node found$")
 
 
@@ -341,8 +394,10 @@ def test_huge_claims_fail_before_allocating(monkeypatch):
     fails('Hca 99999999999999999999 "x"\n', r"line 1: port count 99999999999999999999 is above the limit")
     fails('Switch 4 "x"\n[70000] "y"[1]\n', r"line 2: port 70000 is above the limit")
     text = dumps(from_spec("fat-tree:radix=4,levels=2"), "ibsim")
-    json_text, graphml = dumps(from_spec("fat-tree:radix=4,levels=2"), "json"), \
-        dumps(from_spec("fat-tree:radix=4,levels=2"), "graphml")
+    json_text, graphml = (
+        dumps(from_spec("fat-tree:radix=4,levels=2"), "json"),
+        dumps(from_spec("fat-tree:radix=4,levels=2"), "graphml"),
+    )
     monkeypatch.setattr(model, "MAX_NODES", 3)
     fails(text, r"line 26: more than the limit of 3 nodes")  # the 4th Switch line
     fails(json_text, r"^t\.json: 14 nodes is more than the limit of 3$", "t.json")
@@ -350,14 +405,18 @@ def test_huge_claims_fail_before_allocating(monkeypatch):
 
 
 def test_xml_entity_tricks_are_refused():
-    laughs = ('<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
-              '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
-              '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>\n'
-              '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="undirected">'
-              '<node id="&lol3;"/></graph></graphml>')
+    laughs = (
+        '<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol">'
+        '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
+        '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>\n'
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="undirected">'
+        '<node id="&lol3;"/></graph></graphml>'
+    )
     fails(laughs, r"^x\.graphml: XML with a DTD, entities or external references is refused", "x.graphml")
-    external = ('<?xml version="1.0"?>\n<!DOCTYPE g [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
-                '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph><node id="&xxe;"/></graph></graphml>')
+    external = (
+        '<?xml version="1.0"?>\n<!DOCTYPE g [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n'
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph><node id="&xxe;"/></graph></graphml>'
+    )
     fails(external, r"XML with a DTD, entities or external references is refused", "x.graphml")
     fails("<graphml><graph>\n<node id='a'></graph>", r"^x\.graphml, line 2: not well-formed XML", "x.graphml")
 
@@ -367,19 +426,28 @@ def test_graphml_missing_or_wrong_attributes():
     key = re.search(r'<key id="(d\d+)" for="node" attr.name="nports"', text).group(1)
     fails(re.sub(f'<data key="{key}">4</data>', "", text, count=1), r"node 'leaf0' has no attribute 'nports'", "t.xml")
     key = re.search(r'<key id="(d\d+)" for="edge" attr.name="pb"', text).group(1)
-    fails(re.sub(f'<data key="{key}">\\d+</data>', "", text, count=1),
-          r"edge 0 \('leaf0' - 'h0'\) has no attribute 'pb'", "t.xml")
+    fails(
+        re.sub(f'<data key="{key}">\\d+</data>', "", text, count=1),
+        r"edge 0 \('leaf0' - 'h0'\) has no attribute 'pb'",
+        "t.xml",
+    )
     key = re.search(r'<key id="(d\d+)" for="graph" attr.name="meta"', text).group(1)
-    fails(re.sub(f'<data key="{key}">[^<]*</data>', f'<data key="{key}">{{oops</data>', text),
-          r"the graph attribute 'meta' is not valid JSON", "t.xml")
+    fails(
+        re.sub(f'<data key="{key}">[^<]*</data>', f'<data key="{key}">{{oops</data>', text),
+        r"the graph attribute 'meta' is not valid JSON",
+        "t.xml",
+    )
     fails(text.replace("vizcoll.topology/1", "other/2"), r"not a vizcoll GraphML file", "t.xml")
     fails(text.replace(">switch<", ">router<", 1), r"wrong type or value", "t.xml")
     import networkx as nx
 
     other = parse("\n".join(nx.generate_graphml(nx.path_graph(3))), "t.xml")  # anyone's graph: all switches
     assert other.names == ["0", "1", "2"] and other.n_links == 2 and len(other.switches) == 3
-    fails('<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph><data key="nope">1</data></graph></graphml>',
-          r"the graph has no nodes", "t.xml")
+    fails(
+        '<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph><data key="nope">1</data></graph></graphml>',
+        r"the graph has no nodes",
+        "t.xml",
+    )
 
 
 def test_json_errors():
@@ -399,8 +467,12 @@ def test_json_errors():
         said = re.escape(repr(name))
         fails(json.dumps(named), rf"^t\.json: 'nodes\.name' 0 must be non-empty text \(it is {said}\)$", "t.json")
     fails('{"schema": \n oops}', r"^t\.json, line 2: not valid JSON", "t.json")
-    fails("not json at all", r"^t\.json: cannot tell the format; tried vizcoll JSON or node-link JSON \(line 1: 'n' "
-          r"where a JSON topology starts with '\{'\)", "t.json")  # the content tells, never the name
+    fails(
+        "not json at all",
+        r"^t\.json: cannot tell the format; tried vizcoll JSON or node-link JSON \(line 1: 'n' "
+        r"where a JSON topology starts with '\{'\)",
+        "t.json",
+    )  # the content tells, never the name
     fails("[" * 100_000, r"not valid JSON", "t.json")
     fails('{"a": ' + "1" * 5000 + "}", r"not valid JSON", "t.json")
 
@@ -408,8 +480,13 @@ def test_json_errors():
 def test_garbage_empty_and_too_large(tmp_path):
     fails(bytes(range(256)) * 4, r"^bad\.net, line 2: not UTF-8 text \(byte 128\)$")
     error = fails("\x00\x01\x02garbage\nmore", r"^bad\.net: cannot tell the format; tried vizcoll JSON")
-    for title in ("GraphML", "ibnetdiscover output or ibsim net file", "ibnetdiscover ports report",
-                  "iblinkinfo output", "Slurm topology.conf"):  # every format, with the line that ruled it out
+    for title in (
+        "GraphML",
+        "ibnetdiscover output or ibsim net file",
+        "ibnetdiscover ports report",
+        "iblinkinfo output",
+        "Slurm topology.conf",
+    ):  # every format, with the line that ruled it out
         assert re.search(rf"{title}[^;]*\(line 1: '\\x00", str(error)), title
     fails("ok\n\ud800", r"line 2: the text holds an invalid character")
     for empty in (b"", "", " \n\r\n\t"):
@@ -433,14 +510,43 @@ def parse_or_error(data) -> None:
     assert isinstance(topo, Topology) and topo.n_nodes > 0
 
 
-FRAGMENTS = ['Switch 4 "s"', 'Switch 2 "t"', 'Hca 1 "h"', 'Ca 2 "c"\t# "desc"', "[1]", "[2]", "[3]", '"s"', '"h"',
-             '"c"', "[1](2c9)", "[ext 5]", "switchguid=0x10(10)", "caguid=0x20", "# comment", " ", "\t", "\r", "\n",
-             "\n\n", "lid 3 4xQDR", "w=3", "0x", "{", "<", "'", '"']
+FRAGMENTS = [
+    'Switch 4 "s"',
+    'Switch 2 "t"',
+    'Hca 1 "h"',
+    'Ca 2 "c"\t# "desc"',
+    "[1]",
+    "[2]",
+    "[3]",
+    '"s"',
+    '"h"',
+    '"c"',
+    "[1](2c9)",
+    "[ext 5]",
+    "switchguid=0x10(10)",
+    "caguid=0x20",
+    "# comment",
+    " ",
+    "\t",
+    "\r",
+    "\n",
+    "\n\n",
+    "lid 3 4xQDR",
+    "w=3",
+    "0x",
+    "{",
+    "<",
+    "'",
+    '"',
+]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(st.binary(max_size=300), st.text(max_size=300),
-                 st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)))
+@given(
+    st.one_of(
+        st.binary(max_size=300), st.text(max_size=300), st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
+    )
+)
 def test_fuzz_never_crashes(data):
     parse_or_error(data)
 
@@ -452,7 +558,7 @@ VALID = [dumps(from_spec("fat-tree:radix=4,levels=2"), fmt) for fmt in FORMATS]
 @given(st.sampled_from(VALID), st.integers(0, 10**9), st.integers(0, 10**9), st.text(max_size=5))
 def test_fuzz_mutated_valid_files(text, start, length, insert):
     start %= len(text)
-    parse_or_error(text[:start] + insert + text[start + length % 40:])
+    parse_or_error(text[:start] + insert + text[start + length % 40 :])
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -468,9 +574,14 @@ def test_fuzz_dropped_lines(text, drops):
 def test_detection_and_api(tmp_path):
     assert FORMATS == ("json", "graphml", "ibnetdiscover", "ibsim") and topo_io.MAX_FILE_BYTES == 20 * 1024 * 1024
     topo = from_spec("torus:3x3x2,hosts=2")
-    for ext, fmt, head in ((".json", "json", "{"), (".graphml", "graphml", "<"), (".xml", "graphml", "<"),
-                           (".net", "ibsim", "# ibsim net file"), (".ibnd", "ibnetdiscover", "# Topology file"),
-                           (".txt", "ibnetdiscover", "# Topology file")):
+    for ext, fmt, head in (
+        (".json", "json", "{"),
+        (".graphml", "graphml", "<"),
+        (".xml", "graphml", "<"),
+        (".net", "ibsim", "# ibsim net file"),
+        (".ibnd", "ibnetdiscover", "# Topology file"),
+        (".txt", "ibnetdiscover", "# Topology file"),
+    ):
         path = tmp_path / f"t{ext}"
         write(topo, path)
         assert path.read_text().startswith(head), ext
@@ -496,8 +607,10 @@ def test_detection_and_api(tmp_path):
 
 def test_ibsim_switchguid_with_a_0x_port_guid(tmp_path):
     """``switchguid=0x…(0x…)``: ibsim reads it (2 ports connected), so do we."""
-    text = ('switchguid=0x0002c90200200001(0x0002c90200200001)\nSwitch\t8 "sw1"\n[1]\t"h1"[1]\n\n'
-            'caguid=0x0002c90200200100\nHca\t1 "h1"\n[1]\t"sw1"[1]\n')
+    text = (
+        'switchguid=0x0002c90200200001(0x0002c90200200001)\nSwitch\t8 "sw1"\n[1]\t"h1"[1]\n\n'
+        'caguid=0x0002c90200200100\nHca\t1 "h1"\n[1]\t"sw1"[1]\n'
+    )
     topo = parse(text, "net")
     assert topo.guid.tolist() == [0x0002C90200200001, 0x0002C90200200100]
     assert topo.port_guids == {(0, 0): 0x0002C90200200001} and topo.meta == {"format": "ibsim"}

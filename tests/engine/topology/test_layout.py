@@ -23,8 +23,12 @@ def test_a_fat_tree_is_drawn_in_rows_by_level_with_each_pod_together():
     level = topo.node_attrs["level"]
     for lv in np.unique(level):
         assert len(np.unique(pos[level == lv, 1])) == 1  # one row per level
-    assert pos[topo.index("core0"), 1] > pos[topo.index("agg0.0"), 1] > pos[topo.index("edge0.0"), 1] \
+    assert (
+        pos[topo.index("core0"), 1]
+        > pos[topo.index("agg0.0"), 1]
+        > pos[topo.index("edge0.0"), 1]
         > pos[topo.index("h0"), 1]
+    )
     edges = [topo.index(f"edge{p}.{i}") for p in range(4) for i in range(2)]
     assert np.all(np.diff(pos[edges, 0]) > 0)  # pod 0's switches left of pod 1's ...
 
@@ -49,8 +53,10 @@ def fabric(nodes: dict[str, str], links: list[tuple[str, str]]) -> Topology:
 
 
 def test_a_file_with_end_nodes_is_drawn_by_height_and_a_graph_of_switches_by_forces():
-    topo = fabric({"s0": "switch", "s1": "switch", "top": "switch", "a": "endpoint", "b": "endpoint",
-                   "c": "endpoint"}, [("s0", "a"), ("s0", "b"), ("s1", "c"), ("top", "s0"), ("top", "s1")])
+    topo = fabric(
+        {"s0": "switch", "s1": "switch", "top": "switch", "a": "endpoint", "b": "endpoint", "c": "endpoint"},
+        [("s0", "a"), ("s0", "b"), ("s1", "c"), ("top", "s0"), ("top", "s1")],
+    )
     pos = positions(topo)
     assert pos[2, 1] > pos[0, 1] == pos[1, 1] > pos[3, 1] == pos[4, 1] == pos[5, 1]
     assert pos[3, 0] < pos[5, 0] and pos[4, 0] < pos[5, 0]  # end nodes under their switch: s0's left of s1's
@@ -59,12 +65,14 @@ def test_a_file_with_end_nodes_is_drawn_by_height_and_a_graph_of_switches_by_for
     assert len(np.unique(np.round(positions(ring), 6), axis=0)) == 6
 
 
-EDITS = [{"op": "add_node", "name": "probe", "kind": "endpoint"},
-         {"op": "add_node", "name": "extra", "kind": "switch"},
-         {"op": "add_link", "a": "probe", "b": "edge0.0"},
-         {"op": "add_link", "a": "core0", "b": "agg3.1"},
-         {"op": "rename", "name": "h7", "new": "seven"},
-         {"op": "remove_node", "name": "h15"}]
+EDITS = [
+    {"op": "add_node", "name": "probe", "kind": "endpoint"},
+    {"op": "add_node", "name": "extra", "kind": "switch"},
+    {"op": "add_link", "a": "probe", "b": "edge0.0"},
+    {"op": "add_link", "a": "core0", "b": "agg3.1"},
+    {"op": "rename", "name": "h7", "new": "seven"},
+    {"op": "remove_node", "name": "h15"},
+]
 
 
 @pytest.mark.parametrize("upto", range(1, len(EDITS) + 1))

@@ -37,14 +37,17 @@ def test_add_link_uses_lowest_free_port_and_grows_radix():
     assert t.link_pa[row] == 1
 
 
-@pytest.mark.parametrize("action, message", [
-    (lambda t: t.add_node("leaf0"), "already used"),
-    (lambda t: t.add_link("leaf0", "leaf0"), "itself"),
-    (lambda t: t.add_link("leaf0", "spine0", pa=3, pb=9), "port 3 of 'leaf0' is used"),
-    (lambda t: t.remove_node("nope"), "no node named"),
-    (lambda t: t.set_broken(999), "no link with id"),
-    (lambda t: t.rename("leaf0", "leaf1"), "already used"),
-])
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        (lambda t: t.add_node("leaf0"), "already used"),
+        (lambda t: t.add_link("leaf0", "leaf0"), "itself"),
+        (lambda t: t.add_link("leaf0", "spine0", pa=3, pb=9), "port 3 of 'leaf0' is used"),
+        (lambda t: t.remove_node("nope"), "no node named"),
+        (lambda t: t.set_broken(999), "no link with id"),
+        (lambda t: t.rename("leaf0", "leaf1"), "already used"),
+    ],
+)
 def test_bad_edits_raise_and_leave_topology_unchanged(action, message):
     t = from_spec("fat-tree:radix=4,levels=2")
     before = t.to_dict()
@@ -53,13 +56,16 @@ def test_bad_edits_raise_and_leave_topology_unchanged(action, message):
     assert t.to_dict() == before
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda d: d.update(schema="x"), "schema"),
-    (lambda d: d["nodes"].pop("ports"), "missing field 'ports'"),
-    (lambda d: d["links"]["pa"].__setitem__(0, 99), "outside"),
-    (lambda d: d["nodes"]["kind"].__setitem__(0, "router"), "wrong type or value"),
-    (lambda d: d["links"]["b"].__setitem__(0, 10_000), "does not exist"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d.update(schema="x"), "schema"),
+        (lambda d: d["nodes"].pop("ports"), "missing field 'ports'"),
+        (lambda d: d["links"]["pa"].__setitem__(0, 99), "outside"),
+        (lambda d: d["nodes"]["kind"].__setitem__(0, "router"), "wrong type or value"),
+        (lambda d: d["links"]["b"].__setitem__(0, 10_000), "does not exist"),
+    ],
+)
 def test_from_dict_names_the_bad_field(mutate, message):
     d = from_spec("fat-tree:radix=4,levels=2").to_dict()
     mutate(d)

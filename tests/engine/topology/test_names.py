@@ -14,25 +14,40 @@ from vizcoll.topology.names import host_part, readable_names
 S, E = SWITCH, ENDPOINT
 
 
-@pytest.mark.parametrize("desc, host", [
-    ("node0254 HCA-1", "node0254"), ("gpu17 mlx5_3", "gpu17"), ("stage114 mlx4_0", "stage114"),
-    ("login1 hfi1_0", "login1"), ("node01", "node01"), ("cn-12.cluster qib0", "cn-12.cluster"),
-    ("MT4115 ConnectX4 Mellanox Technologies", None), ("Mellanox Technologies Aggregation Node", None),
-    ("MT25408 ConnectX Mellanox Technologies", None), ("Voltaire 4036 # rack-2", None)])
+@pytest.mark.parametrize(
+    "desc, host",
+    [
+        ("node0254 HCA-1", "node0254"),
+        ("gpu17 mlx5_3", "gpu17"),
+        ("stage114 mlx4_0", "stage114"),
+        ("login1 hfi1_0", "login1"),
+        ("node01", "node01"),
+        ("cn-12.cluster qib0", "cn-12.cluster"),
+        ("MT4115 ConnectX4 Mellanox Technologies", None),
+        ("Mellanox Technologies Aggregation Node", None),
+        ("MT25408 ConnectX Mellanox Technologies", None),
+        ("Voltaire 4036 # rack-2", None),
+    ],
+)
 def test_the_host_part_of_a_description(desc, host):
     assert host_part(desc) == host
 
 
 def test_an_hca_is_named_by_its_host_unless_the_host_has_two():
-    names = readable_names([E, E, E, E], ["node0254 HCA-1", "node07 HCA-1", "node07 HCA-2", "login mlx5_0"],
-                           [1, 2, 3, 4], ["H-0000000000000001"] * 4)
+    names = readable_names(
+        [E, E, E, E],
+        ["node0254 HCA-1", "node07 HCA-1", "node07 HCA-2", "login mlx5_0"],
+        [1, 2, 3, 4],
+        ["H-0000000000000001"] * 4,
+    )
     assert names == ["node0254", "node07 HCA-1", "node07 HCA-2", "login"]
 
 
 def test_repeated_descriptions_get_the_shortest_guid_tail_that_tells_them_apart():
     default = "MT4115 ConnectX4 Mellanox Technologies"
-    names = readable_names([E, E, S, S], [default, default, "Quantum", "Quantum"],
-                           [0x248A070300928180, 0x248A070300928190, 0x1111, 0x2111])
+    names = readable_names(
+        [E, E, S, S], [default, default, "Quantum", "Quantum"], [0x248A070300928180, 0x248A070300928190, 0x1111, 0x2111]
+    )
     assert names == [f"{default} (8180)", f"{default} (8190)", "Quantum (1111)", "Quantum (2111)"]
     same_tail = readable_names([S, S], ["sw", "sw"], [0xAAAA000012345678, 0xBBBB000012345678])
     assert same_tail == ["sw (aaaa000012345678)", "sw (bbbb000012345678)"]
@@ -40,26 +55,44 @@ def test_repeated_descriptions_get_the_shortest_guid_tail_that_tells_them_apart(
 
 
 def test_a_files_own_ids_are_kept_and_guid_ids_give_way():
-    names = readable_names([S, E, E], ["spine switch", "", "node9 HCA-1"], [5, 6, 7],
-                           ["Switch1", "H-0000000000000006", "H-0000000000000007"])
+    names = readable_names(
+        [S, E, E],
+        ["spine switch", "", "node9 HCA-1"],
+        [5, 6, 7],
+        ["Switch1", "H-0000000000000006", "H-0000000000000007"],
+    )
     assert names == ["Switch1", "H-0000000000000006", "node9"]
     assert readable_names([S, E], None, [0x10, 0x20]) == ["S-0000000000000010", "H-0000000000000020"]
 
 
 def ibnetdiscover_text() -> str:
-    return ('switchguid=0x0002c903007b8a30(2c903007b8a30)\n'
-            'Switch 36 "S-0002c903007b8a30" # "MF0;leaf:MSX6036/U1" enhanced port 0 lid 3 lmc 0\n'
-            '[1] "H-0002c9030008a770"[1](2c9030008a771) # "node0254 HCA-1" lid 12 4xQDR\n'
-            '[2] "H-0002c9030008a780"[1](2c9030008a781) # "node0255 HCA-1" lid 13 4xQDR\n\n'
-            'caguid=0x0002c9030008a770\nCa 2 "H-0002c9030008a770" # "node0254 HCA-1"\n'
-            '[1](2c9030008a771) "S-0002c903007b8a30"[1] # lid 12 lmc 0 "MF0;leaf:MSX6036/U1" lid 3 4xQDR\n\n'
-            'caguid=0x0002c9030008a780\nCa 2 "H-0002c9030008a780" # "node0255 HCA-1"\n'
-            '[1](2c9030008a781) "S-0002c903007b8a30"[2] # lid 13 lmc 0 "MF0;leaf:MSX6036/U1" lid 3 4xQDR\n')
+    return (
+        "switchguid=0x0002c903007b8a30(2c903007b8a30)\n"
+        'Switch 36 "S-0002c903007b8a30" # "MF0;leaf:MSX6036/U1" enhanced port 0 lid 3 lmc 0\n'
+        '[1] "H-0002c9030008a770"[1](2c9030008a771) # "node0254 HCA-1" lid 12 4xQDR\n'
+        '[2] "H-0002c9030008a780"[1](2c9030008a781) # "node0255 HCA-1" lid 13 4xQDR\n\n'
+        'caguid=0x0002c9030008a770\nCa 2 "H-0002c9030008a770" # "node0254 HCA-1"\n'
+        '[1](2c9030008a771) "S-0002c903007b8a30"[1] # lid 12 lmc 0 "MF0;leaf:MSX6036/U1" lid 3 4xQDR\n\n'
+        'caguid=0x0002c9030008a780\nCa 2 "H-0002c9030008a780" # "node0255 HCA-1"\n'
+        '[1](2c9030008a781) "S-0002c903007b8a30"[2] # lid 13 lmc 0 "MF0;leaf:MSX6036/U1" lid 3 4xQDR\n'
+    )
 
 
-@pytest.mark.parametrize("typed", ["node0254", "node0254 HCA-1", "NODE0254", " node0254  HCA-1 ",
-                                   "node0254.cluster.example.org", "H-0002c9030008a770", "0x0002c9030008a770",
-                                   "0002c9030008a770", "0x2c9030008a770", "0x0002c9030008a771"])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "node0254",
+        "node0254 HCA-1",
+        "NODE0254",
+        " node0254  HCA-1 ",
+        "node0254.cluster.example.org",
+        "H-0002c9030008a770",
+        "0x0002c9030008a770",
+        "0002c9030008a770",
+        "0x2c9030008a770",
+        "0x0002c9030008a771",
+    ],
+)
 def test_host_description_and_guid_all_find_the_node(typed):
     topo = parse(ibnetdiscover_text(), "fabric.txt")
     assert topo.names == ["MF0;leaf:MSX6036/U1", "node0254", "node0255"]

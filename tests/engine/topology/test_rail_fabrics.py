@@ -142,8 +142,9 @@ class _Sized:
         self.n_nodes, self.kind = n, np.ones(n, dtype=np.int8)
 
 
-@pytest.mark.parametrize("bad", ["servers=0,rails=2,radix=8", "servers=4,rails=2,radix=7",
-                                 "servers=4,rails=2,radix=8,cross=2"])
+@pytest.mark.parametrize(
+    "bad", ["servers=0,rails=2,radix=8", "servers=4,rails=2,radix=7", "servers=4,rails=2,radix=8,cross=2"]
+)
 def test_bad_parameters_are_refused(bad):
     with pytest.raises(SpecError):
         from_spec(f"rail-fat-tree:{bad}")

@@ -22,8 +22,13 @@ from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 DATA = Path(__file__).resolve().parents[2] / "data"
 CLUSTER = DATA / "cluster"
 CAPTURES = ("stanzas", "ports", "ports-s", "iblinkinfo", "iblinkinfo-l")
-FORMAT = {"stanzas": "ibnetdiscover", "ports": "ibnetdiscover-ports", "ports-s": "ibnetdiscover-ports",
-          "iblinkinfo": "iblinkinfo", "iblinkinfo-l": "iblinkinfo"}
+FORMAT = {
+    "stanzas": "ibnetdiscover",
+    "ports": "ibnetdiscover-ports",
+    "ports-s": "ibnetdiscover-ports",
+    "iblinkinfo": "iblinkinfo",
+    "iblinkinfo-l": "iblinkinfo",
+}
 
 
 # ---------------------------------------------------------------- an independent counter of net files
@@ -51,8 +56,11 @@ def check_same_fabric(topo: Topology, net_text: str) -> None:
     CA by its node GUID or the GUID of its first cabled port, as ibsim numbers them: node GUID + port)."""
     nodes, cables = net_fabric(net_text)
     kinds = [word for word, _ in nodes.values()]
-    assert (len(topo.switches), len(topo.endpoints), topo.n_links) == (kinds.count("switch"), kinds.count("ca"),
-                                                                        len(cables))
+    assert (len(topo.switches), len(topo.endpoints), topo.n_links) == (
+        kinds.count("switch"),
+        kinds.count("ca"),
+        len(cables),
+    )
     first_port = {}
     for cable in cables:
         for node, port in cable:
@@ -87,8 +95,9 @@ def test_hosts_and_switches_are_named_as_people_name_them(capture):
     defaults = sorted(n for n in names if n.startswith("MT4115 ConnectX4 Mellanox Technologies ("))
     assert len(defaults) == 2 and len(names) == 14
     node06 = topo.index("node06")
-    assert topo.nports[node06] == 2 and sorted(topo.link_pa[topo.link_a == node06].tolist() +
-                                               topo.link_pb[topo.link_b == node06].tolist()) == [1, 2]
+    assert topo.nports[node06] == 2 and sorted(
+        topo.link_pa[topo.link_a == node06].tolist() + topo.link_pb[topo.link_b == node06].tolist()
+    ) == [1, 2]
     for typed in ("node06 HCA-1", "NODE06", "node06.cluster.example.org", "0x0002c9030000c001"):
         assert topo.index(typed) == node06  # description, case, FQDN, port GUID
 
@@ -104,8 +113,10 @@ def test_a_dual_port_hca_is_one_node_whose_guid_is_the_node_guid():
         topo = read(CLUSTER / f"{capture}.txt")
         u = topo.index("node06")
         assert int(topo.guid[u]) == 0x0002C9030000C000, capture
-        assert {p: g for (v, p), g in topo.port_guids.items() if v == u} == {1: 0x0002C9030000C001,
-                                                                            2: 0x0002C9030000C002}
+        assert {p: g for (v, p), g in topo.port_guids.items() if v == u} == {
+            1: 0x0002C9030000C001,
+            2: 0x0002C9030000C002,
+        }
 
 
 # ---------------------------------------------------------------- public files (tests/data/public, Apache-2.0)
@@ -115,8 +126,12 @@ def test_infiniband_exporter_partial_capture():
     topo = read(DATA / "public" / "infiniband_exporter-test.out")
     assert (len(topo.switches), len(topo.endpoints), topo.n_links) == (4, 3, 4)
     assert sorted(topo.names) == ["ib-i1l1s01", "ib-i1l2s01", "ib-i4l1s01", "ib-i7l2s01", "o0001", "o0002", "p0001"]
-    assert {topo.link_label(r) for r in range(4)} == {"o0001[1]-ib-i1l1s01[10]", "o0002[1]-ib-i1l1s01[11]",
-                                                       "p0001[1]-ib-i4l1s01[35]", "ib-i1l1s01[1]-ib-i1l2s01[1]"}
+    assert {topo.link_label(r) for r in range(4)} == {
+        "o0001[1]-ib-i1l1s01[10]",
+        "o0002[1]-ib-i1l1s01[11]",
+        "p0001[1]-ib-i4l1s01[35]",
+        "ib-i1l1s01[1]-ib-i1l2s01[1]",
+    }
     assert topo.nports[topo.index("ib-i7l2s01")] == 80 and topo.nports[topo.index("ib-i4l1s01")] == 37
 
 
@@ -125,11 +140,18 @@ def test_infiniband_exporter_port_with_two_peers_keeps_the_first():
     aggregation node's port 1 is cabled to 630bf6[81] on line 1 and to 53ec1a[81] on line 5."""
     topo = read(DATA / "public" / "infiniband_exporter-test2.out")
     assert (len(topo.switches), len(topo.endpoints), topo.n_links) == (4, 2, 2)
-    assert set(topo.names) == {"5FB0405-leaf-IB01", "5FB0406-spine-IB01", "5FB0406-spine-IB02", "5FB0406-spine-IB03",
-                               "Mellanox Technologies Aggregation Node", "worker20"}  # blanks around names cut
+    assert set(topo.names) == {
+        "5FB0405-leaf-IB01",
+        "5FB0406-spine-IB01",
+        "5FB0406-spine-IB02",
+        "5FB0406-spine-IB03",
+        "Mellanox Technologies Aggregation Node",
+        "worker20",
+    }  # blanks around names cut
     assert topo.meta["warnings"] == [
         "1 port(s) listed with two peers: line 5 cables '5FB0406-spine-IB03'[81] to 'Mellanox Technologies "
-        "Aggregation Node'[1], but line 1 gave one of these ports another peer: kept line 1"]
+        "Aggregation Node'[1], but line 1 gave one of these ports another peer: kept line 1"
+    ]
 
 
 def test_infiniband_exporter_old_unquoted_description():
@@ -155,8 +177,10 @@ Switch: 0x506b4b0300820910 MF0;SB7700:MSB7700/U1:
     topo = parse(text, "iblinkinfo.out")
     assert topo.names == ["n02", "gpfs-a4-005-p", "MF0;SB7700:MSB7700/U1"]
     assert topo.kind.tolist() == [ENDPOINT, ENDPOINT, SWITCH] and topo.nports.tolist() == [1, 1, 36]
-    assert {topo.link_label(r) for r in range(topo.n_links)} == {"n02[1]-MF0;SB7700:MSB7700/U1[17]",
-                                                                  "gpfs-a4-005-p[1]-MF0;SB7700:MSB7700/U1[2]"}
+    assert {topo.link_label(r) for r in range(topo.n_links)} == {
+        "n02[1]-MF0;SB7700:MSB7700/U1[17]",
+        "gpfs-a4-005-p[1]-MF0;SB7700:MSB7700/U1[2]",
+    }
 
 
 def test_iblinkinfo_two_cas_cabled_back_to_back_and_sharing_descriptions():
@@ -169,8 +193,11 @@ CA: kvm mlx4_0:
     topo = parse(text, "x")
     assert topo.names == ["MT25408 ConnectX Mellanox Technologies", "kvm"] and topo.n_links == 1
     assert topo.kind.tolist() == [ENDPOINT, ENDPOINT]
-    twins = "\n".join(f"CA: MT25408 ConnectX Mellanox Technologies:\n      0x0002c9030000{i}779      {i}    1[  ] "
-                      f"==( 4X 5.0 Gbps Active/  LinkUp)==>       9    {i}[  ] \"sw\" ( )" for i in (1, 2))
+    twins = "\n".join(
+        f"CA: MT25408 ConnectX Mellanox Technologies:\n      0x0002c9030000{i}779      {i}    1[  ] "
+        f'==( 4X 5.0 Gbps Active/  LinkUp)==>       9    {i}[  ] "sw" ( )'
+        for i in (1, 2)
+    )
     topo = parse(twins, "x")  # keyed by LID: two CAs, one switch seen only as a peer with two ports
     assert len(topo.endpoints) == 2 and len(topo.switches) == 1 and topo.n_links == 2
 
@@ -191,7 +218,7 @@ CA: h:
 """
     topo = parse(text, "x")
     assert topo.names == ["s", "h"] and topo.n_links == 1
-    twins = text + "CA: h:\n  0x0000000000000301  0  1[  ] ==( 4X 2.5 Gbps Down/ Polling)==>  [  ] \"\" ( )\n"
+    twins = text + 'CA: h:\n  0x0000000000000301  0  1[  ] ==( 4X 2.5 Gbps Down/ Polling)==>  [  ] "" ( )\n'
     with pytest.raises(FileFormatError, match=r"x, line 2: cannot tell which node the peer 'h' is: every LID is 0"):
         parse(twins, "x")
 
@@ -200,26 +227,33 @@ CA: h:
 def test_bad_report_lines_name_their_line():
     good = "SW 1 1 0x0000000000000100 4x EDR - CA 2 1 0x0000000000000201 ( 'sw' - 'node01 HCA-1' )\n"
     cases = [
-        (good + "SW 1 2 0x0000000000000100 4x EDR - CA 2 1 0x00000000000002 ( 'sw' - \n",
-         r"line 2: malformed port line"),
+        (
+            good + "SW 1 2 0x0000000000000100 4x EDR - CA 2 1 0x00000000000002 ( 'sw' - \n",
+            r"line 2: malformed port line",
+        ),
         (good + "CA 1 2 0x0000000000000100 4x EDR\n", r"line 2: 'sw' is a endpoint here but a switch on line 1"),
-        (good + "SW 1 7 0x0000000000000100 4x EDR - SW 1 7 0x0000000000000100 ( 'sw' - 'sw' )\n",
-         r"line 2: port 7 of 'sw' is linked to itself"),
+        (
+            good + "SW 1 7 0x0000000000000100 4x EDR - SW 1 7 0x0000000000000100 ( 'sw' - 'sw' )\n",
+            r"line 2: port 7 of 'sw' is linked to itself",
+        ),
         (good + "SW 1 99999 0x0000000000000100 4x EDR\n", r"line 2: port 99999 is above the limit of 65,535"),
     ]
     for text, message in cases:
         with pytest.raises(FileFormatError, match=message):
             parse(text, "ports.txt")
     with pytest.raises(FileFormatError, match=r"line 1: port line before any Switch:/CA: header"):
-        parse("    1    1[  ] ==( 4X 2.5 Gbps Active/  LinkUp)==>       2    1[  ] \"h\" ( )\n", "x")
+        parse('    1    1[  ] ==( 4X 2.5 Gbps Active/  LinkUp)==>       2    1[  ] "h" ( )\n', "x")
 
 
 def test_unknown_lines_are_counted_as_warnings():
-    text = "ibwarn: [123] mad_rpc: _do_madrpc failed; dport (DR path slid 0; dlid 0; 0,1)\n" + \
-        (CLUSTER / "ports.txt").read_text()
+    text = (
+        "ibwarn: [123] mad_rpc: _do_madrpc failed; dport (DR path slid 0; dlid 0; 0,1)\n"
+        + (CLUSTER / "ports.txt").read_text()
+    )
     topo = parse(text, "x")
-    assert topo.meta["warnings"] == ["skipped 1 line(s) it does not know (line 1: 'ibwarn: [123] mad_rpc: "
-                                     "_do_madrpc failed; dport (D')"]
+    assert topo.meta["warnings"] == [
+        "skipped 1 line(s) it does not know (line 1: 'ibwarn: [123] mad_rpc: _do_madrpc failed; dport (D')"
+    ]
 
 
 # ---------------------------------------------------------------- the real fabrics through the real tools
@@ -243,12 +277,16 @@ def test_real_fabrics_through_ibsim_read_the_same_from_every_tool(tmp_path, name
 
 # ---------------------------------------------------------------- damaged files: a message, never a crash
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(capture=st.sampled_from(CAPTURES[1:]), cut=st.integers(0, 10_000), width=st.integers(0, 40),
-       junk=st.text(alphabet="0123456789abcdefx []()'\"=:-#\n\tCASWRT", max_size=12))
+@given(
+    capture=st.sampled_from(CAPTURES[1:]),
+    cut=st.integers(0, 10_000),
+    width=st.integers(0, 40),
+    junk=st.text(alphabet="0123456789abcdefx []()'\"=:-#\n\tCASWRT", max_size=12),
+)
 def test_damaged_captures_read_or_give_a_file_format_error(capture, cut, width, junk):
     text = (CLUSTER / f"{capture}.txt").read_text()
     cut %= len(text)
-    damaged = text[:cut] + junk + text[cut + width:]
+    damaged = text[:cut] + junk + text[cut + width :]
     try:
         parse(damaged, "damaged.txt")
     except FileFormatError as exc:

@@ -177,8 +177,7 @@ def test_realistic_file_matches_the_independent_count():
     by_hand = (6, 32 + 32 + 8 + 13 + 2 + 2, 8 + 32 + 40 + 13 + 5)  # gpu020 listed twice: 87 hosts, 98 links
     assert independent_counts(REALISTIC) == by_hand == counts(topo)
     assert neighbors(topo, "gpu020") == {"leaf3", "leaf4"}  # a host under two leaf switches keeps both links
-    assert neighbors(topo, "leaf1") == {f"rack{r}n{n:02d}" for r in (1, 2) for n in range(1, 17)} | {"spine1",
-                                                                                                      "spine2"}
+    assert neighbors(topo, "leaf1") == {f"rack{r}n{n:02d}" for r in (1, 2) for n in range(1, 17)} | {"spine1", "spine2"}
     assert "mgmt.1.9" in topo and "mgmt.1.10" in topo
     # parents come first in the file, so each leaf's ports 1 and 2 go up
     assert labels(topo)[:2] == ["spine1[1]-leaf1[1]", "spine1[2]-leaf2[1]"]
@@ -187,16 +186,17 @@ def test_realistic_file_matches_the_independent_count():
 
 # ---------------------------------------------------------------- syntax the manual allows
 def test_hostlist_expressions():
-    text = ("SwitchName=a Nodes=node[001-032,040]\nSwitchName=b Nodes=gpu[03,04]\n"
-            "SwitchName=c Nodes=rack[1-2]n[01-16]\nSwitchName=d Switches=switch.1.[9-10]\n"
-            "SwitchName=switch.1.9 Nodes=x[1-3,5]\nSwitchName=switch.1.10 Nodes=tux[0-3,12,18-20]")
+    text = (
+        "SwitchName=a Nodes=node[001-032,040]\nSwitchName=b Nodes=gpu[03,04]\n"
+        "SwitchName=c Nodes=rack[1-2]n[01-16]\nSwitchName=d Switches=switch.1.[9-10]\n"
+        "SwitchName=switch.1.9 Nodes=x[1-3,5]\nSwitchName=switch.1.10 Nodes=tux[0-3,12,18-20]"
+    )
     topo = read(text, "t.conf")
     assert neighbors(topo, "a") == {f"node{i:03d}" for i in [*range(1, 33), 40]}
     assert neighbors(topo, "b") == {"gpu03", "gpu04"}
     assert len(neighbors(topo, "c")) == 32 and {"rack1n01", "rack2n16"} <= neighbors(topo, "c")
     assert neighbors(topo, "d") == {"switch.1.9", "switch.1.10"}
-    assert neighbors(topo, "switch.1.10") == {"tux0", "tux1", "tux2", "tux3", "tux12", "tux18", "tux19", "tux20",
-                                              "d"}
+    assert neighbors(topo, "switch.1.10") == {"tux0", "tux1", "tux2", "tux3", "tux12", "tux18", "tux19", "tux20", "d"}
     assert topo.kind[topo.index("switch.1.9")] == SWITCH and topo.kind[topo.index("x5")] == ENDPOINT
     assert counts(topo) == independent_counts(text) == (6, 33 + 2 + 32 + 4 + 8, 33 + 2 + 32 + 2 + 4 + 8)
 
@@ -213,19 +213,28 @@ def test_tabs_several_blanks_blanks_around_equals_and_quotes():
 
 
 def test_comments_may_hold_equals_signs():
-    text = ("# SwitchName=ghost Nodes=phantom[1-9]\n"
-            "SwitchName=s0 Nodes=h[1-2] # LinkSpeed=100 Nodes=z[1-5] Foo=bar\n"
-            "SwitchName=s1 Nodes=h3#no blank before the comment\n"
-            "   # indented comment with a=b\n")
+    text = (
+        "# SwitchName=ghost Nodes=phantom[1-9]\n"
+        "SwitchName=s0 Nodes=h[1-2] # LinkSpeed=100 Nodes=z[1-5] Foo=bar\n"
+        "SwitchName=s1 Nodes=h3#no blank before the comment\n"
+        "   # indented comment with a=b\n"
+    )
     topo = read(text, "t.conf")
     assert topo.names == ["s0", "s1", "h1", "h2", "h3"] and topo.n_links == 3
 
 
 def test_a_parent_before_its_children_numbers_the_uplink_first():
-    topo = read("SwitchName=top Switches=leaf[1-2]\nSwitchName=leaf1 Nodes=h[1-2]\nSwitchName=leaf2 Nodes=h[3-4]",
-                "t.conf")
-    assert labels(topo) == ["top[1]-leaf1[1]", "top[2]-leaf2[1]", "leaf1[2]-h1[1]", "leaf1[3]-h2[1]",
-                            "leaf2[2]-h3[1]", "leaf2[3]-h4[1]"]
+    topo = read(
+        "SwitchName=top Switches=leaf[1-2]\nSwitchName=leaf1 Nodes=h[1-2]\nSwitchName=leaf2 Nodes=h[3-4]", "t.conf"
+    )
+    assert labels(topo) == [
+        "top[1]-leaf1[1]",
+        "top[2]-leaf2[1]",
+        "leaf1[2]-h1[1]",
+        "leaf1[3]-h2[1]",
+        "leaf2[2]-h3[1]",
+        "leaf2[3]-h4[1]",
+    ]
 
 
 def test_several_roots_stay_apart():
@@ -243,8 +252,9 @@ def test_no_final_newline_and_crlf_give_the_same_fabric():
 
 
 def test_keys_are_case_insensitive_and_values_are_not():
-    topo = read("switchname=S0 NODES=Tux[1-2] linkspeed=5\nSWITCHNAME=top SwItChEs=S0\nSwitchname=s0 nodes=tux1",
-                "t.conf")
+    topo = read(
+        "switchname=S0 NODES=Tux[1-2] linkspeed=5\nSWITCHNAME=top SwItChEs=S0\nSwitchname=s0 nodes=tux1", "t.conf"
+    )
     assert topo.names == ["S0", "top", "s0", "Tux1", "Tux2", "tux1"]
     assert neighbors(topo, "top") == {"S0"}
 
@@ -284,15 +294,22 @@ def test_bom_is_ignored():
 
 # ---------------------------------------------------------------- refusals, each with its line
 ERRORS = [
-    ("SwitchName=s0 Nodes=a\nSwitchName=s1 Switches=s0,s9", r"t\.conf, line 2: Switches= names 's9', which no "
-                                                             r"SwitchName= line defines"),
+    (
+        "SwitchName=s0 Nodes=a\nSwitchName=s1 Switches=s0,s9",
+        r"t\.conf, line 2: Switches= names 's9', which no "
+        r"SwitchName= line defines",
+    ),
     ("SwitchName=s0 Nodes=a\n\nSwitchName=s0 Nodes=b", r"line 3: switch 's0' is defined twice \(lines 1 and 3\)"),
     ("BlockName=b Nodes=a\nBlockName=b Nodes=c", r"line 2: block 'b' is defined twice \(lines 1 and 2\)"),
-    ("SwitchName=a Switches=b\nSwitchName=b Switches=c\nSwitchName=c Switches=a",
-     r"line 3: the switches form a cycle, a -> b -> c -> a"),
+    (
+        "SwitchName=a Switches=b\nSwitchName=b Switches=c\nSwitchName=c Switches=a",
+        r"line 3: the switches form a cycle, a -> b -> c -> a",
+    ),
     ("SwitchName=a Switches=a", r"line 1: the switches form a cycle, a -> a"),
-    ("SwitchName=r Switches=a\nSwitchName=a Switches=b,c\nSwitchName=b Nodes=x\nSwitchName=c Switches=a",
-     r"line 4: the switches form a cycle, a -> c -> a"),
+    (
+        "SwitchName=r Switches=a\nSwitchName=a Switches=b,c\nSwitchName=b Nodes=x\nSwitchName=c Switches=a",
+        r"line 4: the switches form a cycle, a -> c -> a",
+    ),
     ("SwitchName=s0 Nodes=a\nSwitchName=s1 Nodes=b Speed=5", r"line 2: unknown key 'Speed' on a SwitchName= line"),
     ("BlockName=b Nodes=a LinkSpeed=5", r"line 1: unknown key 'LinkSpeed' on a BlockName= line"),
     ("# racks\nFrobnicate=1", r"line 2: unknown key 'Frobnicate'"),
@@ -320,15 +337,20 @@ ERRORS = [
     ("SwitchName=s1 Nodes=a\nSwitchName=a Nodes=b", r"line 2: 'a' is a switch \(line 2\) and a host \(line 1\)"),
     ("RingName=ring0 Nodes=node[01-08]", r"line 1: RingName= lines \(topology/ring\) are not read"),
     ("include /etc/slurm/topology.d/racks.conf\nSwitchName=s0 Nodes=a", r"line 1: 'include' lines are not followed"),
-    ("BlockName=b1 Nodes=n[1-8]\nBlockSizes=8,12", r"line 2: BlockSizes=8,12: each size must be the one before it "
-                                                   r"times a power of two \(2, 4, 8, \.\.\.\), but 12 follows 8"),
+    (
+        "BlockName=b1 Nodes=n[1-8]\nBlockSizes=8,12",
+        r"line 2: BlockSizes=8,12: each size must be the one before it "
+        r"times a power of two \(2, 4, 8, \.\.\.\), but 12 follows 8",
+    ),
     ("BlockName=b1 Nodes=n[1-8]\nBlockSizes=8,8", r"line 2: .*but 8 follows 8"),
     ("BlockName=b1 Nodes=n[1-8]\nBlockSizes=8,x", r"line 2: BlockSizes= takes positive whole numbers"),
     ("BlockName=b1 Nodes=n[1-8]\nBlockSizes=0", r"line 2: BlockSizes= takes positive whole numbers"),
     ("BlockSizes=4\nBlockName=b1 Nodes=n[1-8]\nBlockSizes=8", r"line 3: BlockSizes= is given twice \(lines 1 and 3\)"),
     ("BlockSizes=4 BlockName=b1", r"line 1: unknown key 'BlockName' on a BlockSizes= line"),
-    ("BlockName=b1 Nodes=n[1-8]\nBlockName=b2 Nodes=n[9-11]\nBlockSizes=4,8",
-     r"line 2: block 'b2' has 3 nodes, fewer than the planning base block size 4 \(BlockSizes= on line 3\)"),
+    (
+        "BlockName=b1 Nodes=n[1-8]\nBlockName=b2 Nodes=n[9-11]\nBlockSizes=4,8",
+        r"line 2: block 'b2' has 3 nodes, fewer than the planning base block size 4 \(BlockSizes= on line 3\)",
+    ),
 ]
 
 
@@ -339,8 +361,11 @@ def test_a_bad_file_is_refused_with_its_line(text, message):
 
 
 def test_a_huge_hostlist_is_refused_before_it_is_expanded():
-    with pytest.raises(FileFormatError, match=r"line 2: Nodes=n\[0-999999999\] names 1,000,000,000 nodes, more "
-                                              r"than the limit of 1,250,000"):
+    with pytest.raises(
+        FileFormatError,
+        match=r"line 2: Nodes=n\[0-999999999\] names 1,000,000,000 nodes, more "
+        r"than the limit of 1,250,000",
+    ):
         read("SwitchName=s0 Nodes=a\nSwitchName=s1 Nodes=n[0-999999999]", "t.conf")
     # each part is under python-hostlist's own limit (100,000), their sum is not
     with pytest.raises(FileFormatError, match=r"line 1: Nodes=a\[0-99999\],b.* names 1,300,000 nodes"):
@@ -370,8 +395,33 @@ def test_a_topology_error_becomes_a_file_format_error(monkeypatch):
         read("SwitchName=s0 Nodes=a", "t.conf")
 
 
-FRAGMENTS = ["SwitchName=", "BlockName=", "BlockSizes=", "Switches=", "Nodes=", "LinkSpeed=", "s0", "s1", "n[1-3]",
-             "n[", "]", ",", "-", "9", " ", "\t", "\n", "\r\n", "#", "\\", '"', "=", "include ", "RingName=", "[0-2]"]
+FRAGMENTS = [
+    "SwitchName=",
+    "BlockName=",
+    "BlockSizes=",
+    "Switches=",
+    "Nodes=",
+    "LinkSpeed=",
+    "s0",
+    "s1",
+    "n[1-3]",
+    "n[",
+    "]",
+    ",",
+    "-",
+    "9",
+    " ",
+    "\t",
+    "\n",
+    "\r\n",
+    "#",
+    "\\",
+    '"',
+    "=",
+    "include ",
+    "RingName=",
+    "[0-2]",
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -390,8 +440,10 @@ def test_any_text_gives_a_fabric_or_a_file_format_error(text):
 def test_shaped_like_unsw_abacus_tabs_and_a_named_switch_beside_a_hostlist():
     # ruddj/UNSW-Rocks-Config slurm/topology.conf (Rocks cluster, 2015): TAB after SwitchName, two blanks before
     # Switches=, a root whose Switches= mixes a hostlist and a plain name, a blank line at the end.
-    text = ("# /etc/slurm/topology.conf\n\nSwitchName=rk-0\tNodes=rk-0-[0-3]\nSwitchName=rk-1\tNodes=rk-1-[0-3]\n"
-            "SwitchName=rk-up\tNodes=head\nSwitchName=rk-net  Switches=rk-[0-1],rk-up\n\n")
+    text = (
+        "# /etc/slurm/topology.conf\n\nSwitchName=rk-0\tNodes=rk-0-[0-3]\nSwitchName=rk-1\tNodes=rk-1-[0-3]\n"
+        "SwitchName=rk-up\tNodes=head\nSwitchName=rk-net  Switches=rk-[0-1],rk-up\n\n"
+    )
     topo = read(text, "topology.conf")
     assert counts(topo) == independent_counts(text) == (4, 9, 9 + 3)
     assert neighbors(topo, "rk-net") == {"rk-0", "rk-1", "rk-up"} and components(topo) == 1
@@ -400,8 +452,10 @@ def test_shaped_like_unsw_abacus_tabs_and_a_named_switch_beside_a_hostlist():
 def test_shaped_like_a_superpod_with_a_host_on_two_leaves():
     # tonystarkiss/slurm-superpod topology.conf: five leaf switches, no root, one host listed under two leaves,
     # a part without the common prefix (c-n[001-004],n[005-006]).
-    text = ("SwitchName=s0 Nodes=c-n[001-004],n[005-006]\nSwitchName=s1 Nodes=c-n[007-010]\n"
-            "SwitchName=s2 Nodes=c-n[011-014]\nSwitchName=s3 Nodes=c-n[015,017-019,012]\n")
+    text = (
+        "SwitchName=s0 Nodes=c-n[001-004],n[005-006]\nSwitchName=s1 Nodes=c-n[007-010]\n"
+        "SwitchName=s2 Nodes=c-n[011-014]\nSwitchName=s3 Nodes=c-n[015,017-019,012]\n"
+    )
     topo = read(text, "topology.conf")
     assert counts(topo) == independent_counts(text) == (4, 6 + 4 + 4 + 4, 6 + 4 + 4 + 5)
     assert neighbors(topo, "c-n012") == {"s2", "s3"} and {"n005", "n006"} <= neighbors(topo, "s0")
@@ -411,9 +465,11 @@ def test_shaped_like_a_superpod_with_a_host_on_two_leaves():
 def test_shaped_like_a_puppet_managed_file_with_isolated_leaves():
     # maatthias/slurm-cluster topology.conf: a '#' banner with '--' and '!!', one leaf listing four hostlists
     # joined by commas, three leaves with one host each and no root.
-    text = ("# *****\n# # * WARNING -- PUPPET MANAGED !! -- CHANGES WILL BE OVERWRITTEN\n# *****\n\n"
-            "SwitchName=s0 Nodes=hpc[001-005],gpu[001-003],submit[1-2],master[1-2]\n"
-            "SwitchName=s1 Nodes=beam-srv2\nSwitchName=s2 Nodes=beam-srv3\nSwitchName=s3 Nodes=saturn4\n")
+    text = (
+        "# *****\n# # * WARNING -- PUPPET MANAGED !! -- CHANGES WILL BE OVERWRITTEN\n# *****\n\n"
+        "SwitchName=s0 Nodes=hpc[001-005],gpu[001-003],submit[1-2],master[1-2]\n"
+        "SwitchName=s1 Nodes=beam-srv2\nSwitchName=s2 Nodes=beam-srv3\nSwitchName=s3 Nodes=saturn4\n"
+    )
     topo = read(text, "topology.conf")
     assert counts(topo) == independent_counts(text) == (4, 15, 15)
     assert components(topo) == 4 and np.all(topo.nports[:4] == [12, 1, 1, 1])
@@ -421,8 +477,15 @@ def test_shaped_like_a_puppet_managed_file_with_isolated_leaves():
 
 # ---------------------------------------------------------------- rules_out
 def test_rules_out_accepts_topology_conf_files():
-    for text in (MANUAL_TREE, MANUAL_BLOCK, GUIDE_SECOND, REALISTIC, MANUAL_TREE.replace("\n", "\r\n"),
-                 "include racks.conf\nswitchname=s0 nodes=a", "RingName=ring0 Nodes=node[01-08]"):
+    for text in (
+        MANUAL_TREE,
+        MANUAL_BLOCK,
+        GUIDE_SECOND,
+        REALISTIC,
+        MANUAL_TREE.replace("\n", "\r\n"),
+        "include racks.conf\nswitchname=s0 nodes=a",
+        "RingName=ring0 Nodes=node[01-08]",
+    ):
         assert rules_out(text.split("\n")) is None
 
 

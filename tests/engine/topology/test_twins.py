@@ -8,8 +8,14 @@ from vizcoll.topology.blockdist import BlockDist
 from vizcoll.topology.hops import _csr, _switch_distances, min_hops
 from vizcoll.topology.twins import twin_classes, twin_search
 
-SPECS = ["fat-tree:radix=8,levels=3", "fat-tree:radix=6,levels=2", "pruned-fat-tree", "dragonfly:a=4,p=2,h=2",
-         "torus:3x4x2,hosts=1", "rail-fat-tree:servers=40,rails=3,radix=8,cross=1"]
+SPECS = [
+    "fat-tree:radix=8,levels=3",
+    "fat-tree:radix=6,levels=2",
+    "pruned-fat-tree",
+    "dragonfly:a=4,p=2,h=2",
+    "torus:3x4x2,hosts=1",
+    "rail-fat-tree:servers=40,rails=3,radix=8,cross=1",
+]
 
 
 def _switch_graph(topo):
@@ -25,7 +31,7 @@ def test_classes_are_exactly_the_nodes_with_equal_neighbors(spec):
     topo.set_broken(int(topo.link_id[-1]))
     indptr, indices = _switch_graph(topo)
     cls, reps = twin_classes(indptr, indices)
-    neighbors = [tuple(indices[indptr[i]:indptr[i + 1]]) for i in range(len(indptr) - 1)]
+    neighbors = [tuple(indices[indptr[i] : indptr[i + 1]]) for i in range(len(indptr) - 1)]
     for u in range(len(neighbors)):
         for v in range(len(neighbors)):
             assert (cls[u] == cls[v]) == (u == v or (neighbors[u] == neighbors[v] and len(neighbors[u]) > 0))

@@ -96,8 +96,9 @@ def test_type_one_tree_with_two_processes_per_node(op):
 def test_default_ranks_make_switch_vertices_pure_aggregation_points():
     topo = from_spec("fat-tree:radix=4,levels=2")
     idx = topo.index
-    tree = Tree.from_children([[1, 2], [3, 4], [], [], []],
-                              node=[idx("spine0"), idx("leaf0"), idx("h2"), idx("h0"), idx("h1")])
+    tree = Tree.from_children(
+        [[1, 2], [3, 4], [], [], []], node=[idx("spine0"), idx("leaf0"), idx("h2"), idx("h0"), idx("h1")]
+    )
     tl = simulate_aggregation(topo, tree)
     assert tl.summary["expected"] == 0 + 1 + 2  # three processes, ranks 0, 1, 2 in vertex order
     assert tl.summary["correct"]
@@ -135,8 +136,9 @@ def test_paths_are_the_unicast_min_hop_paths():
         path = unicast_path(table, tree.node[v], tree.node[tree.parent[v]])
         assert len(path) == table.hops(tree.node[v], tree.node[tree.parent[v]])
         assert all(n == path[-1][0] or topo.kind[n] == 0 for n, _ in path)
-    assert len(up) == sum(len(unicast_path(table, tree.node[v], tree.node[tree.parent[v]]))
-                          for v in range(1, tree.size))
+    assert len(up) == sum(
+        len(unicast_path(table, tree.node[v], tree.node[tree.parent[v]])) for v in range(1, tree.size)
+    )
 
 
 def test_stepping_back_recomputes_the_state_and_the_timeline_round_trips():
@@ -182,10 +184,15 @@ def test_edge_across_broken_links_is_flagged_not_looped():
 
 
 # ---------------------------------------------------------------- input checks
-@pytest.mark.parametrize(("kwargs", "text"), [
-    ({"latency": 0}, "latency"), ({"theta": -1}, "theta"), ({"op": "xor"}, "operation"),
-    ({"ranks": [[0]]}, "ranks"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "text"),
+    [
+        ({"latency": 0}, "latency"),
+        ({"theta": -1}, "theta"),
+        ({"op": "xor"}, "operation"),
+        ({"ranks": [[0]]}, "ranks"),
+    ],
+)
 def test_bad_parameters(kwargs, text):
     topo = from_spec("fat-tree:radix=4,levels=2")
     tree = Tree.from_children([[1], []], node=[8, 9])

@@ -115,8 +115,10 @@ def test_kopt_interval_is_exactly_the_near_optimal_widths(P, a, b, eps):
     assert f(kmax + 1) - f_star > eps
 
 
-@pytest.mark.parametrize(("args", "message"), [((1, A, B), "2 processes"), ((P, A, 0.0), "b > 0"),
-                                               ((P, A, B, -1), "eps"), ((P, A, B, 0.1, 1), "k_limit")])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [((1, A, B), "2 processes"), ((P, A, 0.0), "b > 0"), ((P, A, B, -1), "eps"), ((P, A, B, 0.1, 1), "k_limit")],
+)
 def test_kopt_rejects_bad_input(args, message):
     with pytest.raises(SpecError, match=message):
         kopt(*args)
@@ -124,8 +126,14 @@ def test_kopt_rejects_bad_input(args, message):
 
 # ---------------------------------------------------------------- Table 2
 PAPER_TABLE2 = {  # packet bytes: (kmin, kmax, recommended k)
-    0: (32, 64, 32), 32: (16, 63, 32), 64: (15, 53, 32), 128: (13, 40, 16),
-    256: (10, 28, 16), 512: (8, 19, 16), 1024: (6, 12, 8), 2048: (5, 8, 8),
+    0: (32, 64, 32),
+    32: (16, 63, 32),
+    64: (15, 53, 32),
+    128: (13, 40, 16),
+    256: (10, 28, 16),
+    512: (8, 19, 16),
+    1024: (6, 12, 8),
+    2048: (5, 8, 8),
 }
 
 
@@ -181,10 +189,24 @@ def _shape(rows):
 
 def test_selection_table_has_the_shape_of_table3():
     rows = selection_table()
-    assert _shape(rows) == [(16, "II", 16), (64, "II", 64), (64, "I", 16), (64, "I", 8),
-                            (None, "I", 32), (None, "I", 16), (None, "I", 8)]
-    assert [r["range"] for r in rows] == ["[0, 2048]", "[0, 216]", "(216, 589]", "(589, 2048]",
-                                          "[0, 123]", "(123, 589]", "(589, 2048]"]
+    assert _shape(rows) == [
+        (16, "II", 16),
+        (64, "II", 64),
+        (64, "I", 16),
+        (64, "I", 8),
+        (None, "I", 32),
+        (None, "I", 16),
+        (None, "I", 8),
+    ]
+    assert [r["range"] for r in rows] == [
+        "[0, 2048]",
+        "[0, 216]",
+        "(216, 589]",
+        "(589, 2048]",
+        "[0, 123]",
+        "(123, 589]",
+        "(589, 2048]",
+    ]
 
 
 def test_selection_table_on_table2_sizes_matches_the_paper_without_type_two():

@@ -11,8 +11,15 @@ from vizcoll.topology.hops import min_hops
 from vizcoll.trees.metrics import process_ports
 from vizcoll.trees.routing import Router
 
-FABRICS = ["fat-tree:radix=8,levels=3", "pruned-fat-tree:pods=4,leaves=4,hosts=8,spines=4,up=2,paths=2",
-           "torus:4x4x3,hosts=2", "dragonfly:a=4,p=2,h=2", "sunway-supernode", "mesh:6x6", "mesh:5x5,hosts=0"]
+FABRICS = [
+    "fat-tree:radix=8,levels=3",
+    "pruned-fat-tree:pods=4,leaves=4,hosts=8,spines=4,up=2,paths=2",
+    "torus:4x4x3,hosts=2",
+    "dragonfly:a=4,p=2,h=2",
+    "sunway-supernode",
+    "mesh:6x6",
+    "mesh:5x5,hosts=0",
+]
 
 
 @pytest.mark.parametrize("spec", FABRICS)

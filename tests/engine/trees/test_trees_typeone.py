@@ -98,9 +98,14 @@ def test_knomial_children_in_algorithm_1_order():
 
 
 def test_bad_arguments():
-    for call in (lambda: kary_tree(0, 2), lambda: knomial_tree(4, 1), lambda: zhao_tree([], 2),
-                 lambda: hier_knomial_tree([[0, 1], [1, 2]], 2), lambda: hier_knomial_tree([[0], [2]], 2),
-                 lambda: normalize_groups([3, 0])):
+    for call in (
+        lambda: kary_tree(0, 2),
+        lambda: knomial_tree(4, 1),
+        lambda: zhao_tree([], 2),
+        lambda: hier_knomial_tree([[0, 1], [1, 2]], 2),
+        lambda: hier_knomial_tree([[0], [2]], 2),
+        lambda: normalize_groups([3, 0]),
+    ):
         with pytest.raises(SpecError):
             call()
 
@@ -147,8 +152,7 @@ def test_root_swap_when_rank_0_is_not_first():
 @st.composite
 def hierarchies(draw, max_depth=3):
     """Nested groups (sizes 1..9, up to 4 sub-groups, up to 3 levels) over a shuffled rank order."""
-    shape = draw(st.recursive(st.integers(1, 9), lambda inner: st.lists(inner, min_size=1, max_size=4),
-                              max_leaves=10))
+    shape = draw(st.recursive(st.integers(1, 9), lambda inner: st.lists(inner, min_size=1, max_size=4), max_leaves=10))
     shape = shape if isinstance(shape, list) else [shape]
     total = _count(shape)
     ranks = iter(draw(st.permutations(range(total))))
@@ -281,8 +285,10 @@ def test_broken_link_is_flagged():
     h2 = topo.index("h2")
     topo.broken[np.flatnonzero((topo.link_a == h2) | (topo.link_b == h2))] = True
     m = tree_metrics(knomial_tree(4, 2), topo, place(topo, 4))
-    assert m["flags"] == [{"child": 2, "parent": 0, "reason": "unreachable over live links"},
-                          {"child": 3, "parent": 2, "reason": "unreachable over live links"}]
+    assert m["flags"] == [
+        {"child": 2, "parent": 0, "reason": "unreachable over live links"},
+        {"child": 3, "parent": 2, "reason": "unreachable over live links"},
+    ]
     assert m["radius"] is None and m["latency_us"] is None
 
 
@@ -326,8 +332,20 @@ def test_tree_command_knomial(capsys):
 
 
 def test_tree_command_topology(capsys):
-    status, out, _ = _run(capsys, "tree", "--kind", "hier-knomial", "--k", "32", "--nprocs", "512",
-                          "--topology", "sunway-supernode", "--ppn", "2")
+    status, out, _ = _run(
+        capsys,
+        "tree",
+        "--kind",
+        "hier-knomial",
+        "--k",
+        "32",
+        "--nprocs",
+        "512",
+        "--topology",
+        "sunway-supernode",
+        "--ppn",
+        "2",
+    )
     assert status == 0
     assert (out["height"], out["radius"]) == (3, 6)
     assert out["max_switch_link"]["packets"] == 15 and out["flags"] == []
@@ -377,9 +395,16 @@ def test_the_knomial_tree_of_all_ranks_at_once_is_algorithm_1_rank_by_rank(P, k)
         assert tree.parent[rank] == parent and tree.children[rank] == children
 
 
-@pytest.mark.parametrize("groups, k", [([[0, 1], [2, 3, 4]], 2), ([5, 4, 3, 2], 2), ([[[0, 1], [2]], [3]], 3),
-                                       ([7, 1, 9, 16, 3], 4), ([[list(range(i * 8, i * 8 + 8)) for i in range(4)],
-                                                               list(range(32, 45))], 32)])
+@pytest.mark.parametrize(
+    "groups, k",
+    [
+        ([[0, 1], [2, 3, 4]], 2),
+        ([5, 4, 3, 2], 2),
+        ([[[0, 1], [2]], [3]], 3),
+        ([7, 1, 9, 16, 3], 4),
+        ([[list(range(i * 8, i * 8 + 8)) for i in range(4)], list(range(32, 45))], 32),
+    ],
+)
 def test_algorithm_4_for_all_ranks_at_once_is_algorithm_4_rank_by_rank(groups, k):
     tree = hier_knomial_tree(groups, k)
     top = make_group(groups, k)

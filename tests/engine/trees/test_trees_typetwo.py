@@ -148,13 +148,20 @@ def test_algorithm5_is_minimal_with_one_bound_and_branching_switches(case, extra
     assert tree_cost(a) == brute_min_cost(t, [degree] * t.size)
 
 
-@pytest.mark.parametrize(("children", "bound", "alg5", "best"), [
-    # step 3 drops the single-child root although its bound of 4 could adopt two more vertices
-    ([[1], [2, 5, 6, 7], [3, 4, 8, 9], [10, 11], [12, 13]] + [[]] * 9, 4, 4, 3),
-    # per-switch bounds: the smallest leaf switch is not always the one to empty first
-    ([[1, 2, 3, 6], [4, 7], [8, 9, 10, 11], [12, 13, 14], [5, 15, 16, 17], [18, 19]] + [[]] * 14,
-     [6, 2, 7, 6, 4, 5] + [0] * 14, 5, 4),
-])
+@pytest.mark.parametrize(
+    ("children", "bound", "alg5", "best"),
+    [
+        # step 3 drops the single-child root although its bound of 4 could adopt two more vertices
+        ([[1], [2, 5, 6, 7], [3, 4, 8, 9], [10, 11], [12, 13]] + [[]] * 9, 4, 4, 3),
+        # per-switch bounds: the smallest leaf switch is not always the one to empty first
+        (
+            [[1, 2, 3, 6], [4, 7], [8, 9, 10, 11], [12, 13, 14], [5, 15, 16, 17], [18, 19]] + [[]] * 14,
+            [6, 2, 7, 6, 4, 5] + [0] * 14,
+            5,
+            4,
+        ),
+    ],
+)
 def test_algorithm5_as_printed_is_not_always_minimal(children, bound, alg5, best):
     """Found by the brute force above; the paper's optimality claim needs one bound and no single-child switch."""
     t = Tree.from_children(children)
@@ -182,7 +189,8 @@ def test_fig11_on_a_fabric_root_choice_and_cost():
     assert result.physical_cost == 13 and result.cost == 4
     assert sorted(topo.names[s] for s in result.tree_switches) == ["m0", "m1", "m2", "r"]
     assert sorted(result.tree.label[x] for x in range(result.tree.size) if not result.tree.children[x]) == sorted(
-        f"h{i}: rank {i}" for i in range(16))
+        f"h{i}: rank {i}" for i in range(16)
+    )
 
 
 def test_single_child_switches_collapse_and_one_nic_needs_no_switch():
@@ -224,7 +232,8 @@ def test_physical_tree_follows_the_lowest_min_hop_ports():
     depth = t.depth()
     hops = table.hops(members, result.root)
     assert {t.node[v]: int(depth[v]) for v in range(t.size) if not t.children[v]} == dict(
-        zip(members, hops.tolist(), strict=True))
+        zip(members, hops.tolist(), strict=True)
+    )
     assert len(result.links) == t.size - 1
 
 

@@ -46,9 +46,26 @@ def test_treft_user_errors(capsys):
 
 
 def test_treft_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "vizcoll", "treft", "--workflow", "VP", "--class", "B",
-                           "--variant", "treft", "--inject", "2:K9:u9"],
-                          capture_output=True, text=True, cwd=ROOT, check=False)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vizcoll",
+            "treft",
+            "--workflow",
+            "VP",
+            "--class",
+            "B",
+            "--variant",
+            "treft",
+            "--inject",
+            "2:K9:u9",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["corrected"] is True and out["sections"][0]["live"] == ["u3", "u6", "u9", "u12", "u15", "u18"]

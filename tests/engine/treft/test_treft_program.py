@@ -47,16 +47,19 @@ def test_reference_values_flow_through_the_program():
     assert p.readers["a"] == (2,)
 
 
-@pytest.mark.parametrize(("statements", "message"), [
-    ((k("K1", ["nope"], ["a"]),), "before it is defined"),
-    ((k("K1", ["x"], ["a"]), k("K2", ["x"], ["a"])), "defined twice"),
-    ((k("K1", ["x"], ["a"]), Serial("S1", ("a",), ("h",), lambda a: a)), "Write first"),
-    ((Write("x", "y"),), "no kernel defines"),
-    ((k("K1", ["x"], ["a"], "P"), k("K2", ["x"], ["b"]), k("K3", ["x"], ["c"], "P")), "consecutive"),
-    ((k("K1", ["x"], ["a"], "P"), k("K2", ["a"], ["b"], "P")), "inside its own parallel pattern"),
-    ((k("K:1", ["x"], ["a"]),), "without ':'"),
-    ((k("K1", ["x"], ["a"]), k("K1", ["a"], ["b"])), "two statements are named"),
-])
+@pytest.mark.parametrize(
+    ("statements", "message"),
+    [
+        ((k("K1", ["nope"], ["a"]),), "before it is defined"),
+        ((k("K1", ["x"], ["a"]), k("K2", ["x"], ["a"])), "defined twice"),
+        ((k("K1", ["x"], ["a"]), Serial("S1", ("a",), ("h",), lambda a: a)), "Write first"),
+        ((Write("x", "y"),), "no kernel defines"),
+        ((k("K1", ["x"], ["a"], "P"), k("K2", ["x"], ["b"]), k("K3", ["x"], ["c"], "P")), "consecutive"),
+        ((k("K1", ["x"], ["a"], "P"), k("K2", ["a"], ["b"], "P")), "inside its own parallel pattern"),
+        ((k("K:1", ["x"], ["a"]),), "without ':'"),
+        ((k("K1", ["x"], ["a"]), k("K1", ["a"], ["b"])), "two statements are named"),
+    ],
+)
 def test_invalid_programs_are_rejected(statements, message):
     with pytest.raises(SpecError, match=message):
         prog(*statements, outputs=("x",))
@@ -85,11 +88,14 @@ def test_live_variables_are_the_data_leaving_the_section():
 
 
 def test_automatic_placement_closes_before_a_write_of_its_own_data():
-    p = prog(k("K1", ["x"], ["a"]), k("K2", ["a"], ["b"]), Write("b", "y1"), k("K3", ["a", "b"], ["c"]),
-             Write("c", "y2"))
+    p = prog(
+        k("K1", ["x"], ["a"]), k("K2", ["a"], ["b"]), Write("b", "y1"), k("K3", ["a", "b"], ["c"]), Write("c", "y2")
+    )
     sections, violations = place_sections(p, "treft")
     assert [(s.first, s.last, s.kernels, s.live) for s in sections] == [
-        (1, 2, ("K1", "K2"), ("a", "b")), (4, 4, ("K3",), ("c",))]
+        (1, 2, ("K1", "K2"), ("a", "b")),
+        (4, 4, ("K3",), ("c",)),
+    ]
     assert violations == []
 
 
@@ -107,8 +113,13 @@ def test_rule_2_kernel_outside_every_section_and_rule_4_with_eager_transfer():
 
 
 def test_rule_3_parallel_pattern_split():
-    p = prog(k("K1", ["x"], ["a"], "P"), k("K2", ["x"], ["b"], "P"), k("K3", ["a", "b"], ["c"]), Write("c", "y"),
-             pragmas=[(1, 1), (2, 3)])
+    p = prog(
+        k("K1", ["x"], ["a"], "P"),
+        k("K2", ["x"], ["b"], "P"),
+        k("K3", ["a", "b"], ["c"]),
+        Write("c", "y"),
+        pragmas=[(1, 1), (2, 3)],
+    )
     _, violations = place_sections(p, "treft")
     assert 3 in rules(violations)
     sections, violations = place_sections(p, "e2")  # one section per kernel, but the pattern stays whole
@@ -148,19 +159,19 @@ def test_helical_chain_is_a_chain_of_bt_sp_lu():
     assert [x.solver for x in kernels] == ["BT", "SP", "LU"] * 6
     assert kernels[0].inputs == ("x0",)
     assert all(x.inputs == (f"u{i}",) for i, x in enumerate(kernels[1:], start=1))
-    assert p.outputs == ("y1",) and p.sizes["u1"] == 64 ** 3 * npb.BYTES_PER_POINT["BT"]
+    assert p.outputs == ("y1",) and p.sizes["u1"] == 64**3 * npb.BYTES_PER_POINT["BT"]
 
 
 def test_visualization_pipe_rows():
     p = workflow("VP", "B")
     kernels = p.kernels
     assert [x.solver for x in kernels.values()] == ["BT", "MG", "FT"] * 6
-    assert kernels["K2"].inputs == ("u1",)                 # MG0 <- BT0
-    assert kernels["K5"].inputs == ("u4", "u2")            # MG1 <- BT1, MG0
-    assert kernels["K6"].inputs == ("u5", "u3")            # FT1 <- MG1, FT0
-    assert kernels["K10"].inputs == ("u7",)                # pass 2 BT0 <- pass 1 BT2
-    assert len(p.outputs) == 6                             # every FT frame is written
-    assert p.sizes["u3"] == 102 ** 3 * npb.BYTES_PER_POINT["FT"]
+    assert kernels["K2"].inputs == ("u1",)  # MG0 <- BT0
+    assert kernels["K5"].inputs == ("u4", "u2")  # MG1 <- BT1, MG0
+    assert kernels["K6"].inputs == ("u5", "u3")  # FT1 <- MG1, FT0
+    assert kernels["K10"].inputs == ("u7",)  # pass 2 BT0 <- pass 1 BT2
+    assert len(p.outputs) == 6  # every FT frame is written
+    assert p.sizes["u3"] == 102**3 * npb.BYTES_PER_POINT["FT"]
 
 
 def test_mixed_bag_layers():

@@ -20,7 +20,7 @@ ROLES = ("executor", "worker", "subworker", "monitor", "device", "wq", "cq", "fq
 def small_program(pragmas=None, eager_cross=True):
     """x0 -> K1 -> K2 -> Write(y1); K3 reads u1 and u2 after the Write -> two sections (rule 1)."""
     statements = (
-        Serial("S0", (), ("x0",), lambda: np.linspace(-1, 1, 5 * 4 ** 3).reshape(5, 4, 4, 4), time=0.5),
+        Serial("S0", (), ("x0",), lambda: np.linspace(-1, 1, 5 * 4**3).reshape(5, 4, 4, 4), time=0.5),
         KernelCall("K1", ("x0",), ("u1",), solver("BT"), time=5.0, subtasks=2, solver="BT"),
         KernelCall("K2", ("u1",), ("u2",), solver("LU"), time=4.0, subtasks=2, solver="LU"),
         Write("u2", "y1"),
@@ -50,12 +50,16 @@ def test_overhead_order_treft_e1_e2(name):
 
 def test_overheads_follow_the_paper():
     """Averages over the six workflows (paper: 10.77 %, 13.05 %, 52.77 %) and the TREFT trend VP > MB > HC."""
-    over = {(w, c, v): simulate_treft(f"{w}.{c}", v)[1]["overhead_pct"]
-            for w in ("HC", "VP", "MB") for c in ("A", "B") for v in ("treft", "e1", "e2")}
+    over = {
+        (w, c, v): simulate_treft(f"{w}.{c}", v)[1]["overhead_pct"]
+        for w in ("HC", "VP", "MB")
+        for c in ("A", "B")
+        for v in ("treft", "e1", "e2")
+    }
     mean = {v: np.mean([x for (_, _, vv), x in over.items() if vv == v]) for v in ("treft", "e1", "e2")}
-    assert mean["treft"] == pytest.approx(10.77, abs=0.5)           # the calibrated figure
-    assert 10.77 < mean["e1"] < 20 and 40 < mean["e2"] < 60          # predicted by the model
-    assert mean["e2"] > 4 * mean["treft"]                            # paper: about 5x
+    assert mean["treft"] == pytest.approx(10.77, abs=0.5)  # the calibrated figure
+    assert 10.77 < mean["e1"] < 20 and 40 < mean["e2"] < 60  # predicted by the model
+    assert mean["e2"] > 4 * mean["treft"]  # paper: about 5x
     for c in ("A", "B"):
         assert over[("VP", c, "treft")] > over[("MB", c, "treft")] > over[("HC", c, "treft")]
         assert over[("HC", c, "e1")] - over[("HC", c, "treft")] < 0.1  # HC barely changes with eager transfer
@@ -68,11 +72,18 @@ def test_network_parameters_drive_the_overhead():
     assert fast < slow and far > fast
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"latency": 0}, "latency"), ({"bandwidth_mbps": -1}, "bandwidth"), ({"seed": -1}, "seed"),
-    ({"inject": (3, "K1", "u1")}, "replica"), ({"inject": (0, "K99", "u1")}, "no kernel"),
-    ({"inject": (0, "K1", "u2")}, "does not define"), ({"inject": "0:K1"}, "REPLICA:KERNEL:VAR"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"latency": 0}, "latency"),
+        ({"bandwidth_mbps": -1}, "bandwidth"),
+        ({"seed": -1}, "seed"),
+        ({"inject": (3, "K1", "u1")}, "replica"),
+        ({"inject": (0, "K99", "u1")}, "no kernel"),
+        ({"inject": (0, "K1", "u2")}, "does not define"),
+        ({"inject": "0:K1"}, "REPLICA:KERNEL:VAR"),
+    ],
+)
 def test_bad_parameters(kwargs, message):
     with pytest.raises(SpecError, match=message):
         simulate_treft("HC.A", **kwargs)
@@ -86,15 +97,20 @@ def test_parse_fault():
 
 # ---------------------------------------------------------------- single errors are always corrected
 @settings(max_examples=24, deadline=None)
-@given(name=st.sampled_from(["HC.A", "VP.A", "MB.A", "HC.B"]), variant=st.sampled_from(["treft", "e1", "e2"]),
-       kernel=st.integers(1, 18), replica=st.integers(0, 2), seed=st.integers(0, 2 ** 16))
+@given(
+    name=st.sampled_from(["HC.A", "VP.A", "MB.A", "HC.B"]),
+    variant=st.sampled_from(["treft", "e1", "e2"]),
+    kernel=st.integers(1, 18),
+    replica=st.integers(0, 2),
+    seed=st.integers(0, 2**16),
+)
 def test_a_single_soft_error_is_detected_and_corrected(name, variant, kernel, replica, seed):
     clean = simulate_treft(name, variant)[1]
     tl, fig = simulate_treft(name, variant, inject=(replica, f"K{kernel}", f"u{kernel}"), seed=seed)
     (hit,) = fig["injected"]
-    assert hit["before"] != hit["after"]                      # a real bit flip in real data
+    assert hit["before"] != hit["after"]  # a real bit flip in real data
     assert fig["outcome"] == "corrected" and fig["detected"] and fig["corrected"]
-    assert fig["final_output_ok"]                             # every replica's output equals the fault-free run
+    assert fig["final_output_ok"]  # every replica's output equals the fault-free run
     assert fig["overhead_pct"] == pytest.approx(clean["overhead_pct"])
     repaired = {v["replica"] for v in fig["votes"] if v["outcome"] == "corrected"}
     assert repaired == {replica}
@@ -111,7 +127,7 @@ def test_error_spreads_until_the_compare_sync_point():
     assert kinds[0] == ["fault"] and ["detect"] in kinds and ["vote"] in kinds
     assert kinds.index(["fault"]) < kinds.index(["vote"]) < kinds.index(["detect"])
     spread = [n for n in notes if n.startswith("the error spreads on r2")]
-    assert len(spread) == 15                                   # K4 .. K18 all read a wrong value
+    assert len(spread) == 15  # K4 .. K18 all read a wrong value
     states = [tl.state_at(k)["r2.data"] for k in range(tl.n_steps)]
     assert "ERROR in u3" in states and "ERROR in u18" in states and states[-1] == "corrected"
     assert any("overwrites it" in e.label and "u18" in e.label for e in tl.events if e.kind == "detect")
@@ -154,7 +170,7 @@ def test_rule_4_repaired_early_data_is_sent_again():
 
 
 def test_without_a_section_the_error_escapes():
-    program = small_program(pragmas=[(4, 4)])                 # K1 and K2 outside every section
+    program = small_program(pragmas=[(4, 4)])  # K1 and K2 outside every section
     tl, fig = simulate_treft(program, inject=(0, "K2", "u2"))
     assert {v["rule"] for v in fig["violations"]} >= {1, 2}
     assert fig["outcome"] == "escaped" and not fig["final_output_ok"]
@@ -234,8 +250,10 @@ def test_timeline_round_trips_and_is_deterministic(replay):
 # the captions that make a replica's variable wrong, and the one that repairs it
 SOFT_ERROR = re.compile(r"⚡ soft error: .* on r(\d)'s device node flips bit \d+ of (\w+)\[")
 SPREAD = re.compile(r"the error spreads on r(\d): .*, so (\w+) is wrong too$")
-OVERWRITTEN = re.compile(r"r(\d)'s copy of (\w+) differs from the two others, which agree: the 2-of-3 vote "
-                         r"overwrites it")
+OVERWRITTEN = re.compile(
+    r"r(\d)'s copy of (\w+) differs from the two others, which agree: the 2-of-3 vote "
+    r"overwrites it"
+)
 
 
 def wrong_live_values(timeline, live):
@@ -258,14 +276,15 @@ def test_data_cell_says_corrected_only_once_every_wrong_live_value_is_overwritte
         tl, fig = simulate_treft(name, variant, inject=(replica, f"K{kernel}", f"u{kernel}"), seed=seed)
         live = {var for sec in fig["sections"] for var in sec["live"]}
         per_step = list(wrong_live_values(tl, live))
-        assert any(per_step) and not per_step[-1]     # the captions show the error and its repair
+        assert any(per_step) and not per_step[-1]  # the captions show the error and its repair
         for step, wrong in enumerate(per_step):
-            state = tl.state_at(step)                 # recomputed from the event list, as the player does
+            state = tl.state_at(step)  # recomputed from the event list, as the player does
             for r in range(3):
                 still_wrong = sorted(var for q, var in wrong if q == r)
                 assert state[f"r{r}.data"] != "corrected" or not still_wrong, (
                     f"K{kernel} on r{replica}, seed {seed}, step {step}: r{r}.data says corrected while "
-                    f"{still_wrong} have not been overwritten by the vote yet")
+                    f"{still_wrong} have not been overwritten by the vote yet"
+                )
 
 
 # ---------------------------------------------------------------- the event engine

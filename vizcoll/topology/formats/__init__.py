@@ -35,8 +35,18 @@ from vizcoll.topology.formats.registry import (
 )
 from vizcoll.topology.model import Topology
 
-__all__ = ["FileFormat", "REGISTRY", "DEFAULT", "register", "unregister", "readable", "writable", "by_extension",
-           "extensions", "describe"]
+__all__ = [
+    "FileFormat",
+    "REGISTRY",
+    "DEFAULT",
+    "register",
+    "unregister",
+    "readable",
+    "writable",
+    "by_extension",
+    "extensions",
+    "describe",
+]
 
 
 def _first_char(chars: str, what: str) -> Callable[[list[str]], tuple[int, str] | None]:
@@ -61,8 +71,10 @@ def _json_ruled_out(lines: list[str]) -> tuple[int, str] | None:
 
 
 _STANZA = re.compile(r'\s*(Switch|Hca|Ca|Rt)\s+\d+\s+"')
-_STANZA_TEXT = re.compile(r'(?:Switch|Hca|Ca|Rt)\b|\[|@|(?:include|do|module)\b|'
-                          r'(?:vendid|devid|sysimgguid|switchguid|caguid|hcaguids|rtguid|module)\s*=')
+_STANZA_TEXT = re.compile(
+    r"(?:Switch|Hca|Ca|Rt)\b|\[|@|(?:include|do|module)\b|"
+    r"(?:vendid|devid|sysimgguid|switchguid|caguid|hcaguids|rtguid|module)\s*="
+)
 
 
 def _stanzas_ruled_out(lines: list[str]) -> tuple[int, str] | None:
@@ -84,23 +96,61 @@ def _read_stanzas(text: str, filename: str) -> Topology:
 
 
 for _format in (  # detection order: a format whose signature line is rarer goes first
-    FileFormat("json", "vizcoll JSON or node-link JSON", jsonfile.read, jsonfile.write, (".json",),
-               help="vizcoll's own JSON (lossless) or a hand-written node-link JSON", rules_out=_json_ruled_out),
-    FileFormat("graphml", "GraphML", graphml.read, graphml.write, (".graphml", ".xml"),
-               help="vizcoll's own GraphML (lossless) or anyone else's (Topology Zoo, networkx, yEd)",
-               rules_out=_first_char("<", "GraphML (XML)")),
-    FileFormat("ibnetdiscover", "ibnetdiscover output or ibsim net file", _read_stanzas,
-               lambda topo: ibnet.write(topo, "ibnetdiscover"), (".ibnd", ".txt"),
-               help="the stanzas ibnetdiscover prints (an ibsim net file reads the same)",
-               rules_out=_stanzas_ruled_out),
-    FileFormat("ibsim", "ibsim net file", writer=lambda topo: ibnet.write(topo, "ibsim"), extensions=(".net",),
-               help="an ibsim net file (read as ibnetdiscover: one grammar)"),
-    FileFormat("ibnetdiscover-ports", "ibnetdiscover ports report (-p)", ibports.read,
-               help="the ports report of ibnetdiscover -p (or -s -p)", rules_out=ibports.rules_out),
-    FileFormat("iblinkinfo", "iblinkinfo output", iblinkinfo.read,
-               help="what iblinkinfo (or iblinkinfo -l) prints", rules_out=iblinkinfo.rules_out),
-    FileFormat("slurm", "Slurm topology.conf", slurm.read,
-               help="Slurm's topology.conf (topology/tree or topology/block)", rules_out=slurm.rules_out),
+    FileFormat(
+        "json",
+        "vizcoll JSON or node-link JSON",
+        jsonfile.read,
+        jsonfile.write,
+        (".json",),
+        help="vizcoll's own JSON (lossless) or a hand-written node-link JSON",
+        rules_out=_json_ruled_out,
+    ),
+    FileFormat(
+        "graphml",
+        "GraphML",
+        graphml.read,
+        graphml.write,
+        (".graphml", ".xml"),
+        help="vizcoll's own GraphML (lossless) or anyone else's (Topology Zoo, networkx, yEd)",
+        rules_out=_first_char("<", "GraphML (XML)"),
+    ),
+    FileFormat(
+        "ibnetdiscover",
+        "ibnetdiscover output or ibsim net file",
+        _read_stanzas,
+        lambda topo: ibnet.write(topo, "ibnetdiscover"),
+        (".ibnd", ".txt"),
+        help="the stanzas ibnetdiscover prints (an ibsim net file reads the same)",
+        rules_out=_stanzas_ruled_out,
+    ),
+    FileFormat(
+        "ibsim",
+        "ibsim net file",
+        writer=lambda topo: ibnet.write(topo, "ibsim"),
+        extensions=(".net",),
+        help="an ibsim net file (read as ibnetdiscover: one grammar)",
+    ),
+    FileFormat(
+        "ibnetdiscover-ports",
+        "ibnetdiscover ports report (-p)",
+        ibports.read,
+        help="the ports report of ibnetdiscover -p (or -s -p)",
+        rules_out=ibports.rules_out,
+    ),
+    FileFormat(
+        "iblinkinfo",
+        "iblinkinfo output",
+        iblinkinfo.read,
+        help="what iblinkinfo (or iblinkinfo -l) prints",
+        rules_out=iblinkinfo.rules_out,
+    ),
+    FileFormat(
+        "slurm",
+        "Slurm topology.conf",
+        slurm.read,
+        help="Slurm's topology.conf (topology/tree or topology/block)",
+        rules_out=slurm.rules_out,
+    ),
 ):
     register(_format)
 del _format

@@ -76,8 +76,9 @@ class Report:
             self.nodes.append(_Node(kind, desc.strip(), guid, line))
         node = self.nodes[u]
         if node.kind != kind:
-            raise self.error(f"{self.what(u)} is a {KIND_NAMES[kind]} here but a {KIND_NAMES[node.kind]} on line "
-                             f"{node.line}", line)
+            raise self.error(
+                f"{self.what(u)} is a {KIND_NAMES[kind]} here but a {KIND_NAMES[node.kind]} on line {node.line}", line
+            )
         node.desc = node.desc or desc.strip()
         return u
 
@@ -103,8 +104,10 @@ class Report:
             return  # the same cable seen from its other end
         clash = mine or theirs
         if clash is not None:
-            self.conflicts.append(f"line {line} cables {self.what(u)}[{pu}] to {self.what(v)}[{pv}], but line "
-                                  f"{clash[2]} gave one of these ports another peer: kept line {clash[2]}")
+            self.conflicts.append(
+                f"line {line} cables {self.what(u)}[{pu}] to {self.what(v)}[{pv}], but line "
+                f"{clash[2]} gave one of these ports another peer: kept line {clash[2]}"
+            )
             return
         self.peers[u, pu] = (v, pv, line)
         self.peers[v, pv] = (u, pu, line)
@@ -121,14 +124,23 @@ class Report:
         kinds = [n.kind for n in nodes]
         guids = [n.guid for n in nodes]
         descs = [n.desc for n in nodes]
-        topo = Topology.from_arrays(readable_names(kinds, descs, guids), kinds, [n.nports for n in nodes], links,
-                                    meta={"format": fmt}, validate=False)
+        topo = Topology.from_arrays(
+            readable_names(kinds, descs, guids),
+            kinds,
+            [n.nports for n in nodes],
+            links,
+            meta={"format": fmt},
+            validate=False,
+        )
         topo.guid = np.array(guids, dtype=np.uint64)
         topo.desc = descs
         topo.port_guids = {(u, p): g for u, n in enumerate(nodes) for p, g in n.port_guids.items()}
         more = f" and {len(self.conflicts) - 3} more" if len(self.conflicts) > 3 else ""
-        notes = [f"{len(self.conflicts)} port(s) listed with two peers: {'; '.join(self.conflicts[:3])}{more}"] \
-            if self.conflicts else []
+        notes = (
+            [f"{len(self.conflicts)} port(s) listed with two peers: {'; '.join(self.conflicts[:3])}{more}"]
+            if self.conflicts
+            else []
+        )
         return finished(topo, self.skipped, notes, self.error)
 
     def _merged(self) -> tuple[list[_Node], list[int]]:
@@ -136,7 +148,7 @@ class Report:
         groups: dict[tuple[str, int], list[int]] = defaultdict(list)
         for u, node in enumerate(self.nodes):
             if node.kind == ENDPOINT and node.desc and len(node.port_guids) == 1:
-                (port, guid), = node.port_guids.items()
+                ((port, guid),) = node.port_guids.items()
                 groups[node.desc, guid - port].append(u)
         joined = {}
         for (_, base), members in groups.items():
@@ -148,8 +160,16 @@ class Report:
             first, base = joined.get(u, (u, None))
             if first == u:
                 into.append(len(nodes))
-                nodes.append(_Node(node.kind, node.desc, node.guid if base is None else base, node.line, node.nports,
-                                   dict(node.port_guids)))
+                nodes.append(
+                    _Node(
+                        node.kind,
+                        node.desc,
+                        node.guid if base is None else base,
+                        node.line,
+                        node.nports,
+                        dict(node.port_guids),
+                    )
+                )
             else:
                 into.append(into[first])
                 nodes[into[first]].nports = max(nodes[into[first]].nports, node.nports)

@@ -78,8 +78,13 @@ def write(topo: Topology) -> str:
         g.add_node(name, **data)
     for row in range(topo.n_links):
         a, b = topo.names[topo.link_a[row]], topo.names[topo.link_b[row]]
-        data = {"a": a, "pa": int(topo.link_pa[row]), "pb": int(topo.link_pb[row]),
-                "broken": bool(topo.broken[row]), "row": row}
+        data = {
+            "a": a,
+            "pa": int(topo.link_pa[row]),
+            "pb": int(topo.link_pb[row]),
+            "broken": bool(topo.broken[row]),
+            "row": row,
+        }
         data.update({f"attr.{k}": int(v[row]) for k, v in sorted(topo.link_attrs.items())})
         g.add_edge(a, b, key=int(topo.link_id[row]), **data)
     return "\n".join(nx.generate_graphml(g)) + "\n"
@@ -107,8 +112,9 @@ def _check_xml(text: str, filename: str):
     try:
         root = safe_xml.fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
-        raise FileFormatError(f"XML with a DTD, entities or external references is refused ({exc})",
-                              source=filename) from None
+        raise FileFormatError(
+            f"XML with a DTD, entities or external references is refused ({exc})", source=filename
+        ) from None
     except ParseError as exc:
         line = exc.position[0] if getattr(exc, "position", None) else None
         raise FileFormatError(f"not well-formed XML ({str(exc).split(':')[0]})", line=line, source=filename) from None
@@ -120,21 +126,37 @@ def _check_xml(text: str, filename: str):
 
 
 # ---------------------------------------------------------------- anyone else's GraphML
-HOST_WORDS = {"host", "hosts", "endpoint", "end node", "end-node", "endnode", "hca", "ca", "server", "compute",
-              "terminal", "nic"}
+HOST_WORDS = {
+    "host",
+    "hosts",
+    "endpoint",
+    "end node",
+    "end-node",
+    "endnode",
+    "hca",
+    "ca",
+    "server",
+    "compute",
+    "terminal",
+    "nic",
+}
 KIND_KEYS = ("kind", "type", "typ", "role")
 
 
 def _is_ours(root) -> bool:
     """True when the graph carries vizcoll's ``schema`` attribute (a ``key`` named schema for the graph)."""
-    return any(key.get("attr.name") == "schema" and key.get("for") in ("graph", "all")
-               for key in root.iter(GRAPHML_NS + "key"))
+    return any(
+        key.get("attr.name") == "schema" and key.get("for") in ("graph", "all") for key in root.iter(GRAPHML_NS + "key")
+    )
 
 
 def _data(element, names: dict[str, str]) -> dict[str, str]:
     """``attr.name -> text`` of an element's ``data`` children."""
-    return {names[d.get("key")]: (d.text or "").strip() for d in element.findall(GRAPHML_NS + "data")
-            if d.get("key") in names}
+    return {
+        names[d.get("key")]: (d.text or "").strip()
+        for d in element.findall(GRAPHML_NS + "data")
+        if d.get("key") in names
+    }
 
 
 def _read_generic(root, filename: str) -> Topology:
@@ -149,10 +171,10 @@ def _read_generic(root, filename: str) -> Topology:
     data = [_data(e, names) for e in elements]
     labels = [d.get("label") or d.get("name") or node_id for d, node_id in zip(data, ids, strict=True)]
     taken = Counter(labels)
-    shown = [label if taken[label] == 1 else f"{label} ({node_id})" for label, node_id in zip(labels, ids,
-                                                                                               strict=True)]
-    nodes = [{"name": name, **({"kind": "endpoint"} if _is_host(d) else {})} for name, d in zip(shown, data,
-                                                                                                 strict=True)]
+    shown = [label if taken[label] == 1 else f"{label} ({node_id})" for label, node_id in zip(labels, ids, strict=True)]
+    nodes = [
+        {"name": name, **({"kind": "endpoint"} if _is_host(d) else {})} for name, d in zip(shown, data, strict=True)
+    ]
     by_id = dict(zip(ids, shown, strict=True))
     links = []
     for i, edge in enumerate(root.iter(GRAPHML_NS + "edge")):
@@ -211,15 +233,21 @@ def _graph_json(g: nx.MultiGraph, key: str, filename: str):
 def _graph_to_dict(g: nx.MultiGraph, filename: str) -> dict:
     """The :meth:`Topology.to_dict` form of a graph :func:`write` wrote."""
     if g.graph.get("schema") != SCHEMA:
-        raise FileFormatError(f"not a vizcoll GraphML file: the graph attribute 'schema' must be {SCHEMA!r}",
-                              source=filename)
+        raise FileFormatError(
+            f"not a vizcoll GraphML file: the graph attribute 'schema' must be {SCHEMA!r}", source=filename
+        )
     node_keys, link_keys = _graph_json(g, "node_attrs", filename), _graph_json(g, "link_attrs", filename)
     if not all(isinstance(k, str) for k in [*node_keys, *link_keys]):
         raise FileFormatError("the graph attributes 'node_attrs' and 'link_attrs' must list names", source=filename)
     nodes = _graph_nodes(g, node_keys, filename)
     links = _graph_links(g, link_keys, filename)
-    return {"schema": SCHEMA, "meta": _graph_json(g, "meta", filename), "nodes": nodes, "links": links,
-            "port_guids": _graph_json(g, "port_guids", filename)}
+    return {
+        "schema": SCHEMA,
+        "meta": _graph_json(g, "meta", filename),
+        "nodes": nodes,
+        "links": links,
+        "port_guids": _graph_json(g, "port_guids", filename),
+    }
 
 
 def _graph_nodes(g: nx.MultiGraph, keys: list[str], filename: str) -> dict:
@@ -256,8 +284,10 @@ def _graph_edge(u: str, v: str, key, data: dict, keys: list[str], filename: str)
 
 def _graph_links(g: nx.MultiGraph, keys: list[str], filename: str) -> dict:
     index = {name: i for i, name in enumerate(g.nodes)}
-    edges = sorted((_graph_edge(u, v, key, data, keys, filename) for u, v, key, data in
-                    g.edges(keys=True, data=True)), key=lambda e: e["row"])
+    edges = sorted(
+        (_graph_edge(u, v, key, data, keys, filename) for u, v, key, data in g.edges(keys=True, data=True)),
+        key=lambda e: e["row"],
+    )
     if [e["row"] for e in edges] != list(range(len(edges))):
         raise FileFormatError("the edge attribute 'row' must number the edges 0, 1, 2, ...", source=filename)
     cols = {name: [e[name] for e in edges] for name in ("id", "pa", "pb", "broken")}

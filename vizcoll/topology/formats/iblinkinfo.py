@@ -47,11 +47,14 @@ from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 __all__ = ["read", "rules_out"]
 
 _HEADER = re.compile(r"(Switch|CA|Router):?\s+(?:0x([0-9a-fA-F]{1,16})\b\s*)?(.*?)\s*:")
-_PORT = re.compile(r"""
+_PORT = re.compile(
+    r"""
     (?:0x(?P<guid>[0-9a-fA-F]{1,16})\s+(?:"(?P<desc>[^"]*)"\s+)?)?   # a CA's port GUID; -l: and the description
     (?P<lid>\d+)\s+(?P<port>\d+)\[[^\]]*\]\s*==\(.*?\)==>\s*
     (?:0x(?P<peer_guid>[0-9a-fA-F]{1,16})\s+)?(?:(?P<peer_lid>\d+)\s+(?P<peer_port>\d+))?\s*\[[^\]]*\]\s*
-    "(?P<peer_desc>.*)"(?:\s.*)?""", re.X)  # then ( ), ( Could be … ), or more a newer version prints
+    "(?P<peer_desc>.*)"(?:\s.*)?""",
+    re.X,
+)  # then ( ), ( Could be … ), or more a newer version prints
 _KINDS = {"Switch": SWITCH, "CA": ENDPOINT, "Router": SWITCH}
 WHAT = "node header or port line of iblinkinfo (Switch: 0x… desc: / CA: desc: / … ==( 4X … )==> …)"
 
@@ -115,16 +118,26 @@ def _parse(report: Report, text: str) -> _Output:
 def _port_line(report: Report, number: int, match: re.Match, header: int) -> _Line:
     line_mode = match["desc"] is not None
     if not line_mode and header < 0:
-        raise report.error("port line before any Switch:/CA: header (and without the -l form's GUID and "
-                           "description)", number)
+        raise report.error(
+            "port line before any Switch:/CA: header (and without the -l form's GUID and description)", number
+        )
     peer = None
     if match["peer_port"]:
-        peer = (report.number(match["peer_lid"], "LID", number, 0xFFFF),
-                report.number(match["peer_port"], "port", number),
-                int(match["peer_guid"], 16) if match["peer_guid"] else None, match["peer_desc"])
-    return _Line(number, -1 if line_mode else header, report.number(match["port"], "port", number),
-                 report.number(match["lid"], "LID", number, 0xFFFF),
-                 int(match["guid"], 16) if match["guid"] else None, (match["desc"] or "").strip(), peer)
+        peer = (
+            report.number(match["peer_lid"], "LID", number, 0xFFFF),
+            report.number(match["peer_port"], "port", number),
+            int(match["peer_guid"], 16) if match["peer_guid"] else None,
+            match["peer_desc"],
+        )
+    return _Line(
+        number,
+        -1 if line_mode else header,
+        report.number(match["port"], "port", number),
+        report.number(match["lid"], "LID", number, 0xFFFF),
+        int(match["guid"], 16) if match["guid"] else None,
+        (match["desc"] or "").strip(),
+        peer,
+    )
 
 
 # ---------------------------------------------------------------- the default form
@@ -173,11 +186,15 @@ def _peer_node(report: Report, line: _Line, found: dict, implied: dict, lids: bo
     key = _peer_key(line.peer, lids)
     nodes = found.get(key)
     if nodes and len(nodes) > 1 and lids:
-        raise report.error(f"LID {line.peer[0]} of the peer {line.peer[3]!r} belongs to {len(nodes)} nodes",
-                           line.number)
+        raise report.error(
+            f"LID {line.peer[0]} of the peer {line.peer[3]!r} belongs to {len(nodes)} nodes", line.number
+        )
     if nodes and len(nodes) > 1:
-        raise report.error(f"cannot tell which node the peer {line.peer[3]!r} is: every LID is 0 (no subnet manager "
-                           f"has run) and {len(nodes)} nodes have that description", line.number)
+        raise report.error(
+            f"cannot tell which node the peer {line.peer[3]!r} is: every LID is 0 (no subnet manager "
+            f"has run) and {len(nodes)} nodes have that description",
+            line.number,
+        )
     if nodes:
         return next(iter(nodes))
     return report.node(("peer", *key), implied[key], line.peer[3], 0, line.number)

@@ -70,13 +70,16 @@ _HEADER = re.compile(r'(Switch|Hca|Ca|Rt)\s+([0-9]+)\s+"([^"]*)"\s*(.*)')
 _KEYWORD = re.compile(r"(Switch|Hca|Ca|Rt)\b")
 _ASSIGN = re.compile(r"([A-Za-z_]\w*)\s*=\s*(.*)")
 _GUID_VALUE = re.compile(r"(0x[0-9a-fA-F]+|[0-9]+)(?:\((?:0[xX])?([0-9a-fA-F]+)\))?\s*(?:#.*)?")
-_PORT = re.compile(r"""
+_PORT = re.compile(
+    r"""
     \[(?P<port>[0-9]+)\](?:\[ext\ [0-9]+\])?    # local port, optional external port number
     (?:\((?P<guid>[0-9a-fA-F]+)\))?\s*          # CA port GUID (ibnetdiscover)
     "(?P<peer>[^"]*)"                           # peer node id
     (?:\[(?P<peer_port>[0-9]+)\])?(?:\[ext\ [0-9]+\])?  # peer port (ibsim: 1 when left out)
     \s*(?:\((?P<peer_guid>[0-9a-fA-F]+)\))?     # peer CA port GUID (ibnetdiscover)
-    \s*(?P<rest>.*)""", re.X)
+    \s*(?P<rest>.*)""",
+    re.X,
+)
 _SMA = re.compile(r"(?:(?:enhanced|base)\s+port\s+\d+\s*)?(?:lid\s+\d+\s*)?(?:lmc\s+\d+\s*)?")
 _IGNORED = ("Chassis ", "Non-Chassis Nodes", "Hostname:")  # ibnetdiscover -g grouping lines
 _GUID_KEYS = {"switchguid": SWITCH, "caguid": ENDPOINT, "hcaguids": ENDPOINT, "rtguid": SWITCH}
@@ -179,7 +182,7 @@ class _NetReader:
         """``Switch 36 "name" # "description"``: a new stanza, which the port lines below fill."""
         match = _HEADER.fullmatch(text)
         if not match:
-            raise self.error(f"malformed node line {text[:40]!r} (expected e.g. Switch 36 \"name\")", line)
+            raise self.error(f'malformed node line {text[:40]!r} (expected e.g. Switch 36 "name")', line)
         keyword, digits, name, rest = match.groups()
         if keyword == "Rt":
             self.routers.append(name)
@@ -206,8 +209,9 @@ class _NetReader:
             return
         node.guid, port0 = self.pending.pop(node.kind)
         if node.guid and node.guid in self.guid_owner:
-            raise self.error(f"duplicate GUID 0x{node.guid:016x}: {node.name!r} and {self.guid_owner[node.guid]!r}",
-                             line)
+            raise self.error(
+                f"duplicate GUID 0x{node.guid:016x}: {node.name!r} and {self.guid_owner[node.guid]!r}", line
+            )
         self.guid_owner[node.guid] = node.name
         if port0 is not None and node.kind == SWITCH:
             self.port_guids[self.current, 0] = port0
@@ -240,7 +244,7 @@ class _NetReader:
             raise self.error("port line outside a Switch/Ca/Hca stanza", line)
         match = _PORT.fullmatch(text)
         if not match:
-            raise self.error(f"malformed port line {text[:40]!r} (expected e.g. [1] \"peer\"[2])", line)
+            raise self.error(f'malformed port line {text[:40]!r} (expected e.g. [1] "peer"[2])', line)
         rest = match["rest"]
         if rest and not rest.startswith("#") and not re.match(r"[A-Za-z]\w*=", rest):
             raise self.error(f"unexpected text {rest[:40]!r} after the peer", line)
@@ -278,11 +282,17 @@ def _link_peer(reader: _NetReader, u: int, p: int, peer: str, pp: int, line: int
         raise reader.error(f"peer port {pp} of {peer!r} is outside 1..{reader.nodes[v].nports}", line)
     back = reader.entries.get((v, pp))
     if back is None:
-        raise reader.error(f"{name!r}[{p}] links to {peer!r}[{pp}], but {peer!r} does not list that "
-                           "port (missing line; truncated file?)", line)
+        raise reader.error(
+            f"{name!r}[{p}] links to {peer!r}[{pp}], but {peer!r} does not list that "
+            "port (missing line; truncated file?)",
+            line,
+        )
     if back[:2] != (name, p):
-        raise reader.error(f"the two sides disagree: {name!r}[{p}] links to {peer!r}[{pp}], but line {back[2]} "
-                           f"links {peer!r}[{pp}] to {back[0]!r}[{back[1]}]", line)
+        raise reader.error(
+            f"the two sides disagree: {name!r}[{p}] links to {peer!r}[{pp}], but line {back[2]} "
+            f"links {peer!r}[{pp}] to {back[0]!r}[{back[1]}]",
+            line,
+        )
     return v
 
 
@@ -290,27 +300,39 @@ def _topology(reader: _NetReader, fmt: str) -> Topology:
     """The fabric of everything the reader collected, validated."""
     nodes = reader.nodes
     if not nodes:
-        skipped = f" (line {reader.skipped[0][0]}, {reader.skipped[0][1][:40]!r}, is no node line)" \
-            if reader.skipped else ""
+        skipped = (
+            f" (line {reader.skipped[0][0]}, {reader.skipped[0][1][:40]!r}, is no node line)" if reader.skipped else ""
+        )
         raise reader.error(f"no Switch, Ca or Hca node found{skipped}", None)
     kinds = [n.kind for n in nodes]
     guids = [n.guid or 0 for n in nodes]
     descs = [n.desc or "" for n in nodes]
     names = readable_names(kinds, descs, guids, [n.name for n in nodes])
-    topo = Topology.from_arrays(names, kinds, [n.nports for n in nodes], _links(reader), meta={"format": fmt},
-                                validate=False)
+    topo = Topology.from_arrays(
+        names, kinds, [n.nports for n in nodes], _links(reader), meta={"format": fmt}, validate=False
+    )
     if any(n.guid is not None for n in nodes):
         topo.guid = np.array(guids, dtype=np.uint64)
     if any(n.desc is not None for n in nodes):
         topo.desc = descs
     topo.port_guids = dict(reader.port_guids)
-    notes = [f"{len(reader.routers)} router(s) read as switches: {', '.join(reader.routers[:5])}"
-             + (" ..." if len(reader.routers) > 5 else "")] if reader.routers else []
+    notes = (
+        [
+            f"{len(reader.routers)} router(s) read as switches: {', '.join(reader.routers[:5])}"
+            + (" ..." if len(reader.routers) > 5 else "")
+        ]
+        if reader.routers
+        else []
+    )
     return finished(topo, reader.skipped, notes, reader.error)
 
 
-def finished(topo: Topology, skipped: list[tuple[int, str]], notes: list[str],
-             error: Callable[[str, int | None], FileFormatError]) -> Topology:
+def finished(
+    topo: Topology,
+    skipped: list[tuple[int, str]],
+    notes: list[str],
+    error: Callable[[str, int | None], FileFormatError],
+) -> Topology:
     """``topo`` validated (a problem raised as ``error(message, None)``), with ``meta["warnings"]`` saying what
     the reader passed over (lines it does not know), ``notes``, and what it kept although it is odd (loopback
     cables)."""
@@ -323,8 +345,7 @@ def finished(topo: Topology, skipped: list[tuple[int, str]], notes: list[str],
     loops = np.flatnonzero(topo.link_a == topo.link_b).tolist()
     if loops:
         named = ", ".join(topo.link_label(r) for r in loops[:5]) + (" ..." if len(loops) > 5 else "")
-        out.append(f"{len(loops)} loopback cable(s) between two ports of one switch kept (no route uses them): "
-                   f"{named}")
+        out.append(f"{len(loops)} loopback cable(s) between two ports of one switch kept (no route uses them): {named}")
     if out:
         topo.meta["warnings"] = out
     try:
@@ -348,8 +369,9 @@ def _ids_and_descs(topo: Topology, fmt: str, guids: list[int]) -> tuple[list[str
     """The quoted id of every node (its name, or its GUID-derived id where the format cannot hold the name) and
     the descriptions to write (the name where a node written under its GUID has none)."""
     bad_name = set('"\n\r#@' if fmt == "ibsim" else '"\n\r')
-    ids = [name if not bad_name & set(name) else guid_id(int(topo.kind[u]), guids[u])
-           for u, name in enumerate(topo.names)]
+    ids = [
+        name if not bad_name & set(name) else guid_id(int(topo.kind[u]), guids[u]) for u, name in enumerate(topo.names)
+    ]
     descs = None if topo.desc is None else list(topo.desc)
     for u, name in enumerate(topo.names):
         if ids[u] != name and not (descs and descs[u]):
@@ -357,8 +379,9 @@ def _ids_and_descs(topo: Topology, fmt: str, guids: list[int]) -> tuple[list[str
             descs[u] = name
     for desc in descs or ():
         if set('"\n\r') & set(desc):
-            raise FileFormatError(f"{desc!r} cannot be written: it holds a quote or a line break",
-                                  source=f"{fmt} export")
+            raise FileFormatError(
+                f"{desc!r} cannot be written: it holds a quote or a line break", source=f"{fmt} export"
+            )
     return ids, descs
 
 
@@ -369,9 +392,11 @@ def write(topo: Topology, fmt: str) -> str:
     view = topo.ports(include_broken=True)
     title = "Topology file" if fmt == "ibnetdiscover" else "ibsim net file"
     generator = " ".join(str(topo.meta.get("generator", "")).split())
-    out = [f"# {title}: written by vizcoll" + (f" from {generator}" if generator else ""),
-           f"# {plural(topo.n_nodes, 'node')}, {plural(topo.n_links, 'link')} (broken links are written as "
-           "present)", ""]
+    out = [
+        f"# {title}: written by vizcoll" + (f" from {generator}" if generator else ""),
+        f"# {plural(topo.n_nodes, 'node')}, {plural(topo.n_links, 'link')} (broken links are written as present)",
+        "",
+    ]
     for u in range(topo.n_nodes):
         out += _stanza(topo, u, guids, ids, descs, fmt)
         for k in range(view.indptr[u], view.indptr[u + 1]):
@@ -401,8 +426,9 @@ def _port_guid(topo: Topology, u: int, port: int, guids: list[int]) -> int:
     return topo.port_guids.get((u, port), guids[u] + port)
 
 
-def _port_line(topo: Topology, ends: tuple[int, int, int, int], guids: list[int], ids: list[str],
-               descs: list[str] | None, fmt: str) -> str:
+def _port_line(
+    topo: Topology, ends: tuple[int, int, int, int], guids: list[int], ids: list[str], descs: list[str] | None, fmt: str
+) -> str:
     """``[port] "peer"[peer_port]``, with ibnetdiscover's GUIDs and comment in that format."""
     u, port, v, peer_port = ends
     peer = f'"{ids[v]}"[{peer_port}]'

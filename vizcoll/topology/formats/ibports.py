@@ -78,8 +78,7 @@ def _feed(report: Report, number: int, text: str) -> None:
     u = _end(report, number, kind, lid, port, guid, desc)
     if cabled:
         v = _end(report, number, *cabled.group(1, 2, 3, 4, 6))
-        report.cable(u, report.number(port, "port", number), v, report.number(cabled.group(3), "port", number),
-                     number)
+        report.cable(u, report.number(port, "port", number), v, report.number(cabled.group(3), "port", number), number)
 
 
 def _end(report: Report, number: int, kind: str, lid: str, port: str, guid: str, desc: str) -> int:

@@ -28,8 +28,9 @@ def read(text: str, filename: str) -> Topology:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FileFormatError(f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno,
-                              source=filename) from None
+        raise FileFormatError(
+            f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno, source=filename
+        ) from None
     except (ValueError, RecursionError) as exc:
         raise FileFormatError(f"not valid JSON ({exc})", source=filename) from None
     return from_dict(data, filename)
@@ -41,8 +42,10 @@ def from_dict(data: object, filename: str) -> Topology:
         if is_node_link(data):
             return from_node_link(data)
         if not isinstance(data, dict) or "schema" not in data:
-            raise TopologyError(f"a JSON topology is either a node-link object (a 'nodes' list and a 'links' list) "
-                                f"or vizcoll's own export (the field 'schema' = {SCHEMA!r})")
+            raise TopologyError(
+                f"a JSON topology is either a node-link object (a 'nodes' list and a 'links' list) "
+                f"or vizcoll's own export (the field 'schema' = {SCHEMA!r})"
+            )
         return Topology.from_dict(data)
     except TopologyError as exc:
         raise FileFormatError(str(exc), source=filename) from None

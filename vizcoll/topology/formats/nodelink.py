@@ -40,8 +40,14 @@ from vizcoll.topology.model import ENDPOINT, MAX_LINKS, MAX_NODES, SWITCH, Topol
 
 __all__ = ["from_node_link", "is_node_link"]
 
-KINDS = {"switch": SWITCH, "endpoint": ENDPOINT, "end node": ENDPOINT, "hca": ENDPOINT, "ca": ENDPOINT,
-         "host": ENDPOINT}
+KINDS = {
+    "switch": SWITCH,
+    "endpoint": ENDPOINT,
+    "end node": ENDPOINT,
+    "hca": ENDPOINT,
+    "ca": ENDPOINT,
+    "host": ENDPOINT,
+}
 MAX_PORT = 65_535
 
 
@@ -72,14 +78,15 @@ def from_node_link(data: dict, default_kind: str = "degree", source: str = "node
     ends = _assign_ports(links, [name for name, _, _ in nodes])
     degree = np.bincount(np.r_[ends[:, 0], ends[:, 2]].astype(np.int64), minlength=len(nodes))
     by_degree = default_kind == "degree"
-    kind = [k if k is not None else (ENDPOINT if by_degree and degree[i] == 1 else SWITCH)
-            for i, (_, k, _) in enumerate(nodes)]
+    kind = [
+        k if k is not None else (ENDPOINT if by_degree and degree[i] == 1 else SWITCH)
+        for i, (_, k, _) in enumerate(nodes)
+    ]
     highest = np.zeros(len(nodes), dtype=np.int64)
     np.maximum.at(highest, ends[:, 0], ends[:, 1])
     np.maximum.at(highest, ends[:, 2], ends[:, 3])
     nports = [max(ports or 0, int(top), 1) for (_, _, ports), top in zip(nodes, highest.tolist(), strict=True)]
-    topo = Topology.from_arrays([n for n, _, _ in nodes], kind, nports, ends,
-                                meta={"source": source})
+    topo = Topology.from_arrays([n for n, _, _ in nodes], kind, nports, ends, meta={"source": source})
     topo.broken[:] = [broken for *_, broken in links]
     return topo
 

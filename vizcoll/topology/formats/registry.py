@@ -13,8 +13,18 @@ from dataclasses import dataclass
 from vizcoll.registry import Registry
 from vizcoll.topology.model import Topology
 
-__all__ = ["FileFormat", "REGISTRY", "DEFAULT", "register", "unregister", "readable", "writable", "by_extension",
-           "extensions", "describe"]
+__all__ = [
+    "FileFormat",
+    "REGISTRY",
+    "DEFAULT",
+    "register",
+    "unregister",
+    "readable",
+    "writable",
+    "by_extension",
+    "extensions",
+    "describe",
+]
 
 RuledOut = tuple[int, str] | None
 

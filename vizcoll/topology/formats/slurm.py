@@ -74,8 +74,12 @@ MAX_SWITCH_NAME = 64
 _PAIR = re.compile(r'\s*([A-Za-z0-9_.]+)\s*=\s*(?:"([^"]*)"|(\S+))(?=\s|$)')  # Slurm's key=value pattern
 _MISSING_VALUE = re.compile(r"[A-Za-z0-9_.]+=")
 _INCLUDE = re.compile(r"\s*include\s", re.I)
-_LINE_KEYS = {"switchname": ("switches", "nodes", "linkspeed"), "blockname": ("nodes",), "blocksizes": (),
-              "ringname": ("nodes",)}
+_LINE_KEYS = {
+    "switchname": ("switches", "nodes", "linkspeed"),
+    "blockname": ("nodes",),
+    "blocksizes": (),
+    "ringname": ("nodes",),
+}
 _WRITTEN = {"switches": "Switches=", "nodes": "Nodes=", "linkspeed": "LinkSpeed="}
 
 
@@ -207,14 +211,21 @@ class _ConfReader:
         elif key in ("switchname", "blockname"):
             self.switch_line(line, pairs)
         elif key == "ringname":
-            raise self.error("RingName= lines (topology/ring) are not read: vizcoll reads the switches of "
-                             "topology/tree and the blocks of topology/block", line)
+            raise self.error(
+                "RingName= lines (topology/ring) are not read: vizcoll reads the switches of "
+                "topology/tree and the blocks of topology/block",
+                line,
+            )
         elif key in _WRITTEN:
-            raise self.error(f"{written}= without SwitchName= or BlockName= (a line begins with SwitchName=, "
-                             "BlockName= or BlockSizes=)", line)
+            raise self.error(
+                f"{written}= without SwitchName= or BlockName= (a line begins with SwitchName=, "
+                "BlockName= or BlockSizes=)",
+                line,
+            )
         else:
-            raise self.error(f"unknown key {written!r}: a line begins with SwitchName=, BlockName= or BlockSizes=",
-                             line)
+            raise self.error(
+                f"unknown key {written!r}: a line begins with SwitchName=, BlockName= or BlockSizes=", line
+            )
 
     def pairs(self, line: int, text: str) -> list[tuple[str, str, str]]:
         """The ``(lower-case key, key as written, value)`` pairs of a line, in order."""
@@ -234,8 +245,11 @@ class _ConfReader:
         if self.plugin is None:
             self.plugin, self.plugin_line = plugin, line
         elif self.plugin != plugin:
-            raise self.error(f"a {written}= line in a topology/{self.plugin} file (line {self.plugin_line}): "
-                             "a topology.conf holds the lines of one topology plugin", line)
+            raise self.error(
+                f"a {written}= line in a topology/{self.plugin} file (line {self.plugin_line}): "
+                "a topology.conf holds the lines of one topology plugin",
+                line,
+            )
 
     def sizes_line(self, line: int, pairs: list[tuple[str, str, str]]) -> None:
         """``BlockSizes=8,16``: the planning base block size and the larger ones, once, on a line of its own."""
@@ -251,8 +265,11 @@ class _ConfReader:
         for prior, size in pairwise(sizes):
             ratio = size // prior
             if size <= prior or size % prior or ratio & (ratio - 1):
-                raise self.error(f"BlockSizes={value}: each size must be the one before it times a power of two "
-                                 f"(2, 4, 8, ...), but {size} follows {prior}", line)
+                raise self.error(
+                    f"BlockSizes={value}: each size must be the one before it times a power of two "
+                    f"(2, 4, 8, ...), but {size} follows {prior}",
+                    line,
+                )
         self.block_sizes, self.block_sizes_line = sizes, line
 
     def switch_line(self, line: int, pairs: list[tuple[str, str, str]]) -> None:
@@ -304,8 +321,9 @@ class _ConfReader:
             return []
         count = hostlists.count(value)
         if count > model.MAX_NODES:
-            raise self.error(f"{written}{value[:40]} names {count:,} nodes, more than the limit of "
-                             f"{model.MAX_NODES:,}", line)
+            raise self.error(
+                f"{written}{value[:40]} names {count:,} nodes, more than the limit of {model.MAX_NODES:,}", line
+            )
         try:
             names = hostlists.expand(value, allow_duplicates=False)
         except hostlists.BadHostlist as exc:
@@ -334,8 +352,10 @@ class _ConfReader:
             raise self.error("no SwitchName= or BlockName= line", None)
         for host, line in self.hosts.items():
             if host in self.switches:
-                raise self.error(f"{host!r} is a switch (line {self.switches[host]}) and a host (line {line})",
-                                 max(line, self.switches[host]))
+                raise self.error(
+                    f"{host!r} is a switch (line {self.switches[host]}) and a host (line {line})",
+                    max(line, self.switches[host]),
+                )
         for link in self.links:
             if link.to_switch and link.lower not in self.switches:
                 raise self.error(f"Switches= names {link.lower!r}, which no SwitchName= line defines", link.line)
@@ -360,9 +380,10 @@ class _ConfReader:
                     state[path.pop()] = 2
                     stack.pop()
                 elif state.get(link.lower) == 1:
-                    cycle = " -> ".join(path[path.index(link.lower):] + [link.lower])
-                    raise self.error(f"the switches form a cycle, {cycle} (a switch cannot be its own ancestor)",
-                                     link.line)
+                    cycle = " -> ".join(path[path.index(link.lower) :] + [link.lower])
+                    raise self.error(
+                        f"the switches form a cycle, {cycle} (a switch cannot be its own ancestor)", link.line
+                    )
                 elif link.lower not in state:
                     state[link.lower] = 1
                     path.append(link.lower)
@@ -374,8 +395,11 @@ class _ConfReader:
         base = self.block_sizes[0]
         for block, count in self.block_hosts.items():
             if count < base:
-                raise self.error(f"block {block!r} has {count} nodes, fewer than the planning base block size "
-                                 f"{base} (BlockSizes= on line {self.block_sizes_line})", self.switches[block])
+                raise self.error(
+                    f"block {block!r} has {count} nodes, fewer than the planning base block size "
+                    f"{base} (BlockSizes= on line {self.block_sizes_line})",
+                    self.switches[block],
+                )
 
     def topology(self) -> Topology:
         """The fabric of everything read, validated."""

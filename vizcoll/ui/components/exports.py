@@ -26,8 +26,14 @@ from vizcoll.ui.limits import EXPORT_MAX_FPS, EXPORT_MIN_FPS
 from vizcoll.ui.store import SCENARIO, checked
 from vizcoll.words import plural
 
-__all__ = ["animation_export", "register_animation_export", "figure_pack", "register_figure_pack",
-           "animation_job", "pack_job"]
+__all__ = [
+    "animation_export",
+    "register_animation_export",
+    "figure_pack",
+    "register_figure_pack",
+    "animation_job",
+    "pack_job",
+]
 
 POLL_MS = 500  # how often a page asks an export job for its progress
 
@@ -48,27 +54,54 @@ def _flagged(answer: tuple) -> tuple:
 
 def animation_export(prefix: str) -> html.Details:
     """The "Export animation" control of player ``prefix`` (folded until opened)."""
-    return html.Details(id=f"{prefix}-export", className="export", children=[
-        html.Summary("Export animation"),
-        field("format", dcc.Dropdown(id=_eid(prefix, "format"), clearable=False, value="gif", className="grow",
-                                     options=[{"label": text, "value": key} for key, (text, _, _) in FORMATS.items()])),
-        html.Div(className="row", children=[
-            html.Label("steps", className="label"),
-            dcc.Input(id=_eid(prefix, "first"), type="number", min=0, value=0, placeholder="0"),
-            html.Span("to"),
-            dcc.Input(id=_eid(prefix, "last"), type="number", min=0, placeholder="last")]),
-        field("frames per second", dcc.Input(id=_eid(prefix, "fps"), type="number", min=EXPORT_MIN_FPS,
-                                             max=EXPORT_MAX_FPS, step="any", value=2)),
-        field("size (px)", dcc.Dropdown(id=_eid(prefix, "size"), options=list(SIZES), value=SIZES[0],
-                                        clearable=False, className="grow")),
-        html.Div(className="buttons", children=[html.Button("Export animation", id=_eid(prefix, "button"),
-                                                            n_clicks=0)]),
-        job_bar(f"{prefix}-export"),
-        status_box(_eid(prefix, "message")),
-        dcc.Download(id=_eid(prefix, "file")),
-        info("Rendered on the server from the same data as the player: step 0 is the initial state, frame k the "
-             "player at step k, with its caption. Empty \"to\": the last step."),
-    ])
+    return html.Details(
+        id=f"{prefix}-export",
+        className="export",
+        children=[
+            html.Summary("Export animation"),
+            field(
+                "format",
+                dcc.Dropdown(
+                    id=_eid(prefix, "format"),
+                    clearable=False,
+                    value="gif",
+                    className="grow",
+                    options=[{"label": text, "value": key} for key, (text, _, _) in FORMATS.items()],
+                ),
+            ),
+            html.Div(
+                className="row",
+                children=[
+                    html.Label("steps", className="label"),
+                    dcc.Input(id=_eid(prefix, "first"), type="number", min=0, value=0, placeholder="0"),
+                    html.Span("to"),
+                    dcc.Input(id=_eid(prefix, "last"), type="number", min=0, placeholder="last"),
+                ],
+            ),
+            field(
+                "frames per second",
+                dcc.Input(
+                    id=_eid(prefix, "fps"), type="number", min=EXPORT_MIN_FPS, max=EXPORT_MAX_FPS, step="any", value=2
+                ),
+            ),
+            field(
+                "size (px)",
+                dcc.Dropdown(
+                    id=_eid(prefix, "size"), options=list(SIZES), value=SIZES[0], clearable=False, className="grow"
+                ),
+            ),
+            html.Div(
+                className="buttons", children=[html.Button("Export animation", id=_eid(prefix, "button"), n_clicks=0)]
+            ),
+            job_bar(f"{prefix}-export"),
+            status_box(_eid(prefix, "message")),
+            dcc.Download(id=_eid(prefix, "file")),
+            info(
+                "Rendered on the server from the same data as the player: step 0 is the initial state, frame k the "
+                'player at step k, with its caption. Empty "to": the last step.'
+            ),
+        ],
+    )
 
 
 def animation_job(set_progress, page: str, player: str | None, fmt, first, last, fps, size, data, extra=None):
@@ -82,17 +115,21 @@ def animation_job(set_progress, page: str, player: str | None, fmt, first, last,
         options = read_options(fmt, first, last, fps, size, animation.timeline.n_steps + 1)
         total = len(options.positions)
         set_progress((0, total, f"Rendering {plural(total, 'frame')}…"))
-        out = export_animation(animation, options,
-                               lambda done, n: set_progress((done, n, f"{done:,} of {plural(n, 'frame')}")))
+        out = export_animation(
+            animation, options, lambda done, n: set_progress((done, n, f"{done:,} of {plural(n, 'frame')}"))
+        )
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
-    return (dcc.send_bytes(out["content"], out["filename"], type=out["mime"]),
-            f"{out['filename']}: {plural(out['frames'], 'frame')} (steps {options.first} to {options.last}), "
-            f"{len(out['content']) / 1e6:.1f} MB.")
+    return (
+        dcc.send_bytes(out["content"], out["filename"], type=out["mime"]),
+        f"{out['filename']}: {plural(out['frames'], 'frame')} (steps {options.first} to {options.last}), "
+        f"{len(out['content']) / 1e6:.1f} MB.",
+    )
 
 
-def register_animation_export(app: Dash, prefix: str, page: str, player: str | None = None,
-                              extra: State | None = None) -> None:
+def register_animation_export(
+    app: Dash, prefix: str, page: str, player: str | None = None, extra: State | None = None
+) -> None:
     """Wire the "Export animation" control of player ``prefix``, which shows ``page``'s ``player``; ``extra``:
     a page store the animation needs besides the scenario."""
     states = [State(_eid(prefix, part), "value") for part in ("format", "first", "last", "fps", "size")]
@@ -103,22 +140,36 @@ def register_animation_export(app: Dash, prefix: str, page: str, player: str | N
         return _flagged(animation_job(set_progress, page, player, fmt, first, last, fps, size, data, extra_value))
 
     app.callback(
-        Output(_eid(prefix, "file"), "data"), Output(_eid(prefix, "message"), "children"),
+        Output(_eid(prefix, "file"), "data"),
+        Output(_eid(prefix, "message"), "children"),
         Output(_eid(prefix, "message"), "className"),
-        Input(_eid(prefix, "button"), "n_clicks"), *states, State(SCENARIO, "data"), *([extra] if extra else []),
-        prevent_initial_call=True, interval=POLL_MS, **jobs.background(f"{prefix}-export", (_eid(prefix, "button"),)),
+        Input(_eid(prefix, "button"), "n_clicks"),
+        *states,
+        State(SCENARIO, "data"),
+        *([extra] if extra else []),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(f"{prefix}-export", (_eid(prefix, "button"),)),
     )(export)
 
 
 def figure_pack(prefix: str) -> html.Div:
     """The "Download figure pack" button of a page, its job bar, message and download."""
-    return html.Div(className="figure-pack", children=[
-        html.Div(className="buttons", children=[html.Button("Download figure pack", id=f"{prefix}-button",
-                                                            n_clicks=0)]),
-        job_bar(prefix), status_box(f"{prefix}-message"), dcc.Download(id=f"{prefix}-file"),
-        info("Every figure of this page as SVG and PDF (paper theme), the data behind them as CSV, the scenario "
-             "and a README, in one ZIP."),
-    ])
+    return html.Div(
+        className="figure-pack",
+        children=[
+            html.Div(
+                className="buttons", children=[html.Button("Download figure pack", id=f"{prefix}-button", n_clicks=0)]
+            ),
+            job_bar(prefix),
+            status_box(f"{prefix}-message"),
+            dcc.Download(id=f"{prefix}-file"),
+            info(
+                "Every figure of this page as SVG and PDF (paper theme), the data behind them as CSV, the scenario "
+                "and a README, in one ZIP."
+            ),
+        ],
+    )
 
 
 def pack_job(set_progress, page: str, data, extra=None):
@@ -129,9 +180,13 @@ def pack_job(set_progress, page: str, data, extra=None):
         return no_update, message
     set_progress((0, 1, "Computing the page's figures…"))
     try:
-        out = pack_file(page, scenario, extra,
-                        lambda done, total: set_progress((done, total, f"Computing: {done} of {total}")),
-                        lambda done, total: set_progress((done, total, f"Drawing figure {done} of {total}")))
+        out = pack_file(
+            page,
+            scenario,
+            extra,
+            lambda done, total: set_progress((done, total, f"Computing: {done} of {total}")),
+            lambda done, total: set_progress((done, total, f"Drawing figure {done} of {total}")),
+        )
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     return dcc.send_bytes(out["content"], out["filename"]), f"{out['filename']}: {len(out['content']) / 1e3:,.0f} kB."
@@ -150,8 +205,13 @@ def register_figure_pack(app: Dash, prefix: str, page: str, extra: State | dict[
         return _flagged(pack_job(set_progress, page, data, value))
 
     app.callback(
-        Output(f"{prefix}-file", "data"), Output(f"{prefix}-message", "children"),
-        Output(f"{prefix}-message", "className"), Input(f"{prefix}-button", "n_clicks"), State(SCENARIO, "data"),
+        Output(f"{prefix}-file", "data"),
+        Output(f"{prefix}-message", "children"),
+        Output(f"{prefix}-message", "className"),
+        Input(f"{prefix}-button", "n_clicks"),
+        State(SCENARIO, "data"),
         *states,
-        prevent_initial_call=True, interval=POLL_MS, **jobs.background(prefix, (f"{prefix}-button",)),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(prefix, (f"{prefix}-button",)),
     )(download)

@@ -30,9 +30,27 @@ from vizcoll.ui.models.parts import FabricView, drawn_view
 from vizcoll.ui.store import SCENARIO, checked, topology_of
 from vizcoll.words import plural
 
-__all__ = ["field", "section", "panel", "graph_config", "graph", "message_box", "status_box", "info",
-           "number_input", "dropdown", "download_button", "job_bar", "image_download", "register_image_download",
-           "image_ids", "image_request", "image_job", "drawn_figure", "IMAGE_FORMATS"]
+__all__ = [
+    "field",
+    "section",
+    "panel",
+    "graph_config",
+    "graph",
+    "message_box",
+    "status_box",
+    "info",
+    "number_input",
+    "dropdown",
+    "download_button",
+    "job_bar",
+    "image_download",
+    "register_image_download",
+    "image_ids",
+    "image_request",
+    "image_job",
+    "drawn_figure",
+    "IMAGE_FORMATS",
+]
 
 IMAGE_FORMATS = {"png": "image/png", "svg": "image/svg+xml"}  # a drawing's image formats and their MIME types
 IMAGE_WIDTH, IMAGE_HEIGHT = 1280, 720  # px of a figure rendered on the server (its own height when it has one)
@@ -60,9 +78,14 @@ def graph_config(filename: str) -> dict:
     """The one config of every Plotly graph: the camera button of the mode bar saves an SVG named ``filename``;
     nothing in a figure links out of the app (no "Share chart…" button sending the data to Plotly's cloud, no
     Plotly logo linking to plotly.com): the app's own share link is the way to share a view."""
-    return {"toImageButtonOptions": {"format": "svg", "filename": filename}, "showSendToCloud": False,
-            "showEditInChartStudio": False, "displaylogo": False, "showLink": False,
-            "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud", "editInChartStudio"]}
+    return {
+        "toImageButtonOptions": {"format": "svg", "filename": filename},
+        "showSendToCloud": False,
+        "showEditInChartStudio": False,
+        "displaylogo": False,
+        "showLink": False,
+        "modeBarButtonsToRemove": ["sendDataToCloud", "sendChartToCloud", "editInChartStudio"],
+    }
 
 
 def graph(id: str, filename: str, **kwargs) -> dcc.Graph:  # noqa: A002
@@ -105,10 +128,15 @@ def download_button(label: str, id: str) -> html.Button:  # noqa: A002
 def job_bar(prefix: str) -> html.Div:
     """A background job's progress bar, its text and its Cancel button (see :func:`vizcoll.ui.jobs.background`);
     hidden (class ``job``) unless a job runs (class ``job running``)."""
-    return html.Div(id=f"{prefix}-job", className="job", children=[
-        html.Progress(id=f"{prefix}-progress", value="0", max="1"),
-        html.Span(id=f"{prefix}-progress-text", className="job-text"),
-        html.Button("Cancel", id=f"{prefix}-cancel", n_clicks=0, disabled=True, className="small")])
+    return html.Div(
+        id=f"{prefix}-job",
+        className="job",
+        children=[
+            html.Progress(id=f"{prefix}-progress", value="0", max="1"),
+            html.Span(id=f"{prefix}-progress-text", className="job-text"),
+            html.Button("Cancel", id=f"{prefix}-cancel", n_clicks=0, disabled=True, className="small"),
+        ],
+    )
 
 
 # ---------------------------------------------------------------- a drawing's image (PNG or SVG)
@@ -117,18 +145,33 @@ def image_ids(png: str) -> dict[str, str]:
     ``<b>-svg``, the job bar of prefix ``<b>-image`` (``<b>-image-job``, ``-progress``, ``-cancel``), the line
     ``<b>-image-message``, the job's order ``<b>-image-order`` and the download ``<b>-image-file``."""
     base = png.removesuffix("-png")
-    return {"png": png, "svg": f"{base}-svg", "job": f"{base}-image", "message": f"{base}-image-message",
-            "order": f"{base}-image-order", "file": f"{base}-image-file"}
+    return {
+        "png": png,
+        "svg": f"{base}-svg",
+        "job": f"{base}-image",
+        "message": f"{base}-image-message",
+        "order": f"{base}-image-order",
+        "file": f"{base}-image-file",
+    }
 
 
 def image_download(png: str, *others) -> html.Div:
     """The "Download PNG" (id ``png``) and "Download SVG" buttons of a drawing, then ``others`` in the same row,
     the job bar of a render on the server, the line saying what was made or why not (see :func:`image_ids`)."""
     ids = image_ids(png)
-    return html.Div(className="image-download", children=[
-        html.Div(className="buttons", children=[download_button("Download PNG", png),
-                                                download_button("Download SVG", ids["svg"]), *others]),
-        job_bar(ids["job"]), status_box(ids["message"]), dcc.Store(id=ids["order"]), dcc.Download(id=ids["file"])])
+    return html.Div(
+        className="image-download",
+        children=[
+            html.Div(
+                className="buttons",
+                children=[download_button("Download PNG", png), download_button("Download SVG", ids["svg"]), *others],
+            ),
+            job_bar(ids["job"]),
+            status_box(ids["message"]),
+            dcc.Store(id=ids["order"]),
+            dcc.Download(id=ids["file"]),
+        ],
+    )
 
 
 def _pressed(clicks) -> bool:
@@ -195,12 +238,18 @@ def image_job(set_progress, order, data, page: str, filename: str) -> tuple:
     except Exception as exc:  # noqa: BLE001 (kaleido, the browser or a timeout: the page says why, nothing is sent)
         return no_update, f"⚠ the {fmt.upper()} could not be rendered on the server: {_reason(exc)}", "flag warn"
     if not content:
-        return no_update, f"⚠ the renderer gave an empty {fmt.upper()}: nothing was sent (press the button again)", \
-            "flag warn"
+        return (
+            no_update,
+            f"⚠ the renderer gave an empty {fmt.upper()}: nothing was sent (press the button again)",
+            "flag warn",
+        )
     name = f"{filename}.{fmt}"
     size = f"{IMAGE_WIDTH * PNG_SCALE:,}×{height * PNG_SCALE:,} px, " if fmt == "png" else ""
-    return (dcc.send_bytes(content, name, type=IMAGE_FORMATS[fmt]),
-            f"{name}: {what}, rendered on the server, {size}{len(content) / 1e3:,.0f} kB.", "flag")
+    return (
+        dcc.send_bytes(content, name, type=IMAGE_FORMATS[fmt]),
+        f"{name}: {what}, rendered on the server, {size}{len(content) / 1e3:,.0f} kB.",
+        "flag",
+    )
 
 
 def _reason(exc: Exception) -> str:
@@ -227,13 +276,23 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
         return image_job(set_progress, order, data, page, filename)
 
     app.callback(
-        Output(canvas, "generateImage"), Output(ids["order"], "data"), Output(ids["message"], "children"),
-        Output(ids["message"], "className"), Input(png, "n_clicks"), Input(ids["svg"], "n_clicks"),
-        State(SCENARIO, "data"), State(ids["order"], "data"), prevent_initial_call=True,
+        Output(canvas, "generateImage"),
+        Output(ids["order"], "data"),
+        Output(ids["message"], "children"),
+        Output(ids["message"], "className"),
+        Input(png, "n_clicks"),
+        Input(ids["svg"], "n_clicks"),
+        State(SCENARIO, "data"),
+        State(ids["order"], "data"),
+        prevent_initial_call=True,
     )(ask)
     app.callback(
-        Output(ids["file"], "data"), Output(ids["message"], "children", allow_duplicate=True),
-        Output(ids["message"], "className", allow_duplicate=True), Input(ids["order"], "data"),
-        State(SCENARIO, "data"), prevent_initial_call=True, interval=IMAGE_POLL_MS,
+        Output(ids["file"], "data"),
+        Output(ids["message"], "children", allow_duplicate=True),
+        Output(ids["message"], "className", allow_duplicate=True),
+        Input(ids["order"], "data"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+        interval=IMAGE_POLL_MS,
         **jobs.background(ids["job"], (png, ids["svg"])),
     )(make)

@@ -52,18 +52,41 @@ from vizcoll.errors import VizcollError
 from vizcoll.sim.timeline import KEY_MOMENTS, Timeline
 from vizcoll.ui.cache import timelines
 
-__all__ = ["player", "register_player", "register_overview", "timeline_step", "timeline_at",
-           "player_timeline", "player_captions", "player_data", "on_canvas", "SPEEDS", "MARKS", "BUTTONS"]
+__all__ = [
+    "player",
+    "register_player",
+    "register_overview",
+    "timeline_step",
+    "timeline_at",
+    "player_timeline",
+    "player_captions",
+    "player_data",
+    "on_canvas",
+    "SPEEDS",
+    "MARKS",
+    "BUTTONS",
+]
 
 SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
-MARKS = {"fault": "⚡", "detect": "⚠", "vote": "✓", "recover": "↺", "drop": "✕", "join": "+", "leave": "−",
-         "release": "↓", "complete": "■", "result": "Σ"}
+MARKS = {
+    "fault": "⚡",
+    "detect": "⚠",
+    "vote": "✓",
+    "recover": "↺",
+    "drop": "✕",
+    "join": "+",
+    "leave": "−",
+    "release": "↓",
+    "complete": "■",
+    "result": "Σ",
+}
 """The sign of each key moment on the slider (one per kind of :data:`~vizcoll.sim.timeline.KEY_MOMENTS`)."""
 MAX_MARKS = 60  # more key moments than this: every one can be jumped to, an even share of them is marked
 # In the browser, from the timeline dict: its number of steps (runs of equal event times), the positions of its
 # key moments, the slider's marks and the line explaining them (the key-moment buttons are off without any), so
 # that ticks and button presses never send the whole timeline to the server.
-KEY_MOMENTS_JS = """function (tl) {
+KEY_MOMENTS_JS = (
+    """function (tl) {
     const names = KIND_NAMES, signs = KIND_SIGNS, most = MOST_MARKS;
     const ref = tl && tl.ref ? {ref: tl.ref, steps: tl.steps} : (tl || null);  // what the caption needs
     if (!tl || !Array.isArray(tl.moments)) { return [0, [], {}, "", true, true, ref]; }
@@ -79,8 +102,10 @@ KEY_MOMENTS_JS = """function (tl) {
     const legend = seen.length ? "Key moments: " + seen.map(k => signs[k] + " " + names[k]).join(", ")
         + " (⇤ ⇥ or Page Up / Page Down jump to them)" : "";
     return [n, moments, marks, legend, !moments.length, !moments.length, ref];
-}""".replace("KIND_NAMES", json.dumps(KEY_MOMENTS)).replace("KIND_SIGNS", json.dumps(MARKS)).replace(
-    "MOST_MARKS", str(MAX_MARKS))
+}""".replace("KIND_NAMES", json.dumps(KEY_MOMENTS))
+    .replace("KIND_SIGNS", json.dumps(MARKS))
+    .replace("MOST_MARKS", str(MAX_MARKS))
+)
 OVERVIEW_STEP_JS = """function (position, handle) {
     const f = handle && handle.overview;
     if (window.vizcollOverview) { window.vizcollOverview.show(GRAPH, f || null, position); }
@@ -98,10 +123,15 @@ SHOWN_JS = """function (step, h) { const c = window.dash_clientside, by = c.call
 canvas (:func:`on_canvas`); left alone while an overview plays (the browser lights its steps), so that a step never
 posts an overview's frames. It also writes the step into the share link (``assets/player.js``: ``&step=prefix:n``,
 which opens the player on that step)."""
-BUTTONS = (("first", "« first", "first step (Home)"), ("prev-key", "⇤", "previous key moment (Page Up)"),
-           ("back", "‹ back", "back one step (←)"), ("play", "▶ Play", "play / pause (space)"),
-           ("forward", "next ›", "forward one step (→)"), ("next-key", "⇥", "next key moment (Page Down)"),
-           ("last", "last »", "last step (End)"))
+BUTTONS = (
+    ("first", "« first", "first step (Home)"),
+    ("prev-key", "⇤", "previous key moment (Page Up)"),
+    ("back", "‹ back", "back one step (←)"),
+    ("play", "▶ Play", "play / pause (space)"),
+    ("forward", "next ›", "forward one step (→)"),
+    ("next-key", "⇥", "next key moment (Page Down)"),
+    ("last", "last »", "last step (End)"),
+)
 
 
 def pid(prefix: str, part: str) -> str:
@@ -111,27 +141,47 @@ def pid(prefix: str, part: str) -> str:
 
 def player(prefix: str) -> html.Div:
     """The player's layout (its timeline store starts empty)."""
-    buttons = [html.Button(label, id=pid(prefix, name), n_clicks=0, className=f"player-button player-{name}",
-                           title=title) for name, label, title in BUTTONS]
-    return html.Div(className="player", children=[
-        dcc.Store(id=pid(prefix, "timeline")),
-        dcc.Store(id=pid(prefix, "steps"), data=0),
-        dcc.Store(id=pid(prefix, "moments"), data=[]),
-        dcc.Store(id=pid(prefix, "ref")),
-        dcc.Store(id=pid(prefix, "shown")),
-        dcc.Interval(id=pid(prefix, "tick"), interval=SPEEDS["1×"], disabled=True),
-        html.Div(className="player-controls", children=[
-            *buttons,
-            dcc.Dropdown(id=pid(prefix, "speed"), options=[{"label": k, "value": ms} for k, ms in SPEEDS.items()],
-                         value=SPEEDS["1×"], clearable=False,
-                         className="player-speed"),
-            html.Span(id=pid(prefix, "position"), className="player-position"),
-        ]),
-        dcc.Slider(id=pid(prefix, "step"), min=0, max=0, step=1, value=0, marks=None,
-                   tooltip={"placement": "bottom"}, updatemode="drag"),
-        html.Div(id=pid(prefix, "moments-legend"), className="player-moments"),
-        html.Div(id=pid(prefix, "caption"), className="player-caption"),
-    ])
+    buttons = [
+        html.Button(label, id=pid(prefix, name), n_clicks=0, className=f"player-button player-{name}", title=title)
+        for name, label, title in BUTTONS
+    ]
+    return html.Div(
+        className="player",
+        children=[
+            dcc.Store(id=pid(prefix, "timeline")),
+            dcc.Store(id=pid(prefix, "steps"), data=0),
+            dcc.Store(id=pid(prefix, "moments"), data=[]),
+            dcc.Store(id=pid(prefix, "ref")),
+            dcc.Store(id=pid(prefix, "shown")),
+            dcc.Interval(id=pid(prefix, "tick"), interval=SPEEDS["1×"], disabled=True),
+            html.Div(
+                className="player-controls",
+                children=[
+                    *buttons,
+                    dcc.Dropdown(
+                        id=pid(prefix, "speed"),
+                        options=[{"label": k, "value": ms} for k, ms in SPEEDS.items()],
+                        value=SPEEDS["1×"],
+                        clearable=False,
+                        className="player-speed",
+                    ),
+                    html.Span(id=pid(prefix, "position"), className="player-position"),
+                ],
+            ),
+            dcc.Slider(
+                id=pid(prefix, "step"),
+                min=0,
+                max=0,
+                step=1,
+                value=0,
+                marks=None,
+                tooltip={"placement": "bottom"},
+                updatemode="drag",
+            ),
+            html.Div(id=pid(prefix, "moments-legend"), className="player-moments"),
+            html.Div(id=pid(prefix, "caption"), className="player-caption"),
+        ],
+    )
 
 
 def timeline_step(position: int | None, n_steps: int) -> int:
@@ -215,25 +265,42 @@ def register_player(app: Dash, prefix: str) -> None:
     """Wire the controls of player ``prefix`` on ``app``."""
     p = lambda part: pid(prefix, part)  # noqa: E731
 
-    app.clientside_callback(KEY_MOMENTS_JS, Output(p("steps"), "data"), Output(p("moments"), "data"),
-                            Output(p("step"), "marks"), Output(p("moments-legend"), "children"),
-                            Output(p("prev-key"), "disabled"), Output(p("next-key"), "disabled"),
-                            Output(p("ref"), "data"), Input(p("timeline"), "data"))
+    app.clientside_callback(
+        KEY_MOMENTS_JS,
+        Output(p("steps"), "data"),
+        Output(p("moments"), "data"),
+        Output(p("step"), "marks"),
+        Output(p("moments-legend"), "children"),
+        Output(p("prev-key"), "disabled"),
+        Output(p("next-key"), "disabled"),
+        Output(p("ref"), "data"),
+        Input(p("timeline"), "data"),
+    )
 
-    app.clientside_callback(SHOWN_JS, Output(p("shown"), "data"), Input(p("step"), "value"),
-                            Input(p("timeline"), "data"))
+    app.clientside_callback(
+        SHOWN_JS, Output(p("shown"), "data"), Input(p("step"), "value"), Input(p("timeline"), "data")
+    )
     app.clientside_callback(  # assets/player.js: the transitions, in the browser (no round trip per press)
         ClientsideFunction("vizcoll", "control"),
-        Output(p("step"), "value"), Output(p("step"), "max"), Output(p("tick"), "disabled"),
-        Output(p("play"), "children"), Output(p("tick"), "interval"),
+        Output(p("step"), "value"),
+        Output(p("step"), "max"),
+        Output(p("tick"), "disabled"),
+        Output(p("play"), "children"),
+        Output(p("tick"), "interval"),
         *[Input(p(name), "n_clicks") for name, _, _ in BUTTONS],
-        Input(p("tick"), "n_intervals"), Input(p("steps"), "data"), Input(p("speed"), "value"),
-        State(p("step"), "value"), State(p("tick"), "disabled"), State(p("moments"), "data"),
+        Input(p("tick"), "n_intervals"),
+        Input(p("steps"), "data"),
+        Input(p("speed"), "value"),
+        State(p("step"), "value"),
+        State(p("tick"), "disabled"),
+        State(p("moments"), "data"),
     )
 
     @app.callback(
-        Output(p("caption"), "children"), Output(p("position"), "children"),
-        Input(p("step"), "value"), Input(p("ref"), "data"),
+        Output(p("caption"), "children"),
+        Output(p("position"), "children"),
+        Input(p("step"), "value"),
+        Input(p("ref"), "data"),
     )
     def caption(step, timeline):
         if not timeline:
@@ -249,16 +316,21 @@ def register_player(app: Dash, prefix: str) -> None:
 def on_canvas(render: Callable) -> Callable:
     """A page's canvas stylesheet at a step, ``render(position, handle, *states)``, as the callback of its player's
     ``<prefix>-shown`` store (:data:`SHOWN_JS`; anything else the browser sends counts as no step)."""
+
     def callback(shown, *states):
         shown = shown if isinstance(shown, dict) else {}
         return render(shown.get("position"), shown.get("handle"), *states)
+
     return callback
 
 
 def register_overview(app: Dash, prefix: str, graph: str) -> None:
     """Draw player ``prefix``'s steps on the overview figure ``graph`` in the browser (:data:`OVERVIEW_STEP_JS`),
     when its handle carries overview frames."""
-    app.clientside_callback(OVERVIEW_STEP_JS.replace("GRAPH", json.dumps(graph)),
-                            Output(graph, "figure", allow_duplicate=True),
-                            Input(pid(prefix, "step"), "value"), Input(pid(prefix, "timeline"), "data"),
-                            prevent_initial_call=True)
+    app.clientside_callback(
+        OVERVIEW_STEP_JS.replace("GRAPH", json.dumps(graph)),
+        Output(graph, "figure", allow_duplicate=True),
+        Input(pid(prefix, "step"), "value"),
+        Input(pid(prefix, "timeline"), "data"),
+        prevent_initial_call=True,
+    )

@@ -48,12 +48,25 @@ from vizcoll.ui.limits import (
     EXPORT_MIN_WIDTH,
 )
 
-__all__ = ["Animation", "AnimationOptions", "FORMATS", "SIZES", "FRAME_MARGIN", "read_options", "read_size",
-           "frame_margin", "frame_figure", "export_animation", "zip_entry"]
+__all__ = [
+    "Animation",
+    "AnimationOptions",
+    "FORMATS",
+    "SIZES",
+    "FRAME_MARGIN",
+    "read_options",
+    "read_size",
+    "frame_margin",
+    "frame_figure",
+    "export_animation",
+    "zip_entry",
+]
 
-FORMATS = {"gif": ("GIF (loops; slides, web pages)", "image/gif", "gif"),
-           "mp4": ("MP4 video (H.264)", "video/mp4", "mp4"),
-           "frames": ("ZIP of PNG frames", "application/zip", "zip")}
+FORMATS = {
+    "gif": ("GIF (loops; slides, web pages)", "image/gif", "gif"),
+    "mp4": ("MP4 video (H.264)", "video/mp4", "mp4"),
+    "frames": ("ZIP of PNG frames", "application/zip", "zip"),
+}
 SIZES = ("1280x720", "1920x1080", "960x540", "640x360")
 FRAME_MARGIN = {"l": 20, "r": 20, "t": 70, "b": 100}  # at 1280x720: room for the title and 3 caption lines
 CAPTION_CHARS = 110  # characters per caption line at 1280 px
@@ -113,9 +126,11 @@ def read_options(fmt, first, last, fps, size, n_positions: int) -> AnimationOpti
     width, height = read_size(size)
     most = min(EXPORT_MAX_FRAMES, EXPORT_FRAME_PIXELS // (width * height))
     if last - first + 1 > most:
-        raise VizcollError(f"{last - first + 1:,} frames is more than an export of {width}x{height} may have "
-                           f"({most:,}): export steps {first} to {first + most - 1}, then the next ones, or a "
-                           "smaller size")
+        raise VizcollError(
+            f"{last - first + 1:,} frames is more than an export of {width}x{height} may have "
+            f"({most:,}): export steps {first} to {first + most - 1}, then the next ones, or a "
+            "smaller size"
+        )
     return AnimationOptions(fmt, first, last, fps, width, height)
 
 
@@ -138,15 +153,42 @@ def frame_figure(animation: Animation, position: int, width: int, height: int) -
     zoom, margin = height / 720, frame_margin(height)
     fig = paper_figure(animation.figure_at(position, width, height), width, height, min_font=13.5 * zoom)
     own_title = fig.layout.title.text
-    fig.update_layout(margin=margin, title={
-        "text": own_title or animation.title, "x": 0.01, "xanchor": "left", "y": 0.98, "yanchor": "top",
-        "font": {"size": 24 * zoom, "family": FONT_FAMILY}})
-    fig.add_annotation(text=_caption_text(tl.caption(step)), xref="paper", yref="paper", x=0, y=0,
-                       yshift=-margin["b"] + 8 * zoom, xanchor="left", yanchor="bottom", align="left",
-                       showarrow=False, font={"size": 22 * zoom, "family": FONT_FAMILY, "color": "#000000"})
-    fig.add_annotation(text=f"step {step + 1} of {tl.n_steps}", xref="paper", yref="paper", x=1, y=1,
-                       yshift=margin["t"] - 12 * zoom, xanchor="right", yanchor="top", showarrow=False,
-                       font={"size": 18 * zoom, "family": FONT_FAMILY, "color": "#333333"})
+    fig.update_layout(
+        margin=margin,
+        title={
+            "text": own_title or animation.title,
+            "x": 0.01,
+            "xanchor": "left",
+            "y": 0.98,
+            "yanchor": "top",
+            "font": {"size": 24 * zoom, "family": FONT_FAMILY},
+        },
+    )
+    fig.add_annotation(
+        text=_caption_text(tl.caption(step)),
+        xref="paper",
+        yref="paper",
+        x=0,
+        y=0,
+        yshift=-margin["b"] + 8 * zoom,
+        xanchor="left",
+        yanchor="bottom",
+        align="left",
+        showarrow=False,
+        font={"size": 22 * zoom, "family": FONT_FAMILY, "color": "#000000"},
+    )
+    fig.add_annotation(
+        text=f"step {step + 1} of {tl.n_steps}",
+        xref="paper",
+        yref="paper",
+        x=1,
+        y=1,
+        yshift=margin["t"] - 12 * zoom,
+        xanchor="right",
+        yanchor="top",
+        showarrow=False,
+        font={"size": 18 * zoom, "family": FONT_FAMILY, "color": "#333333"},
+    )
     return fig
 
 
@@ -162,8 +204,9 @@ def _gif(pngs, options: AnimationOptions) -> bytes:
 
     frames = [Image.open(io.BytesIO(png)).convert("RGB").quantize(256) for png in pngs]
     out = io.BytesIO()
-    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], loop=0,
-                   duration=max(round(1000 / options.fps), 20))
+    frames[0].save(
+        out, format="GIF", save_all=True, append_images=frames[1:], loop=0, duration=max(round(1000 / options.fps), 20)
+    )
     return out.getvalue()
 
 
@@ -173,8 +216,15 @@ def _mp4(pngs, options: AnimationOptions) -> bytes:
 
     with tempfile.TemporaryDirectory(prefix="vizcoll-mp4-") as folder:
         path = os.path.join(folder, "animation.mp4")
-        writer = imageio.get_writer(path, format="FFMPEG", fps=options.fps, codec="libx264",
-                                    pixelformat="yuv420p", macro_block_size=2, ffmpeg_log_level="error")
+        writer = imageio.get_writer(
+            path,
+            format="FFMPEG",
+            fps=options.fps,
+            codec="libx264",
+            pixelformat="yuv420p",
+            macro_block_size=2,
+            ffmpeg_log_level="error",
+        )
         try:
             for png in pngs:
                 writer.append_data(iio.imread(png, extension=".png")[..., :3])
@@ -199,8 +249,9 @@ def _frames_zip(pngs, animation: Animation, options: AnimationOptions) -> bytes:
     return out.getvalue()
 
 
-def export_animation(animation: Animation, options: AnimationOptions,
-                     progress: Callable[[int, int], None] | None = None) -> dict:
+def export_animation(
+    animation: Animation, options: AnimationOptions, progress: Callable[[int, int], None] | None = None
+) -> dict:
     """The animation as ``{"content": bytes, "filename", "mime", "frames"}``; ``progress(done, total)`` after
     every frame rendered."""
     total = len(options.positions)

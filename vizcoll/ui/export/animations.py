@@ -55,12 +55,17 @@ from vizcoll.ui.views.trees import animation_view, step_stylesheet, type_one_vie
 __all__ = ["animation_of"]
 
 
-
 def _drawing(name: str, timeline: dict, elements: list[dict], sheet_at: Callable[[int], list[dict]]) -> Animation:
     """A cytoscape player: ``sheet_at(position)`` is the page's stylesheet at that position."""
     tl = Timeline.from_dict(timeline)
-    return Animation(name, tl.title, tl, lambda position, width, height: drawing_figure(
-        elements, sheet_at(position), width, height, frame_margin(height)))
+    return Animation(
+        name,
+        tl.title,
+        tl,
+        lambda position, width, height: drawing_figure(
+            elements, sheet_at(position), width, height, frame_margin(height)
+        ),
+    )
 
 
 def _overview(name: str, timeline: dict, topo, blocks, figure) -> Animation:
@@ -83,16 +88,19 @@ def topology_animation(scenario: Scenario, extra=None) -> Animation:
     if view.overview is not None:
         return _overview("vizcoll-topology-broadcast", timeline, topo, view.overview, fabric_drawing(view, topo)[1])
     if view.topo.n_nodes > ANIMATION_LIMIT:
-        raise VizcollError(f"a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: choose "
-                           "the overview or a smaller part")
+        raise VizcollError(
+            f"a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: choose "
+            "the overview or a smaller part"
+        )
     try:
         colours, _ = communicator_colours(scenario, topo)
     except VizcollError:
         colours = {}
     drawn = {**timeline, "nodes": view.kept.tolist()}
     elements = fabric_drawing(view, topo, colours)[0]
-    return _drawing("vizcoll-topology-broadcast", timeline, elements,
-                    lambda position: broadcast_stylesheet(drawn, position))
+    return _drawing(
+        "vizcoll-topology-broadcast", timeline, elements, lambda position: broadcast_stylesheet(drawn, position)
+    )
 
 
 def trees_animation(scenario: Scenario, extra=None) -> Animation:
@@ -105,10 +113,15 @@ def trees_animation(scenario: Scenario, extra=None) -> Animation:
         raise VizcollError((flag or summary or "no aggregation to animate").removeprefix("⚠ "))
     if not elements:
         figure = (type_two_view if plan["anim"] == TYPE2 else type_one_view)(plan, data)[1]
-        return _overview("vizcoll-trees-aggregation", timeline, topology_of(scenario),
-                         drawn_view(scenario, "trees").overview, figure)
-    return _drawing("vizcoll-trees-aggregation", timeline, elements,
-                    lambda position: step_stylesheet(position, timeline, plan, data))
+        return _overview(
+            "vizcoll-trees-aggregation", timeline, topology_of(scenario), drawn_view(scenario, "trees").overview, figure
+        )
+    return _drawing(
+        "vizcoll-trees-aggregation",
+        timeline,
+        elements,
+        lambda position: step_stylesheet(position, timeline, plan, data),
+    )
 
 
 def multicast_animation(scenario: Scenario, extra=None) -> Animation:
@@ -117,8 +130,12 @@ def multicast_animation(scenario: Scenario, extra=None) -> Animation:
     if timeline is None:
         raise VizcollError("highlight a group on the multicast page: its join/leave protocol is the animation")
     tl = Timeline.from_dict(timeline)
-    return Animation("vizcoll-multicast-protocol", tl.title, tl,
-                     lambda position, width, height: process_diagram(*timeline_at(timeline, position)))
+    return Animation(
+        "vizcoll-multicast-protocol",
+        tl.title,
+        tl,
+        lambda position, width, height: process_diagram(*timeline_at(timeline, position)),
+    )
 
 
 def barrier_animation(scenario: Scenario, extra=None) -> Animation:
@@ -134,28 +151,44 @@ def barrier_animation(scenario: Scenario, extra=None) -> Animation:
     if drawn.overview is not None:
         return _overview("vizcoll-barrier", timeline, topo, drawn.overview, run_figure(topo, plan, drawn))
     if not drawn.canvas:
-        raise VizcollError(f"a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: choose "
-                           "the overview or a smaller part")
+        raise VizcollError(
+            f"a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: choose "
+            "the overview or a smaller part"
+        )
     if drawn.view is not None and drawn.view.part != WHOLE:
         timeline = {**timeline, "nodes": drawn.view.kept.tolist()}
-    return _drawing("vizcoll-barrier", timeline, run_elements(topo, plan, drawn),
-                    lambda position: run_stylesheet(plan["grid"], topo, timeline, position))
+    return _drawing(
+        "vizcoll-barrier",
+        timeline,
+        run_elements(topo, plan, drawn),
+        lambda position: run_stylesheet(plan["grid"], topo, timeline, position),
+    )
 
 
 def reduction_animation(scenario: Scenario, extra=None) -> Animation:
     """/faults: the task-based fault-tolerant reduction (the page's parameters, its clicked worker included)."""
     params = scenario_reduction(scenario, extra)
     timeline, figures, _ = reduction_runs(params)
-    return Animation("vizcoll-faults-reduction", timeline.title, timeline, lambda position, width, height:
-                     reduction_diagram(timeline, timeline_step(position, timeline.n_steps), figures, params["procs"]))
+    return Animation(
+        "vizcoll-faults-reduction",
+        timeline.title,
+        timeline,
+        lambda position, width, height: reduction_diagram(
+            timeline, timeline_step(position, timeline.n_steps), figures, params["procs"]
+        ),
+    )
 
 
 def treft_animation(scenario: Scenario, extra=None) -> Animation:
     """/faults: TREFT's three replicas, the injected soft error, the vote and the correction."""
     params = scenario_treft(scenario, extra)
     timeline, _ = treft_run(params)
-    return Animation("vizcoll-faults-treft", timeline.title, timeline, lambda position, width, height:
-                     treft_lanes(timeline, timeline_step(position, timeline.n_steps), OPERATIONS))
+    return Animation(
+        "vizcoll-faults-treft",
+        timeline.title,
+        timeline,
+        lambda position, width, height: treft_lanes(timeline, timeline_step(position, timeline.n_steps), OPERATIONS),
+    )
 
 
 def schedules_animation(scenario: Scenario, extra=None) -> Animation:
@@ -166,8 +199,12 @@ def schedules_animation(scenario: Scenario, extra=None) -> Animation:
     view = view_of(scenario, natural_part(topo))
     if view.overview is not None:
         return _overview("vizcoll-schedule-replay", timeline, topo, view.overview, fabric_drawing(view, topo)[1])
-    return _drawing("vizcoll-schedule-replay", timeline, cytoscape_elements(topo, pos=positions_of(scenario)),
-                    lambda position: replay_stylesheet(topo, timeline, position))
+    return _drawing(
+        "vizcoll-schedule-replay",
+        timeline,
+        cytoscape_elements(topo, pos=positions_of(scenario)),
+        lambda position: replay_stylesheet(topo, timeline, position),
+    )
 
 
 def animation_of(page: str, scenario: Scenario, player: str | None = None, extra=None) -> Animation:

@@ -20,11 +20,19 @@ def pack_of(page: str, scenario: Scenario, extra=None, progress=None) -> Pack:
     return builder(REGISTRY[page].pack)(scenario, extra, progress)
 
 
-def pack_file(page: str, scenario: Scenario, extra=None, progress: Callable[[int, int], None] | None = None,
-              drawing: Callable[[int, int], None] | None = None) -> dict:
+def pack_file(
+    page: str,
+    scenario: Scenario,
+    extra=None,
+    progress: Callable[[int, int], None] | None = None,
+    drawing: Callable[[int, int], None] | None = None,
+) -> dict:
     """``page``'s figure pack as ``{"content": ZIP bytes, "filename", "files"}`` (``files``: the ZIP's entries);
     ``progress(done, total)`` as the page's long computations (a sweep, a code search) advance, then
     ``drawing(done, total)`` (default: ``progress``) figure by figure."""
     pack = pack_of(page, scenario, extra, progress)
-    return {"content": figure_pack(pack, scenario, drawing or progress), "filename": f"vizcoll-{page}-figures.zip",
-            "files": pack_files(pack)}
+    return {
+        "content": figure_pack(pack, scenario, drawing or progress),
+        "filename": f"vizcoll-{page}-figures.zip",
+        "files": pack_files(pack),
+    }

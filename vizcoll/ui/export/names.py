@@ -42,8 +42,11 @@ for _entry in (
     PageExports("trees", f"{PACKS}:trees_pack", (("aggregation", f"{ANIMATIONS}:trees_animation"),)),
     PageExports("multicast", f"{PACKS}:multicast_pack", (("protocol", f"{ANIMATIONS}:multicast_animation"),)),
     PageExports("barrier", f"{RUNS}:barrier_pack", (("barrier", f"{ANIMATIONS}:barrier_animation"),)),
-    PageExports("faults", f"{RUNS}:faults_pack", (("reduction", f"{ANIMATIONS}:reduction_animation"),
-                                                  ("treft", f"{ANIMATIONS}:treft_animation"))),
+    PageExports(
+        "faults",
+        f"{RUNS}:faults_pack",
+        (("reduction", f"{ANIMATIONS}:reduction_animation"), ("treft", f"{ANIMATIONS}:treft_animation")),
+    ),
     PageExports("erasure", f"{RUNS}:erasure_pack"),
     PageExports("schedules", f"{PACKS}:schedules_pack", (("replay", f"{ANIMATIONS}:schedules_animation"),)),
 ):

@@ -37,8 +37,20 @@ from vizcoll.ui.export.render import render
 from vizcoll.ui.figures.cytoscape import drawing_figure, fitted_height
 from vizcoll.ui.figures.paper import PAGE_WIDTH, paper_figure
 
-__all__ = ["PackFigure", "PackTable", "Pack", "figure_pack", "titled", "csv_text", "readme_text", "pack_files", "drawn",
-           "timeline_table", "link_table", "value"]
+__all__ = [
+    "PackFigure",
+    "PackTable",
+    "Pack",
+    "figure_pack",
+    "titled",
+    "csv_text",
+    "readme_text",
+    "pack_files",
+    "drawn",
+    "timeline_table",
+    "link_table",
+    "value",
+]
 
 
 @dataclass(frozen=True)
@@ -91,29 +103,49 @@ def drawn(name: str, caption: str, elements: list[dict], stylesheet: list[dict],
 
 def timeline_table(name: str, caption: str, tl: Timeline, names: list[str] | None = None) -> PackTable:
     """Every event of a player's timeline, step by step (``names``: the fabric's node names, for src / dst)."""
+
     def node(index: int) -> str:
         return names[index] if names is not None and 0 <= index < len(names) else ""
 
-    rows = [[step + 1, e.t, e.kind, e.src, node(e.src), e.dst, node(e.dst), value(list(e.path_links)), e.label]
-            for step in range(tl.n_steps) for e in tl.active_at(step)]
-    columns = [("step", "the player's step (1 = the first after the initial state)"), ("t", "simulated time"),
-               ("kind", "what happens"), ("src", "sending node or entity (-1: none)"), ("src_name", "its name"),
-               ("dst", "receiving node or entity (-1: none)"), ("dst_name", "its name"),
-               ("links", "ids of the links the message crosses in this step"), ("label", "the player's caption")]
+    rows = [
+        [step + 1, e.t, e.kind, e.src, node(e.src), e.dst, node(e.dst), value(list(e.path_links)), e.label]
+        for step in range(tl.n_steps)
+        for e in tl.active_at(step)
+    ]
+    columns = [
+        ("step", "the player's step (1 = the first after the initial state)"),
+        ("t", "simulated time"),
+        ("kind", "what happens"),
+        ("src", "sending node or entity (-1: none)"),
+        ("src_name", "its name"),
+        ("dst", "receiving node or entity (-1: none)"),
+        ("dst_name", "its name"),
+        ("links", "ids of the links the message crosses in this step"),
+        ("label", "the player's caption"),
+    ]
     return PackTable(name, caption, columns, rows)
 
 
 def link_table(name: str, caption: str, topo: Topology, values: dict[str, tuple[str, dict]]) -> PackTable:
     """One row per link of ``topo``: its id, ends and ports, whether it is broken, then one column per entry of
     ``values`` (column name -> (meaning, {link id: value}); 0 for a link missing from the dict)."""
-    columns = [("link_id", "the link's id"), ("link", "the link as a[port]-b[port]"),
-               ("broken", "1 if the scenario breaks it")]
+    columns = [
+        ("link_id", "the link's id"),
+        ("link", "the link as a[port]-b[port]"),
+        ("broken", "1 if the scenario breaks it"),
+    ]
     columns += [(column, meaning) for column, (meaning, _) in values.items()]
     rows = []
     for row in range(topo.n_links):
         lid = int(topo.link_id[row])
-        rows.append([lid, topo.link_label(row), int(topo.broken[row]),
-                     *[value(per_link.get(lid, 0)) for _, per_link in values.values()]])
+        rows.append(
+            [
+                lid,
+                topo.link_label(row),
+                int(topo.broken[row]),
+                *[value(per_link.get(lid, 0)) for _, per_link in values.values()],
+            ]
+        )
     return PackTable(name, caption, columns, rows)
 
 
@@ -128,13 +160,21 @@ def csv_text(table: PackTable) -> str:
 
 def readme_text(pack: Pack, scenario: Scenario) -> str:
     """README.txt: the page, the scenario, then every file and what it is."""
-    lines = [f"vizcoll figure pack of the {pack.title} page ({pack.page})", "",
-             f"Scenario: {scenario.title}. Open scenario.json with \"Open scenario...\" (any page) to see the page "
-             "again; the figures and tables below were computed from it.",
-             "Figures are drawn at print size (1 px = 0.75 pt: a 336 px figure is one 3.5 in column wide, a 672 px "
-             "one 7 in), every text at least 10 pt, in the paper theme (white, sans-serif, Okabe-Ito colours).", "",
-             "Files:", "", "README.txt", "    this file", "scenario.json",
-             "    the scenario (vizcoll.scenario/2): fabric, edits, broken links, communicators, every page's settings"]
+    lines = [
+        f"vizcoll figure pack of the {pack.title} page ({pack.page})",
+        "",
+        f'Scenario: {scenario.title}. Open scenario.json with "Open scenario..." (any page) to see the page '
+        "again; the figures and tables below were computed from it.",
+        "Figures are drawn at print size (1 px = 0.75 pt: a 336 px figure is one 3.5 in column wide, a 672 px "
+        "one 7 in), every text at least 10 pt, in the paper theme (white, sans-serif, Okabe-Ito colours).",
+        "",
+        "Files:",
+        "",
+        "README.txt",
+        "    this file",
+        "scenario.json",
+        "    the scenario (vizcoll.scenario/2): fabric, edits, broken links, communicators, every page's settings",
+    ]
     for fig in pack.figures:
         lines += [f"figures/{fig.name}.svg", f"figures/{fig.name}.pdf", f"    {fig.caption}"]
     for table in pack.tables:
@@ -174,8 +214,10 @@ def figure_pack(pack: Pack, scenario: Scenario, progress: Callable[[int, int], N
             for fmt in ("svg", "pdf"):
                 data = render(drawn, fmt, drawn.layout.width, drawn.layout.height)
                 if fmt == "svg":
-                    data = titled(data, fig.caption if scenario.title in fig.caption
-                                  else f"{fig.caption} Fabric: {scenario.title}.")
+                    data = titled(
+                        data,
+                        fig.caption if scenario.title in fig.caption else f"{fig.caption} Fabric: {scenario.title}.",
+                    )
                 archive.writestr(zip_entry(f"figures/{fig.name}.{fmt}"), data)
             if progress is not None:
                 progress(done, len(pack.figures))

@@ -34,13 +34,32 @@ __all__ = ["topology_pack", "trees_pack", "multicast_pack", "schedules_pack"]
 
 # ---------------------------------------------------------------- /topology
 def _nodes_table(topo, pos, colours: dict, final: dict) -> PackTable:
-    rows = [[i, name, "switch" if i in set(topo.switches.tolist()) else "end node", float(pos[i, 0]),
-             float(pos[i, 1]), colours.get(i, ""), final.get(name, "")] for i, name in enumerate(topo.names)]
-    return PackTable("nodes", "Every node of the fabric.", [
-        ("index", "the node's index"), ("name", "its name"), ("kind", "switch or end node"),
-        ("x", "its position in the drawing (layout units)"), ("y", "its position in the drawing (layout units)"),
-        ("communicator", "the first communicator it hosts (empty: none)"),
-        ("broadcast_state", "its state when the broadcast has ended")], rows)
+    rows = [
+        [
+            i,
+            name,
+            "switch" if i in set(topo.switches.tolist()) else "end node",
+            float(pos[i, 0]),
+            float(pos[i, 1]),
+            colours.get(i, ""),
+            final.get(name, ""),
+        ]
+        for i, name in enumerate(topo.names)
+    ]
+    return PackTable(
+        "nodes",
+        "Every node of the fabric.",
+        [
+            ("index", "the node's index"),
+            ("name", "its name"),
+            ("kind", "switch or end node"),
+            ("x", "its position in the drawing (layout units)"),
+            ("y", "its position in the drawing (layout units)"),
+            ("communicator", "the first communicator it hosts (empty: none)"),
+            ("broadcast_state", "its state when the broadcast has ended"),
+        ],
+        rows,
+    )
 
 
 def topology_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
@@ -57,46 +76,89 @@ def topology_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     whole = view_of(scenario, natural_part(topo))
     elements, figure = fabric_drawing(whole, topo, colours)
     if figure is not None:
-        pack.figures.append(PackFigure("fabric", f"The fabric {scenario.title} as the page draws it: its blocks and "
-                                                 "bundles of links.", figure))
+        pack.figures.append(
+            PackFigure(
+                "fabric", f"The fabric {scenario.title} as the page draws it: its blocks and bundles of links.", figure
+            )
+        )
     else:
-        pack.figures.append(drawn("fabric", f"The fabric {scenario.title}: switches (squares), end nodes coloured "
-                                            "by their first communicator, broken links dashed.", elements,
-                                  base_stylesheet()))
+        pack.figures.append(
+            drawn(
+                "fabric",
+                f"The fabric {scenario.title}: switches (squares), end nodes coloured "
+                "by their first communicator, broken links dashed.",
+                elements,
+                base_stylesheet(),
+            )
+        )
         if tl is not None:
-            pack.figures.append(drawn("broadcast-end", f"{tl.title}: every node's state once the broadcast has "
-                                                       "ended (ring: received; diamond: unreachable).",
-                                      elements, broadcast_stylesheet(tl.to_dict(), tl.n_steps)))
-            pack.tables.append(timeline_table("broadcast-messages", f"{tl.title}: every message, hop by hop.", tl,
-                                              topo.names))
+            pack.figures.append(
+                drawn(
+                    "broadcast-end",
+                    f"{tl.title}: every node's state once the broadcast has "
+                    "ended (ring: received; diamond: unreachable).",
+                    elements,
+                    broadcast_stylesheet(tl.to_dict(), tl.n_steps),
+                )
+            )
+            pack.tables.append(
+                timeline_table("broadcast-messages", f"{tl.title}: every message, hop by hop.", tl, topo.names)
+            )
     view = drawn_view(scenario, "topology")
     if view.part != whole.part:  # the group the page draws alone, after the whole fabric
         name, caption = "fabric-" + view.part.replace(":", ""), f"{view.name} of {scenario.title}, drawn alone."
         part_elements, part_figure = fabric_drawing(view, topo, colours)
-        pack.figures.append(PackFigure(name, caption, part_figure) if part_figure is not None
-                            else drawn(name, caption, part_elements, base_stylesheet()))
+        pack.figures.append(
+            PackFigure(name, caption, part_figure)
+            if part_figure is not None
+            else drawn(name, caption, part_elements, base_stylesheet())
+        )
     return pack
 
 
 # ---------------------------------------------------------------- /trees
 def _compared(key: dict, plan: dict) -> PackTable:
-    rows = [[r["tree"], r["height"], r["radius"], (r["max_link"] or {}).get("packets"),
-             "-".join((r["max_link"] or {}).get("ends", [])), r["cross_group"].get("switch"),
-             r["cross_group"].get("group"), r["latency_us"], r["crossing"]] for r in comparison_rows(key, plan)]
-    return PackTable("trees-compared", "The trees compared on the same processes and k (the page's table).", [
-        ("tree", "the tree"), ("height", "most tree edges to the root"), ("radius", "most links to the root"),
-        ("max_link_packets", "aggregation packets on the busiest link"), ("max_link", "that link's ends"),
-        ("packets_between_leaf_switches", "tree edges joining processes on different leaf switches"),
-        ("packets_between_groups", "tree edges joining different groups (pods, supernodes); empty: no groups"),
-        ("latency_us", "modelled latency, eq. 2 (microseconds)"),
-        ("edges_crossing_breaks", "tree edges whose route crosses a broken link")], rows)
+    rows = [
+        [
+            r["tree"],
+            r["height"],
+            r["radius"],
+            (r["max_link"] or {}).get("packets"),
+            "-".join((r["max_link"] or {}).get("ends", [])),
+            r["cross_group"].get("switch"),
+            r["cross_group"].get("group"),
+            r["latency_us"],
+            r["crossing"],
+        ]
+        for r in comparison_rows(key, plan)
+    ]
+    return PackTable(
+        "trees-compared",
+        "The trees compared on the same processes and k (the page's table).",
+        [
+            ("tree", "the tree"),
+            ("height", "most tree edges to the root"),
+            ("radius", "most links to the root"),
+            ("max_link_packets", "aggregation packets on the busiest link"),
+            ("max_link", "that link's ends"),
+            ("packets_between_leaf_switches", "tree edges joining processes on different leaf switches"),
+            ("packets_between_groups", "tree edges joining different groups (pods, supernodes); empty: no groups"),
+            ("latency_us", "modelled latency, eq. 2 (microseconds)"),
+            ("edges_crossing_breaks", "tree edges whose route crosses a broken link"),
+        ],
+        rows,
+    )
 
 
 def _fk_table(plan: dict) -> PackTable:
     cost = cost_of(plan, plan["nprocs"])
     rows = [[k, f_width(k, plan["nprocs"], cost.a, cost.b)] for k in range(K_RANGE[0], K_RANGE[1] + 1)]
-    return PackTable("f-of-k", f"Eq. 5, F(k) = log_k P (a + k b), for P = {plan['nprocs']}, a = {cost.a:g} us, "
-                               f"b = {cost.b:g} us.", [("k", "tree width"), ("F_us", "F(k) in microseconds")], rows)
+    return PackTable(
+        "f-of-k",
+        f"Eq. 5, F(k) = log_k P (a + k b), for P = {plan['nprocs']}, a = {cost.a:g} us, b = {cost.b:g} us.",
+        [("k", "tree width"), ("F_us", "F(k) in microseconds")],
+        rows,
+    )
 
 
 def _trees_drawn(plan: dict, scenario: Scenario, part: str | None) -> list[PackFigure]:
@@ -108,11 +170,19 @@ def _trees_drawn(plan: dict, scenario: Scenario, part: str | None) -> list[PackF
     physical, mincost, _ = type_two_view(plan, data)
     where = f"{scenario.title}, {drawn_view(scenario.with_params('trees', params), 'trees').name}"
     suffix = "-" + part.replace(":", "") if part else ""
-    return [PackFigure("tree-on-fabric" + suffix, f"The {tree_name(plan['kind'], plan['k'])} tree on {where}: link "
-                                                  "colour and width = aggregation packets.", mapped),
-            PackFigure("type2-physical" + suffix, f"The physical type II tree on {where}: packets per link, "
-                                                  "switches holding an entry.", physical),
-            PackFigure("type2-mincost" + suffix, f"The minimum-cost type II tree (Algorithm 5) on {where}.", mincost)]
+    return [
+        PackFigure(
+            "tree-on-fabric" + suffix,
+            f"The {tree_name(plan['kind'], plan['k'])} tree on {where}: link colour and width = aggregation packets.",
+            mapped,
+        ),
+        PackFigure(
+            "type2-physical" + suffix,
+            f"The physical type II tree on {where}: packets per link, switches holding an entry.",
+            physical,
+        ),
+        PackFigure("type2-mincost" + suffix, f"The minimum-cost type II tree (Algorithm 5) on {where}.", mincost),
+    ]
 
 
 def trees_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
@@ -123,25 +193,41 @@ def trees_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     cost = cost_of(plan, plan["nprocs"])
     part = scenario.params.get("trees", {}).get("part")
     pack.figures += [
-        PackFigure("tree-logical", f"The {tree_name(plan['kind'], plan['k'])} tree drawn logically (host names "
-                                   "under its vertices).", logical),
-        PackFigure("f-of-k", "F(k) with k*, the epsilon interval and the chosen k.",
-                   fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"]), COLUMN_WIDTH, 460),
-        *_trees_drawn(plan, scenario, None), *(_trees_drawn(plan, scenario, part) if part else [])]
+        PackFigure(
+            "tree-logical",
+            f"The {tree_name(plan['kind'], plan['k'])} tree drawn logically (host names under its vertices).",
+            logical,
+        ),
+        PackFigure(
+            "f-of-k",
+            "F(k) with k*, the epsilon interval and the chosen k.",
+            fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"]),
+            COLUMN_WIDTH,
+            460,
+        ),
+        *_trees_drawn(plan, scenario, None),
+        *(_trees_drawn(plan, scenario, part) if part else []),
+    ]
     built, two = type_one(key, plan["kind"], plan["routes"]), type_two(key, plan["routes"])
     per_link = {"packets": ("aggregation packets of the chosen tree", built["metrics"]["link_packets"])}
     if two["ok"]:
-        per_link |= {"type2_physical": ("packets of the physical type II tree",
-                                        two["metrics"]["physical"]["link_packets"]),
-                     "type2_mincost": ("packets of the min-cost type II tree", two["metrics"]["tree"]["link_packets"])}
-    pack.tables += [_compared(key, plan), link_table("packets-per-link", "Aggregation packets per link (one per "
-                                                     "tree edge whose route uses it).", topo, per_link),
-                    _fk_table(plan)]
+        per_link |= {
+            "type2_physical": ("packets of the physical type II tree", two["metrics"]["physical"]["link_packets"]),
+            "type2_mincost": ("packets of the min-cost type II tree", two["metrics"]["tree"]["link_packets"]),
+        }
+    pack.tables += [
+        _compared(key, plan),
+        link_table(
+            "packets-per-link", "Aggregation packets per link (one per tree edge whose route uses it).", topo, per_link
+        ),
+        _fk_table(plan),
+    ]
     timeline = animation_view(plan, data)[0]
     if timeline is not None:
         tl = Timeline.from_dict(timeline)
-        pack.tables.append(timeline_table("aggregation-messages", f"{tl.title}: every packet, step by step.", tl,
-                                          topo.names))
+        pack.tables.append(
+            timeline_table("aggregation-messages", f"{tl.title}: every packet, step by step.", tl, topo.names)
+        )
     return pack
 
 
@@ -167,26 +253,53 @@ def multicast_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
         figs = route_figures(view, results["a"], results["b"], p["group"])
         where = f"{scenario.title}, {view.name}"
         suffix = "" if part == parts[0] else "-" + part.replace(":", "")
-        for name, fig, caption in zip(("efi-a", "efi-b", "efi-difference", "efi-histogram"), figs, (
+        for name, fig, caption in zip(
+            ("efi-a", "efi-b", "efi-difference", "efi-histogram"),
+            figs,
+            (
                 f"EFI per link under A ({results['a'].algo}) on {where}.",
                 f"EFI per link under B ({results['b'].algo}) on {where}.",
                 f"The difference B - A ({results['b'].algo} - {results['a'].algo}) per link on {where}.",
-                f"Links per EFI value, A ({results['a'].algo}) and B ({results['b'].algo})."), strict=True):
+                f"Links per EFI value, A ({results['a'].algo}) and B ({results['b'].algo}).",
+            ),
+            strict=True,
+        ):
             if name != "efi-histogram" or part == parts[0]:  # one histogram: of the whole fabric
-                pack.figures.append(PackFigure(name + suffix, caption, fig, COLUMN_WIDTH if name == "efi-histogram"
-                                               else 672, 320 if name == "efi-histogram" else None))
-    efi = {f"efi_{name}": (f"groups whose tree uses the link under {name.upper()} ({r.algo})", r.efi_by_link_id())
-           for name, r in results.items()}
-    summaries = [[name.upper(), r.algo, *[r.summary()[k] for k in ("groups", "unroutable", "max_efi", "mean_efi",
-                                                                   "max_height")]] for name, r in results.items()]
+                pack.figures.append(
+                    PackFigure(
+                        name + suffix,
+                        caption,
+                        fig,
+                        COLUMN_WIDTH if name == "efi-histogram" else 672,
+                        320 if name == "efi-histogram" else None,
+                    )
+                )
+    efi = {
+        f"efi_{name}": (f"groups whose tree uses the link under {name.upper()} ({r.algo})", r.efi_by_link_id())
+        for name, r in results.items()
+    }
+    summaries = [
+        [name.upper(), r.algo, *[r.summary()[k] for k in ("groups", "unroutable", "max_efi", "mean_efi", "max_height")]]
+        for name, r in results.items()
+    ]
     pack.tables += [
         link_table("efi-per-link", "The edge forwarding index (EFI) of every link under A and B.", topo, efi),
         _efi_histogram(results),
-        PackTable("summary", "A and B side by side (the page's table, without the routing time, which is "
-                             "measured, not computed).", [
-            ("which", "A or B"), ("algorithm", "the routing algorithm"), ("groups", "groups routed"),
-            ("unroutable", "groups no tree joins"), ("max_efi", "largest EFI"),
-            ("mean_efi", "mean EFI over the links a tree uses"), ("max_height", "tallest tree")], summaries)]
+        PackTable(
+            "summary",
+            "A and B side by side (the page's table, without the routing time, which is measured, not computed).",
+            [
+                ("which", "A or B"),
+                ("algorithm", "the routing algorithm"),
+                ("groups", "groups routed"),
+                ("unroutable", "groups no tree joins"),
+                ("max_efi", "largest EFI"),
+                ("mean_efi", "mean EFI over the links a tree uses"),
+                ("max_height", "tallest tree"),
+            ],
+            summaries,
+        ),
+    ]
     timeline = protocol_timeline(scenario)
     if timeline is not None:
         tl = Timeline.from_dict(timeline)
@@ -202,26 +315,48 @@ def schedules_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     result = analysis(text, stored_params(scenario))
     pack = Pack("schedules", "Schedules")
     problems = [[p["line"], p["severity"], p["message"]] for p in result["problems"]]
-    pack.tables.append(PackTable("problems", f"{name}: its problems, by line.", [
-        ("line", "line of the file"), ("severity", "error or warning"), ("message", "what is wrong")], problems))
+    pack.tables.append(
+        PackTable(
+            "problems",
+            f"{name}: its problems, by line.",
+            [("line", "line of the file"), ("severity", "error or warning"), ("message", "what is wrong")],
+            problems,
+        )
+    )
     timing = result["timing"]
     if timing is None:
         pack.notes.append(f"No timing, no replay: {result['why'].removeprefix('⚠ ')}")
         return pack
-    pack.figures.append(PackFigure("finish-times", f"{name}: every rank's finishing time (LogGP).",
-                                   finish_figure(timing["finish"], timing["host"]), COLUMN_WIDTH, 320))
-    pack.tables.append(PackTable("finish-times", f"{name}: LogGP timing (makespan {timing['makespan']} at host "
-                                                 f"{timing['host']}).",
-                                 [("rank", "the rank"), ("finish", "its finishing time (ns)")],
-                                 [[r, f] for r, f in enumerate(timing["finish"])]))
+    pack.figures.append(
+        PackFigure(
+            "finish-times",
+            f"{name}: every rank's finishing time (LogGP).",
+            finish_figure(timing["finish"], timing["host"]),
+            COLUMN_WIDTH,
+            320,
+        )
+    )
+    pack.tables.append(
+        PackTable(
+            "finish-times",
+            f"{name}: LogGP timing (makespan {timing['makespan']} at host {timing['host']}).",
+            [("rank", "the rank"), ("finish", "its finishing time (ns)")],
+            [[r, f] for r, f in enumerate(timing["finish"])],
+        )
+    )
     try:
         _, timeline = replay_of(scenario, goal)
     except VizcollError as exc:
         pack.notes.append(f"No replay: {exc}")
         return pack
     topo, tl = topology_of(scenario), Timeline.from_dict(timeline)
-    pack.figures.append(drawn("replay-end", f"{name} replayed on the scenario's fabric, at its end.",
-                              cytoscape_elements(topo, pos=positions_of(scenario)),
-                              replay_stylesheet(topo, timeline, tl.n_steps)))
+    pack.figures.append(
+        drawn(
+            "replay-end",
+            f"{name} replayed on the scenario's fabric, at its end.",
+            cytoscape_elements(topo, pos=positions_of(scenario)),
+            replay_stylesheet(topo, timeline, tl.n_steps),
+        )
+    )
     pack.tables.append(timeline_table("replay-messages", f"{name}: every message of the replay.", tl, topo.names))
     return pack

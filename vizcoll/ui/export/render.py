@@ -63,7 +63,7 @@ def fixed_ids(svg: bytes) -> bytes:
     if root is None:
         return svg
     attributes = sorted(_ATTRIBUTE.findall(root.group(1)))
-    return b"<svg" + b"".join(b' %s="%s"' % pair for pair in attributes) + b">" + svg[root.end():]
+    return b"<svg" + b"".join(b' %s="%s"' % pair for pair in attributes) + b">" + svg[root.end() :]
 
 
 def _browser() -> dict:

@@ -52,13 +52,27 @@ ROOT_COLOUR = "#f5b800"
 ADJUST_COLOUR = "#d35400"
 BROKEN = "#d62728"
 # a processor's state in a barrier run (vizcoll.barrier.algorithms.LEGEND) -> ring colour
-STATE_COLOURS = {"waiting": "#1f77b4", "gathered": "#9467bd", "exchanging": "#8c564b", "released": "#2ca02c",
-                 "left": "#52606d", "stuck": BROKEN}
+STATE_COLOURS = {
+    "waiting": "#1f77b4",
+    "gathered": "#9467bd",
+    "exchanging": "#8c564b",
+    "released": "#2ca02c",
+    "left": "#52606d",
+    "stuck": BROKEN,
+}
 MESSAGE_COLOURS = {"gather": "#ff7f0e", "release": "#17becf", "other": "#8c564b"}
 # one colour per sweep column (algorithm); the DLCT family is drawn thicker
-ALGO_COLOURS = {"ms": "#7f7f7f", "tree": "#1f77b4", "tree@intact": "#aec7e8", "tournament": "#bcbd22",
-                "dissemination": "#9467bd", "dissemination+tree": "#c5b0d5", "dlct": "#d62728",
-                "dlct+ms": "#ff7f0e", "dlct+tree": "#2ca02c"}
+ALGO_COLOURS = {
+    "ms": "#7f7f7f",
+    "tree": "#1f77b4",
+    "tree@intact": "#aec7e8",
+    "tournament": "#bcbd22",
+    "dissemination": "#9467bd",
+    "dissemination+tree": "#c5b0d5",
+    "dlct": "#d62728",
+    "dlct+ms": "#ff7f0e",
+    "dlct+tree": "#2ca02c",
+}
 KEPT, BEFORE, AFTER = "#1f3a5f", "#9fb3c8", "#ff7f0e"
 
 
@@ -73,9 +87,17 @@ def _edge(topo: Topology, row: int, classes: str) -> dict:
     """Edge :func:`~vizcoll.ui.figures.topology.edge_id` of link ``row`` (``data.link`` = its id); ``data.name``
     is its ``a[pa]-b[pb]`` label (what a click toggles)."""
     lid, a, b = int(topo.link_id[row]), int(topo.link_a[row]), int(topo.link_b[row])
-    return {"data": {"id": edge_id(topo, row), "source": f"n{a}", "target": f"n{b}", "link": lid,
-                     "name": topo.link_label(row), "label": f"link {lid}: {topo.names[a]} – {topo.names[b]}"},
-            "classes": classes}
+    return {
+        "data": {
+            "id": edge_id(topo, row),
+            "source": f"n{a}",
+            "target": f"n{b}",
+            "link": lid,
+            "name": topo.link_label(row),
+            "label": f"link {lid}: {topo.names[a]} – {topo.names[b]}",
+        },
+        "classes": classes,
+    }
 
 
 def grid_elements(topo: Topology) -> list[dict]:
@@ -87,25 +109,47 @@ def grid_elements(topo: Topology) -> list[dict]:
     """
     x, y = topo.attr("x"), topo.attr("y")
     procs = [int(u) for u in topo.switches]
-    nodes = [{"data": {"id": f"n{u}", "label": topo.names[u]}, "classes": "proc",
-              "position": {"x": float(x[u] * SPACING), "y": float(y[u] * SPACING)}} for u in procs]
+    nodes = [
+        {
+            "data": {"id": f"n{u}", "label": topo.names[u]},
+            "classes": "proc",
+            "position": {"x": float(x[u] * SPACING), "y": float(y[u] * SPACING)},
+        }
+        for u in procs
+    ]
     rows, cols = (int(y[procs].max()) + 1, int(x[procs].max()) + 1) if procs else (0, 0)
-    axes = [{"data": {"id": f"row{r}", "label": f"row {r}"}, "classes": "axis", "selectable": False,
-             "position": {"x": -0.62 * SPACING, "y": float(r * SPACING)}} for r in range(rows)]
-    axes += [{"data": {"id": f"col{c}", "label": f"col {c}"}, "classes": "axis", "selectable": False,
-              "position": {"x": float(c * SPACING), "y": -0.5 * SPACING}} for c in range(cols)]
+    axes = [
+        {
+            "data": {"id": f"row{r}", "label": f"row {r}"},
+            "classes": "axis",
+            "selectable": False,
+            "position": {"x": -0.62 * SPACING, "y": float(r * SPACING)},
+        }
+        for r in range(rows)
+    ]
+    axes += [
+        {
+            "data": {"id": f"col{c}", "label": f"col {c}"},
+            "classes": "axis",
+            "selectable": False,
+            "position": {"x": float(c * SPACING), "y": -0.5 * SPACING},
+        }
+        for c in range(cols)
+    ]
     sw = topo.kind == SWITCH
     edges = []
     for row in np.flatnonzero(sw[topo.link_a] & sw[topo.link_b]).tolist():
         a, b = int(topo.link_a[row]), int(topo.link_b[row])
         diagonal = x[a] != x[b] and y[a] != y[b]
-        edges.append(_edge(topo, row, " ".join(c for c, on in (("broken", topo.broken[row]),
-                                                                ("diagonal", diagonal)) if on)))
+        edges.append(
+            _edge(topo, row, " ".join(c for c, on in (("broken", topo.broken[row]), ("diagonal", diagonal)) if on))
+        )
     return nodes + axes + edges
 
 
-def fabric_elements(topo: Topology, processes: list[int], pos: np.ndarray | None = None,
-                    crowded: float | None = None) -> list[dict]:
+def fabric_elements(
+    topo: Topology, processes: list[int], pos: np.ndarray | None = None, crowded: float | None = None
+) -> list[dict]:
     """Any fabric: every node ``n<index>`` (label = its name, caption = its description when the file gave one,
     shortened where captions would overlap) at ``pos`` (default :func:`~vizcoll.topology.layout.positions`),
     about :data:`SPACING` px between neighbors (or ``crowded`` px between the nodes of its most crowded rows, as a
@@ -122,23 +166,48 @@ def fabric_elements(topo: Topology, processes: list[int], pos: np.ndarray | None
         gaps = gaps[gaps > 1e-9]
         pos = pos * (0.8 * SPACING / (float(np.median(gaps)) if len(gaps) else 1.0))
     procs = set(processes)
-    nodes = [{"data": {"id": f"n{u}", "label": name, "caption": caption},
-              "classes": ("switch" if topo.kind[u] == SWITCH else "endpoint") + (" proc" if u in procs else ""),
-              "position": {"x": float(pos[u, 0]), "y": float(-pos[u, 1])}}
-             for u, (name, caption) in enumerate(zip(topo.names, fitted_captions(topo, pos * [1, -1]), strict=True))]
+    nodes = [
+        {
+            "data": {"id": f"n{u}", "label": name, "caption": caption},
+            "classes": ("switch" if topo.kind[u] == SWITCH else "endpoint") + (" proc" if u in procs else ""),
+            "position": {"x": float(pos[u, 0]), "y": float(-pos[u, 1])},
+        }
+        for u, (name, caption) in enumerate(zip(topo.names, fitted_captions(topo, pos * [1, -1]), strict=True))
+    ]
     return nodes + [_edge(topo, row, "broken" if topo.broken[row] else "") for row in range(topo.n_links)]
 
 
 def grid_stylesheet() -> list[dict]:
     """Processors as circles (label = name until a run gives IDs), links, broken links dashed red (on top)."""
     return [
-        {"selector": "node", "style": {"label": "data(label)", "font-size": 10, "text-valign": "bottom",
-                                       "text-margin-y": 3, "color": "#333"}},
-        {"selector": ".proc", "style": {"shape": "ellipse", "width": 38, "height": 38, "background-color": NODE,
-                                        "border-width": 0}},
-        {"selector": ".axis", "style": {"shape": "round-rectangle", "width": 1, "height": 1, "background-opacity": 0,
-                                        "text-valign": "center", "text-halign": "center", "font-size": 13,
-                                        "color": "#7b8794", "events": "no"}},
+        {
+            "selector": "node",
+            "style": {
+                "label": "data(label)",
+                "font-size": 10,
+                "text-valign": "bottom",
+                "text-margin-y": 3,
+                "color": "#333",
+            },
+        },
+        {
+            "selector": ".proc",
+            "style": {"shape": "ellipse", "width": 38, "height": 38, "background-color": NODE, "border-width": 0},
+        },
+        {
+            "selector": ".axis",
+            "style": {
+                "shape": "round-rectangle",
+                "width": 1,
+                "height": 1,
+                "background-opacity": 0,
+                "text-valign": "center",
+                "text-halign": "center",
+                "font-size": 13,
+                "color": "#7b8794",
+                "events": "no",
+            },
+        },
         {"selector": "edge", "style": {"width": 3, "line-color": "#b8c2cc", "curve-style": "bezier"}},
         {"selector": ".diagonal", "style": {"width": 2, "line-color": "#d3dae1"}},
         # drawn above the links they cross, so that they stay visible and a click on a crossing repairs them
@@ -150,17 +219,22 @@ def fabric_stylesheet() -> list[dict]:
     """:func:`grid_stylesheet` for a whole fabric: switches as small rectangles, end nodes grey, processes blue."""
     return grid_stylesheet() + [
         {"selector": "node", "style": {"label": "data(caption)"}},
-        {"selector": ".switch", "style": {"shape": "round-rectangle", "width": 30, "height": 18,
-                                          "background-color": "#9fb3c8"}},
-        {"selector": ".endpoint", "style": {"shape": "ellipse", "width": 16, "height": 16,
-                                            "background-color": "#cbd2d9"}},
+        {
+            "selector": ".switch",
+            "style": {"shape": "round-rectangle", "width": 30, "height": 18, "background-color": "#9fb3c8"},
+        },
+        {
+            "selector": ".endpoint",
+            "style": {"shape": "ellipse", "width": 16, "height": 16, "background-color": "#cbd2d9"},
+        },
         {"selector": ".proc", "style": {"width": 30, "height": 30, "background-color": NODE}},
         {"selector": ".switch.proc", "style": {"shape": "round-rectangle"}},
     ]
 
 
-def step_stylesheet(state: dict[int, str], ids: dict[int, int], adjusted: list[int], hops: list[dict],
-                    roots: list[int]) -> list[dict]:
+def step_stylesheet(
+    state: dict[int, str], ids: dict[int, int], adjusted: list[int], hops: list[dict], roots: list[int]
+) -> list[dict]:
     """Rules layered over :func:`grid_stylesheet` for one step of a barrier run.
 
     ``state`` maps processor -> its state (a ring, :data:`STATE_COLOURS`),
@@ -173,27 +247,58 @@ def step_stylesheet(state: dict[int, str], ids: dict[int, int], adjusted: list[i
     """
     sheet = []
     if ids:
-        sheet.append({"selector": ".proc", "style": {"text-valign": "center", "text-margin-y": 0, "color": "#fff",
-                                                     "font-size": 15, "font-weight": "bold"}})
+        sheet.append(
+            {
+                "selector": ".proc",
+                "style": {
+                    "text-valign": "center",
+                    "text-margin-y": 0,
+                    "color": "#fff",
+                    "font-size": 15,
+                    "font-weight": "bold",
+                },
+            }
+        )
         sheet += [{"selector": f"#n{u}", "style": {"label": str(ident)}} for u, ident in sorted(ids.items())]
     by_state: dict[str, list[str]] = {}
     for u, value in sorted(state.items()):
         if value in STATE_COLOURS:
             by_state.setdefault(value, []).append(f"#n{u}")
-    sheet += [{"selector": ", ".join(members), "style": {"border-width": 5, "border-color": STATE_COLOURS[value]}}
-              for value, members in sorted(by_state.items())]
+    sheet += [
+        {"selector": ", ".join(members), "style": {"border-width": 5, "border-color": STATE_COLOURS[value]}}
+        for value, members in sorted(by_state.items())
+    ]
     if roots:
-        sheet.append({"selector": ", ".join(f"#n{u}" for u in roots),
-                      "style": {"background-color": ROOT_COLOUR, "color": "#1f2933"}})
+        sheet.append(
+            {
+                "selector": ", ".join(f"#n{u}" for u in roots),
+                "style": {"background-color": ROOT_COLOUR, "color": "#1f2933"},
+            }
+        )
     if adjusted:
-        sheet.append({"selector": ", ".join(f"#n{u}" for u in adjusted),
-                      "style": {"background-color": ADJUST_COLOUR, "color": "#fff", "width": 46, "height": 46}})
+        sheet.append(
+            {
+                "selector": ", ".join(f"#n{u}" for u in adjusted),
+                "style": {"background-color": ADJUST_COLOUR, "color": "#fff", "width": 46, "height": 46},
+            }
+        )
     for hop in hops:
         colour = MESSAGE_COLOURS[hop["kind"]]
         end = "target" if hop["src"] == hop["source"] else "source"
-        sheet.append({"selector": links_selector([hop["link"]]),
-                      "style": {"line-color": colour, "width": 7, "z-index": 10, "line-style": "solid",
-                                f"{end}-arrow-shape": "triangle", f"{end}-arrow-color": colour, "arrow-scale": 1.3}})
+        sheet.append(
+            {
+                "selector": links_selector([hop["link"]]),
+                "style": {
+                    "line-color": colour,
+                    "width": 7,
+                    "z-index": 10,
+                    "line-style": "solid",
+                    f"{end}-arrow-shape": "triangle",
+                    f"{end}-arrow-color": colour,
+                    "arrow-scale": 1.3,
+                },
+            }
+        )
     return sheet
 
 
@@ -204,9 +309,11 @@ def overview_figure(topo: Topology, part: Blocks, processes: list[int]) -> go.Fi
     barrier's ``processes`` ringed."""
     held = np.unique(part.of[np.asarray(processes, dtype=np.int64)]) if len(processes) else []
     s = topo.summary()
-    title = (f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')}, {plural(s['links'], 'link')} "
-             f"in {plural(len(part), 'block')}; ringed: the {len(held):,} holding the barrier's "
-             f"{plural(len(processes), 'process')}. Click a block to draw its group alone")
+    title = (
+        f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')}, {plural(s['links'], 'link')} "
+        f"in {plural(len(part), 'block')}; ringed: the {len(held):,} holding the barrier's "
+        f"{plural(len(processes), 'process')}. Click a block to draw its group alone"
+    )
     return blocks_figure(part, bundles(topo, part), title, width=FULL, animated=True, selected=held)
 
 
@@ -230,12 +337,14 @@ def _link_trace(links, colour: str, width: float, dash: str, name: str) -> go.Sc
         (xa, ya), (xb, yb) = _cell_xy(a), _cell_xy(b)
         xs += [xa, xb, None]
         ys += [ya, yb, None]
-    return go.Scatter(x=xs, y=ys, mode="lines", line={"color": colour, "width": width, "dash": dash}, name=name,
-                      hoverinfo="skip")
+    return go.Scatter(
+        x=xs, y=ys, mode="lines", line={"color": colour, "width": width, "dash": dash}, name=name, hoverinfo="skip"
+    )
 
 
-def numbering_figure(name: str, before_ids: np.ndarray, after_ids: np.ndarray, before: set, after: set,
-                     k: int) -> go.Figure:
+def numbering_figure(
+    name: str, before_ids: np.ndarray, after_ids: np.ndarray, before: set, after: set, k: int
+) -> go.Figure:
     """One structure's Gather links before (A) and after ``round(k)`` (B) on the numbered grid, and its UQ.
 
     Links in both sets are drawn dark, links only in A light and dashed,
@@ -246,26 +355,42 @@ def numbering_figure(name: str, before_ids: np.ndarray, after_ids: np.ndarray, b
     kept, gone, new = before & after, before - after, after - before
     fig = go.Figure()
     for links, colour, width, dash, label in (
-            (gone, BEFORE, 3, "dash", f"only before round({k}) ({len(gone)})"),
-            (new, AFTER, 4, "solid", f"new after round({k}) ({len(new)})"),
-            (kept, KEPT, 4, "solid", f"kept: A ∩ B ({len(kept)})")):
+        (gone, BEFORE, 3, "dash", f"only before round({k}) ({len(gone)})"),
+        (new, AFTER, 4, "solid", f"new after round({k}) ({len(new)})"),
+        (kept, KEPT, 4, "solid", f"kept: A ∩ B ({len(kept)})"),
+    ):
         fig.add_trace(_link_trace(links, colour, width, dash, label))
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     small = rows * cols <= 16
-    fig.add_trace(go.Scatter(
-        x=[c for _, c in cells], y=[-r for r, _ in cells], mode="markers+text", name="ID → ID′",
-        text=[f"{before_ids[r, c]}→{after_ids[r, c]}" for r, c in cells], textposition="middle center",
-        textfont={"size": 12 if small else 9, "color": "#fff"},
-        marker={"size": 40 if small else 26, "color": [ROOT_COLOUR if after_ids[r, c] == 0 else NODE
-                                                       for r, c in cells], "line": {"width": 0}},
-        hovertext=[f"row {r}, col {c}: ID {before_ids[r, c]} → {after_ids[r, c]}" for r, c in cells],
-        hoverinfo="text", showlegend=False))
+    fig.add_trace(
+        go.Scatter(
+            x=[c for _, c in cells],
+            y=[-r for r, _ in cells],
+            mode="markers+text",
+            name="ID → ID′",
+            text=[f"{before_ids[r, c]}→{after_ids[r, c]}" for r, c in cells],
+            textposition="middle center",
+            textfont={"size": 12 if small else 9, "color": "#fff"},
+            marker={
+                "size": 40 if small else 26,
+                "color": [ROOT_COLOUR if after_ids[r, c] == 0 else NODE for r, c in cells],
+                "line": {"width": 0},
+            },
+            hovertext=[f"row {r}, col {c}: ID {before_ids[r, c]} → {after_ids[r, c]}" for r, c in cells],
+            hoverinfo="text",
+            showlegend=False,
+        )
+    )
     union = before | after
     fig.update_layout(
-        title={"text": f"{name}: UQ = {uq_text(len(kept), len(union))}"}, height=430, plot_bgcolor="white",
-        margin={"l": 10, "r": 10, "b": 10}, hovermode="closest",
+        title={"text": f"{name}: UQ = {uq_text(len(kept), len(union))}"},
+        height=430,
+        plot_bgcolor="white",
+        margin={"l": 10, "r": 10, "b": 10},
+        hovermode="closest",
         xaxis={"visible": False, "range": [-0.6, cols - 0.4]},
-        yaxis={"visible": False, "scaleanchor": "x", "range": [-rows + 0.4, 0.6]})
+        yaxis={"visible": False, "scaleanchor": "x", "range": [-rows + 0.4, 0.6]},
+    )
     return styled(fig)
 
 
@@ -282,13 +407,22 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
         ys = [r["sync_ms"][col] for r in rows]
         failed = [r["failures"][col] for r in rows]
         dlct = col.startswith("dlct")
-        fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="lines+markers", name=col,
-            line={"color": ALGO_COLOURS.get(col, "#333"), "width": 3.5 if dlct else 2, "dash": "solid" if dlct
-                  else "dot" if col == "tree@intact" else "solid"},
-            marker={"size": 8 if dlct else 6, "symbol": "diamond" if dlct else "circle"},
-            customdata=failed,
-            hovertemplate=f"{col}: %{{y:.1f}} ms<br>failed runs: %{{customdata}}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines+markers",
+                name=col,
+                line={
+                    "color": ALGO_COLOURS.get(col, "#333"),
+                    "width": 3.5 if dlct else 2,
+                    "dash": "solid" if dlct else "dot" if col == "tree@intact" else "solid",
+                },
+                marker={"size": 8 if dlct else 6, "symbol": "diamond" if dlct else "circle"},
+                customdata=failed,
+                hovertemplate=f"{col}: %{{y:.1f}} ms<br>failed runs: %{{customdata}}<extra></extra>",
+            )
+        )
     p = result["params"]
     work = (p.get("barriers", 3) - 1) * p.get("compute", 0.5)
     if along == "rate":
@@ -300,10 +434,13 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
     seeds = p.get("seeds", 1)
     fig.update_layout(
         title={"text": f"{title} ({plural(seeds, 'seed')}, {plural(p.get('neighbors', 8), 'neighbor')})"},
-        height=400, plot_bgcolor="white", hovermode="x unified", margin={"l": 60, "r": 10, "b": 10},
+        height=400,
+        plot_bgcolor="white",
+        hovermode="x unified",
+        margin={"l": 60, "r": 10, "b": 10},
         xaxis={**xaxis, "gridcolor": "#eef2f7"},
-        yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
-               "rangemode": "tozero"})
+        yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7", "rangemode": "tozero"},
+    )
     return styled(fig)
 
 
@@ -320,8 +457,11 @@ def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+
         line_x, line_y, dot_x, dot_y, dot_text = [], [], [], [], []
         for g, size in enumerate(sizes):
             x = g - 0.4 + width * (i + 0.5)
-            points = sorted((r["rate"], r["sync_ms"][col]) for r in result["rows"]
-                            if r["size"] == size and r["sync_ms"][col] is not None)
+            points = sorted(
+                (r["rate"], r["sync_ms"][col])
+                for r in result["rows"]
+                if r["size"] == size and r["sync_ms"][col] is not None
+            )
             if not points:
                 continue
             values = [v for _, v in points]
@@ -331,22 +471,47 @@ def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+
             dot_y += values
             dot_text += [f"{col}, {size}×{size}, {rate:.0%} broken" for rate, _ in points]
         colour = ALGO_COLOURS.get(col, "#333")
-        fig.add_trace(go.Scatter(x=line_x, y=line_y, mode="lines", line={"color": colour, "width": 7}, name=col,
-                                 legendgroup=col, hoverinfo="skip"))
-        fig.add_trace(go.Scatter(x=dot_x, y=dot_y, mode="markers", legendgroup=col, showlegend=False,
-                                 marker={"color": "#222", "size": 6}, text=dot_text,
-                                 hovertemplate="%{text}: %{y:.1f} ms<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=line_x,
+                y=line_y,
+                mode="lines",
+                line={"color": colour, "width": 7},
+                name=col,
+                legendgroup=col,
+                hoverinfo="skip",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=dot_x,
+                y=dot_y,
+                mode="markers",
+                legendgroup=col,
+                showlegend=False,
+                marker={"color": "#222", "size": 6},
+                text=dot_text,
+                hovertemplate="%{text}: %{y:.1f} ms<extra></extra>",
+            )
+        )
     p = result["params"]
     rates = [r * 100 for r in p.get("rates", [])]
     span = f"{min(rates):g}–{max(rates):g}%" if rates else "all"
     work = (p.get("barriers", 3) - 1) * p.get("compute", 0.5)
     fig.update_layout(
         title={"text": f"Run time over {span} broken links, per grid size (the paper's Fig. 7)"},
-        height=420, plot_bgcolor="white", hovermode="closest", margin={"l": 60, "r": 10, "b": 10},
-        xaxis={"tickvals": list(range(len(sizes))), "ticktext": [f"{s}×{s}" for s in sizes],
-               "title": {"text": "grid"}, "range": [-0.6, len(sizes) - 0.4]},
-        yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7",
-               "rangemode": "tozero"})
+        height=420,
+        plot_bgcolor="white",
+        hovermode="closest",
+        margin={"l": 60, "r": 10, "b": 10},
+        xaxis={
+            "tickvals": list(range(len(sizes))),
+            "ticktext": [f"{s}×{s}" for s in sizes],
+            "title": {"text": "grid"},
+            "range": [-0.6, len(sizes) - 0.4],
+        },
+        yaxis={"title": {"text": f"run time − {work:g} s of work (ms)"}, "gridcolor": "#eef2f7", "rangemode": "tozero"},
+    )
     return styled(fig, FULL)
 
 
@@ -357,21 +522,48 @@ def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
     colours = [AFTER if c > 1e-9 else KEPT if c < -1e-9 else BEFORE for c in centres]
     n = len(h["values"])
     side = h["size"]
-    fig = go.Figure(go.Bar(x=centres, y=counts, width=np.diff(edges) * 0.95, marker={"color": colours},
-                           name="transformations", hovertemplate="%{x:.2f}: %{y}<extra></extra>",
-                           showlegend=False))
+    fig = go.Figure(
+        go.Bar(
+            x=centres,
+            y=counts,
+            width=np.diff(edges) * 0.95,
+            marker={"color": colours},
+            name="transformations",
+            hovertemplate="%{x:.2f}: %{y}<extra></extra>",
+            showlegend=False,
+        )
+    )
     fig.add_vline(x=h["mean_difference"], line={"color": "#d62728", "dash": "dash", "width": 2})
-    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line={"color": "#d62728", "dash": "dash"},
-                             name=f"mean difference {h['mean_difference']:+.3f}"))
-    for colour, label in ((AFTER, f"LCT changes more links: {h['positive']}"),
-                          (KEPT, f"BST changes more links: {h['negative']}")):
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker={"symbol": "square", "size": 12,
-                                                                           "color": colour}, name=label))
+    fig.add_trace(
+        go.Scatter(
+            x=[None],
+            y=[None],
+            mode="lines",
+            line={"color": "#d62728", "dash": "dash"},
+            name=f"mean difference {h['mean_difference']:+.3f}",
+        )
+    )
+    for colour, label in (
+        (AFTER, f"LCT changes more links: {h['positive']}"),
+        (KEPT, f"BST changes more links: {h['negative']}"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=[None], y=[None], mode="markers", marker={"symbol": "square", "size": 12, "color": colour}, name=label
+            )
+        )
     lct = f"{h['mean_lct']:.4f}" + (" (paper: 0.5527)" if paper else "")
     fig.update_layout(
         title={"text": f"UQ(LCT) − UQ(BST) over the {n} S-curve transformations of the {side}×{side} grid"},
-        height=420, plot_bgcolor="white", bargap=0, margin={"l": 60, "r": 10, "b": 10},
-        xaxis={"title": {"text": f"UQ(LCT) − UQ(BST)   (mean UQ: LCT {lct}, BST {h['mean_bst']:.4f}; "
-                                 f"{h['zero']} equal)"}, "range": [-1, 1], "gridcolor": "#eef2f7"},
-        yaxis={"title": {"text": "transformations"}, "gridcolor": "#eef2f7"})
+        height=420,
+        plot_bgcolor="white",
+        bargap=0,
+        margin={"l": 60, "r": 10, "b": 10},
+        xaxis={
+            "title": {"text": f"UQ(LCT) − UQ(BST)   (mean UQ: LCT {lct}, BST {h['mean_bst']:.4f}; {h['zero']} equal)"},
+            "range": [-1, 1],
+            "gridcolor": "#eef2f7",
+        },
+        yaxis={"title": {"text": "transformations"}, "gridcolor": "#eef2f7"},
+    )
     return styled(fig, FULL)

@@ -69,15 +69,23 @@ def _places(part: Blocks, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.
     return x, (part.y[a] + part.y[b]) / 2
 
 
-def _add_bundles(fig: go.Figure, part: Blocks, bundle: dict, label: str | None, diverging: bool,
-                 top: float | None) -> None:
+def _add_bundles(
+    fig: go.Figure, part: Blocks, bundle: dict, label: str | None, diverging: bool, top: float | None
+) -> None:
     between = np.flatnonzero(bundle["a"] != bundle["b"])
     a, b = bundle["a"][between], bundle["b"][between]
     if len(between) <= LINES:
         nan = np.full(len(a), np.nan)
-        fig.add_trace(go.Scatter(x=np.stack([part.x[a], part.x[b], nan], 1).ravel(),
-                                 y=np.stack([part.y[a], part.y[b], nan], 1).ravel(), mode="lines",
-                                 line={"color": "#d9e2ec", "width": 1}, hoverinfo="skip", showlegend=False))
+        fig.add_trace(
+            go.Scatter(
+                x=np.stack([part.x[a], part.x[b], nan], 1).ravel(),
+                y=np.stack([part.y[a], part.y[b], nan], 1).ravel(),
+                mode="lines",
+                line={"color": "#d9e2ec", "width": 1},
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
     x, y = _places(part, a, b)
     if label is None:
         size = bundle["links"][between] / max(int(bundle["links"][between].max(initial=0)), 1)
@@ -92,35 +100,64 @@ def _add_bundles(fig: go.Figure, part: Blocks, bundle: dict, label: str | None, 
         name = f"link bundles ({len(between):,}): colour = max {label}, size = mean"
     group = np.where(part.group[a] >= 0, part.group[a], part.group[b])
     trace = go.Scattergl if len(between) > WEBGL else go.Scatter
-    fig.add_trace(trace(
-        x=x, y=y, mode="markers", name=name, hoverinfo="text",
-        customdata=[f"{part.path}group:{int(g)}" if g >= 0 else "" for g in group],
-        text=[_bundle_text(part, bundle, i, label) for i in between.tolist()],
-        marker={"symbol": "diamond", "size": 5 + 11 * size, "color": colour,
-                "colorscale": scale, "cmin": cmin, "cmax": cmax, "line": {"width": 0.5, "color": "#52606d"},
+    fig.add_trace(
+        trace(
+            x=x,
+            y=y,
+            mode="markers",
+            name=name,
+            hoverinfo="text",
+            customdata=[f"{part.path}group:{int(g)}" if g >= 0 else "" for g in group],
+            text=[_bundle_text(part, bundle, i, label) for i in between.tolist()],
+            marker={
+                "symbol": "diamond",
+                "size": 5 + 11 * size,
+                "color": colour,
+                "colorscale": scale,
+                "cmin": cmin,
+                "cmax": cmax,
+                "line": {"width": 0.5, "color": "#52606d"},
                 "showscale": label is not None,
-                "colorbar": {"title": {"text": f"max {label}"}, "thickness": 14} if label else None}))
+                "colorbar": {"title": {"text": f"max {label}"}, "thickness": 14} if label else None,
+            },
+        )
+    )
 
 
 def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) -> None:
     inside = np.zeros(len(part), dtype=int)
     same = bundle["a"] == bundle["b"]
     np.add.at(inside, bundle["a"][same], bundle["links"][same])
-    for switches, symbol, colour, name in ((True, "square", "#4a6fa5", "switch blocks"),
-                                           (False, "circle", "#9aa5b1", "end node blocks")):
+    for switches, symbol, colour, name in (
+        (True, "square", "#4a6fa5", "switch blocks"),
+        (False, "circle", "#9aa5b1", "end node blocks"),
+    ):
         sel = np.flatnonzero(part.switches == switches)
         if not len(sel):
             continue
         trace = go.Scattergl if len(sel) > WEBGL else go.Scatter
-        fig.add_trace(trace(
-            x=part.x[sel], y=part.y[sel], mode="markers", name=f"{name} ({len(sel):,})",
-            marker={"symbol": symbol, "size": 5 + 1.5 * np.log2(part.count[sel] + 1), "color": colour,
-                    "line": {"width": [3 if int(b) in selected else 0 for b in sel], "color": "#1f3a5f"}},
-            customdata=[f"{part.path}group:{int(part.group[b])}" if part.group[b] >= 0 else "" for b in sel],
-            text=[f"{part.names[b]}: {plural(int(part.count[b]), 'switch' if switches else 'end node')}"
-                  + (f", {plural(int(inside[b]), 'link')} inside" if inside[b] else "")
-                  + ("<br><i>click: draw it alone</i>" if part.group[b] >= 0 else "") for b in sel],
-            hoverinfo="text"))
+        fig.add_trace(
+            trace(
+                x=part.x[sel],
+                y=part.y[sel],
+                mode="markers",
+                name=f"{name} ({len(sel):,})",
+                marker={
+                    "symbol": symbol,
+                    "size": 5 + 1.5 * np.log2(part.count[sel] + 1),
+                    "color": colour,
+                    "line": {"width": [3 if int(b) in selected else 0 for b in sel], "color": "#1f3a5f"},
+                },
+                customdata=[f"{part.path}group:{int(part.group[b])}" if part.group[b] >= 0 else "" for b in sel],
+                text=[
+                    f"{part.names[b]}: {plural(int(part.count[b]), 'switch' if switches else 'end node')}"
+                    + (f", {plural(int(inside[b]), 'link')} inside" if inside[b] else "")
+                    + ("<br><i>click: draw it alone</i>" if part.group[b] >= 0 else "")
+                    for b in sel
+                ],
+                hoverinfo="text",
+            )
+        )
 
 
 def add_animation_layers(fig: go.Figure, part: Blocks, bundle: dict) -> None:
@@ -131,12 +168,31 @@ def add_animation_layers(fig: go.Figure, part: Blocks, bundle: dict) -> None:
     ``assets/overview.js`` draws the lit ones over the plot; :func:`animation_frame` shows them for the exports.
     Their ``meta`` names them (``overview-messages``, ``overview-nodes``)."""
     x, y = _places(part, bundle["a"], bundle["b"])
-    for meta, xs, ys, symbol, name in (("overview-messages", x, y, "diamond", "messages in this step"),
-                                       ("overview-nodes", part.x, part.y, "circle-open", "nodes busy in this step")):
-        marker = {"symbol": symbol, "size": np.zeros(len(xs)), "color": np.zeros(len(xs)), "colorscale": ACTIVE,
-                  "cmin": 0, "line": {"width": 2, "color": ACTIVE[-1][1]}}
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers", name=name, meta=meta, hoverinfo="skip", marker=marker,
-                                 showlegend=False, visible="legendonly"))
+    for meta, xs, ys, symbol, name in (
+        ("overview-messages", x, y, "diamond", "messages in this step"),
+        ("overview-nodes", part.x, part.y, "circle-open", "nodes busy in this step"),
+    ):
+        marker = {
+            "symbol": symbol,
+            "size": np.zeros(len(xs)),
+            "color": np.zeros(len(xs)),
+            "colorscale": ACTIVE,
+            "cmin": 0,
+            "line": {"width": 2, "color": ACTIVE[-1][1]},
+        }
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="markers",
+                name=name,
+                meta=meta,
+                hoverinfo="skip",
+                marker=marker,
+                showlegend=False,
+                visible="legendonly",
+            )
+        )
 
 
 def lit_sizes(count: np.ndarray) -> np.ndarray:
@@ -148,8 +204,10 @@ def animation_frame(figure: go.Figure, frames: dict, position: int) -> go.Figure
     """``figure`` (with :func:`add_animation_layers`) at player ``position`` of ``frames``
     (:func:`vizcoll.sim.overview.overview_frames`), as the browser draws it (for GIF and MP4 exports)."""
     p = min(max(int(position), 0), len(frames["bundles"]) - 1)
-    layers = {"overview-messages": (frames["bundles"][p], frames["messages"][p], frames["n_bundles"]),
-              "overview-nodes": (frames["blocks"][p], frames["nodes"][p], frames["n_blocks"])}
+    layers = {
+        "overview-messages": (frames["bundles"][p], frames["messages"][p], frames["n_bundles"]),
+        "overview-nodes": (frames["blocks"][p], frames["nodes"][p], frames["n_blocks"]),
+    }
     out = go.Figure(figure)
     for trace in out.data:
         if trace.meta in layers:
@@ -181,15 +239,33 @@ def _axes(part: Blocks, ticks: int = MAX_TICKS) -> tuple[dict, dict]:
     pods = pods[np.argsort(part.x[pods])]
     shown = pods[np.linspace(0, len(pods) - 1, min(ticks, len(pods))).round().astype(int)] if len(pods) else pods
     word = part.names[pods[0]].split(" ", 1)[0] if len(pods) else "group"
-    xaxis = {"title": {"text": word}, "tickvals": part.x[shown].tolist(),
-             "ticktext": [str(int(part.group[b])) for b in shown], "showgrid": False, "zeroline": False}
-    yaxis = {"tickvals": list(range(len(levels))), "ticktext": [part.rows.get(int(lv), f"row {lv}") for lv in levels],
-             "showgrid": False, "zeroline": False}
+    xaxis = {
+        "title": {"text": word},
+        "tickvals": part.x[shown].tolist(),
+        "ticktext": [str(int(part.group[b])) for b in shown],
+        "showgrid": False,
+        "zeroline": False,
+    }
+    yaxis = {
+        "tickvals": list(range(len(levels))),
+        "ticktext": [part.rows.get(int(lv), f"row {lv}") for lv in levels],
+        "showgrid": False,
+        "zeroline": False,
+    }
     return xaxis, yaxis
 
 
-def blocks_figure(part: Blocks, bundle: dict, title: str, label: str | None = None, diverging: bool = False,
-                  selected=(), width: int = HALF, animated: bool = False, top: float | None = None) -> go.Figure:
+def blocks_figure(
+    part: Blocks,
+    bundle: dict,
+    title: str,
+    label: str | None = None,
+    diverging: bool = False,
+    selected=(),
+    width: int = HALF,
+    animated: bool = False,
+    top: float | None = None,
+) -> go.Figure:
     """The blocks and bundles of a fabric (see the module): ``label`` names the value (``"EFI"``, ``"packets"``;
     None: a plain fabric), ``diverging`` centres its colours on 0 (a difference), ``top`` is the largest value of
     its colour scale (default: the largest drawn), ``selected`` blocks are ringed (those a highlighted tree uses);
@@ -203,6 +279,14 @@ def blocks_figure(part: Blocks, bundle: dict, title: str, label: str | None = No
     if animated:
         add_animation_layers(fig, part, bundle)
     xaxis, yaxis = _axes(part, MAX_TICKS if width > HALF else MAX_TICKS // 2)  # one of a pair: half as many
-    fig.update_layout(title={"text": title}, plot_bgcolor="white", height=520, hovermode="closest",
-                      margin={"l": 10, "r": 10, "b": 10}, xaxis=xaxis, yaxis=yaxis, clickmode="event")
+    fig.update_layout(
+        title={"text": title},
+        plot_bgcolor="white",
+        height=520,
+        hovermode="closest",
+        margin={"l": 10, "r": 10, "b": 10},
+        xaxis=xaxis,
+        yaxis=yaxis,
+        clickmode="event",
+    )
     return styled(fig, width)

@@ -14,8 +14,18 @@ import numpy as np
 
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 
-__all__ = ["CAPTION_CHARS", "FONT", "FONT_FAMILY", "MIN_FONT", "NODE_BOX", "captions", "caption_width",
-           "fitted_captions", "fit_texts", "node_hovers"]
+__all__ = [
+    "CAPTION_CHARS",
+    "FONT",
+    "FONT_FAMILY",
+    "MIN_FONT",
+    "NODE_BOX",
+    "captions",
+    "caption_width",
+    "fitted_captions",
+    "fit_texts",
+    "node_hovers",
+]
 
 CAPTION_CHARS = 24
 FONT = 10  # px of a node's caption (before zooming); cytoscape hides captions drawn smaller than MIN_FONT
@@ -25,16 +35,28 @@ MARGIN = 1.12  # DejaVu Sans, the widest usual fallback, is about 10 % wider tha
 NODE_BOX = {SWITCH: (22, 14), ENDPOINT: (12, 12)}  # width, height (px) of a switch / an end node
 LINE = FONT * 1.3  # height of a caption's line
 # Arial's advance widths, in ems, by character (others: 0.6)
-_EM = {**dict.fromkeys("ijl", 0.222), **dict.fromkeys("ft .,;:!|'I/", 0.278), **dict.fromkeys("r-()[]", 0.333),
-       **dict.fromkeys("0123456789abcdeghnopqsuv#_$", 0.556), **dict.fromkeys("kxyzJ", 0.5), "m": 0.833,
-       "w": 0.722, **dict.fromkeys("ABEKPSVXY", 0.667), **dict.fromkeys("CDHNRU", 0.722),
-       **dict.fromkeys("GOQ", 0.778), "M": 0.833, "W": 0.944, **dict.fromkeys("FTZL", 0.611), "…": 1.0}
+_EM = {
+    **dict.fromkeys("ijl", 0.222),
+    **dict.fromkeys("ft .,;:!|'I/", 0.278),
+    **dict.fromkeys("r-()[]", 0.333),
+    **dict.fromkeys("0123456789abcdeghnopqsuv#_$", 0.556),
+    **dict.fromkeys("kxyzJ", 0.5),
+    "m": 0.833,
+    "w": 0.722,
+    **dict.fromkeys("ABEKPSVXY", 0.667),
+    **dict.fromkeys("CDHNRU", 0.722),
+    **dict.fromkeys("GOQ", 0.778),
+    "M": 0.833,
+    "W": 0.944,
+    **dict.fromkeys("FTZL", 0.611),
+    "…": 1.0,
+}
 
 
 def captions(topo: Topology) -> list[str]:
     """What a drawing writes under each node: its name (a file's host names, ``stage114`` rather than
     ``H-0002c903003421b0``: :mod:`vizcoll.topology.names`), cut to :data:`CAPTION_CHARS`."""
-    return [name if len(name) <= CAPTION_CHARS else name[:CAPTION_CHARS - 1] + "…" for name in topo.names]
+    return [name if len(name) <= CAPTION_CHARS else name[: CAPTION_CHARS - 1] + "…" for name in topo.names]
 
 
 def node_hovers(topo: Topology, nodes=None) -> list[str]:
@@ -93,8 +115,9 @@ def _fitted(kinds: bytes, pixels: bytes, texts: tuple[str, ...]) -> tuple[str, .
     return tuple(fit_texts(pixels, size, list(texts), np.lexsort((pixels[:, 0], pixels[:, 1], kind != SWITCH))))
 
 
-def fit_texts(pixels: np.ndarray, sizes: np.ndarray, texts: list[str], order: np.ndarray | None = None,
-              font: float = FONT) -> list[str]:
+def fit_texts(
+    pixels: np.ndarray, sizes: np.ndarray, texts: list[str], order: np.ndarray | None = None, font: float = FONT
+) -> list[str]:
     """Texts written under marks at ``pixels`` (marks ``sizes`` px wide and high; y downwards), in ``order``
     (default: top rows first), each shortened or left out so that no two overlap and none covers a mark.
 

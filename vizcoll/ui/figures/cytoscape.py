@@ -32,11 +32,25 @@ import plotly.graph_objects as go
 
 __all__ = ["resolve_styles", "drawing_figure", "fitted_height", "edge_path", "MIN_LABEL_PX"]
 
-NODE_DEFAULTS = {"background-color": "#999999", "shape": "ellipse", "width": 30, "height": 30, "border-width": 0,
-                 "border-color": "#000000", "font-size": 16, "color": "#000000", "text-valign": "top"}
+NODE_DEFAULTS = {
+    "background-color": "#999999",
+    "shape": "ellipse",
+    "width": 30,
+    "height": 30,
+    "border-width": 0,
+    "border-color": "#000000",
+    "font-size": 16,
+    "color": "#000000",
+    "text-valign": "top",
+}
 EDGE_DEFAULTS = {"width": 3, "line-color": "#999999", "line-style": "solid", "z-index": 0}
-SYMBOLS = {"ellipse": "circle", "round-rectangle": "square", "rectangle": "square", "diamond": "diamond",
-           "triangle": "triangle-up"}
+SYMBOLS = {
+    "ellipse": "circle",
+    "round-rectangle": "square",
+    "rectangle": "square",
+    "diamond": "diamond",
+    "triangle": "triangle-up",
+}
 DASHES = {"solid": "solid", "dashed": "dash", "dotted": "dot"}
 POSITIONS = {"top": "top center", "center": "middle center", "bottom": "bottom center"}
 MIN_LABEL_PX = 6
@@ -72,8 +86,7 @@ def _targets(part: str, index: dict) -> set[str]:
 def resolve_styles(elements: list[dict], stylesheet: list[dict]) -> dict[str, dict]:
     """Element id -> its style: the cytoscape defaults, then every matching rule in order (``data(key)``
     values read from the element's data)."""
-    index = {"all": set(), "group": {"node": set(), "edge": set()}, "class": defaultdict(set),
-             "data": defaultdict(set)}
+    index = {"all": set(), "group": {"node": set(), "edge": set()}, "class": defaultdict(set), "data": defaultdict(set)}
     by_id = {}
     for element in elements:
         eid = str(element["data"]["id"])
@@ -152,9 +165,12 @@ def edge_path(source: tuple[float, float], target: tuple[float, float], style: d
     if control is None:
         return [source, target]
     steps = [i / (CURVE_POINTS - 1) for i in range(CURVE_POINTS)]
-    return [tuple((1 - t) ** 2 * s + 2 * t * (1 - t) * c + t * t * e for s, c, e in zip(source, control, target,
-                                                                                         strict=True))
-            for t in steps]
+    return [
+        tuple(
+            (1 - t) ** 2 * s + 2 * t * (1 - t) * c + t * t * e for s, c, e in zip(source, control, target, strict=True)
+        )
+        for t in steps
+    ]
 
 
 def _edge_traces(edges: list[dict], styles: dict, where: dict, scale: float) -> tuple[list, list]:
@@ -164,8 +180,12 @@ def _edge_traces(edges: list[dict], styles: dict, where: dict, scale: float) -> 
     arrows = []
     for edge in edges:
         style = styles[str(edge["data"]["id"])]
-        key = (float(style.get("z-index", 0)), str(style["line-color"]),
-               max(float(style["width"]) * scale, 0.75), DASHES.get(style.get("line-style"), "solid"))
+        key = (
+            float(style.get("z-index", 0)),
+            str(style["line-color"]),
+            max(float(style["width"]) * scale, 0.75),
+            DASHES.get(style.get("line-style"), "solid"),
+        )
         groups[key].append(edge)
         for end, (tail, head) in (("target", ("source", "target")), ("source", ("target", "source"))):
             if style.get(f"{end}-arrow-shape", "none") != "none":
@@ -174,29 +194,53 @@ def _edge_traces(edges: list[dict], styles: dict, where: dict, scale: float) -> 
     for (_, colour, width, dash), members in sorted(groups.items(), key=lambda item: item[0][0]):
         x, y = [], []
         for edge in members:
-            path = edge_path(where[edge["data"]["source"]], where[edge["data"]["target"]],
-                             styles[str(edge["data"]["id"])])
+            path = edge_path(
+                where[edge["data"]["source"]], where[edge["data"]["target"]], styles[str(edge["data"]["id"])]
+            )
             x += [p[0] for p in path] + [None]
             y += [p[1] for p in path] + [None]
-        traces.append(go.Scatter(x=x, y=y, mode="lines", hoverinfo="skip", showlegend=False,
-                                 meta=[str(e["data"]["id"]) for e in members],
-                                 line={"color": colour, "width": width, "dash": dash}))
-    notes = [_arrow(edge, tail, head, colour, width, styles, where, scale)
-             for edge, tail, head, colour, width in arrows]
+        traces.append(
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines",
+                hoverinfo="skip",
+                showlegend=False,
+                meta=[str(e["data"]["id"]) for e in members],
+                line={"color": colour, "width": width, "dash": dash},
+            )
+        )
+    notes = [
+        _arrow(edge, tail, head, colour, width, styles, where, scale) for edge, tail, head, colour, width in arrows
+    ]
     return traces, notes
 
 
-def _arrow(edge: dict, tail: str, head: str, colour: str, width: float, styles: dict, where: dict,
-           scale: float) -> dict:
+def _arrow(
+    edge: dict, tail: str, head: str, colour: str, width: float, styles: dict, where: dict, scale: float
+) -> dict:
     """An arrow head at the ``head`` end of ``edge`` (``"source"`` or ``"target"``), along the edge as it arrives
     there (from its control point on a curved edge), stopping at the border of the node."""
     start, end = where[edge["data"][tail]], where[edge["data"][head]]
     control = _control(where[edge["data"]["source"]], where[edge["data"]["target"]], styles[str(edge["data"]["id"])])
     start = control or start
-    return {"x": end[0], "y": end[1], "ax": start[0], "ay": start[1], "xref": "x", "yref": "y", "axref": "x",
-            "ayref": "y", "text": "", "showarrow": True, "arrowhead": 2, "arrowsize": 0.6,
-            "arrowwidth": max(width, 1.0), "arrowcolor": colour,
-            "standoff": _radius(styles[str(edge["data"][head])], scale)}
+    return {
+        "x": end[0],
+        "y": end[1],
+        "ax": start[0],
+        "ay": start[1],
+        "xref": "x",
+        "yref": "y",
+        "axref": "x",
+        "ayref": "y",
+        "text": "",
+        "showarrow": True,
+        "arrowhead": 2,
+        "arrowsize": 0.6,
+        "arrowwidth": max(width, 1.0),
+        "arrowcolor": colour,
+        "standoff": _radius(styles[str(edge["data"][head])], scale),
+    }
 
 
 def _node_trace(nodes: list[dict], styles: dict, scale: float) -> go.Scatter:
@@ -222,15 +266,28 @@ def _node_trace(nodes: list[dict], styles: dict, scale: float) -> go.Scatter:
         cols["font_size"].append(font)
         cols["font_colour"].append(str(style["color"]))
     return go.Scatter(
-        x=cols["x"], y=cols["y"], ids=[str(n["data"]["id"]) for n in nodes], mode="markers+text",
-        text=cols["text"], textposition=cols["position"], hoverinfo="skip", showlegend=False,
+        x=cols["x"],
+        y=cols["y"],
+        ids=[str(n["data"]["id"]) for n in nodes],
+        mode="markers+text",
+        text=cols["text"],
+        textposition=cols["position"],
+        hoverinfo="skip",
+        showlegend=False,
         textfont={"size": cols["font_size"], "color": cols["font_colour"]},
-        marker={"symbol": cols["symbol"], "size": cols["size"], "color": cols["fill"], "opacity": 1,
-                "line": {"color": cols["ring"], "width": cols["ring_width"]}})
+        marker={
+            "symbol": cols["symbol"],
+            "size": cols["size"],
+            "color": cols["fill"],
+            "opacity": 1,
+            "line": {"color": cols["ring"], "width": cols["ring_width"]},
+        },
+    )
 
 
-def drawing_figure(elements: list[dict], stylesheet: list[dict], width: int, height: int,
-                   margin: dict | None = None) -> go.Figure:
+def drawing_figure(
+    elements: list[dict], stylesheet: list[dict], width: int, height: int, margin: dict | None = None
+) -> go.Figure:
     """The cytoscape drawing ``elements`` styled by ``stylesheet``, fitted into ``width`` x ``height`` px
     (``margin``: the space kept free around the plot area for a title and a caption)."""
     margin = {"l": 10, "r": 10, "t": 40, "b": 40} | (margin or {})
@@ -243,8 +300,16 @@ def drawing_figure(elements: list[dict], stylesheet: list[dict], width: int, hei
     lines, arrows = _edge_traces(edges, styles, where, scale)
     fig = go.Figure([*lines, _node_trace(nodes, styles, scale)])
     return fig.update_layout(
-        width=width, height=height, margin=margin, plot_bgcolor="white", paper_bgcolor="white", annotations=arrows,
-        xaxis={"visible": False, "range": x_range}, yaxis={"visible": False, "range": y_range}, showlegend=False)
+        width=width,
+        height=height,
+        margin=margin,
+        plot_bgcolor="white",
+        paper_bgcolor="white",
+        annotations=arrows,
+        xaxis={"visible": False, "range": x_range},
+        yaxis={"visible": False, "range": y_range},
+        showlegend=False,
+    )
 
 
 def fitted_height(elements: list[dict], width: int, low: int = 240, high: int = 900) -> int:

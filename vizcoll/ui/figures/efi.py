@@ -40,8 +40,18 @@ from vizcoll.ui.figures.labels import PLOT_HEIGHT, add_labels
 from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
 from vizcoll.words import noun, plural
 
-__all__ = ["link_value_figure", "shared_top", "efi_histogram", "groups_hover", "parallel_cables", "link_middles",
-           "link_lines", "BROKEN", "GAP_PX", "BOW"]
+__all__ = [
+    "link_value_figure",
+    "shared_top",
+    "efi_histogram",
+    "groups_hover",
+    "parallel_cables",
+    "link_middles",
+    "link_lines",
+    "BROKEN",
+    "GAP_PX",
+    "BOW",
+]
 
 BROKEN = "#222"  # dashed near-black: red is a load colour on these heatmaps
 BINS = 9
@@ -99,8 +109,9 @@ def link_middles(topo: Topology, pos: np.ndarray, rows=None) -> np.ndarray:
     return middle
 
 
-def link_lines(topo: Topology, pos: np.ndarray, rows, middles: np.ndarray | None = None
-               ) -> tuple[np.ndarray, np.ndarray]:
+def link_lines(
+    topo: Topology, pos: np.ndarray, rows, middles: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """x and y of links ``rows`` for one line trace (NaN between links): a straight segment per cable alone, a
     curve through its :func:`link_middles` point per parallel cable (``middles``: every link's, when known)."""
     rows = np.asarray(rows, dtype=np.int64)
@@ -111,7 +122,7 @@ def link_lines(topo: Topology, pos: np.ndarray, rows, middles: np.ndarray | None
     straight = np.concatenate([a[~bent, None], b[~bent, None], nan], axis=1)
     t = np.linspace(0.0, 1.0, CURVE_POINTS)[None, :, None]
     control = 2 * middle[bent] - (a[bent] + b[bent]) / 2  # a quadratic curve through the middle at t = 1/2
-    curves = ((1 - t) ** 2 * a[bent, None] + 2 * t * (1 - t) * control[:, None] + t ** 2 * b[bent, None])
+    curves = (1 - t) ** 2 * a[bent, None] + 2 * t * (1 - t) * control[:, None] + t**2 * b[bent, None]
     curves = np.concatenate([curves, np.full((len(curves), 1, 2), np.nan)], axis=1)
     points = np.concatenate([straight.reshape(-1, 2), curves.reshape(-1, 2)])
     return points[:, 0], points[:, 1]
@@ -164,8 +175,16 @@ def link_value_figure(
     middles = link_middles(topo, pos)  # once for every trace: each parallel cable on its own curve
     idle = rows[(values[rows] == 0) & ~topo.broken[rows]]
     xs, ys = link_lines(topo, pos, idle, middles)
-    fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#d9d9d9", "width": 1},
-                               name=f"{label} 0 ({plural(len(idle), 'link')})", hoverinfo="skip"))
+    fig.add_trace(
+        go.Scattergl(
+            x=xs,
+            y=ys,
+            mode="lines",
+            line={"color": "#d9d9d9", "width": 1},
+            name=f"{label} 0 ({plural(len(idle), 'link')})",
+            hoverinfo="skip",
+        )
+    )
     busy = rows[values[rows] != 0]
     edges = np.linspace(low, top, BINS + 1) if top > 0 else np.array([0.0, 1.0])
     which = np.clip(np.digitize(values[busy], edges[1:-1]), 0, len(edges) - 2)
@@ -174,24 +193,64 @@ def link_value_figure(
         xs, ys = link_lines(topo, pos, sel, middles)
         mid = (edges[b] + edges[b + 1]) / 2
         colour = _colour(scale, (mid - low) / ((top - low) or 1))
-        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", showlegend=False, hoverinfo="skip",
-                                   line={"color": colour, "width": 1.5 + 3.5 * abs(mid) / (top or 1)}))
+        fig.add_trace(
+            go.Scattergl(
+                x=xs,
+                y=ys,
+                mode="lines",
+                showlegend=False,
+                hoverinfo="skip",
+                line={"color": colour, "width": 1.5 + 3.5 * abs(mid) / (top or 1)},
+            )
+        )
     broken = rows[topo.broken[rows]]
     if len(broken):
         xs, ys = link_lines(topo, pos, broken, middles)
-        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": BROKEN, "width": 2.5, "dash": "dash"},
-                                   name=f"{noun(len(broken), 'broken link')} ({len(broken):,})", hoverinfo="skip"))
+        fig.add_trace(
+            go.Scattergl(
+                x=xs,
+                y=ys,
+                mode="lines",
+                line={"color": BROKEN, "width": 2.5, "dash": "dash"},
+                name=f"{noun(len(broken), 'broken link')} ({len(broken):,})",
+                hoverinfo="skip",
+            )
+        )
     if highlight is not None and len(highlight):
         xs, ys = link_lines(topo, pos, np.asarray(highlight), middles)
-        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line={"color": "#1f3a5f", "width": 5},
-                                   name="selected tree", hoverinfo="skip"))
+        fig.add_trace(
+            go.Scattergl(
+                x=xs, y=ys, mode="lines", line={"color": "#1f3a5f", "width": 5}, name="selected tree", hoverinfo="skip"
+            )
+        )
     _add_nodes(fig, topo, pos)
     _add_hover(fig, topo, middles, rows, values, hover, label, clickable)
-    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
-                             marker={"colorscale": scale, "cmin": low, "cmax": max(top, 1), "color": [0],
-                                     "showscale": True, "colorbar": {"title": {"text": label}, "thickness": 14}}))
-    fig.update_layout(title={"text": title}, plot_bgcolor="white", height=520, margin={"l": 10, "r": 10, "b": 10},
-                      xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x"}, hovermode="closest")
+    fig.add_trace(
+        go.Scatter(
+            x=[None],
+            y=[None],
+            mode="markers",
+            showlegend=False,
+            hoverinfo="skip",
+            marker={
+                "colorscale": scale,
+                "cmin": low,
+                "cmax": max(top, 1),
+                "color": [0],
+                "showscale": True,
+                "colorbar": {"title": {"text": label}, "thickness": 14},
+            },
+        )
+    )
+    fig.update_layout(
+        title={"text": title},
+        plot_bgcolor="white",
+        height=520,
+        margin={"l": 10, "r": 10, "b": 10},
+        xaxis={"visible": False},
+        yaxis={"visible": False, "scaleanchor": "x"},
+        hovermode="closest",
+    )
     return styled(fig)
 
 
@@ -199,15 +258,30 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
     """Switches (squares) and end nodes (dots) with their names as hover text, and written under them where they
     fit (:func:`vizcoll.ui.figures.labels.add_labels`)."""
     sw = topo.switches
-    fig.add_trace(go.Scattergl(x=pos[sw, 0], y=pos[sw, 1], mode="markers", name="switches",
-                               marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3,
-                                       "color": "#4a6fa5"},
-                               text=_texts(node_hovers(topo, sw.tolist())), hoverinfo="text"))
+    fig.add_trace(
+        go.Scattergl(
+            x=pos[sw, 0],
+            y=pos[sw, 1],
+            mode="markers",
+            name="switches",
+            marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3, "color": "#4a6fa5"},
+            text=_texts(node_hovers(topo, sw.tolist())),
+            hoverinfo="text",
+        )
+    )
     ends = np.flatnonzero(topo.kind == ENDPOINT)
     if 0 < len(ends) <= 3000:
-        fig.add_trace(go.Scattergl(x=pos[ends, 0], y=pos[ends, 1], mode="markers", name="end nodes",
-                                   marker={"size": 5, "color": "#9aa5b1"},
-                                   text=_texts(node_hovers(topo, ends.tolist())), hoverinfo="text"))
+        fig.add_trace(
+            go.Scattergl(
+                x=pos[ends, 0],
+                y=pos[ends, 1],
+                mode="markers",
+                name="end nodes",
+                marker={"size": 5, "color": "#9aa5b1"},
+                text=_texts(node_hovers(topo, ends.tolist())),
+                hoverinfo="text",
+            )
+        )
     add_labels(fig, topo, pos)
 
 
@@ -221,17 +295,33 @@ def _add_hover(fig, topo, middles, rows, values, hover, label, clickable=False) 
     ids, pa, pb = topo.link_id[shown].tolist(), topo.link_pa[shown].tolist(), topo.link_pb[shown].tolist()
     broken, names = topo.broken[shown].tolist(), topo.names
     lanes, counts = parallel_cables(topo)
-    cables = [f"<br>cable {int(lane + (n + 1) / 2)} of {n} between these two" if n > 1 else ""
-              for lane, n in zip(lanes[shown].tolist(), counts[shown].tolist(), strict=True)]
-    text = _texts(f"link {lid}: {names[i]}[{p}] – {names[j]}[{q}]"
-                  + ("<br><b>broken</b>" if cut else f"<br>{label} {value:g}") + cable
-                  + (f"<br>{hover[r]}" if hover and hover[r] else "") + click[0 if cut else 1]
-                  for r, i, j, lid, p, q, cut, value, cable in zip(shown.tolist(), a.tolist(), b.tolist(), ids, pa,
-                                                                    pb, broken, values[shown].tolist(), cables,
-                                                                    strict=True))
-    fig.add_trace(go.Scattergl(x=middles[shown, 0], y=middles[shown, 1], mode="markers",
-                               marker={"size": 10, "opacity": 0}, text=text, hoverinfo="text", showlegend=False,
-                               customdata=labels, name="links"))
+    cables = [
+        f"<br>cable {int(lane + (n + 1) / 2)} of {n} between these two" if n > 1 else ""
+        for lane, n in zip(lanes[shown].tolist(), counts[shown].tolist(), strict=True)
+    ]
+    text = _texts(
+        f"link {lid}: {names[i]}[{p}] – {names[j]}[{q}]"
+        + ("<br><b>broken</b>" if cut else f"<br>{label} {value:g}")
+        + cable
+        + (f"<br>{hover[r]}" if hover and hover[r] else "")
+        + click[0 if cut else 1]
+        for r, i, j, lid, p, q, cut, value, cable in zip(
+            shown.tolist(), a.tolist(), b.tolist(), ids, pa, pb, broken, values[shown].tolist(), cables, strict=True
+        )
+    )
+    fig.add_trace(
+        go.Scattergl(
+            x=middles[shown, 0],
+            y=middles[shown, 1],
+            mode="markers",
+            marker={"size": 10, "opacity": 0},
+            text=text,
+            hoverinfo="text",
+            showlegend=False,
+            customdata=labels,
+            name="links",
+        )
+    )
 
 
 def _texts(items) -> np.ndarray:
@@ -268,8 +358,15 @@ def efi_histogram(series: dict[str, np.ndarray]) -> go.Figure:
         top = max(top, len(counts) - 1)
         fig.add_trace(go.Bar(x=x, y=counts[x], name=name))
     log = bool(heights) and max(heights) > LOG_SPAN * min(heights)
-    fig.update_layout(barmode="group", title={"text": "Links per EFI value"}, height=320,
-                      xaxis_title="EFI (groups on the link)", yaxis_title="links" + (" (log scale)" if log else ""),
-                      yaxis_type="log" if log else "linear", xaxis_dtick=1 if top <= 20 else None,
-                      margin={"l": 50, "r": 10, "b": 40}, plot_bgcolor="white")
+    fig.update_layout(
+        barmode="group",
+        title={"text": "Links per EFI value"},
+        height=320,
+        xaxis_title="EFI (groups on the link)",
+        yaxis_title="links" + (" (log scale)" if log else ""),
+        yaxis_type="log" if log else "linear",
+        xaxis_dtick=1 if top <= 20 else None,
+        margin={"l": 50, "r": 10, "b": 40},
+        plot_bgcolor="white",
+    )
     return styled(fig)

@@ -15,11 +15,24 @@ from plotly.subplots import make_subplots
 from vizcoll.ui.figures.style import FULL, styled
 from vizcoll.words import noun, plural
 
-__all__ = ["KIND_COLOURS", "FAMILY_NAMES", "block_layout", "dc_figure", "repair_text", "failure_text",
-           "compare_figure", "matrix_figure"]
+__all__ = [
+    "KIND_COLOURS",
+    "FAMILY_NAMES",
+    "block_layout",
+    "dc_figure",
+    "repair_text",
+    "failure_text",
+    "compare_figure",
+    "matrix_figure",
+]
 
-KIND_COLOURS = {"data": "#1f77b4", "parity": "#ff7f0e", "local parity": "#2ca02c", "global parity": "#9467bd",
-                "replica": "#17becf"}
+KIND_COLOURS = {
+    "data": "#1f77b4",
+    "parity": "#ff7f0e",
+    "local parity": "#2ca02c",
+    "global parity": "#9467bd",
+    "replica": "#17becf",
+}
 FAMILY_NAMES = {"rs": "Reed–Solomon", "lrc": "Azure LRC", "replication": "replication", "fmel": "FMEL (searched)"}
 SHORT_NAMES = {"rs": "RS", "lrc": "LRC", "replication": "replication", "fmel": "FMEL"}
 FAMILY_COLOURS = {"rs": "#7f7f7f", "lrc": "#9467bd", "replication": "#17becf", "fmel": "#d62728"}
@@ -48,8 +61,9 @@ def block_layout(placement: list[int], dcs: int) -> tuple[dict[int, tuple[float,
     for z in range(dcs):
         x0 = (z % PER_ROW) * (width + 0.5)
         top = -(z // PER_ROW) * (height + 0.6)
-        boxes.append({"dc": z, "x0": x0, "x1": x0 + width, "y0": top - height, "y1": top,
-                      "header": (x0 + 0.45, top - 0.35)})
+        boxes.append(
+            {"dc": z, "x0": x0, "x1": x0 + width, "y0": top - height, "y1": top, "header": (x0 + 0.45, top - 0.35)}
+        )
         for m, i in enumerate(members[z]):
             pos[i] = (round(x0 + 0.85 + (m % cols) * SPAN, 6), round(top - 1.3 - (m // cols) * SPAN, 6))
     return pos, boxes
@@ -65,23 +79,43 @@ def _draw_dcs(fig: go.Figure, boxes: list[dict], failed: set, dcs: int) -> None:
     """The DC boxes (failed ones shaded red) and the square of each DC that fails or restores it."""
     for box in boxes:
         down = box["dc"] in failed
-        fig.add_shape(type="rect", x0=box["x0"], x1=box["x1"], y0=box["y0"], y1=box["y1"], layer="below",
-                      line={"color": "#d62728" if down else "#9fb3c8", "width": 2, "dash": "dash" if down else "solid"},
-                      fillcolor="#fde8e8" if down else "#f8fafc")
+        fig.add_shape(
+            type="rect",
+            x0=box["x0"],
+            x1=box["x1"],
+            y0=box["y0"],
+            y1=box["y1"],
+            layer="below",
+            line={"color": "#d62728" if down else "#9fb3c8", "width": 2, "dash": "dash" if down else "solid"},
+            fillcolor="#fde8e8" if down else "#f8fafc",
+        )
     hx = [b["header"][0] for b in boxes]
     hy = [b["header"][1] for b in boxes]
-    fig.add_trace(go.Scatter(
-        x=hx, y=hy, mode="markers+text", name="data centre (click its square to fail / restore it)",
-        marker={"symbol": "square", "size": 18, "color": ["#d62728" if z in failed else "#2f5386" for z in range(dcs)],
-                "line": {"color": "white", "width": 1}},
-        text=[f"DC {z}" + (" — failed" if z in failed else "") for z in range(dcs)], textposition="middle right",
-        textfont={"size": 13, "color": "#1f2933"}, customdata=[["dc", z] for z in range(dcs)],
-        hovertext=[f"DC {z}: click to {'restore' if z in failed else 'fail'} it" for z in range(dcs)],
-        hoverinfo="text"))
+    fig.add_trace(
+        go.Scatter(
+            x=hx,
+            y=hy,
+            mode="markers+text",
+            name="data centre (click its square to fail / restore it)",
+            marker={
+                "symbol": "square",
+                "size": 18,
+                "color": ["#d62728" if z in failed else "#2f5386" for z in range(dcs)],
+                "line": {"color": "white", "width": 1},
+            },
+            text=[f"DC {z}" + (" — failed" if z in failed else "") for z in range(dcs)],
+            textposition="middle right",
+            textfont={"size": 13, "color": "#1f2933"},
+            customdata=[["dc", z] for z in range(dcs)],
+            hovertext=[f"DC {z}: click to {'restore' if z in failed else 'fail'} it" for z in range(dcs)],
+            hoverinfo="text",
+        )
+    )
 
 
-def dc_figure(result: dict, traffic: str = "blocks", selected: int | None = None, failed=(),
-              failure: dict | None = None) -> go.Figure:
+def dc_figure(
+    result: dict, traffic: str = "blocks", selected: int | None = None, failed=(), failure: dict | None = None
+) -> go.Figure:
     """The DCs as boxes with their blocks (colour = kind); the selected block's repair group with arrows
     (cross-DC reads in red; with ``traffic="aggregated"`` each remote DC's blocks meet in a Σ that sends one
     block); failed DCs shaded, their lost blocks ringed green (rebuilt from the others) or red (lost)."""
@@ -98,21 +132,39 @@ def dc_figure(result: dict, traffic: str = "blocks", selected: int | None = None
         ids_ = [i for i in range(n) if kinds[i] == kind and i not in lost]
         if not ids_:
             continue
-        fig.add_trace(go.Scatter(
-            x=[pos[i][0] for i in ids_], y=[pos[i][1] for i in ids_], mode="markers+text", name=f"{kind} block",
-            marker={"symbol": "square", "size": 34, "color": colour, "line": {"color": "white", "width": 1}},
-            text=[f"y{i}" for i in ids_], textfont={"color": "white", "size": 12},
-            customdata=[["block", i] for i in ids_],
-            hovertext=[_block_hover(i, kinds, data, groups) for i in ids_], hoverinfo="text"))
-    for label, members, ring in (("lost, rebuilt from the surviving DCs", sorted(lost & recoverable), "#2ca02c"),
-                                 ("lost for good", sorted(lost - recoverable), "#d62728")):
+        fig.add_trace(
+            go.Scatter(
+                x=[pos[i][0] for i in ids_],
+                y=[pos[i][1] for i in ids_],
+                mode="markers+text",
+                name=f"{kind} block",
+                marker={"symbol": "square", "size": 34, "color": colour, "line": {"color": "white", "width": 1}},
+                text=[f"y{i}" for i in ids_],
+                textfont={"color": "white", "size": 12},
+                customdata=[["block", i] for i in ids_],
+                hovertext=[_block_hover(i, kinds, data, groups) for i in ids_],
+                hoverinfo="text",
+            )
+        )
+    for label, members, ring in (
+        ("lost, rebuilt from the surviving DCs", sorted(lost & recoverable), "#2ca02c"),
+        ("lost for good", sorted(lost - recoverable), "#d62728"),
+    ):
         if members:
-            fig.add_trace(go.Scatter(
-                x=[pos[i][0] for i in members], y=[pos[i][1] for i in members], mode="markers+text", name=label,
-                marker={"symbol": "square", "size": 34, "color": "#e4e7eb", "line": {"color": ring, "width": 3}},
-                text=[f"y{i}" for i in members], textfont={"color": "#52606d", "size": 12},
-                customdata=[["block", i] for i in members],
-                hovertext=[f"y{i} ({kinds[i]}) is lost with DC {placement[i]}" for i in members], hoverinfo="text"))
+            fig.add_trace(
+                go.Scatter(
+                    x=[pos[i][0] for i in members],
+                    y=[pos[i][1] for i in members],
+                    mode="markers+text",
+                    name=label,
+                    marker={"symbol": "square", "size": 34, "color": "#e4e7eb", "line": {"color": ring, "width": 3}},
+                    text=[f"y{i}" for i in members],
+                    textfont={"color": "#52606d", "size": 12},
+                    customdata=[["block", i] for i in members],
+                    hovertext=[f"y{i} ({kinds[i]}) is lost with DC {placement[i]}" for i in members],
+                    hoverinfo="text",
+                )
+            )
     if selected is not None and 0 <= selected < n:
         _draw_repair(fig, groups[selected], pos, boxes, placement, traffic)
     right = max(b["x1"] for b in boxes) + 0.3
@@ -120,12 +172,17 @@ def dc_figure(result: dict, traffic: str = "blocks", selected: int | None = None
     aspect = (0.3 - bottom) / (right + 0.3)
     fig.update_layout(
         height=int(min(900, max(280, 110 + 980 * aspect))),
-        plot_bgcolor="white", margin={"l": 10, "r": 10, "b": 10}, clickmode="event",
-        title={"text": f"{result['name']} on {plural(dcs, 'data centre')}: click a block for its repair "
-                       "group, a DC's square to fail or restore it"},
+        plot_bgcolor="white",
+        margin={"l": 10, "r": 10, "b": 10},
+        clickmode="event",
+        title={
+            "text": f"{result['name']} on {plural(dcs, 'data centre')}: click a block for its repair "
+            "group, a DC's square to fail or restore it"
+        },
         xaxis={"visible": False, "range": [-0.3, right]},
         yaxis={"visible": False, "range": [bottom, 0.3], "scaleanchor": "x", "scaleratio": 1},
-        dragmode=False)
+        dragmode=False,
+    )
     return styled(fig, FULL)
 
 
@@ -133,8 +190,10 @@ def _block_hover(i: int, kinds: list[str], data: list[int], groups: list[dict]) 
     r = groups[i]
     if r["group"] is None:
         return f"{_label(i, kinds[i], data)}<br>cannot be rebuilt from the other blocks"
-    return (f"{_label(i, kinds[i], data)}<br>repair reads {len(r['local'])} block(s) in its DC and "
-            f"{len(r['remote'])} from other DCs: cross-DC traffic {r['cross_dc']}")
+    return (
+        f"{_label(i, kinds[i], data)}<br>repair reads {len(r['local'])} block(s) in its DC and "
+        f"{len(r['remote'])} from other DCs: cross-DC traffic {r['cross_dc']}"
+    )
 
 
 def _curve(x0: float, y0: float, x1: float, y1: float, bend: float, stop: float = 0.32) -> tuple[list, list]:
@@ -145,8 +204,10 @@ def _curve(x0: float, y0: float, x1: float, y1: float, bend: float, stop: float 
     cx, cy = (x0 + x1) / 2 - dy / length * bend * length, (y0 + y1) / 2 + dx / length * bend * length
     ex, ey = x1 - cx, y1 - cy
     last = math.hypot(ex, ey) or 1.0
-    sx, sy = x0 + (cx - x0) / (math.hypot(cx - x0, cy - y0) or 1.0) * 0.25, \
-        y0 + (cy - y0) / (math.hypot(cx - x0, cy - y0) or 1.0) * 0.25
+    sx, sy = (
+        x0 + (cx - x0) / (math.hypot(cx - x0, cy - y0) or 1.0) * 0.25,
+        y0 + (cy - y0) / (math.hypot(cx - x0, cy - y0) or 1.0) * 0.25,
+    )
     return [sx, cx, x1 - ex / last * stop], [sy, cy, y1 - ey / last * stop]
 
 
@@ -160,33 +221,64 @@ def _arrows(fig: go.Figure, paths: list[tuple[list, list]], name: str, colour: s
         ys += [*py, None]
         symbols += ["circle"] * (len(px) - 1) + ["arrow", "circle"]
         sizes += [0] * (len(px) - 1) + [9 + 2 * width, 0]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=name, hoverinfo="skip",
-                             line={"color": colour, "width": width, "shape": "spline"},
-                             marker={"symbol": symbols, "size": sizes, "color": colour, "angleref": "previous"}))
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="lines+markers",
+            name=name,
+            hoverinfo="skip",
+            line={"color": colour, "width": width, "shape": "spline"},
+            marker={"symbol": symbols, "size": sizes, "color": colour, "angleref": "previous"},
+        )
+    )
 
 
 def _draw_repair(fig: go.Figure, r: dict, pos: dict, boxes: list[dict], placement: list[int], traffic: str) -> None:
     target = r["block"]
     tx, ty = pos[target]
-    fig.add_trace(go.Scatter(x=[tx], y=[ty], mode="markers", name=f"y{target}: the block being rebuilt",
-                             marker={"symbol": "square-open", "size": 44, "color": "#1f2933", "line": {"width": 3}},
-                             hoverinfo="skip"))
+    fig.add_trace(
+        go.Scatter(
+            x=[tx],
+            y=[ty],
+            mode="markers",
+            name=f"y{target}: the block being rebuilt",
+            marker={"symbol": "square-open", "size": 44, "color": "#1f2933", "line": {"width": 3}},
+            hoverinfo="skip",
+        )
+    )
     if r["group"] is None:
         return
     if r["group"]:
-        fig.add_trace(go.Scatter(
-            x=[pos[j][0] for j in r["group"]], y=[pos[j][1] for j in r["group"]], mode="markers",
-            name="its repair group", hoverinfo="skip",
-            marker={"symbol": "square-open", "size": 42, "color": "#f5b800", "line": {"width": 3}}))
+        fig.add_trace(
+            go.Scatter(
+                x=[pos[j][0] for j in r["group"]],
+                y=[pos[j][1] for j in r["group"]],
+                mode="markers",
+                name="its repair group",
+                hoverinfo="skip",
+                marker={"symbol": "square-open", "size": 42, "color": "#f5b800", "line": {"width": 3}},
+            )
+        )
 
     def bend(m: int) -> float:  # alternate sides, wider and wider, so that arrows along one row stay apart
         return (0.16 + 0.06 * (m // 2)) * (1 if m % 2 == 0 else -1)
 
-    _arrows(fig, [_curve(*pos[j], tx, ty, bend(m)) for m, j in enumerate(r["local"])],
-            "read in its own DC (free)", LOCAL, 1.5)
+    _arrows(
+        fig,
+        [_curve(*pos[j], tx, ty, bend(m)) for m, j in enumerate(r["local"])],
+        "read in its own DC (free)",
+        LOCAL,
+        1.5,
+    )
     if traffic == "blocks":
-        _arrows(fig, [_curve(*pos[j], tx, ty, bend(m)) for m, j in enumerate(r["remote"])],
-                f"cross-DC read ({len(r['remote'])})", REMOTE, 3)
+        _arrows(
+            fig,
+            [_curve(*pos[j], tx, ty, bend(m)) for m, j in enumerate(r["remote"])],
+            f"cross-DC read ({len(r['remote'])})",
+            REMOTE,
+            3,
+        )
         return
     sums, feeds = [], []
     for m, w in enumerate(r.get("remote_dcs", [])):
@@ -195,8 +287,16 @@ def _draw_repair(fig: go.Figure, r: dict, pos: dict, boxes: list[dict], placemen
         sy = (box["y0"] + box["y1"] - 0.7) / 2  # beside the blocks, below the header
         feeds += [_curve(*pos[j], sx, sy, 0.0, stop=0.12) for j in r["remote"] if placement[j] == w]
         sums.append(_curve(sx, sy, tx, ty, bend(m)))
-        fig.add_annotation(x=sx, y=sy, text="<b>Σ</b>", showarrow=False, font={"size": 15, "color": SUM},
-                           bgcolor="white", bordercolor=SUM, borderwidth=1)
+        fig.add_annotation(
+            x=sx,
+            y=sy,
+            text="<b>Σ</b>",
+            showarrow=False,
+            font={"size": 15, "color": SUM},
+            bgcolor="white",
+            bordercolor=SUM,
+            borderwidth=1,
+        )
     _arrows(fig, feeds, "combined inside its DC", SUM, 1.2)
     _arrows(fig, sums, f"cross-DC transfer, one block per DC ({len(sums)})", REMOTE, 3)
 
@@ -210,13 +310,17 @@ def repair_text(result: dict, i: int, traffic: str = "blocks") -> str:
         return f"{where} cannot be rebuilt from the other blocks at all."
     local = ", ".join(f"y{j}" for j in r["local"]) or "nothing"
     remote = ", ".join(f"y{j}" for j in r["remote"]) or "nothing"
-    counted = (f"cross-DC traffic {plural(r['cross_dc'], 'block')} (per remote block read); "
-               f"{a['cross_dc']} if each remote DC sends one combined block (reading "
-               f"{', '.join('y' + str(j) for j in a['remote']) or 'nothing'} in {noun(len(a['remote_dcs']), 'DC')} "
-               f"{', '.join(map(str, a['remote_dcs'])) or '—'})")
+    counted = (
+        f"cross-DC traffic {plural(r['cross_dc'], 'block')} (per remote block read); "
+        f"{a['cross_dc']} if each remote DC sends one combined block (reading "
+        f"{', '.join('y' + str(j) for j in a['remote']) or 'nothing'} in {noun(len(a['remote_dcs']), 'DC')} "
+        f"{', '.join(map(str, a['remote_dcs'])) or '—'})"
+    )
     if traffic == "aggregated":
-        counted = (f"cross-DC traffic {a['cross_dc']} (one combined block from each of DC "
-                   f"{', '.join(map(str, a['remote_dcs'])) or '—'}); {r['cross_dc']} counting every remote block")
+        counted = (
+            f"cross-DC traffic {a['cross_dc']} (one combined block from each of DC "
+            f"{', '.join(map(str, a['remote_dcs'])) or '—'}); {r['cross_dc']} counting every remote block"
+        )
         local = ", ".join(f"y{j}" for j in a["local"]) or "nothing"
         remote = ", ".join(f"y{j}" for j in a["remote"]) or "nothing"
     exact = "" if r["exact"] and a["exact"] else " (search budget exhausted: an upper bound)"
@@ -230,19 +334,27 @@ def failure_text(failure: dict) -> str:
     dcs = ", ".join(map(str, failure["failed"]))
     lost = ", ".join(f"y{i}" for i in failure["lost"]) or "no blocks"
     if failure["survives"]:
-        return (f"✓ The stripe survives the loss of DC {dcs}: {lost} are lost and every one can be rebuilt from "
-                f"the surviving DCs (rank {failure['rank']} = k).")
+        return (
+            f"✓ The stripe survives the loss of DC {dcs}: {lost} are lost and every one can be rebuilt from "
+            f"the surviving DCs (rank {failure['rank']} = k)."
+        )
     back = ", ".join(f"y{i}" for i in failure["recoverable"]) or "none of them"
     gone = ", ".join(f"y{i}" for i in failure["unrecoverable"])
-    return (f"✕ Data lost: with DC {dcs} down the surviving blocks have rank {failure['rank']} < k. Lost: {lost}; "
-            f"recoverable: {back}; gone for good: {gone}.")
+    return (
+        f"✕ Data lost: with DC {dcs} down the surviving blocks have rank {failure['rank']} < k. Lost: {lost}; "
+        f"recoverable: {back}; gone for good: {gone}."
+    )
 
 
 # ---------------------------------------------------------------- the codes compared
 def compare_figure(rows: dict[str, dict], paper: list[dict], current: str, traffic: str) -> go.Figure:
     """T̄ (both traffic models), n/k and DC failures survived for every family, Table 2 values as diamonds."""
-    fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.07, subplot_titles=(
-        "mean cross-DC repair traffic T̄ (blocks)", "storage overhead n/k", "DC failures survived"))
+    fig = make_subplots(
+        rows=1,
+        cols=3,
+        horizontal_spacing=0.07,
+        subplot_titles=("mean cross-DC repair traffic T̄ (blocks)", "storage overhead n/k", "DC failures survived"),
+    )
     families = [f for f in FAMILY_NAMES if f in rows]
     names = [SHORT_NAMES[f] + (" ◀" if f == current else "") for f in families]
     ok = [f for f in families if "error" not in rows[f]]
@@ -250,37 +362,78 @@ def compare_figure(rows: dict[str, dict], paper: list[dict], current: str, traff
     def values(key):
         return [rows[f].get(key) if f in ok else None for f in families]
 
-    series = [("mean_traffic", "T̄ per remote block", "#2f5386"),
-              ("mean_traffic_aggregated", "T̄ per remote DC (aggregated)", "#9fb3c8")]
+    series = [
+        ("mean_traffic", "T̄ per remote block", "#2f5386"),
+        ("mean_traffic_aggregated", "T̄ per remote DC (aggregated)", "#9fb3c8"),
+    ]
     if traffic == "aggregated":
         series.reverse()
     for key, label, colour in series:
         ys = values(key)
-        fig.add_trace(go.Bar(x=names, y=ys, name=label, marker_color=colour, legendgroup="t", cliponaxis=False,
-                             text=["n/a" if y is None else f"{y:.2f}" for y in ys], textposition="outside",
-                             textfont={"size": 10}, hovertemplate="%{x}: %{y:.3f}<extra>" + label + "</extra>"),
-                      row=1, col=1)
+        fig.add_trace(
+            go.Bar(
+                x=names,
+                y=ys,
+                name=label,
+                marker_color=colour,
+                legendgroup="t",
+                cliponaxis=False,
+                text=["n/a" if y is None else f"{y:.2f}" for y in ys],
+                textposition="outside",
+                textfont={"size": 10},
+                hovertemplate="%{x}: %{y:.3f}<extra>" + label + "</extra>",
+            ),
+            row=1,
+            col=1,
+        )
     for col, key, label in ((2, "overhead", "n/k"), (3, "dc_failures_survived", "DC failures survived")):
         ys = values(key)
-        fig.add_trace(go.Bar(x=names, y=ys, name=label, showlegend=False, cliponaxis=False,
-                             marker_color=[FAMILY_COLOURS[f] for f in families],
-                             text=["n/a" if y is None else f"{y:g}" for y in ys], textposition="outside",
-                             textfont={"size": 10}, hovertemplate="%{x}: %{y}<extra>" + label + "</extra>"),
-                      row=1, col=col)
+        fig.add_trace(
+            go.Bar(
+                x=names,
+                y=ys,
+                name=label,
+                showlegend=False,
+                cliponaxis=False,
+                marker_color=[FAMILY_COLOURS[f] for f in families],
+                text=["n/a" if y is None else f"{y:g}" for y in ys],
+                textposition="outside",
+                textfont={"size": 10},
+                hovertemplate="%{x}: %{y}<extra>" + label + "</extra>",
+            ),
+            row=1,
+            col=col,
+        )
     shown = False
     for row in paper:
         if row["code"] not in families:
             continue
         x = names[families.index(row["code"])]
         for col, key in ((1, "mean_traffic"), (2, "overhead"), (3, "D")):
-            fig.add_trace(go.Scatter(x=[x], y=[row[key]], mode="markers", name="paper (Table 2)",
-                                     legendgroup="paper", showlegend=not shown, cliponaxis=False,
-                                     marker={"symbol": "diamond", "size": 13, "color": "#f5b800",
-                                             "line": {"color": "#1f2933", "width": 1.5}},
-                                     hovertemplate=f"paper, {row['label']}: %{{y}}<extra></extra>"), row=1, col=col)
+            fig.add_trace(
+                go.Scatter(
+                    x=[x],
+                    y=[row[key]],
+                    mode="markers",
+                    name="paper (Table 2)",
+                    legendgroup="paper",
+                    showlegend=not shown,
+                    cliponaxis=False,
+                    marker={
+                        "symbol": "diamond",
+                        "size": 13,
+                        "color": "#f5b800",
+                        "line": {"color": "#1f2933", "width": 1.5},
+                    },
+                    hovertemplate=f"paper, {row['label']}: %{{y}}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
             shown = True
-    fig.update_layout(barmode="group", height=360, plot_bgcolor="white", margin={"l": 40, "r": 10, "b": 40},
-                      bargap=0.25)
+    fig.update_layout(
+        barmode="group", height=360, plot_bgcolor="white", margin={"l": 40, "r": 10, "b": 40}, bargap=0.25
+    )
     for col in (1, 2, 3):
         fig.update_yaxes(gridcolor="#e4e7eb", rangemode="tozero", row=1, col=col)
         fig.update_xaxes(tickfont={"size": 12}, tickangle=0, row=1, col=col)
@@ -301,13 +454,29 @@ def matrix_figure(result: dict) -> go.Figure:
     z = [[None if v == 0 else v for v in row] for row in g]
     x = [f"y{i}·DC{result['placement'][i]}" for i in range(n)]
     y = [f"x{j}" for j in range(k)]
-    fig = go.Figure(go.Heatmap(
-        z=z, x=x, y=y, colorscale="Blues", zmin=0, zmax=255, xgap=2, ygap=2, hoverongaps=False,
-        colorbar={"title": {"text": "GF(2⁸)"}, "thickness": 12},
-        texttemplate="%{z}" if n * k <= 240 else None, textfont={"size": 10},
-        hovertemplate="coefficient of %{y} in %{x}: %{z}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=x,
+            y=y,
+            colorscale="Blues",
+            zmin=0,
+            zmax=255,
+            xgap=2,
+            ygap=2,
+            hoverongaps=False,
+            colorbar={"title": {"text": "GF(2⁸)"}, "thickness": 12},
+            texttemplate="%{z}" if n * k <= 240 else None,
+            textfont={"size": 10},
+            hovertemplate="coefficient of %{y} in %{x}: %{z}<extra></extra>",
+        )
+    )
     fig.update_layout(
-        height=max(220, 90 + 26 * k), plot_bgcolor="white", margin={"l": 40, "r": 10, "b": 60},
+        height=max(220, 90 + 26 * k),
+        plot_bgcolor="white",
+        margin={"l": 40, "r": 10, "b": 60},
         title={"text": f"Generator matrix G ({k} × {n}, GF(2⁸)): y = x·G; blank = 0"},
-        yaxis={"autorange": "reversed"}, xaxis={"tickangle": -45, "tickfont": {"size": 10}})
+        yaxis={"autorange": "reversed"},
+        xaxis={"tickangle": -45, "tickfont": {"size": 10}},
+    )
     return styled(fig, FULL)

@@ -16,9 +16,18 @@ from vizcoll.ui.figures.style import HALF
 __all__ = ["view_figure"]
 
 
-def view_figure(view, values: np.ndarray, title: str, label: str = "EFI", diverging: bool = False,
-                hover: list[str] | None = None, highlight=None, clickable: bool = False,
-                width: int = HALF, top: float | None = None) -> go.Figure:
+def view_figure(
+    view,
+    values: np.ndarray,
+    title: str,
+    label: str = "EFI",
+    diverging: bool = False,
+    hover: list[str] | None = None,
+    highlight=None,
+    clickable: bool = False,
+    width: int = HALF,
+    top: float | None = None,
+) -> go.Figure:
     """``values`` (one per link row of the whole fabric) on ``view`` (a :class:`~vizcoll.ui.models.parts.
     FabricView`): bundles coloured by their max and sized by their mean on the overview (the blocks a
     ``highlight`` — link rows, e.g. a group's tree — touches ringed), else every link of the part with its
@@ -29,12 +38,29 @@ def view_figure(view, values: np.ndarray, title: str, label: str = "EFI", diverg
         part = view.overview
         rows = np.asarray(highlight if highlight is not None else [], dtype=np.int64)
         touched = unique(np.r_[part.of[view.topo.link_a[rows]], part.of[view.topo.link_b[rows]]])
-        return blocks_figure(part, bundles(view.topo, part, values), title, label=label, diverging=diverging,
-                             selected=touched.tolist(), width=width, top=top)
+        return blocks_figure(
+            part,
+            bundles(view.topo, part, values),
+            title,
+            label=label,
+            diverging=diverging,
+            selected=touched.tolist(),
+            width=width,
+            top=top,
+        )
     index = np.full(len(values), -1, dtype=np.int64)
     index[view.rows] = np.arange(len(view.rows))
     shown = index[np.asarray(highlight, dtype=np.int64)] if highlight is not None and len(highlight) else None
     pos = view.pos if view.part == "whole" else stretched(view.pos)  # a group alone fills the figure
-    return link_value_figure(view.topo, values[view.rows], title, hover=hover, diverging=diverging,
-                             highlight=None if shown is None else shown[shown >= 0], label=label,
-                             clickable=clickable, pos=pos, top=top)
+    return link_value_figure(
+        view.topo,
+        values[view.rows],
+        title,
+        hover=hover,
+        diverging=diverging,
+        highlight=None if shown is None else shown[shown >= 0],
+        label=label,
+        clickable=clickable,
+        pos=pos,
+        top=top,
+    )

@@ -11,14 +11,35 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.figures.labels import outward
 from vizcoll.ui.figures.style import FULL, styled, wrap
 
-__all__ = ["reduction_diagram", "tasks_so_far", "task_text", "LANE_COLUMNS", "lane_category", "treft_lanes",
-           "step_ops", "overhead_chart", "PAPER_AVERAGE", "VARIANT_NAMES"]
+__all__ = [
+    "reduction_diagram",
+    "tasks_so_far",
+    "task_text",
+    "LANE_COLUMNS",
+    "lane_category",
+    "treft_lanes",
+    "step_ops",
+    "overhead_chart",
+    "PAPER_AVERAGE",
+    "VARIANT_NAMES",
+]
 
 # ---------------------------------------------------------------- the reduction
 STATE_COLOURS = {
-    "computing": "#bcccdc", "ready": "#f5b800", "task": "#9467bd", "fetching": "#ff7f0e", "serving": "#ffbb78",
-    "reducing": "#1f77b4", "idle": "#e4e7eb", "recovering": "#17becf", "result": "#2ca02c", "failed": "#d62728",
-    "aborted": "#7f0000", "waiting": "#9fb3c8", "scheduling": "#9467bd", "done": "#2ca02c",
+    "computing": "#bcccdc",
+    "ready": "#f5b800",
+    "task": "#9467bd",
+    "fetching": "#ff7f0e",
+    "serving": "#ffbb78",
+    "reducing": "#1f77b4",
+    "idle": "#e4e7eb",
+    "recovering": "#17becf",
+    "result": "#2ca02c",
+    "failed": "#d62728",
+    "aborted": "#7f0000",
+    "waiting": "#9fb3c8",
+    "scheduling": "#9467bd",
+    "done": "#2ca02c",
 }
 # message kinds drawn as arrows: colour, dash, width, legend text
 ARROWS = {
@@ -57,8 +78,10 @@ def _edge(task: dict) -> tuple[int, int]:
 
 def _arrow_ends(event, pos: dict, procs: int):
     """Where an event's arrow starts and ends (None: not drawn). src/dst are ranks, -1 = the master."""
+
     def at(rank):
         return MASTER_POS if rank < 0 else pos.get(rank)
+
     if event.kind == "send" and 0 <= event.src < procs:
         return pos[event.src], MASTER_POS
     if event.kind == "task" and 0 <= event.dst < procs:
@@ -78,15 +101,32 @@ def _draw_step_arrows(fig: go.Figure, timeline: Timeline, step: int, pos: dict, 
             continue
         colour, dash, width, text = ARROWS[event.kind]
         (x0, y0), (x1, y1) = ends
-        fig.add_annotation(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y", showarrow=True,
-                           arrowhead=3, arrowwidth=width, arrowcolor=colour, standoff=16, startstandoff=14,
-                           text="")
+        fig.add_annotation(
+            x=x1,
+            y=y1,
+            ax=x0,
+            ay=y0,
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            showarrow=True,
+            arrowhead=3,
+            arrowwidth=width,
+            arrowcolor=colour,
+            standoff=16,
+            startstandoff=14,
+            text="",
+        )
         seen.add(event.kind)
     for kind in ARROWS:
         if kind in seen:
             colour, dash, width, text = ARROWS[kind]
-            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=text,
-                                     line={"color": colour, "width": width, "dash": dash}))
+            fig.add_trace(
+                go.Scatter(
+                    x=[None], y=[None], mode="lines", name=text, line={"color": colour, "width": width, "dash": dash}
+                )
+            )
 
 
 def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) -> go.Figure:
@@ -103,8 +143,17 @@ def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) 
         if a in pos and b in pos:
             xs += [pos[a][0], pos[b][0], None]
             ys += [pos[a][1], pos[b][1], None]
-    fig.add_trace(go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=f"tree so far ({len(formed)} tasks)",
-                             line={"color": TREE_COLOUR, "width": 5}, opacity=0.45, hoverinfo="skip"))
+    fig.add_trace(
+        go.Scatter(
+            x=xs or [None],
+            y=ys or [None],
+            mode="lines",
+            name=f"tree so far ({len(formed)} tasks)",
+            line={"color": TREE_COLOUR, "width": 5},
+            opacity=0.45,
+            hoverinfo="skip",
+        )
+    )
     _draw_step_arrows(fig, timeline, step, pos, procs)
     # workers, one trace per state (legend = states)
     by_state: dict[str, list[int]] = {}
@@ -112,31 +161,69 @@ def reduction_diagram(timeline: Timeline, step: int, figures: dict, procs: int) 
         by_state.setdefault(str(state.get(f"w{r}", "?")), []).append(r)
     root = int(figures.get("root", 0))
     for value, ranks in by_state.items():
-        fig.add_trace(go.Scatter(
-            x=[pos[r][0] for r in ranks], y=[pos[r][1] for r in ranks], mode="markers+text", name=value,
-            text=[f"<b>w{r}</b>" if r == root else f"w{r}" for r in ranks],  # the root: bold, ringed
-            textposition=[outward(*pos[r]) for r in ranks],
-            customdata=ranks, hovertext=[f"w{r}{' (root)' * (r == root)}: {value} — click to kill w{r} now"
-                                         for r in ranks],
-            hoverinfo="text", marker={"size": 30, "color": STATE_COLOURS.get(value, "#7f7f7f"),
-                                      "symbol": "x" if value == "failed" else "circle",
-                                      "line": {"width": 2 if r == root else 1, "color": "#333"}}))
+        fig.add_trace(
+            go.Scatter(
+                x=[pos[r][0] for r in ranks],
+                y=[pos[r][1] for r in ranks],
+                mode="markers+text",
+                name=value,
+                text=[f"<b>w{r}</b>" if r == root else f"w{r}" for r in ranks],  # the root: bold, ringed
+                textposition=[outward(*pos[r]) for r in ranks],
+                customdata=ranks,
+                hovertext=[f"w{r}{' (root)' * (r == root)}: {value} — click to kill w{r} now" for r in ranks],
+                hoverinfo="text",
+                marker={
+                    "size": 30,
+                    "color": STATE_COLOURS.get(value, "#7f7f7f"),
+                    "symbol": "x" if value == "failed" else "circle",
+                    "line": {"width": 2 if r == root else 1, "color": "#333"},
+                },
+            )
+        )
     master = str(state.get("master", "waiting"))
-    fig.add_trace(go.Scatter(x=[MASTER_POS[0]], y=[MASTER_POS[1]], mode="markers+text", name=f"master: {master}",
-                             text=["master"], textposition="bottom center", hoverinfo="text",
-                             hovertext=[f"master (scheduler S): {master}"],
-                             marker={"size": 40, "symbol": "square", "color": STATE_COLOURS.get(master, "#9fb3c8"),
-                                     "line": {"width": 1, "color": "#333"}}))
+    fig.add_trace(
+        go.Scatter(
+            x=[MASTER_POS[0]],
+            y=[MASTER_POS[1]],
+            mode="markers+text",
+            name=f"master: {master}",
+            text=["master"],
+            textposition="bottom center",
+            hoverinfo="text",
+            hovertext=[f"master (scheduler S): {master}"],
+            marker={
+                "size": 40,
+                "symbol": "square",
+                "color": STATE_COLOURS.get(master, "#9fb3c8"),
+                "line": {"width": 1, "color": "#333"},
+            },
+        )
+    )
     queue = str(state.get("Q", "(empty)"))
-    fig.add_annotation(x=0, y=-0.3, xref="x", yref="y", showarrow=False, text=f"<b>Q</b>: {wrap(queue, 34)}",
-                       align="center", font={"size": 13}, bgcolor="#fff7d6", bordercolor="#f5b800", borderpad=3)
+    fig.add_annotation(
+        x=0,
+        y=-0.3,
+        xref="x",
+        yref="y",
+        showarrow=False,
+        text=f"<b>Q</b>: {wrap(queue, 34)}",
+        align="center",
+        font={"size": 13},
+        bgcolor="#fff7d6",
+        bordercolor="#f5b800",
+        borderpad=3,
+    )
     t = timeline.time_at(step) * 1e3
     fig.update_layout(
-        height=520, plot_bgcolor="white", margin={"l": 10, "r": 10, "b": 10},
+        height=520,
+        plot_bgcolor="white",
+        margin={"l": 10, "r": 10, "b": 10},
         xaxis={"visible": False, "range": [-1.35, 1.35]},
         yaxis={"visible": False, "range": [-1.3, 1.3], "scaleanchor": "x"},
         legend={"title": {"text": "workers / arrows"}, "font": {"size": 12}},
-        title={"text": f"{timeline.title} — t = {t:.2f} ms"}, clickmode="event")
+        title={"text": f"{timeline.title} — t = {t:.2f} ms"},
+        clickmode="event",
+    )
     return styled(fig, FULL, legend="right")
 
 
@@ -205,10 +292,21 @@ def _draw_replica_messages(fig: go.Figure, timeline: Timeline, step: int) -> Non
         x0 = col["data"] if data else col["monitor"]
         x1 = col["data"] if data else col["fq"]
         shift = 0.12 * (event.src - event.dst) + (0.2 if abs(event.src - event.dst) == 2 else 0)
-        fig.add_annotation(x=x1 + shift, y=2 - event.dst + (0.3 if event.dst < event.src else -0.3),
-                           ax=x0 + shift, ay=2 - event.src, xref="x", yref="y", axref="x", ayref="y",
-                           showarrow=True, arrowhead=3, arrowwidth=2.2, text="",
-                           arrowcolor="#d62728" if data else "#ff7f0e")
+        fig.add_annotation(
+            x=x1 + shift,
+            y=2 - event.dst + (0.3 if event.dst < event.src else -0.3),
+            ax=x0 + shift,
+            ay=2 - event.src,
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            showarrow=True,
+            arrowhead=3,
+            arrowwidth=2.2,
+            text="",
+            arrowcolor="#d62728" if data else "#ff7f0e",
+        )
 
 
 def _draw_operation(fig: go.Figure, timeline: Timeline, step: int, operations: dict[int, str]) -> None:
@@ -222,8 +320,13 @@ def _draw_operation(fig: go.Figure, timeline: Timeline, step: int, operations: d
     else:
         last = _last_op(timeline, step) if step >= 0 else None
         fig.add_annotation(x=x_op, y=1.2, text=last or "", showarrow=False, font={"size": 30, "color": "#9aa5b1"})
-        fig.add_annotation(x=x_op, y=0.6, text="(last operation)" if last else "no operation yet", showarrow=False,
-                           font={"size": 11, "color": "#9aa5b1"})
+        fig.add_annotation(
+            x=x_op,
+            y=0.6,
+            text="(last operation)" if last else "no operation yet",
+            showarrow=False,
+            font={"size": 11, "color": "#9aa5b1"},
+        )
 
 
 def treft_lanes(timeline: Timeline, step: int, operations: dict[int, str] | None = None) -> go.Figure:
@@ -239,33 +342,86 @@ def treft_lanes(timeline: Timeline, step: int, operations: dict[int, str] | None
         for c, role in enumerate(LANE_COLUMNS):
             value = str(state.get(f"r{r}.{role}", ""))
             category = lane_category(role, value)
-            shapes.append({"type": "rect", "x0": c - 0.46, "x1": c + 0.46, "y0": y - 0.4, "y1": y + 0.4,
-                           "fillcolor": CATEGORY_COLOURS[category], "line": {"color": "#829ab1", "width": 1},
-                           "layer": "below"})
+            shapes.append(
+                {
+                    "type": "rect",
+                    "x0": c - 0.46,
+                    "x1": c + 0.46,
+                    "y0": y - 0.4,
+                    "y1": y + 0.4,
+                    "fillcolor": CATEGORY_COLOURS[category],
+                    "line": {"color": "#829ab1", "width": 1},
+                    "layer": "below",
+                }
+            )
             xs, ys, hover = cells[category]
             xs.append(c)
             ys.append(y)
             hover.append(f"r{r}.{role}: {value}")
             dark = category in ("ERROR (soft error)", "corrected by the vote")
-            fig.add_annotation(x=c, y=y, text=_short(value), showarrow=False, xref="x", yref="y",
-                               font={"size": 10, "color": "#fff" if dark else "#1f2933"})
+            fig.add_annotation(
+                x=c,
+                y=y,
+                text=_short(value),
+                showarrow=False,
+                xref="x",
+                yref="y",
+                font={"size": 10, "color": "#fff" if dark else "#1f2933"},
+            )
     for category, (xs, ys, hover) in cells.items():
         if xs:  # invisible markers carrying the full text of each cell as hover
-            fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers", name=category, hovertext=hover, hoverinfo="text",
-                                     marker={"symbol": "square", "size": 40, "opacity": 0}, showlegend=False))
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=category, hoverinfo="skip",
-                                 marker={"symbol": "square", "size": 14, "color": CATEGORY_COLOURS[category],
-                                         "line": {"color": "#829ab1", "width": 1}}))
+            fig.add_trace(
+                go.Scatter(
+                    x=xs,
+                    y=ys,
+                    mode="markers",
+                    name=category,
+                    hovertext=hover,
+                    hoverinfo="text",
+                    marker={"symbol": "square", "size": 40, "opacity": 0},
+                    showlegend=False,
+                )
+            )
+        fig.add_trace(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name=category,
+                hoverinfo="skip",
+                marker={
+                    "symbol": "square",
+                    "size": 14,
+                    "color": CATEGORY_COLOURS[category],
+                    "line": {"color": "#829ab1", "width": 1},
+                },
+            )
+        )
     _draw_replica_messages(fig, timeline, step)
     _draw_operation(fig, timeline, step, operations)
     fig.update_layout(
-        shapes=shapes, height=430, plot_bgcolor="white", margin={"l": 40, "r": 10, "b": 30},
-        xaxis={"tickvals": list(range(len(LANE_COLUMNS))), "ticktext": list(LANE_COLUMNS), "side": "top",
-               "range": [-0.6, len(LANE_COLUMNS) + 1.0], "showgrid": False, "zeroline": False},
-        yaxis={"tickvals": [2, 1, 0], "ticktext": ["r0", "r1", "r2"], "range": [-0.6, 2.6], "showgrid": False,
-               "zeroline": False},
+        shapes=shapes,
+        height=430,
+        plot_bgcolor="white",
+        margin={"l": 40, "r": 10, "b": 30},
+        xaxis={
+            "tickvals": list(range(len(LANE_COLUMNS))),
+            "ticktext": list(LANE_COLUMNS),
+            "side": "top",
+            "range": [-0.6, len(LANE_COLUMNS) + 1.0],
+            "showgrid": False,
+            "zeroline": False,
+        },
+        yaxis={
+            "tickvals": [2, 1, 0],
+            "ticktext": ["r0", "r1", "r2"],
+            "range": [-0.6, 2.6],
+            "showgrid": False,
+            "zeroline": False,
+        },
         legend={"title": {"text": "cell colour"}, "font": {"size": 11}},
-        title={"text": f"{timeline.title} — t = {timeline.time_at(step):.3f} s"})
+        title={"text": f"{timeline.title} — t = {timeline.time_at(step):.3f} s"},
+    )
     return styled(fig, FULL, top=28)
 
 
@@ -283,20 +439,39 @@ def overhead_chart(overheads: dict[str, dict[str, float]]) -> go.Figure:
     fig = go.Figure()
     for variant, values in overheads.items():
         programs = list(values)
-        fig.add_trace(go.Bar(x=programs, y=[values[p] for p in programs], name=VARIANT_NAMES.get(variant, variant),
-                             marker_color=VARIANT_COLOURS.get(variant), text=[f"{values[p]:.1f}" for p in programs],
-                             textposition="outside", textfont={"size": 11}, hovertemplate="%{x}: %{y:.2f} %<extra>" +
-                             VARIANT_NAMES.get(variant, variant) + "</extra>"))
+        fig.add_trace(
+            go.Bar(
+                x=programs,
+                y=[values[p] for p in programs],
+                name=VARIANT_NAMES.get(variant, variant),
+                marker_color=VARIANT_COLOURS.get(variant),
+                text=[f"{values[p]:.1f}" for p in programs],
+                textposition="outside",
+                textfont={"size": 11},
+                hovertemplate="%{x}: %{y:.2f} %<extra>" + VARIANT_NAMES.get(variant, variant) + "</extra>",
+            )
+        )
     for variant, average in PAPER_AVERAGE.items():  # dashed lines named in the legend, so no label meets a bar
         if variant in overheads:
             fig.add_hline(y=average, line={"color": VARIANT_COLOURS[variant], "dash": "dash", "width": 1.5})
-            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", hoverinfo="skip",
-                                     line={"color": VARIANT_COLOURS[variant], "dash": "dash", "width": 1.5},
-                                     name=f"paper average {VARIANT_NAMES[variant]}: {average} %"))
+            fig.add_trace(
+                go.Scatter(
+                    x=[None],
+                    y=[None],
+                    mode="lines",
+                    hoverinfo="skip",
+                    line={"color": VARIANT_COLOURS[variant], "dash": "dash", "width": 1.5},
+                    name=f"paper average {VARIANT_NAMES[variant]}: {average} %",
+                )
+            )
     fig.update_layout(
-        barmode="group", height=420, plot_bgcolor="white", margin={"l": 60, "r": 10, "b": 50},
+        barmode="group",
+        height=420,
+        plot_bgcolor="white",
+        margin={"l": 60, "r": 10, "b": 50},
         title={"text": "Fault-tolerance overhead, no fault injected (dashed: the paper's averages)"},
-        xaxis={"title": {"text": "workflow.class"}}, yaxis={"title": {"text": "overhead %"}, "gridcolor": "#e4e7eb"},
-        legend={"title": {"text": "variant"}})
+        xaxis={"title": {"text": "workflow.class"}},
+        yaxis={"title": {"text": "overhead %"}, "gridcolor": "#e4e7eb"},
+        legend={"title": {"text": "variant"}},
+    )
     return styled(fig, FULL, legend="right")
-

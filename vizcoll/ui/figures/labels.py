@@ -77,13 +77,34 @@ def add_labels(fig: go.Figure, topo: Topology, pos: np.ndarray, width: int = HAL
         text = names[node]
         while text and caption_width(text) > room:
             text = text[:-2] + "…" if len(text) > 2 else ""
-        upright.append({"x": pos[node, 0], "y": pos[node, 1], "text": text, "textangle": -90, "showarrow": False,
-                        "xanchor": "center", "yanchor": "top", "yshift": -8, "bgcolor": "rgba(255,255,255,0.8)",
-                        "font": {"size": FONT, "color": "#333", "family": FONT_FAMILY}})
+        upright.append(
+            {
+                "x": pos[node, 0],
+                "y": pos[node, 1],
+                "text": text,
+                "textangle": -90,
+                "showarrow": False,
+                "xanchor": "center",
+                "yanchor": "top",
+                "yshift": -8,
+                "bgcolor": "rgba(255,255,255,0.8)",
+                "font": {"size": FONT, "color": "#333", "family": FONT_FAMILY},
+            }
+        )
     if upright:  # all at once: Plotly checks every annotation again at each one added
         fig.update_layout(annotations=[*fig.layout.annotations, *upright])
     shown = [i for i, text in enumerate(fitted) if text]
     if shown:
-        fig.add_trace(go.Scatter(x=pos[shown, 0], y=pos[shown, 1], mode="text", text=[fitted[i] for i in shown],
-                                 textposition="bottom center", hoverinfo="skip", showlegend=False, name="names",
-                                 textfont={"size": FONT, "color": "#333", "family": FONT_FAMILY}))
+        fig.add_trace(
+            go.Scatter(
+                x=pos[shown, 0],
+                y=pos[shown, 1],
+                mode="text",
+                text=[fitted[i] for i in shown],
+                textposition="bottom center",
+                hoverinfo="skip",
+                showlegend=False,
+                name="names",
+                textfont={"size": FONT, "color": "#333", "family": FONT_FAMILY},
+            )
+        )

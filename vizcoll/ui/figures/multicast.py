@@ -12,8 +12,9 @@ from vizcoll.ui.figures.fabric import view_figure
 __all__ = ["route_figures"]
 
 
-def route_figures(view, a: MulticastResult, b: MulticastResult, group: int | None = None
-                  ) -> tuple[go.Figure, go.Figure, go.Figure, go.Figure]:
+def route_figures(
+    view, a: MulticastResult, b: MulticastResult, group: int | None = None
+) -> tuple[go.Figure, go.Figure, go.Figure, go.Figure]:
     """Heatmaps of A and B on ``view`` (the part of the fabric drawn, :class:`~vizcoll.ui.models.parts.
     FabricView`: every link of the whole fabric or of one group with ``group``'s trees drawn thick, or the
     overview's bundles), their difference and the EFI histogram. A and B share one colour scale (the larger
@@ -23,12 +24,25 @@ def route_figures(view, a: MulticastResult, b: MulticastResult, group: int | Non
     where = "" if view.part in ("whole", "overview") else f", {view.name} alone"
     per = " per bundle of links" if view.overview is not None else ""
     top = shared_top(a.efi[view.rows], b.efi[view.rows])
-    heat = [view_figure(view, r.efi, f"{name}: {r.algo} (max EFI {int(r.efi[view.rows].max(initial=0))}; colours "
-                                     f"0–{top:g} in A and B){where}{per}",
-                        hover=None if view.overview is not None else groups_hover(
-                            groups_on_links(r, len(r.efi), view.rows)),
-                        highlight=tree_rows(r, group), clickable=True, top=top)
-            for name, r in (("A", a), ("B", b))]
-    diff = view_figure(view, b.efi - a.efi, f"Difference B − A ({b.algo} − {a.algo}){where}{per}", diverging=True,
-                       label="EFI B − A", clickable=True)
+    heat = [
+        view_figure(
+            view,
+            r.efi,
+            f"{name}: {r.algo} (max EFI {int(r.efi[view.rows].max(initial=0))}; colours "
+            f"0–{top:g} in A and B){where}{per}",
+            hover=None if view.overview is not None else groups_hover(groups_on_links(r, len(r.efi), view.rows)),
+            highlight=tree_rows(r, group),
+            clickable=True,
+            top=top,
+        )
+        for name, r in (("A", a), ("B", b))
+    ]
+    diff = view_figure(
+        view,
+        b.efi - a.efi,
+        f"Difference B − A ({b.algo} − {a.algo}){where}{per}",
+        diverging=True,
+        label="EFI B − A",
+        clickable=True,
+    )
     return heat[0], heat[1], diff, hist

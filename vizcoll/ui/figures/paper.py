@@ -28,29 +28,59 @@ import plotly.io as pio
 
 from vizcoll.ui.figures.style import wrap
 
-__all__ = ["TEMPLATE", "PAPER_COLOURS", "OKABE_ITO", "FONT_FAMILY", "MIN_FONT_PX", "COLUMN_WIDTH", "PAGE_WIDTH",
-           "paper_colour", "paper_figure"]
+__all__ = [
+    "TEMPLATE",
+    "PAPER_COLOURS",
+    "OKABE_ITO",
+    "FONT_FAMILY",
+    "MIN_FONT_PX",
+    "COLUMN_WIDTH",
+    "PAGE_WIDTH",
+    "paper_colour",
+    "paper_figure",
+]
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
 """Okabe & Ito's colours (blue, orange, bluish green, vermillion, reddish purple, sky blue, yellow, black)."""
-PAPER_COLOURS = {"#1f77b4": "#0072B2", "#ff7f0e": "#E69F00", "#2ca02c": "#009E73", "#d62728": "#D55E00",
-                 "#9467bd": "#CC79A7", "#17becf": "#56B4E9", "#f5b800": "#F0E442"}
+PAPER_COLOURS = {
+    "#1f77b4": "#0072B2",
+    "#ff7f0e": "#E69F00",
+    "#2ca02c": "#009E73",
+    "#d62728": "#D55E00",
+    "#9467bd": "#CC79A7",
+    "#17becf": "#56B4E9",
+    "#f5b800": "#F0E442",
+}
 FONT_FAMILY = "Liberation Sans, Arial, DejaVu Sans, sans-serif"
 MIN_FONT_PX = 13.5  # 10 pt at print size
 COLUMN_WIDTH, PAGE_WIDTH = 336, 672  # 3.5 in and 7 in at 96 px per inch
 FONT_KEYS = ("font", "textfont", "tickfont", "insidetextfont", "outsidetextfont", "hoverlabel")
 
-TEMPLATE = go.layout.Template(layout={
-    "font": {"family": FONT_FAMILY, "size": 14, "color": "#000000"},
-    "title": {"font": {"size": 16}},
-    "paper_bgcolor": "#ffffff", "plot_bgcolor": "#ffffff", "colorway": OKABE_ITO,
-    "colorscale": {"sequential": "cividis", "sequentialminus": "cividis"},
-    "xaxis": {"showline": True, "linecolor": "#000000", "ticks": "outside", "gridcolor": "#e6e6e6",
-              "zeroline": False},
-    "yaxis": {"showline": True, "linecolor": "#000000", "ticks": "outside", "gridcolor": "#e6e6e6",
-              "zeroline": False},
-    "legend": {"bgcolor": "rgba(255,255,255,0)"},
-})
+TEMPLATE = go.layout.Template(
+    layout={
+        "font": {"family": FONT_FAMILY, "size": 14, "color": "#000000"},
+        "title": {"font": {"size": 16}},
+        "paper_bgcolor": "#ffffff",
+        "plot_bgcolor": "#ffffff",
+        "colorway": OKABE_ITO,
+        "colorscale": {"sequential": "cividis", "sequentialminus": "cividis"},
+        "xaxis": {
+            "showline": True,
+            "linecolor": "#000000",
+            "ticks": "outside",
+            "gridcolor": "#e6e6e6",
+            "zeroline": False,
+        },
+        "yaxis": {
+            "showline": True,
+            "linecolor": "#000000",
+            "ticks": "outside",
+            "gridcolor": "#e6e6e6",
+            "zeroline": False,
+        },
+        "legend": {"bgcolor": "rgba(255,255,255,0)"},
+    }
+)
 pio.templates["paper"] = TEMPLATE
 
 
@@ -89,9 +119,19 @@ def _wrapped(text: str, px: float) -> str:
 
 def _for_print(fig: go.Figure, width: int, height: int) -> None:
     """No title, the legend under the plot, margins as the axes need, long axis titles wrapped."""
-    fig.update_layout(title=None, margin={"l": 10, "r": 10, "t": 20, "b": 10, "autoexpand": True},
-                      legend={"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0,
-                              "xanchor": "left", "title": {"side": "top"}})
+    fig.update_layout(
+        title=None,
+        margin={"l": 10, "r": 10, "t": 20, "b": 10, "autoexpand": True},
+        legend={
+            "orientation": "h",
+            "yref": "container",
+            "y": 0,
+            "yanchor": "bottom",
+            "x": 0,
+            "xanchor": "left",
+            "title": {"side": "top"},
+        },
+    )
     for axes, room in ((fig.select_xaxes(), width), (fig.select_yaxes(), 0.55 * height)):
         for axis in axes:
             if axis.title.text:
@@ -100,8 +140,9 @@ def _for_print(fig: go.Figure, width: int, height: int) -> None:
     fig.update_xaxes(tickangle=None)
 
 
-def paper_figure(fig: go.Figure, width: int, height: int | None = None, title: bool = True,
-                 min_font: float = MIN_FONT_PX) -> go.Figure:
+def paper_figure(
+    fig: go.Figure, width: int, height: int | None = None, title: bool = True, min_font: float = MIN_FONT_PX
+) -> go.Figure:
     """``fig`` in the paper theme at ``width`` x ``height`` px (``height``: the figure's own, else 0.6 of the
     width); ``title=False`` prepares it for print (see the module). The page's figure is not changed."""
     data = _restyled(copy.deepcopy(fig.to_plotly_json()), min_font)
@@ -109,8 +150,9 @@ def paper_figure(fig: go.Figure, width: int, height: int | None = None, title: b
         trace["uid"] = f"trace{i}"  # not a random one: the same figure draws the same SVG
     out = go.Figure(data)
     own = out.layout.height
-    out.update_layout(template="paper", width=width, height=height or own or round(0.6 * width),
-                      font={"family": FONT_FAMILY})
+    out.update_layout(
+        template="paper", width=width, height=height or own or round(0.6 * width), font={"family": FONT_FAMILY}
+    )
     if not title:
         _for_print(out, width, out.layout.height)
     return out

@@ -16,8 +16,17 @@ from vizcoll.ui.figures.style import FULL, styled
 from vizcoll.ui.figures.topology import links_selector
 from vizcoll.words import plural
 
-__all__ = ["STATE_COLOURS", "SENDING", "HANDLING", "HOST", "MAX_BARS", "finish_figure", "rank_stylesheet",
-           "node_states", "step_stylesheet"]
+__all__ = [
+    "STATE_COLOURS",
+    "SENDING",
+    "HANDLING",
+    "HOST",
+    "MAX_BARS",
+    "finish_figure",
+    "rank_stylesheet",
+    "node_states",
+    "step_stylesheet",
+]
 
 STATE_COLOURS = {"waiting": "#9aa5b1", "busy": "#1f77b4", "done": "#2ca02c"}
 SENDING, HANDLING, HOST = "#ff7f0e", "#9467bd", "#d62728"
@@ -32,17 +41,33 @@ def finish_figure(finish: list[int], host: int) -> go.Figure:
     makespan = finish[host]
     if len(finish) > MAX_BARS:
         fig = go.Figure(go.Histogram(x=finish, marker={"color": STATE_COLOURS["busy"]}, nbinsx=60))
-        fig.update_layout(title=f"Finishing times of {plural(len(finish), 'rank')} (makespan {makespan:,} at host "
-                                f"{host})",
-                          xaxis_title="finishing time (ns)", yaxis_title="ranks")
+        fig.update_layout(
+            title=f"Finishing times of {plural(len(finish), 'rank')} (makespan {makespan:,} at host {host})",
+            xaxis_title="finishing time (ns)",
+            yaxis_title="ranks",
+        )
     else:
         colours = [HOST if r == host else STATE_COLOURS["busy"] for r in range(len(finish))]
-        fig = go.Figure(go.Bar(x=list(range(len(finish))), y=finish, marker={"color": colours},
-                               hovertemplate="rank %{x}: finishes at %{y:,} ns<extra></extra>"))
-        fig.update_layout(title=f"Finishing time per rank (makespan {makespan:,} at host {host}, red)",
-                          xaxis_title="rank", yaxis_title="finishing time (ns)", bargap=0.15)
-    fig.update_layout(height=300, plot_bgcolor="white", margin={"l": 60, "r": 10, "b": 40},
-                      yaxis={"gridcolor": "#e4e7eb", "rangemode": "tozero"})
+        fig = go.Figure(
+            go.Bar(
+                x=list(range(len(finish))),
+                y=finish,
+                marker={"color": colours},
+                hovertemplate="rank %{x}: finishes at %{y:,} ns<extra></extra>",
+            )
+        )
+        fig.update_layout(
+            title=f"Finishing time per rank (makespan {makespan:,} at host {host}, red)",
+            xaxis_title="rank",
+            yaxis_title="finishing time (ns)",
+            bargap=0.15,
+        )
+    fig.update_layout(
+        height=300,
+        plot_bgcolor="white",
+        margin={"l": 60, "r": 10, "b": 40},
+        yaxis={"gridcolor": "#e4e7eb", "rangemode": "tozero"},
+    )
     return styled(fig, FULL, legend="hidden")
 
 
@@ -55,9 +80,19 @@ def rank_stylesheet(entities: dict) -> list[dict]:
     rules = []
     for node, on in sorted(ranks.items()):
         shown = ", ".join(f"r{r}" for r in sorted(on)[:MAX_LABELLED]) + (", …" if len(on) > MAX_LABELLED else "")
-        rules.append({"selector": f"#n{node}", "style": {"label": shown,
-                                                         "width": 16, "height": 16, "font-size": 10,
-                                                         "font-weight": "bold", "color": "#1f2933"}})
+        rules.append(
+            {
+                "selector": f"#n{node}",
+                "style": {
+                    "label": shown,
+                    "width": 16,
+                    "height": 16,
+                    "font-size": 10,
+                    "font-weight": "bold",
+                    "color": "#1f2933",
+                },
+            }
+        )
     return rules
 
 
@@ -80,12 +115,15 @@ def step_stylesheet(node_states: dict[int, str], links: list[int], handling: lis
     by_state: dict[str, list[str]] = {}
     for node, state in node_states.items():
         by_state.setdefault(state, []).append(f"#n{node}")
-    sheet = [{"selector": ", ".join(members), "style": {"border-width": 4, "border-color": STATE_COLOURS[state]}}
-             for state, members in sorted(by_state.items()) if state in STATE_COLOURS]
+    sheet = [
+        {"selector": ", ".join(members), "style": {"border-width": 4, "border-color": STATE_COLOURS[state]}}
+        for state, members in sorted(by_state.items())
+        if state in STATE_COLOURS
+    ]
     if links:
-        sheet.append({"selector": links_selector(links),
-                      "style": {"line-color": SENDING, "width": 5, "z-index": 10}})
+        sheet.append({"selector": links_selector(links), "style": {"line-color": SENDING, "width": 5, "z-index": 10}})
     if handling:
-        sheet.append({"selector": ", ".join(f"#n{n}" for n in handling),
-                      "style": {"border-width": 6, "border-color": HANDLING}})
+        sheet.append(
+            {"selector": ", ".join(f"#n{n}" for n in handling), "style": {"border-width": 6, "border-color": HANDLING}}
+        )
     return sheet

@@ -23,8 +23,19 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-__all__ = ["MODEBAR", "HALF", "FULL", "SEQUENTIAL", "DIVERGING", "CATEGORICAL", "wrap", "title_chars",
-           "legend_rows", "styled", "warm_up"]
+__all__ = [
+    "MODEBAR",
+    "HALF",
+    "FULL",
+    "SEQUENTIAL",
+    "DIVERGING",
+    "CATEGORICAL",
+    "wrap",
+    "title_chars",
+    "legend_rows",
+    "styled",
+    "warm_up",
+]
 
 MODEBAR = 32  # pixels of the mode bar's row at the top of a figure
 TITLE_SIZE = 15  # title font size (px)
@@ -95,17 +106,37 @@ def styled(fig: go.Figure, width: int = HALF, legend: str = "below", top: int = 
     titled = wrap(text, title_chars(width)) if text else ""
     lines = titled.count("<br>") + 1 if titled else 0
     fig.update_layout(
-        title={"text": titled, "x": 0.01, "xanchor": "left", "yref": "container", "y": 1, "yanchor": "top",
-               "pad": {"t": MODEBAR + (MULTILINE_SHIFT if lines > 1 else 0)}, "automargin": True,
-               "font": {"size": TITLE_SIZE}},
-        margin={"t": MODEBAR + lines * TITLE_LINE + top}, colorway=CATEGORICAL)
+        title={
+            "text": titled,
+            "x": 0.01,
+            "xanchor": "left",
+            "yref": "container",
+            "y": 1,
+            "yanchor": "top",
+            "pad": {"t": MODEBAR + (MULTILINE_SHIFT if lines > 1 else 0)},
+            "automargin": True,
+            "font": {"size": TITLE_SIZE},
+        },
+        margin={"t": MODEBAR + lines * TITLE_LINE + top},
+        colorway=CATEGORICAL,
+    )
     if legend == "hidden":
         fig.update_layout(showlegend=False)
     elif legend == "below":
         extra = (legend_rows(_legend_entries(fig), width) + bool(layout.legend.title.text)) * LEGEND_ROW
-        fig.update_layout(legend={"orientation": "h", "xref": "container", "yref": "container", "x": 0.01,
-                                  "xanchor": "left", "y": 0, "yanchor": "bottom"},
-                          height=height + extra, meta={**meta, "legend_px": extra})
+        fig.update_layout(
+            legend={
+                "orientation": "h",
+                "xref": "container",
+                "yref": "container",
+                "x": 0.01,
+                "xanchor": "left",
+                "y": 0,
+                "yanchor": "bottom",
+            },
+            height=height + extra,
+            meta={**meta, "legend_px": extra},
+        )
     for name in [key for key in layout.to_plotly_json() if key.startswith(("xaxis", "yaxis"))]:
         if layout[name].type == "log" and layout[name].dtick is None:
             layout[name].update(dtick=1)
@@ -115,7 +146,12 @@ def styled(fig: go.Figure, width: int = HALF, legend: str = "below", top: int = 
 def warm_up() -> None:
     """Build one figure with every kind of trace the pages draw: Plotly loads the checks of each kind the first
     time (about 0.1 s in all), so a web worker does it at start-up instead of in its first visitor's request."""
-    traces = [go.Scatter(x=[0], y=[0], mode="lines+markers+text", text=["a"], marker={"color": [0], "colorbar": {}}),
-              go.Scattergl(x=[0], y=[0]), go.Bar(x=[0], y=[0]), go.Histogram(x=[0]), go.Heatmap(z=[[0]])]
+    traces = [
+        go.Scatter(x=[0], y=[0], mode="lines+markers+text", text=["a"], marker={"color": [0], "colorbar": {}}),
+        go.Scattergl(x=[0], y=[0]),
+        go.Bar(x=[0], y=[0]),
+        go.Histogram(x=[0]),
+        go.Heatmap(z=[[0]]),
+    ]
     fig = go.Figure(traces, layout={"annotations": [{"text": "a"}], "shapes": [{"type": "line"}]})
     styled(fig).to_dict()

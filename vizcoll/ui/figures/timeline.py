@@ -18,8 +18,7 @@ from vizcoll.ui.figures.style import FULL, styled
 
 __all__ = ["process_diagram"]
 
-COLOURS = ["#4a6fa5", "#2ca02c", "#f5b800", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-           "#d62728"]
+COLOURS = ["#4a6fa5", "#2ca02c", "#f5b800", "#9467bd", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#d62728"]
 
 
 def _positions(keys: list[str], hubs: tuple[str, ...]) -> dict[str, tuple[float, float]]:
@@ -55,21 +54,49 @@ def process_diagram(timeline: Timeline, step: int, hubs: tuple[str, ...] = ("gro
     for event in timeline.active_at(step) if step >= 0 else []:
         src, dst = by_node.get(event.src), by_node.get(event.dst)
         if src in pos and dst in pos and src != dst:
-            fig.add_annotation(x=pos[dst][0], y=pos[dst][1], ax=pos[src][0], ay=pos[src][1], xref="x", yref="y",
-                               axref="x", ayref="y", showarrow=True, arrowhead=3, arrowwidth=2.5,
-                               arrowcolor="#ff7f0e", standoff=14, startstandoff=14)
+            fig.add_annotation(
+                x=pos[dst][0],
+                y=pos[dst][1],
+                ax=pos[src][0],
+                ay=pos[src][1],
+                xref="x",
+                yref="y",
+                axref="x",
+                ayref="y",
+                showarrow=True,
+                arrowhead=3,
+                arrowwidth=2.5,
+                arrowcolor="#ff7f0e",
+                standoff=14,
+                startstandoff=14,
+            )
     named = _names_fit([k for k in keys if k not in hubs])
     for value in values:
         members = [k for k in keys if str(state[k]) == value]
-        fig.add_trace(go.Scatter(
-            x=[pos[k][0] for k in members], y=[pos[k][1] for k in members], mode="markers+text",
-            name=value, text=[k if named or k in hubs else "" for k in members],
-            textposition=["bottom center" if k in hubs else outward(*pos[k]) for k in members],
-            marker={"size": 26 if members[0] in hubs else 18, "color": colour[value],
-                    "line": {"width": 1, "color": "#333"}},
-            hovertext=[f"{k}: {value}" for k in members], hoverinfo="text"))
-    fig.update_layout(height=440, plot_bgcolor="white", margin={"l": 10, "r": 10, "b": 10},
-                      xaxis={"visible": False, "range": [-1.45, 1.45]},
-                      yaxis={"visible": False, "range": [-1.35, 1.3], "scaleanchor": "x"},
-                      legend={"title": {"text": "state"}}, title={"text": timeline.title})
+        fig.add_trace(
+            go.Scatter(
+                x=[pos[k][0] for k in members],
+                y=[pos[k][1] for k in members],
+                mode="markers+text",
+                name=value,
+                text=[k if named or k in hubs else "" for k in members],
+                textposition=["bottom center" if k in hubs else outward(*pos[k]) for k in members],
+                marker={
+                    "size": 26 if members[0] in hubs else 18,
+                    "color": colour[value],
+                    "line": {"width": 1, "color": "#333"},
+                },
+                hovertext=[f"{k}: {value}" for k in members],
+                hoverinfo="text",
+            )
+        )
+    fig.update_layout(
+        height=440,
+        plot_bgcolor="white",
+        margin={"l": 10, "r": 10, "b": 10},
+        xaxis={"visible": False, "range": [-1.45, 1.45]},
+        yaxis={"visible": False, "range": [-1.35, 1.3], "scaleanchor": "x"},
+        legend={"title": {"text": "state"}},
+        title={"text": timeline.title},
+    )
     return styled(fig, FULL, legend="right")

@@ -34,15 +34,45 @@ from vizcoll.ui.figures.style import FULL
 from vizcoll.ui.limits import DRAWN_NODES
 from vizcoll.words import plural
 
-__all__ = ["SMALL_LIMIT", "PALETTE", "canvas_layout", "edge_id", "links_selector",
-           "cytoscape_elements", "base_stylesheet", "state_stylesheet", "fabric_drawing"]
+__all__ = [
+    "SMALL_LIMIT",
+    "PALETTE",
+    "canvas_layout",
+    "edge_id",
+    "links_selector",
+    "cytoscape_elements",
+    "base_stylesheet",
+    "state_stylesheet",
+    "fabric_drawing",
+]
 
 SMALL_LIMIT = DRAWN_NODES  # the reason: vizcoll.ui.limits
 # communicator fills: no orange, green, red or gold, which the player uses for packets and states
-PALETTE = ["#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#aec7e8", "#c5b0d5",
-           "#c49c94", "#f7b6d2", "#9edae5", "#dbdb8d", "#006d77", "#3d405b", "#b5838d", "#6d6875"]
-STATE_COLOURS = {"root": "#f5b800", "received": "#2ca02c", "forwarding": "#2ca02c", "done": "#2ca02c",
-                 "unreachable": "#d62728"}
+PALETTE = [
+    "#1f77b4",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#bcbd22",
+    "#aec7e8",
+    "#c5b0d5",
+    "#c49c94",
+    "#f7b6d2",
+    "#9edae5",
+    "#dbdb8d",
+    "#006d77",
+    "#3d405b",
+    "#b5838d",
+    "#6d6875",
+]
+STATE_COLOURS = {
+    "root": "#f5b800",
+    "received": "#2ca02c",
+    "forwarding": "#2ca02c",
+    "done": "#2ca02c",
+    "unreachable": "#d62728",
+}
 BROKEN = "#d62728"
 CANVAS_GAP = 14  # px between the middles of two neighboring parallel cables on the canvas (before zooming)
 
@@ -97,8 +127,9 @@ def _bends(topo: Topology, pixels: np.ndarray) -> np.ndarray:
     return bends
 
 
-def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None,
-                       pos: np.ndarray | None = None) -> list[dict]:
+def cytoscape_elements(
+    topo: Topology, colour_of: dict[int, int] | None = None, pos: np.ndarray | None = None
+) -> list[dict]:
     """Nodes ``n<index>`` at ``pos`` (default :func:`positions`; ``data.label`` = the node's name,
     ``data.caption`` = what is written under it, see :func:`fitted_captions`, ``data.hover`` = its name,
     description and GUID, see :func:`node_hovers`) and edges :func:`edge_id`
@@ -113,8 +144,13 @@ def cytoscape_elements(topo: Topology, colour_of: dict[int, int] | None = None,
         classes = "switch" if topo.kind[i] == SWITCH else "endpoint"
         if i in colour_of:
             classes += f" comm{colour_of[i] % len(PALETTE)}"
-        nodes.append({"data": {"id": f"n{i}", "label": name, "caption": caption, "hover": hover},
-                      "classes": classes, "position": {"x": float(pixels[i, 0]), "y": float(pixels[i, 1])}})
+        nodes.append(
+            {
+                "data": {"id": f"n{i}", "label": name, "caption": caption, "hover": hover},
+                "classes": classes,
+                "position": {"x": float(pixels[i, 0]), "y": float(pixels[i, 1])},
+            }
+        )
     return nodes + _edges(topo, pixels)
 
 
@@ -128,14 +164,20 @@ def _edges(topo: Topology, pixels: np.ndarray) -> list[dict]:
         lid = int(topo.link_id[row])
         a, b = int(topo.link_a[row]), int(topo.link_b[row])
         classes = "broken" if topo.broken[row] else ("global" if is_global[row] == 1 else "")
-        data = {"id": edge_id(topo, row), "source": f"n{a}", "target": f"n{b}", "link": lid,
-                "name": topo.link_label(row),
-                "label": f"link {lid}: {topo.names[a]}[{topo.link_pa[row]}] – {topo.names[b]}[{topo.link_pb[row]}]"}
+        data = {
+            "id": edge_id(topo, row),
+            "source": f"n{a}",
+            "target": f"n{b}",
+            "link": lid,
+            "name": topo.link_label(row),
+            "label": f"link {lid}: {topo.names[a]}[{topo.link_pa[row]}] – {topo.names[b]}[{topo.link_pb[row]}]",
+        }
         if counts[row] > 1:
             classes = f"{classes} parallel".lstrip()
             data["bend"] = round(float(bends[row]), 2)
-            data["hover"] = f"{data['label']} · cable {int(lanes[row] + (counts[row] + 1) / 2)} of {counts[row]} " \
-                            "between these two"
+            data["hover"] = (
+                f"{data['label']} · cable {int(lanes[row] + (counts[row] + 1) / 2)} of {counts[row]} between these two"
+            )
         edges.append({"data": data, "classes": classes})
     return edges
 
@@ -144,19 +186,47 @@ def base_stylesheet() -> list[dict]:
     """Shapes and colours: switches, end nodes, broken / global links, parallel cables each on its own curve
     (:func:`_bends`), communicator colours."""
     sheet = [
-        {"selector": "node", "style": {"label": "data(caption)", "font-size": FONT, "font-family": FONT_FAMILY,
-                                       "text-valign": "bottom", "text-margin-y": 2, "color": "#333",
-                                       "min-zoomed-font-size": MIN_FONT}},
-        {"selector": ".switch", "style": {"shape": "round-rectangle", "width": 22, "height": 14,
-                                          "background-color": "#4a6fa5"}},
-        {"selector": ".endpoint", "style": {"shape": "ellipse", "width": 12, "height": 12,
-                                            "background-color": "#9aa5b1"}},
+        {
+            "selector": "node",
+            "style": {
+                "label": "data(caption)",
+                "font-size": FONT,
+                "font-family": FONT_FAMILY,
+                "text-valign": "bottom",
+                "text-margin-y": 2,
+                "color": "#333",
+                "min-zoomed-font-size": MIN_FONT,
+            },
+        },
+        {
+            "selector": ".switch",
+            "style": {"shape": "round-rectangle", "width": 22, "height": 14, "background-color": "#4a6fa5"},
+        },
+        {
+            "selector": ".endpoint",
+            "style": {"shape": "ellipse", "width": 12, "height": 12, "background-color": "#9aa5b1"},
+        },
         {"selector": "edge", "style": {"width": 1.5, "line-color": "#b8c2cc", "curve-style": "bezier"}},
-        {"selector": ".parallel", "style": {"curve-style": "unbundled-bezier", "control-point-distances": "data(bend)",
-                                            "control-point-weights": 0.5, "edge-distances": "node-position"}},
+        {
+            "selector": ".parallel",
+            "style": {
+                "curve-style": "unbundled-bezier",
+                "control-point-distances": "data(bend)",
+                "control-point-weights": 0.5,
+                "edge-distances": "node-position",
+            },
+        },
         {"selector": ".global", "style": {"line-color": "#7f7f7f", "line-style": "dotted"}},
-        {"selector": ".broken", "style": {"line-color": BROKEN, "line-style": "dashed", "width": 3,
-                                          "target-arrow-shape": "none", "source-label": "✕"}},
+        {
+            "selector": ".broken",
+            "style": {
+                "line-color": BROKEN,
+                "line-style": "dashed",
+                "width": 3,
+                "target-arrow-shape": "none",
+                "source-label": "✕",
+            },
+        },
         {"selector": ":selected", "style": {"border-width": 3, "border-color": "#000"}},
     ]
     sheet += [{"selector": f".comm{c}", "style": {"background-color": colour}} for c, colour in enumerate(PALETTE)]
@@ -173,23 +243,35 @@ def state_stylesheet(state: dict, active_links: list[int], active_nodes: list[in
     by_state: dict[str, list[str]] = {}
     for entity, value in state.items():
         by_state.setdefault(str(value), []).append(f"#{entity}")
-    sheet = [{"selector": ", ".join(members),
-              "style": {"border-width": 4, "border-color": STATE_COLOURS.get(value, "#888")}}
-             for value, members in sorted(by_state.items()) if value != "waiting"]
+    sheet = [
+        {"selector": ", ".join(members), "style": {"border-width": 4, "border-color": STATE_COLOURS.get(value, "#888")}}
+        for value, members in sorted(by_state.items())
+        if value != "waiting"
+    ]
     if "unreachable" in by_state:
-        sheet.append({"selector": ", ".join(by_state["unreachable"]),
-                      "style": {"shape": "diamond", "background-color": STATE_COLOURS["unreachable"]}})
+        sheet.append(
+            {
+                "selector": ", ".join(by_state["unreachable"]),
+                "style": {"shape": "diamond", "background-color": STATE_COLOURS["unreachable"]},
+            }
+        )
     if active_links:
-        sheet.append({"selector": links_selector(active_links),
-                      "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}})
+        sheet.append(
+            {"selector": links_selector(active_links), "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}}
+        )
     if active_nodes:
-        sheet.append({"selector": ", ".join(f"#n{n}" for n in active_nodes),
-                      "style": {"border-width": 5, "border-color": "#ff7f0e"}})
+        sheet.append(
+            {
+                "selector": ", ".join(f"#n{n}" for n in active_nodes),
+                "style": {"border-width": 5, "border-color": "#ff7f0e"},
+            }
+        )
     return sheet
 
 
-def fabric_drawing(view, topo: Topology, colour_of: dict[int, int] | None = None
-                   ) -> tuple[list[dict], go.Figure | None]:
+def fabric_drawing(
+    view, topo: Topology, colour_of: dict[int, int] | None = None
+) -> tuple[list[dict], go.Figure | None]:
     """(cytoscape elements, Plotly figure) of the part of the fabric ``view`` shows (a :class:`~vizcoll.ui.models.
     parts.FabricView`): its nodes and links on the canvas (a group alone: its nodes keep the fabric's names, and
     ``colour_of``, fabric node -> communicator, follows them) up to :data:`SMALL_LIMIT` nodes; else a figure: the
@@ -197,8 +279,10 @@ def fabric_drawing(view, topo: Topology, colour_of: dict[int, int] | None = None
     (broken ones marked)."""
     if view.overview is not None:
         s = topo.summary()
-        title = (f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')} and "
-                 f"{plural(s['links'], 'link')}, grouped: click a block (or choose above) to draw its group alone")
+        title = (
+            f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')} and "
+            f"{plural(s['links'], 'link')}, grouped: click a block (or choose above) to draw its group alone"
+        )
         if view.part != "overview":  # a part too large to draw node by node: its own blocks, the rest as one
             title = f"{view.name} alone, grouped: click a block (or choose above) to draw its part alone"
         return [], blocks_figure(view.overview, bundles(topo, view.overview), title, width=FULL, animated=True)
@@ -206,5 +290,10 @@ def fabric_drawing(view, topo: Topology, colour_of: dict[int, int] | None = None
         index = {int(n): i for i, n in enumerate(view.kept.tolist())}
         colours = {index[n]: c for n, c in (colour_of or {}).items() if n in index}
         return cytoscape_elements(view.topo, colours, view.pos), None
-    return [], view_figure(view, topo.broken.astype(float), f"{view.name} alone: {plural(view.topo.n_nodes, 'node')}",
-                           label="broken", width=FULL)
+    return [], view_figure(
+        view,
+        topo.broken.astype(float),
+        f"{view.name} alone: {plural(view.topo.n_nodes, 'node')}",
+        label="broken",
+        width=FULL,
+    )

@@ -71,21 +71,75 @@ from vizcoll.ui.models.parts import OVERVIEW, natural_part, read_part
 from vizcoll.ui.store import fabric_of, page_params, topology_of
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "DEFAULTS", "QUICK_MODE", "FULL_MODE", "ALL_END_NODES", "PRESET", "MAX_SIDE", "MAX_PROCESSES",
-           "ANIMATION_LIMIT", "MAX_SEED", "UQ_SIDE", "ALGO_NAMES", "parse_size", "read_neighbors", "read_params",
-           "defaults_for", "stored_params", "shown_params", "scenario_is_grid", "grid_shape", "grid_spec",
-           "grid_scenario", "random_breaks", "drawn_breaks", "processes_of", "digest", "run_plan", "run_of",
-           "sweep_of", "uq_of", "histogram_of", "view_keys", "comm_options", "chosen_comm", "histogram_side",
-           "goal_file", "run_sweep", "swept", "read_sweep_key", "read_uq_key", "MAX_K", "read_part_value",
-           "chosen_part", "drawn_part", "shown_comm", "OVERVIEW_MAX_STEPS", "LIGHT_RUN", "heavy_run"]
+__all__ = [
+    "PAGE",
+    "DEFAULTS",
+    "QUICK_MODE",
+    "FULL_MODE",
+    "ALL_END_NODES",
+    "PRESET",
+    "MAX_SIDE",
+    "MAX_PROCESSES",
+    "ANIMATION_LIMIT",
+    "MAX_SEED",
+    "UQ_SIDE",
+    "ALGO_NAMES",
+    "parse_size",
+    "read_neighbors",
+    "read_params",
+    "defaults_for",
+    "stored_params",
+    "shown_params",
+    "scenario_is_grid",
+    "grid_shape",
+    "grid_spec",
+    "grid_scenario",
+    "random_breaks",
+    "drawn_breaks",
+    "processes_of",
+    "digest",
+    "run_plan",
+    "run_of",
+    "sweep_of",
+    "uq_of",
+    "histogram_of",
+    "view_keys",
+    "comm_options",
+    "chosen_comm",
+    "histogram_side",
+    "goal_file",
+    "run_sweep",
+    "swept",
+    "read_sweep_key",
+    "read_uq_key",
+    "MAX_K",
+    "read_part_value",
+    "chosen_part",
+    "drawn_part",
+    "shown_comm",
+    "OVERVIEW_MAX_STEPS",
+    "LIGHT_RUN",
+    "heavy_run",
+]
 
 PAGE = "barrier"
 QUICK_MODE, FULL_MODE = "quick", "full"
 ALL_END_NODES = -1
 # the page's parameters (scenario.params["barrier"]); on a fabric that is not a grid the algorithm defaults to tree
 # (part: what the drawing shows off a grid, None = the natural part: see vizcoll.ui.models.parts)
-DEFAULTS = {"algo": "dlct", "judge": "model", "barriers": 3, "compute": 0.5, "rate": 0.1, "seed": 0, "comm": 0,
-            "k": 1, "numbering": "s-curve", "sweep": QUICK_MODE, "part": None}
+DEFAULTS = {
+    "algo": "dlct",
+    "judge": "model",
+    "barriers": 3,
+    "compute": 0.5,
+    "rate": 0.1,
+    "seed": 0,
+    "comm": 0,
+    "k": 1,
+    "numbering": "s-curve",
+    "sweep": QUICK_MODE,
+    "part": None,
+}
 NOT_GRID_ALGO = "tree"
 # the grid preset shown when the scenario is not a grid: the model that reproduces the paper's Fig. 3
 # (a 4x4 grid with 8 neighbors: UQ 73.1% / 18.2% for round(1))
@@ -100,9 +154,16 @@ MAX_COMM_OPTIONS, MAX_RANDOM_LINKS = MAX_OPTIONS, BARRIER_MAX_RANDOM_LINKS
 UQ_SIDE = 8  # the LCT vs BST view draws the scenario's grid up to 8 x 8 (else the paper's 4 x 4)
 QUICK = {"sizes": [4, 8, 12], "rates": [0.0, 0.2, 0.4], "seeds": 1}
 FULL = {"sizes": list(SIZES), "rates": list(RATES), "seeds": 1}
-ALGO_NAMES = {"ms": "MS (master–slave)", "tree": "Tree (minimum spanning tree)", "tournament": "Tournament",
-              "dissemination": "Dissemination", "dissemination+tree": "Dissemination + Tree",
-              "dlct": "DLCT", "dlct+ms": "DLCT + MS (ID1)", "dlct+tree": "DLCT + Tree (ID2)"}
+ALGO_NAMES = {
+    "ms": "MS (master–slave)",
+    "tree": "Tree (minimum spanning tree)",
+    "tournament": "Tournament",
+    "dissemination": "Dissemination",
+    "dissemination+tree": "Dissemination + Tree",
+    "dlct": "DLCT",
+    "dlct+ms": "DLCT + MS (ID1)",
+    "dlct+tree": "DLCT + Tree (ID2)",
+}
 
 
 # ---------------------------------------------------------------- parameters (the browser is untrusted)
@@ -117,8 +178,10 @@ def parse_size(text) -> tuple[int, int]:
     if len(dims) != 2 or min(dims) < 1 or dims[0] * dims[1] < 2:
         raise VizcollError(f"grid size must be ROWSxCOLS with at least 2 processors, got {text!r}")
     if max(dims) > MAX_SIDE:
-        raise VizcollError(f"the page runs grids up to {MAX_SIDE}x{MAX_SIDE}; run larger ones with "
-                           "python -m vizcoll barrier --size ...")
+        raise VizcollError(
+            f"the page runs grids up to {MAX_SIDE}x{MAX_SIDE}; run larger ones with "
+            "python -m vizcoll barrier --size ..."
+        )
     return dims[0], dims[1]
 
 
@@ -131,17 +194,19 @@ def read_neighbors(value) -> int:
 
 def read_params(values: dict) -> dict:
     """The page's parameters checked and canonical (plain JSON values); VizcollError names the first bad one."""
-    return {"algo": choice(values.get("algo"), ALGOS, "barrier algorithm"),
-            "judge": choice(values.get("judge"), JUDGES, "judge"),
-            "barriers": whole(values.get("barriers"), "barriers", 1, 20),
-            "compute": number(values.get("compute"), "work between barriers (s)", float, 0, 60),
-            "rate": number(values.get("rate"), "break rate", float, 0, 1),
-            "seed": whole(values.get("seed"), "seed", 0, MAX_SEED),
-            "comm": whole(values.get("comm"), "communicator", ALL_END_NODES, 10**7),
-            "k": whole(values.get("k"), "K", -MAX_K, MAX_K),
-            "numbering": choice(values.get("numbering"), NUMBERINGS, "numbering"),
-            "sweep": choice(values.get("sweep"), (QUICK_MODE, FULL_MODE), "sweep"),
-            "part": read_part_value(values.get("part"))}
+    return {
+        "algo": choice(values.get("algo"), ALGOS, "barrier algorithm"),
+        "judge": choice(values.get("judge"), JUDGES, "judge"),
+        "barriers": whole(values.get("barriers"), "barriers", 1, 20),
+        "compute": number(values.get("compute"), "work between barriers (s)", float, 0, 60),
+        "rate": number(values.get("rate"), "break rate", float, 0, 1),
+        "seed": whole(values.get("seed"), "seed", 0, MAX_SEED),
+        "comm": whole(values.get("comm"), "communicator", ALL_END_NODES, 10**7),
+        "k": whole(values.get("k"), "K", -MAX_K, MAX_K),
+        "numbering": choice(values.get("numbering"), NUMBERINGS, "numbering"),
+        "sweep": choice(values.get("sweep"), (QUICK_MODE, FULL_MODE), "sweep"),
+        "part": read_part_value(values.get("part")),
+    }
 
 
 def read_part_value(value) -> str | None:
@@ -236,8 +301,10 @@ def random_breaks(scenario: Scenario, rate: float, seed: int) -> Scenario:
     switches apart; the other breaks are repaired."""
     fabric = fabric_of(scenario)
     if fabric.n_links > MAX_RANDOM_LINKS:
-        raise VizcollError(f"Break at random works on fabrics up to {MAX_RANDOM_LINKS:,} links "
-                           f"(this one has {fabric.n_links:,}); break links on the Topology page")
+        raise VizcollError(
+            f"Break at random works on fabrics up to {MAX_RANDOM_LINKS:,} links "
+            f"(this one has {fabric.n_links:,}); break links on the Topology page"
+        )
     topo = fabric.copy()
     labels = [topo.link_label(topo.link_row(lid)) for lid in break_links(topo, rate, seed, keep_connected=True)]
     return scenario.with_breaks(labels)
@@ -262,8 +329,9 @@ def processes_of(scenario: Scenario, topo: Topology, comm: int) -> tuple[list[in
         text = f"every end node{why}: {plural(len(nodes), 'process')}"
     else:
         if not 0 <= comm < len(comms):
-            raise VizcollError(f"communicator {comm} does not exist: the scenario has {len(comms)} "
-                               f"(0–{len(comms) - 1})")
+            raise VizcollError(
+                f"communicator {comm} does not exist: the scenario has {len(comms)} (0–{len(comms) - 1})"
+            )
         members = comms.nodes(comm).tolist()
         nodes = list(dict.fromkeys(members))
         text = f"the end nodes of communicator {comm}: {plural(len(nodes), 'process')}"
@@ -272,8 +340,10 @@ def processes_of(scenario: Scenario, topo: Topology, comm: int) -> tuple[list[in
     if len(nodes) < 2:
         raise VizcollError(f"a barrier needs at least 2 processes; {text.split(':')[0]} gives {len(nodes)}")
     if len(nodes) > MAX_PROCESSES:
-        raise VizcollError(f"the page runs barriers of up to {MAX_PROCESSES} processes; {text} — choose a smaller "
-                           "communicator (Topology page) or run python -m vizcoll barrier")
+        raise VizcollError(
+            f"the page runs barriers of up to {MAX_PROCESSES} processes; {text} — choose a smaller "
+            "communicator (Topology page) or run python -m vizcoll barrier"
+        )
     return nodes, text
 
 
@@ -285,8 +355,10 @@ def comm_options(scenario: Scenario, topo: Topology) -> list[dict]:
         comms = None
     options = [{"label": f"every end node ({len(topo.endpoints):,})", "value": ALL_END_NODES}]
     if comms is not None:
-        options += [{"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
-                    for i in range(min(len(comms), MAX_COMM_OPTIONS))]
+        options += [
+            {"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
+            for i in range(min(len(comms), MAX_COMM_OPTIONS))
+        ]
     return options
 
 
@@ -335,17 +407,31 @@ def run_plan(scenario: Scenario) -> dict:
     topo = topology_of(scenario)
     grid = is_grid(topo)
     p = stored_params(scenario, grid)
-    plan = {"digest": digest(scenario), "grid": grid, "algo": p["algo"], "judge": p["judge"],
-            "barriers": p["barriers"], "compute": p["compute"], "seed": p["seed"], "processes": None,
-            "part": None, "reason": "", "note": ""}
+    plan = {
+        "digest": digest(scenario),
+        "grid": grid,
+        "algo": p["algo"],
+        "judge": p["judge"],
+        "barriers": p["barriers"],
+        "compute": p["compute"],
+        "seed": p["seed"],
+        "processes": None,
+        "part": None,
+        "reason": "",
+        "note": "",
+    }
     if grid:
         rows, cols, neighbors = grid_shape(scenario, topo)
         if max(rows, cols) > MAX_SIDE:
-            raise VizcollError(f"the scenario's grid is {rows}x{cols}: the page runs grids up to "
-                               f"{MAX_SIDE}x{MAX_SIDE} (choose a size and press Use this grid, or run python -m "
-                               "vizcoll barrier --size ...)")
-        plan["note"] = (f"The paper's grid model on the scenario's {rows}×{cols} grid ({neighbors} neighbors): "
-                        f"{plural(len(topo.switches), 'processor')}, the grid's switches.")
+            raise VizcollError(
+                f"the scenario's grid is {rows}x{cols}: the page runs grids up to "
+                f"{MAX_SIDE}x{MAX_SIDE} (choose a size and press Use this grid, or run python -m "
+                "vizcoll barrier --size ...)"
+            )
+        plan["note"] = (
+            f"The paper's grid model on the scenario's {rows}×{cols} grid ({neighbors} neighbors): "
+            f"{plural(len(topo.switches), 'processor')}, the grid's switches."
+        )
         return plan
     if p["algo"] in GRID_ONLY:
         plan["reason"] = grid_only_reason(topo, p["algo"])
@@ -354,9 +440,11 @@ def run_plan(scenario: Scenario) -> dict:
     plan["note"] = f"The barrier runs on {text}, over min-hop routes that avoid the broken links."
     plan["part"] = drawn_part(scenario, topo, p["part"])
     if plan["part"] == OVERVIEW:
-        plan["note"] += (f" The fabric has {topo.n_nodes:,} nodes: the run plays on its overview (a bundle of links "
-                         "lights with the messages crossing it, a block with its processes changing state); choose "
-                         "a group under \"draw\", or click a block, to see it alone node by node.")
+        plan["note"] += (
+            f" The fabric has {topo.n_nodes:,} nodes: the run plays on its overview (a bundle of links "
+            "lights with the messages crossing it, a block with its processes changing state); choose "
+            'a group under "draw", or click a block, to see it alone node by node.'
+        )
     return plan
 
 
@@ -365,8 +453,16 @@ def run_plan(scenario: Scenario) -> dict:
 def _run(source: dict, plan: dict) -> dict:
     topo = topology_of(Scenario(**source))
     extra = {} if plan["processes"] is None else {"participants": plan["processes"]}
-    timeline, figures = run_barriers(topo, plan["algo"], barriers=plan["barriers"], compute=plan["compute"],
-                                     seed=plan["seed"], judge=plan["judge"], record=True, **extra)
+    timeline, figures = run_barriers(
+        topo,
+        plan["algo"],
+        barriers=plan["barriers"],
+        compute=plan["compute"],
+        seed=plan["seed"],
+        judge=plan["judge"],
+        record=True,
+        **extra,
+    )
     return {"timeline": timeline.to_dict(), "figures": figures}
 
 
@@ -380,8 +476,9 @@ def run_of(scenario: Scenario, plan: dict) -> dict:
 def sweep_of(mode: str, neighbors: int) -> dict:
     """Run time of every algorithm over grid sizes and break rates (the quick or the full sweep)."""
     spec = FULL if mode == FULL_MODE else QUICK
-    return sweep(spec["sizes"], spec["rates"], ALGOS, spec["seeds"], neighbors, progress=job_progress(),
-                 run=job_runner())
+    return sweep(
+        spec["sizes"], spec["rates"], ALGOS, spec["seeds"], neighbors, progress=job_progress(), run=job_runner()
+    )
 
 
 def run_sweep(mode: str, neighbors: int, progress=None) -> dict:
@@ -412,9 +509,11 @@ def uq_of(rows: int, cols: int, neighbors: int, k: int, numbering_kind: str) -> 
     for structure in ("lct", "bst"):
         a = pattern_links(structure, ids_before, neighbors)
         b = pattern_links(structure, ids_after, neighbors)
-        out[structure] = {"uq": uq_round(structure, ids_before, k, neighbors),
-                          "before": sorted([list(map(list, x)) for x in a]),
-                          "after": sorted([list(map(list, x)) for x in b])}
+        out[structure] = {
+            "uq": uq_round(structure, ids_before, k, neighbors),
+            "before": sorted([list(map(list, x)) for x in a]),
+            "after": sorted([list(map(list, x)) for x in b]),
+        }
     return out
 
 
@@ -448,8 +547,7 @@ def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
         plan = {"error": f"⚠ {exc}", "grid": grid, "part": scenario.params.get(PAGE, {}).get("part")}
     p = shown_params(scenario, grid)
     rows, cols, neighbors = grid_shape(scenario, topo) if grid else PRESET
-    uq = {"rows": rows, "cols": cols, "neighbors": neighbors, "k": p["k"], "numbering": p["numbering"],
-          "grid": grid}
+    uq = {"rows": rows, "cols": cols, "neighbors": neighbors, "k": p["k"], "numbering": p["numbering"], "grid": grid}
     return plan, uq, {"mode": p["sweep"], "neighbors": neighbors}
 
 
@@ -458,10 +556,14 @@ def read_uq_key(key) -> dict | None:
     if not isinstance(key, dict) or set(key) != {"rows", "cols", "neighbors", "k", "numbering", "grid"}:
         return None
     try:
-        checked = {"rows": whole(key["rows"], "rows", 0, UI_MAX_NODES),
-                   "cols": whole(key["cols"], "cols", 0, UI_MAX_NODES),
-                   "neighbors": read_neighbors(key["neighbors"]), "k": whole(key["k"], "K", -MAX_K, MAX_K),
-                   "numbering": choice(key["numbering"], NUMBERINGS, "numbering"), "grid": key["grid"]}
+        checked = {
+            "rows": whole(key["rows"], "rows", 0, UI_MAX_NODES),
+            "cols": whole(key["cols"], "cols", 0, UI_MAX_NODES),
+            "neighbors": read_neighbors(key["neighbors"]),
+            "k": whole(key["k"], "K", -MAX_K, MAX_K),
+            "numbering": choice(key["numbering"], NUMBERINGS, "numbering"),
+            "grid": key["grid"],
+        }
     except VizcollError:
         return None
     return checked if checked == key and isinstance(key["grid"], bool) else None
@@ -479,9 +581,11 @@ def _grid_goal(source: dict, algo: str, judge: str) -> str:
     timeline, figures = run_barriers(topo, algo, barriers=1, compute=0.0, judge=judge)
     if figures.get("time") is None:
         raise VizcollError(f"one {ALGO_NAMES[algo]} barrier does not complete on this grid: {figures.get('failure')}")
-    what = (f"every hop of one {ALGO_NAMES[algo]} barrier on the scenario's grid "
-            f"({plural(len(topo.switches), 'switch')}, {plural(int(topo.broken.sum()), 'broken link')}); "
-            "rank i = the grid's switch i")
+    what = (
+        f"every hop of one {ALGO_NAMES[algo]} barrier on the scenario's grid "
+        f"({plural(len(topo.switches), 'switch')}, {plural(int(topo.broken.sum()), 'broken link')}); "
+        "rank i = the grid's switch i"
+    )
     return dumps(hop_schedule(timeline, topo.switches.tolist(), 1, what), comment=f"written by vizcoll: {what}")
 
 

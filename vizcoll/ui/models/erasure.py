@@ -23,12 +23,22 @@ from vizcoll.errors import VizcollError
 from vizcoll.ui.cache import cached, job_progress, job_runner, peek, reporting
 from vizcoll.ui.forms import choice, number, text
 
-__all__ = ["PAGE", "DEFAULTS", "TRAFFIC_LABELS", "EMPTY_VIEW", "read_params", "stored_params", "stored_view",
-           "code_result", "build_code", "built_code", "compare_result"]
+__all__ = [
+    "PAGE",
+    "DEFAULTS",
+    "TRAFFIC_LABELS",
+    "EMPTY_VIEW",
+    "read_params",
+    "stored_params",
+    "stored_view",
+    "code_result",
+    "build_code",
+    "built_code",
+    "compare_result",
+]
 
 PAGE = "erasure"
-DEFAULTS = {"n": "9", "k": "5", "dcs": "3", "code": "fmel", "traffic": "blocks", "d": "", "seed": "0",
-            "placement": ""}
+DEFAULTS = {"n": "9", "k": "5", "dcs": "3", "code": "fmel", "traffic": "blocks", "d": "", "seed": "0", "placement": ""}
 TRAFFIC_LABELS = {"blocks": "every remote block read", "aggregated": "one combined block per remote DC"}
 PAGE_BUDGET = 400_000  # subset checks of the exact repair groups per code (the CLI allows more)
 PAGE_TOLERANCE_BUDGET = 100_000  # subset checks of the block failures tolerated (beyond: a lower bound)
@@ -50,8 +60,7 @@ def read_params(n, k, dcs, code, traffic, d, seed, placement) -> dict:
     seed = 0 if seed in (None, "") else number(seed, "seed", int, 0, 2**31 - 1)
     placement = text(placement)
     parsed = parse_placement(placement, n, dcs) if placement else None
-    return {"n": n, "k": k, "dcs": dcs, "code": code, "traffic": traffic, "d": d, "seed": seed,
-            "placement": parsed}
+    return {"n": n, "k": k, "dcs": dcs, "code": code, "traffic": traffic, "d": d, "seed": seed, "placement": parsed}
 
 
 def stored_params(data) -> dict | None:
@@ -83,9 +92,19 @@ def stored_view(view, params: dict) -> dict:
 def code_result(params: dict) -> dict:
     """The chosen code and all its metrics (``measure``)."""
     search = {"max_schemes": PAGE_SCHEMES, "progress": job_progress()} if params["code"] == "fmel" else {}
-    return measure(params["code"], params["n"], params["k"], params["dcs"], placement=params["placement"],
-                   seed=params["seed"], traffic=params["traffic"], d=params["d"], budget=PAGE_BUDGET,
-                   tolerance_budget=PAGE_TOLERANCE_BUDGET, **search)
+    return measure(
+        params["code"],
+        params["n"],
+        params["k"],
+        params["dcs"],
+        placement=params["placement"],
+        seed=params["seed"],
+        traffic=params["traffic"],
+        d=params["d"],
+        budget=PAGE_BUDGET,
+        tolerance_budget=PAGE_TOLERANCE_BUDGET,
+        **search,
+    )
 
 
 def build_code(params: dict, progress=None) -> dict:
@@ -102,14 +121,23 @@ def built_code(params: dict) -> dict | None:
 
 @cached
 def _compare_result(n: int, k: int, dcs: int, seed: int, traffic: str, d: int | None) -> dict:
-    return compare(n, k, dcs, seed=seed, traffic=traffic, d=d, budget=PAGE_BUDGET,
-                   tolerance_budget=PAGE_TOLERANCE_BUDGET, max_schemes=PAGE_SCHEMES, progress=job_progress(),
-                   run=job_runner())
+    return compare(
+        n,
+        k,
+        dcs,
+        seed=seed,
+        traffic=traffic,
+        d=d,
+        budget=PAGE_BUDGET,
+        tolerance_budget=PAGE_TOLERANCE_BUDGET,
+        max_schemes=PAGE_SCHEMES,
+        progress=job_progress(),
+        run=job_runner(),
+    )
 
 
 def compare_result(params: dict, progress=None) -> dict:
     """Every family at the page's (n, k, N) (default placements), cached; ``progress(done, total)`` before
     every family (see :func:`vizcoll.erasure.compare.compare`)."""
     with reporting(progress):
-        return _compare_result(params["n"], params["k"], params["dcs"], params["seed"], params["traffic"],
-                               params["d"])
+        return _compare_result(params["n"], params["k"], params["dcs"], params["seed"], params["traffic"], params["d"])

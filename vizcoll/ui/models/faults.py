@@ -34,23 +34,62 @@ from vizcoll.ui.forms import choice, number, text, whole
 from vizcoll.ui.limits import FAULTS_MAX_PROCS
 from vizcoll.ui.store import page_params, topology_of
 
-__all__ = ["PAGE", "DEFAULTS", "SIZES", "CLICK", "FAULTS", "MAX_PROCS", "reduction_runs", "treft_run", "overheads",
-           "overhead_of", "read_reduction", "read_treft", "stored_reduction", "stored_treft", "kernel_options",
-           "var_options", "scenario_procs", "default_slow", "GOAL_ALGOS", "goal_file", "OVERHEAD_RUNS", "shown_values",
-           "scenario_reduction", "scenario_treft"]
+__all__ = [
+    "PAGE",
+    "DEFAULTS",
+    "SIZES",
+    "CLICK",
+    "FAULTS",
+    "MAX_PROCS",
+    "reduction_runs",
+    "treft_run",
+    "overheads",
+    "overhead_of",
+    "read_reduction",
+    "read_treft",
+    "stored_reduction",
+    "stored_treft",
+    "kernel_options",
+    "var_options",
+    "scenario_procs",
+    "default_slow",
+    "GOAL_ALGOS",
+    "goal_file",
+    "OVERHEAD_RUNS",
+    "shown_values",
+    "scenario_reduction",
+    "scenario_treft",
+]
 
 PAGE = "faults"
-DEFAULTS = {"procs": "8", "size": str(8 << 20), "root": "0", "slow": "2,5", "fault": "none", "seed": "0",
-            "workflow": "HC", "cls": "A", "variant": "treft", "inject": "1:K4:u4", "second": ""}
+DEFAULTS = {
+    "procs": "8",
+    "size": str(8 << 20),
+    "root": "0",
+    "slow": "2,5",
+    "fault": "none",
+    "seed": "0",
+    "workflow": "HC",
+    "cls": "A",
+    "variant": "treft",
+    "inject": "1:K4:u4",
+    "second": "",
+}
 SIZES = {1 << 16: "64 KiB", 1 << 20: "1 MiB", 8 << 20: "8 MiB", 32 << 20: "32 MiB"}
 CLICK = "click"
-FAULTS = {"none": "no fault", "sending-task": "(1) worker fails before it gets its task",
-          "executing-task": "(2) worker fails while executing its task",
-          "fetching-data": "(3) data supplier fails while being read",
-          CLICK: "kill the worker I click, at the shown step"}
+FAULTS = {
+    "none": "no fault",
+    "sending-task": "(1) worker fails before it gets its task",
+    "executing-task": "(2) worker fails while executing its task",
+    "fetching-data": "(3) data supplier fails while being read",
+    CLICK: "kill the worker I click, at the shown step",
+}
 MAX_PROCS = FAULTS_MAX_PROCS  # the reason: vizcoll.ui.limits
-GOAL_ALGOS = {"binomial": "binomial tree", "mst": "MST (minimum spanning tree)",
-              "rabenseifner": "Rabenseifner (reduce-scatter + gather)"}
+GOAL_ALGOS = {
+    "binomial": "binomial tree",
+    "mst": "MST (minimum spanning tree)",
+    "rabenseifner": "Rabenseifner (reduce-scatter + gather)",
+}
 CLASSES = ("A", "B")
 OVERHEAD_RUNS = [(variant, f"{name}.{cls}") for variant in VARIANT_NAMES for name in WORKFLOWS for cls in CLASSES]
 
@@ -76,8 +115,12 @@ def reduction_runs(params: dict) -> tuple[Timeline, dict, dict]:
 @cached
 def treft_run(params: dict) -> tuple[Timeline, dict]:
     """TREFT's timeline and figures for a workflow, a variant and the injected soft errors."""
-    return simulate_treft(f"{params['workflow']}.{params['cls']}", params["variant"], inject=params["inject"],
-                          double_fault=params["second"])
+    return simulate_treft(
+        f"{params['workflow']}.{params['cls']}",
+        params["variant"],
+        inject=params["inject"],
+        double_fault=params["second"],
+    )
 
 
 @cached
@@ -125,8 +168,15 @@ def read_reduction(procs, size, root, slow, fault, seed, kill) -> dict:
         kill = [whole(kill[0], "killed rank", 0, procs - 1), number(kill[1], "kill time", float, 0)]
     else:
         kill = None
-    return {"procs": procs, "size": size, "root": root, "slow": [list(s) for s in slow_list], "fault": fault,
-            "kill": kill, "seed": seed}
+    return {
+        "procs": procs,
+        "size": size,
+        "root": root,
+        "slow": [list(s) for s in slow_list],
+        "fault": fault,
+        "kill": kill,
+        "seed": seed,
+    }
 
 
 def _program(workflow, cls) -> tuple[str, str]:
@@ -164,8 +214,9 @@ def stored_reduction(data) -> dict | None:
         return None
     try:
         slow = ",".join(f"{rank}:{factor}" for rank, factor in data["slow"])
-        checked = read_reduction(data["procs"], data["size"], data["root"], slow, data["fault"], data["seed"],
-                                 data["kill"])
+        checked = read_reduction(
+            data["procs"], data["size"], data["root"], slow, data["fault"], data["seed"], data["kill"]
+        )
     except VizcollError:
         return None
     return checked if checked == data else None
@@ -220,15 +271,19 @@ def shown_values(scenario: Scenario) -> dict:
     """The controls' values: the scenario's page parameters (procs from its first communicator unless set here),
     each unusable one replaced by its default."""
     procs, procs_note = scenario_procs(scenario)
-    v = {key: "" if val is None else str(val)
-         for key, val in page_params(scenario, PAGE, DEFAULTS | {"procs": str(procs),
-                                                                  "slow": default_slow(procs)}).items()}
+    v = {
+        key: "" if val is None else str(val)
+        for key, val in page_params(
+            scenario, PAGE, DEFAULTS | {"procs": str(procs), "slow": default_slow(procs)}
+        ).items()
+    }
     for key in ("procs", "root", "seed"):
         v[key] = int(v[key]) if v[key].isdigit() else int(DEFAULTS[key])
     v["workflow"] = v["workflow"] if v["workflow"] in WORKFLOWS else "HC"
     v["cls"] = v["cls"] if v["cls"] in ("A", "B") else "A"
-    replica, v["kernel"], v["var"] = (v["inject"].split(":") + ["", "", ""])[:3] if v["inject"] else ("none", None,
-                                                                                                        None)
+    replica, v["kernel"], v["var"] = (
+        (v["inject"].split(":") + ["", "", ""])[:3] if v["inject"] else ("none", None, None)
+    )
     v["replica"] = replica.lstrip("r") or "none"
     v["fault"] = v["fault"] if v["fault"] in FAULTS else "none"
     v["variant"] = v["variant"] if v["variant"] in VARIANT_NAMES else "treft"
@@ -240,15 +295,17 @@ def scenario_reduction(scenario: Scenario, store=None) -> dict:
     """The reduction's checked parameters: the page's store (a clicked worker included) when it holds usable ones,
     else those the page opens with on ``scenario``."""
     v = shown_values(scenario)
-    return stored_reduction(store) or read_reduction(v["procs"], v["size"], v["root"], v["slow"], v["fault"],
-                                                     v["seed"], None)
+    return stored_reduction(store) or read_reduction(
+        v["procs"], v["size"], v["root"], v["slow"], v["fault"], v["seed"], None
+    )
 
 
 def scenario_treft(scenario: Scenario, store=None) -> dict:
     """TREFT's checked parameters: the page's store when it holds usable ones, else those the page opens with."""
     v = shown_values(scenario)
-    return stored_treft(store) or read_treft(v["workflow"], v["cls"], v["variant"], v["replica"], v["kernel"],
-                                             v["var"], v["second"])
+    return stored_treft(store) or read_treft(
+        v["workflow"], v["cls"], v["variant"], v["replica"], v["kernel"], v["var"], v["second"]
+    )
 
 
 def goal_file(algo, procs, size, root) -> dict:

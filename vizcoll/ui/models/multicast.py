@@ -41,11 +41,38 @@ from vizcoll.ui.security import MAX_REQUEST_BYTES
 from vizcoll.ui.store import hops_of, topology_of
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "DEFAULTS", "PRESETS", "OVERVIEW", "WHOLE", "NO_COMMUNICATORS", "MAX_GROUP_OPTIONS",
-           "MAX_PROTOCOL_MEMBERS", "TABLES", "TABLES_TITLE", "MAX_UPLOAD_BYTES", "MAX_STORE_CHARS", "LoadedTables",
-           "read_part", "read_group", "read_params", "stored_params", "natural_part", "preset_scenario",
-           "clicked_label", "groups_of", "routed", "page_state", "tables_of", "with_tables", "without_tables",
-           "JOB_NODES", "needs_job", "route_both", "protocol_timeline"]
+__all__ = [
+    "PAGE",
+    "DEFAULTS",
+    "PRESETS",
+    "OVERVIEW",
+    "WHOLE",
+    "NO_COMMUNICATORS",
+    "MAX_GROUP_OPTIONS",
+    "MAX_PROTOCOL_MEMBERS",
+    "TABLES",
+    "TABLES_TITLE",
+    "MAX_UPLOAD_BYTES",
+    "MAX_STORE_CHARS",
+    "LoadedTables",
+    "read_part",
+    "read_group",
+    "read_params",
+    "stored_params",
+    "natural_part",
+    "preset_scenario",
+    "clicked_label",
+    "groups_of",
+    "routed",
+    "page_state",
+    "tables_of",
+    "with_tables",
+    "without_tables",
+    "JOB_NODES",
+    "needs_job",
+    "route_both",
+    "protocol_timeline",
+]
 
 PAGE = "multicast"
 DEFAULTS = {"a": MINHOP_NEW.name, "b": FULB.name, "part": None, "group": None}
@@ -65,41 +92,66 @@ MAX_STORE_CHARS = 5_000_000
 MAX_UPLOAD_BYTES = min(2 * MAX_TABLES_CHARS, (MAX_REQUEST_BYTES - MAX_STORE_CHARS) * 3 // 4 - 64 * 1024)
 """What the upload box lets through: a file a little over the limit still reaches the server, which says why
 (its request, the file in base64 beside the scenario, stays under the server's request limit)."""
-NO_COMMUNICATORS = ("No communicators, so the one group every InfiniBand subnet has is routed: IPoIB's broadcast "
-                    "group (MLID 0xC000), which every end node joins. Define communicators on the Topology page (a "
-                    "pattern such as grid2d:4x4, a file, or end nodes clicked on the drawing): each becomes one "
-                    "multicast group.")
+NO_COMMUNICATORS = (
+    "No communicators, so the one group every InfiniBand subnet has is routed: IPoIB's broadcast "
+    "group (MLID 0xC000), which every end node joins. Define communicators on the Topology page (a "
+    "pattern such as grid2d:4x4, a file, or end nodes clicked on the drawing): each becomes one "
+    "multicast group."
+)
 PRESETS = {
     "pruned-fat-tree": {
         "label": "Pruned fat tree (teaching example)",
         "about": "a pruned fat tree with 4 shortest paths from each leaf to the top, "
-                 "a 16×8 grid of communicators with 2 processes per node; MINIHOP-MC-new reaches max EFI 8 where "
-                 "FULB-MC's link rotation keeps it at 3.",
-        "spec": "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4", "pattern": "grid2d:16x8",
-        "ppn": 2, "a": MINHOP_NEW.name, "b": FULB.name},
+        "a 16×8 grid of communicators with 2 processes per node; MINIHOP-MC-new reaches max EFI 8 where "
+        "FULB-MC's link rotation keeps it at 3.",
+        "spec": "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4",
+        "pattern": "grid2d:16x8",
+        "ppn": 2,
+        "a": MINHOP_NEW.name,
+        "b": FULB.name,
+    },
     "dragonfly": {
         "label": "Dragonfly (fulb vs fulb+global)",
         "about": "a dragonfly (a=4, p=2, h=2: 9 groups of 4 switches) with a 12×6 grid of communicators; "
-                 "fulb+global prefers routes over fewer global links.",
-        "spec": "dragonfly:a=4,p=2,h=2", "pattern": "grid2d:12x6", "ppn": 1, "a": FULB.name, "b": FULB_GLOBAL.name},
+        "fulb+global prefers routes over fewer global links.",
+        "spec": "dragonfly:a=4,p=2,h=2",
+        "pattern": "grid2d:12x6",
+        "ppn": 1,
+        "a": FULB.name,
+        "b": FULB_GLOBAL.name,
+    },
     "taihulight": {
         "label": "TaihuLight (paper scale): 3,584 groups",
         "about": "our model of TaihuLight (40,960 end nodes, 2 shortest paths from a leaf to each top switch) with "
-                 "the lines of a 40×32×32 grid as groups, as in the paper: SSSP-MC against FULB-MC.",
-        "spec": "pruned-fat-tree:preset=taihulight", "pattern": "grid3d:40x32x32", "ppn": 1, "a": SSSP.name,
-        "b": FULB.name},
+        "the lines of a 40×32×32 grid as groups, as in the paper: SSSP-MC against FULB-MC.",
+        "spec": "pruned-fat-tree:preset=taihulight",
+        "pattern": "grid3d:40x32x32",
+        "ppn": 1,
+        "a": SSSP.name,
+        "b": FULB.name,
+    },
     "fat-tree-64": {
         "label": "Fat tree of 64-port switches (paper scale): 5,120 groups",
         "about": "a 3-level fat tree of 64-port switches (65,536 end nodes) with the lines of a 64×32×32 grid as "
-                 "groups: SSSP-MC against FULB-MC.",
-        "spec": "fat-tree:radix=64,levels=3", "pattern": "grid3d:64x32x32", "ppn": 1, "a": SSSP.name, "b": FULB.name},
+        "groups: SSSP-MC against FULB-MC.",
+        "spec": "fat-tree:radix=64,levels=3",
+        "pattern": "grid3d:64x32x32",
+        "ppn": 1,
+        "a": SSSP.name,
+        "b": FULB.name,
+    },
     "rail-million": {
         "label": "1M-endpoint rail-optimized cluster: 1,088 groups",
         "about": "1,048,576 NICs on 8 rails (131,072 servers of 8 GPUs, no link between rails) with the rows and "
-                 "columns of a 1,024×64 grid of GPUs as groups: a column is every 64th GPU, all on one rail (8 "
-                 "columns share each rail's fat tree); a row is 64 consecutive GPUs on 8 servers and 8 rails, which "
-                 "no multicast tree joins (they meet over NVLink): MINHOP-MC-new against FULB-MC.",
-        "spec": RAIL_MILLION, "pattern": "grid2d:1024x64", "ppn": 1, "a": MINHOP_NEW.name, "b": FULB.name},
+        "columns of a 1,024×64 grid of GPUs as groups: a column is every 64th GPU, all on one rail (8 "
+        "columns share each rail's fat tree); a row is 64 consecutive GPUs on 8 servers and 8 rails, which "
+        "no multicast tree joins (they meet over NVLink): MINHOP-MC-new against FULB-MC.",
+        "spec": RAIL_MILLION,
+        "pattern": "grid2d:1024x64",
+        "ppn": 1,
+        "a": MINHOP_NEW.name,
+        "b": FULB.name,
+    },
 }
 """The page's quick presets; choosing one replaces the shared scenario (fabric, communicators, no breaks)."""
 
@@ -130,9 +182,12 @@ def read_params(values: dict, scenario: Scenario, topo: Topology, n_groups: int,
     ``tables``: the scenario carries multicast tables, so A may be :data:`TABLES`. The part of the fabric to draw
     is one of :mod:`vizcoll.ui.models.parts`.
     """
-    return {"a": _algo(values.get("a"), "A", tables), "b": _algo(values.get("b"), "B"),
-            "part": read_part(values.get("part"), scenario, topo),
-            "group": read_group(values.get("group"), n_groups)}
+    return {
+        "a": _algo(values.get("a"), "A", tables),
+        "b": _algo(values.get("b"), "B"),
+        "part": read_part(values.get("part"), scenario, topo),
+        "group": read_group(values.get("group"), n_groups),
+    }
 
 
 def stored_params(scenario: Scenario, topo: Topology, n_groups: int) -> tuple[dict, str]:
@@ -162,8 +217,12 @@ def preset_scenario(name, scenario: Scenario) -> Scenario:
     if not isinstance(name, str) or name not in PRESETS:
         raise VizcollError(f"unknown preset {str(name)[:40]!r}; choose one of {', '.join(PRESETS)}")
     p = PRESETS[name]
-    return Scenario(spec=p["spec"], pattern=p["pattern"], ppn=p["ppn"],
-                    params={**scenario.params_for_new_fabric(), PAGE: DEFAULTS | {"a": p["a"], "b": p["b"]}})
+    return Scenario(
+        spec=p["spec"],
+        pattern=p["pattern"],
+        ppn=p["ppn"],
+        params={**scenario.params_for_new_fabric(), PAGE: DEFAULTS | {"a": p["a"], "b": p["b"]}},
+    )
 
 
 def clicked_label(click) -> str | None:
@@ -213,8 +272,7 @@ def _route(source: dict, comm: dict, algo: str) -> MulticastResult:
 @cached
 def _route_tables(source: dict, text: str, algo: str) -> MulticastResult:
     scenario = Scenario(**source)
-    return route(topology_of(scenario), _loaded(source, text).groups, algo, hops_of(scenario),
-                 progress=job_progress())
+    return route(topology_of(scenario), _loaded(source, text).groups, algo, hops_of(scenario), progress=job_progress())
 
 
 def routed(scenario: Scenario, algo: str) -> MulticastResult:
@@ -253,11 +311,14 @@ def _loaded(source: dict, text: str) -> LoadedTables:
     broken = np.flatnonzero((tables.efi > 0) & topo.broken).tolist()
     if broken:
         named = ", ".join(topo.link_label(r) for r in broken[:4]) + (", …" if len(broken) > 4 else "")
-        notes.append(f"the tables use {plural(len(broken), 'link')} the scenario breaks ({named}): "
-                     "they were computed before the break, the algorithms route around it")
+        notes.append(
+            f"the tables use {plural(len(broken), 'link')} the scenario breaks ({named}): "
+            "they were computed before the break, the algorithms route around it"
+        )
     # members in fabric order (h8 before h10); routing does not depend on the order of a group's members
-    return LoadedTables(result, [sorted(m) for m in tables.members.values()], list(tables.members),
-                        tables.warnings + notes)
+    return LoadedTables(
+        result, [sorted(m) for m in tables.members.values()], list(tables.members), tables.warnings + notes
+    )
 
 
 def tables_of(scenario: Scenario) -> LoadedTables | None:
@@ -281,7 +342,8 @@ def with_tables(scenario: Scenario, contents) -> Scenario:
     if not text.strip():
         raise VizcollError("the file is empty")
     new = replace(scenario, mcast_tables=text).with_params(
-        PAGE, {**scenario.params.get(PAGE, {}), "a": TABLES, "group": None})
+        PAGE, {**scenario.params.get(PAGE, {}), "a": TABLES, "group": None}
+    )
     loaded = tables_of(new)
     if loaded.error:
         raise VizcollError(loaded.error)
@@ -289,8 +351,10 @@ def with_tables(scenario: Scenario, contents) -> Scenario:
         raise VizcollError("the file lists no multicast group (no 'Switch 0x…' with MLID lines)")
     size = len(json.dumps(new.to_dict(thin=True), separators=(",", ":")))
     if size > MAX_STORE_CHARS:
-        raise VizcollError(f"the scenario with these tables would be {size / 1e6:.1f} MB; the browser keeps at most "
-                           f"{MAX_STORE_CHARS / 1e6:.0f} MB of scenario (session storage)")
+        raise VizcollError(
+            f"the scenario with these tables would be {size / 1e6:.1f} MB; the browser keeps at most "
+            f"{MAX_STORE_CHARS / 1e6:.0f} MB of scenario (session storage)"
+        )
     return new
 
 
@@ -334,8 +398,10 @@ def page_state(scenario: Scenario) -> tuple[Topology, list[list[int]] | None, di
     if loaded is not None:
         groups = None if loaded.error else loaded.groups
         if loaded.error:
-            notes.append(f"⚠ The fabric's multicast tables do not fit the scenario's fabric: {loaded.error} — load "
-                         "the tables of this fabric, or forget them")
+            notes.append(
+                f"⚠ The fabric's multicast tables do not fit the scenario's fabric: {loaded.error} — load "
+                "the tables of this fabric, or forget them"
+            )
         elif loaded.warnings:
             notes.append("⚠ The fabric's tables: " + "; ".join(loaded.warnings))
     else:

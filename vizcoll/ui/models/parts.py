@@ -27,8 +27,18 @@ from vizcoll.ui.limits import DRAWN_NODES
 from vizcoll.ui.store import positions_of, topology_of
 from vizcoll.words import plural
 
-__all__ = ["OVERVIEW", "WHOLE", "MAX_PART_OPTIONS", "FabricView", "natural_part", "fabric_groups", "read_part",
-           "part_options", "view_of", "drawn_view"]
+__all__ = [
+    "OVERVIEW",
+    "WHOLE",
+    "MAX_PART_OPTIONS",
+    "FabricView",
+    "natural_part",
+    "fabric_groups",
+    "read_part",
+    "part_options",
+    "view_of",
+    "drawn_view",
+]
 
 OVERVIEW, WHOLE, SERVER = "overview", "whole", "server:"
 MAX_PART_OPTIONS = 2000  # groups offered in a dropdown at most (TaihuLight has 160 pods)
@@ -87,7 +97,7 @@ def part_options(scenario: Scenario, topo: Topology, current: str | None = None)
     if path and drill.levels(topo)[1:]:
         options += _inner_options(topo, path)
     elif isinstance(current, str) and current.startswith(SERVER):
-        options.append({"label": f"server {current[len(SERVER):]}: its NICs on every rail", "value": current})
+        options.append({"label": f"server {current[len(SERVER) :]}: its NICs on every rail", "value": current})
     return options[:MAX_PART_OPTIONS]
 
 
@@ -97,12 +107,16 @@ def _inner_options(topo: Topology, path: tuple[int, ...]) -> list[dict]:
     out = [{"label": f"{drill.path_text(topo, p)} alone", "value": _part(p)} for p in above]
     inside = drill.children(topo, path)
     word = drill.levels(topo)[len(path)][1] if inside else ""
-    out += [{"label": f"{drill.path_text(topo, path)}, {word} {g} ({plural(n, 'node')}) alone",
-             "value": _part((*path, g))} for g, n in inside.items()]
+    out += [
+        {"label": f"{drill.path_text(topo, path)}, {word} {g} ({plural(n, 'node')}) alone", "value": _part((*path, g))}
+        for g, n in inside.items()
+    ]
     if not inside and "server" in topo.node_attrs:
         servers = unique(topo.attr("server")[drill.members(topo, path)])
-        out += [{"label": f"server {s}: its NICs on every rail", "value": f"{SERVER}{s}"}
-                for s in servers[servers >= 0].tolist()]
+        out += [
+            {"label": f"server {s}: its NICs on every rail", "value": f"{SERVER}{s}"}
+            for s in servers[servers >= 0].tolist()
+        ]
     return out
 
 
@@ -127,13 +141,15 @@ def read_part(value, scenario: Scenario, topo: Topology) -> str | None:
         return None
     if value == WHOLE:
         if topo.n_nodes > DRAWN_NODES:
-            raise VizcollError(f"the whole fabric is drawn up to {DRAWN_NODES:,} nodes (this one has "
-                               f"{topo.n_nodes:,}): choose the overview or one group")
+            raise VizcollError(
+                f"the whole fabric is drawn up to {DRAWN_NODES:,} nodes (this one has "
+                f"{topo.n_nodes:,}): choose the overview or one group"
+            )
         return WHOLE
     if value == OVERVIEW:
         return OVERVIEW
     if isinstance(value, str) and value.startswith(SERVER) and len(value) < 20:
-        number = value[len(SERVER):]
+        number = value[len(SERVER) :]
         if "server" in topo.node_attrs and number.isdigit() and 0 <= int(number) <= topo.attr("server").max():
             return f"{SERVER}{int(number)}"
         raise VizcollError(f"the fabric has no server {number[:12]!r}")
@@ -211,7 +227,7 @@ def _cut(source: dict, part: str) -> tuple[Topology, np.ndarray, np.ndarray, np.
     if path is not None:
         nodes, name = drill.members(topo, path), drill.path_text(topo, path)
     else:
-        server = int(part[len(SERVER):])
+        server = int(part[len(SERVER) :])
         nodes = topo.attr("server") == server
         nodes |= drill.linked(topo, nodes)
         name = f"server {server}"

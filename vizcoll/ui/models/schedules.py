@@ -36,16 +36,44 @@ from vizcoll.ui.limits import MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_DRAWN_
 from vizcoll.ui.store import hops_of, page_params, topology_of
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "DEFAULTS", "FIELDS", "MAX_PARAM", "MAX_GOAL_BYTES", "MAX_RANKS", "MAX_DRAWN_MESSAGES",
-           "MAX_PROBLEMS", "EXAMPLE_RANKS", "read_params", "shown_params", "stored_params", "goal_from_upload",
-           "read_goal", "example_goal", "analysis", "replay_key", "replay", "drawing_plan", "JOB_BYTES", "needs_job",
-           "replay_of", "opened_goal", "MAX_OVERVIEW_MESSAGES"]
+__all__ = [
+    "PAGE",
+    "DEFAULTS",
+    "FIELDS",
+    "MAX_PARAM",
+    "MAX_GOAL_BYTES",
+    "MAX_RANKS",
+    "MAX_DRAWN_MESSAGES",
+    "MAX_PROBLEMS",
+    "EXAMPLE_RANKS",
+    "read_params",
+    "shown_params",
+    "stored_params",
+    "goal_from_upload",
+    "read_goal",
+    "example_goal",
+    "analysis",
+    "replay_key",
+    "replay",
+    "drawing_plan",
+    "JOB_BYTES",
+    "needs_job",
+    "replay_of",
+    "opened_goal",
+    "MAX_OVERVIEW_MESSAGES",
+]
 
 PAGE = "schedules"
 DEFAULTS = {"L": 2500, "o": 1500, "g": 1000, "G": 6, "O": 0, "S": 65535}
 """LogGOPSim's defaults (``LogGOPSim -L 2500 -o 1500 -g 1000 -G 6 -O 0 -S 65535``)."""
-FIELDS = {"L": "L (latency)", "o": "o (CPU overhead per message)", "g": "g (NIC gap per message)",
-          "G": "G (gap per byte)", "O": "O (overhead per byte)", "S": "S (eager up to, bytes)"}
+FIELDS = {
+    "L": "L (latency)",
+    "o": "o (CPU overhead per message)",
+    "g": "g (NIC gap per message)",
+    "G": "G (gap per byte)",
+    "O": "O (overhead per byte)",
+    "S": "S (eager up to, bytes)",
+}
 MAX_PARAM, MAX_GOAL_BYTES, MAX_RANKS = MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_RANKS  # reasons: ui.limits
 MAX_DRAWN_MESSAGES = SCHEDULE_MAX_DRAWN_MESSAGES
 MAX_OVERVIEW_MESSAGES = 65_536
@@ -88,8 +116,10 @@ def goal_from_upload(contents, filename) -> dict:
     """The page's store for an uploaded GOAL file: ``{"name", "text"}`` (VizcollError when it is unusable)."""
     raw = decode_upload(contents)
     if len(raw) > MAX_GOAL_BYTES:
-        raise VizcollError(f"the page opens GOAL files up to {MAX_GOAL_BYTES >> 20} MB (this one has "
-                           f"{len(raw):,} bytes); check larger ones with python -m vizcoll goal check FILE")
+        raise VizcollError(
+            f"the page opens GOAL files up to {MAX_GOAL_BYTES >> 20} MB (this one has "
+            f"{len(raw):,} bytes); check larger ones with python -m vizcoll goal check FILE"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -129,8 +159,10 @@ def example_goal(scenario: Scenario) -> dict:
 def _too_many_ranks(text: str) -> str:
     match = _NUM_RANKS.search(text)
     if match and int(match[1]) > MAX_RANKS:
-        return (f"num_ranks {int(match[1]):,}: the page reads schedules of up to {MAX_RANKS:,} ranks; check larger "
-                "ones with python -m vizcoll goal check FILE")
+        return (
+            f"num_ranks {int(match[1]):,}: the page reads schedules of up to {MAX_RANKS:,} ranks; check larger "
+            "ones with python -m vizcoll goal check FILE"
+        )
     return ""
 
 
@@ -173,12 +205,23 @@ def analysis(text: str, params: dict) -> dict:
     says why."""
     too_many = _too_many_ranks(text)
     if too_many:
-        return {"problems": [{"line": 0, "severity": "error", "message": too_many}], "ranks": None,
-                "operations": None, "messages": None, "timing": None, "why": too_many}
+        return {
+            "problems": [{"line": 0, "severity": "error", "message": too_many}],
+            "ranks": None,
+            "operations": None,
+            "messages": None,
+            "timing": None,
+            "why": too_many,
+        }
     parsed, problems, schedule = _schedule(text)
-    out = {"problems": problems, "ranks": parsed.schedule.num_ranks if parsed.schedule else None,
-           "operations": parsed.schedule.n_ops if parsed.schedule else None,
-           "messages": parsed.schedule.messages() if parsed.schedule else None, "timing": None, "why": ""}
+    out = {
+        "problems": problems,
+        "ranks": parsed.schedule.num_ranks if parsed.schedule else None,
+        "operations": parsed.schedule.n_ops if parsed.schedule else None,
+        "messages": parsed.schedule.messages() if parsed.schedule else None,
+        "timing": None,
+        "why": "",
+    }
     if schedule is None:
         out["why"] = "The file has errors (listed above): LogGOPSim would refuse it, crash or time it wrongly."
         return out
@@ -205,12 +248,10 @@ def needs_job(text: str, params: dict) -> bool:
 
 def replay_key(scenario: Scenario) -> dict:
     """What the replay depends on besides the file and the parameters: the fabric and the processes."""
-    return {"source": scenario.source_key(), "pattern": scenario.pattern, "ppn": scenario.ppn,
-            "lists": scenario.lists}
+    return {"source": scenario.source_key(), "pattern": scenario.pattern, "ppn": scenario.ppn, "lists": scenario.lists}
 
 
-def drawing_plan(scenario: Scenario, ranks: int, messages: int, any_size: bool = False
-                 ) -> tuple[list[int] | None, str]:
+def drawing_plan(scenario: Scenario, ranks: int, messages: int, any_size: bool = False) -> tuple[list[int] | None, str]:
     """The node of every rank when the schedule can be replayed on the scenario's fabric, else None and why.
 
     The replay is drawn node by node on a fabric of up to ``SMALL_LIMIT`` nodes (at most
@@ -219,22 +260,28 @@ def drawing_plan(scenario: Scenario, ranks: int, messages: int, any_size: bool =
     topo = topology_of(scenario)
     large = topo.n_nodes > SMALL_LIMIT
     if large and not any_size:
-        return None, (f"The fabric has {topo.n_nodes:,} nodes: the replay is drawn node by node on fabrics up to "
-                      f"{SMALL_LIMIT:,} nodes (the page plays it on the fabric's overview).")
+        return None, (
+            f"The fabric has {topo.n_nodes:,} nodes: the replay is drawn node by node on fabrics up to "
+            f"{SMALL_LIMIT:,} nodes (the page plays it on the fabric's overview)."
+        )
     most = MAX_OVERVIEW_MESSAGES if large else MAX_DRAWN_MESSAGES
     if messages > most:
         where = "on the fabric's overview" if large else "node by node"
-        return None, (f"The schedule has {messages:,} messages: the replay is drawn {where} for up to "
-                      f"{most:,} (the timing above is complete).")
+        return None, (
+            f"The schedule has {messages:,} messages: the replay is drawn {where} for up to "
+            f"{most:,} (the timing above is complete)."
+        )
     try:
         placement = scenario.placement(topo, WORLD)
     except VizcollError as exc:
         return None, f"⚠ The scenario's processes cannot be placed: {exc}"
     if ranks > placement.nprocs:
-        return None, (f"⚠ The schedule has {plural(ranks, 'rank')} but the scenario has "
-                      f"{plural(placement.nprocs, 'process')}: rank r runs where the scenario places process r, so "
-                      "there is nowhere to draw the others. Give the scenario more processes (communicators or "
-                      "processes per node on the Topology page); the timing above does not depend on it.")
+        return None, (
+            f"⚠ The schedule has {plural(ranks, 'rank')} but the scenario has "
+            f"{plural(placement.nprocs, 'process')}: rank r runs where the scenario places process r, so "
+            "there is nowhere to draw the others. Give the scenario more processes (communicators or "
+            "processes per node on the Topology page); the timing above does not depend on it."
+        )
     return [int(n) for n in placement.node[:ranks]], ""
 
 

@@ -22,9 +22,27 @@ from vizcoll.ui.models.parts import natural_part, read_part
 from vizcoll.ui.store import fabric_of, topology_of
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "EXAMPLE_SPECS", "LARGE_UPLOAD_BYTES", "NEW_COMM", "ANIMATION_LIMIT", "large_upload", "example_of",
-           "link_label", "source_digest", "root_of", "clicked_part", "with_part", "spec_help", "communicator_colours",
-           "comm_edit_options", "broadcast_timeline", "upload_hint", "export_options", "export_name"]
+__all__ = [
+    "PAGE",
+    "EXAMPLE_SPECS",
+    "LARGE_UPLOAD_BYTES",
+    "NEW_COMM",
+    "ANIMATION_LIMIT",
+    "large_upload",
+    "example_of",
+    "link_label",
+    "source_digest",
+    "root_of",
+    "clicked_part",
+    "with_part",
+    "spec_help",
+    "communicator_colours",
+    "comm_edit_options",
+    "broadcast_timeline",
+    "upload_hint",
+    "export_options",
+    "export_name",
+]
 
 PAGE = "topology"
 EXAMPLE_SPECS = {
@@ -104,15 +122,24 @@ def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, 
     nodes, first = np.unique(comms.node_array(), return_index=True)  # entries are in communicator order
     colour = dict(zip(nodes.tolist(), comms.comm_of_entry()[first].tolist(), strict=True))
     sizes = ", ".join(f"{count:,} of size {size:,}" for size, count in sorted(comms.sizes().items()))
-    return colour, f"{plural(len(comms), 'communicator')} ({sizes}); end nodes take the colour " \
-                   f"of their first communicator ({len(PALETTE)} colours repeat)."
+    return (
+        colour,
+        f"{plural(len(comms), 'communicator')} ({sizes}); end nodes take the colour "
+        f"of their first communicator ({len(PALETTE)} colours repeat).",
+    )
 
 
 def comm_edit_options(scenario: Scenario, topo: Topology) -> list[dict]:
     """The communicators a click can edit (first 200), plus a new one."""
     comms = scenario.communicators(topo)
-    options = [{"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
-               for i in range(min(len(comms), 200))] if comms is not None else []
+    options = (
+        [
+            {"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
+            for i in range(min(len(comms), 200))
+        ]
+        if comms is not None
+        else []
+    )
     return options + [{"label": "a new communicator", "value": NEW_COMM}]
 
 
@@ -146,8 +173,10 @@ def upload_hint() -> tuple[str, str]:
 
 def export_options() -> list[dict]:
     """The download menu: every format written, with the extension of its file and its help as tooltip."""
-    return [{"label": f"{name} ({_extension(name)})", "value": name, "title": formats.describe(formats.REGISTRY[name])}
-            for name in formats.writable()]
+    return [
+        {"label": f"{name} ({_extension(name)})", "value": name, "title": formats.describe(formats.REGISTRY[name])}
+        for name in formats.writable()
+    ]
 
 
 def export_name(fmt) -> str | None:

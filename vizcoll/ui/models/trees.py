@@ -74,29 +74,92 @@ from vizcoll.ui.limits import (
 from vizcoll.ui.store import fabric_of, hops_of, page_params, topology_of
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "DEFAULTS", "KINDS", "ROUTES", "ANIM", "PRESETS", "MAX_K", "MAX_DEGREE", "MAX_PROCESSES",
-           "MAX_ANIMATED", "TYPE1", "TYPE2", "LIVE", "INTACT", "CONTROL_KEYS", "COST_KEYS", "COST_FIELDS",
-           "tree_name", "read_params", "shown_params", "cost_of", "placement_of", "comm_text", "comm_options",
-           "digest", "tree_plan", "engine_key", "preset_scenario", "type_one", "type_two", "timeline_of",
-           "selection", "GOAL_KEYS", "goal_file", "type_one_summary", "type_two_summary", "PLAN_KEYS",
-           "stored_plan", "JOB_PROCESSES", "JOB_NODES", "heavy", "job_stages", "prepare", "computed", "holds_timeline"]
+__all__ = [
+    "PAGE",
+    "DEFAULTS",
+    "KINDS",
+    "ROUTES",
+    "ANIM",
+    "PRESETS",
+    "MAX_K",
+    "MAX_DEGREE",
+    "MAX_PROCESSES",
+    "MAX_ANIMATED",
+    "TYPE1",
+    "TYPE2",
+    "LIVE",
+    "INTACT",
+    "CONTROL_KEYS",
+    "COST_KEYS",
+    "COST_FIELDS",
+    "tree_name",
+    "read_params",
+    "shown_params",
+    "cost_of",
+    "placement_of",
+    "comm_text",
+    "comm_options",
+    "digest",
+    "tree_plan",
+    "engine_key",
+    "preset_scenario",
+    "type_one",
+    "type_two",
+    "timeline_of",
+    "selection",
+    "GOAL_KEYS",
+    "goal_file",
+    "type_one_summary",
+    "type_two_summary",
+    "PLAN_KEYS",
+    "stored_plan",
+    "JOB_PROCESSES",
+    "JOB_NODES",
+    "heavy",
+    "job_stages",
+    "prepare",
+    "computed",
+    "holds_timeline",
+]
 
 PAGE = "trees"
 TYPE1, TYPE2 = "type1", "type2"
 LIVE, INTACT = "live", "intact"
 # the page's parameters (scenario.params["trees"]): on the default scenario (a 3-level fat tree of 4-port
 # switches, every one of its 16 processes) 4-ary trees give the paper's Fig. 7 setting
-DEFAULTS = {"comm": WORLD, "kind": kinds.KARY, "k": 4, "degree": 4, "routes": LIVE, "l": 0.28, "delta": 4,
-            "theta": 0.01, "beta": 16000.0, "gamma": 3.75e-05, "S": 0, "eps": 0.1, "anim": TYPE1,
-            "goal_op": "reduce", "goal_bytes": 8}
+DEFAULTS = {
+    "comm": WORLD,
+    "kind": kinds.KARY,
+    "k": 4,
+    "degree": 4,
+    "routes": LIVE,
+    "l": 0.28,
+    "delta": 4,
+    "theta": 0.01,
+    "beta": 16000.0,
+    "gamma": 3.75e-05,
+    "S": 0,
+    "eps": 0.1,
+    "anim": TYPE1,
+    "goal_op": "reduce",
+    "goal_bytes": 8,
+}
 KINDS = kinds.LABELS  # name -> option label of every registered tree kind, read from the registry on each use
-ROUTES = {LIVE: "avoid broken links (routes over live links)",
-          INTACT: "as built on the intact fabric (flag the breaks)"}
+ROUTES = {
+    LIVE: "avoid broken links (routes over live links)",
+    INTACT: "as built on the intact fabric (flag the breaks)",
+}
 ANIM = {TYPE1: "the chosen type I tree", TYPE2: "the min-cost type II tree"}
 BUILDERS = kinds.BUILDERS  # name -> build(nprocs, k, groups); hierarchical kinds get the placement's groups
-COST_FIELDS = (("l", "l (μs per link)"), ("delta", "δ (hops of a route)"), ("theta", "θ (μs per packet)"),
-               ("beta", "β (bytes per μs)"), ("gamma", "γ (μs per byte)"), ("S", "S (message bytes)"),
-               ("eps", "ε (μs, for F(k))"))
+COST_FIELDS = (
+    ("l", "l (μs per link)"),
+    ("delta", "δ (hops of a route)"),
+    ("theta", "θ (μs per packet)"),
+    ("beta", "β (bytes per μs)"),
+    ("gamma", "γ (μs per byte)"),
+    ("S", "S (message bytes)"),
+    ("eps", "ε (μs, for F(k))"),
+)
 MAX_K, MAX_DEGREE, MAX_PROCESSES = TREE_MAX_K, TREE_MAX_DEGREE, TREE_MAX_PROCESSES  # reasons: vizcoll.ui.limits
 MAX_COMM_OPTIONS = MAX_OPTIONS
 MAX_ANIMATED = TREE_MAX_ANIMATED
@@ -113,28 +176,47 @@ MAX_DELTA = 1000  # hops of one route
 MAX_BYTES = TREE_MAX_BYTES  # message size S
 # quick presets: each REPLACES the shared scenario (fabric, communicators, breaks) and sets the tree
 PRESETS = {
-    "fig7": ("Paper Fig. 7: fat tree of 4-port switches, 16 processes, 4-ary",
-             {"spec": "fat-tree:radix=4,levels=3", "pattern": "grid2d:4x4"},
-             {"comm": WORLD, "kind": kinds.KARY, "k": 4, "degree": 4}),
-    "sunway": ("Sunway supernode: 512 processes (2 per node), 32-ary",
-               {"spec": "sunway-supernode", "ppn": 2},
-               {"comm": WORLD, "kind": kinds.KARY, "k": 32, "degree": 16}),
-    "taihulight": ("TaihuLight (paper scale): 40,960 processes on 160 supernodes, hierarchical 32-nomial",
-                   {"spec": "pruned-fat-tree:preset=taihulight"},
-                   {"comm": WORLD, "kind": kinds.HIER_KNOMIAL, "k": 32, "degree": 16}),
-    "fat-tree-64": ("Fat tree of 64-port switches (paper scale): 65,536 processes, 2-ary",
-                    {"spec": "fat-tree:radix=64,levels=3"},
-                    {"comm": WORLD, "kind": kinds.KARY, "k": 2, "degree": 64}),
-    "rail-million": ("1M-endpoint rail-optimized cluster: 65,536 GPUs of its 1,048,576, hierarchical 8-nomial",
-                     {"spec": RAIL_MILLION, "pattern": "hier:8,procs=65536"},
-                     {"comm": WORLD, "kind": kinds.HIER_KNOMIAL, "k": 8, "degree": 64}),
+    "fig7": (
+        "Paper Fig. 7: fat tree of 4-port switches, 16 processes, 4-ary",
+        {"spec": "fat-tree:radix=4,levels=3", "pattern": "grid2d:4x4"},
+        {"comm": WORLD, "kind": kinds.KARY, "k": 4, "degree": 4},
+    ),
+    "sunway": (
+        "Sunway supernode: 512 processes (2 per node), 32-ary",
+        {"spec": "sunway-supernode", "ppn": 2},
+        {"comm": WORLD, "kind": kinds.KARY, "k": 32, "degree": 16},
+    ),
+    "taihulight": (
+        "TaihuLight (paper scale): 40,960 processes on 160 supernodes, hierarchical 32-nomial",
+        {"spec": "pruned-fat-tree:preset=taihulight"},
+        {"comm": WORLD, "kind": kinds.HIER_KNOMIAL, "k": 32, "degree": 16},
+    ),
+    "fat-tree-64": (
+        "Fat tree of 64-port switches (paper scale): 65,536 processes, 2-ary",
+        {"spec": "fat-tree:radix=64,levels=3"},
+        {"comm": WORLD, "kind": kinds.KARY, "k": 2, "degree": 64},
+    ),
+    "rail-million": (
+        "1M-endpoint rail-optimized cluster: 65,536 GPUs of its 1,048,576, hierarchical 8-nomial",
+        {"spec": RAIL_MILLION, "pattern": "hier:8,procs=65536"},
+        {"comm": WORLD, "kind": kinds.HIER_KNOMIAL, "k": 8, "degree": 64},
+    ),
 }
 CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
 COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
 GOAL_KEYS = ("goal_op", "goal_bytes")  # the GOAL export's collective and message size (not the views')
 MAX_GOAL_BYTES = TREE_MAX_BYTES  # bytes per message of the GOAL export
-METRIC_KEYS = ("height", "radius", "edge_links", "link_packets", "max_link", "max_switch_link", "cross_group",
-               "latency_us", "flags")
+METRIC_KEYS = (
+    "height",
+    "radius",
+    "edge_links",
+    "link_packets",
+    "max_link",
+    "max_switch_link",
+    "cross_group",
+    "latency_us",
+    "flags",
+)
 
 
 def tree_name(kind: str, k: int) -> str:
@@ -148,8 +230,7 @@ def _number(values: dict, key: str, what: str, kind, low, high):
     its range, or a forged store) gets a message saying what to enter."""
     value = values.get(key)
     if value is None or value == "":
-        raise VizcollError(f"{what}: enter {'a whole number' if kind is int else 'a number'} from {low:g} to "
-                           f"{high:g}")
+        raise VizcollError(f"{what}: enter {'a whole number' if kind is int else 'a number'} from {low:g} to {high:g}")
     if isinstance(value, bool):
         raise VizcollError(f"{what} must be a number, got {value!r}")
     return number(value, what, kind, low, high)
@@ -190,8 +271,9 @@ def shown_params(scenario: Scenario) -> dict:
 
 
 def cost_of(params: dict, nprocs: int) -> CostParams:
-    return CostParams(**{key: params[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}, P=nprocs,
-                      k=params["k"])
+    return CostParams(
+        **{key: params[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}, P=nprocs, k=params["k"]
+    )
 
 
 def preset_scenario(scenario: Scenario, preset) -> Scenario:
@@ -218,8 +300,10 @@ def comm_text(scenario: Scenario, comm: int, placement: Placement) -> str:
     fabric = fabric_of(scenario)
     what = "every process of the scenario" if comm == WORLD else f"communicator {comm}"
     nodes = unique(placement.node)
-    return (f"{what}: {plural(placement.nprocs, 'process')} on {plural(len(nodes), 'node')} "
-            f"({_names(fabric, placement.node)})")
+    return (
+        f"{what}: {plural(placement.nprocs, 'process')} on {plural(len(nodes), 'node')} "
+        f"({_names(fabric, placement.node)})"
+    )
 
 
 def comm_options(scenario: Scenario) -> list[dict]:
@@ -232,15 +316,21 @@ def comm_options(scenario: Scenario) -> list[dict]:
         world, comms = "every process", None
     options = [{"label": world, "value": WORLD}]
     if comms is not None:
-        options += [{"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
-                    for i in range(min(len(comms), MAX_COMM_OPTIONS))]
+        options += [
+            {"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
+            for i in range(min(len(comms), MAX_COMM_OPTIONS))
+        ]
     return options
 
 
 def digest(scenario: Scenario) -> str:
     """A short key of everything the trees depend on besides the page's parameters."""
-    raw = json.dumps([scenario.source_key(), scenario.pattern, scenario.ppn, scenario.lists], sort_keys=True,
-                     separators=(",", ":"), default=str).encode()
+    raw = json.dumps(
+        [scenario.source_key(), scenario.pattern, scenario.ppn, scenario.lists],
+        sort_keys=True,
+        separators=(",", ":"),
+        default=str,
+    ).encode()
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
@@ -253,10 +343,12 @@ def tree_plan(scenario: Scenario) -> dict:
         raise VizcollError(f"a tree needs at least 2 processes; {comm_text(scenario, p['comm'], placement)}")
     if n > MAX_PROCESSES:
         what = "every process of the scenario" if p["comm"] == WORLD else f"communicator {p['comm']}"
-        raise VizcollError(f"{what} is "
-                           f"{n:,} processes: the page builds trees of up to {MAX_PROCESSES:,} (five trees, every "
-                           "edge routed over the fabric). Choose a smaller communicator, or use the command line "
-                           "(python -m vizcoll tree --topology ...)")
+        raise VizcollError(
+            f"{what} is "
+            f"{n:,} processes: the page builds trees of up to {MAX_PROCESSES:,} (five trees, every "
+            "edge routed over the fabric). Choose a smaller communicator, or use the command line "
+            "(python -m vizcoll tree --topology ...)"
+        )
     topo = topology_of(scenario)
     views = {key: value for key, value in p.items() if key not in GOAL_KEYS}
     return {"digest": digest(scenario), **views, "nprocs": n, "nodes": topo.n_nodes, "broken": int(topo.broken.sum())}
@@ -264,9 +356,16 @@ def tree_plan(scenario: Scenario) -> dict:
 
 def engine_key(scenario: Scenario, plan: dict) -> dict:
     """Everything the engine calls depend on (their cache key): the scenario's fabric, communicators, the tree."""
-    return {"source": scenario.source_key(), "pattern": scenario.pattern, "ppn": scenario.ppn,
-            "lists": scenario.lists, "comm": plan["comm"], "k": plan["k"], "degree": plan["degree"],
-            "cost": {key: plan[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}}
+    return {
+        "source": scenario.source_key(),
+        "pattern": scenario.pattern,
+        "ppn": scenario.ppn,
+        "lists": scenario.lists,
+        "comm": plan["comm"],
+        "k": plan["k"],
+        "degree": plan["degree"],
+        "cost": {key: plan[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")},
+    }
 
 
 # ---------------------------------------------------------------- engine calls
@@ -304,8 +403,11 @@ def stored_plan(plan) -> dict | None:
         return plan if isinstance(error, str) and len(error) <= MAX_PROBLEM_CHARS else None
     if set(plan) != set(PLAN_KEYS) or not isinstance(plan["digest"], str) or not _DIGEST.fullmatch(plan["digest"]):
         return None
-    if not (_count(plan["nprocs"], 2, MAX_PROCESSES) and _count(plan["nodes"], 1, UI_MAX_RAIL_NODES)
-            and _count(plan["broken"], 0, UI_MAX_RAIL_LINKS)):  # the largest fabric the app takes
+    if not (
+        _count(plan["nprocs"], 2, MAX_PROCESSES)
+        and _count(plan["nodes"], 1, UI_MAX_RAIL_NODES)
+        and _count(plan["broken"], 0, UI_MAX_RAIL_LINKS)
+    ):  # the largest fabric the app takes
         return None
     views = {key: plan[key] for key in PLAN_KEYS[1:-3]}
     try:
@@ -313,8 +415,9 @@ def stored_plan(plan) -> dict | None:
     except (VizcollError, TypeError, ValueError):
         return None
     # value equality: the browser's JSON has no float type (16000.0 comes back as 16000)
-    return {**plan, **{key: checked[key] for key in views}} if all(checked[key] == views[key] for key in views) \
-        else None
+    return (
+        {**plan, **{key: checked[key] for key in views}} if all(checked[key] == views[key] for key in views) else None
+    )
 
 
 # ---------------------------------------------------------------- background jobs
@@ -348,8 +451,12 @@ def _part(progress, index: int, parts: int):
 
 def job_stages(plan: dict) -> list[str]:
     """What a background job of ``plan`` does, stage by stage (the progress bar's text)."""
-    return [*(f"building the {tree_name(kind, plan['k'])} tree" for kind in KINDS), "building the type II trees",
-            "drawing the figures", "simulating the aggregation"]
+    return [
+        *(f"building the {tree_name(kind, plan['k'])} tree" for kind in KINDS),
+        "building the type II trees",
+        "drawing the figures",
+        "simulating the aggregation",
+    ]
 
 
 def prepare(key: dict, plan: dict, job: JobProgress) -> None:
@@ -381,8 +488,17 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     groups = hierarchy_of({name: key[name] for name in COMM_KEYS}) if kinds.get(kind).hierarchical else None
     tree = BUILDERS[kind](placement.nprocs, key["k"], groups)
     routing, table = _routing(scenario, routes)
-    built = mapped_type_one(tree, fabric, placement, routing, table=table, params=_cost(key, placement.nprocs),
-                            k=key["k"], broken=live.link_id[live.broken].tolist(), progress=job_progress())
+    built = mapped_type_one(
+        tree,
+        fabric,
+        placement,
+        routing,
+        table=table,
+        params=_cost(key, placement.nprocs),
+        k=key["k"],
+        broken=live.link_id[live.broken].tolist(),
+        progress=job_progress(),
+    )
     built["metrics"] = {name: built["metrics"][name] for name in METRIC_KEYS}
     return built
 
@@ -392,8 +508,10 @@ def type_one_summary(key: dict, kind: str, routes: str = LIVE) -> dict:
     """What the comparison and the sentences read of :func:`type_one`: its metrics without the packets per link
     and the edges crossing broken links (small: quick to read from the shared cache, unlike the routes)."""
     built = type_one(key, kind, routes)
-    return {"metrics": {k: v for k, v in built["metrics"].items() if k != "link_packets"},
-            "crossing": built["crossing"]}
+    return {
+        "metrics": {k: v for k, v in built["metrics"].items() if k != "link_packets"},
+        "crossing": built["crossing"],
+    }
 
 
 @cached
@@ -404,7 +522,8 @@ def type_two_summary(key: dict, routes: str = LIVE) -> dict:
         return two
     metrics = {name: {k: v for k, v in m.items() if k != "link_packets"} for name, m in two["metrics"].items()}
     return {k: v for k, v in two.items() if k not in ("physical", "tree", "vertex_ranks", "links")} | {
-        "metrics": metrics}
+        "metrics": metrics
+    }
 
 
 COMM_KEYS = ("source", "pattern", "ppn", "lists", "comm")  # what the processes and their groups depend on
@@ -434,11 +553,19 @@ def type_two(key: dict, routes: str = LIVE) -> dict:
     for part, (name, tree) in enumerate((("physical", result.physical), ("tree", result.tree)), start=1):
         m = tree_metrics(tree, topo, table=table, params=cost, progress=_part(progress, part, 3))
         metrics[name] = {key: m[key] for key in METRIC_KEYS}
-    return {"ok": True, "root": result.root, "physical": result.physical.to_dict(), "tree": result.tree.to_dict(),
-            "physical_switches": result.physical_switches.tolist(), "tree_switches": result.tree_switches.tolist(),
-            "vertex_ranks": result.vertex_ranks(), "links": list(result.links), "metrics": metrics,
-            "crossing": sorted(set(live.link_id[live.broken].tolist()) & set(result.links)),
-            "candidates": result.candidates}
+    return {
+        "ok": True,
+        "root": result.root,
+        "physical": result.physical.to_dict(),
+        "tree": result.tree.to_dict(),
+        "physical_switches": result.physical_switches.tolist(),
+        "tree_switches": result.tree_switches.tolist(),
+        "vertex_ranks": result.vertex_ranks(),
+        "links": list(result.links),
+        "metrics": metrics,
+        "crossing": sorted(set(live.link_id[live.broken].tolist()) & set(result.links)),
+        "candidates": result.candidates,
+    }
 
 
 @cached
@@ -456,8 +583,7 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> dict:
         built = type_one(key, kind, routes)
         tree, ranks = Tree.from_dict(built["tree"]), [[r] for r in built["ranks"]]
         title = f"Aggregation (sum) along the {tree_name(kind, key['k'])} tree"
-    return simulate_aggregation(topo, tree, ranks, latency=cost.l, theta=cost.b, table=table,
-                                title=title).to_dict()
+    return simulate_aggregation(topo, tree, ranks, latency=cost.l, theta=cost.b, table=table, title=title).to_dict()
 
 
 def holds_timeline(ref: str) -> bool:
@@ -483,8 +609,10 @@ def goal_file(scenario: Scenario) -> dict:
     groups = hierarchy_from_topology(fabric_of(scenario), placement) if kinds.get(plan["kind"]).hierarchical else None
     tree = BUILDERS[plan["kind"]](placement.nprocs, plan["k"], groups)
     name = tree_name(plan["kind"], plan["k"])
-    what = (f"{p['goal_op']} of {p['goal_bytes']:,} bytes along the {name} tree of "
-            f"{'every process' if plan['comm'] == WORLD else 'communicator ' + str(plan['comm'])} "
-            f"({plural(placement.nprocs, 'rank')})")
+    what = (
+        f"{p['goal_op']} of {p['goal_bytes']:,} bytes along the {name} tree of "
+        f"{'every process' if plan['comm'] == WORLD else 'communicator ' + str(plan['comm'])} "
+        f"({plural(placement.nprocs, 'rank')})"
+    )
     text = dumps(tree_collective(tree, p["goal_op"], p["goal_bytes"]), comment=f"written by vizcoll: {what}")
     return {"content": text, "filename": f"vizcoll-trees-{p['goal_op']}-{name.replace(' ', '-').lower()}.goal"}

@@ -63,9 +63,25 @@ from vizcoll.ui.store import SCENARIO, changed, checked, store_output, tapped_li
 from vizcoll.ui.views import barrier as views
 from vizcoll.ui.views.common import fabric_counts
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "break_at_random", "refresh", "render_drawing", "run_job",
-           "run_or_order", "animate", "render_step", "render_uq", "compute_sweep", "render_sweep", "render_histogram",
-           "export_goal"]
+__all__ = [
+    "PAGE",
+    "layout",
+    "body",
+    "register",
+    "update",
+    "break_at_random",
+    "refresh",
+    "render_drawing",
+    "run_job",
+    "run_or_order",
+    "animate",
+    "render_step",
+    "render_uq",
+    "compute_sweep",
+    "render_sweep",
+    "render_histogram",
+    "export_goal",
+]
 
 PAGE = model.PAGE  # the key of the page's parameters in scenario.params
 # the page's components
@@ -85,17 +101,31 @@ BAR_RUN_JOB, BAR_BREAKS_JOB, BAR_SWEEP_JOB, BAR_PACK = "bar-run", "bar-breaks", 
 BAR_RUN_ORDER = "bar-run-order"  # the run's background job order (a heavy run: run_or_order)
 BAR_OVERVIEW, BAR_PART, BAR_DRAWN_KEY = "bar-overview", "bar-part", "bar-drawn-key"
 POLL_MS, RUN_POLL_MS = 400, 200  # how often the page asks for a job's progress (the run's answer is its first frame)
-SWEEP_OPTIONS = [{"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": model.QUICK_MODE},
-                 {"label": "full: 4–20 × 0–50% broken, 1 seed (about 25 s)", "value": model.FULL_MODE}]
-PARAM_CONTROLS = {"algo": BAR_ALGO, "judge": BAR_JUDGE, "barriers": BAR_BARRIERS, "compute": BAR_COMPUTE,
-                  "rate": BAR_RATE, "seed": BAR_SEED, "comm": BAR_COMM, "k": BAR_K, "numbering": BAR_NUMBERING,
-                  "sweep": BAR_SWEEP_MODE, "part": BAR_PART}
+SWEEP_OPTIONS = [
+    {"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": model.QUICK_MODE},
+    {"label": "full: 4–20 × 0–50% broken, 1 seed (about 25 s)", "value": model.FULL_MODE},
+]
+PARAM_CONTROLS = {
+    "algo": BAR_ALGO,
+    "judge": BAR_JUDGE,
+    "barriers": BAR_BARRIERS,
+    "compute": BAR_COMPUTE,
+    "rate": BAR_RATE,
+    "seed": BAR_SEED,
+    "comm": BAR_COMM,
+    "k": BAR_K,
+    "numbering": BAR_NUMBERING,
+    "sweep": BAR_SWEEP_MODE,
+    "part": BAR_PART,
+}
 FIGURES = "vizcoll-barrier"  # the file name of a figure saved from its mode bar
 GRID_PART = [{"label": "the grid, node by node", "value": WHOLE}]  # what "draw" offers on a grid (disabled)
 # a click on a block (or a bundle) of the overview chooses its group (its customdata) under "draw"
 CLICKED_PART_JS = """function (click) { const point = click && Array.isArray(click.points) && click.points[0];
     const part = point && point.customdata;
     return typeof part === "string" && part.startsWith("group:") ? part : window.dash_clientside.no_update; }"""
+
+
 # the canvas's step: the position and the player's handle; none on an overview, whose steps the browser draws
 def layout(**kwargs) -> html.Div:
     """Dash's entry: the page for the link's or the store's scenario (query parameters are ignored)."""
@@ -118,24 +148,42 @@ def body(scenario: Scenario) -> html.Div:
     options = model.comm_options(scenario, topo) if topo is not None else []
     if topo is not None and options[1:] == [] and v["comm"] == 0:
         v["comm"] = model.ALL_END_NODES
-    sidebar = html.Div(className="sidebar", children=[
-        _fabric_section(shape), _breaks_section(v), _barrier_section(v, options, grid),
-        message_box(BAR_MESSAGE),
-        info("Every change runs at once. Break at random breaks that share of the links (seeded), never cutting "
-             f"the switches apart. On a grid (up to {model.MAX_SIDE}×{model.MAX_SIDE}) messages go to the neighbor "
-             "closest to their destination (the paper's rule) and detour along a shortest live path when that would "
-             f"loop; on any other fabric the processes (up to {model.MAX_PROCESSES}) are end nodes and messages "
-             "follow min-hop routes around the broken links."),
-        image_download(BAR_PNG, download_button("Download GOAL", BAR_GOAL), dcc.Download(id=BAR_GOAL_FILE)),
-        info("Download GOAL: this barrier as LogGOPSim's schedule (on a grid every hop of one barrier, ranks = the "
-             "grid's switches; elsewhere the algorithm's logical pattern on the processes). Open it on Schedules."),
-        message_box(BAR_GOAL_MESSAGE), figure_pack(BAR_PACK),
-    ])
-    main = html.Div(className="main", children=[
-        dcc.Store(id=BAR_PARAMS), dcc.Store(id=BAR_UQ_KEY), dcc.Store(id=BAR_SWEEP_KEY), dcc.Store(id=BAR_DRAWN),
-        _run_panel(), *_uq_panels(v), *_sweep_panels(v),
-        html.Div(className="pair", children=[graph(BAR_HIST, FIGURES)]),
-    ])
+    sidebar = html.Div(
+        className="sidebar",
+        children=[
+            _fabric_section(shape),
+            _breaks_section(v),
+            _barrier_section(v, options, grid),
+            message_box(BAR_MESSAGE),
+            info(
+                "Every change runs at once. Break at random breaks that share of the links (seeded), never cutting "
+                f"the switches apart. On a grid (up to {model.MAX_SIDE}×{model.MAX_SIDE}) messages go to the neighbor "
+                "closest to their destination (the paper's rule) and detour along a shortest live path when that would "
+                f"loop; on any other fabric the processes (up to {model.MAX_PROCESSES}) are end nodes and messages "
+                "follow min-hop routes around the broken links."
+            ),
+            image_download(BAR_PNG, download_button("Download GOAL", BAR_GOAL), dcc.Download(id=BAR_GOAL_FILE)),
+            info(
+                "Download GOAL: this barrier as LogGOPSim's schedule (on a grid every hop of one barrier, ranks = the "
+                "grid's switches; elsewhere the algorithm's logical pattern on the processes). Open it on Schedules."
+            ),
+            message_box(BAR_GOAL_MESSAGE),
+            figure_pack(BAR_PACK),
+        ],
+    )
+    main = html.Div(
+        className="main",
+        children=[
+            dcc.Store(id=BAR_PARAMS),
+            dcc.Store(id=BAR_UQ_KEY),
+            dcc.Store(id=BAR_SWEEP_KEY),
+            dcc.Store(id=BAR_DRAWN),
+            _run_panel(),
+            *_uq_panels(v),
+            *_sweep_panels(v),
+            html.Div(className="pair", children=[graph(BAR_HIST, FIGURES)]),
+        ],
+    )
     return html.Div(className="page barrier-page", children=[html.Div(className="columns", children=[sidebar, main])])
 
 
@@ -144,25 +192,51 @@ def _fabric_section(shape: tuple[int, int, int]) -> html.Details:
     return section(
         "Fabric",
         html.P(id=BAR_FABRIC, className="info"),
-        field("size (rows x cols)", dcc.Input(id=BAR_SIZE, value=f"{rows}x{cols}", debounce=True,
-                                               placeholder=f"4x4 (up to {model.MAX_SIDE}x{model.MAX_SIDE})")),
-        field("neighbors", dcc.RadioItems(id=BAR_NEIGHBORS, options=[4, 8], inline=True,
-                                            value=neighbors if neighbors in (4, 8) else 8)),
+        field(
+            "size (rows x cols)",
+            dcc.Input(
+                id=BAR_SIZE,
+                value=f"{rows}x{cols}",
+                debounce=True,
+                placeholder=f"4x4 (up to {model.MAX_SIDE}x{model.MAX_SIDE})",
+            ),
+        ),
+        field(
+            "neighbors",
+            dcc.RadioItems(
+                id=BAR_NEIGHBORS, options=[4, 8], inline=True, value=neighbors if neighbors in (4, 8) else 8
+            ),
+        ),
         html.Div(className="buttons", children=[html.Button("Use this grid", id=BAR_USE_GRID, n_clicks=0)]),
-        info("Use this grid replaces the scenario's fabric with this grid (every page follows; its page settings "
-             "stay). On a grid, changing the size or the neighbors resizes it at once and keeps its broken links."))
+        info(
+            "Use this grid replaces the scenario's fabric with this grid (every page follows; its page settings "
+            "stay). On a grid, changing the size or the neighbors resizes it at once and keeps its broken links."
+        ),
+    )
 
 
 def _breaks_section(v: dict) -> html.Details:
     return section(
         "Broken links",
         info("Click a link on the drawing to break it (red, dashed) and click again to repair it."),
-        html.Div(className="row", children=[
-            html.Label("break rate"), number_input(BAR_RATE, v["rate"], min=0, max=1, step=0.05),
-            html.Label("seed"), number_input(BAR_SEED, v["seed"], min=0, max=model.MAX_SEED)]),
-        html.Div(className="buttons", children=[html.Button("Break at random", id=BAR_RANDOM, n_clicks=0),
-                                                html.Button("Repair all", id=BAR_REPAIR, n_clicks=0)]),
-        job_bar(BAR_BREAKS_JOB))
+        html.Div(
+            className="row",
+            children=[
+                html.Label("break rate"),
+                number_input(BAR_RATE, v["rate"], min=0, max=1, step=0.05),
+                html.Label("seed"),
+                number_input(BAR_SEED, v["seed"], min=0, max=model.MAX_SEED),
+            ],
+        ),
+        html.Div(
+            className="buttons",
+            children=[
+                html.Button("Break at random", id=BAR_RANDOM, n_clicks=0),
+                html.Button("Repair all", id=BAR_REPAIR, n_clicks=0),
+            ],
+        ),
+        job_bar(BAR_BREAKS_JOB),
+    )
 
 
 def _barrier_section(v: dict, options: list[dict], grid: bool) -> html.Details:
@@ -172,57 +246,94 @@ def _barrier_section(v: dict, options: list[dict], grid: bool) -> html.Details:
         field("DLCT judge", dropdown(BAR_JUDGE, list(JUDGES), v["judge"])),
         field("barriers", number_input(BAR_BARRIERS, v["barriers"], min=1, max=20)),
         field("work between (s)", number_input(BAR_COMPUTE, v["compute"], min=0, max=60, step=0.1)),
-        field("processes", dropdown(BAR_COMM, options, v["comm"], disabled=grid)))
+        field("processes", dropdown(BAR_COMM, options, v["comm"], disabled=grid)),
+    )
 
 
 def _run_panel() -> html.Div:
-    return html.Div(className="panel player-panel", children=[
-        html.H3("Gather and Release, hop by hop (on a grid, the number on a node is its DLCT ID)"),
-        field("draw", dropdown(BAR_PART, [], None)), dcc.Store(id=BAR_DRAWN_KEY), dcc.Store(id=BAR_RUN_ORDER),
-        cyto.Cytoscape(id=BAR_CANVAS, elements=[], layout={"name": "preset", "fit": True, "padding": 20},
-                       stylesheet=charts.grid_stylesheet(), style=views.CANVAS_STYLE,
-                       minZoom=0.05, maxZoom=4, boxSelectionEnabled=False, autoungrabify=True,
-                       autounselectify=True),
-        graph(BAR_OVERVIEW, FIGURES, style=views.HIDDEN),
-        views.legend(BAR_LEGEND),
-        job_bar(BAR_RUN_JOB),
-        player(BAR_PLAYER), animation_export(BAR_PLAYER),
-        status_box(BAR_FLAG),
-        html.Div(id=BAR_SUMMARY, className="bar-summary"),
-    ])
+    return html.Div(
+        className="panel player-panel",
+        children=[
+            html.H3("Gather and Release, hop by hop (on a grid, the number on a node is its DLCT ID)"),
+            field("draw", dropdown(BAR_PART, [], None)),
+            dcc.Store(id=BAR_DRAWN_KEY),
+            dcc.Store(id=BAR_RUN_ORDER),
+            cyto.Cytoscape(
+                id=BAR_CANVAS,
+                elements=[],
+                layout={"name": "preset", "fit": True, "padding": 20},
+                stylesheet=charts.grid_stylesheet(),
+                style=views.CANVAS_STYLE,
+                minZoom=0.05,
+                maxZoom=4,
+                boxSelectionEnabled=False,
+                autoungrabify=True,
+                autounselectify=True,
+            ),
+            graph(BAR_OVERVIEW, FIGURES, style=views.HIDDEN),
+            views.legend(BAR_LEGEND),
+            job_bar(BAR_RUN_JOB),
+            player(BAR_PLAYER),
+            animation_export(BAR_PLAYER),
+            status_box(BAR_FLAG),
+            html.Div(id=BAR_SUMMARY, className="bar-summary"),
+        ],
+    )
 
 
 def _uq_panels(v: dict) -> list:
     return [
-        html.Div(className="panel", children=[
-            html.H3("LCT vs BST: the Gather links before and after round(K) (the paper's Fig. 3)"),
-            html.Div(className="row", children=[
-                html.Label("K"), number_input(BAR_K, v["k"], style={"width": 90, "flex": "none"}),
-                html.Label("numbering", className="bar-gap"),
-                dcc.Dropdown(id=BAR_NUMBERING, options=list(NUMBERINGS), clearable=False,
-                             value=v["numbering"], style={"width": 160})]),
-            html.Div(id=BAR_UQ_INFO, className="info"),
-        ]),
+        html.Div(
+            className="panel",
+            children=[
+                html.H3("LCT vs BST: the Gather links before and after round(K) (the paper's Fig. 3)"),
+                html.Div(
+                    className="row",
+                    children=[
+                        html.Label("K"),
+                        number_input(BAR_K, v["k"], style={"width": 90, "flex": "none"}),
+                        html.Label("numbering", className="bar-gap"),
+                        dcc.Dropdown(
+                            id=BAR_NUMBERING,
+                            options=list(NUMBERINGS),
+                            clearable=False,
+                            value=v["numbering"],
+                            style={"width": 160},
+                        ),
+                    ],
+                ),
+                html.Div(id=BAR_UQ_INFO, className="info"),
+            ],
+        ),
         html.Div(className="pair", children=[graph(BAR_UQ_LCT, FIGURES), graph(BAR_UQ_BST, FIGURES)]),
     ]
 
 
 def _sweep_panels(v: dict) -> list:
     return [
-        html.Div(className="panel", children=[
-            html.H3("Run time of every algorithm (the paper's Fig. 6 and 7)"),
-            dcc.Store(id=BAR_SWEEP),
-            field("sweep", dcc.RadioItems(id=BAR_SWEEP_MODE, value=v["sweep"], options=SWEEP_OPTIONS)),
-            job_bar(BAR_SWEEP_JOB),
-            html.Div(className="row", children=[
-                html.Label("grid of the rate chart"),
-                dcc.Dropdown(id=BAR_SWEEP_SIZE, clearable=False, style={"width": 120}),
-                html.Label("break rate of the size chart", className="bar-gap"),
-                dcc.Dropdown(id=BAR_SWEEP_RATE, clearable=False, style={"width": 120})]),
-            html.Div(id=BAR_SWEEP_INFO, className="info"),
-        ]),
-        dcc.Loading(type="dot", children=html.Div(className="pair", children=[
-            graph(BAR_VS_RATE, FIGURES), graph(BAR_VS_SIZE, FIGURES)])),
+        html.Div(
+            className="panel",
+            children=[
+                html.H3("Run time of every algorithm (the paper's Fig. 6 and 7)"),
+                dcc.Store(id=BAR_SWEEP),
+                field("sweep", dcc.RadioItems(id=BAR_SWEEP_MODE, value=v["sweep"], options=SWEEP_OPTIONS)),
+                job_bar(BAR_SWEEP_JOB),
+                html.Div(
+                    className="row",
+                    children=[
+                        html.Label("grid of the rate chart"),
+                        dcc.Dropdown(id=BAR_SWEEP_SIZE, clearable=False, style={"width": 120}),
+                        html.Label("break rate of the size chart", className="bar-gap"),
+                        dcc.Dropdown(id=BAR_SWEEP_RATE, clearable=False, style={"width": 120}),
+                    ],
+                ),
+                html.Div(id=BAR_SWEEP_INFO, className="info"),
+            ],
+        ),
+        dcc.Loading(
+            type="dot",
+            children=html.Div(className="pair", children=[graph(BAR_VS_RATE, FIGURES), graph(BAR_VS_SIZE, FIGURES)]),
+        ),
         html.Div(className="pair", children=[graph(BAR_RANGES, FIGURES)]),
     ]
 
@@ -231,69 +342,145 @@ def _sweep_panels(v: dict) -> list:
 def register(app: Dash) -> None:
     register_player(app, BAR_PLAYER)
     register_overview(app, BAR_PLAYER, BAR_OVERVIEW)
-    app.clientside_callback(CLICKED_PART_JS, Output(BAR_PART, "value", allow_duplicate=True),
-                            Input(BAR_OVERVIEW, "clickData"), prevent_initial_call=True)
+    app.clientside_callback(
+        CLICKED_PART_JS,
+        Output(BAR_PART, "value", allow_duplicate=True),
+        Input(BAR_OVERVIEW, "clickData"),
+        prevent_initial_call=True,
+    )
     register_animation_export(app, BAR_PLAYER, PAGE)
     register_figure_pack(app, BAR_PACK, PAGE)
     app.callback(
-        store_output(), Output(BAR_MESSAGE, "children"),
-        inputs={"tap_edge": Input(BAR_CANVAS, "tapEdge"), "use_grid": Input(BAR_USE_GRID, "n_clicks"),
-                "repair": Input(BAR_REPAIR, "n_clicks"), "drawn": Input(BAR_DRAWN, "data"),
-                "size": Input(BAR_SIZE, "value"), "neighbors": Input(BAR_NEIGHBORS, "value"),
-                "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()}},
-        state={"data": State(SCENARIO, "data")}, prevent_initial_call=True,
+        store_output(),
+        Output(BAR_MESSAGE, "children"),
+        inputs={
+            "tap_edge": Input(BAR_CANVAS, "tapEdge"),
+            "use_grid": Input(BAR_USE_GRID, "n_clicks"),
+            "repair": Input(BAR_REPAIR, "n_clicks"),
+            "drawn": Input(BAR_DRAWN, "data"),
+            "size": Input(BAR_SIZE, "value"),
+            "neighbors": Input(BAR_NEIGHBORS, "value"),
+            "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
+        },
+        state={"data": State(SCENARIO, "data")},
+        prevent_initial_call=True,
     )(update)
     app.callback(  # the job draws the breaks; update writes them into the scenario (as a clicked link)
-        Output(BAR_DRAWN, "data"), Output(BAR_MESSAGE, "children", allow_duplicate=True), Input(BAR_RANDOM, "n_clicks"),
-        State(BAR_RATE, "value"), State(BAR_SEED, "value"), State(SCENARIO, "data"), prevent_initial_call=True,
-        interval=POLL_MS, **jobs.background(BAR_BREAKS_JOB, (BAR_RANDOM, BAR_REPAIR)),
+        Output(BAR_DRAWN, "data"),
+        Output(BAR_MESSAGE, "children", allow_duplicate=True),
+        Input(BAR_RANDOM, "n_clicks"),
+        State(BAR_RATE, "value"),
+        State(BAR_SEED, "value"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(BAR_BREAKS_JOB, (BAR_RANDOM, BAR_REPAIR)),
     )(break_at_random)
     app.callback(
-        Output(BAR_PARAMS, "data"), Output(BAR_UQ_KEY, "data"), Output(BAR_SWEEP_KEY, "data"),
-        Output(BAR_FABRIC, "children"), Output(BAR_COMM, "options"), Output(BAR_COMM, "disabled"),
-        Output(BAR_PART, "options"), Output(BAR_PART, "value"), Output(BAR_PART, "disabled"), Input(SCENARIO, "data"),
-        State(BAR_PARAMS, "data"), State(BAR_UQ_KEY, "data"), State(BAR_SWEEP_KEY, "data"), State(BAR_PART, "value"),
+        Output(BAR_PARAMS, "data"),
+        Output(BAR_UQ_KEY, "data"),
+        Output(BAR_SWEEP_KEY, "data"),
+        Output(BAR_FABRIC, "children"),
+        Output(BAR_COMM, "options"),
+        Output(BAR_COMM, "disabled"),
+        Output(BAR_PART, "options"),
+        Output(BAR_PART, "value"),
+        Output(BAR_PART, "disabled"),
+        Input(SCENARIO, "data"),
+        State(BAR_PARAMS, "data"),
+        State(BAR_UQ_KEY, "data"),
+        State(BAR_SWEEP_KEY, "data"),
+        State(BAR_PART, "value"),
     )(refresh)
-    app.callback(Output(BAR_COMM, "value"), Input(BAR_COMM, "options"), State(SCENARIO, "data"),
-                 prevent_initial_call=True)(shown_comm)
+    app.callback(
+        Output(BAR_COMM, "value"), Input(BAR_COMM, "options"), State(SCENARIO, "data"), prevent_initial_call=True
+    )(shown_comm)
     app.callback(  # the figure draws (in the browser) while the run's job computes
-        Output(BAR_OVERVIEW, "figure"), Output(BAR_CANVAS, "style"), Output(BAR_OVERVIEW, "style"),
-        Output(BAR_LEGEND, "children"), Output(BAR_DRAWN_KEY, "data"), Input(BAR_PARAMS, "data"),
-        State(SCENARIO, "data"), State(BAR_DRAWN_KEY, "data"), prevent_initial_call=True,
+        Output(BAR_OVERVIEW, "figure"),
+        Output(BAR_CANVAS, "style"),
+        Output(BAR_OVERVIEW, "style"),
+        Output(BAR_LEGEND, "children"),
+        Output(BAR_DRAWN_KEY, "data"),
+        Input(BAR_PARAMS, "data"),
+        State(SCENARIO, "data"),
+        State(BAR_DRAWN_KEY, "data"),
+        prevent_initial_call=True,
     )(render_drawing)
-    run = [Output(pid(BAR_PLAYER, "timeline"), "data"), Output(BAR_CANVAS, "elements"),
-           Output(BAR_SUMMARY, "children"), Output(BAR_FLAG, "children"), Output(BAR_FLAG, "className")]
-    app.callback(*run, Output(BAR_RUN_ORDER, "data"), Input(BAR_PARAMS, "data"), State(SCENARIO, "data"),
-                 State(BAR_RUN_ORDER, "data"), prevent_initial_call=True)(run_or_order)
-    app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in run],
-                 Input(BAR_RUN_ORDER, "data"), State(SCENARIO, "data"), prevent_initial_call=True,
-                 interval=RUN_POLL_MS, **jobs.background(BAR_RUN_JOB))(run_job)
-    app.callback(Output(BAR_CANVAS, "stylesheet"), Input(pid(BAR_PLAYER, "shown"), "data"), State(BAR_PARAMS, "data"),
-                 State(SCENARIO, "data"))(on_canvas(render_step))
+    run = [
+        Output(pid(BAR_PLAYER, "timeline"), "data"),
+        Output(BAR_CANVAS, "elements"),
+        Output(BAR_SUMMARY, "children"),
+        Output(BAR_FLAG, "children"),
+        Output(BAR_FLAG, "className"),
+    ]
+    app.callback(
+        *run,
+        Output(BAR_RUN_ORDER, "data"),
+        Input(BAR_PARAMS, "data"),
+        State(SCENARIO, "data"),
+        State(BAR_RUN_ORDER, "data"),
+        prevent_initial_call=True,
+    )(run_or_order)
+    app.callback(
+        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in run],
+        Input(BAR_RUN_ORDER, "data"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+        interval=RUN_POLL_MS,
+        **jobs.background(BAR_RUN_JOB),
+    )(run_job)
+    app.callback(
+        Output(BAR_CANVAS, "stylesheet"),
+        Input(pid(BAR_PLAYER, "shown"), "data"),
+        State(BAR_PARAMS, "data"),
+        State(SCENARIO, "data"),
+    )(on_canvas(render_step))
     _register_views(app)
     register_image_download(app, BAR_PNG, BAR_CANVAS, PAGE, "vizcoll-barrier")
-    app.callback(Output(BAR_GOAL_FILE, "data"), Output(BAR_GOAL_MESSAGE, "children"), Input(BAR_GOAL, "n_clicks"),
-                 State(SCENARIO, "data"), prevent_initial_call=True)(export_goal)
+    app.callback(
+        Output(BAR_GOAL_FILE, "data"),
+        Output(BAR_GOAL_MESSAGE, "children"),
+        Input(BAR_GOAL, "n_clicks"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+    )(export_goal)
 
 
 def _register_views(app: Dash) -> None:
     """The LCT / BST view, the histogram and the sweep (a background job: the sweep choice is locked while it
     runs, Cancel keeps the charts of the last sweep)."""
-    app.callback(Output(BAR_UQ_LCT, "figure"), Output(BAR_UQ_BST, "figure"), Output(BAR_UQ_INFO, "children"),
-                 Input(BAR_UQ_KEY, "data"))(render_uq)
+    app.callback(
+        Output(BAR_UQ_LCT, "figure"),
+        Output(BAR_UQ_BST, "figure"),
+        Output(BAR_UQ_INFO, "children"),
+        Input(BAR_UQ_KEY, "data"),
+    )(render_uq)
     app.callback(Output(BAR_HIST, "figure"), Input(BAR_UQ_KEY, "data"))(render_histogram)
     sweep_job = jobs.background(BAR_SWEEP_JOB)
-    sweep_job["running"].append((Output(BAR_SWEEP_MODE, "options"),
-                                 [o | {"disabled": True} for o in SWEEP_OPTIONS], SWEEP_OPTIONS))
+    sweep_job["running"].append(
+        (Output(BAR_SWEEP_MODE, "options"), [o | {"disabled": True} for o in SWEEP_OPTIONS], SWEEP_OPTIONS)
+    )
     app.callback(
-        Output(BAR_SWEEP, "data"), Output(BAR_SWEEP_SIZE, "options"), Output(BAR_SWEEP_SIZE, "value"),
-        Output(BAR_SWEEP_RATE, "options"), Output(BAR_SWEEP_RATE, "value"), Output(BAR_SWEEP_INFO, "children"),
-        Input(BAR_SWEEP_KEY, "data"), State(BAR_SWEEP_SIZE, "value"), State(BAR_SWEEP_RATE, "value"),
-        prevent_initial_call=True, interval=POLL_MS, **sweep_job,
+        Output(BAR_SWEEP, "data"),
+        Output(BAR_SWEEP_SIZE, "options"),
+        Output(BAR_SWEEP_SIZE, "value"),
+        Output(BAR_SWEEP_RATE, "options"),
+        Output(BAR_SWEEP_RATE, "value"),
+        Output(BAR_SWEEP_INFO, "children"),
+        Input(BAR_SWEEP_KEY, "data"),
+        State(BAR_SWEEP_SIZE, "value"),
+        State(BAR_SWEEP_RATE, "value"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **sweep_job,
     )(compute_sweep)
     app.callback(
-        Output(BAR_VS_RATE, "figure"), Output(BAR_VS_SIZE, "figure"), Output(BAR_RANGES, "figure"),
-        Input(BAR_SWEEP, "data"), Input(BAR_SWEEP_SIZE, "value"), Input(BAR_SWEEP_RATE, "value"),
+        Output(BAR_VS_RATE, "figure"),
+        Output(BAR_VS_SIZE, "figure"),
+        Output(BAR_RANGES, "figure"),
+        Input(BAR_SWEEP, "data"),
+        Input(BAR_SWEEP_SIZE, "value"),
+        Input(BAR_SWEEP_RATE, "value"),
     )(render_sweep)
 
 
@@ -308,8 +495,10 @@ def scenario_after(trigger, scenario: Scenario, tap_edge, drawn, size, neighbors
         rows, cols = model.parse_size(size)
         n = model.read_neighbors(neighbors)
         if trigger != BAR_USE_GRID and not model.scenario_is_grid(scenario):
-            return scenario, (f"Press Use this grid to replace the scenario's fabric ({scenario.title}) with a "
-                              f"{rows}×{cols} grid with {n} neighbors.")
+            return scenario, (
+                f"Press Use this grid to replace the scenario's fabric ({scenario.title}) with a "
+                f"{rows}×{cols} grid with {n} neighbors."
+            )
         return model.grid_scenario(scenario, rows, cols, n), ""
     if trigger == BAR_REPAIR:
         return scenario.with_breaks([]), ""
@@ -387,12 +576,22 @@ def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None):
     plan, uq, sweep_key = model.view_keys(scenario)
     topo = topology_of(scenario)
     grid = is_grid(topo)
-    text = (f"The scenario's fabric: {scenario.title} ({fabric_counts(topo)}), {'a grid' if grid else 'not a grid'}. "
-            + (plan.get("note") or ""))
+    text = (
+        f"The scenario's fabric: {scenario.title} ({fabric_counts(topo)}), {'a grid' if grid else 'not a grid'}. "
+        + (plan.get("note") or "")
+    )
     part = WHOLE if grid else model.drawn_part(scenario, topo, scenario.params.get(PAGE, {}).get("part"))
-    return (changed(plan, plan_now), changed(uq, uq_now), changed(sweep_key, sweep_now), text,
-            model.comm_options(scenario, topo), grid, GRID_PART if grid else part_options(scenario, topo),
-            changed(part, part_now), grid)
+    return (
+        changed(plan, plan_now),
+        changed(uq, uq_now),
+        changed(sweep_key, sweep_now),
+        text,
+        model.comm_options(scenario, topo),
+        grid,
+        GRID_PART if grid else part_options(scenario, topo),
+        changed(part, part_now),
+        grid,
+    )
 
 
 def render_drawing(plan, data, drawn_now=None):
@@ -445,8 +644,11 @@ def render_step(step, timeline, plan, data):
     scenario = checked(data)[0] if timeline and plan and "error" not in plan else None
     grid = plan.get("grid") is True
     try:
-        return views.run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS)) \
-            if scenario is not None else views.run_stylesheet(grid)
+        return (
+            views.run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS))
+            if scenario is not None
+            else views.run_stylesheet(grid)
+        )
     except VizcollError:
         return views.run_stylesheet(grid)
 

@@ -50,14 +50,21 @@ from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import SCENARIO, page_params, remembered, store_output
 from vizcoll.ui.views.erasure import compare_table, scheme_view, summary_view
 
-__all__ = ["PAGE", "layout", "body", "register", "build", "update_view", "render_dcs", "render_code",
-           "render_compare"]
+__all__ = ["PAGE", "layout", "body", "register", "build", "update_view", "render_dcs", "render_code", "render_compare"]
 
 # the page's components
 ERA_N, ERA_K, ERA_DCS, ERA_CODE, ERA_TRAFFIC = "era-n", "era-k", "era-dcs", "era-code", "era-traffic"
 ERA_D, ERA_SEED, ERA_PLACEMENT, ERA_MESSAGE = "era-d", "era-seed", "era-placement", "era-message"
-PARAM_CONTROLS = {"n": ERA_N, "k": ERA_K, "dcs": ERA_DCS, "code": ERA_CODE, "traffic": ERA_TRAFFIC, "d": ERA_D,
-                  "seed": ERA_SEED, "placement": ERA_PLACEMENT}  # parameter -> its control
+PARAM_CONTROLS = {
+    "n": ERA_N,
+    "k": ERA_K,
+    "dcs": ERA_DCS,
+    "code": ERA_CODE,
+    "traffic": ERA_TRAFFIC,
+    "d": ERA_D,
+    "seed": ERA_SEED,
+    "placement": ERA_PLACEMENT,
+}  # parameter -> its control
 ERA_PARAMS, ERA_VIEW, ERA_DC_FIG, ERA_STATUS = "era-params", "era-view", "era-dc-fig", "era-status"
 ERA_RESTORE, ERA_SUMMARY, ERA_MATRIX, ERA_SCHEME = "era-restore", "era-summary", "era-matrix", "era-scheme"
 ERA_COMPARE, ERA_COMPARE_TABLE, ERA_PACK = "era-compare", "era-compare-table", "era-pack"
@@ -92,76 +99,138 @@ def body(scenario: Scenario) -> html.Div:
     v = {key: str(val) if val is not None else "" for key, val in page_params(scenario, PAGE, DEFAULTS).items()}
     code = v["code"] if v["code"] in FAMILIES else DEFAULTS["code"]
     traffic = v["traffic"] if v["traffic"] in TRAFFIC else DEFAULTS["traffic"]
-    sidebar = html.Div(className="sidebar", children=[section(
-        "Stripe and code",
-        field("n (coded blocks)", _number_box(ERA_N, _int_or_default(v, "n"))),
-        field("k (data blocks)", _number_box(ERA_K, _int_or_default(v, "k"))),
-        field("N (data centres)", _number_box(ERA_DCS, _int_or_default(v, "dcs"))),
-        field("code", dcc.Dropdown(id=ERA_CODE, clearable=False, className="grow", value=code,
-                                   options=[{"label": name, "value": key} for key, name in FAMILY_NAMES.items()])),
-        html.Div(className="row", children=[html.Label("count cross-DC traffic as", className="label"),
-                                            dcc.RadioItems(id=ERA_TRAFFIC, value=traffic, options=[
-                                                {"label": label, "value": key}
-                                                for key, label in TRAFFIC_LABELS.items()])]),
-        field("D (FMEL: DC failures)", _number_box(ERA_D, _int_or_default(v, "d"), placeholder="most possible")),
-        field("seed (FMEL)", _number_box(ERA_SEED, _int_or_default(v, "seed"))),
-        field("placement", dcc.Input(id=ERA_PLACEMENT, value=v["placement"], debounce=True,
-                                     placeholder="DC per block, e.g. 0,0,0,1,1,1,2,2,2")),
-        message_box(ERA_MESSAGE),
-        info("A stripe of k data blocks is encoded into n blocks y = x·G over GF(2⁸) and spread over N data "
-             "centres. Rebuilding a lost block reads its repair group: blocks in its own DC are free, every block "
-             "read from another DC is cross-DC traffic — or, if each remote DC first combines its blocks, one "
-             "block per remote DC (the model under which the paper's T̄ = 0.67 for FMEL(9,5) holds)."),
-        info(f"Limits: n ≤ {MAX_BLOCKS}, N ≤ {MAX_DCS} — the repair groups and fault tolerances are exact "
-             "enumerations, and the FMEL search tries schemes one by one."),
-    ), section("Export for papers", figure_pack(ERA_PACK))])
-    return html.Div(className="page erasure-page", children=[html.Div(className="columns", children=[
-        sidebar, _main()])])
+    sidebar = html.Div(
+        className="sidebar",
+        children=[
+            section(
+                "Stripe and code",
+                field("n (coded blocks)", _number_box(ERA_N, _int_or_default(v, "n"))),
+                field("k (data blocks)", _number_box(ERA_K, _int_or_default(v, "k"))),
+                field("N (data centres)", _number_box(ERA_DCS, _int_or_default(v, "dcs"))),
+                field(
+                    "code",
+                    dcc.Dropdown(
+                        id=ERA_CODE,
+                        clearable=False,
+                        className="grow",
+                        value=code,
+                        options=[{"label": name, "value": key} for key, name in FAMILY_NAMES.items()],
+                    ),
+                ),
+                html.Div(
+                    className="row",
+                    children=[
+                        html.Label("count cross-DC traffic as", className="label"),
+                        dcc.RadioItems(
+                            id=ERA_TRAFFIC,
+                            value=traffic,
+                            options=[{"label": label, "value": key} for key, label in TRAFFIC_LABELS.items()],
+                        ),
+                    ],
+                ),
+                field(
+                    "D (FMEL: DC failures)", _number_box(ERA_D, _int_or_default(v, "d"), placeholder="most possible")
+                ),
+                field("seed (FMEL)", _number_box(ERA_SEED, _int_or_default(v, "seed"))),
+                field(
+                    "placement",
+                    dcc.Input(
+                        id=ERA_PLACEMENT,
+                        value=v["placement"],
+                        debounce=True,
+                        placeholder="DC per block, e.g. 0,0,0,1,1,1,2,2,2",
+                    ),
+                ),
+                message_box(ERA_MESSAGE),
+                info(
+                    "A stripe of k data blocks is encoded into n blocks y = x·G over GF(2⁸) and spread over N data "
+                    "centres. Rebuilding a lost block reads its repair group: blocks in its own DC are free, every "
+                    "block read from another DC is cross-DC traffic — or, if each remote DC first combines its "
+                    "blocks, one block per remote DC (the model under which the paper's T̄ = 0.67 for FMEL(9,5) holds)."
+                ),
+                info(
+                    f"Limits: n ≤ {MAX_BLOCKS}, N ≤ {MAX_DCS} — the repair groups and fault tolerances are exact "
+                    "enumerations, and the FMEL search tries schemes one by one."
+                ),
+            ),
+            section("Export for papers", figure_pack(ERA_PACK)),
+        ],
+    )
+    return html.Div(
+        className="page erasure-page", children=[html.Div(className="columns", children=[sidebar, _main()])]
+    )
 
 
 def _main() -> html.Div:
-    return html.Div(className="main", children=[
-        dcc.Store(id=ERA_PARAMS), dcc.Store(id=ERA_VIEW, data=EMPTY_VIEW),
-        job_bar(ERA_BUILD_JOB),
-        panel(graph(ERA_DC_FIG, SAVED_AS, figure=blank_figure("Building the code…", height=260)),
-              status_box(ERA_STATUS), html.Button("Restore every DC", id=ERA_RESTORE, n_clicks=0)),
-        html.Div(className="pair", children=[
-            html.Div(id=ERA_SUMMARY, className="table-box"),
-            html.Div(id=ERA_SCHEME, className="table-box"),
-        ]),
-        panel(html.H3("Every code family at the same n, k, N (each on its default placement)"),
-              job_bar(ERA_COMPARE_JOB),
-              graph(ERA_COMPARE, SAVED_AS, figure=blank_figure("Comparing…", height=260)),
-              html.Div(id=ERA_COMPARE_TABLE)),
-        panel(graph(ERA_MATRIX, SAVED_AS, figure=blank_figure("Generator matrix", height=260))),
-    ])
+    return html.Div(
+        className="main",
+        children=[
+            dcc.Store(id=ERA_PARAMS),
+            dcc.Store(id=ERA_VIEW, data=EMPTY_VIEW),
+            job_bar(ERA_BUILD_JOB),
+            panel(
+                graph(ERA_DC_FIG, SAVED_AS, figure=blank_figure("Building the code…", height=260)),
+                status_box(ERA_STATUS),
+                html.Button("Restore every DC", id=ERA_RESTORE, n_clicks=0),
+            ),
+            html.Div(
+                className="pair",
+                children=[
+                    html.Div(id=ERA_SUMMARY, className="table-box"),
+                    html.Div(id=ERA_SCHEME, className="table-box"),
+                ],
+            ),
+            panel(
+                html.H3("Every code family at the same n, k, N (each on its default placement)"),
+                job_bar(ERA_COMPARE_JOB),
+                graph(ERA_COMPARE, SAVED_AS, figure=blank_figure("Comparing…", height=260)),
+                html.Div(id=ERA_COMPARE_TABLE),
+            ),
+            panel(graph(ERA_MATRIX, SAVED_AS, figure=blank_figure("Generator matrix", height=260))),
+        ],
+    )
 
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_figure_pack(app, ERA_PACK, PAGE)
     app.callback(
-        Output(ERA_PARAMS, "data"), Output(ERA_MESSAGE, "children"), store_output(),
+        Output(ERA_PARAMS, "data"),
+        Output(ERA_MESSAGE, "children"),
+        store_output(),
         inputs={"values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()}},
-        state={"scenario": State(SCENARIO, "data")}, prevent_initial_call="initial_duplicate", interval=POLL_MS,
+        state={"scenario": State(SCENARIO, "data")},
+        prevent_initial_call="initial_duplicate",
+        interval=POLL_MS,
         **jobs.background(ERA_BUILD_JOB),
     )(build)
     app.callback(
         Output(ERA_VIEW, "data"),
-        Input(ERA_DC_FIG, "clickData"), Input(ERA_RESTORE, "n_clicks"), Input(ERA_PARAMS, "data"),
+        Input(ERA_DC_FIG, "clickData"),
+        Input(ERA_RESTORE, "n_clicks"),
+        Input(ERA_PARAMS, "data"),
         State(ERA_VIEW, "data"),
     )(update_view)
     app.callback(
-        Output(ERA_DC_FIG, "figure"), Output(ERA_STATUS, "children"), Output(ERA_STATUS, "className"),
-        Input(ERA_PARAMS, "data"), Input(ERA_VIEW, "data"),
+        Output(ERA_DC_FIG, "figure"),
+        Output(ERA_STATUS, "children"),
+        Output(ERA_STATUS, "className"),
+        Input(ERA_PARAMS, "data"),
+        Input(ERA_VIEW, "data"),
     )(render_dcs)
     app.callback(
-        Output(ERA_SUMMARY, "children"), Output(ERA_SCHEME, "children"), Output(ERA_MATRIX, "figure"),
+        Output(ERA_SUMMARY, "children"),
+        Output(ERA_SCHEME, "children"),
+        Output(ERA_MATRIX, "figure"),
         Input(ERA_PARAMS, "data"),
     )(render_code)
     app.callback(
-        Output(ERA_COMPARE, "figure"), Output(ERA_COMPARE_TABLE, "children"), Input(ERA_PARAMS, "data"),
-        prevent_initial_call=True, interval=POLL_MS, **jobs.background(ERA_COMPARE_JOB),
+        Output(ERA_COMPARE, "figure"),
+        Output(ERA_COMPARE_TABLE, "children"),
+        Input(ERA_PARAMS, "data"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(ERA_COMPARE_JOB),
     )(render_compare)
 
 
@@ -178,9 +247,16 @@ def build(set_progress, values, scenario=None):
         build_code(params, progress=lambda done, total: set_progress((done, total, _search_text(done, total))))
     except VizcollError as exc:
         return no_update, f"⚠ {exc}", no_update
-    values = {"n": params["n"], "k": params["k"], "dcs": params["dcs"], "code": params["code"],
-              "traffic": params["traffic"], "d": "" if params["d"] is None else params["d"], "seed": params["seed"],
-              "placement": ",".join(map(str, params["placement"] or []))}
+    values = {
+        "n": params["n"],
+        "k": params["k"],
+        "dcs": params["dcs"],
+        "code": params["code"],
+        "traffic": params["traffic"],
+        "d": "" if params["d"] is None else params["d"],
+        "seed": params["seed"],
+        "placement": ",".join(map(str, params["placement"] or [])),
+    }
     return params, "", remembered(scenario, PAGE, values)
 
 
@@ -204,8 +280,7 @@ def update_view(click, _restore, params, view):
     if trigger == ERA_RESTORE:
         return view | {"failed": []}
     points = click.get("points") if isinstance(click, dict) else None
-    data = points[0].get("customdata") if isinstance(points, list) and points and isinstance(points[0], dict) \
-        else None
+    data = points[0].get("customdata") if isinstance(points, list) and points and isinstance(points[0], dict) else None
     if not (isinstance(data, list) and len(data) == 2 and isinstance(data[1], int)):
         return no_update
     what, index = data
@@ -229,8 +304,10 @@ def render_dcs(params, view):
     failure = dc_failure(Metrics.from_dict(result).code, failed)
     lines = []
     if block is not None:
-        lines.append(repair_text(result, block, params["traffic"])
-                     + (" (A repair group is for this block lost alone; with DCs down, see below.)" if failed else ""))
+        lines.append(
+            repair_text(result, block, params["traffic"])
+            + (" (A repair group is for this block lost alone; with DCs down, see below.)" if failed else "")
+        )
     if failed:
         lines.append(failure_text(failure))
     if not lines:

@@ -65,8 +65,21 @@ from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import SCENARIO, remembered, store_output
 from vizcoll.ui.views.faults import reduction_summary, task_list, treft_summary
 
-__all__ = ["PAGE", "layout", "body", "register", "run_reduction", "render_reduction", "click_kill",
-           "kernel_choices", "var_choices", "run_treft", "render_lanes", "render_overhead", "export_goal"]
+__all__ = [
+    "PAGE",
+    "layout",
+    "body",
+    "register",
+    "run_reduction",
+    "render_reduction",
+    "click_kill",
+    "kernel_choices",
+    "var_choices",
+    "run_treft",
+    "render_lanes",
+    "render_overhead",
+    "export_goal",
+]
 
 # the page's components
 FT_RED_PROCS, FT_RED_SIZE, FT_RED_ROOT = "ft-red-procs", "ft-red-size", "ft-red-root"
@@ -82,11 +95,23 @@ FT_TREFT_LANES, FT_TREFT_SUMMARY, FT_TREFT_OVERHEAD = "ft-treft-lanes", "ft-tref
 FT_TREFT_PLAYER = "ft-treft-player"
 FT_OVERHEAD_JOB = "ft-overhead"  # the overhead chart's background job (its job bar's prefix)
 FT_PACK = "ft-pack"
-REDUCTION_CONTROLS = {"procs": FT_RED_PROCS, "size": FT_RED_SIZE, "root": FT_RED_ROOT, "slow": FT_RED_SLOW,
-                      "fault": FT_RED_FAULT, "seed": FT_RED_SEED}  # parameter -> its control
-TREFT_CONTROLS = {"workflow": FT_TREFT_WORKFLOW, "cls": FT_TREFT_CLASS, "variant": FT_TREFT_VARIANT,
-                  "replica": FT_TREFT_REPLICA, "kernel": FT_TREFT_KERNEL, "var": FT_TREFT_VAR,
-                  "second": FT_TREFT_SECOND}
+REDUCTION_CONTROLS = {
+    "procs": FT_RED_PROCS,
+    "size": FT_RED_SIZE,
+    "root": FT_RED_ROOT,
+    "slow": FT_RED_SLOW,
+    "fault": FT_RED_FAULT,
+    "seed": FT_RED_SEED,
+}  # parameter -> its control
+TREFT_CONTROLS = {
+    "workflow": FT_TREFT_WORKFLOW,
+    "cls": FT_TREFT_CLASS,
+    "variant": FT_TREFT_VARIANT,
+    "replica": FT_TREFT_REPLICA,
+    "kernel": FT_TREFT_KERNEL,
+    "var": FT_TREFT_VAR,
+    "second": FT_TREFT_SECOND,
+}
 SAVED_AS = "vizcoll-faults"  # the file name of a figure saved from its mode bar
 
 
@@ -102,86 +127,152 @@ register_page(__name__, layout, path="/faults", name="Fault replays", order=5)
 def body(scenario: Scenario) -> html.Div:
     """The page with the scenario's parameters."""
     v = shown_values(scenario)
-    return html.Div(className="page faults-page", children=[
-        html.H2("Fault-tolerant reduction", className="section-title"),
-        html.Div(className="columns", children=[_reduction_sidebar(v), _reduction_main()]),
-        html.H2("TREFT: triple modular redundancy against soft errors", className="section-title"),
-        html.Div(className="columns", children=[_treft_sidebar(v), _treft_main()]),
-    ])
+    return html.Div(
+        className="page faults-page",
+        children=[
+            html.H2("Fault-tolerant reduction", className="section-title"),
+            html.Div(className="columns", children=[_reduction_sidebar(v), _reduction_main()]),
+            html.H2("TREFT: triple modular redundancy against soft errors", className="section-title"),
+            html.Div(className="columns", children=[_treft_sidebar(v), _treft_main()]),
+        ],
+    )
 
 
 def _reduction_sidebar(v: dict) -> html.Div:
     sizes = [{"label": label, "value": str(size)} for size, label in SIZES.items()]
     if v["size"] not in {o["value"] for o in sizes}:
         sizes.append({"label": f"{v['size']} B", "value": v["size"]})
-    return html.Div(className="sidebar", children=[section(
-        "Reduction and fault",
-        field("processes", dcc.Input(id=FT_RED_PROCS, type="number", min=2, max=MAX_PROCS, value=v["procs"],
-                                     debounce=True)),
-        field("data size", dropdown(FT_RED_SIZE, sizes, v["size"])),
-        field("root", dcc.Input(id=FT_RED_ROOT, type="number", min=0, value=v["root"], debounce=True)),
-        field("slow ranks", dcc.Input(id=FT_RED_SLOW, value=v["slow"], debounce=True,
-                                      placeholder="rank:factor, e.g. 2,5 or 2:8")),
-        field("fault", dropdown(FT_RED_FAULT, [{"label": t, "value": k} for k, t in FAULTS.items()], v["fault"])),
-        field("seed", dcc.Input(id=FT_RED_SEED, type="number", min=0, value=v["seed"], debounce=True)),
-        info(v["procs_note"]),
-        message_box(FT_RED_MESSAGE),
-        html.Div(className="row", children=[
-            dropdown(FT_GOAL_ALGO, [{"label": t, "value": k} for k, t in GOAL_ALGOS.items()], "binomial"),
-            download_button("Download GOAL", FT_GOAL), dcc.Download(id=FT_GOAL_FILE)]),
-        message_box(FT_GOAL_MESSAGE),
-        info("Download GOAL: the static reduction chosen there with these processes, data size and root, as the "
-             "schedule LogGOPSim simulates (open it on the Schedules page)."),
-        info("Each worker tells the master when its data is ready; the master pairs ready workers into tasks and "
-             "one of the two reads the other's data and reduces it. Slow ranks are slowed 4× (rank:factor to "
-             "choose). Click a worker in the diagram to kill it at the shown step."),
-    ), section("Export for papers", figure_pack(FT_PACK))])
+    return html.Div(
+        className="sidebar",
+        children=[
+            section(
+                "Reduction and fault",
+                field(
+                    "processes",
+                    dcc.Input(id=FT_RED_PROCS, type="number", min=2, max=MAX_PROCS, value=v["procs"], debounce=True),
+                ),
+                field("data size", dropdown(FT_RED_SIZE, sizes, v["size"])),
+                field("root", dcc.Input(id=FT_RED_ROOT, type="number", min=0, value=v["root"], debounce=True)),
+                field(
+                    "slow ranks",
+                    dcc.Input(
+                        id=FT_RED_SLOW, value=v["slow"], debounce=True, placeholder="rank:factor, e.g. 2,5 or 2:8"
+                    ),
+                ),
+                field(
+                    "fault", dropdown(FT_RED_FAULT, [{"label": t, "value": k} for k, t in FAULTS.items()], v["fault"])
+                ),
+                field("seed", dcc.Input(id=FT_RED_SEED, type="number", min=0, value=v["seed"], debounce=True)),
+                info(v["procs_note"]),
+                message_box(FT_RED_MESSAGE),
+                html.Div(
+                    className="row",
+                    children=[
+                        dropdown(FT_GOAL_ALGO, [{"label": t, "value": k} for k, t in GOAL_ALGOS.items()], "binomial"),
+                        download_button("Download GOAL", FT_GOAL),
+                        dcc.Download(id=FT_GOAL_FILE),
+                    ],
+                ),
+                message_box(FT_GOAL_MESSAGE),
+                info(
+                    "Download GOAL: the static reduction chosen there with these processes, data size and root, as the "
+                    "schedule LogGOPSim simulates (open it on the Schedules page)."
+                ),
+                info(
+                    "Each worker tells the master when its data is ready; the master pairs ready workers into tasks "
+                    "and one of the two reads the other's data and reduces it. Slow ranks are slowed 4× (rank:factor "
+                    "to choose). Click a worker in the diagram to kill it at the shown step."
+                ),
+            ),
+            section("Export for papers", figure_pack(FT_PACK)),
+        ],
+    )
 
 
 def _reduction_main() -> html.Div:
-    return html.Div(className="main", children=[
-        dcc.Store(id=FT_RED_PARAMS), dcc.Store(id=FT_RED_KILL),
-        panel(html.H3("Task-based reduction with fault tolerance, step by step"), graph(FT_RED_DIAGRAM, SAVED_AS),
-              player(FT_RED_PLAYER), animation_export(FT_RED_PLAYER), className="player-panel"),
-        html.Div(className="pair", children=[
-            html.Div(id=FT_RED_SUMMARY, className="table-box"),
-            html.Div(id=FT_RED_TASKS, className="table-box"),
-        ]),
-    ])
+    return html.Div(
+        className="main",
+        children=[
+            dcc.Store(id=FT_RED_PARAMS),
+            dcc.Store(id=FT_RED_KILL),
+            panel(
+                html.H3("Task-based reduction with fault tolerance, step by step"),
+                graph(FT_RED_DIAGRAM, SAVED_AS),
+                player(FT_RED_PLAYER),
+                animation_export(FT_RED_PLAYER),
+                className="player-panel",
+            ),
+            html.Div(
+                className="pair",
+                children=[
+                    html.Div(id=FT_RED_SUMMARY, className="table-box"),
+                    html.Div(id=FT_RED_TASKS, className="table-box"),
+                ],
+            ),
+        ],
+    )
 
 
 def _treft_sidebar(v: dict) -> html.Div:
-    workflows = [{"label": "HC (Helical Chain)", "value": "HC"}, {"label": "VP (Visualization Pipe)", "value": "VP"},
-                 {"label": "MB (Mixed Bag)", "value": "MB"}]
-    replicas = [{"label": "no error", "value": "none"}] + [{"label": f"replica r{r}", "value": str(r)}
-                                                            for r in range(3)]
-    return html.Div(className="sidebar", children=[section(
-        "Program and soft error",
-        field("workflow", dropdown(FT_TREFT_WORKFLOW, workflows, v["workflow"])),
-        field("class", dropdown(FT_TREFT_CLASS, ["A", "B"], v["cls"])),
-        field("variant", dropdown(FT_TREFT_VARIANT, [{"label": VARIANT_NAMES[k], "value": k} for k in VARIANT_NAMES],
-                                  v["variant"])),
-        field("soft error on", dropdown(FT_TREFT_REPLICA, replicas, v["replica"])),
-        field("after kernel", dropdown(FT_TREFT_KERNEL, kernel_options(v["workflow"], v["cls"]), v["kernel"])),
-        field("in variable", dropdown(FT_TREFT_VAR, var_options(v["workflow"], v["cls"], v["kernel"]), v["var"])),
-        field("second fault", dcc.Input(id=FT_TREFT_SECOND, value=v["second"], debounce=True,
-                                        placeholder="optional, e.g. r2:K4:u4")),
-        message_box(FT_TREFT_MESSAGE),
-        info("Three replicas run the program; at the end of each fault-tolerant section they exchange its live "
-             "data and vote 2-of-3: a wrong copy is overwritten by the majority. A second fault on another replica "
-             "with the same kernel and variable makes two equal wrong copies (the vote cannot fix that)."),
-    )])
+    workflows = [
+        {"label": "HC (Helical Chain)", "value": "HC"},
+        {"label": "VP (Visualization Pipe)", "value": "VP"},
+        {"label": "MB (Mixed Bag)", "value": "MB"},
+    ]
+    replicas = [{"label": "no error", "value": "none"}] + [
+        {"label": f"replica r{r}", "value": str(r)} for r in range(3)
+    ]
+    return html.Div(
+        className="sidebar",
+        children=[
+            section(
+                "Program and soft error",
+                field("workflow", dropdown(FT_TREFT_WORKFLOW, workflows, v["workflow"])),
+                field("class", dropdown(FT_TREFT_CLASS, ["A", "B"], v["cls"])),
+                field(
+                    "variant",
+                    dropdown(
+                        FT_TREFT_VARIANT, [{"label": VARIANT_NAMES[k], "value": k} for k in VARIANT_NAMES], v["variant"]
+                    ),
+                ),
+                field("soft error on", dropdown(FT_TREFT_REPLICA, replicas, v["replica"])),
+                field("after kernel", dropdown(FT_TREFT_KERNEL, kernel_options(v["workflow"], v["cls"]), v["kernel"])),
+                field(
+                    "in variable", dropdown(FT_TREFT_VAR, var_options(v["workflow"], v["cls"], v["kernel"]), v["var"])
+                ),
+                field(
+                    "second fault",
+                    dcc.Input(
+                        id=FT_TREFT_SECOND, value=v["second"], debounce=True, placeholder="optional, e.g. r2:K4:u4"
+                    ),
+                ),
+                message_box(FT_TREFT_MESSAGE),
+                info(
+                    "Three replicas run the program; at the end of each fault-tolerant section they exchange its live "
+                    "data and vote 2-of-3: a wrong copy is overwritten by the majority. A second fault on another "
+                    "replica with the same kernel and variable makes two equal wrong copies (the vote cannot fix that)."
+                ),
+            )
+        ],
+    )
 
 
 def _treft_main() -> html.Div:
-    return html.Div(className="main", children=[
-        dcc.Store(id=FT_TREFT_PARAMS),
-        panel(html.H3("TREFT: three replicas, operations ① to ⑩, vote and correction"),
-              graph(FT_TREFT_LANES, SAVED_AS), player(FT_TREFT_PLAYER), animation_export(FT_TREFT_PLAYER),
-              className="player-panel"),
-        html.Div(id=FT_TREFT_SUMMARY, className="panel table-box"),
-        panel(job_bar(FT_OVERHEAD_JOB), graph(FT_TREFT_OVERHEAD, SAVED_AS)),
-    ])
+    return html.Div(
+        className="main",
+        children=[
+            dcc.Store(id=FT_TREFT_PARAMS),
+            panel(
+                html.H3("TREFT: three replicas, operations ① to ⑩, vote and correction"),
+                graph(FT_TREFT_LANES, SAVED_AS),
+                player(FT_TREFT_PLAYER),
+                animation_export(FT_TREFT_PLAYER),
+                className="player-panel",
+            ),
+            html.Div(id=FT_TREFT_SUMMARY, className="panel table-box"),
+            panel(job_bar(FT_OVERHEAD_JOB), graph(FT_TREFT_OVERHEAD, SAVED_AS)),
+        ],
+    )
 
 
 # ---------------------------------------------------------------- callbacks
@@ -193,43 +284,77 @@ def register(app: Dash) -> None:
     register_animation_export(app, FT_TREFT_PLAYER, PAGE, "treft", params["treft"])
     register_figure_pack(app, FT_PACK, PAGE, params)
     app.callback(
-        Output(FT_RED_PARAMS, "data"), Output(FT_RED_MESSAGE, "children"),
-        Output(FT_RED_SUMMARY, "children"), Output(pid(FT_RED_PLAYER, "timeline"), "data"), store_output(),
-        inputs={"values": {key: Input(i, "value") for key, i in REDUCTION_CONTROLS.items()},
-                "kill": Input(FT_RED_KILL, "data")},
-        state={"scenario": State(SCENARIO, "data")}, prevent_initial_call="initial_duplicate",
+        Output(FT_RED_PARAMS, "data"),
+        Output(FT_RED_MESSAGE, "children"),
+        Output(FT_RED_SUMMARY, "children"),
+        Output(pid(FT_RED_PLAYER, "timeline"), "data"),
+        store_output(),
+        inputs={
+            "values": {key: Input(i, "value") for key, i in REDUCTION_CONTROLS.items()},
+            "kill": Input(FT_RED_KILL, "data"),
+        },
+        state={"scenario": State(SCENARIO, "data")},
+        prevent_initial_call="initial_duplicate",
     )(run_reduction)
     app.callback(
-        Output(FT_RED_DIAGRAM, "figure"), Output(FT_RED_TASKS, "children"),
-        Input(pid(FT_RED_PLAYER, "step"), "value"), Input(FT_RED_PARAMS, "data"),
+        Output(FT_RED_DIAGRAM, "figure"),
+        Output(FT_RED_TASKS, "children"),
+        Input(pid(FT_RED_PLAYER, "step"), "value"),
+        Input(FT_RED_PARAMS, "data"),
     )(render_reduction)
     app.callback(
-        Output(FT_RED_KILL, "data"), Output(FT_RED_FAULT, "value"), Input(FT_RED_DIAGRAM, "clickData"),
-        State(pid(FT_RED_PLAYER, "step"), "value"), State(FT_RED_PARAMS, "data"), prevent_initial_call=True,
+        Output(FT_RED_KILL, "data"),
+        Output(FT_RED_FAULT, "value"),
+        Input(FT_RED_DIAGRAM, "clickData"),
+        State(pid(FT_RED_PLAYER, "step"), "value"),
+        State(FT_RED_PARAMS, "data"),
+        prevent_initial_call=True,
     )(click_kill)
     app.callback(
-        Output(FT_TREFT_KERNEL, "options"), Output(FT_TREFT_KERNEL, "value"),
-        Input(FT_TREFT_WORKFLOW, "value"), Input(FT_TREFT_CLASS, "value"), State(FT_TREFT_KERNEL, "value"),
+        Output(FT_TREFT_KERNEL, "options"),
+        Output(FT_TREFT_KERNEL, "value"),
+        Input(FT_TREFT_WORKFLOW, "value"),
+        Input(FT_TREFT_CLASS, "value"),
+        State(FT_TREFT_KERNEL, "value"),
     )(kernel_choices)
     app.callback(
-        Output(FT_TREFT_VAR, "options"), Output(FT_TREFT_VAR, "value"), Input(FT_TREFT_KERNEL, "value"),
-        State(FT_TREFT_WORKFLOW, "value"), State(FT_TREFT_CLASS, "value"), State(FT_TREFT_VAR, "value"),
+        Output(FT_TREFT_VAR, "options"),
+        Output(FT_TREFT_VAR, "value"),
+        Input(FT_TREFT_KERNEL, "value"),
+        State(FT_TREFT_WORKFLOW, "value"),
+        State(FT_TREFT_CLASS, "value"),
+        State(FT_TREFT_VAR, "value"),
     )(var_choices)
     app.callback(
-        Output(FT_TREFT_PARAMS, "data"), Output(FT_TREFT_MESSAGE, "children"),
-        Output(FT_TREFT_SUMMARY, "children"), Output(pid(FT_TREFT_PLAYER, "timeline"), "data"), store_output(),
+        Output(FT_TREFT_PARAMS, "data"),
+        Output(FT_TREFT_MESSAGE, "children"),
+        Output(FT_TREFT_SUMMARY, "children"),
+        Output(pid(FT_TREFT_PLAYER, "timeline"), "data"),
+        store_output(),
         inputs={"values": {key: Input(i, "value") for key, i in TREFT_CONTROLS.items()}},
-        state={"scenario": State(SCENARIO, "data")}, prevent_initial_call="initial_duplicate",
+        state={"scenario": State(SCENARIO, "data")},
+        prevent_initial_call="initial_duplicate",
     )(run_treft)
     app.callback(
-        Output(FT_TREFT_LANES, "figure"), Input(pid(FT_TREFT_PLAYER, "step"), "value"), Input(FT_TREFT_PARAMS, "data"),
+        Output(FT_TREFT_LANES, "figure"),
+        Input(pid(FT_TREFT_PLAYER, "step"), "value"),
+        Input(FT_TREFT_PARAMS, "data"),
     )(render_lanes)
-    app.callback(Output(FT_TREFT_OVERHEAD, "figure"), Input(FT_TREFT_OVERHEAD, "id"), interval=500,
-                 **jobs.background(FT_OVERHEAD_JOB))(render_overhead)
     app.callback(
-        Output(FT_GOAL_FILE, "data"), Output(FT_GOAL_MESSAGE, "children"), Input(FT_GOAL, "n_clicks"),
-        State(FT_GOAL_ALGO, "value"), State(FT_RED_PROCS, "value"), State(FT_RED_SIZE, "value"),
-        State(FT_RED_ROOT, "value"), prevent_initial_call=True,
+        Output(FT_TREFT_OVERHEAD, "figure"),
+        Input(FT_TREFT_OVERHEAD, "id"),
+        interval=500,
+        **jobs.background(FT_OVERHEAD_JOB),
+    )(render_overhead)
+    app.callback(
+        Output(FT_GOAL_FILE, "data"),
+        Output(FT_GOAL_MESSAGE, "children"),
+        Input(FT_GOAL, "n_clicks"),
+        State(FT_GOAL_ALGO, "value"),
+        State(FT_RED_PROCS, "value"),
+        State(FT_RED_SIZE, "value"),
+        State(FT_RED_ROOT, "value"),
+        prevent_initial_call=True,
     )(export_goal)
 
 
@@ -246,8 +371,13 @@ def run_reduction(values, kill, scenario=None):
     except VizcollError as exc:
         return no_update, f"⚠ {exc}", no_update, no_update, no_update
     message = "Click a worker in the diagram to kill it." if values["fault"] == CLICK and not params["kill"] else ""
-    return (params, message, reduction_summary(figures, binomial), player_data(timeline),
-            remembered(scenario, PAGE, values))
+    return (
+        params,
+        message,
+        reduction_summary(figures, binomial),
+        player_data(timeline),
+        remembered(scenario, PAGE, values),
+    )
 
 
 def render_reduction(position, params):
@@ -316,8 +446,13 @@ def run_treft(values, scenario=None):
     except VizcollError as exc:
         return no_update, f"⚠ {exc}", no_update, no_update, no_update
     inject = ":".join(map(str, params["inject"])) if params["inject"] else ""
-    stored = {"workflow": values["workflow"], "cls": values["cls"], "variant": values["variant"], "inject": inject,
-              "second": values["second"] or ""}
+    stored = {
+        "workflow": values["workflow"],
+        "cls": values["cls"],
+        "variant": values["variant"],
+        "inject": inject,
+        "second": values["second"] or "",
+    }
     return params, "", treft_summary(figures), player_data(timeline), remembered(scenario, PAGE, stored)
 
 
@@ -331,6 +466,7 @@ def render_lanes(position, params):
 
 def render_overhead(set_progress, _):
     """(A background job.) The overhead of TREFT, E1 and E2 on every program, run by run."""
+
     def progress(done: int, total: int) -> None:
         set_progress((done, total, f"TREFT overhead: {done} of {total} runs"))
 

@@ -95,8 +95,24 @@ from vizcoll.ui.views.multicast import (
 from vizcoll.ui.views.rails import groups_panel
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "load_tables", "controls", "dispatch", "render", "views",
-           "render_lower", "group_protocol", "compute_views", "cancelled", "render_protocol", "drawings"]
+__all__ = [
+    "PAGE",
+    "layout",
+    "body",
+    "register",
+    "update",
+    "load_tables",
+    "controls",
+    "dispatch",
+    "render",
+    "views",
+    "render_lower",
+    "group_protocol",
+    "compute_views",
+    "cancelled",
+    "render_protocol",
+    "drawings",
+]
 
 # the page's components
 MC_ALGO_A, MC_ALGO_B, MC_MESSAGE, MC_SUMMARY = "mc-algo-a", "mc-algo-b", "mc-message", "mc-summary"
@@ -111,9 +127,17 @@ MC_PACK, MC_LOWER_SEEN = "mc-pack", "mc-lower-seen"
 MC_RAILS = "mc-rails"  # what rails change (vizcoll.ui.views.rails): a stable id
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
 PARAM_CONTROLS = {"a": MC_ALGO_A, "b": MC_ALGO_B, "part": MC_PART, "group": MC_GROUP}  # parameter -> its control
-VIEWS = [Output(MC_SUMMARY, "children"), Output(MC_STATUS, "children"), Output(MC_FIG_A, "figure"),
-         Output(MC_FIG_B, "figure"), Output(MC_FIG_DIFF, "figure"), Output(MC_HIST, "figure"),
-         Output(MC_GROUP_INFO, "children"), Output(MC_WORST, "children"), Output(pid(MC_PLAYER, "timeline"), "data")]
+VIEWS = [
+    Output(MC_SUMMARY, "children"),
+    Output(MC_STATUS, "children"),
+    Output(MC_FIG_A, "figure"),
+    Output(MC_FIG_B, "figure"),
+    Output(MC_FIG_DIFF, "figure"),
+    Output(MC_HIST, "figure"),
+    Output(MC_GROUP_INFO, "children"),
+    Output(MC_WORST, "children"),
+    Output(pid(MC_PLAYER, "timeline"), "data"),
+]
 """The views of the routes (:func:`views`, then :func:`group_protocol`'s timeline), also written by the job."""
 TOP, LOWER = (0, 1, 2, 3, 6, 7), (4, 5)  # the views :func:`render` draws, and those below the fold
 POLL_MS = 500  # how often the page asks a running job for its progress
@@ -133,76 +157,147 @@ def body(scenario: Scenario) -> html.Div:
     """The page on ``scenario``: the controls show its page parameters (bad stored values: the defaults)."""
     topo, groups, p, _ = page_state(scenario)
     has_tables = scenario.mcast_tables is not None
-    sidebar = html.Div(className="sidebar", children=[
-        section("Multicast routing",
+    sidebar = html.Div(
+        className="sidebar",
+        children=[
+            section(
+                "Multicast routing",
                 info(fabric_line(scenario, topo, groups), id=MC_FABRIC),
                 field("algorithm A", dropdown(MC_ALGO_A, algo_options(has_tables), p["a"], style={"minWidth": 180})),
-                field("algorithm B", dropdown(MC_ALGO_B, algo_options(False, b=True), p["b"],
-                                              style={"minWidth": 180})),
+                field("algorithm B", dropdown(MC_ALGO_B, algo_options(False, b=True), p["b"], style={"minWidth": 180})),
                 message_box(MC_MESSAGE),
-                info("One multicast group per communicator of the scenario (define them on the Topology page), or "
-                     "per MLID of the fabric's tables when they are loaded. EFI (edge forwarding index) of a link = "
-                     "number of groups whose tree uses it; lower is better. -new = with FULB's root rotation; "
-                     "fulb+global prefers fewer dragonfly global links. Every change routes again.")),
-        _tables_section(scenario),
-        section("Quick preset",
-                dcc.Dropdown(id=MC_PRESET, clearable=False, value=next(iter(PRESETS)), optionHeight=60,
-                             options=[{"label": v["label"], "value": k} for k, v in PRESETS.items()]),
-                html.Div(className="buttons", children=[html.Button("Use this preset", id=MC_USE_PRESET,
-                                                                    n_clicks=0)]),
-                html.Ul(className="info", children=[html.Li([html.B(preset["label"]), ": ", preset["about"]])
-                                                     for preset in PRESETS.values()]),
-                info("A preset replaces the shared scenario — fabric, communicators, no broken links — for every "
-                     "page (the badge above shows it); Download scenario first to keep the current one.")),
-        section("Export for papers", figure_pack(MC_PACK)),
-    ])
+                info(
+                    "One multicast group per communicator of the scenario (define them on the Topology page), or "
+                    "per MLID of the fabric's tables when they are loaded. EFI (edge forwarding index) of a link = "
+                    "number of groups whose tree uses it; lower is better. -new = with FULB's root rotation; "
+                    "fulb+global prefers fewer dragonfly global links. Every change routes again."
+                ),
+            ),
+            _tables_section(scenario),
+            section(
+                "Quick preset",
+                dcc.Dropdown(
+                    id=MC_PRESET,
+                    clearable=False,
+                    value=next(iter(PRESETS)),
+                    optionHeight=60,
+                    options=[{"label": v["label"], "value": k} for k, v in PRESETS.items()],
+                ),
+                html.Div(className="buttons", children=[html.Button("Use this preset", id=MC_USE_PRESET, n_clicks=0)]),
+                html.Ul(
+                    className="info",
+                    children=[html.Li([html.B(preset["label"]), ": ", preset["about"]]) for preset in PRESETS.values()],
+                ),
+                info(
+                    "A preset replaces the shared scenario — fabric, communicators, no broken links — for every "
+                    "page (the badge above shows it); Download scenario first to keep the current one."
+                ),
+            ),
+            section("Export for papers", figure_pack(MC_PACK)),
+        ],
+    )
     loaded = tables_of(scenario)
-    return html.Div(className="page multicast-page", children=[html.Div(className="columns", children=[
-        sidebar, _main(scenario, topo, groups, p, loaded.mlids if loaded is not None else None)])])
+    return html.Div(
+        className="page multicast-page",
+        children=[
+            html.Div(
+                className="columns",
+                children=[sidebar, _main(scenario, topo, groups, p, loaded.mlids if loaded is not None else None)],
+            )
+        ],
+    )
 
 
 def _tables_section(scenario: Scenario) -> html.Details:
     return section(
         "The fabric's multicast tables",
-        dcc.Upload(id=MC_TABLES_UPLOAD, className="upload", max_size=MAX_UPLOAD_BYTES, children=html.Div([
-            html.A("Load the fabric's multicast tables (opensm.mcfdbs)"), " or drop the file here", html.Br(),
-            html.Small(TABLES_HINT)])),
+        dcc.Upload(
+            id=MC_TABLES_UPLOAD,
+            className="upload",
+            max_size=MAX_UPLOAD_BYTES,
+            children=html.Div(
+                [
+                    html.A("Load the fabric's multicast tables (opensm.mcfdbs)"),
+                    " or drop the file here",
+                    html.Br(),
+                    html.Small(TABLES_HINT),
+                ]
+            ),
+        ),
         info(tables_line(tables_of(scenario)), id=MC_TABLES_INFO),
-        html.Div(className="buttons", children=[html.Button("Forget the tables", id=MC_TABLES_FORGET, n_clicks=0,
-                                                            disabled=scenario.mcast_tables is None)]),
+        html.Div(
+            className="buttons",
+            children=[
+                html.Button(
+                    "Forget the tables", id=MC_TABLES_FORGET, n_clicks=0, disabled=scenario.mcast_tables is None
+                )
+            ],
+        ),
         message_box(MC_TABLES_MESSAGE),
-        info(TABLES_ABOUT))
+        info(TABLES_ABOUT),
+    )
 
 
 def _main(scenario: Scenario, topo, groups, p: dict, mlids: list[int] | None) -> html.Div:
-    return html.Div(className="main", children=[
-        dcc.Store(id=MC_HEAVY), job_bar(MC_JOB),
-        html.Div(id=MC_SUMMARY, className="panel"),
-        html.Div(id=MC_RAILS),  # empty on a fabric without rails
-        status_box(MC_STATUS),
-        html.Div(className="row", children=[
-            field("show", dcc.Dropdown(id=MC_PART, clearable=False, className="grow", style={"width": 260},
-                                       options=part_options(scenario, topo),
-                                       value=p["part"] or natural_part(topo))),
-            field("highlight group", dcc.Dropdown(id=MC_GROUP, className="grow", style={"width": 360},
-                                                  options=group_options(topo, groups, mlids), value=p["group"],
-                                                  placeholder="choose a group")),
-        ]),
-        html.Div(id=MC_GROUP_INFO, className="info"),
-        info("Click a link on a drawing to break it in the scenario (every page follows and the groups are routed "
-             "around it); click a broken link (dashed, black) to repair it."),
-        html.Div(className="pair", children=[graph(MC_FIG_A, SAVED_AS), graph(MC_FIG_B, SAVED_AS)]),
-        dcc.Store(id=MC_LOWER_SEEN, data=False),  # the pair below: drawn once on the screen (assets/lazy.js)
-        html.Div(className="pair", children=[graph(MC_FIG_DIFF, SAVED_AS), graph(MC_HIST, SAVED_AS)],
-                 **{"data-seen": MC_LOWER_SEEN}),
-        html.Div(id=MC_WORST, className="info"),
-        html.Div(className="panel player-panel", children=[
-            html.H3("Join / leave protocol of the highlighted group under B (paper section 3.2)"),
-            graph(MC_STATE_FIG, SAVED_AS),
-            player(MC_PLAYER),
-            animation_export(MC_PLAYER),
-        ]),
-    ])
+    return html.Div(
+        className="main",
+        children=[
+            dcc.Store(id=MC_HEAVY),
+            job_bar(MC_JOB),
+            html.Div(id=MC_SUMMARY, className="panel"),
+            html.Div(id=MC_RAILS),  # empty on a fabric without rails
+            status_box(MC_STATUS),
+            html.Div(
+                className="row",
+                children=[
+                    field(
+                        "show",
+                        dcc.Dropdown(
+                            id=MC_PART,
+                            clearable=False,
+                            className="grow",
+                            style={"width": 260},
+                            options=part_options(scenario, topo),
+                            value=p["part"] or natural_part(topo),
+                        ),
+                    ),
+                    field(
+                        "highlight group",
+                        dcc.Dropdown(
+                            id=MC_GROUP,
+                            className="grow",
+                            style={"width": 360},
+                            options=group_options(topo, groups, mlids),
+                            value=p["group"],
+                            placeholder="choose a group",
+                        ),
+                    ),
+                ],
+            ),
+            html.Div(id=MC_GROUP_INFO, className="info"),
+            info(
+                "Click a link on a drawing to break it in the scenario (every page follows and the groups are routed "
+                "around it); click a broken link (dashed, black) to repair it."
+            ),
+            html.Div(className="pair", children=[graph(MC_FIG_A, SAVED_AS), graph(MC_FIG_B, SAVED_AS)]),
+            dcc.Store(id=MC_LOWER_SEEN, data=False),  # the pair below: drawn once on the screen (assets/lazy.js)
+            html.Div(
+                className="pair",
+                children=[graph(MC_FIG_DIFF, SAVED_AS), graph(MC_HIST, SAVED_AS)],
+                **{"data-seen": MC_LOWER_SEEN},
+            ),
+            html.Div(id=MC_WORST, className="info"),
+            html.Div(
+                className="panel player-panel",
+                children=[
+                    html.H3("Join / leave protocol of the highlighted group under B (paper section 3.2)"),
+                    graph(MC_STATE_FIG, SAVED_AS),
+                    player(MC_PLAYER),
+                    animation_export(MC_PLAYER),
+                ],
+            ),
+        ],
+    )
 
 
 # ---------------------------------------------------------------- callbacks
@@ -211,39 +306,66 @@ def register(app: Dash) -> None:
     register_animation_export(app, MC_PLAYER, PAGE)
     register_figure_pack(app, MC_PACK, PAGE)
     app.callback(
-        store_output(), Output(MC_MESSAGE, "children"),
-        inputs={"values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
-                "clicks": {figure: Input(figure, "clickData") for figure in FIGURES},
-                "use_preset": Input(MC_USE_PRESET, "n_clicks")},
-        state={"preset": State(MC_PRESET, "value"), "data": State(SCENARIO, "data")}, prevent_initial_call=True,
+        store_output(),
+        Output(MC_MESSAGE, "children"),
+        inputs={
+            "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
+            "clicks": {figure: Input(figure, "clickData") for figure in FIGURES},
+            "use_preset": Input(MC_USE_PRESET, "n_clicks"),
+        },
+        state={"preset": State(MC_PRESET, "value"), "data": State(SCENARIO, "data")},
+        prevent_initial_call=True,
     )(update)
     app.callback(
-        store_output(), Output(MC_TABLES_MESSAGE, "children"), Output(MC_TABLES_UPLOAD, "contents"),
-        Input(MC_TABLES_UPLOAD, "contents"), Input(MC_TABLES_FORGET, "n_clicks"),
-        State(MC_TABLES_UPLOAD, "filename"), State(SCENARIO, "data"), prevent_initial_call=True,
+        store_output(),
+        Output(MC_TABLES_MESSAGE, "children"),
+        Output(MC_TABLES_UPLOAD, "contents"),
+        Input(MC_TABLES_UPLOAD, "contents"),
+        Input(MC_TABLES_FORGET, "n_clicks"),
+        State(MC_TABLES_UPLOAD, "filename"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
     )(load_tables)
     app.callback(
-        Output(MC_FABRIC, "children"), Output(MC_ALGO_A, "value"), Output(MC_ALGO_B, "value"),
-        Output(MC_PART, "options"), Output(MC_PART, "value"), Output(MC_GROUP, "options"),
-        Output(MC_GROUP, "value"), Output(MC_ALGO_A, "options"), Output(MC_TABLES_INFO, "children"),
+        Output(MC_FABRIC, "children"),
+        Output(MC_ALGO_A, "value"),
+        Output(MC_ALGO_B, "value"),
+        Output(MC_PART, "options"),
+        Output(MC_PART, "value"),
+        Output(MC_GROUP, "options"),
+        Output(MC_GROUP, "value"),
+        Output(MC_ALGO_A, "options"),
+        Output(MC_TABLES_INFO, "children"),
         Output(MC_TABLES_FORGET, "disabled"),
         Input(SCENARIO, "data"),
-        State(MC_ALGO_A, "value"), State(MC_ALGO_B, "value"), State(MC_PART, "value"), State(MC_GROUP, "value"),
+        State(MC_ALGO_A, "value"),
+        State(MC_ALGO_B, "value"),
+        State(MC_PART, "value"),
+        State(MC_GROUP, "value"),
     )(controls)
     app.callback(Output(MC_HEAVY, "data"), Input(SCENARIO, "data"), State(MC_HEAVY, "data"))(dispatch)
     app.callback(*[VIEWS[i] for i in TOP], Input(SCENARIO, "data"))(render)
     app.callback(*[VIEWS[i] for i in LOWER], Input(SCENARIO, "data"), Input(MC_LOWER_SEEN, "data"))(render_lower)
     app.callback(VIEWS[-1], Input(SCENARIO, "data"))(group_protocol)
     app.callback(Output(MC_RAILS, "children"), Input(SCENARIO, "data"))(groups_panel)  # computed in the request
-    app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
-                 Input(MC_HEAVY, "data"), State(SCENARIO, "data"), prevent_initial_call=True, interval=POLL_MS,
-                 **jobs.background(MC_JOB, (MC_USE_PRESET,)))(compute_views)
-    app.callback(Output(MC_STATUS, "children", allow_duplicate=True),
-                 *[Output(f, "figure", allow_duplicate=True) for f in (*FIGURES, MC_HIST)],
-                 Input(f"{MC_JOB}-cancel", "n_clicks"), prevent_initial_call=True)(cancelled)
+    app.callback(
+        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
+        Input(MC_HEAVY, "data"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(MC_JOB, (MC_USE_PRESET,)),
+    )(compute_views)
+    app.callback(
+        Output(MC_STATUS, "children", allow_duplicate=True),
+        *[Output(f, "figure", allow_duplicate=True) for f in (*FIGURES, MC_HIST)],
+        Input(f"{MC_JOB}-cancel", "n_clicks"),
+        prevent_initial_call=True,
+    )(cancelled)
     app.callback(
         Output(MC_STATE_FIG, "figure"),
-        Input(pid(MC_PLAYER, "step"), "value"), Input(pid(MC_PLAYER, "timeline"), "data"),
+        Input(pid(MC_PLAYER, "step"), "value"),
+        Input(pid(MC_PLAYER, "timeline"), "data"),
     )(render_protocol)
 
 
@@ -264,16 +386,23 @@ def update(values, clicks, use_preset, preset, data):
         if trigger in clicks:
             label = clicked_label(clicks.get(trigger))
             if label is None:
-                return no_update, ("Click the middle of a link (its hover names it) to break or repair it; the "
-                                   "overview has no links to click: choose a part above.")
+                return no_update, (
+                    "Click the middle of a link (its hover names it) to break or repair it; the "
+                    "overview has no links to click: choose a part above."
+                )
             return scenario.toggled(label).to_dict(thin=True), ""
         topo = topology_of(scenario)
         try:
             groups = groups_of(scenario)
         except VizcollError:  # the view says why; the algorithms can still be chosen
             groups = None
-        params = read_params({key: values.get(key) for key in PARAM_CONTROLS}, scenario, topo, len(groups or []),
-                             tables=scenario.mcast_tables is not None)
+        params = read_params(
+            {key: values.get(key) for key in PARAM_CONTROLS},
+            scenario,
+            topo,
+            len(groups or []),
+            tables=scenario.mcast_tables is not None,
+        )
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
     if params["part"] == natural_part(topo):
@@ -309,10 +438,18 @@ def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
     topo, groups, p, _ = page_state(scenario)
     loaded = tables_of(scenario)
     mlids = loaded.mlids if loaded is not None else None
-    return (fabric_line(scenario, topo, groups), changed(p["a"], a_now), changed(p["b"], b_now),
-            part_options(scenario, topo, p["part"]), changed(p["part"] or natural_part(topo), part_now),
-            group_options(topo, groups, mlids), changed(p["group"], group_now),
-            algo_options(scenario.mcast_tables is not None), tables_line(loaded), scenario.mcast_tables is None)
+    return (
+        fabric_line(scenario, topo, groups),
+        changed(p["a"], a_now),
+        changed(p["b"], b_now),
+        part_options(scenario, topo, p["part"]),
+        changed(p["part"] or natural_part(topo), part_now),
+        group_options(topo, groups, mlids),
+        changed(p["group"], group_now),
+        algo_options(scenario.mcast_tables is not None),
+        tables_line(loaded),
+        scenario.mcast_tables is None,
+    )
 
 
 def dispatch(data, job_now=None):
@@ -350,8 +487,16 @@ def views(data):
         return (no_update, message) + (no_update,) * 6
     if _waits(scenario):
         waiting = blank_figure("Routing in the background: see the progress bar at the top.")
-        return ("", f"Routing the groups on {topology_of(scenario).n_nodes:,} nodes in the background…", waiting,
-                waiting, waiting, waiting, "", "")
+        return (
+            "",
+            f"Routing the groups on {topology_of(scenario).n_nodes:,} nodes in the background…",
+            waiting,
+            waiting,
+            waiting,
+            waiting,
+            "",
+            "",
+        )
     return _views(scenario)
 
 
@@ -362,14 +507,14 @@ def _views(scenario: Scenario) -> tuple:
         return "", "\n".join(notes) or "The scenario's communicators are empty.", blank, blank, blank, blank, "", ""
     results = {"a": routed(scenario, p["a"]), "b": routed(scenario, p["b"])}
     status = "\n".join(filter(None, [*notes, unroutable_line(topo, groups, results)]))
-    fig_a, fig_b, diff, hist = drawings(scenario.source_key(), scenario.pattern, scenario.ppn, scenario.lists,
-                                        scenario.mcast_tables, p)
+    fig_a, fig_b, diff, hist = drawings(
+        scenario.source_key(), scenario.pattern, scenario.ppn, scenario.lists, scenario.mcast_tables, p
+    )
     worst = [html.Div(worst_links(topo, results[name], name.upper())) for name in ("a", "b")]
     summary = summary_table(p, results)
     if p["a"] == TABLES:  # the fabric's tables against B: one sentence says whether B loads any link differently
         summary = [summary, verdict(results["a"], results["b"])]
-    return (summary, status, fig_a, fig_b, diff, hist, group_info(topo, groups, p, results),
-            worst)
+    return (summary, status, fig_a, fig_b, diff, hist, group_info(topo, groups, p, results), worst)
 
 
 @cached_figures
@@ -397,8 +542,14 @@ def compute_views(set_progress, job, data):
     if not isinstance(job, dict) or scenario is None:
         return (no_update,) * len(VIEWS)
     _, groups, p, _ = page_state(scenario)
-    progress = jobs.JobProgress(set_progress, [f"routing {plural(len(groups or []), 'group')} by {p['a']}",
-                                               f"routing them by {p['b']}", "drawing the figures"])
+    progress = jobs.JobProgress(
+        set_progress,
+        [
+            f"routing {plural(len(groups or []), 'group')} by {p['a']}",
+            f"routing them by {p['b']}",
+            "drawing the figures",
+        ],
+    )
     with suppress(VizcollError):  # the views say what went wrong
         route_both(scenario, p, progress)
     progress.stage(2)
@@ -409,8 +560,13 @@ def cancelled(_clicks):
     """Cancel pressed: the status and the four figures say the routes were not computed (the job wrote nothing;
     the figures said "routing in the background")."""
     blank = blank_figure("Cancelled: not routed.")
-    return "⚠ Cancelled: the groups were not routed. Change a control, or reload the page, to route them.", \
-        blank, blank, blank, blank
+    return (
+        "⚠ Cancelled: the groups were not routed. Change a control, or reload the page, to route them.",
+        blank,
+        blank,
+        blank,
+        blank,
+    )
 
 
 def render_protocol(position, timeline):

@@ -15,9 +15,13 @@ def layout(**kwargs) -> html.Div:
 
 
 def body(path: str) -> html.Div:
-    return html.Div(className="page", children=[
-        html.H2("Page not found"),
-        html.P(["No page at ", html.Code(path), ". ", dcc.Link("Go to the start page", href="/")])])
+    return html.Div(
+        className="page",
+        children=[
+            html.H2("Page not found"),
+            html.P(["No page at ", html.Code(path), ". ", dcc.Link("Go to the start page", href="/")]),
+        ],
+    )
 
 
 register_page(__name__, layout, name="Page not found", nav=False)

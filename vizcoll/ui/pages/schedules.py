@@ -86,8 +86,19 @@ from vizcoll.ui.views.schedules import (
 from vizcoll.uploads import content_ref
 from vizcoll.words import plural
 
-__all__ = ["PAGE", "layout", "body", "register", "load_goal", "update", "dispatch", "analyse", "compute_views",
-           "cancelled", "render_step"]
+__all__ = [
+    "PAGE",
+    "layout",
+    "body",
+    "register",
+    "load_goal",
+    "update",
+    "dispatch",
+    "analyse",
+    "compute_views",
+    "cancelled",
+    "render_step",
+]
 
 # the page's components
 SCHED_UPLOAD, SCHED_GOAL, SCHED_EXAMPLE = "sched-upload", "sched-goal", "sched-example"
@@ -95,15 +106,31 @@ SCHED_FILE, SCHED_FILE_MESSAGE, SCHED_MESSAGE = "sched-file", "sched-file-messag
 SCHED_PROBLEMS, SCHED_TIMING, SCHED_FINISH = "sched-problems", "sched-timing", "sched-finish"
 SCHED_CANVAS, SCHED_FLAG, SCHED_LEGEND, SCHED_PLAYER = "sched-canvas", "sched-flag", "sched-legend", "sched-player"
 SCHED_PACK, SCHED_OVERVIEW, SCHED_DRAWN = "sched-pack", "sched-overview", "sched-drawn"
-PARAM_CONTROLS = {"L": "sched-latency", "o": "sched-overhead", "g": "sched-gap", "G": "sched-gap-byte",
-                  "O": "sched-overhead-byte", "S": "sched-eager"}
+PARAM_CONTROLS = {
+    "L": "sched-latency",
+    "o": "sched-overhead",
+    "g": "sched-gap",
+    "G": "sched-gap-byte",
+    "O": "sched-overhead-byte",
+    "S": "sched-eager",
+}
 SCHED_HEAVY, SCHED_JOB = "sched-heavy", "sched-analysis"  # the background job's order and its job bar's prefix
 FIGURES = "vizcoll-schedules"  # the file name of a figure saved from its mode bar
-VIEWS = [Output(SCHED_FILE, "children"), Output(SCHED_PROBLEMS, "children"), Output(SCHED_TIMING, "children"),
-         Output(SCHED_FINISH, "figure"), Output(pid(SCHED_PLAYER, "timeline"), "data"),
-         Output(SCHED_CANVAS, "elements"), Output(SCHED_FLAG, "children"), Output(SCHED_FLAG, "className"),
-         Output(SCHED_OVERVIEW, "figure"), Output(SCHED_DRAWN, "data"), Output(SCHED_OVERVIEW, "style"),
-         Output(SCHED_CANVAS, "style"), Output(SCHED_LEGEND, "style")]
+VIEWS = [
+    Output(SCHED_FILE, "children"),
+    Output(SCHED_PROBLEMS, "children"),
+    Output(SCHED_TIMING, "children"),
+    Output(SCHED_FINISH, "figure"),
+    Output(pid(SCHED_PLAYER, "timeline"), "data"),
+    Output(SCHED_CANVAS, "elements"),
+    Output(SCHED_FLAG, "children"),
+    Output(SCHED_FLAG, "className"),
+    Output(SCHED_OVERVIEW, "figure"),
+    Output(SCHED_DRAWN, "data"),
+    Output(SCHED_OVERVIEW, "style"),
+    Output(SCHED_CANVAS, "style"),
+    Output(SCHED_LEGEND, "style"),
+]
 """What :func:`analyse` shows (also written by the background job of a large file): the file's line, problems,
 timing and chart, the player's handle, the canvas's elements, the flag, and the fabric's overview (its figure, the
 digest of the fabric it draws, and which of the overview, the canvas and the canvas's legend show)."""
@@ -129,57 +156,108 @@ def body(scenario: Scenario) -> html.Div:
         drawn = topology_of(scenario).n_nodes <= SMALL_LIMIT
     except VizcollError:
         drawn = None  # neither: the flag says why
-    sidebar = html.Div(className="sidebar", children=[
-        section(
-            "GOAL file",
-            dcc.Upload(id=SCHED_UPLOAD, className="upload", max_size=MAX_GOAL_BYTES, children=html.Div([
-                "Drop or ", html.A("choose a GOAL file"), html.Br(),
-                html.Small(f"LogGOPSim / Schedgen text, up to {MAX_GOAL_BYTES >> 20} MB")])),
-            html.Div(className="buttons", children=[
-                html.Button("Open an example: dissemination barrier", id=SCHED_EXAMPLE, n_clicks=0)]),
-            html.P(id=SCHED_FILE, className="info"),
-            message_box(SCHED_FILE_MESSAGE),
-            info("The file stays in this browser tab: it is not part of the scenario, so the share link and "
-                 "scenario files do not carry it. Export one from Barrier, Trees or Fault replays (Download GOAL) "
-                 "or with python -m vizcoll goal ...")),
-        section(
-            "LogGP parameters (LogGOPSim's defaults)",
-            *[field(label, number_input(PARAM_CONTROLS[key], v[key], min=0, max=MAX_PARAM, step=1))
-              for key, label in FIELDS.items()],
-            info("Whole numbers, nominally ns (S in bytes: messages up to S bytes go eagerly, larger ones wait for "
-                 "their receive). Defaults as LogGOPSim's: " + ", ".join(f"{k}={d}" for k, d in DEFAULTS.items()))),
-        message_box(SCHED_MESSAGE),
-        section("Export for papers", figure_pack(SCHED_PACK)),
-    ])
-    main = html.Div(className="main", children=[
-        dcc.Store(id=SCHED_GOAL, storage_type="session"), dcc.Store(id=SCHED_HEAVY), dcc.Store(id=SCHED_DRAWN),
-        job_bar(SCHED_JOB),
-        panel(html.H3("Problems (LogGOPSim's silent ones too)"), html.Div(id=SCHED_PROBLEMS)),
-        panel(html.H3("LogGP timing"), html.Div(id=SCHED_TIMING), graph(SCHED_FINISH, FIGURES)),
-        panel(html.H3("Replay on the scenario's fabric: rank r runs where the scenario places process r"),
-              status_box(SCHED_FLAG),
-              cyto.Cytoscape(id=SCHED_CANVAS, elements=[], layout={"name": "preset", "fit": True, "padding": 20},
-                             stylesheet=base_stylesheet(), style=CANVAS_STYLE if drawn else HIDDEN, minZoom=0.05,
-                             maxZoom=4,
-                             boxSelectionEnabled=False, autoungrabify=True, autounselectify=True),
-              graph(SCHED_OVERVIEW, FIGURES, style=OVERVIEW_STYLE if drawn is False else HIDDEN),
-              _legend(drawn is not False), player(SCHED_PLAYER), animation_export(SCHED_PLAYER),
-              className="player-panel"),
-    ])
-    return html.Div(className="page schedules-page", children=[html.Div(className="columns", children=[
-        sidebar, main])])
+    sidebar = html.Div(
+        className="sidebar",
+        children=[
+            section(
+                "GOAL file",
+                dcc.Upload(
+                    id=SCHED_UPLOAD,
+                    className="upload",
+                    max_size=MAX_GOAL_BYTES,
+                    children=html.Div(
+                        [
+                            "Drop or ",
+                            html.A("choose a GOAL file"),
+                            html.Br(),
+                            html.Small(f"LogGOPSim / Schedgen text, up to {MAX_GOAL_BYTES >> 20} MB"),
+                        ]
+                    ),
+                ),
+                html.Div(
+                    className="buttons",
+                    children=[html.Button("Open an example: dissemination barrier", id=SCHED_EXAMPLE, n_clicks=0)],
+                ),
+                html.P(id=SCHED_FILE, className="info"),
+                message_box(SCHED_FILE_MESSAGE),
+                info(
+                    "The file stays in this browser tab: it is not part of the scenario, so the share link and "
+                    "scenario files do not carry it. Export one from Barrier, Trees or Fault replays (Download GOAL) "
+                    "or with python -m vizcoll goal ..."
+                ),
+            ),
+            section(
+                "LogGP parameters (LogGOPSim's defaults)",
+                *[
+                    field(label, number_input(PARAM_CONTROLS[key], v[key], min=0, max=MAX_PARAM, step=1))
+                    for key, label in FIELDS.items()
+                ],
+                info(
+                    "Whole numbers, nominally ns (S in bytes: messages up to S bytes go eagerly, larger ones wait for "
+                    "their receive). Defaults as LogGOPSim's: " + ", ".join(f"{k}={d}" for k, d in DEFAULTS.items())
+                ),
+            ),
+            message_box(SCHED_MESSAGE),
+            section("Export for papers", figure_pack(SCHED_PACK)),
+        ],
+    )
+    main = html.Div(
+        className="main",
+        children=[
+            dcc.Store(id=SCHED_GOAL, storage_type="session"),
+            dcc.Store(id=SCHED_HEAVY),
+            dcc.Store(id=SCHED_DRAWN),
+            job_bar(SCHED_JOB),
+            panel(html.H3("Problems (LogGOPSim's silent ones too)"), html.Div(id=SCHED_PROBLEMS)),
+            panel(html.H3("LogGP timing"), html.Div(id=SCHED_TIMING), graph(SCHED_FINISH, FIGURES)),
+            panel(
+                html.H3("Replay on the scenario's fabric: rank r runs where the scenario places process r"),
+                status_box(SCHED_FLAG),
+                cyto.Cytoscape(
+                    id=SCHED_CANVAS,
+                    elements=[],
+                    layout={"name": "preset", "fit": True, "padding": 20},
+                    stylesheet=base_stylesheet(),
+                    style=CANVAS_STYLE if drawn else HIDDEN,
+                    minZoom=0.05,
+                    maxZoom=4,
+                    boxSelectionEnabled=False,
+                    autoungrabify=True,
+                    autounselectify=True,
+                ),
+                graph(SCHED_OVERVIEW, FIGURES, style=OVERVIEW_STYLE if drawn is False else HIDDEN),
+                _legend(drawn is not False),
+                player(SCHED_PLAYER),
+                animation_export(SCHED_PLAYER),
+                className="player-panel",
+            ),
+        ],
+    )
+    return html.Div(className="page schedules-page", children=[html.Div(className="columns", children=[sidebar, main])])
 
 
 def _legend(shown: bool) -> html.Div:
     """The canvas's legend (the overview's colours are explained by its colour bar and the flag)."""
     rings = [("waiting", "no message sent or handled yet"), ("busy", "sending or receiving"), ("done", "finished")]
-    return html.Div(id=SCHED_LEGEND, className="legend", style={} if shown else HIDDEN, children=[
-        *[html.Span([html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), text])
-          for s, text in rings],
-        html.Span([html.Span(className="swatch bar-line", style={"background": SENDING, "height": 5}),
-                   "message leaving now (its min-hop route)"]),
-        html.Span([html.Span(className="swatch ring", style={"borderColor": HANDLING}), "handles a message now"]),
-        html.Span([html.Span(className="swatch legend-broken"), "broken link"])])
+    return html.Div(
+        id=SCHED_LEGEND,
+        className="legend",
+        style={} if shown else HIDDEN,
+        children=[
+            *[
+                html.Span([html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), text])
+                for s, text in rings
+            ],
+            html.Span(
+                [
+                    html.Span(className="swatch bar-line", style={"background": SENDING, "height": 5}),
+                    "message leaving now (its min-hop route)",
+                ]
+            ),
+            html.Span([html.Span(className="swatch ring", style={"borderColor": HANDLING}), "handles a message now"]),
+            html.Span([html.Span(className="swatch legend-broken"), "broken link"]),
+        ],
+    )
 
 
 # ---------------------------------------------------------------- callbacks
@@ -189,27 +267,44 @@ def register(app: Dash) -> None:
     register_animation_export(app, SCHED_PLAYER, PAGE, extra=State(SCHED_GOAL, "data"))
     register_figure_pack(app, SCHED_PACK, PAGE, State(SCHED_GOAL, "data"))
     app.callback(
-        Output(SCHED_GOAL, "data"), Output(SCHED_UPLOAD, "contents"), Output(SCHED_FILE_MESSAGE, "children"),
-        Input(SCHED_UPLOAD, "contents"), Input(SCHED_EXAMPLE, "n_clicks"), State(SCHED_UPLOAD, "filename"),
-        State(SCENARIO, "data"), prevent_initial_call=True,
+        Output(SCHED_GOAL, "data"),
+        Output(SCHED_UPLOAD, "contents"),
+        Output(SCHED_FILE_MESSAGE, "children"),
+        Input(SCHED_UPLOAD, "contents"),
+        Input(SCHED_EXAMPLE, "n_clicks"),
+        State(SCHED_UPLOAD, "filename"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
     )(load_goal)
     app.callback(
-        store_output(), Output(SCHED_MESSAGE, "children"),
+        store_output(),
+        Output(SCHED_MESSAGE, "children"),
         inputs={"values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()}},
-        state={"data": State(SCENARIO, "data")}, prevent_initial_call=True,
+        state={"data": State(SCENARIO, "data")},
+        prevent_initial_call=True,
     )(update)
     goal, scenario = Input(SCHED_GOAL, "data"), Input(SCENARIO, "data")
     app.callback(Output(SCHED_HEAVY, "data"), goal, scenario, State(SCHED_HEAVY, "data"))(dispatch)
     app.callback(*VIEWS, goal, scenario, State(SCHED_DRAWN, "data"))(analyse)
-    app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
-                 Input(SCHED_HEAVY, "data"), State(SCHED_GOAL, "data"), State(SCENARIO, "data"),
-                 State(SCHED_DRAWN, "data"), prevent_initial_call=True, interval=POLL_MS,
-                 **jobs.background(SCHED_JOB, (SCHED_EXAMPLE,)))(compute_views)
-    app.callback(Output(SCHED_PROBLEMS, "children", allow_duplicate=True),
-                 Output(SCHED_FINISH, "figure", allow_duplicate=True), Input(f"{SCHED_JOB}-cancel", "n_clicks"),
-                 prevent_initial_call=True)(cancelled)
     app.callback(
-        Output(SCHED_CANVAS, "stylesheet"), Input(pid(SCHED_PLAYER, "shown"), "data"),
+        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
+        Input(SCHED_HEAVY, "data"),
+        State(SCHED_GOAL, "data"),
+        State(SCENARIO, "data"),
+        State(SCHED_DRAWN, "data"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(SCHED_JOB, (SCHED_EXAMPLE,)),
+    )(compute_views)
+    app.callback(
+        Output(SCHED_PROBLEMS, "children", allow_duplicate=True),
+        Output(SCHED_FINISH, "figure", allow_duplicate=True),
+        Input(f"{SCHED_JOB}-cancel", "n_clicks"),
+        prevent_initial_call=True,
+    )(cancelled)
+    app.callback(
+        Output(SCHED_CANVAS, "stylesheet"),
+        Input(pid(SCHED_PLAYER, "shown"), "data"),
         State(SCENARIO, "data"),
     )(on_canvas(render_step))
 
@@ -250,8 +345,11 @@ def _opened(goal, data) -> tuple[tuple | None, tuple | None]:
     scenario, message = checked(data)
     if goal is None:
         hint = "Open a GOAL file: its ranks run where the scenario places its processes."
-        return None, (scenario, ("No file yet.", html.P("Open a GOAL file, or the example.", className="info"), "",
-                                 nothing, None), hint)
+        return None, (
+            scenario,
+            ("No file yet.", html.P("Open a GOAL file, or the example.", className="info"), "", nothing, None),
+            hint,
+        )
     try:
         name, text = read_goal(goal)
         if scenario is None:
@@ -278,19 +376,30 @@ def analyse(goal, data, drawn=None):
     name, text, scenario, params = opened
     if needs_job(text, params):
         waiting = blank_figure("Timed in the background: see the progress bar at the top.", height=300)
-        return _shown((f"{name}: {len(text):,} bytes, checked and timed in the background…", "", "", waiting, None),
-                      scenario, drawn)
+        return _shown(
+            (f"{name}: {len(text):,} bytes, checked and timed in the background…", "", "", waiting, None),
+            scenario,
+            drawn,
+        )
     return _views(name, text, scenario, params, drawn)
 
 
 def _views(name: str, text: str, scenario: Scenario, params: dict, drawn) -> tuple:
     result = analysis(text, params)
     timing = result["timing"]
-    figure = finish_figure(timing["finish"], timing["host"]) if timing else blank_figure(
-        "No timing while the file has errors.", height=300)
+    figure = (
+        finish_figure(timing["finish"], timing["host"])
+        if timing
+        else blank_figure("No timing while the file has errors.", height=300)
+    )
     handle, flag, flag_class = _replay(scenario, text, params, result) if timing else (None, "", "flag")
-    return _shown((file_line(name, result), problems_view(result["problems"]), timing_view(result, params), figure,
-                   handle), scenario, drawn, flag, flag_class)
+    return _shown(
+        (file_line(name, result), problems_view(result["problems"]), timing_view(result, params), figure, handle),
+        scenario,
+        drawn,
+        flag,
+        flag_class,
+    )
 
 
 def compute_views(set_progress, job, goal, data, drawn=None):
@@ -300,8 +409,9 @@ def compute_views(set_progress, job, goal, data, drawn=None):
     if not isinstance(job, dict) or opened is None:
         return (no_update,) * len(VIEWS)
     name, text, scenario, params = opened
-    progress = jobs.JobProgress(set_progress, [f"checking and timing {len(text) / 1e6:.1f} MB of GOAL",
-                                               "replaying it on the fabric"])
+    progress = jobs.JobProgress(
+        set_progress, [f"checking and timing {len(text) / 1e6:.1f} MB of GOAL", "replaying it on the fabric"]
+    )
     progress.stage(0)
     with suppress(VizcollError):  # the views say what went wrong
         analysis(text, params)
@@ -311,8 +421,10 @@ def compute_views(set_progress, job, goal, data, drawn=None):
 
 def cancelled(_clicks):
     """Cancel pressed: the problems box and the chart say the file was not checked (the job wrote nothing)."""
-    return (html.P("⚠ Cancelled: the file was not checked or timed. Open it again to do so.", className="message"),
-            blank_figure("Cancelled: not timed.", height=300))
+    return (
+        html.P("⚠ Cancelled: the file was not checked or timed. Open it again to do so.", className="message"),
+        blank_figure("Cancelled: not timed.", height=300),
+    )
 
 
 def _shown(head: tuple, scenario: Scenario | None, drawn, flag: str = "", flag_class: str = "flag") -> tuple:
@@ -342,8 +454,10 @@ def _overview(view, topo):
     """The fabric's overview with the player's two layers, titled for this page (no group to click into here)."""
     figure = fabric_drawing(view, topo)[1]
     s = topo.summary()
-    title = (f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')} and "
-             f"{plural(s['links'], 'link')}, grouped: each step lights the bundles its messages cross")
+    title = (
+        f"{plural(s['switches'], 'switch')}, {plural(s['endpoints'], 'end node')} and "
+        f"{plural(s['links'], 'link')}, grouped: each step lights the bundles its messages cross"
+    )
     return figure.update_layout(title_text=wrap(title, title_chars(FULL)))
 
 

@@ -103,8 +103,15 @@ HOVER_JS = """function (node, edge) {
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
 SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
 TOPO_UPLOAD_JOB = "topo-upload-read"  # the job bar of a large file being read
-_SCENARIO_OUTPUTS = [(SCENARIO, "data"), (TOPO_MESSAGE, "children"), (TOPO_GENERATOR, "value"), (TOPO_ROOT, "value"),
-                     (COMM_EDIT, "value"), (TOPO_UPLOAD, "contents"), (TOPO_COMM_UPLOAD, "contents")]
+_SCENARIO_OUTPUTS = [
+    (SCENARIO, "data"),
+    (TOPO_MESSAGE, "children"),
+    (TOPO_GENERATOR, "value"),
+    (TOPO_ROOT, "value"),
+    (COMM_EDIT, "value"),
+    (TOPO_UPLOAD, "contents"),
+    (TOPO_COMM_UPLOAD, "contents"),
+]
 """What a change of the fabric writes (:func:`update_scenario`, and the job of a large file)."""
 POLL_MS = 400  # how often the page asks a running job for its progress
 
@@ -120,39 +127,77 @@ register_page(__name__, layout, path="/topology", name="Topology", order=1)
 # ---------------------------------------------------------------- layout
 def body(scenario: Scenario, banner: bool = False) -> html.Div:
     """The page for ``scenario`` (the start page adds a banner explaining the default scenario)."""
-    intro = html.Div(className="banner", children=[
-        html.H2("vizcoll — see collective communication on real interconnects"),
-        html.P("This default scenario is a 3-level fat tree of 4-port switches with one broken link "
-               "(red, dashed), 16 processes split into a 4×4 grid of communicators (colours), and a "
-               "broadcast from h0 along shortest paths. Press ▶ Play, click a link to break or repair it, "
-               "or generate another fabric on the left. Every page (Trees, Multicast, Barrier…) looks at this "
-               "same scenario."),
-    ]) if banner else None
-    return html.Div(className="page topology-page", children=[
-        intro,
-        dcc.Download(id=TOPO_DOWNLOAD),
-        html.Div(className="columns", children=[_controls(scenario), _canvas(scenario)]),
-        message_box(TOPO_MESSAGE),
-    ])
+    intro = (
+        html.Div(
+            className="banner",
+            children=[
+                html.H2("vizcoll — see collective communication on real interconnects"),
+                html.P(
+                    "This default scenario is a 3-level fat tree of 4-port switches with one broken link "
+                    "(red, dashed), 16 processes split into a 4×4 grid of communicators (colours), and a "
+                    "broadcast from h0 along shortest paths. Press ▶ Play, click a link to break or repair it, "
+                    "or generate another fabric on the left. Every page (Trees, Multicast, Barrier…) looks at this "
+                    "same scenario."
+                ),
+            ],
+        )
+        if banner
+        else None
+    )
+    return html.Div(
+        className="page topology-page",
+        children=[
+            intro,
+            dcc.Download(id=TOPO_DOWNLOAD),
+            html.Div(className="columns", children=[_controls(scenario), _canvas(scenario)]),
+            message_box(TOPO_MESSAGE),
+        ],
+    )
 
 
 def _controls(scenario: Scenario) -> html.Div:
-    return html.Div(className="sidebar", children=[
-        _fabric_section(scenario), _edit_section(), _communicators_section(scenario),
-        section("Download",
-                html.Div(className="row", children=[
-                    dcc.Dropdown(id=TOPO_EXPORT_FORMAT, options=export_options(), value=topo_io.DEFAULT,
-                                 clearable=False, className="grow"),
-                    download_button("Export topology", TOPO_EXPORT_TOPO)]),
-                image_download(TOPO_PNG), figure_pack(TOPO_PACK)),
-    ])
+    return html.Div(
+        className="sidebar",
+        children=[
+            _fabric_section(scenario),
+            _edit_section(),
+            _communicators_section(scenario),
+            section(
+                "Download",
+                html.Div(
+                    className="row",
+                    children=[
+                        dcc.Dropdown(
+                            id=TOPO_EXPORT_FORMAT,
+                            options=export_options(),
+                            value=topo_io.DEFAULT,
+                            clearable=False,
+                            className="grow",
+                        ),
+                        download_button("Export topology", TOPO_EXPORT_TOPO),
+                    ],
+                ),
+                image_download(TOPO_PNG),
+                figure_pack(TOPO_PACK),
+            ),
+        ],
+    )
 
 
 def _upload(id_: str, what: str, hint: str, title: str | None = None) -> dcc.Upload:
-    return dcc.Upload(id=id_, className="upload", max_size=MAX_UPLOAD_BYTES,
-                      children=html.Div(["Drop or ", html.A(what), html.Br(),
-                                         html.Small(f"{hint} (at most {MAX_UPLOAD_BYTES / 2**20:.0f} MB)",
-                                                    title=title)]))
+    return dcc.Upload(
+        id=id_,
+        className="upload",
+        max_size=MAX_UPLOAD_BYTES,
+        children=html.Div(
+            [
+                "Drop or ",
+                html.A(what),
+                html.Br(),
+                html.Small(f"{hint} (at most {MAX_UPLOAD_BYTES / 2**20:.0f} MB)", title=title),
+            ]
+        ),
+    )
 
 
 def _fabric_section(scenario: Scenario) -> html.Details:
@@ -160,73 +205,137 @@ def _fabric_section(scenario: Scenario) -> html.Details:
     return section(
         "Fabric",
         dcc.Dropdown(id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False),
-        dcc.Textarea(id=TOPO_PARAMS, value=scenario.spec, className="wide spec-box", rows=2, spellCheck=False,
-                     placeholder="spec, e.g. torus:4x4x2,hosts=1"),  # Enter presses Generate (assets/keys.js)
+        dcc.Textarea(
+            id=TOPO_PARAMS,
+            value=scenario.spec,
+            className="wide spec-box",
+            rows=2,
+            spellCheck=False,
+            placeholder="spec, e.g. torus:4x4x2,hosts=1",
+        ),  # Enter presses Generate (assets/keys.js)
         html.Div(id=TOPO_SPEC_HELP, className="info", children=spec_help(name)),
         html.Button("Generate", id=TOPO_GENERATE, n_clicks=0),
         _upload(TOPO_UPLOAD, "choose a topology file", *upload_hint()),
-        job_bar(TOPO_UPLOAD_JOB))
+        job_bar(TOPO_UPLOAD_JOB),
+    )
 
 
 def _edit_section() -> html.Details:
     return section(
         "Edit (click a link to break it)",
-        dcc.RadioItems(id=CLICK_MODE, value=SELECT, options=[
-            {"label": "a click on a node fills A/B", "value": SELECT},
-            {"label": "a click on an end node adds/removes it in the communicator below", "value": COMMUNICATOR}]),
-        html.Div(className="row", children=[dcc.Input(id=TOPO_NODE_A, placeholder="node A", debounce=False),
-                                            dcc.Input(id=TOPO_NODE_B, placeholder="node B", debounce=False)]),
-        html.Div(className="row", children=[
-            dcc.Input(id=TOPO_NEW_NAME, placeholder="new name"),
-            dcc.RadioItems(id=TOPO_NEW_KIND, options=["switch", "endpoint"], value="switch", inline=True)]),
-        html.Div(className="buttons", children=[
-            html.Button("Add node (new name)", id=TOPO_ADD_NODE, n_clicks=0),
-            html.Button("Link A–B", id=TOPO_ADD_LINK, n_clicks=0),
-            html.Button("Remove A", id=TOPO_REMOVE_NODE, n_clicks=0),
-            html.Button("Rename A → new name", id=TOPO_RENAME, n_clicks=0)]),
-        html.Div(className="row", children=[
-            dcc.Input(id=TOPO_LINK_ID, placeholder="link id or a[1]-b[2]"),
-            html.Button("Break / repair", id=TOPO_TOGGLE_LINK, n_clicks=0),
-            html.Button("Remove link", id=TOPO_REMOVE_LINK, n_clicks=0)]))
+        dcc.RadioItems(
+            id=CLICK_MODE,
+            value=SELECT,
+            options=[
+                {"label": "a click on a node fills A/B", "value": SELECT},
+                {"label": "a click on an end node adds/removes it in the communicator below", "value": COMMUNICATOR},
+            ],
+        ),
+        html.Div(
+            className="row",
+            children=[
+                dcc.Input(id=TOPO_NODE_A, placeholder="node A", debounce=False),
+                dcc.Input(id=TOPO_NODE_B, placeholder="node B", debounce=False),
+            ],
+        ),
+        html.Div(
+            className="row",
+            children=[
+                dcc.Input(id=TOPO_NEW_NAME, placeholder="new name"),
+                dcc.RadioItems(id=TOPO_NEW_KIND, options=["switch", "endpoint"], value="switch", inline=True),
+            ],
+        ),
+        html.Div(
+            className="buttons",
+            children=[
+                html.Button("Add node (new name)", id=TOPO_ADD_NODE, n_clicks=0),
+                html.Button("Link A–B", id=TOPO_ADD_LINK, n_clicks=0),
+                html.Button("Remove A", id=TOPO_REMOVE_NODE, n_clicks=0),
+                html.Button("Rename A → new name", id=TOPO_RENAME, n_clicks=0),
+            ],
+        ),
+        html.Div(
+            className="row",
+            children=[
+                dcc.Input(id=TOPO_LINK_ID, placeholder="link id or a[1]-b[2]"),
+                html.Button("Break / repair", id=TOPO_TOGGLE_LINK, n_clicks=0),
+                html.Button("Remove link", id=TOPO_REMOVE_LINK, n_clicks=0),
+            ],
+        ),
+    )
 
 
 def _communicators_section(scenario: Scenario) -> html.Details:
     return section(
         "Communicators",
-        dcc.Input(id=TOPO_PATTERN, value=scenario.pattern, className="wide",
-                  placeholder="grid2d:4x4, random:4,size=4, hier:4, hosts:node[01-16]"),
-        html.Div(className="row", children=[
-            html.Label("processes per node"),
-            dcc.Input(id=TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn)]),
+        dcc.Input(
+            id=TOPO_PATTERN,
+            value=scenario.pattern,
+            className="wide",
+            placeholder="grid2d:4x4, random:4,size=4, hier:4, hosts:node[01-16]",
+        ),
+        html.Div(
+            className="row",
+            children=[
+                html.Label("processes per node"),
+                dcc.Input(id=TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn),
+            ],
+        ),
         html.Button("Apply", id=TOPO_APPLY_COMM, n_clicks=0),
         html.Div(html.Label("drawn by hand (a click on an end node, in the mode above):")),
         dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="wide"),
-        _upload(TOPO_COMM_UPLOAD, "choose a communicators file",
-                'JSON {"communicators": [["h0", "h1"], ...]} or an MPI hostfile / machinefile (node01 slots=4)'),
-        html.Div(id=TOPO_COMM_INFO, className="info"))
+        _upload(
+            TOPO_COMM_UPLOAD,
+            "choose a communicators file",
+            'JSON {"communicators": [["h0", "h1"], ...]} or an MPI hostfile / machinefile (node01 slots=4)',
+        ),
+        html.Div(id=TOPO_COMM_INFO, className="info"),
+    )
 
 
 def _canvas(scenario: Scenario) -> html.Div:
-    return html.Div(className="main", children=[
-        html.Div(id=TOPO_COUNTS, className="counts"),
-        field("draw", dropdown(TOPO_PART, [], None)),
-        cyto.Cytoscape(id=TOPO_CANVAS, elements=[], layout=canvas_layout(""), autoRefreshLayout=False,
-                       stylesheet=base_stylesheet(), style={"width": "100%", "height": "560px"},
-                       minZoom=0.05, maxZoom=4, boxSelectionEnabled=False),
-        html.Div(id=TOPO_HOVER, className="info hover-line"),
-        graph(TOPO_LARGE, "vizcoll-topology", style={"display": "none"}),
-        html.Div(id=TOPO_LEGEND, className="legend", children=legend_items()),
-        html.Div(className="panel player-panel", children=[
-            html.H3("Broadcast along a shortest-path tree"),
-            html.Div(className="row", children=[
-                html.Label("root"),
-                dcc.Dropdown(id=TOPO_ROOT, value=page_params(scenario, PAGE, {"root": None})["root"],
-                             clearable=False, className="grow")]),
-            html.Div(id=TOPO_BCAST_INFO, className="info"),
-            player(TOPO_PLAYER),
-            animation_export(TOPO_PLAYER),
-        ]),
-    ])
+    return html.Div(
+        className="main",
+        children=[
+            html.Div(id=TOPO_COUNTS, className="counts"),
+            field("draw", dropdown(TOPO_PART, [], None)),
+            cyto.Cytoscape(
+                id=TOPO_CANVAS,
+                elements=[],
+                layout=canvas_layout(""),
+                autoRefreshLayout=False,
+                stylesheet=base_stylesheet(),
+                style={"width": "100%", "height": "560px"},
+                minZoom=0.05,
+                maxZoom=4,
+                boxSelectionEnabled=False,
+            ),
+            html.Div(id=TOPO_HOVER, className="info hover-line"),
+            graph(TOPO_LARGE, "vizcoll-topology", style={"display": "none"}),
+            html.Div(id=TOPO_LEGEND, className="legend", children=legend_items()),
+            html.Div(
+                className="panel player-panel",
+                children=[
+                    html.H3("Broadcast along a shortest-path tree"),
+                    html.Div(
+                        className="row",
+                        children=[
+                            html.Label("root"),
+                            dcc.Dropdown(
+                                id=TOPO_ROOT,
+                                value=page_params(scenario, PAGE, {"root": None})["root"],
+                                clearable=False,
+                                className="grow",
+                            ),
+                        ],
+                    ),
+                    html.Div(id=TOPO_BCAST_INFO, className="info"),
+                    player(TOPO_PLAYER),
+                    animation_export(TOPO_PLAYER),
+                ],
+            ),
+        ],
+    )
 
 
 # ---------------------------------------------------------------- scenario changes (pure)
@@ -252,7 +361,8 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     if trigger == TOPO_UPLOAD:
         name = file_name(values["upload_name"])
         return Scenario.from_upload(topo_io.parse(decode_upload(values["upload"]), name), name).with_params(
-            PAGE, keep["params"].get(PAGE, {}))
+            PAGE, keep["params"].get(PAGE, {})
+        )
     if trigger in (TOPO_APPLY_COMM, TOPO_COMM_UPLOAD):
         return _communicators_after(trigger, scenario, values)
     if trigger == TOPO_CANVAS and values.get("tap_node"):
@@ -272,11 +382,19 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
 def _communicators_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
     """The scenario with the communicators of the pattern (Apply) or of a file, checked on its fabric."""
     if trigger == TOPO_APPLY_COMM:
-        new = replace(scenario, pattern=text(values["pattern"]), lists=None,
-                      ppn=number(values["ppn"] or 1, "processes per node", int, 1, 1024))
+        new = replace(
+            scenario,
+            pattern=text(values["pattern"]),
+            lists=None,
+            ppn=number(values["ppn"] or 1, "processes per node", int, 1, 1024),
+        )
     else:
-        lists = file_lists(topology_of(scenario), decode_upload(values["comm_upload"]),
-                           file_name(values["comm_upload_name"]), scenario.ppn)
+        lists = file_lists(
+            topology_of(scenario),
+            decode_upload(values["comm_upload"]),
+            file_name(values["comm_upload_name"]),
+            scenario.ppn,
+        )
         new = replace(scenario, pattern="", lists=lists)
     new.communicators(topology_of(new))
     return new
@@ -308,65 +426,113 @@ def register(app: Dash) -> None:
     register_animation_export(app, TOPO_PLAYER, PAGE)
     register_figure_pack(app, TOPO_PACK, PAGE)
     app.callback(
-        store_output(), *[Output(i, p) for i, p in _SCENARIO_OUTPUTS[1:]],
-        inputs=_scenario_inputs(), state=_scenario_states(), prevent_initial_call=True,
+        store_output(),
+        *[Output(i, p) for i, p in _SCENARIO_OUTPUTS[1:]],
+        inputs=_scenario_inputs(),
+        state=_scenario_states(),
+        prevent_initial_call=True,
     )(update_scenario)
     app.callback(
         *[Output(i, p, allow_duplicate=True) for i, p in _SCENARIO_OUTPUTS],
-        Input(TOPO_UPLOAD, "contents"), State(TOPO_UPLOAD, "filename"), State(COMM_EDIT, "value"),
-        State(SCENARIO, "data"), prevent_initial_call=True, interval=POLL_MS,
+        Input(TOPO_UPLOAD, "contents"),
+        State(TOPO_UPLOAD, "filename"),
+        State(COMM_EDIT, "value"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
         **jobs.background(TOPO_UPLOAD_JOB, (TOPO_GENERATE,)),
     )(read_large_upload)
     app.callback(
-        Output(TOPO_CANVAS, "elements"), Output(TOPO_CANVAS, "style"), Output(TOPO_LARGE, "figure"),
-        Output(TOPO_LARGE, "style"), Output(TOPO_LEGEND, "style"), Output(TOPO_COUNTS, "children"),
-        Output(TOPO_COMM_INFO, "children"), Output(TOPO_ROOT, "options"), Output(COMM_EDIT, "options"),
-        Output(TOPO_PARAMS, "value"), Output(TOPO_PATTERN, "value"), Output(TOPO_CANVAS, "layout"),
-        Output(TOPO_PART, "options"), Output(TOPO_PART, "value"),
+        Output(TOPO_CANVAS, "elements"),
+        Output(TOPO_CANVAS, "style"),
+        Output(TOPO_LARGE, "figure"),
+        Output(TOPO_LARGE, "style"),
+        Output(TOPO_LEGEND, "style"),
+        Output(TOPO_COUNTS, "children"),
+        Output(TOPO_COMM_INFO, "children"),
+        Output(TOPO_ROOT, "options"),
+        Output(COMM_EDIT, "options"),
+        Output(TOPO_PARAMS, "value"),
+        Output(TOPO_PATTERN, "value"),
+        Output(TOPO_CANVAS, "layout"),
+        Output(TOPO_PART, "options"),
+        Output(TOPO_PART, "value"),
         Input(SCENARIO, "data"),
     )(render_scenario)
-    app.clientside_callback(HOVER_JS, Output(TOPO_HOVER, "children"), Input(TOPO_CANVAS, "mouseoverNodeData"),
-                            Input(TOPO_CANVAS, "mouseoverEdgeData"))
+    app.clientside_callback(
+        HOVER_JS,
+        Output(TOPO_HOVER, "children"),
+        Input(TOPO_CANVAS, "mouseoverNodeData"),
+        Input(TOPO_CANVAS, "mouseoverEdgeData"),
+    )
     app.callback(
-        Output(pid(TOPO_PLAYER, "timeline"), "data"), Output(TOPO_BCAST_INFO, "children"), Input(SCENARIO, "data"),
+        Output(pid(TOPO_PLAYER, "timeline"), "data"),
+        Output(TOPO_BCAST_INFO, "children"),
+        Input(SCENARIO, "data"),
     )(compute_broadcast)
     app.callback(
-        Output(TOPO_CANVAS, "stylesheet"), Input(pid(TOPO_PLAYER, "shown"), "data"),
+        Output(TOPO_CANVAS, "stylesheet"),
+        Input(pid(TOPO_PLAYER, "shown"), "data"),
     )(on_canvas(render_step))
     app.callback(
-        Output(TOPO_NODE_A, "value"), Output(TOPO_NODE_B, "value"), Output(TOPO_LINK_ID, "value"),
-        Input(TOPO_CANVAS, "tapNode"), Input(TOPO_CANVAS, "tapEdge"), State(TOPO_NODE_A, "value"),
-        State(CLICK_MODE, "value"), prevent_initial_call=True,
+        Output(TOPO_NODE_A, "value"),
+        Output(TOPO_NODE_B, "value"),
+        Output(TOPO_LINK_ID, "value"),
+        Input(TOPO_CANVAS, "tapNode"),
+        Input(TOPO_CANVAS, "tapEdge"),
+        State(TOPO_NODE_A, "value"),
+        State(CLICK_MODE, "value"),
+        prevent_initial_call=True,
     )(fill_selection)
     app.callback(
-        Output(TOPO_DOWNLOAD, "data"), Input(TOPO_EXPORT_TOPO, "n_clicks"),
-        State(SCENARIO, "data"), State(TOPO_EXPORT_FORMAT, "value"), prevent_initial_call=True,
+        Output(TOPO_DOWNLOAD, "data"),
+        Input(TOPO_EXPORT_TOPO, "n_clicks"),
+        State(SCENARIO, "data"),
+        State(TOPO_EXPORT_FORMAT, "value"),
+        prevent_initial_call=True,
     )(export)
     app.callback(Output(TOPO_SPEC_HELP, "children"), Input(TOPO_GENERATOR, "value"))(spec_help)
     register_image_download(app, TOPO_PNG, TOPO_CANVAS, PAGE, "vizcoll-topology")
 
 
 def _scenario_inputs() -> dict:
-    clicks = (("add_node", TOPO_ADD_NODE), ("add_link", TOPO_ADD_LINK), ("remove_node", TOPO_REMOVE_NODE),
-              ("rename", TOPO_RENAME), ("toggle", TOPO_TOGGLE_LINK), ("remove_link", TOPO_REMOVE_LINK))
+    clicks = (
+        ("add_node", TOPO_ADD_NODE),
+        ("add_link", TOPO_ADD_LINK),
+        ("remove_node", TOPO_REMOVE_NODE),
+        ("rename", TOPO_RENAME),
+        ("toggle", TOPO_TOGGLE_LINK),
+        ("remove_link", TOPO_REMOVE_LINK),
+    )
     return {
         "generate": Input(TOPO_GENERATE, "n_clicks"),
-        "generator": Input(TOPO_GENERATOR, "value"), "upload": Input(TOPO_UPLOAD, "contents"),
-        "apply": Input(TOPO_APPLY_COMM, "n_clicks"), "comm_upload": Input(TOPO_COMM_UPLOAD, "contents"),
-        "tap_edge": Input(TOPO_CANVAS, "tapEdge"), "tap_node": Input(TOPO_CANVAS, "tapNode"),
-        "root": Input(TOPO_ROOT, "value"), "part": Input(TOPO_PART, "value"),
-        "block": Input(TOPO_LARGE, "clickData"), **{key: Input(id_, "n_clicks") for key, id_ in clicks},
+        "generator": Input(TOPO_GENERATOR, "value"),
+        "upload": Input(TOPO_UPLOAD, "contents"),
+        "apply": Input(TOPO_APPLY_COMM, "n_clicks"),
+        "comm_upload": Input(TOPO_COMM_UPLOAD, "contents"),
+        "tap_edge": Input(TOPO_CANVAS, "tapEdge"),
+        "tap_node": Input(TOPO_CANVAS, "tapNode"),
+        "root": Input(TOPO_ROOT, "value"),
+        "part": Input(TOPO_PART, "value"),
+        "block": Input(TOPO_LARGE, "clickData"),
+        **{key: Input(id_, "n_clicks") for key, id_ in clicks},
     }
 
 
 def _scenario_states() -> dict:
     return {
-        "params": State(TOPO_PARAMS, "value"), "upload_name": State(TOPO_UPLOAD, "filename"),
+        "params": State(TOPO_PARAMS, "value"),
+        "upload_name": State(TOPO_UPLOAD, "filename"),
         "comm_upload_name": State(TOPO_COMM_UPLOAD, "filename"),
-        "a": State(TOPO_NODE_A, "value"), "b": State(TOPO_NODE_B, "value"),
-        "new_name": State(TOPO_NEW_NAME, "value"), "kind": State(TOPO_NEW_KIND, "value"),
-        "link_id": State(TOPO_LINK_ID, "value"), "pattern": State(TOPO_PATTERN, "value"),
-        "ppn": State(TOPO_PPN, "value"), "mode": State(CLICK_MODE, "value"), "comm_edit": State(COMM_EDIT, "value"),
+        "a": State(TOPO_NODE_A, "value"),
+        "b": State(TOPO_NODE_B, "value"),
+        "new_name": State(TOPO_NEW_NAME, "value"),
+        "kind": State(TOPO_NEW_KIND, "value"),
+        "link_id": State(TOPO_LINK_ID, "value"),
+        "pattern": State(TOPO_PATTERN, "value"),
+        "ppn": State(TOPO_PPN, "value"),
+        "mode": State(CLICK_MODE, "value"),
+        "comm_edit": State(COMM_EDIT, "value"),
         "scenario": State(SCENARIO, "data"),
     }
 
@@ -426,7 +592,6 @@ def _emptied(trigger) -> tuple:
     return tuple(None if trigger == box else no_update for box in (TOPO_UPLOAD, TOPO_COMM_UPLOAD))
 
 
-
 def _edited_comm(old: Scenario, new: Scenario, current) -> int:
     """The communicator to keep drawing: the new one after a click started it, else the current one."""
     if new.lists is not None and (old.lists is None or len(new.lists) > len(old.lists)) and current == NEW_COMM:
@@ -456,9 +621,22 @@ def render_scenario(scenario_dict):
     root = root_of(scenario, topo)
     options = names + ([root] if root and root not in names else [])
     spec = scenario.spec if not scenario.ref else ""
-    return (elements, shown if small else hidden, no_update if small else figure, hidden if small else shown,
-            {} if small else hidden, counts_text(topo), comm_info, options, comm_options, spec, scenario.pattern,
-            canvas_layout(f"{source_digest(scenario)}:{view.part}"), part_options(scenario, topo, view.part), view.part)
+    return (
+        elements,
+        shown if small else hidden,
+        no_update if small else figure,
+        hidden if small else shown,
+        {} if small else hidden,
+        counts_text(topo),
+        comm_info,
+        options,
+        comm_options,
+        spec,
+        scenario.pattern,
+        canvas_layout(f"{source_digest(scenario)}:{view.part}"),
+        part_options(scenario, topo, view.part),
+        view.part,
+    )
 
 
 def compute_broadcast(scenario_dict):

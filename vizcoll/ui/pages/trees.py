@@ -96,9 +96,27 @@ from vizcoll.ui.views.trees import (
     type_two_view,
 )
 
-__all__ = ["PAGE", "layout", "body", "register", "update", "build", "refresh", "dispatch", "render_compare",
-           "render_type_one", "render_width", "render_type_two", "animate", "compute_views", "cancelled",
-           "render_step", "export_goal", "part_choices", "play_part"]
+__all__ = [
+    "PAGE",
+    "layout",
+    "body",
+    "register",
+    "update",
+    "build",
+    "refresh",
+    "dispatch",
+    "render_compare",
+    "render_type_one",
+    "render_width",
+    "render_type_two",
+    "animate",
+    "compute_views",
+    "cancelled",
+    "render_step",
+    "export_goal",
+    "part_choices",
+    "play_part",
+]
 
 # the page's components ("trees-k", "trees-build" and "trees-message" are a stable interface of outside browser
 # checks: keep them)
@@ -118,16 +136,38 @@ TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
 TREES_BUILD, TREES_REBUILD, TREES_HEAVY, TREES_JOB = "trees-build", "trees-rebuild", "trees-heavy", "trees-views"
 TREES_PACK, TREES_T2_SEEN, TREES_RAILS = "trees-pack", "trees-t2-seen", "trees-rails"  # rails: a stable id
 TREES_PART = "trees-part"  # which part of the fabric the trees are drawn on (a large fabric: overview or one pod)
-PARAM_CONTROLS = {"comm": TREES_COMM, "kind": TREES_KIND, "k": TREES_K, "degree": TREES_DEGREE,
-                  "routes": TREES_ROUTES, "l": TREES_L, "delta": TREES_DELTA, "theta": TREES_THETA,
-                  "beta": TREES_BETA, "gamma": TREES_GAMMA, "S": TREES_S, "eps": TREES_EPS, "anim": TREES_ANIM_TREE,
-                  "goal_op": TREES_GOAL_OP, "goal_bytes": TREES_GOAL_BYTES}
+PARAM_CONTROLS = {
+    "comm": TREES_COMM,
+    "kind": TREES_KIND,
+    "k": TREES_K,
+    "degree": TREES_DEGREE,
+    "routes": TREES_ROUTES,
+    "l": TREES_L,
+    "delta": TREES_DELTA,
+    "theta": TREES_THETA,
+    "beta": TREES_BETA,
+    "gamma": TREES_GAMMA,
+    "S": TREES_S,
+    "eps": TREES_EPS,
+    "anim": TREES_ANIM_TREE,
+    "goal_op": TREES_GOAL_OP,
+    "goal_bytes": TREES_GOAL_BYTES,
+}
 FIGURES = "vizcoll-trees"  # the file name of a figure saved from its mode bar
-VIEWS = [Output(TREES_COMPARE, "children"), Output(TREES_LOGICAL, "figure"), Output(TREES_MAPPED, "figure"),
-         Output(TREES_MAPPED_INFO, "children"), Output(TREES_T2_PHYSICAL, "figure"), Output(TREES_T2_MINCOST, "figure"),
-         Output(TREES_T2_INFO, "children"), Output(pid(TREES_PLAYER, "timeline"), "data"),
-         Output(TREES_FLAG, "children"), Output(TREES_FLAG, "className"), Output(TREES_CANVAS, "elements"),
-         Output(TREES_ANIM_SUMMARY, "children")]
+VIEWS = [
+    Output(TREES_COMPARE, "children"),
+    Output(TREES_LOGICAL, "figure"),
+    Output(TREES_MAPPED, "figure"),
+    Output(TREES_MAPPED_INFO, "children"),
+    Output(TREES_T2_PHYSICAL, "figure"),
+    Output(TREES_T2_MINCOST, "figure"),
+    Output(TREES_T2_INFO, "children"),
+    Output(pid(TREES_PLAYER, "timeline"), "data"),
+    Output(TREES_FLAG, "children"),
+    Output(TREES_FLAG, "className"),
+    Output(TREES_CANVAS, "elements"),
+    Output(TREES_ANIM_SUMMARY, "children"),
+]
 """What the background job of a large plan computes (each also computed in the request for smaller plans)."""
 ANIMATION = VIEWS[7:]  # the aggregation's player, flag, canvas and summary (aggregation_player)
 CANVAS_STYLE = {"width": "100%", "height": "520px"}
@@ -137,8 +177,10 @@ SHOW_CANVAS_JS = """function (elements) {  // the canvas and its legend only whi
 }"""
 JOB_POLL_MS = 500  # how often the page asks a running job for its progress
 COMPUTING = "Computed in the background: see the progress bar at the top."  # a drawing the job computes
-BUILD_TIP = ("Every change applies at once; Build applies every control again and computes the views (large "
-             "communicators in the background, with a progress bar and Cancel)")
+BUILD_TIP = (
+    "Every change applies at once; Build applies every control again and computes the views (large "
+    "communicators in the background, with a progress bar and Cancel)"
+)
 
 
 def layout(**kwargs) -> html.Div:
@@ -157,10 +199,17 @@ def tree_controls(v: dict, options: list[dict]) -> list:
         field("kind", dropdown(TREES_KIND, [{"label": t, "value": k} for k, t in KINDS.items()], v["kind"])),
         field("k (width / base)", number_input(TREES_K, v["k"], min=2, max=MAX_K, step=1)),
         field("type II degree ≤", number_input(TREES_DEGREE, v["degree"], min=2, max=MAX_DEGREE, step=1)),
-        html.Div(className="row", children=[
-            html.Label("routes", className="label"),
-            dcc.RadioItems(id=TREES_ROUTES, value=v["routes"],
-                           options=[{"label": text, "value": key} for key, text in ROUTES.items()])]),
+        html.Div(
+            className="row",
+            children=[
+                html.Label("routes", className="label"),
+                dcc.RadioItems(
+                    id=TREES_ROUTES,
+                    value=v["routes"],
+                    options=[{"label": text, "value": key} for key, text in ROUTES.items()],
+                ),
+            ],
+        ),
     ]
 
 
@@ -175,139 +224,247 @@ def body(scenario: Scenario) -> html.Div:
         options = comm_options(scenario)
     except VizcollError:
         options = [{"label": "every process", "value": WORLD}]
-    return html.Div(className="page trees-page", children=[html.Div(className="columns", children=[
-        _sidebar(v, options), _main(v)])])
+    return html.Div(
+        className="page trees-page", children=[html.Div(className="columns", children=[_sidebar(v, options), _main(v)])]
+    )
 
 
 def _sidebar(v: dict, options: list[dict]) -> html.Div:
-    return html.Div(className="sidebar", children=[
-        section("Processes and trees", html.Div(id=TREES_CONTROLS, children=tree_controls(v, options)),
-                html.Div(className="buttons", children=[html.Button("Build", id=TREES_BUILD, n_clicks=0,
-                                                                    title=BUILD_TIP)]),
-                info(id=TREES_FABRIC)),
-        section("Cost model (paper defaults)", html.Div(id=TREES_COST_CONTROLS, children=cost_controls(v)),
-                info("Eq. 2: T = r·l + h·k·b with b = θ + S'/β + S*·γ (S' = S* = S here); F(k) uses a = δ·l. "
-                     "The defaults model the paper's Sunway supernode: a = 1.12 μs, b = 0.01 μs."), open=False),
-        section("Quick presets",
-                dcc.Dropdown(id=TREES_PRESET, clearable=False, value="sunway",
-                             options=[{"label": label, "value": key} for key, (label, _, _) in PRESETS.items()]),
+    return html.Div(
+        className="sidebar",
+        children=[
+            section(
+                "Processes and trees",
+                html.Div(id=TREES_CONTROLS, children=tree_controls(v, options)),
+                html.Div(
+                    className="buttons", children=[html.Button("Build", id=TREES_BUILD, n_clicks=0, title=BUILD_TIP)]
+                ),
+                info(id=TREES_FABRIC),
+            ),
+            section(
+                "Cost model (paper defaults)",
+                html.Div(id=TREES_COST_CONTROLS, children=cost_controls(v)),
+                info(
+                    "Eq. 2: T = r·l + h·k·b with b = θ + S'/β + S*·γ (S' = S* = S here); F(k) uses a = δ·l. "
+                    "The defaults model the paper's Sunway supernode: a = 1.12 μs, b = 0.01 μs."
+                ),
+                open=False,
+            ),
+            section(
+                "Quick presets",
+                dcc.Dropdown(
+                    id=TREES_PRESET,
+                    clearable=False,
+                    value="sunway",
+                    options=[{"label": label, "value": key} for key, (label, _, _) in PRESETS.items()],
+                ),
                 html.Button("Replace the scenario with this preset", id=TREES_USE_PRESET, n_clicks=0),
-                info("A preset replaces the shared scenario (fabric, communicators, broken links: see the badge "
-                     "above) for every page."), open=False, id=TREES_PRESETS),
-        _goal_section(v),
-        section("Export for papers", figure_pack(TREES_PACK)),
-        message_box(TREES_MESSAGE),
-        info("The fabric and its broken links are the scenario's: load or draw them on the Topology page, repair "
-             "from the badge, or click a link of the drawing below to break or repair it. Type I trees reduce in "
-             "the processes' NICs (one vertex per process); type II trees in the switches. Height = most tree "
-             "edges to the root, radius = most links to the root."),
-    ])
+                info(
+                    "A preset replaces the shared scenario (fabric, communicators, broken links: see the badge "
+                    "above) for every page."
+                ),
+                open=False,
+                id=TREES_PRESETS,
+            ),
+            _goal_section(v),
+            section("Export for papers", figure_pack(TREES_PACK)),
+            message_box(TREES_MESSAGE),
+            info(
+                "The fabric and its broken links are the scenario's: load or draw them on the Topology page, repair "
+                "from the badge, or click a link of the drawing below to break or repair it. Type I trees reduce in "
+                "the processes' NICs (one vertex per process); type II trees in the switches. Height = most tree "
+                "edges to the root, radius = most links to the root."
+            ),
+        ],
+    )
 
 
 def _goal_section(v: dict) -> html.Details:
     return section(
         "Export as GOAL (LogGOPSim)",
         field("collective", dropdown(TREES_GOAL_OP, list(TREE_OPS), v["goal_op"])),
-        field("bytes per message", number_input(TREES_GOAL_BYTES, v["goal_bytes"], min=1, max=MAX_GOAL_BYTES,
-                                                step=1)),
-        html.Div(className="buttons", children=[download_button("Download GOAL", TREES_GOAL),
-                                                dcc.Download(id=TREES_GOAL_FILE)]),
+        field("bytes per message", number_input(TREES_GOAL_BYTES, v["goal_bytes"], min=1, max=MAX_GOAL_BYTES, step=1)),
+        html.Div(
+            className="buttons",
+            children=[download_button("Download GOAL", TREES_GOAL), dcc.Download(id=TREES_GOAL_FILE)],
+        ),
         message_box(TREES_GOAL_MESSAGE),
-        info("The chosen type I tree (kind and k above) of the communicator, as the schedule LogGOPSim simulates: "
-             "a vertex sends to its parent once its children's messages are in (reduce), to its children once it "
-             "has the value (broadcast). Open it on the Schedules page."), open=False)
+        info(
+            "The chosen type I tree (kind and k above) of the communicator, as the schedule LogGOPSim simulates: "
+            "a vertex sends to its parent once its children's messages are in (reduce), to its children once it "
+            "has the value (broadcast). Open it on the Schedules page."
+        ),
+        open=False,
+    )
 
 
 def _main(v: dict) -> html.Div:
-    return html.Div(className="main", children=[
-        dcc.Store(id=TREES_PARAMS), dcc.Store(id=TREES_HEAVY), dcc.Store(id=TREES_REBUILD),
-        html.Div(className="panel", children=[html.H3("Trees compared (same communicator, same k)"),
-                                              job_bar(TREES_JOB), html.Div(id=TREES_COMPARE)]),
-        html.Div(id=TREES_RAILS),  # what rails change (vizcoll.ui.views.rails), on a rail fabric
-        field("draw the fabric", dropdown(TREES_PART, [], None)),
-        html.Div(className="pair", children=[graph(TREES_LOGICAL, FIGURES), graph(TREES_MAPPED, FIGURES)]),
-        html.Div(id=TREES_MAPPED_INFO, className="info"),
-        html.Div(className="pair", children=[
-            graph(TREES_FK, FIGURES),
-            html.Div(className="table-box", children=[
-                html.H3("Type I or type II? (Table 3, eq. 7–9)"),
-                html.Div(id=TREES_SELECTION),
-                html.Div(id=TREES_FK_INFO, className="info")])]),
-        html.Div(id=TREES_T2_INFO, className="panel"), dcc.Store(id=TREES_T2_SEEN, data=False),
-        html.Div(className="pair", children=[graph(TREES_T2_PHYSICAL, FIGURES), graph(TREES_T2_MINCOST, FIGURES)],
-                 **{"data-seen": TREES_T2_SEEN}),  # drawn once on the screen (assets/lazy.js)
-        html.Div(className="panel player-panel", children=[
-            html.H3("Aggregation: partial results up the tree, the result broadcast down"),
-            field("animate", dcc.RadioItems(id=TREES_ANIM_TREE, value=v["anim"], inline=True, options=[
-                {"label": text, "value": key} for key, text in ANIM.items()])),
-            status_box(TREES_FLAG),
-            cyto.Cytoscape(id=TREES_CANVAS, elements=[], layout={"name": "preset", "fit": True},
-                           stylesheet=base_stylesheet(), style=CANVAS_STYLE,
-                           minZoom=0.05, maxZoom=4, boxSelectionEnabled=False, autoungrabify=True),
-            html.Div(id=TREES_LEGEND, className="legend", children=legend_items()),
-            player(TREES_PLAYER),
-            animation_export(TREES_PLAYER),
-            html.Div(id=TREES_ANIM_SUMMARY, className="info"),
-        ]),
-    ])
+    return html.Div(
+        className="main",
+        children=[
+            dcc.Store(id=TREES_PARAMS),
+            dcc.Store(id=TREES_HEAVY),
+            dcc.Store(id=TREES_REBUILD),
+            html.Div(
+                className="panel",
+                children=[
+                    html.H3("Trees compared (same communicator, same k)"),
+                    job_bar(TREES_JOB),
+                    html.Div(id=TREES_COMPARE),
+                ],
+            ),
+            html.Div(id=TREES_RAILS),  # what rails change (vizcoll.ui.views.rails), on a rail fabric
+            field("draw the fabric", dropdown(TREES_PART, [], None)),
+            html.Div(className="pair", children=[graph(TREES_LOGICAL, FIGURES), graph(TREES_MAPPED, FIGURES)]),
+            html.Div(id=TREES_MAPPED_INFO, className="info"),
+            html.Div(
+                className="pair",
+                children=[
+                    graph(TREES_FK, FIGURES),
+                    html.Div(
+                        className="table-box",
+                        children=[
+                            html.H3("Type I or type II? (Table 3, eq. 7–9)"),
+                            html.Div(id=TREES_SELECTION),
+                            html.Div(id=TREES_FK_INFO, className="info"),
+                        ],
+                    ),
+                ],
+            ),
+            html.Div(id=TREES_T2_INFO, className="panel"),
+            dcc.Store(id=TREES_T2_SEEN, data=False),
+            html.Div(
+                className="pair",
+                children=[graph(TREES_T2_PHYSICAL, FIGURES), graph(TREES_T2_MINCOST, FIGURES)],
+                **{"data-seen": TREES_T2_SEEN},
+            ),  # drawn once on the screen (assets/lazy.js)
+            html.Div(
+                className="panel player-panel",
+                children=[
+                    html.H3("Aggregation: partial results up the tree, the result broadcast down"),
+                    field(
+                        "animate",
+                        dcc.RadioItems(
+                            id=TREES_ANIM_TREE,
+                            value=v["anim"],
+                            inline=True,
+                            options=[{"label": text, "value": key} for key, text in ANIM.items()],
+                        ),
+                    ),
+                    status_box(TREES_FLAG),
+                    cyto.Cytoscape(
+                        id=TREES_CANVAS,
+                        elements=[],
+                        layout={"name": "preset", "fit": True},
+                        stylesheet=base_stylesheet(),
+                        style=CANVAS_STYLE,
+                        minZoom=0.05,
+                        maxZoom=4,
+                        boxSelectionEnabled=False,
+                        autoungrabify=True,
+                    ),
+                    html.Div(id=TREES_LEGEND, className="legend", children=legend_items()),
+                    player(TREES_PLAYER),
+                    animation_export(TREES_PLAYER),
+                    html.Div(id=TREES_ANIM_SUMMARY, className="info"),
+                ],
+            ),
+        ],
+    )
 
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
     register_player(app, TREES_PLAYER)
-    app.clientside_callback(SHOW_CANVAS_JS, Output(TREES_CANVAS, "style"), Output(TREES_LEGEND, "style"),
-                            Input(TREES_CANVAS, "elements"))
+    app.clientside_callback(
+        SHOW_CANVAS_JS, Output(TREES_CANVAS, "style"), Output(TREES_LEGEND, "style"), Input(TREES_CANVAS, "elements")
+    )
     for overview in (TREES_MAPPED, TREES_T2_MINCOST):  # a large fabric: the animated tree's overview lights up
         register_overview(app, TREES_PLAYER, overview)
     register_animation_export(app, TREES_PLAYER, PAGE)
     register_figure_pack(app, TREES_PACK, PAGE)
     controls = lambda dependency: {key: dependency(i, "value") for key, i in PARAM_CONTROLS.items()}  # noqa: E731
     app.callback(
-        store_output(), Output(TREES_MESSAGE, "children"),
-        inputs={"values": controls(Input), "use_preset": Input(TREES_USE_PRESET, "n_clicks"),
-                "tap_edge": Input(TREES_CANVAS, "tapEdge")},
-        state={"preset": State(TREES_PRESET, "value"), "data": State(SCENARIO, "data")}, prevent_initial_call=True,
+        store_output(),
+        Output(TREES_MESSAGE, "children"),
+        inputs={
+            "values": controls(Input),
+            "use_preset": Input(TREES_USE_PRESET, "n_clicks"),
+            "tap_edge": Input(TREES_CANVAS, "tapEdge"),
+        },
+        state={"preset": State(TREES_PRESET, "value"), "data": State(SCENARIO, "data")},
+        prevent_initial_call=True,
     )(update)
     app.callback(
-        store_output(), Output(TREES_MESSAGE, "children", allow_duplicate=True), Output(TREES_REBUILD, "data"),
+        store_output(),
+        Output(TREES_MESSAGE, "children", allow_duplicate=True),
+        Output(TREES_REBUILD, "data"),
         inputs={"clicks": Input(TREES_BUILD, "n_clicks")},
-        state={"values": controls(State), "data": State(SCENARIO, "data")}, prevent_initial_call=True,
+        state={"values": controls(State), "data": State(SCENARIO, "data")},
+        prevent_initial_call=True,
     )(build)
     app.callback(
-        Output(TREES_PARAMS, "data"), Output(TREES_FABRIC, "children"), Output(TREES_CONTROLS, "children"),
-        Output(TREES_COST_CONTROLS, "children"), inputs={"data": Input(SCENARIO, "data")},
-        state={"plan_now": State(TREES_PARAMS, "data"), "options_now": State(TREES_COMM, "options"),
-               "shown_now": {key: State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)}},
+        Output(TREES_PARAMS, "data"),
+        Output(TREES_FABRIC, "children"),
+        Output(TREES_CONTROLS, "children"),
+        Output(TREES_COST_CONTROLS, "children"),
+        inputs={"data": Input(SCENARIO, "data")},
+        state={
+            "plan_now": State(TREES_PARAMS, "data"),
+            "options_now": State(TREES_COMM, "options"),
+            "shown_now": {key: State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)},
+        },
     )(refresh)
     plan, scenario = Input(TREES_PARAMS, "data"), State(SCENARIO, "data")
     app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"))(dispatch)
     app.callback(*VIEWS[:1], plan, scenario)(render_compare)
     app.callback(Output(TREES_RAILS, "children"), plan, scenario)(trees_panel)  # rails: computed in the request
     app.callback(*VIEWS[1:4], plan, scenario)(render_type_one)
-    app.callback(Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children"),
-                 plan)(render_width)
+    app.callback(
+        Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children"), plan
+    )(render_width)
     app.callback(*VIEWS[4:7], plan, Input(TREES_T2_SEEN, "data"), scenario)(render_type_two)
     app.callback(*ANIMATION, plan, scenario)(animate)
-    app.callback(*[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
-                 Input(TREES_HEAVY, "data"), scenario, prevent_initial_call=True, interval=JOB_POLL_MS,
-                 **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)))(compute_views)
-    app.callback(*[Output(VIEWS[i].component_id, VIEWS[i].component_property, allow_duplicate=True)
-                   for i in (0, 1, 2, 4, 5, 8)], Input(f"{TREES_JOB}-cancel", "n_clicks"),
-                 prevent_initial_call=True)(cancelled)
-    app.callback(Output(TREES_PART, "options"), Output(TREES_PART, "value"), Input(SCENARIO, "data"),
-                 State(TREES_PART, "value"))(part_choices)
-    app.callback(store_output(), Output(TREES_MESSAGE, "children", allow_duplicate=True),
-                 Output(TREES_MAPPED, "figure", allow_duplicate=True),
-                 Output(TREES_T2_PHYSICAL, "figure", allow_duplicate=True),
-                 Output(TREES_T2_MINCOST, "figure", allow_duplicate=True),
-                 *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in ANIMATION],
-                 Input(TREES_PART, "value"), State(TREES_PARAMS, "data"), scenario,
-                 prevent_initial_call=True)(play_part)
-    app.callback(Output(TREES_GOAL_FILE, "data"), Output(TREES_GOAL_MESSAGE, "children"),
-                 Input(TREES_GOAL, "n_clicks"), scenario, prevent_initial_call=True)(export_goal)
     app.callback(
-        Output(TREES_CANVAS, "stylesheet"), Input(pid(TREES_PLAYER, "shown"), "data"),
-        State(TREES_PARAMS, "data"), scenario,
+        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
+        Input(TREES_HEAVY, "data"),
+        scenario,
+        prevent_initial_call=True,
+        interval=JOB_POLL_MS,
+        **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)),
+    )(compute_views)
+    app.callback(
+        *[Output(VIEWS[i].component_id, VIEWS[i].component_property, allow_duplicate=True) for i in (0, 1, 2, 4, 5, 8)],
+        Input(f"{TREES_JOB}-cancel", "n_clicks"),
+        prevent_initial_call=True,
+    )(cancelled)
+    app.callback(
+        Output(TREES_PART, "options"), Output(TREES_PART, "value"), Input(SCENARIO, "data"), State(TREES_PART, "value")
+    )(part_choices)
+    app.callback(
+        store_output(),
+        Output(TREES_MESSAGE, "children", allow_duplicate=True),
+        Output(TREES_MAPPED, "figure", allow_duplicate=True),
+        Output(TREES_T2_PHYSICAL, "figure", allow_duplicate=True),
+        Output(TREES_T2_MINCOST, "figure", allow_duplicate=True),
+        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in ANIMATION],
+        Input(TREES_PART, "value"),
+        State(TREES_PARAMS, "data"),
+        scenario,
+        prevent_initial_call=True,
+    )(play_part)
+    app.callback(
+        Output(TREES_GOAL_FILE, "data"),
+        Output(TREES_GOAL_MESSAGE, "children"),
+        Input(TREES_GOAL, "n_clicks"),
+        scenario,
+        prevent_initial_call=True,
+    )(export_goal)
+    app.callback(
+        Output(TREES_CANVAS, "stylesheet"),
+        Input(pid(TREES_PLAYER, "shown"), "data"),
+        State(TREES_PARAMS, "data"),
+        scenario,
     )(on_canvas(render_step))
 
 
@@ -390,8 +547,10 @@ def _pending(plan) -> tuple[dict | None, bool]:
 def render_compare(plan, data):
     plan, job = _pending(plan)
     if job:
-        return html.P(f"Computing the trees of {plan['nprocs']:,} processes in the background: see the progress "
-                      "bar above.", className="info")
+        return html.P(
+            f"Computing the trees of {plan['nprocs']:,} processes in the background: see the progress bar above.",
+            className="info",
+        )
     return compare_view(plan, data)
 
 
@@ -426,8 +585,7 @@ def animate(plan, data):
     (:func:`~vizcoll.ui.views.trees.aggregation_player`)."""
     plan, job = _pending(plan)
     if job:
-        return None, "The aggregation follows once the trees are computed (see the progress bar above).", "flag", \
-            [], ""
+        return None, "The aggregation follows once the trees are computed (see the progress bar above).", "flag", [], ""
     return aggregation_player(plan, data)
 
 
@@ -450,8 +608,14 @@ def compute_views(set_progress, job, data):
 def cancelled(_clicks):
     """Cancel pressed: the comparison, the four drawings and the flag say the views were not computed."""
     blank = blank_figure("Cancelled: not computed. Press Build to compute the trees.", height=300)
-    return (html.P("⚠ Cancelled: the trees were not computed. Press Build to compute them.", className="message"),
-            blank, blank, blank, blank, "Cancelled: nothing to play.")
+    return (
+        html.P("⚠ Cancelled: the trees were not computed. Press Build to compute them.", className="message"),
+        blank,
+        blank,
+        blank,
+        blank,
+        "Cancelled: nothing to play.",
+    )
 
 
 def part_choices(data, value_now=None):
@@ -482,8 +646,7 @@ def play_part(value, plan, data):
     plan, job = _pending(plan)
     if plan is None or "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
         return store, "", *unchanged
-    return (store, "", type_one_view(plan, store)[1], *type_two_view(plan, store)[:2],
-            *aggregation_player(plan, store))
+    return (store, "", type_one_view(plan, store)[1], *type_two_view(plan, store)[:2], *aggregation_player(plan, store))
 
 
 def export_goal(_clicks, data):

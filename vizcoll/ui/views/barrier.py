@@ -45,13 +45,36 @@ from vizcoll.ui.models.parts import WHOLE, FabricView, drawn_view
 from vizcoll.ui.store import topology_of
 
 GROUP_SPACING = 0.55 * SPACING  # px between the nodes of a group's most crowded rows (a process is 30 px wide)
-CANVAS_STYLE, FIGURE_STYLE, HIDDEN = ({"width": "100%", "height": "520px"}, {"width": "100%", "height": "540px"},
-                                      {"display": "none"})  # the run's canvas or its figure, shown or hidden
+CANVAS_STYLE, FIGURE_STYLE, HIDDEN = (
+    {"width": "100%", "height": "520px"},
+    {"width": "100%", "height": "540px"},
+    {"display": "none"},
+)  # the run's canvas or its figure, shown or hidden
 
-__all__ = ["summary_rows", "summary_table", "judgement_text", "uq_view", "sweep_choices", "sweep_info", "drawing",
-           "legend", "legend_items", "step_styles", "run_stylesheet", "uq_grid", "RunDrawing", "run_drawing",
-           "run_view", "run_elements", "run_figure", "drawing_view", "uq_outputs", "sweep_view", "sweep_controls",
-           "histogram_view"]
+__all__ = [
+    "summary_rows",
+    "summary_table",
+    "judgement_text",
+    "uq_view",
+    "sweep_choices",
+    "sweep_info",
+    "drawing",
+    "legend",
+    "legend_items",
+    "step_styles",
+    "run_stylesheet",
+    "uq_grid",
+    "RunDrawing",
+    "run_drawing",
+    "run_view",
+    "run_elements",
+    "run_figure",
+    "drawing_view",
+    "uq_outputs",
+    "sweep_view",
+    "sweep_controls",
+    "histogram_view",
+]
 
 
 def _ms(seconds) -> str:
@@ -61,24 +84,34 @@ def _ms(seconds) -> str:
 def summary_rows(figures: dict) -> list[tuple[str, str]]:
     """The run's figures as (what, value) rows."""
     done = figures["completed"]
-    rows = [("processes", f"{figures['processors']:,}"),
-            ("run time", "did not finish" if not done else f"{figures['time']:.4f} s"),
-            ("run time − work (synchronisation)", _ms(figures["sync_time"])),
-            ("messages", f"{figures['messages']:,}"), ("hops", f"{figures['hops']:,}"),
-            ("detours", f"{figures['detours']:,}"), ("dead ends", f"{figures['dead_ends']:,}"),
-            ("most messages on one link", f"{figures['max_link_load']:,}"),
-            ("early Gathers (queued)", f"{figures['early_gathers']:,}")]
+    rows = [
+        ("processes", f"{figures['processors']:,}"),
+        ("run time", "did not finish" if not done else f"{figures['time']:.4f} s"),
+        ("run time − work (synchronisation)", _ms(figures["sync_time"])),
+        ("messages", f"{figures['messages']:,}"),
+        ("hops", f"{figures['hops']:,}"),
+        ("detours", f"{figures['detours']:,}"),
+        ("dead ends", f"{figures['dead_ends']:,}"),
+        ("most messages on one link", f"{figures['max_link_load']:,}"),
+        ("early Gathers (queued)", f"{figures['early_gathers']:,}"),
+    ]
     if "k" in figures:
         ks = ["/".join("—" if k is None else str(k) for k in per_block) for per_block in figures["k"]]
-        rows += [("adjustments (round(K), K ≠ 0)", f"{figures['adjustments']:,}"),
-                 ("K per barrier" + (f" (per block of {figures['blocks']})" if figures["blocks"] > 1 else ""),
-                  ", ".join(ks))]
+        rows += [
+            ("adjustments (round(K), K ≠ 0)", f"{figures['adjustments']:,}"),
+            (
+                "K per barrier" + (f" (per block of {figures['blocks']})" if figures["blocks"] > 1 else ""),
+                ", ".join(ks),
+            ),
+        ]
     return rows
 
 
 def summary_table(figures: dict) -> html.Table:
-    return html.Table(className="summary", children=[html.Tbody(
-        [html.Tr([html.Td(what), html.Td(value)]) for what, value in summary_rows(figures)])])
+    return html.Table(
+        className="summary",
+        children=[html.Tbody([html.Tr([html.Td(what), html.Td(value)]) for what, value in summary_rows(figures)])],
+    )
 
 
 def judgement_text(figures: dict, limit: int = 6) -> str:
@@ -89,12 +122,21 @@ def judgement_text(figures: dict, limit: int = 6) -> str:
     if "judged" not in figures:
         return ""
     if not judged:
-        return ("No harmful break: every root gathered the ideal total path length, so K = 0 and the IDs stay. "
-                "Click a link to break it.")
-    lines = [f"Barrier {j['barrier'] + 1}" + (f", block {j['block']}" if figures["blocks"] > 1 else "")
-             + f": root {j['root']} gathered a total path length of {j['gathered']} (ideal {j['ideal']:g}) → "
-             + (f"round({j['k']}): every ID of the block shifts by {j['k']}." if j["k"] else
-                "no shift does better, round(0).") for j in judged[:limit]]
+        return (
+            "No harmful break: every root gathered the ideal total path length, so K = 0 and the IDs stay. "
+            "Click a link to break it."
+        )
+    lines = [
+        f"Barrier {j['barrier'] + 1}"
+        + (f", block {j['block']}" if figures["blocks"] > 1 else "")
+        + f": root {j['root']} gathered a total path length of {j['gathered']} (ideal {j['ideal']:g}) → "
+        + (
+            f"round({j['k']}): every ID of the block shifts by {j['k']}."
+            if j["k"]
+            else "no shift does better, round(0)."
+        )
+        for j in judged[:limit]
+    ]
     if len(judged) > limit:
         lines.append(f"… and {len(judged) - limit} more")
     return "\n".join(lines)
@@ -114,14 +156,20 @@ def uq_view(key: dict) -> tuple[go.Figure, go.Figure, str]:
     rows, cols = uq_grid(key)
     result = uq_of(rows, cols, neighbors, k, numbering_kind)
     as_set = lambda links: {tuple(tuple(c) for c in x) for x in links}  # noqa: E731
-    figs = [numbering_figure(name, result["before"], result["after"], as_set(result[s]["before"]),
-                             as_set(result[s]["after"]), k) for s, name in (("lct", "LCT"), ("bst", "BST"))]
+    figs = [
+        numbering_figure(
+            name, result["before"], result["after"], as_set(result[s]["before"]), as_set(result[s]["after"]), k
+        )
+        for s, name in (("lct", "LCT"), ("bst", "BST"))
+    ]
     lct, bst = result["lct"]["uq"], result["bst"]["uq"]
-    info = (f"{rows}×{cols} grid, {numbering_kind} numbering, {neighbors} neighbors, round({k}) "
-            f"(every ID becomes (ID + {k}) mod {rows * cols}). A = the links the Gather messages cross before, "
-            f"B = after; UQ = 1 − |A ∩ B| / |A ∪ B|. LCT: {uq_text(lct['intersection'], lct['union'])}; "
-            f"BST: {uq_text(bst['intersection'], bst['union'])}. LCT's subtrees are contiguous ID ranges, so a "
-            "shift moves its messages onto other links: that is what lets DLCT steer around a broken link.")
+    info = (
+        f"{rows}×{cols} grid, {numbering_kind} numbering, {neighbors} neighbors, round({k}) "
+        f"(every ID becomes (ID + {k}) mod {rows * cols}). A = the links the Gather messages cross before, "
+        f"B = after; UQ = 1 − |A ∩ B| / |A ∪ B|. LCT: {uq_text(lct['intersection'], lct['union'])}; "
+        f"BST: {uq_text(bst['intersection'], bst['union'])}. LCT's subtrees are contiguous ID ranges, so a "
+        "shift moves its messages onto other links: that is what lets DLCT steer around a broken link."
+    )
     if (rows, cols, neighbors, k, numbering_kind) == (4, 4, 8, 1, "s-curve"):
         info += " The paper (Fig. 3): UQ(LCT) = 73.1%, UQ(BST) = 18.2%."
     if not key.get("grid"):
@@ -145,22 +193,25 @@ def uq_outputs(key: dict | None) -> tuple | None:
 def sweep_choices(result: dict) -> tuple[list, list]:
     sizes = list(dict.fromkeys(r["size"] for r in result["rows"]))
     rates = list(dict.fromkeys(r["rate"] for r in result["rows"]))
-    return ([{"label": f"{s}×{s}", "value": s} for s in sizes],
-            [{"label": f"{r:.0%}", "value": r} for r in rates])
+    return ([{"label": f"{s}×{s}", "value": s} for s in sizes], [{"label": f"{r:.0%}", "value": r} for r in rates])
 
 
 def sweep_info(result: dict) -> str:
     claims = result["claims"].get("dlct_over_tree", {})
     pairs = claims.get("dlct+tree/tree@intact", {})
     worst = [(cell, ratio) for cell, ratio in pairs.items() if ratio is not None and not cell.endswith("@0")]
-    text = ("Each point: the mean of the runs (3 barriers, 0.5 s of work between them) on grids with that share "
-            "of links broken at random, never cut apart. tree = the minimum spanning tree (links weighted by "
-            "length) of the live grid (rebuilt after the breaks), tree@intact = the same tree built before they "
-            "broke (a fixed pattern that detours).")
+    text = (
+        "Each point: the mean of the runs (3 barriers, 0.5 s of work between them) on grids with that share "
+        "of links broken at random, never cut apart. tree = the minimum spanning tree (links weighted by "
+        "length) of the live grid (rebuilt after the breaks), tree@intact = the same tree built before they "
+        "broke (a fixed pattern that detours)."
+    )
     if worst:
-        text += (" Synchronisation time of DLCT + Tree (ID2) ÷ tree@intact with breaks (size@rate): "
-                 f"{', '.join(f'{c}: {r:.2f}' for c, r in worst)} (below 1 = DLCT faster; the paper reports "
-                 "DLCT 30–50% faster than Tree).")
+        text += (
+            " Synchronisation time of DLCT + Tree (ID2) ÷ tree@intact with breaks (size@rate): "
+            f"{', '.join(f'{c}: {r:.2f}' for c, r in worst)} (below 1 = DLCT faster; the paper reports "
+            "DLCT 30–50% faster than Tree)."
+        )
     return text
 
 
@@ -183,29 +234,69 @@ def legend_items(overview: bool = False) -> list:
     link; on a large fabric's overview the lit bundles and blocks."""
     if overview:
         lit = ACTIVE[-1][1]
-        return [html.Span([html.Span("◆ ", style={"color": lit}), "a bundle of links: the Gather and Release "
-                           "messages crossing it in this step (larger and redder: more)"]),
-                html.Span([html.Span("○ ", style={"color": lit, "fontWeight": "bold"}),
-                           "a block: its processes changing state in this step"]),
-                html.Span([html.Span(className="swatch ring", style={"borderColor": "#1f3a5f"}),
-                           "ringed: a block holding processes of the barrier"]),
-                html.Span([html.Span(className="swatch legend-broken"), "red bundle: a broken link in it"])]
-    rings = [("waiting", "waits for its Gathers"), ("gathered", "sent its Gather, waits for the Release"),
-             ("released", "got the Release"), ("left", "left the last barrier"), ("stuck", "stuck")]
+        return [
+            html.Span(
+                [
+                    html.Span("◆ ", style={"color": lit}),
+                    "a bundle of links: the Gather and Release "
+                    "messages crossing it in this step (larger and redder: more)",
+                ]
+            ),
+            html.Span(
+                [
+                    html.Span("○ ", style={"color": lit, "fontWeight": "bold"}),
+                    "a block: its processes changing state in this step",
+                ]
+            ),
+            html.Span(
+                [
+                    html.Span(className="swatch ring", style={"borderColor": "#1f3a5f"}),
+                    "ringed: a block holding processes of the barrier",
+                ]
+            ),
+            html.Span([html.Span(className="swatch legend-broken"), "red bundle: a broken link in it"]),
+        ]
+    rings = [
+        ("waiting", "waits for its Gathers"),
+        ("gathered", "sent its Gather, waits for the Release"),
+        ("released", "got the Release"),
+        ("left", "left the last barrier"),
+        ("stuck", "stuck"),
+    ]
     return [
-        html.Span([html.Span(className="swatch legend-root", style={"background": NODE, "borderColor": NODE}),
-                   "working between barriers (no ring)"], title=LEGEND["computing"]),
-        *[html.Span([html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), label],
-                    title=LEGEND[s]) for s, label in rings],
+        html.Span(
+            [
+                html.Span(className="swatch legend-root", style={"background": NODE, "borderColor": NODE}),
+                "working between barriers (no ring)",
+            ],
+            title=LEGEND["computing"],
+        ),
+        *[
+            html.Span(
+                [html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), label], title=LEGEND[s]
+            )
+            for s, label in rings
+        ],
         html.Span([html.Span(className="swatch legend-root", style={"background": ROOT_COLOUR}), "root (ID 0)"]),
-        html.Span([html.Span(className="swatch legend-root", style={"background": ADJUST_COLOUR,
-                                                                    "borderColor": ADJUST_COLOUR}),
-                   "applies round(K) now"]),
-        html.Span([html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["gather"]}),
-                   "Gather hop"]),
-        html.Span([html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["release"]}),
-                   "Release hop (carries K)"]),
-        html.Span([html.Span(className="swatch legend-broken"), "broken link"])]
+        html.Span(
+            [
+                html.Span(
+                    className="swatch legend-root", style={"background": ADJUST_COLOUR, "borderColor": ADJUST_COLOUR}
+                ),
+                "applies round(K) now",
+            ]
+        ),
+        html.Span(
+            [html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["gather"]}), "Gather hop"]
+        ),
+        html.Span(
+            [
+                html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["release"]}),
+                "Release hop (carries K)",
+            ]
+        ),
+        html.Span([html.Span(className="swatch legend-broken"), "broken link"]),
+    ]
 
 
 def _node_of(entity) -> int | None:
@@ -219,12 +310,19 @@ def step_styles(topo: Topology, tl: Timeline, step: int, drawn: list | None = No
     or links the fabric does not have are skipped). ``drawn``: the fabric's node of each node of a drawing of a
     part (a group alone; from the browser: entries that are no node index are skipped), whose own ids the rules
     name; None: the drawing's ids are the fabric's."""
-    at = None if drawn is None else {n: i for i, n in enumerate(drawn[:topo.n_nodes])
-                                     if isinstance(n, int) and not isinstance(n, bool)}
+    at = (
+        None
+        if drawn is None
+        else {n: i for i, n in enumerate(drawn[: topo.n_nodes]) if isinstance(n, int) and not isinstance(n, bool)}
+    )
     place = (lambda node: node) if at is None else at.get  # noqa: E731
     source = dict(zip(topo.link_id.tolist(), topo.link_a.tolist(), strict=True))
-    hops = [{"link": lid, "src": e.src, "source": source[lid], "kind": message_kind(e.label)}
-            for e in (tl.active_at(step) if step >= 0 else []) for lid in e.path_links if lid in source]
+    hops = [
+        {"link": lid, "src": e.src, "source": source[lid], "kind": message_kind(e.label)}
+        for e in (tl.active_at(step) if step >= 0 else [])
+        for lid in e.path_links
+        if lid in source
+    ]
     state, idents = {}, {}
     for key, value in tl.state_at(step).items():
         entity = tl.entities.get(key)
@@ -232,9 +330,15 @@ def step_styles(topo: Topology, tl: Timeline, step: int, drawn: list | None = No
         if node is not None and (node := place(node)) is not None:
             (idents if entity.get("kind") == "id" else state)[node] = value
     changed = tl.changes_at(step) if step >= 0 else {}
-    adjusted = [node for key in changed if (entity := tl.entities.get(key)) is not None
-                and isinstance(entity, dict) and entity.get("kind") == "id" and (node := _node_of(entity)) is not None
-                and (node := place(node)) is not None]
+    adjusted = [
+        node
+        for key in changed
+        if (entity := tl.entities.get(key)) is not None
+        and isinstance(entity, dict)
+        and entity.get("kind") == "id"
+        and (node := _node_of(entity)) is not None
+        and (node := place(node)) is not None
+    ]
     roots = [u for u, ident in idents.items() if ident == 0]
     return step_stylesheet(state, idents, adjusted, hops, roots)
 
@@ -312,8 +416,13 @@ def drawing_view(scenario: Scenario, plan: dict, drawn_now=None) -> tuple:
     the figure's; the legend's items; the drawing's key) of the run ``plan`` of the scenario."""
     drawn = run_drawing(scenario, plan)
     figure = None if drawn.canvas or drawn.key == drawn_now else run_figure(topology_of(scenario), plan, drawn)
-    return (figure, CANVAS_STYLE if drawn.canvas else HIDDEN, HIDDEN if drawn.canvas else FIGURE_STYLE,
-            legend_items(overview=not drawn.canvas), drawn.key)
+    return (
+        figure,
+        CANVAS_STYLE if drawn.canvas else HIDDEN,
+        HIDDEN if drawn.canvas else FIGURE_STYLE,
+        legend_items(overview=not drawn.canvas),
+        drawn.key,
+    )
 
 
 def run_view(scenario: Scenario, plan: dict) -> tuple[list[dict], dict | None, object, str]:
@@ -336,16 +445,31 @@ def run_view(scenario: Scenario, plan: dict) -> tuple[list[dict], dict | None, o
     tl = Timeline.from_dict(timeline)
     if drawn.overview is not None and tl.n_steps > OVERVIEW_MAX_STEPS:  # the captions play, nothing is lit
         handle = player_data(timeline, overview=None)
-        flag = "\n".join(filter(None, [f"The run has {tl.n_steps:,} steps: the overview lights runs of up to "
-                                       f"{OVERVIEW_MAX_STEPS:,} (choose fewer barriers or processes, or draw a "
-                                       "group alone).", flag]))
+        flag = "\n".join(
+            filter(
+                None,
+                [
+                    f"The run has {tl.n_steps:,} steps: the overview lights runs of up to "
+                    f"{OVERVIEW_MAX_STEPS:,} (choose fewer barriers or processes, or draw a "
+                    "group alone).",
+                    flag,
+                ],
+            )
+        )
     elif drawn.overview is not None:
         handle = player_data(timeline, overview=overview_frames(tl, topo, drawn.overview))
     elif not drawn.canvas:
         handle = None
-        flag = "\n".join(filter(None, [f"{drawn.view.name} alone has more than {ANIMATION_LIMIT:,} nodes: the run "
-                                       "is computed but not animated there (choose the overview or a smaller part).",
-                                       flag]))
+        flag = "\n".join(
+            filter(
+                None,
+                [
+                    f"{drawn.view.name} alone has more than {ANIMATION_LIMIT:,} nodes: the run "
+                    "is computed but not animated there (choose the overview or a smaller part).",
+                    flag,
+                ],
+            )
+        )
     elif drawn.view is not None and drawn.view.part != WHOLE:
         handle = player_data(timeline, nodes=drawn.view.kept.tolist())
     else:
@@ -362,8 +486,11 @@ def sweep_view(result: dict | None, size, rate) -> tuple | None:
     sizes, rates = ([o["value"] for o in options] for options in sweep_choices(result))
     if size not in sizes or rate not in rates:
         return None
-    return (charts.sweep_figure(result, "rate", size), charts.sweep_figure(result, "size", rate),
-            charts.range_figure(result))
+    return (
+        charts.sweep_figure(result, "rate", size),
+        charts.sweep_figure(result, "size", rate),
+        charts.range_figure(result),
+    )
 
 
 def sweep_controls(result: dict, size, rate) -> tuple[list, object, list, object, str]:
@@ -379,5 +506,6 @@ def histogram_view(key: dict) -> go.Figure:
     """The UQ(LCT) − UQ(BST) histogram of the view's (checked) key: the scenario's square grid up to
     :data:`UQ_SIDE`, else the paper's 4 x 4 (Fig. 5)."""
     side = model.histogram_side(key)
-    return charts.uq_histogram_figure(model.histogram_of(side, key["neighbors"]),
-                                      paper=(side, key["neighbors"]) == (4, 8))
+    return charts.uq_histogram_figure(
+        model.histogram_of(side, key["neighbors"]), paper=(side, key["neighbors"]) == (4, 8)
+    )

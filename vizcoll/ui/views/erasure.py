@@ -26,47 +26,73 @@ def _tolerance(row: dict) -> str:
 def summary_view(result: dict, traffic: str) -> html.Div:
     """This code's headline numbers."""
     time_key = "repair_time_ms_per_mb" if traffic == "blocks" else "repair_time_ms_per_mb_aggregated"
-    rows = [("T̄, every remote block read", _num(result["mean_traffic"], 3)),
-            ("T̄, one block per remote DC", _num(result["mean_traffic_aggregated"], 3)),
-            (f"repair time t̄ (ms/MB, {TRAFFIC_LABELS[traffic]})", _num(result[time_key], 1)),
-            ("DC failures survived (D)", str(result["dc_failures_survived"])),
-            ("block failures tolerated", _tolerance(result)),
-            ("storage overhead n/k", _num(result["overhead"], 3)),
-            ("data blocks (systematic)", ", ".join(f"y{i}" for i in result["data_blocks"]) or "—")]
+    rows = [
+        ("T̄, every remote block read", _num(result["mean_traffic"], 3)),
+        ("T̄, one block per remote DC", _num(result["mean_traffic_aggregated"], 3)),
+        (f"repair time t̄ (ms/MB, {TRAFFIC_LABELS[traffic]})", _num(result[time_key], 1)),
+        ("DC failures survived (D)", str(result["dc_failures_survived"])),
+        ("block failures tolerated", _tolerance(result)),
+        ("storage overhead n/k", _num(result["overhead"], 3)),
+        ("data blocks (systematic)", ", ".join(f"y{i}" for i in result["data_blocks"]) or "—"),
+    ]
     note = "" if result["exact"] else "Some searches ran out of budget: their numbers are bounds (see ≥)."
-    return html.Div([html.H3(f"{result['name']}: n = {result['n']}, k = {result['k']}, N = {result['dcs']}"),
-                     html.Table(className="summary", children=html.Tbody(
-                         [html.Tr([html.Td(a), html.Td(b)]) for a, b in rows])),
-                     html.P(note, className="info")])
+    return html.Div(
+        [
+            html.H3(f"{result['name']}: n = {result['n']}, k = {result['k']}, N = {result['dcs']}"),
+            html.Table(className="summary", children=html.Tbody([html.Tr([html.Td(a), html.Td(b)]) for a, b in rows])),
+            html.P(note, className="info"),
+        ]
+    )
 
 
 def scheme_view(result: dict) -> html.Div:
     """The FMEL search's scheme, lower bound and counts (or what the family is)."""
     search = result.get("search")
     if not search:
-        what = {"rs": "Systematic Reed–Solomon from a Cauchy matrix: MDS, any k blocks rebuild the stripe.",
-                "lrc": "Azure-style LRC: each local group (its data and an XOR parity) kept in one DC, global "
-                       "parities where there is room.",
-                "replication": "Every data block stored n/k times, copy c of the stripe in DC c mod N."}
+        what = {
+            "rs": "Systematic Reed–Solomon from a Cauchy matrix: MDS, any k blocks rebuild the stripe.",
+            "lrc": "Azure-style LRC: each local group (its data and an XOR parity) kept in one DC, global "
+            "parities where there is room.",
+            "replication": "Every data block stored n/k times, copy c of the stripe in DC c mod N.",
+        }
         return html.Div([html.H3("The code"), html.P(what.get(result["code"], ""), className="info")])
     bound = search["lower_bound"]
     stats = search["stats"]
     met = "meets it ✓" if search["meets_lower_bound"] else "does not reach it"
-    return html.Div([
-        html.H3(f"FMEL search: scheme found (D = {search['D']}, counting {TRAFFIC_LABELS[search['traffic']]})"),
-        html.Ul([html.Li(line) for line in search["scheme"]["description"]]),
-        html.P(f"Lower bound on T̄: {_num(bound['mean'], 3)} (placement {', '.join(map(str, bound['sizes']))}); "
-               f"the code {met}." if bound else "No lower bound.", className="info"),
-        html.P(f"{stats['schemes']} schemes tried, {stats['pattern_rejected']} rejected by the rank pattern filter, "
-               f"{stats['trials']} random trials, {stats['constructed']} codes built, {stats['seconds']:.2f} s.",
-               className="info")])
+    return html.Div(
+        [
+            html.H3(f"FMEL search: scheme found (D = {search['D']}, counting {TRAFFIC_LABELS[search['traffic']]})"),
+            html.Ul([html.Li(line) for line in search["scheme"]["description"]]),
+            html.P(
+                f"Lower bound on T̄: {_num(bound['mean'], 3)} (placement {', '.join(map(str, bound['sizes']))}); "
+                f"the code {met}."
+                if bound
+                else "No lower bound.",
+                className="info",
+            ),
+            html.P(
+                f"{stats['schemes']} schemes tried, {stats['pattern_rejected']} rejected by the rank pattern filter, "
+                f"{stats['trials']} random trials, {stats['constructed']} codes built, {stats['seconds']:.2f} s.",
+                className="info",
+            ),
+        ]
+    )
 
 
 def compare_table(out: dict) -> html.Div:
     """Every family's numbers, FMEL's reduction over each, and the paper's claim beside."""
     traffic = out["traffic"]
-    head = ["code", "T̄ per block", "T̄ per DC", "t̄ (ms/MB)", "D", "block failures", "n/k",
-            "FMEL's T̄ reduction", "at the same D"]
+    head = [
+        "code",
+        "T̄ per block",
+        "T̄ per DC",
+        "t̄ (ms/MB)",
+        "D",
+        "block failures",
+        "n/k",
+        "FMEL's T̄ reduction",
+        "at the same D",
+    ]
     time_key = "repair_time_ms_per_mb" if traffic == "blocks" else "repair_time_ms_per_mb_aggregated"
     body = []
     for family, row in out["codes"].items():
@@ -75,25 +101,55 @@ def compare_table(out: dict) -> html.Div:
             continue
         red = out["reductions_pct"].get(family, {}).get(traffic)
         same = out["reductions_at_same_D_pct"].get(family, {})
-        body.append(html.Tr([
-            html.Td(row["name"]), html.Td(_num(row["mean_traffic"], 3)),
-            html.Td(_num(row["mean_traffic_aggregated"], 3)),
-            html.Td(_num(row[time_key], 1)), html.Td(str(row["dc_failures_survived"])), html.Td(_tolerance(row)),
-            html.Td(_num(row["overhead"], 2)), html.Td("—" if family == "fmel" else _pct(red)),
-            html.Td("—" if family == "fmel" else f"{_pct(same.get('reduction'))} (D = {same.get('D')})")]))
+        body.append(
+            html.Tr(
+                [
+                    html.Td(row["name"]),
+                    html.Td(_num(row["mean_traffic"], 3)),
+                    html.Td(_num(row["mean_traffic_aggregated"], 3)),
+                    html.Td(_num(row[time_key], 1)),
+                    html.Td(str(row["dc_failures_survived"])),
+                    html.Td(_tolerance(row)),
+                    html.Td(_num(row["overhead"], 2)),
+                    html.Td("—" if family == "fmel" else _pct(red)),
+                    html.Td("—" if family == "fmel" else f"{_pct(same.get('reduction'))} (D = {same.get('D')})"),
+                ]
+            )
+        )
     for row in out["paper"]["table2"]:
-        body.append(html.Tr(className="chosen", children=[
-            html.Td(f"paper: {row['label']}"), html.Td(_num(row["mean_traffic"], 2)), html.Td(""),
-            html.Td(_num(row["repair_time_ms_per_mb"], 1)), html.Td(str(row["D"])), html.Td(f"d = {row['d']}"),
-            html.Td(_num(row["overhead"], 2)), html.Td(""), html.Td("")]))
+        body.append(
+            html.Tr(
+                className="chosen",
+                children=[
+                    html.Td(f"paper: {row['label']}"),
+                    html.Td(_num(row["mean_traffic"], 2)),
+                    html.Td(""),
+                    html.Td(_num(row["repair_time_ms_per_mb"], 1)),
+                    html.Td(str(row["D"])),
+                    html.Td(f"d = {row['d']}"),
+                    html.Td(_num(row["overhead"], 2)),
+                    html.Td(""),
+                    html.Td(""),
+                ],
+            )
+        )
     low, high = PAPER_REDUCTION
     reds = [f"{FAMILY_NAMES[f]} {_pct(r.get(traffic))}" for f, r in out["reductions_pct"].items()]
-    sentence = (f"Paper: FMEL's codes have {low}–{high} % less cross-DC repair traffic than several common codes. "
-                f"Here ({TRAFFIC_LABELS[traffic]}), FMEL's T̄ is lower than: {', '.join(reds) or 'nothing to compare'}"
-                ". A negative value means FMEL's T̄ is higher — usually because FMEL is asked to survive more DC "
-                "failures than that code; the last column asks FMEL for the same D.")
-    return html.Div([html.Table(className="summary compare", children=[
-        html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)]), html.P(sentence, className="info")])
+    sentence = (
+        f"Paper: FMEL's codes have {low}–{high} % less cross-DC repair traffic than several common codes. "
+        f"Here ({TRAFFIC_LABELS[traffic]}), FMEL's T̄ is lower than: {', '.join(reds) or 'nothing to compare'}"
+        ". A negative value means FMEL's T̄ is higher — usually because FMEL is asked to survive more DC "
+        "failures than that code; the last column asks FMEL for the same D."
+    )
+    return html.Div(
+        [
+            html.Table(
+                className="summary compare",
+                children=[html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)],
+            ),
+            html.P(sentence, className="info"),
+        ]
+    )
 
 
 def _pct(value) -> str:

@@ -8,8 +8,7 @@ from dash import html
 from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.figures.faults import PAPER_AVERAGE, VARIANT_NAMES, task_text, tasks_so_far
 
-__all__ = ["task_outcome", "binomial_outcome", "comparison_sentence", "reduction_summary", "task_list",
-           "treft_summary"]
+__all__ = ["task_outcome", "binomial_outcome", "comparison_sentence", "reduction_summary", "task_list", "treft_summary"]
 
 
 def _ms(seconds) -> str:
@@ -41,9 +40,11 @@ def binomial_outcome(figures: dict) -> str:
 
 def comparison_sentence(task: dict, binomial: dict) -> str:
     if not binomial.get("completed"):
-        return ("The binomial tree cannot survive this failure; the task-based reduction "
-                + ("could not recover either (the data was lost)." if task.get("unrecoverable") else
-                   f"finished in {_ms(task['time'])} ms."))
+        return "The binomial tree cannot survive this failure; the task-based reduction " + (
+            "could not recover either (the data was lost)."
+            if task.get("unrecoverable")
+            else f"finished in {_ms(task['time'])} ms."
+        )
     if not task.get("completed"):
         return "The task-based reduction could not recover; the binomial tree finished."
     t, b = float(task["time"]), float(binomial["time"])
@@ -60,47 +61,69 @@ def reduction_summary(figures: dict, binomial: dict) -> html.Div:
         fault_text = f"w{fault['rank']} killed at {_ms(fault['time'])} ms ({where})"
         if fault.get("detected_at") is not None:
             fault_text += f", detected at {_ms(fault['detected_at'])} ms"
-    rows = [("completion time (ms)", _ms(figures["time"]) if figures.get("completed") else "—",
-             _ms(binomial["time"]) if binomial.get("completed") else "—"),
-            ("messages", f"{figures['messages']:,}", f"{binomial['messages']:,}"),
-            ("result correct", "yes" if figures.get("result_ok") else "no",
-             "yes" if binomial.get("result_ok") else "no"),
-            ("tree height (rounds)", _shown(figures.get("rounds")), _shown(binomial.get("rounds"))),
-            ("outcome", task_outcome(figures), binomial_outcome(binomial))]
+    rows = [
+        (
+            "completion time (ms)",
+            _ms(figures["time"]) if figures.get("completed") else "—",
+            _ms(binomial["time"]) if binomial.get("completed") else "—",
+        ),
+        ("messages", f"{figures['messages']:,}", f"{binomial['messages']:,}"),
+        ("result correct", "yes" if figures.get("result_ok") else "no", "yes" if binomial.get("result_ok") else "no"),
+        ("tree height (rounds)", _shown(figures.get("rounds")), _shown(binomial.get("rounds"))),
+        ("outcome", task_outcome(figures), binomial_outcome(binomial)),
+    ]
     head = html.Tr([html.Th(""), html.Th("task-based"), html.Th("binomial tree")])
     body = [html.Tr([html.Td(a), html.Td(b), html.Td(c)]) for a, b, c in rows]
-    return html.Div([
-        html.H3("Summary (same slow nodes and same kill for both)"),
-        html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)]),
-        html.P(f"Fault: {fault_text}.", className="info"),
-        html.P(comparison_sentence(figures, binomial), className="info ft-verdict"),
-    ])
+    return html.Div(
+        [
+            html.H3("Summary (same slow nodes and same kill for both)"),
+            html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)]),
+            html.P(f"Fault: {fault_text}.", className="info"),
+            html.P(comparison_sentence(figures, binomial), className="info ft-verdict"),
+        ]
+    )
 
 
 def task_list(timeline: Timeline, step: int, figures: dict) -> html.Div:
     formed = tasks_so_far(timeline, step, figures.get("tasks", []))
     items = [html.Li(task_text(t)) for t in formed]
-    return html.Div([
-        html.H3(f"Tasks formed so far: {len(formed)} of {len(figures.get('tasks', []))}"),
-        html.P("(i,j) → w: the master pairs the messages of i and j; w fetches the other's data and reduces it.",
-               className="info"),
-        html.Ol(items, className="ft-tasks") if items else html.P("none yet", className="info"),
-    ])
+    return html.Div(
+        [
+            html.H3(f"Tasks formed so far: {len(formed)} of {len(figures.get('tasks', []))}"),
+            html.P(
+                "(i,j) → w: the master pairs the messages of i and j; w fetches the other's data and reduces it.",
+                className="info",
+            ),
+            html.Ol(items, className="ft-tasks") if items else html.P("none yet", className="info"),
+        ]
+    )
 
 
 def treft_summary(figures: dict) -> html.Div:
     yes = lambda x: "yes" if x else "no"  # noqa: E731
-    injected = "; ".join(f"r{i['replica']}: bit {i['bit']} of {i['var']}[{i['index']}] after {i['kernel']}"
-                         for i in figures.get("injected", [])) or "none"
-    rows = [("outcome", _shown(figures["outcome"])), ("soft error", injected),
-            ("detected", yes(figures["detected"])), ("corrected", yes(figures["corrected"])),
-            ("final output correct", yes(figures["final_output_ok"])),
-            ("fault-tolerant sections", str(len(figures.get("sections", [])))),
-            ("run time (s)", f"{figures['time']:,.1f}"), ("without TREFT (s)", f"{figures['baseline_time']:,.1f}"),
-            ("overhead", f"{figures['overhead_pct']:.2f} %")]
+    injected = (
+        "; ".join(
+            f"r{i['replica']}: bit {i['bit']} of {i['var']}[{i['index']}] after {i['kernel']}"
+            for i in figures.get("injected", [])
+        )
+        or "none"
+    )
+    rows = [
+        ("outcome", _shown(figures["outcome"])),
+        ("soft error", injected),
+        ("detected", yes(figures["detected"])),
+        ("corrected", yes(figures["corrected"])),
+        ("final output correct", yes(figures["final_output_ok"])),
+        ("fault-tolerant sections", str(len(figures.get("sections", [])))),
+        ("run time (s)", f"{figures['time']:,.1f}"),
+        ("without TREFT (s)", f"{figures['baseline_time']:,.1f}"),
+        ("overhead", f"{figures['overhead_pct']:.2f} %"),
+    ]
     average = PAPER_AVERAGE.get(figures.get("variant", "treft"))
-    return html.Div([
-        html.H3(f"Summary: {figures.get('program', '')} under {VARIANT_NAMES.get(figures.get('variant'), '')}"),
-        html.Table(className="summary", children=html.Tbody([html.Tr([html.Td(a), html.Td(b)]) for a, b in rows])),
-        html.P(f"The paper's average overhead for this variant: {average} %." if average else "", className="info"),
-    ])
+    return html.Div(
+        [
+            html.H3(f"Summary: {figures.get('program', '')} under {VARIANT_NAMES.get(figures.get('variant'), '')}"),
+            html.Table(className="summary", children=html.Tbody([html.Tr([html.Td(a), html.Td(b)]) for a, b in rows])),
+            html.P(f"The paper's average overhead for this variant: {average} %." if average else "", className="info"),
+        ]
+    )

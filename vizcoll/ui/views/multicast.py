@@ -13,14 +13,27 @@ from vizcoll.topology.model import Topology
 from vizcoll.ui.models.multicast import MAX_GROUP_OPTIONS, TABLES, TABLES_TITLE, LoadedTables
 from vizcoll.words import plural
 
-__all__ = ["fabric_line", "algo_options", "tables_line", "TABLES_HINT", "TABLES_ABOUT", "group_options",
-           "summary_table", "verdict", "unroutable_line", "worst_links", "group_info"]
+__all__ = [
+    "fabric_line",
+    "algo_options",
+    "tables_line",
+    "TABLES_HINT",
+    "TABLES_ABOUT",
+    "group_options",
+    "summary_table",
+    "verdict",
+    "unroutable_line",
+    "worst_links",
+    "group_info",
+]
 
 TABLES_LABEL = "the fabric's tables (OpenSM)"
 TABLES_HINT = f"OpenSM's dump of its multicast forwarding tables, at most {MAX_TABLES_CHARS >> 20} MB"
-TABLES_ABOUT = ("The tables are read against the scenario's fabric (its switch GUIDs and ports): their groups, one per "
-                "MLID, replace the communicators; algorithm A shows the tables as the fabric has them, B routes the "
-                "same groups. They travel with the scenario (share link, file).")
+TABLES_ABOUT = (
+    "The tables are read against the scenario's fabric (its switch GUIDs and ports): their groups, one per "
+    "MLID, replace the communicators; algorithm A shows the tables as the fabric has them, B routes the "
+    "same groups. They travel with the scenario (share link, file)."
+)
 
 
 def _names(topo: Topology, nodes, limit: int = 6) -> str:
@@ -30,11 +43,15 @@ def _names(topo: Topology, nodes, limit: int = 6) -> str:
 
 def fabric_line(scenario: Scenario, topo: Topology, groups) -> str:
     s = topo.summary()
-    text = (f"The scenario's fabric: {scenario.title} ({plural(s['switches'], 'switch')}, "
-            f"{plural(s['endpoints'], 'end node')}, {plural(s['links'], 'link')}, {s['broken_links']:,} broken).")
+    text = (
+        f"The scenario's fabric: {scenario.title} ({plural(s['switches'], 'switch')}, "
+        f"{plural(s['endpoints'], 'end node')}, {plural(s['links'], 'link')}, {s['broken_links']:,} broken)."
+    )
     if groups is not None and scenario.mcast_tables is not None:
-        text += (f" {plural(len(groups), 'multicast group')} from the fabric's tables (the "
-                 "communicators are not used until the tables are forgotten).")
+        text += (
+            f" {plural(len(groups), 'multicast group')} from the fabric's tables (the "
+            "communicators are not used until the tables are forgotten)."
+        )
     elif groups is not None:
         text += f" {plural(len(groups), 'communicator')} → one multicast group each."
     return text
@@ -55,27 +72,40 @@ def tables_line(loaded: LoadedTables | None) -> str:
     lids = loaded.mlids
     span = f"MLID 0x{lids[0]:04X}" + (f"–0x{lids[-1]:04X}" if len(lids) > 1 else "")
     efi = loaded.result.summary()["max_efi"] if loaded.result is not None else 0
-    return (f"Loaded: {plural(len(lids), 'group')} ({span}), max EFI {efi} on the fabric's tables"
-            + (f"; {plural(len(loaded.warnings), 'warning')} under the summary"
-               if loaded.warnings else "") + ".")
+    return (
+        f"Loaded: {plural(len(lids), 'group')} ({span}), max EFI {efi} on the fabric's tables"
+        + (f"; {plural(len(loaded.warnings), 'warning')} under the summary" if loaded.warnings else "")
+        + "."
+    )
 
 
 def group_options(topo: Topology, groups, mlids: list[int] | None = None) -> list[dict]:
     """One option per group (with its MLID when the groups are the fabric's tables')."""
+
     def name(i: int) -> str:
         return f"group {i}" + (f" (MLID 0x{mlids[i]:04X})" if mlids and i < len(mlids) else "")
-    return [{"label": f"{name(i)}: {plural(len(g), 'member')} ({_names(topo, g, 3)})", "value": i}
-            for i, g in enumerate((groups or [])[:MAX_GROUP_OPTIONS])]
+
+    return [
+        {"label": f"{name(i)}: {plural(len(g), 'member')} ({_names(topo, g, 3)})", "value": i}
+        for i, g in enumerate((groups or [])[:MAX_GROUP_OPTIONS])
+    ]
 
 
 def summary_table(params: dict, results: dict[str, MulticastResult]) -> html.Table:
     """The figures of A and B side by side (the tables have no routing time)."""
-    rows = [("max EFI", "max_efi"), ("mean EFI (used links)", "mean_efi"), ("max tree height", "max_height"),
-            ("groups", "groups"), ("unroutable groups", "unroutable"), ("routing time (s)", "runtime_s")]
+    rows = [
+        ("max EFI", "max_efi"),
+        ("mean EFI (used links)", "mean_efi"),
+        ("max tree height", "max_height"),
+        ("groups", "groups"),
+        ("unroutable groups", "unroutable"),
+        ("routing time (s)", "runtime_s"),
+    ]
     summaries = {name: r.summary() for name, r in results.items()}
 
     def cell(name: str, key: str) -> html.Td:
         return html.Td("—" if key == "runtime_s" and params[name] == TABLES else f"{summaries[name][key]:,}")
+
     head = html.Tr([html.Th("")] + [html.Th(f"{name.upper()}: {r.algo}") for name, r in results.items()])
     body = [html.Tr([html.Td(label)] + [cell(n, key) for n in results]) for label, key in rows]
     return html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)])
@@ -85,15 +115,19 @@ def verdict(a: MulticastResult, b: MulticastResult) -> html.P:
     """One sentence under the summary: does B put as many groups on every link as A (the fabric's tables)?"""
     sa, sb = a.summary(), b.summary()
     if np.array_equal(a.efi, b.efi):
-        text = (f"Same EFI on every link: B ({b.algo}) puts exactly as many groups on each link as A ({a.algo}), "
-                f"max EFI {sa['max_efi']}.")
+        text = (
+            f"Same EFI on every link: B ({b.algo}) puts exactly as many groups on each link as A ({a.algo}), "
+            f"max EFI {sa['max_efi']}."
+        )
     else:
         moved = int(np.count_nonzero(a.efi != b.efi))
         used = int(np.count_nonzero((a.efi > 0) | (b.efi > 0)))
         how = "lower" if sb["max_efi"] < sa["max_efi"] else "higher" if sb["max_efi"] > sa["max_efi"] else "the same"
-        text = (f"B ({b.algo}) loads {moved:,} of the {plural(used, 'link')} in use differently from A ({a.algo}): "
-                f"max EFI {sa['max_efi']} → {sb['max_efi']} ({how}), mean EFI {sa['mean_efi']:g} → {sb['mean_efi']:g}. "
-                "The difference B − A below shows where.")
+        text = (
+            f"B ({b.algo}) loads {moved:,} of the {plural(used, 'link')} in use differently from A ({a.algo}): "
+            f"max EFI {sa['max_efi']} → {sb['max_efi']} ({how}), mean EFI {sa['mean_efi']:g} → {sb['mean_efi']:g}. "
+            "The difference B − A below shows where."
+        )
     return html.P(text, className="info verdict", style={"maxWidth": "46em", "fontWeight": 600})
 
 
@@ -105,14 +139,18 @@ def unroutable_line(topo: Topology, groups, results: dict[str, MulticastResult],
     named = "; ".join(f"group {g} ({_names(topo, groups[g], 4) or 'no members'})" for g in lost[:limit])
     more = f"; and {len(lost) - limit:,} more" if len(lost) > limit else ""
     one = len(lost) == 1
-    return (f"⚠ {plural(len(lost), 'group')} cannot be routed: {'its' if one else 'their'} members cannot "
-            f"all reach one switch over the live links — {named}{more}. Repair a link (badge above) to route "
-            f"{'it' if one else 'them'}.")
+    return (
+        f"⚠ {plural(len(lost), 'group')} cannot be routed: {'its' if one else 'their'} members cannot "
+        f"all reach one switch over the live links — {named}{more}. Repair a link (badge above) to route "
+        f"{'it' if one else 'them'}."
+    )
 
 
 def worst_links(topo: Topology, result: MulticastResult, name: str, count: int = 5) -> str:
-    parts = [f"{topo.link_label(r)} (link {int(topo.link_id[r])}): EFI {int(result.efi[r])}"
-             for r in worst_rows(result, count).tolist()]
+    parts = [
+        f"{topo.link_label(r)} (link {int(topo.link_id[r])}): EFI {int(result.efi[r])}"
+        for r in worst_rows(result, count).tolist()
+    ]
     return f"Worst links under {name} ({result.algo}): " + "; ".join(parts) if parts else ""
 
 
@@ -127,9 +165,11 @@ def group_info(topo: Topology, groups, params: dict, results: dict[str, Multicas
     for name, result in results.items():
         tree = result.trees[group]
         root = "centre" if result.algo == TABLES_TITLE else "root"  # the dump names no root
-        described.append(f"{name.upper()} {result.algo}: unroutable" if tree is None else
-                         f"{name.upper()} {result.algo}: {root} {topo.names[tree.root]}, height {tree.height}, "
-                         f"{plural(len(tree.links), 'link')}")
+        described.append(
+            f"{name.upper()} {result.algo}: unroutable"
+            if tree is None
+            else f"{name.upper()} {result.algo}: {root} {topo.names[tree.root]}, height {tree.height}, "
+            f"{plural(len(tree.links), 'link')}"
+        )
     members = groups[group]
-    return (f"Group {group} ({plural(len(members), 'member')}: {_names(topo, members, 8)}) — "
-            + "; ".join(described))
+    return f"Group {group} ({plural(len(members), 'member')}: {_names(topo, members, 8)}) — " + "; ".join(described)

@@ -20,36 +20,54 @@ from vizcoll.words import plural
 
 __all__ = ["PLACEMENT_TEXT", "fabric_text", "trees_table", "groups_table", "trees_panel", "groups_panel"]
 
-PLACEMENT_TEXT = {"rail-aware": "the scenario's: a server's GPUs on consecutive ranks",
-                  "naive": "rail-major: ranks fill rail 0 first, then rail 1, …",
-                  OWN: "the scenario's"}
-WHY = {LISTS: "The communicators were drawn by hand or loaded from a file: they fix each process's NIC, so there is "
-              "no other placement of them to compare; the counts are those of the scenario's own.",
-       TABLES: "The groups are the fabric's multicast tables: their members are fixed, so there is no other "
-               "placement to compare; the counts are those of the tables' groups.",
-       NONE: "The scenario has no communicators: its one group is IPoIB's broadcast group of every end node. Define "
-             "communicators with a pattern (Topology page) to compare a rail-aware and a naive placement."}
+PLACEMENT_TEXT = {
+    "rail-aware": "the scenario's: a server's GPUs on consecutive ranks",
+    "naive": "rail-major: ranks fill rail 0 first, then rail 1, …",
+    OWN: "the scenario's",
+}
+WHY = {
+    LISTS: "The communicators were drawn by hand or loaded from a file: they fix each process's NIC, so there is "
+    "no other placement of them to compare; the counts are those of the scenario's own.",
+    TABLES: "The groups are the fabric's multicast tables: their members are fixed, so there is no other "
+    "placement to compare; the counts are those of the tables' groups.",
+    NONE: "The scenario has no communicators: its one group is IPoIB's broadcast group of every end node. Define "
+    "communicators with a pattern (Topology page) to compare a rail-aware and a naive placement.",
+}
 
 
 def fabric_text(out: dict) -> str:
     """The rail fabric in one line: rails, servers, the links between the rails."""
-    links = (f"{plural(out['cross_links'], 'link')} between rails" if out["cross_links"] else
-             "no link between rails (they meet only inside the servers, over NVLink)")
+    links = (
+        f"{plural(out['cross_links'], 'link')} between rails"
+        if out["cross_links"]
+        else "no link between rails (they meet only inside the servers, over NVLink)"
+    )
     return f"Rail fabric: {plural(out['rails'], 'rail')}, {plural(out['servers'], 'server')}, {links}."
 
 
 def _table(head: list[str], out: dict, cells) -> html.Table:
-    rows = [html.Tr([html.Td(name), html.Td(PLACEMENT_TEXT[name]), *[html.Td(f"{c:,}") for c in cells(row)]],
-                    className="chosen" if name != "naive" else "")
-            for name, row in out["placements"].items()]
-    return html.Table(className="summary rails", children=[html.Thead(html.Tr([html.Th(h) for h in head])),
-                                                           html.Tbody(rows)])
+    rows = [
+        html.Tr(
+            [html.Td(name), html.Td(PLACEMENT_TEXT[name]), *[html.Td(f"{c:,}") for c in cells(row)]],
+            className="chosen" if name != "naive" else "",
+        )
+        for name, row in out["placements"].items()
+    ]
+    return html.Table(
+        className="summary rails", children=[html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(rows)]
+    )
 
 
 def trees_table(out: dict) -> html.Table:
     """One row a placement: tree edges, those crossing rails, of which within a server and between servers."""
-    head = ["placement", "ranks placed", "tree edges", "crossing rails", "within a server (NVLink)",
-            "between servers (rail to rail)"]
+    head = [
+        "placement",
+        "ranks placed",
+        "tree edges",
+        "crossing rails",
+        "within a server (NVLink)",
+        "between servers (rail to rail)",
+    ]
     return _table(head, out, lambda r: (r["edges"], r["cross_rail"], r["within_server"], r["between_servers"]))
 
 
@@ -67,18 +85,24 @@ def _what(plan: dict, out: dict, pattern: str) -> str:
         whom = f"communicator {plan['comm']} ({plural(plan['nprocs'], 'rank')})"
     if not out["compared"]:
         return f"The page's {tree} over {whom}."
-    how = (f"the pattern {pattern} placed each way, its communicator {plan['comm']} taken from each"
-           if plan["comm"] != WORLD else f"the pattern {pattern} placed each way" if pattern else "placed each way")
+    how = (
+        f"the pattern {pattern} placed each way, its communicator {plan['comm']} taken from each"
+        if plan["comm"] != WORLD
+        else f"the pattern {pattern} placed each way"
+        if pattern
+        else "placed each way"
+    )
     return f"The page's {tree} over {whom}, {how}:"
 
 
 NETWORK = {  # what the links between rails (cross=1) do, or their absence: (trees, groups) x (with, without)
     ("trees", True): "The links between rails carry the edges between servers on different rails.",
     ("trees", False): "Without links between rails the network has no route for an edge between servers on "
-                      "different rails (the min-hop table says unreachable): such an edge is cut off.",
+    "different rails (the min-hop table says unreachable): such an edge is cut off.",
     ("groups", True): "A group spanning rails is one multicast tree through the links between rails.",
     ("groups", False): "Without links between rails a group spanning rails cannot be one multicast tree: its "
-                       "members on different rails cannot all reach one switch (the page lists it as unroutable)."}
+    "members on different rails cannot all reach one switch (the page lists it as unroutable).",
+}
 
 
 def _notes(page: str, out: dict) -> str:
@@ -98,10 +122,16 @@ def trees_panel(plan, data):
         return html.P(f"⚠ Rails: {exc}", className="message")
     if out is None:
         return None
-    return html.Div(className="panel rails", children=[
-        html.H3("What rails change"), html.P(fabric_text(out), className="info"),
-        html.P(_what(plan, out, scenario.pattern), className="info"), trees_table(out),
-        html.P(_notes("trees", out), className="info")])
+    return html.Div(
+        className="panel rails",
+        children=[
+            html.H3("What rails change"),
+            html.P(fabric_text(out), className="info"),
+            html.P(_what(plan, out, scenario.pattern), className="info"),
+            trees_table(out),
+            html.P(_notes("trees", out), className="info"),
+        ],
+    )
 
 
 def groups_panel(data):
@@ -116,8 +146,18 @@ def groups_panel(data):
         return html.P(f"⚠ Rails: {exc}", className="message")
     if out is None:
         return None
-    what = (f"The groups of the pattern {scenario.pattern}, placed each way:" if out["compared"] else
-            "The groups the page routes:")
-    return html.Div(className="panel rails", children=[
-        html.H3("What rails change"), html.P(fabric_text(out), className="info"), html.P(what, className="info"),
-        groups_table(out), html.P(_notes("groups", out), className="info")])
+    what = (
+        f"The groups of the pattern {scenario.pattern}, placed each way:"
+        if out["compared"]
+        else "The groups the page routes:"
+    )
+    return html.Div(
+        className="panel rails",
+        children=[
+            html.H3("What rails change"),
+            html.P(fabric_text(out), className="info"),
+            html.P(what, className="info"),
+            groups_table(out),
+            html.P(_notes("groups", out), className="info"),
+        ],
+    )

@@ -17,16 +17,25 @@ from vizcoll.ui.models.schedules import MAX_PROBLEMS
 from vizcoll.ui.store import topology_of
 from vizcoll.words import plural
 
-__all__ = ["file_line", "problems_view", "timing_view", "loggp_text", "replay_player", "replay_flag",
-           "replay_stylesheet"]
+__all__ = [
+    "file_line",
+    "problems_view",
+    "timing_view",
+    "loggp_text",
+    "replay_player",
+    "replay_flag",
+    "replay_stylesheet",
+]
 
 
 def file_line(name: str, result: dict) -> str:
     """``"b.goal: 16 ranks, 128 operations, 64 messages."``"""
     if result.get("ranks") is None:
         return f"{name}: could not be read as a schedule."
-    return (f"{name}: {plural(result['ranks'], 'rank')}, {plural(result['operations'], 'operation')}, "
-            f"{plural(result['messages'], 'message')}.")
+    return (
+        f"{name}: {plural(result['ranks'], 'rank')}, {plural(result['operations'], 'operation')}, "
+        f"{plural(result['messages'], 'message')}."
+    )
 
 
 def problems_view(problems: list[dict]) -> html.Div:
@@ -35,17 +44,29 @@ def problems_view(problems: list[dict]) -> html.Div:
         return html.P("No problem: LogGOPSim reads this file as written and runs it to the end.", className="info")
     errors = sum(p["severity"] == "error" for p in problems)
     head = f"{plural(errors, 'error')}, {plural(len(problems) - errors, 'warning')}"
-    rows = [html.Tr([html.Td(p["line"] or "—"), html.Td(p["severity"]), html.Td(p["message"])],
-                    style={"color": "#a61b1b"} if p["severity"] == "error" else {})
-            for p in problems[:MAX_PROBLEMS]]
+    rows = [
+        html.Tr(
+            [html.Td(p["line"] or "—"), html.Td(p["severity"]), html.Td(p["message"])],
+            style={"color": "#a61b1b"} if p["severity"] == "error" else {},
+        )
+        for p in problems[:MAX_PROBLEMS]
+    ]
     more = len(problems) - MAX_PROBLEMS
-    return html.Div([
-        html.P(head, className="info"),
-        html.Table(className="summary", children=[
-            html.Thead(html.Tr([html.Th("line"), html.Th("severity"), html.Th("problem")])), html.Tbody(rows)]),
-        html.P(f"… and {more:,} more (python -m vizcoll goal check FILE lists them all)", className="info")
-        if more > 0 else None,
-    ])
+    return html.Div(
+        [
+            html.P(head, className="info"),
+            html.Table(
+                className="summary",
+                children=[
+                    html.Thead(html.Tr([html.Th("line"), html.Th("severity"), html.Th("problem")])),
+                    html.Tbody(rows),
+                ],
+            ),
+            html.P(f"… and {more:,} more (python -m vizcoll goal check FILE lists them all)", className="info")
+            if more > 0
+            else None,
+        ]
+    )
 
 
 def loggp_text(params: dict) -> str:
@@ -59,15 +80,24 @@ def timing_view(result: dict, params: dict) -> list:
     if timing is None:
         return [html.P(result.get("why") or "No timing.", className="message")]
     makespan, host, ranks = timing["makespan"], timing["host"], len(timing["finish"])
-    printed = (f"LogGOPSim -b (and any run with more than 16 ranks) prints “Maximum finishing time at host {host}: "
-               f"{makespan}”" if ranks > 16 else
-               f"LogGOPSim prints one “Host i: t” line per rank (the chart); with -b “Maximum finishing time at host "
-               f"{host}: {makespan}”")
+    printed = (
+        f"LogGOPSim -b (and any run with more than 16 ranks) prints “Maximum finishing time at host {host}: {makespan}”"
+        if ranks > 16
+        else f"LogGOPSim prints one “Host i: t” line per rank (the chart); with -b “Maximum finishing time at host "
+        f"{host}: {makespan}”"
+    )
     return [
-        html.P(["Makespan ", html.B(f"{makespan:,}", id="sched-makespan"), f" (LogGOPSim's time unit, nominally ns), "
-                f"reached at host {host}."]),
-        html.P(f"{printed}. LogGP {loggp_text(params)}; no congestion (LogGOPSim without a network file).",
-               className="info"),
+        html.P(
+            [
+                "Makespan ",
+                html.B(f"{makespan:,}", id="sched-makespan"),
+                f" (LogGOPSim's time unit, nominally ns), reached at host {host}.",
+            ]
+        ),
+        html.P(
+            f"{printed}. LogGP {loggp_text(params)}; no congestion (LogGOPSim without a network file).",
+            className="info",
+        ),
     ]
 
 
@@ -86,13 +116,23 @@ def replay_player(scenario: Scenario, timeline: dict) -> dict:
 
 def replay_flag(scenario: Scenario, summary: dict, overview: bool) -> str:
     """The line above the replay: its ranks, how it is drawn, and the messages with no live route."""
-    where = (" It plays on the fabric's overview: a bundle of links lights with the messages crossing it in the "
-             "step (colour and size: how many), a block with its ranks sending, handling a message or finishing."
-             if overview else "")
+    where = (
+        " It plays on the fabric's overview: a bundle of links lights with the messages crossing it in the "
+        "step (colour and size: how many), a block with its ranks sending, handling a message or finishing."
+        if overview
+        else ""
+    )
     unrouted = summary["unrouted"]
-    return (f"{plural(summary['ranks'], 'rank')} on the scenario's fabric ({scenario.title}); press ▶ Play or step "
-            f"with next ›.{where}" + (f" ⚠ {plural(unrouted, 'message')} {'has' if unrouted == 1 else 'have'} no live "
-                                      "route (broken links): drawn without links." if unrouted else ""))
+    return (
+        f"{plural(summary['ranks'], 'rank')} on the scenario's fabric ({scenario.title}); press ▶ Play or step "
+        f"with next ›.{where}"
+        + (
+            f" ⚠ {plural(unrouted, 'message')} {'has' if unrouted == 1 else 'have'} no live "
+            "route (broken links): drawn without links."
+            if unrouted
+            else ""
+        )
+    )
 
 
 def replay_stylesheet(topo: Topology | None, timeline: dict | None, position) -> list[dict]:
@@ -106,10 +146,13 @@ def replay_stylesheet(topo: Topology | None, timeline: dict | None, position) ->
         nodes = [int(e["node"]) for e in tl.entities.values()] + [int(e["rank"]) for e in tl.entities.values()]
     except (VizcollError, KeyError, TypeError, ValueError, IndexError):
         return sheet  # the browser sent a malformed timeline
-    if any(not 0 <= n < topo.n_nodes for n in nodes[:len(tl.entities)]):
+    if any(not 0 <= n < topo.n_nodes for n in nodes[: len(tl.entities)]):
         return sheet  # a timeline of another fabric (the scenario changed meanwhile)
     events = tl.active_at(step) if step >= 0 else []
     links = list(dict.fromkeys(lid for e in events if e.kind == "send" for lid in e.path_links))
     handling = list(dict.fromkeys(e.dst for e in events if e.kind == "deliver"))
-    return (sheet + rank_stylesheet(tl.entities)
-            + step_stylesheet(node_states(tl.state_at(step), tl.entities), links, handling))
+    return (
+        sheet
+        + rank_stylesheet(tl.entities)
+        + step_stylesheet(node_states(tl.state_at(step), tl.entities), links, handling)
+    )

@@ -18,16 +18,26 @@ from vizcoll.words import noun, plural
 
 __all__ = ["counts_text", "legend_items", "broadcast_stylesheet", "broadcast_player"]
 
-LEGEND = [("switch", "legend-switch"), ("end node", "legend-endpoint"), ("broken link", "legend-broken"),
-          ("root", "legend-root"), ("packet on the move", "legend-active"), ("has the packet", "legend-received"),
-          ("unreachable", "legend-unreachable")]
+LEGEND = [
+    ("switch", "legend-switch"),
+    ("end node", "legend-endpoint"),
+    ("broken link", "legend-broken"),
+    ("root", "legend-root"),
+    ("packet on the move", "legend-active"),
+    ("has the packet", "legend-received"),
+    ("unreachable", "legend-unreachable"),
+]
 
 
 def counts_text(topo: Topology) -> list:
     """The counts bar: switches, end nodes, links, broken links and the most ports of a node."""
     s = topo.summary()
-    counted = [("switch", s["switches"]), ("end node", s["endpoints"]), ("link", s["links"]),
-               ("broken link", s["broken_links"])]
+    counted = [
+        ("switch", s["switches"]),
+        ("end node", s["endpoints"]),
+        ("link", s["links"]),
+        ("broken link", s["broken_links"]),
+    ]
     parts = [(noun(value, word), value) for word, value in counted] + [("max ports", s["max_ports"])]
     return [html.Span([html.B(f"{value:,}"), f" {words}"], className="count") for words, value in parts]
 
@@ -46,21 +56,31 @@ def broadcast_player(scenario: Scenario) -> tuple[dict | None, str]:
     if root is None:
         return None, "The fabric has no node to start a broadcast from."
     if topo.n_nodes > BROADCAST_MAX_NODES:
-        return None, (f"The broadcast is played on fabrics of up to {BROADCAST_MAX_NODES:,} nodes (this one has "
-                      f"{topo.n_nodes:,}): its timeline names every node.")
+        return None, (
+            f"The broadcast is played on fabrics of up to {BROADCAST_MAX_NODES:,} nodes (this one has "
+            f"{topo.n_nodes:,}): its timeline names every node."
+        )
     timeline = broadcast_timeline(scenario.source_key(), root)
     s = timeline["summary"]
-    info = f"From {root}: {plural(s['reached'], 'node')} reached in {plural(s['hops'], 'hop')} with " \
-           f"{plural(s['messages'], 'message')}; " \
-           f"{s['unreachable']:,} unreachable."
+    info = (
+        f"From {root}: {plural(s['reached'], 'node')} reached in {plural(s['hops'], 'hop')} with "
+        f"{plural(s['messages'], 'message')}; "
+        f"{s['unreachable']:,} unreachable."
+    )
     view = drawn_view(scenario, PAGE)
     if view.overview is not None:
         frames = overview_frames(Timeline.from_dict(timeline), topo, view.overview)
-        return player_data(timeline, overview=frames), info + " Played on the overview: a bundle lights with the " \
-            "packets crossing it, a block with its nodes receiving."
+        return (
+            player_data(timeline, overview=frames),
+            info + " Played on the overview: a bundle lights with the "
+            "packets crossing it, a block with its nodes receiving.",
+        )
     if view.topo.n_nodes > ANIMATION_LIMIT:
-        return None, info + f" (a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: " \
-            "choose the overview or a smaller part)"
+        return (
+            None,
+            info + f" (a part of more than {ANIMATION_LIMIT:,} nodes is drawn without the animation: "
+            "choose the overview or a smaller part)",
+        )
     return player_data(timeline, nodes=view.kept.tolist()), info
 
 

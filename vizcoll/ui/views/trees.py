@@ -48,10 +48,30 @@ from vizcoll.ui.store import checked, topology_of
 from vizcoll.ui.views.common import fabric_counts
 from vizcoll.words import noun, plural
 
-__all__ = ["comparison_rows", "comparison_table", "selection_view", "fk_info", "flag_type_one", "flag_type_two",
-           "anim_summary", "fabric_line", "type_one_info", "type_two_info", "cross_group_links", "links_text",
-           "compare_view", "type_one_view", "type_two_view", "animation_view", "aggregation_player",
-           "aggregation_handle", "step_stylesheet", "type_one_figures", "type_two_drawings", "legend_items"]
+__all__ = [
+    "comparison_rows",
+    "comparison_table",
+    "selection_view",
+    "fk_info",
+    "flag_type_one",
+    "flag_type_two",
+    "anim_summary",
+    "fabric_line",
+    "type_one_info",
+    "type_two_info",
+    "cross_group_links",
+    "links_text",
+    "compare_view",
+    "type_one_view",
+    "type_two_view",
+    "animation_view",
+    "aggregation_player",
+    "aggregation_handle",
+    "step_stylesheet",
+    "type_one_figures",
+    "type_two_drawings",
+    "legend_items",
+]
 
 
 def _fmt(value, digits: int = 2) -> str:
@@ -79,13 +99,15 @@ def comparison_rows(key: dict, plan: dict) -> list[dict]:
     rows = []
     for kind in KINDS:
         built = type_one_summary(key, kind, plan["routes"])
-        rows.append({"tree": tree_name(kind, plan["k"]), "kind": kind, **built["metrics"],
-                     "crossing": len(built["crossing"])})
+        rows.append(
+            {"tree": tree_name(kind, plan["k"]), "kind": kind, **built["metrics"], "crossing": len(built["crossing"])}
+        )
     two = type_two_summary(key, plan["routes"])
     if two["ok"]:
         name = f"type II min-cost, degree ≤ {plan['degree']} ({plural(len(two['tree_switches']), 'switch')})"
-        rows.append({"tree": name, "kind": TYPE2, **two["metrics"]["tree"], "cross_group": {},
-                     "crossing": len(two["crossing"])})
+        rows.append(
+            {"tree": name, "kind": TYPE2, **two["metrics"]["tree"], "cross_group": {}, "crossing": len(two["crossing"])}
+        )
     return rows
 
 
@@ -106,21 +128,37 @@ def comparison_table(key: dict, plan: dict) -> html.Table:
     rows = comparison_rows(key, plan)
     groups = any("group" in r["cross_group"] for r in rows)
     broken = plan["broken"] > 0
-    head = ["tree", "height", "radius (links)", "max packets on a link", "max packets switch–switch",
-            "packets between leaf switches", *(["packets between groups"] if groups else []),
-            "modelled latency (μs, eq. 2)", *(["broken links"] if broken else [])]
+    head = [
+        "tree",
+        "height",
+        "radius (links)",
+        "max packets on a link",
+        "max packets switch–switch",
+        "packets between leaf switches",
+        *(["packets between groups"] if groups else []),
+        "modelled latency (μs, eq. 2)",
+        *(["broken links"] if broken else []),
+    ]
     body = []
     for r in rows:
-        cells = [r["tree"], _fmt(r["height"]), _fmt(r["radius"]), _busiest(r["max_link"]),
-                 _busiest(r["max_switch_link"]), _fmt(r["cross_group"].get("switch")),
-                 *([_fmt(r["cross_group"].get("group"))] if groups else []), _fmt(r["latency_us"], 3)]
+        cells = [
+            r["tree"],
+            _fmt(r["height"]),
+            _fmt(r["radius"]),
+            _busiest(r["max_link"]),
+            _busiest(r["max_switch_link"]),
+            _fmt(r["cross_group"].get("switch")),
+            *([_fmt(r["cross_group"].get("group"))] if groups else []),
+            _fmt(r["latency_us"], 3),
+        ]
         tds = [html.Td(c) for c in cells]
         if broken:
             tds.append(html.Td(_break_cell(r, plan["routes"])))
         chosen = r["kind"] == plan["kind"]
         body.append(html.Tr(tds, className="chosen" if chosen else ""))
-    return html.Table(className="summary compare", children=[html.Thead(html.Tr([html.Th(h) for h in head])),
-                                                             html.Tbody(body)])
+    return html.Table(
+        className="summary compare", children=[html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)]
+    )
 
 
 def selection_view(plan: dict) -> html.Table:
@@ -128,18 +166,29 @@ def selection_view(plan: dict) -> html.Table:
     cost = {key: plan[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}
     rows = selection(cost, plan["nprocs"], plan["k"])
     head = html.Tr([html.Th(h) for h in ("switch degree d", "packet bytes", "tree type", "k")])
-    body = [html.Tr([html.Td("no type II available" if r["d"] is None else str(r["d"])), html.Td(r["range"]),
-                     html.Td(r["type"]), html.Td(str(r["k"]))]) for r in rows]
+    body = [
+        html.Tr(
+            [
+                html.Td("no type II available" if r["d"] is None else str(r["d"])),
+                html.Td(r["range"]),
+                html.Td(r["type"]),
+                html.Td(str(r["k"])),
+            ]
+        )
+        for r in rows
+    ]
     return html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)])
 
 
 def fk_info(plan: dict) -> str:
     cost = cost_of(plan, plan["nprocs"])
     best = kopt(plan["nprocs"], cost.a, cost.b, plan["eps"])
-    return (f"F is smallest at k* = {best['k_star']} (F* = {best['F_star']:.3f} μs); every k from {best['kmin']} "
-            f"to {best['kmax']} is within ε = {plan['eps']:g} μs of it. Table 3 for P = {plan['nprocs']:,}: "
-            "small packets favour a type II tree (short paths), large ones a type I tree (the reduction work "
-            "spread over many NICs).")
+    return (
+        f"F is smallest at k* = {best['k_star']} (F* = {best['F_star']:.3f} μs); every k from {best['kmin']} "
+        f"to {best['kmax']} is within ε = {plan['eps']:g} μs of it. Table 3 for P = {plan['nprocs']:,}: "
+        "small packets favour a type II tree (short paths), large ones a type I tree (the reduction work "
+        "spread over many NICs)."
+    )
 
 
 def _edge(tree_dict: dict, ranks: list[int], v: int) -> str:
@@ -157,25 +206,36 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
     name = f"{tree_name(kind, plan['k'])} tree"
     if plan["routes"] == INTACT:
         if not built["crossing"]:
-            return (f"As built on the intact fabric, no route of the {name} crosses the broken "
-                    f"{links_text(topo, broken)}."), False
+            return (
+                f"As built on the intact fabric, no route of the {name} crosses the broken {links_text(topo, broken)}."
+            ), False
         links = sorted({lid for c in built["crossing"] for lid in c["links"]})
         edges = [f"{_edge(tree, ranks, c['child'])} over {links_text(topo, c['links'])}" for c in built["crossing"]]
-        return (f"⚠ As built on the intact fabric, {plural(len(edges), 'edge')} of the {name} route"
-                f"{'s' * (len(edges) == 1)} over the broken "
-                f"{links_text(topo, links)} ({_list(edges)}). Their packets would be lost and the root would never get "
-                "every value, so the animation waits. Choose routes “avoid broken links”: the tree keeps its shape "
-                "and mapping (each rank keeps its NIC), its routes go over live links.", True)
+        return (
+            f"⚠ As built on the intact fabric, {plural(len(edges), 'edge')} of the {name} route"
+            f"{'s' * (len(edges) == 1)} over the broken "
+            f"{links_text(topo, links)} ({_list(edges)}). Their packets would be lost and the root would never get "
+            "every value, so the animation waits. Choose routes “avoid broken links”: the tree keeps its shape "
+            "and mapping (each rank keeps its NIC), its routes go over live links.",
+            True,
+        )
     before = type_one(key, kind, INTACT)
-    moved = [v for v, (a, b) in enumerate(zip(before["routes"], built["routes"], strict=True))
-             if v and a != b and b is not None]
-    longer = [f"{_edge(tree, ranks, v)}: {plural(len(built['routes'][v]), 'link')} instead of "
-              f"{len(before['routes'][v])}"
-              for v in moved if before["routes"][v] is not None and len(built["routes"][v]) != len(before["routes"][v])]
+    moved = [
+        v
+        for v, (a, b) in enumerate(zip(before["routes"], built["routes"], strict=True))
+        if v and a != b and b is not None
+    ]
+    longer = [
+        f"{_edge(tree, ranks, v)}: {plural(len(built['routes'][v]), 'link')} instead of {len(before['routes'][v])}"
+        for v in moved
+        if before["routes"][v] is not None and len(built["routes"][v]) != len(before["routes"][v])
+    ]
     if moved:
-        text = (f"The {name}'s routes avoid the broken {links_text(topo, broken)}: {len(moved):,} of its edges take "
-                "another route than on the intact fabric, "
-                + (f"some longer ({_list(longer)})." if longer else "every one as short as before."))
+        text = (
+            f"The {name}'s routes avoid the broken {links_text(topo, broken)}: {len(moved):,} of its edges take "
+            "another route than on the intact fabric, "
+            + (f"some longer ({_list(longer)})." if longer else "every one as short as before.")
+        )
         radius = (before["metrics"]["radius"], built["metrics"]["radius"])
         if None not in radius:
             text += f" Radius {radius[0]} → {plural(radius[1], 'link')}."
@@ -187,11 +247,16 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
         edges = [_edge(tree, ranks, f["child"]) for f in flags]
         alone = isolated_nodes(topo, tree["node"])
         why = f" ({_list(alone)} {'have' if len(alone) > 1 else 'has'} no live link left)" if alone else ""
-        text = (f"⚠ {text} But {plural(len(flags), 'edge')} ha{'ve' if len(flags) > 1 else 's'} no live route at "
-                f"all{why}: {_list(edges)}. "
-                f"{noun(len(cut), 'Rank')} {_list([str(r) for r in cut], 12)} "
-                + ("are cut off: their values never reach the root." if len(cut) > 1 else
-                   "is cut off: its value never reaches the root."))
+        text = (
+            f"⚠ {text} But {plural(len(flags), 'edge')} ha{'ve' if len(flags) > 1 else 's'} no live route at "
+            f"all{why}: {_list(edges)}. "
+            f"{noun(len(cut), 'Rank')} {_list([str(r) for r in cut], 12)} "
+            + (
+                "are cut off: their values never reach the root."
+                if len(cut) > 1
+                else "is cut off: its value never reaches the root."
+            )
+        )
     return text, False
 
 
@@ -203,9 +268,12 @@ def flag_type_two(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
         return "", False
     if two["crossing"]:
         broken = links_text(topo, two["crossing"])
-        return (f"⚠ As built on the intact fabric, the type II tree uses the broken {broken}: "
-                "the animation waits. Choose routes “avoid broken links”: its root, physical tree and aggregation "
-                "switches are then chosen over live links.", True)
+        return (
+            f"⚠ As built on the intact fabric, the type II tree uses the broken {broken}: "
+            "the animation waits. Choose routes “avoid broken links”: its root, physical tree and aggregation "
+            "switches are then chosen over live links.",
+            True,
+        )
     if plan["routes"] == LIVE:
         return "The type II tree is built on the live fabric: it avoids the broken links.", False
     return "As built on the intact fabric, the type II tree uses no broken link.", False
@@ -213,25 +281,38 @@ def flag_type_two(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
 
 def legend_items() -> list:
     """The legend of the aggregation on the canvas: the rings of the vertices' states, the root, packets, breaks."""
-    items = [("own value, not sent", "value"), ("partial result", "partial"), ("sent, waits for the result", "sent"),
-             ("has the final result", "result"), ("blocked (broken edge below)", "blocked")]
-    return [*[html.Span([html.Span(className="swatch ring", style={"borderColor": AGG_COLOURS[c]}), label])
-              for label, c in items],
-            html.Span([html.Span(className="swatch legend-root", style={"background": "#f5b800"}), "root"]),
-            html.Span([html.Span(className="swatch legend-active"), "packet on the move"]),
-            html.Span([html.Span(className="swatch legend-broken"), "broken link (click a link to break / repair)"])]
+    items = [
+        ("own value, not sent", "value"),
+        ("partial result", "partial"),
+        ("sent, waits for the result", "sent"),
+        ("has the final result", "result"),
+        ("blocked (broken edge below)", "blocked"),
+    ]
+    return [
+        *[
+            html.Span([html.Span(className="swatch ring", style={"borderColor": AGG_COLOURS[c]}), label])
+            for label, c in items
+        ],
+        html.Span([html.Span(className="swatch legend-root", style={"background": "#f5b800"}), "root"]),
+        html.Span([html.Span(className="swatch legend-active"), "packet on the move"]),
+        html.Span([html.Span(className="swatch legend-broken"), "broken link (click a link to break / repair)"]),
+    ]
 
 
 def anim_summary(s: dict) -> str:
     if s.get("result") is None:
         broken = len(s.get("broken_edges", []))
-        return (f"No result: {plural(broken, 'tree edge')} {'has' if broken == 1 else 'have'} no live route, so the "
-                f"root never gets every value ({plural(s.get('packets', 0), 'packet')} went up).")
-    return (f"Result {s['result']:,} ({s['op']} of every process's rank), expected {s['expected']:,}: "
-            f"{'correct ✓' if s['correct'] else 'WRONG ✕'}. Every vertex has it at t = {s['time']:g} μs; "
-            f"{plural(s['packets'], 'packet')} up, {s['bcast_packets']:,} down, at most "
-            f"{plural(s['max_link_packets'], 'upward packet')} on one link; height {s['height']}, radius "
-            f"{plural(s['radius'], 'link')}.")
+        return (
+            f"No result: {plural(broken, 'tree edge')} {'has' if broken == 1 else 'have'} no live route, so the "
+            f"root never gets every value ({plural(s.get('packets', 0), 'packet')} went up)."
+        )
+    return (
+        f"Result {s['result']:,} ({s['op']} of every process's rank), expected {s['expected']:,}: "
+        f"{'correct ✓' if s['correct'] else 'WRONG ✕'}. Every vertex has it at t = {s['time']:g} μs; "
+        f"{plural(s['packets'], 'packet')} up, {s['bcast_packets']:,} down, at most "
+        f"{plural(s['max_link_packets'], 'upward packet')} on one link; height {s['height']}, radius "
+        f"{plural(s['radius'], 'link')}."
+    )
 
 
 def fabric_line(scenario: Scenario, plan: dict, topo: Topology) -> str:
@@ -255,17 +336,21 @@ def type_one_info(built: dict, plan: dict, topo: Topology) -> str:
     m = built["metrics"]
     size = plan["nprocs"]
     switches, groups = m["cross_group"].get("switch", 0), m["cross_group"].get("group")
-    info = (f"Link thickness and colour = aggregation packets (one per tree edge whose route uses the link, both "
-            f"directions). {switches:,} of the {plural(size - 1, 'tree edge')} join{'s' * (switches == 1)} processes "
-            "on different leaf switches"
-            + (f", {groups:,} of them different groups (pods, supernodes)" if groups is not None else "")
-            + ": the dotted switch links carry packets between groups. Broken links are dashed. Hover a link for "
-              "its ends and load.")
+    info = (
+        f"Link thickness and colour = aggregation packets (one per tree edge whose route uses the link, both "
+        f"directions). {switches:,} of the {plural(size - 1, 'tree edge')} join{'s' * (switches == 1)} processes "
+        "on different leaf switches"
+        + (f", {groups:,} of them different groups (pods, supernodes)" if groups is not None else "")
+        + ": the dotted switch links carry packets between groups. Broken links are dashed. Hover a link for "
+        "its ends and load."
+    )
     if built["crossing"]:
         links = sorted({lid for c in built["crossing"] for lid in c["links"]})
         n = len(built["crossing"])
-        info += (f" ⚠ As built, {plural(n, 'edge')} route{'s' * (n == 1)} over the broken {links_text(topo, links)}: "
-                 "choose routes “avoid broken links” to route them over live links.")
+        info += (
+            f" ⚠ As built, {plural(n, 'edge')} route{'s' * (n == 1)} over the broken {links_text(topo, links)}: "
+            "choose routes “avoid broken links” to route them over live links."
+        )
     return info
 
 
@@ -275,12 +360,19 @@ def type_two_info(two: dict, plan: dict, topo: Topology) -> list:
         return [html.H3("Type II trees"), html.P(f"⚠ No type II tree: {two['reason']}")]
     saved = len(two["physical_switches"]) - len(two["tree_switches"])
     candidates = "the only switch" if two["candidates"] == 1 else f"one of {two['candidates']:,} switches"
-    return [html.H3("Type II trees (aggregation in the switches, Algorithm 5)"), html.P(className="info", children=(
-        f"Root {topo.names[two['root']]} ({candidates} with the fewest hops to the farthest member). The "
-        f"physical tree T joins every member NIC to the root by shortest paths and aggregates in all "
-        f"its {plural(len(two['physical_switches']), 'switch')}; the minimum-cost derived tree A promotes processes to "
-        f"ancestors (at most {plan['degree']} children per switch) and needs "
-        f"{plural(len(two['tree_switches']), 'switch')}: {plural(saved, 'aggregation-tree entry')} saved."))]
+    return [
+        html.H3("Type II trees (aggregation in the switches, Algorithm 5)"),
+        html.P(
+            className="info",
+            children=(
+                f"Root {topo.names[two['root']]} ({candidates} with the fewest hops to the farthest member). The "
+                f"physical tree T joins every member NIC to the root by shortest paths and aggregates in all "
+                f"its {plural(len(two['physical_switches']), 'switch')}; the minimum-cost derived tree A promotes "
+                f"processes to ancestors (at most {plan['degree']} children per switch) and needs "
+                f"{plural(len(two['tree_switches']), 'switch')}: {plural(saved, 'aggregation-tree entry')} saved."
+            ),
+        ),
+    ]
 
 
 # ---------------------------------------------------------------- the views of a checked plan (request or job)
@@ -321,8 +413,9 @@ def type_one_view(plan: dict | None, data):
     except VizcollError as exc:
         empty = blank_figure("No tree", height=300)
         return empty, empty, f"⚠ {exc}"
-    logical, mapped = type_one_figures(key, plan["kind"], plan["routes"], drawn_view(view[0], PAGE).part,
-                                       plan["anim"] == TYPE1)
+    logical, mapped = type_one_figures(
+        key, plan["kind"], plan["routes"], drawn_view(view[0], PAGE).part, plan["anim"] == TYPE1
+    )
     return logical, mapped, type_one_info(built, plan, topo)
 
 
@@ -350,8 +443,15 @@ def type_one_figures(key: dict, kind: str, routes: str, part: str, animated: boo
     topo = topology_of(scenario)
     built = type_one(key, kind, routes)
     where = "on the fabric" if routes == LIVE else "as built (intact fabric)"
-    return chosen_tree_figures(built, tree_name(kind, key["k"]), where, topo, cross_group_links(built, topo),
-                               view_of(scenario, part), animated=animated)
+    return chosen_tree_figures(
+        built,
+        tree_name(kind, key["k"]),
+        where,
+        topo,
+        cross_group_links(built, topo),
+        view_of(scenario, part),
+        animated=animated,
+    )
 
 
 @cached_figures
@@ -359,12 +459,15 @@ def type_two_drawings(key: dict, routes: str, part: str, animated: bool = False)
     """The physical and the minimum-cost type II trees drawn on ``part`` of the fabric (cached); ``animated``: the
     overview of the minimum-cost one carries the layers the player lights."""
     scenario = Scenario(**key["source"])
-    return type_two_figures(type_two(key, routes), key["degree"], topology_of(scenario), view_of(scenario, part),
-                            animated=animated)
+    return type_two_figures(
+        type_two(key, routes), key["degree"], topology_of(scenario), view_of(scenario, part), animated=animated
+    )
 
 
-OVERVIEW_NOTE = ("Played on the fabric's overview ({figure}): at each step a bundle of links lights with the messages "
-                 "crossing it (size and colour), a block with its nodes changing state.")
+OVERVIEW_NOTE = (
+    "Played on the fabric's overview ({figure}): at each step a bundle of links lights with the messages "
+    "crossing it (size and colour), a block with its nodes changing state."
+)
 FIGURES = {TYPE1: "the chosen tree on the fabric, at the top", TYPE2: "the min-cost type II tree, above"}
 
 
@@ -422,13 +525,17 @@ def _animation(plan: dict | None, data) -> tuple:
         return None, f"⚠ {exc}", "flag warn", elements, ""
     flag_class = "flag warn" if text.startswith("⚠") else "flag"
     if drawn.overview is None and not on_canvas:
-        note = (f"{drawn.name} alone has {drawn.topo.n_nodes:,} nodes: the aggregation plays node by node on parts "
-                f"of up to {SMALL_LIMIT:,} nodes. Choose the overview or a smaller part.")
+        note = (
+            f"{drawn.name} alone has {drawn.topo.n_nodes:,} nodes: the aggregation plays node by node on parts "
+            f"of up to {SMALL_LIMIT:,} nodes. Choose the overview or a smaller part."
+        )
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if plan["nprocs"] > MAX_ANIMATED:
-        note = (f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
-                f"{plan['nprocs']:,}): beyond, its first frame can take longer than 2 s on the server. Choose a "
-                "smaller communicator to play it.")
+        note = (
+            f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
+            f"{plan['nprocs']:,}): beyond, its first frame can take longer than 2 s on the server. Choose a "
+            "smaller communicator to play it."
+        )
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if waits:
         return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
@@ -471,12 +578,18 @@ def step_stylesheet(step, timeline, plan: dict | None, data) -> list[dict]:
         events = tl.active_at(step) if step >= 0 else []
         links = list(dict.fromkeys(lid for e in events for lid in e.path_links))
         receivers = list(dict.fromkeys(int(drawn[e.dst]) for e in events if e.dst >= 0 and e.path_links))
-        state = {int(drawn[tl.entities[key]["node"]]): value for key, value in tl.state_at(step).items()
-                 if key in tl.entities}
+        state = {
+            int(drawn[tl.entities[key]["node"]]): value
+            for key, value in tl.state_at(step).items()
+            if key in tl.entities
+        }
         state.pop(-1, None)  # vertices on nodes the canvas does not draw (outside the group)
         root = next((int(drawn[e["node"]]) for e in tl.entities.values() if e.get("vertex") == 0), -1)
-        return sheet + aggregation_stylesheet(state, names, root if root >= 0 else None) + state_stylesheet(
-            {}, links, [r for r in receivers if r >= 0])
+        return (
+            sheet
+            + aggregation_stylesheet(state, names, root if root >= 0 else None)
+            + state_stylesheet({}, links, [r for r in receivers if r >= 0])
+        )
     except (VizcollError, KeyError, TypeError, ValueError, IndexError, AttributeError):
         return sheet  # a malformed timeline from the browser, or one of another fabric
 
