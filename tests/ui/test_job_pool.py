@@ -128,6 +128,16 @@ def test_identical_requests_share_one_job_and_its_result(make_pool, tmp_path):
     assert pool.job_running(again) and result(pool, "same", again) == "again"
 
 
+def test_a_job_that_ended_unread_still_runs_for_dash_so_its_answer_is_not_lost(make_pool):
+    """Dash reads a job's result, then asks whether it runs, and answers a job that ended in between as cancelled
+    (a 204: the answer lost). A job with a result its ticket has not read still runs; once read, it does not."""
+    pool = make_pool(workers=1)
+    ticket = submit(pool, "quick", nap, 0.0, "answer")
+    until(lambda: pool.handle.get("quick") is not None and not jobs_alive(), 10)
+    assert pool.job_running(ticket)  # ended, its answer unread
+    assert pool.get_result("quick", ticket) == "answer" and not pool.job_running(ticket)
+
+
 def test_cancel_while_waiting_leaves_the_queue(make_pool):
     pool = make_pool(workers=1)
     running = submit(pool, "k1", nap, 1.0, 1)

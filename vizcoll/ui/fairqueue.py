@@ -148,12 +148,17 @@ class FairQueue:
         return self.submit(key, job_fn, args, context, visitor_of(), slot_of(context))
 
     def job_running(self, job) -> bool:
+        """Whether ticket ``job`` still waits for its job: queued, running, or ended with a result it has not read.
+        Dash reads the result first and then asks this: a job that ended in between is no cancelled job (its
+        answer would be lost, a 204), its result is read at the next poll."""
         state = self._state()
         ticket = state["tickets"].get(str(job))
         if ticket is None or ticket.get("error"):
             return False
         entry = state["jobs"].get(ticket["key"])
-        return entry is not None and (entry["state"] == "waiting" or self._running(entry))
+        if entry is not None and (entry["state"] == "waiting" or self._running(entry)):
+            return True
+        return self._result(ticket["key"]) is not self.UNDEFINED
 
     def terminate_job(self, job) -> None:
         """Give up the ticket ``job``; a job nobody holds a ticket of stops (or leaves the queue)."""
