@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
 def write_charts(result: dict, folder: Path) -> None:
     """The page's Fig. 7 range chart and run time vs size (at 20% broken, else the highest rate) as PNG files."""
     os.environ.setdefault("BROWSER_PATH", "/usr/bin/chromium")
-    from vizcoll.ui.figures.barrier import range_figure, sweep_figure
+    from vizcoll.ui.pages.barrier._figures import range_figure, sweep_figure
 
     folder.mkdir(parents=True, exist_ok=True)
     rates = result["params"]["rates"]

@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.dash_http import DashClient  # noqa: E402
 from tests.gunicorn_server import celery_worker, gunicorn, redis_server  # noqa: E402
 from vizcoll.scenario import Scenario  # noqa: E402
-from vizcoll.ui.models.trees import preset_scenario, tree_plan  # noqa: E402
+from vizcoll.ui.pages.trees._model import preset_scenario  # noqa: E402
 from vizcoll.ui.store import DEFAULT_SCENARIO  # noqa: E402
 
 SCENARIO = DEFAULT_SCENARIO.to_dict()
@@ -174,8 +174,8 @@ def phase(base: str, light: int, heavy: int, seconds: float, kill_pid: int | Non
 
 
 def tree_job(scenario: Scenario) -> dict:
-    """The values of /trees' background callback for ``scenario`` (its plan's order and the scenario)."""
-    return {"trees-heavy.data": {"run": 1, "plan": tree_plan(scenario)}, "scenario.data": scenario.to_dict()}
+    """The values of /trees' background callback for ``scenario`` (the job's order and the scenario)."""
+    return {"trees-heavy.data": {"run": 1}, "scenario.data": scenario.to_dict()}
 
 
 def visitor(base: str, jobs: list[tuple[str, dict]], delay: float, waits: list[dict]) -> None:

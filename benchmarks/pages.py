@@ -70,7 +70,7 @@ def call(fn, *args, prop: str | None = None, **kwargs):
 def topology_generate(spec: str) -> Callable[[], object]:
     """/topology: a spec typed and Generate pressed; the drawing, the counts and the broadcast follow."""
     from tests.callback_context import in_callback
-    from vizcoll.ui.pages import topology as page
+    from vizcoll.ui.pages.topology import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     states = {key: None for key in page._scenario_states()} | {"scenario": DEFAULT_SCENARIO.to_dict()}
@@ -88,8 +88,8 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
     width ``k``); the plan, the background job of the views, F(k)."""
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.models import trees as model
-    from vizcoll.ui.pages import trees as page
+    from vizcoll.ui.pages.trees import _model as model
+    from vizcoll.ui.pages.trees import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
@@ -103,7 +103,7 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
             )[0]
         )
         plan = page.refresh(store)[0]
-        job = page.dispatch(plan)
+        job = page.dispatch(plan, None, None, store)
         views = (
             page.compute_views(no_progress, job, store)
             if isinstance(job, dict)
@@ -114,7 +114,7 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
                 page.animate(plan, store),
             )
         )
-        return views, page.render_width(plan)
+        return views, page.render_width(plan, store)
 
     return run
 
@@ -124,8 +124,8 @@ def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
     tree's drawings are new): the page's drill into one tree."""
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.models import trees as model
-    from vizcoll.ui.pages import trees as page
+    from vizcoll.ui.pages.trees import _model as model
+    from vizcoll.ui.pages.trees import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     trees_preset(preset)()
@@ -157,7 +157,7 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
     background job, run to its end."""
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.pages import multicast as page
+    from vizcoll.ui.pages.multicast import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     preset_store = in_callback(
@@ -216,8 +216,8 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
 def barrier_grid(side: int = 16) -> Callable[[], object]:
     """/barrier: "Use this grid" at 16 x 16 with 8 neighbors; the run (a job), LCT/BST and the UQ histogram."""
     from tests.callback_context import in_callback
-    from vizcoll.ui.models import barrier as model
-    from vizcoll.ui.pages import barrier as page
+    from vizcoll.ui.pages.barrier import _model as model
+    from vizcoll.ui.pages.barrier import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     def run():
@@ -241,7 +241,7 @@ def barrier_grid(side: int = 16) -> Callable[[], object]:
 
 def barrier_sweep(mode: str) -> Callable[[], object]:
     """/barrier: the quick or the full sweep (every algorithm, grid size and break rate), a background job."""
-    from vizcoll.ui.pages import barrier as page
+    from vizcoll.ui.pages.barrier import page
 
     def run():
         sweep = page.compute_sweep(no_progress, {"mode": mode, "neighbors": 8}, None, None)
@@ -254,8 +254,8 @@ def faults_largest() -> Callable[[], object]:
     """/faults: the reduction at its largest (32 processes of 32 MiB, a worker failing while it executes its
     task) and TREFT's run with a soft error, each drawn at its last step."""
     from tests.callback_context import in_callback
-    from vizcoll.ui.models import faults as model
-    from vizcoll.ui.pages import faults as page
+    from vizcoll.ui.pages.faults import _model as model
+    from vizcoll.ui.pages.faults import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     d, data = model.DEFAULTS, DEFAULT_SCENARIO.to_dict()
@@ -292,7 +292,7 @@ def faults_largest() -> Callable[[], object]:
 
 def faults_overhead() -> Callable[[], object]:
     """/faults: TREFT's overhead chart (18 runs), the background job the page starts when it opens."""
-    from vizcoll.ui.pages import faults as page
+    from vizcoll.ui.pages.faults import page
 
     return lambda: page.render_overhead(no_progress, None)
 
@@ -301,8 +301,8 @@ def erasure_code(n: int, k: int, dcs: int) -> Callable[[], object]:
     """/erasure: the controls set to an FMEL (n, k) code over ``dcs`` data centres: the build (a job), its
     views, and the family comparison (a job): the page's defaults are (9, 5, 3), its largest codes n = 32."""
     from tests.callback_context import in_callback
-    from vizcoll.ui.models import erasure as model
-    from vizcoll.ui.pages import erasure as page
+    from vizcoll.ui.pages.erasure import _model as model
+    from vizcoll.ui.pages.erasure import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     def run():
@@ -336,7 +336,7 @@ def schedules_goal(ranks: int) -> Callable[[], object]:
     from vizcoll.scenario import Scenario
     from vizcoll.schedule import dumps, tree_collective
     from vizcoll.trees.typeone import knomial_tree
-    from vizcoll.ui.pages import schedules as page
+    from vizcoll.ui.pages.schedules import page
 
     data = Scenario(spec=TAIHULIGHT).to_dict()
     goal = (
@@ -379,7 +379,7 @@ def fabric_upload() -> Callable[[], object]:
     """/topology: the file chosen in the upload box: the scenario, the drawing and the broadcast that follow."""
     import base64
 
-    from vizcoll.ui.pages import topology as page
+    from vizcoll.ui.pages.topology import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     contents = "data:application/octet-stream;base64," + base64.b64encode(Path(FABRIC).read_bytes()).decode()
@@ -403,7 +403,7 @@ def fabric_link() -> Callable[[], object]:
     """/topology opened from the share link of the uploaded file: the link read into the store, the page drawn."""
     from vizcoll.scenario import Scenario
     from vizcoll.ui import shell
-    from vizcoll.ui.pages import topology as page
+    from vizcoll.ui.pages.topology import page
 
     link = "#s=" + Scenario.from_dict(_uploaded_store()).to_fragment()
 
@@ -435,11 +435,11 @@ def fabric_page(name: str) -> Callable[[], object]:
 
 
 def _open_trees(store: dict, scenario) -> object:
-    from vizcoll.ui.pages import trees as page
+    from vizcoll.ui.pages.trees import page
 
     page.body(scenario)
     plan = call(page.refresh, store)[0]
-    job = call(page.dispatch, plan)
+    job = call(page.dispatch, plan, None, None, store)
     if isinstance(job, dict):
         return call(page.compute_views, no_progress, job, store)
     return [
@@ -448,7 +448,7 @@ def _open_trees(store: dict, scenario) -> object:
 
 
 def _open_multicast(store: dict, scenario) -> object:
-    from vizcoll.ui.pages import multicast as page
+    from vizcoll.ui.pages.multicast import page
 
     page.body(scenario)
     shown = call(page.controls, store), call(page.render, store), call(page.group_protocol, store)
@@ -457,7 +457,7 @@ def _open_multicast(store: dict, scenario) -> object:
 
 
 def _open_barrier(store: dict, scenario) -> object:
-    from vizcoll.ui.pages import barrier as page
+    from vizcoll.ui.pages.barrier import page
 
     page.body(scenario)
     plan, uq_key, *_ = call(page.refresh, store)
@@ -469,7 +469,7 @@ def _open_barrier(store: dict, scenario) -> object:
 
 
 def _open_schedules(store: dict, scenario) -> object:
-    from vizcoll.ui.pages import schedules as page
+    from vizcoll.ui.pages.schedules import page
 
     page.body(scenario)
     opened = call(page.load_goal, None, 1, None, store, prop=f"{page.SCHED_EXAMPLE}.n_clicks")[0]
@@ -479,7 +479,7 @@ def _open_schedules(store: dict, scenario) -> object:
 def fabric_click_break() -> Callable[[], object]:
     """/topology on the uploaded file: a click on a link breaks it; the drawing and the broadcast follow."""
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.pages import topology as page
+    from vizcoll.ui.pages.topology import page
     from vizcoll.ui.store import topology_of
 
     store = _uploaded_store()
@@ -498,8 +498,8 @@ def fabric_click_break() -> Callable[[], object]:
 def fabric_click_k() -> Callable[[], object]:
     """/trees on the uploaded file: the width k changed to 8; the plan and the views follow."""
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.models import trees as model
-    from vizcoll.ui.pages import trees as page
+    from vizcoll.ui.pages.trees import _model as model
+    from vizcoll.ui.pages.trees import page
 
     store = _uploaded_store()
     _open_trees(store, Scenario.from_dict(store))  # the page open before the click

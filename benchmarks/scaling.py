@@ -273,7 +273,7 @@ def app_page_step(cache_dir: str) -> dict:
     """A cold web worker's first answer on /topology once the job is done: the badge, the overview, the rest."""
     from vizcoll.scenario import Scenario
     from vizcoll.topology.rails import RAIL_MILLION
-    from vizcoll.ui.pages.topology import compute_broadcast, render_scenario
+    from vizcoll.ui.pages.topology.page import compute_broadcast, render_scenario
     from vizcoll.ui.shell import render_badge
 
     app, data = _app(cache_dir), Scenario(spec=RAIL_MILLION).to_dict(thin=True)

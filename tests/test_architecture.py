@@ -61,6 +61,26 @@ def test_no_import_cycle_inside_the_package():
     assert cycles == [], f"import cycles: {cycles}"
 
 
+def test_a_pages_private_modules_are_imported_only_from_its_folder():
+    """``vizcoll/ui/pages/<page>/_model.py`` and the other ``_`` modules serve their page; the rest of the package
+    reads a page through its ``page`` and ``export`` modules."""
+    known = modules()
+    leaks = sorted(
+        f"{name} imports {target}"
+        for name, path in known.items()
+        for target in imported(name, path, known)
+        if (folder := _private_page_module(target)) and not name.startswith(folder + ".")
+    )
+    assert leaks == []
+
+
+def _private_page_module(name: str) -> str | None:
+    """The page folder's package of a page's private module (``vizcoll.ui.pages.trees._model`` ->
+    ``vizcoll.ui.pages.trees``), else None."""
+    folder, _, module = name.rpartition(".")
+    return folder if folder.startswith("vizcoll.ui.pages.") and module.startswith("_") else None
+
+
 def _through_init(cycle: list[str], known: dict[str, Path]) -> bool:
     """A cycle that only passes through a package's ``__init__`` re-exporting its submodules."""
     return any(known[m].name == "__init__.py" and all(o.startswith(m) for o in cycle) for m in cycle)

@@ -11,7 +11,7 @@ from dash.testing.wait import until
 from tests.fabrics import campus_cluster
 from vizcoll.schedule import dumps, tree_collective
 from vizcoll.trees.typeone import knomial_tree
-from vizcoll.ui.models.multicast import preset_scenario
+from vizcoll.ui.pages.multicast._model import preset_scenario
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .browser_helpers import counts_line, full_page_screenshot

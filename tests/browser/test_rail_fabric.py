@@ -57,7 +57,7 @@ def test_the_million_nic_fabric_is_built_in_a_job_then_drilled_into_a_rail_a_pod
 
 
 def test_the_trees_preset_of_the_million_nic_fabric_says_what_rails_change_and_draws_one_rail(page):
-    from vizcoll.ui.models import trees as trees_model
+    from vizcoll.ui.pages.trees import _model as trees_model
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     scenario = trees_model.preset_scenario(DEFAULT_SCENARIO, "rail-million")
@@ -85,7 +85,7 @@ def test_the_trees_preset_of_the_million_nic_fabric_says_what_rails_change_and_d
 
 
 def test_the_multicast_preset_of_the_million_nic_fabric_routes_its_groups_and_counts_those_spanning_rails(page):
-    from vizcoll.ui.models import multicast as multicast_model
+    from vizcoll.ui.pages.multicast import _model as multicast_model
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     scenario = multicast_model.preset_scenario("rail-million", DEFAULT_SCENARIO)

@@ -20,10 +20,10 @@ from vizcoll.scenario import Scenario
 from vizcoll.topology.generators import from_spec, spec_size
 from vizcoll.topology.io import parse, read
 from vizcoll.topology.rails import RAIL_MILLION
-from vizcoll.ui.models import barrier as barrier_model
-from vizcoll.ui.models import multicast as multicast_model
-from vizcoll.ui.models import trees as trees_model
-from vizcoll.ui.models.topology import EXAMPLE_SPECS
+from vizcoll.ui.pages.barrier import _model as barrier_model
+from vizcoll.ui.pages.multicast import _model as multicast_model
+from vizcoll.ui.pages.topology._model import EXAMPLE_SPECS
+from vizcoll.ui.pages.trees import _model as trees_model
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .browser_helpers import ARTIFACTS, ROOT

@@ -290,7 +290,7 @@ def cold_page(dash_duo, tmp_path, monkeypatch):
 
 def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_page, monkeypatch):
     page = cold_page
-    trees_page = importlib.import_module("vizcoll.ui.pages.trees")  # the app's: Dash imports its pages afresh
+    trees_page = importlib.import_module("vizcoll.ui.pages.trees.page")  # the app's: Dash imports its pages afresh
     prepare = trees_page.prepare
 
     def held(key, plan, progress):  # the job, forked from this process, holds its first stage: Cancel comes first

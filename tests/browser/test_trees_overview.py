@@ -20,7 +20,7 @@ CAMPUS = Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "ca
     "trees", {"k": 4}
 )
 # TaihuLight's 46,144-node fabric, a communicator of 1,024 processes spread over it (the preset's 40,960 are
-# more than the page plays: see vizcoll.ui.models.trees.MAX_ANIMATED)
+# more than the page plays: see vizcoll.ui.pages.trees._model.MAX_ANIMATED)
 TAIHULIGHT = Scenario(spec="pruned-fat-tree:preset=taihulight", pattern="random:1,size=1024").with_params(
     "trees", {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16}
 )

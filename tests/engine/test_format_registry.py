@@ -123,8 +123,8 @@ def test_the_topology_page_offers_and_explains_a_registered_format(edges):
     pytest.importorskip("dash")
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.models import topology as model
-    from vizcoll.ui.pages import topology as page
+    from vizcoll.ui.pages.topology import _model as model
+    from vizcoll.ui.pages.topology import page
 
     hint, tooltip = model.upload_hint()
     assert hint.endswith(", edge list") and "edges: one link a line" in tooltip

@@ -18,8 +18,8 @@ from vizcoll.multicast.algorithms import ALGORITHMS, REGISTRY, MulticastAlgorith
 from vizcoll.multicast.minhop import minhop_tree
 from vizcoll.multicast.state import RoutingState, TreeParts
 from vizcoll.scenario import Scenario
-from vizcoll.ui.models import multicast as model
-from vizcoll.ui.views.multicast import algo_options
+from vizcoll.ui.pages.multicast import _model as model
+from vizcoll.ui.pages.multicast._views import algo_options
 
 PACKAGE = Path(__file__).resolve().parents[2] / "vizcoll"
 SPEC, PATTERN = "fat-tree:radix=4,levels=3", "grid2d:4x4"

@@ -16,8 +16,8 @@ from vizcoll.schedule import parse
 from vizcoll.trees import kinds
 from vizcoll.trees.kinds import TreeKind
 from vizcoll.trees.tree import Tree
-from vizcoll.ui.models import trees as model
-from vizcoll.ui.pages import trees as page
+from vizcoll.ui.pages.trees import _model as model
+from vizcoll.ui.pages.trees import page
 
 PACKAGE = Path(__file__).resolve().parents[2] / "vizcoll"
 STAR = "star"
@@ -98,7 +98,7 @@ def test_the_toy_kind_is_gone_after_its_test(capsys):
     with pytest.raises(SystemExit):  # argparse refuses the choice
         main(["tree", "--kind", STAR, "--k", "2", "--nprocs", "5"])
     assert "invalid choice: 'star'" in capsys.readouterr().err
-    assert "unknown tree kind 'star'" in page.refresh(Scenario(params={"trees": {"kind": STAR}}).to_dict())[0]["error"]
+    assert "unknown tree kind 'star'" in model.page_plan(Scenario(params={"trees": {"kind": STAR}}))["error"]
 
 
 def test_a_taken_name_is_refused():

@@ -25,7 +25,10 @@ from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.components.player import on_canvas, player_timeline
-from vizcoll.ui.figures.barrier import (
+from vizcoll.ui.pages.barrier import _model as model
+from vizcoll.ui.pages.barrier import _views as views
+from vizcoll.ui.pages.barrier import page
+from vizcoll.ui.pages.barrier._figures import (
     MESSAGE_COLOURS,
     fabric_stylesheet,
     grid_elements,
@@ -34,10 +37,7 @@ from vizcoll.ui.figures.barrier import (
     sweep_figure,
     uq_text,
 )
-from vizcoll.ui.models import barrier as model
-from vizcoll.ui.pages import barrier as page
 from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
-from vizcoll.ui.views import barrier as views
 
 CANVAS, USE_GRID, RANDOM, REPAIR = (
     f"{page.BAR_CANVAS}.tapEdge",

@@ -10,9 +10,9 @@ from tests.callback_context import find_component, in_callback
 from vizcoll.erasure.compare import measure
 from vizcoll.scenario import Scenario
 from vizcoll.ui import cache as cache_module
-from vizcoll.ui.figures.erasure import block_layout, compare_figure, dc_figure, matrix_figure
-from vizcoll.ui.models import erasure as model
-from vizcoll.ui.pages import erasure as page
+from vizcoll.ui.pages.erasure import _model as model
+from vizcoll.ui.pages.erasure import page
+from vizcoll.ui.pages.erasure._figures import block_layout, compare_figure, dc_figure, matrix_figure
 
 CLICK = f"{page.ERA_DC_FIG}.clickData"
 N_CHANGED = f"{page.ERA_N}.value"

@@ -21,11 +21,16 @@ from vizcoll.ui.export.names import PLAYERS
 from vizcoll.ui.figures.cytoscape import resolve_styles
 from vizcoll.ui.figures.paper import paper_colour, paper_figure
 from vizcoll.ui.figures.topology import STATE_COLOURS
-from vizcoll.ui.models import barrier as barrier_model
-from vizcoll.ui.models.faults import scenario_reduction, scenario_treft
-from vizcoll.ui.models.schedules import example_goal
-from vizcoll.ui.models.trees import tree_plan
-from vizcoll.ui.pages import barrier, faults, multicast, schedules, topology, trees
+from vizcoll.ui.pages.barrier import _model as barrier_model
+from vizcoll.ui.pages.barrier import page as barrier
+from vizcoll.ui.pages.faults import page as faults
+from vizcoll.ui.pages.faults._model import scenario_reduction, scenario_treft
+from vizcoll.ui.pages.multicast import page as multicast
+from vizcoll.ui.pages.schedules import page as schedules
+from vizcoll.ui.pages.schedules._model import example_goal
+from vizcoll.ui.pages.topology import page as topology
+from vizcoll.ui.pages.trees import page as trees
+from vizcoll.ui.pages.trees._model import tree_plan
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 W, H = 1280, 720
@@ -61,7 +66,7 @@ def drawing_cases():
         "trees",
         animation_of("trees", DEFAULT_SCENARIO),
         elements,
-        lambda k: trees.render_step(k, tl_trees, plan, DATA),
+        lambda k: trees.render_step(k, tl_trees, DATA),
         tl_trees,
     )
     bar_plan = barrier_model.view_keys(DEFAULT_SCENARIO)[0]
@@ -289,15 +294,15 @@ def campus_scenario():
 
 def page_handle(page: str, scenario):
     """The handle the page puts in its player for ``scenario`` (its overview frames included)."""
-    from vizcoll.ui.views import barrier as barrier_views
-    from vizcoll.ui.views import schedules as schedule_views
-    from vizcoll.ui.views import trees as tree_views
+    from vizcoll.ui.pages.barrier import _views as barrier_views
+    from vizcoll.ui.pages.schedules import _views as schedule_views
+    from vizcoll.ui.pages.trees import _views as tree_views
 
     if page == "trees":
         return tree_views.aggregation_player(tree_plan(scenario), scenario.to_dict())[0]
     if page == "barrier":
         return barrier_views.run_view(scenario, barrier_model.view_keys(scenario)[0])[1]
-    from vizcoll.ui.models.schedules import replay_of
+    from vizcoll.ui.pages.schedules._model import replay_of
 
     return schedule_views.replay_player(scenario, replay_of(scenario, example_goal(scenario), any_size=True)[1])
 

@@ -17,8 +17,14 @@ from tests.callback_context import find_component
 from vizcoll.cli import main
 from vizcoll.ui.components.exports import animation_job, pack_job
 from vizcoll.ui.export.names import PACK_PAGES, PLAYERS
-from vizcoll.ui.models.schedules import example_goal
-from vizcoll.ui.pages import barrier, erasure, faults, multicast, schedules, topology, trees
+from vizcoll.ui.pages.barrier import page as barrier
+from vizcoll.ui.pages.erasure import page as erasure
+from vizcoll.ui.pages.faults import page as faults
+from vizcoll.ui.pages.multicast import page as multicast
+from vizcoll.ui.pages.schedules import page as schedules
+from vizcoll.ui.pages.schedules._model import example_goal
+from vizcoll.ui.pages.topology import page as topology
+from vizcoll.ui.pages.trees import page as trees
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 PAGES = {

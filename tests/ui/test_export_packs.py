@@ -20,13 +20,13 @@ from vizcoll.ui.export.catalog import pack_file, pack_of
 from vizcoll.ui.export.names import PACK_PAGES
 from vizcoll.ui.export.packs import PackTable, csv_text, figure_pack
 from vizcoll.ui.figures.paper import MIN_FONT_PX
-from vizcoll.ui.models import barrier as barrier_model
-from vizcoll.ui.models import erasure as erasure_model
-from vizcoll.ui.models.faults import overheads, reduction_runs, scenario_reduction
-from vizcoll.ui.models.multicast import protocol_timeline, routed
-from vizcoll.ui.models.schedules import analysis, example_goal, stored_params
-from vizcoll.ui.models.topology import broadcast_timeline
-from vizcoll.ui.models.trees import engine_key, tree_plan, type_one
+from vizcoll.ui.pages.barrier import _model as barrier_model
+from vizcoll.ui.pages.erasure import _model as erasure_model
+from vizcoll.ui.pages.faults._model import overheads, reduction_runs, scenario_reduction
+from vizcoll.ui.pages.multicast._model import protocol_timeline, routed
+from vizcoll.ui.pages.schedules._model import analysis, example_goal, stored_params
+from vizcoll.ui.pages.topology._model import broadcast_timeline
+from vizcoll.ui.pages.trees._model import engine_key, tree_plan, type_one
 from vizcoll.ui.store import DEFAULT_SCENARIO, page_params, topology_of
 
 SCENARIO = DEFAULT_SCENARIO.with_params("multicast", {"group": 1})

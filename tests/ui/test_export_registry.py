@@ -8,10 +8,11 @@ import pytest
 from vizcoll.cli import build_parser
 from vizcoll.errors import VizcollError
 from vizcoll.ui.export import names
-from vizcoll.ui.export.animations import animation_of, topology_animation
+from vizcoll.ui.export.animations import animation_of
 from vizcoll.ui.export.catalog import pack_of
 from vizcoll.ui.export.names import PageExports
 from vizcoll.ui.export.packs import Pack
+from vizcoll.ui.pages.topology.export import topology_animation
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 CALLS: list[tuple] = []

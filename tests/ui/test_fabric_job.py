@@ -9,8 +9,8 @@ from vizcoll.scenario import Scenario
 from vizcoll.topology import generators, rails
 from vizcoll.ui import cache as cache_mod
 from vizcoll.ui import fabricjob, store
-from vizcoll.ui.pages import topology as topology_page
-from vizcoll.ui.pages.topology import TOPO_GENERATE
+from vizcoll.ui.pages.topology import page as topology_page
+from vizcoll.ui.pages.topology.page import TOPO_GENERATE
 
 MILLION = "rail-fat-tree:servers=131072,rails=8,radix=128"
 

@@ -11,9 +11,9 @@ from vizcoll.scenario import Scenario
 from vizcoll.schedule import parse, static_reduction
 from vizcoll.schedule.check import check
 from vizcoll.ui.components.player import player_timeline
-from vizcoll.ui.figures.faults import PAPER_AVERAGE, tasks_so_far
-from vizcoll.ui.models import faults as model
-from vizcoll.ui.pages import faults as page
+from vizcoll.ui.pages.faults import _model as model
+from vizcoll.ui.pages.faults import page
+from vizcoll.ui.pages.faults._figures import PAPER_AVERAGE, tasks_so_far
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 SIZE = str(8 << 20)

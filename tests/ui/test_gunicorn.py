@@ -10,8 +10,8 @@ import pytest
 
 from benchmarks.dash_http import DashClient
 from tests.gunicorn_server import get, gunicorn
-from vizcoll.ui.models import trees as trees_model
-from vizcoll.ui.pages import trees as trees_page
+from vizcoll.ui.pages.trees import _model as trees_model
+from vizcoll.ui.pages.trees import page as trees_page
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 

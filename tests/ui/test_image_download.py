@@ -14,7 +14,8 @@ from tests.callback_context import find_component, in_callback
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui.components import kit
-from vizcoll.ui.pages import barrier, topology
+from vizcoll.ui.pages.barrier import page as barrier
+from vizcoll.ui.pages.topology import page as topology
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
 SMALL = DEFAULT_SCENARIO.to_dict()  # 36 nodes: drawn on the canvas

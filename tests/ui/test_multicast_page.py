@@ -21,10 +21,10 @@ from vizcoll.topology import io as topo_io
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.efi import BROKEN, link_value_figure
-from vizcoll.ui.models import multicast as model
-from vizcoll.ui.pages import multicast as page
+from vizcoll.ui.pages.multicast import _model as model
+from vizcoll.ui.pages.multicast import page
+from vizcoll.ui.pages.multicast._views import fabric_line
 from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
-from vizcoll.ui.views.multicast import fabric_line
 
 ALGO_A, ALGO_B, PART, GROUP = (
     f"{page.MC_ALGO_A}.value",
@@ -574,7 +574,7 @@ def minhop_dump() -> str:
 
 
 def test_a_new_fabric_drops_the_tables_and_a_stale_tables_choice_is_quiet():
-    from vizcoll.ui.pages import topology as topology_page
+    from vizcoll.ui.pages.topology import page as topology_page
 
     loaded = with_tables(DEFAULT_SCENARIO, minhop_dump())
     for trigger, values in (

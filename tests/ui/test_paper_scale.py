@@ -19,7 +19,7 @@ from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.labels import add_labels
 from vizcoll.ui.figures.style import FULL, HALF
 from vizcoll.ui.models import parts
-from vizcoll.ui.pages import trees as trees_page
+from vizcoll.ui.pages.trees import page as trees_page
 from vizcoll.ui.store import DEFAULT_SCENARIO, positions_of, topology_of
 
 TAIHULIGHT = Scenario(spec="pruned-fat-tree:preset=taihulight")
@@ -96,16 +96,15 @@ def test_names_that_fit_are_written_across_and_none_overlap_on_a_small_fabric():
 
 def test_choosing_a_pod_on_the_trees_page_redraws_the_mapped_trees_from_the_computed_ones():
     scenario = Scenario(spec="fat-tree:radix=8,levels=3", pattern="grid2d:8x16")
-    plan = trees_page.tree_plan(scenario)
     store, message, mapped, physical, cheap = in_callback(
-        trees_page.play_part, "trees-part.value", "group:2", plan, scenario.to_dict()
+        trees_page.play_part, "trees-part.value", "group:2", scenario.to_dict()
     )[:5]
     assert message == "" and Scenario.from_dict(store).params["trees"]["part"] == "group:2"
     assert "(pod 2 alone)" in mapped.layout.title.text.replace("<br>", "")
     assert "(pod 2 alone)" in physical.layout.title.text.replace("<br>", "")
     options, value = trees_page.part_choices(Scenario.from_dict(store).to_dict())
     assert value == "group:2" and {"label": "pod 2 (24 nodes) alone", "value": "group:2"} in options
-    forged = in_callback(trees_page.play_part, "trees-part.value", "group:99", plan, scenario.to_dict())
+    forged = in_callback(trees_page.play_part, "trees-part.value", "group:99", scenario.to_dict())
     assert forged[0] is not None and forged[1].startswith("⚠") and "no group '99'" in forged[1]
 
 

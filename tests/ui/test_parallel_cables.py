@@ -14,8 +14,8 @@ from vizcoll.ui.figures.efi import GAP_PX, link_lines, link_middles, link_value_
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.labels import PLOT_HEIGHT
 from vizcoll.ui.figures.style import HALF
-from vizcoll.ui.figures.trees import packets_figure
 from vizcoll.ui.models.parts import view_of
+from vizcoll.ui.pages.trees._figures import packets_figure
 
 IDLE = "#d9d9d9"
 

@@ -9,7 +9,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui.figures.topology import fabric_drawing
 from vizcoll.ui.models.parts import OVERVIEW, part_options, read_part, view_of
-from vizcoll.ui.models.topology import clicked_part
+from vizcoll.ui.pages.topology._model import clicked_part
 from vizcoll.ui.store import topology_of
 
 SCENARIO = Scenario(spec="rail-fat-tree:servers=2048,rails=8,radix=32")  # 20,480 nodes; a rail: 2,560

@@ -14,9 +14,9 @@ from vizcoll.trees import kinds
 from vizcoll.trees.groups import hierarchy_from_topology
 from vizcoll.trees.typeone import vertex_ranks
 from vizcoll.ui.models import rails as model
-from vizcoll.ui.models import trees as trees_model
-from vizcoll.ui.pages import multicast as mc_page
-from vizcoll.ui.pages import trees as trees_page
+from vizcoll.ui.pages.multicast import page as mc_page
+from vizcoll.ui.pages.trees import _model as trees_model
+from vizcoll.ui.pages.trees import page as trees_page
 from vizcoll.ui.store import fabric_of
 
 RAILS = "rail-fat-tree:servers=64,rails=8,radix=16"  # 512 NICs, 8 rails of 2 levels, no link between them
@@ -34,7 +34,7 @@ def texts(panel: html.Div) -> str:
 
 
 def plan_of(s: Scenario) -> dict:
-    return trees_page.refresh(s.to_dict())[0]
+    return trees_model.page_plan(s)
 
 
 def _nic(topo, node: int) -> tuple[str, str]:
@@ -118,9 +118,10 @@ def test_no_panel_without_rails_nor_for_a_plan_with_a_problem():
 
 
 def test_a_pattern_naming_a_file_is_refused():
-    plan = plan_of(Scenario(spec=RAILS))
-    forged = Scenario(spec=RAILS, pattern="/etc/passwd").to_dict()
-    assert trees_page.trees_panel(plan, forged).children.startswith("⚠ Rails: unknown pattern '/etc/passwd'")
+    forged = Scenario(spec=RAILS, pattern="/etc/passwd")
+    assert plan_of(forged)["error"].startswith("⚠ unknown pattern '/etc/passwd'")  # the page's message, no panel
+    assert trees_page.trees_panel(plan_of(Scenario(spec=RAILS)), forged.to_dict()) is None
+    forged = forged.to_dict()
     assert mc_page.groups_panel(forged).children.startswith("⚠ Rails: unknown pattern '/etc/passwd'")
 
 

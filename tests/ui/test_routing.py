@@ -83,7 +83,7 @@ def routed(app, path: str, search: str = "", hash_: str = "", scenario=None, ver
 
 
 def test_every_page_module_registers_and_the_navbar_follows_the_registry(app):
-    pages = {page["module"].rpartition(".")[2]: page for page in dash.page_registry.values()}
+    pages = {page["module"].removesuffix(".page").rpartition(".")[2]: page for page in dash.page_registry.values()}
     assert {"home", "topology", "trees", "multicast", "barrier", "faults", "erasure", "not_found_404"} <= set(pages)
     assert pages["home"]["path"] == "/" and pages["home"]["nav"] is False
     assert shell.nav_entries() == NAVBAR

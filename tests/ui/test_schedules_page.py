@@ -16,10 +16,10 @@ from vizcoll.schedule.replay import messages
 from vizcoll.topology.hops import min_hops
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.components.player import player_timeline
-from vizcoll.ui.figures.schedules import HANDLING, HOST, SENDING
-from vizcoll.ui.models import schedules as model
 from vizcoll.ui.models.parts import OVERVIEW, view_of
-from vizcoll.ui.pages import schedules as page
+from vizcoll.ui.pages.schedules import _model as model
+from vizcoll.ui.pages.schedules import page
+from vizcoll.ui.pages.schedules._figures import HANDLING, HOST, SENDING
 from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 
 UPLOAD, EXAMPLE, LATENCY = f"{page.SCHED_UPLOAD}.contents", f"{page.SCHED_EXAMPLE}.n_clicks", "sched-latency.value"

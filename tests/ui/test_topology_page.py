@@ -18,8 +18,8 @@ from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT
 from vizcoll.ui.components.player import OVERVIEW_STEP_JS, player_timeline
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements
-from vizcoll.ui.models import topology as model
-from vizcoll.ui.pages import topology as page
+from vizcoll.ui.pages.topology import _model as model
+from vizcoll.ui.pages.topology import page
 from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 
 DEFAULT = DEFAULT_SCENARIO

@@ -11,6 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from dash import html, no_update
+from flask import Flask
 
 from tests.callback_context import find_component, in_callback
 from tests.fabrics import HOSTS, TWO_SPINES, campus_cluster
@@ -25,15 +26,16 @@ from vizcoll.trees.groups import hierarchy_from_topology
 from vizcoll.trees.metrics import mapped_type_one, tree_metrics, vertex_switches
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
+from vizcoll.ui import cache as cache_mod
 from vizcoll.ui import jobs
 from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.topology import SMALL_LIMIT
-from vizcoll.ui.figures.trees import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
-from vizcoll.ui.models import trees as model
 from vizcoll.ui.models.parts import drawn_view, view_of
-from vizcoll.ui.pages import trees as page
+from vizcoll.ui.pages.trees import _model as model
+from vizcoll.ui.pages.trees import _views as views
+from vizcoll.ui.pages.trees import page
+from vizcoll.ui.pages.trees._figures import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
 from vizcoll.ui.store import DEFAULT_SCENARIO, fabric_of, topology_of
-from vizcoll.ui.views import trees as views
 
 KIND, K, USE_PRESET, CANVAS = (
     f"{page.TREES_KIND}.value",
@@ -61,7 +63,7 @@ def with_breaks(s: Scenario, *link_ids: int) -> Scenario:
 
 
 def plan_of(s: Scenario) -> dict:
-    return page.refresh(s.to_dict())[0]
+    return model.page_plan(s)
 
 
 def key_of(s: Scenario) -> tuple[dict, dict]:
@@ -193,7 +195,8 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     assert message == "" and stored(store).params["trees"] == model.DEFAULTS | {"k": 8}
     # a stored communicator that does not exist, and a store that is no scenario
     assert plan_of(scenario(comm=12))["error"] == "⚠ communicator 12 does not exist: the scenario has 0"
-    assert page.refresh({"schema": "nope"})[0]["error"].startswith("⚠ The scenario could not be read")
+    nope = {"schema": "nope"}
+    assert page.render_compare(page.refresh(nope)[0], nope).children.startswith("⚠ The scenario could not be read")
     assert update(K, {"schema": "nope"})[0] is no_update
 
 
@@ -235,9 +238,11 @@ def test_refresh_says_which_processes_and_redraws_the_controls_only_when_the_sce
     same = page.refresh(DEFAULT_SCENARIO.to_dict(), plan, options, shown)
     assert same[0] is no_update and same[2] is no_update and same[3] is no_update
     comm1 = DEFAULT_SCENARIO.with_params("trees", {"comm": 1})
-    plan1, text1, controls1, _ = page.refresh(comm1.to_dict(), plan, options, shown)
+    key1, text1, controls1, _ = page.refresh(comm1.to_dict(), plan, options, shown)
+    plan1 = model.page_plan(comm1)
     assert (
-        plan1["comm"] == 1
+        key1 == model.plan_key(plan1) != plan
+        and plan1["comm"] == 1
         and plan1["nprocs"] == 4
         and "communicator 1: 4 processes on 4 nodes (h4, h5, h6, h7)" in text1
     )
@@ -317,13 +322,14 @@ def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view
     assert s.params["topology"] == DEFAULT_SCENARIO.params_for_new_fabric()["topology"]
     plan = plan_of(s)
     assert plan["nprocs"] == 512
-    fig, table, info = page.render_width(plan)
+    fig, table, info = page.render_width(plan, s.to_dict())
     assert any(t.name.startswith("k* = 41") for t in fig.data)
     assert "k* = 41" in info and "from 24 to 69" in info
     rows = [[str(td.children) for td in tr.children] for tr in table.children[1].children]
     assert rows[0] == ["16", "[0, 2048]", "II", "16"]
     assert ["no type II available", "[0, 123]", "I", "32"] in rows
-    slow = page.render_width(plan | {"S": 1024})[0]  # 1 KB packets: b = 0.11 μs, a narrower, smaller optimum
+    slow_packets = s.with_params("trees", s.params["trees"] | {"S": 1024})
+    slow = page.render_width(True, slow_packets.to_dict())[0]  # 1 KB packets: b = 0.11 μs, a narrower, smaller optimum
     assert next(t for t in slow.data if t.name.startswith("k* =")).x[0] < 41
     # the controls follow the new scenario (the shell's store changed under the page)
     shown = {key: model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)}
@@ -354,7 +360,7 @@ def test_a_communicator_above_the_cap_gets_a_message():
     plan = plan_of(many)
     assert plan["nprocs"] == 8192 > model.MAX_ANIMATED and model.heavy(plan)  # computed as a background job
     assert "in the background" in page.render_compare(plan, many.to_dict()).children
-    views = page.compute_views(lambda _: None, page.dispatch(plan), many.to_dict())
+    views = page.compute_views(lambda _: None, page.dispatch(plan, None, None, many.to_dict()), many.to_dict())
     assert row(views[0], "4-ary")[1] == "7"  # 1 + 4 + ... + 4**6 = 5,461 < 8,192 vertices: height 7
     timeline, flag, _, elements, _ = views[7:]
     assert (
@@ -456,12 +462,12 @@ def test_player_stylesheet_shows_states_values_and_hops():
     s = scenario()
     plan, data = plan_of(s), s.to_dict()
     timeline = page.animate(plan, data)[0]
-    sheet = page.render_step(5, timeline, plan, data)  # position 5: every partial crosses agg0.0–core0
+    sheet = page.render_step(5, timeline, data)  # position 5: every partial crosses agg0.0–core0
     hop = {"selector": f"edge[link = {BUSIEST}]", "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}}
     assert hop in sheet
     labels = {r["selector"]: r["style"]["label"] for r in sheet if "label" in r["style"] and r["selector"][1] == "n"}
     assert labels["#n35"] == "h15\n↑15" and labels["#n20"] == "h0\n0"  # h15 has sent its value, h0 waits
-    end = page.render_step(10_000, timeline, plan, data)
+    end = page.render_step(10_000, timeline, data)
     labels = {r["selector"]: r["style"]["label"] for r in end if "label" in r["style"] and r["selector"][1] == "n"}
     assert labels["#n20"] == "h0\n✓120" and labels["#n21"] == "h1\n✓"
     rules = aggregation_stylesheet({4: "blocked"}, ["n"] * 5, None)
@@ -512,7 +518,7 @@ def test_above_1500_nodes_the_aggregation_plays_on_the_overview_of_the_animated_
     assert got == expected
     hops = sum(len(e.path_links) for e in tl.events)
     assert sum(map(sum, frames["messages"])) == hops > 2 * (plan["nprocs"] - 1)  # up and down, several links each
-    assert page.render_step(3, handle, plan, data) is no_update  # the browser lights the overview's steps
+    assert page.render_step(3, handle, data) is no_update  # the browser lights the overview's steps
     exported, _, _, elements, _ = views.animation_view(plan, data)  # exports play it on the same overview
     assert Timeline.from_dict(exported).n_steps == tl.n_steps and elements == []
     # the animated tree's overview carries the two layers the player lights (and only that one)
@@ -550,14 +556,14 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     ids = {e["data"]["id"] for e in elements if "source" not in e["data"]}
     assert ids == {f"n{i}" for i in range(group.topo.n_nodes)} and len(group.kept) < 30
     assert summary.startswith("Result ") and "correct ✓" in summary and "overview" not in summary
-    end = page.render_step(10_000, handle, plan, data)
+    end = page.render_step(10_000, handle, data)
     labels = {r["selector"]: r["style"]["label"] for r in end if "label" in r["style"] and r["selector"] != "node"}
     assert {f"#{i}" for i in labels} and set(labels) <= {f"#{i}" for i in ids}  # every rule on a drawn node
     drawn = {name: f"#n{i}" for i, name in enumerate(group.topo.names)}
     assert len(inside) == 9 and all(labels[drawn[name]].startswith(f"{name}\n✓") for name in inside)
     assert labels[drawn[inside[0]]] == f"{inside[0]}\n✓{sum(range(plan['nprocs']))}"  # the root: rank 0
     # a step in the middle: the hops inside the group in orange, on the group's own edges
-    sheets = [page.render_step(k, handle, plan, data) for k in range(1, handle["steps"] + 1)]
+    sheets = [page.render_step(k, handle, data) for k in range(1, handle["steps"] + 1)]
     hot = [r for sheet in sheets for r in sheet if r["style"].get("line-color") == "#ff7f0e"]
     assert hot and all(r["selector"].startswith("edge[link = ") for r in hot)
     exported = views.animation_view(plan, data)[0]  # what an export draws: the same nodes of the group
@@ -565,12 +571,12 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
         map(len, player_timeline(handle).steps)
     )
     # choosing the overview again plays it there, at once
-    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "overview", plan, data)
+    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "overview", data)
     assert stored(out[0]).params["trees"]["part"] is None and "overview" in out[5] and out[8] == []
     assert "per bundle of links" in out[2].layout.title.text.replace("<br>", "")
-    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", plan, out[0])
+    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", out[0])
     assert out[5]["nodes"] == group.kept.tolist() and len(out[8]) == len(elements)
-    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", plan, data)
+    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", data)
     assert len(out) == 5 + len(page.ANIMATION)
 
 
@@ -762,42 +768,61 @@ def forged_plans(plan: dict) -> list:
     ]
 
 
-def test_a_forged_plan_store_is_refused_and_every_view_answers_without_an_exception():
+def test_the_views_come_from_the_servers_plan_whatever_the_browser_sends_back():
+    """The page's store holds only the key of the plan (the views' trigger): a forged value there draws the
+    scenario's own views, and no plan from the browser reaches the engine."""
     data = DEFAULT_SCENARIO.to_dict()
-    plan = plan_of(DEFAULT_SCENARIO)
-    assert model.stored_plan(plan) == plan
-    # the browser's JSON has no float type: 16000.0 comes back as 16000 and is still the plan
-    assert model.stored_plan({**plan, "beta": 16000, "l": 0.28}) == plan
-    for forged in forged_plans(plan):
-        if not (
-            isinstance(forged, dict)
-            and set(forged) == {"error"}
-            and isinstance(forged["error"], str)
-            and len(forged["error"]) < 2000
-        ):
-            assert model.stored_plan(forged) is None, forged
-        page.render_compare(forged, data)
-        page.render_type_one(forged, data)
-        page.render_width(forged)
-        page.render_type_two(forged, True, data)
-        page.animate(forged, data)
-        assert page.render_step(3, None, forged, data) == page.base_stylesheet()
-        assert page.dispatch(forged) is no_update and page.dispatch(forged, None, {"run": 1}) is None
-        assert page.compute_views(lambda _: None, {"plan": forged, "run": 1}, data) == (no_update,) * len(page.VIEWS)
-    assert page.render_compare(True, data).children == "…"  # nothing to show, no exception
-    for job in (None, 3, "x", [], {"run": 1}, {"plan": plan}):
+    key = page.refresh(data)[0]
+    assert key == model.plan_key(plan_of(DEFAULT_SCENARIO)) and len(key) == 24
+    expected = (
+        repr(page.render_compare(key, data)),
+        page.render_width(key, data)[2],
+        page.render_type_one(key, data)[2],
+    )
+    for forged in forged_plans(plan_of(DEFAULT_SCENARIO))[1:]:
+        views = (
+            repr(page.render_compare(forged, data)),
+            page.render_width(forged, data)[2],
+            page.render_type_one(forged, data)[2],
+        )
+        assert views == expected, forged
+        assert (
+            page.dispatch(forged, None, None, data) is no_update
+            and page.dispatch(forged, None, {"run": 1}, data) is None
+        )
+    # before the page's first answer there is nothing to draw
+    assert page.render_compare(None, data).children == "…" and page.render_width(None, data) == (no_update,) * 3
+    assert page.render_type_one(None, data) == (no_update,) * 3 and page.animate(None, data) == (no_update,) * 5
+    assert page.render_step(3, None, data) == page.base_stylesheet()
+    for job in (None, 3, "x", []):
+        assert page.compute_views(lambda _: None, job, data) == (no_update,) * len(page.VIEWS)
+    for job in (None, 3, "x", [], {"run": 1}, {"plan": "forged"}):
         assert page.compute_views(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.VIEWS)
+
+
+def test_the_plan_is_computed_once_per_scenario_and_parameters(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache_mod, "_server", cache_mod._server)  # restored after the test
+    cache_mod.init_cache(Flask("plans"), {"CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(tmp_path)})
+    computed, tree_plan = [], model.tree_plan
+    monkeypatch.setattr(model, "tree_plan", lambda s: computed.append(s) or tree_plan(s))
+    s = scenario(k=8)
+    first = plan_of(s)
+    for _ in range(3):  # each callback of a request asks: one computation
+        assert plan_of(Scenario.from_dict(s.to_dict())) == first and first["k"] == 8
+    assert plan_of(s.with_params("trees", {**s.params["trees"], "goal_op": "allreduce"})) == first  # not a view's
+    assert len(computed) == 1
+    assert plan_of(scenario(k=4))["k"] == 4 and len(computed) == 2
 
 
 def test_a_forged_timeline_gives_the_plain_stylesheet():
     data, plan = DEFAULT_SCENARIO.to_dict(), plan_of(DEFAULT_SCENARIO)
     timeline = page.animate(plan, data)[0]
-    good = page.render_step(3, timeline, plan, data)
+    good = page.render_step(3, timeline, data)
     assert len(good) > len(page.base_stylesheet())
     broken = player_timeline(timeline).to_dict()
     broken["entities"] = {name: {"vertex": 0} for name in broken["entities"]}  # no node
     for forged in (broken, {"schema": "vizcoll.timeline/1"}, [1, 2], "x"):
-        assert page.render_step(3, forged, plan, data) == page.base_stylesheet()
+        assert page.render_step(3, forged, data) == page.base_stylesheet()
 
 
 def test_build_checks_every_control_and_names_the_limit_at_once():
@@ -821,15 +846,16 @@ def test_build_checks_every_control_and_names_the_limit_at_once():
 
 
 def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_once():
-    small = plan_of(DEFAULT_SCENARIO)
-    assert not model.heavy(small) and page.dispatch(small) is no_update
-    assert page.dispatch(small, None, {"plan": small, "run": 4}) is None  # stops a job that is still running
+    small, default = plan_of(DEFAULT_SCENARIO), DEFAULT_SCENARIO.to_dict()
+    assert not model.heavy(small) and page.dispatch(small, None, None, default) is no_update
+    assert page.dispatch(small, None, {"run": 4}, default) is None  # stops a job that is still running
     many = Scenario(spec="sunway-supernode", ppn=16)  # 4,096 processes: more than JOB_PROCESSES
     plan = plan_of(many)
     assert model.heavy(plan) and plan["nprocs"] > model.JOB_PROCESSES
-    assert page.dispatch(plan) == {"plan": plan, "run": 1}
-    assert page.dispatch(plan, 2, {"plan": plan, "run": 1}) == {"plan": plan, "run": 2}  # Build: a new run
-    assert page.dispatch(plan, None, {"run": "x"}) == {"plan": plan, "run": 1}
+    assert page.dispatch(plan, None, None, many.to_dict()) == {"run": 1}
+    assert page.dispatch(plan, 2, {"run": 1}, many.to_dict()) == {"run": 2}  # Build: a new run
+    assert page.dispatch(plan, None, {"run": "x"}, many.to_dict()) == {"run": 1}
+    assert page.dispatch(None, None, None, many.to_dict()) is no_update  # before the page's first answer
     big_fabric = Scenario(spec="fat-tree:radix=64,levels=3", pattern="grid2d:4x4")  # 16 processes
     assert model.heavy(plan_of(big_fabric)) and plan_of(big_fabric)["nodes"] > model.JOB_NODES
     started = time.monotonic()
@@ -851,7 +877,7 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
     many = Scenario(spec="sunway-supernode", ppn=16, params={"trees": {"k": 8}})
     plan, data = plan_of(many), many.to_dict()
     seen = []
-    views = page.compute_views(seen.append, page.dispatch(plan), data)
+    views = page.compute_views(seen.append, page.dispatch(plan, None, None, data), data)
     assert len(views) == len(page.VIEWS)
     texts_seen = list(dict.fromkeys(text for _, _, text in seen))
     assert texts_seen == [
@@ -896,5 +922,5 @@ def test_job_progress_writes_at_most_every_so_often():
 
 
 def test_an_empty_fabric_says_to_add_nodes():
-    plan = page.refresh(Scenario(spec="empty").to_dict())[0]
+    plan = plan_of(Scenario(spec="empty"))
     assert plan == {"error": "⚠ the fabric has no node to run processes on: add nodes to it first"}

@@ -78,7 +78,7 @@ def _figures_args(parser: argparse.ArgumentParser) -> None:
 def _scenario_and_goal(args: argparse.Namespace):
     """The scenario (the file's, else the app's default) and, for the schedules page, its GOAL store."""
     from vizcoll.scenario import Scenario
-    from vizcoll.ui.models.schedules import example_goal
+    from vizcoll.ui.pages.schedules.export import example_goal
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     scenario = Scenario.loads(Path(args.scenario).read_bytes()) if args.scenario else DEFAULT_SCENARIO
@@ -91,10 +91,9 @@ def _scenario_and_goal(args: argparse.Namespace):
 
 def _highlighted(scenario, group: int):
     """The scenario with multicast group ``group`` highlighted (checked: the scenario has it)."""
-    from vizcoll.ui.models.multicast import PAGE, groups_of, read_group
+    from vizcoll.ui.pages.multicast.export import highlighted
 
-    read_group(group, len(groups_of(scenario) or []))
-    return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "group": group})
+    return highlighted(scenario, group)
 
 
 def _progress(what: str):

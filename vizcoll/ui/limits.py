@@ -83,10 +83,10 @@ TREE_MAX_DEGREE = 1024
 """No switch has more than 1,024 ports to aggregate from (the paper's degrees are 16 and 64)."""
 TREE_MAX_PROCESSES = 65_536
 """The paper fabrics' largest job (65,536 end nodes): the five compared trees of every process of TaihuLight or of
-the 64-port fat tree are computed as a background job (see :data:`vizcoll.ui.models.trees.JOB_NODES`)."""
+the 64-port fat tree are computed as a background job (see :data:`vizcoll.ui.pages.trees._model.JOB_NODES`)."""
 TREE_MAX_ANIMATED = 4096
 """The aggregation is played for communicators of up to 4,096 processes: beyond, its first frame takes more than
-a second on the server, two on a torus (measured: :data:`vizcoll.ui.models.trees.MAX_ANIMATED`)."""
+a second on the server, two on a torus (measured: :data:`vizcoll.ui.pages.trees._model.MAX_ANIMATED`)."""
 TREE_MAX_BYTES = 1 << 30
 """A message of at most 1 GiB (the cost model's S and the GOAL export's size)."""
 
@@ -113,7 +113,7 @@ SCHEDULE_MAX_RANKS = 65_536
 """The paper fabrics' largest job (65,536 end nodes)."""
 SCHEDULE_MAX_DRAWN_MESSAGES = 4000
 """Messages of a replay drawn node by node: the server restyles the canvas at every step (one rule per message and
-rank of the step); on a fabric drawn as its overview, up to :data:`vizcoll.ui.models.schedules.
+rank of the step); on a fabric drawn as its overview, up to :data:`vizcoll.ui.pages.schedules._model.
 MAX_OVERVIEW_MESSAGES`."""
 MAX_LOGGP = 10**9
 """LogGP parameters up to one second in LogGOPSim's nanoseconds (S up to a gigabyte)."""

@@ -22,9 +22,6 @@ from vizcoll.registry import Registry
 
 __all__ = ["PageExports", "REGISTRY", "PACK_PAGES", "PLAYERS", "register", "unregister", "builder"]
 
-PACKS, ANIMATIONS = "vizcoll.ui.export.packs_fabric", "vizcoll.ui.export.animations"
-RUNS = "vizcoll.ui.export.packs_runs"
-
 
 @dataclass(frozen=True)
 class PageExports:
@@ -37,18 +34,29 @@ class PageExports:
 
 
 REGISTRY: Registry[PageExports] = Registry("page with exports")
+
+
+def _in(page: str, function: str) -> str:
+    """``function`` of ``page``'s export module (``vizcoll/ui/pages/<page>/export.py``) as ``"module:function"``."""
+    return f"vizcoll.ui.pages.{page}.export:{function}"
+
+
 for _entry in (
-    PageExports("topology", f"{PACKS}:topology_pack", (("broadcast", f"{ANIMATIONS}:topology_animation"),)),
-    PageExports("trees", f"{PACKS}:trees_pack", (("aggregation", f"{ANIMATIONS}:trees_animation"),)),
-    PageExports("multicast", f"{PACKS}:multicast_pack", (("protocol", f"{ANIMATIONS}:multicast_animation"),)),
-    PageExports("barrier", f"{RUNS}:barrier_pack", (("barrier", f"{ANIMATIONS}:barrier_animation"),)),
+    PageExports("topology", _in("topology", "topology_pack"), (("broadcast", _in("topology", "topology_animation")),)),
+    PageExports("trees", _in("trees", "trees_pack"), (("aggregation", _in("trees", "trees_animation")),)),
+    PageExports(
+        "multicast", _in("multicast", "multicast_pack"), (("protocol", _in("multicast", "multicast_animation")),)
+    ),
+    PageExports("barrier", _in("barrier", "barrier_pack"), (("barrier", _in("barrier", "barrier_animation")),)),
     PageExports(
         "faults",
-        f"{RUNS}:faults_pack",
-        (("reduction", f"{ANIMATIONS}:reduction_animation"), ("treft", f"{ANIMATIONS}:treft_animation")),
+        _in("faults", "faults_pack"),
+        (("reduction", _in("faults", "reduction_animation")), ("treft", _in("faults", "treft_animation"))),
     ),
-    PageExports("erasure", f"{RUNS}:erasure_pack"),
-    PageExports("schedules", f"{PACKS}:schedules_pack", (("replay", f"{ANIMATIONS}:schedules_animation"),)),
+    PageExports("erasure", _in("erasure", "erasure_pack")),
+    PageExports(
+        "schedules", _in("schedules", "schedules_pack"), (("replay", _in("schedules", "schedules_animation")),)
+    ),
 ):
     REGISTRY.register(_entry)
 

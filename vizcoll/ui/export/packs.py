@@ -50,6 +50,7 @@ __all__ = [
     "timeline_table",
     "link_table",
     "value",
+    "scalars",
 ]
 
 
@@ -147,6 +148,17 @@ def link_table(name: str, caption: str, topo: Topology, values: dict[str, tuple[
             ]
         )
     return PackTable(name, caption, columns, rows)
+
+
+def scalars(name: str, caption: str, results: dict[str, dict]) -> PackTable:
+    """The plain numbers (and flags, texts) of one or more results side by side, one row per figure."""
+    keys = list(
+        dict.fromkeys(
+            k for r in results.values() for k, v in r.items() if v is None or isinstance(v, bool | int | float | str)
+        )
+    )
+    columns = [("figure", "what is measured")] + [(column, f"its value for {column}") for column in results]
+    return PackTable(name, caption, columns, [[k, *[r.get(k) for r in results.values()]] for k in keys])
 
 
 def csv_text(table: PackTable) -> str:

@@ -27,13 +27,14 @@ and the hierarchical 32-nomial 0.62 s (half of it grouping the processes by leaf
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from vizcoll.comm import PATTERN_KINDS
 from vizcoll.comm.rails import cross_rail_groups, group_rails, has_rails, rail_fabric, rail_placements
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.trees.rails import tree_rails
 from vizcoll.ui.cache import cached
-from vizcoll.ui.models.multicast import groups_of
 from vizcoll.ui.store import fabric_of
 
 __all__ = ["OWN", "LISTS", "TABLES", "NONE", "trees_rails", "groups_rails"]
@@ -77,18 +78,19 @@ def _trees_rails(source: dict, pattern: str, ppn: int, lists, comm: int, kind: s
     return {**tree_rails(fabric, kind, k, placements), "compared": lists is None, "why": LISTS if lists else ""}
 
 
-def groups_rails(scenario: Scenario) -> dict | None:
+def groups_rails(scenario: Scenario, groups: Callable[[Scenario], list]) -> dict | None:
     """The rails of the scenario's fabric and its multicast groups spanning rails: ``{"rails", "servers",
-    "cross_links", "placements": {name: {"order", "groups", "cross_rail", "max_rails"}}, "compared", "why"}``,
-    a pattern's groups under each placement, else the groups as they are (see the module docstring); None without
-    rails. VizcollError when the groups do not fit the fabric."""
+        "cross_links", "placements": {name: {"order", "groups", "cross_rail", "max_rails"}}, "compared", "why"}``,
+        a pattern's groups under each placement, else the groups as they are (see the module docstring); None without
+        rails. ``groups`` gives the page's groups of a scenario (called only when they are counted as they are).
+    VizcollError when the groups do not fit the fabric."""
     if scenario.pattern and scenario.lists is None and scenario.mcast_tables is None:
         return _pattern_rails(_intact(scenario), _built_in(scenario.pattern), scenario.ppn)
     fabric = fabric_of(scenario)
     if not has_rails(fabric):
         return None
     why = TABLES if scenario.mcast_tables is not None else LISTS if scenario.lists is not None else NONE
-    counted = cross_rail_groups(fabric, groups_of(scenario))
+    counted = cross_rail_groups(fabric, groups(scenario))
     return {**rail_fabric(fabric), "placements": {OWN: {"order": why, **counted}}, "compared": False, "why": why}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dash import html
 
-from vizcoll.ui.pages import topology
+from vizcoll.ui.pages.topology import page as topology
 from vizcoll.ui.routing import page_scenario, register_page
 
 __all__ = ["layout"]

@@ -1,6 +1,6 @@
 """The rails panels of /trees (``trees-rails``) and /multicast (``mc-rails``): what rails change, one row a placement.
 
-Each is a callback of its page as it is (the store in, the panel out: :func:`trees_panel`, :func:`groups_panel`);
+Each page's callback hands its checked inputs to :func:`trees_panel` or :func:`groups_panel`;
 the numbers come from :mod:`vizcoll.ui.models.rails`. On a fabric without rails the panel is empty. A panel is a
 callback of its own, computed in the request and cached: on a large fabric it shows while the page's other views
 are a background job (/trees' ``heavy(plan)``, /multicast's routes), its engine call taking well under a second
@@ -14,7 +14,6 @@ from dash import html
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD
 from vizcoll.ui.models.rails import LISTS, NONE, OWN, TABLES, groups_rails, trees_rails
-from vizcoll.ui.models.trees import stored_plan, tree_name
 from vizcoll.ui.store import checked
 from vizcoll.words import plural
 
@@ -77,8 +76,8 @@ def groups_table(out: dict) -> html.Table:
     return _table(head, out, lambda r: (r["groups"], r["cross_rail"], r["max_rails"]))
 
 
-def _what(plan: dict, out: dict, pattern: str) -> str:
-    tree = f"{tree_name(plan['kind'], plan['k'])} tree"
+def _what(plan: dict, tree: str, out: dict, pattern: str) -> str:
+    tree = f"{tree} tree"
     if plan["comm"] == WORLD:
         whom = f"every process of the scenario ({plural(plan['nprocs'], 'rank')})"
     else:
@@ -109,12 +108,12 @@ def _notes(page: str, out: dict) -> str:
     return " ".join([NETWORK[page, out["cross_links"] > 0], *([WHY[out["why"]]] if out["why"] else [])])
 
 
-def trees_panel(plan, data):
-    """The /trees panel (callback: the views' plan and the scenario in): the fabric's rails and the chosen tree's
-    edges crossing rails under each placement; empty without rails, a message when it cannot be computed."""
-    plan = stored_plan(plan)
+def trees_panel(plan: dict, tree: str, data):
+    """The /trees panel of the views' checked ``plan`` (its tree named ``tree``) on the store ``data``: the fabric's
+    rails and the chosen tree's edges crossing rails under each placement; empty without rails, a message when it
+    cannot be computed."""
     scenario, _ = checked(data)
-    if not plan or "error" in plan or scenario is None:
+    if scenario is None:
         return None
     try:
         out = trees_rails(scenario, plan["comm"], plan["kind"], plan["k"])
@@ -127,21 +126,22 @@ def trees_panel(plan, data):
         children=[
             html.H3("What rails change"),
             html.P(fabric_text(out), className="info"),
-            html.P(_what(plan, out, scenario.pattern), className="info"),
+            html.P(_what(plan, tree, out, scenario.pattern), className="info"),
             trees_table(out),
             html.P(_notes("trees", out), className="info"),
         ],
     )
 
 
-def groups_panel(data):
-    """The /multicast panel (callback: the scenario in): the fabric's rails and the groups spanning rails under
-    each placement; empty without rails, a message when the groups do not fit the fabric."""
+def groups_panel(data, groups):
+    """The /multicast panel on the store ``data`` (``groups``: the page's groups of a scenario): the fabric's rails
+    and the groups spanning rails under each placement; empty without rails, a message when the groups do not fit
+    the fabric."""
     scenario, _ = checked(data)
     if scenario is None:
         return None
     try:
-        out = groups_rails(scenario)
+        out = groups_rails(scenario, groups)
     except VizcollError as exc:
         return html.P(f"⚠ Rails: {exc}", className="message")
     if out is None:

@@ -12,7 +12,7 @@ from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.figures.topology import base_stylesheet, state_stylesheet
 from vizcoll.ui.limits import BROADCAST_MAX_NODES
 from vizcoll.ui.models.parts import drawn_view
-from vizcoll.ui.models.topology import ANIMATION_LIMIT, PAGE, broadcast_timeline, root_of
+from vizcoll.ui.pages.topology._model import ANIMATION_LIMIT, PAGE, broadcast_timeline, root_of
 from vizcoll.ui.store import topology_of
 from vizcoll.words import noun, plural
 

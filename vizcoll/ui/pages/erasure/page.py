@@ -10,13 +10,13 @@ scheme and lower bound), every family at the same parameters with the paper's Ta
 and the generator matrix.
 
 State lives in two stores: the checked parameters (``era-params``) and the view (``era-view``: the selected
-block and the failed DCs). The model (parameters, cached engine calls) is :mod:`vizcoll.ui.models.erasure`.
+block and the failed DCs). The model (parameters, cached engine calls) is :mod:`vizcoll.ui.pages.erasure._model`.
 
-Two background jobs (:mod:`vizcoll.ui.jobs`; the measured times are in :mod:`vizcoll.ui.models.erasure`):
+Two background jobs (:mod:`vizcoll.ui.jobs`; the measured times are in :mod:`vizcoll.ui.pages.erasure._model`):
 building the code (``era-build``: up to minutes for the FMEL search at n = 32 on 16 DCs, its progress scheme
 by scheme) and comparing every family (``era-compare``, family by family). Each shows a progress bar and a
 Cancel button (the page keeps the last code); a control changed while a build runs replaces that build. The
-views of the code read only what a build job made (:func:`vizcoll.ui.models.erasure.built_code`), so a store
+views of the code read only what a build job made (:func:`vizcoll.ui.pages.erasure._model.built_code`), so a store
 forged in the browser never starts a computation in a web worker.
 """
 
@@ -33,8 +33,15 @@ from vizcoll.ui import jobs
 from vizcoll.ui.components.exports import figure_pack, register_figure_pack
 from vizcoll.ui.components.kit import field, graph, info, job_bar, message_box, panel, section, status_box
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.erasure import FAMILY_NAMES, compare_figure, dc_figure, failure_text, matrix_figure, repair_text
-from vizcoll.ui.models.erasure import (
+from vizcoll.ui.pages.erasure._figures import (
+    FAMILY_NAMES,
+    compare_figure,
+    dc_figure,
+    failure_text,
+    matrix_figure,
+    repair_text,
+)
+from vizcoll.ui.pages.erasure._model import (
     DEFAULTS,
     EMPTY_VIEW,
     PAGE,
@@ -46,9 +53,9 @@ from vizcoll.ui.models.erasure import (
     stored_params,
     stored_view,
 )
+from vizcoll.ui.pages.erasure._views import compare_table, scheme_view, summary_view
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import SCENARIO, page_params, remembered, store_output
-from vizcoll.ui.views.erasure import compare_table, scheme_view, summary_view
 
 __all__ = ["PAGE", "layout", "body", "register", "build", "update_view", "render_dcs", "render_code", "render_compare"]
 

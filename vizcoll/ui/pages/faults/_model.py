@@ -29,9 +29,9 @@ from vizcoll.schedule import dumps, static_reduction
 from vizcoll.sim.timeline import Timeline
 from vizcoll.treft import WORKFLOWS, simulate_treft
 from vizcoll.ui.cache import cached, job_runner
-from vizcoll.ui.figures.faults import VARIANT_NAMES
 from vizcoll.ui.forms import choice, number, text, whole
 from vizcoll.ui.limits import FAULTS_MAX_PROCS
+from vizcoll.ui.pages.faults._figures import VARIANT_NAMES
 from vizcoll.ui.store import page_params, topology_of
 
 __all__ = [

@@ -4,15 +4,16 @@ On the one shared :class:`~vizcoll.scenario.Scenario`'s fabric and one of its co
 (k-ary, k-nomial, Zhao's and the hierarchical k-nomial) side by side with the type II tree (in the switches), the
 chosen tree drawn logically and on the links, the width model F(k) with k* and the selection table, the physical vs
 the minimum-cost type II tree, and an aggregation (up the tree, result broadcast down) with the player, on the
-canvas node by node or on a large fabric's overview (:func:`~vizcoll.ui.views.trees.aggregation_player`).
+canvas node by node or on a large fabric's overview (:func:`~vizcoll.ui.pages.trees._views.aggregation_player`).
 
 Every control change is checked on the server and written to the scenario (``scenario.params["trees"]``), so the
-views, the share link and a reload follow it; the views are computed from the scenario store. Clicking a link of
-the drawing breaks or repairs it in the scenario (every page follows). The parameters, limits, presets and cached
-engine calls are the page's model (:mod:`vizcoll.ui.models.trees`); tables and sentences its views
-(:mod:`vizcoll.ui.views.trees`); figures :mod:`vizcoll.ui.figures.trees`. "Download GOAL" writes the chosen type I
-tree's broadcast, reduce or allreduce (a collective and a message size of its own, kept in the page's parameters)
-as LogGOPSim's schedule (:func:`vizcoll.ui.models.trees.goal_file`).
+views, the share link and a reload follow it. Each view computes from the scenario store, with the plan the
+server derives from it once per scenario and parameters (:func:`._model.page_plan`, cached); the browser holds
+only the plan's key, the views' trigger. Clicking a link of the drawing breaks or repairs it in the scenario
+(every page follows). The parameters, limits, presets and cached engine calls are the page's model
+(:mod:`._model`); tables and sentences its views (:mod:`._views`); figures :mod:`._figures`. "Download GOAL"
+writes the chosen type I tree's broadcast, reduce or allreduce (a collective and a message size of its own, kept
+in the page's parameters) as LogGOPSim's schedule (:func:`._model.goal_file`).
 """
 
 from __future__ import annotations
@@ -42,10 +43,10 @@ from vizcoll.ui.components.kit import (
 from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import base_stylesheet
-from vizcoll.ui.figures.trees import fk_figure
 from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.parts import drawn_view, natural_part, part_options, read_part
-from vizcoll.ui.models.trees import (
+from vizcoll.ui.pages.trees._figures import fk_figure
+from vizcoll.ui.pages.trees._model import (
     ANIM,
     CONTROL_KEYS,
     COST_FIELDS,
@@ -64,13 +65,25 @@ from vizcoll.ui.models.trees import (
     goal_file,
     heavy,
     job_stages,
+    page_plan,
     placement_of,
+    plan_key,
     prepare,
     preset_scenario,
     read_params,
     shown_params,
-    stored_plan,
-    tree_plan,
+    tree_name,
+)
+from vizcoll.ui.pages.trees._views import (
+    aggregation_player,
+    compare_view,
+    fabric_line,
+    fk_info,
+    legend_items,
+    selection_view,
+    step_stylesheet,
+    type_one_view,
+    type_two_view,
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import (
@@ -83,18 +96,7 @@ from vizcoll.ui.store import (
     topology_of,
     user_action,
 )
-from vizcoll.ui.views.rails import trees_panel
-from vizcoll.ui.views.trees import (
-    aggregation_player,
-    compare_view,
-    fabric_line,
-    fk_info,
-    legend_items,
-    selection_view,
-    step_stylesheet,
-    type_one_view,
-    type_two_view,
-)
+from vizcoll.ui.views import rails
 
 __all__ = [
     "PAGE",
@@ -416,12 +418,18 @@ def register(app: Dash) -> None:
         },
     )(refresh)
     plan, scenario = Input(TREES_PARAMS, "data"), State(SCENARIO, "data")
-    app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"))(dispatch)
+    app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"), scenario)(
+        dispatch
+    )
     app.callback(*VIEWS[:1], plan, scenario)(render_compare)
     app.callback(Output(TREES_RAILS, "children"), plan, scenario)(trees_panel)  # rails: computed in the request
     app.callback(*VIEWS[1:4], plan, scenario)(render_type_one)
     app.callback(
-        Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children"), plan
+        Output(TREES_FK, "figure"),
+        Output(TREES_SELECTION, "children"),
+        Output(TREES_FK_INFO, "children"),
+        plan,
+        scenario,
     )(render_width)
     app.callback(*VIEWS[4:7], plan, Input(TREES_T2_SEEN, "data"), scenario)(render_type_two)
     app.callback(*ANIMATION, plan, scenario)(animate)
@@ -449,7 +457,6 @@ def register(app: Dash) -> None:
         Output(TREES_T2_MINCOST, "figure", allow_duplicate=True),
         *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in ANIMATION],
         Input(TREES_PART, "value"),
-        State(TREES_PARAMS, "data"),
         scenario,
         prevent_initial_call=True,
     )(play_part)
@@ -463,7 +470,6 @@ def register(app: Dash) -> None:
     app.callback(
         Output(TREES_CANVAS, "stylesheet"),
         Input(pid(TREES_PLAYER, "shown"), "data"),
-        State(TREES_PARAMS, "data"),
         scenario,
     )(on_canvas(render_step))
 
@@ -511,15 +517,13 @@ def build(clicks, values, data):
 
 
 def refresh(data, plan_now=None, options_now=None, shown_now=None):
-    """The views' plan (written only when it changed), the line about the processes, and the controls drawn again
-    when the scenario's parameters or communicators differ from what they show (a preset, another tab)."""
+    """The views' trigger (the key of their plan, written only when it changed), the line about the processes, and
+    the controls drawn again when the scenario's parameters or communicators differ from what they show (a preset,
+    another tab)."""
     scenario, message = checked(data)
     if scenario is None:
-        return changed({"error": message}, plan_now), message, no_update, no_update
-    try:
-        plan = tree_plan(scenario)
-    except VizcollError as exc:
-        plan = {"error": f"⚠ {exc}"}
+        return changed(plan_key({"error": message}), plan_now), message, no_update, no_update
+    plan = page_plan(scenario)
     v = shown_params(scenario)
     text = fabric_line(scenario, plan, topology_of(scenario))
     options = comm_options(scenario)
@@ -528,24 +532,36 @@ def refresh(data, plan_now=None, options_now=None, shown_now=None):
     if options != options_now or any(now.get(key) != v[key] for key in CONTROL_KEYS):
         controls = tree_controls(v, options)
     costs = no_update if all(now.get(key) == v[key] for key in COST_KEYS) else cost_controls(v)
-    return changed(plan, plan_now), text, controls, costs
+    return changed(plan_key(plan), plan_now), text, controls, costs
 
 
-def dispatch(plan, _rebuild=None, job_now=None):
-    """The background job's order: ``{"plan", "run"}`` for a plan whose views are a job (a new run each time, so
-    that Build runs it again); None once the plan is computed in the request again (which stops a running job)."""
-    plan = stored_plan(plan)
-    return jobs.order(plan is not None and heavy(plan), job_now, plan=plan)
+def trees_panel(key, data):
+    """What rails change for the views' plan (computed in the request: it shows while the other views are a job)."""
+    plan, _ = _pending(key, data)
+    if not plan or "error" in plan:
+        return None
+    return rails.trees_panel(plan, tree_name(plan["kind"], plan["k"]), data)
 
 
-def _pending(plan) -> tuple[dict | None, bool]:
-    """(the checked plan, whether its views are left to the background job)."""
-    plan = stored_plan(plan)
-    return plan, plan is not None and heavy(plan)
+def dispatch(key, _rebuild=None, job_now=None, data=None):
+    """The background job's order: ``{"run"}`` for a plan whose views are a job (a new run each time, so that Build
+    runs it again); None once the plan is computed in the request again (which stops a running job)."""
+    return jobs.order(_pending(key, data)[1], job_now)
 
 
-def render_compare(plan, data):
-    plan, job = _pending(plan)
+def _pending(key, data) -> tuple[dict | None, bool]:
+    """(the views' plan, whether its views are left to the background job) for the views' trigger ``key`` (None
+    before the page's first answer: nothing to draw yet) and the scenario store ``data``. The plan is the server's
+    (:func:`~vizcoll.ui.pages.trees._model.page_plan`); the key the browser sends back only says when to draw."""
+    if key is None:
+        return None, False
+    scenario, message = checked(data)
+    plan = page_plan(scenario) if scenario is not None else {"error": message}
+    return plan, heavy(plan)
+
+
+def render_compare(key, data):
+    plan, job = _pending(key, data)
     if job:
         return html.P(
             f"Computing the trees of {plan['nprocs']:,} processes in the background: see the progress bar above.",
@@ -554,36 +570,36 @@ def render_compare(plan, data):
     return compare_view(plan, data)
 
 
-def render_type_one(plan, data):
-    plan, job = _pending(plan)
+def render_type_one(key, data):
+    plan, job = _pending(key, data)
     if job:
         return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
     return type_one_view(plan, data)
 
 
-def render_width(plan):
-    plan = stored_plan(plan)
+def render_width(key, data):
+    plan, _ = _pending(key, data)
     if not plan or "error" in plan:
         return (blank_figure("", height=300), "", "") if plan else (no_update,) * 3
     cost = cost_of(plan, plan["nprocs"])
     return fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"]), selection_view(plan), fk_info(plan)
 
 
-def render_type_two(plan, seen, data):
+def render_type_two(key, seen, data):
     """The type II views, once they come on the screen (they are below the fold, and a large fabric's two
     overviews take the browser half a second to draw: after the first answers, not before them)."""
     if seen is not True:
         return (no_update,) * 3
-    plan, job = _pending(plan)
+    plan, job = _pending(key, data)
     if job:
         return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
     return type_two_view(plan, data)
 
 
-def animate(plan, data):
+def animate(key, data):
     """The aggregation's player on what the page draws of the fabric, or the flag that stops it
-    (:func:`~vizcoll.ui.views.trees.aggregation_player`)."""
-    plan, job = _pending(plan)
+    (:func:`~vizcoll.ui.pages.trees._views.aggregation_player`)."""
+    plan, job = _pending(key, data)
     if job:
         return None, "The aggregation follows once the trees are computed (see the progress bar above).", "flag", [], ""
     return aggregation_player(plan, data)
@@ -591,10 +607,10 @@ def animate(plan, data):
 
 def compute_views(set_progress, job, data):
     """The background job of a large plan: every view but F(k), stage by stage with its progress
-    (:func:`vizcoll.ui.models.trees.prepare`); a forged or stale order changes nothing."""
-    plan = stored_plan(job.get("plan")) if isinstance(job, dict) else None
+    (:func:`vizcoll.ui.pages.trees._model.prepare`) of the scenario's plan; a forged order changes nothing."""
     scenario, _ = checked(data)
-    if plan is None or "error" in plan or scenario is None:
+    plan = page_plan(scenario) if isinstance(job, dict) and scenario is not None else None
+    if plan is None or "error" in plan:
         return (no_update,) * len(VIEWS)
     progress = jobs.JobProgress(set_progress, job_stages(plan))
     with suppress(VizcollError):  # each view says what went wrong
@@ -627,7 +643,7 @@ def part_choices(data, value_now=None):
     return part_options(scenario, topology_of(scenario), view.part), changed(view.part, value_now)
 
 
-def play_part(value, plan, data):
+def play_part(value, data):
     """Another part of the fabric chosen: remembered in the scenario, and the trees drawn on it at once from the
     computed trees (a plan still computing in the background draws the part chosen when it is done): (store,
     message, the three figures on the fabric, then the aggregation played on it: :data:`ANIMATION`)."""
@@ -643,8 +659,8 @@ def play_part(value, plan, data):
     store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
     if store is no_update:  # the part the views draw already (the menu drawn again)
         return no_update, "", *unchanged
-    plan, job = _pending(plan)
-    if plan is None or "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
+    plan, job = _pending(True, store)
+    if "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
         return store, "", *unchanged
     return (store, "", type_one_view(plan, store)[1], *type_two_view(plan, store)[:2], *aggregation_player(plan, store))
 
@@ -658,6 +674,6 @@ def export_goal(_clicks, data):
         return no_update, f"⚠ {exc}"
 
 
-def render_step(step, timeline, plan, data):
+def render_step(step, timeline, data):
     """Stylesheet for one player step: every vertex's state on its node, this step's hops in orange."""
-    return step_stylesheet(step, timeline, stored_plan(plan), data)
+    return step_stylesheet(step, timeline, _pending(True, data)[0], data)

@@ -2,8 +2,8 @@
 
 On a grid scenario the paper's grid model runs with the scenario's broken links; on any other fabric the algorithms
 that need no grid run over min-hop routes of the scenario's communicator's end nodes (see
-:mod:`vizcoll.ui.models.barrier`, the page's model: parameters, limits, the run plan and the cached engine calls;
-:mod:`vizcoll.ui.views.barrier` for its tables and sentences).
+:mod:`vizcoll.ui.pages.barrier._model`, the page's model: parameters, limits, the run plan and the cached engine calls;
+:mod:`vizcoll.ui.pages.barrier._views` for its tables and sentences).
 
 The run plays on what the page draws (off a grid, the shared part choice "draw"): the fabric node by node on the
 canvas (up to 1,500 nodes), a larger fabric's overview (``bar-overview``: each bundle of links lit by the Gather
@@ -18,9 +18,9 @@ Below: LCT vs BST on the numbered grid (the Gather links before and after ``roun
 quantity: the paper's Fig. 3; the scenario's grid, or the paper's 4 x 4 when the fabric is not a grid), run time
 vs break rate and vs size for every algorithm (a small cached sweep, or the full one), and the UQ(LCT) − UQ(BST)
 histogram (Fig. 5). "Download GOAL" writes the run's barrier as LogGOPSim's schedule
-(:func:`vizcoll.ui.models.barrier.goal_file`). Exports: :mod:`vizcoll.ui.components.exports`.
+(:func:`vizcoll.ui.pages.barrier._model.goal_file`). Exports: :mod:`vizcoll.ui.components.exports`.
 
-Background jobs (:mod:`vizcoll.ui.jobs`; times in :mod:`vizcoll.ui.models.barrier`), each with a progress bar
+Background jobs (:mod:`vizcoll.ui.jobs`; times in :mod:`vizcoll.ui.pages.barrier._model`), each with a progress bar
 and a Cancel button that keeps the last result: the run when it is not light (``bar-run``: up to 4.7 s; a change
 while it runs replaces it), Break at random (``bar-breaks``: up to 2.5 s) and the sweep (``bar-sweep``: 1.8 s
 quick, 26 s full, cell by cell; the sweep choice is locked meanwhile). The stores the views read are checked again.
@@ -54,13 +54,13 @@ from vizcoll.ui.components.kit import (
     status_box,
 )
 from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
-from vizcoll.ui.figures import barrier as charts
 from vizcoll.ui.forms import number, whole, whole_or
-from vizcoll.ui.models import barrier as model
 from vizcoll.ui.models.parts import WHOLE, part_options
+from vizcoll.ui.pages.barrier import _figures as charts
+from vizcoll.ui.pages.barrier import _model as model
+from vizcoll.ui.pages.barrier import _views as views
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import SCENARIO, changed, checked, store_output, tapped_link, topology_of, user_action
-from vizcoll.ui.views import barrier as views
 from vizcoll.ui.views.common import fabric_counts
 
 __all__ = [
@@ -606,7 +606,7 @@ def render_drawing(plan, data, drawn_now=None):
 
 
 def run_or_order(plan, data, order_now=None):
-    """The run of the scenario's plan in the request when it is light (:func:`~vizcoll.ui.models.barrier.
+    """The run of the scenario's plan in the request when it is light (:func:`~vizcoll.ui.pages.barrier._model.
     heavy_run`), else the background job's order (:func:`run_job`); the plan store only triggers it."""
     scenario, message = checked(data)
     if not plan or scenario is None:

@@ -7,7 +7,7 @@ cache and hand it to the pure figure builders. Clicking a link breaks it (and
 clicking again repairs it); in communicator mode, clicking an end node puts it
 into the communicator being edited (and clicking again takes it out). The
 page's model (examples, link names, hand-drawn communicators, the broadcast)
-is :mod:`vizcoll.ui.models.topology`.
+is :mod:`vizcoll.ui.pages.topology._model`.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from vizcoll.ui.figures.topology import (
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.models.parts import drawn_view, part_options
-from vizcoll.ui.models.topology import (
+from vizcoll.ui.pages.topology._model import (
     EXAMPLE_SPECS,
     NEW_COMM,
     PAGE,
@@ -62,6 +62,7 @@ from vizcoll.ui.models.topology import (
     upload_hint,
     with_part,
 )
+from vizcoll.ui.pages.topology._views import broadcast_player, broadcast_stylesheet, counts_text, legend_items
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import (
     SCENARIO,
@@ -76,7 +77,6 @@ from vizcoll.ui.store import (
     topology_of,
     user_action,
 )
-from vizcoll.ui.views.topology import broadcast_player, broadcast_stylesheet, counts_text, legend_items
 
 __all__ = ["PAGE", "layout", "body", "register", "update_scenario", "read_large_upload", "large_upload"]
 
@@ -556,8 +556,8 @@ def update_scenario(scenario, **values):
 
 
 def read_large_upload(set_progress, contents, filename, comm_edit, scenario):
-    """(A background job.) A file of more than :data:`~vizcoll.ui.models.topology.LARGE_UPLOAD_BYTES` read into the
-    scenario, as :func:`update_scenario` reads a small one; the progress names the file while it is read."""
+    """(A background job.) A file of more than :data:`._model.LARGE_UPLOAD_BYTES` read into the scenario,
+    as :func:`update_scenario` reads a small one; the progress names the file while it is read."""
     if not large_upload(contents):
         return (no_update,) * 7
     set_progress((0, 1, f"Reading {file_name(filename)[:80]} ({len(contents) * 3 / 4e6:.1f} MB)…"))

@@ -3,7 +3,7 @@
 The page looks at the one shared :class:`~vizcoll.scenario.Scenario` (the
 shell's store) and nothing else: the fabric is the scenario's, with its
 breaks (the min-hop tables avoid the broken links); the groups are the
-scenario's communicators (see :mod:`vizcoll.ui.models.multicast`, the page's
+scenario's communicators (see :mod:`vizcoll.ui.pages.multicast._model`, the page's
 model). Groups whose members cannot all reach one switch over the live links
 are routed by nobody and listed by name.
 
@@ -47,9 +47,10 @@ from vizcoll.ui.components.exports import animation_export, figure_pack, registe
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_at
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.multicast import route_figures
 from vizcoll.ui.figures.timeline import process_diagram
-from vizcoll.ui.models.multicast import (
+from vizcoll.ui.models.parts import part_options, view_of
+from vizcoll.ui.pages.multicast._figures import route_figures
+from vizcoll.ui.pages.multicast._model import (
     MAX_UPLOAD_BYTES,
     PAGE,
     PRESETS,
@@ -68,18 +69,7 @@ from vizcoll.ui.models.multicast import (
     with_tables,
     without_tables,
 )
-from vizcoll.ui.models.parts import part_options, view_of
-from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.store import (
-    SCENARIO,
-    changed,
-    checked,
-    remembered,
-    store_output,
-    topology_of,
-    user_action,
-)
-from vizcoll.ui.views.multicast import (
+from vizcoll.ui.pages.multicast._views import (
     TABLES_ABOUT,
     TABLES_HINT,
     algo_options,
@@ -92,7 +82,17 @@ from vizcoll.ui.views.multicast import (
     verdict,
     worst_links,
 )
-from vizcoll.ui.views.rails import groups_panel
+from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import (
+    SCENARIO,
+    changed,
+    checked,
+    remembered,
+    store_output,
+    topology_of,
+    user_action,
+)
+from vizcoll.ui.views import rails
 from vizcoll.words import plural
 
 __all__ = [
@@ -454,7 +454,7 @@ def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
 
 def dispatch(data, job_now=None):
     """The background job's order (a new run for each scenario whose routes are a job, see
-    :func:`~vizcoll.ui.models.multicast.needs_job`); None once the views are drawn in the request again."""
+    :func:`~vizcoll.ui.pages.multicast._model.needs_job`); None once the views are drawn in the request again."""
     scenario, _ = checked(data)
     return jobs.order(scenario is not None and _waits(scenario), job_now)
 
@@ -525,6 +525,11 @@ def drawings(source: dict, pattern: str, ppn: int, lists, tables: str | None, p:
     scenario = Scenario(**source, pattern=pattern, ppn=ppn, lists=lists, mcast_tables=tables)
     view = view_of(scenario, p["part"] or natural_part(topology_of(scenario)))
     return route_figures(view, routed(scenario, p["a"]), routed(scenario, p["b"]), p["group"])
+
+
+def groups_panel(data):
+    """What rails change for the page's groups (computed in the request)."""
+    return rails.groups_panel(data, groups_of)
 
 
 def group_protocol(data):

@@ -10,10 +10,10 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
 from vizcoll.topology.model import Topology
 from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
-from vizcoll.ui.figures.schedules import node_states, rank_stylesheet, step_stylesheet
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.models.parts import natural_part, view_of
-from vizcoll.ui.models.schedules import MAX_PROBLEMS
+from vizcoll.ui.pages.schedules._figures import node_states, rank_stylesheet, step_stylesheet
+from vizcoll.ui.pages.schedules._model import MAX_PROBLEMS
 from vizcoll.ui.store import topology_of
 from vizcoll.words import plural
 

@@ -1,8 +1,8 @@
 """Pure views of the trees page: the trees compared, Table 3, what the broken links do to a tree, sentences.
 
-They read the page's model (:mod:`vizcoll.ui.models.trees`, whose engine
+They read the page's model (:mod:`vizcoll.ui.pages.trees._model`, whose engine
 calls are cached) and return tables and text; figures are in
-:mod:`vizcoll.ui.figures.trees`.
+:mod:`vizcoll.ui.pages.trees._figures`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from vizcoll.ui.cache import cached, cached_figures
 from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
-from vizcoll.ui.figures.trees import AGG_COLOURS, aggregation_stylesheet, chosen_tree_figures, type_two_figures
 from vizcoll.ui.models.parts import WHOLE, drawn_view, view_of
-from vizcoll.ui.models.trees import (
+from vizcoll.ui.pages.trees._figures import AGG_COLOURS, aggregation_stylesheet, chosen_tree_figures, type_two_figures
+from vizcoll.ui.pages.trees._model import (
     INTACT,
     KINDS,
     LIVE,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dash import html
 
 from vizcoll.sim.timeline import Timeline
-from vizcoll.ui.figures.faults import PAPER_AVERAGE, VARIANT_NAMES, task_text, tasks_so_far
+from vizcoll.ui.pages.faults._figures import PAPER_AVERAGE, VARIANT_NAMES, task_text, tasks_so_far
 
 __all__ = ["task_outcome", "binomial_outcome", "comparison_sentence", "reduction_summary", "task_list", "treft_summary"]
 

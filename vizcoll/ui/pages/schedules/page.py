@@ -13,13 +13,13 @@ route between the two nodes at the time LogGP sends it
 stylesheet from the server); a larger one on its overview of blocks and
 bundles of links (:func:`~vizcoll.ui.figures.topology.fabric_drawing`), each
 step lit in the browser from the frames the player's handle carries
-(:func:`~vizcoll.ui.views.schedules.replay_player`,
+(:func:`~vizcoll.ui.pages.schedules._views.replay_player`,
 :func:`~vizcoll.ui.components.player.register_overview`); the overview is sent
 again only when the fabric changes (its digest in ``sched-drawn``). The LogGP
 parameters (LogGOPSim's defaults) are the page's parameters,
 ``scenario.params["schedules"]``, checked on the server. The model is
-:mod:`vizcoll.ui.models.schedules`, the texts :mod:`vizcoll.ui.views.schedules`,
-the figures :mod:`vizcoll.ui.figures.schedules`.
+:mod:`vizcoll.ui.pages.schedules._model`, the texts :mod:`vizcoll.ui.pages.schedules._views`,
+the figures :mod:`vizcoll.ui.pages.schedules._figures`.
 """
 
 from __future__ import annotations
@@ -46,16 +46,16 @@ from vizcoll.ui.components.kit import (
 )
 from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.schedules import (
+from vizcoll.ui.figures.style import FULL, title_chars, wrap
+from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, fabric_drawing
+from vizcoll.ui.models.parts import natural_part, view_of
+from vizcoll.ui.pages.schedules._figures import (
     HANDLING,
     SENDING,
     STATE_COLOURS,
     finish_figure,
 )
-from vizcoll.ui.figures.style import FULL, title_chars, wrap
-from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, fabric_drawing
-from vizcoll.ui.models.parts import natural_part, view_of
-from vizcoll.ui.models.schedules import (
+from vizcoll.ui.pages.schedules._model import (
     DEFAULTS,
     FIELDS,
     MAX_GOAL_BYTES,
@@ -73,9 +73,7 @@ from vizcoll.ui.models.schedules import (
     shown_params,
     stored_params,
 )
-from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.store import SCENARIO, checked, remembered, store_output, topology_of, user_action
-from vizcoll.ui.views.schedules import (
+from vizcoll.ui.pages.schedules._views import (
     file_line,
     problems_view,
     replay_flag,
@@ -83,6 +81,8 @@ from vizcoll.ui.views.schedules import (
     replay_stylesheet,
     timing_view,
 )
+from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.store import SCENARIO, checked, remembered, store_output, topology_of, user_action
 from vizcoll.uploads import content_ref
 from vizcoll.words import plural
 

@@ -8,9 +8,9 @@
 
 The reduction's process count comes from the scenario's first communicator unless set here; every control
 change is written to ``scenario.params["faults"]`` (share link, reload). The model (parameters, cached
-replays) is :mod:`vizcoll.ui.models.faults`, the summaries :mod:`vizcoll.ui.views.faults`. "Download GOAL" (with
+replays) is :mod:`._model`, the summaries :mod:`._views`. "Download GOAL" (with
 the algorithm chosen next to it, not stored) writes the binomial / MST / Rabenseifner static reduction with the
-page's processes, data size and root as LogGOPSim's schedule (:func:`vizcoll.ui.models.faults.goal_file`).
+page's processes, data size and root as LogGOPSim's schedule (:func:`vizcoll.ui.pages.faults._model.goal_file`).
 
 The overhead chart (18 TREFT runs: 1.7–2.4 s on the 2-core development machine, cold cache) is a background
 job (``ft-overhead``, :mod:`vizcoll.ui.jobs`) with a progress bar run by run and a Cancel button; the replays
@@ -40,9 +40,9 @@ from vizcoll.ui.components.kit import (
 )
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_step
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.faults import VARIANT_NAMES, overhead_chart, reduction_diagram, treft_lanes
 from vizcoll.ui.forms import whole_or
-from vizcoll.ui.models.faults import (
+from vizcoll.ui.pages.faults._figures import VARIANT_NAMES, overhead_chart, reduction_diagram, treft_lanes
+from vizcoll.ui.pages.faults._model import (
     CLICK,
     FAULTS,
     GOAL_ALGOS,
@@ -61,9 +61,9 @@ from vizcoll.ui.models.faults import (
     treft_run,
     var_options,
 )
+from vizcoll.ui.pages.faults._views import reduction_summary, task_list, treft_summary
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import SCENARIO, remembered, store_output
-from vizcoll.ui.views.faults import reduction_summary, task_list, treft_summary
 
 __all__ = [
     "PAGE",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dash import html
 
 from vizcoll.erasure.compare import PAPER_REDUCTION
-from vizcoll.ui.figures.erasure import FAMILY_NAMES
-from vizcoll.ui.models.erasure import TRAFFIC_LABELS
+from vizcoll.ui.pages.erasure._figures import FAMILY_NAMES
+from vizcoll.ui.pages.erasure._model import TRAFFIC_LABELS
 
 __all__ = ["summary_view", "scheme_view", "compare_table"]
 

@@ -19,8 +19,12 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.blocks import Blocks
 from vizcoll.topology.model import Topology
 from vizcoll.ui.components.player import player_data, timeline_at
-from vizcoll.ui.figures import barrier as charts
-from vizcoll.ui.figures.barrier import (
+from vizcoll.ui.figures.blocks import ACTIVE
+from vizcoll.ui.figures.topology import fabric_drawing
+from vizcoll.ui.models.parts import WHOLE, FabricView, drawn_view
+from vizcoll.ui.pages.barrier import _figures as charts
+from vizcoll.ui.pages.barrier import _model as model
+from vizcoll.ui.pages.barrier._figures import (
     ADJUST_COLOUR,
     MESSAGE_COLOURS,
     NODE,
@@ -37,11 +41,7 @@ from vizcoll.ui.figures.barrier import (
     step_stylesheet,
     uq_text,
 )
-from vizcoll.ui.figures.blocks import ACTIVE
-from vizcoll.ui.figures.topology import fabric_drawing
-from vizcoll.ui.models import barrier as model
-from vizcoll.ui.models.barrier import ANIMATION_LIMIT, MAX_SIDE, OVERVIEW_MAX_STEPS, UQ_SIDE, uq_of
-from vizcoll.ui.models.parts import WHOLE, FabricView, drawn_view
+from vizcoll.ui.pages.barrier._model import ANIMATION_LIMIT, MAX_SIDE, OVERVIEW_MAX_STEPS, UQ_SIDE, uq_of
 from vizcoll.ui.store import topology_of
 
 GROUP_SPACING = 0.55 * SPACING  # px between the nodes of a group's most crowded rows (a process is 30 px wide)
@@ -402,7 +402,7 @@ def run_elements(topo: Topology, plan: dict, drawn: RunDrawing) -> list[dict]:
 
 def run_figure(topo: Topology, plan: dict, drawn: RunDrawing) -> go.Figure | None:
     """The drawing as a Plotly figure: a large fabric's overview with the layers the player lights (the
-    processes' blocks ringed, :func:`~vizcoll.ui.figures.barrier.overview_figure`), or a group too large for the
+    processes' blocks ringed, :func:`~vizcoll.ui.pages.barrier._figures.overview_figure`), or a group too large for the
     canvas (not animated); None on the canvas."""
     if drawn.canvas:
         return None

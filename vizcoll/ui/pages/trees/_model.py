@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import replace
 
 from flask import has_app_context
@@ -68,8 +67,6 @@ from vizcoll.ui.limits import (
     TREE_MAX_DEGREE,
     TREE_MAX_K,
     TREE_MAX_PROCESSES,
-    UI_MAX_RAIL_LINKS,
-    UI_MAX_RAIL_NODES,
 )
 from vizcoll.ui.store import fabric_of, hops_of, page_params, topology_of
 from vizcoll.words import plural
@@ -111,8 +108,8 @@ __all__ = [
     "goal_file",
     "type_one_summary",
     "type_two_summary",
-    "PLAN_KEYS",
-    "stored_plan",
+    "page_plan",
+    "plan_key",
     "JOB_PROCESSES",
     "JOB_NODES",
     "heavy",
@@ -335,7 +332,8 @@ def digest(scenario: Scenario) -> str:
 
 
 def tree_plan(scenario: Scenario) -> dict:
-    """What the views show (plain values, small: it travels to the browser); VizcollError when they cannot."""
+    """What the views show (plain values); VizcollError when they cannot. The page reads it through
+    :func:`page_plan`."""
     p = read_params(page_params(scenario, PAGE, DEFAULTS))
     placement = placement_of(scenario, p["comm"])
     n = placement.nprocs
@@ -383,41 +381,35 @@ def _cost(key: dict, nprocs: int) -> CostParams:
     return CostParams(**key["cost"], P=nprocs, k=key["k"])
 
 
-# ---------------------------------------------------------------- the plan store (it comes back from the browser)
-PLAN_KEYS = ("digest", *(key for key in DEFAULTS if key not in GOAL_KEYS), "nprocs", "nodes", "broken")
-MAX_PROBLEM_CHARS = 2000
-_DIGEST = re.compile(r"[0-9a-f]{32}")
-
-
-def _count(value, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
-def stored_plan(plan) -> dict | None:
-    """The views' plan store checked again (it comes from the browser): the plan, ``{"error": text}``, or None
-    when it is absent or forged (wrong keys or types, a value the controls would refuse, sizes out of range)."""
-    if not isinstance(plan, dict):
-        return None
-    if set(plan) == {"error"}:
-        error = plan["error"]
-        return plan if isinstance(error, str) and len(error) <= MAX_PROBLEM_CHARS else None
-    if set(plan) != set(PLAN_KEYS) or not isinstance(plan["digest"], str) or not _DIGEST.fullmatch(plan["digest"]):
-        return None
-    if not (
-        _count(plan["nprocs"], 2, MAX_PROCESSES)
-        and _count(plan["nodes"], 1, UI_MAX_RAIL_NODES)
-        and _count(plan["broken"], 0, UI_MAX_RAIL_LINKS)
-    ):  # the largest fabric the app takes
-        return None
-    views = {key: plan[key] for key in PLAN_KEYS[1:-3]}
-    try:
-        checked = read_params({key: DEFAULTS[key] for key in GOAL_KEYS} | views)
-    except (VizcollError, TypeError, ValueError):
-        return None
-    # value equality: the browser's JSON has no float type (16000.0 comes back as 16000)
-    return (
-        {**plan, **{key: checked[key] for key in views}} if all(checked[key] == views[key] for key in views) else None
+# ---------------------------------------------------------------- the plan, on the server
+def page_plan(scenario: Scenario) -> dict:
+    """The views' plan of ``scenario`` (:func:`tree_plan`, or ``{"error": text}`` when there is nothing to show),
+    computed on the server once per trees digest and page parameters (cached): every callback of the page reads it
+    from the scenario it gets, and the browser holds only its :func:`plan_key` (the views' trigger)."""
+    params = page_params(scenario, PAGE, DEFAULTS)
+    return _plan(
+        {
+            "source": scenario.source_key(),
+            "pattern": scenario.pattern,
+            "ppn": scenario.ppn,
+            "lists": scenario.lists,
+            "params": {key: params.get(key) for key in DEFAULTS if key not in GOAL_KEYS},
+        }
     )
+
+
+@cached
+def _plan(key: dict) -> dict:
+    scenario = Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
+    try:
+        return tree_plan(scenario.with_params(PAGE, key["params"]))
+    except VizcollError as exc:
+        return {"error": f"⚠ {exc}"}
+
+
+def plan_key(plan: dict) -> str:
+    """A short key of ``plan``: it changes when the views must be drawn again."""
+    return hashlib.sha256(json.dumps(plan, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
 # ---------------------------------------------------------------- background jobs

@@ -10,7 +10,7 @@ from vizcoll.multicast.loads import worst_rows
 from vizcoll.multicast.routing import MulticastResult
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
-from vizcoll.ui.models.multicast import MAX_GROUP_OPTIONS, TABLES, TABLES_TITLE, LoadedTables
+from vizcoll.ui.pages.multicast._model import MAX_GROUP_OPTIONS, TABLES, TABLES_TITLE, LoadedTables
 from vizcoll.words import plural
 
 __all__ = [

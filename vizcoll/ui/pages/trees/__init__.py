@@ -1,0 +1,5 @@
+"""The /trees page: aggregation trees of the scenario's communicator, compared, mapped and animated.
+
+One folder: ``page`` (the Dash page: layout and callbacks), ``_model`` (what it computes, without Dash), ``_views``
+(tables and sentences), ``_figures`` (its figure builders). Dash imports only ``page`` (the private modules start
+with ``_``)."""
