@@ -37,7 +37,7 @@ from vizcoll.ui.pages.barrier._figures import (
     sweep_figure,
     uq_text,
 )
-from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.store import DEFAULT_SCENARIO, key_of, topology_of
 
 CANVAS, USE_GRID, RANDOM, REPAIR = (
     f"{page.BAR_CANVAS}.tapEdge",
@@ -100,8 +100,8 @@ def stored(store) -> Scenario:
 
 def view(s: Scenario) -> tuple[dict, tuple]:
     """(run plan, what the run view shows: timeline, elements, summary, flag, flag class)."""
-    plan = page.refresh(s.to_dict())[0]
-    return plan, page.animate(no_progress, plan, s.to_dict())
+    key = page.refresh(s.to_dict())[0]
+    return model.page_keys(s)[0], page.animate(no_progress, key, s.to_dict())
 
 
 def edge_of(elements: list[dict], label: str) -> dict:
@@ -199,7 +199,8 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     assert view(scenario(algo=3))[1][3].startswith("⚠ unknown barrier algorithm")
     store, message = update(ALGO, {"schema": "nope"})
     assert store is no_update and message.startswith("⚠ The scenario could not be read")
-    assert page.refresh({"schema": "nope"})[0]["error"].startswith("⚠ The scenario could not be read")
+    nope = {"schema": "nope"}
+    assert page.animate(no_progress, page.refresh(nope)[0], nope)[3].startswith("⚠ The scenario could not be read")
 
 
 # ------------------------------------------------------------------ a grid scenario: the paper's model on its fabric
@@ -415,7 +416,8 @@ def test_above_1500_nodes_the_run_plays_on_the_overview():
     s = campus()
     data = s.to_dict()
     plan = page.refresh(data)[0]
-    assert plan["part"] == "overview" and len(plan["processes"]) == 16 and "plays on its overview" in plan["note"]
+    run = model.page_keys(s)[0]
+    assert run["part"] == "overview" and len(run["processes"]) == 16 and "plays on its overview" in run["note"]
     handle, elements, table, flag, _ = page.animate(no_progress, plan, data)
     figure, canvas, graph, legend, key = page.render_drawing(plan, data)  # drawn while the run's job computes
     assert elements == [] and canvas == views.HIDDEN and graph == views.FIGURE_STYLE and isinstance(table, html.Table)
@@ -425,7 +427,7 @@ def test_above_1500_nodes_the_run_plays_on_the_overview():
     # every hop of every Gather and Release lights its bundle once: the run's hops, counted from its events
     hops = [e for e in tl.events if e.kind == "send"]
     assert all(len(e.path_links) == 1 for e in hops) and hops
-    assert sum(map(sum, frames["messages"])) == len(hops) == model.run_of(s, plan)["figures"]["hops"]
+    assert sum(map(sum, frames["messages"])) == len(hops) == model.run_of(s, run)["figures"]["hops"]
     lit = [p for p, bundles in enumerate(frames["bundles"]) if bundles]
     assert lit and all(0 <= b < frames["n_bundles"] for p in lit for b in frames["bundles"][p])
     # every process changing state lights its block in that step
@@ -465,7 +467,7 @@ def test_a_group_drawn_alone_plays_node_by_node():
     s = stored(store)
     data = s.to_dict()
     plan = page.refresh(data)[0]
-    assert plan["part"] == "group:0"
+    assert model.page_keys(s)[0]["part"] == "group:0"
     handle, elements, _, flag, _ = page.animate(no_progress, plan, data)
     figure, canvas, graph, *_ = page.render_drawing(plan, data)
     assert figure is no_update and canvas == views.CANVAS_STYLE and graph == views.HIDDEN and "⚠" not in flag
@@ -474,7 +476,7 @@ def test_a_group_drawn_alone_plays_node_by_node():
     names = {e["data"]["label"] for e in elements if "source" not in e["data"]}
     assert "overview" not in handle and names == {topo.names[u] for u in drawn} and len(drawn) == 18
     procs = {e["data"]["label"] for e in elements if "proc" in e.get("classes", "")}
-    assert procs == {topo.names[u] for u in plan["processes"] if u in drawn} and len(procs) == 10
+    assert procs == {topo.names[u] for u in model.page_keys(s)[0]["processes"] if u in drawn} and len(procs) == 10
     # a step's rules name the drawing's own node ids (never the fabric's) and its hops by link id
     tl = player_timeline(handle)
     inside = {int(e["data"]["link"]) for e in elements if "source" in e["data"]}
@@ -586,7 +588,7 @@ def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     again = page.refresh(s.with_params("barrier", {"k": 3}).to_dict(), plan, uq, sweep_key)
     assert again[0] is no_update and again[1]["k"] == 3 and again[2] is no_update
     again = page.refresh(s.toggled(LINK0).to_dict(), plan, uq, sweep_key)
-    assert again[0]["digest"] != plan["digest"] and again[1] is no_update and again[2] is no_update
+    assert again[0] not in (no_update, plan) and again[1] is no_update and again[2] is no_update
     fat = page.refresh(DEFAULT_SCENARIO.to_dict())
     assert fat[5] is False and fat[4][0]["value"] == model.ALL_END_NODES and len(fat[4]) == 1 + 8
 
@@ -690,8 +692,9 @@ def test_forged_stores_give_a_message_or_nothing():
     s = scenario(broken=[LINK0])
     data = s.to_dict()
     plan, uq, *_ = page.refresh(data)
-    # the run plan only triggers the run: a forged plan runs the scenario's own plan
-    forged = plan | {"algo": "dissemination", "barriers": 20, "processes": list(range(10**4))}
+    # the run plan's key only triggers the run: a forged one runs the scenario's own plan
+    assert len(plan) == 24 and plan == key_of(model.page_keys(s)[0])
+    forged = model.page_keys(s)[0] | {"algo": "dissemination", "barriers": 20, "processes": list(range(10**4))}
     assert str(page.animate(no_progress, forged, data)) == str(page.animate(no_progress, plan, data))
     assert page.animate(no_progress, True, data)[2] != ""
     # a forged timeline, plan or step: the plain drawing
@@ -702,7 +705,8 @@ def test_forged_stores_give_a_message_or_nothing():
         == grid_stylesheet()
     )
     assert page.render_step("abc", {"schema": "nope"}, plan, data) == grid_stylesheet()
-    assert page.render_step(1, None, [1], data) == fabric_stylesheet()
+    assert page.render_step(1, None, [1], data) == grid_stylesheet()  # the scenario's grid, whatever the key
+    assert page.render_step(1, None, [1], DEFAULT_SCENARIO.to_dict()) == fabric_stylesheet()
     # forged view keys: nothing to update; a forged sweep key says why
     for key in (uq | {"k": "x"}, uq | {"numbering": ["s-curve"]}, uq | {"extra": 1}, {"rows": 4}, [uq], "uq"):
         assert model.read_uq_key(key) is None

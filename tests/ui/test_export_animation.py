@@ -299,7 +299,7 @@ def page_handle(page: str, scenario):
     from vizcoll.ui.pages.trees import _views as tree_views
 
     if page == "trees":
-        return tree_views.aggregation_player(tree_plan(scenario), scenario.to_dict())[0]
+        return tree_views.aggregation_player(tree_plan(scenario), scenario)[0]
     if page == "barrier":
         return barrier_views.run_view(scenario, barrier_model.view_keys(scenario)[0])[1]
     from vizcoll.ui.pages.schedules._model import replay_of

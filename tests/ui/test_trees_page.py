@@ -36,6 +36,7 @@ from vizcoll.ui.pages.trees import _views as views
 from vizcoll.ui.pages.trees import page
 from vizcoll.ui.pages.trees._figures import aggregation_stylesheet, fk_figure, logical_tree_figure, tree_positions
 from vizcoll.ui.store import DEFAULT_SCENARIO, fabric_of, topology_of
+from vizcoll.ui.store import key_of as plan_key
 
 KIND, K, USE_PRESET, CANVAS = (
     f"{page.TREES_KIND}.value",
@@ -241,7 +242,7 @@ def test_refresh_says_which_processes_and_redraws_the_controls_only_when_the_sce
     key1, text1, controls1, _ = page.refresh(comm1.to_dict(), plan, options, shown)
     plan1 = model.page_plan(comm1)
     assert (
-        key1 == model.plan_key(plan1) != plan
+        key1 == plan_key(plan1) != plan
         and plan1["comm"] == 1
         and plan1["nprocs"] == 4
         and "communicator 1: 4 processes on 4 nodes (h4, h5, h6, h7)" in text1
@@ -519,7 +520,7 @@ def test_above_1500_nodes_the_aggregation_plays_on_the_overview_of_the_animated_
     hops = sum(len(e.path_links) for e in tl.events)
     assert sum(map(sum, frames["messages"])) == hops > 2 * (plan["nprocs"] - 1)  # up and down, several links each
     assert page.render_step(3, handle, data) is no_update  # the browser lights the overview's steps
-    exported, _, _, elements, _ = views.animation_view(plan, data)  # exports play it on the same overview
+    exported, _, _, elements, _ = views.animation_view(plan, s)  # exports play it on the same overview
     assert Timeline.from_dict(exported).n_steps == tl.n_steps and elements == []
     # the animated tree's overview carries the two layers the player lights (and only that one)
     mapped = page.render_type_one(plan, data)[1]
@@ -566,7 +567,7 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     sheets = [page.render_step(k, handle, data) for k in range(1, handle["steps"] + 1)]
     hot = [r for sheet in sheets for r in sheet if r["style"].get("line-color") == "#ff7f0e"]
     assert hot and all(r["selector"].startswith("edge[link = ") for r in hot)
-    exported = views.animation_view(plan, data)[0]  # what an export draws: the same nodes of the group
+    exported = views.animation_view(plan, s)[0]  # what an export draws: the same nodes of the group
     assert exported["nodes"] == group.kept.tolist() and len(exported["events"]) == sum(
         map(len, player_timeline(handle).steps)
     )
@@ -773,7 +774,7 @@ def test_the_views_come_from_the_servers_plan_whatever_the_browser_sends_back():
     scenario's own views, and no plan from the browser reaches the engine."""
     data = DEFAULT_SCENARIO.to_dict()
     key = page.refresh(data)[0]
-    assert key == model.plan_key(plan_of(DEFAULT_SCENARIO)) and len(key) == 24
+    assert key == plan_key(plan_of(DEFAULT_SCENARIO)) and len(key) == 24
     expected = (
         repr(page.render_compare(key, data)),
         page.render_width(key, data)[2],
@@ -898,13 +899,13 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
     assert all(total == 700 and 0 <= done <= total for done, total, _ in seen)
     assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
     # the job's views are the request's views of the same plan
-    assert cells(views[0]) == cells(views_module_compare(plan, data))
+    assert cells(views[0]) == cells(views_module_compare(plan, many))
     assert views[1].layout.title.text.startswith("8-ary tree over 4,096 processes: height 4")
     assert views[6][0].children.startswith("Type II trees")
 
 
-def views_module_compare(plan, data):
-    return views.compare_view(plan, data)
+def views_module_compare(plan, scenario):
+    return views.compare_view(plan, scenario)
 
 
 def test_job_progress_writes_at_most_every_so_often():

@@ -11,6 +11,8 @@ link it breaks) and never keeps a fabric of its own.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 from collections.abc import Callable
 
 import numpy as np
@@ -44,6 +46,7 @@ __all__ = [
     "positions_of",
     "tapped_link",
     "changed",
+    "key_of",
     "FabricPending",
     "app_limits",
     "built_in_job",
@@ -134,6 +137,12 @@ def _set(params: dict) -> dict:
 def changed(new, current):
     """``new`` for an output that differs from what the browser shows (``current``), else ``no_update``."""
     return no_update if new == current else new
+
+
+def key_of(value) -> str:
+    """A short key of a plain value, that changes when it does: what a page's store sends the browser in place of
+    a plan the server computes (the views' trigger; the views compute the plan again from the scenario)."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
 def tapped_link(tap_edge) -> str:

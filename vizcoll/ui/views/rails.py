@@ -12,7 +12,7 @@ from __future__ import annotations
 from dash import html
 
 from vizcoll.errors import VizcollError
-from vizcoll.scenario import WORLD
+from vizcoll.scenario import WORLD, Scenario
 from vizcoll.ui.models.rails import LISTS, NONE, OWN, TABLES, groups_rails, trees_rails
 from vizcoll.ui.store import checked
 from vizcoll.words import plural
@@ -108,13 +108,10 @@ def _notes(page: str, out: dict) -> str:
     return " ".join([NETWORK[page, out["cross_links"] > 0], *([WHY[out["why"]]] if out["why"] else [])])
 
 
-def trees_panel(plan: dict, tree: str, data):
-    """The /trees panel of the views' checked ``plan`` (its tree named ``tree``) on the store ``data``: the fabric's
-    rails and the chosen tree's edges crossing rails under each placement; empty without rails, a message when it
-    cannot be computed."""
-    scenario, _ = checked(data)
-    if scenario is None:
-        return None
+def trees_panel(plan: dict, tree: str, scenario: Scenario):
+    """The /trees panel of ``scenario``'s ``plan`` (its tree named ``tree``): the fabric's rails and the chosen
+    tree's edges crossing rails under each placement; empty without rails, a message when it cannot be
+    computed."""
     try:
         out = trees_rails(scenario, plan["comm"], plan["kind"], plan["k"])
     except VizcollError as exc:

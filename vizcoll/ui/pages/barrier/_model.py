@@ -104,6 +104,7 @@ __all__ = [
     "uq_of",
     "histogram_of",
     "view_keys",
+    "page_keys",
     "comm_options",
     "chosen_comm",
     "histogram_side",
@@ -549,6 +550,26 @@ def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
     rows, cols, neighbors = grid_shape(scenario, topo) if grid else PRESET
     uq = {"rows": rows, "cols": cols, "neighbors": neighbors, "k": p["k"], "numbering": p["numbering"], "grid": grid}
     return plan, uq, {"mode": p["sweep"], "neighbors": neighbors}
+
+
+def page_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
+    """:func:`view_keys`, computed on the server once per scenario and page parameters (cached): each view reads it
+    from the scenario it gets; the browser holds the run plan's key only (:func:`~vizcoll.ui.store.key_of`)."""
+    return _page_keys(
+        {
+            "source": scenario.source_key(),
+            "pattern": scenario.pattern,
+            "ppn": scenario.ppn,
+            "lists": scenario.lists,
+            "params": scenario.params.get(PAGE, {}),
+        }
+    )
+
+
+@cached
+def _page_keys(key: dict) -> tuple[dict, dict, dict]:
+    scenario = Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
+    return view_keys(scenario.with_params(PAGE, key["params"]))
 
 
 def read_uq_key(key) -> dict | None:

@@ -60,7 +60,7 @@ from vizcoll.ui.pages.barrier import _figures as charts
 from vizcoll.ui.pages.barrier import _model as model
 from vizcoll.ui.pages.barrier import _views as views
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.store import SCENARIO, changed, checked, store_output, tapped_link, topology_of, user_action
+from vizcoll.ui.store import SCENARIO, changed, checked, key_of, store_output, tapped_link, topology_of, user_action
 from vizcoll.ui.views.common import fabric_counts
 
 __all__ = [
@@ -568,12 +568,13 @@ def shown_comm(options, data):
 
 
 def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None):
-    """The keys of the three views (each written only when it changed), the fabric's line, the process choice,
-    the part choice (off a grid: what the run's drawing shows)."""
+    """The keys of the three views (each written only when it changed; the run's is the key of its plan, which
+    the server computes again from the scenario: :func:`~vizcoll.ui.pages.barrier._model.page_keys`), the
+    fabric's line, the process choice, the part choice (off a grid: what the run's drawing shows)."""
     scenario, message = checked(data)
     if scenario is None:
-        return (changed({"error": message}, plan_now), no_update, no_update, message) + (no_update,) * 5
-    plan, uq, sweep_key = model.view_keys(scenario)
+        return (changed(key_of({"error": message}), plan_now), no_update, no_update, message) + (no_update,) * 5
+    plan, uq, sweep_key = model.page_keys(scenario)
     topo = topology_of(scenario)
     grid = is_grid(topo)
     text = (
@@ -582,7 +583,7 @@ def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None):
     )
     part = WHOLE if grid else model.drawn_part(scenario, topo, scenario.params.get(PAGE, {}).get("part"))
     return (
-        changed(plan, plan_now),
+        changed(key_of(plan), plan_now),
         changed(uq, uq_now),
         changed(sweep_key, sweep_now),
         text,
@@ -601,7 +602,7 @@ def render_drawing(plan, data, drawn_now=None):
     scenario, _ = checked(data)
     if not plan or scenario is None:
         return (no_update,) * 5
-    figure, *shown = views.drawing_view(scenario, model.view_keys(scenario)[0], drawn_now)
+    figure, *shown = views.drawing_view(scenario, model.page_keys(scenario)[0], drawn_now)
     return (no_update if figure is None else figure, *shown)
 
 
@@ -611,7 +612,7 @@ def run_or_order(plan, data, order_now=None):
     scenario, message = checked(data)
     if not plan or scenario is None:
         return (*((no_update,) * 5 if not plan else (None, [], "", message, "flag warn")), no_update)
-    heavy = model.heavy_run(model.view_keys(scenario)[0], topology_of(scenario))
+    heavy = model.heavy_run(model.page_keys(scenario)[0], topology_of(scenario))
     shown = (no_update,) * 5 if heavy else animate(lambda _: None, plan, data)
     return (*shown, jobs.order(heavy, order_now))
 
@@ -630,25 +631,24 @@ def animate(set_progress, plan, data):
     if scenario is None:
         return None, [], "", message, "flag warn"
     set_progress((0, 1, "Running the barriers…"))
-    elements, handle, summary, flag = views.run_view(scenario, model.view_keys(scenario)[0])
+    elements, handle, summary, flag = views.run_view(scenario, model.page_keys(scenario)[0])
     return handle, elements, summary, flag, "flag warn" if "⚠" in flag else "flag"
 
 
-def render_step(step, timeline, plan, data):
+def render_step(step, timeline, key, data):
     """Stylesheet for one player step: states, DLCT IDs, this step's hops (Gather / Release) and adjustments
     (the timeline comes back from the browser: a forged one gives the plain drawing); on a group drawn alone, the
-    nodes its handle names; an overview's steps are drawn in the browser."""
+    nodes its handle names; an overview's steps are drawn in the browser. ``key``: the run plan's key (None before
+    the page's first answer); the plan is the server's."""
     if isinstance(timeline, dict) and "overview" in timeline:
         return no_update
-    plan = plan if isinstance(plan, dict) else {}
-    scenario = checked(data)[0] if timeline and plan and "error" not in plan else None
-    grid = plan.get("grid") is True
+    scenario = checked(data)[0] if key else None
+    run = model.page_keys(scenario)[0] if scenario is not None else {}
+    grid = run.get("grid") is True
+    if not timeline or scenario is None or "error" in run:
+        return views.run_stylesheet(grid)
     try:
-        return (
-            views.run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS))
-            if scenario is not None
-            else views.run_stylesheet(grid)
-        )
+        return views.run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS))
     except VizcollError:
         return views.run_stylesheet(grid)
 

@@ -109,7 +109,6 @@ __all__ = [
     "type_one_summary",
     "type_two_summary",
     "page_plan",
-    "plan_key",
     "JOB_PROCESSES",
     "JOB_NODES",
     "heavy",
@@ -385,7 +384,8 @@ def _cost(key: dict, nprocs: int) -> CostParams:
 def page_plan(scenario: Scenario) -> dict:
     """The views' plan of ``scenario`` (:func:`tree_plan`, or ``{"error": text}`` when there is nothing to show),
     computed on the server once per trees digest and page parameters (cached): every callback of the page reads it
-    from the scenario it gets, and the browser holds only its :func:`plan_key` (the views' trigger)."""
+    from the scenario it gets, and the browser holds only its key (:func:`~vizcoll.ui.store.key_of`, the views'
+    trigger)."""
     params = page_params(scenario, PAGE, DEFAULTS)
     return _plan(
         {
@@ -405,11 +405,6 @@ def _plan(key: dict) -> dict:
         return tree_plan(scenario.with_params(PAGE, key["params"]))
     except VizcollError as exc:
         return {"error": f"⚠ {exc}"}
-
-
-def plan_key(plan: dict) -> str:
-    """A short key of ``plan``: it changes when the views must be drawn again."""
-    return hashlib.sha256(json.dumps(plan, sort_keys=True, default=str).encode()).hexdigest()[:24]
 
 
 # ---------------------------------------------------------------- background jobs

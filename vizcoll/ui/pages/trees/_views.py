@@ -44,7 +44,7 @@ from vizcoll.ui.pages.trees._model import (
     type_two,
     type_two_summary,
 )
-from vizcoll.ui.store import checked, topology_of
+from vizcoll.ui.store import topology_of
 from vizcoll.ui.views.common import fabric_counts
 from vizcoll.words import noun, plural
 
@@ -376,12 +376,9 @@ def type_two_info(two: dict, plan: dict, topo: Topology) -> list:
 
 
 # ---------------------------------------------------------------- the views of a checked plan (request or job)
-def _view(plan: dict | None, data):
-    """(scenario, engine key, topology with breaks) of a checked plan, or None when there is nothing to show."""
-    if not plan or "error" in plan:
-        return None
-    scenario, _ = checked(data)
-    if scenario is None:
+def _view(plan: dict | None, scenario: Scenario | None):
+    """(scenario, engine key, topology with breaks) of the scenario's plan, or None when there is nothing to show."""
+    if not plan or "error" in plan or scenario is None:
         return None
     return scenario, engine_key(scenario, plan), topology_of(scenario)
 
@@ -390,9 +387,9 @@ def _problem(plan: dict | None) -> str:
     return (plan or {}).get("error") or ""
 
 
-def compare_view(plan: dict | None, data):
+def compare_view(plan: dict | None, scenario: Scenario | None):
     """The trees compared, or the plan's problem."""
-    view = _view(plan, data)
+    view = _view(plan, scenario)
     if view is None:
         return html.P(_problem(plan) or "…", className="message" if _problem(plan) else "info")
     try:
@@ -401,9 +398,9 @@ def compare_view(plan: dict | None, data):
         return html.P(f"⚠ {exc}", className="message")
 
 
-def type_one_view(plan: dict | None, data):
+def type_one_view(plan: dict | None, scenario: Scenario | None):
     """The chosen tree drawn logically and on the fabric, and what the drawing shows."""
-    view = _view(plan, data)
+    view = _view(plan, scenario)
     if view is None:
         empty = blank_figure("No tree: see the message on the left." if _problem(plan) else "", height=300)
         return (empty, empty, "") if plan else (no_update,) * 3
@@ -419,9 +416,9 @@ def type_one_view(plan: dict | None, data):
     return logical, mapped, type_one_info(built, plan, topo)
 
 
-def type_two_view(plan: dict | None, data):
+def type_two_view(plan: dict | None, scenario: Scenario | None):
     """The physical and the minimum-cost type II trees, and the sentence about them."""
-    view = _view(plan, data)
+    view = _view(plan, scenario)
     if view is None:
         empty = blank_figure("", height=300)
         return (empty, empty, "") if plan else (no_update,) * 3
@@ -471,12 +468,12 @@ OVERVIEW_NOTE = (
 FIGURES = {TYPE1: "the chosen tree on the fabric, at the top", TYPE2: "the min-cost type II tree, above"}
 
 
-def aggregation_player(plan: dict | None, data):
+def aggregation_player(plan: dict | None, scenario: Scenario | None):
     """(player handle, flag, flag class, canvas elements, summary) of the animated tree, or the flag that stops it.
     It plays on what the page draws of the fabric (:func:`aggregation_handle`): the whole fabric or a group alone,
     node by node on the canvas; a large fabric's overview, on the overview figure of the animated tree (its bundles
     and blocks lit step by step in the browser)."""
-    played, *rest = _animation(plan, data)
+    played, *rest = _animation(plan, scenario)
     if not isinstance(played, tuple):
         return played, *rest
     flag, flag_class, elements, _ = rest
@@ -491,11 +488,11 @@ def aggregation_player(plan: dict | None, data):
     return handle, flag, flag_class, elements, summary
 
 
-def animation_view(plan: dict | None, data):
+def animation_view(plan: dict | None, scenario: Scenario | None):
     """(timeline dict, flag, flag class, canvas elements, summary) of the animated tree as the page plays it (for
     exports): on the canvas, the whole fabric or a group alone (the dict's ``nodes``: the fabric's node of each
     drawn node); on a large fabric's overview, no elements (it plays on the animated tree's overview figure)."""
-    played, *rest = _animation(plan, data)
+    played, *rest = _animation(plan, scenario)
     if not isinstance(played, tuple):
         return played, *rest
     flag, flag_class, elements, _ = rest
@@ -508,10 +505,10 @@ def animation_view(plan: dict | None, data):
     return timeline, flag, flag_class, elements, anim_summary(timeline["summary"])
 
 
-def _animation(plan: dict | None, data) -> tuple:
+def _animation(plan: dict | None, scenario: Scenario | None) -> tuple:
     """(what plays: the arguments of :func:`aggregation_handle`, else None; flag, flag class, canvas elements,
     summary) of the animated tree on the part of the fabric the page draws (no update without a plan)."""
-    view = _view(plan, data)
+    view = _view(plan, scenario)
     if view is None:
         return (None, _problem(plan), "flag warn", [], "") if plan else (no_update,) * 5
     scenario, key, topo = view
@@ -562,14 +559,14 @@ def aggregation_handle(key: dict, which: str, kind: str, routes: str, part: str)
     return handle, anim_summary(timeline["summary"])
 
 
-def step_stylesheet(step, timeline, plan: dict | None, data) -> list[dict]:
+def step_stylesheet(step, timeline, plan: dict | None, scenario: Scenario | None) -> list[dict]:
     """Stylesheet for one player step: every vertex's state on its node, this step's hops in orange (on the nodes
     the handle's ``nodes`` name when the canvas draws a group alone); no update for a handle played on the
     overview (the browser draws its steps)."""
     if isinstance(timeline, dict) and "overview" in timeline:
         return no_update
     sheet = base_stylesheet()
-    view = _view(plan, data) if timeline else None
+    view = _view(plan, scenario) if timeline else None
     if view is None:
         return sheet
     try:

@@ -72,10 +72,10 @@ def _trees_drawn(plan: dict, scenario: Scenario, part: str | None) -> list[PackF
     """The chosen tree and the type II trees on the fabric (``part`` None: the whole, or its overview), captioned
     with the fabric, the tree and the part."""
     params = {**scenario.params.get("trees", {}), "part": part}
-    data = scenario.with_params("trees", params).to_dict()
-    _, mapped, _ = type_one_view(plan, data)
-    physical, mincost, _ = type_two_view(plan, data)
-    where = f"{scenario.title}, {drawn_view(scenario.with_params('trees', params), 'trees').name}"
+    drawn = scenario.with_params("trees", params)
+    _, mapped, _ = type_one_view(plan, drawn)
+    physical, mincost, _ = type_two_view(plan, drawn)
+    where = f"{scenario.title}, {drawn_view(drawn, 'trees').name}"
     suffix = "-" + part.replace(":", "") if part else ""
     return [
         PackFigure(
@@ -94,9 +94,9 @@ def _trees_drawn(plan: dict, scenario: Scenario, part: str | None) -> list[PackF
 
 def trees_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     plan = tree_plan(scenario)
-    data, key, topo = scenario.to_dict(), engine_key(scenario, plan), topology_of(scenario)
+    key, topo = engine_key(scenario, plan), topology_of(scenario)
     pack = Pack("trees", "Trees")
-    logical = type_one_view(plan, data)[0]
+    logical = type_one_view(plan, scenario)[0]
     cost = cost_of(plan, plan["nprocs"])
     part = scenario.params.get("trees", {}).get("part")
     pack.figures += [
@@ -129,7 +129,7 @@ def trees_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
         ),
         _fk_table(plan),
     ]
-    timeline = animation_view(plan, data)[0]
+    timeline = animation_view(plan, scenario)[0]
     if timeline is not None:
         tl = Timeline.from_dict(timeline)
         pack.tables.append(
@@ -142,12 +142,11 @@ def trees_animation(scenario: Scenario, extra=None) -> Animation:
     """/trees: the aggregation up the chosen tree and the result broadcast down, on what the page draws (on a
     large fabric's overview: the animated tree's figure, the mapped type I tree or the min-cost type II tree)."""
     plan = tree_plan(scenario)
-    data = scenario.to_dict()
-    timeline, flag, _, elements, summary = animation_view(plan, data)
+    timeline, flag, _, elements, summary = animation_view(plan, scenario)
     if timeline is None:
         raise VizcollError((flag or summary or "no aggregation to animate").removeprefix("⚠ "))
     if not elements:
-        figure = (type_two_view if plan["anim"] == TYPE2 else type_one_view)(plan, data)[1]
+        figure = (type_two_view if plan["anim"] == TYPE2 else type_one_view)(plan, scenario)[1]
         return overview_animation(
             "vizcoll-trees-aggregation", timeline, topology_of(scenario), drawn_view(scenario, "trees").overview, figure
         )
@@ -155,5 +154,5 @@ def trees_animation(scenario: Scenario, extra=None) -> Animation:
         "vizcoll-trees-aggregation",
         timeline,
         elements,
-        lambda position: step_stylesheet(position, timeline, plan, data),
+        lambda position: step_stylesheet(position, timeline, plan, scenario),
     )

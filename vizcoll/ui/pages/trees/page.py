@@ -67,7 +67,6 @@ from vizcoll.ui.pages.trees._model import (
     job_stages,
     page_plan,
     placement_of,
-    plan_key,
     prepare,
     preset_scenario,
     read_params,
@@ -90,6 +89,7 @@ from vizcoll.ui.store import (
     SCENARIO,
     changed,
     checked,
+    key_of,
     remembered,
     store_output,
     tapped_link,
@@ -522,7 +522,7 @@ def refresh(data, plan_now=None, options_now=None, shown_now=None):
     another tab)."""
     scenario, message = checked(data)
     if scenario is None:
-        return changed(plan_key({"error": message}), plan_now), message, no_update, no_update
+        return changed(key_of({"error": message}), plan_now), message, no_update, no_update
     plan = page_plan(scenario)
     v = shown_params(scenario)
     text = fabric_line(scenario, plan, topology_of(scenario))
@@ -532,53 +532,54 @@ def refresh(data, plan_now=None, options_now=None, shown_now=None):
     if options != options_now or any(now.get(key) != v[key] for key in CONTROL_KEYS):
         controls = tree_controls(v, options)
     costs = no_update if all(now.get(key) == v[key] for key in COST_KEYS) else cost_controls(v)
-    return changed(plan_key(plan), plan_now), text, controls, costs
+    return changed(key_of(plan), plan_now), text, controls, costs
 
 
 def trees_panel(key, data):
     """What rails change for the views' plan (computed in the request: it shows while the other views are a job)."""
-    plan, _ = _pending(key, data)
+    scenario, plan, _ = _pending(key, data)
     if not plan or "error" in plan:
         return None
-    return rails.trees_panel(plan, tree_name(plan["kind"], plan["k"]), data)
+    return rails.trees_panel(plan, tree_name(plan["kind"], plan["k"]), scenario)
 
 
 def dispatch(key, _rebuild=None, job_now=None, data=None):
     """The background job's order: ``{"run"}`` for a plan whose views are a job (a new run each time, so that Build
     runs it again); None once the plan is computed in the request again (which stops a running job)."""
-    return jobs.order(_pending(key, data)[1], job_now)
+    return jobs.order(_pending(key, data)[2], job_now)
 
 
-def _pending(key, data) -> tuple[dict | None, bool]:
-    """(the views' plan, whether its views are left to the background job) for the views' trigger ``key`` (None
-    before the page's first answer: nothing to draw yet) and the scenario store ``data``. The plan is the server's
-    (:func:`~vizcoll.ui.pages.trees._model.page_plan`); the key the browser sends back only says when to draw."""
+def _pending(key, data) -> tuple[Scenario | None, dict | None, bool]:
+    """(the scenario, the views' plan, whether its views are left to the background job) for the views' trigger
+    ``key`` (None before the page's first answer: nothing to draw yet) and the scenario store ``data``, read once
+    for the request. The plan is the server's (:func:`~vizcoll.ui.pages.trees._model.page_plan`); the key the
+    browser sends back only says when to draw."""
     if key is None:
-        return None, False
+        return None, None, False
     scenario, message = checked(data)
     plan = page_plan(scenario) if scenario is not None else {"error": message}
-    return plan, heavy(plan)
+    return scenario, plan, heavy(plan)
 
 
 def render_compare(key, data):
-    plan, job = _pending(key, data)
+    scenario, plan, job = _pending(key, data)
     if job:
         return html.P(
             f"Computing the trees of {plan['nprocs']:,} processes in the background: see the progress bar above.",
             className="info",
         )
-    return compare_view(plan, data)
+    return compare_view(plan, scenario)
 
 
 def render_type_one(key, data):
-    plan, job = _pending(key, data)
+    scenario, plan, job = _pending(key, data)
     if job:
         return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
-    return type_one_view(plan, data)
+    return type_one_view(plan, scenario)
 
 
 def render_width(key, data):
-    plan, _ = _pending(key, data)
+    _, plan, _ = _pending(key, data)
     if not plan or "error" in plan:
         return (blank_figure("", height=300), "", "") if plan else (no_update,) * 3
     cost = cost_of(plan, plan["nprocs"])
@@ -590,19 +591,19 @@ def render_type_two(key, seen, data):
     overviews take the browser half a second to draw: after the first answers, not before them)."""
     if seen is not True:
         return (no_update,) * 3
-    plan, job = _pending(key, data)
+    scenario, plan, job = _pending(key, data)
     if job:
         return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
-    return type_two_view(plan, data)
+    return type_two_view(plan, scenario)
 
 
 def animate(key, data):
     """The aggregation's player on what the page draws of the fabric, or the flag that stops it
     (:func:`~vizcoll.ui.pages.trees._views.aggregation_player`)."""
-    plan, job = _pending(key, data)
+    scenario, plan, job = _pending(key, data)
     if job:
         return None, "The aggregation follows once the trees are computed (see the progress bar above).", "flag", [], ""
-    return aggregation_player(plan, data)
+    return aggregation_player(plan, scenario)
 
 
 def compute_views(set_progress, job, data):
@@ -616,9 +617,9 @@ def compute_views(set_progress, job, data):
     with suppress(VizcollError):  # each view says what went wrong
         prepare(engine_key(scenario, plan), plan, progress)
     progress.stage(len(KINDS) + 1)
-    views = [compare_view(plan, data), *type_one_view(plan, data), *type_two_view(plan, data)]
+    views = [compare_view(plan, scenario), *type_one_view(plan, scenario), *type_two_view(plan, scenario)]
     progress.stage(len(KINDS) + 2)
-    return (*views, *aggregation_player(plan, data))
+    return (*views, *aggregation_player(plan, scenario))
 
 
 def cancelled(_clicks):
@@ -659,10 +660,10 @@ def play_part(value, data):
     store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
     if store is no_update:  # the part the views draw already (the menu drawn again)
         return no_update, "", *unchanged
-    plan, job = _pending(True, store)
-    if "error" in plan or (job and not computed(engine_key(scenario, plan), plan)):
+    moved, plan, job = _pending(True, store)
+    if "error" in plan or (job and not computed(engine_key(moved, plan), plan)):
         return store, "", *unchanged
-    return (store, "", type_one_view(plan, store)[1], *type_two_view(plan, store)[:2], *aggregation_player(plan, store))
+    return (store, "", type_one_view(plan, moved)[1], *type_two_view(plan, moved)[:2], *aggregation_player(plan, moved))
 
 
 def export_goal(_clicks, data):
@@ -676,4 +677,5 @@ def export_goal(_clicks, data):
 
 def render_step(step, timeline, data):
     """Stylesheet for one player step: every vertex's state on its node, this step's hops in orange."""
-    return step_stylesheet(step, timeline, _pending(True, data)[0], data)
+    scenario, plan, _ = _pending(True, data)
+    return step_stylesheet(step, timeline, plan, scenario)
