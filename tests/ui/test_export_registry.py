@@ -3,6 +3,8 @@ the CLI's choices and are what ``pack_of`` and ``animation_of`` run."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from vizcoll.cli import build_parser
@@ -72,3 +74,16 @@ def test_a_page_with_a_pack_and_no_player_is_not_a_player_page():
     assert "erasure" in names.PACK_PAGES and "erasure" not in names.PLAYERS
     with pytest.raises(KeyError):
         names.PLAYERS["erasure"]
+
+
+def test_the_registry_is_what_the_page_folders_declare():
+    declared = {}
+    for name in ("topology", "trees", "multicast", "barrier", "faults", "erasure", "schedules"):
+        folder = importlib.import_module(f"vizcoll.ui.pages.{name}")
+        declared[name] = (folder.ORDER, folder.EXPORTS)
+    assert list(names.PACK_PAGES) == sorted(declared, key=lambda name: declared[name][0])  # the navbar's order
+    for name, (_, exports) in declared.items():
+        entry = names.REGISTRY[name]
+        assert entry.pack == f"vizcoll.ui.pages.{name}.export:{exports['pack']}"
+        assert [player for player, _ in entry.players] == list(exports["players"])
+        assert all(callable(names.builder(target)) for target in (entry.pack, *dict(entry.players).values()))

@@ -3,8 +3,9 @@
 An entry names its builders as ``"module:function"`` and they are imported when an export runs, so that the CLI's
 parser (``vizcoll export figures --page``, ``export animation --page --player``) reads the names without importing
 Dash or Plotly. :func:`vizcoll.ui.export.catalog.pack_of` and :func:`vizcoll.ui.export.animations.animation_of`
-look their page up here. Adding a page's exports is one :class:`PageExports` line below: a pack builder
-``(scenario, extra, progress) -> Pack`` and, per player, ``(scenario, extra) -> Animation``.
+look their page up here. The registry is read from the page folders: a page's exports are the ``EXPORTS`` of its
+``__init__`` (function names of its ``export`` module: a pack builder ``(scenario, extra, progress) -> Pack`` and,
+per player, ``(scenario, extra) -> Animation``); :func:`register` adds one from elsewhere (a test's toy page).
 
 >>> tuple(PACK_PAGES)[:3], PLAYERS["faults"]
 (('topology', 'trees', 'multicast'), ('reduction', 'treft'))
@@ -15,10 +16,12 @@ False
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from vizcoll.registry import Registry
+from vizcoll.ui import pages
 
 __all__ = ["PageExports", "REGISTRY", "PACK_PAGES", "PLAYERS", "register", "unregister", "builder"]
 
@@ -41,23 +44,21 @@ def _in(page: str, function: str) -> str:
     return f"vizcoll.ui.pages.{page}.export:{function}"
 
 
-for _entry in (
-    PageExports("topology", _in("topology", "topology_pack"), (("broadcast", _in("topology", "topology_animation")),)),
-    PageExports("trees", _in("trees", "trees_pack"), (("aggregation", _in("trees", "trees_animation")),)),
-    PageExports(
-        "multicast", _in("multicast", "multicast_pack"), (("protocol", _in("multicast", "multicast_animation")),)
-    ),
-    PageExports("barrier", _in("barrier", "barrier_pack"), (("barrier", _in("barrier", "barrier_animation")),)),
-    PageExports(
-        "faults",
-        _in("faults", "faults_pack"),
-        (("reduction", _in("faults", "reduction_animation")), ("treft", _in("faults", "treft_animation"))),
-    ),
-    PageExports("erasure", _in("erasure", "erasure_pack")),
-    PageExports(
-        "schedules", _in("schedules", "schedules_pack"), (("replay", _in("schedules", "schedules_animation")),)
-    ),
-):
+def _page_folders() -> list[PageExports]:
+    """The exports every page folder declares (``EXPORTS`` in its ``__init__``, which imports nothing), in the
+    navbar's order (its ``ORDER``)."""
+    found = []
+    for info in pkgutil.iter_modules(pages.__path__):
+        folder = importlib.import_module(f"{pages.__name__}.{info.name}") if info.ispkg else None
+        exports = getattr(folder, "EXPORTS", None)
+        if exports is not None:
+            pack = exports.get("pack")
+            players = tuple((player, _in(info.name, fn)) for player, fn in exports.get("players", {}).items())
+            found.append((folder.ORDER, PageExports(info.name, pack and _in(info.name, pack), players)))
+    return [entry for _, entry in sorted(found, key=lambda found: found[0])]
+
+
+for _entry in _page_folders():
     REGISTRY.register(_entry)
 
 

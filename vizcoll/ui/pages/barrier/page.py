@@ -56,6 +56,7 @@ from vizcoll.ui.components.kit import (
 from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models.parts import WHOLE, part_options
+from vizcoll.ui.pages.barrier import ORDER
 from vizcoll.ui.pages.barrier import _figures as charts
 from vizcoll.ui.pages.barrier import _model as model
 from vizcoll.ui.pages.barrier import _views as views
@@ -132,7 +133,7 @@ def layout(**kwargs) -> html.Div:
     return body(page_scenario(kwargs))
 
 
-register_page(__name__, layout, path="/barrier", name="Barrier", order=4)
+register_page(__name__, layout, path="/barrier", name="Barrier", order=ORDER)
 
 
 # ---------------------------------------------------------------- layout

@@ -33,6 +33,7 @@ from vizcoll.ui import jobs
 from vizcoll.ui.components.exports import figure_pack, register_figure_pack
 from vizcoll.ui.components.kit import field, graph, info, job_bar, message_box, panel, section, status_box
 from vizcoll.ui.figures.common import blank_figure
+from vizcoll.ui.pages.erasure import ORDER
 from vizcoll.ui.pages.erasure._figures import (
     FAMILY_NAMES,
     compare_figure,
@@ -86,7 +87,7 @@ def layout(**kwargs) -> html.Div:
     return body(page_scenario(kwargs))
 
 
-register_page(__name__, layout, path="/erasure", name="Erasure codes", order=6)
+register_page(__name__, layout, path="/erasure", name="Erasure codes", order=ORDER)
 
 
 # ---------------------------------------------------------------- layout

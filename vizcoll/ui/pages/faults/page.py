@@ -41,6 +41,7 @@ from vizcoll.ui.components.kit import (
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_step
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.forms import whole_or
+from vizcoll.ui.pages.faults import ORDER
 from vizcoll.ui.pages.faults._figures import VARIANT_NAMES, overhead_chart, reduction_diagram, treft_lanes
 from vizcoll.ui.pages.faults._model import (
     CLICK,
@@ -120,7 +121,7 @@ def layout(**kwargs) -> html.Div:
     return body(page_scenario(kwargs))
 
 
-register_page(__name__, layout, path="/faults", name="Fault replays", order=5)
+register_page(__name__, layout, path="/faults", name="Fault replays", order=ORDER)
 
 
 # ---------------------------------------------------------------- layout

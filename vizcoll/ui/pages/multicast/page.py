@@ -49,6 +49,7 @@ from vizcoll.ui.components.player import pid, player, player_data, register_play
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.models.parts import part_options, view_of
+from vizcoll.ui.pages.multicast import ORDER
 from vizcoll.ui.pages.multicast._figures import route_figures
 from vizcoll.ui.pages.multicast._model import (
     MAX_UPLOAD_BYTES,
@@ -149,7 +150,7 @@ def layout(**kwargs) -> html.Div:
     return body(page_scenario(kwargs))
 
 
-register_page(__name__, layout, path="/multicast", name="Multicast", order=3)
+register_page(__name__, layout, path="/multicast", name="Multicast", order=ORDER)
 
 
 # ---------------------------------------------------------------- layout

@@ -49,6 +49,7 @@ from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.style import FULL, title_chars, wrap
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, fabric_drawing
 from vizcoll.ui.models.parts import natural_part, view_of
+from vizcoll.ui.pages.schedules import ORDER
 from vizcoll.ui.pages.schedules._figures import (
     HANDLING,
     SENDING,
@@ -145,7 +146,7 @@ def layout(**kwargs) -> html.Div:
     return body(page_scenario(kwargs))
 
 
-register_page(__name__, layout, path="/schedules", name="Schedules", order=7)
+register_page(__name__, layout, path="/schedules", name="Schedules", order=ORDER)
 
 
 # ---------------------------------------------------------------- layout

@@ -44,6 +44,7 @@ from vizcoll.ui.figures.topology import (
 from vizcoll.ui.forms import decode_upload, file_name, number, text
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.models.parts import drawn_view, part_options
+from vizcoll.ui.pages.topology import ORDER
 from vizcoll.ui.pages.topology._model import (
     EXAMPLE_SPECS,
     NEW_COMM,
@@ -121,7 +122,7 @@ def layout(**kwargs) -> html.Div:
     return body(page_scenario(kwargs))
 
 
-register_page(__name__, layout, path="/topology", name="Topology", order=1)
+register_page(__name__, layout, path="/topology", name="Topology", order=ORDER)
 
 
 # ---------------------------------------------------------------- layout

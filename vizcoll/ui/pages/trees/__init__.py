@@ -1,5 +1,11 @@
-"""The /trees page: aggregation trees of the scenario's communicator, compared, mapped and animated.
+"""The /trees page: aggregation trees of the scenario"s communicator, compared, mapped and animated.
 
 One folder: ``page`` (the Dash page: layout and callbacks), ``_model`` (what it computes, without Dash), ``_views``
 (tables and sentences), ``_figures`` (its figure builders). Dash imports only ``page`` (the private modules start
 with ``_``)."""
+
+ORDER = 2
+"""Its place in the navbar (``register_page``'s ``order``) and in the lists of exports."""
+EXPORTS = {"pack": "trees_pack", "players": {"aggregation": "trees_animation"}}
+"""What ``export`` exports, by function name: the figure pack and each player (the first is the page's default),
+read by the exports registry (:mod:`vizcoll.ui.export.names`)."""

@@ -45,6 +45,7 @@ from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.parts import drawn_view, natural_part, part_options, read_part
+from vizcoll.ui.pages.trees import ORDER
 from vizcoll.ui.pages.trees._figures import fk_figure
 from vizcoll.ui.pages.trees._model import (
     ANIM,
@@ -190,7 +191,7 @@ def layout(**kwargs) -> html.Div:
     return body(page_scenario(kwargs))
 
 
-register_page(__name__, layout, path="/trees", name="Trees", order=2)
+register_page(__name__, layout, path="/trees", name="Trees", order=ORDER)
 
 
 # ---------------------------------------------------------------- layout
