@@ -50,38 +50,42 @@ def nodes_and_edges(fig):
     return nodes, edges
 
 
-def drawing_cases():
-    """(name, animation, elements, page stylesheet at position k, timeline dict) of every cytoscape player."""
+def _topology_drawing():
     timeline = topology.compute_broadcast(DATA)[0]
-    yield (
-        "topology",
+    return (
         animation_of("topology", DEFAULT_SCENARIO),
         topology.render_scenario(DATA)[0],
         lambda k: topology.render_step(k, timeline),
         timeline,
     )
+
+
+def _trees_drawing():
     plan = tree_plan(DEFAULT_SCENARIO)
     tl_trees, _, _, elements, _ = trees.animate(plan, DATA)
-    yield (
-        "trees",
+    return (
         animation_of("trees", DEFAULT_SCENARIO),
         elements,
         lambda k: trees.render_step(k, tl_trees, DATA),
         tl_trees,
     )
+
+
+def _barrier_drawing():
     bar_plan = barrier_model.view_keys(DEFAULT_SCENARIO)[0]
     tl_bar, elements, *_ = barrier.animate(lambda _: None, bar_plan, DATA)
-    yield (
-        "barrier",
+    return (
         animation_of("barrier", DEFAULT_SCENARIO),
         elements,
         lambda k: barrier.render_step(k, tl_bar, bar_plan, DATA),
         tl_bar,
     )
+
+
+def _schedules_drawing():
     goal = example_goal(DEFAULT_SCENARIO)
     analysed = schedules.analyse(goal, DATA)
-    yield (
-        "schedules",
+    return (
         animation_of("schedules", DEFAULT_SCENARIO, extra=goal),
         analysed[5],
         lambda k: schedules.render_step(k, analysed[4], DATA),
@@ -89,9 +93,19 @@ def drawing_cases():
     )
 
 
-@pytest.mark.parametrize("case", list(drawing_cases()), ids=lambda c: c[0])
-def test_a_drawing_frame_is_the_players_drawing_at_that_step(case):
-    name, animation, elements, sheet_at, timeline = case
+DRAWING_CASES = {
+    "topology": _topology_drawing,
+    "trees": _trees_drawing,
+    "barrier": _barrier_drawing,
+    "schedules": _schedules_drawing,
+}
+"""(animation, elements, page stylesheet at position k, timeline dict) of every cytoscape player, built by the
+test that uses it (built at collection, a player's timeline could be gone from the store by then)."""
+
+
+@pytest.mark.parametrize("name", list(DRAWING_CASES))
+def test_a_drawing_frame_is_the_players_drawing_at_that_step(name):
+    animation, elements, sheet_at, timeline = DRAWING_CASES[name]()
     n = player_timeline(timeline).n_steps
     assert animation.timeline.n_steps == n
     for k in sorted({0, 1, n // 2, n}):
@@ -134,22 +148,28 @@ def test_the_broadcast_frame_rings_follow_the_state_at_that_step():
             assert received == set()
 
 
-def plotly_cases():
+def _reduction_figures():
     params = scenario_reduction(DEFAULT_SCENARIO)
-    yield (
-        "reduction",
-        animation_of("faults", DEFAULT_SCENARIO, "reduction"),
-        lambda k: faults.render_reduction(k, params)[0],
-    )
+    return animation_of("faults", DEFAULT_SCENARIO, "reduction"), lambda k: faults.render_reduction(k, params)[0]
+
+
+def _treft_figures():
     treft = scenario_treft(DEFAULT_SCENARIO)
-    yield "treft", animation_of("faults", DEFAULT_SCENARIO, "treft"), lambda k: faults.render_lanes(k, treft)
+    return animation_of("faults", DEFAULT_SCENARIO, "treft"), lambda k: faults.render_lanes(k, treft)
+
+
+def _multicast_figures():
     timeline = multicast.group_protocol(GROUP.to_dict())
-    yield "multicast", animation_of("multicast", GROUP), lambda k: multicast.render_protocol(k, timeline)
+    return animation_of("multicast", GROUP), lambda k: multicast.render_protocol(k, timeline)
 
 
-@pytest.mark.parametrize("case", list(plotly_cases()), ids=lambda c: c[0])
-def test_a_plotly_frame_is_the_players_figure_at_that_step(case):
-    _, animation, page_figure = case
+PLOTLY_CASES = {"reduction": _reduction_figures, "treft": _treft_figures, "multicast": _multicast_figures}
+"""(animation, the page's figure at position k) of every Plotly player, built by the test that uses it."""
+
+
+@pytest.mark.parametrize("name", list(PLOTLY_CASES))
+def test_a_plotly_frame_is_the_players_figure_at_that_step(name):
+    animation, page_figure = PLOTLY_CASES[name]()
     n = animation.timeline.n_steps
     for k in sorted({0, 1, n // 2, n}):
         frame = frame_figure(animation, k, W, H).to_plotly_json()
