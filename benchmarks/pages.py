@@ -92,14 +92,14 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
     from vizcoll.ui.pages.trees import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
-    controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
+    controls = {key: model.DEFAULTS[key] for key in page.PARAM_CONTROLS}
     opened = Scenario(spec=spec, params={"trees": {"k": k}}).to_dict() if spec else None
 
     def run():
         store = (
             opened
             or in_callback(
-                page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
+                page.update, f"{page.TREES_USE_PRESET}.n_clicks", controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
             )[0]
         )
         plan = page.refresh(store)[0]
@@ -110,7 +110,7 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
             else (
                 page.render_compare(plan, store),
                 page.render_type_one(plan, store),
-                page.render_type_two(plan, store),
+                page.render_type_two(plan, True, store),
                 page.animate(plan, store),
             )
         )
@@ -129,9 +129,9 @@ def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     trees_preset(preset)()
-    controls = [model.DEFAULTS[key] for key in page.PARAM_CONTROLS]
+    controls = {key: model.DEFAULTS[key] for key in page.PARAM_CONTROLS}
     store = in_callback(
-        page.update, f"{page.TREES_USE_PRESET}.n_clicks", *controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
+        page.update, f"{page.TREES_USE_PRESET}.n_clicks", controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
     )[0]
     values = model.shown_params(Scenario.from_dict(store)) | {"kind": kind}
 
@@ -139,14 +139,14 @@ def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
         changed = in_callback(
             page.update,
             f"{page.TREES_KIND}.value",
-            *[values[key] for key in page.PARAM_CONTROLS],
+            {key: values[key] for key in page.PARAM_CONTROLS},
             1,
             None,
             preset,
             store,
         )[0]
         plan = page.refresh(changed)[0]
-        return page.compute_views(no_progress, page.dispatch(plan), changed)
+        return page.compute_views(no_progress, page.dispatch(plan, None, None, changed), changed)
 
     return run
 
@@ -161,18 +161,7 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     preset_store = in_callback(
-        page.update,
-        f"{page.MC_USE_PRESET}.n_clicks",
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        1,
-        preset,
-        DEFAULT_SCENARIO.to_dict(),
+        page.update, f"{page.MC_USE_PRESET}.n_clicks", {}, {}, 1, preset, DEFAULT_SCENARIO.to_dict()
     )[0]
 
     def views(store):  # what follows a new store: the controls, the views, and on a large fabric the routing job
@@ -184,18 +173,7 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
 
         def run():
             store = in_callback(
-                page.update,
-                f"{page.MC_USE_PRESET}.n_clicks",
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                None,
-                1,
-                preset,
-                DEFAULT_SCENARIO.to_dict(),
+                page.update, f"{page.MC_USE_PRESET}.n_clicks", {}, {}, 1, preset, DEFAULT_SCENARIO.to_dict()
             )[0]
             return views(store)
 
@@ -206,7 +184,13 @@ def multicast_preset(preset: str, group: int | None = None, part: str | None = N
 
     def drill():
         store = in_callback(
-            page.update, f"{trigger}.value", p["a"], p["b"], part, group, None, None, None, 1, preset, preset_store
+            page.update,
+            f"{trigger}.value",
+            {"a": p["a"], "b": p["b"], "part": part, "group": group},
+            {},
+            1,
+            preset,
+            preset_store,
         )[0]
         return views(store)
 
@@ -230,7 +214,7 @@ def barrier_grid(side: int = 16) -> Callable[[], object]:
             None,
             f"{side}x{side}",
             8,
-            *[model.DEFAULTS[key] for key in page.PARAM_CONTROLS],
+            {key: model.DEFAULTS[key] for key in page.PARAM_CONTROLS},
             DEFAULT_SCENARIO.to_dict(),
         )[0]
         plan, uq_key, *_ = page.refresh(store)
@@ -264,25 +248,16 @@ def faults_largest() -> Callable[[], object]:
         reduction = in_callback(
             page.run_reduction,
             f"{page.FT_RED_PROCS}.value",
-            str(model.MAX_PROCS),
-            str(32 << 20),
-            "0",
-            d["slow"],
-            "executing-task",
-            d["seed"],
+            {"procs": str(model.MAX_PROCS), "size": str(32 << 20), "root": "0", "slow": d["slow"]}
+            | {"fault": "executing-task", "seed": d["seed"]},
             None,
             data,
         )
         treft = in_callback(
             page.run_treft,
             f"{page.FT_TREFT_WORKFLOW}.value",
-            d["workflow"],
-            d["cls"],
-            d["variant"],
-            "1",
-            "K4",
-            "u4",
-            d["second"],
+            {"workflow": d["workflow"], "cls": d["cls"], "variant": d["variant"], "replica": "1", "kernel": "K4"}
+            | {"var": "u4", "second": d["second"]},
             data,
         )
         return page.render_reduction(10**6, reduction[0]), page.render_lanes(10**6, treft[0])
@@ -306,24 +281,14 @@ def erasure_code(n: int, k: int, dcs: int) -> Callable[[], object]:
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
     def run():
-        params = in_callback(
-            page.build,
-            f"{page.ERA_N}.value",
-            no_progress,
-            str(n),
-            str(k),
-            str(dcs),
-            "fmel",
-            "blocks",
-            "",
-            "0",
-            "",
-            DEFAULT_SCENARIO.to_dict(),
-        )[0]
+        values = {"n": str(n), "k": str(k), "dcs": str(dcs), "code": "fmel", "traffic": "blocks", "d": "", "seed": "0"}
+        key, _, store = in_callback(
+            page.build, f"{page.ERA_N}.value", no_progress, values | {"placement": ""}, DEFAULT_SCENARIO.to_dict()
+        )
         return (
-            page.render_dcs(params, dict(model.EMPTY_VIEW)),
-            page.render_code(params),
-            page.render_compare(no_progress, params),
+            page.render_dcs(key, dict(model.EMPTY_VIEW), store),
+            page.render_code(key, store),
+            page.render_compare(no_progress, key, store),
         )
 
     return run
@@ -443,7 +408,8 @@ def _open_trees(store: dict, scenario) -> object:
     if isinstance(job, dict):
         return call(page.compute_views, no_progress, job, store)
     return [
-        call(fn, plan, store) for fn in (page.render_compare, page.render_type_one, page.render_type_two, page.animate)
+        *(call(fn, plan, store) for fn in (page.render_compare, page.render_type_one, page.animate)),
+        call(page.render_type_two, plan, True, store),  # drawn once on the screen: counted as if scrolled to
     ]
 
 
@@ -507,7 +473,13 @@ def fabric_click_k() -> Callable[[], object]:
 
     def run():
         changed = call(
-            page.update, *[values[key] for key in page.PARAM_CONTROLS], 1, None, "", store, prop=f"{page.TREES_K}.value"
+            page.update,
+            {key: values[key] for key in page.PARAM_CONTROLS},
+            1,
+            None,
+            "",
+            store,
+            prop=f"{page.TREES_K}.value",
         )[0]
         return _open_trees(changed, Scenario.from_dict(changed))
 

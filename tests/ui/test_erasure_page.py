@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pytest
 from dash import no_update
 from flask import Flask
@@ -34,15 +36,31 @@ def build(values: dict, scenario: Scenario | None = None):
     return in_callback(page.build, N_CHANGED, no_progress, values, (scenario or Scenario()).to_dict())
 
 
-def params(**changes) -> dict:
-    stored, message, _ = build(controls(**changes))
-    assert message == ""
-    return stored
+class Built(NamedTuple):
+    """What the page holds once the build answered: the views' key, the scenario store, the checked parameters
+    the views read from it."""
+
+    key: str
+    data: dict
+    checked: dict
 
 
-def click(kind: str, index: int, p: dict, view: dict | None = None) -> dict:
+def params(**changes) -> Built:
+    key, message, store = build(controls(**changes))
+    assert message == "" and len(key) == 24
+    data = Scenario().to_dict() if store is no_update else store
+    return Built(key, data, model.scenario_params(Scenario.from_dict(data)))
+
+
+def click(kind: str, index: int, p: Built, view: dict | None = None) -> dict:
     return in_callback(
-        page.update_view, CLICK, {"points": [{"customdata": [kind, index]}]}, 0, p, view or dict(model.EMPTY_VIEW)
+        page.update_view,
+        CLICK,
+        {"points": [{"customdata": [kind, index]}]},
+        0,
+        p.key,
+        view or dict(model.EMPTY_VIEW),
+        p.data,
     )
 
 
@@ -61,9 +79,9 @@ def arrowheads(fig, prefix: str) -> int:
 
 # ------------------------------------------------------------------ parameters
 def test_build_stores_checked_parameters():
-    p = params()
+    p = params().checked
     assert p == {"n": 9, "k": 5, "dcs": 3, "code": "fmel", "traffic": "blocks", "d": None, "seed": 0, "placement": None}
-    assert params(placement="0,0,0,1,1,1,2,2,2", code="rs")["placement"] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert params(placement="0,0,0,1,1,1,2,2,2", code="rs").checked["placement"] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
 
 
 @pytest.mark.parametrize(
@@ -94,9 +112,12 @@ def test_clicks_select_blocks_and_toggle_dcs():
     assert view == {"block": 4, "failed": [1]}
     assert click("dc", 1, p, view) == {"block": 4, "failed": []}  # a second click restores it
     assert click("dc", 7, p, view) is no_update and click("block", 99, p, view) is no_update
-    assert in_callback(page.update_view, CLICK, {"points": [{"x": 1}]}, 0, p, view) is no_update
-    assert in_callback(page.update_view, f"{page.ERA_RESTORE}.n_clicks", None, 1, p, view) == {"block": 4, "failed": []}
-    assert in_callback(page.update_view, f"{page.ERA_PARAMS}.data", None, 0, p, view) == model.EMPTY_VIEW
+    assert in_callback(page.update_view, CLICK, {"points": [{"x": 1}]}, 0, p.key, view, p.data) is no_update
+    assert in_callback(page.update_view, f"{page.ERA_RESTORE}.n_clicks", None, 1, p.key, view, p.data) == {
+        "block": 4,
+        "failed": [],
+    }
+    assert in_callback(page.update_view, f"{page.ERA_PARAMS}.data", None, 0, p.key, view, p.data) == model.EMPTY_VIEW
 
 
 def test_a_selected_block_shows_its_repair_group_with_the_cross_dc_count():
@@ -104,7 +125,7 @@ def test_a_selected_block_shows_its_repair_group_with_the_cross_dc_count():
     result = measure("fmel", 9, 5, 3)
     for block in range(9):
         r = result["repair_groups"][block]
-        fig, status, css = page.render_dcs(p, {"block": block, "failed": []})
+        fig, status, css = page.render_dcs(p.key, {"block": block, "failed": []}, p.data)
         assert f"Rebuilding y{block} " in status and css == "flag"
         assert f"cross-DC traffic {r['cross_dc']} block{'s' * (r['cross_dc'] != 1)} (per remote block read)" in status
         assert arrowheads(fig, "cross-DC read") == r["cross_dc"]  # remote reads in red
@@ -116,9 +137,9 @@ def test_a_selected_block_shows_its_repair_group_with_the_cross_dc_count():
 
 def test_aggregated_traffic_draws_one_red_arrow_per_remote_dc():
     p = params(traffic="aggregated")
-    result = model.code_result(p)
+    result = model.code_result(p.checked)
     block = next(i for i, r in enumerate(result["repair_groups_aggregated"]) if r["cross_dc"] == 1)
-    fig, status, _ = page.render_dcs(p, {"block": block, "failed": []})
+    fig, status, _ = page.render_dcs(p.key, {"block": block, "failed": []}, p.data)
     assert arrowheads(fig, "cross-DC transfer") == 1
     assert any(a.text == "<b>Σ</b>" for a in fig.layout.annotations)
     assert "one combined block from each of DC" in status
@@ -127,32 +148,32 @@ def test_aggregated_traffic_draws_one_red_arrow_per_remote_dc():
 
 def test_failing_dcs_says_whether_the_stripe_survives():
     p = params(code="rs")
-    fig, status, css = page.render_dcs(p, {"block": None, "failed": [0]})
+    fig, status, css = page.render_dcs(p.key, {"block": None, "failed": [0]}, p.data)
     assert status.startswith("✓ The stripe survives the loss of DC 0: y0, y1, y2 are lost") and css == "flag"
     assert [s.fillcolor for s in fig.layout.shapes] == ["#fde8e8", "#f8fafc", "#f8fafc"]
     assert "lost, rebuilt from the surviving DCs" in [t.name for t in fig.data]
-    fig, status, css = page.render_dcs(p, {"block": None, "failed": [0, 2]})
+    fig, status, css = page.render_dcs(p.key, {"block": None, "failed": [0, 2]}, p.data)
     assert status.startswith("✕ Data lost: with DC 0, 2 down") and css == "flag warn"
     assert "gone for good: y0, y1, y2, y6, y7, y8" in status
     assert "lost for good" in [t.name for t in fig.data]
-    fig, status, _ = page.render_dcs(p, dict(model.EMPTY_VIEW))
+    fig, status, _ = page.render_dcs(p.key, dict(model.EMPTY_VIEW), p.data)
     assert status.startswith("Click a block")
 
 
 # ------------------------------------------------------------------ code, comparison, matrix
 def test_code_views_and_matrix():
-    summary, scheme, matrix = page.render_code(params())
+    summary, scheme, matrix = page.render_code(*params()[:2])
     assert "FMEL(9,5)" in texts(summary) and "Lower bound on T̄: 0.778" in texts(scheme)
     assert "meets it ✓" in texts(scheme)
     assert len(matrix.data[0].z) == 5 and len(matrix.data[0].z[0]) == 9
     assert matrix.data[0].x[0] == "y0·DC0"
-    _, rs_scheme, _ = page.render_code(params(code="rs"))
+    _, rs_scheme, _ = page.render_code(*params(code="rs")[:2])
     assert "Cauchy" in texts(rs_scheme)
 
 
 def test_comparison_chart_and_table():
     p = params()
-    fig, table = page.render_compare(no_progress, p)
+    fig, table = page.render_compare(no_progress, p.key, p.data)
     bars = [t for t in fig.data if t.type == "bar"]
     assert bars[0].name == "T̄ per remote block" and "FMEL ◀" in list(bars[0].x)
     paper = [t for t in fig.data if t.name == "paper (Table 2)"]
@@ -160,7 +181,7 @@ def test_comparison_chart_and_table():
     assert bars[0].text[2] == "n/a"  # replication cannot store 9 blocks of 5
     assert "42.9–56.0 %" in texts(table) and "paper: FMEL (n=9, k=5)" in texts(table)
     assert "Reed–Solomon 74.1 %" in texts(table)
-    fig, _ = page.render_compare(no_progress, params(code="rs", n=6, k=2))
+    fig, _ = page.render_compare(no_progress, *params(code="rs", n=6, k=2)[:2])
     assert "RS ◀" in list(fig.data[0].x)
     assert {t.hovertemplate.split(":")[0] for t in fig.data if t.name == "paper (Table 2)"} == {
         "paper, FMEL (n=6, k=2)"
@@ -262,32 +283,30 @@ def probe(callback, prop_id: str | None, *args) -> None:
 def test_every_callback_checks_what_the_browser_sends():
     p, view = params(), {"block": 1, "failed": [0]}
     probe(page.build, N_CHANGED, no_progress, controls(), Scenario().to_dict())
-    probe(page.update_view, CLICK, {"points": [{"customdata": ["dc", 1]}]}, 0, p, view)
-    probe(page.render_dcs, None, p, view)
-    probe(page.render_code, None, p)
-    probe(page.render_compare, None, no_progress, p)
+    probe(page.update_view, CLICK, {"points": [{"customdata": ["dc", 1]}]}, 0, p.key, view, p.data)
+    probe(page.render_dcs, None, p.key, view, p.data)
+    probe(page.render_code, None, p.key, p.data)
+    probe(page.render_compare, None, no_progress, p.key, p.data)
 
 
-def test_forged_stores_give_nothing_or_a_message():
-    p = params()
-    for forged in (
-        p | {"n": 40},
-        p | {"n": "9"},
-        p | {"code": "raid"},
-        p | {"placement": [0, 1]},
-        p | {"placement": "0,0"},
-        p | {"extra": 1},
-        {"n": 9},
-        [p],
-        "params",
-    ):
-        assert model.stored_params(forged) is None
-        assert page.render_code(forged) == (no_update,) * 3 and page.render_compare(no_progress, forged) == (
-            no_update,
-            no_update,
-        )
-        assert page.render_dcs(forged, None)[1] == ""
-    assert model.stored_view({"block": True, "failed": [0, 0, 7, "1", None]}, p) == {"block": None, "failed": [0]}
+def test_the_views_read_the_parameters_from_the_scenario_whatever_the_store_says():
+    """The browser's era-params store holds only the key of the build; the views read the checked parameters from
+    the scenario on the server: a forged key draws the scenario's own views, a forged scenario nothing."""
+    p = params(code="rs")
+    own = (str(page.render_code(p.key, p.data)), page.render_dcs(p.key, None, p.data)[1])
+    for forged in (p.checked | {"n": 40}, {"n": 9}, [p.key], "params", 3):
+        assert (str(page.render_code(forged, p.data)), page.render_dcs(forged, None, p.data)[1]) == own
+    assert page.render_code(None, p.data) == (no_update,) * 3  # before the build answered: nothing yet
+    for bad in ({"n": 400}, {"n": "x"}, {"code": "raid"}, {"placement": "0,1"}, {"k": 12}, {"dcs": 0}):
+        data = Scenario(params={"erasure": model.DEFAULTS | bad}).to_dict()
+        assert model.scenario_params(Scenario.from_dict(data)) is None
+        assert page.render_code(p.key, data) == (no_update,) * 3
+        assert page.render_compare(no_progress, p.key, data) == (no_update, no_update)
+        assert page.render_dcs(p.key, None, data)[1] == ""
+    assert model.stored_view({"block": True, "failed": [0, 0, 7, "1", None]}, p.checked) == {
+        "block": None,
+        "failed": [0],
+    }
 
 
 def test_the_views_show_only_a_code_a_build_job_made():
@@ -295,21 +314,26 @@ def test_the_views_show_only_a_code_a_build_job_made():
     cache_module.cache.init_app(server, config={"CACHE_TYPE": "SimpleCache"})
     p = params(n=12, k=8, dcs=4, code="lrc")
     with server.app_context():
-        assert model.built_code(p) is None  # valid parameters nobody built here (a forged store): no computation
-        fig, status, css = page.render_dcs(p, None)
+        assert (
+            model.built_code(p.checked) is None
+        )  # valid parameters nobody built here (a forged store): no computation
+        fig, status, css = page.render_dcs(p.key, None, p.data)
         assert status == page.NOT_BUILT and css == "flag warn"
-        assert page.render_code(p) == (no_update,) * 3
-        model.build_code(p)  # what the build job does
-        assert model.built_code(p)["name"] == "LRC(12,8; l=4, g=0)"
-        assert "LRC(12,8; l=4, g=0)" in texts(page.render_code(p)[0]) and page.render_dcs(p, None)[2] == "flag"
+        assert page.render_code(p.key, p.data) == (no_update,) * 3
+        model.build_code(p.checked)  # what the build job does
+        assert model.built_code(p.checked)["name"] == "LRC(12,8; l=4, g=0)"
+        assert (
+            "LRC(12,8; l=4, g=0)" in texts(page.render_code(p.key, p.data)[0])
+            and page.render_dcs(p.key, None, p.data)[2] == "flag"
+        )
 
 
 def test_the_build_reports_the_fmel_search_scheme_by_scheme():
     seen = []
-    stored, message, _ = in_callback(
+    _, message, store = in_callback(
         page.build, N_CHANGED, seen.append, controls(n=12, k=6, dcs=4), Scenario().to_dict()
     )
-    assert message == "" and stored["n"] == 12
+    assert message == "" and model.scenario_params(Scenario.from_dict(store))["n"] == 12
     total = model.PAGE_SCHEMES + 1
     assert seen[0] == (0, 1, "Building the FMEL (searched) code…")
     tried = seen[1:-2]
@@ -327,7 +351,7 @@ def test_the_build_reports_the_fmel_search_scheme_by_scheme():
 def test_the_comparison_reports_each_family(monkeypatch):
     monkeypatch.setattr(cache_module, "_server", None)  # computed here, not read from an earlier test's cache
     seen = []
-    page.render_compare(seen.append, params())
+    page.render_compare(seen.append, *params()[:2])
     assert [text for *_, text in seen] == [
         "Comparing: Reed–Solomon (1 of 5)…",
         "Comparing: Azure LRC (2 of 5)…",

@@ -50,7 +50,9 @@ def test_a_job_runs_on_the_worker_with_its_progress_and_result(served):
     }
     run = client.run_job(dep, values, limit=120)
     assert not run["cancelled"]
-    assert run["response"]["era-params"]["data"]["n"] == 12 and run["response"]["era-message"]["children"] == ""
+    built = Scenario.from_dict(run["response"]["scenario"]["data"]).params["erasure"]
+    assert len(run["response"]["era-params"]["data"]) == 24 and run["response"]["era-message"]["children"] == ""
+    assert built["n"] == 12 and built["k"] == 6  # the checked controls, written to the scenario
     texts = [p["era-build-progress-text.children"] for p in run["progress"]]
     assert any(t.startswith("FMEL search: ") for t in texts), texts  # the search reported from the worker
     assert "Task" in (folder / "celery.log").read_text() and "succeeded" in (folder / "celery.log").read_text()

@@ -20,8 +20,10 @@ from vizcoll.erasure.codes import FAMILIES, check_parameters, parse_placement
 from vizcoll.erasure.compare import compare, measure
 from vizcoll.erasure.metrics import TRAFFIC
 from vizcoll.errors import VizcollError
+from vizcoll.scenario import Scenario
 from vizcoll.ui.cache import cached, job_progress, job_runner, peek, reporting
 from vizcoll.ui.forms import choice, number, text
+from vizcoll.ui.store import page_params
 
 __all__ = [
     "PAGE",
@@ -29,7 +31,7 @@ __all__ = [
     "TRAFFIC_LABELS",
     "EMPTY_VIEW",
     "read_params",
-    "stored_params",
+    "scenario_params",
     "stored_view",
     "code_result",
     "build_code",
@@ -63,19 +65,15 @@ def read_params(n, k, dcs, code, traffic, d, seed, placement) -> dict:
     return {"n": n, "k": k, "dcs": dcs, "code": code, "traffic": traffic, "d": d, "seed": seed, "placement": parsed}
 
 
-def stored_params(data) -> dict | None:
-    """The page's parameters store checked again (it comes from the browser): None when absent or forged."""
-    keys = ("n", "k", "dcs", "code", "traffic", "d", "seed", "placement")
-    if not isinstance(data, dict) or set(data) != set(keys):
-        return None
-    placement = data["placement"]
-    if placement is not None and not (isinstance(placement, list) and all(isinstance(z, int) for z in placement)):
-        return None
+def scenario_params(scenario: Scenario) -> dict | None:
+    """The page's checked parameters as the scenario holds them (the build wrote them there), None when they do
+    not check (a forged scenario: the controls show the defaults). The views read them on the server; the
+    browser's ``era-params`` store holds only their key, the views' trigger."""
+    values = page_params(scenario, PAGE, DEFAULTS)
     try:
-        checked = read_params(*[data[key] for key in keys[:-1]], ",".join(map(str, placement or [])))
+        return read_params(**{key: values.get(key) for key in DEFAULTS})
     except (VizcollError, TypeError, ValueError):
         return None
-    return checked if checked == data else None
 
 
 def stored_view(view, params: dict) -> dict:

@@ -51,12 +51,12 @@ from vizcoll.ui.pages.erasure._model import (
     built_code,
     compare_result,
     read_params,
-    stored_params,
+    scenario_params,
     stored_view,
 )
 from vizcoll.ui.pages.erasure._views import compare_table, scheme_view, summary_view
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.store import SCENARIO, page_params, remembered, store_output
+from vizcoll.ui.store import SCENARIO, checked, key_of, page_params, remembered, store_output
 
 __all__ = ["PAGE", "layout", "body", "register", "build", "update_view", "render_dcs", "render_code", "render_compare"]
 
@@ -218,6 +218,7 @@ def register(app: Dash) -> None:
         Input(ERA_RESTORE, "n_clicks"),
         Input(ERA_PARAMS, "data"),
         State(ERA_VIEW, "data"),
+        State(SCENARIO, "data"),
     )(update_view)
     app.callback(
         Output(ERA_DC_FIG, "figure"),
@@ -225,17 +226,20 @@ def register(app: Dash) -> None:
         Output(ERA_STATUS, "className"),
         Input(ERA_PARAMS, "data"),
         Input(ERA_VIEW, "data"),
+        State(SCENARIO, "data"),
     )(render_dcs)
     app.callback(
         Output(ERA_SUMMARY, "children"),
         Output(ERA_SCHEME, "children"),
         Output(ERA_MATRIX, "figure"),
         Input(ERA_PARAMS, "data"),
+        State(SCENARIO, "data"),
     )(render_code)
     app.callback(
         Output(ERA_COMPARE, "figure"),
         Output(ERA_COMPARE_TABLE, "children"),
         Input(ERA_PARAMS, "data"),
+        State(SCENARIO, "data"),
         prevent_initial_call=True,
         interval=POLL_MS,
         **jobs.background(ERA_COMPARE_JOB),
@@ -265,7 +269,7 @@ def build(set_progress, values, scenario=None):
         "seed": params["seed"],
         "placement": ",".join(map(str, params["placement"] or [])),
     }
-    return params, "", remembered(scenario, PAGE, values)
+    return key_of(params), "", remembered(scenario, PAGE, values)
 
 
 def _search_text(done: int, total: int) -> str:
@@ -277,10 +281,17 @@ def _search_text(done: int, total: int) -> str:
     return f"FMEL search: {done} of at most {total - 1} schemes tried"
 
 
-def update_view(click, _restore, params, view):
+def _params(key, data) -> dict | None:
+    """The page's checked parameters, read from the scenario store ``data`` on the server (``key``: the build's
+    trigger, None before it answered; what the browser sends there is never read)."""
+    scenario = checked(data)[0] if key is not None else None
+    return None if scenario is None else scenario_params(scenario)
+
+
+def update_view(click, _restore, key, view, data):
     """A click on a block selects it; on a DC's square fails or restores that DC; new parameters or the
     restore button clear the failures (and the selection, with new parameters)."""
-    params = stored_params(params)
+    params = _params(key, data)
     trigger = ctx.triggered_id
     if trigger == ERA_PARAMS or params is None:
         return dict(EMPTY_VIEW)
@@ -299,9 +310,9 @@ def update_view(click, _restore, params, view):
     return no_update  # (n/a: a click outside any block or DC square)
 
 
-def render_dcs(params, view):
+def render_dcs(key, view, data):
     """The DC figure, and what the selection and the failed DCs mean."""
-    params = stored_params(params)
+    params = _params(key, data)
     if params is None:
         return blank_figure("Choose n, k and N.", height=260), "", "flag"
     result = built_code(params)
@@ -325,17 +336,17 @@ def render_dcs(params, view):
     return figure, "\n".join(lines), "flag warn" if warn else "flag"
 
 
-def render_code(params):
-    params = stored_params(params)
+def render_code(key, data):
+    params = _params(key, data)
     result = None if params is None else built_code(params)
     if result is None:
         return no_update, no_update, no_update
     return summary_view(result, params["traffic"]), scheme_view(result), matrix_figure(result)
 
 
-def render_compare(set_progress, params):
+def render_compare(set_progress, key, data):
     """(A background job.) Every family at the page's n, k, N; the progress names the family being measured."""
-    params = stored_params(params)
+    params = _params(key, data)
     if params is None:
         return no_update, no_update
     families = list(FAMILY_NAMES)
