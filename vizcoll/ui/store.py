@@ -47,6 +47,8 @@ __all__ = [
     "tapped_link",
     "changed",
     "key_of",
+    "plan_source",
+    "planned_scenario",
     "FabricPending",
     "app_limits",
     "built_in_job",
@@ -137,6 +139,25 @@ def _set(params: dict) -> dict:
 def changed(new, current):
     """``new`` for an output that differs from what the browser shows (``current``), else ``no_update``."""
     return no_update if new == current else new
+
+
+def plan_source(scenario: Scenario, page: str, params: dict) -> dict:
+    """What a page's plan depends on, as a cache key (plain JSON): the fabric with its breaks, the communicators
+    and the page's parameters ``params``; :func:`planned_scenario` is the thin scenario it names."""
+    return {
+        "source": scenario.source_key(),
+        "pattern": scenario.pattern,
+        "ppn": scenario.ppn,
+        "lists": scenario.lists,
+        "page": page,
+        "params": params,
+    }
+
+
+def planned_scenario(key: dict) -> Scenario:
+    """The scenario of a :func:`plan_source` key (its page's parameters only)."""
+    scenario = Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
+    return scenario.with_params(key["page"], key["params"])
 
 
 def key_of(value) -> str:

@@ -68,7 +68,7 @@ from vizcoll.ui.limits import (
     UI_MAX_NODES,
 )
 from vizcoll.ui.models.parts import OVERVIEW, natural_part, read_part
-from vizcoll.ui.store import fabric_of, page_params, topology_of
+from vizcoll.ui.store import fabric_of, page_params, plan_source, planned_scenario, topology_of
 from vizcoll.words import plural
 
 __all__ = [
@@ -555,21 +555,12 @@ def view_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
 def page_keys(scenario: Scenario) -> tuple[dict, dict, dict]:
     """:func:`view_keys`, computed on the server once per scenario and page parameters (cached): each view reads it
     from the scenario it gets; the browser holds the run plan's key only (:func:`~vizcoll.ui.store.key_of`)."""
-    return _page_keys(
-        {
-            "source": scenario.source_key(),
-            "pattern": scenario.pattern,
-            "ppn": scenario.ppn,
-            "lists": scenario.lists,
-            "params": scenario.params.get(PAGE, {}),
-        }
-    )
+    return _page_keys(plan_source(scenario, PAGE, scenario.params.get(PAGE, {})))
 
 
 @cached
 def _page_keys(key: dict) -> tuple[dict, dict, dict]:
-    scenario = Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
-    return view_keys(scenario.with_params(PAGE, key["params"]))
+    return view_keys(planned_scenario(key))
 
 
 def read_uq_key(key) -> dict | None:

@@ -68,7 +68,7 @@ from vizcoll.ui.limits import (
     TREE_MAX_K,
     TREE_MAX_PROCESSES,
 )
-from vizcoll.ui.store import fabric_of, hops_of, page_params, topology_of
+from vizcoll.ui.store import fabric_of, hops_of, page_params, plan_source, planned_scenario, topology_of
 from vizcoll.words import plural
 
 __all__ = [
@@ -387,22 +387,13 @@ def page_plan(scenario: Scenario) -> dict:
     from the scenario it gets, and the browser holds only its key (:func:`~vizcoll.ui.store.key_of`, the views'
     trigger)."""
     params = page_params(scenario, PAGE, DEFAULTS)
-    return _plan(
-        {
-            "source": scenario.source_key(),
-            "pattern": scenario.pattern,
-            "ppn": scenario.ppn,
-            "lists": scenario.lists,
-            "params": {key: params.get(key) for key in DEFAULTS if key not in GOAL_KEYS},
-        }
-    )
+    return _plan(plan_source(scenario, PAGE, {key: params.get(key) for key in DEFAULTS if key not in GOAL_KEYS}))
 
 
 @cached
 def _plan(key: dict) -> dict:
-    scenario = Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
     try:
-        return tree_plan(scenario.with_params(PAGE, key["params"]))
+        return tree_plan(planned_scenario(key))
     except VizcollError as exc:
         return {"error": f"⚠ {exc}"}
 
