@@ -260,7 +260,10 @@ def faults_largest() -> Callable[[], object]:
             | {"var": "u4", "second": d["second"]},
             data,
         )
-        return page.render_reduction(10**6, reduction[0]), page.render_lanes(10**6, treft[0])
+        return (
+            page.render_reduction(10**6, reduction[0], None, reduction[-1]),
+            page.render_lanes(10**6, treft[0], treft[-1]),
+        )
 
     return run
 

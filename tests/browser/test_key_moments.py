@@ -80,6 +80,9 @@ def test_killing_a_worker_keeps_the_step_and_its_detection_is_the_next_key_momen
         f"#{REDUCTION}-caption", "dies (the master will notice at the next ping)", timeout=20
     )
     assert step_of(page, REDUCTION) == 12  # the new run is shown from the same step, not from step 0
+    dead = """return document.querySelector('#ft-red-diagram .js-plotly-plot').data
+        .flatMap(t => [].concat((t.marker || {}).symbol || []))"""
+    until(lambda: "x" in page.driver.execute_script(dead), 10)  # the diagram draws the killed run too
     page.duo.wait_for_contains_text(f"#{REDUCTION}-moments-legend", "⚡ fault injected, ⚠ fault detected")
     scroll_to(page, f"#{REDUCTION}-next-key")
     page.click(f"#{REDUCTION}-next-key")

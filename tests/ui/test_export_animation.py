@@ -24,7 +24,6 @@ from vizcoll.ui.figures.topology import STATE_COLOURS
 from vizcoll.ui.pages.barrier import _model as barrier_model
 from vizcoll.ui.pages.barrier import page as barrier
 from vizcoll.ui.pages.faults import page as faults
-from vizcoll.ui.pages.faults._model import scenario_reduction, scenario_treft
 from vizcoll.ui.pages.multicast import page as multicast
 from vizcoll.ui.pages.schedules import page as schedules
 from vizcoll.ui.pages.schedules._model import example_goal
@@ -149,13 +148,13 @@ def test_the_broadcast_frame_rings_follow_the_state_at_that_step():
 
 
 def _reduction_figures():
-    params = scenario_reduction(DEFAULT_SCENARIO)
-    return animation_of("faults", DEFAULT_SCENARIO, "reduction"), lambda k: faults.render_reduction(k, params)[0]
+    return animation_of("faults", DEFAULT_SCENARIO, "reduction"), lambda k: faults.render_reduction(k, "k", None, DATA)[
+        0
+    ]
 
 
 def _treft_figures():
-    treft = scenario_treft(DEFAULT_SCENARIO)
-    return animation_of("faults", DEFAULT_SCENARIO, "treft"), lambda k: faults.render_lanes(k, treft)
+    return animation_of("faults", DEFAULT_SCENARIO, "treft"), lambda k: faults.render_lanes(k, "k", DATA)
 
 
 def _multicast_figures():

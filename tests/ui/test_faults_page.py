@@ -13,8 +13,8 @@ from vizcoll.schedule.check import check
 from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.pages.faults import _model as model
 from vizcoll.ui.pages.faults import page
-from vizcoll.ui.pages.faults._figures import PAPER_AVERAGE, tasks_so_far
-from vizcoll.ui.store import DEFAULT_SCENARIO
+from vizcoll.ui.pages.faults._figures import PAPER_AVERAGE, reduction_diagram, tasks_so_far
+from vizcoll.ui.store import DEFAULT_SCENARIO, key_of, scenario_of
 
 SIZE = str(8 << 20)
 
@@ -28,19 +28,24 @@ def treft_values(workflow, cls, variant, replica, kernel, var, second) -> dict:
     return dict(zip(page.TREFT_CONTROLS, (workflow, cls, variant, replica, kernel, var, second), strict=True))
 
 
-def run_reduction(*args, scenario: Scenario = DEFAULT_SCENARIO):
-    """The reduction callback as Dash calls it when the process count changed, without the store output."""
-    *outputs, _store = in_callback(
-        page.run_reduction, f"{page.FT_RED_PROCS}.value", reduction_values(*args[:6]), args[6], scenario.to_dict()
-    )
-    return tuple(outputs)
+def written(store, data) -> dict:
+    """The scenario store after a callback answered ``store`` to the one it was given (``data``)."""
+    return data if store is no_update else store
+
+
+def run_reduction(*args, scenario: Scenario = DEFAULT_SCENARIO, changed=None):
+    """The reduction callback as Dash calls it when the process count (or ``changed``) changed: its outputs, the
+    scenario store last, as the views then read it."""
+    data = scenario.to_dict()
+    changed = changed or f"{page.FT_RED_PROCS}.value"
+    *outputs, store = in_callback(page.run_reduction, changed, reduction_values(*args[:6]), args[6], data)
+    return (*outputs, written(store, data))
 
 
 def run_treft(*args, scenario: Scenario = DEFAULT_SCENARIO):
-    *outputs, _store = in_callback(
-        page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", treft_values(*args), scenario.to_dict()
-    )
-    return tuple(outputs)
+    data = scenario.to_dict()
+    *outputs, store = in_callback(page.run_treft, f"{page.FT_TREFT_WORKFLOW}.value", treft_values(*args), data)
+    return (*outputs, written(store, data))
 
 
 def reduction(fault="none", kill=None, procs=8, slow="2,5"):
@@ -49,7 +54,7 @@ def reduction(fault="none", kill=None, procs=8, slow="2,5"):
 
 @pytest.mark.parametrize("location", FAULT_LOCATIONS)
 def test_a_fault_at_each_location_reports_what_the_engine_reports(location):
-    params, message, summary, timeline = reduction(location)
+    _, message, summary, timeline, _ = reduction(location)
     assert message == ""
     _, engine = simulate_task_reduction(8, 8 << 20, 0, slow=[(2, 4.0), (5, 4.0)], kill=location)
     expected = "unrecoverable" if engine["unrecoverable"] else "recovered" if engine["recovered"] else "fault hit"
@@ -59,13 +64,13 @@ def test_a_fault_at_each_location_reports_what_the_engine_reports(location):
 
 
 def test_the_diagram_at_a_mid_step_shows_the_tree_edges_formed_so_far():
-    params, _, _, data = reduction()
-    tl = player_timeline(data)
-    _, figures, _ = model.reduction_runs(params)
+    key, _, _, timeline, data = reduction()
+    tl = player_timeline(timeline)
+    _, figures, _ = model.reduction_runs(model.scenario_reduction(scenario_of(data)))
     mid = tl.n_steps // 2
     formed = tasks_so_far(tl, mid - 1, figures["tasks"])
     assert 0 < len(formed) < len(figures["tasks"])
-    fig, tasks = page.render_reduction(mid, params)
+    fig, tasks = page.render_reduction(mid, key, None, data)
     tree = next(t for t in fig.data if t.name.startswith("tree so far"))
     assert tree.name == f"tree so far ({len(formed)} tasks)"
     assert sum(x is None for x in tree.x) == len(formed)  # one segment per task edge
@@ -74,7 +79,7 @@ def test_the_diagram_at_a_mid_step_shows_the_tree_edges_formed_so_far():
     assert f"({first['pair'][0]},{first['pair'][1]}) → {first['to']}" in str(tasks)
     assert any(ann.text and ann.text.startswith("<b>Q</b>") for ann in fig.layout.annotations)
     # at the end every task is in the tree and the summary compares with the binomial tree
-    fig, _ = page.render_reduction(tl.n_steps, params)
+    fig, _ = page.render_reduction(tl.n_steps, key, None, data)
     assert (
         next(t for t in fig.data if t.name.startswith("tree so far")).name
         == f"tree so far ({len(figures['tasks'])} tasks)"
@@ -82,29 +87,36 @@ def test_the_diagram_at_a_mid_step_shows_the_tree_edges_formed_so_far():
 
 
 def test_a_clicked_worker_is_killed_at_the_shown_step():
-    params, *_ = reduction()
-    tl, _, _ = model.reduction_runs(params)
-    kill, fault = page.click_kill({"points": [{"customdata": 3}]}, 20, params)
+    key, *_, data = reduction()
+    tl, _, _ = model.reduction_runs(model.scenario_reduction(scenario_of(data)))
+    kill, fault = page.click_kill({"points": [{"customdata": 3}]}, 20, key, None, data)
     assert fault == model.CLICK and kill == [3, tl.time_at(19)]
-    params2, message, summary, _ = reduction(model.CLICK, kill)
-    assert message == "" and params2["kill"] == kill
-    assert "w3 killed at" in str(summary)
-    assert page.click_kill({"points": [{"x": 0}]}, 20, params) == (no_update, no_update)
+    # Dash calls the run with both changed at once: a user's action, so the scenario says a worker was clicked
+    both = [f"{page.FT_RED_KILL}.data", f"{page.FT_RED_FAULT}.value"]
+    key2, message, summary, _, data2 = run_reduction(8, SIZE, 0, "2,5", model.CLICK, 0, kill, changed=both)
+    assert message == "" and "w3 killed at" in str(summary)
+    assert data2["params"]["faults"]["fault"] == model.CLICK
+    params = model.read_reduction(8, SIZE, 0, "2,5", model.CLICK, 0, kill)
+    assert key2 == key_of(params) != key
+    killed, figures, _ = model.reduction_runs(params)
+    fig, _ = page.render_reduction(10**6, key2, kill, data2)  # the views draw the clicked worker's replay
+    assert fig == reduction_diagram(killed, killed.n_steps - 1, figures, 8)
+    assert page.click_kill({"points": [{"x": 0}]}, 20, key, None, data) == (no_update, no_update)
 
 
 def test_treft_injection_ends_corrected_with_an_error_cell_at_the_injection_step():
-    params, message, summary, data = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
+    key, message, summary, timeline, data = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
     assert message == "" and "corrected" in str(summary)
-    tl = player_timeline(data)
+    tl = player_timeline(timeline)
     inject = next(k for k in range(tl.n_steps) if any("flips bit" in e.label for e in tl.active_at(k)))
-    fig = page.render_lanes(inject + 1, params)  # position = step + 1
+    fig = page.render_lanes(inject + 1, key, data)  # position = step + 1
     assert any(ann.text == "ERROR in u4" for ann in fig.layout.annotations)
     assert tl.final_state["r1.data"] == "corrected"
-    final = page.render_lanes(tl.n_steps, params)
+    final = page.render_lanes(tl.n_steps, key, data)
     assert any(ann.text == "corrected" for ann in final.layout.annotations)
     # an operation step shows its circled number
     op_step = next(k for k in range(tl.n_steps) if any(e.label.startswith("④") for e in tl.active_at(k)))
-    assert any(ann.text == "④" for ann in page.render_lanes(op_step + 1, params).layout.annotations)
+    assert any(ann.text == "④" for ann in page.render_lanes(op_step + 1, key, data).layout.annotations)
 
 
 def test_overhead_chart_has_three_workflows_by_three_variants():
@@ -134,8 +146,8 @@ def test_overhead_chart_has_three_workflows_by_three_variants():
     ],
 )
 def test_bad_reduction_input_gives_a_warning(args):
-    params, message, summary, timeline = run_reduction(*args)
-    assert message.startswith("⚠") and params is no_update and timeline is no_update
+    key, message, summary, timeline, _ = run_reduction(*args)
+    assert message.startswith("⚠") and key is no_update and timeline is no_update
 
 
 @pytest.mark.parametrize(
@@ -148,8 +160,8 @@ def test_bad_reduction_input_gives_a_warning(args):
     ],
 )
 def test_bad_treft_input_gives_a_warning(args):
-    params, message, *_ = run_treft(*args)
-    assert message.startswith("⚠") and params is no_update
+    key, message, *_ = run_treft(*args)
+    assert message.startswith("⚠") and key is no_update
 
 
 def test_kernel_and_variable_choices_follow_the_workflow():
@@ -251,9 +263,8 @@ def _controls(arg) -> bool:
 
 
 def test_every_callback_checks_what_the_browser_sends():
-    params, _, _, _ = reduction("executing-task")
-    treft, *_ = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
-    data = DEFAULT_SCENARIO.to_dict()
+    key, *_, data = reduction("executing-task")
+    treft, *_, treft_data = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
     probe(
         page.run_reduction,
         f"{page.FT_RED_PROCS}.value",
@@ -261,8 +272,8 @@ def test_every_callback_checks_what_the_browser_sends():
         [1, 0.5],
         data,
     )
-    probe(page.render_reduction, None, 3, params)
-    probe(page.click_kill, None, {"points": [{"customdata": 3}]}, 3, params)
+    probe(page.render_reduction, None, 3, key, [1, 0.5], data)
+    probe(page.click_kill, None, {"points": [{"customdata": 3}]}, 3, key, [1, 0.5], data)
     probe(page.kernel_choices, None, "HC", "A", "K4")
     probe(page.var_choices, None, "K4", "HC", "A", "u4")
     probe(
@@ -271,46 +282,49 @@ def test_every_callback_checks_what_the_browser_sends():
         treft_values("HC", "A", "treft", "1", "K4", "u4", "r2:K4:u4"),
         data,
     )
-    probe(page.render_lanes, None, 3, treft)
+    probe(page.render_lanes, None, 3, treft, treft_data)
     probe(page.export_goal, None, 1, "mst", 8, SIZE, 0)
 
 
-def test_forged_stores_give_nothing():
-    params, _, _, _ = reduction("executing-task")
-    treft, *_ = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
-    assert model.stored_reduction(params) == params and model.stored_treft(treft) == treft
-    for forged in (
-        params | {"procs": 10**6},
-        params | {"slow": [[99, 4]]},
-        params | {"slow": "2,5"},
-        params | {"fault": ["none"]},
-        params | {"kill": [1, 2]},
-        params | {"extra": 1},
-        [params],
-        "x",
+def test_the_views_draw_the_scenarios_parameters_whatever_the_parameter_stores_hold():
+    key, *_, data = reduction("executing-task")
+    treft, *_, treft_data = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
+    drawn, lanes = page.render_reduction(2, key, None, data), page.render_lanes(2, treft, treft_data)
+    assert lanes.layout.annotations[0].text != "Choose a workflow."
+    for forged in ("x" * 24, {"procs": 10**6}, [key], 7):
+        assert str(page.render_reduction(2, forged, None, data)) == str(drawn)
+        assert page.render_lanes(2, forged, treft_data) == lanes
+    assert page.render_reduction(2, None, None, data)[1] == ""  # before the run answered: nothing yet
+
+
+def test_a_forged_scenario_or_clicked_worker_gives_nothing():
+    key, *_, data = reduction("executing-task")
+    clicked = scenario_of(data).with_params("faults", {"fault": model.CLICK}).to_dict()
+    assert page.render_reduction(2, key, [1, 0.0], clicked)[1] != ""
+    for faults, kill in (
+        ({"procs": 10**6}, None),
+        ({"slow": "99"}, None),
+        ({"size": "big"}, None),
+        ({"fault": model.CLICK}, [99, 0.0]),
+        ({"fault": model.CLICK}, [1, -2]),
+        ({"fault": model.CLICK}, "x"),
     ):
-        assert model.stored_reduction(forged) is None
-        assert page.render_reduction(2, forged)[1] == ""
-        assert page.click_kill({"points": [{"customdata": 1}]}, 2, forged) == (no_update, no_update)
-    for forged in (
-        treft | {"workflow": ["HC"]},
-        treft | {"inject": [1, "K99", "u4"]},
-        treft | {"inject": 5},
-        treft | {"second": 7},
-        treft | {"variant": {}},
-        {"workflow": "HC"},
-        None,
-    ):
-        assert model.stored_treft(forged) is None
-        assert page.render_lanes(2, forged).layout.annotations[0].text == "Choose a workflow."
-    assert page.click_kill({"points": [{"customdata": 8}]}, 2, params) == (no_update, no_update)  # no worker 8
-    assert page.click_kill({"points": [{"customdata": True}]}, 2, params) == (no_update, no_update)
+        forged = scenario_of(data).with_params("faults", faults).to_dict()
+        assert page.render_reduction(2, key, kill, forged)[1] == ""
+        assert page.click_kill({"points": [{"customdata": 1}]}, 2, key, kill, forged) == (no_update, no_update)
+    for faults in ({"inject": "1:K99:u4"}, {"inject": "1:K4:u4", "second": "garbage"}):
+        forged = DEFAULT_SCENARIO.with_params("faults", faults).to_dict()
+        assert page.render_lanes(2, "k", forged).layout.annotations[0].text == "Choose a workflow."
+    unknown = DEFAULT_SCENARIO.with_params("faults", {"variant": "nope"}).to_dict()  # shown as the default
+    assert page.render_lanes(2, "k", unknown) == page.render_lanes(2, "k", DEFAULT_SCENARIO.to_dict())
+    assert page.click_kill({"points": [{"customdata": 8}]}, 2, key, None, data) == (no_update, no_update)  # no w8
+    assert page.click_kill({"points": [{"customdata": True}]}, 2, key, None, data) == (no_update, no_update)
     assert page.kernel_choices(["HC"], "A", None) == (no_update, no_update)
     assert page.var_choices({"k": 1}, "HC", "A", None) == ([], None)
 
 
 def test_bad_values_of_the_right_kind_say_what_is_wrong():
-    *_, message, _, _ = run_reduction(8, SIZE, 0, ["2"], "none", 0, None)
+    _, message, *_ = run_reduction(8, SIZE, 0, ["2"], "none", 0, None)
     assert message == "⚠ slow ranks must be text like 2,5 or 2:8"
     assert run_reduction(8, SIZE, 0, "2", ["none"], 0, None)[1].startswith("⚠ unknown fault")
     assert run_reduction(8, SIZE, 0, "2", model.CLICK, 0, 5)[1] == "⚠ the clicked worker must be [rank, time]"

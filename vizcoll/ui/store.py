@@ -113,8 +113,9 @@ def user_action() -> bool:
     return len(ctx.triggered_prop_ids) == 1
 
 
-def remembered(data, page: str, values: dict):
-    """The store with ``values`` merged into ``page``'s parameters, for a control the user changed.
+def remembered(data, page: str, values: dict, action: bool | None = None):
+    """The store with ``values`` merged into ``page``'s parameters, for a control the user changed (``action``:
+    whether a user acted, by default :func:`user_action`; a page whose one click changes two inputs says so).
 
     ``no_update`` on a page load (nothing triggered) or when nothing changed (a
     None value is no change of a parameter not set: both mean the default), so
@@ -122,7 +123,7 @@ def remembered(data, page: str, values: dict):
     page shown as it is stored writes nothing (which would call every view of
     the scenario again).
     """
-    if not user_action():
+    if not (user_action() if action is None else action):
         return no_update
     scenario, _ = checked(data)
     stored = scenario.params.get(page, {}) if scenario else {}

@@ -15,8 +15,9 @@ Timings (the 2-core development machine, cold cache): a reduction replay of 32 p
 replay 0.03–0.07 s; the overhead chart runs TREFT 18 times (3 variants x 6 programs): 1.7 s, 2.4 s with the
 first imports (more on a busy host). The page computes that chart in a background job, run by run
 (:func:`overheads` with ``progress``; each run cached on its own, so the next visit reads 18 cache entries).
-The stores the page's views read come back from the browser and are checked again
-(:func:`stored_reduction`, :func:`stored_treft`).
+The page's views read the checked parameters from the scenario on the server (:func:`scenario_reduction`,
+:func:`scenario_treft`: the controls write them there); the browser's parameter stores hold only their key.
+The clicked worker is the one parameter the scenario does not hold: its store is checked with the rest.
 """
 
 from __future__ import annotations
@@ -47,8 +48,6 @@ __all__ = [
     "overhead_of",
     "read_reduction",
     "read_treft",
-    "stored_reduction",
-    "stored_treft",
     "kernel_options",
     "var_options",
     "scenario_procs",
@@ -205,38 +204,6 @@ def read_treft(workflow, cls, variant, replica, kernel, var, second) -> dict:
     return {"workflow": workflow, "cls": cls, "variant": variant, "inject": inject, "second": second}
 
 
-def stored_reduction(data) -> dict | None:
-    """The reduction's parameters store checked again (it comes from the browser): None when absent or forged."""
-    keys = {"procs", "size", "root", "slow", "fault", "kill", "seed"}
-    if not isinstance(data, dict) or set(data) != keys or not isinstance(data["slow"], list):
-        return None
-    if not all(isinstance(s, list) and len(s) == 2 for s in data["slow"]):
-        return None
-    try:
-        slow = ",".join(f"{rank}:{factor}" for rank, factor in data["slow"])
-        checked = read_reduction(
-            data["procs"], data["size"], data["root"], slow, data["fault"], data["seed"], data["kill"]
-        )
-    except VizcollError:
-        return None
-    return checked if checked == data else None
-
-
-def stored_treft(data) -> dict | None:
-    """TREFT's parameters store checked again (it comes from the browser): None when absent or forged."""
-    if not isinstance(data, dict) or set(data) != {"workflow", "cls", "variant", "inject", "second"}:
-        return None
-    inject = data["inject"]
-    if inject is not None and not (isinstance(inject, list) and len(inject) == 3):
-        return None
-    replica, kernel, var = inject if inject is not None else ("none", None, None)
-    try:
-        checked = read_treft(data["workflow"], data["cls"], data["variant"], replica, kernel, var, data["second"])
-    except VizcollError:
-        return None
-    return checked if checked == data else None
-
-
 def kernel_options(workflow: str, cls: str) -> list[dict]:
     program = WORKFLOWS[workflow][cls]
     return [{"label": f"{k.name} ({k.solver})", "value": k.name} for k in program.kernels.values()]
@@ -291,21 +258,17 @@ def shown_values(scenario: Scenario) -> dict:
     return v
 
 
-def scenario_reduction(scenario: Scenario, store=None) -> dict:
-    """The reduction's checked parameters: the page's store (a clicked worker included) when it holds usable ones,
-    else those the page opens with on ``scenario``."""
+def scenario_reduction(scenario: Scenario, kill=None) -> dict:
+    """The reduction's checked parameters: those the page shows on ``scenario`` with the clicked worker ``kill``
+    (the page's ``ft-red-kill`` store, checked here); VizcollError when they do not check."""
     v = shown_values(scenario)
-    return stored_reduction(store) or read_reduction(
-        v["procs"], v["size"], v["root"], v["slow"], v["fault"], v["seed"], None
-    )
+    return read_reduction(v["procs"], v["size"], v["root"], v["slow"], v["fault"], v["seed"], kill)
 
 
-def scenario_treft(scenario: Scenario, store=None) -> dict:
-    """TREFT's checked parameters: the page's store when it holds usable ones, else those the page opens with."""
+def scenario_treft(scenario: Scenario) -> dict:
+    """TREFT's checked parameters, those the page shows on ``scenario``; VizcollError when they do not check."""
     v = shown_values(scenario)
-    return stored_treft(store) or read_treft(
-        v["workflow"], v["cls"], v["variant"], v["replica"], v["kernel"], v["var"], v["second"]
-    )
+    return read_treft(v["workflow"], v["cls"], v["variant"], v["replica"], v["kernel"], v["var"], v["second"])
 
 
 def goal_file(algo, procs, size, root) -> dict:

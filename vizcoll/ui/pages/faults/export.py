@@ -19,11 +19,9 @@ __all__ = ["faults_pack", "reduction_animation", "treft_animation"]
 
 
 def faults_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
-    """Both replays at their end and the TREFT overhead chart (``extra``: the page's ``{"reduction",
-    "treft"}`` parameter stores)."""
-    extra = extra if isinstance(extra, dict) else {}
-    red = scenario_reduction(scenario, extra.get("reduction"))
-    ft = scenario_treft(scenario, extra.get("treft"))
+    """Both replays at their end and the TREFT overhead chart (``extra``: the page's clicked worker)."""
+    red = scenario_reduction(scenario, extra)
+    ft = scenario_treft(scenario)
     timeline, figures, binomial = reduction_runs(red)
     treft, treft_figures = treft_run(ft)
     pack = Pack("faults", "Fault replays")
@@ -97,7 +95,7 @@ def reduction_animation(scenario: Scenario, extra=None) -> Animation:
 
 def treft_animation(scenario: Scenario, extra=None) -> Animation:
     """/faults: TREFT's three replicas, the injected soft error, the vote and the correction."""
-    params = scenario_treft(scenario, extra)
+    params = scenario_treft(scenario)
     timeline, _ = treft_run(params)
     return Animation(
         "vizcoll-faults-treft",

@@ -14,12 +14,14 @@ page's processes, data size and root as LogGOPSim's schedule (:func:`vizcoll.ui.
 
 The overhead chart (18 TREFT runs: 1.7–2.4 s on the 2-core development machine, cold cache) is a background
 job (``ft-overhead``, :mod:`vizcoll.ui.jobs`) with a progress bar run by run and a Cancel button; the replays
-(0.01–0.07 s) answer at once. The parameter stores the views read are checked again on the server.
+(0.01–0.07 s) answer at once. The views read the checked parameters from the scenario on the server; the
+parameter stores ``ft-red-params`` and ``ft-treft-params`` hold only their key (the views' trigger), and
+``ft-red-kill`` the clicked worker, checked with the rest.
 """
 
 from __future__ import annotations
 
-from dash import Dash, Input, Output, State, dcc, html, no_update
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
@@ -56,15 +58,15 @@ from vizcoll.ui.pages.faults._model import (
     read_reduction,
     read_treft,
     reduction_runs,
+    scenario_reduction,
+    scenario_treft,
     shown_values,
-    stored_reduction,
-    stored_treft,
     treft_run,
     var_options,
 )
 from vizcoll.ui.pages.faults._views import reduction_summary, task_list, treft_summary
 from vizcoll.ui.routing import page_scenario, register_page
-from vizcoll.ui.store import SCENARIO, remembered, store_output
+from vizcoll.ui.store import SCENARIO, checked, key_of, remembered, store_output, user_action
 
 __all__ = [
     "PAGE",
@@ -280,10 +282,9 @@ def _treft_main() -> html.Div:
 def register(app: Dash) -> None:
     register_player(app, FT_RED_PLAYER)
     register_player(app, FT_TREFT_PLAYER)
-    params = {"reduction": State(FT_RED_PARAMS, "data"), "treft": State(FT_TREFT_PARAMS, "data")}
-    register_animation_export(app, FT_RED_PLAYER, PAGE, "reduction", params["reduction"])
-    register_animation_export(app, FT_TREFT_PLAYER, PAGE, "treft", params["treft"])
-    register_figure_pack(app, FT_PACK, PAGE, params)
+    register_animation_export(app, FT_RED_PLAYER, PAGE, "reduction", State(FT_RED_KILL, "data"))
+    register_animation_export(app, FT_TREFT_PLAYER, PAGE, "treft")
+    register_figure_pack(app, FT_PACK, PAGE, State(FT_RED_KILL, "data"))
     app.callback(
         Output(FT_RED_PARAMS, "data"),
         Output(FT_RED_MESSAGE, "children"),
@@ -302,6 +303,8 @@ def register(app: Dash) -> None:
         Output(FT_RED_TASKS, "children"),
         Input(pid(FT_RED_PLAYER, "step"), "value"),
         Input(FT_RED_PARAMS, "data"),
+        State(FT_RED_KILL, "data"),
+        State(SCENARIO, "data"),
     )(render_reduction)
     app.callback(
         Output(FT_RED_KILL, "data"),
@@ -309,6 +312,8 @@ def register(app: Dash) -> None:
         Input(FT_RED_DIAGRAM, "clickData"),
         State(pid(FT_RED_PLAYER, "step"), "value"),
         State(FT_RED_PARAMS, "data"),
+        State(FT_RED_KILL, "data"),
+        State(SCENARIO, "data"),
         prevent_initial_call=True,
     )(click_kill)
     app.callback(
@@ -340,6 +345,7 @@ def register(app: Dash) -> None:
         Output(FT_TREFT_LANES, "figure"),
         Input(pid(FT_TREFT_PLAYER, "step"), "value"),
         Input(FT_TREFT_PARAMS, "data"),
+        State(SCENARIO, "data"),
     )(render_lanes)
     app.callback(
         Output(FT_TREFT_OVERHEAD, "figure"),
@@ -363,7 +369,8 @@ def run_reduction(values, kill, scenario=None):
     """Check the controls (``values``: control key -> its value; ``kill``: the clicked worker), run the task-based
     reduction and the binomial tree (cached) and summarise.
 
-    The controls' values become the scenario's ``faults`` parameters (shared link, reload).
+    The controls' values become the scenario's ``faults`` parameters (shared link, reload), where the views read
+    them; the parameters' key goes to ``ft-red-params``, the views' trigger.
     """
     values = {key: (values if isinstance(values, dict) else {}).get(key) for key in REDUCTION_CONTROLS}
     try:
@@ -373,19 +380,35 @@ def run_reduction(values, kill, scenario=None):
         return no_update, f"⚠ {exc}", no_update, no_update, no_update
     message = "Click a worker in the diagram to kill it." if values["fault"] == CLICK and not params["kill"] else ""
     return (
-        params,
+        key_of(params),
         message,
         reduction_summary(figures, binomial),
         player_data(timeline),
-        remembered(scenario, PAGE, values),
+        remembered(scenario, PAGE, values, _acted()),
     )
 
 
-def render_reduction(position, params):
-    params = stored_reduction(params)
-    if params is None:
+def _acted() -> bool:
+    """A user's action: one control changed, or a click on a worker (it sets the kill and the fault at once)."""
+    return user_action() or set(ctx.triggered_prop_ids) == {f"{FT_RED_KILL}.data", f"{FT_RED_FAULT}.value"}
+
+
+def _shown(read, key, data, *args) -> dict:
+    """The parameters ``read(scenario, *args)`` the page shows, read on the server from the scenario store
+    ``data`` (the page's run wrote them there; ``key``, its answer, is None before it); VizcollError when there
+    are none or they do not check. What the browser sends in a parameter store is never read."""
+    scenario = checked(data)[0] if key is not None else None
+    if scenario is None:
+        raise VizcollError("nothing to show yet")
+    return read(scenario, *args)
+
+
+def render_reduction(position, key, kill, data):
+    try:
+        params = _shown(scenario_reduction, key, data, kill)
+        timeline, figures, _ = reduction_runs(params)
+    except VizcollError:
         return blank_figure("Choose the reduction's parameters.", height=200), ""
-    timeline, figures, _ = reduction_runs(params)
     step = timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps)
     return reduction_diagram(timeline, step, figures, params["procs"]), task_list(timeline, step, figures)
 
@@ -407,12 +430,17 @@ def clicked_rank(click) -> int | None:
     return rank if isinstance(rank, int) and not isinstance(rank, bool) else None
 
 
-def click_kill(click, position, params):
-    """A click on a worker kills it at the time of the shown step."""
-    rank, params = clicked_rank(click), stored_reduction(params)
-    if rank is None or params is None or not 0 <= rank < params["procs"]:
+def click_kill(click, position, key, kill, data):
+    """A click on a worker kills it at the time of the shown step (of the replay shown: ``kill``, the worker
+    clicked before, included)."""
+    try:
+        params = _shown(scenario_reduction, key, data, kill)
+        timeline, _, _ = reduction_runs(params)
+    except VizcollError:
         return no_update, no_update
-    timeline, _, _ = reduction_runs(params)
+    rank = clicked_rank(click)
+    if rank is None or not 0 <= rank < params["procs"]:
+        return no_update, no_update
     step = timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps)
     return [rank, timeline.time_at(step)], CLICK
 
@@ -454,14 +482,14 @@ def run_treft(values, scenario=None):
         "inject": inject,
         "second": values["second"] or "",
     }
-    return params, "", treft_summary(figures), player_data(timeline), remembered(scenario, PAGE, stored)
+    return key_of(params), "", treft_summary(figures), player_data(timeline), remembered(scenario, PAGE, stored)
 
 
-def render_lanes(position, params):
-    params = stored_treft(params)
-    if params is None:
+def render_lanes(position, key, data):
+    try:
+        timeline, _ = treft_run(_shown(scenario_treft, key, data))
+    except VizcollError:
         return blank_figure("Choose a workflow.", height=200)
-    timeline, _ = treft_run(params)
     return treft_lanes(timeline, timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps), OPERATIONS)
 
 
