@@ -319,7 +319,13 @@ def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_
     until(lambda: not job_running(page), 10)
     page.duo.wait_for_contains_text("#trees-logical", "2-ary tree over 40,960 processes", timeout=60)
     page.duo.wait_for_contains_text("#trees-t2-info", "Type II trees")
-    page.duo.wait_for_contains_text(
-        "#trees-flag", "The aggregation is animated for up to 4,096 processes (this communicator has 40,960)"
-    )
+    # the job's last stage: the aggregation of every process of TaihuLight plays on the overview
+    page.duo.wait_for_contains_text("#trees-player-position", "step 0 of", timeout=60)
+    for _ in range(12):
+        page.click("#trees-player-forward")
+    page.duo.wait_for_contains_text("#trees-player-position", "step 12 of", timeout=20)
+    page.driver.execute_script("document.getElementById('trees-mapped').scrollIntoView({block: 'start'});")
+    page.screenshot("trees-taihulight-aggregation.png")
+    page.click("#trees-player-last")
+    page.duo.wait_for_contains_text("#trees-player-caption", "Every vertex has the result 838840320", timeout=20)
     assert page.duo.get_logs() == []

@@ -19,8 +19,8 @@ COLOURS = "return cy.nodes().map(n => [n.style('border-color'), n.style('label')
 CAMPUS = Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net").with_params(
     "trees", {"k": 4}
 )
-# TaihuLight's 46,144-node fabric, a communicator of 1,024 processes spread over it (the preset's 40,960 are
-# more than the page plays: see vizcoll.ui.pages.trees._model.MAX_ANIMATED)
+# TaihuLight's 46,144-node fabric, a communicator of 1,024 processes spread over it (the preset's 40,960 play
+# too, after the background job: tests/browser/test_trees.py)
 TAIHULIGHT = Scenario(spec="pruned-fat-tree:preset=taihulight", pattern="random:1,size=1024").with_params(
     "trees", {"comm": 0, "kind": "hier-knomial", "k": 32, "degree": 16}
 )

@@ -37,46 +37,48 @@ __all__ = ["overview_frames"]
 
 def overview_frames(timeline: Timeline, topo: Topology, part: Blocks) -> dict:
     """The frames of ``timeline`` on the overview ``part`` of ``topo`` (see the module docstring):
-    ``{"steps", "n_bundles", "n_blocks", "bundles", "messages", "blocks", "nodes"}``, plain JSON."""
+    ``{"steps", "n_bundles", "n_blocks", "bundles", "messages", "blocks", "nodes"}``, plain JSON. Read from the
+    timeline's columns, every step at once."""
     pairs, which = link_bundles(topo, part)
+    cols, steps = timeline.columns, timeline.event_steps() + 1  # positions: 0 is the initial state
+    frames = {"steps": timeline.n_steps, "n_bundles": len(pairs), "n_blocks": len(part)}
     order = np.argsort(topo.link_id, kind="stable")
     sorted_ids = topo.link_id[order]
+    at = np.searchsorted(sorted_ids, cols.links)
+    known = at < len(sorted_ids)
+    known[known] = sorted_ids[at[known]] == cols.links[known]
+    crossing = np.repeat(steps, np.diff(cols.link_start))[known]
+    frames["bundles"], frames["messages"] = _sparse(crossing, which[order[at[known]]], timeline.n_steps)
     node_of = _node_of(timeline, topo)
-    frames = {
-        "steps": timeline.n_steps,
-        "n_bundles": len(pairs),
-        "n_blocks": len(part),
-        "bundles": [[]],
-        "messages": [[]],
-        "blocks": [[]],
-        "nodes": [[]],
-    }
-    for step in range(timeline.n_steps):
-        ids = np.fromiter((lid for e in timeline.active_at(step) for lid in e.path_links), dtype=np.int64)
-        at = np.searchsorted(sorted_ids, ids)
-        known = at < len(sorted_ids)
-        known[known] = sorted_ids[at[known]] == ids[known]
-        _add(frames, "bundles", "messages", which[order[at[known]]])
-        nodes = [node_of[key] for key in timeline.changes_at(step) if key in node_of]
-        _add(frames, "blocks", "nodes", part.of[np.asarray(nodes, dtype=np.int64)])
+    code = {key: i for i, key in enumerate(node_of)}
+    changed = np.fromiter((code.get(key, -1) for key in cols.change_key), dtype=np.int64, count=len(cols.change_key))
+    at_step = np.repeat(steps, np.diff(cols.change_start))[changed >= 0]
+    # a key changing twice in a step counts once, as in the state it leaves (Timeline.changes_at)
+    pair = np.unique(at_step * max(len(code), 1) + changed[changed >= 0])
+    nodes = np.fromiter(node_of.values(), dtype=np.int64, count=len(node_of))
+    block = part.of[nodes[pair % max(len(code), 1)]]
+    frames["blocks"], frames["nodes"] = _sparse(pair // max(len(code), 1), block, timeline.n_steps)
     return frames
 
 
-def _add(frames: dict, where: str, how_many: str, items: np.ndarray) -> None:
-    """Append one position's sparse counts of ``items`` (bundle or block indices) to ``frames``."""
-    index, count = np.unique(items, return_counts=True)
-    frames[where].append(index.tolist())
-    frames[how_many].append(count.tolist())
+def _sparse(position: np.ndarray, items: np.ndarray, steps: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Per position ``0..steps``, the distinct ``items`` at it (sorted) and how many times each is there."""
+    key, count = np.unique(position.astype(np.int64) * (int(items.max(initial=0)) + 1) + items, return_counts=True)
+    width = int(items.max(initial=0)) + 1
+    cut = np.searchsorted(key // width, np.arange(steps + 2))
+    index, count = (key % width).tolist(), count.tolist()
+    return [index[cut[p] : cut[p + 1]] for p in range(steps + 1)], [
+        count[cut[p] : cut[p + 1]] for p in range(steps + 1)
+    ]
 
 
 def _node_of(timeline: Timeline, topo: Topology) -> dict[str, int]:
     """The fabric node of each state key that names one (its name, or an entity's ``"node"``)."""
-    keys = set(timeline.initial_state)
-    for step in range(timeline.n_steps):
-        keys.update(timeline.changes_at(step))
+    keys = dict.fromkeys(timeline.initial_state) | dict.fromkeys(timeline.columns.change_key)
     out = {}
     for key in keys:
-        node = timeline.entities.get(key, {}).get("node") if isinstance(timeline.entities.get(key), dict) else None
+        entity = timeline.entities.get(key)
+        node = entity.get("node") if isinstance(entity, dict) else None
         if isinstance(node, int) and 0 <= node < topo.n_nodes:
             out[key] = node
         elif key in topo:

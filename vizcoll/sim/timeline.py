@@ -38,21 +38,29 @@ release, a recovery...) marks a moment a viewer wants to jump to: players put
 a marker on its step and step from one to the next
 (:meth:`Timeline.key_moments`). Such an event is captioned like a note.
 
+**Columns.** ``events`` is a list of :class:`Event`, or, for a paper-scale run, an
+:class:`~vizcoll.sim.events.EventColumns` (one array per field, read as a sequence of
+events); the player's work (captions, state, key moments, overview frames) reads
+columns either way (:attr:`Timeline.columns`).
+
 A timeline is JSON-serialisable (:meth:`Timeline.to_dict`, schema
-``vizcoll.timeline/1``) and round-trips exactly through :meth:`Timeline.from_dict`.
+``vizcoll.timeline/1``: its events as a list of objects, ``"events"``, or as
+columns, ``"columns"``) and round-trips exactly through :meth:`Timeline.from_dict`.
 Treat a timeline as immutable once built: make a new one rather than editing
 ``events`` in place.
 """
 
 from __future__ import annotations
 
-import math
+import hashlib
+import json
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from vizcoll.errors import VizcollError
+from vizcoll.sim.events import Event, EventColumns, is_state_value, plain
 from vizcoll.words import plural
 
 __all__ = ["SCHEMA", "KINDS", "KEY_MOMENTS", "MAX_EVENTS", "Event", "Timeline", "sort_events"]
@@ -73,90 +81,10 @@ KEY_MOMENTS = {
 }
 """Event kinds that mark a key moment of a replay, and what a player calls them."""
 MAX_EVENTS = 2_000_000
+NOTED = ("note", *KEY_MOMENTS)
+"""Kinds whose labels caption their step (the others' labels do when a step has none of these)."""
 
 StateValue = str | int | float
-
-
-def _plain(value):
-    """numpy scalars -> Python scalars (so that everything stays JSON-serialisable)."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _is_state_value(value) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, float):
-        return math.isfinite(value)
-    return isinstance(value, (str, int))
-
-
-@dataclass
-class Event:
-    """One thing happening at simulated time ``t``.
-
-    ``src`` / ``dst`` are node indices (-1 = none), ``path_links`` the stable
-    ids of the links the message traverses in this event (usually one hop),
-    ``label`` a caption a student can read ("sw3 forwards the packet to h7
-    over port 4") and ``state_changes`` maps entity keys to their new state.
-    """
-
-    t: float
-    kind: str
-    src: int = -1
-    dst: int = -1
-    path_links: list[int] = field(default_factory=list)
-    label: str = ""
-    state_changes: dict[str, StateValue] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.t = float(self.t)
-        self.src = int(self.src)
-        self.dst = int(self.dst)
-        self.path_links = [int(x) for x in self.path_links]
-        self.state_changes = {str(k): _plain(v) for k, v in self.state_changes.items()}
-
-    def to_dict(self) -> dict:
-        return {
-            "t": self.t,
-            "kind": self.kind,
-            "src": self.src,
-            "dst": self.dst,
-            "path_links": list(self.path_links),
-            "label": self.label,
-            "state_changes": dict(self.state_changes),
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Event:
-        """Inverse of :meth:`to_dict`; raises :class:`VizcollError` naming the bad field."""
-        if not isinstance(data, dict):
-            raise VizcollError("an event must be an object")
-        missing = [k for k in ("t", "kind") if k not in data]
-        if missing:
-            raise VizcollError(f"missing field {missing[0]!r}")
-        t = data["t"]
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t < 0:
-            raise VizcollError(f"'t' must be a finite number >= 0, got {t!r}")
-        kind = data["kind"]
-        if not isinstance(kind, str) or not kind:
-            raise VizcollError(f"'kind' must be a non-empty string, got {kind!r}")
-        for key in ("src", "dst"):
-            value = data.get(key, -1)
-            if isinstance(value, bool) or not isinstance(value, int) or value < -1:
-                raise VizcollError(f"{key!r} must be a node index or -1, got {value!r}")
-        links = data.get("path_links", [])
-        if not isinstance(links, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in links):
-            raise VizcollError(f"'path_links' must be a list of link ids, got {links!r}")
-        label = data.get("label", "")
-        if not isinstance(label, str):
-            raise VizcollError(f"'label' must be a string, got {label!r}")
-        changes = data.get("state_changes", {})
-        if not isinstance(changes, dict):
-            raise VizcollError("'state_changes' must be an object")
-        for key, value in changes.items():
-            if not _is_state_value(value):
-                raise VizcollError(f"state of {key!r} must be a string or a finite number, got {value!r}")
-        return cls(t, kind, data.get("src", -1), data.get("dst", -1), links, label, changes)
 
 
 def sort_events(events) -> list[Event]:
@@ -186,6 +114,7 @@ class Timeline:
     SNAPSHOT_CHANGES = 4096
 
     _starts: np.ndarray = field(init=False, repr=False, compare=False)
+    _columns: EventColumns | None = field(init=False, repr=False, compare=False, default=None)
     _keys: list | None = field(init=False, repr=False, compare=False, default=None)
     _values: list = field(init=False, repr=False, compare=False, default_factory=list)
     _cut: list = field(init=False, repr=False, compare=False, default_factory=list)
@@ -193,10 +122,11 @@ class Timeline:
     _snaps: list = field(init=False, repr=False, compare=False, default_factory=list)
 
     def __post_init__(self) -> None:
-        self.events = list(self.events)
-        self.initial_state = {str(k): _plain(v) for k, v in self.initial_state.items()}
+        if not isinstance(self.events, EventColumns):
+            self.events = list(self.events)
+        self.initial_state = {str(k): plain(v) for k, v in self.initial_state.items()}
         self.validate()
-        t = np.fromiter((e.t for e in self.events), dtype=float, count=len(self.events))
+        t = self._times()
         new_step = np.ones(len(t), dtype=bool)
         new_step[1:] = t[1:] != t[:-1]
         #: index of the first event of each step, plus len(events) at the end
@@ -206,7 +136,7 @@ class Timeline:
         """Raise :class:`VizcollError` unless times are finite, >= 0 and in order."""
         if len(self.events) > MAX_EVENTS:
             raise VizcollError(f"{len(self.events):,} events is more than the limit of {MAX_EVENTS:,}")
-        t = np.fromiter((e.t for e in self.events), dtype=float, count=len(self.events))
+        t = self._times()
         bad = ~np.isfinite(t) | (t < 0)
         if bad.any():
             i = int(np.argmax(bad))
@@ -215,6 +145,20 @@ class Timeline:
         if len(back):
             i = int(back[0]) + 1
             raise VizcollError(f"events are not in time order: event {i} at t={t[i]:g} comes after t={t[i - 1]:g}")
+
+    def _times(self) -> np.ndarray:
+        if isinstance(self.events, EventColumns):
+            return self.events.t
+        return np.fromiter((e.t for e in self.events), dtype=float, count=len(self.events))
+
+    @property
+    def columns(self) -> EventColumns:
+        """The events as columns (made once from a list of events)."""
+        if isinstance(self.events, EventColumns):
+            return self.events
+        if self._columns is None:
+            self._columns = EventColumns.of(self.events)
+        return self._columns
 
     # ------------------------------------------------------------ steps
     @property
@@ -236,10 +180,14 @@ class Timeline:
     def _span(self, step: int) -> tuple[int, int]:
         return int(self._starts[step]), int(self._starts[step + 1])
 
+    def event_steps(self) -> np.ndarray:
+        """The step of every event."""
+        return np.repeat(np.arange(self.n_steps), np.diff(self._starts))
+
     def time_at(self, step: int) -> float:
         """Simulated time of ``step`` (0.0 for the initial state, step -1)."""
         step = self._check(step)
-        return 0.0 if step < 0 else self.events[int(self._starts[step])].t
+        return 0.0 if step < 0 else float(self._times()[int(self._starts[step])])
 
     def active_at(self, step: int) -> list[Event]:
         """The events of ``step`` (messages moving in it, notes); empty for step -1."""
@@ -251,10 +199,11 @@ class Timeline:
 
     def changes_at(self, step: int) -> dict[str, StateValue]:
         """The state changes made by ``step`` alone (later events of the step win)."""
-        out: dict[str, StateValue] = {}
-        for event in self.active_at(step):
-            out.update(event.state_changes)
-        return out
+        if self._check(step) < 0:
+            return {}
+        cols = self.columns
+        a, b = (int(cols.change_start[i]) for i in self._span(step))
+        return dict(zip(cols.change_key[a:b], cols.change_value[a:b], strict=True))
 
     def caption(self, step: int, limit: int = 3) -> str:
         """Text for ``step``: its notes' labels if it has notes, else its events' labels.
@@ -265,10 +214,11 @@ class Timeline:
         step = self._check(step)
         if step < 0:
             return self.intro or self.title or "Initial state"
-        events = self.active_at(step)
-        notes = [e for e in events if e.kind == "note" or e.kind in KEY_MOMENTS]
-        labels = list(dict.fromkeys(e.label for e in (notes or events) if e.label))
-        text = "; ".join(labels[:limit]) if labels else plural(len(events), "event")
+        cols, (a, b) = self.columns, self._span(step)
+        notes = a + np.flatnonzero(np.isin(cols.kind[a:b], cols.codes(NOTED)))
+        shown = (cols.label[i] for i in notes.tolist()) if len(notes) else cols.label[a:b]
+        labels = list(dict.fromkeys(label for label in shown if label))
+        text = "; ".join(labels[:limit]) if labels else plural(b - a, "event")
         if len(labels) > limit:
             text += f"; … and {len(labels) - limit:,} more"
         return f"{self.clock(step)}: {text}" if self.time_unit else text
@@ -287,25 +237,21 @@ class Timeline:
         >>> tl.key_moments()
         [{'step': 1, 'kinds': ['fault'], 'label': 'r1 flips a bit'}]
         """
+        cols = self.columns
+        keys = np.flatnonzero(np.isin(cols.kind, cols.codes(KEY_MOMENTS)))
+        steps = self.event_steps()[keys]
         moments = []
-        for step in range(self.n_steps):
-            keys = [e for e in self.active_at(step) if e.kind in KEY_MOMENTS]
-            if keys:
-                moments.append(
-                    {"step": step, "kinds": list(dict.fromkeys(e.kind for e in keys)), "label": keys[0].label}
-                )
+        for step in np.unique(steps).tolist():
+            at = keys[steps == step].tolist()
+            kinds = list(dict.fromkeys(cols.kinds[int(cols.kind[i])] for i in at))
+            moments.append({"step": step, "kinds": kinds, "label": cols.label[at[0]]})
         return moments
 
     # ------------------------------------------------------------ state
     def _build_replay(self) -> None:
         """Flatten all state changes and take snapshots (lazily, once)."""
-        keys, values, cut = [], [], [0]
-        for k in range(self.n_steps):
-            a, b = self._span(k)
-            for event in self.events[a:b]:
-                keys.extend(event.state_changes.keys())
-                values.extend(event.state_changes.values())
-            cut.append(len(keys))
+        cols = self.columns
+        keys, values, cut = cols.change_key, cols.change_value, cols.change_start[self._starts].tolist()
         every = max(int(self.SNAPSHOT_CHANGES), len(self.initial_state), 1)
         state = dict(self.initial_state)
         snap_steps, snaps, last = [0], [dict(state)], 0
@@ -340,8 +286,30 @@ class Timeline:
         return self.state_at(self.n_steps - 1)
 
     # ------------------------------------------------------------ serialisation
-    def to_dict(self) -> dict:
-        """JSON-serialisable form (schema ``vizcoll.timeline/1``)."""
+    def digest(self) -> str:
+        """``sha256:`` and the hash of everything the timeline holds, its events read as columns: equal timelines
+        (however their events are held) have equal digests. One pass over arrays and joined texts (the JSON of a
+        paper-scale timeline's events takes most of a second)."""
+        head = {key: value for key, value in self.to_dict(events=False).items()}
+        h = hashlib.sha256(json.dumps(head, sort_keys=True, default=str).encode())
+        cols = self.columns
+        h.update(np.asarray(cols.t, dtype=float).tobytes())
+        for array in (cols.kind, cols.src, cols.dst, cols.link_start, cols.links, cols.change_start):
+            h.update(np.asarray(array, dtype=np.int64).tobytes())
+        for texts in (cols.kinds, cols.label, cols.change_key):
+            h.update("\x1f".join(texts).encode() + b"\x1e")
+        h.update(json.dumps(cols.change_value).encode())
+        return "sha256:" + h.hexdigest()
+
+    def to_dict(self, events: bool = True) -> dict:
+        """JSON-serialisable form (schema ``vizcoll.timeline/1``; columns stay columns; without ``events``: all
+        but the events)."""
+        if not events:
+            events = {}
+        elif isinstance(self.events, EventColumns):
+            events = {"columns": self.events.to_dict()}
+        else:
+            events = {"events": [e.to_dict() for e in self.events]}
         return {
             "schema": SCHEMA,
             "title": self.title,
@@ -351,7 +319,7 @@ class Timeline:
             "legend": dict(self.legend),
             "summary": dict(self.summary),
             "time_unit": self.time_unit,
-            "events": [e.to_dict() for e in self.events],
+            **events,
         }
 
     @classmethod
@@ -372,7 +340,7 @@ class Timeline:
             if not isinstance(data.get(key, default), kind):
                 raise VizcollError(f"timeline field {key!r} must be a {'list' if kind is list else kind.__name__}")
         for key, value in data.get("initial_state", {}).items():
-            if not _is_state_value(value):
+            if not is_state_value(value):
                 raise VizcollError(f"initial state of {key!r} must be a string or a finite number, got {value!r}")
         for key, value in data.get("entities", {}).items():
             if not isinstance(value, dict):
@@ -382,22 +350,33 @@ class Timeline:
                 raise VizcollError(f"legend entry {key!r} must be a string")
         if len(data.get("time_unit", "")) > 8:
             raise VizcollError("timeline field 'time_unit' must be a unit of at most 8 characters, such as 'ns'")
-        raw = data.get("events", [])
-        if len(raw) > MAX_EVENTS:
-            raise VizcollError(f"{len(raw):,} events is more than the limit of {MAX_EVENTS:,}")
-        events = []
-        for i, item in enumerate(raw):
-            try:
-                events.append(Event.from_dict(item))
-            except VizcollError as exc:
-                raise VizcollError(f"event {i}: {exc}") from None
         return cls(
             title=data.get("title", ""),
             initial_state=dict(data.get("initial_state", {})),
-            events=events,
+            events=_events_of(data),
             entities={k: dict(v) for k, v in data.get("entities", {}).items()},
             legend=dict(data.get("legend", {})),
             summary=dict(data.get("summary", {})),
             intro=data.get("intro", ""),
             time_unit=data.get("time_unit", ""),
         )
+
+
+def _events_of(data: dict) -> list[Event] | EventColumns:
+    """The events of a timeline's dict (:meth:`Timeline.to_dict`), checked."""
+    if "columns" in data:
+        columns = data["columns"]
+        size = len(columns.get("t", ())) if isinstance(columns, dict) and isinstance(columns.get("t"), list) else 0
+        if size > MAX_EVENTS:
+            raise VizcollError(f"{size:,} events is more than the limit of {MAX_EVENTS:,}")
+        return EventColumns.from_dict(columns)
+    raw = data.get("events", [])
+    if len(raw) > MAX_EVENTS:
+        raise VizcollError(f"{len(raw):,} events is more than the limit of {MAX_EVENTS:,}")
+    events = []
+    for i, item in enumerate(raw):
+        try:
+            events.append(Event.from_dict(item))
+        except VizcollError as exc:
+            raise VizcollError(f"event {i}: {exc}") from None
+    return events

@@ -59,7 +59,8 @@ from functools import reduce
 import numpy as np
 
 from vizcoll.errors import SpecError, TopologyError
-from vizcoll.sim.timeline import Event, Timeline, sort_events
+from vizcoll.sim.events import EventLog
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.routing import FlatRoutes, Router
@@ -163,196 +164,255 @@ def _values(ranks: list[list[int]], seed: int | None) -> dict[int, int]:
 
 
 @dataclass
+class _Routes:
+    """Every tree edge's unicast path, child to parent: edge ``v`` (``v >= 1``; the root's entry is empty) has
+    ``length[v]`` hops (-1: no live path; 0: both ends on one node), its hop ``i`` reaching ``node[start[v] + i]``
+    over link row ``row[start[v] + i]``."""
+
+    length: np.ndarray
+    start: np.ndarray
+    node: np.ndarray
+    row: np.ndarray
+
+
+@dataclass
 class _Run:
-    """Everything the two phases share."""
+    """Everything the two phases share; their events go to ``log``, each with its place in the run: (1, the
+    vertex's place in post-order, ...) going up, (3, its place breadth-first, ...) coming down."""
 
     topo: Topology
     tree: Tree
     keys: list[str]
-    paths: list[list[Hop] | None]
-    combine: Callable
+    routes: _Routes
+    op: str
     latency: float
     theta: float
-    events: list[Event] = field(default_factory=list)
+    log: EventLog = field(default_factory=EventLog)
 
-    def name(self, v: int) -> str:
-        return self.keys[v]
+    def __post_init__(self) -> None:
+        tree = self.tree
+        self.levels = tree.levels()
+        self.bfs = np.empty(tree.size, dtype=np.int64)
+        self.bfs[np.concatenate(self.levels)] = np.arange(tree.size)
+        self.post = tree.size - 1 - self.bfs  # post-order: children before their parent
+        self.parent = np.asarray(tree.parent, dtype=np.int64)
+        self.node = np.asarray(tree.node, dtype=np.int64)
+        self.kids = np.fromiter(map(len, tree.children), dtype=np.int64, count=tree.size)
+        self.place = np.zeros(tree.size, dtype=np.int64)  # each vertex's place among its parent's children
+        for kids in tree.children:
+            self.place[kids] = np.arange(len(kids))
 
-    def travel(self, v: int, start: float, down: bool, what: str) -> float:
-        """Emit the hop events of edge ``v``-parent (reversed when ``down``); return the arrival time."""
-        path = self.paths[v]
-        src, dst = (self.tree.parent[v], v) if down else (v, self.tree.parent[v])
-        nodes = [self.tree.node[v]] + [n for n, _ in path]
-        links = [row for _, row in path]
-        if down:
-            nodes, links = nodes[::-1], links[::-1]
-        if not links:
-            self.events.append(
-                Event(
-                    start,
-                    "arrive",
-                    nodes[0],
-                    nodes[0],
-                    label=f"{self.name(src)} hands {what} to {self.name(dst)} on the same node",
-                )
-            )
-            return start
-        names, ids = self.topo.names, self.topo.link_id
-        for i, row in enumerate(links):
-            label = (
-                f"{names[nodes[i]]} → {names[nodes[i + 1]]}: {what} from {self.name(src)} "
-                f"to {self.name(dst)} (hop {i + 1} of {len(links)})"
-            )
-            self.events.append(
-                Event(start + (i + 1) * self.latency, "send", nodes[i], nodes[i + 1], [int(ids[row])], label)
-            )
-        return start + len(links) * self.latency
+
+COMBINE = {"sum": np.add, "prod": np.multiply, "max": np.maximum, "min": np.minimum}
+""":data:`OPS` on arrays of Python ints (``dtype=object``: no overflow, the same values)."""
+OWN = 1 << 40  # the place of a vertex's own events after those combining its children (one per child)
+
+
+def _expand(items: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each item repeated ``counts`` times, with its repeat number 0, 1, ..."""
+    each = np.repeat(items, counts)
+    return each, np.arange(len(each)) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
+def _pick(mask: np.ndarray, items: list) -> list:
+    return [item for item, keep in zip(items, mask.tolist(), strict=True) if keep]
+
+
+def _hops(run: _Run, edges: np.ndarray, start: np.ndarray, down: bool, what: list[str]) -> np.ndarray:
+    """The hop events of tree edges ``edges`` (their child vertices, each routed) leaving at ``start``, up to the
+    parent or (``down``) back, ``what`` naming each edge's packet; returns the arrival times (an edge on one node
+    is handed over at once)."""
+    keys, names, length = run.keys, run.topo.names, run.routes.length[edges]
+    phase, order, first = (3, run.bfs[edges], 0) if down else (1, run.post[edges], OWN + 2)
+    tail, head = (run.parent[edges], edges) if down else (edges, run.parent[edges])
+    same = length == 0
+    hands = [
+        f"{keys[a]} hands {w} to {keys[b]} on the same node"
+        for a, b, w in zip(tail.tolist(), head.tolist(), what, strict=True)
+    ]
+    run.log.add(start[same], "arrive", _pick(same, hands), (phase, order[same], first), *[run.node[edges[same]]] * 2)
+    index, i = _expand(np.arange(len(edges)), length)
+    edge, n = edges[index], length[index]
+    up = n - 1 - i if down else i  # the hop's number on the upward path
+    at = run.routes.start[edge] + up
+    far = run.routes.node[at]
+    near = np.where(up == 0, run.node[edge], run.routes.node[np.maximum(at - 1, 0)])
+    frm, to = (far, near) if down else (near, far)
+    rows = zip(*(a.tolist() for a in (frm, to, index, tail[index], head[index], i + 1, n)), strict=True)
+    labels = [
+        f"{names[x]} → {names[y]}: {what[e]} from {keys[a]} to {keys[b]} (hop {h} of {m})"
+        for x, y, e, a, b, h, m in rows
+    ]
+    link = run.topo.link_id[run.routes.row[at]]
+    run.log.add(start[index] + (i + 1) * run.latency, "send", labels, (phase, order[index], first + i), frm, to, link)
+    return start + length * run.latency
 
 
 # ---------------------------------------------------------------- phases
-def _post_order(tree: Tree) -> list[int]:
-    order = [0]
-    for v in order:
-        order.extend(tree.children[v])
-    return order[::-1]
-
-
-def _up(run: _Run, own: list) -> tuple[list, list[float], list[bool]]:
-    """Reduce phase: per vertex its partial result, the time it is ready and whether it is blocked."""
-    tree = run.tree
-    partial, ready = list(own), [0.0] * tree.size
-    blocked = [False] * tree.size
-    arrive = [math.inf] * tree.size
-    for v in _post_order(tree):
-        kids = tree.children[v]
-        got = sorted((k for k in kids if not math.isinf(arrive[k])), key=lambda k: arrive[k])
-        t = 0.0
-        for count, k in enumerate(got, start=1):
-            t = max(t, arrive[k]) + run.theta
-            if partial[k] is not None:  # a leaf hosting no process sends nothing to combine
-                partial[v] = partial[k] if partial[v] is None else run.combine(partial[v], partial[k])
-            run.events.append(
-                Event(
-                    t,
-                    "state",
-                    tree.node[v],
-                    label=(
-                        f"{run.name(v)} combines the packet of {run.name(k)}: "
-                        f"partial={partial[v]} ({count} of {len(kids)})"
-                    ),
-                    state_changes={run.name(v): f"partial={partial[v]} ({count}/{len(kids)})"},
-                )
+def _up(run: _Run, own: list) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Reduce phase, the deepest level first: per vertex its partial result (a value, whether it has one), the
+    time it is ready and whether it is blocked."""
+    size = run.tree.size
+    values = np.empty(size, dtype=object)
+    values[:] = [0 if v is None else v for v in own]
+    has = np.array([v is not None for v in own], dtype=bool)
+    ready, arrive, blocked = np.zeros(size), np.full(size, math.inf), np.zeros(size, dtype=bool)
+    for depth in range(len(run.levels) - 1, -1, -1):
+        level = run.levels[depth]
+        below = run.levels[depth + 1] if depth + 1 < len(run.levels) else level[:0]
+        got = _combine(run, below[np.isfinite(arrive[below])], arrive, values, has, ready)[level]
+        blocked[level] = stuck = got < run.kids[level]
+        _blocked(run, level[stuck], (run.kids[level] - got)[stuck], ready)
+        if depth:
+            arrive[level[~stuck]] = _send_up(
+                run, level[~stuck], _shown(values[level[~stuck]], has[level[~stuck]]), ready
             )
-        ready[v] = t
-        blocked[v] = len(got) < len(kids)
-        if blocked[v]:
-            run.events.append(
-                Event(
-                    t,
-                    "state",
-                    tree.node[v],
-                    label=f"{run.name(v)} is blocked: {len(kids) - len(got)} child(ren) can never reach it",
-                    state_changes={run.name(v): "blocked"},
-                )
-            )
-        if v and not blocked[v]:
-            arrive[v] = _send_up(run, v, partial[v], t)
-    return partial, ready, blocked
+    return values, has, ready, blocked
 
 
-def _send_up(run: _Run, v: int, value, t: float) -> float:
-    """Send ``v``'s partial result to its parent (or drop it at a broken edge); the arrival time."""
-    parent_key = run.name(run.tree.parent[v])
-    if run.paths[v] is None:
-        run.events.append(
-            Event(
-                t,
-                "drop",
-                run.tree.node[v],
-                run.tree.node[run.tree.parent[v]],
-                label=(f"{run.name(v)} cannot reach {parent_key}: every path crosses a broken link"),
-                state_changes={run.name(v): f"done, sent={value}"},
-            )
-        )
-        return math.inf
-    run.events.append(
-        Event(
-            t,
-            "state",
-            run.tree.node[v],
-            label=f"{run.name(v)} sends {value} to {parent_key}",
-            state_changes={run.name(v): f"done, sent={value}"},
-        )
+def _combine(run: _Run, sent: np.ndarray, arrive, values, has, ready) -> np.ndarray:
+    """The parents of ``sent`` (children whose packets arrive) take them in arrival order (ties in their
+    children's order), θ each, each combined into their partial result; sets their ready times. Returns how many
+    packets each vertex got."""
+    sent = sent[np.lexsort((run.place[sent], arrive[sent], run.parent[sent]))]
+    parent = run.parent[sent]
+    first = np.flatnonzero(np.r_[True, parent[1:] != parent[:-1]]) if len(sent) else sent[:0]
+    count = np.diff(np.r_[first, len(sent)])
+    clock, t, number = np.zeros(len(first)), np.zeros(len(sent)), np.zeros(len(sent), dtype=np.int64)
+    partial, partial_has = np.empty(len(sent), dtype=object), np.zeros(len(sent), dtype=bool)
+    for j in range(int(count.max(initial=0))):
+        live = count > j
+        at = first[live] + j
+        k, p = sent[at], parent[at]
+        clock[live] = np.maximum(clock[live], arrive[k]) + run.theta
+        both, only = has[p] & has[k], has[k] & ~has[p]
+        values[p[both]] = COMBINE[run.op](values[p[both]], values[k[both]])
+        values[p[only]] = values[k[only]]
+        has[p] |= has[k]
+        t[at], number[at], partial[at], partial_has[at] = clock[live], j + 1, values[p], has[p]
+    ready[parent[first]] = clock
+    _combined(run, sent, t, _shown(partial, partial_has), number)
+    return np.bincount(parent, minlength=run.tree.size)
+
+
+def _shown(values: np.ndarray, has: np.ndarray) -> list[str]:
+    """Each value as the captions write it ("None" without one)."""
+    return [str(v) if h else "None" for v, h in zip(values.tolist(), has.tolist(), strict=True)]
+
+
+def _combined(run: _Run, sent: np.ndarray, t: np.ndarray, partial: list[str], number: np.ndarray) -> None:
+    """The events of parents combining the packets of ``sent``: the ``number``-th, making ``partial``, at ``t``."""
+    parent = run.parent[sent]
+    keys = [run.keys[v] for v in parent.tolist()]
+    rows = list(zip(keys, sent.tolist(), partial, number.tolist(), run.kids[parent].tolist(), strict=True))
+    labels = [f"{v} combines the packet of {run.keys[k]}: partial={x} ({c} of {n})" for v, k, x, c, n in rows]
+    states = [f"partial={x} ({c}/{n})" for _, _, x, c, n in rows]
+    run.log.add(t, "state", labels, (1, run.post[parent], number - 1), run.node[parent], key=keys, value=states)
+
+
+def _blocked(run: _Run, stuck: np.ndarray, missing: np.ndarray, ready: np.ndarray) -> None:
+    """``stuck`` vertices are blocked: ``missing`` children each can never reach them."""
+    keys = [run.keys[v] for v in stuck.tolist()]
+    labels = [
+        f"{key} is blocked: {m} child(ren) can never reach it" for key, m in zip(keys, missing.tolist(), strict=True)
+    ]
+    place = (1, run.post[stuck], OWN)
+    run.log.add(ready[stuck], "state", labels, place, run.node[stuck], key=keys, value=["blocked"] * len(keys))
+
+
+def _send_up(run: _Run, senders: np.ndarray, value: list[str], ready: np.ndarray) -> np.ndarray:
+    """``senders`` send their partial results (``value``, as captions write them) to their parents, or drop them
+    at a broken edge; the arrival times (inf: never)."""
+    length, parents = run.routes.length[senders], run.parent[senders]
+    child, parent = [run.keys[v] for v in senders.tolist()], [run.keys[p] for p in parents.tolist()]
+    done = [f"done, sent={x}" for x in value]
+    lost, routed = length < 0, length >= 0
+    run.log.add(
+        ready[senders[lost]],
+        "drop",
+        [
+            f"{v} cannot reach {p}: every path crosses a broken link"
+            for v, p in zip(_pick(lost, child), _pick(lost, parent), strict=True)
+        ],
+        (1, run.post[senders[lost]], OWN + 1),
+        run.node[senders[lost]],
+        run.node[parents[lost]],
+        key=_pick(lost, child),
+        value=_pick(lost, done),
     )
-    return run.travel(v, t, down=False, what=f"partial {value}")
+    sends = [f"{v} sends {x} to {p}" for v, x, p in zip(child, value, parent, strict=True)]
+    place = (1, run.post[senders[routed]], OWN + 1)
+    run.log.add(
+        ready[senders[routed]],
+        "state",
+        _pick(routed, sends),
+        place,
+        run.node[senders[routed]],
+        key=_pick(routed, child),
+        value=_pick(routed, done),
+    )
+    arrive = np.full(len(senders), math.inf)
+    what = [f"partial {x}" for x in _pick(routed, value)]
+    arrive[routed] = _hops(run, senders[routed], ready[senders[routed]], False, what)
+    return arrive
 
 
 def _down(run: _Run, result, start: float) -> float:
-    """Broadcast phase from the root at ``start``; returns the time the last vertex has the result."""
-    tree, got, last = run.tree, {0: start}, start
-    order = [0]
-    for u in order:
-        for c in tree.children[u]:
-            t = run.travel(c, got[u], down=True, what=f"result {result}") + run.theta
-            got[c] = t
-            last = max(last, t)
-            run.events.append(
-                Event(
-                    t,
-                    "state",
-                    tree.node[c],
-                    label=f"{run.name(c)} has the result {result}",
-                    state_changes={run.name(c): f"result={result}"},
-                )
-            )
-            order.append(c)
-    return last
+    """Broadcast phase from the root at ``start``, a level at a time; the time the last vertex has the result."""
+    got = np.full(run.tree.size, start)
+    for level in run.levels[1:]:
+        got[level] = _hops(run, level, got[run.parent[level]], True, [f"result {result}"] * len(level)) + run.theta
+        keys = [run.keys[v] for v in level.tolist()]
+        states = [f"result={result}"] * len(keys)
+        labels = [f"{key} has the result {result}" for key in keys]
+        run.log.add(got[level], "state", labels, (3, run.bfs[level], OWN), run.node[level], key=keys, value=states)
+    return float(got.max())
+
+
+def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> float | None:
+    """After the reduce phase: the broadcast of the result (the time the last vertex has it), or, when the root
+    is blocked, a closing note (None)."""
+    if result is None:
+        run.log.add(run.log.latest() + run.latency, "note", [_closing_note(run, broken)], (4, 0, 0))
+        return None
+    key = run.keys[0]
+    label = f"{key} has the result {result} (expected {expected}) and sends it down the tree"
+    run.log.add(ready, "result", [label], (2, 0, 0), run.node[0], key=[key], value=[f"result={result}"])
+    done = _down(run, result, ready)
+    run.log.add(done, "note", [f"Every vertex has the result {result} at t = {done:g} μs"], (4, 0, 0))
+    return done
 
 
 # ---------------------------------------------------------------- figures
-def _radius(tree: Tree, paths: list[list[Hop] | None]) -> int | None:
+def _radius(run: _Run) -> int | None:
     """Most links from a leaf to the root, summing the edges' path lengths (None if an edge is broken)."""
-    if any(p is None for p in paths[1:]):
+    length = run.routes.length
+    if (length < 0).any():
         return None
-    dist = [0] * tree.size
-    order = [0]
-    for u in order:
-        for c in tree.children[u]:
-            dist[c] = dist[u] + len(paths[c])
-            order.append(c)
-    return max(dist[v] for v in range(tree.size) if not tree.children[v])
-
-
-def _max_link_packets(paths: list[list[Hop] | None]) -> int:
-    rows = [row for p in paths[1:] if p for _, row in p]
-    return int(np.bincount(rows).max()) if rows else 0
+    dist = np.zeros(run.tree.size, dtype=np.int64)
+    for level in run.levels[1:]:
+        dist[level] = dist[run.parent[level]] + length[level]
+    return int(dist[run.kids == 0].max())
 
 
 def _broken(run: _Run) -> list[dict]:
     names, tree = run.topo.names, run.tree
     return [
         {
-            "child": run.name(v),
-            "parent": run.name(tree.parent[v]),
+            "child": run.keys[v],
+            "parent": run.keys[tree.parent[v]],
             "from": names[tree.node[v]],
             "to": names[tree.node[tree.parent[v]]],
         }
-        for v in range(1, tree.size)
-        if run.paths[v] is None
+        for v in np.flatnonzero(run.routes.length < 0).tolist()
     ]
 
 
-def _closing_note(run: _Run, broken: list[dict], t: float) -> Event:
+def _closing_note(run: _Run, broken: list[dict]) -> str:
     shown = ", ".join(f"{b['child']} → {b['parent']}" for b in broken[:3])
     more = f" and {len(broken) - 3:,} more" if len(broken) > 3 else ""
     crossing = f"{plural(len(broken), 'tree edge')} cross{'es' * (len(broken) == 1)}"
-    return Event(
-        t,
-        "note",
-        label=(
-            f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the root never gets every value"
-        ),
-    )
+    return f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the root never gets every value"
 
 
 # ---------------------------------------------------------------- the simulation
@@ -403,7 +463,11 @@ def simulate_aggregation(
         that could be sent), ``bcast_packets``, ``max_link_packets`` (most
         upward packets over one link), ``height``, ``radius`` (most links
         leaf -> root; None with a broken edge), ``broken_edges``, ``op``,
-        ``latency`` and ``theta``.
+        ``latency`` and ``theta``. Its events are columns
+        (:class:`~vizcoll.sim.events.EventColumns`): a level of the tree at a
+        time, every edge of a level at once, the events in the order an
+        edge-by-edge simulation appends them (``tests/engine/trees/
+        aggregation_reference.py``, the oracle it is checked against).
     """
     _check_params(latency, theta, op)
     _check_tree(topo, tree)
@@ -411,33 +475,31 @@ def simulate_aggregation(
     ranks, values = _ranks_and_values(topo, tree, ranks, seed)
     combine = OPS[op]
     own = [reduce(combine, (values[r] for r in rs)) if rs else None for rs in ranks]
-    paths = _edge_paths(topo, table, tree)
-    run = _Run(topo, tree, _keys(topo, tree), paths, combine, float(latency), float(theta))
+    run = _Run(topo, tree, _keys(topo, tree), _routes(topo, table, tree), op, float(latency), float(theta))
     expected = reduce(combine, values.values())
-    partial, ready, blocked = _up(run, own)
+    partial, has, ready, blocked = _up(run, own)
     broken = _broken(run)
     result = None if blocked[0] else partial[0]
-    done = _finish(run, result, expected, ready[0], broken)
-    _tidy(run.events)
+    done = _finish(run, result, expected, float(ready[0]), broken)
     done = None if done is None else round(done, _DIGITS)
-    return _timeline(run, ranks, own, title, _summary(run, result, expected, done, blocked, broken, op))
+    return _timeline(run, ranks, own, title, _summary(run, result, expected, done, blocked, broken))
 
 
-def _summary(run: _Run, result, expected, done: float | None, blocked: list[bool], broken: list[dict], op: str) -> dict:
+def _summary(run: _Run, result, expected, done: float | None, blocked: np.ndarray, broken: list[dict]) -> dict:
     """The figures of the run (see :func:`simulate_aggregation`)."""
-    tree, paths = run.tree, run.paths
+    tree, length, rows = run.tree, run.routes.length, run.routes.row
     return {
         "result": result,
         "expected": expected,
         "correct": result == expected,
         "time": done,
-        "packets": sum(1 for v in range(1, tree.size) if not blocked[v] and paths[v] is not None),
+        "packets": int((~blocked[1:] & (length[1:] >= 0)).sum()),
         "bcast_packets": tree.size - 1 if result is not None else 0,
-        "max_link_packets": _max_link_packets(paths),
-        "height": tree.height,
-        "radius": _radius(tree, paths),
+        "max_link_packets": int(np.bincount(rows).max()) if len(rows) else 0,
+        "height": len(run.levels) - 1,
+        "radius": _radius(run),
         "broken_edges": broken,
-        "op": op,
+        "op": run.op,
         "latency": run.latency,
         "theta": run.theta,
     }
@@ -456,22 +518,18 @@ def _ranks_and_values(
     return ranks, values
 
 
-def _edge_paths(topo: Topology, table: MinHopTable, tree: Tree) -> list[list[Hop] | None]:
-    """The unicast path of every tree edge, child to parent (the root's entry is empty), all edges routed at once
-    by :meth:`~vizcoll.trees.routing.Router.flat_routes`: the same paths as :func:`unicast_path` edge by edge,
-    about a hundred times faster on 40,960 edges."""
+def _routes(topo: Topology, table: MinHopTable, tree: Tree) -> _Routes:
+    """The unicast path of every tree edge, child to parent, all edges routed at once by
+    :meth:`~vizcoll.trees.routing.Router.flat_routes`: the same paths as :func:`unicast_path` edge by edge, about
+    a hundred times faster on 40,960 edges."""
     node = np.asarray(tree.node, dtype=np.int64)
     src, dst = node[1:], node[np.asarray(tree.parent[1:], dtype=np.int64)]
     flat = Router(topo, table).flat_routes(src, dst)
     reached = _nodes_reached(topo, flat, src)
-    paths: list[list[Hop] | None] = [[]]
-    for length, start in zip(flat.length.tolist(), flat.start.tolist(), strict=True):
-        end = start + max(length, 0)
-        paths.append(None if length < 0 else list(zip(reached[start:end], flat.rows[start:end].tolist(), strict=True)))
-    return paths
+    return _Routes(np.r_[0, flat.length], np.r_[0, flat.start], reached, flat.rows)
 
 
-def _nodes_reached(topo: Topology, flat: FlatRoutes, src: np.ndarray) -> list[int]:
+def _nodes_reached(topo: Topology, flat: FlatRoutes, src: np.ndarray) -> np.ndarray:
     """The node each hop of ``flat`` reaches: the end of its link away from the node before (``src`` first)."""
     a, b = topo.link_a[flat.rows].astype(np.int64), topo.link_b[flat.rows].astype(np.int64)
     position = np.arange(len(flat.rows)) - flat.start[flat.owner]
@@ -480,45 +538,18 @@ def _nodes_reached(topo: Topology, flat: FlatRoutes, src: np.ndarray) -> list[in
         at = np.flatnonzero(position == hop)
         before = src[flat.owner[at]] if hop == 0 else reached[at - 1]
         reached[at] = np.where(a[at] == before, b[at], a[at])
-    return reached.tolist()
-
-
-def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> float | None:
-    """After the reduce phase: the broadcast of the result (the time the last vertex has it), or, when the root
-    is blocked, a closing note (None)."""
-    if result is None:
-        last = max((e.t for e in run.events), default=0.0)
-        run.events.append(_closing_note(run, broken, last + run.latency))
-        return None
-    run.events.append(
-        Event(
-            ready,
-            "result",
-            run.tree.node[0],
-            label=(f"{run.name(0)} has the result {result} (expected {expected}) and sends it down the tree"),
-            state_changes={run.name(0): f"result={result}"},
-        )
-    )
-    done = _down(run, result, ready)
-    run.events.append(Event(done, "note", label=f"Every vertex has the result {result} at t = {done:g} μs"))
-    return done
-
-
-def _tidy(events: list[Event]) -> None:
-    """Round times (sums of latencies and thetas) so that equal times are equal floats: one step each."""
-    for event in events:
-        event.t = round(event.t, _DIGITS)
+    return reached
 
 
 def _timeline(run: _Run, ranks: list[list[int]], own: list, title: str, summary: dict) -> Timeline:
     tree = run.tree
-    initial = {run.name(v): ("waiting" if tree.children[v] else f"value={own[v]}") for v in range(tree.size)}
+    initial = {run.keys[v]: ("waiting" if tree.children[v] else f"value={own[v]}") for v in range(tree.size)}
     for v in range(tree.size):
         if tree.children[v] and own[v] is not None:
-            initial[run.name(v)] = f"value={own[v]}"
-    leaves = sum(1 for k in tree.children if not k)
+            initial[run.keys[v]] = f"value={own[v]}"
+    leaves = int((run.kids == 0).sum())
     sends = "sends its value" if leaves == 1 else "send their values"
-    start = Event(0.0, "note", label=f"The {plural(leaves, 'leaf')} {sends} up")
+    run.log.add(0.0, "note", [f"The {plural(leaves, 'leaf')} {sends} up"], (0, 0, 0))
     kind = tree.kind or "aggregation tree"
     procs, edges = sum(map(len, ranks)), tree.size - 1
     each = "The one process" if procs == 1 else f"Each of the {procs:,} processes"
@@ -526,12 +557,12 @@ def _timeline(run: _Run, ranks: list[list[int]], own: list, title: str, summary:
         title=title or f"Aggregation ({summary['op']}) along a {kind}",
         intro=(
             f"{each} contributes a value; the {plural(edges, 'tree edge')} carr{'ies' if edges == 1 else 'y'} "
-            f"partial results up to {run.name(0)} (latency l = {run.latency:g} μs per link, θ = {run.theta:g} μs "
+            f"partial results up to {run.keys[0]} (latency l = {run.latency:g} μs per link, θ = {run.theta:g} μs "
             "per packet), then the result comes back down the same tree."
         ),
         initial_state=initial,
-        events=sort_events([start, *run.events]),  # times were rounded by _tidy
-        entities={run.name(v): {"node": int(tree.node[v]), "vertex": v} for v in range(tree.size)},
+        events=run.log.columns(),  # ordered as an edge-by-edge run appends them, then by rounded time
+        entities={run.keys[v]: {"node": int(tree.node[v]), "vertex": v} for v in range(tree.size)},
         legend=dict(LEGEND),
         summary=summary,
     )

@@ -43,22 +43,29 @@ class Tree:
     def size(self) -> int:
         return len(self.parent)
 
-    def depth(self) -> np.ndarray:
-        """Edges from each vertex up to the root: breadth-first from the root, one level of children at a time."""
+    def levels(self) -> list[np.ndarray]:
+        """The vertices by depth, breadth-first from the root (level ``d``: the children of level ``d - 1``'s
+        vertices, in their order), one level of children at a time."""
         count = np.fromiter(map(len, self.children), dtype=np.int64, count=len(self.children))
         kids = np.fromiter(chain.from_iterable(self.children), dtype=np.int64, count=int(count.sum()))
         start = np.cumsum(count) - count
-        depth = np.zeros(self.size, dtype=np.int64)
-        level, reached = np.zeros(1, dtype=np.int64), 1
-        for d in range(1, self.size + 1):
-            n = count[level]
-            level = kids[np.repeat(start[level] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))]
+        levels, reached = [np.zeros(min(self.size, 1), dtype=np.int64)], min(self.size, 1)
+        while reached < self.size:
+            n = count[levels[-1]]
+            level = kids[np.repeat(start[levels[-1]] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))]
             if not len(level):
                 break
-            depth[level] = d
+            levels.append(level)
             reached += len(level)
         if reached != self.size:
             raise VizcollError(f"the tree reaches {reached} of its {self.size} vertices from the root")
+        return levels
+
+    def depth(self) -> np.ndarray:
+        """Edges from each vertex up to the root."""
+        depth = np.zeros(self.size, dtype=np.int64)
+        for d, level in enumerate(self.levels()):
+            depth[level] = d
         return depth
 
     @property

@@ -28,7 +28,6 @@ __all__ = [
     "TREE_MAX_K",
     "TREE_MAX_DEGREE",
     "TREE_MAX_PROCESSES",
-    "TREE_MAX_ANIMATED",
     "TREE_MAX_BYTES",
     "BARRIER_MAX_SIDE",
     "BARRIER_MAX_PROCESSES",
@@ -84,9 +83,6 @@ TREE_MAX_DEGREE = 1024
 TREE_MAX_PROCESSES = 65_536
 """The paper fabrics' largest job (65,536 end nodes): the five compared trees of every process of TaihuLight or of
 the 64-port fat tree are computed as a background job (see :data:`vizcoll.ui.pages.trees._model.JOB_NODES`)."""
-TREE_MAX_ANIMATED = 4096
-"""The aggregation is played for communicators of up to 4,096 processes: beyond, its first frame takes more than
-a second on the server, two on a torus (measured: :data:`vizcoll.ui.pages.trees._model.MAX_ANIMATED`)."""
 TREE_MAX_BYTES = 1 << 30
 """A message of at most 1 GiB (the cost model's S and the GOAL export's size)."""
 

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from vizcoll.errors import VizcollError
+from vizcoll.sim.events import EventColumns
 from vizcoll.sim.timeline import SCHEMA, Event, Timeline, sort_events
 
 
@@ -201,3 +202,60 @@ def test_bad_data_gives_clear_errors(mutate, message):
 def test_not_a_dict():
     with pytest.raises(VizcollError, match="schema"):
         Timeline.from_dict([1, 2])
+
+
+# ------------------------------------------------------------------ events as columns
+def as_columns(tl: Timeline) -> Timeline:
+    """The same timeline with its events held as columns."""
+    fields = {k: v for k, v in tl.to_dict(events=False).items() if k != "schema"}
+    return Timeline(**fields, events=EventColumns.of(tl.events))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_columns_read_as_the_same_events_steps_state_and_captions(seed):
+    tl = random_timeline(seed)
+    cols = as_columns(tl)
+    assert isinstance(cols.events, EventColumns) and cols.events == tl.events and cols == tl
+    assert cols.n_steps == tl.n_steps and cols.key_moments() == tl.key_moments()
+    for step in range(-1, tl.n_steps):
+        assert cols.active_at(step) == tl.active_at(step) and cols.changes_at(step) == tl.changes_at(step)
+        assert cols.state_at(step) == tl.state_at(step) and cols.caption(step) == tl.caption(step)
+    assert cols.time_at(tl.n_steps - 1) == tl.time_at(tl.n_steps - 1)
+
+
+def test_columns_round_trip_through_json_and_digest_as_their_events():
+    tl = random_timeline(9)
+    cols = as_columns(tl)
+    data = json.loads(json.dumps(cols.to_dict()))
+    assert "columns" in data and "events" not in data
+    back = Timeline.from_dict(data)
+    assert isinstance(back.events, EventColumns) and back == tl and back.to_dict() == cols.to_dict()
+    assert cols.digest() == tl.digest() == back.digest() and cols.digest().startswith("sha256:")
+    relabelled = as_columns(tl)
+    relabelled.events.label[3] += "!"
+    assert relabelled.digest() != tl.digest()
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda c: c.update(t=c["t"][:-1]), "column 'kind' must be a list of"),
+        (lambda c: c["t"].__setitem__(0, -1.0), "column 't' must hold finite numbers >= 0"),
+        (lambda c: c["t"].__setitem__(0, "soon"), "column 't' must be a list of numbers"),
+        (lambda c: c["kind"].__setitem__(0, 99), "column 'kind' holds a number outside"),
+        (lambda c: c["src"].__setitem__(0, -5), "column 'src' holds a number outside -1"),
+        (lambda c: c["dst"].__setitem__(0, 1.5), "column 'dst' must be a list of"),
+        (lambda c: c["link_start"].__setitem__(-1, 10**6), "column 'links' must be a list of 1,000,000"),
+        (lambda c: c["link_start"].__setitem__(1, 10**6), "column 'link_start' must start at 0 and never decrease"),
+        (lambda c: c["change_start"].__setitem__(0, 1), "column 'change_start' must start at 0"),
+        (lambda c: c["label"].__setitem__(0, 3), "column 'label' must hold strings"),
+        (lambda c: c["change_value"].__setitem__(0, [1]), "column 'change_value' must hold"),
+        (lambda c: c.update(kinds=["", "x"]), "column 'kinds' must hold non-empty strings"),
+        (lambda c: c.update(links=None), "column 'links' must be a list of"),
+    ],
+)
+def test_forged_columns_are_refused_with_the_column_named(mutate, message):
+    data = as_columns(random_timeline(2)).to_dict()
+    mutate(data["columns"])
+    with pytest.raises(VizcollError, match=message):
+        Timeline.from_dict(data)

@@ -197,10 +197,9 @@ def player_data(timeline, **extra):
     pass through."""
     if not isinstance(timeline, Timeline | dict):
         return timeline
-    data = timeline.to_dict() if isinstance(timeline, Timeline) else timeline
-    tl = timeline if isinstance(timeline, Timeline) else Timeline.from_dict(data)
-    ref = uploads.content_ref(data)
-    timelines.put(ref, data)
+    tl = timeline if isinstance(timeline, Timeline) else Timeline.from_dict(timeline)
+    ref = tl.digest()
+    timelines.put(ref, tl.to_dict())
     timelines.put(ref + CAPTIONS, {"captions": _captions(tl)})
     _remember(ref, tl)
     moments = [[m["step"] + 1, m["kinds"][0]] for m in tl.key_moments()]
@@ -214,7 +213,7 @@ CAPTIONS = ":captions"  # the key of a timeline's captions in the shared cache: 
 def player_timeline(data: dict) -> Timeline:
     """The timeline of a player's store: a handle (:func:`player_data`), or a whole timeline dict (exports,
     tests); :class:`VizcollError` when the server no longer holds the handle's timeline."""
-    if isinstance(data, dict) and "events" in data:
+    if _whole(data):
         return Timeline.from_dict(data)
     ref = _ref(data)
     if ref not in _parsed:
@@ -229,13 +228,18 @@ def player_captions(data: dict) -> list[str]:
     """The caption at every slider position (0: the initial state) of a player's store (see
     :func:`player_timeline`), read from the shared cache: a step of the slider never parses the timeline (a
     paper-scale one takes a web worker that has not seen it a few hundred ms)."""
-    if isinstance(data, dict) and "events" in data:
+    if _whole(data):
         return _captions(Timeline.from_dict(data))
     found = timelines.get(_ref(data) + CAPTIONS)
     if found is None:
         found = {"captions": _captions(player_timeline(data))}
         timelines.put(_ref(data) + CAPTIONS, found)
     return found["captions"]
+
+
+def _whole(data) -> bool:
+    """Whether a player's store holds a whole timeline (its events or their columns), not a handle."""
+    return isinstance(data, dict) and ("events" in data or "columns" in data)
 
 
 def _ref(data) -> str:

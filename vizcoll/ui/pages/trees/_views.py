@@ -18,7 +18,7 @@ from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.cache import cached, cached_figures
-from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
+from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
 from vizcoll.ui.models.parts import WHOLE, drawn_view, view_of
@@ -27,7 +27,6 @@ from vizcoll.ui.pages.trees._model import (
     INTACT,
     KINDS,
     LIVE,
-    MAX_ANIMATED,
     PAGE,
     TYPE1,
     TYPE2,
@@ -497,7 +496,7 @@ def animation_view(plan: dict | None, scenario: Scenario | None):
         return played, *rest
     flag, flag_class, elements, _ = rest
     try:
-        timeline = timeline_of(*played[:4])
+        timeline = timeline_of(*played[:4]).to_dict()
     except VizcollError as exc:
         return None, f"⚠ {exc}", "flag warn", elements, ""
     if elements and played[4] != WHOLE:
@@ -527,13 +526,6 @@ def _animation(plan: dict | None, scenario: Scenario | None) -> tuple:
             f"of up to {SMALL_LIMIT:,} nodes. Choose the overview or a smaller part."
         )
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
-    if plan["nprocs"] > MAX_ANIMATED:
-        note = (
-            f"The aggregation is animated for up to {MAX_ANIMATED:,} processes (this communicator has "
-            f"{plan['nprocs']:,}): beyond, its first frame can take longer than 2 s on the server. Choose a "
-            "smaller communicator to play it."
-        )
-        return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
     if waits:
         return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
     if which == TYPE2 and not type_two_summary(key, plan["routes"])["ok"]:
@@ -553,10 +545,10 @@ def aggregation_handle(key: dict, which: str, kind: str, routes: str, part: str)
     handle = player_data(timeline)
     view = view_of(scenario, part)
     if view.overview is not None:
-        handle["overview"] = overview_frames(player_timeline(handle), topology_of(scenario), view.overview)
+        handle["overview"] = overview_frames(timeline, topology_of(scenario), view.overview)
     elif view.part != WHOLE:
         handle["nodes"] = view.kept.tolist()
-    return handle, anim_summary(timeline["summary"])
+    return handle, anim_summary(timeline.summary)
 
 
 def step_stylesheet(step, timeline, plan: dict | None, scenario: Scenario | None) -> list[dict]:
