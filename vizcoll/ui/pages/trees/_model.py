@@ -544,8 +544,8 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
 
     Every tree the page builds plays. Measured on the 2-core test machine in the app (its cache; the tree built),
     then the player's handle on the overview (:func:`~vizcoll.ui.pages.trees._views.aggregation_handle`): every
-    process of TaihuLight (40,960), hierarchical 32-nomial, 297,588 events in 115 steps, 1.5 s and 0.6 s; its
-    2-ary tree (the longest routes) 613,308 events, 2.9 s and 1.2 s; the 64-port fat tree's 65,536 processes
+    process of TaihuLight (40,960), hierarchical 32-nomial, 297,588 events in 115 steps, 1.05 s and 0.77 s; its
+    2-ary tree (the longest routes) 613,308 events, 3.0 s and 1.45 s; the 64-port fat tree's 65,536 processes
     2-ary, 978,812 events, 2.9 s and 1.9 s, 1.0 GB at the peak. Above :data:`JOB_PROCESSES` processes the page
     computes it in the background job, its last stage."""
     scenario = _scenario(key)
