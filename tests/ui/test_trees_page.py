@@ -859,7 +859,11 @@ def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_o
         page.render_type_one(plan, data)[i].layout.annotations[0].text.startswith("Computed in the background")
         for i in (0, 1)
     )
-    assert page.animate(plan, data)[0] is None and page.render_type_two(plan, True, data)[2] == ""
+    assert page.animate(plan, data)[0] is None
+    assert in_callback(page.render_type_two, f"{page.TREES_PARAMS}.data", plan, True, data)[2] == ""
+    # scrolled to after the job drew them: the job's views stay (not "computed in the background" again)
+    seen = in_callback(page.render_type_two, f"{page.TREES_T2_SEEN}.data", plan, True, data)
+    assert seen == (no_update,) * 3
     assert time.monotonic() - started < 0.5
     note, *figures, flag = page.cancelled(1)
     assert note.children.startswith("⚠ Cancelled") and flag.startswith("Cancelled")

@@ -589,10 +589,14 @@ def render_width(key, data):
 
 def render_type_two(key, seen, data):
     """The type II views, once they come on the screen (they are below the fold, and a large fabric's two
-    overviews take the browser half a second to draw: after the first answers, not before them)."""
+    overviews take the browser half a second to draw: after the first answers, not before them). A plan left to
+    the background job says so when it comes; coming on the screen then changes nothing (the job draws them, and
+    may have drawn them already)."""
     if seen is not True:
         return (no_update,) * 3
     scenario, plan, job = _pending(key, data)
+    if job and ctx.triggered_id == TREES_T2_SEEN:
+        return (no_update,) * 3
     if job:
         return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
     return type_two_view(plan, scenario)
