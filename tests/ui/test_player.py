@@ -97,3 +97,15 @@ def test_a_canvas_step_takes_the_shown_store_and_anything_else_as_no_step():
     for junk in (None, "x", [1], {"step": 3}):
         assert render(junk, "plan") == (None, None, ("plan",))
     assert '"overview" in h' in SHOWN_JS  # an overview's steps are drawn in the browser: nothing is posted
+
+
+def test_a_process_keeps_at_most_so_many_parsed_events(monkeypatch):
+    """Paper-scale timelines (hundreds of thousands of events each) do not pile up in a web worker's memory."""
+    from vizcoll.ui.components import player
+
+    monkeypatch.setattr(player, "_parsed", {})
+    monkeypatch.setattr(player, "PARSED_EVENTS", 7)
+    small = Timeline.from_dict(three_step_timeline())
+    refs = [player.player_data(Timeline(title=str(i), events=small.events))["ref"] for i in range(4)]
+    assert list(player._parsed) == refs[-2:]  # 3 events each: two fit in 7
+    assert sum(len(t.events) for t in player._parsed.values()) <= 7

@@ -207,6 +207,9 @@ def player_data(timeline, **extra):
 
 
 _parsed: dict[str, Timeline] = {}  # this process's last timelines by ref, parsed (a result of its key: no user state)
+PARSED_EVENTS = 1_000_000
+"""Events of the parsed timelines a process keeps: about 3 paper-scale aggregations (TaihuLight's preset:
+297,588 events)."""
 CAPTIONS = ":captions"  # the key of a timeline's captions in the shared cache: its ref and this
 
 
@@ -254,7 +257,9 @@ def _captions(tl: Timeline) -> list[str]:
 
 
 def _remember(ref: str, tl: Timeline) -> None:
-    while len(_parsed) >= 8:
+    """Keep ``tl`` parsed: the last 8 timelines, and at most :data:`PARSED_EVENTS` events in all."""
+    held = lambda: sum(len(t.events) for t in _parsed.values())  # noqa: E731
+    while _parsed and (len(_parsed) >= 8 or held() + len(tl.events) > PARSED_EVENTS):
         _parsed.pop(next(iter(_parsed)))
     _parsed[ref] = tl
 
