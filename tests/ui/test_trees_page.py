@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import re
 import time
@@ -471,8 +472,13 @@ def test_player_stylesheet_shows_states_values_and_hops():
 # ------------------------------------------------------------------ the aggregation on a large fabric
 def campus(**params) -> Scenario:
     """The 1,570-node cluster of issue 23 (three switch tiers, parallel cables), uploaded; ``params`` of the page."""
-    s = Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net")
+    s = _campus()
     return s.with_params("trees", params) if params else s
+
+
+@functools.cache
+def _campus() -> Scenario:
+    return Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net")
 
 
 def hops_per_bundle(tl, topo, part) -> list[dict[int, int]]:
@@ -533,7 +539,8 @@ def values(array) -> np.ndarray:
 
 def campus_host(i: int) -> str:
     """The name of the campus cluster's ``i``-th host."""
-    return fabric_of(campus()).names[fabric_of(campus()).endpoints[i]]
+    topo = fabric_of(campus())
+    return topo.names[topo.endpoints[i]]
 
 
 def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes():
