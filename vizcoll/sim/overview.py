@@ -63,8 +63,8 @@ def overview_frames(timeline: Timeline, topo: Topology, part: Blocks) -> dict:
 
 def _sparse(position: np.ndarray, items: np.ndarray, steps: int) -> tuple[list[list[int]], list[list[int]]]:
     """Per position ``0..steps``, the distinct ``items`` at it (sorted) and how many times each is there."""
-    key, count = np.unique(position.astype(np.int64) * (int(items.max(initial=0)) + 1) + items, return_counts=True)
     width = int(items.max(initial=0)) + 1
+    key, count = np.unique(position.astype(np.int64) * width + items, return_counts=True)
     cut = np.searchsorted(key // width, np.arange(steps + 2))
     index, count = (key % width).tolist(), count.tolist()
     return [index[cut[p] : cut[p + 1]] for p in range(steps + 1)], [

@@ -290,8 +290,7 @@ class Timeline:
         """``sha256:`` and the hash of everything the timeline holds, its events read as columns: equal timelines
         (however their events are held) have equal digests. One pass over arrays and joined texts (the JSON of a
         paper-scale timeline's events takes most of a second)."""
-        head = {key: value for key, value in self.to_dict(events=False).items()}
-        h = hashlib.sha256(json.dumps(head, sort_keys=True, default=str).encode())
+        h = hashlib.sha256(json.dumps(self.to_dict(events=False), sort_keys=True, default=str).encode())
         cols = self.columns
         h.update(np.asarray(cols.t, dtype=float).tobytes())
         for array in (cols.kind, cols.src, cols.dst, cols.link_start, cols.links, cols.change_start):
