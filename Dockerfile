@@ -2,7 +2,7 @@
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PORT=8050 VIZCOLL_CACHE_DIR=/tmp/vizcoll-cache \
-    BROWSER_PATH=/usr/bin/chromium
+    VIZCOLL_VENDOR_DIR=/app/vendor BROWSER_PATH=/usr/bin/chromium
 # chromium: kaleido renders the exports (animations, figure packs) with it; fonts-liberation: the paper theme's font
 RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
@@ -11,6 +11,8 @@ COPY requirements.txt ./
 RUN pip install --no-cache-dir -r requirements.txt
 COPY app.py gunicorn.conf.py ./
 COPY vizcoll ./vizcoll
+# plotly.js's partial bundle "cartesian" for the browsers (vizcoll/ui/plotlyjs.py); without it, the full bundle
+RUN python -c "from vizcoll.ui import plotlyjs; print(plotlyjs.ensure(timeout=120))"
 COPY assets ./assets
 RUN useradd --create-home --uid 10001 vizcoll && mkdir -p /tmp/vizcoll-cache && chown vizcoll /tmp/vizcoll-cache
 USER vizcoll

@@ -15,7 +15,7 @@ from dash import Dash
 
 import vizcoll.ui.pages
 from vizcoll.runtime import tune_gc
-from vizcoll.ui import jobs, shell
+from vizcoll.ui import jobs, plotlyjs, shell
 from vizcoll.ui.cache import init_cache
 from vizcoll.ui.figures.style import warm_up
 from vizcoll.ui.routing import ROUTING_INPUTS
@@ -43,6 +43,7 @@ def create_app(cache_config: dict | None = None) -> Dash:
     shell.register(app)
     init_cache(app.server, cache_config)
     harden(app)
+    plotlyjs.register(app)
     app.server.add_url_rule("/healthz", "healthz", lambda: {"status": "ok"})
     warm_up()
     tune_gc()
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--debug", action="store_true")
     args = parser.parse_args(argv)
     hide_server_software()
+    print(plotlyjs.ensure())
     app.run(host=args.host, port=args.port, debug=args.debug)
 
 

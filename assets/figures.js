@@ -1,5 +1,7 @@
 // vizcoll: plotly.js loaded with the page, and each figure drawn once when it first shows.
 //
+// - The page's plotly.js is the one the app names in <meta name="vizcoll-plotly"> (vizcoll/ui/plotlyjs.py: a
+//   partial bundle of every trace type the pages draw, a third of the full bundle's start-up).
 // - dcc.Graph loads plotly.js when the first figure mounts, and its half a second of start-up then delays every
 //   figure (the browser's main thread, issue 23). It takes window.Plotly when there is one, and waits for it
 //   when that is a promise (Promise.resolve): so the script is asked for here, as the page starts, and its
@@ -37,15 +39,12 @@
     });
     patch(plotly);
 
-    // the URL dash-renderer gives dcc.Graph (the page's _dash-config)
-    const element = document.getElementById('_dash-config');
-    const config = element ? JSON.parse(element.textContent) : null;
-    if (plotly || !config) {
+    // the app's plotly.js (vizcoll/ui/plotlyjs.py: the partial bundle "cartesian" when the server has it)
+    const meta = document.querySelector('meta[name="vizcoll-plotly"]');
+    const url = meta && meta.content;
+    if (plotly || !url) {
         return;
     }
-    const url = config.serve_locally
-        ? config.requests_pathname_prefix + '_dash-component-suites/plotly/package_data/plotly.min.js'
-        : config.plotlyjs_url;
     plotly = new Promise((resolve, reject) => {
         const script = document.createElement('script');
         script.src = url;

@@ -1,9 +1,12 @@
-"""assets/figures.js and assets/lazy.js: plotly.js asked for once as the page starts, a figure drawn once when
-it shows (and again when its size really changes), views below the fold drawn once they come on the screen."""
+"""assets/figures.js and assets/lazy.js: the app's plotly.js (the partial bundle, vizcoll/ui/plotlyjs.py) asked
+for once as the page starts, a figure drawn once when it shows (and again when its size really changes), views
+below the fold drawn once they come on the screen."""
 
 from __future__ import annotations
 
 from dash.testing.wait import until
+
+from vizcoll.ui import plotlyjs
 
 # the logical tree's figure: its plotly_afterplot events counted from now on
 COUNT_DRAWS = """
@@ -35,7 +38,10 @@ def test_plotly_loads_once_and_a_figure_is_not_drawn_again_at_the_same_size(page
     scripts = page.driver.execute_script(
         "return [...document.querySelectorAll('script[src]')].map(s => s.src).filter(s => s.includes('plotly'));"
     )
-    assert len(scripts) == 1 and scripts[0].endswith("/plotly/package_data/plotly.min.js")
+    assert len(scripts) == 1 and scripts[0].endswith(f"/_vizcoll/plotly-{plotlyjs.VERSION}.min.js")
+    version, traces = page.driver.execute_script("return [Plotly.version, Object.keys(Plotly.PlotSchema.get().traces)]")
+    assert version == plotlyjs.VERSION and set(traces) >= plotlyjs.TRACES
+    assert ("scattergl" not in traces) == plotlyjs.bundle().is_file()  # the partial bundle when the app has it
     page.driver.execute_script(COUNT_DRAWS)
     quiet = []  # the page's first draws over: no draw for a second
     until(

@@ -73,7 +73,7 @@ BROADCAST_MAX_NODES = UI_MAX_NODES
 every message (a rail of the 1,048,576-NIC fabric alone, 139,264 nodes, took 20 s cold)."""
 
 DRAWN_NODES = 1500
-"""Fabrics drawn node by node (cytoscape) and animated; larger ones are drawn as a WebGL figure of switches."""
+"""Fabrics drawn node by node (cytoscape) and animated; larger ones are drawn on their overview (blocks)."""
 
 # ---------------------------------------------------------------- trees
 TREE_MAX_K = 1024

@@ -6,11 +6,10 @@
   (:data:`MAX_UPLOAD_BYTES`: a file travels base64-encoded, 4/3 of its size,
   inside a JSON callback body).
 - **Headers** on every response: a Content-Security-Policy that Dash and Plotly
-  work under (scripts only from the app and its own inline scripts, by hash;
-  no frames; no plugins; ``'unsafe-eval'`` because Plotly's WebGL traces, which
-  draw the large fabrics and the EFI heatmaps, compile their shaders' glue code
-  with ``new Function``: injected scripts are still refused, only code the
-  app's own scripts build is run), ``X-Content-Type-Options: nosniff``,
+  work under (scripts only from the app and its own inline scripts, by hash,
+  and no ``eval``: the pages draw no WebGL trace, whose shaders' glue code
+  plotly.js compiles with ``new Function``; no frames; no plugins),
+  ``X-Content-Type-Options: nosniff``,
   ``X-Frame-Options: DENY``, ``Referrer-Policy: no-referrer``. The ``Server``
   header is the web server's: :func:`hide_server_software` makes Werkzeug's
   development server say ``vizcoll``, and ``gunicorn.conf.py`` does the same
@@ -51,8 +50,8 @@ SERVER_NAME = "vizcoll"
 
 def content_security_policy(app: Dash) -> str:
     """The policy: only the app's own scripts and its inline ones (by their hashes), styles inline too (Dash and
-    Plotly set element styles), images and workers from the app or data:/blob: URLs (figure downloads, WebGL)."""
-    scripts = " ".join(["'unsafe-eval'", *dict.fromkeys(app.csp_hashes())])  # hashes come quoted; each once
+    Plotly set element styles), images and workers from the app or data:/blob: URLs (figure downloads)."""
+    scripts = " ".join(dict.fromkeys(app.csp_hashes()))  # hashes come quoted; each once
     return "; ".join(
         [
             "default-src 'self'",

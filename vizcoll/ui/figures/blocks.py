@@ -14,8 +14,7 @@ fabric) a bundle's size is its number of links and its colour says whether a lin
 hover lists its cables (``a[pa]-b[pb]``) each with its own value, the hottest first (at most
 :data:`~vizcoll.topology.blocks.LISTED`, then how many more), so parallel cables never hide a hot one. A few
 bundles are also drawn as thin lines between their blocks. Everything is named in the hover texts; a click on a
-block or a bundle drills into its pod (its ``customdata`` is the part to show, ``"group:7"``). WebGL draws the
-marks when there are many.
+block or a bundle drills into its pod (its ``customdata`` is the part to show, ``"group:7"``).
 """
 
 from __future__ import annotations
@@ -34,7 +33,6 @@ __all__ = ["blocks_figure", "add_animation_layers", "animation_frame", "MAX_TICK
 
 MAX_TICKS = 12  # pods named on the x axis at most (evenly spread; half as many on a figure of a pair)
 LINES = 300  # bundles drawn as lines too, at most
-WEBGL = 1000  # more marks than this are drawn with WebGL
 ACTIVE = [[0, "#fdd49e"], [1, "#d7301f"]]  # what a step lights: few messages light orange, many deep red
 BROKEN = "#d62728"
 
@@ -99,9 +97,8 @@ def _add_bundles(
         scale, cmin, cmax = (DIVERGING, -top, top) if diverging else (SEQUENTIAL, 0.0, top)
         name = f"link bundles ({len(between):,}): colour = max {label}, size = mean"
     group = np.where(part.group[a] >= 0, part.group[a], part.group[b])
-    trace = go.Scattergl if len(between) > WEBGL else go.Scatter
     fig.add_trace(
-        trace(
+        go.Scatter(
             x=x,
             y=y,
             mode="markers",
@@ -135,9 +132,8 @@ def _add_blocks(fig: go.Figure, part: Blocks, bundle: dict, selected: set[int]) 
         sel = np.flatnonzero(part.switches == switches)
         if not len(sel):
             continue
-        trace = go.Scattergl if len(sel) > WEBGL else go.Scatter
         fig.add_trace(
-            trace(
+            go.Scatter(
                 x=part.x[sel],
                 y=part.y[sel],
                 mode="markers",

@@ -4,8 +4,8 @@ overview: :mod:`vizcoll.ui.figures.blocks`).
 A *link value* is one number per link row of a topology (e.g. the edge
 forwarding index: how many multicast groups use the link). Links are drawn as
 line segments coloured by value; Plotly cannot vary a line's colour along one
-trace, so values are binned into a few colour classes (one WebGL trace each)
-and a colour bar is added through an invisible marker trace. Every link also
+trace, so values are binned into a few colour classes (one trace each) and
+a colour bar is added through an invisible marker trace. Every link also
 gets an invisible hover point at its middle saying what it is and its value;
 its ``customdata`` is the link's ``a[pa]-b[pb]`` label
 (:meth:`Topology.link_label`), so a click on it (Plotly ``clickData``) names
@@ -176,7 +176,7 @@ def link_value_figure(
     idle = rows[(values[rows] == 0) & ~topo.broken[rows]]
     xs, ys = link_lines(topo, pos, idle, middles)
     fig.add_trace(
-        go.Scattergl(
+        go.Scatter(
             x=xs,
             y=ys,
             mode="lines",
@@ -194,7 +194,7 @@ def link_value_figure(
         mid = (edges[b] + edges[b + 1]) / 2
         colour = _colour(scale, (mid - low) / ((top - low) or 1))
         fig.add_trace(
-            go.Scattergl(
+            go.Scatter(
                 x=xs,
                 y=ys,
                 mode="lines",
@@ -207,7 +207,7 @@ def link_value_figure(
     if len(broken):
         xs, ys = link_lines(topo, pos, broken, middles)
         fig.add_trace(
-            go.Scattergl(
+            go.Scatter(
                 x=xs,
                 y=ys,
                 mode="lines",
@@ -219,7 +219,7 @@ def link_value_figure(
     if highlight is not None and len(highlight):
         xs, ys = link_lines(topo, pos, np.asarray(highlight), middles)
         fig.add_trace(
-            go.Scattergl(
+            go.Scatter(
                 x=xs, y=ys, mode="lines", line={"color": "#1f3a5f", "width": 5}, name="selected tree", hoverinfo="skip"
             )
         )
@@ -259,7 +259,7 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
     fit (:func:`vizcoll.ui.figures.labels.add_labels`)."""
     sw = topo.switches
     fig.add_trace(
-        go.Scattergl(
+        go.Scatter(
             x=pos[sw, 0],
             y=pos[sw, 1],
             mode="markers",
@@ -272,7 +272,7 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
     ends = np.flatnonzero(topo.kind == ENDPOINT)
     if 0 < len(ends) <= 3000:
         fig.add_trace(
-            go.Scattergl(
+            go.Scatter(
                 x=pos[ends, 0],
                 y=pos[ends, 1],
                 mode="markers",
@@ -310,7 +310,7 @@ def _add_hover(fig, topo, middles, rows, values, hover, label, clickable=False) 
         )
     )
     fig.add_trace(
-        go.Scattergl(
+        go.Scatter(
             x=middles[shown, 0],
             y=middles[shown, 1],
             mode="markers",

@@ -10,7 +10,6 @@ the single source of every figure) and
   annotations, colour scales; red and green, which a deuteranope cannot tell apart, become vermillion and
   bluish green;
 - raises every font below ``min_font`` px to it: at a figure's print size (1 px = 0.75 pt), 13.5 px is 10 pt;
-- replaces WebGL traces (``scattergl``) by their SVG twins, which vector exports need;
 - sets the size and, for print (``title=False``), drops the in-figure title (a paper gives it as the caption),
   puts the legend under the plot, lets the margins grow to what the axes need, wraps long axis titles and lets
   crowded tick labels turn.
@@ -94,7 +93,7 @@ def paper_colour(value):
 
 
 def _restyled(node, min_font: float, in_font: bool = False):
-    """A copy of a figure's JSON with colours mapped, fonts raised and WebGL traces made SVG."""
+    """A copy of a figure's JSON with colours mapped and fonts raised."""
     if isinstance(node, dict):
         out = {}
         for key, value in node.items():
@@ -102,8 +101,6 @@ def _restyled(node, min_font: float, in_font: bool = False):
                 out[key] = max(value, min_font)
             elif in_font and key == "size" and isinstance(value, list):
                 out[key] = [max(v, min_font) if isinstance(v, int | float) else v for v in value]
-            elif key == "type" and value == "scattergl":
-                out[key] = "scatter"
             else:
                 out[key] = _restyled(value, min_font, key in FONT_KEYS)
         return out

@@ -148,7 +148,6 @@ def warm_up() -> None:
     time (about 0.1 s in all), so a web worker does it at start-up instead of in its first visitor's request."""
     traces = [
         go.Scatter(x=[0], y=[0], mode="lines+markers+text", text=["a"], marker={"color": [0], "colorbar": {}}),
-        go.Scattergl(x=[0], y=[0]),
         go.Bar(x=[0], y=[0]),
         go.Histogram(x=[0]),
         go.Heatmap(z=[[0]]),

@@ -232,7 +232,7 @@ def packets_figure(
     if len(cut):  # a route over a broken link (a tree as built on the intact fabric): white dashes cut its colour
         xs, ys = link_lines(topo, pos, cut)  # each parallel cable on its own curve, as link_value_figure draws it
         fig.add_trace(
-            go.Scattergl(
+            go.Scatter(
                 x=xs,
                 y=ys,
                 mode="lines",
