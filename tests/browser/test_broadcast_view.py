@@ -54,3 +54,30 @@ def test_click_a_link_to_break_it_and_the_broadcast_avoids_it(page):
     page.duo.wait_for_text_to_equal("#topo-player-play", "▶ Play")
     assert ORANGE not in page.edge_colours().values()  # the last step moves no packet
     assert page.duo.get_logs() == []
+
+
+# the server's caption callback never answered from now on (its requests counted)
+BLOCK_CAPTIONS = """const fetch = window.fetch; window.__blocked = 0;
+window.fetch = function (url, options) {
+    if (options && typeof options.body === 'string' && options.body.includes('topo-player-caption.children')) {
+        window.__blocked += 1;
+        return new Promise(() => {});
+    }
+    return fetch.apply(this, arguments);
+};"""
+
+
+def test_a_new_timelines_first_caption_is_written_in_the_browser(page):
+    """A handle carries its timeline's captions: a new timeline's caption and position show as it arrives, without
+    the round trip of the server's caption callback (blocked here), which the page draws meanwhile."""
+    page.open("/topology")
+    page.duo.wait_for_text_to_equal("#topo-player-position", "step 0 of 7")
+    page.click("#topo-player-last")
+    page.duo.wait_for_text_to_equal("#topo-player-position", "step 7 of 7")
+    assert "cannot be reached" not in page.duo.find_element("#topo-player-caption").text
+    page.driver.execute_script(BLOCK_CAPTIONS)
+    page.click_element("edge[link = 5]")  # h5's only link: a new broadcast, shown at the step the slider is on
+    page.duo.wait_for_contains_text("#topo-player-caption", "1 node cannot be reached: links broken (h5)")
+    assert page.duo.find_element("#topo-player-position").text == "step 7 of 7"
+    assert page.driver.execute_script("return window.__blocked") >= 1  # the server was asked and never answered
+    assert page.duo.get_logs() == []

@@ -69,8 +69,11 @@ def test_a_player_holds_a_handle_and_the_server_the_timeline(callbacks, monkeypa
 
     timeline = broadcast(from_spec("fat-tree:radix=16,levels=3"), "h0").to_dict()  # 1,344 nodes
     handle = player.player_data(timeline)
-    assert set(handle) == {"ref", "steps", "moments"} and handle["steps"] == Timeline.from_dict(timeline).n_steps
-    assert len(json.dumps(handle)) < 300 < 100_000 < len(json.dumps(timeline))  # what a step of the slider posts
+    assert set(handle) == {"ref", "steps", "moments", "captions"}
+    assert handle["steps"] == Timeline.from_dict(timeline).n_steps
+    assert handle["captions"] == player.player_captions(handle)  # the first caption needs no round trip
+    ref = {"ref": handle["ref"], "steps": handle["steps"]}  # what a step of the slider posts (KEY_MOMENTS_JS)
+    assert len(json.dumps(ref)) < 300 < 100_000 < len(json.dumps(timeline))
     assert player.player_timeline(handle).to_dict() == timeline
     assert in_callback(callbacks["caption"], None, 2, handle) == (
         Timeline.from_dict(timeline).caption(1),
@@ -87,6 +90,16 @@ def test_a_player_holds_a_handle_and_the_server_the_timeline(callbacks, monkeypa
     assert in_callback(callbacks["caption"], None, 1, handle)[0].startswith("⚠ this animation is no longer")
     for forged in ({"ref": "sha256:zz"}, {"ref": 5}, [1]):
         assert in_callback(callbacks["caption"], None, 1, forged)[0] == "⚠ the browser sent a malformed animation"
+
+
+def test_a_long_timelines_handle_leaves_its_captions_on_the_server():
+    from vizcoll.ui.components import player
+
+    steps = player.HANDLE_CAPTIONS + 1
+    events = [Event(t, "send", t, t + 1, [t], f"{t} → {t + 1}") for t in range(steps)]
+    handle = player.player_data(Timeline(title="t", intro="0 starts", initial_state={}, events=events))
+    assert handle["steps"] == steps and "captions" not in handle
+    assert len(player.player_captions(handle)) == steps + 1
 
 
 def test_a_canvas_step_takes_the_shown_store_and_anything_else_as_no_step():

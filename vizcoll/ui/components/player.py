@@ -22,7 +22,10 @@ no longer holds says so.
 move the slider in ``assets/player.js`` (``dash_clientside.vizcoll.control``),
 and an overview is lit there too (:data:`OVERVIEW_STEP_JS`); the server only
 writes the caption. A step takes one round trip, about 50 ms on a large fabric
-(``benchmarks/players.py``).
+(``benchmarks/players.py``). A new timeline's first caption needs none: a
+handle carries the captions of a timeline of up to :data:`HANDLE_CAPTIONS`
+steps, and the browser writes the one the slider shows as the handle arrives
+(:data:`CAPTION_JS`), without waiting for the figures the same answer draws.
 
 **Key moments** (:data:`vizcoll.sim.timeline.KEY_MOMENTS`: a fault injected,
 its detection, a vote, a join...) are marked on the slider with a sign each
@@ -118,11 +121,19 @@ OVERVIEW_STEP_JS = """function (position, handle) {
 SHOWN_JS = """function (step, h) { const c = window.dash_clientside, by = c.callback_context.triggered;
     c.vizcoll.toLink(c.callback_context.inputs_list[0].id.replace(/-step$/, ""), step);  // the step in the link
     if (h && "overview" in h) { return by.some(t => t.prop_id.endsWith(".data")) ? null : c.no_update; }
-    return {position: step, handle: h ? Object.assign({}, h, {moments: []}) : null}; }"""
+    return {position: step, handle: h ? Object.assign({}, h, {moments: [], captions: []}) : null}; }"""
 """The ``<prefix>-shown`` store, in the browser: ``{"position", "handle"}`` at each step of a timeline drawn on a
 canvas (:func:`on_canvas`); left alone while an overview plays (the browser lights its steps), so that a step never
 posts an overview's frames. It also writes the step into the share link (``assets/player.js``: ``&step=prefix:n``,
 which opens the player on that step)."""
+CAPTION_JS = """function (h, step) {
+    const c = h && h.captions;
+    if (!Array.isArray(c) || !c.length) { return [window.dash_clientside.no_update, window.dash_clientside.no_update]; }
+    const n = c.length - 1, p = Math.min(Math.max(parseInt(step, 10) || 0, 0), n);
+    return [String(c[p]), "step " + p + " of " + n];
+}"""
+"""A new handle's caption at the slider's position, in the browser, when the handle carries its captions (the
+server's caption callback writes the same once asked)."""
 BUTTONS = (
     ("first", "« first", "first step (Home)"),
     ("prev-key", "⇤", "previous key moment (Page Up)"),
@@ -193,17 +204,20 @@ def player_data(timeline, **extra):
     """What a page puts in its player's ``<prefix>-timeline`` store for ``timeline`` (a Timeline or its dict): a
     handle, ``{"ref", "steps", "moments": [[position, kind], ...], **extra}`` (``extra``: what the page draws per
     step in the browser, e.g. an overview's frames), the timeline itself kept on the server by its ref, and apart
-    from it the caption of every position (:func:`player_captions`). None (nothing to play) and ``no_update``
-    pass through."""
+    from it the caption of every position (:func:`player_captions`), which the handle carries too (``"captions"``)
+    when the timeline has at most :data:`HANDLE_CAPTIONS` steps. None (nothing to play) and ``no_update`` pass
+    through."""
     if not isinstance(timeline, Timeline | dict):
         return timeline
     tl = timeline if isinstance(timeline, Timeline) else Timeline.from_dict(timeline)
     ref = tl.digest()
+    captions = _captions(tl)
     timelines.put(ref, tl.to_dict())
-    timelines.put(ref + CAPTIONS, {"captions": _captions(tl)})
+    timelines.put(ref + CAPTIONS, {"captions": captions})
     _remember(ref, tl)
     moments = [[m["step"] + 1, m["kinds"][0]] for m in tl.key_moments()]
-    return {"ref": ref, "steps": tl.n_steps, "moments": moments, **extra}
+    shown = {"captions": captions} if tl.n_steps <= HANDLE_CAPTIONS else {}
+    return {"ref": ref, "steps": tl.n_steps, "moments": moments, **shown, **extra}
 
 
 _parsed: dict[str, Timeline] = {}  # this process's last timelines by ref, parsed (a result of its key: no user state)
@@ -211,6 +225,8 @@ PARSED_EVENTS = 1_000_000
 """Events of the parsed timelines a process keeps: about 3 paper-scale aggregations (TaihuLight's preset:
 297,588 events)."""
 CAPTIONS = ":captions"  # the key of a timeline's captions in the shared cache: its ref and this
+HANDLE_CAPTIONS = 400
+"""A timeline of at most this many steps has its captions in its handle (a few tens of kB at most)."""
 
 
 def player_timeline(data: dict) -> Timeline:
@@ -303,6 +319,15 @@ def register_player(app: Dash, prefix: str) -> None:
         State(p("step"), "value"),
         State(p("tick"), "disabled"),
         State(p("moments"), "data"),
+    )
+
+    app.clientside_callback(
+        CAPTION_JS,
+        Output(p("caption"), "children", allow_duplicate=True),
+        Output(p("position"), "children", allow_duplicate=True),
+        Input(p("timeline"), "data"),
+        State(p("step"), "value"),
+        prevent_initial_call=True,
     )
 
     @app.callback(
