@@ -366,7 +366,7 @@ def register(app: Dash) -> None:
     app.callback(
         Output(MC_STATE_FIG, "figure"),
         Input(pid(MC_PLAYER, "step"), "value"),
-        Input(pid(MC_PLAYER, "timeline"), "data"),
+        Input(pid(MC_PLAYER, "ref"), "data"),  # the handle's ref alone: a step posts a few hundred bytes
     )(render_protocol)
 
 
