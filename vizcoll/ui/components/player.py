@@ -226,7 +226,8 @@ PARSED_EVENTS = 1_000_000
 297,588 events)."""
 CAPTIONS = ":captions"  # the key of a timeline's captions in the shared cache: its ref and this
 HANDLE_CAPTIONS = 400
-"""A timeline of at most this many steps has its captions in its handle (a few tens of kB at most)."""
+"""A timeline of at most this many steps has its captions in its handle: sent once with it, never posted back (an
+aggregation of 1,024 processes in 376 steps: 61 kB)."""
 
 
 def player_timeline(data: dict) -> Timeline:
