@@ -78,6 +78,14 @@ def test_a_tarball_that_does_not_match_the_registrys_integrity_is_refused(vendor
     assert not plotlyjs.bundle().exists() and plotlyjs.served() == plotlyjs.FULL
 
 
+def test_a_tarball_address_that_is_not_https_is_never_opened(vendor, registry):
+    asked, served = registry
+    served["dist"] = {"tarball": "file:///etc/passwd", "integrity": integrity(served["tarball"])}
+    with pytest.raises(ValueError, match="no https address"):
+        plotlyjs.fetch()
+    assert asked == [f"{plotlyjs.REGISTRY}/{plotlyjs.PACKAGE}/{plotlyjs.VERSION}"]
+
+
 def test_a_bundle_of_another_version_is_refused(vendor, registry):
     _, served = registry
     served["tarball"] = package(b"/**\n* plotly.js (cartesian - minified) v1.0.0\n*/\n")

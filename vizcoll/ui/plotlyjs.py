@@ -41,6 +41,7 @@ REGISTRY = os.environ.get("VIZCOLL_NPM_REGISTRY", "https://registry.npmjs.org")
 ROUTE = f"_vizcoll/plotly-{VERSION}.min.js"
 MAX_BYTES = 20 * 1024 * 1024  # a package larger than this is not the bundle
 FULL = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"
+FETCH_ERRORS = (OSError, ValueError, KeyError, tarfile.TarError)  # what a failed download raises
 
 
 def vendor_dir() -> Path:
@@ -85,10 +86,13 @@ def _checked(tarball: bytes, integrity: str) -> bytes:
 
 def fetch(timeout: float = 60) -> Path:
     """Download the cartesian bundle of :data:`VERSION` into :func:`vendor_dir` (see the module's docstring); its
-    path. Raises ``OSError`` or ``ValueError`` saying what failed."""
+    path. Raises one of :data:`FETCH_ERRORS` saying what failed."""
     meta = json.loads(_get(f"{REGISTRY}/{PACKAGE}/{VERSION}", timeout))
     dist = meta.get("dist") or {}
-    data = _checked(_get(dist["tarball"], timeout), dist.get("integrity", ""))
+    tarball = str(dist.get("tarball", ""))
+    if not tarball.startswith("https://"):  # never a local file, whatever the registry answers
+        raise ValueError(f"the registry gave no https address for {PACKAGE} {VERSION}")
+    data = _checked(_get(tarball, timeout), dist.get("integrity", ""))
     path = bundle()
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(f".{os.getpid()}.part")
@@ -103,7 +107,7 @@ def ensure(timeout: float = 30) -> str:
         return f"plotly.js: the cartesian bundle {bundle()}"
     try:
         return f"plotly.js: downloaded the cartesian bundle to {fetch(timeout)}"
-    except (OSError, ValueError, KeyError, tarfile.TarError) as exc:
+    except FETCH_ERRORS as exc:
         return f"plotly.js: the full bundle (the cartesian one could not be downloaded: {exc})"
 
 
@@ -123,7 +127,7 @@ def main() -> None:
     """``python -m vizcoll.ui.plotlyjs``: download the bundle (again), print where it went; exit 1 on failure."""
     try:
         path = fetch()
-    except (OSError, ValueError, KeyError, tarfile.TarError) as exc:
+    except FETCH_ERRORS as exc:
         sys.exit(f"plotly.js's cartesian bundle could not be downloaded: {exc}")
     print(json.dumps({"version": VERSION, "path": str(path), "bytes": path.stat().st_size}))
 
