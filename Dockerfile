@@ -11,8 +11,9 @@ COPY requirements.txt ./
 RUN pip install --no-cache-dir -r requirements.txt
 COPY app.py gunicorn.conf.py ./
 COPY vizcoll ./vizcoll
-# plotly.js's partial bundle "cartesian" for the browsers (vizcoll/ui/plotlyjs.py); without it, the full bundle
-RUN python -c "from vizcoll.ui import plotlyjs; print(plotlyjs.ensure(timeout=120))"
+# plotly.js's partial bundle "cartesian" and regenerator-runtime for the browsers (vizcoll/ui/vendor.py); without
+# them, the full plotly.js and Dash's babel polyfill
+RUN python -c "from vizcoll.ui import vendor; print(vendor.ensure(timeout=120))"
 COPY assets ./assets
 RUN useradd --create-home --uid 10001 vizcoll && mkdir -p /tmp/vizcoll-cache && chown vizcoll /tmp/vizcoll-cache
 USER vizcoll

@@ -15,7 +15,7 @@ from dash import Dash
 
 import vizcoll.ui.pages
 from vizcoll.runtime import tune_gc
-from vizcoll.ui import jobs, plotlyjs, shell
+from vizcoll.ui import jobs, shell, vendor
 from vizcoll.ui.cache import init_cache
 from vizcoll.ui.figures.style import warm_up
 from vizcoll.ui.routing import ROUTING_INPUTS
@@ -43,13 +43,15 @@ def create_app(cache_config: dict | None = None) -> Dash:
     shell.register(app)
     init_cache(app.server, cache_config)
     harden(app)
-    plotlyjs.register(app)
+    vendor.register(app)
     app.server.add_url_rule("/healthz", "healthz", lambda: {"status": "ok"})
     warm_up()
     tune_gc()
     return app
 
 
+if __name__ == "__main__":  # python app.py: the browser's scripts (vizcoll/ui/vendor.py) before the app is built
+    print(vendor.ensure())
 app = create_app()
 server = app.server
 celery_app = jobs.celery_app()  # None unless VIZCOLL_REDIS_URL is set
@@ -62,7 +64,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--debug", action="store_true")
     args = parser.parse_args(argv)
     hide_server_software()
-    print(plotlyjs.ensure())
     app.run(host=args.host, port=args.port, debug=args.debug)
 
 

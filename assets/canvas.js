@@ -1,5 +1,6 @@
 // vizcoll: a click on a cytoscape canvas hits the node under the pointer, even after the page moved the canvas;
-// a canvas drawn while hidden is fitted when it shows, and one whose new nodes fall outside its view too.
+// a canvas drawn while hidden is fitted when it shows, and one whose new nodes fall outside its view too; a
+// canvas saves itself as SVG.
 //
 // Cytoscape caches where its canvas sits on the page and refreshes that only on window scrolls and resizes. When
 // the page above it grows (the scenario badge, a message, a banner filled in by a callback), the canvas moves
@@ -15,6 +16,20 @@
         }
         return null;
     }
+    // SVG export: the page loads dash-cytoscape's base bundle and cytoscape-svg on its own (vizcoll/ui/vendor.py;
+    // the extra bundle that has it is 1.4 MB where the base one is 0.5 MB), so cytoscape-svg is registered here on
+    // the core of the page's canvases (one for all), as cytoscape('core', 'svg', ...) would: each canvas found
+    // below, and every canvas as soon as anything is pressed, before a "Download SVG" can ask for it.
+    function addSvg(cy) {
+        const core = Object.getPrototypeOf(cy);
+        if (window.cytoscapeSvg && !core.svg) {
+            window.cytoscapeSvg(function (type, name, impl) {
+                if (type === 'core') {
+                    core[name] = impl;
+                }
+            });
+        }
+    }
     function refresh(event) {
         const cy = cyOf(event.target);
         if (cy) {
@@ -23,6 +38,17 @@
     }
     for (const name of ['pointerdown', 'pointerover', 'touchstart']) {
         document.addEventListener(name, refresh, {capture: true, passive: true});
+    }
+    function eachCanvas(fn) {
+        for (const layer of document.querySelectorAll('canvas[data-id="layer0-selectbox"]')) {
+            const cy = cyOf(layer);
+            if (cy) {
+                fn(cy, layer);
+            }
+        }
+    }
+    for (const name of ['pointerdown', 'keydown']) {
+        document.addEventListener(name, () => eachCanvas(addSvg), {capture: true, passive: true});
     }
 
     // A canvas hidden (display: none) while its drawing arrives fits it into no room at all (the topology page
@@ -53,15 +79,15 @@
         });
     }
     setInterval(function () {
-        for (const layer of document.querySelectorAll('canvas[data-id="layer0-selectbox"]')) {
-            const cy = cyOf(layer);
+        eachCanvas(function (cy, layer) {
+            addSvg(cy);
             let box = layer;
             while (box && !box._cyreg) { box = box.parentNode; }
-            if (cy && box && !widths.has(box)) {
+            if (box && !widths.has(box)) {
                 widths.set(box, box.getBoundingClientRect().width);
                 watcher.observe(box);
                 followAdded(cy);
             }
-        }
+        });
     }, 500);
 })();

@@ -1,6 +1,6 @@
 // vizcoll: plotly.js loaded with the page, and each figure drawn once when it first shows.
 //
-// - The page's plotly.js is the one the app names in <meta name="vizcoll-plotly"> (vizcoll/ui/plotlyjs.py: a
+// - The page's plotly.js is the one the app names in <meta name="vizcoll-plotly"> (vizcoll/ui/vendor.py: a
 //   partial bundle of every trace type the pages draw, a third of the full bundle's start-up).
 // - dcc.Graph loads plotly.js when the first figure mounts, and its half a second of start-up then delays every
 //   figure (the browser's main thread, issue 23). It takes window.Plotly when there is one, and waits for it
@@ -39,7 +39,7 @@
     });
     patch(plotly);
 
-    // the app's plotly.js (vizcoll/ui/plotlyjs.py: the partial bundle "cartesian" when the server has it)
+    // the app's plotly.js (vizcoll/ui/vendor.py: the partial bundle "cartesian" when the server has it)
     const meta = document.querySelector('meta[name="vizcoll-plotly"]');
     const url = meta && meta.content;
     if (plotly || !url) {

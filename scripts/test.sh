@@ -18,8 +18,9 @@ fi
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python3 -m ruff check .
 python3 -m ruff format --check .
-# plotly.js's partial bundle, which the app serves to browsers when it has it (vizcoll/ui/plotlyjs.py)
-python3 -c "from vizcoll.ui import plotlyjs; print(plotlyjs.ensure())"
+# plotly.js's partial bundle and regenerator-runtime, which the app serves to browsers when it has them
+# (vizcoll/ui/vendor.py)
+python3 -c "from vizcoll.ui import vendor; print(vendor.ensure())"
 # the tests without a browser in parallel (pytest-xdist, one process per core), then the browser tests in one (each drives a
 # Chromium and a Dash server of its own: in parallel they would time each other out on two cores); exit status 5
 # is "no test selected" (arguments that pick tests of one kind only)

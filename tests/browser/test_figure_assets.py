@@ -1,12 +1,12 @@
-"""assets/figures.js and assets/lazy.js: the app's plotly.js (the partial bundle, vizcoll/ui/plotlyjs.py) asked
-for once as the page starts, a figure drawn once when it shows (and again when its size really changes), views
-below the fold drawn once they come on the screen."""
+"""assets/figures.js and assets/lazy.js: the app's plotly.js (the partial bundle, vizcoll/ui/vendor.py) asked
+for once as the page starts (regenerator-runtime in place of Dash's babel polyfill), a figure drawn once when it
+shows (and again when its size really changes), views below the fold drawn once they come on the screen."""
 
 from __future__ import annotations
 
 from dash.testing.wait import until
 
-from vizcoll.ui import plotlyjs
+from vizcoll.ui import vendor
 
 # the logical tree's figure: its plotly_afterplot events counted from now on
 COUNT_DRAWS = """
@@ -18,6 +18,11 @@ SAME_SIZE = """
 const gd = document.querySelector('#trees-logical .js-plotly-plot');
 window.__draws = 0;
 return Plotly.Plots.resize(gd).then(() => window.__draws);
+"""
+RUNTIME = """
+const runtime = [...document.querySelectorAll('script[src]')].map(s => new URL(s.src).pathname)
+    .filter(s => s.includes('polyfill') || s.includes('regenerator'));
+return [runtime, typeof regeneratorRuntime, String.prototype.trim.toString().includes('[native code]')];
 """
 NARROWER = """
 const gd = document.querySelector('#trees-logical .js-plotly-plot');
@@ -38,10 +43,12 @@ def test_plotly_loads_once_and_a_figure_is_not_drawn_again_at_the_same_size(page
     scripts = page.driver.execute_script(
         "return [...document.querySelectorAll('script[src]')].map(s => s.src).filter(s => s.includes('plotly'));"
     )
-    assert len(scripts) == 1 and scripts[0].endswith(f"/_vizcoll/plotly-{plotlyjs.VERSION}.min.js")
+    assert len(scripts) == 1 and scripts[0].endswith(f"/_vizcoll/plotly-{vendor.VERSION}.min.js")
     version, traces = page.driver.execute_script("return [Plotly.version, Object.keys(Plotly.PlotSchema.get().traces)]")
-    assert version == plotlyjs.VERSION and set(traces) >= plotlyjs.TRACES
-    assert ("scattergl" not in traces) == plotlyjs.bundle().is_file()  # the partial bundle when the app has it
+    assert version == vendor.VERSION and set(traces) >= vendor.TRACES
+    assert ("scattergl" not in traces) == vendor.PLOTLY.path.is_file()  # the partial bundle when the app has it
+    if vendor.REGENERATOR.path.is_file():  # regenerator-runtime instead of the babel polyfill: the browser's trim
+        assert page.driver.execute_script(RUNTIME) == [[f"/_vizcoll/{vendor.REGENERATOR.name}"], "object", True]
     page.driver.execute_script(COUNT_DRAWS)
     quiet = []  # the page's first draws over: no draw for a second
     until(

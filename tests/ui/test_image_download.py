@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import base64
 
-import dash_cytoscape
 import pytest
 from dash import no_update
 
 from tests.callback_context import find_component, in_callback
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.ui import vendor
 from vizcoll.ui.components import kit
 from vizcoll.ui.pages.barrier import page as barrier
 from vizcoll.ui.pages.topology import page as topology
@@ -73,13 +73,15 @@ def test_the_page_shows_png_and_svg_buttons_with_a_job_bar(module, prefix, page)
 def test_both_pages_are_wired_and_the_svg_export_is_served():
     from app import create_app
 
-    callbacks = create_app().callback_map
+    app = create_app()
+    callbacks = app.callback_map
     for prefix, canvas in (("topo", "topo-canvas"), ("bar", "bar-canvas")):
         assert any(key.startswith(f"..{canvas}.generateImage...{prefix}-image-order.data") for key in callbacks)
         render = [key for key in callbacks if f"{prefix}-image-file.data" in key]
         assert len(render) == 1 and callbacks[render[0]].get("background"), prefix
-    # cytoscape.js's SVG export (the cytoscape-svg extension) ships in dash-cytoscape's extra bundle only
-    assert dash_cytoscape._js_dist[0]["relative_package_path"] == "dash_cytoscape_extra.min.js"
+    # cytoscape.js's SVG export: the cytoscape-svg extension on its own, else dash-cytoscape's extra bundle with it
+    page = app.server.test_client().get("/topology").get_data(as_text=True)
+    assert f'<script src="/_vizcoll/{vendor.CYTOSCAPE_SVG.name}">' in page or "/dash_cytoscape_extra." in page
 
 
 def test_the_buttons_disable_and_the_job_bar_shows_while_the_render_runs():

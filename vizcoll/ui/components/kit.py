@@ -8,16 +8,15 @@ the SVG export button (:func:`graph`, :func:`graph_config`) and downloads
 SVG at every size). Blank figures are a figure builder: :func:`vizcoll.ui.figures.common.blank_figure`.
 
 A drawing's image: while the cytoscape canvas draws the fabric node by node, the browser saves the canvas's own
-PNG or SVG at once (cytoscape.js's ``generateImage``); while the page shows a Plotly figure instead (a fabric of
-more than :data:`~vizcoll.ui.limits.DRAWN_NODES` nodes: its overview, or a large group alone), the canvas is empty
-and the figure is rendered on the server (kaleido, :func:`vizcoll.ui.export.render.render`) in a background job
-with a progress text and a Cancel button, then sent with a ``dcc.Download``. Nothing is ever sent empty: a failure
-is a "⚠" line saying why.
+PNG or SVG at once (cytoscape.js's ``generateImage``; the SVG is cytoscape-svg's, :mod:`vizcoll.ui.vendor`);
+while the page shows a Plotly figure instead (a fabric of more than :data:`~vizcoll.ui.limits.DRAWN_NODES` nodes:
+its overview, or a large group alone), the canvas is empty and the figure is rendered on the server (kaleido,
+:func:`vizcoll.ui.export.render.render`) in a background job with a progress text and a Cancel button, then sent
+with a ``dcc.Download``. Nothing is ever sent empty: a failure is a "⚠" line saying why.
 """
 
 from __future__ import annotations
 
-import dash_cytoscape as cyto
 import plotly.graph_objects as go
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
@@ -264,7 +263,6 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
     """Wire the buttons of :func:`image_download` (``png``: the PNG button's id) to save ``page``'s drawing as
     ``filename``.png or .svg: the cytoscape ``canvas``'s own image, or its figure rendered on the server by a
     background job (progress, Cancel; both buttons disabled meanwhile)."""
-    cyto.load_extra_layouts()  # cytoscape.js's SVG export (cytoscape-svg) is in dash-cytoscape's extra bundle only
     ids = image_ids(png)
 
     def ask(png_clicks, svg_clicks, data, order_now):
