@@ -76,10 +76,12 @@ def test_a_link_fills_the_store_and_a_damaged_link_says_so():
     fragment = "#s=" + DEFAULT_SCENARIO.with_breaks([]).to_fragment()
     store, message = shell.load_link(fragment, None)
     assert Scenario.from_dict(store).broken == [] and message == ""
-    store, message = shell.load_link("#s=AAAA", None)
-    assert store is no_update and message.startswith("⚠ The link's scenario could not be opened")
-    assert shell.load_link("", None)[0] == DEFAULT_SCENARIO.to_dict()  # a new tab: the default scenario
-    assert shell.load_link("", DEFAULT_SCENARIO.to_dict()) == (no_update, "")
+    store, message = shell.load_link("#s=AAAA", None)  # a new tab: the default scenario, and why
+    assert store == DEFAULT_SCENARIO.to_dict() and message.startswith("⚠ The link's scenario could not be opened")
+    edited = DEFAULT_SCENARIO.toggled("h5[1]-edge1.0[2]").to_dict(thin=True)
+    assert shell.load_link("#s=AAAA", edited)[0] == edited  # the tab's scenario is kept
+    assert shell.load_link("", None) == (DEFAULT_SCENARIO.to_dict(), "")
+    assert shell.load_link("", edited) == (edited, "")  # written again: what waits for the store draws it once
 
 
 def test_scenario_files_round_trip_and_bad_files_get_a_message():

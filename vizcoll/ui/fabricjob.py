@@ -70,7 +70,9 @@ def build_job(set_progress, order):
 
 def register(app: Dash, message: str) -> None:
     """The job's callbacks; ``message`` is the shell's message line."""
-    app.callback(Output(FABRIC_ORDER, "data"), Input(SCENARIO, "data"), State(FABRIC_ORDER, "data"))(order_build)
+    app.callback(
+        Output(FABRIC_ORDER, "data"), Input(SCENARIO, "data"), State(FABRIC_ORDER, "data"), prevent_initial_call=True
+    )(order_build)
     app.callback(
         Output(FABRIC_BUILT, "data"),
         Output(message, "children", allow_duplicate=True),

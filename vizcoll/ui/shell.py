@@ -101,7 +101,9 @@ def shell_layout() -> html.Div:
         className="shell",
         children=[
             dcc.Location(id=URL, refresh=False),
-            dcc.Store(id=SCENARIO, storage_type="session"),
+            # data=None, not unset: an empty tab's store then stays quiet as it starts (dcc.Store sets a missing
+            # data to None, which fires what waits for the store before the link is read)
+            dcc.Store(id=SCENARIO, storage_type="session", data=None),
             dcc.Store(id=VERSION, data=0),
             dcc.Download(id=DOWNLOAD),
             html.Nav(
@@ -225,16 +227,18 @@ def _trigger_of() -> str:
 
 # ---------------------------------------------------------------- callbacks
 def load_link(hash_: str | None, data):
-    """Put the link's scenario into the store (first load); an empty store gets the default scenario."""
+    """Put the link's scenario into the store (first load); without a link (or with a damaged one, which the
+    message names) the store keeps its scenario, and an empty one gets the default scenario. The store is written
+    on every first load: the badge, the share link and the fabric's build wait for it (``prevent_initial_call``)
+    instead of first drawing what the store held before the link was read."""
     fragment = fragment_of(hash_)
+    message = ""
     if fragment:
         try:
             return Scenario.from_fragment(fragment, fabric_checked).to_dict(thin=True), ""
         except VizcollError as exc:
-            return no_update, f"⚠ The link's scenario could not be opened: {exc}"
-    if data is None:
-        return scenario_of(None).to_dict(thin=True), ""
-    return no_update, ""
+            message = f"⚠ The link's scenario could not be opened: {exc}"
+    return (scenario_of(None).to_dict(thin=True) if data is None else data), message
 
 
 def render_badge(data):
@@ -295,13 +299,14 @@ def register(app: Dash) -> None:
         State(SCENARIO, "data"),
         prevent_initial_call="initial_duplicate",
     )(load_link)
-    app.callback(Output(BADGE, "children"), Input(SCENARIO, "data"))(render_badge)
+    app.callback(Output(BADGE, "children"), Input(SCENARIO, "data"), prevent_initial_call=True)(render_badge)
     app.callback(
         Output(SHARE, "href"),
         Output(SHARE, "title"),
         Input(SCENARIO, "data"),
         Input(URL, "pathname"),
         State(URL, "href"),
+        prevent_initial_call=True,
     )(render_share)
     app.clientside_callback(REPLACE_URL_JS, Input(SHARE, "href"))
     app.callback(
