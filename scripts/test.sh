@@ -6,14 +6,15 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 # chromium + chromium-driver for the browser tests; ibsim-utils, opensm and infiniband-diags (ibnetdiscover,
 # iblinkinfo) to check our ibsim export with the real ibsim and read back what the real tools print on a fabric
-# that OpenSM gave LIDs; redis-server for the background jobs on Celery + Redis (the test starts its own server)
+# that OpenSM gave LIDs; redis-server for the background jobs on Celery + Redis (the test starts its own server);
+# fonts-liberation (Arial's widths, which vizcoll/ui/figures/margins.py sizes the figures' margins for)
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null || ! command -v ibsim >/dev/null \
     || ! { command -v ibnetdiscover >/dev/null || [ -x /usr/sbin/ibnetdiscover ]; } \
     || ! { command -v opensm >/dev/null || [ -x /usr/sbin/opensm ]; } \
     || ! command -v redis-server >/dev/null; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver ibsim-utils infiniband-diags \
-    opensm redis-server >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver fonts-liberation ibsim-utils \
+    infiniband-diags opensm redis-server >/dev/null
 fi
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python3 -m ruff check .

@@ -48,3 +48,37 @@ def test_log_axes_label_powers_of_ten_and_palettes_are_colour_blind_safe():
     assert fig.layout.yaxis.dtick == 1 and fig.layout.xaxis.dtick is None
     assert (style.SEQUENTIAL, style.DIVERGING) == ("YlOrRd", "RdBu_r")  # ColorBrewer's colour-blind-safe scales
     assert fig.layout.colorway == tuple(style.CATEGORICAL) and len(set(style.CATEGORICAL)) == 8  # Okabe–Ito
+
+
+def test_a_legend_packs_its_entries_as_plotly_does():
+    assert legend_rows([], HALF) == 0 and legend_rows(["a", "b", "c"], HALF) == 1  # side by side
+    overview = ["link bundles (1,038): colour = max packets, size = mean", "switch blocks (214)", "end node blocks"]
+    assert legend_rows(overview, HALF) == 3  # each as wide as the widest: one a row (Chromium drew 3 rows)
+    assert legend_rows([f"entry {i}" for i in range(30)], FULL) > 1
+
+
+def test_the_margins_hold_what_plotly_would_push_them_out_to():
+    """The pushes Chromium made on the 1,570-node cluster's overview on /trees (issue 23): row names 125 px on
+    the left, the colour bar "max packets" 116 px on the right, the x axis (51 px) and a legend of 3 rows (67 px)
+    below. Seeded at least that wide, Plotly draws the figure once; not much wider, the plot keeps its room."""
+    names = ["end nodes", "edge switches (tier 1)", "tier 2", "tier 3"]
+    fig = go.Figure(
+        [
+            go.Scatter(
+                x=[0, 1],
+                y=[0, 1],
+                name="link bundles (1,038): colour = max packets, size = mean",
+                marker={"color": [0, 60], "showscale": True, "colorbar": {"title": {"text": "max packets"}}},
+            ),
+            go.Scatter(x=[0], y=[1], name="switch blocks (214)"),
+            go.Scatter(x=[1], y=[0], name="end node blocks (334)"),
+        ]
+    ).update_layout(
+        margin={"l": 10, "r": 10, "b": 10}, xaxis_title="edge", yaxis={"tickvals": [0, 1, 2, 3], "ticktext": names}
+    )
+    margin = styled(fig, HALF).layout.margin
+    assert 125 <= margin.l <= 150 and 116 <= margin.r <= 135 and 118 <= margin.b <= 135
+    again = styled(fig, HALF).layout.margin
+    assert (again.l, again.r, again.b) == (margin.l, margin.r, margin.b)  # styling again changes nothing
+    plain = styled(go.Figure(go.Scatter(x=[1], y=[1])).update_layout(margin={"l": 60, "r": 10, "b": 10}), HALF)
+    assert (plain.layout.margin.l, plain.layout.margin.b) == (60, 30 + 4)  # an untitled x axis, no legend

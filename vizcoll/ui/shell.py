@@ -228,9 +228,9 @@ def _trigger_of() -> str:
 # ---------------------------------------------------------------- callbacks
 def load_link(hash_: str | None, data):
     """Put the link's scenario into the store (first load); without a link (or with a damaged one, which the
-    message names) the store keeps its scenario, and an empty one gets the default scenario. The store is written
-    on every first load: the badge, the share link and the fabric's build wait for it (``prevent_initial_call``)
-    instead of first drawing what the store held before the link was read."""
+    message names) the store keeps its scenario, and an empty or damaged store gets the default scenario. The
+    store is written on every first load: the badge, the share link and the fabric's build wait for it
+    (``prevent_initial_call``) instead of first drawing what the store held before the link was read."""
     fragment = fragment_of(hash_)
     message = ""
     if fragment:
@@ -238,7 +238,8 @@ def load_link(hash_: str | None, data):
             return Scenario.from_fragment(fragment, fabric_checked).to_dict(thin=True), ""
         except VizcollError as exc:
             message = f"⚠ The link's scenario could not be opened: {exc}"
-    return (scenario_of(None).to_dict(thin=True) if data is None else data), message
+    kept, _ = checked(data)  # what the browser's store held, checked: an empty or damaged one is the default
+    return (kept if kept is not None else scenario_of(None)).to_dict(thin=True), message
 
 
 def render_badge(data):

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from vizcoll.ui.figures.margins import seeded, text_px
+
 __all__ = [
     "MODEBAR",
     "HALF",
@@ -42,6 +44,7 @@ TITLE_SIZE = 15  # title font size (px)
 TITLE_LINE = 20  # pixels per line of a title
 LEGEND_ROW = 21  # pixels per row of a horizontal legend
 MULTILINE_SHIFT = 11  # Plotly starts a title of several lines this many pixels higher than one of one line
+PLOTLY_MARGIN = 80  # Plotly's left, right and bottom margins when a figure sets none
 CHAR_WIDTH = 0.6  # width of an average character of the sans fonts browsers use, in font sizes
 HALF, FULL = 430, 880  # a figure's width at 1280 px: one of a pair, or the whole main column
 SEQUENTIAL = "YlOrRd"
@@ -77,19 +80,26 @@ def wrap(text: str, chars: int) -> str:
 
 
 def _legend_entries(fig: go.Figure) -> list[str]:
-    return [str(t.name or "") for t in fig.data if t.showlegend is not False and t.name]
+    """The names of ``fig``'s legend, empty when Plotly draws none (one entry and ``showlegend`` unset)."""
+    names = [str(t.name or "") for t in fig.data if t.showlegend is not False and t.name]
+    return names if len(names) > 1 or fig.layout.showlegend else []
 
 
 def legend_rows(names: list[str], width: int, size: int = 12) -> int:
-    """Rows a horizontal legend of entries ``names`` takes in a figure ``width`` pixels wide (Plotly packs
-    entries left to right, each its symbol plus its text)."""
-    rows, used = (1, 0) if names else (0, 0)
-    for name in names:
-        entry = 46 + len(name) * size * CHAR_WIDTH
-        if used and used + entry > width - 20:
-            rows, used = rows + 1, 0
-        used += entry
-    return rows
+    """Rows a horizontal legend of entries ``names`` takes in a figure ``width`` pixels wide: one when they fit
+    side by side, else as many a row as the widest fits (Plotly then gives every entry the widest one's width;
+    an entry is its symbol, 45 px, and its text)."""
+    if not names:
+        return 0
+    widths = [45 + text_px(name, size) for name in names]
+    room = width - 10
+    if sum(widths) <= room:
+        return 1
+    return -(-len(names) // max(int(room // max(widths)), 1))
+
+
+def _or(value, default):
+    return default if value is None else value
 
 
 def styled(fig: go.Figure, width: int = HALF, legend: str = "below", top: int = 8) -> go.Figure:
@@ -120,10 +130,12 @@ def styled(fig: go.Figure, width: int = HALF, legend: str = "below", top: int = 
         margin={"t": MODEBAR + lines * TITLE_LINE + top},
         colorway=CATEGORICAL,
     )
+    rows = 0
     if legend == "hidden":
         fig.update_layout(showlegend=False)
     elif legend == "below":
-        extra = (legend_rows(_legend_entries(fig), width) + bool(layout.legend.title.text)) * LEGEND_ROW
+        rows = legend_rows(_legend_entries(fig), width) + bool(layout.legend.title.text)
+        extra = rows * LEGEND_ROW
         fig.update_layout(
             legend={
                 "orientation": "h",
@@ -137,6 +149,9 @@ def styled(fig: go.Figure, width: int = HALF, legend: str = "below", top: int = 
             height=height + extra,
             meta={**meta, "legend_px": extra},
         )
+    base = meta.get("margin") or {side: _or(layout.margin[side], PLOTLY_MARGIN) for side in "lrb"}
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    fig.update_layout(margin=seeded(fig, base, width, rows), meta={**meta, "margin": base})
     for name in [key for key in layout.to_plotly_json() if key.startswith(("xaxis", "yaxis"))]:
         if layout[name].type == "log" and layout[name].dtick is None:
             layout[name].update(dtick=1)
