@@ -227,10 +227,10 @@ def _trigger_of() -> str:
 
 # ---------------------------------------------------------------- callbacks
 def load_link(hash_: str | None, data):
-    """Put the link's scenario into the store (first load); without a link (or with a damaged one, which the
-    message names) the store keeps its scenario, and an empty or damaged store gets the default scenario. The
-    store is written on every first load: the badge, the share link and the fabric's build wait for it
-    (``prevent_initial_call``) instead of first drawing what the store held before the link was read."""
+    """Put the link's scenario into the store (first load); without a link, or with a damaged one (the message
+    says so), an empty store gets the default scenario. So the store is set once as a page starts: by the link,
+    by the default, or by the tab's own session (``dcc.Store`` sets what it kept), and the badge, the share link
+    and the fabric's build wait for it (``prevent_initial_call``) instead of first drawing an empty store."""
     fragment = fragment_of(hash_)
     message = ""
     if fragment:
@@ -238,8 +238,7 @@ def load_link(hash_: str | None, data):
             return Scenario.from_fragment(fragment, fabric_checked).to_dict(thin=True), ""
         except VizcollError as exc:
             message = f"⚠ The link's scenario could not be opened: {exc}"
-    kept, _ = checked(data)  # what the browser's store held, checked: an empty or damaged one is the default
-    return (kept if kept is not None else scenario_of(None)).to_dict(thin=True), message
+    return (scenario_of(None).to_dict(thin=True) if data is None else no_update), message
 
 
 def render_badge(data):
