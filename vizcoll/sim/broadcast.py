@@ -21,7 +21,8 @@ import numpy as np
 
 from vizcoll.arrays import ranges
 from vizcoll.errors import SpecError, TopologyError
-from vizcoll.sim.timeline import Event, Timeline
+from vizcoll.sim.events import EventColumns
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.words import plural
 
@@ -106,7 +107,7 @@ def broadcast(topo: Topology, root: int | str, hop_latency: float = 1.0) -> Time
     reached = int((depth >= 0).sum())
     events, previous = _hop_events(topo, r, parent, arc, depth, view, hop_latency)
     lost = np.flatnonzero(depth < 0)
-    events.append(_closing_event(topo, r, lost, previous, hops, hop_latency))
+    _close(events, topo, r, lost, previous, hops, hop_latency)
     initial = dict.fromkeys(names, "waiting")
     initial[names[r]] = "root"
     return Timeline(
@@ -116,7 +117,7 @@ def broadcast(topo: Topology, root: int | str, hop_latency: float = 1.0) -> Time
             "over live links: switches forward it, end nodes only receive it."
         ),
         initial_state=initial,
-        events=events,
+        events=events.columns(),
         entities={name: {"node": i} for i, name in enumerate(names)},
         legend=dict(LEGEND),
         summary={
@@ -141,16 +142,71 @@ def _check_latency(hop_latency) -> float:
     return float(hop_latency)
 
 
+class _Columns:
+    """The broadcast's events, added in order, as the columns of :class:`EventColumns` (no object per event: a
+    paper-scale broadcast has 46,000 sends, and its timeline is serialised and read back as columns)."""
+
+    def __init__(self) -> None:
+        self.t: list[float] = []
+        self.kind: list[int] = []
+        self.src: list[int] = []
+        self.dst: list[int] = []
+        self.links: list[int] = []
+        self.n_links: list[int] = []
+        self.label: list[str] = []
+        self.keys: list[str] = []
+        self.values: list[str] = []
+        self.n_changes: list[int] = []
+
+    def note(self, t: float, label: str, changes: dict[str, str]) -> None:
+        self._add([t], NOTE, [-1], [-1], [], [0], [label], list(changes), list(changes.values()), [len(changes)])
+
+    def sends(self, t: float, src, dst, links, labels, keys, values, n_changes) -> None:
+        n = len(labels)
+        self._add([t] * n, SEND, src, dst, links, [1] * n, labels, keys, values, n_changes)
+
+    def _add(self, t, kind, src, dst, links, n_links, label, keys, values, n_changes) -> None:
+        self.t += t
+        self.kind += [kind] * len(t)
+        self.src += list(src)
+        self.dst += list(dst)
+        self.links += list(links)
+        self.n_links += n_links
+        self.label += label
+        self.keys += keys
+        self.values += values
+        self.n_changes += list(n_changes)
+
+    def columns(self) -> EventColumns:
+        starts = lambda counts: np.r_[0, np.cumsum(np.asarray(counts, dtype=np.int64))].astype(np.int64)  # noqa: E731
+        return EventColumns(
+            t=np.asarray(self.t, dtype=float),
+            kind=np.asarray(self.kind, dtype=np.int32),
+            kinds=["note", "send"],
+            src=np.asarray(self.src, dtype=np.int64),
+            dst=np.asarray(self.dst, dtype=np.int64),
+            link_start=starts(self.n_links),
+            links=np.asarray(self.links, dtype=np.int64),
+            label=self.label,
+            change_start=starts(self.n_changes),
+            change_key=self.keys,
+            change_value=self.values,
+        )
+
+
+NOTE, SEND = 0, 1  # the codes of the two kinds of event, in _Columns.columns' ``kinds``
+
+
 def _hop_events(
     topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, depth: np.ndarray, view, hop_latency: float
-) -> tuple[list[Event], list[int]]:
+) -> tuple[_Columns, list[int]]:
     """The events of every hop (a note, then one send per packet) and the nodes that forwarded in the last one."""
     names, n = topo.names, topo.n_nodes
     hops = int(depth.max())
     order = np.lexsort((np.arange(n), depth))  # by depth, then node index
     order = order[depth[order] > 0]
     level_start = np.searchsorted(depth[order], np.arange(1, hops + 2))
-    events: list[Event] = []
+    events = _Columns()
     previous: list[int] = []  # nodes that forwarded in the previous hop
     so_far = 1
     for h in range(1, hops + 1):
@@ -164,48 +220,40 @@ def _hop_events(
         else:
             who = "1 node sends" if len(senders) == 1 else f"{len(senders):,} nodes send"
             what = f"{who} the packet over {len(nodes):,} links"
-        events.append(
-            Event(
-                t,
-                "note",
-                label=f"Hop {h}: {what} ({so_far:,} of {n:,} nodes have it)",
-                state_changes={names[u]: "done" for u in previous if u != r},
-            )
+        events.note(
+            t, f"Hop {h}: {what} ({so_far:,} of {n:,} nodes have it)", {names[u]: "done" for u in previous if u != r}
         )
-        events.extend(_sends(topo, r, parent, arc, view, nodes, t))
+        _sends(events, topo, r, parent, arc, view, nodes, t)
         previous = senders
     return events, previous
 
 
-def _sends(
-    topo: Topology, r: int, parent: np.ndarray, arc: np.ndarray, view, nodes: np.ndarray, t: float
-) -> list[Event]:
+def _sends(events: _Columns, topo: Topology, r: int, parent, arc, view, nodes: np.ndarray, t: float) -> None:
     """One ``"send"`` per node reached in this hop; a parent is announced ``forwarding`` with its first packet."""
-    names, events = topo.names, []
-    announced: set[int] = set()
-    for v in nodes.tolist():
-        u, a = int(parent[v]), int(arc[v])
-        changes = {names[v]: "received"}
-        if u != r and u not in announced:
-            changes[names[u]] = "forwarding"
-        announced.add(u)
-        events.append(
-            Event(
-                t,
-                "send",
-                src=u,
-                dst=v,
-                path_links=[int(topo.link_id[view.link[a]])],
-                label=f"{names[u]} → {names[v]} (port {int(view.port[a])})",
-                state_changes=changes,
-            )
-        )
-    return events
+    names = topo.names
+    src, a = parent[nodes], arc[nodes]
+    first = np.zeros(len(nodes), dtype=bool)
+    first[np.unique(src, return_index=True)[1]] = True
+    first &= src != r
+    ports = view.port[a].tolist()
+    keys, values = [], []
+    for v, u, announce in zip(nodes.tolist(), src.tolist(), first.tolist(), strict=True):
+        keys.append(names[v])
+        values.append("received")
+        if announce:
+            keys.append(names[u])
+            values.append("forwarding")
+    labels = [
+        f"{names[u]} → {names[v]} (port {p})" for u, v, p in zip(src.tolist(), nodes.tolist(), ports, strict=True)
+    ]
+    events.sends(
+        t, src.tolist(), nodes.tolist(), topo.link_id[view.link[a]].tolist(), labels, keys, values, (1 + first).tolist()
+    )
 
 
-def _closing_event(
-    topo: Topology, r: int, lost: np.ndarray, previous: list[int], hops: int, hop_latency: float
-) -> Event:
+def _close(
+    events: _Columns, topo: Topology, r: int, lost: np.ndarray, previous: list[int], hops: int, hop_latency: float
+) -> None:
     """The last step: the last forwarders are done, and the nodes that cannot be reached are marked."""
     names, n = topo.names, topo.n_nodes
     if len(lost):
@@ -215,4 +263,4 @@ def _closing_event(
         end = f"Broadcast complete: all {n:,} nodes have the packet after {plural(hops, 'hop')}"
     changes = {names[u]: "done" for u in previous if u != r}
     changes.update({names[u]: "unreachable" for u in lost.tolist()})
-    return Event((hops + 1) * hop_latency, "note", label=end, state_changes=changes)
+    events.note((hops + 1) * hop_latency, end, changes)
