@@ -21,7 +21,7 @@ import numpy as np
 
 from vizcoll.arrays import ranges
 from vizcoll.errors import SpecError, TopologyError
-from vizcoll.sim.events import EventColumns
+from vizcoll.sim.events import EventColumns, run_starts
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.words import plural
@@ -178,17 +178,16 @@ class _Columns:
         self.n_changes += list(n_changes)
 
     def columns(self) -> EventColumns:
-        starts = lambda counts: np.r_[0, np.cumsum(np.asarray(counts, dtype=np.int64))].astype(np.int64)  # noqa: E731
         return EventColumns(
             t=np.asarray(self.t, dtype=float),
             kind=np.asarray(self.kind, dtype=np.int32),
             kinds=["note", "send"],
             src=np.asarray(self.src, dtype=np.int64),
             dst=np.asarray(self.dst, dtype=np.int64),
-            link_start=starts(self.n_links),
+            link_start=run_starts(self.n_links),
             links=np.asarray(self.links, dtype=np.int64),
             label=self.label,
-            change_start=starts(self.n_changes),
+            change_start=run_starts(self.n_changes),
             change_key=self.keys,
             change_value=self.values,
         )
@@ -236,13 +235,14 @@ def _sends(events: _Columns, topo: Topology, r: int, parent, arc, view, nodes: n
     first[np.unique(src, return_index=True)[1]] = True
     first &= src != r
     ports = view.port[a].tolist()
-    keys, values = [], []
-    for v, u, announce in zip(nodes.tolist(), src.tolist(), first.tolist(), strict=True):
-        keys.append(names[v])
-        values.append("received")
-        if announce:
-            keys.append(names[u])
-            values.append("forwarding")
+    # each send's changes: its receiver "received", then its sender "forwarding" when announced here
+    at = np.arange(len(nodes)) + np.r_[0, np.cumsum(first)[:-1]]
+    who = np.empty(len(nodes) + int(first.sum()), dtype=np.int64)
+    who[at], who[at[first] + 1] = nodes, src[first]
+    received = np.zeros(len(who), dtype=bool)
+    received[at] = True
+    keys = [names[i] for i in who.tolist()]
+    values = np.where(received, "received", "forwarding").tolist()
     labels = [
         f"{names[u]} → {names[v]} (port {p})" for u, v, p in zip(src.tolist(), nodes.tolist(), ports, strict=True)
     ]

@@ -16,7 +16,7 @@ import numpy as np
 
 from vizcoll.errors import VizcollError
 
-__all__ = ["Event", "EventColumns", "EventLog", "plain", "is_state_value"]
+__all__ = ["Event", "EventColumns", "EventLog", "plain", "is_state_value", "run_starts"]
 
 StateValue = str | int | float
 
@@ -174,10 +174,10 @@ class EventColumns(Sequence):
             kinds=list(kinds),
             src=np.fromiter((e.src for e in events), dtype=np.int64, count=len(events)),
             dst=np.fromiter((e.dst for e in events), dtype=np.int64, count=len(events)),
-            link_start=_starts(len(e.path_links) for e in events),
+            link_start=run_starts(len(e.path_links) for e in events),
             links=np.asarray(links, dtype=np.int64),
             label=[e.label for e in events],
-            change_start=_starts(len(e.state_changes) for e in events),
+            change_start=run_starts(len(e.state_changes) for e in events),
             change_key=keys,
             change_value=values,
         )
@@ -210,7 +210,7 @@ class EventColumns(Sequence):
         return cls(t, kind, kinds, src, dst, link_start, links, label, change_start, keys, values)
 
 
-def _starts(counts) -> np.ndarray:
+def run_starts(counts) -> np.ndarray:
     """Offsets of consecutive runs of ``counts`` items (0 first, the total last)."""
     return np.r_[0, np.cumsum(np.fromiter(counts, dtype=np.int64))].astype(np.int64)
 
