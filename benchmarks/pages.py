@@ -368,16 +368,20 @@ def fabric_upload() -> Callable[[], object]:
 
 
 def fabric_link() -> Callable[[], object]:
-    """/topology opened from the share link of the uploaded file: the link read into the store, the page drawn."""
+    """/topology opened from the share link of the uploaded file: the page drawn, the link read into the store
+    (the router's answer: :func:`vizcoll.ui.routing.page_scenario`), then the views of the store."""
+    from tests.callback_context import with_props
     from vizcoll.scenario import Scenario
-    from vizcoll.ui import shell
     from vizcoll.ui.pages.topology import page
+    from vizcoll.ui.store import SCENARIO
 
     link = "#s=" + Scenario.from_dict(_uploaded_store()).to_fragment()
 
     def run():
-        store = call(shell.load_link, link, None)[0]
-        page.layout(shell_hash=link, shell_scenario=None, shell_version=0)
+        METER["request"] += _json_size([link])
+        _, props = with_props(page.layout, shell_hash=link, shell_scenario=None, shell_version=0)
+        METER["response"] += _json_size(props)
+        store = props[SCENARIO]["data"]
         return call(page.render_scenario, store), call(page.compute_broadcast, store)
 
     return run

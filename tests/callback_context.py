@@ -15,8 +15,19 @@ def in_callback(fn, prop_id: str | None, *args, trigger_value=None, **kwargs):
     def call():
         ids = prop_id if isinstance(prop_id, list) else [prop_id] if prop_id else []
         triggered = [{"prop_id": one, "value": trigger_value} for one in ids]
-        context_value.set(AttributeDict(triggered_inputs=triggered))
+        context_value.set(AttributeDict(triggered_inputs=triggered, updated_props={}))
         return fn(*args, **kwargs)
+
+    return contextvars.copy_context().run(call)
+
+
+def with_props(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in a callback context that nothing triggered: (what it returned, the props it set
+    with ``set_props``, by id)."""
+
+    def call():
+        context_value.set(AttributeDict(triggered_inputs=[], updated_props={}))
+        return fn(*args, **kwargs), context_value.get().updated_props
 
     return contextvars.copy_context().run(call)
 

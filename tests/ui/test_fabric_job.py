@@ -86,14 +86,16 @@ def _values(**given) -> dict:
 
 
 def test_a_link_to_a_large_fabric_opens_without_building_it_and_its_page_waits_for_the_job(server, monkeypatch):
-    from vizcoll.ui import routing, shell
+    from tests.callback_context import with_props
+    from vizcoll.ui import routing
 
     large = Scenario(spec="fat-tree:radix=6,levels=3", pattern="grid2d:6x6")  # 99 nodes: "large" here
     with server.test_request_context(), monkeypatch.context() as patched:
         patched.setattr(generators, "build", lambda *a, **k: pytest.fail("the request built the large fabric"))
-        store_data, message = shell.load_link(f"#s={large.to_fragment()}", None)
-        assert message == "" and Scenario.from_dict(store_data, build=lambda _s: None) == large
-        assert routing.page_scenario({"shell_hash": f"#s={large.to_fragment()}"}) == large
+        opened, props = with_props(routing.page_scenario, {"shell_hash": f"#s={large.to_fragment()}"})
+        store_data = props[store.SCENARIO]["data"]
+        assert opened == large and Scenario.from_dict(store_data, build=lambda _s: None) == large
+        assert store.MESSAGE not in props
         page = routing._when_built(lambda **kwargs: store.topology_of(routing.page_scenario(kwargs)))
         waiting = page(shell_scenario=store_data)
         assert waiting.id == routing.PENDING and "(99 nodes) is being built" in waiting.children

@@ -7,10 +7,10 @@ import base64
 import pytest
 from dash import no_update
 
-from tests.callback_context import in_callback
+from tests.callback_context import in_callback, with_props
 from vizcoll.scenario import Scenario
-from vizcoll.ui import shell
-from vizcoll.ui.store import DEFAULT_SCENARIO, fabric_of, topology_of
+from vizcoll.ui import routing, shell
+from vizcoll.ui.store import DEFAULT_SCENARIO, SCENARIO, fabric_of, topology_of
 
 BREAK = "edge0.0[4]-agg0.1[1]"
 
@@ -72,16 +72,24 @@ def test_a_scenario_too_large_for_a_url_gets_the_page_url(monkeypatch):
     assert href == "http://h/multicast" and "Download scenario" in title
 
 
+def opened(hash_: str, data) -> tuple:
+    """What the router's answer to a page opened at ``#hash_`` on a tab whose store holds ``data`` sends besides
+    the page: (the store's new data or no_update, the message line)."""
+    _, props = with_props(routing.page_scenario, {"shell_hash": hash_, "shell_scenario": data})
+    return props.get(SCENARIO, {}).get("data", no_update), props.get(shell.MESSAGE, {}).get("children", "")
+
+
 def test_a_link_fills_the_store_and_a_damaged_link_says_so():
     fragment = "#s=" + DEFAULT_SCENARIO.with_breaks([]).to_fragment()
-    store, message = shell.load_link(fragment, None)
+    store, message = opened(fragment, None)
     assert Scenario.from_dict(store).broken == [] and message == ""
-    store, message = shell.load_link("#s=AAAA", None)  # a new tab: the default scenario, and why
+    store, message = opened("#s=AAAA", None)  # a new tab: the default scenario, and why
     assert store == DEFAULT_SCENARIO.to_dict() and message.startswith("⚠ The link's scenario could not be opened")
     edited = DEFAULT_SCENARIO.toggled("h5[1]-edge1.0[2]").to_dict(thin=True)
-    assert shell.load_link("#s=AAAA", edited)[0] is no_update  # the tab's scenario is kept
-    assert shell.load_link("", None) == (DEFAULT_SCENARIO.to_dict(), "")
-    assert shell.load_link("", edited) == (no_update, "")
+    assert opened("#s=AAAA", edited)[0] is no_update  # the tab's scenario is kept
+    assert opened("", None) == (DEFAULT_SCENARIO.to_dict(), "")
+    assert opened("", edited) == (no_update, "")
+    assert opened("#s=" + Scenario.from_dict(edited).to_fragment(), edited) == (no_update, "")  # the same: unsent
 
 
 def test_scenario_files_round_trip_and_bad_files_get_a_message():
@@ -119,7 +127,7 @@ def test_the_store_carries_the_uploaded_fabrics_hash_and_the_link_and_file_the_f
 
     uploaded = campus_scenario()
     link = "#s=" + uploaded.to_fragment()
-    store, message = shell.load_link(link, None)  # a share link opened: the fabric goes to the server's store
+    store, message = opened(link, None)  # a share link opened: the fabric goes to the server's store
     assert message == "" and store["fabric"]["uploaded"] is None and store["fabric"]["ref"] == uploaded.ref
     assert len(json.dumps(store)) < 2_000 < len(link)  # every callback posts this, not the fabric
     assert "1,356 end nodes" in text(shell.render_badge(store))
@@ -128,8 +136,8 @@ def test_the_store_carries_the_uploaded_fabrics_hash_and_the_link_and_file_the_f
     assert json.loads(shell.download(1, store)["content"]) == uploaded.to_dict()  # the file: the fabric itself
     monkeypatch.setattr(uploads, "_store", uploads.MemoryStore())  # the server restarted with an empty cache
     assert "no longer on the server" in text(shell.render_badge(store))  # said, not a traceback
-    store, message = shell.load_link(link, store)  # the link (the address bar keeps it) brings the fabric back
-    assert message == "" and Scenario.from_dict(store).topology().n_nodes == 1570
+    assert opened(link, store) == (no_update, "")  # the link (the address bar keeps it) brings the fabric back
+    assert Scenario.from_dict(store).topology().n_nodes == 1570
 
 
 def test_a_fabric_over_the_apps_limits_is_refused_with_a_message_before_it_is_built(monkeypatch):

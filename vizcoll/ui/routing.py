@@ -16,11 +16,14 @@ query parameter is ignored (the browser is untrusted).
 
 :func:`page_scenario` picks the scenario a page is drawn for: the share
 link's (the ``#s=...`` fragment, on the first load of a link or when a new
-link is opened in the tab) or the shell's store. The store is filled from the
-link by the shell in parallel (``load_link``), so the page cannot wait for
-it; after "Open scenario…" (the shell bumps the ``shell-version`` store,
-which re-runs the router) the store wins, because the address bar's fragment
-is then older than the store.
+link is opened in the tab) or the shell's store; after "Open scenario…" (the
+shell bumps the ``shell-version`` store, which re-runs the router) the store
+wins, because the address bar's fragment is then older than the store. The
+same answer puts that scenario into the store when the store holds another
+(a link opened) or nothing (a new tab: the default scenario), and says in the
+shell's message line why a damaged link was not opened. Dash applies those
+props before it draws the page, so every callback the page starts reads the
+scenario it was drawn for; and one request, not two, opens a link.
 """
 
 from __future__ import annotations
@@ -31,11 +34,11 @@ from contextlib import suppress
 from urllib.parse import urlsplit
 
 import dash
-from dash import Input, State, ctx, exceptions, html
+from dash import Input, State, ctx, exceptions, html, set_props
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.ui.store import SCENARIO, FabricPending, fabric_checked, scenario_of
+from vizcoll.ui.store import MESSAGE, SCENARIO, FabricPending, fabric_checked, scenario_of
 
 __all__ = [
     "ROUTER",
@@ -111,25 +114,37 @@ def _trigger():
 
 
 def page_scenario(values: dict) -> Scenario:
-    """The scenario a page is drawn for, from the router's keyword arguments (never raises).
+    """The scenario a page is drawn for, from the router's keyword arguments (never raises), put into the
+    shell's store when it came from the link or the store was empty (see the module's docstring).
 
     The link's scenario on a first load (its fragment), else the store's; an
-    unreadable link or store gives the store's or the default scenario (the
-    shell's message says why).
+    unreadable link or store gives the store's or the default scenario. A
+    damaged link leaves a tab's scenario as it is, and the message line says
+    why; an unreadable store is not replaced (the shell's badge says why).
     """
-    scenario = None
+    stored = values.get("shell_scenario")
+    scenario, linked, message = None, None, ""
     with suppress(VizcollError):  # a large fabric not built yet: the page waits for it (_when_built)
-        scenario = (
-            Scenario.from_dict(values["shell_scenario"], fabric_checked) if values.get("shell_scenario") else None
-        )
+        scenario = Scenario.from_dict(stored, fabric_checked) if stored else None
     fragment = fragment_of(values.get("shell_hash"))
     if fragment and _trigger() != VERSION:
-        with suppress(VizcollError):
-            scenario = Scenario.from_fragment(fragment, fabric_checked)
-    return scenario or scenario_of(None)
+        try:
+            scenario = linked = Scenario.from_fragment(fragment, fabric_checked)
+        except VizcollError as exc:
+            message = f"⚠ The link's scenario could not be opened: {exc}"
+    scenario = scenario or scenario_of(None)
+    with suppress(exceptions.MissingCallbackContextException):  # outside a callback (a test): nothing to send
+        if linked or not stored:
+            data = scenario.to_dict(thin=True)
+            if data != stored:
+                set_props(SCENARIO, {"data": data})
+        if message:
+            set_props(MESSAGE, {"children": message})
+    return scenario
 
 
 def page_path(values: dict) -> str:
     """The path of the address the router was called for (``/`` when unknown)."""
     href = values.get("shell_href")
     return urlsplit(href if isinstance(href, str) else "").path or "/"
+

@@ -69,7 +69,16 @@ from vizcoll.ui.fairqueue import LIMIT_MARK
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
-from vizcoll.ui.store import SCENARIO, checked, fabric_checked, fabric_of, scenario_of, store_output, topology_of
+from vizcoll.ui.store import (
+    MESSAGE,
+    SCENARIO,
+    checked,
+    fabric_checked,
+    fabric_of,
+    scenario_of,
+    store_output,
+    topology_of,
+)
 
 __all__ = [
     "shell_layout",
@@ -84,7 +93,7 @@ __all__ = [
 
 URL, PAGE = "shell-url", "shell-page"
 CONTENT = "_pages_content"  # the Div of dash.page_container that Dash's router fills with the page
-BADGE, SHARE, MESSAGE = "scenario-badge", "share-link", "scenario-message"
+BADGE, SHARE = "scenario-badge", "share-link"
 DOWNLOAD, DOWNLOAD_BUTTON, OPEN = "scenario-download", "scenario-download-button", "scenario-open"
 REPAIR = "scenario-repair"
 MAX_LISTED_BREAKS = 12
@@ -226,21 +235,6 @@ def _trigger_of() -> str:
 
 
 # ---------------------------------------------------------------- callbacks
-def load_link(hash_: str | None, data):
-    """Put the link's scenario into the store (first load); without a link, or with a damaged one (the message
-    says so), an empty store gets the default scenario. So the store is set once as a page starts: by the link,
-    by the default, or by the tab's own session (``dcc.Store`` sets what it kept), and the badge, the share link
-    and the fabric's build wait for it (``prevent_initial_call``) instead of first drawing an empty store."""
-    fragment = fragment_of(hash_)
-    message = ""
-    if fragment:
-        try:
-            return Scenario.from_fragment(fragment, fabric_checked).to_dict(thin=True), ""
-        except VizcollError as exc:
-            message = f"⚠ The link's scenario could not be opened: {exc}"
-    return (scenario_of(None).to_dict(thin=True) if data is None else no_update), message
-
-
 def render_badge(data):
     scenario, message = checked(data)
     if scenario is None:
@@ -292,13 +286,6 @@ def open_file(contents, version, data):
 
 def register(app: Dash) -> None:
     """The shell's callbacks, then every registered page's (``register(app)`` of its module)."""
-    app.callback(
-        store_output(),
-        Output(MESSAGE, "children", allow_duplicate=True),
-        Input(URL, "hash"),
-        State(SCENARIO, "data"),
-        prevent_initial_call="initial_duplicate",
-    )(load_link)
     app.callback(Output(BADGE, "children"), Input(SCENARIO, "data"), prevent_initial_call=True)(render_badge)
     app.callback(
         Output(SHARE, "href"),

@@ -32,6 +32,7 @@ from vizcoll.ui.pool import in_job
 
 __all__ = [
     "SCENARIO",
+    "MESSAGE",
     "DEFAULT_SCENARIO",
     "scenario_of",
     "checked",
@@ -58,6 +59,7 @@ __all__ = [
 ]
 
 SCENARIO = "scenario"
+MESSAGE = "scenario-message"  # the shell's message line, under the badge
 DEFAULT_SCENARIO = Scenario(
     spec="fat-tree:radix=4,levels=3",
     broken=["edge0.0[4]-agg0.1[1]"],

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dash import dcc, html
 
-from vizcoll.ui.routing import page_path, register_page
+from vizcoll.ui.routing import page_path, page_scenario, register_page
 
 __all__ = ["layout", "body"]
 
 
 def layout(**kwargs) -> html.Div:
-    """Dash's entry: "Page not found" with the address asked for."""
+    """Dash's entry: "Page not found" with the address asked for (a link's scenario still goes to the store, for
+    the badge and the next page: :func:`~vizcoll.ui.routing.page_scenario`)."""
+    page_scenario(kwargs)
     return body(page_path(kwargs))
 
 
