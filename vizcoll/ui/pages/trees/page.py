@@ -85,7 +85,7 @@ from vizcoll.ui.pages.trees._views import (
     type_one_view,
     type_two_view,
 )
-from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.routing import filled, page_scenario, register_page
 from vizcoll.ui.store import (
     SCENARIO,
     changed,
@@ -104,6 +104,7 @@ __all__ = [
     "layout",
     "body",
     "register",
+    "first_views",
     "update",
     "build",
     "refresh",
@@ -173,6 +174,15 @@ VIEWS = [
 ]
 """What the background job of a large plan computes (each also computed in the request for smaller plans)."""
 ANIMATION = VIEWS[7:]  # the aggregation's player, flag, canvas and summary (aggregation_player)
+REFRESHED = [
+    Output(TREES_PARAMS, "data"),
+    Output(TREES_FABRIC, "children"),
+    Output(TREES_CONTROLS, "children"),
+    Output(TREES_COST_CONTROLS, "children"),
+]
+WIDTH = [Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children")]
+RAILS = [Output(TREES_RAILS, "children")]
+PART = [Output(TREES_PART, "options"), Output(TREES_PART, "value")]
 CANVAS_STYLE = {"width": "100%", "height": "520px"}
 SHOW_CANVAS_JS = """function (elements) {  // the canvas and its legend only while they draw the fabric
     const shown = Array.isArray(elements) && elements.length > 0, hidden = {display: "none"};
@@ -227,9 +237,27 @@ def body(scenario: Scenario) -> html.Div:
         options = comm_options(scenario)
     except VizcollError:
         options = [{"label": "every process", "value": WORLD}]
-    return html.Div(
+    page = html.Div(
         className="page trees-page", children=[html.Div(className="columns", children=[_sidebar(v, options), _main(v)])]
     )
+    return filled(page, first_views(scenario))
+
+
+def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
+    """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the plan's
+    key, the controls, the views on the plan (the type II trees once on the screen), the parts of the fabric."""
+    data = scenario.to_dict(thin=True)
+    refreshed = refresh(data)
+    key = refreshed[0]
+    return [
+        (REFRESHED, refreshed),
+        (VIEWS[:1], render_compare(key, data)),
+        (RAILS, trees_panel(key, data)),
+        (VIEWS[1:4], render_type_one(key, data)),
+        (WIDTH, render_width(key, data)),
+        (ANIMATION, animate(key, data)),
+        (PART, part_choices(data)),
+    ]
 
 
 def _sidebar(v: dict, options: list[dict]) -> html.Div:
@@ -406,34 +434,27 @@ def register(app: Dash) -> None:
         state={"values": controls(State), "data": State(SCENARIO, "data")},
         prevent_initial_call=True,
     )(build)
+    drawn = {"prevent_initial_call": True}  # drawn as the page opens (first_views); then on every change
     app.callback(
-        Output(TREES_PARAMS, "data"),
-        Output(TREES_FABRIC, "children"),
-        Output(TREES_CONTROLS, "children"),
-        Output(TREES_COST_CONTROLS, "children"),
+        *REFRESHED,
         inputs={"data": Input(SCENARIO, "data")},
         state={
             "plan_now": State(TREES_PARAMS, "data"),
             "options_now": State(TREES_COMM, "options"),
             "shown_now": {key: State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)},
         },
+        **drawn,
     )(refresh)
     plan, scenario = Input(TREES_PARAMS, "data"), State(SCENARIO, "data")
     app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"), scenario)(
         dispatch
     )
-    app.callback(*VIEWS[:1], plan, scenario)(render_compare)
-    app.callback(Output(TREES_RAILS, "children"), plan, scenario)(trees_panel)  # rails: computed in the request
-    app.callback(*VIEWS[1:4], plan, scenario)(render_type_one)
-    app.callback(
-        Output(TREES_FK, "figure"),
-        Output(TREES_SELECTION, "children"),
-        Output(TREES_FK_INFO, "children"),
-        plan,
-        scenario,
-    )(render_width)
-    app.callback(*VIEWS[4:7], plan, Input(TREES_T2_SEEN, "data"), scenario)(render_type_two)
-    app.callback(*ANIMATION, plan, scenario)(animate)
+    app.callback(*VIEWS[:1], plan, scenario, **drawn)(render_compare)
+    app.callback(*RAILS, plan, scenario, **drawn)(trees_panel)  # rails: computed in the request
+    app.callback(*VIEWS[1:4], plan, scenario, **drawn)(render_type_one)
+    app.callback(*WIDTH, plan, scenario, **drawn)(render_width)
+    app.callback(*VIEWS[4:7], plan, Input(TREES_T2_SEEN, "data"), scenario, **drawn)(render_type_two)
+    app.callback(*ANIMATION, plan, scenario, **drawn)(animate)
     app.callback(
         *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
         Input(TREES_HEAVY, "data"),
@@ -447,9 +468,7 @@ def register(app: Dash) -> None:
         Input(f"{TREES_JOB}-cancel", "n_clicks"),
         prevent_initial_call=True,
     )(cancelled)
-    app.callback(
-        Output(TREES_PART, "options"), Output(TREES_PART, "value"), Input(SCENARIO, "data"), State(TREES_PART, "value")
-    )(part_choices)
+    app.callback(*PART, Input(SCENARIO, "data"), State(TREES_PART, "value"), **drawn)(part_choices)
     app.callback(
         store_output(),
         Output(TREES_MESSAGE, "children", allow_duplicate=True),
