@@ -177,3 +177,18 @@ def test_a_page_module_imported_without_an_app_registers_nothing(monkeypatch):
     monkeypatch.setattr(dash, "register_page", lambda *a, **k: calls.append(a))
     routing.register_page("vizcoll.ui.pages.example", lambda **_: html.Div(), path="/example")
     assert calls == []
+
+
+def test_filled_sets_each_answers_props_by_id():
+    from dash import Output, no_update
+
+    page = html.Div(id="page", children=[html.Div(id="a"), html.P("kept", id="b"), html.Div(id={"type": "x"})])
+    answers = [
+        ([Output("a", "children"), Output("b", "children")], ("drawn", no_update)),  # no_update: as it is
+        ([Output("page", "title")], "one output: its value itself"),
+    ]
+    filled = routing.filled(page, answers)
+    assert filled is page and page.title == "one output: its value itself"
+    assert page.children[0].children == "drawn" and page.children[1].children == "kept"
+    with pytest.raises(ValueError):  # an answer of another length than its outputs is a mistake, not ignored
+        routing.filled(page, [([Output("a", "children"), Output("b", "children")], ("only one",))])

@@ -29,7 +29,7 @@ from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.ui import cache as cache_mod
 from vizcoll.ui import jobs
-from vizcoll.ui.components.player import player_timeline
+from vizcoll.ui.components.player import pid, player_timeline
 from vizcoll.ui.figures.topology import SMALL_LIMIT
 from vizcoll.ui.models.parts import drawn_view, view_of
 from vizcoll.ui.pages.trees import _model as model
@@ -929,3 +929,27 @@ def test_job_progress_writes_at_most_every_so_often():
 def test_an_empty_fabric_says_to_add_nodes():
     plan = plan_of(Scenario(spec="empty"))
     assert plan == {"error": "⚠ the fabric has no node to run processes on: add nodes to it first"}
+
+
+def test_the_page_opens_with_its_first_views_drawn_as_its_callbacks_draw_them():
+    """The router's answer is the whole first view (routing.filled): the views' callbacks give the same, and are
+    not called again as the page opens."""
+    s = scenario(kind="knomial", k=4)
+    data = s.to_dict(thin=True)
+    opened = page.body(s)
+    key = find_component(opened, page.TREES_PARAMS).data
+    assert key == page.refresh(data)[0] == plan_key(page.page_plan(s))
+    logical, mapped, info = page.render_type_one(key, data)
+    assert find_component(opened, page.TREES_LOGICAL).figure == logical
+    assert find_component(opened, page.TREES_MAPPED).figure == mapped
+    assert find_component(opened, page.TREES_FK).figure == page.render_width(key, data)[0]
+    timeline = find_component(opened, pid(page.TREES_PLAYER, "timeline")).data
+    assert timeline == page.animate(key, data)[0] and timeline is not None
+    assert find_component(opened, page.TREES_PART).options == page.part_choices(data)[0]
+    assert getattr(find_component(opened, page.TREES_T2_PHYSICAL), "figure", None) is None  # drawn once seen
+    from app import create_app
+
+    dependencies = create_app().server.test_client().get("/_dash-dependencies").get_json()  # what the browser runs
+    for output in (page.TREES_COMPARE, page.TREES_FK, page.TREES_PART, page.TREES_PARAMS):
+        found = [cb for cb in dependencies if f"{output}." in cb["output"] and "@" not in cb["output"]]
+        assert found and all(cb["prevent_initial_call"] for cb in found), output
