@@ -15,7 +15,7 @@ from dash import Dash
 
 import vizcoll.ui.pages
 from vizcoll.runtime import tune_gc
-from vizcoll.ui import jobs, shell, vendor
+from vizcoll.ui import hints, jobs, shell, vendor
 from vizcoll.ui.cache import init_cache
 from vizcoll.ui.figures.style import warm_up
 from vizcoll.ui.routing import ROUTING_INPUTS
@@ -44,6 +44,7 @@ def create_app(cache_config: dict | None = None) -> Dash:
     init_cache(app.server, cache_config)
     harden(app)
     vendor.register(app)
+    hints.register(app)
     app.server.add_url_rule("/healthz", "healthz", lambda: {"status": "ok"})
     warm_up()
     tune_gc()

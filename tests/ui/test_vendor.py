@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app import app
-from vizcoll.ui import vendor
+from vizcoll.ui import hints, vendor
 
 BANNER = f"/**\n* plotly.js (cartesian - minified) v{vendor.VERSION}\n* Copyright\n*/\n".encode()
 
@@ -137,10 +137,10 @@ def test_pages_load_regenerator_runtime_and_cytoscape_svg_while_they_are_on_disk
     assert "polyfill" not in page
     assert page.index(f'<script src="{runtime}"></script>') < page.index("/deps/react@")  # first, where it was
     assert page.index("dash_renderer") < page.index(f'<script src="{svg}"></script>')
-    for route, file in ((runtime, vendor.REGENERATOR), (svg, vendor.CYTOSCAPE_SVG)):
+    for route, file, hint in ((runtime, vendor.REGENERATOR, b""), (svg, vendor.CYTOSCAPE_SVG, hints.HINT)):
         served = client.get(route)
         assert served.status_code == 200 and served.mimetype == "text/javascript"
-        assert served.get_data() == file.path.read_bytes()
+        assert served.get_data() == hint + file.path.read_bytes()  # vizcoll.ui.hints
     assert client.get("/_vizcoll/runtime.js").status_code == 404  # only the vendored files, by their names
 
 
@@ -160,9 +160,9 @@ def test_the_page_names_the_route_which_serves_the_bundle_when_there_is_one(fold
     assert f'<meta name="vizcoll-plotly" content="{route}">' in page
     full = client.get(route)
     assert full.status_code == 200 and full.mimetype == "text/javascript"
-    assert full.get_data() == vendor.FULL.read_bytes()
+    assert full.get_data() == hints.HINT + vendor.FULL.read_bytes()  # vizcoll.ui.hints
     vendor.PLOTLY.path.write_bytes(BANNER + b"var Plotly = {};")
-    assert client.get(route).get_data() == BANNER + b"var Plotly = {};"
+    assert client.get(route).get_data() == hints.HINT + BANNER + b"var Plotly = {};"
 
 
 def test_every_trace_type_the_app_draws_is_in_the_bundle():
