@@ -591,6 +591,8 @@ def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     assert again[0] not in (no_update, plan) and again[1] is no_update and again[2] is no_update
     fat = page.refresh(DEFAULT_SCENARIO.to_dict())
     assert fat[5] is False and fat[4][0]["value"] == model.ALL_END_NODES and len(fat[4]) == 1 + 8
+    # the same process choices are not sent again (new options would choose the process again, and write it)
+    assert page.refresh(DEFAULT_SCENARIO.to_dict(), *fat[:3], fat[7], fat[4])[4] is no_update
 
 
 # ------------------------------------------------------------------ Download GOAL

@@ -27,10 +27,11 @@ pitfalls are met:
   store as Inputs, its ``href`` as a State) to every page's ``layout(**kwargs)``,
   which calls the page's ``body(scenario)`` with
   :func:`~vizcoll.ui.routing.page_scenario`: the link's scenario on the first
-  load of a link, else the store's. One server round trip draws a page, as
-  before; "Open scenario…" empties the page and bumps ``shell-version``, an
-  input of the router, so the page is drawn again from the new scenario
-  (:func:`open_file` says why it empties it first).
+  load of a link (which the same answer puts into the store), else the
+  store's. One server round trip draws a page, as before; "Open scenario…"
+  empties the page and bumps ``shell-version``, an input of the router, so
+  the page is drawn again from the new scenario (:func:`open_file` says why
+  it empties it first).
 - *Query parameters* arrive as keyword arguments too; the routing values are
   passed after them (a query cannot forge them) and every page ignores the
   rest (``**kwargs``).

@@ -392,6 +392,7 @@ def register(app: Dash) -> None:
         State(BAR_UQ_KEY, "data"),
         State(BAR_SWEEP_KEY, "data"),
         State(BAR_PART, "value"),
+        State(BAR_COMM, "options"),
     )(refresh)
     app.callback(
         Output(BAR_COMM, "value"), Input(BAR_COMM, "options"), State(SCENARIO, "data"), prevent_initial_call=True
@@ -568,10 +569,11 @@ def shown_comm(options, data):
     return no_update if shown is None else shown
 
 
-def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None):
+def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None, options_now=None):
     """The keys of the three views (each written only when it changed; the run's is the key of its plan, which
     the server computes again from the scenario: :func:`~vizcoll.ui.pages.barrier._model.page_keys`), the
-    fabric's line, the process choice, the part choice (off a grid: what the run's drawing shows)."""
+    fabric's line, the process choice (its options written only when they changed: new options choose the
+    shown process again, which writes the scenario), the part choice (off a grid: what the run's drawing shows)."""
     scenario, message = checked(data)
     if scenario is None:
         return (changed(key_of({"error": message}), plan_now), no_update, no_update, message) + (no_update,) * 5
@@ -588,7 +590,7 @@ def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None):
         changed(uq, uq_now),
         changed(sweep_key, sweep_now),
         text,
-        model.comm_options(scenario, topo),
+        changed(model.comm_options(scenario, topo), options_now),
         grid,
         GRID_PART if grid else part_options(scenario, topo),
         changed(part, part_now),
