@@ -593,6 +593,9 @@ def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     assert fat[5] is False and fat[4][0]["value"] == model.ALL_END_NODES and len(fat[4]) == 1 + 8
     # the same process choices are not sent again (new options would choose the process again, and write it)
     assert page.refresh(DEFAULT_SCENARIO.to_dict(), *fat[:3], fat[7], fat[4])[4] is no_update
+    for opened in (s.with_params("barrier", {"comm": 3}), DEFAULT_SCENARIO.with_params("barrier", {"comm": 5})):
+        options = page.refresh(opened.to_dict())[4]  # so the page opens showing what shown_comm would choose
+        assert find_component(page.body(opened), page.BAR_COMM).value == page.shown_comm(options, opened.to_dict())
 
 
 # ------------------------------------------------------------------ Download GOAL

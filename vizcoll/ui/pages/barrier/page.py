@@ -147,8 +147,9 @@ def body(scenario: Scenario) -> html.Div:
     v = model.shown_params(scenario, grid)
     shape = model.grid_shape(scenario, topo) if grid else model.PRESET
     options = model.comm_options(scenario, topo) if topo is not None else []
-    if topo is not None and options[1:] == [] and v["comm"] == 0:
-        v["comm"] = model.ALL_END_NODES
+    if topo is not None:  # the process shown as shown_comm shows it (it runs when the options change)
+        shown = model.shown_comm(scenario, [option["value"] for option in options])
+        v["comm"] = shown if shown is not None else model.ALL_END_NODES if options[1:] == [] else v["comm"]
     sidebar = html.Div(
         className="sidebar",
         children=[
