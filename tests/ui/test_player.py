@@ -4,11 +4,11 @@ timeline on the server (its transitions run in the browser: tests/browser/test_p
 from __future__ import annotations
 
 import pytest
-from dash import Dash
+from dash import Dash, no_update
 
 from tests.callback_context import in_callback
 from vizcoll.sim.timeline import KEY_MOMENTS, Event, Timeline
-from vizcoll.ui.components.player import BUTTONS, MARKS, register_player, timeline_step
+from vizcoll.ui.components.player import BUTTONS, MARKS, first_frame, register_player, timeline_step
 
 
 def test_timeline_step_maps_positions_to_steps():
@@ -49,6 +49,9 @@ def test_caption_callback(callbacks):
     assert in_callback(caption, None, 2, tl) == ("b → c", "step 2 of 3")
     assert in_callback(caption, None, 3, tl) == ("done", "step 3 of 3")
     assert in_callback(caption, None, 99, tl) == ("done", "step 3 of 3")
+    outputs, shown = first_frame("p", tl)  # a page drawn with its timeline shows the same before the callback runs
+    assert [str(o) for o in outputs] == ["p-caption.children", "p-position.children"] and shown == caption(0, tl)
+    assert first_frame("p", no_update)[1] == (no_update, no_update)  # a timeline the page does not draw yet
 
 
 def test_every_key_moment_kind_has_its_sign_on_the_slider():

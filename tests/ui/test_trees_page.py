@@ -29,7 +29,7 @@ from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.ui import cache as cache_mod
 from vizcoll.ui import jobs
-from vizcoll.ui.components.player import pid, player_timeline
+from vizcoll.ui.components.player import caption_at, pid, player_timeline
 from vizcoll.ui.figures.topology import SMALL_LIMIT
 from vizcoll.ui.models.parts import drawn_view, view_of
 from vizcoll.ui.pages.trees import _model as model
@@ -945,6 +945,9 @@ def test_the_page_opens_with_its_first_views_drawn_as_its_callbacks_draw_them():
     assert find_component(opened, page.TREES_FK).figure == page.render_width(key, data)[0]
     timeline = find_component(opened, pid(page.TREES_PLAYER, "timeline")).data
     assert timeline == page.animate(key, data)[0] and timeline is not None
+    caption = find_component(opened, pid(page.TREES_PLAYER, "caption")).children  # the first frame, at once
+    assert (caption, find_component(opened, pid(page.TREES_PLAYER, "position")).children) == caption_at(0, timeline)
+    assert caption and not caption.startswith("⚠")
     assert find_component(opened, page.TREES_PART).options == page.part_choices(data)[0]
     assert getattr(find_component(opened, page.TREES_T2_PHYSICAL), "figure", None) is None  # drawn once seen
     from app import create_app

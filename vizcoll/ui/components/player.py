@@ -48,7 +48,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html
+from dash import ClientsideFunction, Dash, Input, Output, State, dcc, html, no_update
 
 from vizcoll import uploads
 from vizcoll.errors import VizcollError
@@ -58,6 +58,8 @@ from vizcoll.ui.cache import timelines
 __all__ = [
     "player",
     "register_player",
+    "caption_at",
+    "first_frame",
     "register_overview",
     "timeline_step",
     "timeline_at",
@@ -331,21 +333,32 @@ def register_player(app: Dash, prefix: str) -> None:
         prevent_initial_call=True,
     )
 
-    @app.callback(
-        Output(p("caption"), "children"),
-        Output(p("position"), "children"),
-        Input(p("step"), "value"),
-        Input(p("ref"), "data"),
-    )
-    def caption(step, timeline):
-        if not timeline:
-            return "Nothing to play.", ""
-        try:
-            captions = player_captions(timeline)
-        except VizcollError as exc:
-            return f"⚠ {exc}", ""
-        step = timeline_step(step, len(captions) - 1)
-        return captions[step + 1], f"step {step + 1} of {len(captions) - 1}"
+    app.callback(*_caption_outputs(prefix), Input(p("step"), "value"), Input(p("ref"), "data"))(caption_at)
+
+
+def _caption_outputs(prefix: str) -> list[Output]:
+    return [Output(pid(prefix, "caption"), "children"), Output(pid(prefix, "position"), "children")]
+
+
+def caption_at(position, timeline) -> tuple[str, str]:
+    """(the caption, the position line) of a player at slider ``position`` for its store ``timeline`` (a handle, or
+    what its ``<prefix>-ref`` store holds)."""
+    if not timeline:
+        return "Nothing to play.", ""
+    try:
+        captions = player_captions(timeline)
+    except VizcollError as exc:
+        return f"⚠ {exc}", ""
+    step = timeline_step(position, len(captions) - 1)
+    return captions[step + 1], f"step {step + 1} of {len(captions) - 1}"
+
+
+def first_frame(prefix: str, timeline) -> tuple[list[Output], tuple]:
+    """Player ``prefix``'s caption and position at its first step for the store ``timeline``, as a page's answer to
+    :func:`~vizcoll.ui.routing.filled`: a page that draws its player's timeline in the router's answer shows its
+    first frame at once, before the player's callbacks run (they give the same)."""
+    shown = (no_update, no_update) if timeline is no_update else caption_at(0, timeline)
+    return _caption_outputs(prefix), shown
 
 
 def on_canvas(render: Callable) -> Callable:

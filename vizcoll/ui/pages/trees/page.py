@@ -40,7 +40,14 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
+from vizcoll.ui.components.player import (
+    first_frame,
+    on_canvas,
+    pid,
+    player,
+    register_overview,
+    register_player,
+)
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.forms import whole_or
@@ -245,17 +252,20 @@ def body(scenario: Scenario) -> html.Div:
 
 def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
     """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the plan's
-    key, the controls, the views on the plan (the type II trees once on the screen), the parts of the fabric."""
+    key, the controls, the views on the plan (the type II trees once on the screen), the player's first frame, the
+    parts of the fabric."""
     data = scenario.to_dict(thin=True)
     refreshed = refresh(data)
     key = refreshed[0]
+    animation = animate(key, data)
     return [
         (REFRESHED, refreshed),
         (VIEWS[:1], render_compare(key, data)),
         (RAILS, trees_panel(key, data)),
         (VIEWS[1:4], render_type_one(key, data)),
         (WIDTH, render_width(key, data)),
-        (ANIMATION, animate(key, data)),
+        (ANIMATION, animation),
+        first_frame(TREES_PLAYER, animation[0]),
         (PART, part_choices(data)),
     ]
 
