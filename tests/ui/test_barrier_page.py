@@ -24,7 +24,7 @@ from vizcoll.schedule.check import check
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.generators import mesh
 from vizcoll.ui import cache as cache_module
-from vizcoll.ui.components.player import on_canvas, player_timeline
+from vizcoll.ui.components.player import caption_at, on_canvas, pid, player_timeline
 from vizcoll.ui.pages.barrier import _model as model
 from vizcoll.ui.pages.barrier import _views as views
 from vizcoll.ui.pages.barrier import page
@@ -780,3 +780,39 @@ def test_a_light_run_answers_in_the_request_a_heavy_one_orders_the_job():
     assert page.run_or_order(plan, data, None)[-1] == {"run": 1}
     *_, order = page.run_or_order(page.refresh(light.to_dict())[0], light.to_dict(), {"run": 5})
     assert order is None  # a light run again ends the job's order
+    # as the page opens (nothing triggered it) the page shows a light run already: only a heavy one's order
+    assert in_callback(page.opening_order, None, plan, data, None) == {"run": 1}
+    light_plan = page.refresh(light.to_dict())[0]
+    assert in_callback(page.opening_order, None, light_plan, light.to_dict(), None) is no_update
+    assert in_callback(page.opening_order, f"{page.BAR_PARAMS}.data", plan, data, None) is no_update  # run_or_order's
+
+
+def test_the_page_opens_with_its_drawing_and_a_light_run_drawn_as_its_callbacks_draw_them():
+    s = Scenario.from_upload(topo_io.parse(campus_cluster(), "campus.net"), "campus.net")
+    s = replace(s, pattern="hier:16")
+    data = s.to_dict(thin=True)
+    opened = page.body(s)
+    plan, uq, sweep_key, *_ = page.refresh(data)
+    assert [find_component(opened, i).data for i in (page.BAR_PARAMS, page.BAR_UQ_KEY, page.BAR_SWEEP_KEY)] == [
+        plan,
+        uq,
+        sweep_key,
+    ]
+    assert find_component(opened, page.BAR_OVERVIEW).figure == page.render_drawing(plan, data)[0]  # the overview
+    timeline = find_component(opened, pid(page.BAR_PLAYER, "timeline")).data
+    assert timeline == page.run_or_order(plan, data)[0] and timeline["steps"] > 0
+    caption = find_component(opened, pid(page.BAR_PLAYER, "caption")).children  # the first frame, at once
+    assert (caption, find_component(opened, pid(page.BAR_PLAYER, "position")).children) == caption_at(0, timeline)
+    from app import create_app
+
+    dependencies = create_app().server.test_client().get("/_dash-dependencies").get_json()
+    prevent = {  # each output the page's callbacks write: whether its callback waits for a change
+        name.split("@")[0] + ("@" if "@" in name else ""): cb["prevent_initial_call"]
+        for cb in dependencies
+        for name in cb["output"].strip(".").split("...")
+    }
+    assert prevent[f"{page.BAR_PARAMS}.data"] is prevent[f"{page.BAR_OVERVIEW}.figure"] is True  # drawn
+    assert prevent[f"{pid(page.BAR_PLAYER, 'timeline')}.data"] is True
+    # what the page leaves to its callbacks as it opens: a heavy run's order, the LCT/BST view, the sweep's job
+    assert not any(prevent[name] for name in (f"{page.BAR_RUN_ORDER}.data@", f"{page.BAR_SWEEP}.data"))
+    assert prevent[f"{page.BAR_UQ_LCT}.figure"] is False

@@ -53,14 +53,14 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
-from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
+from vizcoll.ui.components.player import first_frame, on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.forms import number, whole, whole_or
 from vizcoll.ui.models.parts import WHOLE, part_options
 from vizcoll.ui.pages.barrier import ORDER
 from vizcoll.ui.pages.barrier import _figures as charts
 from vizcoll.ui.pages.barrier import _model as model
 from vizcoll.ui.pages.barrier import _views as views
-from vizcoll.ui.routing import page_scenario, register_page
+from vizcoll.ui.routing import filled, page_scenario, register_page
 from vizcoll.ui.store import SCENARIO, changed, checked, key_of, store_output, tapped_link, topology_of, user_action
 from vizcoll.ui.views.common import fabric_counts
 
@@ -68,6 +68,8 @@ __all__ = [
     "PAGE",
     "layout",
     "body",
+    "first_views",
+    "opening_order",
     "register",
     "update",
     "break_at_random",
@@ -128,6 +130,33 @@ CLICKED_PART_JS = """function (click) { const point = click && Array.isArray(cli
 
 
 # the canvas's step: the position and the player's handle; none on an overview, whose steps the browser draws
+REFRESHED = [
+    Output(BAR_PARAMS, "data"),
+    Output(BAR_UQ_KEY, "data"),
+    Output(BAR_SWEEP_KEY, "data"),
+    Output(BAR_FABRIC, "children"),
+    Output(BAR_COMM, "options"),
+    Output(BAR_COMM, "disabled"),
+    Output(BAR_PART, "options"),
+    Output(BAR_PART, "value"),
+    Output(BAR_PART, "disabled"),
+]
+DRAWING = [
+    Output(BAR_OVERVIEW, "figure"),
+    Output(BAR_CANVAS, "style"),
+    Output(BAR_OVERVIEW, "style"),
+    Output(BAR_LEGEND, "children"),
+    Output(BAR_DRAWN_KEY, "data"),
+]
+RUN = [
+    Output(pid(BAR_PLAYER, "timeline"), "data"),
+    Output(BAR_CANVAS, "elements"),
+    Output(BAR_SUMMARY, "children"),
+    Output(BAR_FLAG, "children"),
+    Output(BAR_FLAG, "className"),
+]
+
+
 def layout(**kwargs) -> html.Div:
     """Dash's entry: the page for the link's or the store's scenario (query parameters are ignored)."""
     return body(page_scenario(kwargs))
@@ -186,7 +215,20 @@ def body(scenario: Scenario) -> html.Div:
             html.Div(className="pair", children=[graph(BAR_HIST, FIGURES)]),
         ],
     )
-    return html.Div(className="page barrier-page", children=[html.Div(className="columns", children=[sidebar, main])])
+    page = html.Div(className="page barrier-page", children=[html.Div(className="columns", children=[sidebar, main])])
+    return filled(page, first_views(scenario))
+
+
+def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
+    """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the views'
+    keys and the controls, the run's drawing, and a light run with its player's first frame (a heavy run is left to
+    its background job, which :func:`opening_order` orders as the page opens). The LCT/BST view, the histogram and
+    the sweep are drawn by their callbacks as the page opens, below the fold."""
+    data = scenario.to_dict(thin=True)
+    refreshed = refresh(data)
+    plan = refreshed[0]
+    *run, _order = run_or_order(plan, data)
+    return [(REFRESHED, refreshed), (DRAWING, render_drawing(plan, data)), (RUN, run), first_frame(BAR_PLAYER, run[0])]
 
 
 def _fabric_section(shape: tuple[int, int, int]) -> html.Details:
@@ -378,54 +420,30 @@ def register(app: Dash) -> None:
         interval=POLL_MS,
         **jobs.background(BAR_BREAKS_JOB, (BAR_RANDOM, BAR_REPAIR)),
     )(break_at_random)
+    drawn = {"prevent_initial_call": True}  # drawn as the page opens (first_views); then on every change
     app.callback(
-        Output(BAR_PARAMS, "data"),
-        Output(BAR_UQ_KEY, "data"),
-        Output(BAR_SWEEP_KEY, "data"),
-        Output(BAR_FABRIC, "children"),
-        Output(BAR_COMM, "options"),
-        Output(BAR_COMM, "disabled"),
-        Output(BAR_PART, "options"),
-        Output(BAR_PART, "value"),
-        Output(BAR_PART, "disabled"),
+        *REFRESHED,
         Input(SCENARIO, "data"),
         State(BAR_PARAMS, "data"),
         State(BAR_UQ_KEY, "data"),
         State(BAR_SWEEP_KEY, "data"),
         State(BAR_PART, "value"),
         State(BAR_COMM, "options"),
+        **drawn,
     )(refresh)
     app.callback(
         Output(BAR_COMM, "value"), Input(BAR_COMM, "options"), State(SCENARIO, "data"), prevent_initial_call=True
     )(shown_comm)
     app.callback(  # the figure draws (in the browser) while the run's job computes
-        Output(BAR_OVERVIEW, "figure"),
-        Output(BAR_CANVAS, "style"),
-        Output(BAR_OVERVIEW, "style"),
-        Output(BAR_LEGEND, "children"),
-        Output(BAR_DRAWN_KEY, "data"),
-        Input(BAR_PARAMS, "data"),
-        State(SCENARIO, "data"),
-        State(BAR_DRAWN_KEY, "data"),
-        prevent_initial_call=True,
+        *DRAWING, Input(BAR_PARAMS, "data"), State(SCENARIO, "data"), State(BAR_DRAWN_KEY, "data"), **drawn
     )(render_drawing)
-    run = [
-        Output(pid(BAR_PLAYER, "timeline"), "data"),
-        Output(BAR_CANVAS, "elements"),
-        Output(BAR_SUMMARY, "children"),
-        Output(BAR_FLAG, "children"),
-        Output(BAR_FLAG, "className"),
-    ]
+    plan = Input(BAR_PARAMS, "data"), State(SCENARIO, "data"), State(BAR_RUN_ORDER, "data")
+    app.callback(*RUN, Output(BAR_RUN_ORDER, "data"), *plan, **drawn)(run_or_order)
+    app.callback(Output(BAR_RUN_ORDER, "data", allow_duplicate=True), *plan, prevent_initial_call="initial_duplicate")(
+        opening_order
+    )
     app.callback(
-        *run,
-        Output(BAR_RUN_ORDER, "data"),
-        Input(BAR_PARAMS, "data"),
-        State(SCENARIO, "data"),
-        State(BAR_RUN_ORDER, "data"),
-        prevent_initial_call=True,
-    )(run_or_order)
-    app.callback(
-        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in run],
+        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in RUN],
         Input(BAR_RUN_ORDER, "data"),
         State(SCENARIO, "data"),
         prevent_initial_call=True,
@@ -473,7 +491,7 @@ def _register_views(app: Dash) -> None:
         Input(BAR_SWEEP_KEY, "data"),
         State(BAR_SWEEP_SIZE, "value"),
         State(BAR_SWEEP_RATE, "value"),
-        prevent_initial_call=True,
+        prevent_initial_call=False,  # as the page opens too: its key is in the page (first_views)
         interval=POLL_MS,
         **sweep_job,
     )(compute_sweep)
@@ -612,13 +630,26 @@ def render_drawing(plan, data, drawn_now=None):
 
 def run_or_order(plan, data, order_now=None):
     """The run of the scenario's plan in the request when it is light (:func:`~vizcoll.ui.pages.barrier._model.
-    heavy_run`), else the background job's order (:func:`run_job`); the plan store only triggers it."""
+    heavy_run`), else the background job's order (:func:`run_job`); the plan store only triggers it. As the page
+    opens, :func:`opening_order`."""
     scenario, message = checked(data)
     if not plan or scenario is None:
         return (*((no_update,) * 5 if not plan else (None, [], "", message, "flag warn")), no_update)
     heavy = model.heavy_run(model.page_keys(scenario)[0], topology_of(scenario))
     shown = (no_update,) * 5 if heavy else animate(lambda _: None, plan, data)
     return (*shown, jobs.order(heavy, order_now))
+
+
+def opening_order(plan, data, order_now=None):
+    """As the page opens (Dash calls it with nothing triggered): the background job's order of a heavy run; the
+    page shows a light run already (:func:`first_views`). Later plans go through :func:`run_or_order`. (Not
+    :func:`run_or_order` itself: a callback that may write the player's timeline and leaves it as it is would
+    keep the player's own callbacks from starting on the timeline the page holds.)"""
+    scenario, _ = checked(data)
+    if ctx.triggered_id is not None or not plan or scenario is None:
+        return no_update
+    heavy = model.heavy_run(model.page_keys(scenario)[0], topology_of(scenario))
+    return jobs.order(True, order_now) if heavy else no_update
 
 
 def run_job(set_progress, order, data):
