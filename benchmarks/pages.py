@@ -409,15 +409,12 @@ def fabric_page(name: str) -> Callable[[], object]:
 def _open_trees(store: dict, scenario) -> object:
     from vizcoll.ui.pages.trees import page
 
-    page.body(scenario)
-    plan = call(page.refresh, store)[0]
+    opened = _drawn(page, scenario)
+    plan = page.refresh(store)[0]  # the key the page holds (drawn with it)
     job = call(page.dispatch, plan, None, None, store)
     if isinstance(job, dict):
         return call(page.compute_views, no_progress, job, store)
-    return [
-        *(call(fn, plan, store) for fn in (page.render_compare, page.render_type_one, page.animate)),
-        call(page.render_type_two, plan, True, store),  # drawn once on the screen: counted as if scrolled to
-    ]
+    return opened, call(page.render_type_two, plan, True, store)  # drawn once on the screen: as if scrolled to
 
 
 def _open_multicast(store: dict, scenario) -> object:
@@ -432,13 +429,19 @@ def _open_multicast(store: dict, scenario) -> object:
 def _open_barrier(store: dict, scenario) -> object:
     from vizcoll.ui.pages.barrier import page
 
-    page.body(scenario)
-    plan, uq_key, *_ = call(page.refresh, store)
-    return (
-        call(page.render_drawing, plan, store),
-        call(page.animate, no_progress, plan, store),
-        call(page.render_uq, uq_key),
-    )
+    opened = _drawn(page, scenario)
+    plan, uq_key, *_ = page.refresh(store)  # the keys the page holds (drawn with them)
+    job = call(page.opening_order, plan, store)
+    run = call(page.run_job, no_progress, job, store) if isinstance(job, dict) else None
+    return opened, run, call(page.render_uq, uq_key)
+
+
+def _drawn(page, scenario) -> object:
+    """The router's answer: ``page``'s layout for ``scenario`` with the first views its ``body`` draws (/trees,
+    /barrier: :func:`vizcoll.ui.routing.filled`), counted as a response."""
+    layout = page.body(scenario)
+    METER["response"] += _json_size(layout)
+    return layout
 
 
 def _open_schedules(store: dict, scenario) -> object:

@@ -129,7 +129,6 @@ CLICKED_PART_JS = """function (click) { const point = click && Array.isArray(cli
     return typeof part === "string" && part.startsWith("group:") ? part : window.dash_clientside.no_update; }"""
 
 
-# the canvas's step: the position and the player's handle; none on an overview, whose steps the browser draws
 REFRESHED = [
     Output(BAR_PARAMS, "data"),
     Output(BAR_UQ_KEY, "data"),
