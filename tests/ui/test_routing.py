@@ -8,10 +8,11 @@ import pytest
 from dash import html
 
 from app import create_app
-from tests.callback_context import in_callback
+from tests.callback_context import in_callback, with_props
+from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import routing, shell
-from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.store import DEFAULT_SCENARIO, MESSAGE, topology_of
 
 ROUTER = "_pages_content.children"
 NAVBAR = [
@@ -187,8 +188,16 @@ def test_filled_sets_each_answers_props_by_id():
         ([Output("a", "children"), Output("b", "children")], ("drawn", no_update)),  # no_update: as it is
         ([Output("page", "title")], "one output: its value itself"),
     ]
-    filled = routing.filled(page, answers)
+    filled = routing.filled(page, lambda scenario: answers, DEFAULT_SCENARIO)
     assert filled is page and page.title == "one output: its value itself"
     assert page.children[0].children == "drawn" and page.children[1].children == "kept"
     with pytest.raises(ValueError):  # an answer of another length than its outputs is a mistake, not ignored
-        routing.filled(page, [([Output("a", "children"), Output("b", "children")], ("only one",))])
+        routing.filled(page, lambda s: [([Output("a", "children"), Output("b", "children")], ("only one",))], None)
+
+    def failing(scenario):
+        raise VizcollError("the trees of this scenario cannot be built")
+
+    bare = html.Div(id="page", children=[html.Div(id="a")])
+    drawn, props = with_props(routing.filled, bare, failing, DEFAULT_SCENARIO)  # the page, without its views
+    assert drawn is bare and bare.children[0].children is None
+    assert "cannot be built" in props[MESSAGE]["children"]  # and the message line says why

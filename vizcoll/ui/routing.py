@@ -58,6 +58,8 @@ ROUTER = "_pages_location"  # the dcc.Location inside dash.page_container, the o
 PENDING = "page-pending"  # a page waiting for its fabric (drawn again once it is built)
 VERSION = "shell-version"  # bumped by the shell when a scenario file replaces the scenario: the page is drawn again
 FRAGMENT_KEY = "s="
+Answers = Iterable[tuple[Sequence[Output], object]]
+"""A page's first views: each callback's outputs and what it returned (see :func:`filled`)."""
 ROUTING_INPUTS = {
     "shell_hash": Input(ROUTER, "hash"),  # a new share link opened in the tab draws the page again
     "shell_version": Input(VERSION, "data"),
@@ -151,9 +153,11 @@ def page_path(values: dict) -> str:
     return urlsplit(href if isinstance(href, str) else "").path or "/"
 
 
-def filled(layout: Component, answers: Iterable[tuple[Sequence[Output], object]]) -> Component:
-    """``layout`` with the props its first views' callbacks set: each answer is a callback's outputs and what it
-    returned for the page's scenario (the value itself for one output; ``no_update`` leaves a prop as it is).
+def filled(layout: Component, first_views: Callable[[Scenario], Answers], scenario: Scenario) -> Component:
+    """``layout`` with the props its first views' callbacks set: ``first_views(scenario)`` gives each callback's
+    outputs and what it returned for the page's scenario (the value itself for one output; ``no_update`` leaves a
+    prop as it is). Should they fail (:class:`VizcollError`), the page is drawn without them and the shell's
+    message line says why: a page's callback that fails changes nothing and says so, and so does its first answer.
 
     A page's ``body`` draws its first views so, in the router's answer, and registers those callbacks with
     ``prevent_initial_call=True`` (a later change of their inputs still runs them): a link then opens in one round
@@ -162,6 +166,12 @@ def filled(layout: Component, answers: Iterable[tuple[Sequence[Output], object]]
     a new Chromium: the renderer's store notified its components 581 times instead of 668, and the first frame
     came in 2.02 s instead of 2.13 s, then 1.94 s instead of 2.00 s (two runs, medians of 6, alternated; issue 23).
     """
+    try:
+        answers = first_views(scenario)
+    except VizcollError as exc:
+        with suppress(exceptions.MissingCallbackContextException):
+            set_props(MESSAGE, {"children": f"⚠ The page's first views could not be drawn: {exc}"})
+        return layout
     values = {}
     for outputs, answer in answers:
         for output, value in zip(outputs, (answer,) if len(outputs) == 1 else answer, strict=True):

@@ -238,16 +238,13 @@ def cost_controls(v: dict) -> list:
 
 
 def body(scenario: Scenario) -> html.Div:
-    """The page on ``scenario``: the controls show its trees parameters (bad stored values: the defaults)."""
+    """The page on ``scenario``: the controls show its trees parameters (bad stored values: the defaults; the
+    communicator and tree controls and the cost model's are drawn by :func:`refresh`, among the first views)."""
     v = shown_params(scenario)
-    try:
-        options = comm_options(scenario)
-    except VizcollError:
-        options = [{"label": "every process", "value": WORLD}]
     page = html.Div(
-        className="page trees-page", children=[html.Div(className="columns", children=[_sidebar(v, options), _main(v)])]
+        className="page trees-page", children=[html.Div(className="columns", children=[_sidebar(v), _main(v)])]
     )
-    return filled(page, first_views(scenario))
+    return filled(page, first_views, scenario)
 
 
 def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
@@ -270,13 +267,13 @@ def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
     ]
 
 
-def _sidebar(v: dict, options: list[dict]) -> html.Div:
+def _sidebar(v: dict) -> html.Div:
     return html.Div(
         className="sidebar",
         children=[
             section(
                 "Processes and trees",
-                html.Div(id=TREES_CONTROLS, children=tree_controls(v, options)),
+                html.Div(id=TREES_CONTROLS),
                 html.Div(
                     className="buttons", children=[html.Button("Build", id=TREES_BUILD, n_clicks=0, title=BUILD_TIP)]
                 ),
@@ -284,7 +281,7 @@ def _sidebar(v: dict, options: list[dict]) -> html.Div:
             ),
             section(
                 "Cost model (paper defaults)",
-                html.Div(id=TREES_COST_CONTROLS, children=cost_controls(v)),
+                html.Div(id=TREES_COST_CONTROLS),
                 info(
                     "Eq. 2: T = r·l + h·k·b with b = θ + S'/β + S*·γ (S' = S* = S here); F(k) uses a = δ·l. "
                     "The defaults model the paper's Sunway supernode: a = 1.12 μs, b = 0.01 μs."
