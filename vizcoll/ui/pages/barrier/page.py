@@ -215,7 +215,7 @@ def body(scenario: Scenario) -> html.Div:
         ],
     )
     page = html.Div(className="page barrier-page", children=[html.Div(className="columns", children=[sidebar, main])])
-    return filled(page, first_views(scenario))
+    return filled(page, first_views, scenario)
 
 
 def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
@@ -262,15 +262,8 @@ def _breaks_section(v: dict) -> html.Details:
     return section(
         "Broken links",
         info("Click a link on the drawing to break it (red, dashed) and click again to repair it."),
-        html.Div(
-            className="row",
-            children=[
-                html.Label("break rate"),
-                number_input(BAR_RATE, v["rate"], min=0, max=1, step=0.05),
-                html.Label("seed"),
-                number_input(BAR_SEED, v["seed"], min=0, max=model.MAX_SEED),
-            ],
-        ),
+        field("break rate", number_input(BAR_RATE, v["rate"], min=0, max=1, step=0.05)),
+        field("seed", number_input(BAR_SEED, v["seed"], min=0, max=model.MAX_SEED)),
         html.Div(
             className="buttons",
             children=[
