@@ -153,7 +153,9 @@ def hierarchy_from_topology(topo: Topology, placement: Placement) -> Nested:
     (live links; a process on a switch: that switch). Keys are nested
     (``group``, leaf, node), so the levels always nest; a level that splits
     nothing is dropped (the supernode's ``group`` equals its port-1 leaf, so
-    it adds no level), and groups are ordered by their lowest rank.
+    it adds no level), and groups are ordered by their lowest rank. When nothing splits the processes (one leaf
+    switch, or one switch per process), the hierarchy is one group holding them all, ``[[0, 1, ...]]``: a flat
+    list of ranks would read as group sizes (:func:`normalize_groups`).
 
     >>> from vizcoll.comm import place
     >>> from vizcoll.topology import from_spec
@@ -165,7 +167,8 @@ def hierarchy_from_topology(topo: Topology, placement: Placement) -> Nested:
     keys = np.stack([topo.attr("group")[nodes], leaf_switches(topo, nodes), nodes], axis=1)
     if len(unique(nodes)) == len(nodes):  # one process per node: the node level only has single ranks
         keys = keys[:, :2]
-    return _collapse(_group_by(list(range(len(nodes))), keys.tolist()))
+    groups = _collapse(_group_by(list(range(len(nodes))), keys.tolist()))
+    return [groups] if is_leaf_group(groups) else groups
 
 
 def _group_by(ranks: list[int], keys: list[list[int]], column: int = 0) -> Nested:

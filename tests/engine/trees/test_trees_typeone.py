@@ -232,7 +232,18 @@ def test_hierarchy_from_the_supernode():
 def test_hierarchy_from_a_fat_tree_one_process_per_node():
     topo = from_spec("fat-tree:radix=4,levels=2")
     assert hierarchy_from_topology(topo, place(topo, 5)) == [[0, 1], [2, 3], [4]]
-    assert hierarchy_from_topology(topo, place(topo, 2)) == [0, 1]
+    assert hierarchy_from_topology(topo, place(topo, 2)) == [[0, 1]]  # one group: not the group sizes [0, 1]
+
+
+def test_processes_nothing_splits_are_one_group_and_the_hierarchical_tree_builds():
+    """On switches alone (a real WAN graph has no end nodes: each process sits on its own switch) or on one leaf,
+    the hierarchy is one group; read as sizes, its rank 0 was a group of size 0 (found on zoo-Cogentco.graphml)."""
+    on_switches = from_spec("mesh:3x3,neighbors=4,hosts=0")
+    placement = place(on_switches, 9)
+    groups = hierarchy_from_topology(on_switches, placement)
+    assert groups == [list(range(9))] and normalize_groups(groups) == groups
+    tree = hier_knomial_tree(groups, 4)
+    assert sorted(tree.parent) == sorted(knomial_tree(9, 4).parent)  # one group: the k-nomial tree's shape
 
 
 # ---------------------------------------------------------------- metrics
