@@ -126,7 +126,7 @@ def test_every_control_drives_the_view_and_the_share_link(page):
     until(lambda: row_of(page, "trees-compare", "4-ary")[:3] == ["4-ary", "2", "10"], 30)
     choose(page, "trees-kind", "k-nomial")
     page.duo.wait_for_contains_text("#trees-logical", "4-nomial tree over 16 processes", timeout=20)
-    until(lambda: page.driver.find_element(By.CSS_SELECTOR, "#trees-compare tr.chosen td").text == "4-nomial", 20)
+    until(lambda: page.driver.find_element(By.CSS_SELECTOR, "#trees-compare tr:has(strong) td").text == "4-nomial", 20)
     until(lambda: shared(page).params.get("trees", {}).get("kind") == "knomial", 20)
 
     page.type_into("#trees-k", "8")

@@ -8,9 +8,10 @@ import re
 from dataclasses import replace
 
 import pytest
-from dash import html, no_update
+from dash import no_update
 from flask import Flask
 
+from tests import table_text
 from tests.callback_context import find_component, in_callback
 from tests.fabrics import HOSTS, ONE_SPINE, campus_cluster
 from vizcoll.barrier.algorithms import ALGOS, run_barriers
@@ -213,7 +214,7 @@ def test_a_mesh_scenario_with_a_break_runs_dlct_around_it():
     assert figures["broken_links"] == 1 and figures["k"] == [[6], [0], [0]] and figures["adjustments"] == 1
     assert player_timeline(timeline).summary["k"] == [[6], [0], [0]]
     assert 0 not in hop_links(timeline)  # no message crosses the broken link
-    assert isinstance(table, html.Table) and flag_class == "flag"
+    assert table_text.is_table(table) and flag_class == "flag"
     assert flag.startswith("Barrier 1: root sw0-0 gathered a total path length of 27 (ideal 24) → round(6)")
     rows = dict(views.summary_rows(figures))
     assert rows["run time"] == f"{figures['time']:.4f} s" == "1.0760 s" and rows["processes"] == "16"
@@ -361,7 +362,7 @@ def test_ms_on_a_fat_tree_runs_on_its_end_nodes_and_avoids_the_broken_link():
     broken = broken_ids(s)
     assert len(broken) == 1 and hop_links(timeline) and not hop_links(timeline) & broken
     assert dict(views.summary_rows(model.run_of(s, plan)["figures"]))["processes"] == "16"
-    assert "cannot finish" not in flag and isinstance(table, html.Table)
+    assert "cannot finish" not in flag and table_text.is_table(table)
     # the drawing: the whole fabric, processes marked, the broken link drawn broken and clickable by its label
     assert sum("proc" in e.get("classes", "") for e in elements) == 16
     assert edge_of(elements, FAT_BREAK)["classes"] == "broken"
@@ -420,7 +421,7 @@ def test_above_1500_nodes_the_run_plays_on_the_overview():
     assert run["part"] == "overview" and len(run["processes"]) == 16 and "plays on its overview" in run["note"]
     handle, elements, table, flag, _ = page.animate(no_progress, plan, data)
     figure, canvas, graph, legend, key = page.render_drawing(plan, data)  # drawn while the run's job computes
-    assert elements == [] and canvas == views.HIDDEN and graph == views.FIGURE_STYLE and isinstance(table, html.Table)
+    assert elements == [] and canvas == views.HIDDEN and graph == views.FIGURE_STYLE and table_text.is_table(table)
     assert "⚠" not in flag and "a bundle of links" in str(legend)
     tl, frames = player_timeline(handle), handle["overview"]
     assert frames["steps"] == tl.n_steps == handle["steps"] and len(frames["bundles"]) == tl.n_steps + 1
@@ -457,7 +458,7 @@ def test_a_run_too_long_for_the_overviews_frames_plays_its_captions_only(monkeyp
     handle, _, table, flag, flag_class = page.animate(no_progress, plan, s.to_dict())
     assert handle["overview"] is None and player_timeline(handle).n_steps == handle["steps"] == 265
     assert flag.startswith("The run has 265 steps: the overview lights runs of up to 100") and flag_class == "flag"
-    assert isinstance(table, html.Table) and page.render_step(5, handle, plan, s.to_dict()) is no_update
+    assert table_text.is_table(table) and page.render_step(5, handle, plan, s.to_dict()) is no_update
 
 
 def test_a_group_drawn_alone_plays_node_by_node():

@@ -8,6 +8,7 @@ import pytest
 from dash import no_update
 from flask import Flask
 
+from tests import table_text
 from tests.callback_context import find_component, in_callback
 from vizcoll.erasure.compare import measure
 from vizcoll.scenario import Scenario
@@ -65,7 +66,7 @@ def click(kind: str, index: int, p: Built, view: dict | None = None) -> dict:
 
 
 def texts(component) -> str:
-    return str(component)
+    return table_text.shown(component)
 
 
 def arrowheads(fig, prefix: str) -> int:

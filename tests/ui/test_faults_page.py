@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from dash import no_update
 
+from tests import table_text
 from tests.callback_context import find_component, in_callback
 from vizcoll.reduction import FAULT_LOCATIONS, simulate_task_reduction
 from vizcoll.scenario import Scenario
@@ -349,5 +350,5 @@ def test_a_summary_says_what_a_failed_run_lacks_never_none():
     params = model.read_reduction("8", str(8 << 20), "0", "2,5", model.CLICK, "0", [2, 0.0115])
     _, figures, binomial = model.reduction_runs(params)
     assert figures["rounds"] is None and figures["unrecoverable"]
-    text = str(page.reduction_summary(figures, binomial))
-    assert "None" not in text and "Td('tree height (rounds)'), Td('—')" in text
+    text = table_text.shown(page.reduction_summary(figures, binomial))
+    assert "None" not in text and "\ntree height (rounds) — " in text

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from dash import html, no_update
+from dash import dcc, no_update
 from flask import Flask
 
+from tests import table_text
 from tests.callback_context import in_callback
 from tests.fabrics import HOSTS, ONE_SPINE, campus_cluster
 from vizcoll.multicast.loads import worst_rows
@@ -77,10 +78,9 @@ def view(s: Scenario) -> dict:
     }
 
 
-def cells(table: html.Table | list) -> dict[str, list[str]]:
+def cells(table: dcc.Markdown | list) -> dict[str, list[str]]:
     table = table[0] if isinstance(table, list) else table  # with the tables: [table, the verdict]
-    body = table.children[1].children
-    return {row.children[0].children: [td.children for td in row.children[1:]] for row in body}
+    return {r[0]: r[1:] for r in table_text.rows(table)}
 
 
 def hover_trace(fig):
@@ -214,7 +214,7 @@ def test_a_control_change_is_remembered_and_every_control_drives_the_view():
     assert message == "" and s.params["multicast"] == {"a": "minhop-new", "b": "sssp", "part": None, "group": None}
     assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"] and s.broken == DEFAULT_SCENARIO.broken
     v = view(s)
-    assert v["summary"].children[0].children.children[2].children == "B: sssp"
+    assert table_text.head(v["summary"])[2] == "B: sssp"
     assert v["b"].layout.title.text.startswith("B: sssp")
     # the natural part (the whole of a small fabric) is stored as None; a group of switches is stored as such
     assert update(PART, s, b="sssp", part="whole") == (no_update, "")
@@ -449,7 +449,7 @@ def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says
     assert loaded.params["multicast"] == {"a": "tables", "b": "fulb", "group": None}  # A: the tables, at once
     v = view(loaded)
     table = cells(v["summary"])
-    assert [th.children for th in v["summary"][0].children[0].children.children] == [
+    assert table_text.head(v["summary"][0]) == [
         "",
         "A: the fabric's tables",
         "B: fulb",
@@ -465,11 +465,11 @@ def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says
     assert np.array_equal(model.routed(loaded, "tables").efi, model.routed(loaded, "fulb").efi)
     assert v["status"] == "" and "Worst links under A (the fabric's tables): " in v["worst"]
     # the controls: A offers the tables first, the groups carry their MLIDs, the tables can be forgotten
-    line, a, _, _, _, groups, group, a_options, tables, no_forget = page.controls(loaded.to_dict(), "sssp", "fulb")
+    line, a, _, _, _, groups, group, a_options, loaded_line, no_forget = page.controls(loaded.to_dict(), "sssp", "fulb")
     assert a == "tables" and group is no_update and no_forget is False
     assert a_options[0] == {"label": "the fabric's tables (OpenSM)", "value": "tables"}
     assert groups[2]["label"] == "group 2 (MLID 0xC003): 4 members (h8, h9, h10, …)"  # in the fabric's order
-    assert tables == "Loaded: 8 groups (MLID 0xC001–0xC008), max EFI 3 on the fabric's tables."
+    assert loaded_line == "Loaded: 8 groups (MLID 0xC001–0xC008), max EFI 3 on the fabric's tables."
     assert line.endswith(
         "8 multicast groups from the fabric's tables (the communicators are not used until the tables are forgotten)."
     )
@@ -560,7 +560,7 @@ def test_forget_goes_back_to_the_communicators():
     assert message == "" and reset is no_update and back.mcast_tables is None
     assert back.params["multicast"]["a"] == "minhop-new" and back.params["multicast"]["group"] is None
     v = view(back)
-    assert cells(v["summary"])["groups"] == ["8", "8"] and isinstance(v["summary"], html.Table)  # no verdict
+    assert cells(v["summary"])["groups"] == ["8", "8"] and table_text.is_table(v["summary"])  # no verdict
     assert page.controls(back.to_dict())[0].endswith("8 communicators → one multicast group each.")
     assert page.controls(back.to_dict())[7][0]["value"] == ALGORITHMS[0]
     # nothing to forget, or a broken store: a message
@@ -585,7 +585,7 @@ def test_a_new_fabric_drops_the_tables_and_a_stale_tables_choice_is_quiet():
         new = topology_page.scenario_after(trigger, loaded, values)
         assert new.mcast_tables is None and new.params.get("multicast", {"a": "tables"})["a"] == "tables", trigger
         v = view(replace(new, pattern="grid2d:2x2") if new.uploaded is None else replace(new, lists=LISTS))
-        assert not v["status"] and "A: minhop-new" in str(v["summary"])  # the default, without a message
+        assert not v["status"] and "A: minhop-new" in table_text.shown(v["summary"])  # the default, without a message
     # communicators and breaks changed on the fabric keep the tables
     assert loaded.toggled("h0[1]-edge0.0[1]").mcast_tables == loaded.mcast_tables
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from dash import html
 
+from tests import table_text
 from vizcoll.comm import Placement, parse_pattern, place
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import route_communicators
@@ -25,8 +26,8 @@ LARGE = "rail-fat-tree:servers=512,rails=8,radix=32"  # 4,096 NICs: over the ove
 
 def rows(panel: html.Div) -> dict[str, list[str]]:
     """The panel's table: first cell -> the other cells."""
-    table = next(c for c in panel.children if isinstance(c, html.Table))
-    return {tr.children[0].children: [td.children for td in tr.children[1:]] for tr in table.children[1].children}
+    table = next(c for c in panel.children if table_text.is_table(c))
+    return {r[0]: r[1:] for r in table_text.rows(table)}
 
 
 def texts(panel: html.Div) -> str:

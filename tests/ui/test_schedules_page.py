@@ -8,6 +8,7 @@ import pytest
 from dash import no_update
 from flask import Flask
 
+from tests import table_text
 from tests.callback_context import find_component, in_callback
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
@@ -72,8 +73,7 @@ def text_of(component) -> str:
 
 
 def problem_rows(view) -> list[tuple[str, str, str]]:
-    table = view.children[1]
-    return [tuple(str(td.children) for td in tr.children) for tr in table.children[1].children]
+    return [tuple(r) for r in table_text.rows(view.children[1])]
 
 
 # ------------------------------------------------------------------ opening a file
@@ -123,7 +123,7 @@ def test_a_bad_file_lists_its_problems_with_their_lines_and_is_not_timed():
     s = static_reduction("binomial", 4, 8)
     s.send(3, 0, 8, tag=99)
     view = analyse(upload(dumps(s))[0])
-    assert "sends a message nobody receives (to 0, tag 99)" in text_of(view["problems"])
+    assert "sends a message nobody receives (to 0, tag 99)" in table_text.shown(view["problems"])
 
 
 def test_unusable_uploads_and_forged_stores_give_a_message():

@@ -11,9 +11,10 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from dash import html, no_update
+from dash import dcc, html, no_update
 from flask import Flask
 
+from tests import table_text
 from tests.callback_context import find_component, in_callback
 from tests.fabrics import HOSTS, TWO_SPINES, campus_cluster
 from vizcoll.scenario import WORLD, Scenario
@@ -86,15 +87,15 @@ def stored(store) -> Scenario:
     return Scenario.from_dict(store)
 
 
-def cells(table: html.Table) -> list[list[str]]:
-    return [[str(td.children) for td in tr.children] for tr in table.children[1].children]
+def cells(table: dcc.Markdown) -> list[list[str]]:
+    return table_text.rows(table)
 
 
-def row(table: html.Table, first: str) -> list[str]:
+def row(table: dcc.Markdown, first: str) -> list[str]:
     return next(r for r in cells(table) if r[0] == first)
 
 
-def compare(s: Scenario) -> html.Table:
+def compare(s: Scenario) -> dcc.Markdown:
     return page.render_compare(plan_of(s), s.to_dict())
 
 
@@ -136,7 +137,7 @@ def test_a_control_change_is_checked_and_written_to_the_scenario():
     assert plan["kind"] == "knomial" and plan["k"] == 8 and plan["nprocs"] == 16
     table = page.render_compare(plan, store)
     assert row(table, "8-nomial")[1] == "2"
-    assert [tr.className for tr in table.children[1].children][:2] == ["", "chosen"]
+    assert table_text.chosen(table)[:1] == [1]
     # every control drives the view: the plan (the views' input) changes with each of them
     for key, value in (("degree", 3), ("routes", model.INTACT), ("eps", 0.2), ("S", 64), ("anim", model.TYPE2)):
         changed = plan_of(stored(update(KIND, DEFAULT_SCENARIO, **{key: value})[0]))
@@ -285,7 +286,7 @@ def test_comparison_agrees_with_tree_metrics_on_the_default_scenario():
     ]
     assert row(table, "hierarchical 4-nomial")[1:3] == ["3", "12"]
     assert [r[0] for r in cells(table)][-1] == "type II min-cost, degree ≤ 4 (5 switches)"
-    assert [tr.className for tr in table.children[1].children][:2] == ["chosen", ""]
+    assert table_text.chosen(table)[:1] == [0]
     assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
     intact = views.comparison_table(model.engine_key(DEFAULT_SCENARIO.with_breaks([]), plan), plan | {"broken": 0})
     assert [c[:8] for c in cells(intact)] == [c[:8] for c in cells(table)]  # the break changes no number
@@ -327,7 +328,7 @@ def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view
     fig, table, info = page.render_width(plan, s.to_dict())
     assert any(t.name.startswith("k* = 41") for t in fig.data)
     assert "k* = 41" in info and "from 24 to 69" in info
-    rows = [[str(td.children) for td in tr.children] for tr in table.children[1].children]
+    rows = table_text.rows(table)
     assert rows[0] == ["16", "[0, 2048]", "II", "16"]
     assert ["no type II available", "[0, 123]", "I", "32"] in rows
     slow_packets = s.with_params("trees", s.params["trees"] | {"S": 1024})

@@ -9,10 +9,11 @@ at 65,536 processes (the measurements are in :mod:`vizcoll.ui.models.rails`).
 
 from __future__ import annotations
 
-from dash import html
+from dash import dcc, html
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
+from vizcoll.ui.components.tables import table
 from vizcoll.ui.models.rails import LISTS, NONE, OWN, TABLES, groups_rails, trees_rails
 from vizcoll.ui.store import checked
 from vizcoll.words import plural
@@ -44,20 +45,15 @@ def fabric_text(out: dict) -> str:
     return f"Rail fabric: {plural(out['rails'], 'rail')}, {plural(out['servers'], 'server')}, {links}."
 
 
-def _table(head: list[str], out: dict, cells) -> html.Table:
-    rows = [
-        html.Tr(
-            [html.Td(name), html.Td(PLACEMENT_TEXT[name]), *[html.Td(f"{c:,}") for c in cells(row)]],
-            className="chosen" if name != "naive" else "",
-        )
-        for name, row in out["placements"].items()
-    ]
-    return html.Table(
-        className="summary rails", children=[html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(rows)]
+def _table(head: list[str], out: dict, cells) -> dcc.Markdown:
+    placements = out["placements"]
+    rows = [[name, PLACEMENT_TEXT[name], *[f"{c:,}" for c in cells(row)]] for name, row in placements.items()]
+    return table(
+        head, rows, chosen=[i for i, name in enumerate(placements) if name != "naive"], className="summary rails"
     )
 
 
-def trees_table(out: dict) -> html.Table:
+def trees_table(out: dict) -> dcc.Markdown:
     """One row a placement: tree edges, those crossing rails, of which within a server and between servers."""
     head = [
         "placement",
@@ -70,7 +66,7 @@ def trees_table(out: dict) -> html.Table:
     return _table(head, out, lambda r: (r["edges"], r["cross_rail"], r["within_server"], r["between_servers"]))
 
 
-def groups_table(out: dict) -> html.Table:
+def groups_table(out: dict) -> dcc.Markdown:
     """One row a placement: the groups, those spanning more than one rail, the most rails one spans."""
     head = ["placement", "ranks placed", "groups", "spanning more than one rail", "most rails a group spans"]
     return _table(head, out, lambda r: (r["groups"], r["cross_rail"], r["max_rails"]))

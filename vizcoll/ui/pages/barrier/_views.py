@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 
 import plotly.graph_objects as go
-from dash import html
+from dash import dcc, html
 
 from vizcoll.barrier.algorithms import LEGEND
 from vizcoll.errors import VizcollError
@@ -19,6 +19,7 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.blocks import Blocks
 from vizcoll.topology.model import Topology
 from vizcoll.ui.components.player import player_data, timeline_at
+from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.blocks import ACTIVE
 from vizcoll.ui.figures.topology import fabric_drawing
 from vizcoll.ui.models.parts import WHOLE, FabricView, drawn_view
@@ -107,11 +108,8 @@ def summary_rows(figures: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def summary_table(figures: dict) -> html.Table:
-    return html.Table(
-        className="summary",
-        children=[html.Tbody([html.Tr([html.Td(what), html.Td(value)]) for what, value in summary_rows(figures)])],
-    )
+def summary_table(figures: dict) -> dcc.Markdown:
+    return table(None, summary_rows(figures))
 
 
 def judgement_text(figures: dict, limit: int = 6) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dash import html
 
 from vizcoll.erasure.compare import PAPER_REDUCTION
+from vizcoll.ui.components.tables import table
 from vizcoll.ui.pages.erasure._figures import FAMILY_NAMES
 from vizcoll.ui.pages.erasure._model import TRAFFIC_LABELS
 
@@ -39,7 +40,7 @@ def summary_view(result: dict, traffic: str) -> html.Div:
     return html.Div(
         [
             html.H3(f"{result['name']}: n = {result['n']}, k = {result['k']}, N = {result['dcs']}"),
-            html.Table(className="summary", children=html.Tbody([html.Tr([html.Td(a), html.Td(b)]) for a, b in rows])),
+            table(None, rows),
             html.P(note, className="info"),
         ]
     )
@@ -97,41 +98,37 @@ def compare_table(out: dict) -> html.Div:
     body = []
     for family, row in out["codes"].items():
         if "error" in row:
-            body.append(html.Tr([html.Td(FAMILY_NAMES[family]), html.Td(row["error"], colSpan=len(head) - 1)]))
+            body.append([FAMILY_NAMES[family], row["error"]] + [""] * (len(head) - 2))
             continue
         red = out["reductions_pct"].get(family, {}).get(traffic)
         same = out["reductions_at_same_D_pct"].get(family, {})
         body.append(
-            html.Tr(
-                [
-                    html.Td(row["name"]),
-                    html.Td(_num(row["mean_traffic"], 3)),
-                    html.Td(_num(row["mean_traffic_aggregated"], 3)),
-                    html.Td(_num(row[time_key], 1)),
-                    html.Td(str(row["dc_failures_survived"])),
-                    html.Td(_tolerance(row)),
-                    html.Td(_num(row["overhead"], 2)),
-                    html.Td("—" if family == "fmel" else _pct(red)),
-                    html.Td("—" if family == "fmel" else f"{_pct(same.get('reduction'))} (D = {same.get('D')})"),
-                ]
-            )
+            [
+                row["name"],
+                _num(row["mean_traffic"], 3),
+                _num(row["mean_traffic_aggregated"], 3),
+                _num(row[time_key], 1),
+                row["dc_failures_survived"],
+                _tolerance(row),
+                _num(row["overhead"], 2),
+                "—" if family == "fmel" else _pct(red),
+                "—" if family == "fmel" else f"{_pct(same.get('reduction'))} (D = {same.get('D')})",
+            ]
         )
+    codes = len(body)
     for row in out["paper"]["table2"]:
         body.append(
-            html.Tr(
-                className="chosen",
-                children=[
-                    html.Td(f"paper: {row['label']}"),
-                    html.Td(_num(row["mean_traffic"], 2)),
-                    html.Td(""),
-                    html.Td(_num(row["repair_time_ms_per_mb"], 1)),
-                    html.Td(str(row["D"])),
-                    html.Td(f"d = {row['d']}"),
-                    html.Td(_num(row["overhead"], 2)),
-                    html.Td(""),
-                    html.Td(""),
-                ],
-            )
+            [
+                f"paper: {row['label']}",
+                _num(row["mean_traffic"], 2),
+                "",
+                _num(row["repair_time_ms_per_mb"], 1),
+                row["D"],
+                f"d = {row['d']}",
+                _num(row["overhead"], 2),
+                "",
+                "",
+            ]
         )
     low, high = PAPER_REDUCTION
     reds = [f"{FAMILY_NAMES[f]} {_pct(r.get(traffic))}" for f, r in out["reductions_pct"].items()]
@@ -143,10 +140,7 @@ def compare_table(out: dict) -> html.Div:
     )
     return html.Div(
         [
-            html.Table(
-                className="summary compare",
-                children=[html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)],
-            ),
+            table(head, body, chosen=range(codes, len(body)), className="summary compare"),
             html.P(sentence, className="info"),
         ]
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dash import html
 
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.components.tables import table
 from vizcoll.ui.pages.faults._figures import PAPER_AVERAGE, VARIANT_NAMES, task_text, tasks_so_far
 
 __all__ = ["task_outcome", "binomial_outcome", "comparison_sentence", "reduction_summary", "task_list", "treft_summary"]
@@ -72,12 +73,10 @@ def reduction_summary(figures: dict, binomial: dict) -> html.Div:
         ("tree height (rounds)", _shown(figures.get("rounds")), _shown(binomial.get("rounds"))),
         ("outcome", task_outcome(figures), binomial_outcome(binomial)),
     ]
-    head = html.Tr([html.Th(""), html.Th("task-based"), html.Th("binomial tree")])
-    body = [html.Tr([html.Td(a), html.Td(b), html.Td(c)]) for a, b, c in rows]
     return html.Div(
         [
             html.H3("Summary (same slow nodes and same kill for both)"),
-            html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)]),
+            table(("", "task-based", "binomial tree"), rows),
             html.P(f"Fault: {fault_text}.", className="info"),
             html.P(comparison_sentence(figures, binomial), className="info ft-verdict"),
         ]
@@ -123,7 +122,7 @@ def treft_summary(figures: dict) -> html.Div:
     return html.Div(
         [
             html.H3(f"Summary: {figures.get('program', '')} under {VARIANT_NAMES.get(figures.get('variant'), '')}"),
-            html.Table(className="summary", children=html.Tbody([html.Tr([html.Td(a), html.Td(b)]) for a, b in rows])),
+            table(None, rows),
             html.P(f"The paper's average overhead for this variant: {average} %." if average else "", className="info"),
         ]
     )

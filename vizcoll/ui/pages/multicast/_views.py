@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
-from dash import html
+from dash import dcc, html
 
 from vizcoll.multicast.algorithms import REGISTRY
 from vizcoll.multicast.loads import worst_rows
 from vizcoll.multicast.routing import MulticastResult
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology.model import Topology
+from vizcoll.ui.components.tables import table
 from vizcoll.ui.pages.multicast._model import MAX_GROUP_OPTIONS, TABLES, TABLES_TITLE, LoadedTables
 from vizcoll.words import plural
 
@@ -91,7 +92,7 @@ def group_options(topo: Topology, groups, mlids: list[int] | None = None) -> lis
     ]
 
 
-def summary_table(params: dict, results: dict[str, MulticastResult]) -> html.Table:
+def summary_table(params: dict, results: dict[str, MulticastResult]) -> dcc.Markdown:
     """The figures of A and B side by side (the tables have no routing time)."""
     rows = [
         ("max EFI", "max_efi"),
@@ -103,12 +104,11 @@ def summary_table(params: dict, results: dict[str, MulticastResult]) -> html.Tab
     ]
     summaries = {name: r.summary() for name, r in results.items()}
 
-    def cell(name: str, key: str) -> html.Td:
-        return html.Td("—" if key == "runtime_s" and params[name] == TABLES else f"{summaries[name][key]:,}")
+    def cell(name: str, key: str) -> str:
+        return "—" if key == "runtime_s" and params[name] == TABLES else f"{summaries[name][key]:,}"
 
-    head = html.Tr([html.Th("")] + [html.Th(f"{name.upper()}: {r.algo}") for name, r in results.items()])
-    body = [html.Tr([html.Td(label)] + [cell(n, key) for n in results]) for label, key in rows]
-    return html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)])
+    head = ["", *(f"{name.upper()}: {r.algo}" for name, r in results.items())]
+    return table(head, [[label, *(cell(n, key) for n in results)] for label, key in rows])
 
 
 def verdict(a: MulticastResult, b: MulticastResult) -> html.P:

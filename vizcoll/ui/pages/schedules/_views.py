@@ -10,6 +10,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
 from vizcoll.topology.model import Topology
 from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
+from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.models.parts import natural_part, view_of
 from vizcoll.ui.pages.schedules._figures import node_states, rank_stylesheet, step_stylesheet
@@ -44,23 +45,16 @@ def problems_view(problems: list[dict]) -> html.Div:
         return html.P("No problem: LogGOPSim reads this file as written and runs it to the end.", className="info")
     errors = sum(p["severity"] == "error" for p in problems)
     head = f"{plural(errors, 'error')}, {plural(len(problems) - errors, 'warning')}"
-    rows = [
-        html.Tr(
-            [html.Td(p["line"] or "—"), html.Td(p["severity"]), html.Td(p["message"])],
-            style={"color": "#a61b1b"} if p["severity"] == "error" else {},
-        )
-        for p in problems[:MAX_PROBLEMS]
-    ]
+    shown = problems[:MAX_PROBLEMS]
+    rows = [[p["line"] or "—", p["severity"], p["message"]] for p in shown]
     more = len(problems) - MAX_PROBLEMS
     return html.Div(
         [
             html.P(head, className="info"),
-            html.Table(
-                className="summary",
-                children=[
-                    html.Thead(html.Tr([html.Th("line"), html.Th("severity"), html.Th("problem")])),
-                    html.Tbody(rows),
-                ],
+            table(
+                ("line", "severity", "problem"),
+                rows,
+                chosen=[i for i, p in enumerate(shown) if p["severity"] == "error"],
             ),
             html.P(f"… and {more:,} more (python -m vizcoll goal check FILE lists them all)", className="info")
             if more > 0

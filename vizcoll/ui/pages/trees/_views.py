@@ -8,7 +8,7 @@ calls are cached) and return tables and text; figures are in
 from __future__ import annotations
 
 import numpy as np
-from dash import html, no_update
+from dash import dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
@@ -19,6 +19,7 @@ from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.cache import cached, cached_figures
 from vizcoll.ui.components.player import player_data, timeline_at
+from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
 from vizcoll.ui.models.parts import WHOLE, drawn_view, view_of
@@ -123,7 +124,7 @@ def _break_cell(r: dict, routes: str) -> str:
     return "avoided" if routes == LIVE else "not crossed"
 
 
-def comparison_table(key: dict, plan: dict) -> html.Table:
+def comparison_table(key: dict, plan: dict) -> dcc.Markdown:
     rows = comparison_rows(key, plan)
     groups = any("group" in r["cross_group"] for r in rows)
     broken = plan["broken"] > 0
@@ -138,9 +139,8 @@ def comparison_table(key: dict, plan: dict) -> html.Table:
         "modelled latency (μs, eq. 2)",
         *(["broken links"] if broken else []),
     ]
-    body = []
-    for r in rows:
-        cells = [
+    body = [
+        [
             r["tree"],
             _fmt(r["height"]),
             _fmt(r["radius"]),
@@ -149,34 +149,22 @@ def comparison_table(key: dict, plan: dict) -> html.Table:
             _fmt(r["cross_group"].get("switch")),
             *([_fmt(r["cross_group"].get("group"))] if groups else []),
             _fmt(r["latency_us"], 3),
+            *([_break_cell(r, plan["routes"])] if broken else []),
         ]
-        tds = [html.Td(c) for c in cells]
-        if broken:
-            tds.append(html.Td(_break_cell(r, plan["routes"])))
-        chosen = r["kind"] == plan["kind"]
-        body.append(html.Tr(tds, className="chosen" if chosen else ""))
-    return html.Table(
-        className="summary compare", children=[html.Thead(html.Tr([html.Th(h) for h in head])), html.Tbody(body)]
-    )
+        for r in rows
+    ]
+    chosen = [i for i, r in enumerate(rows) if r["kind"] == plan["kind"]]
+    return table(head, body, chosen=chosen, className="summary compare")
 
 
-def selection_view(plan: dict) -> html.Table:
+def selection_view(plan: dict) -> dcc.Markdown:
     """Table 3 (the tree type and width per switch degree and packet size) for the page's cost model."""
     cost = {key: plan[key] for key in ("l", "delta", "theta", "beta", "gamma", "S")}
     rows = selection(cost, plan["nprocs"], plan["k"])
-    head = html.Tr([html.Th(h) for h in ("switch degree d", "packet bytes", "tree type", "k")])
-    body = [
-        html.Tr(
-            [
-                html.Td("no type II available" if r["d"] is None else str(r["d"])),
-                html.Td(r["range"]),
-                html.Td(r["type"]),
-                html.Td(str(r["k"])),
-            ]
-        )
-        for r in rows
-    ]
-    return html.Table(className="summary", children=[html.Thead(head), html.Tbody(body)])
+    return table(
+        ("switch degree d", "packet bytes", "tree type", "k"),
+        [["no type II available" if r["d"] is None else r["d"], r["range"], r["type"], r["k"]] for r in rows],
+    )
 
 
 def fk_info(plan: dict) -> str:
