@@ -11,7 +11,26 @@
 //   change (it relayouts with autosize): every figure was drawn twice on load, about 0.3 s on the trees page of a
 //   1,570-node fabric. Here a resize to the size the figure already has returns at once; a real change of size
 //   (the window, a panel) redraws as before.
+// - A figure in a dcc.Graph of class "later" (vizcoll/ui/components/kit.py: graph(later=True), the views below the
+//   fold) is drawn once the browser is idle, one figure an idle moment: /barrier's histogram and sweep charts,
+//   drawn as their answers came, took the main thread from its overview and the player's first frame (issue 23;
+//   first frame 1.94 → 1.83 s, medians of 10). dcc.Graph waits for the drawing's promise: it stays marked pending.
 (function () {
+    const waiting = [];  // drawings waiting for an idle moment, in the order they were asked for
+    function drawNext() {
+        waiting.shift()();  // one a moment: each may take a tenth of a second
+        if (waiting.length) {
+            requestIdleCallback(drawNext, {timeout: 1000});
+        }
+    }
+    function whenIdle(draw) {
+        return new Promise((resolve, reject) => {
+            waiting.push(() => { try { resolve(draw()); } catch (error) { reject(error); } });
+            if (waiting.length === 1) {
+                requestIdleCallback(drawNext, {timeout: 1000});
+            }
+        });
+    }
     function sameSize(gd) {  // within a pixel, as Plotly's own autosize tells a change
         const full = gd && gd._fullLayout;
         if (!full) {
@@ -28,6 +47,12 @@
         plotly.Plots.resize = function (gd) {
             const el = typeof gd === 'string' ? document.getElementById(gd) : gd;
             return sameSize(el) ? Promise.resolve(el) : resize.apply(this, arguments);
+        };
+        const react = plotly.react;
+        plotly.react = function (gd) {
+            const el = typeof gd === 'string' ? document.getElementById(gd) : gd;
+            const args = arguments;
+            return el && el.closest('.later') ? whenIdle(() => react.apply(plotly, args)) : react.apply(this, args);
         };
         plotly.Plots.__vizcollResize = true;
     }

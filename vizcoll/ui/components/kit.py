@@ -87,9 +87,10 @@ def graph_config(filename: str) -> dict:
     }
 
 
-def graph(id: str, filename: str, **kwargs) -> dcc.Graph:  # noqa: A002
-    """A ``dcc.Graph`` whose mode bar saves an SVG named ``filename``."""
-    return dcc.Graph(id=id, config=graph_config(filename), **kwargs)
+def graph(id: str, filename: str, later: bool = False, **kwargs) -> dcc.Graph:  # noqa: A002
+    """A ``dcc.Graph`` whose mode bar saves an SVG named ``filename``; ``later``: a view below the fold, drawn once
+    the browser is idle, after the page's first views (``assets/figures.js``)."""
+    return dcc.Graph(id=id, config=graph_config(filename), **({"className": "later"} if later else {}), **kwargs)
 
 
 def message_box(id: str) -> html.Div:  # noqa: A002

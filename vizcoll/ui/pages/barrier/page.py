@@ -211,7 +211,7 @@ def body(scenario: Scenario) -> html.Div:
             _run_panel(),
             *_uq_panels(v),
             *_sweep_panels(v),
-            html.Div(className="pair", children=[graph(BAR_HIST, FIGURES)]),
+            _below_the_fold(BAR_HIST),
         ],
     )
     page = html.Div(className="page barrier-page", children=[html.Div(className="columns", children=[sidebar, main])])
@@ -341,8 +341,13 @@ def _uq_panels(v: dict) -> list:
                 html.Div(id=BAR_UQ_INFO, className="info"),
             ],
         ),
-        html.Div(className="pair", children=[graph(BAR_UQ_LCT, FIGURES), graph(BAR_UQ_BST, FIGURES)]),
+        _below_the_fold(BAR_UQ_LCT, BAR_UQ_BST),
     ]
+
+
+def _below_the_fold(*ids: str) -> html.Div:
+    """Views side by side, drawn once the browser is idle (after the overview and the player's first frame)."""
+    return html.Div(className="pair", children=[graph(i, FIGURES, later=True) for i in ids])
 
 
 def _sweep_panels(v: dict) -> list:
@@ -368,9 +373,9 @@ def _sweep_panels(v: dict) -> list:
         ),
         dcc.Loading(
             type="dot",
-            children=html.Div(className="pair", children=[graph(BAR_VS_RATE, FIGURES), graph(BAR_VS_SIZE, FIGURES)]),
+            children=_below_the_fold(BAR_VS_RATE, BAR_VS_SIZE),
         ),
-        html.Div(className="pair", children=[graph(BAR_RANGES, FIGURES)]),
+        _below_the_fold(BAR_RANGES),
     ]
 
 

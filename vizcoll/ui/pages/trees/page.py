@@ -358,7 +358,7 @@ def _main(v: dict) -> html.Div:
             html.Div(
                 className="pair",
                 children=[
-                    graph(TREES_FK, FIGURES),
+                    graph(TREES_FK, FIGURES, later=True),
                     html.Div(
                         className="table-box",
                         children=[
