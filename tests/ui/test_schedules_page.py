@@ -137,7 +137,7 @@ def test_unusable_uploads_and_forged_stores_give_a_message():
         view = analyse(forged)
         assert view["timeline"] is None and "⚠" in text_of(view["timing"]), forged
     view = analyse({"text": "num_ranks 1000000\n"})
-    assert "the page reads schedules of up to 65,536 ranks" in text_of(view["problems"])
+    assert "the page reads schedules of up to 65,536 ranks" in table_text.shown(view["problems"])
     view = page.analyse({"name": "b.goal", "text": GOOD}, {"schema": "nope"})
     assert "The scenario could not be read" in text_of(view[2])
 
