@@ -14,7 +14,8 @@
 // - A figure in a dcc.Graph of class "later" (vizcoll/ui/components/kit.py: graph(later=True), the views below the
 //   fold) is drawn once the browser is idle, one figure an idle moment: /barrier's histogram and sweep charts,
 //   drawn as their answers came, took the main thread from its overview and the player's first frame (issue 23;
-//   first frame 1.94 → 1.83 s, medians of 10). dcc.Graph waits for the drawing's promise: it stays marked pending.
+//   first frame 1.94 → 1.83 s and 1.92 → 1.78 s, medians of 10). dcc.Graph waits for the drawing's promise: it
+//   stays marked pending until then.
 (function () {
     const waiting = [];  // drawings waiting for an idle moment, in the order they were asked for
     function drawNext() {
