@@ -3,7 +3,7 @@ r"""The pages' tables, each drawn as one Markdown component.
 Dash draws every component of a page in a React wrapper that, as it mounts, updates the renderer's store, and
 every wrapper checks the store at every update: drawing N components costs of the order of N² checks. A table of
 ``html.Td`` cells is one component per cell: /trees' three tables were 88 of the 310 components of the page a
-share link opens. As Markdown, each is one component (the renderer's store updated 316 → 228 times as /trees
+share link opens. As Markdown, each is one component (the renderer's store updated 316 → 224 times as /trees
 opened), and its first frame came ~0.1 s sooner in a new browser (medians of 10, alternated: 2.33 → 2.12 s and
 2.11 → 2.02 s).
 
