@@ -115,21 +115,20 @@ def compare_table(out: dict) -> html.Div:
                 "—" if family == "fmel" else f"{_pct(same.get('reduction'))} (D = {same.get('D')})",
             ]
         )
-    codes = len(body)
-    for row in out["paper"]["table2"]:
-        body.append(
-            [
-                f"paper: {row['label']}",
-                _num(row["mean_traffic"], 2),
-                "",
-                _num(row["repair_time_ms_per_mb"], 1),
-                row["D"],
-                f"d = {row['d']}",
-                _num(row["overhead"], 2),
-                "",
-                "",
-            ]
-        )
+    paper = [
+        [
+            f"paper: {row['label']}",
+            _num(row["mean_traffic"], 2),
+            "",
+            _num(row["repair_time_ms_per_mb"], 1),
+            row["D"],
+            f"d = {row['d']}",
+            _num(row["overhead"], 2),
+            "",
+            "",
+        ]
+        for row in out["paper"]["table2"]
+    ]
     low, high = PAPER_REDUCTION
     reds = [f"{FAMILY_NAMES[f]} {_pct(r.get(traffic))}" for f, r in out["reductions_pct"].items()]
     sentence = (
@@ -140,7 +139,7 @@ def compare_table(out: dict) -> html.Div:
     )
     return html.Div(
         [
-            table(head, body, chosen=range(codes, len(body)), className="summary compare"),
+            table(head, body + paper, chosen=range(len(body), len(body) + len(paper)), className="summary compare"),
             html.P(sentence, className="info"),
         ]
     )
