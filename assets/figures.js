@@ -11,11 +11,12 @@
 //   change (it relayouts with autosize): every figure was drawn twice on load, about 0.3 s on the trees page of a
 //   1,570-node fabric. Here a resize to the size the figure already has returns at once; a real change of size
 //   (the window, a panel) redraws as before.
-// - A figure in a dcc.Graph of class "later" (vizcoll/ui/components/kit.py: graph(later=True), the views below the
-//   fold) is drawn once the browser is idle, one figure an idle moment: /barrier's histogram and sweep charts,
-//   drawn as their answers came, took the main thread from its overview and the player's first frame (issue 23;
-//   first frame 1.94 → 1.83 s and 1.92 → 1.78 s, medians of 10). dcc.Graph waits for the drawing's promise: it
-//   stays marked pending until then.
+// - A figure in a dcc.Graph of class "later" (vizcoll/ui/components/kit.py: graph(later=True), the views the first
+//   view does not need) is drawn once the browser is idle, one figure an idle moment: /barrier's histogram and
+//   sweep charts, drawn as their answers came, took the main thread from its overview and the player's first
+//   frame (issue 23; first frame 1.94 → 1.83 s and 1.92 → 1.78 s, medians of 10). So did /trees' logical tree,
+//   drawn before the overview beside it, and /multicast's algorithm B beside A. dcc.Graph waits for the drawing's
+//   promise: it stays marked pending until then.
 (function () {
     const waiting = [];  // drawings waiting for an idle moment, in the order they were asked for
     function drawNext() {

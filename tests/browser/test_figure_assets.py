@@ -83,3 +83,19 @@ def test_the_type_two_views_are_computed_once_they_come_on_the_screen(page):
     page.duo.wait_for_contains_text("#trees-t2-info", "needs 5 switches", timeout=20)
     page.duo.wait_for_contains_text("#trees-t2-mincost", "Min-cost tree A", timeout=20)
     assert page.duo.get_logs() == []
+
+
+PRELOAD = """
+const holder = document.getElementById('shell-graph-preload');
+const box = holder.getBoundingClientRect();
+return [holder.parentElement.hidden, box.width, box.height, Boolean(holder.querySelector('.main-svg')),
+        holder.compareDocumentPosition(document.getElementById('shell-page')) & Node.DOCUMENT_POSITION_PRECEDING];
+"""
+
+
+def test_the_shell_loads_the_graph_code_before_a_page_with_a_hidden_empty_graph(page):
+    page.open("/erasure", counts=None)
+    until(lambda: page.driver.execute_script(PRELOAD)[3], 30)
+    hidden, width, height, drawn, after_the_page = page.driver.execute_script(PRELOAD)
+    assert hidden and (width, height) == (0, 0) and drawn and after_the_page  # never seen, never before the page
+    assert page.duo.get_logs() == []

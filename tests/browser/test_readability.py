@@ -168,7 +168,7 @@ def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, sce
     assert page.driver.execute_script("return [window.innerWidth, window.innerHeight];") == [1280, 720]
     until(
         lambda: (
-            page.driver.execute_script("return document.querySelectorAll('.js-plotly-plot').length;") > 0
+            page.driver.execute_script("return document.querySelectorAll('#shell-page .js-plotly-plot').length;") > 0
             or path in ("/", "/topology", "/schedules")
         ),
         30,

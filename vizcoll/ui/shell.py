@@ -65,7 +65,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import MAX_FRAGMENT_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui import fabricjob
-from vizcoll.ui.components.kit import download_button, message_box
+from vizcoll.ui.components.kit import download_button, graph_preload, message_box
 from vizcoll.ui.fairqueue import LIMIT_MARK
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
@@ -92,7 +92,7 @@ __all__ = [
     "report_error",
 ]
 
-URL, PAGE = "shell-url", "shell-page"
+URL, PAGE, GRAPH_PRELOAD = "shell-url", "shell-page", "shell-graph-preload"
 CONTENT = "_pages_content"  # the Div of dash.page_container that Dash's router fills with the page
 BADGE, SHARE = "scenario-badge", "share-link"
 DOWNLOAD, DOWNLOAD_BUTTON, OPEN = "scenario-download", "scenario-download-button", "scenario-open"
@@ -148,6 +148,7 @@ def shell_layout() -> html.Div:
                 ],
             ),
             html.Main(id=PAGE, children=dash.page_container),
+            graph_preload(GRAPH_PRELOAD),
         ],
     )
 

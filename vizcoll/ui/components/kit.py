@@ -88,9 +88,25 @@ def graph_config(filename: str) -> dict:
 
 
 def graph(id: str, filename: str, later: bool = False, **kwargs) -> dcc.Graph:  # noqa: A002
-    """A ``dcc.Graph`` whose mode bar saves an SVG named ``filename``; ``later``: a view below the fold, drawn once
-    the browser is idle, after the page's first views (``assets/figures.js``)."""
+    """A ``dcc.Graph`` whose mode bar saves an SVG named ``filename``; ``later``: a view the page's first view does
+    not need (below the fold, or beside the figure the player lights), drawn once the browser is idle, after the
+    page's first views (``assets/figures.js``)."""
     return dcc.Graph(id=id, config=graph_config(filename), **({"className": "later"} if later else {}), **kwargs)
+
+
+def graph_preload(id: str) -> html.Div:  # noqa: A002
+    """A hidden, empty ``dcc.Graph`` for the shell, so that dcc's graph code is in before a page's first figure.
+
+    ``dcc.Graph`` is a React.lazy component. The first page to draw one suspended its figures while that code
+    loaded, and React 18 shows again a part it suspended no sooner than 500 ms after it hid it (react-dom's
+    ``FALLBACK_THROTTLE_MS``): a share link's first figure waited for that timer, the main thread idle (issue 23).
+    The shell's graph loads the code while the router computes the page, and a page's figures are drawn as it
+    mounts. Its own drawing is one empty static plot."""
+    empty = {
+        "data": [],
+        "layout": {"width": 40, "height": 40, "xaxis": {"visible": False}, "yaxis": {"visible": False}},
+    }
+    return html.Div(hidden=True, children=dcc.Graph(id=id, figure=empty, config={"staticPlot": True}))
 
 
 def message_box(id: str) -> html.Div:  # noqa: A002

@@ -280,11 +280,11 @@ def _main(scenario: Scenario, topo, groups, p: dict, mlids: list[int] | None) ->
                 "Click a link on a drawing to break it in the scenario (every page follows and the groups are routed "
                 "around it); click a broken link (dashed, black) to repair it."
             ),
-            html.Div(className="pair", children=[graph(MC_FIG_A, SAVED_AS), graph(MC_FIG_B, SAVED_AS)]),
+            html.Div(className="pair", children=[graph(MC_FIG_A, SAVED_AS), graph(MC_FIG_B, SAVED_AS, later=True)]),
             dcc.Store(id=MC_LOWER_SEEN, data=False),  # the pair below: drawn once on the screen (assets/lazy.js)
             html.Div(
                 className="pair",
-                children=[graph(MC_FIG_DIFF, SAVED_AS), graph(MC_HIST, SAVED_AS)],
+                children=[graph(MC_FIG_DIFF, SAVED_AS, later=True), graph(MC_HIST, SAVED_AS, later=True)],
                 **{"data-seen": MC_LOWER_SEEN},
             ),
             html.Div(id=MC_WORST, className="info"),

@@ -353,7 +353,9 @@ def _main(v: dict) -> html.Div:
             ),
             html.Div(id=TREES_RAILS),  # what rails change (vizcoll.ui.views.rails), on a rail fabric
             field("draw the fabric", dropdown(TREES_PART, [], None)),
-            html.Div(className="pair", children=[graph(TREES_LOGICAL, FIGURES), graph(TREES_MAPPED, FIGURES)]),
+            html.Div(
+                className="pair", children=[graph(TREES_LOGICAL, FIGURES, later=True), graph(TREES_MAPPED, FIGURES)]
+            ),
             html.Div(id=TREES_MAPPED_INFO, className="info"),
             html.Div(
                 className="pair",
@@ -373,7 +375,7 @@ def _main(v: dict) -> html.Div:
             dcc.Store(id=TREES_T2_SEEN, data=False),
             html.Div(
                 className="pair",
-                children=[graph(TREES_T2_PHYSICAL, FIGURES), graph(TREES_T2_MINCOST, FIGURES)],
+                children=[graph(TREES_T2_PHYSICAL, FIGURES, later=True), graph(TREES_T2_MINCOST, FIGURES, later=True)],
                 **{"data-seen": TREES_T2_SEEN},
             ),  # drawn once on the screen (assets/lazy.js)
             html.Div(
