@@ -11,6 +11,7 @@ import pytest
 from dash.testing.wait import until
 from selenium.webdriver.common.by import By
 
+from benchmarks.share_link import CASES, open_link
 from tests.conftest import headless_chrome
 from tests.gunicorn_server import gunicorn
 from vizcoll.topology import io as topo_io
@@ -74,3 +75,11 @@ def test_the_share_link_of_an_uploaded_fabric_reopens_it_under_gunicorn(server, 
     finally:
         first.quit()
         second.quit()
+
+
+def test_the_share_link_benchmark_times_the_first_view_and_frame_from_the_navigation(server):
+    """``benchmarks/share_link.py`` on /trees: the page's own log of its state gives the first view, then the
+    player's first frame; timed from the WebDriver command, the first view comes later (tests never assert
+    times: only their order)."""
+    view, frame, from_command = open_link(server, *CASES[1])
+    assert 0 < view <= frame and from_command > view
