@@ -44,7 +44,8 @@ CASES = [  # page, player, the overview the player lights (None: its canvas), th
     ("/multicast", "mc-player", None, "mc-fig-a"),
 ]
 DRAWN = """const plot = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
-return Boolean(plot && plot._fullData && plot._fullData.length && plot.querySelector('.main-svg'));"""
+return Boolean(plot && plot._fullData && plot._fullData.length && plot.querySelector('.main-svg')
+               && plot.getBoundingClientRect().height > 0);"""  # drawn, with data, on the screen
 LOG = """(function () {
     const [drawn, state, figure, prefix, graph] = %s;
     const isDrawn = new Function(drawn), read = new Function(state);

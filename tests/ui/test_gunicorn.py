@@ -60,7 +60,7 @@ def test_callbacks_answer_identically_on_every_worker(server):
             }
         ],
         "changedPropIds": ["scenario.data"],
-        "state": [],
+        "state": [{"id": "topo-drawn", "property": "data", "value": None}],  # the page shows no scenario yet
     }
     with ThreadPoolExecutor(6) as pool:
         answers = list(pool.map(lambda _: post(base + "/_dash-update-component", payload), range(18)))

@@ -20,7 +20,7 @@ from vizcoll.ui.components.player import OVERVIEW_STEP_JS, player_timeline
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements
 from vizcoll.ui.pages.topology import _model as model
 from vizcoll.ui.pages.topology import page
-from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.store import DEFAULT_SCENARIO, key_of, topology_of
 
 DEFAULT = DEFAULT_SCENARIO
 DEFAULT_BREAK = "edge0.0[4]-agg0.1[1]"  # link 17
@@ -567,3 +567,25 @@ def test_an_upload_says_what_was_skipped_or_kept():
     assert Scenario.from_dict(store).topology().n_links == 2
     assert message.startswith("Read odd.topo as the real tools do: skipped 1 line(s) it does not know (line 1:")
     assert "1 loopback cable(s) between two ports of one switch kept (no route uses them): s[1]-s[2]" in message
+
+
+def test_the_router_answer_draws_the_fabric_and_a_new_tab_store_changes_nothing():
+    large = Scenario(spec=LARGE_SPEC)
+    body = page.body(large)
+    found = {c.id: c for c in body._traverse() if isinstance(getattr(c, "id", None), str)}
+    data = large.to_dict(thin=True)
+    assert found[page.TOPO_DRAWN].data == key_of(data)
+    assert (
+        isinstance(found[page.TOPO_LARGE].figure, go.Figure) and found[page.TOPO_LARGE].style.get("display") != "none"
+    )
+    assert found["topo-player-timeline"].data["steps"] > 0 and found["topo-player-position"].children.startswith(
+        "step 0"
+    )
+    render = page.unless_shown(page.render_with_key, page.RENDERED)
+    broadcast = page.unless_shown(page.compute_broadcast, page.BROADCAST)
+    stored = json.loads(json.dumps(data))  # the scenario as the browser's store sends it back
+    assert render(stored, found[page.TOPO_DRAWN].data) == (no_update,) * len(page.RENDERED)
+    assert broadcast(stored, found[page.TOPO_DRAWN].data) == (no_update, no_update)
+    other = DEFAULT.to_dict(thin=True)  # another scenario: drawn, with its key
+    drawn = render(other, found[page.TOPO_DRAWN].data)
+    assert drawn[0] and drawn[-1] == key_of(other) and broadcast(other, key_of(data))[0] is not no_update
