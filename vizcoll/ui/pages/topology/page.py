@@ -183,7 +183,7 @@ def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
     """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the
     fabric, the broadcast and the player's first frame. The router's answer then draws the fabric's overview as
     soon as plotly.js is up, not after a second round of callbacks: the 1,570-node cluster's share link on
-    /topology, in a new Chromium, showed it in 1.32 s instead of 1.54 s (from the navigation's start, medians of
+    /topology, in a new Chromium, showed it in 1.39 s instead of 1.62 s (from the navigation's start, medians of
     10, alternated; issue 23)."""
     data = scenario.to_dict(thin=True)
     broadcast = compute_broadcast(data)
@@ -477,15 +477,15 @@ def register(app: Dash) -> None:
         interval=POLL_MS,
         **jobs.background(TOPO_UPLOAD_JOB, (TOPO_GENERATE,)),
     )(read_large_upload)
-    shown = (Input(SCENARIO, "data"), State(TOPO_DRAWN, "data"))  # drawn as the page opens (first_views), then
-    app.callback(*RENDERED, *shown, prevent_initial_call=True)(unless_shown(render_with_key, RENDERED))  # on changes
+    store = (Input(SCENARIO, "data"), State(TOPO_DRAWN, "data"))  # drawn as the page opens (first_views)
+    app.callback(*RENDERED, *store, prevent_initial_call=True)(unless_shown(render_with_key, RENDERED))
     app.clientside_callback(
         HOVER_JS,
         Output(TOPO_HOVER, "children"),
         Input(TOPO_CANVAS, "mouseoverNodeData"),
         Input(TOPO_CANVAS, "mouseoverEdgeData"),
     )
-    app.callback(*BROADCAST, *shown, prevent_initial_call=True)(unless_shown(compute_broadcast, BROADCAST))
+    app.callback(*BROADCAST, *store, prevent_initial_call=True)(unless_shown(compute_broadcast, BROADCAST))
     app.callback(
         Output(TOPO_CANVAS, "stylesheet"),
         Input(pid(TOPO_PLAYER, "shown"), "data"),
