@@ -589,3 +589,10 @@ def test_the_router_answer_draws_the_fabric_and_a_new_tab_store_changes_nothing(
     other = DEFAULT.to_dict(thin=True)  # another scenario: drawn, with its key
     drawn = render(other, found[page.TOPO_DRAWN].data)
     assert drawn[0] and drawn[-1] == key_of(other) and broadcast(other, key_of(data))[0] is not no_update
+
+
+def test_a_scenario_not_drawn_keeps_no_key_so_the_next_answer_draws_it():
+    forged = {"schema": "vizcoll.scenario/2", "communicators": [1, 2]}
+    assert page.render_with_key(forged)[-1] is None  # a message only: nothing drawn
+    render = page.unless_shown(page.render_with_key, page.RENDERED)
+    assert render(DEFAULT.to_dict(thin=True), None)[0]  # the store's scenario, once readable, is drawn

@@ -656,8 +656,10 @@ def render_scenario(scenario_dict):
 
 
 def render_with_key(scenario_dict):
-    """:func:`render_scenario`, and the key of the scenario drawn (the :data:`RENDERED` outputs)."""
-    return (*render_scenario(scenario_dict), key_of(scenario_dict))
+    """:func:`render_scenario`, and the key of the scenario drawn (the :data:`RENDERED` outputs); None when it was
+    not drawn (a fabric still being built, a store that cannot be read): the next answer for it draws it."""
+    rendered = render_scenario(scenario_dict)
+    return (*rendered, None if rendered[0] is no_update else key_of(scenario_dict))
 
 
 def unless_shown(render: Callable, outputs: list[Output]) -> Callable:
