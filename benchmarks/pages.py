@@ -371,10 +371,10 @@ def fabric_link() -> Callable[[], object]:
     """/topology opened from the share link of the uploaded file: the page drawn with its first views and the link
     read into the store (the router's answer: :func:`vizcoll.ui.routing.page_scenario`,
     :func:`vizcoll.ui.pages.topology.page.first_views`), then the views of the store, which change nothing."""
-    from tests.callback_context import with_props
+    from tests.callback_context import find_component, with_props
     from vizcoll.scenario import Scenario
     from vizcoll.ui.pages.topology import page
-    from vizcoll.ui.store import SCENARIO, key_of
+    from vizcoll.ui.store import SCENARIO
 
     link = "#s=" + Scenario.from_dict(_uploaded_store()).to_fragment()
 
@@ -382,7 +382,7 @@ def fabric_link() -> Callable[[], object]:
         METER["request"] += _json_size([link])
         layout, props = with_props(page.layout, shell_hash=link, shell_scenario=None, shell_version=0)
         METER["response"] += _json_size(props) + _json_size(layout)
-        store, drawn = props[SCENARIO]["data"], key_of(props[SCENARIO]["data"])
+        store, drawn = props[SCENARIO]["data"], find_component(layout, page.TOPO_DRAWN).data  # as the browser sends
         render = page.unless_shown(page.render_with_key, page.RENDERED)
         return call(render, store, drawn), call(page.unless_shown(page.compute_broadcast, page.BROADCAST), store, drawn)
 
