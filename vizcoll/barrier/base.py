@@ -13,6 +13,7 @@ builds on :class:`vizcoll.barrier.twophase.TwoPhase`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -163,10 +164,11 @@ class BarrierRun:
         return msg.kind.capitalize()
 
     # ------------------------------------------------------------ helpers for subclasses
-    def require(self, ok: bool, what: str) -> None:
-        """Raise :class:`BarrierViolation` unless ``ok``."""
+    def require(self, ok: bool, what: Callable[[], str]) -> None:
+        """Raise :class:`BarrierViolation` unless ``ok``, saying ``what()`` (called only then: the checks run for
+        every message)."""
         if not ok:
-            raise BarrierViolation(f"{self.name}: {what}")
+            raise BarrierViolation(f"{self.name}: {what()}")
 
     def send(self, t: float, kind: str, u: int, v: int, content: int = 0, **data) -> None:
         """Send a message of ``u``'s current barrier."""
@@ -188,13 +190,16 @@ class BarrierRun:
         b = self.cur[u]
         self.require(
             self.entered[b] == self.n,
-            f"{self.names[u]} leaves barrier {b + 1} at t={t:.6f} while only "
-            f"{self.entered[b]:,} of {self.n:,} processors entered it",
+            lambda: (
+                f"{self.names[u]} leaves barrier {b + 1} at t={t:.6f} while only "
+                f"{self.entered[b]:,} of {self.n:,} processors entered it"
+            ),
         )
         self.left[b] += 1
         last = b + 1 == self.p.barriers
         self.phase[u] = "done" if last else "compute"
-        self.mark(t, u, "left" if last else "computing", f"{self.names[u]} leaves barrier {b + 1}")
+        if self.rec.enabled:
+            self.mark(t, u, "left" if last else "computing", f"{self.names[u]} leaves barrier {b + 1}")
         if self.left[b] == self.n:
             self.finished[b] = t
             self.note(
@@ -210,7 +215,8 @@ class BarrierRun:
         self.entered[b] += 1
         if self.entered[b] == 1:
             self.note(t, f"Barrier {b + 1} of {self.p.barriers}: the first processor enters")
-        self.mark(t, u, "waiting", f"{self.names[u]} enters barrier {b + 1}")
+        if self.rec.enabled:
+            self.mark(t, u, "waiting", f"{self.names[u]} enters barrier {b + 1}")
         self.enter(t, u)
 
     def _dropped(self, t: float, msg: Message) -> None:

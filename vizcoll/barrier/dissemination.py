@@ -77,22 +77,23 @@ class DisseminationRounds:
     def on_diss(self, t: float, msg: Message) -> None:
         """A dissemination message: set its flag, and go on if it was the one awaited."""
         u, k = msg.dst, msg.data["round"]
-        self.require(msg.src == self.partner(u, k, -1), "dissemination message from the wrong partner")
+        self.require(msg.src == self.partner(u, k, -1), lambda: "dissemination message from the wrong partner")
         self.require(
             msg.barrier in (self.cur[u], self.cur[u] + 1),
-            f"{self.names[u]} in barrier {self.cur[u] + 1} got a message of barrier {msg.barrier + 1}",
+            lambda: f"{self.names[u]} in barrier {self.cur[u] + 1} got a message of barrier {msg.barrier + 1}",
         )
         key = (msg.barrier, k)
-        self.require(key not in self.flags[u], "duplicate dissemination message")
+        self.require(key not in self.flags[u], lambda: "duplicate dissemination message")
         self.flags[u].add(key)
-        self.rec.add(
-            t,
-            "deliver",
-            msg.src,
-            u,
-            (),
-            f"{self.names[u]} got round {k + 1} of barrier {msg.barrier + 1} from {self.names[msg.src]}",
-        )
+        if self.rec.enabled:
+            self.rec.add(
+                t,
+                "deliver",
+                msg.src,
+                u,
+                (),
+                f"{self.names[u]} got round {k + 1} of barrier {msg.barrier + 1} from {self.names[msg.src]}",
+            )
         if msg.barrier == self.cur[u] and self.in_rounds(u):
             self._advance(t, u)
 
@@ -157,5 +158,5 @@ class DisseminationTree(DisseminationRounds, FixedTree, TwoPhase):
         return self.exchanging[u]
 
     def other(self, t: float, msg: Message) -> None:
-        self.require(msg.kind == "diss", f"unexpected {msg.kind} message")
+        self.require(msg.kind == "diss", lambda: f"unexpected {msg.kind} message")
         self.on_diss(t, msg)

@@ -64,21 +64,39 @@ DLCT needs a grid (its IDs follow the grid's numbering and its blocks are
 squares of the grid); :func:`~vizcoll.barrier.algorithms.run_barriers`
 refuses it with participants.
 
+**At any size.** Nothing holds a process × process matrix. Processes that
+enter the switch fabric through the same single switch (the end nodes under
+one leaf, the common case) are *twins*: they are 2 hops apart and equally far
+from every other process, so the structures above are computed over their
+classes (:meth:`FabricNetwork.class_hops`, one row of class distances at a
+time): the master from per-class hop sums, the spanning tree by Prim over
+classes (the first member of a class to join the tree is the only one whose
+links can be the best for anyone, so each class's row is read once), and a
+message's route from the hops of every switch to its destination's class,
+read from the min-hop table, one port at a time. Every choice, tie and route
+is the one of the process × process definitions above (the tests compare
+them on small fabrics); a fabric of 40,960 processes under 2,560 leaf
+switches needs 2,560 class rows instead of a 40,960² matrix.
+
 References: [OPENSM] (min-hop routes; keys: ``docs/papers.md``).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 
 import numpy as np
 
-from vizcoll.barrier.grid import NetRoute, mst_tree
+from vizcoll.barrier.grid import NetRoute
 from vizcoll.errors import SpecError
 from vizcoll.topology.hops import UNREACHABLE, min_hops
 from vizcoll.topology.model import SWITCH, Topology
 
 __all__ = ["FabricNetwork", "check_participants"]
+
+_BIG = 1 << 30  # "no path" while taking minima
+_BLOCK_CELLS = 1 << 22  # class distances read per block
 
 
 def check_participants(topo: Topology, participants) -> list[int]:
@@ -127,8 +145,8 @@ class FabricNetwork:
     ----------
     nodes : list of int
         The processes (``participants``).
-    dist : ndarray of int32
-        ``dist[i, j]`` = live hops from ``nodes[i]`` to ``nodes[j]``, -1 when unreachable.
+    cls : ndarray of int64
+        The class of twins of every process (rank order); :attr:`reps` holds a member of each class.
     """
 
     def __init__(self, topo: Topology, participants, include_broken: bool = False):
@@ -142,10 +160,25 @@ class FabricNetwork:
         self.table = min_hops(fabric)
         self.ports = fabric.ports()
         self.rank = {u: i for i, u in enumerate(self.nodes)}
-        arr = np.asarray(self.nodes, dtype=np.int64)
-        self.dist = self.table.hops(arr[:, None], arr[None, :])
+        self.array = np.asarray(self.nodes, dtype=np.int64)
+        self.cls, self.reps, self._entry = self._classes()
+        self.size = np.bincount(self.cls, minlength=len(self.reps))
         self._to: dict[int, np.ndarray] = {}
+        self._port_lists: dict[int, tuple] = {}
         self._routes: dict[tuple[int, int], NetRoute] = {}
+        self._comps: list[list[int]] | None = None
+
+    def _classes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The twins' classes: (class per process, a member per class, the one switch row a class enters the
+        fabric through, -1 for a class of one process that is a switch, has direct end-node peers or several or
+        no switches)."""
+        row, _ = self.table.single_entry
+        arr = self.array
+        peers = np.diff(self.table.peer_ptr)[arr]
+        twin = (self.table.kind[arr] != SWITCH) & (row[arr] >= 0) & (peers == 0)
+        key = np.where(twin, row[arr], -1 - np.arange(len(arr)))
+        _, first, cls = np.unique(key, return_index=True, return_inverse=True)
+        return cls.astype(np.int64), arr[first], np.where(twin[first], row[arr[first]], -1)
 
     # ------------------------------------------------------------ basics
     @property
@@ -153,21 +186,47 @@ class FabricNetwork:
         """Number of processes."""
         return len(self.nodes)
 
+    def class_hops(self, a, b) -> np.ndarray:
+        """Live hops from a member of each class of ``a`` to a member of each class of ``b`` (class ids),
+        ``(len(a), len(b))`` int64, :data:`UNREACHABLE` where cut apart; two distinct members when the classes
+        are the same (twins: 2 hops)."""
+        a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+        out = np.empty((len(a), len(b)), dtype=np.int64)
+        ra, rb = self._entry[a], self._entry[b]
+        fa, fb = ra >= 0, rb >= 0
+        if fa.any() and fb.any():
+            block = np.asarray(self.table.dist[ra[fa][:, None], rb[fb][None, :]]).astype(np.int64)
+            out[np.ix_(fa, fb)] = np.where(block == self.table.unreachable, UNREACHABLE, block + 2)
+        ia, ib = np.nonzero(~fa[:, None] | ~fb[None, :])
+        if len(ia):
+            out[ia, ib] = self.table.hops(self.reps[a[ia]], self.reps[b[ib]])
+        return out
+
     def distance(self, u: int, v: int) -> float:
         """Live hops between two processes (``math.inf`` when cut apart)."""
-        d = int(self.dist[self.rank[u], self.rank[v]])
+        if u == v:
+            return 0
+        d = int(self.class_hops([self.cls[self.rank[u]]], [self.cls[self.rank[v]]])[0, 0])
         return math.inf if d == UNREACHABLE else d
+
+    def _process_hops(self, u: int) -> np.ndarray:
+        """Live hops from process ``u`` to every process (rank order), :data:`UNREACHABLE` where cut apart."""
+        out = self.class_hops([self.cls[self.rank[u]]], np.arange(len(self.reps)))[0][self.cls]
+        out[self.rank[u]] = 0
+        return out
 
     def components(self) -> list[list[int]]:
         """The processes in groups that can reach each other, largest first (ties: smallest node)."""
-        seen: set[int] = set()
-        comps = []
-        for i, u in enumerate(self.nodes):
-            if u not in seen:
-                comp = sorted(self.nodes[j] for j in np.flatnonzero(self.dist[i] != UNREACHABLE).tolist())
-                seen.update(comp)
-                comps.append(comp)
-        return sorted(comps, key=lambda c: (-len(c), c[0]))
+        if self._comps is None:
+            seen = np.zeros(self.n, dtype=bool)
+            comps = []
+            for i in range(self.n):
+                if not seen[i]:
+                    reach = self._process_hops(self.nodes[i]) != UNREACHABLE
+                    comps.append(np.sort(self.array[reach]).tolist())
+                    seen |= reach
+            self._comps = sorted(comps, key=lambda c: (-len(c), c[0]))
+        return self._comps
 
     # ------------------------------------------------------------ structures for the algorithms
     def centre(self) -> int:
@@ -175,31 +234,44 @@ class FabricNetwork:
 
         A process it cannot reach counts as ``n_nodes`` hops.
         """
-        d = self.dist.astype(np.int64)
-        d[d == UNREACHABLE] = self.topo.n_nodes
-        total = d.sum(axis=1)
-        return min(self.nodes, key=lambda u: (int(total[self.rank[u]]), u))
+        k = len(self.reps)
+        total = np.empty(k, dtype=np.int64)
+        step = max(1, _BLOCK_CELLS // k)
+        for lo in range(0, k, step):
+            rows = np.arange(lo, min(k, lo + step))
+            d = self.class_hops(rows, np.arange(k))
+            d[d == UNREACHABLE] = self.topo.n_nodes
+            total[rows] = d @ self.size - d[np.arange(len(rows)), rows]  # a process is 0 hops from itself
+        best = np.lexsort((self.array, total[self.cls]))[0]
+        return self.nodes[best]
 
     def spanning_tree(self, root: int, members: set[int] | None = None) -> dict[int, int]:
         """Minimum spanning tree of the processes (or ``members``) weighted by live hop distance, Prim from ``root``.
 
         Processes ``root`` cannot reach get no entry. Equal weights are taken in
         the order they were reached (neighbors in rank order), so the tree is
-        as shallow as such a tree gets.
+        as shallow as such a tree gets: the next process is the one of smallest
+        ``(hops, when its tree end joined, rank)`` (see the module docstring).
         """
-        order = [u for u in self.nodes if members is None or u in members]
-        nbrs = {u: [v for v in order if v != u and self.dist[self.rank[u], self.rank[v]] != UNREACHABLE] for u in order}
-        return mst_tree(nbrs, root, lambda u, v: int(self.dist[self.rank[u], self.rank[v]]))
+        ranks = np.arange(self.n) if members is None else np.sort([self.rank[u] for u in members])
+        return _ClassPrim(self, ranks).grow(self.rank[root])
+
+    def leaves(self) -> np.ndarray:
+        """The switch each process hangs off (rank order): itself for a switch, else the lowest-index switch it
+        is linked to (broken links count: it is the fabric's structure), else the node itself."""
+        topo, arr = self.topo, self.array
+        view = topo.ports(include_broken=True)
+        peer_is_switch = topo.kind[view.peer] == SWITCH
+        lowest = np.full(topo.n_nodes, _BIG, dtype=np.int64)
+        np.minimum.at(
+            lowest, np.repeat(np.arange(topo.n_nodes), np.diff(view.indptr))[peer_is_switch], view.peer[peer_is_switch]
+        )
+        leaf = np.where(lowest[arr] < _BIG, lowest[arr], arr)
+        return np.where(topo.kind[arr] == SWITCH, arr, leaf)
 
     def leaf_of(self, u: int) -> int:
-        """The switch a process hangs off: itself for a switch, else the lowest-index switch it is linked to
-        (broken links count: it is the fabric's structure), else the node itself."""
-        topo = self.topo
-        if topo.kind[u] == SWITCH:
-            return u
-        peers = np.r_[topo.link_b[topo.link_a == u], topo.link_a[topo.link_b == u]]
-        peers = peers[topo.kind[peers] == SWITCH]
-        return int(peers.min()) if len(peers) else u
+        """The switch process ``u`` hangs off (see :meth:`leaves`)."""
+        return int(self.leaves()[self.rank[u]])
 
     def groups(self, size: int = 0) -> list[tuple[int, list[int]]]:
         """``(leader, members)`` of the two-level algorithms: the processes grouped by leaf switch.
@@ -209,26 +281,17 @@ class FabricNetwork:
         ``size`` (the grid's block side) is ignored.
         """
         by_leaf: dict[int, list[int]] = {}
-        for u in self.nodes:
-            by_leaf.setdefault(self.leaf_of(u), []).append(u)
-        master = self.centre()
-        out = []
-        for members in by_leaf.values():
-            leader = min(members, key=lambda u: (self.distance(master, u), u))
-            out.append((leader, members))
-        return out
+        for u, leaf in zip(self.nodes, self.leaves().tolist(), strict=True):
+            by_leaf.setdefault(leaf, []).append(u)
+        hops = self._process_hops(self.centre()).astype(float)
+        hops[hops == UNREACHABLE] = math.inf
+        return [(min(members, key=lambda u: (hops[self.rank[u]], u)), members) for members in by_leaf.values()]
 
     def intact(self) -> FabricNetwork:
         """The same processes on the fabric before its links broke."""
         return FabricNetwork(self.topo, self.nodes, include_broken=True)
 
     # ------------------------------------------------------------ routing
-    def to(self, dst: int) -> np.ndarray:
-        """Live hops from every node to ``dst`` (int32 over nodes, -1 = unreachable; cached)."""
-        if dst not in self._to:
-            self._to[dst] = self.table.hops_from(dst)
-        return self._to[dst]
-
     def route(self, src: int, dst: int) -> NetRoute:
         """The min-hop route of a message from ``src`` to ``dst`` (lowest port first; cached)."""
         key = (src, dst)
@@ -241,18 +304,119 @@ class FabricNetwork:
         r = self.route(src, dst)
         return r.hops if r.reached else math.inf
 
+    def _to_switches(self, dst: int) -> np.ndarray:
+        """Live hops from every switch (row order) to process ``dst``, ``_BIG`` where none (kept per class)."""
+        c = int(self.cls[self.rank[dst]])
+        if c not in self._to:
+            t = self.table
+            rows = t.anchor_row[t.anchor_ptr[dst] : t.anchor_ptr[dst + 1]]
+            offs = t.anchor_off[t.anchor_ptr[dst] : t.anchor_ptr[dst + 1]]
+            to = np.full(len(t.switches), _BIG, dtype=np.int64)
+            for row, off in zip(rows.tolist(), offs.tolist(), strict=True):
+                hops = np.asarray(t.dist[[row]])[0].astype(np.int64)
+                np.minimum(to, np.where(hops == t.unreachable, _BIG, hops + off), out=to)
+            self._to[c] = to
+        return self._to[c]
+
+    def _ports_of(self, node: int) -> tuple:
+        """``(peers, their switch rows (-1: end node), link ids)`` of a node's live ports, lowest port first."""
+        if node not in self._port_lists:
+            at = self.ports.of(node)
+            peers = self.ports.peer[at]
+            links = self.topo.link_id[self.ports.link[at]]
+            self._port_lists[node] = (peers.tolist(), self.table.sw_pos[peers].tolist(), links.tolist())
+        return self._port_lists[node]
+
+    def _hops_between(self, src: int, dst: int, to: np.ndarray) -> int:
+        """Live hops from ``src`` to process ``dst`` given ``to`` = :meth:`_to_switches` of ``dst``."""
+        if src == dst:
+            return 0
+        t = self.table
+        if dst in t.peer_node[t.peer_ptr[src] : t.peer_ptr[src + 1]]:
+            return 1
+        lo, hi = t.anchor_ptr[src], t.anchor_ptr[src + 1]
+        best = int((to[t.anchor_row[lo:hi]] + t.anchor_off[lo:hi]).min()) if hi > lo else _BIG
+        return UNREACHABLE if best >= _BIG else best
+
     def _route(self, src: int, dst: int) -> NetRoute:
-        dist = self.to(dst)
-        if dist[src] == UNREACHABLE:
+        to = self._to_switches(dst)
+        left = self._hops_between(src, dst, to)
+        if left == UNREACHABLE:
             return NetRoute((src,), (), reached=False, reason="unreachable")
-        kind, view, link_id = self.table.kind, self.ports, self.topo.link_id
         path, links, cur = [src], [], src
         while cur != dst:
-            at = view.of(cur)
-            peers = view.peer[at]
-            ok = (dist[peers] == dist[cur] - 1) & ((kind[peers] == SWITCH) | (peers == dst))
-            i = int(np.flatnonzero(ok)[0])  # ports are sorted: the lowest-numbered one
-            cur = int(peers[i])
+            left -= 1
+            peers, rows, ids = self._ports_of(cur)
+            i = next(
+                i
+                for i, (p, r) in enumerate(zip(peers, rows, strict=True))
+                if (left == 0 if p == dst else r >= 0 and to[r] == left)
+            )
+            cur = peers[i]
             path.append(cur)
-            links.append(int(link_id[view.link[at][i]]))
+            links.append(ids[i])
         return NetRoute(tuple(path), tuple(links))
+
+
+class _ClassPrim:
+    """Prim's algorithm over the classes of twins of some processes (:meth:`FabricNetwork.spanning_tree`).
+
+    Every class keeps its best known link into the tree, ``(hops, the join order of its tree end)``; the next
+    process is the lowest-rank unjoined member of the class whose ``(hops, join order, that rank)`` is smallest,
+    kept in a heap with stale entries skipped. Only the first member of a class to join can improve anyone's
+    best link (a later one is as far from everyone, and joined later), so each class's row of distances is read
+    once.
+    """
+
+    def __init__(self, net: FabricNetwork, ranks: np.ndarray):
+        self.net, self.ranks = net, ranks
+        self.present, local = np.unique(net.cls[ranks], return_inverse=True)
+        order = np.argsort(local, kind="stable")  # members of each class in rank order
+        self.members = order
+        self.start = np.r_[0, np.cumsum(np.bincount(local, minlength=len(self.present)))]
+        self.next = self.start[:-1].copy()  # the next unjoined member of each class (index into self.members)
+        self.local = local
+        m = len(self.present)
+        self.best_d = np.full(m, _BIG, dtype=np.int64)  # hops of each class's best link into the tree
+        self.best_when = np.full(m, _BIG, dtype=np.int64)  # when its tree end joined
+        self.best_u = [-1] * m
+        self.entered = np.zeros(m, dtype=bool)
+        self.joined = np.zeros(len(ranks), dtype=bool)
+        self.heap: list[tuple[int, int, int, int]] = []
+        self.parent: dict[int, int] = {}
+
+    def grow(self, root_rank: int) -> dict[int, int]:
+        """The tree from the process of rank ``root_rank``: parent per node, the root's -1."""
+        self._join(int(np.searchsorted(self.ranks, root_rank)), -1)
+        while self.heap:
+            d, when, rank, c = heapq.heappop(self.heap)
+            i = self._first_unjoined(c)
+            if d != self.best_d[c] or when != self.best_when[c] or i is None or self.ranks[i] != rank:
+                continue  # stale: a better link came, or that member joined
+            self._join(i, self.best_u[c])
+        return self.parent
+
+    def _first_unjoined(self, c: int) -> int | None:
+        while self.next[c] < self.start[c + 1] and self.joined[self.members[self.next[c]]]:
+            self.next[c] += 1
+        return int(self.members[self.next[c]]) if self.next[c] < self.start[c + 1] else None
+
+    def _push(self, c: int) -> None:
+        i = self._first_unjoined(c)
+        if i is not None and self.best_d[c] < _BIG:
+            heapq.heappush(self.heap, (int(self.best_d[c]), int(self.best_when[c]), int(self.ranks[i]), c))
+
+    def _join(self, i: int, parent: int) -> None:
+        net, c, when = self.net, int(self.local[i]), len(self.parent)
+        u = net.nodes[self.ranks[i]]
+        self.parent[u] = parent
+        self.joined[i] = True
+        if not self.entered[c]:
+            self.entered[c] = True
+            row = net.class_hops([self.present[c]], self.present)[0]
+            better = np.flatnonzero((row != UNREACHABLE) & (row < self.best_d))
+            self.best_d[better], self.best_when[better] = row[better], when
+            for g in better.tolist():
+                self.best_u[g] = u
+                self._push(g)
+        self._push(c)

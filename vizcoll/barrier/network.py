@@ -141,6 +141,7 @@ class Network:
         self.grid, self.engine, self.rec = grid, engine, recorder
         self._deliver, self._drop, self.describe = deliver, drop, describe
         self.hop_latency, self.proc = float(hop_latency), float(proc)
+        self._at = engine.at
         self.busy: dict[int, float] = {}  # when each node (processor or forwarding switch) is free again
         self.messages = 0
         self.hops = 0
@@ -158,19 +159,20 @@ class Network:
 
     def _arrive(self, t: float, msg: Message, i: int) -> None:
         u = msg.route.nodes[i]
-        done = max(t, self.busy.get(u, 0.0)) + self.proc
+        free = self.busy.get(u, 0.0)
+        done = (t if t >= free else free) + self.proc
         self.busy[u] = done
-        self.engine.at(done, self._handled, done, msg, i)
+        self._at(done, self._handled, done, msg, i)
 
     def _handled(self, t: float, msg: Message, i: int) -> None:
         route = msg.route
-        if i == len(route.nodes) - 1:
+        if i == len(route.links):
             if route.reached:
                 self._deliver(t, msg)
             else:
                 self._dead_end(t, msg)
             return
-        u, v, lid = route.nodes[i], route.nodes[i + 1], route.links[i]
+        lid = route.links[i]
         msg.hops += 1
         msg.path.append(lid)
         if msg.kind == "gather":
@@ -178,12 +180,12 @@ class Network:
         self.hops += 1
         self.link_load[lid] = self.link_load.get(lid, 0) + 1
         if self.rec.enabled:
-            names = self.grid.topo.names
+            names, u, v = self.grid.topo.names, route.nodes[i], route.nodes[i + 1]
             what = f"{self.describe(msg)} {names[msg.src]} → {names[msg.dst]}"
             hop = f"hop {i + 1} of {route.hops}" + (" (detour)" if route.detour else "")
             self.rec.add(t, "send", u, v, [lid], f"{what}: {names[u]} → {names[v]}, {hop}")
         nxt = t + self.hop_latency
-        self.engine.at(nxt, self._arrive, nxt, msg, i + 1)
+        self._at(nxt, self._arrive, nxt, msg, i + 1)
 
     def _dead_end(self, t: float, msg: Message) -> None:
         self.dead.append(msg)

@@ -84,69 +84,78 @@ class TwoPhase(BarrierRun):
         elif msg.kind == "release":
             self.require(
                 self.phase[u] == "release" and msg.barrier == self.cur[u] and self.release_ok(u, msg),
-                f"{self.names[u]} got a Release of barrier {msg.barrier + 1} from {self.names[msg.src]} "
-                f"while in phase {self.phase[u]} of barrier {self.cur[u] + 1}",
+                lambda: (
+                    f"{self.names[u]} got a Release of barrier {msg.barrier + 1} from {self.names[msg.src]} "
+                    f"while in phase {self.phase[u]} of barrier {self.cur[u] + 1}"
+                ),
             )
-            self.mark(
-                t,
-                u,
-                "released",
-                f"{self.names[u]} gets the Release from {self.names[msg.src]}",
-                kind="deliver",
-                src=msg.src,
-            )
+            if self.rec.enabled:
+                self.mark(
+                    t,
+                    u,
+                    "released",
+                    f"{self.names[u]} gets the Release from {self.names[msg.src]}",
+                    kind="deliver",
+                    src=msg.src,
+                )
             self.release(t, u, msg)
         else:
             self.other(t, msg)
 
     def other(self, t: float, msg: Message) -> None:
         """A message of another kind (none by default)."""
-        self.require(False, f"unexpected {msg.kind} message")
+        self.require(False, lambda: f"unexpected {msg.kind} message")
 
     def _gather(self, t: float, u: int, msg: Message) -> None:
         name = self.names[u]
         if self.phase[u] == "gather":
             self.require(
                 msg.barrier == self.cur[u],
-                f"{name} in barrier {self.cur[u] + 1} got a Gather of barrier {msg.barrier + 1}",
+                lambda: f"{name} in barrier {self.cur[u] + 1} got a Gather of barrier {msg.barrier + 1}",
             )
             self._take(u, msg)
-            self.mark(
-                t,
-                u,
-                "waiting",
-                f"{name} got the Gather of {self.names[msg.src]} ({self.got[u]} of {self.expected(u)})",
-                kind="deliver",
-                src=msg.src,
-            )
+            if self.rec.enabled:
+                self.mark(
+                    t,
+                    u,
+                    "waiting",
+                    f"{name} got the Gather of {self.names[msg.src]} ({self.got[u]} of {self.expected(u)})",
+                    kind="deliver",
+                    src=msg.src,
+                )
             self._check(t, u)
             return
         # u already sent its Gather (its queue was cleared): this one is the next barrier's
         self.require(
             msg.barrier == self.cur[u] + 1,
-            f"{name} past the Gather of barrier {self.cur[u] + 1} got a "
-            f"Gather of barrier {msg.barrier + 1}: barriers mixed",
+            lambda: (
+                f"{name} past the Gather of barrier {self.cur[u] + 1} got a "
+                f"Gather of barrier {msg.barrier + 1}: barriers mixed"
+            ),
         )
         self.queued[u].append(msg)
         self.early += 1
-        self.rec.add(
-            t,
-            "deliver",
-            msg.src,
-            u,
-            (),
-            f"{name} queues an early Gather of barrier {msg.barrier + 1} "
-            f"from {self.names[msg.src]} until it enters that barrier",
-        )
+        if self.rec.enabled:
+            self.rec.add(
+                t,
+                "deliver",
+                msg.src,
+                u,
+                (),
+                f"{name} queues an early Gather of barrier {msg.barrier + 1} "
+                f"from {self.names[msg.src]} until it enters that barrier",
+            )
 
     def _take(self, u: int, msg: Message) -> None:
         self.require(
             msg.barrier == self.cur[u] and self.belongs(u, msg),
-            f"{self.names[u]} cannot use the Gather of barrier {msg.barrier + 1} from "
-            f"{self.names[msg.src]} in barrier {self.cur[u] + 1}: barriers or patterns mixed",
+            lambda: (
+                f"{self.names[u]} cannot use the Gather of barrier {msg.barrier + 1} from "
+                f"{self.names[msg.src]} in barrier {self.cur[u] + 1}: barriers or patterns mixed"
+            ),
         )
         self.got[u] += 1
-        self.require(self.got[u] <= self.expected(u), f"{self.names[u]} got too many Gather messages")
+        self.require(self.got[u] <= self.expected(u), lambda: f"{self.names[u]} got too many Gather messages")
         self.consume(u, msg)
 
     def _check(self, t: float, u: int) -> None:
@@ -159,7 +168,8 @@ class TwoPhase(BarrierRun):
             return
         self.sent_to[u] = p
         self.send(t, "gather", u, p, self.acc[u], **self.gather_data(u))
-        self.mark(t, u, "gathered", f"{self.names[u]} sends its Gather to {self.names[p]}")
+        if self.rec.enabled:
+            self.mark(t, u, "gathered", f"{self.names[u]} sends its Gather to {self.names[p]}")
 
     def release(self, t: float, u: int, msg: Message | None) -> None:
         """Forward the Release (``msg`` None: ``u`` is the root), adjust, leave."""
