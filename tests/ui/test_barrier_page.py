@@ -397,11 +397,42 @@ def test_dlct_on_a_fat_tree_says_in_one_line_why_it_needs_a_grid():
         assert len(elements) == topology_of(s).n_nodes + topology_of(s).n_links  # the fabric is still drawn
 
 
-def test_too_many_processes_still_draws_the_fabric():
-    wide = Scenario(spec="fat-tree:radix=12,levels=3")  # 432 end nodes
+def test_a_run_with_too_many_messages_is_not_offered_and_still_draws_the_fabric():
+    wide = scenario("fat-tree:radix=48,levels=2", algo="dissemination", barriers=20)  # 1,152 end nodes
     plan, (timeline, elements, _, flag, flag_class) = view(wide)
-    assert plan["error"].startswith("⚠ the page runs barriers of up to 256 processes; every end node")
+    assert plan["error"] == (
+        "⚠ 20 barriers of Dissemination among 1,152 processes send 253,440 messages; the page plays runs of up to "
+        "250,000 (choose fewer barriers, another algorithm or a communicator, or run python -m vizcoll barrier)"
+    )
     assert flag == plan["error"] and flag_class == "flag warn" and timeline is None and elements
+    topo = topology_of(wide)
+    offered = {o["value"]: o for o in model.algo_options(wide, topo)}
+    assert offered["dissemination"]["disabled"] and offered["dissemination"]["label"].endswith("(too many messages)")
+    assert not offered["tree"]["disabled"] and offered["dlct"]["label"] == "DLCT (needs a grid)"
+    every = model.comm_options(wide, topo)[0]
+    assert every["disabled"] and every["label"] == "every end node (1,152) (too many messages for Dissemination)"
+    assert not model.comm_options(wide.with_params("barrier", {"algo": "tree"}), topo)[0]["disabled"]
+
+
+def test_every_end_node_of_a_cluster_runs_with_every_algorithm_offered():
+    s = campus()  # 1,356 HCAs: the page ran 256 processes at most
+    topo = topology_of(s)
+    s = s.with_params("barrier", {"comm": model.ALL_END_NODES, "algo": "dissemination"})
+    assert not any(o["disabled"] for o in model.comm_options(s, topo))
+    assert [o["value"] for o in model.algo_options(s, topo) if not o["disabled"]] == [
+        "ms",
+        "tree",
+        "tournament",
+        "dissemination",
+        "dissemination+tree",
+    ]
+    plan = model.page_keys(s)[0]
+    assert len(plan["processes"]) == 1356 and model.heavy_run(plan, topo)
+    heard = []
+    handle, _, table, flag, _ = page.animate(heard.append, page.refresh(s.to_dict())[0], s.to_dict())
+    assert heard[0] == (0, 200, "Running the barriers (1 of 2)") and heard[-1][2] == "Making the player (2 of 2)"
+    assert handle["overview"]["steps"] == handle["steps"] and [k for _, k in handle["moments"]] == ["complete"] * 3
+    assert "completed" not in flag and table_text.is_table(table)
 
 
 @functools.cache
@@ -452,12 +483,13 @@ def test_above_1500_nodes_the_run_plays_on_the_overview():
 
 
 def test_a_run_too_long_for_the_overviews_frames_plays_its_captions_only(monkeypatch):
-    monkeypatch.setattr(views, "OVERVIEW_MAX_STEPS", 100)  # the campus run has 265 steps
+    monkeypatch.setattr(views, "OVERVIEW_MAX_MARKS", 100)  # the campus run lights more marks than that
     s = campus()
     plan = page.refresh(s.to_dict())[0]
     handle, _, table, flag, flag_class = page.animate(no_progress, plan, s.to_dict())
     assert handle["overview"] is None and player_timeline(handle).n_steps == handle["steps"] == 265
-    assert flag.startswith("The run has 265 steps: the overview lights runs of up to 100") and flag_class == "flag"
+    assert flag.startswith("The run lights the overview's marks more than 100 times in its 265 steps")
+    assert flag_class == "flag"
     assert table_text.is_table(table) and page.render_step(5, handle, plan, s.to_dict()) is no_update
 
 
@@ -582,7 +614,7 @@ def test_the_layout_shows_the_scenarios_parameters_and_grid():
 
 def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     s = scenario(broken=[LINK0])
-    plan, uq, sweep_key, text, options, disabled, parts, part, part_disabled = page.refresh(s.to_dict())
+    plan, uq, sweep_key, text, options, disabled, parts, part, part_disabled, algos = page.refresh(s.to_dict())
     assert parts == page.GRID_PART and part == "whole" and part_disabled is True  # the grid is drawn whole
     assert "mesh:4x4,neighbors=8,hosts=0" in text and "1 broken link)" in text and disabled is True
     # K changes the LCT/BST view only; a break changes the run only
@@ -747,7 +779,7 @@ def test_the_background_jobs_report_their_progress(quick_sweep_once):
     seen.clear()
     s = scenario()
     page.animate(seen.append, page.refresh(s.to_dict())[0], s.to_dict())
-    assert seen == [(0, 1, "Running the barriers…")]
+    assert seen == [(0, 200, "Running the barriers (1 of 2)"), (100, 200, "Making the player (2 of 2)")]
     seen.clear()
     drawn, message = in_callback(page.break_at_random, RANDOM, seen.append, 1, 0.2, 3, s.to_dict())
     assert seen == [(0, 1, "Breaking 20% of the links at random…")] and message == ""

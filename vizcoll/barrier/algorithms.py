@@ -79,17 +79,22 @@ References: [DLCT19, §4] (keys: ``docs/papers.md``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+
 from vizcoll.barrier.base import JUDGES, LEGEND, TREE_ON, BarrierRun, BarrierViolation, SimParams, children_of
 from vizcoll.barrier.dissemination import Dissemination, DisseminationRounds, DisseminationTree
 from vizcoll.barrier.dlct import DlctBarrier, DlctMs, DlctTree
-from vizcoll.barrier.fabric import FabricNetwork
+from vizcoll.barrier.fabric import FabricNetwork, leaf_switches
 from vizcoll.barrier.grid import ROUTINGS, Block, GridNetwork, grid_blocks, is_grid, mst_tree
-from vizcoll.barrier.network import DEFAULT_HOP_LATENCY, DEFAULT_PROC, Message, Network, Recorder
+from vizcoll.barrier.network import DEFAULT_HOP_LATENCY, DEFAULT_PROC, MAX_EVENTS, Message, Network, Recorder
 from vizcoll.barrier.tree import MasterSlave, Tournament, TreeBarrier
 from vizcoll.barrier.twophase import FixedTree, TwoPhase
 from vizcoll.errors import SpecError, VizcollError
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
+from vizcoll.words import plural
 
 __all__ = [
     "ALGORITHMS",
@@ -117,6 +122,7 @@ __all__ = [
     "DlctMs",
     "DlctTree",
     "grid_only_reason",
+    "planned_messages",
     "run_barriers",
     # the networks, for callers that took them from here
     "DEFAULT_HOP_LATENCY",
@@ -143,6 +149,8 @@ ALGORITHMS: dict[str, type[BarrierRun]] = {
 """Every barrier algorithm by name, in the order the UI and the tables show them."""
 
 ALGOS = tuple(ALGORITHMS)
+EVENTS_PER_MESSAGE = 4
+"""The fewest simulation events a message takes: handled at its source and at its destination, two events each."""
 GRID_ONLY = tuple(name for name, cls in ALGORITHMS.items() if cls.grid_only)
 """The algorithms that need the paper's grid (DLCT's IDs follow the grid's numbering); the others run on any fabric."""
 
@@ -167,8 +175,35 @@ def grid_only_reason(topo: Topology, algo: str) -> str:
     )
 
 
+def planned_messages(topo: Topology, algo: str, barriers: int = 3, participants=None, block: int = 4) -> int:
+    """The messages a run of ``algo`` sends when every barrier completes (fewer when broken links cut
+    processors off), counted without running it: what a page weighs before it offers a run.
+
+    >>> from vizcoll.topology.generators import from_spec
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")  # 8 end nodes under 4 leaves
+    >>> [planned_messages(topo, a, 3, topo.endpoints) for a in ("tree", "dissemination", "dissemination+tree")]
+    [42, 72, 48]
+    """
+    cls = ALGORITHMS.get(algo)
+    if cls is None:
+        raise SpecError(f"unknown barrier algorithm {algo!r}; choose one of {', '.join(ALGOS)}")
+    if participants is None:
+        grid = GridNetwork(topo)
+        n, groups = grid.n, len(grid_blocks(grid, block))
+    else:
+        n, groups = len(participants), len(np.unique(leaf_switches(topo, participants)))
+    return barriers * cls.messages_per_barrier(n, groups)
+
+
 def run_barriers(
-    topo: Topology, algo: str, barriers: int = 3, compute: float = 0.5, seed: int = 0, participants=None, **params
+    topo: Topology,
+    algo: str,
+    barriers: int = 3,
+    compute: float = 0.5,
+    seed: int = 0,
+    participants=None,
+    progress: Callable[[float], None] | None = None,
+    **params,
 ) -> tuple[Timeline, dict]:
     """Run the paper's test program with barrier algorithm ``algo`` on the grid ``topo``, or among ``participants``.
 
@@ -191,6 +226,9 @@ def run_barriers(
         avoid its broken links, switches forwarding
         (:class:`~vizcoll.barrier.fabric.FabricNetwork`); ``routing`` and
         ``block`` do not apply.
+    progress : callable, optional
+        ``progress(share)`` hears now and then the share (0..1) of the
+        processors' barriers done.
     **params
         The other :class:`SimParams` fields: ``hop_latency``, ``proc`` (seconds
         per hop / per message handled), ``jitter`` (work ``compute * (1 ± jitter)``),
@@ -221,4 +259,11 @@ def run_barriers(
     if participants is not None and algo in GRID_ONLY:
         raise VizcollError(grid_only_reason(topo, algo))
     p = SimParams(barriers=barriers, compute=compute, seed=seed, **params)
-    return ALGORITHMS[algo](topo, p, participants).run()
+    planned = planned_messages(topo, algo, barriers, participants, p.block)
+    if planned * EVENTS_PER_MESSAGE > MAX_EVENTS:
+        raise VizcollError(
+            f"{plural(barriers, 'barrier')} of {ALGORITHMS[algo].label or algo} send {planned:,} messages, more "
+            f"than the simulation's limit of {MAX_EVENTS:,} events allows: choose fewer barriers or processes, or "
+            "another algorithm"
+        )
+    return ALGORITHMS[algo](topo, p, participants).run(progress)

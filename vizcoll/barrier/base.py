@@ -22,9 +22,9 @@ from vizcoll.barrier.fabric import FabricNetwork
 from vizcoll.barrier.grid import ROUTINGS, GridNetwork
 from vizcoll.barrier.network import DEFAULT_HOP_LATENCY, DEFAULT_PROC, MAX_EVENTS, Message, Network, Recorder
 from vizcoll.barrier.structures import NUMBERINGS, STRUCTURES
-from vizcoll.errors import SpecError
+from vizcoll.errors import SpecError, VizcollError
 from vizcoll.sim.engine import Engine
-from vizcoll.sim.timeline import Timeline, sort_events
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.words import plural
 
@@ -115,6 +115,12 @@ class BarrierRun:
     grid_only = False
     """True when the algorithm needs the paper's grid (:data:`vizcoll.barrier.algorithms.GRID_ONLY`)."""
 
+    @classmethod
+    def messages_per_barrier(cls, n: int, groups: int) -> int:
+        """Messages one complete barrier sends among ``n`` processors (``groups``: the blocks of the two-level
+        algorithms): a Gather and a Release per processor but the root."""
+        return 2 * (n - 1)
+
     def __init__(self, topo: Topology, params: SimParams, participants=None):
         self.topo, self.p = topo, params
         if participants is None:
@@ -145,6 +151,7 @@ class BarrierRun:
         self.adjustments = 0
         self.early = 0
         self.extra: dict = {}
+        self.progress: Callable[[float], None] | None = None
         self.setup()
 
     # ------------------------------------------------------------ to implement
@@ -196,6 +203,8 @@ class BarrierRun:
             ),
         )
         self.left[b] += 1
+        if self.progress is not None and self.left[b] % max(1, self.n // 50) == 0:
+            self.progress((b + self.left[b] / self.n) / self.p.barriers)
         last = b + 1 == self.p.barriers
         self.phase[u] = "done" if last else "compute"
         if self.rec.enabled:
@@ -222,11 +231,20 @@ class BarrierRun:
     def _dropped(self, t: float, msg: Message) -> None:
         """A message hit a dead end: nothing to do, the barrier will stall and be reported."""
 
-    def run(self) -> tuple[Timeline, dict]:
-        """Simulate the program; the timeline and the figures."""
+    def run(self, progress: Callable[[float], None] | None = None) -> tuple[Timeline, dict]:
+        """Simulate the program; the timeline and the figures. ``progress(share)`` hears the share of the
+        processors' barriers left so far (0..1) now and then."""
+        self.progress = progress
         for u in self.nodes:
             self.engine.at(0.0, self._enter, 0.0, u, 0)
-        self.engine.run(MAX_EVENTS)
+        try:
+            self.engine.run(MAX_EVENTS)
+        except RuntimeError:
+            raise VizcollError(
+                f"{plural(self.p.barriers, 'barrier')} of {self.label or self.name} on "
+                f"{plural(self.n, 'processor')} take more than {MAX_EVENTS:,} simulation events: choose fewer "
+                "barriers or processors, or another algorithm"
+            ) from None
         figures = self.figures()
         if figures["failure"]:
             stuck = {self.names[u]: "stuck" for u in self.nodes if self.phase[u] != "done"}
@@ -292,7 +310,7 @@ class BarrierRun:
                 f"{p.compute:g} s of work between two of them. {self.title}."
             ),
             initial_state=self.initial_state(),
-            events=sort_events(self.rec.events),
+            events=self.rec.columns(),
             entities=self.entities(),
             legend=dict(LEGEND),
             summary={**figures, "params": asdict(p)},

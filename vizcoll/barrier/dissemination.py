@@ -21,7 +21,12 @@ from vizcoll.barrier.base import BarrierRun, children_of
 from vizcoll.barrier.network import Message
 from vizcoll.barrier.twophase import FixedTree, TwoPhase
 
-__all__ = ["DisseminationRounds", "Dissemination", "DisseminationTree"]
+__all__ = ["DisseminationRounds", "Dissemination", "DisseminationTree", "rounds"]
+
+
+def rounds(members: int) -> int:
+    """The dissemination rounds among ``members`` processors: ``ceil(log2 members)`` (0 for one)."""
+    return math.ceil(math.log2(members)) if members > 1 else 0
 
 
 class DisseminationRounds:
@@ -38,7 +43,7 @@ class DisseminationRounds:
         """Set up the rounds among ``members`` (in this order)."""
         self.members = list(members)
         self._pos = {v: i for i, v in enumerate(self.members)}
-        self.rounds = math.ceil(math.log2(len(self.members))) if len(self.members) > 1 else 0
+        self.rounds = rounds(len(self.members))
         self.round = dict.fromkeys(self.nodes, 0)
         self.flags: dict[int, set] = {u: set() for u in self.nodes}
 
@@ -108,6 +113,11 @@ class Dissemination(DisseminationRounds, BarrierRun):
 
     name, title = "dissemination", "Dissemination barrier"
 
+    @classmethod
+    def messages_per_barrier(cls, n: int, groups: int) -> int:
+        """``ceil(log2 n)`` rounds of one message per processor."""
+        return n * rounds(n)
+
     def setup(self) -> None:
         self.init_rounds(self.nodes)
 
@@ -132,6 +142,11 @@ class DisseminationTree(DisseminationRounds, FixedTree, TwoPhase):
     """
 
     name, title = "dissemination+tree", "Dissemination + Tree barrier (two layers)"
+
+    @classmethod
+    def messages_per_barrier(cls, n: int, groups: int) -> int:
+        """A Gather and a Release per processor but the leaders, and the leaders' rounds."""
+        return 2 * (n - groups) + groups * rounds(groups)
 
     def setup(self) -> None:
         super().setup()

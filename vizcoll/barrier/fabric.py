@@ -93,7 +93,7 @@ from vizcoll.errors import SpecError
 from vizcoll.topology.hops import UNREACHABLE, min_hops
 from vizcoll.topology.model import SWITCH, Topology
 
-__all__ = ["FabricNetwork", "check_participants"]
+__all__ = ["FabricNetwork", "check_participants", "communicator_processes", "leaf_switches"]
 
 _BIG = 1 << 30  # "no path" while taking minima
 _BLOCK_CELLS = 1 << 22  # class distances read per block
@@ -127,6 +127,34 @@ def check_participants(topo: Topology, participants) -> list[int]:
             raise SpecError(f"participant {topo.names[u]} is listed twice")
         seen.add(u)
     return nodes
+
+
+def leaf_switches(topo: Topology, nodes) -> np.ndarray:
+    """The switch each of ``nodes`` hangs off: a switch itself, an end node the lowest-index switch it is linked to
+    (broken links count: it is the fabric's structure), else the node itself.
+
+    >>> from vizcoll.topology.generators import from_spec
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> [topo.names[s] for s in leaf_switches(topo, [topo.index("h0"), topo.index("h3"), topo.index("spine1")])]
+    ['leaf0', 'leaf1', 'spine1']
+    """
+    arr = np.asarray(nodes, dtype=np.int64)
+    view = topo.ports(include_broken=True)
+    owner = np.repeat(np.arange(topo.n_nodes), np.diff(view.indptr))
+    to_switch = topo.kind[view.peer] == SWITCH
+    lowest = np.full(topo.n_nodes, _BIG, dtype=np.int64)
+    np.minimum.at(lowest, owner[to_switch], view.peer[to_switch])
+    leaf = np.where(lowest[arr] < _BIG, lowest[arr], arr)
+    return np.where(topo.kind[arr] == SWITCH, arr, leaf)
+
+
+def communicator_processes(comms, index: int) -> list[int]:
+    """The processes of a barrier among communicator ``index`` of ``comms``
+    (:class:`~vizcoll.comm.communicators.Communicators`): its end nodes in rank order, each once (ranks sharing a
+    node share its barrier process); SpecError for a communicator that does not exist."""
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < len(comms):
+        raise SpecError(f"communicator {index!r} does not exist: there are {len(comms)} (0–{len(comms) - 1})")
+    return list(dict.fromkeys(comms.nodes(int(index)).tolist()))
 
 
 class FabricNetwork:
@@ -163,7 +191,9 @@ class FabricNetwork:
         self.array = np.asarray(self.nodes, dtype=np.int64)
         self.cls, self.reps, self._entry = self._classes()
         self.size = np.bincount(self.cls, minlength=len(self.reps))
-        self._to: dict[int, np.ndarray] = {}
+        self._to: dict[int, np.ndarray] = {}  # per class: hops from every switch
+        self._hops: dict[tuple[int, int], int] = {}  # per pair of classes
+        self._next: dict[tuple[int, int], tuple[int, int]] = {}  # per (node, class): the next hop
         self._port_lists: dict[int, tuple] = {}
         self._routes: dict[tuple[int, int], NetRoute] = {}
         self._comps: list[list[int]] | None = None
@@ -256,22 +286,9 @@ class FabricNetwork:
         ranks = np.arange(self.n) if members is None else np.sort([self.rank[u] for u in members])
         return _ClassPrim(self, ranks).grow(self.rank[root])
 
-    def leaves(self) -> np.ndarray:
-        """The switch each process hangs off (rank order): itself for a switch, else the lowest-index switch it
-        is linked to (broken links count: it is the fabric's structure), else the node itself."""
-        topo, arr = self.topo, self.array
-        view = topo.ports(include_broken=True)
-        peer_is_switch = topo.kind[view.peer] == SWITCH
-        lowest = np.full(topo.n_nodes, _BIG, dtype=np.int64)
-        np.minimum.at(
-            lowest, np.repeat(np.arange(topo.n_nodes), np.diff(view.indptr))[peer_is_switch], view.peer[peer_is_switch]
-        )
-        leaf = np.where(lowest[arr] < _BIG, lowest[arr], arr)
-        return np.where(topo.kind[arr] == SWITCH, arr, leaf)
-
     def leaf_of(self, u: int) -> int:
-        """The switch process ``u`` hangs off (see :meth:`leaves`)."""
-        return int(self.leaves()[self.rank[u]])
+        """The switch process ``u`` hangs off (:func:`leaf_switches`)."""
+        return int(leaf_switches(self.topo, [u])[0])
 
     def groups(self, size: int = 0) -> list[tuple[int, list[int]]]:
         """``(leader, members)`` of the two-level algorithms: the processes grouped by leaf switch.
@@ -281,7 +298,7 @@ class FabricNetwork:
         ``size`` (the grid's block side) is ignored.
         """
         by_leaf: dict[int, list[int]] = {}
-        for u, leaf in zip(self.nodes, self.leaves().tolist(), strict=True):
+        for u, leaf in zip(self.nodes, leaf_switches(self.topo, self.nodes).tolist(), strict=True):
             by_leaf.setdefault(leaf, []).append(u)
         hops = self._process_hops(self.centre()).astype(float)
         hops[hops == UNREACHABLE] = math.inf
@@ -304,11 +321,10 @@ class FabricNetwork:
         r = self.route(src, dst)
         return r.hops if r.reached else math.inf
 
-    def _to_switches(self, dst: int) -> np.ndarray:
-        """Live hops from every switch (row order) to process ``dst``, ``_BIG`` where none (kept per class)."""
-        c = int(self.cls[self.rank[dst]])
+    def _to_switches(self, c: int) -> np.ndarray:
+        """Live hops from every switch (row order) to the processes of class ``c``, ``_BIG`` where none."""
         if c not in self._to:
-            t = self.table
+            t, dst = self.table, int(self.reps[c])
             rows = t.anchor_row[t.anchor_ptr[dst] : t.anchor_ptr[dst + 1]]
             offs = t.anchor_off[t.anchor_ptr[dst] : t.anchor_ptr[dst + 1]]
             to = np.full(len(t.switches), _BIG, dtype=np.int64)
@@ -318,7 +334,7 @@ class FabricNetwork:
             self._to[c] = to
         return self._to[c]
 
-    def _ports_of(self, node: int) -> tuple:
+    def _ports_of(self, node: int) -> tuple[list[int], list[int], list[int]]:
         """``(peers, their switch rows (-1: end node), link ids)`` of a node's live ports, lowest port first."""
         if node not in self._port_lists:
             at = self.ports.of(node)
@@ -327,34 +343,48 @@ class FabricNetwork:
             self._port_lists[node] = (peers.tolist(), self.table.sw_pos[peers].tolist(), links.tolist())
         return self._port_lists[node]
 
-    def _hops_between(self, src: int, dst: int, to: np.ndarray) -> int:
-        """Live hops from ``src`` to process ``dst`` given ``to`` = :meth:`_to_switches` of ``dst``."""
+    def _pair_hops(self, src: int, dst: int) -> int:
+        """Live hops between two processes (:data:`UNREACHABLE` when cut apart), kept per pair of classes."""
         if src == dst:
             return 0
-        t = self.table
-        if dst in t.peer_node[t.peer_ptr[src] : t.peer_ptr[src + 1]]:
-            return 1
-        lo, hi = t.anchor_ptr[src], t.anchor_ptr[src + 1]
-        best = int((to[t.anchor_row[lo:hi]] + t.anchor_off[lo:hi]).min()) if hi > lo else _BIG
-        return UNREACHABLE if best >= _BIG else best
+        key = (int(self.cls[self.rank[src]]), int(self.cls[self.rank[dst]]))
+        if key not in self._hops:
+            t = self.table
+            if dst in t.peer_node[t.peer_ptr[src] : t.peer_ptr[src + 1]]:
+                self._hops[key] = 1
+            else:
+                lo, hi = t.anchor_ptr[src], t.anchor_ptr[src + 1]
+                to = self._to_switches(key[1])
+                best = int((to[t.anchor_row[lo:hi]] + t.anchor_off[lo:hi]).min()) if hi > lo else _BIG
+                self._hops[key] = UNREACHABLE if best >= _BIG else best
+        return self._hops[key]
+
+    def _next_hop(self, cur: int, c: int, left: int) -> tuple[int, int]:
+        """``(peer, link id)`` of the lowest port of ``cur`` leading to class ``c`` in ``left`` more hops (> 0),
+        kept per (node, class): ``left`` is then the node's hops to the class less one."""
+        key = (cur, c)
+        if key not in self._next:
+            to = self._to_switches(c)
+            peers, rows, ids = self._ports_of(cur)
+            i = next(i for i, r in enumerate(rows) if r >= 0 and to[r] == left)
+            self._next[key] = peers[i], ids[i]
+        return self._next[key]
 
     def _route(self, src: int, dst: int) -> NetRoute:
-        to = self._to_switches(dst)
-        left = self._hops_between(src, dst, to)
+        left = self._pair_hops(src, dst)
         if left == UNREACHABLE:
             return NetRoute((src,), (), reached=False, reason="unreachable")
+        c = int(self.cls[self.rank[dst]])
         path, links, cur = [src], [], src
-        while cur != dst:
+        while left:
             left -= 1
-            peers, rows, ids = self._ports_of(cur)
-            i = next(
-                i
-                for i, (p, r) in enumerate(zip(peers, rows, strict=True))
-                if (left == 0 if p == dst else r >= 0 and to[r] == left)
-            )
-            cur = peers[i]
+            if left:
+                cur, link = self._next_hop(cur, c, left)
+            else:  # the last hop: the lowest port whose peer is dst
+                peers, _, ids = self._ports_of(cur)
+                cur, link = dst, ids[peers.index(dst)]
             path.append(cur)
-            links.append(ids[i])
+            links.append(link)
         return NetRoute(tuple(path), tuple(links))
 
 

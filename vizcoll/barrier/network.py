@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from vizcoll.arrays import ranges
 from vizcoll.barrier.grid import ROUTINGS, Block, GridNetwork, NetRoute, grid_blocks, is_grid, mst_tree
 from vizcoll.errors import SpecError
 from vizcoll.sim.engine import Engine
-from vizcoll.sim.timeline import Event
+from vizcoll.sim.events import EventColumns, run_starts
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.words import plural
 
@@ -62,7 +63,7 @@ MAX_EVENTS = 20_000_000
 """A run stops with ``RuntimeError`` after this many events (:meth:`vizcoll.sim.engine.Engine.run`)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Message:
     """A barrier message: ``kind`` (``"gather"``, ``"release"``, ...), ``barrier`` index and ``content``.
 
@@ -86,18 +87,65 @@ class Message:
 
 
 class Recorder:
-    """Collects timeline :class:`~vizcoll.sim.timeline.Event` objects (a no-op when ``enabled`` is False)."""
+    """Collects the timeline's events as columns (a no-op when ``enabled`` is False): a paper-scale run records a
+    million hops, and an :class:`~vizcoll.sim.timeline.Event` object each would cost more than the run."""
 
     def __init__(self, enabled: bool = True):
         self.enabled = enabled
-        self.events: list[Event] = []
+        self.t: list[float] = []
+        self.kind: list[str] = []
+        self.src: list[int] = []
+        self.dst: list[int] = []
+        self.label: list[str] = []
+        self.n_links: list[int] = []
+        self.links: list[int] = []
+        self.n_changes: list[int] = []
+        self.keys: list[str] = []
+        self.values: list = []
 
     def add(
         self, t: float, kind: str, src: int = -1, dst: int = -1, links=(), label: str = "", changes: dict | None = None
     ) -> None:
-        """Record one event (events may come out of time order; sort them at the end)."""
+        """Record one event (events may come out of time order: :meth:`columns` sorts them)."""
         if self.enabled:
-            self.events.append(Event(t, kind, src, dst, list(links), label, changes or {}))
+            self.t.append(t)
+            self.kind.append(kind)
+            self.src.append(src)
+            self.dst.append(dst)
+            self.label.append(label)
+            self.n_links.append(len(links))
+            self.links.extend(links)
+            changes = changes or {}
+            self.n_changes.append(len(changes))
+            self.keys.extend(changes)
+            self.values.extend(changes.values())
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+    def columns(self) -> EventColumns:
+        """The events recorded, ordered by time, in the order they were recorded among equal times."""
+        order = np.argsort(np.asarray(self.t, dtype=float), kind="stable")
+        at = order.tolist()
+        kinds = list(dict.fromkeys(self.kind))
+        code = {kind: i for i, kind in enumerate(kinds)}
+        link_start, change_start = run_starts(self.n_links), run_starts(self.n_changes)
+        links = np.asarray(self.links, dtype=np.int64)
+        link_rows = ranges(link_start[order], link_start[order + 1])
+        change_rows = ranges(change_start[order], change_start[order + 1]).tolist()
+        return EventColumns(
+            t=np.asarray(self.t, dtype=float)[order],
+            kind=np.fromiter((code[self.kind[i]] for i in at), dtype=np.int32, count=len(at)),
+            kinds=kinds,
+            src=np.asarray(self.src, dtype=np.int64)[order],
+            dst=np.asarray(self.dst, dtype=np.int64)[order],
+            link_start=run_starts(self.n_links[i] for i in at),
+            links=links[link_rows],
+            label=[self.label[i] for i in at],
+            change_start=run_starts(self.n_changes[i] for i in at),
+            change_key=[self.keys[j] for j in change_rows],
+            change_value=[self.values[j] for j in change_rows],
+        )
 
 
 class Network:
@@ -141,7 +189,7 @@ class Network:
         self.grid, self.engine, self.rec = grid, engine, recorder
         self._deliver, self._drop, self.describe = deliver, drop, describe
         self.hop_latency, self.proc = float(hop_latency), float(proc)
-        self._at = engine.at
+        self._at, self._on_arrive, self._on_handled = engine.at, self._arrive, self._handled  # bound once: per hop
         self.busy: dict[int, float] = {}  # when each node (processor or forwarding switch) is free again
         self.messages = 0
         self.hops = 0
@@ -162,7 +210,7 @@ class Network:
         free = self.busy.get(u, 0.0)
         done = (t if t >= free else free) + self.proc
         self.busy[u] = done
-        self._at(done, self._handled, done, msg, i)
+        self._at(done, self._on_handled, done, msg, i)
 
     def _handled(self, t: float, msg: Message, i: int) -> None:
         route = msg.route
@@ -185,7 +233,7 @@ class Network:
             hop = f"hop {i + 1} of {route.hops}" + (" (detour)" if route.detour else "")
             self.rec.add(t, "send", u, v, [lid], f"{what}: {names[u]} → {names[v]}, {hop}")
         nxt = t + self.hop_latency
-        self._at(nxt, self._arrive, nxt, msg, i + 1)
+        self._at(nxt, self._on_arrive, nxt, msg, i + 1)
 
     def _dead_end(self, t: float, msg: Message) -> None:
         self.dead.append(msg)

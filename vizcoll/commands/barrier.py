@@ -5,11 +5,13 @@ test program once on an ``S x S`` grid (``S`` or ``RxC``) with ``R`` of its
 links broken (seeded) and prints the figures ``{"time", "sync_time",
 "messages", "hops", "dead_ends", "adjustments", ...}``.
 
-``barrier --topology SPEC [--broken LABEL ...] --algo ALGO`` runs it on any
+``barrier --topology SPEC [--pattern PATTERN [--comm I]] [--broken LABEL ...] --algo ALGO`` runs it on any
 fabric (a generator spec such as ``fat-tree:radix=4,levels=3`` or a topology
 file), as the app's barrier page does: on a 2-D grid (a mesh) the paper's
 grid model with the switches as processors; on any other fabric the
-processes are **every end node** (at most :data:`MAX_PROCESSES`) and messages
+processes are **every end node**, at any size, or with ``--pattern`` the end
+nodes of one communicator of the pattern (``--comm``, default 0; placed with
+``--ppn`` / ``--order`` / ``--seed`` as ``mcast`` places them), and messages
 follow min-hop routes that avoid the broken links (the DLCT variants need a
 grid and say so). ``--broken a[pa]-b[pb]`` (repeatable, both modes) breaks
 the link named by its ends and ports, as the app names links; ``--break-rate``
@@ -26,7 +28,9 @@ import argparse
 
 from vizcoll.barrier.algorithms import ALGOS, JUDGES, TREE_ON, run_barriers
 from vizcoll.barrier.benchmark import RATES, SIZES, sweep
+from vizcoll.barrier.fabric import communicator_processes
 from vizcoll.barrier.network import break_links, is_grid
+from vizcoll.comm import ORDERS, PATTERN_HELP, parse_pattern
 from vizcoll.commands import command, load_topology
 from vizcoll.commands.cluster import add_cluster, on_cluster
 from vizcoll.errors import SpecError
@@ -35,8 +39,6 @@ from vizcoll.topology.model import Topology
 
 __all__: list[str] = []
 
-MAX_PROCESSES = 256
-"""Most end nodes a barrier on a fabric that is not a grid runs on (the app's page has the same limit)."""
 SHOWN = (
     "algo",
     "model",
@@ -54,6 +56,7 @@ SHOWN = (
     "completed",
     "failure",
     "k",
+    "processes",
 )
 
 
@@ -123,9 +126,20 @@ def _one_args(parser: argparse.ArgumentParser) -> None:
         default=[],
         help="break the link named a[pa]-b[pb] (ends and ports, e.g. edge0.0[4]-agg0.1[1]); repeatable",
     )
+    parser.add_argument(
+        "--pattern",
+        default=None,
+        help="with --topology: the processes are the end nodes of one communicator of this pattern "
+        f"(default: every end node): {PATTERN_HELP}",
+    )
+    parser.add_argument("--comm", type=int, default=0, help="the communicator of --pattern (default 0)")
+    parser.add_argument("--ppn", type=int, default=1, help="processes per compute node of --pattern (default 1)")
+    parser.add_argument("--order", choices=ORDERS, default="linear", help="placement of --pattern's ranks on nodes")
     parser.add_argument("--algo", choices=ALGOS, default="dlct+tree", help="barrier algorithm (default dlct+tree)")
     parser.add_argument("--break-rate", type=float, default=0.0, help="share of links broken, 0..1 (default 0)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the broken links (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the broken links (and of a random pattern or order; default 0)"
+    )
     parser.add_argument(
         "--tree-on",
         choices=TREE_ON,
@@ -147,38 +161,40 @@ def _break_labels(topo: Topology, labels: list[str]) -> None:
         topo.set_broken(int(topo.link_id[row]))
 
 
-def _processes(topo: Topology, spec: str) -> list[int]:
-    """Every end node of a fabric that is not a grid (SpecError when fewer than 2 or more than MAX_PROCESSES)."""
-    nodes = topo.endpoints.tolist()
+def _processes(topo: Topology, args: argparse.Namespace) -> tuple[list[int], str]:
+    """The processes on a fabric that is not a grid: every end node, or the end nodes of communicator ``--comm``
+    of ``--pattern``; and a line saying which (SpecError when fewer than 2)."""
+    if args.pattern is None:
+        nodes, which = topo.endpoints.tolist(), "every end node"
+    else:
+        comms = parse_pattern(args.pattern, topo, ppn=args.ppn, order=args.order, seed=args.seed)
+        nodes = communicator_processes(comms, args.comm)
+        which = f"the end nodes of communicator {args.comm} of {comms.label or args.pattern}"
     if len(nodes) < 2:
-        raise SpecError(
-            f"{spec} is not a 2-D grid and has {len(nodes)} end nodes: a barrier among its end nodes needs at least 2"
-        )
-    if len(nodes) > MAX_PROCESSES:
-        raise SpecError(
-            f"{spec} has {len(nodes):,} end nodes: the barrier command runs barriers of up to "
-            f"{MAX_PROCESSES} processes on a fabric that is not a grid (every end node is a process); "
-            "choose a smaller fabric"
-        )
-    return nodes
+        raise SpecError(f"{args.topology}: a barrier needs at least 2 processes; {which} gives {len(nodes)}")
+    return nodes, which
 
 
 @command("barrier", "run the barrier test program (3 barriers) on a grid or any fabric with broken links", _one_args)
 def _barrier(args: argparse.Namespace) -> dict:
     if args.topology is not None and args.size is not None:
         raise SpecError("--size makes a grid and --topology names a fabric: give one of them")
+    if args.topology is None and args.pattern is not None:
+        raise SpecError("--pattern chooses processes among a fabric's end nodes: give --topology too")
     if args.topology is None:
         topo = mesh(_dims(args.size or "8"), neighbors=args.neighbors, hosts=0)
     else:
         topo = load_topology(args.topology)
     _break_labels(topo, args.broken)
     break_links(topo, args.break_rate, args.seed, keep_connected=not args.disconnect)
-    grid = args.topology is None or is_grid(topo)
-    extra = {} if grid else {"participants": _processes(topo, args.topology)}
+    grid = args.topology is None or (is_grid(topo) and args.pattern is None)
+    nodes, which = (None, "the grid's switches") if grid else _processes(topo, args)
+    extra = {} if grid else {"participants": nodes}
     _, figures = run_barriers(
         topo, args.algo, seed=args.seed, tree_on=args.tree_on, record=False, **_params(args), **extra
     )
     figures["model"] = "grid" if grid else "min-hop routes among the end nodes"
+    figures["processes"] = which
     return {key: figures[key] for key in SHOWN if key in figures}
 
 

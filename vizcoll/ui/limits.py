@@ -89,8 +89,13 @@ TREE_MAX_BYTES = 1 << 30
 # ---------------------------------------------------------------- barrier
 BARRIER_MAX_SIDE = 16
 """Grids up to 16 x 16 run and animate on the page (the paper's largest is 20 x 20: the CLI runs it)."""
-BARRIER_MAX_PROCESSES = 256
-"""Processes of a barrier on a fabric that is not a grid (as many as a 16 x 16 grid)."""
+BARRIER_MAX_PROCESSES = 65_536
+"""Processes of a barrier on a fabric that is not a grid: the paper fabrics' largest job, as on /trees (every end
+node of a real cluster; what a run may cost is :data:`BARRIER_MAX_MESSAGES`'s to say)."""
+BARRIER_MAX_MESSAGES = 250_000
+"""Messages of one run the page plays (counted before it runs: :func:`vizcoll.barrier.algorithms.planned_messages`):
+3 barriers of the tree, MS or tournament on TaihuLight's 40,960 processes (245,754), 16 of dissemination on a
+1,356-node cluster; a message is 4 to 8 events of its timeline, which holds at most 2,000,000."""
 BARRIER_MAX_RANDOM_LINKS = 20_000
 """'Break at random' keeps the fabric connected by testing every break: fabrics up to 20,000 links."""
 

@@ -75,9 +75,11 @@ def test_errors_are_one_line_with_status_2(capsys):
     for argv, words in [
         (("--topology", FAT, "--algo", "dlct"), "DLCT needs a grid of processors"),
         (
-            ("--topology", "fat-tree:radix=12,levels=3", "--algo", "ms"),
-            "432 end nodes: the barrier command runs barriers of up to 256 processes",
+            ("--topology", "fat-tree:radix=64,levels=3", "--algo", "dissemination", "--barriers", "20"),
+            "20 barriers of dissemination send 20,971,520 messages, more than the simulation's limit",
         ),
+        (("--size", "4", "--pattern", "grid2d:2x2"), "give --topology too"),
+        (("--topology", FAT, "--pattern", "grid2d:4x4", "--comm", "9", "--algo", "ms"), "communicator 9 does not"),
         (
             ("--topology", FAT, "--broken", "edge0.0[9]-agg0.1[1]", "--algo", "ms"),
             "--broken edge0.0[9]-agg0.1[1]: the fabric has no such link",

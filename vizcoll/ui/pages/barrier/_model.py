@@ -39,13 +39,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import suppress
 from dataclasses import replace
 
 import numpy as np
 
 from vizcoll.barrier import GRID_ONLY, is_grid
-from vizcoll.barrier.algorithms import ALGOS, JUDGES, grid_only_reason, run_barriers
+from vizcoll.barrier.algorithms import ALGORITHMS, ALGOS, JUDGES, grid_only_reason, run_barriers
 from vizcoll.barrier.benchmark import RATES, SIZES, sweep
+from vizcoll.barrier.fabric import communicator_processes, leaf_switches
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import NUMBERINGS, adjust, numbering, pattern_links
 from vizcoll.barrier.uq import uq_difference_histogram, uq_round
@@ -59,6 +61,7 @@ from vizcoll.ui import store
 from vizcoll.ui.cache import cached, job_progress, job_runner, peek, reporting
 from vizcoll.ui.forms import choice, number, whole
 from vizcoll.ui.limits import (
+    BARRIER_MAX_MESSAGES,
     BARRIER_MAX_PROCESSES,
     BARRIER_MAX_RANDOM_LINKS,
     BARRIER_MAX_SIDE,
@@ -100,12 +103,16 @@ __all__ = [
     "digest",
     "run_plan",
     "run_of",
+    "prepare_run",
     "sweep_of",
     "uq_of",
     "histogram_of",
     "view_keys",
     "page_keys",
     "comm_options",
+    "algo_options",
+    "too_many",
+    "MAX_MESSAGES",
     "chosen_comm",
     "histogram_side",
     "goal_file",
@@ -118,7 +125,7 @@ __all__ = [
     "chosen_part",
     "drawn_part",
     "shown_comm",
-    "OVERVIEW_MAX_STEPS",
+    "OVERVIEW_MAX_MARKS",
     "LIGHT_RUN",
     "heavy_run",
 ]
@@ -145,11 +152,12 @@ NOT_GRID_ALGO = "tree"
 # the grid preset shown when the scenario is not a grid: the model that reproduces the paper's Fig. 3
 # (a 4x4 grid with 8 neighbors: UQ 73.1% / 18.2% for round(1))
 PRESET = (4, 4, 8)
-MAX_SIDE, MAX_PROCESSES = BARRIER_MAX_SIDE, BARRIER_MAX_PROCESSES  # reasons: vizcoll.ui.limits
+MAX_SIDE, MAX_PROCESSES, MAX_MESSAGES = BARRIER_MAX_SIDE, BARRIER_MAX_PROCESSES, BARRIER_MAX_MESSAGES  # why: limits
 ANIMATION_LIMIT = DRAWN_NODES  # fabrics (or parts) with more nodes are animated on their overview
-# longer runs are not lit on the overview: its frames (about 20 bytes a step) travel in the player's handle, which
-# the browser posts with every step (2,000 steps: about 40 kB; 16 processes, 20 barriers: 1,791 steps)
-OVERVIEW_MAX_STEPS = 2000
+OVERVIEW_MAX_MARKS = 1_000_000
+"""A run whose overview frames light more marks than this (a block or a bundle at a step, about 10 bytes of JSON
+each: 10 MB) plays its captions only: the frames travel to the browser once, in the player's handle. TaihuLight's
+40,960 processes, 3 tree barriers: 5,001 steps, 1.4 MB."""
 MAX_K = 1_000_000
 MAX_COMM_OPTIONS, MAX_RANDOM_LINKS = MAX_OPTIONS, BARRIER_MAX_RANDOM_LINKS
 UQ_SIDE = 8  # the LCT vs BST view draws the scenario's grid up to 8 x 8 (else the paper's 4 x 4)
@@ -333,33 +341,88 @@ def processes_of(scenario: Scenario, topo: Topology, comm: int) -> tuple[list[in
             raise VizcollError(
                 f"communicator {comm} does not exist: the scenario has {len(comms)} (0–{len(comms) - 1})"
             )
-        members = comms.nodes(comm).tolist()
-        nodes = list(dict.fromkeys(members))
+        nodes, ranks = communicator_processes(comms, comm), len(comms[comm])
         text = f"the end nodes of communicator {comm}: {plural(len(nodes), 'process')}"
-        if len(nodes) < len(members):
-            text += f" (its {plural(len(members), 'rank')} share them: one barrier process per end node)"
+        if len(nodes) < ranks:
+            text += f" (its {plural(ranks, 'rank')} share them: one barrier process per end node)"
     if len(nodes) < 2:
         raise VizcollError(f"a barrier needs at least 2 processes; {text.split(':')[0]} gives {len(nodes)}")
     if len(nodes) > MAX_PROCESSES:
         raise VizcollError(
-            f"the page runs barriers of up to {MAX_PROCESSES} processes; {text} — choose a smaller "
+            f"the page runs barriers of up to {MAX_PROCESSES:,} processes; {text} — choose a smaller "
             "communicator (Topology page) or run python -m vizcoll barrier"
         )
     return nodes, text
 
 
+def too_many(algo: str, barriers: int, n: int, groups: int) -> str:
+    """Why the page does not run ``barriers`` barriers of ``algo`` among ``n`` processes under ``groups`` leaf
+    switches (their messages above :data:`MAX_MESSAGES`), or "" when it does."""
+    messages = barriers * ALGORITHMS[algo].messages_per_barrier(n, groups)
+    if messages <= MAX_MESSAGES:
+        return ""
+    return (
+        f"{plural(barriers, 'barrier')} of {ALGO_NAMES[algo]} among {plural(n, 'process')} send {messages:,} "
+        f"messages; the page plays runs of up to {MAX_MESSAGES:,} (choose fewer barriers, another algorithm or a "
+        "communicator, or run python -m vizcoll barrier)"
+    )
+
+
+def _groups(topo: Topology, nodes) -> int:
+    """The leaf switches ``nodes`` hang off: the blocks of the two-level algorithms off a grid."""
+    return len(np.unique(leaf_switches(topo, nodes)))
+
+
+def _option(label: str, value, why: str) -> dict:
+    """A dropdown choice, disabled and saying ``why`` when the page would not run it."""
+    return {"label": f"{label} ({why})" if why else label, "value": value, "disabled": bool(why)}
+
+
+def algo_options(scenario: Scenario, topo: Topology | None) -> list[dict]:
+    """The algorithm choices: on a fabric that is not a grid the DLCT variants are disabled (they need the grid's
+    numbering), and so is an algorithm whose run the page would not play (:func:`too_many`); every one without a
+    fabric (``topo`` None: the scenario cannot be built, the page says why)."""
+    if topo is None or is_grid(topo):
+        return [_option(ALGO_NAMES[a], a, "") for a in ALGOS]
+    p = shown_params(scenario, False)
+    try:
+        nodes = processes_of(scenario, topo, p["comm"])[0]
+    except VizcollError:
+        nodes = []
+    n, groups = len(nodes), _groups(topo, nodes)
+
+    def why(algo: str) -> str:
+        if algo in GRID_ONLY:
+            return "needs a grid"
+        return "too many messages" if n and too_many(algo, p["barriers"], n, groups) else ""
+
+    return [_option(ALGO_NAMES[a], a, why(a)) for a in ALGOS]
+
+
 def comm_options(scenario: Scenario, topo: Topology) -> list[dict]:
-    """The processes a barrier on a fabric that is not a grid can run on: every end node, or a communicator."""
+    """The processes a barrier on a fabric that is not a grid can run on: every end node, or a communicator; a
+    choice the page would not run (more than :data:`MAX_PROCESSES` processes, or :func:`too_many` messages for the
+    chosen algorithm and barriers) is disabled and says why."""
     try:
         comms = scenario.communicators(topo)
     except VizcollError:
         comms = None
-    options = [{"label": f"every end node ({len(topo.endpoints):,})", "value": ALL_END_NODES}]
-    if comms is not None:
-        options += [
-            {"label": f"communicator {i} ({plural(len(comms[i]), 'process')})", "value": i}
-            for i in range(min(len(comms), MAX_COMM_OPTIONS))
-        ]
+    p = shown_params(scenario, is_grid(topo))
+    leaf = leaf_switches(topo, np.arange(topo.n_nodes))
+
+    def why(nodes: np.ndarray) -> str:
+        if len(nodes) > MAX_PROCESSES:
+            return f"more than {MAX_PROCESSES:,}"
+        if p["algo"] in GRID_ONLY or not too_many(p["algo"], p["barriers"], len(nodes), len(np.unique(leaf[nodes]))):
+            return ""
+        return f"too many messages for {ALGO_NAMES[p['algo']]}"
+
+    ends = topo.endpoints
+    options = [_option(f"every end node ({len(ends):,})", ALL_END_NODES, why(ends))]
+    for i in range(min(len(comms) if comms is not None else 0, MAX_COMM_OPTIONS)):
+        options.append(
+            _option(f"communicator {i} ({plural(len(comms[i]), 'process')})", i, why(np.unique(comms.nodes(i))))
+        )
     return options
 
 
@@ -437,6 +500,8 @@ def run_plan(scenario: Scenario) -> dict:
     if p["algo"] in GRID_ONLY:
         plan["reason"] = grid_only_reason(topo, p["algo"])
     nodes, text = processes_of(scenario, topo, p["comm"])
+    if not plan["reason"] and (why := too_many(p["algo"], p["barriers"], len(nodes), _groups(topo, nodes))):
+        raise VizcollError(why)
     plan["processes"] = nodes
     plan["note"] = f"The barrier runs on {text}, over min-hop routes that avoid the broken links."
     plan["part"] = drawn_part(scenario, topo, p["part"])
@@ -454,6 +519,7 @@ def run_plan(scenario: Scenario) -> dict:
 def _run(source: dict, plan: dict) -> dict:
     topo = topology_of(Scenario(**source))
     extra = {} if plan["processes"] is None else {"participants": plan["processes"]}
+    report = job_progress()
     timeline, figures = run_barriers(
         topo,
         plan["algo"],
@@ -462,9 +528,19 @@ def _run(source: dict, plan: dict) -> dict:
         seed=plan["seed"],
         judge=plan["judge"],
         record=True,
+        progress=None if report is None else lambda share: report(round(1000 * share), 1000),
         **extra,
     )
     return {"timeline": timeline.to_dict(), "figures": figures}
+
+
+def prepare_run(scenario: Scenario) -> None:
+    """Compute the scenario's run (:func:`run_of`) into the cache, reporting to the running job
+    (:func:`~vizcoll.ui.cache.job_progress`); a run that cannot be made is said by the view that reads it."""
+    plan = page_keys(scenario)[0]
+    if "error" not in plan and not plan["reason"]:
+        with suppress(VizcollError):
+            run_of(scenario, plan)
 
 
 def run_of(scenario: Scenario, plan: dict) -> dict:

@@ -42,7 +42,7 @@ from vizcoll.ui.pages.barrier._figures import (
     step_stylesheet,
     uq_text,
 )
-from vizcoll.ui.pages.barrier._model import ANIMATION_LIMIT, MAX_SIDE, OVERVIEW_MAX_STEPS, UQ_SIDE, uq_of
+from vizcoll.ui.pages.barrier._model import ANIMATION_LIMIT, MAX_SIDE, OVERVIEW_MAX_MARKS, UQ_SIDE, uq_of
 from vizcoll.ui.store import topology_of
 
 GROUP_SPACING = 0.55 * SPACING  # px between the nodes of a group's most crowded rows (a process is 30 px wide)
@@ -441,21 +441,22 @@ def run_view(scenario: Scenario, plan: dict) -> tuple[list[dict], dict | None, o
     figures, timeline = run["figures"], run["timeline"]
     flag = judgement_text(figures)
     tl = Timeline.from_dict(timeline)
-    if drawn.overview is not None and tl.n_steps > OVERVIEW_MAX_STEPS:  # the captions play, nothing is lit
-        handle = player_data(timeline, overview=None)
+    frames = overview_frames(tl, topo, drawn.overview) if drawn.overview is not None else None
+    if frames is not None and sum(map(len, frames["bundles"] + frames["blocks"])) > OVERVIEW_MAX_MARKS:
+        handle = player_data(tl, overview=None)  # the captions play, nothing is lit
         flag = "\n".join(
             filter(
                 None,
                 [
-                    f"The run has {tl.n_steps:,} steps: the overview lights runs of up to "
-                    f"{OVERVIEW_MAX_STEPS:,} (choose fewer barriers or processes, or draw a "
-                    "group alone).",
+                    f"The run lights the overview's marks more than {OVERVIEW_MAX_MARKS:,} times in its "
+                    f"{tl.n_steps:,} steps, too many to send to the browser: its captions and key moments play "
+                    "(choose fewer barriers or processes, or draw a group alone).",
                     flag,
                 ],
             )
         )
-    elif drawn.overview is not None:
-        handle = player_data(timeline, overview=overview_frames(tl, topo, drawn.overview))
+    elif frames is not None:
+        handle = player_data(tl, overview=frames)
     elif not drawn.canvas:
         handle = None
         flag = "\n".join(
@@ -469,9 +470,9 @@ def run_view(scenario: Scenario, plan: dict) -> tuple[list[dict], dict | None, o
             )
         )
     elif drawn.view is not None and drawn.view.part != WHOLE:
-        handle = player_data(timeline, nodes=drawn.view.kept.tolist())
+        handle = player_data(tl, nodes=drawn.view.kept.tolist())
     else:
-        handle = player_data(timeline)
+        handle = player_data(tl)
     return elements, handle, summary_table(figures), flag
 
 

@@ -32,12 +32,13 @@ import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.barrier import is_grid
-from vizcoll.barrier.algorithms import ALGOS, JUDGES
+from vizcoll.barrier.algorithms import JUDGES
 from vizcoll.barrier.structures import NUMBERINGS
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.ui import jobs
+from vizcoll.ui.cache import reporting
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -139,6 +140,7 @@ REFRESHED = [
     Output(BAR_PART, "options"),
     Output(BAR_PART, "value"),
     Output(BAR_PART, "disabled"),
+    Output(BAR_ALGO, "options"),
 ]
 DRAWING = [
     Output(BAR_OVERVIEW, "figure"),
@@ -175,6 +177,7 @@ def body(scenario: Scenario) -> html.Div:
     v = model.shown_params(scenario, grid)
     shape = model.grid_shape(scenario, topo) if grid else model.PRESET
     options = model.comm_options(scenario, topo) if topo is not None else []
+    algos = model.algo_options(scenario, topo)
     if topo is not None:  # the process shown as shown_comm shows it (it runs when the options change)
         shown = model.shown_comm(scenario, [option["value"] for option in options])
         v["comm"] = shown if shown is not None else model.ALL_END_NODES if options[1:] == [] else v["comm"]
@@ -183,14 +186,15 @@ def body(scenario: Scenario) -> html.Div:
         children=[
             _fabric_section(shape),
             _breaks_section(v),
-            _barrier_section(v, options, grid),
+            _barrier_section(v, options, algos, grid),
             message_box(BAR_MESSAGE),
             info(
                 "Every change runs at once. Break at random breaks that share of the links (seeded), never cutting "
                 f"the switches apart. On a grid (up to {model.MAX_SIDE}×{model.MAX_SIDE}) messages go to the neighbor "
                 "closest to their destination (the paper's rule) and detour along a shortest live path when that would "
-                f"loop; on any other fabric the processes (up to {model.MAX_PROCESSES}) are end nodes and messages "
-                "follow min-hop routes around the broken links."
+                f"loop; on any other fabric the processes (up to {model.MAX_PROCESSES:,}) are end nodes and messages "
+                f"follow min-hop routes around the broken links (runs of up to {model.MAX_MESSAGES:,} messages; a "
+                "large one is a background job)."
             ),
             image_download(BAR_PNG, download_button("Download GOAL", BAR_GOAL), dcc.Download(id=BAR_GOAL_FILE)),
             info(
@@ -275,10 +279,10 @@ def _breaks_section(v: dict) -> html.Details:
     )
 
 
-def _barrier_section(v: dict, options: list[dict], grid: bool) -> html.Details:
+def _barrier_section(v: dict, options: list[dict], algos: list[dict], grid: bool) -> html.Details:
     return section(
         "Barrier",
-        field("algorithm", dropdown(BAR_ALGO, [{"label": model.ALGO_NAMES[a], "value": a} for a in ALGOS], v["algo"])),
+        field("algorithm", dropdown(BAR_ALGO, algos, v["algo"])),
         field("DLCT judge", dropdown(BAR_JUDGE, list(JUDGES), v["judge"])),
         field("barriers", number_input(BAR_BARRIERS, v["barriers"], min=1, max=20)),
         field("work between (s)", number_input(BAR_COMPUTE, v["compute"], min=0, max=60, step=0.1)),
@@ -426,6 +430,7 @@ def register(app: Dash) -> None:
         State(BAR_SWEEP_KEY, "data"),
         State(BAR_PART, "value"),
         State(BAR_COMM, "options"),
+        State(BAR_ALGO, "options"),
         **drawn,
     )(refresh)
     app.callback(
@@ -585,14 +590,15 @@ def shown_comm(options, data):
     return no_update if shown is None else shown
 
 
-def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None, options_now=None):
+def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None, options_now=None, algos_now=None):
     """The keys of the three views (each written only when it changed; the run's is the key of its plan, which
     the server computes again from the scenario: :func:`~vizcoll.ui.pages.barrier._model.page_keys`), the
     fabric's line, the process choice (its options written only when they changed: new options choose the
-    shown process again, which writes the scenario), the part choice (off a grid: what the run's drawing shows)."""
+    shown process again, which writes the scenario), the part choice (off a grid: what the run's drawing shows),
+    the algorithm choice (a run the page would not play is disabled)."""
     scenario, message = checked(data)
     if scenario is None:
-        return (changed(key_of({"error": message}), plan_now), no_update, no_update, message) + (no_update,) * 5
+        return (changed(key_of({"error": message}), plan_now), no_update, no_update, message) + (no_update,) * 6
     plan, uq, sweep_key = model.page_keys(scenario)
     topo = topology_of(scenario)
     grid = is_grid(topo)
@@ -611,6 +617,7 @@ def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None, opt
         GRID_PART if grid else part_options(scenario, topo),
         changed(part, part_now),
         grid,
+        changed(model.algo_options(scenario, topo), algos_now),
     )
 
 
@@ -656,13 +663,17 @@ def run_job(set_progress, order, data):
 
 def animate(set_progress, plan, data):
     """The run of the scenario's plan (recomputed from the scenario: the plan store only triggers it): the player's
-    handle, the canvas's elements, the figures and a line about the run."""
+    handle, the canvas's elements, the figures and a line about the run. The run reports how many processors
+    have left their barriers (a background job's progress bar), then the player is made."""
     if not plan:
         return (no_update,) * 5
     scenario, message = checked(data)
     if scenario is None:
         return None, [], "", message, "flag warn"
-    set_progress((0, 1, "Running the barriers…"))
+    progress = jobs.JobProgress(set_progress, ["Running the barriers", "Making the player"])
+    with reporting(progress.stage(0)):
+        model.prepare_run(scenario)
+    progress.stage(1)
     elements, handle, summary, flag = views.run_view(scenario, model.page_keys(scenario)[0])
     return handle, elements, summary, flag, "flag warn" if "⚠" in flag else "flag"
 
