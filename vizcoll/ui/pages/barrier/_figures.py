@@ -523,10 +523,10 @@ def uq_histogram_figure(h: dict, paper: bool = False) -> go.Figure:
     n = len(h["values"])
     side = h["size"]
     fig = go.Figure(
-        go.Bar(
-            x=centres,
-            y=counts,
-            width=np.diff(edges) * 0.95,
+        go.Bar(  # plain lists: the figure is cached as its dict, where arrays would be typed-array specs
+            x=centres.tolist(),
+            y=counts.tolist(),
+            width=(np.diff(edges) * 0.95).tolist(),
             marker={"color": colours},
             name="transformations",
             hovertemplate="%{x:.2f}: %{y}<extra></extra>",

@@ -18,6 +18,7 @@ from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.blocks import Blocks
 from vizcoll.topology.model import Topology
+from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.blocks import ACTIVE
@@ -153,13 +154,7 @@ def uq_view(key: dict) -> tuple[go.Figure, go.Figure, str]:
     k, numbering_kind, neighbors = key["k"], key["numbering"], key["neighbors"]
     rows, cols = uq_grid(key)
     result = uq_of(rows, cols, neighbors, k, numbering_kind)
-    as_set = lambda links: {tuple(tuple(c) for c in x) for x in links}  # noqa: E731
-    figs = [
-        numbering_figure(
-            name, result["before"], result["after"], as_set(result[s]["before"]), as_set(result[s]["after"]), k
-        )
-        for s, name in (("lct", "LCT"), ("bst", "BST"))
-    ]
+    figs = _numbering_figures(rows, cols, neighbors, k, numbering_kind)
     lct, bst = result["lct"]["uq"], result["bst"]["uq"]
     info = (
         f"{rows}×{cols} grid, {numbering_kind} numbering, {neighbors} neighbors, round({k}) "
@@ -175,6 +170,20 @@ def uq_view(key: dict) -> tuple[go.Figure, go.Figure, str]:
     elif (rows, cols) != (key["rows"], key["cols"]):
         info += f" (The view draws grids up to {UQ_SIDE}×{UQ_SIDE}: the paper's 4×4 here.)"
     return figs[0], figs[1], info
+
+
+@cached_figures
+def _numbering_figures(rows: int, cols: int, neighbors: int, k: int, numbering_kind: str) -> tuple[go.Figure, ...]:
+    """LCT's and BST's numbered grids with their Gather links before and after ``round(k)`` (cached: a warm
+    answer reads them back instead of building them again)."""
+    result = uq_of(rows, cols, neighbors, k, numbering_kind)
+    as_set = lambda links: {tuple(tuple(c) for c in x) for x in links}  # noqa: E731
+    return tuple(
+        numbering_figure(
+            name, result["before"], result["after"], as_set(result[s]["before"]), as_set(result[s]["after"]), k
+        )
+        for s, name in (("lct", "LCT"), ("bst", "BST"))
+    )
 
 
 def uq_outputs(key: dict | None) -> tuple | None:
@@ -504,7 +513,10 @@ def sweep_controls(result: dict, size, rate) -> tuple[list, object, list, object
 def histogram_view(key: dict) -> go.Figure:
     """The UQ(LCT) − UQ(BST) histogram of the view's (checked) key: the scenario's square grid up to
     :data:`UQ_SIDE`, else the paper's 4 x 4 (Fig. 5)."""
-    side = model.histogram_side(key)
-    return charts.uq_histogram_figure(
-        model.histogram_of(side, key["neighbors"]), paper=(side, key["neighbors"]) == (4, 8)
-    )
+    return _histogram_figure(model.histogram_side(key), key["neighbors"])
+
+
+@cached_figures
+def _histogram_figure(side: int, neighbors: int) -> go.Figure:
+    """:func:`histogram_view`'s figure (cached, as :func:`_numbering_figures`)."""
+    return charts.uq_histogram_figure(model.histogram_of(side, neighbors), paper=(side, neighbors) == (4, 8))
