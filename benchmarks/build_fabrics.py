@@ -1,6 +1,6 @@
 """Time and memory of building the big fabrics and their min-hop tables.
 
-Run ``python benchmarks/build_fabrics.py`` (optionally ``--only NAME``). Each
+Run ``python benchmarks/build_fabrics.py`` (optionally ``--only NAME``; ``--markdown`` for the README's table). Each
 fabric is measured in a fresh Python process so that its peak resident memory
 is its own; the script prints one JSON list with a dict per fabric:
 
@@ -31,6 +31,7 @@ TARGET_S, TARGET_MB = 3.0, 2048.0
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import stamp  # noqa: E402
 from benchmarks.fresh import run_child  # noqa: E402
 
 
@@ -78,16 +79,38 @@ def measure(name: str) -> dict:
     }
 
 
+def markdown(rows: list[dict]) -> str:
+    """The rows as the README's table, then when, where and how they were measured."""
+    shown = [
+        [
+            f"`{r['spec']}`",
+            f"{r['switches']:,}",
+            f"{r['endpoints']:,}",
+            f"{r['links']:,}",
+            f"{r['generator_s']:.2f} s",
+            f"{r['min_hops_s']:.2f} s",
+            f"{r['total_s']:.2f} s",
+            f"{r['peak_rss_mb']:.0f} MB ({r['peak_minus_baseline_mb']:.0f} MB)",
+        ]
+        for r in rows
+    ]
+    headers = ["fabric", "switches", "end nodes", "links", "generate", "min-hop table", "total"]
+    headers.append("peak RSS (above the interpreter)")
+    return stamp.table(headers, shown, right=range(1, 8)) + "\n\n" + stamp.measured()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(FABRICS), help="measure just this fabric")
+    parser.add_argument("--markdown", action="store_true", help="a Markdown table with the date, commit and machine")
     parser.add_argument("--child", choices=sorted(FABRICS), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(measure(args.child)))
         return
     names = [args.only] if args.only else list(FABRICS)
-    print(json.dumps([run_child(__file__, name) for name in names], indent=2))
+    rows = [run_child(__file__, name) for name in names]
+    print(markdown(rows) if args.markdown else json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ Run ``python benchmarks/erasure_search.py`` (about 1.5 minutes here, most of it 
   to survive exactly as many DC failures as the other code;
 - ``summary``: the range of the reductions next to the abstract's claim (42.9–56.0 %).
 
-Wall times depend on the machine and its load; they are printed, never asserted.
+Wall times depend on the machine and its load; they are printed, never asserted. ``--markdown`` prints the README's
+tables instead (T̄ per case and traffic model, the summary), with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks import stamp  # noqa: E402
 from vizcoll.erasure import PAPER_REDUCTION, compare, fmel_search, paper_table  # noqa: E402
 from vizcoll.erasure.metrics import TRAFFIC  # noqa: E402
 
@@ -61,9 +63,50 @@ def case(n: int, k: int, dcs: int, traffic: str) -> dict:
     }
 
 
-def main(argv: list[str] | None = None) -> dict:
+def _number(x) -> str:
+    return "–" if x is None else f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def markdown(result: dict) -> str:
+    """T̄ of FMEL / its lower bound / RS per case under both traffic models (RS with FMEL's reduction), the search
+    times, then the summary per traffic model, then the stamp."""
+    by_case: dict[tuple, dict] = {}
+    for c in result["cases"]:
+        by_case.setdefault((c["n"], c["k"], c["dcs"]), {})[c["traffic"]] = c
+
+    def cell(c: dict) -> str:
+        cut = c["reduction_vs_rs_pct"]
+        rs = _number(c["rs"]) + (f" (−{cut:.0f}%)" if cut else "")
+        return f"{_number(c['fmel'])} / {_number(c['lower_bound'])} / {rs}"
+
+    rows = [
+        [f"{n}, {k}, {dcs}", str(t["blocks"]["D"]), cell(t["blocks"]), cell(t["aggregated"])]
+        + [" / ".join(f"{t[m]['search_s']:.2f}" for m in TRAFFIC) + " s"]
+        for (n, k, dcs), t in by_case.items()
+    ]
+    headers = ["(n, k, N)", "D", "every remote block: FMEL / bound / RS", "one block per remote DC: FMEL / bound / RS"]
+    first = stamp.table([*headers, "search (each model)"], rows, right=[1, 4])
+
+    def span(pair) -> str:
+        if not pair:
+            return "–"
+        return f"{pair[0]:.0f}%" if round(pair[0]) == round(pair[1]) else f"{pair[0]:.0f}–{pair[1]:.0f}%"
+
+    models = {"blocks": "every remote block", "aggregated": "one block per remote DC"}
+    summary = [
+        [models[m], span(s["reduction_vs_rs_pct"]), span(s["reduction_vs_lrc_same_D_pct"]), s["meets_lower_bound"]]
+        + [f"{s['search_s_max']:.2f} s"]
+        for m, s in result["summary"].items()
+    ]
+    headers = ["traffic model", "T̄ below RS", "below an LRC of the same D", "meets its lower bound", "slowest search"]
+    second = stamp.table(headers, summary, right=[4])
+    return f"{first}\n\n{second}\n\n{stamp.measured()}"
+
+
+def main(argv: list[str] | None = None) -> dict | None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the small cases")
+    parser.add_argument("--markdown", action="store_true", help="Markdown tables with the date, commit and machine")
     args = parser.parse_args(argv)
     cases = [case(n, k, dcs, traffic) for n, k, dcs in (QUICK if args.quick else FULL) for traffic in TRAFFIC]
     summary = {}
@@ -77,13 +120,19 @@ def main(argv: list[str] | None = None) -> dict:
             "meets_lower_bound": f"{sum(c['meets_lower_bound'] for c in rows)} of {len(rows)}",
             "search_s_max": max(c["search_s"] for c in rows),
         }
-    return {
+    result = {
         "table2": paper_table(),
         "cases": cases,
         "summary": summary,
         "paper_claimed_reduction_pct": list(PAPER_REDUCTION),
     }
+    if args.markdown:
+        print(markdown(result))
+        return None
+    return result
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(), indent=1))
+    result = main()
+    if result is not None:
+        print(json.dumps(result, indent=1))

@@ -26,6 +26,8 @@ gunicorn's tree) and peak number of job processes, the job processes started, ea
 answer, p50 / p95 / max) and how their requests ended, and the light users' latencies. ``--celery`` runs the
 jobs on a Celery worker (the documented command, its default concurrency: the CPU count) and a throw-away
 ``redis-server`` instead, and also prints the tasks the worker received.
+
+``--markdown`` prints the README's tables instead of the JSON, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import stamp  # noqa: E402
 from benchmarks.dash_http import DashClient  # noqa: E402
 from tests.gunicorn_server import celery_worker, gunicorn, redis_server  # noqa: E402
 from vizcoll.scenario import Scenario  # noqa: E402
@@ -302,6 +305,53 @@ def workers(proc: subprocess.Popen) -> list[int]:
     return [int(pid) for pid in listing.split()]
 
 
+def _s(value) -> str:
+    return "–" if value is None else f"{value:.3f} s" if value < 0.1 else f"{value:.2f} s"
+
+
+def markdown_phases(result: dict) -> str:
+    """The two phases (light requests: count, p50 / p95 / max, errors) and the heavy jobs of the second."""
+    names = {"light_alone": "light users alone", "with_heavy_jobs": "with heavy jobs and a worker killed"}
+    if result["with_heavy_jobs"].get("killed_worker") is None:
+        names["with_heavy_jobs"] = "with heavy jobs"
+    cells = [
+        [names[key], f"{p['light_requests']:,}", _s(p["p50_s"]), _s(p["p95_s"]), _s(p["max_s"]), str(p["errors"])]
+        for key, p in result.items()
+        if key in names
+    ]
+    phases = stamp.table(["phase", "light requests", "p50", "p95", "max", "errors"], cells, right=range(1, 6))
+    jobs = [
+        [j["job"].split(".")[0], f"{j['seconds']:.1f} s", "yes" if j.get("progress_seen") else "no", j["ended"]]
+        for j in result["with_heavy_jobs"].get("heavy_jobs", [])
+    ]
+    heavy = stamp.table(["heavy job (its output)", "seconds", "progress shown", "ended"], jobs, right=[1])
+    return f"{phases}\n\n{heavy}"
+
+
+def markdown_classroom(result: dict) -> str:
+    """The lecture: the server's peak memory and jobs, each group's waits and endings, the light users."""
+    started = result.get("celery_tasks_started")
+    rows = [
+        ["server peak memory (every process of the server)", f"{result['peak_server_gb']:.2f} GB"],
+        ["job processes at once, at most", str(result["peak_job_processes"])],
+        ["job processes started", str(result["job_processes_started"])],
+    ]
+    if started is not None:
+        rows.append(["tasks the Celery worker received", str(started)])
+    for name, g in result["groups"].items():
+        ended = ", ".join(f"{n} {how}" for how, n in sorted(g["ended"].items(), key=lambda e: -e[1]))
+        waits = " / ".join(_s(g[f"wait_{q}_s"]) for q in ("p50", "p95", "max"))
+        rows.append([f"{name} ({g['requests']}): wait p50 / p95 / max; how they ended", f"{waits}; {ended}"])
+    light = result["light"]
+    rows.append(
+        [
+            f"light users: {light['requests']:,} requests, p95 / max, errors",
+            f"{_s(light['p95_s'])} / {_s(light['max_s'])}, {light['errors']}",
+        ]
+    )
+    return stamp.table(["what", "figure"], rows)
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--light", type=int, default=20)
@@ -317,7 +367,19 @@ def main(argv: list[str] | None = None) -> dict:
         action="store_true",
         help="jobs on a Celery worker (the documented command) and a throw-away redis-server",
     )
+    parser.add_argument("--markdown", action="store_true", help="Markdown tables with the date, commit and machine")
     args = parser.parse_args(argv)
+    result = run(args)
+    if args.markdown:
+        tables = markdown_classroom(result) if args.classroom else markdown_phases(result)
+        print(f"{tables}\n\n{stamp.measured()}")
+    else:
+        print(json.dumps(result, indent=1))
+    return result
+
+
+def run(args: argparse.Namespace) -> dict:
+    """The load test or the lecture the options ask for, on a server of its own; what it measured."""
     with contextlib.ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="vizcoll-load-")))
         celery, env = [], {}
@@ -346,4 +408,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(main(), indent=1))
+    main()

@@ -12,6 +12,9 @@ in at most 2 s, SSSP-MC at least 5 times slower.
 ``--quick`` keeps one pattern per fabric and runs SSSP-MC only on the fat tree
 and BlueLight (the smallest switch graphs); a full run takes about two minutes
 on two cores (SSSP-MC included everywhere).
+
+``--markdown`` prints the README's table instead (max EFI / routing time per algorithm), with the date, the commit
+and the machine.
 """
 
 from __future__ import annotations
@@ -81,11 +84,36 @@ def checks(rows: list[dict]) -> dict:
     return out
 
 
+LABELS = {
+    "fat-tree": "fat tree 16,000",
+    "torus": "torus 24,000",
+    "dragonfly": "dragonfly 26,406",
+    "bluelight": "BlueLight (ppn 4)",
+    "taihulight": "TaihuLight 40,960",
+}
+
+
+def markdown(rows: list[dict], algos: list[str]) -> str:
+    """One row per fabric and pattern, one "max EFI / routing time" column per algorithm; then the stamp."""
+    from benchmarks import stamp
+
+    cells: dict[tuple, dict] = {}
+    for r in rows:
+        cell = f"{r['max_efi']} / {r['runtime_s']:.2f} s"
+        cells.setdefault((r["fabric"], r["pattern"], r["groups"]), {})[r["algo"]] = cell
+    shown = [
+        [LABELS.get(fabric, fabric), pattern, f"{groups:,}", *(by.get(a) for a in algos)]
+        for (fabric, pattern, groups), by in cells.items()
+    ]
+    return stamp.table(["fabric", "pattern", "groups", *algos], shown, right=[2]) + "\n\n" + stamp.measured()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(FABRICS), help="just this fabric")
     parser.add_argument("--algos", default=",".join(ALGOS), help="comma-separated algorithms (default: all)")
     parser.add_argument("--quick", action="store_true", help="one pattern per fabric, SSSP only on small switch graphs")
+    parser.add_argument("--markdown", action="store_true", help="a Markdown table with the date, commit and machine")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     algos = [a.strip() for a in args.algos.split(",") if a.strip()]
@@ -95,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     for name in [args.only] if args.only else list(FABRICS):
         rows += run_fabric(name, algos, args.quick)
-    print(json.dumps({"rows": rows, "checks": checks(rows)}, indent=1))
+    print(markdown(rows, algos) if args.markdown else json.dumps({"rows": rows, "checks": checks(rows)}, indent=1))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ shared; the spread is printed on stderr). It prints one JSON list, one entry per
 /topology, opened from a share link, then /trees with every process, /multicast, /barrier and /schedules on it);
 ``--bytes`` adds ``request_bytes`` and ``response_bytes``: what the callbacks of the action take in (their
 Inputs and States as JSON: what the browser posts) and give back (their outputs as Dash serialises them), for
-the cases that count them (the ``--fabric`` ones).
+the cases that count them (the ``--fabric`` ones). ``--fabric campus`` is the 1,570-node cluster of
+``tests/fabrics.py`` (``campus_cluster``), written to a temporary file. ``--markdown`` prints the README's table
+instead of the JSON, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -576,6 +578,40 @@ def measured(name: str) -> dict:
         return run_child(__file__, name, env=env)
 
 
+def _size(count: int) -> str:
+    return f"{count / 1e6:.2f} MB" if count >= 1e6 else f"{count / 1e3:.1f} kB"
+
+
+def markdown(rows: list[dict]) -> str:
+    """The rows as the README's table (with the bytes when counted), then the stamp."""
+    from benchmarks import stamp
+
+    heads, right = ["page", "case", "cold", "warm"], [2, 3]
+    if any("request_bytes" in r for r in rows):
+        heads, right = [*heads, "posted", "sent back"], [2, 3, 4, 5]
+    cells = [
+        [f"`{r['page']}`", r["case"], stamp.seconds(r["cold_s"]), stamp.seconds(r["warm_s"])]
+        + ([_size(r["request_bytes"]), _size(r["response_bytes"])] if len(heads) > 4 else [])
+        for r in rows
+    ]
+    fabric = f"On `{rows[0]['fabric']}`.\n\n" if rows and "fabric" in rows[0] else ""
+    return fabric + stamp.table(heads, cells, right=right) + "\n\n" + stamp.measured()
+
+
+def _campus() -> str:
+    """``tests/fabrics.py``'s 1,570-node cluster written to a file removed when this process ends."""
+    import atexit
+    import shutil
+
+    from tests.fabrics import campus_cluster
+
+    folder = tempfile.mkdtemp(prefix="vizcoll-campus-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = Path(folder) / "campus.net"
+    path.write_text(campus_cluster())
+    return str(path)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="just this page (e.g. /trees)")
@@ -583,10 +619,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=1, help="fresh processes per case; the best is kept")
     parser.add_argument("--fabric", metavar="FILE", help="every page's first answer on this fabric file instead")
     parser.add_argument("--bytes", action="store_true", help="(with --fabric) the bytes posted and sent back")
+    parser.add_argument("--markdown", action="store_true", help="a Markdown table with the date, commit and machine")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     global FABRIC
-    FABRIC = str(Path(args.fabric).resolve()) if args.fabric else FABRIC
+    fabric = _campus() if args.fabric == "campus" and not Path("campus").exists() else args.fabric
+    FABRIC = str(Path(fabric).resolve()) if fabric else FABRIC
     cases = FABRIC_CASES if FABRIC else CASES
     if args.child:
         print(json.dumps(measure(args.child)))
@@ -598,7 +636,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(runs), file=sys.stderr, flush=True)
         best = min(runs, key=lambda r: r["cold_s"]) | {"warm_s": min(r["warm_s"] for r in runs)}
         rows.append(best if args.bytes else {k: v for k, v in best.items() if not k.endswith("_bytes")})
-    print(json.dumps(rows, indent=1))
+    print(markdown(rows) if args.markdown else json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ JSON list, one entry per case: ``{"page", "case", "first_frame_s", "step_s": [p5
 The cases are the 1,570-node cluster of issue 23 (``tests.fabrics.campus_cluster``: three switch tiers,
 parallel cables) with communicators of 16 processes, and TaihuLight's 46,144-node fabric (on /trees also every
 process of it, as its preset: the trees and the aggregation are a background job, its time included).
+``--markdown`` prints the README's table instead, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from selenium import webdriver  # noqa: E402
 
+from benchmarks import stamp  # noqa: E402
 from tests.fabrics import campus_cluster  # noqa: E402
 from tests.gunicorn_server import gunicorn  # noqa: E402
 from vizcoll.scenario import Scenario  # noqa: E402
@@ -157,10 +159,21 @@ def run_case(driver, base: str, scenario: Scenario, prefix: str, graph: str | No
     }
 
 
+def markdown(rows: list[dict]) -> str:
+    """The README's table (the first case is the only one a new browser opens), then the stamp."""
+    cells = [
+        [r["page"], r["case"], f"{r['first_frame_s']:.2f} s", *(f"{s * 1000:.0f} ms" for s in r["step_s"])]
+        for r in rows
+    ]
+    heads = ["page", "case", "first frame (cold)", f"step: median of {rows[0]['steps']}" if rows else "step: median"]
+    return stamp.table([*heads, "step: worst"], cells, right=[2, 3, 4]) + "\n\n" + stamp.measured()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="one page, e.g. /trees")
     parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--markdown", action="store_true", help="a Markdown table with the date, commit and machine")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory(prefix="vizcoll-players-") as folder, gunicorn(Path(folder)) as (base, _):
@@ -174,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
                 rows.append(row)
         finally:
             driver.quit()
-    print(json.dumps(rows, indent=1))
+    print(markdown(rows) if args.markdown else json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":

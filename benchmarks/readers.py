@@ -7,6 +7,8 @@ host), reads it back with :func:`vizcoll.topology.io.parse` (the hostfile with :
 checks the counts, and prints one JSON list: ``fabric``, ``format``, ``mb`` (size of the text), ``read_s`` (best
 of three reads, format detection and host names included; None for a text above the 20 MB limit of a file) and
 ``nodes`` / ``links`` read.
+
+``--markdown`` prints the README's table instead, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 import hostlist  # noqa: E402
 import networkx as nx  # noqa: E402
 
+from benchmarks import stamp  # noqa: E402
 from vizcoll.comm import host_lists  # noqa: E402
 from vizcoll.topology.generators import from_spec  # noqa: E402
 from vizcoll.topology.io import MAX_FILE_BYTES, dumps, parse  # noqa: E402
@@ -177,12 +180,38 @@ def measure(fabric: str) -> list[dict]:
     return rows
 
 
+FORMATS = {
+    "ibnetdiscover": "`ibnetdiscover`",
+    "ibnetdiscover-ports": "`ibnetdiscover -p`",
+    "iblinkinfo": "`iblinkinfo`",
+    "iblinkinfo -l": "`iblinkinfo -l`",
+    "slurm": "Slurm `topology.conf`",
+    "graphml (networkx, directed)": "GraphML (networkx `DiGraph`, each cable both ways)",
+}
+
+
+def markdown(rows: list[dict]) -> str:
+    """The rows as the README's table (each fabric named on its first row), then where they were measured."""
+    shown, named = [], set()
+    for r in rows:
+        counts = f" ({r['nodes']:,} nodes, {r['links']:,} links)" if r.get("links") else ""
+        fabric = "" if r["fabric"] in named else f"`{FABRICS[r['fabric']]}`{counts}"
+        named.add(r["fabric"])
+        fmt = FORMATS.get(r["format"], r["format"])
+        if "processes" in r:
+            fmt += f", {r['processes']:,} processes"
+        read = r.get("note") if r["read_s"] is None else f"{r['read_s']:.2f} s"
+        shown.append([fabric, fmt, f"{r['mb']:.2f} MB", read])
+    return stamp.table(["fabric", "format", "text", "read"], shown, right=[2, 3]) + "\n\n" + stamp.measured()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=FABRICS)
+    parser.add_argument("--markdown", action="store_true", help="a Markdown table with the date, commit and machine")
     args = parser.parse_args()
     rows = [row for fabric in ([args.only] if args.only else FABRICS) for row in measure(fabric)]
-    print(json.dumps(rows, indent=1))
+    print(markdown(rows) if args.markdown else json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":

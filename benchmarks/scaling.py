@@ -27,6 +27,8 @@ machine is shared). It prints one JSON object:
 
 With ``--plots DIR`` it writes ``scaling-trees`` and ``scaling-multicast`` as PNG and SVG into ``DIR`` (log-log,
 the fitted exponent in each legend); set ``BROWSER_PATH=/usr/bin/chromium`` if kaleido does not find a browser.
+``--markdown`` prints the README's tables instead of the JSON (the targets, and each part's figures), with the date,
+the commit and the machine.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import stamp  # noqa: E402
 from benchmarks.fresh import run_child  # noqa: E402
 
 TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
@@ -480,11 +483,90 @@ def plots(result: dict, folder: Path) -> list[str]:
     return written
 
 
+# ---------------------------------------------------------------- --markdown
+def _targets_table(result: dict) -> str:
+    rows = []
+    for name, t in result["targets"].items():
+        label, _, unit = name.rpartition(" (")
+        label, unit = (label, " " + unit.rstrip(")")) if label else (name, "")
+        rows.append(
+            [f"{label} (≤ {t['target']:g}{unit})", f"{t['measured']:.4g}{unit}", "yes" if t["met"] else "**no**"]
+        )
+    return stamp.table(["target", "measured", "met"], rows, right=[1])
+
+
+def _trees_table(trees: dict) -> str:
+    rows = [
+        [kind, *(f"{s * 1000:.0f} ms" for s in seconds), f"{trees['exponent'][kind]:.2f}"]
+        for kind, seconds in trees["seconds"].items()
+    ]
+    heads = ["builder (k = 32, TaihuLight)", *(f"{n:,} processes" for n in trees["sizes"]), "exponent"]
+    return stamp.table(heads, rows, right=range(1, 2 + len(trees["sizes"])))
+
+
+def _multicast_table(result: dict) -> str:
+    tables = []
+    if "multicast" in result:
+        rows = [
+            [name, f"{r['groups']:,}", f"{r['fulb']:.3f} s", f"{r['sssp']:.3f} s"]
+            for name, r in result["multicast"].items()
+            if name != "peak_rss_mb"
+        ]
+        heads = ["routing only (fabric, its min-hop table built before)", "groups", "FULB-MC", "SSSP-MC"]
+        tables.append(stamp.table(heads, rows, right=[1, 2, 3]))
+    if "multicast_scaling" in result:
+        s = result["multicast_scaling"]
+        rows = [[label, f"{s[a]['size_exponent']:.2f}", f"{s[a]['groups_exponent']:.2f}"] for a, label in ALGOS]
+        heads = ["fitted exponent", "against end nodes (1,000 groups of 3)", "against groups (64-port fat tree)"]
+        tables.append(stamp.table(heads, rows, right=[1, 2]))
+    return "\n\n".join(tables)
+
+
+ALGOS = (("fulb", "FULB-MC"), ("sssp", "SSSP-MC"))
+
+
+def _million_table(big: dict) -> str:
+    rail = big["rail"]
+    rows = [
+        [
+            "rail fabric + min-hop table, " + " / ".join(f"{n:,}" for n in rail["endpoints"]) + " NICs"
+            f" (fitted exponent {rail['exponent']:.2f})",
+            " / ".join(f"{x:.2f}" for x in rail["seconds"]),
+            f"{rail['largest']['peak_rss_mb']:.0f} MB at the largest",
+        ],
+        [
+            f"FULB-MC, 524,288-node fat tree, {big['fulb']['groups']:,} groups (routing; fabric + table before it)",
+            f"{big['fulb']['seconds']:.2f} ({big['fulb']['build_s']:.2f})",
+            f"{big['fulb']['peak_rss_mb']:.0f} MB",
+        ],
+        [
+            "the app's first answer on the 1,048,576-NIC fabric, cold: the build job + a fresh worker's /topology",
+            f"{big['app']['seconds']:.2f} (job {big['app']['job_s']:.2f}, page {big['app']['page_s']:.2f})",
+            f"{big['app']['job_peak_rss_mb']:.0f} MB (the job)",
+        ],
+    ]
+    rows += [[f"`{c['command']}`", f"{c['seconds']:.2f}", f"{c['peak_rss_mb']:.0f} MB"] for c in big["cli"].values()]
+    return stamp.table(["also measured", "seconds", "peak memory"], rows, right=[1, 2])
+
+
+def markdown(result: dict) -> str:
+    """The targets, then each part's table, then the stamp."""
+    parts = [_targets_table(result)]
+    if "trees" in result:
+        parts.append(_trees_table(result["trees"]))
+    if "multicast" in result or "multicast_scaling" in result:
+        parts.append(_multicast_table(result))
+    if "million" in result:
+        parts.append(_million_table(result["million"]))
+    return "\n\n".join([*parts, stamp.measured()])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is kept")
     parser.add_argument("--plots", metavar="DIR", help="write the scaling charts (PNG, SVG) into DIR")
     parser.add_argument("--parts", default=",".join(PARTS), help="comma-separated parts to run (default: all)")
+    parser.add_argument("--markdown", action="store_true", help="Markdown tables with the date, commit and machine")
     parser.add_argument("--child", choices=sorted({*PARTS, *STEPS}), help=argparse.SUPPRESS)
     parser.add_argument("--arg", default="", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -506,7 +588,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.plots and {"trees", "multicast_scaling"} <= set(result):
         os.environ.setdefault("BROWSER_PATH", "/usr/bin/chromium")
         result["plots"] = plots(result, Path(args.plots))
-    print(json.dumps(result, indent=1))
+    print(markdown(result) if args.markdown else json.dumps(result, indent=1))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ The times are taken in the page: a script the browser runs before the page's own
 5 ms and logs each change with ``performance.now()``. Polling over WebDriver instead added the round trips'
 delay (a poll waits for the page's main thread to be free) and their load on the machine's two cores.
 
-The browser and the server share the machine, as on a laptop running the app for a class.
+The browser and the server share the machine, as on a laptop running the app for a class. ``--markdown`` prints
+the README's table instead, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import stamp  # noqa: E402
 from benchmarks.players import STATE, browser, campus, ready_at  # noqa: E402
 from tests.gunicorn_server import gunicorn  # noqa: E402
 
@@ -98,10 +100,19 @@ def spread(times) -> list[float]:
     return [round(statistics.median(times), 2), round(max(times), 2)]
 
 
+def markdown(rows: list[dict]) -> str:
+    """Per page the median and the worst of each time, then the stamp."""
+    cells = [[r["page"], *(f"{r[key][0]:.2f} s, worst {r[key][1]:.2f} s" for key in KEYS)] for r in rows]
+    runs = rows[0]["runs"] if rows else 0
+    heads = ["page", f"first view (median of {runs})", "first frame", "first view from the WebDriver command"]
+    return stamp.table(heads, cells, right=[1, 2, 3]) + "\n\n" + stamp.measured()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="one page, e.g. /trees")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--markdown", action="store_true", help="a Markdown table with the date, commit and machine")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory(prefix="vizcoll-share-") as folder, gunicorn(Path(folder)) as (base, _):
@@ -118,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
             }
             print(json.dumps(row), file=sys.stderr)
             rows.append(row)
-    print(json.dumps(rows, indent=1))
+    print(markdown(rows) if args.markdown else json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":

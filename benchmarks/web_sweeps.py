@@ -5,7 +5,8 @@ container's command (gunicorn with the Dockerfile's settings) with ``VIZCOLL_JOB
 presses the /barrier sweep button through Dash's HTTP protocol (:class:`benchmarks.dash_http.DashClient`) and
 times the job from the request to its answer. With two workers and nothing else running, the sweep's job borrows
 the idle one (:func:`vizcoll.ui.jobs.parallel_tasks`). It prints one JSON row per pool size (``seconds``, the
-speed-up over one worker, whether the answer is the one-worker answer) and the load average before and after.
+speed-up over one worker, whether the answer is the one-worker answer) and the load average before and after;
+``--markdown`` prints them as the README's table instead, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import stamp  # noqa: E402
 from benchmarks.dash_http import DashClient  # noqa: E402
 from tests.gunicorn_server import gunicorn  # noqa: E402
 
@@ -38,32 +40,48 @@ def timed_sweep(workers: int, mode: str) -> tuple[float, dict]:
         return time.perf_counter() - start, run["response"]
 
 
+def markdown(rows: list[dict], load: list[float]) -> str:
+    """One row per pool size, then the load average and the stamp."""
+    cells = [
+        [
+            str(r["job_workers"]),
+            f"{r['seconds']:.1f} s",
+            f"{r['speedup_over_first']:.2f}×",
+            "yes" if r["same_answer"] else "**no**",
+        ]
+        for r in rows
+    ]
+    heads = ["`VIZCOLL_JOB_WORKERS`", f"the {rows[0]['sweep']} sweep", "speed-up over the first", "the same answer"]
+    table = stamp.table(heads, cells, right=[0, 1, 2])
+    return f"{table}\n\nLoad average (1 min) {load[0]:.2f} before, {load[1]:.2f} after.\n{stamp.measured()}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--workers", default="1,2", help="the pool sizes (default 1,2)")
     ap.add_argument("--sweep", default="full", choices=("quick", "full"), help="the sweep (default full)")
+    ap.add_argument("--markdown", action="store_true", help="a Markdown table with the date, commit and machine")
     args = ap.parse_args(argv)
     load_before = os.getloadavg()[0]
-    first = None
+    first, rows = None, []
     for workers in [int(w) for w in args.workers.split(",")]:
         seconds, answer = timed_sweep(workers, args.sweep)
         first = first or (seconds, answer)
-        print(
-            json.dumps(
-                {
-                    "job_workers": workers,
-                    "sweep": args.sweep,
-                    "seconds": round(seconds, 1),
-                    "speedup_over_first": round(first[0] / seconds, 2),
-                    "same_answer": answer == first[1],
-                }
-            )
+        rows.append(
+            {
+                "job_workers": workers,
+                "sweep": args.sweep,
+                "seconds": round(seconds, 1),
+                "speedup_over_first": round(first[0] / seconds, 2),
+                "same_answer": answer == first[1],
+            }
         )
-    print(
-        json.dumps(
-            {"load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)], "cores": os.cpu_count()}
-        )
-    )
+        print(json.dumps(rows[-1]), file=sys.stderr if args.markdown else sys.stdout)
+    load = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    if args.markdown:
+        print(markdown(rows, load))
+    else:
+        print(json.dumps({"load_average_1min": load, "cores": os.cpu_count()}))
     return 0
 
 

@@ -29,4 +29,11 @@ status=0
 python3 -m pytest -p no:cacheprovider -m "not browser" -n auto "$@" || status=$?
 [ "$status" -eq 5 ] && status=0
 python3 -m pytest --headless -p no:cacheprovider -m browser "$@" || { rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
+# the speed guard (benchmarks/guard.py): the key cases timed on the commit in benchmarks/BASE and on this tree, side
+# by side, each in a fresh process; it fails when one got slower than the base by more than a quarter (about 2 min
+# of CPU, 3-4.6 min on a busy 2-core machine). After the tests, so that a slower case still lets every test report;
+# not when arguments pick some tests
+if [ "$#" -eq 0 ]; then
+  python3 benchmarks/guard.py --base "$(cat benchmarks/BASE)" --quick --repeat 2 --markdown || status=1
+fi
 exit "$status"
