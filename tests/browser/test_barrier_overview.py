@@ -118,3 +118,36 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
     until(hops, 10, msg="no step draws a Gather or Release hop on the group")
     page.screenshot("barrier-overview-group.png")
     assert page.duo.get_logs() == []
+
+
+def test_every_end_node_of_a_large_cluster_runs_as_a_job_and_plays_its_key_moments(page, tmp_path):
+    """The 1,356 end nodes of the 1,570-node cluster (the page ran 256 processes at most): a background job with its
+    progress, then the tree barrier plays on the overview, key moment by key moment (each release, each barrier
+    complete)."""
+    from tests.browser.test_barrier import choose
+
+    page.driver.set_window_size(1400, 1000)
+    cluster = tmp_path / "campus.ibnd"
+    cluster.write_text(campus_cluster())
+    page.open("/topology")
+    page.upload("topo-upload", cluster)
+    page.duo.wait_for_contains_text("#topo-counts", "1,356 end nodes", timeout=30)
+    page.click("a[href='/barrier']")
+    page.duo.wait_for_contains_text("#bar-fabric", "the run plays on its overview", timeout=30)
+    choose(page, "bar-comm", "every end node (1,356)")
+    page.duo.wait_for_contains_text("#bar-fabric", "every end node: 1,356 processes", timeout=30)
+    options = page.driver.execute_script(
+        "return [...document.querySelectorAll('#bar-algo')].map(e => e.textContent).join(' ');"
+    )
+    assert "Tree" in options
+    # the run: a background job whose bar says what it does, then the player with its key moments
+    page.duo.wait_for_contains_text("#bar-player-moments-legend", "barrier release", timeout=90)
+    assert "1,356" in page.duo.find_element("#bar-summary").text
+    page.driver.execute_script("document.querySelector('.player-panel').scrollIntoView({block: 'start'});")
+    page.click("#bar-player-next-key")
+    until(lambda: "releases" in page.duo.find_element("#bar-player-caption").text, 10, msg="no release to jump to")
+    until(lambda: lit(page, "overview-nodes") > 0, 10, msg="the release lights no block")
+    page.click("#bar-player-next-key")
+    until(lambda: "complete" in page.duo.find_element("#bar-player-caption").text, 10, msg="no barrier complete")
+    page.screenshot("barrier-every-end-node.png")
+    assert page.duo.get_logs() == []

@@ -368,11 +368,6 @@ def too_many(algo: str, barriers: int, n: int, groups: int) -> str:
     )
 
 
-def _groups(topo: Topology, nodes) -> int:
-    """The leaf switches ``nodes`` hang off: the blocks of the two-level algorithms off a grid."""
-    return len(np.unique(leaf_switches(topo, nodes)))
-
-
 def _option(label: str, value, why: str) -> dict:
     """A dropdown choice, disabled and saying ``why`` when the page would not run it."""
     return {"label": f"{label} ({why})" if why else label, "value": value, "disabled": bool(why)}
@@ -389,7 +384,7 @@ def algo_options(scenario: Scenario, topo: Topology | None) -> list[dict]:
         nodes = processes_of(scenario, topo, p["comm"])[0]
     except VizcollError:
         nodes = []
-    n, groups = len(nodes), _groups(topo, nodes)
+    n, groups = len(nodes), len(np.unique(leaf_switches(topo, nodes)))  # the blocks off a grid
 
     def why(algo: str) -> str:
         if algo in GRID_ONLY:
@@ -500,7 +495,9 @@ def run_plan(scenario: Scenario) -> dict:
     if p["algo"] in GRID_ONLY:
         plan["reason"] = grid_only_reason(topo, p["algo"])
     nodes, text = processes_of(scenario, topo, p["comm"])
-    if not plan["reason"] and (why := too_many(p["algo"], p["barriers"], len(nodes), _groups(topo, nodes))):
+    if not plan["reason"] and (
+        why := too_many(p["algo"], p["barriers"], len(nodes), len(np.unique(leaf_switches(topo, nodes))))
+    ):
         raise VizcollError(why)
     plan["processes"] = nodes
     plan["note"] = f"The barrier runs on {text}, over min-hop routes that avoid the broken links."
