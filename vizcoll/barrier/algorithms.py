@@ -86,7 +86,7 @@ import numpy as np
 from vizcoll.barrier.base import JUDGES, LEGEND, TREE_ON, BarrierRun, BarrierViolation, SimParams, children_of
 from vizcoll.barrier.dissemination import Dissemination, DisseminationRounds, DisseminationTree
 from vizcoll.barrier.dlct import DlctBarrier, DlctMs, DlctTree
-from vizcoll.barrier.fabric import FabricNetwork, leaf_switches
+from vizcoll.barrier.fabric import FabricNetwork, check_participants, leaf_switches
 from vizcoll.barrier.grid import ROUTINGS, Block, GridNetwork, grid_blocks, is_grid, mst_tree
 from vizcoll.barrier.network import DEFAULT_HOP_LATENCY, DEFAULT_PROC, MAX_EVENTS, Message, Network, Recorder
 from vizcoll.barrier.tree import MasterSlave, Tournament, TreeBarrier
@@ -259,6 +259,7 @@ def run_barriers(
     if participants is not None and algo in GRID_ONLY:
         raise VizcollError(grid_only_reason(topo, algo))
     p = SimParams(barriers=barriers, compute=compute, seed=seed, **params)
+    participants = None if participants is None else check_participants(topo, participants)
     planned = planned_messages(topo, algo, barriers, participants, p.block)
     if planned * EVENTS_PER_MESSAGE > MAX_EVENTS:
         raise VizcollError(
