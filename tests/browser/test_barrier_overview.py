@@ -132,8 +132,11 @@ def test_every_end_node_of_a_large_cluster_runs_as_a_job_and_plays_its_key_momen
     page.open("/topology")
     page.upload("topo-upload", cluster)
     page.duo.wait_for_contains_text("#topo-counts", "1,356 end nodes", timeout=30)
+    page.type_into("#topo-pattern", "hier:16")
+    page.click("#topo-apply-comm")
+    page.duo.wait_for_contains_text("#topo-comm-info", "communicators", timeout=20)
     page.click("a[href='/barrier']")
-    page.duo.wait_for_contains_text("#bar-fabric", "the run plays on its overview", timeout=30)
+    page.duo.wait_for_contains_text("#bar-fabric", "communicator 0: 16 processes", timeout=30)
     choose(page, "bar-comm", "every end node (1,356)")
     page.duo.wait_for_contains_text("#bar-fabric", "every end node: 1,356 processes", timeout=30)
     options = page.driver.execute_script(
@@ -141,8 +144,9 @@ def test_every_end_node_of_a_large_cluster_runs_as_a_job_and_plays_its_key_momen
     )
     assert "Tree" in options
     # the run: a background job whose bar says what it does, then the player with its key moments
-    page.duo.wait_for_contains_text("#bar-player-moments-legend", "barrier release", timeout=90)
-    assert "1,356" in page.duo.find_element("#bar-summary").text
+    page.duo.wait_for_contains_text("#bar-run-progress-text", "Running the barriers", timeout=30)
+    page.duo.wait_for_contains_text("#bar-summary", "processes 1,356", timeout=120)
+    page.duo.wait_for_contains_text("#bar-player-moments-legend", "barrier release", timeout=10)
     page.driver.execute_script("document.querySelector('.player-panel').scrollIntoView({block: 'start'});")
     page.click("#bar-player-next-key")
     until(lambda: "releases" in page.duo.find_element("#bar-player-caption").text, 10, msg="no release to jump to")
