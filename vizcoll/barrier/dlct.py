@@ -87,6 +87,7 @@ __all__ = [
     "DlctTree",
     "block_ids",
     "pattern_cost",
+    "offset_costs",
     "four_node_example",
 ]
 
@@ -126,6 +127,43 @@ def critical_cost(grid: GridNetwork, at: list[int], offset: int, parent_of) -> t
     return up[0], max(down)
 
 
+def offset_costs(grid: GridNetwork, at: list[int], parent_of) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`critical_cost` and :func:`pattern_cost` of the pattern at every offset ``0..n-1`` at once, each pair
+    summed: ``(critical chains, total hops)``, two float arrays over the offsets.
+
+    A message of ID ``j`` goes between the processors ``at[(j - off) % n]`` and ``at[(p(j) - off) % n]``, whose
+    places differ by ``j - p(j)`` whatever the offset (a power of two for LCT and BST): the hops of every pair of
+    processors that far apart are read once per difference, then every offset's chains are taken at once, in the
+    order :func:`critical_cost` takes them (so the floats are the same).
+
+    >>> from vizcoll.topology.generators import mesh
+    >>> from vizcoll.barrier.structures import lct_parent
+    >>> grid = GridNetwork(mesh((3, 3), neighbors=4, hosts=0))
+    >>> crit, total = offset_costs(grid, grid.nodes, lct_parent)
+    >>> off = 4
+    >>> (crit[off], total[off]) == (sum(critical_cost(grid, grid.nodes, off, lct_parent)),
+    ...                             sum(pattern_cost(grid, grid.nodes, off, lct_parent)))
+    True
+    """
+    n = len(at)
+    ids = np.arange(1, n)
+    parents = np.array([parent_of(j) for j in range(1, n)], dtype=np.int64)
+    place = (ids[:, None] - np.arange(n)[None, :]) % n  # place[j - 1, off]: where ID j sits at that offset
+    gather, release = np.empty((n - 1, n)), np.empty((n - 1, n))
+    for d in np.unique(ids - parents).tolist():
+        rows = np.flatnonzero(ids - parents == d)
+        up = np.array([grid.hops(at[a], at[(a - d) % n]) for a in range(n)], dtype=float)
+        down = np.array([grid.hops(at[(a - d) % n], at[a]) for a in range(n)], dtype=float)
+        gather[rows], release[rows] = up[place[rows]], down[place[rows]]
+    chain_up, chain_down = np.zeros((n, n)), np.zeros((n, n))
+    for j in range(n - 1, 0, -1):
+        p = parents[j - 1]
+        chain_up[p] = np.maximum(chain_up[p], chain_up[j] + gather[j - 1] + 1)
+    for j in range(1, n):
+        chain_down[j] = chain_down[parents[j - 1]] + release[j - 1] + 1
+    return chain_up[0] + chain_down.max(axis=0), gather.sum(axis=0) + release.sum(axis=0)
+
+
 class DlctBarrier(TwoPhase):
     """``dlct``: one LCT over the whole grid with the asynchronous adjustment ``round(K)``."""
 
@@ -151,6 +189,7 @@ class DlctBarrier(TwoPhase):
         self.top_kids = [[c for c, q in enumerate(self.top_parent) if q == b] for b in range(len(self.blocks))]
         self.intact = GridNetwork(self.topo, p.routing, include_broken=True)
         self.judged: list[dict] = []
+        self._costs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def _master_block(self) -> int:
         """The block whose initial root (ID 0) is nearest the grid centre (ties: lowest block)."""
@@ -266,21 +305,27 @@ class DlctBarrier(TwoPhase):
     def _ideal(self, b: int, off: int) -> float:
         return pattern_cost(self.intact, self.at[b], off, self.parent_id)[0]
 
-    def model_cost(self, b: int, off: int, u: int) -> tuple[float, float]:
-        """The judge's estimate for block ``b`` at offset ``off``: (critical chains, total hops), Gather + Release.
+    def model_costs(self, b: int, u: int) -> list[tuple[float, float]]:
+        """The judge's estimate for block ``b`` at every offset: (critical chains, total hops), Gather + Release
+        (:func:`offset_costs`, kept for the run: the live grid does not change).
 
         With two levels it adds the block root's own messages between blocks
         (to the parent block's next root, from the child blocks' current
         roots, both ways), as seen by the judging root ``u``.
         """
-        at, up = self.at[b], self.parent_id
-        crit, total = sum(critical_cost(self.grid, at, off, up)), sum(pattern_cost(self.grid, at, off, up))
-        if self.top:
-            root, pb = self.holder(b, 0, off), self.top_parent[b]
-            ends = ([self.holder(pb, 0, self.up_off[u])] if pb >= 0 else []) + self.senders[u]
+        if b not in self._costs:
+            self._costs[b] = offset_costs(self.grid, self.at[b], self.parent_id)
+        crit, total = self._costs[b]
+        if not self.top:
+            return list(zip(crit.tolist(), total.tolist(), strict=True))
+        pb = self.top_parent[b]
+        ends = ([self.holder(pb, 0, self.up_off[u])] if pb >= 0 else []) + self.senders[u]
+        out = []
+        for off in range(len(self.at[b])):
+            root = self.holder(b, 0, off)
             top = [self.grid.hops(root, v) + self.grid.hops(v, root) for v in ends]
-            crit, total = crit + max(top, default=0), total + sum(top)
-        return crit, total
+            out.append((float(crit[off]) + max(top, default=0), float(total[off]) + sum(top)))
+        return out
 
     def judge(self, barrier: int, u: int) -> int:
         """The root of block ``b`` decides ``K`` from the gathered path length (see the module docstring)."""
@@ -291,7 +336,8 @@ class DlctBarrier(TwoPhase):
             if self.p.judge == "step":
                 k = 1 % n
             else:
-                costs = [self.model_cost(b, (off + j) % n, u) for j in range(n)]
+                every = self.model_costs(b, u)
+                costs = [every[(off + j) % n] for j in range(n)]
                 if self.p.judge == "hops":
                     costs = [c[::-1] for c in costs]
                 best = min(range(n), key=lambda j: (costs[j], j))
