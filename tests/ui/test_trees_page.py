@@ -365,7 +365,10 @@ def test_a_communicator_above_the_cap_gets_a_message():
     assert "in the background" in page.render_compare(plan, many.to_dict()).children
     views = page.compute_views(lambda _: None, page.dispatch(plan, None, None, many.to_dict()), many.to_dict())
     assert row(views[0], "4-ary")[1] == "7"  # 1 + 4 + ... + 4**6 = 5,461 < 8,192 vertices: height 7
-    handle, flag, _, elements, summary = views[7:]
+    assert views[7] == page.SIMULATING and views[-1] == {"run": 2}  # the aggregation: a job of its own, ordered
+    seen = []
+    handle, flag, _, elements, summary = page.compute_animation(seen.append, views[-1], many.to_dict())
+    assert [text for _, _, text in seen] == ["simulating the aggregation (1 of 1)"]
     played = player_timeline(handle)
     assert elements and handle["steps"] == played.n_steps > 0 and "animated for up to" not in flag
     assert played.summary["correct"] and played.summary["result"] == sum(range(8192))
@@ -797,9 +800,11 @@ def test_the_views_come_from_the_servers_plan_whatever_the_browser_sends_back():
     assert page.render_type_one(None, data) == (no_update,) * 3 and page.animate(None, data) == (no_update,) * 5
     assert page.render_step(3, None, data) == page.base_stylesheet()
     for job in (None, 3, "x", []):
-        assert page.compute_views(lambda _: None, job, data) == (no_update,) * len(page.VIEWS)
+        assert page.compute_views(lambda _: None, job, data) == (no_update,) * len(page.JOB_VIEWS)
+        assert page.compute_animation(lambda _: None, job, data) == (no_update,) * len(page.ANIMATION)
     for job in (None, 3, "x", [], {"run": 1}, {"plan": "forged"}):
-        assert page.compute_views(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.VIEWS)
+        assert page.compute_views(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.JOB_VIEWS)
+        assert page.compute_animation(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.ANIMATION)
 
 
 def test_the_plan_is_computed_once_per_scenario_and_parameters(tmp_path, monkeypatch):
@@ -884,10 +889,10 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
     plan, data = plan_of(many), many.to_dict()
     seen = []
     views = page.compute_views(seen.append, page.dispatch(plan, None, None, data), data)
-    assert len(views) == len(page.VIEWS)
+    assert len(views) == len(page.JOB_VIEWS)
     texts_seen = list(dict.fromkeys(text for _, _, text in seen))
     assert texts_seen == [
-        f"{what} ({i} of 7)"
+        f"{what} ({i} of 6)"
         for i, what in enumerate(
             [
                 "building the 8-ary tree",
@@ -896,17 +901,25 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
                 "building the hierarchical 8-nomial tree",
                 "building the type II trees",
                 "drawing the figures",
-                "simulating the aggregation",
             ],
             start=1,
         )
     ]
-    assert all(total == 700 and 0 <= done <= total for done, total, _ in seen)
+    assert all(total == 600 and 0 <= done <= total for done, total, _ in seen)
     assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
     # the job's views are the request's views of the same plan
     assert cells(views[0]) == cells(views_module_compare(plan, many))
     assert views[1].layout.title.text.startswith("8-ary tree over 4,096 processes: height 4")
     assert views[6][0].children.startswith("Type II trees")
+    # then the aggregation's job, which the views' job orders as it ends (and a new order of the views stops)
+    assert views[7:] == (page.SIMULATING, "flag", {"run": 2})
+    handle, flag, css, elements, summary = page.compute_animation(lambda _: None, views[-1], data)
+    assert player_timeline(handle).summary["correct"] and summary.startswith("Result ")
+    assert page.stop_animation({"run": 3}, views[-1]) is None and page.stop_animation(None, None) is no_update
+    assert page.animation_cancelled(1) == (
+        "⚠ Cancelled: the aggregation was not simulated. Press Build to simulate it.",
+        "flag warn",
+    )
 
 
 def views_module_compare(plan, scenario):
