@@ -40,8 +40,6 @@ import hashlib
 import json
 from dataclasses import replace
 
-from flask import has_app_context
-
 from vizcoll.arrays import unique
 from vizcoll.comm import Placement
 from vizcoll.errors import VizcollError
@@ -58,7 +56,7 @@ from vizcoll.trees.metrics import mapped_type_one, tree_metrics
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import store
-from vizcoll.ui.cache import cache, cached, is_cached, job_progress, reporting, timelines
+from vizcoll.ui.cache import cached, is_cached, job_progress, reporting, timelines
 from vizcoll.ui.forms import choice, number
 from vizcoll.ui.jobs import JobProgress
 from vizcoll.ui.limits import (
@@ -566,9 +564,7 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
 def holds_timeline(ref: str) -> bool:
     """Whether the shared cache still holds a player's timeline ``ref`` (:data:`vizcoll.ui.cache.timelines`), asked
     without loading it: a handle cached longer than its timeline must put it back."""
-    if timelines.memory.get(ref) is not None:
-        return True
-    return has_app_context() and bool(cache.has(timelines.prefix + ref))
+    return timelines.holds(ref)
 
 
 @cached
