@@ -671,7 +671,7 @@ def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
     logical, mapped, _ = page.render_type_one(plan, s.to_dict())
     assert set(HOSTS) <= set(texts(logical)) and set(HOSTS) <= set(texts(mapped))
     assert any(h in t for t in logical.data[1].hovertext for h in HOSTS)
-    assert "leafA[3]-spine1[1]" not in json.dumps(model.type_one(key, "kary")["routes"])
+    assert "leafA[3]-spine1[1]" not in json.dumps(model.type_one(key, "kary")["routes"].lists())
     physical, _, _ = page.render_type_two(plan, True, s.to_dict())
     assert any(h in name for name in texts(physical) for h in ("leafA", "leafB", "spine1", "spine2"))
     text = page.refresh(s.to_dict())[1]

@@ -474,7 +474,7 @@ def chosen_tree_figures(
     """A mapped type I tree (:func:`vizcoll.trees.metrics.mapped_type_one`'s dict) drawn logically and on the part
     of the fabric ``view`` shows (packets per link; ``cross``: the switch links carrying packets between
     groups, dotted; ``animated``: an overview with the layers a player lights)."""
-    tree, m = Tree.from_dict(built["tree"]), built["metrics"]
+    tree, m = Tree(**built["tree"]), built["metrics"]  # the server's own tree: no check of every vertex again
     names = topo.names
     switch = [names[s] if s >= 0 else "no switch" for s in built["switch"]]
     depth = tree.depth()

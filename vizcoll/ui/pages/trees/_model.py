@@ -446,7 +446,8 @@ def computed(key: dict, plan: dict) -> bool:
 @cached
 def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     """A type I tree of ``kind`` mapped on the scenario's fabric, routed over live links or as built on the intact
-    fabric: the tree, its routes, metrics, edges crossing broken links and cross-group links
+    fabric: the tree, its routes (flat arrays: a list per vertex of a paper-scale tree takes longer to make and
+    to pickle than the routing), metrics, edges crossing broken links and cross-group links
     (:func:`vizcoll.trees.metrics.mapped_type_one`)."""
     scenario = _scenario(key)
     fabric, live = fabric_of(scenario), topology_of(scenario)
@@ -464,6 +465,7 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
         k=key["k"],
         broken=live.link_id[live.broken].tolist(),
         progress=job_progress(),
+        flat=True,
     )
     built["metrics"] = {name: built["metrics"][name] for name in METRIC_KEYS}
     return built
@@ -552,11 +554,11 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
     cost = _cost(key, placement.nprocs)
     if which == TYPE2:
         built = type_two(key, routes)
-        tree, ranks = Tree.from_dict(built["tree"]), built["vertex_ranks"]
+        tree, ranks = Tree(**built["tree"]), built["vertex_ranks"]
         title = f"Aggregation (sum) in the switches: min-cost type II tree, degree ≤ {key['degree']}"
     else:
         built = type_one(key, kind, routes)
-        tree, ranks = Tree.from_dict(built["tree"]), [[r] for r in built["ranks"]]
+        tree, ranks = Tree(**built["tree"]), [[r] for r in built["ranks"]]
         title = f"Aggregation (sum) along the {tree_name(kind, key['k'])} tree"
     return simulate_aggregation(topo, tree, ranks, latency=cost.l, theta=cost.b, table=table, title=title)
 

@@ -207,15 +207,12 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
             True,
         )
     before = type_one(key, kind, INTACT)
-    moved = [
-        v
-        for v, (a, b) in enumerate(zip(before["routes"], built["routes"], strict=True))
-        if v and a != b and b is not None
-    ]
+    was, now = before["routes"].lists(), built["routes"].lists()
+    moved = [v for v, (a, b) in enumerate(zip(was, now, strict=True)) if v and a != b and b is not None]
     longer = [
-        f"{_edge(tree, ranks, v)}: {plural(len(built['routes'][v]), 'link')} instead of {len(before['routes'][v])}"
+        f"{_edge(tree, ranks, v)}: {plural(len(now[v]), 'link')} instead of {len(was[v])}"
         for v in moved
-        if before["routes"][v] is not None and len(built["routes"][v]) != len(before["routes"][v])
+        if was[v] is not None and len(now[v]) != len(was[v])
     ]
     if moved:
         text = (
