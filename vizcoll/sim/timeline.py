@@ -132,6 +132,18 @@ class Timeline:
         #: index of the first event of each step, plus len(events) at the end
         self._starts = np.r_[np.flatnonzero(new_step), len(t)].astype(np.int64)
 
+    def __getstate__(self) -> dict:
+        """What pickles: the timeline without the replay's snapshots (made again when a state is asked for) nor
+        a list of events' columns (made again when read), so a timeline pickles the same however it was used."""
+        return self.__dict__ | {
+            "_columns": None,
+            "_keys": None,
+            "_values": [],
+            "_cut": [],
+            "_snap_steps": [],
+            "_snaps": [],
+        }
+
     def validate(self) -> None:
         """Raise :class:`VizcollError` unless times are finite, >= 0 and in order."""
         if len(self.events) > MAX_EVENTS:

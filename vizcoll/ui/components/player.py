@@ -217,7 +217,7 @@ def player_data(timeline, **extra):
     kept = timelines.get(ref + CAPTIONS) if timelines.holds(ref) else None  # the same timeline, handed out before
     if not isinstance(kept, dict) or "moments" not in kept:
         kept = {"captions": _captions(tl), "moments": [[m["step"] + 1, m["kinds"][0]] for m in tl.key_moments()]}
-        timelines.put(ref, tl.to_dict())
+        timelines.put(ref, {HELD: tl})  # the timeline itself: its columns pickle as arrays, read back unchecked
         timelines.put(ref + CAPTIONS, kept)
     _remember(ref, tl)
     shown = {"captions": kept["captions"]} if tl.n_steps <= HANDLE_CAPTIONS else {}
@@ -228,6 +228,7 @@ _parsed: dict[str, Timeline] = {}  # this process's last timelines by ref, parse
 PARSED_EVENTS = 1_000_000
 """Events of the parsed timelines a process keeps: about 3 paper-scale aggregations (TaihuLight's preset:
 297,588 events)."""
+HELD = "timeline"  # a timeline's entry in the shared cache: {HELD: the Timeline} (the server's own, never posted)
 CAPTIONS = ":captions"  # the key of a timeline's captions (and key moments) in the shared cache: its ref and this
 HANDLE_CAPTIONS = 400
 """A timeline of at most this many steps has its captions in its handle: sent once with it, never posted back (an
@@ -244,7 +245,8 @@ def player_timeline(data: dict) -> Timeline:
         found = timelines.get(ref)
         if found is None:
             raise VizcollError("this animation is no longer on the server: change a setting or reload the page")
-        _remember(ref, Timeline.from_dict(found))
+        held = found.get(HELD)
+        _remember(ref, held if isinstance(held, Timeline) else Timeline.from_dict(found))
     return _parsed[ref]
 
 

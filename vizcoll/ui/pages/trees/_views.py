@@ -18,7 +18,7 @@ from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.cache import cached, cached_figures
-from vizcoll.ui.components.player import player_data, timeline_at
+from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
@@ -481,7 +481,10 @@ def animation_view(plan: dict | None, scenario: Scenario | None):
         return played, *rest
     flag, flag_class, elements, _ = rest
     try:
-        timeline = timeline_of(*played[:4]).to_dict()
+        handle, _ = aggregation_handle(*played)
+        if not holds_timeline(handle["ref"]):  # as aggregation_player
+            player_data(timeline_of(*played[:4]))
+        timeline = player_timeline(handle).to_dict()
     except VizcollError as exc:
         return None, f"⚠ {exc}", "flag warn", elements, ""
     if elements and played[4] != WHOLE:
