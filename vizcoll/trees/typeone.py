@@ -119,9 +119,10 @@ def vertex_ranks(tree: Tree) -> list[int]:
 def kary_tree(P: int, k: int) -> Tree:
     """The complete k-ary tree (definition 7): BFS numbering, parent ``(r − 1) // k``."""
     _check(P, k)
-    children = [[c for c in range(r * k + 1, r * k + k + 1) if c < P] for r in range(P)]
-    tree = Tree.from_children(children, kind=f"{k}-ary", label=[f"rank {r}" for r in range(P)])
-    return tree
+    child = np.arange(1, P, dtype=np.int64)
+    parent = (child - 1) // k  # every parent at once: its children are in rank order
+    children = _children_lists(P, child, parent, child)
+    return Tree([-1, *parent.tolist()], children, [], [f"rank {r}" for r in range(P)], f"{k}-ary")
 
 
 def build_k_nomial_tree(my_rank: int, k: int, P: int) -> tuple[int, list[int]]:
