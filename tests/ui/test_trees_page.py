@@ -582,7 +582,7 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", out[0])
     assert out[5]["nodes"] == group.kept.tolist() and len(out[8]) == len(elements)
     out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", data)
-    assert len(out) == 5 + len(page.ANIMATION)
+    assert len(out) == 6 + len(page.ANIMATION) and out[-1] is no_update  # no job ordered: played at once
 
 
 def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
@@ -819,6 +819,24 @@ def test_the_plan_is_computed_once_per_scenario_and_parameters(tmp_path, monkeyp
     assert plan_of(s.with_params("trees", {**s.params["trees"], "goal_op": "allreduce"})) == first  # not a view's
     assert len(computed) == 1
     assert plan_of(scenario(k=4))["k"] == 4 and len(computed) == 2
+
+
+def test_a_large_plans_part_plays_its_aggregation_once_simulated_by_its_job(tmp_path, monkeypatch):
+    """A part chosen once a large plan's trees are drawn: its drawings at once; its aggregation by the aggregation's
+    job, ordered for that part, while the job has not simulated it; afterwards at once (the timeline read back)."""
+    monkeypatch.setattr(cache_mod, "_server", cache_mod._server)  # restored after the test
+    cache_mod.init_cache(Flask("parts"), {"CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(tmp_path)})
+    many = Scenario(spec="sunway-supernode", ppn=16, params={"trees": {"k": 8}})
+    plan, data = plan_of(many), many.to_dict()
+    with cache_mod._server.app_context():
+        assert model.heavy(plan) and page.compute_views(lambda _: None, {"run": 1}, data)[-1] == {"run": 2}
+        out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", data)
+        assert "(group 3 alone)" in out[2].layout.title.text.replace("<br>", "")
+        assert out[5:] == (None, page.SIMULATING, "flag", [], "", {"run": 1, "part": "group:3"})
+        handle, _, _, elements, summary = page.compute_animation(lambda _: None, out[-1], out[0])
+        assert handle["nodes"] and elements and summary.startswith("Result ")
+        again = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:5", out[0])
+        assert again[5]["ref"] == handle["ref"] and again[5]["nodes"] != handle["nodes"] and again[-1] is no_update
 
 
 def test_a_forged_timeline_gives_the_plain_stylesheet():

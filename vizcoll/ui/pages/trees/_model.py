@@ -539,7 +539,7 @@ def type_two(key: dict, routes: str = LIVE) -> dict:
 def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
     """The aggregation timeline of the type I tree ``kind`` or of the min-cost type II tree (its events as
     columns), simulated: not cached here, the player's handle is (:func:`~vizcoll.ui.pages.trees._views.
-    aggregation_handle`), and the timeline waits in the shared cache by its ref (a paper-scale one is 100 MB
+    aggregation_core`), and the timeline waits in the shared cache by its ref (a paper-scale one is 100 MB
     pickled: stored once, not twice).
 
     Every tree the page builds plays. Measured on the 2-core test machine in the app (its cache; the tree built),

@@ -83,6 +83,7 @@ from vizcoll.ui.pages.trees._model import (
 )
 from vizcoll.ui.pages.trees._views import (
     aggregation_player,
+    aggregation_ready,
     compare_view,
     fabric_line,
     fk_info,
@@ -485,6 +486,7 @@ def register(app: Dash) -> None:
         Output(TREES_T2_PHYSICAL, "figure", allow_duplicate=True),
         Output(TREES_T2_MINCOST, "figure", allow_duplicate=True),
         *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in ANIMATION],
+        Output(TREES_ANIM_ORDER, "data", allow_duplicate=True),
         Input(TREES_PART, "value"),
         scenario,
         prevent_initial_call=True,
@@ -738,23 +740,27 @@ def part_choices(data, value_now=None):
 def play_part(value, data):
     """Another part of the fabric chosen: remembered in the scenario, and the trees drawn on it at once from the
     computed trees (a plan still computing in the background draws the part chosen when it is done): (store,
-    message, the three figures on the fabric, then the aggregation played on it: :data:`ANIMATION`)."""
+    message, the three figures on the fabric, then the aggregation played on it: :data:`ANIMATION`, and the order
+    of the aggregation's job when a large plan's aggregation is not simulated yet: the job plays it on this part)."""
     scenario, message = checked(data)
     unchanged = (no_update,) * (3 + len(ANIMATION))
     if not user_action() or scenario is None:
-        return no_update, message or no_update, *unchanged
+        return no_update, message or no_update, *unchanged, no_update
     topo = topology_of(scenario)
     try:
         part = read_part(value, scenario, topo)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", *unchanged
+        return no_update, f"⚠ {exc}", *unchanged, no_update
     store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
     if store is no_update:  # the part the views draw already (the menu drawn again)
-        return no_update, "", *unchanged
+        return no_update, "", *unchanged, no_update
     moved, plan, job = _pending(True, store)
     if "error" in plan or (job and not computed(engine_key(moved, plan), plan)):
-        return store, "", *unchanged
-    return (store, "", type_one_view(plan, moved)[1], *type_two_view(plan, moved)[:2], *aggregation_player(plan, moved))
+        return store, "", *unchanged, no_update
+    drawn = (store, "", type_one_view(plan, moved)[1], *type_two_view(plan, moved)[:2])
+    if job and not aggregation_ready(plan, moved):  # its job plays it on this part (not simulated in the request)
+        return (*drawn, None, SIMULATING, "flag", [], "", {"run": 1, "part": part})
+    return (*drawn, *aggregation_player(plan, moved), no_update)
 
 
 def export_goal(_clicks, data):
