@@ -85,9 +85,10 @@ def topology_generate(spec: str) -> Callable[[], object]:
     return run
 
 
-def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object]:
+def _trees_action(preset: str, spec: str = "", k: int = 2, kind: str | None = None) -> Callable[[], tuple]:
     """/trees: "Replace the scenario with this preset" (or a scenario on ``spec`` opened with its every process and
-    width ``k``); the plan, the background job of the views, F(k)."""
+    width ``k``), or with ``kind`` that tree kind chosen once the preset's views are computed: the action, which
+    returns (the scenario store, the views, F(k) or None)."""
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
     from vizcoll.ui.pages.trees import _model as model
@@ -97,47 +98,36 @@ def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object
     controls = {key: model.DEFAULTS[key] for key in page.PARAM_CONTROLS}
     opened = Scenario(spec=spec, params={"trees": {"k": k}}).to_dict() if spec else None
 
-    def run():
-        store = (
-            opened
-            or in_callback(
-                page.update, f"{page.TREES_USE_PRESET}.n_clicks", controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
-            )[0]
-        )
+    def use_preset():
+        return in_callback(
+            page.update, f"{page.TREES_USE_PRESET}.n_clicks", controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
+        )[0]
+
+    def views(store):
         plan = page.refresh(store)[0]
         job = page.dispatch(plan, None, None, store)
-        views = (
-            page.compute_views(no_progress, job, store)
-            if isinstance(job, dict)
-            else (
-                page.render_compare(plan, store),
-                page.render_type_one(plan, store),
-                page.render_type_two(plan, True, store),
-                page.animate(plan, store),
-            )
-        )
-        return views, page.render_width(plan, store)
+        if isinstance(job, dict):
+            return page.compute_views(no_progress, job, store), plan
+        return (
+            page.render_compare(plan, store),
+            page.render_type_one(plan, store),
+            page.render_type_two(plan, True, store),
+            page.animate(plan, store),
+        ), plan
 
-    return run
+    if kind is None:
 
+        def run():
+            store = opened or use_preset()
+            shown, plan = views(store)
+            return store, shown, page.render_width(plan, store)
 
-def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
-    """/trees: another tree kind chosen once the preset's views are computed (the trees are cached; the chosen
-    tree's drawings are new): the page's drill into one tree."""
-    from tests.callback_context import in_callback
-    from vizcoll.scenario import Scenario
-    from vizcoll.ui.pages.trees import _model as model
-    from vizcoll.ui.pages.trees import page
-    from vizcoll.ui.store import DEFAULT_SCENARIO
-
-    trees_preset(preset)()
-    controls = {key: model.DEFAULTS[key] for key in page.PARAM_CONTROLS}
-    store = in_callback(
-        page.update, f"{page.TREES_USE_PRESET}.n_clicks", controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
-    )[0]
+        return run
+    views(use_preset())  # the preset's views computed before the other kind is timed
+    store = use_preset()
     values = model.shown_params(Scenario.from_dict(store)) | {"kind": kind}
 
-    def run():
+    def other():
         changed = in_callback(
             page.update,
             f"{page.TREES_KIND}.value",
@@ -147,10 +137,36 @@ def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
             preset,
             store,
         )[0]
-        plan = page.refresh(changed)[0]
-        return page.compute_views(no_progress, page.dispatch(plan, None, None, changed), changed)
+        return changed, views(changed)[0], None
 
-    return run
+    return other
+
+
+def trees_preset(preset: str, spec: str = "", k: int = 2) -> Callable[[], object]:
+    """/trees: "Replace the scenario with this preset" (or a scenario on ``spec`` opened with its every process and
+    width ``k``); the plan, the background job of the views, F(k): what the page shows first. On a large plan the
+    aggregation's player follows in a job of its own that the views' job orders as it ends (until 2026-12, the views'
+    job's last stage), timed apart (:func:`trees_player`)."""
+    return _trees_action(preset, spec, k)
+
+
+def trees_other_kind(preset: str, kind: str) -> Callable[[], object]:
+    """/trees: another tree kind chosen once the preset's views are computed (the trees are cached; the chosen
+    tree's drawings are new): the page's drill into one tree. Its aggregation's player is timed apart
+    (:func:`trees_player`)."""
+    return _trees_action(preset, kind=kind)
+
+
+def trees_player(preset: str, spec: str = "", k: int = 2, kind: str | None = None) -> Callable[[], object]:
+    """/trees: the aggregation's player of a large plan once the views are shown (those of :func:`trees_preset`, or
+    with ``kind`` of :func:`trees_other_kind`, computed before the clock starts): the job the views' job orders as it
+    ends (the timeline, the player's handle, the overview's frames), run to its end."""
+    from vizcoll.ui.pages.trees import page
+
+    store, views, _ = _trees_action(preset, spec, k, kind)()
+    order = views[-1]
+    assert isinstance(order, dict), "the views were computed in the request: no aggregation job to time"
+    return lambda: page.compute_animation(no_progress, order, store)
 
 
 def multicast_preset(preset: str, group: int | None = None, part: str | None = None) -> Callable[[], object]:
@@ -524,6 +540,22 @@ CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
     "another tree kind on TaihuLight (drill into one tree)": (
         "/trees",
         lambda: trees_other_kind("taihulight", "knomial"),
+    ),
+    "preset TaihuLight: 40,960 processes, k = 32 (the player's timeline)": (
+        "/trees",
+        lambda: trees_player("taihulight"),
+    ),
+    "preset 64-port fat tree: 65,536 processes, k = 2 (the player's timeline)": (
+        "/trees",
+        lambda: trees_player("fat-tree-64"),
+    ),
+    "fat tree of 40-port switches: 16,000 processes, k = 2 (the player's timeline)": (
+        "/trees",
+        lambda: trees_player("", "fat-tree:radix=40,levels=3", 2),
+    ),
+    "another tree kind on TaihuLight (the player's timeline)": (
+        "/trees",
+        lambda: trees_player("taihulight", kind="knomial"),
     ),
     "preset TaihuLight: 3,584 groups, SSSP-MC vs FULB-MC": ("/multicast", lambda: multicast_preset("taihulight")),
     "preset 64-port fat tree: 5,120 groups, SSSP-MC vs FULB-MC": (

@@ -365,7 +365,10 @@ def test_a_communicator_above_the_cap_gets_a_message():
     assert "in the background" in page.render_compare(plan, many.to_dict()).children
     views = page.compute_views(lambda _: None, page.dispatch(plan, None, None, many.to_dict()), many.to_dict())
     assert row(views[0], "4-ary")[1] == "7"  # 1 + 4 + ... + 4**6 = 5,461 < 8,192 vertices: height 7
-    handle, flag, _, elements, summary = views[7:]
+    assert views[7] == page.SIMULATING and views[-1] == {"run": 2}  # the aggregation: a job of its own, ordered
+    seen = []
+    handle, flag, _, elements, summary = page.compute_animation(seen.append, views[-1], many.to_dict())
+    assert [text for _, _, text in seen] == ["simulating the aggregation (1 of 1)"]
     played = player_timeline(handle)
     assert elements and handle["steps"] == played.n_steps > 0 and "animated for up to" not in flag
     assert played.summary["correct"] and played.summary["result"] == sum(range(8192))
@@ -579,7 +582,7 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", out[0])
     assert out[5]["nodes"] == group.kept.tolist() and len(out[8]) == len(elements)
     out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", data)
-    assert len(out) == 5 + len(page.ANIMATION)
+    assert len(out) == 6 + len(page.ANIMATION) and out[-1] is no_update  # no job ordered: played at once
 
 
 def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
@@ -668,7 +671,7 @@ def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
     logical, mapped, _ = page.render_type_one(plan, s.to_dict())
     assert set(HOSTS) <= set(texts(logical)) and set(HOSTS) <= set(texts(mapped))
     assert any(h in t for t in logical.data[1].hovertext for h in HOSTS)
-    assert "leafA[3]-spine1[1]" not in json.dumps(model.type_one(key, "kary")["routes"])
+    assert "leafA[3]-spine1[1]" not in json.dumps(model.type_one(key, "kary")["routes"].lists())
     physical, _, _ = page.render_type_two(plan, True, s.to_dict())
     assert any(h in name for name in texts(physical) for h in ("leafA", "leafB", "spine1", "spine2"))
     text = page.refresh(s.to_dict())[1]
@@ -797,9 +800,11 @@ def test_the_views_come_from_the_servers_plan_whatever_the_browser_sends_back():
     assert page.render_type_one(None, data) == (no_update,) * 3 and page.animate(None, data) == (no_update,) * 5
     assert page.render_step(3, None, data) == page.base_stylesheet()
     for job in (None, 3, "x", []):
-        assert page.compute_views(lambda _: None, job, data) == (no_update,) * len(page.VIEWS)
+        assert page.compute_views(lambda _: None, job, data) == (no_update,) * len(page.JOB_VIEWS)
+        assert page.compute_animation(lambda _: None, job, data) == (no_update,) * len(page.ANIMATION)
     for job in (None, 3, "x", [], {"run": 1}, {"plan": "forged"}):
-        assert page.compute_views(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.VIEWS)
+        assert page.compute_views(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.JOB_VIEWS)
+        assert page.compute_animation(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.ANIMATION)
 
 
 def test_the_plan_is_computed_once_per_scenario_and_parameters(tmp_path, monkeypatch):
@@ -814,6 +819,24 @@ def test_the_plan_is_computed_once_per_scenario_and_parameters(tmp_path, monkeyp
     assert plan_of(s.with_params("trees", {**s.params["trees"], "goal_op": "allreduce"})) == first  # not a view's
     assert len(computed) == 1
     assert plan_of(scenario(k=4))["k"] == 4 and len(computed) == 2
+
+
+def test_a_large_plans_part_plays_its_aggregation_once_simulated_by_its_job(tmp_path, monkeypatch):
+    """A part chosen once a large plan's trees are drawn: its drawings at once; its aggregation by the aggregation's
+    job, ordered for that part, while the job has not simulated it; afterwards at once (the timeline read back)."""
+    monkeypatch.setattr(cache_mod, "_server", cache_mod._server)  # restored after the test
+    cache_mod.init_cache(Flask("parts"), {"CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(tmp_path)})
+    many = Scenario(spec="sunway-supernode", ppn=16, params={"trees": {"k": 8}})
+    plan, data = plan_of(many), many.to_dict()
+    with cache_mod._server.app_context():
+        assert model.heavy(plan) and page.compute_views(lambda _: None, {"run": 1}, data)[-1] == {"run": 2}
+        out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", data)
+        assert "(group 3 alone)" in out[2].layout.title.text.replace("<br>", "")
+        assert out[5:] == (None, page.SIMULATING, "flag", [], "", {"run": 1, "part": "group:3"})
+        handle, _, _, elements, summary = page.compute_animation(lambda _: None, out[-1], out[0])
+        assert handle["nodes"] and elements and summary.startswith("Result ")
+        again = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:5", out[0])
+        assert again[5]["ref"] == handle["ref"] and again[5]["nodes"] != handle["nodes"] and again[-1] is no_update
 
 
 def test_a_forged_timeline_gives_the_plain_stylesheet():
@@ -884,10 +907,10 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
     plan, data = plan_of(many), many.to_dict()
     seen = []
     views = page.compute_views(seen.append, page.dispatch(plan, None, None, data), data)
-    assert len(views) == len(page.VIEWS)
+    assert len(views) == len(page.JOB_VIEWS)
     texts_seen = list(dict.fromkeys(text for _, _, text in seen))
     assert texts_seen == [
-        f"{what} ({i} of 7)"
+        f"{what} ({i} of 6)"
         for i, what in enumerate(
             [
                 "building the 8-ary tree",
@@ -896,17 +919,25 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
                 "building the hierarchical 8-nomial tree",
                 "building the type II trees",
                 "drawing the figures",
-                "simulating the aggregation",
             ],
             start=1,
         )
     ]
-    assert all(total == 700 and 0 <= done <= total for done, total, _ in seen)
+    assert all(total == 600 and 0 <= done <= total for done, total, _ in seen)
     assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
     # the job's views are the request's views of the same plan
     assert cells(views[0]) == cells(views_module_compare(plan, many))
     assert views[1].layout.title.text.startswith("8-ary tree over 4,096 processes: height 4")
     assert views[6][0].children.startswith("Type II trees")
+    # then the aggregation's job, which the views' job orders as it ends (and a new order of the views stops)
+    assert views[7:] == (page.SIMULATING, "flag", {"run": 2})
+    handle, flag, css, elements, summary = page.compute_animation(lambda _: None, views[-1], data)
+    assert player_timeline(handle).summary["correct"] and summary.startswith("Result ")
+    assert page.stop_animation({"run": 3}, views[-1]) is None and page.stop_animation(None, None) is no_update
+    assert page.animation_cancelled(1) == (
+        "⚠ Cancelled: the aggregation was not simulated. Press Build to simulate it.",
+        "flag warn",
+    )
 
 
 def views_module_compare(plan, scenario):

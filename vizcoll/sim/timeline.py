@@ -132,6 +132,18 @@ class Timeline:
         #: index of the first event of each step, plus len(events) at the end
         self._starts = np.r_[np.flatnonzero(new_step), len(t)].astype(np.int64)
 
+    def __getstate__(self) -> dict:
+        """What pickles: the timeline without the replay's snapshots (made again when a state is asked for) nor
+        a list of events' columns (made again when read), so a timeline pickles the same however it was used."""
+        return self.__dict__ | {
+            "_columns": None,
+            "_keys": None,
+            "_values": [],
+            "_cut": [],
+            "_snap_steps": [],
+            "_snaps": [],
+        }
+
     def validate(self) -> None:
         """Raise :class:`VizcollError` unless times are finite, >= 0 and in order."""
         if len(self.events) > MAX_EVENTS:
@@ -222,6 +234,28 @@ class Timeline:
         if len(labels) > limit:
             text += f"; … and {len(labels) - limit:,} more"
         return f"{self.clock(step)}: {text}" if self.time_unit else text
+
+    def captions(self, limit: int = 3) -> list[str]:
+        """:meth:`caption` of every step from -1 (the initial state) to the last, the notes found in one pass over
+        the columns (a caption each costs a search of its step's kinds: 17 ms for TREFT's 306 steps, 4 ms so).
+
+        >>> tl = Timeline(events=[Event(0, "send", label="a"), Event(0, "note", label="b"), Event(1, "send")])
+        >>> tl.captions() == [tl.caption(step) for step in range(-1, tl.n_steps)]
+        True
+        """
+        cols, starts = self.columns, self._starts.tolist()
+        notes = np.flatnonzero(np.isin(cols.kind, cols.codes(NOTED)))
+        first, last = np.searchsorted(notes, starts[:-1]).tolist(), np.searchsorted(notes, starts[1:]).tolist()
+        notes, label, out = notes.tolist(), cols.label, [self.caption(-1, limit)]
+        for step in range(self.n_steps):
+            a, b = starts[step], starts[step + 1]
+            shown = [label[i] for i in notes[first[step] : last[step]]] if last[step] > first[step] else label[a:b]
+            labels = list(dict.fromkeys(text for text in shown if text))
+            text = "; ".join(labels[:limit]) if labels else plural(b - a, "event")
+            if len(labels) > limit:
+                text += f"; … and {len(labels) - limit:,} more"
+            out.append(f"{self.clock(step)}: {text}" if self.time_unit else text)
+        return out
 
     def clock(self, step: int) -> str:
         """``step``'s time with its unit: "t = 1,200 ns", "t = 0.14 ms" (the bare number without a unit)."""

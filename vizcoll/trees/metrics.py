@@ -286,7 +286,7 @@ def tree_metrics(
     node = _check_mapped(tree, topo)
     ports = None if ports is None else np.asarray(ports, dtype=np.int64)
     routes = flat_edge_routes(tree, topo, Router(topo, table), ports, progress)
-    out.update(_route_metrics(tree, topo, node, ports, routes, levels, params, k))
+    out.update(_route_metrics(tree, topo, node, ports, routes, levels, params, k, out["height"]))
     return out
 
 
@@ -299,8 +299,9 @@ def _route_metrics(
     levels: Mapping[str, Sequence[int]] | None,
     params: CostParams | None,
     k: int,
+    height: int,
 ) -> dict:
-    """The metrics of a mapped tree whose edges take ``routes`` (see :func:`tree_metrics`)."""
+    """The metrics of a mapped tree of ``height`` whose edges take ``routes`` (see :func:`tree_metrics`)."""
     out: dict = {}
     flat, parent = routes, np.asarray(tree.parent)
     count = flat.per_link(topo.n_links)
@@ -316,7 +317,7 @@ def _route_metrics(
             "leaf_pairs_max": _leaf_pairs(flat, node, topo),
             "cross_group": {name: cross_group_packets(parent, ids) for name, ids in levels.items()},
             "switch_entries": switch_entries(tree, topo),
-            "latency_us": None if radius is None else t_aggregate(tree.height, radius, k, params),
+            "latency_us": None if radius is None else t_aggregate(height, radius, k, params),
             "flags": [
                 {"child": v, "parent": tree.parent[v], "reason": "unreachable over live links"}
                 for v in np.flatnonzero(flat.length < 0).tolist()
@@ -366,8 +367,10 @@ def mapped_type_one(
     k: int | None = None,
     broken: Sequence[int] = (),
     progress=None,
+    flat: bool = False,
 ) -> dict:
-    """A type I tree mapped on a fabric with its routes and metrics, as plain values.
+    """A type I tree mapped on a fabric with its routes and metrics, as plain values (with ``flat``, ``routes`` as
+    :class:`~vizcoll.trees.routing.FlatRoutes` of link ids: arrays, not a list per vertex).
 
     ``fabric`` is the intact fabric: it gives each vertex its switch (through
     the process's own port) and group. The routes are computed on ``routing``
@@ -396,7 +399,7 @@ def mapped_type_one(
     rows = flat_edge_routes(mapped, routing, Router(routing, table), ports, progress)
     metrics = {"height": mapped.height, "vertices": mapped.size}
     k = k if k is not None else max(map(len, tree.children), default=0)
-    metrics.update(_route_metrics(mapped, routing, node, ports, rows, None, params, k))
+    metrics.update(_route_metrics(mapped, routing, node, ports, rows, None, params, k, metrics["height"]))
     routes = rows.with_values(routing.link_id[rows.rows])
     cut = [*routing.link_id[routing.broken].tolist(), *broken]
     crossing = [c | {"parent": mapped.parent[c["child"]]} for c in routes_over(routes, cut)]
@@ -409,7 +412,7 @@ def mapped_type_one(
     return {
         "tree": mapped.to_dict(),
         "ranks": ranks,
-        "routes": routes.lists(),
+        "routes": routes if flat else routes.lists(),
         "switch": switch.tolist(),
         "cross_links": cross_links,
         "crossing": crossing,

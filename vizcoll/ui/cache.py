@@ -159,6 +159,11 @@ class SharedStore:
         self.memory.put(ref, payload)
         _in_app(lambda: cache.set(self.prefix + ref, payload, timeout=self.timeout))
 
+    def holds(self, ref: str) -> bool:
+        """Whether ``ref`` is here (this process's memory or the shared cache), asked without loading it: a handle
+        cached longer than what it points to must put it back."""
+        return self.memory.get(ref) is not None or bool(_in_app(lambda: cache.has(self.prefix + ref)))
+
 
 def _in_app(call: Callable[[], R]) -> R | None:
     """``call()`` within the app's context (a job, a test calling callbacks); None before any app exists."""

@@ -207,26 +207,29 @@ def player_data(timeline, **extra):
     handle, ``{"ref", "steps", "moments": [[position, kind], ...], **extra}`` (``extra``: what the page draws per
     step in the browser, e.g. an overview's frames), the timeline itself kept on the server by its ref, and apart
     from it the caption of every position (:func:`player_captions`), which the handle carries too (``"captions"``)
-    when the timeline has at most :data:`HANDLE_CAPTIONS` steps. None (nothing to play) and ``no_update`` pass
+    when the timeline has at most :data:`HANDLE_CAPTIONS` steps. A timeline the server still holds (the same ref)
+    is not stored again: its captions and key moments are read back. None (nothing to play) and ``no_update`` pass
     through."""
     if not isinstance(timeline, Timeline | dict):
         return timeline
     tl = timeline if isinstance(timeline, Timeline) else Timeline.from_dict(timeline)
     ref = tl.digest()
-    captions = _captions(tl)
-    timelines.put(ref, tl.to_dict())
-    timelines.put(ref + CAPTIONS, {"captions": captions})
+    kept = timelines.get(ref + CAPTIONS) if timelines.holds(ref) else None  # the same timeline, handed out before
+    if not isinstance(kept, dict) or "moments" not in kept:
+        kept = {"captions": _captions(tl), "moments": [[m["step"] + 1, m["kinds"][0]] for m in tl.key_moments()]}
+        timelines.put(ref, {HELD: tl})  # the timeline itself: its columns pickle as arrays, read back unchecked
+        timelines.put(ref + CAPTIONS, kept)
     _remember(ref, tl)
-    moments = [[m["step"] + 1, m["kinds"][0]] for m in tl.key_moments()]
-    shown = {"captions": captions} if tl.n_steps <= HANDLE_CAPTIONS else {}
-    return {"ref": ref, "steps": tl.n_steps, "moments": moments, **shown, **extra}
+    shown = {"captions": kept["captions"]} if tl.n_steps <= HANDLE_CAPTIONS else {}
+    return {"ref": ref, "steps": tl.n_steps, "moments": kept["moments"], **shown, **extra}
 
 
 _parsed: dict[str, Timeline] = {}  # this process's last timelines by ref, parsed (a result of its key: no user state)
 PARSED_EVENTS = 1_000_000
 """Events of the parsed timelines a process keeps: about 3 paper-scale aggregations (TaihuLight's preset:
 297,588 events)."""
-CAPTIONS = ":captions"  # the key of a timeline's captions in the shared cache: its ref and this
+HELD = "timeline"  # a timeline's entry in the shared cache: {HELD: the Timeline} (the server's own, never posted)
+CAPTIONS = ":captions"  # the key of a timeline's captions (and key moments) in the shared cache: its ref and this
 HANDLE_CAPTIONS = 400
 """A timeline of at most this many steps has its captions in its handle: sent once with it, never posted back (an
 aggregation of 1,024 processes in 376 steps: 61 kB)."""
@@ -242,7 +245,8 @@ def player_timeline(data: dict) -> Timeline:
         found = timelines.get(ref)
         if found is None:
             raise VizcollError("this animation is no longer on the server: change a setting or reload the page")
-        _remember(ref, Timeline.from_dict(found))
+        held = found.get(HELD)
+        _remember(ref, held if isinstance(held, Timeline) else Timeline.from_dict(found))
     return _parsed[ref]
 
 
@@ -272,7 +276,7 @@ def _ref(data) -> str:
 
 
 def _captions(tl: Timeline) -> list[str]:
-    return [tl.caption(step) for step in range(-1, tl.n_steps)]
+    return tl.captions()
 
 
 def _remember(ref: str, tl: Timeline) -> None:

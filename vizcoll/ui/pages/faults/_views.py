@@ -6,10 +6,26 @@ from __future__ import annotations
 from dash import html
 
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.components.tables import table
-from vizcoll.ui.pages.faults._figures import PAPER_AVERAGE, VARIANT_NAMES, task_text, tasks_so_far
+from vizcoll.ui.pages.faults._figures import PAPER_AVERAGE, VARIANT_NAMES, overhead_chart, task_text, tasks_so_far
 
-__all__ = ["task_outcome", "binomial_outcome", "comparison_sentence", "reduction_summary", "task_list", "treft_summary"]
+__all__ = [
+    "task_outcome",
+    "binomial_outcome",
+    "comparison_sentence",
+    "reduction_summary",
+    "task_list",
+    "treft_summary",
+    "overhead_figure",
+]
+
+
+@cached_figures
+def overhead_figure(overheads: dict[str, dict[str, float]]):
+    """:func:`~vizcoll.ui.pages.faults._figures.overhead_chart` of ``overheads`` (cached: Plotly builds and styles
+    the chart in longer than the 18 runs' results take to read back)."""
+    return overhead_chart(overheads)
 
 
 def _ms(seconds) -> str:

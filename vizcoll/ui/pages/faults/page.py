@@ -44,7 +44,7 @@ from vizcoll.ui.components.player import pid, player, player_data, register_play
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.forms import whole_or
 from vizcoll.ui.pages.faults import ORDER
-from vizcoll.ui.pages.faults._figures import VARIANT_NAMES, overhead_chart, reduction_diagram, treft_lanes
+from vizcoll.ui.pages.faults._figures import VARIANT_NAMES, reduction_diagram, treft_lanes
 from vizcoll.ui.pages.faults._model import (
     CLICK,
     FAULTS,
@@ -64,7 +64,7 @@ from vizcoll.ui.pages.faults._model import (
     treft_run,
     var_options,
 )
-from vizcoll.ui.pages.faults._views import reduction_summary, task_list, treft_summary
+from vizcoll.ui.pages.faults._views import overhead_figure, reduction_summary, task_list, treft_summary
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import SCENARIO, checked, key_of, remembered, store_output, user_action
 
@@ -501,4 +501,4 @@ def render_overhead(set_progress, _):
 
     set_progress((0, 1, "TREFT overhead…"))
     with jobs.parallel_tasks():
-        return overhead_chart(overheads(progress=progress))
+        return overhead_figure(overheads(progress=progress))

@@ -31,6 +31,7 @@ from vizcoll.multicast.groups import simulate_group
 from vizcoll.multicast.routing import MulticastResult, communicator_groups, route
 from vizcoll.multicast.tables import read_tables, tables_result
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.topology.rails import RAIL_MILLION
 from vizcoll.ui.cache import cached, is_cached, job_progress, reporting
@@ -71,6 +72,7 @@ __all__ = [
     "JOB_NODES",
     "needs_job",
     "route_both",
+    "protocol_of",
     "protocol_timeline",
 ]
 
@@ -411,13 +413,13 @@ def page_state(scenario: Scenario) -> tuple[Topology, list[list[int]] | None, di
             groups = None
             notes.append(f"⚠ The scenario's communicators do not fit its fabric: {exc}")
         else:
-            if scenario.communicators(topo) is None:
+            if _groups(scenario.source_key(), _comm_key(scenario)) is None:  # cached: no pattern parsed again
                 notes.append(NO_COMMUNICATORS)
     params, bad = stored_params(scenario, topo, len(groups or []))
     return topo, groups, params, [*notes, bad] if bad else notes
 
 
-def protocol_timeline(scenario: Scenario) -> dict | None:
+def protocol_of(scenario: Scenario) -> Timeline | None:
     """The join/leave timeline of the highlighted group under B (the subnet manager sits on its tree's root; at
     most :data:`MAX_PROTOCOL_MEMBERS` members), None when no group is highlighted or it has no tree."""
     topo, groups, p, _ = page_state(scenario)
@@ -427,4 +429,10 @@ def protocol_timeline(scenario: Scenario) -> dict | None:
     if tree is None:
         return None
     members = tree.members[:MAX_PROTOCOL_MEMBERS]
-    return simulate_group(members.tolist(), sm_node=tree.root, names=topo.names, seed=0).to_dict()
+    return simulate_group(members.tolist(), sm_node=tree.root, names=topo.names, seed=0)
+
+
+def protocol_timeline(scenario: Scenario) -> dict | None:
+    """:func:`protocol_of` as a timeline dict (None as it)."""
+    timeline = protocol_of(scenario)
+    return None if timeline is None else timeline.to_dict()

@@ -62,7 +62,7 @@ from vizcoll.ui.pages.multicast._model import (
     needs_job,
     page_state,
     preset_scenario,
-    protocol_timeline,
+    protocol_of,
     read_params,
     route_both,
     routed,
@@ -538,7 +538,7 @@ def group_protocol(data):
     scenario, _ = checked(data)
     if scenario is None or _waits(scenario):
         return None
-    return player_data(protocol_timeline(scenario))
+    return player_data(protocol_of(scenario))
 
 
 def compute_views(set_progress, job, data):
@@ -559,7 +559,7 @@ def compute_views(set_progress, job, data):
     with suppress(VizcollError):  # the views say what went wrong
         route_both(scenario, p, progress)
     progress.stage(2)
-    return (*_views(scenario), player_data(protocol_timeline(scenario)))
+    return (*_views(scenario), player_data(protocol_of(scenario)))
 
 
 def cancelled(_clicks):

@@ -12,6 +12,7 @@ import numpy as np
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.broadcast import broadcast
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import formats
 from vizcoll.topology.generators import GENERATORS
 from vizcoll.topology.model import Topology
@@ -38,6 +39,7 @@ __all__ = [
     "spec_help",
     "communicator_colours",
     "comm_edit_options",
+    "broadcast_of",
     "broadcast_timeline",
     "upload_hint",
     "export_options",
@@ -144,9 +146,15 @@ def comm_edit_options(scenario: Scenario, topo: Topology) -> list[dict]:
 
 
 @cached
+def broadcast_of(source: dict, root: str) -> Timeline:
+    """The broadcast from ``root`` on the scenario source's topology (its events as columns: it pickles in the
+    cache and reads back without an object per event, nor the checks of a timeline's dict)."""
+    return broadcast(topology_of(Scenario(**source)), root)
+
+
 def broadcast_timeline(source: dict, root: str) -> dict:
     """The broadcast from ``root`` on the scenario source's topology, as a timeline dict."""
-    return broadcast(topology_of(Scenario(**source)), root).to_dict()
+    return broadcast_of(source, root).to_dict()
 
 
 def clicked_part(click) -> str | None:

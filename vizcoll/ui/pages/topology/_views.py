@@ -6,17 +6,17 @@ from dash import html
 
 from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
-from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
+from vizcoll.ui.cache import cached, timelines
 from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.figures.topology import base_stylesheet, state_stylesheet
 from vizcoll.ui.limits import BROADCAST_MAX_NODES
-from vizcoll.ui.models.parts import drawn_view
-from vizcoll.ui.pages.topology._model import ANIMATION_LIMIT, PAGE, broadcast_timeline, root_of
+from vizcoll.ui.models.parts import drawn_view, view_of
+from vizcoll.ui.pages.topology._model import ANIMATION_LIMIT, PAGE, broadcast_of, root_of
 from vizcoll.ui.store import topology_of
 from vizcoll.words import noun, plural
 
-__all__ = ["counts_text", "legend_items", "broadcast_stylesheet", "broadcast_player"]
+__all__ = ["counts_text", "legend_items", "broadcast_stylesheet", "broadcast_player", "broadcast_handle"]
 
 LEGEND = [
     ("switch", "legend-switch"),
@@ -50,7 +50,8 @@ def legend_items() -> list:
 def broadcast_player(scenario: Scenario) -> tuple[dict | None, str]:
     """(The player's data, a line) of the broadcast from the scenario's root, on what the page draws: the whole
     fabric, or a group alone, node by node (the handle's ``nodes``: the fabric's node of each drawn node); a large
-    fabric's overview, its blocks and bundles lit step by step (the handle's ``overview`` frames)."""
+    fabric's overview, its blocks and bundles lit step by step (the handle's ``overview`` frames). The handle is
+    cached (:func:`broadcast_handle`), its timeline put back in the shared cache should that have let it go."""
     topo = topology_of(scenario)
     root = root_of(scenario, topo)
     if root is None:
@@ -60,16 +61,29 @@ def broadcast_player(scenario: Scenario) -> tuple[dict | None, str]:
             f"The broadcast is played on fabrics of up to {BROADCAST_MAX_NODES:,} nodes (this one has "
             f"{topo.n_nodes:,}): its timeline names every node."
         )
-    timeline = broadcast_timeline(scenario.source_key(), root)
-    s = timeline["summary"]
+    handle, info = broadcast_handle(scenario.source_key(), root, drawn_view(scenario, PAGE).part)
+    if handle is not None and not timelines.holds(handle["ref"]):  # the same broadcast puts it back (same ref)
+        player_data(broadcast_of(scenario.source_key(), root))
+    return handle, info
+
+
+@cached
+def broadcast_handle(source: dict, root: str, part: str) -> tuple[dict | None, str]:
+    """(The player's handle or None, the line) of the broadcast from ``root`` on ``part`` of the source's fabric
+    (see :func:`broadcast_player`; cached: a paper-scale fabric's handle, its captions and the overview's frames
+    take longer than the broadcast itself); its timeline waits in the shared cache
+    (:func:`~vizcoll.ui.components.player.player_data`)."""
+    scenario = Scenario(**source)
+    timeline = broadcast_of(source, root)
+    s = timeline.summary
     info = (
         f"From {root}: {plural(s['reached'], 'node')} reached in {plural(s['hops'], 'hop')} with "
         f"{plural(s['messages'], 'message')}; "
         f"{s['unreachable']:,} unreachable."
     )
-    view = drawn_view(scenario, PAGE)
+    view = view_of(scenario, part)
     if view.overview is not None:
-        frames = overview_frames(Timeline.from_dict(timeline), topo, view.overview)
+        frames = overview_frames(timeline, topology_of(scenario), view.overview)
         return (
             player_data(timeline, overview=frames),
             info + " Played on the overview: a bundle lights with the "

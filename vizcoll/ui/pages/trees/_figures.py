@@ -431,7 +431,8 @@ def packets_on(
     if view.overview is not None:  # the fabric's overview, or a part of it too large to draw node by node
         values = np.zeros(topo.n_links)
         values[topo.link_rows(list(packets))] = list(packets.values())
-        marked = [view.overview.of[n] for nodes in (marks or {}).values() for n in nodes]
+        nodes = [n for nodes in (marks or {}).values() for n in nodes]
+        marked = np.asarray(view.overview.of)[np.asarray(nodes, dtype=np.int64)].tolist()  # at once, not per node
         return blocks_figure(
             view.overview,
             bundles(topo, view.overview, values),
@@ -462,10 +463,10 @@ def packets_on(
 def _top_on(view, *packets: dict[int, int]) -> int:
     """The most packets one link drawn on ``view`` carries in any of ``packets`` (``{link id: n}`` tables): the
     colour scale the compared drawings share (the overview draws every link; a part alone its own)."""
-    shown = None if view.overview is not None else set(view.topo.link_id.tolist())
-    return max(
-        (int(n) for table in packets for lid, n in table.items() if shown is None or int(lid) in shown), default=0
-    )
+    if view.overview is not None:
+        return max((max(map(int, table.values()), default=0) for table in packets), default=0)
+    shown = set(view.topo.link_id.tolist())
+    return max((int(n) for table in packets for lid, n in table.items() if int(lid) in shown), default=0)
 
 
 def chosen_tree_figures(
@@ -474,7 +475,7 @@ def chosen_tree_figures(
     """A mapped type I tree (:func:`vizcoll.trees.metrics.mapped_type_one`'s dict) drawn logically and on the part
     of the fabric ``view`` shows (packets per link; ``cross``: the switch links carrying packets between
     groups, dotted; ``animated``: an overview with the layers a player lights)."""
-    tree, m = Tree.from_dict(built["tree"]), built["metrics"]
+    tree, m = Tree(**built["tree"]), built["metrics"]  # the server's own tree: no check of every vertex again
     names = topo.names
     switch = [names[s] if s >= 0 else "no switch" for s in built["switch"]]
     depth = tree.depth()

@@ -40,8 +40,6 @@ import hashlib
 import json
 from dataclasses import replace
 
-from flask import has_app_context
-
 from vizcoll.arrays import unique
 from vizcoll.comm import Placement
 from vizcoll.errors import VizcollError
@@ -58,7 +56,7 @@ from vizcoll.trees.metrics import mapped_type_one, tree_metrics
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import store
-from vizcoll.ui.cache import cache, cached, is_cached, job_progress, reporting, timelines
+from vizcoll.ui.cache import cached, is_cached, job_progress, reporting, timelines
 from vizcoll.ui.forms import choice, number
 from vizcoll.ui.jobs import JobProgress
 from vizcoll.ui.limits import (
@@ -424,7 +422,6 @@ def job_stages(plan: dict) -> list[str]:
         *(f"building the {tree_name(kind, plan['k'])} tree" for kind in KINDS),
         "building the type II trees",
         "drawing the figures",
-        "simulating the aggregation",
     ]
 
 
@@ -449,7 +446,8 @@ def computed(key: dict, plan: dict) -> bool:
 @cached
 def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
     """A type I tree of ``kind`` mapped on the scenario's fabric, routed over live links or as built on the intact
-    fabric: the tree, its routes, metrics, edges crossing broken links and cross-group links
+    fabric: the tree, its routes (flat arrays: a list per vertex of a paper-scale tree takes longer to make and
+    to pickle than the routing), metrics, edges crossing broken links and cross-group links
     (:func:`vizcoll.trees.metrics.mapped_type_one`)."""
     scenario = _scenario(key)
     fabric, live = fabric_of(scenario), topology_of(scenario)
@@ -467,6 +465,7 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
         k=key["k"],
         broken=live.link_id[live.broken].tolist(),
         progress=job_progress(),
+        flat=True,
     )
     built["metrics"] = {name: built["metrics"][name] for name in METRIC_KEYS}
     return built
@@ -537,28 +536,30 @@ def type_two(key: dict, routes: str = LIVE) -> dict:
     }
 
 
-@cached
 def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
     """The aggregation timeline of the type I tree ``kind`` or of the min-cost type II tree (its events as
-    columns: a paper-scale one pickles in the cache and reads back without an object per event).
+    columns), simulated: not cached here, the player's handle is (:func:`~vizcoll.ui.pages.trees._views.
+    aggregation_core`), and the timeline waits in the shared cache by its ref (a paper-scale one is 100 MB
+    pickled: stored once, not twice).
 
     Every tree the page builds plays. Measured on the 2-core test machine in the app (its cache; the tree built),
     then the player's handle on the overview (:func:`~vizcoll.ui.pages.trees._views.aggregation_handle`): every
     process of TaihuLight (40,960), hierarchical 32-nomial, 297,588 events in 115 steps, 1.05 s and 0.77 s; its
     2-ary tree (the longest routes) 613,308 events, 3.0 s and 1.45 s; the 64-port fat tree's 65,536 processes
     2-ary, 978,812 events, 2.9 s and 1.9 s, 1.0 GB at the peak. Above :data:`JOB_PROCESSES` processes the page
-    computes it in the background job, its last stage."""
+    computes it in a background job of its own, which the views' job orders as it ends (the trees are drawn without
+    waiting for it: issue 44)."""
     scenario = _scenario(key)
     topo, table = topology_of(scenario), hops_of(scenario)
     placement = scenario.placement(fabric_of(scenario), key["comm"])
     cost = _cost(key, placement.nprocs)
     if which == TYPE2:
         built = type_two(key, routes)
-        tree, ranks = Tree.from_dict(built["tree"]), built["vertex_ranks"]
+        tree, ranks = Tree(**built["tree"]), built["vertex_ranks"]
         title = f"Aggregation (sum) in the switches: min-cost type II tree, degree ≤ {key['degree']}"
     else:
         built = type_one(key, kind, routes)
-        tree, ranks = Tree.from_dict(built["tree"]), [[r] for r in built["ranks"]]
+        tree, ranks = Tree(**built["tree"]), [[r] for r in built["ranks"]]
         title = f"Aggregation (sum) along the {tree_name(kind, key['k'])} tree"
     return simulate_aggregation(topo, tree, ranks, latency=cost.l, theta=cost.b, table=table, title=title)
 
@@ -566,9 +567,7 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
 def holds_timeline(ref: str) -> bool:
     """Whether the shared cache still holds a player's timeline ``ref`` (:data:`vizcoll.ui.cache.timelines`), asked
     without loading it: a handle cached longer than its timeline must put it back."""
-    if timelines.memory.get(ref) is not None:
-        return True
-    return has_app_context() and bool(cache.has(timelines.prefix + ref))
+    return timelines.holds(ref)
 
 
 @cached

@@ -13,12 +13,13 @@ from dash import dcc, html, no_update
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
-from vizcoll.ui.cache import cached, cached_figures
-from vizcoll.ui.components.player import player_data, timeline_at
+from vizcoll.ui.cache import cached, cached_figures, is_cached
+from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
@@ -67,6 +68,8 @@ __all__ = [
     "animation_view",
     "aggregation_player",
     "aggregation_handle",
+    "aggregation_core",
+    "aggregation_ready",
     "step_stylesheet",
     "type_one_figures",
     "type_two_drawings",
@@ -207,15 +210,12 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
             True,
         )
     before = type_one(key, kind, INTACT)
-    moved = [
-        v
-        for v, (a, b) in enumerate(zip(before["routes"], built["routes"], strict=True))
-        if v and a != b and b is not None
-    ]
+    was, now = before["routes"].lists(), built["routes"].lists()
+    moved = [v for v, (a, b) in enumerate(zip(was, now, strict=True)) if v and a != b and b is not None]
     longer = [
-        f"{_edge(tree, ranks, v)}: {plural(len(built['routes'][v]), 'link')} instead of {len(before['routes'][v])}"
+        f"{_edge(tree, ranks, v)}: {plural(len(now[v]), 'link')} instead of {len(was[v])}"
         for v in moved
-        if before["routes"][v] is not None and len(built["routes"][v]) != len(before["routes"][v])
+        if was[v] is not None and len(now[v]) != len(was[v])
     ]
     if moved:
         text = (
@@ -484,7 +484,7 @@ def animation_view(plan: dict | None, scenario: Scenario | None):
         return played, *rest
     flag, flag_class, elements, _ = rest
     try:
-        timeline = timeline_of(*played[:4]).to_dict()
+        timeline = _held(aggregation_handle(*played)[0], played[:4]).to_dict()
     except VizcollError as exc:
         return None, f"⚠ {exc}", "flag warn", elements, ""
     if elements and played[4] != WHOLE:
@@ -524,19 +524,42 @@ def _animation(plan: dict | None, scenario: Scenario | None) -> tuple:
 @cached
 def aggregation_handle(key: dict, which: str, kind: str, routes: str, part: str) -> tuple[dict, str]:
     """(the player's handle, the summary) of the aggregation along the animated tree on ``part`` of the fabric
-    (cached: the simulation of a paper-scale tree takes seconds). The handle carries the overview's frames
+    (cached). The handle is the timeline's (:func:`aggregation_core`) with the overview's frames
     (:func:`~vizcoll.sim.overview.overview_frames`) when ``part`` is the overview, the fabric's node of each drawn
-    node (``nodes``) when it is a group alone; its timeline waits in the shared cache
-    (:func:`~vizcoll.ui.components.player.player_data`)."""
+    node (``nodes``) when it is a group alone."""
     scenario = Scenario(**key["source"])
-    timeline = timeline_of(key, which, kind, routes)
-    handle = player_data(timeline)
+    core = aggregation_core(key, which, kind, routes)
+    timeline = _held(core, (key, which, kind, routes))
+    handle = dict(core)
     view = view_of(scenario, part)
     if view.overview is not None:
         handle["overview"] = overview_frames(timeline, topology_of(scenario), view.overview)
     elif view.part != WHOLE:
         handle["nodes"] = view.kept.tolist()
     return handle, anim_summary(timeline.summary)
+
+
+def aggregation_ready(plan: dict, scenario: Scenario) -> bool:
+    """Whether the aggregation of ``plan``'s animated tree is simulated already (in this process or the shared
+    cache): another part of the fabric then plays it at once (False outside an app)."""
+    return is_cached(aggregation_core, engine_key(scenario, plan), plan["anim"], plan["kind"], plan["routes"])
+
+
+@cached
+def aggregation_core(key: dict, which: str, kind: str, routes: str) -> dict:
+    """The player's handle of the aggregation along the animated tree on any part of the fabric (cached: the
+    simulation of a paper-scale tree takes seconds; another part of the fabric reads the same timeline): the
+    timeline simulated once and left in the shared cache by its ref
+    (:func:`~vizcoll.ui.components.player.player_data`)."""
+    return player_data(timeline_of(key, which, kind, routes))
+
+
+def _held(handle: dict, played: tuple) -> Timeline:
+    """The timeline of ``handle`` (of the aggregation of ``played``: key, which, kind, routes) from the shared
+    cache, simulated again should that have let it go (the same run: the same ref)."""
+    if not holds_timeline(handle["ref"]):
+        player_data(timeline_of(*played))
+    return player_timeline(handle)
 
 
 def step_stylesheet(step, timeline, plan: dict | None, scenario: Scenario | None) -> list[dict]:

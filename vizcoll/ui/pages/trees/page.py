@@ -83,6 +83,7 @@ from vizcoll.ui.pages.trees._model import (
 )
 from vizcoll.ui.pages.trees._views import (
     aggregation_player,
+    aggregation_ready,
     compare_view,
     fabric_line,
     fk_info,
@@ -122,7 +123,10 @@ __all__ = [
     "render_type_two",
     "animate",
     "compute_views",
+    "stop_animation",
+    "compute_animation",
     "cancelled",
+    "animation_cancelled",
     "render_step",
     "export_goal",
     "part_choices",
@@ -146,6 +150,7 @@ TREES_GOAL, TREES_GOAL_FILE, TREES_GOAL_MESSAGE = "trees-goal", "trees-goal-file
 TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
 TREES_BUILD, TREES_REBUILD, TREES_HEAVY, TREES_JOB = "trees-build", "trees-rebuild", "trees-heavy", "trees-views"
 TREES_PACK, TREES_T2_SEEN, TREES_RAILS = "trees-pack", "trees-t2-seen", "trees-rails"  # rails: a stable id
+TREES_ANIM_ORDER, TREES_ANIM_JOB = "trees-anim-order", "trees-anim"  # the aggregation's job: its order, its bar
 TREES_PART = "trees-part"  # which part of the fabric the trees are drawn on (a large fabric: overview or one pod)
 PARAM_CONTROLS = {
     "comm": TREES_COMM,
@@ -179,8 +184,13 @@ VIEWS = [
     Output(TREES_CANVAS, "elements"),
     Output(TREES_ANIM_SUMMARY, "children"),
 ]
-"""What the background job of a large plan computes (each also computed in the request for smaller plans)."""
+"""The views of a plan (each computed in the request for smaller plans; for a large one, see :data:`JOB_VIEWS`)."""
 ANIMATION = VIEWS[7:]  # the aggregation's player, flag, canvas and summary (aggregation_player)
+JOB_VIEWS = [*VIEWS[:7], *VIEWS[8:10], Output(TREES_ANIM_ORDER, "data")]
+"""What the background job of a large plan computes: the trees compared and drawn, then the aggregation's flag
+saying it follows, and the order of the aggregation's own job (:func:`compute_animation`), which the views' job
+gives as it ends. The aggregation of a paper-scale tree (its timeline, the player's handle and the overview's
+frames) takes longer than every other view together; the page shows the trees without waiting for it."""
 REFRESHED = [
     Output(TREES_PARAMS, "data"),
     Output(TREES_FABRIC, "children"),
@@ -197,6 +207,7 @@ SHOW_CANVAS_JS = """function (elements) {  // the canvas and its legend only whi
 }"""
 JOB_POLL_MS = 500  # how often the page asks a running job for its progress
 COMPUTING = "Computed in the background: see the progress bar at the top."  # a drawing the job computes
+SIMULATING = "The aggregation is simulated in the background once the trees are drawn: see the progress bar above."
 BUILD_TIP = (
     "Every change applies at once; Build applies every control again and computes the views (large "
     "communicators in the background, with a progress bar and Cancel)"
@@ -391,6 +402,8 @@ def _main(v: dict) -> html.Div:
                             options=[{"label": text, "value": key} for key, text in ANIM.items()],
                         ),
                     ),
+                    dcc.Store(id=TREES_ANIM_ORDER),
+                    job_bar(TREES_ANIM_JOB),
                     status_box(TREES_FLAG),
                     cyto.Cytoscape(
                         id=TREES_CANVAS,
@@ -464,19 +477,7 @@ def register(app: Dash) -> None:
     app.callback(*WIDTH, plan, scenario, **drawn)(render_width)
     app.callback(*VIEWS[4:7], plan, Input(TREES_T2_SEEN, "data"), scenario, **drawn)(render_type_two)
     app.callback(*ANIMATION, plan, scenario, **drawn)(animate)
-    app.callback(
-        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
-        Input(TREES_HEAVY, "data"),
-        scenario,
-        prevent_initial_call=True,
-        interval=JOB_POLL_MS,
-        **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)),
-    )(compute_views)
-    app.callback(
-        *[Output(VIEWS[i].component_id, VIEWS[i].component_property, allow_duplicate=True) for i in (0, 1, 2, 4, 5, 8)],
-        Input(f"{TREES_JOB}-cancel", "n_clicks"),
-        prevent_initial_call=True,
-    )(cancelled)
+    _register_jobs(app, scenario)
     app.callback(*PART, Input(SCENARIO, "data"), State(TREES_PART, "value"), **drawn)(part_choices)
     app.callback(
         store_output(),
@@ -485,6 +486,7 @@ def register(app: Dash) -> None:
         Output(TREES_T2_PHYSICAL, "figure", allow_duplicate=True),
         Output(TREES_T2_MINCOST, "figure", allow_duplicate=True),
         *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in ANIMATION],
+        Output(TREES_ANIM_ORDER, "data", allow_duplicate=True),
         Input(TREES_PART, "value"),
         scenario,
         prevent_initial_call=True,
@@ -501,6 +503,41 @@ def register(app: Dash) -> None:
         Input(pid(TREES_PLAYER, "shown"), "data"),
         scenario,
     )(on_canvas(render_step))
+
+
+def _register_jobs(app: Dash, scenario: State) -> None:
+    """The views' job of a large plan, then the aggregation's job it orders as it ends, and their Cancel buttons."""
+    again = lambda outputs: [Output(o.component_id, o.component_property, allow_duplicate=True) for o in outputs]  # noqa: E731
+    app.callback(
+        *again(JOB_VIEWS),
+        Input(TREES_HEAVY, "data"),
+        scenario,
+        prevent_initial_call=True,
+        interval=JOB_POLL_MS,
+        **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)),
+    )(compute_views)
+    app.callback(
+        *again([Output(TREES_ANIM_ORDER, "data")]),
+        Input(TREES_HEAVY, "data"),
+        State(TREES_ANIM_ORDER, "data"),
+        prevent_initial_call=True,
+    )(stop_animation)
+    app.callback(
+        *again(ANIMATION),
+        Input(TREES_ANIM_ORDER, "data"),
+        scenario,
+        prevent_initial_call=True,
+        interval=JOB_POLL_MS,
+        **jobs.background(TREES_ANIM_JOB, (TREES_BUILD, TREES_USE_PRESET)),
+    )(compute_animation)
+    app.callback(
+        *again([VIEWS[i] for i in (0, 1, 2, 4, 5, 8)]),
+        Input(f"{TREES_JOB}-cancel", "n_clicks"),
+        prevent_initial_call=True,
+    )(cancelled)
+    app.callback(*again(VIEWS[8:10]), Input(f"{TREES_ANIM_JOB}-cancel", "n_clicks"), prevent_initial_call=True)(
+        animation_cancelled
+    )
 
 
 def update(values, use_preset, tap_edge, preset, data):
@@ -640,19 +677,42 @@ def animate(key, data):
 
 
 def compute_views(set_progress, job, data):
-    """The background job of a large plan: every view but F(k), stage by stage with its progress
-    (:func:`vizcoll.ui.pages.trees._model.prepare`) of the scenario's plan; a forged order changes nothing."""
+    """The background job of a large plan: every view but F(k) and the aggregation (:data:`JOB_VIEWS`), stage by
+    stage with its progress (:func:`vizcoll.ui.pages.trees._model.prepare`) of the scenario's plan, then the order
+    of the aggregation's job; a forged order changes nothing."""
     scenario, _ = checked(data)
     plan = page_plan(scenario) if isinstance(job, dict) and scenario is not None else None
     if plan is None or "error" in plan:
-        return (no_update,) * len(VIEWS)
+        return (no_update,) * len(JOB_VIEWS)
     progress = jobs.JobProgress(set_progress, job_stages(plan))
     with suppress(VizcollError):  # each view says what went wrong
         prepare(engine_key(scenario, plan), plan, progress)
     progress.stage(len(KINDS) + 1)
     views = [compare_view(plan, scenario), *type_one_view(plan, scenario), *type_two_view(plan, scenario)]
-    progress.stage(len(KINDS) + 2)
-    return (*views, *aggregation_player(plan, scenario))
+    return (*views, SIMULATING, "flag", jobs.order(True, job))
+
+
+def stop_animation(_job, order_now=None):
+    """A new order of the views' job (or none: the views drawn in the request): the aggregation's job of the plan
+    before stops (its order emptied); the views' job orders the next one as it ends."""
+    return None if order_now is not None else no_update
+
+
+def compute_animation(set_progress, order, data):
+    """The aggregation's job the views' job of a large plan orders as it ends: the player's handle, flag, canvas
+    and summary (:data:`ANIMATION`, :func:`~vizcoll.ui.pages.trees._views.aggregation_player`) of the scenario's
+    plan; a forged order changes nothing."""
+    scenario, _ = checked(data)
+    plan = page_plan(scenario) if isinstance(order, dict) and scenario is not None else None
+    if plan is None or "error" in plan:
+        return (no_update,) * len(ANIMATION)
+    jobs.JobProgress(set_progress, ["simulating the aggregation"]).stage(0)
+    return aggregation_player(plan, scenario)
+
+
+def animation_cancelled(_clicks):
+    """Cancel pressed under the player: the flag says the aggregation was not simulated."""
+    return "⚠ Cancelled: the aggregation was not simulated. Press Build to simulate it.", "flag warn"
 
 
 def cancelled(_clicks):
@@ -680,23 +740,27 @@ def part_choices(data, value_now=None):
 def play_part(value, data):
     """Another part of the fabric chosen: remembered in the scenario, and the trees drawn on it at once from the
     computed trees (a plan still computing in the background draws the part chosen when it is done): (store,
-    message, the three figures on the fabric, then the aggregation played on it: :data:`ANIMATION`)."""
+    message, the three figures on the fabric, then the aggregation played on it: :data:`ANIMATION`, and the order
+    of the aggregation's job when a large plan's aggregation is not simulated yet: the job plays it on this part)."""
     scenario, message = checked(data)
     unchanged = (no_update,) * (3 + len(ANIMATION))
     if not user_action() or scenario is None:
-        return no_update, message or no_update, *unchanged
+        return no_update, message or no_update, *unchanged, no_update
     topo = topology_of(scenario)
     try:
         part = read_part(value, scenario, topo)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", *unchanged
+        return no_update, f"⚠ {exc}", *unchanged, no_update
     store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
     if store is no_update:  # the part the views draw already (the menu drawn again)
-        return no_update, "", *unchanged
+        return no_update, "", *unchanged, no_update
     moved, plan, job = _pending(True, store)
     if "error" in plan or (job and not computed(engine_key(moved, plan), plan)):
-        return store, "", *unchanged
-    return (store, "", type_one_view(plan, moved)[1], *type_two_view(plan, moved)[:2], *aggregation_player(plan, moved))
+        return store, "", *unchanged, no_update
+    drawn = (store, "", type_one_view(plan, moved)[1], *type_two_view(plan, moved)[:2])
+    if job and not aggregation_ready(plan, moved):  # its job plays it on this part (not simulated in the request)
+        return (*drawn, None, SIMULATING, "flag", [], "", {"run": 1, "part": part})
+    return (*drawn, *aggregation_player(plan, moved), no_update)
 
 
 def export_goal(_clicks, data):
