@@ -99,7 +99,7 @@ def reference_fulb_tree(st: RoutingState, root_row: int, members: np.ndarray, gi
         up = st.peer[chosen]
         parts.add(frontier, up, st.link[chosen])
         fresh = up[st.stamp[up] != gid]
-        frontier = fresh[st.first_positions(fresh)]
+        frontier = fresh[st.firsts(fresh)]
         st.stamp[frontier] = gid
     return parts
 
