@@ -71,7 +71,8 @@ __all__ = [
     "without_tables",
     "JOB_NODES",
     "needs_job",
-    "route_both",
+    "is_routed",
+    "route_by",
     "protocol_of",
     "protocol_timeline",
 ]
@@ -384,12 +385,16 @@ def _computed(scenario: Scenario, algo: str) -> bool:
     return is_cached(_route, scenario.source_key(), _comm_key(scenario), algo)
 
 
-def route_both(scenario: Scenario, params: dict, job: JobProgress) -> None:
-    """Route the groups by A and by B (cached), one stage of ``job`` each, so that the views only read them."""
-    for index, algo in enumerate((params["a"], params["b"])):
-        with reporting(job.stage(index)):
-            if algo != TABLES and not _computed(scenario, algo):
-                routed(scenario, algo)
+def is_routed(scenario: Scenario, algo: str) -> bool:
+    """Whether the scenario's groups routed by ``algo`` are at hand (cached, or the fabric's tables)."""
+    return algo == TABLES or _computed(scenario, algo)
+
+
+def route_by(scenario: Scenario, algo: str, job: JobProgress, stage: int = 0) -> None:
+    """Route the groups by ``algo`` (cached) as stage ``stage`` of ``job``, so that the views only read them."""
+    with reporting(job.stage(stage)):
+        if not is_routed(scenario, algo):
+            routed(scenario, algo)
 
 
 def page_state(scenario: Scenario) -> tuple[Topology, list[list[int]] | None, dict, list[str]]:
