@@ -1,6 +1,6 @@
 """Every multicast route is the one the engine gave before its per-group routing was made cheaper (issue 44).
 
-The routes of ``tests/data/multicast/golden-routes.json`` (see :mod:`tests.engine.multicast.golden`: what the
+The routes of ``tests/data/multicast/golden-routes.json`` (see :mod:`tests.engine.multicast.golden_routes`: what the
 command line prints and a digest of every tree and EFI) were written by commit 95203b4's engine: small fabrics with
 broken links, parallel cables and two-switch end nodes, the real clusters' files, and the /multicast page's
 paper-scale presets. The page's figures are drawn from these results alone, so they stay the same too.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.multicast import golden
+from tests.engine.multicast import golden_routes as golden
 
 GOLDEN = json.loads((Path(__file__).resolve().parents[2] / "data" / "multicast" / "golden-routes.json").read_text())
 

@@ -1,13 +1,14 @@
 """Multicast routes that must never change: the cases, and their writer.
 
-``python -m tests.engine.multicast.golden FILE`` routes every case with the checked-out engine and writes, per case,
-what ``python -m vizcoll mcast SPEC --pattern PATTERN --algo ALGO`` prints (its JSON, without the run time) and a
-digest of every tree (root, members, nodes, parents, parent links) and every link's EFI to ``FILE``. The file in
-``tests/data/multicast/golden-routes.json`` was written by the engine of commit 95203b4, before the per-group
-routing was made cheaper (issue 44): every algorithm on small fabrics (fat trees, the pruned fat tree of the page's
-teaching preset, a dragonfly, a torus with parallel cables, a cluster whose end nodes sit on two switches, the real
-clusters' files where they are), some with broken links, and the paper-scale presets of the /multicast page
-(TaihuLight and the 64-port fat tree with their grid3d patterns) with the algorithms the page compares.
+``python -m tests.engine.multicast.golden_routes FILE`` routes every case with the checked-out engine and writes,
+per case, what ``python -m vizcoll mcast SPEC --pattern PATTERN --algo ALGO`` prints (its JSON, without the run
+time) and a digest of every tree (root, members, nodes, parents, parent links) and every link's EFI to ``FILE``. The
+file in ``tests/data/multicast/golden-routes.json`` was written by the engine of commit 95203b4, before the
+per-group routing was made cheaper (issue 44): every algorithm on small fabrics (fat trees, the pruned fat tree of
+the page's teaching preset, a dragonfly, a torus with parallel cables, a cluster whose end nodes sit on two
+switches, the real clusters' files where they are), some with broken links, and the paper-scale presets of the
+/multicast page (TaihuLight and the 64-port fat tree with their grid3d patterns) with the algorithms the page
+compares.
 """
 
 from __future__ import annotations
