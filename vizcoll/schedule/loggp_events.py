@@ -33,12 +33,12 @@ def run(c: Columns, p, trace: bool, limit: int) -> tuple[list, list, list, list,
     engine = Engine()
     handlers: list[Callable] = []  # by kind, filled below (the issuer reads it when called)
     issue = _issuer(st, engine, handlers)
-    release = _releaser(st)
-    message = _message_handler(st, engine, release, issue)
-    handlers += [_send_handler(st, engine, message, release, issue), _recv_handler(st, engine, release, issue)]
-    handlers.append(_calc_handler(st, engine, release, issue))
-    ready = [row for row, w in enumerate(st.waiting) if w == 0]
-    for row in sorted(ready, key=lambda row: (st.host[row], st.kind[row])):  # stable: rows in order
+    message = _message_handler(st, engine, issue)
+    handlers += [_send_handler(st, engine, message, issue), _recv_handler(st, engine, issue)]
+    handlers.append(_calc_handler(st, engine, issue))
+    ready = np.flatnonzero(np.array(st.waiting) == 0)
+    ready = ready[np.lexsort((ready, c.kind[ready], st.rank[ready]))].tolist()  # by host, then kind
+    for row in ready:
         st.ts_of[row] = stamp = st.stamp()
         engine.at(0, handlers[st.kind[row]], row, priority=stamp)
     engine.run(limit=limit)
@@ -56,7 +56,7 @@ class _State:
 
     def __init__(self, c: Columns, p, trace: bool) -> None:
         self.p, self.n = p, c.num_ranks
-        rank = c.rank()
+        self.rank = rank = c.rank()
         self.cpus, self.nics = 1 + int(c.cpu.max(initial=0)), 1 + int(c.nic.max(initial=0))
         self.host, self.kind, self.size, self.peer, self.tag, self.cpu, self.nic = (
             x.tolist() for x in (rank, c.kind, c.size, c.peer, c.tag, c.cpu, c.nic)
@@ -64,102 +64,97 @@ class _State:
         self.oslot = (rank * self.cpus + c.cpu).tolist()
         self.nslot = (rank * self.nics + c.nic).tolist()
         self.send_o, self.send_g, self.recv_o, self.recv_g = _costs(c.size, p)
-        self.done_ptr, self.done_rows, waiting = _dependents(c.requires, c.n_ops)
-        self.start_ptr, self.start_rows, waiting_i = _dependents(c.irequires, c.n_ops)
+        self.done_of, waiting = _dependents(c.requires, c.n_ops)
+        self.start_of, waiting_i = _dependents(c.irequires, c.n_ops)
         self.waiting = (waiting + waiting_i).tolist()
         self.nexto = [0] * (self.n * self.cpus)
         self.nextgs, self.nextgr = [0] * (self.n * self.nics), [0] * (self.n * self.nics)
         self.rq: list[list[int]] = [[] for _ in range(self.n)]
         self.uq: list[list[int]] = [[] for _ in range(self.n)]
         self.ready: list[list[int]] = [[] for _ in range(self.n)]
-        self.dirty: list[int] = []
         self.started = bytearray(c.n_ops)
         self.ts_of, self.msg_ts = [0] * c.n_ops, [0] * c.n_ops
         self.stamp = itertools.count().__next__
         self.trace: list[dict] = []
         self.record = self._record if trace else None
+        self.release = _releaser(self)
 
     def _record(self, start: int, end: int, rank: int, kind: str, peer: int, size: int) -> None:
         self.trace.append({"start": start, "end": end, "rank": rank, "kind": kind, "peer": peer, "size": size})
 
 
-def _issuer(st: _State, engine: Engine, handlers: list[Callable]) -> Callable[[], None]:
-    """Queue the newly ready operations of the hosts an event freed some on, in host order: per host sends,
-    then receives, then computations, each at the time its CPU (and a send's NIC) is free."""
-    at, kind, stamp, ts_of, dirty, ready_of = engine.at, st.kind, st.stamp, st.ts_of, st.dirty, st.ready
+def _issuer(st: _State, engine: Engine, handlers: list[Callable]) -> Callable[[int], None]:
+    """Queue the newly ready operations of a host: sends, then receives, then computations, each at the time
+    its CPU (and a send's NIC) is free. An event that freed some on two hosts issues them in host order."""
+    at, kind, stamp, ts_of, ready_of = engine.at, st.kind, st.stamp, st.ts_of, st.ready
     nexto, nextgs, oslot, nslot = st.nexto, st.nextgs, st.oslot, st.nslot
     by_kind = kind.__getitem__
 
-    def issue() -> None:
-        if len(dirty) > 1:
-            dirty.sort()
-        for host in dirty:
-            fresh = ready_of[host]
-            ready_of[host] = []
-            if len(fresh) > 1:
-                fresh.sort(key=by_kind)
-            for row in fresh:
-                ts_of[row] = ts = stamp()
-                time = nexto[oslot[row]]
-                if kind[row] == SEND and nextgs[nslot[row]] > time:
-                    time = nextgs[nslot[row]]
-                at(time, handlers[kind[row]], row, priority=ts)
-        dirty.clear()
+    def issue(host: int) -> None:
+        fresh = ready_of[host]
+        ready_of[host] = []
+        if len(fresh) > 1:
+            fresh.sort(key=by_kind)
+        for row in fresh:
+            ts_of[row] = ts = stamp()
+            time = nexto[oslot[row]]
+            if kind[row] == SEND and nextgs[nslot[row]] > time:
+                time = nextgs[nslot[row]]
+            at(time, handlers[kind[row]], row, priority=ts)
 
     return issue
 
 
-def _releaser(st: _State) -> Callable[[int, list[int], list[int]], None]:
-    """Count down the operations waiting for ``row`` (to start or to finish: ``ptr`` / ``rows``)."""
-    waiting, ready_of, host_of, dirty = st.waiting, st.ready, st.host, st.dirty
+def _releaser(st: _State) -> Callable[[int, list[int]], None]:
+    """Count down the operations of ``host`` waiting for one (``rows``: they wait for it to start or finish)."""
+    waiting, ready_of = st.waiting, st.ready
 
-    def release(row: int, ptr: list[int], rows: list[int]) -> None:
-        host = host_of[row]
-        ready = ready_of[host]
-        for a in rows[ptr[row] : ptr[row + 1]]:
+    def release(host: int, rows: list[int]) -> None:
+        for a in rows:
             waiting[a] -= 1
-            if waiting[a] == 0:
-                if not ready:
-                    dirty.append(host)
-                ready.append(a)
+            if not waiting[a]:
+                ready_of[host].append(a)
 
     return release
 
 
-def _calc_handler(st: _State, engine: Engine, release, issue) -> Callable[[int], None]:
-    at, nexto, oslot, size, ts_of, started, dirty, record = (
+def _calc_handler(st: _State, engine: Engine, issue) -> Callable[[int], None]:
+    at, nexto, oslot, size, ts_of, started, record, host_of, ready_of, release = (
         engine.at,
         st.nexto,
         st.oslot,
         st.size,
         st.ts_of,
         st.started,
-        st.dirty,
         st.record,
+        st.host,
+        st.ready,
+        st.release,
     )
-    start_ptr, start_rows, done_ptr, done_rows = st.start_ptr, st.start_rows, st.done_ptr, st.done_rows
+    start_of, done_of = st.start_of, st.done_of
 
     def calc(row: int) -> None:
         t, slot = engine.now, oslot[row]
         if nexto[slot] > t:
             at(nexto[slot], calc, row, priority=ts_of[row])
             return
+        host = host_of[row]
         nexto[slot] = t + size[row]
         started[row] = 1
-        if start_ptr[row] != start_ptr[row + 1]:
-            release(row, start_ptr, start_rows)
-        if done_ptr[row] != done_ptr[row + 1]:
-            release(row, done_ptr, done_rows)
+        if start_of[row]:
+            release(host, start_of[row])
+        if done_of[row]:
+            release(host, done_of[row])
         if record is not None:
-            record(t, t + size[row], st.host[row], "calc", -1, size[row])
-        if dirty:
-            issue()
+            record(t, t + size[row], host, "calc", -1, size[row])
+        if ready_of[host]:
+            issue(host)
 
     return calc
 
 
-def _send_handler(st: _State, engine: Engine, message, release, issue) -> Callable[[int], None]:
-    at, nexto, nextgs, oslot, nslot, send_o, send_g = (
+def _send_handler(st: _State, engine: Engine, message, issue) -> Callable[[int], None]:
+    at, nexto, nextgs, oslot, nslot, send_o, send_g, host_of, ready_of = (
         engine.at,
         st.nexto,
         st.nextgs,
@@ -167,18 +162,19 @@ def _send_handler(st: _State, engine: Engine, message, release, issue) -> Callab
         st.nslot,
         st.send_o,
         st.send_g,
+        st.host,
+        st.ready,
     )
-    size, ts_of, msg_ts, started, dirty, record, stamp = (
+    size, ts_of, msg_ts, started, record, stamp, release = (
         st.size,
         st.ts_of,
         st.msg_ts,
         st.started,
-        st.dirty,
         st.record,
         st.stamp,
+        st.release,
     )
-    start_ptr, start_rows, done_ptr, done_rows = st.start_ptr, st.start_rows, st.done_ptr, st.done_rows
-    flight, eager = st.p.o + st.p.L, st.p.S
+    start_of, done_of, flight, eager = st.start_of, st.done_of, st.p.o + st.p.L, st.p.S
 
     def send(row: int) -> None:
         t, so, sn = engine.now, oslot[row], nslot[row]
@@ -186,26 +182,27 @@ def _send_handler(st: _State, engine: Engine, message, release, issue) -> Callab
         if free > t:
             at(free, send, row, priority=ts_of[row])
             return
+        host = host_of[row]
         started[row] = 1
-        if start_ptr[row] != start_ptr[row + 1]:
-            release(row, start_ptr, start_rows)
+        if start_of[row]:
+            release(host, start_of[row])
         nexto[so] = t + send_o[row]
         nextgs[sn] = t + send_g[row]
         msg_ts[row] = ts = stamp()
         at(t + flight, message, row, priority=ts)
-        if size[row] <= eager and done_ptr[row] != done_ptr[row + 1]:
-            release(row, done_ptr, done_rows)
+        if size[row] <= eager and done_of[row]:
+            release(host, done_of[row])
         if record is not None:
-            record(t, nexto[so], st.host[row], "send", st.peer[row], size[row])
-        if dirty:
-            issue()
+            record(t, nexto[so], host, "send", st.peer[row], size[row])
+        if ready_of[host]:
+            issue(host)
 
     return send
 
 
-def _recv_handler(st: _State, engine: Engine, release, issue) -> Callable[[int], None]:
+def _recv_handler(st: _State, engine: Engine, issue) -> Callable[[int], None]:
     """A receive is posted: matched with the first fitting unexpected message, else queued."""
-    host_of, peer, tag, size, uq, rq, started, dirty, record = (
+    host_of, peer, tag, size, uq, rq, started, record, ready_of, release = (
         st.host,
         st.peer,
         st.tag,
@@ -213,35 +210,38 @@ def _recv_handler(st: _State, engine: Engine, release, issue) -> Callable[[int],
         st.uq,
         st.rq,
         st.started,
-        st.dirty,
         st.record,
+        st.ready,
+        st.release,
     )
-    start_ptr, start_rows, done_ptr, done_rows = st.start_ptr, st.start_rows, st.done_ptr, st.done_rows
-    rendezvous, eager = _rendezvous(st, release), st.p.S
+    start_of, done_of, rendezvous, eager = st.start_of, st.done_of, _rendezvous(st), st.p.S
+    issue_both = _both(st, issue)
 
     def recv(row: int) -> None:
         host = host_of[row]
         started[row] = 1
-        if start_ptr[row] != start_ptr[row + 1]:
-            release(row, start_ptr, start_rows)
+        if start_of[row]:
+            release(host, start_of[row])
         sent = _match(peer[row], tag[row], uq[host], host_of, tag) if uq[host] else None
         if sent is None:
             rq[host].append(row)
         else:
             t = engine.now
-            if size[row] > eager:
-                rendezvous(sent, st.cpu[row], st.nic[row], t)
-            if done_ptr[row] != done_ptr[row + 1]:
-                release(row, done_ptr, done_rows)
+            sender = rendezvous(sent, st.cpu[row], st.nic[row], t) if size[row] > eager else host
+            if done_of[row]:
+                release(host, done_of[row])
             if record is not None:
                 record(t, t, host, "recv", host_of[sent], size[sent])
-        if dirty:
-            issue()
+            if sender != host:
+                issue_both(host, sender)
+                return
+        if ready_of[host]:
+            issue(host)
 
     return recv
 
 
-def _message_handler(st: _State, engine: Engine, release, issue) -> Callable[[int], None]:
+def _message_handler(st: _State, engine: Engine, issue) -> Callable[[int], None]:
     """The message of the send ``row`` reaches its destination: handled when the CPU and receiving NIC are free,
     matched with the first fitting posted receive, else kept as unexpected."""
     at, nexto, nextgr, recv_o, recv_g, host_of, peer, tag, size, cpu, nic = (
@@ -257,17 +257,18 @@ def _message_handler(st: _State, engine: Engine, release, issue) -> Callable[[in
         st.cpu,
         st.nic,
     )
-    uq, rq, msg_ts, dirty, record, ranks, cpus, nics = (
+    uq, rq, msg_ts, record, ranks, cpus, nics, ready_of, release = (
         st.uq,
         st.rq,
         st.msg_ts,
-        st.dirty,
         st.record,
         st.n,
         st.cpus,
         st.nics,
+        st.ready,
+        st.release,
     )
-    done_ptr, done_rows, rendezvous, eager = st.done_ptr, st.done_rows, _rendezvous(st, release), st.p.S
+    done_of, rendezvous, eager, issue_both = st.done_of, _rendezvous(st), st.p.S, _both(st, issue)
 
     def message(row: int) -> None:
         t, dest = engine.now, peer[row]
@@ -281,40 +282,59 @@ def _message_handler(st: _State, engine: Engine, release, issue) -> Callable[[in
         nexto[ro] = t + recv_o[row]
         nextgr[rn] = t + recv_g[row]
         recv = _match(host_of[row], tag[row], rq[dest], peer, tag) if rq[dest] else None
+        sender = dest
         if recv is None:
             uq[dest].append(row)
         else:
             if size[row] > eager:
-                rendezvous(row, cpu[row], nic[row], t)
-            if done_ptr[recv] != done_ptr[recv + 1]:
-                release(recv, done_ptr, done_rows)
+                sender = rendezvous(row, cpu[row], nic[row], t)
+            if done_of[recv]:
+                release(dest, done_of[recv])
         if record is not None:
             record(t, nexto[ro], dest, "recv", host_of[row], size[row])
-        if dirty:
-            issue()
+        if sender != dest:
+            issue_both(dest, sender)
+        elif ready_of[dest]:
+            issue(dest)
 
     return message
 
 
-def _rendezvous(st: _State, release) -> Callable[[int, int, int, int], None]:
-    """The matched rendezvous send finishes now; its host's CPU and NIC are busy until now at least."""
-    nexto, nextgs, host_of, cpus, nics, done_ptr, done_rows = (
+def _rendezvous(st: _State) -> Callable[[int, int, int, int], int]:
+    """The matched rendezvous send finishes now; its host's CPU and NIC are busy until now at least. Returns
+    the sender's host."""
+    nexto, nextgs, host_of, cpus, nics, done_of, release = (
         st.nexto,
         st.nextgs,
         st.host,
         st.cpus,
         st.nics,
-        st.done_ptr,
-        st.done_rows,
+        st.done_of,
+        st.release,
     )
 
-    def rendezvous(send: int, cpu: int, nic: int, t: int) -> None:
-        release(send, done_ptr, done_rows)
-        so, sn = host_of[send] * cpus + cpu, host_of[send] * nics + nic
+    def rendezvous(send: int, cpu: int, nic: int, t: int) -> int:
+        sender = host_of[send]
+        if done_of[send]:
+            release(sender, done_of[send])
+        so, sn = sender * cpus + cpu, sender * nics + nic
         nexto[so] = max(nexto[so], t)
         nextgs[sn] = max(nextgs[sn], t)
+        return sender
 
     return rendezvous
+
+
+def _both(st: _State, issue) -> Callable[[int, int], None]:
+    """Issue the operations an event freed on two hosts, in host order."""
+    ready_of = st.ready
+
+    def issue_both(a: int, b: int) -> None:
+        for host in (a, b) if a < b else (b, a):
+            if ready_of[host]:
+                issue(host)
+
+    return issue_both
 
 
 def _match(peer: int, tag: int, queue: list[int], peers: list[int], tags: list[int]) -> int | None:
@@ -343,9 +363,13 @@ def _costs(size: np.ndarray, p) -> tuple[list[int], ...]:
     return send_o.tolist(), gap.tolist(), recv_o.tolist(), gap.tolist()
 
 
-def _dependents(pairs: np.ndarray, n_ops: int) -> tuple[list[int], list[int], np.ndarray]:
-    """(ptr, rows, count): the rows waiting for row ``b`` are ``rows[ptr[b]:ptr[b+1]]`` in the schedule's order,
-    and ``count[a]`` is how many dependencies row ``a`` has among ``pairs``."""
+def _dependents(pairs: np.ndarray, n_ops: int) -> tuple[list, np.ndarray]:
+    """(rows, count): the rows waiting for row ``b`` are ``rows[b]`` in the schedule's order (None when none
+    do), and ``count[a]`` is how many dependencies row ``a`` has among ``pairs``."""
+    count = np.bincount(pairs[:, 0], minlength=n_ops)
+    if not len(pairs):
+        return [None] * n_ops, count
     order = np.argsort(pairs[:, 1], kind="stable")
-    ptr = np.searchsorted(pairs[order, 1], np.arange(n_ops + 1))
-    return ptr.tolist(), pairs[order, 0].tolist(), np.bincount(pairs[:, 0], minlength=n_ops)
+    waiting = pairs[order, 0].tolist()
+    bounds = np.searchsorted(pairs[order, 1], np.arange(n_ops + 1)).tolist()
+    return [waiting[lo:hi] if hi > lo else None for lo, hi in zip(bounds, bounds[1:], strict=False)], count
