@@ -15,9 +15,7 @@ commit and the machine on a line under it.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -26,6 +24,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import stamp  # noqa: E402
 
 
 def vizcoll(tree: Path, *args: str) -> str:
@@ -96,23 +97,6 @@ def measure(procs: int, size: int, repeat: int, against: Path | None) -> dict:
     return out
 
 
-def machine() -> str:
-    """The date, the commit and the machine, for the line under the table."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
-    model = "unknown CPU"
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.exists():
-        model = next(
-            (
-                line.split(":", 1)[1].strip()
-                for line in cpuinfo.read_text().splitlines()
-                if line.startswith("model name")
-            ),
-            model,
-        )
-    return f"{datetime.date.today().isoformat()}, commit {commit.strip() or 'unknown'}, {model}, {os.cpu_count()} cores"
-
-
 def markdown(result: dict) -> str:
     rows = [("this checkout", result["wall_s"], result["cpu_s"])]
     if "against" in result:
@@ -124,7 +108,7 @@ def markdown(result: dict) -> str:
         "| --- | ---: | ---: |",
         *(f"| {name} | {wall:.2f} | {cpu:.2f} |" for name, wall, cpu in rows),
         "",
-        f"Measured {machine()}.",
+        stamp.measured(),
     ]
     if "speedup" in result:
         speedup = result["speedup"]
