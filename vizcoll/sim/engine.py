@@ -94,22 +94,16 @@ class Engine:
         """Run ``callback(*args)`` at absolute time ``time`` (never before :attr:`now`)."""
         if time < self.now:
             raise ValueError(f"cannot schedule at t={time} before the current time {self.now}")
-        entry = (priority, next(self._seq), time, callback, args)
-        bucket = self._buckets.get(time)
-        if bucket is None:  # the first event of its time: the bucket is the entry itself
-            self._buckets[time] = entry
-            heapq.heappush(self._times, time)
-        elif type(bucket) is deque and priority >= bucket[-1][0]:
-            bucket.append(entry)
-        else:
-            self._add(time, bucket, entry)
+        self._insert(time, priority, callback, args)
 
     def schedule(self, delay: float, callback: Callable, *args: Any, priority: int = 0) -> None:
         """Run ``callback(*args)`` after ``delay`` simulated seconds (a negative delay counts as 0)."""
-        time = self.now + delay if delay > 0 else self.now
+        self._insert(self.now + delay if delay > 0 else self.now, priority, callback, args)
+
+    def _insert(self, time: float, priority: int, callback: Callable, args: tuple) -> None:
         entry = (priority, next(self._seq), time, callback, args)
         bucket = self._buckets.get(time)
-        if bucket is None:
+        if bucket is None:  # the first event of its time: the bucket is the entry itself
             self._buckets[time] = entry
             heapq.heappush(self._times, time)
         elif type(bucket) is deque and priority >= bucket[-1][0]:
