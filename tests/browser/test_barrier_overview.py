@@ -51,7 +51,8 @@ def forward(page) -> None:
     until(lambda: position(page) == before + 1, 10, msg="the player did not step forward")
 
 
-def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(page, tmp_path):
+def open_cluster(page, tmp_path) -> None:
+    """The 1,570-node cluster uploaded on /topology with communicators of 16 processes, then /barrier."""
     page.driver.set_window_size(1400, 1000)
     cluster = tmp_path / "campus.ibnd"
     cluster.write_text(campus_cluster())
@@ -62,6 +63,10 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
     page.click("#topo-apply-comm")
     page.duo.wait_for_contains_text("#topo-comm-info", "communicators", timeout=20)
     page.click("a[href='/barrier']")
+
+
+def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(page, tmp_path):
+    open_cluster(page, tmp_path)
 
     # 1,570 nodes: the run plays on the overview, whose two animation layers wait unlit at step 0
     page.duo.wait_for_contains_text("#bar-fabric", "the run plays on its overview", timeout=30)
@@ -126,16 +131,7 @@ def test_every_end_node_of_a_large_cluster_runs_as_a_job_and_plays_its_key_momen
     complete)."""
     from tests.browser.test_barrier import choose
 
-    page.driver.set_window_size(1400, 1000)
-    cluster = tmp_path / "campus.ibnd"
-    cluster.write_text(campus_cluster())
-    page.open("/topology")
-    page.upload("topo-upload", cluster)
-    page.duo.wait_for_contains_text("#topo-counts", "1,356 end nodes", timeout=30)
-    page.type_into("#topo-pattern", "hier:16")
-    page.click("#topo-apply-comm")
-    page.duo.wait_for_contains_text("#topo-comm-info", "communicators", timeout=20)
-    page.click("a[href='/barrier']")
+    open_cluster(page, tmp_path)
     page.duo.wait_for_contains_text("#bar-fabric", "communicator 0: 16 processes", timeout=30)
     choose(page, "bar-comm", "every end node (1,356)")
     page.duo.wait_for_contains_text("#bar-fabric", "every end node: 1,356 processes", timeout=30)

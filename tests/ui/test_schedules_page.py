@@ -51,6 +51,7 @@ KEYS = (
     "overview_style",
     "canvas_style",
     "legend_style",
+    "later",
 )  # page.VIEWS, in order
 
 
@@ -194,8 +195,13 @@ def test_a_large_fabric_plays_the_replay_on_its_overview_each_message_hop_counte
     topo = topology_of(big)
     assert topo.n_nodes > 1500
     text = dumps(static_reduction("binomial", 64, 8))
-    view = analyse(upload(text)[0], big)
-    handle = view["timeline"]
+    store = upload(text)[0]
+    view = analyse(store, big)
+    assert view["timeline"] is None and view["flag"] == "Replaying it on the fabric's overview…"  # after the view:
+    assert view["overview"] is no_update and view["overview_style"] == page.OVERVIEW_STYLE  # drawn with it
+    later = page.replay_later(view["later"], store, big.to_dict())
+    handle, view["flag"], view["flag_class"], view["overview"], view["drawn"] = later
+    assert page.replay_later({"file": "another"}, store, big.to_dict()) == (no_update,) * 5  # a stale order
     frames = handle["overview"]
     tl = player_timeline(handle)
     assert frames["steps"] == tl.n_steps == handle["steps"] and len(frames["messages"]) == tl.n_steps + 1
@@ -222,6 +228,7 @@ def test_a_large_fabric_plays_the_replay_on_its_overview_each_message_hop_counte
     assert again[KEYS.index("overview")] is no_update and again[KEYS.index("drawn")] == view["drawn"]
     other = big.toggled(topo.link_label(0))
     moved = dict(zip(KEYS, page.analyse(upload(text)[0], other.to_dict(), view["drawn"]), strict=True))
+    moved["overview"], moved["drawn"] = page.replay_later(moved["later"], store, other.to_dict(), view["drawn"])[3:]
     assert moved["drawn"] != view["drawn"] and moved["overview"].data
 
 

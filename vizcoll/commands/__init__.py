@@ -37,6 +37,7 @@ __all__ = [
     "add_communicators",
     "add_topology",
     "command",
+    "load",
     "load_all",
     "load_communicators",
     "load_topology",
@@ -44,6 +45,21 @@ __all__ = [
 
 
 def load_all() -> None:
-    """Import every module of this package (each registers its commands)."""
+    """Import every module of this package (each registers its commands), in alphabetical order but ``trees``
+    before ``goal``: the help lists the commands in the order they register, and ``goal`` imported ``trees``
+    when it took the tree commands' arguments at import time."""
     for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+        name = info.name
+        if name == "goal":
+            importlib.import_module(f"{__name__}.trees")
+        importlib.import_module(f"{__name__}.{name}")
+
+
+def load(group: str) -> None:
+    """Import the module named as the command group ``group`` (``goal`` -> ``goal.py``) when there is one and it
+    registers commands of that group; every module otherwise (:func:`load_all`)."""
+    if group in {info.name for info in pkgutil.iter_modules(__path__)} and group != "registry":
+        importlib.import_module(f"{__name__}.{group}")
+        if any(name.partition(" ")[0] == group for name in COMMANDS):
+            return
+    load_all()

@@ -28,21 +28,16 @@ import argparse
 from dataclasses import asdict
 from pathlib import Path
 
-from vizcoll.barrier.algorithms import ALGOS, run_barriers
-from vizcoll.barrier.network import break_links
 from vizcoll.commands import command
-from vizcoll.commands.barrier import _dims as grid_dims
-from vizcoll.commands.trees import kind_args, parse_groups
 from vizcoll.errors import SpecError
-from vizcoll.reduction.static import STATIC_ALGOS
-from vizcoll.schedule import LogGP, barrier, dumps, parse, simulate, static_reduction, tree_collective
+from vizcoll.schedule import LogGP, dumps, parse, simulate
 from vizcoll.schedule.check import check
-from vizcoll.schedule.collectives import BARRIERS, TREE_OPS
 from vizcoll.schedule.goal import MAX_GOAL_BYTES
 from vizcoll.schedule.model import Schedule
-from vizcoll.schedule.recorded import hop_schedule
-from vizcoll.topology.generators import mesh
-from vizcoll.trees import kinds
+
+# Each command imports the rest where it runs (and its arguments' choices where they are set up): the command
+# line imports only the command it runs (vizcoll.cli.build_parser), and ``goal show`` needs none of the
+# barriers, trees, reductions and topologies of the exports.
 
 __all__: list[str] = []
 
@@ -81,6 +76,8 @@ def _timing(schedule: Schedule, params: LogGP, trace: bool = False) -> dict:
 
 # ---------------------------------------------------------------- goal barrier
 def _barrier_args(parser: argparse.ArgumentParser) -> None:
+    from vizcoll.barrier.algorithms import ALGOS
+
     parser.add_argument("--algo", choices=ALGOS, required=True, help="barrier algorithm (DLCT variants need --size)")
     parser.add_argument("--procs", type=int, help="ranks of the logical barrier (without --size)")
     parser.add_argument("--size", help="grid S or RxC: export every hop of one barrier run on that grid")
@@ -94,6 +91,14 @@ def _barrier_args(parser: argparse.ArgumentParser) -> None:
 
 @command("goal barrier", "a barrier as a GOAL schedule (logical ranks, or every hop of a grid run)", _barrier_args)
 def _goal_barrier(args: argparse.Namespace) -> dict | str:
+    from vizcoll.barrier.algorithms import run_barriers
+    from vizcoll.barrier.network import break_links
+    from vizcoll.commands.barrier import _dims as grid_dims
+    from vizcoll.schedule import barrier
+    from vizcoll.schedule.collectives import BARRIERS
+    from vizcoll.schedule.recorded import hop_schedule
+    from vizcoll.topology.generators import mesh
+
     if args.size is None:
         if args.procs is None:
             raise SpecError("give --procs N (a logical barrier) or --size S (every hop on a grid)")
@@ -118,6 +123,9 @@ def _goal_barrier(args: argparse.Namespace) -> dict | str:
 
 # ---------------------------------------------------------------- goal tree
 def _tree_args(parser: argparse.ArgumentParser) -> None:
+    from vizcoll.commands.trees import kind_args
+    from vizcoll.schedule.collectives import TREE_OPS
+
     kind_args(parser)
     parser.add_argument("--nprocs", type=int, required=True, help="ranks")
     parser.add_argument("--op", choices=TREE_OPS, default="reduce", help="collective (default reduce)")
@@ -132,6 +140,10 @@ def _tree_args(parser: argparse.ArgumentParser) -> None:
 
 @command("goal tree", "a type I tree's broadcast, reduce or allreduce as a GOAL schedule", _tree_args)
 def _goal_tree(args: argparse.Namespace) -> dict | str:
+    from vizcoll.commands.trees import parse_groups
+    from vizcoll.schedule import tree_collective
+    from vizcoll.trees import kinds
+
     kind, groups = kinds.get(args.kind), None
     if kind.hierarchical:
         groups = (
@@ -151,6 +163,8 @@ def _goal_tree(args: argparse.Namespace) -> dict | str:
 
 # ---------------------------------------------------------------- goal reduce
 def _reduce_args(parser: argparse.ArgumentParser) -> None:
+    from vizcoll.reduction.static import STATIC_ALGOS
+
     parser.add_argument("--algo", choices=STATIC_ALGOS, required=True, help="static reduction")
     parser.add_argument("--procs", type=int, required=True, help="ranks")
     parser.add_argument("--size", type=int, required=True, help="bytes of the reduced vector")
@@ -160,6 +174,8 @@ def _reduce_args(parser: argparse.ArgumentParser) -> None:
 
 @command("goal reduce", "a static reduction (binomial, MST, Rabenseifner) as a GOAL schedule", _reduce_args)
 def _goal_reduce(args: argparse.Namespace) -> dict | str:
+    from vizcoll.schedule import static_reduction
+
     return _export(
         static_reduction(args.algo, args.procs, args.size, args.root),
         args,

@@ -23,9 +23,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from vizcoll.comm import ORDERS, PATTERN_HELP, Communicators, parse_pattern
-from vizcoll.topology.model import Topology
+if TYPE_CHECKING:  # the topology and communicator modules are imported by the commands that use them
+    from vizcoll.comm import Communicators
+    from vizcoll.topology.model import Topology
 
 __all__ = [
     "COMMANDS",
@@ -78,6 +80,8 @@ def add_topology(parser: argparse.ArgumentParser) -> None:
 
 def add_communicators(parser: argparse.ArgumentParser) -> None:
     """``--pattern`` and the placement options ``--ppn``, ``--order``, ``--seed``."""
+    from vizcoll.comm import ORDERS, PATTERN_HELP
+
     parser.add_argument("--pattern", required=True, help=f"communication pattern: {PATTERN_HELP}")
     parser.add_argument("--ppn", type=int, default=1, help="processes per compute node (default 1)")
     parser.add_argument("--order", choices=ORDERS, default="linear", help="placement of ranks on nodes")
@@ -93,4 +97,6 @@ def load_topology(spec: str) -> Topology:
 
 def load_communicators(args: argparse.Namespace, topo: Topology) -> Communicators:
     """Communicators from the options of :func:`add_communicators`."""
+    from vizcoll.comm import parse_pattern
+
     return parse_pattern(args.pattern, topo, ppn=args.ppn, order=args.order, seed=args.seed)

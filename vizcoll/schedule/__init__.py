@@ -15,11 +15,9 @@
 References: [LOGGOPSIM10]; [LOGGP95] (keys: ``docs/papers.md``).
 """
 
-from vizcoll.schedule.collectives import BARRIERS, TREE_OPS, barrier, static_reduction, tree_collective
 from vizcoll.schedule.goal import GoalError, Parsed, Problem, dumps, loads, parse
 from vizcoll.schedule.loggp import LogGP, LogGPResult, simulate
 from vizcoll.schedule.model import ANY, Op, Schedule
-from vizcoll.schedule.replay import loggp_timeline
 
 __all__ = [
     "ANY",
@@ -41,3 +39,16 @@ __all__ = [
     "static_reduction",
     "tree_collective",
 ]
+
+
+def __getattr__(name: str):
+    """The collectives and the replay, imported when first asked for: they import the trees, reductions and
+    topologies, which reading and timing a GOAL file need none of (PEP 562)."""
+    if name in ("BARRIERS", "TREE_OPS", "barrier", "static_reduction", "tree_collective"):
+        from vizcoll.schedule import collectives as module
+    elif name == "loggp_timeline":
+        from vizcoll.schedule import replay as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value = getattr(module, name)
+    return value

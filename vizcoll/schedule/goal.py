@@ -54,6 +54,7 @@ import re
 from dataclasses import dataclass, field
 
 from vizcoll.errors import VizcollError
+from vizcoll.schedule import goal_columns
 from vizcoll.schedule.model import ANY, MAX_OPS, Op, Schedule
 from vizcoll.words import noun
 
@@ -144,7 +145,11 @@ def loads(text: str | bytes, source: str = "GOAL file") -> Schedule:
 
 
 def parse(text: str | bytes) -> Parsed:
-    """Read GOAL text tolerantly; every problem is reported with its line (see the module docstring)."""
+    """Read GOAL text tolerantly; every problem is reported with its line (see the module docstring). A plain
+    file (:mod:`vizcoll.schedule.goal_columns`) is read all at once, any other line by line."""
+    plain = goal_columns.read(text, MAX_RANKS, MAX_OPS) if len(text) <= MAX_GOAL_BYTES else None
+    if plain is not None:
+        return Parsed(Schedule.of_columns(plain[0]), [], plain[1])
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")

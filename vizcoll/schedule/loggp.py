@@ -34,19 +34,19 @@ References: [LOGGP95]; [LOGGOPSIM10] (keys: ``docs/papers.md``).
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections import deque
 from dataclasses import asdict, dataclass, field
 
+import numpy as np
+
 from vizcoll.errors import SpecError
-from vizcoll.schedule.model import ANY, Schedule
-from vizcoll.sim.engine import Engine
+from vizcoll.schedule.columns import CALC, Columns, columns_of
+from vizcoll.schedule.loggp_events import run
+from vizcoll.schedule.model import Schedule
 
 __all__ = ["LogGP", "LogGPResult", "simulate", "MAX_EVENTS"]
 
 MAX_EVENTS = 50_000_000
-_TYPE_ORDER = {"send": 1, "recv": 2, "calc": 3}
 
 
 @dataclass(frozen=True)
@@ -117,191 +117,18 @@ class LogGPResult:
 
 def simulate(schedule: Schedule, params: LogGP | None = None, trace: bool = False) -> LogGPResult:
     """The LogGP timing of ``schedule`` (see the module docstring); ``trace`` records every operation."""
-    run = _Run(schedule, params or LogGP(), trace)
-    return run.result()
+    params = params or LogGP()
+    columns = columns_of(schedule)
+    _check_sizes(columns, params)
+    return LogGPResult(*run(columns, params, trace, MAX_EVENTS))
 
 
-@dataclass
-class _Elem:
-    """An entry of the active queue: an operation of ``host`` (or a message in flight, ``kind`` = "msg")."""
-
-    kind: str
-    host: int
-    index: int
-    size: int
-    peer: int
-    tag: int
-    cpu: int
-    nic: int
-    ts: int = 0
-    start: int = 0  # a message: when its send started
-
-
-class _Run:
-    """One simulation; the state is LogGOPSim's: per host next free CPU / send NIC / receive NIC times, the
-    posted receives and unexpected messages, and per operation its count of unmet dependencies."""
-
-    def __init__(self, schedule: Schedule, p: LogGP, trace: bool) -> None:
-        self.s, self.p, self.tracing = schedule, p, trace
-        self._check_sizes()
-        n = schedule.num_ranks
-        cpus = 1 + max((op.cpu for ops in schedule.ops for op in ops), default=0)
-        nics = 1 + max((op.nic for ops in schedule.ops for op in ops), default=0)
-        self.nexto = [[0] * cpus for _ in range(n)]
-        self.nextgs = [[0] * nics for _ in range(n)]
-        self.nextgr = [[0] * nics for _ in range(n)]
-        self.rq: list[list[_Elem]] = [[] for _ in range(n)]
-        self.uq: list[list[_Elem]] = [[] for _ in range(n)]
-        self.waiting = [[0] * len(ops) for ops in schedule.ops]
-        self.on_done = [[[] for _ in ops] for ops in schedule.ops]
-        self.on_start = [[[] for _ in ops] for ops in schedule.ops]
-        for rank in range(n):
-            for a, b in schedule.requires[rank]:
-                self.on_done[rank][b].append(a)
-                self.waiting[rank][a] += 1
-            for a, b in schedule.irequires[rank]:
-                self.on_start[rank][b].append(a)
-                self.waiting[rank][a] += 1
-        self.ready: list[deque[int]] = [deque(i for i, w in enumerate(ws) if w == 0) for ws in self.waiting]
-        self.started = [[False] * len(ops) for ops in schedule.ops]
-        self.engine = Engine()
-        self.ts = itertools.count()
-        self.trace: list[dict] = []
-        self.touched: set[int] = set()
-
-    def _check_sizes(self) -> None:
-        if self.p.G or self.p.O:
-            for rank, ops in enumerate(self.s.ops):
-                if any(op.kind != "calc" and op.size == 0 for op in ops):
-                    raise SpecError(
-                        f"rank {rank} has a 0-byte message: LogGOPSim computes (n-1)·G and (n-1)·O "
-                        "on unsigned integers, so 0-byte messages need G = O = 0"
-                    )
-
-    # ------------------------------------------------------------ the loop
-    def result(self) -> LogGPResult:
-        for host in range(self.s.num_ranks):
-            self._issue(host, initial=True)
-        self.engine.run(limit=MAX_EVENTS)
-        finish = [max(cpus) for cpus in self.nexto]
-
-        def left(queues):
-            return [{"rank": h, "peer": e.peer, "tag": e.tag, "size": e.size} for h, q in enumerate(queues) for e in q]
-
-        not_run = [sum(not started for started in ranks) for ranks in self.started]
-        return LogGPResult(finish, left(self.uq), left(self.rq), not_run, self.trace)
-
-    def _push(self, elem: _Elem, time: int) -> None:
-        self.engine.at(time, self._dispatch, elem, priority=elem.ts)
-
-    def _dispatch(self, elem: _Elem) -> None:
-        self.touched = set()
-        {"send": self._send, "recv": self._recv, "calc": self._calc, "msg": self._message}[elem.kind](elem)
-        for host in sorted(self.touched):
-            self._issue(host)
-
-    def _issue(self, host: int, initial: bool = False) -> None:
-        """Queue the host's newly ready operations: sends, then receives, then computations."""
-        fresh = sorted(self.ready[host], key=lambda i: _TYPE_ORDER[self.s.ops[host][i].kind])
-        self.ready[host].clear()
-        for index in fresh:
-            op = self.s.ops[host][index]
-            elem = _Elem(op.kind, host, index, op.size, op.peer, op.tag, op.cpu, op.nic, ts=next(self.ts))
-            time = 0 if initial else self.nexto[host][op.cpu]
-            if op.kind == "send" and not initial:
-                time = max(time, self.nextgs[host][op.nic])
-            self._push(elem, time)
-
-    # ------------------------------------------------------------ dependencies
-    def _started(self, host: int, index: int) -> None:
-        self.started[host][index] = True
-        self._release(host, self.on_start[host][index])
-
-    def _done(self, host: int, index: int) -> None:
-        self._release(host, self.on_done[host][index])
-
-    def _release(self, host: int, dependents: list[int]) -> None:
-        self.touched.add(host)
-        for a in dependents:
-            self.waiting[host][a] -= 1
-            if self.waiting[host][a] == 0:
-                self.ready[host].append(a)
-
-    # ------------------------------------------------------------ the four kinds of events
-    def _calc(self, e: _Elem) -> None:
-        t = self.engine.now
-        if self.nexto[e.host][e.cpu] > t:
-            self._push(e, self.nexto[e.host][e.cpu])
-            return
-        self.nexto[e.host][e.cpu] = t + e.size
-        self._started(e.host, e.index)
-        self._done(e.host, e.index)
-        self._record(t, t + e.size, e.host, "calc", -1, e.size)
-
-    def _send(self, e: _Elem) -> None:
-        t, p = self.engine.now, self.p
-        free = max(self.nexto[e.host][e.cpu], self.nextgs[e.host][e.nic])
-        if free > t:
-            self._push(e, free)
-            return
-        self._started(e.host, e.index)
-        self.nexto[e.host][e.cpu] = t + p.o + (e.size - 1) * p.O
-        self.nextgs[e.host][e.nic] = t + p.g + (e.size - 1) * p.G
-        msg = _Elem("msg", e.peer, e.index, e.size, e.host, e.tag, e.cpu, e.nic, ts=next(self.ts), start=t)
-        self._push(msg, t + p.o + p.L)
-        if e.size <= p.S:
-            self._done(e.host, e.index)
-        self._record(t, self.nexto[e.host][e.cpu], e.host, "send", e.peer, e.size)
-
-    def _recv(self, e: _Elem) -> None:
-        t = self.engine.now
-        self._started(e.host, e.index)
-        msg = _match(e, self.uq[e.host])
-        if msg is None:
-            self.rq[e.host].append(e)
-            return
-        if e.size > self.p.S:
-            self._rendezvous(msg.peer, msg.index, e.cpu, e.nic, t)
-        self._done(e.host, e.index)
-        self._record(t, t, e.host, "recv", msg.peer, msg.size)
-
-    def _message(self, m: _Elem) -> None:
-        t, p = self.engine.now, self.p
-        if m.host >= self.s.num_ranks:
-            return  # a send to a rank that does not exist: check() reports it
-        free = max(self.nexto[m.host][m.cpu], self.nextgr[m.host][m.nic])
-        if free > t:
-            self._push(m, free)
-            return
-        self.nexto[m.host][m.cpu] = t + p.o + max((m.size - 1) * p.O, (m.size - 1) * p.G)
-        self.nextgr[m.host][m.nic] = t + p.g + (m.size - 1) * p.G
-        recv = _match(m, self.rq[m.host])
-        if recv is None:
-            self.uq[m.host].append(m)
-        else:
-            if m.size > p.S:
-                self._rendezvous(m.peer, m.index, m.cpu, m.nic, t)
-            self._done(m.host, recv.index)
-        self._record(t, self.nexto[m.host][m.cpu], m.host, "recv", m.peer, m.size)
-
-    def _rendezvous(self, sender: int, index: int, cpu: int, nic: int, t: int) -> None:
-        """The matched rendezvous send finishes now; its host's CPU and NIC are busy until now at least."""
-        self._done(sender, index)
-        self.nexto[sender][cpu] = max(self.nexto[sender][cpu], t)
-        self.nextgs[sender][nic] = max(self.nextgs[sender][nic], t)
-
-    def _record(self, start: int, end: int, rank: int, kind: str, peer: int, size: int) -> None:
-        if self.tracing:
-            self.trace.append({"start": start, "end": end, "rank": rank, "kind": kind, "peer": peer, "size": size})
-
-
-def _match(elem: _Elem, queue: list[_Elem]) -> _Elem | None:
-    """Remove and return the first entry of ``queue`` whose source and tag fit ``elem`` (``-1`` fits all)."""
-    for i, other in enumerate(queue):
-        if _fits(elem.peer, other.peer) and _fits(elem.tag, other.tag):
-            return queue.pop(i)
-    return None
-
-
-def _fits(a: int, b: int) -> bool:
-    return a == b or ANY in (a, b)
+def _check_sizes(c: Columns, p: LogGP) -> None:
+    if p.G or p.O:
+        zero = (c.kind != CALC) & (c.size == 0)
+        if zero.any():
+            rank = int(np.searchsorted(c.start, np.argmax(zero), side="right")) - 1
+            raise SpecError(
+                f"rank {rank} has a 0-byte message: LogGOPSim computes (n-1)·G and (n-1)·O "
+                "on unsigned integers, so 0-byte messages need G = O = 0"
+            )

@@ -19,7 +19,7 @@ References: [LOGGOPSIM10] (keys: ``docs/papers.md``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from vizcoll.errors import SpecError
 
@@ -46,21 +46,59 @@ class Op:
     nic: int = 0
 
 
-@dataclass
 class Schedule:
-    """Operations and dependencies of ``num_ranks`` ranks; see the module docstring."""
+    """Operations and dependencies of ``num_ranks`` ranks; see the module docstring.
 
-    num_ranks: int
-    ops: list[list[Op]] = field(default_factory=list)
-    requires: list[list[tuple[int, int]]] = field(default_factory=list)
-    irequires: list[list[tuple[int, int]]] = field(default_factory=list)
-    name: str = ""
+    A schedule read from a GOAL file holds its operations as columns (:mod:`vizcoll.schedule.columns`, what the
+    timing and the checks read) and makes the lists of :attr:`ops`, :attr:`requires` and :attr:`irequires` the
+    first time one of them is read; from then on the lists are the schedule (a change to them counts)."""
 
-    def __post_init__(self) -> None:
-        if isinstance(self.num_ranks, bool) or not isinstance(self.num_ranks, int) or self.num_ranks < 1:
-            raise SpecError(f"a schedule needs at least one rank, got {self.num_ranks!r}")
-        for lists in (self.ops, self.requires, self.irequires):
-            lists.extend([] for _ in range(self.num_ranks - len(lists)))
+    def __init__(
+        self,
+        num_ranks: int,
+        ops: list[list[Op]] | None = None,
+        requires: list[list[tuple[int, int]]] | None = None,
+        irequires: list[list[tuple[int, int]]] | None = None,
+        name: str = "",
+    ) -> None:
+        if isinstance(num_ranks, bool) or not isinstance(num_ranks, int) or num_ranks < 1:
+            raise SpecError(f"a schedule needs at least one rank, got {num_ranks!r}")
+        self.num_ranks, self.name, self.columns = num_ranks, name, None
+        self._lists = tuple([] if lists is None else lists for lists in (ops, requires, irequires))
+        for lists in self._lists:
+            lists.extend([] for _ in range(num_ranks - len(lists)))
+
+    @classmethod
+    def of_columns(cls, columns, name: str = "") -> Schedule:
+        """The schedule of :class:`~vizcoll.schedule.columns.Columns` (its lists made when first read)."""
+        schedule = cls(columns.num_ranks, name=name)
+        schedule.columns, schedule._lists = columns, None
+        return schedule
+
+    def _made(self) -> tuple[list, list, list]:
+        if self._lists is None:
+            self._lists, self.columns = self.columns.to_lists(), None
+        return self._lists
+
+    @property
+    def ops(self) -> list[list[Op]]:
+        return self._made()[0]
+
+    @property
+    def requires(self) -> list[list[tuple[int, int]]]:
+        return self._made()[1]
+
+    @property
+    def irequires(self) -> list[list[tuple[int, int]]]:
+        return self._made()[2]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Schedule):
+            return NotImplemented
+        return (self.num_ranks, self.name, self._made()) == (other.num_ranks, other.name, other._made())
+
+    def __repr__(self) -> str:
+        return f"Schedule(num_ranks={self.num_ranks!r}, name={self.name!r}, n_ops={self.n_ops})"
 
     # ------------------------------------------------------------ building
     def add(self, rank: int, op: Op, after: Iterable[int] = (), started: Iterable[int] = ()) -> int:
@@ -87,10 +125,14 @@ class Schedule:
     # ------------------------------------------------------------ reading
     @property
     def n_ops(self) -> int:
+        if self.columns is not None:
+            return self.columns.n_ops
         return sum(len(ops) for ops in self.ops)
 
     def messages(self) -> int:
         """Number of sends."""
+        if self.columns is not None:
+            return self.columns.messages()
         return sum(op.kind == "send" for ops in self.ops for op in ops)
 
     def to_dict(self) -> dict:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,8 +24,10 @@ from vizcoll.arrays import ranges
 from vizcoll.errors import SpecError, TopologyError
 from vizcoll.sim.events import EventColumns, run_starts
 from vizcoll.sim.timeline import Timeline
-from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.words import plural
+
+if TYPE_CHECKING:  # the event core's package imports this module: it does not import the topology's (scipy)
+    from vizcoll.topology.model import Topology
 
 __all__ = ["broadcast", "broadcast_tree"]
 
@@ -49,6 +52,8 @@ def _root_index(topo: Topology, root: int | str) -> int:
 
 def _bfs(topo: Topology, root: int):
     """Level-synchronous BFS; also returns the parent's port (row into PortView)."""
+    from vizcoll.topology.model import SWITCH
+
     n = topo.n_nodes
     view = topo.ports()
     parent = np.full(n, -1, dtype=np.int64)

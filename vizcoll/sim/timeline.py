@@ -159,9 +159,9 @@ class Timeline:
             raise VizcollError(f"events are not in time order: event {i} at t={t[i]:g} comes after t={t[i - 1]:g}")
 
     def _times(self) -> np.ndarray:
-        if isinstance(self.events, EventColumns):
-            return self.events.t
-        return np.fromiter((e.t for e in self.events), dtype=float, count=len(self.events))
+        """Every event's time: the columns' (made once), not read from every event at each call (the captions
+        of a replay of 49,186 events read them once per step: 0.44 s)."""
+        return self.columns.t
 
     @property
     def columns(self) -> EventColumns:

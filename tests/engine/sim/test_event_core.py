@@ -140,3 +140,23 @@ def test_the_benchmark_compares_with_simpy_when_installed(monkeypatch, capsys):
     assert bench.main(["--size", "4", "--repeat", "1", "--events", "500", "--chains", "7"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["core"]["simpy"]["events"] == out["core"]["ours"]["events"] == 500 and out["core"]["ratio"] > 0
+
+
+def test_a_time_keeps_its_order_however_its_events_come():
+    """Events of one time in order (a FIFO), then one out of order (a heap), and others added while it runs."""
+    eng, seen = Engine(), []
+    for p in (1, 1, 2, 5):
+        eng.at(3.0, seen.append, f"p{p}", priority=p)
+    eng.at(3.0, seen.append, "p0", priority=0)  # out of order: before every other
+
+    def add_more():
+        seen.append("adds")
+        eng.at(3.0, seen.append, "p3 later", priority=3)
+        eng.at(3.0, seen.append, "p9 later", priority=9)
+
+    eng.at(3.0, add_more, priority=2)
+    eng.at(1.0, seen.append, "alone at 1")
+    eng.at(3, seen.append, "int 3, p0")  # the same time as 3.0, after the first p0
+    eng.run()
+    assert seen == ["alone at 1", "p0", "int 3, p0", "p1", "p1", "p2", "adds", "p3 later", "p5", "p9 later"]
+    assert eng.pending == 0 and eng.processed == 10

@@ -55,6 +55,8 @@ __all__ = [
     "analysis",
     "replay_key",
     "replay",
+    "replay_timeline",
+    "scenario_of_key",
     "drawing_plan",
     "JOB_BYTES",
     "needs_job",
@@ -289,12 +291,22 @@ def drawing_plan(scenario: Scenario, ranks: int, messages: int, any_size: bool =
 def replay(text: str, params: dict, key: dict, nodes: list[int]) -> dict:
     """The replay of a GOAL text (without errors) on the scenario's fabric, rank ``r`` on ``nodes[r]``, as a
     timeline dict."""
-    scenario = Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
+    return replay_timeline(text, params, key, nodes).to_dict()
+
+
+def replay_timeline(text: str, params: dict, key: dict, nodes: list[int]):
+    """The replay (see :func:`replay`) as a :class:`~vizcoll.sim.timeline.Timeline`, computed."""
+    scenario = scenario_of_key(key)
     _, _, schedule = _schedule(text)
     if schedule is None:
         raise VizcollError("the file has errors: nothing to replay")
     result = _traced(text, params, schedule)
-    return loggp_timeline(schedule, result, nodes, topology_of(scenario), hops_of(scenario)).to_dict()
+    return loggp_timeline(schedule, result, nodes, topology_of(scenario), hops_of(scenario))
+
+
+def scenario_of_key(key: dict) -> Scenario:
+    """The scenario of a :func:`replay_key`."""
+    return Scenario(**key["source"], pattern=key["pattern"], ppn=key["ppn"], lists=key["lists"])
 
 
 def replay_of(scenario: Scenario, goal, any_size: bool = False) -> tuple[str, dict]:

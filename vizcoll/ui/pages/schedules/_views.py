@@ -8,13 +8,15 @@ from dash import html
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
+from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
+from vizcoll.ui.cache import cached
 from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.topology import base_stylesheet
 from vizcoll.ui.models.parts import natural_part, view_of
 from vizcoll.ui.pages.schedules._figures import node_states, rank_stylesheet, step_stylesheet
-from vizcoll.ui.pages.schedules._model import MAX_PROBLEMS
+from vizcoll.ui.pages.schedules._model import MAX_PROBLEMS, replay_timeline, scenario_of_key
 from vizcoll.ui.store import topology_of
 from vizcoll.words import plural
 
@@ -23,6 +25,7 @@ __all__ = [
     "problems_view",
     "timing_view",
     "loggp_text",
+    "replay_handle",
     "replay_player",
     "replay_flag",
     "replay_stylesheet",
@@ -95,7 +98,18 @@ def timing_view(result: dict, params: dict) -> list:
     ]
 
 
-def replay_player(scenario: Scenario, timeline: dict) -> dict:
+@cached
+def replay_handle(text: str, params: dict, key: dict, nodes: list[int]) -> dict:
+    """``{"handle", "summary"}``: the player's handle of the replay of a GOAL text on the scenario of ``key``
+    (:func:`replay_player`; its timeline kept on the server by the handle's ref) and the replay's summary, made
+    once for every worker. The timeline goes to the player as it is computed: its dict read back as events (0.9 s
+    for a binomial reduce of 16,384 ranks) and its captions made again at every view were what made the page
+    drawn a second time eleven times slower than before it had a replay on large fabrics."""
+    timeline = replay_timeline(text, params, key, nodes)
+    return {"handle": replay_player(scenario_of_key(key), timeline), "summary": dict(timeline.summary)}
+
+
+def replay_player(scenario: Scenario, timeline: dict | Timeline) -> dict:
     """The player's handle of the replay ``timeline`` on the scenario's fabric: drawn node by node from the
     server (:func:`replay_stylesheet`) up to ``SMALL_LIMIT`` nodes; above, on the fabric's overview, its frames
     (the handle's ``overview``: per step, the messages crossing each bundle of links and the ranks of each block
