@@ -169,34 +169,42 @@ def trees_player(preset: str, spec: str = "", k: int = 2, kind: str | None = Non
     return lambda: page.compute_animation(no_progress, order, store)
 
 
-def multicast_preset(preset: str, group: int | None = None, part: str | None = None) -> Callable[[], object]:
+def multicast_preset(
+    preset: str, group: int | None = None, part: str | None = None, second: bool = False
+) -> Callable[[], object]:
     """/multicast: "Use this preset" (then, with ``group`` / ``part``, one group highlighted / one part drawn:
-    the drill-down, timed on its own once the preset's views are computed); on a large fabric the routes are a
-    background job, run to its end."""
+    the drill-down, timed on its own once the preset's views are computed); on a large fabric the routes are
+    background jobs. The preset's case times the page's first view: until 2026-12 one job routed A and B and drew
+    every view; now the routes' job routes A and draws A's views, run to its end, and orders B's job, which routes
+    B and draws every view with the comparison: timed apart with ``second`` (its first job run before the clock)."""
     from tests.callback_context import in_callback
     from vizcoll.scenario import Scenario
     from vizcoll.ui.pages.multicast import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
-    preset_store = in_callback(
-        page.update, f"{page.MC_USE_PRESET}.n_clicks", {}, {}, 1, preset, DEFAULT_SCENARIO.to_dict()
-    )[0]
+    def use_preset():
+        return in_callback(
+            page.update, f"{page.MC_USE_PRESET}.n_clicks", {}, {}, 1, preset, DEFAULT_SCENARIO.to_dict()
+        )[0]
 
-    def views(store):  # what follows a new store: the controls, the views, and on a large fabric the routing job
+    def views(store):  # what follows a new store: the controls, the views, and on a large fabric the routes' job
         shown = page.controls(store), page.render(store), page.group_protocol(store)
         job = page.dispatch(store)
         return page.compute_views(no_progress, job, store) if isinstance(job, dict) else shown
 
+    def every_view(store):  # the first view, then B's job it orders (before the clock)
+        first = views(store)
+        order = first[-1] if isinstance(first[-1], dict) else None
+        return page.compute_second(no_progress, order, store) if order else first
+
+    preset_store = use_preset()
+    if second:
+        first = views(preset_store)
+        assert isinstance(first[-1], dict), "A's job ordered no job of B: nothing to time"
+        return lambda: page.compute_second(no_progress, first[-1], preset_store)
     if group is None and part is None:
-
-        def run():
-            store = in_callback(
-                page.update, f"{page.MC_USE_PRESET}.n_clicks", {}, {}, 1, preset, DEFAULT_SCENARIO.to_dict()
-            )[0]
-            return views(store)
-
-        return run
-    views(preset_store)  # the preset's views computed before the drill-down is timed
+        return lambda: views(use_preset())
+    every_view(preset_store)  # the preset's views computed before the drill-down is timed
     p = page.page_state(Scenario.from_dict(preset_store))[2]
     trigger = page.MC_GROUP if group is not None else page.MC_PART
 
@@ -561,6 +569,14 @@ CASES: dict[str, tuple[str, Callable[[], Callable[[], object]]]] = {
     "preset 64-port fat tree: 5,120 groups, SSSP-MC vs FULB-MC": (
         "/multicast",
         lambda: multicast_preset("fat-tree-64"),
+    ),
+    "preset TaihuLight: 3,584 groups, SSSP-MC vs FULB-MC (B and the comparison)": (
+        "/multicast",
+        lambda: multicast_preset("taihulight", second=True),
+    ),
+    "preset 64-port fat tree: 5,120 groups, SSSP-MC vs FULB-MC (B and the comparison)": (
+        "/multicast",
+        lambda: multicast_preset("fat-tree-64", second=True),
     ),
     "drill into one group (64-port fat tree)": ("/multicast", lambda: multicast_preset("fat-tree-64", group=5000)),
     "drill into one pod (64-port fat tree)": ("/multicast", lambda: multicast_preset("fat-tree-64", part="group:0")),

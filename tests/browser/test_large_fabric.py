@@ -62,7 +62,8 @@ def test_multicast_at_taihulight_scale_drills_into_one_pod(page):
     assert figure_problems(page.driver) == []
     choose(page, "mc-part", "pod 5 (288 nodes) alone")  # a long list: the first pods are in view
     until(lambda: "pod 5 alone" in title_of(page, "mc-fig-a"), 30, msg=lambda: title_of(page, "mc-fig-a"))
-    until(lambda: "pod 5 alone" in title_of(page, "mc-fig-b"), 30, msg=lambda: title_of(page, "mc-fig-b"))  # B after A
+    # B is drawn by its own job, after A's views
+    until(lambda: "pod 5 alone" in title_of(page, "mc-fig-b"), 30, msg=lambda: title_of(page, "mc-fig-b"))
     page.driver.execute_script("document.getElementById('mc-fig-diff').scrollIntoView({block: 'center'});")
     until(lambda: "pod 5 alone" in title_of(page, "mc-fig-diff"), 30)  # drawn once on the screen
     names = page.driver.execute_script(

@@ -626,24 +626,51 @@ def test_a_large_fabric_waits_for_the_job_then_draws_in_the_request(large):
     waiting = page.views(data)
     assert "in the background" in waiting[1] and waiting[0] == "" and page.group_protocol(data) is None
     seen = []
-    views = page.compute_views(seen.append, order, data)
-    assert [text for *_, text in seen if text.endswith("(1 of 3)")]  # A's routing reported its progress
-    assert seen[-1] == (200, 300, "drawing the figures (3 of 3)")
+    *first, order_b = page.compute_views(seen.append, order, data)  # A routed, A's views, then B's job ordered
+    assert seen[0] == (0, 200, "routing 8 groups by minhop-new (1 of 2)")  # with its progress
+    assert seen[-1] == (100, 200, "drawing A's figure (2 of 2)") and order_b == {"run": 2}
+    assert "A&#58; minhop&#45;new |\\n" in summary_text(first[0]) and "B&#58;" not in summary_text(first[0])
+    assert "by B (fulb) in the background" in first[1] and first[-1] is None  # the protocol is B's: it follows
+    top = model.routed(Scenario.from_dict(data), "minhop-new").summary()["max_efi"]
+    assert first[2].layout.title.text.startswith(f"A: minhop-new (max EFI {top}; colours 0–{top})")  # its own
+    assert all("follows" in f.layout.annotations[0].text for f in first[3:6])
+    assert page.dispatch(data, order) == {"run": 2}  # B still to route: a new scenario would run both again
+    assert page.stop_second(order, order_b) is None and page.stop_second(order) is no_update
+    seen = []
+    views = page.compute_second(seen.append, order_b, data)
+    assert seen[0] == (0, 200, "routing 8 groups by fulb (1 of 2)")
+    assert seen[-1] == (100, 200, "drawing the figures (2 of 2)")
     # the routes are cached now: the views are drawn in the request, equal to the job's, and no job is ordered
     assert page.dispatch(data, order) is None and page.dispatch(data) is no_update
     assert summary_text(page.render(data)[0]) == summary_text(views[0]) and page.render(data)[1] == views[1]
     assert page.group_protocol(data) == views[-1]
 
 
+def test_a_job_for_a_changed_a_draws_every_view_when_b_is_routed_already(large):
+    """Only A changed: its job routes A and draws every view at once (B's routes are cached), ordering no job."""
+    data = DEFAULT_SCENARIO.to_dict()
+    order = page.dispatch(data)
+    page.compute_second(lambda _: None, page.compute_views(lambda _: None, order, data)[-1], data)
+    changed = DEFAULT_SCENARIO.with_params(model.PAGE, {**model.DEFAULTS, "a": "sssp"}).to_dict()
+    order = page.dispatch(changed)
+    *views, order_b = page.compute_views(lambda _: None, order, changed)
+    assert order_b is no_update and "A&#58; sssp | B&#58; fulb" in summary_text(views[0])
+    assert page.dispatch(changed, order) is None and views[-1] == page.group_protocol(changed)
+
+
 def test_a_forged_job_order_or_store_changes_nothing(large):
     for order, data in (("x", DEFAULT_SCENARIO.to_dict()), ({"run": 1}, {"schema": "nope"})):
-        assert page.compute_views(lambda _: None, order, data) == (no_update,) * len(page.VIEWS)
+        assert page.compute_views(lambda _: None, order, data) == (no_update,) * (len(page.VIEWS) + 1)
+        assert page.compute_second(lambda _: None, order, data) == (no_update,) * len(page.VIEWS)
 
 
 def test_cancel_says_the_groups_were_not_routed():
     status, *figures = page.cancelled(1)
     assert status.startswith("⚠ Cancelled") and len(figures) == 4
     assert all(f.layout.annotations[0].text == "Cancelled: not routed." for f in figures)
+    status, *figures = page.cancelled_second(1)  # under B's job: A's views stay
+    assert status.startswith("⚠ Cancelled: the groups were not routed by B") and len(figures) == 3
+    assert all(f.layout.annotations[0].text == "Cancelled: not routed by B." for f in figures)
 
 
 def summary_text(node) -> str:
@@ -662,7 +689,8 @@ def test_the_protocol_plays_on_a_cluster_file_above_the_drawing_limit_in_the_req
     data = s.to_dict(thin=True)
     order = page.dispatch(data)
     assert order == {"run": 1} and page.group_protocol(data) is None  # routing first
-    handle = page.compute_views(lambda _: None, order, data)[-1]
+    assert page.compute_views(lambda _: None, order, data)[-2] is None  # A's views: B's protocol follows
+    handle = page.compute_second(lambda _: None, {"run": 2}, data)[-1]
     assert handle["steps"] > 2 * 16 and handle["moments"]  # a join and a leave per member, at least
     assert page.group_protocol(data) == handle  # the routes cached: the request gives the same handle
     tl = player_timeline(handle)

@@ -56,33 +56,36 @@ def fulb_tree(st: RoutingState, root_row: int, members: np.ndarray, gid: int, us
         up = st.peer[chosen]
         parts.add(frontier, up, st.link[chosen])
         fresh = up[st.stamp[up] != gid]
-        frontier = fresh[st.first_positions(fresh)]
+        frontier = fresh[st.firsts(fresh)]
         st.stamp[frontier] = gid
     return parts
 
 
 def _best_ports(st: RoutingState, nodes: np.ndarray, levels: np.ndarray, gmin: np.ndarray | None) -> np.ndarray:
-    """Port-view position of each node's way up: one packed int64 key per live port, the smallest per node.
+    """Port-view position of each node's way up: one packed int64 key per live port towards a switch (a port to an
+    end node never leads to the root; :meth:`RoutingState.switch_ports`), the smallest per node.
 
     Key fields, most significant first: the peer's hops to the root
-    (``levels[peer row]``, the table's "unreachable" for a peer that is no
-    switch), the global links left on the way (``fulb+global``), the link's
-    EFI, the port's offset among the node's live ports (port order).
+    (``levels[peer row]``, the table's "unreachable" where there is no path),
+    the global links left on the way (``fulb+global``), the link's EFI, the
+    port's offset among the node's live ports (port order).
     """
     port_bits, glob_shift, dist_shift = _key_layout(st, gmin is not None)
-    starts = st.indptr[nodes]
-    counts = st.indptr[nodes + 1] - starts
-    segments = np.cumsum(counts) - counts
-    offset = np.arange(int(counts.sum())) - np.repeat(segments, counts)
-    idx = np.repeat(starts, counts) + offset
-    peer, link = st.peer_row[idx], st.link[idx]
-    key = (levels[peer] << dist_shift) + (st.efi[link] << port_bits) + offset
+    ptr, offset, peer_row, link = st.switch_ports()
+    starts = ptr[nodes]
+    counts = ptr[nodes + 1] - starts
+    if counts.min() == 0:
+        raise RuntimeError("FULB-MC lost a member")  # the root's eccentricity said it was reachable
+    segments = counts.cumsum() - counts
+    pos = np.repeat(starts - segments, counts) + st.positions[: int(segments[-1] + counts[-1])]
+    peer, link = peer_row[pos], link[pos]
+    key = (levels[peer] << dist_shift) + (st.efi[link] << port_bits) + offset[pos]
     if gmin is not None:
         key += np.minimum(gmin[peer] + st.glob[link], (1 << (dist_shift - glob_shift)) - 1) << glob_shift
     best = np.minimum.reduceat(key, segments)
     if best.max() >= st.unreachable << dist_shift:
-        raise RuntimeError("FULB-MC lost a member")  # the root's eccentricity said it was reachable
-    return starts + (best & ((1 << port_bits) - 1))
+        raise RuntimeError("FULB-MC lost a member")
+    return st.indptr[nodes] + (best & ((1 << port_bits) - 1))
 
 
 def _key_layout(st: RoutingState, use_global: bool) -> tuple[int, int, int]:

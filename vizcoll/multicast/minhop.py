@@ -42,7 +42,7 @@ def minhop_tree(st: RoutingState, root_row: int, members: np.ndarray, gid: int) 
         chosen = idx[pos[first_per_owner(owner[pos])]]
         nxt = st.peer[chosen]
         fresh = np.flatnonzero(st.stamp[nxt] != gid)
-        new = fresh[st.first_positions(nxt[fresh])]
+        new = fresh[st.firsts(nxt[fresh])]
         parts.add(nxt[new], at[new], st.link[chosen[new]])
         st.stamp[nxt[new]] = gid
         going = nxt != todo

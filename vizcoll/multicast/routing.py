@@ -125,7 +125,8 @@ def route(
         parts = entry.build_tree(st, root_row, members, gid)
         nodes, parents, rows = parts.arrays()
         st.commit(root_row, nodes, rows[1:])
-        ids = np.where(rows >= 0, st.link_ids[rows], -1)
+        ids = st.link_ids[rows]
+        ids[0] = -1  # the root's (rows[0] is -1, every other row a link's)
         trees.append(MulticastTree(gid, int(st.switches[root_row]), members, nodes, parents, ids, height))
     runtime = time.perf_counter() - start
     st.sssp = None  # the graph refers to the state: no cycle left for the garbage collector

@@ -49,6 +49,7 @@ class RoutingState:
         self.using = np.zeros(len(self.switches), dtype=np.int64)
         self.stamp = np.full(topo.n_nodes, -1, dtype=np.int64)  # == group index: node is in that group's tree
         self.scratch = np.zeros(topo.n_nodes, dtype=np.int64)
+        self.positions = np.arange(max(topo.n_nodes, len(self.link)), dtype=np.int64)  # nodes or ports at once
         self.levels = np.full(len(self.switches) + 1, self.unreachable, dtype=np.int64)
         self.entry_row, self.entry_hop = table.single_entry  # -1: no or several switches
         self.rotate = rotate
@@ -56,6 +57,7 @@ class RoutingState:
         self.glob = np.zeros(topo.n_links, np.int64) if glob is None else (glob > 0).astype(np.int64)
         self.global_cache: dict[int, np.ndarray] = {}  # FULB-MC's global-link distances per root row
         self.switch_edges: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.towards_switches: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self.sssp = None  # SSSP-MC's weighted switch graph (vizcoll.multicast.sssp.SsspGraph), kept up to date
 
     def expand(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -72,17 +74,28 @@ class RoutingState:
         idx = np.repeat(starts - segments, counts) + np.arange(int(counts.sum()))
         return idx, np.repeat(np.arange(len(nodes)), counts), segments
 
+    def switch_ports(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The live ports whose peer is a switch (the only ways towards a root), node by node: ``(indptr, offset
+        among the node's live ports, peer row, link row)`` (computed once)."""
+        if self.towards_switches is None:
+            keep = self.peer_row >= 0
+            owner = np.repeat(np.arange(len(self.indptr) - 1), np.diff(self.indptr))
+            offset = np.arange(len(keep)) - self.indptr[owner]
+            ptr = np.concatenate(([0], np.cumsum(np.bincount(owner[keep], minlength=len(self.indptr) - 1))))
+            self.towards_switches = (ptr, offset[keep], self.peer_row[keep], self.link[keep])
+        return self.towards_switches
+
     def switch_to_switch(self) -> tuple[np.ndarray, np.ndarray]:
         """Port-view positions of live switch-to-switch ports and the switch row owning each."""
         owner_row = self.table.sw_pos[np.repeat(np.arange(len(self.indptr) - 1), np.diff(self.indptr))]
         ss = np.flatnonzero((owner_row >= 0) & (self.peer_row >= 0))
         return ss, owner_row[ss]
 
-    def first_positions(self, nodes: np.ndarray) -> np.ndarray:
-        """Positions of the first occurrence of each distinct value of ``nodes``, ascending (no sorting)."""
-        positions = np.arange(len(nodes))
+    def firsts(self, nodes: np.ndarray) -> np.ndarray:
+        """Where each distinct value of ``nodes`` occurs first (a boolean mask; no sorting)."""
+        positions = self.positions[: len(nodes)]
         self.scratch[nodes[::-1]] = positions[::-1]
-        return np.flatnonzero(self.scratch[nodes] == positions)
+        return self.scratch[nodes] == positions
 
     def root_dist(self, row: int) -> np.ndarray:
         """Hops from switch row ``row`` to every switch row (int64, ``BIG`` = unreachable)."""

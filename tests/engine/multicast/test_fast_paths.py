@@ -32,7 +32,8 @@ def reference_sssp_tree(st: RoutingState, root_row: int, members: np.ndarray, gi
     """SSSP-MC as first written: scipy's Dijkstra over every switch, then each member's path walked up."""
     graph = st.sssp
     n_sw = graph.n_sw
-    matrix = sp.csr_matrix((graph.cost.astype(float), (graph.keys // n_sw, graph.keys % n_sw)), shape=(n_sw, n_sw))
+    cost = graph.weight + np.minimum.reduceat(st.efi[graph.entry_link], graph.entry_ptr[:-1])  # the least loaded
+    matrix = sp.csr_matrix((cost.astype(float), (graph.keys // n_sw, graph.keys % n_sw)), shape=(n_sw, n_sw))
     dist, pred = dijkstra(matrix, directed=True, indices=root_row, return_predecessors=True)
     root = int(st.switches[root_row])
     parts = TreeParts(root)
@@ -98,7 +99,7 @@ def reference_fulb_tree(st: RoutingState, root_row: int, members: np.ndarray, gi
         up = st.peer[chosen]
         parts.add(frontier, up, st.link[chosen])
         fresh = up[st.stamp[up] != gid]
-        frontier = fresh[st.first_positions(fresh)]
+        frontier = fresh[st.firsts(fresh)]
         st.stamp[frontier] = gid
     return parts
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from collections import Counter
 
 import networkx as nx
@@ -183,6 +184,21 @@ def test_result_round_trip_and_summary():
     assert summary["max_efi"] == used.max() and summary["mean_efi"] == pytest.approx(used.mean(), abs=1e-4)
     assert sum(summary["efi_histogram"].values()) == topo.n_links
     assert summary["groups"] == 24 and summary["unroutable"] == 0
+
+
+@pytest.mark.parametrize("trees", ["all", "some", "none", "no groups"])
+def test_result_pickles_as_flat_arrays(trees):
+    """The engine cache pickles every routing: flat arrays, not one object per tree, and the same result back."""
+    topo = from_spec(FAT_TREE)
+    result = route_communicators(topo, parse_pattern("grid2d:16x8", topo), "sssp")
+    if trees == "some":
+        result.trees[0] = result.trees[5] = None
+    elif trees != "all":
+        result.trees = [None, None] if trees == "none" else []
+    again = pickle.loads(pickle.dumps(result))
+    assert json.dumps(again.to_dict()) == json.dumps(result.to_dict())
+    kept = [t for t in again.trees if t is not None]
+    assert all(t.nodes.base is kept[0].nodes.base for t in kept)  # views of one array
 
 
 def test_bad_input():

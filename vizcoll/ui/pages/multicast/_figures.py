@@ -9,7 +9,7 @@ from vizcoll.multicast.routing import MulticastResult
 from vizcoll.ui.figures.efi import efi_histogram, groups_hover, shared_top
 from vizcoll.ui.figures.fabric import view_figure
 
-__all__ = ["route_figures"]
+__all__ = ["first_figure", "route_figures"]
 
 
 def route_figures(
@@ -21,22 +21,9 @@ def route_figures(
     maximum of the two, stated in their titles), so the same colour is the same EFI in both; the difference keeps
     its own scale, centred on 0."""
     hist = efi_histogram({f"A: {a.algo}": a.efi, f"B: {b.algo}": b.efi})
-    where = "" if view.part in ("whole", "overview") else f", {view.name} alone"
-    per = " per bundle of links" if view.overview is not None else ""
+    where, per = _scope(view)
     top = shared_top(a.efi[view.rows], b.efi[view.rows])
-    heat = [
-        view_figure(
-            view,
-            r.efi,
-            f"{name}: {r.algo} (max EFI {int(r.efi[view.rows].max(initial=0))}; colours "
-            f"0–{top:g} in A and B){where}{per}",
-            hover=None if view.overview is not None else groups_hover(groups_on_links(r, len(r.efi), view.rows)),
-            highlight=tree_rows(r, group),
-            clickable=True,
-            top=top,
-        )
-        for name, r in (("A", a), ("B", b))
-    ]
+    heat = [_heat(view, r, name, group, top, " in A and B") for name, r in (("A", a), ("B", b))]
     diff = view_figure(
         view,
         b.efi - a.efi,
@@ -46,3 +33,28 @@ def route_figures(
         clickable=True,
     )
     return heat[0], heat[1], diff, hist
+
+
+def first_figure(view, a: MulticastResult, group: int | None = None) -> go.Figure:
+    """A's heatmap alone, on its own colour scale: the page's first view while B is still being routed (then
+    :func:`route_figures` draws it again on the scale A and B share)."""
+    return _heat(view, a, "A", group, shared_top(a.efi[view.rows]), "")
+
+
+def _scope(view) -> tuple[str, str]:
+    """The titles' words for the part drawn: which part, and per bundle on the overview."""
+    where = "" if view.part in ("whole", "overview") else f", {view.name} alone"
+    return where, " per bundle of links" if view.overview is not None else ""
+
+
+def _heat(view, r: MulticastResult, name: str, group: int | None, top: float, shared: str) -> go.Figure:
+    where, per = _scope(view)
+    return view_figure(
+        view,
+        r.efi,
+        f"{name}: {r.algo} (max EFI {int(r.efi[view.rows].max(initial=0))}; colours 0–{top:g}{shared}){where}{per}",
+        hover=None if view.overview is not None else groups_hover(groups_on_links(r, len(r.efi), view.rows)),
+        highlight=tree_rows(r, group),
+        clickable=True,
+        top=top,
+    )

@@ -71,7 +71,8 @@ __all__ = [
     "without_tables",
     "JOB_NODES",
     "needs_job",
-    "route_both",
+    "is_routed",
+    "route_by",
     "protocol_of",
     "protocol_timeline",
 ]
@@ -81,9 +82,10 @@ DEFAULTS = {"a": MINHOP_NEW.name, "b": FULB.name, "part": None, "group": None}
 MAX_GROUP_OPTIONS = 2000
 MAX_PROTOCOL_MEMBERS = 32
 JOB_NODES = 20_000
-"""Fabrics of more nodes are routed in a background job (progress bar, Cancel), smaller ones in the request.
-Measured on two cores, cold, both algorithms and the figures: the 18,000-node fat tree (radix 40) with SSSP-MC
-and FULB-MC 0.7 s; TaihuLight (46,144 nodes) 2.1 s; the radix-64 fat tree (70,656 nodes) 3.9 s."""
+"""Fabrics of more nodes are routed in background jobs (A's, then B's; progress bars, Cancel), smaller ones in the
+request. Measured on two cores, cold (2026-12, ``benchmarks/pages.py``): the 18,000-node fat tree (radix 40) with
+SSSP-MC and FULB-MC, both algorithms and the figures in the request, 0.65 s; TaihuLight (46,144 nodes) A's first
+view 0.9–1.3 s, then B and the comparison 0.7 s; the radix-64 fat tree (70,656 nodes) 1.0–1.1 s, then 0.8 s."""
 TABLES = "tables"
 """Algorithm A's value for the fabric's own multicast tables (only when the scenario carries them)."""
 TABLES_TITLE = "the fabric's tables"
@@ -384,12 +386,16 @@ def _computed(scenario: Scenario, algo: str) -> bool:
     return is_cached(_route, scenario.source_key(), _comm_key(scenario), algo)
 
 
-def route_both(scenario: Scenario, params: dict, job: JobProgress) -> None:
-    """Route the groups by A and by B (cached), one stage of ``job`` each, so that the views only read them."""
-    for index, algo in enumerate((params["a"], params["b"])):
-        with reporting(job.stage(index)):
-            if algo != TABLES and not _computed(scenario, algo):
-                routed(scenario, algo)
+def is_routed(scenario: Scenario, algo: str) -> bool:
+    """Whether the scenario's groups routed by ``algo`` are at hand (cached, or the fabric's tables)."""
+    return algo == TABLES or _computed(scenario, algo)
+
+
+def route_by(scenario: Scenario, algo: str, job: JobProgress, stage: int = 0) -> None:
+    """Route the groups by ``algo`` (cached) as stage ``stage`` of ``job``, so that the views only read them."""
+    with reporting(job.stage(stage)):
+        if not is_routed(scenario, algo):
+            routed(scenario, algo)
 
 
 def page_state(scenario: Scenario) -> tuple[Topology, list[list[int]] | None, dict, list[str]]:

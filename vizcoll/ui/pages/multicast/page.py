@@ -14,6 +14,14 @@ links, highlights one group's tree and replays its join/leave protocol (paper
 section 3.2). Small fabrics are drawn link by link; large ones start from a
 group-by-group overview and the user drills into one group of switches.
 
+**On a fabric of more than** :data:`~vizcoll.ui.pages.multicast._model.JOB_NODES`
+**nodes the routes are background jobs** (progress bar, Cancel), two in a row
+so that the first view comes as soon as it can be drawn: the routes' job
+routes the groups by A and draws A's views (summary, heatmap on its own colour
+scale, worst links), then orders B's job, which routes them by B and draws
+every view, the comparison included (the /trees page orders its aggregation's
+job the same way). Once both are cached the views are drawn in the request.
+
 **The fabric's multicast tables** (OpenSM's ``opensm.mcfdbs`` dump, loaded
 in the sidebar and carried by the scenario, so the share link and a reload
 keep them) replace the communicators as the groups, one per MLID; algorithm
@@ -50,7 +58,7 @@ from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.models.parts import part_options, view_of
 from vizcoll.ui.pages.multicast import ORDER
-from vizcoll.ui.pages.multicast._figures import route_figures
+from vizcoll.ui.pages.multicast._figures import first_figure, route_figures
 from vizcoll.ui.pages.multicast._model import (
     MAX_UPLOAD_BYTES,
     PAGE,
@@ -58,13 +66,14 @@ from vizcoll.ui.pages.multicast._model import (
     TABLES,
     clicked_label,
     groups_of,
+    is_routed,
     natural_part,
     needs_job,
     page_state,
     preset_scenario,
     protocol_of,
     read_params,
-    route_both,
+    route_by,
     routed,
     tables_of,
     with_tables,
@@ -110,9 +119,13 @@ __all__ = [
     "render_lower",
     "group_protocol",
     "compute_views",
+    "compute_second",
+    "stop_second",
     "cancelled",
+    "cancelled_second",
     "render_protocol",
     "drawings",
+    "first_drawing",
 ]
 
 # the page's components
@@ -124,6 +137,7 @@ MC_PRESET, MC_USE_PRESET, MC_FABRIC, MC_STATUS = "mc-preset", "mc-use-preset", "
 MC_TABLES_UPLOAD, MC_TABLES_FORGET = "mc-tables-upload", "mc-tables-forget"
 MC_TABLES_INFO, MC_TABLES_MESSAGE = "mc-tables-info", "mc-tables-message"
 MC_HEAVY, MC_JOB = "mc-heavy", "mc-routes"  # the background job's order and its job bar's prefix
+MC_HEAVY_B, MC_JOB_B = "mc-heavy-b", "mc-routes-b"  # B's job, which the first orders as it ends: the same
 MC_PACK, MC_LOWER_SEEN = "mc-pack", "mc-lower-seen"
 MC_RAILS = "mc-rails"  # what rails change (vizcoll.ui.views.rails): a stable id
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
@@ -245,6 +259,8 @@ def _main(scenario: Scenario, topo, groups, p: dict, mlids: list[int] | None) ->
         children=[
             dcc.Store(id=MC_HEAVY),
             job_bar(MC_JOB),
+            dcc.Store(id=MC_HEAVY_B),
+            job_bar(MC_JOB_B),
             html.Div(id=MC_SUMMARY, className="panel"),
             html.Div(id=MC_RAILS),  # empty on a fabric without rails
             status_box(MC_STATUS),
@@ -349,14 +365,36 @@ def register(app: Dash) -> None:
     app.callback(*[VIEWS[i] for i in LOWER], Input(SCENARIO, "data"), Input(MC_LOWER_SEEN, "data"))(render_lower)
     app.callback(VIEWS[-1], Input(SCENARIO, "data"))(group_protocol)
     app.callback(Output(MC_RAILS, "children"), Input(SCENARIO, "data"))(groups_panel)  # computed in the request
+    _register_jobs(app)
     app.callback(
-        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
+        Output(MC_STATE_FIG, "figure"),
+        Input(pid(MC_PLAYER, "step"), "value"),
+        Input(pid(MC_PLAYER, "ref"), "data"),  # the handle's ref alone: a step posts a few hundred bytes
+    )(render_protocol)
+
+
+def _register_jobs(app: Dash) -> None:
+    """The routes' job (A, and A's views), the job of B it orders as it ends (B, and every view), their Cancel."""
+    again = lambda outputs: [Output(o.component_id, o.component_property, allow_duplicate=True) for o in outputs]  # noqa: E731
+    order_b = Output(MC_HEAVY_B, "data", allow_duplicate=True)
+    app.callback(
+        *again(VIEWS),
+        order_b,
         Input(MC_HEAVY, "data"),
         State(SCENARIO, "data"),
         prevent_initial_call=True,
         interval=POLL_MS,
         **jobs.background(MC_JOB, (MC_USE_PRESET,)),
     )(compute_views)
+    app.callback(order_b, Input(MC_HEAVY, "data"), State(MC_HEAVY_B, "data"), prevent_initial_call=True)(stop_second)
+    app.callback(
+        *again(VIEWS),
+        Input(MC_HEAVY_B, "data"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(MC_JOB_B, (MC_USE_PRESET,)),
+    )(compute_second)
     app.callback(
         Output(MC_STATUS, "children", allow_duplicate=True),
         *[Output(f, "figure", allow_duplicate=True) for f in (*FIGURES, MC_HIST)],
@@ -364,10 +402,11 @@ def register(app: Dash) -> None:
         prevent_initial_call=True,
     )(cancelled)
     app.callback(
-        Output(MC_STATE_FIG, "figure"),
-        Input(pid(MC_PLAYER, "step"), "value"),
-        Input(pid(MC_PLAYER, "ref"), "data"),  # the handle's ref alone: a step posts a few hundred bytes
-    )(render_protocol)
+        Output(MC_STATUS, "children", allow_duplicate=True),
+        *[Output(f, "figure", allow_duplicate=True) for f in (MC_FIG_B, MC_FIG_DIFF, MC_HIST)],
+        Input(f"{MC_JOB_B}-cancel", "n_clicks"),
+        prevent_initial_call=True,
+    )(cancelled_second)
 
 
 def update(values, clicks, use_preset, preset, data):
@@ -542,24 +581,67 @@ def group_protocol(data):
 
 
 def compute_views(set_progress, job, data):
-    """(A background job.) Route the groups by A and B with their progress, then every view; a forged or stale
-    order changes nothing."""
+    """(A background job.) Route the groups by A with its progress, then A's views (:func:`first_views`) and the
+    order of B's job (:func:`compute_second`); when B's routes are at hand already (only A changed), every view at
+    once and no order. A forged or stale order changes nothing."""
     scenario, _ = checked(data)
     if not isinstance(job, dict) or scenario is None:
+        return (no_update,) * (len(VIEWS) + 1)
+    _, groups, p, _ = page_state(scenario)
+    _route_job(set_progress, scenario, p["a"], groups, "drawing A's figure")
+    if not groups or is_routed(scenario, p["b"]):
+        return (*_views(scenario), player_data(protocol_of(scenario)), no_update)
+    return (*first_views(scenario), None, jobs.order(True, job))
+
+
+def compute_second(set_progress, order, data):
+    """(The background job :func:`compute_views` orders as it ends.) Route the groups by B with its progress, then
+    every view, the comparison of A and B included; a forged or stale order changes nothing."""
+    scenario, _ = checked(data)
+    if not isinstance(order, dict) or scenario is None:
         return (no_update,) * len(VIEWS)
     _, groups, p, _ = page_state(scenario)
-    progress = jobs.JobProgress(
-        set_progress,
-        [
-            f"routing {plural(len(groups or []), 'group')} by {p['a']}",
-            f"routing them by {p['b']}",
-            "drawing the figures",
-        ],
-    )
-    with suppress(VizcollError):  # the views say what went wrong
-        route_both(scenario, p, progress)
-    progress.stage(2)
+    _route_job(set_progress, scenario, p["b"], groups, "drawing the figures")
     return (*_views(scenario), player_data(protocol_of(scenario)))
+
+
+def _route_job(set_progress, scenario: Scenario, algo: str, groups, drawing: str) -> None:
+    """A job's two stages: the groups routed by ``algo`` (an error is left to the views to say), then ``drawing``."""
+    progress = jobs.JobProgress(set_progress, [f"routing {plural(len(groups or []), 'group')} by {algo}", drawing])
+    with suppress(VizcollError):  # the views say what went wrong
+        route_by(scenario, algo, progress, 0)
+    progress.stage(1)
+
+
+def stop_second(_job, order_now=None):
+    """A new order of the routes' job (or none: the views drawn in the request): B's job of the scenario before
+    stops (its order emptied); the routes' job orders the next one as it ends."""
+    return None if order_now is not None else no_update
+
+
+def first_views(scenario: Scenario) -> tuple:
+    """The views of A alone (:data:`VIEWS` but the timeline), the first the job draws while B is being routed:
+    the summary, the group's line and the worst links of A, A's figure on its own colour scale, and the three
+    drawings that compare it with B saying that B follows."""
+    topo, groups, p, notes = page_state(scenario)
+    results = {"a": routed(scenario, p["a"])}
+    following = f"Routing the groups by B ({p['b']}) in the background: see the progress bar at the top."
+    status = "\n".join(filter(None, [*notes, unroutable_line(topo, groups, results), following]))
+    fig_a = first_drawing(
+        scenario.source_key(), scenario.pattern, scenario.ppn, scenario.lists, scenario.mcast_tables, p
+    )
+    later = blank_figure(f"B ({p['b']}) follows: it is being routed in the background.")
+    worst = [html.Div(worst_links(topo, results["a"], "A"))]
+    info_line = group_info(topo, groups, p, results)
+    return summary_table(p, results), status, fig_a, later, later, later, info_line, worst
+
+
+@cached_figures
+def first_drawing(source: dict, pattern: str, ppn: int, lists, tables: str | None, p: dict):
+    """A's heatmap alone for the page's parameters ``p`` (cached: a reload while B is routed draws it again)."""
+    scenario = Scenario(**source, pattern=pattern, ppn=ppn, lists=lists, mcast_tables=tables)
+    view = view_of(scenario, p["part"] or natural_part(topology_of(scenario)))
+    return first_figure(view, routed(scenario, p["a"]), p["group"])
 
 
 def cancelled(_clicks):
@@ -569,6 +651,18 @@ def cancelled(_clicks):
     return (
         "⚠ Cancelled: the groups were not routed. Change a control, or reload the page, to route them.",
         blank,
+        blank,
+        blank,
+        blank,
+    )
+
+
+def cancelled_second(_clicks):
+    """Cancel pressed under B's job: the status and B's three drawings say B did not route the groups (A's views
+    stay)."""
+    blank = blank_figure("Cancelled: not routed by B.")
+    return (
+        "⚠ Cancelled: the groups were not routed by B. Change a control, or reload the page, to route them.",
         blank,
         blank,
         blank,
