@@ -125,6 +125,15 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
     assert page.duo.get_logs() == []
 
 
+# every text an element shows, kept in window.progressShown (its first argument: the element's id)
+WATCH_PROGRESS = """
+const element = document.getElementById(arguments[0]);
+window.progressShown = [element.textContent];
+new MutationObserver(() => window.progressShown.push(element.textContent))
+    .observe(element, {childList: true, characterData: true, subtree: true});
+"""
+
+
 def test_every_end_node_of_a_large_cluster_runs_as_a_job_and_plays_its_key_moments(page, tmp_path):
     """The 1,356 end nodes of the 1,570-node cluster (the page ran 256 processes at most): a background job with its
     progress, then the tree barrier plays on the overview, key moment by key moment (each release, each barrier
@@ -133,15 +142,18 @@ def test_every_end_node_of_a_large_cluster_runs_as_a_job_and_plays_its_key_momen
 
     open_cluster(page, tmp_path)
     page.duo.wait_for_contains_text("#bar-fabric", "communicator 0: 16 processes", timeout=30)
+    page.driver.execute_script(WATCH_PROGRESS, "bar-run-progress-text")
     choose(page, "bar-comm", "every end node (1,356)")
     page.duo.wait_for_contains_text("#bar-fabric", "every end node: 1,356 processes", timeout=30)
     options = page.driver.execute_script(
         "return [...document.querySelectorAll('#bar-algo')].map(e => e.textContent).join(' ');"
     )
     assert "Tree" in options
-    # the run: a background job whose bar says what it does, then the player with its key moments
-    page.duo.wait_for_contains_text("#bar-run-progress-text", "Running the barriers", timeout=30)
+    # the run: a background job whose bar says what it does (every text it showed kept since the choice: a quick
+    # job shows a stage to a poll or two), then the player with its key moments
     page.duo.wait_for_contains_text("#bar-summary", "processes 1,356", timeout=120)
+    shown = page.driver.execute_script("return window.progressShown;")
+    assert any(stage in text for text in shown for stage in ("Running the barriers", "Making the player")), shown
     page.duo.wait_for_contains_text("#bar-player-moments-legend", "barrier release", timeout=10)
     page.driver.execute_script("document.querySelector('.player-panel').scrollIntoView({block: 'start'});")
     page.click("#bar-player-next-key")
