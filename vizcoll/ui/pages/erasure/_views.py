@@ -4,12 +4,38 @@ from __future__ import annotations
 
 from dash import html
 
-from vizcoll.erasure.compare import PAPER_REDUCTION
+from vizcoll.erasure.compare import PAPER_REDUCTION, paper_rows
+from vizcoll.erasure.metrics import Metrics, dc_failure
+from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.components.tables import table
-from vizcoll.ui.pages.erasure._figures import FAMILY_NAMES
-from vizcoll.ui.pages.erasure._model import TRAFFIC_LABELS
+from vizcoll.ui.pages.erasure._figures import FAMILY_NAMES, compare_figure, dc_figure, matrix_figure
+from vizcoll.ui.pages.erasure._model import TRAFFIC_LABELS, built_code, compare_result
 
-__all__ = ["summary_view", "scheme_view", "compare_table"]
+__all__ = ["summary_view", "scheme_view", "compare_table", "dcs_view", "matrix_view", "compare_view"]
+
+
+# The page's three figures, cached by the page's checked parameters (and the DC view's selection): a warm answer
+# reads them back instead of building them again with Plotly (most of its time). Each is asked for once its
+# result is known to be built (:func:`~vizcoll.ui.pages.erasure._model.built_code`, the comparison's job).
+@cached_figures
+def dcs_view(params: dict, block: int | None, failed: list[int]):
+    """:func:`~vizcoll.ui.pages.erasure._figures.dc_figure` of the built code of ``params``."""
+    result = built_code(params)
+    failure = dc_failure(Metrics.from_dict(result).code, failed)
+    return dc_figure(result, params["traffic"], block, failed, failure)
+
+
+@cached_figures
+def matrix_view(params: dict):
+    """:func:`~vizcoll.ui.pages.erasure._figures.matrix_figure` of the built code of ``params``."""
+    return matrix_figure(built_code(params))
+
+
+@cached_figures
+def compare_view(params: dict):
+    """:func:`~vizcoll.ui.pages.erasure._figures.compare_figure` of every family at ``params``'s n, k, N."""
+    paper = paper_rows(params["n"], params["k"], params["dcs"])
+    return compare_figure(compare_result(params)["codes"], paper, params["code"], params["traffic"])
 
 
 def _num(value, digits: int = 2) -> str:

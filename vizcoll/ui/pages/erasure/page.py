@@ -25,7 +25,6 @@ from __future__ import annotations
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.erasure.codes import FAMILIES, MAX_BLOCKS, MAX_DCS
-from vizcoll.erasure.compare import paper_rows
 from vizcoll.erasure.metrics import TRAFFIC, Metrics, dc_failure
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
@@ -36,10 +35,7 @@ from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.pages.erasure import ORDER
 from vizcoll.ui.pages.erasure._figures import (
     FAMILY_NAMES,
-    compare_figure,
-    dc_figure,
     failure_text,
-    matrix_figure,
     repair_text,
 )
 from vizcoll.ui.pages.erasure._model import (
@@ -54,7 +50,14 @@ from vizcoll.ui.pages.erasure._model import (
     scenario_params,
     stored_view,
 )
-from vizcoll.ui.pages.erasure._views import compare_table, scheme_view, summary_view
+from vizcoll.ui.pages.erasure._views import (
+    compare_table,
+    compare_view,
+    dcs_view,
+    matrix_view,
+    scheme_view,
+    summary_view,
+)
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import SCENARIO, checked, key_of, page_params, remembered, store_output
 
@@ -332,8 +335,7 @@ def render_dcs(key, view, data):
     if not lines:
         lines.append("Click a block to see its repair group; click a DC's square (top left of its box) to fail it.")
     warn = bool(failed) and not failure["survives"]
-    figure = dc_figure(result, params["traffic"], block, failed, failure)
-    return figure, "\n".join(lines), "flag warn" if warn else "flag"
+    return dcs_view(params, block, failed), "\n".join(lines), "flag warn" if warn else "flag"
 
 
 def render_code(key, data):
@@ -341,7 +343,7 @@ def render_code(key, data):
     result = None if params is None else built_code(params)
     if result is None:
         return no_update, no_update, no_update
-    return summary_view(result, params["traffic"]), scheme_view(result), matrix_figure(result)
+    return summary_view(result, params["traffic"]), scheme_view(result), matrix_view(params)
 
 
 def render_compare(set_progress, key, data):
@@ -357,5 +359,4 @@ def render_compare(set_progress, key, data):
 
     with jobs.parallel_tasks():
         out = compare_result(params, progress=progress)
-    paper = paper_rows(params["n"], params["k"], params["dcs"])
-    return compare_figure(out["codes"], paper, params["code"], params["traffic"]), compare_table(out)
+    return compare_view(params), compare_table(out)
