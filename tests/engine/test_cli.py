@@ -191,3 +191,24 @@ def test_topo_info_of_a_slurm_topology_conf_with_no_telling_name(capsys, tmp_pat
     status, info, _ = run(capsys, "topo", "info", str(path))
     assert status == 0 and (info["switches"], info["endpoints"], info["links"]) == (3, 8, 10)
     assert info["format"] == "slurm"
+
+
+def test_every_command_group_is_in_the_module_load_imports():
+    """A command line imports the one module :data:`vizcoll.commands.MODULES` names for its group (else the module
+    named as the group); that module registers the group's commands."""
+    from vizcoll import commands
+
+    commands.load_all()
+    for name, cmd in commands.COMMANDS.items():
+        group = name.partition(" ")[0]
+        assert cmd.run.__module__ == f"vizcoll.commands.{commands.MODULES.get(group, group)}", name
+
+
+def test_kopt_imports_neither_the_barrier_nor_multicast():
+    code = (
+        "import sys\nfrom vizcoll.cli import build_parser\nbuild_parser(['kopt', '--P', '8'])\n"
+        "print(sorted(m for m in ('vizcoll.barrier', 'vizcoll.multicast', 'vizcoll.commands.goal')"
+        " if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"

@@ -31,6 +31,7 @@ from vizcoll.commands.registry import (
 __all__ = [
     "COMMANDS",
     "GROUP_HELP",
+    "MODULES",
     "Command",
     "Result",
     "Setup",
@@ -55,11 +56,27 @@ def load_all() -> None:
         importlib.import_module(f"{__name__}.{name}")
 
 
+# the module of each command group not named as its module (``goal`` is in goal.py, ``kopt`` in trees.py)
+MODULES = {
+    "animate": "export",
+    "barrier-sweep": "barrier",
+    "comm": "topo",
+    "erasure-compare": "erasure",
+    "figures": "export",
+    "kopt": "trees",
+    "mcast-import": "mcast_import",
+    "reduce-reliability": "reduce",
+    "tree": "trees",
+}
+
+
 def load(group: str) -> None:
-    """Import the module named as the command group ``group`` (``goal`` -> ``goal.py``) when there is one and it
-    registers commands of that group; every module otherwise (:func:`load_all`)."""
-    if group in {info.name for info in pkgutil.iter_modules(__path__)} and group != "registry":
-        importlib.import_module(f"{__name__}.{group}")
+    """Import the module of the command group ``group`` (:data:`MODULES`, else the module named as the group:
+    ``goal`` -> ``goal.py``) when there is one and it registers commands of that group; every module otherwise
+    (:func:`load_all`)."""
+    module = MODULES.get(group, group)
+    if module in {info.name for info in pkgutil.iter_modules(__path__)} and module != "registry":
+        importlib.import_module(f"{__name__}.{module}")
         if any(name.partition(" ")[0] == group for name in COMMANDS):
             return
     load_all()
