@@ -69,6 +69,11 @@ def headless_chrome():
 def pytest_configure(config):
     # selenium 4.2 calls a urllib3 method deprecated in urllib3 2: hundreds of identical warnings per browser test
     config.addinivalue_line("filterwarnings", "ignore:HTTPResponse.getheader:DeprecationWarning:selenium")
+    # dash_duo's wait_for_* ask every 0.5 s (WebDriverWait's default), dash.testing.wait.until every 0.1 s: some
+    # 300 waits of the browser tests each gave away a quarter of a second on average
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    WebDriverWait.__init__.__defaults__ = (0.1, None)
 
 
 def pytest_unconfigure(config):
