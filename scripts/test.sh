@@ -22,9 +22,9 @@ python3 -m ruff format --check .
 # plotly.js's partial bundle and regenerator-runtime, which the app serves to browsers when it has them
 # (vizcoll/ui/vendor.py)
 python3 -c "from vizcoll.ui import vendor; print(vendor.ensure())"
-# the tests without a browser in parallel (pytest-xdist, one process per core), then the browser tests in one (each drives a
-# Chromium and a Dash server of its own: in parallel they would time each other out on two cores); exit status 5
-# is "no test selected" (arguments that pick tests of one kind only)
+# the tests without a browser in parallel (pytest-xdist, one process per core), then the browser tests in one (one
+# Chromium and one app server for them all, tests/browser/conftest.py: two at once would time each other out on two
+# cores); exit status 5 is "no test selected" (arguments that pick tests of one kind only)
 status=0
 python3 -m pytest -p no:cacheprovider -m "not browser" -n auto "$@" || status=$?
 [ "$status" -eq 5 ] && status=0

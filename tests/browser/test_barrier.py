@@ -3,10 +3,7 @@ steering around a break step by step, and barriers on a fat tree's end nodes."""
 
 from __future__ import annotations
 
-import socket
-
 import pytest
-from dash.testing.application_runners import BaseDashRunner
 from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -18,15 +15,6 @@ from .browser_helpers import full_page_screenshot
 
 GATHER, RELEASE = "rgb(255,127,14)", "rgb(23,190,207)"
 LINK0 = "sw0-0[1]-sw0-1[2]"
-
-
-@pytest.fixture(autouse=True)
-def free_port():
-    """Serve the app on a free port: dash_duo counts ports from 58050 in every process, so tests run at the same
-    time by another process would otherwise reach that process's server."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        BaseDashRunner._next_port = probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -217,19 +205,13 @@ def test_barriers_on_a_fat_trees_end_nodes(bar):
     assert page.duo.get_logs() == []
 
 
-@pytest.fixture
-def fresh_cache(monkeypatch, tmp_path):
-    """An empty engine cache for the app the test starts (so the full sweep really runs: no earlier run's
-    result), requested before ``bar``."""
-    monkeypatch.setenv("VIZCOLL_CACHE_DIR", str(tmp_path / "cache"))
-
-
 def job_class(page, prefix: str) -> str:
     return page.duo.find_element(f"#{prefix}-job").get_attribute("class")
 
 
-def test_the_full_sweep_shows_its_progress_and_cancel_keeps_the_quick_one(fresh_cache, bar):
-    page = bar
+def test_the_full_sweep_shows_its_progress_and_cancel_keeps_the_quick_one(fresh_page):
+    page = fresh_page
+    page.canvas = "bar-canvas"
     page.open("/barrier", counts=None)
     page.duo.wait_for_contains_text("#bar-vs-rate", "Run time vs broken links: 12×12 grid", timeout=60)
     until(lambda: job_class(page, "bar-sweep") == "job", 20)  # the quick sweep's job is over: its bar is hidden

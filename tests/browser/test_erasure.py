@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -126,18 +125,12 @@ def test_absurd_parameters_give_a_message_not_a_trace(page):
     assert page.duo.get_logs() == []
 
 
-@pytest.fixture
-def fresh_cache(monkeypatch, tmp_path):
-    """An empty engine cache for the app the test starts (so the n = 32 search really runs), requested before
-    ``page``."""
-    monkeypatch.setenv("VIZCOLL_CACHE_DIR", str(tmp_path / "cache"))
-
-
 def job_class(page, prefix: str) -> str:
     return page.duo.find_element(f"#{prefix}-job").get_attribute("class")
 
 
-def test_the_n_32_search_runs_as_a_job_with_its_progress(fresh_cache, page):
+def test_the_n_32_search_runs_as_a_job_with_its_progress(fresh_page):
+    page = fresh_page
     wide = {"n": 32, "k": 16, "dcs": 8, "code": "fmel"}
     page.open("/erasure#s=" + DEFAULT_SCENARIO.with_params("erasure", wide).to_fragment(), counts=None)
     # the search (about 5 s on two cores) runs in a background job: the bar says how far it is

@@ -4,31 +4,19 @@ tables (opensm.mcfdbs) loaded beside FULB-MC."""
 
 from __future__ import annotations
 
-import socket
-
 import pytest
-from dash.testing.application_runners import BaseDashRunner
 from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from app import create_app
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import route_communicators
 from vizcoll.scenario import Scenario
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
-from .browser_helpers import TopologyPage, full_page_screenshot
+from .browser_helpers import full_page_screenshot
 
 TEACHING = "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4"
-
-
-@pytest.fixture(autouse=True)
-def free_port():
-    """Serve the app on a free port (dash_duo counts ports from 58050 in every process)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        BaseDashRunner._next_port = probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -252,22 +240,12 @@ LARGE = Scenario(
 )
 
 
-@pytest.fixture
-def cold_mc(dash_duo, tmp_path, monkeypatch):
-    """The app served with an empty engine cache of its own, so that the job takes its seconds."""
-    monkeypatch.setenv("VIZCOLL_CACHE_DIR", str(tmp_path))
-    dash_duo.start_server(create_app(), navigate=False)
-    page = TopologyPage(dash_duo)
-    page.driver.set_window_size(1400, 1000)
-    return page
-
-
 def job_running(page) -> bool:
     return "running" in (page.duo.find_element("#mc-routes-job").get_attribute("class") or "")
 
 
-def test_a_large_fabric_is_routed_in_a_job_with_progress_and_cancel(cold_mc):
-    page = cold_mc
+def test_a_large_fabric_is_routed_in_a_job_with_progress_and_cancel(fresh_page):
+    page = fresh_page
     page.open(f"/multicast#s={LARGE.to_fragment()}", counts=None)
     until(lambda: job_running(page), 30, msg="the job bar never showed")
     page.duo.wait_for_contains_text("#mc-routes-progress-text", "routing ", timeout=30)  # 16,384 groups, by A

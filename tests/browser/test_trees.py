@@ -6,18 +6,15 @@ from __future__ import annotations
 import importlib
 import time
 
-import pytest
 from dash.testing.wait import until
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from app import create_app
 from vizcoll.scenario import Scenario
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
-from .browser_helpers import TopologyPage, full_page_screenshot
-from .conftest import free_port
+from .browser_helpers import full_page_screenshot
 
 BUSIEST = "agg0.0[3]-core0[1]"  # link 32: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree
 ISOLATING = "h5[1]-edge1.0[2]"  # link 5: h5's only cable
@@ -280,16 +277,8 @@ def test_build_applies_the_controls_and_refuses_a_huge_k_at_once(page):
     assert page.duo.get_logs() == []
 
 
-@pytest.fixture
-def cold_page(dash_duo, tmp_path, monkeypatch):
-    """The app served with an empty engine cache of its own, so that a job takes its seconds."""
-    monkeypatch.setenv("VIZCOLL_CACHE_DIR", str(tmp_path))
-    dash_duo.start_server(create_app(), navigate=False, port=free_port())
-    return TopologyPage(dash_duo)
-
-
-def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(cold_page, monkeypatch):
-    page = cold_page
+def test_a_large_communicator_is_a_background_job_with_progress_and_cancel(fresh_page, monkeypatch):
+    page = fresh_page
     trees_page = importlib.import_module("vizcoll.ui.pages.trees.page")  # the app's: Dash imports its pages afresh
     prepare = trees_page.prepare
 
