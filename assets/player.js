@@ -66,16 +66,20 @@
 // state); `moments`: the positions of the key moments, in order. Registered as dash_clientside.vizcoll.control by
 // vizcoll/ui/components/player.py (register_player).
 (function () {
-    // The step in the share link: "#s=<scenario>&step=<player>:<n>" opens that player on step n (read once, as the
-    // page loads, before the scenario's own link replaces the address); each step moves the link along.
-    const LINKED = /[#&]step=([\w-]+):(\d+)/.exec(window.location.hash);
-    const linked = LINKED ? {prefix: LINKED[1], step: Number(LINKED[2])} : null;
-    function fromLink(prefix, n) {
+    // The step in the share link: "#s=<scenario>&step=<player>:<n>" opens that player on step n, and
+    // "&moment=<player>:<k>" on its k-th key moment (a lesson's step: vizcoll/lessons); read once, as the page loads,
+    // before the scenario's own link replaces the address; each step moves the link along.
+    const LINKED = /[#&](step|moment)=([\w-]+):(\d+)/.exec(window.location.hash);
+    const linked = LINKED ? {kind: LINKED[1], prefix: LINKED[2], at: Number(LINKED[3])} : null;
+    function fromLink(prefix, n, moments) {
         if (!linked || linked.prefix !== prefix || n < 1) {
             return null;
         }
         linked.prefix = null;  // once
-        return Math.min(linked.step, n);
+        if (linked.kind === 'moment') {
+            return moments.length ? moments[Math.min(Math.max(linked.at, 1), moments.length) - 1] : 0;
+        }
+        return Math.min(linked.at, n);
     }
     function toLink(prefix, position) {
         const share = document.getElementById('share-link');
@@ -83,7 +87,8 @@
         if (!href || href.indexOf('#s=') < 0) {
             return;
         }
-        const base = href.split('&step=')[0], next = position > 0 ? base + '&step=' + prefix + ':' + position : base;
+        const base = href.replace(/&(step|moment)=.*$/, '');
+        const next = position > 0 ? base + '&step=' + prefix + ':' + position : base;
         if (next !== href) {
             share.setAttribute('href', next);
             window.history.replaceState(window.history.state, '', next);
@@ -124,9 +129,13 @@
         const prefix = String(context.outputs_list[0].id).replace(/-step$/, '');
         let trigger = context.triggered_id ? String(context.triggered_id).slice(prefix.length + 1) : null;
         trigger = trigger === 'speed' ? null : trigger === 'steps' ? 'timeline' : trigger;
-        const start = trigger === 'timeline' ? fromLink(prefix, n) : null;
+        const start = trigger === 'timeline' ? fromLink(prefix, n, moments) : null;
         const [position, playing] = nextStep(trigger, start === null ? args[k - 3] : start, n, args[k - 2] !== true,
                                              moments);
+        // where each player stands, for the lesson presenter around this page (assets/lesson.js)
+        const shown = window.vizcollPlayers = window.vizcollPlayers || {};
+        shown[prefix] = {position: position, n: n, moments: moments,
+                         start: start === null ? (shown[prefix] || {}).start || 0 : start};
         return [position, n, !playing, playing ? '❚❚ Pause' : '▶ Play', speed];
     }
     window.dash_clientside = Object.assign({}, window.dash_clientside);

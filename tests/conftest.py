@@ -19,10 +19,13 @@ CHROMIUM = Path("/usr/bin/chromium")
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-# the app's filesystem cache must not be shared with a running server or an earlier session
+# the app's filesystem cache (and the job pool's state beside it) must not be shared with a running server, an
+# earlier session or another pytest-xdist worker (whose tests end every job of their pool): one per process,
+# unless the environment names one
 OWN_CACHE_DIR = None
-if not os.environ.get("VIZCOLL_CACHE_DIR"):
+if not os.environ.get("VIZCOLL_CACHE_DIR") or os.environ.get("VIZCOLL_TEST_CACHE_PID") not in (None, str(os.getpid())):
     OWN_CACHE_DIR = os.environ["VIZCOLL_CACHE_DIR"] = tempfile.mkdtemp(prefix="vizcoll-test-cache-")
+    os.environ["VIZCOLL_TEST_CACHE_PID"] = str(os.getpid())
 
 # one test's job goes on after its browser has closed (for up to two minutes: vizcoll.ui.pool.ABANDON_S), which
 # must not make the next tests wait for a worker; tests/ui/test_job_pool.py checks the pool's bounds itself

@@ -75,6 +75,7 @@ def test_the_wheel_holds_every_module_and_the_vizcoll_command(wheel):
         entry_points = next(archive.read(n).decode() for n in names if n.endswith("entry_points.txt"))
         metadata = next(archive.read(n).decode() for n in names if n.endswith("METADATA"))
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "vizcoll").rglob("*.py")}
+    modules |= {str(p.relative_to(ROOT)) for p in (ROOT / "vizcoll" / "lessons").glob("*.json")}  # shipped lessons
     assert modules <= names and not any(n.startswith(("tests/", "benchmarks/")) for n in names)
     assert "vizcoll = vizcoll.cli:main" in entry_points
     assert "Provides-Extra: dask" in metadata and "Requires-Dist: numpy>=2.0" in metadata

@@ -31,6 +31,7 @@ def test_every_page_loads_without_console_errors(page):
         ("/faults", "Fault replays"),
         ("/erasure", "Erasure codes"),
         ("/schedules", "Schedules"),
+        ("/lessons", "Lessons"),
     ]
     assert registered_nav() == nav_entries(page)  # the navbar is dash.page_registry's
     page.screenshot("landing.png")
@@ -49,18 +50,19 @@ def test_every_page_loads_without_console_errors(page):
         "/faults": [("#ft-red-player-position", "step 0 of"), ("#ft-treft-player-position", "step 0 of")],
         "/erasure": [("#era-summary", "FMEL(9,5)"), ("#era-compare-table", "paper")],
         "/schedules": [("#sched-file", "No file yet"), ("#sched-flag", "Open a GOAL file")],
+        "/lessons": [("#lessons-shipped", "Barriers with broken links"), ("#lessons-own", "None yet")],
     }
     for path, checks in ready.items():
         page.open(path, counts=None)
         for selector, text in checks:
             page.duo.wait_for_contains_text(selector, text, timeout=30)
-        assert len(nav_entries(page)) == 7
+        assert len(nav_entries(page)) == 8
         assert page.duo.get_logs() == [], path
 
     page.open("/no/such/page", counts=None)
     page.duo.wait_for_text_to_equal("#shell-page h2", "Page not found")
     page.duo.wait_for_contains_text("#shell-page", "/no/such/page")
-    assert len(nav_entries(page)) == 7
+    assert len(nav_entries(page)) == 8
     assert page.duo.get_logs() == []
 
     page.open("/topology?k=7&shell_scenario=forged&a-b=1")  # query parameters are ignored, safely

@@ -23,6 +23,7 @@ NAVBAR = [
     ("/faults", "Fault replays"),
     ("/erasure", "Erasure codes"),
     ("/schedules", "Schedules"),
+    ("/lessons", "Lessons"),
 ]
 UPLOAD = Scenario(spec="", uploaded=topology_of(DEFAULT_SCENARIO).to_dict(), name="mine.json")
 
@@ -88,7 +89,7 @@ def test_every_page_module_registers_and_the_navbar_follows_the_registry(app):
     assert {"home", "topology", "trees", "multicast", "barrier", "faults", "erasure", "not_found_404"} <= set(pages)
     assert pages["home"]["path"] == "/" and pages["home"]["nav"] is False
     assert shell.nav_entries() == NAVBAR
-    navbar = shell.shell_layout().children[4]
+    navbar = next(child for child in shell.shell_layout().children if getattr(child, "className", "") == "navbar")
     assert [(link.href, link.children) for link in navbar.children[1:]] == NAVBAR
     assert "shell-page" in str(shell.shell_layout())
 

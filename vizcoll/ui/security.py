@@ -8,9 +8,9 @@
 - **Headers** on every response: a Content-Security-Policy that Dash and Plotly
   work under (scripts only from the app and its own inline scripts, by hash,
   and no ``eval``: the pages draw no WebGL trace, whose shaders' glue code
-  plotly.js compiles with ``new Function``; no frames; no plugins),
-  ``X-Content-Type-Options: nosniff``,
-  ``X-Frame-Options: DENY``, ``Referrer-Policy: no-referrer``. The ``Server``
+  plotly.js compiles with ``new Function``; no frames but the app's own, which the lesson presenter shows its
+  live pages in; no plugins), ``X-Content-Type-Options: nosniff``,
+  ``X-Frame-Options: SAMEORIGIN`` (no other site frames it), ``Referrer-Policy: no-referrer``. The ``Server``
   header is the web server's: :func:`hide_server_software` makes Werkzeug's
   development server say ``vizcoll``, and ``gunicorn.conf.py`` does the same
   for gunicorn, so no response names a software version.
@@ -64,7 +64,7 @@ def content_security_policy(app: Dash) -> str:
             "object-src 'none'",
             "base-uri 'self'",
             "form-action 'self'",
-            "frame-ancestors 'none'",
+            "frame-ancestors 'self'",
         ]
     )
 
@@ -81,7 +81,7 @@ def harden(app: Dash) -> None:
             policy.append(content_security_policy(app))
         response.headers["Content-Security-Policy"] = policy[0]
         response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Frame-Options"] = "SAMEORIGIN"
         response.headers["Referrer-Policy"] = "no-referrer"
         if VISITOR_COOKIE not in request.cookies:
             response.set_cookie(VISITOR_COOKIE, uuid.uuid4().hex, max_age=30 * 86400, httponly=True, samesite="Lax")

@@ -97,6 +97,8 @@ CONTENT = "_pages_content"  # the Div of dash.page_container that Dash's router 
 BADGE, SHARE = "scenario-badge", "share-link"
 DOWNLOAD, DOWNLOAD_BUTTON, OPEN = "scenario-download", "scenario-download-button", "scenario-open"
 REPAIR = "scenario-repair"
+# your lessons (local storage) and "Add this view to the lesson": the lessons page's callbacks use them
+OWN_LESSONS, ADD_VIEW, ADD_REQUEST = "lesson-own", "lesson-add-view", "lesson-add-request"
 MAX_LISTED_BREAKS = 12
 # the address bar always shows the share link: a reload or a bookmark reopens the exact view
 REPLACE_URL_JS = """function (href) {
@@ -115,6 +117,8 @@ def shell_layout() -> html.Div:
             # data to None, which fires what waits for the store before the link is read)
             dcc.Store(id=SCENARIO, storage_type="session", data=None),
             dcc.Store(id=VERSION, data=0),
+            dcc.Store(id=OWN_LESSONS, storage_type="local"),  # your lessons (vizcoll/ui/pages/lessons)
+            dcc.Store(id=ADD_REQUEST),
             dcc.Download(id=DOWNLOAD),
             html.Nav(
                 className="navbar",
@@ -135,6 +139,7 @@ def shell_layout() -> html.Div:
                         children=[
                             html.A("Link to this view", id=SHARE, href="/", className="share-link"),
                             download_button("Download scenario", DOWNLOAD_BUTTON),
+                            html.Button("Add this view to the lesson", id=ADD_VIEW, n_clicks=0),
                             dcc.Upload(
                                 id=OPEN,
                                 className="upload inline",

@@ -1,0 +1,114 @@
+"""Lessons in a real browser: every shipped lesson walked in the presenter by keyboard alone (→ goes from key moment
+to key moment within a step with a player, then to the next step), the caption and the step of each looked at, no
+console error; a view added from a page, presented; the presenter's picture at 1280×720."""
+
+from __future__ import annotations
+
+import pytest
+from dash.testing.wait import until
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from vizcoll.lessons import load_shipped, shipped
+from vizcoll.ui.pages.lessons._model import player_id
+
+from .readability import viewport
+
+FRAME = "const frame = document.getElementById('lesson-view'); const w = frame && frame.contentWindow;"
+PLAYER = (
+    FRAME
+    + """const s = w && w.vizcollPlayers && w.vizcollPlayers[arguments[0]];
+const d = w && w.document, caption = d && d.getElementById(arguments[0] + '-caption'),
+      shown = d && d.getElementById(arguments[0] + '-position');
+return s ? [s.position, s.n, s.moments, caption ? caption.textContent : '', shown ? shown.textContent : ''] : null;"""
+)
+DRAWN = (
+    FRAME
+    + """const d = w && w.document, main = d && d.getElementById('shell-page');
+return !!main && d.readyState === 'complete' && main.textContent.length > 200
+    && !d.querySelector('[data-dash-is-loading="true"]');"""
+)
+SHOWN_NARRATION = "return [...document.querySelectorAll('.lesson-narration-step')].findIndex(s => !s.hidden);"
+
+
+def lesson_step(page) -> str:
+    return page.duo.find_element("#lesson-step").text
+
+
+def press(page, key) -> None:
+    ActionChains(page.driver).send_keys(key).perform()
+
+
+def player_shown(page, prefix: str):
+    """(position, steps, key moments, caption) of the frame's player once its caption says its position."""
+    found = {}
+
+    def ready():
+        state = page.driver.execute_script(PLAYER, prefix)
+        if state and state[1] > 0 and state[3].strip() and state[4] == f"step {state[0]} of {state[1]}":
+            found["state"] = state
+            return True
+        return False
+
+    until(ready, 60, msg=f"the frame's {prefix} never showed its caption")
+    return found["state"][:4]
+
+
+def walk_step(page, step, k: int, n: int) -> bool:
+    """Look at step ``k``: its narration, its view or its player's caption on the step's position; → goes to the
+    player's next key moment (when there is one) within the step; N goes on to the next step. Whether → went to a
+    key moment."""
+    until(lambda: lesson_step(page) == f"step {k + 1} of {n}", 20)
+    assert page.driver.execute_script(SHOWN_NARRATION) == k
+    assert page.duo.find_element("#lesson-narration").text.strip(), f"step {k + 1} shows no narration"
+    prefix, jumped = player_id(step), False
+    if prefix is None:
+        until(lambda: page.driver.execute_script(DRAWN), 90, msg=f"step {k + 1}: {step.page} never drew")
+    else:
+        position, steps, moments, _ = player_shown(page, prefix)
+        if "moment" in step.player:
+            assert position == moments[min(step.player["moment"], len(moments)) - 1], (k, position, moments)
+        else:
+            assert position == min(step.player["step"], steps)
+        later = [m for m in moments if m > position]
+        if later:
+            press(page, Keys.ARROW_RIGHT)
+            until(lambda: player_shown(page, prefix)[0] == later[0], 10, msg=f"step {k + 1}: → missed a key moment")
+            assert lesson_step(page) == f"step {k + 1} of {n}"  # still this step: its next key moment first
+            jumped = True
+    press(page, "n")
+    return jumped
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_every_shipped_lesson_walks_by_keyboard_in_the_presenter(page, name):
+    lesson = load_shipped(name)
+    n = len(lesson.steps)
+    viewport(page.driver)
+    page.open(f"/lessons/present?lesson={name}", counts=None)
+    page.duo.wait_for_text_to_equal("#lesson-step", f"step 1 of {n}", timeout=20)
+    assert page.duo.find_element(".presenter-title").text == lesson.title
+    if name == "barriers":
+        page.screenshot("lesson-presenter.png")
+    jumps = sum(walk_step(page, step, k, n) for k, step in enumerate(lesson.steps))
+    assert lesson_step(page) == f"step {n} of {n}"  # past the end: still the last step
+    press(page, Keys.PAGE_UP)  # a clicker's back: the last step's previous key moment, else the step before
+    press(page, Keys.HOME)
+    until(lambda: lesson_step(page) == f"step 1 of {n}", 10)
+    print(f"\n{name}: {n} steps, → went to the next key moment in {jumps} of them")
+    assert page.duo.get_logs() == []
+
+
+def test_a_view_added_from_a_page_is_presented_with_its_player(page):
+    page.open("/barrier", counts=None)
+    page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=60)
+    page.click("#bar-player-forward")
+    page.duo.wait_for_contains_text("#bar-player-position", "step 1 of", timeout=10)
+    page.click("#lesson-add-view")
+    page.duo.wait_for_contains_text("#scenario-message", "Added as step 1 of 'My lesson'", timeout=10)
+    page.open("/lessons", counts=None)
+    page.duo.wait_for_contains_text("#lessons-own", "My lesson (1 step)", timeout=10)
+    page.duo.find_element("#lessons-own a").click()
+    page.duo.wait_for_text_to_equal("#lesson-step", "step 1 of 1", timeout=20)
+    assert player_shown(page, "bar-player")[0] == 1  # the step it was added on
+    assert page.duo.get_logs() == []

@@ -1,0 +1,122 @@
+"""The lessons' pages without a browser: which lesson a link means, the links of its steps, your own lessons'
+store (checked and capped), the presenter and notes drawn for every shipped lesson."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dash import html
+
+from app import create_app
+from tests.callback_context import find_component, in_callback
+from tests.fuzz_payload import layout_components
+from vizcoll.errors import VizcollError
+from vizcoll.lessons import MAX_STEPS, Lesson, load_shipped, shipped
+from vizcoll.scenario import Scenario
+from vizcoll.ui.pages.lessons import _model as model
+from vizcoll.ui.pages.lessons import notes, page, present
+from vizcoll.ui.store import DEFAULT_SCENARIO
+
+
+@pytest.fixture(scope="module")
+def components():
+    create_app()  # the pages register with an app
+    return layout_components()
+
+
+def ids_of(node, found=None) -> set:
+    found = set() if found is None else found
+    if getattr(node, "id", None) is not None:
+        found.add(json.dumps(node.id) if isinstance(node.id, dict) else node.id)
+    children = getattr(node, "children", None)
+    for child in children if isinstance(children, list | tuple) else [children]:
+        if child is not None and not isinstance(child, str | int | float):
+            ids_of(child, found)
+    return found
+
+
+def test_every_player_id_is_a_player_on_its_page(components):
+    for (_path, _name), prefix in model.PLAYER_IDS.items():
+        for part in ("next-key", "prev-key", "step", "caption"):
+            assert f"{prefix}-{part}" in components, f"{prefix}-{part}"
+
+
+def test_a_step_opens_as_its_pages_share_link_with_the_players_position():
+    one = load_shipped("barriers")
+    for step in one.steps:
+        href = model.step_href(step)
+        assert href.startswith(f"{step.page}#s=")
+        assert Scenario.from_fragment(href.split("#s=", 1)[1].split("&", 1)[0]) == step.scenario
+        if step.player:
+            kind = "moment" if "moment" in step.player else "step"
+            assert href.endswith(f"&{kind}={model.player_id(step)}:{step.player[kind]}")
+
+
+def test_a_link_names_a_shipped_lesson_one_of_yours_or_carries_one():
+    shipped_one = load_shipped(shipped()[0])
+    assert model.resolve(shipped()[0], "", None) == (shipped_one, shipped()[0])
+    own = {"Mine": shipped_one.to_dict()}
+    assert model.resolve("own:Mine", None, own) == (shipped_one, "own:Mine")
+    assert model.resolve(None, f"#l={shipped_one.to_fragment()}", None) == (shipped_one, "link")
+    for name, hash_, data in [("../../etc/passwd", "", None), ("own:Other", "", own), (None, "#l=%%%", None)]:
+        with pytest.raises(VizcollError):
+            model.resolve(name, hash_, data)
+
+
+def test_a_damaged_or_forged_store_keeps_only_valid_lessons():
+    good = load_shipped(shipped()[0]).to_dict()
+    forged = {**good, "steps": [{**good["steps"][0], "page": "/etc/passwd"}]}
+    data = {"good": good, "forged": forged, "x" * 200: good, "odd": 7}
+    assert list(model.own_lessons(data)) == ["good"]
+    assert model.own_lessons("not a dict") == {} and model.own_lessons(None) == {}
+
+
+def test_adding_a_view_appends_a_step_to_my_lesson_with_its_player():
+    scenario = DEFAULT_SCENARIO.with_params("barrier", {"algo": "dlct"})
+    player = model.linked_player("/barrier", "#s=abc&step=bar-player:12")
+    assert player == {"name": "barrier", "step": 12}
+    assert model.linked_player("/barrier", "#s=abc&step=bar-player:1e9") is None
+    own, said = model.added_view(None, "/barrier", scenario, player)
+    own, said = model.added_view(own, "/erasure", DEFAULT_SCENARIO, None)
+    mine = Lesson.from_dict(own[model.MY_LESSON])
+    assert said == "Added as step 2 of 'My lesson' (see Lessons)."
+    assert [(s.page, s.player) for s in mine.steps] == [("/barrier", player), ("/erasure", None)]
+    assert mine.steps[0].scenario == scenario
+    with pytest.raises(VizcollError, match="a lesson shows the app's pages"):
+        model.added_view(own, "/lessons", DEFAULT_SCENARIO, None)
+    full = {model.MY_LESSON: {**own[model.MY_LESSON], "steps": own[model.MY_LESSON]["steps"][:1] * MAX_STEPS}}
+    with pytest.raises(VizcollError, match=f"has {MAX_STEPS} steps"):
+        model.added_view(full, "/erasure", DEFAULT_SCENARIO, None)
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_the_presenter_and_the_notes_draw_every_shipped_lesson(components, name):
+    one = load_shipped(name)
+    drawn = html.Div(present.draw({"lesson": name, "step": "2"}, None))
+    data = json.loads(getattr(find_component(drawn, present.DATA), "data-lesson"))
+    assert data["index"] == 1 and len(data["hrefs"]) == len(one.steps) == len(data["players"])
+    assert {present.STEP, present.NARRATION, present.VIEW, present.PREV, present.NEXT} <= ids_of(drawn)
+    assert ids_of(html.Div(notes.draw({"lesson": name}, None))) >= {notes.NOTES}
+
+
+def test_a_link_to_no_lesson_says_so(components):
+    drawn = present.draw({"lesson": "nothing"}, None)
+    assert "⚠ This lesson cannot be opened: no lesson 'nothing'" in str(drawn.children)
+    assert present.start_index("x", 5) == 0 and present.start_index("99", 5) == 4 and present.start_index(-3, 5) == 0
+
+
+def test_the_lessons_page_edits_moves_and_deletes_steps(components):
+    own, _ = model.added_view(None, "/barrier", DEFAULT_SCENARIO, None)
+    own, _ = model.added_view(own, "/erasure", DEFAULT_SCENARIO, None)
+    saved, said = _edit(page.SAVE, ["First.", "Second."], ["n1", "n2"], own)
+    assert said == "Saved." and [s["narration"] for s in saved[model.MY_LESSON]["steps"]] == ["First.", "Second."]
+    moved, _ = _edit({"type": page.MOVE, "k": 1, "to": 0}, [], [], saved)
+    assert [s["page"] for s in moved[model.MY_LESSON]["steps"]] == ["/erasure", "/barrier"]
+    _, said = _edit(page.SAVE, ["only one"], ["n"], own)
+    assert said.startswith("⚠ The lesson changed meanwhile")
+
+
+def _edit(pressed, narrations, notes_, own):
+    prop = (json.dumps(pressed, separators=(",", ":")) if isinstance(pressed, dict) else pressed) + ".n_clicks"
+    return in_callback(page.edit, prop, [1], 1, narrations, notes_, model.MY_LESSON, own, trigger_value=1)
