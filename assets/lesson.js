@@ -126,9 +126,12 @@
         } else if (id === 'lesson-fullscreen' && document.documentElement.requestFullscreen) {
             document.documentElement.requestFullscreen();
         } else if (id === 'lesson-notes-open') {
-            const url = new URL(window.location.href);
-            url.pathname = '/lessons/notes';
-            window.open(url.toString(), 'vizcoll-notes', 'width=900,height=700');
+            const data = lessonData();
+            if (data) {  // the notes open on the presenter's step, then follow it
+                const [path, fragment] = data.notes.split('#');
+                const joined = path + (path.indexOf('?') >= 0 ? '&' : '?') + 'step=' + (data.index + 1);
+                window.open(joined + (fragment ? '#' + fragment : ''), 'vizcoll-notes', 'width=900,height=700');
+            }
         }
     });
 

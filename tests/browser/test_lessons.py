@@ -22,11 +22,11 @@ const d = w && w.document, caption = d && d.getElementById(arguments[0] + '-capt
       shown = d && d.getElementById(arguments[0] + '-position');
 return s ? [s.position, s.n, s.moments, caption ? caption.textContent : '', shown ? shown.textContent : ''] : null;"""
 )
+# a step without a player: its page is drawn in the frame (its jobs may still run: the view stays live)
 DRAWN = (
     FRAME
     + """const d = w && w.document, main = d && d.getElementById('shell-page');
-return !!main && d.readyState === 'complete' && main.textContent.length > 200
-    && !d.querySelector('[data-dash-is-loading="true"]');"""
+return !!main && d.readyState === 'complete' && main.textContent.length > 200;"""
 )
 SHOWN_NARRATION = "return [...document.querySelectorAll('.lesson-narration-step')].findIndex(s => !s.hidden);"
 
@@ -111,4 +111,26 @@ def test_a_view_added_from_a_page_is_presented_with_its_player(page):
     page.duo.find_element("#lessons-own a").click()
     page.duo.wait_for_text_to_equal("#lesson-step", "step 1 of 1", timeout=20)
     assert player_shown(page, "bar-player")[0] == 1  # the step it was added on
+    assert page.duo.get_logs() == []
+
+
+def test_the_speaker_notes_follow_the_presenter_in_a_second_window(page):
+    lesson = load_shipped("treft")
+    page.open("/lessons/present?lesson=treft&step=2", counts=None)
+    page.duo.wait_for_text_to_equal("#lesson-step", f"step 2 of {len(lesson.steps)}", timeout=20)
+    presenter = page.driver.current_window_handle
+    page.click("#lesson-notes-open")
+    until(lambda: len(page.driver.window_handles) == 2, 10, msg="no notes window opened")
+    notes = next(handle for handle in page.driver.window_handles if handle != presenter)
+    page.driver.switch_to.window(notes)
+    page.duo.wait_for_contains_text("#lesson-notes", "Step 2 of 9: /faults", timeout=20)
+    assert "Speaker notes: " + lesson.title in page.driver.find_element("css selector", "h1").text
+    page.driver.switch_to.window(presenter)
+    press(page, "n")
+    page.duo.wait_for_text_to_equal("#lesson-step", "step 3 of 9", timeout=10)
+    page.driver.switch_to.window(notes)
+    page.duo.wait_for_contains_text("#lesson-notes", "Step 3 of 9: /faults", timeout=10)
+    word = next(w for w in lesson.steps[2].notes.split() if w.isalpha() and len(w) > 3)  # a word of its notes
+    assert word in page.duo.find_element("#lesson-notes").text
+    page.driver.switch_to.window(presenter)
     assert page.duo.get_logs() == []

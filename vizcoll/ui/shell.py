@@ -102,6 +102,9 @@ OWN_LESSONS, ADD_VIEW, ADD_REQUEST = "lesson-own", "lesson-add-view", "lesson-ad
 MAX_LISTED_BREAKS = 12
 # the address bar always shows the share link: a reload or a bookmark reopens the exact view
 REPLACE_URL_JS = """function (href) {
+    if (window.location.pathname.startsWith('/lessons')) {
+        return;  // a lesson's address names the lesson and its step (assets/lesson.js), not the scenario
+    }
     if (href && href.indexOf('#s=') >= 0 && href !== window.location.href) {
         window.history.replaceState(window.history.state, '', href);
     }

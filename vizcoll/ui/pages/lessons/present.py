@@ -21,7 +21,7 @@ from dash import Dash, Input, Output, State, dcc, html
 
 from vizcoll.errors import VizcollError
 from vizcoll.lessons import Lesson
-from vizcoll.ui.pages.lessons._model import player_id, resolve, step_href
+from vizcoll.ui.pages.lessons._model import FRAGMENT_KEY, player_id, resolve, step_href
 from vizcoll.ui.routing import register_page
 from vizcoll.ui.shell import OWN_LESSONS
 
@@ -76,6 +76,11 @@ def framed_href(step, k: int) -> str:
     return f"{page}?view={k + 1}#{fragment}"
 
 
+def notes_href(lesson: Lesson, key: str) -> str:
+    """The link of the lesson's speaker notes (``/lessons/notes``)."""
+    return f"/lessons/notes#{FRAGMENT_KEY}{lesson.to_fragment()}" if key == "link" else f"/lessons/notes?lesson={key}"
+
+
 def presenter(lesson: Lesson, key: str, index: int) -> list:
     """The presenter for ``lesson`` (named ``key``), on its step ``index``."""
     n = len(lesson.steps)
@@ -92,6 +97,7 @@ def presenter(lesson: Lesson, key: str, index: int) -> list:
         "index": index,
         "hrefs": [framed_href(step, k) for k, step in enumerate(lesson.steps)],
         "players": [player_id(step) for step in lesson.steps],
+        "notes": notes_href(lesson, key),
     }
     return [
         html.Div(
