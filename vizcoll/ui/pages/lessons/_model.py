@@ -80,22 +80,26 @@ def resolve(name, hash_, own_data) -> tuple[Lesson, str]:
     return load_shipped(name), name
 
 
+def stored(own: dict[str, Lesson]) -> dict:
+    """Your lessons as the browser's store keeps them; :class:`VizcollError` when they would not fit in it."""
+    data = {name: lesson.to_dict() for name, lesson in own.items()}
+    if len(json.dumps(data)) > MAX_OWN_CHARS:
+        raise VizcollError("your lessons would not fit in the browser's storage: download and delete some first")
+    return data
+
+
 def added_view(own_data, page: str, scenario: Scenario, player: dict | None) -> tuple[dict, str]:
     """Your own lessons with the view (``page``, ``scenario``, ``player``) added as the last step of
     :data:`MY_LESSON`, and a sentence saying so; :class:`VizcollError` when it cannot be."""
     if page not in PAGES:
         raise VizcollError(f"a lesson shows the app's pages ({', '.join(PAGES)}), not {str(page)[:40]}")
-    own = {name: lesson.to_dict() for name, lesson in own_lessons(own_data).items()}
-    lesson = own.get(MY_LESSON) or {"schema": SCHEMA, "title": MY_LESSON, "summary": "", "steps": []}
+    own = own_lessons(own_data)
+    lesson = own[MY_LESSON].to_dict() if MY_LESSON in own else {"schema": SCHEMA, "title": MY_LESSON, "steps": []}
     if len(lesson["steps"]) >= MAX_STEPS:
         raise VizcollError(f"{MY_LESSON!r} has {MAX_STEPS} steps, the most a lesson holds: start another")
     step = LessonStep(page, scenario, player, narration="", notes="").to_dict()
-    lesson = {**lesson, "steps": [*lesson["steps"], step]}
-    Lesson.from_dict(lesson)  # checked as a file is
-    own = {**own, MY_LESSON: lesson}
-    if len(json.dumps(own)) > MAX_OWN_CHARS:
-        raise VizcollError("your lessons would not fit in the browser's storage: download and delete some first")
-    return own, f"Added as step {len(lesson['steps'])} of {MY_LESSON!r} (see Lessons)."
+    mine = Lesson.from_dict({**lesson, "steps": [*lesson["steps"], step]})  # checked as a file is
+    return stored({**own, MY_LESSON: mine}), f"Added as step {len(mine.steps)} of {MY_LESSON!r} (see Lessons)."
 
 
 def linked_player(page: str, hash_) -> dict | None:

@@ -32,7 +32,7 @@ def notes_view(lesson: Lesson, key: str, index: int) -> list:
     n = len(lesson.steps)
     sections = []
     for k, step in enumerate(lesson.steps):
-        following = lesson.steps[k + 1].narration.strip().split("\n", 1)[0] if k + 1 < n else "(the end)"
+        following = lesson.steps[k + 1].narration.strip().split("\n", 1)[0].lstrip("# ") if k + 1 < n else "(the end)"
         sections.append(
             html.Section(
                 className="lesson-notes-step",

@@ -17,7 +17,15 @@ from vizcoll.ui.components.kit import message_box, panel, section
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.pages.lessons import ORDER
-from vizcoll.ui.pages.lessons._model import FRAGMENT_KEY, MAX_OWN, OWN, added_view, linked_player, own_lessons
+from vizcoll.ui.pages.lessons._model import (
+    FRAGMENT_KEY,
+    MAX_OWN,
+    OWN,
+    added_view,
+    linked_player,
+    own_lessons,
+    stored,
+)
 from vizcoll.ui.routing import register_page
 from vizcoll.ui.shell import ADD_REQUEST, ADD_VIEW, OWN_LESSONS
 from vizcoll.ui.store import MESSAGE, SCENARIO, checked
@@ -152,10 +160,6 @@ def render(own_data):
     return own_list(own), [{"label": name, "value": name} for name in own]
 
 
-def _stored(own: dict[str, Lesson]) -> dict:
-    return {name: lesson.to_dict() for name, lesson in own.items()}
-
-
 def upload(contents, own_data):
     """A lesson file opened: it joins your lessons under its title (numbered if the title is taken)."""
     if contents is None:
@@ -170,7 +174,10 @@ def upload(contents, own_data):
     name, n = lesson.title[:60], 2
     while name in own:
         name, n = f"{lesson.title[:56]} ({n})", n + 1
-    return _stored({**own, name: lesson}), f"Opened {name!r} ({len(lesson.steps)} steps).", None
+    try:
+        return stored({**own, name: lesson}), f"Opened {name!r} ({len(lesson.steps)} steps).", None
+    except VizcollError as exc:
+        return no_update, f"⚠ The lesson file could not be kept: {exc}", None
 
 
 def delete_or_download(_deletes, _gets, own_data):
@@ -184,7 +191,7 @@ def delete_or_download(_deletes, _gets, own_data):
         return no_update, no_update
     if pressed["type"] == GET:
         return no_update, {"content": lesson.dumps(), "filename": "vizcoll-lesson.json"}
-    return _stored({name: one for name, one in own.items() if name != pressed["name"]}), no_update
+    return stored({name: one for name, one in own.items() if name != pressed["name"]}), no_update
 
 
 def draw_editor(choice, own_data):
@@ -209,17 +216,16 @@ def edit(_moves, _save, narrations, notes, choice, own_data):
         if to >= 0:
             steps.insert(min(to, len(steps)), step)
         if not steps:
-            return _stored({name: one for name, one in own.items() if name != choice}), f"{choice!r} is empty: deleted."
+            return stored({name: one for name, one in own.items() if name != choice}), f"{choice!r} is empty: deleted."
     else:
         if len(narrations) != len(steps) or len(notes) != len(steps):
             return no_update, "⚠ The lesson changed meanwhile: nothing was saved."
         for step, narration, note in zip(steps, narrations, notes, strict=True):
             step["narration"], step["notes"] = narration or "", note or ""
     try:
-        own[choice] = Lesson.from_dict(data)
+        return stored({**own, choice: Lesson.from_dict(data)}), "Saved." if not isinstance(pressed, dict) else ""
     except VizcollError as exc:
         return no_update, f"⚠ Not saved: {exc}"
-    return _stored(own), "Saved." if not isinstance(pressed, dict) else ""
 
 
 def add_view(request, data, own_data):
