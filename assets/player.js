@@ -76,6 +76,11 @@
             return null;
         }
         linked.prefix = null;  // once
+        const panel = document.getElementById(prefix + '-step');  // a player below the fold: brought on screen
+        const around = panel && panel.closest('.player-panel');
+        if (around && around.getBoundingClientRect().top > window.innerHeight / 2) {
+            around.scrollIntoView({block: 'start'});
+        }
         if (linked.kind === 'moment') {
             return moments.length ? moments[Math.min(Math.max(linked.at, 1), moments.length) - 1] : 0;
         }
@@ -118,25 +123,28 @@
         const moves = {first: 0, back: Math.max(position - 1, 0), forward: Math.min(position + 1, n), last: n};
         return trigger in moves ? [moves[trigger], false] : [position, playing];
     }
+    const KEY_PAUSE_MS = 2000;  // a key moment's hold while playing with "pause at key moments" (player.py)
     // inputs: the buttons' clicks, the tick, the number of steps, the speed (ms a step); states: the slider's
-    // position, whether the clock is off, the key moments. Outputs: position, slider max, clock off, play label,
-    // clock interval.
+    // position, whether the clock is off, the key moments, the "pause at key moments" box. Outputs: position,
+    // slider max, clock off, play label, clock interval (the hold on a key moment reached while playing).
     function control() {
         const args = Array.from(arguments), k = args.length, context = window.dash_clientside.callback_context;
-        const n = whole(args[k - 5], 0, 1e7), ms = Number(args[k - 4]), speed = ms >= 100 && ms <= 5000 ? ms : 800;
-        const moments = Array.isArray(args[k - 1]) ? [...new Set(args[k - 1].filter(
+        const n = whole(args[k - 6], 0, 1e7), ms = Number(args[k - 5]), speed = ms >= 50 && ms <= 5000 ? ms : 800;
+        const moments = Array.isArray(args[k - 2]) ? [...new Set(args[k - 2].filter(
             m => Number.isInteger(m) && m >= 0 && m <= n))].sort((a, b) => a - b) : [];
+        const pause = Array.isArray(args[k - 1]) && args[k - 1].includes('pause');
         const prefix = String(context.outputs_list[0].id).replace(/-step$/, '');
         let trigger = context.triggered_id ? String(context.triggered_id).slice(prefix.length + 1) : null;
         trigger = trigger === 'speed' ? null : trigger === 'steps' ? 'timeline' : trigger;
         const start = trigger === 'timeline' ? fromLink(prefix, n, moments) : null;
-        const [position, playing] = nextStep(trigger, start === null ? args[k - 3] : start, n, args[k - 2] !== true,
+        const [position, playing] = nextStep(trigger, start === null ? args[k - 4] : start, n, args[k - 3] !== true,
                                              moments);
         // where each player stands, for the lesson presenter around this page (assets/lesson.js)
         const shown = window.vizcollPlayers = window.vizcollPlayers || {};
         shown[prefix] = {position: position, n: n, moments: moments,
                          start: start === null ? (shown[prefix] || {}).start || 0 : start};
-        return [position, n, !playing, playing ? '❚❚ Pause' : '▶ Play', speed];
+        const held = playing && pause && trigger === 'tick' && moments.includes(position);
+        return [position, n, !playing, playing ? '❚❚ Pause' : '▶ Play', held ? KEY_PAUSE_MS : speed];
     }
     window.dash_clientside = Object.assign({}, window.dash_clientside);
     window.dash_clientside.vizcoll = Object.assign({}, window.dash_clientside.vizcoll,

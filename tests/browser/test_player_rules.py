@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from vizcoll.ui.components.player import BUTTONS, SPEEDS
+from vizcoll.ui.components.player import BUTTONS, KEY_PAUSE_MS, SPEEDS
 
 TRIGGERS = [name for name, _, _ in BUTTONS] + ["tick", "timeline", None, "speed"]
 NEXT = "return arguments[0].map(c => window.dash_clientside.vizcoll.nextStep(...c));"
@@ -56,8 +56,8 @@ def test_the_control_callback_checks_what_it_is_given(page):
     page.open("/", counts=None)
     clicks = [0] * len(BUTTONS)
 
-    def press(trigger, step, paused, steps=3, speed=SPEEDS["1×"], moments=(2,)):
-        args = [*clicks, 0, steps, speed, step, paused, list(moments)]
+    def press(trigger, step, paused, steps=3, speed=SPEEDS["1×"], moments=(2,), pause=()):
+        args = [*clicks, 0, steps, speed, step, paused, list(moments), list(pause)]
         return tuple(page.driver.execute_script(CONTROL, trigger, args))
 
     assert press("p-steps", 2, False) == (2, 3, True, "▶ Play", SPEEDS["1×"])  # new timeline: same step, paused
@@ -69,6 +69,12 @@ def test_the_control_callback_checks_what_it_is_given(page):
     assert press("p-tick", 3, False) == (3, 3, True, "▶ Play", SPEEDS["1×"])  # stops at the end
     assert press("p-speed", 1, False, speed=SPEEDS["4×"]) == (1, 3, False, "❚❚ Pause", SPEEDS["4×"])  # plays on
     assert press("p-speed", 1, False, speed="9×") == (1, 3, False, "❚❚ Pause", SPEEDS["1×"])  # forged speed
+    assert press("p-speed", 1, False, speed=SPEEDS["16×"]) == (1, 3, False, "❚❚ Pause", 50)  # class speed
+    # pause at key moments: a tick reaching one holds it, the next goes on at the speed
+    assert press("p-tick", 1, False, pause=["pause"]) == (2, 3, False, "❚❚ Pause", KEY_PAUSE_MS)
+    assert press("p-tick", 2, False, pause=["pause"]) == (3, 3, False, "❚❚ Pause", SPEEDS["1×"])
+    assert press("p-tick", 0, False, pause=["pause"]) == (1, 3, False, "❚❚ Pause", SPEEDS["1×"])
+    assert press("p-tick", 1, False, pause="pause") == (2, 3, False, "❚❚ Pause", SPEEDS["1×"])  # forged: off
     assert press("p-back", 0, True) == (0, 3, True, "▶ Play", SPEEDS["1×"])
     assert press("p-last", 0, True, steps=None) == (0, 0, True, "▶ Play", SPEEDS["1×"])  # no timeline
     assert press("p-forward", "x", True, steps=1e12) == (1, 10**7, True, "▶ Play", SPEEDS["1×"])  # forged: clamped

@@ -135,6 +135,7 @@ def test_defaults_are_plain_values_and_check_themselves():
             "numbering": "s-curve",
             "sweep": "quick",
             "part": None,
+            "compare": "",
         }
     )
     assert model.parse_size("3x5") == (3, 5) and model.parse_size("6") == (6, 6) and model.parse_size("4×4") == (4, 4)
@@ -614,8 +615,9 @@ def test_the_layout_shows_the_scenarios_parameters_and_grid():
 
 def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     s = scenario(broken=[LINK0])
-    plan, uq, sweep_key, text, options, disabled, parts, part, part_disabled, algos = page.refresh(s.to_dict())
+    plan, uq, sweep_key, text, options, disabled, parts, part, part_disabled, algos, compare = page.refresh(s.to_dict())
     assert parts == page.GRID_PART and part == "whole" and part_disabled is True  # the grid is drawn whole
+    assert compare == [{"label": "nothing (one run)", "value": ""}, *algos]  # side by side: the same choices
     assert "mesh:4x4,neighbors=8,hosts=0" in text and "1 broken link)" in text and disabled is True
     # K changes the LCT/BST view only; a break changes the run only
     again = page.refresh(s.with_params("barrier", {"k": 3}).to_dict(), plan, uq, sweep_key)

@@ -184,9 +184,9 @@ def test_a_plotly_frame_is_the_players_figure_at_that_step(name):
 def test_every_player_of_the_app_has_an_animation():
     assert dict(PLAYERS) == {
         "topology": ("broadcast",),
-        "trees": ("aggregation",),
+        "trees": ("aggregation", "side-by-side"),
         "multicast": ("protocol",),
-        "barrier": ("barrier",),
+        "barrier": ("barrier", "side-by-side"),
         "faults": ("reduction", "treft"),
         "schedules": ("replay",),
     }

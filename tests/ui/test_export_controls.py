@@ -29,9 +29,9 @@ from vizcoll.ui.store import DEFAULT_SCENARIO
 
 PAGES = {
     "topology": (topology, ["topo-player"], "topo-pack"),
-    "trees": (trees, ["trees-player"], "trees-pack"),
+    "trees": (trees, ["trees-player", "trees-cmp"], "trees-pack"),
     "multicast": (multicast, ["mc-player"], "mc-pack"),
-    "barrier": (barrier, ["bar-player"], "bar-pack"),
+    "barrier": (barrier, ["bar-player", "bar-cmp"], "bar-pack"),
     "faults": (faults, ["ft-red-player", "ft-treft-player"], "ft-pack"),
     "erasure": (erasure, [], "era-pack"),
     "schedules": (schedules, ["sched-player"], "sched-pack"),

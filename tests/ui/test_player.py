@@ -125,3 +125,23 @@ def test_a_process_keeps_at_most_so_many_parsed_events(monkeypatch):
     refs = [player.player_data(Timeline(title=str(i), events=small.events))["ref"] for i in range(4)]
     assert list(player._parsed) == refs[-2:]  # 3 events each: two fit in 7
     assert sum(len(t.events) for t in player._parsed.values()) <= 7
+
+
+def test_class_speed_plays_the_papers_8x8_dlct_run_in_under_two_minutes():
+    """Issue 45: an 8×8 DLCT run of three barriers (the DLCT paper's program, 40 % of the links broken, as in the
+    barriers lesson) is presentable in under 2 minutes at the fastest speed, and with a hold on each key moment."""
+    from vizcoll.barrier.algorithms import run_barriers
+    from vizcoll.barrier.network import break_links
+    from vizcoll.topology.generators import mesh
+    from vizcoll.ui.components.player import KEY_PAUSE_MS, SPEEDS, player
+
+    topo = mesh((8, 8), neighbors=8, hosts=0)
+    break_links(topo, 0.4, 0)
+    tl, _ = run_barriers(topo, "dlct", barriers=3, record=True)
+    fastest = min(SPEEDS.values())
+    assert SPEEDS["16×"] == fastest == SPEEDS["1×"] / 16
+    assert tl.n_steps > 600 and tl.n_steps * fastest < 120_000
+    assert tl.n_steps * fastest + len(tl.key_moments()) * KEY_PAUSE_MS < 120_000
+    controls = {c.id: c for c in player("p").children[6].children}
+    assert [o["value"] for o in controls["p-speed"].options] == list(SPEEDS.values())  # every speed offered
+    assert controls["p-pause"].value == []  # the hold is the lecturer's choice

@@ -222,6 +222,7 @@ def test_layout_shows_the_scenarios_parameters_and_the_shell_renders_it():
         page.TREES_ANIM_TREE: "type1",
         page.TREES_GOAL_OP: "reduce",
         page.TREES_GOAL_BYTES: 8,
+        page.TREES_COMPARE_KIND: "",
     }
     shell = page.layout(shell_scenario=DEFAULT_SCENARIO.to_dict(), shell_hash="")
     assert walk(shell, {})[page.TREES_K] == 4

@@ -34,6 +34,7 @@ from vizcoll.comm import ORDERS, PATTERN_HELP, parse_pattern
 from vizcoll.commands import command, load_topology
 from vizcoll.commands.cluster import add_cluster, on_cluster
 from vizcoll.errors import SpecError
+from vizcoll.sim.lockstep import lockstep
 from vizcoll.topology.generators import mesh
 from vizcoll.topology.model import Topology
 
@@ -136,6 +137,13 @@ def _one_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ppn", type=int, default=1, help="processes per compute node of --pattern (default 1)")
     parser.add_argument("--order", choices=ORDERS, default="linear", help="placement of --pattern's ranks on nodes")
     parser.add_argument("--algo", choices=ALGOS, default="dlct+tree", help="barrier algorithm (default dlct+tree)")
+    parser.add_argument(
+        "--compare",
+        choices=ALGOS,
+        default=None,
+        help="also run this algorithm on the same fabric and breaks, and print where the two runs part on one clock "
+        '("side_by_side")',
+    )
     parser.add_argument("--break-rate", type=float, default=0.0, help="share of links broken, 0..1 (default 0)")
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the broken links (and of a random pattern or order; default 0)"
@@ -190,12 +198,17 @@ def _barrier(args: argparse.Namespace) -> dict:
     grid = args.topology is None or (is_grid(topo) and args.pattern is None)
     nodes, which = (None, "the grid's switches") if grid else _processes(topo, args)
     extra = {} if grid else {"participants": nodes}
-    _, figures = run_barriers(
-        topo, args.algo, seed=args.seed, tree_on=args.tree_on, record=False, **_params(args), **extra
+    run = lambda algo: run_barriers(  # noqa: E731
+        topo, algo, seed=args.seed, tree_on=args.tree_on, record=args.compare is not None, **_params(args), **extra
     )
+    timeline, figures = run(args.algo)
     figures["model"] = "grid" if grid else "min-hop routes among the end nodes"
     figures["processes"] = which
-    return {key: figures[key] for key in SHOWN if key in figures}
+    out = {key: figures[key] for key in SHOWN if key in figures}
+    if args.compare is not None:
+        other, _ = run(args.compare)
+        out["side_by_side"] = lockstep(timeline, other, (args.algo, args.compare)).to_dict()
+    return out
 
 
 def _sweep_args(parser: argparse.ArgumentParser) -> None:

@@ -57,9 +57,9 @@ PAGES = ("/", "/topology", "/trees", "/multicast", "/barrier", "/faults", "/eras
 """The app's paths a lesson step may show (the lessons' own pages excluded)."""
 PLAYERS = {
     "/topology": ("broadcast",),
-    "/trees": ("aggregation",),
+    "/trees": ("aggregation", "side-by-side"),
     "/multicast": ("protocol",),
-    "/barrier": ("barrier",),
+    "/barrier": ("barrier", "side-by-side"),
     "/faults": ("reduction", "treft"),
     "/schedules": ("replay",),
 }

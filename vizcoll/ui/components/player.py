@@ -37,6 +37,9 @@ the timeline back to the server.
 **A new timeline keeps the step** the slider is on (clamped to its length):
 killing a worker at step 40 replays the new run from step 40, not from 0.
 
+**Class speed**: speeds up to 16× (:data:`SPEEDS`), and "pause at key moments" holds playing on each key moment
+for :data:`KEY_PAUSE_MS` before it goes on, so that a class sees each milestone of a fast run.
+
 **Keys** (``assets/player.js``): space plays or pauses, ← / → step back /
 forward, Page Up / Page Down (or Shift + ← / →) jump between key moments,
 Home / End go to the first / last step; they drive the player last used (or
@@ -68,11 +71,16 @@ __all__ = [
     "player_data",
     "on_canvas",
     "SPEEDS",
+    "KEY_PAUSE_MS",
     "MARKS",
     "BUTTONS",
 ]
 
-SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200}
+SPEEDS = {"0.5×": 1600, "1×": 800, "2×": 400, "4×": 200, "8×": 100, "16×": 50}
+"""Milliseconds a step at each speed: 16× plays a run of 683 steps (an 8×8 DLCT run of three barriers) in 34 s."""
+KEY_PAUSE_MS = 2000
+"""How long playing holds on a key moment when "pause at key moments" is on (``assets/player.js`` says the same)."""
+PAUSE = "pause"  # the value of the "pause at key moments" box when it is ticked
 MARKS = {
     "fault": "⚡",
     "detect": "⚠",
@@ -177,6 +185,12 @@ def player(prefix: str) -> html.Div:
                         value=SPEEDS["1×"],
                         clearable=False,
                         className="player-speed",
+                    ),
+                    dcc.Checklist(
+                        id=pid(prefix, "pause"),
+                        options=[{"label": " pause at key moments", "value": PAUSE}],
+                        value=[],
+                        className="player-pause",
                     ),
                     html.Span(id=pid(prefix, "position"), className="player-position"),
                 ],
@@ -326,6 +340,7 @@ def register_player(app: Dash, prefix: str) -> None:
         State(p("step"), "value"),
         State(p("tick"), "disabled"),
         State(p("moments"), "data"),
+        State(p("pause"), "value"),
     )
 
     app.clientside_callback(

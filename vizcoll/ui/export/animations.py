@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.sim.lockstep import Lockstep
 from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.export.animation import Animation, frame_margin
@@ -35,7 +36,7 @@ from vizcoll.ui.export.names import PLAYERS, REGISTRY, builder
 from vizcoll.ui.figures.blocks import animation_frame
 from vizcoll.ui.figures.cytoscape import drawing_figure
 
-__all__ = ["animation_of", "drawing_animation", "overview_animation"]
+__all__ = ["animation_of", "drawing_animation", "overview_animation", "side_by_side_animation"]
 
 
 def drawing_animation(
@@ -59,6 +60,42 @@ def overview_animation(name: str, timeline: dict, topo, blocks, figure) -> Anima
     tl = Timeline.from_dict(timeline)
     frames = overview_frames(tl, topo, blocks)
     return Animation(name, tl.title, tl, lambda position, width, height: animation_frame(figure, frames, position))
+
+
+def side_by_side_animation(
+    name: str, ls: Lockstep, elements: list[list[dict]], sheets: list[Callable[[int], list[dict]]]
+) -> Animation:
+    """Two cytoscape players in one frame (:mod:`vizcoll.sim.lockstep`): at each position of the side-by-side run
+    ``ls``, run ``r``'s drawing ``elements[r]`` styled by ``sheets[r]`` at its own position, left and right, each
+    under its name; the frame's caption is the side-by-side run's (what each run does at that time)."""
+
+    def figure_at(position: int, width: int, height: int):
+        halves = [
+            drawing_figure(elements[r], sheets[r](ls.positions[r][position]), width // 2, height, frame_margin(height))
+            for r in (0, 1)
+        ]
+        return beside(*halves, ls.names)
+
+    return Animation(name, ls.timeline.title, ls.timeline, figure_at)
+
+
+def beside(left, right, names) -> object:
+    """Figure ``right`` moved onto a second pair of axes right of ``left``'s, each half titled by its name."""
+    fig = left
+    for trace in right.data:
+        fig.add_trace(trace.update(xaxis="x2", yaxis="y2"))
+    for arrow in right.layout.annotations:
+        fig.add_annotation(arrow.update(xref="x2", yref="y2", axref="x2", ayref="y2"))
+    fig.update_layout(
+        xaxis={"domain": [0, 0.49]},
+        xaxis2={"domain": [0.51, 1], "visible": False, "range": right.layout.xaxis.range, "anchor": "y2"},
+        yaxis2={"visible": False, "range": right.layout.yaxis.range, "anchor": "x2"},
+    )
+    for x, name in zip((0.245, 0.755), names, strict=True):
+        fig.add_annotation(
+            text=f"<b>{name}</b>", xref="paper", yref="paper", x=x, y=1, yanchor="bottom", showarrow=False
+        )
+    return fig
 
 
 def animation_of(page: str, scenario: Scenario, player: str | None = None, extra=None) -> Animation:

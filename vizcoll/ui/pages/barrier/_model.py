@@ -134,7 +134,8 @@ PAGE = "barrier"
 QUICK_MODE, FULL_MODE = "quick", "full"
 ALL_END_NODES = -1
 # the page's parameters (scenario.params["barrier"]); on a fabric that is not a grid the algorithm defaults to tree
-# (part: what the drawing shows off a grid, None = the natural part: see vizcoll.ui.models.parts)
+# (part: what the drawing shows off a grid, None = the natural part: see vizcoll.ui.models.parts; compare: the
+# algorithm run side by side with it, "" for none)
 DEFAULTS = {
     "algo": "dlct",
     "judge": "model",
@@ -147,6 +148,7 @@ DEFAULTS = {
     "numbering": "s-curve",
     "sweep": QUICK_MODE,
     "part": None,
+    "compare": "",
 }
 NOT_GRID_ALGO = "tree"
 # the grid preset shown when the scenario is not a grid: the model that reproduces the paper's Fig. 3
@@ -215,6 +217,7 @@ def read_params(values: dict) -> dict:
         "numbering": choice(values.get("numbering"), NUMBERINGS, "numbering"),
         "sweep": choice(values.get("sweep"), (QUICK_MODE, FULL_MODE), "sweep"),
         "part": read_part_value(values.get("part")),
+        "compare": choice(values.get("compare") or "", ("", *ALGOS), "algorithm to compare with"),
     }
 
 

@@ -14,6 +14,7 @@ from dash import dcc, html
 from vizcoll.barrier.algorithms import LEGEND
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.sim.lockstep import Lockstep, lockstep
 from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.blocks import Blocks
@@ -54,6 +55,10 @@ CANVAS_STYLE, FIGURE_STYLE, HIDDEN = (
 )  # the run's canvas or its figure, shown or hidden
 
 __all__ = [
+    "Compared",
+    "compared_runs",
+    "compared_algo",
+    "compared_handles",
     "summary_rows",
     "summary_table",
     "judgement_text",
@@ -483,6 +488,58 @@ def run_view(scenario: Scenario, plan: dict) -> tuple[list[dict], dict | None, o
     else:
         handle = player_data(tl)
     return elements, handle, summary_table(figures), flag
+
+
+@dataclass
+class Compared:
+    """The run and the run of the algorithm compared with it, side by side (:func:`compared_runs`): the
+    side-by-side run, each run's timeline (a dict: with ``nodes`` on a group drawn alone), the canvas's elements,
+    and whether the fabric is a grid."""
+
+    lockstep: Lockstep
+    timelines: list[dict]
+    elements: list[dict]
+    grid: bool
+
+
+def compared_algo(scenario: Scenario) -> str:
+    """The algorithm run side by side with the page's: the one chosen, else (an export asked for without a choice)
+    Tree, or beside Tree the paper's DLCT on a grid and Dissemination elsewhere."""
+    grid = model.scenario_is_grid(scenario)
+    p = model.stored_params(scenario, grid)
+    return p["compare"] or ("tree" if p["algo"] != "tree" else "dlct" if grid else "dissemination")
+
+
+def compared_runs(scenario: Scenario, compare: str) -> Compared:
+    """The scenario's run and the run of algorithm ``compare`` on the same scenario (same fabric, breaks,
+    processes and program), on one time axis; VizcollError when either cannot run or the page draws the fabric as
+    a figure (side by side is drawn node by node, on up to :data:`ANIMATION_LIMIT` nodes)."""
+    grid = model.scenario_is_grid(scenario)
+    params = model.stored_params(scenario, grid)
+    other = scenario.with_params(model.PAGE, {**params, "algo": compare})
+    plans = [model.page_keys(s)[0] for s in (scenario, other)]
+    for plan in plans:
+        if "error" in plan or plan["reason"]:
+            raise VizcollError((plan.get("error") or plan["reason"]).removeprefix("⚠ "))
+    drawn = run_drawing(scenario, plans[0])
+    if not drawn.canvas:
+        raise VizcollError(
+            f"side by side draws the runs node by node, on up to {ANIMATION_LIMIT:,} nodes: choose a group under "
+            '"draw" above'
+        )
+    timelines = [model.run_of(scenario, plan)["timeline"] for plan in plans]
+    if drawn.view is not None and drawn.view.part != WHOLE:
+        timelines = [{**t, "nodes": drawn.view.kept.tolist()} for t in timelines]
+    names = tuple(model.ALGO_NAMES[plan["algo"]].split(" (")[0] for plan in plans)
+    ls = lockstep(*(Timeline.from_dict(t) for t in timelines), names)
+    return Compared(ls, timelines, run_elements(topology_of(scenario), plans[0], drawn), plans[0]["grid"])
+
+
+def compared_handles(found: Compared) -> list[dict]:
+    """The players' handles of the two runs (the canvas of a group drawn alone names its nodes)."""
+    return [
+        player_data(Timeline.from_dict(t), **({"nodes": t["nodes"]} if "nodes" in t else {})) for t in found.timelines
+    ]
 
 
 # ---------------------------------------------------------------- the sweep's charts

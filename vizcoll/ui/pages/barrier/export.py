@@ -11,7 +11,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.export.animation import Animation
-from vizcoll.ui.export.animations import drawing_animation, overview_animation
+from vizcoll.ui.export.animations import drawing_animation, overview_animation, side_by_side_animation
 from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, drawn, scalars, timeline_table
 from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.models.parts import WHOLE
@@ -19,6 +19,8 @@ from vizcoll.ui.pages.barrier import _figures as charts
 from vizcoll.ui.pages.barrier import _model as barrier_model
 from vizcoll.ui.pages.barrier import _model as model
 from vizcoll.ui.pages.barrier._views import (
+    compared_algo,
+    compared_runs,
     drawing,
     run_drawing,
     run_elements,
@@ -30,7 +32,7 @@ from vizcoll.ui.pages.barrier._views import (
 )
 from vizcoll.ui.store import topology_of
 
-__all__ = ["barrier_pack", "barrier_animation"]
+__all__ = ["barrier_pack", "barrier_animation", "barrier_side_by_side"]
 
 
 def _barrier_run(scenario: Scenario, plan: dict, pack: Pack) -> None:
@@ -169,4 +171,17 @@ def barrier_animation(scenario: Scenario, extra=None) -> Animation:
         timeline,
         run_elements(topo, plan, drawn),
         lambda position: run_stylesheet(plan["grid"], topo, timeline, position),
+    )
+
+
+def barrier_side_by_side(scenario: Scenario, extra=None) -> Animation:
+    """/barrier's side-by-side player: the run and the run of the algorithm compared with it
+    (:func:`~vizcoll.ui.pages.barrier._model.compared_algo`), one clock, both drawings in each frame."""
+    found = compared_runs(scenario, compared_algo(scenario))
+    topo = topology_of(scenario)
+    return side_by_side_animation(
+        "vizcoll-barrier-side-by-side",
+        found.lockstep,
+        [found.elements, found.elements],
+        [lambda position, t=t: run_stylesheet(found.grid, topo, t, position) for t in found.timelines],
     )

@@ -32,7 +32,7 @@ import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.barrier import is_grid
-from vizcoll.barrier.algorithms import JUDGES
+from vizcoll.barrier.algorithms import ALGOS, JUDGES
 from vizcoll.barrier.structures import NUMBERINGS
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
@@ -55,7 +55,14 @@ from vizcoll.ui.components.kit import (
     status_box,
 )
 from vizcoll.ui.components.player import first_frame, on_canvas, pid, player, register_overview, register_player
-from vizcoll.ui.forms import number, whole, whole_or
+from vizcoll.ui.components.sidebyside import (
+    order_comparison,
+    register_side_by_side,
+    result_outputs,
+    shown,
+    side_by_side,
+)
+from vizcoll.ui.forms import choice, number, whole, whole_or
 from vizcoll.ui.models.parts import WHOLE, part_options
 from vizcoll.ui.pages.barrier import ORDER
 from vizcoll.ui.pages.barrier import _figures as charts
@@ -80,6 +87,8 @@ __all__ = [
     "run_or_order",
     "animate",
     "render_step",
+    "compare_runs",
+    "side_sheet",
     "render_uq",
     "compute_sweep",
     "render_sweep",
@@ -104,6 +113,8 @@ BAR_GOAL, BAR_GOAL_FILE, BAR_GOAL_MESSAGE = "bar-goal", "bar-goal-file", "bar-go
 BAR_RUN_JOB, BAR_BREAKS_JOB, BAR_SWEEP_JOB, BAR_PACK = "bar-run", "bar-breaks", "bar-sweep", "bar-pack"
 BAR_RUN_ORDER = "bar-run-order"  # the run's background job order (a heavy run: run_or_order)
 BAR_OVERVIEW, BAR_PART, BAR_DRAWN_KEY = "bar-overview", "bar-part", "bar-drawn-key"
+BAR_COMPARE, BAR_SIDES = "bar-compare-algo", "bar-cmp"  # side by side: the algorithm compared, the panel's player
+BAR_SIDES_ORDER = "bar-cmp-order"  # the side-by-side job's order: the algorithm compared and the run plan's key
 POLL_MS, RUN_POLL_MS = 400, 200  # how often the page asks for a job's progress (the run's answer is its first frame)
 SWEEP_OPTIONS = [
     {"label": "quick: 4×4 to 12×12, 0/20/40% broken, 1 seed (a few seconds)", "value": model.QUICK_MODE},
@@ -121,6 +132,7 @@ PARAM_CONTROLS = {
     "numbering": BAR_NUMBERING,
     "sweep": BAR_SWEEP_MODE,
     "part": BAR_PART,
+    "compare": BAR_COMPARE,
 }
 FIGURES = "vizcoll-barrier"  # the file name of a figure saved from its mode bar
 GRID_PART = [{"label": "the grid, node by node", "value": WHOLE}]  # what "draw" offers on a grid (disabled)
@@ -141,6 +153,7 @@ REFRESHED = [
     Output(BAR_PART, "value"),
     Output(BAR_PART, "disabled"),
     Output(BAR_ALGO, "options"),
+    Output(BAR_COMPARE, "options"),
 ]
 DRAWING = [
     Output(BAR_OVERVIEW, "figure"),
@@ -213,6 +226,8 @@ def body(scenario: Scenario) -> html.Div:
             dcc.Store(id=BAR_SWEEP_KEY),
             dcc.Store(id=BAR_DRAWN),
             _run_panel(),
+            dcc.Store(id=BAR_SIDES_ORDER),
+            _side_by_side_panel(v, algos),
             *_uq_panels(v),
             *_sweep_panels(v),
             _below_the_fold(BAR_HIST),
@@ -319,6 +334,20 @@ def _run_panel() -> html.Div:
             html.Div(id=BAR_SUMMARY, className="bar-summary"),
         ],
     )
+
+
+def _side_by_side_panel(v: dict, algos: list[dict]) -> html.Div:
+    return side_by_side(
+        BAR_SIDES,
+        "Side by side: another algorithm on the same scenario, one clock",
+        dropdown(BAR_COMPARE, compare_options(algos), v["compare"]),
+        charts.grid_stylesheet(),
+    )
+
+
+def compare_options(algos: list[dict]) -> list[dict]:
+    """What "compare with" offers: nothing, or one of the algorithm choices (disabled as they are)."""
+    return [{"label": "nothing (one run)", "value": ""}, *algos]
 
 
 def _uq_panels(v: dict) -> list:
@@ -459,6 +488,7 @@ def register(app: Dash) -> None:
         State(SCENARIO, "data"),
     )(on_canvas(render_step))
     _register_views(app)
+    _register_side_by_side(app)
     register_image_download(app, BAR_PNG, BAR_CANVAS, PAGE, "vizcoll-barrier")
     app.callback(
         Output(BAR_GOAL_FILE, "data"),
@@ -467,6 +497,24 @@ def register(app: Dash) -> None:
         State(SCENARIO, "data"),
         prevent_initial_call=True,
     )(export_goal)
+
+
+def _register_side_by_side(app: Dash) -> None:
+    """The side-by-side panel: the two runs (a background job: both may be large) and their player."""
+    app.callback(Output(BAR_SIDES_ORDER, "data"), Input(BAR_COMPARE, "value"), Input(BAR_PARAMS, "data"))(
+        order_comparison
+    )
+    app.callback(
+        *result_outputs(BAR_SIDES),
+        Input(BAR_SIDES_ORDER, "data"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(f"{BAR_SIDES}-run"),
+    )(compare_runs)
+    register_side_by_side(
+        app, BAR_SIDES, PAGE, "side-by-side", side_sheet, [State(SCENARIO, "data")], charts.grid_stylesheet
+    )
 
 
 def _register_views(app: Dash) -> None:
@@ -595,10 +643,10 @@ def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None, opt
     the server computes again from the scenario: :func:`~vizcoll.ui.pages.barrier._model.page_keys`), the
     fabric's line, the process choice (its options written only when they changed: new options choose the
     shown process again, which writes the scenario), the part choice (off a grid: what the run's drawing shows),
-    the algorithm choice (a run the page would not play is disabled)."""
+    the algorithm choice (a run the page would not play is disabled) and the side-by-side choice following it."""
     scenario, message = checked(data)
     if scenario is None:
-        return (changed(key_of({"error": message}), plan_now), no_update, no_update, message) + (no_update,) * 6
+        return (changed(key_of({"error": message}), plan_now), no_update, no_update, message) + (no_update,) * 7
     plan, uq, sweep_key = model.page_keys(scenario)
     topo = topology_of(scenario)
     grid = is_grid(topo)
@@ -617,7 +665,8 @@ def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None, opt
         GRID_PART if grid else part_options(scenario, topo),
         changed(part, part_now),
         grid,
-        changed(model.algo_options(scenario, topo), algos_now),
+        changed(algos := model.algo_options(scenario, topo), algos_now),
+        no_update if algos == algos_now else compare_options(algos),
     )
 
 
@@ -694,6 +743,31 @@ def render_step(step, timeline, key, data):
         return views.run_stylesheet(grid, topology_of(scenario), timeline, whole_or(step, 0, 0, MAX_STEPS))
     except VizcollError:
         return views.run_stylesheet(grid)
+
+
+def compare_runs(set_progress, order, data):
+    """(A background job.) The scenario's run and the run of the algorithm the ``order`` names, side by side on one
+    clock (:func:`~vizcoll.ui.pages.barrier._views.compared_runs`), or why not; nothing without an order."""
+    scenario, message = checked(data)
+    if scenario is None:
+        return shown(None, message=message)
+    if not isinstance(order, dict):
+        return shown(None)
+    set_progress((0, 1, "Running both algorithms"))
+    try:
+        compare = choice(order.get("compare"), ALGOS, "algorithm to compare with")
+        found = views.compared_runs(scenario, compare)
+    except VizcollError as exc:
+        return shown(None, message=f"⚠ {exc}")
+    return shown(found.lockstep, views.compared_handles(found), [found.elements, found.elements])
+
+
+def side_sheet(run, position, data):
+    """A side's stylesheet at its own ``position`` of its ``run`` (a handle)."""
+    scenario, _ = checked(data)
+    if scenario is None:
+        raise VizcollError("no scenario")
+    return views.run_stylesheet(model.scenario_is_grid(scenario), topology_of(scenario), run, position)
 
 
 def export_goal(_clicks, data):

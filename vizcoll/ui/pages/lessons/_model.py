@@ -21,8 +21,10 @@ from vizcoll.scenario import Scenario
 PLAYER_IDS = {
     ("/topology", "broadcast"): "topo-player",
     ("/trees", "aggregation"): "trees-player",
+    ("/trees", "side-by-side"): "trees-cmp",
     ("/multicast", "protocol"): "mc-player",
     ("/barrier", "barrier"): "bar-player",
+    ("/barrier", "side-by-side"): "bar-cmp",
     ("/faults", "reduction"): "ft-red-player",
     ("/faults", "treft"): "ft-treft-player",
     ("/schedules", "replay"): "sched-player",

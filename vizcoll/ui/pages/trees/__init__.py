@@ -6,6 +6,9 @@ with ``_``)."""
 
 ORDER = 2
 """Its place in the navbar (``register_page``'s ``order``) and in the lists of exports."""
-EXPORTS = {"pack": "trees_pack", "players": {"aggregation": "trees_animation"}}
+EXPORTS = {
+    "pack": "trees_pack",
+    "players": {"aggregation": "trees_animation", "side-by-side": "trees_side_by_side"},
+}
 """What ``export`` exports, by function name: the figure pack and each player (the first is the page's default),
 read by the exports registry (:mod:`vizcoll.ui.export.names`)."""

@@ -102,6 +102,8 @@ __all__ = [
     "timeline_of",
     "selection",
     "GOAL_KEYS",
+    "NOT_VIEWS",
+    "compared_kind",
     "goal_file",
     "type_one_summary",
     "type_two_summary",
@@ -136,6 +138,7 @@ DEFAULTS = {
     "anim": TYPE1,
     "goal_op": "reduce",
     "goal_bytes": 8,
+    "compare": "",  # the tree kind run side by side with the animated tree ("": none)
 }
 KINDS = kinds.LABELS  # name -> option label of every registered tree kind, read from the registry on each use
 ROUTES = {
@@ -190,6 +193,7 @@ PRESETS = {
 CONTROL_KEYS = ("comm", "kind", "k", "degree", "routes")
 COST_KEYS = ("l", "delta", "theta", "beta", "gamma", "S", "eps")
 GOAL_KEYS = ("goal_op", "goal_bytes")  # the GOAL export's collective and message size (not the views')
+NOT_VIEWS = (*GOAL_KEYS, "compare")  # nor the tree kind run side by side (its own panel)
 MAX_GOAL_BYTES = TREE_MAX_BYTES  # bytes per message of the GOAL export
 METRIC_KEYS = (
     "height",
@@ -240,6 +244,7 @@ def read_params(values: dict) -> dict:
         "anim": choice(values.get("anim"), ANIM, "animated tree"),
         "goal_op": choice(values.get("goal_op"), TREE_OPS, "GOAL collective"),
         "goal_bytes": num("goal_bytes", "GOAL message bytes", int, 1, MAX_GOAL_BYTES),
+        "compare": choice(values.get("compare") or "", ("", *KINDS), "tree kind to compare with"),
     }
     if params["l"] <= 0:
         raise VizcollError("l (μs per link) must be > 0")
@@ -319,6 +324,13 @@ def digest(scenario: Scenario) -> str:
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
+def compared_kind(scenario: Scenario) -> str:
+    """The tree kind run side by side with the animated tree: the one chosen, else (an export asked for without a
+    choice) the k-nomial tree, or beside a k-nomial tree the k-ary one."""
+    p = read_params(page_params(scenario, PAGE, DEFAULTS))
+    return p["compare"] or (kinds.KNOMIAL if p["kind"] != kinds.KNOMIAL or p["anim"] == TYPE2 else kinds.KARY)
+
+
 def tree_plan(scenario: Scenario) -> dict:
     """What the views show (plain values); VizcollError when they cannot. The page reads it through
     :func:`page_plan`."""
@@ -336,7 +348,7 @@ def tree_plan(scenario: Scenario) -> dict:
             "(python -m vizcoll tree --topology ...)"
         )
     topo = topology_of(scenario)
-    views = {key: value for key, value in p.items() if key not in GOAL_KEYS}
+    views = {key: value for key, value in p.items() if key not in NOT_VIEWS}
     return {"digest": digest(scenario), **views, "nprocs": n, "nodes": topo.n_nodes, "broken": int(topo.broken.sum())}
 
 
@@ -376,7 +388,7 @@ def page_plan(scenario: Scenario) -> dict:
     from the scenario it gets, and the browser holds only its key (:func:`~vizcoll.ui.store.key_of`, the views'
     trigger)."""
     params = page_params(scenario, PAGE, DEFAULTS)
-    return _plan(plan_source(scenario, PAGE, {key: params.get(key) for key in DEFAULTS if key not in GOAL_KEYS}))
+    return _plan(plan_source(scenario, PAGE, {key: params.get(key) for key in DEFAULTS if key not in NOT_VIEWS}))
 
 
 @cached

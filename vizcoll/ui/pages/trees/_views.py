@@ -12,6 +12,7 @@ from dash import dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
+from vizcoll.sim.lockstep import Lockstep, lockstep
 from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import SWITCH, Topology
@@ -50,6 +51,7 @@ from vizcoll.ui.views.common import fabric_counts
 from vizcoll.words import noun, plural
 
 __all__ = [
+    "compared_trees",
     "comparison_rows",
     "comparison_table",
     "selection_view",
@@ -519,6 +521,29 @@ def _animation(plan: dict | None, scenario: Scenario | None) -> tuple:
     if which == TYPE2 and not type_two_summary(key, plan["routes"])["ok"]:
         return None, text, flag_class, elements, ""
     return (key, which, plan["kind"], plan["routes"], drawn.part), text, flag_class, elements, ""
+
+
+def compared_trees(plan: dict | None, scenario: Scenario | None, compare: str) -> tuple[Lockstep, list[dict], list]:
+    """(the side-by-side run, the two players' handles, the canvas's elements) of the animated tree and the type I
+    tree of kind ``compare`` on the same communicator, fabric and cost, aggregating on one clock; VizcollError when
+    either cannot play or the page draws the fabric as a figure (side by side is drawn node by node)."""
+    played, flag, _, elements, summary = _animation(plan, scenario)
+    if not isinstance(played, tuple):
+        raise VizcollError((flag or summary or "no aggregation to play").removeprefix("⚠ "))
+    if not elements:
+        raise VizcollError(
+            f"side by side draws the aggregations node by node, on parts of up to {SMALL_LIMIT:,} nodes: choose a "
+            'part under "draw the fabric"'
+        )
+    key, which, kind, routes, part = played
+    text, waits = flag_type_one(key, {**plan, "kind": compare}, topology_of(scenario))
+    if waits:
+        raise VizcollError(f"the {tree_name(compare, key['k'])} tree cannot play: {text.removeprefix('⚠ ')}")
+    runs = [played, (key, TYPE1, compare, routes, part)]
+    handles = [aggregation_handle(*run)[0] for run in runs]
+    timelines = [_held(handle, run[:4]) for handle, run in zip(handles, runs, strict=True)]
+    names = tuple("min-cost type II" if run[1] == TYPE2 else tree_name(run[2], key["k"]) for run in runs)
+    return lockstep(*timelines, names), handles, elements
 
 
 @cached

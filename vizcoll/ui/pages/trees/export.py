@@ -12,16 +12,32 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.trees.cost import f_width
 from vizcoll.ui.export.animation import Animation
-from vizcoll.ui.export.animations import drawing_animation, overview_animation
+from vizcoll.ui.export.animations import drawing_animation, overview_animation, side_by_side_animation
 from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, link_table, timeline_table
 from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.models.parts import drawn_view
 from vizcoll.ui.pages.trees._figures import K_RANGE, fk_figure
-from vizcoll.ui.pages.trees._model import TYPE2, cost_of, engine_key, tree_name, tree_plan, type_one, type_two
-from vizcoll.ui.pages.trees._views import animation_view, comparison_rows, step_stylesheet, type_one_view, type_two_view
+from vizcoll.ui.pages.trees._model import (
+    TYPE2,
+    compared_kind,
+    cost_of,
+    engine_key,
+    tree_name,
+    tree_plan,
+    type_one,
+    type_two,
+)
+from vizcoll.ui.pages.trees._views import (
+    animation_view,
+    compared_trees,
+    comparison_rows,
+    step_stylesheet,
+    type_one_view,
+    type_two_view,
+)
 from vizcoll.ui.store import topology_of
 
-__all__ = ["trees_pack", "trees_animation"]
+__all__ = ["trees_pack", "trees_animation", "trees_side_by_side"]
 
 
 def _compared(key: dict, plan: dict) -> PackTable:
@@ -155,4 +171,17 @@ def trees_animation(scenario: Scenario, extra=None) -> Animation:
         timeline,
         elements,
         lambda position: step_stylesheet(position, timeline, plan, scenario),
+    )
+
+
+def trees_side_by_side(scenario: Scenario, extra=None) -> Animation:
+    """/trees' side-by-side player: the animated tree's aggregation and that of the tree kind compared with it
+    (:func:`~vizcoll.ui.pages.trees._model.compared_kind`), one clock, both drawings in each frame."""
+    plan = tree_plan(scenario)
+    ls, handles, elements = compared_trees(plan, scenario, compared_kind(scenario))
+    return side_by_side_animation(
+        "vizcoll-trees-side-by-side",
+        ls,
+        [elements, elements],
+        [lambda position, h=h: step_stylesheet(position, h, plan, scenario) for h in handles],
     )

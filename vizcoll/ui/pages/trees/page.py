@@ -48,9 +48,16 @@ from vizcoll.ui.components.player import (
     register_overview,
     register_player,
 )
+from vizcoll.ui.components.sidebyside import (
+    order_comparison,
+    register_side_by_side,
+    result_outputs,
+    shown,
+    side_by_side,
+)
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.topology import base_stylesheet
-from vizcoll.ui.forms import whole_or
+from vizcoll.ui.forms import choice, whole_or
 from vizcoll.ui.models.parts import drawn_view, natural_part, part_options, read_part
 from vizcoll.ui.pages.trees import ORDER
 from vizcoll.ui.pages.trees._figures import fk_figure
@@ -85,6 +92,7 @@ from vizcoll.ui.pages.trees._views import (
     aggregation_player,
     aggregation_ready,
     compare_view,
+    compared_trees,
     fabric_line,
     fk_info,
     legend_items,
@@ -128,6 +136,8 @@ __all__ = [
     "cancelled",
     "animation_cancelled",
     "render_step",
+    "compare_trees",
+    "side_sheet",
     "export_goal",
     "part_choices",
     "play_part",
@@ -151,6 +161,8 @@ TREES_GOAL_OP, TREES_GOAL_BYTES = "trees-goal-op", "trees-goal-bytes"
 TREES_BUILD, TREES_REBUILD, TREES_HEAVY, TREES_JOB = "trees-build", "trees-rebuild", "trees-heavy", "trees-views"
 TREES_PACK, TREES_T2_SEEN, TREES_RAILS = "trees-pack", "trees-t2-seen", "trees-rails"  # rails: a stable id
 TREES_ANIM_ORDER, TREES_ANIM_JOB = "trees-anim-order", "trees-anim"  # the aggregation's job: its order, its bar
+TREES_COMPARE_KIND, TREES_SIDES = "trees-compare-kind", "trees-cmp"  # side by side: the kind compared, its player
+TREES_SIDES_ORDER = "trees-cmp-order"  # the side-by-side job's order: the kind compared and the plan's key
 TREES_PART = "trees-part"  # which part of the fabric the trees are drawn on (a large fabric: overview or one pod)
 PARAM_CONTROLS = {
     "comm": TREES_COMM,
@@ -168,6 +180,7 @@ PARAM_CONTROLS = {
     "anim": TREES_ANIM_TREE,
     "goal_op": TREES_GOAL_OP,
     "goal_bytes": TREES_GOAL_BYTES,
+    "compare": TREES_COMPARE_KIND,
 }
 FIGURES = "vizcoll-trees"  # the file name of a figure saved from its mode bar
 VIEWS = [
@@ -205,6 +218,13 @@ SHOW_CANVAS_JS = """function (elements) {  // the canvas and its legend only whi
     const shown = Array.isArray(elements) && elements.length > 0, hidden = {display: "none"};
     return [shown ? {width: "100%", height: "520px"} : hidden, shown ? {} : hidden];  // shown: CANVAS_STYLE
 }"""
+
+
+def compare_options() -> list[dict]:
+    """What "compare with" offers: nothing, or a type I tree kind (read from the kinds' registry on each use)."""
+    return [{"label": "nothing (one run)", "value": ""}, *({"label": t, "value": k} for k, t in KINDS.items())]
+
+
 JOB_POLL_MS = 500  # how often the page asks a running job for its progress
 COMPUTING = "Computed in the background: see the progress bar at the top."  # a drawing the job computes
 SIMULATING = "The aggregation is simulated in the background once the trees are drawn: see the progress bar above."
@@ -422,6 +442,13 @@ def _main(v: dict) -> html.Div:
                     html.Div(id=TREES_ANIM_SUMMARY, className="info"),
                 ],
             ),
+            dcc.Store(id=TREES_SIDES_ORDER),
+            side_by_side(
+                TREES_SIDES,
+                "Side by side: the animated tree and another tree kind, one clock",
+                dropdown(TREES_COMPARE_KIND, compare_options(), v["compare"]),
+                base_stylesheet(),
+            ),
         ],
     )
 
@@ -478,6 +505,7 @@ def register(app: Dash) -> None:
     app.callback(*VIEWS[4:7], plan, Input(TREES_T2_SEEN, "data"), scenario, **drawn)(render_type_two)
     app.callback(*ANIMATION, plan, scenario, **drawn)(animate)
     _register_jobs(app, scenario)
+    _register_side_by_side(app, scenario)
     app.callback(*PART, Input(SCENARIO, "data"), State(TREES_PART, "value"), **drawn)(part_choices)
     app.callback(
         store_output(),
@@ -503,6 +531,22 @@ def register(app: Dash) -> None:
         Input(pid(TREES_PLAYER, "shown"), "data"),
         scenario,
     )(on_canvas(render_step))
+
+
+def _register_side_by_side(app: Dash, scenario: State) -> None:
+    """The side-by-side panel: the two aggregations (a background job) and their player."""
+    app.callback(Output(TREES_SIDES_ORDER, "data"), Input(TREES_COMPARE_KIND, "value"), Input(TREES_PARAMS, "data"))(
+        order_comparison
+    )
+    app.callback(
+        *result_outputs(TREES_SIDES),
+        Input(TREES_SIDES_ORDER, "data"),
+        scenario,
+        prevent_initial_call=True,
+        interval=JOB_POLL_MS,
+        **jobs.background(f"{TREES_SIDES}-run"),
+    )(compare_trees)
+    register_side_by_side(app, TREES_SIDES, PAGE, "side-by-side", side_sheet, [scenario], base_stylesheet)
 
 
 def _register_jobs(app: Dash, scenario: State) -> None:
@@ -770,6 +814,29 @@ def export_goal(_clicks, data):
         return (goal_file(scenario), "") if scenario is not None else (no_update, message)
     except VizcollError as exc:
         return no_update, f"⚠ {exc}"
+
+
+def compare_trees(set_progress, order, data):
+    """(A background job.) The animated tree's aggregation and that of the tree kind the ``order`` names, side by
+    side on one clock (:func:`~vizcoll.ui.pages.trees._views.compared_trees`), or why not."""
+    scenario, plan, _ = _pending(True, data)
+    if scenario is None or "error" in plan:
+        return shown(None, message=(plan or {}).get("error", ""))
+    if not isinstance(order, dict):
+        return shown(None)
+    set_progress((0, 1, "Simulating both aggregations"))
+    try:
+        compare = choice(order.get("compare"), tuple(KINDS), "tree kind to compare with")
+        ls, handles, elements = compared_trees(plan, scenario, compare)
+    except VizcollError as exc:
+        return shown(None, message=f"⚠ {exc}")
+    return shown(ls, handles, [elements, elements])
+
+
+def side_sheet(run, position, data):
+    """A side's stylesheet at its own ``position`` of its ``run`` (a handle)."""
+    scenario, plan, _ = _pending(True, data)
+    return step_stylesheet(position, run, plan, scenario)
 
 
 def render_step(step, timeline, data):

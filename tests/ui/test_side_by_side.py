@@ -1,0 +1,111 @@
+"""Side by side (issue 45): /barrier's and /trees' second run on the same scenario, one player on one clock; their
+callbacks called directly (no browser), the export of both drawings in one frame, the CLI's ``--compare``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.callback_context import find_component, in_callback
+from vizcoll.__main__ import main
+from vizcoll.scenario import Scenario
+from vizcoll.ui.components.player import player_captions, player_timeline
+from vizcoll.ui.components.sidebyside import HIDDEN, run_at
+from vizcoll.ui.export.animation import frame_figure
+from vizcoll.ui.export.animations import animation_of
+from vizcoll.ui.pages.barrier import page as barrier
+from vizcoll.ui.pages.trees import page as trees
+from vizcoll.ui.store import DEFAULT_SCENARIO
+
+GRID = Scenario(spec="mesh:8x8,neighbors=8,hosts=0", broken=["sw3-2[5]-sw4-3[6]", "sw0-4[3]-sw1-4[4]"])
+
+
+def no_progress(_value) -> None:
+    """The ``set_progress`` of a background callback called directly."""
+
+
+def compared(module, order, scenario: Scenario):
+    runner = barrier.compare_runs if module is barrier else trees.compare_trees
+    return in_callback(runner, "order.data", no_progress, order, scenario.to_dict())
+
+
+def test_the_barrier_runs_dlct_and_tree_on_the_same_broken_grid_on_one_clock():
+    handle, elements_a, elements_b, title_a, title_b, style, parting, message = compared(
+        barrier, {"compare": "tree", "plan": "key"}, GRID
+    )
+    assert (title_a, title_b, style, message) == ("DLCT", "Tree", {}, "")
+    assert elements_a == elements_b and sum(e.get("classes") == "proc" for e in elements_a) == 64
+    assert parting.startswith("Where they part: step ") and "first: barrier release" in parting
+    runs = [player_timeline(run) for run in handle["runs"]]
+    assert [p[-1] for p in handle["positions"]] == [tl.n_steps for tl in runs]
+    assert handle["steps"] == len(handle["positions"][0]) - 1
+    # a step: each side shows its own step at that time, with its own caption
+    middle = handle["steps"] // 2
+    for side, tl in enumerate(runs):
+        run, own = run_at(handle, side, middle)
+        assert own == handle["positions"][side][middle]
+        assert player_captions(run)[own] == tl.captions()[own]
+        first_hops = barrier.side_sheet(run, 1, GRID.to_dict())  # the first Gather messages
+        assert first_hops != barrier.side_sheet(run, 0, GRID.to_dict())
+
+
+@pytest.mark.parametrize(
+    ("order", "scenario", "words"),
+    [
+        ({"compare": "dlct", "plan": "k"}, DEFAULT_SCENARIO, "needs"),  # DLCT off a grid
+        ({"compare": "../../etc/passwd", "plan": "k"}, GRID, "unknown algorithm to compare with"),
+        ({"compare": "dlct", "plan": "k"}, GRID, "choose another run to compare with DLCT"),
+    ],
+)
+def test_a_comparison_that_cannot_run_says_why_and_hides_the_sides(order, scenario, words):
+    handle, *_, style, parting, message = compared(barrier, order, scenario)
+    assert handle is None and style == HIDDEN and parting == ""
+    assert message.startswith("⚠") and words in message
+
+
+def test_no_order_shows_nothing_and_a_forged_handle_draws_nothing():
+    assert compared(barrier, None, GRID)[0] is None
+    for forged in (None, {}, {"runs": "x"}, {"runs": [1, 2], "positions": [[0], [0]]}, {"runs": [{}], "positions": []}):
+        assert run_at(forged, 0, 3) is None or run_at(forged, 0, 3)[0] == {}
+    handle = compared(barrier, {"compare": "tree", "plan": "k"}, GRID)[0]
+    assert run_at(handle, 1, 10**9)[1] == handle["positions"][1][-1]  # clamped to the last step
+    assert run_at(handle, 0, "x")[1] == 0
+
+
+def test_the_trees_run_two_tree_kinds_on_the_default_fabric():
+    handle, elements_a, _, title_a, title_b, style, parting, message = compared(
+        trees, {"compare": "knomial", "plan": "k"}, DEFAULT_SCENARIO
+    )
+    assert (title_a, title_b, style, message) == ("4-ary", "4-nomial", {}, "")
+    assert parting.startswith("The two runs never part") and elements_a  # 4-ary and 4-nomial end together here
+    runs = [player_timeline(run) for run in handle["runs"]]
+    assert runs[0].title != runs[1].title and [p[-1] for p in handle["positions"]] == [t.n_steps for t in runs]
+    message = compared(trees, {"compare": "kary", "plan": "k"}, DEFAULT_SCENARIO)[-1]
+    assert "choose another run" in message
+
+
+def test_the_compare_choices_are_in_the_layouts_and_the_scenario():
+    for module, control, value in ((barrier, "bar-compare-algo", "tree"), (trees, "trees-compare-kind", "zhao")):
+        scenario = GRID if module is barrier else DEFAULT_SCENARIO
+        key = "barrier" if module is barrier else "trees"
+        layout = module.body(scenario.with_params(key, {"compare": value}))
+        assert find_component(layout, control).value == value
+        for part in ("a", "b", "parting", "sides"):
+            assert find_component(layout, f"{control.split('-')[0]}-cmp-{part}") is not None
+
+
+def test_the_side_by_side_export_draws_both_runs_in_each_frame():
+    animation = animation_of("barrier", GRID.with_params("barrier", {"compare": "tree"}), "side-by-side")
+    assert animation.timeline.title == "DLCT and Tree, side by side"
+    fig = frame_figure(animation, animation.timeline.n_steps // 2, 1280, 720)
+    assert {trace.xaxis or "x" for trace in fig.data} == {"x", "x2"}
+    assert {"<b>DLCT</b>", "<b>Tree</b>"} <= {a.text for a in fig.layout.annotations}
+
+
+def test_the_cli_prints_where_two_barriers_part(capsys):
+    assert main(["barrier", "--size", "8", "--algo", "dlct", "--compare", "tree", "--break-rate", "0.1"]) == 0
+    out = json.loads(capsys.readouterr().out)["side_by_side"]
+    assert out["names"] == ["dlct", "tree"] and out["steps"] >= max(out["run_steps"])
+    assert out["parting"]["text"].startswith(f"step {out['parting']['position']} ")
+    assert sum(1 for m in out["moments"] if m[2].startswith("dlct:")) == 6  # 3 releases, 3 completions
