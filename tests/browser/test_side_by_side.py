@@ -121,3 +121,34 @@ def test_two_tree_kinds_aggregate_in_lockstep_on_the_trees_page(page, tmp_path):
     page.screenshot("side-by-side-trees.png")
     export_two_frames(page, tmp_path, "trees-cmp")
     assert page.duo.get_logs() == []
+
+
+def test_multicast_a_and_b_build_up_in_lockstep_and_part_where_minhop_peaks(page, tmp_path):
+    from vizcoll.ui.pages.multicast._model import preset_scenario
+    from vizcoll.ui.pages.multicast._sides import compared_routings
+
+    page.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    viewport(page.driver)
+    preset = preset_scenario("pruned-fat-tree", DEFAULT_SCENARIO)  # the FULB-MC paper's teaching example
+    scenario = preset.with_params("multicast", {**preset.params["multicast"], "compare": "groups"})
+    page.open(f"/multicast#s={scenario.to_fragment()}", counts=None)
+    until(lambda: text(page, "#mc-cmp-parting").startswith("Where they part: step 20 "), 90, msg="no parting line")
+    ls, timelines, _ = compared_routings(scenario)
+    captions = [tl.captions() for tl in timelines]
+    n = ls.timeline.n_steps
+    moments = [m["step"] + 1 for m in ls.timeline.key_moments()]
+    for moment in moments[:4]:  # the largest EFI rising, group after group: the 4th is where they part
+        press(page, "#mc-cmp-next-key")
+        at(page, "mc-cmp", moment, n)
+        sides_show(page, "mc-cmp", captions, ls.positions, moment)
+    assert moments[3] == ls.parting["position"] == 20
+    until(
+        lambda: (
+            page.driver.execute_script("return document.querySelectorAll('#mc-cmp-b .scatterlayer .trace').length") > 3
+        ),
+        20,
+        msg="B's drawing never came",
+    )
+    page.screenshot("side-by-side-multicast.png")
+    export_two_frames(page, tmp_path, "mc-cmp")
+    assert page.duo.get_logs() == []

@@ -77,3 +77,26 @@ def test_a_dlct_and_a_tree_barrier_on_one_broken_grid_keep_their_own_states():
     assert ls.parting["position"] == first[faster] + 1
     assert ls.parting["text"].split(": ", 1)[1].startswith(f"{faster} first: barrier release;")
     assert json.loads(json.dumps(ls.to_dict()))["run_steps"] == [r.n_steps for r in runs]
+
+
+def test_the_efi_builds_up_group_by_group_to_the_routings_own_and_the_two_part_where_one_peaks():
+    """The FULB-MC paper's teaching example (a pruned fat tree with 4 paths, a 16×8 grid of communicators, 2
+    processes per node): MINIHOP-MC-new reaches a largest EFI of 8, FULB-MC 3."""
+    from vizcoll.comm import parse_pattern
+    from vizcoll.multicast import route_communicators
+    from vizcoll.multicast.buildup import efi_at, efi_buildup
+    from vizcoll.topology.generators import from_spec
+
+    topo = from_spec("pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=4,paths=4")
+    comms = parse_pattern("grid2d:16x8", topo, ppn=2)
+    runs = {algo: route_communicators(topo, comms, algo) for algo in ("minhop-new", "fulb")}
+    built = {algo: efi_buildup(topo, result, algo) for algo, result in runs.items()}
+    for algo, tl in built.items():
+        assert (efi_at(topo, tl, tl.n_steps - 1) == runs[algo].efi).all()
+        assert (efi_at(topo, tl, -1) == 0).all()
+        peaks = [int(m["label"].rsplit("→ ", 1)[1]) for m in tl.key_moments()]
+        assert peaks == list(range(1, int(runs[algo].efi.max()) + 1))  # one key moment per rise of the largest
+    assert [tl.summary["max_efi"] for tl in built.values()] == [8, 3]
+    ls = lockstep(built["minhop-new"], built["fulb"], ("MINIHOP-MC-new", "FULB-MC"))
+    assert ls.positions[0] == ls.positions[1] == list(range(ls.timeline.n_steps + 1))  # one group a step, both
+    assert ls.parting["text"].startswith("step 20 (t = 20): MINIHOP-MC-new first: largest EFI rises; FULB-MC")

@@ -81,6 +81,7 @@ def test_a_registered_algorithm_is_on_the_page(toy):
         "b": "toy",
         "part": None,
         "group": None,
+        "compare": "",
     }
     stored = scenario.with_params(model.PAGE, {**model.DEFAULTS, "b": "toy"})
     assert model.page_state(stored)[2]["b"] == "toy"  # kept, not replaced by the default

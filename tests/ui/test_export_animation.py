@@ -185,7 +185,7 @@ def test_every_player_of_the_app_has_an_animation():
     assert dict(PLAYERS) == {
         "topology": ("broadcast",),
         "trees": ("aggregation", "side-by-side"),
-        "multicast": ("protocol",),
+        "multicast": ("protocol", "side-by-side"),
         "barrier": ("barrier", "side-by-side"),
         "faults": ("reduction", "treft"),
         "schedules": ("replay",),

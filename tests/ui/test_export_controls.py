@@ -30,7 +30,7 @@ from vizcoll.ui.store import DEFAULT_SCENARIO
 PAGES = {
     "topology": (topology, ["topo-player"], "topo-pack"),
     "trees": (trees, ["trees-player", "trees-cmp"], "trees-pack"),
-    "multicast": (multicast, ["mc-player"], "mc-pack"),
+    "multicast": (multicast, ["mc-player", "mc-cmp"], "mc-pack"),
     "barrier": (barrier, ["bar-player", "bar-cmp"], "bar-pack"),
     "faults": (faults, ["ft-red-player", "ft-treft-player"], "ft-pack"),
     "erasure": (erasure, [], "era-pack"),

@@ -104,7 +104,7 @@ def tree_link_ids(s: Scenario, algo: str) -> set[int]:
 
 # ------------------------------------------------------------------ parameters
 def test_defaults_are_plain_values_and_check_themselves():
-    assert model.DEFAULTS == {"a": "minhop-new", "b": "fulb", "part": None, "group": None}
+    assert model.DEFAULTS == {"a": "minhop-new", "b": "fulb", "part": None, "group": None, "compare": ""}
     topo = topology_of(DEFAULT_SCENARIO)
     assert model.read_params(model.DEFAULTS, DEFAULT_SCENARIO, topo, 8) == model.DEFAULTS
     assert (
@@ -211,7 +211,8 @@ def test_a_stale_group_is_dropped_quietly_and_bad_communicators_still_let_the_co
 def test_a_control_change_is_remembered_and_every_control_drives_the_view():
     store, message = update(ALGO_B, DEFAULT_SCENARIO, b="sssp")
     s = stored(store)
-    assert message == "" and s.params["multicast"] == {"a": "minhop-new", "b": "sssp", "part": None, "group": None}
+    assert message == ""
+    assert s.params["multicast"] == {"a": "minhop-new", "b": "sssp", "part": None, "group": None, "compare": ""}
     assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"] and s.broken == DEFAULT_SCENARIO.broken
     v = view(s)
     assert table_text.head(v["summary"])[2] == "B: sssp"

@@ -109,3 +109,28 @@ def test_the_cli_prints_where_two_barriers_part(capsys):
     assert out["names"] == ["dlct", "tree"] and out["steps"] >= max(out["run_steps"])
     assert out["parting"]["text"].startswith(f"step {out['parting']['position']} ")
     assert sum(1 for m in out["moments"] if m[2].startswith("dlct:")) == 6  # 3 releases, 3 completions
+
+
+def test_multicast_a_and_b_route_the_teaching_presets_groups_one_by_one():
+    """The FULB-MC paper's teaching example: MINIHOP-MC-new reaches a largest EFI of 8, FULB-MC 3; side by side
+    they part at the first group that raises MINIHOP-MC-new's largest EFI above FULB-MC's."""
+    from vizcoll.multicast.buildup import efi_at
+    from vizcoll.ui.pages.multicast import page as multicast
+    from vizcoll.ui.pages.multicast._model import preset_scenario, routed
+    from vizcoll.ui.store import topology_of
+
+    scenario = preset_scenario("pruned-fat-tree", DEFAULT_SCENARIO)
+    handle, title_a, title_b, style, parting, message = in_callback(
+        multicast.compare_routings, "order.data", no_progress, {"compare": "groups", "plan": "k"}, scenario.to_dict()
+    )
+    assert (title_a, title_b, style, message) == ("A: minhop-new", "B: fulb", {}, "")
+    assert parting.startswith("Where they part: step 20 (t = 20): A: minhop-new first: largest EFI rises;")
+    topo = topology_of(scenario)
+    for run, algo, top in zip(handle["runs"], ("minhop-new", "fulb"), (8, 3), strict=True):
+        tl = player_timeline(run)
+        assert (efi_at(topo, tl, tl.n_steps - 1) == routed(scenario, algo).efi).all()  # the routing's own EFI
+        assert tl.summary["max_efi"] == top and run["top"] == 8  # one colour scale for both
+        figure = multicast.side_figure(run, 20, scenario.to_dict())
+        assert figure.layout.title.text in ("", None) and len(figure.data) > 3
+    off = in_callback(multicast.compare_routings, "order.data", no_progress, {"compare": "x"}, scenario.to_dict())
+    assert off[0] is None and off[3] == HIDDEN

@@ -58,7 +58,7 @@ PAGES = ("/", "/topology", "/trees", "/multicast", "/barrier", "/faults", "/eras
 PLAYERS = {
     "/topology": ("broadcast",),
     "/trees": ("aggregation", "side-by-side"),
-    "/multicast": ("protocol",),
+    "/multicast": ("protocol", "side-by-side"),
     "/barrier": ("barrier", "side-by-side"),
     "/faults": ("reduction", "treft"),
     "/schedules": ("replay",),

@@ -78,6 +78,7 @@ KEY_MOMENTS = {
     "release": "barrier release",  # a two-phase barrier's root has every Gather and releases
     "complete": "barrier complete",  # every processor has left a barrier
     "result": "result at the root",  # an aggregation's result is complete and goes back down
+    "peak": "largest EFI rises",  # a multicast group's tree raises the largest EFI (vizcoll.multicast.buildup)
 }
 """Event kinds that mark a key moment of a replay, and what a player calls them."""
 MAX_EVENTS = 2_000_000

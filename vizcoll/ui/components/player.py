@@ -92,6 +92,7 @@ MARKS = {
     "release": "↓",
     "complete": "■",
     "result": "Σ",
+    "peak": "▲",
 }
 """The sign of each key moment on the slider (one per kind of :data:`~vizcoll.sim.timeline.KEY_MOMENTS`)."""
 MAX_MARKS = 60  # more key moments than this: every one can be jumped to, an even share of them is marked

@@ -18,19 +18,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import dash_cytoscape as cyto
+import plotly.graph_objects as go
 from dash import Dash, Input, Output, State, ctx, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.sim.lockstep import Lockstep
 from vizcoll.ui.components.exports import animation_export, register_animation_export
-from vizcoll.ui.components.kit import field, job_bar, status_box
+from vizcoll.ui.components.kit import field, graph, job_bar, status_box
 from vizcoll.ui.components.player import pid, player, player_captions, player_data, register_player, timeline_step
 from vizcoll.ui.forms import whole_or
 
 __all__ = [
     "SIDES",
     "side_by_side",
-    "order_comparison",
+    "comparison_order",
     "lockstep_handle",
     "register_side_by_side",
     "run_at",
@@ -44,9 +45,10 @@ HIDDEN = {"display": "none"}
 NEVER = "The two runs never part: the same key moments at the same times, and they end together."
 
 
-def side_by_side(prefix: str, heading: str, choice, sheet: list[dict]) -> html.Div:
+def side_by_side(prefix: str, heading: str, choice, sheet: list[dict] | None) -> html.Div:
     """The panel of player ``prefix``: ``choice`` (the dropdown of what to compare with), the job bar, the two
-    drawings (styled by ``sheet`` until a run plays), the parting line, the player and its export."""
+    drawings (cytoscape canvases styled by ``sheet`` until a run plays; ``sheet`` None: Plotly figures), the
+    parting line, the player and its export."""
     return html.Div(
         className="panel player-panel side-by-side",
         children=[
@@ -67,34 +69,39 @@ def side_by_side(prefix: str, heading: str, choice, sheet: list[dict]) -> html.D
     )
 
 
-def _side(prefix: str, side: str, sheet: list[dict]) -> html.Div:
+def _side(prefix: str, side: str, sheet: list[dict] | None) -> html.Div:
+    drawing = graph(f"{prefix}-{side}", f"vizcoll-{prefix}-{side}") if sheet is None else _canvas(prefix, side, sheet)
     return html.Div(
         className="side",
         children=[
             html.H4(id=f"{prefix}-{side}-title"),
-            cyto.Cytoscape(
-                id=f"{prefix}-{side}",
-                elements=[],
-                layout={"name": "preset", "fit": True, "padding": 10},
-                stylesheet=sheet,
-                style=CANVAS_STYLE,
-                minZoom=0.05,
-                maxZoom=4,
-                boxSelectionEnabled=False,
-                autoungrabify=True,
-                autounselectify=True,
-            ),
+            drawing,
             html.Div(id=f"{prefix}-{side}-caption", className="player-caption side-caption"),
         ],
     )
 
 
-def result_outputs(prefix: str) -> list[Output]:
-    """What a page's comparison callback writes (:func:`shown`): the player's handle, the two drawings' elements
-    and titles, the sides' style, the parting line and the message."""
+def _canvas(prefix: str, side: str, sheet: list[dict]) -> cyto.Cytoscape:
+    return cyto.Cytoscape(
+        id=f"{prefix}-{side}",
+        elements=[],
+        layout={"name": "preset", "fit": True, "padding": 10},
+        stylesheet=sheet,
+        style=CANVAS_STYLE,
+        minZoom=0.05,
+        maxZoom=4,
+        boxSelectionEnabled=False,
+        autoungrabify=True,
+        autounselectify=True,
+    )
+
+
+def result_outputs(prefix: str, canvas: bool = True) -> list[Output]:
+    """What a page's comparison callback writes (:func:`shown`): the player's handle, the two canvases' elements
+    (not for figures), the drawings' titles, the sides' style, the parting line and the message."""
     return [
         Output(pid(prefix, "timeline"), "data"),
-        *[Output(f"{prefix}-{side}", "elements") for side in SIDES],
+        *[Output(f"{prefix}-{side}", "elements") for side in SIDES if canvas],
         *[Output(f"{prefix}-{side}-title", "children") for side in SIDES],
         Output(f"{prefix}-sides", "style"),
         Output(f"{prefix}-parting", "children"),
@@ -102,24 +109,30 @@ def result_outputs(prefix: str) -> list[Output]:
     ]
 
 
-def shown(ls: Lockstep | None, runs: list[dict] | None = None, elements=None, message: str = "") -> tuple:
+def shown(ls: Lockstep | None, runs: list[dict] | None = None, elements=None, message: str = "", canvas=True) -> tuple:
     """The values of :func:`result_outputs`: the side-by-side run ``ls`` of the runs whose handles are ``runs``
-    drawn on ``elements`` (one list per side), or nothing but ``message`` (``ls`` None)."""
+    drawn on the canvases' ``elements`` (one list per side), or nothing but ``message`` (``ls`` None)."""
+    drawn = ([[], []] if ls is None else elements) if canvas else []
     if ls is None:
-        return None, [], [], "", "", HIDDEN, "", message
+        return None, *drawn, "", "", HIDDEN, "", message
     parting = f"Where they part: {ls.parting['text']}" if ls.parting else NEVER
-    return lockstep_handle(ls, runs), *elements, *ls.names, {}, parting, message
+    return lockstep_handle(ls, runs), *drawn, *ls.names, {}, parting, message
 
 
-def order_comparison(compare, plan) -> dict | None:
-    """A page's comparison job's order as its choice ``compare`` or its plan's key ``plan`` change (both from the
-    browser, cut short: the job checks the choice, the key only makes a new plan a new order); None without a
-    choice, and nothing as the page opens without one (no job)."""
-    if not compare and ctx.triggered_id is None:
-        return no_update
-    if not (isinstance(compare, str) and compare and isinstance(plan, str)):
-        return None
-    return {"compare": compare[:40], "plan": plan[:100]}
+def comparison_order(choice: str) -> Callable:
+    """The callback ``(compare, plan) -> order`` of a page's comparison job: an order as the choice ``compare`` (the
+    value of component ``choice``) or the plan's key ``plan`` change (both from the browser, cut short: the job
+    checks the choice, the key only makes a new plan a new order); None as the choice is cleared, and nothing
+    otherwise without a choice (no job)."""
+
+    def order(compare, plan):
+        if not compare:
+            return None if ctx.triggered_id == choice else no_update
+        if not (isinstance(compare, str) and isinstance(plan, str)):
+            return None
+        return {"compare": compare[:40], "plan": plan[:100]}
+
+    return order
 
 
 def lockstep_handle(ls: Lockstep, runs: list[dict]) -> dict:
@@ -142,8 +155,10 @@ def run_at(handle, side: int, position) -> tuple[dict, int] | None:
 def register_side_by_side(
     app: Dash, prefix: str, page: str, export: str, sheet_at: Callable, states: list[State], plain: Callable
 ) -> None:
-    """Wire player ``prefix``: its controls, a step's two stylesheets (``sheet_at(run handle, position, *states)``,
-    ``plain()`` without a run) and captions, and the export of ``page``'s player ``export``."""
+    """Wire player ``prefix``: its controls, a step's two drawings (``sheet_at(run handle, position, *states)``, a
+    stylesheet or a figure; ``plain()`` without a run) and captions, and the export of ``page``'s player
+    ``export``."""
+    prop = "figure" if isinstance(plain(), dict | go.Figure) else "stylesheet"
     register_player(app, prefix)
     register_animation_export(app, prefix, page, export)
 
@@ -164,7 +179,7 @@ def register_side_by_side(
         return *sheets, *captions
 
     app.callback(
-        *[Output(f"{prefix}-{side}", "stylesheet") for side in SIDES],
+        *[Output(f"{prefix}-{side}", prop) for side in SIDES],
         *[Output(f"{prefix}-{side}-caption", "children") for side in SIDES],
         Input(pid(prefix, "step"), "value"),
         State(pid(prefix, "timeline"), "data"),

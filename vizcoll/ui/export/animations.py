@@ -36,7 +36,7 @@ from vizcoll.ui.export.names import PLAYERS, REGISTRY, builder
 from vizcoll.ui.figures.blocks import animation_frame
 from vizcoll.ui.figures.cytoscape import drawing_figure
 
-__all__ = ["animation_of", "drawing_animation", "overview_animation", "side_by_side_animation"]
+__all__ = ["animation_of", "drawing_animation", "overview_animation", "side_by_side_animation", "drawn_at"]
 
 
 def drawing_animation(
@@ -62,38 +62,50 @@ def overview_animation(name: str, timeline: dict, topo, blocks, figure) -> Anima
     return Animation(name, tl.title, tl, lambda position, width, height: animation_frame(figure, frames, position))
 
 
-def side_by_side_animation(
-    name: str, ls: Lockstep, elements: list[list[dict]], sheets: list[Callable[[int], list[dict]]]
-) -> Animation:
-    """Two cytoscape players in one frame (:mod:`vizcoll.sim.lockstep`): at each position of the side-by-side run
-    ``ls``, run ``r``'s drawing ``elements[r]`` styled by ``sheets[r]`` at its own position, left and right, each
-    under its name; the frame's caption is the side-by-side run's (what each run does at that time)."""
+def side_by_side_animation(name: str, ls: Lockstep, figures: list[Callable]) -> Animation:
+    """Two players in one frame (:mod:`vizcoll.sim.lockstep`): at each position of the side-by-side run ``ls``,
+    run ``r``'s figure ``figures[r](own position, width, height)``, left and right, each under its name; the
+    frame's caption is the side-by-side run's (what each run does at that time)."""
 
     def figure_at(position: int, width: int, height: int):
-        halves = [
-            drawing_figure(elements[r], sheets[r](ls.positions[r][position]), width // 2, height, frame_margin(height))
-            for r in (0, 1)
-        ]
+        halves = [figures[r](ls.positions[r][position], width // 2, height) for r in (0, 1)]
         return beside(*halves, ls.names)
 
     return Animation(name, ls.timeline.title, ls.timeline, figure_at)
 
 
+def drawn_at(elements: list[dict], sheet_at: Callable[[int], list[dict]]) -> Callable:
+    """A cytoscape drawing's figure at a position, for :func:`side_by_side_animation`."""
+    return lambda position, width, height: drawing_figure(
+        elements, sheet_at(position), width, height, frame_margin(height)
+    )
+
+
 def beside(left, right, names) -> object:
-    """Figure ``right`` moved onto a second pair of axes right of ``left``'s, each half titled by its name."""
-    fig = left
+    """Figure ``right`` moved onto a second pair of axes right of ``left``'s, each half named under it (the two
+    share a colour scale, when they have one: the right one's bar is kept)."""
+    fig = left.update_traces(marker_showscale=False, selector={"type": "scatter"})  # one colour bar: the right's
     for trace in right.data:
-        fig.add_trace(trace.update(xaxis="x2", yaxis="y2"))
+        fig.add_trace(trace.update(xaxis="x2", yaxis="y2", showlegend=False))
     for arrow in right.layout.annotations:
         fig.add_annotation(arrow.update(xref="x2", yref="y2", axref="x2", ayref="y2"))
+    square = "x2" if left.layout.yaxis.scaleanchor else None
     fig.update_layout(
+        showlegend=False,  # two legends would cover the caption; the names say which side is which
         xaxis={"domain": [0, 0.49]},
         xaxis2={"domain": [0.51, 1], "visible": False, "range": right.layout.xaxis.range, "anchor": "y2"},
-        yaxis2={"visible": False, "range": right.layout.yaxis.range, "anchor": "x2"},
+        yaxis2={"visible": False, "range": right.layout.yaxis.range, "anchor": "x2", "scaleanchor": square},
     )
     for x, name in zip((0.245, 0.755), names, strict=True):
         fig.add_annotation(
-            text=f"<b>{name}</b>", xref="paper", yref="paper", x=x, y=1, yanchor="bottom", showarrow=False
+            text=f"<b>{name}</b>",
+            xref="paper",
+            yref="paper",
+            x=x,
+            y=0,
+            yanchor="top",
+            showarrow=False,
+            font={"size": 18},
         )
     return fig
 

@@ -11,7 +11,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.export.animation import Animation
-from vizcoll.ui.export.animations import drawing_animation, overview_animation, side_by_side_animation
+from vizcoll.ui.export.animations import drawing_animation, drawn_at, overview_animation, side_by_side_animation
 from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, drawn, scalars, timeline_table
 from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.models.parts import WHOLE
@@ -182,6 +182,5 @@ def barrier_side_by_side(scenario: Scenario, extra=None) -> Animation:
     return side_by_side_animation(
         "vizcoll-barrier-side-by-side",
         found.lockstep,
-        [found.elements, found.elements],
-        [lambda position, t=t: run_stylesheet(found.grid, topo, t, position) for t in found.timelines],
+        [drawn_at(found.elements, lambda p, t=t: run_stylesheet(found.grid, topo, t, p)) for t in found.timelines],
     )

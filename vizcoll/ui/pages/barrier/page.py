@@ -56,7 +56,7 @@ from vizcoll.ui.components.kit import (
 )
 from vizcoll.ui.components.player import first_frame, on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.components.sidebyside import (
-    order_comparison,
+    comparison_order,
     register_side_by_side,
     result_outputs,
     shown,
@@ -502,7 +502,7 @@ def register(app: Dash) -> None:
 def _register_side_by_side(app: Dash) -> None:
     """The side-by-side panel: the two runs (a background job: both may be large) and their player."""
     app.callback(Output(BAR_SIDES_ORDER, "data"), Input(BAR_COMPARE, "value"), Input(BAR_PARAMS, "data"))(
-        order_comparison
+        comparison_order(BAR_COMPARE)
     )
     app.callback(
         *result_outputs(BAR_SIDES),

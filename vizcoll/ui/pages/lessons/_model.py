@@ -23,6 +23,7 @@ PLAYER_IDS = {
     ("/trees", "aggregation"): "trees-player",
     ("/trees", "side-by-side"): "trees-cmp",
     ("/multicast", "protocol"): "mc-player",
+    ("/multicast", "side-by-side"): "mc-cmp",
     ("/barrier", "barrier"): "bar-player",
     ("/barrier", "side-by-side"): "bar-cmp",
     ("/faults", "reduction"): "ft-red-player",

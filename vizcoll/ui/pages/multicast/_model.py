@@ -35,7 +35,7 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.topology.rails import RAIL_MILLION
 from vizcoll.ui.cache import cached, is_cached, job_progress, reporting
-from vizcoll.ui.forms import decode_upload
+from vizcoll.ui.forms import choice, decode_upload
 from vizcoll.ui.jobs import JobProgress
 from vizcoll.ui.models.parts import OVERVIEW, WHOLE, natural_part, read_part
 from vizcoll.ui.security import MAX_REQUEST_BYTES
@@ -45,6 +45,7 @@ from vizcoll.words import plural
 __all__ = [
     "PAGE",
     "DEFAULTS",
+    "COMPARE",
     "PRESETS",
     "OVERVIEW",
     "WHOLE",
@@ -78,7 +79,10 @@ __all__ = [
 ]
 
 PAGE = "multicast"
-DEFAULTS = {"a": MINHOP_NEW.name, "b": FULB.name, "part": None, "group": None}
+DEFAULTS = {"a": MINHOP_NEW.name, "b": FULB.name, "part": None, "group": None, "compare": ""}
+COMPARE = {"": "nothing (one run)", "groups": "A and B, the groups routed one by one"}
+"""What side by side offers (``compare``): nothing, or A's and B's routes built up group by group
+(:mod:`vizcoll.ui.pages.multicast._sides`)."""
 MAX_GROUP_OPTIONS = 2000
 MAX_PROTOCOL_MEMBERS = 32
 JOB_NODES = 20_000
@@ -191,6 +195,7 @@ def read_params(values: dict, scenario: Scenario, topo: Topology, n_groups: int,
         "b": _algo(values.get("b"), "B"),
         "part": read_part(values.get("part"), scenario, topo),
         "group": read_group(values.get("group"), n_groups),
+        "compare": choice(values.get("compare") or "", tuple(COMPARE), "side-by-side choice"),
     }
 
 

@@ -14,12 +14,14 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.components.player import timeline_at
 from vizcoll.ui.export.animation import Animation
+from vizcoll.ui.export.animations import side_by_side_animation
 from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, link_table, timeline_table
 from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.figures.timeline import process_diagram
 from vizcoll.ui.models.parts import natural_part, view_of
 from vizcoll.ui.pages.multicast._figures import route_figures
 from vizcoll.ui.pages.multicast._model import PAGE, groups_of, page_state, protocol_timeline, read_group, routed
+from vizcoll.ui.pages.multicast._sides import buildup_figure, compared_routings
 
 __all__ = ["multicast_pack", "multicast_animation", "highlighted"]
 
@@ -118,3 +120,15 @@ def highlighted(scenario: Scenario, group: int) -> Scenario:
     scenario has it)."""
     read_group(group, len(groups_of(scenario) or []))
     return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "group": group})
+
+
+def multicast_side_by_side(scenario: Scenario, extra=None) -> Animation:
+    """/multicast's side-by-side player: A's and B's routes built up group by group, one clock, both drawings in
+    each frame on one colour scale."""
+    ls, timelines, top = compared_routings(scenario)
+    topo = page_state(scenario)[0]
+    return side_by_side_animation(
+        "vizcoll-multicast-side-by-side",
+        ls,
+        [lambda position, width, height, tl=tl: buildup_figure(topo, tl, position - 1, top) for tl in timelines],
+    )

@@ -54,12 +54,21 @@ from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_at
+from vizcoll.ui.components.sidebyside import (
+    comparison_order,
+    register_side_by_side,
+    result_outputs,
+    shown,
+    side_by_side,
+)
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.timeline import process_diagram
+from vizcoll.ui.forms import whole_or
 from vizcoll.ui.models.parts import part_options, view_of
 from vizcoll.ui.pages.multicast import ORDER
 from vizcoll.ui.pages.multicast._figures import first_figure, route_figures
 from vizcoll.ui.pages.multicast._model import (
+    COMPARE,
     MAX_UPLOAD_BYTES,
     PAGE,
     PRESETS,
@@ -79,6 +88,7 @@ from vizcoll.ui.pages.multicast._model import (
     with_tables,
     without_tables,
 )
+from vizcoll.ui.pages.multicast._sides import buildup_figure, compared_routings
 from vizcoll.ui.pages.multicast._views import (
     TABLES_ABOUT,
     TABLES_HINT,
@@ -97,6 +107,7 @@ from vizcoll.ui.store import (
     SCENARIO,
     changed,
     checked,
+    key_of,
     remembered,
     store_output,
     topology_of,
@@ -124,6 +135,9 @@ __all__ = [
     "cancelled",
     "cancelled_second",
     "render_protocol",
+    "order_sides",
+    "compare_routings",
+    "side_figure",
     "drawings",
     "first_drawing",
 ]
@@ -133,6 +147,8 @@ MC_ALGO_A, MC_ALGO_B, MC_MESSAGE, MC_SUMMARY = "mc-algo-a", "mc-algo-b", "mc-mes
 MC_PART, MC_GROUP, MC_GROUP_INFO = "mc-part", "mc-group", "mc-group-info"
 MC_FIG_A, MC_FIG_B, MC_FIG_DIFF, MC_HIST = "mc-fig-a", "mc-fig-b", "mc-fig-diff", "mc-hist"
 MC_WORST, MC_STATE_FIG, MC_PLAYER = "mc-worst", "mc-state-fig", "mc-player"
+MC_COMPARE, MC_SIDES, MC_SIDES_ORDER = "mc-compare", "mc-cmp", "mc-cmp-order"  # side by side: A and B built up
+ORDER_SIDES = comparison_order(MC_COMPARE)  # the side-by-side job's order (order_sides)
 MC_PRESET, MC_USE_PRESET, MC_FABRIC, MC_STATUS = "mc-preset", "mc-use-preset", "mc-fabric", "mc-status"
 MC_TABLES_UPLOAD, MC_TABLES_FORGET = "mc-tables-upload", "mc-tables-forget"
 MC_TABLES_INFO, MC_TABLES_MESSAGE = "mc-tables-info", "mc-tables-message"
@@ -141,7 +157,13 @@ MC_HEAVY_B, MC_JOB_B = "mc-heavy-b", "mc-routes-b"  # B's job, which the first o
 MC_PACK, MC_LOWER_SEEN = "mc-pack", "mc-lower-seen"
 MC_RAILS = "mc-rails"  # what rails change (vizcoll.ui.views.rails): a stable id
 FIGURES = (MC_FIG_A, MC_FIG_B, MC_FIG_DIFF)  # the drawings a click on a link breaks or repairs it on
-PARAM_CONTROLS = {"a": MC_ALGO_A, "b": MC_ALGO_B, "part": MC_PART, "group": MC_GROUP}  # parameter -> its control
+PARAM_CONTROLS = {
+    "a": MC_ALGO_A,
+    "b": MC_ALGO_B,
+    "part": MC_PART,
+    "group": MC_GROUP,
+    "compare": MC_COMPARE,
+}  # parameter -> its control
 VIEWS = [
     Output(MC_SUMMARY, "children"),
     Output(MC_STATUS, "children"),
@@ -313,6 +335,13 @@ def _main(scenario: Scenario, topo, groups, p: dict, mlids: list[int] | None) ->
                     animation_export(MC_PLAYER),
                 ],
             ),
+            dcc.Store(id=MC_SIDES_ORDER),
+            side_by_side(
+                MC_SIDES,
+                "Side by side: A and B route the groups one by one, one clock",
+                dropdown(MC_COMPARE, [{"label": t, "value": k} for k, t in COMPARE.items()], p["compare"]),
+                None,
+            ),
         ],
     )
 
@@ -371,6 +400,21 @@ def register(app: Dash) -> None:
         Input(pid(MC_PLAYER, "step"), "value"),
         Input(pid(MC_PLAYER, "ref"), "data"),  # the handle's ref alone: a step posts a few hundred bytes
     )(render_protocol)
+    _register_side_by_side(app)
+
+
+def _register_side_by_side(app: Dash) -> None:
+    """The side-by-side panel: A's and B's routes built up group by group (a background job) and their player."""
+    app.callback(Output(MC_SIDES_ORDER, "data"), Input(MC_COMPARE, "value"), Input(SCENARIO, "data"))(order_sides)
+    app.callback(
+        *result_outputs(MC_SIDES, canvas=False),
+        Input(MC_SIDES_ORDER, "data"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(f"{MC_SIDES}-run"),
+    )(compare_routings)
+    register_side_by_side(app, MC_SIDES, PAGE, "side-by-side", side_figure, [State(SCENARIO, "data")], blank_side)
 
 
 def _register_jobs(app: Dash) -> None:
@@ -667,6 +711,42 @@ def cancelled_second(_clicks):
         blank,
         blank,
     )
+
+
+def order_sides(compare, data):
+    """The side-by-side job's order as the choice or the scenario (its fabric, groups, A or B) change."""
+    scenario, _ = checked(data)
+    return ORDER_SIDES(compare, None if scenario is None else key_of(scenario.to_dict(thin=True)))
+
+
+def compare_routings(set_progress, order, data):
+    """(A background job.) A's and B's routes of the scenario's groups built up one by one, side by side on one
+    clock (:func:`~vizcoll.ui.pages.multicast._sides.compared_routings`), or why not; nothing without an order."""
+    scenario, message = checked(data)
+    if scenario is None:
+        return shown(None, message=message, canvas=False)
+    if not isinstance(order, dict) or order.get("compare") not in COMPARE or not order["compare"]:
+        return shown(None, canvas=False)
+    set_progress((0, 1, "Routing the groups by A and B"))
+    try:
+        ls, timelines, top = compared_routings(scenario)
+    except VizcollError as exc:
+        return shown(None, message=f"⚠ {exc}", canvas=False)
+    return shown(ls, [player_data(tl, top=top) for tl in timelines], canvas=False)
+
+
+def side_figure(run, position, data):
+    """A side's figure at its own ``position`` of its ``run`` (a handle carrying the shared colour scale's top)."""
+    scenario, _ = checked(data)
+    if scenario is None:
+        raise VizcollError("no scenario")
+    tl, step = timeline_at(run, position)
+    return buildup_figure(topology_of(scenario), tl, step, whole_or(run.get("top"), 1, 1, 10**7))
+
+
+def blank_side():
+    """A side before any run."""
+    return blank_figure("Choose A and B side by side above.", height=200)
 
 
 def render_protocol(position, timeline):

@@ -12,7 +12,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import Timeline
 from vizcoll.trees.cost import f_width
 from vizcoll.ui.export.animation import Animation
-from vizcoll.ui.export.animations import drawing_animation, overview_animation, side_by_side_animation
+from vizcoll.ui.export.animations import drawing_animation, drawn_at, overview_animation, side_by_side_animation
 from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, link_table, timeline_table
 from vizcoll.ui.figures.paper import COLUMN_WIDTH
 from vizcoll.ui.models.parts import drawn_view
@@ -182,6 +182,5 @@ def trees_side_by_side(scenario: Scenario, extra=None) -> Animation:
     return side_by_side_animation(
         "vizcoll-trees-side-by-side",
         ls,
-        [elements, elements],
-        [lambda position, h=h: step_stylesheet(position, h, plan, scenario) for h in handles],
+        [drawn_at(elements, lambda p, h=h: step_stylesheet(p, h, plan, scenario)) for h in handles],
     )

@@ -49,7 +49,7 @@ from vizcoll.ui.components.player import (
     register_player,
 )
 from vizcoll.ui.components.sidebyside import (
-    order_comparison,
+    comparison_order,
     register_side_by_side,
     result_outputs,
     shown,
@@ -536,7 +536,7 @@ def register(app: Dash) -> None:
 def _register_side_by_side(app: Dash, scenario: State) -> None:
     """The side-by-side panel: the two aggregations (a background job) and their player."""
     app.callback(Output(TREES_SIDES_ORDER, "data"), Input(TREES_COMPARE_KIND, "value"), Input(TREES_PARAMS, "data"))(
-        order_comparison
+        comparison_order(TREES_COMPARE_KIND)
     )
     app.callback(
         *result_outputs(TREES_SIDES),
