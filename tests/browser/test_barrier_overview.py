@@ -58,7 +58,7 @@ def open_cluster(page, tmp_path) -> None:
     cluster.write_text(campus_cluster())
     page.open("/topology")
     page.upload("topo-upload", cluster)
-    page.duo.wait_for_contains_text("#topo-counts", "1,356 end nodes", timeout=30)
+    page.duo.wait_for_contains_text("#topo-counts", "1,356 end nodes", timeout=90)
     page.type_into("#topo-pattern", "hier:16")
     page.click("#topo-apply-comm")
     page.duo.wait_for_contains_text("#topo-comm-info", "communicators", timeout=20)
@@ -69,8 +69,8 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
     open_cluster(page, tmp_path)
 
     # 1,570 nodes: the run plays on the overview, whose two animation layers wait unlit at step 0
-    page.duo.wait_for_contains_text("#bar-fabric", "the run plays on its overview", timeout=30)
-    page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=30)
+    page.duo.wait_for_contains_text("#bar-fabric", "the run plays on its overview", timeout=90)
+    page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=90)
     until(
         lambda: lit(page, "overview-messages") == 0 and lit(page, "overview-nodes") == 0,
         20,
@@ -141,10 +141,10 @@ def test_every_end_node_of_a_large_cluster_runs_as_a_job_and_plays_its_key_momen
     from tests.browser.test_barrier import choose
 
     open_cluster(page, tmp_path)
-    page.duo.wait_for_contains_text("#bar-fabric", "communicator 0: 16 processes", timeout=30)
+    page.duo.wait_for_contains_text("#bar-fabric", "communicator 0: 16 processes", timeout=90)
     page.driver.execute_script(WATCH_PROGRESS, "bar-run-progress-text")
     choose(page, "bar-comm", "every end node (1,356)")
-    page.duo.wait_for_contains_text("#bar-fabric", "every end node: 1,356 processes", timeout=30)
+    page.duo.wait_for_contains_text("#bar-fabric", "every end node: 1,356 processes", timeout=90)
     options = page.driver.execute_script(
         "return [...document.querySelectorAll('#bar-algo')].map(e => e.textContent).join(' ');"
     )

@@ -58,7 +58,7 @@ def bar_names(page) -> list[str]:
 
 def test_erasure_page_repair_groups_dc_failures_and_families(page):
     page.open("/erasure", counts=None)
-    page.duo.wait_for_contains_text("#era-summary", "FMEL(9,5)", timeout=30)
+    page.duo.wait_for_contains_text("#era-summary", "FMEL(9,5)", timeout=60)
     until(lambda: "FMEL ◀" in bar_names(page), 30)
     page.duo.wait_for_contains_text("#era-compare-table", "42.9–56.0 %", timeout=20)
 
@@ -95,7 +95,7 @@ def test_erasure_page_repair_groups_dc_failures_and_families(page):
 
     # another family: the chart marks it, the summary follows
     choose(page, "era-code", "Reed–Solomon")
-    page.duo.wait_for_contains_text("#era-summary", "RS(9,5)", timeout=30)
+    page.duo.wait_for_contains_text("#era-summary", "RS(9,5)", timeout=60)
     until(lambda: "RS ◀" in bar_names(page), 20)
     click_point(page, "block", 0)
     page.duo.wait_for_contains_text("#era-status", "cross-DC traffic 3 blocks (per remote block read)", timeout=20)
@@ -111,7 +111,7 @@ def shared_params(page) -> dict:
 
 def test_absurd_parameters_give_a_message_not_a_trace(page):
     page.open("/erasure#s=" + DEFAULT_SCENARIO.with_params("erasure", {"code": "rs"}).to_fragment(), counts=None)
-    page.duo.wait_for_contains_text("#era-summary", "RS(9,5)", timeout=30)
+    page.duo.wait_for_contains_text("#era-summary", "RS(9,5)", timeout=60)
     page.type_into("#era-n", "400\n")
     page.duo.wait_for_contains_text("#era-message", "above the limit of 32", timeout=20)
     page.type_into("#era-n", "4\n")
@@ -135,12 +135,12 @@ def test_the_n_32_search_runs_as_a_job_with_its_progress(fresh_page):
     page.open("/erasure#s=" + DEFAULT_SCENARIO.with_params("erasure", wide).to_fragment(), counts=None)
     # the search (about 5 s on two cores) runs in a background job: the bar says how far it is
     until(lambda: job_class(page, "era-build") == "job running", 20, msg="the build's job bar never showed")
-    page.duo.wait_for_contains_text("#era-build-progress-text", "FMEL search: ", timeout=30)
+    page.duo.wait_for_contains_text("#era-build-progress-text", "FMEL search: ", timeout=60)
     assert page.duo.find_element("#era-build-progress").get_attribute("max") == "151"  # 150 schemes + the metrics
     page.duo.wait_for_contains_text("#era-summary", "FMEL(32,16): n = 32, k = 16, N = 8", timeout=120)
     until(lambda: job_class(page, "era-build") == "job", 10)
     # then the comparison of every family, family by family
-    page.duo.wait_for_contains_text("#era-compare-progress-text", "Comparing: ", timeout=30)
+    page.duo.wait_for_contains_text("#era-compare-progress-text", "Comparing: ", timeout=60)
     until(lambda: "FMEL ◀" in bar_names(page), 180)
     until(lambda: job_class(page, "era-compare") == "job", 10)
     click_point(page, "block", 31)

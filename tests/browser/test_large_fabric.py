@@ -31,7 +31,7 @@ def test_taihulight_opens_on_its_blocks_and_a_click_draws_one_pod_on_the_canvas(
     page.open("/topology")
     page.generate(TAIHULIGHT)
     page.duo.wait_for_text_to_equal("#topo-counts", COUNTS, timeout=60)
-    until(lambda: "grouped" in title_of(page, "topo-large"), 30, msg="the overview is not drawn")
+    until(lambda: "grouped" in title_of(page, "topo-large"), 90, msg="the overview is not drawn")
     assert not page.duo.find_element("#topo-canvas").is_displayed()
     assert "switch blocks (321)" in trace_names(page, "topo-large")
     assert figure_problems(page.driver) == []
@@ -43,7 +43,7 @@ def test_taihulight_opens_on_its_blocks_and_a_click_draws_one_pod_on_the_canvas(
         const p = points[Math.floor(points.length * 0.6)].getBoundingClientRect();
         return [p.left + p.width / 2, p.top + p.height / 2];""")
     ActionChains(page.driver).move_to_location(int(block[0]), int(block[1])).click().perform()
-    until(lambda: page.duo.find_element("#topo-canvas").is_displayed(), 30, msg="no pod was drawn alone")
+    until(lambda: page.duo.find_element("#topo-canvas").is_displayed(), 90, msg="no pod was drawn alone")
     page.wait_for_cy()
     assert page.cy("return cy.nodes().length;") == 256 + 32 + 64  # the pod, and the top switches it reaches
     assert "alone" in page.duo.find_element("#topo-part").text
@@ -61,9 +61,9 @@ def test_multicast_at_taihulight_scale_drills_into_one_pod(page):
     until(lambda: "per bundle of links" in title_of(page, "mc-fig-a"), 120, msg="the overview is not drawn")
     assert figure_problems(page.driver) == []
     choose(page, "mc-part", "pod 5 (288 nodes) alone")  # a long list: the first pods are in view
-    until(lambda: "pod 5 alone" in title_of(page, "mc-fig-a"), 30, msg=lambda: title_of(page, "mc-fig-a"))
+    until(lambda: "pod 5 alone" in title_of(page, "mc-fig-a"), 90, msg=lambda: title_of(page, "mc-fig-a"))
     # B is drawn by its own job, after A's views
-    until(lambda: "pod 5 alone" in title_of(page, "mc-fig-b"), 30, msg=lambda: title_of(page, "mc-fig-b"))
+    until(lambda: "pod 5 alone" in title_of(page, "mc-fig-b"), 90, msg=lambda: title_of(page, "mc-fig-b"))
     page.driver.execute_script("document.getElementById('mc-fig-diff').scrollIntoView({block: 'center'});")
     until(lambda: "pod 5 alone" in title_of(page, "mc-fig-diff"), 30)  # drawn once on the screen
     names = page.driver.execute_script(
@@ -92,7 +92,7 @@ def test_trees_of_4096_processes_on_taihulight_are_drawn_per_bundle_then_per_pod
     until(lambda: not job_running(page), 30)
     assert figure_problems(page.driver) == []
     choose(page, "trees-part", "pod 3 (288 nodes) alone")
-    until(lambda: "(pod 3 alone)" in title_of(page, "trees-mapped"), 30, msg=lambda: title_of(page, "trees-mapped"))
+    until(lambda: "(pod 3 alone)" in title_of(page, "trees-mapped"), 90, msg=lambda: title_of(page, "trees-mapped"))
     until(lambda: "(pod 3 alone)" in title_of(page, "trees-t2-physical"), 30)
     assert not job_running(page)  # drawn again from the computed trees, no job
     assert figure_problems(page.driver) == []

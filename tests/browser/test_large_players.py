@@ -39,13 +39,13 @@ def open_campus(page, tmp_path) -> None:
     page.duo.wait_for_text_to_equal("#topo-counts", CAMPUS_COUNTS, timeout=60)
     page.type_into("#topo-pattern", "hier:16")
     page.click("#topo-apply-comm")
-    page.duo.wait_for_contains_text("#topo-comm-info", "communicators", timeout=30)
+    page.duo.wait_for_contains_text("#topo-comm-info", "communicators", timeout=90)
 
 
 def play_forward(page) -> None:
     """Step the schedules player forward: its first step lights bundles and blocks, the next other bundles."""
     prefix = "sched-player"
-    until(lambda: lit(page, "overview-messages") == 0, 30, msg="the overview has no animation layer")
+    until(lambda: lit(page, "overview-messages") == 0, 90, msg="the overview has no animation layer")
     scroll_to(page, f"#{prefix}-forward")
     page.click(f"#{prefix}-forward")
     until(lambda: step_of(page, prefix) == 1, 10)
@@ -67,9 +67,9 @@ def play_forward(page) -> None:
 def test_a_schedule_replays_on_a_cluster_files_overview(page, tmp_path):
     open_campus(page, tmp_path)
     page.open("/schedules", counts=None)
-    page.duo.wait_for_contains_text("#sched-file", "No file yet", timeout=30)
+    page.duo.wait_for_contains_text("#sched-file", "No file yet", timeout=90)
     page.click("#sched-example")
-    page.duo.wait_for_contains_text("#sched-flag", "16 ranks on the scenario's fabric (campus.txt)", timeout=30)
+    page.duo.wait_for_contains_text("#sched-flag", "16 ranks on the scenario's fabric (campus.txt)", timeout=90)
     page.duo.wait_for_contains_text("#sched-flag", "plays on the fabric's overview", timeout=5)
     page.duo.wait_for_contains_text("#sched-player-position", "step 0 of 9", timeout=20)
     assert not page.duo.find_element("#sched-canvas").is_displayed()
@@ -92,11 +92,11 @@ def test_a_binomial_reduce_of_16384_ranks_replays_on_taihulights_overview(page, 
     page.generate(TAIHULIGHT)
     page.duo.wait_for_contains_text("#topo-counts", "40,960 end nodes", timeout=60)
     page.open("/schedules", counts=None)
-    page.duo.wait_for_contains_text("#sched-file", "No file yet", timeout=30)
+    page.duo.wait_for_contains_text("#sched-file", "No file yet", timeout=90)
     start = time.perf_counter()
     page.upload("sched-upload", goal)
     page.duo.wait_for_contains_text("#sched-flag", "16,384 ranks on the scenario's fabric", timeout=120)
-    until(lambda: lit(page, "overview-messages") == 0, 30, msg="the overview has no animation layer")
+    until(lambda: lit(page, "overview-messages") == 0, 90, msg="the overview has no animation layer")
     page.duo.wait_for_contains_text("#sched-player-position", "step 0 of 43", timeout=20)
     print(
         f"\nTaihuLight, binomial reduce of 16,384 ranks: first frame {time.perf_counter() - start:.1f} s after the "
@@ -122,7 +122,7 @@ def test_the_multicast_protocol_steps_on_a_cluster_file(page, tmp_path):
     page.open("/multicast", counts=None)
     page.duo.wait_for_contains_text("#mc-summary", "A: minhop-new", timeout=60)
     choose(page, "mc-group", "group 3: 16 members (cn0048, cn0049, cn0050, …)")
-    page.duo.wait_for_contains_text("#mc-group-info", "Group 3 (16 members: cn0048", timeout=30)
+    page.duo.wait_for_contains_text("#mc-group-info", "Group 3 (16 members: cn0048", timeout=90)
     prefix = "mc-player"
     page.duo.wait_for_contains_text(f"#{prefix}-position", "step 0 of 68", timeout=20)
     scroll_to(page, f"#{prefix}-forward")
@@ -148,7 +148,7 @@ def test_the_multicast_protocol_steps_on_taihulight_after_the_routing_job(page):
     page.open(f"/multicast#s={chosen.to_fragment()}", counts=None)
     page.duo.wait_for_contains_text("#mc-group-info", "Group 5 (", timeout=180)
     prefix = "mc-player"
-    page.duo.wait_for_contains_text(f"#{prefix}-position", "step 0 of", timeout=30)
+    page.duo.wait_for_contains_text(f"#{prefix}-position", "step 0 of", timeout=90)
     scroll_to(page, f"#{prefix}-next-key")
     page.click(f"#{prefix}-next-key")  # the first join
     until(lambda: step_of(page, prefix) > 0, 10)

@@ -55,7 +55,7 @@ def test_every_page_loads_without_console_errors(page):
     for path, checks in ready.items():
         page.open(path, counts=None)
         for selector, text in checks:
-            page.duo.wait_for_contains_text(selector, text, timeout=30)
+            page.duo.wait_for_contains_text(selector, text, timeout=60)
         assert len(nav_entries(page)) == 8
         assert page.duo.get_logs() == [], path
 
@@ -68,7 +68,7 @@ def test_every_page_loads_without_console_errors(page):
     page.open("/topology?k=7&shell_scenario=forged&a-b=1")  # query parameters are ignored, safely
     page.duo.wait_for_contains_text("#topo-bcast-info", "36 nodes reached")
     page.driver.find_element(By.CSS_SELECTOR, ".navbar a.nav-link[href='/trees']").click()  # the navbar keeps it
-    page.duo.wait_for_contains_text("#trees-player-position", "step 0 of", timeout=30)
+    page.duo.wait_for_contains_text("#trees-player-position", "step 0 of", timeout=60)
     assert page.duo.get_logs() == []
 
 

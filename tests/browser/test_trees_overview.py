@@ -71,9 +71,9 @@ def test_the_aggregation_plays_on_a_real_clusters_overview_and_on_a_group_alone(
 
     page.duo.select_dcc_dropdown("#trees-part", index=2)  # the first edge switch and its hosts, node by node
     page.canvas = "trees-canvas"
-    until(lambda: page.duo.find_element("#trees-canvas").is_displayed(), 30, msg="the canvas does not come back")
-    until(lambda: page.cy("return cy ? cy.nodes().length : 0;") > 0, 30, msg="the group is not drawn")
-    until(lambda: "overview" not in text(page, "#trees-anim-summary"), 30, msg="the group does not play")
+    until(lambda: page.duo.find_element("#trees-canvas").is_displayed(), 90, msg="the canvas does not come back")
+    until(lambda: page.cy("return cy ? cy.nodes().length : 0;") > 0, 90, msg="the group is not drawn")
+    until(lambda: "overview" not in text(page, "#trees-anim-summary"), 90, msg="the group does not play")
     page.click("#trees-player-first")
     until(lambda: text(page, "#trees-player-position").startswith("step 0"), 10)
     before = page.cy(COLOURS)

@@ -113,5 +113,25 @@ def test_a_job_is_never_forked_while_a_thread_is_inside_the_jobs_sqlite(tmp_path
     assert cache.get("job") == "written by the job"  # the job's own lock was free
 
 
+def test_a_job_never_closes_the_sqlite_connection_it_inherits(tmp_path):
+    """Closing the parent's connection in a job hung it in sqlite3's close: the job opens its own connection and
+    leaves the parent's open and untouched."""
+    from vizcoll.ui import pool
+
+    cache = pool.JobsCache(str(tmp_path))
+    cache.set("parent", 1)  # this thread's connection, inherited by the fork
+    parent_con = cache._local.con
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the job
+        cache.set("job", 2)
+        kept = any(getattr(local, "con", None) is parent_con for local in pool._INHERITED)
+        os.write(write, b"kept" if kept and cache._local.con is not parent_con else b"closed")
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(read, 16) == b"kept" and cache.get("job") == 2
+    assert cache._local.con is parent_con  # the parent's own connection goes on
+
+
 def _write(key, _progress_key, args, _context):
     args[0].set(key, "written by the job")  # the cache the job was forked with

@@ -29,6 +29,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
@@ -202,14 +203,37 @@ class JobsCache(diskcache.Cache):
     """The jobs' diskcache, fork-safe: a job is a process forked from a threaded web worker, and a fork taken while
     another thread is inside SQLite copies SQLite's locks held, so the job hangs forever on its first cache call
     (seen as a job that never ends, about once in five full test runs). Each call Dash makes here, and the fork
-    (:class:`LowPriorityJobs`), hold :data:`_SQLITE`, so no thread is inside SQLite when a job is forked."""
+    (:class:`LowPriorityJobs`), hold :data:`_SQLITE`, so no thread is inside SQLite when a job is forked.
+
+    A job also never closes the SQLite connection it inherits (diskcache closes a connection of another process
+    id on its next call): closing it hung a job in ``sqlite3`` ``close`` (a fresh clone's CI, 2026-12-06, the
+    1,356-process barrier). SQLite's rule is that a connection is not carried across a fork: the job opens its own
+    (:func:`_fresh_connections`) and leaves the parent's untouched, held so that no garbage collection closes it."""
 
     get, set, add, delete, touch = (_guarded(name) for name in ("get", "set", "add", "delete", "touch"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _CACHES.add(self)
 
     @contextmanager
     def transact(self, retry=False):
         with _SQLITE, super().transact(retry):
             yield
+
+
+_CACHES: weakref.WeakSet = weakref.WeakSet()  # this process's JobsCache objects
+_INHERITED: list = []  # in a job: the parent's SQLite connections (per thread), kept open and unused
+
+
+def _fresh_connections() -> None:
+    """In a forked job: every JobsCache forgets the connections it had in the parent (it opens its own)."""
+    for cache in list(_CACHES):
+        _INHERITED.append(cache._local)  # diskcache's per-thread connections (a private attribute, read-only here)
+        cache._local = threading.local()
+
+
+os.register_at_fork(after_in_child=_fresh_connections)
 
 
 class LowPriorityJobs(DiskcacheManager):

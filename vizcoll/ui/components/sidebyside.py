@@ -1,10 +1,13 @@
 """Two runs of one scenario side by side, one player driving both (issue 45: a lecturer compares DLCT with a tree
-barrier on the same broken links, or two tree kinds).
+barrier on the same broken links, two tree kinds, or multicast algorithms A and B routing group by group).
 
-``side_by_side(prefix, choice)`` lays out a panel: the page's ``choice`` (what to compare with, e.g.
-``bar-compare-algo``), a background job's bar, the two drawings (``<prefix>-a`` and ``<prefix>-b``, each with
-its title and its own caption), the line saying where the runs part (``<prefix>-parting``), one player
-(``prefix``) and its "Export animation" (both drawings in one frame: GIF, MP4 or PNG frames).
+``side_by_side(prefix, heading, choice, sheet)`` lays out a panel: the page's ``choice`` (what to compare with,
+e.g. ``bar-compare-algo``), a background job's bar (``<prefix>-run``), the two drawings (``<prefix>-a`` and
+``<prefix>-b``: cytoscape canvases, or Plotly figures when ``sheet`` is None; each with its title and its own
+caption), the line saying where the runs part (``<prefix>-parting``), one player (``prefix``) and its "Export
+animation" (both drawings in one frame: GIF, MP4 or PNG frames). :func:`comparison_order` orders the page's
+comparison job as the choice or the page's plan change; the job writes :func:`result_outputs` with
+:func:`shown`.
 
 The player plays the two runs on one time axis (:func:`vizcoll.sim.lockstep.lockstep`): its handle
 (:func:`lockstep_handle`) is the side-by-side timeline's, with each run's own handle (``"runs"``) and own position
