@@ -23,13 +23,15 @@ python3 -m ruff format --check .
 # (vizcoll/ui/vendor.py)
 python3 -c "from vizcoll.ui import vendor; print(vendor.ensure())"
 # the tests without a browser in parallel (pytest-xdist, one process per core), then the browser tests in two
-# processes (each with one Chromium and one app server for its tests, tests/browser/conftest.py): one process took
-# 22 min here on 2026-12-06, two 12; the heavy pages' tests wait up to 90 s for an answer, since the other process
-# shares the 2 cores; exit status 5 is "no test selected" (arguments that pick tests of one kind only)
+# processes (each with one Chromium and one app server for its tests, tests/browser/conftest.py), then the heavy ones
+# (paper-scale fabrics, tests/conftest.py: HEAVY) alone: one process took 22 min here on 2026-12-06, two 13, but two
+# heavy tests then missed their waits; exit status 5 is "no test selected" (arguments that pick some tests only)
 status=0
 python3 -m pytest -p no:cacheprovider -m "not browser" -n auto "$@" || status=$?
 [ "$status" -eq 5 ] && status=0
-python3 -m pytest --headless -p no:cacheprovider -m browser -n 2 "$@" || { rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
+python3 -m pytest --headless -p no:cacheprovider -m "browser and not heavy" -n 2 "$@" || {
+  rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
+python3 -m pytest --headless -p no:cacheprovider -m "browser and heavy" "$@" || { rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
 # the speed guard (benchmarks/guard.py): the key cases timed on the commit in benchmarks/BASE and on this tree, side
 # by side, each in a fresh process; it fails when one got slower than the base by more than a quarter (about 2 min
 # of CPU, 3-4.6 min on a busy 2-core machine). After the tests, so that a slower case still lets every test report;

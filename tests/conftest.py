@@ -94,8 +94,17 @@ def pytest_sessionfinish(session, exitstatus):
         child.kill()
 
 
+HEAVY = {"test_barrier_overview.py", "test_large_fabric.py", "test_large_players.py", "test_rail_fabric.py"}
+HEAVY |= {"test_trees_overview.py"}
+"""Browser tests of paper-scale and million-NIC fabrics: CI runs them alone, after the others (two processes at
+once on 2 cores made their waits for a step or a job miss, 2026-12-06)."""
+
+
 def pytest_collection_modifyitems(config, items):
-    """Everything under tests/browser needs a browser: mark it so that ``-m "not browser"`` skips it."""
+    """Everything under tests/browser needs a browser: mark it so that ``-m "not browser"`` skips it; the
+    :data:`HEAVY` files are ``heavy`` too."""
     for item in items:
         if BROWSER_DIR in Path(item.path).resolve().parents:
             item.add_marker(pytest.mark.browser)
+            if Path(item.path).name in HEAVY:
+                item.add_marker(pytest.mark.heavy)
