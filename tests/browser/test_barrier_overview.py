@@ -127,10 +127,12 @@ def test_the_barrier_plays_on_a_large_clusters_overview_and_on_a_group_alone(pag
 
 # every text an element shows, kept in window.progressShown (its first argument: the element's id)
 WATCH_PROGRESS = """
-const element = document.getElementById(arguments[0]);
+const element = document.getElementById(arguments[0]), bar = document.getElementById(arguments[1]);
 window.progressShown = [element.textContent];
+window.barClasses = [bar.className];
 new MutationObserver(() => window.progressShown.push(element.textContent))
     .observe(element, {childList: true, characterData: true, subtree: true});
+new MutationObserver(() => window.barClasses.push(bar.className)).observe(bar, {attributes: true});
 """
 
 
@@ -142,18 +144,21 @@ def test_every_end_node_of_a_large_cluster_runs_as_a_job_and_plays_its_key_momen
 
     open_cluster(page, tmp_path)
     page.duo.wait_for_contains_text("#bar-fabric", "communicator 0: 16 processes", timeout=90)
-    page.driver.execute_script(WATCH_PROGRESS, "bar-run-progress-text")
+    page.driver.execute_script(WATCH_PROGRESS, "bar-run-progress-text", "bar-run-job")
     choose(page, "bar-comm", "every end node (1,356)")
     page.duo.wait_for_contains_text("#bar-fabric", "every end node: 1,356 processes", timeout=90)
     options = page.driver.execute_script(
         "return [...document.querySelectorAll('#bar-algo')].map(e => e.textContent).join(' ');"
     )
     assert "Tree" in options
-    # the run: a background job whose bar says what it does (every text it showed kept since the choice: a quick
-    # job shows a stage to a poll or two), then the player with its key moments
+    # the run: a background job, its bar shown while it runs and saying what it does (every class and text they
+    # had kept since the choice: a quick job may end before a poll shows a stage), then the player with its key
+    # moments
     page.duo.wait_for_contains_text("#bar-summary", "processes 1,356", timeout=120)
-    shown = page.driver.execute_script("return window.progressShown;")
-    assert any(stage in text for text in shown for stage in ("Running the barriers", "Making the player")), shown
+    shown, classes = page.driver.execute_script("return [window.progressShown, window.barClasses];")
+    assert "job running" in classes and classes[-1] == "job", classes
+    stages = ("Running the barriers", "Making the player")
+    assert all(not text or any(stage in text for stage in stages) for text in shown), shown
     page.duo.wait_for_contains_text("#bar-player-moments-legend", "barrier release", timeout=10)
     page.driver.execute_script("document.querySelector('.player-panel').scrollIntoView({block: 'start'});")
     page.click("#bar-player-next-key")
