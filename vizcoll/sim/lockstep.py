@@ -54,10 +54,6 @@ class Lockstep:
         }
 
 
-def _step_times(tl: Timeline) -> np.ndarray:
-    return np.array([tl.time_at(step) for step in range(tl.n_steps)], dtype=float)
-
-
 def _text(caption: str) -> str:
     """A caption without its leading clock ("t = 12 µs: ...")."""
     return caption.split(": ", 1)[1] if caption.startswith("t = ") and ": " in caption else caption
@@ -80,7 +76,7 @@ def lockstep(a: Timeline, b: Timeline, names: tuple[str, str]) -> Lockstep:
         raise VizcollError(f"the two runs count time in different units ({a.time_unit!r}, {b.time_unit!r})")
     if names[0] == names[1]:
         raise VizcollError(f"choose another run to compare with {names[0]}: both sides would be the same")
-    times = (_step_times(a), _step_times(b))
+    times = (a.step_times(), b.step_times())
     events = sorted(
         _own_events(a, names[0], times[0]) + _own_events(b, names[1], times[1]), key=lambda e: e.t
     )  # stable: at equal times run a's event comes first
@@ -90,7 +86,7 @@ def lockstep(a: Timeline, b: Timeline, names: tuple[str, str]) -> Lockstep:
         intro=f"{names[0]} (left) and {names[1]} (right) on the same scenario, one clock",
         time_unit=a.time_unit,
     )
-    axis = _step_times(merged)
+    axis = merged.step_times()
     positions = tuple([0, *np.searchsorted(t, axis, side="right").tolist()] for t in times)
     return Lockstep(names, merged, positions, parting(a, b, names, merged, positions))
 
@@ -107,8 +103,7 @@ def parting(a: Timeline, b: Timeline, names, merged: Timeline, positions) -> dic
     """Where the runs part (see the module): ``{"position", "text"}`` at the first side-by-side step where one run
     has a key moment the other has not, else where the first run to end ends; None when neither happens."""
     runs, seen = (a, b), (_moments_at(a), _moments_at(b))
-    for step in range(merged.n_steps):
-        t = merged.time_at(step)
+    for step, t in enumerate(merged.step_times().tolist()):
         ahead = [sorted(seen[r].get(t, set()) - seen[1 - r].get(t, set())) for r in (0, 1)]
         if ahead[0] or ahead[1]:
             r = 0 if ahead[0] else 1
@@ -118,7 +113,7 @@ def parting(a: Timeline, b: Timeline, names, merged: Timeline, positions) -> dic
     if ends[0] == ends[1]:
         return None
     r = 0 if ends[0] < ends[1] else 1
-    step = int(np.searchsorted(_step_times(merged), ends[r], side="left"))
+    step = int(np.searchsorted(merged.step_times(), ends[r], side="left"))
     return _parted(step, merged, runs, names, positions, r, "the run ends")
 
 

@@ -197,6 +197,10 @@ class Timeline:
         """The step of every event."""
         return np.repeat(np.arange(self.n_steps), np.diff(self._starts))
 
+    def step_times(self) -> np.ndarray:
+        """The simulated time of every step, in order."""
+        return self._times()[self._starts[:-1]].astype(float)
+
     def time_at(self, step: int) -> float:
         """Simulated time of ``step`` (0.0 for the initial state, step -1)."""
         step = self._check(step)
