@@ -4,9 +4,10 @@ Run ``python benchmarks/guard.py --base REV`` (REV: any commit; default: the one
 is checked out with ``git worktree add --detach`` into a temporary folder (removed at the end, on an error or
 Ctrl-C too); the head is this working tree, uncommitted changes included. Each case runs in a fresh process with
 a fresh cache directory, the two trees interleaved (base, head, base, head, ...), ``--repeat N`` times each (default
-3), and the best time of each tree is kept. Progress goes to stderr; stdout gets one JSON list of rows
-``{"case", "base_s", "head_s", "ratio"}`` (``--markdown``: a Markdown table, then the date, both commits and the
-machine).
+3), and the best time of each tree is kept. A case found slower is timed ``--confirm N`` more times on both trees
+(default 3) and judged on the best of all its runs: one busy moment on a shared machine does not fail it. Progress
+goes to stderr; stdout gets one JSON list of rows ``{"case", "base_s", "head_s", "ratio"}`` (``--markdown``: a
+Markdown table, then the date, both commits and the machine).
 
 **Ratio** = ``head_s / base_s``: 1.00 is as fast as the base, 1.30 is 30% slower, 0.50 twice as fast. The guard exits
 1 when a row is slower beyond ``--threshold`` (default 1.25) *and* by more than ``--floor`` seconds (default 0.05):
@@ -250,10 +251,29 @@ def interleaved(chosen: Sequence[Case], measure: Measure, repeat: int, log=print
     return times["base"], times["head"], failed["head"]
 
 
+def timed(chosen: Sequence[Case], measure: Measure, runs: tuple[int, int], limits: tuple[float, float], log=print):
+    """:func:`interleaved` with ``runs = (repeat, confirm)``; then each case with a row slower than ``limits =
+    (threshold, floor)`` is timed ``confirm`` more times on both trees, and its rows keep the best of all its runs.
+    A slowdown that noise made (another process on the machine during one run) then goes, and a real one stays."""
+    repeat, confirm = runs
+    base, head, errors = interleaved(chosen, measure, repeat, log)
+    names = [row for case in chosen for row in case.rows()]
+    slower = {row["case"] for row in pair(base, head, names) if verdict(row, *limits) == "slower"}
+    again = [case for case in chosen if slower & set(case.rows())]
+    if again and confirm:
+        log(f"guard: {len(again)} case(s) slower, timed {confirm} more times: {', '.join(c.name for c in again)}")
+        more_base, more_head, _ = interleaved(again, measure, confirm, log)
+        for times, more in ((base, more_base), (head, more_head)):
+            for row, values in more.items():
+                times[row].extend(values)
+    return base, head, errors
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", help="the commit to compare with (default: the one in benchmarks/BASE)")
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per case and tree (default 3)")
+    parser.add_argument("--confirm", type=int, default=3, help="more runs of a case found slower (default 3)")
     parser.add_argument("--threshold", type=float, default=1.25, help="largest ratio head/base that passes")
     parser.add_argument("--floor", type=float, default=0.05, help="seconds slower a row may be whatever its ratio")
     parser.add_argument("--case", action="append", default=[], help="only cases whose name contains this")
@@ -291,10 +311,11 @@ def main(argv: list[str] | None = None) -> int:
             goal_args = f"goal reduce --algo rabenseifner --procs {GOAL_RANKS} --size 1048576 -o {goal}"
             subprocess.run([sys.executable, "-m", "vizcoll", *goal_args.split()], cwd=ROOT, stdout=subprocess.DEVNULL)
         trees = {"base": tree, "head": ROOT}
-        base_times, head_times, errors = interleaved(
+        base_times, head_times, errors = timed(
             chosen,
             lambda case, which: run_once(case, trees[which], scratch, args.timeout),
-            max(1, args.repeat),
+            (max(1, args.repeat), max(0, args.confirm)),
+            (args.threshold, args.floor),
             log=lambda text: print(text, file=sys.stderr, flush=True),
         )
     finally:

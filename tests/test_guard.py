@@ -97,6 +97,25 @@ def test_runs_alternate_base_and_head_and_a_failing_tree_is_not_asked_again():
     assert [guard.verdict(r, 1.25, 0.05) for r in rows] == [None, None, None, "head failed"]
 
 
+def test_a_case_found_slower_is_timed_again_and_judged_on_all_its_runs():
+    calls = []
+    head_times = {"noisy": [2.0, 2.0, 1.0, 2.0, 2.0], "slow": [3.0, 3.0, 3.0, 3.0, 3.0]}
+
+    def measure(case, tree):
+        calls.append((case.name, tree))
+        value = 1.0 if tree == "base" else head_times[case.name].pop(0) if case.name in head_times else 1.0
+        return {case.name: value}, ""
+
+    chosen = [guard.Case("noisy", ()), guard.Case("same", ()), guard.Case("slow", ())]
+    base, head, _ = guard.timed(chosen, measure, (2, 3), (1.25, 0.05), log=lambda _text: None)
+    assert [c for c in calls if c[0] == "same"] == [("same", "base"), ("same", "head")] * 2  # not timed again
+    assert len(head["noisy"]) == len(head["slow"]) == 5 and len(base["noisy"]) == 5
+    rows = guard.pair(base, head, ["noisy", "same", "slow"])
+    assert [guard.verdict(r, 1.25, 0.05) for r in rows] == [None, None, "slower"]
+    _, head, _ = guard.timed([guard.Case("x", ())], lambda c, t: ({"x": 1.0 + (t == "head")}, ""), (1, 0), (1.25, 0))
+    assert head["x"] == [2.0]  # --confirm 0: no second look
+
+
 def test_cases_are_chosen_by_substring_and_the_quick_set():
     quick = guard.select(CASES, quick=True)
     assert quick and all(c.quick for c in quick) and len(quick) < len(CASES)

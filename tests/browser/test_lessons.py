@@ -60,7 +60,8 @@ def walk_step(page, step, k: int, n: int) -> bool:
     key moment."""
     until(lambda: lesson_step(page) == f"step {k + 1} of {n}", 20)
     assert page.driver.execute_script(SHOWN_NARRATION) == k
-    assert page.duo.find_element("#lesson-narration").text.strip(), f"step {k + 1} shows no narration"
+    # the narration is a dcc.Markdown, drawn once its component bundle has loaded
+    until(lambda: page.duo.find_element("#lesson-narration").text.strip(), 20, msg=f"step {k + 1} shows no narration")
     prefix, jumped = player_id(step), False
     if prefix is None:
         until(lambda: page.driver.execute_script(DRAWN), 90, msg=f"step {k + 1}: {step.page} never drew")
