@@ -39,6 +39,7 @@ def create_app(cache_config: dict | None = None) -> Dash:
         on_error=shell.report_error,
         background_callback_manager=jobs.manager(),
     )
+    app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
     app.layout = shell.shell_layout
     shell.register(app)
     init_cache(app.server, cache_config)

@@ -73,7 +73,11 @@
             pending = setTimeout(function () {
                 const view = cy.extent(), all = cy.nodes().boundingBox();
                 if (all.x1 < view.x1 || all.x2 > view.x2 || all.y1 < view.y1 || all.y2 > view.y2) {
-                    cy.animate({fit: {padding: 30}, duration: 200});
+                    if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) {
+                        cy.fit(undefined, 30);  // no animated move for those who asked for less motion
+                    } else {
+                        cy.animate({fit: {padding: 30}, duration: 200});
+                    }
                 }
             }, 100);
         });

@@ -1,8 +1,9 @@
-"""Every page readable on a 1280×720 projector, in its default state, with every preset and example and at its
-largest: no sideways scroll (of the page or of a panel), no two figure texts overlap, no mode bar covers one, no
-figure's edge cuts one, no text box or dropdown cuts its value, no two captions of a drawing overlap
-(:mod:`tests.browser.readability`). A picture of every state is saved (artifacts/, and docs/screenshots/ with
-``VIZCOLL_DOCS_SCREENSHOTS=1``, small PNGs shown in the README)."""
+"""Every page readable on a 1280×720 projector, in its default state, with every preset and example and at its largest:
+no sideways scroll (of the page or of a panel), no two figure texts overlap, no mode bar covers one, no figure's
+edge cuts one, no text box or dropdown cuts its value, no two captions of a drawing overlap
+(:mod:`tests.browser.readability`), and axe-core finds no WCAG 2.1 A or AA failure (:mod:`tests.browser.axe`). A
+picture of every state is saved (artifacts/, and docs/screenshots/ with ``VIZCOLL_DOCS_SCREENSHOTS=1``, small PNGs
+shown in the README)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from vizcoll.ui.pages.topology._model import EXAMPLE_SPECS
 from vizcoll.ui.pages.trees import _model as trees_model
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
+from .axe import violations
 from .browser_helpers import ARTIFACTS, ROOT
 from .readability import page_problems, viewport
 
@@ -179,4 +181,6 @@ def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, sce
     problems = page_problems(page.driver)
     save(page, name)
     assert problems == [], "\n".join(problems)
+    found = violations(page.driver)  # WCAG 2.1 A and AA (issue 46)
+    assert found == [], "\n".join(found)
     assert page.duo.get_logs() == []

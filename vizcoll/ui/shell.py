@@ -123,6 +123,7 @@ def shell_layout() -> html.Div:
             dcc.Store(id=OWN_LESSONS, storage_type="local"),  # your lessons (vizcoll/ui/pages/lessons)
             dcc.Store(id=ADD_REQUEST),
             dcc.Download(id=DOWNLOAD),
+            html.A("Skip to the figure", href="#shell-page", className="skip-link"),  # assets/a11y.js
             html.Nav(
                 className="navbar",
                 children=[

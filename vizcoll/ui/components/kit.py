@@ -58,8 +58,12 @@ IMAGE_POLL_MS = 400  # how often a page asks the render job for its progress
 
 
 def field(label: str, component) -> html.Div:
-    """A labelled control on one row."""
-    return html.Div(className="row", children=[html.Label(label, className="label"), component])
+    """A labelled control on one row. The label of a control with an id ``X`` is ``X-label``, for ``X``: it names
+    a number box as a ``<label for>`` does, and a radio list, a checklist, a dropdown or a slider through
+    ``aria-labelledby`` (``assets/a11y.js``: Dash's components take no aria attributes)."""
+    cid = getattr(component, "id", None)
+    named = {"htmlFor": cid, "id": f"{cid}-label"} if isinstance(cid, str) else {}
+    return html.Div(className="row", children=[html.Label(label, className="label", **named), component])
 
 
 def section(title: str, *children, open: bool = True, id: str | None = None) -> html.Details:  # noqa: A002

@@ -180,6 +180,7 @@ def player(prefix: str) -> html.Div:
                 className="player-controls",
                 children=[
                     *buttons,
+                    html.Label("playback speed", id=pid(prefix, "speed") + "-label", className="visually-hidden"),
                     dcc.Dropdown(
                         id=pid(prefix, "speed"),
                         options=[{"label": k, "value": ms} for k, ms in SPEEDS.items()],
@@ -196,6 +197,7 @@ def player(prefix: str) -> html.Div:
                     html.Span(id=pid(prefix, "position"), className="player-position"),
                 ],
             ),
+            html.Label("step", id=pid(prefix, "step") + "-label", className="visually-hidden"),  # assets/a11y.js
             dcc.Slider(
                 id=pid(prefix, "step"),
                 min=0,
@@ -207,7 +209,8 @@ def player(prefix: str) -> html.Div:
                 updatemode="drag",
             ),
             html.Div(id=pid(prefix, "moments-legend"), className="player-moments"),
-            html.Div(id=pid(prefix, "caption"), className="player-caption"),
+            # read out by a screen reader as it changes, once the reader is idle
+            html.Div(id=pid(prefix, "caption"), className="player-caption", **{"aria-live": "polite"}),
         ],
     )
 

@@ -54,6 +54,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
+from vizcoll.ui.components.links import link_list, register_link_list
 from vizcoll.ui.components.player import first_frame, on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.components.sidebyside import (
     comparison_order,
@@ -199,6 +200,7 @@ def body(scenario: Scenario) -> html.Div:
         children=[
             _fabric_section(shape),
             _breaks_section(v),
+            link_list("bar"),
             _barrier_section(v, options, algos, grid),
             message_box(BAR_MESSAGE),
             info(
@@ -359,9 +361,9 @@ def _uq_panels(v: dict) -> list:
                 html.Div(
                     className="row",
                     children=[
-                        html.Label("K"),
+                        html.Label("K", htmlFor=BAR_K),
                         number_input(BAR_K, v["k"], style={"width": 90, "flex": "none"}),
-                        html.Label("numbering", className="bar-gap"),
+                        html.Label("numbering", className="bar-gap", id=f"{BAR_NUMBERING}-label"),
                         dcc.Dropdown(
                             id=BAR_NUMBERING,
                             options=list(NUMBERINGS),
@@ -395,9 +397,9 @@ def _sweep_panels(v: dict) -> list:
                 html.Div(
                     className="row",
                     children=[
-                        html.Label("grid of the rate chart"),
+                        html.Label("grid of the rate chart", id=f"{BAR_SWEEP_SIZE}-label"),
                         dcc.Dropdown(id=BAR_SWEEP_SIZE, clearable=False, style={"width": 120}),
-                        html.Label("break rate of the size chart", className="bar-gap"),
+                        html.Label("break rate of the size chart", className="bar-gap", id=f"{BAR_SWEEP_RATE}-label"),
                         dcc.Dropdown(id=BAR_SWEEP_RATE, clearable=False, style={"width": 120}),
                     ],
                 ),
@@ -414,6 +416,7 @@ def _sweep_panels(v: dict) -> list:
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
+    register_link_list(app, "bar")
     register_player(app, BAR_PLAYER)
     register_overview(app, BAR_PLAYER, BAR_OVERVIEW)
     app.clientside_callback(

@@ -119,7 +119,7 @@ def presenter(lesson: Lesson, key: str, index: int) -> list:
                     className="presenter-view",
                     children=html.Iframe(id=VIEW, src=data["hrefs"][index], title="the lesson's live view"),
                 ),
-                html.Div(id=NARRATION, className="presenter-narration", children=narrations),
+                html.Div(id=NARRATION, className="presenter-narration", tabIndex=0, children=narrations),
             ],
         ),
         html.Div(id=DATA, hidden=True, **{"data-lesson": json.dumps(data)}),

@@ -239,7 +239,10 @@ def _fabric_section(scenario: Scenario) -> html.Details:
     name = scenario.spec.partition(":")[0] if not scenario.ref else None
     return section(
         "Fabric",
-        dcc.Dropdown(id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False),
+        html.Label("generated fabric", id=f"{TOPO_GENERATOR}-label", className="visually-hidden"),
+        dcc.Dropdown(
+            id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False, placeholder="a generator…"
+        ),
         dcc.Textarea(
             id=TOPO_PARAMS,
             value=scenario.spec,
@@ -312,7 +315,7 @@ def _communicators_section(scenario: Scenario) -> html.Details:
         html.Div(
             className="row",
             children=[
-                html.Label("processes per node"),
+                html.Label("processes per node", htmlFor=TOPO_PPN),
                 dcc.Input(id=TOPO_PPN, type="number", min=1, max=64, value=scenario.ppn),
             ],
         ),
@@ -355,11 +358,12 @@ def _canvas(scenario: Scenario) -> html.Div:
                     html.Div(
                         className="row",
                         children=[
-                            html.Label("root"),
+                            html.Label("root", id=f"{TOPO_ROOT}-label"),
                             dcc.Dropdown(
                                 id=TOPO_ROOT,
                                 value=page_params(scenario, PAGE, {"root": None})["root"],
                                 clearable=False,
+                                placeholder="a node…",
                                 className="grow",
                             ),
                         ],

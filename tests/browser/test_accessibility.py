@@ -1,0 +1,126 @@
+"""Accessibility in a real browser (issue 46): axe-core's WCAG 2.1 A and AA rules find nothing in the states the
+readability test does not reach (a player playing, a background job running, the side-by-side panel, a dropdown
+open, the lessons and the presenter), and a lecturer's path works by keyboard alone: skip to the figure, break a link
+by its name, play the barrier to its release, export the drawing. (Every page's default and real-cluster states are
+checked by :mod:`tests.browser.test_readability`.)"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from dash.testing.wait import until
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from tests.fabrics import campus_cluster
+from vizcoll.scenario import Scenario
+from vizcoll.topology.io import parse
+from vizcoll.ui.store import DEFAULT_SCENARIO
+
+from .axe import violations
+from .test_exports import downloaded, downloads  # noqa: F401 (a fixture)
+from .test_readability import settled
+
+GRID = Scenario(spec="mesh:4x4,neighbors=8,hosts=0")
+CLUSTER = Scenario.from_upload(parse(campus_cluster(), "campus.txt"), "campus.txt")  # 1,570 nodes
+
+
+def no_violation(page) -> None:
+    found = violations(page.driver)
+    assert found == [], "\n".join(found)
+
+
+def key(page, element, *keys) -> None:
+    """``keys`` typed with the focus on ``element`` (moved there as Tab would, no click)."""
+    page.driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus();", element)
+    ActionChains(page.driver).send_keys(*keys).perform()
+
+
+def test_no_violation_while_a_player_plays_and_with_the_side_by_side_panel_and_a_dropdown_open(page):
+    page.open(f"/barrier#s={GRID.to_fragment()}", counts=None)
+    page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=30)
+    settled(page)
+    key(page, page.duo.find_element("#bar-player-play"), Keys.ENTER)
+    page.duo.wait_for_text_to_equal("#bar-player-play", "❚❚ Pause", timeout=10)
+    no_violation(page)
+    assert page.duo.find_element("#bar-player-play").text == "❚❚ Pause"  # still playing: axe saw it mid-animation
+    key(page, page.duo.find_element("#bar-player-play"), Keys.ENTER)
+    key(page, page.duo.find_element("#bar-compare-algo"), Keys.ENTER)  # a dropdown opened by keyboard
+    until(lambda: page.duo.find_element("#bar-compare-algo").get_attribute("aria-expanded") == "true", 10)
+    no_violation(page)
+    for press in (Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ENTER):  # the option after "nothing (one run)"
+        ActionChains(page.driver).send_keys(press).perform()
+        time.sleep(0.3)  # the list moves its focus in the next frame
+    until(lambda: page.duo.find_element("#bar-compare-algo").text != "nothing (one run)", 10)
+    page.duo.wait_for_contains_text("#bar-cmp-position", "step 0 of", timeout=60)
+    settled(page)
+    no_violation(page)
+    assert page.duo.get_logs() == []
+
+
+def test_no_violation_while_a_background_job_runs(fresh_page):
+    """The barrier of every end node of a 1,570-node cluster: a background job with its bar and Cancel button."""
+    page = fresh_page
+    scenario = CLUSTER.with_params("barrier", {"comm": "every end node"})
+    page.open(f"/barrier#s={scenario.to_fragment()}", counts=None)
+    until(lambda: page.driver.execute_script("return !!document.querySelector('.job.running');"), 60)
+    no_violation(page)
+
+
+def test_no_violation_on_the_lessons_page_and_in_the_presenter(page):
+    page.open("/lessons", counts=None)
+    page.duo.wait_for_contains_text("#shell-page", "Barriers", timeout=20)
+    no_violation(page)
+    page.open("/lessons/present?lesson=barriers", counts=None)
+    page.duo.wait_for_contains_text("#lesson-step", "step 1 of", timeout=20)
+    until(lambda: page.duo.find_element("#lesson-narration").text.strip(), 20)
+    until(
+        lambda: page.driver.execute_script(
+            "return document.querySelector('iframe').contentDocument.readyState === 'complete';"
+        ),
+        30,
+    )
+    settled(page)
+    no_violation(page)  # the presenter and the live page in its frame
+
+
+def test_a_lecturer_breaks_a_link_by_name_plays_the_barrier_to_its_release_and_exports_by_keyboard(page, downloads):  # noqa: F811
+    page.canvas = "bar-canvas"  # the cytoscape helpers talk to the barrier's drawing
+    page.open(f"/barrier#s={replace(DEFAULT_SCENARIO, broken=[]).to_fragment()}", counts=None)
+    page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=30)
+    # the first Tab reaches the skip link, shown once focused; Enter moves the focus to the drawing
+    page.driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0);")
+    ActionChains(page.driver).send_keys(Keys.TAB).perform()
+    skip = page.driver.switch_to.active_element
+    assert skip.get_attribute("class") == "skip-link" and skip.is_displayed()
+    assert skip.value_of_css_property("outline-style") != "none"  # a visible focus ring
+    ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+    until(lambda: page.driver.execute_script("return document.activeElement.id;") == "bar-canvas", 10)
+
+    # open "Links by name", find a link by its ends' names, break it with its row's button
+    key(page, page.duo.find_element("#bar-links summary"), Keys.ENTER)
+    key(page, page.duo.find_element("#bar-links-find"), "edge0.0 agg", Keys.ENTER)
+    page.duo.wait_for_contains_text("#bar-links-table", "edge0.0", timeout=20)
+    rows = page.driver.find_elements("css selector", "#bar-links-table tbody tr")
+    link = rows[0].find_element("css selector", "th").text
+    assert all("edge0.0" in r.text for r in rows)
+    key(page, rows[0].find_element("css selector", "button"), Keys.ENTER)
+    until(lambda: link in page.cy("return cy.edges('.broken').map(e => e.data('name'));"), 20)
+    page.duo.wait_for_contains_text("#bar-links-table", "broken", timeout=10)
+    assert f"Repair {link}" in page.driver.execute_script(
+        "return [...document.querySelectorAll('#bar-links-table button')].map(b => b.getAttribute('aria-label'));"
+    )
+
+    # the player, by its buttons: to the last step, where the barrier has released everyone
+    page.duo.wait_for_contains_text("#bar-player-position", "step 0 of", timeout=30)
+    key(page, page.duo.find_element("#bar-player-last"), Keys.ENTER)
+    page.duo.wait_for_contains_text("#bar-player-caption", "is complete", timeout=20)
+    position = page.duo.find_element("#bar-player-position").text.split()
+    assert position[1] == position[3]  # "step n of n"
+    assert page.duo.find_element("#bar-player-caption").get_attribute("aria-live") == "polite"
+
+    # export the drawing
+    key(page, page.duo.find_element("#bar-png"), Keys.ENTER)
+    assert downloaded(downloads, "vizcoll-barrier.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert page.duo.get_logs() == []

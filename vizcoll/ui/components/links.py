@@ -1,0 +1,114 @@
+"""Links by name: a table of the fabric's links found by their ends' names, each with a Break/Repair button, so that
+a keyboard (or a screen reader) breaks and repairs what a mouse clicks on the drawing (issue 46).
+
+``link_list(prefix)`` is a folded panel of a page: a search box (``<prefix>-links-find``), the table
+(``<prefix>-links-table``, at most :data:`SHOWN` rows; :func:`vizcoll.topology.listing.find_links` finds them) and
+the page's message box (``<prefix>-links-message``). A row's button toggles its link in the shared scenario, as a
+click on the drawing does, so every page follows. ``register_link_list(app, prefix)`` wires it.
+"""
+
+from __future__ import annotations
+
+from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update
+
+from vizcoll.errors import VizcollError
+from vizcoll.topology.listing import MAX_QUERY, find_links
+from vizcoll.ui.components.kit import field, info, message_box, section
+from vizcoll.ui.store import SCENARIO, checked, store_output, topology_of
+
+__all__ = ["SHOWN", "link_list", "link_table", "register_link_list"]
+
+SHOWN = 30  # rows of the table: type a name to find a link further down
+MAX_LABEL = 1000  # characters of a link's label the browser may send back
+
+
+def _ids(prefix: str) -> tuple[str, str, str, str]:
+    return f"{prefix}-links-find", f"{prefix}-links-table", f"{prefix}-links-message", f"{prefix}-link"
+
+
+def link_list(prefix: str, open: bool = False) -> html.Details:  # noqa: A002
+    """The folded panel "Links by name" of page ``prefix``."""
+    find, table, message, _ = _ids(prefix)
+    return section(
+        "Links by name",
+        info("Find a link by the names of its ends (e.g. leaf3 spine1), then break or repair it: as a click on it."),
+        field(
+            "find",
+            dcc.Input(id=find, type="search", debounce=True, maxLength=MAX_QUERY, placeholder="a node's name"),
+        ),
+        html.Div(id=table, className="link-table"),
+        message_box(message),
+        open=open,
+        id=f"{prefix}-links",
+    )
+
+
+def link_table(found: dict, toggle: str) -> html.Table | html.P:
+    """The table of :func:`find_links`'s answer ``found``; each row's button has the id ``{"type": toggle,
+    "link": label}``."""
+    if not found["links"]:
+        return html.P(f"No link has an end named like {found['query']!r}." if found["query"] else "No link.")
+    shown, total = len(found["links"]), found["total"]
+    rows = [
+        html.Tr(
+            [
+                html.Th(link["label"], scope="row"),
+                html.Td("broken" if link["broken"] else "intact", className="broken" if link["broken"] else ""),
+                html.Td(
+                    html.Button(
+                        "Repair" if link["broken"] else "Break",
+                        id={"type": toggle, "link": link["label"]},
+                        n_clicks=0,
+                        **{"aria-label": f"{'Repair' if link['broken'] else 'Break'} {link['label']}"},
+                    )
+                ),
+            ]
+        )
+        for link in found["links"]
+    ]
+    caption = f"{total:,} links" if shown == total else f"{shown} of {total:,} links: type a name to find others"
+    head = html.Tr([html.Th("link", scope="col"), html.Th("state", scope="col"), html.Th("", scope="col")])
+    return html.Table([html.Caption(caption), html.Thead(head), html.Tbody(rows)])
+
+
+def listed(query, data, toggle: str):
+    """The table for the search box's ``query`` on the scenario ``data`` (a message instead when it cannot be
+    read)."""
+    scenario, message = checked(data)
+    if scenario is None:
+        return html.P(message)
+    try:
+        return link_table(find_links(topology_of(scenario), query if isinstance(query, str) else "", SHOWN), toggle)
+    except VizcollError as exc:
+        return html.P(f"⚠ {exc}")
+
+
+def toggled(_clicks, data):
+    """The scenario with the link of the button pressed broken or repaired, and a message."""
+    link = ctx.triggered_id.get("link") if isinstance(ctx.triggered_id, dict) else None
+    pressed = bool(ctx.triggered) and isinstance(ctx.triggered[0].get("value"), int) and ctx.triggered[0]["value"] > 0
+    if not pressed or not isinstance(link, str) or not link or len(link) > MAX_LABEL:
+        return no_update, no_update
+    scenario, message = checked(data)
+    if scenario is None:
+        return no_update, message
+    try:
+        after = scenario.toggled(link)
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}"
+    return after.to_dict(thin=True), ""
+
+
+def register_link_list(app: Dash, prefix: str) -> None:
+    """The callbacks of :func:`link_list` ``prefix``."""
+    find, table, message, toggle = _ids(prefix)
+    app.callback(Output(table, "children"), Input(find, "value"), Input(SCENARIO, "data"))(
+        lambda query, data: listed(query, data, toggle)
+    )
+    app.callback(
+        store_output(),
+        Output(message, "children"),
+        Input({"type": toggle, "link": ALL}, "n_clicks"),
+        State(SCENARIO, "data"),
+        prevent_initial_call=True,
+    )(toggled)
