@@ -212,3 +212,15 @@ def test_kopt_imports_neither_the_barrier_nor_multicast():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+def test_topo_links_lists_the_links_named_like_find(capsys):
+    status, out, _ = run(capsys, "topo", "links", "fat-tree:radix=4,levels=3", "--find", "edge0.0 agg", "--limit", "1")
+    assert status == 0
+    assert out == {
+        "query": "edge0.0 agg",
+        "total": 2,
+        "links": [{"label": "edge0.0[3]-agg0.0[1]", "a": "edge0.0", "b": "agg0.0", "broken": False}],
+    }
+    status, _, err = run(capsys, "topo", "links", "fat-tree:radix=4,levels=3", "--limit", "-1")
+    assert status != 0 and "--limit" in err

@@ -1,6 +1,7 @@
-"""The built-in commands: ``topo info``, ``topo export`` and ``comm``.
+"""The built-in commands: ``topo info``, ``topo links``, ``topo export`` and ``comm``.
 
 ``python -m vizcoll topo info SPEC`` prints the size of a topology (a file's ``format`` and ``warnings`` too);
+``topo links SPEC --find NAMES [--limit N]`` lists the links whose ends are named so (:mod:`vizcoll.topology.listing`);
 ``topo export SPEC [--format FORMAT] [-o FILE]`` writes it (the formats: the registry of
 :mod:`vizcoll.topology.formats`, read when the parser is built);
 ``comm SPEC --pattern PATTERN [--ppn N] [--order linear|random] [--seed N] [--list]`` splits its processes
@@ -45,6 +46,24 @@ def _topo_info(args: argparse.Namespace) -> dict:
     if "format" not in extra and Path(args.spec).is_file():  # JSON and GraphML keep a file's own meta
         extra["format"] = topo_io.detect(Path(args.spec).read_text(encoding="utf-8-sig"), args.spec).name
     return {**topo.summary(), **extra}
+
+
+def _links_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--find", default="", metavar="NAMES", help="words each part of an end's name, e.g. 'leaf3 spine'"
+    )
+    parser.add_argument("--limit", type=int, default=50, help="links listed at most (default 50)")
+
+
+@command(
+    "topo links", "list the links whose ends are named like --find (the app's Links by name)", add_topology, _links_args
+)
+def _topo_links(args: argparse.Namespace) -> dict:
+    from vizcoll.topology.listing import find_links
+
+    if not 0 <= args.limit <= 100_000:
+        raise SpecError(f"--limit must be between 0 and 100000, got {args.limit}")
+    return find_links(load_topology(args.spec), args.find, args.limit)
 
 
 def _export_args(parser: argparse.ArgumentParser) -> None:

@@ -89,7 +89,7 @@ def _add_bundles(
         size = bundle["links"][between] / max(int(bundle["links"][between].max(initial=0)), 1)
         colour = np.where(bundle["broken"][between] > 0, 1.0, 0.0)
         scale, cmin, cmax = [[0, "#9fb3c8"], [1, BROKEN]], 0, 1
-        name = f"link bundles ({len(between):,}; red: some broken)"
+        name = f"link bundles ({len(between):,}; red ✕: some broken)"
     else:
         colour = bundle["max"][between]
         top = (float(np.abs(colour).max(initial=0.0)) if top is None else float(top)) or 1.0
@@ -106,8 +106,8 @@ def _add_bundles(
             hoverinfo="text",
             customdata=[f"{part.path}group:{int(g)}" if g >= 0 else "" for g in group],
             text=[_bundle_text(part, bundle, i, label) for i in between.tolist()],
-            marker={
-                "symbol": "diamond",
+            marker={  # a bundle with a broken link is a red ✕, not only red (colour is never the only cue)
+                "symbol": np.where(bundle["broken"][between] > 0, "x", "diamond") if label is None else "diamond",
                 "size": 5 + 11 * size,
                 "color": colour,
                 "colorscale": scale,

@@ -275,7 +275,7 @@ def fabric_drawing(
     """(cytoscape elements, Plotly figure) of the part of the fabric ``view`` shows (a :class:`~vizcoll.ui.models.
     parts.FabricView`): its nodes and links on the canvas (a group alone: its nodes keep the fabric's names, and
     ``colour_of``, fabric node -> communicator, follows them) up to :data:`SMALL_LIMIT` nodes; else a figure: the
-    overview's blocks and bundles of links (sized by their links; red: some broken), or a large group's links
+    overview's blocks and bundles of links (sized by their links; a red ✕: some broken), or a large group's links
     (broken ones marked)."""
     if view.overview is not None:
         s = topo.summary()

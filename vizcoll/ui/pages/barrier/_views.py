@@ -266,7 +266,7 @@ def legend_items(overview: bool = False) -> list:
                     "ringed: a block holding processes of the barrier",
                 ]
             ),
-            html.Span([html.Span(className="swatch legend-broken"), "red bundle: a broken link in it"]),
+            html.Span([html.Span(className="swatch legend-broken"), "red ✕ bundle: a broken link in it"]),
         ]
     rings = [
         ("waiting", "waits for its Gathers"),

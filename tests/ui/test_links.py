@@ -1,0 +1,57 @@
+"""Links by name (vizcoll.ui.components.links): the table a keyboard breaks and repairs links from."""
+
+from __future__ import annotations
+
+from dash import no_update
+
+from tests.callback_context import in_callback
+from vizcoll.scenario import Scenario
+from vizcoll.ui.components import kit, links
+
+GRID = Scenario(spec="fat-tree:radix=4,levels=3")
+TOGGLE = "bar-link"
+
+
+def rows(table) -> list[list]:
+    body = table.children[2]
+    return [[cell.children for cell in row.children] for row in body.children]
+
+
+def test_the_table_names_each_link_its_state_and_a_button_that_says_what_it_does():
+    table = links.listed("edge0.0 agg", GRID.toggled("edge0.0[4]-agg0.1[1]").to_dict(thin=True), TOGGLE)
+    shown = rows(table)
+    assert [r[0] for r in shown] == ["edge0.0[3]-agg0.0[1]", "edge0.0[4]-agg0.1[1]"]
+    assert [r[1] for r in shown] == ["intact", "broken"]
+    buttons = [r[2] for r in shown]
+    assert [b.children for b in buttons] == ["Break", "Repair"]
+    assert buttons[1].id == {"type": TOGGLE, "link": "edge0.0[4]-agg0.1[1]"}
+    assert getattr(buttons[1], "aria-label") == "Repair edge0.0[4]-agg0.1[1]"
+    assert table.children[0].children == "2 links"
+
+
+def test_the_table_shows_a_page_of_links_and_says_how_many_more_there_are():
+    table = links.listed(None, GRID.to_dict(thin=True), TOGGLE)
+    assert len(rows(table)) == links.SHOWN
+    assert table.children[0].children == f"{links.SHOWN} of 48 links: type a name to find others"
+    assert "No link has an end named like 'zz'" in links.listed("zz", GRID.to_dict(thin=True), TOGGLE).children
+    assert links.listed("h0", {"spec": 5}, TOGGLE).children.startswith("⚠")  # a store the browser made up
+
+
+def test_a_rows_button_breaks_its_link_and_again_repairs_it():
+    prop = '{"link":"edge0.0[3]-agg0.0[1]","type":"bar-link"}.n_clicks'
+    data, message = in_callback(links.toggled, prop, [1], GRID.to_dict(thin=True), trigger_value=1)
+    assert Scenario.from_dict(data).broken == ["edge0.0[3]-agg0.0[1]"] and message == ""
+    data, _ = in_callback(links.toggled, prop, [2], data, trigger_value=2)
+    assert Scenario.from_dict(data).broken == []
+    # a button drawn anew (no press) and a link the fabric does not have change nothing
+    assert in_callback(links.toggled, prop, [0], GRID.to_dict(thin=True), trigger_value=0) == (no_update, no_update)
+    missing = '{"link":"x[1]-y[1]","type":"bar-link"}.n_clicks'
+    store, message = in_callback(links.toggled, missing, [1], GRID.to_dict(thin=True), trigger_value=1)
+    assert store is no_update and message.startswith("⚠") and "x[1]-y[1]" in message
+
+
+def test_a_fields_label_names_its_control():
+    row = kit.field("break rate", kit.number_input("bar-rate", 0.1))
+    label = row.children[0]
+    assert (label.htmlFor, label.id) == ("bar-rate", "bar-rate-label")  # assets/a11y.js: aria-labelledby
+    assert not hasattr(kit.field("k", "plain text").children[0], "id")
