@@ -2,7 +2,8 @@
 readability test does not reach (a player playing, a background job running, the side-by-side panel, a dropdown
 open, the lessons and the presenter), and a lecturer's path works by keyboard alone: skip to the figure, break a link
 by its name, play the barrier to its release, export the drawing. (Every page's default and real-cluster states are
-checked by :mod:`tests.browser.test_readability`.)"""
+checked by :mod:`tests.browser.test_readability`.) Every figure of a page is told as text, its data as tables
+and CSV."""
 
 from __future__ import annotations
 
@@ -123,4 +124,17 @@ def test_a_lecturer_breaks_a_link_by_name_plays_the_barrier_to_its_release_and_e
     # export the drawing
     key(page, page.duo.find_element("#bar-png"), Keys.ENTER)
     assert downloaded(downloads, "vizcoll-barrier.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    assert page.duo.get_logs() == []
+
+
+def test_every_figure_of_a_page_as_text_and_data_by_keyboard(page):
+    page.open("/multicast", counts=None)
+    page.duo.wait_for_contains_text("#mc-summary", "minhop-new", timeout=30)
+    key(page, page.duo.find_element("#mc-pack-text summary"), Keys.ENTER)
+    key(page, page.duo.find_element("#mc-pack-text-button"), Keys.ENTER)
+    page.duo.wait_for_contains_text("#mc-pack-text-out", "efi-a: EFI per link under A (minhop-new)", timeout=60)
+    assert "efi-per-link: 48 rows: 1 broken; max efi_a 3 on" in page.duo.find_element("#mc-pack-text-out").text
+    links = page.driver.find_elements("css selector", "#mc-pack-text-out a[download]")
+    assert [a.get_attribute("download") for a in links][0] == "efi-per-link.csv"
+    no_violation(page)
     assert page.duo.get_logs() == []

@@ -9,19 +9,23 @@ figure the browser sends.
 Ids, for a player ``<p>`` (e.g. ``bar-player``): ``<p>-export`` (the details), ``<p>-export-format``,
 ``-first``, ``-last``, ``-fps``, ``-size``, ``-button``, ``-message``, ``-file`` and the job bar of prefix
 ``<p>-export`` (``<p>-export-job``, ``-progress``, ``-cancel``); for a figure pack ``<q>`` (e.g. ``bar-pack``):
-``<q>-button``, ``<q>-message``, ``<q>-file`` and the job bar of prefix ``<q>``.
+``<q>-button``, ``<q>-message``, ``<q>-file`` and the job bar of prefix ``<q>``; its "Figures as text and data"
+``<q>-text`` (:func:`figure_text`).
 """
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 from dash import Dash, Input, Output, State, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.ui import jobs
 from vizcoll.ui.components.kit import field, info, job_bar, status_box
+from vizcoll.ui.export.alt import describe
 from vizcoll.ui.export.animation import FORMATS, SIZES, export_animation, read_options
 from vizcoll.ui.export.animations import animation_of
-from vizcoll.ui.export.catalog import pack_file
+from vizcoll.ui.export.catalog import pack_file, pack_of
 from vizcoll.ui.limits import EXPORT_MAX_FPS, EXPORT_MIN_FPS
 from vizcoll.ui.store import SCENARIO, checked
 from vizcoll.words import plural
@@ -30,9 +34,12 @@ __all__ = [
     "animation_export",
     "register_animation_export",
     "figure_pack",
+    "figure_text",
+    "text_view",
     "register_figure_pack",
     "animation_job",
     "pack_job",
+    "text_job",
 ]
 
 POLL_MS = 500  # how often a page asks an export job for its progress
@@ -154,7 +161,8 @@ def register_animation_export(
 
 
 def figure_pack(prefix: str) -> html.Div:
-    """The "Download figure pack" button of a page, its job bar, message and download."""
+    """The "Download figure pack" button of a page, its job bar, message and download; then "Figures as text and
+    data" (:func:`figure_text`)."""
     return html.Div(
         className="figure-pack",
         children=[
@@ -168,8 +176,80 @@ def figure_pack(prefix: str) -> html.Div:
                 "Every figure of this page as SVG and PDF (paper theme), the data behind them as CSV, the scenario "
                 "and a README, in one ZIP."
             ),
+            figure_text(f"{prefix}-text"),
         ],
     )
+
+
+def figure_text(prefix: str) -> html.Details:
+    """ "Figures as text and data" (ids ``<prefix>-button``, ``-store``, ``-out`` and the job bar ``<prefix>``):
+    every figure of the page in a sentence and the data behind it as tables and CSV
+    (:func:`vizcoll.ui.export.alt.describe`), for a screen reader or a reader who cannot see a drawing."""
+    return html.Details(
+        id=prefix,
+        className="figure-text",
+        children=[
+            html.Summary("Figures as text and data"),
+            info("Each figure of this page in a sentence, and the numbers behind it as tables (and CSV)."),
+            html.Button("Describe the figures", id=f"{prefix}-button", n_clicks=0),
+            job_bar(prefix),
+            status_box(f"{prefix}-message"),
+            dcc.Store(id=f"{prefix}-store"),
+            html.Div(id=f"{prefix}-out", className="figure-text-out"),
+        ],
+    )
+
+
+def text_view(described: dict | None) -> list:
+    """The HTML of :func:`vizcoll.ui.export.alt.describe`'s answer: the figures' sentences, then each table (its
+    summary; its first rows in a disclosure, with a CSV link when the page carries it)."""
+    if not isinstance(described, dict):
+        return []
+    figures = html.Ul([html.Li([html.B(f["name"]), ": ", f["text"]]) for f in described["figures"]])
+    tables = [_table_view(t) for t in described["tables"]]
+    notes = [html.P(note) for note in described["notes"]]
+    return [html.H4(f"{described['title']}: the figures"), figures, *notes, html.H4("The data"), *tables]
+
+
+def _table_view(table: dict) -> html.Details:
+    head = html.Tr([html.Th(c, scope="col") for c in table["columns"]])
+    body = [html.Tr([html.Td(str(cell)) for cell in row]) for row in table["rows"]]
+    shown = len(table["rows"])
+    caption = f"{table['caption']} ({shown} of {table['total']:,} rows)" if shown < table["total"] else table["caption"]
+    csv = (
+        html.A(
+            f"{table['name']}.csv",
+            href="data:text/csv;charset=utf-8," + quote(table["csv"]),
+            download=f"{table['name']}.csv",
+        )
+        if table["csv"] is not None
+        else html.Span("its CSV: in the figure pack")
+    )
+    return html.Details(
+        [
+            html.Summary(f"{table['name']}: {table['summary']}"),
+            html.Div(
+                className="table-box", children=html.Table([html.Caption(caption), html.Thead(head), html.Tbody(body)])
+            ),
+            csv,
+        ]
+    )
+
+
+def text_job(set_progress, page: str, data, extra=None):
+    """(A background job.) :func:`vizcoll.ui.export.alt.describe` of ``page``'s figures for the scenario store
+    ``data``, and a line (a "⚠" message when it cannot be made)."""
+    scenario, message = checked(data)
+    if scenario is None:
+        return no_update, message
+    set_progress((0, 1, "Computing the page's figures…"))
+    try:
+        pack = pack_of(
+            page, scenario, extra, lambda done, total: set_progress((done, total, f"Computing: {done} of {total}"))
+        )
+    except VizcollError as exc:
+        return no_update, f"⚠ {exc}"
+    return describe(pack), ""
 
 
 def pack_job(set_progress, page: str, data, extra=None):
@@ -215,3 +295,22 @@ def register_figure_pack(app: Dash, prefix: str, page: str, extra: State | dict[
         interval=POLL_MS,
         **jobs.background(prefix, (f"{prefix}-button",)),
     )(download)
+    text = f"{prefix}-text"
+
+    def described(set_progress, clicks, data, *values):
+        if not _pressed(clicks):
+            return no_update, no_update
+        value = dict(zip(names, values, strict=True)) if names else (values[0] if values else None)
+        return text_job(set_progress, page, data, value)
+
+    app.callback(
+        Output(f"{text}-store", "data"),
+        Output(f"{text}-message", "children"),
+        Input(f"{text}-button", "n_clicks"),
+        State(SCENARIO, "data"),
+        *states,
+        prevent_initial_call=True,
+        interval=POLL_MS,
+        **jobs.background(text, (f"{text}-button",)),
+    )(described)
+    app.callback(Output(f"{text}-out", "children"), Input(f"{text}-store", "data"))(text_view)
