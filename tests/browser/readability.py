@@ -11,12 +11,22 @@ annotations, colour-bar titles, the captions of its points: a tree's node names)
 
 Each problem is one readable line naming the figure (its id) and the texts. :func:`page_problems` adds the
 rest of the page: a text box or a dropdown whose value is cut (:data:`CONTROLS_JS`), and a cytoscape drawing
-whose captions overlap (:data:`CANVAS_JS`).
+whose captions overlap (:data:`CANVAS_JS`), and a figure text with less contrast than WCAG 2.1 AA asks
+(:data:`CONTRAST_JS`).
 """
 
 from __future__ import annotations
 
-__all__ = ["PROBLEMS_JS", "CONTROLS_JS", "CANVAS_JS", "SLACK", "figure_problems", "page_problems", "viewport"]
+__all__ = [
+    "PROBLEMS_JS",
+    "CONTROLS_JS",
+    "CANVAS_JS",
+    "CONTRAST_JS",
+    "SLACK",
+    "figure_problems",
+    "page_problems",
+    "viewport",
+]
 
 SLACK = 1  # pixels: boxes that only touch do not overlap
 
@@ -105,14 +115,69 @@ return problems;
 """
 
 
+CONTRAST_JS = """
+// WCAG 2.1 1.4.3 for the figures' own texts (axe-core does not read SVG text): each visible text of a Plotly
+// figure against what is behind it (its annotation's box, else the figure's paper), 4.5:1, or 3:1 for large text
+const rgb = c => { const m = (c || '').match(/[\\d.]+/g); return m ? m.slice(0, 4).map(Number) : null; };
+const lum = ([r, g, b]) => { const f = v => (v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+                             return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+const over = (fg, a, bg) => fg.slice(0, 3).map((v, i) => v * a + bg[i] * (1 - a));
+const problems = [];
+for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+  const paper = plot.querySelector('.main-svg');
+  if (!paper || !plot.getBoundingClientRect().width) continue;
+  const name = (plot.closest('[id]') || plot).id || 'a figure';
+  const page = rgb(getComputedStyle(paper).backgroundColor) || [255, 255, 255];
+  const back = page.length > 3 && page[3] === 0 ? [255, 255, 255] : page;
+  // a heatmap's cell texts are left out: Plotly colours each against its own cell (textfont "auto"), which is
+  // drawn as an image this check cannot read
+  for (const text of plot.querySelectorAll('text:not(.heatmaplayer text)')) {
+    const r = text.getBoundingClientRect();
+    if (!r.width || !text.textContent.trim()) continue;
+    const style = getComputedStyle(text), fill = rgb(style.fill);
+    if (!fill) continue;
+    // behind it: its annotation's box, or a marker of its trace it is written on (a vertex's number), or the paper
+    const box = text.closest('.annotation') && text.closest('.annotation').querySelector('.bg');
+    const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+    const trace = text.closest('.trace');
+    const holds = p => { const q = p.getBoundingClientRect();
+                         return cx > q.left && cx < q.right && cy > q.top && cy < q.bottom; };
+    const own = text.closest('.point') && text.closest('.point').querySelector('path');  // a bar's own text
+    const bar = own && holds(own) ? own : null;  // written in it, not above it
+    const marker = trace && [...trace.querySelectorAll('.points path.point')].find(holds);
+    const plate = box || bar || marker;
+    const look = plate && getComputedStyle(plate), plateFill = look && rgb(look.fill);
+    const plateAlpha = look ? Number(look.fillOpacity) * Number(look.opacity) : 0;
+    const under = plateFill && plateAlpha > 0 ? over(plateFill, plateAlpha, back) : back;
+    const ink = over(fill, Number(style.fillOpacity) * Number(style.opacity), under);
+    const [a, b] = [lum(ink), lum(under)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+    const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < need) {
+      const shown = text.textContent.trim().slice(0, 40);
+      problems.push(`${name}: "${shown}" has contrast ${ratio.toFixed(2)}:1 (needs ${need}:1)`);
+    }
+  }
+}
+return problems;
+"""
+
+
 def figure_problems(driver) -> list[str]:
     """Every readability problem of the figures shown in ``driver``'s page (an empty list when there is none)."""
     return driver.execute_script(PROBLEMS_JS, SLACK)
 
 
 def page_problems(driver) -> list[str]:
-    """The figures' problems, cut values of text boxes and dropdowns, and overlapping captions on canvases."""
-    return figure_problems(driver) + driver.execute_script(CONTROLS_JS) + driver.execute_script(CANVAS_JS)
+    """The figures' problems, cut values of text boxes and dropdowns, overlapping captions on canvases, and figure
+    texts of too little contrast (:data:`CONTRAST_JS`)."""
+    return (
+        figure_problems(driver)
+        + driver.execute_script(CONTROLS_JS)
+        + driver.execute_script(CANVAS_JS)
+        + driver.execute_script(CONTRAST_JS)
+    )
 
 
 def viewport(driver, width: int = 1280, height: int = 720) -> None:

@@ -1,4 +1,4 @@
-"""Links by name (vizcoll.ui.components.links): the table a keyboard breaks and repairs links from."""
+"""Links and nodes by name (vizcoll.ui.components.links): the tables a keyboard breaks and repairs links from."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def rows(table) -> list[list]:
 
 
 def test_the_table_names_each_link_its_state_and_a_button_that_says_what_it_does():
-    table = links.listed("edge0.0 agg", GRID.toggled("edge0.0[4]-agg0.1[1]").to_dict(thin=True), TOGGLE)
+    table, nodes = links.listed("edge0.0 agg", GRID.toggled("edge0.0[4]-agg0.1[1]").to_dict(thin=True), TOGGLE)
     shown = rows(table)
     assert [r[0] for r in shown] == ["edge0.0[3]-agg0.0[1]", "edge0.0[4]-agg0.1[1]"]
     assert [r[1] for r in shown] == ["intact", "broken"]
@@ -27,14 +27,18 @@ def test_the_table_names_each_link_its_state_and_a_button_that_says_what_it_does
     assert buttons[1].id == {"type": TOGGLE, "link": "edge0.0[4]-agg0.1[1]"}
     assert getattr(buttons[1], "aria-label") == "Repair edge0.0[4]-agg0.1[1]"
     assert table.children[0].children == "2 links"
+    assert "No node is named like 'edge0.0 agg'" in nodes.children  # no node's name holds both words
+    _, nodes = links.listed("edge0", GRID.toggled("edge0.0[4]-agg0.1[1]").to_dict(thin=True), TOGGLE)
+    assert rows(nodes) == [["edge0.0", "switch", 4, 1], ["edge0.1", "switch", 4, 0]]
 
 
 def test_the_table_shows_a_page_of_links_and_says_how_many_more_there_are():
-    table = links.listed(None, GRID.to_dict(thin=True), TOGGLE)
-    assert len(rows(table)) == links.SHOWN
+    table, nodes = links.listed(None, GRID.to_dict(thin=True), TOGGLE)
+    assert len(rows(table)) == links.SHOWN and len(rows(nodes)) == links.NODES
     assert table.children[0].children == f"{links.SHOWN} of 48 links: type a name to find others"
-    assert "No link has an end named like 'zz'" in links.listed("zz", GRID.to_dict(thin=True), TOGGLE).children
-    assert links.listed("h0", {"spec": 5}, TOGGLE).children.startswith("⚠")  # a store the browser made up
+    assert nodes.children[0].children == f"{links.NODES} of 36 nodes"
+    assert "No link has an end named like 'zz'" in links.listed("zz", GRID.to_dict(thin=True), TOGGLE)[0].children
+    assert links.listed("h0", {"spec": 5}, TOGGLE)[0].children.startswith("⚠")  # a store the browser made up
 
 
 def test_a_rows_button_breaks_its_link_and_again_repairs_it():

@@ -7,7 +7,7 @@ import pytest
 from tests.fabrics import REAL_FABRICS
 from vizcoll.commands import load_topology
 from vizcoll.topology import from_spec
-from vizcoll.topology.listing import MAX_QUERY, find_links
+from vizcoll.topology.listing import MAX_QUERY, find_links, find_nodes
 
 
 def test_every_word_must_name_an_end_and_the_order_is_the_fabrics():
@@ -48,3 +48,16 @@ def test_a_real_cluster_counted_from_its_file():
             cables += 1
     found = find_links(load_topology(str(path)), "ib5 ib8")
     assert found["total"] == cables == 4
+
+
+def test_nodes_are_found_by_every_word_of_their_name_with_their_links_counted():
+    topo = from_spec("fat-tree:radix=4,levels=3")
+    topo.broken[topo.find_link("edge0.0[4]-agg0.1[1]")] = True
+    found = find_nodes(topo, "EDGE0")
+    assert found["nodes"] == [
+        {"name": "edge0.0", "kind": "switch", "links": 4, "broken": 1},
+        {"name": "edge0.1", "kind": "switch", "links": 4, "broken": 0},
+    ]
+    assert find_nodes(topo, "h1")["nodes"][0] == {"name": "h1", "kind": "end node", "links": 1, "broken": 0}
+    assert find_nodes(topo, "", limit=3)["total"] == topo.n_nodes == 36
+    assert find_nodes(topo, "edge agg")["nodes"] == []

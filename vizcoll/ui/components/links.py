@@ -1,5 +1,6 @@
-"""Links by name: a table of the fabric's links found by their ends' names, each with a Break/Repair button, so that
-a keyboard (or a screen reader) breaks and repairs what a mouse clicks on the drawing (issue 46).
+"""Links and nodes by name: a table of the fabric's links found by their ends' names, each with a Break/Repair
+button, so that a keyboard (or a screen reader) breaks and repairs what a mouse clicks on the drawing, and a table of
+the nodes named so (their kind, links and broken links) (issue 46).
 
 ``link_list(prefix)`` is a folded panel of a page: a search box (``<prefix>-links-find``), the table
 (``<prefix>-links-table``, at most :data:`SHOWN` rows; :func:`vizcoll.topology.listing.find_links` finds them) and
@@ -12,13 +13,14 @@ from __future__ import annotations
 from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
-from vizcoll.topology.listing import MAX_QUERY, find_links
+from vizcoll.topology.listing import MAX_QUERY, find_links, find_nodes
 from vizcoll.ui.components.kit import field, info, message_box, section
 from vizcoll.ui.store import SCENARIO, checked, store_output, topology_of
 
-__all__ = ["SHOWN", "link_list", "link_table", "register_link_list"]
+__all__ = ["SHOWN", "NODES", "link_list", "link_table", "node_table", "register_link_list"]
 
-SHOWN = 30  # rows of the table: type a name to find a link further down
+SHOWN = 30  # rows of the links' table: type a name to find a link further down
+NODES = 10  # rows of the nodes' table
 MAX_LABEL = 1000  # characters of a link's label the browser may send back
 
 
@@ -27,11 +29,14 @@ def _ids(prefix: str) -> tuple[str, str, str, str]:
 
 
 def link_list(prefix: str, open: bool = False) -> html.Details:  # noqa: A002
-    """The folded panel "Links by name" of page ``prefix``."""
+    """The folded panel "Links and nodes by name" of page ``prefix``."""
     find, table, message, _ = _ids(prefix)
     return section(
-        "Links by name",
-        info("Find a link by the names of its ends (e.g. leaf3 spine1), then break or repair it: as a click on it."),
+        "Links and nodes by name",
+        info(
+            "Find a link by the names of its ends (e.g. leaf3 spine1), then break or repair it: as a click on it. "
+            "The nodes named so are listed below it."
+        ),
         field(
             "find",
             dcc.Input(id=find, type="search", debounce=True, maxLength=MAX_QUERY, placeholder="a node's name"),
@@ -71,16 +76,32 @@ def link_table(found: dict, toggle: str) -> html.Table | html.P:
     return html.Table([html.Caption(caption), html.Thead(head), html.Tbody(rows)])
 
 
-def listed(query, data, toggle: str):
-    """The table for the search box's ``query`` on the scenario ``data`` (a message instead when it cannot be
-    read)."""
+def node_table(found: dict) -> html.Table | html.P:
+    """The table of :func:`find_nodes`'s answer ``found``: each node's name, kind, links and broken links."""
+    if not found["nodes"]:
+        return html.P(f"No node is named like {found['query']!r}." if found["query"] else "No node.")
+    shown, total = len(found["nodes"]), found["total"]
+    rows = [
+        html.Tr([html.Th(n["name"], scope="row"), html.Td(n["kind"]), html.Td(n["links"]), html.Td(n["broken"])])
+        for n in found["nodes"]
+    ]
+    caption = f"{total:,} nodes" if shown == total else f"{shown} of {total:,} nodes"
+    head = html.Tr([html.Th(c, scope="col") for c in ("node", "kind", "links", "broken")])
+    return html.Table([html.Caption(caption), html.Thead(head), html.Tbody(rows)])
+
+
+def listed(query, data, toggle: str) -> list:
+    """The links' and the nodes' tables for the search box's ``query`` on the scenario ``data`` (a message instead
+    when it cannot be read)."""
     scenario, message = checked(data)
     if scenario is None:
-        return html.P(message)
+        return [html.P(message)]
+    query = query if isinstance(query, str) else ""
     try:
-        return link_table(find_links(topology_of(scenario), query if isinstance(query, str) else "", SHOWN), toggle)
+        topo = topology_of(scenario)
+        return [link_table(find_links(topo, query, SHOWN), toggle), node_table(find_nodes(topo, query, NODES))]
     except VizcollError as exc:
-        return html.P(f"⚠ {exc}")
+        return [html.P(f"⚠ {exc}")]
 
 
 def toggled(_clicks, data):
@@ -102,9 +123,12 @@ def toggled(_clicks, data):
 def register_link_list(app: Dash, prefix: str) -> None:
     """The callbacks of :func:`link_list` ``prefix``."""
     find, table, message, toggle = _ids(prefix)
-    app.callback(Output(table, "children"), Input(find, "value"), Input(SCENARIO, "data"))(
-        lambda query, data: listed(query, data, toggle)
-    )
+    app.callback(  # only while the panel is open: a page's first view computes nothing for it
+        Output(table, "children"),
+        Input(f"{prefix}-links", "open"),
+        Input(find, "value"),
+        Input(SCENARIO, "data"),
+    )(lambda shown, query, data: listed(query, data, toggle) if shown is True else [])
     app.callback(
         store_output(),
         Output(message, "children"),

@@ -33,6 +33,7 @@ __all__ = [
     "DIVERGING",
     "CATEGORICAL",
     "wrap",
+    "ink",
     "title_chars",
     "legend_rows",
     "styled",
@@ -50,6 +51,38 @@ HALF, FULL = 430, 880  # a figure's width at 1280 px: one of a pair, or the whol
 SEQUENTIAL = "YlOrRd"
 DIVERGING = "RdBu_r"
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+
+
+DARK_INK, LIGHT_INK = "#000000", "#ffffff"
+"""Text written on a coloured mark: whichever contrasts more with it, at least 4.58:1 for any colour (WCAG 2.1 AA)."""
+
+
+def _luminance(colour: str) -> float | None:
+    """WCAG 2.1's relative luminance of ``"#rgb"``, ``"#rrggbb"`` or ``"rgb(r, g, b)"``; None for anything else."""
+    text = str(colour).strip().lower()
+    if text.startswith("#") and len(text) in (4, 7):
+        digits = text[1:] if len(text) == 7 else "".join(c * 2 for c in text[1:])
+        channels = [int(digits[i : i + 2], 16) for i in (0, 2, 4)]
+    elif text.startswith("rgb(") and text.endswith(")"):
+        channels = [float(v) for v in text[4:-1].split(",")[:3]]
+    else:
+        return None
+    linear = [(v / 255) / 12.92 if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def ink(colour: str) -> str:
+    """The text colour for a label written on a mark of ``colour``: dark or white, whichever has the larger WCAG
+    contrast ratio with it (a vertex's number, a grid node's ID); dark for a colour it cannot read.
+
+    >>> ink("#0072B2"), ink("#F0E442"), ink("#d62728")
+    ('#ffffff', '#000000', '#ffffff')
+    """
+    lum = _luminance(colour)
+    if lum is None:
+        return DARK_INK
+    dark = _luminance(DARK_INK)
+    return LIGHT_INK if (1.05 / (lum + 0.05)) >= (lum + 0.05) / (dark + 0.05) else DARK_INK
 
 
 def title_chars(width: int, size: int = TITLE_SIZE) -> int:

@@ -20,7 +20,7 @@ from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.captions import fitted_captions
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.style import FULL, styled
+from vizcoll.ui.figures.style import FULL, ink, styled
 from vizcoll.ui.figures.topology import edge_id, links_selector
 from vizcoll.words import plural
 
@@ -361,6 +361,7 @@ def numbering_figure(
     ):
         fig.add_trace(_link_trace(links, colour, width, dash, label))
     cells = [(r, c) for r in range(rows) for c in range(cols)]
+    colours = [ROOT_COLOUR if after_ids[r, c] == 0 else NODE for r, c in cells]
     small = rows * cols <= 16
     fig.add_trace(
         go.Scatter(
@@ -370,10 +371,10 @@ def numbering_figure(
             name="ID → ID′",
             text=[f"{before_ids[r, c]}→{after_ids[r, c]}" for r, c in cells],
             textposition="middle center",
-            textfont={"size": 12 if small else 9, "color": "#fff"},
+            textfont={"size": 12 if small else 9, "color": [ink(colour) for colour in colours]},
             marker={
                 "size": 40 if small else 26,
-                "color": [ROOT_COLOUR if after_ids[r, c] == 0 else NODE for r, c in cells],
+                "color": colours,
                 "line": {"width": 0},
             },
             hovertext=[f"row {r}, col {c}: ID {before_ids[r, c]} → {after_ids[r, c]}" for r, c in cells],

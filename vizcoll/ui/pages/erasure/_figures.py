@@ -12,7 +12,7 @@ import math
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from vizcoll.ui.figures.style import FULL, styled
+from vizcoll.ui.figures.style import FULL, ink, styled
 from vizcoll.words import noun, plural
 
 __all__ = [
@@ -140,7 +140,7 @@ def dc_figure(
                 name=f"{kind} block",
                 marker={"symbol": "square", "size": 34, "color": colour, "line": {"color": "white", "width": 1}},
                 text=[f"y{i}" for i in ids_],
-                textfont={"color": "white", "size": 12},
+                textfont={"color": ink(colour), "size": 12},  # white or black: whichever reads on it
                 customdata=[["block", i] for i in ids_],
                 hovertext=[_block_hover(i, kinds, data, groups) for i in ids_],
                 hoverinfo="text",

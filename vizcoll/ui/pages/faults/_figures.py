@@ -319,13 +319,13 @@ def _draw_operation(fig: go.Figure, timeline: Timeline, step: int, operations: d
         fig.add_annotation(x=x_op, y=0.6, text=names, showarrow=False, font={"size": 12, "color": "#1f3a5f"})
     else:
         last = _last_op(timeline, step) if step >= 0 else None
-        fig.add_annotation(x=x_op, y=1.2, text=last or "", showarrow=False, font={"size": 30, "color": "#9aa5b1"})
+        fig.add_annotation(x=x_op, y=1.2, text=last or "", showarrow=False, font={"size": 30, "color": "#7b8794"})
         fig.add_annotation(
             x=x_op,
             y=0.6,
             text="(last operation)" if last else "no operation yet",
             showarrow=False,
-            font={"size": 11, "color": "#9aa5b1"},
+            font={"size": 11, "color": "#52606d"},
         )
 
 

@@ -53,6 +53,7 @@ from vizcoll.ui import jobs
 from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
+from vizcoll.ui.components.links import link_list, register_link_list
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_at
 from vizcoll.ui.components.sidebyside import (
     comparison_order,
@@ -211,6 +212,7 @@ def body(scenario: Scenario) -> html.Div:
                 ),
             ),
             _tables_section(scenario),
+            link_list("mc"),
             section(
                 "Quick preset",
                 dcc.Dropdown(
@@ -348,6 +350,7 @@ def _main(scenario: Scenario, topo, groups, p: dict, mlids: list[int] | None) ->
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
+    register_link_list(app, "mc")
     register_player(app, MC_PLAYER)
     register_animation_export(app, MC_PLAYER, PAGE)
     register_figure_pack(app, MC_PACK, PAGE)

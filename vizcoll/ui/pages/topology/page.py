@@ -36,6 +36,7 @@ from vizcoll.ui.components.kit import (
     register_image_download,
     section,
 )
+from vizcoll.ui.components.links import link_list, register_link_list
 from vizcoll.ui.components.player import first_frame, on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.figures.topology import (
     base_stylesheet,
@@ -196,6 +197,7 @@ def _controls(scenario: Scenario) -> html.Div:
         children=[
             _fabric_section(scenario),
             _edit_section(),
+            link_list("topo"),
             _communicators_section(scenario),
             section(
                 "Download",
@@ -459,6 +461,7 @@ def _edit_for(trigger: str, scenario: Scenario, values: dict) -> dict | None:
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
+    register_link_list(app, "topo")
     """Attach the page's callbacks to ``app``."""
     register_player(app, TOPO_PLAYER)
     register_overview(app, TOPO_PLAYER, TOPO_LARGE)

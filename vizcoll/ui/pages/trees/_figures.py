@@ -21,7 +21,7 @@ from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.captions import node_hovers
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.efi import link_lines, link_value_figure
-from vizcoll.ui.figures.style import styled
+from vizcoll.ui.figures.style import ink, styled
 from vizcoll.ui.figures.topology import PALETTE
 from vizcoll.words import plural
 
@@ -179,6 +179,11 @@ def logical_tree_figure(
     return styled(fig)
 
 
+def _inks(colour):
+    """The number written on each vertex: white or black, whichever reads better on its colour (one or a list)."""
+    return [ink(c) for c in colour] if isinstance(colour, list | tuple) else ink(colour)
+
+
 def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
     many = len(pos) > 128
     return go.Scatter(
@@ -188,7 +193,7 @@ def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
         name=name,
         text=[labels[v] for v in members],
         textposition="middle center" if small else "top center",
-        textfont={"size": 11 if small else 9, "color": "#fff" if small else "#1f2933"},
+        textfont={"size": 11 if small else 9, "color": _inks(colour) if small else "#1f2933"},  # in or beside
         marker={"size": 22 if small else (6 if many else 9), "color": colour, "line": {"width": 0}},
         hovertext=[hover(v) for v in members] if hover else None,
         hoverinfo="text",

@@ -40,6 +40,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
+from vizcoll.ui.components.links import link_list, register_link_list
 from vizcoll.ui.components.player import (
     first_frame,
     on_canvas,
@@ -335,6 +336,7 @@ def _sidebar(v: dict) -> html.Div:
                 open=False,
                 id=TREES_PRESETS,
             ),
+            link_list("trees"),
             _goal_section(v),
             section("Export for papers", figure_pack(TREES_PACK)),
             message_box(TREES_MESSAGE),
@@ -455,6 +457,7 @@ def _main(v: dict) -> html.Div:
 
 # ---------------------------------------------------------------- callbacks
 def register(app: Dash) -> None:
+    register_link_list(app, "trees")
     register_player(app, TREES_PLAYER)
     app.clientside_callback(
         SHOW_CANVAS_JS, Output(TREES_CANVAS, "style"), Output(TREES_LEGEND, "style"), Input(TREES_CANVAS, "elements")
