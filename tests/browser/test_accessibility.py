@@ -7,10 +7,13 @@ and CSV."""
 
 from __future__ import annotations
 
+import io
 import time
 from dataclasses import replace
 
+import numpy as np
 from dash.testing.wait import until
+from PIL import Image
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
@@ -122,9 +125,17 @@ def test_a_lecturer_breaks_a_link_by_name_plays_the_barrier_to_its_release_and_e
     assert position[1] == position[3]  # "step n of n"
     assert page.duo.find_element("#bar-player-caption").get_attribute("aria-live") == "polite"
 
-    # export the drawing
+    # export the drawing: the PNG carries the drawing's title above it and its legend below it (assets/drawing.js)
     key(page, page.duo.find_element("#bar-png"), Keys.ENTER)
-    assert downloaded(downloads, "vizcoll-barrier.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    png = downloaded(downloads, "vizcoll-barrier.png")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    picture = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    drawing = page.driver.execute_script("return document.getElementById('bar-canvas').offsetHeight;")
+    assert picture.shape[0] > 2 * drawing + 100  # scale 2, with a title and a legend
+    title, legend = picture[: picture.shape[0] // 12], picture[-picture.shape[0] // 8 :]
+    assert (title.sum(axis=2) < 150).sum() > 500  # dark text of the title
+    red = (abs(legend[..., 0] - 214) < 30) & (legend[..., 1] < 80) & (legend[..., 2] < 80)
+    assert red.sum() > 20  # the legend's broken link: red and dashed, as on the page
     assert page.duo.get_logs() == []
 
 

@@ -17,6 +17,8 @@ with a ``dcc.Download``. Nothing is ever sent empty: a failure is a "⚠" line s
 
 from __future__ import annotations
 
+import json
+
 import plotly.graph_objects as go
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
@@ -228,8 +230,9 @@ def image_request(fmt: str, data, order_now, page: str, filename: str) -> tuple:
         canvas = _on_canvas(drawn_view(scenario, page))
     except VizcollError as exc:
         return no_update, no_update, f"⚠ {exc}", "flag warn"
-    if canvas:
-        image = {"type": fmt, "action": "download", "filename": filename, "options": {"bg": "#ffffff"}}
+    if canvas:  # a PNG goes to assets/drawing.js, which adds the drawing's title and legend before saving it
+        action = "store" if fmt == "png" else "download"
+        image = {"type": fmt, "action": action, "filename": filename, "options": {"bg": "#ffffff", "scale": 2}}
         return image, no_update, "", "flag"
     return no_update, jobs.order(True, order_now, format=fmt), "", "flag"
 
@@ -282,8 +285,9 @@ def _reason(exc: Exception) -> str:
 
 def register_image_download(app: Dash, png: str, canvas: str, page: str, filename: str) -> None:
     """Wire the buttons of :func:`image_download` (``png``: the PNG button's id) to save ``page``'s drawing as
-    ``filename``.png or .svg: the cytoscape ``canvas``'s own image, or its figure rendered on the server by a
-    background job (progress, Cancel; both buttons disabled meanwhile)."""
+    ``filename``.png or .svg: the cytoscape ``canvas``'s own image (a PNG under the drawing's title and above its
+    legend, ``assets/drawing.js``), or its figure rendered on the server by a background job (progress, Cancel; both
+    buttons disabled meanwhile)."""
     ids = image_ids(png)
 
     def ask(png_clicks, svg_clicks, data, order_now):
@@ -305,6 +309,12 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
         State(ids["order"], "data"),
         prevent_initial_call=True,
     )(ask)
+    app.clientside_callback(  # the canvas's PNG with its title and legend (assets/drawing.js)
+        f"function (data) {{ return window.vizcollSaveDrawing({json.dumps(canvas)}, data, {json.dumps(filename)}); }}",
+        Output(ids["message"], "title"),
+        Input(canvas, "imageData"),
+        prevent_initial_call=True,
+    )
     app.callback(
         Output(ids["file"], "data"),
         Output(ids["message"], "children", allow_duplicate=True),
