@@ -104,7 +104,7 @@ def download_to(page, folder: Path) -> Path:
 
 def test_png_and_svg_download_at_every_size_on_the_topology_page(page, downloads):
     page.open("/topology")
-    press(page, "#topo-png")  # the canvas draws the fabric: the browser saves cytoscape's own image
+    press(page, "#topo-png")  # the canvas draws the fabric: the browser saves its image (title, legend)
     assert downloaded(downloads, "vizcoll-topology.png")[:8] == b"\x89PNG\r\n\x1a\n"
     press(page, "#topo-svg")
     assert b"<svg" in downloaded(downloads, "vizcoll-topology.svg")[:400]
