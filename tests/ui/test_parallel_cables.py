@@ -55,8 +55,8 @@ def test_a_loaded_and_an_idle_parallel_cable_each_have_their_own_curve_colour_an
     text = dict(zip(hover.customdata, hover.text, strict=True))
     assert len(hover.customdata) == topo.n_links  # one hover point per cable
     assert not np.allclose(where[hot], where[cold])  # two points: the pointer reaches each cable
-    assert f"link 0: s1[1] – s2[1]<br>{label} 5<br>cable 1 of 2" in text[hot]
-    assert f"link 1: s1[2] – s2[2]<br>{label} 0<br>cable 2 of 2" in text[cold]
+    assert f"link 0:<br>s1[1] –<br>s2[1]<br>{label} 5<br>cable 1 of 2" in text[hot]  # one end per line
+    assert f"link 1:<br>s1[2] –<br>s2[2]<br>{label} 0<br>cable 2 of 2" in text[cold]
     (hot_line,), (cold_line,) = traces_through(fig, where[hot]), traces_through(fig, where[cold])
     assert cold_line.line.color == IDLE and hot_line.line.color != IDLE  # each drawn in its own colour ...
     assert hot_line.line.width > cold_line.line.width  # ... and width, where its hover point is
@@ -102,3 +102,14 @@ def test_a_group_of_a_real_shaped_cluster_gives_every_cable_its_own_hover_point(
     text = dict(zip(hover.customdata, hover.text, strict=True))
     for row in np.flatnonzero(counts == 2):
         assert f"EFI {5 if lanes[row] < 0 else 0}<br>cable" in text[view.topo.link_label(int(row))]
+
+
+def test_a_real_clusters_hover_boxes_are_narrow_enough_to_stay_inside_the_figure():
+    """Each line of a link's or a node's hover box at most 40 characters on a cluster with long switch names
+    (``MF0;spine-2:MQM8700/U1``, ``Voltaire 4036 # rack-1 (8c10)``): one end per line, the node's description and
+    GUID on lines of their own. A half-width figure (about 450 px) then has room for it beside any point."""
+    topo = topo_io.parse(campus_cluster(), "campus.txt")
+    fig = link_value_figure(topo, np.arange(topo.n_links, dtype=float), "campus", label="EFI")
+    lines = [line for t in fig.data if t.hoverinfo == "text" for text in t.text for line in str(text).split("<br>")]
+    assert max(map(len, lines)) <= 40, max(lines, key=len)
+    assert any(line.startswith("link ") for line in lines)

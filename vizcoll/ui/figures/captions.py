@@ -59,9 +59,10 @@ def captions(topo: Topology) -> list[str]:
     return [name if len(name) <= CAPTION_CHARS else name[: CAPTION_CHARS - 1] + "…" for name in topo.names]
 
 
-def node_hovers(topo: Topology, nodes=None) -> list[str]:
+def node_hovers(topo: Topology, nodes=None, sep: str = " · ") -> list[str]:
     """The hover text of nodes (default all): the name, then the file's description and the GUID where the fabric
-    has them (``stage114 · stage114 mlx4_0 · GUID 0x24be05ffff980030``)."""
+    has them (``stage114 · stage114 mlx4_0 · GUID 0x24be05ffff980030``); a Plotly figure puts them on lines of their
+    own (``sep="<br>"``), so that its hover box stays narrow enough to fit beside the node, inside the figure."""
     nodes = range(topo.n_nodes) if nodes is None else nodes
     out = []
     for u in nodes:
@@ -72,7 +73,7 @@ def node_hovers(topo: Topology, nodes=None) -> list[str]:
             parts.append(desc)
         if topo.guid is not None and int(topo.guid[u]):
             parts.append(f"GUID 0x{int(topo.guid[u]):016x}")
-        out.append(" · ".join(parts))
+        out.append(sep.join(parts))
     return out
 
 

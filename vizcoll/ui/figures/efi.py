@@ -265,7 +265,7 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
             mode="markers",
             name="switches",
             marker={"symbol": "square", "size": 7 if topo.n_nodes < 3000 else 3, "color": "#4a6fa5"},
-            text=_texts(node_hovers(topo, sw.tolist())),
+            text=_texts(node_hovers(topo, sw.tolist(), sep="<br>")),
             hoverinfo="text",
         )
     )
@@ -278,7 +278,7 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
                 mode="markers",
                 name="end nodes",
                 marker={"size": 5, "color": "#9aa5b1"},
-                text=_texts(node_hovers(topo, ends.tolist())),
+                text=_texts(node_hovers(topo, ends.tolist(), sep="<br>")),
                 hoverinfo="text",
             )
         )
@@ -300,7 +300,7 @@ def _add_hover(fig, topo, middles, rows, values, hover, label, clickable=False) 
         for lane, n in zip(lanes[shown].tolist(), counts[shown].tolist(), strict=True)
     ]
     text = _texts(
-        f"link {lid}: {names[i]}[{p}] – {names[j]}[{q}]"
+        f"link {lid}:<br>{names[i]}[{p}] –<br>{names[j]}[{q}]"  # one end per line: a narrow box, inside the figure
         + ("<br><b>broken</b>" if cut else f"<br>{label} {value:g}")
         + cable
         + (f"<br>{hover[r]}" if hover and hover[r] else "")

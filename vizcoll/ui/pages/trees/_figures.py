@@ -274,7 +274,7 @@ def packets_figure(
                     "color": colour,
                     "line": {"width": 2.5 if "open" in symbol else 1, "color": colour},
                 },
-                text=node_hovers(topo, nodes),
+                text=node_hovers(topo, nodes, sep="<br>"),
                 hoverinfo="text",
             )
         )
