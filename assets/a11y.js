@@ -55,10 +55,10 @@
 
     function repair() {
         scheduled = false;
+        const lists = new Set();
         document.querySelectorAll('.dash-options-list[role=listbox], .dash-options-list [role=option]')
-            .forEach(function (element) {
-                repairList(element.closest('.dash-options-list'));
-            });
+            .forEach(function (element) { lists.add(element.closest('.dash-options-list')); });
+        lists.forEach(repairList);
         document.querySelectorAll('.dash-dropdown-wrapper > button.dash-dropdown').forEach(repairDropdown);
         document.querySelectorAll('input[type=file]:not([aria-label])').forEach(function (input) {
             const upload = input.parentElement;

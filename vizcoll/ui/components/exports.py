@@ -273,44 +273,40 @@ def pack_job(set_progress, page: str, data, extra=None):
 
 
 def register_figure_pack(app: Dash, prefix: str, page: str, extra: State | dict[str, State] | None = None) -> None:
-    """Wire ``page``'s figure pack control ``prefix``; ``extra``: the page stores its figures need besides the
-    scenario (one State, or several by name: the job gets a dict)."""
+    """Wire ``page``'s figure pack control ``prefix`` and its "Figures as text and data"; ``extra``: the page
+    stores its figures need besides the scenario (one State, or several by name: the job gets a dict)."""
     names = list(extra) if isinstance(extra, dict) else None
     states = list(extra.values()) if isinstance(extra, dict) else ([extra] if extra is not None else [])
+
+    def extra_of(values: tuple):
+        return dict(zip(names, values, strict=True)) if names else (values[0] if values else None)
 
     def download(set_progress, clicks, data, *values):
         if not _pressed(clicks):
             return no_update, no_update, no_update
-        value = dict(zip(names, values, strict=True)) if names else (values[0] if values else None)
-        return _flagged(pack_job(set_progress, page, data, value))
-
-    app.callback(
-        Output(f"{prefix}-file", "data"),
-        Output(f"{prefix}-message", "children"),
-        Output(f"{prefix}-message", "className"),
-        Input(f"{prefix}-button", "n_clicks"),
-        State(SCENARIO, "data"),
-        *states,
-        prevent_initial_call=True,
-        interval=POLL_MS,
-        **jobs.background(prefix, (f"{prefix}-button",)),
-    )(download)
-    text = f"{prefix}-text"
+        return _flagged(pack_job(set_progress, page, data, extra_of(values)))
 
     def described(set_progress, clicks, data, *values):
         if not _pressed(clicks):
             return no_update, no_update
-        value = dict(zip(names, values, strict=True)) if names else (values[0] if values else None)
-        return text_job(set_progress, page, data, value)
+        return text_job(set_progress, page, data, extra_of(values))
 
-    app.callback(
-        Output(f"{text}-store", "data"),
-        Output(f"{text}-message", "children"),
-        Input(f"{text}-button", "n_clicks"),
-        State(SCENARIO, "data"),
-        *states,
-        prevent_initial_call=True,
-        interval=POLL_MS,
-        **jobs.background(text, (f"{text}-button",)),
-    )(described)
+    text = f"{prefix}-text"
+    for job, outputs, run in (
+        (
+            prefix,
+            [(f"{prefix}-file", "data"), (f"{prefix}-message", "children"), (f"{prefix}-message", "className")],
+            download,
+        ),
+        (text, [(f"{text}-store", "data"), (f"{text}-message", "children")], described),
+    ):
+        app.callback(
+            *(Output(*output) for output in outputs),
+            Input(f"{job}-button", "n_clicks"),
+            State(SCENARIO, "data"),
+            *states,
+            prevent_initial_call=True,
+            interval=POLL_MS,
+            **jobs.background(job, (f"{job}-button",)),
+        )(run)
     app.callback(Output(f"{text}-out", "children"), Input(f"{text}-store", "data"))(text_view)

@@ -10,6 +10,8 @@ whatever its size).
 
 from __future__ import annotations
 
+import numpy as np
+
 from vizcoll.ui.export.packs import Pack, PackTable, csv_text, value
 
 __all__ = ["ROWS", "MAX_CSV", "table_summary", "describe"]
@@ -53,11 +55,14 @@ def table_summary(table: PackTable, most: int = 3) -> str:
         if column in COUNTERS or not cells or not all(_number(v) for v in cells):
             continue
         if set(cells) <= {0, 1}:  # a flag (broken): how many rows have it
-            parts += [f"{sum(cells):,} {column}"] if sum(cells) else []
+            flagged = sum(cells)
+            parts += [f"{flagged:,} {column}"] if flagged else []
             continue
-        top = max(cells)
-        where = f" on {table.rows[cells.index(top)][name_at]}" if name_at is not None and n > 1 else ""
-        above = f", {sum(v > top / 2 for v in cells):,} of {n:,} above {_shown(top / 2)}" if n > 2 and top > 0 else ""
+        values = np.asarray(cells)
+        at = int(values.argmax())
+        top = cells[at]
+        where = f" on {table.rows[at][name_at]}" if name_at is not None and n > 1 else ""
+        above = f", {int((values > top / 2).sum()):,} of {n:,} above {_shown(top / 2)}" if n > 2 and top > 0 else ""
         parts.append(f"max {column} {_shown(top)}{where}{above}")
         if len(parts) == most:
             break
