@@ -16,6 +16,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.topology.listing import MAX_QUERY, find_links, find_nodes
 from vizcoll.ui.components.kit import field, info, message_box, section
 from vizcoll.ui.store import SCENARIO, checked, store_output, topology_of
+from vizcoll.words import plural
 
 __all__ = ["SHOWN", "NODES", "link_list", "link_table", "node_table", "register_link_list"]
 
@@ -71,7 +72,7 @@ def link_table(found: dict, toggle: str) -> html.Table | html.P:
         )
         for link in found["links"]
     ]
-    caption = f"{total:,} links" if shown == total else f"{shown} of {total:,} links: type a name to find others"
+    caption = plural(total, "link") if shown == total else f"{shown} of {total:,} links: type a name to find others"
     head = html.Tr([html.Th("link", scope="col"), html.Th("state", scope="col"), html.Th("", scope="col")])
     return html.Table([html.Caption(caption), html.Thead(head), html.Tbody(rows)])
 
@@ -85,7 +86,7 @@ def node_table(found: dict) -> html.Table | html.P:
         html.Tr([html.Th(n["name"], scope="row"), html.Td(n["kind"]), html.Td(n["links"]), html.Td(n["broken"])])
         for n in found["nodes"]
     ]
-    caption = f"{total:,} nodes" if shown == total else f"{shown} of {total:,} nodes"
+    caption = plural(total, "node") if shown == total else f"{shown} of {total:,} nodes"
     head = html.Tr([html.Th(c, scope="col") for c in ("node", "kind", "links", "broken")])
     return html.Table([html.Caption(caption), html.Thead(head), html.Tbody(rows)])
 

@@ -56,7 +56,8 @@ def table_summary(table: PackTable, most: int = 3) -> str:
             continue
         if set(cells) <= {0, 1}:  # a flag (broken): how many rows have it
             flagged = sum(cells)
-            parts += [f"{flagged:,} {column}"] if flagged else []
+            told = f"{flagged:,} {column}" if column == "broken" else f"{flagged:,} of {n:,} with {column} 1"
+            parts += [told] if flagged else []
             continue
         values = np.asarray(cells)
         at = int(values.argmax())
