@@ -9,12 +9,15 @@ import pytest
 
 from tests.callback_context import in_callback
 from tests.fabrics import campus_cluster
+from tests.ui.label_check import misplaced
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology.blocks import LISTED, blocks, bundles
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.io import parse
+from vizcoll.topology.model import ENDPOINT
 from vizcoll.ui.figures.blocks import blocks_figure
+from vizcoll.ui.figures.efi import link_lines
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.labels import add_labels
 from vizcoll.ui.figures.style import FULL, HALF
@@ -67,31 +70,32 @@ def test_the_overview_marks_each_bundle_by_its_hottest_link_and_sizes_it_by_the_
     assert not any(getattr(t.marker, "showscale", False) for t in plain.data if t.marker)  # no values, no scale
 
 
-def test_a_pod_alone_is_drawn_with_its_switches_named_upwards_and_every_link_clickable():
+def test_a_pod_alone_is_drawn_with_no_name_on_its_links_and_every_link_clickable():
     view = parts.view_of(TAIHULIGHT, "group:7")
     values = np.zeros(topology_of(TAIHULIGHT).n_links)
     values[view.rows[:5]] = 3
     fig = view_figure(view, values, "A: pod 7 alone", highlight=view.rows[:2], clickable=True)
     hover = next(t for t in fig.data if t.name == "links")
     assert len(hover.customdata) == view.topo.n_links  # one hover point per link of the pod (click: break it)
-    upright = [a for a in fig.layout.annotations if a.textangle == -90]
-    assert {a.text for a in upright} == {f"spine7.{i}" for i in range(16)}  # 16 spines in half a page
+    assert misplaced(fig, HALF) == [] and not fig.layout.annotations  # no name upwards along the links
+    spines = next(t for t in fig.data if t.name == "switches")  # their names: on hover, each on its own line
+    assert {f"spine7.{i}" for i in range(16)} <= {text.split("<br>")[0] for text in spines.text}
     assert any(t.name == "selected tree" for t in fig.data)
 
 
-def test_names_that_fit_are_written_across_and_none_overlap_on_a_small_fabric():
+def test_names_that_fit_are_written_and_none_overlap_on_a_small_fabric():
     topo = topology_of(DEFAULT_SCENARIO).copy()
+    pos = positions_of(DEFAULT_SCENARIO)
+    lines = link_lines(topo, pos, np.arange(topo.n_links))
     fig = go.Figure()
-    add_labels(fig, topo, positions_of(DEFAULT_SCENARIO), width=FULL)  # 16 end nodes across a whole page
-    written = next(t for t in fig.data if t.name == "names")
-    assert set(written.text) == set(topo.names) and not fig.layout.annotations
-    long = go.Figure()  # names too long for half a page: cut or left out, none overlapping
+    add_labels(fig, topo, pos, lines, width=FULL)  # 16 end nodes across a whole page
+    written = {text for t in fig.data if t.name == "names" for text in t.text}
+    assert {topo.names[i] for i in np.flatnonzero(topo.kind == ENDPOINT)} <= written and not fig.layout.annotations
+    long = go.Figure()  # names too long for half a page: cut, or left to the hover text
     topo.names[:] = [f"a-long-name-for-node-{i}" for i in range(topo.n_nodes)]
-    add_labels(long, topo, positions_of(DEFAULT_SCENARIO), width=HALF)
-    across = [text for t in long.data if t.name == "names" for text in t.text]
-    upright = [a.text for a in long.layout.annotations if a.textangle == -90]
-    assert all(text.endswith("…") for text in across) and len(upright) == 20  # the switches' names go upwards
-    assert all(name.startswith("a-long") for name in upright)  # cut to the room down to the next row
+    add_labels(long, topo, pos, lines, width=HALF)
+    cut = [text for t in long.data if t.name == "names" for text in t.text]
+    assert cut and all(text.endswith("…") and text.startswith("a-long") for text in cut)
 
 
 def test_choosing_a_pod_on_the_trees_page_redraws_the_mapped_trees_from_the_computed_ones():

@@ -223,7 +223,7 @@ def link_value_figure(
                 x=xs, y=ys, mode="lines", line={"color": "#1f3a5f", "width": 5}, name="selected tree", hoverinfo="skip"
             )
         )
-    _add_nodes(fig, topo, pos)
+    _add_nodes(fig, topo, pos, link_lines(topo, pos, rows, middles))
     _add_hover(fig, topo, middles, rows, values, hover, label, clickable)
     fig.add_trace(
         go.Scatter(
@@ -254,9 +254,9 @@ def link_value_figure(
     return styled(fig)
 
 
-def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
-    """Switches (squares) and end nodes (dots) with their names as hover text, and written under them where they
-    fit (:func:`vizcoll.ui.figures.labels.add_labels`)."""
+def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray, lines: tuple[np.ndarray, np.ndarray]) -> None:
+    """Switches (squares) and end nodes (dots) with their names as hover text, and written beside them where they
+    fit off the links ``lines`` (:func:`vizcoll.ui.figures.labels.add_labels`)."""
     sw = topo.switches
     fig.add_trace(
         go.Scatter(
@@ -282,7 +282,7 @@ def _add_nodes(fig: go.Figure, topo: Topology, pos: np.ndarray) -> None:
                 hoverinfo="text",
             )
         )
-    add_labels(fig, topo, pos)
+    add_labels(fig, topo, pos, lines)
 
 
 def _add_hover(fig, topo, middles, rows, values, hover, label, clickable=False) -> None:

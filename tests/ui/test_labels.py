@@ -1,0 +1,84 @@
+"""Names on the Plotly drawings of a fabric never lie on a link, nor on each other (issue 46), checked on the
+figure as drawn (:mod:`tests.ui.label_check`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from tests.fabrics import REAL_FABRICS, campus_cluster
+from tests.ui.label_check import misplaced
+from vizcoll.commands import load_topology
+from vizcoll.topology.io import parse
+from vizcoll.topology.layout import positions
+from vizcoll.topology.model import ENDPOINT
+from vizcoll.ui.figures.efi import link_lines, link_value_figure
+from vizcoll.ui.figures.labels import add_labels
+from vizcoll.ui.figures.style import FULL, HALF
+from vizcoll.ui.store import DEFAULT_SCENARIO, positions_of, topology_of
+
+
+def drawing(topo) -> go.Figure:
+    return link_value_figure(topo, np.arange(topo.n_links) % 3, "loads", pos=positions(topo))
+
+
+def test_the_checker_finds_a_name_written_across_the_links_below_a_switch():
+    topo = topology_of(DEFAULT_SCENARIO)
+    fig = drawing(topo)
+    switch = int(topo.switches[len(topo.switches) // 2])
+    fig.add_trace(
+        go.Scatter(
+            x=[positions(topo)[switch, 0]],
+            y=[positions(topo)[switch, 1]],
+            mode="text",
+            text=["a-switch"],
+            textposition="bottom center",
+            name="names",
+        )
+    )
+    assert misplaced(fig, HALF) == ["a-switch"]
+
+
+@pytest.mark.parametrize("width", [HALF, FULL])
+def test_on_the_teaching_fabric_hosts_are_named_under_and_switches_where_no_link_runs(width):
+    topo = topology_of(DEFAULT_SCENARIO)
+    fig = go.Figure()
+    for trace in drawing(topo).data:
+        if trace.name != "names":
+            fig.add_trace(trace)
+    add_labels(
+        fig,
+        topo,
+        positions_of(DEFAULT_SCENARIO),
+        link_lines(topo, positions_of(DEFAULT_SCENARIO), np.arange(topo.n_links)),
+        width=width,
+    )
+    assert misplaced(fig, width) == []
+    written = {t.textposition: set(t.text) for t in fig.data if t.name == "names"}
+    hosts = {topo.names[i] for i in np.flatnonzero(topo.kind == ENDPOINT)}
+    assert hosts <= written["bottom center"]  # end nodes: under them, where no link runs
+    tops = {
+        topo.names[i]
+        for i in topo.switches
+        if positions_of(DEFAULT_SCENARIO)[i, 1] == positions_of(DEFAULT_SCENARIO)[topo.switches, 1].max()
+    }
+    assert tops <= written["top center"]  # the top switches: above them
+    assert not any(a.textangle for a in fig.layout.annotations)  # nothing written upwards along the links
+
+
+@pytest.mark.parametrize("name", ["loginoff-topo.ibnd", "fattreebuilder-k4n3.topo", "ibtopotool-2.topo", "ibsim-net"])
+def test_no_name_lies_on_a_link_of_a_real_fabric(name):
+    path = REAL_FABRICS / name
+    if not path.exists():
+        pytest.skip(f"{name} is not in {REAL_FABRICS}")
+    fig = drawing(load_topology(str(path)))
+    assert misplaced(fig, HALF) == []
+    if name == "loginoff-topo.ibnd":  # its one top switch is named above it, clear of its 41 links down
+        assert [(t.textposition, list(t.text)) for t in fig.data if t.name == "names"] == [
+            ("top center", ["MF0;ib8:SX6036/U1"])
+        ]
+
+
+def test_no_name_lies_on_a_link_of_a_1570_node_cluster():
+    assert misplaced(drawing(parse(campus_cluster(), "campus.ibnd")), HALF) == []
