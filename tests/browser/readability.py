@@ -13,6 +13,10 @@ Each problem is one readable line naming the figure (its id) and the texts. :fun
 rest of the page: a text box or a dropdown whose value is cut (:data:`CONTROLS_JS`), and a cytoscape drawing
 whose captions overlap (:data:`CANVAS_JS`), and a figure text with less contrast than WCAG 2.1 AA asks
 (:data:`CONTRAST_JS`).
+
+Two measures of a drawing on a projector (issue 46): :func:`filled`, the share of its figure's width its marks
+span, and :func:`hovers_outside`, the hover boxes of a figure's leftmost and rightmost points that Plotly draws
+past the figure's edge.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ __all__ = [
     "SLACK",
     "figure_problems",
     "page_problems",
+    "filled",
+    "hovers_outside",
     "viewport",
 ]
 
@@ -178,6 +184,62 @@ def page_problems(driver) -> list[str]:
         + driver.execute_script(CANVAS_JS)
         + driver.execute_script(CONTRAST_JS)
     )
+
+
+FILL_JS = """
+const gd = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
+const box = gd.getBoundingClientRect();
+const marks = [...gd.querySelectorAll('.scatterlayer .trace .points path')].map(p => p.getBoundingClientRect())
+    .filter(b => b.width > 0);
+const right = Math.min(box.right, Math.max(...marks.map(b => b.right)));
+return (right - Math.max(box.left, Math.min(...marks.map(b => b.left)))) / box.width;
+"""
+HOVER_JS = """
+const [id, done] = [arguments[0], arguments[arguments.length - 1]];
+const gd = document.querySelector('#' + id + ' .js-plotly-plot');
+const points = [];
+gd._fullData.forEach((trace) => {
+  const c = trace.index;
+  if (trace.hoverinfo === 'skip' || trace.visible !== true || !trace.x || trace.x.length < 1) return;
+  const xs = Array.from(trace.x).map(Number);
+  const ok = xs.map((x, j) => [x, j]).filter(p => Number.isFinite(p[0]));
+  if (!ok.length) return;
+  ok.sort((a, b) => a[0] - b[0]);
+  points.push([c, ok[0][1]], [c, ok[ok.length - 1][1]]);
+});
+const box = gd.getBoundingClientRect(), out = [];
+let k = 0;
+function next() {
+  if (k > 0) {
+    const label = gd.querySelector('.hoverlayer .hovertext');
+    const r = label ? label.getBoundingClientRect() : null;
+    const [c, j] = points[k - 1];
+    out.push({trace: gd.data[c].name || String(c), point: j, label: !!label,
+              inside: r ? r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+                          && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5 : null,
+              box: r ? [Math.round(r.left - box.left), Math.round(r.right - box.left), Math.round(box.width)] : null});
+  }
+  if (k >= points.length) { Plotly.Fx.unhover(gd); done(out); return; }
+  const [c, j] = points[k++];
+  Plotly.Fx.hover(gd, [{curveNumber: c, pointNumber: j}]);
+  setTimeout(next, 120);
+}
+next();
+"""
+
+
+def filled(driver, figure: str) -> float:
+    """The share of figure ``figure``'s width (its id) that its marks span, from the leftmost to the rightmost."""
+    return driver.execute_script(FILL_JS, figure)
+
+
+def hovers_outside(driver, figure: str) -> list[str]:
+    """The hover boxes of figure ``figure``'s leftmost and rightmost point of each trace that reach past the figure
+    (Plotly's own hover, ``Plotly.Fx.hover``, one point at a time), each as a line naming the point."""
+    driver.set_script_timeout(60)
+    shown = driver.execute_async_script(HOVER_JS, figure)
+    assert shown and all(h["label"] for h in shown), f"no hover box on {figure}: {shown}"
+    return [f"{figure}: {h['trace']} point {h['point']} at {h['box']} px" for h in shown if not h["inside"]]
 
 
 def viewport(driver, width: int = 1280, height: int = 720) -> None:

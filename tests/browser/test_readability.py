@@ -29,7 +29,7 @@ from vizcoll.ui.store import DEFAULT_SCENARIO
 
 from .axe import violations
 from .browser_helpers import ARTIFACTS, ROOT
-from .readability import page_problems, viewport
+from .readability import filled, hovers_outside, page_problems, viewport
 
 DOCS = ROOT / "docs" / "screenshots"
 CLUSTER = Scenario.from_upload(parse(campus_cluster(), "campus.txt"), "campus.txt")  # 1,570 nodes, a cluster's shape
@@ -118,6 +118,14 @@ STATES = [
     ("multicast-cluster-file", "/multicast", replace(CLUSTER, pattern="hier:16"), ("#mc-summary", "minhop-new")),
 ]
 CLICKS = {"schedules-example": "#sched-example"}  # states a button opens: its selector
+# the drawings of a real cluster: each fills at least 70 % of its figure's width, and its hover boxes stay inside
+DRAWINGS = {
+    "trees": ["trees-mapped"],
+    "multicast": ["mc-fig-a"],
+    "trees-cluster-file": ["trees-mapped"],
+    "multicast-cluster-file": ["mc-fig-a", "mc-fig-b"],
+}
+FILLED = 0.7
 WIDE = (
     "return [...document.querySelectorAll('.panel, .table-box')].filter(p => p.scrollWidth > p.clientWidth + 1)"
     ".map(p => (p.id || p.className) + ': ' + p.scrollWidth + ' px in ' + p.clientWidth);"
@@ -181,6 +189,10 @@ def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, sce
     problems = page_problems(page.driver)
     save(page, name)
     assert problems == [], "\n".join(problems)
+    for figure in DRAWINGS.get(name, []):  # issue 46: projector-ready on a real cluster
+        if name.endswith("cluster-file"):
+            assert filled(page.driver, figure) >= FILLED, f"{figure} spans {filled(page.driver, figure):.0%}"
+        assert hovers_outside(page.driver, figure) == []
     found = violations(page.driver)  # WCAG 2.1 A and AA (issue 46)
     assert found == [], "\n".join(found)
     assert page.duo.get_logs() == []

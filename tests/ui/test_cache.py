@@ -71,7 +71,22 @@ def test_keys_must_be_plain_json():
     with pytest.raises(TypeError, match="plain JSON"):
         slow_square(object())
     key = cache_mod.cache_key(slow_square.uncached, ({"b": [1, 2], "a": "x"},), {})
-    assert key.endswith(".slow_square:" + key.partition(":")[2]) and len(key.partition(":")[2]) == 64
+    name, _, digest = key.partition(":")
+    assert name.endswith(f".slow_square@{cache_mod.code_version()}") and len(digest) == 64
+
+
+def test_a_key_changes_with_the_code_so_an_upgrade_never_serves_old_results(tmp_path, monkeypatch):
+    (tmp_path / "vizcoll" / "ui").mkdir(parents=True)
+    (tmp_path / "vizcoll" / "a.py").write_text("x = 1\n")
+    monkeypatch.setattr(cache_mod, "__file__", str(tmp_path / "vizcoll" / "ui" / "cache.py"))
+    cache_mod.code_version.cache_clear()
+    try:
+        before = cache_mod.code_version()
+        (tmp_path / "vizcoll" / "a.py").write_text("x = 2\n")
+        cache_mod.code_version.cache_clear()
+        assert cache_mod.code_version() != before and len(before) == 12
+    finally:
+        cache_mod.code_version.cache_clear()
 
 
 def _enter_flight(key):

@@ -62,10 +62,10 @@ def test_the_overview_marks_each_bundle_by_its_hottest_link_and_sizes_it_by_the_
     marks = next(t for t in fig.data if (t.name or "").startswith("link bundles"))
     hot = int(np.argmax(marks.marker.color))
     assert max(marks.marker.color) == 6 and "max EFI 6, mean 1.50" in marks.text[hot]  # 4 links, one of them 6
-    assert marks.customdata[hot] == "group:0" and marks.marker.colorbar.title.text == "max EFI"
+    assert marks.customdata[hot] == "group:0" and marks.marker.colorbar.title.text == "EFI"
     blocks_trace = next(t for t in fig.data if (t.name or "").startswith("switch blocks"))
     assert "click: draw it alone" in blocks_trace.text[0]
-    assert list(fig.layout.yaxis.ticktext) == ["end nodes", "leaf switches", "spine switches", "top switches"]
+    assert [a.text for a in fig.layout.annotations] == ["end nodes", "leaf switches", "spine switches", "top switches"]
     plain = blocks_figure(part, bundles(topo, part), "a fabric")
     assert not any(getattr(t.marker, "showscale", False) for t in plain.data if t.marker)  # no values, no scale
 
@@ -123,15 +123,21 @@ def test_a_cluster_files_overview_names_its_tiers_and_lists_each_parallel_cable_
     values[parallel[0]] = 8  # one of two parallel cables is hot; the one listed after it carries 0
     bundle = bundles(CAMPUS, part, values)
     fig = blocks_figure(part, bundle, "A: fulb", label="EFI")
-    assert list(fig.layout.yaxis.ticktext) == ["end nodes", "edge switches (tier 1)", "tier 2", "tier 3"]
+    assert [a.text for a in fig.layout.annotations] == ["end nodes", "edge switches (tier 1)", "tier 2", "tier 3"]
     assert fig.layout.xaxis.title.text == "edge"
     marks = next(t for t in fig.data if (t.name or "").startswith("link bundles"))
-    hot = [text for text in marks.text if CAMPUS.link_label(parallel[0]) in text]
+
+    def shown(row: int) -> str:  # a cable as its hover writes it: its two ends on two lines
+        return CAMPUS.link_label(row).replace("]-", "] –<br>  ", 1)
+
+    hot = [text for text in marks.text if shown(parallel[0]) in text]
     assert len(hot) == 1 and len(parallel) == 2
-    lines = hot[0].split("<br>")
-    assert lines[0].startswith("edge 3: ib-l1-003, edge switch – tier 2") and lines[1].startswith("max EFI 8,")
-    assert lines[3] == f"{CAMPUS.link_label(parallel[0])}: EFI 8"  # the hot cable first, with its own value
-    assert f"{CAMPUS.link_label(parallel[1])}: EFI 0" in lines  # its parallel twin, with its own
+    assert max(len(line) for text in marks.text for line in text.split("<br>")) <= 45  # a narrow hover box
+    lines = hot[0].replace("<br>  ", " ").split("<br>")
+    assert lines[0] == "edge 3: ib-l1-003, edge switch –" and lines[1].startswith("tier 2")
+    assert lines[2].startswith("max EFI 8,")
+    assert lines[4] == f"{shown(parallel[0])}: EFI 8".replace("<br>  ", " ")  # the hot cable first, with its own value
+    assert f"{shown(parallel[1])}: EFI 0".replace("<br>  ", " ") in lines  # its parallel twin, with its own
     between = np.flatnonzero(bundle["a"] != bundle["b"])
     big = int(between[np.argmax(bundle["links"][between])])
     text = marks.text[int(np.flatnonzero(between == big)[0])]

@@ -37,6 +37,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from flask import Flask, has_app_context
@@ -52,6 +53,7 @@ __all__ = [
     "cached",
     "cached_figures",
     "cache_key",
+    "code_version",
     "peek",
     "is_cached",
     "reporting",
@@ -175,16 +177,28 @@ def _in_app(call: Callable[[], R]) -> R | None:
         return call()
 
 
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    """The first 12 hex digits of a SHA-256 of vizcoll's source files: a key holds it, so that an upgraded app
+    never serves a result (a figure) that the code before it computed from a cache that outlived it."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parents[1]
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def cache_key(fn: Callable, args: tuple, kwargs: dict) -> str:
-    """``module.qualname:sha256`` of the JSON of the arguments by name, defaults filled in (so ``f(1)``,
-    ``f(1, b=2)`` and ``f(1, 2)`` share a key when 2 is ``b``'s default); TypeError when one is not JSON."""
+    """``module.qualname@code:sha256`` of the JSON of the arguments by name, defaults filled in (so ``f(1)``,
+    ``f(1, b=2)`` and ``f(1, 2)`` share a key when 2 is ``b``'s default), and ``code``, the
+    :func:`code_version`; TypeError when one is not JSON."""
     bound = inspect.signature(fn).bind(*args, **kwargs)
     bound.apply_defaults()
     try:
         text = json.dumps(bound.arguments, sort_keys=True, separators=(",", ":"))
     except TypeError as exc:
         raise TypeError(f"@cached {fn.__qualname__}: arguments must be plain JSON values ({exc})") from None
-    return f"{fn.__module__}.{fn.__qualname__}:{hashlib.sha256(text.encode()).hexdigest()}"
+    return f"{fn.__module__}.{fn.__qualname__}@{code_version()}:{hashlib.sha256(text.encode()).hexdigest()}"
 
 
 def cached(fn: Callable[P, R]) -> Callable[P, R]:

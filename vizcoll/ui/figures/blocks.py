@@ -2,9 +2,9 @@
 links between them (:mod:`vizcoll.topology.blocks`), coloured and sized by a value per link.
 
 Blocks are squares (switches) or dots (end nodes) at the mean place of their nodes, sized by their node count;
-the fabric's rows name the y axis (as :func:`~vizcoll.topology.blocks.blocks` names them: "leaf switches" on a
-generated fat tree, "edge switches (tier 1)", "tier 2"... on a file) and its groups (pods, edge switches with
-their end nodes) the x axis when the blocks form such a grid.
+the fabric's rows are named inside the plot above each row (as :func:`~vizcoll.topology.blocks.blocks` names
+them: "leaf switches" on a generated fat tree, "edge switches (tier 1)", "tier 2"... on a file) and its groups
+(pods, edge switches with their end nodes) on the x axis when the blocks form such a grid.
 A *bundle* (every link between two blocks) is one mark half way between them (above its pod when the other
 block spans the whole fabric, as the top switches do): its colour is the largest value one of its links carries
 (the hot spot: "max EFI 8"), its size the mean (how loaded the bundle is as a whole), both on the colour
@@ -42,7 +42,7 @@ def _bundle_text(part: Blocks, bundle: dict, i: int, label: str | None) -> str:
     cables each with its own value (``bundle["cables"]``, hottest first; the others counted): over parallel
     cables the hover names the hot one, never only the value of the cable drawn on top."""
     a, b, links = int(bundle["a"][i]), int(bundle["b"][i]), int(bundle["links"][i])
-    text = f"{part.names[a]} – {part.names[b]}: {plural(links, 'link')}"
+    text = f"{part.names[a]} –<br>{part.names[b]}: {plural(links, 'link')}"  # narrow lines: the box fits a figure
     if label:
         text += f"<br>max {label} {bundle['max'][i]:g}, mean {bundle['mean'][i]:.2f}"
     if bundle["broken"][i]:
@@ -52,6 +52,7 @@ def _bundle_text(part: Blocks, bundle: dict, i: int, label: str | None) -> str:
         return text
     lines = [text, "<i>cables, hottest first:</i>" if label else "<i>cables:</i>"]
     for name, value, broken in cables[i]:
+        name = name.replace("]-", "] –<br>  ", 1)  # a cable's ends a[p]-b[q] on two lines
         lines.append((f"{name}: {label} {value:g}" if label else name) + (" <b>broken</b>" if broken else ""))
     if links > len(cables[i]):
         lines.append(f"and {links - len(cables[i]):,} more")
@@ -115,7 +116,7 @@ def _add_bundles(
                 "cmax": cmax,
                 "line": {"width": 0.5, "color": "#52606d"},
                 "showscale": label is not None,
-                "colorbar": {"title": {"text": f"max {label}"}, "thickness": 14} if label else None,
+                "colorbar": {"title": {"text": label}, "thickness": 14} if label else None,  # "max": in the legend
             },
         )
     )
@@ -225,30 +226,43 @@ def _grid(part: Blocks) -> bool:
     return len(unique(columns // (1 << 20))) == len(unique(part.group[pods]))
 
 
-def _axes(part: Blocks, ticks: int = MAX_TICKS) -> tuple[dict, dict]:
-    """Axis settings: rows and pods named on the axes when the blocks form a grid of them (rows at 0, 1, 2...),
-    at most ``ticks`` pods named; else hidden axes."""
+def _axes(part: Blocks, ticks: int = MAX_TICKS) -> tuple[dict, dict, list[dict]]:
+    """Axis settings and the rows' names: pods named on the x axis when the blocks form a grid of rows (at 0, 1,
+    2...) and pods, at most ``ticks`` of them, and each row named inside the plot, above its left end (names on
+    the y axis took a third of a half-page figure's width: issue 46); else hidden axes and no names."""
     if not _grid(part):
-        return {"visible": False}, {"visible": False, "scaleanchor": "x"}
+        return {"visible": False}, {"visible": False, "scaleanchor": "x"}, []
     levels = unique(part.level)
     pods = np.flatnonzero((part.group >= 0) & (part.level == part.level[part.group >= 0].min()))
     pods = pods[np.argsort(part.x[pods])]
     shown = pods[np.linspace(0, len(pods) - 1, min(ticks, len(pods))).round().astype(int)] if len(pods) else pods
     word = part.names[pods[0]].split(" ", 1)[0] if len(pods) else "group"
+    low, high = float(part.x.min()), float(part.x.max())
+    pad = 0.03 * (high - low) or 1.0  # the largest marks' half width: Plotly's own padding was 7 % a side
     xaxis = {
         "title": {"text": word},
+        "range": [low - pad, high + pad],
         "tickvals": part.x[shown].tolist(),
         "ticktext": [str(int(part.group[b])) for b in shown],
         "showgrid": False,
         "zeroline": False,
     }
-    yaxis = {
-        "tickvals": list(range(len(levels))),
-        "ticktext": [part.rows.get(int(lv), f"row {lv}") for lv in levels],
-        "showgrid": False,
-        "zeroline": False,
-    }
-    return xaxis, yaxis
+    yaxis = {"visible": False, "range": [-0.35, len(levels) - 0.55]}  # room above the top row for its name
+    names = [
+        {
+            "x": 0,
+            "xref": "paper",
+            "y": row,
+            "text": part.rows.get(int(level), f"row {level}"),
+            "showarrow": False,
+            "xanchor": "left",
+            "yanchor": "bottom",
+            "yshift": 7,
+            "font": {"size": 12, "color": "#3e4c59"},
+        }
+        for row, level in enumerate(levels.tolist())
+    ]
+    return xaxis, yaxis, names
 
 
 def blocks_figure(
@@ -274,8 +288,9 @@ def blocks_figure(
     _add_blocks(fig, part, bundle, set(int(b) for b in selected))
     if animated:
         add_animation_layers(fig, part, bundle)
-    xaxis, yaxis = _axes(part, MAX_TICKS if width > HALF else MAX_TICKS // 2)  # one of a pair: half as many
+    xaxis, yaxis, names = _axes(part, MAX_TICKS if width > HALF else MAX_TICKS // 2)  # one of a pair: half as many
     fig.update_layout(
+        annotations=[*fig.layout.annotations, *names],
         title={"text": title},
         plot_bgcolor="white",
         height=520,
