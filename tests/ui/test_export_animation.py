@@ -11,6 +11,7 @@ import zipfile
 
 import imageio.v2 as imageio
 import imageio.v3 as iio
+import numpy as np
 import pytest
 
 from vizcoll.errors import VizcollError
@@ -19,10 +20,11 @@ from vizcoll.ui.export.animation import AnimationOptions, export_animation, fram
 from vizcoll.ui.export.animations import animation_of
 from vizcoll.ui.export.names import PLAYERS
 from vizcoll.ui.figures.cytoscape import resolve_styles
-from vizcoll.ui.figures.paper import paper_colour, paper_figure
-from vizcoll.ui.figures.topology import STATE_COLOURS
+from vizcoll.ui.figures.paper import paper_figure
+from vizcoll.ui.figures.topology import BROKEN, STATE_COLOURS
 from vizcoll.ui.pages.barrier import _model as barrier_model
 from vizcoll.ui.pages.barrier import page as barrier
+from vizcoll.ui.pages.barrier._views import CANVAS_LEGEND
 from vizcoll.ui.pages.faults import page as faults
 from vizcoll.ui.pages.multicast import page as multicast
 from vizcoll.ui.pages.schedules import page as schedules
@@ -30,7 +32,7 @@ from vizcoll.ui.pages.schedules._model import example_goal
 from vizcoll.ui.pages.topology import page as topology
 from vizcoll.ui.pages.trees import page as trees
 from vizcoll.ui.pages.trees._model import tree_plan
-from vizcoll.ui.store import DEFAULT_SCENARIO
+from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
 
 W, H = 1280, 720
 DATA = DEFAULT_SCENARIO.to_dict()
@@ -117,12 +119,12 @@ def test_a_drawing_frame_is_the_players_drawing_at_that_step(name):
             style = styles[nid]
             assert (x, y) == (shown[nid]["position"]["x"], -shown[nid]["position"]["y"])
             if float(style.get("background-opacity", 1)) != 0:
-                assert fill == paper_colour(style["background-color"]), (name, k, nid)
+                assert fill == style["background-color"], (name, k, nid)
             assert (width > 0) == (float(style["border-width"]) > 0), (name, k, nid)
             if width > 0:
-                assert ring == paper_colour(style["border-color"]), (name, k, nid)
+                assert ring == style["border-color"], (name, k, nid)
         assert edges == {
-            e["data"]["id"]: paper_colour(styles[e["data"]["id"]]["line-color"])
+            e["data"]["id"]: styles[e["data"]["id"]]["line-color"]
             for e in elements
             if "source" in e["data"]
         }
@@ -142,7 +144,7 @@ def test_the_broadcast_frame_rings_follow_the_state_at_that_step():
         received = {f"n{tl.entities[key]['node']}" for key, value in tl.state_at(step).items() if value == "received"}
         receiving = {f"n{e.dst}" for e in (tl.active_at(step) if step >= 0 else [])}
         for nid in received - receiving:
-            assert nodes[nid][1] == paper_colour(STATE_COLOURS["received"]), (k, nid)
+            assert nodes[nid][1] == STATE_COLOURS["received"], (k, nid)
         if k == 0:
             assert received == set()
 
@@ -172,7 +174,7 @@ def test_a_plotly_frame_is_the_players_figure_at_that_step(name):
     n = animation.timeline.n_steps
     for k in sorted({0, 1, n // 2, n}):
         frame = frame_figure(animation, k, W, H).to_plotly_json()
-        shown = paper_figure(page_figure(k), W, H).to_plotly_json()
+        shown = paper_figure(page_figure(k), W, H, app_colours=True).to_plotly_json()  # the page's colours
         assert frame["data"] == shown["data"]
         page_notes = shown["layout"].get("annotations", [])
         assert frame["layout"]["annotations"][: len(page_notes)] == page_notes
@@ -355,3 +357,19 @@ def test_a_group_drawn_alone_exports_the_barrier_node_by_node():
     states = [nodes_and_edges(animation.figure_at(k, W, H))[0] for k in (0, handle["steps"])]
     assert len(states[0]) == len(handle["nodes"])  # the group's nodes, each drawn
     assert sum(states[0][n][:3] != states[1][n][:3] for n in states[0]) > 0  # and they change with the run
+
+
+def test_a_broken_link_stays_red_and_dashed_in_every_frame_as_the_page_draws_it_under_the_pages_legend():
+    """Issue 46: the print theme's vermillion made a broken link look like a message's orange in a GIF, and a
+    frame had no legend."""
+    topo = topology_of(DEFAULT_SCENARIO)
+    label = topo.link_label(int(np.flatnonzero(topo.kind[topo.link_a] == topo.kind[topo.link_b])[0]))
+    scenario = DEFAULT_SCENARIO.toggled(label)
+    animation = animation_of("barrier", scenario)
+    for k in (0, 2, animation.timeline.n_steps):
+        frame = frame_figure(animation, k, W, H)
+        broken = [t for t in frame.data if t.meta and t.line.dash == "dash"]
+        assert broken and {t.line.color for t in broken} == {BROKEN}, k
+        keys = [(t.name, t.line.dash or t.marker.symbol) for t in frame.data if t.x == (None,)]
+        assert frame.layout.showlegend and keys[-1] == ("broken link", "dash")
+        assert [name for name, _ in keys] == [key.label for key in CANVAS_LEGEND]  # the page's own legend

@@ -5,8 +5,9 @@ of any player position (the same builder, or the same cytoscape drawing and
 stylesheet, as the page; see :mod:`vizcoll.ui.export.animations`). Frame
 ``k`` of an export is the player at position ``k`` (slider value ``k``: 0 is
 the initial state, ``k`` the state after the timeline's step ``k - 1``), in
-the paper theme, with the animation's title on top, the player's caption
-below and "step k of n" in the corner (so no two frames are alike and a GIF
+the paper theme's fonts and the app's own colours (a red dashed broken link stays red, not the
+vermillion of print, which a class would take for the orange of a message), with the animation's
+title on top, the player's caption below and "step k of n" in the corner (so no two frames are alike and a GIF
 keeps every one of them). A whole timeline is ``n_steps + 1`` frames.
 
 :class:`AnimationOptions` are checked on the server (:func:`read_options`,
@@ -33,9 +34,11 @@ import plotly.graph_objects as go
 
 from vizcoll.errors import VizcollError
 from vizcoll.sim.timeline import Timeline
+from vizcoll.ui.components.legend import Key, legend_traces
 from vizcoll.ui.components.player import timeline_step
 from vizcoll.ui.export.render import render
 from vizcoll.ui.figures.paper import FONT_FAMILY, paper_figure
+from vizcoll.ui.figures.style import legend_rows
 from vizcoll.ui.forms import choice, number, text, whole
 from vizcoll.ui.limits import (
     EXPORT_FRAME_PIXELS,
@@ -81,6 +84,7 @@ class Animation:
     title: str
     timeline: Timeline
     figure_at: Callable[[int, int, int], go.Figure]
+    legend: tuple[Key, ...] = ()  # the legend the page shows beside its canvas (a Plotly figure has its own)
 
 
 @dataclass(frozen=True)
@@ -151,8 +155,11 @@ def frame_figure(animation: Animation, position: int, width: int, height: int) -
     tl = animation.timeline
     step = timeline_step(position, tl.n_steps)
     zoom, margin = height / 720, frame_margin(height)
-    fig = paper_figure(animation.figure_at(position, width, height), width, height, min_font=13.5 * zoom)
+    drawn = animation.figure_at(position, width, height)
+    fig = paper_figure(drawn, width, height, min_font=13.5 * zoom, app_colours=True)
     own_title = fig.layout.title.text
+    if animation.legend:
+        margin = {**margin, "t": margin["t"] + _add_legend(fig, animation.legend, width, zoom)}
     fig.update_layout(
         margin=margin,
         title={
@@ -190,6 +197,26 @@ def frame_figure(animation: Animation, position: int, width: int, height: int) -
         font={"size": 18 * zoom, "family": FONT_FAMILY, "color": "#333333"},
     )
     return fig
+
+
+def _add_legend(fig: go.Figure, keys: tuple[Key, ...], width: int, zoom: float) -> int:
+    """The page's legend ``keys`` in rows under the frame's title; returns the pixels it takes."""
+    size = 16 * zoom
+    for trace in legend_traces(list(keys), size=size):
+        fig.add_trace(trace)
+    fig.update_layout(
+        showlegend=True,
+        legend={
+            "orientation": "h",
+            "x": 0,
+            "xanchor": "left",
+            "y": 1,
+            "yanchor": "bottom",
+            "font": {"size": size, "family": FONT_FAMILY},
+            "bgcolor": "rgba(255,255,255,0)",
+        },
+    )
+    return round(legend_rows([k.label for k in keys], width, size) * 26 * zoom + 6 * zoom)
 
 
 def zip_entry(name: str) -> zipfile.ZipInfo:

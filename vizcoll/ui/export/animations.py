@@ -40,9 +40,10 @@ __all__ = ["animation_of", "drawing_animation", "overview_animation", "side_by_s
 
 
 def drawing_animation(
-    name: str, timeline: dict, elements: list[dict], sheet_at: Callable[[int], list[dict]]
+    name: str, timeline: dict, elements: list[dict], sheet_at: Callable[[int], list[dict]], legend=()
 ) -> Animation:
-    """A cytoscape player: ``sheet_at(position)`` is the page's stylesheet at that position."""
+    """A cytoscape player: ``sheet_at(position)`` is the page's stylesheet at that position, ``legend`` the keys
+    of the page's legend (:class:`~vizcoll.ui.components.legend.Key`)."""
     tl = Timeline.from_dict(timeline)
     return Animation(
         name,
@@ -51,6 +52,7 @@ def drawing_animation(
         lambda position, width, height: drawing_figure(
             elements, sheet_at(position), width, height, frame_margin(height)
         ),
+        tuple(legend),
     )
 
 

@@ -92,8 +92,12 @@ def paper_colour(value):
     return PAPER_COLOURS.get(value.lower(), value) if isinstance(value, str) else value
 
 
-def _restyled(node, min_font: float, in_font: bool = False):
-    """A copy of a figure's JSON with colours mapped and fonts raised."""
+def _same(value):
+    return value
+
+
+def _restyled(node, min_font: float, in_font: bool = False, recolour=paper_colour):
+    """A copy of a figure's JSON with colours mapped (by ``recolour``) and fonts raised."""
     if isinstance(node, dict):
         out = {}
         for key, value in node.items():
@@ -102,11 +106,11 @@ def _restyled(node, min_font: float, in_font: bool = False):
             elif in_font and key == "size" and isinstance(value, list):
                 out[key] = [max(v, min_font) if isinstance(v, int | float) else v for v in value]
             else:
-                out[key] = _restyled(value, min_font, key in FONT_KEYS)
+                out[key] = _restyled(value, min_font, key in FONT_KEYS, recolour)
         return out
     if isinstance(node, list):
-        return [_restyled(value, min_font, in_font) for value in node]
-    return paper_colour(node)
+        return [_restyled(value, min_font, in_font, recolour) for value in node]
+    return recolour(node)
 
 
 def _wrapped(text: str, px: float) -> str:
@@ -138,11 +142,17 @@ def _for_print(fig: go.Figure, width: int, height: int) -> None:
 
 
 def paper_figure(
-    fig: go.Figure, width: int, height: int | None = None, title: bool = True, min_font: float = MIN_FONT_PX
+    fig: go.Figure,
+    width: int,
+    height: int | None = None,
+    title: bool = True,
+    min_font: float = MIN_FONT_PX,
+    app_colours: bool = False,
 ) -> go.Figure:
     """``fig`` in the paper theme at ``width`` x ``height`` px (``height``: the figure's own, else 0.6 of the
-    width); ``title=False`` prepares it for print (see the module). The page's figure is not changed."""
-    data = _restyled(copy.deepcopy(fig.to_plotly_json()), min_font)
+    width); ``title=False`` prepares it for print (see the module); ``app_colours`` keeps the app's colours (an
+    animation shown to a class looks as the page does: issue 46). The page's figure is not changed."""
+    data = _restyled(copy.deepcopy(fig.to_plotly_json()), min_font, recolour=_same if app_colours else paper_colour)
     for i, trace in enumerate(data.get("data", [])):
         trace["uid"] = f"trace{i}"  # not a random one: the same figure draws the same SVG
     out = go.Figure(data)

@@ -37,6 +37,11 @@ from vizcoll.words import plural
 __all__ = [
     "SMALL_LIMIT",
     "PALETTE",
+    "STATE_COLOURS",
+    "BROKEN",
+    "SWITCH_COLOUR",
+    "END_NODE_COLOUR",
+    "ACTIVE_COLOUR",
     "canvas_layout",
     "edge_id",
     "links_selector",
@@ -74,6 +79,7 @@ STATE_COLOURS = {
     "unreachable": "#d62728",
 }
 BROKEN = "#d62728"
+SWITCH_COLOUR, END_NODE_COLOUR, ACTIVE_COLOUR = "#4a6fa5", "#9aa5b1", "#ff7f0e"
 CANVAS_GAP = 14  # px between the middles of two neighboring parallel cables on the canvas (before zooming)
 
 
@@ -200,11 +206,11 @@ def base_stylesheet() -> list[dict]:
         },
         {
             "selector": ".switch",
-            "style": {"shape": "round-rectangle", "width": 22, "height": 14, "background-color": "#4a6fa5"},
+            "style": {"shape": "round-rectangle", "width": 22, "height": 14, "background-color": SWITCH_COLOUR},
         },
         {
             "selector": ".endpoint",
-            "style": {"shape": "ellipse", "width": 12, "height": 12, "background-color": "#9aa5b1"},
+            "style": {"shape": "ellipse", "width": 12, "height": 12, "background-color": END_NODE_COLOUR},
         },
         {"selector": "edge", "style": {"width": 1.5, "line-color": "#b8c2cc", "curve-style": "bezier"}},
         {
@@ -257,13 +263,16 @@ def state_stylesheet(state: dict, active_links: list[int], active_nodes: list[in
         )
     if active_links:
         sheet.append(
-            {"selector": links_selector(active_links), "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}}
+            {
+                "selector": links_selector(active_links),
+                "style": {"line-color": ACTIVE_COLOUR, "width": 5, "z-index": 10},
+            }
         )
     if active_nodes:
         sheet.append(
             {
                 "selector": ", ".join(f"#n{n}" for n in active_nodes),
-                "style": {"border-width": 5, "border-color": "#ff7f0e"},
+                "style": {"border-width": 5, "border-color": ACTIVE_COLOUR},
             }
         )
     return sheet

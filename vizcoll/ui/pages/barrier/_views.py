@@ -20,6 +20,7 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.blocks import Blocks
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached_figures
+from vizcoll.ui.components.legend import Key, legend_spans
 from vizcoll.ui.components.player import player_data, timeline_at
 from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.blocks import ACTIVE
@@ -29,6 +30,7 @@ from vizcoll.ui.pages.barrier import _figures as charts
 from vizcoll.ui.pages.barrier import _model as model
 from vizcoll.ui.pages.barrier._figures import (
     ADJUST_COLOUR,
+    BROKEN,
     MESSAGE_COLOURS,
     NODE,
     ROOT_COLOUR,
@@ -55,6 +57,7 @@ CANVAS_STYLE, FIGURE_STYLE, HIDDEN = (
 )  # the run's canvas or its figure, shown or hidden
 
 __all__ = [
+    "CANVAS_LEGEND",
     "Compared",
     "compared_runs",
     "compared_algo",
@@ -241,6 +244,26 @@ def legend(legend_id: str) -> html.Div:
     return html.Div(id=legend_id, className="legend", children=legend_items())
 
 
+CANVAS_LEGEND = [
+    Key("working between barriers (no ring)", "disc", NODE, LEGEND["computing"]),
+    *(
+        Key(label, "ring", STATE_COLOURS[state], LEGEND[state])
+        for state, label in (
+            ("waiting", "waits for its Gathers"),
+            ("gathered", "sent its Gather, waits for the Release"),
+            ("released", "got the Release"),
+            ("left", "left the last barrier"),
+            ("stuck", "stuck"),
+        )
+    ),
+    Key("root (ID 0)", "disc", ROOT_COLOUR),
+    Key("applies round(K) now", "disc", ADJUST_COLOUR),
+    Key("Gather hop", "line", MESSAGE_COLOURS["gather"]),
+    Key("Release hop (carries K)", "line", MESSAGE_COLOURS["release"]),
+    Key("broken link", "dashed", BROKEN),
+]
+
+
 def legend_items(overview: bool = False) -> list:
     """What the run's drawing shows: on the canvas the rings of the processes' states, the root, the hops, a broken
     link; on a large fabric's overview the lit bundles and blocks."""
@@ -268,47 +291,7 @@ def legend_items(overview: bool = False) -> list:
             ),
             html.Span([html.Span(className="swatch legend-broken"), "red ✕ bundle: a broken link in it"]),
         ]
-    rings = [
-        ("waiting", "waits for its Gathers"),
-        ("gathered", "sent its Gather, waits for the Release"),
-        ("released", "got the Release"),
-        ("left", "left the last barrier"),
-        ("stuck", "stuck"),
-    ]
-    return [
-        html.Span(
-            [
-                html.Span(className="swatch legend-root", style={"background": NODE, "borderColor": NODE}),
-                "working between barriers (no ring)",
-            ],
-            title=LEGEND["computing"],
-        ),
-        *[
-            html.Span(
-                [html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), label], title=LEGEND[s]
-            )
-            for s, label in rings
-        ],
-        html.Span([html.Span(className="swatch legend-root", style={"background": ROOT_COLOUR}), "root (ID 0)"]),
-        html.Span(
-            [
-                html.Span(
-                    className="swatch legend-root", style={"background": ADJUST_COLOUR, "borderColor": ADJUST_COLOUR}
-                ),
-                "applies round(K) now",
-            ]
-        ),
-        html.Span(
-            [html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["gather"]}), "Gather hop"]
-        ),
-        html.Span(
-            [
-                html.Span(className="swatch bar-line", style={"background": MESSAGE_COLOURS["release"]}),
-                "Release hop (carries K)",
-            ]
-        ),
-        html.Span([html.Span(className="swatch legend-broken"), "broken link"]),
-    ]
+    return legend_spans(CANVAS_LEGEND)
 
 
 def _node_of(entity) -> int | None:

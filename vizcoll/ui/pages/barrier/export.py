@@ -19,6 +19,7 @@ from vizcoll.ui.pages.barrier import _figures as charts
 from vizcoll.ui.pages.barrier import _model as barrier_model
 from vizcoll.ui.pages.barrier import _model as model
 from vizcoll.ui.pages.barrier._views import (
+    CANVAS_LEGEND,
     compared_algo,
     compared_runs,
     drawing,
@@ -171,6 +172,7 @@ def barrier_animation(scenario: Scenario, extra=None) -> Animation:
         timeline,
         run_elements(topo, plan, drawn),
         lambda position: run_stylesheet(plan["grid"], topo, timeline, position),
+        CANVAS_LEGEND,
     )
 
 

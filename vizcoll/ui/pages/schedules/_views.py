@@ -11,16 +11,25 @@ from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached
+from vizcoll.ui.components.legend import Key
 from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.components.tables import table
-from vizcoll.ui.figures.topology import base_stylesheet
+from vizcoll.ui.figures.topology import BROKEN, base_stylesheet
 from vizcoll.ui.models.parts import natural_part, view_of
-from vizcoll.ui.pages.schedules._figures import node_states, rank_stylesheet, step_stylesheet
+from vizcoll.ui.pages.schedules._figures import (
+    HANDLING,
+    SENDING,
+    STATE_COLOURS,
+    node_states,
+    rank_stylesheet,
+    step_stylesheet,
+)
 from vizcoll.ui.pages.schedules._model import MAX_PROBLEMS, replay_timeline, scenario_of_key
 from vizcoll.ui.store import topology_of
 from vizcoll.words import plural
 
 __all__ = [
+    "LEGEND",
     "file_line",
     "problems_view",
     "timing_view",
@@ -29,6 +38,15 @@ __all__ = [
     "replay_player",
     "replay_flag",
     "replay_stylesheet",
+]
+
+LEGEND = [  # the replay's drawing
+    Key("no message sent or handled yet", "ring", STATE_COLOURS["waiting"]),
+    Key("sending or receiving", "ring", STATE_COLOURS["busy"]),
+    Key("finished", "ring", STATE_COLOURS["done"]),
+    Key("message leaving now (its min-hop route)", "line", SENDING),
+    Key("handles a message now", "ring", HANDLING),
+    Key("broken link", "dashed", BROKEN),
 ]
 
 

@@ -18,7 +18,7 @@ from vizcoll.ui.figures.topology import cytoscape_elements, fabric_drawing
 from vizcoll.ui.models.parts import natural_part, view_of
 from vizcoll.ui.pages.schedules._figures import finish_figure
 from vizcoll.ui.pages.schedules._model import analysis, example_goal, opened_goal, read_goal, replay_of, stored_params
-from vizcoll.ui.pages.schedules._views import replay_stylesheet
+from vizcoll.ui.pages.schedules._views import LEGEND, replay_stylesheet
 from vizcoll.ui.store import positions_of, topology_of
 
 __all__ = ["schedules_pack", "schedules_animation", "example_goal"]
@@ -93,4 +93,5 @@ def schedules_animation(scenario: Scenario, extra=None) -> Animation:
         timeline,
         cytoscape_elements(topo, pos=positions_of(scenario)),
         lambda position: replay_stylesheet(topo, timeline, position),
+        LEGEND,
     )

@@ -45,6 +45,7 @@ from vizcoll.ui.components.kit import (
     section,
     status_box,
 )
+from vizcoll.ui.components.legend import legend_spans
 from vizcoll.ui.components.player import on_canvas, pid, player, register_overview, register_player
 from vizcoll.ui.figures.common import blank_figure
 from vizcoll.ui.figures.style import FULL, title_chars, wrap
@@ -52,9 +53,6 @@ from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, fabric_dra
 from vizcoll.ui.models.parts import natural_part, view_of
 from vizcoll.ui.pages.schedules import ORDER
 from vizcoll.ui.pages.schedules._figures import (
-    HANDLING,
-    SENDING,
-    STATE_COLOURS,
     finish_figure,
 )
 from vizcoll.ui.pages.schedules._model import (
@@ -75,6 +73,7 @@ from vizcoll.ui.pages.schedules._model import (
     stored_params,
 )
 from vizcoll.ui.pages.schedules._views import (
+    LEGEND,
     file_line,
     problems_view,
     replay_flag,
@@ -243,26 +242,7 @@ def body(scenario: Scenario) -> html.Div:
 
 def _legend(shown: bool) -> html.Div:
     """The canvas's legend (the overview's colours are explained by its colour bar and the flag)."""
-    rings = [("waiting", "no message sent or handled yet"), ("busy", "sending or receiving"), ("done", "finished")]
-    return html.Div(
-        id=SCHED_LEGEND,
-        className="legend",
-        style={} if shown else HIDDEN,
-        children=[
-            *[
-                html.Span([html.Span(className="swatch ring", style={"borderColor": STATE_COLOURS[s]}), text])
-                for s, text in rings
-            ],
-            html.Span(
-                [
-                    html.Span(className="swatch bar-line", style={"background": SENDING, "height": 5}),
-                    "message leaving now (its min-hop route)",
-                ]
-            ),
-            html.Span([html.Span(className="swatch ring", style={"borderColor": HANDLING}), "handles a message now"]),
-            html.Span([html.Span(className="swatch legend-broken"), "broken link"]),
-        ],
-    )
+    return html.Div(id=SCHED_LEGEND, className="legend", style={} if shown else HIDDEN, children=legend_spans(LEGEND))
 
 
 # ---------------------------------------------------------------- callbacks

@@ -8,24 +8,33 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached, timelines
+from vizcoll.ui.components.legend import Key, legend_spans
 from vizcoll.ui.components.player import player_data, timeline_at
-from vizcoll.ui.figures.topology import base_stylesheet, state_stylesheet
+from vizcoll.ui.figures.topology import (
+    ACTIVE_COLOUR,
+    BROKEN,
+    END_NODE_COLOUR,
+    STATE_COLOURS,
+    SWITCH_COLOUR,
+    base_stylesheet,
+    state_stylesheet,
+)
 from vizcoll.ui.limits import BROADCAST_MAX_NODES
 from vizcoll.ui.models.parts import drawn_view, view_of
 from vizcoll.ui.pages.topology._model import ANIMATION_LIMIT, PAGE, broadcast_of, root_of
 from vizcoll.ui.store import topology_of
 from vizcoll.words import noun, plural
 
-__all__ = ["counts_text", "legend_items", "broadcast_stylesheet", "broadcast_player", "broadcast_handle"]
+__all__ = ["LEGEND", "counts_text", "legend_items", "broadcast_stylesheet", "broadcast_player", "broadcast_handle"]
 
 LEGEND = [
-    ("switch", "legend-switch"),
-    ("end node", "legend-endpoint"),
-    ("broken link", "legend-broken"),
-    ("root", "legend-root"),
-    ("packet on the move", "legend-active"),
-    ("has the packet", "legend-received"),
-    ("unreachable", "legend-unreachable"),
+    Key("switch", "square", SWITCH_COLOUR),
+    Key("end node", "dot", END_NODE_COLOUR),
+    Key("broken link", "dashed", BROKEN),
+    Key("root", "ring", STATE_COLOURS["root"]),
+    Key("packet on the move", "line", ACTIVE_COLOUR),
+    Key("has the packet", "ring", STATE_COLOURS["received"]),
+    Key("unreachable", "diamond", STATE_COLOURS["unreachable"]),
 ]
 
 
@@ -43,8 +52,8 @@ def counts_text(topo: Topology) -> list:
 
 
 def legend_items() -> list:
-    """The legend of the drawing and of the broadcast's states."""
-    return [html.Span([html.Span(className=f"swatch {cls}"), label]) for label, cls in LEGEND]
+    """The legend of the drawing and of the broadcast's states (:data:`LEGEND`)."""
+    return legend_spans(LEGEND)
 
 
 def broadcast_player(scenario: Scenario) -> tuple[dict | None, str]:

@@ -16,7 +16,7 @@ from vizcoll.ui.export.packs import Pack, PackFigure, PackTable, drawn, link_tab
 from vizcoll.ui.figures.topology import base_stylesheet, fabric_drawing
 from vizcoll.ui.models.parts import drawn_view, natural_part, view_of
 from vizcoll.ui.pages.topology._model import ANIMATION_LIMIT, broadcast_timeline, communicator_colours, root_of
-from vizcoll.ui.pages.topology._views import broadcast_stylesheet
+from vizcoll.ui.pages.topology._views import LEGEND, broadcast_stylesheet
 from vizcoll.ui.store import positions_of, topology_of
 
 __all__ = ["topology_pack", "topology_animation"]
@@ -130,5 +130,9 @@ def topology_animation(scenario: Scenario, extra=None) -> Animation:
     drawn = {**timeline, "nodes": view.kept.tolist()}
     elements = fabric_drawing(view, topo, colours)[0]
     return drawing_animation(
-        "vizcoll-topology-broadcast", timeline, elements, lambda position: broadcast_stylesheet(drawn, position)
+        "vizcoll-topology-broadcast",
+        timeline,
+        elements,
+        lambda position: broadcast_stylesheet(drawn, position),
+        LEGEND,
     )

@@ -20,10 +20,19 @@ from vizcoll.trees.cost import kopt
 from vizcoll.trees.metrics import cut_off_ranks, isolated_nodes
 from vizcoll.trees.tree import Tree
 from vizcoll.ui.cache import cached, cached_figures, is_cached
+from vizcoll.ui.components.legend import Key, legend_spans
 from vizcoll.ui.components.player import player_data, player_timeline, timeline_at
 from vizcoll.ui.components.tables import table
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.topology import SMALL_LIMIT, base_stylesheet, cytoscape_elements, state_stylesheet
+from vizcoll.ui.figures.topology import (
+    ACTIVE_COLOUR,
+    BROKEN,
+    SMALL_LIMIT,
+    STATE_COLOURS,
+    base_stylesheet,
+    cytoscape_elements,
+    state_stylesheet,
+)
 from vizcoll.ui.models.parts import WHOLE, drawn_view, view_of
 from vizcoll.ui.pages.trees._figures import AGG_COLOURS, aggregation_stylesheet, chosen_tree_figures, type_two_figures
 from vizcoll.ui.pages.trees._model import (
@@ -51,6 +60,7 @@ from vizcoll.ui.views.common import fabric_counts
 from vizcoll.words import noun, plural
 
 __all__ = [
+    "LEGEND",
     "compared_trees",
     "comparison_rows",
     "comparison_table",
@@ -268,24 +278,27 @@ def flag_type_two(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
     return "As built on the intact fabric, the type II tree uses no broken link.", False
 
 
+LEGEND = [
+    *(
+        Key(label, "ring", AGG_COLOURS[state])
+        for label, state in (
+            ("own value, not sent", "value"),
+            ("partial result", "partial"),
+            ("sent, waits for the result", "sent"),
+            ("has the final result", "result"),
+            ("blocked (broken edge below)", "blocked"),
+        )
+    ),
+    Key("root", "disc", STATE_COLOURS["root"]),
+    Key("packet on the move", "line", ACTIVE_COLOUR),
+    Key("broken link (click a link to break / repair)", "dashed", BROKEN),
+]
+
+
 def legend_items() -> list:
-    """The legend of the aggregation on the canvas: the rings of the vertices' states, the root, packets, breaks."""
-    items = [
-        ("own value, not sent", "value"),
-        ("partial result", "partial"),
-        ("sent, waits for the result", "sent"),
-        ("has the final result", "result"),
-        ("blocked (broken edge below)", "blocked"),
-    ]
-    return [
-        *[
-            html.Span([html.Span(className="swatch ring", style={"borderColor": AGG_COLOURS[c]}), label])
-            for label, c in items
-        ],
-        html.Span([html.Span(className="swatch legend-root", style={"background": "#f5b800"}), "root"]),
-        html.Span([html.Span(className="swatch legend-active"), "packet on the move"]),
-        html.Span([html.Span(className="swatch legend-broken"), "broken link (click a link to break / repair)"]),
-    ]
+    """The legend of the aggregation on the canvas (:data:`LEGEND`): the rings of the vertices' states, the root,
+    packets, breaks."""
+    return legend_spans(LEGEND)
 
 
 def anim_summary(s: dict) -> str:

@@ -28,6 +28,7 @@ from vizcoll.ui.pages.trees._model import (
     type_two,
 )
 from vizcoll.ui.pages.trees._views import (
+    LEGEND,
     animation_view,
     compared_trees,
     comparison_rows,
@@ -171,6 +172,7 @@ def trees_animation(scenario: Scenario, extra=None) -> Animation:
         timeline,
         elements,
         lambda position: step_stylesheet(position, timeline, plan, scenario),
+        LEGEND,
     )
 
 
