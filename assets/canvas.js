@@ -16,6 +16,7 @@
         }
         return null;
     }
+    window.vizcollCyOf = cyOf;  // assets/drawing.js: the canvas's core for its SVG
     // SVG export: the page loads dash-cytoscape's base bundle and cytoscape-svg on its own (vizcoll/ui/vendor.py;
     // the extra bundle that has it is 1.4 MB where the base one is 0.5 MB), so cytoscape-svg is registered here on
     // the core of the page's canvases (one for all), as cytoscape('core', 'svg', ...) would: each canvas found

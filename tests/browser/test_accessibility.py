@@ -10,11 +10,13 @@ from __future__ import annotations
 import io
 import time
 from dataclasses import replace
+from xml.etree import ElementTree
 
 import numpy as np
 from dash.testing.wait import until
 from PIL import Image
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from tests.fabrics import campus_cluster
@@ -144,6 +146,15 @@ def test_a_lecturer_breaks_a_link_by_name_plays_the_barrier_to_its_release_and_e
     assert (title.sum(axis=2) < 150).sum() > 500  # dark text of the title
     red = (abs(legend[..., 0] - 214) < 30) & (legend[..., 1] < 80) & (legend[..., 2] < 80)
     assert red.sum() > 20  # the legend's broken link: red and dashed, as on the page
+    # and the SVG: the canvas's own drawing (cytoscape-svg) under the same title, above the same legend
+    key(page, page.duo.find_element("#bar-svg"), Keys.ENTER)
+    svg = ElementTree.fromstring(downloaded(downloads, "vizcoll-barrier.svg"))
+    texts = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}text")]
+    heading = page.duo.find_element("#bar-canvas").find_element(By.XPATH, "ancestor::*[.//h2 or .//h3][1]")
+    assert texts[0] == heading.find_element(By.CSS_SELECTOR, "h2, h3").text.split("\n")[0][: len(texts[0])]
+    assert "broken link" in texts and "Gather hop" in texts  # the page's legend
+    assert any(line.get("stroke-dasharray") for line in svg.iter("{http://www.w3.org/2000/svg}line"))
+    assert len(list(svg.iter("{http://www.w3.org/2000/svg}svg"))) == 2  # the drawing nested in the sheet
     assert page.duo.get_logs() == []
 
 
@@ -157,4 +168,27 @@ def test_every_figure_of_a_page_as_text_and_data_by_keyboard(page):
     links = page.driver.find_elements("css selector", "#mc-pack-text-out a[download]")
     assert [a.get_attribute("download") for a in links][0] == "efi-per-link.csv"
     no_violation(page)
+    assert page.duo.get_logs() == []
+
+
+def test_a_fabric_is_chosen_and_generated_by_keyboard_on_the_topology_page(page):
+    """Issue 46, keyboard only: Tab to the generator, open it with Enter, pick the torus with the arrow keys, Tab to
+    Generate and press Enter; then break a link by its name, as on /barrier."""
+    page.open("/topology", counts=None)
+    page.duo.wait_for_contains_text("#topo-counts", "switches", timeout=30)
+    dropdown = page.duo.find_element("#topo-generator")
+    key(page, dropdown, Keys.ENTER)  # the focus lands on the dropdown's button (assets/a11y.js)
+    until(lambda: page.driver.find_elements(By.CSS_SELECTOR, "[role=option]"), 10, msg="the dropdown never opened")
+    options = [o.text for o in page.driver.find_elements(By.CSS_SELECTOR, "[role=option]")]
+    for _ in range(options.index("torus") + 1):  # the arrow keys walk the options; Enter takes the one lit
+        ActionChains(page.driver).send_keys(Keys.ARROW_DOWN).pause(0.05).perform()
+    ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+    until(lambda: page.duo.find_element("#topo-params").get_attribute("value").startswith("torus:"), 10)
+    key(page, page.duo.find_element("#topo-generate"), Keys.ENTER)
+    page.duo.wait_for_contains_text("#topo-counts", "32 end nodes", timeout=30)  # torus:4x4x2,hosts=1
+    key(page, page.duo.find_element("#topo-links summary"), Keys.ENTER)
+    key(page, page.duo.find_element("#topo-links-find"), "sw0-0-0", Keys.ENTER)
+    until(lambda: page.driver.find_elements(By.CSS_SELECTOR, "#topo-links-table tbody button"), 20)
+    key(page, page.driver.find_elements(By.CSS_SELECTOR, "#topo-links-table tbody button")[0], Keys.ENTER)
+    page.duo.wait_for_contains_text("#topo-counts", "1 broken", timeout=20)
     assert page.duo.get_logs() == []

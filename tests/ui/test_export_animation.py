@@ -124,9 +124,7 @@ def test_a_drawing_frame_is_the_players_drawing_at_that_step(name):
             if width > 0:
                 assert ring == style["border-color"], (name, k, nid)
         assert edges == {
-            e["data"]["id"]: styles[e["data"]["id"]]["line-color"]
-            for e in elements
-            if "source" in e["data"]
+            e["data"]["id"]: styles[e["data"]["id"]]["line-color"] for e in elements if "source" in e["data"]
         }
         tl, step = timeline_at(timeline, k)
         texts = [a.text for a in frame.layout.annotations]

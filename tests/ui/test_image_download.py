@@ -107,9 +107,15 @@ def test_a_small_fabric_is_saved_by_the_canvas_itself(button, fmt):
     ask, *_ = wired()
     clicks = (1, 0) if fmt == "png" else (0, 1)
     image, order, line, style = in_callback(ask, f"{button}.n_clicks", *clicks, SMALL, None, trigger_value=1)
-    action = "store" if fmt == "png" else "download"  # a PNG gets its title and legend in assets/drawing.js
-    options = {"bg": "#ffffff", "scale": 2}
-    assert image == {"type": fmt, "action": action, "filename": "vizcoll-topology", "options": options}
+    # assets/drawing.js adds the title and the legend; an SVG is taken from the canvas there, after a tiny PNG
+    options = {"bg": "#ffffff", "scale": 2 if fmt == "png" else 0.1}
+    assert image == {
+        "type": "png",
+        "action": "store",
+        "filename": "vizcoll-topology",
+        "options": options,
+        "format": fmt,
+    }
     assert order is no_update and (line, style) == ("", "flag")
 
 
@@ -204,9 +210,13 @@ def test_the_ids_follow_the_png_button():
     assert [getattr(c, "id", c) for c in row.children] == ["bar-png", "bar-svg", "more"]
 
 
-def test_a_canvas_png_goes_to_the_browser_which_adds_the_title_and_the_legend():
+def test_a_canvas_png_or_svg_goes_to_the_browser_which_adds_the_title_and_the_legend():
     app = Wiring()
     kit.register_image_download(app, "topo-png", "topo-canvas", "topology", "vizcoll-topology")
     [(function, dependencies, _)] = app.clientside
-    assert 'vizcollSaveDrawing("topo-canvas", data, "vizcoll-topology")' in function  # assets/drawing.js
-    assert [str(d) for d in dependencies] == ["topo-image-message.title", "topo-canvas.imageData"]
+    assert 'vizcollSaveDrawing("topo-canvas", data, "vizcoll-topology", request)' in function  # assets/drawing.js
+    assert [str(d) for d in dependencies] == [
+        "topo-image-message.title",
+        "topo-canvas.imageData",
+        "topo-canvas.generateImage",
+    ]

@@ -230,10 +230,12 @@ def image_request(fmt: str, data, order_now, page: str, filename: str) -> tuple:
         canvas = _on_canvas(drawn_view(scenario, page))
     except VizcollError as exc:
         return no_update, no_update, f"⚠ {exc}", "flag warn"
-    if canvas:  # a PNG goes to assets/drawing.js, which adds the drawing's title and legend before saving it
-        action = "store" if fmt == "png" else "download"
-        image = {"type": fmt, "action": action, "filename": filename, "options": {"bg": "#ffffff", "scale": 2}}
-        return image, no_update, "", "flag"
+    if canvas:  # assets/drawing.js adds the drawing's title and legend to its PNG or SVG, and saves it
+        # an SVG is asked for as a tiny PNG: dash-cytoscape cannot store an SVG (it reads the SVG text as a Blob),
+        # drawing.js then takes the SVG from the canvas itself
+        scale = 2 if fmt == "png" else 0.1
+        image = {"type": "png", "action": "store", "filename": filename, "options": {"bg": "#ffffff", "scale": scale}}
+        return {**image, "format": fmt}, no_update, "", "flag"
     return no_update, jobs.order(True, order_now, format=fmt), "", "flag"
 
 
@@ -310,9 +312,11 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
         prevent_initial_call=True,
     )(ask)
     app.clientside_callback(  # the canvas's PNG with its title and legend (assets/drawing.js)
-        f"function (data) {{ return window.vizcollSaveDrawing({json.dumps(canvas)}, data, {json.dumps(filename)}); }}",
+        f"function (data, request) {{ return window.vizcollSaveDrawing({json.dumps(canvas)}, data, "
+        f"{json.dumps(filename)}, request); }}",
         Output(ids["message"], "title"),
         Input(canvas, "imageData"),
+        State(canvas, "generateImage"),
         prevent_initial_call=True,
     )
     app.callback(
