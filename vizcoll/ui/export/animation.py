@@ -158,8 +158,9 @@ def frame_figure(animation: Animation, position: int, width: int, height: int) -
     drawn = animation.figure_at(position, width, height)
     fig = paper_figure(drawn, width, height, min_font=13.5 * zoom, app_colours=True)
     own_title = fig.layout.title.text
-    if animation.legend:
-        margin = {**margin, "t": margin["t"] + _add_legend(fig, animation.legend, width, zoom)}
+    sides = isinstance(fig.layout.meta, dict) and bool(fig.layout.meta.get("sides"))  # two drawings named above
+    top = margin["t"] + (_add_legend(fig, animation.legend, width, height) if animation.legend else 0)
+    margin = {**margin, "t": top + (round(30 * zoom) if sides else 0)}
     fig.update_layout(
         margin=margin,
         title={
@@ -199,8 +200,9 @@ def frame_figure(animation: Animation, position: int, width: int, height: int) -
     return fig
 
 
-def _add_legend(fig: go.Figure, keys: tuple[Key, ...], width: int, zoom: float) -> int:
+def _add_legend(fig: go.Figure, keys: tuple[Key, ...], width: int, height: int) -> int:
     """The page's legend ``keys`` in rows under the frame's title; returns the pixels it takes."""
+    zoom = height / 720
     size = 16 * zoom
     for trace in legend_traces(list(keys), size=size):
         fig.add_trace(trace)
@@ -210,8 +212,9 @@ def _add_legend(fig: go.Figure, keys: tuple[Key, ...], width: int, zoom: float) 
             "orientation": "h",
             "x": 0,
             "xanchor": "left",
-            "y": 1,
-            "yanchor": "bottom",
+            "yref": "container",
+            "y": 1 - FRAME_MARGIN["t"] / 720,  # right under the title
+            "yanchor": "top",
             "font": {"size": size, "family": FONT_FAMILY},
             "bgcolor": "rgba(255,255,255,0)",
         },

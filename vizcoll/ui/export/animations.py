@@ -64,16 +64,17 @@ def overview_animation(name: str, timeline: dict, topo, blocks, figure) -> Anima
     return Animation(name, tl.title, tl, lambda position, width, height: animation_frame(figure, frames, position))
 
 
-def side_by_side_animation(name: str, ls: Lockstep, figures: list[Callable]) -> Animation:
+def side_by_side_animation(name: str, ls: Lockstep, figures: list[Callable], legend=()) -> Animation:
     """Two players in one frame (:mod:`vizcoll.sim.lockstep`): at each position of the side-by-side run ``ls``,
     run ``r``'s figure ``figures[r](own position, width, height)``, left and right, each under its name; the
-    frame's caption is the side-by-side run's (what each run does at that time)."""
+    frame's caption is the side-by-side run's (what each run does at that time); ``legend``: the page's legend of
+    two canvas drawings (two Plotly figures keep none: two legends would cover the caption)."""
 
     def figure_at(position: int, width: int, height: int):
         halves = [figures[r](ls.positions[r][position], width // 2, height) for r in (0, 1)]
         return beside(*halves, ls.names)
 
-    return Animation(name, ls.timeline.title, ls.timeline, figure_at)
+    return Animation(name, ls.timeline.title, ls.timeline, figure_at, tuple(legend))
 
 
 def drawn_at(elements: list[dict], sheet_at: Callable[[int], list[dict]]) -> Callable:
@@ -84,7 +85,7 @@ def drawn_at(elements: list[dict], sheet_at: Callable[[int], list[dict]]) -> Cal
 
 
 def beside(left, right, names) -> object:
-    """Figure ``right`` moved onto a second pair of axes right of ``left``'s, each half named under it (the two
+    """Figure ``right`` moved onto a second pair of axes right of ``left``'s, each half named above it (the two
     share a colour scale, when they have one: the right one's bar is kept)."""
     fig = left.update_traces(marker_showscale=False, selector={"type": "scatter"})  # one colour bar: the right's
     for trace in right.data:
@@ -93,6 +94,7 @@ def beside(left, right, names) -> object:
         fig.add_annotation(arrow.update(xref="x2", yref="y2", axref="x2", ayref="y2"))
     square = "x2" if left.layout.yaxis.scaleanchor else None
     fig.update_layout(
+        meta={"sides": list(names)},  # frame_figure keeps a strip above the drawings for their names
         showlegend=False,  # two legends would cover the caption; the names say which side is which
         xaxis={"domain": [0, 0.49]},
         xaxis2={"domain": [0.51, 1], "visible": False, "range": right.layout.xaxis.range, "anchor": "y2"},
@@ -104,8 +106,8 @@ def beside(left, right, names) -> object:
             xref="paper",
             yref="paper",
             x=x,
-            y=0,
-            yanchor="top",
+            y=1,
+            yanchor="bottom",
             showarrow=False,
             font={"size": 18},
         )

@@ -185,4 +185,5 @@ def barrier_side_by_side(scenario: Scenario, extra=None) -> Animation:
         "vizcoll-barrier-side-by-side",
         found.lockstep,
         [drawn_at(found.elements, lambda p, t=t: run_stylesheet(found.grid, topo, t, p)) for t in found.timelines],
+        CANVAS_LEGEND,
     )

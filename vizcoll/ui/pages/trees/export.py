@@ -185,4 +185,5 @@ def trees_side_by_side(scenario: Scenario, extra=None) -> Animation:
         "vizcoll-trees-side-by-side",
         ls,
         [drawn_at(elements, lambda p, h=h: step_stylesheet(p, h, plan, scenario)) for h in handles],
+        LEGEND,
     )
