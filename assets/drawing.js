@@ -182,8 +182,8 @@
         setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
     }
 
-    // data: the canvas's PNG (imageData); request: the generateImage that asked for it, whose "format" is the file's
-    window.vizcollSaveDrawing = function (canvasId, data, filename, request) {
+    // data: the canvas's PNG (imageData); format: the file's, "png" or "svg" (the line's data-format)
+    window.vizcollSaveDrawing = function (canvasId, data, filename, format) {
         const canvas = document.getElementById(canvasId);
         if (!data || !canvas) { return window.dash_clientside.no_update; }
         const panel = panelOf(canvas);
@@ -191,7 +191,7 @@
         const caption = panel.querySelector('.player-caption');
         const title = heading ? heading.textContent.trim() : document.title;
         const said = caption ? caption.textContent.trim() : '';
-        if (request && request.format === 'svg') {
+        if (format === 'svg') {
             const layer = canvas.querySelector('canvas[data-id="layer0-selectbox"]');
             const cy = layer && window.vizcollCyOf ? window.vizcollCyOf(layer) : null;
             if (!cy || !cy.svg) { return 'the drawing is not ready: press Download SVG again'; }

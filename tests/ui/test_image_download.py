@@ -106,26 +106,20 @@ def test_the_buttons_disable_and_the_job_bar_shows_while_the_render_runs():
 def test_a_small_fabric_is_saved_by_the_canvas_itself(button, fmt):
     ask, *_ = wired()
     clicks = (1, 0) if fmt == "png" else (0, 1)
-    image, order, line, style = in_callback(ask, f"{button}.n_clicks", *clicks, SMALL, None, trigger_value=1)
+    image, order, line, style, told = in_callback(ask, f"{button}.n_clicks", *clicks, SMALL, None, trigger_value=1)
     # assets/drawing.js adds the title and the legend; an SVG is taken from the canvas there, after a tiny PNG
     options = {"bg": "#ffffff", "scale": 2 if fmt == "png" else 0.1}
-    assert image == {
-        "type": "png",
-        "action": "store",
-        "filename": "vizcoll-topology",
-        "options": options,
-        "format": fmt,
-    }
-    assert order is no_update and (line, style) == ("", "flag")
+    assert image == {"type": "png", "action": "store", "filename": "vizcoll-topology", "options": options}
+    assert order is no_update and (line, style, told) == ("", "flag", fmt)  # the format: the line's data-format
 
 
 def test_a_large_fabric_orders_a_render_on_the_server():
     ask, *_ = wired()
-    image, order, line, _ = in_callback(ask, "topo-svg.n_clicks", 0, 1, LARGE, None, trigger_value=1)
+    image, order, line, _, _ = in_callback(ask, "topo-svg.n_clicks", 0, 1, LARGE, None, trigger_value=1)
     assert image is no_update and order == {"run": 1, "format": "svg"} and line == ""
-    _, order, _, _ = in_callback(ask, "topo-png.n_clicks", 1, 1, LARGE, order, trigger_value=1)
+    _, order, _, _, _ = in_callback(ask, "topo-png.n_clicks", 1, 1, LARGE, order, trigger_value=1)
     assert order == {"run": 2, "format": "png"}  # a new order each press: the job runs again
-    assert in_callback(ask, None, 0, 0, LARGE, None) == (no_update,) * 4  # no press, nothing
+    assert in_callback(ask, None, 0, 0, LARGE, None) == (no_update,) * 5  # no press, nothing
     image, order, _, _ = kit.image_request("png", LARGE, None, "barrier", "vizcoll-barrier")
     assert image is no_update and order["format"] == "png"  # the barrier page's canvas is empty there too
 
@@ -214,9 +208,9 @@ def test_a_canvas_png_or_svg_goes_to_the_browser_which_adds_the_title_and_the_le
     app = Wiring()
     kit.register_image_download(app, "topo-png", "topo-canvas", "topology", "vizcoll-topology")
     [(function, dependencies, _)] = app.clientside
-    assert 'vizcollSaveDrawing("topo-canvas", data, "vizcoll-topology", request)' in function  # assets/drawing.js
+    assert 'vizcollSaveDrawing("topo-canvas", data, "vizcoll-topology", format)' in function  # assets/drawing.js
     assert [str(d) for d in dependencies] == [
         "topo-image-message.title",
         "topo-canvas.imageData",
-        "topo-canvas.generateImage",
+        "topo-image-message.data-format",
     ]

@@ -235,7 +235,7 @@ def image_request(fmt: str, data, order_now, page: str, filename: str) -> tuple:
         # drawing.js then takes the SVG from the canvas itself
         scale = 2 if fmt == "png" else 0.1
         image = {"type": "png", "action": "store", "filename": filename, "options": {"bg": "#ffffff", "scale": scale}}
-        return {**image, "format": fmt}, no_update, "", "flag"
+        return image, no_update, "", "flag"
     return no_update, jobs.order(True, order_now, format=fmt), "", "flag"
 
 
@@ -294,8 +294,9 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
 
     def ask(png_clicks, svg_clicks, data, order_now):
         if not (_pressed(png_clicks) or _pressed(svg_clicks)):
-            return (no_update,) * 4
-        return image_request("svg" if ctx.triggered_id == ids["svg"] else "png", data, order_now, page, filename)
+            return (no_update,) * 5
+        fmt = "svg" if ctx.triggered_id == ids["svg"] else "png"
+        return *image_request(fmt, data, order_now, page, filename), fmt  # the format: for drawing.js
 
     def make(set_progress, order, data):
         return image_job(set_progress, order, data, page, filename)
@@ -305,6 +306,7 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
         Output(ids["order"], "data"),
         Output(ids["message"], "children"),
         Output(ids["message"], "className"),
+        Output(ids["message"], "data-format"),  # dash-cytoscape empties generateImage once it has read it
         Input(png, "n_clicks"),
         Input(ids["svg"], "n_clicks"),
         State(SCENARIO, "data"),
@@ -312,11 +314,11 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
         prevent_initial_call=True,
     )(ask)
     app.clientside_callback(  # the canvas's PNG with its title and legend (assets/drawing.js)
-        f"function (data, request) {{ return window.vizcollSaveDrawing({json.dumps(canvas)}, data, "
-        f"{json.dumps(filename)}, request); }}",
+        f"function (data, format) {{ return window.vizcollSaveDrawing({json.dumps(canvas)}, data, "
+        f"{json.dumps(filename)}, format); }}",
         Output(ids["message"], "title"),
         Input(canvas, "imageData"),
-        State(canvas, "generateImage"),
+        State(ids["message"], "data-format"),
         prevent_initial_call=True,
     )
     app.callback(
