@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from vizcoll.ui.figures.captions import LINE, caption_width
-from vizcoll.ui.figures.labels import GAP, plot_pixels
+from vizcoll.ui.figures.labels import GAP, MARK, plot_pixels
 
 __all__ = ["misplaced"]
 
@@ -25,8 +25,9 @@ def name_boxes(fig: go.Figure, width: int) -> list[tuple[str, np.ndarray]]:
         for x, y, text in zip(trace.x, trace.y, trace.text, strict=True):
             px, py = (x - low[0]) * scale, -(y - low[1]) * scale
             w = caption_width(text)
-            left = {"center": px - w / 2, "right": px + GAP, "left": px - GAP - w}[horizontal]
-            top = {"bottom": py + GAP, "top": py - GAP - LINE, "middle": py - LINE / 2}[vertical]
+            off = MARK + GAP  # from the node's centre
+            left = {"center": px - w / 2, "right": px + off, "left": px - off - w}[horizontal]
+            top = {"bottom": py + off, "top": py - off - LINE, "middle": py - LINE / 2}[vertical]
             out.append((text, np.array([left, top, left + w, top + LINE])))
     return out
 

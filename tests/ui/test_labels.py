@@ -8,14 +8,16 @@ import plotly.graph_objects as go
 import pytest
 
 from tests.fabrics import REAL_FABRICS, campus_cluster
-from tests.ui.label_check import misplaced
+from tests.ui.label_check import crossing, misplaced
 from vizcoll.commands import load_topology
 from vizcoll.topology.io import parse
 from vizcoll.topology.layout import positions
-from vizcoll.topology.model import ENDPOINT
+from vizcoll.topology.model import ENDPOINT, SWITCH
+from vizcoll.ui.figures.captions import LINE, NODE_BOX, caption_width
 from vizcoll.ui.figures.efi import link_lines, link_value_figure
 from vizcoll.ui.figures.labels import add_labels
 from vizcoll.ui.figures.style import FULL, HALF
+from vizcoll.ui.figures.topology import cytoscape_elements
 from vizcoll.ui.store import DEFAULT_SCENARIO, positions_of, topology_of
 
 
@@ -82,3 +84,29 @@ def test_no_name_lies_on_a_link_of_a_real_fabric(name):
 
 def test_no_name_lies_on_a_link_of_a_1570_node_cluster():
     assert misplaced(drawing(parse(campus_cluster(), "campus.ibnd")), HALF) == []
+
+
+@pytest.mark.parametrize("name", ["teaching", "loginoff-topo.ibnd"])
+def test_no_caption_lies_on_a_link_of_a_canvas_drawing(name):
+    """The cytoscape canvas (/topology, /trees, /schedules): each caption on the side its class says."""
+    if name == "teaching":
+        topo = topology_of(DEFAULT_SCENARIO)
+    elif (REAL_FABRICS / name).exists():
+        topo = load_topology(str(REAL_FABRICS / name))
+    else:
+        pytest.skip(f"{name} is not in {REAL_FABRICS}")
+    elements = cytoscape_elements(topo)
+    at = {e["data"]["id"]: (e["position"]["x"], e["position"]["y"]) for e in elements if "position" in e}
+    pieces = np.array([[*at[e["data"]["source"]], *at[e["data"]["target"]]] for e in elements if "source" in e["data"]])
+    written = [e for e in elements if e["data"].get("caption")]
+    assert written
+    for node in written:
+        (x, y), w = at[node["data"]["id"]], caption_width(node["data"]["caption"])
+        hx, hy = (s / 2 + 2 for s in NODE_BOX[SWITCH if "switch" in node["classes"] else ENDPOINT])
+        left, top = {
+            "": (x - w / 2, y + hy),
+            "caption-above": (x - w / 2, y - hy - LINE),
+            "caption-right": (x + hx, y - LINE / 2),
+            "caption-left": (x - hx - w, y - LINE / 2),
+        }[next((c for c in node["classes"].split() if c.startswith("caption-")), "")]
+        assert not crossing(np.array([left, top, left + w, top + LINE]), pieces).any(), node["data"]["caption"]

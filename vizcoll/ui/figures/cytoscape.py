@@ -52,7 +52,8 @@ SYMBOLS = {
     "triangle": "triangle-up",
 }
 DASHES = {"solid": "solid", "dashed": "dash", "dotted": "dot"}
-POSITIONS = {"top": "top center", "center": "middle center", "bottom": "bottom center"}
+VALIGN = {"top": "top", "center": "middle", "bottom": "bottom"}  # cytoscape's text-valign -> Plotly's
+HALIGN = {"left": "left", "center": "center", "right": "right"}  # and its text-halign
 MIN_LABEL_PX = 6
 CURVE_POINTS = 13  # points along a curved edge
 _CLASSES = re.compile(r"^(node|edge)?((?:\.[\w-]+)+)$")
@@ -262,7 +263,11 @@ def _node_trace(nodes: list[dict], styles: dict, scale: float) -> go.Scatter:
         cols["ring_width"].append(max(ring, 1.0) if ring > 0 else 0)
         shown = label.replace("\n", "<br>") if font >= MIN_LABEL_PX else ""
         cols["text"].append(f"<b>{shown}</b>" if weight and shown else shown)
-        cols["position"].append(POSITIONS.get(style.get("text-valign"), "top center"))
+        vertical, horizontal = (
+            VALIGN.get(style.get("text-valign"), "top"),
+            HALIGN.get(style.get("text-halign"), "center"),
+        )
+        cols["position"].append(f"{vertical} {horizontal}")
         cols["font_size"].append(font)
         cols["font_colour"].append(str(style["color"]))
     return go.Scatter(

@@ -5,7 +5,7 @@ A drawing keeps its aspect (``scaleanchor``), so the pixels a node gets are know
 (:func:`plot_pixels`). Names are fitted as on the cytoscape canvas (:func:`~vizcoll.ui.figures.captions.fit_texts`):
 whole, cut with "…", or left to the hover text. Each name then takes the first side of its node, below, above,
 right or left, where it covers no link drawn, no node and no name already placed (:func:`placed`: the links
-rasterised once, every box's count read from a summed-area table). A name with no free side is left out: it shows
+each box tested exactly against the links near it). A name with no free side is left out: it shows
 on hover, and in the page's "Links and nodes by name" table. We chose this over names on a white plate (which
 hide the links under them) and over names written upwards between crowded switches (which lay on their links).
 
@@ -20,10 +20,12 @@ from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, LINE, caption_width, captions, fitted_captions
 from vizcoll.ui.figures.style import HALF
 
-__all__ = ["SIDES", "PLOT_HEIGHT", "plot_pixels", "placed", "add_labels", "outward"]
+__all__ = ["SIDES", "PLOT_HEIGHT", "plot_pixels", "free_sides", "placed", "add_labels", "outward"]
 
 SIDES = ("bottom center", "top center", "middle right", "middle left")  # where a name may go, in this order
-GAP = 6  # px from a node's centre to its name (a mark reaches 3 px from it)
+GAP = 2  # px from a mark's edge to its name
+MARK = 4  # px from a node's centre to its mark's edge on a Plotly drawing (markers of 7 and 5 px)
+CELL = 32  # px of the cells :func:`_crossed` sorts the links into
 CLEAR = 2  # px kept free around a name (the browser's plot area is a little smaller than plot_pixels's)
 PLOT_HEIGHT = 330  # px of a drawing's plot area (a figure of 520 px, less its title, legend and margins)
 LABELLED = 3000  # fabrics with more nodes are not named (their names stay in the hover texts)
@@ -55,85 +57,136 @@ def plot_pixels(pos: np.ndarray, width: int = HALF, height: int = PLOT_HEIGHT) -
     return _to_pixels(pos, width, height)(pos)
 
 
-def _boxes(pixels: np.ndarray, widths: np.ndarray, side: str) -> np.ndarray:
-    """The boxes (left, top, right, bottom; px, y downwards) of names ``widths`` px wide written on ``side`` of the
-    nodes at ``pixels``, with :data:`CLEAR` px around them."""
+def _boxes(pixels: np.ndarray, half: np.ndarray, widths: np.ndarray, side: str) -> np.ndarray:
+    """The boxes (left, top, right, bottom; px, y downwards) of names ``widths`` px wide written on ``side`` of
+    marks at ``pixels`` (``half``: each mark's half width and height), :data:`GAP` px off the mark, with
+    :data:`CLEAR` px around them."""
     x, y, w, h = pixels[:, 0], pixels[:, 1], widths, LINE
+    hx, hy = half[:, 0] + GAP, half[:, 1] + GAP
     left, top = {
-        "bottom center": (x - w / 2, y + GAP),
-        "top center": (x - w / 2, y - GAP - h),
-        "middle right": (x + GAP, y - h / 2),
-        "middle left": (x - GAP - w, y - h / 2),
+        "bottom center": (x - w / 2, y + hy),
+        "top center": (x - w / 2, y - hy - h),
+        "middle right": (x + hx, y - h / 2),
+        "middle left": (x - hx - w, y - h / 2),
     }[side]
     return np.c_[left - CLEAR, top - CLEAR, left + w + CLEAR, top + h + CLEAR]
 
 
-def _raster(points: np.ndarray, pixels: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
-    """Every pixel the links' lines (``points``, px, NaN between links) or the nodes' marks (at ``pixels``) cover
-    up to ``reach`` px around the nodes, as a summed-area table, and the pixel its (0, 0) stands for."""
+def _segments(points: np.ndarray, pixels: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """Every straight piece (x0, y0, x1, y1; px) of the lines ``points`` (NaN between lines) and the two diagonals
+    of every mark (at ``pixels``, ``half`` its half sizes, a little inside its edge): a box that covers a piece of
+    either covers a link or a node."""
     a, b = points[:-1], points[1:]
-    keep = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
-    a, b = a[keep], b[keep]
-    steps = np.ceil(np.abs(b - a).max(axis=1, initial=0.0)).astype(np.int64) + 1  # one sample per pixel
-    seg = np.repeat(np.arange(len(a)), steps)
+    pieces = np.c_[a, b][np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)]
+    inner = np.maximum(half - 1, 0)
+    one = np.c_[pixels - inner, pixels + inner]
+    other = one[:, [0, 3, 2, 1]]  # from the bottom left corner to the top right one
+    return np.concatenate([pieces, one, other])
+
+
+def _cells(pieces: np.ndarray, low: np.ndarray, width: int) -> np.ndarray:
+    """The (cell, piece) pairs of the straight ``pieces`` (x0, y0, x1, y1), sorted by cell: each piece sampled once
+    a :data:`CELL` along its longer side, so that a piece through a box has a sample in one of the box's cells or
+    their neighbours. Cells are numbered row by row from the cell ``low``, ``width`` cells a row."""
+    length = np.abs(pieces[:, 2:] - pieces[:, :2]).max(axis=1)
+    steps = np.ceil(length / CELL).astype(np.int64) + 1
+    seg = np.repeat(np.arange(len(pieces)), steps)
     t = (np.arange(len(seg)) - np.repeat(np.cumsum(steps) - steps, steps)) / np.maximum(steps[seg] - 1, 1)
-    samples = a[seg] + t[:, None] * (b[seg] - a[seg])
-    around = np.stack(np.meshgrid(np.arange(-3, 4), np.arange(-3, 4)), axis=-1).reshape(-1, 2)
-    marks = (pixels[:, None, :] + around[None]).reshape(-1, 2)  # a node's mark: 7 x 7 px
-    covered = np.round(np.r_[samples, marks]).astype(np.int64)
-    origin = np.floor(pixels.min(axis=0) - reach).astype(np.int64)
-    covered -= origin
-    shape = np.ceil(pixels.max(axis=0) + reach).astype(np.int64) - origin + 1
-    inside = (covered >= 0).all(axis=1) & (covered < shape).all(axis=1)
-    grid = np.zeros((shape[1], shape[0]), dtype=np.int32)
-    grid[covered[inside, 1], covered[inside, 0]] = 1
-    table = np.zeros((shape[1] + 1, shape[0] + 1), dtype=np.int32)
-    table[1:, 1:] = grid.cumsum(axis=0).cumsum(axis=1)
-    return table, origin
+    at = pieces[seg, :2] + t[:, None] * (pieces[seg, 2:] - pieces[seg, :2])
+    cells = np.floor(at / CELL).astype(np.int64) - low
+    key = np.sort((cells[:, 1] * width + cells[:, 0]) * len(pieces) + seg)
+    key = key[np.r_[True, key[1:] != key[:-1]]]
+    return np.c_[key // len(pieces), key % len(pieces)]
 
 
-def _covered(table: np.ndarray, origin: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """How many covered pixels each of ``boxes`` holds (read from the summed-area ``table``)."""
-    high = np.array(table.shape[::-1]) - 1
-    x0, y0 = [np.clip(np.floor(boxes[:, i] - origin[i]).astype(np.int64), 0, high[i]) for i in (0, 1)]
-    x1, y1 = [np.clip(np.ceil(boxes[:, i + 2] - origin[i]).astype(np.int64), 0, high[i]) for i in (0, 1)]
-    return table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+def _crossed(boxes: np.ndarray, pieces: np.ndarray, pairs: np.ndarray, low: np.ndarray, width: int) -> np.ndarray:
+    """Which ``boxes`` (left, top, right, bottom) some of the straight ``pieces`` pass through: each box meets the
+    pieces of the cells around it (``pairs``, :func:`_cells`), tested exactly (:func:`_clips`), so that a canvas
+    10,000 px wide with 4,000 links costs no raster of its size."""
+    first = np.floor(boxes[:, :2] / CELL).astype(np.int64) - low - 1  # the cells around each box
+    last = np.floor(boxes[:, 2:] / CELL).astype(np.int64) - low + 1
+    nx, ny = (last - first + 1).T
+    box = np.repeat(np.arange(len(boxes)), nx * ny)
+    k = np.arange(len(box)) - np.repeat(np.cumsum(nx * ny) - nx * ny, nx * ny)
+    cell = (first[box, 1] + k // nx[box]) * width + first[box, 0] + k % nx[box]
+    start, stop = np.searchsorted(pairs[:, 0], cell, "left"), np.searchsorted(pairs[:, 0], cell, "right")
+    count = stop - start
+    which = np.repeat(np.arange(len(cell)), count)
+    piece = pairs[np.repeat(start, count) + np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count), 1]
+    return np.bincount(box[which][_clips(boxes[box[which]], pieces[piece])], minlength=len(boxes)) > 0
+
+
+def _clips(boxes: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+    """Whether each piece (x0, y0, x1, y1) passes through its box (left, top, right, bottom): Liang-Barsky."""
+    x0, y0 = pieces[:, 0], pieces[:, 1]
+    dx, dy = pieces[:, 2] - x0, pieces[:, 3] - y0
+    low, high = np.zeros(len(pieces)), np.ones(len(pieces))
+    hit = np.ones(len(pieces), dtype=bool)
+    for p, q in ((-dx, x0 - boxes[:, 0]), (dx, boxes[:, 2] - x0), (-dy, y0 - boxes[:, 1]), (dy, boxes[:, 3] - y0)):
+        flat = p == 0
+        hit &= ~(flat & (q < 0))
+        r = q / np.where(flat, 1.0, p)
+        low = np.where(~flat & (p < 0), np.maximum(low, r), low)
+        high = np.where(~flat & (p > 0), np.minimum(high, r), high)
+    return hit & (low <= high)
+
+
+def _overlaps(box: np.ndarray, others: np.ndarray) -> bool:
+    """Whether ``box`` overlaps one of ``others`` (left, top, right, bottom each)."""
+    apart = (others[:, 2] <= box[0]) | (box[2] <= others[:, 0]) | (others[:, 3] <= box[1]) | (box[3] <= others[:, 1])
+    return not apart.all()
+
+
+def free_sides(pixels: np.ndarray, half: np.ndarray, texts: list[str], points: np.ndarray, order) -> list[str]:
+    """The side (one of :data:`SIDES`) each of ``texts`` is written on, beside its mark at ``pixels`` (px, y
+    downwards; ``half``: the marks' half width and height), or "" (no text, or no free side): the first side,
+    in :data:`SIDES`'s order, where it covers no line of ``points`` (px, NaN between lines), no mark and no text
+    placed before it (every text tries a side, in ``order``, before those left try the next)."""
+    sides = [""] * len(texts)
+    named = np.array([i for i in np.asarray(order).tolist() if texts[i]], dtype=np.int64)
+    if not len(named):
+        return sides
+    pixels, half = np.asarray(pixels, dtype=float), np.asarray(half, dtype=float)
+    widths = np.array([caption_width(texts[i]) for i in named])
+    boxes = {side: _boxes(pixels[named], half[named], widths, side) for side in SIDES}
+    pieces = _segments(np.asarray(points, dtype=float), pixels, half)
+    ends = np.r_[pieces.reshape(-1, 2), *(b.reshape(-1, 2) for b in boxes.values())]
+    low = np.floor(ends.min(axis=0) / CELL).astype(np.int64) - 2
+    width = int(np.floor(ends[:, 0].max() / CELL)) - int(low[0]) + 3
+    pairs = _cells(pieces, low, width)
+    taken = np.empty((0, 4))  # the texts placed so far
+    left = np.arange(len(named))  # the texts with no side yet: most take the first, the others try the next
+    for side in SIDES:
+        crossed = _crossed(boxes[side][left], pieces, pairs, low, width)
+        for j in left[~crossed].tolist():
+            if not _overlaps(boxes[side][j], taken):
+                taken = np.r_[taken, boxes[side][j][None]]
+                sides[int(named[j])] = side
+        left = np.array([j for j in left.tolist() if not sides[int(named[j])]], dtype=np.int64)
+        if not len(left):
+            break
+    return sides
 
 
 def placed(
     topo: Topology, pos: np.ndarray, lines: tuple[np.ndarray, np.ndarray], width: int = HALF
 ) -> dict[str, tuple[list[int], list[str]]]:
-    """The nodes named, by side (one of :data:`SIDES`), with their names: each fitted name
-    (:func:`~vizcoll.ui.figures.captions.fitted_captions`) on the first side of its node where it covers no link of
-    ``lines`` (x and y in the drawing's units, NaN between links), no node and no name placed before it (switches
-    first, top rows first); a name with no such side is left out."""
+    """The nodes named on a Plotly drawing, by side (one of :data:`SIDES`), with their names: each fitted name
+    (:func:`~vizcoll.ui.figures.captions.fitted_captions`) on a free side of its node (:func:`free_sides`, off the
+    links ``lines``: x and y in the drawing's units, NaN between links; switches first, top rows first)."""
     pos = np.asarray(pos, dtype=float)
     to_pixels = _to_pixels(pos, width, PLOT_HEIGHT)
     pixels = to_pixels(pos)
     fitted = fitted_captions(topo, pixels, captions(topo))
-    named = np.array([i for i, text in enumerate(fitted) if text], dtype=np.int64)
-    if not len(named):
-        return {}
-    widths = np.array([caption_width(fitted[i]) for i in named])
-    reach = GAP + CLEAR + max(widths.max(), LINE) + 1  # no name's box goes further from its node
-    table, origin = _raster(to_pixels(np.c_[lines[0], lines[1]].astype(float)), pixels, reach)
-    boxes = {side: _boxes(pixels[named], widths, side) for side in SIDES}
-    free = {side: _covered(table, origin, boxes[side]) == 0 for side in SIDES}
-    order = np.lexsort((pixels[named, 0], pixels[named, 1], topo.kind[named] != SWITCH))
-    taken = np.zeros_like(table, dtype=bool)  # the names placed so far
+    order = np.lexsort((pixels[:, 0], pixels[:, 1], topo.kind != SWITCH))
+    half = np.full((topo.n_nodes, 2), MARK)
+    sides = free_sides(pixels, half, fitted, to_pixels(np.c_[lines[0], lines[1]].astype(float)), order)
     out: dict[str, tuple[list[int], list[str]]] = {}
-    for j in order.tolist():
-        for side in SIDES:
-            if not free[side][j]:
-                continue
-            x0, y0, x1, y1 = np.round(boxes[side][j] - np.r_[origin, origin]).astype(np.int64).clip(0)
-            if taken[y0:y1, x0:x1].any():
-                continue
-            taken[y0:y1, x0:x1] = True
-            nodes, texts = out.setdefault(side, ([], []))
-            nodes.append(int(named[j]))
-            texts.append(fitted[named[j]])
-            break
+    for node in order.tolist():
+        if sides[node]:
+            nodes, texts = out.setdefault(sides[node], ([], []))
+            nodes.append(node)
+            texts.append(fitted[node])
     return out
 
 

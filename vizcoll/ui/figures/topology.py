@@ -25,11 +25,12 @@ import plotly.graph_objects as go
 
 from vizcoll.topology.blocks import bundles
 from vizcoll.topology.layout import positions, unit
-from vizcoll.topology.model import SWITCH, Topology
+from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 from vizcoll.ui.figures.blocks import blocks_figure
-from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, fitted_captions, node_hovers
-from vizcoll.ui.figures.efi import BOW, parallel_cables
+from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, NODE_BOX, fitted_captions, node_hovers
+from vizcoll.ui.figures.efi import BOW, CURVE_POINTS, parallel_cables
 from vizcoll.ui.figures.fabric import view_figure
+from vizcoll.ui.figures.labels import free_sides
 from vizcoll.ui.figures.style import FULL
 from vizcoll.ui.limits import DRAWN_NODES
 from vizcoll.words import plural
@@ -80,6 +81,7 @@ STATE_COLOURS = {
 }
 BROKEN = "#d62728"
 SWITCH_COLOUR, END_NODE_COLOUR, ACTIVE_COLOUR = "#4a6fa5", "#9aa5b1", "#ff7f0e"
+CAPTION_CLASSES = {"top center": " caption-above", "middle right": " caption-right", "middle left": " caption-left"}
 CANVAS_GAP = 14  # px between the middles of two neighboring parallel cables on the canvas (before zooming)
 
 
@@ -145,9 +147,15 @@ def cytoscape_elements(
     pixels = _pixel_positions(topo, pos)
     colour_of = colour_of or {}
     nodes = []
-    texts = zip(topo.names, fitted_captions(topo, pixels), node_hovers(topo), strict=True)
-    for i, (name, caption, hover) in enumerate(texts):
-        classes = "switch" if topo.kind[i] == SWITCH else "endpoint"
+    bends = _bends(topo, pixels)
+    fitted = fitted_captions(topo, pixels)
+    half = np.where((topo.kind == SWITCH)[:, None], NODE_BOX[SWITCH], NODE_BOX[ENDPOINT]) / 2
+    order = np.lexsort((pixels[:, 0], pixels[:, 1], topo.kind != SWITCH))
+    sides = free_sides(pixels, half, fitted, _canvas_lines(topo, pixels, bends), order)
+    texts = zip(topo.names, fitted, sides, node_hovers(topo), strict=True)
+    for i, (name, fit, side, hover) in enumerate(texts):
+        caption = fit if side else ""
+        classes = ("switch" if topo.kind[i] == SWITCH else "endpoint") + CAPTION_CLASSES.get(side, "")
         if i in colour_of:
             classes += f" comm{colour_of[i] % len(PALETTE)}"
         nodes.append(
@@ -157,14 +165,25 @@ def cytoscape_elements(
                 "position": {"x": float(pixels[i, 0]), "y": float(pixels[i, 1])},
             }
         )
-    return nodes + _edges(topo, pixels)
+    return nodes + _edges(topo, bends)
 
 
-def _edges(topo: Topology, pixels: np.ndarray) -> list[dict]:
-    """The edges of :func:`cytoscape_elements`."""
+def _canvas_lines(topo: Topology, pixels: np.ndarray, bends: np.ndarray) -> np.ndarray:
+    """The links as the canvas draws them (px, NaN between links): a straight line, or a parallel cable's curve
+    through its control point ``bends`` px off its middle (:func:`_bends`)."""
+    a, b = pixels[topo.link_a], pixels[topo.link_b]
+    d = b - a
+    normal = np.c_[-d[:, 1], d[:, 0]] / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
+    control = (a + b) / 2 + bends[:, None] * normal
+    t = np.linspace(0.0, 1.0, CURVE_POINTS if np.any(bends) else 2)[None, :, None]
+    curves = (1 - t) ** 2 * a[:, None] + 2 * t * (1 - t) * control[:, None] + t**2 * b[:, None]
+    return np.concatenate([curves, np.full((len(a), 1, 2), np.nan)], axis=1).reshape(-1, 2)
+
+
+def _edges(topo: Topology, bends: np.ndarray) -> list[dict]:
+    """The edges of :func:`cytoscape_elements` (``bends``: :func:`_bends`)."""
     is_global = topo.link_attrs.get("global", np.zeros(topo.n_links, dtype=int))
     lanes, counts = parallel_cables(topo)
-    bends = _bends(topo, pixels)
     edges = []
     for row in range(topo.n_links):
         lid = int(topo.link_id[row])
@@ -221,6 +240,17 @@ def base_stylesheet() -> list[dict]:
                 "control-point-weights": 0.5,
                 "edge-distances": "node-position",
             },
+        },
+        # a caption goes on the first side of its node that no link crosses (vizcoll.ui.figures.labels), below
+        # by default
+        {"selector": ".caption-above", "style": {"text-valign": "top", "text-margin-y": -2}},
+        {
+            "selector": ".caption-right",
+            "style": {"text-valign": "center", "text-halign": "right", "text-margin-x": 2, "text-margin-y": 0},
+        },
+        {
+            "selector": ".caption-left",
+            "style": {"text-valign": "center", "text-halign": "left", "text-margin-x": -2, "text-margin-y": 0},
         },
         {"selector": ".global", "style": {"line-color": "#7f7f7f", "line-style": "dotted"}},
         {
