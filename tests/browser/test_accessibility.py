@@ -173,7 +173,7 @@ def test_every_figure_of_a_page_as_text_and_data_by_keyboard(page):
 
 def test_a_fabric_is_chosen_and_generated_by_keyboard_on_the_topology_page(page):
     """Issue 46, keyboard only: open the generator with Enter, pick the torus with the arrow keys, press Generate
-    with Enter; then break a link by its name, as on /barrier."""
+    with Enter; type a communicator pattern and apply it; then break a link by its name, as on /barrier."""
     page.open("/topology", counts=None)
     page.duo.wait_for_contains_text("#topo-counts", "switches", timeout=30)
     dropdown = page.duo.find_element("#topo-generator")
@@ -188,6 +188,10 @@ def test_a_fabric_is_chosen_and_generated_by_keyboard_on_the_topology_page(page)
     until(lambda: page.duo.find_element("#topo-params").get_attribute("value").startswith("torus:"), 10)
     key(page, page.duo.find_element("#topo-generate"), Keys.ENTER)
     page.duo.wait_for_contains_text("#topo-counts", "32 end nodes", timeout=30)  # torus:4x4x2,hosts=1
+    box = page.duo.find_element("#topo-pattern")  # communicators: a pattern in place of the one there, Apply
+    key(page, box, Keys.END, *[Keys.BACKSPACE] * len(box.get_attribute("value")), "hier:4")
+    key(page, page.duo.find_element("#topo-apply-comm"), Keys.ENTER)
+    page.duo.wait_for_contains_text("#topo-comm-info", "9 communicators", timeout=20)  # 8 groups of 4, 1 of leaders
     key(page, page.duo.find_element("#topo-links summary"), Keys.ENTER)
     key(page, page.duo.find_element("#topo-links-find"), "sw0-0-0", Keys.ENTER)
     until(lambda: page.driver.find_elements(By.CSS_SELECTOR, "#topo-links-table tbody button"), 20)

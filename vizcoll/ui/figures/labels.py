@@ -1,14 +1,14 @@
-"""Names on a Plotly drawing of a fabric: each node named beside it where its name fits, on no link and on no
-other name (issue 46: "labels never lie on links").
+"""Names beside the nodes of a drawing of a fabric, on no link and on no other name (issue 46: "labels never lie
+on links"): on a Plotly drawing (:func:`add_labels`) and on the cytoscape canvas
+(:func:`~vizcoll.ui.figures.topology.cytoscape_elements`), both with :func:`free_sides`.
 
-A drawing keeps its aspect (``scaleanchor``), so the pixels a node gets are known from the figure's size
-(:func:`plot_pixels`). Names are fitted as on the cytoscape canvas (:func:`~vizcoll.ui.figures.captions.fit_texts`):
-whole, cut with "…", or left to the hover text. Each name then takes the first side of its node, below, above,
-right or left, where it covers no link drawn, no node and no name already placed (:func:`placed`: the links
-each box tested exactly against the links near it). A name with no free side is left out: it shows
-on hover, and in the page's "Links and nodes by name" table. We chose this over names on a white plate (which
-hide the links under them) and over names written upwards between crowded switches (which lay on their links).
-
+A Plotly drawing keeps its aspect (``scaleanchor``), so the pixels a node gets are known from the figure's size
+(:func:`plot_pixels`). Names are fitted as on the canvas (:func:`~vizcoll.ui.figures.captions.fit_texts`): whole,
+cut with "…", or left to the hover text. Each name then takes the first side of its node, below, above, right or
+left, where it covers no link, no node and no name already placed, each box tested exactly against the links in
+the cells around it. A name with no free side is left out: it shows on hover, and in the page's "Links and nodes
+by name" table. We chose this over names on a white plate (which hide the links under them) and over names
+written upwards between crowded switches (which lay on their links).
 """
 
 from __future__ import annotations
