@@ -66,10 +66,12 @@ def test_multicast_at_taihulight_scale_drills_into_one_pod(page):
     until(lambda: "pod 5 alone" in title_of(page, "mc-fig-b"), 90, msg=lambda: title_of(page, "mc-fig-b"))
     page.driver.execute_script("document.getElementById('mc-fig-diff').scrollIntoView({block: 'center'});")
     until(lambda: "pod 5 alone" in title_of(page, "mc-fig-diff"), 30)  # drawn once on the screen
-    names = page.driver.execute_script(
-        "return [...document.querySelectorAll('#mc-fig-a .annotation-text')].map(t => t.textContent);"
+    hovers = page.driver.execute_script(
+        "return document.querySelector('#mc-fig-a .js-plotly-plot')._fullData"
+        ".filter(t => t.name === 'switches').flatMap(t => Array.from(t.text || []));"
     )
-    assert {f"spine5.{i}" for i in range(16)} <= set(names)  # the pod's switches are named
+    # the pod's 16 spines are named in their hover texts: too crowded to be written beside them off the links
+    assert {f"spine5.{i}" for i in range(16)} <= {text.split("<br>")[0] for text in hovers}
     assert figure_problems(page.driver) == []
     page.driver.execute_script("document.getElementById('mc-fig-a').scrollIntoView({block: 'start'});")
     page.screenshot("taihulight-multicast-pod.png")
