@@ -5,10 +5,12 @@ of any player position (the same builder, or the same cytoscape drawing and
 stylesheet, as the page; see :mod:`vizcoll.ui.export.animations`). Frame
 ``k`` of an export is the player at position ``k`` (slider value ``k``: 0 is
 the initial state, ``k`` the state after the timeline's step ``k - 1``), in
-the paper theme's fonts and the app's own colours (a red dashed broken link stays red, not the
-vermillion of print, which a class would take for the orange of a message), with the animation's
-title on top, the player's caption below and "step k of n" in the corner (so no two frames are alike and a GIF
-keeps every one of them). A whole timeline is ``n_steps + 1`` frames.
+the paper theme's fonts and the app's own colours (a broken link stays red and
+dashed, not the vermillion of print, which a class would take for the orange
+of a message), with the animation's title on top, the page's legend under it,
+the player's caption below and "step k of n" in the corner (so no two frames
+are alike and a GIF keeps every one of them). A whole timeline is
+``n_steps + 1`` frames.
 
 :class:`AnimationOptions` are checked on the server (:func:`read_options`,
 limits in :mod:`vizcoll.ui.limits`); :func:`export_animation` renders the
@@ -155,8 +157,9 @@ def frame_figure(animation: Animation, position: int, width: int, height: int) -
     tl = animation.timeline
     step = timeline_step(position, tl.n_steps)
     zoom, margin = height / 720, frame_margin(height)
-    drawn = animation.figure_at(position, width, height)
-    fig = paper_figure(drawn, width, height, min_font=13.5 * zoom, app_colours=True)
+    fig = paper_figure(
+        animation.figure_at(position, width, height), width, height, min_font=13.5 * zoom, app_colours=True
+    )
     own_title = fig.layout.title.text
     sides = isinstance(fig.layout.meta, dict) and bool(fig.layout.meta.get("sides"))  # two drawings named above
     top = margin["t"] + (_add_legend(fig, animation.legend, width, height) if animation.legend else 0)
