@@ -135,6 +135,7 @@ def init_cache(server: Flask, config: dict | None = None) -> None:
     """Use the cache ``config`` says for ``server`` (and keep uploaded fabrics in it: :class:`SharedStore`)."""
     global _server
     _memo.clear()  # results of another cache are not this one's
+    code_version()  # read once here, at start, not in the first request
     cache.init_app(server, config=config or cache_config())
     _server = server
     uploads.use_store(SharedStore(FABRIC_KEY, FABRIC_TIMEOUT))

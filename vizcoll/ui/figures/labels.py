@@ -13,6 +13,8 @@ written upwards between crowded switches (which lay on their links).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -141,15 +143,25 @@ def free_sides(pixels: np.ndarray, half: np.ndarray, texts: list[str], points: n
     """The side (one of :data:`SIDES`) each of ``texts`` is written on, beside its mark at ``pixels`` (px, y
     downwards; ``half``: the marks' half width and height), or "" (no text, or no free side): the first side,
     in :data:`SIDES`'s order, where it covers no line of ``points`` (px, NaN between lines), no mark and no text
-    placed before it (every text tries a side, in ``order``, before those left try the next)."""
+    placed before it (every text tries a side, in ``order``, before those left try the next). Remembered for the
+    last drawings: a page draws the same fabric again at each step of its player."""
+    arrays = [np.ascontiguousarray(a, dtype=float) for a in (pixels, half, points)]
+    order = np.ascontiguousarray(order, dtype=np.int64)
+    return list(_free_sides(*(a.tobytes() for a in arrays), tuple(texts), order.tobytes()))
+
+
+@lru_cache(maxsize=32)
+def _free_sides(pixels: bytes, half: bytes, points: bytes, texts: tuple[str, ...], order: bytes) -> tuple[str, ...]:
+    """:func:`free_sides`, its arrays given as bytes."""
+    pixels, half = np.frombuffer(pixels).reshape(-1, 2), np.frombuffer(half).reshape(-1, 2)
+    points, order = np.frombuffer(points).reshape(-1, 2), np.frombuffer(order, dtype=np.int64)
     sides = [""] * len(texts)
-    named = np.array([i for i in np.asarray(order).tolist() if texts[i]], dtype=np.int64)
+    named = np.array([i for i in order.tolist() if texts[i]], dtype=np.int64)
     if not len(named):
-        return sides
-    pixels, half = np.asarray(pixels, dtype=float), np.asarray(half, dtype=float)
+        return tuple(sides)
     widths = np.array([caption_width(texts[i]) for i in named])
     boxes = {side: _boxes(pixels[named], half[named], widths, side) for side in SIDES}
-    pieces = _segments(np.asarray(points, dtype=float), pixels, half)
+    pieces = _segments(points, pixels, half)
     ends = np.r_[pieces.reshape(-1, 2), *(b.reshape(-1, 2) for b in boxes.values())]
     low = np.floor(ends.min(axis=0) / CELL).astype(np.int64) - 2
     width = int(np.floor(ends[:, 0].max() / CELL)) - int(low[0]) + 3
@@ -165,7 +177,7 @@ def free_sides(pixels: np.ndarray, half: np.ndarray, texts: list[str], points: n
         left = np.array([j for j in left.tolist() if not sides[int(named[j])]], dtype=np.int64)
         if not len(left):
             break
-    return sides
+    return tuple(sides)
 
 
 def placed(
