@@ -12,6 +12,7 @@ from vizcoll.topology.generators import from_spec
 
 from .browser_helpers import counts_line
 from .readability import figure_problems
+from .test_readability import settled
 from .test_trees import choose, job_running, trace_names
 
 TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
@@ -60,6 +61,7 @@ def test_multicast_at_taihulight_scale_drills_into_one_pod(page):
     page.open(f"/multicast#s={scenario.to_fragment()}", counts=None)
     until(lambda: "per bundle of links" in title_of(page, "mc-fig-a"), 120, msg="the overview is not drawn")
     assert figure_problems(page.driver) == []
+    settled(page)  # B's routes job of the whole fabric has ended: the pod's jobs do not queue behind it
     choose(page, "mc-part", "pod 5 (288 nodes) alone")  # a long list: the first pods are in view
     until(lambda: "pod 5 alone" in title_of(page, "mc-fig-a"), 90, msg=lambda: title_of(page, "mc-fig-a"))
     # B is drawn by its own job, after A's views
