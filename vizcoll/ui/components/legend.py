@@ -15,8 +15,6 @@ from dash import html
 
 __all__ = ["Key", "MARKS", "legend_spans", "legend_traces"]
 
-MARKS = ("square", "dot", "ring", "disc", "line", "dashed", "diamond")
-
 
 class Key(NamedTuple):
     """One entry of a legend: a ``mark`` (one of :data:`MARKS`) in ``colour``, its ``label``, and a longer
@@ -36,7 +34,8 @@ _SWATCH = {  # mark -> (CSS classes, the style property the colour goes to)
     "line": ("swatch bar-line", "background"),
     "dashed": ("swatch legend-broken", None),
     "diamond": ("swatch legend-unreachable", "background"),
-}
+}  # "dashed" is a broken link's swatch: red whatever the colour
+MARKS = tuple(_SWATCH)
 _PLOTLY = {  # mark -> (marker symbol or None for a line, line dash)
     "square": ("square", None),
     "dot": ("circle", None),

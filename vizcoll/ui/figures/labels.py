@@ -22,7 +22,7 @@ from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, LINE, caption_width, captions, fitted_captions
 from vizcoll.ui.figures.style import HALF
 
-__all__ = ["SIDES", "PLOT_HEIGHT", "plot_pixels", "free_sides", "placed", "add_labels", "outward"]
+__all__ = ["SIDES", "PLOT_HEIGHT", "plot_pixels", "free_sides", "switches_first", "placed", "add_labels", "outward"]
 
 SIDES = ("bottom center", "top center", "middle right", "middle left")  # where a name may go, in this order
 GAP = 2  # px from a mark's edge to its name
@@ -180,6 +180,11 @@ def _free_sides(pixels: bytes, half: bytes, points: bytes, texts: tuple[str, ...
     return tuple(sides)
 
 
+def switches_first(topo: Topology, pixels: np.ndarray) -> np.ndarray:
+    """The nodes in the order their names are placed: switches first, then top rows first, left to right."""
+    return np.lexsort((pixels[:, 0], pixels[:, 1], topo.kind != SWITCH))
+
+
 def placed(
     topo: Topology, pos: np.ndarray, lines: tuple[np.ndarray, np.ndarray], width: int = HALF
 ) -> dict[str, tuple[list[int], list[str]]]:
@@ -190,7 +195,7 @@ def placed(
     to_pixels = _to_pixels(pos, width, PLOT_HEIGHT)
     pixels = to_pixels(pos)
     fitted = fitted_captions(topo, pixels, captions(topo))
-    order = np.lexsort((pixels[:, 0], pixels[:, 1], topo.kind != SWITCH))
+    order = switches_first(topo, pixels)
     half = np.full((topo.n_nodes, 2), MARK)
     sides = free_sides(pixels, half, fitted, to_pixels(np.c_[lines[0], lines[1]].astype(float)), order)
     out: dict[str, tuple[list[int], list[str]]] = {}

@@ -30,7 +30,7 @@ from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, NODE_BOX, fitted_captions, node_hovers
 from vizcoll.ui.figures.efi import BOW, CURVE_POINTS, parallel_cables
 from vizcoll.ui.figures.fabric import view_figure
-from vizcoll.ui.figures.labels import free_sides
+from vizcoll.ui.figures.labels import free_sides, switches_first
 from vizcoll.ui.figures.style import FULL
 from vizcoll.ui.limits import DRAWN_NODES
 from vizcoll.words import plural
@@ -150,8 +150,7 @@ def cytoscape_elements(
     bends = _bends(topo, pixels)
     fitted = fitted_captions(topo, pixels)
     half = np.where((topo.kind == SWITCH)[:, None], NODE_BOX[SWITCH], NODE_BOX[ENDPOINT]) / 2
-    order = np.lexsort((pixels[:, 0], pixels[:, 1], topo.kind != SWITCH))
-    sides = free_sides(pixels, half, fitted, _canvas_lines(topo, pixels, bends), order)
+    sides = free_sides(pixels, half, fitted, _canvas_lines(topo, pixels, bends), switches_first(topo, pixels))
     texts = zip(topo.names, fitted, sides, node_hovers(topo), strict=True)
     for i, (name, fit, side, hover) in enumerate(texts):
         caption = fit if side else ""
