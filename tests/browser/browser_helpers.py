@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from dash.testing.wait import until
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
@@ -35,6 +36,30 @@ def counts_line(switches, endpoints, links, broken, max_ports) -> str:
 DEFAULT_COUNTS = counts_line(20, 16, 48, 1, 4)  # the default scenario: fat-tree:radix=4,levels=3, link 17 broken
 
 
+PAGE_STATE = """
+const texts = [...document.querySelectorAll('.job-text, .flag, .message')].map(e => e.id + ': ' + e.textContent.trim());
+const running = [...document.querySelectorAll('.job.running')].map(e => e.id);
+return {jobs: running, texts: texts.filter(t => !t.endsWith(': '))};
+"""
+
+
+def page_report(driver) -> str:
+    """What the page shows (its running jobs, their progress texts, its messages) and the job pool's state."""
+    from vizcoll.ui import jobs
+
+    pool = jobs.manager()
+    state = pool._state() if hasattr(pool, "_state") else {}
+    now = time.time()
+    entries = [
+        f"{e['state']} pid {e['pid']} for {now - (e['started'] or now):.0f} s" for e in state.get("jobs", {}).values()
+    ]
+    thread = getattr(pool, "_thread", None)
+    return (
+        f"page: {driver.execute_script(PAGE_STATE)}; pool: {entries or 'no job'}, {len(state.get('tickets', {}))} "
+        f"tickets, dispatcher {'alive' if thread is not None and thread.is_alive() else 'not running'}"
+    )
+
+
 class TopologyPage:
     """The vizcoll app in a dash_duo browser, with the few gestures the tests need."""
 
@@ -51,6 +76,14 @@ class TopologyPage:
         if counts is not None:
             self.duo.wait_for_text_to_equal("#topo-counts", counts, timeout=timeout)
             self.wait_for_cy()
+
+    def wait_for_text(self, selector: str, text: str, timeout: float) -> None:
+        """Wait until ``selector`` contains ``text``; on a timeout, say what the page and the job pool were doing
+        (a job that never ended, a message the page showed instead), which a CI log otherwise does not tell."""
+        try:
+            self.duo.wait_for_contains_text(selector, text, timeout=timeout)
+        except TimeoutException as exc:
+            raise AssertionError(f"{selector} never said {text!r} in {timeout} s; {page_report(self.driver)}") from exc
 
     def screenshot(self, name: str) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)

@@ -173,7 +173,7 @@ def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, sce
     page.open(f"{path}#s={scenario.to_fragment()}", counts=None)
     if name in CLICKS:
         page.duo.wait_for_element(CLICKS[name]).click()
-    page.duo.wait_for_contains_text(ready[0], ready[1], timeout=120)
+    page.wait_for_text(*ready, timeout=120)
     settled(page)
     assert page.driver.execute_script("return [window.innerWidth, window.innerHeight];") == [1280, 720]
     until(
