@@ -19,7 +19,7 @@ import re
 
 import hostlist
 
-__all__ = ["ASTRONOMICAL", "BadHostlist", "count", "expand"]
+__all__ = ["ASTRONOMICAL", "BadHostlist", "collect", "count", "expand"]
 
 ASTRONOMICAL = 10**15
 """A count beyond any real cluster: :func:`count` stops counting there."""
@@ -63,3 +63,12 @@ def expand(expression: str, allow_duplicates: bool = True) -> list[str]:
     """The names of ``expression`` in order (python-hostlist's ``expand_hostlist``; :data:`BadHostlist` when it is
     malformed). Call :func:`count` first: this builds every name."""
     return hostlist.expand_hostlist(expression, allow_duplicates=allow_duplicates)
+
+
+def collect(names: list[str]) -> str:
+    """The shortest hostlist expression of ``names`` (python-hostlist's ``collect_hostlist``).
+
+    >>> collect(["s0", "s1", "s2", "s4", "login"])
+    'login,s[0-2,4]'
+    """
+    return hostlist.collect_hostlist(names)

@@ -365,7 +365,7 @@ def test_groups_cut_off_by_a_break_are_reported_by_name():
     assert cells(v["summary"])["unroutable groups"] == ["1", "1"]
     assert v["status"] == (
         "⚠ 1 group cannot be routed: its members cannot all reach one switch over the live links "
-        "— group 2 (alpha, gamma, delta). Repair a link (badge above) to route it."
+        "— group 2 (alpha, gamma, delta). Why: the broken links cut its members apart: repair a link (badge above)."
     )
     assert view(stored(update(CLICK_B, s, click=click_on(UPLINK_A))[0]))["status"] == ""
 

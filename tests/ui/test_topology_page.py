@@ -566,7 +566,7 @@ def test_an_upload_says_what_was_skipped_or_kept():
     )
     store, message, *_ = update("topo-upload.contents", upload=data_url(text), upload_name="odd.topo")
     assert Scenario.from_dict(store).topology().n_links == 2
-    assert message.startswith("Read odd.topo as the real tools do: skipped 1 line(s) it does not know (line 1:")
+    assert message.startswith("⚠ Read odd.topo: skipped 1 line(s) it does not know (line 1:")
     assert "1 loopback cable(s) between two ports of one switch kept (no route uses them): s[1]-s[2]" in message
 
 

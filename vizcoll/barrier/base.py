@@ -25,6 +25,7 @@ from vizcoll.barrier.structures import NUMBERINGS, STRUCTURES
 from vizcoll.errors import SpecError, VizcollError
 from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import Timeline
+from vizcoll.topology.analysis import cut_cause
 from vizcoll.topology.model import Topology
 from vizcoll.words import plural
 
@@ -263,11 +264,8 @@ class BarrierRun:
             shown = ", ".join(f"{self.describe(m)} {self.names[m.src]} → {self.names[m.dst]}" for m in dead[:3])
             more = f" and {len(dead) - 3} more" if len(dead) > 3 else ""
             text += f": {plural(len(dead), 'message')} hit dead ends ({shown}{more})"
-        comps = self.grid.components()
-        if len(comps) > 1:
-            cut = sum(len(c) for c in comps[1:])
-            text += f"; the broken links cut the network into {len(comps)} parts ({plural(cut, 'processor')} cut off)"
-        return text
+        cause = cut_cause(self.topo, self.nodes, "processor")  # the file's own parts, or the breaks
+        return f"{text}; {cause}" if cause else text
 
     def figures(self) -> dict:
         """The run's figures (see :func:`run_barriers`)."""

@@ -1,6 +1,7 @@
 """The built-in commands: ``topo info``, ``topo links``, ``topo export`` and ``comm``.
 
-``python -m vizcoll topo info SPEC`` prints the size of a topology (a file's ``format`` and ``warnings`` too);
+``python -m vizcoll topo info SPEC`` prints the size of a topology, its connected ``parts`` and ``warnings`` (its file's
+oddities: :mod:`vizcoll.topology.analysis`), and a file's ``format``;
 ``topo links SPEC --find NAMES [--limit N]`` lists the links whose ends are named so (:mod:`vizcoll.topology.listing`);
 ``topo export SPEC [--format FORMAT] [-o FILE]`` writes it (the formats: the registry of
 :mod:`vizcoll.topology.formats`, read when the parser is built);
@@ -34,18 +35,19 @@ def _info_args(parser: argparse.ArgumentParser) -> None:
 
 @command(
     "topo info",
-    "print the size of a topology (and, for a file, the format it was read as and what the reader passed over)",
+    "print the size of a topology, its connected parts and its oddities (and, for a file, the format it was read as)",
     add_topology,
     _info_args,
 )
 def _topo_info(args: argparse.Namespace) -> dict:
     from vizcoll.topology import io as topo_io
+    from vizcoll.topology.analysis import analysis
 
     topo = load_topology(args.spec)
-    extra = {key: topo.meta[key] for key in ("format", "warnings") if key in topo.meta}
+    extra = {"format": topo.meta["format"]} if "format" in topo.meta else {}
     if "format" not in extra and Path(args.spec).is_file():  # JSON and GraphML keep a file's own meta
         extra["format"] = topo_io.detect(Path(args.spec).read_text(encoding="utf-8-sig"), args.spec).name
-    return {**topo.summary(), **extra}
+    return {**topo.summary(), **extra, **analysis(topo)}
 
 
 def _links_args(parser: argparse.ArgumentParser) -> None:

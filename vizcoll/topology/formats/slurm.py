@@ -59,6 +59,7 @@ numbered 1..d in that order (an isolated switch has one port). ``meta = {"format
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -188,11 +189,12 @@ class _ConfReader:
     plugin: str | None = None
     plugin_line: int = 0
     switches: dict[str, int] = field(default_factory=dict)  # name -> line that defines it
-    hosts: dict[str, int] = field(default_factory=dict)  # name -> line that first lists it
+    hosts: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (switch, line) that first list it
     block_hosts: dict[str, int] = field(default_factory=dict)  # block name -> how many hosts it lists
     links: list[_Link] = field(default_factory=list)
     block_sizes: list[int] | None = None
     block_sizes_line: int = 0
+    warnings: list[str] = field(default_factory=list)  # "line N: ..." of what is odd but kept
 
     def error(self, message: str, line: int | None) -> FileFormatError:
         return FileFormatError(message, line=line, source=self.filename)
@@ -330,12 +332,21 @@ class _ConfReader:
             raise self.error(f"bad hostlist {written}{value[:40]}: {exc}", line) from None
         if not names:
             raise self.error(f"{written}{value[:40]} names nothing", line)
+        if count > len(names):
+            twice = [name for name, n in Counter(hostlists.expand(value)).items() if n > 1]
+            listed = ", ".join(twice[:5]) + (f" and {len(twice) - 5:,} more" if len(twice) > 5 else "")
+            self.warnings.append(f"line {line}: {written} lists {listed} more than once (kept once)")
         return names
 
     def add_hosts(self, line: int, switch: str, hosts: list[str]) -> None:
         for host in hosts:
-            if host not in self.hosts:
-                self.hosts[host] = line
+            if host in self.hosts:
+                first, at = self.hosts[host]
+                self.warnings.append(
+                    f"line {line}: host {host} is under {switch} and under {first} (line {at}): it keeps a link to each"
+                )
+            else:
+                self.hosts[host] = switch, line
                 if len(self.switches) + len(self.hosts) > model.MAX_NODES:
                     raise self.error(f"more than the limit of {model.MAX_NODES:,} nodes", line)
             self.add_link(_Link(switch, host, line, to_switch=False))
@@ -350,7 +361,7 @@ class _ConfReader:
         """What needs the whole file: a switch at all, names, children defined, no cycle, block sizes."""
         if not self.switches:
             raise self.error("no SwitchName= or BlockName= line", None)
-        for host, line in self.hosts.items():
+        for host, (_, line) in self.hosts.items():
             if host in self.switches:
                 raise self.error(
                     f"{host!r} is a switch (line {self.switches[host]}) and a host (line {line})",
@@ -417,6 +428,8 @@ class _ConfReader:
         meta: dict = {"format": "slurm"}
         if self.block_sizes:
             meta["block_sizes"] = list(self.block_sizes)
+        if self.warnings:
+            meta["warnings"] = list(self.warnings)
         try:
             return Topology.from_arrays(names, kinds, [max(1, d) for d in degree], rows, meta=meta)
         except TopologyError as exc:

@@ -9,7 +9,8 @@ from vizcoll.multicast.algorithms import REGISTRY
 from vizcoll.multicast.loads import worst_rows
 from vizcoll.multicast.routing import MulticastResult
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
-from vizcoll.topology.model import Topology
+from vizcoll.topology.analysis import apart_by, part_labels
+from vizcoll.topology.model import ENDPOINT, Topology
 from vizcoll.ui.components.tables import table
 from vizcoll.ui.pages.multicast._model import MAX_GROUP_OPTIONS, TABLES, TABLES_TITLE, LoadedTables
 from vizcoll.words import plural
@@ -132,17 +133,28 @@ def verdict(a: MulticastResult, b: MulticastResult) -> html.P:
 
 
 def unroutable_line(topo: Topology, groups, results: dict[str, MulticastResult], limit: int = 6) -> str:
-    """The groups no algorithm could route (members cut apart by the broken links), by name."""
+    """The groups no algorithm could route, by name, and why: the fabric has no end node, the file leaves their
+    members in several parts, or the broken links cut them apart (only then: repair a link)."""
     lost = sorted({g for r in results.values() for g in r.unroutable})
     if not lost:
         return ""
+    if not (topo.kind == ENDPOINT).any():
+        return (
+            f"⚠ No group can be routed: the fabric has no end nodes (all {plural(topo.n_nodes, 'node')} are "
+            "switches), so its groups have no members. Load a fabric with end nodes, or add some (Edit)."
+        )
     named = "; ".join(f"group {g} ({_names(topo, groups[g], 4) or 'no members'})" for g in lost[:limit])
     more = f"; and {len(lost) - limit:,} more" if len(lost) > limit else ""
     one = len(lost) == 1
+    causes = set(apart_by(topo, [groups[g] for g in lost]))
+    why = ["a group with no members has nothing to route"] if any(len(groups[g]) == 0 for g in lost) else []
+    if "file" in causes:
+        why.append(f"the fabric as loaded is in {plural(part_labels(topo)[0], 'part')} (see its warnings)")
+    if "breaks" in causes:
+        why.append(f"the broken links cut {'its' if one else 'their'} members apart: repair a link (badge above)")
     return (
         f"⚠ {plural(len(lost), 'group')} cannot be routed: {'its' if one else 'their'} members cannot "
-        f"all reach one switch over the live links — {named}{more}. Repair a link (badge above) to route "
-        f"{'it' if one else 'them'}."
+        f"all reach one switch over the live links — {named}{more}. Why: {'; '.join(why)}."
     )
 
 

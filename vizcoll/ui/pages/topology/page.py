@@ -22,6 +22,7 @@ from vizcoll.comm import file_lists
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
+from vizcoll.topology.analysis import analysis
 from vizcoll.topology.generators import parse_spec
 from vizcoll.ui import jobs
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
@@ -604,8 +605,8 @@ def _updated(trigger, scenario, values: dict) -> tuple:
         new = new.with_params(PAGE, {**new.params.get(PAGE, {}), "root": root})
     comm_edit = _edited_comm(old, new, values["comm_edit"])
     store = no_update if new == old else new.to_dict(thin=True)
-    notes = topo.meta.get("warnings") if trigger == TOPO_UPLOAD else None
-    message = f"Read {new.name} as the real tools do: " + "; ".join(notes) + "." if notes else ""
+    notes = analysis(topo)["warnings"] if trigger == TOPO_UPLOAD else None
+    message = f"⚠ Read {new.name}: " + "; ".join(notes) + "." if notes else ""
     return store, message, example_of(new), root, comm_edit, *_emptied(trigger)
 
 
