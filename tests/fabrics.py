@@ -128,3 +128,15 @@ def campus_cluster() -> str:
             f'[1]({guid + 1:x}) \t"{sid[e]}"[{p}]\t\t# lid {1000 + i} lmc 0 "{desc[e]}" lid {e + 1} 4xEDR',
         ]
     return "\n".join(out) + "\n"
+
+
+# A Slurm topology.conf as a first-hour user brought one: five leaf switches and no switch above them; circe-n051
+# under two of them, and listed twice on one line; an empty switch (Slurm's "empty leaf switch")
+CIRCE = """# a cluster whose leaf switches have no switch above them
+SwitchName=s0 Nodes=circe-n[001-016]
+SwitchName=s1 Nodes=circe-n[017-032]
+SwitchName=s2 Nodes=circe-n[033-048]
+SwitchName=s3 Nodes=circe-n[049-064],circe-n051
+SwitchName=s4 Nodes=circe-n[065-080],circe-n051
+SwitchName=s5
+"""

@@ -23,7 +23,9 @@ def test_click_a_link_to_break_it_and_the_broadcast_avoids_it(page):
     until(lambda: page.cy("return cy.$('edge[link = 5]').hasClass('broken');"), 10, msg="link 5 is not drawn as broken")
     page.duo.wait_for_text_to_equal("#topo-link-id", "h5[1]-edge1.0[2]")  # the click also names the link
     page.duo.wait_for_text_to_equal(
-        "#topo-bcast-info", "From h0: 35 nodes reached in 6 hops with 34 messages; 1 unreachable."
+        "#topo-bcast-info",
+        "From h0: 35 nodes reached in 6 hops with 34 messages; 1 unreachable: the broken links cut the network into "
+        "2 parts (1 node cut off).",
     )
 
     page.click("#topo-player-last")

@@ -65,7 +65,10 @@ def test_callbacks_answer_identically_on_every_worker(server):
     with ThreadPoolExecutor(6) as pool:
         answers = list(pool.map(lambda _: post(base + "/_dash-update-component", payload), range(18)))
     info = {a["response"]["topo-bcast-info"]["children"] for a in answers}
-    assert info == {"From h1: 35 nodes reached in 6 hops with 34 messages; 1 unreachable."}
+    assert info == {
+        "From h1: 35 nodes reached in 6 hops with 34 messages; 1 unreachable: the broken links cut the network "
+        "into 2 parts (1 node cut off)."
+    }
 
 
 def test_no_server_software_or_pid_shows_and_big_bodies_get_413(server):

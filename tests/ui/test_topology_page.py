@@ -10,7 +10,7 @@ import pytest
 from dash import no_update
 
 from tests.callback_context import in_callback
-from tests.fabrics import ONE_SPINE
+from tests.fabrics import CIRCE, ONE_SPINE
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
@@ -18,8 +18,9 @@ from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT
 from vizcoll.ui.components.player import OVERVIEW_STEP_JS, player_timeline
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT, base_stylesheet, cytoscape_elements
+from vizcoll.ui.models.parts import WHOLE
 from vizcoll.ui.pages.topology import _model as model
-from vizcoll.ui.pages.topology import page
+from vizcoll.ui.pages.topology import _views, page
 from vizcoll.ui.store import DEFAULT_SCENARIO, key_of, topology_of
 
 DEFAULT = DEFAULT_SCENARIO
@@ -384,7 +385,8 @@ def test_compute_broadcast_info():
     assert player_timeline(timeline).n_steps == 7
     cut = DEFAULT.toggled(H5_LINK)
     timeline, info = page.compute_broadcast(cut.to_dict())
-    assert info.endswith("1 unreachable.") and "35 nodes reached" in info
+    assert info.endswith("1 unreachable: the broken links cut the network into 2 parts (1 node cut off).")
+    assert "35 nodes reached" in info
     assert "cannot be reached" in player_timeline(timeline).caption(player_timeline(timeline).n_steps - 1)
     _, info = page.compute_broadcast(DEFAULT.with_params("topology", {"root": "h9"}).to_dict())
     assert info.startswith("From h9:")
@@ -568,6 +570,18 @@ def test_an_upload_says_what_was_skipped_or_kept():
     assert Scenario.from_dict(store).topology().n_links == 2
     assert message.startswith("⚠ Read odd.topo: skipped 1 line(s) it does not know (line 1:")
     assert "1 loopback cable(s) between two ports of one switch kept (no route uses them): s[1]-s[2]" in message
+
+
+def test_an_upload_of_a_tree_without_a_top_switch_says_its_parts_and_a_broadcast_blames_the_file():
+    store, message, *_ = update("topo-upload.contents", upload=data_url(CIRCE), upload_name="topology.conf")
+    assert message.startswith("⚠ Read topology.conf: line 5: Nodes= lists circe-n051 more than once")
+    assert "; 5 parts: the file has no switch above s[0-5];" in message
+    scenario = Scenario.from_dict(store)
+    info = _views.broadcast_handle(scenario.source_key(), "s0", WHOLE)[1]
+    assert info.startswith("From s0: 17 nodes reached in 1 hop with 16 messages; 69 unreachable: ")
+    assert info.endswith(
+        "the fabric as loaded is in 5 parts (52 nodes cut off): the file cuts them apart, not a break."
+    )
 
 
 def test_the_router_answer_draws_the_fabric_and_a_new_tab_store_changes_nothing():

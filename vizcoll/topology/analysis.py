@@ -171,9 +171,10 @@ def cut_cause(topo: Topology, nodes=None, word: str = "end node") -> str | None:
         return None
     cut = int(nodes.size - np.bincount(live[nodes]).max())
     what = f"{plural(cut, word)} cut off"
-    loaded = f"the fabric as loaded is in {n_built} parts (see its warnings)"
+    loaded = f"the fabric as loaded is in {n_built} parts"
     if file_parts == live_parts:
-        return f"{loaded}, the {noun(2, word)} in {file_parts} of them ({what}): the file cuts them apart, not a break"
+        among = f", the {noun(2, word)} in {file_parts} of them" if file_parts < n_built else ""
+        return f"{loaded}{among} ({what}): the file cuts them apart, not a break"
     if file_parts > 1:
         return f"{loaded}, and the broken links cut the {noun(2, word)} into {live_parts} parts ({what})"
     return f"the broken links cut the network into {plural(live_parts, 'part')} ({what})"

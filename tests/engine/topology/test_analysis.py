@@ -6,23 +6,12 @@ import json
 import networkx as nx
 import pytest
 
-from tests.fabrics import REAL_FABRICS
+from tests.fabrics import CIRCE, REAL_FABRICS
 from vizcoll.barrier.algorithms import run_barriers
 from vizcoll.cli import main
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.analysis import analysis, apart_by, cut_cause, part_labels
 from vizcoll.topology.formats import slurm
-
-# five leaf switches and no switch above them; circe-n051 under two of them, and listed twice on one line; an
-# empty switch (Slurm's "empty leaf switch")
-CIRCE = """# a cluster whose leaf switches have no switch above them
-SwitchName=s0 Nodes=circe-n[001-016]
-SwitchName=s1 Nodes=circe-n[017-032]
-SwitchName=s2 Nodes=circe-n[033-048]
-SwitchName=s3 Nodes=circe-n[049-064],circe-n051
-SwitchName=s4 Nodes=circe-n[065-080],circe-n051
-SwitchName=s5
-"""
 
 
 def networkx_parts(topo) -> int:
@@ -85,7 +74,7 @@ def test_the_cause_of_processes_apart_is_the_file_or_the_break():
     topo = slurm.read(CIRCE, "topology.conf")
     hosts = [topo.index(f"circe-n{i:03d}") for i in (1, 2, 20, 40)]  # under s0, s0, s1, s2: three parts
     assert cut_cause(topo, hosts, "processor") == (
-        "the fabric as loaded is in 5 parts (see its warnings), the processors in 3 of them "
+        "the fabric as loaded is in 5 parts, the processors in 3 of them "
         "(2 processors cut off): the file cuts them apart, not a break"
     )
     topo.set_broken(int(topo.link_id[0]))  # s0 - circe-n001: now cut from circe-n002 too

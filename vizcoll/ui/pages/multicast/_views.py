@@ -149,7 +149,7 @@ def unroutable_line(topo: Topology, groups, results: dict[str, MulticastResult],
     causes = set(apart_by(topo, [groups[g] for g in lost]))
     why = ["a group with no members has nothing to route"] if any(len(groups[g]) == 0 for g in lost) else []
     if "file" in causes:
-        why.append(f"the fabric as loaded is in {plural(part_labels(topo)[0], 'part')} (see its warnings)")
+        why.append(f"the fabric as loaded is in {plural(part_labels(topo)[0], 'part')}")
     if "breaks" in causes:
         why.append(f"the broken links cut {'its' if one else 'their'} members apart: repair a link (badge above)")
     return (

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from dash import html
 
 from vizcoll.scenario import Scenario
 from vizcoll.sim.overview import overview_frames
+from vizcoll.topology.analysis import cut_cause
 from vizcoll.topology.model import Topology
 from vizcoll.ui.cache import cached, timelines
 from vizcoll.ui.components.legend import Key, legend_spans
@@ -76,6 +78,12 @@ def broadcast_player(scenario: Scenario) -> tuple[dict | None, str]:
     return handle, info
 
 
+def unreachable_cause(topo, unreachable: int) -> str:
+    """Why a broadcast left nodes unreached: the fabric's own parts as loaded, or the broken links."""
+    cause = cut_cause(topo, np.arange(topo.n_nodes), "node") if unreachable else None
+    return f": {cause}" if cause else ""
+
+
 @cached
 def broadcast_handle(source: dict, root: str, part: str) -> tuple[dict | None, str]:
     """(The player's handle or None, the line) of the broadcast from ``root`` on ``part`` of the source's fabric
@@ -88,7 +96,7 @@ def broadcast_handle(source: dict, root: str, part: str) -> tuple[dict | None, s
     info = (
         f"From {root}: {plural(s['reached'], 'node')} reached in {plural(s['hops'], 'hop')} with "
         f"{plural(s['messages'], 'message')}; "
-        f"{s['unreachable']:,} unreachable."
+        f"{s['unreachable']:,} unreachable{unreachable_cause(topology_of(scenario), s['unreachable'])}."
     )
     view = view_of(scenario, part)
     if view.overview is not None:
