@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 
 from vizcoll.cli import main
 from vizcoll.commands import cluster
+from vizcoll.errors import SpecError
 
 pytest.importorskip("distributed")
 
@@ -33,15 +35,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_cluster(workers: int) -> tuple[str, list[subprocess.Popen]]:
+def dask_env(vizcoll: bool = True) -> dict:
+    """This environment with the project folder first on PYTHONPATH, or (``vizcoll=False``) not on it."""
+    paths = [path for path in os.environ.get("PYTHONPATH", "").split(os.pathsep) if path]
+    paths = [path for path in paths if Path(path).resolve() != ROOT]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *paths] if vizcoll else paths)}
+
+
+def imports_vizcoll(env: dict, cwd: str) -> bool:
+    """Whether a Python started in ``cwd`` with ``env`` can import vizcoll."""
+    done = subprocess.run([sys.executable, "-c", "import vizcoll"], env=env, cwd=cwd, capture_output=True)
+    return done.returncode == 0
+
+
+def start_cluster(workers: int, vizcoll: bool = True, without: int = 0) -> tuple[str, list[subprocess.Popen]]:
     """A ``dask scheduler`` and ``workers`` one-thread ``dask worker`` processes on loopback (no nanny, so a
-    killed worker stays dead); they stop by themselves if the tests die (idle scheduler, worker lifetime)."""
+    killed worker stays dead); they stop by themselves if the tests die (idle scheduler, worker lifetime).
+    ``vizcoll=False`` starts them outside the project folder, without it on PYTHONPATH, and ``without`` more
+    workers start so whatever ``vizcoll``."""
     from distributed import Client
 
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    quiet = {"env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+
+    def quiet(vizcoll: bool) -> dict:
+        cwd = None if vizcoll else tempfile.gettempdir()  # `python -m` puts its folder on the path
+        return {"env": dask_env(vizcoll), "cwd": cwd, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+
     dask = [sys.executable, "-m"]
     procs = [
         subprocess.Popen(
@@ -56,7 +76,7 @@ def start_cluster(workers: int) -> tuple[str, list[subprocess.Popen]]:
                 "--idle-timeout",
                 "120s",
             ],
-            **quiet,
+            **quiet(vizcoll),
         )
     ]
     procs += [
@@ -74,13 +94,13 @@ def start_cluster(workers: int) -> tuple[str, list[subprocess.Popen]]:
                 "--death-timeout",
                 "20s",
             ],
-            **quiet,
+            **quiet(vizcoll and i < workers),
         )
-        for _ in range(workers)
+        for i in range(workers + without)
     ]
     try:
         with Client(address, timeout=30, set_as_default=False) as client:
-            client.wait_for_workers(workers, timeout=60)
+            client.wait_for_workers(workers + without, timeout=60)
     except BaseException:
         stop(procs)
         raise
@@ -177,6 +197,87 @@ def test_an_unreachable_scheduler_is_an_error_within_the_timeout(capsys, monkeyp
     status, _, err = run(capsys, ["erasure-compare", "--n", "6", "--k", "2", "--dcs", "3", "--dask", address])
     assert time.monotonic() - start < 5
     assert status == 2 and err == f"vizcoll: error: could not connect to a Dask scheduler at {address} within 1 s\n"
+
+
+def test_a_scheduler_that_cannot_import_vizcoll_is_a_one_line_error():
+    """A scheduler and worker started outside the project: the command says, in one line, where to install it."""
+    if imports_vizcoll(dask_env(vizcoll=False), tempfile.gettempdir()):
+        pytest.skip("vizcoll is installed: every process can import it")
+    address, procs = start_cluster(1, vizcoll=False)
+    command = [sys.executable, "-m", "vizcoll", "barrier-sweep", "--sizes", "4", "--rates", "0", "--dask", address]
+    try:
+        done = subprocess.run(command, cwd=ROOT, env=dask_env(), capture_output=True, text=True, timeout=60)
+    finally:
+        stop(procs)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr == (
+        f"vizcoll: error: the Dask cluster at {address} cannot import vizcoll (No module named 'vizcoll'); "
+        f"{cluster.ELSEWHERE}\n"
+    )
+
+
+def test_a_worker_that_cannot_import_vizcoll_is_a_one_line_error():
+    """A scheduler and a worker with vizcoll, one worker without: before a task is sent, the command names it."""
+    from distributed import Client
+
+    if imports_vizcoll(dask_env(vizcoll=False), tempfile.gettempdir()):
+        pytest.skip("vizcoll is installed: every process can import it")
+    address, procs = start_cluster(1, without=1)
+    command = [sys.executable, "-m", "vizcoll", "barrier-sweep", "--sizes", "4", "--rates", "0", "--dask", address]
+    try:
+        with Client(address, set_as_default=False) as watcher:
+            stranger = next(worker for worker, pid in watcher.run(os.getpid).items() if pid == procs[2].pid)
+        start = time.monotonic()
+        done = subprocess.run(command, cwd=ROOT, env=dask_env(), capture_output=True, text=True, timeout=60)
+        seconds = time.monotonic() - start
+        with Client(address, set_as_default=False) as watcher:
+            workers = len(watcher.nthreads())
+    finally:
+        stop(procs)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr == (
+        f"vizcoll: error: Dask worker {stranger} of the cluster at {address} cannot import vizcoll "
+        f"(No module named 'vizcoll'); {cluster.ELSEWHERE}\n"
+    )
+    assert seconds < 20 and workers == 2  # no task was sent: the worker is still there
+
+
+def test_more_than_three_workers_without_vizcoll_are_counted():
+    """The message names three workers (in order) and counts the others; a worker that could not answer (an
+    exception: it left meanwhile) or found vizcoll (its ModuleSpec) is not named."""
+
+    class Answers:
+        def run_on_scheduler(self, function, *args, **kwargs):
+            return function(*args)
+
+        def run(self, function, *args, **kwargs):
+            found = function(*args)
+            return {f"tcp://10.0.0.{i}:1": None for i in range(9, 3, -1)} | {
+                "tcp://10.0.0.2:1": OSError(),
+                "tcp://10.0.0.3:1": found,
+            }
+
+    with pytest.raises(SpecError) as error:
+        cluster._find_vizcoll(Answers(), "tcp://10.0.0.1:8786")
+    assert str(error.value).startswith(
+        "Dask workers tcp://10.0.0.4:1, tcp://10.0.0.5:1, tcp://10.0.0.6:1 and 3 more of the cluster at "
+        "tcp://10.0.0.1:8786 cannot import vizcoll (No module named 'vizcoll'); "
+    )
+
+
+def test_workers_that_do_not_answer_are_an_error_within_the_timeout(capsys, monkeypatch):
+    """A stopped worker never answers: the command says so after TIMEOUT seconds instead of waiting forever."""
+    monkeypatch.setattr(cluster, "TIMEOUT", 1)
+    address, procs = start_cluster(1)
+    try:
+        os.kill(procs[1].pid, signal.SIGSTOP)
+        start = time.monotonic()
+        status, _, err = run(capsys, ["barrier-sweep", "--sizes", "4", "--rates", "0", "--dask", address])
+        seconds = time.monotonic() - start
+    finally:
+        stop(procs)
+    assert status == 2 and seconds < 5
+    assert err == f"vizcoll: error: the workers of the Dask scheduler at {address} did not all answer within 1 s\n"
 
 
 @pytest.mark.parametrize(

@@ -6,15 +6,19 @@ workers need vizcoll and its packages) or ``--workers N`` to a cluster of
 ``N`` worker processes on this machine, started for the run. Results come
 back in the order of the tasks, so the JSON is the local run's plus
 ``"dask": {"scheduler", "workers", "tasks"}`` (the workers connected when the
-sweep ended). Dask is imported here only, and only then: the command line and
-the app run without it. A bar on stderr counts the tasks done (tqdm, silent
-when stderr is not a terminal).
+sweep ended). Before the first task, the scheduler and the workers connected
+are asked whether they find vizcoll: one that does not (the scheduler unpickles
+the tasks, a worker exits at its first) is an error of one line, and so are
+workers that do not all answer within :data:`TIMEOUT`. Dask is imported here
+only, and only then: the command line and the app run without it. A bar on
+stderr counts the tasks done (tqdm, silent when stderr is not a terminal).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -26,12 +30,17 @@ from tqdm import tqdm
 from vizcoll.errors import SpecError
 from vizcoll.tasks import Runner, Task, in_process
 
-__all__ = ["INSTALL", "MAX_WORKERS", "TIMEOUT", "add_cluster", "on_cluster"]
+__all__ = ["ELSEWHERE", "INSTALL", "MAX_WORKERS", "TIMEOUT", "add_cluster", "on_cluster"]
 
 MAX_WORKERS = 256
 TIMEOUT = 10
-"""Seconds to wait for a scheduler to answer."""
+"""Seconds to wait for a scheduler, then its workers, to answer."""
 INSTALL = 'pip install "vizcoll[dask]" (in the project folder: pip install ".[dask]")'
+ELSEWHERE = (
+    "install vizcoll where the scheduler and the workers run"
+    " (python -m pip install /path/to/vizcoll, or start them with PYTHONPATH=/path/to/vizcoll)"
+)
+_NO_VIZCOLL = re.compile(r"No module named 'vizcoll(\.[\w.]+)?'")
 _ADDRESS = re.compile(r"tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})")
 
 
@@ -58,7 +67,8 @@ def on_cluster(args: argparse.Namespace, experiment: Callable[[Runner], dict]) -
         if args.dask is None and args.workers is None:
             return experiment(partial(_here, bar))
         with _client(args.dask, args.workers) as (client, address):
-            run = _OnDask(client, bar)
+            _find_vizcoll(client, address)
+            run = _OnDask(client, bar, address)
             result = experiment(run)
             return result | {"dask": {"scheduler": address, "workers": len(client.nthreads()), "tasks": run.tasks}}
 
@@ -80,8 +90,8 @@ def _more(bar: tqdm, tasks: int) -> None:
 class _OnDask:
     """A runner that submits the tasks to a Dask client; the bar advances as they finish, in any order."""
 
-    def __init__(self, client, bar: tqdm):
-        self.client, self.bar, self.tasks = client, bar, 0
+    def __init__(self, client, bar: tqdm, address: str):
+        self.client, self.bar, self.address, self.tasks = client, bar, address, 0
 
     def __call__(self, tasks: Sequence[Task]) -> list:
         from distributed import as_completed
@@ -91,10 +101,58 @@ class _OnDask:
         _more(self.bar, len(futures))
         order = {future.key: i for i, future in enumerate(futures)}
         results = [None] * len(futures)
-        for future, result in as_completed(futures, loop=self.client.loop, with_results=True):
-            results[order[future.key]] = result
-            self.bar.update()
+        try:
+            for future, result in as_completed(futures, loop=self.client.loop, with_results=True):
+                results[order[future.key]] = result
+                self.bar.update()
+        except Exception as exc:
+            missing = _no_vizcoll(exc)
+            if missing is None:
+                raise
+            raise SpecError(
+                f"the Dask cluster at {self.address} cannot import vizcoll ({missing}); {ELSEWHERE}"
+            ) from None
         return results
+
+
+def _find_vizcoll(client, address: str) -> None:
+    """SpecError if the scheduler or a worker connected does not find vizcoll, or if they do not all answer
+    within :data:`TIMEOUT` (Client.run has no timeout of its own: ``callback_timeout`` is Client.sync's).
+
+    They run :func:`importlib.util.find_spec`, which any Python unpickles (by reference, from the standard
+    library); it answers None exactly when vizcoll is not found, and None comes back whatever the pickling of a
+    ModuleSpec. A worker's other answers, an exception included (a worker that left meanwhile), count as found:
+    the sweep then runs as before. The packages vizcoll imports are not checked, nor the workers that join later."""
+    missing = f"cannot import vizcoll (No module named 'vizcoll'); {ELSEWHERE}"
+    try:
+        spec = client.run_on_scheduler(importlib.util.find_spec, "vizcoll", callback_timeout=TIMEOUT)
+    except TimeoutError:
+        raise SpecError(f"the Dask scheduler at {address} did not answer within {TIMEOUT} s") from None
+    if spec is None:
+        raise SpecError(f"the Dask cluster at {address} {missing}")
+    try:
+        found = client.run(importlib.util.find_spec, "vizcoll", on_error="return", callback_timeout=TIMEOUT)
+    except TimeoutError:
+        raise SpecError(
+            f"the workers of the Dask scheduler at {address} did not all answer within {TIMEOUT} s"
+        ) from None
+    lost = sorted(worker for worker, answer in found.items() if answer is None)
+    if lost:
+        named = ", ".join(lost[:3]) + (f" and {len(lost) - 3} more" if len(lost) > 3 else "")
+        workers = "worker" if len(lost) == 1 else "workers"
+        raise SpecError(f"Dask {workers} {named} of the cluster at {address} {missing}")
+
+
+def _no_vizcoll(exc: BaseException) -> str | None:
+    """``No module named 'vizcoll...'`` if ``exc`` or an exception in its chain says so, else None (the scheduler
+    raises a RuntimeError from the ModuleNotFoundError; an exception it cannot pickle arrives as its repr)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if found := _NO_VIZCOLL.search(str(exc)):
+            return found[0]
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _check(address: str | None, workers: int | None) -> None:
