@@ -175,7 +175,8 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
     page.duo.wait_for_contains_text("#trees-anim-summary", "correct ✓", timeout=20)
     until(lambda: any(n.startswith("broken link") for n in trace_names(page, "trees-mapped")), 20)
 
-    # as built on the intact fabric: the edges crossing the break are flagged and the animation waits
+    # as built on the intact fabric: the edges crossing the break are flagged, and the aggregation plays up to the
+    # break, where the packets are lost (the next key moment), and ends saying what was lost
     page.click("#trees-routes input[value='intact']")
     page.duo.wait_for_contains_text(
         "#trees-flag",
@@ -183,9 +184,12 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
         timeout=30,
     )
     until(lambda: row_of(page, "trees-compare", "4-ary")[-1] == "⚠ 12 edges cross", 20)
-    page.duo.wait_for_contains_text("#trees-anim-summary", "Choose routes “avoid broken links”")
-    assert "Nothing to play" in text(page, "#trees-player-caption")
+    page.duo.wait_for_contains_text("#trees-player-moments-legend", "message lost", timeout=30)
+    page.click("#trees-player-next-key")
+    page.duo.wait_for_contains_text("#trees-player-caption", f"lost: link {BUSIEST} is broken", timeout=10)
     page.screenshot("trees-broken.png")
+    page.click("#trees-player-last")
+    page.duo.wait_for_contains_text("#trees-player-caption", "never reach the root", timeout=10)
 
     # a click on the broken link of the drawing repairs it for every page; one on h5's cable breaks that
     scroll_to(page, "#trees-t2-info")  # the type II views, drawn once on the screen, move the canvas below them

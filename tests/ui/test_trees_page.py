@@ -604,21 +604,27 @@ def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
     assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
     assert row(table, "4-ary")[3] == "12 (agg0.0–core1)"  # the same load, on the next spine
     assert views.flag_type_two(key, plan, topology_of(s)) == (
-        "The type II tree is built on the live fabric: it avoids the broken links.",
-        False,
+        "The type II tree is built on the live fabric: it avoids the broken links."
     )
 
 
-def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_the_animation_waits():
+def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_play_up_to_it():
     s = with_breaks(scenario(routes="intact"), BUSIEST)
     key, plan = key_of(s)
-    timeline, flag, css, elements, summary = page.animate(plan, s.to_dict())
-    assert timeline is None and css == "flag warn" and elements
+    handle, flag, css, elements, summary = page.animate(plan, s.to_dict())
+    assert css == "flag warn" and elements
     assert flag.startswith(
         "⚠ As built on the intact fabric, 12 edges of the 4-ary tree route over the broken "
         "link agg0.0[3]-core0[1] (rank 4 → rank 0 over link agg0.0[3]-core0[1]"
     )
-    assert summary == "Choose routes “avoid broken links” to play the aggregation."
+    assert "play the aggregation to see where they stop" in flag
+    played = player_timeline(handle)  # the packets go up to the break and are lost there: the key moments
+    lost = [m for m in played.key_moments() if m["kinds"] == ["drop"]]
+    assert lost and lost[0]["label"].startswith("core0 → agg0.0: partial 15 from rank 15 to rank 3 lost: link ")
+    assert "lost: link agg0.0[3]-core0[1] is broken (hop 4 of 6" in lost[0]["label"]
+    assert played.summary["result"] is None and len(played.summary["broken_edges"]) == 12
+    assert played.caption(played.n_steps - 1).startswith("The aggregation cannot complete: 12 tree edges cross")
+    assert "the values of 12 processes below them never reach the root" in played.caption(played.n_steps - 1)
     table = page.render_compare(plan, s.to_dict())
     assert row(table, "4-ary")[-1] == "⚠ 12 edges cross"
     assert row(table, "4-ary")[3] == "12 (agg0.0–core0)"
@@ -626,8 +632,8 @@ def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_the_animation_w
     assert "12 edges route over the broken link agg0.0[3]-core0[1]" in info
     assert mapped.layout.title.text.replace("<br>", "") == "4-ary as built (intact fabric): max 12 packets on one link"
     assert "⚠ broken, yet on a route (1)" in [t.name for t in mapped.data]
-    flag, waits = views.flag_type_two(key, plan, topology_of(s))
-    assert waits and "uses the broken link agg0.0[3]-core0[1]" in flag
+    flag = views.flag_type_two(key, plan, topology_of(s))
+    assert "uses the broken link agg0.0[3]-core0[1]: its packets are lost there" in flag
     # back to live routes: the user's choice is written to the scenario, the break is avoided
     live = stored(update(ROUTES, s, routes="live")[0])
     assert live.params["trees"]["routes"] == "live" and live.broken == s.broken

@@ -27,7 +27,12 @@ Rules (deterministic; randomness only through ``seed``):
 - **Broken links.** A tree edge whose endpoints no live path joins is
   flagged (``summary["broken_edges"]``); its packet is dropped, every vertex
   above it stays ``blocked`` and there is no result and no broadcast: the
-  simulation ends with a note instead of waiting forever.
+  simulation ends with a note instead of waiting forever, saying how many
+  processes' values never reach the root.
+- **Routes as built on the intact fabric** (``routes_on``, the fabric before
+  its breaks): a packet whose route crosses a broken link travels up to it
+  and is lost there (a ``drop``, the player's key moment "message lost"),
+  as a real fabric whose routing tables were not recomputed loses it.
 
 States per vertex: ``waiting``, ``value=x``, ``partial=x (k/n)``,
 ``done, sent=x``, ``result=x``, ``blocked``. State keys are the vertices'
@@ -173,6 +178,7 @@ class _Routes:
     start: np.ndarray
     node: np.ndarray
     row: np.ndarray
+    stop: np.ndarray  # per edge: the hop whose link is broken, where its packet is lost (-1: none)
 
 
 @dataclass
@@ -218,21 +224,25 @@ def _pick(mask: np.ndarray, items: list) -> list:
     return [item for item, keep in zip(items, mask.tolist(), strict=True) if keep]
 
 
-def _hops(run: _Run, edges: np.ndarray, start: np.ndarray, down: bool, what: list[str]) -> np.ndarray:
+def _hops(
+    run: _Run, edges: np.ndarray, start: np.ndarray, down: bool, what: list[str], length: np.ndarray | None = None
+) -> np.ndarray:
     """The hop events of tree edges ``edges`` (their child vertices, each routed) leaving at ``start``, up to the
     parent or (``down``) back, ``what`` naming each edge's packet; returns the arrival times (an edge on one node
-    is handed over at once)."""
-    keys, names, length = run.keys, run.topo.names, run.routes.length[edges]
+    is handed over at once). ``length``: the hops made, when fewer than the route's (a packet lost on its way)."""
+    keys, names = run.keys, run.topo.names
+    length = run.routes.length[edges] if length is None else length
     phase, order, first = (3, run.bfs[edges], 0) if down else (1, run.post[edges], OWN + 2)
     tail, head = (run.parent[edges], edges) if down else (edges, run.parent[edges])
-    same = length == 0
+    same = run.routes.length[edges] == 0  # both ends on one node (not a packet lost at its first hop)
     hands = [
         f"{keys[a]} hands {w} to {keys[b]} on the same node"
         for a, b, w in zip(tail.tolist(), head.tolist(), what, strict=True)
     ]
     run.log.add(start[same], "arrive", _pick(same, hands), (phase, order[same], first), *[run.node[edges[same]]] * 2)
     index, i = _expand(np.arange(len(edges)), length)
-    edge, n = edges[index], length[index]
+    edge = edges[index]
+    n = run.routes.length[edge]  # the route's hops (a packet lost on its way makes fewer: ``length``)
     up = n - 1 - i if down else i  # the hop's number on the upward path
     at = run.routes.start[edge] + up
     far = run.routes.node[at]
@@ -353,8 +363,39 @@ def _send_up(run: _Run, senders: np.ndarray, value: list[str], ready: np.ndarray
     )
     arrive = np.full(len(senders), math.inf)
     what = [f"partial {x}" for x in _pick(routed, value)]
-    arrive[routed] = _hops(run, senders[routed], ready[senders[routed]], False, what)
+    stop = run.routes.stop[senders[routed]]
+    made = np.where(stop >= 0, stop, length[routed])
+    arrive[routed] = _hops(run, senders[routed], ready[senders[routed]], False, what, made)
+    cut = stop >= 0
+    _lost_on_the_way(run, senders[routed][cut], ready[senders[routed][cut]], stop[cut], _pick(cut, what))
+    arrive[np.flatnonzero(routed)[cut]] = math.inf
     return arrive
+
+
+def _lost_on_the_way(run: _Run, edges: np.ndarray, start: np.ndarray, stop: np.ndarray, what: list[str]) -> None:
+    """The packets of ``edges`` reach the broken link of their hop ``stop`` and are lost there (drops)."""
+    at = run.routes.start[edges] + stop
+    near = np.where(stop == 0, run.node[edges], run.routes.node[np.maximum(at - 1, 0)])
+    far, rows = run.routes.node[at], run.routes.row[at]
+    names, keys, parents = run.topo.names, run.keys, run.parent[edges]
+    labels = [
+        f"{names[x]} → {names[y]}: {w} from {keys[a]} to {keys[b]} lost: link {run.topo.link_label(r)} is broken "
+        f"(hop {h + 1} of {n}; routes as built on the intact fabric)"
+        for x, y, w, a, b, r, h, n in zip(
+            near.tolist(),
+            far.tolist(),
+            what,
+            edges.tolist(),
+            parents.tolist(),
+            rows.tolist(),
+            stop.tolist(),
+            run.routes.length[edges].tolist(),
+            strict=True,
+        )
+    ]
+    link = run.topo.link_id[rows]
+    place = (1, run.post[edges], OWN + 2 + stop)  # after the hops it made
+    run.log.add(start + (stop + 1) * run.latency, "drop", labels, place, near, far, link)
 
 
 def _down(run: _Run, result, start: float) -> float:
@@ -369,11 +410,11 @@ def _down(run: _Run, result, start: float) -> float:
     return float(got.max())
 
 
-def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> float | None:
+def _finish(run: _Run, result, expected, ready: float, broken: list[dict], processes: np.ndarray) -> float | None:
     """After the reduce phase: the broadcast of the result (the time the last vertex has it), or, when the root
     is blocked, a closing note (None)."""
     if result is None:
-        run.log.add(run.log.latest() + run.latency, "note", [_closing_note(run, broken)], (4, 0, 0))
+        run.log.add(run.log.latest() + run.latency, "note", [_closing_note(run, broken, processes)], (4, 0, 0))
         return None
     key = run.keys[0]
     label = f"{key} has the result {result} (expected {expected}) and sends it down the tree"
@@ -387,7 +428,7 @@ def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> fl
 def _radius(run: _Run) -> int | None:
     """Most links from a leaf to the root, summing the edges' path lengths (None if an edge is broken)."""
     length = run.routes.length
-    if (length < 0).any():
+    if (length < 0).any() or (run.routes.stop >= 0).any():
         return None
     dist = np.zeros(run.tree.size, dtype=np.int64)
     for level in run.levels[1:]:
@@ -404,15 +445,24 @@ def _broken(run: _Run) -> list[dict]:
             "from": names[tree.node[v]],
             "to": names[tree.node[tree.parent[v]]],
         }
-        for v in np.flatnonzero(run.routes.length < 0).tolist()
+        for v in np.flatnonzero((run.routes.length < 0) | (run.routes.stop >= 0)).tolist()
     ]
 
 
-def _closing_note(run: _Run, broken: list[dict]) -> str:
+def _closing_note(run: _Run, broken: list[dict], processes: np.ndarray) -> str:
+    """What was lost: the edges over broken links, and how many processes' values never reach the root."""
     shown = ", ".join(f"{b['child']} → {b['parent']}" for b in broken[:3])
     more = f" and {len(broken) - 3:,} more" if len(broken) > 3 else ""
     crossing = f"{plural(len(broken), 'tree edge')} cross{'es' * (len(broken) == 1)}"
-    return f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the root never gets every value"
+    cut = (run.routes.length < 0) | (run.routes.stop >= 0)
+    for level in run.levels[1:]:  # a vertex below a cut edge is cut off too
+        cut[level] |= cut[run.parent[level]]
+    lost = int(processes[cut].sum())
+    return (
+        f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the values of "
+        f"{plural(lost, 'process')} below {'it' if len(broken) == 1 else 'them'} never reach the root, "
+        f"which never gets the result"
+    )
 
 
 # ---------------------------------------------------------------- the simulation
@@ -426,6 +476,7 @@ def simulate_aggregation(
     latency: float = 1.0,
     theta: float = 0.1,
     table: MinHopTable | None = None,
+    routes_on: Topology | None = None,
     title: str = "",
 ) -> Timeline:
     """Simulate the reduction up ``tree`` and the broadcast of the result down it.
@@ -450,7 +501,11 @@ def simulate_aggregation(
     theta : float
         ``θ``, time in μs a vertex spends on each packet it receives (>= 0).
     table : MinHopTable, optional
-        ``min_hops(topo)`` if already built.
+        The min-hop table of the fabric the routes follow: ``min_hops(topo)`` (the default) or, with
+        ``routes_on``, that fabric's.
+    routes_on : Topology, optional
+        The fabric the routes are computed on, when not ``topo``: the intact fabric (``topo`` without its
+        breaks), whose routes a packet follows until a link broken in ``topo`` stops it.
     title : str
         Title of the timeline (default from ``tree.kind``).
 
@@ -471,16 +526,18 @@ def simulate_aggregation(
     """
     _check_params(latency, theta, op)
     _check_tree(topo, tree)
-    table = table if table is not None else min_hops(topo)
+    routed = topo if routes_on is None else routes_on
+    table = table if table is not None else min_hops(routed)
     ranks, values = _ranks_and_values(topo, tree, ranks, seed)
     combine = OPS[op]
     own = [reduce(combine, (values[r] for r in rs)) if rs else None for rs in ranks]
-    run = _Run(topo, tree, _keys(topo, tree), _routes(topo, table, tree), op, float(latency), float(theta))
+    run = _Run(topo, tree, _keys(topo, tree), _routes(topo, routed, table, tree), op, float(latency), float(theta))
     expected = reduce(combine, values.values())
     partial, has, ready, blocked = _up(run, own)
     broken = _broken(run)
     result = None if blocked[0] else partial[0]
-    done = _finish(run, result, expected, float(ready[0]), broken)
+    processes = np.fromiter(map(len, ranks), dtype=np.int64, count=len(ranks))
+    done = _finish(run, result, expected, float(ready[0]), broken, processes)
     done = None if done is None else round(done, _DIGITS)
     return _timeline(run, ranks, own, title, _summary(run, result, expected, done, blocked, broken))
 
@@ -518,15 +575,21 @@ def _ranks_and_values(
     return ranks, values
 
 
-def _routes(topo: Topology, table: MinHopTable, tree: Tree) -> _Routes:
-    """The unicast path of every tree edge, child to parent, all edges routed at once by
-    :meth:`~vizcoll.trees.routing.Router.flat_routes`: the same paths as :func:`unicast_path` edge by edge, about
-    a hundred times faster on 40,960 edges."""
+def _routes(topo: Topology, routed: Topology, table: MinHopTable, tree: Tree) -> _Routes:
+    """The unicast path of every tree edge on ``routed`` (``table``: its min-hop table), child to parent, all edges
+    routed at once by :meth:`~vizcoll.trees.routing.Router.flat_routes`: the same paths as :func:`unicast_path` edge
+    by edge, about a hundred times faster on 40,960 edges; each path's first link broken in ``topo``, if any."""
     node = np.asarray(tree.node, dtype=np.int64)
     src, dst = node[1:], node[np.asarray(tree.parent[1:], dtype=np.int64)]
-    flat = Router(topo, table).flat_routes(src, dst)
+    flat = Router(routed, table).flat_routes(src, dst)
     reached = _nodes_reached(topo, flat, src)
-    return _Routes(np.r_[0, flat.length], np.r_[0, flat.start], reached, flat.rows)
+    stop = np.full(tree.size, -1, dtype=np.int64)
+    if routed is not topo and topo.broken.any():
+        hop = np.flatnonzero(topo.broken[flat.rows])
+        first = np.full(tree.size - 1, np.iinfo(np.int64).max)
+        np.minimum.at(first, flat.owner[hop], hop - flat.start[flat.owner[hop]])
+        stop[1:] = np.where(first < np.iinfo(np.int64).max, first, -1)
+    return _Routes(np.r_[0, flat.length], np.r_[0, flat.start], reached, flat.rows, stop)
 
 
 def _nodes_reached(topo: Topology, flat: FlatRoutes, src: np.ndarray) -> np.ndarray:

@@ -43,6 +43,7 @@ class _Run:
     latency: float
     theta: float
     events: list[Event] = field(default_factory=list)
+    cut_at_breaks: bool = False  # routes as built on the intact fabric: a packet stops at a link broken in topo
 
     def name(self, v: int) -> str:
         return self.keys[v]
@@ -68,6 +69,16 @@ class _Run:
             return start
         names, ids = self.topo.names, self.topo.link_id
         for i, row in enumerate(links):
+            if self.cut_at_breaks and not down and self.topo.broken[row]:
+                label = (
+                    f"{names[nodes[i]]} → {names[nodes[i + 1]]}: {what} from {self.name(src)} to {self.name(dst)} "
+                    f"lost: link {self.topo.link_label(row)} is broken (hop {i + 1} of {len(links)}; routes as built "
+                    "on the intact fabric)"
+                )
+                self.events.append(
+                    Event(start + (i + 1) * self.latency, "drop", nodes[i], nodes[i + 1], [int(ids[row])], label)
+                )
+                return math.inf
             label = (
                 f"{names[nodes[i]]} → {names[nodes[i + 1]]}: {what} from {self.name(src)} "
                 f"to {self.name(dst)} (hop {i + 1} of {len(links)})"
@@ -207,19 +218,31 @@ def _broken(run: _Run) -> list[dict]:
             "to": names[tree.node[tree.parent[v]]],
         }
         for v in range(1, tree.size)
-        if run.paths[v] is None
+        if run.paths[v] is None or (run.cut_at_breaks and any(run.topo.broken[row] for _, row in run.paths[v]))
     ]
 
 
-def _closing_note(run: _Run, broken: list[dict], t: float) -> Event:
+def _subtree(tree: Tree, v: int) -> list[int]:
+    out = [v]
+    for u in out:
+        out.extend(tree.children[u])
+    return out
+
+
+def _closing_note(run: _Run, broken: list[dict], t: float, ranks: list[list[int]]) -> Event:
     shown = ", ".join(f"{b['child']} → {b['parent']}" for b in broken[:3])
     more = f" and {len(broken) - 3:,} more" if len(broken) > 3 else ""
     crossing = f"{plural(len(broken), 'tree edge')} cross{'es' * (len(broken) == 1)}"
+    cut = {run.keys.index(b["child"]) for b in broken}
+    lost = {u for v in cut for u in _subtree(run.tree, v)}
+    processes = sum(len(ranks[u]) for u in lost)
     return Event(
         t,
         "note",
         label=(
-            f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the root never gets every value"
+            f"The aggregation cannot complete: {crossing} broken links ({shown}{more}); the values of "
+            f"{plural(processes, 'process')} below {'it' if len(broken) == 1 else 'them'} never reach the root, "
+            "which never gets the result"
         ),
     )
 
@@ -235,22 +258,24 @@ def simulate_aggregation(
     latency: float = 1.0,
     theta: float = 0.1,
     table: MinHopTable | None = None,
+    routes_on: Topology | None = None,
     title: str = "",
 ) -> Timeline:
     """:func:`vizcoll.trees.aggregation.simulate_aggregation`, edge by edge, an :class:`Event` per event."""
     _check_params(latency, theta, op)
     _check_tree(topo, tree)
-    table = table if table is not None else min_hops(topo)
+    table = table if table is not None else min_hops(topo if routes_on is None else routes_on)
     ranks, values = _ranks_and_values(topo, tree, ranks, seed)
     combine = OPS[op]
     own = [reduce(combine, (values[r] for r in rs)) if rs else None for rs in ranks]
     paths = _edge_paths(topo, table, tree)
     run = _Run(topo, tree, _keys(topo, tree), paths, combine, float(latency), float(theta))
+    run.cut_at_breaks = routes_on is not None
     expected = reduce(combine, values.values())
     partial, ready, blocked = _up(run, own)
     broken = _broken(run)
     result = None if blocked[0] else partial[0]
-    done = _finish(run, result, expected, ready[0], broken)
+    done = _finish(run, result, expected, ready[0], broken, ranks)
     _tidy(run.events)
     done = None if done is None else round(done, _DIGITS)
     return _timeline(run, ranks, own, title, _summary(run, result, expected, done, blocked, broken, op))
@@ -268,7 +293,7 @@ def _summary(run: _Run, result, expected, done: float | None, blocked: list[bool
         "bcast_packets": tree.size - 1 if result is not None else 0,
         "max_link_packets": _max_link_packets(paths),
         "height": tree.height,
-        "radius": _radius(tree, paths),
+        "radius": None if broken else _radius(tree, paths),
         "broken_edges": broken,
         "op": op,
         "latency": run.latency,
@@ -281,12 +306,12 @@ def _edge_paths(topo: Topology, table: MinHopTable, tree: Tree) -> list[list[Hop
     return [[]] + [unicast_path(table, tree.node[v], tree.node[tree.parent[v]]) for v in range(1, tree.size)]
 
 
-def _finish(run: _Run, result, expected, ready: float, broken: list[dict]) -> float | None:
+def _finish(run: _Run, result, expected, ready: float, broken: list[dict], ranks: list[list[int]]) -> float | None:
     """After the reduce phase: the broadcast of the result (the time the last vertex has it), or, when the root
     is blocked, a closing note (None)."""
     if result is None:
         last = max((e.t for e in run.events), default=0.0)
-        run.events.append(_closing_note(run, broken, last + run.latency))
+        run.events.append(_closing_note(run, broken, last + run.latency, ranks))
         return None
     run.events.append(
         Event(

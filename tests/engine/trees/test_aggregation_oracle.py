@@ -52,6 +52,22 @@ def test_random_trees_on_a_fat_tree_with_breaks_give_the_reference_timeline(seed
     same(simulate_aggregation(topo, tree, **kwargs), reference.simulate_aggregation(topo, tree, **kwargs))
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_routes_as_built_on_the_intact_fabric_stop_at_the_breaks_as_in_the_reference(seed):
+    rng = np.random.default_rng(seed)
+    intact, topo = from_spec("fat-tree:radix=4,levels=3"), from_spec("fat-tree:radix=4,levels=3")
+    for row in rng.choice(topo.n_links, size=int(rng.integers(1, 6)), replace=False):
+        topo.set_broken(int(topo.link_id[row]))
+    nodes = [int(rng.choice(topo.endpoints)) for _ in range(int(rng.integers(2, 40)))]
+    tree = random_tree(rng, nodes, int(rng.integers(1, 6)))
+    kwargs = dict(seed=seed, latency=[1.0, 0.3][seed % 2], theta=[0.1, 0.0, 0.5][seed % 3], routes_on=intact)
+    ours = simulate_aggregation(topo, tree, **kwargs)
+    same(ours, reference.simulate_aggregation(topo, tree, **kwargs))
+    live = simulate_aggregation(topo, tree, seed=seed, latency=kwargs["latency"], theta=kwargs["theta"])
+    if ours.summary["broken_edges"] != live.summary["broken_edges"]:  # an intact route crossed a break
+        assert ours.summary["result"] is None and any(m["kinds"] == ["drop"] for m in ours.key_moments())
+
+
 @pytest.mark.parametrize("degree", [2, 3, 8])
 def test_type_two_trees_through_switches_give_the_reference_timeline(degree):
     topo = from_spec("fat-tree:radix=4,levels=3")

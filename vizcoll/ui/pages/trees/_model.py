@@ -16,7 +16,8 @@ from the intact fabric. Its routes are, by default (``routes = "live"``),
 computed over the live links, so every tree avoids the breaks; an edge left
 without any live route is flagged and the ranks it cuts off are named.
 ``routes = "intact"`` shows the tree as built on the intact fabric: edges
-whose route crosses a broken link are flagged and the animation waits.
+whose route crosses a broken link are flagged, and the animation plays their
+packets up to the break, where they are lost (a key moment).
 
 **Limits.** Trees of up to :data:`MAX_PROCESSES` processes, the paper
 fabrics' largest (a larger communicator gets a message pointing to
@@ -562,7 +563,8 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
     computes it in a background job of its own, which the views' job orders as it ends (the trees are drawn without
     waiting for it: issue 44)."""
     scenario = _scenario(key)
-    topo, table = topology_of(scenario), hops_of(scenario)
+    topo = topology_of(scenario)
+    routed, table = _routing(scenario, routes)  # routes as built on the intact fabric stop at the breaks
     placement = scenario.placement(fabric_of(scenario), key["comm"])
     cost = _cost(key, placement.nprocs)
     if which == TYPE2:
@@ -573,7 +575,9 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
         built = type_one(key, kind, routes)
         tree, ranks = Tree(**built["tree"]), [[r] for r in built["ranks"]]
         title = f"Aggregation (sum) along the {tree_name(kind, key['k'])} tree"
-    return simulate_aggregation(topo, tree, ranks, latency=cost.l, theta=cost.b, table=table, title=title)
+    return simulate_aggregation(
+        topo, tree, ranks, latency=cost.l, theta=cost.b, table=table, routes_on=routed, title=title
+    )
 
 
 def holds_timeline(ref: str) -> bool:

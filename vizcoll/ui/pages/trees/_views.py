@@ -197,29 +197,27 @@ def _edge(tree_dict: dict, ranks: list[int], v: int) -> str:
     return f"rank {ranks[v]} → rank {ranks[tree_dict['parent'][v]]}"
 
 
-def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
-    """What the scenario's broken links do to the chosen type I tree, and whether the animation must wait."""
+def flag_type_one(key: dict, plan: dict, topo: Topology) -> str:
+    """What the scenario's broken links do to the chosen type I tree."""
     kind = plan["kind"]
     broken = topo.link_id[topo.broken].tolist()
     if not broken:
-        return "", False
+        return ""
     built = type_one(key, kind, plan["routes"])
     ranks, tree = built["ranks"], built["tree"]
     name = f"{tree_name(kind, plan['k'])} tree"
     if plan["routes"] == INTACT:
         if not built["crossing"]:
-            return (
-                f"As built on the intact fabric, no route of the {name} crosses the broken {links_text(topo, broken)}."
-            ), False
+            links = links_text(topo, broken)
+            return f"As built on the intact fabric, no route of the {name} crosses the broken {links}."
         links = sorted({lid for c in built["crossing"] for lid in c["links"]})
         edges = [f"{_edge(tree, ranks, c['child'])} over {links_text(topo, c['links'])}" for c in built["crossing"]]
         return (
             f"⚠ As built on the intact fabric, {plural(len(edges), 'edge')} of the {name} route"
             f"{'s' * (len(edges) == 1)} over the broken "
-            f"{links_text(topo, links)} ({_list(edges)}). Their packets would be lost and the root would never get "
-            "every value, so the animation waits. Choose routes “avoid broken links”: the tree keeps its shape "
-            "and mapping (each rank keeps its NIC), its routes go over live links.",
-            True,
+            f"{links_text(topo, links)} ({_list(edges)}). Their packets are lost at the break and the root never "
+            "gets every value: play the aggregation to see where they stop. Choose routes “avoid broken links”: "
+            "the tree keeps its shape and mapping (each rank keeps its NIC), its routes go over live links."
         )
     before = type_one(key, kind, INTACT)
     was, now = before["routes"].lists(), built["routes"].lists()
@@ -256,26 +254,26 @@ def flag_type_one(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
                 else "is cut off: its value never reaches the root."
             )
         )
-    return text, False
+    return text
 
 
-def flag_type_two(key: dict, plan: dict, topo: Topology) -> tuple[str, bool]:
+def flag_type_two(key: dict, plan: dict, topo: Topology) -> str:
+    """What the scenario's broken links do to the min-cost type II tree."""
     two = type_two_summary(key, plan["routes"])
     if not two["ok"]:
-        return f"⚠ No type II tree: {two['reason']}", False
+        return f"⚠ No type II tree: {two['reason']}"
     if not topo.broken.any():
-        return "", False
+        return ""
     if two["crossing"]:
         broken = links_text(topo, two["crossing"])
         return (
-            f"⚠ As built on the intact fabric, the type II tree uses the broken {broken}: "
-            "the animation waits. Choose routes “avoid broken links”: its root, physical tree and aggregation "
-            "switches are then chosen over live links.",
-            True,
+            f"⚠ As built on the intact fabric, the type II tree uses the broken {broken}: its packets are lost "
+            "there (play the aggregation to see where they stop). Choose routes “avoid broken links”: its root, "
+            "physical tree and aggregation switches are then chosen over live links."
         )
     if plan["routes"] == LIVE:
-        return "The type II tree is built on the live fabric: it avoids the broken links.", False
-    return "As built on the intact fabric, the type II tree uses no broken link.", False
+        return "The type II tree is built on the live fabric: it avoids the broken links."
+    return "As built on the intact fabric, the type II tree uses no broken link."
 
 
 LEGEND = [
@@ -519,7 +517,7 @@ def _animation(plan: dict | None, scenario: Scenario | None) -> tuple:
     on_canvas = drawn.overview is None and drawn.topo.n_nodes <= SMALL_LIMIT
     elements = cytoscape_elements(drawn.topo, pos=drawn.pos) if on_canvas else []
     try:
-        text, waits = (flag_type_two if which == TYPE2 else flag_type_one)(key, plan, topo)
+        text = (flag_type_two if which == TYPE2 else flag_type_one)(key, plan, topo)
     except VizcollError as exc:
         return None, f"⚠ {exc}", "flag warn", elements, ""
     flag_class = "flag warn" if text.startswith("⚠") else "flag"
@@ -529,8 +527,6 @@ def _animation(plan: dict | None, scenario: Scenario | None) -> tuple:
             f"of up to {SMALL_LIMIT:,} nodes. Choose the overview or a smaller part."
         )
         return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
-    if waits:
-        return None, text, flag_class, elements, "Choose routes “avoid broken links” to play the aggregation."
     if which == TYPE2 and not type_two_summary(key, plan["routes"])["ok"]:
         return None, text, flag_class, elements, ""
     return (key, which, plan["kind"], plan["routes"], drawn.part), text, flag_class, elements, ""
@@ -549,9 +545,6 @@ def compared_trees(plan: dict | None, scenario: Scenario | None, compare: str) -
             'part under "draw the fabric"'
         )
     key, which, kind, routes, part = played
-    text, waits = flag_type_one(key, {**plan, "kind": compare}, topology_of(scenario))
-    if waits:
-        raise VizcollError(f"the {tree_name(compare, key['k'])} tree cannot play: {text.removeprefix('⚠ ')}")
     runs = [played, (key, TYPE1, compare, routes, part)]
     handles = [aggregation_handle(*run)[0] for run in runs]
     timelines = [_held(handle, run[:4]) for handle, run in zip(handles, runs, strict=True)]
