@@ -65,6 +65,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import MAX_FRAGMENT_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui import fabricjob
+from vizcoll.ui.components import history
 from vizcoll.ui.components.kit import download_button, graph_preload, message_box
 from vizcoll.ui.fairqueue import LIMIT_MARK
 from vizcoll.ui.forms import decode_upload
@@ -80,6 +81,7 @@ from vizcoll.ui.store import (
     store_output,
     topology_of,
 )
+from vizcoll.words import plural
 
 __all__ = [
     "shell_layout",
@@ -144,6 +146,7 @@ def shell_layout() -> html.Div:
                             html.A("Link to this view", id=SHARE, href="/", className="share-link"),
                             download_button("Download scenario", DOWNLOAD_BUTTON),
                             html.Button("Add this view to the lesson", id=ADD_VIEW, n_clicks=0),
+                            *history.history_controls(),
                             dcc.Upload(
                                 id=OPEN,
                                 className="upload inline",
@@ -184,8 +187,8 @@ def share_href(scenario: Scenario, href: str | None, pathname: str | None) -> tu
     return f"{page}#{FRAGMENT_KEY}{fragment}", "Copy this link: it reopens this exact view in any browser."
 
 
-def _count(value: int, words: str) -> html.Span:
-    return html.Span(f"{value:,} {words}", className="count")
+def _count(value: int, word: str) -> html.Span:
+    return html.Span(plural(value, word), className="count")
 
 
 def badge(scenario: Scenario, topo: Topology, fabric: Topology) -> list:
@@ -214,10 +217,10 @@ def badge(scenario: Scenario, topo: Topology, fabric: Topology) -> list:
         breaks.append(html.Span(f"and {more} more", className="break"))
     return [
         html.B(scenario.title, className="fabric-name"),
-        _count(s["switches"], "switches"),
-        _count(s["endpoints"], "end nodes"),
-        _count(s["links"], "links"),
-        _count(s["broken_links"], "broken"),
+        _count(s["switches"], "switch"),
+        _count(s["endpoints"], "end node"),
+        _count(s["links"], "link"),
+        html.Span(f"{s['broken_links']:,} broken", className="count"),
         html.Span(className="breaks", children=breaks or [html.Span("no broken links", className="none")]),
     ]
 
@@ -329,6 +332,7 @@ def register(app: Dash) -> None:
         prevent_initial_call=True,
     )(open_file)
     fabricjob.register(app, MESSAGE)
+    history.register(app, VERSION, CONTENT)
     for page in dash.page_registry.values():
         module = sys.modules.get(page["module"])
         if module is not None and hasattr(module, "register"):

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import dash_cytoscape as cyto
-from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import Dash, Input, Output, State, ctx, dcc, html, no_update, set_props
 
 from vizcoll.comm import file_lists
 from vizcoll.errors import VizcollError
@@ -100,11 +100,13 @@ TOPO_PNG, TOPO_ROOT, TOPO_BCAST_INFO, TOPO_PLAYER = "topo-png", "topo-root", "to
 TOPO_PACK = "topo-pack"
 TOPO_HOVER, TOPO_PART, TOPO_DRAWN = "topo-hover", "topo-part", "topo-drawn"
 # what the pointer is on: the full name of a node (its caption may be shortened or left out), a link's label
-HOVER_JS = """function (node, edge) {
-    const fired = (dash_clientside.callback_context.triggered[0] || {}).prop_id || "";
+HOVER_HINT = "Point at a node or a link for its full name."
+HOVER_JS = f"""function (node, edge) {{
+    const fired = (dash_clientside.callback_context.triggered[0] || {{}}).prop_id || "";
     const last = fired.endsWith("mouseoverEdgeData") ? edge : node;
-    return last && last.label ? (last.hover || last.label) : "Point at a node or a link for its full name.";
-}"""
+    return last && last.label ? (last.hover || last.label) : "{HOVER_HINT}";
+}}"""
+NEW_FABRIC = (TOPO_GENERATE, TOPO_GENERATOR, TOPO_UPLOAD)  # the controls that bring another fabric
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
 SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
 TOPO_UPLOAD_JOB = "topo-upload-read"  # the job bar of a large file being read
@@ -570,7 +572,11 @@ def update_scenario(scenario, **values):
     """
     trigger = ctx.triggered_id
     unchanged = (no_update,) * 7
-    if not user_action() or (trigger == TOPO_UPLOAD and large_upload(values["upload"])):
+    if not user_action():
+        return unchanged
+    if trigger in NEW_FABRIC:
+        _forget_selection()
+    if trigger == TOPO_UPLOAD and large_upload(values["upload"]):
         return unchanged
     if trigger == TOPO_CANVAS and values["mode"] != COMMUNICATOR:
         values["tap_node"] = None
@@ -591,7 +597,7 @@ def read_large_upload(set_progress, contents, filename, comm_edit, scenario):
 def _updated(trigger, scenario, values: dict) -> tuple:
     new = None
     try:
-        old = (scenario_fields if trigger in (TOPO_GENERATE, TOPO_GENERATOR, TOPO_UPLOAD) else scenario_of)(scenario)
+        old = (scenario_fields if trigger in NEW_FABRIC else scenario_of)(scenario)
         new = scenario_after(trigger, old, values)
         topo = topology_of(new)
     except FabricPending as exc:  # a large fabric generated: stored, and built by the shell's background job
@@ -608,6 +614,13 @@ def _updated(trigger, scenario, values: dict) -> tuple:
     notes = analysis(topo)["warnings"] if trigger == TOPO_UPLOAD else None
     message = f"⚠ Read {new.name}: " + "; ".join(notes) + "." if notes else ""
     return store, message, example_of(new), root, comm_edit, *_emptied(trigger)
+
+
+def _forget_selection() -> None:
+    """Another fabric: the hover line, the node A/B boxes and the link box name nothing of the last one."""
+    set_props(TOPO_HOVER, {"children": HOVER_HINT})
+    for box in (TOPO_NODE_A, TOPO_NODE_B, TOPO_LINK_ID):
+        set_props(box, {"value": ""})
 
 
 def _emptied(trigger) -> tuple:
