@@ -10,7 +10,7 @@ from flask import Flask
 
 from tests import table_text
 from tests.callback_context import find_component, in_callback
-from vizcoll.erasure.compare import measure
+from vizcoll.erasure.compare import against_paper, measure
 from vizcoll.scenario import Scenario
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.pages.erasure import _model as model
@@ -366,3 +366,70 @@ def test_the_page_has_a_job_bar_for_each_background_job():
     for prefix in (page.ERA_BUILD_JOB, page.ERA_COMPARE_JOB):
         for part in ("job", "progress", "progress-text", "cancel"):
             assert find_component(layout, f"{prefix}-{part}") is not None, (prefix, part)
+
+
+# ------------------------------------------------------------------ the paper's T̄
+def paragraphs(component, cls: str) -> list[str]:
+    """The texts of the paragraphs of class ``cls`` in ``component``."""
+    found = [component.children] if cls in (getattr(component, "className", None) or "").split() else []
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, list) else []:
+        found += paragraphs(child, cls)
+    return found
+
+
+DEFAULT_NOTE = (
+    "T̄ = 0.778 here, counting every remote block read, with 4, 3, 2 blocks in the 3 DCs (no linear code does "
+    "better counting so); counting one combined block per remote DC gives 0.778 too on these blocks. Table 2's "
+    "0.67 for FMEL (n=9, k=5) holds when counting one combined block per remote DC, with 3, 3, 3 blocks in the "
+    "3 DCs: choose “one combined block per remote DC” to see it."
+)
+
+
+def test_the_default_code_says_why_its_traffic_is_not_the_papers_0_67():
+    summary, _, _ = page.render_code(*params()[:2])
+    assert "T̄, every remote block read 0.778\nT̄, one block per remote DC 0.778\n" in texts(summary)
+    assert paragraphs(summary, "era-paper") == [DEFAULT_NOTE]
+
+
+def test_counting_one_block_per_remote_dc_shows_the_papers_0_67():
+    summary, _, _ = page.render_code(*params(traffic="aggregated")[:2])
+    assert "T̄, one block per remote DC 0.667\n" in texts(summary)
+    assert paragraphs(summary, "era-paper") == [
+        "T̄ = 0.667 here, counting one combined block per remote DC, with 3, 3, 3 blocks in the 3 DCs: Table 2's "
+        "0.67 for FMEL (n=9, k=5) ✓."
+    ]
+
+
+def test_a_placement_entered_against_the_papers_says_what_to_change():
+    summary, _, _ = page.render_code(*params(traffic="aggregated", placement="0,0,0,0,1,1,1,2,2")[:2])
+    assert paragraphs(summary, "era-paper") == [
+        "T̄ = 0.778 here, counting one combined block per remote DC, with 4, 3, 2 blocks in the 3 DCs (no linear "
+        "code does better counting so on this placement); counting every remote block read gives 0.778 too on "
+        "these blocks. Table 2's 0.67 for FMEL (n=9, k=5) holds when counting one combined block per remote DC, "
+        "with 3, 3, 3 blocks in the 3 DCs: enter a placement of 3, 3, 3 blocks or clear it to see it."
+    ]
+
+
+def test_codes_the_paper_has_not_get_no_note():
+    summary, _, _ = page.render_code(*params(code="rs")[:2])
+    assert paragraphs(summary, "era-paper") == [""]
+    summary, _, _ = page.render_code(*params(n=8, k=4)[:2])
+    assert paragraphs(summary, "era-paper") == [""]
+
+
+def test_the_comparison_says_the_same_beside_the_papers_column():
+    p = params()
+    _, table = page.render_compare(no_progress, p.key, p.data)
+    assert paragraphs(table, "era-paper") == [f"FMEL: {DEFAULT_NOTE}"]
+
+
+def test_the_intro_cites_the_traffic_the_engine_finds_under_each_model():
+    intro = texts(page.body(Scenario()))
+    assert (
+        "The paper's T̄ = 0.67 for FMEL(9,5) holds only under that second model, with 3 blocks in each of the 3 "
+        "DCs; counting every remote block read, no linear code goes below 7/9 ≈ 0.778 (4, 3, 2 blocks)."
+    ) in intro
+    ours = against_paper(measure("fmel", 9, 5, 3))
+    assert ours["holds"] == [{"traffic": "aggregated", "sizes": [3, 3, 3]}]
+    assert (round(ours["shown"], 3), ours["sizes"], ours["least"]) == (0.778, [4, 3, 2], True)

@@ -352,3 +352,96 @@ def test_a_summary_says_what_a_failed_run_lacks_never_none():
     assert figures["rounds"] is None and figures["unrecoverable"]
     text = table_text.shown(page.reduction_summary(figures, binomial))
     assert "None" not in text and "\ntree height (rounds) — " in text
+
+
+def paragraphs(component, cls: str) -> list[str]:
+    """The texts of the paragraphs of class ``cls`` in ``component``."""
+    found = [component.children] if cls in (getattr(component, "className", None) or "").split() else []
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, list) else []:
+        found += paragraphs(child, cls)
+    return found
+
+
+DEFAULT_KILL_REASON = (
+    "w7 died at 2.15 ms, before the copy of its original data reached w0 (due at 10.38 ms); its other copy, on "
+    "w7's own disk, died with it: no live worker holds w7's data. The app places a sending-task kill after its "
+    "victim's copy has arrived when it can; in this run every sending-task window closes before its worker's "
+    "copy arrives."
+)
+
+
+def test_the_default_killed_run_says_why_it_is_unrecoverable():
+    """The page's defaults with its first fault location: w7 is killed before its copy reaches w0."""
+    _, _, summary, timeline, _ = reduction("sending-task")
+    assert paragraphs(summary, "ft-why") == [
+        f"Why unrecoverable: {DEFAULT_KILL_REASON} The master gave up the reduction at 70.00 ms (step 43 of 43)."
+    ]
+    assert "\noutcome unrecoverable: w7's data had no surviving copy failed: " in table_text.shown(summary)
+    assert paragraphs(summary, "ft-verdict") == [
+        "The binomial tree cannot survive this failure; the task-based reduction could not recover either: "
+        "w7's data had no surviving copy."
+    ]
+    tl = player_timeline(timeline)
+    assert tl.n_steps == 43 and DEFAULT_KILL_REASON.split(".")[0] in tl.caption(42)  # the player's step 43
+
+
+def test_the_pages_own_defaults_with_the_first_fault_location_say_why():
+    """The default scenario's communicator 0 has 4 processes (slow rank 2): w3 dies before its copy reaches w0."""
+    v = model.shown_values(DEFAULT_SCENARIO)
+    assert (v["procs"], v["size"], v["slow"], v["fault"]) == (4, SIZE, "2", "none")
+    _, _, summary, _, _ = run_reduction(v["procs"], v["size"], v["root"], v["slow"], "sending-task", v["seed"], None)
+    assert paragraphs(summary, "ft-why") == [
+        "Why unrecoverable: w3 died at 2.13 ms, before the copy of its original data reached w0 (due at 10.37 ms); "
+        "its other copy, on w3's own disk, died with it: no live worker holds w3's data. The app places a "
+        "sending-task kill after its victim's copy has arrived when it can; in this run every sending-task window "
+        "closes before its worker's copy arrives. The master gave up the reduction at 70.00 ms (step 18 of 18)."
+    ]
+
+
+def test_a_clicked_kill_before_the_copy_names_the_copy_that_had_not_arrived():
+    params = model.read_reduction("8", SIZE, "0", "2,5", model.CLICK, "0", [2, 0.0115])
+    timeline, figures, binomial = model.reduction_runs(params)
+    assert paragraphs(page.reduction_summary(figures, binomial, timeline), "ft-why") == [
+        "Why unrecoverable: w2 died at 11.50 ms, before the copy of its original data reached w3 (due at "
+        "41.49 ms); its other copy, on w2's own disk, died with it: no live worker holds w2's data. The master "
+        "gave up the reduction at 70.00 ms (step 44 of 44)."
+    ]
+
+
+@pytest.mark.parametrize("fault", ["none", "executing-task", "fetching-data"])
+def test_a_run_that_finishes_gives_no_reason(fault):
+    _, _, summary, _, _ = reduction(fault)
+    assert paragraphs(summary, "ft-why") == [] and "unrecoverable" not in table_text.shown(summary)
+
+
+def test_the_replay_intro_says_when_lost_data_is_rebuilt_and_when_it_cannot_be():
+    _, _, _, timeline, _ = reduction()
+    assert (
+        player_timeline(timeline)
+        .caption(-1)
+        .endswith(
+            "When a worker calls reduce, its original data is copied to its own disk and to the next worker's "
+            "(w(i+1)); 8 MiB take 10.37 ms to get there, longer from a slow worker. If a worker fails while its data "
+            "is still needed, the data is read back from that copy, provided the copy had arrived; if it had not (or "
+            "the worker had not called reduce yet), no readable copy survives and the reduction cannot be recovered. "
+            "A worker whose data was already reduced into another's loses nothing."
+        )
+    )
+    assert "rebuilt from its replicas" not in player_timeline(timeline).caption(-1)
+
+
+def test_treft_says_why_two_soft_errors_beat_the_vote():
+    _, _, summary, _, _ = run_treft("HC", "A", "treft", "1", "K4", "u4", "r2:K5:u5")
+    assert paragraphs(summary, "ft-why") == [
+        "Why unrecoverable: two replicas were hit by different soft errors (r1's u4 after K4, r2's u5 after K5), "
+        "so the three copies of u18 all differ at the vote ending section 1: there is no 2-of-3 majority to "
+        "restore it."
+    ]
+    _, _, summary, _, _ = run_treft("HC", "A", "treft", "1", "K4", "u4", "r2:K4:u4")
+    assert paragraphs(summary, "ft-why") == [
+        "Why undetected: two replicas were hit by the same soft error (r1's u4 after K4, r2's u4 after K4): at "
+        "the vote ending section 1 their two equal wrong copies of u18 outvote r0's correct one."
+    ]
+    _, _, summary, _, _ = run_treft("HC", "A", "treft", "1", "K4", "u4", None)
+    assert paragraphs(summary, "ft-why") == []

@@ -53,7 +53,9 @@ disk, else (failed process) the remote replica. Each step takes the master
 A failure that hits nothing (the process's data was already reduced into
 another's) needs no recovery. It is **unrecoverable** when the failed process's
 original data is needed but it died before its copy reached the remote node
-(or before it called reduce): the reduction ends with ``unrecoverable = True``.
+(or before it called reduce): its own disk died with it, so no live process
+holds its data, and the reduction ends with ``unrecoverable = True`` and the
+``fault``'s ``reason`` (who died when, which copy had not arrived).
 
 *Also not in the paper (design choices):* the master itself never fails; the
 replica traffic takes time but does not compete with the reduction for the
@@ -118,6 +120,11 @@ def place_fault(
     """``(rank, time)`` of a kill that lands in ``location``: the first task (not on the root) whose
     window for that location ends after the victim's remote replica exists (a recoverable fault),
     killed in the middle of what is left of the window; if none does, the last window (unrecoverable)."""
+    return _place(location, setup_args, counters)[:2]
+
+
+def _place(location: str, setup_args: dict, counters) -> tuple[int, float, bool]:
+    """:func:`place_fault` and whether its window ends after the victim's replica exists."""
     location = LOCATION_ALIASES.get(location, location)
     if location not in FAULT_LOCATIONS:
         names = ", ".join(FAULT_LOCATIONS + tuple(LOCATION_ALIASES))
@@ -130,9 +137,9 @@ def place_fault(
     for victim, a, b, replica in windows:
         if b > replica:
             lo = max(a, replica)
-            return victim, lo + (b - lo) / 2
+            return victim, lo + (b - lo) / 2, True
     victim, a, b, _ = windows[-1]
-    return victim, a + (b - a) / 2
+    return victim, a + (b - a) / 2, False
 
 
 # ---------------------------------------------------------------------- public entry points
@@ -168,12 +175,13 @@ def task_run(
         concurrent=concurrent,
         nodes=nodes,
     )
-    requested = None
+    requested, after_copy = None, None
     if isinstance(kill, str):
         requested = LOCATION_ALIASES.get(kill, kill)
-        kill = place_fault(kill, args, counters)
+        rank, time, after_copy = _place(kill, args, counters)
+        kill = (rank, time)
     run = TaskRun(make_setup(**args, kill=kill), record=record, counters=counters)
-    run.requested = requested
+    run.requested, run.after_copy = requested, after_copy
     return run.run()
 
 
@@ -242,7 +250,8 @@ def simulate_task_reduction(
         ``recovered`` (a failure hit the reduction and was repaired),
         ``unrecoverable``; ``tasks`` (``{"pair": [i, j], "to": w}`` in formation
         order); ``fault`` (``rank``, ``time``, ``location``, ``detected_at``,
-        ``remote_replica_at``); ``result_at``; ``rounds`` (height of the tree
+        ``remote_replica_at``, ``replica_holder``, ``reason``: why the run was
+        unrecoverable, None otherwise); ``result_at``; ``rounds`` (height of the tree
         the tasks built); ``model_time`` (reconstructed eq. 3).
     """
     run = task_run(
@@ -280,6 +289,8 @@ def task_figures(run: TaskRun) -> dict:
             "requested": getattr(run, "requested", None),
             "detected_at": run.detected_at,
             "remote_replica_at": _float(run.reds[0].remote_sent.get(rank)),
+            "replica_holder": (rank + 1) % s.procs,
+            "reason": _reason(run),
         }
     if any(red.end is None for red in run.reds):
         raise RuntimeError("a reduction neither finished nor failed (simulation bug)")
@@ -310,6 +321,22 @@ def task_figures(run: TaskRun) -> dict:
     }
 
 
+def _reason(run: TaskRun) -> str | None:
+    """Why the run could not be recovered (None when it was): whose data had no surviving copy, and, for a
+    kill placed at a fault location, why it landed before the victim's copy."""
+    lost = next((red.lost for red in run.reds if red.lost), None)
+    if lost is None:
+        return None
+    reason = f"{lost}."
+    if run.after_copy is False:
+        where = run.requested
+        reason += (
+            f" The app places a {where} kill after its victim's copy has arrived when it can; in this run "
+            f"every {where} window closes before its worker's copy arrives."
+        )
+    return reason
+
+
 def _timeline_and_figures(run: TaskRun) -> tuple[Timeline, dict]:
     """The replay and the figures of a finished run (the timeline's summary is the figures dict itself)."""
     figures = task_figures(run)
@@ -334,16 +361,27 @@ def _timeline(run: TaskRun, figures: dict) -> Timeline:
     roots = ", ".join(f"w{r}" for r in s.roots)
     return Timeline(
         title=f"Task-based reduction of {mib(s.size)} over {s.procs} workers (root {roots})",
-        intro=(
-            "Each worker tells the master when its data is ready; the master pairs ready workers into tasks, "
-            "and one of the two fetches the other's data and reduces it. Slow workers never hold up the "
-            "others, and a failed worker's data is rebuilt from its replicas."
-        ),
+        intro=_intro(run),
         initial_state=initial,
         events=events,
         entities=entities,
         legend=dict(TASK_LEGEND),
         summary=figures,
+    )
+
+
+def _intro(run: TaskRun) -> str:
+    """The replay's first caption: the reduction, and when a failed worker's data can be rebuilt."""
+    prm, n = run.s.params, run.s.size
+    copy = (prm.alpha + n * prm.beta) * 1e3
+    return (
+        "Each worker tells the master when its data is ready; the master pairs ready workers into tasks, "
+        "and one of the two fetches the other's data and reduces it. Slow workers never hold up the others. "
+        "When a worker calls reduce, its original data is copied to its own disk and to the next worker's "
+        f"(w(i+1)); {mib(n)} take {copy:,.2f} ms to get there, longer from a slow worker. If a worker fails "
+        "while its data is still needed, the data is read back from that copy, provided the copy had arrived; "
+        "if it had not (or the worker had not called reduce yet), no readable copy survives and the reduction "
+        "cannot be recovered. A worker whose data was already reduced into another's loses nothing."
     )
 
 

@@ -21,6 +21,10 @@ from vizcoll.sim.engine import Engine
 __all__ = ["TaskRun"]
 
 
+def _ms(seconds: float) -> str:
+    return f"{float(seconds) * 1e3:,.2f} ms"
+
+
 class TaskRun:
     """One simulation of the task-based reduction (possibly several concurrent instances)."""
 
@@ -40,7 +44,8 @@ class TaskRun:
         self.formed: list[dict] = []
         self.all_tasks: list[Task] = []
         self.counts = dict.fromkeys(("received", "sent", "fetches", "replicas"), 0)
-        self.requested: str | None = None
+        self.requested: str | None = None  # the fault location asked for, if any (vizcoll.reduction.task)
+        self.after_copy: bool | None = None  # ... and whether its kill could be placed after the victim's copy
         self.flying: set[Msg] = set()
         self.busy = np.zeros(self.p, dtype=int)  # tasks sent to each worker and not finished
 
@@ -335,9 +340,23 @@ class TaskRun:
                 t=red.end,
             )
 
-    def _fail_reduction(self, red: RedState, label: str) -> None:
+    def _lost(self, red: RedState, dead: int) -> str:
+        """Why ``dead``'s original data has no surviving copy (the reason an unrecoverable reduction gives)."""
+        died, nb = self.death[dead], (dead + 1) % self.p
+        if dead not in red.called:
+            return (
+                f"w{dead} died at {_ms(died)}, before it called reduce (due at {_ms(self.s.call[dead])}): "
+                f"its data was never copied, so no live worker holds it"
+            )
+        return (
+            f"w{dead} died at {_ms(died)}, before the copy of its original data reached w{nb} (due at "
+            f"{_ms(red.remote_sent[dead])}); its other copy, on w{dead}'s own disk, died with it: "
+            f"no live worker holds w{dead}'s data"
+        )
+
+    def _fail_reduction(self, red: RedState, dead: int) -> None:
         prm = self.s.params
-        red.failed = True
+        red.failed, red.lost = True, self._lost(red, dead)
         red.end = self.now + (self.p - 1).bit_length() * (prm.alpha + 4 * prm.beta)
         for task in list(red.tasks.values()):
             task.aborted = True
@@ -345,7 +364,9 @@ class TaskRun:
         if self.rec.on:
             changes = {rank_name(r): "aborted" for r in range(self.p) if self.alive(r)}
             changes.update({"master": "done", self.qkey(red): "(empty)"})
+            label = f"{red.lost}, so this reduction cannot be recovered"
             self.note("unrecoverable", label, changes)
+            self.note("note", label)  # the step's caption (a detection at the same time would hide the event's)
 
     # ------------------------------------------------------------------ faults
     def _die(self, rank: int) -> None:
@@ -385,10 +406,7 @@ class TaskRun:
                 return self._abort_and_recover(red, task, "fetching-data", task.mine, task.other.path, dead)
         if dead not in red.called:
             self._record_location(red, "before-call")
-            return self._fail_reduction(
-                red,
-                f"w{dead} died before it called reduce: its data never left it, so this reduction cannot be recovered",
-            )
+            return self._fail_reduction(red, dead)
         if any(m.sender == dead and not m.flagged for m in red.queue) or self._in_flight(red, dead):
             if self.rec.on:
                 self.note(
@@ -429,11 +447,7 @@ class TaskRun:
         """Recovery step 1 now; steps 2 and 3 follow, λ apart (the master's handling time)."""
         self._record_location(red, where)
         if not red.remote_sent.get(dead, math.inf) <= self.death[dead]:
-            return self._fail_reduction(
-                red,
-                f"w{dead} died before its data was replicated on w{(dead + 1) % self.p}: "
-                "this reduction cannot be recovered",
-            )
+            return self._fail_reduction(red, dead)
         red.recovered = True
         kind = {"sending-task": "1", "executing-task": "2", "fetching-data": "3"}[where]
         if self.rec.on:

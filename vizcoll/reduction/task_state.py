@@ -97,6 +97,7 @@ class RedState:
     remote_done: dict[int, float] = field(default_factory=dict)  # ... and is on its disk (readable)
     end: float | None = None
     failed: bool = False
+    lost: str | None = None  # why it failed: whose data had no surviving copy
     result_at: int | None = None
     result: np.ndarray | None = None
     location: str | None = None

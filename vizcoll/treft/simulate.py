@@ -23,6 +23,9 @@ Outcome of the injected error(s) (``figures["outcome"]``):
 - ``"masked"``: the error never changed a checked or output value;
 - ``"no error"``: nothing was injected.
 
+``reason`` says, for ``"unrecoverable"`` and ``"undetected"``, which replicas the errors hit and at which
+vote they won (None for the other outcomes).
+
 ``detected`` is true when every comparison that saw different copies blamed
 a truly wrong copy or found no majority (an identical double fault is *not*
 detected: the vote blames the correct replica); ``corrected`` when, in
@@ -127,6 +130,24 @@ def _outcome(faults: list[Fault], votes, final_ok: bool) -> tuple[str, bool, boo
     return "corrected", True, True
 
 
+def _reason(outcome: str, faults: list[Fault], votes) -> str | None:
+    """Why two soft errors beat the 2-of-3 vote (outcomes ``unrecoverable`` and ``undetected``), else None."""
+    hit = ", ".join(f"r{f.replica}'s {f.var} after {f.kernel}" for f in faults)
+    if outcome == "unrecoverable":
+        v = next(v for v in votes if v.outcome == "no-majority")
+        return (
+            f"two replicas were hit by different soft errors ({hit}), so the three copies of {v.var} all differ "
+            f"at the vote ending section {v.section}: there is no 2-of-3 majority to restore it"
+        )
+    if outcome == "undetected":
+        v = next(v for v in votes if v.outcome == "corrected" and not v.truth)
+        return (
+            f"two replicas were hit by the same soft error ({hit}): at the vote ending section {v.section} "
+            f"their two equal wrong copies of {v.var} outvote r{v.replica}'s correct one"
+        )
+    return None
+
+
 def _entities() -> dict[str, dict]:
     out = {}
     for r in range(REPLICAS):
@@ -222,7 +243,7 @@ def simulate_treft(
     (Timeline, dict)
         The replay (entities ``r0.executor`` ... ``r2.data``) and the figures
         ``overhead_pct, detected, corrected, final_output_ok, ops, time,
-        baseline_time`` plus ``outcome, sections, violations, injected, votes``.
+        baseline_time`` plus ``outcome, reason, sections, violations, injected, votes``.
 
     Examples
     --------
@@ -280,6 +301,7 @@ def _figures(
         "time": time,
         "baseline_time": baseline,
         "outcome": outcome,
+        "reason": _reason(outcome, faults, run.votes),
         "program": program.name,
         "variant": variant,
         "sections": [s.to_dict() for s in sections],

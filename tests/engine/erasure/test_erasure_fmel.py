@@ -8,7 +8,15 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vizcoll.erasure.bounds import counting_tolerance, fewest_helpers
-from vizcoll.erasure.compare import PAPER_TABLE2, compare, d_candidates, measure, paper_rows, paper_table
+from vizcoll.erasure.compare import (
+    PAPER_TABLE2,
+    against_paper,
+    compare,
+    d_candidates,
+    measure,
+    paper_rows,
+    paper_table,
+)
 from vizcoll.erasure.fmel import Scheme, SearchResult, _match, fmel_search, lower_bound, partitions
 from vizcoll.erasure.gf import gf_in_span
 from vizcoll.erasure.metrics import dc_failures_survived, evaluate
@@ -44,6 +52,47 @@ def test_fmel_9_5_counting_every_remote_block_cannot_reach_0_67():
     r = fmel_search(9, 5, 3)
     assert r.metrics.mean_traffic() == pytest.approx(7 / 9) and r.meets_lower_bound
     assert sorted(len(b) for b in r.code.dc_blocks()) == [2, 3, 4]
+
+
+PAPER_9_5 = {"label": "FMEL (n=9, k=5)", "paper": 0.67, "paper_D": 1, "D": 1, "least": True}
+ONLY_AGGREGATED_3_3_3 = [{"traffic": "aggregated", "sizes": [3, 3, 3]}]
+
+
+def test_the_default_fmel_9_5_is_not_the_papers_0_67_and_says_under_what_it_is():
+    """Counting every remote block read (the page's default) the search reaches 7/9 on 4, 3, 2 blocks; the
+    paper's 0.67 needs one combined block per remote DC and 3, 3, 3 blocks."""
+    assert against_paper(measure("fmel", 9, 5, 3)) == PAPER_9_5 | {
+        "shown": pytest.approx(7 / 9, abs=1e-6),
+        "traffic": "blocks",
+        "by_model": {"blocks": pytest.approx(7 / 9, abs=1e-6), "aggregated": pytest.approx(7 / 9, abs=1e-6)},
+        "sizes": [4, 3, 2],
+        "matches": False,
+        "holds": ONLY_AGGREGATED_3_3_3,
+    }
+
+
+def test_fmel_9_5_counting_one_block_per_remote_dc_is_the_papers_0_67():
+    assert against_paper(measure("fmel", 9, 5, 3, traffic="aggregated")) == PAPER_9_5 | {
+        "shown": pytest.approx(6 / 9, abs=1e-6),
+        "traffic": "aggregated",
+        "by_model": {"blocks": 2.0, "aggregated": pytest.approx(6 / 9, abs=1e-6)},
+        "sizes": [3, 3, 3],
+        "matches": True,
+        "holds": ONLY_AGGREGATED_3_3_3,
+    }
+
+
+def test_the_placement_alone_or_the_model_alone_does_not_give_0_67():
+    for traffic, placement, shown in (("aggregated", "0,0,0,0,1,1,1,2,2", 7 / 9), ("blocks", "0,0,0,1,1,1,2,2,2", 1)):
+        ours = against_paper(measure("fmel", 9, 5, 3, traffic=traffic, placement=placement))
+        assert not ours["matches"] and ours["shown"] == pytest.approx(shown, abs=1e-6)
+
+
+def test_against_paper_matches_the_other_columns_and_skips_codes_the_paper_lacks():
+    six = against_paper(measure("fmel", 6, 2, 3))
+    assert six["matches"] and six["holds"] == [{"traffic": m, "sizes": [2, 2, 2]} for m in ("blocks", "aggregated")]
+    assert against_paper(measure("replication", 3, 1, 3))["matches"]
+    assert against_paper(measure("rs", 9, 5, 3)) is None and against_paper(measure("fmel", 9, 5, 4)) is None
 
 
 @pytest.mark.parametrize("n, dcs", [(3, 3), (2, 2)])

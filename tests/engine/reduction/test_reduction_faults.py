@@ -77,9 +77,35 @@ def test_unrecoverable_before_the_remote_replica_exists():
     tl, fig = simulate_task_reduction(8, 64 * MB, root=0, kill=(3, 0.001))
     assert fig["unrecoverable"] and not fig["completed"] and not fig["result_ok"] and not fig["recovered"]
     assert fig["fault"]["time"] < fig["fault"]["remote_replica_at"]
+    reason = (
+        "w3 died at 1.00 ms, before the copy of its original data reached w4 (due at 82.63 ms); its other copy, "
+        "on w3's own disk, died with it: no live worker holds w3's data"
+    )
+    assert fig["fault"]["reason"] == reason + "." and fig["fault"]["replica_holder"] == 4
     last = [e for e in tl.events if e.kind == "unrecoverable"]
-    assert last and "w3 died before its data was replicated" in last[0].label
-    assert "cannot be recovered" in last[0].label
+    assert last and last[0].label == reason + ", so this reduction cannot be recovered"
+    step = tl.event_steps()[tl.events.index(last[0])]
+    assert reason in tl.caption(int(step))  # the step's caption tells why, next to the detection
+
+
+def test_the_default_pages_sending_task_kill_is_lost_before_its_copy_arrives():
+    """The /faults page's first fault location on its defaults: every location-(1) window closes before its
+    worker's copy arrives, so the placed kill cannot be recovered, and the reason says so."""
+    _, fig = simulate_task_reduction(8, 8 * MB, slow=[(2, 4.0), (5, 4.0)], kill="sending-task", record=False)
+    fault = fig["fault"]
+    assert fig["unrecoverable"] and fault["rank"] == 7 and fault["time"] < fault["remote_replica_at"]
+    assert fault["reason"] == (
+        "w7 died at 2.15 ms, before the copy of its original data reached w0 (due at 10.38 ms); its other copy, "
+        "on w7's own disk, died with it: no live worker holds w7's data. The app places a sending-task kill "
+        "after its victim's copy has arrived when it can; in this run every sending-task window closes before "
+        "its worker's copy arrives."
+    )
+
+
+def test_a_recovered_or_harmless_fault_has_no_reason():
+    for kill in ("executing-task", "fetching-data", (1, 0.03)):  # recovered, recovered, hits nothing
+        _, fig = simulate_task_reduction(8, 8 * MB, slow=[(2, 4.0), (5, 4.0)], kill=kill, record=False)
+        assert fig["completed"] and fig["fault"]["reason"] is None
 
 
 def test_failure_after_the_data_was_used_needs_no_recovery():
@@ -102,6 +128,10 @@ def test_death_before_calling_reduce_is_unrecoverable():
     params = C1.with_(arrival_gap=0.01)
     _, fig = simulate_task_reduction(4, 1024, arrival=[0, 1, 2, 3], kill=(3, 0.005), params=params)
     assert fig["unrecoverable"] and fig["fault"]["location"] == "before-call"
+    assert fig["fault"]["reason"] == (
+        "w3 died at 5.00 ms, before it called reduce (due at 30.00 ms): its data was never copied, so no live "
+        "worker holds it."
+    )
 
 
 def test_kill_after_the_end_changes_nothing():
@@ -136,7 +166,10 @@ def test_any_fault_is_recovered_or_reported_only_in_the_window(
     if fig["unrecoverable"]:
         assert not fig["result_ok"]
         assert fault["location"] == "before-call" or when < fault["remote_replica_at"]
+        assert fault["reason"].startswith(f"w{victim} died at ")
+        assert ("before it called reduce" in fault["reason"]) == (fault["location"] == "before-call")
     else:
+        assert fault["reason"] is None
         assert fig["completed"] and fig["result_ok"]
         assert fig["recovered"] == (fault["location"] in FAULT_LOCATIONS)
     if fault["remote_replica_at"] is not None and when >= fault["remote_replica_at"]:

@@ -144,6 +144,10 @@ def test_identical_double_fault_is_undetected():
     fooled = [v for v in fig["votes"] if v["outcome"] == "corrected"]
     assert {v["replica"] for v in fooled} == {1} and not any(v["truth"] for v in fooled)
     assert any("outvoted by two identical wrong copies" in e.label for e in tl.events)
+    assert fig["reason"] == (
+        "two replicas were hit by the same soft error (r0's u5 after K5, r2's u5 after K5): at the vote ending "
+        "section 1 their two equal wrong copies of u6 outvote r1's correct one"
+    )
 
 
 def test_different_double_fault_is_unrecoverable():
@@ -151,11 +155,15 @@ def test_different_double_fault_is_unrecoverable():
     assert fig["outcome"] == "unrecoverable" and fig["detected"] and not fig["corrected"]
     assert not fig["final_output_ok"]
     assert all(tl.final_state[f"r{r}.data"].startswith("NO MAJORITY") for r in range(3))
+    assert fig["reason"] == (
+        "two replicas were hit by different soft errors (r0's u3 after K3, r1's u5 after K5), so the three copies "
+        "of u18 all differ at the vote ending section 1: there is no 2-of-3 majority to restore it"
+    )
 
 
 def test_double_fault_in_separate_sections_is_two_single_faults():
     _, fig = simulate_treft("HC.A", "e2", inject=(0, "K3", "u3"), double_fault=(1, "K5", "u5"))
-    assert fig["outcome"] == "corrected" and fig["final_output_ok"]
+    assert fig["outcome"] == "corrected" and fig["final_output_ok"] and fig["reason"] is None
 
 
 # ---------------------------------------------------------------- rules at run time

@@ -1,17 +1,19 @@
-"""Pure views of the erasure-code page: this code's numbers, the FMEL search's scheme, every family compared."""
+"""Pure views of the erasure-code page: this code's numbers (and whether its T̄ is the paper's), the FMEL search's
+scheme, every family compared."""
 
 from __future__ import annotations
 
 from dash import html
 
-from vizcoll.erasure.compare import PAPER_REDUCTION, paper_rows
+from vizcoll.erasure.compare import PAPER_REDUCTION, against_paper, paper_rows
 from vizcoll.erasure.metrics import Metrics, dc_failure
 from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.components.tables import table
 from vizcoll.ui.pages.erasure._figures import FAMILY_NAMES, compare_figure, dc_figure, matrix_figure
 from vizcoll.ui.pages.erasure._model import TRAFFIC_LABELS, built_code, compare_result
+from vizcoll.words import plural
 
-__all__ = ["summary_view", "scheme_view", "compare_table", "dcs_view", "matrix_view", "compare_view"]
+__all__ = ["paper_note", "summary_view", "scheme_view", "compare_table", "dcs_view", "matrix_view", "compare_view"]
 
 
 # The page's three figures, cached by the page's checked parameters (and the DC view's selection): a warm answer
@@ -50,8 +52,62 @@ def _tolerance(row: dict) -> str:
     return f"≥ {row['block_failures_tolerated']} (≤ {row.get('block_tolerance_upper', '?')})"
 
 
-def summary_view(result: dict, traffic: str) -> html.Div:
-    """This code's headline numbers."""
+def _blocks(sizes: list[int]) -> str:
+    return f"{', '.join(map(str, sizes))} blocks in the {plural(len(sizes), 'DC')}"
+
+
+def _to_see(ours: dict, holds: dict, fixed: bool) -> list[str]:
+    """What to change on the page to get the paper's setting ``holds`` from the shown code ``ours``."""
+    steps = []
+    if ours["traffic"] != holds["traffic"]:
+        steps.append(f"choose “{TRAFFIC_LABELS[holds['traffic']]}”")
+    if sorted(ours["sizes"], reverse=True) != holds["sizes"] and (fixed or ours["traffic"] == holds["traffic"]):
+        steps.append(
+            f"enter a placement of {', '.join(map(str, holds['sizes']))} blocks" + (" or clear it" if fixed else "")
+        )
+    if ours["D"] != ours["paper_D"]:
+        steps.append(f"set D = {ours['paper_D']}")
+    return steps
+
+
+def _setting(traffic: str, sizes: list[int], d: int | None) -> str:
+    """A traffic model and placement in words (and the DC failures survived, ``d``, when it matters)."""
+    survived = f", surviving {plural(d, 'DC failure')}" if d is not None else ""
+    return f"counting {TRAFFIC_LABELS[traffic]}, with {_blocks(sizes)}{survived}"
+
+
+def _because(ours: dict, fixed: bool) -> str:
+    """Why a code's T̄ is what it is: the least possible, and the same under the other traffic model."""
+    least = f" (no linear code does better counting so{' on this placement' if fixed else ''})" if ours["least"] else ""
+    other, same = next((m, value) for m, value in ours["by_model"].items() if m != ours["traffic"])
+    also = f"; counting {TRAFFIC_LABELS[other]} gives {same:.3f} too on these blocks" if same == ours["shown"] else ""
+    return least + also
+
+
+def paper_note(result: dict, fixed: bool = False) -> str:
+    """Whether this code's T̄ is the one Table 2 gives and, if not, the traffic model and block placement under
+    which the paper's value holds (:func:`~vizcoll.erasure.compare.against_paper`); "" when the paper has no
+    such code. ``fixed``: the placement was entered, not searched."""
+    ours = against_paper(result)
+    if ours is None or ours["shown"] is None:
+        return ""
+    d = ours["D"] != ours["paper_D"]
+    here = f"T̄ = {ours['shown']:.3f} here, " + _setting(ours["traffic"], ours["sizes"], ours["D"] if d else None)
+    paper = f"Table 2's {ours['paper']:.2f} for {ours['label']}"
+    if ours["matches"]:
+        return f"{here}: {paper} ✓."
+    here += _because(ours, fixed)
+    if not ours["holds"]:
+        return f"{here}. {paper} is not reached under either model."
+    holds = ours["holds"][0]
+    where = _setting(holds["traffic"], holds["sizes"], ours["paper_D"] if d else None)
+    steps = _to_see(ours, holds, fixed)
+    return f"{here}. {paper} holds when {where}" + (f": {' and '.join(steps)} to see it." if steps else ".")
+
+
+def summary_view(result: dict, traffic: str, fixed: bool = False) -> html.Div:
+    """This code's headline numbers, and how its T̄ stands against the paper's (``fixed``: the placement was
+    entered)."""
     time_key = "repair_time_ms_per_mb" if traffic == "blocks" else "repair_time_ms_per_mb_aggregated"
     rows = [
         ("T̄, every remote block read", _num(result["mean_traffic"], 3)),
@@ -67,6 +123,7 @@ def summary_view(result: dict, traffic: str) -> html.Div:
         [
             html.H3(f"{result['name']}: n = {result['n']}, k = {result['k']}, N = {result['dcs']}"),
             table(None, rows),
+            html.P(paper_note(result, fixed), className="info era-paper"),
             html.P(note, className="info"),
         ]
     )
@@ -166,9 +223,20 @@ def compare_table(out: dict) -> html.Div:
     return html.Div(
         [
             table(head, body + paper, chosen=range(len(body), len(body) + len(paper)), className="summary compare"),
+            html.P(_compared_note(out), className="info era-paper"),
             html.P(sentence, className="info"),
         ]
     )
+
+
+def _compared_note(out: dict) -> str:
+    """:func:`paper_note` of the FMEL code of the comparison (searched with its own placement)."""
+    row = out["codes"].get("fmel", {})
+    if "error" in row or "placement" not in row:
+        return ""
+    search = out.get("fmel_search") or {}
+    note = paper_note(row | {key: out[key] for key in ("n", "k", "dcs", "traffic")} | {"search": search})
+    return f"FMEL: {note}" if note else ""
 
 
 def _pct(value) -> str:

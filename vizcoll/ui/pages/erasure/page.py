@@ -5,8 +5,9 @@ cross-DC traffic is counted (every remote block read, or one combined block per 
 the searched code must survive, its seed and an optional placement. The DCs are drawn as boxes with their
 blocks (colour = data / parity kind); clicking a block shows its minimum-cross-DC repair group with arrows
 (remote reads in red, counted), clicking a DC's square fails or restores that DC and the page says whether
-the stripe survives and which lost blocks come back. Below: this code's numbers (and the FMEL search's
-scheme and lower bound), every family at the same parameters with the paper's Table 2 values beside them,
+the stripe survives and which lost blocks come back. Below: this code's numbers (whether its T̄ is the one
+the paper's Table 2 gives and, if not, under which traffic model and placement the paper's holds; the FMEL
+search's scheme and lower bound), every family at the same parameters with the paper's Table 2 values beside them,
 and the generator matrix.
 
 State lives in two stores: the checked parameters (``era-params``) and the view (``era-view``: the selected
@@ -157,7 +158,10 @@ def body(scenario: Scenario) -> html.Div:
                     "A stripe of k data blocks is encoded into n blocks y = x·G over GF(2⁸) and spread over N data "
                     "centres. Rebuilding a lost block reads its repair group: blocks in its own DC are free, every "
                     "block read from another DC is cross-DC traffic — or, if each remote DC first combines its "
-                    "blocks, one block per remote DC (the model under which the paper's T̄ = 0.67 for FMEL(9,5) holds)."
+                    "blocks, one block per remote DC. The paper's T̄ = 0.67 for FMEL(9,5) holds only under that "
+                    "second model, with 3 blocks in each of the 3 DCs; counting every remote block read, no linear "
+                    "code goes below 7/9 ≈ 0.778 (4, 3, 2 blocks). The note under the code's numbers says which "
+                    "one the page shows."
                 ),
                 info(
                     f"Limits: n ≤ {MAX_BLOCKS}, N ≤ {MAX_DCS} — the repair groups and fault tolerances are exact "
@@ -343,7 +347,8 @@ def render_code(key, data):
     result = None if params is None else built_code(params)
     if result is None:
         return no_update, no_update, no_update
-    return summary_view(result, params["traffic"]), scheme_view(result), matrix_view(params)
+    fixed = params["placement"] is not None
+    return summary_view(result, params["traffic"], fixed), scheme_view(result), matrix_view(params)
 
 
 def render_compare(set_progress, key, data):

@@ -1,8 +1,9 @@
-"""Pure views of the fault replays page: the reduction's summary against the binomial tree, the tasks formed,
-TREFT's summary."""
+"""Pure views of the fault replays page: the reduction's summary against the binomial tree (and, for a run that
+could not recover, the engine's reason), the tasks formed, TREFT's summary (and why two errors beat the vote)."""
 
 from __future__ import annotations
 
+import numpy as np
 from dash import html
 
 from vizcoll.sim.timeline import Timeline
@@ -12,6 +13,8 @@ from vizcoll.ui.pages.faults._figures import PAPER_AVERAGE, VARIANT_NAMES, overh
 
 __all__ = [
     "task_outcome",
+    "stop_step",
+    "why_unrecoverable",
     "binomial_outcome",
     "comparison_sentence",
     "reduction_summary",
@@ -37,9 +40,15 @@ def _shown(value) -> str:
     return "—" if value is None or value == "" else str(value)
 
 
+def _lost(figures: dict) -> str:
+    """Whose data an unrecoverable run lost, in a few words."""
+    fault = figures.get("fault") or {}
+    return f"w{fault['rank']}'s data had no surviving copy" if "rank" in fault else "the data was lost"
+
+
 def task_outcome(figures: dict) -> str:
     if figures.get("unrecoverable"):
-        return "unrecoverable"
+        return f"unrecoverable: {_lost(figures)}"
     if figures.get("recovered"):
         return "recovered"
     if figures.get("fault"):
@@ -58,7 +67,7 @@ def binomial_outcome(figures: dict) -> str:
 def comparison_sentence(task: dict, binomial: dict) -> str:
     if not binomial.get("completed"):
         return "The binomial tree cannot survive this failure; the task-based reduction " + (
-            "could not recover either (the data was lost)."
+            f"could not recover either: {_lost(task)}."
             if task.get("unrecoverable")
             else f"finished in {_ms(task['time'])} ms."
         )
@@ -70,8 +79,29 @@ def comparison_sentence(task: dict, binomial: dict) -> str:
     return f"The binomial tree is {t / b:.2f}× faster than the task-based reduction here."
 
 
-def reduction_summary(figures: dict, binomial: dict) -> html.Div:
-    fault = figures.get("fault")
+def stop_step(timeline: Timeline) -> int | None:
+    """The step of the player (1 = the first event's) at which the reduction was given up, None if it was not."""
+    cols = timeline.columns
+    at = np.flatnonzero(np.isin(cols.kind, cols.codes(("unrecoverable",))))
+    return int(timeline.event_steps()[at[0]]) + 1 if len(at) else None
+
+
+def why_unrecoverable(figures: dict, timeline: Timeline | None = None) -> str:
+    """Why the task-based reduction could not recover (the engine's reason) and when it gave up; "" if it did."""
+    reason = (figures.get("fault") or {}).get("reason")
+    if not figures.get("unrecoverable") or not reason:
+        return ""
+    step = None if timeline is None else stop_step(timeline)
+    if step is None:
+        return f"Why unrecoverable: {reason}"
+    when = f"{_ms(timeline.time_at(step - 1))} ms (step {step} of {timeline.n_steps})"
+    return f"Why unrecoverable: {reason} The master gave up the reduction at {when}."
+
+
+def reduction_summary(figures: dict, binomial: dict, timeline: Timeline | None = None) -> html.Div:
+    """The task-based reduction against the binomial tree, the fault and, for an unrecoverable run, why
+    (``timeline``: the task-based replay, for the step it was given up at)."""
+    fault, why = figures.get("fault"), why_unrecoverable(figures, timeline)
     fault_text = "none"
     if fault:
         where = fault.get("location") or "?"
@@ -94,6 +124,7 @@ def reduction_summary(figures: dict, binomial: dict) -> html.Div:
             html.H3("Summary (same slow nodes and same kill for both)"),
             table(("", "task-based", "binomial tree"), rows),
             html.P(f"Fault: {fault_text}.", className="info"),
+            *([html.P(why, className="info ft-why")] if why else []),
             html.P(comparison_sentence(figures, binomial), className="info ft-verdict"),
         ]
     )
@@ -134,11 +165,12 @@ def treft_summary(figures: dict) -> html.Div:
         ("without TREFT (s)", f"{figures['baseline_time']:,.1f}"),
         ("overhead", f"{figures['overhead_pct']:.2f} %"),
     ]
-    average = PAPER_AVERAGE.get(figures.get("variant", "treft"))
+    average, why = PAPER_AVERAGE.get(figures.get("variant", "treft")), figures.get("reason")
     return html.Div(
         [
             html.H3(f"Summary: {figures.get('program', '')} under {VARIANT_NAMES.get(figures.get('variant'), '')}"),
             table(None, rows),
+            *([html.P(f"Why {figures['outcome']}: {why}.", className="info ft-why")] if why else []),
             html.P(f"The paper's average overhead for this variant: {average} %." if average else "", className="info"),
         ]
     )

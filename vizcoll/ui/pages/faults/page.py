@@ -184,7 +184,9 @@ def _reduction_sidebar(v: dict) -> html.Div:
                 info(
                     "Each worker tells the master when its data is ready; the master pairs ready workers into tasks "
                     "and one of the two reads the other's data and reduces it. Slow ranks are slowed 4× (rank:factor "
-                    "to choose). Click a worker in the diagram to kill it at the shown step."
+                    "to choose). Click a worker in the diagram to kill it at the shown step. A killed worker's data "
+                    "is read back from its copy on the next worker's disk if that copy had arrived; if not, and the "
+                    "data is still needed, the run is unrecoverable (the summary says why)."
                 ),
             ),
             section("Export for papers", figure_pack(FT_PACK)),
@@ -382,7 +384,7 @@ def run_reduction(values, kill, scenario=None):
     return (
         key_of(params),
         message,
-        reduction_summary(figures, binomial),
+        reduction_summary(figures, binomial, timeline),
         player_data(timeline),
         remembered(scenario, PAGE, values, _acted()),
     )
