@@ -2,7 +2,7 @@
 
 Simulates three replicas of a built-in NGB workflow under TREFT and prints
 ``{"overhead_pct", "detected", "corrected", "ops": [...]}`` plus
-``final_output_ok``, ``outcome``, ``time``, ``baseline_time``, the sections
+``final_output_ok``, ``outcome`` (and its ``reason`` when unrecoverable or undetected), ``time``, ``baseline_time``, the sections
 and any rule violations. ``ops`` lists the numbered operations ① to ⑩ of the
 three replicas in time order. See :func:`vizcoll.treft.simulate_treft`.
 """
@@ -70,6 +70,7 @@ def _treft(args: argparse.Namespace) -> dict:
         "corrected",
         "final_output_ok",
         "outcome",
+        "reason",
         "time",
         "baseline_time",
         "sections",

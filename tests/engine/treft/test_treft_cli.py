@@ -36,6 +36,7 @@ def test_treft_variants_and_double_fault(capsys):
     assert overheads["treft"] < overheads["e1"] < overheads["e2"]
     status, out, _ = run(capsys, "--workflow", "HC", "--inject", "r0:K2:u2", "--double", "r1:K2:u2")
     assert status == 0 and out["outcome"] == "undetected" and out["detected"] is False
+    assert out["reason"].startswith("two replicas were hit by the same soft error (r0's u2 after K2, r1's u2 after K2)")
 
 
 def test_treft_user_errors(capsys):
