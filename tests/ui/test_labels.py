@@ -7,13 +7,15 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from tests.fabrics import REAL_FABRICS, campus_cluster
+from tests.fabrics import CIRCE, REAL_FABRICS, campus_cluster
 from tests.ui.label_check import crossing, misplaced
 from vizcoll.commands import load_topology
+from vizcoll.topology.formats import slurm
+from vizcoll.topology.generators import from_spec
 from vizcoll.topology.io import parse
 from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, SWITCH
-from vizcoll.ui.figures.captions import LINE, NODE_BOX, caption_width
+from vizcoll.ui.figures.captions import LINE, NODE_BOX, caption_width, captions, node_hovers
 from vizcoll.ui.figures.efi import link_lines, link_value_figure
 from vizcoll.ui.figures.labels import add_labels
 from vizcoll.ui.figures.style import FULL, HALF
@@ -78,7 +80,7 @@ def test_no_name_lies_on_a_link_of_a_real_fabric(name):
     assert misplaced(fig, HALF) == []
     if name == "loginoff-topo.ibnd":  # its one top switch is named above it, clear of its 41 links down
         assert [(t.textposition, list(t.text)) for t in fig.data if t.name == "names"] == [
-            ("top center", ["MF0;ib8:SX6036/U1"])
+            ("top center", ["ib8:SX6036/U1"])  # "MF0;", which every switch's name starts with, left out
         ]
 
 
@@ -110,3 +112,12 @@ def test_no_caption_lies_on_a_link_of_a_canvas_drawing(name):
             "caption-left": (x - hx - w, y - LINE / 2),
         }[next((c for c in node["classes"].split() if c.startswith("caption-")), "")]
         assert not crossing(np.array([left, top, left + w, top + LINE]), pieces).any(), node["data"]["caption"]
+
+
+def test_captions_leave_out_the_prefix_every_host_shares_and_the_hover_keeps_the_name():
+    topo = slurm.read(CIRCE, "topology.conf")
+    texts = captions(topo)
+    assert texts[topo.index("circe-n051")] == "n051" and texts[topo.index("s3")] == "s3"  # not "circ…"
+    assert node_hovers(topo, [topo.index("circe-n051")]) == ["circe-n051"]
+    fat = from_spec("fat-tree:radix=4,levels=3")
+    assert captions(fat) == list(fat.names)  # h0, edge0.0: nothing shared up to a separator

@@ -8,6 +8,7 @@ the room between its neighbors never runs into theirs.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 import numpy as np
@@ -20,11 +21,13 @@ __all__ = [
     "FONT_FAMILY",
     "MIN_FONT",
     "NODE_BOX",
+    "SEPARATORS",
     "captions",
     "caption_width",
     "fitted_captions",
     "fit_texts",
     "node_hovers",
+    "shared_prefix",
 ]
 
 CAPTION_CHARS = 24
@@ -53,10 +56,38 @@ _EM = {
 }
 
 
+SEPARATORS = "-_.:;/ "
+"""Where a prefix shared by every switch (or every end node) of a drawing may end: :func:`captions` leaves it out."""
+
+
+def shared_prefix(names: list[str]) -> str:
+    """The start every one of ``names`` (two or more) shares, up to and with its last :data:`SEPARATORS`
+    character: what does not tell them apart.
+
+    >>> shared_prefix(["circe-n001", "circe-n051", "circe-n080"]), shared_prefix(["h0", "h1"])
+    ('circe-', '')
+    >>> shared_prefix(["MF0;dr-sw01:SX6036/U1", "MF0;dr-sw02:SX6036/U1"]), shared_prefix(["stage114"])
+    ('MF0;dr-', '')
+    """
+    if len(names) < 2:
+        return ""
+    common = os.path.commonprefix(names)
+    cut = max(common.rfind(c) for c in SEPARATORS) + 1
+    return common[:cut] if all(len(name) > cut for name in names) else ""
+
+
 def captions(topo: Topology) -> list[str]:
     """What a drawing writes under each node: its name (a file's host names, ``stage114`` rather than
-    ``H-0002c903003421b0``: :mod:`vizcoll.topology.names`), cut to :data:`CAPTION_CHARS`."""
-    return [name if len(name) <= CAPTION_CHARS else name[: CAPTION_CHARS - 1] + "…" for name in topo.names]
+    ``H-0002c903003421b0``: :mod:`vizcoll.topology.names`) without the prefix that every node of its kind
+    shares (:func:`shared_prefix`: ``n051``, not ``circe-n051`` cut to ``circ…``; the hover has the full name), cut
+    to :data:`CAPTION_CHARS`."""
+    names = list(topo.names)
+    for kind in (SWITCH, ENDPOINT):
+        nodes = np.flatnonzero(topo.kind == kind).tolist()
+        cut = len(shared_prefix([names[u] for u in nodes]))
+        for u in nodes:
+            names[u] = names[u][cut:]
+    return [name if len(name) <= CAPTION_CHARS else name[: CAPTION_CHARS - 1] + "…" for name in names]
 
 
 def node_hovers(topo: Topology, nodes=None, sep: str = " · ") -> list[str]:
