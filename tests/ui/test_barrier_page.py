@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import re
 from dataclasses import replace
 
@@ -851,3 +852,14 @@ def test_the_page_opens_with_its_drawing_and_a_light_run_drawn_as_its_callbacks_
     # what the page leaves to its callbacks as it opens: a heavy run's order, the LCT/BST view, the sweep's job
     assert not any(prevent[name] for name in (f"{page.BAR_RUN_ORDER}.data@", f"{page.BAR_SWEEP}.data"))
     assert prevent[f"{page.BAR_UQ_LCT}.figure"] is False
+
+
+def test_a_grid_offers_its_switches_and_a_switch_only_fabric_no_end_node():
+    grid = model.grid_scenario(DEFAULT_SCENARIO, 4, 4, 8)
+    assert model.comm_options(grid, topology_of(grid)) == [
+        {"label": "every switch of the grid (16 processors)", "value": model.ALL_END_NODES, "disabled": False}
+    ]
+    nodes = [{"name": name, "kind": "switch"} for name in "abc"]
+    ring = json.dumps({"nodes": nodes, "links": [["a", "b"], ["b", "c"], ["c", "a"]]})
+    zoo = Scenario.from_upload(topo_io.parse(ring, "ring.json"), "ring.json")
+    assert model.comm_options(zoo, topology_of(zoo))[0]["label"] == "no end node: the fabric has only switches"

@@ -416,7 +416,13 @@ def comm_options(scenario: Scenario, topo: Topology) -> list[dict]:
         return f"too many messages for {ALGO_NAMES[p['algo']]}"
 
     ends = topo.endpoints
-    options = [_option(f"every end node ({len(ends):,})", ALL_END_NODES, why(ends))]
+    if is_grid(topo):  # its switches are the processors (the control is disabled): no "every end node (0)"
+        n = int((topo.kind == SWITCH).sum())
+        return [_option(f"every switch of the grid ({plural(n, 'processor')})", ALL_END_NODES, "")]
+    if len(ends):
+        options = [_option(f"every end node ({len(ends):,})", ALL_END_NODES, why(ends))]
+    else:
+        options = [{"label": "no end node: the fabric has only switches", "value": ALL_END_NODES, "disabled": True}]
     for i in range(min(len(comms) if comms is not None else 0, MAX_COMM_OPTIONS)):
         options.append(
             _option(f"communicator {i} ({plural(len(comms[i]), 'process')})", i, why(np.unique(comms.nodes(i))))
