@@ -21,7 +21,10 @@ from vizcoll import hostlists
 from vizcoll.topology.model import ENDPOINT, SWITCH, Topology
 from vizcoll.words import noun, plural
 
-__all__ = ["analysis", "apart_by", "cut_cause", "part_labels", "parts_line"]
+__all__ = ["ADDED_ROOT", "analysis", "apart_by", "cut_cause", "join_roots", "part_labels", "parts_line"]
+
+ADDED_ROOT = "vizcoll-added-root"
+"""The name of the switch :func:`join_roots` adds above a tree's top switches (marked as not the file's)."""
 
 SHOWN = 5  # names a warning quotes at most
 
@@ -81,6 +84,33 @@ def parts_line(topo: Topology) -> str | None:
         for p in np.argsort(-sizes, kind="stable")
     ]
     return f"{n} parts, no link between them: {_listed(named)}"
+
+
+def join_roots(topo: Topology) -> tuple[list[str], list[dict]]:
+    """A Slurm tree file of several parts: (its top switches, the scenario edits that join them under one added
+    switch, :data:`ADDED_ROOT` or that name and a number if the fabric has one); ([], []) for any other fabric.
+
+    What a user of a tree file whose top switch is missing expects (Slurm itself joins nothing: the
+    Topology Guide calls such leaves ones "that lack a common parent switch"): the edits are the scenario's own,
+    listed with the others, undone as one step and exported with the scenario.
+
+    >>> from vizcoll.topology.formats import slurm
+    >>> roots, edits = join_roots(slurm.read("SwitchName=s0 Nodes=n1\\nSwitchName=s1 Nodes=n2\\n", "t.conf"))
+    >>> roots, edits[0]
+    (['s0', 's1'], {'op': 'add_node', 'name': 'vizcoll-added-root', 'kind': 'switch'})
+    >>> edits[2]
+    {'op': 'add_link', 'a': 'vizcoll-added-root', 'b': 's1'}
+    """
+    if topo.meta.get("format") != "slurm" or part_labels(topo)[0] < 2:
+        return [], []
+    roots, name, n = _tree_roots(topo), ADDED_ROOT, 1
+    while name in topo:
+        n += 1
+        name = f"{ADDED_ROOT}-{n}"
+    return roots, [
+        {"op": "add_node", "name": name, "kind": "switch"},
+        *({"op": "add_link", "a": name, "b": r} for r in roots),
+    ]
 
 
 def _host_cables(topo: Topology) -> str | None:
