@@ -2,8 +2,9 @@
 
 Simulates three replicas of a built-in NGB workflow under TREFT and prints
 ``{"overhead_pct", "detected", "corrected", "ops": [...]}`` plus
-``final_output_ok``, ``outcome`` (and its ``reason`` when unrecoverable or undetected), ``time``, ``baseline_time``, the sections
-and any rule violations. ``ops`` lists the numbered operations ① to ⑩ of the
+``final_output_ok``, ``outcome`` (and its ``reason`` when unrecoverable or
+undetected), ``time``, ``baseline_time``, the sections and any rule
+violations. ``ops`` lists the numbered operations ① to ⑩ of the
 three replicas in time order. See :func:`vizcoll.treft.simulate_treft`.
 """
 

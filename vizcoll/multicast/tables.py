@@ -45,6 +45,7 @@ from vizcoll.multicast.results import MulticastResult, MulticastTree
 from vizcoll.multicast.routing import route
 from vizcoll.topology.hops import min_hops
 from vizcoll.topology.model import ENDPOINT, Topology
+from vizcoll.words import plural
 
 __all__ = ["Tables", "read_tables", "compare", "link_rows", "tables_result"]
 
@@ -218,7 +219,9 @@ def _tree(
             f"not reached from {topo.names[root]}"
         )
     elif len(rows) > len(reached) - 1:
-        note = f"MLID 0x{lid:04X}: its links hold a cycle ({len(rows) - len(reached) + 1} link(s) beyond a tree)"
+        note = (
+            f"MLID 0x{lid:04X}: its links hold a cycle ({plural(len(rows) - len(reached) + 1, 'link')} beyond a tree)"
+        )
     return tree, note
 
 

@@ -23,6 +23,7 @@ from vizcoll.errors import SpecError
 from vizcoll.schedule.goal import Problem
 from vizcoll.schedule.loggp import LogGP, simulate
 from vizcoll.schedule.model import ANY, Schedule
+from vizcoll.words import plural
 
 __all__ = ["check"]
 
@@ -67,7 +68,7 @@ def check(schedule: Schedule, lines: list[list[int]] | None = None, params: LogG
                 Problem(
                     0,
                     "error",
-                    f"{count} operation(s) of rank {rank} never run: they wait for "
+                    f"{plural(count, 'operation')} of rank {rank} never run: they wait for "
                     "messages that cannot come (a deadlock)",
                 )
             )

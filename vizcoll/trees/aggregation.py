@@ -324,7 +324,8 @@ def _blocked(run: _Run, stuck: np.ndarray, missing: np.ndarray, ready: np.ndarra
     """``stuck`` vertices are blocked: ``missing`` children each can never reach them."""
     keys = [run.keys[v] for v in stuck.tolist()]
     labels = [
-        f"{key} is blocked: {m} child(ren) can never reach it" for key, m in zip(keys, missing.tolist(), strict=True)
+        f"{key} is blocked: {plural(m, 'child')} can never reach it"
+        for key, m in zip(keys, missing.tolist(), strict=True)
     ]
     place = (1, run.post[stuck], OWN)
     run.log.add(ready[stuck], "state", labels, place, run.node[stuck], key=keys, value=["blocked"] * len(keys))

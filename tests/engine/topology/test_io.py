@@ -348,14 +348,14 @@ def test_link_to_itself():
     loop = parse('Switch 4 "s"\n[1] "s"[2]\n[2] "s"[1]\n[3] "h"[1]\n\nHca 1 "h"\n[1] "s"[3]\n', "loop.net")
     assert [loop.link_label(r) for r in range(loop.n_links)] == ["s[1]-s[2]", "s[3]-h[1]"]
     assert loop.meta["warnings"] == [
-        "1 loopback cable(s) between two ports of one switch kept (no route uses them): s[1]-s[2]"
+        "1 loopback cable between two ports of one switch kept (no route uses them): s[1]-s[2]"
     ]
 
 
 def test_unknown_lines_are_skipped_and_counted_as_ibsim_does():
     topo = parse('ibwarn: [123] _do_madrpc: recv failed\nSwitch 4 "s"\n[1] "h"[1]\n\nHca 1 "h"\n[1] "s"[1]\n', "t.net")
     assert topo.n_links == 1 and topo.meta["warnings"] == [
-        "skipped 1 line(s) it does not know (line 1: 'ibwarn: [123] _do_madrpc: recv failed')"
+        "skipped 1 line it does not know (line 1: 'ibwarn: [123] _do_madrpc: recv failed')"
     ]
 
 
@@ -373,7 +373,7 @@ def test_routers_are_read_as_switches():
     )
     assert topo.names == ["gw-1", "node01"] and topo.kind.tolist() == [SWITCH, ENDPOINT]
     assert topo.guid.tolist() == [0x10, 0x20] and topo.index("R-0000000000000010") == 0
-    assert topo.meta["warnings"] == ["1 router(s) read as switches: R-0000000000000010"]
+    assert topo.meta["warnings"] == ["1 router read as switches: R-0000000000000010"]
 
 
 def test_unsupported_text():

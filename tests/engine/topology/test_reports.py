@@ -149,7 +149,7 @@ def test_infiniband_exporter_port_with_two_peers_keeps_the_first():
         "worker20",
     }  # blanks around names cut
     assert topo.meta["warnings"] == [
-        "1 port(s) listed with two peers: line 5 cables '5FB0406-spine-IB03'[81] to 'Mellanox Technologies "
+        "1 port listed with two peers: line 5 cables '5FB0406-spine-IB03'[81] to 'Mellanox Technologies "
         "Aggregation Node'[1], but line 1 gave one of these ports another peer: kept line 1"
     ]
 
@@ -252,7 +252,7 @@ def test_unknown_lines_are_counted_as_warnings():
     )
     topo = parse(text, "x")
     assert topo.meta["warnings"] == [
-        "skipped 1 line(s) it does not know (line 1: 'ibwarn: [123] mad_rpc: _do_madrpc failed; dport (D')"
+        "skipped 1 line it does not know (line 1: 'ibwarn: [123] mad_rpc: _do_madrpc failed; dport (D')"
     ]
 
 

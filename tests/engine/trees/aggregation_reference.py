@@ -131,7 +131,7 @@ def _up(run: _Run, own: list) -> tuple[list, list[float], list[bool]]:
                     t,
                     "state",
                     tree.node[v],
-                    label=f"{run.name(v)} is blocked: {len(kids) - len(got)} child(ren) can never reach it",
+                    label=f"{run.name(v)} is blocked: {plural(len(kids) - len(got), 'child')} can never reach it",
                     state_changes={run.name(v): "blocked"},
                 )
             )

@@ -29,6 +29,7 @@ from vizcoll.topology import model
 from vizcoll.topology.formats.ibnet import MAX_PORTS, finished
 from vizcoll.topology.model import ENDPOINT, KIND_NAMES, Topology
 from vizcoll.topology.names import readable_names
+from vizcoll.words import plural
 
 __all__ = ["Report"]
 
@@ -137,7 +138,7 @@ class Report:
         topo.port_guids = {(u, p): g for u, n in enumerate(nodes) for p, g in n.port_guids.items()}
         more = f" and {len(self.conflicts) - 3} more" if len(self.conflicts) > 3 else ""
         notes = (
-            [f"{len(self.conflicts)} port(s) listed with two peers: {'; '.join(self.conflicts[:3])}{more}"]
+            [f"{plural(len(self.conflicts), 'port')} listed with two peers: {'; '.join(self.conflicts[:3])}{more}"]
             if self.conflicts
             else []
         )

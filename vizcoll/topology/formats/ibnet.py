@@ -318,7 +318,7 @@ def _topology(reader: _NetReader, fmt: str) -> Topology:
     topo.port_guids = dict(reader.port_guids)
     notes = (
         [
-            f"{len(reader.routers)} router(s) read as switches: {', '.join(reader.routers[:5])}"
+            f"{plural(len(reader.routers), 'router')} read as switches: {', '.join(reader.routers[:5])}"
             + (" ..." if len(reader.routers) > 5 else "")
         ]
         if reader.routers
@@ -340,12 +340,14 @@ def finished(
     if skipped:
         first = ", ".join(f"line {n}: {text[:50]!r}" for n, text in skipped[:3])
         more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
-        out.append(f"skipped {len(skipped)} line(s) it does not know ({first}{more})")
+        out.append(f"skipped {plural(len(skipped), 'line')} it does not know ({first}{more})")
     out += notes
     loops = np.flatnonzero(topo.link_a == topo.link_b).tolist()
     if loops:
         named = ", ".join(topo.link_label(r) for r in loops[:5]) + (" ..." if len(loops) > 5 else "")
-        out.append(f"{len(loops)} loopback cable(s) between two ports of one switch kept (no route uses them): {named}")
+        out.append(
+            f"{plural(len(loops), 'loopback cable')} between two ports of one switch kept (no route uses them): {named}"
+        )
     if out:
         topo.meta["warnings"] = out
     try:

@@ -191,7 +191,7 @@ def _block_hover(i: int, kinds: list[str], data: list[int], groups: list[dict]) 
     if r["group"] is None:
         return f"{_label(i, kinds[i], data)}<br>cannot be rebuilt from the other blocks"
     return (
-        f"{_label(i, kinds[i], data)}<br>repair reads {len(r['local'])} block(s) in its DC and "
+        f"{_label(i, kinds[i], data)}<br>repair reads {plural(len(r['local']), 'block')} in its DC and "
         f"{len(r['remote'])} from other DCs: cross-DC traffic {r['cross_dc']}"
     )
 
