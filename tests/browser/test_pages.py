@@ -32,6 +32,7 @@ def test_every_page_loads_without_console_errors(page):
         ("/erasure", "Erasure codes"),
         ("/schedules", "Schedules"),
         ("/lessons", "Lessons"),
+        ("/help", "Help"),
     ]
     assert registered_nav() == nav_entries(page)  # the navbar is dash.page_registry's
     page.screenshot("landing.png")
@@ -51,18 +52,19 @@ def test_every_page_loads_without_console_errors(page):
         "/erasure": [("#era-summary", "FMEL(9,5)"), ("#era-compare-table", "paper")],
         "/schedules": [("#sched-file", "No file yet"), ("#sched-flag", "Open a GOAL file")],
         "/lessons": [("#lessons-shipped", "Barriers with broken links"), ("#lessons-own", "None yet")],
+        "/help": [("#help-barrier", "Use this grid"), ("#help-keys", "Page Down")],
     }
     for path, checks in ready.items():
         page.open(path, counts=None)
         for selector, text in checks:
             page.duo.wait_for_contains_text(selector, text, timeout=60)
-        assert len(nav_entries(page)) == 8
+        assert len(nav_entries(page)) == 9
         assert page.duo.get_logs() == [], path
 
     page.open("/no/such/page", counts=None)
     page.duo.wait_for_text_to_equal("#shell-page h2", "Page not found")
     page.duo.wait_for_contains_text("#shell-page", "/no/such/page")
-    assert len(nav_entries(page)) == 8
+    assert len(nav_entries(page)) == 9
     assert page.duo.get_logs() == []
 
     page.open("/topology?k=7&shell_scenario=forged&a-b=1")  # query parameters are ignored, safely

@@ -116,6 +116,7 @@ STATES = [
     ("topology-cluster-file", "/topology", replace(CLUSTER, pattern="hier:16"), ("#topo-bcast-info", "nodes reached")),
     ("trees-cluster-file", "/trees", CLUSTER, ("#trees-compare", "hierarchical")),
     ("multicast-cluster-file", "/multicast", replace(CLUSTER, pattern="hier:16"), ("#mc-summary", "minhop-new")),
+    ("help", "/help", DEFAULT_SCENARIO, ("#help-keys", "Page Down")),
 ]
 CLICKS = {"schedules-example": "#sched-example"}  # states a button opens: its selector
 # the drawings of a real cluster: each fills at least 70 % of its figure's width, and its hover boxes stay inside
@@ -179,7 +180,7 @@ def test_every_text_of_the_page_is_readable_at_1280_by_720(page, name, path, sce
     until(
         lambda: (
             page.driver.execute_script("return document.querySelectorAll('#shell-page .js-plotly-plot').length;") > 0
-            or path in ("/", "/topology", "/schedules")
+            or path in ("/", "/topology", "/schedules", "/help")
         ),
         30,
     )

@@ -24,6 +24,7 @@ NAVBAR = [
     ("/erasure", "Erasure codes"),
     ("/schedules", "Schedules"),
     ("/lessons", "Lessons"),
+    ("/help", "Help"),
 ]
 UPLOAD = Scenario(spec="", uploaded=topology_of(DEFAULT_SCENARIO).to_dict(), name="mine.json")
 

@@ -14,6 +14,7 @@ from tests.fabrics import CIRCE, ONE_SPINE
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
+from vizcoll.topology.analysis import analysis
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import ENDPOINT
 from vizcoll.ui.components.player import OVERVIEW_STEP_JS, player_timeline
@@ -61,6 +62,7 @@ def values(**given) -> dict:
         "comm_edit",
         "part",
         "block",
+        "join",
     )
     return dict.fromkeys(keys) | {"mode": page.SELECT, "comm_edit": model.NEW_COMM} | given
 
@@ -568,8 +570,8 @@ def test_an_upload_says_what_was_skipped_or_kept():
     )
     store, message, *_ = update("topo-upload.contents", upload=data_url(text), upload_name="odd.topo")
     assert Scenario.from_dict(store).topology().n_links == 2
-    assert message.startswith("⚠ Read odd.topo: skipped 1 line(s) it does not know (line 1:")
-    assert "1 loopback cable(s) between two ports of one switch kept (no route uses them): s[1]-s[2]" in message
+    assert message.startswith("⚠ Read odd.topo: skipped 1 line it does not know (line 1:")
+    assert "1 loopback cable between two ports of one switch kept (no route uses them): s[1]-s[2]" in message
 
 
 def test_an_upload_of_a_tree_without_a_top_switch_says_its_parts_and_a_broadcast_blames_the_file():
@@ -582,6 +584,18 @@ def test_an_upload_of_a_tree_without_a_top_switch_says_its_parts_and_a_broadcast
     assert info.endswith(
         "the fabric as loaded is in 5 parts (52 nodes cut off): the file cuts them apart, not a break."
     )
+
+
+def test_a_tree_of_several_parts_is_joined_under_one_added_switch_as_the_scenario_s_own_edits():
+    split = uploaded(CIRCE, "topology.conf")
+    label, style = in_callback(page.join_offer, "scenario.data", split.to_dict(thin=True))
+    assert label == "Join s[0-5] under one added switch (vizcoll-added-root, not in the file)" and style == {}
+    store, message, *_ = update("topo-join-roots.n_clicks", split, join=1)
+    joined = Scenario.from_dict(store)
+    assert [e["op"] for e in joined.edits] == ["add_node"] + ["add_link"] * 6
+    assert analysis(joined.topology())["parts"] == 1 and message == ""
+    assert in_callback(page.join_offer, "scenario.data", store)[1] == page.HIDDEN
+    assert in_callback(page.join_offer, "scenario.data", DEFAULT.to_dict(thin=True))[1] == page.HIDDEN
 
 
 def test_the_router_answer_draws_the_fabric_and_a_new_tab_store_changes_nothing():

@@ -79,9 +79,9 @@ def animation_export(prefix: str) -> html.Details:
             html.Div(
                 className="row",
                 children=[
-                    html.Label("steps", className="label"),
+                    html.Label("steps", className="label", htmlFor=_eid(prefix, "first")),
                     dcc.Input(id=_eid(prefix, "first"), type="number", min=0, value=0, placeholder="0"),
-                    html.Span("to"),
+                    html.Label("to", htmlFor=_eid(prefix, "last")),
                     dcc.Input(id=_eid(prefix, "last"), type="number", min=0, placeholder="last"),
                 ],
             ),

@@ -33,6 +33,7 @@ from vizcoll.words import plural
 
 __all__ = [
     "field",
+    "titled",
     "section",
     "panel",
     "graph_config",
@@ -66,6 +67,12 @@ def field(label: str, component) -> html.Div:
     cid = getattr(component, "id", None)
     named = {"htmlFor": cid, "id": f"{cid}-label"} if isinstance(cid, str) else {}
     return html.Div(className="row", children=[html.Label(label, className="label", **named), component])
+
+
+def titled(control, title: str) -> html.Div:
+    """``control`` with a tooltip: Dash's own controls (dropdown, text box, slider) take no ``title``, so a wrapper
+    that draws no box of its own (class ``titled``: ``display: contents``) carries it for them."""
+    return html.Div(control, title=title, className="titled")
 
 
 def section(title: str, *children, open: bool = True, id: str | None = None) -> html.Details:  # noqa: A002

@@ -57,6 +57,7 @@ from vizcoll import uploads
 from vizcoll.errors import VizcollError
 from vizcoll.sim.timeline import KEY_MOMENTS, Timeline
 from vizcoll.ui.cache import timelines
+from vizcoll.ui.components.kit import titled
 
 __all__ = [
     "player",
@@ -181,12 +182,15 @@ def player(prefix: str) -> html.Div:
                 children=[
                     *buttons,
                     html.Label("playback speed", id=pid(prefix, "speed") + "-label", className="visually-hidden"),
-                    dcc.Dropdown(
-                        id=pid(prefix, "speed"),
-                        options=[{"label": k, "value": ms} for k, ms in SPEEDS.items()],
-                        value=SPEEDS["1×"],
-                        clearable=False,
-                        className="player-speed",
+                    titled(
+                        dcc.Dropdown(
+                            id=pid(prefix, "speed"),
+                            options=[{"label": k, "value": ms} for k, ms in SPEEDS.items()],
+                            value=SPEEDS["1×"],
+                            clearable=False,
+                            className="player-speed",
+                        ),
+                        "playback speed",
                     ),
                     dcc.Checklist(
                         id=pid(prefix, "pause"),
@@ -198,15 +202,18 @@ def player(prefix: str) -> html.Div:
                 ],
             ),
             html.Label("step", id=pid(prefix, "step") + "-label", className="visually-hidden"),  # assets/a11y.js
-            dcc.Slider(
-                id=pid(prefix, "step"),
-                min=0,
-                max=0,
-                step=1,
-                value=0,
-                marks=None,
-                tooltip={"placement": "bottom"},
-                updatemode="drag",
+            titled(
+                dcc.Slider(
+                    id=pid(prefix, "step"),
+                    min=0,
+                    max=0,
+                    step=1,
+                    value=0,
+                    marks=None,
+                    tooltip={"placement": "bottom"},
+                    updatemode="drag",
+                ),
+                "step: drag, or ← / → one step, Page Up / Page Down a key moment",
             ),
             html.Div(id=pid(prefix, "moments-legend"), className="player-moments"),
             # read out by a screen reader as it changes, once the reader is idle

@@ -371,9 +371,9 @@ def too_many(algo: str, barriers: int, n: int, groups: int) -> str:
     )
 
 
-def _option(label: str, value, why: str) -> dict:
-    """A dropdown choice, disabled and saying ``why`` when the page would not run it."""
-    return {"label": f"{label} ({why})" if why else label, "value": value, "disabled": bool(why)}
+def _option(label: str, value, why: str, off: bool = False) -> dict:
+    """A dropdown choice, disabled and saying ``why`` when the page would not run it (or disabled: ``off``)."""
+    return {"label": f"{label} ({why})" if why else label, "value": value, "disabled": bool(why) or off}
 
 
 def algo_options(scenario: Scenario, topo: Topology | None) -> list[dict]:
@@ -415,19 +415,14 @@ def comm_options(scenario: Scenario, topo: Topology) -> list[dict]:
             return ""
         return f"too many messages for {ALGO_NAMES[p['algo']]}"
 
-    ends = topo.endpoints
     if is_grid(topo):  # its switches are the processors (the control is disabled): no "every end node (0)"
-        n = int((topo.kind == SWITCH).sum())
-        return [_option(f"every switch of the grid ({plural(n, 'processor')})", ALL_END_NODES, "")]
-    if len(ends):
-        options = [_option(f"every end node ({len(ends):,})", ALL_END_NODES, why(ends))]
-    else:
-        options = [{"label": "no end node: the fabric has only switches", "value": ALL_END_NODES, "disabled": True}]
-    for i in range(min(len(comms) if comms is not None else 0, MAX_COMM_OPTIONS)):
-        options.append(
-            _option(f"communicator {i} ({plural(len(comms[i]), 'process')})", i, why(np.unique(comms.nodes(i))))
-        )
-    return options
+        return [_option(f"every switch of the grid ({plural(len(topo.switches), 'processor')})", ALL_END_NODES, "")]
+    ends = topo.endpoints
+    every = f"every end node ({len(ends):,})" if len(ends) else "no end node: the fabric has only switches"
+    return [_option(every, ALL_END_NODES, why(ends), off=not len(ends))] + [
+        _option(f"communicator {i} ({plural(len(comms[i]), 'process')})", i, why(np.unique(comms.nodes(i))))
+        for i in range(min(len(comms) if comms is not None else 0, MAX_COMM_OPTIONS))
+    ]
 
 
 def chosen_comm(scenario: Scenario, comm, checked_first: bool = False):

@@ -39,6 +39,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.ui import jobs
 from vizcoll.ui.cache import reporting
+from vizcoll.ui.components.canvashint import ELSEWHERE, canvas_hint, register_canvas_hint
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -70,13 +71,24 @@ from vizcoll.ui.pages.barrier import _figures as charts
 from vizcoll.ui.pages.barrier import _model as model
 from vizcoll.ui.pages.barrier import _views as views
 from vizcoll.ui.routing import filled, page_scenario, register_page
-from vizcoll.ui.store import SCENARIO, changed, checked, key_of, store_output, tapped_link, topology_of, user_action
+from vizcoll.ui.store import (
+    DEFAULT_SCENARIO,
+    SCENARIO,
+    changed,
+    checked,
+    key_of,
+    store_output,
+    tapped_link,
+    topology_of,
+    user_action,
+)
 from vizcoll.ui.views.common import fabric_counts
 
 __all__ = [
     "PAGE",
     "layout",
     "body",
+    "examples",
     "first_views",
     "opening_order",
     "register",
@@ -239,6 +251,14 @@ def body(scenario: Scenario) -> html.Div:
     return filled(page, first_views, scenario)
 
 
+def examples() -> list[tuple[str, Scenario]]:
+    """The grid preset ("Use this grid" on a fabric that is no grid: the paper's Fig. 3) and the scenario it makes
+    of the default one (the help page links it)."""
+    rows, cols, neighbors = model.PRESET
+    grid = model.grid_scenario(DEFAULT_SCENARIO, rows, cols, neighbors)
+    return [(f"{rows}×{cols} grid, {neighbors} neighbors: the paper's Fig. 3", grid)]
+
+
 def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
     """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the views'
     keys and the controls, the run's drawing, and a light run with its player's first frame (a heavy run is left to
@@ -315,6 +335,7 @@ def _run_panel() -> html.Div:
             field("draw", dropdown(BAR_PART, [], None)),
             dcc.Store(id=BAR_DRAWN_KEY),
             dcc.Store(id=BAR_RUN_ORDER),
+            canvas_hint(BAR_CANVAS, "press ", html.B("Use this grid"), ", ", *ELSEWHERE),
             cyto.Cytoscape(
                 id=BAR_CANVAS,
                 elements=[],
@@ -493,6 +514,7 @@ def register(app: Dash) -> None:
     _register_views(app)
     _register_side_by_side(app)
     register_image_download(app, BAR_PNG, BAR_CANVAS, PAGE, "vizcoll-barrier")
+    register_canvas_hint(app, BAR_CANVAS)
     app.callback(
         Output(BAR_GOAL_FILE, "data"),
         Output(BAR_GOAL_MESSAGE, "children"),

@@ -39,6 +39,7 @@ from vizcoll.ui.components.kit import (
     message_box,
     panel,
     section,
+    titled,
 )
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_step
 from vizcoll.ui.figures.common import blank_figure
@@ -171,7 +172,12 @@ def _reduction_sidebar(v: dict) -> html.Div:
                 html.Div(
                     className="row",
                     children=[
-                        dropdown(FT_GOAL_ALGO, [{"label": t, "value": k} for k, t in GOAL_ALGOS.items()], "binomial"),
+                        titled(
+                            dropdown(
+                                FT_GOAL_ALGO, [{"label": t, "value": k} for k, t in GOAL_ALGOS.items()], "binomial"
+                            ),
+                            "the static reduction Download GOAL writes",
+                        ),
                         download_button("Download GOAL", FT_GOAL),
                         dcc.Download(id=FT_GOAL_FILE),
                     ],

@@ -13,7 +13,7 @@ from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.lessons import Lesson, load_shipped, read_json, shipped
-from vizcoll.ui.components.kit import message_box, panel, section
+from vizcoll.ui.components.kit import message_box, panel, section, titled
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.pages.lessons import ORDER
@@ -78,7 +78,10 @@ def layout(**kwargs) -> html.Div:
             panel(
                 section(
                     "Edit one of your lessons",
-                    dcc.Dropdown(id=EDIT_CHOICE, options=[], placeholder="choose a lesson", clearable=False),
+                    titled(
+                        dcc.Dropdown(id=EDIT_CHOICE, options=[], placeholder="choose a lesson", clearable=False),
+                        "the lesson to edit",
+                    ),
                     html.Div(id=EDITOR),
                     html.Button("Save the texts", id=SAVE, n_clicks=0),
                 )

@@ -52,7 +52,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.cache import cached_figures
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
-from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box
+from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box, titled
 from vizcoll.ui.components.links import link_list, register_link_list
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_at
 from vizcoll.ui.components.sidebyside import (
@@ -105,6 +105,7 @@ from vizcoll.ui.pages.multicast._views import (
 )
 from vizcoll.ui.routing import page_scenario, register_page
 from vizcoll.ui.store import (
+    DEFAULT_SCENARIO,
     SCENARIO,
     changed,
     checked,
@@ -121,6 +122,7 @@ __all__ = [
     "PAGE",
     "layout",
     "body",
+    "examples",
     "register",
     "update",
     "load_tables",
@@ -215,12 +217,15 @@ def body(scenario: Scenario) -> html.Div:
             link_list("mc"),
             section(
                 "Quick preset",
-                dcc.Dropdown(
-                    id=MC_PRESET,
-                    clearable=False,
-                    value=next(iter(PRESETS)),
-                    optionHeight=60,
-                    options=[{"label": v["label"], "value": k} for k, v in PRESETS.items()],
+                titled(
+                    dcc.Dropdown(
+                        id=MC_PRESET,
+                        clearable=False,
+                        value=next(iter(PRESETS)),
+                        optionHeight=60,
+                        options=[{"label": v["label"], "value": k} for k, v in PRESETS.items()],
+                    ),
+                    "a preset: Use this preset opens it",
                 ),
                 html.Div(className="buttons", children=[html.Button("Use this preset", id=MC_USE_PRESET, n_clicks=0)]),
                 html.Ul(
@@ -664,6 +669,11 @@ def stop_second(_job, order_now=None):
     """A new order of the routes' job (or none: the views drawn in the request): B's job of the scenario before
     stops (its order emptied); the routes' job orders the next one as it ends."""
     return None if order_now is not None else no_update
+
+
+def examples() -> list[tuple[str, Scenario]]:
+    """The quick presets: (its label, the scenario it makes of the default one) each (the help page links them)."""
+    return [(preset["label"], preset_scenario(key, DEFAULT_SCENARIO)) for key, preset in PRESETS.items()]
 
 
 def first_views(scenario: Scenario) -> tuple:

@@ -18,13 +18,15 @@ from dataclasses import replace
 import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update, set_props
 
+from vizcoll import hostlists
 from vizcoll.comm import file_lists
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
-from vizcoll.topology.analysis import analysis
+from vizcoll.topology.analysis import ADDED_ROOT, analysis, join_roots
 from vizcoll.topology.generators import parse_spec
 from vizcoll.ui import jobs
+from vizcoll.ui.components.canvashint import canvas_hint, register_canvas_hint
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -36,6 +38,7 @@ from vizcoll.ui.components.kit import (
     message_box,
     register_image_download,
     section,
+    titled,
 )
 from vizcoll.ui.components.links import link_list, register_link_list
 from vizcoll.ui.components.player import first_frame, on_canvas, pid, player, register_overview, register_player
@@ -83,7 +86,17 @@ from vizcoll.ui.store import (
     user_action,
 )
 
-__all__ = ["PAGE", "layout", "body", "first_views", "register", "update_scenario", "read_large_upload", "large_upload"]
+__all__ = [
+    "PAGE",
+    "layout",
+    "body",
+    "examples",
+    "first_views",
+    "register",
+    "update_scenario",
+    "read_large_upload",
+    "large_upload",
+]
 
 # the page's components ("topo-upload", "topo-link-id" and "topo-toggle-link" are a stable interface of outside
 # browser checks: keep them)
@@ -99,6 +112,8 @@ TOPO_EXPORT_FORMAT, TOPO_EXPORT_TOPO, TOPO_DOWNLOAD = "topo-export-format", "top
 TOPO_PNG, TOPO_ROOT, TOPO_BCAST_INFO, TOPO_PLAYER = "topo-png", "topo-root", "topo-bcast-info", "topo-player"
 TOPO_PACK = "topo-pack"
 TOPO_HOVER, TOPO_PART, TOPO_DRAWN = "topo-hover", "topo-part", "topo-drawn"
+TOPO_JOIN = "topo-join-roots"  # a tree file's top switches joined under one added switch
+HIDDEN = {"display": "none"}
 # what the pointer is on: the full name of a node (its caption may be shortened or left out), a link's label
 HOVER_HINT = "Point at a node or a link for its full name."
 HOVER_JS = f"""function (node, edge) {{
@@ -107,6 +122,8 @@ HOVER_JS = f"""function (node, edge) {{
     return last && last.label ? (last.hover || last.label) : "{HOVER_HINT}";
 }}"""
 NEW_FABRIC = (TOPO_GENERATE, TOPO_GENERATOR, TOPO_UPLOAD)  # the controls that bring another fabric
+# how to start when the fabric has no node (vizcoll/ui/components/canvashint.py)
+EMPTY_HINT = ("generate a fabric (", html.B("Generate"), "), load a file (", html.B("choose a topology file"), ")")
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
 SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
 TOPO_UPLOAD_JOB = "topo-upload-read"  # the job bar of a large file being read
@@ -178,9 +195,15 @@ def body(scenario: Scenario, banner: bool = False) -> html.Div:
             dcc.Store(id=TOPO_DRAWN),
             html.Div(className="columns", children=[_controls(scenario), _canvas(scenario)]),
             message_box(TOPO_MESSAGE),
+            html.Button(id=TOPO_JOIN, n_clicks=0, className="small", style=HIDDEN),
         ],
     )
     return filled(page, first_views, scenario)
+
+
+def examples() -> list[tuple[str, Scenario]]:
+    """The example fabrics of the fabric menu: (its spec, the scenario it opens) each (the help page links them)."""
+    return [(spec, Scenario(spec=spec)) for spec in EXAMPLE_SPECS.values()]
 
 
 def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
@@ -207,12 +230,15 @@ def _controls(scenario: Scenario) -> html.Div:
                 html.Div(
                     className="row",
                     children=[
-                        dcc.Dropdown(
-                            id=TOPO_EXPORT_FORMAT,
-                            options=export_options(),
-                            value=topo_io.DEFAULT,
-                            clearable=False,
-                            className="grow",
+                        titled(
+                            dcc.Dropdown(
+                                id=TOPO_EXPORT_FORMAT,
+                                options=export_options(),
+                                value=topo_io.DEFAULT,
+                                clearable=False,
+                                className="grow",
+                            ),
+                            "the file format of Export topology",
                         ),
                         download_button("Export topology", TOPO_EXPORT_TOPO),
                     ],
@@ -245,8 +271,11 @@ def _fabric_section(scenario: Scenario) -> html.Details:
     return section(
         "Fabric",
         html.Label("generated fabric", id=f"{TOPO_GENERATOR}-label", className="visually-hidden"),
-        dcc.Dropdown(
-            id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False, placeholder="a generator…"
+        titled(
+            dcc.Dropdown(
+                id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False, placeholder="a generator…"
+            ),
+            "an example fabric: choosing one draws it",
         ),
         dcc.Textarea(
             id=TOPO_PARAMS,
@@ -255,6 +284,7 @@ def _fabric_section(scenario: Scenario) -> html.Details:
             rows=2,
             spellCheck=False,
             placeholder="spec, e.g. torus:4x4x2,hosts=1",
+            title="the fabric's spec: Enter or Generate builds it",
         ),  # Enter presses Generate (assets/keys.js)
         html.Div(id=TOPO_SPEC_HELP, className="info", children=spec_help(name)),
         html.Button("Generate", id=TOPO_GENERATE, n_clicks=0),
@@ -277,14 +307,18 @@ def _edit_section() -> html.Details:
         html.Div(
             className="row",
             children=[
-                dcc.Input(id=TOPO_NODE_A, placeholder="node A", debounce=False),
-                dcc.Input(id=TOPO_NODE_B, placeholder="node B", debounce=False),
+                titled(
+                    dcc.Input(id=TOPO_NODE_A, placeholder="node A", debounce=False), "node A: a name, or click a node"
+                ),
+                titled(
+                    dcc.Input(id=TOPO_NODE_B, placeholder="node B", debounce=False), "node B: the node A was before"
+                ),
             ],
         ),
         html.Div(
             className="row",
             children=[
-                dcc.Input(id=TOPO_NEW_NAME, placeholder="new name"),
+                titled(dcc.Input(id=TOPO_NEW_NAME, placeholder="new name"), "the name of a new node, or A's new name"),
                 dcc.RadioItems(id=TOPO_NEW_KIND, options=["switch", "endpoint"], value="switch", inline=True),
             ],
         ),
@@ -300,7 +334,7 @@ def _edit_section() -> html.Details:
         html.Div(
             className="row",
             children=[
-                dcc.Input(id=TOPO_LINK_ID, placeholder="link id or a[1]-b[2]"),
+                titled(dcc.Input(id=TOPO_LINK_ID, placeholder="link id or a[1]-b[2]"), "a link: click one, or type it"),
                 html.Button("Break / repair", id=TOPO_TOGGLE_LINK, n_clicks=0),
                 html.Button("Remove link", id=TOPO_REMOVE_LINK, n_clicks=0),
             ],
@@ -311,11 +345,14 @@ def _edit_section() -> html.Details:
 def _communicators_section(scenario: Scenario) -> html.Details:
     return section(
         "Communicators",
-        dcc.Input(
-            id=TOPO_PATTERN,
-            value=scenario.pattern,
-            className="wide",
-            placeholder="grid2d:4x4, random:4,size=4, hier:4, hosts:node[01-16]",
+        titled(
+            dcc.Input(
+                id=TOPO_PATTERN,
+                value=scenario.pattern,
+                className="wide",
+                placeholder="grid2d:4x4, random:4,size=4, hier:4, hosts:node[01-16]",
+            ),
+            "a pattern of communicators: Apply places them",
         ),
         html.Div(
             className="row",
@@ -325,7 +362,7 @@ def _communicators_section(scenario: Scenario) -> html.Details:
             ],
         ),
         html.Button("Apply", id=TOPO_APPLY_COMM, n_clicks=0),
-        html.Div(html.Label("drawn by hand (a click on an end node, in the mode above):")),
+        html.Div(html.Label("drawn by hand (a click on an end node, in the mode above):", htmlFor=COMM_EDIT)),
         dcc.Dropdown(id=COMM_EDIT, value=NEW_COMM, clearable=False, className="wide"),
         _upload(
             TOPO_COMM_UPLOAD,
@@ -342,6 +379,7 @@ def _canvas(scenario: Scenario) -> html.Div:
         children=[
             html.Div(id=TOPO_COUNTS, className="counts"),
             field("draw", dropdown(TOPO_PART, [], None)),
+            canvas_hint(TOPO_CANVAS, *EMPTY_HINT),
             cyto.Cytoscape(
                 id=TOPO_CANVAS,
                 elements=[],
@@ -417,6 +455,10 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
         return scenario.toggled(link_label(scenario, values["link_id"]))
     if trigger == TOPO_ROOT:
         return scenario.with_params(PAGE, {**scenario.params.get(PAGE, {}), "root": text(values["root"])})
+    if trigger == TOPO_JOIN:
+        for edit in join_roots(topology_of(scenario))[1]:
+            scenario = scenario.with_edit(edit)
+        return scenario
     if trigger in (TOPO_PART, TOPO_LARGE):
         return with_part(scenario, values["part"] if trigger == TOPO_PART else clicked_part(values["block"]))
     edit = _edit_for(trigger, scenario, values)
@@ -519,6 +561,8 @@ def register(app: Dash) -> None:
     )(export)
     app.callback(Output(TOPO_SPEC_HELP, "children"), Input(TOPO_GENERATOR, "value"))(spec_help)
     register_image_download(app, TOPO_PNG, TOPO_CANVAS, PAGE, "vizcoll-topology")
+    register_canvas_hint(app, TOPO_CANVAS)
+    app.callback(Output(TOPO_JOIN, "children"), Output(TOPO_JOIN, "style"), Input(SCENARIO, "data"))(join_offer)
 
 
 def _scenario_inputs() -> dict:
@@ -541,6 +585,7 @@ def _scenario_inputs() -> dict:
         "root": Input(TOPO_ROOT, "value"),
         "part": Input(TOPO_PART, "value"),
         "block": Input(TOPO_LARGE, "clickData"),
+        "join": Input(TOPO_JOIN, "n_clicks"),
         **{key: Input(id_, "n_clicks") for key, id_ in clicks},
     }
 
@@ -614,6 +659,15 @@ def _updated(trigger, scenario, values: dict) -> tuple:
     notes = analysis(topo)["warnings"] if trigger == TOPO_UPLOAD else None
     message = f"⚠ Read {new.name}: " + "; ".join(notes) + "." if notes else ""
     return store, message, example_of(new), root, comm_edit, *_emptied(trigger)
+
+
+def join_offer(data):
+    """The button joining a tree file's top switches under one added switch, shown only when it has several."""
+    scenario, _ = checked(data)
+    roots = join_roots(topology_of(scenario))[0] if scenario is not None else []
+    if not roots:
+        return "", HIDDEN
+    return f"Join {hostlists.collect(roots)} under one added switch ({ADDED_ROOT}, not in the file)", {}
 
 
 def _forget_selection() -> None:

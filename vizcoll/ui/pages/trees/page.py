@@ -27,6 +27,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import TREE_OPS
 from vizcoll.ui import jobs
+from vizcoll.ui.components.canvashint import ELSEWHERE, canvas_hint, register_canvas_hint
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -39,6 +40,7 @@ from vizcoll.ui.components.kit import (
     number_input,
     section,
     status_box,
+    titled,
 )
 from vizcoll.ui.components.links import link_list, register_link_list
 from vizcoll.ui.components.player import (
@@ -104,6 +106,7 @@ from vizcoll.ui.pages.trees._views import (
 )
 from vizcoll.ui.routing import filled, page_scenario, register_page
 from vizcoll.ui.store import (
+    DEFAULT_SCENARIO,
     SCENARIO,
     changed,
     checked,
@@ -120,6 +123,7 @@ __all__ = [
     "PAGE",
     "layout",
     "body",
+    "examples",
     "register",
     "first_views",
     "update",
@@ -279,6 +283,11 @@ def body(scenario: Scenario) -> html.Div:
     return filled(page, first_views, scenario)
 
 
+def examples() -> list[tuple[str, Scenario]]:
+    """The quick presets: (its label, the scenario it makes of the default one) each (the help page links them)."""
+    return [(label, preset_scenario(DEFAULT_SCENARIO, key)) for key, (label, _, _) in PRESETS.items()]
+
+
 def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
     """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the plan's
     key, the controls, the views on the plan (the type II trees once on the screen), the player's first frame, the
@@ -322,11 +331,14 @@ def _sidebar(v: dict) -> html.Div:
             ),
             section(
                 "Quick presets",
-                dcc.Dropdown(
-                    id=TREES_PRESET,
-                    clearable=False,
-                    value="sunway",
-                    options=[{"label": label, "value": key} for key, (label, _, _) in PRESETS.items()],
+                titled(
+                    dcc.Dropdown(
+                        id=TREES_PRESET,
+                        clearable=False,
+                        value="sunway",
+                        options=[{"label": label, "value": key} for key, (label, _, _) in PRESETS.items()],
+                    ),
+                    "a preset: the button below opens it",
                 ),
                 html.Button("Replace the scenario with this preset", id=TREES_USE_PRESET, n_clicks=0),
                 info(
@@ -427,6 +439,7 @@ def _main(v: dict) -> html.Div:
                     dcc.Store(id=TREES_ANIM_ORDER),
                     job_bar(TREES_ANIM_JOB),
                     status_box(TREES_FLAG),
+                    canvas_hint(TREES_CANVAS, *ELSEWHERE),
                     cyto.Cytoscape(
                         id=TREES_CANVAS,
                         elements=[],
@@ -462,6 +475,7 @@ def register(app: Dash) -> None:
     app.clientside_callback(
         SHOW_CANVAS_JS, Output(TREES_CANVAS, "style"), Output(TREES_LEGEND, "style"), Input(TREES_CANVAS, "elements")
     )
+    register_canvas_hint(app, TREES_CANVAS)
     for overview in (TREES_MAPPED, TREES_T2_MINCOST):  # a large fabric: the animated tree's overview lights up
         register_overview(app, TREES_PLAYER, overview)
     register_animation_export(app, TREES_PLAYER, PAGE)
