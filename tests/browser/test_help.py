@@ -16,9 +16,15 @@ HINT = "#topo-canvas-hint"
 
 
 def example_link(page, section: str, words: str):
-    """The example link of the help's ``section`` whose text starts with ``words``."""
-    links = page.driver.find_elements(By.CSS_SELECTOR, f"#{section} .help-links a")
-    return next(link for link in links if link.text.startswith(words))
+    """The example link of the help's ``section`` whose text starts with ``words`` (waited for: the page may still
+    be drawing)."""
+
+    def found():
+        links = page.driver.find_elements(By.CSS_SELECTOR, f"#{section} .help-links a")
+        return next((link for link in links if link.text.startswith(words)), None)
+
+    until(lambda: found() is not None, 20, msg=f"no example {words!r} in #{section}")
+    return found()
 
 
 def hint_shown(page) -> bool:
