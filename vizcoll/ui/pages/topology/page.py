@@ -195,7 +195,6 @@ def body(scenario: Scenario, banner: bool = False) -> html.Div:
             dcc.Store(id=TOPO_DRAWN),
             html.Div(className="columns", children=[_controls(scenario), _canvas(scenario)]),
             message_box(TOPO_MESSAGE),
-            html.Button(id=TOPO_JOIN, n_clicks=0, className="small", style=HIDDEN),
         ],
     )
     return filled(page, first_views, scenario)
@@ -289,6 +288,7 @@ def _fabric_section(scenario: Scenario) -> html.Details:
         html.Div(id=TOPO_SPEC_HELP, className="info", children=spec_help(name)),
         html.Button("Generate", id=TOPO_GENERATE, n_clicks=0),
         _upload(TOPO_UPLOAD, "choose a topology file", *upload_hint()),
+        html.Button(id=TOPO_JOIN, n_clicks=0, className="small", style=HIDDEN),  # a tree file of several parts
         job_bar(TOPO_UPLOAD_JOB),
     )
 
