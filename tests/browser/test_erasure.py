@@ -58,7 +58,7 @@ def bar_names(page) -> list[str]:
 
 def test_erasure_page_repair_groups_dc_failures_and_families(page):
     page.open("/erasure", counts=None)
-    page.duo.wait_for_contains_text("#era-summary", "FMEL(9,5)", timeout=60)
+    page.wait_for_text("#era-summary", "FMEL(9,5)", timeout=90)
     until(lambda: "FMEL ◀" in bar_names(page), 30)
     page.duo.wait_for_contains_text("#era-compare-table", "42.9–56.0 %", timeout=20)
 
