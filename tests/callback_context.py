@@ -42,3 +42,12 @@ def find_component(node, id_: str):
         if found is not None:
             return found
     return None
+
+
+def paragraphs(component, cls: str) -> list[str]:
+    """The texts of the paragraphs of class ``cls`` in ``component``."""
+    found = [component.children] if cls in (getattr(component, "className", None) or "").split() else []
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, list) else []:
+        found += paragraphs(child, cls)
+    return found

@@ -9,7 +9,7 @@ from dash import no_update
 from flask import Flask
 
 from tests import table_text
-from tests.callback_context import find_component, in_callback
+from tests.callback_context import find_component, in_callback, paragraphs
 from vizcoll.erasure.compare import against_paper, measure
 from vizcoll.scenario import Scenario
 from vizcoll.ui import cache as cache_module
@@ -369,15 +369,6 @@ def test_the_page_has_a_job_bar_for_each_background_job():
 
 
 # ------------------------------------------------------------------ the paper's T̄
-def paragraphs(component, cls: str) -> list[str]:
-    """The texts of the paragraphs of class ``cls`` in ``component``."""
-    found = [component.children] if cls in (getattr(component, "className", None) or "").split() else []
-    children = getattr(component, "children", None)
-    for child in children if isinstance(children, list) else []:
-        found += paragraphs(child, cls)
-    return found
-
-
 DEFAULT_NOTE = (
     "T̄ = 0.778 here, counting every remote block read, with 4, 3, 2 blocks in the 3 DCs (no linear code does "
     "better counting so); counting one combined block per remote DC gives 0.778 too on these blocks. Table 2's "

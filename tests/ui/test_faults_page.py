@@ -6,7 +6,7 @@ import pytest
 from dash import no_update
 
 from tests import table_text
-from tests.callback_context import find_component, in_callback
+from tests.callback_context import find_component, in_callback, paragraphs
 from vizcoll.reduction import FAULT_LOCATIONS, simulate_task_reduction
 from vizcoll.scenario import Scenario
 from vizcoll.schedule import parse, static_reduction
@@ -352,15 +352,6 @@ def test_a_summary_says_what_a_failed_run_lacks_never_none():
     assert figures["rounds"] is None and figures["unrecoverable"]
     text = table_text.shown(page.reduction_summary(figures, binomial))
     assert "None" not in text and "\ntree height (rounds) — " in text
-
-
-def paragraphs(component, cls: str) -> list[str]:
-    """The texts of the paragraphs of class ``cls`` in ``component``."""
-    found = [component.children] if cls in (getattr(component, "className", None) or "").split() else []
-    children = getattr(component, "children", None)
-    for child in children if isinstance(children, list) else []:
-        found += paragraphs(child, cls)
-    return found
 
 
 DEFAULT_KILL_REASON = (
