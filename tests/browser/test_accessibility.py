@@ -15,6 +15,7 @@ from xml.etree import ElementTree
 import numpy as np
 from dash.testing.wait import until
 from PIL import Image
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -49,6 +50,20 @@ def key(page, element, *keys) -> None:
             until(lambda k=k: element.get_attribute("value") == k, 10)
         else:
             ActionChains(page.driver).send_keys(k).perform()
+
+
+def key_first(page, selector: str, *keys) -> None:
+    """``keys`` on the first element ``selector`` finds, once it is there; found again if the page drew it anew
+    before the focus reached it (a table re-rendered under a loaded machine: no key was sent yet)."""
+
+    def pressed() -> bool:
+        found = page.driver.find_elements(By.CSS_SELECTOR, selector)
+        try:
+            return bool(found) and key(page, found[0], *keys) is None
+        except StaleElementReferenceException:
+            return False
+
+    until(pressed, 20, msg=f"nothing to press at {selector}")
 
 
 def test_no_violation_while_a_player_plays_and_with_the_side_by_side_panel_and_a_dropdown_open(page):
@@ -119,7 +134,7 @@ def test_a_lecturer_breaks_a_link_by_name_plays_the_barrier_to_its_release_and_e
     rows = page.driver.find_elements("css selector", "#bar-links-table tbody tr")
     link = rows[0].find_element("css selector", "th").text
     assert all("edge0.0" in r.text for r in rows)
-    key(page, rows[0].find_element("css selector", "button"), Keys.ENTER)
+    key_first(page, "#bar-links-table tbody tr button", Keys.ENTER)  # the first row's
     until(lambda: link in page.cy("return cy.edges('.broken').map(e => e.data('name'));"), 20)
     page.duo.wait_for_contains_text("#bar-links-table", "broken", timeout=10)
     no_violation(page)  # the open panel with its tables
@@ -194,7 +209,6 @@ def test_a_fabric_is_chosen_and_generated_by_keyboard_on_the_topology_page(page)
     page.duo.wait_for_contains_text("#topo-comm-info", "9 communicators", timeout=20)  # 8 groups of 4, 1 of leaders
     key(page, page.duo.find_element("#topo-links summary"), Keys.ENTER)
     key(page, page.duo.find_element("#topo-links-find"), "sw0-0-0", Keys.ENTER)
-    until(lambda: page.driver.find_elements(By.CSS_SELECTOR, "#topo-links-table tbody button"), 20)
-    key(page, page.driver.find_elements(By.CSS_SELECTOR, "#topo-links-table tbody button")[0], Keys.ENTER)
+    key_first(page, "#topo-links-table tbody button", Keys.ENTER)
     page.duo.wait_for_contains_text("#topo-counts", "1 broken", timeout=20)
     assert page.duo.get_logs() == []
