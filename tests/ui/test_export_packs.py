@@ -37,14 +37,19 @@ def extra_of(page: str):
     return GOAL if page == "schedules" else None
 
 
-@pytest.fixture(scope="module")
-def packs() -> dict:
-    """page -> (its Pack, its ZIP, the ZIP of the same pack made a second time)."""
-    out = {}
-    for page in PACK_PAGES:
+class Packs(dict):
+    """page -> (its Pack, its ZIP, the ZIP of the same pack made a second time), each made when a test first asks
+    for it: a test process of pytest-xdist makes only the packs of the tests it runs (all seven took 48 s)."""
+
+    def __missing__(self, page: str) -> tuple:
         pack = pack_of(page, SCENARIO, extra_of(page))
-        out[page] = (pack, figure_pack(pack, SCENARIO), figure_pack(pack, SCENARIO))
-    return out
+        self[page] = pack, figure_pack(pack, SCENARIO), figure_pack(pack, SCENARIO)
+        return self[page]
+
+
+@pytest.fixture(scope="module")
+def packs() -> Packs:
+    return Packs()
 
 
 def table(archive: zipfile.ZipFile, name: str) -> list[dict]:
