@@ -155,8 +155,9 @@ def scheme_view(result: dict) -> html.Div:
                 className="info",
             ),
             html.P(
-                f"{stats['schemes']} schemes tried, {stats['pattern_rejected']} rejected by the rank pattern filter, "
-                f"{stats['trials']} random trials, {stats['constructed']} codes built, {stats['seconds']:.2f} s.",
+                f"{plural(stats['schemes'], 'scheme')} tried, {stats['pattern_rejected']:,} rejected by the rank "
+                f"pattern filter, {plural(stats['trials'], 'random trial')}, {plural(stats['constructed'], 'code')} "
+                f"built, {stats['seconds']:.2f} s.",
                 className="info",
             ),
         ]
