@@ -19,16 +19,20 @@ fi
 python3 -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 python3 -m ruff check .
 python3 -m ruff format --check .
+# the docs site (mkdocs.yml): strict, so that a broken link, a missing page or a docstring griffe cannot read fails
+NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 # plotly.js's partial bundle and regenerator-runtime, which the app serves to browsers when it has them
 # (vizcoll/ui/vendor.py)
 python3 -c "from vizcoll.ui import vendor; print(vendor.ensure())"
-# the tests without a browser in parallel (pytest-xdist, one process per core), then the browser tests in two
-# processes (each with one Chromium and one app server for its tests, tests/browser/conftest.py), then the heavy ones
-# (paper-scale fabrics, tests/conftest.py: HEAVY) alone: one process took 22 min here on 2026-12-06, two 13, but two
+# the tests without a browser in parallel (pytest-xdist, one process per core), the installed app's, then the
+# browser tests in two processes (each with one Chromium and one app server for its tests, tests/browser/conftest.py),
+# then the heavy ones (paper-scale fabrics, tests/conftest.py: HEAVY) alone: one process took 22 min here on 2026-12-06, two 13, but two
 # heavy tests then missed their waits; exit status 5 is "no test selected" (arguments that pick some tests only)
 status=0
-python3 -m pytest -p no:cacheprovider -m "not browser" -n auto "$@" || status=$?
+python3 -m pytest -p no:cacheprovider -m "not browser and not install" -n auto "$@" || status=$?
 [ "$status" -eq 5 ] && status=0
+# `pip install ".[web]"` in a fresh venv, then `vizcoll serve` from another folder (tests/test_installed_app.py)
+python3 -m pytest -p no:cacheprovider -m install "$@" || { rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
 python3 -m pytest --headless -p no:cacheprovider -m "browser and not heavy" -n 2 "$@" || {
   rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
 python3 -m pytest --headless -p no:cacheprovider -m "browser and heavy" "$@" || { rc=$?; [ "$rc" -ne 5 ] && status=$rc; }

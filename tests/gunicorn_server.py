@@ -1,4 +1,5 @@
-"""Real servers for tests: the container's command (gunicorn with the Dockerfile's CMD), Redis, a Celery worker."""
+"""Real servers for tests: the container's command (the Dockerfile's CMD, ``vizcoll serve``: gunicorn), Redis, a Celery
+worker."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def gunicorn(cache_dir: Path, **extra_env: str) -> Iterator[tuple[str, subproces
     port = free_port()
     env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), VIZCOLL_CACHE_DIR=str(cache_dir), **extra_env)
     command = dockerfile_command()
-    assert command[0] == "gunicorn"
+    assert command[:2] == ["vizcoll", "serve"]
     proc = subprocess.Popen(
         [sys.executable, "-m", *command], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from vizcoll import __version__
 from vizcoll.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_FILES = ("pyproject.toml", "README.md", "LICENSE")  # what a build of the package reads besides vizcoll/
 DISTRIBUTION = {"hostlist": "python-hostlist", "PIL": "Pillow", "yaml": "PyYAML"}  # import name -> PyPI name
 
 
@@ -55,12 +57,17 @@ def test_the_engine_depends_on_what_it_imports_and_the_app_on_its_extras():
     assert app - needed <= extras | {"werkzeug"}  # werkzeug comes with Flask
 
 
+def source_copy(folder: Path) -> Path:
+    """The package's files copied into ``folder`` (setuptools builds in place: never in the checkout)."""
+    shutil.copytree(ROOT / "vizcoll", folder / "vizcoll", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in PACKAGE_FILES:
+        shutil.copy(ROOT / name, folder / name)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    out, source = tmp_path_factory.mktemp("wheel"), tmp_path_factory.mktemp("source")  # setuptools builds in place
-    shutil.copytree(ROOT / "vizcoll", source / "vizcoll", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source / name)
+    out, source = tmp_path_factory.mktemp("wheel"), source_copy(tmp_path_factory.mktemp("source"))
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source)],
         check=True,
@@ -76,9 +83,13 @@ def test_the_wheel_holds_every_module_and_the_vizcoll_command(wheel):
         metadata = next(archive.read(n).decode() for n in names if n.endswith("METADATA"))
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "vizcoll").rglob("*.py")}
     modules |= {str(p.relative_to(ROOT)) for p in (ROOT / "vizcoll" / "lessons").glob("*.json")}  # shipped lessons
+    modules |= {str(p.relative_to(ROOT)) for p in (ROOT / "vizcoll" / "ui" / "assets").iterdir()}  # the app's assets
     assert modules <= names and not any(n.startswith(("tests/", "benchmarks/")) for n in names)
     assert "vizcoll = vizcoll.cli:main" in entry_points
     assert "Provides-Extra: dask" in metadata and "Requires-Dist: numpy>=2.0" in metadata
+    assert f"Version: {__version__}\n" in metadata and "License-Expression: BSD-3-Clause" in metadata
+    assert "Project-URL: Documentation, " in metadata and "Classifier: Framework :: Dash" in metadata
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
 
 
 def test_an_installed_vizcoll_command_runs(wheel, tmp_path):
@@ -90,7 +101,15 @@ def test_an_installed_vizcoll_command_runs(wheel, tmp_path):
         capture_output=True,
     )
     done = subprocess.run([venv / "bin" / "vizcoll", "--version"], cwd=tmp_path, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.strip() == f"vizcoll {project()['version']}"
+    assert done.returncode == 0 and done.stdout.strip() == f"vizcoll {__version__}"
+    script = "import importlib.metadata, vizcoll; print(importlib.metadata.version('vizcoll'), vizcoll.__version__)"
+    versions = subprocess.run([venv / "bin" / "python", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert versions.stdout.split() == [__version__, __version__]
+
+
+def test_the_version_is_written_once_and_the_changelog_has_its_section():
+    assert "version" not in project() and project()["dynamic"] == ["version"]
+    assert re.search(r"^## (\d+\.\d+\.\d+) ", (ROOT / "CHANGELOG.md").read_text(), re.M)[1] == __version__
 
 
 def test_exports_without_the_drawing_extras_say_what_to_install(capsys, monkeypatch):

@@ -10,8 +10,8 @@ Where jobs run:
 - by default a :class:`dash.DiskcacheManager` behind a bounded, fair queue
   (:class:`vizcoll.ui.pool.JobPool`): each job is a process of its own on the
   same host, at most ``VIZCOLL_JOB_WORKERS`` at once, its result in a diskcache
-  next to the engine cache (``VIZCOLL_CACHE_DIR``); works with ``python app.py``
-  and with gunicorn, no extra service. Job processes run at a lower CPU
+  next to the engine cache (``VIZCOLL_CACHE_DIR``); works with ``vizcoll serve``
+  in one or several processes, no extra service. Job processes run at a lower CPU
   priority (nice :data:`vizcoll.ui.pool.JOB_NICENESS`), so that pages keep
   answering while jobs run on the same cores;
 - with ``VIZCOLL_REDIS_URL`` (e.g. ``redis://127.0.0.1:6379/0``) a
@@ -19,10 +19,10 @@ Where jobs run:
   same queue (:class:`vizcoll.ui.celery_pool.CeleryJobPool`), and the engine
   cache on the same Redis: start workers, on any number of hosts, with
 
-      celery -A app:celery_app worker --loglevel=INFO
+      celery -A vizcoll.ui.app:celery_app worker --loglevel=INFO
 
-  from the project folder (the worker imports ``app.py`` and so knows every
-  background callback). This is how the demo scales past one machine.
+  (``-A app:celery_app`` from a checkout's folder; the worker imports the app
+  and so knows every background callback). This is how the demo scales past one machine.
 """
 
 from __future__ import annotations

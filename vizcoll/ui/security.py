@@ -12,13 +12,13 @@
   live pages in; no plugins), ``X-Content-Type-Options: nosniff``,
   ``X-Frame-Options: SAMEORIGIN`` (no other site frames it), ``Referrer-Policy: no-referrer``. The ``Server``
   header is the web server's: :func:`hide_server_software` makes Werkzeug's
-  development server say ``vizcoll``, and ``gunicorn.conf.py`` does the same
+  development server say ``vizcoll``, and :mod:`vizcoll.ui.server` does the same
   for gunicorn, so no response names a software version.
 - **Visitor cookie**: a browser without one gets ``vizcoll_visitor``, a random
   id (HttpOnly, SameSite=Lax) by which the job pool shares its workers fairly
   between visitors (:mod:`vizcoll.ui.pool`); it names no one and holds nothing else.
 - **Development routes** (``/_reload-hash``) answer 404 unless the app runs
-  with hot reload (``python app.py --debug``).
+  with hot reload (``vizcoll serve --debug``).
 """
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ def harden(app: Dash) -> None:
 
 
 def hide_server_software() -> None:
-    """Werkzeug's development server (``python app.py``) answers ``Server: vizcoll`` instead of its versions."""
+    """Werkzeug's development server (``vizcoll serve`` without gunicorn, or ``--debug``) answers ``Server:
+    vizcoll`` instead of its versions."""
     from werkzeug.serving import WSGIRequestHandler
 
     WSGIRequestHandler.server_version = SERVER_NAME

@@ -41,7 +41,7 @@ pitfalls are met:
   from the router's ``href``).
 - *Callbacks are registered per app*: ``dash.callback`` fills a
   process-global map that the first app to serve a request takes, and the
-  tests make a fresh app per test (``app.py`` makes one at import). So each
+  tests make a fresh app per test (:mod:`vizcoll.ui.app` makes one at import). So each
   page module keeps ``register(app)`` and :func:`register` calls it for every
   module of ``dash.page_registry`` (the module objects Dash imported from the
   pages folder when it made the app).

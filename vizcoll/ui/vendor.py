@@ -21,8 +21,8 @@
 
 ``python -m vizcoll.ui.vendor`` downloads both from the npm registry (``VIZCOLL_NPM_REGISTRY``), checks each
 package against the registry's SHA-512 integrity and the file against its expected first lines, and keeps them
-in :func:`vendor_dir`. ``python app.py`` does it once when a file is missing; the Dockerfile does it when the
-image is built, and ``scripts/test.sh`` before the tests, so that they run with what visitors get.
+in :func:`vendor_dir`. The app's module (:mod:`vizcoll.ui.app`) does it once when a file is missing; the Dockerfile
+does it when the image is built, and ``scripts/test.sh`` before the tests, so that they run with what visitors get.
 """
 
 from __future__ import annotations
