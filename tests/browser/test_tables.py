@@ -24,7 +24,7 @@ AWKWARD = [
     "   spaces\tand\nnew lines   ",
     "",
 ]
-ASSETS = Path(__file__).resolve().parents[2] / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "vizcoll" / "ui" / "assets"
 CELLS = """return [...document.querySelectorAll('#t tr')].map(tr => [...tr.querySelectorAll('th, td')].map(
     c => [c.textContent, c.querySelectorAll('*').length, getComputedStyle(c).backgroundColor]));"""
 HIGHLIGHT = "rgb(255, 247, 214)"  # assets/style.css: a chosen row's cells

@@ -18,6 +18,7 @@ from tests.ui.layouts import page_layouts, text, walk
 from vizcoll.lessons import load_shipped, shipped
 from vizcoll.scenario import Scenario
 from vizcoll.topology import formats
+from vizcoll.ui.app import ASSETS
 from vizcoll.ui.components.player import BUTTONS
 from vizcoll.ui.pages.help import _model as model
 from vizcoll.ui.pages.help import page as help_page
@@ -149,7 +150,7 @@ def test_the_files_are_the_formats_registry_and_the_keys_the_players_and_the_pre
     for _, label, title in BUTTONS:
         assert title.rsplit("(", 1)[1].rstrip(")") in keys and label in keys
     assert "Ctrl+Z" in keys and "Ctrl+Shift+Z" in keys
-    script = (ROOT / "assets" / "lesson.js").read_text()
+    script = (ASSETS / "lesson.js").read_text()
     words = {"→": "ArrowRight", "←": "ArrowLeft", "Page Down": "PageDown", "Page Up": "PageUp"}
     for names, _ in model.PRESENTER_KEYS:
         for name in names:
