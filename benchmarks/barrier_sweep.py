@@ -10,9 +10,9 @@ also writes the page's charts as PNG (needs kaleido, in requirements-dev.txt):
 ``barrier-fig7.png`` (run-time range over the break rates per size, the
 paper's Fig. 7) and ``barrier-vs-size.png`` (run time vs size at 20% broken).
 
-``--markdown`` prints, instead of the JSON and the text table, the README's tables: the synchronisation times, and
-the ratios behind the paper's claims (DLCT ÷ Tree, the slowdown from no breaks to the highest rate, the growth from
-the smallest grid to the largest), with the date, the commit and the machine.
+``--markdown`` prints, instead of the JSON and the text table, the docs' tables (docs/benchmarks.md): the
+synchronisation times, and the ratios behind the paper's claims (DLCT ÷ Tree, the slowdown from no breaks to the
+highest rate, the growth from the smallest grid to the largest), with the date, the commit and the machine.
 
 The paper's claims: without breaks Tree is about as fast as DLCT (ID1 = dlct+ms, ID2 =
 dlct+tree), with breaks DLCT is 30-50% faster than Tree, and only Tree, ID1

@@ -1,7 +1,7 @@
 """Time and memory of building the big fabrics and their min-hop tables.
 
-Run ``python benchmarks/build_fabrics.py`` (optionally ``--only NAME``; ``--markdown`` for the README's table). Each
-fabric is measured in a fresh Python process so that its peak resident memory
+Run ``python benchmarks/build_fabrics.py`` (optionally ``--only NAME``; ``--markdown`` for the docs' table
+(docs/benchmarks.md)). Each fabric is measured in a fresh Python process so that its peak resident memory
 is its own; the script prints one JSON list with a dict per fabric:
 
 - ``generator_s``, ``min_hops_s``, ``total_s``: wall-clock seconds;
@@ -80,7 +80,7 @@ def measure(name: str) -> dict:
 
 
 def markdown(rows: list[dict]) -> str:
-    """The rows as the README's table, then when, where and how they were measured."""
+    """The rows as the docs' table (docs/benchmarks.md), then when, where and how they were measured."""
     shown = [
         [
             f"`{r['spec']}`",

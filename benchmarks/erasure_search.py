@@ -11,8 +11,9 @@ Run ``python benchmarks/erasure_search.py`` (about 1.5 minutes here, most of it 
   to survive exactly as many DC failures as the other code;
 - ``summary``: the range of the reductions next to the abstract's claim (42.9–56.0 %).
 
-Wall times depend on the machine and its load; they are printed, never asserted. ``--markdown`` prints the README's
-tables instead (T̄ per case and traffic model, the summary), with the date, the commit and the machine.
+Wall times depend on the machine and its load; they are printed, never asserted. ``--markdown`` prints the docs'
+tables (docs/benchmarks.md) instead (T̄ per case and traffic model, the summary), with the date, the commit and the
+machine.
 """
 
 from __future__ import annotations

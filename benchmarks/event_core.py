@@ -6,7 +6,7 @@ Run ``python benchmarks/event_core.py [--size 20] [--rate 0.5] [--algos dlct+tre
 Two measurements, printed as one JSON document:
 
 - ``barrier``: the largest barrier simulation we run, the last cell of the
-  README's full sweep (``barrier-sweep``: a ``size x size`` grid, 8 neighbors,
+  docs' full sweep (docs/benchmarks.md: ``barrier-sweep``: a ``size x size`` grid, 8 neighbors,
   ``rate`` of its links broken with ``keep_connected``, 3 barriers, no
   recording), on our :class:`~vizcoll.sim.engine.Engine`: events processed,
   wall seconds and events per second of the whole simulation (routing, the

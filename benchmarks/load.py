@@ -27,7 +27,8 @@ answer, p50 / p95 / max) and how their requests ended, and the light users' late
 jobs on a Celery worker (the documented command, its default concurrency: the CPU count) and a throw-away
 ``redis-server`` instead, and also prints the tasks the worker received.
 
-``--markdown`` prints the README's tables instead of the JSON, with the date, the commit and the machine.
+``--markdown`` prints the docs' tables (docs/benchmarks.md) instead of the JSON, with the date, the commit and the
+machine.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ in at most 2 s, SSSP-MC at least 5 times slower.
 and BlueLight (the smallest switch graphs); a full run takes about two minutes
 on two cores (SSSP-MC included everywhere).
 
-``--markdown`` prints the README's table instead (max EFI / routing time per algorithm), with the date, the commit
-and the machine.
+``--markdown`` prints the docs' table (docs/benchmarks.md) instead (max EFI / routing time per algorithm), with
+the date, the commit and the machine.
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ shared; the spread is printed on stderr). It prints one JSON list, one entry per
 ``--bytes`` adds ``request_bytes`` and ``response_bytes``: what the callbacks of the action take in (their
 Inputs and States as JSON: what the browser posts) and give back (their outputs as Dash serialises them), for
 the cases that count them (the ``--fabric`` ones). ``--fabric campus`` is the 1,570-node cluster of
-``tests/fabrics.py`` (``campus_cluster``), written to a temporary file. ``--markdown`` prints the README's table
-instead of the JSON, with the date, the commit and the machine.
+``tests/fabrics.py`` (``campus_cluster``), written to a temporary file. ``--markdown`` prints the docs' table
+(docs/benchmarks.md) instead of the JSON, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -631,7 +631,7 @@ def _size(count: int) -> str:
 
 
 def markdown(rows: list[dict]) -> str:
-    """The rows as the README's table (with the bytes when counted), then the stamp."""
+    """The rows as the docs' table (docs/benchmarks.md) (with the bytes when counted), then the stamp."""
     from benchmarks import stamp
 
     heads, right = ["page", "case", "cold", "warm"], [2, 3]

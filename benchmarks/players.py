@@ -13,7 +13,7 @@ JSON list, one entry per case: ``{"page", "case", "first_frame_s", "step_s": [p5
 The cases are the 1,570-node cluster of issue 23 (``tests.fabrics.campus_cluster``: three switch tiers,
 parallel cables) with communicators of 16 processes, and TaihuLight's 46,144-node fabric (on /trees also every
 process of it, as its preset: the trees and the aggregation are a background job, its time included).
-``--markdown`` prints the README's table instead, with the date, the commit and the machine.
+``--markdown`` prints the docs' table (docs/benchmarks.md) instead, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def run_case(driver, base: str, scenario: Scenario, prefix: str, graph: str | No
 
 
 def markdown(rows: list[dict]) -> str:
-    """The README's table (the first case is the only one a new browser opens), then the stamp."""
+    """The docs' table (docs/benchmarks.md; the first case is the only one a new browser opens), then the stamp."""
     cells = [
         [r["page"], r["case"], f"{r['first_frame_s']:.2f} s", *(f"{s * 1000:.0f} ms" for s in r["step_s"])]
         for r in rows

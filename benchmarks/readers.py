@@ -8,7 +8,7 @@ checks the counts, and prints one JSON list: ``fabric``, ``format``, ``mb`` (siz
 of three reads, format detection and host names included; None for a text above the 20 MB limit of a file) and
 ``nodes`` / ``links`` read.
 
-``--markdown`` prints the README's table instead, with the date, the commit and the machine.
+``--markdown`` prints the docs' table (docs/benchmarks.md) instead, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
@@ -191,7 +191,8 @@ FORMATS = {
 
 
 def markdown(rows: list[dict]) -> str:
-    """The rows as the README's table (each fabric named on its first row), then where they were measured."""
+    """The rows as the docs' table (docs/benchmarks.md) (each fabric named on its first row), then where they were
+    measured."""
     shown, named = [], set()
     for r in rows:
         counts = f" ({r['nodes']:,} nodes, {r['links']:,} links)" if r.get("links") else ""

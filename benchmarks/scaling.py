@@ -27,8 +27,8 @@ machine is shared). It prints one JSON object:
 
 With ``--plots DIR`` it writes ``scaling-trees`` and ``scaling-multicast`` as PNG and SVG into ``DIR`` (log-log,
 the fitted exponent in each legend); set ``BROWSER_PATH=/usr/bin/chromium`` if kaleido does not find a browser.
-``--markdown`` prints the README's tables instead of the JSON (the targets, and each part's figures), with the date,
-the commit and the machine.
+``--markdown`` prints the docs' tables (docs/benchmarks.md) instead of the JSON (the targets, and each part's
+figures), with the date, the commit and the machine.
 """
 
 from __future__ import annotations

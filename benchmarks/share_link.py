@@ -19,7 +19,7 @@ The times are taken in the page: a script the browser runs before the page's own
 delay (a poll waits for the page's main thread to be free) and their load on the machine's two cores.
 
 The browser and the server share the machine, as on a laptop running the app for a class. ``--markdown`` prints
-the README's table instead, with the date, the commit and the machine.
+the docs' table (docs/benchmarks.md) instead, with the date, the commit and the machine.
 """
 
 from __future__ import annotations

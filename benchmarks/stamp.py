@@ -1,6 +1,6 @@
 """What a benchmark's ``--markdown`` prints: its tables in Markdown, then one line saying when, at which commit, on
-which machine and by which command they were measured, so that a table in the README never outlives its code
-(``benchmarks/tables.py`` writes such output into the README's marked regions)."""
+which machine and by which command they were measured, so that a table in the docs never outlives its code
+(``benchmarks/tables.py`` writes such output into the docs' marked regions)."""
 
 from __future__ import annotations
 

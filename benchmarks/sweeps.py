@@ -11,8 +11,8 @@ one plus its ``"dask"`` key), then the load average before and after (the machin
 core lowers the speed-up). The speed-up is bounded by the longest tasks (a 20 x 20 grid at 50 % broken
 links, about 2.5 s) and by the cores: on 2 cores, 2 workers cannot run more than twice as fast as one.
 
-``--markdown`` prints the rows on stderr as they come and the README's table on stdout, with the date, the commit
-and the machine.
+``--markdown`` prints the rows on stderr as they come and the docs' table (docs/benchmarks.md) on stdout, with the
+date, the commit and the machine.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every timing table of the README and docs/ is written by the benchmark that measured it: this script reruns them.
 
-A generated region of ``README.md`` or ``docs/*.md`` sits between two markers that name its command::
+A generated region of ``README.md`` or ``docs/**/*.md`` sits between two markers that name its command::
 
     <!-- benchmark: python benchmarks/build_fabrics.py --markdown -->
     | fabric | ... |
@@ -49,8 +49,8 @@ class Region:
 
 
 def documents(root: Path = ROOT) -> list[Path]:
-    """The Markdown files whose tables are generated: README.md and docs/*.md."""
-    return [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    """The Markdown files whose tables are generated: README.md and every docs/**/*.md (sorted)."""
+    return [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
 
 
 def regions(path: Path, lines: list[str] | None = None) -> list[Region]:

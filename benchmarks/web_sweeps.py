@@ -6,7 +6,7 @@ presses the /barrier sweep button through Dash's HTTP protocol (:class:`benchmar
 times the job from the request to its answer. With two workers and nothing else running, the sweep's job borrows
 the idle one (:func:`vizcoll.ui.jobs.parallel_tasks`). It prints one JSON row per pool size (``seconds``, the
 speed-up over one worker, whether the answer is the one-worker answer) and the load average before and after;
-``--markdown`` prints them as the README's table instead, with the date, the commit and the machine.
+``--markdown`` prints them as the docs' table (docs/benchmarks.md) instead, with the date, the commit and the machine.
 """
 
 from __future__ import annotations
