@@ -71,7 +71,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     Given a command line ``argv``, only the command it names has its arguments set up (the others are listed
     by name and help line, as the help shows them), and when its group is the name of a module of
     :mod:`vizcoll.commands` (``goal`` -> ``goal.py``) only that module is imported: a command's start-up then
-    costs what it uses, not the import of every feature (``goal show``: 0.7 s less)."""
+    costs what it uses, not the import of every feature (measured: docs/design.md)."""
     words = list(argv or [])[:2]
     named = argv is not None and bool(words) and not words[0].startswith("-")
     commands.load(words[0]) if named else commands.load_all()

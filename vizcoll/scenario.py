@@ -103,6 +103,28 @@ def apply_edit(topo: Topology, edit: dict) -> None:
     Ops: ``add_node`` (name, kind), ``remove_node`` (name), ``rename`` (name,
     new), ``add_link`` (a, b; optional ports pa, pb), ``remove_link`` (link:
     its ``a[pa]-b[pb]`` label).
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric to change.
+    edit : dict
+        The edit: its ``op`` (one of :data:`EDIT_OPS`) and that op's fields.
+
+    Raises
+    ------
+    VizcollError
+        For an unknown op, a missing field, a bad name or port, a link the fabric lacks, or an edit the topology
+        refuses (:class:`~vizcoll.errors.TopologyError`).
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> apply_edit(topo, {"op": "add_node", "name": "h8", "kind": "endpoint"})
+    >>> apply_edit(topo, {"op": "add_link", "a": "leaf3", "b": "h8"})
+    >>> topo.links_between("leaf3", "h8")
+    [16]
     """
     op = edit.get("op")
     try:
@@ -152,7 +174,52 @@ FABRIC_BOUND = ("part", "root", "group", "comm")  # page parameters naming a pod
 
 @dataclass
 class Scenario:
-    """What the user built; see the module docstring."""
+    """What the user built: a fabric, the user's edits, broken links, communicators and page settings.
+
+    A scenario stores *how* to rebuild what the user sees (see the module docstring): the fabric's source (a
+    generator spec, or an uploaded topology kept once by its content hash, its ``ref``), the structural edits in
+    order, the broken links each named ``a[pa]-b[pb]`` (so no edit moves a break onto another link; a break whose
+    link no longer exists stays listed as missing and breaks nothing), the communicators (a pattern with processes
+    per node, or explicit name lists), each page's parameters and the fabric's multicast tables when loaded.
+    :meth:`topology` is the one way to get the fabric with its breaks applied. A scenario travels as a JSON file
+    (:meth:`dumps` / :meth:`loads`, schema ``vizcoll.scenario/2``; files of schema ``/1`` are converted) and as a
+    URL fragment (:meth:`to_fragment`). Every ``with_*`` change returns a new scenario.
+
+    Parameters
+    ----------
+    spec : str
+        The generator spec of the fabric (``""`` for an uploaded one).
+    uploaded : dict or None
+        The uploaded fabric's lossless dict (:meth:`Topology.to_dict`), when this object holds it; stored by its
+        hash, which becomes ``ref``.
+    name : str
+        The uploaded file's name.
+    edits : list of dict
+        The structural edits, in order (:func:`apply_edit`).
+    broken : list of str
+        The broken links, by their labels ``a[pa]-b[pb]``.
+    pattern : str
+        The communicators' pattern (``grid2d:4x4``, ...), or ``""``.
+    ppn : int
+        Processes per node for the pattern.
+    lists : list of list of str or None
+        Explicit communicators as end-node name lists (they win over ``pattern``).
+    params : dict of str to dict
+        Each page's parameters, ``params[page] = {key: value}``.
+    mcast_tables : str or None
+        The text of an ``opensm.mcfdbs`` dump (at most :data:`MAX_TABLES_CHARS` characters), or None.
+    ref : str
+        The uploaded fabric's content address (:mod:`vizcoll.uploads`; ``""`` for a generated fabric).
+
+    Examples
+    --------
+    >>> scenario = Scenario(spec="fat-tree:radix=4,levels=2", pattern="grid2d:4x2")
+    >>> scenario = scenario.toggled("leaf0[3]-spine0[1]")
+    >>> scenario.broken, int(scenario.topology().broken.sum())
+    (['leaf0[3]-spine0[1]'], 1)
+    >>> Scenario.loads(scenario.dumps()) == scenario
+    True
+    """
 
     spec: str = DEFAULT_SPEC
     uploaded: dict | None = field(default=None, compare=False, repr=False)
@@ -175,7 +242,20 @@ class Scenario:
 
     @classmethod
     def from_upload(cls, topo: Topology, name: str) -> Scenario:
-        """A scenario on an uploaded fabric; the file's broken links become the scenario's breaks."""
+        """A scenario on an uploaded fabric; the file's broken links become the scenario's breaks.
+
+        Parameters
+        ----------
+        topo : Topology
+            The fabric as read from the file.
+        name : str
+            The file's name (default ``"uploaded fabric"`` when empty).
+
+        Returns
+        -------
+        Scenario
+            A scenario holding the fabric with no link broken, and its breaks listed.
+        """
         broken = [topo.link_label(r) for r in np.flatnonzero(topo.broken).tolist()]
         intact = topo.copy()
         intact.broken[:] = False
@@ -189,7 +269,18 @@ class Scenario:
         return base + (f" + {plural(len(self.edits), 'edit')}" if self.edits else "")
 
     def fabric(self) -> Topology:
-        """The fabric without breaks: the source with every edit replayed in order."""
+        """The fabric without breaks: the source with every edit replayed in order.
+
+        Returns
+        -------
+        Topology
+            A new topology (built from the spec or the uploaded dict).
+
+        Raises
+        ------
+        VizcollError
+            When the source cannot be built or an edit no longer applies.
+        """
         topo = Topology.from_dict(self.uploaded_fabric()) if self.ref else from_spec(self.spec)
         topo.broken[:] = False
         for edit in self.edits:
@@ -213,15 +304,36 @@ class Scenario:
         return edited_positions(replace(self, edits=[]).fabric(), self.edits, fabric)
 
     def topology(self, fabric: Topology | None = None) -> Topology:
-        """The fabric with the scenario's breaks applied (breaks naming a missing link are skipped); ``fabric`` is
-        :meth:`fabric` when the caller has it already (a copy is broken, not it)."""
+        """The fabric with the scenario's breaks applied (breaks naming a missing link are skipped).
+
+        Parameters
+        ----------
+        fabric : Topology, optional
+            :meth:`fabric` when the caller has it already (a copy is broken, not it).
+
+        Returns
+        -------
+        Topology
+            The fabric with its broken links marked.
+        """
         topo = self.fabric() if fabric is None else fabric.copy()
         rows = [r for r in (topo.find_link(label) for label in self.broken) if r is not None]
         topo.broken[rows] = True
         return topo
 
     def missing_breaks(self, topo: Topology) -> list[str]:
-        """The breaks whose link is not in ``topo`` (e.g. removed, or the grid got smaller)."""
+        """The breaks whose link is not in ``topo`` (e.g. removed, or the grid got smaller).
+
+        Parameters
+        ----------
+        topo : Topology
+            The scenario's fabric.
+
+        Returns
+        -------
+        list of str
+            Their labels, in the scenario's order.
+        """
         return [label for label in self.broken if topo.find_link(label) is None]
 
     def source_key(self) -> dict:
@@ -231,7 +343,25 @@ class Scenario:
 
     # ------------------------------------------------------------ changes (each returns a new scenario)
     def with_edit(self, edit: dict) -> Scenario:
-        """``edit`` appended after checking that it applies; a rename carries the breaks on that node along."""
+        """The scenario with ``edit`` appended, after checking that it applies.
+
+        A rename carries the breaks on that node along.
+
+        Parameters
+        ----------
+        edit : dict
+            A structural edit (:func:`apply_edit`).
+
+        Returns
+        -------
+        Scenario
+            A new scenario.
+
+        Raises
+        ------
+        VizcollError
+            When the edit does not apply to the fabric.
+        """
         apply_edit(self.fabric(), edit)
         broken = self.broken
         if edit.get("op") == "rename":
@@ -239,7 +369,25 @@ class Scenario:
         return replace(self, edits=[*self.edits, dict(edit)], broken=broken)
 
     def toggled(self, label: str) -> Scenario:
-        """The link ``label`` broken if it was live, repaired if it was broken (or listed as missing)."""
+        """The link ``label`` broken if it was live, repaired if it was broken (or listed as missing).
+
+        Parameters
+        ----------
+        label : str
+            The link, ``a[pa]-b[pb]`` (either end first, any name of a node).
+
+        Returns
+        -------
+        Scenario
+            A new scenario.
+
+        Raises
+        ------
+        VizcollError
+            When the fabric has no such link.
+        TopologyError
+            When ``label`` is not of the form ``a[pa]-b[pb]``.
+        """
         if label in self.broken:
             return replace(self, broken=[b for b in self.broken if b != label])
         topo = self.fabric()
@@ -250,7 +398,23 @@ class Scenario:
         return replace(self, broken=[*self.broken, topo.link_label(row)])
 
     def with_breaks(self, labels: list[str]) -> Scenario:
-        """Exactly these links broken (each checked against the fabric)."""
+        """The scenario with exactly these links broken (each checked against the fabric).
+
+        Parameters
+        ----------
+        labels : list of str
+            The links, ``a[pa]-b[pb]`` each.
+
+        Returns
+        -------
+        Scenario
+            A new scenario; the labels are written as the fabric names the links, without repeats.
+
+        Raises
+        ------
+        VizcollError
+            When the fabric lacks one of the links.
+        """
         topo = self.fabric()
         return replace(self, broken=list(dict.fromkeys(topo.link_label(_row(topo, label)) for label in labels)))
 
@@ -279,7 +443,20 @@ class Scenario:
         }
 
     def with_params(self, page: str, values: dict) -> Scenario:
-        """The scenario with page ``page``'s parameters replaced."""
+        """The scenario with page ``page``'s parameters replaced.
+
+        Parameters
+        ----------
+        page : str
+            The page's key (``"trees"``, ``"barrier"``, ...).
+        values : dict
+            Its parameters.
+
+        Returns
+        -------
+        Scenario
+            A new scenario.
+        """
         return replace(self, params={**self.params, page: dict(values)})
 
     # ------------------------------------------------------------ communicators
@@ -288,6 +465,21 @@ class Scenario:
 
         Scenarios come from strangers, so only the built-in pattern kinds are
         accepted here, never a path to a file on the server.
+
+        Parameters
+        ----------
+        topo : Topology
+            The scenario's fabric.
+
+        Returns
+        -------
+        Communicators or None
+            The communicators with their placement, or None.
+
+        Raises
+        ------
+        VizcollError
+            For a pattern of an unknown kind, a malformed one, or names the fabric lacks.
         """
         if self.lists is not None:
             return from_lists(topo, self.lists)
@@ -309,8 +501,23 @@ class Scenario:
     def placement(self, topo: Topology, comm: int = WORLD) -> Placement:
         """Where communicator ``comm``'s processes run, rank ``j`` = its ``j``-th member.
 
-        :data:`WORLD` is every process of the scenario: the communicators'
-        placement, or every end node x ``ppn`` when the scenario has none.
+        Parameters
+        ----------
+        topo : Topology
+            The scenario's fabric.
+        comm : int
+            A communicator's index, or :data:`WORLD`: every process of the scenario (the communicators'
+            placement, or every end node x ``ppn`` when the scenario has none).
+
+        Returns
+        -------
+        Placement
+            The placement (order ``"lists"`` for one communicator).
+
+        Raises
+        ------
+        VizcollError
+            When communicator ``comm`` does not exist.
         """
         comms = self.communicators(topo)
         if comm == WORLD:
@@ -325,8 +532,18 @@ class Scenario:
     def to_dict(self, thin: bool = False) -> dict:
         """Plain JSON; ``multicast_tables`` only when tables are loaded (so files without stay as they were).
 
-        ``thin``: the uploaded fabric named by its ``ref`` alone (``fabric.uploaded`` null), for the browser's
-        store; else the fabric itself (files, share links: they open on any server)."""
+        Parameters
+        ----------
+        thin : bool
+            The uploaded fabric named by its ``ref`` alone (``fabric.uploaded`` null), for the browser's store;
+            else (default) the fabric itself (files, share links: they open on any server).
+
+        Returns
+        -------
+        dict
+            ``schema`` (``vizcoll.scenario/2``), ``fabric``, ``edits``, ``broken``, ``communicators``, ``params``
+            and, when loaded, ``multicast_tables``.
+        """
         fabric = {"spec": self.spec, "uploaded": None if thin else self.uploaded_fabric(), "name": self.name}
         if thin and self.ref:
             fabric["ref"] = self.ref
@@ -344,8 +561,27 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, data, build: Callable[[Scenario], object] | None = None) -> Scenario:
-        """Inverse of :meth:`to_dict`, checking every field (and that the fabric builds: with ``build``, e.g. a
-        cached :meth:`fabric`, when given)."""
+        """Inverse of :meth:`to_dict`, checking every field and that the fabric builds.
+
+        A dict of the old schema ``vizcoll.scenario/1`` (breaks as link ids) is converted.
+
+        Parameters
+        ----------
+        data : dict
+            A scenario's dict (from a browser or a file: untrusted).
+        build : callable, optional
+            Builds the scenario's fabric to check it, e.g. a cached :meth:`fabric` (default: :meth:`fabric`).
+
+        Returns
+        -------
+        Scenario
+            The scenario.
+
+        Raises
+        ------
+        VizcollError
+            Naming the first bad field, or why the fabric does not build.
+        """
         if isinstance(data, dict) and data.get("schema") == OLD_SCHEMA:
             return _from_v1(data)
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
@@ -371,11 +607,36 @@ class Scenario:
         return scenario
 
     def dumps(self) -> str:
+        """The scenario as a JSON file's text (the whole fabric included, keys sorted).
+
+        Returns
+        -------
+        str
+            Indented JSON of :meth:`to_dict`.
+        """
         return json.dumps(self.to_dict(), indent=1, sort_keys=True)
 
     @classmethod
     def loads(cls, text: str | bytes, build: Callable[[Scenario], object] | None = None) -> Scenario:
-        """The scenario of a JSON text (``build``: as :meth:`from_dict`'s)."""
+        """The scenario of a JSON text.
+
+        Parameters
+        ----------
+        text : str or bytes
+            A scenario file's content (at most 64 MB).
+        build : callable, optional
+            As :meth:`from_dict`'s.
+
+        Returns
+        -------
+        Scenario
+            The scenario.
+
+        Raises
+        ------
+        VizcollError
+            When the text is too large, not JSON, or not a valid scenario.
+        """
         if len(text) > MAX_JSON_BYTES:
             raise VizcollError(f"the scenario file is larger than {MAX_JSON_BYTES >> 20} MB")
         try:
@@ -385,13 +646,37 @@ class Scenario:
 
     # ------------------------------------------------------------ URL fragments
     def to_fragment(self) -> str:
-        """The scenario as compact text for a URL fragment: base64url of zlib-compressed JSON."""
+        """The scenario as compact text for a URL fragment: base64url of zlib-compressed JSON.
+
+        Returns
+        -------
+        str
+            The fragment, without ``=`` padding.
+        """
         raw = json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True).encode()
         return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
 
     @classmethod
     def from_fragment(cls, text: str, build: Callable[[Scenario], object] | None = None) -> Scenario:
-        """Inverse of :meth:`to_fragment` (``build``: as :meth:`from_dict`'s)."""
+        """Inverse of :meth:`to_fragment`.
+
+        Parameters
+        ----------
+        text : str
+            The fragment (at most :data:`MAX_FRAGMENT_CHARS` characters).
+        build : callable, optional
+            As :meth:`from_dict`'s.
+
+        Returns
+        -------
+        Scenario
+            The scenario.
+
+        Raises
+        ------
+        VizcollError
+            When the fragment is too long, damaged (a link cut short) or not a valid scenario.
+        """
         if not isinstance(text, str) or len(text) > MAX_FRAGMENT_CHARS:
             raise VizcollError("the link's scenario is too long or not text")
         try:

@@ -158,6 +158,23 @@ GRID_ONLY = tuple(name for name, cls in ALGORITHMS.items() if cls.grid_only)
 def grid_only_reason(topo: Topology, algo: str) -> str:
     """Why ``algo`` (one of :data:`GRID_ONLY`) cannot run among chosen nodes of ``topo``: one line.
 
+    The DLCT variants' IDs follow the grid's numbering and their blocks are squares of the grid, so they run on a
+    grid's switches only, never among participants; the message says what to choose instead.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric.
+    algo : str
+        A barrier algorithm's name.
+
+    Returns
+    -------
+    str
+        The reason, one line (what :func:`run_barriers` raises).
+
+    Examples
+    --------
     >>> from vizcoll.topology.generators import from_spec
     >>> grid_only_reason(from_spec("fat-tree:radix=4,levels=2"), "dlct")[:32]
     'DLCT needs a grid of processors:'
@@ -207,6 +224,13 @@ def run_barriers(
 ) -> tuple[Timeline, dict]:
     """Run the paper's test program with barrier algorithm ``algo`` on the grid ``topo``, or among ``participants``.
 
+    The program is ``barriers`` barriers with ``compute`` seconds of work between two of them, on every processor;
+    its run time is when the last processor leaves the last barrier. Messages travel over the simulated network
+    (greedy forwarding on the grid, min-hop routes avoiding broken links among participants; per-hop latency,
+    per-node FIFO processing). Correctness is checked inside the simulation (a violation raises
+    :class:`~vizcoll.barrier.base.BarrierViolation`); when broken links cut processors off the run ends with
+    ``time`` None and ``failure`` saying what happened (see the module docstring for the algorithms).
+
     Parameters
     ----------
     topo : Topology
@@ -216,8 +240,10 @@ def run_barriers(
         With ``participants``: any fabric. Its broken links are the failures.
     algo : str
         One of :data:`ALGOS` (with ``participants``: not one of :data:`GRID_ONLY`).
-    barriers, compute : int, float
-        The program: ``barriers`` barriers, ``compute`` seconds of work between two of them.
+    barriers : int
+        The program's number of barriers (3 in the paper).
+    compute : float
+        Seconds of work between two barriers (0.5 in the paper).
     seed : int
         Seed of the work jitter (``jitter`` > 0 only; the broken links are the caller's).
     participants : sequence of int, optional
@@ -238,7 +264,7 @@ def run_barriers(
 
     Returns
     -------
-    (Timeline, dict)
+    tuple of (Timeline, dict)
         The animation and the figures: ``time`` (run time in s, None if the
         program could not finish), ``sync_time`` (time - the work),
         ``messages``, ``hops``, ``dead_ends``, ``detours``, ``max_link_load``,
@@ -252,7 +278,22 @@ def run_barriers(
     VizcollError
         A bad parameter, a topology that is not a grid without
         ``participants``, or a DLCT variant with ``participants`` (the message
-        is :func:`grid_only_reason`, one line).
+        is :func:`grid_only_reason`, one line), or a run that would exceed the
+        simulation's event limit.
+
+    References
+    ----------
+    [DLCT19] Xiang Zhehui, Qin Xiaolin, You Feng, Liu Liang, "Synchronization Mechanism for Network Disconnection
+    Perception", Journal of Frontiers of Computer Science and Technology, 13(2): 195–204, 2019, DOI
+    [10.3778/j.issn.1673-9418.1805061](https://doi.org/10.3778/j.issn.1673-9418.1805061). Section 4 (the test
+    program, the algorithms compared), Algorithm 2 (DLCT).
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import mesh
+    >>> timeline, figures = run_barriers(mesh((4, 4), 8, hosts=0), "dlct", barriers=2)
+    >>> figures["completed"], figures["messages"], figures["failure"]
+    (True, 60, None)
     """
     if algo not in ALGOS:
         raise SpecError(f"unknown barrier algorithm {algo!r}; choose one of {', '.join(ALGOS)}")

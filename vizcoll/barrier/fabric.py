@@ -149,9 +149,35 @@ def leaf_switches(topo: Topology, nodes) -> np.ndarray:
 
 
 def communicator_processes(comms, index: int) -> list[int]:
-    """The processes of a barrier among communicator ``index`` of ``comms``
-    (:class:`~vizcoll.comm.communicators.Communicators`): its end nodes in rank order, each once (ranks sharing a
-    node share its barrier process); SpecError for a communicator that does not exist."""
+    """The processes of a barrier among communicator ``index`` of ``comms``: its end nodes in rank order, each once.
+
+    Ranks sharing a node share its barrier process.
+
+    Parameters
+    ----------
+    comms : Communicators
+        The communicators, with their placement.
+    index : int
+        The communicator's index.
+
+    Returns
+    -------
+    list of int
+        Node indices: the ``participants`` of :func:`~vizcoll.barrier.algorithms.run_barriers`.
+
+    Raises
+    ------
+    SpecError
+        For a communicator that does not exist.
+
+    Examples
+    --------
+    >>> from vizcoll.comm import parse_pattern
+    >>> from vizcoll.topology.generators import from_spec
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> [topo.names[n] for n in communicator_processes(parse_pattern("grid2d:2x4", topo, ppn=2), 0)]
+    ['h0', 'h1']
+    """
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < len(comms):
         raise SpecError(f"communicator {index!r} does not exist: there are {len(comms)} (0–{len(comms) - 1})")
     return list(dict.fromkeys(comms.nodes(int(index)).tolist()))

@@ -85,6 +85,18 @@ def is_grid(topo: Topology) -> bool:
     2-D :func:`~vizcoll.topology.generators.torus` are grids; a fat tree, a
     dragonfly, a 3-D torus or a file without positions are not.
 
+    Parameters
+    ----------
+    topo : Topology
+        The fabric.
+
+    Returns
+    -------
+    bool
+        Whether the DLCT variants (and the grid model) run on it.
+
+    Examples
+    --------
     >>> from vizcoll.topology.generators import from_spec
     >>> [is_grid(from_spec(s)) for s in ("mesh:4x4,hosts=0", "torus:4x4", "torus:4x4x4", "fat-tree:radix=4,levels=2")]
     [True, True, False, False]

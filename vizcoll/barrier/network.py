@@ -276,6 +276,34 @@ def break_links(topo: Topology, rate: float, seed: int = 0, keep_connected: bool
     loss would cut the live network further is skipped, so fewer links may
     break than asked (4 neighbors at 50%: a 16x16 grid has 480 links and
     needs at least 255 of them).
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric; its links are marked broken.
+    rate : float
+        Share of the switch-to-switch links to break, in ``[0, 1]``.
+    seed : int
+        Seed of the random order.
+    keep_connected : bool
+        Skip a link whose loss would cut the live network further.
+
+    Returns
+    -------
+    list of int
+        Stable ids of the links broken now, in the order they broke.
+
+    Raises
+    ------
+    SpecError
+        If ``rate`` is not a number in ``[0, 1]``.
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import mesh
+    >>> topo = mesh((4, 4), 4, hosts=0)
+    >>> len(break_links(topo, 0.25, seed=1)), int(topo.broken.sum())
+    (6, 6)
     """
     if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
         raise SpecError(f"the break rate must be between 0 and 1, got {rate!r}")

@@ -239,6 +239,27 @@ def numbering(kind: str, rows: int, cols: int | None = None) -> np.ndarray:
       order. On a power-of-2 square this is the usual curve; otherwise the
       order is kept but consecutive IDs are no longer always adjacent.
 
+    Parameters
+    ----------
+    kind : str
+        One of :data:`NUMBERINGS`: ``"s-curve"``, ``"z-order"``, ``"hilbert"``, ``"row-major"``.
+    rows : int
+        Grid rows.
+    cols : int, optional
+        Grid columns (default ``rows``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(rows, cols)`` ``int64`` IDs, a permutation of ``0..rows*cols-1``.
+
+    Raises
+    ------
+    SpecError
+        For an unknown kind or a side that is not a positive integer.
+
+    Examples
+    --------
     >>> numbering("s-curve", 4)[3].tolist()
     [15, 14, 13, 12]
     >>> numbering("hilbert", 2).tolist()
@@ -261,8 +282,39 @@ def numbering(kind: str, rows: int, cols: int | None = None) -> np.ndarray:
 
 
 def adjust(ids: np.ndarray, k: int, n: int | None = None) -> np.ndarray:
-    """The adjustment operator ``round(K)``: every ID becomes ``(ID + K) mod n`` (``n`` defaults to ``ids.size``).
+    """The adjustment operator ``round(K)``: every ID becomes ``(ID + K) mod n``.
 
+    DLCT's asynchronous adjustment: every process shifts its ID by ``K``, which moves the roles of the
+    communication pattern to other nodes.
+
+    Parameters
+    ----------
+    ids : numpy.ndarray
+        The IDs (a numbering).
+    k : int
+        The shift ``K``.
+    n : int, optional
+        The number of IDs (default ``ids.size``).
+
+    Returns
+    -------
+    numpy.ndarray
+        The new IDs, of the shape of ``ids``.
+
+    Raises
+    ------
+    SpecError
+        If ``n`` is not a positive integer.
+
+    References
+    ----------
+    [DLCT19] Xiang Zhehui, Qin Xiaolin, You Feng, Liu Liang, "Synchronization Mechanism for Network Disconnection
+    Perception", Journal of Frontiers of Computer Science and Technology, 13(2): 195–204, 2019, DOI
+    [10.3778/j.issn.1673-9418.1805061](https://doi.org/10.3778/j.issn.1673-9418.1805061). The adjustment operator
+    round(K) (AAO).
+
+    Examples
+    --------
     >>> adjust(numbering("s-curve", 2), 1).tolist()
     [[1, 2], [0, 3]]
     """
@@ -432,8 +484,37 @@ def pattern_links(
     Every message of ``phase`` (``"gather"``: child -> parent, the paper's
     Fig. 3; ``"release"``: parent -> child; ``"both"``) is routed greedily (see
     :func:`greedy_route`); the result holds the canonical links (:func:`link`)
-    they cross. Raises :class:`GreedyDeadEnd` if a message cannot arrive.
+    they cross.
 
+    Parameters
+    ----------
+    structure : str
+        ``"lct"`` or ``"bst"``.
+    ids : numpy.ndarray
+        The grid's numbering (:func:`numbering`, possibly :func:`adjust`-ed).
+    neighbors : int
+        4 or 8.
+    broken : iterable of Link
+        Links ``((r, c), (r, c))`` removed from the grid.
+    phase : str
+        ``"gather"``, ``"release"`` or ``"both"``.
+    metric : str
+        ``"euclidean"``, ``"manhattan"`` or ``"chebyshev"``.
+
+    Returns
+    -------
+    set of Link
+        The canonical links crossed.
+
+    Raises
+    ------
+    GreedyDeadEnd
+        If a message cannot arrive (a dead end or a loop).
+    SpecError
+        For an unknown structure, phase or metric, or a numbering that is not a permutation.
+
+    Examples
+    --------
     >>> len(pattern_links("lct", numbering("s-curve", 4)))
     16
     """

@@ -53,8 +53,40 @@ def update_quantity(a: set, b: set) -> float:
 
 
 def uq_round(structure: str, numbering_ids: np.ndarray, k: int = 1, neighbors: int = 8) -> dict:
-    """The link sets before and after ``round(k)`` on a numbered grid: ``{"intersection", "union", "uq"}``.
+    """The update quantity of ``round(k)`` on a numbered grid (the paper's Definition 1, Fig. 3).
 
+    ``UQ = 1 - |A ∩ B| / |A ∪ B|`` where ``A`` and ``B`` are the pattern's link sets
+    (:func:`~vizcoll.barrier.structures.pattern_links`, Gather messages) before and after the adjustment.
+
+    Parameters
+    ----------
+    structure : str
+        ``"lct"`` or ``"bst"``.
+    numbering_ids : numpy.ndarray
+        The grid's numbering.
+    k : int
+        The shift ``K``.
+    neighbors : int
+        4 or 8 (8 reproduces Fig. 3).
+
+    Returns
+    -------
+    dict
+        ``{"intersection", "union", "uq"}``.
+
+    Raises
+    ------
+    GreedyDeadEnd
+        If a message cannot be routed greedily.
+
+    References
+    ----------
+    [DLCT19] Xiang Zhehui, Qin Xiaolin, You Feng, Liu Liang, "Synchronization Mechanism for Network Disconnection
+    Perception", Journal of Frontiers of Computer Science and Technology, 13(2): 195–204, 2019, DOI
+    [10.3778/j.issn.1673-9418.1805061](https://doi.org/10.3778/j.issn.1673-9418.1805061). Definition 1, Fig. 3.
+
+    Examples
+    --------
     >>> uq_round("lct", numbering("s-curve", 4), 1)
     {'intersection': 7, 'union': 26, 'uq': 0.7307692307692308}
     """
@@ -88,6 +120,36 @@ def mean_uq(size: int = 4, structure: str = "lct", neighbors: int = 8, numbering
     The paper's 4x4 S-curve LCT value is 0.5527; this model gives 0.5623
     (see the module docstring).
 
+    Parameters
+    ----------
+    size : int
+        Grid side, 1 to :data:`MAX_UQ_SIZE`.
+    structure : str
+        ``"lct"`` or ``"bst"``.
+    neighbors : int
+        4 or 8.
+    numbering : str
+        The base numbering (its ``N`` cyclic shifts are the numberings compared).
+
+    Returns
+    -------
+    float
+        The mean UQ.
+
+    Raises
+    ------
+    SpecError
+        For a size outside ``1..MAX_UQ_SIZE``.
+
+    References
+    ----------
+    [DLCT19] Xiang Zhehui, Qin Xiaolin, You Feng, Liu Liang, "Synchronization Mechanism for Network Disconnection
+    Perception", Journal of Frontiers of Computer Science and Technology, 13(2): 195–204, 2019, DOI
+    [10.3778/j.issn.1673-9418.1805061](https://doi.org/10.3778/j.issn.1673-9418.1805061). Section 4.2 (the 256
+    transformations of the 4x4 grid).
+
+    Examples
+    --------
     >>> round(mean_uq(4, "lct"), 4)
     0.5623
     """
@@ -97,11 +159,29 @@ def mean_uq(size: int = 4, structure: str = "lct", neighbors: int = 8, numbering
 def uq_difference_histogram(size: int = 4, neighbors: int = 8, bins: int = 20) -> dict:
     """UQ(LCT) - UQ(BST) over the S-curve transformations (the paper's Fig. 5).
 
-    Returns ``values`` (one per transformation, ordered by numbering shift
-    ``j`` then ``K``), the counts of ``positive`` / ``negative`` / ``zero``
-    differences, the mean UQ of each structure and a histogram of the values
-    (``edges``, ``counts``; ``bins`` equal bins over [-1, 1]).
+    Parameters
+    ----------
+    size : int
+        Grid side, 1 to :data:`MAX_UQ_SIZE`.
+    neighbors : int
+        4 or 8.
+    bins : int
+        Equal histogram bins over [-1, 1].
 
+    Returns
+    -------
+    dict
+        ``size``, ``neighbors``, ``values`` (one per transformation, ordered by numbering shift ``j`` then
+        ``K``), the counts of ``positive`` / ``negative`` / ``zero`` differences, ``mean_lct``, ``mean_bst``,
+        ``mean_difference`` and the histogram of the values (``edges``, ``counts``).
+
+    Raises
+    ------
+    SpecError
+        For a size outside ``1..MAX_UQ_SIZE``.
+
+    Examples
+    --------
     >>> h = uq_difference_histogram(4)
     >>> h["positive"], h["negative"], h["zero"]
     (170, 70, 16)

@@ -25,6 +25,11 @@ SCHEMA = "vizcoll.communicators/1"
 class Communicators:
     """Communicators plus (optionally) the placement of their ranks on nodes.
 
+    Communicator ``i`` holds ``ranks[indptr[i]:indptr[i+1]]`` in its own order (its first rank is its rank 0). A
+    rank appears at most once per communicator but may belong to several communicators (a grid split puts each
+    process in one communicator per dimension). The arrays are checked on construction (:meth:`validate`, which
+    raises :class:`~vizcoll.errors.SpecError`); the dict form has schema ``vizcoll.communicators/1``.
+
     Attributes
     ----------
     ranks : numpy.ndarray
@@ -37,6 +42,12 @@ class Communicators:
         Where the ranks run; needed by :meth:`nodes`.
     label : str
         What built them, e.g. the pattern ``"grid2d:4x3"``.
+
+    Examples
+    --------
+    >>> comms = Communicators.from_groups([[0, 1, 2], [2, 3]])
+    >>> len(comms), comms.nprocs, comms.sizes(), comms.membership()
+    (2, 4, {2: 1, 3: 1}, [[0], [0], [0, 1], [1]])
     """
 
     ranks: np.ndarray
@@ -59,7 +70,30 @@ class Communicators:
         placement: Placement | None = None,
         label: str = "",
     ) -> Communicators:
-        """Build from a list of rank lists; ``nprocs`` defaults to the placement's or max rank + 1."""
+        """Build communicators from a list of rank lists.
+
+        Parameters
+        ----------
+        groups : sequence of sequence of int
+            The ranks of each communicator, in communicator order.
+        nprocs : int, optional
+            Number of processes; defaults to the placement's, or the largest rank + 1.
+        placement : Placement, optional
+            Where the ranks run.
+        label : str
+            What built them.
+
+        Returns
+        -------
+        Communicators
+            The communicators, checked.
+
+        Raises
+        ------
+        SpecError
+            When a rank is outside ``0..nprocs-1``, listed twice in one communicator, or the placement's size
+            differs.
+        """
         sizes = np.array([len(g) for g in groups], dtype=np.int64)
         ranks = np.concatenate([np.asarray(g, dtype=np.int64) for g in groups]) if len(groups) else []
         if nprocs is None:
@@ -99,7 +133,13 @@ class Communicators:
         return (self[i] for i in range(len(self)))
 
     def lists(self) -> list[list[int]]:
-        """All communicators as plain lists of ranks."""
+        """All communicators as plain lists of ranks.
+
+        Returns
+        -------
+        list of list of int
+            Communicator ``i``'s ranks in its order.
+        """
         return [c.tolist() for c in self]
 
     @property
@@ -112,7 +152,13 @@ class Communicators:
         return np.diff(self.indptr)
 
     def sizes(self) -> dict[int, int]:
-        """``{size: number of communicators of that size}``, ascending sizes."""
+        """How many communicators there are of each size.
+
+        Returns
+        -------
+        dict of int to int
+            ``{size: number of communicators of that size}``, ascending sizes.
+        """
         size, count = np.unique(self.size_array(), return_counts=True)
         return dict(zip(size.tolist(), count.tolist(), strict=True))
 
@@ -121,7 +167,13 @@ class Communicators:
         return np.repeat(np.arange(len(self), dtype=np.int64), self.size_array())
 
     def membership(self) -> list[list[int]]:
-        """``membership()[r]``: indices of the communicators rank ``r`` belongs to, ascending."""
+        """The communicators each rank belongs to.
+
+        Returns
+        -------
+        list of list of int
+            ``membership()[r]``: indices of the communicators rank ``r`` belongs to, ascending.
+        """
         order = np.argsort(self.ranks, kind="stable")
         bounds = np.searchsorted(self.ranks[order], np.arange(self.nprocs + 1))
         comm = self.comm_of_entry()[order]
@@ -137,6 +189,21 @@ class Communicators:
         """Topology node indices of communicator ``i``'s processes, in communicator order.
 
         A node appears once per process of the communicator it runs.
+
+        Parameters
+        ----------
+        i : int
+            The communicator's index.
+
+        Returns
+        -------
+        numpy.ndarray
+            Node indices (``int64``).
+
+        Raises
+        ------
+        SpecError
+            When the communicators have no placement.
         """
         if self.placement is None:
             raise SpecError("these communicators have no placement on a topology")
@@ -144,7 +211,14 @@ class Communicators:
 
     # ------------------------------------------------------------ serialisation
     def to_dict(self) -> dict:
-        """JSON-serialisable form (schema ``vizcoll.communicators/1``)."""
+        """JSON-serialisable form (schema ``vizcoll.communicators/1``).
+
+        Returns
+        -------
+        dict
+            ``schema``, ``label``, ``nprocs``, ``communicators`` (rank lists) and ``placement`` (its dict, or
+            None).
+        """
         return {
             "schema": SCHEMA,
             "label": self.label,
@@ -155,7 +229,23 @@ class Communicators:
 
     @classmethod
     def from_dict(cls, data: dict) -> Communicators:
-        """Inverse of :meth:`to_dict`; raises :class:`SpecError` on a malformed dict."""
+        """Inverse of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        data : dict
+            What :meth:`to_dict` returned.
+
+        Returns
+        -------
+        Communicators
+            The communicators, checked.
+
+        Raises
+        ------
+        SpecError
+            On a malformed dict.
+        """
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise SpecError(f"not vizcoll communicators: the field 'schema' must be {SCHEMA!r}")
         try:

@@ -235,6 +235,25 @@ def parse_pattern(pattern: str, topo: Topology, ppn: int = 1, order: str = "line
     file of node names fixes its own placement (see :func:`vizcoll.comm.from_lists`),
     a host list too (``ppn`` for its lines without a count).
 
+    Parameters
+    ----------
+    pattern : str
+        ``grid2d:RxC``, ``grid3d:AxBxC``, ``random:G[,size=S][,seed=N][,procs=N]``, ``hier:K[,procs=N]``,
+        ``hier:attr=NAME``, ``hosts:LIST``, or the path of a communicators file (JSON name lists or a host list).
+    topo : Topology
+        The fabric the processes run on.
+    ppn : int
+        Processes per compute node.
+    order : str
+        The placement order: ``linear``, ``random`` or ``rail-major``.
+    seed : int
+        Seed of the random order (and of ``random:`` groups without their own ``seed=``).
+
+    Returns
+    -------
+    Communicators
+        The communicators, with their placement on ``topo``; labelled with the pattern.
+
     Raises
     ------
     SpecError

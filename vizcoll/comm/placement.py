@@ -46,7 +46,10 @@ def check_fits(topo: Topology, nprocs: int, ppn: int, what: str = "the placement
 
 @dataclass(eq=False)
 class Placement:
-    """Where each rank runs.
+    """Where each rank runs: rank ``r`` on the topology node ``node[r]``.
+
+    Build one with :func:`place` (or :func:`vizcoll.comm.from_lists`); its dict form has schema
+    ``vizcoll.placement/1``.
 
     Attributes
     ----------
@@ -55,8 +58,8 @@ class Placement:
     ppn : int
         Processes per node the placement was made with (the most on any node).
     order : str
-        ``"linear"``, ``"random"`` or ``"lists"`` (built by
-        :func:`vizcoll.comm.from_lists`).
+        ``"linear"``, ``"random"``, ``"rail-major"`` (one of :data:`ORDERS`, as :func:`place` made it) or
+        ``"lists"`` (built by :func:`vizcoll.comm.from_lists`).
     seed : int
         Seed of the random order (unused for the others).
     """
@@ -72,11 +75,28 @@ class Placement:
         return len(self.node)
 
     def ranks_on(self, node: int) -> np.ndarray:
-        """Ranks placed on topology node ``node``, ascending."""
+        """Ranks placed on topology node ``node``, ascending.
+
+        Parameters
+        ----------
+        node : int
+            A topology node index.
+
+        Returns
+        -------
+        numpy.ndarray
+            The ranks (``int64``); empty when none runs there.
+        """
         return np.flatnonzero(self.node == node)
 
     def to_dict(self) -> dict:
-        """JSON-serialisable form (schema ``vizcoll.placement/1``)."""
+        """JSON-serialisable form (schema ``vizcoll.placement/1``).
+
+        Returns
+        -------
+        dict
+            ``schema``, ``node`` (a list), ``ppn``, ``order`` and ``seed``.
+        """
         return {
             "schema": SCHEMA,
             "node": self.node.tolist(),
@@ -87,7 +107,23 @@ class Placement:
 
     @classmethod
     def from_dict(cls, data: dict) -> Placement:
-        """Inverse of :meth:`to_dict`; raises :class:`SpecError` on a malformed dict."""
+        """Inverse of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        data : dict
+            What :meth:`to_dict` returned.
+
+        Returns
+        -------
+        Placement
+            The placement.
+
+        Raises
+        ------
+        SpecError
+            On a malformed dict (wrong schema, missing field, wrong type).
+        """
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise SpecError(f"not a vizcoll placement: the field 'schema' must be {SCHEMA!r}")
         try:
@@ -124,6 +160,11 @@ def place(topo: Topology, nprocs: int | None = None, ppn: int = 1, order: str = 
         elsewhere the linear one).
     seed : int
         Seed for ``order="random"``.
+
+    Returns
+    -------
+    Placement
+        Rank ``r``'s node, with the ``ppn``, ``order`` and ``seed`` it was made with.
 
     Raises
     ------

@@ -131,6 +131,33 @@ def rail_placements(
     pattern's processes (``comm`` None) or its communicator ``comm`` alone, rank ``j`` its ``j``-th member, as the
     pattern places them in each order (:func:`~vizcoll.comm.parse_pattern`).
 
+    Parameters
+    ----------
+    topo : Topology
+        A rail fabric.
+    nprocs : int, optional
+        Ranks to place without a pattern (default: every slot).
+    ppn : int
+        Processes per end node.
+    pattern : str
+        A communication pattern (:func:`~vizcoll.comm.parse_pattern`), or ``""`` for none.
+    comm : int, optional
+        With ``pattern``: only this communicator's processes.
+    seed : int
+        Seed for the placement and the pattern.
+
+    Returns
+    -------
+    dict of str to Placement
+        ``{"rail-aware": ..., "naive": ...}``.
+
+    Raises
+    ------
+    SpecError
+        When the processes do not fit or the pattern is malformed.
+
+    Examples
+    --------
     >>> from vizcoll.topology import from_spec
     >>> topo = from_spec("rail-fat-tree:servers=4,rails=2,radix=8")
     >>> {name: [topo.names[n] for n in p.node] for name, p in rail_placements(topo, 3).items()}
@@ -153,9 +180,35 @@ def rail_placements(
 
 
 def group_rails(topo: Topology, pattern: str, ppn: int = 1, seed: int = 0) -> dict:
-    """The rail fabric (:func:`rail_fabric`) and, for the communicators of ``pattern`` placed each way of
+    """How many of a pattern's communicators span rails, placed rail-aware and naively.
+
+    Returns the rail fabric (:func:`rail_fabric`) and, for the communicators of ``pattern`` placed each way of
     :data:`PLACEMENTS`, the groups spanning rails (:func:`cross_rail_groups`, with the placement's ``order``).
 
+    Parameters
+    ----------
+    topo : Topology
+        A rail fabric.
+    pattern : str
+        A communication pattern (:func:`~vizcoll.comm.parse_pattern`).
+    ppn : int
+        Processes per end node.
+    seed : int
+        Seed for the placement and the pattern.
+
+    Returns
+    -------
+    dict
+        ``rails``, ``servers``, ``cross_links`` and ``placements``: per placement name its ``order``,
+        ``groups``, ``cross_rail`` (groups spanning two rails or more) and ``max_rails``.
+
+    Raises
+    ------
+    SpecError
+        When the processes do not fit or the pattern is malformed.
+
+    Examples
+    --------
     >>> from vizcoll.topology import from_spec
     >>> out = group_rails(from_spec("rail-fat-tree:servers=4,rails=2,radix=8"), "grid2d:4x2")
     >>> out["rails"], out["servers"], out["cross_links"]

@@ -84,6 +84,23 @@ def grid2d(procs: Procs, rows: int, cols: int) -> Communicators:
     blocks of consecutive ranks (the aggregation-tree paper's topology-aware
     256x160 pattern on 256-node supernodes).
 
+    Parameters
+    ----------
+    procs : Placement or int
+        The processes: a placement (kept by the result, so :meth:`Communicators.nodes` works) or a count ``P``.
+    rows, cols : int
+        The grid's shape; ``rows * cols`` must equal the number of processes.
+
+    Returns
+    -------
+    Communicators
+        The ``rows`` row communicators, then the ``cols`` column ones; labelled ``grid2d:RxC``.
+
+    Raises
+    ------
+    SpecError
+        If the grid's size differs from the number of processes, or a size is not a positive integer.
+
     Examples
     --------
     >>> grid2d(6, 2, 3).lists()
@@ -238,6 +255,25 @@ def from_lists(topo: Topology, lists: Sequence[Sequence[str]], label: str = "lis
     (reading communicator 0 first), a node's processes consecutively. Each
     communicator keeps the order it was listed in. The placement's ``order``
     is ``"lists"`` and its ``ppn`` the most processes on one node.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric the names belong to.
+    lists : sequence of sequence of str
+        One list of node names per communicator (any name :meth:`Topology.index` takes).
+    label : str
+        What built them (a file's name, say).
+
+    Returns
+    -------
+    Communicators
+        The communicators, with the placement the lists imply.
+
+    Raises
+    ------
+    SpecError
+        For no communicators, an empty communicator, or a name that is not an end node (switch) of ``topo``.
 
     Examples
     --------

@@ -67,11 +67,41 @@ FAMILIES = {"rs": "Reed–Solomon", "lrc": "Azure LRC", "replication": "replicat
 class Code:
     """A ``k × n`` generator matrix over GF(2^8) with the DC of every block.
 
-    ``kinds[i]`` names block ``i`` ("data", "parity", "local parity",
-    "global parity", "replica"); ``data_blocks`` are the systematic positions
-    (``G`` restricted to them is the identity); ``mds`` is True when the
-    construction guarantees that every ``k`` columns are independent (the
-    metrics then use closed forms instead of enumerating subsets).
+    A stripe of ``k`` data blocks ``x`` is encoded into ``n`` coded blocks ``y = x G``; block ``i`` is stored in
+    data centre ``placement[i]``. Build one with :func:`replication`, :func:`reed_solomon`, :func:`lrc`,
+    :func:`code_from_generator` or the FMEL search (:func:`vizcoll.erasure.fmel.fmel_search`).
+
+    Parameters
+    ----------
+    family : str
+        ``"rs"``, ``"lrc"``, ``"replication"``, ``"fmel"`` or ``"custom"``.
+    name : str
+        The code's name for people (``"RS(9,5)"``).
+    n : int
+        Coded blocks.
+    k : int
+        Data blocks.
+    dcs : int
+        Data centres ``N``.
+    generator : numpy.ndarray
+        The ``k × n`` generator matrix (``uint8``, GF(2^8) elements).
+    placement : list of int
+        The DC (``0..N-1``) of every block.
+    kinds : list of str
+        ``kinds[i]`` names block ``i`` ("data", "parity", "local parity", "global parity", "replica").
+    data_blocks : list of int
+        The systematic positions (``G`` restricted to them is the identity).
+    mds : bool
+        True when the construction guarantees that every ``k`` columns are independent (the metrics then use
+        closed forms instead of enumerating subsets).
+    params : dict
+        The family's own parameters (``{"local_groups": 3, ...}``).
+
+    Examples
+    --------
+    >>> code = reed_solomon(6, 4, 3)
+    >>> code.overhead, code.dc_blocks()
+    (1.5, [[0, 1], [2, 3], [4, 5]])
     """
 
     family: str
@@ -96,7 +126,13 @@ class Code:
         return self.n / self.k
 
     def dc_blocks(self) -> list[list[int]]:
-        """The blocks of every DC, in block order."""
+        """The blocks of every DC, in block order.
+
+        Returns
+        -------
+        list of list of int
+            ``dc_blocks()[z]``: the blocks stored in DC ``z``.
+        """
         out: list[list[int]] = [[] for _ in range(self.dcs)]
         for i, z in enumerate(self.placement):
             out[z].append(i)
@@ -105,6 +141,23 @@ class Code:
     def encode(self, data) -> np.ndarray:
         """The ``n`` coded blocks of ``k`` data blocks (rows of bytes): ``G^T @ data``.
 
+        Parameters
+        ----------
+        data : array_like
+            ``k`` rows of bytes (or ``k`` bytes).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``n`` rows of bytes.
+
+        Raises
+        ------
+        SpecError
+            When ``data`` does not have ``k`` rows.
+
+        Examples
+        --------
         >>> c = reed_solomon(4, 2, 2)
         >>> c.encode([[1, 2], [3, 4]])[:2].tolist()  # systematic: the data first
         [[1, 2], [3, 4]]
@@ -117,6 +170,13 @@ class Code:
         return gf_matmul(self.generator.T, data)
 
     def to_dict(self) -> dict:
+        """JSON-serialisable form.
+
+        Returns
+        -------
+        dict
+            Every field, the generator as nested lists.
+        """
         return {
             "family": self.family,
             "name": self.name,
@@ -133,6 +193,18 @@ class Code:
 
     @classmethod
     def from_dict(cls, d: dict) -> Code:
+        """Inverse of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        d : dict
+            What :meth:`to_dict` returned.
+
+        Returns
+        -------
+        Code
+            The code.
+        """
         return cls(
             family=d["family"],
             name=d["name"],
@@ -163,6 +235,30 @@ def _integer(value, name: str) -> int:
 def check_parameters(n, k, dcs) -> tuple[int, int, int]:
     """(n, k, N) as checked integers; raises SpecError with one clear sentence for absurd inputs.
 
+    The limits are ``1 ≤ k < n ≤ MAX_BLOCKS`` (32) and ``1 ≤ N ≤ MAX_DCS`` (16): the exact metrics and the FMEL
+    search enumerate subsets, and ``n = k`` cannot repair anything.
+
+    Parameters
+    ----------
+    n : int
+        Coded blocks (an integer, or a float or text holding one).
+    k : int
+        Data blocks.
+    dcs : int
+        Data centres ``N``.
+
+    Returns
+    -------
+    tuple of (int, int, int)
+        ``(n, k, N)``.
+
+    Raises
+    ------
+    SpecError
+        For a value that is not an integer or outside the limits.
+
+    Examples
+    --------
     >>> check_parameters(9, 5, 3)
     (9, 5, 3)
     >>> check_parameters(4, 5, 2)
@@ -220,6 +316,27 @@ def placement_of(blocks: list[list[int]], n: int) -> list[int]:
 def parse_placement(value, n: int, dcs: int) -> list[int]:
     """A user placement (``"0,0,1,1"`` or a list) checked against n and N.
 
+    Parameters
+    ----------
+    value : str or sequence of int
+        One DC number per block, separated by commas or blanks, or a list.
+    n : int
+        Coded blocks.
+    dcs : int
+        Data centres ``N``.
+
+    Returns
+    -------
+    list of int
+        The DC of every block.
+
+    Raises
+    ------
+    SpecError
+        For a wrong count, a number that is not an integer, or a DC outside ``0..N-1``.
+
+    Examples
+    --------
     >>> parse_placement("0, 0 1,1", 4, 2)
     [0, 0, 1, 1]
     >>> parse_placement("0,1,5", 3, 2)
@@ -262,6 +379,29 @@ def _systematic_positions(g: np.ndarray) -> list[int]:
 def replication(n: int, k: int, dcs: int, placement=None) -> Code:
     """``r = n / k`` copies of every data block; copy ``c`` of the stripe in DC ``c mod N``.
 
+    Parameters
+    ----------
+    n : int
+        Coded blocks, a multiple of ``k``.
+    k : int
+        Data blocks.
+    dcs : int
+        Data centres ``N``.
+    placement : str or sequence of int, optional
+        The DC of every block (:func:`parse_placement`); default copy ``c`` in DC ``c mod N``.
+
+    Returns
+    -------
+    Code
+        ``G = [I I … I]``, MDS when ``k = 1``.
+
+    Raises
+    ------
+    SpecError
+        For bad parameters or ``n`` not a multiple of ``k``.
+
+    Examples
+    --------
     >>> c = replication(3, 1, 3)
     >>> c.generator.tolist(), c.placement
     ([[1, 1, 1]], [0, 1, 2])
@@ -303,6 +443,39 @@ def cauchy_matrix(rows: int, cols: int, offset: int = 0) -> np.ndarray:
 def reed_solomon(n: int, k: int, dcs: int, placement=None, construction: str = "cauchy") -> Code:
     """Systematic Reed–Solomon (MDS) code, from a Cauchy or a Vandermonde matrix.
 
+    ``G = [I | C]`` with a Cauchy matrix ``C`` (``C_ij = 1 / (x_i + y_j)``, all ``x``, ``y`` distinct), or the
+    systematic form ``V_k^{-1} V`` of a Vandermonde matrix; both are MDS (every ``k`` columns independent).
+
+    Parameters
+    ----------
+    n : int
+        Coded blocks.
+    k : int
+        Data blocks.
+    dcs : int
+        Data centres ``N``.
+    placement : str or sequence of int, optional
+        The DC of every block (:func:`parse_placement`); default :func:`even_placement`.
+    construction : str
+        ``"cauchy"`` (default) or ``"vandermonde"`` (needs ``n ≤ 255``).
+
+    Returns
+    -------
+    Code
+        Family ``"rs"``, named ``RS(n,k)``.
+
+    Raises
+    ------
+    SpecError
+        For bad parameters or an unknown construction.
+
+    References
+    ----------
+    [RS60] I. S. Reed, G. Solomon, "Polynomial Codes over Certain Finite Fields", Journal of the Society for
+    Industrial and Applied Mathematics, 8(2): 300–304, 1960, DOI [10.1137/0108018](https://doi.org/10.1137/0108018).
+
+    Examples
+    --------
     >>> c = reed_solomon(6, 2, 3)
     >>> c.generator[:, :2].tolist(), c.mds, c.placement
     ([[1, 0], [0, 1]], True, [0, 0, 1, 1, 2, 2])
@@ -343,8 +516,38 @@ def lrc(n: int, k: int, dcs: int, local_groups: int | None = None, placement=Non
 
     Block order: group 0's data then its local parity, group 1 …, then the
     global parities. Group ``j`` lives in DC ``j mod N``; each global parity
-    goes to the DC with the fewest blocks so far.
+    goes to the DC with the fewest blocks so far. The global parities have Cauchy coefficients.
 
+    Parameters
+    ----------
+    n : int
+        Coded blocks, ``k + l + g``.
+    k : int
+        Data blocks (split into the groups as evenly as possible).
+    dcs : int
+        Data centres ``N``.
+    local_groups : int, optional
+        ``l``; default ``min(N, k, n − k)``: one local group per DC, kept together.
+    placement : str or sequence of int, optional
+        The DC of every block (:func:`parse_placement`).
+
+    Returns
+    -------
+    Code
+        Family ``"lrc"``; ``params`` holds ``local_groups``, ``global_parities`` and each block's ``group``.
+
+    Raises
+    ------
+    SpecError
+        For bad parameters, ``l`` outside ``1..k``, or ``n < k + l``.
+
+    References
+    ----------
+    [LRC12] Cheng Huang et al., "Erasure Coding in Windows Azure Storage", USENIX ATC 2012, pp. 15–26 (no DOI:
+    https://www.usenix.org/conference/atc12/technical-sessions/presentation/huang).
+
+    Examples
+    --------
     >>> c = lrc(9, 5, 3)
     >>> c.kinds
     ['data', 'data', 'local parity', 'data', 'data', 'local parity', 'data', 'local parity', 'global parity']

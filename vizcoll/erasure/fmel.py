@@ -410,28 +410,61 @@ def fmel_search(
 ) -> SearchResult:
     """Search for the code with the least mean cross-DC repair traffic that survives ``d`` DC failures.
 
+    Repair-group distribution schemes (how many blocks each DC holds, which DCs keep a local parity check, which
+    own a check with helpers from other DCs) are generated best-first, filtered by exact necessary conditions,
+    given random GF(2^8) coefficients and kept when exact rank checks confirm every designed repair group and the
+    survival of any ``d`` DC failures (see the module docstring). The paper gives only the outline; this is the
+    method in its spirit.
+
     Parameters
     ----------
-    n, k, dcs
-        Coded blocks, data blocks, data centres (checked by :func:`~vizcoll.erasure.codes.check_parameters`).
-    d
+    n : int
+        Coded blocks (checked by :func:`~vizcoll.erasure.codes.check_parameters`).
+    k : int
+        Data blocks.
+    dcs : int
+        Data centres ``N``.
+    d : int, optional
         Required DC failures survived (the paper's D); default: the most any placement allows by counting.
-    placement
+    placement : str or sequence of int, optional
         A fixed DC per block (``"0,0,1,..."`` or a list); default: the search chooses the split, trying every
         partition in which no DC holds more than ⌈n/N⌉ + ``max_part_slack`` blocks.
-    seed
+    seed : int
         Seed of the random coefficients (the result is deterministic for a seed).
-    traffic
+    traffic : str
         ``"blocks"`` (every remote block read counts) or ``"aggregated"`` (one block per remote DC).
-    trials, max_schemes
-        Random draws per scheme; schemes constructed at most.
-    budget, final_budget, final_tolerance_budget
-        Subset checks per code while searching; for the exact metrics of the code found (repair groups, block
-        tolerance; see :func:`~vizcoll.erasure.metrics.evaluate`).
-    progress
+    trials : int
+        Random draws per scheme.
+    max_schemes : int
+        Schemes constructed at most.
+    max_part_slack : int
+        How many blocks more than ⌈n/N⌉ a DC may hold in the splits tried.
+    budget : int
+        Subset checks per code while searching.
+    final_budget : int
+        Subset checks of the exact repair groups of the code found (see :func:`~vizcoll.erasure.metrics.evaluate`).
+    final_tolerance_budget : int, optional
+        Subset checks of its block tolerance.
+    progress : callable, optional
         ``progress(done, total)``, ``total = max_schemes + 1``: after every scheme tried, ``(max_schemes, total)``
         when the search stops (often long before: no scheme left can beat its best code), ``(total, total)`` once
         the exact metrics of the code found (for large codes a good part of the time) and the bound are done.
+
+    Returns
+    -------
+    SearchResult
+        The code, its exact metrics, its scheme, the lower bound on T̄ and the search's statistics.
+
+    Raises
+    ------
+    SpecError
+        For bad parameters, or when no code is found (try another seed, a smaller D or more schemes).
+
+    References
+    ----------
+    [FMEL23] Bao Han, Wang Yijie, "A Fast Construction Method of the Erasure Code with Small Cross-Cloud Data Center
+    Repair Traffic", Journal of Computer Research and Development, 60(10): 2418–2439, 2023, DOI
+    [10.7544/issn1000-1239.202220580](https://doi.org/10.7544/issn1000-1239.202220580). The abstract, Tables 1–2.
 
     Examples
     --------

@@ -143,8 +143,26 @@ def _round(value: float | None, digits: int) -> float | None:
 class Metrics:
     """Every metric of a code (JSON-ready with :meth:`to_dict`), under both traffic models.
 
-    ``repair`` counts every remote block read; ``repair_aggregated`` lets each remote DC send one combination
-    of its blocks (see :func:`repair_group_aggregated`).
+    What :func:`evaluate` returns. ``repair`` counts every remote block read; ``repair_aggregated`` lets each
+    remote DC send one combination of its blocks (see :func:`repair_group_aggregated`).
+
+    Parameters
+    ----------
+    code : Code
+        The code measured (with its MDS flag checked).
+    repair : list of dict
+        Per block its repair group when every remote block read counts (``group``, ``local``, ``cross_dc``,
+        ``exact``, ...).
+    repair_aggregated : list of dict
+        The same when each remote DC sends one combined block.
+    dc_failures_survived : int
+        The largest ``f`` such that losing any ``f`` DCs leaves rank ``k``.
+    block_tolerance : dict
+        ``tolerated`` (any that many lost blocks can be rebuilt), ``exact``, ``worst`` and ``upper``.
+    model : RepairTimeModel
+        The repair-time model.
+    budget_used : int
+        Subset checks spent.
     """
 
     code: Code
@@ -163,7 +181,18 @@ class Metrics:
         return [r["cross_dc"] for r in self.groups(traffic)]
 
     def mean_traffic(self, traffic: str = "blocks") -> float | None:
-        """T̄: the mean cross-DC repair traffic over the n blocks (None if a block cannot be rebuilt)."""
+        """T̄: the mean cross-DC repair traffic over the n blocks.
+
+        Parameters
+        ----------
+        traffic : str
+            ``"blocks"`` or ``"aggregated"``.
+
+        Returns
+        -------
+        float or None
+            Blocks read from other DCs per repaired block; None if a block cannot be rebuilt.
+        """
         return _mean(self.traffic(traffic))
 
     def repair_times(self, traffic: str = "blocks") -> list[float | None]:
@@ -174,7 +203,18 @@ class Metrics:
         ]
 
     def repair_time(self, traffic: str = "blocks") -> float | None:
-        """t̄: the mean modelled repair time, ms per MB."""
+        """t̄: the mean modelled repair time, ms per MB.
+
+        Parameters
+        ----------
+        traffic : str
+            ``"blocks"`` or ``"aggregated"``.
+
+        Returns
+        -------
+        float or None
+            The mean over the blocks of :class:`RepairTimeModel`'s time; None if a block cannot be rebuilt.
+        """
         return _mean(self.repair_times(traffic))
 
     @property
@@ -182,7 +222,15 @@ class Metrics:
         return all(r["exact"] for r in self.repair + self.repair_aggregated) and bool(self.block_tolerance["exact"])
 
     def summary(self) -> dict:
-        """The headline numbers (what the comparison tables show)."""
+        """The headline numbers (what the comparison tables show).
+
+        Returns
+        -------
+        dict
+            ``code``, ``name``, ``n``, ``k``, ``dcs``, ``mean_traffic`` (and ``_aggregated``),
+            ``dc_failures_survived``, ``block_failures_tolerated``, ``block_tolerance_exact``,
+            ``block_tolerance_upper``, ``overhead``, ``repair_time_ms_per_mb`` (and ``_aggregated``) and ``exact``.
+        """
         c = self.code
         return {
             "code": c.family,
@@ -203,6 +251,13 @@ class Metrics:
         }
 
     def to_dict(self) -> dict:
+        """JSON-ready form: :meth:`summary` plus the code, the repair groups, per-block traffic and times.
+
+        Returns
+        -------
+        dict
+            What ``vizcoll erasure --json`` prints for one code.
+        """
         c = self.code
         return {
             **self.summary(),
@@ -266,6 +321,34 @@ def evaluate(
 ) -> Metrics:
     """Repair groups (both traffic models), T̄, DC and block fault tolerance, overhead and repair time of ``code``.
 
+    A block's repair group reads every surviving block of its own DC for free and minimises the blocks read
+    from other DCs, then the total read; the enumerations are exact within ``budget`` subset checks, else the
+    group is the best found and flagged ``exact: False`` (see the module docstring).
+
+    Parameters
+    ----------
+    code : Code
+        Any code on any placement.
+    model : RepairTimeModel, optional
+        The repair-time model (default: the one fitted to the paper's Table 2).
+    budget : int
+        Subset checks for the repair groups.
+    tolerance_budget : int, optional
+        Subset checks for the block tolerance (default ``budget``).
+
+    Returns
+    -------
+    Metrics
+        Every metric of the code.
+
+    References
+    ----------
+    [FMEL23] Bao Han, Wang Yijie, "A Fast Construction Method of the Erasure Code with Small Cross-Cloud Data Center
+    Repair Traffic", Journal of Computer Research and Development, 60(10): 2418–2439, 2023, DOI
+    [10.7544/issn1000-1239.202220580](https://doi.org/10.7544/issn1000-1239.202220580). Table 1 (T̄, D), Table 2.
+
+    Examples
+    --------
     >>> from vizcoll.erasure.codes import reed_solomon
     >>> m = evaluate(reed_solomon(9, 5, 3))
     >>> m.mean_traffic(), m.mean_traffic("aggregated"), m.dc_failures_survived, m.block_tolerance["tolerated"]

@@ -47,7 +47,28 @@ TreeBuilder = Callable[[RoutingState, int, np.ndarray, int], TreeParts]
 
 @dataclass(frozen=True)
 class MulticastAlgorithm:
-    """One routing algorithm: its name (the CLI's ``--algo``), label, tree builder, root rule and setup."""
+    """One routing algorithm: its name (the CLI's ``--algo``), label, tree builder, root rule and setup.
+
+    :func:`register` (``REGISTRY.register``) adds one to :data:`ALGORITHMS`, after which
+    :func:`~vizcoll.multicast.routing.route`, the CLI and the /multicast page all offer it.
+
+    Parameters
+    ----------
+    name : str
+        The name ``route`` and ``--algo`` take (``"fulb"``).
+    label : str
+        The name people read (``"FULB-MC"``).
+    build_tree : callable
+        ``build_tree(state, root_row, members, gid) -> TreeParts``: the tree of one group on the shared
+        :class:`~vizcoll.multicast.state.RoutingState`.
+    rotates_roots : bool
+        Whether the root rotates among the minimum-height ones (FULB's root rotation).
+    setup : callable, optional
+        ``setup(state, n_groups)``, run once per ``route`` call before the first group (SSSP-MC's weighted switch
+        graph).
+    description : str
+        One line for the help.
+    """
 
     name: str
     label: str

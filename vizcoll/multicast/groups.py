@@ -174,26 +174,47 @@ def simulate_group(
 ) -> Timeline:
     """Simulate one multicast group's life at the SM, from the first join to its deletion.
 
+    The paper's join / leave protocol for HPC computes the routes once per group: every join request carries
+    ``MemberCount``, the SM computes the routes once all have arrived, process 0 polls the group state and
+    multicasts "ready"; leaving does not recompute routes, and timeouts take a group that never completes to
+    ``Destroying`` (see the module docstring for the steps and the choices the paper leaves open). Times are in
+    milliseconds.
+
     Parameters
     ----------
-    members : node index of each member process, process 0 first (several
-        processes may share a node). ``MemberCount = len(members)``.
-    sm_node : node index of the subnet manager, or -1 (not on the topology).
-    join_times : when each member sends its join request (absolute times);
-        default seeded random arrivals in ``[0, 1)`` (two decimals).
-    leave_times : how long each member uses the group after it got "ready"
-        before it sends its leave request; default seeded random in ``[1, 2)``.
-    lost_joins : member positions whose join request is lost on the way.
-    crashed : member positions that crash at time 0 (never join, never leave),
-        or a mapping ``position -> crash time`` (a crash after joining makes the
-        leave phase time out).
-    route_time : how long the SM computes the routes.
-    poll_interval : period of process 0's ``SubnAdmGet(MCGStateRecord)`` polls.
-    join_timeout, leave_timeout : see the module docstring.
-    latency : one-way time of every message; also the SM's tear-down time.
-    seed : seeds the default join/leave times (``numpy.random.default_rng``).
-    names : topology node names indexed by node (e.g. ``topo.names``), only
-        used to make the labels say where the processes run.
+    members : list of int or numpy.ndarray
+        Node index of each member process, process 0 first (several processes may share a node).
+        ``MemberCount = len(members)``.
+    sm_node : int
+        Node index of the subnet manager, or -1 (not on the topology).
+    join_times : sequence of float, optional
+        When each member sends its join request (absolute times); default seeded random arrivals in ``[0, 1)``
+        (two decimals).
+    leave_times : sequence of float, optional
+        How long each member uses the group after it got "ready" before it sends its leave request; default
+        seeded random in ``[1, 2)``.
+    lost_joins : iterable of int
+        Member positions whose join request is lost on the way.
+    crashed : iterable of int or mapping of int to float
+        Member positions that crash at time 0 (never join, never leave), or a mapping ``position -> crash time``
+        (a crash after joining makes the leave phase time out).
+    route_time : float
+        How long the SM computes the routes.
+    poll_interval : float
+        Period of process 0's ``SubnAdmGet(MCGStateRecord)`` polls.
+    join_timeout : float
+        Time from the group's creation within which every join must arrive, else ``ReceivingJoinReq`` goes to
+        ``Destroying``.
+    leave_timeout : float
+        Time from the first leave within which every leave must arrive, else ``ReceivingLeaveReq`` goes to
+        ``Destroying``.
+    latency : float
+        One-way time of every message; also the SM's tear-down time.
+    seed : int
+        Seeds the default join/leave times (``numpy.random.default_rng``).
+    names : list of str, optional
+        Topology node names indexed by node (e.g. ``topo.names``), only used to make the labels say where the
+        processes run.
 
     Returns
     -------
@@ -205,6 +226,26 @@ def simulate_group(
         ``destroyed_at`` (Deleted), ``joins_received``, ``leaves_received``,
         ``member_count``, ``timed_out``, ``timeout`` (``"join"``/``"leave"``/None),
         ``route_computations``, ``polls`` and ``messages`` (``send`` events).
+
+    Raises
+    ------
+    SpecError
+        For members that are not node indices (or more than :data:`MAX_MEMBERS`), negative or non-finite times,
+        timeouts or a poll interval that are not positive, positions outside the group, a negative seed, names
+        that do not cover the nodes, or a poll interval so small that process 0 would poll too often.
+
+    References
+    ----------
+    [FULB22] Chen Shuping, Zhou Huilin, He Wangquan, Qi Fengbin, "Load-Balanced Multicast Routing for Large-Scale
+    Infiniband Network", Computer Engineering and Applications, 58(5): 138–147, 2022, DOI
+    [10.3778/j.issn.1002-8331.2009-0276](https://doi.org/10.3778/j.issn.1002-8331.2009-0276). Section 3.2, Fig. 4
+    (the group states).
+
+    Examples
+    --------
+    >>> tl = simulate_group([4, 5, 6], sm_node=0, seed=1, crashed=[2])
+    >>> tl.summary["final_state"], tl.summary["timed_out"], tl.summary["timeout"]
+    ('Deleted', True, 'join')
     """
     group = _Group(
         **_checked(

@@ -73,10 +73,41 @@ def _port_at(topo: Topology, node: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 
 def forwarding_tables(topo: Topology, result: MulticastResult) -> dict[int, dict[int, list[int]]]:
-    """``{switch node: {MLID: ascending out ports}}`` for every switch in some group's tree.
+    """The multicast forwarding tables OpenSM would program for the trees of ``result``.
 
     The ports of a switch for a group are its tree ports (to the parent and to
-    every child) and port 0 if the switch is a member.
+    every child) and port 0 if the switch is a member. Group ``g`` has MLID ``0xC001 + g``.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric the result was routed on.
+    result : MulticastResult
+        The routing.
+
+    Returns
+    -------
+    dict
+        ``{switch node: {MLID: ascending out ports}}`` for every switch in some group's tree.
+
+    Raises
+    ------
+    VizcollError
+        When a group has no MLID (beyond 0xFFFE) or a tree uses a link the topology does not have.
+
+    References
+    ----------
+    [OPENSM] OpenSM, the InfiniBand subnet manager (https://github.com/linux-rdma/opensm,
+    ``doc/current-routing.txt``; software, no DOI). The multicast forwarding tables it programs.
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> from vizcoll.multicast.routing import route
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> result = route(topo, [[topo.index("h0"), topo.index("h2")]], "minhop")
+    >>> {topo.names[sw]: ports for sw, ports in forwarding_tables(topo, result).items()}
+    {'leaf0': {49153: [1, 3]}, 'leaf1': {49153: [1, 3]}, 'spine0': {49153: [1, 2]}}
     """
     tables: dict[int, dict[int, set[int]]] = {}
     for tree in result.trees:
@@ -101,8 +132,40 @@ def forwarding_tables(topo: Topology, result: MulticastResult) -> dict[int, dict
 def dump_mcfdbs(topo: Topology, result: MulticastResult) -> str:
     """The forwarding tables in OpenSM's ``opensm.mcfdbs`` layout (see the module docstring).
 
-    GUIDs are the topology's; a node without one gets the same invented GUID
-    the ibnetdiscover/ibsim writers of :mod:`vizcoll.topology.io` give it.
+    The layout is ``dump_mcast_routes()``'s in OpenSM's ``osm_dump.c``: switches in GUID order, each as a blank
+    line, ``Switch 0x<guid>``, ``LID    : Out Port(s)`` and one line per MLID. GUIDs are the topology's; a node
+    without one gets the same invented GUID the ibnetdiscover/ibsim writers of :mod:`vizcoll.topology.io` give it.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric the result was routed on.
+    result : MulticastResult
+        The routing.
+
+    Returns
+    -------
+    str
+        The dump's text (:func:`parse_mcfdbs` reads it back).
+
+    Raises
+    ------
+    VizcollError
+        As :func:`forwarding_tables`.
+
+    References
+    ----------
+    [OPENSM] OpenSM, the InfiniBand subnet manager (https://github.com/linux-rdma/opensm,
+    ``doc/current-routing.txt``; software, no DOI). ``dump_mcast_routes()`` in ``osm_dump.c`` (3.3.x).
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> from vizcoll.multicast.routing import route
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> result = route(topo, [[topo.index("h0"), topo.index("h1")]], "minhop")
+    >>> dump_mcfdbs(topo, result).splitlines()
+    ['', 'Switch 0x0002c90000000100', 'LID    : Out Port(s)', '0xC001 : 0x001  0x002 ']
     """
     guids = node_guids(topo)
     out = []
@@ -118,8 +181,28 @@ def parse_mcfdbs(text: str) -> dict[int, dict[int, list[int]]]:
     """Read an ``opensm.mcfdbs`` dump back: ``{switch GUID: {MLID: ports}}``.
 
     Blank lines, ``#`` comments and the blanks around ports are not significant (OpenSM prints one blank
-    before and after each port; a file whose trailing blanks were stripped reads the same). Raises
-    :class:`FileFormatError` naming the first line it does not understand.
+    before and after each port; a file whose trailing blanks were stripped reads the same).
+
+    Parameters
+    ----------
+    text : str
+        The dump's text.
+
+    Returns
+    -------
+    dict
+        ``{switch GUID: {MLID: ports}}``, in the dump's order.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the first line it does not understand.
+
+    Examples
+    --------
+    >>> tables = parse_mcfdbs("Switch 0x0002c90000000100\\nLID    : Out Port(s)\\n0xC001 : 0x001  0x002\\n")
+    >>> {hex(guid): {hex(lid): ports for lid, ports in by_lid.items()} for guid, by_lid in tables.items()}
+    {'0x2c90000000100': {'0xc001': [1, 2]}}
     """
     tables: dict[int, dict[int, list[int]]] = {}
     current: dict[int, list[int]] | None = None

@@ -24,7 +24,9 @@ def ints(values) -> np.ndarray:
 
 @dataclass(eq=False)
 class MulticastTree:
-    """The multicast tree of one group.
+    """The multicast tree of one group: its root switch, its nodes and each node's parent link.
+
+    Serialises with :meth:`to_dict` / :meth:`from_dict`.
 
     Attributes
     ----------
@@ -58,7 +60,23 @@ class MulticastTree:
         return self.parent_link[self.parent_link >= 0]
 
     def parent_of(self, node: int) -> tuple[int, int]:
-        """``(parent node, link id)`` of a tree node; ``(-1, -1)`` for the root."""
+        """The parent of a tree node and the link to it.
+
+        Parameters
+        ----------
+        node : int
+            A node index of the tree.
+
+        Returns
+        -------
+        tuple of (int, int)
+            ``(parent node, link id)``; ``(-1, -1)`` for the root.
+
+        Raises
+        ------
+        VizcollError
+            When ``node`` is not in the tree.
+        """
         hit = np.flatnonzero(self.nodes == int(node))
         if not len(hit):
             raise VizcollError(f"node {node} is not in the tree of group {self.group}")
@@ -82,6 +100,13 @@ class MulticastTree:
         raise VizcollError(f"the parents of group {self.group}'s tree hold a cycle")
 
     def to_dict(self) -> dict:
+        """JSON-serialisable form.
+
+        Returns
+        -------
+        dict
+            ``group``, ``root``, ``height`` and the lists ``members``, ``nodes``, ``parent``, ``parent_link``.
+        """
         return {
             "group": self.group,
             "root": self.root,
@@ -94,6 +119,23 @@ class MulticastTree:
 
     @classmethod
     def from_dict(cls, data: dict) -> MulticastTree:
+        """Inverse of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        data : dict
+            What :meth:`to_dict` returned.
+
+        Returns
+        -------
+        MulticastTree
+            The tree.
+
+        Raises
+        ------
+        VizcollError
+            When ``nodes``, ``parent`` and ``parent_link`` differ in length or the first node is not the root.
+        """
         tree = cls(
             int(data["group"]),
             int(data["root"]),
@@ -111,6 +153,9 @@ class MulticastTree:
 @dataclass(eq=False)
 class MulticastResult:
     """Trees of all groups routed by one algorithm, and the link EFIs they make.
+
+    What :func:`~vizcoll.multicast.routing.route` returns; serialises with :meth:`to_dict` / :meth:`from_dict`
+    (schema ``vizcoll.multicast/1``).
 
     Attributes
     ----------
@@ -140,7 +185,8 @@ class MulticastResult:
 
     def __reduce__(self):
         """Pickled as a few flat arrays rather than five small arrays per tree: a paper-scale result's 5,120 trees
-        took 0.12 s to pickle tree by tree (the engine cache stores every routing), and as long to load."""
+        were slow to pickle tree by tree (the engine cache stores every routing), and as slow to load (measured:
+        docs/design.md)."""
         return _unpack, (
             self.algo,
             _pack(self.trees),
@@ -152,15 +198,24 @@ class MulticastResult:
         )
 
     def efi_by_link_id(self) -> dict[int, int]:
-        """``{link id: EFI}`` for every link."""
+        """The EFI of every link by its stable id.
+
+        Returns
+        -------
+        dict of int to int
+            ``{link id: EFI}`` for every link.
+        """
         return dict(zip(self.link_ids.tolist(), self.efi.tolist(), strict=True))
 
     def summary(self) -> dict:
         """The figures the CLI prints.
 
-        ``mean_efi`` averages over the links some tree uses (EFI > 0);
-        ``mean_efi_all`` over all live links. ``efi_histogram`` maps an EFI to
-        its number of live links (including EFI 0).
+        Returns
+        -------
+        dict
+            ``algo``, ``groups``, ``unroutable``, ``max_efi``, ``mean_efi`` (averaged over the links some tree
+            uses, EFI > 0), ``mean_efi_all`` (over all live links), ``max_height``, ``runtime_s`` and
+            ``efi_histogram`` (an EFI to its number of live links, including EFI 0).
         """
         used = self.efi[self.efi > 0]
         values, counts = np.unique(used, return_counts=True)
@@ -180,7 +235,14 @@ class MulticastResult:
         }
 
     def to_dict(self) -> dict:
-        """JSON-serialisable form (schema ``vizcoll.multicast/1``)."""
+        """JSON-serialisable form (schema ``vizcoll.multicast/1``).
+
+        Returns
+        -------
+        dict
+            ``schema``, ``algo``, ``runtime_s``, ``unroutable``, ``live_links``, ``link_ids``, ``efi`` and
+            ``trees`` (:meth:`MulticastTree.to_dict` each, or None).
+        """
         return {
             "schema": SCHEMA,
             "algo": self.algo,
@@ -194,7 +256,24 @@ class MulticastResult:
 
     @classmethod
     def from_dict(cls, data: dict) -> MulticastResult:
-        """Inverse of :meth:`to_dict`; raises :class:`VizcollError` on a malformed dict."""
+        """Inverse of :meth:`to_dict`.
+
+        Parameters
+        ----------
+        data : dict
+            What :meth:`to_dict` returned.
+
+        Returns
+        -------
+        MulticastResult
+            The result.
+
+        Raises
+        ------
+        VizcollError
+            On a malformed dict (wrong schema, missing field, wrong type, ``efi`` and ``link_ids`` of different
+            lengths).
+        """
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise VizcollError(f"not a vizcoll multicast result: the field 'schema' must be {SCHEMA!r}")
         try:

@@ -81,6 +81,15 @@ def route(
 ) -> MulticastResult:
     """Route every group with one algorithm, in order, and count link EFIs.
 
+    Every algorithm builds trees of minimum height on the min-hop table (live links only): the root is a switch of
+    smallest eccentricity to the group's members, and every member hangs at its min-hop distance below it. The
+    algorithm keeps its own load state between groups (the EFI of each link: the number of earlier groups whose
+    tree uses it; per switch, the trees rooted at it and passing through it). ``minhop`` is OpenSM's MINIHOP-MC,
+    ``sssp`` SSSP-MC, ``fulb`` FULB-MC (root rotation, then link rotation by EFI), ``minhop-new`` / ``sssp-new``
+    add FULB's root rotation and ``fulb+global`` the dragonfly global-link rule (see the module docstring). A
+    group whose members cannot all reach one common switch gets no tree and is listed in
+    :attr:`MulticastResult.unroutable`.
+
     Parameters
     ----------
     topo : Topology
@@ -98,6 +107,32 @@ def route(
     Returns
     -------
     MulticastResult
+        One tree per group (None for an unroutable one) and the EFI of every link.
+
+    Raises
+    ------
+    SpecError
+        For an unknown algorithm, more groups than one call takes, or a min-hop table of another topology.
+
+    References
+    ----------
+    [FULB22] Chen Shuping, Zhou Huilin, He Wangquan, Qi Fengbin, "Load-Balanced Multicast Routing for Large-Scale
+    Infiniband Network", Computer Engineering and Applications, 58(5): 138–147, 2022, DOI
+    [10.3778/j.issn.1002-8331.2009-0276](https://doi.org/10.3778/j.issn.1002-8331.2009-0276). Algorithms 1–3
+    (MINIHOP-MC, SSSP-MC, FULB-MC), section 4.1.3 (global links).
+
+    [OPENSM] OpenSM, the InfiniBand subnet manager (https://github.com/linux-rdma/opensm,
+    ``doc/current-routing.txt``; software, no DOI). MINIHOP-MC as OpenSM routes multicast.
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> topo = from_spec("fat-tree:radix=4,levels=3")
+    >>> groups = [[topo.index(f"h{i}") for i in g] for g in ([0, 2], [1, 3], [0, 4])]
+    >>> [topo.names[t.root] for t in route(topo, groups, "fulb").trees]
+    ['agg0.0', 'agg0.1', 'core0']
+    >>> [topo.names[t.root] for t in route(topo, groups, "minhop").trees]
+    ['agg0.0', 'agg0.0', 'core0']
     """
     entry = algorithm(algo)
     if len(groups) > MAX_GROUPS:
@@ -147,5 +182,38 @@ def communicator_groups(comms: Communicators) -> list[np.ndarray]:
 def route_communicators(
     topo: Topology, comms: Communicators, algo: str, table: MinHopTable | None = None
 ) -> MulticastResult:
-    """:func:`route` with one multicast group per communicator (see :func:`communicator_groups`)."""
+    """Route one multicast group per communicator (:func:`route` on :func:`communicator_groups`).
+
+    A group's members are the distinct nodes of its communicator's processes, in rank order.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric (broken links are never used).
+    comms : Communicators
+        The communicators, with their placement on ``topo``.
+    algo : str
+        One of :data:`ALGORITHMS`.
+    table : MinHopTable, optional
+        ``min_hops(topo)`` if already built.
+
+    Returns
+    -------
+    MulticastResult
+        Group ``i`` is communicator ``i``.
+
+    Raises
+    ------
+    SpecError
+        For an unknown algorithm, communicators without a placement, or as :func:`route`.
+
+    Examples
+    --------
+    >>> from vizcoll.comm import parse_pattern
+    >>> from vizcoll.topology.generators import from_spec
+    >>> topo = from_spec("fat-tree:radix=4,levels=3")
+    >>> result = route_communicators(topo, parse_pattern("grid2d:4x4", topo), "fulb")
+    >>> result.summary()["groups"], result.summary()["max_efi"]
+    (8, 3)
+    """
     return route(topo, communicator_groups(comms), algo, table)

@@ -54,7 +54,20 @@ __all__ = ["Tables", "read_tables", "compare", "link_rows", "tables_result"]
 class Tables:
     """The groups (MLID -> member names) and per-link EFI of a fabric's multicast tables, and warnings.
 
-    ``links`` maps each MLID to the link rows its tree uses (ascending).
+    What :func:`read_tables` returns.
+
+    Attributes
+    ----------
+    groups : dict of int to list of str
+        MLID -> the members' node names (sorted by name).
+    members : dict of int to list of int
+        MLID -> the members' node indices (in the same order).
+    efi : numpy.ndarray
+        Per link row: the number of groups whose tree uses the link.
+    warnings : list of str
+        Oddities of the dump (a switch-to-switch cable listed by one end only; at most 50).
+    links : dict of int to list of int
+        MLID -> the link rows its tree uses (ascending).
     """
 
     groups: dict[int, list[str]]
@@ -69,7 +82,49 @@ class Tables:
 
 
 def read_tables(topo: Topology, text: str) -> Tables:
-    """The groups and link loads of the ``opensm.mcfdbs`` text ``text`` on ``topo`` (see the module docstring)."""
+    """The groups and link loads of the ``opensm.mcfdbs`` text ``text`` on ``topo``.
+
+    A listed port whose cable leads to an end node makes that end node a member of the group (port 0: the switch
+    itself); a listed port whose cable leads to another switch puts that cable in the group's tree, counted once
+    whichever end lists it (see the module docstring). Any routing engine's tables read.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric the tables were programmed on.
+    text : str
+        The ``opensm.mcfdbs`` dump.
+
+    Returns
+    -------
+    Tables
+        The groups, their members and links, the per-link EFI and warnings.
+
+    Raises
+    ------
+    FileFormatError
+        For a line the reader does not understand, a switch GUID the fabric does not have, or a listed port
+        without a cable.
+
+    References
+    ----------
+    [OPENSM] OpenSM, the InfiniBand subnet manager (https://github.com/linux-rdma/opensm,
+    ``doc/current-routing.txt``; software, no DOI). The ``opensm.mcfdbs`` dump.
+
+    [FULB22] Chen Shuping, Zhou Huilin, He Wangquan, Qi Fengbin, "Load-Balanced Multicast Routing for Large-Scale
+    Infiniband Network", Computer Engineering and Applications, 58(5): 138–147, 2022, DOI
+    [10.3778/j.issn.1002-8331.2009-0276](https://doi.org/10.3778/j.issn.1002-8331.2009-0276). The EFI.
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> from vizcoll.multicast.routing import route
+    >>> from vizcoll.multicast.mcfdbs import dump_mcfdbs
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> routed = route(topo, [[topo.index("h0"), topo.index("h3")]], "minhop")
+    >>> read_tables(topo, dump_mcfdbs(topo, routed)).groups
+    {49153: ['h0', 'h3']}
+    """
     by_guid = {guid: node for node, guid in enumerate(node_guids(topo))}
     at_port = {
         (int(node), int(port)): row
@@ -136,7 +191,48 @@ def link_rows(topo: Topology, efi: np.ndarray) -> list[dict]:
 
 
 def compare(topo: Topology, tables: Tables, algos: list[str]) -> dict[str, dict]:
-    """Each algorithm routing the tables' groups on the same fabric: its max EFI and per-link counts."""
+    """Each algorithm routing the tables' groups on the same fabric: its max EFI and per-link counts.
+
+    The groups with members are routed in MLID order on one min-hop table, so a fabric's tables today compare with
+    what FULB-MC, MINIHOP-MC or SSSP-MC would do.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric.
+    tables : Tables
+        The fabric's tables (:func:`read_tables`).
+    algos : list of str
+        Names of :data:`~vizcoll.multicast.algorithms.ALGORITHMS`.
+
+    Returns
+    -------
+    dict of str to dict
+        Per algorithm: ``max_efi``, ``unroutable`` (groups) and ``links`` (:func:`link_rows` of its EFIs).
+
+    Raises
+    ------
+    SpecError
+        For an unknown algorithm.
+
+    References
+    ----------
+    [FULB22] Chen Shuping, Zhou Huilin, He Wangquan, Qi Fengbin, "Load-Balanced Multicast Routing for Large-Scale
+    Infiniband Network", Computer Engineering and Applications, 58(5): 138–147, 2022, DOI
+    [10.3778/j.issn.1002-8331.2009-0276](https://doi.org/10.3778/j.issn.1002-8331.2009-0276). The comparison of
+    section 4 (max EFI).
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> from vizcoll.multicast.routing import route
+    >>> from vizcoll.multicast.mcfdbs import dump_mcfdbs
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> groups = [[topo.index("h0"), topo.index("h2")], [topo.index("h1"), topo.index("h3")]]
+    >>> tables = read_tables(topo, dump_mcfdbs(topo, route(topo, groups, "minhop")))
+    >>> {algo: out["max_efi"] for algo, out in compare(topo, tables, ["minhop", "fulb"]).items()}
+    {'minhop': 2, 'fulb': 1}
+    """
     groups = [nodes for nodes in tables.members.values() if nodes]
     table = min_hops(topo)
     out = {}

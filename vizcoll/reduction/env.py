@@ -180,7 +180,28 @@ def interference(
 
 
 def parse_slow(text: str) -> list[tuple[int, float]]:
-    """``"2:4,5:3"`` -> ``[(2, 4.0), (5, 3.0)]`` (rank:factor; a bare rank means factor 4)."""
+    """Read the command line's ``--slow``: ``"2:4,5:3"`` -> ``[(2, 4.0), (5, 3.0)]``.
+
+    Parameters
+    ----------
+    text : str
+        Comma-separated ``rank:factor`` items; a bare rank means factor 4.
+
+    Returns
+    -------
+    list of (int, float)
+        The ``slow`` argument of the reduction simulations.
+
+    Raises
+    ------
+    SpecError
+        For an item that is not ``rank[:factor]``.
+
+    Examples
+    --------
+    >>> parse_slow("2:4,5:3,7")
+    [(2, 4.0), (5, 3.0), (7, 4.0)]
+    """
     out = []
     for item in filter(None, (s.strip() for s in text.split(","))):
         rank, _, factor = item.partition(":")
@@ -192,7 +213,28 @@ def parse_slow(text: str) -> list[tuple[int, float]]:
 
 
 def parse_interference(text: str) -> list[Episode]:
-    """``"3@0.1-0.5x4,7@0-1x2"`` -> episodes (rank@start-end x factor)."""
+    """Read the command line's ``--interference``: ``"3@0.1-0.5x4,7@0-1x2"`` -> episodes.
+
+    Parameters
+    ----------
+    text : str
+        Comma-separated ``rank@start-end x factor`` items (times in seconds).
+
+    Returns
+    -------
+    list of (int, float, float, float)
+        ``(rank, start, end, factor)`` episodes, the ``interference`` argument of the reduction simulations.
+
+    Raises
+    ------
+    SpecError
+        For an item that is not of that form.
+
+    Examples
+    --------
+    >>> parse_interference("3@0.1-0.5x4,7@0-1x2")
+    [(3, 0.1, 0.5, 4.0), (7, 0.0, 1.0, 2.0)]
+    """
     out = []
     for item in filter(None, (s.strip() for s in text.split(","))):
         try:

@@ -126,25 +126,64 @@ def reliability_experiment(
     params: ReductionParams = C1,
     run: Runner = in_process,
 ) -> dict:
-    """Run the experiment; returns ``runs``, ``unrecoverable``, ``reliability`` and the details.
+    """Run the paper's fault-tolerance experiment: how often a killed process cannot be recovered.
+
+    Each "day" first runs ``warmup`` fault-free reductions to get the mean time ``t``, then ``per_day``
+    reductions, each killing process ``victim`` at a time drawn uniformly from ``[0, t]``, on a production
+    cluster whose nodes are busy with other jobs about ``load`` of the time; a run is unrecoverable when the
+    victim's original data was still needed but its remote replica did not exist yet. The paper reports 11
+    unrecoverable runs out of 700 (reliability 98.43 %).
 
     Parameters
     ----------
-    procs, size : int
-        Processes and bytes (paper: 200 and 32 MB).
+    procs : int
+        Processes (paper: 200).
     runs : int
-        Killed runs in all, ``per_day`` a day (paper: 700, 100 a day).
+        Killed runs in all (paper: 700).
+    size : int
+        Bytes each process reduces (paper: 32 MB).
     seed : int
         Seed of the environment samples and the kill times.
-    victim, root : int
-        The killed process (paper: 1) and the root (not given by the paper: 0).
+    victim : int
+        The killed process (paper: 1).
+    root : int
+        The root (not given by the paper: 0).
     load : float
         Fraction of the time each node is busy with other jobs (0 = the ideal cluster).
+    per_day : int
+        Killed runs a day (paper: 100).
     warmup : int
         Fault-free runs a day that give the mean time ``t`` (paper: 9).
+    params : ReductionParams
+        Machine times (default: the calibrated cluster C1; at most 16 elements are really reduced).
     run : Runner
         Computes the tasks (:mod:`vizcoll.tasks`): first a day's warm-up each, then :data:`CHUNK` killed runs
         each (default: here, one by one).
+
+    Returns
+    -------
+    dict
+        ``runs``, ``unrecoverable``, ``reliability`` (1 - unrecoverable / runs), ``per_day`` (per day its
+        ``mean_time``, ``runs``, ``unrecoverable``), ``mean_time``, ``replica_time``, the parameters and
+        ``paper`` (the paper's per-day counts and reliability).
+
+    Raises
+    ------
+    SpecError
+        For ``runs`` outside 1..100000, ``per_day`` or ``warmup`` below 1, or a victim that is not a rank.
+
+    References
+    ----------
+    [FTRED18] Li Chao, Zhao Changhai, Yan Haihua, Liu Chao, Wen Jiamin, Wang Zengbo, "A fault tolerant
+    high-performance reduction framework in complex environment", Journal of Beijing University of Aeronautics and
+    Astronautics, 44(10): 2115–2124, 2018, DOI
+    [10.13700/j.bh.1001-5965.2017.0786](https://doi.org/10.13700/j.bh.1001-5965.2017.0786). Section 4.5.
+
+    Examples
+    --------
+    >>> out = reliability_experiment(procs=8, runs=4, per_day=4, warmup=1, size=1 << 20)
+    >>> out["runs"], out["unrecoverable"], out["reliability"]
+    (4, 1, 0.75)
     """
     if not 1 <= runs <= 100_000 or per_day < 1 or warmup < 1:
         raise SpecError("runs must be in 1..100000, per_day and warmup >= 1")

@@ -183,7 +183,37 @@ def schedule(algo: str, procs: int, root: int = 0) -> Schedule:
 
 
 def binomial_cost(procs: int, size: float, params: ReductionParams = C1) -> float:
-    """``T1 = ⌈log p⌉ · (α + n·β + n·γ)`` (seconds)."""
+    """The α-β-γ time of the binomial (and MST) reduce: ``T1 = ⌈log p⌉ · (α + n·β + n·γ)`` (seconds).
+
+    Parameters
+    ----------
+    procs : int
+        Number of processes ``p``.
+    size : float
+        Bytes ``n`` each process reduces.
+    params : ReductionParams
+        Machine times (default: the calibrated cluster C1).
+
+    Returns
+    -------
+    float
+        The modelled time in seconds.
+
+    References
+    ----------
+    [THAKUR05] Rajeev Thakur, Rolf Rabenseifner, William Gropp, "Optimization of collective communication operations
+    in MPICH", International Journal of High Performance Computing Applications, 19(1): 49–66, 2005, DOI
+    [10.1177/1094342005051521](https://doi.org/10.1177/1094342005051521). The binomial reduce.
+
+    [CHAN07] Ernie Chan, Marcel Heimlich, Avi Purkayastha, Robert van de Geijn, "Collective communication: theory,
+    practice, and experience", Concurrency and Computation: Practice and Experience, 19(13): 1749–1783, 2007, DOI
+    [10.1002/cpe.1206](https://doi.org/10.1002/cpe.1206). The MST reduce and its cost.
+
+    Examples
+    --------
+    >>> round(binomial_cost(8, 0, C1) * 1e6, 1)  # three rounds of latency
+    150.0
+    """
     return _log2ceil(procs) * (params.alpha + size * (params.beta + params.gamma))
 
 
@@ -191,7 +221,36 @@ mst_cost = binomial_cost
 
 
 def rabenseifner_cost(procs: int, size: float, params: ReductionParams = C1) -> float:
-    """``T2`` on ``p' = 2^⌊log p⌋`` processes, plus one whole-vector step when ``p`` is not a power of two."""
+    """The α-β-γ time of Rabenseifner's reduce (reduce-scatter by recursive halving, then a binomial gather).
+
+    ``T2 = 2·log p·α + 2·((p−1)/p)·n·β + ((p−1)/p)·n·γ`` on ``p' = 2^⌊log p⌋`` processes, plus one whole-vector
+    step ``α + n·β + n·γ`` when ``p`` is not a power of two.
+
+    Parameters
+    ----------
+    procs : int
+        Number of processes ``p``.
+    size : float
+        Bytes ``n`` each process reduces.
+    params : ReductionParams
+        Machine times (default: the calibrated cluster C1).
+
+    Returns
+    -------
+    float
+        The modelled time in seconds.
+
+    References
+    ----------
+    [THAKUR05] Rajeev Thakur, Rolf Rabenseifner, William Gropp, "Optimization of collective communication operations
+    in MPICH", International Journal of High Performance Computing Applications, 19(1): 49–66, 2005, DOI
+    [10.1177/1094342005051521](https://doi.org/10.1177/1094342005051521). Rabenseifner's reduce and its cost.
+
+    Examples
+    --------
+    >>> rabenseifner_cost(8, 1 << 20) < binomial_cost(8, 1 << 20)
+    True
+    """
     p2 = 1 << (procs.bit_length() - 1)
     share = (p2 - 1) / p2
     t = 2 * math.log2(p2) * params.alpha + 2 * share * size * params.beta + share * size * params.gamma
@@ -201,7 +260,38 @@ def rabenseifner_cost(procs: int, size: float, params: ReductionParams = C1) -> 
 
 
 def task_cost(procs: int, size: float, params: ReductionParams = C1) -> float:
-    """Reconstructed eq. 3: ``⌈log p⌉·(2θ + λ + 2α + n·β + n·γ) + ⌈log p⌉·(α + 4β)``."""
+    """The modelled time of the task-based reduction, reconstructed eq. 3.
+
+    ``⌈log p⌉·(2θ + λ + 2α + n·β + n·γ) + ⌈log p⌉·(α + 4β)``: per round one reduction message and one task
+    (2θ), the master's handling λ, a one-sided get (2α), then the 4-byte "done" broadcast.
+
+    Parameters
+    ----------
+    procs : int
+        Number of processes ``p``.
+    size : float
+        Bytes ``n`` each process reduces.
+    params : ReductionParams
+        Machine times (default: the calibrated cluster C1).
+
+    Returns
+    -------
+    float
+        The modelled time in seconds.
+
+    References
+    ----------
+    [FTRED18] Li Chao, Zhao Changhai, Yan Haihua, Liu Chao, Wen Jiamin, Wang Zengbo, "A fault tolerant
+    high-performance reduction framework in complex environment", Journal of Beijing University of Aeronautics and
+    Astronautics, 44(10): 2115–2124, 2018, DOI
+    [10.13700/j.bh.1001-5965.2017.0786](https://doi.org/10.13700/j.bh.1001-5965.2017.0786). Eq. 3 (an image in the
+    source; reconstructed).
+
+    Examples
+    --------
+    >>> task_cost(8, 1 << 20) > binomial_cost(8, 1 << 20)
+    True
+    """
     rounds = _log2ceil(procs)
     per_round = 2 * params.theta + params.lam + 2 * params.alpha + size * (params.beta + params.gamma)
     return rounds * per_round + rounds * (params.alpha + 4 * params.beta)

@@ -202,7 +202,15 @@ def simulate_task_reduction(
     record: bool = True,
     counters: str | Mapping[int, float] | None = None,
 ) -> tuple[Timeline, dict]:
-    """Simulate the task-based reduction; returns ``(timeline, figures)``.
+    """Simulate the paper's task-parallel, fault-tolerant Master/Worker reduction; returns ``(timeline, figures)``.
+
+    Every worker sends its reduction message to the master, whose scheduler pairs two messages into a task sent to
+    one of the two (known failed process, root, fault-tolerance flag, performance counters: steps 1–6); the worker
+    fetches the other's data with a one-sided get, reduces it and reports back. Original data is replicated to the
+    local disk and to the next worker's; a killed process is detected by pings, its fault located (``sending-task``,
+    ``executing-task``, ``fetching-data``) and repaired by recovery steps 1–5, unless its data was still needed
+    before its replica arrived (unrecoverable). See the module docstring for the rules and the choices the paper
+    leaves open.
 
     Parameters
     ----------
@@ -253,6 +261,29 @@ def simulate_task_reduction(
         ``remote_replica_at``, ``replica_holder``, ``reason``: why the run was
         unrecoverable, None otherwise); ``result_at``; ``rounds`` (height of the tree
         the tasks built); ``model_time`` (reconstructed eq. 3).
+
+    Raises
+    ------
+    SpecError
+        For a bad parameter: processes outside 2..4096, a size or rank out of range, an unknown operation or fault
+        location, a malformed ``slow`` / ``interference`` / ``kill``, or a fault location the run cannot place.
+
+    References
+    ----------
+    [FTRED18] Li Chao, Zhao Changhai, Yan Haihua, Liu Chao, Wen Jiamin, Wang Zengbo, "A fault tolerant
+    high-performance reduction framework in complex environment", Journal of Beijing University of Aeronautics and
+    Astronautics, 44(10): 2115–2124, 2018, DOI
+    [10.13700/j.bh.1001-5965.2017.0786](https://doi.org/10.13700/j.bh.1001-5965.2017.0786). Steps 1–6, section 3
+    (fault tolerance), Fig. 4–5.
+
+    Examples
+    --------
+    >>> timeline, figures = simulate_task_reduction(4, 1 << 20, arrival=[0, 3, 1, 2], root=1)
+    >>> figures["completed"], figures["result_ok"], figures["tasks"]
+    (True, True, [{'pair': [0, 3], 'to': 3}, {'pair': [1, 2], 'to': 1}, {'pair': [1, 3], 'to': 1}])
+    >>> figures = simulate_task_reduction(8, 1 << 20, kill="executing-task", record=False)[1]
+    >>> figures["fault"]["location"], figures["recovered"], figures["result_ok"]
+    ('executing-task', True, True)
     """
     run = task_run(
         procs,

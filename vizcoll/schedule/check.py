@@ -29,7 +29,33 @@ __all__ = ["check"]
 
 
 def check(schedule: Schedule, lines: list[list[int]] | None = None, params: LogGP | None = None) -> list[Problem]:
-    """The problems of ``schedule`` (``lines[rank][op]``: the GOAL line of each operation, when known)."""
+    """Everything wrong with ``schedule``, LogGOPSim's silent failures included.
+
+    Messages to or from ranks that do not exist and dependency cycles are errors found first (LogGOPSim would
+    crash or hang); then a LogGP run finds receives never matched, messages nobody receives and operations that
+    never run.
+
+    Parameters
+    ----------
+    schedule : Schedule
+        The schedule.
+    lines : list of list of int, optional
+        ``lines[rank][op]``: the GOAL line of each operation, when known (:attr:`Parsed.lines`).
+    params : LogGP, optional
+        The parameters of the LogGP run (default: LogGOPSim's with ``G = O = 0``).
+
+    Returns
+    -------
+    list of Problem
+        The problems, each with its line (0 = the whole file) and severity.
+
+    Examples
+    --------
+    >>> from vizcoll.schedule.model import Schedule
+    >>> s = Schedule(2); _ = s.recv(1, 0, 8)
+    >>> [p.severity for p in check(s)]
+    ['error']
+    """
 
     def line(rank: int, op: int) -> int:
         return lines[rank][op] if lines and rank < len(lines) and op < len(lines[rank]) else 0

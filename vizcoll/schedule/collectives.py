@@ -71,7 +71,49 @@ def _size(size: int) -> int:
 
 # ---------------------------------------------------------------- barriers
 def barrier(algo: str, P: int, size: int = 1, block: int = 4) -> Schedule:
-    """The barrier ``algo`` (one of :data:`BARRIERS`) on ranks ``0..P-1``; see the module docstring."""
+    """The barrier ``algo`` (one of :data:`BARRIERS`) on ranks ``0..P-1``.
+
+    ``dissemination``, ``ms``, ``tree``, ``tournament`` and ``dissemination+tree`` have the shapes of
+    :mod:`vizcoll.barrier` (see the module docstring).
+
+    Parameters
+    ----------
+    algo : str
+        One of :data:`BARRIERS` (DLCT needs a grid: its schedule is exported from a grid run).
+    P : int
+        Number of ranks, 1 to :data:`MAX_RANKS`.
+    size : int
+        Bytes per message (at least 1).
+    block : int
+        Block size of ``dissemination+tree``.
+
+    Returns
+    -------
+    Schedule
+        The barrier's operations.
+
+    Raises
+    ------
+    SpecError
+        For an unknown algorithm, a number of ranks or a size out of range.
+
+    References
+    ----------
+    [DLCT19] Xiang Zhehui, Qin Xiaolin, You Feng, Liu Liang, "Synchronization Mechanism for Network Disconnection
+    Perception", Journal of Frontiers of Computer Science and Technology, 13(2): 195–204, 2019, DOI
+    [10.3778/j.issn.1673-9418.1805061](https://doi.org/10.3778/j.issn.1673-9418.1805061). Section 4 (the barriers
+    compared).
+
+    [LOGGOPSIM10] Torsten Hoefler, Timo Schneider, Andrew Lumsdaine, "LogGOPSim — Simulating Large-Scale
+    Applications in the LogGOPS Model", HPDC 2010, pp. 597–604, DOI
+    [10.1145/1851476.1851564](https://doi.org/10.1145/1851476.1851564).
+
+    Examples
+    --------
+    >>> from vizcoll.schedule.loggp import LogGP, simulate
+    >>> simulate(barrier("dissemination", 13), LogGP(L=1000, o=100, g=0, G=0, O=0)).makespan
+    4800
+    """
     if algo not in BARRIERS:
         raise SpecError(
             f"unknown barrier {algo!r}; choose one of {', '.join(BARRIERS)} (DLCT needs a grid: "
@@ -174,7 +216,42 @@ def _dissemination_tree(s: Schedule, P: int, size: int, block: int) -> None:
 
 # ---------------------------------------------------------------- trees
 def tree_collective(tree: Tree, op: str, size: int = 8) -> Schedule:
-    """Broadcast, reduce or allreduce (:data:`TREE_OPS`) of ``size`` bytes along ``tree``."""
+    """Broadcast, reduce or allreduce (:data:`TREE_OPS`) of ``size`` bytes along ``tree``.
+
+    ``bcast`` goes from the root down (a vertex sends to its children in the tree's order after its receive),
+    ``reduce`` up (a vertex sends to its parent after every child's message), ``allreduce`` is reduce then bcast.
+
+    Parameters
+    ----------
+    tree : Tree
+        A type I tree; vertex ``v`` is rank ``vertex_ranks(tree)[v]``.
+    op : str
+        ``"bcast"``, ``"reduce"`` or ``"allreduce"``.
+    size : int
+        Bytes per message.
+
+    Returns
+    -------
+    Schedule
+        The collective's operations.
+
+    Raises
+    ------
+    SpecError
+        For an unknown operation or a size out of range.
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). The aggregation trees.
+
+    Examples
+    --------
+    >>> from vizcoll.trees.typeone import knomial_tree
+    >>> tree_collective(knomial_tree(8, 2), "allreduce").messages()
+    14
+    """
     if op not in TREE_OPS:
         raise SpecError(f"unknown tree operation {op!r}; choose one of {', '.join(TREE_OPS)}")
     _size(size)
@@ -206,7 +283,47 @@ def _top_down(tree: Tree) -> list[int]:
 
 # ---------------------------------------------------------------- static reductions
 def static_reduction(algo: str, P: int, size: int, root: int = 0) -> Schedule:
-    """The static reduction ``algo`` (binomial, mst, rabenseifner) of ``size`` bytes to ``root``."""
+    """The static reduction ``algo`` (binomial, mst, rabenseifner) of ``size`` bytes to ``root``.
+
+    Each round's transfers carry ``size · (hi - lo) / blocks`` bytes; a rank's operations of a round wait for all
+    its operations of earlier rounds (never for each other, so an exchange cannot deadlock under rendezvous).
+
+    Parameters
+    ----------
+    algo : str
+        ``"binomial"``, ``"mst"`` or ``"rabenseifner"``.
+    P : int
+        Number of ranks.
+    size : int
+        Bytes each rank reduces.
+    root : int
+        The rank receiving the result.
+
+    Returns
+    -------
+    Schedule
+        The reduction's operations.
+
+    Raises
+    ------
+    SpecError
+        For an unknown algorithm, a number of ranks or a size out of range.
+
+    References
+    ----------
+    [THAKUR05] Rajeev Thakur, Rolf Rabenseifner, William Gropp, "Optimization of collective communication operations
+    in MPICH", International Journal of High Performance Computing Applications, 19(1): 49–66, 2005, DOI
+    [10.1177/1094342005051521](https://doi.org/10.1177/1094342005051521).
+
+    [CHAN07] Ernie Chan, Marcel Heimlich, Avi Purkayastha, Robert van de Geijn, "Collective communication: theory,
+    practice, and experience", Concurrency and Computation: Practice and Experience, 19(13): 1749–1783, 2007, DOI
+    [10.1002/cpe.1206](https://doi.org/10.1002/cpe.1206).
+
+    Examples
+    --------
+    >>> static_reduction("binomial", 8, 1024).messages()
+    7
+    """
     if algo not in STATIC_ALGOS:
         raise SpecError(f"unknown reduction {algo!r}; choose one of {', '.join(STATIC_ALGOS)}")
     plan = static_schedule(algo, _ranks(P), root)

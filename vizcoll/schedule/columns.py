@@ -7,8 +7,8 @@ dependency (operation ``a`` waits for ``b`` to finish / to start), in the order 
 
 This is the form the GOAL reader builds and the LogGP timing and the checks read: a paper-scale schedule (a
 Rabenseifner reduction on 4,096 ranks: 106,494 operations, 192,510 dependencies) costs seconds as one
-:class:`~vizcoll.schedule.model.Op` object and one tuple per entry (measured: 0.15 s to make the operations alone,
-about 1.5 μs each), which a :class:`~vizcoll.schedule.model.Schedule` read from a file makes only if asked for them.
+:class:`~vizcoll.schedule.model.Op` object and one tuple per entry (measured: docs/design.md), which a
+:class:`~vizcoll.schedule.model.Schedule` read from a file makes only if asked for them.
 
 >>> c = Columns.from_lists(2, [[Op("send", 8, 1)], [Op("recv", 8, 0), Op("calc", 5)]], [[], [(1, 0)]], [[], []])
 >>> c.n_ops, c.start.tolist(), c.kind.tolist(), c.requires.tolist()

@@ -112,7 +112,35 @@ class Parsed:
 
 # ---------------------------------------------------------------- writing
 def dumps(schedule: Schedule, comment: str = "") -> str:
-    """The schedule as GOAL text LogGOPSim reads exactly as written (see the module docstring)."""
+    """The schedule as GOAL text LogGOPSim reads exactly as written.
+
+    The text avoids every shape LogGOPSim misreads: every line flush left, no comment after an operation, all
+    operations of a rank before its dependencies, labels ``l0, l1, ...``, one block per rank in order.
+
+    Parameters
+    ----------
+    schedule : Schedule
+        The schedule.
+    comment : str
+        Written first, each line as a ``//`` comment.
+
+    Returns
+    -------
+    str
+        The GOAL text (LogGOPSim's ``txt2bin`` input).
+
+    References
+    ----------
+    [LOGGOPSIM10] Torsten Hoefler, Timo Schneider, Andrew Lumsdaine, "LogGOPSim — Simulating Large-Scale
+    Applications in the LogGOPS Model", HPDC 2010, pp. 597–604, DOI
+    [10.1145/1851476.1851564](https://doi.org/10.1145/1851476.1851564). The GOAL format (``txt2bin``).
+
+    Examples
+    --------
+    >>> s = Schedule(2); _ = s.send(0, 1, 8); _ = s.recv(1, 0, 8)
+    >>> dumps(s, "ping").splitlines()[:4]
+    ['// ping', 'num_ranks 2', 'rank 0 {', 'l0: send 8b to 1 tag 0']
+    """
     lines = [f"// {line}" for line in comment.splitlines() if line.strip()]
     lines.append(f"num_ranks {schedule.num_ranks}")
     for rank in range(schedule.num_ranks):
@@ -145,8 +173,30 @@ def loads(text: str | bytes, source: str = "GOAL file") -> Schedule:
 
 
 def parse(text: str | bytes) -> Parsed:
-    """Read GOAL text tolerantly; every problem is reported with its line (see the module docstring). A plain
-    file (:mod:`vizcoll.schedule.goal_columns`) is read all at once, any other line by line."""
+    """Read GOAL text tolerantly; every problem is reported with its line.
+
+    Reading is tolerant where LogGOPSim is strict, so that a file can be shown: syntax errors, the silent traps
+    (leading white space, a comment after an operation), blocks out of order, missing or beyond ``num_ranks``,
+    undefined labels and labels defined twice are problems, not exceptions (see the module docstring;
+    :func:`vizcoll.schedule.check.check` adds the checks that need the whole schedule). A plain file
+    (:mod:`vizcoll.schedule.goal_columns`) is read all at once, any other line by line.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The GOAL file's content (at most :data:`MAX_GOAL_BYTES`).
+
+    Returns
+    -------
+    Parsed
+        The schedule (None when it could not be read at all), the problems and the line of every operation.
+
+    Examples
+    --------
+    >>> parsed = parse("num_ranks 1\\nrank 0 {\\n  l0: calc 5\\n}\\n")
+    >>> parsed.schedule.n_ops, [(p.line, p.severity) for p in parsed.problems]
+    (1, [(3, 'warning')])
+    """
     plain = goal_columns.read(text, MAX_RANKS, MAX_OPS) if len(text) <= MAX_GOAL_BYTES else None
     if plain is not None:
         return Parsed(Schedule.of_columns(plain[0]), [], plain[1])

@@ -8,10 +8,10 @@ or None as soon as anything differs; the line-by-line reader (:func:`vizcoll.sch
 the file and finds its problems. Both give the same schedule and lines for a plain file: the plain reader only
 takes what the line-by-line reader takes without a problem.
 
-Why by hand: the line-by-line reader takes 1.6 s for a 6.7 MB file (307,198 lines: a Rabenseifner reduction of
-4,096 ranks), Python's ``re`` 0.2 s to only find its operations and dependencies and as much again to make
-integers of their strings; here numpy finds the lines and spaces of the bytes, checks every token and reads the
-numbers, column by column (about 0.1 s).
+Why by hand: on a 6.7 MB file (307,198 lines: a Rabenseifner reduction of 4,096 ranks) the line-by-line reader,
+and even Python's ``re`` only finding its operations and dependencies and making integers of their strings, take
+several times as long as numpy finding the lines and spaces of the bytes, checking every token and reading the
+numbers, column by column (measured: docs/design.md).
 
 >>> columns, lines = read("num_ranks 2\\nrank 0 {\\nl0: send 8b to 1 tag 3\\n}\\nrank 1 {\\n"
 ...                       "l0: recv 8b from -1 tag 3 nic 1\\nl1: calc 5\\nl1 requires l0\\n}\\n")

@@ -51,7 +51,39 @@ MAX_EVENTS = 50_000_000
 
 @dataclass(frozen=True)
 class LogGP:
-    """The LogGP parameters (integers, nominally ns); the defaults are LogGOPSim's."""
+    """The LogGP parameters (integers, nominally ns); the defaults are LogGOPSim's.
+
+    Every parameter is a whole number from 0 to 10^12 (:class:`~vizcoll.errors.SpecError` otherwise).
+
+    Parameters
+    ----------
+    L : int
+        Latency of a message on the wire.
+    o : int
+        CPU overhead of sending or receiving a message.
+    g : int
+        Gap between two messages on a NIC.
+    G : int
+        Gap per byte (``(n-1)·G`` for ``n`` bytes).
+    O : int
+        CPU overhead per byte.
+    S : int
+        Largest eager message; a larger one uses rendezvous.
+
+    References
+    ----------
+    [LOGGP95] A. Alexandrov, M. F. Ionescu, K. E. Schauser, C. Scheiman, "LogGP: Incorporating Long Messages into
+    the LogP Model", SPAA 1995, pp. 95–105, DOI [10.1145/215399.215427](https://doi.org/10.1145/215399.215427).
+
+    [LOGGOPSIM10] Torsten Hoefler, Timo Schneider, Andrew Lumsdaine, "LogGOPSim — Simulating Large-Scale
+    Applications in the LogGOPS Model", HPDC 2010, pp. 597–604, DOI
+    [10.1145/1851476.1851564](https://doi.org/10.1145/1851476.1851564). The defaults.
+
+    Examples
+    --------
+    >>> LogGP.parse("L=1000,o=100")
+    LogGP(L=1000, o=100, g=1000, G=6, O=0, S=65535)
+    """
 
     L: int = 2500
     o: int = 1500
@@ -67,7 +99,24 @@ class LogGP:
 
     @classmethod
     def parse(cls, text: str) -> LogGP:
-        """``"L=1000,o=100,g=0,G=0,O=0,S=65535"`` (any subset; the others keep LogGOPSim's defaults)."""
+        """Read the command line's ``--loggp``: ``"L=1000,o=100,g=0,G=0,O=0,S=65535"``.
+
+        Parameters
+        ----------
+        text : str
+            Any subset of the parameters, ``NAME=integer`` separated by commas; the others keep LogGOPSim's
+            defaults.
+
+        Returns
+        -------
+        LogGP
+            The parameters.
+
+        Raises
+        ------
+        SpecError
+            For an item that is not ``NAME=integer`` or a value out of range.
+        """
         values = {}
         for part in filter(None, (p.strip() for p in str(text).split(","))):
             match = re.fullmatch(r"([LogGOS])\s*=\s*([0-9]+)", part)
@@ -79,7 +128,23 @@ class LogGP:
 
 @dataclass
 class LogGPResult:
-    """Finishing time per rank, the makespan and the host reaching it, and what did not complete."""
+    """Finishing time per rank, the makespan and the host reaching it, and what did not complete.
+
+    What :func:`simulate` returns; ``makespan``, ``host`` and ``complete`` are properties.
+
+    Attributes
+    ----------
+    finish : list of int
+        When each rank finishes (its CPU is last free).
+    unexpected : list of dict
+        Messages sent that no receive matched.
+    unreceived : list of dict
+        Receives posted that no message matched.
+    not_run : list of int
+        Per rank, operations that never ran (blocked by a dependency).
+    trace : list of dict
+        With ``trace=True``: every operation's start and end.
+    """
 
     finish: list[int]
     unexpected: list[dict] = field(default_factory=list)
@@ -116,7 +181,51 @@ class LogGPResult:
 
 
 def simulate(schedule: Schedule, params: LogGP | None = None, trace: bool = False) -> LogGPResult:
-    """The LogGP timing of ``schedule`` (see the module docstring); ``trace`` records every operation."""
+    """The LogGP timing of ``schedule``, as LogGOPSim computes it.
+
+    A send keeps the CPU busy ``o + (n-1)·O`` and the NIC ``g + (n-1)·G`` and reaches the receiver ``o + L`` after
+    it starts; the receiver handles an arrived message when its CPU and NIC are free; eager messages (``n <= S``)
+    finish when the CPU is free again, rendezvous ones when the receiver matches them; matching is MPI's; no
+    congestion (see the module docstring for every rule and the event order).
+
+    Parameters
+    ----------
+    schedule : Schedule
+        The schedule.
+    params : LogGP, optional
+        The parameters (default: LogGOPSim's).
+    trace : bool
+        Record every operation (what :func:`vizcoll.schedule.replay.loggp_timeline` draws).
+
+    Returns
+    -------
+    LogGPResult
+        The finishing times and what did not complete.
+
+    Raises
+    ------
+    SpecError
+        For a 0-byte message with ``G`` or ``O`` > 0 (LogGOPSim's unsigned ``(n-1)``).
+    RuntimeError
+        When the run takes more than :data:`MAX_EVENTS` events.
+
+    References
+    ----------
+    [LOGGOPSIM10] Torsten Hoefler, Timo Schneider, Andrew Lumsdaine, "LogGOPSim — Simulating Large-Scale
+    Applications in the LogGOPS Model", HPDC 2010, pp. 597–604, DOI
+    [10.1145/1851476.1851564](https://doi.org/10.1145/1851476.1851564). The timing rules.
+
+    [LOGGP95] A. Alexandrov, M. F. Ionescu, K. E. Schauser, C. Scheiman, "LogGP: Incorporating Long Messages into
+    the LogP Model", SPAA 1995, pp. 95–105, DOI [10.1145/215399.215427](https://doi.org/10.1145/215399.215427).
+
+    Examples
+    --------
+    >>> from vizcoll.schedule.model import Schedule
+    >>> s = Schedule(2); a = s.send(0, 1, 1); b = s.recv(1, 0, 1)
+    >>> result = simulate(s, LogGP(L=1000, o=100, g=0, G=0, O=0))
+    >>> result.finish, result.makespan, result.host, result.complete
+    ([100, 1200], 1200, 1, True)
+    """
     params = params or LogGP()
     columns = columns_of(schedule)
     _check_sizes(columns, params)

@@ -7,9 +7,9 @@ reaching its destination; a deferred event is scheduled again with the same prio
 The state is LogGOPSim's, as plain lists: per host (and CPU / NIC) the next free CPU, send NIC and receive NIC
 times, the posted receives and unexpected messages, per row its count of unmet dependencies, and the costs of
 each send and of each handled message, computed for every row at once. Each callback is a closure over these
-lists: an event costs about 4 μs, which reading the same state through attributes of an object (about 40 % more
-per event, measured on the Rabenseifner reduction of 4,096 ranks, 160,000 events) or numpy elements (ten times a
-list's) would not give.
+lists: an event costs least so (measured: docs/design.md); reading the same state through attributes of an object
+(about 40 % more per event, measured on the Rabenseifner reduction of 4,096 ranks, 160,000 events) or numpy
+elements (ten times a list's) would cost more.
 """
 
 from __future__ import annotations

@@ -47,11 +47,42 @@ class Op:
 
 
 class Schedule:
-    """Operations and dependencies of ``num_ranks`` ranks; see the module docstring.
+    """Operations and dependencies of ``num_ranks`` ranks: what LogGOPSim's GOAL format describes.
 
-    A schedule read from a GOAL file holds its operations as columns (:mod:`vizcoll.schedule.columns`, what the
-    timing and the checks read) and makes the lists of :attr:`ops`, :attr:`requires` and :attr:`irequires` the
-    first time one of them is read; from then on the lists are the schedule (a change to them counts)."""
+    Every rank has a list of operations, numbered per rank in the order they were added (the order they are
+    written to a GOAL file); ``requires`` makes one operation start only after another has *finished*,
+    ``irequires`` after it has *started*. A schedule read from a GOAL file holds its operations as columns
+    (:mod:`vizcoll.schedule.columns`, what the timing and the checks read) and makes the lists of :attr:`ops`,
+    :attr:`requires` and :attr:`irequires` the first time one of them is read; from then on the lists are the
+    schedule (a change to them counts).
+
+    Parameters
+    ----------
+    num_ranks : int
+        Number of ranks (at least 1; :class:`~vizcoll.errors.SpecError` otherwise).
+    ops : list of list of Op, optional
+        Each rank's operations.
+    requires : list of list of (int, int), optional
+        Each rank's ``(a, b)`` pairs: operation ``a`` starts after ``b`` has finished.
+    irequires : list of list of (int, int), optional
+        Each rank's ``(a, b)`` pairs: operation ``a`` starts after ``b`` has started.
+    name : str
+        What the schedule is (written as a comment).
+
+    References
+    ----------
+    [LOGGOPSIM10] Torsten Hoefler, Timo Schneider, Andrew Lumsdaine, "LogGOPSim — Simulating Large-Scale
+    Applications in the LogGOPS Model", HPDC 2010, pp. 597–604, DOI
+    [10.1145/1851476.1851564](https://doi.org/10.1145/1851476.1851564). The GOAL format.
+
+    Examples
+    --------
+    >>> s = Schedule(2, name="ping")
+    >>> s.send(0, to=1, size=8), s.recv(1, source=0, size=8), s.calc(1, 500, after=[0])
+    (0, 0, 1)
+    >>> s.n_ops, s.messages(), s.requires
+    (3, 1, [[], [(1, 0)]])
+    """
 
     def __init__(
         self,
@@ -102,7 +133,29 @@ class Schedule:
 
     # ------------------------------------------------------------ building
     def add(self, rank: int, op: Op, after: Iterable[int] = (), started: Iterable[int] = ()) -> int:
-        """Append ``op`` to ``rank``; it waits for the ops ``after`` to finish and ``started`` to start."""
+        """Append ``op`` to ``rank``; it waits for the ops ``after`` to finish and ``started`` to start.
+
+        Parameters
+        ----------
+        rank : int
+            The rank, ``0..num_ranks-1``.
+        op : Op
+            The operation.
+        after : iterable of int
+            Operations of ``rank`` that must finish first (``requires``).
+        started : iterable of int
+            Operations of ``rank`` that must have started (``irequires``).
+
+        Returns
+        -------
+        int
+            The new operation's number on ``rank``.
+
+        Raises
+        ------
+        SpecError
+            For a rank outside the schedule, or a schedule already at its most operations.
+        """
         if not 0 <= rank < self.num_ranks:
             raise SpecError(f"rank {rank} is outside 0..{self.num_ranks - 1}")
         if self.n_ops >= MAX_OPS:
@@ -114,12 +167,68 @@ class Schedule:
         return index
 
     def send(self, rank: int, to: int, size: int, tag: int = 0, after: Iterable[int] = ()) -> int:
+        """Append a send of ``size`` bytes from ``rank`` to ``to`` (see :meth:`add`).
+
+        Parameters
+        ----------
+        rank : int
+            The sender.
+        to : int
+            The receiver.
+        size : int
+            Bytes.
+        tag : int
+            Matches the receive.
+        after : iterable of int
+            Operations of ``rank`` that must finish first.
+
+        Returns
+        -------
+        int
+            The operation's number on ``rank``.
+        """
         return self.add(rank, Op("send", size, to, tag), after)
 
     def recv(self, rank: int, source: int, size: int, tag: int = 0, after: Iterable[int] = ()) -> int:
+        """Append a receive of ``size`` bytes on ``rank`` from ``source`` (see :meth:`add`).
+
+        Parameters
+        ----------
+        rank : int
+            The receiver.
+        source : int
+            The sender, or ``ANY`` (-1).
+        size : int
+            Bytes.
+        tag : int
+            Matches the send (``ANY``: any tag).
+        after : iterable of int
+            Operations of ``rank`` that must finish first.
+
+        Returns
+        -------
+        int
+            The operation's number on ``rank``.
+        """
         return self.add(rank, Op("recv", size, source, tag), after)
 
     def calc(self, rank: int, time: int, after: Iterable[int] = ()) -> int:
+        """Append a computation of ``time`` units on ``rank`` (see :meth:`add`).
+
+        Parameters
+        ----------
+        rank : int
+            The rank.
+        time : int
+            Time units (nominally ns) the CPU is busy.
+        after : iterable of int
+            Operations of ``rank`` that must finish first.
+
+        Returns
+        -------
+        int
+            The operation's number on ``rank``.
+        """
         return self.add(rank, Op("calc", time), after)
 
     # ------------------------------------------------------------ reading
@@ -130,7 +239,13 @@ class Schedule:
         return sum(len(ops) for ops in self.ops)
 
     def messages(self) -> int:
-        """Number of sends."""
+        """Number of sends.
+
+        Returns
+        -------
+        int
+            The messages of the schedule.
+        """
         if self.columns is not None:
             return self.columns.messages()
         return sum(op.kind == "send" for ops in self.ops for op in ops)

@@ -120,8 +120,56 @@ def _pair_handlings(trace: list[dict], waiting: dict[tuple[int, int], deque[dict
 def loggp_timeline(
     schedule: Schedule, result: LogGPResult, rank_nodes: Sequence[int], topo: Topology, table: MinHopTable
 ) -> Timeline:
-    """The traced LogGP run ``result`` of ``schedule`` on ``topo`` (rank ``r`` on node ``rank_nodes[r]``; ``table``
-    = ``min_hops(topo)``); see the module docstring. SpecError when a rank has no node or the run has no trace."""
+    """The traced LogGP run ``result`` of ``schedule`` as a timeline on ``topo``, every message on its min-hop route.
+
+    One ``"send"`` event per message when its send starts (its ``path_links`` the min-hop route between the two
+    nodes over live links), one ``"deliver"`` when the receiver handles it, one ``"state"`` per rank when it
+    finishes, and a ``"note"`` summing up busy times; the times are LogGP's, unchanged (see the module docstring).
+
+    Parameters
+    ----------
+    schedule : Schedule
+        The schedule that ran.
+    result : LogGPResult
+        Its run, simulated with ``trace=True``.
+    rank_nodes : sequence of int
+        Rank ``r`` runs on topology node ``rank_nodes[r]`` (e.g. the scenario's placement).
+    topo : Topology
+        The fabric.
+    table : MinHopTable
+        ``min_hops(topo)``.
+
+    Returns
+    -------
+    Timeline
+        Entities ``r<rank>`` (states ``waiting``, ``busy``, ``done``); ``time_unit`` ns.
+
+    Raises
+    ------
+    SpecError
+        When a rank has no node, a node is not in the topology, or the run has no trace.
+
+    References
+    ----------
+    [LOGGOPSIM10] Torsten Hoefler, Timo Schneider, Andrew Lumsdaine, "LogGOPSim — Simulating Large-Scale
+    Applications in the LogGOPS Model", HPDC 2010, pp. 597–604, DOI
+    [10.1145/1851476.1851564](https://doi.org/10.1145/1851476.1851564).
+
+    [OPENSM] OpenSM, the InfiniBand subnet manager (https://github.com/linux-rdma/opensm,
+    ``doc/current-routing.txt``; software, no DOI). Min-hop routes.
+
+    Examples
+    --------
+    >>> from vizcoll.schedule.collectives import barrier
+    >>> from vizcoll.schedule.loggp import simulate
+    >>> from vizcoll.topology.generators import from_spec
+    >>> from vizcoll.topology.hops import min_hops
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> s = barrier("ms", 4)
+    >>> tl = loggp_timeline(s, simulate(s, trace=True), [6, 7, 8, 9], topo, min_hops(topo))
+    >>> sum(e.kind == "send" for e in tl.events), tl.time_unit
+    (6, 'ns')
+    """
     P = schedule.num_ranks
     nodes = [int(n) for n in rank_nodes[:P]]
     if len(nodes) < P:

@@ -97,11 +97,41 @@ def _names(topo: Topology, nodes, limit: int = 5) -> str:
 def broadcast(topo: Topology, root: int | str, hop_latency: float = 1.0) -> Timeline:
     """Simulate the broadcast from ``root`` (name or index) hop by hop.
 
-    One step per hop with one ``"send"`` event per packet (over one link,
-    labelled like ``"edge0.1 → h3 (port 2)"``) and a ``"note"`` summing the
-    hop up; a last ``"note"`` step marks the nodes that cannot be reached.
-    States: ``root``, ``waiting`` -> ``received`` (-> ``forwarding`` ->
-    ``done`` for nodes that pass the packet on), or ``unreachable``.
+    Only live links carry packets; switches forward, end nodes only receive (the root sends on all its live ports
+    even if it is an end node). Every node receives the packet once from a parent one hop closer to the root (the
+    lowest node index, then its lowest port number). One step per hop with one ``"send"`` event per packet (over
+    one link, labelled like ``"edge0.1 → h3 (port 2)"``) and a ``"note"`` summing the hop up; a last ``"note"``
+    step marks the nodes that cannot be reached. States: ``root``, ``waiting`` -> ``received`` (-> ``forwarding``
+    -> ``done`` for nodes that pass the packet on), or ``unreachable``.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric.
+    root : int or str
+        The root node, by index or by any name :meth:`Topology.index` takes.
+    hop_latency : float
+        Time of one hop (> 0); hop ``h`` happens at ``h * hop_latency``.
+
+    Returns
+    -------
+    Timeline
+        Its ``summary`` holds ``root``, ``nodes``, ``reached``, ``unreachable``, ``hops``, ``messages`` and
+        ``completion_time``.
+
+    Raises
+    ------
+    SpecError
+        For a latency that is not a positive number.
+    TopologyError
+        For an unknown root.
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> tl = broadcast(from_spec("fat-tree:radix=4,levels=2"), "h0")
+    >>> tl.summary["hops"], tl.summary["messages"], tl.final_state["h7"]
+    (4, 13, 'received')
     """
     hop_latency = _check_latency(hop_latency)
     r = _root_index(topo, root)

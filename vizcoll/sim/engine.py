@@ -2,7 +2,7 @@
 
 The shape is SimPy's (one environment, one clock, processes as generators
 that yield events) in a thin core of our own; ``benchmarks/event_core.py``
-measures both (see the README). Two ways to use it:
+measures both (docs/design.md). Two ways to use it:
 
 - **callbacks**: :meth:`Engine.at` / :meth:`Engine.schedule` run
   ``callback(*args)`` at an absolute time / after a delay;
@@ -81,7 +81,26 @@ class Engine:
     compared tuples down its depth. Measured in instructions (valgrind) against that heap: the LogGP timing of a
     schedule on 512 ranks 21 % fewer (on 4,096 ranks, about 5,000 events pending at 2 distinct times, the heap
     was a fifth of its time), events at 2 times in 5,000 chains 53 % fewer, the barrier runs of
-    ``benchmarks/event_core.py`` 11 % fewer and its chains at random times (every time distinct) 10 % fewer."""
+    ``benchmarks/event_core.py`` 11 % fewer and its chains at random times (every time distinct) 10 % fewer.
+
+    Attributes
+    ----------
+    now : float
+        The simulated time (starts at 0).
+    processed : int
+        Events run so far.
+
+    Examples
+    --------
+    >>> eng = Engine()
+    >>> eng.schedule(2.0, print, "second")
+    >>> eng.at(1.0, print, "first")
+    >>> eng.run()
+    first
+    second
+    >>> eng.now, eng.processed
+    (2.0, 2)
+    """
 
     def __init__(self) -> None:
         self.now = 0.0
@@ -91,13 +110,42 @@ class Engine:
         self._seq = itertools.count()
 
     def at(self, time: float, callback: Callable, *args: Any, priority: int = 0) -> None:
-        """Run ``callback(*args)`` at absolute time ``time`` (never before :attr:`now`)."""
+        """Run ``callback(*args)`` at absolute time ``time`` (never before :attr:`now`).
+
+        Parameters
+        ----------
+        time : float
+            When, at or after :attr:`now`.
+        callback : callable
+            What to run.
+        *args : object
+            Its arguments.
+        priority : int
+            Among events of one time, a lower priority runs first (then FIFO).
+
+        Raises
+        ------
+        ValueError
+            When ``time`` is before :attr:`now`.
+        """
         if time < self.now:
             raise ValueError(f"cannot schedule at t={time} before the current time {self.now}")
         self._insert(time, priority, callback, args)
 
     def schedule(self, delay: float, callback: Callable, *args: Any, priority: int = 0) -> None:
-        """Run ``callback(*args)`` after ``delay`` simulated seconds (a negative delay counts as 0)."""
+        """Run ``callback(*args)`` after ``delay`` simulated seconds (a negative delay counts as 0).
+
+        Parameters
+        ----------
+        delay : float
+            Simulated seconds from :attr:`now`.
+        callback : callable
+            What to run.
+        *args : object
+            Its arguments.
+        priority : int
+            Among events of one time, a lower priority runs first (then FIFO).
+        """
         self._insert(self.now + delay if delay > 0 else self.now, priority, callback, args)
 
     def _insert(self, time: float, priority: int, callback: Callable, args: tuple) -> None:
@@ -145,7 +193,20 @@ class Engine:
         return signal
 
     def timeout(self, delay: float, value: Any = None) -> Signal:
-        """A signal firing after ``delay`` seconds."""
+        """A signal firing after ``delay`` seconds, for a process to yield.
+
+        Parameters
+        ----------
+        delay : float
+            Simulated seconds from :attr:`now`.
+        value : object, optional
+            The value the signal fires with (what the ``yield`` returns).
+
+        Returns
+        -------
+        Signal
+            The signal.
+        """
         signal = Signal(self)
         self.schedule(delay, signal.fire, value)
         return signal
@@ -173,7 +234,18 @@ class Engine:
         return done
 
     def start(self, process: Process) -> Signal:
-        """Start a generator process now; returns a signal firing with its return value."""
+        """Start a generator process now; it yields :class:`Signal` objects and resumes when each fires.
+
+        Parameters
+        ----------
+        process : generator
+            The process, e.g. ``worker(queue)``.
+
+        Returns
+        -------
+        Signal
+            A signal firing with the process's return value when it ends.
+        """
         done = Signal(self)
 
         def step(value: Any) -> None:
@@ -203,7 +275,18 @@ class Engine:
 
         The loop is :meth:`step`'s, written out, and it takes the events of a FIFO bucket one after the other
         while it stays the bucket of its time (per event, a method call and the look-ups of the next time and
-        its bucket were a third of the core's time in the LogGP timing, whose events do little)."""
+        its bucket were a third of the core's time in the LogGP timing, whose events do little).
+
+        Parameters
+        ----------
+        limit : int, optional
+            The most events :attr:`processed` may reach (None: no limit).
+
+        Raises
+        ------
+        RuntimeError
+            When ``limit`` events have run and some are left.
+        """
         times, buckets, most = self._times, self._buckets, sys.maxsize if limit is None else limit
         while times:
             time = times[0]

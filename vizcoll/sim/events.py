@@ -3,7 +3,7 @@
 A simulation of a few thousand events builds :class:`Event` objects. A paper-scale one (the aggregation of every
 process of TaihuLight: about 300,000 events) builds :class:`EventColumns`, one array or list per field, which
 reads as a sequence of events (an :class:`Event` is made only for the events asked for) and serialises as
-columns: an object per event costs about 5 μs to make and 1 μs to read back, seconds at that size.
+columns: an object per event is slow to make and to read back, seconds at that size (measured: docs/design.md).
 """
 
 from __future__ import annotations

@@ -95,10 +95,42 @@ def sort_events(events) -> list[Event]:
 
 @dataclass
 class Timeline:
-    """An initial state plus time-ordered events; see the module docstring.
+    """An initial state plus time-ordered events: the one format every animation of vizcoll replays.
 
-    ``summary`` holds the figures of the run (completion time, messages, ...),
-    ``intro`` the caption shown before the first step.
+    A player steps through *steps*: one step is all the events that share the same ``t`` (exactly equal floats),
+    in insertion order; step -1 is the initial state. The state at step ``k`` is ``initial_state`` with the state
+    changes of every event of steps ``0..k`` applied in order (:meth:`state_at`), always recomputed from the
+    events, so stepping back or jumping shows exactly what playing forward shows. Events of a kind in
+    :data:`KEY_MOMENTS` mark moments a viewer jumps to (:meth:`key_moments`). The timeline checks its events on
+    construction (:class:`~vizcoll.errors.VizcollError` for times that are not finite, negative or out of order,
+    or too many events), round-trips exactly through :meth:`to_dict` / :meth:`from_dict` (schema
+    ``vizcoll.timeline/1``) and is treated as immutable once built (see the module docstring).
+
+    Parameters
+    ----------
+    title : str
+        The run's title.
+    initial_state : dict
+        Entity key -> state value before the first step.
+    events : list of Event or EventColumns
+        The events ordered by time (:func:`sort_events` orders a list; a paper-scale run passes columns).
+    entities : dict of str to dict
+        What each state key is, e.g. ``{"sw3": {"node": 3}}`` (a key naming a topology node is drawn on it).
+    legend : dict of str to str
+        What each state value means (keys are ``str(value)``).
+    summary : dict
+        The figures of the run (completion time, messages, ...).
+    intro : str
+        The caption shown before the first step.
+    time_unit : str
+        The unit of ``t`` (``"ns"``, ``"ms"``, ...); when set, every caption starts with the step's time.
+
+    Examples
+    --------
+    >>> events = [Event(0.0, "state", label="a starts", state_changes={"a": "busy"}), Event(2.0, "note", label="done")]
+    >>> tl = Timeline(initial_state={"a": "idle"}, events=events)
+    >>> tl.n_steps, tl.state_at(-1), tl.state_at(0), tl.caption(1)
+    (2, {'a': 'idle'}, {'a': 'busy'}, 'done')
     """
 
     title: str = ""
@@ -161,7 +193,7 @@ class Timeline:
 
     def _times(self) -> np.ndarray:
         """Every event's time: the columns' (made once), not read from every event at each call (the captions
-        of a replay of 49,186 events read them once per step: 0.44 s)."""
+        of a replay of 49,186 events read them once per step, which was slow: docs/design.md)."""
         return self.columns.t
 
     @property
@@ -227,6 +259,23 @@ class Timeline:
 
         At most ``limit`` distinct labels are shown, then "… and N more".
         Step -1 gives ``intro`` (or the title). With a ``time_unit``, the step's time comes first.
+
+        Parameters
+        ----------
+        step : int
+            A step, -1 to ``n_steps - 1``.
+        limit : int
+            Most labels shown.
+
+        Returns
+        -------
+        str
+            The caption.
+
+        Raises
+        ------
+        IndexError
+            For a step outside -1..``n_steps - 1``.
         """
         step = self._check(step)
         if step < 0:
@@ -242,7 +291,7 @@ class Timeline:
 
     def captions(self, limit: int = 3) -> list[str]:
         """:meth:`caption` of every step from -1 (the initial state) to the last, the notes found in one pass over
-        the columns (a caption each costs a search of its step's kinds: 17 ms for TREFT's 306 steps, 4 ms so).
+        the columns (a caption each costs a search of its step's kinds; one pass is faster: docs/design.md).
 
         >>> tl = Timeline(events=[Event(0, "send", label="a"), Event(0, "note", label="b"), Event(1, "send")])
         >>> tl.captions() == [tl.caption(step) for step in range(-1, tl.n_steps)]
@@ -269,9 +318,16 @@ class Timeline:
         return f"t = {number} {self.time_unit}".rstrip()
 
     def key_moments(self) -> list[dict]:
-        """The steps holding a key moment (:data:`KEY_MOMENTS`), in order: ``{"step", "kinds", "label"}`` with
-        the step's key kinds (each once, in event order) and the label of its first key event.
+        """The steps holding a key moment (:data:`KEY_MOMENTS`), in order.
 
+        Returns
+        -------
+        list of dict
+            ``{"step", "kinds", "label"}`` with the step's key kinds (each once, in event order) and the label of
+            its first key event.
+
+        Examples
+        --------
         >>> tl = Timeline(events=[Event(0, "send"), Event(1, "fault", label="r1 flips a bit"), Event(2, "note")])
         >>> tl.key_moments()
         [{'step': 1, 'kinds': ['fault'], 'label': 'r1 flips a bit'}]
@@ -308,6 +364,21 @@ class Timeline:
 
         Replays the event list from the nearest cached snapshot: the result is
         the same as replaying every event from ``initial_state``.
+
+        Parameters
+        ----------
+        step : int
+            A step, -1 to ``n_steps - 1``.
+
+        Returns
+        -------
+        dict
+            Entity key -> state value.
+
+        Raises
+        ------
+        IndexError
+            For a step outside -1..``n_steps - 1``.
         """
         step = self._check(step)
         if self._keys is None:
@@ -340,8 +411,19 @@ class Timeline:
         return "sha256:" + h.hexdigest()
 
     def to_dict(self, events: bool = True) -> dict:
-        """JSON-serialisable form (schema ``vizcoll.timeline/1``; columns stay columns; without ``events``: all
-        but the events)."""
+        """JSON-serialisable form (schema ``vizcoll.timeline/1``; columns stay columns).
+
+        Parameters
+        ----------
+        events : bool
+            Include the events (``"events"``: a list of objects, or ``"columns"``); False: all but the events.
+
+        Returns
+        -------
+        dict
+            ``schema``, ``title``, ``intro``, ``initial_state``, ``entities``, ``legend``, ``summary``,
+            ``time_unit`` and the events.
+        """
         if not events:
             events = {}
         elif isinstance(self.events, EventColumns):
@@ -362,7 +444,23 @@ class Timeline:
 
     @classmethod
     def from_dict(cls, data: dict) -> Timeline:
-        """Inverse of :meth:`to_dict`; raises :class:`VizcollError` with a clear message."""
+        """Inverse of :meth:`to_dict`: the timeline of its dict, exactly.
+
+        Parameters
+        ----------
+        data : dict
+            What :meth:`to_dict` returned (e.g. read back from JSON).
+
+        Returns
+        -------
+        Timeline
+            The timeline.
+
+        Raises
+        ------
+        VizcollError
+            With a clear message for a wrong schema, a field of the wrong type or bad events.
+        """
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise VizcollError(f"not a vizcoll timeline: the field 'schema' must be {SCHEMA!r}")
         for key, kind, default in (

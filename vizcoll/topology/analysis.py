@@ -153,9 +153,28 @@ def _no_end_nodes(topo: Topology) -> str | None:
 
 
 def analysis(topo: Topology) -> dict:
-    """``{"parts": n, "warnings": [...]}``: the fabric's connected parts (over every link, broken or not), and
-    its oddities: what its reader noted (``"line N: ..."``), then no end node at all, the parts, host-to-host
-    cables and, in a tree file, switches with no end node below them."""
+    """The fabric's connected parts and its oddities, as ``vizcoll topo info`` prints them.
+
+    Parts are counted over every link, broken or not (a break is the user's, the parts are the file's). The
+    warnings are what its reader noted (``"line N: ..."``), then no end node at all, the parts, host-to-host
+    cables and, in a tree file, switches with no end node below them.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric as loaded.
+
+    Returns
+    -------
+    dict
+        ``{"parts": n, "warnings": [...]}``.
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> analysis(from_spec("fat-tree:radix=4,levels=2"))
+    {'parts': 1, 'warnings': []}
+    """
     found = [_no_end_nodes(topo), parts_line(topo), _host_cables(topo), _bare_tree_switches(topo)]
     return {
         "parts": part_labels(topo)[0],

@@ -7,8 +7,8 @@ everywhere in vizcoll.
 
 A *spec* string names a generator and its parameters, e.g.
 ``fat-tree:radix=40,levels=3``, ``torus:30x20x20,hosts=2``, ``dragonfly:a=18,p=9,h=9`` or the rail-optimized
-``rail-fat-tree:servers=131072,rails=8,radix=128`` (:mod:`vizcoll.topology.rails`); see :func:`from_spec` and the
-README.
+``rail-fat-tree:servers=131072,rails=8,radix=128`` (:mod:`vizcoll.topology.rails`); see :func:`from_spec` and
+docs/howto/cli.md ("Topology specs").
 """
 
 from __future__ import annotations
@@ -45,6 +45,30 @@ def fat_tree(radix: int = 8, levels: int = 3) -> Topology:
     switches, ``(radix/2)²`` core switches and ``radix³/4`` end nodes (radix 40:
     16,000 end nodes, 2,000 switches). Each switch has its down ports first
     (1..radix/2), then its up ports. ``group`` is the pod (3 levels) or leaf.
+    Spec: ``fat-tree:radix=R,levels=L``.
+
+    Parameters
+    ----------
+    radix : int
+        Ports per switch, even and at least 2.
+    levels : int
+        2 or 3.
+
+    Returns
+    -------
+    Topology
+        The fabric, switches (lowest level first) before end nodes.
+
+    Raises
+    ------
+    SpecError
+        If ``radix`` is odd or below 2, ``levels`` is not 2 or 3, or the fabric is over the size limits.
+
+    Examples
+    --------
+    >>> topo = fat_tree(radix=4, levels=3)
+    >>> len(topo.switches), len(topo.endpoints)
+    (20, 16)
     """
     positive(radix=radix)
     if radix % 2 or radix < 2:
@@ -238,6 +262,30 @@ def torus(dims: tuple[int, ...] = (4, 4, 4), hosts: int = 1) -> Topology:
     ``d``; end nodes on ports ``2·ndims+1...``. A dimension of size 2 has one
     link between its two switches, size 1 none. Coordinates are the node
     attributes ``x``, ``y`` (, ``z``); switch index = C-order of the coordinates.
+    Spec: ``torus:AxB[xC],hosts=H``.
+
+    Parameters
+    ----------
+    dims : tuple of int
+        The size of each of the 2 or 3 dimensions (each at least 1).
+    hosts : int
+        End nodes per switch (0 or more).
+
+    Returns
+    -------
+    Topology
+        The fabric; switches are named ``sw1-2``, end nodes ``h1-2`` (``h1-2.0``, ... with several hosts).
+
+    Raises
+    ------
+    SpecError
+        For 1 or more than 3 dimensions, a dimension below 1, negative ``hosts`` or a fabric over the limits.
+
+    Examples
+    --------
+    >>> topo = torus((3, 3), hosts=1)
+    >>> topo.n_nodes, topo.n_links, topo.names[:2]
+    (18, 27, ['sw0-0', 'sw0-1'])
     """
     dims = tuple(int(d) for d in dims)
     if len(dims) not in (2, 3):
@@ -394,6 +442,27 @@ GENERATORS = {
 def parse_spec(spec: str) -> tuple[str, dict]:
     """Split ``name:AxBxC,key=value,...`` into the generator name and keyword arguments.
 
+    Dimensions ``AxBxC`` become ``dims``; every ``key=value`` is an integer except ``preset``. Only the
+    parameters the generator takes are accepted.
+
+    Parameters
+    ----------
+    spec : str
+        A generator spec, e.g. ``fat-tree:radix=40,levels=3``; the names are those of :data:`GENERATORS`.
+
+    Returns
+    -------
+    tuple of (str, dict)
+        The generator's name and its keyword arguments.
+
+    Raises
+    ------
+    SpecError
+        For an unknown generator, a token that is neither ``key=value`` nor dimensions, a value that is not an
+        integer, or a parameter the generator does not take.
+
+    Examples
+    --------
     >>> parse_spec("torus:30x20x20,hosts=2")
     ('torus', {'dims': (30, 20, 20), 'hosts': 2})
     """
@@ -424,7 +493,30 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 
 
 def from_spec(spec: str) -> Topology:
-    """Build the topology a generator spec describes (see :func:`parse_spec`)."""
+    """Build the topology a generator spec describes (see :func:`parse_spec`).
+
+    Parameters
+    ----------
+    spec : str
+        A generator spec: ``fat-tree:radix=40,levels=3``, ``torus:30x20x20,hosts=2``, ``dragonfly:a=18,p=9,h=9``,
+        ``rail-fat-tree:servers=131072,rails=8,radix=128``, ``mesh:4x4``, ...
+
+    Returns
+    -------
+    Topology
+        The generated fabric, validated.
+
+    Raises
+    ------
+    SpecError
+        For a malformed spec (:func:`parse_spec`) or parameters the generator refuses.
+
+    Examples
+    --------
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> topo.names[:6], topo.n_links
+    (['leaf0', 'leaf1', 'leaf2', 'leaf3', 'spine0', 'spine1'], 16)
+    """
     name, params = parse_spec(spec)
     return GENERATORS[name](**params)
 

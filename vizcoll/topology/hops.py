@@ -160,8 +160,20 @@ class MinHopTable:
     def hops(self, src_nodes, dst_nodes) -> np.ndarray:
         """Fewest hops from ``src_nodes[i]`` to ``dst_nodes[i]`` (arrays broadcast together).
 
-        Returns an ``int32`` array of the broadcast shape, :data:`UNREACHABLE`
-        where no path exists.
+        Parameters
+        ----------
+        src_nodes, dst_nodes : array_like of int
+            Node indices (switches or end nodes), broadcast together.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int32`` of the broadcast shape, :data:`UNREACHABLE` where no path exists.
+
+        Raises
+        ------
+        TopologyError
+            For a node index outside the topology.
         """
         src, dst = np.broadcast_arrays(self._nodes(src_nodes), self._nodes(dst_nodes))
         shape = src.shape
@@ -175,7 +187,23 @@ class MinHopTable:
         return _finish(out).reshape(shape)
 
     def hops_from(self, node: int) -> np.ndarray:
-        """Fewest hops from ``node`` (switch or end node) to every node, ``int32`` over nodes."""
+        """Fewest hops from ``node`` (switch or end node) to every node.
+
+        Parameters
+        ----------
+        node : int
+            A node index.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int32`` over nodes, :data:`UNREACHABLE` where no path exists.
+
+        Raises
+        ------
+        TopologyError
+            For a node index outside the topology.
+        """
         node = self._node(node)
         rows = self.anchor_row[self.anchor_ptr[node] : self.anchor_ptr[node + 1]]
         offs = self.anchor_off[self.anchor_ptr[node] : self.anchor_ptr[node + 1]]
@@ -196,12 +224,29 @@ class MinHopTable:
     def port_hops(self, switch_node: int, dst_nodes) -> tuple[np.ndarray, np.ndarray]:
         """OpenSM's per-port min-hop table of one switch for some destinations.
 
-        Returns ``(ports, hops)``: the switch's live connected port numbers in
-        ascending order, and ``hops[j, i]`` = fewest hops to ``dst_nodes[i]``
-        leaving through ``ports[j]`` = 1 + the distance from the peer on that
-        port. A peer end node only leads to itself (1 hop). Where no path
-        exists: :data:`UNREACHABLE`. The switch itself as destination gets
-        1 + (peer's distance back), like any other destination.
+        ``hops[j, i]`` = fewest hops to ``dst_nodes[i]`` leaving through ``ports[j]`` = 1 + the distance from the
+        peer on that port. A peer end node only leads to itself (1 hop). Where no path exists:
+        :data:`UNREACHABLE`. The switch itself as destination gets 1 + (peer's distance back), like any other
+        destination.
+
+        Parameters
+        ----------
+        switch_node : int
+            The switch's node index.
+        dst_nodes : array_like of int
+            Destination node indices.
+
+        Returns
+        -------
+        ports : numpy.ndarray
+            The switch's live connected port numbers, ascending (``int32``).
+        hops : numpy.ndarray
+            ``int32`` of shape ``(len(ports), len(dst_nodes))``.
+
+        Raises
+        ------
+        TopologyError
+            When ``switch_node`` is not a switch, or an index is outside the topology.
         """
         self._row(switch_node)
         dst = self._nodes(dst_nodes).ravel()
@@ -216,8 +261,24 @@ class MinHopTable:
     def min_ports(self, switch_node: int, dst_node: int) -> list[int]:
         """Port numbers of a switch achieving the fewest hops to ``dst_node``, ascending.
 
-        The first is OpenSM's choice ("lowest-numbered port with the least
-        hops"). Empty when ``dst_node`` is unreachable or is the switch itself.
+        The first is OpenSM's choice ("lowest-numbered port with the least hops").
+
+        Parameters
+        ----------
+        switch_node : int
+            The switch's node index.
+        dst_node : int
+            The destination's node index.
+
+        Returns
+        -------
+        list of int
+            The ports; empty when ``dst_node`` is unreachable or is the switch itself.
+
+        Raises
+        ------
+        TopologyError
+            When ``switch_node`` is not a switch, or an index is outside the topology.
         """
         if self._node(dst_node) == self._node(switch_node):
             self._row(switch_node)
@@ -319,6 +380,9 @@ class MinHopTable:
 def min_hops(topo: Topology, workers: int | None = None) -> MinHopTable:
     """Build the :class:`MinHopTable` of ``topo`` (live links only).
 
+    Only switches forward and broken links are ignored (see the module docstring). The switch distances come from
+    a bit-parallel breadth-first search of many sources at once (:mod:`vizcoll.topology.bitbfs`).
+
     Parameters
     ----------
     topo : Topology
@@ -329,6 +393,23 @@ def min_hops(topo: Topology, workers: int | None = None) -> MinHopTable:
     Returns
     -------
     MinHopTable
+        The switch-to-switch distances and how nodes attach to switches.
+
+    Raises
+    ------
+    TopologyError
+        When one block of switch distances would exceed :data:`MAX_DENSE_SWITCHES` switches.
+
+    References
+    ----------
+    [OPENSM] OpenSM, the InfiniBand subnet manager (linux-rdma/opensm, ``doc/current-routing.txt``: the min-hop
+    tables its routing engines read; software, no DOI).
+
+    Examples
+    --------
+    >>> from vizcoll.topology.generators import from_spec
+    >>> min_hops(from_spec("torus:4x4,hosts=1")).diameter
+    4
     """
     switches = np.flatnonzero(topo.kind == SWITCH).astype(np.int64)
     sw_pos = np.full(topo.n_nodes, -1, dtype=np.int64)

@@ -90,6 +90,7 @@ def parse(data: bytes | str, filename: str = "upload") -> Topology:
     Returns
     -------
     Topology
+        The fabric the file describes.
 
     Raises
     ------
@@ -113,6 +114,26 @@ def parse(data: bytes | str, filename: str = "upload") -> Topology:
 
 def dumps(topo: Topology, fmt: str) -> str:
     """The text of ``topo`` in format ``fmt`` (one of ``FORMATS``: the registry's formats with a writer).
+
+    What the text formats cannot express is dropped (see the module docstring): broken links are written as
+    present, attributes and ``meta`` are lost, links are renumbered in file order.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric.
+    fmt : str
+        A format with a writer: ``json``, ``graphml``, ``ibnetdiscover``, ``ibsim``, ...
+
+    Returns
+    -------
+    str
+        The file's text.
+
+    Raises
+    ------
+    FileFormatError
+        For an unknown format or one that is read only.
 
     Examples
     --------
@@ -138,9 +159,23 @@ def read(path: str | Path) -> Topology:
 
 
 def write(topo: Topology, path: str | Path, fmt: str | None = None) -> None:
-    """Write ``topo`` to ``path``; ``fmt`` defaults to the format whose extensions include the file's
-    (``.json`` json, ``.graphml``/``.xml`` graphml, ``.net`` ibsim, ``.ibnd``/``.txt`` ibnetdiscover, and
-    those of any format registered since).
+    """Write ``topo`` to the file ``path`` (UTF-8, ``\\n`` line ends), in the format :func:`dumps` writes.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric.
+    path : str or pathlib.Path
+        The file to write.
+    fmt : str, optional
+        The format; defaults to the format whose extensions include the file's (``.json`` json,
+        ``.graphml``/``.xml`` graphml, ``.net`` ibsim, ``.ibnd``/``.txt`` ibnetdiscover, and those of any format
+        registered since).
+
+    Raises
+    ------
+    FileFormatError
+        When the format cannot be told from the extension, or is unknown.
     """
     path = Path(path)
     if fmt is None:
@@ -157,6 +192,26 @@ def write(topo: Topology, path: str | Path, fmt: str | None = None) -> None:
 
 def load(spec_or_path: str) -> Topology:
     """The topology of a file if ``spec_or_path`` names one, else of a generator spec.
+
+    This is how the command line reads ``--topo``: a file of any readable format (:func:`read`, recognised by its
+    content), or a spec for :func:`~vizcoll.topology.generators.from_spec`.
+
+    Parameters
+    ----------
+    spec_or_path : str
+        A path to a topology file, or a generator spec such as ``fat-tree:radix=8,levels=3``.
+
+    Returns
+    -------
+    Topology
+        The fabric.
+
+    Raises
+    ------
+    FileFormatError
+        When the file is malformed, or a path with a known topology extension does not exist.
+    SpecError
+        When the text is neither a file nor a valid spec.
 
     Examples
     --------

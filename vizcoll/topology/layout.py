@@ -74,7 +74,7 @@ def _levels(topo: Topology, level: np.ndarray, order: np.ndarray | None = None) 
     blocks = len(hosts) > ROW_HOSTS * max(len(unique(switch_of)), 1)
     in_rows = np.ones(topo.n_nodes, dtype=bool)
     if blocks:
-        in_rows[hosts] = False  # a mask, not setdiff1d: 0.8 s less on a million nodes
+        in_rows[hosts] = False  # a mask, not setdiff1d: faster on a million nodes (measured: docs/design.md)
     in_rows = np.flatnonzero(in_rows)
     rows = unique(level[in_rows])
     counts = np.bincount(level[in_rows] - level.min())

@@ -52,7 +52,49 @@ def _copied(value):
 
 @dataclass(eq=False)
 class Topology:
-    """A network fabric; see the module docstring for the layout."""
+    """A network fabric: switches, end nodes, numbered ports and links with stable ids, stored column-wise.
+
+    Everything is kept in numpy arrays (see the module docstring) so that fabrics with tens of thousands of end
+    nodes stay small and fast. Nodes are ``0..n-1``; node order is meaningful: ties between equal choices anywhere
+    in vizcoll are broken by it (files keep their own order). Links are one row per undirected physical link
+    ``(a, pa) -- (b, pb)``; their ``link_id`` survives edits, and a broken link is kept (every computation skips
+    it). Build one with :meth:`from_arrays`, a generator (:func:`vizcoll.topology.generators.from_spec`) or a
+    file reader (:func:`vizcoll.topology.io.load`).
+
+    Parameters
+    ----------
+    names : list of str
+        Unique node names, in node order.
+    kind : numpy.ndarray
+        ``int8`` node kinds: ``SWITCH`` (0) forwards packets, ``ENDPOINT`` (1) is a NIC/HCA/processor that never
+        forwards.
+    nports : numpy.ndarray
+        Port count (radix) of each node; ports are numbered ``1..nports`` as a subnet manager numbers them.
+    link_a, link_pa, link_b, link_pb : numpy.ndarray
+        Per link row: its ends ``a`` and ``b`` (node indices) and their port numbers.
+    link_id : numpy.ndarray
+        ``int64`` stable id of each link row (ids survive edits).
+    broken : numpy.ndarray
+        ``bool`` per link row: True for a failed link (kept, and skipped by every computation).
+    node_attrs : dict of str to numpy.ndarray
+        Optional integer node attributes (``level``, ``group``, ``x``, ``y``, ``z``, ``rail``; -1 = unknown).
+    link_attrs : dict of str to numpy.ndarray
+        Optional integer link attributes (``global`` = 1 for dragonfly global links).
+    guid : numpy.ndarray or None
+        ``uint64`` node GUIDs (0 = none), when a file gave them.
+    desc : list of str or None
+        Node descriptions, when a file gave them.
+    port_guids : dict of (int, int) to int
+        Port GUIDs by ``(node, port)`` where they differ from the node's.
+    meta : dict
+        Free-form metadata, e.g. ``{"generator": "fat-tree:radix=4,levels=2"}``.
+
+    Examples
+    --------
+    >>> topo = Topology.from_arrays(["s", "h"], [SWITCH, ENDPOINT], [4, 1], [[0, 1, 1, 1]])
+    >>> topo.n_nodes, topo.n_links, topo.link_label(0)
+    (2, 1, 's[1]-h[1]')
+    """
 
     names: list[str]
     kind: np.ndarray
@@ -83,9 +125,44 @@ class Topology:
         meta: dict | None = None,
         validate: bool = True,
     ) -> Topology:
-        """Build from node columns and a ``(m, 4)`` array of ``a, pa, b, pb`` rows.
+        """Build a topology from node columns and a ``(m, 4)`` array of ``a, pa, b, pb`` rows.
 
         Link ids are ``0..m-1``; no link is broken.
+
+        Parameters
+        ----------
+        names : sequence of str
+            Unique node names, in node order.
+        kind : array_like of int
+            Node kinds, ``SWITCH`` (0) or ``ENDPOINT`` (1).
+        nports : array_like of int
+            Port count of each node.
+        links : array_like of int
+            ``(m, 4)`` rows ``a, pa, b, pb``: the two ends (node indices) and their ports.
+        node_attrs : dict, optional
+            Integer node attribute columns by name.
+        link_attrs : dict, optional
+            Integer link attribute columns by name.
+        meta : dict, optional
+            Metadata, e.g. the generator spec.
+        validate : bool
+            Check the result (:meth:`validate`); generators that build a consistent fabric skip it.
+
+        Returns
+        -------
+        Topology
+            The new fabric.
+
+        Raises
+        ------
+        TopologyError
+            With ``validate``, when the topology is inconsistent (a port used twice, a port beyond the radix, ...).
+
+        Examples
+        --------
+        >>> topo = Topology.from_arrays(["s", "a", "b"], [0, 1, 1], [2, 1, 1], [[0, 1, 1, 1], [0, 2, 2, 1]])
+        >>> topo.link_id.tolist(), topo.endpoints.tolist()
+        ([0, 1], [1, 2])
         """
         links = np.asarray(links, dtype=np.int64).reshape(-1, 4)
         m = len(links)
@@ -141,7 +218,21 @@ class Topology:
         return ~self.broken
 
     def summary(self) -> dict:
-        """Counts for display and for ``vizcoll topo info``."""
+        """Counts for display and for ``vizcoll topo info``.
+
+        Returns
+        -------
+        dict
+            ``nodes``, ``switches``, ``endpoints``, ``links``, ``broken_links``, ``max_ports`` (the largest radix),
+            ``max_used_ports`` (the most links on one node) and ``generator`` (the spec, or None).
+
+        Examples
+        --------
+        >>> from vizcoll.topology.generators import from_spec
+        >>> s = from_spec("fat-tree:radix=4,levels=2").summary()
+        >>> s["switches"], s["endpoints"], s["links"], s["generator"]
+        (6, 8, 16, 'fat-tree:radix=4,levels=2')
+        """
         used = np.bincount(np.concatenate([self.link_a, self.link_b]), minlength=self.n_nodes)
         return {
             "nodes": self.n_nodes,
@@ -163,9 +254,32 @@ class Topology:
         return name in self._index
 
     def index(self, name: str) -> int:
-        """Node index of ``name``: a node's name or any other name a user may type for it (its description, host
-        name or GUID: :class:`~vizcoll.topology.names.NameIndex`); raises :class:`TopologyError` naming close
-        names if unknown."""
+        """Node index of ``name``: a node's name or any other name a user may type for it.
+
+        Besides the node's name, its description, host name or GUID find it
+        (:class:`~vizcoll.topology.names.NameIndex`).
+
+        Parameters
+        ----------
+        name : str
+            The name typed.
+
+        Returns
+        -------
+        int
+            The node's index.
+
+        Raises
+        ------
+        TopologyError
+            Naming close names when ``name`` is unknown (or not text).
+
+        Examples
+        --------
+        >>> from vizcoll.topology.generators import from_spec
+        >>> from_spec("fat-tree:radix=4,levels=2").index("h0")
+        6
+        """
         try:
             return self._index[name]
         except KeyError:
@@ -250,8 +364,32 @@ class Topology:
         return port
 
     def add_node(self, name: str, kind: int | str = SWITCH, nports: int = 1, **attrs: int) -> int:
-        """Append a node and return its index; attributes default to -1. A node has at least one port (the
-        topology is checked whole at each edit: a new node waiting for its first link must pass)."""
+        """Append a node and return its index.
+
+        Attributes default to -1. A node has at least one port (the topology is checked whole at each edit: a new
+        node waiting for its first link must pass).
+
+        Parameters
+        ----------
+        name : str
+            The new node's name (not empty, not used yet).
+        kind : int or str
+            ``SWITCH`` / ``ENDPOINT``, or ``"switch"`` / ``"endpoint"``.
+        nports : int
+            Its port count (at least 1).
+        **attrs : int
+            Node attributes (``level=1``, ``group=0``, ...).
+
+        Returns
+        -------
+        int
+            The new node's index (the last).
+
+        Raises
+        ------
+        TopologyError
+            If the name is empty or taken, the kind unknown, or the topology already has the most nodes.
+        """
         kind = KIND_NAMES.index(kind) if isinstance(kind, str) else int(kind)
         if not name or name in self._index:
             raise TopologyError(f"node name {name!r} is empty or already used")
@@ -302,7 +440,36 @@ class Topology:
     def add_link(self, a: str, b: str, pa: int | None = None, pb: int | None = None, **attrs: int) -> int:
         """Connect two nodes (lowest free ports by default) and return the new link id.
 
-        A node's port count grows when the chosen port is beyond it.
+        A node's port count grows when the chosen port is beyond it. The topology is checked after the change and
+        left as it was when the check fails.
+
+        Parameters
+        ----------
+        a, b : str
+            The two ends, by any name :meth:`index` takes.
+        pa, pb : int, optional
+            Their ports (default: the lowest free port of each, :meth:`free_port`).
+        **attrs : int
+            Link attributes (``global=1``, ...).
+
+        Returns
+        -------
+        int
+            The new link's stable id (one more than the largest id).
+
+        Raises
+        ------
+        TopologyError
+            If an end is unknown, both ends are one node, a port is taken, or the topology already has the most
+            links.
+
+        Examples
+        --------
+        >>> topo = Topology.from_arrays(["s", "h"], [SWITCH, ENDPOINT], [4, 1], [[0, 1, 1, 1]])
+        >>> topo.add_node("h2", "endpoint")
+        2
+        >>> topo.add_link("s", "h2"), topo.link_label(1)
+        (1, 's[2]-h2[1]')
         """
         ia, ib = self.index(a), self.index(b)
         if ia == ib:
@@ -346,7 +513,20 @@ class Topology:
         self._keep_links(keep)
 
     def set_broken(self, link_id: int, broken: bool = True) -> None:
-        """Mark a link failed (True) or repaired (False)."""
+        """Mark a link failed (True) or repaired (False).
+
+        Parameters
+        ----------
+        link_id : int
+            The link's stable id.
+        broken : bool
+            True to break it, False to repair it.
+
+        Raises
+        ------
+        TopologyError
+            If no link has that id.
+        """
         self.broken[self.link_row(link_id)] = bool(broken)
 
     # ------------------------------------------------------------ link labels
@@ -356,10 +536,32 @@ class Topology:
         return f"{a}[{int(self.link_pa[row])}]-{b}[{int(self.link_pb[row])}]"
 
     def find_link(self, label: str) -> int | None:
-        """Row of the link named ``a[pa]-b[pb]`` (either end first; an end by any name :meth:`index` takes), None
-        when the fabric has no such link.
+        """Row of the link named ``a[pa]-b[pb]``, the form :meth:`link_label` writes.
 
-        Raises :class:`TopologyError` when ``label`` is not of that form.
+        Either end may come first; an end is named by any name :meth:`index` takes.
+
+        Parameters
+        ----------
+        label : str
+            The link's label, e.g. ``"leaf0[3]-spine1[1]"``.
+
+        Returns
+        -------
+        int or None
+            The link's row, or None when the fabric has no such link.
+
+        Raises
+        ------
+        TopologyError
+            When ``label`` is not of that form.
+
+        Examples
+        --------
+        >>> from vizcoll.topology.generators import from_spec
+        >>> topo = from_spec("fat-tree:radix=4,levels=2")
+        >>> row = topo.find_link("leaf0[1]-h0[1]")
+        >>> topo.link_label(row)
+        'h0[1]-leaf0[1]'
         """
         match = LINK_LABEL.fullmatch(str(label).strip())
         if not match:
@@ -389,7 +591,14 @@ class Topology:
 
     # ------------------------------------------------------------ serialisation
     def to_dict(self) -> dict:
-        """Lossless, JSON-serialisable, column-wise form (schema ``vizcoll.topology/1``)."""
+        """Lossless, JSON-serialisable, column-wise form (schema ``vizcoll.topology/1``).
+
+        Returns
+        -------
+        dict
+            ``schema``, ``meta``, ``nodes`` (``name``, ``kind``, ``ports``, ``attrs``, and ``guid`` / ``desc``
+            when set), ``links`` (``id``, ``a``, ``pa``, ``b``, ``pb``, ``broken``, ``attrs``) and ``port_guids``.
+        """
         nodes: dict = {
             "name": list(self.names),
             "kind": [KIND_NAMES[k] for k in self.kind.tolist()],
@@ -414,7 +623,30 @@ class Topology:
 
     @classmethod
     def from_dict(cls, data: dict) -> Topology:
-        """Inverse of :meth:`to_dict`; raises :class:`TopologyError` naming the bad field."""
+        """Inverse of :meth:`to_dict`: the topology of its dict, checked.
+
+        Parameters
+        ----------
+        data : dict
+            What :meth:`to_dict` returned (e.g. read back from JSON).
+
+        Returns
+        -------
+        Topology
+            The fabric, validated.
+
+        Raises
+        ------
+        TopologyError
+            Naming the bad field (wrong schema, missing field, wrong type, sizes over the limits).
+
+        Examples
+        --------
+        >>> from vizcoll.topology.generators import from_spec
+        >>> topo = from_spec("torus:3x3,hosts=1")
+        >>> Topology.from_dict(topo.to_dict()) == topo
+        True
+        """
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise TopologyError(f"not a vizcoll topology: the field 'schema' must be {SCHEMA!r}")
         try:

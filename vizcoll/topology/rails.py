@@ -153,9 +153,39 @@ def rail_fat_tree(servers: int = 4, rails: int = 2, radix: int = 8, cross: int =
     ``rails - 1`` free ports on each top switch. ``rail-fat-tree:servers=131072,rails=8,radix=128`` has
     1,048,576 NICs (the engine's limit, :data:`~vizcoll.topology.checks.MAX_ENDPOINTS`), 65,536 switches
     and 3,145,728 links; built with its min-hop table (one block of the 2,144 classes of twins of a rail's
-    8,192 switches, 4.4 MB, shared by the 8 rails) it takes 2.3-3.4 s and 814 MB peak on the 2-core machine
-    (``benchmarks/scaling.py --parts million``).
+    8,192 switches, 4.4 MB, shared by the 8 rails) it takes seconds and 814 MB peak on the 2-core machine
+    (``benchmarks/scaling.py --parts million``; measured: docs/design.md).
 
+    Parameters
+    ----------
+    servers : int
+        Servers, each with one NIC per rail.
+    rails : int
+        Rails (GPUs, and so NICs, per server).
+    radix : int
+        Ports per switch, even and at least 2.
+    cross : int
+        1 to link the rails' top switches, 0 (default) for separate rails.
+
+    Returns
+    -------
+    Topology
+        The fabric, with the node attributes ``level``, ``rail``, ``server``, ``pod``, ``leaf`` and ``group``.
+
+    Raises
+    ------
+    SpecError
+        For an odd radix, ``cross`` not 0 or 1, too few free ports on the top switches for ``cross=1``, or a
+        fabric over the size limits.
+
+    References
+    ----------
+    [NVRA] NVIDIA Enterprise Reference Architecture, HGX AI Factory (H100, H200, B200), "Networking Physical
+    Topologies" (vendor documentation; no DOI): the rail-optimized leaf-spine compute fabric. Each rail as its own
+    fat tree and the links between the rails are this model's, not the document's (``docs/papers.md``).
+
+    Examples
+    --------
     >>> topo = rail_fat_tree(servers=6, rails=2, radix=4)  # 2 levels: 3 leaves and 2 spines per rail
     >>> topo.names[:4], topo.names[-3:]
     (['rail0-leaf0', 'rail0-leaf1', 'rail0-leaf2', 'rail1-leaf0'], ['s4-nic1', 's5-nic0', 's5-nic1'])

@@ -6,7 +6,7 @@ on one representative per class of twins, and the matrix is read out of the smal
 (:class:`~vizcoll.topology.blockdist.BlockDist`) without ever being written whole. In a 3-level fat tree
 the leaves of a pod are twins, and so are the cores that serve the same spine index: the 20,480 switches of
 ``fat-tree:radix=128,levels=3`` are 8,384 classes, the graph the search walks is 64 times smaller, and the table
-takes 0.1 s and 70 MB instead of 4.6 s and 420 MB on the 2-core machine. A fabric without twins (a torus) is
+takes 70 MB instead of 420 MB, and a fraction of the time (docs/design.md). A fabric without twins (a torus) is
 searched as before.
 
 >>> import numpy as np

@@ -480,7 +480,10 @@ def simulate_aggregation(
     routes_on: Topology | None = None,
     title: str = "",
 ) -> Timeline:
-    """Simulate the reduction up ``tree`` and the broadcast of the result down it.
+    """Simulate the reduction up ``tree`` and the broadcast of the result down it, as a timeline.
+
+    Every tree edge sends one packet along its min-hop route over live links; a vertex spends ``theta`` on each
+    packet it receives and every link hop takes ``latency``. A broken link on an edge's route blocks that edge.
 
     Parameters
     ----------
@@ -524,6 +527,33 @@ def simulate_aggregation(
         time, every edge of a level at once, the events in the order an
         edge-by-edge simulation appends them (``tests/engine/trees/
         aggregation_reference.py``, the oracle it is checked against).
+
+    Raises
+    ------
+    SpecError
+        For a non-positive ``latency``, a negative ``theta``, an unknown ``op``, an empty tree or one not mapped
+        on the topology (``node`` missing).
+    TopologyError
+        For a vertex on a node outside ``topo``.
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Eq. 2 (the timing this
+    replays).
+
+    Examples
+    --------
+    >>> from vizcoll.topology import from_spec
+    >>> from vizcoll.trees.metrics import map_tree
+    >>> from vizcoll.trees.typeone import knomial_tree
+    >>> from vizcoll.comm import place
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> tl = simulate_aggregation(topo, map_tree(knomial_tree(8, 2), place(topo, 8)))
+    >>> s = tl.summary
+    >>> s["result"], s["correct"], s["packets"], s["height"]
+    (28, True, 7, 3)
     """
     _check_params(latency, theta, op)
     _check_tree(topo, tree)

@@ -88,6 +88,11 @@ POWER_OF_TWO_WIDTHS = (2, 4, 8, 16, 32, 64)
 class CostParams:
     """Parameters of the cost model; the defaults model the paper's Sunway test system.
 
+    All times are in microseconds (μs), sizes in bytes, bandwidths in bytes per μs (1 GB/s = 1000 B/μs); the
+    symbols are the paper's (Table 1). The derived ``a = δ·l`` and ``b = θ + S'/β + S*·γ`` are properties.
+    Construction raises :class:`~vizcoll.errors.SpecError` for a negative ``l``, ``delta``, ``theta``, ``gamma`` or
+    ``S``, a bandwidth ``beta <= 0``, ``P < 1`` or ``k < 2``.
+
     Attributes
     ----------
     l : float
@@ -115,6 +120,21 @@ class CostParams:
         Number of processes (512: one supernode, one process per port).
     k : int
         Tree width / k-nomial base (32, the paper's choice for short messages).
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Table 1 (symbols), section
+    3.1 (the Sunway figures).
+
+    Examples
+    --------
+    >>> p = CostParams()
+    >>> round(p.a, 2), p.b
+    (1.12, 0.01)
+    >>> round(p.replace(S=1024).b, 4)
+    0.1124
     """
 
     l: float = 0.28  # noqa: E741 - the paper's symbol
@@ -291,6 +311,24 @@ def kopt(P: int, a: float, b: float, eps: float = 0.1, k_limit: int | None = Non
         interval around ``k_star`` with ``|F(k) − F*| <= eps`` (inclusive) —
         every k in it qualifies and no other does, because ``F`` decreases up
         to the real optimum (:func:`k_star_real`) and increases after it.
+
+    Raises
+    ------
+    SpecError
+        If ``P < 2``, ``eps < 0``, ``k_limit < 2`` or ``b`` is not positive.
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Eq. 5–6 and the example of
+    section 3.1.
+
+    Examples
+    --------
+    >>> r = kopt(512, 1.12, 0.01)
+    >>> r["k_star"], r["kmin"], r["kmax"]
+    (41, 24, 69)
     """
     if P < 2:
         raise SpecError(f"kopt needs at least 2 processes, got P={P!r}")
@@ -485,11 +523,37 @@ def selection_table(
     the two tables are not consistent with one linear ``b(S)``;
     ``CostParams(gamma=7.0175e-5 - 1/16000)`` with ``header=0`` gives 323.
 
+    Parameters
+    ----------
+    params : CostParams, optional
+        Cost model parameters (default: :data:`SUNWAY`).
+    degrees : sequence of int or None
+        Switch degrees ``d`` of the type II trees; None = no type II tree available.
+    sizes : iterable of int, optional
+        Packet sizes in bytes (default every byte count 0..2048).
+    P : int, optional
+        Number of processes (default ``params.P``).
+    header : float
+        Bytes added to every packet in ``b(S)``.
+    widths : sequence of int
+        The type I widths to choose from.
+
     Returns
     -------
     list of dict
         ``d`` (None for "no type II"), ``range``, ``lo``, ``hi`` (bytes,
         ``lo`` = first size of the row), ``type`` ("I" or "II") and ``k``.
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Eq. 7–11, Table 3.
+
+    Examples
+    --------
+    >>> [(row["range"], row["type"], row["k"]) for row in selection_table(degrees=[None])]
+    [('[0, 123]', 'I', 32), ('(123, 589]', 'I', 16), ('(589, 2048]', 'I', 8)]
     """
     p = _params(params)
     sizes = list(range(0, 2049) if sizes is None else sizes)

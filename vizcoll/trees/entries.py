@@ -120,8 +120,10 @@ def entry_experiment(
         Aggregation-tree entries per switch (None = unlimited).
     degree : int, optional
         The degree bound ``D`` of the min-cost trees (default: each switch's radix).
-    table, planner : optional
-        A prebuilt :class:`MinHopTable` or :class:`TypeTwoPlanner` of ``topo``.
+    table : MinHopTable, optional
+        A prebuilt ``min_hops(topo)``.
+    planner : TypeTwoPlanner, optional
+        A prebuilt planner of ``topo`` (it holds its own table).
 
     Returns
     -------
@@ -135,6 +137,21 @@ def entry_experiment(
         physical entries (None when the physical trees used none). With a
         finite ``entries`` the physical method's failures also lower its
         count: compare with ``entries=None`` for the paper's "entries used".
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Section 6.2.2, Fig. 19–20.
+
+    Examples
+    --------
+    >>> from vizcoll.topology import from_spec
+    >>> from vizcoll.comm import parse_pattern
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> out = entry_experiment(topo, parse_pattern("grid2d:2x4", topo), entries=None, degree=4)
+    >>> out["physical"]["failed"], out["mincost"]["entries_used"]
+    (0, 6)
     """
     planner = planner if planner is not None else TypeTwoPlanner(topo, table)
     groups = _groups(comms)

@@ -157,6 +157,20 @@ def hierarchy_from_topology(topo: Topology, placement: Placement) -> Nested:
     switch, or one switch per process), the hierarchy is one group holding them all, ``[[0, 1, ...]]``: a flat
     list of ranks would read as group sizes (:func:`normalize_groups`).
 
+    Parameters
+    ----------
+    topo : Topology
+        The fabric.
+    placement : Placement
+        Where the ranks run.
+
+    Returns
+    -------
+    list
+        Nested lists of ranks, groups ordered by their lowest rank.
+
+    Examples
+    --------
     >>> from vizcoll.comm import place
     >>> from vizcoll.topology import from_spec
     >>> topo = from_spec("fat-tree:radix=4,levels=2")

@@ -244,7 +244,10 @@ def tree_metrics(
     k: int | None = None,
     progress=None,
 ) -> dict:
-    """All metrics of a tree (see the module docstring) as a plain dict.
+    """All metrics of a tree mapped on a topology: height, radius, packets per link, latency, as a plain dict.
+
+    Every tree edge sends one aggregation packet along a deterministic unicast min-hop route over live links (see
+    the module docstring for the routes and the metrics).
 
     Parameters
     ----------
@@ -260,6 +263,9 @@ def tree_metrics(
         A prebuilt ``min_hops(topo)``.
     ports : sequence of int, optional
         Port link row per vertex (-1 = route from the node), overriding ``per_port``.
+    per_port : bool
+        With ``placement``: each process leaves its node through its own port (default True), else the node's
+        best port.
     levels : mapping, optional
         ``{level name: group id per vertex}`` for ``cross_group``; default
         with a topology: ``node``, ``switch`` (the vertex's port switch, or its
@@ -270,6 +276,39 @@ def tree_metrics(
         Width used in eq. 2's ``h·k·b``; default the largest child count.
     progress : callable, optional
         ``progress(done, total)`` over the vertices whose routes are computed (see :func:`edge_routes`).
+
+    Returns
+    -------
+    dict
+        ``height`` and ``vertices``; with a topology also ``radius``, ``edge_links``, ``link_packets``,
+        ``max_link``, ``max_switch_link``, ``leaf_pairs_max``, ``cross_group``, ``switch_entries``, ``latency_us``
+        (eq. 2; None when an edge has no route) and ``flags`` (the edges without a route).
+
+    Raises
+    ------
+    SpecError
+        When the tree is not mapped on ``topo`` (``tree.node`` unset, or a node outside it) and no placement maps
+        it.
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Eq. 2 (latency), section 5
+    (the metrics).
+
+    [OPENSM] OpenSM, the InfiniBand subnet manager (https://github.com/linux-rdma/opensm,
+    ``doc/current-routing.txt``; software, no DOI). Min-hop routes.
+
+    Examples
+    --------
+    >>> from vizcoll.comm import place
+    >>> from vizcoll.topology import from_spec
+    >>> from vizcoll.trees.typeone import knomial_tree
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> m = tree_metrics(knomial_tree(8, 2), topo, place(topo, 8))
+    >>> m["height"], m["radius"], m["edge_links"]
+    (3, 10, 20)
     """
     out: dict = {"height": tree.height, "vertices": tree.size}
     k = k if k is not None else max(map(len, tree.children), default=0)

@@ -22,7 +22,31 @@ __all__ = ["Tree", "breadth_first"]
 
 @dataclass
 class Tree:
-    """A rooted tree; see the module docstring."""
+    """A rooted tree over the processes (type I) or over switches and processes (type II).
+
+    Vertex 0 is the root and ``parent[0] == -1``. Build one with :meth:`from_children` or a tree builder
+    (:func:`~vizcoll.trees.typeone.knomial_tree`, :func:`~vizcoll.trees.typetwo.type_two_tree`, ...).
+
+    Parameters
+    ----------
+    parent : list of int
+        ``parent[v]``: the parent of vertex ``v`` (-1 for the root, vertex 0).
+    children : list of list of int
+        ``children[v]``: ``v``'s children in the order the building algorithm emits them.
+    node : list of int
+        ``node[v]``: the topology node the vertex sits on (an end node for a process, a switch for an aggregation
+        point) when the tree is mapped on a fabric, else -1 (or empty).
+    label : list of str
+        ``label[v]`` names the vertex (e.g. ``"rank 5"`` or ``"leaf3"``).
+    kind : str
+        What built it (``"4-nomial"``, ``"hierarchical 2-nomial"``, ...).
+
+    Examples
+    --------
+    >>> tree = Tree.from_children([[1, 2], [3], [], []])
+    >>> tree.parent, tree.height, tree.depth().tolist()
+    ([-1, 0, 0, 1], 2, [0, 1, 1, 2])
+    """
 
     parent: list[int]
     children: list[list[int]]
@@ -32,7 +56,24 @@ class Tree:
 
     @classmethod
     def from_children(cls, children: list[list[int]], kind: str = "", node=None, label=None) -> Tree:
-        """Build from the children lists (vertex 0 is the root)."""
+        """Build a tree from the children lists (vertex 0 is the root).
+
+        Parameters
+        ----------
+        children : list of list of int
+            Each vertex's children, in order.
+        kind : str
+            What built it.
+        node : sequence of int, optional
+            The topology node of each vertex.
+        label : sequence of str, optional
+            The name of each vertex.
+
+        Returns
+        -------
+        Tree
+            The tree, its ``parent`` list derived from ``children`` (not validated: see :meth:`validate`).
+        """
         parent = [-1] * len(children)
         for v, kids in enumerate(children):
             for c in kids:
@@ -44,8 +85,18 @@ class Tree:
         return len(self.parent)
 
     def levels(self) -> list[np.ndarray]:
-        """The vertices by depth, breadth-first from the root (level ``d``: the children of level ``d - 1``'s
-        vertices, in their order), one level of children at a time."""
+        """The vertices by depth, breadth-first from the root, one level of children at a time.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            Level ``d``: the children of level ``d - 1``'s vertices, in their order.
+
+        Raises
+        ------
+        VizcollError
+            When some vertex cannot be reached from the root.
+        """
         count = np.fromiter(map(len, self.children), dtype=np.int64, count=len(self.children))
         kids = np.fromiter(chain.from_iterable(self.children), dtype=np.int64, count=int(count.sum()))
         start = np.cumsum(count) - count
@@ -62,7 +113,18 @@ class Tree:
         return levels
 
     def depth(self) -> np.ndarray:
-        """Edges from each vertex up to the root."""
+        """Edges from each vertex up to the root.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64`` depth of every vertex.
+
+        Raises
+        ------
+        VizcollError
+            When some vertex cannot be reached from the root.
+        """
         depth = np.zeros(self.size, dtype=np.int64)
         for d, level in enumerate(self.levels()):
             depth[level] = d
@@ -74,6 +136,13 @@ class Tree:
         return int(self.depth().max()) if self.size else 0
 
     def to_dict(self) -> dict:
+        """JSON-serialisable form.
+
+        Returns
+        -------
+        dict
+            ``parent``, ``children``, ``node``, ``label`` and ``kind``.
+        """
         return {
             "parent": list(self.parent),
             "children": [list(c) for c in self.children],
@@ -84,6 +153,23 @@ class Tree:
 
     @classmethod
     def from_dict(cls, data: dict) -> Tree:
+        """Inverse of :meth:`to_dict`, validated.
+
+        Parameters
+        ----------
+        data : dict
+            What :meth:`to_dict` returned.
+
+        Returns
+        -------
+        Tree
+            The tree.
+
+        Raises
+        ------
+        VizcollError
+            When a field is missing or of the wrong type, or parent and children disagree.
+        """
         try:
             tree = cls(
                 [int(p) for p in data["parent"]],

@@ -99,7 +99,7 @@ def _tree(P: int, root: int, child: np.ndarray, parent: np.ndarray, order: np.nd
 def vertex_ranks(tree: Tree) -> list[int]:
     """The rank of every vertex: from labels ``"rank r"`` when all have one, else ``v`` itself.
 
-    The labels are read joined, in a few passes of C (65,536 of them: 12 ms, not 43): when the joined text splits
+    The labels are read joined, in a few passes of C (measured: docs/design.md): when the joined text splits
     on ``"\\nrank "`` into one string of digits per vertex, no label holds a line break and each is ``"rank "``
     and its digits.
 
@@ -179,8 +179,39 @@ def _children_lists(n: int, child: np.ndarray, parent: np.ndarray, order: np.nda
 
 
 def knomial_tree(P: int, k: int) -> Tree:
-    """The k-nomial tree (definition 8) of Algorithm 1 over ranks ``0..P-1`` (all ranks at once,
-    :func:`knomial_links`)."""
+    """The k-nomial tree (definition 8) of Algorithm 1 over ranks ``0..P-1``.
+
+    Algorithm 1 (:func:`build_k_nomial_tree`) is run for all ranks at once (:func:`knomial_links`); vertex ``v``
+    is rank ``v`` and the root is rank 0.
+
+    Parameters
+    ----------
+    P : int
+        Number of processes (at least 1).
+    k : int
+        The base (at least 2).
+
+    Returns
+    -------
+    Tree
+        Labelled ``"rank v"``, of kind ``"{k}-nomial"``.
+
+    Raises
+    ------
+    SpecError
+        If ``P < 1`` or ``k < 2``.
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Definition 8, Algorithm 1.
+
+    Examples
+    --------
+    >>> knomial_tree(9, 3).children[:4]
+    [[3, 6, 1, 2], [], [], [4, 5]]
+    """
     _check(P, k)
     parent, order = knomial_links(np.arange(P), k)
     children = _children_lists(P, np.arange(1, P), parent[1:], order[1:])
@@ -336,7 +367,41 @@ def _node_links(node_id: int, k: int, g: Group) -> tuple[int, list[int]]:
 
 
 def hier_knomial_tree(groups: Sequence, k: int) -> Tree:
-    """The minimum-height hierarchical k-nomial tree (Algorithms 2–4) over a group hierarchy."""
+    """The minimum-height hierarchical k-nomial tree (Algorithms 2–4) over a group hierarchy.
+
+    Algorithm 2 (:func:`merge_groups`) packs each group's sub-groups into aligned blocks of a k-nomial tree,
+    Algorithm 3 (:func:`build_rank_mapping`) maps ranks to tree slots and Algorithm 4
+    (:func:`build_hierarchical_tree`) links them (see the module docstring for the height and the root).
+
+    Parameters
+    ----------
+    groups : sequence
+        Nested lists of ranks (:mod:`vizcoll.trees.groups`), e.g. ``[[0, 1, 2], [3, 4]]`` or group sizes.
+    k : int
+        The base (at least 2).
+
+    Returns
+    -------
+    Tree
+        Vertex ``v`` is rank ``v``; of kind ``"hierarchical {k}-nomial"``.
+
+    Raises
+    ------
+    SpecError
+        For malformed groups, ``k < 2`` or no process.
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Algorithms 2–4.
+
+    Examples
+    --------
+    >>> tree = hier_knomial_tree([[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11, 12, 13]], 2)
+    >>> tree.height
+    3
+    """
     groups = normalize_groups(groups)
     P = len(flatten_groups(groups))
     _check(P, k)

@@ -85,7 +85,10 @@ _BIG = 1 << 30
 # ---------------------------------------------------------------- result
 @dataclass
 class TypeTwoTree:
-    """The outcome of building one communicator's type II tree.
+    """The outcome of building one communicator's type II tree (:func:`type_two_tree`).
+
+    A failed build is reported here (``ok`` False, :attr:`reason`), never raised. ``cost`` and ``physical_cost``
+    (properties) count the switches of ``A`` and ``T``.
 
     Attributes
     ----------
@@ -110,6 +113,12 @@ class TypeTwoTree:
         Number of candidate roots (switches with the smallest eccentricity).
     tried : int
         Candidates examined before success or failure.
+    link_rows : numpy.ndarray
+        Link rows of ``T``.
+    physical_switches : numpy.ndarray
+        Node indices of the switches of ``T``.
+    tree_switches : numpy.ndarray
+        Node indices of the switches of ``A`` (one aggregation-tree entry each).
     """
 
     ok: bool
@@ -475,7 +484,54 @@ def type_two_tree(
     ranks: Sequence[int] | None = None,
     progress=None,
 ) -> TypeTwoTree:
-    """Build one communicator's type II trees ``T`` and ``A`` (see :meth:`TypeTwoPlanner.build`)."""
+    """Build one communicator's type II trees: the physical tree ``T`` and the minimum-cost derived tree ``A``.
+
+    Root candidates are the switches with the smallest eccentricity to the members, ordered by load; ``T`` is the
+    union of the members' min-hop paths to the root, ``A`` its minimum-cost derived tree (Algorithm 5,
+    :func:`~vizcoll.trees.mincost.build_minimum_type_II_tree`); see the module docstring and
+    :meth:`TypeTwoPlanner.build`, which this calls on a new planner.
+
+    Parameters
+    ----------
+    topo : Topology
+        The fabric (its broken links are skipped).
+    members : sequence of int
+        Node index of every process of the communicator (a NIC may repeat).
+    table : MinHopTable, optional
+        ``min_hops(topo)``, built when not given.
+    method : {"mincost", "physical"}
+        Whose switches need a free entry: those of ``A`` or those of ``T``.
+    degree : int, optional
+        The degree bound ``D`` (default: each switch's radix).
+    free : numpy.ndarray, optional
+        Free aggregation-tree entries per node (None = unlimited); not modified.
+    link_load : numpy.ndarray, optional
+        Trees already crossing each link row (for the candidate order); not modified.
+    ranks : sequence of int, optional
+        Rank of each process (default: its position in ``members``).
+    progress : callable, optional
+        ``progress(done, total)`` over the candidate roots.
+
+    Returns
+    -------
+    TypeTwoTree
+        The trees, or ``ok`` False and the reason.
+
+    References
+    ----------
+    [AGGT24] Chen Shuping, Wei Hongmei, Wang Fei, Li Yi, He Wangquan, Qi Fengbin, "Method to Create Aggregate Tree
+    for Hardware Supported Collectives", Journal of Computer Research and Development, 61(2): 503–517, 2024, DOI
+    [10.7544/issn1000-1239.202220684](https://doi.org/10.7544/issn1000-1239.202220684). Section 4, definitions 9–11,
+    Algorithm 5.
+
+    Examples
+    --------
+    >>> from vizcoll.topology import from_spec
+    >>> topo = from_spec("fat-tree:radix=4,levels=2")
+    >>> result = type_two_tree(topo, [topo.index(h) for h in ("h0", "h1", "h2", "h3")], degree=3)
+    >>> result.ok, topo.names[result.root], result.physical_cost, result.cost
+    (True, 'spine0', 3, 2)
+    """
     return TypeTwoPlanner(topo, table).build(
         members, method=method, degree=degree, free=free, link_load=link_load, ranks=ranks, progress=progress
     )

@@ -39,7 +39,11 @@ def _positive(value: float, what: str) -> float:
 
 @dataclass(frozen=True)
 class CostModel:
-    """The model's parameters.
+    """The timing model's parameters: network, host threads and the comparison of replicas.
+
+    Every node has a full-duplex access link of ``bandwidth_mbps``; a message costs the one-way ``latency``;
+    concurrent flows share links max-min fairly (see the module docstring). Every field must be a positive number
+    (:class:`~vizcoll.errors.SpecError` otherwise).
 
     Attributes
     ----------
@@ -51,6 +55,19 @@ class CostModel:
         Seconds a host thread takes to pick up and handle one queue message.
     compare_rate : float
         Bytes per second a node's RMK hashes when it compares three copies.
+
+    References
+    ----------
+    [TREFT15] Li Xin, Lin Yufei, Guo Xiaowei, "A triple modular eager redundancy fault-tolerant technique for
+    distributed stream architecture", Computer Engineering & Science, 37(12): 2233–2241, 2015, DOI
+    [10.3969/j.issn.1007-130X.2015.12.007](https://doi.org/10.3969/j.issn.1007-130X.2015.12.007). Section 4 (the
+    simulated Internet: 100 ms, 13.98 Mbps).
+
+    Examples
+    --------
+    >>> model = CostModel(bandwidth_mbps=8.0)
+    >>> model.wire_time(1e6), model.latency
+    (1.0, 0.1)
     """
 
     latency: float = 0.1

@@ -129,6 +129,11 @@ def _per_kernel_ranges(program: Program) -> list[tuple[int, int]]:
 def place_sections(program: Program, variant: str = "treft") -> tuple[list[Section], list[Violation]]:
     """The sections of ``program`` for ``variant`` and the rules they break.
 
+    ``"treft"`` takes the programmer's pragmas if the program has some, otherwise the largest sections the rules
+    allow (for the NGB workflows the paper's "one large section"); ``"e1"`` the same sections with eager stream
+    transfer (rule 4 applies); ``"e2"`` one section per kernel call (per parallel pattern). The rules are checked
+    by :func:`check_sections`.
+
     Parameters
     ----------
     program : Program
@@ -138,9 +143,31 @@ def place_sections(program: Program, variant: str = "treft") -> tuple[list[Secti
 
     Returns
     -------
-    (sections, violations) : tuple[list[Section], list[Violation]]
-        Sections in program order; violations of rules 1-4 make the program
-        unsafe (an error can escape), rule 5 is advice about cost.
+    sections : list of Section
+        Sections in program order.
+    violations : list of Violation
+        Violations of rules 1-4 make the program unsafe (an error can escape), rule 5 is advice about cost.
+
+    Raises
+    ------
+    SpecError
+        For an unknown variant.
+
+    References
+    ----------
+    [TREFT15] Li Xin, Lin Yufei, Guo Xiaowei, "A triple modular eager redundancy fault-tolerant technique for
+    distributed stream architecture", Computer Engineering & Science, 37(12): 2233–2241, 2015, DOI
+    [10.3969/j.issn.1007-130X.2015.12.007](https://doi.org/10.3969/j.issn.1007-130X.2015.12.007). Definition 2 and
+    the five placement rules of fault-tolerant sections.
+
+    Examples
+    --------
+    >>> from vizcoll.treft.workflows import workflow
+    >>> sections, violations = place_sections(workflow("HC", "A"))
+    >>> len(sections), violations
+    (1, [])
+    >>> len(place_sections(workflow("HC", "A"), "e2")[0])
+    18
     """
     if variant not in VARIANTS:
         raise SpecError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
@@ -266,7 +293,34 @@ def _rule5(program: Program, sections: list[Section]) -> list[Violation]:
 
 
 def check_sections(program: Program, sections: list[Section], eager: bool = False) -> list[Violation]:
-    """The rules (1-5) that ``sections`` break for ``program``; ``eager`` enables rule 4."""
+    """The placement rules (1-5) that ``sections`` break for ``program``.
+
+    1: a Write must not read data of a section before its compare sync point; 2: every kernel call lies in a
+    section; 3: all calls of one parallel pattern lie in the same section; 4: with eager transfer, data sent out
+    of a section is checked in the section that defined it; 5: neighboring sections that could be merged are
+    reported (advice).
+
+    Parameters
+    ----------
+    program : Program
+        The main program.
+    sections : list of Section
+        The sections to check.
+    eager : bool
+        Eager stream transfer: enables rule 4.
+
+    Returns
+    -------
+    list of Violation
+        Rules 1-3 (and 4) first, then rule 5.
+
+    Examples
+    --------
+    >>> from vizcoll.treft.workflows import workflow
+    >>> program = workflow("HC", "A")
+    >>> sorted({v.rule for v in check_sections(program, place_sections(program, "e2")[0])})
+    [5]
+    """
     out = _rule1(program, sections) + _rule2_3(program, sections)
     if eager:
         out += _rule4(program, sections)

@@ -78,8 +78,26 @@ def _resolve(program: Program | str) -> Program:
 
 
 def parse_fault(text: str) -> tuple[int, str, str]:
-    """``"1:K3:u3"`` (or ``"r1:K3:u3"``) -> ``(1, "K3", "u3")``.
+    """Read a soft error as the command line writes it: ``"1:K3:u3"`` (or ``"r1:K3:u3"``) -> ``(1, "K3", "u3")``.
 
+    Parameters
+    ----------
+    text : str
+        ``REPLICA:KERNEL:VAR``; the replica is 0, 1 or 2, optionally written ``r0`` .. ``r2``.
+
+    Returns
+    -------
+    tuple of (int, str, str)
+        ``(replica, kernel, var)``, the ``inject`` argument of :func:`simulate_treft` (the kernel and variable
+        are checked there).
+
+    Raises
+    ------
+    SpecError
+        When the text does not have three parts or the replica is not a number.
+
+    Examples
+    --------
     >>> parse_fault("r2:K5:u5")
     (2, 'K5', 'u5')
     """
@@ -217,6 +235,14 @@ def simulate_treft(
 ) -> tuple[Timeline, dict]:
     """Run ``program`` under TREFT with three replicas; return the replay and the figures.
 
+    The run is simulated twice with the same timing model: once as the plain program (one copy, no sections:
+    ``baseline_time``) and once as three replicas with the sections of ``variant`` (``time``), so
+    ``overhead_pct = 100 (time - baseline_time) / baseline_time`` is the cost of fault tolerance alone (the paper's
+    Fig. 7). Injected soft errors are found by the 2-of-3 votes at the sections' compare sync points; the
+    ``outcome`` is ``"corrected"``, ``"undetected"`` (two equal wrong copies won the vote), ``"unrecoverable"``
+    (no majority), ``"escaped"`` (no check on the way to the output), ``"masked"`` or ``"no error"`` (see the
+    module docstring).
+
     Parameters
     ----------
     program : Program or str
@@ -240,10 +266,23 @@ def simulate_treft(
 
     Returns
     -------
-    (Timeline, dict)
+    tuple of (Timeline, dict)
         The replay (entities ``r0.executor`` ... ``r2.data``) and the figures
         ``overhead_pct, detected, corrected, final_output_ok, ops, time,
         baseline_time`` plus ``outcome, reason, sections, violations, injected, votes``.
+
+    Raises
+    ------
+    SpecError
+        For an unknown workflow or variant, a fault naming a replica, kernel or variable the program lacks, or a
+        network that is not positive.
+
+    References
+    ----------
+    [TREFT15] Li Xin, Lin Yufei, Guo Xiaowei, "A triple modular eager redundancy fault-tolerant technique for
+    distributed stream architecture", Computer Engineering & Science, 37(12): 2233–2241, 2015, DOI
+    [10.3969/j.issn.1007-130X.2015.12.007](https://doi.org/10.3969/j.issn.1007-130X.2015.12.007). Fig. 5 and Table 2
+    (the runtime), Fig. 7 (the overhead).
 
     Examples
     --------

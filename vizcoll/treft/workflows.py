@@ -134,7 +134,40 @@ WORKFLOWS: dict[str, dict[str, Program]] = {n: {c: build_workflow(n, c) for c in
 
 
 def workflow(name: str, cls: str) -> Program:
-    """The built-in program ``WORKFLOWS[name][cls]`` (names and classes are case-insensitive)."""
+    """The built-in program ``WORKFLOWS[name][cls]``: an NGB workflow as a TREFT program.
+
+    Names and classes are case-insensitive. The program is shared: :func:`build_workflow` makes a fresh one.
+
+    Parameters
+    ----------
+    name : str
+        ``"HC"`` (Helical Chain), ``"VP"`` (Visualization Pipe) or ``"MB"`` (Mixed Bag).
+    cls : str
+        ``"A"`` or ``"B"``.
+
+    Returns
+    -------
+    Program
+        The workflow's main program.
+
+    Raises
+    ------
+    SpecError
+        For an unknown name or class.
+
+    References
+    ----------
+    [TREFT15] Li Xin, Lin Yufei, Guo Xiaowei, "A triple modular eager redundancy fault-tolerant technique for
+    distributed stream architecture", Computer Engineering & Science, 37(12): 2233–2241, 2015, DOI
+    [10.3969/j.issn.1007-130X.2015.12.007](https://doi.org/10.3969/j.issn.1007-130X.2015.12.007). Section 4 (the NGB
+    workflows of the experiments).
+
+    Examples
+    --------
+    >>> program = workflow("hc", "a")
+    >>> program.name, list(program.kernels)[:3]
+    ('HC.A', ['K1', 'K2', 'K3'])
+    """
     name, cls = str(name).upper(), str(cls).upper()
     if name not in WORKFLOWS:
         raise SpecError(f"unknown workflow {name!r}; choose one of {', '.join(NAMES)}")

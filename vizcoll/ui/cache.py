@@ -99,7 +99,8 @@ os.register_at_fork(after_in_child=_no_flights)
 @contextmanager
 def _single_flight(key: tuple[int, str]) -> Iterator[None]:
     """Within the block, no other thread of this process computes or loads ``key``: the page's callbacks, answered
-    at once by a threaded server, would each unpickle the same million-node fabric (0.5 s each, one at a time)."""
+    at once by a threaded server, would each unpickle the same million-node fabric (slowly, one at a time:
+    docs/design.md)."""
     with _flights_lock:
         lock = _flights.setdefault(key, threading.Lock())
     with lock:

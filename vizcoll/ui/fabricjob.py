@@ -1,7 +1,7 @@
 """The background job that builds a large generated fabric before any page draws it.
 
-A generated fabric of more than :data:`~vizcoll.ui.limits.BUILT_IN_JOB_NODES` nodes (the 1,048,576-NIC rail fabric:
-1.6 s with its positions and blocks, 802 MB at the peak) is not built in a request: there
+A generated fabric of more than :data:`~vizcoll.ui.limits.BUILT_IN_JOB_NODES` nodes (the 1,048,576-NIC rail fabric
+with its positions and blocks: seconds and 802 MB at the peak, docs/design.md) is not built in a request: there
 :func:`~vizcoll.ui.store.fabric_of` raises :class:`~vizcoll.ui.store.FabricPending`, and every page says that the
 fabric is being built. The shell orders this job when its store names such a fabric not built yet
 (:func:`order_build`); the job builds it into the shared cache with what every drawing of it needs (its positions

@@ -12,11 +12,11 @@ in. Other browsers read it as a comment. :func:`register` puts it at the start o
 (:data:`HINTED`) as the app serves them, whichever route serves them (Dash's component suites or
 :mod:`vizcoll.ui.vendor`'s files).
 
-Measured in a new headless Chromium, with the 1,570-node cluster's share link (issue 23):
+Measured in a new headless Chromium, with the 1,570-node cluster's share link (issue 23; the figures:
+docs/design.md):
 
-- the page's main thread on /trees was busy 1.67 s instead of 1.92 s (one trace each): 0.37 s of evaluating
-  scripts instead of 0.54 s, 0.17 s of parsing functions instead of 0.33 s;
-- first frame, medians of 10, alternated: /trees 1.89 s instead of 2.00 s, /topology 1.64 s instead of 1.81 s.
+- the page's main thread on /trees was busy less (one trace each), evaluating scripts and parsing functions;
+- the first frame came sooner on /trees and /topology (medians of 10, alternated).
 
 The machine had 2 cores, which the background compiling shares with the page and the server; a machine with more
 cores gains more. A browser that has the scripts cached already has their compiled code, and gains nothing.

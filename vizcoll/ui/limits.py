@@ -65,12 +65,12 @@ UI_MAX_LINKS = 1_000_000
 UI_MAX_RAIL_NODES = MAX_NODES
 UI_MAX_RAIL_LINKS = MAX_LINKS
 BUILT_IN_JOB_NODES = 200_000
-"""A generated fabric of more nodes is built by a background job (the 1,114,112-node rail fabric: 1.6 s with its
-positions and blocks); until it is built, a page says so instead of building it in the request."""
+"""A generated fabric of more nodes is built by a background job (the 1,114,112-node rail fabric with its positions
+and blocks takes seconds: docs/design.md); until it is built, a page says so instead of building it in the request."""
 
 BROADCAST_MAX_NODES = UI_MAX_NODES
 """The topology page plays its broadcast on fabrics of up to 200,000 nodes: its timeline names every node and
-every message (a rail of the 1,048,576-NIC fabric alone, 139,264 nodes, took 20 s cold)."""
+every message (a rail of the 1,048,576-NIC fabric alone, 139,264 nodes, took far longer, cold: docs/design.md)."""
 
 DRAWN_NODES = 1500
 """Fabrics drawn node by node (cytoscape) and animated; larger ones are drawn on their overview (blocks)."""
@@ -121,8 +121,9 @@ MAX_LOGGP = 10**9
 
 # ---------------------------------------------------------------- exports (animations, figure packs)
 EXPORT_MAX_FRAMES = 600
-"""Frames of one exported animation: kaleido renders a frame in about 0.25 s, so 600 frames keep a job within
-about 3 minutes (the default scenario's players have 7 to 72 steps; a longer timeline is exported in parts)."""
+"""Frames of one exported animation: at kaleido's speed per frame (measured: docs/design.md), 600 frames keep a job
+well within its time limit (the default scenario's players have 7 to 72 steps; a longer timeline is exported in
+parts)."""
 EXPORT_FRAME_PIXELS = 300 * 1280 * 720
 """Frames x pixels per frame: a GIF holds every frame in memory until it is written (one byte per pixel once
 reduced to its palette), so 300 frames of 1280x720 (about 280 MB) at most; smaller frames allow more."""

@@ -164,7 +164,7 @@ def filled(layout: Component, first_views: Callable[[Scenario], Answers], scenar
     trip and one update of the page, where the router's answer, the plan's and the views' took three, each
     applied by Dash's renderer across every component of the page. The 1,570-node cluster's link on /trees, in
     a new Chromium: the renderer's store notified its components 581 times instead of 668, and the first frame
-    came in 2.02 s instead of 2.13 s, then 1.94 s instead of 2.00 s (two runs, medians of 6, alternated; issue 23).
+    came sooner (two runs, medians of 6, alternated; issue 23; measured: docs/design.md).
     """
     try:
         answers = first_views(scenario)

@@ -3,8 +3,9 @@
 - **plotly.js's partial bundle "cartesian"** (:data:`PLOTLY`). Every trace the pages draw (scatter, bar,
   histogram, heatmap: :data:`TRACES`) is in it; it is 1.5 MB where the full bundle is 4.8 MB (the difference is
   maps, 3-D, WebGL and the rest). A visitor's browser starts it in a third of the time: opening the 1,570-node
-  cluster's share link on /topology in a new headless Chromium took 2.48 s instead of 3.21 s (median of 8 each,
-  alternated, issue 23), most of it plotly.js setting up its modules on the page's main thread. Its version is
+  cluster's share link on /topology in a new headless Chromium is faster with it (median of 8 each, alternated,
+  issue 23; measured: docs/design.md), most of the difference plotly.js setting up its modules on the page's main
+  thread. Its version is
   the one plotly.py carries (:data:`VERSION`), so that figures and bundle agree. It is served at :data:`ROUTE`,
   named in a ``<meta name="vizcoll-plotly">`` tag which ``assets/figures.js`` reads (the way Dash documents for
   a smaller plotly.js: ``dcc.Graph`` uses ``window.Plotly`` when the page has one). Without the file the app
@@ -12,11 +13,11 @@
 - **regenerator-runtime instead of Dash's babel polyfill** (:data:`REGENERATOR`). Dash puts
   ``@babel/polyfill`` (core-js 2) first on every page, for browsers older than any Dash 4 supports. Of the 100 kB
   the one thing the app's scripts use that a current browser lacks is the global ``regeneratorRuntime`` (Dash's
-  and dcc's lazy components are compiled against it); the rest costs a new browser about 0.15 s to set up and
+  and dcc's lazy components are compiled against it); the rest costs a new browser time to set up and
   replaces the browser's own ``String.prototype.trim`` by a slower one, which plotly.js calls on every point it
-  styles (about 0.12 s of drawing the cluster's figures on /trees). Where the page would load the polyfill it
-  loads regenerator-runtime alone (:func:`register`). The cluster's share link on /trees in a new Chromium:
-  2.87 s with the polyfill, 2.44 s with neither it nor dash-cytoscape's extra bundle (medians of 6, alternated).
+  styles (measured: docs/design.md). Where the page would load the polyfill it loads regenerator-runtime alone
+  (:func:`register`). The cluster's share link on /trees in a new Chromium opens faster with neither it nor
+  dash-cytoscape's extra bundle (medians of 6, alternated; docs/design.md).
   Without the file the page keeps the polyfill.
 
 ``python -m vizcoll.ui.vendor`` downloads both from the npm registry (``VIZCOLL_NPM_REGISTRY``), checks each

@@ -21,8 +21,8 @@ no longer holds says so.
 **A press is answered in the browser.** The buttons, the clock and the speed
 move the slider in ``assets/player.js`` (``dash_clientside.vizcoll.control``),
 and an overview is lit there too (:data:`OVERVIEW_STEP_JS`); the server only
-writes the caption. A step takes one round trip, about 50 ms on a large fabric
-(``benchmarks/players.py``). A new timeline's first caption needs none: a
+writes the caption. A step takes one round trip (on a large fabric:
+``benchmarks/players.py``, docs/design.md). A new timeline's first caption needs none: a
 handle carries the captions of a timeline of up to :data:`HANDLE_CAPTIONS`
 steps, and the browser writes the one the slider shows as the handle arrives
 (:data:`CAPTION_JS`), without waiting for the figures the same answer draws.
@@ -129,7 +129,8 @@ OVERVIEW_STEP_JS = """function (position, handle) {
 """A step of a player drawn on an overview, in the browser: the frames of its handle (``handle.overview``, see
 :func:`vizcoll.sim.overview.overview_frames`) light the marks of the figure's two animation layers
 (:func:`vizcoll.ui.figures.blocks.add_animation_layers`) at that position, on a canvas over the plot
-(``assets/overview.js``; the figure itself is not redrawn: Plotly takes 100+ ms a step on a few thousand marks)."""
+(``assets/overview.js``; the figure itself is not redrawn: Plotly is slow to redraw a few thousand marks,
+docs/design.md)."""
 SHOWN_JS = """function (step, h) { const c = window.dash_clientside, by = c.callback_context.triggered;
     c.vizcoll.toLink(c.callback_context.inputs_list[0].id.replace(/-step$/, ""), step);  // the step in the link
     if (h && "overview" in h) { return by.some(t => t.prop_id.endsWith(".data")) ? null : c.no_update; }

@@ -4,8 +4,7 @@ Dash draws every component of a page in a React wrapper that, as it mounts, upda
 every wrapper checks the store at every update: drawing N components costs of the order of N² checks. A table of
 ``html.Td`` cells is one component per cell: /trees' three tables were 88 of the 310 components of the page a
 share link opens. As Markdown, each is one component (the renderer's store updated 316 → 224 times as /trees
-opened), and its first frame came ~0.1 s sooner in a new browser (medians of 10, alternated: 2.33 → 2.12 s and
-2.11 → 2.02 s).
+opened), and its first frame came sooner in a new browser (medians of 10, alternated: docs/design.md).
 
 The text of a cell is shown as it is: each ASCII punctuation character, the only ones Markdown reads as markup, is
 written as its numeric character reference (``|`` as ``&#124;``), which Markdown shows as the character and never

@@ -1,8 +1,8 @@
 """Figures to image bytes with kaleido, one warm browser per process, and SVG made deterministic.
 
 Kaleido drives a headless Chromium (``BROWSER_PATH`` names it, else the
-``chromium`` on ``PATH``); starting it takes seconds (about 2–12 s here), a
-figure then 0.1–0.3 s. :func:`render` keeps one kaleido session per process
+``chromium`` on ``PATH``); starting it takes seconds, a figure then a fraction
+of one (measured: docs/design.md). :func:`render` keeps one kaleido session per process
 (a background job is a process of its own, or a Celery worker that serves
 many jobs), started on first use in a thread of its own with its event loop,
 and renders every frame of an export in that one session. A process made by

@@ -161,7 +161,7 @@ def add_animation_layers(fig: go.Figure, part: Blocks, bundle: dict) -> None:
     """Two layers a player draws on, step by step (from the frames of :func:`vizcoll.sim.overview.overview_frames`):
     a mark on every bundle (messages crossing it in this step: size and colour) and a ring on every block (its
     nodes changing state in this step). In the browser they are ``legendonly``: Plotly keeps their marks' places
-    and styles but draws none of them (styling a thousand marks of size 0 cost it about 0.1 s per figure), and
+    and styles but draws none of them (styling a thousand marks of size 0 slowed every figure: docs/design.md), and
     ``assets/overview.js`` draws the lit ones over the plot; :func:`animation_frame` shows them for the exports.
     Their ``meta`` names them (``overview-messages``, ``overview-nodes``)."""
     x, y = _places(part, bundle["a"], bundle["b"])

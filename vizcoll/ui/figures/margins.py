@@ -3,8 +3,8 @@
 Plotly starts a figure with the margins its layout gives and then pushes them out for what must fit around the
 plot: the names on an axis, a colour bar with its title, the x axis's labels and title, a legend below. A margin
 pushed out after the first draw makes Plotly draw the whole figure again. That second draw was about half the
-time of drawing the 1,570-node cluster's overview (issue 23: 266–284 ms with it, 119–132 ms without, its
-1,038 link bundles drawn once), and every figure with a legend below or an axis title paid it.
+time of drawing the 1,570-node cluster's overview (issue 23, its 1,038 link bundles drawn once; measured:
+docs/design.md), and every figure with a legend below or an axis title paid it.
 
 :func:`seeded` estimates those pushes from the figure's texts, with the widths of Arial's characters (the font
 Chromium draws Plotly's default "Open Sans, verdana, arial" with where Open Sans and Verdana are not installed,

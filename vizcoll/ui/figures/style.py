@@ -193,7 +193,7 @@ def styled(fig: go.Figure, width: int = HALF, legend: str = "below", top: int = 
 
 def warm_up() -> None:
     """Build one figure with every kind of trace the pages draw: Plotly loads the checks of each kind the first
-    time (about 0.1 s in all), so a web worker does it at start-up instead of in its first visitor's request."""
+    time (measured: docs/design.md), so a web worker does it at start-up instead of in its first visitor's request."""
     traces = [
         go.Scatter(x=[0], y=[0], mode="lines+markers+text", text=["a"], marker={"color": [0], "colorbar": {}}),
         go.Bar(x=[0], y=[0]),

@@ -18,11 +18,11 @@ rail 0 first), by the engine calls of the command line (:func:`vizcoll.trees.rai
 Neither depends on the scenario's broken links (the rails are the intact fabric's), so their cache keys leave them
 out. Measured on the 2-core machine (busy with another test run), no cache, 65,536 processes, both placements
 placed and their trees built, on the 1,048,576-NIC fabric ``rail-fat-tree:servers=131072,rails=8,radix=128``
-(the engine: the app takes 200,000 nodes): a 2-ary tree 0.37 s, a 4-ary 0.32 s, a 4-nomial 0.24 s, Zhao's 0.56 s
-and the hierarchical 32-nomial 0.62 s (half of it grouping the processes by leaf switch); a pattern's groups
-0.11 s (grid3d:64x32x32, 5,120 groups) to 0.31 s (grid2d:1024x1024, every NIC). Through the page's callback on
+(the engine: the app takes 200,000 nodes), every tree (2-ary, 4-ary, 4-nomial, Zhao's, the hierarchical 32-nomial,
+half of whose time is grouping the processes by leaf switch) and a pattern's groups (grid3d:64x32x32, 5,120
+groups; grid2d:1024x1024, every NIC) take under a second. Through the page's callback on
 ``rail-fat-tree:servers=16384,rails=8,radix=64`` (147,456 nodes), grid2d:256x256, the hierarchical 32-nomial:
-0.33 s cold, 1 ms cached.
+under a second cold, next to nothing cached (the figures: docs/design.md).
 """
 
 from __future__ import annotations

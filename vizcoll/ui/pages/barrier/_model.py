@@ -25,13 +25,13 @@ work, the ranks being the grid's switches, DLCT included); on any other
 fabric the logical pattern of the algorithm on the barrier's processes
 (:func:`vizcoll.schedule.barrier`; DLCT is not available there, as on the page).
 
-**What takes long** (measured on the 2-core development machine, cold cache): the full sweep 26 s, the quick
-one 1.8 s (:func:`run_sweep`, progress cell by cell); a run of 20 barriers on a 16 x 16 grid up to 4.7 s
-(dissemination; MS and tournament 1.3–1.4 s; 3 barriers: 0.5 s at most); on TaihuLight, 16 processes and 3
-barriers 0.25 s with the overview's frames, 256 processes and 20 barriers up to 2.4 s; Break at random on a fabric of
-16,464 links 1.2 s (half broken) to 1.9 s (all), and the page allows 20,000 links. The page runs these as
-background jobs (:mod:`vizcoll.ui.jobs`). The LCT / BST view (0.01 s), the UQ histogram (0.14 s on 8 x 8),
-the run plan and the GOAL export (0.06 s on 16 x 16) answer at once. A view that reads a store from the
+**What takes long** (measured on the 2-core development machine, cold cache; the figures: docs/design.md): the
+full sweep and the quick one (:func:`run_sweep`, progress cell by cell); a run of 20 barriers on a 16 x 16 grid
+(dissemination the longest, then MS and tournament; 3 barriers much less); on TaihuLight, 256 processes and 20
+barriers (16 processes and 3 barriers with the overview's frames much less); Break at random on a fabric of
+16,464 links (half broken to all), and the page allows 20,000 links. The page runs these as
+background jobs (:mod:`vizcoll.ui.jobs`). The LCT / BST view, the UQ histogram (on 8 x 8),
+the run plan and the GOAL export (on 16 x 16) answer at once. A view that reads a store from the
 browser only shows a sweep a job computed (:func:`swept`): it never starts one.
 """
 
@@ -567,7 +567,7 @@ def run_sweep(mode: str, neighbors: int, progress=None) -> dict:
 
 
 def swept(mode: str, neighbors: int) -> dict | None:
-    """The sweep if a job computed it, else None (a view never starts the 26 s sweep itself)."""
+    """The sweep if a job computed it, else None (a view never starts the long full sweep itself)."""
     return peek(sweep_of, mode, neighbors)
 
 
@@ -603,7 +603,7 @@ def histogram_of(side: int, neighbors: int) -> dict:
 
 LIGHT_RUN = 256
 """Runs of at most this many processes × barriers are computed in the request, larger ones in a background job
-(measured above: 16 processes, 3 barriers on TaihuLight 0.25 s; 16 x 16 grids about 0.25 s a barrier)."""
+(measured: 16 processes, 3 barriers on TaihuLight; 16 x 16 grids per barrier; docs/design.md)."""
 
 
 def heavy_run(plan: dict, topo) -> bool:

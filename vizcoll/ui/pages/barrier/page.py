@@ -21,9 +21,10 @@ histogram (Fig. 5). "Download GOAL" writes the run's barrier as LogGOPSim's sche
 (:func:`vizcoll.ui.pages.barrier._model.goal_file`). Exports: :mod:`vizcoll.ui.components.exports`.
 
 Background jobs (:mod:`vizcoll.ui.jobs`; times in :mod:`vizcoll.ui.pages.barrier._model`), each with a progress bar
-and a Cancel button that keeps the last result: the run when it is not light (``bar-run``: up to 4.7 s; a change
-while it runs replaces it), Break at random (``bar-breaks``: up to 2.5 s) and the sweep (``bar-sweep``: 1.8 s
-quick, 26 s full, cell by cell; the sweep choice is locked meanwhile). The stores the views read are checked again.
+and a Cancel button that keeps the last result: the run when it is not light (``bar-run``; a change
+while it runs replaces it), Break at random (``bar-breaks``) and the sweep (``bar-sweep``, quick or
+full, cell by cell; the sweep choice is locked meanwhile; how long each takes: docs/design.md). The stores the
+views read are checked again.
 """
 
 from __future__ import annotations

@@ -7,11 +7,11 @@ the engine's searches run with the page's budgets (:data:`PAGE_BUDGET`,
 **Background jobs.** Building a code can take long at the page's largest sizes, so the page builds it in a
 background job (:func:`build_code`, with the FMEL search's progress) and its views only read what a job built
 (:func:`built_code`: never a long computation in a web worker, whatever the browser's stores say). Measured on
-the 2-core development machine, cold cache, FMEL with the page's budgets: n = 32, k = 16 on N = 4 DCs 1.3 s,
-N = 8 4.9 s, N = 16 104–157 s (150 schemes of about 1 s, none constructible: the Reed–Solomon baseline
-stays); Azure LRC (32, 16) on 4 DCs 2.4 s; every other family below 1.2 s. The comparison of every family runs
-the FMEL search once or more (:func:`compare_result`): n = 9 0.05 s, n = 32 on 8 DCs about 6–13 s, more
-with 16 DCs; it is a background job too.
+the 2-core development machine, cold cache, FMEL with the page's budgets (the figures: docs/design.md): n = 32,
+k = 16 takes seconds on N = 4 or 8 DCs and minutes on N = 16 (150 schemes, none constructible: the Reed–Solomon
+baseline stays); Azure LRC (32, 16) on 4 DCs and every other family take seconds at most. The comparison of
+every family runs the FMEL search once or more (:func:`compare_result`): at once for n = 9, seconds for n = 32
+on 8 DCs, more with 16 DCs; it is a background job too.
 """
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ The page's parameters live in ``scenario.params["faults"]`` (:data:`DEFAULTS`).
 or Rabenseifner, :data:`GOAL_ALGOS`) with the page's process count, data size
 and root as LogGOPSim's GOAL schedule (:func:`vizcoll.schedule.static_reduction`).
 
-Timings (the 2-core development machine, cold cache): a reduction replay of 32 processes 0.01 s, one TREFT
-replay 0.03–0.07 s; the overhead chart runs TREFT 18 times (3 variants x 6 programs): 1.7 s, 2.4 s with the
-first imports (more on a busy host). The page computes that chart in a background job, run by run
+Timings (the 2-core development machine, cold cache; the figures: docs/design.md): a reduction replay of 32
+processes and one TREFT replay take a small fraction of a second; the overhead chart runs TREFT 18 times (3
+variants x 6 programs) and takes seconds, more with the first imports and on a busy host. The page computes
+that chart in a background job, run by run
 (:func:`overheads` with ``progress``; each run cached on its own, so the next visit reads 18 cache entries).
 The page's views read the checked parameters from the scenario on the server (:func:`scenario_reduction`,
 :func:`scenario_treft`: the controls write them there); the browser's parameter stores hold only their key.

@@ -12,9 +12,10 @@ replays) is :mod:`._model`, the summaries :mod:`._views`. "Download GOAL" (with
 the algorithm chosen next to it, not stored) writes the binomial / MST / Rabenseifner static reduction with the
 page's processes, data size and root as LogGOPSim's schedule (:func:`vizcoll.ui.pages.faults._model.goal_file`).
 
-The overhead chart (18 TREFT runs: 1.7–2.4 s on the 2-core development machine, cold cache) is a background
-job (``ft-overhead``, :mod:`vizcoll.ui.jobs`) with a progress bar run by run and a Cancel button; the replays
-(0.01–0.07 s) answer at once. The views read the checked parameters from the scenario on the server; the
+The overhead chart (18 TREFT runs: seconds on the 2-core development machine, cold cache; docs/design.md) is a
+background job (``ft-overhead``, :mod:`vizcoll.ui.jobs`) with a progress bar run by run and a Cancel button; the
+replays (a small fraction of a second) answer at once. The views read the checked parameters from the scenario
+on the server; the
 parameter stores ``ft-red-params`` and ``ft-treft-params`` hold only their key (the views' trigger), and
 ``ft-red-kill`` the clicked worker, checked with the rest.
 """

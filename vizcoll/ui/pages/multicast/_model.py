@@ -87,9 +87,10 @@ MAX_GROUP_OPTIONS = 2000
 MAX_PROTOCOL_MEMBERS = 32
 JOB_NODES = 20_000
 """Fabrics of more nodes are routed in background jobs (A's, then B's; progress bars, Cancel), smaller ones in the
-request. Measured on two cores, cold (2026-12, ``benchmarks/pages.py``): the 18,000-node fat tree (radix 40) with
-SSSP-MC and FULB-MC, both algorithms and the figures in the request, 0.65 s; TaihuLight (46,144 nodes) A's first
-view 0.9–1.3 s, then B and the comparison 0.7 s; the radix-64 fat tree (70,656 nodes) 1.0–1.1 s, then 0.8 s."""
+request. Measured on two cores, cold (2026-12, ``benchmarks/pages.py``; the figures: docs/design.md): the
+18,000-node fat tree (radix 40) with SSSP-MC and FULB-MC, both algorithms and the figures in the request, under a
+second; TaihuLight (46,144 nodes) and the radix-64 fat tree (70,656 nodes) about a second for A's first view,
+then less for B and the comparison."""
 TABLES = "tables"
 """Algorithm A's value for the fabric's own multicast tables (only when the scenario carries them)."""
 TABLES_TITLE = "the fabric's tables"

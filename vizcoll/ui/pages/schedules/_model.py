@@ -79,14 +79,15 @@ FIELDS = {
 MAX_PARAM, MAX_GOAL_BYTES, MAX_RANKS = MAX_LOGGP, SCHEDULE_MAX_BYTES, SCHEDULE_MAX_RANKS  # reasons: ui.limits
 MAX_DRAWN_MESSAGES = SCHEDULE_MAX_DRAWN_MESSAGES
 MAX_OVERVIEW_MESSAGES = 65_536
-"""Messages replayed on a large fabric's overview: all routed at once on the server (0.03 s for the 16,383 of a
-binomial reduce on TaihuLight, in the background job for a large file), and the frames sent to the browser hold
+"""Messages replayed on a large fabric's overview: all routed at once on the server (a small fraction of a second
+for the 16,383 of a binomial reduce on TaihuLight, docs/design.md; in the background job for a large file), and
+the frames sent to the browser hold
 one entry per bundle and block lit in a step (23 kB for that reduce). A 2 MB GOAL file holds about 30,000."""
 MAX_PROBLEMS = 200  # problems listed (the count says how many more)
 JOB_BYTES = 256 * 1024
 """GOAL files of more bytes are checked, timed and replayed in a background job (progress bar, Cancel), smaller
-ones in the request. Measured on two cores: a 2 MB file (a dissemination barrier of 1,300 ranks, 28,600
-operations) takes 2 s (parsing 0.8 s, the checks 0.4 s, LogGP 0.6 s), about 1 s per MB."""
+ones in the request. Measured on two cores (the figures: docs/design.md): a 2 MB file (a dissemination barrier of
+1,300 ranks, 28,600 operations) takes seconds, parsing the most, then LogGP, then the checks."""
 EXAMPLE_RANKS = 16
 _NUM_RANKS = re.compile(r"^[ \t]*num_ranks[ \t]+([0-9]+)", re.MULTILINE)
 

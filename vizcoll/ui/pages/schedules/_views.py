@@ -120,8 +120,9 @@ def timing_view(result: dict, params: dict) -> list:
 def replay_handle(text: str, params: dict, key: dict, nodes: list[int]) -> dict:
     """``{"handle", "summary"}``: the player's handle of the replay of a GOAL text on the scenario of ``key``
     (:func:`replay_player`; its timeline kept on the server by the handle's ref) and the replay's summary, made
-    once for every worker. The timeline goes to the player as it is computed: its dict read back as events (0.9 s
-    for a binomial reduce of 16,384 ranks) and its captions made again at every view were what made the page
+    once for every worker. The timeline goes to the player as it is computed: its dict read back as events (most
+    of a second for a binomial reduce of 16,384 ranks: docs/design.md) and its captions made again at every view
+    were what made the page
     drawn a second time eleven times slower than before it had a replay on large fabrics."""
     timeline = replay_timeline(text, params, key, nodes)
     return {"handle": replay_player(scenario_of_key(key), timeline), "summary": dict(timeline.summary)}

@@ -467,7 +467,7 @@ def _overview(view, topo):
 def _replay(scenario: Scenario, text: str, params: dict, result: dict, now: bool = False):
     """(player's handle, flag, flag class, order to replay later) of the replay, or why it is not drawn. A replay
     on a large fabric's overview not made yet is made after the first view (``now``: by :func:`replay_later`): it
-    took longer than the rest of the page (0.8 s for a binomial reduce of 16,384 ranks on TaihuLight)."""
+    took longer than the rest of the page (a binomial reduce of 16,384 ranks on TaihuLight: docs/design.md)."""
     try:
         nodes, why = drawing_plan(scenario, result["ranks"], result["messages"], any_size=True)
         if nodes is None:

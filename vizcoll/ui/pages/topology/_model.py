@@ -59,8 +59,8 @@ EXAMPLE_SPECS = {
 }
 LARGE_UPLOAD_BYTES = 2 * 1024 * 1024
 """Files of more bytes are read in a background job (progress bar, Cancel), smaller ones in the request.
-Measured on two cores: GraphML 0.23 s per MB (a 14 MB one, 18,000 nodes, 3.3 s), ibnetdiscover 0.11 s per MB,
-vizcoll's JSON 0.03 s per MB."""
+Measured on two cores (the figures: docs/design.md): GraphML reads the slowest, ibnetdiscover in half its time per
+MB, vizcoll's JSON faster still; a file of this size reads in under half a second in any of them."""
 NEW_COMM = -1  # the "a new communicator" choice of the hand-drawing dropdown
 ANIMATION_LIMIT = SMALL_LIMIT
 

@@ -209,8 +209,8 @@ def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
     """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the
     fabric, the broadcast and the player's first frame. The router's answer then draws the fabric's overview as
     soon as plotly.js is up, not after a second round of callbacks: the 1,570-node cluster's share link on
-    /topology, in a new Chromium, showed it in 1.39 s instead of 1.62 s (from the navigation's start, medians of
-    10, alternated; issue 23)."""
+    /topology, in a new Chromium, showed it sooner (from the navigation's start, medians of 10, alternated; issue 23;
+    measured: docs/design.md)."""
     data = scenario.to_dict(thin=True)
     broadcast = compute_broadcast(data)
     return [(RENDERED, render_with_key(data)), (BROADCAST, broadcast), first_frame(TOPO_PLAYER, broadcast[0])]

@@ -408,12 +408,13 @@ JOB_NODES = 50_000
 
 Measured on the 2-core test machine, each view's callback alone in a fresh process (as a web worker with a cold
 cache answers it; the plan and the fabric built before), k = 2: none takes a second since every tree edge is
-routed at once. In the request: 1,356 processes on the 1,570-node cluster of issue 23 0.05-0.24 s a view (the
-aggregation's player the most); 2,048 on fat-tree:radix=40,levels=3 (18,000 nodes) 0.10-0.43 s; 2,048 on
-TaihuLight (46,144 nodes) 0.28-0.60 s. As a job: the 64-port fat tree (70,656 nodes) at any size, and every
-process of TaihuLight (40,960) or of the 64-port fat tree (65,536), a few seconds (``benchmarks/pages.py``,
-README "Paper scale"). A job costs its process, its polls and a second answer: the cluster's first frame in the
-browser took 5.4 s as a job, 3.9 s in the request (``benchmarks/players.py``).
+routed at once. In the request: 1,356 processes on the 1,570-node cluster of issue 23, 2,048 on
+fat-tree:radix=40,levels=3 (18,000 nodes) and 2,048 on TaihuLight (46,144 nodes), each view well under a second
+(the aggregation's player the most; the figures: docs/design.md). As a job: the 64-port fat tree (70,656
+nodes) at any size, and every process of TaihuLight (40,960) or of the 64-port fat tree (65,536), a few seconds
+(``benchmarks/pages.py``, docs/benchmarks.md, "Paper scale"). A job costs its process, its polls and a second
+answer: the cluster's first frame in the browser came later as a job than in the request (``benchmarks/players.py``;
+docs/design.md).
 """
 
 
@@ -557,9 +558,9 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
 
     Every tree the page builds plays. Measured on the 2-core test machine in the app (its cache; the tree built),
     then the player's handle on the overview (:func:`~vizcoll.ui.pages.trees._views.aggregation_handle`): every
-    process of TaihuLight (40,960), hierarchical 32-nomial, 297,588 events in 115 steps, 1.05 s and 0.77 s; its
-    2-ary tree (the longest routes) 613,308 events, 3.0 s and 1.45 s; the 64-port fat tree's 65,536 processes
-    2-ary, 978,812 events, 2.9 s and 1.9 s, 1.0 GB at the peak. Above :data:`JOB_PROCESSES` processes the page
+    process of TaihuLight (40,960), hierarchical 32-nomial, 297,588 events in 115 steps; its 2-ary tree (the
+    longest routes) 613,308 events; the 64-port fat tree's 65,536 processes 2-ary, 978,812 events, 1.0 GB at the
+    peak: seconds each (the figures: docs/design.md). Above :data:`JOB_PROCESSES` processes the page
     computes it in a background job of its own, which the views' job orders as it ends (the trees are drawn without
     waiting for it: issue 44)."""
     scenario = _scenario(key)
