@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import stamp  # noqa: E402
-from vizcoll.barrier.algorithms import ALGOS, JUDGES  # noqa: E402
+from vizcoll.barrier.algorithms import ALGORITHMS, JUDGES  # noqa: E402
 from vizcoll.barrier.benchmark import RATES, SIZES, format_table, sweep  # noqa: E402
 
 NAMES = {"dlct+ms": "ID1", "dlct+tree": "ID2", "dissemination+tree": "diss+tree"}
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
     ap.add_argument("--rates", default=",".join(f"{r:g}" for r in RATES))
-    ap.add_argument("--algos", default=",".join(ALGOS))
+    ap.add_argument("--algos", default=",".join(ALGORITHMS.names))
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--neighbors", type=int, choices=(4, 8), default=8)
     ap.add_argument("--tree-on", default="live,intact")

@@ -11,6 +11,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from tests.source_scan import docstring_ids
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "vizcoll"
 MAX_MODULE_LINES = 350  # logical lines (statements), see logical_lines
@@ -141,14 +143,7 @@ def spelled(path: Path, names: set[str]) -> list[str]:
     """The string constants of ``path`` equal to one of ``names`` (docstrings left out: they explain, doctests
     and usage lines included, and choose nothing)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
-    }
+    docstrings = docstring_ids(tree)
     return [
         f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}"
         for node in ast.walk(tree)

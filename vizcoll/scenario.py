@@ -56,7 +56,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from vizcoll import uploads
-from vizcoll.comm import PATTERN_KINDS, Communicators, Placement, from_lists, parse_pattern, place
+from vizcoll.comm import PATTERNS, Communicators, Placement, from_lists, parse_pattern, place
 from vizcoll.errors import VizcollError
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.layout import edited_positions
@@ -68,7 +68,6 @@ __all__ = [
     "SCHEMA",
     "DEFAULT_SPEC",
     "EDIT_OPS",
-    "PATTERN_KINDS",
     "MAX_FRAGMENT_CHARS",
     "MAX_TABLES_CHARS",
     "WORLD",
@@ -485,9 +484,9 @@ class Scenario:
             return from_lists(topo, self.lists)
         if not self.pattern:
             return None
-        if self.pattern.partition(":")[0] not in PATTERN_KINDS:
+        if self.pattern.partition(":")[0] not in PATTERNS:
             raise VizcollError(
-                f"unknown pattern {self.pattern!r}; use {', '.join(PATTERN_KINDS)} or upload a communicators file"
+                f"unknown pattern {self.pattern!r}; use {', '.join(PATTERNS)} or upload a communicators file"
             )
         return parse_pattern(self.pattern, topo, ppn=self.ppn)
 

@@ -23,7 +23,7 @@ from vizcoll.topology.io import parse, read
 from vizcoll.topology.rails import RAIL_MILLION
 from vizcoll.ui.pages.barrier import _model as barrier_model
 from vizcoll.ui.pages.multicast import _model as multicast_model
-from vizcoll.ui.pages.topology._model import EXAMPLE_SPECS
+from vizcoll.ui.pages.topology._model import example_specs
 from vizcoll.ui.pages.trees import _model as trees_model
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
@@ -34,7 +34,7 @@ from .readability import filled, hovers_outside, page_problems, viewport
 DOCS = ROOT / "docs" / "screenshots"
 CLUSTER = Scenario.from_upload(parse(campus_cluster(), "campus.txt"), "campus.txt")  # 1,570 nodes, a cluster's shape
 TOOL_OUTPUT = Scenario.from_upload(read(ROOT / "tests" / "data" / "cluster" / "stanzas.txt"), "stanzas.txt")
-LARGEST_EXAMPLE = max(EXAMPLE_SPECS.values(), key=lambda spec: from_spec(spec).n_nodes)
+LARGEST_EXAMPLE = max(example_specs().values(), key=lambda spec: from_spec(spec).n_nodes)
 PAPER_TREES = [key for key, (_, source, _) in trees_model.PRESETS.items() if source["spec"] != RAIL_MILLION]
 PAPER_MULTICAST = [key for key, preset in multicast_model.PRESETS.items() if preset["spec"] != RAIL_MILLION]
 # the 1M-endpoint rail presets are opened by test_rail_fabric.py; here the paper's largest fabrics
@@ -57,7 +57,7 @@ STATES = [
             Scenario(spec=spec),
             ("#topo-bcast-info", "no node" if key == "empty" else "nodes reached"),
         )
-        for key, spec in EXAMPLE_SPECS.items()
+        for key, spec in example_specs().items()
         if spec not in (DEFAULT_SCENARIO.spec, LARGEST_EXAMPLE)
     ),
     ("trees", "/trees", DEFAULT_SCENARIO, ("#trees-player-position", "step 0 of")),

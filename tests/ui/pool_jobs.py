@@ -13,7 +13,7 @@ from contextlib import suppress
 import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 
-from vizcoll.barrier.algorithms import ALGOS
+from vizcoll.barrier.algorithms import ALGORITHMS
 from vizcoll.barrier.benchmark import sweep
 from vizcoll.ui.cache import job_runner
 from vizcoll.ui.celery_pool import CeleryJobPool
@@ -61,9 +61,9 @@ def small_sweep(run=None) -> dict:
     """A job running a small barrier sweep (the engine's) with the workers its pool lends it; with ``run``, the
     same sweep in the test's process."""
     if run is not None:
-        return sweep([4, 8], [0.0, 0.3], ALGOS, 2, 4, run=run)
+        return sweep([4, 8], [0.0, 0.3], list(ALGORITHMS.names), 2, 4, run=run)
     with parallel_tasks(POOL):
-        return sweep([4, 8], [0.0, 0.3], ALGOS, 2, 4, run=job_runner())
+        return sweep([4, 8], [0.0, 0.3], list(ALGORITHMS.names), 2, 4, run=job_runner())
 
 
 def result(pool, key: str, ticket: str, timeout: float = 60):

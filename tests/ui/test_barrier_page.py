@@ -15,7 +15,7 @@ from flask import Flask
 from tests import table_text
 from tests.callback_context import find_component, in_callback
 from tests.fabrics import HOSTS, ONE_SPINE, campus_cluster
-from vizcoll.barrier.algorithms import ALGOS, run_barriers
+from vizcoll.barrier.algorithms import ALGORITHMS, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import numbering
 from vizcoll.barrier.uq import uq_round
@@ -575,7 +575,11 @@ def test_sweep_charts_have_one_line_per_algorithm():
     assert page.refresh(scenario(sweep="full").to_dict())[2] == {"mode": "full", "neighbors": 8}
     result = model.sweep_of(model.QUICK_MODE, 8)
     by_rate, by_size, ranges = page.render_sweep(key, 8, 0.4)
-    assert [t.name for t in by_rate.data] == result["columns"] == [*ALGOS[:2], "tree@intact", *ALGOS[2:]]
+    assert (
+        [t.name for t in by_rate.data]
+        == result["columns"]
+        == [*ALGORITHMS.names[:2], "tree@intact", *ALGORITHMS.names[2:]]
+    )
     assert list(by_rate.data[0].x) == [0, 20, 40] and list(by_size.data[0].x) == [4, 8, 12]
     row = next(r for r in result["rows"] if r["size"] == 8 and r["rate"] == 0.4)
     assert by_size.data[-1].y[1] == row["sync_ms"]["dlct+tree"]

@@ -8,10 +8,10 @@ from dash import dcc, html
 from tests.callback_context import find_component
 from vizcoll.scenario import Scenario
 from vizcoll.ui.components.canvashint import ELSEWHERE, canvas_hint, hint_id, shows_hint
-from vizcoll.ui.pages.topology._model import EXAMPLE_SPECS
+from vizcoll.ui.pages.topology._model import example_specs
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
-EMPTY = Scenario(spec=EXAMPLE_SPECS["empty"])
+EMPTY = Scenario(spec=example_specs()["empty"])
 
 
 def test_the_hint_shows_while_the_fabric_has_no_node():

@@ -90,7 +90,7 @@ def test_every_page_of_the_navbar_has_a_section_with_its_examples(shown):
 def test_the_examples_are_the_pages_presets(app):
     from vizcoll.ui.pages.barrier import page as barrier
     from vizcoll.ui.pages.multicast import _model as multicast
-    from vizcoll.ui.pages.topology._model import EXAMPLE_SPECS
+    from vizcoll.ui.pages.topology._model import example_specs
     from vizcoll.ui.pages.trees import _model as trees
     from vizcoll.ui.pages.trees import page as trees_page
 
@@ -102,7 +102,7 @@ def test_the_examples_are_the_pages_presets(app):
         for c, _ in walk(layout)
         if isinstance(c, html.Section)
     }  # the links of each section after its title
-    assert labels["help-topology"] == list(EXAMPLE_SPECS.values())
+    assert labels["help-topology"] == list(example_specs().values())
     trees_titles = [label for label, _, _ in trees.PRESETS.values()]
     assert labels["help-trees"] == [*trees_titles, load_shipped("aggregation-trees").title]
     assert labels["help-multicast"][:-1] == [p["label"] for p in multicast.PRESETS.values()]

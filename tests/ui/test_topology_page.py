@@ -101,7 +101,7 @@ def test_generate_replaces_the_fabric_and_keeps_the_page_settings():
     )
     for trigger, given in (
         (page.TOPO_GENERATE, {"params": "torus:3x3x2,hosts=1"}),
-        (page.TOPO_GENERATOR, {"generator": next(iter(model.EXAMPLE_SPECS))}),
+        (page.TOPO_GENERATOR, {"generator": next(iter(model.example_specs()))}),
         (page.TOPO_UPLOAD, {"upload": data_url(ONE_SPINE), "upload_name": "x.net"}),
     ):
         params = page.scenario_after(trigger, bound, values(**given)).params
@@ -115,7 +115,7 @@ def test_generate_replaces_the_fabric_and_keeps_the_page_settings():
 
 
 def test_generator_dropdown_loads_its_example():
-    for name, spec in model.EXAMPLE_SPECS.items():
+    for name, spec in model.example_specs().items():
         assert page.scenario_after(page.TOPO_GENERATOR, DEFAULT, values(generator=name)).spec == spec
     with pytest.raises(VizcollError, match="unknown example"):
         page.scenario_after(page.TOPO_GENERATOR, DEFAULT, values(generator="../../etc/passwd"))

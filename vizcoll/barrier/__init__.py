@@ -16,14 +16,14 @@
   per family (:mod:`~vizcoll.barrier.tree`,
   :mod:`~vizcoll.barrier.dissemination`, :mod:`~vizcoll.barrier.dlct`) on
   the machinery of :mod:`~vizcoll.barrier.base` and
-  :mod:`~vizcoll.barrier.twophase`; :data:`GRID_ONLY` = the DLCT variants,
-  which need a grid;
+  :mod:`~vizcoll.barrier.twophase` (the DLCT variants are ``grid_only``: they
+  need a grid); :mod:`vizcoll.barrier.schedules`: their logical GOAL schedules;
 - :mod:`vizcoll.barrier.benchmark`: the paper's sweep (Fig. 6 and 7).
 
 References: [DLCT19] (keys: ``docs/papers.md``).
 """
 
-from vizcoll.barrier.algorithms import GRID_ONLY, run_barriers
+from vizcoll.barrier.algorithms import ALGORITHMS, run_barriers
 from vizcoll.barrier.fabric import FabricNetwork
 from vizcoll.barrier.network import is_grid
 from vizcoll.barrier.structures import (
@@ -49,7 +49,7 @@ from vizcoll.barrier.structures import (
 from vizcoll.barrier.uq import mean_uq, update_quantity, uq_difference_histogram, uq_matrix, uq_round
 
 __all__ = [
-    "GRID_ONLY",
+    "ALGORITHMS",
     "FabricNetwork",
     "is_grid",
     "run_barriers",

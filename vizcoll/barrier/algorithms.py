@@ -17,10 +17,10 @@ The algorithms only ask their network for a master (:meth:`centre`), a
 spanning tree and the blocks of the two-level algorithms, so the five that do
 not need a grid run unchanged; the module docstring of
 :mod:`vizcoll.barrier.fabric` says what those are off the grid. The DLCT
-variants (:data:`GRID_ONLY`) need the grid and refuse participants
+variants (``grid_only``) need the grid and refuse participants
 (:func:`grid_only_reason`).
 
-**Algorithms** (:data:`ALGOS`; the paper names them, their details here are
+**Algorithms** (:data:`ALGORITHMS`; the paper names them, their details here are
 our choices where it is silent):
 
 - ``ms`` (master-slave, a single-level tree): everyone sends its Gather to the
@@ -61,8 +61,18 @@ our choices where it is silent):
 :mod:`vizcoll.barrier.twophase` (:class:`TwoPhase`); the families are
 :mod:`vizcoll.barrier.tree` (``ms``, ``tree``, ``tournament``),
 :mod:`vizcoll.barrier.dissemination` and :mod:`vizcoll.barrier.dlct`.
-:data:`ALGORITHMS` maps every name to its class: adding an algorithm is one
-module (a :class:`BarrierRun` subclass) and one line there.
+:data:`ALGORITHMS` is a :class:`~vizcoll.registry.Registry` of the classes
+themselves: a class carries its ``name``, ``label`` (the page's dropdown and
+tables), ``help`` (``--help``), ``grid_only`` and its ``goal_schedule`` (the
+logical GOAL schedule, :mod:`vizcoll.barrier.schedules`; None for the DLCT
+variants). Adding an algorithm is one class and one :func:`register` line;
+the command line, the page, the sweep and ``goal barrier`` read the registry
+when they run.
+
+>>> list(ALGORITHMS.names)[:3], algorithm("dlct+ms").label
+(['ms', 'tree', 'tournament'], 'DLCT + MS (ID1)')
+>>> logical_barriers()[-1], DEFAULT_ALGORITHM
+('dissemination+tree', 'dlct')
 
 **Correctness is checked inside the simulation**: a processor leaving
 barrier ``b`` before every processor has entered it, a Gather or Release of
@@ -91,15 +101,21 @@ from vizcoll.barrier.grid import ROUTINGS, Block, GridNetwork, grid_blocks, is_g
 from vizcoll.barrier.network import DEFAULT_HOP_LATENCY, DEFAULT_PROC, MAX_EVENTS, Message, Network, Recorder
 from vizcoll.barrier.tree import MasterSlave, Tournament, TreeBarrier
 from vizcoll.barrier.twophase import FixedTree, TwoPhase
-from vizcoll.errors import SpecError, VizcollError
+from vizcoll.errors import VizcollError
+from vizcoll.registry import Registry
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.words import plural
 
 __all__ = [
     "ALGORITHMS",
-    "ALGOS",
-    "GRID_ONLY",
+    "DEFAULT_ALGORITHM",
+    "ANY_FABRIC_ALGORITHM",
+    "COMMAND_LINE_ALGORITHM",
+    "algorithm",
+    "logical_barriers",
+    "register",
+    "unregister",
     "TREE_ON",
     "JUDGES",
     "LEGEND",
@@ -136,27 +152,37 @@ __all__ = [
     "is_grid",
 ]
 
-ALGORITHMS: dict[str, type[BarrierRun]] = {
-    "ms": MasterSlave,
-    "tree": TreeBarrier,
-    "tournament": Tournament,
-    "dissemination": Dissemination,
-    "dissemination+tree": DisseminationTree,
-    "dlct": DlctBarrier,
-    "dlct+ms": DlctMs,
-    "dlct+tree": DlctTree,
-}
-"""Every barrier algorithm by name, in the order the UI and the tables show them."""
+ALGORITHMS: Registry[type[BarrierRun]] = Registry("barrier algorithm")
+"""Every barrier algorithm (its :class:`BarrierRun` class) by name, in the order the UI and the tables show them."""
+register, unregister, algorithm = ALGORITHMS.register, ALGORITHMS.unregister, ALGORITHMS.lookup
 
-ALGOS = tuple(ALGORITHMS)
+register(MasterSlave)
+register(TreeBarrier)
+register(Tournament)
+register(Dissemination)
+register(DisseminationTree)
+register(DlctBarrier)
+register(DlctMs)
+register(DlctTree)
+
+DEFAULT_ALGORITHM = DlctBarrier.name
+"""The page's algorithm on a grid: the paper's."""
+ANY_FABRIC_ALGORITHM = TreeBarrier.name
+"""The page's algorithm on a fabric that is not a grid (DLCT needs one), and the one it compares with by default."""
+COMMAND_LINE_ALGORITHM = DlctTree.name
+"""The ``barrier`` command's ``--algo`` by default."""
 EVENTS_PER_MESSAGE = 4
 """The fewest simulation events a message takes: handled at its source and at its destination, two events each."""
-GRID_ONLY = tuple(name for name, cls in ALGORITHMS.items() if cls.grid_only)
-"""The algorithms that need the paper's grid (DLCT's IDs follow the grid's numbering); the others run on any fabric."""
+
+
+def logical_barriers() -> list[str]:
+    """The algorithms with a logical GOAL schedule (``goal_schedule``), in registration order (the DLCT variants
+    need a grid: ``goal barrier`` exports them from a grid run)."""
+    return [name for name, cls in ALGORITHMS.items() if cls.goal_schedule is not None]
 
 
 def grid_only_reason(topo: Topology, algo: str) -> str:
-    """Why ``algo`` (one of :data:`GRID_ONLY`) cannot run among chosen nodes of ``topo``: one line.
+    """Why ``algo`` (a ``grid_only`` algorithm) cannot run among chosen nodes of ``topo``: one line.
 
     The DLCT variants' IDs follow the grid's numbering and their blocks are squares of the grid, so they run on a
     grid's switches only, never among participants; the message says what to choose instead.
@@ -179,17 +205,20 @@ def grid_only_reason(topo: Topology, algo: str) -> str:
     >>> grid_only_reason(from_spec("fat-tree:radix=4,levels=2"), "dlct")[:32]
     'DLCT needs a grid of processors:'
     """
-    name = getattr(ALGORITHMS.get(algo), "label", "") or algo
+    name = getattr(ALGORITHMS.get(algo), "short", "") or algo
     why = (
         f"{name} needs a grid of processors: its IDs follow the grid's numbering (S-curve, Z-order, Hilbert) "
         "and its blocks are squares of the grid"
     )
+    anywhere = [cls.label.split(" (")[0] for cls in ALGORITHMS.values() if not cls.grid_only]
     if is_grid(topo):
         return f"{why}; on this grid it runs on the switches, without a list of participants."
-    return (
-        f"{why}, and this fabric is not a 2-D grid — choose MS, Tree, Tournament, Dissemination or "
-        "Dissemination + Tree, or a mesh."
-    )
+    return f"{why}, and this fabric is not a 2-D grid — choose {_either(anywhere)}, or a mesh."
+
+
+def _either(names: list[str]) -> str:
+    """``"A, B or C"``."""
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def planned_messages(topo: Topology, algo: str, barriers: int = 3, participants=None, block: int = 4) -> int:
@@ -201,9 +230,7 @@ def planned_messages(topo: Topology, algo: str, barriers: int = 3, participants=
     >>> [planned_messages(topo, a, 3, topo.endpoints) for a in ("tree", "dissemination", "dissemination+tree")]
     [42, 72, 48]
     """
-    cls = ALGORITHMS.get(algo)
-    if cls is None:
-        raise SpecError(f"unknown barrier algorithm {algo!r}; choose one of {', '.join(ALGOS)}")
+    cls = algorithm(algo)
     if participants is None:
         grid = GridNetwork(topo)
         n, groups = grid.n, len(grid_blocks(grid, block))
@@ -239,7 +266,7 @@ def run_barriers(
         :func:`~vizcoll.barrier.grid.is_grid`), every switch a processor.
         With ``participants``: any fabric. Its broken links are the failures.
     algo : str
-        One of :data:`ALGOS` (with ``participants``: not one of :data:`GRID_ONLY`).
+        One of :data:`ALGORITHMS` (with ``participants``: not a ``grid_only`` one).
     barriers : int
         The program's number of barriers (3 in the paper).
     compute : float
@@ -295,17 +322,16 @@ def run_barriers(
     >>> figures["completed"], figures["messages"], figures["failure"]
     (True, 60, None)
     """
-    if algo not in ALGOS:
-        raise SpecError(f"unknown barrier algorithm {algo!r}; choose one of {', '.join(ALGOS)}")
-    if participants is not None and algo in GRID_ONLY:
+    cls = algorithm(algo)
+    if participants is not None and cls.grid_only:
         raise VizcollError(grid_only_reason(topo, algo))
     p = SimParams(barriers=barriers, compute=compute, seed=seed, **params)
     participants = None if participants is None else check_participants(topo, participants)
     planned = planned_messages(topo, algo, barriers, participants, p.block)
     if planned * EVENTS_PER_MESSAGE > MAX_EVENTS:
         raise VizcollError(
-            f"{plural(barriers, 'barrier')} of {ALGORITHMS[algo].label or algo} send {planned:,} messages, more "
+            f"{plural(barriers, 'barrier')} of {cls.short or algo} send {planned:,} messages, more "
             f"than the simulation's limit of {MAX_EVENTS:,} events allows: choose fewer barriers or processes, or "
             "another algorithm"
         )
-    return ALGORITHMS[algo](topo, p, participants).run(progress)
+    return cls(topo, p, participants).run(progress)

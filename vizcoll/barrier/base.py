@@ -110,11 +110,22 @@ class BarrierRun:
     """
 
     name = "barrier"
+    """The name ``--algo`` and the page's parameters use (the key in :data:`vizcoll.barrier.algorithms.ALGORITHMS`)."""
+    label = "Barrier"
+    """What the page's dropdown and tables show (e.g. ``"DLCT + MS (ID1)"``)."""
+    help = ""
+    """One line for ``--help``."""
     title = "Barrier"
-    label = ""
+    """The title of a run's timeline."""
+    short = ""
     """Short name in messages (e.g. ``"DLCT + MS"``; empty: the algorithm's name)."""
+    colour = "#333"
+    """The algorithm's line in the sweep's charts."""
     grid_only = False
-    """True when the algorithm needs the paper's grid (:data:`vizcoll.barrier.algorithms.GRID_ONLY`)."""
+    """True when the algorithm needs the paper's grid (its IDs follow the grid's numbering)."""
+    goal_schedule: Callable | None = None
+    """``goal_schedule(s, P, size, block)`` adds the barrier on ``P`` logical ranks to the schedule ``s``
+    (:mod:`vizcoll.barrier.schedules`); None: none (``goal barrier`` exports it from a grid run only)."""
 
     @classmethod
     def messages_per_barrier(cls, n: int, groups: int) -> int:
@@ -242,7 +253,7 @@ class BarrierRun:
             self.engine.run(MAX_EVENTS)
         except RuntimeError:
             raise VizcollError(
-                f"{plural(self.p.barriers, 'barrier')} of {self.label or self.name} on "
+                f"{plural(self.p.barriers, 'barrier')} of {self.short or self.name} on "
                 f"{plural(self.n, 'processor')} take more than {MAX_EVENTS:,} simulation events: choose fewer "
                 "barriers or processors, or another algorithm"
             ) from None

@@ -28,17 +28,19 @@ import math
 
 import numpy as np
 
-from vizcoll.barrier.algorithms import ALGOS, TREE_ON, run_barriers
+from vizcoll.barrier.algorithms import ALGORITHMS, TREE_ON, algorithm, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.errors import SpecError
 from vizcoll.tasks import Runner, in_process
 from vizcoll.topology.generators import mesh
 from vizcoll.words import plural
 
-__all__ = ["SIZES", "RATES", "sweep", "column_names", "format_table"]
+__all__ = ["SIZES", "RATES", "RANGE_COLUMNS", "sweep", "column_names", "format_table"]
 
 SIZES = (4, 8, 12, 16, 20)
 RATES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+RANGE_COLUMNS = ("tree@intact", "tree", "dlct+ms", "dlct+tree")
+"""The columns of the paper's Fig. 7 (the range of run times over the break rates): Tree, ID1 and ID2."""
 EXTRA = ("messages", "hops", "adjustments")
 """Figures averaged per column next to the time."""
 
@@ -47,8 +49,7 @@ def column_names(algos, tree_on=("live", "intact")) -> list[tuple[str, str, str]
     """``(column, algo, tree_on)`` for every table column (one per ``tree_on`` variant of ``tree``)."""
     out = []
     for algo in algos:
-        if algo not in ALGOS:
-            raise SpecError(f"unknown barrier algorithm {algo!r}; choose one of {', '.join(ALGOS)}")
+        algorithm(algo)  # SpecError for an unknown one
         variants = tree_on if algo == "tree" else (tree_on[0] if tree_on else "live",)
         for variant in variants:
             if variant not in TREE_ON:
@@ -146,7 +147,7 @@ def _claims(rows: list[dict], columns: list[str]) -> dict:
 def sweep(
     sizes=SIZES,
     rates=RATES,
-    algos=ALGOS,
+    algos=None,
     seeds: int = 3,
     neighbors: int = 8,
     keep_connected: bool = True,
@@ -169,8 +170,9 @@ def sweep(
         Grid sides.
     rates : sequence of float
         Shares of broken links.
-    algos : sequence of str
-        Algorithms (``tree`` gives one column per ``tree_on`` variant).
+    algos : sequence of str, optional
+        Algorithms (``tree`` gives one column per ``tree_on`` variant; default: every registered one, read when
+        the sweep runs).
     seeds : int
         Random broken-link sets per (size, rate): seeds ``0..seeds-1``.
     neighbors : int
@@ -213,7 +215,7 @@ def sweep(
     """
     if seeds < 1:
         raise SpecError(f"seeds must be at least 1, got {seeds}")
-    columns = column_names(algos, tuple(tree_on))
+    columns = column_names(ALGORITHMS.names if algos is None else algos, tuple(tree_on))
     cells = [(int(s), float(r)) for s in sizes for r in rates]
     grids = iter(
         run(

@@ -19,6 +19,7 @@ import math
 
 from vizcoll.barrier.base import BarrierRun, children_of
 from vizcoll.barrier.network import Message
+from vizcoll.barrier.schedules import dissemination_schedule, dissemination_tree_schedule
 from vizcoll.barrier.twophase import FixedTree, TwoPhase
 
 __all__ = ["DisseminationRounds", "Dissemination", "DisseminationTree", "rounds"]
@@ -111,7 +112,9 @@ class DisseminationRounds:
 class Dissemination(DisseminationRounds, BarrierRun):
     """``dissemination``: ``ceil(log2 N)`` rounds among all processors, in node order."""
 
-    name, title = "dissemination", "Dissemination barrier"
+    name, label, title = "dissemination", "Dissemination", "Dissemination barrier"
+    help = "round k sends to rank i + 2^k and waits for rank i - 2^k (N log N messages)"
+    colour, goal_schedule = "#9467bd", staticmethod(dissemination_schedule)
 
     @classmethod
     def messages_per_barrier(cls, n: int, groups: int) -> int:
@@ -141,7 +144,9 @@ class DisseminationTree(DisseminationRounds, FixedTree, TwoPhase):
     (:meth:`~vizcoll.barrier.fabric.FabricNetwork.groups`).
     """
 
-    name, title = "dissemination+tree", "Dissemination + Tree barrier (two layers)"
+    name, label, title = "dissemination+tree", "Dissemination + Tree", "Dissemination + Tree barrier (two layers)"
+    help = "trees gather each block to its leader, the leaders disseminate, then each releases its tree"
+    colour, goal_schedule = "#c5b0d5", staticmethod(dissemination_tree_schedule)
 
     @classmethod
     def messages_per_barrier(cls, n: int, groups: int) -> int:

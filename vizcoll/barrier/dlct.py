@@ -81,7 +81,6 @@ from vizcoll.topology.model import Topology
 
 __all__ = [
     "JUDGES",
-    "DLCT_RUNNERS",
     "DlctBarrier",
     "DlctMs",
     "DlctTree",
@@ -167,7 +166,9 @@ def offset_costs(grid: GridNetwork, at: list[int], parent_of) -> tuple[np.ndarra
 class DlctBarrier(TwoPhase):
     """``dlct``: one LCT over the whole grid with the asynchronous adjustment ``round(K)``."""
 
-    name, title, label = "dlct", "DLCT barrier", "DLCT"
+    name, label, title, short = "dlct", "DLCT", "DLCT barrier", "DLCT"
+    help = "the paper's: one LCT over the grid, adjusted by round(K) around broken links (grid only)"
+    colour = "#d62728"
     grid_only = True
     top: str | None = None
 
@@ -398,16 +399,23 @@ class DlctBarrier(TwoPhase):
 class DlctMs(DlctBarrier):
     """``dlct+ms`` (ID1): DLCT inside ``block x block`` squares, master–slave between the block roots."""
 
-    name, title, label, top = "dlct+ms", "DLCT + MS barrier (ID1)", "DLCT + MS", "ms"
+    name, label, title, short, top = "dlct+ms", "DLCT + MS (ID1)", "DLCT + MS barrier (ID1)", "DLCT + MS", "ms"
+    help = "DLCT inside block x block squares, master–slave between their roots (grid only)"
+    colour = "#ff7f0e"
 
 
 class DlctTree(DlctBarrier):
     """``dlct+tree`` (ID2): DLCT inside ``block x block`` squares, a BFS tree of blocks between their roots."""
 
-    name, title, label, top = "dlct+tree", "DLCT + Tree barrier (ID2)", "DLCT + Tree", "tree"
-
-
-DLCT_RUNNERS = {"dlct": DlctBarrier, "dlct+ms": DlctMs, "dlct+tree": DlctTree}
+    name, label, title, short, top = (
+        "dlct+tree",
+        "DLCT + Tree (ID2)",
+        "DLCT + Tree barrier (ID2)",
+        "DLCT + Tree",
+        "tree",
+    )
+    help = "DLCT inside block x block squares, a tree of blocks between their roots (grid only)"
+    colour = "#2ca02c"
 
 
 def four_node_example() -> Topology:

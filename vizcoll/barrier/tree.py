@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from vizcoll.barrier.base import children_of
 from vizcoll.barrier.network import Message
+from vizcoll.barrier.schedules import ms_schedule, tournament_schedule, tree_schedule
 from vizcoll.barrier.structures import lct_children, lct_parent
 from vizcoll.barrier.twophase import FixedTree, TwoPhase
 
@@ -29,7 +30,9 @@ __all__ = ["MasterSlave", "TreeBarrier", "Tournament"]
 class MasterSlave(TwoPhase):
     """``ms``: everyone ↔ the master (the processor nearest the grid centre; off the grid, the most central process)."""
 
-    name, title = "ms", "Master–slave barrier"
+    name, label, title = "ms", "MS (master–slave)", "Master–slave barrier"
+    help = "everyone sends its Gather to the master, which releases everyone"
+    colour, goal_schedule = "#7f7f7f", staticmethod(ms_schedule)
 
     def setup(self) -> None:
         super().setup()
@@ -54,7 +57,9 @@ class TreeBarrier(FixedTree, TwoPhase):
     network: their Gather dead-ends and the failure is reported.
     """
 
-    name, title = "tree", "Tree barrier (minimum spanning tree of the network)"
+    name, label, title = "tree", "Tree (minimum spanning tree)", "Tree barrier (minimum spanning tree of the network)"
+    help = "Gather up and Release down a minimum spanning tree of the network"
+    colour, goal_schedule = "#1f77b4", staticmethod(tree_schedule)
 
     def setup(self) -> None:
         super().setup()
@@ -69,7 +74,9 @@ class TreeBarrier(FixedTree, TwoPhase):
 class Tournament(TwoPhase):
     """``tournament``: binomial Gather on node order to the champion (node order 0), flat Release."""
 
-    name, title = "tournament", "Tournament barrier"
+    name, label, title = "tournament", "Tournament", "Tournament barrier"
+    help = "a binomial Gather to the champion, which releases everyone directly"
+    colour, goal_schedule = "#bcbd22", staticmethod(tournament_schedule)
 
     def expected(self, u: int) -> int:
         return len(lct_children(self.rank[u], self.n))

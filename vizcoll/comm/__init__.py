@@ -17,7 +17,15 @@ Engine code: no dash or plotly; results serialise with ``to_dict`` /
 
 from vizcoll.comm.communicators import Communicators
 from vizcoll.comm.hostfile import parse_hostfile
-from vizcoll.comm.patterns import PATTERN_HELP, PATTERN_KINDS, file_lists, host_lists, parse_lists, parse_pattern
+from vizcoll.comm.patterns import (
+    PATTERNS,
+    file_lists,
+    host_lists,
+    parse_lists,
+    parse_pattern,
+    pattern_examples,
+    pattern_help,
+)
 from vizcoll.comm.placement import ORDERS, Placement, compute_nodes, place
 from vizcoll.comm.splits import (
     from_lists,
@@ -31,8 +39,7 @@ from vizcoll.comm.splits import (
 
 __all__ = [
     "ORDERS",
-    "PATTERN_HELP",
-    "PATTERN_KINDS",
+    "PATTERNS",
     "Communicators",
     "Placement",
     "compute_nodes",
@@ -47,6 +54,8 @@ __all__ = [
     "parse_hostfile",
     "parse_lists",
     "parse_pattern",
+    "pattern_examples",
+    "pattern_help",
     "place",
     "random_groups",
 ]

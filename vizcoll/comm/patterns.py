@@ -18,6 +18,9 @@ pattern                     communicators
                             machinefile, one host per line, Slurm hostlists)
 ==========================  ====================================================
 
+Each kind is a :class:`Pattern` of the registry :data:`PATTERNS`, which :func:`parse_pattern`, its message,
+the command line's ``--pattern`` help and the pages read when they run: one :func:`register` line adds a kind.
+
 Grid patterns place exactly as many processes as the grid has; the others use
 every slot (``compute nodes x ppn``) unless ``procs=`` says otherwise.
 
@@ -35,6 +38,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -43,11 +48,16 @@ from vizcoll.comm.hostfile import HostEntry, looks_like_hostfile, parse_hostfile
 from vizcoll.comm.placement import check_fits, compute_nodes, place
 from vizcoll.comm.splits import from_lists, grid, hierarchical, hierarchical_by_topology, random_groups
 from vizcoll.errors import SpecError, TopologyError
+from vizcoll.registry import Registry
 from vizcoll.topology.model import Topology
 
 __all__ = [
-    "PATTERN_HELP",
-    "PATTERN_KINDS",
+    "Pattern",
+    "PATTERNS",
+    "register",
+    "unregister",
+    "pattern_help",
+    "pattern_examples",
     "MAX_LIST_BYTES",
     "parse_pattern",
     "parse_lists",
@@ -55,10 +65,6 @@ __all__ = [
     "file_lists",
 ]
 
-PATTERN_HELP = (
-    "grid2d:RxC, grid3d:AxBxC, random:GROUPS[,size=S][,seed=N], hier:GROUPSIZE, hier:attr=NAME, "
-    "hosts:node[01-16] or a file: JSON end-node name lists or a host list (MPI hostfile, machinefile)"
-)
 MAX_LIST_BYTES = 64 * 1024 * 1024
 
 
@@ -138,15 +144,59 @@ def _hosts(topo: Topology, rest: str, pattern: str, ppn: int, order: str, seed: 
     return from_lists(topo, host_lists(topo, rest, ppn, "hosts"), label=pattern)
 
 
-PATTERNS = {
-    "grid2d": lambda topo, rest, pat, *a: _grid(topo, rest, pat, 2, *a),
-    "grid3d": lambda topo, rest, pat, *a: _grid(topo, rest, pat, 3, *a),
-    "random": _random,
-    "hier": _hier,
-    "hosts": _hosts,
-}
-PATTERN_KINDS = tuple(PATTERNS)
-"""The pattern kinds (what a scenario from a stranger may hold: none names a file)."""
+@dataclass(frozen=True)
+class Pattern:
+    """A kind of communication pattern: ``name`` (the text before ``:``, any case), ``label`` (the communicators it
+    makes, in a few words), ``parse(topo, rest, pattern, ppn, order, seed) -> Communicators`` (``rest``: the text
+    after ``name:``, ``pattern``: the whole, which labels them and names them in messages), ``help`` (its syntax,
+    ``grid2d:RxC``) and ``example`` (the topology page's placeholder shows it; "" keeps the placeholder short)."""
+
+    name: str
+    label: str
+    parse: Callable[..., Communicators]
+    help: str
+    example: str = ""
+
+
+PATTERNS: Registry[Pattern] = Registry("communication pattern")
+"""Every pattern kind by name, in the order help texts list them (what a scenario from a stranger may hold: none
+names a file)."""
+register, unregister = PATTERNS.register, PATTERNS.unregister
+
+for _pattern in (
+    Pattern(
+        "grid2d",
+        "rows and columns of an R x C grid",
+        lambda topo, rest, pat, *a: _grid(topo, rest, pat, 2, *a),
+        "grid2d:RxC",
+        "grid2d:4x4",
+    ),
+    Pattern(
+        "grid3d",
+        "the lines of an A x B x C grid",
+        lambda topo, rest, pat, *a: _grid(topo, rest, pat, 3, *a),
+        "grid3d:AxBxC",
+    ),
+    Pattern("random", "random groups", _random, "random:GROUPS[,size=S][,seed=N]", "random:4,size=4"),
+    Pattern("hier", "groups, then their leaders", _hier, "hier:GROUPSIZE, hier:attr=NAME", "hier:4"),
+    Pattern("hosts", "the processes of a host list", _hosts, "hosts:node[01-16]", "hosts:node[01-16]"),
+):
+    register(_pattern)
+
+
+def pattern_help() -> str:
+    """Every pattern's syntax, then the files (for ``--pattern``'s help and the message of an unknown pattern).
+
+    >>> pattern_help()[:36]
+    'grid2d:RxC, grid3d:AxBxC, random:GRO'
+    """
+    kinds = ", ".join(pattern.help for pattern in PATTERNS.values())
+    return f"{kinds} or a file: JSON end-node name lists or a host list (MPI hostfile, machinefile)"
+
+
+def pattern_examples() -> str:
+    """The patterns' examples, for a placeholder (``grid2d:4x4, random:4,size=4, ...``)."""
+    return ", ".join(pattern.example for pattern in PATTERNS.values() if pattern.example)
 
 
 def host_lists(topo: Topology, text: str | bytes, ppn: int = 1, source: str = "hostfile") -> list[list[str]]:
@@ -269,9 +319,9 @@ def parse_pattern(pattern: str, topo: Topology, ppn: int = 1, order: str = "line
     text = str(pattern).strip()
     kind, colon, rest = text.partition(":")
     if colon and kind.strip().lower() in PATTERNS:
-        return PATTERNS[kind.strip().lower()](topo, rest, text, ppn, order, seed)
+        return PATTERNS[kind.strip().lower()].parse(topo, rest, text, ppn, order, seed)
     if os.path.isfile(text):
         return from_lists(topo, file_lists(topo, _read_file(text), text, ppn), label=os.path.basename(text))
     if text.lower().endswith(".json"):
         raise SpecError(f"cannot read {text}: No such file or directory")
-    raise SpecError(f"unknown communication pattern {text!r}; use {PATTERN_HELP}")
+    raise SpecError(f"unknown communication pattern {text!r}; use {pattern_help()}")

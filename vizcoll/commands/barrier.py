@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import argparse
 
-from vizcoll.barrier.algorithms import ALGOS, JUDGES, TREE_ON, run_barriers
+from vizcoll.barrier.algorithms import ALGORITHMS, COMMAND_LINE_ALGORITHM, JUDGES, TREE_ON, run_barriers
 from vizcoll.barrier.benchmark import RATES, SIZES, sweep
 from vizcoll.barrier.fabric import communicator_processes
 from vizcoll.barrier.network import break_links, is_grid
-from vizcoll.comm import ORDERS, PATTERN_HELP, parse_pattern
+from vizcoll.comm import ORDERS, parse_pattern, pattern_help
 from vizcoll.commands import command, load_topology
 from vizcoll.commands.cluster import add_cluster, on_cluster
 from vizcoll.errors import SpecError
@@ -131,15 +131,15 @@ def _one_args(parser: argparse.ArgumentParser) -> None:
         "--pattern",
         default=None,
         help="with --topology: the processes are the end nodes of one communicator of this pattern "
-        f"(default: every end node): {PATTERN_HELP}",
+        f"(default: every end node): {pattern_help()}",
     )
     parser.add_argument("--comm", type=int, default=0, help="the communicator of --pattern (default 0)")
     parser.add_argument("--ppn", type=int, default=1, help="processes per compute node of --pattern (default 1)")
     parser.add_argument("--order", choices=ORDERS, default="linear", help="placement of --pattern's ranks on nodes")
-    parser.add_argument("--algo", choices=ALGOS, default="dlct+tree", help="barrier algorithm (default dlct+tree)")
+    parser.add_argument("--algo", choices=ALGORITHMS.names, default=COMMAND_LINE_ALGORITHM, help=_algo_help())
     parser.add_argument(
         "--compare",
-        choices=ALGOS,
+        choices=ALGORITHMS.names,
         default=None,
         help="also run this algorithm on the same fabric and breaks, and print where the two runs part on one clock "
         '("side_by_side")',
@@ -155,6 +155,12 @@ def _one_args(parser: argparse.ArgumentParser) -> None:
         help="tree: built on the live grid or on the grid before the breaks (default live)",
     )
     _common(parser)
+
+
+def _algo_help() -> str:
+    """``--algo``'s help: the default, then every registered algorithm's one line (read when the parser is built)."""
+    lines = "; ".join(f"{cls.name} = {cls.help}" for cls in ALGORITHMS.values())
+    return f"barrier algorithm (default {COMMAND_LINE_ALGORITHM}): {lines}"
 
 
 def _break_labels(topo: Topology, labels: list[str]) -> None:
@@ -215,7 +221,7 @@ def _sweep_args(parser: argparse.ArgumentParser) -> None:
     sizes = ",".join(map(str, SIZES))
     parser.add_argument("--sizes", default=sizes, help=f"grid sides (default {sizes})")
     parser.add_argument("--rates", default=",".join(f"{r:g}" for r in RATES), help="break rates (default 0,...,0.5)")
-    parser.add_argument("--algos", default=",".join(ALGOS), help="algorithms (default all)")
+    parser.add_argument("--algos", default=",".join(ALGORITHMS.names), help="algorithms (default all)")
     parser.add_argument("--seeds", type=int, default=3, help="seeds per (size, rate) (default 3)")
     parser.add_argument("--tree-on", default="live,intact", help="tree variants (default live,intact)")
     _common(parser)

@@ -76,9 +76,11 @@ def _timing(schedule: Schedule, params: LogGP, trace: bool = False) -> dict:
 
 # ---------------------------------------------------------------- goal barrier
 def _barrier_args(parser: argparse.ArgumentParser) -> None:
-    from vizcoll.barrier.algorithms import ALGOS
+    from vizcoll.barrier.algorithms import ALGORITHMS
 
-    parser.add_argument("--algo", choices=ALGOS, required=True, help="barrier algorithm (DLCT variants need --size)")
+    parser.add_argument(
+        "--algo", choices=ALGORITHMS.names, required=True, help="barrier algorithm (DLCT variants need --size)"
+    )
     parser.add_argument("--procs", type=int, help="ranks of the logical barrier (without --size)")
     parser.add_argument("--size", help="grid S or RxC: export every hop of one barrier run on that grid")
     parser.add_argument("--neighbors", type=int, choices=(4, 8), default=8, help="grid neighbors (default 8)")
@@ -91,18 +93,17 @@ def _barrier_args(parser: argparse.ArgumentParser) -> None:
 
 @command("goal barrier", "a barrier as a GOAL schedule (logical ranks, or every hop of a grid run)", _barrier_args)
 def _goal_barrier(args: argparse.Namespace) -> dict | str:
-    from vizcoll.barrier.algorithms import run_barriers
+    from vizcoll.barrier.algorithms import algorithm, run_barriers
     from vizcoll.barrier.network import break_links
     from vizcoll.commands.barrier import _dims as grid_dims
     from vizcoll.schedule import barrier
-    from vizcoll.schedule.collectives import BARRIERS
     from vizcoll.schedule.recorded import hop_schedule
     from vizcoll.topology.generators import mesh
 
     if args.size is None:
         if args.procs is None:
             raise SpecError("give --procs N (a logical barrier) or --size S (every hop on a grid)")
-        if args.algo not in BARRIERS:
+        if algorithm(args.algo).goal_schedule is None:
             raise SpecError(f"{args.algo} needs a grid: give --size S (every hop of a run on an S x S grid)")
         return _export(
             barrier(args.algo, args.procs, args.bytes, args.block), args, f"{args.algo} barrier on {args.procs} ranks"
@@ -124,11 +125,13 @@ def _goal_barrier(args: argparse.Namespace) -> dict | str:
 # ---------------------------------------------------------------- goal tree
 def _tree_args(parser: argparse.ArgumentParser) -> None:
     from vizcoll.commands.trees import kind_args
-    from vizcoll.schedule.collectives import TREE_OPS
+    from vizcoll.schedule.collectives import REDUCE, TREE_COLLECTIVES
 
     kind_args(parser)
     parser.add_argument("--nprocs", type=int, required=True, help="ranks")
-    parser.add_argument("--op", choices=TREE_OPS, default="reduce", help="collective (default reduce)")
+    parser.add_argument(
+        "--op", choices=TREE_COLLECTIVES.names, default=REDUCE.name, help=f"collective (default {REDUCE.name})"
+    )
     parser.add_argument(
         "--groups",
         help="groups of a hierarchical kind (zhao, hier-knomial, ...): sizes 8,8,8 or "
@@ -163,9 +166,9 @@ def _goal_tree(args: argparse.Namespace) -> dict | str:
 
 # ---------------------------------------------------------------- goal reduce
 def _reduce_args(parser: argparse.ArgumentParser) -> None:
-    from vizcoll.reduction.static import STATIC_ALGOS
+    from vizcoll.reduction.static import REGISTRY as STATIC_REDUCTIONS
 
-    parser.add_argument("--algo", choices=STATIC_ALGOS, required=True, help="static reduction")
+    parser.add_argument("--algo", choices=STATIC_REDUCTIONS.names, required=True, help="static reduction")
     parser.add_argument("--procs", type=int, required=True, help="ranks")
     parser.add_argument("--size", type=int, required=True, help="bytes of the reduced vector")
     parser.add_argument("--root", type=int, default=0, help="root rank (default 0)")

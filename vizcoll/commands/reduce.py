@@ -28,12 +28,15 @@ from vizcoll.errors import SpecError
 from vizcoll.reduction.data import OPS
 from vizcoll.reduction.env import parse_interference, parse_slow
 from vizcoll.reduction.reliability import reliability_experiment
+from vizcoll.reduction.static import REGISTRY as STATIC_REDUCTIONS
 from vizcoll.reduction.static_sim import simulate_static
 from vizcoll.reduction.task import FAULT_LOCATIONS, LOCATION_ALIASES, simulate_task_reduction
 
-__all__ = ["ALGOS", "parse_kill", "parse_ranks"]
+__all__ = ["TASK", "parse_kill", "parse_ranks"]
 
-ALGOS = ("binomial", "mst", "rabenseifner", "task")
+TASK = "task"
+"""``--algo``'s name of the task-based reduction; the other choices are the static reductions registered when the
+parser is built (:data:`vizcoll.reduction.static.REGISTRY`)."""
 OUTPUT = ("time", "messages", "result_ok", "recovered", "unrecoverable", "fault", "tasks")
 
 
@@ -62,7 +65,9 @@ def parse_kill(text: str) -> tuple[int, float] | str:
 def _reduce_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--procs", type=int, required=True, help="number of processes")
     parser.add_argument("--size", type=int, required=True, help="bytes each process reduces")
-    parser.add_argument("--algo", choices=ALGOS, default="task", help="reduction algorithm (default task)")
+    parser.add_argument(
+        "--algo", choices=(*STATIC_REDUCTIONS.names, TASK), default=TASK, help=f"reduction algorithm (default {TASK})"
+    )
     parser.add_argument("--root", type=int, default=0, help="root rank (default 0)")
     parser.add_argument("--arrival", default="", help="order in which processes call reduce, e.g. 0,3,1,2")
     parser.add_argument("--slow", default="", help="slow processes rank:factor, e.g. 2:4,5:3")
@@ -87,7 +92,7 @@ def _reduce(args: argparse.Namespace) -> dict:
         concurrent=args.concurrent,
         record=False,
     )
-    if args.algo == "task":
+    if args.algo == TASK:
         _, figures = simulate_task_reduction(args.procs, args.size, counters="warm" if args.warm else None, **common)
     else:
         _, figures = simulate_static(args.algo, args.procs, args.size, **common)

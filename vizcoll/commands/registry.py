@@ -15,7 +15,8 @@ JSON-serialisable dict (printed as JSON), a string (printed as is) or None
 (it printed nothing, e.g. it wrote a file itself). ``status`` (a keyword of
 :func:`command`) turns the result into the exit status, for a command whose
 answer scripts test (``goal check`` exits 1 when its file is not ok); 0 by
-default. :mod:`vizcoll.cli` reads :data:`COMMANDS` to build its parser.
+default. :mod:`vizcoll.cli` reads :data:`COMMANDS` (a :class:`~vizcoll.registry.Registry`, in registration
+order) to build its parser; a name registered twice is a ValueError.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from vizcoll.registry import Registry
 
 if TYPE_CHECKING:  # the topology and communicator modules are imported by the commands that use them
     from vizcoll.comm import Communicators
@@ -57,16 +60,17 @@ class Command:
     status: Callable[[Result], int] = lambda result: 0
 
 
-COMMANDS: dict[str, Command] = {}
+COMMANDS: Registry[Command] = Registry("command")
+"""Every command by name (``"topo info"``), in the order the help lists them."""
 GROUP_HELP = {"topo": "inspect and convert topologies"}
 
 
 def command(name: str, help: str, *setups: Setup, status: Callable[[Result], int] | None = None) -> Callable:
     """Decorator registering ``run(args) -> dict | str | None`` as the command ``name`` (``status(result)``: its
-    exit status, 0 when not given)."""
+    exit status, 0 when not given); a name registered already is a ValueError."""
 
     def register(run: Callable[[argparse.Namespace], Result]) -> Callable:
-        COMMANDS[name] = Command(name, help, run, setups, *([status] if status else []))
+        COMMANDS.register(Command(name, help, run, setups, *([status] if status else [])))
         return run
 
     return register
@@ -80,9 +84,9 @@ def add_topology(parser: argparse.ArgumentParser) -> None:
 
 def add_communicators(parser: argparse.ArgumentParser) -> None:
     """``--pattern`` and the placement options ``--ppn``, ``--order``, ``--seed``."""
-    from vizcoll.comm import ORDERS, PATTERN_HELP
+    from vizcoll.comm import ORDERS, pattern_help
 
-    parser.add_argument("--pattern", required=True, help=f"communication pattern: {PATTERN_HELP}")
+    parser.add_argument("--pattern", required=True, help=f"communication pattern: {pattern_help()}")
     parser.add_argument("--ppn", type=int, default=1, help="processes per compute node (default 1)")
     parser.add_argument("--order", choices=ORDERS, default="linear", help="placement of ranks on nodes")
     parser.add_argument("--seed", type=int, default=0, help="seed for random placement and groups (default 0)")

@@ -29,8 +29,15 @@ reduce time per byte, see :class:`~vizcoll.reduction.params.ReductionParams`):
   get (a request and a reply, 2α), then the 4-byte "done" broadcast
   (:func:`task_cost`).
 
+The static algorithms are the entries of :data:`REGISTRY` (a :class:`StaticReduction` each: name, label, help,
+schedule builder and cost), registered at the end of this module; every consumer (:func:`schedule`,
+:func:`static_cost`, the simulation, the GOAL export, the CLI, the faults page) reads it when it runs, so one
+:func:`register` line adds an algorithm everywhere.
+
 References: [THAKUR05]; MST: [CHAN04], [CHAN07]; eq. 1 and 3: [FTRED18] (keys: ``docs/papers.md``).
 
+>>> list(REGISTRY.names)
+['binomial', 'mst', 'rabenseifner']
 >>> [[(t.src, t.dst) for t in rnd] for rnd in binomial_schedule(4, root=1).rounds]
 [[(2, 1), (0, 3)], [(3, 1)]]
 >>> s = rabenseifner_schedule(6)
@@ -41,13 +48,22 @@ References: [THAKUR05]; MST: [CHAN04], [CHAN07]; eq. 1 and 3: [FTRED18] (keys: `
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from vizcoll.errors import SpecError
 from vizcoll.reduction.params import C1, ReductionParams
+from vizcoll.registry import Registry
 
 __all__ = [
-    "STATIC_ALGOS",
+    "REGISTRY",
+    "StaticReduction",
+    "BINOMIAL",
+    "MST",
+    "RABENSEIFNER",
+    "register",
+    "unregister",
+    "reduction",
     "Transfer",
     "Schedule",
     "binomial_schedule",
@@ -60,8 +76,6 @@ __all__ = [
     "task_cost",
     "static_cost",
 ]
-
-STATIC_ALGOS = ("binomial", "mst", "rabenseifner")
 
 
 @dataclass(frozen=True)
@@ -103,6 +117,24 @@ class Schedule:
             "blocks": self.blocks,
             "rounds": [[[t.src, t.dst, self.nbytes(t, size)] for t in rnd] for rnd in self.rounds],
         }
+
+
+@dataclass(frozen=True)
+class StaticReduction:
+    """A static reduction algorithm: ``name`` (``--algo``, the page's value), ``label`` (the faults page's option),
+    ``help`` (one sentence: what it is), ``schedule(procs, root) -> Schedule`` (every message, fixed in advance) and
+    ``cost(procs, size, params) -> seconds`` (its α-β-γ time)."""
+
+    name: str
+    label: str
+    help: str
+    schedule: Callable[[int, int], Schedule]
+    cost: Callable[[int, float, ReductionParams], float]
+
+
+REGISTRY: Registry[StaticReduction] = Registry("static reduction")
+"""Every static reduction by name, in the order the CLI and the faults page list them."""
+register, unregister, reduction = REGISTRY.register, REGISTRY.unregister, REGISTRY.lookup
 
 
 def _check(procs: int, root: int) -> None:
@@ -175,11 +207,8 @@ def rabenseifner_schedule(procs: int, root: int = 0) -> Schedule:
 
 
 def schedule(algo: str, procs: int, root: int = 0) -> Schedule:
-    """The schedule of a static algorithm by name (``binomial``, ``mst``, ``rabenseifner``)."""
-    makers = {"binomial": binomial_schedule, "mst": mst_schedule, "rabenseifner": rabenseifner_schedule}
-    if algo not in makers:
-        raise SpecError(f"unknown static reduction {algo!r}; choose one of {', '.join(STATIC_ALGOS)}")
-    return makers[algo](procs, root)
+    """The schedule of the registered static algorithm ``algo`` (SpecError listing the choices for another name)."""
+    return reduction(algo).schedule(procs, root)
 
 
 def binomial_cost(procs: int, size: float, params: ReductionParams = C1) -> float:
@@ -298,9 +327,27 @@ def task_cost(procs: int, size: float, params: ReductionParams = C1) -> float:
 
 
 def static_cost(algo: str, procs: int, size: float, params: ReductionParams = C1) -> float:
-    """The α-β-γ time of a static algorithm by name."""
-    if algo == "rabenseifner":
-        return rabenseifner_cost(procs, size, params)
-    if algo in ("binomial", "mst"):
-        return binomial_cost(procs, size, params)
-    raise SpecError(f"unknown static reduction {algo!r}; choose one of {', '.join(STATIC_ALGOS)}")
+    """The α-β-γ time of the registered static algorithm ``algo``."""
+    return reduction(algo).cost(procs, size, params)
+
+
+# ---------------------------------------------------------------- the built-in algorithms, in the order listed
+BINOMIAL = register(
+    StaticReduction(
+        "binomial", "binomial tree", "Binomial-tree reduce (MPICH, Open MPI, MVAPICH)", binomial_schedule, binomial_cost
+    )
+)
+MST = register(
+    StaticReduction(
+        "mst", "MST (minimum spanning tree)", "Minimum-spanning-tree reduce (early MPICH)", mst_schedule, mst_cost
+    )
+)
+RABENSEIFNER = register(
+    StaticReduction(
+        "rabenseifner",
+        "Rabenseifner (reduce-scatter + gather)",
+        "Rabenseifner's reduce-scatter + binomial gather",
+        rabenseifner_schedule,
+        rabenseifner_cost,
+    )
+)

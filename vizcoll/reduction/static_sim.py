@@ -24,7 +24,16 @@ import numpy as np
 from vizcoll.errors import SpecError
 from vizcoll.reduction.common import Recorder, RunSetup, make_setup, mib, rank_name
 from vizcoll.reduction.params import C1, ReductionParams
-from vizcoll.reduction.static import Schedule, Transfer, schedule, static_cost
+from vizcoll.reduction.static import (
+    BINOMIAL,
+    MST,
+    RABENSEIFNER,
+    Schedule,
+    StaticReduction,
+    Transfer,
+    schedule,
+    static_cost,
+)
 from vizcoll.sim.engine import Engine
 from vizcoll.sim.timeline import Timeline
 
@@ -369,7 +378,7 @@ def _finish(algo: str, setup: RunSetup, scheds: list[Schedule], run: _StaticRun,
     return timeline, figures
 
 
-def _wrapper(algo: str, doc: str) -> Callable[..., tuple[Timeline, dict]]:
+def _wrapper(entry: StaticReduction) -> Callable[..., tuple[Timeline, dict]]:
     def simulate(
         procs: int,
         size: int,
@@ -387,7 +396,7 @@ def _wrapper(algo: str, doc: str) -> Callable[..., tuple[Timeline, dict]]:
         record: bool = True,
     ) -> tuple[Timeline, dict]:
         return simulate_static(
-            algo,
+            entry.name,
             procs,
             size,
             root,
@@ -404,11 +413,12 @@ def _wrapper(algo: str, doc: str) -> Callable[..., tuple[Timeline, dict]]:
             record,
         )
 
-    simulate.__name__ = simulate.__qualname__ = f"simulate_{algo}"
-    simulate.__doc__ = f"{doc}; returns ``(timeline, figures)``, see :func:`simulate_static`."
+    simulate.__name__ = simulate.__qualname__ = f"simulate_{entry.name}"
+    simulate.__doc__ = f"{entry.help}; returns ``(timeline, figures)``, see :func:`simulate_static`."
     return simulate
 
 
-simulate_binomial = _wrapper("binomial", "Binomial-tree reduce (MPICH, Open MPI, MVAPICH)")
-simulate_mst = _wrapper("mst", "Minimum-spanning-tree reduce (early MPICH)")
-simulate_rabenseifner = _wrapper("rabenseifner", "Rabenseifner's reduce-scatter + binomial gather")
+# the built-in algorithms' own entry points (any registered one runs through simulate_static)
+simulate_binomial = _wrapper(BINOMIAL)
+simulate_mst = _wrapper(MST)
+simulate_rabenseifner = _wrapper(RABENSEIFNER)

@@ -21,8 +21,7 @@ from vizcoll.schedule.model import ANY, Op, Schedule
 
 __all__ = [
     "ANY",
-    "BARRIERS",
-    "TREE_OPS",
+    "TREE_COLLECTIVES",
     "GoalError",
     "LogGP",
     "LogGPResult",
@@ -44,7 +43,7 @@ __all__ = [
 def __getattr__(name: str):
     """The collectives and the replay, imported when first asked for: they import the trees, reductions and
     topologies, which reading and timing a GOAL file need none of (PEP 562)."""
-    if name in ("BARRIERS", "TREE_OPS", "barrier", "static_reduction", "tree_collective"):
+    if name in ("TREE_COLLECTIVES", "barrier", "static_reduction", "tree_collective"):
         from vizcoll.schedule import collectives as module
     elif name == "loggp_timeline":
         from vizcoll.schedule import replay as module

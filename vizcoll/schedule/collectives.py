@@ -4,21 +4,9 @@ Every message is at least 1 byte (LogGOPSim wraps ``(n-1)`` for 0-byte messages
 when G or O > 0). Receives are posted as soon as a rank starts; a message that
 a rank forwards or combines waits for the receives it needs.
 
-Barriers on ``P`` logical ranks (our choices where the barrier paper leaves
-the logical pattern open, the same shapes as :mod:`vizcoll.barrier`):
-
-- ``dissemination``: round ``j`` sends to ``(r + 2^j) mod P`` and receives from
-  ``(r - 2^j) mod P``; a round's send requires the earlier rounds' receives
-  (``⌈log2 P⌉ · (L + 2o)`` with g = G = O = 0);
-- ``ms`` (master-slave): everyone sends to rank 0, which answers everyone once
-  all have arrived;
-- ``tree``: a gather up the binary tree of ranks (parent ``(r-1)//2``), then a
-  release down it;
-- ``tournament``: rank ``r`` loses round ``k`` to ``r - 2^k`` (a binomial gather
-  to rank 0), then rank 0 releases everyone directly;
-- ``dissemination+tree``: blocks of ``block`` consecutive ranks gather up a
-  binary tree to their first rank, the block leaders run the dissemination,
-  then each leader releases its block's tree.
+Barriers on ``P`` logical ranks: every barrier algorithm of
+:data:`vizcoll.barrier.algorithms.ALGORITHMS` that carries a ``goal_schedule``
+(its builder, :mod:`vizcoll.barrier.schedules` describes their shapes).
 
 Trees (:class:`vizcoll.trees.tree.Tree`, vertex ``v`` is rank
 ``vertex_ranks(tree)[v]``): ``bcast`` from the root down (a vertex sends to
@@ -39,20 +27,29 @@ References: [LOGGOPSIM10]; barriers: [DLCT19, §4]; trees: [AGGT24]; static redu
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from vizcoll.errors import SpecError
-from vizcoll.reduction.static import STATIC_ALGOS
-from vizcoll.reduction.static import schedule as static_schedule
+from vizcoll.reduction import static as static_reductions
+from vizcoll.registry import Registry
 from vizcoll.schedule.model import Schedule
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import vertex_ranks
 from vizcoll.words import plural
 
-__all__ = ["BARRIERS", "TREE_OPS", "MAX_RANKS", "barrier", "tree_collective", "static_reduction"]
+__all__ = [
+    "TREE_COLLECTIVES",
+    "TreeCollective",
+    "BCAST",
+    "REDUCE",
+    "ALLREDUCE",
+    "MAX_RANKS",
+    "barrier",
+    "tree_collective",
+    "static_reduction",
+]
 
-BARRIERS = ("ms", "tree", "tournament", "dissemination", "dissemination+tree")
-TREE_OPS = ("bcast", "reduce", "allreduce")
 MAX_RANKS = 65_536
 GATHER, RELEASE = 1, 2  # tags: a barrier's gather and release messages (dissemination rounds: 10 + round)
 
@@ -71,15 +68,17 @@ def _size(size: int) -> int:
 
 # ---------------------------------------------------------------- barriers
 def barrier(algo: str, P: int, size: int = 1, block: int = 4) -> Schedule:
-    """The barrier ``algo`` (one of :data:`BARRIERS`) on ranks ``0..P-1``.
+    """The barrier ``algo`` on ranks ``0..P-1``: the ``goal_schedule`` of its barrier algorithm.
 
-    ``dissemination``, ``ms``, ``tree``, ``tournament`` and ``dissemination+tree`` have the shapes of
-    :mod:`vizcoll.barrier` (see the module docstring).
+    Every algorithm of :data:`vizcoll.barrier.algorithms.ALGORITHMS` with a builder has one (read when this runs:
+    a registered one too); the module docstring of :mod:`vizcoll.barrier.schedules` gives their shapes.
 
     Parameters
     ----------
     algo : str
-        One of :data:`BARRIERS` (DLCT needs a grid: its schedule is exported from a grid run).
+        A barrier algorithm with a ``goal_schedule``
+        (:func:`~vizcoll.barrier.algorithms.logical_barriers`; DLCT needs a grid: its schedule is exported from a
+        grid run).
     P : int
         Number of ranks, 1 to :data:`MAX_RANKS`.
     size : int
@@ -114,109 +113,39 @@ def barrier(algo: str, P: int, size: int = 1, block: int = 4) -> Schedule:
     >>> simulate(barrier("dissemination", 13), LogGP(L=1000, o=100, g=0, G=0, O=0)).makespan
     4800
     """
-    if algo not in BARRIERS:
+    from vizcoll.barrier.algorithms import ALGORITHMS, logical_barriers  # the barriers only when one is built
+
+    build = getattr(ALGORITHMS.get(algo), "goal_schedule", None) if isinstance(algo, str) else None
+    if build is None:
         raise SpecError(
-            f"unknown barrier {algo!r}; choose one of {', '.join(BARRIERS)} (DLCT needs a grid: "
+            f"unknown barrier {str(algo)[:40]!r}; choose one of {', '.join(logical_barriers())} (DLCT needs a grid: "
             "export it from a grid run, goal barrier --size ...)"
         )
     s = Schedule(_ranks(P), name=f"{algo} barrier, {plural(P, 'rank')}")
     _size(size)
-    if algo == "dissemination":
-        _dissemination(s, list(range(P)), size, {r: [] for r in range(P)})
-    elif algo == "ms":
-        _flat(s, 0, list(range(1, P)), size)
-    elif algo == "tree":
-        _gather_release(s, _binary(list(range(P))), size)
-    elif algo == "tournament":
-        _tournament(s, P, size)
-    else:
-        _dissemination_tree(s, P, size, block)
+    build(s, P, size, block)
     return s
 
 
-def _binary(ranks: list[int]) -> dict[int, list[int]]:
-    """Children of each rank in the binary tree over ``ranks`` (position ``i``'s parent: ``(i-1)//2``)."""
-    return {r: [ranks[c] for c in (2 * i + 1, 2 * i + 2) if c < len(ranks)] for i, r in enumerate(ranks)}
-
-
-def _flat(s: Schedule, master: int, others: list[int], size: int) -> None:
-    arrived = [s.recv(master, r, size, GATHER) for r in others]
-    for r in others:
-        s.send(r, master, size, GATHER)
-        s.send(master, r, size, RELEASE, after=arrived)
-        s.recv(r, master, size, RELEASE)
-
-
-def _gather(s: Schedule, children: dict[int, list[int]], size: int) -> tuple[list[int], dict[int, int]]:
-    """Gather up the tree ``children`` (its first key is the root): (the root's receives, each other rank's send)."""
-    root = next(iter(children))
-    parent = {c: p for p, kids in children.items() for c in kids}
-    got = {r: [s.recv(r, c, size, GATHER) for c in kids] for r, kids in children.items()}
-    sent = {r: s.send(r, parent[r], size, GATHER, after=got[r]) for r in children if r != root}
-    return got[root], sent
-
-
-def _release(
-    s: Schedule, children: dict[int, list[int]], size: int, root_after: list[int], sent: dict[int, int]
-) -> None:
-    """Release down the tree: the root once its ops ``root_after`` are done, every other rank after its gather."""
-    root = next(iter(children))
-    parent = {c: p for p, kids in children.items() for c in kids}
-    released = {root: root_after}
-    for r in children:
-        if r != root:
-            released[r] = [s.recv(r, parent[r], size, RELEASE, after=[sent[r]])]
-    for r, kids in children.items():
-        for c in kids:
-            s.send(r, c, size, RELEASE, after=released[r])
-
-
-def _gather_release(s: Schedule, children: dict[int, list[int]], size: int) -> None:
-    got, sent = _gather(s, children, size)
-    _release(s, children, size, got, sent)
-
-
-def _dissemination(s: Schedule, ranks: list[int], size: int, first: dict[int, list[int]]) -> dict[int, list[int]]:
-    """Dissemination among ``ranks``; rank ``r`` starts after its ops ``first[r]``; returns, per rank, the ops
-    after which it has heard from everyone (its receives)."""
-    P = len(ranks)
-    last = dict(first)
-    for j in range(math.ceil(math.log2(P)) if P > 1 else 0):
-        for i, r in enumerate(ranks):
-            s.send(r, ranks[(i + 2**j) % P], size, 10 + j, after=last[r])
-            last[r] = [*last[r], s.recv(r, ranks[(i - 2**j) % P], size, 10 + j)]
-    return last
-
-
-def _tournament(s: Schedule, P: int, size: int) -> None:
-    got: dict[int, list[int]] = {r: [] for r in range(P)}
-    loser_sent: dict[int, int] = {}
-    k = 1
-    while k < P:
-        for r in range(0, P, 2 * k):
-            if r + k < P:
-                loser_sent[r + k] = s.send(r + k, r, size, GATHER, after=got[r + k])
-                got[r].append(s.recv(r, r + k, size, GATHER))
-        k *= 2
-    for r in range(1, P):
-        s.send(0, r, size, RELEASE, after=got[0])
-        s.recv(r, 0, size, RELEASE, after=[loser_sent[r]])
-
-
-def _dissemination_tree(s: Schedule, P: int, size: int, block: int) -> None:
-    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
-        raise SpecError(f"the block size must be a whole number ≥ 1, got {block!r}")
-    trees = [_binary(list(range(lo, min(lo + block, P)))) for lo in range(0, P, block)]
-    gathered = [_gather(s, tree, size) for tree in trees]
-    leaders = [next(iter(tree)) for tree in trees]
-    done = _dissemination(s, leaders, size, {r: got for r, (got, _) in zip(leaders, gathered, strict=True)})
-    for tree, leader, (_, sent) in zip(trees, leaders, gathered, strict=True):
-        _release(s, tree, size, done[leader], sent)
-
-
 # ---------------------------------------------------------------- trees
+@dataclass(frozen=True)
+class TreeCollective:
+    """A collective along a tree: ``name`` (``goal tree --op``, the /trees page's GOAL collective), ``label``,
+    ``help`` (one sentence: what it sends) and ``build(schedule, tree, size)``, which adds its operations to
+    ``schedule`` (vertex ``v`` is rank ``vertex_ranks(tree)[v]``, ``size`` bytes per message)."""
+
+    name: str
+    label: str
+    help: str
+    build: Callable[[Schedule, Tree, int], None]
+
+
+TREE_COLLECTIVES: Registry[TreeCollective] = Registry("tree operation")
+"""Every tree collective by name, in the order the CLI and the /trees page list them (read when they run)."""
+
+
 def tree_collective(tree: Tree, op: str, size: int = 8) -> Schedule:
-    """Broadcast, reduce or allreduce (:data:`TREE_OPS`) of ``size`` bytes along ``tree``.
+    """The collective ``op`` (one of :data:`TREE_COLLECTIVES`) of ``size`` bytes along ``tree``.
 
     ``bcast`` goes from the root down (a vertex sends to its children in the tree's order after its receive),
     ``reduce`` up (a vertex sends to its parent after every child's message), ``allreduce`` is reduce then bcast.
@@ -226,7 +155,7 @@ def tree_collective(tree: Tree, op: str, size: int = 8) -> Schedule:
     tree : Tree
         A type I tree; vertex ``v`` is rank ``vertex_ranks(tree)[v]``.
     op : str
-        ``"bcast"``, ``"reduce"`` or ``"allreduce"``.
+        A registered tree collective: ``"bcast"``, ``"reduce"`` or ``"allreduce"``.
     size : int
         Bytes per message.
 
@@ -252,24 +181,43 @@ def tree_collective(tree: Tree, op: str, size: int = 8) -> Schedule:
     >>> tree_collective(knomial_tree(8, 2), "allreduce").messages()
     14
     """
-    if op not in TREE_OPS:
-        raise SpecError(f"unknown tree operation {op!r}; choose one of {', '.join(TREE_OPS)}")
+    collective = TREE_COLLECTIVES.lookup(op)
     _size(size)
     ranks = vertex_ranks(tree)
     s = Schedule(_ranks(max(ranks) + 1), name=f"{op} along a {tree.kind or 'tree'}, {plural(tree.size, 'rank')}")
-    order = _top_down(tree)
-    last: dict[int, list[int]] = {v: [] for v in order}
-    if op in ("reduce", "allreduce"):
-        for v in reversed(order):
-            got = [s.recv(ranks[v], ranks[c], size, GATHER) for c in tree.children[v]]
-            last[v] = got if tree.parent[v] < 0 else [s.send(ranks[v], ranks[tree.parent[v]], size, GATHER, after=got)]
-    if op in ("bcast", "allreduce"):
-        for v in order:
-            if tree.parent[v] >= 0:
-                last[v] = [s.recv(ranks[v], ranks[tree.parent[v]], size, RELEASE, after=last[v])]
-            for c in tree.children[v]:
-                s.send(ranks[v], ranks[c], size, RELEASE, after=last[v])
+    collective.build(s, tree, size)
     return s
+
+
+def _reduce_up(s: Schedule, tree: Tree, size: int) -> dict[int, list[int]]:
+    """Up the tree: a vertex sends to its parent after every child's message; returns each vertex's last ops (the
+    root's receives, every other vertex's send)."""
+    ranks = vertex_ranks(tree)
+    last: dict[int, list[int]] = {}
+    for v in reversed(_top_down(tree)):
+        got = [s.recv(ranks[v], ranks[c], size, GATHER) for c in tree.children[v]]
+        last[v] = got if tree.parent[v] < 0 else [s.send(ranks[v], ranks[tree.parent[v]], size, GATHER, after=got)]
+    return last
+
+
+def _bcast_down(s: Schedule, tree: Tree, size: int, first: dict[int, list[int]] | None = None) -> None:
+    """Down the tree: a vertex sends to its children in the tree's order after its receive (and after its ops
+    ``first[v]``)."""
+    ranks = vertex_ranks(tree)
+    for v in _top_down(tree):
+        last = (first or {}).get(v, [])
+        if tree.parent[v] >= 0:
+            last = [s.recv(ranks[v], ranks[tree.parent[v]], size, RELEASE, after=last)]
+        for c in tree.children[v]:
+            s.send(ranks[v], ranks[c], size, RELEASE, after=last)
+
+
+def _reduce(s: Schedule, tree: Tree, size: int) -> None:
+    _reduce_up(s, tree, size)
+
+
+def _allreduce(s: Schedule, tree: Tree, size: int) -> None:
+    _bcast_down(s, tree, size, _reduce_up(s, tree, size))
 
 
 def _top_down(tree: Tree) -> list[int]:
@@ -281,9 +229,25 @@ def _top_down(tree: Tree) -> list[int]:
     return order
 
 
+# the built-in tree collectives, in the order listed
+BCAST = TREE_COLLECTIVES.register(
+    TreeCollective(
+        "bcast", "broadcast", "from the root down: a rank sends to its children after its receive", _bcast_down
+    )
+)
+REDUCE = TREE_COLLECTIVES.register(
+    TreeCollective(
+        "reduce", "reduce", "up to the root: a rank sends to its parent after every child's message", _reduce
+    )
+)
+ALLREDUCE = TREE_COLLECTIVES.register(
+    TreeCollective("allreduce", "allreduce", "a reduce to the root, then a broadcast from it", _allreduce)
+)
+
+
 # ---------------------------------------------------------------- static reductions
 def static_reduction(algo: str, P: int, size: int, root: int = 0) -> Schedule:
-    """The static reduction ``algo`` (binomial, mst, rabenseifner) of ``size`` bytes to ``root``.
+    """The static reduction ``algo`` (a registered one: binomial, mst, rabenseifner) of ``size`` bytes to ``root``.
 
     Each round's transfers carry ``size · (hi - lo) / blocks`` bytes; a rank's operations of a round wait for all
     its operations of earlier rounds (never for each other, so an exchange cannot deadlock under rendezvous).
@@ -291,7 +255,8 @@ def static_reduction(algo: str, P: int, size: int, root: int = 0) -> Schedule:
     Parameters
     ----------
     algo : str
-        ``"binomial"``, ``"mst"`` or ``"rabenseifner"``.
+        A registered static reduction (:data:`vizcoll.reduction.static.REGISTRY`): ``"binomial"``, ``"mst"`` or
+        ``"rabenseifner"``.
     P : int
         Number of ranks.
     size : int
@@ -324,9 +289,8 @@ def static_reduction(algo: str, P: int, size: int, root: int = 0) -> Schedule:
     >>> static_reduction("binomial", 8, 1024).messages()
     7
     """
-    if algo not in STATIC_ALGOS:
-        raise SpecError(f"unknown reduction {algo!r}; choose one of {', '.join(STATIC_ALGOS)}")
-    plan = static_schedule(algo, _ranks(P), root)
+    reduction = static_reductions.reduction(algo)
+    plan = reduction.schedule(_ranks(P), root)
     s = Schedule(P, name=f"{algo} reduction of {plural(_size(size), 'byte')}, {plural(P, 'rank')}, root {root}")
     before: dict[int, list[int]] = {r: [] for r in range(P)}
     for rnd in plan.rounds:

@@ -8,16 +8,21 @@ everywhere in vizcoll.
 A *spec* string names a generator and its parameters, e.g.
 ``fat-tree:radix=40,levels=3``, ``torus:30x20x20,hosts=2``, ``dragonfly:a=18,p=9,h=9`` or the rail-optimized
 ``rail-fat-tree:servers=131072,rails=8,radix=128`` (:mod:`vizcoll.topology.rails`); see :func:`from_spec` and
-docs/howto/cli.md ("Topology specs").
+docs/howto/cli.md ("Topology specs"). Each generator is a :class:`Generator` of the registry :data:`GENERATORS`,
+which :func:`from_spec`, its messages, the command line and the topology page read when they run: one
+:func:`register` line adds a generator to all of them.
 """
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
 from vizcoll.errors import SpecError
+from vizcoll.registry import Registry
 from vizcoll.topology.building import build, check_size, hosts_below, planned_size, positive, stack_links
 from vizcoll.topology.model import Topology
 from vizcoll.topology.rails import RAIL_GENERATOR, rail_fat_tree
@@ -30,7 +35,12 @@ __all__ = [
     "dragonfly",
     "mesh",
     "rail_fat_tree",
+    "Generator",
     "GENERATORS",
+    "register",
+    "unregister",
+    "syntax",
+    "parse_params",
     "parse_spec",
     "from_spec",
     "spec_size",
@@ -426,24 +436,109 @@ def empty() -> Topology:
     return build([], np.zeros(0), np.zeros(0), stack_links(), {"generator": "empty"})
 
 
-GENERATORS = {
-    "empty": empty,
-    "fat-tree": fat_tree,
-    RAIL_GENERATOR: rail_fat_tree,
-    "pruned-fat-tree": pruned_fat_tree,
-    "sunway-supernode": sunway_supernode,
-    "torus": torus,
-    "dragonfly": dragonfly,
-    "mesh": mesh,
-    "grid": mesh,
-}
+def parse_params(rest: str, spec: str) -> dict:
+    """The keyword arguments of the text after a spec's ``name:``: dimensions ``AxBxC`` become ``dims``, every
+    ``key=value`` is an integer except ``preset`` (a generator's default :attr:`Generator.parse`).
+
+    >>> parse_params("30x20x20,hosts=2", "torus:30x20x20,hosts=2")
+    {'dims': (30, 20, 20), 'hosts': 2}
+    """
+    params: dict = {}
+    for token in filter(None, (t.strip() for t in rest.split(","))):
+        key, eq, value = token.partition("=")
+        if not eq:
+            try:
+                params["dims"] = tuple(int(x) for x in token.lower().split("x"))
+            except ValueError:
+                raise SpecError(f"{token!r} in {spec!r} is neither key=value nor dimensions like 4x4") from None
+            continue
+        try:
+            params[key.strip()] = value.strip() if key.strip() == "preset" else int(value)
+        except ValueError:
+            raise SpecError(f"parameter {key!r} in {spec!r} must be an integer, got {value!r}") from None
+    return params
+
+
+@dataclass(frozen=True)
+class Generator:
+    """A fabric generator: ``name`` (a spec's prefix), ``label`` (what it builds, in a few words), ``build(**params)
+    -> Topology`` (its keyword parameters and their defaults are the spec's), ``help`` (the spec's syntax,
+    ``fat-tree:radix=R,levels=L``), ``example`` (the spec of the topology page's fabric menu; "" keeps the
+    generator out of the menu) and ``parse(rest, spec) -> params`` (the text after ``name:`` as ``build``'s
+    keyword arguments, :func:`parse_params` by default)."""
+
+    name: str
+    label: str
+    build: Callable[..., Topology]
+    help: str
+    example: str = ""
+    parse: Callable[[str, str], dict] = parse_params
+
+    def parameters(self) -> Mapping[str, inspect.Parameter]:
+        """``build``'s parameters: the keys a spec may give."""
+        return inspect.signature(self.build).parameters
+
+    def defaults(self) -> str:
+        """The spec with every parameter at its default, as an example to edit.
+
+        >>> GENERATORS["torus"].defaults()
+        'torus:4x4x4,hosts=1'
+        """
+        parts = []
+        for p in self.parameters().values():
+            if p.name == "dims":
+                parts.insert(0, "x".join(map(str, p.default)))
+            elif p.default != "":
+                parts.append(f"{p.name}={p.default}")
+        return self.name + (":" + ",".join(parts) if parts else "")
+
+
+GENERATORS: Registry[Generator] = Registry("fabric generator")
+"""Every fabric generator by name, in the order of the topology page's fabric menu and of the messages."""
+register, unregister = GENERATORS.register, GENERATORS.unregister
+
+for _generator in (
+    Generator(
+        "fat-tree", "fat tree (full bisection)", fat_tree, "fat-tree:radix=R,levels=L", "fat-tree:radix=4,levels=3"
+    ),
+    Generator(
+        "pruned-fat-tree",
+        "pruned (oversubscribed) 3-level fat tree",
+        pruned_fat_tree,
+        "pruned-fat-tree:pods=P,leaves=L,hosts=H,spines=S,up=U,paths=N or pruned-fat-tree:preset=bluelight|taihulight",
+        "pruned-fat-tree:pods=2,leaves=2,hosts=4,spines=2,up=2,paths=1",
+    ),
+    Generator("sunway-supernode", "one Sunway supernode", sunway_supernode, "sunway-supernode", "sunway-supernode"),
+    Generator("torus", "2D or 3D torus", torus, "torus:AxB[xC],hosts=H", "torus:4x4x2,hosts=1"),
+    Generator("dragonfly", "dragonfly", dragonfly, "dragonfly:a=A,p=P,h=H[,g=G]", "dragonfly:a=4,p=2,h=2"),
+    Generator("mesh", "2D mesh", mesh, "mesh:RxC,neighbors=4|8,hosts=H", "mesh:4x4,neighbors=8"),
+    Generator("grid", "2D mesh (the mesh's other name)", mesh, "grid:RxC,neighbors=4|8,hosts=H"),
+    Generator(
+        RAIL_GENERATOR,
+        "rail-optimized fat trees",
+        rail_fat_tree,
+        "rail-fat-tree:servers=S,rails=R,radix=K[,cross=1]",
+        "rail-fat-tree:servers=16,rails=4,radix=8",  # 1,048,576 NICs: RAIL_MILLION
+    ),
+    Generator("empty", "no node: a fabric drawn by hand", empty, "empty", "empty"),  # the Edit panel adds nodes
+):
+    register(_generator)
+
+
+def syntax() -> str:
+    """Every generator's spec syntax (its ``help``), in order, for a help text that lists them.
+
+    >>> syntax().split(", ")[0]
+    'fat-tree:radix=R,levels=L'
+    """
+    return ", ".join(generator.help for generator in GENERATORS.values())
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
     """Split ``name:AxBxC,key=value,...`` into the generator name and keyword arguments.
 
-    Dimensions ``AxBxC`` become ``dims``; every ``key=value`` is an integer except ``preset``. Only the
-    parameters the generator takes are accepted.
+    Dimensions ``AxBxC`` become ``dims``; every ``key=value`` is an integer except ``preset`` (the generator's
+    :attr:`Generator.parse`). Only the parameters the generator takes are accepted.
 
     Parameters
     ----------
@@ -472,20 +567,9 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             f"unknown topology {name!r}; choose one of {', '.join(GENERATORS)} (a topology file is "
             "uploaded in the app, or named on the command line)"
         )
-    params: dict = {}
-    for token in filter(None, (t.strip() for t in rest.split(","))):
-        key, eq, value = token.partition("=")
-        if not eq:
-            try:
-                params["dims"] = tuple(int(x) for x in token.lower().split("x"))
-            except ValueError:
-                raise SpecError(f"{token!r} in {spec!r} is neither key=value nor dimensions like 4x4") from None
-            continue
-        try:
-            params[key.strip()] = value.strip() if key.strip() == "preset" else int(value)
-        except ValueError:
-            raise SpecError(f"parameter {key!r} in {spec!r} must be an integer, got {value!r}") from None
-    accepted = inspect.signature(GENERATORS[name]).parameters
+    generator = GENERATORS[name]
+    params = generator.parse(rest, spec)
+    accepted = generator.parameters()
     unknown = sorted(set(params) - set(accepted))
     if unknown:
         raise SpecError(f"{name} does not take {', '.join(unknown)}; it takes {', '.join(accepted) or 'nothing'}")
@@ -518,7 +602,7 @@ def from_spec(spec: str) -> Topology:
     (['leaf0', 'leaf1', 'leaf2', 'leaf3', 'spine0', 'spine1'], 16)
     """
     name, params = parse_spec(spec)
-    return GENERATORS[name](**params)
+    return GENERATORS[name].build(**params)
 
 
 def spec_size(spec: str) -> tuple[int, int]:
@@ -529,4 +613,4 @@ def spec_size(spec: str) -> tuple[int, int]:
     (1114112, 3145728)
     """
     name, params = parse_spec(spec)
-    return planned_size(lambda: GENERATORS[name](**params))
+    return planned_size(lambda: GENERATORS[name].build(**params))

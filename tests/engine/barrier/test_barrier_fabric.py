@@ -6,9 +6,9 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from vizcoll.barrier import GRID_ONLY, is_grid
+from vizcoll.barrier import is_grid
 from vizcoll.barrier.algorithms import (
-    ALGOS,
+    ALGORITHMS,
     DisseminationTree,
     MasterSlave,
     SimParams,
@@ -26,7 +26,8 @@ from vizcoll.topology.generators import from_spec, mesh, torus
 from vizcoll.topology.hops import min_hops
 from vizcoll.topology.model import SWITCH
 
-ANYWHERE = tuple(a for a in ALGOS if a not in GRID_ONLY)
+ANYWHERE = tuple(name for name, cls in ALGORITHMS.items() if not cls.grid_only)
+GRID_ONLY = tuple(name for name, cls in ALGORITHMS.items() if cls.grid_only)
 FAT_BREAK = "edge0.0[4]-agg0.1[1]"
 # a hand-written fabric (ibnetdiscover): a chain of three leaves, a spine above the outer two, hosts nobody generated
 HANDMADE = """Switch 4 "left"

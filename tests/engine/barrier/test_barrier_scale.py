@@ -15,7 +15,7 @@ import pytest
 
 from tests.engine.barrier import golden
 from tests.fabrics import REAL_FABRICS
-from vizcoll.barrier.algorithms import ALGOS, GRID_ONLY, planned_messages, run_barriers
+from vizcoll.barrier.algorithms import ALGORITHMS, planned_messages, run_barriers
 from vizcoll.barrier.fabric import FabricNetwork, communicator_processes
 from vizcoll.barrier.grid import mst_tree
 from vizcoll.barrier.network import break_links
@@ -26,7 +26,7 @@ from vizcoll.topology.hops import UNREACHABLE
 from vizcoll.topology.model import SWITCH
 
 GOLDEN = json.loads((Path(__file__).resolve().parents[2] / "data" / "barrier" / "golden-runs.json").read_text())
-ANYWHERE = [a for a in ALGOS if a not in GRID_ONLY]
+ANYWHERE = [name for name, cls in ALGORITHMS.items() if not cls.grid_only]
 
 
 def _needs(spec: str) -> None:

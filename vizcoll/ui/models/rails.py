@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from vizcoll.comm import PATTERN_KINDS
+from vizcoll.comm import PATTERNS
 from vizcoll.comm.rails import cross_rail_groups, group_rails, has_rails, rail_fabric, rail_placements
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
@@ -53,8 +53,8 @@ def _intact(scenario: Scenario) -> dict:
 def _built_in(pattern: str) -> str:
     """``pattern`` when it is one of the built-in kinds, as :meth:`Scenario.communicators` accepts them (a
     scenario comes from a stranger: never a path to a file on the server)."""
-    if pattern and pattern.partition(":")[0] not in PATTERN_KINDS:
-        raise VizcollError(f"unknown pattern {pattern[:40]!r}; use {', '.join(PATTERN_KINDS)}")
+    if pattern and pattern.partition(":")[0] not in PATTERNS:
+        raise VizcollError(f"unknown pattern {pattern[:40]!r}; use {', '.join(PATTERNS)}")
     return pattern
 
 

@@ -14,6 +14,8 @@ from fractions import Fraction
 import numpy as np
 import plotly.graph_objects as go
 
+from vizcoll.barrier.algorithms import ALGORITHMS
+from vizcoll.barrier.benchmark import RANGE_COLUMNS
 from vizcoll.topology.blocks import Blocks, bundles
 from vizcoll.topology.layout import positions, unit
 from vizcoll.topology.model import SWITCH, Topology
@@ -62,17 +64,16 @@ STATE_COLOURS = {
 }
 MESSAGE_COLOURS = {"gather": "#ff7f0e", "release": "#17becf", "other": "#8c564b"}
 # one colour per sweep column (algorithm); the DLCT family is drawn thicker
-ALGO_COLOURS = {
-    "ms": "#7f7f7f",
-    "tree": "#1f77b4",
-    "tree@intact": "#aec7e8",
-    "tournament": "#bcbd22",
-    "dissemination": "#9467bd",
-    "dissemination+tree": "#c5b0d5",
-    "dlct": "#d62728",
-    "dlct+ms": "#ff7f0e",
-    "dlct+tree": "#2ca02c",
-}
+INTACT_COLOUR = "#aec7e8"  # the tree built before the links broke (``tree@intact``)
+
+
+def algo_colour(column: str) -> str:
+    """The colour of a sweep column: its algorithm's (``colour``), the intact tree's light blue."""
+    if column.endswith("@intact"):
+        return INTACT_COLOUR
+    return getattr(ALGORITHMS.get(column), "colour", "#333")
+
+
 KEPT, BEFORE, AFTER = "#1f3a5f", "#9fb3c8", "#ff7f0e"
 
 
@@ -415,7 +416,7 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
                 mode="lines+markers",
                 name=col,
                 line={
-                    "color": ALGO_COLOURS.get(col, "#333"),
+                    "color": algo_colour(col),
                     "width": 3.5 if dlct else 2,
                     "dash": "solid" if dlct else "dot" if col == "tree@intact" else "solid",
                 },
@@ -445,7 +446,7 @@ def sweep_figure(result: dict, along: str, at: float) -> go.Figure:
     return styled(fig)
 
 
-def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+tree")) -> go.Figure:
+def range_figure(result: dict, columns=RANGE_COLUMNS) -> go.Figure:
     """The paper's Fig. 7: per grid size, each algorithm's run times over all break rates as a vertical line
     from the fastest to the slowest, a dot per rate (the longer the line, the more the breaks hurt)."""
     shown = [c for c in columns if c in result["columns"]]
@@ -471,7 +472,7 @@ def range_figure(result: dict, columns=("tree@intact", "tree", "dlct+ms", "dlct+
             dot_x += [x] * len(points)
             dot_y += values
             dot_text += [f"{col}, {size}×{size}, {rate:.0%} broken" for rate, _ in points]
-        colour = ALGO_COLOURS.get(col, "#333")
+        colour = algo_colour(col)
         fig.add_trace(
             go.Scatter(
                 x=line_x,

@@ -44,8 +44,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from vizcoll.barrier import GRID_ONLY, is_grid
-from vizcoll.barrier.algorithms import ALGORITHMS, ALGOS, JUDGES, grid_only_reason, run_barriers
+from vizcoll.barrier import is_grid
+from vizcoll.barrier.algorithms import (
+    ALGORITHMS,
+    ANY_FABRIC_ALGORITHM,
+    DEFAULT_ALGORITHM,
+    JUDGES,
+    algorithm,
+    grid_only_reason,
+    run_barriers,
+)
 from vizcoll.barrier.benchmark import RATES, SIZES, sweep
 from vizcoll.barrier.fabric import communicator_processes, leaf_switches
 from vizcoll.barrier.network import break_links
@@ -86,7 +94,6 @@ __all__ = [
     "ANIMATION_LIMIT",
     "MAX_SEED",
     "UQ_SIDE",
-    "ALGO_NAMES",
     "parse_size",
     "read_neighbors",
     "read_params",
@@ -137,7 +144,7 @@ ALL_END_NODES = -1
 # (part: what the drawing shows off a grid, None = the natural part: see vizcoll.ui.models.parts; compare: the
 # algorithm run side by side with it, "" for none)
 DEFAULTS = {
-    "algo": "dlct",
+    "algo": DEFAULT_ALGORITHM,
     "judge": "model",
     "barriers": 3,
     "compute": 0.5,
@@ -150,7 +157,7 @@ DEFAULTS = {
     "part": None,
     "compare": "",
 }
-NOT_GRID_ALGO = "tree"
+NOT_GRID_ALGO = ANY_FABRIC_ALGORITHM
 # the grid preset shown when the scenario is not a grid: the model that reproduces the paper's Fig. 3
 # (a 4x4 grid with 8 neighbors: UQ 73.1% / 18.2% for round(1))
 PRESET = (4, 4, 8)
@@ -165,16 +172,6 @@ MAX_COMM_OPTIONS, MAX_RANDOM_LINKS = MAX_OPTIONS, BARRIER_MAX_RANDOM_LINKS
 UQ_SIDE = 8  # the LCT vs BST view draws the scenario's grid up to 8 x 8 (else the paper's 4 x 4)
 QUICK = {"sizes": [4, 8, 12], "rates": [0.0, 0.2, 0.4], "seeds": 1}
 FULL = {"sizes": list(SIZES), "rates": list(RATES), "seeds": 1}
-ALGO_NAMES = {
-    "ms": "MS (master–slave)",
-    "tree": "Tree (minimum spanning tree)",
-    "tournament": "Tournament",
-    "dissemination": "Dissemination",
-    "dissemination+tree": "Dissemination + Tree",
-    "dlct": "DLCT",
-    "dlct+ms": "DLCT + MS (ID1)",
-    "dlct+tree": "DLCT + Tree (ID2)",
-}
 
 
 # ---------------------------------------------------------------- parameters (the browser is untrusted)
@@ -206,7 +203,7 @@ def read_neighbors(value) -> int:
 def read_params(values: dict) -> dict:
     """The page's parameters checked and canonical (plain JSON values); VizcollError names the first bad one."""
     return {
-        "algo": choice(values.get("algo"), ALGOS, "barrier algorithm"),
+        "algo": choice(values.get("algo"), ALGORITHMS.names, "barrier algorithm"),
         "judge": choice(values.get("judge"), JUDGES, "judge"),
         "barriers": whole(values.get("barriers"), "barriers", 1, 20),
         "compute": number(values.get("compute"), "work between barriers (s)", float, 0, 60),
@@ -217,7 +214,7 @@ def read_params(values: dict) -> dict:
         "numbering": choice(values.get("numbering"), NUMBERINGS, "numbering"),
         "sweep": choice(values.get("sweep"), (QUICK_MODE, FULL_MODE), "sweep"),
         "part": read_part_value(values.get("part")),
-        "compare": choice(values.get("compare") or "", ("", *ALGOS), "algorithm to compare with"),
+        "compare": choice(values.get("compare") or "", ("", *ALGORITHMS.names), "algorithm to compare with"),
     }
 
 
@@ -361,11 +358,12 @@ def processes_of(scenario: Scenario, topo: Topology, comm: int) -> tuple[list[in
 def too_many(algo: str, barriers: int, n: int, groups: int) -> str:
     """Why the page does not run ``barriers`` barriers of ``algo`` among ``n`` processes under ``groups`` leaf
     switches (their messages above :data:`MAX_MESSAGES`), or "" when it does."""
-    messages = barriers * ALGORITHMS[algo].messages_per_barrier(n, groups)
+    cls = algorithm(algo)
+    messages = barriers * cls.messages_per_barrier(n, groups)
     if messages <= MAX_MESSAGES:
         return ""
     return (
-        f"{plural(barriers, 'barrier')} of {ALGO_NAMES[algo]} among {plural(n, 'process')} send {messages:,} "
+        f"{plural(barriers, 'barrier')} of {cls.label} among {plural(n, 'process')} send {messages:,} "
         f"messages; the page plays runs of up to {MAX_MESSAGES:,} (choose fewer barriers, another algorithm or a "
         "communicator, or run python -m vizcoll barrier)"
     )
@@ -381,7 +379,7 @@ def algo_options(scenario: Scenario, topo: Topology | None) -> list[dict]:
     numbering), and so is an algorithm whose run the page would not play (:func:`too_many`); every one without a
     fabric (``topo`` None: the scenario cannot be built, the page says why)."""
     if topo is None or is_grid(topo):
-        return [_option(ALGO_NAMES[a], a, "") for a in ALGOS]
+        return [_option(cls.label, name, "") for name, cls in ALGORITHMS.items()]
     p = shown_params(scenario, False)
     try:
         nodes = processes_of(scenario, topo, p["comm"])[0]
@@ -390,11 +388,11 @@ def algo_options(scenario: Scenario, topo: Topology | None) -> list[dict]:
     n, groups = len(nodes), len(np.unique(leaf_switches(topo, nodes)))  # the blocks off a grid
 
     def why(algo: str) -> str:
-        if algo in GRID_ONLY:
+        if ALGORITHMS[algo].grid_only:
             return "needs a grid"
         return "too many messages" if n and too_many(algo, p["barriers"], n, groups) else ""
 
-    return [_option(ALGO_NAMES[a], a, why(a)) for a in ALGOS]
+    return [_option(cls.label, name, why(name)) for name, cls in ALGORITHMS.items()]
 
 
 def comm_options(scenario: Scenario, topo: Topology) -> list[dict]:
@@ -411,9 +409,11 @@ def comm_options(scenario: Scenario, topo: Topology) -> list[dict]:
     def why(nodes: np.ndarray) -> str:
         if len(nodes) > MAX_PROCESSES:
             return f"more than {MAX_PROCESSES:,}"
-        if p["algo"] in GRID_ONLY or not too_many(p["algo"], p["barriers"], len(nodes), len(np.unique(leaf[nodes]))):
+        if algorithm(p["algo"]).grid_only or not too_many(
+            p["algo"], p["barriers"], len(nodes), len(np.unique(leaf[nodes]))
+        ):
             return ""
-        return f"too many messages for {ALGO_NAMES[p['algo']]}"
+        return f"too many messages for {algorithm(p['algo']).label}"
 
     if is_grid(topo):  # its switches are the processors (the control is disabled): no "every end node (0)"
         return [_option(f"every switch of the grid ({plural(len(topo.switches), 'processor')})", ALL_END_NODES, "")]
@@ -496,7 +496,7 @@ def run_plan(scenario: Scenario) -> dict:
             f"{plural(len(topo.switches), 'processor')}, the grid's switches."
         )
         return plan
-    if p["algo"] in GRID_ONLY:
+    if algorithm(p["algo"]).grid_only:
         plan["reason"] = grid_only_reason(topo, p["algo"])
     nodes, text = processes_of(scenario, topo, p["comm"])
     if not plan["reason"] and (
@@ -555,7 +555,13 @@ def sweep_of(mode: str, neighbors: int) -> dict:
     """Run time of every algorithm over grid sizes and break rates (the quick or the full sweep)."""
     spec = FULL if mode == FULL_MODE else QUICK
     return sweep(
-        spec["sizes"], spec["rates"], ALGOS, spec["seeds"], neighbors, progress=job_progress(), run=job_runner()
+        spec["sizes"],
+        spec["rates"],
+        list(ALGORITHMS.names),
+        spec["seeds"],
+        neighbors,
+        progress=job_progress(),
+        run=job_runner(),
     )
 
 
@@ -669,9 +675,11 @@ def _grid_goal(source: dict, algo: str, judge: str) -> str:
     topo = topology_of(Scenario(**source))
     timeline, figures = run_barriers(topo, algo, barriers=1, compute=0.0, judge=judge)
     if figures.get("time") is None:
-        raise VizcollError(f"one {ALGO_NAMES[algo]} barrier does not complete on this grid: {figures.get('failure')}")
+        raise VizcollError(
+            f"one {algorithm(algo).label} barrier does not complete on this grid: {figures.get('failure')}"
+        )
     what = (
-        f"every hop of one {ALGO_NAMES[algo]} barrier on the scenario's grid "
+        f"every hop of one {algorithm(algo).label} barrier on the scenario's grid "
         f"({plural(len(topo.switches), 'switch')}, {plural(int(topo.broken.sum()), 'broken link')}); "
         "rank i = the grid's switch i"
     )
@@ -688,6 +696,6 @@ def goal_file(scenario: Scenario) -> dict:
     elif plan["reason"]:
         raise VizcollError(plan["reason"])
     else:
-        what = f"the {ALGO_NAMES[algo]} barrier on {plural(len(plan['processes']), 'process')} (logical ranks)"
+        what = f"the {algorithm(algo).label} barrier on {plural(len(plan['processes']), 'process')} (logical ranks)"
         text = dumps(barrier(algo, len(plan["processes"])), comment=f"written by vizcoll: {what}")
     return {"content": text, "filename": f"vizcoll-barrier-{algo.replace('+', '-')}.goal"}

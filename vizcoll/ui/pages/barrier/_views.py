@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 from dash import dcc, html
 
-from vizcoll.barrier.algorithms import LEGEND
+from vizcoll.barrier.algorithms import ALGORITHMS, ANY_FABRIC_ALGORITHM, DEFAULT_ALGORITHM, LEGEND, Dissemination
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.sim.lockstep import Lockstep, lockstep
@@ -490,7 +490,8 @@ def compared_algo(scenario: Scenario) -> str:
     Tree, or beside Tree the paper's DLCT on a grid and Dissemination elsewhere."""
     grid = model.scenario_is_grid(scenario)
     p = model.stored_params(scenario, grid)
-    return p["compare"] or ("tree" if p["algo"] != "tree" else "dlct" if grid else "dissemination")
+    other = DEFAULT_ALGORITHM if grid else Dissemination.name
+    return p["compare"] or (ANY_FABRIC_ALGORITHM if p["algo"] != ANY_FABRIC_ALGORITHM else other)
 
 
 def compared_runs(scenario: Scenario, compare: str) -> Compared:
@@ -513,7 +514,7 @@ def compared_runs(scenario: Scenario, compare: str) -> Compared:
     timelines = [model.run_of(scenario, plan)["timeline"] for plan in plans]
     if drawn.view is not None and drawn.view.part != WHOLE:
         timelines = [{**t, "nodes": drawn.view.kept.tolist()} for t in timelines]
-    names = tuple(model.ALGO_NAMES[plan["algo"]].split(" (")[0] for plan in plans)
+    names = tuple(ALGORITHMS.lookup(plan["algo"]).label.split(" (")[0] for plan in plans)
     ls = lockstep(*(Timeline.from_dict(t) for t in timelines), names)
     return Compared(ls, timelines, run_elements(topology_of(scenario), plans[0], drawn), plans[0]["grid"])
 

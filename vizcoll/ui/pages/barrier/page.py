@@ -33,7 +33,7 @@ import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.barrier import is_grid
-from vizcoll.barrier.algorithms import ALGOS, JUDGES
+from vizcoll.barrier.algorithms import ALGORITHMS, JUDGES
 from vizcoll.barrier.structures import NUMBERINGS
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
@@ -781,7 +781,7 @@ def compare_runs(set_progress, order, data):
         return shown(None)
     set_progress((0, 1, "Running both algorithms"))
     try:
-        compare = choice(order.get("compare"), ALGOS, "algorithm to compare with")
+        compare = choice(order.get("compare"), ALGORITHMS.names, "algorithm to compare with")
         found = views.compared_runs(scenario, compare)
     except VizcollError as exc:
         return shown(None, message=f"⚠ {exc}")

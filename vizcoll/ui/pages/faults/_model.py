@@ -8,7 +8,7 @@
 The page's parameters live in ``scenario.params["faults"]`` (:data:`DEFAULTS`).
 
 **Download GOAL** (:func:`goal_file`) writes a static reduction (binomial, MST
-or Rabenseifner, :data:`GOAL_ALGOS`) with the page's process count, data size
+or Rabenseifner: every registered one, :func:`goal_algo_options`) with the page's process count, data size
 and root as LogGOPSim's GOAL schedule (:func:`vizcoll.schedule.static_reduction`).
 
 Timings (the 2-core development machine, cold cache; the figures: docs/design.md): a reduction replay of 32
@@ -26,6 +26,8 @@ from __future__ import annotations
 from vizcoll.errors import VizcollError
 from vizcoll.reduction import FAULT_LOCATIONS, simulate_binomial, simulate_task_reduction
 from vizcoll.reduction.env import parse_slow
+from vizcoll.reduction.static import BINOMIAL
+from vizcoll.reduction.static import REGISTRY as STATIC_REDUCTIONS
 from vizcoll.scenario import Scenario
 from vizcoll.schedule import dumps, static_reduction
 from vizcoll.sim.timeline import Timeline
@@ -53,7 +55,8 @@ __all__ = [
     "var_options",
     "scenario_procs",
     "default_slow",
-    "GOAL_ALGOS",
+    "GOAL_DEFAULT",
+    "goal_algo_options",
     "goal_file",
     "OVERHEAD_RUNS",
     "shown_values",
@@ -85,11 +88,7 @@ FAULTS = {
     CLICK: "kill the worker I click, at the shown step",
 }
 MAX_PROCS = FAULTS_MAX_PROCS  # the reason: vizcoll.ui.limits
-GOAL_ALGOS = {
-    "binomial": "binomial tree",
-    "mst": "MST (minimum spanning tree)",
-    "rabenseifner": "Rabenseifner (reduce-scatter + gather)",
-}
+GOAL_DEFAULT = BINOMIAL.name  # the static reduction Download GOAL writes until another is chosen
 CLASSES = ("A", "B")
 OVERHEAD_RUNS = [(variant, f"{name}.{cls}") for variant in VARIANT_NAMES for name in WORKFLOWS for cls in CLASSES]
 
@@ -272,13 +271,18 @@ def scenario_treft(scenario: Scenario) -> dict:
     return read_treft(v["workflow"], v["cls"], v["variant"], v["replica"], v["kernel"], v["var"], v["second"])
 
 
+def goal_algo_options() -> list[dict]:
+    """The options of Download GOAL's static reduction: every registered one, read when the page is laid out."""
+    return [{"label": entry.label, "value": entry.name} for entry in STATIC_REDUCTIONS.values()]
+
+
 def goal_file(algo, procs, size, root) -> dict:
     """The static reduction ``algo`` of ``size`` bytes on ``procs`` processes to ``root`` (the page's controls,
     checked) as a GOAL file, ``{"content", "filename"}`` for a ``dcc.Download``."""
-    algo = choice(algo, tuple(GOAL_ALGOS), "reduction")
+    algo = choice(algo, STATIC_REDUCTIONS.names, "reduction")
     procs = whole(procs, "processes", 2, MAX_PROCS)
     size = whole(size, "data size", 1, 1 << 30)
     root = whole(root, "root", 0, procs - 1)
-    what = f"{GOAL_ALGOS[algo]} reduction of {size:,} bytes on {procs} processes to root {root}"
+    what = f"{STATIC_REDUCTIONS[algo].label} reduction of {size:,} bytes on {procs} processes to root {root}"
     text = dumps(static_reduction(algo, procs, size, root), comment=f"written by vizcoll: {what}")
     return {"content": text, "filename": f"vizcoll-reduction-{algo}-{procs}.goal"}

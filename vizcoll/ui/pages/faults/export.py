@@ -7,6 +7,7 @@ scenario as the page opens, tables from the engine's results; :mod:`vizcoll.ui.e
 
 from __future__ import annotations
 
+from vizcoll.reduction.static import BINOMIAL
 from vizcoll.scenario import Scenario
 from vizcoll.treft import OPERATIONS
 from vizcoll.ui.components.player import timeline_step
@@ -50,7 +51,7 @@ def faults_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
             "reduction-figures",
             "The task-based reduction and the binomial tree under the same slow nodes "
             "and fault (times in s, sizes in bytes).",
-            {"task": figures, "binomial": binomial},
+            {"task": figures, BINOMIAL.name: binomial},
         ),
         PackTable(
             "reduction-tasks",

@@ -50,10 +50,11 @@ from vizcoll.ui.pages.faults._figures import VARIANT_NAMES, reduction_diagram, t
 from vizcoll.ui.pages.faults._model import (
     CLICK,
     FAULTS,
-    GOAL_ALGOS,
+    GOAL_DEFAULT,
     MAX_PROCS,
     PAGE,
     SIZES,
+    goal_algo_options,
     goal_file,
     kernel_options,
     overheads,
@@ -174,9 +175,7 @@ def _reduction_sidebar(v: dict) -> html.Div:
                     className="row",
                     children=[
                         titled(
-                            dropdown(
-                                FT_GOAL_ALGO, [{"label": t, "value": k} for k, t in GOAL_ALGOS.items()], "binomial"
-                            ),
+                            dropdown(FT_GOAL_ALGO, goal_algo_options(), GOAL_DEFAULT),
                             "the static reduction Download GOAL writes",
                         ),
                         download_button("Download GOAL", FT_GOAL),

@@ -24,6 +24,7 @@ import json
 import re
 
 from vizcoll import uploads
+from vizcoll.barrier.dissemination import Dissemination
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import LogGP, barrier, dumps, loggp_timeline, parse, simulate
@@ -154,8 +155,9 @@ def example_goal(scenario: Scenario) -> dict:
     except VizcollError:
         nprocs = EXAMPLE_RANKS
     ranks = min(max(nprocs, 2), EXAMPLE_RANKS)
-    text = dumps(barrier("dissemination", ranks), comment=f"written by vizcoll: dissemination barrier, {ranks} ranks")
-    return {"name": f"example: dissemination barrier, {ranks} ranks", "text": text}
+    name = Dissemination.name
+    text = dumps(barrier(name, ranks), comment=f"written by vizcoll: {name} barrier, {ranks} ranks")
+    return {"name": f"example: {name} barrier, {ranks} ranks", "text": text}
 
 
 # ---------------------------------------------------------------- engine calls (cached)

@@ -4,7 +4,6 @@ broadcast root and its cached timeline, and what the page says of file formats (
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 
 import numpy as np
@@ -16,7 +15,6 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import formats
 from vizcoll.topology.generators import GENERATORS
 from vizcoll.topology.model import Topology
-from vizcoll.topology.rails import RAIL_GENERATOR
 from vizcoll.ui.cache import cached
 from vizcoll.ui.figures.topology import PALETTE, SMALL_LIMIT
 from vizcoll.ui.models.parts import natural_part, read_part
@@ -25,7 +23,7 @@ from vizcoll.words import plural
 
 __all__ = [
     "PAGE",
-    "EXAMPLE_SPECS",
+    "example_specs",
     "LARGE_UPLOAD_BYTES",
     "NEW_COMM",
     "ANIMATION_LIMIT",
@@ -47,16 +45,6 @@ __all__ = [
 ]
 
 PAGE = "topology"
-EXAMPLE_SPECS = {
-    "fat-tree": "fat-tree:radix=4,levels=3",
-    "pruned-fat-tree": "pruned-fat-tree:pods=2,leaves=2,hosts=4,spines=2,up=2,paths=1",
-    "sunway-supernode": "sunway-supernode",
-    "torus": "torus:4x4x2,hosts=1",
-    "dragonfly": "dragonfly:a=4,p=2,h=2",
-    "mesh": "mesh:4x4,neighbors=8",
-    RAIL_GENERATOR: "rail-fat-tree:servers=16,rails=4,radix=8",  # 1,048,576 NICs: servers=131072,rails=8,radix=128
-    "empty": "empty",  # no node: a fabric drawn from nothing with the Edit panel
-}
 LARGE_UPLOAD_BYTES = 2 * 1024 * 1024
 """Files of more bytes are read in a background job (progress bar, Cancel), smaller ones in the request.
 Measured on two cores (the figures: docs/design.md): GraphML reads the slowest, ibnetdiscover in half its time per
@@ -65,10 +53,15 @@ NEW_COMM = -1  # the "a new communicator" choice of the hand-drawing dropdown
 ANIMATION_LIMIT = SMALL_LIMIT
 
 
+def example_specs() -> dict[str, str]:
+    """The fabric menu: generator name -> its example spec, read from the generators' registry (in its order)."""
+    return {generator.name: generator.example for generator in GENERATORS.values() if generator.example}
+
+
 def example_of(scenario: Scenario | None) -> str | None:
     """The example menu's entry of the scenario's generator (None for a file, or a generator it has no example of)."""
     generator = scenario.spec.partition(":")[0] if scenario is not None and not scenario.ref else None
-    return generator if generator in EXAMPLE_SPECS else None
+    return generator if generator in example_specs() else None
 
 
 def large_upload(contents) -> bool:
@@ -106,14 +99,7 @@ def spec_help(generator: str) -> str:
     """The generator's spec with every parameter at its default, as an example to edit."""
     if not isinstance(generator, str) or generator not in GENERATORS:
         return "A topology read from a file."
-    parts = []
-    for p in inspect.signature(GENERATORS[generator]).parameters.values():
-        if p.name == "dims":
-            parts.insert(0, "x".join(map(str, p.default)))
-        elif p.default != "":
-            parts.append(f"{p.name}={p.default}")
-    example = generator + (":" + ",".join(parts) if parts else "")
-    return f"Defaults: {example}"
+    return f"Defaults: {GENERATORS[generator].defaults()}"
 
 
 def communicator_colours(scenario: Scenario, topo: Topology) -> tuple[dict[int, int], str]:

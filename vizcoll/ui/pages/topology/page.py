@@ -19,7 +19,7 @@ import dash_cytoscape as cyto
 from dash import Dash, Input, Output, State, ctx, dcc, html, no_update, set_props
 
 from vizcoll import hostlists
-from vizcoll.comm import file_lists
+from vizcoll.comm import file_lists, pattern_examples
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
@@ -52,13 +52,13 @@ from vizcoll.ui.limits import MAX_UPLOAD_BYTES
 from vizcoll.ui.models.parts import drawn_view, part_options
 from vizcoll.ui.pages.topology import ORDER
 from vizcoll.ui.pages.topology._model import (
-    EXAMPLE_SPECS,
     NEW_COMM,
     PAGE,
     clicked_part,
     comm_edit_options,
     communicator_colours,
     example_of,
+    example_specs,
     export_name,
     export_options,
     large_upload,
@@ -202,7 +202,7 @@ def body(scenario: Scenario, banner: bool = False) -> html.Div:
 
 def examples() -> list[tuple[str, Scenario]]:
     """The example fabrics of the fabric menu: (its spec, the scenario it opens) each (the help page links them)."""
-    return [(spec, Scenario(spec=spec)) for spec in EXAMPLE_SPECS.values()]
+    return [(spec, Scenario(spec=spec)) for spec in example_specs().values()]
 
 
 def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
@@ -272,7 +272,11 @@ def _fabric_section(scenario: Scenario) -> html.Details:
         html.Label("generated fabric", id=f"{TOPO_GENERATOR}-label", className="visually-hidden"),
         titled(
             dcc.Dropdown(
-                id=TOPO_GENERATOR, options=list(EXAMPLE_SPECS), value=name, clearable=False, placeholder="a generator…"
+                id=TOPO_GENERATOR,
+                options=list(example_specs()),
+                value=name,
+                clearable=False,
+                placeholder="a generator…",
             ),
             "an example fabric: choosing one draws it",
         ),
@@ -350,7 +354,7 @@ def _communicators_section(scenario: Scenario) -> html.Details:
                 id=TOPO_PATTERN,
                 value=scenario.pattern,
                 className="wide",
-                placeholder="grid2d:4x4, random:4,size=4, hier:4, hosts:node[01-16]",
+                placeholder=pattern_examples(),
             ),
             "a pattern of communicators: Apply places them",
         ),
@@ -437,9 +441,10 @@ def scenario_after(trigger: str, scenario: Scenario, values: dict) -> Scenario:
             topology_of(new)  # parse_spec checks the syntax only; a spec that cannot build must not reach the store
         return new
     if trigger == TOPO_GENERATOR:
-        if values["generator"] not in EXAMPLE_SPECS:
+        examples = example_specs()
+        if values["generator"] not in examples:
             raise VizcollError(f"unknown example {values['generator']!r}")
-        return Scenario(spec=EXAMPLE_SPECS[values["generator"]], **keep)
+        return Scenario(spec=examples[values["generator"]], **keep)
     if trigger == TOPO_UPLOAD:
         name = file_name(values["upload_name"])
         return Scenario.from_upload(topo_io.parse(decode_upload(values["upload"]), name), name).with_params(

@@ -45,7 +45,8 @@ from vizcoll.arrays import unique
 from vizcoll.comm import Placement
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
-from vizcoll.schedule import TREE_OPS, dumps, tree_collective
+from vizcoll.schedule import dumps, tree_collective
+from vizcoll.schedule.collectives import REDUCE, TREE_COLLECTIVES
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.topology.rails import RAIL_MILLION
@@ -137,7 +138,7 @@ DEFAULTS = {
     "S": 0,
     "eps": 0.1,
     "anim": TYPE1,
-    "goal_op": "reduce",
+    "goal_op": REDUCE.name,
     "goal_bytes": 8,
     "compare": "",  # the tree kind run side by side with the animated tree ("": none)
 }
@@ -243,7 +244,7 @@ def read_params(values: dict) -> dict:
         "S": num("S", "S (message bytes)", int, 0, MAX_BYTES),
         "eps": num("eps", "ε (μs)", float, 0, MAX_TIME),
         "anim": choice(values.get("anim"), ANIM, "animated tree"),
-        "goal_op": choice(values.get("goal_op"), TREE_OPS, "GOAL collective"),
+        "goal_op": choice(values.get("goal_op"), TREE_COLLECTIVES.names, "GOAL collective"),
         "goal_bytes": num("goal_bytes", "GOAL message bytes", int, 1, MAX_GOAL_BYTES),
         "compare": choice(values.get("compare") or "", ("", *KINDS), "tree kind to compare with"),
     }

@@ -25,7 +25,7 @@ from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
-from vizcoll.schedule import TREE_OPS
+from vizcoll.schedule.collectives import TREE_COLLECTIVES
 from vizcoll.ui import jobs
 from vizcoll.ui.components.canvashint import ELSEWHERE, canvas_hint, register_canvas_hint
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
@@ -365,7 +365,7 @@ def _sidebar(v: dict) -> html.Div:
 def _goal_section(v: dict) -> html.Details:
     return section(
         "Export as GOAL (LogGOPSim)",
-        field("collective", dropdown(TREES_GOAL_OP, list(TREE_OPS), v["goal_op"])),
+        field("collective", dropdown(TREES_GOAL_OP, list(TREE_COLLECTIVES.names), v["goal_op"])),
         field("bytes per message", number_input(TREES_GOAL_BYTES, v["goal_bytes"], min=1, max=MAX_GOAL_BYTES, step=1)),
         html.Div(
             className="buttons",
