@@ -52,7 +52,7 @@ except ImportError:  # optional: only the comparison needs it
     simpy = None
 
 
-def _best(fn, repeat: int):
+def best_of(fn, repeat: int):
     """(best wall seconds, last result) of ``repeat`` calls of ``fn()``."""
     best, result = float("inf"), None
     for _ in range(max(1, repeat)):
@@ -77,7 +77,7 @@ def barrier_run(size: int, rate: float, algo: str, seed: int, repeat: int) -> di
         _, figures = run.run()
         return run.engine.processed, figures
 
-    seconds, (events, figures) = _best(once, repeat)
+    seconds, (events, figures) = best_of(once, repeat)
     return {
         "algo": algo,
         "grid": f"{size}x{size}",
@@ -151,8 +151,8 @@ def core(events: int, chains: int, repeat: int) -> dict:
     """Both cores on the same ``events`` callback events."""
     chains = max(1, min(chains, events))
     delays = _delays(events)
-    secs, n = _best(lambda: ours(events, chains, delays), repeat)
-    r_secs, r_n = _best(lambda: ours_schedule(events, chains, delays), repeat)
+    secs, n = best_of(lambda: ours(events, chains, delays), repeat)
+    r_secs, r_n = best_of(lambda: ours_schedule(events, chains, delays), repeat)
     out: dict = {
         "events": events,
         "chains": chains,
@@ -162,7 +162,7 @@ def core(events: int, chains: int, repeat: int) -> dict:
     if simpy is None:
         out["simpy"] = "missing (pip install simpy to compare)"
         return out
-    s_secs, s_n = _best(lambda: on_simpy(events, chains, delays), repeat)
+    s_secs, s_n = best_of(lambda: on_simpy(events, chains, delays), repeat)
     out["simpy"] = {
         "version": simpy.__version__,
         "events": s_n,

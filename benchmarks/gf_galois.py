@@ -34,7 +34,6 @@ import math
 import platform
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.event_core import best_of  # noqa: E402
 from vizcoll.erasure import gf as ours  # noqa: E402
 from vizcoll.erasure.codes import reed_solomon  # noqa: E402
 from vizcoll.erasure.fmel import fmel  # noqa: E402
@@ -56,16 +56,6 @@ except ImportError:
 
 MISSING = "galois is missing: pip install galois to compare (it is not a dependency of vizcoll)"
 FIELD = "galois.GF(2**8, irreducible_poly=0x11D)"
-
-
-def _best(fn, repeat: int):
-    """(best wall seconds, last result) of ``repeat`` calls of ``fn()``."""
-    best, result = float("inf"), None
-    for _ in range(max(1, repeat)):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def _s(seconds: float) -> float:
@@ -87,11 +77,11 @@ def first_calls(field, rng: np.random.Generator, repeat: int) -> dict:
     """galois's first matrix product, rank and inverse (numba compiles them), then a later rank."""
     a = field(rng.integers(0, 256, (4, 4), dtype=np.uint8))
     first = {
-        "matmul": _best(lambda: a @ a, 1)[0],
-        "rank": _best(lambda: np.linalg.matrix_rank(a), 1)[0],
-        "inv": _best(lambda: np.linalg.inv(field(np.eye(4, dtype=np.uint8))), 1)[0],
+        "matmul": best_of(lambda: a @ a, 1)[0],
+        "rank": best_of(lambda: np.linalg.matrix_rank(a), 1)[0],
+        "inv": best_of(lambda: np.linalg.inv(field(np.eye(4, dtype=np.uint8))), 1)[0],
     }
-    later, _ = _best(lambda: np.linalg.matrix_rank(a), repeat)
+    later, _ = best_of(lambda: np.linalg.matrix_rank(a), repeat)
     return {"galois_first_call_s": {k: _s(v) for k, v in first.items()}, "galois_later_rank_4x4_s": _s(later)}
 
 
@@ -109,15 +99,15 @@ def code_run(field, g: np.ndarray, size: int, rng: np.random.Generator, repeat: 
     k, _ = g.shape
     data = rng.integers(0, 256, (k, size), dtype=np.uint8)
     g_t, data_gf = field(g.T.copy()), field(data)
-    enc_ours, coded = _best(lambda: ours.gf_matmul(g.T, data), repeat)
-    enc_galois, coded_galois = _best(lambda: g_t @ data_gf, repeat)
+    enc_ours, coded = best_of(lambda: ours.gf_matmul(g.T, data), repeat)
+    enc_galois, coded_galois = best_of(lambda: g_t @ data_gf, repeat)
     assert np.array_equal(coded, np.asarray(coded_galois)), "encodings differ"
 
     surv = survivors(g)
     kept = coded[surv]
     kept_gf = field(kept)
-    dec_ours, decoded = _best(lambda: ours.gf_matmul(ours.gf_inv_matrix(g[:, surv].T), kept), repeat)
-    dec_galois, decoded_galois = _best(lambda: np.linalg.inv(field(g[:, surv].T.copy())) @ kept_gf, repeat)
+    dec_ours, decoded = best_of(lambda: ours.gf_matmul(ours.gf_inv_matrix(g[:, surv].T), kept), repeat)
+    dec_galois, decoded_galois = best_of(lambda: np.linalg.inv(field(g[:, surv].T.copy())) @ kept_gf, repeat)
     assert np.array_equal(decoded, data), "our decoding differs from the data"
     assert np.array_equal(np.asarray(decoded_galois), data), "galois's decoding differs from the data"
     return {
@@ -151,13 +141,13 @@ def galois_all_ranks(field, g: np.ndarray) -> bool:
 def mds_run(field, n: int, k: int, repeat: int, skip_galois: bool) -> dict:
     """``is_mds`` of RS(n,k) ours (batched) and galois's loop (once), both checked True."""
     g = reed_solomon(n, k, 1).generator
-    t_ours, ours_mds = _best(lambda: is_mds(g), repeat)
+    t_ours, ours_mds = best_of(lambda: is_mds(g), repeat)
     assert ours_mds is True, f"is_mds(RS({n},{k})) is {ours_mds}"
     out = {"subsets": math.comb(n, k), "matrix": f"{k}x{k}", "ours_s": _s(t_ours)}
     if skip_galois:
         out["galois_loop_s"] = "skipped (--quick)"
         return out
-    t_galois, galois_mds = _best(lambda: galois_all_ranks(field, g), 1)
+    t_galois, galois_mds = best_of(lambda: galois_all_ranks(field, g), 1)
     assert galois_mds is True, f"galois finds RS({n},{k}) not MDS"
     out["galois_loop_s"] = _s(t_galois)
     return out

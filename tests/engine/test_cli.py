@@ -224,3 +224,17 @@ def test_topo_links_lists_the_links_named_like_find(capsys):
     }
     status, _, err = run(capsys, "topo", "links", "fat-tree:radix=4,levels=3", "--limit", "-1")
     assert status != 0 and "--limit" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--port", "0"], "argument --port: a port is a number from 1 to 65535, not 0"),
+        (["--port", "http"], "argument --port: a port is a number from 1 to 65535, not http"),
+        (["--workers", "1000"], "argument --workers: --workers is a number from 1 to 64, not 1000"),
+    ],
+)
+def test_serve_refuses_a_port_or_a_worker_count_out_of_range_before_it_starts(argv, said, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", *argv])
+    assert stop.value.code == 2 and said in capsys.readouterr().err

@@ -78,8 +78,10 @@ def command(name: str, help: str, *setups: Setup, status: Callable[[Result], int
 
 # ---------------------------------------------------------------- shared arguments and loaders
 def add_topology(parser: argparse.ArgumentParser) -> None:
-    """The positional ``SPEC``: a generator spec or a topology file."""
-    parser.add_argument("spec", metavar="SPEC", help="generator spec (e.g. fat-tree:radix=40,levels=3) or a file")
+    """The positional ``SPEC``: a generator spec (the registered generators' syntax) or a topology file."""
+    from vizcoll.topology.generators import syntax
+
+    parser.add_argument("spec", metavar="SPEC", help=f"a generator spec ({syntax()}) or a topology file")
 
 
 def add_communicators(parser: argparse.ArgumentParser) -> None:

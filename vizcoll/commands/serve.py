@@ -15,18 +15,16 @@ WEB = ("dash", "dash_cytoscape", "plotly", "flask_caching", "diskcache", "multip
 WEB_INSTALL = 'pip install "vizcoll[web]" (in the project folder: pip install ".[web]")'
 
 
-def _port(text: str) -> int:
-    port = int(text)
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text}")
-    return port
+def _within(low: int, high: int, what: str):
+    """An argparse ``type``: a whole number from ``low`` to ``high`` (``what`` names it in the message)."""
 
+    def read(text: str) -> int:
+        value = int(text) if text.strip().isdigit() else None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} is a number from {low} to {high}, not {text[:20]}")
+        return value
 
-def _workers(text: str) -> int:
-    workers = int(text)
-    if not 1 <= workers <= 64:
-        raise argparse.ArgumentTypeError(f"--workers takes 1 to 64 processes, not {text}")
-    return workers
+    return read
 
 
 def _serve_args(parser: argparse.ArgumentParser) -> None:
@@ -34,11 +32,14 @@ def _serve_args(parser: argparse.ArgumentParser) -> None:
         "--host", default=os.environ.get("HOST", "127.0.0.1"), help="address to listen on (default: HOST or 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=_port, default=os.environ.get("PORT", "8050"), help="port (default: PORT or 8050)"
+        "--port",
+        type=_within(1, 65535, "a port"),
+        default=os.environ.get("PORT", "8050"),
+        help="port (default: PORT or 8050)",
     )
     parser.add_argument(
         "--workers",
-        type=_workers,
+        type=_within(1, 64, "--workers"),
         default=os.environ.get("WEB_CONCURRENCY", "3"),
         help="gunicorn worker processes (default: WEB_CONCURRENCY or 3)",
     )

@@ -438,7 +438,7 @@ def empty() -> Topology:
 
 def parse_params(rest: str, spec: str) -> dict:
     """The keyword arguments of the text after a spec's ``name:``: dimensions ``AxBxC`` become ``dims``, every
-    ``key=value`` is an integer except ``preset`` (a generator's default :attr:`Generator.parse`).
+    ``key=value`` is an integer except ``preset``.
 
     >>> parse_params("30x20x20,hosts=2", "torus:30x20x20,hosts=2")
     {'dims': (30, 20, 20), 'hosts': 2}
@@ -463,16 +463,15 @@ def parse_params(rest: str, spec: str) -> dict:
 class Generator:
     """A fabric generator: ``name`` (a spec's prefix), ``label`` (what it builds, in a few words), ``build(**params)
     -> Topology`` (its keyword parameters and their defaults are the spec's), ``help`` (the spec's syntax,
-    ``fat-tree:radix=R,levels=L``), ``example`` (the spec of the topology page's fabric menu; "" keeps the
-    generator out of the menu) and ``parse(rest, spec) -> params`` (the text after ``name:`` as ``build``'s
-    keyword arguments, :func:`parse_params` by default)."""
+    ``fat-tree:radix=R,levels=L``) and ``example`` (the spec of the topology page's fabric menu; "" keeps the
+    generator out of the menu). The text after ``name:`` becomes ``build``'s keyword arguments by
+    :func:`parse_params`."""
 
     name: str
     label: str
     build: Callable[..., Topology]
     help: str
     example: str = ""
-    parse: Callable[[str, str], dict] = parse_params
 
     def parameters(self) -> Mapping[str, inspect.Parameter]:
         """``build``'s parameters: the keys a spec may give."""
@@ -526,7 +525,7 @@ for _generator in (
 
 
 def syntax() -> str:
-    """Every generator's spec syntax (its ``help``), in order, for a help text that lists them.
+    """Every generator's spec syntax (its ``help``), in order: the command line's help of a SPEC.
 
     >>> syntax().split(", ")[0]
     'fat-tree:radix=R,levels=L'
@@ -537,8 +536,8 @@ def syntax() -> str:
 def parse_spec(spec: str) -> tuple[str, dict]:
     """Split ``name:AxBxC,key=value,...`` into the generator name and keyword arguments.
 
-    Dimensions ``AxBxC`` become ``dims``; every ``key=value`` is an integer except ``preset`` (the generator's
-    :attr:`Generator.parse`). Only the parameters the generator takes are accepted.
+    Dimensions ``AxBxC`` become ``dims``; every ``key=value`` is an integer except ``preset``
+    (:func:`parse_params`). Only the parameters the generator takes are accepted.
 
     Parameters
     ----------
@@ -568,7 +567,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             "uploaded in the app, or named on the command line)"
         )
     generator = GENERATORS[name]
-    params = generator.parse(rest, spec)
+    params = parse_params(rest, spec)
     accepted = generator.parameters()
     unknown = sorted(set(params) - set(accepted))
     if unknown:
