@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks import stamp  # noqa: E402
 from vizcoll.barrier.algorithms import ALGORITHMS, JUDGES  # noqa: E402
-from vizcoll.barrier.benchmark import RATES, SIZES, format_table, sweep  # noqa: E402
+from vizcoll.barrier.benchmark import RATES, SIZES, SweepGrids, format_table, sweep  # noqa: E402
 
 NAMES = {"dlct+ms": "ID1", "dlct+tree": "ID2", "dissemination+tree": "diss+tree"}
 
@@ -63,13 +63,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.proc is not None:
         params["proc"] = args.proc
     start = time.perf_counter()
-    result = sweep(
+    grids = SweepGrids(
         [int(s) for s in args.sizes.split(",")],
         [float(r) for r in args.rates.split(",")],
-        args.algos.split(","),
         seeds=args.seeds,
         neighbors=args.neighbors,
         keep_connected=not args.disconnect,
+    )
+    result = sweep(
+        grids,
+        args.algos.split(","),
         tree_on=args.tree_on.split(","),
         **params,
     )

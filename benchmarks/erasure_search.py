@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import stamp  # noqa: E402
-from vizcoll.erasure import PAPER_REDUCTION, compare, fmel_search, paper_table  # noqa: E402
+from vizcoll.erasure import PAPER_REDUCTION, CheckBudgets, SearchOptions, compare, fmel_search, paper_table  # noqa: E402
 from vizcoll.erasure.metrics import TRAFFIC  # noqa: E402
 
 QUICK = [(6, 2, 3), (9, 5, 3), (8, 4, 4), (12, 8, 4), (12, 6, 4)]
@@ -38,9 +38,9 @@ BUDGET = 400_000  # subset checks per code for the comparison's exact metrics
 def case(n: int, k: int, dcs: int, traffic: str) -> dict:
     key = "mean_traffic" if traffic == "blocks" else "mean_traffic_aggregated"
     started = time.perf_counter()
-    result = fmel_search(n, k, dcs, traffic=traffic)
+    result = fmel_search(n, k, dcs, search=SearchOptions(traffic=traffic))
     search_s = time.perf_counter() - started
-    out = compare(n, k, dcs, traffic=traffic, budget=BUDGET)
+    out = compare(n, k, dcs, SearchOptions(traffic=traffic), CheckBudgets(BUDGET))
     codes = out["codes"]
     return {
         "n": n,

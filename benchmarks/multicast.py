@@ -26,7 +26,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ALGOS = ("minhop", "minhop-new", "sssp", "sssp-new", "fulb", "fulb+global")
 
 # name: (spec, processes per node, patterns); the first pattern is the --quick one
 FABRICS = {
@@ -110,16 +109,18 @@ def markdown(rows: list[dict], algos: list[str]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sys.path.insert(0, str(ROOT))
+    from vizcoll.multicast.algorithms import REGISTRY
+
     parser.add_argument("--only", choices=sorted(FABRICS), help="just this fabric")
-    parser.add_argument("--algos", default=",".join(ALGOS), help="comma-separated algorithms (default: all)")
+    parser.add_argument("--algos", default=",".join(REGISTRY), help="comma-separated algorithms (default: all)")
     parser.add_argument("--quick", action="store_true", help="one pattern per fabric, SSSP only on small switch graphs")
     parser.add_argument("--markdown", action="store_true", help="a Markdown table with the date, commit and machine")
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(ROOT))
     algos = [a.strip() for a in args.algos.split(",") if a.strip()]
-    unknown = sorted(set(algos) - set(ALGOS))
+    unknown = sorted(set(algos) - set(REGISTRY))
     if unknown:
-        parser.error(f"unknown algorithm(s) {', '.join(unknown)}; choose from {', '.join(ALGOS)}")
+        parser.error(f"unknown algorithm(s) {', '.join(unknown)}; choose from {', '.join(REGISTRY)}")
     rows = []
     for name in [args.only] if args.only else list(FABRICS):
         rows += run_fabric(name, algos, args.quick)

@@ -68,6 +68,14 @@ def call(fn, *args, prop: str | None = None, **kwargs):
     return out
 
 
+def _reading(fn: Callable) -> Callable:
+    """A page's callback that :func:`vizcoll.ui.callbacks.by_name` gives the checked scenario (``scenario=``),
+    called with the store as the browser posts it (read as the decorator reads it)."""
+    from vizcoll.ui.store import checked
+
+    return lambda scenario, **values: fn(scenario=checked(scenario)[0], **values)
+
+
 # ---------------------------------------------------------------- the cases: one user action each
 def topology_generate(spec: str) -> Callable[[], object]:
     """/topology: a spec typed and Generate pressed; the drawing, the counts and the broadcast follow."""
@@ -99,12 +107,12 @@ def _trees_action(preset: str, spec: str = "", k: int = 2, kind: str | None = No
     opened = Scenario(spec=spec, params={"trees": {"k": k}}).to_dict() if spec else None
 
     def use_preset():
-        return in_callback(
-            page.update, f"{page.TREES_USE_PRESET}.n_clicks", controls, 1, None, preset, DEFAULT_SCENARIO.to_dict()
-        )[0]
+        values = {"values": controls, "use_preset": 1, "tap_edge": None, "preset": preset}
+        prop = f"{page.TREES_USE_PRESET}.n_clicks"
+        return in_callback(_reading(page.update), prop, scenario=DEFAULT_SCENARIO.to_dict(), **values)["store"]
 
     def views(store):
-        plan = page.refresh(store)[0]
+        plan = page.refresh(store)["key"]
         job = page.dispatch(plan, None, None, store)
         if isinstance(job, dict):
             return page.compute_views(no_progress, job, store), plan
@@ -129,14 +137,14 @@ def _trees_action(preset: str, spec: str = "", k: int = 2, kind: str | None = No
 
     def other():
         changed = in_callback(
-            page.update,
+            _reading(page.update),
             f"{page.TREES_KIND}.value",
-            {key: values[key] for key in page.PARAM_CONTROLS},
-            1,
-            None,
-            preset,
-            store,
-        )[0]
+            values={key: values[key] for key in page.PARAM_CONTROLS},
+            use_preset=1,
+            tap_edge=None,
+            preset=preset,
+            scenario=store,
+        )["store"]
         return changed, views(changed)[0], None
 
     return other
@@ -164,7 +172,7 @@ def trees_player(preset: str, spec: str = "", k: int = 2, kind: str | None = Non
     from vizcoll.ui.pages.trees import page
 
     store, views, _ = _trees_action(preset, spec, k, kind)()
-    order = views[-1]
+    order = views.get("order") if isinstance(views, dict) else None
     assert isinstance(order, dict), "the views were computed in the request: no aggregation job to time"
     return lambda: page.compute_animation(no_progress, order, store)
 
@@ -268,27 +276,36 @@ def faults_largest() -> Callable[[], object]:
     from vizcoll.ui.pages.faults import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
-    d, data = model.DEFAULTS, DEFAULT_SCENARIO.to_dict()
+    d = model.DEFAULTS
 
     def run():
         reduction = in_callback(
             page.run_reduction,
             f"{page.FT_RED_PROCS}.value",
-            {"procs": str(model.MAX_PROCS), "size": str(32 << 20), "root": "0", "slow": d["slow"]}
-            | {"fault": "executing-task", "seed": d["seed"]},
+            DEFAULT_SCENARIO,
             None,
-            data,
+            procs=str(model.MAX_PROCS),
+            size=str(32 << 20),
+            root="0",
+            slow=d["slow"],
+            fault="executing-task",
+            seed=d["seed"],
         )
         treft = in_callback(
             page.run_treft,
             f"{page.FT_TREFT_WORKFLOW}.value",
-            {"workflow": d["workflow"], "cls": d["cls"], "variant": d["variant"], "replica": "1", "kernel": "K4"}
-            | {"var": "u4", "second": d["second"]},
-            data,
+            DEFAULT_SCENARIO,
+            workflow=d["workflow"],
+            cls=d["cls"],
+            variant=d["variant"],
+            replica="1",
+            kernel="K4",
+            var="u4",
+            second=d["second"],
         )
         return (
-            page.render_reduction(10**6, reduction[0], None, reduction[-1]),
-            page.render_lanes(10**6, treft[0], treft[-1]),
+            page.render_reduction(10**6, reduction["key"], None, reduction["scenario"]),
+            page.render_lanes(10**6, treft["key"], treft["scenario"]),
         )
 
     return run
@@ -311,9 +328,8 @@ def erasure_code(n: int, k: int, dcs: int) -> Callable[[], object]:
 
     def run():
         values = {"n": str(n), "k": str(k), "dcs": str(dcs), "code": "fmel", "traffic": "blocks", "d": "", "seed": "0"}
-        key, _, store = in_callback(
-            page.build, f"{page.ERA_N}.value", no_progress, values | {"placement": ""}, DEFAULT_SCENARIO.to_dict()
-        )
+        built = in_callback(page.build, f"{page.ERA_N}.value", no_progress, DEFAULT_SCENARIO, **values, placement="")
+        key, store = built["key"], built["scenario"]
         return (
             page.render_dcs(key, dict(model.EMPTY_VIEW), store),
             page.render_code(key, store),
@@ -438,7 +454,7 @@ def _open_trees(store: dict, scenario) -> object:
     from vizcoll.ui.pages.trees import page
 
     opened = _drawn(page, scenario)
-    plan = page.refresh(store)[0]  # the key the page holds (drawn with it)
+    plan = page.refresh(store)["key"]  # the key the page holds (drawn with it)
     job = call(page.dispatch, plan, None, None, store)
     if isinstance(job, dict):
         return call(page.compute_views, no_progress, job, store)
@@ -511,14 +527,14 @@ def fabric_click_k() -> Callable[[], object]:
 
     def run():
         changed = call(
-            page.update,
-            {key: values[key] for key in page.PARAM_CONTROLS},
-            1,
-            None,
-            "",
-            store,
+            _reading(page.update),
+            values={key: values[key] for key in page.PARAM_CONTROLS},
+            use_preset=1,
+            tap_edge=None,
+            preset="",
+            scenario=store,
             prop=f"{page.TREES_K}.value",
-        )[0]
+        )["store"]
         return _open_trees(changed, Scenario.from_dict(changed))
 
     return run

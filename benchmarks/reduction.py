@@ -36,6 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from vizcoll.reduction import (  # noqa: E402
+    ReductionRun,
     interference,
     simulate_binomial,
     simulate_rabenseifner,
@@ -50,9 +51,10 @@ PSDM_PAPER = {50: 5.59, 100: 2.09, 150: 3.0, 200: 5.15}
 
 def _times(procs: int, size: int, **kw) -> dict:
     """Times (s) of the three algorithms on the same scenario; the task-based one with warm counters."""
-    _, task = simulate_task_reduction(procs, size, record=False, counters="warm", **kw)
-    _, binomial = simulate_binomial(procs, size, record=False, **kw)
-    _, raben = simulate_rabenseifner(procs, size, record=False, **kw)
+    reduction = ReductionRun(procs, size, **kw)
+    _, task = simulate_task_reduction(reduction, record=False, counters="warm")
+    _, binomial = simulate_binomial(reduction, record=False)
+    _, raben = simulate_rabenseifner(reduction, record=False)
     assert task["result_ok"] and binomial["result_ok"] and raben["result_ok"]
     return {"task": task["time"], "binomial": binomial["time"], "rabenseifner": raben["time"]}
 
@@ -60,7 +62,7 @@ def _times(procs: int, size: int, **kw) -> dict:
 def table1() -> dict:
     rows = []
     for exp, paper in TABLE1.items():
-        _, f = simulate_task_reduction(200, 1 << exp, record=False)
+        _, f = simulate_task_reduction(ReductionRun(200, 1 << exp), record=False)
         rate = f["master_received"] / f["time"]
         rows.append(
             {
@@ -200,11 +202,11 @@ def production(seeds: int) -> dict:
 
 
 def reliability(runs: int, sweep_runs: int) -> dict:
-    main = reliability_experiment(procs=200, runs=runs, seed=7)
+    main = reliability_experiment(ReductionRun(200, 32 << 20, seed=7), runs=runs)
     window = (1 - main["reliability"]) * main["mean_time"]
     sweep = []
     for procs in (50, 100, 200, 400):
-        r = reliability_experiment(procs=procs, runs=sweep_runs, seed=procs)
+        r = reliability_experiment(ReductionRun(procs, 32 << 20, seed=procs), runs=sweep_runs)
         sweep.append({"procs": procs, "reliability": round(r["reliability"], 4), "mean_time": round(r["mean_time"], 4)})
     return {
         "experiment": "reliability",

@@ -268,7 +268,7 @@ def app_job_step(cache_dir: str) -> dict:
     app, order = _app(cache_dir), {"run": 1, "scenario": Scenario(spec=RAIL_MILLION).to_dict(thin=True)}
     start = time.perf_counter()
     with app.app_context():
-        assert build_job(lambda progress: None, order) == (1, "")
+        assert build_job(lambda progress: None, order) == {"built": 1, "message": ""}
     return {"seconds": time.perf_counter() - start, "peak_rss_mb": peak_rss_mb()}
 
 

@@ -44,7 +44,7 @@ from vizcoll.topology.generators import sunway_supernode  # noqa: E402
 from vizcoll.topology.hops import min_hops  # noqa: E402
 from vizcoll.trees.cost import CostParams  # noqa: E402
 from vizcoll.trees.groups import hierarchy_from_topology  # noqa: E402
-from vizcoll.trees.metrics import process_ports, tree_metrics  # noqa: E402
+from vizcoll.trees.metrics import LatencyModel, PortChoice, process_ports, tree_metrics  # noqa: E402
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree  # noqa: E402
 
 K = 32
@@ -78,7 +78,7 @@ def measure(topo, table, placement: Placement, ports: np.ndarray) -> dict:
     }
     out = {}
     for name, tree in trees.items():
-        m = tree_metrics(tree, topo, placement, table=table, ports=ports, params=PARAMS, k=K)
+        m = tree_metrics(tree, topo, placement, table=table, ports=PortChoice(ports), latency=LatencyModel(PARAMS, K))
         busiest = m["max_switch_link"] or {"ends": None, "packets": 0}
         out[name] = {
             "height": m["height"],

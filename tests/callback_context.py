@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextvars
 
+from dash import Dash
 from dash._callback_context import context_value
 from dash._utils import AttributeDict
 
@@ -30,6 +31,21 @@ def with_props(fn, *args, **kwargs):
         return fn(*args, **kwargs), context_value.get().updated_props
 
     return contextvars.copy_context().run(call)
+
+
+def registered(page) -> dict:
+    """Page module ``page``'s callbacks of :func:`~vizcoll.ui.callbacks.by_name` as Dash calls them (keyword inputs
+    in, every output by name out; a store read and checked as the page asked), by the name of the page's function,
+    from a fresh app the page registered them in."""
+    app = Dash(__name__)
+    page.register(app)
+    found = {}
+    for spec in app.callback_map.values():
+        callback = getattr(spec.get("callback"), "__wrapped__", None)  # under Dash's own wrapper
+        function = getattr(callback, "__wrapped__", None)  # under by_name's
+        if function is not None and function is getattr(page, function.__name__, None):
+            found[function.__name__] = callback
+    return found
 
 
 def find_component(node, id_: str):

@@ -121,6 +121,27 @@ def test_no_function_over_45_logical_lines():
     assert long == {}, f"functions over {MAX_FUNCTION_LINES} logical lines: {long}"
 
 
+def parameters(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> int:
+    """How many parameters a function takes (``self``/``cls`` not counted; ``*args`` and ``**kwargs`` one each)."""
+    args = node.args
+    named = [a.arg for a in (*args.posonlyargs, *args.args)]
+    own = 1 if named and named[0] in ("self", "cls") else 0
+    return len(named) - own + len(args.kwonlyargs) + (args.vararg is not None) + (args.kwarg is not None)
+
+
+def test_no_function_takes_more_than_8_parameters():
+    """Issue 49: values that travel together are one parameter object (a simulation takes its ``RunSetup``,
+    ``ReductionRun``, ``GroupRun``…), in the package, the benchmarks and the scripts."""
+    many = {
+        f"{path.relative_to(ROOT)}:{node.lineno} {getattr(node, 'name', 'lambda')}": n
+        for folder in (PACKAGE, ROOT / "benchmarks", ROOT / "scripts")
+        for path in folder.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) and (n := parameters(node)) > 8
+    }
+    assert many == {}
+
+
 def test_one_event_core():
     """Every simulation (a module that builds a Timeline) runs on vizcoll.sim.engine and keeps no heap of its own.
 

@@ -21,6 +21,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.lessons import Lesson, LessonStep
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import route
+from vizcoll.reduction import ReductionRun
 from vizcoll.reduction.task import simulate_task_reduction
 from vizcoll.scenario import Scenario
 from vizcoll.sim.broadcast import broadcast
@@ -149,7 +150,7 @@ def test_a_broken_scenario_is_refused_by_the_schema_and_by_the_code(data):
 @functools.cache
 def timelines() -> dict[str, Timeline]:
     """Runs of the engine: a broadcast (events as columns) and a task-based reduction (events as objects)."""
-    reduction, _ = simulate_task_reduction(4, 1024, root=1, arrival=[0, 3, 1, 2], seed=0)
+    reduction, _ = simulate_task_reduction(ReductionRun(4, 1024, root=1, arrival=[0, 3, 1, 2], seed=0))
     return {"broadcast": broadcast(DEFAULT_SCENARIO.topology(), "h0"), "reduction": reduction}
 
 

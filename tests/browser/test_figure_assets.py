@@ -87,6 +87,7 @@ def test_the_type_two_views_are_computed_once_they_come_on_the_screen(page):
 
 PRELOAD = """
 const holder = document.getElementById('shell-graph-preload');
+if (!holder) return null;  // the shell not drawn yet
 const box = holder.getBoundingClientRect();
 return [holder.parentElement.hidden, box.width, box.height, Boolean(holder.querySelector('.main-svg')),
         holder.compareDocumentPosition(document.getElementById('shell-page')) & Node.DOCUMENT_POSITION_PRECEDING];
@@ -95,7 +96,7 @@ return [holder.parentElement.hidden, box.width, box.height, Boolean(holder.query
 
 def test_the_shell_loads_the_graph_code_before_a_page_with_a_hidden_empty_graph(page):
     page.open("/erasure", counts=None)
-    until(lambda: page.driver.execute_script(PRELOAD)[3], 30)
+    until(lambda: (page.driver.execute_script(PRELOAD) or [0] * 5)[3], 30)
     hidden, width, height, drawn, after_the_page = page.driver.execute_script(PRELOAD)
     assert hidden and (width, height) == (0, 0) and drawn and after_the_page  # never seen, never before the page
     assert page.duo.get_logs() == []

@@ -11,8 +11,9 @@ import pytest
 
 from vizcoll.commands.lesson import check, timeline_of
 from vizcoll.errors import VizcollError
-from vizcoll.lessons import MAX_STEPS, MAX_TEXT_CHARS, PAGES, PLAYERS, SCHEMA, Lesson, load_shipped, problems, shipped
-from vizcoll.ui.export.names import PLAYERS as APP_PLAYERS
+from vizcoll.lessons import MAX_STEPS, MAX_TEXT_CHARS, PAGES, SCHEMA, Lesson, load_shipped, problems, shipped
+from vizcoll.scenario import Scenario
+from vizcoll.ui.export.names import player_pages, players
 
 GRID = {"schema": "vizcoll.scenario/2", "fabric": {"spec": "mesh:4x4,neighbors=8,hosts=0"}}
 TOPIC_NAMES = {"aggregation-trees", "multicast-efi", "barriers", "task-reduction", "treft", "erasure-repair"}
@@ -83,11 +84,18 @@ def test_a_player_position_past_its_timeline_is_a_problem():
     ]
 
 
-def test_the_pages_and_players_are_the_apps():
-    assert {page.strip("/"): names for page, names in PLAYERS.items()} == {
-        page: tuple(names) for page, names in APP_PLAYERS.items()
+def test_a_step_s_player_is_one_the_page_declares():
+    assert {f"/{page}" for page in player_pages()} <= set(PAGES)
+    step = {
+        "page": "/faults",
+        "scenario": Scenario(spec="fat-tree:radix=4,levels=2").to_dict(),
+        "narration": "",
+        "notes": "",
     }
-    assert set(PLAYERS) <= set(PAGES)
+    for name in players("faults"):
+        assert problems({"schema": SCHEMA, "title": "t", "steps": [step | {"player": {"name": name, "step": 0}}]}) == []
+    found = problems({"schema": SCHEMA, "title": "t", "steps": [step | {"player": {"name": "spin", "step": 0}}]})
+    assert found == ["step 1: page /faults has no player 'spin': its players are reduction, treft"]
 
 
 def test_six_lessons_ship_named_by_topic_and_each_passes_the_check():

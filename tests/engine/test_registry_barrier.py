@@ -15,7 +15,7 @@ import pytest
 from tests.source_scan import docstring_ids
 from vizcoll import cli
 from vizcoll.barrier.algorithms import ALGORITHMS, MasterSlave, algorithm, register, run_barriers, unregister
-from vizcoll.barrier.benchmark import sweep
+from vizcoll.barrier.benchmark import SweepGrids, sweep
 from vizcoll.barrier.schedules import flat
 from vizcoll.errors import SpecError
 from vizcoll.scenario import Scenario
@@ -121,7 +121,7 @@ def test_a_registered_algorithm_is_in_goal_barrier(toy, capsys):
 
 
 def test_a_registered_algorithm_is_in_the_sweeps(toy, capsys):
-    result = sweep([4], [0.0], seeds=1, barriers=1)  # every registered algorithm by default
+    result = sweep(SweepGrids([4], [0.0], seeds=1), barriers=1)  # every registered algorithm by default
     assert result["columns"][-1] == "toy" and result["rows"][0]["failures"]["toy"] == 0
     assert _option("barrier-sweep", "--algos").default.endswith(",dlct+tree,toy")  # the default: all
     args = ["barrier-sweep", "--sizes", "4", "--rates", "0", "--seeds", "1", "--algos", "toy,ms", "--barriers", "1"]
@@ -134,7 +134,7 @@ def test_an_unregistered_algorithm_is_refused_everywhere(capsys):
     with pytest.raises(SpecError, match=r"unknown barrier algorithm 'toy'; choose one of ms, tree, "):
         run_barriers(mesh((4, 4), 8, hosts=0), "toy")
     with pytest.raises(SpecError, match="unknown barrier algorithm 'toy'"):
-        sweep([4], [0.0], ["toy"], seeds=1)
+        sweep(SweepGrids([4], [0.0], seeds=1), ["toy"])
     with pytest.raises(SpecError, match=r"unknown barrier 'toy'; choose one of ms, .*dissemination\+tree \(DLCT"):
         barrier("toy", 4)
     with pytest.raises(SystemExit):

@@ -75,17 +75,17 @@ def test_a_registered_kind_is_an_option_of_the_trees_page(star):
 
 def test_the_trees_page_stores_builds_and_exports_a_registered_kind(star):
     values = model.DEFAULTS | {"kind": STAR}
-    store, message = in_callback(
+    answer = in_callback(
         page.update,
         f"{page.TREES_KIND}.value",
-        {key: values[key] for key in page.PARAM_CONTROLS},
-        0,
-        None,
-        "sunway",
-        Scenario().to_dict(),
+        scenario=Scenario(),
+        values={key: values[key] for key in page.PARAM_CONTROLS},
+        use_preset=0,
+        tap_edge=None,
+        preset="sunway",
     )
-    assert message == "" and Scenario.from_dict(store).params["trees"]["kind"] == STAR
-    s = Scenario.from_dict(store)
+    s = Scenario.from_dict(answer["store"])
+    assert answer["message"] == "" and s.params["trees"]["kind"] == STAR
     assert "building the star tree" in model.job_stages(model.tree_plan(s))
     download = model.goal_file(s)
     parsed = parse(download["content"])

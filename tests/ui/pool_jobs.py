@@ -14,7 +14,7 @@ import numpy as np
 from celery.exceptions import SoftTimeLimitExceeded
 
 from vizcoll.barrier.algorithms import ALGORITHMS
-from vizcoll.barrier.benchmark import sweep
+from vizcoll.barrier.benchmark import SweepGrids, sweep
 from vizcoll.ui.cache import job_runner
 from vizcoll.ui.celery_pool import CeleryJobPool
 from vizcoll.ui.fairqueue import SECONDS
@@ -61,9 +61,9 @@ def small_sweep(run=None) -> dict:
     """A job running a small barrier sweep (the engine's) with the workers its pool lends it; with ``run``, the
     same sweep in the test's process."""
     if run is not None:
-        return sweep([4, 8], [0.0, 0.3], list(ALGORITHMS.names), 2, 4, run=run)
+        return sweep(SweepGrids([4, 8], [0.0, 0.3], 2, 4), list(ALGORITHMS.names), run=run)
     with parallel_tasks(POOL):
-        return sweep([4, 8], [0.0, 0.3], list(ALGORITHMS.names), 2, 4, run=job_runner())
+        return sweep(SweepGrids([4, 8], [0.0, 0.3], 2, 4), list(ALGORITHMS.names), run=job_runner())
 
 
 def result(pool, key: str, ticket: str, timeout: float = 60):

@@ -13,8 +13,9 @@ from dash import no_update
 from flask import Flask
 
 from tests import table_text
-from tests.callback_context import find_component, in_callback
+from tests.callback_context import find_component, in_callback, registered
 from tests.fabrics import HOSTS, ONE_SPINE, campus_cluster
+from tests.probe import HOSTILE, is_refusal, no_progress, probe
 from vizcoll.barrier.algorithms import ALGORITHMS, run_barriers
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import numbering
@@ -63,47 +64,57 @@ def scenario(spec: str = GRID, broken=(), **params) -> Scenario:
     return Scenario(spec=spec, broken=list(broken), params={"barrier": params} if params else {})
 
 
-def no_progress(_value) -> None:
-    """The ``set_progress`` of a background callback called directly."""
+@functools.cache
+def callbacks() -> dict:
+    """The page's callbacks by name (:func:`tests.callback_context.registered`)."""
+    return registered(page)
+
+
+def answer(name: str, prop_id: str | None = None, *progress, **inputs) -> dict:
+    """The page's callback ``name`` as Dash calls it when ``prop_id`` changed (a background job: ``progress``, its
+    ``set_progress``): its answer, every output by name."""
+    return in_callback(callbacks()[name], prop_id, *progress, **inputs)
+
+
+def data_of(s: Scenario | dict | None):
+    return s.to_dict() if isinstance(s, Scenario) else s
 
 
 def update(
     prop_id, current: Scenario | dict | None, tap=None, size="4x4", neighbors=8, drawn=None, clicks=0, **changes
 ):
-    """The page's writing callback, as Dash calls it when ``prop_id`` changed; (store, message). Break at random
-    is a background job (:func:`break_at_random`) that draws the breaks; ``update`` writes them."""
+    """The page's writing callback, as Dash calls it when ``prop_id`` changed: its answer (``scenario``: the store,
+    ``message``). Break at random is a background job (:func:`break_at_random`) that draws the breaks (its answer
+    when it refuses); ``update`` writes them."""
     values = model.DEFAULTS | changes
-    data = current.to_dict() if isinstance(current, Scenario) else current
+    data = data_of(current)
     if prop_id == RANDOM:
-        drawn, message = in_callback(
-            page.break_at_random, prop_id, no_progress, 1, values["rate"], values["seed"], data
+        breaks = answer(
+            "break_at_random", prop_id, no_progress, clicks=1, rate=values["rate"], seed=values["seed"], scenario=data
         )
-        if message:
-            return no_update, message
-        prop_id = DRAWN
-    return in_callback(
-        page.update,
-        prop_id,
-        tap,
-        clicks,
-        0,
-        drawn,
-        size,
-        neighbors,
-        {key: values[key] for key in page.PARAM_CONTROLS},
-        data,
-    )
+        if breaks["message"]:
+            return breaks
+        prop_id, drawn = DRAWN, breaks["drawn"]
+    controls = {key: values[key] for key in page.PARAM_CONTROLS}
+    inputs = {"tap_edge": tap, "use_grid": clicks, "repair": 0, "drawn": drawn, "size": size, "neighbors": neighbors}
+    return answer("update", prop_id, **inputs, values=controls, scenario=data)
 
 
-def stored(store) -> Scenario:
-    assert isinstance(store, dict), store
-    return Scenario.from_dict(store)
+def refreshed(current: Scenario | dict, **now) -> dict:
+    """The views' keys and the controls for the scenario (``now``: what the browser shows), by name."""
+    return answer("refresh", None, scenario=data_of(current), **now)
 
 
-def view(s: Scenario) -> tuple[dict, tuple]:
-    """(run plan, what the run view shows: timeline, elements, summary, flag, flag class)."""
-    key = page.refresh(s.to_dict())[0]
-    return model.page_keys(s)[0], page.animate(no_progress, key, s.to_dict())
+def stored(written: dict) -> Scenario:
+    """The scenario an answer of ``update`` writes into the store."""
+    assert isinstance(written["scenario"], dict), written
+    return Scenario.from_dict(written["scenario"])
+
+
+def view(s: Scenario) -> tuple[dict, dict]:
+    """(run plan, what the run view shows by name: timeline, elements, summary, flag, flag_class)."""
+    key = refreshed(s)["plan"]
+    return model.page_keys(s)[0], answer("run_job", None, no_progress, order=key, scenario=s.to_dict())
 
 
 def edge_of(elements: list[dict], label: str) -> dict:
@@ -164,8 +175,8 @@ def test_defaults_are_plain_values_and_check_themselves():
 def test_a_bad_control_value_gives_a_message_and_leaves_the_store(changes, words):
     with pytest.raises(VizcollError, match=re.escape(words)):
         model.read_params(model.DEFAULTS | changes)
-    store, message = update(ALGO, scenario(), **changes)
-    assert store is no_update and message.startswith("⚠ ") and words in message
+    written = update(ALGO, scenario(), **changes)
+    assert written["scenario"] is no_update and written["message"].startswith("⚠ ") and words in written["message"]
 
 
 @pytest.mark.parametrize(
@@ -181,42 +192,47 @@ def test_a_bad_control_value_gives_a_message_and_leaves_the_store(changes, words
 )
 def test_a_forged_grid_preset_gives_a_message(size, neighbors, words):
     for trigger in (USE_GRID, SIZE, NEIGHBORS):
-        store, message = update(trigger, scenario(), size=size, neighbors=neighbors)
-        assert store is no_update and message.startswith("⚠ ") and words in message, (trigger, message)
+        written = update(trigger, scenario(), size=size, neighbors=neighbors)
+        message = written["message"]
+        assert written["scenario"] is no_update and message.startswith("⚠ ") and words in message, (trigger, message)
 
 
 def test_forged_stored_params_give_a_message_not_an_exception():
     forged = scenario(barriers=1e9, rows=40, neighbors=5, algo="dlct")
-    plan, (timeline, elements, summary, flag, flag_class) = view(forged)
+    plan, run = view(forged)
     assert plan == {"error": "⚠ barriers must be between 1 and 20, got 1000000000", "grid": True, "part": None}
-    assert timeline is None and flag == plan["error"] and flag_class == "flag warn" and summary == ""
-    assert len([e for e in elements if "source" in e["data"]]) == 42  # the grid is still drawn (and clickable)
+    assert run["timeline"] is None and run["flag"] == plan["error"] and run["flag_class"] == "flag warn"
+    assert run["summary"] == ""
+    assert len([e for e in run["elements"] if "source" in e["data"]]) == 42  # the grid is still drawn (clickable)
     # the controls show the defaults instead; the other views go on
     text = str(page.body(forged))
     assert "value=3" in text and "value='4x4'" in text
-    uq_key = page.refresh(forged.to_dict())[1]
-    assert page.render_uq(uq_key)[0].layout.title.text.replace("<br>", "") == "LCT: UQ = 1 − 7/26 = 73.1%"
+    uq_key = refreshed(forged)["uq"]
+    lct = answer("render_uq", key=uq_key)["lct"]
+    assert lct.layout.title.text.replace("<br>", "") == "LCT: UQ = 1 − 7/26 = 73.1%"
     # a grid larger than the page runs (made on the Topology page), a type confusion, a broken store
-    plan, (_, _, _, flag, _) = view(scenario("mesh:40x40,neighbors=4,hosts=0"))
-    assert flag.startswith("⚠ the scenario's grid is 40x40: the page runs grids up to 16x16")
-    assert view(scenario(algo=3))[1][3].startswith("⚠ unknown barrier algorithm")
-    store, message = update(ALGO, {"schema": "nope"})
-    assert store is no_update and message.startswith("⚠ The scenario could not be read")
+    plan, run = view(scenario("mesh:40x40,neighbors=4,hosts=0"))
+    assert run["flag"].startswith("⚠ the scenario's grid is 40x40: the page runs grids up to 16x16")
+    assert view(scenario(algo=3))[1]["flag"].startswith("⚠ unknown barrier algorithm")
+    written = update(ALGO, {"schema": "nope"})
+    assert written["scenario"] is no_update and written["message"].startswith("⚠ The scenario could not be read")
     nope = {"schema": "nope"}
-    assert page.animate(no_progress, page.refresh(nope)[0], nope)[3].startswith("⚠ The scenario could not be read")
+    run = answer("run_job", None, no_progress, order=refreshed(nope)["plan"], scenario=nope)
+    assert run["flag"].startswith("⚠ The scenario could not be read") and run["timeline"] is None
 
 
 # ------------------------------------------------------------------ a grid scenario: the paper's model on its fabric
 def test_a_mesh_scenario_with_a_break_runs_dlct_around_it():
     s = scenario(broken=[LINK0])
-    plan, (timeline, elements, table, flag, flag_class) = view(s)
+    plan, run = view(s)
+    timeline, elements, table, flag = run["timeline"], run["elements"], run["summary"], run["flag"]
     assert plan["grid"] and plan["processes"] is None and plan["algo"] == "dlct"
     assert broken_ids(s) == {0}
     _, figures = run_barriers(topology_of(s), "dlct", barriers=3, compute=0.5, seed=0, judge="model")
     assert figures["broken_links"] == 1 and figures["k"] == [[6], [0], [0]] and figures["adjustments"] == 1
     assert player_timeline(timeline).summary["k"] == [[6], [0], [0]]
     assert 0 not in hop_links(timeline)  # no message crosses the broken link
-    assert table_text.is_table(table) and flag_class == "flag"
+    assert table_text.is_table(table) and run["flag_class"] == "flag"
     assert flag.startswith("Barrier 1: root sw0-0 gathered a total path length of 27 (ideal 24) → round(6)")
     rows = dict(views.summary_rows(figures))
     assert rows["run time"] == f"{figures['time']:.4f} s" == "1.0760 s" and rows["processes"] == "16"
@@ -225,14 +241,14 @@ def test_a_mesh_scenario_with_a_break_runs_dlct_around_it():
     assert sorted(e["data"]["link"] for e in elements if "source" in e["data"]) == list(range(42))
     assert edge_of(elements, LINK0)["classes"] == "broken" and edge_of(elements, LINK0)["data"]["link"] == 0
     # without the break: no harmful break, K = 0
-    assert "No harmful break" in view(scenario())[1][3]
+    assert "No harmful break" in view(scenario())[1]["flag"]
 
 
 def test_another_algorithm_on_the_grid_and_a_cut_off_processor():
     s = scenario("mesh:2x2,neighbors=4,hosts=0", broken=["sw0-0[1]-sw0-1[2]", "sw0-0[3]-sw1-0[4]"], algo="tree")
-    _, (_, _, table, flag, flag_class) = view(s)
-    assert flag.startswith("⚠ The program cannot finish") and flag_class == "flag warn"
-    assert "did not finish" in str(table)
+    _, run = view(s)
+    assert run["flag"].startswith("⚠ The program cannot finish") and run["flag_class"] == "flag warn"
+    assert "did not finish" in str(run["summary"])
     intact = scenario(algo="tree")
     figures = model.run_of(intact, model.run_plan(intact))["figures"]
     assert "K per barrier" not in dict(views.summary_rows(figures)) and views.judgement_text(figures) == ""
@@ -240,46 +256,46 @@ def test_another_algorithm_on_the_grid_and_a_cut_off_processor():
 
 def test_clicking_a_link_toggles_its_break_in_the_shared_scenario():
     s = scenario(algo="ms")
-    _, (_, elements, *_) = view(s)
+    elements = view(s)[1]["elements"]
     tap = {"data": edge_of(elements, "sw1-1[5]-sw2-2[6]")["data"]}  # a diagonal link, clicked on the canvas
-    store, message = update(CANVAS, s, tap=tap, algo="ms")
-    after = stored(store)
-    assert message == "" and after.broken == ["sw1-1[5]-sw2-2[6]"] and after.params["barrier"]["algo"] == "ms"
-    assert edge_of(view(after)[1][1], "sw1-1[5]-sw2-2[6]")["classes"] == "broken diagonal"
-    again, _ = update(CANVAS, after, tap=tap, algo="ms")
-    assert stored(again).broken == []
+    written = update(CANVAS, s, tap=tap, algo="ms")
+    after = stored(written)
+    assert written["message"] == "" and after.broken == ["sw1-1[5]-sw2-2[6]"]
+    assert after.params["barrier"]["algo"] == "ms"
+    assert edge_of(view(after)[1]["elements"], "sw1-1[5]-sw2-2[6]")["classes"] == "broken diagonal"
+    assert stored(update(CANVAS, after, tap=tap, algo="ms")).broken == []
     # a forged click: a message, the store stays
     for bad in (None, {"data": {}}, {"data": {"name": 3}}, {"data": {"name": "sw9-9[1]-sw0-0[1]"}}):
-        store, message = update(CANVAS, s, tap=bad)
-        assert store is no_update and message.startswith("⚠ "), bad
+        written = update(CANVAS, s, tap=bad)
+        assert written["scenario"] is no_update and written["message"].startswith("⚠ "), bad
 
 
 def test_use_this_grid_replaces_the_scenario_and_keeps_the_page_settings():
     before = Scenario.from_dict(DEFAULT_SCENARIO.to_dict())
-    store, message = update(USE_GRID, before, size="3x5", neighbors=4, algo="ms", barriers=2)
-    after = stored(store)
-    assert message == ""
+    written = update(USE_GRID, before, size="3x5", neighbors=4, algo="ms", barriers=2)
+    after = stored(written)
+    assert written["message"] == ""
     assert after.spec == "mesh:3x5,neighbors=4,hosts=0" and after.broken == [] and after.pattern == ""
     assert after.params["topology"] == before.params_for_new_fabric()["topology"]  # the other pages' settings stay
     assert after.params["barrier"]["algo"] == "ms" and after.params["barrier"]["barriers"] == 2
     assert model.scenario_is_grid(after) and model.grid_shape(after, topology_of(after)) == (3, 5, 4)
     # on a fabric that is not a grid, typing a size only says what the button does
-    store, message = update(SIZE, before, size="6x6")
-    assert store is no_update and message.startswith("Press Use this grid") and "6×6" in message
+    written = update(SIZE, before, size="6x6")
+    assert written["scenario"] is no_update and written["message"].startswith("Press Use this grid")
+    assert "6×6" in written["message"]
     # a size typed, then the button clicked: the box commits its value as it loses focus, in the same call as the
     # click, which is acted on (it was ignored: two inputs at once looked like the page appearing)
-    store, message = update([SIZE, USE_GRID], before, size="6x6", clicks=1)
-    assert message == "" and stored(store).spec == "mesh:6x6,neighbors=8,hosts=0"
+    written = update([SIZE, USE_GRID], before, size="6x6", clicks=1)
+    assert written["message"] == "" and stored(written).spec == "mesh:6x6,neighbors=8,hosts=0"
     # the page appearing brings every control at once, the button unclicked: nothing is written
     everything = [SIZE, USE_GRID, CANVAS, *[f"{i}.value" for i in page.PARAM_CONTROLS.values()]]
-    assert update(everything, before, size="6x6") == (no_update, no_update)
+    assert update(everything, before, size="6x6") == {"scenario": no_update, "message": no_update}
 
 
 def test_resizing_a_grid_keeps_its_breaks_as_labels():
     corner = "sw3-2[1]-sw3-3[2]"
     s = scenario(broken=[LINK0, corner])
-    store, _ = update(SIZE, s, size="6x6", neighbors=8)
-    bigger = stored(store)
+    bigger = stored(update(SIZE, s, size="6x6", neighbors=8))
     assert bigger.spec == "mesh:6x6,neighbors=8,hosts=0" and bigger.broken == [LINK0, corner]
     topo = topology_of(bigger)
     names = {
@@ -288,31 +304,30 @@ def test_resizing_a_grid_keeps_its_breaks_as_labels():
         if topo.broken[r]
     }
     assert names == {("sw0-0", "sw0-1"), ("sw3-2", "sw3-3")}  # the same links, whatever their new ids
-    store, _ = update(NEIGHBORS, bigger, size="3x3", neighbors=4)
-    smaller = stored(store)
+    smaller = stored(update(NEIGHBORS, bigger, size="3x3", neighbors=4))
     assert smaller.broken == [LINK0, corner] and smaller.missing_breaks(topology_of(smaller)) == [corner]
     assert broken_ids(smaller) == {topology_of(smaller).link_id[topology_of(smaller).find_link(LINK0)]}
 
 
 def test_break_at_random_and_repair_all_write_the_scenario():
     s = scenario(broken=["sw1-1[1]-sw1-2[2]"])
-    store, message = update(RANDOM, s, rate=0.2, seed=3)
-    after = stored(store)
+    written = update(RANDOM, s, rate=0.2, seed=3)
+    after = stored(written)
     grid = mesh((4, 4), neighbors=8, hosts=0)
     expected = [grid.link_label(grid.link_row(lid)) for lid in break_links(grid.copy(), 0.2, 3)]
-    assert message == "" and after.broken == expected and len(expected) == round(0.2 * 42)
+    assert written["message"] == "" and after.broken == expected and len(expected) == round(0.2 * 42)
     assert after.params["barrier"]["rate"] == 0.2 and after.params["barrier"]["seed"] == 3
-    assert view(after)[1][3] and "cannot finish" not in view(after)[1][3]  # kept connected: the run finishes
-    store, _ = update(REPAIR, after)
-    assert stored(store).broken == []
-    store, message = update(RANDOM, s, rate=2)
-    assert store is no_update and "at most 1" in message
+    flag = view(after)[1]["flag"]
+    assert flag and "cannot finish" not in flag  # kept connected: the run finishes
+    assert stored(update(REPAIR, after)).broken == []
+    refused = update(RANDOM, s, rate=2)  # the job refuses: nothing drawn for update to write
+    assert refused["drawn"] is no_update and "at most 1" in refused["message"]
 
 
 def test_each_step_shows_ids_hops_and_the_adjustment():
     s = scenario(broken=[LINK0])
-    plan, (tl_dict, *_) = view(s)
-    data = s.to_dict()
+    plan, run = view(s)
+    tl_dict, data = run["timeline"], s.to_dict()
     tl = player_timeline(tl_dict)
     sheet = page.render_step(0, tl_dict, plan, data)  # position 0: the initial state, S-curve IDs
     labels = {r["selector"]: r["style"]["label"] for r in sheet if "label" in r["style"] and r["selector"][1] == "n"}
@@ -356,7 +371,8 @@ def test_grid_elements_place_processors_on_the_grid_and_carry_link_labels():
 def test_ms_on_a_fat_tree_runs_on_its_end_nodes_and_avoids_the_broken_link():
     s = Scenario.from_dict(DEFAULT_SCENARIO.to_dict() | {"params": {"barrier": {"algo": "ms", "comm": -1}}})
     topo = topology_of(s)
-    plan, (timeline, elements, table, flag, _) = view(s)
+    plan, run = view(s)
+    timeline, elements, table, flag = run["timeline"], run["elements"], run["summary"], run["flag"]
     assert not plan["grid"] and plan["processes"] == topo.endpoints.tolist() and len(plan["processes"]) == 16
     assert "every end node: 16 processes" in plan["note"]
     tl = player_timeline(timeline)
@@ -368,8 +384,8 @@ def test_ms_on_a_fat_tree_runs_on_its_end_nodes_and_avoids_the_broken_link():
     # the drawing: the whole fabric, processes marked, the broken link drawn broken and clickable by its label
     assert sum("proc" in e.get("classes", "") for e in elements) == 16
     assert edge_of(elements, FAT_BREAK)["classes"] == "broken"
-    store, _ = update(CANVAS, s, tap={"data": edge_of(elements, FAT_BREAK)["data"]}, algo="ms", comm=-1)
-    assert stored(store).broken == []
+    written = update(CANVAS, s, tap={"data": edge_of(elements, FAT_BREAK)["data"]}, algo="ms", comm=-1)
+    assert stored(written).broken == []
     # the hops are drawn on the fabric's links
     step = next(i for i in range(tl.n_steps) if any(e.path_links for e in tl.active_at(i)))
     sheet = page.render_step(step + 1, timeline, plan, s.to_dict())
@@ -393,20 +409,22 @@ def test_the_processes_are_the_chosen_communicators_end_nodes():
 def test_dlct_on_a_fat_tree_says_in_one_line_why_it_needs_a_grid():
     for algo in ("dlct", "dlct+ms", "dlct+tree"):
         s = Scenario.from_dict(DEFAULT_SCENARIO.to_dict() | {"params": {"barrier": {"algo": algo}}})
-        plan, (timeline, elements, summary, flag, flag_class) = view(s)
+        plan, run = view(s)
+        flag = run["flag"]
         assert plan["reason"] == flag and flag and "\n" not in flag and "grid" in flag and "⚠" not in flag
-        assert timeline is None and summary == "" and flag_class == "flag"
-        assert len(elements) == topology_of(s).n_nodes + topology_of(s).n_links  # the fabric is still drawn
+        assert run["timeline"] is None and run["summary"] == "" and run["flag_class"] == "flag"
+        assert len(run["elements"]) == topology_of(s).n_nodes + topology_of(s).n_links  # the fabric is still drawn
 
 
 def test_a_run_with_too_many_messages_is_not_offered_and_still_draws_the_fabric():
     wide = scenario("fat-tree:radix=48,levels=2", algo="dissemination", barriers=20)  # 1,152 end nodes
-    plan, (timeline, elements, _, flag, flag_class) = view(wide)
+    plan, run = view(wide)
     assert plan["error"] == (
         "⚠ 20 barriers of Dissemination among 1,152 processes send 253,440 messages; the page plays runs of up to "
         "250,000 (choose fewer barriers, another algorithm or a communicator, or run python -m vizcoll barrier)"
     )
-    assert flag == plan["error"] and flag_class == "flag warn" and timeline is None and elements
+    assert run["flag"] == plan["error"] and run["flag_class"] == "flag warn"
+    assert run["timeline"] is None and run["elements"]
     topo = topology_of(wide)
     offered = {o["value"]: o for o in model.algo_options(wide, topo)}
     assert offered["dissemination"]["disabled"] and offered["dissemination"]["label"].endswith("(too many messages)")
@@ -431,10 +449,11 @@ def test_every_end_node_of_a_cluster_runs_with_every_algorithm_offered():
     plan = model.page_keys(s)[0]
     assert len(plan["processes"]) == 1356 and model.heavy_run(plan, topo)
     heard = []
-    handle, _, table, flag, _ = page.animate(heard.append, page.refresh(s.to_dict())[0], s.to_dict())
+    run = answer("run_job", None, heard.append, order=refreshed(s)["plan"], scenario=s.to_dict())
     assert heard[0] == (0, 200, "Running the barriers (1 of 2)") and heard[-1][2] == "Making the player (2 of 2)"
+    handle = run["timeline"]
     assert handle["overview"]["steps"] == handle["steps"] and [k for _, k in handle["moments"]] == ["complete"] * 3
-    assert "completed" not in flag and table_text.is_table(table)
+    assert "completed" not in run["flag"] and table_text.is_table(run["summary"])
 
 
 @functools.cache
@@ -449,13 +468,15 @@ def campus() -> Scenario:
 def test_above_1500_nodes_the_run_plays_on_the_overview():
     s = campus()
     data = s.to_dict()
-    plan = page.refresh(data)[0]
+    plan = refreshed(data)["plan"]
     run = model.page_keys(s)[0]
     assert run["part"] == "overview" and len(run["processes"]) == 16 and "plays on its overview" in run["note"]
-    handle, elements, table, flag, _ = page.animate(no_progress, plan, data)
-    figure, canvas, graph, legend, key = page.render_drawing(plan, data)  # drawn while the run's job computes
-    assert elements == [] and canvas == views.HIDDEN and graph == views.FIGURE_STYLE and table_text.is_table(table)
-    assert "⚠" not in flag and "a bundle of links" in str(legend)
+    shown = answer("run_job", None, no_progress, order=plan, scenario=data)
+    drawn = answer("render_drawing", plan=plan, scenario=data, drawn_now=None)  # drawn while the run's job computes
+    assert shown["elements"] == [] and table_text.is_table(shown["summary"]) and "⚠" not in shown["flag"]
+    assert drawn["canvas_style"] == views.HIDDEN and drawn["figure_style"] == views.FIGURE_STYLE
+    assert "a bundle of links" in str(drawn["legend"])
+    figure, handle = drawn["figure"], shown["timeline"]
     tl, frames = player_timeline(handle), handle["overview"]
     assert frames["steps"] == tl.n_steps == handle["steps"] and len(frames["bundles"]) == tl.n_steps + 1
     # every hop of every Gather and Release lights its bundle once: the run's hops, counted from its events
@@ -479,33 +500,37 @@ def test_above_1500_nodes_the_run_plays_on_the_overview():
     rings = [w for t in figure.data if t.meta is None and "blocks (" in str(t.name) for w in t.marker.line.width]
     assert sum(w == 3 for w in rings) == 2 and len(rings) == frames["n_blocks"]
     # the same drawing is not sent again; the browser draws an overview's steps
-    assert page.render_drawing(plan, data, key)[0] is no_update and page.render_drawing(plan, data, key)[4] == key
-    assert page.render_drawing(plan, data, "another")[0] is not no_update
+    again = answer("render_drawing", plan=plan, scenario=data, drawn_now=drawn["drawn"])
+    assert again["figure"] is no_update and again["drawn"] == drawn["drawn"]
+    assert answer("render_drawing", plan=plan, scenario=data, drawn_now="another")["figure"] is not no_update
     assert page.render_step(3, handle, plan, data) is no_update
 
 
 def test_a_run_too_long_for_the_overviews_frames_plays_its_captions_only(monkeypatch):
     monkeypatch.setattr(views, "OVERVIEW_MAX_MARKS", 100)  # the campus run lights more marks than that
     s = campus()
-    plan = page.refresh(s.to_dict())[0]
-    handle, _, table, flag, flag_class = page.animate(no_progress, plan, s.to_dict())
+    plan = refreshed(s)["plan"]
+    run = answer("run_job", None, no_progress, order=plan, scenario=s.to_dict())
+    handle = run["timeline"]
     assert handle["overview"] is None and player_timeline(handle).n_steps == handle["steps"] == 265
-    assert flag.startswith("The run lights the overview's marks more than 100 times in its 265 steps")
-    assert flag_class == "flag"
-    assert table_text.is_table(table) and page.render_step(5, handle, plan, s.to_dict()) is no_update
+    assert run["flag"].startswith("The run lights the overview's marks more than 100 times in its 265 steps")
+    assert run["flag_class"] == "flag"
+    assert table_text.is_table(run["summary"]) and page.render_step(5, handle, plan, s.to_dict()) is no_update
 
 
 def test_a_group_drawn_alone_plays_node_by_node():
     s = campus()
-    store, message = update(f"{page.BAR_PART}.value", s, part="group:0", algo="tree")
-    assert message == "" and stored(store).params["barrier"]["part"] == "group:0"
-    s = stored(store)
+    written = update(f"{page.BAR_PART}.value", s, part="group:0", algo="tree")
+    assert written["message"] == "" and stored(written).params["barrier"]["part"] == "group:0"
+    s = stored(written)
     data = s.to_dict()
-    plan = page.refresh(data)[0]
+    plan = refreshed(data)["plan"]
     assert model.page_keys(s)[0]["part"] == "group:0"
-    handle, elements, _, flag, _ = page.animate(no_progress, plan, data)
-    figure, canvas, graph, *_ = page.render_drawing(plan, data)
-    assert figure is no_update and canvas == views.CANVAS_STYLE and graph == views.HIDDEN and "⚠" not in flag
+    run = answer("run_job", None, no_progress, order=plan, scenario=data)
+    handle, elements = run["timeline"], run["elements"]
+    drawing = answer("render_drawing", plan=plan, scenario=data, drawn_now=None)
+    assert drawing["figure"] is no_update and drawing["canvas_style"] == views.CANVAS_STYLE
+    assert drawing["figure_style"] == views.HIDDEN and "⚠" not in run["flag"]
     drawn = handle["nodes"]
     topo = topology_of(s)
     names = {e["data"]["label"] for e in elements if "source" not in e["data"]}
@@ -526,17 +551,17 @@ def test_a_group_drawn_alone_plays_node_by_node():
     # a forged list of drawn nodes: the rules skip what is no node
     assert isinstance(page.render_step(step + 1, handle | {"nodes": ["x", None, True, 10**12]}, plan, data), list)
     # the natural part is not stored; a group the fabric does not have gives a message
-    store, _ = update(f"{page.BAR_PART}.value", s, part="overview")
-    assert stored(store).params["barrier"]["part"] is None
-    store, message = update(f"{page.BAR_PART}.value", s, part="group:9999")
-    assert store is no_update and message == "⚠ the fabric has no group '9999'"
-    assert update(f"{page.BAR_PART}.value", s, part="../etc")[1].startswith("⚠ unknown part to draw")
+    assert stored(update(f"{page.BAR_PART}.value", s, part="overview")).params["barrier"]["part"] is None
+    written = update(f"{page.BAR_PART}.value", s, part="group:9999")
+    assert written["scenario"] is no_update and written["message"] == "⚠ the fabric has no group '9999'"
+    assert update(f"{page.BAR_PART}.value", s, part="../etc")["message"].startswith("⚠ unknown part to draw")
 
 
 def test_an_uploaded_fabric_shows_its_own_names():
     topo = topo_io.parse(ONE_SPINE, "handmade.net")
     s = Scenario.from_upload(topo, "handmade.net").with_params("barrier", {"algo": "tournament"})
-    plan, (timeline, elements, *_rest) = view(s)
+    plan, run = view(s)
+    timeline, elements = run["timeline"], run["elements"]
     labels = {e["data"]["label"] for e in elements if "source" not in e["data"]}
     assert set(HOSTS) <= labels and {"spine", "leafA"} <= labels
     assert {topo.names[u] for u in plan["processes"]} == set(HOSTS)
@@ -546,9 +571,10 @@ def test_an_uploaded_fabric_shows_its_own_names():
 
 # ------------------------------------------------------------------ LCT vs BST, the sweep, the histogram
 def test_uq_view_shows_the_papers_fig_3_numbers():
-    key = page.refresh(scenario().to_dict())[1]
+    key = refreshed(scenario())["uq"]
     assert key == {"rows": 4, "cols": 4, "neighbors": 8, "k": 1, "numbering": "s-curve", "grid": True}
-    lct_fig, bst_fig, info = page.render_uq(key)
+    shown = answer("render_uq", key=key)
+    lct_fig, bst_fig, info = shown["lct"], shown["bst"], shown["info"]
     assert uq_round("lct", numbering("s-curve", 4), 1) == {"intersection": 7, "union": 26, "uq": 1 - 7 / 26}
     assert lct_fig.layout.title.text.replace("<br>", "") == "LCT: UQ = 1 − 7/26 = 73.1%"
     assert bst_fig.layout.title.text.replace("<br>", "") == "BST: UQ = 1 − 18/22 = 2/11 = 18.2%"
@@ -558,23 +584,26 @@ def test_uq_view_shows_the_papers_fig_3_numbers():
     assert lct_fig.data[3].text[:4] == ("0→1", "1→2", "2→3", "3→4")
     assert uq_text(0, 0) == "0 (no links)"
     # the scenario's grid size, K and numbering from the page parameters
-    key = page.refresh(scenario("mesh:3x5,neighbors=4,hosts=0", k=2, numbering="hilbert").to_dict())[1]
-    assert "3×5 grid, hilbert numbering, 4 neighbors, round(2)" in page.render_uq(key)[2]
-    assert "the paper's 4×4 here" in page.render_uq(page.refresh(scenario("mesh:12x12").to_dict())[1])[2]
-    key = page.refresh(DEFAULT_SCENARIO.to_dict())[1]
-    assert "not a grid: the paper's 4×4 grid with 8 neighbors" in page.render_uq(key)[2]
+    info_of = lambda s: answer("render_uq", key=refreshed(s)["uq"])["info"]  # noqa: E731
+    assert "3×5 grid, hilbert numbering, 4 neighbors, round(2)" in info_of(
+        scenario("mesh:3x5,neighbors=4,hosts=0", k=2, numbering="hilbert")
+    )
+    assert "the paper's 4×4 here" in info_of(scenario("mesh:12x12"))
+    assert "not a grid: the paper's 4×4 grid with 8 neighbors" in info_of(DEFAULT_SCENARIO)
 
 
 def test_sweep_charts_have_one_line_per_algorithm():
-    key, sizes, size, rates, rate, info = page.compute_sweep(
-        no_progress, {"mode": model.QUICK_MODE, "neighbors": 8}, None, None
+    swept = answer(
+        "compute_sweep", None, no_progress, key={"mode": model.QUICK_MODE, "neighbors": 8}, size=None, rate=None
     )
-    assert [o["value"] for o in sizes] == [4, 8, 12] and size == 12
-    assert [o["value"] for o in rates] == [0.0, 0.2, 0.4] and rate == 0.4
-    assert "tree@intact" in info and key == {"mode": model.QUICK_MODE, "neighbors": 8}  # the store holds the key
-    assert page.refresh(scenario(sweep="full").to_dict())[2] == {"mode": "full", "neighbors": 8}
+    assert [o["value"] for o in swept["size_options"]] == [4, 8, 12] and swept["size"] == 12
+    assert [o["value"] for o in swept["rate_options"]] == [0.0, 0.2, 0.4] and swept["rate"] == 0.4
+    key = swept["sweep"]
+    assert "tree@intact" in swept["info"] and key == {"mode": model.QUICK_MODE, "neighbors": 8}  # the store: its key
+    assert refreshed(scenario(sweep="full"))["sweep"] == {"mode": "full", "neighbors": 8}
     result = model.sweep_of(model.QUICK_MODE, 8)
-    by_rate, by_size, ranges = page.render_sweep(key, 8, 0.4)
+    charts = answer("render_sweep", key=key, size=8, rate=0.4)
+    by_rate, by_size, ranges = charts["vs_rate"], charts["vs_size"], charts["ranges"]
     assert (
         [t.name for t in by_rate.data]
         == result["columns"]
@@ -592,7 +621,7 @@ def test_sweep_charts_have_one_line_per_algorithm():
 
 
 def test_histogram_of_uq_differences():
-    fig = page.render_histogram(page.refresh(scenario().to_dict())[1])
+    fig = page.render_histogram(refreshed(scenario())["uq"])
     assert fig.layout.title.text.replace("<br>", "") == (
         "UQ(LCT) − UQ(BST) over the 256 S-curve transformations of the 4×4 grid"
     )
@@ -620,29 +649,35 @@ def test_the_layout_shows_the_scenarios_parameters_and_grid():
 
 def test_the_views_change_only_when_their_part_of_the_scenario_changes():
     s = scenario(broken=[LINK0])
-    plan, uq, sweep_key, text, options, disabled, parts, part, part_disabled, algos, compare = page.refresh(s.to_dict())
-    assert parts == page.GRID_PART and part == "whole" and part_disabled is True  # the grid is drawn whole
-    assert compare == [{"label": "nothing (one run)", "value": ""}, *algos]  # side by side: the same choices
-    assert "mesh:4x4,neighbors=8,hosts=0" in text and "1 broken link)" in text and disabled is True
+    first = refreshed(s)
+    assert first["part_options"] == page.GRID_PART and first["part"] == "whole"  # the grid is drawn whole
+    assert first["part_disabled"] is True
+    assert first["compare"] == [{"label": "nothing (one run)", "value": ""}, *first["algos"]]  # the same choices
+    text = first["fabric"]
+    assert "mesh:4x4,neighbors=8,hosts=0" in text and "1 broken link)" in text and first["comm_disabled"] is True
     # K changes the LCT/BST view only; a break changes the run only
-    again = page.refresh(s.with_params("barrier", {"k": 3}).to_dict(), plan, uq, sweep_key)
-    assert again[0] is no_update and again[1]["k"] == 3 and again[2] is no_update
-    again = page.refresh(s.toggled(LINK0).to_dict(), plan, uq, sweep_key)
-    assert again[0] not in (no_update, plan) and again[1] is no_update and again[2] is no_update
-    fat = page.refresh(DEFAULT_SCENARIO.to_dict())
-    assert fat[5] is False and fat[4][0]["value"] == model.ALL_END_NODES and len(fat[4]) == 1 + 8
+    now = {"plan_now": first["plan"], "uq_now": first["uq"], "sweep_now": first["sweep"]}
+    again = refreshed(s.with_params("barrier", {"k": 3}), **now)
+    assert again["plan"] is no_update and again["uq"]["k"] == 3 and again["sweep"] is no_update
+    again = refreshed(s.toggled(LINK0), **now)
+    assert again["plan"] not in (no_update, first["plan"]) and again["uq"] is no_update and again["sweep"] is no_update
+    fat = refreshed(DEFAULT_SCENARIO)
+    assert fat["comm_disabled"] is False and fat["comm_options"][0]["value"] == model.ALL_END_NODES
+    assert len(fat["comm_options"]) == 1 + 8
     # the same process choices are not sent again (new options would choose the process again, and write it)
-    assert page.refresh(DEFAULT_SCENARIO.to_dict(), *fat[:3], fat[7], fat[4])[4] is no_update
+    shown_now = {f"{name}_now": fat[name] for name in ("plan", "uq", "sweep", "part")}
+    assert refreshed(DEFAULT_SCENARIO, **shown_now, options_now=fat["comm_options"])["comm_options"] is no_update
     for opened in (s.with_params("barrier", {"comm": 3}), DEFAULT_SCENARIO.with_params("barrier", {"comm": 5})):
-        options = page.refresh(opened.to_dict())[4]  # so the page opens showing what shown_comm would choose
+        options = refreshed(opened)["comm_options"]  # so the page opens showing what shown_comm would choose
         assert find_component(page.body(opened), page.BAR_COMM).value == page.shown_comm(options, opened.to_dict())
 
 
 # ------------------------------------------------------------------ Download GOAL
 def goal_of(s: Scenario):
     """The GOAL export of the barrier page for ``s``: (the parsed file with the checker's problems, file name)."""
-    download, message = page.export_goal(1, s.to_dict())
-    assert message == "" and download["filename"].endswith(".goal"), message
+    goal = answer("export_goal", None, clicks=1, scenario=s.to_dict())
+    download = goal["file"]
+    assert goal["message"] == "" and download["filename"].endswith(".goal"), goal["message"]
     parsed = parse(download["content"])
     return parsed, parsed.problems + check(parsed.schedule, parsed.lines), download["filename"]
 
@@ -663,43 +698,23 @@ def test_download_goal_off_the_grid_is_the_logical_pattern_and_refuses_dlct():
     parsed, problems, name = goal_of(s)
     assert problems == [] and name == "vizcoll-barrier-dissemination.goal"
     assert parsed.schedule.ops == barrier("dissemination", 16).ops  # P = the barrier's 16 processes
-    assert dumps(barrier("dissemination", 16)) in page.export_goal(1, s.to_dict())[0]["content"]
-    store, message = page.export_goal(1, DEFAULT_SCENARIO.with_params("barrier", {"algo": "dlct"}).to_dict())
-    assert store is no_update and message.startswith("⚠ DLCT needs a grid of processors")
-    forged = DEFAULT_SCENARIO.with_params("barrier", {"algo": "nope"}).to_dict()
-    assert page.export_goal(1, forged)[1].startswith("⚠ unknown barrier algorithm 'nope'")
-    assert page.export_goal(1, {"schema": "nope"})[1].startswith("⚠ The scenario could not be read")
+    goal = lambda s: answer("export_goal", None, clicks=1, scenario=data_of(s))  # noqa: E731
+    assert dumps(barrier("dissemination", 16)) in goal(s)["file"]["content"]
+    refused = goal(DEFAULT_SCENARIO.with_params("barrier", {"algo": "dlct"}))
+    assert refused["file"] is no_update and refused["message"].startswith("⚠ DLCT needs a grid of processors")
+    forged = DEFAULT_SCENARIO.with_params("barrier", {"algo": "nope"})
+    assert goal(forged)["message"].startswith("⚠ unknown barrier algorithm 'nope'")
+    unread = goal({"schema": "nope"})
+    assert unread["file"] is no_update and unread["message"].startswith("⚠ The scenario could not be read")
 
 
 # ------------------------------------------------------------------ stores and values from the browser, background jobs
-HOSTILE = [
-    None,
-    True,
-    0,
-    -1,
-    10**18,
-    1.5,
-    "",
-    "abc",
-    "/etc/passwd",
-    [],
-    [None],
-    {},
-    {"x": 1},
-    [[1, 2]],
-    {"points": [{}]},
-    {"schema": "vizcoll.scenario/2"},
-    {"mode": "full"},
-    "x" * 5000,
-]
-
-
-def probe(callback, prop_id: str | None, *args) -> None:
-    """``callback`` with each argument in turn replaced by every hostile value (the others valid): it answers
-    (a message, nothing to update), it never raises. A background job's ``set_progress`` stays."""
-    for i in range(1 if args[0] is no_progress else 0, len(args)):
+def never_raises(callback, *args) -> None:
+    """A callback of one output (no message to give) with each argument in turn replaced by every hostile value,
+    the others valid: it answers, it never raises."""
+    for i in range(len(args)):
         for value in HOSTILE:
-            in_callback(callback, prop_id, *args[:i], value, *args[i + 1 :])
+            in_callback(callback, None, *args[:i], value, *args[i + 1 :])
 
 
 @pytest.fixture
@@ -708,40 +723,70 @@ def quick_sweep_once(monkeypatch):
     monkeypatch.setattr(model, "sweep_of", functools.cache(model.sweep_of.uncached))
 
 
-def test_every_callback_checks_what_the_browser_sends(quick_sweep_once):
-    s = scenario(broken=[LINK0])
+NOT_NONE = [value for value in HOSTILE if value is not None]  # None in the store: the default scenario
+NOT_ZERO = [value for value in HOSTILE if value != 0]  # 0: a break rate the sweep offers
+
+
+def accepted(written: dict, key: str, value) -> bool:
+    """Whether ``update`` wrote the control's ``value`` as it is (a valid value of that control: K = -1, no work
+    between barriers…), not read as something else."""
+    kept = written["scenario"]["params"][model.PAGE].get(key) if isinstance(written["scenario"], dict) else None
+    return kept == value and isinstance(kept, bool) == isinstance(value, bool)
+
+
+@pytest.mark.parametrize("opened", ["default", "grid"])
+def test_every_callback_checks_what_the_browser_sends(quick_sweep_once, opened):
+    s, hostile = (DEFAULT_SCENARIO, HOSTILE) if opened == "default" else (scenario(broken=[LINK0]), NOT_NONE)
     data = s.to_dict()
-    plan, uq, sweep_key, *_ = page.refresh(data)
-    timeline = page.animate(no_progress, plan, data)[0]
-    drawn = {"broken": [LINK0], "click": 1}
+    first = refreshed(data)
+    plan, uq, sweep_key = first["plan"], first["uq"], first["sweep"]
+    drawn = {"broken": list(s.broken), "click": 1}
     controls = {key: model.DEFAULTS[key] for key in page.PARAM_CONTROLS}
+    changes = {"tap_edge": None, "use_grid": 0, "repair": 0, "drawn": drawn, "size": "4x4", "neighbors": 8}
     for prop_id in (ALGO, DRAWN):
-        probe(page.update, prop_id, None, 0, 0, drawn, "4x4", 8, controls, data)
+        valid = changes | {"values": controls, "scenario": data}
+        probe(callbacks()["update"], prop_id, valid, hostile=hostile)
+        expected = in_callback(callbacks()["update"], prop_id, **valid)
         for key, value in itertools.product(controls, HOSTILE):  # each control's value hostile in turn
-            in_callback(page.update, prop_id, None, 0, 0, drawn, "4x4", 8, controls | {key: value}, data)
-    probe(page.break_at_random, RANDOM, no_progress, 1, 0.2, 3, data)
-    probe(page.refresh, None, data, plan, uq, sweep_key)
-    probe(page.shown_comm, None, [{"label": "x", "value": -1}], data)
-    probe(page.animate, None, no_progress, plan, data)
-    probe(page.render_drawing, None, plan, data, "a key")
-    probe(page.render_step, None, 3, timeline, plan, data)
-    probe(on_canvas(page.render_step), None, {"position": 3, "handle": timeline}, plan, data)
-    probe(page.render_uq, None, uq)
-    probe(page.render_histogram, None, uq)
-    probe(page.compute_sweep, None, no_progress, sweep_key, 8, 0.2)
-    probe(page.render_sweep, None, sweep_key, 8, 0.2)
-    probe(page.export_goal, None, 1, data)
+            written = in_callback(callbacks()["update"], prop_id, **valid | {"values": controls | {key: value}})
+            assert is_refusal(written, expected) or accepted(written, key, value), (prop_id, key, value, written)
+    # no breaks at all: a forged rate, seed or click count is refused or read as 0
+    breaks = {"clicks": 0, "rate": 0, "seed": 0, "scenario": data}
+    probe(callbacks()["break_at_random"], RANDOM, breaks, progress=True, hostile=hostile)
+    now = dict.fromkeys(["plan_now", "uq_now", "sweep_now", "part_now", "options_now", "algos_now"])
+    probe(callbacks()["refresh"], None, {"scenario": data} | now, hostile=hostile)  # a forged "now": sent again
+    probe(callbacks()["render_drawing"], None, {"plan": plan, "scenario": data, "drawn_now": None}, hostile=hostile)
+    probe(callbacks()["run_or_order"], None, {"plan": plan, "scenario": data}, hostile=hostile)  # a light run
+    probe(callbacks()["run_job"], None, {"order": plan, "scenario": data}, progress=True, hostile=hostile)
+    probe(callbacks()["render_uq"], None, {"key": uq}, hostile=hostile)
+    swept = {"key": sweep_key, "size": None, "rate": None}
+    probe(callbacks()["compute_sweep"], None, swept, progress=True, hostile=NOT_ZERO)
+    probe(callbacks()["render_sweep"], None, {"key": sweep_key, "size": 8, "rate": 0.2}, hostile=NOT_ZERO)
+    probe(callbacks()["export_goal"], None, {"clicks": 1, "scenario": data}, hostile=hostile)
+    timeline = answer("run_job", None, no_progress, order=plan, scenario=data)["timeline"]
+    never_raises(page.shown_comm, [{"label": "x", "value": -1}], data)
+    never_raises(page.opening_order, plan, data, None)
+    never_raises(page.render_step, 3, timeline, plan, data)
+    never_raises(on_canvas(page.render_step), {"position": 3, "handle": timeline}, plan, data)
+    never_raises(page.render_histogram, uq)
+
+
+def test_a_heavy_runs_order_checks_what_the_browser_sends():
+    heavy = {"plan": refreshed(HEAVY)["plan"], "scenario": HEAVY.to_dict(), "order_now": None}
+    probe(callbacks()["run_or_order"], None, heavy, hostile=NOT_NONE)  # a forged order counts as none
 
 
 def test_forged_stores_give_a_message_or_nothing():
     s = scenario(broken=[LINK0])
     data = s.to_dict()
-    plan, uq, *_ = page.refresh(data)
+    first = refreshed(data)
+    plan, uq = first["plan"], first["uq"]
     # the run plan's key only triggers the run: a forged one runs the scenario's own plan
     assert len(plan) == 24 and plan == key_of(model.page_keys(s)[0])
     forged = model.page_keys(s)[0] | {"algo": "dissemination", "barriers": 20, "processes": list(range(10**4))}
-    assert str(page.animate(no_progress, forged, data)) == str(page.animate(no_progress, plan, data))
-    assert page.animate(no_progress, True, data)[2] != ""
+    run = lambda plan: answer("run_job", None, no_progress, order=plan, scenario=data)  # noqa: E731
+    assert str(run(forged)) == str(run(plan))
+    assert run(True)["summary"] != ""
     # a forged timeline, plan or step: the plain drawing
     assert (
         page.render_step(
@@ -755,17 +800,18 @@ def test_forged_stores_give_a_message_or_nothing():
     # forged view keys: nothing to update; a forged sweep key says why
     for key in (uq | {"k": "x"}, uq | {"numbering": ["s-curve"]}, uq | {"extra": 1}, {"rows": 4}, [uq], "uq"):
         assert model.read_uq_key(key) is None
-        assert page.render_uq(key) == (no_update,) * 3 and page.render_histogram(key) is no_update
-    *nothing, message = page.compute_sweep(no_progress, {"mode": "huge", "neighbors": 8}, None, None)
-    assert nothing == [no_update] * 5 and message.startswith("⚠ unknown sweep 'huge'")
-    assert page.compute_sweep(no_progress, {"mode": "full", "neighbors": 5}, None, None)[5].startswith(
-        "⚠ neighbors must be 4 or 8"
-    )
-    assert page.render_sweep({"mode": "full"}, 8, 0.2) == (no_update,) * 3
+        assert answer("render_uq", key=key) == dict.fromkeys(page.UQ, no_update)
+        assert page.render_histogram(key) is no_update
+    swept = answer("compute_sweep", None, no_progress, key={"mode": "huge", "neighbors": 8}, size=None, rate=None)
+    assert swept == dict.fromkeys(page.SWEEP, no_update) | {"info": swept["info"]}
+    assert swept["info"].startswith("⚠ unknown sweep 'huge'")
+    swept = answer("compute_sweep", None, no_progress, key={"mode": "full", "neighbors": 5}, size=None, rate=None)
+    assert swept["info"].startswith("⚠ neighbors must be 4 or 8")
+    assert answer("render_sweep", key={"mode": "full"}, size=8, rate=0.2) == dict.fromkeys(page.SWEPT, no_update)
     assert page.shown_comm(True, data) is no_update
     for forged in ({"broken": ["no-such-link"]}, {"broken": [3]}, {"broken": "sw0-0"}, [LINK0], None):
-        store, message = update(DRAWN, s, drawn=forged)
-        assert store is no_update and message.startswith("⚠"), forged
+        written = update(DRAWN, s, drawn=forged)
+        assert written["scenario"] is no_update and written["message"].startswith("⚠"), forged
     assert page.shown_comm([3, None], DEFAULT_SCENARIO.to_dict()) is no_update  # options that are no choices
 
 
@@ -774,23 +820,24 @@ def test_the_views_read_only_a_sweep_a_job_computed():
     cache_module.cache.init_app(server, config={"CACHE_TYPE": "SimpleCache"})
     with server.app_context():
         assert model.swept(model.FULL_MODE, 4) is None  # never computed here: the view shows nothing
-        assert page.render_sweep({"mode": model.FULL_MODE, "neighbors": 4}, 8, 0.2) == (no_update,) * 3
+        charts = answer("render_sweep", key={"mode": model.FULL_MODE, "neighbors": 4}, size=8, rate=0.2)
+        assert charts == dict.fromkeys(page.SWEPT, no_update)
 
 
 def test_the_background_jobs_report_their_progress(quick_sweep_once):
     seen = []
-    key, *_ = page.compute_sweep(seen.append, {"mode": model.QUICK_MODE, "neighbors": 8}, None, None)
+    answer("compute_sweep", None, seen.append, key={"mode": model.QUICK_MODE, "neighbors": 8}, size=None, rate=None)
     cells = len(model.QUICK["sizes"]) * len(model.QUICK["rates"])
     assert seen[0] == (0, 1, "The quick sweep on 1 process…")  # outside a job: one process
     assert seen[1:] == [(i, cells, f"The quick sweep: {i} of {cells} grids run…") for i in range(1, cells + 1)]
     seen.clear()
     s = scenario()
-    page.animate(seen.append, page.refresh(s.to_dict())[0], s.to_dict())
+    answer("run_job", None, seen.append, order=refreshed(s)["plan"], scenario=s.to_dict())
     assert seen == [(0, 200, "Running the barriers (1 of 2)"), (100, 200, "Making the player (2 of 2)")]
     seen.clear()
-    drawn, message = in_callback(page.break_at_random, RANDOM, seen.append, 1, 0.2, 3, s.to_dict())
-    assert seen == [(0, 1, "Breaking 20% of the links at random…")] and message == ""
-    assert len(drawn["broken"]) == round(0.2 * 42) and drawn["click"] == 1
+    breaks = answer("break_at_random", RANDOM, seen.append, clicks=1, rate=0.2, seed=3, scenario=s.to_dict())
+    assert seen == [(0, 1, "Breaking 20% of the links at random…")] and breaks["message"] == ""
+    assert len(breaks["drawn"]["broken"]) == round(0.2 * 42) and breaks["drawn"]["click"] == 1
 
 
 def test_the_page_has_a_job_bar_for_each_background_job():
@@ -803,28 +850,31 @@ def test_the_page_has_a_job_bar_for_each_background_job():
 def test_a_light_run_answers_in_the_request_a_heavy_one_orders_the_job():
     light = Scenario(spec="fat-tree:radix=4,levels=3", pattern="hier:4")  # 16 processes x 3 barriers
     data = light.to_dict()
-    plan = page.refresh(data)[0]
+    plan = refreshed(data)["plan"]
     assert not model.heavy_run(model.view_keys(light)[0], topology_of(light))
-    *shown, order = page.run_or_order(plan, data)
-    assert shown[0]["steps"] > 0 and order is no_update  # the player's handle at once, no job
-    assert str(tuple(shown)) == str(page.animate(no_progress, plan, data))
-    assert page.run_job(no_progress, None, data) == (no_update,) * 5  # no order: the job does nothing
+    ran = answer("run_or_order", plan=plan, scenario=data, order_now=None)
+    assert ran["timeline"]["steps"] > 0 and ran["order"] is no_update  # the player's handle at once, no job
+    job = answer("run_job", None, no_progress, order=plan, scenario=data)
+    assert str(ran) == str(job | {"order": no_update})
+    assert answer("run_job", None, no_progress, order=None, scenario=data) == dict.fromkeys(page.RUN, no_update)
 
-    heavy = Scenario(spec="mesh:16x16,neighbors=8,hosts=0").with_params(model.PAGE, {"barriers": 2})  # 256 x 2
-    data = heavy.to_dict()
-    plan = page.refresh(data)[0]
-    assert model.heavy_run(model.view_keys(heavy)[0], topology_of(heavy))
-    *shown, order = page.run_or_order(plan, data, {"run": 4})
-    assert shown == [no_update] * 5 and order == {"run": 5}  # a new run of the job
-    assert page.run_job(no_progress, order, data)[0]["steps"] > 0
-    assert page.run_or_order(plan, data, None)[-1] == {"run": 1}
-    *_, order = page.run_or_order(page.refresh(light.to_dict())[0], light.to_dict(), {"run": 5})
-    assert order is None  # a light run again ends the job's order
+    data = HEAVY.to_dict()
+    plan = refreshed(data)["plan"]
+    assert model.heavy_run(model.view_keys(HEAVY)[0], topology_of(HEAVY))
+    ordered = answer("run_or_order", plan=plan, scenario=data, order_now={"run": 4})
+    assert ordered == dict.fromkeys(page.RUN, no_update) | {"order": {"run": 5}}  # a new run of the job
+    assert answer("run_job", None, no_progress, order=ordered["order"], scenario=data)["timeline"]["steps"] > 0
+    assert answer("run_or_order", plan=plan, scenario=data, order_now=None)["order"] == {"run": 1}
+    light_plan = refreshed(light)["plan"]
+    again = answer("run_or_order", plan=light_plan, scenario=light.to_dict(), order_now={"run": 5})
+    assert again["order"] is None  # a light run again ends the job's order
     # as the page opens (nothing triggered it) the page shows a light run already: only a heavy one's order
     assert in_callback(page.opening_order, None, plan, data, None) == {"run": 1}
-    light_plan = page.refresh(light.to_dict())[0]
     assert in_callback(page.opening_order, None, light_plan, light.to_dict(), None) is no_update
     assert in_callback(page.opening_order, f"{page.BAR_PARAMS}.data", plan, data, None) is no_update  # run_or_order's
+
+
+HEAVY = Scenario(spec="mesh:16x16,neighbors=8,hosts=0").with_params(model.PAGE, {"barriers": 2})  # 256 x 2: a job
 
 
 def test_the_page_opens_with_its_drawing_and_a_light_run_drawn_as_its_callbacks_draw_them():
@@ -832,17 +882,23 @@ def test_the_page_opens_with_its_drawing_and_a_light_run_drawn_as_its_callbacks_
     s = replace(s, pattern="hier:16")
     data = s.to_dict(thin=True)
     opened = page.body(s)
-    plan, uq, sweep_key, *_ = page.refresh(data)
-    assert [find_component(opened, i).data for i in (page.BAR_PARAMS, page.BAR_UQ_KEY, page.BAR_SWEEP_KEY)] == [
-        plan,
-        uq,
-        sweep_key,
-    ]
-    assert find_component(opened, page.BAR_OVERVIEW).figure == page.render_drawing(plan, data)[0]  # the overview
+    first = refreshed(data)
+    plan = first["plan"]
+    stores = [find_component(opened, i).data for i in (page.BAR_PARAMS, page.BAR_UQ_KEY, page.BAR_SWEEP_KEY)]
+    assert stores == [plan, first["uq"], first["sweep"]]
+    drawn = answer("render_drawing", plan=plan, scenario=data, drawn_now=None)
+    assert find_component(opened, page.BAR_OVERVIEW).figure == drawn["figure"]  # the overview
     timeline = find_component(opened, pid(page.BAR_PLAYER, "timeline")).data
-    assert timeline == page.run_or_order(plan, data)[0] and timeline["steps"] > 0
+    assert timeline == answer("run_or_order", plan=plan, scenario=data)["timeline"] and timeline["steps"] > 0
+    assert getattr(find_component(opened, page.BAR_RUN_ORDER), "data", None) is None  # a light run: no job's order
     caption = find_component(opened, pid(page.BAR_PLAYER, "caption")).children  # the first frame, at once
-    assert (caption, find_component(opened, pid(page.BAR_PLAYER, "position")).children) == caption_at(0, timeline)
+    assert {"caption": caption, "position": find_component(opened, pid(page.BAR_PLAYER, "position")).children} == (
+        caption_at(0, timeline)
+    )
+    # a heavy run: its job's order is left to opening_order, the player to the job
+    heavy = page.body(HEAVY)
+    assert getattr(find_component(heavy, page.BAR_RUN_ORDER), "data", None) is None
+    assert getattr(find_component(heavy, pid(page.BAR_PLAYER, "timeline")), "data", None) is None
     from app import create_app
 
     dependencies = create_app().server.test_client().get("/_dash-dependencies").get_json()

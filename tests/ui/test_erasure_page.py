@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import pytest
@@ -9,13 +10,15 @@ from dash import no_update
 from flask import Flask
 
 from tests import table_text
-from tests.callback_context import find_component, in_callback, paragraphs
+from tests.callback_context import find_component, in_callback, paragraphs, registered
+from tests.probe import HOSTILE, no_progress, probe
 from vizcoll.erasure.compare import against_paper, measure
 from vizcoll.scenario import Scenario
 from vizcoll.ui import cache as cache_module
 from vizcoll.ui.pages.erasure import _model as model
 from vizcoll.ui.pages.erasure import page
 from vizcoll.ui.pages.erasure._figures import block_layout, compare_figure, dc_figure, matrix_figure
+from vizcoll.ui.store import DEFAULT_SCENARIO
 
 CLICK = f"{page.ERA_DC_FIG}.clickData"
 N_CHANGED = f"{page.ERA_N}.value"
@@ -28,13 +31,39 @@ def controls(**changes) -> dict:
     return {key: changes.get(key, values[key]) for key in CONTROLS}
 
 
-def no_progress(_value) -> None:
-    """The ``set_progress`` of a background callback called directly."""
+def callbacks() -> dict:
+    """The page's callbacks by name (:func:`tests.callback_context.registered`)."""
+    return registered(page)
 
 
-def build(values: dict, scenario: Scenario | None = None):
-    """The build callback (a background job) as Dash calls it when n changed: (params, message, scenario store)."""
-    return in_callback(page.build, N_CHANGED, no_progress, values, (scenario or Scenario()).to_dict())
+CALLBACKS = callbacks()
+BUILD, DCS, CODE, COMPARE = (CALLBACKS[n] for n in ("build", "render_dcs", "render_code", "render_compare"))
+
+
+def nothing(answer: dict) -> bool:
+    """Whether a callback's answer (every output by name) changes nothing."""
+    return all(value is no_update for value in answer.values())
+
+
+def build(values: dict, scenario: Scenario = DEFAULT_SCENARIO, progress=no_progress) -> dict:
+    """The build callback (a background job) as Dash calls it when n changed: ``key`` (the views' trigger),
+    ``message``, ``scenario`` (the store)."""
+    return in_callback(BUILD, N_CHANGED, progress, **values, scenario=scenario.to_dict())
+
+
+def dcs(key, view, data) -> dict:
+    """The DC figure (``figure``), its ``status`` line and that line's class (``flag``)."""
+    return DCS(key=key, view=view, scenario=data)
+
+
+def code(p) -> dict:
+    """The code's ``summary``, ``scheme`` and ``matrix`` for a :class:`Built` (or its key and store)."""
+    return CODE(key=p[0], scenario=p[1])
+
+
+def compared(p, progress=no_progress) -> dict:
+    """The comparison's ``figure`` and ``table`` for a :class:`Built` (or its key and store)."""
+    return COMPARE(progress, key=p[0], scenario=p[1])
 
 
 class Built(NamedTuple):
@@ -47,10 +76,11 @@ class Built(NamedTuple):
 
 
 def params(**changes) -> Built:
-    key, message, store = build(controls(**changes))
-    assert message == "" and len(key) == 24
-    data = Scenario().to_dict() if store is no_update else store
-    return Built(key, data, model.scenario_params(Scenario.from_dict(data)))
+    """The build of the controls' values with ``changes``, on the default scenario."""
+    built = build(controls(**changes))
+    assert built["message"] == "" and len(built["key"]) == 24
+    data = DEFAULT_SCENARIO.to_dict() if built["scenario"] is no_update else built["scenario"]
+    return Built(built["key"], data, model.scenario_params(Scenario.from_dict(data)))
 
 
 def click(kind: str, index: int, p: Built, view: dict | None = None) -> dict:
@@ -99,8 +129,9 @@ def test_build_stores_checked_parameters():
     ],
 )
 def test_bad_input_becomes_one_message_and_keeps_the_last_result(change, words):
-    stored, message, store = build(controls(**change))
-    assert stored is no_update and store is no_update
+    built = build(controls(**change))
+    assert built["key"] is no_update and built["scenario"] is no_update
+    message = built["message"]
     assert message.startswith("⚠ ") and words in message and "Traceback" not in message
 
 
@@ -126,8 +157,9 @@ def test_a_selected_block_shows_its_repair_group_with_the_cross_dc_count():
     result = measure("fmel", 9, 5, 3)
     for block in range(9):
         r = result["repair_groups"][block]
-        fig, status, css = page.render_dcs(p.key, {"block": block, "failed": []}, p.data)
-        assert f"Rebuilding y{block} " in status and css == "flag"
+        drawn = dcs(p.key, {"block": block, "failed": []}, p.data)
+        fig, status = drawn["figure"], drawn["status"]
+        assert f"Rebuilding y{block} " in status and drawn["flag"] == "flag"
         assert f"cross-DC traffic {r['cross_dc']} block{'s' * (r['cross_dc'] != 1)} (per remote block read)" in status
         assert arrowheads(fig, "cross-DC read") == r["cross_dc"]  # remote reads in red
         assert arrowheads(fig, "read in its own DC") == len(r["local"])
@@ -140,7 +172,8 @@ def test_aggregated_traffic_draws_one_red_arrow_per_remote_dc():
     p = params(traffic="aggregated")
     result = model.code_result(p.checked)
     block = next(i for i, r in enumerate(result["repair_groups_aggregated"]) if r["cross_dc"] == 1)
-    fig, status, _ = page.render_dcs(p.key, {"block": block, "failed": []}, p.data)
+    drawn = dcs(p.key, {"block": block, "failed": []}, p.data)
+    fig, status = drawn["figure"], drawn["status"]
     assert arrowheads(fig, "cross-DC transfer") == 1
     assert any(a.text == "<b>Σ</b>" for a in fig.layout.annotations)
     assert "one combined block from each of DC" in status
@@ -149,32 +182,35 @@ def test_aggregated_traffic_draws_one_red_arrow_per_remote_dc():
 
 def test_failing_dcs_says_whether_the_stripe_survives():
     p = params(code="rs")
-    fig, status, css = page.render_dcs(p.key, {"block": None, "failed": [0]}, p.data)
-    assert status.startswith("✓ The stripe survives the loss of DC 0: y0, y1, y2 are lost") and css == "flag"
+    drawn = dcs(p.key, {"block": None, "failed": [0]}, p.data)
+    fig, status = drawn["figure"], drawn["status"]
+    assert status.startswith("✓ The stripe survives the loss of DC 0: y0, y1, y2 are lost") and drawn["flag"] == "flag"
     assert [s.fillcolor for s in fig.layout.shapes] == ["#fde8e8", "#f8fafc", "#f8fafc"]
     assert "lost, rebuilt from the surviving DCs" in [t.name for t in fig.data]
-    fig, status, css = page.render_dcs(p.key, {"block": None, "failed": [0, 2]}, p.data)
-    assert status.startswith("✕ Data lost: with DC 0, 2 down") and css == "flag warn"
+    drawn = dcs(p.key, {"block": None, "failed": [0, 2]}, p.data)
+    fig, status = drawn["figure"], drawn["status"]
+    assert status.startswith("✕ Data lost: with DC 0, 2 down") and drawn["flag"] == "flag warn"
     assert "gone for good: y0, y1, y2, y6, y7, y8" in status
     assert "lost for good" in [t.name for t in fig.data]
-    fig, status, _ = page.render_dcs(p.key, dict(model.EMPTY_VIEW), p.data)
-    assert status.startswith("Click a block")
+    assert dcs(p.key, dict(model.EMPTY_VIEW), p.data)["status"].startswith("Click a block")
 
 
 # ------------------------------------------------------------------ code, comparison, matrix
 def test_code_views_and_matrix():
-    summary, scheme, matrix = page.render_code(*params()[:2])
+    views = code(params())
+    summary, scheme, matrix = views["summary"], views["scheme"], views["matrix"]
     assert "FMEL(9,5)" in texts(summary) and "Lower bound on T̄: 0.778" in texts(scheme)
     assert "meets it ✓" in texts(scheme)
     assert len(matrix.data[0].z) == 5 and len(matrix.data[0].z[0]) == 9
     assert matrix.data[0].x[0] == "y0·DC0"
-    _, rs_scheme, _ = page.render_code(*params(code="rs")[:2])
+    rs_scheme = code(params(code="rs"))["scheme"]
     assert "Cauchy" in texts(rs_scheme)
 
 
 def test_comparison_chart_and_table():
     p = params()
-    fig, table = page.render_compare(no_progress, p.key, p.data)
+    comparison = compared(p)
+    fig, table = comparison["figure"], comparison["table"]
     bars = [t for t in fig.data if t.type == "bar"]
     assert bars[0].name == "T̄ per remote block" and "FMEL ◀" in list(bars[0].x)
     paper = [t for t in fig.data if t.name == "paper (Table 2)"]
@@ -182,7 +218,7 @@ def test_comparison_chart_and_table():
     assert bars[0].text[2] == "n/a"  # replication cannot store 9 blocks of 5
     assert "42.9–56.0 %" in texts(table) and "paper: FMEL (n=9, k=5)" in texts(table)
     assert "Reed–Solomon 74.1 %" in texts(table)
-    fig, _ = page.render_compare(no_progress, *params(code="rs", n=6, k=2)[:2])
+    fig = compared(params(code="rs", n=6, k=2))["figure"]
     assert "RS ◀" in list(fig.data[0].x)
     assert {t.hovertemplate.split(":")[0] for t in fig.data if t.name == "paper (Table 2)"} == {
         "paper, FMEL (n=6, k=2)"
@@ -240,70 +276,64 @@ def test_layout_shows_the_scenario_parameters():
 
 def test_the_parameters_go_into_the_scenario_and_reopen_the_same_view():
     values = dict(n=12, k=8, dcs=4, code="rs", traffic="aggregated", d=1, placement="0,0,0,1,1,1,2,2,2,3,3,3")
-    stored, message, store = build(controls(**values))
-    assert message == "" and store["params"]["erasure"]["placement"] == values["placement"]
+    built = build(controls(**values))
+    store = built["scenario"]
+    assert built["message"] == "" and store["params"]["erasure"]["placement"] == values["placement"]
     reopened = control_values(page.body(Scenario.from_dict(store)))
     again = build(dict(zip(CONTROLS, [reopened[i] for i in CONTROL_IDS], strict=True)), Scenario.from_dict(store))
-    assert again[:2] == (stored, "") and again[2] is no_update  # nothing changed: the store is left alone
+    assert again == built | {"scenario": no_update}  # nothing changed: the store is left alone
 
 
 # ------------------------------------------------------------------ stores and values from the browser, background jobs
-HOSTILE = [
-    None,
-    True,
-    0,
-    -1,
-    10**18,
-    1.5,
-    "",
-    "abc",
-    "/etc/passwd",
-    [],
-    [None],
-    {},
-    {"x": 1},
-    [[1, 2]],
-    {"points": [{}]},
-    {"points": [{"customdata": [1, 2, 3]}]},
-    {"points": [{"customdata": ["dc", 99]}]},
-    "x" * 5000,
-]
-
-
-def probe(callback, prop_id: str | None, *args) -> None:
-    """``callback`` with each argument in turn replaced by every hostile value (the others valid), and each value
-    of the controls' dict: it answers (a message, nothing to update), it never raises. A background job's
-    ``set_progress`` stays."""
-    for i in range(1 if args[0] is no_progress else 0, len(args)):
-        for value in HOSTILE:
-            in_callback(callback, prop_id, *args[:i], value, *args[i + 1 :])
-            for key in args[i] if isinstance(args[i], dict) and set(args[i]) == set(CONTROLS) else ():
-                in_callback(callback, prop_id, *args[:i], args[i] | {key: value}, *args[i + 1 :])
+def fixed(callback, **values):
+    """``callback`` with the inputs ``values`` fixed (those a probe leaves alone)."""
+    return functools.wraps(callback)(functools.partial(callback, **values))
 
 
 def test_every_callback_checks_what_the_browser_sends():
-    p, view = params(), {"block": 1, "failed": [0]}
-    probe(page.build, N_CHANGED, no_progress, controls(), Scenario().to_dict())
-    probe(page.update_view, CLICK, {"points": [{"customdata": ["dc", 1]}]}, 0, p.key, view, p.data)
-    probe(page.render_dcs, None, p.key, view, p.data)
-    probe(page.render_code, None, p.key, p.data)
-    probe(page.render_compare, None, no_progress, p.key, p.data)
+    """Each input in turn gets every hostile value: the answer says ⚠ why, changes nothing or is what the valid
+    values gave (a value read as the default: no placement, seed 0, no selection; None in the scenario store: the
+    default scenario, which holds the same parameters). D = 0 is a D the search is asked for, probed apart. In an
+    app's cache: the views read the code the build made (its search's time included) and compare it."""
+    server = Flask(__name__)
+    cache_module.cache.init_app(server, config={"CACHE_TYPE": "SimpleCache"})
+    with server.app_context():
+        _probe_every_callback()
+
+
+def _probe_every_callback() -> None:
+    p, view = params(), dict(model.EMPTY_VIEW)
+    values = {key: value for key, value in controls().items() if key != "d"} | {"scenario": DEFAULT_SCENARIO.to_dict()}
+    probe(fixed(BUILD, d=None), N_CHANGED, values, progress=True)
+    probe(fixed(BUILD, **values), N_CHANGED, {"d": None}, progress=True, hostile=[v for v in HOSTILE if v != 0])
+    assert build(controls(d=0))["key"] != p.key  # (a code surviving no DC failure)
+    clicked = {
+        "click": {"points": [{"customdata": ["dc", 1]}]},
+        "_restore": 0,
+        "key": p.key,
+        "view": view,
+        "data": p.data,
+    }
+    update_view = functools.wraps(page.update_view)(lambda *args, **kwargs: {"view": page.update_view(*args, **kwargs)})
+    probe(update_view, CLICK, clicked)
+    probe(DCS, None, {"key": p.key, "view": view, "scenario": p.data})
+    probe(CODE, None, {"key": p.key, "scenario": p.data})
+    probe(COMPARE, None, {"key": p.key, "scenario": p.data}, progress=True)
 
 
 def test_the_views_read_the_parameters_from_the_scenario_whatever_the_store_says():
     """The browser's era-params store holds only the key of the build; the views read the checked parameters from
     the scenario on the server: a forged key draws the scenario's own views, a forged scenario nothing."""
     p = params(code="rs")
-    own = (str(page.render_code(p.key, p.data)), page.render_dcs(p.key, None, p.data)[1])
+    own = (str(code(p)), dcs(p.key, None, p.data)["status"])
+    assert own[1].startswith("Click a block")
     for forged in (p.checked | {"n": 40}, {"n": 9}, [p.key], "params", 3):
-        assert (str(page.render_code(forged, p.data)), page.render_dcs(forged, None, p.data)[1]) == own
-    assert page.render_code(None, p.data) == (no_update,) * 3  # before the build answered: nothing yet
+        assert (str(code((forged, p.data))), dcs(forged, None, p.data)["status"]) == own
+    assert nothing(code((None, p.data))) and nothing(dcs(None, None, p.data))  # before the build answered
     for bad in ({"n": 400}, {"n": "x"}, {"code": "raid"}, {"placement": "0,1"}, {"k": 12}, {"dcs": 0}):
         data = Scenario(params={"erasure": model.DEFAULTS | bad}).to_dict()
         assert model.scenario_params(Scenario.from_dict(data)) is None
-        assert page.render_code(p.key, data) == (no_update,) * 3
-        assert page.render_compare(no_progress, p.key, data) == (no_update, no_update)
-        assert page.render_dcs(p.key, None, data)[1] == ""
+        assert nothing(code((p.key, data))) and nothing(compared((p.key, data))) and nothing(dcs(p.key, None, data))
     assert model.stored_view({"block": True, "failed": [0, 0, 7, "1", None]}, p.checked) == {
         "block": None,
         "failed": [0],
@@ -318,23 +348,18 @@ def test_the_views_show_only_a_code_a_build_job_made():
         assert (
             model.built_code(p.checked) is None
         )  # valid parameters nobody built here (a forged store): no computation
-        fig, status, css = page.render_dcs(p.key, None, p.data)
-        assert status == page.NOT_BUILT and css == "flag warn"
-        assert page.render_code(p.key, p.data) == (no_update,) * 3
+        drawn = dcs(p.key, None, p.data)
+        assert drawn["status"] == page.NOT_BUILT and drawn["flag"] == "flag warn"
+        assert nothing(code(p))
         model.build_code(p.checked)  # what the build job does
         assert model.built_code(p.checked)["name"] == "LRC(12,8; l=4, g=0)"
-        assert (
-            "LRC(12,8; l=4, g=0)" in texts(page.render_code(p.key, p.data)[0])
-            and page.render_dcs(p.key, None, p.data)[2] == "flag"
-        )
+        assert "LRC(12,8; l=4, g=0)" in texts(code(p)["summary"]) and dcs(p.key, None, p.data)["flag"] == "flag"
 
 
 def test_the_build_reports_the_fmel_search_scheme_by_scheme():
     seen = []
-    _, message, store = in_callback(
-        page.build, N_CHANGED, seen.append, controls(n=12, k=6, dcs=4), Scenario().to_dict()
-    )
-    assert message == "" and model.scenario_params(Scenario.from_dict(store))["n"] == 12
+    built = build(controls(n=12, k=6, dcs=4), Scenario(), progress=seen.append)
+    assert built["message"] == "" and model.scenario_params(Scenario.from_dict(built["scenario"]))["n"] == 12
     total = model.PAGE_SCHEMES + 1
     assert seen[0] == (0, 1, "Building the FMEL (searched) code…")
     tried = seen[1:-2]
@@ -345,14 +370,14 @@ def test_the_build_reports_the_fmel_search_scheme_by_scheme():
         (total, total, "FMEL search: done"),
     ]
     seen.clear()
-    in_callback(page.build, N_CHANGED, seen.append, controls(code="rs"), Scenario().to_dict())
+    build(controls(code="rs"), Scenario(), progress=seen.append)
     assert seen == [(0, 1, "Building the Reed–Solomon code…")]  # no search: one step
 
 
 def test_the_comparison_reports_each_family(monkeypatch):
     monkeypatch.setattr(cache_module, "_server", None)  # computed here, not read from an earlier test's cache
     seen = []
-    page.render_compare(seen.append, *params()[:2])
+    compared(params(), progress=seen.append)
     assert [text for *_, text in seen] == [
         "Comparing: Reed–Solomon (1 of 5)…",
         "Comparing: Azure LRC (2 of 5)…",
@@ -378,13 +403,13 @@ DEFAULT_NOTE = (
 
 
 def test_the_default_code_says_why_its_traffic_is_not_the_papers_0_67():
-    summary, _, _ = page.render_code(*params()[:2])
+    summary = code(params())["summary"]
     assert "T̄, every remote block read 0.778\nT̄, one block per remote DC 0.778\n" in texts(summary)
     assert paragraphs(summary, "era-paper") == [DEFAULT_NOTE]
 
 
 def test_counting_one_block_per_remote_dc_shows_the_papers_0_67():
-    summary, _, _ = page.render_code(*params(traffic="aggregated")[:2])
+    summary = code(params(traffic="aggregated"))["summary"]
     assert "T̄, one block per remote DC 0.667\n" in texts(summary)
     assert paragraphs(summary, "era-paper") == [
         "T̄ = 0.667 here, counting one combined block per remote DC, with 3, 3, 3 blocks in the 3 DCs: Table 2's "
@@ -393,7 +418,7 @@ def test_counting_one_block_per_remote_dc_shows_the_papers_0_67():
 
 
 def test_a_placement_entered_against_the_papers_says_what_to_change():
-    summary, _, _ = page.render_code(*params(traffic="aggregated", placement="0,0,0,0,1,1,1,2,2")[:2])
+    summary = code(params(traffic="aggregated", placement="0,0,0,0,1,1,1,2,2"))["summary"]
     assert paragraphs(summary, "era-paper") == [
         "T̄ = 0.778 here, counting one combined block per remote DC, with 4, 3, 2 blocks in the 3 DCs (no linear "
         "code does better counting so on this placement); counting every remote block read gives 0.778 too on "
@@ -403,15 +428,15 @@ def test_a_placement_entered_against_the_papers_says_what_to_change():
 
 
 def test_codes_the_paper_has_not_get_no_note():
-    summary, _, _ = page.render_code(*params(code="rs")[:2])
+    summary = code(params(code="rs"))["summary"]
     assert paragraphs(summary, "era-paper") == [""]
-    summary, _, _ = page.render_code(*params(n=8, k=4)[:2])
+    summary = code(params(n=8, k=4))["summary"]
     assert paragraphs(summary, "era-paper") == [""]
 
 
 def test_the_comparison_says_the_same_beside_the_papers_column():
     p = params()
-    _, table = page.render_compare(no_progress, p.key, p.data)
+    table = compared(p)["table"]
     assert paragraphs(table, "era-paper") == [f"FMEL: {DEFAULT_NOTE}"]
 
 

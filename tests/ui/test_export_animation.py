@@ -18,7 +18,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.ui.components.player import player_timeline, timeline_at
 from vizcoll.ui.export.animation import AnimationOptions, export_animation, frame_figure, read_options
 from vizcoll.ui.export.animations import animation_of
-from vizcoll.ui.export.names import PLAYERS
+from vizcoll.ui.export.names import player_pages, players
 from vizcoll.ui.figures.cytoscape import resolve_styles
 from vizcoll.ui.figures.paper import paper_figure
 from vizcoll.ui.figures.topology import BROKEN, STATE_COLOURS
@@ -52,10 +52,10 @@ def nodes_and_edges(fig):
 
 
 def _topology_drawing():
-    timeline = topology.compute_broadcast(DATA)[0]
+    timeline = topology.compute_broadcast(DATA)["timeline"]
     return (
         animation_of("topology", DEFAULT_SCENARIO),
-        topology.render_scenario(DATA)[0],
+        topology.render_scenario(DATA)["elements"],
         lambda k: topology.render_step(k, timeline),
         timeline,
     )
@@ -63,10 +63,11 @@ def _topology_drawing():
 
 def _trees_drawing():
     plan = tree_plan(DEFAULT_SCENARIO)
-    tl_trees, _, _, elements, _ = trees.animate(plan, DATA)
+    animation = trees.animate(plan, DATA)
+    tl_trees = animation["timeline"]
     return (
         animation_of("trees", DEFAULT_SCENARIO),
-        elements,
+        animation["elements"],
         lambda k: trees.render_step(k, tl_trees, DATA),
         tl_trees,
     )
@@ -74,7 +75,8 @@ def _trees_drawing():
 
 def _barrier_drawing():
     bar_plan = barrier_model.view_keys(DEFAULT_SCENARIO)[0]
-    tl_bar, elements, *_ = barrier.animate(lambda _: None, bar_plan, DATA)
+    run = barrier.animate(lambda _: None, bar_plan, DATA)
+    tl_bar, elements = run["timeline"], run["elements"]
     return (
         animation_of("barrier", DEFAULT_SCENARIO),
         elements,
@@ -85,12 +87,12 @@ def _barrier_drawing():
 
 def _schedules_drawing():
     goal = example_goal(DEFAULT_SCENARIO)
-    analysed = schedules.analyse(goal, DATA)
+    analysed = schedules.analyse(goal=goal, scenario=DATA)
     return (
         animation_of("schedules", DEFAULT_SCENARIO, extra=goal),
-        analysed[5],
-        lambda k: schedules.render_step(k, analysed[4], DATA),
-        analysed[4],
+        analysed["elements"],
+        lambda k: schedules.render_step(k, analysed["timeline"], DATA),
+        analysed["timeline"],
     )
 
 
@@ -149,7 +151,7 @@ def test_the_broadcast_frame_rings_follow_the_state_at_that_step():
 
 def _reduction_figures():
     return animation_of("faults", DEFAULT_SCENARIO, "reduction"), lambda k: faults.render_reduction(k, "k", None, DATA)[
-        0
+        "figure"
     ]
 
 
@@ -182,7 +184,7 @@ def test_a_plotly_frame_is_the_players_figure_at_that_step(name):
 
 
 def test_every_player_of_the_app_has_an_animation():
-    assert dict(PLAYERS) == {
+    assert {page: players(page) for page in player_pages()} == {
         "topology": ("broadcast",),
         "trees": ("aggregation", "side-by-side"),
         "multicast": ("protocol", "side-by-side"),
@@ -190,8 +192,8 @@ def test_every_player_of_the_app_has_an_animation():
         "faults": ("reduction", "treft"),
         "schedules": ("replay",),
     }
-    for page, players in PLAYERS.items():
-        for player in players:
+    for page in player_pages():
+        for player in players(page):
             scenario = GROUP if page == "multicast" else DEFAULT_SCENARIO
             extra = example_goal(scenario) if page == "schedules" else None
             assert animation_of(page, scenario, player, extra).timeline.n_steps > 0
@@ -288,7 +290,7 @@ def test_a_large_fabrics_broadcast_is_exported_on_its_overview_as_the_page_plays
 
     scenario = Scenario(spec="torus:10x10x8,hosts=1")  # 1,600 nodes: the page draws its overview
     animation = animation_of("topology", scenario)
-    handle, _ = topology.compute_broadcast(scenario.to_dict(thin=True))
+    handle = topology.compute_broadcast(scenario.to_dict(thin=True))["timeline"]
     frames = handle["overview"]
     assert animation.timeline.n_steps == handle["steps"] == frames["steps"]
     for k in (0, 1, handle["steps"] // 2, handle["steps"]):
@@ -318,9 +320,9 @@ def page_handle(page: str, scenario):
     from vizcoll.ui.pages.trees import _views as tree_views
 
     if page == "trees":
-        return tree_views.aggregation_player(tree_plan(scenario), scenario)[0]
+        return tree_views.aggregation_player(tree_plan(scenario), scenario)["timeline"]
     if page == "barrier":
-        return barrier_views.run_view(scenario, barrier_model.view_keys(scenario)[0])[1]
+        return barrier_views.run_view(scenario, barrier_model.view_keys(scenario)[0])["timeline"]
     from vizcoll.ui.pages.schedules._model import replay_of
 
     return schedule_views.replay_player(scenario, replay_of(scenario, example_goal(scenario), any_size=True)[1])

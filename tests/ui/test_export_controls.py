@@ -15,8 +15,9 @@ from dash import no_update
 
 from tests.callback_context import find_component
 from vizcoll.cli import main
-from vizcoll.ui.components.exports import animation_job, pack_job
-from vizcoll.ui.export.names import PACK_PAGES, PLAYERS
+from vizcoll.ui.components.exports import ExportRequest, animation_job, pack_job
+from vizcoll.ui.export.names import pack_pages, player_pages
+from vizcoll.ui.export.names import players as names_of
 from vizcoll.ui.pages.barrier import page as barrier
 from vizcoll.ui.pages.erasure import page as erasure
 from vizcoll.ui.pages.faults import page as faults
@@ -46,7 +47,7 @@ class Progress:
         self.calls.append(value)
 
 
-@pytest.mark.parametrize("page", PACK_PAGES)
+@pytest.mark.parametrize("page", pack_pages())
 def test_every_page_shows_its_figure_pack_and_an_export_under_each_player(page):
     module, players, pack = PAGES[page]
     layout = module.body(DEFAULT_SCENARIO)
@@ -69,7 +70,7 @@ def test_every_page_shows_its_figure_pack_and_an_export_under_each_player(page):
             "progress",
         ):
             assert find_component(layout, f"{player}-export-{part}") is not None, (player, part)
-    assert len(players) == len(PLAYERS.get(page, ()))
+    assert len(players) == len(names_of(page))
 
 
 def test_every_export_is_wired_as_a_background_job():
@@ -84,9 +85,17 @@ def test_every_export_is_wired_as_a_background_job():
             assert len(outputs) == 1 and callbacks[outputs[0]].get("background"), player
 
 
+def job(run, *args) -> tuple:
+    """(the download, the line) of export job ``run`` (no_update for a download it does not send)."""
+    answer = run(*args)
+    assert set(answer) <= {"file", "message"}
+    return answer.get("file", no_update), answer["message"]
+
+
 def test_the_animation_job_sends_the_gif_and_says_what_it_made():
     progress = Progress()
-    data, message = animation_job(progress, "barrier", None, "gif", 0, 3, 2, "640x360", DEFAULT_SCENARIO.to_dict())
+    request = ExportRequest("gif", 0, 3, 2, "640x360")
+    data, message = job(animation_job, progress, "barrier", None, request, DEFAULT_SCENARIO.to_dict())
     assert data["filename"] == "vizcoll-barrier.gif" and data["base64"] is True
     assert data["type"] == "image/gif"
     frames = iio.imread(base64.b64decode(data["content"]), index=None, extension=".gif")
@@ -104,36 +113,34 @@ def test_the_animation_job_sends_the_gif_and_says_what_it_made():
     ],
 )
 def test_the_animation_job_refuses_bad_options_with_a_message(args, message):
-    data, said = animation_job(Progress(), "barrier", None, *args, DEFAULT_SCENARIO.to_dict())
+    data, said = job(animation_job, Progress(), "barrier", None, ExportRequest(*args), DEFAULT_SCENARIO.to_dict())
     assert data is no_update and said.startswith(message)
 
 
 def test_the_export_jobs_read_the_store_as_untrusted():
     forged = {"schema": "vizcoll.scenario/2", "fabric": {"spec": "/etc/passwd"}}
-    data, message = animation_job(Progress(), "topology", None, "gif", 0, 1, 2, "640x360", forged)
+    request = ExportRequest("gif", 0, 1, 2, "640x360")
+    data, message = job(animation_job, Progress(), "topology", None, request, forged)
     assert data is no_update and message.startswith("⚠ The scenario could not be read")
-    data, message = pack_job(Progress(), "topology", forged)
+    data, message = job(pack_job, Progress(), "topology", forged)
     assert data is no_update and message.startswith("⚠ The scenario could not be read")
-    data, message = animation_job(
-        Progress(), "schedules", None, "gif", 0, 1, 2, "640x360", DEFAULT_SCENARIO.to_dict(), {"text": 5}
-    )
+    data, message = job(animation_job, Progress(), "schedules", None, request, DEFAULT_SCENARIO.to_dict(), {"text": 5})
     assert message == "⚠ the browser sent a malformed GOAL file: open it again"
-    data, message = animation_job(
-        Progress(), "faults", "reduction", "gif", 0, 1, 2, "640x360", DEFAULT_SCENARIO.to_dict(), {"procs": 10**9}
+    data, message = job(
+        animation_job, Progress(), "faults", "reduction", request, DEFAULT_SCENARIO.to_dict(), {"procs": 10**9}
     )
     assert isinstance(data, dict)  # a forged parameter store: the scenario's parameters instead
 
 
 def test_the_pack_job_sends_the_zip():
-    data, message = pack_job(Progress(), "schedules", DEFAULT_SCENARIO.to_dict(), example_goal(DEFAULT_SCENARIO))
+    data, message = job(pack_job, Progress(), "schedules", DEFAULT_SCENARIO.to_dict(), example_goal(DEFAULT_SCENARIO))
     archive = zipfile.ZipFile(io.BytesIO(base64.b64decode(data["content"])))
     assert data["filename"] == "vizcoll-schedules-figures.zip"
     assert "figures/finish-times.svg" in archive.namelist()
     assert message.startswith("vizcoll-schedules-figures.zip: ")
-    assert pack_job(Progress(), "schedules", DEFAULT_SCENARIO.to_dict()) == (
-        no_update,
-        "⚠ open a GOAL file first (or the example): the page has none",
-    )
+    assert pack_job(Progress(), "schedules", DEFAULT_SCENARIO.to_dict()) == {
+        "message": "⚠ open a GOAL file first (or the example): the page has none"
+    }
 
 
 # ---------------------------------------------------------------- the CLI
@@ -142,7 +149,7 @@ def run(capsys, *argv) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize(("page", "player"), [(p, name) for p, names in PLAYERS.items() for name in names])
+@pytest.mark.parametrize(("page", "player"), [(p, name) for p in player_pages() for name in names_of(p)])
 def test_animate_exports_every_player_from_the_default_scenario(tmp_path, capsys, page, player):
     out = tmp_path / "a.gif"
     extra = ["--group", "1"] if page == "multicast" else []

@@ -53,7 +53,7 @@ def takes(command: str, page: str) -> bool:
 
 def test_a_registered_page_shows_in_the_cli_and_its_builders_run(toy):
     assert takes("figures", TOY) and takes("animate", TOY)
-    assert names.PLAYERS[TOY] == ("spin",) and TOY in names.PACK_PAGES
+    assert names.players(TOY) == ("spin",) and TOY in names.pack_pages()
     pack_of(TOY, DEFAULT_SCENARIO, extra="x")
     assert animation_of(TOY, DEFAULT_SCENARIO).timeline.n_steps > 0
     assert [call[0] for call in CALLS] == ["pack", "spin"] and CALLS[0][1:] == (DEFAULT_SCENARIO, "x")
@@ -62,7 +62,7 @@ def test_a_registered_page_shows_in_the_cli_and_its_builders_run(toy):
 def test_an_unregistered_page_is_gone_everywhere(toy):
     names.unregister(TOY)
     assert not takes("figures", TOY) and not takes("animate", TOY)
-    assert TOY not in names.PLAYERS and TOY not in names.PACK_PAGES
+    assert TOY not in names.player_pages() and TOY not in names.pack_pages()
     with pytest.raises(VizcollError, match="no figure pack for page 'toy'"):
         pack_of(TOY, DEFAULT_SCENARIO)
     with pytest.raises(VizcollError, match="no player on page 'toy'"):
@@ -71,9 +71,8 @@ def test_an_unregistered_page_is_gone_everywhere(toy):
 
 
 def test_a_page_with_a_pack_and_no_player_is_not_a_player_page():
-    assert "erasure" in names.PACK_PAGES and "erasure" not in names.PLAYERS
-    with pytest.raises(KeyError):
-        names.PLAYERS["erasure"]
+    assert "erasure" in names.pack_pages() and "erasure" not in names.player_pages()
+    assert names.players("erasure") == () and names.players("no-such-page") == ()
 
 
 def test_the_registry_is_what_the_page_folders_declare():
@@ -81,7 +80,7 @@ def test_the_registry_is_what_the_page_folders_declare():
     for name in ("topology", "trees", "multicast", "barrier", "faults", "erasure", "schedules"):
         folder = importlib.import_module(f"vizcoll.ui.pages.{name}")
         declared[name] = (folder.ORDER, folder.EXPORTS)
-    assert list(names.PACK_PAGES) == sorted(declared, key=lambda name: declared[name][0])  # the navbar's order
+    assert list(names.pack_pages()) == sorted(declared, key=lambda name: declared[name][0])  # the navbar's order
     for name, (_, exports) in declared.items():
         entry = names.REGISTRY[name]
         assert entry.pack == f"vizcoll.ui.pages.{name}.export:{exports['pack']}"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from dash import no_update
 from flask import Flask
 
+from tests.probe import probe
 from vizcoll.scenario import Scenario
 from vizcoll.topology import generators, rails
 from vizcoll.ui import cache as cache_mod
@@ -44,18 +46,19 @@ def test_a_page_says_the_fabric_is_being_built_until_the_job_has_built_it(server
         assert scenario is None and message.startswith("⏳ The fabric fat-tree:radix=4,levels=3 (36 nodes) is being")
         order = fabricjob.order_build(data, None)
         assert order == {"run": 1, "scenario": data}
-    assert fabricjob.build_job(lambda progress: None, order) == (1, "")  # the job: no request, builds it
+    built = fabricjob.build_job(lambda progress: None, order)  # the job: no request, builds it
+    assert built == {"built": 1, "message": ""}
     with server.test_request_context():
         scenario, message = store.checked(data)
         assert message == "" and store.topology_of(scenario).n_nodes == 36
         assert fabricjob.order_build(data, order) is None  # built: the order ends
-        assert fabricjob.order_build(data, None) is fabricjob.no_update
+        assert fabricjob.order_build(data, None) is no_update
 
 
 def test_the_job_checks_its_order_again(server):
     small = Scenario(spec="fat-tree:radix=4,levels=2").to_dict(thin=True)  # built in a request
     for forged in (None, "x", {"run": 1}, {"run": 1, "scenario": {"schema": "nope"}}, {"run": 1, "scenario": small}):
-        assert fabricjob.build_job(lambda progress: None, forged) == (fabricjob.no_update,) * 2
+        assert fabricjob.build_job(lambda progress: None, forged) == {}
 
 
 def test_generating_a_large_fabric_stores_it_at_once_and_leaves_the_building_to_the_job(server):
@@ -68,8 +71,8 @@ def test_generating_a_large_fabric_stores_it_at_once_and_leaves_the_building_to_
             trigger_value=1,
             **_values(params="fat-tree:radix=6,levels=3"),
         )
-    assert Scenario.from_dict(out[0], build=lambda _s: None).spec == "fat-tree:radix=6,levels=3"
-    assert out[1].startswith("⏳ the fabric fat-tree:radix=6,levels=3 (99 nodes) is being built")
+    assert Scenario.from_dict(out["scenario"], build=lambda _s: None).spec == "fat-tree:radix=6,levels=3"
+    assert out["message"].startswith("⏳ the fabric fat-tree:radix=6,levels=3 (99 nodes) is being built")
     with server.test_request_context():
         out = in_callback(
             topology_page.update_scenario,
@@ -77,7 +80,7 @@ def test_generating_a_large_fabric_stores_it_at_once_and_leaves_the_building_to_
             trigger_value=1,
             **_values(params="fat-tree:radix=6,levels=0"),
         )
-    assert out[0] is topology_page.no_update and out[1].startswith("⚠")  # a bad spec is still refused at once
+    assert "scenario" not in out and out["message"].startswith("⚠")  # a bad spec is still refused at once
 
 
 def _values(**given) -> dict:
@@ -99,6 +102,10 @@ def test_a_link_to_a_large_fabric_opens_without_building_it_and_its_page_waits_f
         page = routing._when_built(lambda **kwargs: store.topology_of(routing.page_scenario(kwargs)))
         waiting = page(shell_scenario=store_data)
         assert waiting.id == routing.PENDING and "(99 nodes) is being built" in waiting.children
-    assert fabricjob.build_job(lambda progress: None, {"run": 3, "scenario": store_data}) == (3, "")
+    assert fabricjob.build_job(lambda progress: None, {"run": 3, "scenario": store_data}) == {"built": 3, "message": ""}
     with server.test_request_context():
         assert page(shell_scenario=store_data).n_nodes == 99  # built: the page is drawn
+
+
+def test_a_forged_order_changes_nothing():
+    probe(fabricjob.build_job, "fabric-build-order.data", {"order": None}, progress=True)

@@ -10,6 +10,7 @@ import pytest
 from dash import no_update
 
 from tests.callback_context import find_component, in_callback
+from tests.probe import probe
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import vendor
@@ -41,9 +42,9 @@ class Wiring:
     def clientside_callback(self, function: str, *dependencies, **options):
         self.clientside.append((function, dependencies, options))
 
-    def callback(self, *dependencies, **options):
+    def callback(self, output, inputs, **options):
         def keep(fn):
-            self.callbacks.append((fn, dependencies, options))
+            self.callbacks.append((fn, output | inputs, options))
             return fn
 
         return keep
@@ -54,6 +55,12 @@ def wired(page: str = "topology"):
     kit.register_image_download(app, "topo-png", "topo-canvas", page, "vizcoll-topology")
     (ask, ask_deps, _), (make, make_deps, make_options) = app.callbacks
     return ask, make, ask_deps, make_deps, make_options
+
+
+def press(ask, button: str, clicks: tuple[int, int], data, order):
+    png_clicks, svg_clicks = clicks
+    kw = {"png_clicks": png_clicks, "svg_clicks": svg_clicks, "scenario": data, "order": order}
+    return in_callback(ask, f"{button}.n_clicks" if button else None, trigger_value=1, **kw)
 
 
 def job(order: dict, data=LARGE, page: str = "topology", progress=None):
@@ -90,8 +97,9 @@ def test_both_pages_are_wired_and_the_svg_export_is_served():
 
 def test_the_buttons_disable_and_the_job_bar_shows_while_the_render_runs():
     _, _, ask_deps, make_deps, options = wired()
-    assert [str(d) for d in ask_deps[:2]] == ["topo-canvas.generateImage", "topo-image-order.data"]
-    assert str(make_deps[0]) == "topo-image-file.data" and str(make_deps[3]) == "topo-image-order.data"
+    assert (str(ask_deps["image"]), str(ask_deps["order"])) == ("topo-canvas.generateImage", "topo-image-order.data")
+    assert str(make_deps["file"]) == "topo-image-file.data" and str(make_deps["order"]) == "topo-image-order.data"
+    assert str(ask_deps["format"]) == "topo-image-message.data-format"
     running = {str(output): (on, off) for output, on, off in options["running"]}
     assert running["topo-png.disabled"] == (True, False) and running["topo-svg.disabled"] == (True, False)
     assert running["topo-image-job.className"] == ("job running", "job")
@@ -106,28 +114,32 @@ def test_the_buttons_disable_and_the_job_bar_shows_while_the_render_runs():
 def test_a_small_fabric_is_saved_by_the_canvas_itself(button, fmt):
     ask, *_ = wired()
     clicks = (1, 0) if fmt == "png" else (0, 1)
-    image, order, line, style, told = in_callback(ask, f"{button}.n_clicks", *clicks, SMALL, None, trigger_value=1)
+    answer = press(ask, button, clicks, SMALL, None)
     # assets/drawing.js adds the title and the legend; an SVG is taken from the canvas there, after a tiny PNG
     options = {"bg": "#ffffff", "scale": 2 if fmt == "png" else 0.1}
-    assert image == {"type": "png", "action": "store", "filename": "vizcoll-topology", "options": options}
-    assert order is no_update and (line, style, told) == ("", "flag", fmt)  # the format: the line's data-format
+    assert answer["image"] == {"type": "png", "action": "store", "filename": "vizcoll-topology", "options": options}
+    assert answer["order"] is no_update
+    assert (answer["message"], answer["style"], answer["format"]) == ("", "flag", fmt)  # format: for drawing.js
 
 
 def test_a_large_fabric_orders_a_render_on_the_server():
     ask, *_ = wired()
-    image, order, line, _, _ = in_callback(ask, "topo-svg.n_clicks", 0, 1, LARGE, None, trigger_value=1)
-    assert image is no_update and order == {"run": 1, "format": "svg"} and line == ""
-    _, order, _, _, _ = in_callback(ask, "topo-png.n_clicks", 1, 1, LARGE, order, trigger_value=1)
-    assert order == {"run": 2, "format": "png"}  # a new order each press: the job runs again
-    assert in_callback(ask, None, 0, 0, LARGE, None) == (no_update,) * 5  # no press, nothing
-    image, order, _, _ = kit.image_request("png", LARGE, None, "barrier", "vizcoll-barrier")
-    assert image is no_update and order["format"] == "png"  # the barrier page's canvas is empty there too
+    answer = press(ask, "topo-svg", (0, 1), LARGE, None)
+    assert answer["image"] is no_update and answer["order"] == {"run": 1, "format": "svg"} and answer["message"] == ""
+    answer = press(ask, "topo-png", (1, 1), LARGE, answer["order"])
+    assert answer["order"] == {"run": 2, "format": "png"}  # a new order each press: the job runs again
+    nothing = press(ask, None, (0, 0), LARGE, None)
+    assert set(nothing) == set(kit.image_outputs("topo-png", "topo-canvas"))  # every output named, none changed
+    assert all(value is no_update for value in nothing.values())  # no press, nothing
+    answer = kit.image_request("png", LARGE, None, "barrier", "vizcoll-barrier")
+    assert "image" not in answer and answer["order"]["format"] == "png"  # the barrier page's canvas is empty too
 
 
 @pytest.mark.parametrize("page", ["topology", "barrier"])
 def test_the_render_job_sends_a_png_of_the_overview(page):
     progress = Progress()
-    download, line, style = job({"run": 1, "format": "png"}, page=page, progress=progress)
+    answer = job({"run": 1, "format": "png"}, page=page, progress=progress)
+    download, line, style = answer["file"], answer["message"], answer["style"]
     png = content(download)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) >= 20_000
     assert download["filename"] == f"vizcoll-{page}.png" and download["type"] == "image/png"
@@ -140,7 +152,8 @@ def test_the_render_job_sends_a_png_of_the_overview(page):
 
 
 def test_the_render_job_sends_an_svg_of_taihulight():
-    download, line, _ = job({"run": 1, "format": "svg"}, Scenario(spec="pruned-fat-tree:preset=taihulight").to_dict())
+    answer = job({"run": 1, "format": "svg"}, Scenario(spec="pruned-fat-tree:preset=taihulight").to_dict())
+    download, line = answer["file"], answer["message"]
     svg = content(download)
     assert svg.startswith(b"<svg") and svg.rstrip().endswith(b"</svg>") and len(svg) >= 20_000
     assert download["filename"] == "vizcoll-topology.svg" and download["type"] == "image/svg+xml"
@@ -164,31 +177,35 @@ def test_a_failed_render_says_why_and_sends_nothing(monkeypatch, error, said):
         raise error
 
     monkeypatch.setattr(kit, "render", fail)
-    download, line, style = job({"run": 1, "format": "png"})
-    assert download is no_update and style == "flag warn"
+    answer = job({"run": 1, "format": "png"})
+    assert "file" not in answer and answer["style"] == "flag warn"
+    line = answer["message"]
     assert line == f"⚠ the PNG could not be rendered on the server: {said}"
     assert "Traceback" not in line and "\n" not in line
 
 
 def test_an_empty_render_is_never_sent(monkeypatch):
     monkeypatch.setattr(kit, "render", lambda *args, **kwargs: b"")
-    download, line, style = job({"run": 1, "format": "svg"})
-    assert download is no_update and style == "flag warn"
-    assert line.startswith("⚠ the renderer gave an empty SVG: nothing was sent")
+    answer = job({"run": 1, "format": "svg"})
+    assert "file" not in answer and answer["style"] == "flag warn"
+    assert answer["message"].startswith("⚠ the renderer gave an empty SVG: nothing was sent")
 
 
 def test_the_job_and_the_request_read_the_browser_as_untrusted():
     forged = {"schema": "vizcoll.scenario/2", "fabric": {"spec": "/etc/passwd"}}
+    malformed = "⚠ the browser sent a malformed image request: press the button again"
     for order in (None, {"format": "pdf"}, {"format": ["png"]}, "png"):
-        download, line, _ = job(order)
-        assert download is no_update and line == "⚠ the browser sent a malformed image request: press the button again"
-    download, line, _ = job({"run": 1, "format": "png"}, forged)
-    assert download is no_update and line.startswith("⚠ The scenario could not be read")
-    image, order, line, style = kit.image_request("png", forged, None, "topology", "vizcoll-topology")
-    assert image is no_update and order is no_update and line.startswith("⚠ The scenario could not be read")
-    assert kit.image_request("gif", SMALL, None, "topology", "x")[2] == "⚠ unknown image format 'gif'"
-    download, line, _ = job({"run": 1, "format": "png"}, SMALL)  # the fabric became small meanwhile
-    assert download is no_update and line == "⚠ the fabric is drawn on the canvas now: press the button again"
+        assert job(order) == {"message": malformed, "style": "flag warn"}
+    answer = job({"run": 1, "format": "png"}, forged)
+    assert "file" not in answer and answer["message"].startswith("⚠ The scenario could not be read")
+    answer = kit.image_request("png", forged, None, "topology", "vizcoll-topology")
+    assert set(answer) == {"message", "style"} and answer["message"].startswith("⚠ The scenario could not be read")
+    assert kit.image_request("gif", SMALL, None, "topology", "x")["message"] == "⚠ unknown image format 'gif'"
+    answer = job({"run": 1, "format": "png"}, SMALL)  # the fabric became small meanwhile
+    assert answer == {
+        "message": "⚠ the fabric is drawn on the canvas now: press the button again",
+        "style": "flag warn",
+    }
 
 
 def test_the_ids_follow_the_png_button():
@@ -214,3 +231,9 @@ def test_a_canvas_png_or_svg_goes_to_the_browser_which_adds_the_title_and_the_le
         "topo-canvas.imageData",
         "topo-image-message.data-format",
     ]
+
+
+def test_a_forged_press_says_why_or_changes_nothing():
+    ask, *_ = wired()
+    valid = {"png_clicks": 1, "svg_clicks": 0, "scenario": SMALL, "order": None}
+    probe(ask, "topo-png.n_clicks", valid)

@@ -3,14 +3,16 @@ store (checked and capped), the presenter and notes drawn for every shipped less
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
-from dash import html
+from dash import html, no_update
 
 from app import create_app
 from tests.callback_context import find_component, in_callback
 from tests.fuzz_payload import layout_components
+from tests.probe import HOSTILE, probe
 from vizcoll.errors import VizcollError
 from vizcoll.lessons import MAX_STEPS, Lesson, load_shipped, shipped
 from vizcoll.scenario import Scenario
@@ -109,14 +111,101 @@ def test_a_link_to_no_lesson_says_so(components):
 def test_the_lessons_page_edits_moves_and_deletes_steps(components):
     own, _ = model.added_view(None, "/barrier", DEFAULT_SCENARIO, None)
     own, _ = model.added_view(own, "/erasure", DEFAULT_SCENARIO, None)
-    saved, said = _edit(page.SAVE, ["First.", "Second."], ["n1", "n2"], own)
-    assert said == "Saved." and [s["narration"] for s in saved[model.MY_LESSON]["steps"]] == ["First.", "Second."]
-    moved, _ = _edit({"type": page.MOVE, "k": 1, "to": 0}, [], [], saved)
-    assert [s["page"] for s in moved[model.MY_LESSON]["steps"]] == ["/erasure", "/barrier"]
-    _, said = _edit(page.SAVE, ["only one"], ["n"], own)
-    assert said.startswith("⚠ The lesson changed meanwhile")
+    saved = _edit(page.SAVE, ["First.", "Second."], ["n1", "n2"], own)
+    assert saved["message"] == "Saved."
+    assert [s["narration"] for s in saved["lessons"][model.MY_LESSON]["steps"]] == ["First.", "Second."]
+    moved = _edit({"type": page.MOVE, "k": 1, "to": 0}, [], [], saved["lessons"])
+    assert [s["page"] for s in moved["lessons"][model.MY_LESSON]["steps"]] == ["/erasure", "/barrier"]
+    assert moved["message"] == ""
+    changed = _edit(page.SAVE, ["only one"], ["n"], own)
+    assert set(changed) == {"message"} and changed["message"].startswith("⚠ The lesson changed meanwhile")
+    emptied = _edit(
+        {"type": page.MOVE, "k": 0, "to": -1},
+        [],
+        [],
+        _edit({"type": page.MOVE, "k": 0, "to": -1}, [], [], own)["lessons"],
+    )
+    assert emptied == {"lessons": {}, "message": f"{model.MY_LESSON!r} is empty: deleted."}
 
 
-def _edit(pressed, narrations, notes_, own):
+def _edit(pressed, narrations, notes_, own) -> dict:
     prop = (json.dumps(pressed, separators=(",", ":")) if isinstance(pressed, dict) else pressed) + ".n_clicks"
-    return in_callback(page.edit, prop, [1], 1, narrations, notes_, model.MY_LESSON, own, trigger_value=1)
+    values = {"moves": [1], "save": 1, "narrations": narrations, "notes": notes_, "choice": model.MY_LESSON}
+    return in_callback(page.edit, prop, **values, own=own, trigger_value=1)
+
+
+def test_your_lessons_are_listed_and_a_lesson_file_joins_them(components):
+    listed = page.render(None)
+    assert listed["choices"] == [] and "None yet." in str(listed["list"])
+    lesson = load_shipped(shipped()[0])
+    contents = "data:application/json;base64," + base64.b64encode(lesson.dumps().encode()).decode()
+    opened = page.upload(contents, None)
+    assert opened["upload"] is None and opened["message"].startswith(f"Opened {lesson.title[:60]!r}")
+    again = page.upload(contents, opened["lessons"])
+    assert list(again["lessons"]) == [lesson.title[:60], f"{lesson.title[:56]} (2)"]  # a title taken: numbered
+    assert page.render(again["lessons"])["choices"][1] == {
+        "label": f"{lesson.title[:56]} (2)",
+        "value": f"{lesson.title[:56]} (2)",
+    }
+    bad = page.upload("data:application/json;base64,e29vcHN9", None)
+    assert set(bad) == {"message", "upload"} and bad["message"].startswith("⚠ The lesson file could not be opened")
+    assert page.upload(None, None) == {"upload": None}
+
+
+def test_a_lesson_is_downloaded_or_deleted_by_its_buttons(components):
+    own, _ = model.added_view(None, "/barrier", DEFAULT_SCENARIO, None)
+    button = lambda kind: json.dumps({"name": model.MY_LESSON, "type": kind}, separators=(",", ":")) + ".n_clicks"  # noqa: E731
+    got = in_callback(page.delete_or_download, button(page.GET), deletes=[0], gets=[1], own=own, trigger_value=1)
+    assert set(got) == {"download"} and Lesson.loads(got["download"]["content"]).title == model.MY_LESSON
+    gone = in_callback(page.delete_or_download, button(page.DELETE), deletes=[1], gets=[0], own=own, trigger_value=1)
+    assert gone == {"lessons": {}}
+    drawn_anew = in_callback(
+        page.delete_or_download, button(page.DELETE), deletes=[0], gets=[0], own=own, trigger_value=0
+    )
+    assert drawn_anew == {}
+
+
+def test_adding_a_view_from_the_shell_says_what_it_added():
+    request = {"path": "/barrier", "hash": "#s=abc&step=bar-player:12", "clicks": 1}
+    added = page.add_view(request, DEFAULT_SCENARIO, None)
+    assert added["message"] == "Added as step 1 of 'My lesson' (see Lessons)."
+    assert Lesson.from_dict(added["lessons"][model.MY_LESSON]).steps[0].player == {"name": "barrier", "step": 12}
+    refused = page.add_view({"path": "/lessons"}, DEFAULT_SCENARIO, None)
+    assert set(refused) == {"message"} and refused["message"].startswith("⚠ Not added")
+    assert page.add_view("forged", DEFAULT_SCENARIO, None) == {}
+
+
+class Wiring:
+    """Stands for the app: keeps the callbacks :func:`vizcoll.ui.callbacks.by_name` registers, as Dash calls them."""
+
+    def __init__(self):
+        self.named = {}
+
+    def clientside_callback(self, *args, **options):
+        pass
+
+    def callback(self, *args, output=None, inputs=None, **options):
+        def keep(fn):
+            if output is not None:
+                self.named[fn.__name__] = fn
+            return fn
+
+        return keep
+
+
+def test_what_the_browser_sends_the_lessons_page_is_checked():
+    own, _ = model.added_view(None, "/barrier", DEFAULT_SCENARIO, None)
+    saving = {"moves": [0, 0, 0], "save": 1, "narrations": ["a"], "notes": ["b"], "choice": model.MY_LESSON}
+    probe(page.edit, f"{page.SAVE}.n_clicks", saving | {"own": own})
+    button = json.dumps({"name": model.MY_LESSON, "type": page.GET}, separators=(",", ":")) + ".n_clicks"
+    probe(page.delete_or_download, button, {"deletes": [0], "gets": [1], "own": own})
+    contents = "data:application/json;base64," + base64.b64encode(load_shipped(shipped()[0]).dumps().encode()).decode()
+    files = [value for value in HOSTILE if value is not None]  # None: the box emptied, which it answers
+    probe(page.upload, "lessons-upload.contents", {"contents": contents, "own": None}, hostile=files)
+    app = Wiring()
+    page.register(app)
+    request = {"path": "/barrier", "hash": "#s=x", "clicks": 1}
+    valid = {"request": request, "scenario": DEFAULT_SCENARIO.to_dict(thin=True), "own": None}
+    probe(app.named["add_view"], "lesson-add-request.data", valid)
+    damaged = in_callback(app.named["add_view"], "lesson-add-request.data", **valid | {"scenario": {"spec": 5}})
+    assert damaged["lessons"] is no_update and damaged["message"].startswith("⚠")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dash import no_update
-
 from tests.callback_context import in_callback
+from tests.probe import probe
 from vizcoll.scenario import Scenario
 from vizcoll.ui.components import kit, links
 
@@ -41,17 +40,22 @@ def test_the_table_shows_a_page_of_links_and_says_how_many_more_there_are():
     assert links.listed("h0", {"spec": 5}, TOGGLE)[0].children.startswith("⚠")  # a store the browser made up
 
 
+def toggle(prop: str, clicks: int, data) -> dict:
+    return in_callback(links.toggled, prop, clicks=[clicks], scenario=data, trigger_value=clicks)
+
+
 def test_a_rows_button_breaks_its_link_and_again_repairs_it():
     prop = '{"link":"edge0.0[3]-agg0.0[1]","type":"bar-link"}.n_clicks'
-    data, message = in_callback(links.toggled, prop, [1], GRID.to_dict(thin=True), trigger_value=1)
-    assert Scenario.from_dict(data).broken == ["edge0.0[3]-agg0.0[1]"] and message == ""
-    data, _ = in_callback(links.toggled, prop, [2], data, trigger_value=2)
-    assert Scenario.from_dict(data).broken == []
+    answer = toggle(prop, 1, GRID.to_dict(thin=True))
+    assert Scenario.from_dict(answer["store"]).broken == ["edge0.0[3]-agg0.0[1]"] and answer["message"] == ""
+    answer = toggle(prop, 2, answer["store"])
+    assert Scenario.from_dict(answer["store"]).broken == []
     # a button drawn anew (no press) and a link the fabric does not have change nothing
-    assert in_callback(links.toggled, prop, [0], GRID.to_dict(thin=True), trigger_value=0) == (no_update, no_update)
+    assert toggle(prop, 0, GRID.to_dict(thin=True)) == {}
     missing = '{"link":"x[1]-y[1]","type":"bar-link"}.n_clicks'
-    store, message = in_callback(links.toggled, missing, [1], GRID.to_dict(thin=True), trigger_value=1)
-    assert store is no_update and message.startswith("⚠") and "x[1]-y[1]" in message
+    answer = toggle(missing, 1, GRID.to_dict(thin=True))
+    assert set(answer) == {"message"} and answer["message"].startswith("⚠") and "x[1]-y[1]" in answer["message"]
+    assert toggle(prop, 1, {"spec": 5})["message"].startswith("⚠")  # a store the browser made up
 
 
 def test_a_fields_label_names_its_control():
@@ -59,3 +63,8 @@ def test_a_fields_label_names_its_control():
     label = row.children[0]
     assert (label.htmlFor, label.id) == ("bar-rate", "bar-rate-label")  # assets/a11y.js: aria-labelledby
     assert not hasattr(kit.field("k", "plain text").children[0], "id")
+
+
+def test_a_forged_press_says_why_or_changes_nothing():
+    prop = '{"link":"edge0.0[3]-agg0.0[1]","type":"bar-link"}.n_clicks'
+    probe(links.toggled, prop, {"clicks": [1], "scenario": GRID.to_dict(thin=True)})

@@ -8,24 +8,26 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from dash import dcc, no_update
+from dash import Dash, Input, State, dcc, no_update
 from flask import Flask
 
 from tests import table_text
 from tests.callback_context import in_callback
 from tests.fabrics import HOSTS, ONE_SPINE, campus_cluster
+from tests.probe import no_progress, probe
 from vizcoll.multicast.loads import worst_rows
 from vizcoll.multicast.mcfdbs import dump_mcfdbs
 from vizcoll.multicast.routing import ALGORITHMS
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.ui import cache as cache_module
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.player import player_timeline
 from vizcoll.ui.figures.efi import BROKEN, link_value_figure
 from vizcoll.ui.pages.multicast import _model as model
 from vizcoll.ui.pages.multicast import page
 from vizcoll.ui.pages.multicast._views import fabric_line
-from vizcoll.ui.store import DEFAULT_SCENARIO, topology_of
+from vizcoll.ui.store import DEFAULT_SCENARIO, SCENARIO, topology_of
 
 ALGO_A, ALGO_B, PART, GROUP = (
     f"{page.MC_ALGO_A}.value",
@@ -49,14 +51,44 @@ def uploaded(lists=LISTS) -> Scenario:
     return Scenario(**{**s.__dict__, "lists": lists})
 
 
+def wired(function, outputs, inputs, **by):
+    """``function`` registered as the page registers it (:func:`by_name`, on an app of its own): keyword inputs in,
+    every output by name out."""
+    return by_name(Dash(__name__), outputs, inputs, prevent_initial_call=True, **by)(function)
+
+
+UPDATE = wired(page.update, page.WRITTEN, page.CHANGES)
+LOAD = wired(page.load_tables, page.LOADED, page.UPLOADED)
+CONTROLS = wired(page.controls, page.CONTROLS, page.STORE | page.SHOWING, scenario="scenario", message="fabric")
+RENDER = wired(page.render, page.TOP, page.STORE, scenario="scenario", message="status")
+RENDER_LOWER = wired(page.render_lower, page.LOWER, page.STORE | {"seen": Input(page.MC_LOWER_SEEN, "data")})
+ORDERED = {"order": Input(page.MC_HEAVY, "data"), "scenario": State(SCENARIO, "data")}
+COMPUTE_VIEWS = wired(page.compute_views, page.JOB_VIEWS, ORDERED, scenario="scenario", message="status")
+COMPUTE_SECOND = wired(page.compute_second, page.B_VIEWS, ORDERED, scenario="scenario", message="status")
+
+
 def update(
-    prop_id: str | None, current, a="minhop-new", b="fulb", part=None, group=None, click=None, preset="pruned-fat-tree"
-):
-    """The page's writing callback as Dash calls it when ``prop_id`` changed; (store, message)."""
+    prop_id: str | list | None,
+    current,
+    a="minhop-new",
+    b="fulb",
+    part=None,
+    group=None,
+    click=None,
+    preset="pruned-fat-tree",
+) -> dict:
+    """The page's writing callback as Dash calls it when ``prop_id`` changed (a list: inputs that changed together):
+    its store and message, by name."""
     data = current.to_dict() if isinstance(current, Scenario) else current
     clicks = {figure: click if f"{figure}.clickData" == prop_id else None for figure in page.FIGURES}
     values = {"a": a, "b": b, "part": part, "group": group}
-    return in_callback(page.update, prop_id, values, clicks, 1, preset, data)
+    return in_callback(UPDATE, prop_id, values=values, clicks=clicks, use_preset=1, preset=preset, scenario=data)
+
+
+def controls(s: Scenario | dict, a_now=None, b_now=None, part_now=None, group_now=None) -> dict:
+    """The controls following the store ``s`` (as the browser sent it), by name."""
+    data = s.to_dict() if isinstance(s, Scenario) else s
+    return CONTROLS(scenario=data, a_now=a_now, b_now=b_now, part_now=part_now, group_now=group_now)
 
 
 def stored(store) -> Scenario:
@@ -65,17 +97,10 @@ def stored(store) -> Scenario:
 
 
 def view(s: Scenario) -> dict:
-    summary, status, fig_a, fig_b, diff, hist, info, worst = page.views(s.to_dict())
-    return {
-        "summary": summary,
-        "status": status,
-        "a": fig_a,
-        "b": fig_b,
-        "diff": diff,
-        "hist": hist,
-        "info": info,
-        "worst": " ".join(str(w.children) for w in worst) if isinstance(worst, list) else worst,
-    }
+    """Every view of ``s`` by name (:data:`page.VIEWS` but the timeline), the worst links as one text."""
+    views = page.views(s)
+    worst = views["worst"]
+    return views | {"worst": " ".join(str(w.children) for w in worst) if isinstance(worst, list) else worst}
 
 
 def cells(table: dcc.Markdown | list) -> dict[str, list[str]]:
@@ -93,9 +118,9 @@ def click_on(label: str) -> dict:
 
 
 def teaching() -> Scenario:
-    store, message = update(PRESET, DEFAULT_SCENARIO)
-    assert message == ""
-    return stored(store)
+    answer = update(PRESET, DEFAULT_SCENARIO)
+    assert answer["message"] == ""
+    return stored(answer["scenario"])
 
 
 def tree_link_ids(s: Scenario, algo: str) -> set[int]:
@@ -145,8 +170,22 @@ def test_the_page_uses_no_private_fabric_builder():
 )
 def test_a_forged_control_value_gives_a_message_and_leaves_the_store(changes, words):
     for trigger in (ALGO_A, ALGO_B, PART, GROUP):
-        store, message = update(trigger, DEFAULT_SCENARIO, **changes)
-        assert store is no_update and message.startswith("⚠ ") and words in message, (trigger, message)
+        answer = update(trigger, DEFAULT_SCENARIO, **changes)
+        message = answer["message"]
+        assert answer["scenario"] is no_update and message.startswith("⚠ ") and words in message, (trigger, message)
+
+
+@pytest.mark.parametrize("trigger", [ALGO_B, GROUP, PRESET, CLICK_A, CLICK_DIFF])
+def test_a_hostile_value_in_any_input_of_a_control_change_is_refused(trigger):
+    """Each value a forged request could carry, in place of each input in turn: a ⚠ message or no change."""
+    clicks = {
+        figure: click_on("h0[1]-edge0.0[1]") if f"{figure}.clickData" == trigger else None for figure in page.FIGURES
+    }
+    values = {"a": "minhop-new", "b": "sssp", "part": None, "group": 2}
+    data = DEFAULT_SCENARIO.to_dict()
+    probe(
+        UPDATE, trigger, {"values": values, "clicks": clicks, "use_preset": 1, "preset": "dragonfly", "scenario": data}
+    )
 
 
 @pytest.mark.parametrize(
@@ -163,16 +202,25 @@ def test_a_forged_control_value_gives_a_message_and_leaves_the_store(changes, wo
     ],
 )
 def test_a_forged_preset_or_click_gives_a_message_and_leaves_the_store(trigger, kw, words):
-    store, message = update(trigger, DEFAULT_SCENARIO, **kw)
-    assert store is no_update and message.startswith("⚠ ") and words in message, message
+    answer = update(trigger, DEFAULT_SCENARIO, **kw)
+    message = answer["message"]
+    assert answer["scenario"] is no_update and message.startswith("⚠ ") and words in message, message
 
 
 def test_a_broken_store_gives_a_message_everywhere():
-    store, message = update(ALGO_A, {"schema": "nope"})
-    assert store is no_update and message.startswith("⚠ The scenario could not be read")
-    assert page.render({"schema": "nope"})[1].startswith("⚠ The scenario could not be read")
-    assert page.controls({"schema": "nope"})[0].startswith("⚠ The scenario could not be read")
-    assert page.group_protocol({"schema": "nope"}) is None
+    broken = {"schema": "nope"}
+    answer = update(ALGO_A, broken)
+    assert answer["scenario"] is no_update and answer["message"].startswith("⚠ The scenario could not be read")
+    top = RENDER(scenario=broken)
+    assert top["status"].startswith("⚠ The scenario could not be read")
+    assert all(top[name] is no_update for name in page.TOP if name != "status")
+    fabric = controls(broken)
+    assert fabric["fabric"].startswith("⚠ The scenario could not be read")
+    assert all(fabric[name] is no_update for name in page.CONTROLS if name != "fabric")
+    assert all(value is no_update for value in RENDER_LOWER(scenario=broken, seen=True).values())
+    assert page.group_protocol(broken) is None
+    # the page appearing (every input at once) with a store that cannot be read: no message under the controls
+    assert all(value is no_update for value in update([ALGO_A, ALGO_B], broken).values())
 
 
 def test_forged_stored_params_give_a_message_not_an_exception():
@@ -181,7 +229,8 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     assert v["status"].startswith("⚠ The page's stored settings: unknown algorithm A 'evil'")
     assert "no group '42'" in v["status"] and "must be a group number" in v["status"]
     assert cells(v["summary"])["groups"] == ["8", "8"]  # the defaults stand in: A minhop-new, B sssp
-    assert v["a"].layout.title.text.startswith("A: minhop-new") and v["b"].layout.title.text.startswith("B: sssp")
+    assert v["heatmap_a"].layout.title.text.startswith("A: minhop-new")
+    assert v["heatmap_b"].layout.title.text.startswith("B: sssp")
     text = str(page.body(forged))
     assert "value='minhop-new'" in text and "value='sssp'" in text
     assert page.group_protocol(forged.to_dict()) is None
@@ -189,64 +238,66 @@ def test_forged_stored_params_give_a_message_not_an_exception():
 
 def test_the_lower_pair_is_drawn_once_on_the_screen_and_the_top_views_with_the_page():
     data = DEFAULT_SCENARIO.to_dict()
-    every = page.views(data)
-    assert page.render_lower(data, False) == (no_update, no_update)  # below the fold: not yet
-    diff, hist = page.render_lower(data, True)
-    assert diff.to_json() == every[4].to_json() and hist.to_json() == every[5].to_json()
-    top = page.render(data)
-    assert len(top) == len(page.TOP) and top[2].to_json() == every[2].to_json() and str(top[-1]) == str(every[-1])
+    every = page.views(DEFAULT_SCENARIO)
+    assert all(value is no_update for value in RENDER_LOWER(scenario=data, seen=False).values())  # not yet
+    lower = RENDER_LOWER(scenario=data, seen=True)
+    assert set(lower) == {"difference", "histogram"}
+    assert all(lower[name].to_json() == every[name].to_json() for name in lower)
+    top = RENDER(scenario=data)
+    assert set(top) == set(page.TOP) and top["heatmap_a"].to_json() == every["heatmap_a"].to_json()
+    assert str(top["worst"]) == str(every["worst"]) and top["status"] == every["status"]
 
 
 def test_a_stale_group_is_dropped_quietly_and_bad_communicators_still_let_the_controls_work():
     stale = DEFAULT_SCENARIO.with_params("multicast", {"a": "fulb", "group": 8})  # 8 communicators: 0-7
     v = view(stale)
-    assert v["status"] == "" and v["info"].startswith("Groups — 0: h0, h1, h2, h3")
-    assert page.controls(stale.to_dict(), "fulb", "fulb", "whole", 8)[6] is None
+    assert v["status"] == "" and v["group_info"].startswith("Groups — 0: h0, h1, h2, h3")
+    assert controls(stale, "fulb", "fulb", "whole", 8)["group"] is None
     bad = uploaded(lists=[["alpha", "zeta"]])
-    store, message = update(ALGO_A, bad, a="sssp")
-    assert message == "" and stored(store).params["multicast"]["a"] == "sssp"
-    assert update(GROUP, bad, group=0)[1].startswith("⚠ group 0 does not exist: the scenario has none")
+    answer = update(ALGO_A, bad, a="sssp")
+    assert answer["message"] == "" and stored(answer["scenario"]).params["multicast"]["a"] == "sssp"
+    assert update(GROUP, bad, group=0)["message"].startswith("⚠ group 0 does not exist: the scenario has none")
 
 
 def test_a_control_change_is_remembered_and_every_control_drives_the_view():
-    store, message = update(ALGO_B, DEFAULT_SCENARIO, b="sssp")
-    s = stored(store)
-    assert message == ""
+    answer = update(ALGO_B, DEFAULT_SCENARIO, b="sssp")
+    s = stored(answer["scenario"])
+    assert answer["message"] == ""
     assert s.params["multicast"] == {"a": "minhop-new", "b": "sssp", "part": None, "group": None, "compare": ""}
     assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"] and s.broken == DEFAULT_SCENARIO.broken
     v = view(s)
     assert table_text.head(v["summary"])[2] == "B: sssp"
-    assert v["b"].layout.title.text.startswith("B: sssp")
+    assert v["heatmap_b"].layout.title.text.startswith("B: sssp")
     # the natural part (the whole of a small fabric) is stored as None; a group of switches is stored as such
-    assert update(PART, s, b="sssp", part="whole") == (no_update, "")
-    s2 = stored(update(PART, s, b="sssp", part="group:1")[0])
+    assert update(PART, s, b="sssp", part="whole") == {"scenario": no_update, "message": ""}
+    s2 = stored(update(PART, s, b="sssp", part="group:1")["scenario"])
     assert s2.params["multicast"]["part"] == "group:1"
     topo, key = topology_of(s2), topology_of(s2).attr("group")
     rows = np.flatnonzero((key[topo.link_a] == 1) | (key[topo.link_b] == 1))  # links with an end in the group
-    assert len(hover_trace(view(s2)["a"]).customdata) == len(rows) < topology_of(s2).n_links
+    assert len(hover_trace(view(s2)["heatmap_a"]).customdata) == len(rows) < topology_of(s2).n_links
     # nothing changed, or no user action (the page appearing): the store stays
-    assert update(ALGO_B, s, b="sssp")[0] is no_update
-    assert update(None, DEFAULT_SCENARIO, b="sssp") == (no_update, no_update)
+    assert update(ALGO_B, s, b="sssp")["scenario"] is no_update
+    assert update(None, DEFAULT_SCENARIO, b="sssp") == {"scenario": no_update, "message": no_update}
 
 
 def test_the_controls_follow_the_store_without_echoing():
     s = DEFAULT_SCENARIO.with_params("multicast", {"a": "sssp", "b": "fulb", "part": None, "group": 2})
-    line, a, b, parts, part, groups, group, a_options, tables, no_forget = page.controls(
-        s.to_dict(), "sssp", "fulb", "whole", 2
-    )
-    assert (a, b, part, group) == (no_update,) * 4
+    shown = controls(s, "sssp", "fulb", "whole", 2)
+    assert all(shown[name] is no_update for name in ("a", "b", "part", "group"))
     # without tables: A offers the algorithms only, nothing to forget
-    assert [o["value"] for o in a_options] == list(ALGORITHMS) and no_forget is True
-    assert tables == "No tables loaded: the groups are the scenario's communicators."
-    assert line.startswith(
+    assert [o["value"] for o in shown["a_options"]] == list(ALGORITHMS) and shown["no_forget"] is True
+    assert shown["tables"] == "No tables loaded: the groups are the scenario's communicators."
+    assert shown["fabric"].startswith(
         "The scenario's fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 48 links, "
         "1 broken). 8 communicators"
     )
+    parts = shown["part_options"]
     assert [o["value"] for o in parts] == ["whole", "overview", "group:0", "group:1", "group:2", "group:3"]
-    assert groups[2] == {"label": "group 2: 4 members (h8, h9, h10, …)", "value": 2}
+    assert shown["group_options"][2] == {"label": "group 2: 4 members (h8, h9, h10, …)", "value": 2}
     # after a preset replaced the scenario, the controls take its values
-    _, a, b, _, part, groups, group, *_ = page.controls(teaching().to_dict(), "sssp", "fulb", "group:3", 2)
-    assert (a, b, part, group) == ("minhop-new", no_update, "whole", None) and len(groups) == 24
+    shown = controls(teaching(), "sssp", "fulb", "group:3", 2)
+    assert (shown["a"], shown["b"], shown["part"], shown["group"]) == ("minhop-new", no_update, "whole", None)
+    assert len(shown["group_options"]) == 24
 
 
 def test_the_fabric_line_counts_one_switch_in_the_singular():
@@ -269,16 +320,19 @@ def test_the_teaching_preset_replaces_the_scenario_and_reproduces_8_vs_3():
     table = cells(v["summary"])
     assert table["max EFI"] == ["8", "3"] and table["groups"] == ["24", "24"]
     assert table["unroutable groups"] == ["0", "0"]
-    assert v["a"].layout.title.text.replace("<br>", "") == "A: minhop-new (max EFI 8; colours 0–8 in A and B)"
-    assert v["b"].layout.title.text.replace("<br>", "") == "B: fulb (max EFI 3; colours 0–8 in A and B)"
+    assert v["heatmap_a"].layout.title.text.replace("<br>", "") == "A: minhop-new (max EFI 8; colours 0–8 in A and B)"
+    assert v["heatmap_b"].layout.title.text.replace("<br>", "") == "B: fulb (max EFI 3; colours 0–8 in A and B)"
     # one colour scale for A and B: B's EFI 3 is as pale as A's EFI 3 (it used to be B's darkest red)
-    scales = [[(t.marker.cmin, t.marker.cmax) for t in v[k].data if t.marker and t.marker.showscale] for k in "ab"]
+    scales = [
+        [(t.marker.cmin, t.marker.cmax) for t in v[k].data if t.marker and t.marker.showscale]
+        for k in ("heatmap_a", "heatmap_b")
+    ]
     assert scales == [[(0, 8)], [(0, 8)]]
-    diff = [t.marker for t in v["diff"].data if t.marker and t.marker.showscale][0]
+    diff = [t.marker for t in v["difference"].data if t.marker and t.marker.showscale][0]
     assert diff.cmin == -diff.cmax and diff.cmax < 8  # the difference keeps its own scale, centred on 0
-    assert v["diff"].layout.title.text.replace("<br>", "") == "Difference B − A (fulb − minhop-new)"
+    assert v["difference"].layout.title.text.replace("<br>", "") == "Difference B − A (fulb − minhop-new)"
     assert v["status"] == "" and "Worst links under A (minhop-new): " in v["worst"]
-    dragonfly = stored(update(PRESET, s, preset="dragonfly")[0])
+    dragonfly = stored(update(PRESET, s, preset="dragonfly")["scenario"])
     assert dragonfly.spec == "dragonfly:a=4,p=2,h=2" and dragonfly.params["multicast"]["b"] == "fulb+global"
     assert cells(view(dragonfly)["summary"])["groups"] == ["18", "18"]
 
@@ -287,24 +341,24 @@ def test_the_teaching_preset_replaces_the_scenario_and_reproduces_8_vs_3():
 def test_a_click_on_a_heatmap_link_breaks_it_in_the_store_and_a_second_click_repairs_it():
     s = teaching()
     v = view(s)
-    hover = hover_trace(v["a"])
+    hover = hover_trace(v["heatmap_a"])
     label = topology_of(s).link_label(int(worst_rows(model.routed(s, "minhop-new"), 1)[0]))
     texts = dict(zip(hover.customdata, hover.text, strict=True))
     assert "EFI 8" in texts[label] and "click: break this link" in texts[label]
-    store, message = update(CLICK_A, s, click=click_on(label))
-    broken = stored(store)
-    assert message == "" and broken.broken == [label] and broken.params == s.params
+    answer = update(CLICK_A, s, click=click_on(label))
+    broken = stored(answer["scenario"])
+    assert answer["message"] == "" and broken.broken == [label] and broken.params == s.params
     assert topology_of(broken).broken.sum() == 1
     # the broken link is drawn red and dashed with a legend entry, and says so when hovered
-    fig = view(broken)["a"]
+    fig = view(broken)["heatmap_a"]
     trace = next(t for t in fig.data if (t.name or "").startswith("broken link"))
     assert trace.name == "broken link (1)" and trace.line.dash == "dash" and trace.line.color == BROKEN
     texts = dict(zip(hover_trace(fig).customdata, hover_trace(fig).text, strict=True))
     assert "<b>broken</b>" in texts[label] and "click: repair this link" in texts[label]
     # the same click on B's heatmap (or the difference) repairs it
     for trigger in (CLICK_B, CLICK_DIFF):
-        repaired, message = update(trigger, broken, click=click_on(label))
-        assert stored(repaired).broken == [] and message == ""
+        answer = update(trigger, broken, click=click_on(label))
+        assert stored(answer["scenario"]).broken == [] and answer["message"] == ""
 
 
 def test_routes_avoid_a_broken_link():
@@ -313,7 +367,7 @@ def test_routes_avoid_a_broken_link():
     worst = int(worst_rows(model.routed(s, "minhop-new"), 1)[0])
     link = int(topo.link_id[worst])
     assert link in tree_link_ids(s, "minhop-new")
-    broken = stored(update(CLICK_A, s, click=click_on(topo.link_label(worst)))[0])
+    broken = stored(update(CLICK_A, s, click=click_on(topo.link_label(worst)))["scenario"])
     for algo in ALGORITHMS:
         result = model.routed(broken, algo)
         assert link not in tree_link_ids(broken, algo) and result.efi[worst] == 0 and not result.unroutable, algo
@@ -322,44 +376,49 @@ def test_routes_avoid_a_broken_link():
 
 def test_a_click_on_no_link_says_what_to_click():
     for click in ({"points": [{"x": 1, "y": 2, "text": "spine"}]}, {"points": [{"x": 0, "y": 1, "z": 3}]}):
-        store, message = update(CLICK_A, DEFAULT_SCENARIO, click=click)
-        assert store is no_update and message.startswith("Click the middle of a link")
+        answer = update(CLICK_A, DEFAULT_SCENARIO, click=click)
+        assert answer["scenario"] is no_update and answer["message"] == page.CLICK_A_LINK
+        assert answer["message"].startswith("Click the middle of a link")
 
 
 # ------------------------------------------------------------------ a fabric nobody here generated
 def test_an_uploaded_fabric_shows_its_host_names_and_its_communicators():
     s = uploaded()
-    line = page.controls(s.to_dict())[0]
+    line = controls(s)["fabric"]
     assert line.startswith(
         "The scenario's fabric: handmade.net (3 switches, 4 end nodes, 6 links, 0 broken). 3 communicators"
     )
     v = view(s)
     assert v["status"] == "" and cells(v["summary"])["groups"] == ["3", "3"]
-    assert v["info"].startswith("Groups — 0: alpha, beta; 1: gamma, delta; 2: alpha, gamma, delta.")
+    assert v["group_info"].startswith("Groups — 0: alpha, beta; 1: gamma, delta; 2: alpha, gamma, delta.")
     assert "spine[1]-leafA[3]" in v["worst"] or "spine[2]-leafB[3]" in v["worst"]
     # the names are written on the small fabric's drawing and in every hover text
-    names = [n for t in v["a"].data if t.name in ("switches", "end nodes") for n in t.text]
-    written = [text for t in v["a"].data if t.name == "names" for text in t.text]  # each on a side free of links
+    names = [n for t in v["heatmap_a"].data if t.name in ("switches", "end nodes") for n in t.text]
+    written = [
+        text for t in v["heatmap_a"].data if t.name == "names" for text in t.text
+    ]  # each on a side free of links
     assert set(HOSTS) | {"spine", "leafA", "leafB"} == set(names) == set(written)
-    assert any("alpha[1]" in text for text in hover_trace(v["a"]).text)
-    options = page.controls(s.to_dict())[5]
+    assert any("alpha[1]" in text for text in hover_trace(v["heatmap_a"]).text)
+    options = controls(s)["group_options"]
     assert options[2]["label"] == "group 2: 3 members (alpha, gamma, delta)"
     text = str(page.body(s))
     assert "handmade.net" in text and "alpha" in text
     # highlighting group 2: its tree on both heatmaps, its members and roots by name, its join/leave replay
-    chosen = stored(update(GROUP, s, group=2)[0])
+    chosen = stored(update(GROUP, s, group=2)["scenario"])
     v = view(chosen)
-    assert v["info"].startswith(
+    assert v["group_info"].startswith(
         "Group 2 (3 members: alpha, gamma, delta) — A minhop-new: root spine, height 2, 5 links"
     )
-    assert any(t.name == "selected tree" for t in v["a"].data) and any(t.name == "selected tree" for t in v["b"].data)
+    assert any(t.name == "selected tree" for t in v["heatmap_a"].data) and any(
+        t.name == "selected tree" for t in v["heatmap_b"].data
+    )
     timeline = page.group_protocol(chosen.to_dict())
     assert timeline and page.render_protocol(0, timeline).data
     assert page.render_protocol(0, None).layout.annotations[0].text.startswith("Choose a group")
 
 
 def test_groups_cut_off_by_a_break_are_reported_by_name():
-    s = stored(update(CLICK_A, uploaded(), click=click_on(UPLINK_A))[0])
+    s = stored(update(CLICK_A, uploaded(), click=click_on(UPLINK_A))["scenario"])
     assert s.broken == [UPLINK_A]
     v = view(s)
     assert cells(v["summary"])["unroutable groups"] == ["1", "1"]
@@ -367,7 +426,7 @@ def test_groups_cut_off_by_a_break_are_reported_by_name():
         "⚠ 1 group cannot be routed: its members cannot all reach one switch over the live links "
         "— group 2 (alpha, gamma, delta). Why: the broken links cut its members apart: repair a link (badge above)."
     )
-    assert view(stored(update(CLICK_B, s, click=click_on(UPLINK_A))[0]))["status"] == ""
+    assert view(stored(update(CLICK_B, s, click=click_on(UPLINK_A))["scenario"]))["status"] == ""
 
 
 def test_a_scenario_without_communicators_routes_the_ipoib_broadcast_group_and_says_so():
@@ -377,8 +436,8 @@ def test_a_scenario_without_communicators_routes_the_ipoib_broadcast_group_and_s
     # the fabric is drawn and one group of every end node routed (it drew nothing at all)
     assert cells(v["summary"])["groups"] == ["1", "1"]
     ends = topology_of(s).endpoints.tolist()
-    assert model.groups_of(s) == [ends] and len(page.controls(s.to_dict())[5]) == 1
-    assert v["a"].data and not v["a"].layout.annotations
+    assert model.groups_of(s) == [ends] and len(controls(s)["group_options"]) == 1
+    assert v["heatmap_a"].data and not v["heatmap_a"].layout.annotations
     # communicators naming end nodes the fabric does not have: a message, not an exception
     bad = uploaded(lists=[["alpha", "zeta"]])
     assert view(bad)["status"].startswith("⚠ The scenario's communicators do not fit its fabric")
@@ -424,18 +483,18 @@ def data_url(content: str | bytes) -> str:
 
 
 def load(current, content, name="opensm.mcfdbs", trigger=UPLOAD):
-    """The tables callback as Dash calls it: (store, message, the upload box's contents)."""
+    """The tables callback as Dash calls it: its store, message and the upload box's contents, by name."""
     data = current.to_dict() if isinstance(current, Scenario) else current
     contents = (
         data_url(content) if isinstance(content, str | bytes) and not str(content).startswith("data:") else content
     )
-    return in_callback(page.load_tables, trigger, contents, 1, name, data)
+    return in_callback(LOAD, trigger, contents=contents, forget=1, filename=name, scenario=data)
 
 
 def with_tables(s: Scenario, text: str) -> Scenario:
-    store, message, reset = load(s, text)
-    assert message == "" and reset is None, message
-    return stored(store)
+    answer = load(s, text)
+    assert answer["message"] == "" and answer["contents"] is None, answer["message"]
+    return stored(answer["scenario"])
 
 
 def fulb_dump(s: Scenario) -> str:
@@ -461,24 +520,26 @@ def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says
         "Same EFI on every link: B (fulb) puts exactly as many groups on each link as "
         "A (the fabric's tables), max EFI 3."
     )
-    assert v["a"].layout.title.text.replace("<br>", "") == "A: the fabric's tables (max EFI 3; colours 0–3 in A and B)"
-    assert v["diff"].layout.title.text.replace("<br>", "") == "Difference B − A (fulb − the fabric's tables)"
+    title = v["heatmap_a"].layout.title.text.replace("<br>", "")
+    assert title == "A: the fabric's tables (max EFI 3; colours 0–3 in A and B)"
+    assert v["difference"].layout.title.text.replace("<br>", "") == "Difference B − A (fulb − the fabric's tables)"
     assert np.array_equal(model.routed(loaded, "tables").efi, model.routed(loaded, "fulb").efi)
     assert v["status"] == "" and "Worst links under A (the fabric's tables): " in v["worst"]
     # the controls: A offers the tables first, the groups carry their MLIDs, the tables can be forgotten
-    line, a, _, _, _, groups, group, a_options, loaded_line, no_forget = page.controls(loaded.to_dict(), "sssp", "fulb")
-    assert a == "tables" and group is no_update and no_forget is False
-    assert a_options[0] == {"label": "the fabric's tables (OpenSM)", "value": "tables"}
-    assert groups[2]["label"] == "group 2 (MLID 0xC003): 4 members (h8, h9, h10, …)"  # in the fabric's order
-    assert loaded_line == "Loaded: 8 groups (MLID 0xC001–0xC008), max EFI 3 on the fabric's tables."
-    assert line.endswith(
+    shown = controls(loaded, "sssp", "fulb")
+    assert shown["a"] == "tables" and shown["group"] is no_update and shown["no_forget"] is False
+    assert shown["a_options"][0] == {"label": "the fabric's tables (OpenSM)", "value": "tables"}
+    group_2 = shown["group_options"][2]["label"]
+    assert group_2 == "group 2 (MLID 0xC003): 4 members (h8, h9, h10, …)"  # in the fabric's order
+    assert shown["tables"] == "Loaded: 8 groups (MLID 0xC001–0xC008), max EFI 3 on the fabric's tables."
+    assert shown["fabric"].endswith(
         "8 multicast groups from the fabric's tables (the communicators are not used until the tables are forgotten)."
     )
     # a group highlighted: its tree on the tables' heatmap too, its replay under B
-    chosen = stored(update(GROUP, loaded, a="tables", group=2)[0])
+    chosen = stored(update(GROUP, loaded, a="tables", group=2)["scenario"])
     v = view(chosen)
-    assert v["info"].startswith("Group 2 (4 members: h8, h9, h10, h11) — A the fabric's tables: centre ")
-    assert any(t.name == "selected tree" for t in v["a"].data) and page.group_protocol(chosen.to_dict())
+    assert v["group_info"].startswith("Group 2 (4 members: h8, h9, h10, h11) — A the fabric's tables: centre ")
+    assert any(t.name == "selected tree" for t in v["heatmap_a"].data) and page.group_protocol(chosen.to_dict())
     # the tables travel in the share link and in the scenario file
     assert Scenario.from_fragment(loaded.to_fragment()) == loaded and "mc-tables-upload" in str(page.body(loaded))
     assert "value='tables'" in str(page.layout(shell_scenario=loaded.to_dict(), shell_hash=""))
@@ -487,10 +548,11 @@ def test_tables_of_a_fulb_routing_give_the_same_efi_as_fulb_and_the_summary_says
 def test_loading_the_same_file_again_works_and_the_emptied_box_changes_nothing():
     text = fulb_dump(DEFAULT_SCENARIO)
     loaded = with_tables(DEFAULT_SCENARIO, text)
-    again, message, reset = load(loaded, text)
-    assert stored(again) == loaded and message == "" and reset is None
-    assert load(loaded, None) == (no_update, no_update, no_update)  # the box emptied by the callback itself
-    assert in_callback(page.load_tables, None, data_url(text), 1, "x", loaded.to_dict()) == (no_update,) * 3
+    again = load(loaded, text)
+    assert stored(again["scenario"]) == loaded and again["message"] == "" and again["contents"] is None
+    nothing = dict.fromkeys(page.LOADED, no_update)
+    assert load(loaded, None) == nothing  # the box emptied by the callback itself
+    assert load(loaded, text, name="x", trigger=None) == nothing  # the page appearing
 
 
 def test_hand_written_tables_over_another_spine_use_other_links_than_fulb():
@@ -506,11 +568,11 @@ def test_hand_written_tables_over_another_spine_use_other_links_than_fulb():
         "B (fulb) loads 4 of the 7 links in use differently from A (the fabric's tables): max EFI 1 → 1 (the same), "
         "mean EFI 1 → 1. The difference B − A below shows where."
     )
-    diff = {text.split("<br>")[0]: text for text in hover_trace(v["diff"]).text}
+    diff = {text.split("<br>")[0]: text for text in hover_trace(v["difference"]).text}
     assert any("EFI B − A -1" in t for t in diff.values()) and any("EFI B − A 1" in t for t in diff.values())
-    assert page.controls(s.to_dict())[5][0]["label"] == "group 0 (MLID 0xC001): 2 members (h0, h4)"
-    v = view(stored(update(GROUP, s, a="tables", group=0)[0]))
-    assert "A the fabric's tables: centre spine1, height 2, 4 links" in v["info"]
+    assert controls(s)["group_options"][0]["label"] == "group 0 (MLID 0xC001): 2 members (h0, h4)"
+    v = view(stored(update(GROUP, s, a="tables", group=0)["scenario"]))
+    assert "A the fabric's tables: centre spine1, height 2, 4 links" in v["group_info"]
     # no communicators needed: the groups are the tables'; spine0 alone is a group of one switch
     assert model.groups_of(s)[2] == [topo.index("spine0")]
 
@@ -519,7 +581,7 @@ def test_the_tables_warnings_are_listed():
     one_sided = HAND.replace("0xC001 : 0x001  0x003", "0xC001 : 0x003")  # spine1 forgets leaf0
     v = view(with_tables(Scenario(spec=SMALL), one_sided))
     assert v["status"] == "⚠ The fabric's tables: MLID 0xC001: only one end of leaf0[4]-spine1[1] lists it"
-    assert page.controls(with_tables(Scenario(spec=SMALL), one_sided).to_dict())[8].endswith(
+    assert controls(with_tables(Scenario(spec=SMALL), one_sided))["tables"].endswith(
         "max EFI 1 on the fabric's tables; 1 warning under the summary."
     )
     # a link the scenario breaks: listed, and B routes around it
@@ -550,23 +612,26 @@ def test_the_tables_warnings_are_listed():
     ],
 )
 def test_a_file_that_cannot_be_used_gives_a_message_and_leaves_the_store(content, words):
-    store, message, reset = load(Scenario(spec=SMALL), content)
-    assert store is no_update and reset is None and message.startswith("⚠ ") and words in message, message
+    answer = load(Scenario(spec=SMALL), content)
+    message = answer["message"]
+    assert answer["scenario"] is no_update and answer["contents"] is None, answer
+    assert message.startswith("⚠ ") and words in message, message
 
 
 def test_forget_goes_back_to_the_communicators():
     loaded = with_tables(DEFAULT_SCENARIO, minhop_dump())
-    store, message, reset = load(loaded, None, trigger=FORGET)
-    back = stored(store)
-    assert message == "" and reset is no_update and back.mcast_tables is None
+    answer = load(loaded, None, trigger=FORGET)
+    back = stored(answer["scenario"])
+    assert answer["message"] == "" and answer["contents"] is no_update and back.mcast_tables is None
     assert back.params["multicast"]["a"] == "minhop-new" and back.params["multicast"]["group"] is None
     v = view(back)
     assert cells(v["summary"])["groups"] == ["8", "8"] and table_text.is_table(v["summary"])  # no verdict
-    assert page.controls(back.to_dict())[0].endswith("8 communicators → one multicast group each.")
-    assert page.controls(back.to_dict())[7][0]["value"] == ALGORITHMS[0]
+    assert controls(back)["fabric"].endswith("8 communicators → one multicast group each.")
+    assert controls(back)["a_options"][0]["value"] == ALGORITHMS[0]
     # nothing to forget, or a broken store: a message
-    assert load(back, None, trigger=FORGET)[:2] == (no_update, "⚠ The tables: no multicast tables are loaded")
-    assert load({"schema": "nope"}, None, trigger=FORGET)[1].startswith("⚠ The scenario could not be read")
+    nothing = load(back, None, trigger=FORGET)
+    assert nothing["scenario"] is no_update and nothing["message"] == "⚠ The tables: no multicast tables are loaded"
+    assert load({"schema": "nope"}, None, trigger=FORGET)["message"].startswith("⚠ The scenario could not be read")
 
 
 def minhop_dump() -> str:
@@ -597,16 +662,30 @@ def test_tables_that_no_longer_fit_the_fabric_give_a_message_everywhere():
     v = view(gone)
     assert v["status"].startswith("⚠ The fabric's multicast tables do not fit the scenario's fabric: mcfdbs: switch ")
     assert v["summary"] == "" and page.group_protocol(gone.to_dict()) is None
-    assert page.controls(gone.to_dict())[8].startswith("The loaded tables do not fit this fabric")
-    assert update(ALGO_B, gone, a="tables", b="sssp")[1] == ""  # the algorithms can still be chosen
+    assert controls(gone)["tables"].startswith("The loaded tables do not fit this fabric")
+    assert update(ALGO_B, gone, a="tables", b="sssp")["message"] == ""  # the algorithms can still be chosen
     assert "mc-tables-upload" in str(page.body(gone))
 
 
 @pytest.mark.parametrize("value", ["tables", "tables ", None, 5])
 def test_a_forged_tables_choice_without_tables_is_refused(value):
-    store, message = update(ALGO_A, DEFAULT_SCENARIO, a=value)
-    assert store is no_update and message.startswith("⚠ unknown algorithm A")
+    answer = update(ALGO_A, DEFAULT_SCENARIO, a=value)
+    message = answer["message"]
+    assert answer["scenario"] is no_update and message.startswith("⚠ unknown algorithm A")
     assert "tables" not in message.split("choose one of")[1]
+
+
+@pytest.mark.parametrize("trigger", [UPLOAD, FORGET])
+def test_a_hostile_value_in_any_input_of_the_tables_box_is_refused(trigger):
+    """A forged upload, file name, click count or store, loading or forgetting: a ⚠ message or no change."""
+    loaded = with_tables(DEFAULT_SCENARIO, fulb_dump(DEFAULT_SCENARIO))
+    valid = {
+        "contents": data_url(minhop_dump()),
+        "forget": 1,
+        "filename": "opensm.mcfdbs",
+        "scenario": loaded.to_dict(),
+    }
+    probe(LOAD, trigger, valid)
 
 
 # ---------------------------------------------------------------- large fabrics: a background job
@@ -624,54 +703,65 @@ def test_a_large_fabric_waits_for_the_job_then_draws_in_the_request(large):
     data = DEFAULT_SCENARIO.to_dict()
     order = page.dispatch(data)
     assert order == {"run": 1} and page.dispatch(data, order) == {"run": 2}  # each order runs the job again
-    waiting = page.views(data)
-    assert "in the background" in waiting[1] and waiting[0] == "" and page.group_protocol(data) is None
+    waiting = RENDER(scenario=data)
+    assert "in the background" in waiting["status"] and waiting["summary"] == "" and page.group_protocol(data) is None
     seen = []
-    *first, order_b = page.compute_views(seen.append, order, data)  # A routed, A's views, then B's job ordered
+    first = COMPUTE_VIEWS(seen.append, order=order, scenario=data)  # A routed, A's views, then B's job ordered
     assert seen[0] == (0, 200, "routing 8 groups by minhop-new (1 of 2)")  # with its progress
-    assert seen[-1] == (100, 200, "drawing A's figure (2 of 2)") and order_b == {"run": 2}
-    assert "A&#58; minhop&#45;new |\\n" in summary_text(first[0]) and "B&#58;" not in summary_text(first[0])
-    assert "by B (fulb) in the background" in first[1] and first[-1] is None  # the protocol is B's: it follows
+    assert seen[-1] == (100, 200, "drawing A's figure (2 of 2)") and first["order_b"] == {"run": 2}
+    summary = summary_text(first["summary"])
+    assert "A&#58; minhop&#45;new |\\n" in summary and "B&#58;" not in summary
+    assert "by B (fulb) in the background" in first["status"] and first["timeline"] is None  # B's protocol follows
     top = model.routed(Scenario.from_dict(data), "minhop-new").summary()["max_efi"]
-    assert first[2].layout.title.text.startswith(f"A: minhop-new (max EFI {top}; colours 0–{top})")  # its own
-    assert all("follows" in f.layout.annotations[0].text for f in first[3:6])
+    assert first["heatmap_a"].layout.title.text.startswith(f"A: minhop-new (max EFI {top}; colours 0–{top})")
+    assert all("follows" in first[name].layout.annotations[0].text for name in ("heatmap_b", "difference", "histogram"))
     assert page.dispatch(data, order) == {"run": 2}  # B still to route: a new scenario would run both again
-    assert page.stop_second(order, order_b) is None and page.stop_second(order) is no_update
+    assert page.stop_second(order, first["order_b"]) is None and page.stop_second(order) is no_update
     seen = []
-    views = page.compute_second(seen.append, order_b, data)
+    views = COMPUTE_SECOND(seen.append, order=first["order_b"], scenario=data)
     assert seen[0] == (0, 200, "routing 8 groups by fulb (1 of 2)")
     assert seen[-1] == (100, 200, "drawing the figures (2 of 2)")
+    assert all(views[name] is not no_update for name in page.VIEWS)  # every view, the protocol included
     # the routes are cached now: the views are drawn in the request, equal to the job's, and no job is ordered
     assert page.dispatch(data, order) is None and page.dispatch(data) is no_update
-    assert summary_text(page.render(data)[0]) == summary_text(views[0]) and page.render(data)[1] == views[1]
-    assert page.group_protocol(data) == views[-1]
+    drawn = RENDER(scenario=data)
+    assert summary_text(drawn["summary"]) == summary_text(views["summary"]) and drawn["status"] == views["status"]
+    assert page.group_protocol(data) == views["timeline"]
 
 
 def test_a_job_for_a_changed_a_draws_every_view_when_b_is_routed_already(large):
     """Only A changed: its job routes A and draws every view at once (B's routes are cached), ordering no job."""
     data = DEFAULT_SCENARIO.to_dict()
     order = page.dispatch(data)
-    page.compute_second(lambda _: None, page.compute_views(lambda _: None, order, data)[-1], data)
+    COMPUTE_SECOND(no_progress, order=COMPUTE_VIEWS(no_progress, order=order, scenario=data)["order_b"], scenario=data)
     changed = DEFAULT_SCENARIO.with_params(model.PAGE, {**model.DEFAULTS, "a": "sssp"}).to_dict()
     order = page.dispatch(changed)
-    *views, order_b = page.compute_views(lambda _: None, order, changed)
-    assert order_b is no_update and "A&#58; sssp | B&#58; fulb" in summary_text(views[0])
-    assert page.dispatch(changed, order) is None and views[-1] == page.group_protocol(changed)
+    views = COMPUTE_VIEWS(no_progress, order=order, scenario=changed)
+    assert views["order_b"] is no_update and "A&#58; sssp | B&#58; fulb" in summary_text(views["summary"])
+    assert page.dispatch(changed, order) is None and views["timeline"] == page.group_protocol(changed)
 
 
-def test_a_forged_job_order_or_store_changes_nothing(large):
-    for order, data in (("x", DEFAULT_SCENARIO.to_dict()), ({"run": 1}, {"schema": "nope"})):
-        assert page.compute_views(lambda _: None, order, data) == (no_update,) * (len(page.VIEWS) + 1)
-        assert page.compute_second(lambda _: None, order, data) == (no_update,) * len(page.VIEWS)
+def test_a_forged_job_order_changes_nothing_and_a_forged_store_says_why(large):
+    for job in (COMPUTE_VIEWS, COMPUTE_SECOND):
+        for order in ("x", None, [1], 5):
+            answer = job(no_progress, order=order, scenario=DEFAULT_SCENARIO.to_dict())
+            assert all(value is no_update for value in answer.values()), (job.__name__, order)
+        answer = job(no_progress, order={"run": 1}, scenario={"schema": "nope"})
+        assert answer["status"].startswith("⚠ The scenario could not be read")
+        assert all(answer[name] is no_update for name in answer if name != "status")
 
 
 def test_cancel_says_the_groups_were_not_routed():
-    status, *figures = page.cancelled(1)
-    assert status.startswith("⚠ Cancelled") and len(figures) == 4
-    assert all(f.layout.annotations[0].text == "Cancelled: not routed." for f in figures)
-    status, *figures = page.cancelled_second(1)  # under B's job: A's views stay
-    assert status.startswith("⚠ Cancelled: the groups were not routed by B") and len(figures) == 3
-    assert all(f.layout.annotations[0].text == "Cancelled: not routed by B." for f in figures)
+    answer = page.cancelled(clicks=1)
+    assert set(answer) == set(page.CANCELLED) == {"status", *page.DRAWINGS}
+    assert answer["status"].startswith("⚠ Cancelled")
+    assert all(answer[name].layout.annotations[0].text == "Cancelled: not routed." for name in page.DRAWINGS)
+    answer = page.cancelled_second(clicks=1)  # under B's job: A's views stay
+    assert set(answer) == set(page.CANCELLED_B) == {"status", "heatmap_b", "difference", "histogram"}
+    assert answer["status"].startswith("⚠ Cancelled: the groups were not routed by B")
+    assert all(
+        answer[name].layout.annotations[0].text == "Cancelled: not routed by B." for name in answer if name != "status"
+    )
 
 
 def summary_text(node) -> str:
@@ -690,8 +780,8 @@ def test_the_protocol_plays_on_a_cluster_file_above_the_drawing_limit_in_the_req
     data = s.to_dict(thin=True)
     order = page.dispatch(data)
     assert order == {"run": 1} and page.group_protocol(data) is None  # routing first
-    assert page.compute_views(lambda _: None, order, data)[-2] is None  # A's views: B's protocol follows
-    handle = page.compute_second(lambda _: None, {"run": 2}, data)[-1]
+    assert COMPUTE_VIEWS(no_progress, order=order, scenario=data)["timeline"] is None  # B's protocol follows
+    handle = COMPUTE_SECOND(no_progress, order={"run": 2}, scenario=data)["timeline"]
     assert handle["steps"] > 2 * 16 and handle["moments"]  # a join and a leave per member, at least
     assert page.group_protocol(data) == handle  # the routes cached: the request gives the same handle
     tl = player_timeline(handle)

@@ -17,10 +17,10 @@ from vizcoll.topology.generators import from_spec
 from vizcoll.topology.io import parse
 from vizcoll.topology.model import ENDPOINT
 from vizcoll.ui.figures.blocks import blocks_figure
-from vizcoll.ui.figures.efi import link_lines
+from vizcoll.ui.figures.efi import LinkHover, link_lines
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.labels import add_labels
-from vizcoll.ui.figures.style import FULL, HALF
+from vizcoll.ui.figures.style import FULL, HALF, ColourScale
 from vizcoll.ui.models import parts
 from vizcoll.ui.pages.trees import page as trees_page
 from vizcoll.ui.store import DEFAULT_SCENARIO, positions_of, topology_of
@@ -58,7 +58,7 @@ def test_the_overview_marks_each_bundle_by_its_hottest_link_and_sizes_it_by_the_
     part = blocks(topo)
     values = np.zeros(topo.n_links)
     values[topo.link_row(17)] = 6  # one hot link between pod 0's edge and aggregation switches
-    fig = blocks_figure(part, bundles(topo, part, values), "A: fulb", label="EFI")
+    fig = blocks_figure(part, bundles(topo, part, values), "A: fulb", ColourScale("EFI"))
     marks = next(t for t in fig.data if (t.name or "").startswith("link bundles"))
     hot = int(np.argmax(marks.marker.color))
     assert max(marks.marker.color) == 6 and "max EFI 6, mean 1.50" in marks.text[hot]  # 4 links, one of them 6
@@ -74,7 +74,7 @@ def test_a_pod_alone_is_drawn_with_no_name_on_its_links_and_every_link_clickable
     view = parts.view_of(TAIHULIGHT, "group:7")
     values = np.zeros(topology_of(TAIHULIGHT).n_links)
     values[view.rows[:5]] = 3
-    fig = view_figure(view, values, "A: pod 7 alone", highlight=view.rows[:2], clickable=True)
+    fig = view_figure(view, values, "A: pod 7 alone", hover=LinkHover(clickable=True), highlight=view.rows[:2])
     hover = next(t for t in fig.data if t.name == "links")
     assert len(hover.customdata) == view.topo.n_links  # one hover point per link of the pod (click: break it)
     assert misplaced(fig, HALF) == [] and not fig.layout.annotations  # no name upwards along the links
@@ -100,16 +100,17 @@ def test_names_that_fit_are_written_and_none_overlap_on_a_small_fabric():
 
 def test_choosing_a_pod_on_the_trees_page_redraws_the_mapped_trees_from_the_computed_ones():
     scenario = Scenario(spec="fat-tree:radix=8,levels=3", pattern="grid2d:8x16")
-    store, message, mapped, physical, cheap = in_callback(
-        trees_page.play_part, "trees-part.value", "group:2", scenario.to_dict()
-    )[:5]
-    assert message == "" and Scenario.from_dict(store).params["trees"]["part"] == "group:2"
-    assert "(pod 2 alone)" in mapped.layout.title.text.replace("<br>", "")
-    assert "(pod 2 alone)" in physical.layout.title.text.replace("<br>", "")
-    options, value = trees_page.part_choices(Scenario.from_dict(store).to_dict())
-    assert value == "group:2" and {"label": "pod 2 (24 nodes) alone", "value": "group:2"} in options
-    forged = in_callback(trees_page.play_part, "trees-part.value", "group:99", scenario.to_dict())
-    assert forged[0] is not None and forged[1].startswith("⚠") and "no group '99'" in forged[1]
+    played = in_callback(trees_page.play_part, "trees-part.value", scenario=scenario, value="group:2")
+    store = played["store"]
+    assert played["message"] == "" and Scenario.from_dict(store).params["trees"]["part"] == "group:2"
+    assert "(pod 2 alone)" in played["mapped"].layout.title.text.replace("<br>", "")
+    assert "(pod 2 alone)" in played["physical"].layout.title.text.replace("<br>", "")
+    choices = trees_page.part_choices(Scenario.from_dict(store).to_dict())
+    assert (
+        choices["part"] == "group:2" and {"label": "pod 2 (24 nodes) alone", "value": "group:2"} in choices["options"]
+    )
+    forged = in_callback(trees_page.play_part, "trees-part.value", scenario=scenario, value="group:99")
+    assert forged.keys() == {"message"} and forged["message"].startswith("⚠") and "no group '99'" in forged["message"]
 
 
 CAMPUS = parse(campus_cluster(), "campus.txt")
@@ -122,7 +123,7 @@ def test_a_cluster_files_overview_names_its_tiers_and_lists_each_parallel_cable_
     values = np.zeros(CAMPUS.n_links)
     values[parallel[0]] = 8  # one of two parallel cables is hot; the one listed after it carries 0
     bundle = bundles(CAMPUS, part, values)
-    fig = blocks_figure(part, bundle, "A: fulb", label="EFI")
+    fig = blocks_figure(part, bundle, "A: fulb", ColourScale("EFI"))
     assert [a.text for a in fig.layout.annotations] == ["end nodes", "edge switches (tier 1)", "tier 2", "tier 3"]
     assert fig.layout.xaxis.title.text == "edge"
     marks = next(t for t in fig.data if (t.name or "").startswith("link bundles"))

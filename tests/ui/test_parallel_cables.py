@@ -10,10 +10,10 @@ from tests.fabrics import campus_cluster
 from vizcoll.scenario import Scenario
 from vizcoll.topology import io as topo_io
 from vizcoll.topology.model import Topology
-from vizcoll.ui.figures.efi import GAP_PX, link_lines, link_middles, link_value_figure, parallel_cables
+from vizcoll.ui.figures.efi import GAP_PX, LinkHover, link_lines, link_middles, link_value_figure, parallel_cables
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.labels import PLOT_HEIGHT
-from vizcoll.ui.figures.style import HALF
+from vizcoll.ui.figures.style import HALF, ColourScale
 from vizcoll.ui.models.parts import view_of
 from vizcoll.ui.pages.trees._figures import packets_figure
 
@@ -47,7 +47,7 @@ def test_a_loaded_and_an_idle_parallel_cable_each_have_their_own_curve_colour_an
     topo = twin_cables()
     hot, cold = topo.link_label(0), topo.link_label(1)
     if label == "EFI":
-        fig = link_value_figure(topo, np.array([5.0, 0, 5, 5]), "twins", clickable=True)
+        fig = link_value_figure(topo, np.array([5.0, 0, 5, 5]), "twins", LinkHover(clickable=True))
     else:
         fig = packets_figure(topo, {0: 5, 2: 5, 3: 5}, "twins")
     hover = hover_of(fig)
@@ -95,7 +95,7 @@ def test_a_group_of_a_real_shaped_cluster_gives_every_cable_its_own_hover_point(
     assert (counts == 2).sum() == 14
     values = np.zeros(int(view.rows.max()) + 1)
     values[view.rows[lanes < 0]] = 5  # one cable of each pair loaded, its twin idle
-    fig = view_figure(view, values, "a group alone", clickable=True)
+    fig = view_figure(view, values, "a group alone", hover=LinkHover(clickable=True))
     hover = hover_of(fig)
     points = np.c_[np.asarray(hover.x), np.asarray(hover.y)]
     assert len(np.unique(points.round(9), axis=0)) == len(points) == view.topo.n_links
@@ -109,7 +109,7 @@ def test_a_real_clusters_hover_boxes_are_narrow_enough_to_stay_inside_the_figure
     (``MF0;spine-2:MQM8700/U1``, ``Voltaire 4036 # rack-1 (8c10)``): one end per line, the node's description and
     GUID on lines of their own. A half-width figure (about 450 px) then has room for it beside any point."""
     topo = topo_io.parse(campus_cluster(), "campus.txt")
-    fig = link_value_figure(topo, np.arange(topo.n_links, dtype=float), "campus", label="EFI")
+    fig = link_value_figure(topo, np.arange(topo.n_links, dtype=float), "campus", scale=ColourScale("EFI"))
     lines = [line for t in fig.data if t.hoverinfo == "text" for text in t.text for line in str(text).split("<br>")]
     assert max(map(len, lines)) <= 40, max(lines, key=len)
     assert any(line.startswith("link ") for line in lines)

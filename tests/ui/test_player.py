@@ -41,17 +41,26 @@ def three_step_timeline() -> dict:
     return Timeline(title="t", intro="a sends", initial_state={"a": "root"}, events=events).to_dict()
 
 
+def captioned(callbacks, position, timeline) -> tuple[str, str]:
+    """The caption callback as Dash calls it: (the caption, the position line)."""
+    answer = in_callback(callbacks["caption"], "p-step.value", position=position, timeline=timeline)
+    return answer["caption"], answer["position"]
+
+
 def test_caption_callback(callbacks):
-    caption = callbacks["caption"]
     tl = three_step_timeline()
-    assert in_callback(caption, None, 0, None) == ("Nothing to play.", "")
-    assert in_callback(caption, None, 0, tl) == ("a sends", "step 0 of 3")
-    assert in_callback(caption, None, 2, tl) == ("b → c", "step 2 of 3")
-    assert in_callback(caption, None, 3, tl) == ("done", "step 3 of 3")
-    assert in_callback(caption, None, 99, tl) == ("done", "step 3 of 3")
+    assert captioned(callbacks, 0, None) == ("Nothing to play.", "")
+    assert captioned(callbacks, 0, tl) == ("a sends", "step 0 of 3")
+    assert captioned(callbacks, 2, tl) == ("b → c", "step 2 of 3")
+    assert captioned(callbacks, 3, tl) == ("done", "step 3 of 3")
+    assert captioned(callbacks, 99, tl) == ("done", "step 3 of 3")
     outputs, shown = first_frame("p", tl)  # a page drawn with its timeline shows the same before the callback runs
-    assert [str(o) for o in outputs] == ["p-caption.children", "p-position.children"] and shown == caption(0, tl)
-    assert first_frame("p", no_update)[1] == (no_update, no_update)  # a timeline the page does not draw yet
+    assert {name: str(o) for name, o in outputs.items()} == {
+        "caption": "p-caption.children",
+        "position": "p-position.children",
+    }
+    assert shown == callbacks["caption"](position=0, timeline=tl)
+    assert first_frame("p", no_update)[1] == {}  # a timeline the page does not draw yet: nothing changes
 
 
 def test_every_key_moment_kind_has_its_sign_on_the_slider():
@@ -78,21 +87,18 @@ def test_a_player_holds_a_handle_and_the_server_the_timeline(callbacks, monkeypa
     ref = {"ref": handle["ref"], "steps": handle["steps"]}  # what a step of the slider posts (KEY_MOMENTS_JS)
     assert len(json.dumps(ref)) < 300 < 100_000 < len(json.dumps(timeline))
     assert player.player_timeline(handle).to_dict() == timeline
-    assert in_callback(callbacks["caption"], None, 2, handle) == (
-        Timeline.from_dict(timeline).caption(1),
-        f"step 2 of {handle['steps']}",
-    )
+    assert captioned(callbacks, 2, handle) == (Timeline.from_dict(timeline).caption(1), f"step 2 of {handle['steps']}")
     with monkeypatch.context() as patch:  # another web worker: a step reads the captions, never the timeline
         patch.setattr(player, "_parsed", {})
         patch.setattr(player.Timeline, "from_dict", None)
-        assert in_callback(callbacks["caption"], None, 3, handle)[1] == f"step 3 of {handle['steps']}"
+        assert captioned(callbacks, 3, handle)[1] == f"step 3 of {handle['steps']}"
     key = player.player_data(three_step_timeline())
     assert key["moments"] == [] and player.player_data(None) is None
     monkeypatch.setattr(player, "_parsed", {})
     monkeypatch.setattr(player, "timelines", uploads.MemoryStore())  # the server lost it
-    assert in_callback(callbacks["caption"], None, 1, handle)[0].startswith("⚠ this animation is no longer")
+    assert captioned(callbacks, 1, handle)[0].startswith("⚠ this animation is no longer")
     for forged in ({"ref": "sha256:zz"}, {"ref": 5}, [1]):
-        assert in_callback(callbacks["caption"], None, 1, forged)[0] == "⚠ the browser sent a malformed animation"
+        assert captioned(callbacks, 1, forged) == ("⚠ the browser sent a malformed animation", "")
 
 
 def test_a_long_timelines_handle_leaves_its_captions_on_the_server():

@@ -186,15 +186,17 @@ def test_filled_sets_each_answers_props_by_id():
     from dash import Output, no_update
 
     page = html.Div(id="page", children=[html.Div(id="a"), html.P("kept", id="b"), html.Div(id={"type": "x"})])
+    drawn_and_kept = {"drawing": Output("a", "children"), "kept": Output("b", "children")}
     answers = [
-        ([Output("a", "children"), Output("b", "children")], ("drawn", no_update)),  # no_update: as it is
-        ([Output("page", "title")], "one output: its value itself"),
+        (drawn_and_kept, {"drawing": "drawn", "kept": no_update}),  # no_update: as it is
+        ({"title": Output("page", "title")}, {"title": "the title"}),
+        (drawn_and_kept, {}),  # nothing changes
     ]
     filled = routing.filled(page, lambda scenario: answers, DEFAULT_SCENARIO)
-    assert filled is page and page.title == "one output: its value itself"
+    assert filled is page and page.title == "the title"
     assert page.children[0].children == "drawn" and page.children[1].children == "kept"
-    with pytest.raises(ValueError):  # an answer of another length than its outputs is a mistake, not ignored
-        routing.filled(page, lambda s: [([Output("a", "children"), Output("b", "children")], ("only one",))], None)
+    with pytest.raises(KeyError):  # an answer naming no output of its callback is a mistake, not ignored
+        routing.filled(page, lambda s: [(drawn_and_kept, {"drawn": "a typo"})], None)
 
     def failing(scenario):
         raise VizcollError("the trees of this scenario cannot be built")

@@ -8,6 +8,7 @@ import pytest
 from dash import no_update
 
 from tests.callback_context import in_callback, with_props
+from tests.probe import probe
 from vizcoll.scenario import Scenario
 from vizcoll.ui import routing, shell
 from vizcoll.ui.store import DEFAULT_SCENARIO, SCENARIO, fabric_of, topology_of
@@ -53,17 +54,21 @@ def test_a_break_whose_link_is_gone_is_listed_as_missing():
 
 def test_repair_from_the_badge():
     button = '{"link":"' + BREAK + '","type":"scenario-repair"}.n_clicks'
-    store, message = in_callback(shell.repair, button, [1], DEFAULT_SCENARIO.to_dict(), trigger_value=1)
-    assert Scenario.from_dict(store).broken == [] and message == ""
+    answer = in_callback(shell.repair, button, clicks=[1], scenario=DEFAULT_SCENARIO.to_dict(), trigger_value=1)
+    assert Scenario.from_dict(answer["store"]).broken == [] and answer["message"] == ""
     # a badge drawn again (n_clicks 0) is no click
-    assert in_callback(shell.repair, button, [0], DEFAULT_SCENARIO.to_dict(), trigger_value=0) == (no_update,) * 2
+    assert in_callback(shell.repair, button, clicks=[0], scenario=DEFAULT_SCENARIO.to_dict(), trigger_value=0) == {}
+    forged = in_callback(shell.repair, button, clicks=[1], scenario={"spec": 5}, trigger_value=1)
+    assert set(forged) == {"message"} and forged["message"].startswith("⚠")
 
 
 def test_the_share_link_carries_the_whole_scenario_in_the_fragment():
     edited = DEFAULT_SCENARIO.with_edit({"op": "add_node", "name": "probe", "kind": "endpoint"})
-    href, title = shell.render_share(edited.to_dict(), "/trees", "http://example.org:8050/topology#old")
+    shared = shell.render_share(edited.to_dict(), "/trees", "http://example.org:8050/topology#old")
+    href, title = shared["href"], shared["title"]
     assert href.startswith("http://example.org:8050/trees#s=") and "Copy this link" in title
     assert Scenario.from_fragment(shell.fragment_of(href.partition("#")[2])) == edited
+    assert shell.render_share({"spec": 5}, "/trees", "http://h/") == {}  # an unreadable store: the link stays
 
 
 def test_a_scenario_too_large_for_a_url_gets_the_page_url(monkeypatch):
@@ -96,10 +101,11 @@ def test_scenario_files_round_trip_and_bad_files_get_a_message():
     edited = DEFAULT_SCENARIO.toggled("h5[1]-edge1.0[2]")
     saved = shell.download(1, edited.to_dict())
     assert saved["filename"] == "vizcoll-scenario.json" and Scenario.loads(saved["content"]) == edited
-    store, version, message, content, emptied = shell.open_file(data_url(saved["content"]), 3, None)
-    assert Scenario.from_dict(store) == edited and version == 4 and message == ""
-    assert emptied is None  # the box is emptied: the same file can be opened again
-    assert "Opening the scenario" in str(content)  # the old page goes in the same update (its drawings with it)
+    answer = shell.open_file(data_url(saved["content"]), 3, None)
+    assert Scenario.from_dict(answer["store"]) == edited and answer["version"] == 4 and answer["message"] == ""
+    assert answer["upload"] is None  # the box is emptied: the same file can be opened again
+    # the old page goes in the same update (its drawings with it)
+    assert "Opening the scenario" in str(answer["content"])
     for bad, words in (
         (data_url("{oops"), "not valid JSON"),
         (data_url('{"spec": "torus:2x2"}'), "schema"),
@@ -107,9 +113,11 @@ def test_scenario_files_round_trip_and_bad_files_get_a_message():
         (12, "not a file"),
         ("data:x;base64,@@", "could not be opened"),
     ):
-        store, version, message, content, _ = shell.open_file(bad, 3, None)
-        assert store is no_update and version is no_update and words in message, (bad, message)
-        assert content is no_update  # the page stays as it is
+        answer = shell.open_file(bad, 3, None)
+        assert set(answer) == {"message", "upload"} and words in answer["message"], (bad, answer)
+        # the store, the version and the page stay as they are; the box is emptied
+        assert answer["upload"] is None
+    assert shell.open_file(None, 3, None) == {}
 
 
 # ---------------------------------------------------------------- the uploaded fabric stays on the server
@@ -131,7 +139,7 @@ def test_the_store_carries_the_uploaded_fabrics_hash_and_the_link_and_file_the_f
     assert message == "" and store["fabric"]["uploaded"] is None and store["fabric"]["ref"] == uploaded.ref
     assert len(json.dumps(store)) < 2_000 < len(link)  # every callback posts this, not the fabric
     assert "1,356 end nodes" in text(shell.render_badge(store))
-    href, _ = shell.render_share(store, "/trees", "http://h/")
+    href = shell.render_share(store, "/trees", "http://h/")["href"]
     assert Scenario.from_fragment(shell.fragment_of(href.partition("#")[2])).to_dict() == uploaded.to_dict()
     assert json.loads(shell.download(1, store)["content"]) == uploaded.to_dict()  # the file: the fabric itself
     monkeypatch.setattr(uploads, "_store", uploads.MemoryStore())  # the server restarted with an empty cache
@@ -163,3 +171,11 @@ def test_a_file_over_the_apps_limits_is_refused_once_read(monkeypatch):
     monkeypatch.setattr(store, "UI_MAX_NODES", 30)  # the default fabric has 36 nodes
     scenario, message = store.checked(Scenario(spec="fat-tree:radix=4,levels=3", pattern="grid2d:4x4").to_dict())
     assert scenario is None and "the app takes fabrics of up to 30 nodes" in message
+
+
+def test_forged_repairs_and_files_say_why_or_change_nothing():
+    button = '{"link":"' + BREAK + '","type":"scenario-repair"}.n_clicks'
+    probe(shell.repair, button, {"clicks": [1], "scenario": DEFAULT_SCENARIO.to_dict()})
+    saved = data_url(DEFAULT_SCENARIO.dumps())
+    probe(shell.open_file, "scenario-open.contents", {"contents": saved, "version": None, "scenario": None})
+    assert shell.open_file(saved, "abc", None)["version"] == 1  # a forged version counts from 0

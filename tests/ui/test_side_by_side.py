@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from dash import State
 
 from tests.callback_context import find_component, in_callback
 from vizcoll.__main__ import main
 from vizcoll.scenario import Scenario
 from vizcoll.ui.components.player import player_captions, player_timeline
-from vizcoll.ui.components.sidebyside import HIDDEN, run_at
+from vizcoll.ui.components.sidebyside import HIDDEN, register_side_by_side, result_outputs, run_at, shown
 from vizcoll.ui.export.animation import frame_figure
 from vizcoll.ui.export.animations import animation_of
 from vizcoll.ui.pages.barrier import page as barrier
@@ -25,16 +26,16 @@ def no_progress(_value) -> None:
     """The ``set_progress`` of a background callback called directly."""
 
 
-def compared(module, order, scenario: Scenario):
+def compared(module, order, scenario: Scenario) -> dict:
+    """The page's comparison job (its store as the browser sends it), by name (:func:`result_outputs`)."""
     runner = barrier.compare_runs if module is barrier else trees.compare_trees
     return in_callback(runner, "order.data", no_progress, order, scenario.to_dict())
 
 
 def test_the_barrier_runs_dlct_and_tree_on_the_same_broken_grid_on_one_clock():
-    handle, elements_a, elements_b, title_a, title_b, style, parting, message = compared(
-        barrier, {"compare": "tree", "plan": "key"}, GRID
-    )
-    assert (title_a, title_b, style, message) == ("DLCT", "Tree", {}, "")
+    answer = compared(barrier, {"compare": "tree", "plan": "key"}, GRID)
+    handle, elements_a, elements_b, parting = (answer[k] for k in ("handle", "elements_a", "elements_b", "parting"))
+    assert (answer["title_a"], answer["title_b"], answer["sides"], answer["message"]) == ("DLCT", "Tree", {}, "")
     assert elements_a == elements_b and sum(e.get("classes") == "proc" for e in elements_a) == 64
     assert parting.startswith("Where they part: step ") and "first: barrier release" in parting
     runs = [player_timeline(run) for run in handle["runs"]]
@@ -59,30 +60,36 @@ def test_the_barrier_runs_dlct_and_tree_on_the_same_broken_grid_on_one_clock():
     ],
 )
 def test_a_comparison_that_cannot_run_says_why_and_hides_the_sides(order, scenario, words):
-    handle, *_, style, parting, message = compared(barrier, order, scenario)
-    assert handle is None and style == HIDDEN and parting == ""
-    assert message.startswith("⚠") and words in message
+    answer = compared(barrier, order, scenario)
+    assert answer["handle"] is None and answer["sides"] == HIDDEN and answer["parting"] == ""
+    assert answer["elements_a"] == answer["elements_b"] == []
+    assert answer["message"].startswith("⚠") and words in answer["message"]
 
 
 def test_no_order_shows_nothing_and_a_forged_handle_draws_nothing():
-    assert compared(barrier, None, GRID)[0] is None
+    assert compared(barrier, None, GRID)["handle"] is None
     for forged in (None, {}, {"runs": "x"}, {"runs": [1, 2], "positions": [[0], [0]]}, {"runs": [{}], "positions": []}):
         assert run_at(forged, 0, 3) is None or run_at(forged, 0, 3)[0] == {}
-    handle = compared(barrier, {"compare": "tree", "plan": "k"}, GRID)[0]
+    handle = compared(barrier, {"compare": "tree", "plan": "k"}, GRID)["handle"]
     assert run_at(handle, 1, 10**9)[1] == handle["positions"][1][-1]  # clamped to the last step
     assert run_at(handle, 0, "x")[1] == 0
 
 
+def trees_compared(order) -> dict:
+    """/trees' side-by-side job on the default scenario, as Dash calls it: every output by name."""
+    data = DEFAULT_SCENARIO.to_dict()
+    return in_callback(trees.compare_trees, "order.data", no_progress, order=order, data=data)
+
+
 def test_the_trees_run_two_tree_kinds_on_the_default_fabric():
-    handle, elements_a, _, title_a, title_b, style, parting, message = compared(
-        trees, {"compare": "knomial", "plan": "k"}, DEFAULT_SCENARIO
-    )
-    assert (title_a, title_b, style, message) == ("4-ary", "4-nomial", {}, "")
-    assert parting.startswith("The two runs never part") and elements_a  # 4-ary and 4-nomial end together here
-    runs = [player_timeline(run) for run in handle["runs"]]
+    shown = trees_compared({"compare": "knomial", "plan": "k"})
+    assert (shown["title_a"], shown["title_b"], shown["sides"], shown["message"]) == ("4-ary", "4-nomial", {}, "")
+    # 4-ary and 4-nomial end together here
+    assert shown["parting"].startswith("The two runs never part") and shown["elements_a"]
+    handle, runs = shown["handle"], [player_timeline(run) for run in shown["handle"]["runs"]]
     assert runs[0].title != runs[1].title and [p[-1] for p in handle["positions"]] == [t.n_steps for t in runs]
-    message = compared(trees, {"compare": "kary", "plan": "k"}, DEFAULT_SCENARIO)[-1]
-    assert "choose another run" in message
+    same = trees_compared({"compare": "kary", "plan": "k"})
+    assert "choose another run" in same["message"] and same["handle"] is None and same["sides"] == HIDDEN
 
 
 def test_the_compare_choices_are_in_the_layouts_and_the_scenario():
@@ -120,17 +127,83 @@ def test_multicast_a_and_b_route_the_teaching_presets_groups_one_by_one():
     from vizcoll.ui.store import topology_of
 
     scenario = preset_scenario("pruned-fat-tree", DEFAULT_SCENARIO)
-    handle, title_a, title_b, style, parting, message = in_callback(
-        multicast.compare_routings, "order.data", no_progress, {"compare": "groups", "plan": "k"}, scenario.to_dict()
+    order = {"compare": "groups", "plan": "k"}
+    shown = in_callback(multicast.compare_routings, "order.data", no_progress, order=order, scenario=scenario.to_dict())
+    assert set(shown) == set(multicast.SIDES_SHOWN)  # figures: no canvas elements
+    assert (shown["title_a"], shown["title_b"], shown["sides"], shown["message"]) == (
+        "A: minhop-new",
+        "B: fulb",
+        {},
+        "",
     )
-    assert (title_a, title_b, style, message) == ("A: minhop-new", "B: fulb", {}, "")
-    assert parting.startswith("Where they part: step 20 (t = 20): A: minhop-new first: largest EFI rises;")
+    assert shown["parting"].startswith("Where they part: step 20 (t = 20): A: minhop-new first: largest EFI rises;")
     topo = topology_of(scenario)
-    for run, algo, top in zip(handle["runs"], ("minhop-new", "fulb"), (8, 3), strict=True):
+    for run, algo, top in zip(shown["handle"]["runs"], ("minhop-new", "fulb"), (8, 3), strict=True):
         tl = player_timeline(run)
         assert (efi_at(topo, tl, tl.n_steps - 1) == routed(scenario, algo).efi).all()  # the routing's own EFI
         assert tl.summary["max_efi"] == top and run["top"] == 8  # one colour scale for both
         figure = multicast.side_figure(run, 20, scenario.to_dict())
         assert figure.layout.title.text in ("", None) and len(figure.data) > 3
-    off = in_callback(multicast.compare_routings, "order.data", no_progress, {"compare": "x"}, scenario.to_dict())
-    assert off[0] is None and off[3] == HIDDEN
+    off = in_callback(
+        multicast.compare_routings, "order.data", no_progress, order={"compare": "x"}, scenario=scenario.to_dict()
+    )
+    assert off["handle"] is None and off["sides"] == HIDDEN
+    broken = in_callback(multicast.compare_routings, "order.data", no_progress, order=order, scenario={"schema": 1})
+    assert broken["handle"] is None and broken["message"].startswith("⚠ The scenario could not be read")
+
+
+class Wiring:
+    """Stands for the app: keeps the callbacks :func:`vizcoll.ui.callbacks.by_name` registers, as Dash calls them."""
+
+    def __init__(self):
+        self.named = {}
+
+    def clientside_callback(self, *args, **options):
+        pass
+
+    def callback(self, *args, output=None, inputs=None, **options):
+        def keep(fn):
+            if output is not None:
+                self.named[fn.__name__] = (fn, output, inputs)
+            return fn
+
+        return keep
+
+
+def test_the_result_outputs_are_named_and_shown_answers_every_one():
+    outputs = result_outputs("bar-cmp")
+    assert str(outputs["elements_b"]) == "bar-cmp-b.elements" and str(outputs["handle"]) == "bar-cmp-timeline.data"
+    assert str(outputs["title_a"]) == "bar-cmp-a-title.children" and str(outputs["sides"]) == "bar-cmp-sides.style"
+    assert shown(None, message="⚠ x") == {
+        "handle": None,
+        "elements_a": [],
+        "elements_b": [],
+        "title_a": "",
+        "title_b": "",
+        "sides": HIDDEN,
+        "parting": "",
+        "message": "⚠ x",
+    }
+    figures = result_outputs("mc-cmp", canvas=False)
+    assert "elements_a" not in figures and set(shown(None, canvas=False)) == set(figures)
+
+
+def test_a_step_draws_each_side_at_its_own_position_with_its_caption():
+    app = Wiring()
+    sheet_at = lambda run, position, data: [{"position": position, "data": data}]  # noqa: E731
+    states = [State("scenario", "data")]
+    register_side_by_side(app, "bar-cmp", "barrier", "side-by-side", sheet_at, states, lambda: [])
+    step, outputs, inputs = app.named["step"]
+    assert (
+        str(outputs["sheet_b"]) == "bar-cmp-b.stylesheet" and str(outputs["caption_a"]) == "bar-cmp-a-caption.children"
+    )
+    assert str(inputs["position"]) == "bar-cmp-step.value" and inputs["state_0"] is states[0]
+    handle = in_callback(barrier.compare_runs, "order.data", no_progress, {"compare": "tree"}, GRID.to_dict())["handle"]
+    middle = handle["steps"] // 2
+    answer = in_callback(step, "bar-cmp-step.value", position=middle, handle=handle, state_0="s")
+    for index, side in enumerate(("a", "b")):
+        run, own = run_at(handle, index, middle)
+        assert answer[f"sheet_{side}"] == [{"position": own, "data": "s"}]
+        assert answer[f"caption_{side}"] == player_captions(run)[own]
+    forged = in_callback(step, "bar-cmp-step.value", position=middle, handle={"runs": "x"}, state_0="s")
+    assert forged == {"sheet_a": [], "sheet_b": [], "caption_a": "", "caption_b": ""}  # the plain sheets

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from operator import itemgetter
 
 import plotly.graph_objects as go
 import pytest
@@ -250,87 +251,79 @@ def test_the_root_is_a_page_parameter():
 
 # ------------------------------------------------------------------ update_scenario (the callback)
 def test_update_scenario_success_and_error_paths():
-    store, message, generator, root, comm_edit, upload, comm_upload = update(
-        "topo-generate.n_clicks", generate=1, params="mesh:3x3"
-    )
-    assert Scenario.from_dict(store).spec == "mesh:3x3" and message == "" and generator == "mesh"
-    assert root == Scenario.from_dict(store).params["topology"]["root"]
+    out = update("topo-generate.n_clicks", generate=1, params="mesh:3x3")
+    store = out["scenario"]
+    assert Scenario.from_dict(store).spec == "mesh:3x3" and out["message"] == "" and out["generator"] == "mesh"
+    assert out["root"] == Scenario.from_dict(store).params["topology"]["root"]
 
     for spec in ("torus:0x3", "no-such-fabric:1", ""):
-        store, message, *_ = update("topo-generate.n_clicks", generate=1, params=spec)
-        assert store is no_update, spec  # the store keeps the last good scenario
-        assert message.startswith("⚠ ") and "Traceback" not in message, message
+        out = update("topo-generate.n_clicks", generate=1, params=spec)
+        assert "scenario" not in out, spec  # the store keeps the last good scenario
+        assert out["message"].startswith("⚠ ") and "Traceback" not in out["message"], out
 
-    store, message, *_ = update(
-        "topo-upload.contents", upload=data_url('Switch 4 "s"\n[9] "h"[1]\n'), upload_name="x.net"
-    )
-    assert store is no_update and message.startswith("⚠ x.net")
+    out = update("topo-upload.contents", upload=data_url('Switch 4 "s"\n[9] "h"[1]\n'), upload_name="x.net")
+    assert "scenario" not in out and out["message"].startswith("⚠ x.net")
     for contents in (12, "no-comma", "data:x;base64,@@@"):
-        store, message, *_ = update("topo-upload.contents", upload=contents, upload_name=None)
-        assert store is no_update and message.startswith("⚠ ") and "empty" not in message
+        out = update("topo-upload.contents", upload=contents, upload_name=None)
+        assert "scenario" not in out and out["message"].startswith("⚠ ") and "empty" not in out["message"]
 
 
 def test_the_upload_box_used_is_emptied_so_the_same_file_can_be_loaded_again():
-    *_, upload, comm_upload = update("topo-upload.contents", upload=data_url(ONE_SPINE), upload_name="h.net")
-    assert upload is None and comm_upload is no_update  # the other left alone: emptying it starts the file job
-    *_, upload, comm_upload = update("topo-generate.n_clicks", generate=1, params="fat-tree:radix=4,levels=2")
-    assert upload is no_update and comm_upload is no_update
+    out = update("topo-upload.contents", upload=data_url(ONE_SPINE), upload_name="h.net")
+    assert out["upload"] is None and "comm_upload" not in out  # the other left alone: emptying it starts the job
+    out = update("topo-generate.n_clicks", generate=1, params="fat-tree:radix=4,levels=2")
+    assert "upload" not in out and "comm_upload" not in out
 
 
 def test_a_large_file_is_left_to_the_job_which_reads_it_as_the_request_would(monkeypatch):
     url = data_url(ONE_SPINE)
     small = update("topo-upload.contents", upload=url, upload_name="h.net")
-    assert page.read_large_upload(print, url, "h.net", None, DEFAULT.to_dict()) == (no_update,) * 7  # the request's
+    assert large_read(print, url) == {}  # the request's
     monkeypatch.setattr(model, "LARGE_UPLOAD_BYTES", 10)
-    assert update("topo-upload.contents", upload=url, upload_name="h.net") == (no_update,) * 7  # the job's now
+    assert update("topo-upload.contents", upload=url, upload_name="h.net") == {}  # the job's now
     seen = []
-    assert page.read_large_upload(seen.append, url, "h.net", None, DEFAULT.to_dict()) == small
+    assert large_read(seen.append, url) == small
     assert seen == [(0, 1, f"Reading h.net ({len(url) * 3 / 4e6:.1f} MB)…")]
-    store, message, *_ = page.read_large_upload(seen.append, data_url("junk " * 10), "j.net", None, DEFAULT.to_dict())
-    assert store is no_update and message.startswith("⚠ j.net")
+    out = large_read(seen.append, data_url("junk " * 10), "j.net")
+    assert "scenario" not in out and out["message"].startswith("⚠ j.net")
     for forged in (None, 12, ["x"]):
-        assert page.read_large_upload(seen.append, forged, "h.net", None, DEFAULT.to_dict()) == (no_update,) * 7
+        assert large_read(seen.append, forged) == {}
+
+
+def large_read(progress, contents, filename: str = "h.net") -> dict:
+    """The large-file job as Dash calls it, on the default scenario."""
+    return page.read_large_upload(
+        progress, contents=contents, filename=filename, comm_edit=None, scenario=DEFAULT.to_dict()
+    )
 
 
 def test_a_page_load_writes_nothing():
-    assert in_callback(page.update_scenario, None, DEFAULT.to_dict(), **values()) == (no_update,) * 7
+    assert in_callback(page.update_scenario, None, DEFAULT.to_dict(), **values()) == {}
 
 
 # ------------------------------------------------------------------ views
 def test_render_scenario_small_uses_cytoscape():
-    (
-        elements,
-        canvas_style,
-        figure,
-        large_style,
-        legend_style,
-        counts,
-        comm_info,
-        options,
-        comm_options,
-        spec,
-        pattern,
-        layout,
-        parts,
-        part,
-    ) = page.render_scenario(DEFAULT.to_dict())
+    out = page.render_scenario(DEFAULT.to_dict())
+    elements = out["elements"]
     assert len([e for e in elements if "source" not in e["data"]]) == 36
     assert len([e for e in elements if "source" in e["data"]]) == 48
-    assert canvas_style.get("display") != "none" and large_style == {"display": "none"}
-    assert figure is no_update and legend_style == {}
-    assert [span.children[0].children + span.children[1] for span in counts] == [
+    assert out["canvas_style"].get("display") != "none" and out["overview_style"] == {"display": "none"}
+    assert "overview" not in out and out["legend_style"] == {}
+    assert [span.children[0].children + span.children[1] for span in out["counts"]] == [
         "20 switches",
         "16 end nodes",
         "48 links",
         "1 broken link",
         "4 max ports",
     ]
-    assert comm_info.startswith("8 communicators")
-    assert options[0] == "h0" and len(options) == 16
+    assert out["comm_info"].startswith("8 communicators")
+    assert out["root_options"][0] == "h0" and len(out["root_options"]) == 16
+    comm_options = out["comm_edit_options"]
     assert comm_options[-1] == {"label": "a new communicator", "value": model.NEW_COMM} and len(comm_options) == 9
-    assert spec == DEFAULT.spec and pattern == "grid2d:4x4"
+    assert out["spec"] == DEFAULT.spec and out["pattern"] == "grid2d:4x4"
+    layout = out["layout"]
     assert layout["name"] == "preset" and layout["fit"] is True  # nodes where the server put them, fitted
-    assert part == "whole" and [o["value"] for o in parts] == [
+    assert out["part"] == "whole" and [o["value"] for o in out["part_options"]] == [
         "whole",
         "overview",
         "group:0",
@@ -341,69 +334,71 @@ def test_render_scenario_small_uses_cytoscape():
     edited = page.render_scenario(
         DEFAULT.with_edit({"op": "add_node", "name": "probe", "kind": "switch"}).toggled(H5_LINK).to_dict()
     )
-    assert edited[-3] == layout  # an edit or a break keeps the view: the canvas fits again for a new fabric only
-    assert page.render_scenario(Scenario(spec="torus:2x2,hosts=1").to_dict())[-3] != layout
+    assert edited["layout"] == layout  # an edit or a break keeps the view: the canvas fits again for a new fabric only
+    assert page.render_scenario(Scenario(spec="torus:2x2,hosts=1").to_dict())["layout"] != layout
 
 
 def test_render_scenario_of_an_upload_shows_no_spec():
     out = page.render_scenario(uploaded().to_dict())
-    assert out[9] == "" and set(out[7]) == {"alpha", "beta", "gamma", "delta"}
+    assert out["spec"] == "" and set(out["root_options"]) == {"alpha", "beta", "gamma", "delta"}
 
 
 def test_a_large_fabric_opens_on_its_blocks_and_a_plane_is_drawn_alone_on_the_canvas():
     assert from_spec(LARGE_SPEC).n_nodes > SMALL_LIMIT
     large = Scenario(spec=LARGE_SPEC)
     out = page.render_scenario(large.to_dict())
-    elements, canvas_style, figure, large_style, legend_style = out[:5]
-    assert elements == [] and canvas_style == {"display": "none"} and large_style.get("display") != "none"
-    assert legend_style == {"display": "none"}  # the node legend belongs to the cytoscape drawing
+    figure = out["overview"]
+    assert out["elements"] == [] and out["canvas_style"] == {"display": "none"}
+    assert out["overview_style"].get("display") != "none"
+    assert out["legend_style"] == {"display": "none"}  # the node legend belongs to the cytoscape drawing
     assert isinstance(figure, go.Figure) and "800 switches" in figure.layout.title.text.replace("<br>", "")
     blocks = [t for t in figure.data if (t.name or "").startswith("switch blocks")]
     assert blocks and len(blocks[0].x) == 8 and blocks[0].customdata[3] == "group:3"  # one per z-plane
-    options, part = out[-2:]
-    assert part == "overview" and [o["value"] for o in options][:2] == ["overview", "group:0"]
+    assert out["part"] == "overview" and [o["value"] for o in out["part_options"]][:2] == ["overview", "group:0"]
     # a click on a block draws its plane alone on the canvas, and a reload keeps it
     click = {"points": [{"customdata": "group:3"}]}
-    store = update("topo-large.clickData", large, block=click)[0]
+    store = update("topo-large.clickData", large, block=click)["scenario"]
     drilled = page.render_scenario(store)
-    assert Scenario.from_dict(store).params["topology"]["part"] == "group:3" and drilled[-1] == "group:3"
-    nodes = [e for e in drilled[0] if "source" not in e["data"]]
-    assert len(nodes) == 200 and drilled[1].get("display") != "none" and drilled[2] is no_update
+    assert Scenario.from_dict(store).params["topology"]["part"] == "group:3" and drilled["part"] == "group:3"
+    nodes = [e for e in drilled["elements"] if "source" not in e["data"]]
+    assert len(nodes) == 200 and drilled["canvas_style"].get("display") != "none" and "overview" not in drilled
     plane = {n for n in from_spec(LARGE_SPEC).names if n.endswith("-3")}  # sw<x>-<y>-3 and h<x>-<y>-3
     assert {e["data"]["label"] for e in nodes} == plane
     forged = update("topo-part.value", large, part="group:99")
-    assert forged[0] is no_update and "no group '99'" in forged[1]
-    assert drilled[-3] != out[-3]  # another part: the canvas fits again
+    assert "scenario" not in forged and "no group '99'" in forged["message"]
+    assert drilled["layout"] != out["layout"]  # another part: the canvas fits again
 
 
 def test_a_forged_store_gives_a_message():
     out = page.render_scenario({"schema": "vizcoll.scenario/2", "communicators": [1, 2]})
-    assert out[6].startswith("⚠ The scenario could not be read")
+    assert out == {"comm_info": out["comm_info"]} and out["comm_info"].startswith("⚠ The scenario could not be read")
 
 
 def test_compute_broadcast_info():
-    timeline, info = page.compute_broadcast(DEFAULT.to_dict())
+    timeline, info = itemgetter("timeline", "info")(page.compute_broadcast(DEFAULT.to_dict()))
     assert info == "From h0: 36 nodes reached in 6 hops with 35 messages; 0 unreachable."
     assert player_timeline(timeline).n_steps == 7
     cut = DEFAULT.toggled(H5_LINK)
-    timeline, info = page.compute_broadcast(cut.to_dict())
+    timeline, info = itemgetter("timeline", "info")(page.compute_broadcast(cut.to_dict()))
     assert info.endswith("1 unreachable: the broken links cut the network into 2 parts (1 node cut off).")
     assert "35 nodes reached" in info
     assert "cannot be reached" in player_timeline(timeline).caption(player_timeline(timeline).n_steps - 1)
-    _, info = page.compute_broadcast(DEFAULT.with_params("topology", {"root": "h9"}).to_dict())
+    _, info = itemgetter("timeline", "info")(
+        page.compute_broadcast(DEFAULT.with_params("topology", {"root": "h9"}).to_dict())
+    )
     assert info.startswith("From h9:")
 
 
 def test_a_large_fabric_plays_the_broadcast_on_its_overview():
     data = Scenario(spec=LARGE_SPEC).to_dict()
-    handle, info = page.compute_broadcast(data)
+    handle, info = itemgetter("timeline", "info")(page.compute_broadcast(data))
     assert "1,600 nodes reached" in info and "Played on the overview" in info
     frames, tl = handle["overview"], player_timeline(handle)
     assert frames["steps"] == tl.n_steps == handle["steps"] and len(frames["bundles"]) == tl.n_steps + 1
     crossed = sum(len(e.path_links) for e in tl.events)
     assert sum(map(sum, frames["messages"])) == crossed  # every hop of every message lights its bundle
     assert sum(map(sum, frames["nodes"])) == sum(len(tl.changes_at(k)) for k in range(tl.n_steps))
-    figure = page.render_scenario(data)[2]  # the overview carries the two layers the browser lights
+    figure = page.render_scenario(data)["overview"]  # the overview carries the two layers the browser lights
     layers = [t for t in figure["data"] if str(t["meta"]).startswith("overview-")]
     assert [t["meta"] for t in layers] == ["overview-messages", "overview-nodes"]
     assert page.render_step(3, handle) is no_update  # the browser draws an overview's steps
@@ -412,7 +407,7 @@ def test_a_large_fabric_plays_the_broadcast_on_its_overview():
 
 def test_a_group_drawn_alone_plays_the_broadcast_node_by_node():
     data = Scenario(spec=LARGE_SPEC, params={"topology": {"part": "group:3"}}).to_dict()
-    handle, info = page.compute_broadcast(data)
+    handle, info = itemgetter("timeline", "info")(page.compute_broadcast(data))
     tl, drawn = player_timeline(handle), handle["nodes"]
     assert "overview" not in handle and len(drawn) < 1600 and tl.entities  # the part's nodes, by fabric index
     last = tl.n_steps
@@ -423,7 +418,7 @@ def test_a_group_drawn_alone_plays_the_broadcast_node_by_node():
 
 
 def test_render_step_highlights_the_links_of_the_current_hop():
-    timeline, _ = page.compute_broadcast(DEFAULT.to_dict())
+    timeline, _ = itemgetter("timeline", "info")(page.compute_broadcast(DEFAULT.to_dict()))
     tl = player_timeline(timeline)
     assert page.render_step(0, None) == base_stylesheet()
 
@@ -446,18 +441,10 @@ def test_fill_selection_from_clicks():
     node = {"data": {"id": "n21", "label": "h1"}}
     edge = {"data": {"id": "l5-25-2", "link": 5, "name": H5_LINK}}
     select, draw = page.SELECT, page.COMMUNICATOR
-    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", select) == ("h1", "h0", no_update)
-    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, None, select) == (
-        "h1",
-        no_update,
-        no_update,
-    )
-    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", draw) == (no_update,) * 3
-    assert in_callback(page.fill_selection, "topo-canvas.tapEdge", node, edge, "h0", select) == (
-        no_update,
-        no_update,
-        H5_LINK,
-    )
+    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", select) == {"a": "h1", "b": "h0"}
+    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, None, select) == {"a": "h1"}
+    assert in_callback(page.fill_selection, "topo-canvas.tapNode", node, None, "h0", draw) == {}
+    assert in_callback(page.fill_selection, "topo-canvas.tapEdge", node, edge, "h0", select) == {"link": H5_LINK}
 
 
 def test_export_topology():
@@ -568,14 +555,18 @@ def test_an_upload_says_what_was_skipped_or_kept():
         'src/query_smp.c:195; umad (DR path slid 0) bad status 110\nSwitch 4 "s"\n[1] "s"[2]\n[2] "s"[1]\n'
         '[3] "h"[1]\n\nHca 1 "h"\n[1] "s"[3]\n'
     )
-    store, message, *_ = update("topo-upload.contents", upload=data_url(text), upload_name="odd.topo")
+    store, message = itemgetter("scenario", "message")(
+        update("topo-upload.contents", upload=data_url(text), upload_name="odd.topo")
+    )
     assert Scenario.from_dict(store).topology().n_links == 2
     assert message.startswith("⚠ Read odd.topo: skipped 1 line it does not know (line 1:")
     assert "1 loopback cable between two ports of one switch kept (no route uses them): s[1]-s[2]" in message
 
 
 def test_an_upload_of_a_tree_without_a_top_switch_says_its_parts_and_a_broadcast_blames_the_file():
-    store, message, *_ = update("topo-upload.contents", upload=data_url(CIRCE), upload_name="topology.conf")
+    store, message = itemgetter("scenario", "message")(
+        update("topo-upload.contents", upload=data_url(CIRCE), upload_name="topology.conf")
+    )
     assert message.startswith("⚠ Read topology.conf: line 5: Nodes= lists circe-n051 more than once")
     assert "; 5 parts: the file has no switch above s[0-5];" in message
     scenario = Scenario.from_dict(store)
@@ -588,14 +579,14 @@ def test_an_upload_of_a_tree_without_a_top_switch_says_its_parts_and_a_broadcast
 
 def test_a_tree_of_several_parts_is_joined_under_one_added_switch_as_the_scenario_s_own_edits():
     split = uploaded(CIRCE, "topology.conf")
-    label, style = in_callback(page.join_offer, "scenario.data", split.to_dict(thin=True))
-    assert label == "Join s[0-5] under one added switch (vizcoll-added-root, not in the file)" and style == {}
-    store, message, *_ = update("topo-join-roots.n_clicks", split, join=1)
-    joined = Scenario.from_dict(store)
+    offer = in_callback(page.join_offer, "scenario.data", split.to_dict(thin=True))
+    assert offer == {"label": "Join s[0-5] under one added switch (vizcoll-added-root, not in the file)", "style": {}}
+    out = update("topo-join-roots.n_clicks", split, join=1)
+    joined = Scenario.from_dict(out["scenario"])
     assert [e["op"] for e in joined.edits] == ["add_node"] + ["add_link"] * 6
-    assert analysis(joined.topology())["parts"] == 1 and message == ""
-    assert in_callback(page.join_offer, "scenario.data", store)[1] == page.HIDDEN
-    assert in_callback(page.join_offer, "scenario.data", DEFAULT.to_dict(thin=True))[1] == page.HIDDEN
+    assert analysis(joined.topology())["parts"] == 1 and out["message"] == ""
+    assert in_callback(page.join_offer, "scenario.data", out["scenario"])["style"] == page.HIDDEN
+    assert in_callback(page.join_offer, "scenario.data", DEFAULT.to_dict(thin=True))["style"] == page.HIDDEN
 
 
 def test_the_router_answer_draws_the_fabric_and_a_new_tab_store_changes_nothing():
@@ -610,18 +601,18 @@ def test_the_router_answer_draws_the_fabric_and_a_new_tab_store_changes_nothing(
     assert found["topo-player-timeline"].data["steps"] > 0 and found["topo-player-position"].children.startswith(
         "step 0"
     )
-    render = page.unless_shown(page.render_with_key, page.RENDERED)
-    broadcast = page.unless_shown(page.compute_broadcast, page.BROADCAST)
+    render = page.unless_shown(page.render_with_key)
+    broadcast = page.unless_shown(page.compute_broadcast)
     stored = json.loads(json.dumps(data))  # the scenario as the browser's store sends it back
-    assert render(stored, found[page.TOPO_DRAWN].data) == (no_update,) * len(page.RENDERED)
-    assert broadcast(stored, found[page.TOPO_DRAWN].data) == (no_update, no_update)
+    assert render(stored, found[page.TOPO_DRAWN].data) == {}
+    assert broadcast(stored, found[page.TOPO_DRAWN].data) == {}
     other = DEFAULT.to_dict(thin=True)  # another scenario: drawn, with its key
     drawn = render(other, found[page.TOPO_DRAWN].data)
-    assert drawn[0] and drawn[-1] == key_of(other) and broadcast(other, key_of(data))[0] is not no_update
+    assert drawn["elements"] and drawn["drawn"] == key_of(other) and broadcast(other, key_of(data))["timeline"]
 
 
 def test_a_scenario_not_drawn_keeps_no_key_so_the_next_answer_draws_it():
     forged = {"schema": "vizcoll.scenario/2", "communicators": [1, 2]}
-    assert page.render_with_key(forged)[-1] is None  # a message only: nothing drawn
-    render = page.unless_shown(page.render_with_key, page.RENDERED)
-    assert render(DEFAULT.to_dict(thin=True), None)[0]  # the store's scenario, once readable, is drawn
+    assert page.render_with_key(forged)["drawn"] is None  # a message only: nothing drawn
+    render = page.unless_shown(page.render_with_key)
+    assert render(DEFAULT.to_dict(thin=True), None)["elements"]  # the store's scenario, once readable, is drawn

@@ -15,7 +15,7 @@ from dash import dcc, html, no_update
 from flask import Flask
 
 from tests import table_text
-from tests.callback_context import find_component, in_callback
+from tests.callback_context import find_component, in_callback, registered
 from tests.fabrics import HOSTS, TWO_SPINES, campus_cluster
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule import parse, tree_collective
@@ -25,7 +25,8 @@ from vizcoll.topology import io as topo_io
 from vizcoll.topology.blocks import bundles
 from vizcoll.trees.cost import CostParams
 from vizcoll.trees.groups import hierarchy_from_topology
-from vizcoll.trees.metrics import mapped_type_one, tree_metrics, vertex_switches
+from vizcoll.trees.metrics import LatencyModel, mapped_type_one, tree_metrics, vertex_switches
+from vizcoll.trees.routing import Routing
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import hier_knomial_tree, kary_tree, knomial_tree, zhao_tree
 from vizcoll.ui import cache as cache_mod
@@ -75,11 +76,30 @@ def key_of(s: Scenario) -> tuple[dict, dict]:
     return model.engine_key(s, plan), plan
 
 
-def update(prop_id: str, current: Scenario | dict | None, tap=None, preset="sunway", **changes):
-    """The page's one writing callback, as Dash calls it when ``prop_id`` changed; (store, message)."""
+@functools.cache
+def callbacks() -> dict:
+    """The page's callbacks registered with :func:`~vizcoll.ui.callbacks.by_name` as Dash calls them (keyword inputs
+    in, every output by name out; the scenario store read and checked), by the name of the page's function."""
+    return registered(page)
+
+
+def data_of(current: Scenario | dict | None):
+    return current.to_dict() if isinstance(current, Scenario) else current
+
+
+def update(prop_id: str, current: Scenario | dict | None, tap=None, preset="sunway", **changes) -> dict:
+    """The page's writing callback, as Dash calls it when ``prop_id`` changed: its ``store`` and ``message``."""
     values = model.DEFAULTS | changes
-    data = current.to_dict() if isinstance(current, Scenario) else current
-    return in_callback(page.update, prop_id, {key: values[key] for key in page.PARAM_CONTROLS}, 0, tap, preset, data)
+    controls = {key: values[key] for key in page.PARAM_CONTROLS}
+    return in_callback(
+        callbacks()["update"],
+        prop_id,
+        values=controls,
+        use_preset=0,
+        tap_edge=tap,
+        preset=preset,
+        scenario=data_of(current),
+    )
 
 
 def stored(store) -> Scenario:
@@ -128,9 +148,9 @@ def test_defaults_are_plain_values_and_check_themselves():
 
 
 def test_a_control_change_is_checked_and_written_to_the_scenario():
-    store, message = update(KIND, DEFAULT_SCENARIO, kind="knomial", k=8)
-    s = stored(store)
-    assert message == "" and s.params["trees"] == model.DEFAULTS | {"kind": "knomial", "k": 8}
+    answer = update(KIND, DEFAULT_SCENARIO, kind="knomial", k=8)
+    store, s = answer["store"], stored(answer["store"])
+    assert answer["message"] == "" and s.params["trees"] == model.DEFAULTS | {"kind": "knomial", "k": 8}
     assert s.params["topology"] == DEFAULT_SCENARIO.params["topology"]  # the other pages' parameters stay
     assert s.broken == DEFAULT_SCENARIO.broken
     plan = plan_of(s)
@@ -140,10 +160,10 @@ def test_a_control_change_is_checked_and_written_to_the_scenario():
     assert table_text.chosen(table)[:1] == [1]
     # every control drives the view: the plan (the views' input) changes with each of them
     for key, value in (("degree", 3), ("routes", model.INTACT), ("eps", 0.2), ("S", 64), ("anim", model.TYPE2)):
-        changed = plan_of(stored(update(KIND, DEFAULT_SCENARIO, **{key: value})[0]))
+        changed = plan_of(stored(update(KIND, DEFAULT_SCENARIO, **{key: value})["store"]))
         assert changed[key] == value and changed != plan_of(DEFAULT_SCENARIO), key
     same = DEFAULT_SCENARIO.with_params("trees", model.DEFAULTS)
-    assert update(KIND, same)[0] is no_update  # nothing changed: nothing written
+    assert update(KIND, same) == {"store": no_update, "message": ""}  # nothing changed: nothing written
 
 
 @pytest.mark.parametrize(
@@ -175,8 +195,9 @@ def test_a_control_change_is_checked_and_written_to_the_scenario():
     ],
 )
 def test_a_forged_control_value_gives_a_message_and_leaves_the_store(changes, words):
-    store, message = update(K, DEFAULT_SCENARIO, **changes)
-    assert store is no_update and message.startswith("⚠ ") and words in message, message
+    answer = update(K, DEFAULT_SCENARIO, **changes)
+    message = answer["message"]
+    assert answer["store"] is no_update and message.startswith("⚠ ") and words in message, message
     assert "Traceback" not in message
 
 
@@ -186,21 +207,23 @@ def test_forged_stored_params_give_a_message_not_an_exception():
     assert plan == {"error": "⚠ unknown tree kind 'evil'; choose one of kary, knomial, zhao, hier-knomial"}
     table = page.render_compare(plan, forged.to_dict())
     assert table.children == plan["error"] and table.className == "message"
-    logical, mapped, info = page.render_type_one(plan, forged.to_dict())
-    assert logical.layout.annotations[0].text == "No tree: see the message on the left."
-    timeline, flag, css, _, _ = page.animate(plan, forged.to_dict())
-    assert timeline is None and flag == plan["error"] and css == "flag warn"
+    one = page.render_type_one(plan, forged.to_dict())
+    assert one["logical"].layout.annotations[0].text == "No tree: see the message on the left."
+    animation = page.animate(plan, forged.to_dict())
+    assert animation["timeline"] is None and animation["flag"] == plan["error"]
+    assert animation["flag_class"] == "flag warn"
     # the controls show the defaults in place of the bad values; the next change replaces them in the store
     assert model.shown_params(forged) == model.DEFAULTS
     found = walk(page.body(forged), {})
     assert found[page.TREES_K] == 4 and found[page.TREES_KIND] == "kary"
-    store, message = update(K, forged, k=8)
-    assert message == "" and stored(store).params["trees"] == model.DEFAULTS | {"k": 8}
+    answer = update(K, forged, k=8)
+    assert answer["message"] == "" and stored(answer["store"]).params["trees"] == model.DEFAULTS | {"k": 8}
     # a stored communicator that does not exist, and a store that is no scenario
     assert plan_of(scenario(comm=12))["error"] == "⚠ communicator 12 does not exist: the scenario has 0"
     nope = {"schema": "nope"}
-    assert page.render_compare(page.refresh(nope)[0], nope).children.startswith("⚠ The scenario could not be read")
-    assert update(K, {"schema": "nope"})[0] is no_update
+    assert page.render_compare(page.refresh(nope)["key"], nope).children.startswith("⚠ The scenario could not be read")
+    refused = update(K, {"schema": "nope"})
+    assert refused["store"] is no_update and refused["message"].startswith("⚠ The scenario could not be read")
 
 
 def test_layout_shows_the_scenarios_parameters_and_the_shell_renders_it():
@@ -232,17 +255,19 @@ def test_layout_shows_the_scenarios_parameters_and_the_shell_renders_it():
 
 
 def test_refresh_says_which_processes_and_redraws_the_controls_only_when_the_scenario_differs():
-    plan, text, controls, costs = page.refresh(DEFAULT_SCENARIO.to_dict())
-    assert text == (
+    first = page.refresh(DEFAULT_SCENARIO.to_dict())
+    plan = first["key"]
+    assert first["fabric"] == (
         "Fabric: fat-tree:radix=4,levels=3 (20 switches, 16 end nodes, 1 broken link). Processes: every "
         "process of the scenario: 16 processes on 16 nodes (h0, h1, h2, h3, h4, h5 … and 10 more)."
     )
     shown = {key: model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)}
     options = model.comm_options(DEFAULT_SCENARIO)
     same = page.refresh(DEFAULT_SCENARIO.to_dict(), plan, options, shown)
-    assert same[0] is no_update and same[2] is no_update and same[3] is no_update
+    assert same["key"] is no_update and same["controls"] is no_update and same["costs"] is no_update
     comm1 = DEFAULT_SCENARIO.with_params("trees", {"comm": 1})
-    key1, text1, controls1, _ = page.refresh(comm1.to_dict(), plan, options, shown)
+    one = page.refresh(comm1.to_dict(), plan, options, shown)
+    key1, text1, controls1 = one["key"], one["fabric"], one["controls"]
     plan1 = model.page_plan(comm1)
     assert (
         key1 == plan_key(plan1) != plan
@@ -269,7 +294,7 @@ def test_comparison_agrees_with_tree_metrics_on_the_default_scenario():
     }
     rows = {r["kind"]: r for r in views.comparison_rows(key, plan)}
     for kind, tree in trees.items():
-        m = tree_metrics(tree, topo, placement, params=cost, k=4)
+        m = tree_metrics(tree, topo, placement, latency=LatencyModel(cost, 4))
         for name in ("height", "radius", "max_link", "max_switch_link", "cross_group", "latency_us"):
             assert rows[kind][name] == m[name], (kind, name)
     assert rows["kary"]["max_link"] == {"link_id": BUSIEST, "ends": ["agg0.0", "core0"], "packets": 12}
@@ -298,7 +323,9 @@ def test_engine_helpers_give_the_pages_tree_facts():
     s = DEFAULT_SCENARIO
     fabric = fabric_of(s)
     placement = s.placement(fabric)
-    built = mapped_type_one(kary_tree(16, 4), fabric, placement, topology_of(s), params=CostParams(P=16, k=4), k=4)
+    built = mapped_type_one(
+        kary_tree(16, 4), fabric, placement, Routing(topology_of(s)), latency=LatencyModel(CostParams(P=16, k=4), 4)
+    )
     assert built["ranks"] == list(range(16)) and built["routes"][0] == []
     assert [fabric.names[n] for n in built["switch"][:4]] == ["edge0.0", "edge0.0", "edge0.1", "edge0.1"]
     assert built["crossing"] == [] and built["cross_links"][BUSIEST] == 12
@@ -319,35 +346,33 @@ def test_fk_figure_marks_k_star_41_and_the_flat_interval_for_the_paper_example()
 
 
 def test_the_sunway_preset_replaces_the_scenario_and_gives_the_papers_width_view():
-    store, message = update(USE_PRESET, DEFAULT_SCENARIO, preset="sunway")
-    s = stored(store)
-    assert message == "" and (s.spec, s.ppn, s.broken, s.pattern) == ("sunway-supernode", 2, [], "")
+    answer = update(USE_PRESET, DEFAULT_SCENARIO, preset="sunway")
+    store, s = answer["store"], stored(answer["store"])
+    assert answer["message"] == "" and (s.spec, s.ppn, s.broken, s.pattern) == ("sunway-supernode", 2, [], "")
     assert s.params["trees"] == model.DEFAULTS | {"k": 32, "degree": 16}
     assert s.params["topology"] == DEFAULT_SCENARIO.params_for_new_fabric()["topology"]
     plan = plan_of(s)
     assert plan["nprocs"] == 512
-    fig, table, info = page.render_width(plan, s.to_dict())
-    assert any(t.name.startswith("k* = 41") for t in fig.data)
-    assert "k* = 41" in info and "from 24 to 69" in info
-    rows = table_text.rows(table)
+    width = page.render_width(plan, s.to_dict())
+    assert any(t.name.startswith("k* = 41") for t in width["fk"].data)
+    assert "k* = 41" in width["fk_info"] and "from 24 to 69" in width["fk_info"]
+    rows = table_text.rows(width["selection"])
     assert rows[0] == ["16", "[0, 2048]", "II", "16"]
     assert ["no type II available", "[0, 123]", "I", "32"] in rows
     slow_packets = s.with_params("trees", s.params["trees"] | {"S": 1024})
-    slow = page.render_width(True, slow_packets.to_dict())[0]  # 1 KB packets: b = 0.11 μs, a narrower, smaller optimum
+    slow = page.render_width(True, slow_packets.to_dict())["fk"]  # 1 KB packets: b = 0.11 μs, a narrower optimum
     assert next(t for t in slow.data if t.name.startswith("k* =")).x[0] < 41
     # the controls follow the new scenario (the shell's store changed under the page)
     shown = {key: model.DEFAULTS[key] for key in (*model.CONTROL_KEYS, *model.COST_KEYS)}
-    _, text, controls, costs = page.refresh(
-        store, plan_of(DEFAULT_SCENARIO), model.comm_options(DEFAULT_SCENARIO), shown
-    )
-    assert walk(html.Div(controls), {})[page.TREES_K] == 32 and costs is no_update
-    assert text.startswith(
+    refreshed = page.refresh(store, plan_of(DEFAULT_SCENARIO), model.comm_options(DEFAULT_SCENARIO), shown)
+    assert walk(html.Div(refreshed["controls"]), {})[page.TREES_K] == 32 and refreshed["costs"] is no_update
+    assert refreshed["fabric"].startswith(
         "Fabric: sunway-supernode (48 switches, 256 end nodes, 0 broken links). Processes: "
         "every process of the scenario: 512 processes on 256 nodes"
     )
-    back = stored(update(USE_PRESET, s, preset="fig7")[0])
+    back = stored(update(USE_PRESET, s, preset="fig7")["store"])
     assert (back.spec, back.pattern, back.ppn) == (FAT, "grid2d:4x4", 1) and back.params["trees"]["k"] == 4
-    assert update(USE_PRESET, s, preset="../etc")[1] == (
+    assert update(USE_PRESET, s, preset="../etc")["message"] == (
         "⚠ unknown preset '../etc'; choose one of fig7, sunway, taihulight, fat-tree-64, rail-million"
     )
 
@@ -365,13 +390,14 @@ def test_a_communicator_above_the_cap_gets_a_message():
     assert plan["nprocs"] == 8192 > model.JOB_PROCESSES and model.heavy(plan)  # computed as a background job
     assert "in the background" in page.render_compare(plan, many.to_dict()).children
     views = page.compute_views(lambda _: None, page.dispatch(plan, None, None, many.to_dict()), many.to_dict())
-    assert row(views[0], "4-ary")[1] == "7"  # 1 + 4 + ... + 4**6 = 5,461 < 8,192 vertices: height 7
-    assert views[7] == page.SIMULATING and views[-1] == {"run": 2}  # the aggregation: a job of its own, ordered
+    assert row(views["compared"], "4-ary")[1] == "7"  # 1 + 4 + ... + 4**6 = 5,461 < 8,192 vertices: height 7
+    assert views["flag"] == page.SIMULATING and views["order"] == {"run": 2}  # the aggregation: a job of its own
     seen = []
-    handle, flag, _, elements, summary = page.compute_animation(seen.append, views[-1], many.to_dict())
+    animation = page.compute_animation(seen.append, views["order"], many.to_dict())
     assert [text for _, _, text in seen] == ["simulating the aggregation (1 of 1)"]
-    played = player_timeline(handle)
-    assert elements and handle["steps"] == played.n_steps > 0 and "animated for up to" not in flag
+    handle, played = animation["timeline"], player_timeline(animation["timeline"])
+    assert animation["elements"] and handle["steps"] == played.n_steps > 0
+    assert "animated for up to" not in animation["flag"]
     assert played.summary["correct"] and played.summary["result"] == sum(range(8192))
     assert played.final_state == dict.fromkeys(played.initial_state, f"result={sum(range(8192))}")
 
@@ -379,7 +405,8 @@ def test_a_communicator_above_the_cap_gets_a_message():
 # ------------------------------------------------------------------ the chosen tree
 def test_logical_and_mapped_figures_of_the_chosen_tree():
     s = DEFAULT_SCENARIO
-    logical, mapped, info = page.render_type_one(plan_of(s), s.to_dict())
+    one = page.render_type_one(plan_of(s), s.to_dict())
+    logical, mapped, info = one["logical"], one["mapped"], one["mapped_info"]
     assert logical.layout.title.text.replace("<br>", "") == "4-ary tree over 16 processes: height 2"
     assert "root: rank 0" in [t.name for t in logical.data]
     assert {t.name for t in logical.data} >= {"edge0.0 (2)", "edge3.1 (2)", "tree edge (child → parent)"}
@@ -416,8 +443,9 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     small = Scenario(spec="fat-tree:radix=4,levels=2")
     hosts = [fabric_of(small).names[n] for n in fabric_of(small).endpoints[:4].tolist()]
     s = Scenario(spec=small.spec, lists=[hosts], params={"trees": {"comm": 0, "degree": 3}})
-    assert page.render_type_two(plan_of(s), None, s.to_dict()) == (no_update,) * 3  # not on the screen yet
-    physical, cheap, info = page.render_type_two(plan_of(s), True, s.to_dict())
+    assert page.render_type_two(plan_of(s), None, s.to_dict()) == {}  # not on the screen yet: no change
+    two = page.render_type_two(plan_of(s), True, s.to_dict())
+    physical, cheap, info = two["physical"], two["mincost"], two["type_two_info"]
     assert physical.layout.title.text.replace("<br>", "") == (
         "Physical tree T: 3 switches hold an entry, height 2 (colours 0–2 packets in both)"
     )
@@ -429,14 +457,15 @@ def test_type_two_min_cost_uses_fewer_switches_than_the_physical_tree():
     assert "switch with an entry (2)" in [t.name for t in cheap.data]
     assert "needs 2 switches: 1 aggregation-tree entry saved" in info[1].children
     d = DEFAULT_SCENARIO
-    physical, cheap, _ = page.render_type_two(plan_of(d), True, d.to_dict())  # the default: 13 switches in T, 5 in A
+    two = page.render_type_two(plan_of(d), True, d.to_dict())  # the default: 13 switches in T, 5 in A
+    physical, cheap = two["physical"], two["mincost"]
     assert physical.layout.title.text.startswith("Physical tree T: 13 switches")
     assert cheap.layout.title.text.startswith("Min-cost tree A (degree ≤ 4): 5 switches")
 
 
 def test_type_two_failure_is_reported():
     s = with_breaks(scenario(), 1)  # h1's only link is broken: no switch reaches every member
-    _, _, info = page.render_type_two(plan_of(s), True, s.to_dict())
+    info = page.render_type_two(plan_of(s), True, s.to_dict())["type_two_info"]
     assert "⚠ No type II tree: h1 has no live link to a switch" in info[1].children
 
 
@@ -448,9 +477,9 @@ def test_animation_of_both_trees_gives_the_correct_result():
     }
     for which, expected in flags.items():
         s = DEFAULT_SCENARIO.with_params("trees", {"anim": which})
-        timeline, flag, css, elements, summary = page.animate(plan_of(s), s.to_dict())
-        assert css == "flag" and flag == expected
-        tl = player_timeline(timeline)
+        animation = page.animate(plan_of(s), s.to_dict())
+        assert animation["flag_class"] == "flag" and animation["flag"] == expected
+        tl, summary, elements = player_timeline(animation["timeline"]), animation["summary"], animation["elements"]
         assert tl.summary["result"] == tl.summary["expected"] == 120 and tl.summary["correct"]
         assert "Every vertex has the result 120" in tl.caption(tl.n_steps - 1)
         assert summary.startswith("Result 120 (sum of every process's rank), expected 120: correct ✓")
@@ -461,7 +490,7 @@ def test_animation_of_both_trees_gives_the_correct_result():
 def test_player_stylesheet_shows_states_values_and_hops():
     s = scenario()
     plan, data = plan_of(s), s.to_dict()
-    timeline = page.animate(plan, data)[0]
+    timeline = page.animate(plan, data)["timeline"]
     sheet = page.render_step(5, timeline, data)  # position 5: every partial crosses agg0.0–core0
     hop = {"selector": f"edge[link = {BUSIEST}]", "style": {"line-color": "#ff7f0e", "width": 5, "z-index": 10}}
     assert hop in sheet
@@ -511,8 +540,9 @@ def test_above_1500_nodes_the_aggregation_plays_on_the_overview_of_the_animated_
     plan, data = plan_of(s), s.to_dict()
     topo = topology_of(s)
     assert topo.n_nodes == 1570 > SMALL_LIMIT and plan["nprocs"] == 80 and not model.heavy(plan)
-    handle, flag, css, elements, summary = page.animate(plan, data)
-    assert elements == [] and css == "flag"  # no canvas: the page draws the fabric's overview
+    animation = page.animate(plan, data)
+    handle, elements, summary = animation["timeline"], animation["elements"], animation["summary"]
+    assert elements == [] and animation["flag_class"] == "flag"  # no canvas: the page draws the fabric's overview
     assert summary.startswith("Result 3,160 (sum of every process's rank), expected 3,160: correct ✓")
     assert "Played on the fabric's overview" in summary
     frames, tl = handle["overview"], player_timeline(handle)
@@ -524,11 +554,11 @@ def test_above_1500_nodes_the_aggregation_plays_on_the_overview_of_the_animated_
     hops = sum(len(e.path_links) for e in tl.events)
     assert sum(map(sum, frames["messages"])) == hops > 2 * (plan["nprocs"] - 1)  # up and down, several links each
     assert page.render_step(3, handle, data) is no_update  # the browser lights the overview's steps
-    exported, _, _, elements, _ = views.animation_view(plan, s)  # exports play it on the same overview
-    assert Timeline.from_dict(exported).n_steps == tl.n_steps and elements == []
+    exported = views.animation_view(plan, s)  # exports play it on the same overview
+    assert Timeline.from_dict(exported["timeline"]).n_steps == tl.n_steps and exported["elements"] == []
     # the animated tree's overview carries the two layers the player lights (and only that one)
-    mapped = page.render_type_one(plan, data)[1]
-    mincost = page.render_type_two(plan, True, data)[1]
+    mapped = page.render_type_one(plan, data)["mapped"]
+    mincost = page.render_type_two(plan, True, data)["mincost"]
     lit, other = (mapped, mincost) if which == model.TYPE1 else (mincost, mapped)
     layers = {t.meta: len(values(t.x)) for t in lit.data if t.meta in ("overview-messages", "overview-nodes")}
     assert layers == {"overview-messages": frames["n_bundles"], "overview-nodes": frames["n_blocks"]}
@@ -557,7 +587,8 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
         "trees", {"comm": 0, "part": "group:3"}
     )
     plan, data = plan_of(s), s.to_dict()
-    handle, flag, css, elements, summary = page.animate(plan, data)
+    animation = page.animate(plan, data)
+    handle, elements, summary = animation["timeline"], animation["elements"], animation["summary"]
     assert handle["nodes"] == group.kept.tolist() and "overview" not in handle
     ids = {e["data"]["id"] for e in elements if "source" not in e["data"]}
     assert ids == {f"n{i}" for i in range(group.topo.n_nodes)} and len(group.kept) < 30
@@ -572,18 +603,24 @@ def test_a_group_drawn_alone_plays_the_aggregation_node_by_node_on_its_own_nodes
     sheets = [page.render_step(k, handle, data) for k in range(1, handle["steps"] + 1)]
     hot = [r for sheet in sheets for r in sheet if r["style"].get("line-color") == "#ff7f0e"]
     assert hot and all(r["selector"].startswith("edge[link = ") for r in hot)
-    exported = views.animation_view(plan, s)[0]  # what an export draws: the same nodes of the group
+    exported = views.animation_view(plan, s)["timeline"]  # what an export draws: the same nodes of the group
     assert exported["nodes"] == group.kept.tolist() and len(player_timeline(exported).events) == sum(
         map(len, player_timeline(handle).steps)
     )
     # choosing the overview again plays it there, at once
-    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "overview", data)
-    assert stored(out[0]).params["trees"]["part"] is None and "overview" in out[5] and out[8] == []
-    assert "per bundle of links" in out[2].layout.title.text.replace("<br>", "")
-    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", out[0])
-    assert out[5]["nodes"] == group.kept.tolist() and len(out[8]) == len(elements)
-    out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", data)
-    assert len(out) == 6 + len(page.ANIMATION) and out[-1] is no_update  # no job ordered: played at once
+    out = play_part("overview", data)
+    assert stored(out["store"]).params["trees"]["part"] is None and "overview" in out["timeline"]
+    assert out["elements"] == [] and "per bundle of links" in out["mapped"].layout.title.text.replace("<br>", "")
+    out = play_part("group:3", out["store"])
+    assert out["timeline"]["nodes"] == group.kept.tolist() and len(out["elements"]) == len(elements)
+    assert out["summary"].startswith("Result ") and out["order"] is no_update  # no job ordered: played at once
+    out = play_part("group:3", data)  # the part drawn already (the menu drawn again): nothing changes
+    assert {name for name, value in out.items() if value is not no_update} == {"message"} and out["message"] == ""
+
+
+def play_part(value, data) -> dict:
+    """Another part of the fabric chosen in the menu, as Dash calls the page's callback."""
+    return in_callback(callbacks()["play_part"], f"{page.TREES_PART}.value", value=value, scenario=data)
 
 
 def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
@@ -591,8 +628,9 @@ def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
     busiest = label_of(s, BUSIEST)
     assert busiest == "agg0.0[3]-core0[1]"
     key, plan = key_of(s)
-    timeline, flag, css, _, summary = page.animate(plan, s.to_dict())
-    assert css == "flag"
+    animation = page.animate(plan, s.to_dict())
+    timeline, flag, summary = animation["timeline"], animation["flag"], animation["summary"]
+    assert animation["flag_class"] == "flag"
     assert flag == (
         f"The 4-ary tree's routes avoid the broken link {busiest}: 12 of its edges take another route "
         "than on the intact fabric, every one as short as before. Radius 10 → 10 links."
@@ -611,8 +649,9 @@ def test_a_broken_link_on_a_trees_route_is_avoided_and_the_page_says_so():
 def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_play_up_to_it():
     s = with_breaks(scenario(routes="intact"), BUSIEST)
     key, plan = key_of(s)
-    handle, flag, css, elements, summary = page.animate(plan, s.to_dict())
-    assert css == "flag warn" and elements
+    animation = page.animate(plan, s.to_dict())
+    handle, flag = animation["timeline"], animation["flag"]
+    assert animation["flag_class"] == "flag warn" and animation["elements"]
     assert flag.startswith(
         "⚠ As built on the intact fabric, 12 edges of the 4-ary tree route over the broken "
         "link agg0.0[3]-core0[1] (rank 4 → rank 0 over link agg0.0[3]-core0[1]"
@@ -628,23 +667,26 @@ def test_routes_as_built_on_the_intact_fabric_flag_the_break_and_play_up_to_it()
     table = page.render_compare(plan, s.to_dict())
     assert row(table, "4-ary")[-1] == "⚠ 12 edges cross"
     assert row(table, "4-ary")[3] == "12 (agg0.0–core0)"
-    _, mapped, info = page.render_type_one(plan, s.to_dict())
-    assert "12 edges route over the broken link agg0.0[3]-core0[1]" in info
+    one = page.render_type_one(plan, s.to_dict())
+    mapped = one["mapped"]
+    assert "12 edges route over the broken link agg0.0[3]-core0[1]" in one["mapped_info"]
     assert mapped.layout.title.text.replace("<br>", "") == "4-ary as built (intact fabric): max 12 packets on one link"
     assert "⚠ broken, yet on a route (1)" in [t.name for t in mapped.data]
     flag = views.flag_type_two(key, plan, topology_of(s))
     assert "uses the broken link agg0.0[3]-core0[1]: its packets are lost there" in flag
     # back to live routes: the user's choice is written to the scenario, the break is avoided
-    live = stored(update(ROUTES, s, routes="live")[0])
+    live = stored(update(ROUTES, s, routes="live")["store"])
     assert live.params["trees"]["routes"] == "live" and live.broken == s.broken
-    assert page.animate(plan_of(live), live.to_dict())[2] == "flag"
+    assert page.animate(plan_of(live), live.to_dict())["flag_class"] == "flag"
 
 
 def test_an_isolating_break_names_the_ranks_cut_off():
     s = with_breaks(scenario(), 5, BUSIEST)  # link 5 is h5's only link
     plan = plan_of(s)
-    timeline, flag, css, *_ = page.animate(plan, s.to_dict())
-    assert css == "flag warn" and flag.startswith("⚠ The 4-ary tree's routes avoid the broken links ")
+    animation = page.animate(plan, s.to_dict())
+    timeline, flag = animation["timeline"], animation["flag"]
+    assert animation["flag_class"] == "flag warn"
+    assert flag.startswith("⚠ The 4-ary tree's routes avoid the broken links ")
     assert flag.endswith(
         "But 1 edge has no live route at all (h5 has no live link left): rank 5 → rank 1. "
         "Rank 5 is cut off: its value never reaches the root."
@@ -656,17 +698,18 @@ def test_an_isolating_break_names_the_ranks_cut_off():
 
 def test_clicking_a_link_of_the_drawing_breaks_or_repairs_it_in_the_scenario():
     label = DEFAULT_SCENARIO.broken[0]
-    store, message = update(CANVAS, DEFAULT_SCENARIO, tap={"data": {"name": label}})
-    assert message == "" and stored(store).broken == []
-    store, _ = update(CANVAS, stored(store), tap={"data": {"name": "h0[1]-edge0.0[1]"}})
-    assert stored(store).broken == ["h0[1]-edge0.0[1]"]
+    answer = update(CANVAS, DEFAULT_SCENARIO, tap={"data": {"name": label}})
+    assert answer["message"] == "" and stored(answer["store"]).broken == []
+    answer = update(CANVAS, stored(answer["store"]), tap={"data": {"name": "h0[1]-edge0.0[1]"}})
+    assert stored(answer["store"]).broken == ["h0[1]-edge0.0[1]"]
     for tap, words in (
         ({"data": {"name": 3}}, "malformed click"),
         ("x", "malformed click"),
         ({"data": {"name": "nope[1]-h0[9]"}}, "the fabric has no link nope[1]-h0[9]"),
     ):
-        store, message = update(CANVAS, DEFAULT_SCENARIO, tap=tap)
-        assert store is no_update and message.startswith("⚠ ") and words in message, message
+        answer = update(CANVAS, DEFAULT_SCENARIO, tap=tap)
+        message = answer["message"]
+        assert answer["store"] is no_update and message.startswith("⚠ ") and words in message, message
 
 
 def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
@@ -675,19 +718,22 @@ def test_an_uploaded_fabric_shows_its_host_names_and_avoids_its_break():
     assert plan["nprocs"] == 4 and plan["broken"] == 1
     table = page.render_compare(plan, s.to_dict())
     assert "⚠" not in json.dumps(table.to_plotly_json(), default=str)
-    logical, mapped, _ = page.render_type_one(plan, s.to_dict())
+    one = page.render_type_one(plan, s.to_dict())
+    logical, mapped = one["logical"], one["mapped"]
     assert set(HOSTS) <= set(texts(logical)) and set(HOSTS) <= set(texts(mapped))
     assert any(h in t for t in logical.data[1].hovertext for h in HOSTS)
     assert "leafA[3]-spine1[1]" not in json.dumps(model.type_one(key, "kary")["routes"].lists())
-    physical, _, _ = page.render_type_two(plan, True, s.to_dict())
+    physical = page.render_type_two(plan, True, s.to_dict())["physical"]
     assert any(h in name for name in texts(physical) for h in ("leafA", "leafB", "spine1", "spine2"))
-    text = page.refresh(s.to_dict())[1]
+    text = page.refresh(s.to_dict())["fabric"]
     assert text == (
         "Fabric: x.net (4 switches, 4 end nodes, 1 broken link). Processes: every process of the "
         "scenario: 4 processes on 4 nodes (alpha, beta, gamma, delta)."
     )
-    timeline, flag, css, elements, summary = page.animate(plan, s.to_dict())
-    assert css == "flag" and summary.startswith("Result 6 (sum of every process's rank), expected 6: correct ✓")
+    animation = page.animate(plan, s.to_dict())
+    flag, elements = animation["flag"], animation["elements"]
+    assert animation["flag_class"] == "flag"
+    assert animation["summary"].startswith("Result 6 (sum of every process's rank), expected 6: correct ✓")
     assert flag == (
         f"The 4-ary tree's routes avoid the broken link {s.broken[0]}: 2 of its edges take another "
         "route than on the intact fabric, every one as short as before. Radius 4 → 4 links."
@@ -712,14 +758,14 @@ def test_tree_names():
     "kind, op", [("kary", "reduce"), ("knomial", "bcast"), ("hier-knomial", "allreduce"), ("zhao", "reduce")]
 )
 def test_download_goal_is_the_chosen_type_one_tree_collective(kind, op):
-    store, message = update(page.TREES_GOAL_OP + ".value", DEFAULT_SCENARIO, kind=kind, goal_op=op, goal_bytes=64)
-    assert message == ""
-    s = stored(store)
+    answer = update(page.TREES_GOAL_OP + ".value", DEFAULT_SCENARIO, kind=kind, goal_op=op, goal_bytes=64)
+    assert answer["message"] == ""
+    s = stored(answer["store"])
     assert s.params["trees"]["goal_op"] == op and s.params["trees"]["goal_bytes"] == 64
     assert "goal_op" not in plan_of(s)  # the export's controls do not change the views
-    download, message = page.export_goal(1, s.to_dict())
-    slug = model.tree_name(kind, 4).lower().replace(" ", "-")
-    assert message == "" and download["filename"] == f"vizcoll-trees-{op}-{slug}.goal"
+    answer = export_goal(s.to_dict())
+    download, slug = answer["file"], model.tree_name(kind, 4).lower().replace(" ", "-")
+    assert answer["message"] == "" and download["filename"] == f"vizcoll-trees-{op}-{slug}.goal"
     parsed = parse(download["content"])
     assert parsed.problems == [] and check(parsed.schedule, parsed.lines) == []
     placement = model.placement_of(s, WORLD)
@@ -737,22 +783,28 @@ def test_download_goal_is_the_chosen_type_one_tree_collective(kind, op):
     ],
 )
 def test_bad_goal_controls_are_refused_with_a_message(changes, words):
-    store, message = update(page.TREES_GOAL_BYTES + ".value", DEFAULT_SCENARIO, **changes)
-    assert store is no_update and message.startswith("⚠") and words in message
-    forged = DEFAULT_SCENARIO.with_params("trees", changes)
-    download, message = page.export_goal(1, forged.to_dict())
-    assert download is no_update and words in message
+    answer = update(page.TREES_GOAL_BYTES + ".value", DEFAULT_SCENARIO, **changes)
+    assert answer["store"] is no_update and answer["message"].startswith("⚠") and words in answer["message"]
+    forged = export_goal(DEFAULT_SCENARIO.with_params("trees", changes).to_dict())
+    assert forged["file"] is no_update and words in forged["message"]
+    unread = export_goal({"schema": "nope"})
+    assert unread["file"] is no_update and unread["message"].startswith("⚠ The scenario could not be read")
+
+
+def export_goal(data) -> dict:
+    """Download GOAL pressed, as Dash calls the page's callback: the ``file`` and the ``message``."""
+    return in_callback(callbacks()["export_goal"], f"{page.TREES_GOAL}.n_clicks", clicks=1, scenario=data)
 
 
 # ------------------------------------------------------------------ stores from the browser, Build, background jobs
 BUILD = f"{page.TREES_BUILD}.n_clicks"
 
 
-def build(current: Scenario | dict | None, clicks: int = 1, **changes):
-    """The Build button, as Dash calls it: (store, message, rebuild)."""
+def build(current: Scenario | dict | None, clicks: int = 1, **changes) -> dict:
+    """The Build button, as Dash calls it: the ``store``, the ``message`` and ``rebuild``."""
     values = model.DEFAULTS | changes
-    data = current.to_dict() if isinstance(current, Scenario) else current
-    return in_callback(page.build, BUILD, clicks, {key: values[key] for key in page.PARAM_CONTROLS}, data)
+    controls = {key: values[key] for key in page.PARAM_CONTROLS}
+    return in_callback(callbacks()["build"], BUILD, clicks=clicks, values=controls, scenario=data_of(current))
 
 
 def forged_plans(plan: dict) -> list:
@@ -784,18 +836,18 @@ def test_the_views_come_from_the_servers_plan_whatever_the_browser_sends_back():
     """The page's store holds only the key of the plan (the views' trigger): a forged value there draws the
     scenario's own views, and no plan from the browser reaches the engine."""
     data = DEFAULT_SCENARIO.to_dict()
-    key = page.refresh(data)[0]
+    key = page.refresh(data)["key"]
     assert key == plan_key(plan_of(DEFAULT_SCENARIO)) and len(key) == 24
     expected = (
         repr(page.render_compare(key, data)),
-        page.render_width(key, data)[2],
-        page.render_type_one(key, data)[2],
+        page.render_width(key, data)["fk_info"],
+        page.render_type_one(key, data)["mapped_info"],
     )
     for forged in forged_plans(plan_of(DEFAULT_SCENARIO))[1:]:
         views = (
             repr(page.render_compare(forged, data)),
-            page.render_width(forged, data)[2],
-            page.render_type_one(forged, data)[2],
+            page.render_width(forged, data)["fk_info"],
+            page.render_type_one(forged, data)["mapped_info"],
         )
         assert views == expected, forged
         assert (
@@ -803,15 +855,15 @@ def test_the_views_come_from_the_servers_plan_whatever_the_browser_sends_back():
             and page.dispatch(forged, None, {"run": 1}, data) is None
         )
     # before the page's first answer there is nothing to draw
-    assert page.render_compare(None, data).children == "…" and page.render_width(None, data) == (no_update,) * 3
-    assert page.render_type_one(None, data) == (no_update,) * 3 and page.animate(None, data) == (no_update,) * 5
+    assert page.render_compare(None, data).children == "…" and page.render_width(None, data) == {}  # no change
+    assert page.render_type_one(None, data) == {} and page.animate(None, data) == {}
     assert page.render_step(3, None, data) == page.base_stylesheet()
     for job in (None, 3, "x", []):
-        assert page.compute_views(lambda _: None, job, data) == (no_update,) * len(page.JOB_VIEWS)
-        assert page.compute_animation(lambda _: None, job, data) == (no_update,) * len(page.ANIMATION)
+        assert page.compute_views(lambda _: None, job, data) == {}
+        assert page.compute_animation(lambda _: None, job, data) == {}
     for job in (None, 3, "x", [], {"run": 1}, {"plan": "forged"}):
-        assert page.compute_views(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.JOB_VIEWS)
-        assert page.compute_animation(lambda _: None, job, {"schema": "forged"}) == (no_update,) * len(page.ANIMATION)
+        assert page.compute_views(lambda _: None, job, {"schema": "forged"}) == {}
+        assert page.compute_animation(lambda _: None, job, {"schema": "forged"}) == {}
 
 
 def test_the_plan_is_computed_once_per_scenario_and_parameters(tmp_path, monkeypatch):
@@ -836,19 +888,28 @@ def test_a_large_plans_part_plays_its_aggregation_once_simulated_by_its_job(tmp_
     many = Scenario(spec="sunway-supernode", ppn=16, params={"trees": {"k": 8}})
     plan, data = plan_of(many), many.to_dict()
     with cache_mod._server.app_context():
-        assert model.heavy(plan) and page.compute_views(lambda _: None, {"run": 1}, data)[-1] == {"run": 2}
-        out = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:3", data)
-        assert "(group 3 alone)" in out[2].layout.title.text.replace("<br>", "")
-        assert out[5:] == (None, page.SIMULATING, "flag", [], "", {"run": 1, "part": "group:3"})
-        handle, _, _, elements, summary = page.compute_animation(lambda _: None, out[-1], out[0])
-        assert handle["nodes"] and elements and summary.startswith("Result ")
-        again = in_callback(page.play_part, f"{page.TREES_PART}.value", "group:5", out[0])
-        assert again[5]["ref"] == handle["ref"] and again[5]["nodes"] != handle["nodes"] and again[-1] is no_update
+        assert model.heavy(plan) and page.compute_views(lambda _: None, {"run": 1}, data)["order"] == {"run": 2}
+        out = play_part("group:3", data)
+        assert "(group 3 alone)" in out["mapped"].layout.title.text.replace("<br>", "")
+        assert {name: out[name] for name in (*page.ANIMATION, "order")} == {
+            "timeline": None,
+            "flag": page.SIMULATING,
+            "flag_class": "flag",
+            "elements": [],
+            "summary": "",
+            "order": {"run": 1, "part": "group:3"},
+        }
+        animation = page.compute_animation(lambda _: None, out["order"], out["store"])
+        handle = animation["timeline"]
+        assert handle["nodes"] and animation["elements"] and animation["summary"].startswith("Result ")
+        again = play_part("group:5", out["store"])
+        assert again["timeline"]["ref"] == handle["ref"] and again["timeline"]["nodes"] != handle["nodes"]
+        assert again["order"] is no_update
 
 
 def test_a_forged_timeline_gives_the_plain_stylesheet():
     data, plan = DEFAULT_SCENARIO.to_dict(), plan_of(DEFAULT_SCENARIO)
-    timeline = page.animate(plan, data)[0]
+    timeline = page.animate(plan, data)["timeline"]
     good = page.render_step(3, timeline, data)
     assert len(good) > len(page.base_stylesheet())
     broken = player_timeline(timeline).to_dict()
@@ -859,22 +920,25 @@ def test_a_forged_timeline_gives_the_plain_stylesheet():
 
 def test_build_checks_every_control_and_names_the_limit_at_once():
     started = time.monotonic()
-    store, message, rebuild = build(DEFAULT_SCENARIO, k=10**9)
+    refused = build(DEFAULT_SCENARIO, k=10**9)
     assert time.monotonic() - started < 1
-    assert store is no_update and rebuild is no_update
-    assert message == "⚠ k (width / base) must be at most 1024, got 1e+09"
-    assert build(DEFAULT_SCENARIO, k=None)[1] == "⚠ k (width / base): enter a whole number from 2 to 1024"
-    assert build(DEFAULT_SCENARIO, degree="many")[1].startswith("⚠ the type II degree bound must be an integer")
-    assert build(DEFAULT_SCENARIO, comm=9)[1] == "⚠ communicator 9 does not exist: the scenario has 8"
-    assert build({"schema": "nope"})[1].startswith("⚠ The scenario could not be read")
+    assert refused == {
+        "store": no_update,
+        "message": "⚠ k (width / base) must be at most 1024, got 1e+09",
+        "rebuild": no_update,
+    }
+    assert build(DEFAULT_SCENARIO, k=None)["message"] == "⚠ k (width / base): enter a whole number from 2 to 1024"
+    assert build(DEFAULT_SCENARIO, degree="many")["message"].startswith("⚠ the type II degree bound must be an")
+    assert build(DEFAULT_SCENARIO, comm=9)["message"] == "⚠ communicator 9 does not exist: the scenario has 8"
+    assert build({"schema": "nope"})["message"].startswith("⚠ The scenario could not be read")
     # a good value is written to the scenario (the views follow it) ...
-    store, message, rebuild = build(DEFAULT_SCENARIO, k=8)
-    assert stored(store).params["trees"]["k"] == 8 and message == "" and rebuild == 1
+    built = build(DEFAULT_SCENARIO, k=8)
+    assert stored(built["store"]).params["trees"]["k"] == 8 and built["message"] == "" and built["rebuild"] == 1
     # ... and the scenario's own values compute the views again (e.g. after a cancelled job)
-    same = stored(store)
-    assert build(same, clicks=3, k=8) == (no_update, "", 3)
-    assert build(same, clicks="x", k=8) == (no_update, "", 0)
-    assert build(same, clicks=None, k=9) == (no_update, no_update, no_update)  # the button drawn: no click
+    same = stored(built["store"])
+    assert build(same, clicks=3, k=8) == {"store": no_update, "message": "", "rebuild": 3}
+    assert build(same, clicks="x", k=8) == {"store": no_update, "message": "", "rebuild": 0}
+    assert set(build(same, clicks=None, k=9).values()) == {no_update}  # the button drawn: no click
 
 
 def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_once():
@@ -893,18 +957,19 @@ def test_a_large_plan_is_left_to_one_background_job_and_the_request_answers_at_o
     started = time.monotonic()
     data = many.to_dict()
     assert "in the background" in page.render_compare(plan, data).children
-    assert all(
-        page.render_type_one(plan, data)[i].layout.annotations[0].text.startswith("Computed in the background")
-        for i in (0, 1)
+    one = page.render_type_one(plan, data)
+    assert one["mapped_info"] == "" and all(
+        one[name].layout.annotations[0].text.startswith("Computed in the background") for name in ("logical", "mapped")
     )
-    assert page.animate(plan, data)[0] is None
-    assert in_callback(page.render_type_two, f"{page.TREES_PARAMS}.data", plan, True, data)[2] == ""
+    assert page.animate(plan, data)["timeline"] is None
+    assert in_callback(page.render_type_two, f"{page.TREES_PARAMS}.data", plan, True, data)["type_two_info"] == ""
     # scrolled to after the job drew them: the job's views stay (not "computed in the background" again)
-    seen = in_callback(page.render_type_two, f"{page.TREES_T2_SEEN}.data", plan, True, data)
-    assert seen == (no_update,) * 3
+    assert in_callback(page.render_type_two, f"{page.TREES_T2_SEEN}.data", plan, True, data) == {}
     assert time.monotonic() - started < 0.5
-    note, *figures, flag = page.cancelled(1)
-    assert note.children.startswith("⚠ Cancelled") and flag.startswith("Cancelled")
+    cancelled = page.cancelled(1)
+    assert set(cancelled) == set(page.CANCELLED)
+    assert cancelled["compared"].children.startswith("⚠ Cancelled") and cancelled["flag"].startswith("Cancelled")
+    figures = [cancelled[name] for name in ("logical", "mapped", "physical", "mincost")]
     assert all(f.layout.annotations[0].text.startswith("Cancelled: not computed") for f in figures)  # not "computed in
     # the background", as they said while the job ran
 
@@ -914,7 +979,7 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
     plan, data = plan_of(many), many.to_dict()
     seen = []
     views = page.compute_views(seen.append, page.dispatch(plan, None, None, data), data)
-    assert len(views) == len(page.JOB_VIEWS)
+    assert set(views) == set(page.JOB_VIEWS)
     texts_seen = list(dict.fromkeys(text for _, _, text in seen))
     assert texts_seen == [
         f"{what} ({i} of 6)"
@@ -933,18 +998,18 @@ def test_the_background_job_reports_its_progress_stage_by_stage():
     assert all(total == 600 and 0 <= done <= total for done, total, _ in seen)
     assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
     # the job's views are the request's views of the same plan
-    assert cells(views[0]) == cells(views_module_compare(plan, many))
-    assert views[1].layout.title.text.startswith("8-ary tree over 4,096 processes: height 4")
-    assert views[6][0].children.startswith("Type II trees")
+    assert cells(views["compared"]) == cells(views_module_compare(plan, many))
+    assert views["logical"].layout.title.text.startswith("8-ary tree over 4,096 processes: height 4")
+    assert views["type_two_info"][0].children.startswith("Type II trees")
     # then the aggregation's job, which the views' job orders as it ends (and a new order of the views stops)
-    assert views[7:] == (page.SIMULATING, "flag", {"run": 2})
-    handle, flag, css, elements, summary = page.compute_animation(lambda _: None, views[-1], data)
-    assert player_timeline(handle).summary["correct"] and summary.startswith("Result ")
-    assert page.stop_animation({"run": 3}, views[-1]) is None and page.stop_animation(None, None) is no_update
-    assert page.animation_cancelled(1) == (
-        "⚠ Cancelled: the aggregation was not simulated. Press Build to simulate it.",
-        "flag warn",
-    )
+    assert (views["flag"], views["flag_class"], views["order"]) == (page.SIMULATING, "flag", {"run": 2})
+    animation = page.compute_animation(lambda _: None, views["order"], data)
+    assert player_timeline(animation["timeline"]).summary["correct"] and animation["summary"].startswith("Result ")
+    assert page.stop_animation({"run": 3}, views["order"]) is None and page.stop_animation(None, None) is no_update
+    assert page.animation_cancelled(1) == {
+        "flag": "⚠ Cancelled: the aggregation was not simulated. Press Build to simulate it.",
+        "flag_class": "flag warn",
+    }
 
 
 def views_module_compare(plan, scenario):
@@ -977,17 +1042,19 @@ def test_the_page_opens_with_its_first_views_drawn_as_its_callbacks_draw_them():
     data = s.to_dict(thin=True)
     opened = page.body(s)
     key = find_component(opened, page.TREES_PARAMS).data
-    assert key == page.refresh(data)[0] == plan_key(page.page_plan(s))
-    logical, mapped, info = page.render_type_one(key, data)
-    assert find_component(opened, page.TREES_LOGICAL).figure == logical
-    assert find_component(opened, page.TREES_MAPPED).figure == mapped
-    assert find_component(opened, page.TREES_FK).figure == page.render_width(key, data)[0]
+    assert key == page.refresh(data)["key"] == plan_key(page.page_plan(s))
+    one = page.render_type_one(key, data)
+    assert find_component(opened, page.TREES_LOGICAL).figure == one["logical"]
+    assert find_component(opened, page.TREES_MAPPED).figure == one["mapped"]
+    assert find_component(opened, page.TREES_FK).figure == page.render_width(key, data)["fk"]
     timeline = find_component(opened, pid(page.TREES_PLAYER, "timeline")).data
-    assert timeline == page.animate(key, data)[0] and timeline is not None
+    assert timeline == page.animate(key, data)["timeline"] and timeline is not None
     caption = find_component(opened, pid(page.TREES_PLAYER, "caption")).children  # the first frame, at once
-    assert (caption, find_component(opened, pid(page.TREES_PLAYER, "position")).children) == caption_at(0, timeline)
+    assert {"caption": caption, "position": find_component(opened, pid(page.TREES_PLAYER, "position")).children} == (
+        caption_at(0, timeline)
+    )
     assert caption and not caption.startswith("⚠")
-    assert find_component(opened, page.TREES_PART).options == page.part_choices(data)[0]
+    assert find_component(opened, page.TREES_PART).options == page.part_choices(data)["options"]
     assert getattr(find_component(opened, page.TREES_T2_PHYSICAL), "figure", None) is None  # drawn once seen
     from app import create_app
 

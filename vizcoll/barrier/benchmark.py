@@ -6,7 +6,7 @@ that reproduces the paper's Fig. 3), breaks ``rate`` of its links at random
 (:func:`~vizcoll.barrier.network.break_links`, seeded by the seed; by default
 links whose loss would disconnect the grid are skipped, since the paper
 reports run times up to 50% and a cut-off processor can never pass a
-barrier; ``keep_connected=False`` breaks exactly that many links and counts
+barrier; ``SweepGrids(keep_connected=False)`` breaks exactly that many links and counts
 the failed runs instead), then runs the test program (3 barriers, 0.5 s of
 work between them) with every algorithm on the same broken grid. One broken
 grid and its runs are one task (:mod:`vizcoll.tasks`), so the sweep gives the
@@ -25,6 +25,8 @@ References: [DLCT19, §4, Fig. 6–7] (keys: ``docs/papers.md``).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,7 +37,7 @@ from vizcoll.tasks import Runner, in_process
 from vizcoll.topology.generators import mesh
 from vizcoll.words import plural
 
-__all__ = ["SIZES", "RATES", "RANGE_COLUMNS", "sweep", "column_names", "format_table"]
+__all__ = ["SIZES", "RATES", "RANGE_COLUMNS", "SweepGrids", "sweep", "column_names", "format_table"]
 
 SIZES = (4, 8, 12, 16, 20)
 RATES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
@@ -43,6 +45,34 @@ RANGE_COLUMNS = ("tree@intact", "tree", "dlct+ms", "dlct+tree")
 """The columns of the paper's Fig. 7 (the range of run times over the break rates): Tree, ID1 and ID2."""
 EXTRA = ("messages", "hops", "adjustments")
 """Figures averaged per column next to the time."""
+
+
+@dataclass(frozen=True)
+class SweepGrids:
+    """The broken grids of a sweep: every grid size, with each break rate of its links broken, for each seed.
+
+    Each grid is ``mesh((size, size), neighbors, hosts=0)`` with ``rate`` of its links broken at random
+    (:func:`~vizcoll.barrier.network.break_links`, seeded by the seed).
+
+    Parameters
+    ----------
+    sizes : sequence of int
+        Grid sides.
+    rates : sequence of float
+        Shares of broken links.
+    seeds : int
+        Random broken-link sets per (size, rate): seeds ``0..seeds-1``.
+    neighbors : int
+        Grid neighborhood, 4 or 8.
+    keep_connected : bool
+        Skip breaks that would disconnect the grid (else count failed runs).
+    """
+
+    sizes: Sequence[int] = SIZES
+    rates: Sequence[float] = RATES
+    seeds: int = 3
+    neighbors: int = 8
+    keep_connected: bool = True
 
 
 def column_names(algos, tree_on=("live", "intact")) -> list[tuple[str, str, str]]:
@@ -145,12 +175,8 @@ def _claims(rows: list[dict], columns: list[str]) -> dict:
 
 
 def sweep(
-    sizes=SIZES,
-    rates=RATES,
+    grids: SweepGrids = SweepGrids(),
     algos=None,
-    seeds: int = 3,
-    neighbors: int = 8,
-    keep_connected: bool = True,
     tree_on=("live", "intact"),
     progress=None,
     run: Runner = in_process,
@@ -166,19 +192,12 @@ def sweep(
 
     Parameters
     ----------
-    sizes : sequence of int
-        Grid sides.
-    rates : sequence of float
-        Shares of broken links.
+    grids : SweepGrids
+        The grid sizes, break rates, seeds per (size, rate), neighborhood and whether breaks keep the grid
+        connected (default: the paper's sizes and rates, 3 seeds, 8 neighbors, connected).
     algos : sequence of str, optional
         Algorithms (``tree`` gives one column per ``tree_on`` variant; default: every registered one, read when
         the sweep runs).
-    seeds : int
-        Random broken-link sets per (size, rate): seeds ``0..seeds-1``.
-    neighbors : int
-        Grid neighborhood, 4 or 8.
-    keep_connected : bool
-        Skip breaks that would disconnect the grid (else count failed runs).
     tree_on : sequence of str
         ``"live"`` and/or ``"intact"``.
     progress : callable, optional
@@ -199,7 +218,7 @@ def sweep(
     Raises
     ------
     SpecError
-        For ``seeds < 1``, or a bad parameter of the runs.
+        For ``grids.seeds < 1``, or a bad parameter of the runs.
 
     References
     ----------
@@ -209,10 +228,12 @@ def sweep(
 
     Examples
     --------
-    >>> out = sweep(sizes=[4], rates=[0.0], algos=["ms", "dlct"], seeds=1, barriers=1)
+    >>> out = sweep(SweepGrids(sizes=[4], rates=[0.0], seeds=1), algos=["ms", "dlct"], barriers=1)
     >>> out["columns"], out["rows"][0]["failures"]
     (['ms', 'dlct'], {'ms': 0, 'dlct': 0})
     """
+    sizes, rates, seeds = grids.sizes, grids.rates, grids.seeds
+    neighbors, keep_connected = grids.neighbors, grids.keep_connected
     if seeds < 1:
         raise SpecError(f"seeds must be at least 1, got {seeds}")
     columns = column_names(ALGORITHMS.names if algos is None else algos, tuple(tree_on))

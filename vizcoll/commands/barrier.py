@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 
 from vizcoll.barrier.algorithms import ALGORITHMS, COMMAND_LINE_ALGORITHM, JUDGES, TREE_ON, run_barriers
-from vizcoll.barrier.benchmark import RATES, SIZES, sweep
+from vizcoll.barrier.benchmark import RATES, SIZES, SweepGrids, sweep
 from vizcoll.barrier.fabric import communicator_processes
 from vizcoll.barrier.network import break_links, is_grid
 from vizcoll.comm import ORDERS, parse_pattern, pattern_help
@@ -237,12 +237,8 @@ def _barrier_sweep(args: argparse.Namespace) -> dict:
     return on_cluster(
         args,
         lambda run: sweep(
-            sizes,
-            rates,
+            SweepGrids(sizes, rates, args.seeds, args.neighbors, not args.disconnect),
             algos,
-            seeds=args.seeds,
-            neighbors=args.neighbors,
-            keep_connected=not args.disconnect,
             tree_on=tree_on,
             run=run,
             **_params(args),

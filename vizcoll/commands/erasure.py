@@ -23,7 +23,8 @@ from vizcoll.commands import command
 from vizcoll.commands.cluster import add_cluster, on_cluster
 from vizcoll.erasure.codes import FAMILIES, lrc, parse_placement
 from vizcoll.erasure.compare import compare, d_candidates, measure
-from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, evaluate
+from vizcoll.erasure.fmel import SearchOptions
+from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, CheckBudgets, evaluate
 from vizcoll.errors import SpecError
 
 __all__: list[str] = []
@@ -86,10 +87,8 @@ def _erasure(args: argparse.Namespace) -> dict:
         args.k,
         args.dcs,
         placement=placement,
-        seed=args.seed,
-        traffic=args.traffic,
-        d=args.d,
-        budget=args.budget,
+        search=SearchOptions(d=args.d, seed=args.seed, traffic=args.traffic),
+        budgets=CheckBudgets(args.budget),
     )
 
 
@@ -104,6 +103,11 @@ def _erasure_compare(args: argparse.Namespace) -> dict:
     return on_cluster(
         args,
         lambda run: compare(
-            args.n, args.k, args.dcs, seed=args.seed, traffic=args.traffic, d=args.d, budget=args.budget, run=run
+            args.n,
+            args.k,
+            args.dcs,
+            SearchOptions(d=args.d, seed=args.seed, traffic=args.traffic),
+            CheckBudgets(args.budget),
+            run=run,
         ),
     )

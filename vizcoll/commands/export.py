@@ -27,7 +27,7 @@ from pathlib import Path
 
 from vizcoll.commands import command
 from vizcoll.errors import SpecError
-from vizcoll.ui.export.names import PACK_PAGES, PLAYERS
+from vizcoll.ui.export.names import pack_pages, player_pages, players
 
 __all__: list[str] = []
 
@@ -50,11 +50,11 @@ def _common(parser: argparse.ArgumentParser, pages) -> None:
 
 
 def _animate_args(parser: argparse.ArgumentParser) -> None:
-    _common(parser, tuple(PLAYERS))
+    _common(parser, player_pages())
     parser.add_argument(
         "--player",
         help="the player of a page with several (faults: "
-        + ", ".join(PLAYERS["faults"])
+        + ", ".join(players("faults"))
         + "; default: the page's first)",
     )
     parser.add_argument(
@@ -72,7 +72,7 @@ def _animate_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _figures_args(parser: argparse.ArgumentParser) -> None:
-    _common(parser, PACK_PAGES)
+    _common(parser, pack_pages())
 
 
 def _scenario_and_goal(args: argparse.Namespace):

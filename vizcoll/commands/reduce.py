@@ -25,6 +25,7 @@ import argparse
 from vizcoll.commands import command
 from vizcoll.commands.cluster import add_cluster, on_cluster
 from vizcoll.errors import SpecError
+from vizcoll.reduction.common import ReductionRun
 from vizcoll.reduction.data import OPS
 from vizcoll.reduction.env import parse_interference, parse_slow
 from vizcoll.reduction.reliability import reliability_experiment
@@ -81,7 +82,9 @@ def _reduce_args(parser: argparse.ArgumentParser) -> None:
 
 @command("reduce", "simulate one reduction: static (binomial, MST, Rabenseifner) or the task-based one", _reduce_args)
 def _reduce(args: argparse.Namespace) -> dict:
-    common = dict(
+    reduction = ReductionRun(
+        procs=args.procs,
+        size=args.size,
         root=args.root,
         arrival=parse_ranks(args.arrival) or None,
         slow=parse_slow(args.slow),
@@ -90,12 +93,11 @@ def _reduce(args: argparse.Namespace) -> dict:
         seed=args.seed,
         op=args.op,
         concurrent=args.concurrent,
-        record=False,
     )
     if args.algo == TASK:
-        _, figures = simulate_task_reduction(args.procs, args.size, counters="warm" if args.warm else None, **common)
+        _, figures = simulate_task_reduction(reduction, record=False, counters="warm" if args.warm else None)
     else:
-        _, figures = simulate_static(args.algo, args.procs, args.size, **common)
+        _, figures = simulate_static(args.algo, reduction, record=False)
     return {key: figures[key] for key in OUTPUT}
 
 
@@ -120,10 +122,8 @@ def _reliability(args: argparse.Namespace) -> dict:
     out = on_cluster(
         args,
         lambda run: reliability_experiment(
-            procs=args.procs,
+            ReductionRun(procs=args.procs, size=args.size, seed=args.seed),
             runs=args.runs,
-            size=args.size,
-            seed=args.seed,
             victim=args.victim,
             load=args.load,
             run=run,

@@ -38,7 +38,7 @@ from vizcoll.errors import SpecError
 from vizcoll.trees import kinds
 from vizcoll.trees.cost import kopt
 from vizcoll.trees.groups import hierarchy_from_topology, hierarchy_levels, normalize_groups
-from vizcoll.trees.metrics import tree_metrics
+from vizcoll.trees.metrics import LatencyModel, tree_metrics
 from vizcoll.trees.rails import tree_rails
 from vizcoll.trees.typeone import vertex_ranks
 
@@ -121,7 +121,7 @@ def _tree(args: argparse.Namespace) -> dict:
     if groups is not None:
         levels = {f"level{i + 1}": ids[ranks] for i, ids in enumerate(hierarchy_levels(groups))}
     if topo is not None:
-        metrics = tree_metrics(tree, topo, placement, levels=levels, k=args.k)
+        metrics = tree_metrics(tree, topo, placement, levels=levels, latency=LatencyModel(k=args.k))
         out.update({key: metrics[key] for key in METRIC_KEYS})
         out["cross_group"] = {name: int(n) for name, n in out["cross_group"].items()}
     elif levels is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from vizcoll.commands import command
-from vizcoll.treft import simulate_treft, workflow
+from vizcoll.treft import CostModel, simulate_treft, workflow
 from vizcoll.treft.sections import VARIANTS
 from vizcoll.treft.workflows import CLASSES, NAMES
 
@@ -61,9 +61,8 @@ def _treft(args: argparse.Namespace) -> dict:
         args.variant,
         inject=args.inject,
         double_fault=args.double,
-        latency=args.latency,
-        bandwidth_mbps=args.bandwidth,
         seed=args.seed,
+        cost=CostModel(latency=args.latency, bandwidth_mbps=args.bandwidth),
     )
     keys = (
         "overhead_pct",

@@ -29,9 +29,10 @@ from vizcoll.erasure.codes import (
     replication,
 )
 from vizcoll.erasure.compare import PAPER_REDUCTION, PAPER_TABLE2, build, compare, measure, paper_table
-from vizcoll.erasure.fmel import Scheme, SearchResult, fmel, fmel_search, lower_bound
+from vizcoll.erasure.fmel import Scheme, SearchOptions, SearchResult, fmel, fmel_search, lower_bound
 from vizcoll.erasure.metrics import (
     TRAFFIC,
+    CheckBudgets,
     Metrics,
     RepairTimeModel,
     block_failures_tolerated,
@@ -49,10 +50,12 @@ __all__ = [
     "PAPER_REDUCTION",
     "PAPER_TABLE2",
     "TRAFFIC",
+    "CheckBudgets",
     "Code",
     "Metrics",
     "RepairTimeModel",
     "Scheme",
+    "SearchOptions",
     "SearchResult",
     "block_failures_tolerated",
     "build",

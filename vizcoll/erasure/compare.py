@@ -23,9 +23,11 @@ References: [FMEL23, Table 2]; [RS60]; [LRC12] (keys: ``docs/papers.md``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from vizcoll.erasure.codes import FAMILIES, Code, check_parameters, lrc, reed_solomon, replication
-from vizcoll.erasure.fmel import SearchResult, fmel_search, lower_bound
-from vizcoll.erasure.metrics import DEFAULT_BUDGET, TRAFFIC, Metrics, check_traffic, evaluate
+from vizcoll.erasure.fmel import SearchOptions, SearchResult, fmel_search, lower_bound
+from vizcoll.erasure.metrics import TRAFFIC, CheckBudgets, Metrics, check_traffic, evaluate
 from vizcoll.errors import SpecError, VizcollError
 from vizcoll.tasks import Runner, in_process
 
@@ -103,19 +105,22 @@ def build(
     k: int,
     dcs: int,
     placement=None,
-    seed: int = 0,
-    traffic: str = "blocks",
-    d: int | None = None,
-    **search,
+    search: SearchOptions | None = None,
+    budgets: CheckBudgets | None = None,
+    progress=None,
 ) -> tuple[Code, SearchResult | None]:
     """The code of ``family`` (rs, lrc, replication, fmel) and, for fmel, the search result.
+
+    ``search``, ``budgets`` (the exact metrics of the code found) and ``progress`` are the FMEL search's
+    (:func:`~vizcoll.erasure.fmel.fmel_search`); every family checks ``search.traffic``.
 
     >>> build("rs", 9, 5, 3)[0].name
     'RS(9,5)'
     """
+    search = search if search is not None else SearchOptions()
     if family not in FAMILIES:
         raise SpecError(f"unknown code {family!r}; choose one of {', '.join(FAMILIES)}")
-    check_traffic(traffic)
+    check_traffic(search.traffic)
     check_parameters(n, k, dcs)
     if family == "rs":
         return reed_solomon(n, k, dcs, placement), None
@@ -123,7 +128,7 @@ def build(
         return lrc(n, k, dcs, placement=placement), None
     if family == "replication":
         return replication(n, k, dcs, placement), None
-    result = fmel_search(n, k, dcs, d=d, placement=placement, seed=seed, traffic=traffic, **search)
+    result = fmel_search(n, k, dcs, placement, search, budgets, progress)
     return result.code, result
 
 
@@ -133,12 +138,9 @@ def measure(
     k: int,
     dcs: int,
     placement=None,
-    seed: int = 0,
-    traffic: str = "blocks",
-    d: int | None = None,
-    budget: int = DEFAULT_BUDGET,
-    tolerance_budget: int | None = None,
-    **search,
+    search: SearchOptions | None = None,
+    budgets: CheckBudgets | None = None,
+    progress=None,
 ) -> dict:
     """Every metric of one family's code, as ``vizcoll erasure`` and the erasure page show it.
 
@@ -154,18 +156,15 @@ def measure(
         Data centres ``N``.
     placement : str or sequence of int, optional
         The DC of every block (default: the family's).
-    seed : int
-        Seed of the FMEL search.
-    traffic : str
-        The traffic model the FMEL search minimises, ``"blocks"`` or ``"aggregated"``.
-    d : int, optional
-        DC failures the FMEL code must survive (default: the most possible).
-    budget : int
-        Subset checks of the repair groups (see :func:`~vizcoll.erasure.metrics.evaluate`).
-    tolerance_budget : int, optional
-        Subset checks of the block tolerance.
-    **search
-        More arguments of :func:`~vizcoll.erasure.fmel.fmel_search` (``max_schemes``, ``trials``, ...).
+    search : SearchOptions, optional
+        The FMEL search's (default: ``SearchOptions()``): its ``seed``, the ``traffic`` model it minimises
+        (``"blocks"`` or ``"aggregated"``, the one reported for every family), the DC failures ``d`` the code must
+        survive (default: the most possible) and its limits (``max_schemes``, ``trials``, ...).
+    budgets : CheckBudgets, optional
+        Subset checks of the repair groups and of the block tolerance (see
+        :func:`~vizcoll.erasure.metrics.evaluate`; default: ``CheckBudgets()``).
+    progress : callable, optional
+        ``progress(done, total)`` of the FMEL search (:func:`~vizcoll.erasure.fmel.fmel_search`).
 
     Returns
     -------
@@ -184,11 +183,14 @@ def measure(
     >>> m["name"], m["mean_traffic"], m["dc_failures_survived"]
     ('LRC(9,5; l=3, g=1)', 0.444444, 0)
     """
-    if family == "fmel":
-        search = search | {"final_budget": budget, "final_tolerance_budget": tolerance_budget}
-    code, result = build(family, n, k, dcs, placement, seed, traffic, d, **search)
-    metrics = result.metrics if result is not None else evaluate(code, budget=budget, tolerance_budget=tolerance_budget)
-    out = metrics.to_dict() | {"traffic": traffic, "d_candidates": d_candidates(metrics)}
+    search = search if search is not None else SearchOptions()
+    budgets = budgets if budgets is not None else CheckBudgets()
+    code, result = build(family, n, k, dcs, placement, search, budgets, progress)
+    if result is not None:
+        metrics = result.metrics
+    else:
+        metrics = evaluate(code, budget=budgets.budget, tolerance_budget=budgets.tolerance_budget)
+    out = metrics.to_dict() | {"traffic": search.traffic, "d_candidates": d_candidates(metrics)}
     if result is not None:
         out["search"] = {key: value for key, value in result.to_dict().items() if key != "metrics"}
     return out
@@ -200,32 +202,10 @@ def _reduction(ours: float | None, theirs: float | None) -> float | None:
     return round(100.0 * (1.0 - ours / theirs), 1)
 
 
-def _row(
-    family: str,
-    n: int,
-    k: int,
-    dcs: int,
-    seed: int,
-    traffic: str,
-    d: int | None,
-    budget: int,
-    tolerance_budget: int | None,
-    search: dict,
-) -> dict:
+def _row(family: str, n: int, k: int, dcs: int, search: SearchOptions, budgets: CheckBudgets) -> dict:
     """One task: :func:`measure` of ``family``, or ``{"code", "error"}`` when it cannot be built."""
     try:
-        return measure(
-            family,
-            n,
-            k,
-            dcs,
-            seed=seed,
-            traffic=traffic,
-            d=d,
-            budget=budget,
-            tolerance_budget=tolerance_budget,
-            **search,
-        )
+        return measure(family, n, k, dcs, search=search, budgets=budgets)
     except VizcollError as exc:
         return {"code": family, "error": str(exc)}
 
@@ -234,21 +214,17 @@ def compare(
     n: int,
     k: int,
     dcs: int,
-    seed: int = 0,
-    traffic: str = "blocks",
-    d: int | None = None,
-    budget: int = DEFAULT_BUDGET,
-    tolerance_budget: int | None = None,
+    search: SearchOptions | None = None,
+    budgets: CheckBudgets | None = None,
     progress=None,
     run: Runner = in_process,
-    **search,
 ) -> dict:
     """Every family at the same (n, k, N) (each on its default placement), and FMEL's T̄ reduction over each.
 
     A family that cannot be built (replication when k does not divide n, an LRC without room for a local
     parity per group) gets ``{"error": ...}``. Reductions are ``100 (1 − T̄_FMEL / T̄_other)`` in %, for both
-    traffic models; the FMEL code is searched for ``traffic`` with the most DC failures its parameters allow
-    (``d`` or the maximum). ``reductions_at_same_D_pct`` compares with an FMEL code searched to survive
+    traffic models; the FMEL code is searched for ``search.traffic`` with the most DC failures its parameters
+    allow (``search.d`` or the maximum). ``reductions_at_same_D_pct`` compares with an FMEL code searched to survive
     exactly as many DC failures as the other code (an LRC with one group per DC survives none, and then
     FMEL may keep every repair inside its DC).
 
@@ -260,22 +236,16 @@ def compare(
         Data blocks.
     dcs : int
         Data centres ``N``.
-    seed : int
-        Seed of the FMEL search.
-    traffic : str
-        The traffic model the FMEL code is searched for.
-    d : int, optional
-        DC failures the FMEL code must survive (default: the most its parameters allow).
-    budget : int
-        Subset checks of the repair groups, per code.
-    tolerance_budget : int, optional
-        Subset checks of the block tolerance, per code.
+    search : SearchOptions, optional
+        The FMEL search's (default: ``SearchOptions()``): its ``seed``, the ``traffic`` model the FMEL code is
+        searched for, the DC failures
+        ``d`` it must survive (default: the most its parameters allow) and its limits (``max_schemes``, ...).
+    budgets : CheckBudgets, optional
+        Subset checks of the repair groups and of the block tolerance, per code (default: ``CheckBudgets()``).
     progress : callable, optional
         ``progress(done, total)``, called before every family.
     run : Runner
         Computes the tasks (:mod:`vizcoll.tasks`): one per family, then one per FMEL code of another D.
-    **search
-        More arguments of :func:`~vizcoll.erasure.fmel.fmel_search`.
 
     Returns
     -------
@@ -308,12 +278,12 @@ def compare(
     >>> out["codes"]["fmel"]["mean_traffic"], out["codes"]["rs"]["mean_traffic"]
     (1.0, 1.0)
     """
+    search = search if search is not None else SearchOptions()
+    budgets = budgets if budgets is not None else CheckBudgets()
     n, k, dcs = check_parameters(n, k, dcs)
-    task = lambda family, survived: (
-        _row,
-        (family, n, k, dcs, seed, traffic, survived, budget, tolerance_budget, search),
-    )
-    measured = iter(run([task(family, d) for family in FAMILIES]))
+    traffic = search.traffic
+    task = lambda family, survived: (_row, (family, n, k, dcs, replace(search, d=survived), budgets))
+    measured = iter(run([task(family, search.d) for family in FAMILIES]))
     rows: dict[str, dict] = {}
     for family in FAMILIES:
         if progress is not None:
@@ -357,7 +327,7 @@ def compare(
         "k": k,
         "dcs": dcs,
         "traffic": traffic,
-        "seed": seed,
+        "seed": search.seed,
         "codes": {f: {key: r[key] for key in summary_keys if key in r} for f, r in rows.items()},
         "reductions_pct": reductions,
         "reductions_at_same_D_pct": same_d,
@@ -446,7 +416,8 @@ def paper_table(seed: int = 0) -> list[dict]:
     for row in PAPER_TABLE2:
         models = ("blocks", "aggregated") if row["code"] == "fmel" else ("blocks",)
         for model in models:
-            m = measure(row["code"], row["n"], row["k"], row["dcs"], seed=seed, traffic=model, d=row["D"])
+            fmel = SearchOptions(d=row["D"], seed=seed, traffic=model)
+            m = measure(row["code"], row["n"], row["k"], row["dcs"], search=fmel)
             out.append(
                 {
                     "label": row["label"],

@@ -84,15 +84,15 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from vizcoll.erasure.bounds import counting_tolerance
 from vizcoll.erasure.codes import Code, check_parameters, parse_placement, placement_of, reed_solomon
 from vizcoll.erasure.metrics import (
-    DEFAULT_BUDGET,
     Budget,
+    CheckBudgets,
     Metrics,
     block_failures_tolerated,
     check_traffic,
@@ -115,6 +115,7 @@ from vizcoll.errors import SpecError
 __all__ = [
     "Scheme",
     "SearchResult",
+    "SearchOptions",
     "partitions",
     "lower_bound",
     "fmel_search",
@@ -127,6 +128,37 @@ STATES_PER_SCHEME = 25  # scheme states popped from the queue per scheme constru
 
 
 # ---------------------------------------------------------------- the search
+@dataclass(frozen=True)
+class SearchOptions:
+    """What the FMEL search looks for (the DC failures to survive, the traffic model) and how far it looks.
+
+    Parameters
+    ----------
+    d : int, optional
+        Required DC failures survived (the paper's D); default: the most any placement allows by counting.
+    seed : int
+        Seed of the random coefficients (the result is deterministic for a seed).
+    traffic : str
+        ``"blocks"`` (every remote block read counts) or ``"aggregated"`` (one block per remote DC).
+    trials : int
+        Random draws per scheme.
+    max_schemes : int
+        Schemes constructed at most.
+    max_part_slack : int
+        How many blocks more than ⌈n/N⌉ a DC may hold in the splits tried.
+    budget : int
+        Subset checks per code while searching.
+    """
+
+    d: int | None = None
+    seed: int = 0
+    traffic: str = "blocks"
+    trials: int = 6
+    max_schemes: int = 400
+    max_part_slack: int = 2
+    budget: int = SEARCH_BUDGET
+
+
 @dataclass
 class SearchResult:
     """The searched code, its exact metrics, its scheme, the lower bound and what the search did."""
@@ -178,21 +210,10 @@ class _Search:
 
     TIE_LIMIT = 8  # codes measured at the best traffic before the search stops looking for a better tie-break
 
-    def __init__(
-        self,
-        n: int,
-        k: int,
-        dcs: int,
-        d: int,
-        traffic: str,
-        trials: int,
-        budget: int,
-        rng: np.random.Generator,
-        progress=None,
-        total: int = 1,
-    ):
-        self.n, self.k, self.dcs, self.d, self.traffic = n, k, dcs, d, traffic
-        self.trials, self.budget, self.rng = trials, budget, rng
+    def __init__(self, n: int, k: int, dcs: int, search: SearchOptions, progress=None, total: int = 1):
+        """``search`` with its ``d`` decided (not None); the random generator is seeded with its ``seed``."""
+        self.n, self.k, self.dcs, self.d, self.traffic = n, k, dcs, search.d, search.traffic
+        self.trials, self.budget, self.rng = search.trials, search.budget, np.random.default_rng(search.seed)
         self.progress = progress or (lambda done, total: None)  # (schemes tried, total) after every scheme
         self.total = total
         self.best: tuple | None = None  # (key, code, scheme)
@@ -396,25 +417,18 @@ def fmel_search(
     n: int,
     k: int,
     dcs: int,
-    d: int | None = None,
     placement=None,
-    seed: int = 0,
-    traffic: str = "blocks",
-    trials: int = 6,
-    max_schemes: int = 400,
-    max_part_slack: int = 2,
-    budget: int = SEARCH_BUDGET,
-    final_budget: int = DEFAULT_BUDGET,
-    final_tolerance_budget: int | None = None,
+    search: SearchOptions = SearchOptions(),
+    budgets: CheckBudgets | None = None,
     progress=None,
 ) -> SearchResult:
-    """Search for the code with the least mean cross-DC repair traffic that survives ``d`` DC failures.
+    """Search for the code with the least mean cross-DC repair traffic that survives ``search.d`` DC failures.
 
     Repair-group distribution schemes (how many blocks each DC holds, which DCs keep a local parity check, which
     own a check with helpers from other DCs) are generated best-first, filtered by exact necessary conditions,
     given random GF(2^8) coefficients and kept when exact rank checks confirm every designed repair group and the
-    survival of any ``d`` DC failures (see the module docstring). The paper gives only the outline; this is the
-    method in its spirit.
+    survival of any ``search.d`` DC failures (see the module docstring). The paper gives only the outline; this is
+    the method in its spirit.
 
     Parameters
     ----------
@@ -424,31 +438,22 @@ def fmel_search(
         Data blocks.
     dcs : int
         Data centres ``N``.
-    d : int, optional
-        Required DC failures survived (the paper's D); default: the most any placement allows by counting.
     placement : str or sequence of int, optional
         A fixed DC per block (``"0,0,1,..."`` or a list); default: the search chooses the split, trying every
-        partition in which no DC holds more than ⌈n/N⌉ + ``max_part_slack`` blocks.
-    seed : int
-        Seed of the random coefficients (the result is deterministic for a seed).
-    traffic : str
-        ``"blocks"`` (every remote block read counts) or ``"aggregated"`` (one block per remote DC).
-    trials : int
-        Random draws per scheme.
-    max_schemes : int
-        Schemes constructed at most.
-    max_part_slack : int
-        How many blocks more than ⌈n/N⌉ a DC may hold in the splits tried.
-    budget : int
-        Subset checks per code while searching.
-    final_budget : int
-        Subset checks of the exact repair groups of the code found (see :func:`~vizcoll.erasure.metrics.evaluate`).
-    final_tolerance_budget : int, optional
-        Subset checks of its block tolerance.
+        partition in which no DC holds more than ⌈n/N⌉ + ``search.max_part_slack`` blocks.
+    search : SearchOptions
+        The DC failures to survive ``d`` (the paper's D; default: the most any placement allows by counting), the
+        ``seed`` of the random coefficients (the result is deterministic for a seed), the ``traffic`` model
+        minimised, and the search's limits: ``trials`` per scheme, ``max_schemes``, ``max_part_slack`` and the
+        subset checks per code while searching (``budget``).
+    budgets : CheckBudgets, optional
+        Subset checks of the exact repair groups of the code found and of its block tolerance (see
+        :func:`~vizcoll.erasure.metrics.evaluate`; default: ``CheckBudgets()``).
     progress : callable, optional
-        ``progress(done, total)``, ``total = max_schemes + 1``: after every scheme tried, ``(max_schemes, total)``
-        when the search stops (often long before: no scheme left can beat its best code), ``(total, total)`` once
-        the exact metrics of the code found (for large codes a good part of the time) and the bound are done.
+        ``progress(done, total)``, ``total = search.max_schemes + 1``: after every scheme tried,
+        ``(search.max_schemes, total)`` when the search stops (often long before: no scheme left can beat its best
+        code), ``(total, total)`` once the exact metrics of the code found (for large codes a good part of the
+        time) and the bound are done.
 
     Returns
     -------
@@ -473,28 +478,30 @@ def fmel_search(
     (1.0, 2, True)
     """
     started = time.perf_counter()
+    budgets = budgets if budgets is not None else CheckBudgets()
+    traffic, max_schemes = search.traffic, search.max_schemes
     n, k, dcs = check_parameters(n, k, dcs)
     check_traffic(traffic)
-    if trials < 1 or max_schemes < 1:
+    if search.trials < 1 or max_schemes < 1:
         raise SpecError("trials and max_schemes must be at least 1")
-    layouts = _layouts(n, dcs, placement, max_part_slack)
-    d = _tolerance(d, layouts, n, k, dcs)
+    layouts = _layouts(n, dcs, placement, search.max_part_slack)
+    d = _tolerance(search.d, layouts, n, k, dcs)
     pairs = _pairs(layouts, n, k, d, traffic)
     total, report = max_schemes + 1, progress or (lambda done, total: None)
-    search = _Search(n, k, dcs, d, traffic, trials, budget, np.random.default_rng(seed), report, total)
-    search.stats.update({"placements": len(layouts), "placement_local_pairs": len(pairs)})
+    state = _Search(n, k, dcs, replace(search, d=d), report, total)
+    state.stats.update({"placements": len(layouts), "placement_local_pairs": len(pairs)})
     for layout in _baseline_layouts(layouts, n, k, dcs, d, placement):
-        search.baseline(layout)
-    search.run(pairs, max_schemes)
+        state.baseline(layout)
+    state.run(pairs, max_schemes)
     report(max_schemes, total)
-    if search.best is None:
+    if state.best is None:
         raise SpecError(
             f"no code found for n = {n}, k = {k} on {dcs} DCs surviving {d} DC failures "
-            f"after {search.stats['schemes']} schemes: try another seed, a smaller D or more schemes"
+            f"after {state.stats['schemes']} schemes: try another seed, a smaller D or more schemes"
         )
-    _, code, scheme = search.best
-    metrics = evaluate(code, budget=final_budget, tolerance_budget=final_tolerance_budget)
-    search.stats["seconds"] = round(time.perf_counter() - started, 3)
+    _, code, scheme = state.best
+    metrics = evaluate(code, budget=budgets.budget, tolerance_budget=budgets.tolerance_budget)
+    state.stats["seconds"] = round(time.perf_counter() - started, 3)
     bound = lower_bound(n, k, dcs, d, placement, traffic)
     report(total, total)
     return SearchResult(
@@ -504,7 +511,7 @@ def fmel_search(
         dc_tolerance=d,
         traffic=traffic,
         lower_bound=bound,
-        stats=search.stats,
+        stats=state.stats,
     )
 
 
@@ -512,4 +519,4 @@ def fmel(
     n: int, k: int, dcs: int, d: int | None = None, placement=None, seed: int = 0, traffic: str = "blocks"
 ) -> Code:
     """The searched code alone (see :func:`fmel_search`)."""
-    return fmel_search(n, k, dcs, d, placement, seed, traffic).code
+    return fmel_search(n, k, dcs, placement, SearchOptions(d=d, seed=seed, traffic=traffic)).code

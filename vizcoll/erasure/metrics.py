@@ -70,6 +70,7 @@ from vizcoll.errors import SpecError
 __all__ = [
     "DEFAULT_BUDGET",
     "Budget",
+    "CheckBudgets",
     "RepairTimeModel",
     "Metrics",
     "TRAFFIC",
@@ -86,6 +87,22 @@ __all__ = [
     "is_mds",
     "with_mds_flag",
 ]
+
+
+@dataclass(frozen=True)
+class CheckBudgets:
+    """The subset checks the exact metrics of a code may make (see :func:`evaluate`).
+
+    Parameters
+    ----------
+    budget : int
+        Subset checks of the repair groups.
+    tolerance_budget : int, optional
+        Subset checks of the block tolerance.
+    """
+
+    budget: int = DEFAULT_BUDGET
+    tolerance_budget: int | None = None
 
 
 # ---------------------------------------------------------------- repair time

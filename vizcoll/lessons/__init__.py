@@ -8,7 +8,7 @@ A lesson file (schema ``vizcoll.lesson/1``, JSON) holds a ``"title"``, an option
   its edits and breaks, the communicators, the pages' settings);
 - ``"player"``: ``null``, or where the page's player stands: ``{"name": "barrier", "step": 41}`` or
   ``{"name": "barrier", "moment": 2}`` (the second key moment, counted from 1). ``name`` is the player's name as
-  ``vizcoll animate --player`` knows it (:data:`PLAYERS`);
+  ``vizcoll animate --player`` knows it (the page's players: :func:`vizcoll.ui.export.names.players`);
 - ``"narration"``: Markdown (formulas between ``$...$``), shown beside the view;
 - ``"notes"``: the speaker's notes (Markdown), shown in the presenter's second window only.
 
@@ -41,7 +41,6 @@ from vizcoll.scenario import Scenario
 __all__ = [
     "SCHEMA",
     "PAGES",
-    "PLAYERS",
     "MAX_STEPS",
     "MAX_TEXT_CHARS",
     "Lesson",
@@ -55,15 +54,6 @@ __all__ = [
 SCHEMA = "vizcoll.lesson/1"
 PAGES = ("/", "/topology", "/trees", "/multicast", "/barrier", "/faults", "/erasure", "/schedules")
 """The app's paths a lesson step may show (the lessons' own pages excluded)."""
-PLAYERS = {
-    "/topology": ("broadcast",),
-    "/trees": ("aggregation", "side-by-side"),
-    "/multicast": ("protocol", "side-by-side"),
-    "/barrier": ("barrier", "side-by-side"),
-    "/faults": ("reduction", "treft"),
-    "/schedules": ("replay",),
-}
-"""Each page's players by name, as ``vizcoll animate --player`` names them (tests check it against the app's)."""
 MAX_STEPS = 100
 MAX_TEXT_CHARS = 8_000
 """Longest narration or notes of one step (about two printed pages of Markdown)."""
@@ -214,7 +204,9 @@ def _step_problems(step, timeline: TimelineOf | None) -> list[str]:
 
 
 def _player_problems(page: str, scenario: Scenario, player, timeline: TimelineOf | None) -> list[str]:
-    names = PLAYERS.get(page, ())
+    from vizcoll.ui.export.names import players  # the pages' declared players: plain data, no Dash
+
+    names = players(page.strip("/"))
     if not isinstance(player, dict) or set(player) not in ({"name", "step"}, {"name", "moment"}):
         return ['\'player\' must be null, {"name", "step"} or {"name", "moment"}']
     if player["name"] not in names:

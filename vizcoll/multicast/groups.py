@@ -51,7 +51,7 @@ Choices the paper leaves open (documented, deterministic):
 
 Examples
 --------
->>> tl = simulate_group([4, 5, 6], sm_node=0, seed=1)
+>>> tl = simulate_group(GroupRun([4, 5, 6], sm_node=0, seed=1))
 >>> tl.summary["final_state"], tl.summary["route_computations"], tl.summary["timed_out"]
 ('Deleted', 1, False)
 """
@@ -61,6 +61,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Iterable, Mapping
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
@@ -98,6 +99,7 @@ __all__ = [
     "TRANSITIONS",
     "LEGEND",
     "MAX_MEMBERS",
+    "GroupRun",
     "next_state",
     "simulate_group",
 ]
@@ -155,30 +157,14 @@ def _positions(name: str, values, n: int) -> set[int]:
     return {_index(f"{name} entry", v, 0, n) for v in values}
 
 
-# ---------------------------------------------------------------- simulation
-def simulate_group(
-    members: list[int] | np.ndarray,
-    sm_node: int = -1,
-    *,
-    join_times=None,
-    leave_times=None,
-    lost_joins: Iterable[int] = (),
-    crashed: Iterable[int] | Mapping[int, float] = (),
-    route_time: float = 1.0,
-    poll_interval: float = 0.5,
-    join_timeout: float = 10.0,
-    leave_timeout: float = 10.0,
-    latency: float = 0.1,
-    seed: int = 0,
-    names: list[str] | None = None,
-) -> Timeline:
-    """Simulate one multicast group's life at the SM, from the first join to its deletion.
+# ---------------------------------------------------------------- what a caller asks for
+@dataclass(frozen=True)
+class GroupRun:
+    """One multicast group to simulate: its members, the SM, when they join and leave, the faults, the times.
 
-    The paper's join / leave protocol for HPC computes the routes once per group: every join request carries
-    ``MemberCount``, the SM computes the routes once all have arrived, process 0 polls the group state and
-    multicasts "ready"; leaving does not recompute routes, and timeouts take a group that never completes to
-    ``Destroying`` (see the module docstring for the steps and the choices the paper leaves open). Times are in
-    milliseconds.
+    Nothing is checked when the object is made: :func:`simulate_group` checks every field and raises
+    :class:`~vizcoll.errors.SpecError` for a bad one. Times are in milliseconds; the fields after ``sm_node`` are
+    keyword-only.
 
     Parameters
     ----------
@@ -216,6 +202,63 @@ def simulate_group(
         Topology node names indexed by node (e.g. ``topo.names``), only used to make the labels say where the
         processes run.
 
+    Examples
+    --------
+    >>> GroupRun([4, 5, 6], sm_node=0, crashed=[2]).join_timeout
+    10.0
+    """
+
+    members: list[int] | np.ndarray
+    sm_node: int = -1
+    _: KW_ONLY
+    join_times: Iterable[float] | None = None
+    leave_times: Iterable[float] | None = None
+    lost_joins: Iterable[int] = ()
+    crashed: Iterable[int] | Mapping[int, float] = ()
+    route_time: float = 1.0
+    poll_interval: float = 0.5
+    join_timeout: float = 10.0
+    leave_timeout: float = 10.0
+    latency: float = 0.1
+    seed: int = 0
+    names: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A :class:`GroupRun` checked (:func:`_checked`): what :class:`_Group` runs."""
+
+    nodes: list[int]
+    sm: int
+    names: list[str] | None
+    join_t: np.ndarray
+    use_t: np.ndarray
+    lost: set[int]
+    crash_at: dict[int, float]
+    route_time: float
+    poll_interval: float
+    join_timeout: float
+    leave_timeout: float
+    latency: float
+
+
+# ---------------------------------------------------------------- simulation
+def simulate_group(group: GroupRun) -> Timeline:
+    """Simulate one multicast group's life at the SM, from the first join to its deletion.
+
+    The paper's join / leave protocol for HPC computes the routes once per group: every join request carries
+    ``MemberCount``, the SM computes the routes once all have arrived, process 0 polls the group state and
+    multicasts "ready"; leaving does not recompute routes, and timeouts take a group that never completes to
+    ``Destroying`` (see the module docstring for the steps and the choices the paper leaves open). Times are in
+    milliseconds.
+
+    Parameters
+    ----------
+    group : GroupRun
+        The members (node of each process, process 0 first), the SM's node, the join and leave times, the lost
+        joins and crashes, the protocol's times (routes, polls, timeouts, latency), the seed of the default times
+        and the node names.
+
     Returns
     -------
     Timeline
@@ -243,47 +286,18 @@ def simulate_group(
 
     Examples
     --------
-    >>> tl = simulate_group([4, 5, 6], sm_node=0, seed=1, crashed=[2])
+    >>> tl = simulate_group(GroupRun([4, 5, 6], sm_node=0, seed=1, crashed=[2]))
     >>> tl.summary["final_state"], tl.summary["timed_out"], tl.summary["timeout"]
     ('Deleted', True, 'join')
     """
-    group = _Group(
-        **_checked(
-            members,
-            sm_node,
-            join_times,
-            leave_times,
-            lost_joins,
-            crashed,
-            route_time,
-            poll_interval,
-            join_timeout,
-            leave_timeout,
-            latency,
-            seed,
-            names,
-        )
-    )
-    group.run()
-    return group.timeline()
+    life = _Group(_checked(group))
+    life.run()
+    return life.timeline()
 
 
-def _checked(
-    members,
-    sm_node,
-    join_times,
-    leave_times,
-    lost_joins,
-    crashed,
-    route_time,
-    poll_interval,
-    join_timeout,
-    leave_timeout,
-    latency,
-    seed,
-    names,
-) -> dict:
-    """The arguments of :func:`simulate_group`, checked, as the keyword arguments of :class:`_Group`."""
+def _checked(group: GroupRun) -> _Plan:
+    """The fields of ``group``, checked, as the :class:`_Plan` of :class:`_Group`."""
+    members, names, seed, crashed = group.members, group.names, group.seed, group.crashed
     if isinstance(members, (str, bytes)) or not isinstance(members, (Iterable, np.ndarray)):
         raise SpecError(f"members must be a list of node indices, got {members!r}")
     nodes = [
@@ -293,7 +307,7 @@ def _checked(
     n = len(nodes)
     if not 1 <= n <= MAX_MEMBERS:
         raise SpecError(f"a group needs 1..{MAX_MEMBERS:,} members, got {n:,}")
-    sm = _index("sm_node", sm_node, -1, None)
+    sm = _index("sm_node", group.sm_node, -1, None)
     if names is not None:
         names = list(names)
         if any(not isinstance(x, str) for x in names):
@@ -304,11 +318,11 @@ def _checked(
     times = {
         key: _number(key, value, positive=positive)
         for key, value, positive in (
-            ("route_time", route_time, False),
-            ("poll_interval", poll_interval, True),
-            ("join_timeout", join_timeout, True),
-            ("leave_timeout", leave_timeout, True),
-            ("latency", latency, False),
+            ("route_time", group.route_time, False),
+            ("poll_interval", group.poll_interval, True),
+            ("join_timeout", group.join_timeout, True),
+            ("leave_timeout", group.leave_timeout, True),
+            ("latency", group.latency, False),
         )
     }
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
@@ -316,9 +330,9 @@ def _checked(
     rng = np.random.default_rng(int(seed))
     default_join = np.round(rng.uniform(0.0, 1.0, n), 2)
     default_leave = np.round(rng.uniform(1.0, 2.0, n), 2)
-    join_t = default_join if join_times is None else _times("join_times", join_times, n)
-    use_t = default_leave if leave_times is None else _times("leave_times", leave_times, n)
-    lost = _positions("lost_joins", lost_joins, n)
+    join_t = default_join if group.join_times is None else _times("join_times", group.join_times, n)
+    use_t = default_leave if group.leave_times is None else _times("leave_times", group.leave_times, n)
+    lost = _positions("lost_joins", group.lost_joins, n)
     if isinstance(crashed, Mapping):
         crash_at = {
             _index("crashed position", k, 0, n): _number(f"crash time of p{k}", v, positive=False)
@@ -333,16 +347,7 @@ def _checked(
             f"poll_interval={poll:g} ms is too small: process 0 could poll up to "
             f"{horizon / poll:,.0f} times (limit {MAX_POLLS:,})"
         )
-    return {
-        "nodes": nodes,
-        "sm": sm,
-        "names": names,
-        "join_t": join_t,
-        "use_t": use_t,
-        "lost": lost,
-        "crash_at": crash_at,
-        **times,
-    }
+    return _Plan(nodes=nodes, sm=sm, names=names, join_t=join_t, use_t=use_t, lost=lost, crash_at=crash_at, **times)
 
 
 class _Group:
@@ -352,25 +357,12 @@ class _Group:
     decimals, ordered by :data:`_PRIORITY` among equal times, then FIFO; :data:`_HANDLERS` runs it.
     """
 
-    def __init__(
-        self,
-        nodes: list[int],
-        sm: int,
-        names: list[str] | None,
-        join_t: np.ndarray,
-        use_t: np.ndarray,
-        lost: set[int],
-        crash_at: dict[int, float],
-        route_time: float,
-        poll_interval: float,
-        join_timeout: float,
-        leave_timeout: float,
-        latency: float,
-    ) -> None:
+    def __init__(self, plan: _Plan) -> None:
+        nodes, sm, names = plan.nodes, plan.sm, plan.names
         self.nodes, self.sm, self.names, self.n = nodes, sm, names, len(nodes)
-        self.join_t, self.use_t, self.lost, self.crash_at = join_t, use_t, lost, crash_at
-        self.route_time, self.poll_interval, self.latency = route_time, poll_interval, latency
-        self.join_timeout, self.leave_timeout = join_timeout, leave_timeout
+        self.join_t, self.use_t, self.lost, self.crash_at = plan.join_t, plan.use_t, plan.lost, plan.crash_at
+        self.route_time, self.poll_interval, self.latency = plan.route_time, plan.poll_interval, plan.latency
+        self.join_timeout, self.leave_timeout = plan.join_timeout, plan.leave_timeout
         self.sm_host = names[sm] if names is not None and sm >= 0 else ""
         self.sm_name = f"SM ({self.sm_host})" if self.sm_host else "SM"
         self.engine = Engine()

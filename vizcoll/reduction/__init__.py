@@ -1,8 +1,9 @@
 """Reductions: static algorithms (binomial, MST, Rabenseifner) and the paper's task-based,
 fault-tolerant Master/Worker reduction (the task-parallel reduction paper), all as replayable timelines.
 
+- :class:`ReductionRun`: what a caller asks for (processes, size, root, arrival, speeds, kill, ...);
 - :func:`simulate_task_reduction`, :func:`simulate_binomial`, :func:`simulate_mst`,
-  :func:`simulate_rabenseifner`: ``(timeline, figures)`` with the same figure keys;
+  :func:`simulate_rabenseifner`: ``(timeline, figures)`` of a :class:`ReductionRun`, with the same figure keys;
 - :data:`FAULT_LOCATIONS` / :data:`LOCATION_ALIASES`: the names ``kill`` accepts;
 - :func:`reliability_experiment`: the paper's fault experiment (98.43 %);
 - the task-based reduction: the model and entry points in :mod:`vizcoll.reduction.task`,
@@ -16,6 +17,7 @@ fault-tolerant Master/Worker reduction (the task-parallel reduction paper), all 
 References: [FTRED18]; [THAKUR05]; [CHAN04]; [CHAN07] (keys: ``docs/papers.md``).
 """
 
+from vizcoll.reduction.common import ReductionRun
 from vizcoll.reduction.env import Environment, interference
 from vizcoll.reduction.params import C1, ReductionParams
 from vizcoll.reduction.reliability import reliability_experiment
@@ -37,6 +39,7 @@ __all__ = [
     "LOCATION_ALIASES",
     "Environment",
     "ReductionParams",
+    "ReductionRun",
     "binomial_cost",
     "binomial_schedule",
     "interference",

@@ -8,7 +8,7 @@ and its own inputs; all instances start together and share the nodes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +19,17 @@ from vizcoll.reduction.env import Environment
 from vizcoll.reduction.params import C1, ReductionParams
 from vizcoll.sim.timeline import Event
 
-__all__ = ["MAX_PROCS", "MAX_SIZE", "MAX_CONCURRENT", "RunSetup", "Recorder", "make_setup", "mib", "rank_name"]
+__all__ = [
+    "MAX_PROCS",
+    "MAX_SIZE",
+    "MAX_CONCURRENT",
+    "ReductionRun",
+    "RunSetup",
+    "Recorder",
+    "make_setup",
+    "mib",
+    "rank_name",
+]
 
 MAX_PROCS = 4096
 MAX_SIZE = 1 << 40
@@ -37,6 +47,69 @@ def mib(size: float) -> str:
         if size >= scale:
             return f"{size / scale:.3g} {unit}"
     return f"{size:.0f} B"
+
+
+@dataclass(frozen=True)
+class ReductionRun:
+    """One reduction a caller asks for: processes, data, root, arrival order, node speeds, fault and machine.
+
+    Nothing is checked when the object is made: the simulations check every field when the run starts
+    (:func:`make_setup`) and raise :class:`~vizcoll.errors.SpecError` for a bad one. Change a field with
+    :func:`dataclasses.replace`.
+
+    Parameters
+    ----------
+    procs : int
+        Number of processes (2..4096).
+    size : int
+        Bytes each process reduces.
+    root : int
+        Rank that receives the result (instance ``c`` of concurrent reductions uses ``root + c``).
+    arrival : sequence of int, optional
+        Order in which processes call reduce (others follow in rank order), ``params.arrival_gap`` apart.
+    speeds : sequence of float, optional
+        Relative speed of every process (1 = nominal, 0.5 = twice as slow).
+    slow : iterable of (rank, factor)
+        Processes slowed by ``factor`` for the whole run (CPU and network).
+    interference : iterable of (rank, start, end, factor)
+        Episodes during which a process is slowed by ``factor``.
+    kill : (rank, time) or str, optional
+        Kill ``rank`` at ``time`` (s), or (task-based reduction only) a fault location: ``sending-task``,
+        ``executing-task``, ``fetching-data`` (aliases ``before-task``, ``after-result``, ``during-fetch``)
+        placed by :func:`~vizcoll.reduction.task.place_fault`.
+    seed : int
+        Seed of the input data.
+    op : str or callable
+        ``sum``, ``prod``, ``max``, ``min`` or a commutative, associative ``op(a, b) -> array``.
+    params : ReductionParams or mapping
+        Machine times (default: the calibrated cluster C1), or a mapping of the fields that differ from C1.
+    concurrent : int
+        Number of reductions running at once on the same processes.
+    nodes : sequence of int, optional
+        Topology node of each process (timeline entities are drawn there); the task-based reduction's master sits
+        on process 0's node.
+
+    Examples
+    --------
+    >>> from dataclasses import replace
+    >>> run = ReductionRun(8, 1 << 20, root=2)
+    >>> replace(run, kill=(3, 0.01)).kill, run.kill
+    ((3, 0.01), None)
+    """
+
+    procs: int
+    size: int
+    root: int = 0
+    arrival: Sequence[int] | None = None
+    speeds: Sequence[float] | None = None
+    slow: Iterable = ()
+    interference: Iterable = ()
+    kill: tuple[int, float] | str | None = None
+    seed: int = 0
+    op: str | Callable = "sum"
+    params: ReductionParams | Mapping[str, float] = C1
+    concurrent: int = 1
+    nodes: Sequence[int] | None = None
 
 
 @dataclass
@@ -93,43 +166,31 @@ def _kill(kill, procs: int) -> tuple[int, float] | None:
     return rank, time
 
 
-def make_setup(
-    procs: int,
-    size: int,
-    root: int = 0,
-    arrival: Sequence[int] | None = None,
-    speeds: Sequence[float] | None = None,
-    slow: Iterable = (),
-    interference: Iterable = (),
-    kill=None,
-    seed: int = 0,
-    op: str | Callable = "sum",
-    params: ReductionParams = C1,
-    concurrent: int = 1,
-    nodes: Sequence[int] | None = None,
-) -> RunSetup:
-    """Check every argument and build the :class:`RunSetup` (raises :class:`SpecError`)."""
-    procs = _int(procs, "procs", 2, MAX_PROCS)
-    size = _int(size, "size (bytes)", 1, MAX_SIZE)
-    root = _int(root, "root", 0, procs - 1)
-    concurrent = _int(concurrent, "concurrent", 1, MAX_CONCURRENT)
+def make_setup(reduction: ReductionRun) -> RunSetup:
+    """Check every field of ``reduction`` and build the :class:`RunSetup` (raises :class:`SpecError`)."""
+    r = reduction
+    procs = _int(r.procs, "procs", 2, MAX_PROCS)
+    size = _int(r.size, "size (bytes)", 1, MAX_SIZE)
+    root = _int(r.root, "root", 0, procs - 1)
+    concurrent = _int(r.concurrent, "concurrent", 1, MAX_CONCURRENT)
+    params = r.params
     if not isinstance(params, ReductionParams):
         params = ReductionParams.from_dict(dict(params))
-    if nodes is not None and len(nodes) != procs:
+    if r.nodes is not None and len(r.nodes) != procs:
         raise SpecError(f"nodes must give one topology node per process ({procs})")
     elements = elements_for(size, params.max_elements)
-    data = [ReductionData(procs, elements, op, seed, c) for c in range(concurrent)]
+    data = [ReductionData(procs, elements, r.op, r.seed, c) for c in range(concurrent)]
     return RunSetup(
         procs=procs,
         size=size,
         roots=[(root + c) % procs for c in range(concurrent)],
-        call=_call_times(procs, arrival, params.arrival_gap),
-        env=Environment.build(procs, speeds, slow, interference),
+        call=_call_times(procs, r.arrival, params.arrival_gap),
+        env=Environment.build(procs, r.speeds, r.slow, r.interference),
         params=params,
         data=data,
-        kill=_kill(kill, procs),
-        seed=int(seed),
-        nodes=[int(n) for n in nodes] if nodes is not None else [],
+        kill=_kill(r.kill, procs),
+        seed=int(r.seed),
+        nodes=[int(n) for n in r.nodes] if r.nodes is not None else [],
     )
 
 

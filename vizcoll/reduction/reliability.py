@@ -29,21 +29,26 @@ References: [FTRED18, §4.5] (keys: ``docs/papers.md``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vizcoll.errors import SpecError
+from vizcoll.reduction.common import ReductionRun
 from vizcoll.reduction.env import interference
-from vizcoll.reduction.params import C1, ReductionParams
+from vizcoll.reduction.params import ReductionParams
 from vizcoll.reduction.static import task_cost
 from vizcoll.reduction.task import task_figures, task_run
 from vizcoll.tasks import Runner, in_process
 
-__all__ = ["PAPER_RELIABILITY", "PAPER_UNRECOVERABLE", "reliability_experiment", "production"]
+__all__ = ["PAPER_RELIABILITY", "PAPER_RUN", "PAPER_UNRECOVERABLE", "reliability_experiment", "production"]
 
 PAPER_UNRECOVERABLE = (2, 1, 0, 2, 3, 1, 2)
 PAPER_RELIABILITY = 0.9843
 CHUNK = 20
 """Killed runs per task (a day's 100 runs make five tasks)."""
+PAPER_RUN = ReductionRun(200, 32 << 20)
+"""The paper's reduction: 200 processes, 32 MB each (the root, not given by the paper: 0)."""
 
 
 def production(
@@ -61,43 +66,26 @@ def production(
 
 
 def _one(
-    procs: int,
-    size: int,
-    root: int,
-    seed: int,
-    load: float,
-    horizon: float,
-    params: ReductionParams,
-    kill: tuple[int, float] | None = None,
+    reduction: ReductionRun, seed: int, load: float, horizon: float, kill: tuple[int, float] | None = None
 ) -> dict:
-    eps = production(procs, horizon, seed, load)
-    run = task_run(
-        procs, size, root=root, interference=eps, kill=kill, seed=seed, params=params, record=False, counters="warm"
-    )
+    eps = production(reduction.procs, horizon, seed, load)
+    interfered = [*reduction.interference, *eps]
+    run = task_run(replace(reduction, interference=interfered, kill=kill, seed=seed), record=False, counters="warm")
     return task_figures(run)
 
 
-def _warmup(
-    procs: int, size: int, root: int, seeds: list[int], load: float, horizon: float, params: ReductionParams
-) -> list[float]:
+def _warmup(reduction: ReductionRun, seeds: list[int], load: float, horizon: float) -> list[float]:
     """One task: the times of a day's fault-free runs."""
-    return [_one(procs, size, root, seed, load, horizon, params)["time"] for seed in seeds]
+    return [_one(reduction, seed, load, horizon)["time"] for seed in seeds]
 
 
 def _killed(
-    procs: int,
-    size: int,
-    root: int,
-    runs: list[tuple[int, float]],
-    load: float,
-    horizon: float,
-    params: ReductionParams,
-    victim: int,
+    reduction: ReductionRun, runs: list[tuple[int, float]], load: float, horizon: float, victim: int
 ) -> list[tuple[bool, float | None]]:
     """One task: ``(unrecoverable, remote_replica_at)`` of runs ``(seed, kill time)`` killing ``victim``."""
     out = []
     for seed, when in runs:
-        fig = _one(procs, size, root, seed, load, horizon, params, (victim, when))
+        fig = _one(reduction, seed, load, horizon, (victim, when))
         out.append((bool(fig["unrecoverable"]), fig["fault"]["remote_replica_at"]))
     return out
 
@@ -114,16 +102,12 @@ def _draws(seed: int, days: list[int], warmup: int) -> list[tuple[list[int], lis
 
 
 def reliability_experiment(
-    procs: int = 200,
+    reduction: ReductionRun = PAPER_RUN,
     runs: int = 700,
-    size: int = 32 << 20,
-    seed: int = 0,
     victim: int = 1,
-    root: int = 0,
     load: float = 0.5,
     per_day: int = 100,
     warmup: int = 9,
-    params: ReductionParams = C1,
     run: Runner = in_process,
 ) -> dict:
     """Run the paper's fault-tolerance experiment: how often a killed process cannot be recovered.
@@ -136,26 +120,21 @@ def reliability_experiment(
 
     Parameters
     ----------
-    procs : int
-        Processes (paper: 200).
+    reduction : ReductionRun
+        The reduction every run repeats (default :data:`PAPER_RUN`: 200 processes, 32 MB, root 0). Its ``seed``
+        seeds the environment samples and the kill times (each run draws its own data seed); its
+        ``interference`` is added to the production cluster's; its ``kill`` must be None (the experiment kills
+        ``victim``); its machine times reduce at most 16 elements.
     runs : int
         Killed runs in all (paper: 700).
-    size : int
-        Bytes each process reduces (paper: 32 MB).
-    seed : int
-        Seed of the environment samples and the kill times.
     victim : int
         The killed process (paper: 1).
-    root : int
-        The root (not given by the paper: 0).
     load : float
         Fraction of the time each node is busy with other jobs (0 = the ideal cluster).
     per_day : int
         Killed runs a day (paper: 100).
     warmup : int
         Fault-free runs a day that give the mean time ``t`` (paper: 9).
-    params : ReductionParams
-        Machine times (default: the calibrated cluster C1; at most 16 elements are really reduced).
     run : Runner
         Computes the tasks (:mod:`vizcoll.tasks`): first a day's warm-up each, then :data:`CHUNK` killed runs
         each (default: here, one by one).
@@ -170,7 +149,8 @@ def reliability_experiment(
     Raises
     ------
     SpecError
-        For ``runs`` outside 1..100000, ``per_day`` or ``warmup`` below 1, or a victim that is not a rank.
+        For ``runs`` outside 1..100000, ``per_day`` or ``warmup`` below 1, a victim that is not a rank, a
+        ``reduction`` with a kill, or a bad field of ``reduction``.
 
     References
     ----------
@@ -181,26 +161,33 @@ def reliability_experiment(
 
     Examples
     --------
-    >>> out = reliability_experiment(procs=8, runs=4, per_day=4, warmup=1, size=1 << 20)
+    >>> out = reliability_experiment(ReductionRun(8, 1 << 20), runs=4, per_day=4, warmup=1)
     >>> out["runs"], out["unrecoverable"], out["reliability"]
     (4, 1, 0.75)
     """
+    procs, size = reduction.procs, reduction.size
     if not 1 <= runs <= 100_000 or per_day < 1 or warmup < 1:
         raise SpecError("runs must be in 1..100000, per_day and warmup >= 1")
     if not 0 <= victim < procs:
         raise SpecError(f"victim {victim} is not a rank in 0..{procs - 1}")
+    if reduction.kill is not None:
+        kill = reduction.kill
+        raise SpecError(f"the experiment kills the victim itself: the reduction's kill must be None, got {kill}")
+    params = reduction.params
+    if not isinstance(params, ReductionParams):
+        params = ReductionParams.from_dict(dict(params))
     params = params.with_(max_elements=min(params.max_elements, 16))
     horizon = 8 * task_cost(procs, size, params)  # beyond it the nodes run at full speed
-    common = (load, horizon, params)
-    days = _draws(seed, [min(per_day, runs - start) for start in range(0, runs, per_day)], warmup)
-    times = [float(np.mean(day)) for day in run([(_warmup, (procs, size, root, base, *common)) for base, _ in days])]
+    reduction = replace(reduction, params=params)
+    days = _draws(reduction.seed, [min(per_day, runs - start) for start in range(0, runs, per_day)], warmup)
+    times = [float(np.mean(day)) for day in run([(_warmup, (reduction, base, load, horizon)) for base, _ in days])]
     # a kill at u·t is the same float as the uniform(0, t) drawn before the tasks: 0 + t·u
     chunks = [
         (day, [(s, u * t) for u, s in kills[i : i + CHUNK]])
         for day, ((_, kills), t) in enumerate(zip(days, times, strict=True))
         for i in range(0, len(kills), CHUNK)
     ]
-    outcomes = run([(_killed, (procs, size, root, part, *common, victim)) for _, part in chunks])
+    outcomes = run([(_killed, (reduction, part, load, horizon, victim)) for _, part in chunks])
     bad, windows = [0] * len(days), []
     for (day, _), outcome in zip(chunks, outcomes, strict=True):
         bad[day] += sum(unrecoverable for unrecoverable, _ in outcome)
@@ -220,7 +207,7 @@ def reliability_experiment(
         "procs": procs,
         "size": size,
         "victim": victim,
-        "root": root,
+        "root": reduction.root,
         "load": load,
         "paper": {"unrecoverable": list(PAPER_UNRECOVERABLE), "reliability": PAPER_RELIABILITY},
     }

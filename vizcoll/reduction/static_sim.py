@@ -16,14 +16,13 @@ reduction of all inputs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from vizcoll.errors import SpecError
-from vizcoll.reduction.common import Recorder, RunSetup, make_setup, mib, rank_name
-from vizcoll.reduction.params import C1, ReductionParams
+from vizcoll.reduction.common import Recorder, ReductionRun, RunSetup, make_setup, mib, rank_name
 from vizcoll.reduction.static import (
     BINOMIAL,
     MST,
@@ -213,23 +212,7 @@ class _StaticRun:
         )
 
 
-def simulate_static(
-    algo: str,
-    procs: int,
-    size: int,
-    root: int = 0,
-    arrival: Sequence[int] | None = None,
-    speeds: Sequence[float] | None = None,
-    slow: Iterable = (),
-    interference: Iterable = (),
-    kill: tuple[int, float] | None = None,
-    seed: int = 0,
-    op: str | Callable = "sum",
-    params: ReductionParams = C1,
-    concurrent: int = 1,
-    nodes: Sequence[int] | None = None,
-    record: bool = True,
-) -> tuple[Timeline, dict]:
+def simulate_static(algo: str, reduction: ReductionRun, record: bool = True) -> tuple[Timeline, dict]:
     """Run a static reduction (``binomial``, ``mst`` or ``rabenseifner``); returns ``(timeline, figures)``.
 
     Every message is fixed in advance by the schedule (:mod:`vizcoll.reduction.static`): a message starts when
@@ -241,32 +224,9 @@ def simulate_static(
     ----------
     algo : str
         ``"binomial"``, ``"mst"`` or ``"rabenseifner"``.
-    procs : int
-        Number of processes (2..4096).
-    size : int
-        Bytes each process reduces.
-    root : int
-        Rank that receives the result (instance ``c`` of concurrent reductions uses ``root + c``).
-    arrival : sequence of int, optional
-        Order in which processes call reduce (others follow in rank order), ``params.arrival_gap`` apart.
-    speeds : sequence of float, optional
-        Relative speed of every process (1 = nominal).
-    slow : iterable of (rank, factor)
-        Processes slowed by ``factor`` for the whole run.
-    interference : iterable of (rank, start, end, factor)
-        Episodes during which a process is slowed by ``factor``.
-    kill : (rank, time), optional
-        Kill ``rank`` at ``time`` (s); fault locations belong to the task-based reduction.
-    seed : int
-        Seed of the input data.
-    op : str or callable
-        ``sum``, ``prod``, ``max``, ``min`` or a commutative, associative ``op(a, b) -> array``.
-    params : ReductionParams
-        Machine times (default: the calibrated cluster C1).
-    concurrent : int
-        Number of reductions running at once on the same processes.
-    nodes : sequence of int, optional
-        Topology node of each process (timeline entities are drawn there).
+    reduction : ReductionRun
+        The processes, data, root, arrival order, node speeds, kill ``(rank, time)`` (fault locations belong to
+        the task-based reduction), machine times and concurrent reductions of the run.
     record : bool
         Build the timeline's events.
 
@@ -300,15 +260,13 @@ def simulate_static(
 
     Examples
     --------
-    >>> figures = simulate_static("rabenseifner", 6, 1 << 20, record=False)[1]
+    >>> figures = simulate_static("rabenseifner", ReductionRun(6, 1 << 20), record=False)[1]
     >>> figures["completed"], figures["result_ok"], figures["rounds"]
     (True, True, 5)
     """
-    if isinstance(kill, str):
+    if isinstance(reduction.kill, str):
         raise SpecError("fault locations apply to the task-based reduction; kill a static one with (rank, time)")
-    setup = make_setup(
-        procs, size, root, arrival, speeds, slow, interference, kill, seed, op, params, concurrent, nodes
-    )
+    setup = make_setup(reduction)
     scheds = [schedule(algo, setup.procs, r) for r in setup.roots]
     rec = Recorder(record)
     run = _StaticRun(setup, scheds, rec)
@@ -379,39 +337,8 @@ def _finish(algo: str, setup: RunSetup, scheds: list[Schedule], run: _StaticRun,
 
 
 def _wrapper(entry: StaticReduction) -> Callable[..., tuple[Timeline, dict]]:
-    def simulate(
-        procs: int,
-        size: int,
-        root: int = 0,
-        arrival: Sequence[int] | None = None,
-        speeds: Sequence[float] | None = None,
-        slow: Iterable = (),
-        interference: Iterable = (),
-        kill: tuple[int, float] | None = None,
-        seed: int = 0,
-        op: str | Callable = "sum",
-        params: ReductionParams = C1,
-        concurrent: int = 1,
-        nodes: Sequence[int] | None = None,
-        record: bool = True,
-    ) -> tuple[Timeline, dict]:
-        return simulate_static(
-            entry.name,
-            procs,
-            size,
-            root,
-            arrival,
-            speeds,
-            slow,
-            interference,
-            kill,
-            seed,
-            op,
-            params,
-            concurrent,
-            nodes,
-            record,
-        )
+    def simulate(reduction: ReductionRun, record: bool = True) -> tuple[Timeline, dict]:
+        return simulate_static(entry.name, reduction, record)
 
     simulate.__name__ = simulate.__qualname__ = f"simulate_{entry.name}"
     simulate.__doc__ = f"{entry.help}; returns ``(timeline, figures)``, see :func:`simulate_static`."

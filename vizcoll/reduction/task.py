@@ -72,11 +72,11 @@ References: [FTRED18, steps 1–6] (keys: ``docs/papers.md``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import replace
 
 from vizcoll.errors import SpecError
-from vizcoll.reduction.common import make_setup, mib, rank_name
-from vizcoll.reduction.params import C1, ReductionParams
+from vizcoll.reduction.common import ReductionRun, make_setup, mib, rank_name
 from vizcoll.reduction.static import task_cost
 from vizcoll.reduction.task_sim import TaskRun
 from vizcoll.reduction.task_state import FAULT_LOCATIONS, LOCATION_ALIASES, TASK_LEGEND
@@ -115,22 +115,22 @@ def _windows(run: TaskRun, location: str) -> list[tuple[int, float, float, float
 
 
 def place_fault(
-    location: str, setup_args: dict, counters: str | Mapping[int, float] | None = None
+    location: str, reduction: ReductionRun, counters: str | Mapping[int, float] | None = None
 ) -> tuple[int, float]:
     """``(rank, time)`` of a kill that lands in ``location``: the first task (not on the root) whose
     window for that location ends after the victim's remote replica exists (a recoverable fault),
-    killed in the middle of what is left of the window; if none does, the last window (unrecoverable)."""
-    return _place(location, setup_args, counters)[:2]
+    killed in the middle of what is left of the window; if none does, the last window (unrecoverable).
+    ``reduction``'s own ``kill`` is left out: the windows are those of the fault-free run."""
+    return _place(location, reduction, counters)[:2]
 
 
-def _place(location: str, setup_args: dict, counters) -> tuple[int, float, bool]:
+def _place(location: str, reduction: ReductionRun, counters) -> tuple[int, float, bool]:
     """:func:`place_fault` and whether its window ends after the victim's replica exists."""
     location = LOCATION_ALIASES.get(location, location)
     if location not in FAULT_LOCATIONS:
         names = ", ".join(FAULT_LOCATIONS + tuple(LOCATION_ALIASES))
         raise SpecError(f"unknown fault location {location!r}; choose (rank, time) or one of {names}")
-    args = dict(setup_args, kill=None)
-    run = TaskRun(make_setup(**args), record=False, counters=counters).run()
+    run = TaskRun(make_setup(replace(reduction, kill=None)), record=False, counters=counters).run()
     windows = _windows(run, location)
     if not windows:
         raise SpecError(f"no task of this run has a {location} window away from the root (too few processes?)")
@@ -144,63 +144,22 @@ def _place(location: str, setup_args: dict, counters) -> tuple[int, float, bool]
 
 # ---------------------------------------------------------------------- public entry points
 def task_run(
-    procs: int,
-    size: int,
-    root: int = 0,
-    arrival: Sequence[int] | None = None,
-    speeds: Sequence[float] | None = None,
-    slow: Iterable = (),
-    interference: Iterable = (),
-    kill: tuple[int, float] | str | None = None,
-    seed: int = 0,
-    op: str | Callable = "sum",
-    params: ReductionParams = C1,
-    concurrent: int = 1,
-    nodes: Sequence[int] | None = None,
-    record: bool = True,
-    counters: str | Mapping[int, float] | None = None,
+    reduction: ReductionRun, record: bool = True, counters: str | Mapping[int, float] | None = None
 ) -> TaskRun:
     """Run the simulation and return the :class:`TaskRun` itself (arguments of :func:`simulate_task_reduction`)."""
-    args = dict(
-        procs=procs,
-        size=size,
-        root=root,
-        arrival=arrival,
-        speeds=speeds,
-        slow=list(slow),
-        interference=list(interference),
-        seed=seed,
-        op=op,
-        params=params,
-        concurrent=concurrent,
-        nodes=nodes,
-    )
-    requested, after_copy = None, None
+    reduction = replace(reduction, slow=list(reduction.slow), interference=list(reduction.interference))
+    kill, requested, after_copy = reduction.kill, None, None
     if isinstance(kill, str):
         requested = LOCATION_ALIASES.get(kill, kill)
-        rank, time, after_copy = _place(kill, args, counters)
-        kill = (rank, time)
-    run = TaskRun(make_setup(**args, kill=kill), record=record, counters=counters)
+        rank, time, after_copy = _place(kill, reduction, counters)
+        reduction = replace(reduction, kill=(rank, time))
+    run = TaskRun(make_setup(reduction), record=record, counters=counters)
     run.requested, run.after_copy = requested, after_copy
     return run.run()
 
 
 def simulate_task_reduction(
-    procs: int,
-    size: int,
-    root: int = 0,
-    arrival: Sequence[int] | None = None,
-    speeds: Sequence[float] | None = None,
-    slow: Iterable = (),
-    interference: Iterable = (),
-    kill: tuple[int, float] | str | None = None,
-    seed: int = 0,
-    op: str | Callable = "sum",
-    params: ReductionParams = C1,
-    concurrent: int = 1,
-    nodes: Sequence[int] | None = None,
-    record: bool = True,
-    counters: str | Mapping[int, float] | None = None,
+    reduction: ReductionRun, record: bool = True, counters: str | Mapping[int, float] | None = None
 ) -> tuple[Timeline, dict]:
     """Simulate the paper's task-parallel, fault-tolerant Master/Worker reduction; returns ``(timeline, figures)``.
 
@@ -214,32 +173,11 @@ def simulate_task_reduction(
 
     Parameters
     ----------
-    procs, size : int
-        Number of worker processes (2..4096) and bytes each one reduces.
-    root : int
-        Rank that receives the result (instance ``c`` of concurrent reductions uses ``root + c``).
-    arrival : sequence of int, optional
-        Order in which processes call reduce (others follow in rank order), ``params.arrival_gap`` apart.
-    speeds : sequence of float, optional
-        Relative speed of every process (1 = nominal, 0.5 = twice as slow).
-    slow : iterable of (rank, factor)
-        Processes slowed by ``factor`` for the whole run (CPU and network).
-    interference : iterable of (rank, start, end, factor)
-        Episodes during which a process is slowed by ``factor``.
-    kill : (rank, time) or str, optional
-        Kill ``rank`` at ``time`` (s), or a fault location: ``sending-task``,
-        ``executing-task``, ``fetching-data`` (aliases ``before-task``,
-        ``after-result``, ``during-fetch``) placed by :func:`place_fault`.
-    seed : int
-        Seed of the input data.
-    op : str or callable
-        ``sum``, ``prod``, ``max``, ``min`` or a commutative, associative ``op(a, b) -> array``.
-    params : ReductionParams
-        Machine times (default: the calibrated cluster C1).
-    concurrent : int
-        Number of reductions running at once on the same processes.
-    nodes : sequence of int, optional
-        Topology node of each process (timeline entities are drawn there); the master sits on process 0's node.
+    reduction : ReductionRun
+        The processes, data, root, arrival order, node speeds (slow processes, interference episodes), kill
+        (``(rank, time)`` or a fault location: ``sending-task``, ``executing-task``, ``fetching-data``, aliases
+        ``before-task``, ``after-result``, ``during-fetch``, placed by :func:`place_fault`), machine times,
+        concurrent reductions and topology nodes of the run (the master sits on process 0's node).
     record : bool
         Build the timeline's events (False: only the figures, much faster).
     counters : "warm", mapping or None
@@ -278,30 +216,14 @@ def simulate_task_reduction(
 
     Examples
     --------
-    >>> timeline, figures = simulate_task_reduction(4, 1 << 20, arrival=[0, 3, 1, 2], root=1)
+    >>> timeline, figures = simulate_task_reduction(ReductionRun(4, 1 << 20, arrival=[0, 3, 1, 2], root=1))
     >>> figures["completed"], figures["result_ok"], figures["tasks"]
     (True, True, [{'pair': [0, 3], 'to': 3}, {'pair': [1, 2], 'to': 1}, {'pair': [1, 3], 'to': 1}])
-    >>> figures = simulate_task_reduction(8, 1 << 20, kill="executing-task", record=False)[1]
+    >>> figures = simulate_task_reduction(ReductionRun(8, 1 << 20, kill="executing-task"), record=False)[1]
     >>> figures["fault"]["location"], figures["recovered"], figures["result_ok"]
     ('executing-task', True, True)
     """
-    run = task_run(
-        procs,
-        size,
-        root,
-        arrival,
-        speeds,
-        slow,
-        interference,
-        kill,
-        seed,
-        op,
-        params,
-        concurrent,
-        nodes,
-        record,
-        counters,
-    )
+    run = task_run(reduction, record, counters)
     return _timeline_and_figures(run)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -177,6 +178,16 @@ def _check_latency(hop_latency) -> float:
     return float(hop_latency)
 
 
+@dataclass(frozen=True)
+class _Changes:
+    """The state changes of events added together: ``counts[i]`` of them per event, in order, each setting a key
+    of ``keys`` to the value of ``values`` at the same place."""
+
+    keys: list[str]
+    values: list[str]
+    counts: list[int]
+
+
 class _Columns:
     """The broadcast's events, added in order, as the columns of :class:`EventColumns` (no object per event: a
     paper-scale broadcast has 46,000 sends, and its timeline is serialised and read back as columns)."""
@@ -194,13 +205,14 @@ class _Columns:
         self.n_changes: list[int] = []
 
     def note(self, t: float, label: str, changes: dict[str, str]) -> None:
-        self._add([t], NOTE, [-1], [-1], [], [0], [label], list(changes), list(changes.values()), [len(changes)])
+        each = _Changes(list(changes), list(changes.values()), [len(changes)])
+        self._add([t], NOTE, [-1], [-1], [], [0], [label], each)
 
-    def sends(self, t: float, src, dst, links, labels, keys, values, n_changes) -> None:
+    def sends(self, t: float, src, dst, links, labels, changes: _Changes) -> None:
         n = len(labels)
-        self._add([t] * n, SEND, src, dst, links, [1] * n, labels, keys, values, n_changes)
+        self._add([t] * n, SEND, src, dst, links, [1] * n, labels, changes)
 
-    def _add(self, t, kind, src, dst, links, n_links, label, keys, values, n_changes) -> None:
+    def _add(self, t, kind, src, dst, links, n_links, label, changes: _Changes) -> None:
         self.t += t
         self.kind += [kind] * len(t)
         self.src += list(src)
@@ -208,9 +220,9 @@ class _Columns:
         self.links += list(links)
         self.n_links += n_links
         self.label += label
-        self.keys += keys
-        self.values += values
-        self.n_changes += list(n_changes)
+        self.keys += changes.keys
+        self.values += changes.values
+        self.n_changes += list(changes.counts)
 
     def columns(self) -> EventColumns:
         return EventColumns(
@@ -281,9 +293,8 @@ def _sends(events: _Columns, topo: Topology, r: int, parent, arc, view, nodes: n
     labels = [
         f"{names[u]} → {names[v]} (port {p})" for u, v, p in zip(src.tolist(), nodes.tolist(), ports, strict=True)
     ]
-    events.sends(
-        t, src.tolist(), nodes.tolist(), topo.link_id[view.link[a]].tolist(), labels, keys, values, (1 + first).tolist()
-    )
+    changes = _Changes(keys, values, (1 + first).tolist())
+    events.sends(t, src.tolist(), nodes.tolist(), topo.link_id[view.link[a]].tolist(), labels, changes)
 
 
 def _close(

@@ -16,7 +16,7 @@ import numpy as np
 
 from vizcoll.errors import VizcollError
 
-__all__ = ["Event", "EventColumns", "EventLog", "plain", "is_state_value", "run_starts"]
+__all__ = ["Event", "EventColumns", "EventLog", "StateChanges", "plain", "is_state_value", "run_starts"]
 
 StateValue = str | int | float
 
@@ -252,6 +252,22 @@ def _offsets(data: dict, name: str, n: int) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class StateChanges:
+    """The state change of each event of an :class:`EventLog` chunk: event ``i`` sets ``key[i]`` to ``value[i]``.
+
+    Parameters
+    ----------
+    key : list of str
+        The entity of each event whose state changes.
+    value : list
+        Its new state (a string or a finite number).
+    """
+
+    key: list[str]
+    value: list
+
+
 class EventLog:
     """Events added a chunk at a time, as columns, each with its place in the run (phase, major, minor: whole
     numbers); :meth:`columns` orders them by time rounded to ``digits`` decimals, then by place. That is the order
@@ -262,10 +278,10 @@ class EventLog:
         self.digits = digits
         self._chunks: list[dict] = []
 
-    def add(self, t, kind: str, label: list[str], place, src=-1, dst=-1, link=-1, key=None, value=None) -> None:
+    def add(self, t, kind: str, label: list[str], place, src=-1, dst=-1, link=-1, changes=None) -> None:
         """One chunk of ``len(label)`` events of ``kind``: ``t``, ``src``, ``dst``, ``link`` (a link id, -1:
-        none) and each of ``place``'s three numbers an array or a scalar; ``key`` / ``value``: each event's state
-        change (lists), or None for none."""
+        none) and each of ``place``'s three numbers an array or a scalar; ``changes``: each event's state change
+        (:class:`StateChanges`), or None for none."""
         n = len(label)
         if not n:
             return
@@ -279,8 +295,8 @@ class EventLog:
                 "src": column(src, np.int64),
                 "dst": column(dst, np.int64),
                 "link": column(link, np.int64),
-                "key": key,
-                "value": value,
+                "key": None if changes is None else changes.key,
+                "value": None if changes is None else changes.value,
             }
         )
 

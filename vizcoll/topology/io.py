@@ -39,14 +39,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from vizcoll.errors import FileFormatError
-from vizcoll.topology.formats import DEFAULT, REGISTRY, FileFormat, by_extension, extensions, readable, writable
+from vizcoll.topology.formats import DEFAULT, REGISTRY, FileFormat, by_extension, readable, writable
 from vizcoll.topology.formats.ibnet import GUID_BASE, MAX_PORTS
 from vizcoll.topology.formats.ibnet import export_guids as _export_guids  # noqa: F401 (vizcoll.multicast.mcfdbs)
 from vizcoll.topology.generators import from_spec
 from vizcoll.topology.model import Topology
 
-__all__ = [  # noqa: F822 (FORMATS: __getattr__)
-    "FORMATS",
+__all__ = [
     "DEFAULT",
     "MAX_FILE_BYTES",
     "MAX_PORTS",
@@ -60,16 +59,6 @@ __all__ = [  # noqa: F822 (FORMATS: __getattr__)
 ]
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
-
-
-def __getattr__(name: str):
-    """``FORMATS`` (the names of the formats written) and ``EXTENSIONS`` (extension -> format name, where
-    :func:`write` takes the format from a file's name): read from the registry at each use."""
-    if name == "FORMATS":
-        return writable()
-    if name == "EXTENSIONS":
-        return extensions()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ====================================================================== public API
@@ -113,7 +102,8 @@ def parse(data: bytes | str, filename: str = "upload") -> Topology:
 
 
 def dumps(topo: Topology, fmt: str) -> str:
-    """The text of ``topo`` in format ``fmt`` (one of ``FORMATS``: the registry's formats with a writer).
+    """The text of ``topo`` in format ``fmt`` (one of :func:`~vizcoll.topology.formats.writable`: the registry's
+    formats with a writer).
 
     What the text formats cannot express is dropped (see the module docstring): broken links are written as
     present, attributes and ``meta`` are lost, links are renumbered in file order.

@@ -29,7 +29,7 @@ Rules (deterministic; randomness only through ``seed``):
   above it stays ``blocked`` and there is no result and no broadcast: the
   simulation ends with a note instead of waiting forever, saying how many
   processes' values never reach the root.
-- **Routes as built on the intact fabric** (``routes_on``, the fabric before
+- **Routes as built on the intact fabric** (``routing.fabric``, the fabric before
   its breaks): a packet whose route crosses a broken link travels up to it
   and is lost there (a ``drop``, the player's key moment "message lost"),
   as a real fabric whose routing tables were not recomputed loses it.
@@ -47,7 +47,7 @@ Examples
 >>> from vizcoll.trees.tree import Tree
 >>> topo = from_spec("fat-tree:radix=4,levels=2")  # leaf0..3, spine0..1, h0..h7
 >>> tree = Tree.from_children([[1, 2, 3], [], [], []], node=[topo.index(h) for h in ("h0", "h1", "h2", "h3")])
->>> tl = simulate_aggregation(topo, tree, latency=1.0, theta=0.5)
+>>> tl = simulate_aggregation(topo, tree, timing=Timing(latency=1.0, theta=0.5))
 >>> {k: tl.summary[k] for k in ("result", "expected", "correct", "time", "packets", "height", "radius")}
 {'result': 6, 'expected': 6, 'correct': True, 'time': 9.5, 'packets': 3, 'height': 1, 'radius': 4}
 """
@@ -64,15 +64,15 @@ from functools import reduce
 import numpy as np
 
 from vizcoll.errors import SpecError, TopologyError
-from vizcoll.sim.events import EventLog
+from vizcoll.sim.events import EventLog, StateChanges
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import SWITCH, Topology
-from vizcoll.trees.routing import FlatRoutes, Router
+from vizcoll.trees.routing import FlatRoutes, Router, Routing
 from vizcoll.trees.tree import Tree
 from vizcoll.words import plural
 
-__all__ = ["OPS", "simulate_aggregation", "unicast_path"]
+__all__ = ["OPS", "Timing", "simulate_aggregation", "unicast_path"]
 
 OPS: dict[str, Callable] = {"sum": operator.add, "prod": operator.mul, "max": max, "min": min}
 
@@ -87,6 +87,24 @@ LEGEND = {
 
 Hop = tuple[int, int]  # (node reached, link row)
 _DIGITS = 9  # event times are rounded to this many decimals
+
+
+@dataclass(frozen=True)
+class Timing:
+    """The timing of an aggregation (eq. 2's symbols): a time per link hop and per packet received.
+
+    Checked by :func:`simulate_aggregation`.
+
+    Parameters
+    ----------
+    latency : float
+        ``l``, time per link hop in μs (> 0).
+    theta : float
+        ``θ``, time in μs a vertex spends on each packet it receives (>= 0).
+    """
+
+    latency: float = 1.0
+    theta: float = 0.1
 
 
 def unicast_path(table: MinHopTable, src: int, dst: int) -> list[Hop] | None:
@@ -317,7 +335,9 @@ def _combined(run: _Run, sent: np.ndarray, t: np.ndarray, partial: list[str], nu
     rows = list(zip(keys, sent.tolist(), partial, number.tolist(), run.kids[parent].tolist(), strict=True))
     labels = [f"{v} combines the packet of {run.keys[k]}: partial={x} ({c} of {n})" for v, k, x, c, n in rows]
     states = [f"partial={x} ({c}/{n})" for _, _, x, c, n in rows]
-    run.log.add(t, "state", labels, (1, run.post[parent], number - 1), run.node[parent], key=keys, value=states)
+    run.log.add(
+        t, "state", labels, (1, run.post[parent], number - 1), run.node[parent], changes=StateChanges(keys, states)
+    )
 
 
 def _blocked(run: _Run, stuck: np.ndarray, missing: np.ndarray, ready: np.ndarray) -> None:
@@ -328,7 +348,8 @@ def _blocked(run: _Run, stuck: np.ndarray, missing: np.ndarray, ready: np.ndarra
         for key, m in zip(keys, missing.tolist(), strict=True)
     ]
     place = (1, run.post[stuck], OWN)
-    run.log.add(ready[stuck], "state", labels, place, run.node[stuck], key=keys, value=["blocked"] * len(keys))
+    blocked = StateChanges(keys, ["blocked"] * len(keys))
+    run.log.add(ready[stuck], "state", labels, place, run.node[stuck], changes=blocked)
 
 
 def _send_up(run: _Run, senders: np.ndarray, value: list[str], ready: np.ndarray) -> np.ndarray:
@@ -348,8 +369,7 @@ def _send_up(run: _Run, senders: np.ndarray, value: list[str], ready: np.ndarray
         (1, run.post[senders[lost]], OWN + 1),
         run.node[senders[lost]],
         run.node[parents[lost]],
-        key=_pick(lost, child),
-        value=_pick(lost, done),
+        changes=StateChanges(_pick(lost, child), _pick(lost, done)),
     )
     sends = [f"{v} sends {x} to {p}" for v, x, p in zip(child, value, parent, strict=True)]
     place = (1, run.post[senders[routed]], OWN + 1)
@@ -359,8 +379,7 @@ def _send_up(run: _Run, senders: np.ndarray, value: list[str], ready: np.ndarray
         _pick(routed, sends),
         place,
         run.node[senders[routed]],
-        key=_pick(routed, child),
-        value=_pick(routed, done),
+        changes=StateChanges(_pick(routed, child), _pick(routed, done)),
     )
     arrive = np.full(len(senders), math.inf)
     what = [f"partial {x}" for x in _pick(routed, value)]
@@ -407,7 +426,8 @@ def _down(run: _Run, result, start: float) -> float:
         keys = [run.keys[v] for v in level.tolist()]
         states = [f"result={result}"] * len(keys)
         labels = [f"{key} has the result {result}" for key in keys]
-        run.log.add(got[level], "state", labels, (3, run.bfs[level], OWN), run.node[level], key=keys, value=states)
+        changes = StateChanges(keys, states)
+        run.log.add(got[level], "state", labels, (3, run.bfs[level], OWN), run.node[level], changes=changes)
     return float(got.max())
 
 
@@ -419,7 +439,8 @@ def _finish(run: _Run, result, expected, ready: float, broken: list[dict], proce
         return None
     key = run.keys[0]
     label = f"{key} has the result {result} (expected {expected}) and sends it down the tree"
-    run.log.add(ready, "result", [label], (2, 0, 0), run.node[0], key=[key], value=[f"result={result}"])
+    changes = StateChanges([key], [f"result={result}"])
+    run.log.add(ready, "result", [label], (2, 0, 0), run.node[0], changes=changes)
     done = _down(run, result, ready)
     run.log.add(done, "note", [f"Every vertex has the result {result} at t = {done:g} μs"], (4, 0, 0))
     return done
@@ -474,16 +495,15 @@ def simulate_aggregation(
     *,
     op: str = "sum",
     seed: int | None = None,
-    latency: float = 1.0,
-    theta: float = 0.1,
-    table: MinHopTable | None = None,
-    routes_on: Topology | None = None,
+    timing: Timing = Timing(),
+    routing: Routing | None = None,
     title: str = "",
 ) -> Timeline:
     """Simulate the reduction up ``tree`` and the broadcast of the result down it, as a timeline.
 
-    Every tree edge sends one packet along its min-hop route over live links; a vertex spends ``theta`` on each
-    packet it receives and every link hop takes ``latency``. A broken link on an edge's route blocks that edge.
+    Every tree edge sends one packet along its min-hop route over live links; a vertex spends ``timing.theta`` on
+    each packet it receives and every link hop takes ``timing.latency``. A broken link on an edge's route blocks
+    that edge.
 
     Parameters
     ----------
@@ -500,16 +520,12 @@ def simulate_aggregation(
         The reduction.
     seed : int, optional
         None: each process contributes its rank; else seeded integers 0..99.
-    latency : float
-        ``l``, time per link hop in μs (> 0).
-    theta : float
-        ``θ``, time in μs a vertex spends on each packet it receives (>= 0).
-    table : MinHopTable, optional
-        The min-hop table of the fabric the routes follow: ``min_hops(topo)`` (the default) or, with
-        ``routes_on``, that fabric's.
-    routes_on : Topology, optional
-        The fabric the routes are computed on, when not ``topo``: the intact fabric (``topo`` without its
-        breaks), whose routes a packet follows until a link broken in ``topo`` stops it.
+    timing : Timing
+        ``l`` per link hop and ``θ`` per packet received, in μs (default: 1 and 0.1).
+    routing : Routing, optional
+        The fabric the routes are computed on, when not ``topo`` (the intact fabric, ``topo`` without its breaks,
+        whose routes a packet follows until a link broken in ``topo`` stops it), and the min-hop table of the
+        fabric the routes follow (default: ``min_hops`` of it).
     title : str
         Title of the timeline (default from ``tree.kind``).
 
@@ -531,8 +547,8 @@ def simulate_aggregation(
     Raises
     ------
     SpecError
-        For a non-positive ``latency``, a negative ``theta``, an unknown ``op``, an empty tree or one not mapped
-        on the topology (``node`` missing).
+        For a non-positive ``timing.latency``, a negative ``timing.theta``, an unknown ``op``, an empty tree or one
+        not mapped on the topology (``node`` missing).
     TopologyError
         For a vertex on a node outside ``topo``.
 
@@ -555,10 +571,12 @@ def simulate_aggregation(
     >>> s["result"], s["correct"], s["packets"], s["height"]
     (28, True, 7, 3)
     """
+    latency, theta = timing.latency, timing.theta
+    routing = routing if routing is not None else Routing()
     _check_params(latency, theta, op)
     _check_tree(topo, tree)
-    routed = topo if routes_on is None else routes_on
-    table = table if table is not None else min_hops(routed)
+    routed = topo if routing.fabric is None else routing.fabric
+    table = routing.table if routing.table is not None else min_hops(routed)
     ranks, values = _ranks_and_values(topo, tree, ranks, seed)
     combine = OPS[op]
     own = [reduce(combine, (values[r] for r in rs)) if rs else None for rs in ranks]

@@ -40,7 +40,7 @@ References: [AGGT24]; routes as [OPENSM] min-hop (keys: ``docs/papers.md``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -51,7 +51,7 @@ from vizcoll.topology.hops import MinHopTable
 from vizcoll.topology.model import SWITCH, Topology
 from vizcoll.trees.cost import CostParams, t_aggregate
 from vizcoll.trees.groups import leaf_switches
-from vizcoll.trees.routing import FlatRoutes, Router
+from vizcoll.trees.routing import FlatRoutes, Router, Routing
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import vertex_ranks
 
@@ -67,10 +67,45 @@ __all__ = [
     "cross_group_packets",
     "switch_entries",
     "tree_metrics",
+    "LatencyModel",
+    "PortChoice",
     "vertex_switches",
     "routes_over",
     "mapped_type_one",
 ]
+
+
+@dataclass(frozen=True)
+class LatencyModel:
+    """The cost model of a tree's latency (eq. 2, with the tree's height and radius): its parameters and width.
+
+    Parameters
+    ----------
+    params : CostParams, optional
+        Cost model parameters (default: :data:`vizcoll.trees.cost.SUNWAY`).
+    k : int, optional
+        Width used in eq. 2's ``h·k·b``; default the tree's largest child count.
+    """
+
+    params: CostParams | None = None
+    k: int | None = None
+
+
+@dataclass(frozen=True)
+class PortChoice:
+    """Which port each vertex of a mapped tree leaves its node through (see the module docstring's routes).
+
+    Parameters
+    ----------
+    rows : sequence of int, optional
+        Port link row per vertex (-1 = route from the node), overriding ``per_port``.
+    per_port : bool
+        With a placement: each process leaves its node through its own port (:func:`process_ports`, default
+        True), else the node's best port.
+    """
+
+    rows: Sequence[int] | None = None
+    per_port: bool = True
 
 
 def map_tree(tree: Tree, placement: Placement, ranks: Sequence[int] | None = None) -> Tree:
@@ -237,11 +272,9 @@ def tree_metrics(
     placement: Placement | None = None,
     *,
     table: MinHopTable | None = None,
-    ports: Sequence[int] | None = None,
-    per_port: bool = True,
+    ports: PortChoice = PortChoice(),
     levels: Mapping[str, Sequence[int]] | None = None,
-    params: CostParams | None = None,
-    k: int | None = None,
+    latency: LatencyModel = LatencyModel(),
     progress=None,
 ) -> dict:
     """All metrics of a tree mapped on a topology: height, radius, packets per link, latency, as a plain dict.
@@ -257,23 +290,20 @@ def tree_metrics(
         Without it only ``height`` (and ``cross_group`` for given ``levels``).
     placement : Placement, optional
         Maps a type I tree's ranks to nodes (:func:`map_tree`); with
-        ``per_port`` (default) each process also gets its own port
+        ``ports.per_port`` (default) each process also gets its own port
         (:func:`process_ports`).
     table : MinHopTable, optional
         A prebuilt ``min_hops(topo)``.
-    ports : sequence of int, optional
-        Port link row per vertex (-1 = route from the node), overriding ``per_port``.
-    per_port : bool
-        With ``placement``: each process leaves its node through its own port (default True), else the node's
-        best port.
+    ports : PortChoice
+        The port each vertex leaves its node through: a port link row per vertex, or (the default) with
+        ``placement`` each process's own port.
     levels : mapping, optional
         ``{level name: group id per vertex}`` for ``cross_group``; default
         with a topology: ``node``, ``switch`` (the vertex's port switch, or its
         lowest-numbered switch) and ``group`` (the node attribute, if set).
-    params : CostParams, optional
-        Cost model parameters (default: :data:`vizcoll.trees.cost.SUNWAY`).
-    k : int, optional
-        Width used in eq. 2's ``h·k·b``; default the largest child count.
+    latency : LatencyModel
+        Eq. 2's cost parameters (default: :data:`vizcoll.trees.cost.SUNWAY`) and width ``k`` (default: the largest
+        child count).
     progress : callable, optional
         ``progress(done, total)`` over the vertices whose routes are computed (see :func:`edge_routes`).
 
@@ -311,21 +341,21 @@ def tree_metrics(
     (3, 10, 20)
     """
     out: dict = {"height": tree.height, "vertices": tree.size}
-    k = k if k is not None else max(map(len, tree.children), default=0)
     if topo is None:
         if levels is not None:
             out["cross_group"] = {name: cross_group_packets(tree, ids) for name, ids in levels.items()}
         out["latency_us"] = None
         return out
+    rows = ports.rows
     if placement is not None:
         ranks = vertex_ranks(tree)
         tree = map_tree(tree, placement, ranks)
-        if ports is None and per_port:
-            ports = process_ports(topo, placement)[ranks]
+        if rows is None and ports.per_port:
+            rows = process_ports(topo, placement)[ranks]
     node = _check_mapped(tree, topo)
-    ports = None if ports is None else np.asarray(ports, dtype=np.int64)
-    routes = flat_edge_routes(tree, topo, Router(topo, table), ports, progress)
-    out.update(_route_metrics(tree, topo, node, ports, routes, levels, params, k, out["height"]))
+    rows = None if rows is None else np.asarray(rows, dtype=np.int64)
+    routes = flat_edge_routes(tree, topo, Router(topo, table), rows, progress)
+    out.update(_route_metrics(tree, topo, node, rows, routes, levels, latency, out["height"]))
     return out
 
 
@@ -336,12 +366,12 @@ def _route_metrics(
     ports: np.ndarray | None,
     routes: FlatRoutes,
     levels: Mapping[str, Sequence[int]] | None,
-    params: CostParams | None,
-    k: int,
+    latency: LatencyModel,
     height: int,
 ) -> dict:
     """The metrics of a mapped tree of ``height`` whose edges take ``routes`` (see :func:`tree_metrics`)."""
     out: dict = {}
+    k = latency.k if latency.k is not None else max(map(len, tree.children), default=0)
     flat, parent = routes, np.asarray(tree.parent)
     count = flat.per_link(topo.n_links)
     radius = tree_radius(tree, flat.length)
@@ -356,7 +386,7 @@ def _route_metrics(
             "leaf_pairs_max": _leaf_pairs(flat, node, topo),
             "cross_group": {name: cross_group_packets(parent, ids) for name, ids in levels.items()},
             "switch_entries": switch_entries(tree, topo),
-            "latency_us": None if radius is None else t_aggregate(height, radius, k, params),
+            "latency_us": None if radius is None else t_aggregate(height, radius, k, latency.params),
             "flags": [
                 {"child": v, "parent": tree.parent[v], "reason": "unreachable over live links"}
                 for v in np.flatnonzero(flat.length < 0).tolist()
@@ -399,11 +429,9 @@ def mapped_type_one(
     tree: Tree,
     fabric: Topology,
     placement: Placement,
-    routing: Topology | None = None,
+    routing: Routing | None = None,
     *,
-    table: MinHopTable | None = None,
-    params: CostParams | None = None,
-    k: int | None = None,
+    latency: LatencyModel = LatencyModel(),
     broken: Sequence[int] = (),
     progress=None,
     flat: bool = False,
@@ -412,42 +440,43 @@ def mapped_type_one(
     :class:`~vizcoll.trees.routing.FlatRoutes` of link ids: arrays, not a list per vertex).
 
     ``fabric`` is the intact fabric: it gives each vertex its switch (through
-    the process's own port) and group. The routes are computed on ``routing``
-    (default ``fabric``; e.g. the fabric with its broken links, so that every
-    route avoids them) with ``table``, its min-hop table. Returns ``tree``
+    the process's own port) and group. The routes are computed on
+    ``routing.fabric`` (default ``fabric``; e.g. the fabric with its broken
+    links, so that every route avoids them) with ``routing.table``, its
+    min-hop table; ``latency`` is eq. 2's model (:func:`tree_metrics`). Returns ``tree``
     (the mapped tree's dict), ``ranks`` (rank of each vertex), ``routes``
     (link ids of each vertex's route to its parent; ``[]`` for the root,
     None without a route), ``switch`` (node index of each vertex's switch),
     ``cross_links`` (``{link id: packets between vertices of different
     groups}``; groups are the ``group`` node attribute when every vertex has
     one, else the switches), ``crossing`` (edges whose route uses a link
-    broken in ``routing`` or listed in ``broken``, link ids: the routes of a
+    broken in ``routing.fabric`` or listed in ``broken``, link ids: the routes of a
     tree built on the intact fabric that a break would cut;
     :func:`routes_over`, plus ``parent``) and ``metrics``
-    (:func:`tree_metrics` on ``routing``). ``progress(done, total)``, if given, follows the routing of the
+    (:func:`tree_metrics` on ``routing.fabric``). ``progress(done, total)``, if given, follows the routing of the
     vertices' edges (:func:`edge_routes`).
     """
-    routing = fabric if routing is None else routing
+    table = None if routing is None else routing.table
+    routed = fabric if routing is None or routing.fabric is None else routing.fabric
     ranks = vertex_ranks(tree)
     mapped = map_tree(tree, placement, ranks)
     switch = vertex_switches(fabric, placement, ranks)
     group = fabric.attr("group")[placement.node[ranks]]
     group = group if np.all(group >= 0) else switch
-    ports = process_ports(routing, placement)[ranks]
-    node = _check_mapped(mapped, routing)
-    rows = flat_edge_routes(mapped, routing, Router(routing, table), ports, progress)
+    ports = process_ports(routed, placement)[ranks]
+    node = _check_mapped(mapped, routed)
+    rows = flat_edge_routes(mapped, routed, Router(routed, table), ports, progress)
     metrics = {"height": mapped.height, "vertices": mapped.size}
-    k = k if k is not None else max(map(len, tree.children), default=0)
-    metrics.update(_route_metrics(mapped, routing, node, ports, rows, None, params, k, metrics["height"]))
-    routes = rows.with_values(routing.link_id[rows.rows])
-    cut = [*routing.link_id[routing.broken].tolist(), *broken]
+    metrics.update(_route_metrics(mapped, routed, node, ports, rows, None, latency, metrics["height"]))
+    routes = rows.with_values(routed.link_id[rows.rows])
+    cut = [*routed.link_id[routed.broken].tolist(), *broken]
     crossing = [c | {"parent": mapped.parent[c["child"]]} for c in routes_over(routes, cut)]
     parent = np.asarray(mapped.parent, dtype=np.int64)
     across = np.flatnonzero((parent >= 0) & (group != group[np.maximum(parent, 0)]))
-    count = rows.per_link(routing.n_links, across)
+    count = rows.per_link(routed.n_links, across)
     used = np.flatnonzero(count)
-    by_id = np.argsort(routing.link_id[used], kind="stable")
-    cross_links = dict(zip(routing.link_id[used][by_id].tolist(), count[used][by_id].tolist(), strict=True))
+    by_id = np.argsort(routed.link_id[used], kind="stable")
+    cross_links = dict(zip(routed.link_id[used][by_id].tolist(), count[used][by_id].tolist(), strict=True))
     return {
         "tree": mapped.to_dict(),
         "ranks": ranks,

@@ -29,10 +29,27 @@ import numpy as np
 from vizcoll.topology.hops import MinHopTable, min_hops
 from vizcoll.topology.model import SWITCH, Topology
 
-__all__ = ["FlatRoutes", "Router"]
+__all__ = ["FlatRoutes", "Router", "Routing"]
 
 _FAR = 1 << 40  # no path, while taking minima
 _OFFSET_BITS = 20  # a port's position among its switch's ports, packed below the hop count
+
+
+@dataclass(frozen=True)
+class Routing:
+    """Where the routes of a tree's edges are computed: a fabric and its min-hop table.
+
+    Parameters
+    ----------
+    fabric : Topology, optional
+        The fabric the routes are computed on, when not the one the tree is on: e.g. the intact fabric (without
+        its breaks), whose routes a packet follows until a link broken in the other stops it.
+    table : MinHopTable, optional
+        The min-hop table of the fabric the routes follow (default: built, ``min_hops`` of it).
+    """
+
+    fabric: Topology | None = None
+    table: MinHopTable | None = None
 
 
 class Router:

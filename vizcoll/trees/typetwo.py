@@ -71,6 +71,7 @@ from vizcoll.trees.tree import Tree, breadth_first
 
 __all__ = [
     "METHODS",
+    "Occupancy",
     "TypeTwoPlanner",
     "TypeTwoTree",
     "build_minimum_type_II_tree",
@@ -80,6 +81,24 @@ __all__ = [
 
 METHODS = ("physical", "mincost")
 _BIG = 1 << 30
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    """What the trees built before use of a fabric: free aggregation-tree entries and trees crossing each link.
+
+    Neither array is modified.
+
+    Parameters
+    ----------
+    free : numpy.ndarray, optional
+        Free aggregation-tree entries per node (None = unlimited).
+    link_load : numpy.ndarray, optional
+        Trees already crossing each link row (for the candidate order).
+    """
+
+    free: np.ndarray | None = None
+    link_load: np.ndarray | None = None
 
 
 # ---------------------------------------------------------------- result
@@ -479,8 +498,7 @@ def type_two_tree(
     table: MinHopTable | None = None,
     method: str = "mincost",
     degree: int | None = None,
-    free: np.ndarray | None = None,
-    link_load: np.ndarray | None = None,
+    occupancy: Occupancy = Occupancy(),
     ranks: Sequence[int] | None = None,
     progress=None,
 ) -> TypeTwoTree:
@@ -503,10 +521,9 @@ def type_two_tree(
         Whose switches need a free entry: those of ``A`` or those of ``T``.
     degree : int, optional
         The degree bound ``D`` (default: each switch's radix).
-    free : numpy.ndarray, optional
-        Free aggregation-tree entries per node (None = unlimited); not modified.
-    link_load : numpy.ndarray, optional
-        Trees already crossing each link row (for the candidate order); not modified.
+    occupancy : Occupancy
+        Free aggregation-tree entries per node and trees already crossing each link row (default: unlimited
+        entries, no load); not modified.
     ranks : sequence of int, optional
         Rank of each process (default: its position in ``members``).
     progress : callable, optional
@@ -533,5 +550,11 @@ def type_two_tree(
     (True, 'spine0', 3, 2)
     """
     return TypeTwoPlanner(topo, table).build(
-        members, method=method, degree=degree, free=free, link_load=link_load, ranks=ranks, progress=progress
+        members,
+        method=method,
+        degree=degree,
+        free=occupancy.free,
+        link_load=occupancy.link_load,
+        ranks=ranks,
+        progress=progress,
     )

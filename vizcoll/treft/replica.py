@@ -22,7 +22,7 @@ from vizcoll.treft.records import BLOCKED, INITIAL, Fault, Msg, Recorder, Vote, 
 from vizcoll.treft.sections import Section
 from vizcoll.words import plural
 
-__all__ = ["Replica", "RunState"]
+__all__ = ["Replica", "RunOptions", "RunState"]
 
 
 def _plain(value):
@@ -75,29 +75,47 @@ class Replica:
         return f"r{self.r}:check"
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """How one run executes: fault tolerance on or off, the transfer mode, the copies, the soft errors, the replay.
+
+    Attributes
+    ----------
+    ft : bool
+        Fault tolerance on (the sections with their monitor threads and votes) or off (the plain program).
+    eager : bool
+        Eager stream transfer (E1): a producer pushes its data as soon as it is computed; else lazy.
+    replicas : int
+        Copies of the program that run side by side.
+    faults : tuple of Fault
+        The soft errors injected.
+    seed : int
+        Chooses the flipped element and bit of each soft error.
+    record : bool
+        Record the replay's events (False: the figures only).
+    """
+
+    ft: bool
+    eager: bool
+    replicas: int = 3
+    faults: tuple[Fault, ...] = ()
+    seed: int = 0
+    record: bool = True
+
+
 class RunState:
-    """The shared state of one simulated execution of ``program`` by ``replicas`` copies, and its bookkeeping."""
+    """The shared state and bookkeeping of one simulated execution of ``program`` by ``options.replicas`` copies."""
 
     def __init__(
-        self,
-        program: Program,
-        sections: list[Section],
-        cost: CostModel,
-        golden: dict,
-        *,
-        ft: bool,
-        eager: bool,
-        replicas: int = 3,
-        faults: tuple[Fault, ...] = (),
-        seed: int = 0,
-        record: bool = True,
+        self, program: Program, sections: list[Section], cost: CostModel, golden: dict, options: RunOptions
     ) -> None:
+        ft, replicas = options.ft, options.replicas
         self.program, self.cost, self.golden = program, cost, golden
-        self.ft, self.eager, self.faults, self.seed = ft, eager, faults, seed
+        self.ft, self.eager, self.faults, self.seed = ft, options.eager, options.faults, options.seed
         self.sections = sections if ft else []
         self.engine = Engine()
         self.net = Network(self.engine, cost)
-        self.rec = Recorder(self.engine, record)
+        self.rec = Recorder(self.engine, options.record)
         self.section_of = {k: s for s in self.sections for k in s.kernels}
         self.section_live = {v for s in self.sections for v in s.live}
         self.votes: list[Vote] = []

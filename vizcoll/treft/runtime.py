@@ -68,12 +68,12 @@ __all__ = ["CIRCLED", "OPERATIONS", "ROLES", "Fault", "Recorder", "Run", "Vote"]
 
 
 class Run(Threads):
-    """One simulated execution of ``program`` by ``replicas`` copies (fault tolerance on or off).
+    """One simulated execution of ``program`` by ``options.replicas`` copies (fault tolerance on or off).
 
-    ``Run(program, sections, cost, golden, ft=..., eager=..., replicas=3, faults=(), seed=0, record=True)``; the
-    state and bookkeeping are in :class:`~vizcoll.treft.replica.RunState`, the monitor and the votes in
-    :class:`~vizcoll.treft.checks.Checks`, the executor, worker and subworker threads in
-    :class:`~vizcoll.treft.threads.Threads`.
+    ``Run(program, sections, cost, golden, RunOptions(ft=..., eager=..., replicas=3, faults=(), seed=0,
+    record=True))`` (:class:`~vizcoll.treft.replica.RunOptions`); the state and bookkeeping are in
+    :class:`~vizcoll.treft.replica.RunState`, the monitor and the votes in :class:`~vizcoll.treft.checks.Checks`,
+    the executor, worker and subworker threads in :class:`~vizcoll.treft.threads.Threads`.
     """
 
     def run(self) -> float:

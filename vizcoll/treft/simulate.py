@@ -37,6 +37,7 @@ References: [TREFT15] (keys: ``docs/papers.md``).
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -44,6 +45,7 @@ from vizcoll.errors import SpecError
 from vizcoll.sim.timeline import Event, Timeline, sort_events
 from vizcoll.treft.network import CostModel
 from vizcoll.treft.program import Program, run_reference
+from vizcoll.treft.replica import RunOptions
 from vizcoll.treft.runtime import ROLES, Fault, Run
 from vizcoll.treft.sections import Section, Violation, place_sections
 from vizcoll.treft.workflows import workflow
@@ -216,10 +218,23 @@ def _final_ok(run: Run, program: Program, golden: dict) -> bool:
     return all(np.array_equal(rep.store[o], golden[o]) for rep in run.reps for o in program.outputs)
 
 
-def _check_network(latency, bandwidth_mbps, seed) -> CostModel:
+def _check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise SpecError(f"seed must be an integer >= 0, got {seed!r}")
-    return CostModel(latency=latency, bandwidth_mbps=bandwidth_mbps)
+    return int(seed)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What one :func:`simulate_treft` call runs: the program, its variant's sections, the soft errors, the
+    fault-free outputs."""
+
+    program: Program
+    variant: str
+    sections: list[Section]
+    violations: list[Violation]
+    faults: list[Fault]
+    golden: dict
 
 
 def simulate_treft(
@@ -227,8 +242,6 @@ def simulate_treft(
     variant: str = "treft",
     inject=None,
     double_fault=None,
-    latency: float = 0.1,
-    bandwidth_mbps: float = 13.98,
     seed: int = 0,
     cost: CostModel | None = None,
     record: bool = True,
@@ -254,12 +267,11 @@ def simulate_treft(
     double_fault : same form as ``inject``, optional
         A second soft error. On another replica with the same kernel and variable
         it is the *same* corruption (two equal wrong copies); otherwise a different one.
-    latency, bandwidth_mbps : float
-        The network (defaults: the paper's 100 ms and 13.98 Mbps).
     seed : int
         Chooses the flipped element and bit.
     cost : CostModel, optional
-        Full timing model (overrides ``latency`` and ``bandwidth_mbps``).
+        The timing model: network latency and bandwidth, thread and comparison costs (default ``CostModel()``:
+        the paper's 100 ms and 13.98 Mbps).
     record : bool
         Record the replay (False: the figures only, with an empty timeline and no numbered operations; five
         times faster, for overhead tables).
@@ -275,7 +287,7 @@ def simulate_treft(
     ------
     SpecError
         For an unknown workflow or variant, a fault naming a replica, kernel or variable the program lacks, or a
-        network that is not positive.
+        negative seed (:class:`CostModel` itself refuses a network that is not positive).
 
     References
     ----------
@@ -293,43 +305,26 @@ def simulate_treft(
     'corrected'
     """
     program = _resolve(program)
-    cost = cost or _check_network(latency, bandwidth_mbps, seed)
+    seed = _check_seed(seed)
+    cost = cost or CostModel()
     sections, violations = place_sections(program, variant)
     faults = [f for f in (_fault(program, inject, "inject"), _fault(program, double_fault, "double_fault")) if f]
-    golden = run_reference(program)
+    setup = _Setup(program, variant, sections, violations, faults, run_reference(program))
     eager = variant == "e1"
-    baseline = Run(program, sections, cost, golden, ft=False, eager=eager, replicas=1, record=False).run()
-    run = Run(
-        program,
-        sections,
-        cost,
-        golden,
-        ft=True,
-        eager=eager,
-        replicas=REPLICAS,
-        faults=tuple(faults),
-        seed=int(seed),
-        record=record,
-    )
+    plain = RunOptions(ft=False, eager=eager, replicas=1, record=False)
+    baseline = Run(program, sections, cost, setup.golden, plain).run()
+    options = RunOptions(ft=True, eager=eager, replicas=REPLICAS, faults=tuple(faults), seed=seed, record=record)
+    run = Run(program, sections, cost, setup.golden, options)
     initial = run.initial_state()
     time = run.run()
-    figures = _figures(run, program, variant, golden, faults, time, baseline, sections, violations)
-    return _timeline(run, program, variant, sections, faults, initial, figures), figures
+    figures = _figures(run, setup, time, baseline)
+    return _timeline(run, setup, initial, figures), figures
 
 
-def _figures(
-    run: Run,
-    program: Program,
-    variant: str,
-    golden: dict,
-    faults: list[Fault],
-    time: float,
-    baseline: float,
-    sections: list[Section],
-    violations: list[Violation],
-) -> dict:
+def _figures(run: Run, setup: _Setup, time: float, baseline: float) -> dict:
     """The figures of a finished run (see :func:`simulate_treft`)."""
-    final_ok = _final_ok(run, program, golden)
+    program, faults = setup.program, setup.faults
+    final_ok = _final_ok(run, program, setup.golden)
     outcome, detected, corrected = _outcome(faults, run.votes, final_ok)
     return {
         "overhead_pct": 100.0 * (time - baseline) / baseline if baseline > 0 else 0.0,
@@ -342,19 +337,18 @@ def _figures(
         "outcome": outcome,
         "reason": _reason(outcome, faults, run.votes),
         "program": program.name,
-        "variant": variant,
-        "sections": [s.to_dict() for s in sections],
-        "violations": [v.to_dict() for v in violations],
+        "variant": setup.variant,
+        "sections": [s.to_dict() for s in setup.sections],
+        "violations": [v.to_dict() for v in setup.violations],
         "injected": run.injected,
         "votes": [vars(v) for v in run.votes if v.outcome != "agree"],
         "bytes_sent": run.net.bytes_sent,
     }
 
 
-def _timeline(
-    run: Run, program: Program, variant: str, sections: list[Section], faults: list[Fault], initial: dict, figures: dict
-) -> Timeline:
+def _timeline(run: Run, setup: _Setup, initial: dict, figures: dict) -> Timeline:
     """The replay of a finished run: its events in time order, every step captioned."""
+    program, variant = setup.program, setup.variant
     return Timeline(
         title=f"TREFT on {program.name} — {VARIANT_TEXT[variant]}",
         initial_state=initial,
@@ -362,5 +356,5 @@ def _timeline(
         entities=_entities(),
         legend=dict(LEGEND),
         summary={k: v for k, v in figures.items() if k not in ("ops", "votes")} | {"n_ops": len(run.rec.ops)},
-        intro=_intro(program, variant, sections, faults),
+        intro=_intro(program, variant, setup.sections, setup.faults),
     )

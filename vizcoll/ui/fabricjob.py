@@ -13,11 +13,12 @@ the router (``shell-version`` bumped).
 
 from __future__ import annotations
 
-from dash import Dash, Input, Output, State, dcc, html, no_update
+from dash import Dash, Input, Output, State, dcc, html
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.kit import job_bar
 from vizcoll.ui.models.parts import fabric_groups
 from vizcoll.ui.routing import PENDING, VERSION
@@ -52,20 +53,21 @@ def order_build(data, order_now):
     return jobs.order(needed, order_now, scenario=scenario.to_dict(thin=True) if needed else None)
 
 
-def build_job(set_progress, order):
-    """(A background job.) The ordered fabric built into the shared cache, with its positions and blocks; the
-    order's run when done (the browser then writes the store again), or a message saying why it failed."""
+def build_job(set_progress, order) -> dict:
+    """(A background job.) The ordered fabric built into the shared cache, with its positions and blocks: the
+    order's run as ``built`` when done (the browser then writes the store again), or a ``message`` saying why it
+    failed."""
     scenario = _unbuilt(order.get("scenario")) if isinstance(order, dict) else None
     if scenario is None or not built_in_job(scenario):  # the order comes from the browser: checked again
-        return no_update, no_update
+        return {}
     set_progress((0, 1, f"Building {scenario.spec[:80]}…"))
     try:
         fabric_of(scenario)
         positions_of(scenario)
         fabric_groups(scenario)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return order["run"], ""
+        return {"message": f"⚠ {exc}"}
+    return {"built": order["run"], "message": ""}
 
 
 def register(app: Dash, message: str) -> None:
@@ -73,10 +75,11 @@ def register(app: Dash, message: str) -> None:
     app.callback(
         Output(FABRIC_ORDER, "data"), Input(SCENARIO, "data"), State(FABRIC_ORDER, "data"), prevent_initial_call=True
     )(order_build)
-    app.callback(
-        Output(FABRIC_BUILT, "data"),
-        Output(message, "children", allow_duplicate=True),
-        Input(FABRIC_ORDER, "data"),
+    built = {"built": Output(FABRIC_BUILT, "data"), "message": Output(message, "children", allow_duplicate=True)}
+    by_name(
+        app,
+        built,
+        {"order": Input(FABRIC_ORDER, "data")},
         prevent_initial_call=True,
         interval=200,
         **jobs.background(FABRIC_JOB),

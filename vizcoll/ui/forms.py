@@ -11,14 +11,15 @@ __all__ = ["number", "whole", "whole_or", "choice", "decode_upload", "file_name"
 
 
 def number(value, name: str, kind=float, low=None, high=None):
-    """``value`` as ``kind`` (int or float) within [low, high]; raises VizcollError naming the control.
+    """``value`` as ``kind`` (int or float) within [low, high]; raises VizcollError naming the control (a
+    check box's True is no number).
 
     >>> number("4", "k", int, low=2)
     4
     """
     try:
         result = kind(value)
-        if not math.isfinite(result) or (kind is int and float(value) != result):
+        if isinstance(value, bool) or not math.isfinite(result) or (kind is int and float(value) != result):
             raise ValueError
     except (TypeError, ValueError, OverflowError):
         raise VizcollError(f"{name} must be {'an integer' if kind is int else 'a number'}, got {value!r}") from None

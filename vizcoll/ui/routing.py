@@ -29,7 +29,7 @@ scenario it was drawn for; and one request, not two, opens a link.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
 from urllib.parse import urlsplit
 
@@ -52,13 +52,14 @@ __all__ = [
     "page_path",
     "fragment_of",
     "filled",
+    "next_version",
 ]
 
 ROUTER = "_pages_location"  # the dcc.Location inside dash.page_container, the one Dash's router listens to
 PENDING = "page-pending"  # a page waiting for its fabric (drawn again once it is built)
 VERSION = "shell-version"  # bumped by the shell when a scenario file replaces the scenario: the page is drawn again
 FRAGMENT_KEY = "s="
-Answers = Iterable[tuple[Sequence[Output], object]]
+Answers = Iterable[tuple[Mapping[str, Output], Mapping[str, object]]]
 """A page's first views: each callback's outputs and what it returned (see :func:`filled`)."""
 ROUTING_INPUTS = {
     "shell_hash": Input(ROUTER, "hash"),  # a new share link opened in the tab draws the page again
@@ -97,6 +98,17 @@ def _when_built(layout: Callable) -> Callable:
             return html.Div(f"⏳ {str(exc)[:1].upper()}{str(exc)[1:]}.", id=PENDING, className="page info")
 
     return page
+
+
+def next_version(version) -> int:
+    """The :data:`VERSION` store bumped (the router draws the page again); what is not a count (a forged store)
+    counts from 0.
+
+    >>> next_version(3), next_version(None), next_version(True)
+    (4, 1, 1)
+    """
+    whole = isinstance(version, int) and not isinstance(version, bool) and 0 <= version < 10**9
+    return (version if whole else 0) + 1
 
 
 def fragment_of(hash_: str | None) -> str | None:
@@ -155,9 +167,10 @@ def page_path(values: dict) -> str:
 
 def filled(layout: Component, first_views: Callable[[Scenario], Answers], scenario: Scenario) -> Component:
     """``layout`` with the props its first views' callbacks set: ``first_views(scenario)`` gives each callback's
-    outputs and what it returned for the page's scenario (the value itself for one output; ``no_update`` leaves a
-    prop as it is). Should they fail (:class:`VizcollError`), the page is drawn without them and the shell's
-    message line says why: a page's callback that fails changes nothing and says so, and so does its first answer.
+    outputs and what it returned for the page's scenario, both by name (as :func:`vizcoll.ui.callbacks.by_name`
+    registers them; ``no_update`` leaves a prop as it is). Should they fail (:class:`VizcollError`), the page is
+    drawn without them and the shell's message line says why: a page's callback that fails changes nothing and says
+    so, and so does its first answer.
 
     A page's ``body`` draws its first views so, in the router's answer, and registers those callbacks with
     ``prevent_initial_call=True`` (a later change of their inputs still runs them): a link then opens in one round
@@ -174,8 +187,9 @@ def filled(layout: Component, first_views: Callable[[Scenario], Answers], scenar
         return layout
     values = {}
     for outputs, answer in answers:
-        for output, value in zip(outputs, (answer,) if len(outputs) == 1 else answer, strict=True):
+        for name, value in answer.items():
             if value is not no_update:
+                output = outputs[name]
                 values.setdefault(output.component_id, {})[output.component_property] = value
     for component in (layout, *layout._traverse()):
         id_ = getattr(component, "id", None)

@@ -59,18 +59,19 @@ import sys
 from urllib.parse import urlsplit
 
 import dash
-from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update, set_props
+from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, set_props
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import MAX_FRAGMENT_CHARS, Scenario
 from vizcoll.topology.model import Topology
 from vizcoll.ui import fabricjob
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components import history
 from vizcoll.ui.components.kit import download_button, graph_preload, message_box
 from vizcoll.ui.fairqueue import LIMIT_MARK
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
-from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of
+from vizcoll.ui.routing import FRAGMENT_KEY, VERSION, fragment_of, next_version
 from vizcoll.ui.store import (
     MESSAGE,
     SCENARIO,
@@ -256,21 +257,23 @@ def render_badge(data):
     return badge(scenario, topology_of(scenario), fabric_of(scenario))
 
 
-def render_share(data, pathname, href):
-    scenario, _ = checked(data)
-    if scenario is None:
-        return no_update, no_update
-    return share_href(scenario, href, pathname)
+def render_share(scenario, pathname, href) -> dict:
+    """The share link's ``href`` and ``title`` for the scenario store; nothing while it cannot be read."""
+    read, _ = checked(scenario)
+    if read is None:
+        return {}
+    link, title = share_href(read, href, pathname)
+    return {"href": link, "title": title}
 
 
-def repair(_clicks, data):
-    """A badge button: repair the break (or forget a break whose link is gone)."""
+def repair(clicks, scenario) -> dict:
+    """A badge button: repair the break (or forget a break whose link is gone): the ``store`` and a ``message``."""
     if not ctx.triggered or not ctx.triggered[0]["value"]:
-        return no_update, no_update
-    scenario, message = checked(data)
-    if scenario is None:
-        return no_update, message
-    return scenario.toggled(ctx.triggered_id["link"]).to_dict(thin=True), ""
+        return {}
+    read, message = checked(scenario)
+    if read is None:
+        return {"message": message}
+    return {"store": read.toggled(ctx.triggered_id["link"]).to_dict(thin=True), "message": ""}
 
 
 def download(_clicks, data):
@@ -278,59 +281,60 @@ def download(_clicks, data):
     return {"content": (scenario or scenario_of(None)).dumps(), "filename": "vizcoll-scenario.json"}
 
 
-def open_file(contents, version, data):
-    """Open a scenario file: it replaces the shared scenario and the page is drawn again from it.
+def open_file(contents, version, scenario) -> dict:
+    """Open a scenario file: it replaces the shared scenario (``store``) and the page is drawn again from it.
 
-    The page is emptied in the same update as the store, so that no callback
+    The page is emptied (``content``) in the same update as the store, so that no callback
     of the old page draws the new scenario into components about to be
     replaced (a cytoscape drawing updated while it is being removed throws in
-    the browser); bumping ``shell-version`` makes Dash's router draw the page
-    again, and its callbacks draw it as on a first load. The upload box is emptied (the same file can be opened
-    again: ``assets/uploads.js``).
+    the browser); bumping ``shell-version`` (``version``) makes Dash's router draw the page
+    again, and its callbacks draw it as on a first load. The ``upload`` box is emptied (the same file can be opened
+    again: ``assets/uploads.js``); a file that cannot be opened leaves the page as it is and the ``message`` says why.
     """
     if contents is None:
-        return no_update, no_update, no_update, no_update, no_update
+        return {}
     try:
-        scenario = Scenario.loads(decode_upload(contents), fabric_checked)
+        opened = Scenario.loads(decode_upload(contents), fabric_checked)
     except VizcollError as exc:
-        return no_update, no_update, f"⚠ The scenario file could not be opened: {exc}", no_update, None
+        return {"message": f"⚠ The scenario file could not be opened: {exc}", "upload": None}
     opening = html.Div("Opening the scenario…", className="page info")
-    return scenario.to_dict(thin=True), (version or 0) + 1, "", opening, None
+    return {
+        "store": opened.to_dict(thin=True),
+        "version": next_version(version),
+        "message": "",
+        "content": opening,
+        "upload": None,
+    }
+
+
+SHARED = {"href": Output(SHARE, "href"), "title": Output(SHARE, "title")}
+SHARED_FROM = {"scenario": Input(SCENARIO, "data"), "pathname": Input(URL, "pathname"), "href": State(URL, "href")}
+REPAIRED = {"store": store_output(), "message": Output(MESSAGE, "children", allow_duplicate=True)}
+REPAIR_FROM = {"clicks": Input({"type": REPAIR, "link": ALL}, "n_clicks"), "scenario": State(SCENARIO, "data")}
+OPENED = {
+    "store": store_output(),
+    "version": Output(VERSION, "data"),
+    "message": Output(MESSAGE, "children", allow_duplicate=True),
+    "content": Output(CONTENT, "children", allow_duplicate=True),
+    "upload": Output(OPEN, "contents"),
+}
+OPEN_FROM = {
+    "contents": Input(OPEN, "contents"),
+    "version": State(VERSION, "data"),
+    "scenario": State(SCENARIO, "data"),
+}
 
 
 def register(app: Dash) -> None:
     """The shell's callbacks, then every registered page's (``register(app)`` of its module)."""
     app.callback(Output(BADGE, "children"), Input(SCENARIO, "data"), prevent_initial_call=True)(render_badge)
-    app.callback(
-        Output(SHARE, "href"),
-        Output(SHARE, "title"),
-        Input(SCENARIO, "data"),
-        Input(URL, "pathname"),
-        State(URL, "href"),
-        prevent_initial_call=True,
-    )(render_share)
+    by_name(app, SHARED, SHARED_FROM, prevent_initial_call=True)(render_share)
     app.clientside_callback(REPLACE_URL_JS, Input(SHARE, "href"))
-    app.callback(
-        store_output(),
-        Output(MESSAGE, "children", allow_duplicate=True),
-        Input({"type": REPAIR, "link": ALL}, "n_clicks"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-    )(repair)
+    by_name(app, REPAIRED, REPAIR_FROM, prevent_initial_call=True)(repair)
     app.callback(
         Output(DOWNLOAD, "data"), Input(DOWNLOAD_BUTTON, "n_clicks"), State(SCENARIO, "data"), prevent_initial_call=True
     )(download)
-    app.callback(
-        store_output(),
-        Output(VERSION, "data"),
-        Output(MESSAGE, "children", allow_duplicate=True),
-        Output(CONTENT, "children", allow_duplicate=True),
-        Output(OPEN, "contents"),
-        Input(OPEN, "contents"),
-        State(VERSION, "data"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-    )(open_file)
+    by_name(app, OPENED, OPEN_FROM, prevent_initial_call=True)(open_file)
     fabricjob.register(app, MESSAGE)
     history.register(app, VERSION, CONTENT)
     for page in dash.page_registry.values():

@@ -123,11 +123,12 @@ def remembered(data, page: str, values: dict, action: bool | None = None):
     None value is no change of a parameter not set: both mean the default), so
     that pages loading at once never overwrite each other's parameters, and a
     page shown as it is stored writes nothing (which would call every view of
-    the scenario again).
+    the scenario again). ``data``: the store, or the Scenario a :func:`~vizcoll.ui.callbacks.by_name` callback
+    was given.
     """
     if not (user_action() if action is None else action):
         return no_update
-    scenario, _ = checked(data)
+    scenario, _ = (data, "") if isinstance(data, Scenario) else checked(data)
     stored = scenario.params.get(page, {}) if scenario else {}
     merged = {**stored, **values}
     if scenario is None or _set(stored) == _set(merged):

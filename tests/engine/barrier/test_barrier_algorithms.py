@@ -15,7 +15,7 @@ from vizcoll.barrier.algorithms import (
     TreeBarrier,
     run_barriers,
 )
-from vizcoll.barrier.benchmark import format_table, sweep
+from vizcoll.barrier.benchmark import SweepGrids, format_table, sweep
 from vizcoll.barrier.dlct import DlctBarrier, DlctMs, DlctTree, four_node_example
 from vizcoll.barrier.network import break_links
 from vizcoll.cli import main
@@ -268,7 +268,7 @@ def test_bad_parameters():
 
 
 def test_sweep_and_table():
-    result = sweep([4, 6], [0.0, 0.3], ["tree", "dlct+tree", "dissemination"], seeds=1)
+    result = sweep(SweepGrids([4, 6], [0.0, 0.3], seeds=1), ["tree", "dlct+tree", "dissemination"])
     assert result["columns"] == ["tree", "tree@intact", "dlct+tree", "dissemination"]
     assert len(result["rows"]) == 4 and all(v is not None for r in result["rows"] for v in r["sync_ms"].values())
     assert "dlct+tree/tree@intact" in result["claims"]["dlct_over_tree"]
@@ -278,7 +278,7 @@ def test_sweep_and_table():
 
 def test_paper_shape_dlct_matches_tree_without_breaks_and_beats_it_with_breaks():
     """Fig. 6/7: at 0% ID1/ID2 ≈ Tree; at 50% both beat the fixed Tree by at least 20% and degrade less."""
-    result = sweep([12, 16], [0.0, 0.5], ["tree", "dlct+ms", "dlct+tree"], seeds=2, tree_on=("intact",))
+    result = sweep(SweepGrids([12, 16], [0.0, 0.5], seeds=2), ["tree", "dlct+ms", "dlct+tree"], tree_on=("intact",))
     ratios = result["claims"]["dlct_over_tree"]
     slowdown = result["claims"]["slowdown_max_rate_over_no_breaks"]
     for size in (12, 16):
@@ -291,7 +291,7 @@ def test_paper_shape_dlct_matches_tree_without_breaks_and_beats_it_with_breaks()
 def test_paper_shape_only_id1_id2_and_tree_scale():
     """Fig. 6 (a): from 4x4 to 12x12 without breaks, ID1, ID2 and Tree grow least; Dissemination's extra
     messages over a two-phase barrier (N log N against 2(N - 1)) grow with N."""
-    result = sweep([4, 12], [0.0], list(ALGORITHMS.names), seeds=1, tree_on=("live",))
+    result = sweep(SweepGrids([4, 12], [0.0], seeds=1), list(ALGORITHMS.names), tree_on=("live",))
     growth = {c: g["0"] for c, g in result["claims"]["growth_with_size"].items()}
     scaling = max(growth[c] for c in ("tree", "dlct+ms", "dlct+tree"))
     assert all(growth[c] > scaling for c in ("ms", "tournament", "dissemination", "dissemination+tree", "dlct"))
@@ -319,8 +319,8 @@ def test_cli_in_process(capsys):
 
 
 def test_the_sweep_reports_its_progress_after_every_cell():
-    from vizcoll.barrier.benchmark import sweep
+    from vizcoll.barrier.benchmark import SweepGrids, sweep
 
     seen = []
-    sweep([4], [0.0, 0.2], ["tree"], 1, progress=lambda done, total: seen.append((done, total)))
+    sweep(SweepGrids([4], [0.0, 0.2], 1), ["tree"], progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1, 2), (2, 2)]

@@ -17,7 +17,7 @@ from vizcoll.erasure.compare import (
     paper_rows,
     paper_table,
 )
-from vizcoll.erasure.fmel import Scheme, SearchResult, _match, fmel_search, lower_bound, partitions
+from vizcoll.erasure.fmel import Scheme, SearchOptions, SearchResult, _match, fmel_search, lower_bound, partitions
 from vizcoll.erasure.gf import gf_in_span
 from vizcoll.erasure.metrics import dc_failures_survived, evaluate
 from vizcoll.errors import SpecError
@@ -36,7 +36,7 @@ def test_fmel_6_2_on_three_dcs_is_table_2():
 
 
 def test_fmel_9_5_on_three_dcs_is_table_2_when_remote_dcs_aggregate():
-    r = fmel_search(9, 5, 3, traffic="aggregated")
+    r = fmel_search(9, 5, 3, search=SearchOptions(traffic="aggregated"))
     m = r.metrics
     assert m.mean_traffic("aggregated") == pytest.approx(6 / 9)  # T̄ = 0.67
     assert sorted(m.traffic("aggregated")) == [0, 0, 0, 1, 1, 1, 1, 1, 1]  # one local group, six blocks at 1
@@ -72,7 +72,7 @@ def test_the_default_fmel_9_5_is_not_the_papers_0_67_and_says_under_what_it_is()
 
 
 def test_fmel_9_5_counting_one_block_per_remote_dc_is_the_papers_0_67():
-    assert against_paper(measure("fmel", 9, 5, 3, traffic="aggregated")) == PAPER_9_5 | {
+    assert against_paper(measure("fmel", 9, 5, 3, search=SearchOptions(traffic="aggregated"))) == PAPER_9_5 | {
         "shown": pytest.approx(6 / 9, abs=1e-6),
         "traffic": "aggregated",
         "by_model": {"blocks": 2.0, "aggregated": pytest.approx(6 / 9, abs=1e-6)},
@@ -84,7 +84,7 @@ def test_fmel_9_5_counting_one_block_per_remote_dc_is_the_papers_0_67():
 
 def test_the_placement_alone_or_the_model_alone_does_not_give_0_67():
     for traffic, placement, shown in (("aggregated", "0,0,0,0,1,1,1,2,2", 7 / 9), ("blocks", "0,0,0,1,1,1,2,2,2", 1)):
-        ours = against_paper(measure("fmel", 9, 5, 3, traffic=traffic, placement=placement))
+        ours = against_paper(measure("fmel", 9, 5, 3, placement, SearchOptions(traffic=traffic)))
         assert not ours["matches"] and ours["shown"] == pytest.approx(shown, abs=1e-6)
 
 
@@ -143,7 +143,7 @@ def test_paper_table_rows():
     [(9, 5, 3, "blocks"), (9, 5, 3, "aggregated"), (12, 6, 4, "blocks"), (8, 4, 4, "aggregated"), (10, 6, 5, "blocks")],
 )
 def test_the_found_code_passes_every_exact_check(n, k, dcs, traffic):
-    r = fmel_search(n, k, dcs, traffic=traffic)
+    r = fmel_search(n, k, dcs, search=SearchOptions(traffic=traffic))
     code, scheme = r.code, r.scheme
     g = code.generator
     assert code.generator.shape == (k, n) and dc_failures_survived(code) >= r.dc_tolerance
@@ -160,7 +160,7 @@ def test_the_found_code_passes_every_exact_check(n, k, dcs, traffic):
 
 
 def test_the_search_is_deterministic_for_a_seed_and_uses_a_given_placement():
-    a, b = fmel_search(9, 5, 3, seed=4), fmel_search(9, 5, 3, seed=4)
+    a, b = fmel_search(9, 5, 3, search=SearchOptions(seed=4)), fmel_search(9, 5, 3, search=SearchOptions(seed=4))
     assert a.code.generator.tolist() == b.code.generator.tolist()
     fixed = fmel_search(9, 5, 3, placement="0,1,2,0,1,2,0,1,2")
     assert fixed.code.placement == [0, 1, 2, 0, 1, 2, 0, 1, 2]
@@ -173,10 +173,10 @@ def test_the_search_is_deterministic_for_a_seed_and_uses_a_given_placement():
 def test_the_search_never_beats_its_lower_bound_and_never_loses_to_reed_solomon(n, k, dcs, traffic):
     if k >= n:
         return
-    r = fmel_search(n, k, dcs, traffic=traffic, max_schemes=60)
+    r = fmel_search(n, k, dcs, search=SearchOptions(traffic=traffic, max_schemes=60))
     mean = r.metrics.mean_traffic(traffic)
     assert mean >= r.lower_bound["mean"] - 1e-6
-    rs = compare(n, k, dcs, traffic=traffic, max_schemes=60)["codes"]["rs"]
+    rs = compare(n, k, dcs, SearchOptions(traffic=traffic, max_schemes=60))["codes"]["rs"]
     key = "mean_traffic" if traffic == "blocks" else "mean_traffic_aggregated"
     if rs["dc_failures_survived"] <= r.dc_tolerance:
         assert mean <= rs[key] + 1e-6
@@ -192,11 +192,11 @@ def test_bounds_and_small_helpers():
 
 def test_search_refuses_impossible_targets():
     with pytest.raises(SpecError, match="can survive 2 DC failures"):
-        fmel_search(9, 5, 3, d=2)
+        fmel_search(9, 5, 3, search=SearchOptions(d=2))
     with pytest.raises(SpecError, match="between 0 and N − 1 = 2"):
-        fmel_search(9, 5, 3, d=3)
+        fmel_search(9, 5, 3, search=SearchOptions(d=3))
     with pytest.raises(SpecError, match="unknown traffic model"):
-        fmel_search(9, 5, 3, traffic="bytes")
+        fmel_search(9, 5, 3, search=SearchOptions(traffic="bytes"))
 
 
 # ------------------------------------------------------------------ comparisons
@@ -208,7 +208,7 @@ def test_compare_reports_every_family_and_the_reductions():
     assert out["reductions_pct"]["rs"]["blocks"] == pytest.approx(74.1)  # 1 − (7/9) / 3
     assert out["reductions_at_same_D_pct"]["lrc"] == {"D": 0, "fmel_mean_traffic": 0.0, "reduction": 100.0}
     assert out["paper"]["claimed_reduction_pct"] == [42.9, 56.0]
-    agg = compare(9, 5, 3, traffic="aggregated")
+    agg = compare(9, 5, 3, SearchOptions(traffic="aggregated"))
     assert agg["codes"]["fmel"]["mean_traffic_aggregated"] == pytest.approx(0.666667)
     assert agg["reductions_pct"]["rs"]["aggregated"] == pytest.approx(33.3)
     six = compare(6, 2, 3)
@@ -238,8 +238,9 @@ def test_the_comparison_reports_its_progress_per_family():
 
 def test_the_search_reports_its_progress_per_scheme_and_finds_the_same_code():
     seen = []
-    reported = fmel_search(9, 5, 3, max_schemes=40, progress=lambda done, total: seen.append((done, total)))
-    plain = fmel_search(9, 5, 3, max_schemes=40)
+    few = SearchOptions(max_schemes=40)
+    reported = fmel_search(9, 5, 3, search=few, progress=lambda done, total: seen.append((done, total)))
+    plain = fmel_search(9, 5, 3, search=few)
     tried = [done for done, _ in seen[:-2]]
     assert tried == list(range(1, reported.stats["schemes"] + 1)) and all(total == 41 for _, total in seen)
     assert seen[-2:] == [(40, 41), (41, 41)]  # the search stopped; the exact metrics of its code are done

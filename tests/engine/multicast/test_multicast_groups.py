@@ -16,6 +16,7 @@ from vizcoll.multicast.groups import (
     GROUP_EVENTS,
     GROUP_STATES,
     TRANSITIONS,
+    GroupRun,
     next_state,
     simulate_group,
 )
@@ -53,7 +54,7 @@ def first_time(tl: Timeline, key: str, value: str) -> float:
 
 # ---------------------------------------------------------------- normal lifecycle
 def test_normal_lifecycle_follows_the_paper():
-    tl = simulate_group(MEMBERS, sm_node=0, seed=3)
+    tl = simulate_group(GroupRun(MEMBERS, sm_node=0, seed=3))
     n = len(MEMBERS)
     assert group_path(tl) == ["Absent", *PAPER_STATES, "Deleted"]
     s = tl.summary
@@ -94,7 +95,7 @@ def test_normal_lifecycle_follows_the_paper():
 
 def test_routes_are_computed_exactly_once_and_never_on_leave():
     for seed in range(5):
-        tl = simulate_group(MEMBERS, seed=seed)
+        tl = simulate_group(GroupRun(MEMBERS, seed=seed))
         assert [e.state_changes["group"] for e in tl.events if "group" in e.state_changes].count("ComputingRoutes") == 1
         assert tl.summary["route_computations"] == 1
         notes = [e.label for e in tl.events if e.kind == "note"]
@@ -102,7 +103,7 @@ def test_routes_are_computed_exactly_once_and_never_on_leave():
 
 
 def test_member_count_respected_no_routes_after_member_count_minus_one_joins():
-    tl = simulate_group(MEMBERS, seed=1, lost_joins=[5])
+    tl = simulate_group(GroupRun(MEMBERS, seed=1, lost_joins=[5]))
     assert tl.summary["joins_received"] == len(MEMBERS) - 1
     assert "ComputingRoutes" not in group_path(tl)
     assert tl.summary["route_computations"] == 0 and tl.summary["ready_at"] is None
@@ -113,7 +114,7 @@ def test_member_count_respected_no_routes_after_member_count_minus_one_joins():
 # ---------------------------------------------------------------- timeouts
 def test_lost_join_times_out_to_destroying():
     join = [0.0, 0.1, 0.2, 0.3]
-    tl = simulate_group([1, 2, 3, 4], sm_node=0, join_times=join, lost_joins=[2], join_timeout=5.0, seed=0)
+    tl = simulate_group(GroupRun([1, 2, 3, 4], sm_node=0, join_times=join, lost_joins=[2], join_timeout=5.0, seed=0))
     assert group_path(tl) == ["Absent", "ReceivingJoinReq", "Destroying", "Deleted"]
     s = tl.summary
     assert s["timed_out"] and s["timeout"] == "join" and s["final_state"] == "Deleted"
@@ -131,7 +132,7 @@ def test_lost_join_times_out_to_destroying():
 
 
 def test_process_crashed_from_the_start_never_joins():
-    tl = simulate_group(MEMBERS, seed=2, crashed=[3], join_timeout=4.0)
+    tl = simulate_group(GroupRun(MEMBERS, seed=2, crashed=[3], join_timeout=4.0))
     assert tl.summary["timeout"] == "join" and tl.summary["joins_received"] == len(MEMBERS) - 1
     assert not any(e.src == MEMBERS[3] for e in tl.events if e.kind in ("send", "join", "leave"))
     assert tl.final_state["p3"] == "crashed" and tl.summary["crashed"] == [3]
@@ -139,9 +140,9 @@ def test_process_crashed_from_the_start_never_joins():
 
 def test_crash_in_the_leave_phase_times_out_to_destroying():
     base = dict(sm_node=0, join_times=[0.0] * 8, leave_times=[1.0] * 8, leave_timeout=3.0, seed=0)
-    ok = simulate_group(MEMBERS, **base)
+    ok = simulate_group(GroupRun(MEMBERS, **base))
     t_crash = ok.summary["all_ready_at"] + 0.5
-    tl = simulate_group(MEMBERS, crashed={3: t_crash}, **base)
+    tl = simulate_group(GroupRun(MEMBERS, crashed={3: t_crash}, **base))
     assert group_path(tl) == ["Absent", *PAPER_STATES, "Deleted"]
     s = tl.summary
     assert s["timed_out"] and s["timeout"] == "leave"
@@ -155,38 +156,38 @@ def test_crash_in_the_leave_phase_times_out_to_destroying():
 
 
 def test_process_zero_crashing_after_joining_leaves_the_group_ready():
-    tl = simulate_group([1, 2, 3], crashed={0: 0.2}, join_times=[0.0, 0.0, 0.0], seed=0)
+    tl = simulate_group(GroupRun([1, 2, 3], crashed={0: 0.2}, join_times=[0.0, 0.0, 0.0], seed=0))
     assert tl.summary["final_state"] == "Ready" and not tl.summary["timed_out"]
     assert not kind_labels(tl, "send", "multicast 'ready'")
 
 
 def test_late_requests_after_a_timeout_are_ignored():
-    tl = simulate_group([1, 2], join_times=[0.0, 9.0], join_timeout=2.0, seed=0)
+    tl = simulate_group(GroupRun([1, 2], join_times=[0.0, 9.0], join_timeout=2.0, seed=0))
     assert tl.summary["timeout"] == "join" and tl.summary["joins_received"] == 1
     assert any("ignores p1's late join request" in e.label for e in tl.events)
     check_transitions(tl)
 
 
 def test_single_member_group():
-    tl = simulate_group([7], sm_node=2, seed=4)
+    tl = simulate_group(GroupRun([7], sm_node=2, seed=4))
     assert group_path(tl) == ["Absent", *PAPER_STATES, "Deleted"]
     assert tl.summary["messages"] == 2 + 2 * tl.summary["polls"]
 
 
 # ---------------------------------------------------------------- determinism, serialisation, replay
 def test_same_seed_same_timeline_and_other_seed_other_arrival_order():
-    a = simulate_group(MEMBERS, sm_node=0, seed=11)
-    b = simulate_group(MEMBERS, sm_node=0, seed=11)
+    a = simulate_group(GroupRun(MEMBERS, sm_node=0, seed=11))
+    b = simulate_group(GroupRun(MEMBERS, sm_node=0, seed=11))
     assert json.dumps(a.to_dict()) == json.dumps(b.to_dict())
 
     def order(tl):
         return [e.src for e in kind_labels(tl, "join", "SubnAdmSet")]
 
-    assert order(a) != order(simulate_group(MEMBERS, sm_node=0, seed=12))
+    assert order(a) != order(simulate_group(GroupRun(MEMBERS, sm_node=0, seed=12)))
 
 
 def test_round_trip_and_state_at_consistent_with_transition_table():
-    tl = simulate_group(MEMBERS, sm_node=0, seed=5, crashed={6: 3.0})
+    tl = simulate_group(GroupRun(MEMBERS, sm_node=0, seed=5, crashed={6: 3.0}))
     again = Timeline.from_dict(json.loads(json.dumps(tl.to_dict())))
     assert again.to_dict() == tl.to_dict()
     edges = {(s, t) for (s, _), t in TRANSITIONS.items()}
@@ -213,7 +214,7 @@ def test_round_trip_and_state_at_consistent_with_transition_table():
 
 def test_entities_legend_and_labels():
     names = [f"h{i}" for i in range(20)]
-    tl = simulate_group(MEMBERS, sm_node=0, seed=0, names=names)
+    tl = simulate_group(GroupRun(MEMBERS, sm_node=0, seed=0, names=names))
     assert tl.entities["group"] == {"node": 0}
     assert all(tl.entities[f"p{i}"] == {"node": v} for i, v in enumerate(MEMBERS))
     values = {str(v) for k in range(-1, tl.n_steps) for v in tl.state_at(k).values()}
@@ -221,7 +222,7 @@ def test_entities_legend_and_labels():
     assert any(e.label == "p3 (h13) → SM (h0): SubnAdmSet(MCMemberRecord), MemberCount=8" for e in tl.events)
     assert all(tl.caption(k) for k in range(tl.n_steps))
     assert "managed by the subnet manager (SM) on h0." in tl.intro and "SM on SM" not in tl.intro
-    assert simulate_group([3, 3, 4]).entities["group"] == {"node": -1}  # processes may share a node
+    assert simulate_group(GroupRun([3, 3, 4])).entities["group"] == {"node": -1}  # processes may share a node
 
 
 # ---------------------------------------------------------------- the transition table
@@ -295,7 +296,7 @@ def test_invalid_transitions_raise_clear_errors(state, event, counts, message):
 )
 def test_bad_input_raises_spec_error(kwargs, message):
     with pytest.raises(SpecError, match=message):
-        simulate_group(**kwargs)
+        simulate_group(GroupRun(**kwargs))
 
 
 # ---------------------------------------------------------------- properties
@@ -310,7 +311,9 @@ def test_any_run_is_a_valid_walk_of_the_state_machine(n, seed, lost, crashes):
     lost = {i for i in lost if i < n}
     crashes = {i: t for i, t in crashes.items() if i < n}
     tl = simulate_group(
-        list(range(n)), sm_node=n, seed=seed, lost_joins=lost, crashed=crashes, join_timeout=4.0, leave_timeout=4.0
+        GroupRun(
+            list(range(n)), sm_node=n, seed=seed, lost_joins=lost, crashed=crashes, join_timeout=4.0, leave_timeout=4.0
+        )
     )
     check_transitions(tl)
     path = group_path(tl)
@@ -328,7 +331,7 @@ def test_any_run_is_a_valid_walk_of_the_state_machine(n, seed, lost, crashes):
 
 def test_engine_does_not_import_dash_or_plotly():
     code = (
-        "import sys, vizcoll.multicast.groups as g; g.simulate_group([1, 2, 3]); "
+        "import sys, vizcoll.multicast.groups as g; g.simulate_group(g.GroupRun([1, 2, 3])); "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('dash', 'plotly')]; assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[3])
@@ -339,7 +342,7 @@ def test_every_action_has_one_small_handler_on_the_event_core():
     assert len(groups._HANDLERS) == 14 and set(groups._PRIORITY) <= set(groups._HANDLERS)
     assert all(callable(h) and h.__name__ == f"_{a}" for a, h in groups._HANDLERS.items())
     # a crash at the very time of a join goes first (priority 0), so the crashed process never sends
-    tl = simulate_group([1, 2], join_times=[0.5, 0.5], crashed={1: 0.5})
+    tl = simulate_group(GroupRun([1, 2], join_times=[0.5, 0.5], crashed={1: 0.5}))
     assert [e.label for e in tl.events[:2]] == [
         "p1 crashes: it will send and receive nothing any more",
         "p0 → SM: SubnAdmSet(MCMemberRecord), MemberCount=2",

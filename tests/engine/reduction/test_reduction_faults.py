@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vizcoll.reduction import C1, FAULT_LOCATIONS, LOCATION_ALIASES, simulate_task_reduction
+from vizcoll.reduction import C1, FAULT_LOCATIONS, LOCATION_ALIASES, ReductionRun, simulate_task_reduction
 from vizcoll.reduction.reliability import PAPER_RELIABILITY, PAPER_UNRECOVERABLE, reliability_experiment
 
 MB = 1 << 20
@@ -13,7 +13,7 @@ MB = 1 << 20
 
 @pytest.mark.parametrize("location", FAULT_LOCATIONS)
 def test_each_fault_location_is_recovered(location):
-    tl, fig = simulate_task_reduction(8, MB, root=1, kill=location)
+    tl, fig = simulate_task_reduction(ReductionRun(8, MB, root=1, kill=location))
     fault = fig["fault"]
     assert fault["location"] == fault["requested"] == location
     assert fault["time"] >= fault["remote_replica_at"]
@@ -33,12 +33,12 @@ def test_each_fault_location_is_recovered(location):
 
 @pytest.mark.parametrize(("alias", "location"), sorted(LOCATION_ALIASES.items()))
 def test_issue_names_are_aliases(alias, location):
-    _, fig = simulate_task_reduction(6, MB, kill=alias)
+    _, fig = simulate_task_reduction(ReductionRun(6, MB, kill=alias))
     assert fig["fault"]["location"] == location and fig["result_ok"]
 
 
 def test_recovery_steps_follow_the_spec_for_location_3():
-    tl, fig = simulate_task_reduction(8, MB, root=1, kill="fetching-data")
+    tl, fig = simulate_task_reduction(ReductionRun(8, MB, root=1, kill="fetching-data"))
     dead = fig["fault"]["rank"]
     step1 = next(e.label for e in tl.events if "recovery step 1" in e.label)
     assert "M = Mi, P = Pj" in step1 and f"P = {{{dead}}}" in step1
@@ -54,16 +54,16 @@ def test_recovery_steps_follow_the_spec_for_location_3():
 
 def test_location_1_and_2_requeue_the_partner():
     for location, text in (("sending-task", "fault location 1"), ("executing-task", "fault location 2")):
-        tl, _ = simulate_task_reduction(8, MB, root=1, kill=location)
+        tl, _ = simulate_task_reduction(ReductionRun(8, MB, root=1, kill=location))
         step1 = next(e.label for e in tl.events if "recovery step 1" in e.label)
         assert text in step1 and "M = Mj, P = Pi" in step1
 
 
 def test_flagged_live_processes_read_their_own_disk():
     # kill an assignee that already holds several processes' data: the others must be re-read from disk
-    _, base = simulate_task_reduction(16, MB, root=0, record=False)
+    _, base = simulate_task_reduction(ReductionRun(16, MB, root=0), record=False)
     big = [t for t in base["tasks"] if t["to"] != 0][-1]["to"]
-    tl, fig = simulate_task_reduction(16, MB, root=0, kill=(big, base["time"] * 0.7))
+    tl, fig = simulate_task_reduction(ReductionRun(16, MB, root=0, kill=(big, base["time"] * 0.7)))
     assert fig["result_ok"]
     if fig["recovered"]:
         assert any(
@@ -74,7 +74,7 @@ def test_flagged_live_processes_read_their_own_disk():
 
 
 def test_unrecoverable_before_the_remote_replica_exists():
-    tl, fig = simulate_task_reduction(8, 64 * MB, root=0, kill=(3, 0.001))
+    tl, fig = simulate_task_reduction(ReductionRun(8, 64 * MB, root=0, kill=(3, 0.001)))
     assert fig["unrecoverable"] and not fig["completed"] and not fig["result_ok"] and not fig["recovered"]
     assert fig["fault"]["time"] < fig["fault"]["remote_replica_at"]
     reason = (
@@ -91,7 +91,9 @@ def test_unrecoverable_before_the_remote_replica_exists():
 def test_the_default_pages_sending_task_kill_is_lost_before_its_copy_arrives():
     """The /faults page's first fault location on its defaults: every location-(1) window closes before its
     worker's copy arrives, so the placed kill cannot be recovered, and the reason says so."""
-    _, fig = simulate_task_reduction(8, 8 * MB, slow=[(2, 4.0), (5, 4.0)], kill="sending-task", record=False)
+    _, fig = simulate_task_reduction(
+        ReductionRun(8, 8 * MB, slow=[(2, 4.0), (5, 4.0)], kill="sending-task"), record=False
+    )
     fault = fig["fault"]
     assert fig["unrecoverable"] and fault["rank"] == 7 and fault["time"] < fault["remote_replica_at"]
     assert fault["reason"] == (
@@ -104,29 +106,29 @@ def test_the_default_pages_sending_task_kill_is_lost_before_its_copy_arrives():
 
 def test_a_recovered_or_harmless_fault_has_no_reason():
     for kill in ("executing-task", "fetching-data", (1, 0.03)):  # recovered, recovered, hits nothing
-        _, fig = simulate_task_reduction(8, 8 * MB, slow=[(2, 4.0), (5, 4.0)], kill=kill, record=False)
+        _, fig = simulate_task_reduction(ReductionRun(8, 8 * MB, slow=[(2, 4.0), (5, 4.0)], kill=kill), record=False)
         assert fig["completed"] and fig["fault"]["reason"] is None
 
 
 def test_failure_after_the_data_was_used_needs_no_recovery():
-    _, base = simulate_task_reduction(8, 64 * MB, root=0, record=False)
+    _, base = simulate_task_reduction(ReductionRun(8, 64 * MB, root=0), record=False)
     assert base["tasks"][0] == {"pair": [0, 1], "to": 0}  # w1's data is read by w0 in the first round
-    tl, fig = simulate_task_reduction(8, 64 * MB, root=0, kill=(1, base["time"] * 0.6))
+    tl, fig = simulate_task_reduction(ReductionRun(8, 64 * MB, root=0, kill=(1, base["time"] * 0.6)))
     assert fig["result_ok"] and not fig["recovered"] and fig["fault"]["location"] is None
     assert any("already been reduced" in e.label for e in tl.events)
 
 
 def test_killed_root_result_ends_on_a_live_worker():
-    _, fig = simulate_task_reduction(8, MB, root=2, kill="executing-task")
-    _, base = simulate_task_reduction(8, MB, root=2, record=False)
+    _, fig = simulate_task_reduction(ReductionRun(8, MB, root=2, kill="executing-task"))
+    _, base = simulate_task_reduction(ReductionRun(8, MB, root=2), record=False)
     rank = next(t["to"] for t in base["tasks"] if t["to"] == 2)
-    _, fig = simulate_task_reduction(8, MB, root=2, kill=(rank, base["time"] * 0.5))
+    _, fig = simulate_task_reduction(ReductionRun(8, MB, root=2, kill=(rank, base["time"] * 0.5)))
     assert fig["result_ok"] and fig["result_at"] != [2]
 
 
 def test_death_before_calling_reduce_is_unrecoverable():
     params = C1.with_(arrival_gap=0.01)
-    _, fig = simulate_task_reduction(4, 1024, arrival=[0, 1, 2, 3], kill=(3, 0.005), params=params)
+    _, fig = simulate_task_reduction(ReductionRun(4, 1024, arrival=[0, 1, 2, 3], kill=(3, 0.005), params=params))
     assert fig["unrecoverable"] and fig["fault"]["location"] == "before-call"
     assert fig["fault"]["reason"] == (
         "w3 died at 5.00 ms, before it called reduce (due at 30.00 ms): its data was never copied, so no live "
@@ -135,8 +137,8 @@ def test_death_before_calling_reduce_is_unrecoverable():
 
 
 def test_kill_after_the_end_changes_nothing():
-    _, base = simulate_task_reduction(6, MB)
-    tl, fig = simulate_task_reduction(6, MB, kill=(2, 10.0))
+    _, base = simulate_task_reduction(ReductionRun(6, MB))
+    tl, fig = simulate_task_reduction(ReductionRun(6, MB, kill=(2, 10.0)))
     assert fig["time"] == base["time"] and fig["result_ok"] and not fig["recovered"]
     assert not any(e.kind in ("fault", "detect") for e in tl.events)
 
@@ -157,10 +159,11 @@ def test_any_fault_is_recovered_or_reported_only_in_the_window(
 ):
     root, victim = root_seed % procs, victim_seed % procs
     slowed = [((victim + 1) % procs, 3.0)] if slow else []
-    _, base = simulate_task_reduction(procs, size, root=root, slow=slowed, seed=seed, record=False)
+    _, base = simulate_task_reduction(ReductionRun(procs, size, root=root, slow=slowed, seed=seed), record=False)
     when = fraction * base["time"]
     _, fig = simulate_task_reduction(
-        procs, size, root=root, slow=slowed, seed=seed, kill=(victim, when), concurrent=concurrent, record=False
+        ReductionRun(procs, size, root=root, slow=slowed, seed=seed, kill=(victim, when), concurrent=concurrent),
+        record=False,
     )
     fault = fig["fault"]
     if fig["unrecoverable"]:
@@ -177,19 +180,19 @@ def test_any_fault_is_recovered_or_reported_only_in_the_window(
 
 
 def test_reliability_experiment_small():
-    out = reliability_experiment(procs=32, runs=60, per_day=30, warmup=3, size=8 * MB, seed=5)
+    out = reliability_experiment(ReductionRun(32, 8 * MB, seed=5), runs=60, per_day=30, warmup=3)
     assert out["runs"] == 60 and len(out["per_day"]) == 2
     assert 0 <= out["unrecoverable"] <= 60 and out["reliability"] == pytest.approx(1 - out["unrecoverable"] / 60)
     assert 0.6 < out["reliability"] <= 1 and out["mean_time"] > out["replica_time"] > 0
     assert (
         out["reliability"]
-        == reliability_experiment(procs=32, runs=60, per_day=30, warmup=3, size=8 * MB, seed=5)["reliability"]
+        == reliability_experiment(ReductionRun(32, 8 * MB, seed=5), runs=60, per_day=30, warmup=3)["reliability"]
     )
 
 
 def test_the_experiment_in_tasks_keeps_the_figures_of_its_single_random_stream():
     """Pinned before the runs became tasks (one stream drew every seed and kill time, in this order)."""
-    out = reliability_experiment(procs=32, runs=60, per_day=30, warmup=3, size=8 * MB, seed=5)
+    out = reliability_experiment(ReductionRun(32, 8 * MB, seed=5), runs=60, per_day=30, warmup=3)
     assert out["unrecoverable"] == 4
     assert out["per_day"] == [
         {"day": 1, "mean_time": pytest.approx(0.19441199363844608, rel=1e-12), "runs": 30, "unrecoverable": 3},

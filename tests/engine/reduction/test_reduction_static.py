@@ -10,6 +10,7 @@ from vizcoll.errors import SpecError
 from vizcoll.reduction import (
     C1,
     ReductionParams,
+    ReductionRun,
     binomial_cost,
     binomial_schedule,
     mst_schedule,
@@ -93,7 +94,7 @@ def test_costs_match_the_formulas():
     ],
 )
 def test_uniform_run_takes_the_model_time(sim, procs):
-    _, fig = sim(procs, 1 << 20, params=EXACT)
+    _, fig = sim(ReductionRun(procs, 1 << 20, params=EXACT))
     assert fig["result_ok"] and fig["completed"]
     assert fig["time"] == pytest.approx(fig["model_time"], rel=1e-9)
 
@@ -101,42 +102,44 @@ def test_uniform_run_takes_the_model_time(sim, procs):
 @pytest.mark.parametrize("op", ["sum", "prod", "max", "min", lambda a, b: a ^ b])
 def test_real_results_for_every_operation(op):
     for sim in (simulate_binomial, simulate_rabenseifner, simulate_mst):
-        _, fig = sim(11, 4096, root=3, op=op, seed=5)
+        _, fig = sim(ReductionRun(11, 4096, root=3, op=op, seed=5))
         assert fig["result_ok"]
 
 
 def test_a_slow_process_stalls_its_ancestors():
-    _, fast = simulate_binomial(16, 8 << 20)
-    _, leaf = simulate_binomial(16, 8 << 20, slow=[(15, 4.0)])
-    _, root = simulate_binomial(16, 8 << 20, slow=[(0, 4.0)])
+    _, fast = simulate_binomial(ReductionRun(16, 8 << 20))
+    _, leaf = simulate_binomial(ReductionRun(16, 8 << 20, slow=[(15, 4.0)]))
+    _, root = simulate_binomial(ReductionRun(16, 8 << 20, slow=[(0, 4.0)]))
     assert fast["time"] < leaf["time"] < root["time"]
     assert root["time"] == pytest.approx(4 * fast["time"], rel=0.01)
 
 
 def test_late_caller_delays_the_binomial_tree():
-    _, early = simulate_binomial(8, 1 << 20)
-    _, late = simulate_binomial(8, 1 << 20, arrival=[0, 1, 2, 3, 5, 6, 7, 4], params=C1.with_(arrival_gap=0.01))
+    _, early = simulate_binomial(ReductionRun(8, 1 << 20))
+    _, late = simulate_binomial(
+        ReductionRun(8, 1 << 20, arrival=[0, 1, 2, 3, 5, 6, 7, 4], params=C1.with_(arrival_gap=0.01))
+    )
     assert late["time"] > early["time"] + 0.05
 
 
 def test_killed_process_stops_a_static_reduction():
-    _, fig = simulate_binomial(8, 1 << 20, kill=(4, 0.0))
+    _, fig = simulate_binomial(ReductionRun(8, 1 << 20, kill=(4, 0.0)))
     assert not fig["completed"] and not fig["result_ok"] and fig["unrecoverable"] and not fig["recovered"]
-    _, after = simulate_binomial(8, 1 << 20, kill=(7, 1.0))  # a leaf that has already sent its data
+    _, after = simulate_binomial(ReductionRun(8, 1 << 20, kill=(7, 1.0)))  # a leaf that has already sent its data
     assert after["completed"] and after["result_ok"]
     with pytest.raises(SpecError):
-        simulate_binomial(8, 1024, kill="fetching-data")
+        simulate_binomial(ReductionRun(8, 1024, kill="fetching-data"))
 
 
 def test_concurrent_static_reductions_share_the_links():
-    _, one = simulate_binomial(16, 4 << 20)
-    _, four = simulate_binomial(16, 4 << 20, concurrent=4)
+    _, one = simulate_binomial(ReductionRun(16, 4 << 20))
+    _, four = simulate_binomial(ReductionRun(16, 4 << 20, concurrent=4))
     assert four["result_ok"] and four["reductions"] == 4 and len(four["times"]) == 4
     assert one["time"] < four["time"] < 4 * one["time"]
 
 
 def test_static_timeline_replays():
-    tl, fig = simulate_binomial(8, 1024, root=2)
+    tl, fig = simulate_binomial(ReductionRun(8, 1024, root=2))
     assert isinstance(tl, Timeline) and tl.n_steps > 0
     assert set(tl.entities) == {f"w{i}" for i in range(8)}
     assert tl.final_state["w2"] == "result"
@@ -164,4 +167,4 @@ def test_environment_work_and_checks():
 def test_bad_arguments(bad):
     args = dict(procs=8, size=1024) | bad
     with pytest.raises(SpecError):
-        simulate_binomial(**args)
+        simulate_binomial(ReductionRun(**args))

@@ -8,7 +8,8 @@ import pytest
 
 from tests.engine.trees import aggregation_reference as reference
 from vizcoll.topology import from_spec
-from vizcoll.trees.aggregation import simulate_aggregation
+from vizcoll.trees.aggregation import Timing, simulate_aggregation
+from vizcoll.trees.routing import Routing
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typetwo import type_two_tree
 
@@ -19,6 +20,11 @@ def random_tree(rng, nodes: list[int], width: int) -> Tree:
     for v in range(1, len(nodes)):
         children[int(rng.integers(max(0, v - width), v))].append(v)
     return Tree.from_children(children, kind="random", node=nodes)
+
+
+def ours(topo, tree, ranks=None, *, latency: float = 1.0, theta: float = 0.1, routes_on=None, **rest):
+    """:func:`simulate_aggregation` called with the reference's keyword arguments."""
+    return simulate_aggregation(topo, tree, ranks, timing=Timing(latency, theta), routing=Routing(routes_on), **rest)
 
 
 def same(a, b) -> None:
@@ -49,7 +55,7 @@ def test_random_trees_on_a_fat_tree_with_breaks_give_the_reference_timeline(seed
     tree = random_tree(rng, nodes, int(rng.integers(1, 6)))
     op = ("sum", "prod", "max", "min")[seed % 4]
     kwargs = dict(op=op, seed=None if seed % 2 else seed, latency=[1.0, 0.3][seed % 2], theta=[0.1, 0.0, 0.5][seed % 3])
-    same(simulate_aggregation(topo, tree, **kwargs), reference.simulate_aggregation(topo, tree, **kwargs))
+    same(ours(topo, tree, **kwargs), reference.simulate_aggregation(topo, tree, **kwargs))
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -61,11 +67,13 @@ def test_routes_as_built_on_the_intact_fabric_stop_at_the_breaks_as_in_the_refer
     nodes = [int(rng.choice(topo.endpoints)) for _ in range(int(rng.integers(2, 40)))]
     tree = random_tree(rng, nodes, int(rng.integers(1, 6)))
     kwargs = dict(seed=seed, latency=[1.0, 0.3][seed % 2], theta=[0.1, 0.0, 0.5][seed % 3], routes_on=intact)
-    ours = simulate_aggregation(topo, tree, **kwargs)
-    same(ours, reference.simulate_aggregation(topo, tree, **kwargs))
-    live = simulate_aggregation(topo, tree, seed=seed, latency=kwargs["latency"], theta=kwargs["theta"])
-    if ours.summary["broken_edges"] != live.summary["broken_edges"]:  # an intact route crossed a break
-        assert ours.summary["result"] is None and any(m["kinds"] == ["drop"] for m in ours.key_moments())
+    intact_routes = ours(topo, tree, **kwargs)
+    same(intact_routes, reference.simulate_aggregation(topo, tree, **kwargs))
+    live = ours(topo, tree, seed=seed, latency=kwargs["latency"], theta=kwargs["theta"])
+    if intact_routes.summary["broken_edges"] != live.summary["broken_edges"]:  # an intact route crossed a break
+        assert intact_routes.summary["result"] is None and any(
+            m["kinds"] == ["drop"] for m in intact_routes.key_moments()
+        )
 
 
 @pytest.mark.parametrize("degree", [2, 3, 8])
@@ -73,7 +81,7 @@ def test_type_two_trees_through_switches_give_the_reference_timeline(degree):
     topo = from_spec("fat-tree:radix=4,levels=3")
     result = type_two_tree(topo, [topo.index(f"h{i}") for i in (0, 1, 2, 5, 9, 14, 15)], degree=degree)
     for tree, ranks in ((result.tree, result.vertex_ranks()), (result.physical, result.vertex_ranks("physical"))):
-        same(simulate_aggregation(topo, tree, ranks, seed=3), reference.simulate_aggregation(topo, tree, ranks, seed=3))
+        same(ours(topo, tree, ranks, seed=3), reference.simulate_aggregation(topo, tree, ranks, seed=3))
 
 
 def test_a_large_tree_on_a_torus_gives_the_reference_timeline():
@@ -81,4 +89,4 @@ def test_a_large_tree_on_a_torus_gives_the_reference_timeline():
     rng = np.random.default_rng(5)
     nodes = [int(x) for x in rng.choice(topo.endpoints, 300)]
     tree = random_tree(rng, nodes, 7)
-    same(simulate_aggregation(topo, tree, theta=0.25), reference.simulate_aggregation(topo, tree, theta=0.25))
+    same(ours(topo, tree, theta=0.25), reference.simulate_aggregation(topo, tree, theta=0.25))

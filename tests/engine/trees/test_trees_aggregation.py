@@ -11,7 +11,8 @@ from vizcoll.errors import SpecError
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology import from_spec
 from vizcoll.topology.hops import min_hops
-from vizcoll.trees.aggregation import OPS, simulate_aggregation, unicast_path
+from vizcoll.trees.aggregation import OPS, Timing, simulate_aggregation, unicast_path
+from vizcoll.trees.routing import Routing
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typetwo import type_two_tree
 
@@ -112,7 +113,7 @@ def test_star_timing_follows_latency_and_theta():
     idx = topo.index
     tree = Tree.from_children([[1, 2, 3], [], [], []], node=[idx("h0"), idx("h1"), idx("h2"), idx("h3")])
     lat, theta = 0.5, 0.25
-    tl = simulate_aggregation(topo, tree, latency=lat, theta=theta)
+    tl = simulate_aggregation(topo, tree, timing=Timing(lat, theta))
     # arrivals at h0: h1 after 2 hops, h2 and h3 after 4; the root processes them one after another
     first = 2 * lat + theta
     second = max(first, 4 * lat) + theta
@@ -130,7 +131,7 @@ def test_paths_are_the_unicast_min_hop_paths():
     table = min_hops(topo)
     result = type_two(topo, ["h0", "h7", "h8", "h15"], degree=2)
     tree = result.tree
-    tl = simulate_aggregation(topo, tree, result.vertex_ranks(), table=table)
+    tl = simulate_aggregation(topo, tree, result.vertex_ranks(), routing=Routing(table=table))
     up = [e for e in sends(tl) if "partial" in e.label]
     for v in range(1, tree.size):
         path = unicast_path(table, tree.node[v], tree.node[tree.parent[v]])
@@ -187,8 +188,8 @@ def test_edge_across_broken_links_is_flagged_not_looped():
 @pytest.mark.parametrize(
     ("kwargs", "text"),
     [
-        ({"latency": 0}, "latency"),
-        ({"theta": -1}, "theta"),
+        ({"timing": Timing(latency=0)}, "latency"),
+        ({"timing": Timing(theta=-1)}, "theta"),
         ({"op": "xor"}, "operation"),
         ({"ranks": [[0]]}, "ranks"),
     ],
@@ -210,7 +211,7 @@ def test_the_captions_count_in_words_and_give_times_in_microseconds():
     """The cost model's unit (μs) on the last caption (a GIF's last frame said "t=9.5"); counted words agree."""
     topo = from_spec("fat-tree:radix=4,levels=2")
     tree = Tree.from_children([[1, 2, 3], [], [], []], node=[topo.index(h) for h in ("h0", "h1", "h2", "h3")])
-    tl = simulate_aggregation(topo, tree, latency=1.0, theta=0.5)
+    tl = simulate_aggregation(topo, tree, timing=Timing(latency=1.0, theta=0.5))
     assert tl.caption(tl.n_steps - 1) == "Every vertex has the result 6 at t = 9.5 μs"
     assert tl.intro.startswith("Each of the 4 processes contributes a value; the 3 tree edges carry partial results")
     assert "(latency l = 1 μs per link, θ = 0.5 μs per packet)" in tl.intro

@@ -16,7 +16,7 @@ from vizcoll.topology import Topology, from_spec
 from vizcoll.topology.generators import sunway_supernode
 from vizcoll.topology.hops import min_hops
 from vizcoll.trees.groups import hierarchy_from_topology, hierarchy_levels, normalize_groups
-from vizcoll.trees.metrics import Router, edge_routes, map_tree, process_ports, tree_metrics
+from vizcoll.trees.metrics import LatencyModel, Router, edge_routes, map_tree, process_ports, tree_metrics
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typeone import (
     build_hierarchical_tree,
@@ -285,7 +285,7 @@ def test_process_ports_on_the_supernode():
     ports = process_ports(topo, placement)
     leaf = lambda row: topo.names[int(topo.link_b[row])]
     assert [leaf(ports[r]) for r in (0, 1, 32, 33)] == ["leaf0", "leaf16", "leaf1", "leaf17"]
-    m = tree_metrics(kary_tree(64, 32), topo, placement, k=32)
+    m = tree_metrics(kary_tree(64, 32), topo, placement, latency=LatencyModel(k=32))
     assert m["radius"] == 4  # rank 33 (leaf17) -> rank 1 (leaf16): 4 links; rank 1 -> rank 0: same NIC
     assert m["latency_us"] == pytest.approx(4 * 0.28 + 2 * 32 * 0.01)
     assert m["switch_entries"] == 0 and m["flags"] == []

@@ -14,7 +14,7 @@ from vizcoll.topology.hops import min_hops
 from vizcoll.trees.aggregation import unicast_path
 from vizcoll.trees.entries import entry_experiment
 from vizcoll.trees.tree import Tree
-from vizcoll.trees.typetwo import TypeTwoPlanner, build_minimum_type_II_tree, tree_cost, type_two_tree
+from vizcoll.trees.typetwo import Occupancy, TypeTwoPlanner, build_minimum_type_II_tree, tree_cost, type_two_tree
 
 SMALL_PRUNED = "pruned-fat-tree:pods=4,leaves=4,hosts=4,spines=4,up=2,paths=2"
 
@@ -254,7 +254,7 @@ def test_root_choice_orders_by_free_entries_and_skips_a_full_switch():
     members = [topo.index("h0"), topo.index("h2")]
     free = np.full(topo.n_nodes, 16)
     free[topo.index("spine0")] = 0
-    result = type_two_tree(topo, members, free=free)
+    result = type_two_tree(topo, members, occupancy=Occupancy(free))
     assert result.ok and topo.names[result.root] == "spine1" and result.candidates == 2
 
 
@@ -263,7 +263,7 @@ def test_root_choice_tries_the_next_candidate_when_a_tree_switch_is_full():
     members = [topo.index("h0"), topo.index("h4")]  # two pods
     free = np.full(topo.n_nodes, 16)
     free[topo.index("agg0.0")] = 0
-    result = type_two_tree(topo, members, free=free, method="physical")
+    result = type_two_tree(topo, members, occupancy=Occupancy(free), method="physical")
     assert result.ok and topo.names[result.root] == "core2" and result.tried == 3 and result.candidates == 4
     assert topo.index("agg0.0") not in result.physical_switches.tolist()
 
@@ -273,9 +273,9 @@ def test_mincost_needs_entries_only_in_its_own_switches():
     members = [topo.index(f"h{i}") for i in range(4)]
     free = np.full(topo.n_nodes, 1)
     free[topo.index("leaf0")] = 0  # leaf0 is in every physical tree, but not in the min-cost tree
-    cheap = type_two_tree(topo, members, degree=4, free=free)
+    cheap = type_two_tree(topo, members, degree=4, occupancy=Occupancy(free))
     assert cheap.ok and cheap.cost == 1 and topo.names[int(cheap.entry_switches[0])] == "spine0"
-    phys = type_two_tree(topo, members, degree=4, free=free, method="physical")
+    phys = type_two_tree(topo, members, degree=4, occupancy=Occupancy(free), method="physical")
     assert not phys.ok and phys.tried == 2 and "free aggregation-tree entry" in phys.reason
     assert phys.tree is None and phys.to_dict()["ok"] is False
 
@@ -368,5 +368,7 @@ def test_the_type_two_search_reports_its_progress_over_the_candidate_roots():
     assert seen[0] == (0, result.candidates) and seen[-1] == (result.candidates, result.candidates)
     free = np.zeros(topo.n_nodes, dtype=int)  # no switch has a free entry: every root is tried, then the end
     seen.clear()
-    failed = type_two_tree(topo, members, free=free, progress=lambda done, total: seen.append((done, total)))
+    failed = type_two_tree(
+        topo, members, occupancy=Occupancy(free), progress=lambda done, total: seen.append((done, total))
+    )
     assert not failed.ok and [d for d, _ in seen] == list(range(failed.candidates + 1))

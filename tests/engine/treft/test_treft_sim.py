@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from vizcoll.errors import SpecError
 from vizcoll.sim.engine import Engine, Queue
 from vizcoll.sim.timeline import Timeline
-from vizcoll.treft import CIRCLED, KernelCall, Program, Serial, Write, parse_fault, simulate_treft
+from vizcoll.treft import CIRCLED, CostModel, KernelCall, Program, Serial, Write, parse_fault, simulate_treft
 from vizcoll.treft.npb import solver
 
 ROLES = ("executor", "worker", "subworker", "monitor", "device", "wq", "cq", "fq", "data")
@@ -66,17 +66,17 @@ def test_overheads_follow_the_paper():
 
 
 def test_network_parameters_drive_the_overhead():
-    slow = simulate_treft("VP.A", latency=0.1, bandwidth_mbps=13.98)[1]["overhead_pct"]
-    fast = simulate_treft("VP.A", latency=0.1, bandwidth_mbps=100.0)[1]["overhead_pct"]
-    far = simulate_treft("VP.A", latency=1.0, bandwidth_mbps=100.0)[1]["overhead_pct"]
+    slow = simulate_treft("VP.A", cost=CostModel(latency=0.1, bandwidth_mbps=13.98))[1]["overhead_pct"]
+    fast = simulate_treft("VP.A", cost=CostModel(latency=0.1, bandwidth_mbps=100.0))[1]["overhead_pct"]
+    far = simulate_treft("VP.A", cost=CostModel(latency=1.0, bandwidth_mbps=100.0))[1]["overhead_pct"]
     assert fast < slow and far > fast
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"latency": 0}, "latency"),
-        ({"bandwidth_mbps": -1}, "bandwidth"),
+        ({"cost": {"latency": 0}}, "latency"),
+        ({"cost": {"bandwidth_mbps": -1}}, "bandwidth"),
         ({"seed": -1}, "seed"),
         ({"inject": (3, "K1", "u1")}, "replica"),
         ({"inject": (0, "K99", "u1")}, "no kernel"),
@@ -86,6 +86,8 @@ def test_network_parameters_drive_the_overhead():
 )
 def test_bad_parameters(kwargs, message):
     with pytest.raises(SpecError, match=message):
+        if "cost" in kwargs:  # the timing model checks its own fields
+            kwargs = kwargs | {"cost": CostModel(**kwargs["cost"])}
         simulate_treft("HC.A", **kwargs)
 
 

@@ -15,12 +15,14 @@ Ids, for a player ``<p>`` (e.g. ``bar-player``): ``<p>-export`` (the details), `
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from urllib.parse import quote
 
-from dash import Dash, Input, Output, State, dcc, html, no_update
+from dash import Dash, Input, Output, State, dcc, html
 
 from vizcoll.errors import VizcollError
 from vizcoll.ui import jobs
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.kit import field, info, job_bar, status_box
 from vizcoll.ui.export.alt import describe
 from vizcoll.ui.export.animation import FORMATS, SIZES, export_animation, read_options
@@ -37,6 +39,7 @@ __all__ = [
     "figure_text",
     "text_view",
     "register_figure_pack",
+    "ExportRequest",
     "animation_job",
     "pack_job",
     "text_job",
@@ -54,9 +57,9 @@ def _pressed(clicks) -> bool:
     return isinstance(clicks, int) and not isinstance(clicks, bool) and clicks >= 1
 
 
-def _flagged(answer: tuple) -> tuple:
-    """A job's (download, line) with the line's class: a warning when it says what went wrong."""
-    return (*answer, "flag warn" if str(answer[1]).startswith("⚠") else "flag")
+def _flagged(answer: dict) -> dict:
+    """A job's answer with its line's class (``flag``): a warning when the line says what went wrong."""
+    return answer | {"flag": "flag warn" if str(answer["message"]).startswith("⚠") else "flag"}
 
 
 def animation_export(prefix: str) -> html.Details:
@@ -111,27 +114,57 @@ def animation_export(prefix: str) -> html.Details:
     )
 
 
-def animation_job(set_progress, page: str, player: str | None, fmt, first, last, fps, size, data, extra=None):
-    """(A background job.) The animation of ``page``'s ``player`` for the scenario store ``data``: the
-    ``dcc.Download`` data and a line saying what was made, or a "⚠" message."""
+@dataclass(frozen=True)
+class ExportRequest:
+    """The values of an "Export animation" control as the browser sent them, unchecked.
+
+    :func:`vizcoll.ui.export.animation.read_options` checks them.
+
+    Parameters
+    ----------
+    fmt : object
+        The format (``gif``, ``mp4``, ``frames``).
+    first : object
+        The first step (empty: 0).
+    last : object
+        The last step (empty: the last one).
+    fps : object
+        Frames per second.
+    size : object
+        The frame size, ``WIDTHxHEIGHT``.
+    """
+
+    fmt: object
+    first: object
+    last: object
+    fps: object
+    size: object
+
+
+def animation_job(set_progress, page: str, player: str | None, request: ExportRequest, data, extra=None):
+    """(A background job.) The animation of ``page``'s ``player`` for the scenario store ``data``, exported as
+    ``request`` asks: the ``dcc.Download`` data (``file``) and a line saying what was made, or a "⚠" message
+    (``message``)."""
     scenario, message = checked(data)
     if scenario is None:
-        return no_update, message
+        return {"message": message}
     try:
         animation = animation_of(page, scenario, player, extra)
-        options = read_options(fmt, first, last, fps, size, animation.timeline.n_steps + 1)
+        options = read_options(
+            request.fmt, request.first, request.last, request.fps, request.size, animation.timeline.n_steps + 1
+        )
         total = len(options.positions)
         set_progress((0, total, f"Rendering {plural(total, 'frame')}…"))
         out = export_animation(
             animation, options, lambda done, n: set_progress((done, n, f"{done:,} of {plural(n, 'frame')}"))
         )
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return (
-        dcc.send_bytes(out["content"], out["filename"], type=out["mime"]),
-        f"{out['filename']}: {plural(out['frames'], 'frame')} (steps {options.first} to {options.last}), "
+        return {"message": f"⚠ {exc}"}
+    return {
+        "file": dcc.send_bytes(out["content"], out["filename"], type=out["mime"]),
+        "message": f"{out['filename']}: {plural(out['frames'], 'frame')} (steps {options.first} to {options.last}), "
         f"{len(out['content']) / 1e6:.1f} MB.",
-    )
+    }
 
 
 def register_animation_export(
@@ -139,25 +172,33 @@ def register_animation_export(
 ) -> None:
     """Wire the "Export animation" control of player ``prefix``, which shows ``page``'s ``player``; ``extra``:
     a page store the animation needs besides the scenario."""
-    states = [State(_eid(prefix, part), "value") for part in ("format", "first", "last", "fps", "size")]
+    request = {name: State(_eid(prefix, part), "value") for name, part in _REQUEST.items()}
+    inputs = {"clicks": Input(_eid(prefix, "button"), "n_clicks"), **request, "data": State(SCENARIO, "data")}
 
-    def export(set_progress, clicks, fmt, first, last, fps, size, data, extra_value=None):
+    def export(set_progress, clicks, data, extra=None, **values):
         if not _pressed(clicks):
-            return no_update, no_update, no_update
-        return _flagged(animation_job(set_progress, page, player, fmt, first, last, fps, size, data, extra_value))
+            return {}
+        return _flagged(animation_job(set_progress, page, player, ExportRequest(**values), data, extra))
 
-    app.callback(
-        Output(_eid(prefix, "file"), "data"),
-        Output(_eid(prefix, "message"), "children"),
-        Output(_eid(prefix, "message"), "className"),
-        Input(_eid(prefix, "button"), "n_clicks"),
-        *states,
-        State(SCENARIO, "data"),
-        *([extra] if extra else []),
+    outputs = _job_outputs(_eid(prefix, "file"), _eid(prefix, "message"))
+    background = jobs.background(f"{prefix}-export", (_eid(prefix, "button"),))
+    by_name(
+        app,
+        outputs,
+        inputs | ({"extra": extra} if extra else {}),
         prevent_initial_call=True,
         interval=POLL_MS,
-        **jobs.background(f"{prefix}-export", (_eid(prefix, "button"),)),
+        **background,
     )(export)
+
+
+_REQUEST = {"fmt": "format", "first": "first", "last": "last", "fps": "fps", "size": "size"}
+"""The fields of an :class:`ExportRequest`, by the control each is read from."""
+
+
+def _job_outputs(file: str, message: str) -> dict[str, Output]:
+    """A download job's outputs: the ``dcc.Download``'s data, its line and the line's class."""
+    return {"file": Output(file, "data"), "message": Output(message, "children"), "flag": Output(message, "className")}
 
 
 def figure_pack(prefix: str) -> html.Div:
@@ -238,26 +279,26 @@ def _table_view(table: dict) -> html.Details:
 
 def text_job(set_progress, page: str, data, extra=None):
     """(A background job.) :func:`vizcoll.ui.export.alt.describe` of ``page``'s figures for the scenario store
-    ``data``, and a line (a "⚠" message when it cannot be made)."""
+    ``data`` (``store``), and a line (``message``: a "⚠" message when it cannot be made)."""
     scenario, message = checked(data)
     if scenario is None:
-        return no_update, message
+        return {"message": message}
     set_progress((0, 1, "Computing the page's figures…"))
     try:
         pack = pack_of(
             page, scenario, extra, lambda done, total: set_progress((done, total, f"Computing: {done} of {total}"))
         )
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return describe(pack), ""
+        return {"message": f"⚠ {exc}"}
+    return {"store": describe(pack), "message": ""}
 
 
 def pack_job(set_progress, page: str, data, extra=None):
     """(A background job.) ``page``'s figure pack for the scenario store ``data``: the ``dcc.Download`` data and a
-    line saying what was made, or a "⚠" message."""
+    line saying what was made, or a "⚠" message (``file``, ``message``)."""
     scenario, message = checked(data)
     if scenario is None:
-        return no_update, message
+        return {"message": message}
     set_progress((0, 1, "Computing the page's figures…"))
     try:
         out = pack_file(
@@ -268,45 +309,34 @@ def pack_job(set_progress, page: str, data, extra=None):
             lambda done, total: set_progress((done, total, f"Drawing figure {done} of {total}")),
         )
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return dcc.send_bytes(out["content"], out["filename"]), f"{out['filename']}: {len(out['content']) / 1e3:,.0f} kB."
+        return {"message": f"⚠ {exc}"}
+    return {
+        "file": dcc.send_bytes(out["content"], out["filename"]),
+        "message": f"{out['filename']}: {len(out['content']) / 1e3:,.0f} kB.",
+    }
 
 
 def register_figure_pack(app: Dash, prefix: str, page: str, extra: State | dict[str, State] | None = None) -> None:
     """Wire ``page``'s figure pack control ``prefix`` and its "Figures as text and data"; ``extra``: the page
     stores its figures need besides the scenario (one State, or several by name: the job gets a dict)."""
-    names = list(extra) if isinstance(extra, dict) else None
-    states = list(extra.values()) if isinstance(extra, dict) else ([extra] if extra is not None else [])
+    extras = extra if isinstance(extra, dict) else ({"extra": extra} if extra is not None else {})
 
-    def extra_of(values: tuple):
-        return dict(zip(names, values, strict=True)) if names else (values[0] if values else None)
+    def extra_of(values: dict):
+        return values if isinstance(extra, dict) else values.get("extra")
 
-    def download(set_progress, clicks, data, *values):
-        if not _pressed(clicks):
-            return no_update, no_update, no_update
-        return _flagged(pack_job(set_progress, page, data, extra_of(values)))
+    def download(set_progress, clicks, data, **values):
+        return _flagged(pack_job(set_progress, page, data, extra_of(values))) if _pressed(clicks) else {}
 
-    def described(set_progress, clicks, data, *values):
-        if not _pressed(clicks):
-            return no_update, no_update
-        return text_job(set_progress, page, data, extra_of(values))
+    def described(set_progress, clicks, data, **values):
+        return text_job(set_progress, page, data, extra_of(values)) if _pressed(clicks) else {}
 
     text = f"{prefix}-text"
+    text_outputs = {"store": Output(f"{text}-store", "data"), "message": Output(f"{text}-message", "children")}
     for job, outputs, run in (
-        (
-            prefix,
-            [(f"{prefix}-file", "data"), (f"{prefix}-message", "children"), (f"{prefix}-message", "className")],
-            download,
-        ),
-        (text, [(f"{text}-store", "data"), (f"{text}-message", "children")], described),
+        (prefix, _job_outputs(f"{prefix}-file", f"{prefix}-message"), download),
+        (text, text_outputs, described),
     ):
-        app.callback(
-            *(Output(*output) for output in outputs),
-            Input(f"{job}-button", "n_clicks"),
-            State(SCENARIO, "data"),
-            *states,
-            prevent_initial_call=True,
-            interval=POLL_MS,
-            **jobs.background(job, (f"{job}-button",)),
-        )(run)
+        inputs = {"clicks": Input(f"{job}-button", "n_clicks"), "data": State(SCENARIO, "data"), **extras}
+        background = jobs.background(job, (f"{job}-button",))
+        by_name(app, outputs, inputs, prevent_initial_call=True, interval=POLL_MS, **background)(run)
     app.callback(Output(f"{text}-out", "children"), Input(f"{text}-store", "data"))(text_view)

@@ -15,9 +15,11 @@ steps undone. The browser is untrusted: the scenario a step restores is read and
 
 from __future__ import annotations
 
-from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import Dash, Input, Output, State, ctx, dcc, html
 
 from vizcoll.scenario import Scenario
+from vizcoll.ui.callbacks import by_name
+from vizcoll.ui.routing import next_version
 from vizcoll.ui.store import MESSAGE, SCENARIO, checked, store_output
 
 __all__ = ["HISTORY", "MAX_STEPS", "REDO", "UNDO", "history_controls", "register", "stepped"]
@@ -83,18 +85,39 @@ def stepped(history, data, back: bool) -> tuple[Scenario, dict, bool] | str:
     return restored, moved, not same_fabric
 
 
-def step(undo_clicks, redo_clicks, history, data, version):
+def step(undo, redo, history, scenario, version) -> dict:
     """Undo or redo a step: the scenario store, the history, and, when the fabric changes, the page drawn again
     from scratch (as "Open scenario…" does: ``shell-version`` bumped, the page emptied first)."""
-    if not ctx.triggered or not (undo_clicks or redo_clicks):
-        return (no_update,) * 5
-    found = stepped(history, data, back=ctx.triggered_id == UNDO)
+    if not ctx.triggered or not (undo or redo):
+        return {}
+    found = stepped(history, scenario, back=ctx.triggered_id == UNDO)
     if isinstance(found, str):
-        return no_update, no_update, f"⚠ {found}", no_update, no_update
-    scenario, moved, new_fabric = found
+        return {"message": f"⚠ {found}"}
+    _, moved, new_fabric = found
+    restored = {"store": moved["now"], "history": moved, "message": ""}
     if not new_fabric:
-        return moved["now"], moved, "", no_update, no_update
-    return moved["now"], moved, "", (version or 0) + 1, html.Div("Opening the scenario…", className="page info")
+        return restored
+    opening = html.Div("Opening the scenario…", className="page info")
+    return restored | {"version": next_version(version), "content": opening}
+
+
+def outputs(version: str, content: str) -> dict[str, Output]:
+    """What :func:`step` writes; ``version`` and ``content``: the shell's router version store and page content."""
+    return {
+        "store": store_output(),
+        "history": Output(HISTORY, "data", allow_duplicate=True),
+        "message": Output(MESSAGE, "children", allow_duplicate=True),
+        "version": Output(version, "data", allow_duplicate=True),
+        "content": Output(content, "children", allow_duplicate=True),
+    }
+
+
+INPUTS = {
+    "undo": Input(UNDO, "n_clicks"),
+    "redo": Input(REDO, "n_clicks"),
+    "history": State(HISTORY, "data"),
+    "scenario": State(SCENARIO, "data"),
+}
 
 
 def register(app: Dash, version: str, content: str) -> None:
@@ -107,16 +130,5 @@ def register(app: Dash, version: str, content: str) -> None:
         Input(SCENARIO, "data"),
         State(HISTORY, "data"),
     )
-    app.callback(
-        store_output(),
-        Output(HISTORY, "data", allow_duplicate=True),
-        Output(MESSAGE, "children", allow_duplicate=True),
-        Output(version, "data", allow_duplicate=True),
-        Output(content, "children", allow_duplicate=True),
-        Input(UNDO, "n_clicks"),
-        Input(REDO, "n_clicks"),
-        State(HISTORY, "data"),
-        State(SCENARIO, "data"),
-        State(version, "data"),
-        prevent_initial_call=True,
-    )(step)
+    inputs = INPUTS | {"version": State(version, "data")}
+    by_name(app, outputs(version, content), inputs, prevent_initial_call=True)(step)

@@ -20,11 +20,12 @@ from __future__ import annotations
 import json
 
 import plotly.graph_objects as go
-from dash import Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import Dash, Input, Output, State, ctx, dcc, html
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.export.render import RENDER_TIMEOUT_S, render
 from vizcoll.ui.figures.topology import SMALL_LIMIT, fabric_drawing
 from vizcoll.ui.models.parts import FabricView, drawn_view
@@ -50,6 +51,8 @@ __all__ = [
     "image_ids",
     "image_request",
     "image_job",
+    "image_outputs",
+    "job_outputs",
     "drawn_figure",
     "IMAGE_FORMATS",
 ]
@@ -224,64 +227,66 @@ def drawn_figure(page: str, scenario: Scenario) -> tuple[go.Figure | None, str]:
     return fabric_drawing(view, topo)[1], f"{what} ({plural(topo.n_nodes, 'node')})"
 
 
-def image_request(fmt: str, data, order_now, page: str, filename: str) -> tuple:
-    """What "Download PNG" / "Download SVG" (``fmt``) does on ``page`` for the scenario store ``data``: (the canvas's
-    ``generateImage``, the render job's order, the line, its class). While the canvas draws the fabric, the browser
-    saves its drawing at once; else the job renders the page's figure on the server (see :func:`image_job`)."""
+def image_request(fmt: str, data, order_now, page: str, filename: str) -> dict:
+    """What "Download PNG" / "Download SVG" (``fmt``) does on ``page`` for the scenario store ``data``, by name (see
+    :func:`image_outputs`): the canvas's ``image`` request, the render job's ``order``, the ``message`` line and its
+    ``style``. While the canvas draws the fabric, the browser saves its drawing at once; else the job renders the
+    page's figure on the server (see :func:`image_job`)."""
     if not isinstance(fmt, str) or fmt not in IMAGE_FORMATS:
-        return no_update, no_update, f"⚠ unknown image format {str(fmt)[:20]!r}", "flag warn"
+        return _warn(f"⚠ unknown image format {str(fmt)[:20]!r}")
     scenario, message = checked(data)
     if scenario is None:
-        return no_update, no_update, message, "flag warn"
+        return _warn(message)
     try:
         canvas = _on_canvas(drawn_view(scenario, page))
     except VizcollError as exc:
-        return no_update, no_update, f"⚠ {exc}", "flag warn"
+        return _warn(f"⚠ {exc}")
     if canvas:  # assets/drawing.js adds the drawing's title and legend to its PNG or SVG, and saves it
         # an SVG is asked for as a tiny PNG: dash-cytoscape cannot store an SVG (it reads the SVG text as a Blob),
         # drawing.js then takes the SVG from the canvas itself
         scale = 2 if fmt == "png" else 0.1
         image = {"type": "png", "action": "store", "filename": filename, "options": {"bg": "#ffffff", "scale": scale}}
-        return image, no_update, "", "flag"
-    return no_update, jobs.order(True, order_now, format=fmt), "", "flag"
+        return {"image": image, "message": "", "style": "flag"}
+    return {"order": jobs.order(True, order_now, format=fmt), "message": "", "style": "flag"}
 
 
-def image_job(set_progress, order, data, page: str, filename: str) -> tuple:
+def _warn(message: str) -> dict:
+    """The image line saying why nothing is made (red)."""
+    return {"message": message, "style": "flag warn"}
+
+
+def image_job(set_progress, order, data, page: str, filename: str) -> dict:
     """(A background job.) The figure ``page`` shows instead of its canvas (:func:`drawn_figure`) rendered on the
-    server in the ``order``'s format: (the ``dcc.Download`` data, a line saying what was made, its class). Nothing
-    is sent when anything fails: the line says why ("⚠ ...")."""
+    server in the ``order``'s format, by name: the ``dcc.Download`` ``file``, the ``message`` line saying what was
+    made and its ``style``. Nothing is sent when anything fails: the line says why ("⚠ ...")."""
     fmt = order.get("format") if isinstance(order, dict) else None
     if not isinstance(fmt, str) or fmt not in IMAGE_FORMATS:
-        return no_update, "⚠ the browser sent a malformed image request: press the button again", "flag warn"
+        return _warn("⚠ the browser sent a malformed image request: press the button again")
     scenario, message = checked(data)
     if scenario is None:
-        return no_update, message, "flag warn"
+        return _warn(message)
     set_progress((0, 2, "Drawing the figure…"))
     try:
         figure, what = drawn_figure(page, scenario)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", "flag warn"
+        return _warn(f"⚠ {exc}")
     if figure is None:
-        return no_update, "⚠ the fabric is drawn on the canvas now: press the button again", "flag warn"
+        return _warn("⚠ the fabric is drawn on the canvas now: press the button again")
     set_progress((1, 2, f"Rendering the {fmt.upper()} on the server (a few seconds)…"))
     height = int(figure.layout.height or IMAGE_HEIGHT)
     try:
         content = render(figure, fmt, IMAGE_WIDTH, height, PNG_SCALE if fmt == "png" else 1)
     except Exception as exc:  # noqa: BLE001 (kaleido, the browser or a timeout: the page says why, nothing is sent)
-        return no_update, f"⚠ the {fmt.upper()} could not be rendered on the server: {_reason(exc)}", "flag warn"
+        return _warn(f"⚠ the {fmt.upper()} could not be rendered on the server: {_reason(exc)}")
     if not content:
-        return (
-            no_update,
-            f"⚠ the renderer gave an empty {fmt.upper()}: nothing was sent (press the button again)",
-            "flag warn",
-        )
+        return _warn(f"⚠ the renderer gave an empty {fmt.upper()}: nothing was sent (press the button again)")
     name = f"{filename}.{fmt}"
     size = f"{IMAGE_WIDTH * PNG_SCALE:,}×{height * PNG_SCALE:,} px, " if fmt == "png" else ""
-    return (
-        dcc.send_bytes(content, name, type=IMAGE_FORMATS[fmt]),
-        f"{name}: {what}, rendered on the server, {size}{len(content) / 1e3:,.0f} kB.",
-        "flag",
-    )
+    return {
+        "file": dcc.send_bytes(content, name, type=IMAGE_FORMATS[fmt]),
+        "message": f"{name}: {what}, rendered on the server, {size}{len(content) / 1e3:,.0f} kB.",
+        "style": "flag",
+    }
 
 
 def _reason(exc: Exception) -> str:
@@ -292,6 +297,31 @@ def _reason(exc: Exception) -> str:
     return text or type(exc).__name__
 
 
+def image_outputs(png: str, canvas: str) -> dict[str, Output]:
+    """What "Download PNG" / "Download SVG" (``png``: the PNG button's id) writes (:func:`image_request`): the
+    cytoscape ``canvas``'s ``image`` request, the job's ``order``, the line's ``message``, ``style`` and ``format``
+    (for ``assets/drawing.js``: dash-cytoscape empties ``generateImage`` once it has read it)."""
+    ids = image_ids(png)
+    return {
+        "image": Output(canvas, "generateImage"),
+        "order": Output(ids["order"], "data"),
+        "message": Output(ids["message"], "children"),
+        "style": Output(ids["message"], "className"),
+        "format": Output(ids["message"], "data-format"),
+    }
+
+
+def job_outputs(png: str) -> dict[str, Output]:
+    """What the render job of :func:`register_image_download` writes (:func:`image_job`): the download's ``file``,
+    the line's ``message`` and ``style``."""
+    ids = image_ids(png)
+    return {
+        "file": Output(ids["file"], "data"),
+        "message": Output(ids["message"], "children", allow_duplicate=True),
+        "style": Output(ids["message"], "className", allow_duplicate=True),
+    }
+
+
 def register_image_download(app: Dash, png: str, canvas: str, page: str, filename: str) -> None:
     """Wire the buttons of :func:`image_download` (``png``: the PNG button's id) to save ``page``'s drawing as
     ``filename``.png or .svg: the cytoscape ``canvas``'s own image (a PNG under the drawing's title and above its
@@ -299,27 +329,22 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
     buttons disabled meanwhile)."""
     ids = image_ids(png)
 
-    def ask(png_clicks, svg_clicks, data, order_now):
+    def ask(png_clicks, svg_clicks, scenario, order):
         if not (_pressed(png_clicks) or _pressed(svg_clicks)):
-            return (no_update,) * 5
+            return {}
         fmt = "svg" if ctx.triggered_id == ids["svg"] else "png"
-        return *image_request(fmt, data, order_now, page, filename), fmt  # the format: for drawing.js
+        return image_request(fmt, scenario, order, page, filename) | {"format": fmt}  # the format: for drawing.js
 
-    def make(set_progress, order, data):
-        return image_job(set_progress, order, data, page, filename)
+    def make(set_progress, order, scenario):
+        return image_job(set_progress, order, scenario, page, filename)
 
-    app.callback(
-        Output(canvas, "generateImage"),
-        Output(ids["order"], "data"),
-        Output(ids["message"], "children"),
-        Output(ids["message"], "className"),
-        Output(ids["message"], "data-format"),  # dash-cytoscape empties generateImage once it has read it
-        Input(png, "n_clicks"),
-        Input(ids["svg"], "n_clicks"),
-        State(SCENARIO, "data"),
-        State(ids["order"], "data"),
-        prevent_initial_call=True,
-    )(ask)
+    asked = {
+        "png_clicks": Input(png, "n_clicks"),
+        "svg_clicks": Input(ids["svg"], "n_clicks"),
+        "scenario": State(SCENARIO, "data"),
+        "order": State(ids["order"], "data"),
+    }
+    by_name(app, image_outputs(png, canvas), asked, prevent_initial_call=True)(ask)
     app.clientside_callback(  # the canvas's PNG with its title and legend (assets/drawing.js)
         f"function (data, format) {{ return window.vizcollSaveDrawing({json.dumps(canvas)}, data, "
         f"{json.dumps(filename)}, format); }}",
@@ -328,12 +353,11 @@ def register_image_download(app: Dash, png: str, canvas: str, page: str, filenam
         State(ids["message"], "data-format"),
         prevent_initial_call=True,
     )
-    app.callback(
-        Output(ids["file"], "data"),
-        Output(ids["message"], "children", allow_duplicate=True),
-        Output(ids["message"], "className", allow_duplicate=True),
-        Input(ids["order"], "data"),
-        State(SCENARIO, "data"),
+    ordered = {"order": Input(ids["order"], "data"), "scenario": State(SCENARIO, "data")}
+    by_name(
+        app,
+        job_outputs(png),
+        ordered,
         prevent_initial_call=True,
         interval=IMAGE_POLL_MS,
         **jobs.background(ids["job"], (png, ids["svg"])),

@@ -10,10 +10,11 @@ click on the drawing does, so every page follows. ``register_link_list(app, pref
 
 from __future__ import annotations
 
-from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, Dash, Input, Output, State, ctx, dcc, html
 
 from vizcoll.errors import VizcollError
 from vizcoll.topology.listing import MAX_QUERY, find_links, find_nodes
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.kit import field, info, message_box, section
 from vizcoll.ui.store import SCENARIO, checked, store_output, topology_of
 from vizcoll.words import plural
@@ -105,20 +106,20 @@ def listed(query, data, toggle: str) -> list:
         return [html.P(f"⚠ {exc}")]
 
 
-def toggled(_clicks, data):
-    """The scenario with the link of the button pressed broken or repaired, and a message."""
+def toggled(clicks, scenario) -> dict:
+    """The ``store`` with the link of the button pressed broken or repaired, and a ``message``."""
     link = ctx.triggered_id.get("link") if isinstance(ctx.triggered_id, dict) else None
     pressed = bool(ctx.triggered) and isinstance(ctx.triggered[0].get("value"), int) and ctx.triggered[0]["value"] > 0
     if not pressed or not isinstance(link, str) or not link or len(link) > MAX_LABEL:
-        return no_update, no_update
-    scenario, message = checked(data)
-    if scenario is None:
-        return no_update, message
+        return {}
+    read, message = checked(scenario)
+    if read is None:
+        return {"message": message}
     try:
-        after = scenario.toggled(link)
+        after = read.toggled(link)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return after.to_dict(thin=True), ""
+        return {"message": f"⚠ {exc}"}
+    return {"store": after.to_dict(thin=True), "message": ""}
 
 
 def register_link_list(app: Dash, prefix: str) -> None:
@@ -130,10 +131,6 @@ def register_link_list(app: Dash, prefix: str) -> None:
         Input(find, "value"),
         Input(SCENARIO, "data"),
     )(lambda shown, query, data: listed(query, data, toggle) if shown is True else [])
-    app.callback(
-        store_output(),
-        Output(message, "children"),
-        Input({"type": toggle, "link": ALL}, "n_clicks"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-    )(toggled)
+    pressed = {"clicks": Input({"type": toggle, "link": ALL}, "n_clicks"), "scenario": State(SCENARIO, "data")}
+    outputs = {"store": store_output(), "message": Output(message, "children")}
+    by_name(app, outputs, pressed, prevent_initial_call=True)(toggled)

@@ -57,6 +57,7 @@ from vizcoll import uploads
 from vizcoll.errors import VizcollError
 from vizcoll.sim.timeline import KEY_MOMENTS, Timeline
 from vizcoll.ui.cache import timelines
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.kit import titled
 
 __all__ = [
@@ -364,32 +365,36 @@ def register_player(app: Dash, prefix: str) -> None:
         prevent_initial_call=True,
     )
 
-    app.callback(*_caption_outputs(prefix), Input(p("step"), "value"), Input(p("ref"), "data"))(caption_at)
+    by_name(
+        app, _caption_outputs(prefix), {"position": Input(p("step"), "value"), "timeline": Input(p("ref"), "data")}
+    )(caption_at)
 
 
-def _caption_outputs(prefix: str) -> list[Output]:
-    return [Output(pid(prefix, "caption"), "children"), Output(pid(prefix, "position"), "children")]
+def _caption_outputs(prefix: str) -> dict[str, Output]:
+    return {
+        "caption": Output(pid(prefix, "caption"), "children"),
+        "position": Output(pid(prefix, "position"), "children"),
+    }
 
 
-def caption_at(position, timeline) -> tuple[str, str]:
-    """(the caption, the position line) of a player at slider ``position`` for its store ``timeline`` (a handle, or
+def caption_at(position, timeline) -> dict[str, str]:
+    """The caption and the position line of a player at slider ``position`` for its store ``timeline`` (a handle, or
     what its ``<prefix>-ref`` store holds)."""
     if not timeline:
-        return "Nothing to play.", ""
+        return {"caption": "Nothing to play.", "position": ""}
     try:
         captions = player_captions(timeline)
     except VizcollError as exc:
-        return f"⚠ {exc}", ""
+        return {"caption": f"⚠ {exc}", "position": ""}
     step = timeline_step(position, len(captions) - 1)
-    return captions[step + 1], f"step {step + 1} of {len(captions) - 1}"
+    return {"caption": captions[step + 1], "position": f"step {step + 1} of {len(captions) - 1}"}
 
 
-def first_frame(prefix: str, timeline) -> tuple[list[Output], tuple]:
+def first_frame(prefix: str, timeline) -> tuple[dict[str, Output], dict]:
     """Player ``prefix``'s caption and position at its first step for the store ``timeline``, as a page's answer to
     :func:`~vizcoll.ui.routing.filled`: a page that draws its player's timeline in the router's answer shows its
     first frame at once, before the player's callbacks run (they give the same)."""
-    shown = (no_update, no_update) if timeline is no_update else caption_at(0, timeline)
-    return _caption_outputs(prefix), shown
+    return _caption_outputs(prefix), {} if timeline is no_update else caption_at(0, timeline)
 
 
 def on_canvas(render: Callable) -> Callable:

@@ -26,6 +26,7 @@ from dash import Dash, Input, Output, State, ctx, html, no_update
 
 from vizcoll.errors import VizcollError
 from vizcoll.sim.lockstep import Lockstep
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.exports import animation_export, register_animation_export
 from vizcoll.ui.components.kit import field, graph, job_bar, status_box
 from vizcoll.ui.components.player import pid, player, player_captions, player_data, register_player, timeline_step
@@ -99,27 +100,34 @@ def _canvas(prefix: str, side: str, sheet: list[dict]) -> cyto.Cytoscape:
     )
 
 
-def result_outputs(prefix: str, canvas: bool = True) -> list[Output]:
-    """What a page's comparison callback writes (:func:`shown`): the player's handle, the two canvases' elements
-    (not for figures), the drawings' titles, the sides' style, the parting line and the message."""
-    return [
-        Output(pid(prefix, "timeline"), "data"),
-        *[Output(f"{prefix}-{side}", "elements") for side in SIDES if canvas],
-        *[Output(f"{prefix}-{side}-title", "children") for side in SIDES],
-        Output(f"{prefix}-sides", "style"),
-        Output(f"{prefix}-parting", "children"),
-        Output(f"{prefix}-message", "children"),
-    ]
+def result_outputs(prefix: str, canvas: bool = True) -> dict[str, Output]:
+    """What a page's comparison callback writes (:func:`shown`), by name: the player's ``handle``, the two canvases'
+    ``elements_a`` and ``elements_b`` (not for figures), the drawings' ``title_a`` and ``title_b``, the ``sides``'
+    style, the ``parting`` line and the ``message``."""
+    elements = {f"elements_{side}": Output(f"{prefix}-{side}", "elements") for side in SIDES} if canvas else {}
+    return {
+        "handle": Output(pid(prefix, "timeline"), "data"),
+        **elements,
+        **{f"title_{side}": Output(f"{prefix}-{side}-title", "children") for side in SIDES},
+        "sides": Output(f"{prefix}-sides", "style"),
+        "parting": Output(f"{prefix}-parting", "children"),
+        "message": Output(f"{prefix}-message", "children"),
+    }
 
 
-def shown(ls: Lockstep | None, runs: list[dict] | None = None, elements=None, message: str = "", canvas=True) -> tuple:
-    """The values of :func:`result_outputs`: the side-by-side run ``ls`` of the runs whose handles are ``runs``
+def shown(ls: Lockstep | None, runs: list[dict] | None = None, elements=None, message: str = "", canvas=True) -> dict:
+    """The answer to :func:`result_outputs`: the side-by-side run ``ls`` of the runs whose handles are ``runs``
     drawn on the canvases' ``elements`` (one list per side), or nothing but ``message`` (``ls`` None)."""
-    drawn = ([[], []] if ls is None else elements) if canvas else []
-    if ls is None:
-        return None, *drawn, "", "", HIDDEN, "", message
-    parting = f"Where they part: {ls.parting['text']}" if ls.parting else NEVER
-    return lockstep_handle(ls, runs), *drawn, *ls.names, {}, parting, message
+    drawn = [[], []] if ls is None else elements
+    names = ("", "") if ls is None else ls.names
+    answer = {
+        "handle": None if ls is None else lockstep_handle(ls, runs),
+        **({f"elements_{side}": sheet for side, sheet in zip(SIDES, drawn, strict=True)} if canvas else {}),
+        **{f"title_{side}": name for side, name in zip(SIDES, names, strict=True)},
+        "sides": HIDDEN if ls is None else {},
+        "parting": "" if ls is None else f"Where they part: {ls.parting['text']}" if ls.parting else NEVER,
+    }
+    return answer | {"message": message}
 
 
 def comparison_order(choice: str) -> Callable:
@@ -165,26 +173,26 @@ def register_side_by_side(
     register_player(app, prefix)
     register_animation_export(app, prefix, page, export)
 
-    def step(position, handle, *values):
-        sheets, captions = [], []
-        for side in range(len(SIDES)):
-            found = run_at(handle, side, position)
+    extra = {f"state_{i}": state for i, state in enumerate(states)}
+
+    def step(position, handle, **values):
+        answer = {}
+        for index, side in enumerate(SIDES):
+            found = run_at(handle, index, position)
             try:
                 if found is None:
                     raise VizcollError("nothing to play")
                 run, own = found
                 all_captions = player_captions(run)
-                captions.append(all_captions[timeline_step(own, len(all_captions) - 1) + 1])
-                sheets.append(sheet_at(run, own, *values))
+                answer[f"caption_{side}"] = all_captions[timeline_step(own, len(all_captions) - 1) + 1]
+                answer[f"sheet_{side}"] = sheet_at(run, own, *(values[name] for name in extra))
             except VizcollError:
-                sheets.append(plain())
-                captions.append("")
-        return *sheets, *captions
+                answer |= {f"sheet_{side}": plain(), f"caption_{side}": ""}
+        return answer
 
-    app.callback(
-        *[Output(f"{prefix}-{side}", prop) for side in SIDES],
-        *[Output(f"{prefix}-{side}-caption", "children") for side in SIDES],
-        Input(pid(prefix, "step"), "value"),
-        State(pid(prefix, "timeline"), "data"),
-        *states,
-    )(step)
+    outputs = {
+        **{f"sheet_{side}": Output(f"{prefix}-{side}", prop) for side in SIDES},
+        **{f"caption_{side}": Output(f"{prefix}-{side}-caption", "children") for side in SIDES},
+    }
+    inputs = {"position": Input(pid(prefix, "step"), "value"), "handle": State(pid(prefix, "timeline"), "data")}
+    by_name(app, outputs, inputs | extra)(step)

@@ -32,7 +32,7 @@ from vizcoll.sim.lockstep import Lockstep
 from vizcoll.sim.overview import overview_frames
 from vizcoll.sim.timeline import Timeline
 from vizcoll.ui.export.animation import Animation, frame_margin
-from vizcoll.ui.export.names import PLAYERS, REGISTRY, builder
+from vizcoll.ui.export.names import REGISTRY, builder, player_pages
 from vizcoll.ui.figures.blocks import animation_frame
 from vizcoll.ui.figures.cytoscape import drawing_figure
 
@@ -117,8 +117,8 @@ def beside(left, right, names) -> object:
 def animation_of(page: str, scenario: Scenario, player: str | None = None, extra=None) -> Animation:
     """The animation of ``player`` (default: the page's first) of ``page`` on ``scenario`` (the pages' players:
     :data:`vizcoll.ui.export.names.REGISTRY`)."""
-    if page not in PLAYERS:
-        raise VizcollError(f"no player on page {str(page)[:20]!r}; pages with one: {', '.join(PLAYERS)}")
+    if page not in player_pages():
+        raise VizcollError(f"no player on page {str(page)[:20]!r}; pages with one: {', '.join(player_pages())}")
     players = dict(REGISTRY[page].players)
     name = player or next(iter(players))
     if name not in players:

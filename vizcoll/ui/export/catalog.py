@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
-from vizcoll.ui.export.names import PACK_PAGES, REGISTRY, builder
+from vizcoll.ui.export.names import REGISTRY, builder, pack_pages
 from vizcoll.ui.export.packs import Pack, figure_pack, pack_files
 
 __all__ = ["pack_of", "pack_file"]
@@ -15,8 +15,8 @@ __all__ = ["pack_of", "pack_file"]
 
 def pack_of(page: str, scenario: Scenario, extra=None, progress=None) -> Pack:
     """What ``page``'s figure pack holds for ``scenario`` (``extra``: what the page knows besides it)."""
-    if page not in PACK_PAGES:
-        raise VizcollError(f"no figure pack for page {str(page)[:20]!r}; pages: {', '.join(PACK_PAGES)}")
+    if page not in pack_pages():
+        raise VizcollError(f"no figure pack for page {str(page)[:20]!r}; pages: {', '.join(pack_pages())}")
     return builder(REGISTRY[page].pack)(scenario, extra, progress)
 
 

@@ -7,23 +7,23 @@ look their page up here. The registry is read from the page folders: a page's ex
 ``__init__`` (function names of its ``export`` module: a pack builder ``(scenario, extra, progress) -> Pack`` and,
 per player, ``(scenario, extra) -> Animation``); :func:`register` adds one from elsewhere (a test's toy page).
 
->>> tuple(PACK_PAGES)[:3], PLAYERS["faults"]
+>>> pack_pages()[:3], players("faults")
 (('topology', 'trees', 'multicast'), ('reduction', 'treft'))
->>> "erasure" in PLAYERS  # a pack, no player
-False
+>>> "erasure" in player_pages(), players("erasure")  # a pack, no player
+(False, ())
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from vizcoll.registry import Registry
 from vizcoll.ui import pages
 
-__all__ = ["PageExports", "REGISTRY", "PACK_PAGES", "PLAYERS", "register", "unregister", "builder"]
+__all__ = ["PageExports", "REGISTRY", "pack_pages", "players", "player_pages", "register", "unregister", "builder"]
 
 
 @dataclass(frozen=True)
@@ -62,37 +62,20 @@ for _entry in _page_folders():
     REGISTRY.register(_entry)
 
 
-class _Players(Mapping[str, tuple[str, ...]]):
-    """Page -> its players' names, read from the registry at every use (pages without a player left out)."""
-
-    def __getitem__(self, page: str) -> tuple[str, ...]:
-        entry = REGISTRY.get(page)
-        if entry is None or not entry.players:
-            raise KeyError(page)
-        return tuple(name for name, _ in entry.players)
-
-    def __iter__(self) -> Iterator[str]:
-        return (page for page, entry in tuple(REGISTRY.items()) if entry.players)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
+def players(page: str) -> tuple[str, ...]:
+    """Page ``page``'s players' names, its default first (none for a page without a player or no page)."""
+    entry = REGISTRY.get(page)
+    return tuple(name for name, _ in entry.players) if entry is not None else ()
 
 
-class _PackPages(Sequence[str]):
-    """The pages with a figure pack, read from the registry at every use."""
-
-    def _pages(self) -> tuple[str, ...]:
-        return tuple(page for page, entry in tuple(REGISTRY.items()) if entry.pack)
-
-    def __getitem__(self, index):
-        return self._pages()[index]
-
-    def __len__(self) -> int:
-        return len(self._pages())
+def player_pages() -> tuple[str, ...]:
+    """The pages with a player, in the navbar's order."""
+    return tuple(page for page, entry in tuple(REGISTRY.items()) if entry.players)
 
 
-PLAYERS: Mapping[str, tuple[str, ...]] = _Players()
-PACK_PAGES: Sequence[str] = _PackPages()
+def pack_pages() -> tuple[str, ...]:
+    """The pages with a figure pack, in the navbar's order."""
+    return tuple(page for page, entry in tuple(REGISTRY.items()) if entry.pack)
 
 
 def register(entry: PageExports, before: str | None = None) -> PageExports:

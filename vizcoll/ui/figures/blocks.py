@@ -26,7 +26,7 @@ import plotly.graph_objects as go
 
 from vizcoll.arrays import unique
 from vizcoll.topology.blocks import Blocks
-from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
+from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, ColourScale, styled
 from vizcoll.words import plural
 
 __all__ = ["blocks_figure", "add_animation_layers", "animation_frame", "MAX_TICKS"]
@@ -269,22 +269,21 @@ def blocks_figure(
     part: Blocks,
     bundle: dict,
     title: str,
-    label: str | None = None,
-    diverging: bool = False,
+    scale: ColourScale | None = None,
     selected=(),
     width: int = HALF,
     animated: bool = False,
-    top: float | None = None,
 ) -> go.Figure:
-    """The blocks and bundles of a fabric (see the module): ``label`` names the value (``"EFI"``, ``"packets"``;
-    None: a plain fabric), ``diverging`` centres its colours on 0 (a difference), ``top`` is the largest value of
-    its colour scale (default: the largest drawn), ``selected`` blocks are ringed (those a highlighted tree uses);
-    ``animated``: with the two layers a player lights step by step
-    (:func:`add_animation_layers`)."""
+    """The blocks and bundles of a fabric (see the module): ``scale`` says what the bundles' colours show (its
+    ``label`` names the value, ``"EFI"``, ``"packets"``; ``diverging`` centres its colours on 0, a difference;
+    ``top`` is the largest value of its colour scale, default the largest drawn; None: a plain fabric),
+    ``selected`` blocks are ringed (those a highlighted tree uses); ``animated``: with the two layers a player
+    lights step by step (:func:`add_animation_layers`)."""
+    scale = scale if scale is not None else ColourScale(label=None)
     if _grid(part):  # rows at 0, 1, 2...: a fat tree's levels, evenly apart
         part = replace(part, y=np.searchsorted(unique(part.level), part.level).astype(float))
     fig = go.Figure()
-    _add_bundles(fig, part, bundle, label, diverging, top)
+    _add_bundles(fig, part, bundle, scale.label, scale.diverging, scale.top)
     _add_blocks(fig, part, bundle, set(int(b) for b in selected))
     if animated:
         add_animation_layers(fig, part, bundle)

@@ -29,6 +29,8 @@ index) is the one the cytoscape canvas uses
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -37,10 +39,11 @@ from vizcoll.topology.layout import positions
 from vizcoll.topology.model import ENDPOINT, Topology
 from vizcoll.ui.figures.captions import node_hovers
 from vizcoll.ui.figures.labels import PLOT_HEIGHT, add_labels
-from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, styled
+from vizcoll.ui.figures.style import DIVERGING, HALF, SEQUENTIAL, ColourScale, styled
 from vizcoll.words import noun, plural
 
 __all__ = [
+    "LinkHover",
     "link_value_figure",
     "shared_top",
     "efi_histogram",
@@ -144,32 +147,49 @@ def _colour(scale: str, fraction: float) -> str:
     return sample_colorscale(scale, [min(max(fraction, 0.0), 1.0)])[0]
 
 
+@dataclass(frozen=True)
+class LinkHover:
+    """What the hover box of a link says besides its ends and its value.
+
+    Parameters
+    ----------
+    text : list of str, optional
+        A line per link row of the fabric drawn ("" or None: none).
+    clickable : bool
+        Say that a click breaks (or repairs) the link.
+    """
+
+    text: list[str] | None = None
+    clickable: bool = False
+
+
 def link_value_figure(
     topo: Topology,
     values: np.ndarray,
     title: str,
-    hover: list[str] | None = None,
+    hover: LinkHover | None = None,
     rows: np.ndarray | None = None,
-    diverging: bool = False,
+    scale: ColourScale | None = None,
     highlight: np.ndarray | None = None,
-    label: str = "EFI",
-    clickable: bool = False,
     pos: np.ndarray | None = None,
-    top: float | None = None,
 ) -> go.Figure:
     """Links ``rows`` (default: all) coloured by ``values``; ``highlight`` (link rows) drawn thick on top.
 
     Zero-valued links are drawn thin and grey so loaded links stand out; broken links are dashed near-black.
-    ``diverging`` centres the colour scale on 0 (for differences between two algorithms). ``clickable`` says in
-    each link's hover text that a click breaks (or repairs) it. ``pos``: the nodes' places (default
-    :func:`~vizcoll.topology.layout.positions`). ``top``: the largest value of the colour scale (default: the
-    largest value drawn), shared by panels compared side by side (:func:`shared_top`).
+    ``hover`` adds a line per link to its hover text and (``clickable``) says there that a click breaks (or
+    repairs) it. ``scale`` (default ``ColourScale()``: the EFI) names the value; ``diverging`` centres the colour
+    scale on 0 (for differences between two algorithms); ``top`` is its largest value (default: the largest value
+    drawn), shared by panels compared side by side (:func:`shared_top`). ``pos``: the nodes' places (default
+    :func:`~vizcoll.topology.layout.positions`).
     """
+    hover = hover if hover is not None else LinkHover()
+    scale = scale if scale is not None else ColourScale()
+    label, diverging = scale.label, scale.diverging
     pos = positions(topo) if pos is None else pos
     rows = np.arange(topo.n_links) if rows is None else np.asarray(rows)
     values = np.asarray(values, dtype=float)
-    scale = DIVERGING if diverging else SEQUENTIAL
-    top = shared_top(values[rows]) if top is None else float(top)
+    palette = DIVERGING if diverging else SEQUENTIAL
+    top = shared_top(values[rows]) if scale.top is None else float(scale.top)
     low = -top if diverging else 0.0
     fig = go.Figure()
     middles = link_middles(topo, pos)  # once for every trace: each parallel cable on its own curve
@@ -192,7 +212,7 @@ def link_value_figure(
         sel = busy[which == b]
         xs, ys = link_lines(topo, pos, sel, middles)
         mid = (edges[b] + edges[b + 1]) / 2
-        colour = _colour(scale, (mid - low) / ((top - low) or 1))
+        colour = _colour(palette, (mid - low) / ((top - low) or 1))
         fig.add_trace(
             go.Scatter(
                 x=xs,
@@ -224,7 +244,7 @@ def link_value_figure(
             )
         )
     _add_nodes(fig, topo, pos, link_lines(topo, pos, rows, middles))
-    _add_hover(fig, topo, middles, rows, values, hover, label, clickable)
+    _add_hover(fig, topo, middles, rows, values, hover.text, label, hover.clickable)
     fig.add_trace(
         go.Scatter(
             x=[None],
@@ -233,7 +253,7 @@ def link_value_figure(
             showlegend=False,
             hoverinfo="skip",
             marker={
-                "colorscale": scale,
+                "colorscale": palette,
                 "cmin": low,
                 "cmax": max(top, 1),
                 "color": [0],

@@ -10,8 +10,8 @@ from vizcoll.arrays import unique
 from vizcoll.topology.blocks import bundles
 from vizcoll.topology.layout import stretched
 from vizcoll.ui.figures.blocks import blocks_figure
-from vizcoll.ui.figures.efi import link_value_figure
-from vizcoll.ui.figures.style import HALF
+from vizcoll.ui.figures.efi import LinkHover, link_value_figure
+from vizcoll.ui.figures.style import HALF, ColourScale
 
 __all__ = ["view_figure"]
 
@@ -20,34 +20,24 @@ def view_figure(
     view,
     values: np.ndarray,
     title: str,
-    label: str = "EFI",
-    diverging: bool = False,
-    hover: list[str] | None = None,
+    scale: ColourScale | None = None,
+    hover: LinkHover | None = None,
     highlight=None,
-    clickable: bool = False,
     width: int = HALF,
-    top: float | None = None,
 ) -> go.Figure:
     """``values`` (one per link row of the whole fabric) on ``view`` (a :class:`~vizcoll.ui.models.parts.
     FabricView`): bundles coloured by their max and sized by their mean on the overview (the blocks a
     ``highlight`` — link rows, e.g. a group's tree — touches ringed), else every link of the part with its
-    ``hover`` text (one per link drawn: per row of ``view.rows``), ``highlight`` drawn thick; ``top``: the colour
-    scale's largest value (:func:`~vizcoll.ui.figures.efi.shared_top` of panels compared side by side)."""
+    ``hover`` (its text: one per link drawn, per row of ``view.rows``), ``highlight`` drawn thick; ``scale``
+    (default ``ColourScale()``: the EFI) names the value and its ``top`` is the colour scale's largest value
+    (:func:`~vizcoll.ui.figures.efi.shared_top` of panels compared side by side)."""
+    scale = scale if scale is not None else ColourScale()
     values = np.asarray(values, dtype=float)
     if view.overview is not None:
         part = view.overview
         rows = np.asarray(highlight if highlight is not None else [], dtype=np.int64)
         touched = unique(np.r_[part.of[view.topo.link_a[rows]], part.of[view.topo.link_b[rows]]])
-        return blocks_figure(
-            part,
-            bundles(view.topo, part, values),
-            title,
-            label=label,
-            diverging=diverging,
-            selected=touched.tolist(),
-            width=width,
-            top=top,
-        )
+        return blocks_figure(part, bundles(view.topo, part, values), title, scale, touched.tolist(), width)
     index = np.full(len(values), -1, dtype=np.int64)
     index[view.rows] = np.arange(len(view.rows))
     shown = index[np.asarray(highlight, dtype=np.int64)] if highlight is not None and len(highlight) else None
@@ -57,10 +47,7 @@ def view_figure(
         values[view.rows],
         title,
         hover=hover,
-        diverging=diverging,
+        scale=scale,
         highlight=None if shown is None else shown[shown >= 0],
-        label=label,
-        clickable=clickable,
         pos=pos,
-        top=top,
     )

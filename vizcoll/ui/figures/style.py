@@ -21,6 +21,8 @@ colours of traces.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import plotly.graph_objects as go
 
 from vizcoll.ui.figures.margins import seeded, text_px
@@ -32,6 +34,7 @@ __all__ = [
     "SEQUENTIAL",
     "DIVERGING",
     "CATEGORICAL",
+    "ColourScale",
     "wrap",
     "ink",
     "title_chars",
@@ -51,6 +54,27 @@ HALF, FULL = 430, 880  # a figure's width at 1280 px: one of a pair, or the whol
 SEQUENTIAL = "YlOrRd"
 DIVERGING = "RdBu_r"
 CATEGORICAL = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+
+
+@dataclass(frozen=True)
+class ColourScale:
+    """What the colours of a figure of values per link say: the value's name, whether it is a difference, the top.
+
+    Parameters
+    ----------
+    label : str or None
+        The value's name (``"EFI"``, ``"packets"``) in the legend and the hover boxes; None: no value (a plain
+        fabric's blocks and bundles).
+    diverging : bool
+        Centre the colours on 0 (:data:`DIVERGING`: a difference between two algorithms), else
+        :data:`SEQUENTIAL` from 0.
+    top : float, optional
+        The largest value of the scale (default: the largest value drawn), shared by panels compared side by side.
+    """
+
+    label: str | None = "EFI"
+    diverging: bool = False
+    top: float | None = None
 
 
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"

@@ -31,7 +31,7 @@ from vizcoll.ui.figures.captions import FONT, FONT_FAMILY, MIN_FONT, NODE_BOX, f
 from vizcoll.ui.figures.efi import BOW, CURVE_POINTS, parallel_cables
 from vizcoll.ui.figures.fabric import view_figure
 from vizcoll.ui.figures.labels import free_sides, switches_first
-from vizcoll.ui.figures.style import FULL
+from vizcoll.ui.figures.style import FULL, ColourScale
 from vizcoll.ui.limits import DRAWN_NODES
 from vizcoll.words import plural
 
@@ -332,6 +332,6 @@ def fabric_drawing(
         view,
         topo.broken.astype(float),
         f"{view.name} alone: {plural(view.topo.n_nodes, 'node')}",
-        label="broken",
+        ColourScale("broken"),
         width=FULL,
     )

@@ -54,7 +54,7 @@ from vizcoll.barrier.algorithms import (
     grid_only_reason,
     run_barriers,
 )
-from vizcoll.barrier.benchmark import RATES, SIZES, sweep
+from vizcoll.barrier.benchmark import RATES, SIZES, SweepGrids, sweep
 from vizcoll.barrier.fabric import communicator_processes, leaf_switches
 from vizcoll.barrier.network import break_links
 from vizcoll.barrier.structures import NUMBERINGS, adjust, numbering, pattern_links
@@ -555,11 +555,8 @@ def sweep_of(mode: str, neighbors: int) -> dict:
     """Run time of every algorithm over grid sizes and break rates (the quick or the full sweep)."""
     spec = FULL if mode == FULL_MODE else QUICK
     return sweep(
-        spec["sizes"],
-        spec["rates"],
+        SweepGrids(spec["sizes"], spec["rates"], spec["seeds"], neighbors),
         list(ALGORITHMS.names),
-        spec["seeds"],
-        neighbors,
         progress=job_progress(),
         run=job_runner(),
     )

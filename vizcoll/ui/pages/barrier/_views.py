@@ -194,15 +194,16 @@ def _numbering_figures(rows: int, cols: int, neighbors: int, k: int, numbering_k
     )
 
 
-def uq_outputs(key: dict | None) -> tuple | None:
-    """The LCT / BST view of a checked key (:func:`uq_view`; its line says why when it cannot be drawn), None
-    without a key."""
+def uq_outputs(key: dict | None) -> dict:
+    """The LCT / BST view of a checked key (:func:`uq_view`) by name: the two figures (``lct``, ``bst``) and its
+    line (``info``, which says why when it cannot be drawn); nothing without a key."""
     if key is None:
-        return None
+        return {}
     try:
-        return uq_view(key)
+        lct, bst, info = uq_view(key)
     except VizcollError as exc:
-        return None, None, f"⚠ {exc}"
+        return {"info": f"⚠ {exc}"}
+    return {"lct": lct, "bst": bst, "info": info}
 
 
 def sweep_choices(result: dict) -> tuple[list, list]:
@@ -406,35 +407,35 @@ def run_figure(topo: Topology, plan: dict, drawn: RunDrawing) -> go.Figure | Non
     return fabric_drawing(drawn.view, topo)[1]
 
 
-def drawing_view(scenario: Scenario, plan: dict, drawn_now=None) -> tuple:
-    """(The figure, None when the canvas draws or the figure ``drawn_now`` names is the same; the canvas's style;
-    the figure's; the legend's items; the drawing's key) of the run ``plan`` of the scenario."""
+def drawing_view(scenario: Scenario, plan: dict, drawn_now=None) -> dict:
+    """What the run panel shows of the run ``plan`` of the scenario, by name: the ``figure`` (left out when the
+    canvas draws or the figure ``drawn_now`` names is the same), the ``canvas_style``, the ``figure_style``, the
+    ``legend``'s items and the key of the drawing (``drawn``)."""
     drawn = run_drawing(scenario, plan)
     figure = None if drawn.canvas or drawn.key == drawn_now else run_figure(topology_of(scenario), plan, drawn)
-    return (
-        figure,
-        CANVAS_STYLE if drawn.canvas else HIDDEN,
-        HIDDEN if drawn.canvas else FIGURE_STYLE,
-        legend_items(overview=not drawn.canvas),
-        drawn.key,
-    )
+    return ({} if figure is None else {"figure": figure}) | {
+        "canvas_style": CANVAS_STYLE if drawn.canvas else HIDDEN,
+        "figure_style": HIDDEN if drawn.canvas else FIGURE_STYLE,
+        "legend": legend_items(overview=not drawn.canvas),
+        "drawn": drawn.key,
+    }
 
 
-def run_view(scenario: Scenario, plan: dict) -> tuple[list[dict], dict | None, object, str]:
-    """(The canvas's elements, the player's handle, the run's summary table, the flag line) of the run ``plan`` of
-    the scenario: on the canvas the handle plays node by node (a group alone: its ``nodes``, the fabric's node of
-    each drawn node); on a large fabric's overview it carries the run's
+def run_view(scenario: Scenario, plan: dict) -> dict:
+    """The run ``plan`` of the scenario, by name: the canvas's ``elements``, the player's handle (``timeline``), the
+    run's ``summary`` table and the ``flag`` line. On the canvas the handle plays node by node (a group alone: its
+    ``nodes``, the fabric's node of each drawn node); on a large fabric's overview it carries the run's
     :func:`~vizcoll.sim.overview.overview_frames`, which the browser lights step by step; without a run (an error,
     DLCT off a grid) no handle, the flag says why."""
     topo = topology_of(scenario)
     drawn = run_drawing(scenario, plan)
     elements = run_elements(topo, plan, drawn)
     if "error" in plan or plan["reason"]:
-        return elements, None, "", plan.get("error") or plan["reason"]
+        return {"elements": elements, "timeline": None, "summary": "", "flag": plan.get("error") or plan["reason"]}
     try:
         run = model.run_of(scenario, plan)
     except VizcollError as exc:
-        return elements, None, "", f"⚠ {exc}"
+        return {"elements": elements, "timeline": None, "summary": "", "flag": f"⚠ {exc}"}
     figures, timeline = run["figures"], run["timeline"]
     flag = judgement_text(figures)
     tl = Timeline.from_dict(timeline)
@@ -470,7 +471,7 @@ def run_view(scenario: Scenario, plan: dict) -> tuple[list[dict], dict | None, o
         handle = player_data(tl, nodes=drawn.view.kept.tolist())
     else:
         handle = player_data(tl)
-    return elements, handle, summary_table(figures), flag
+    return {"elements": elements, "timeline": handle, "summary": summary_table(figures), "flag": flag}
 
 
 @dataclass
@@ -527,28 +528,29 @@ def compared_handles(found: Compared) -> list[dict]:
 
 
 # ---------------------------------------------------------------- the sweep's charts
-def sweep_view(result: dict | None, size, rate) -> tuple | None:
-    """The two run-time charts and the ranges of a sweep at the chosen grid ``size`` and break ``rate``; None
-    without a sweep or when the choices are not the sweep's."""
+def sweep_view(result: dict | None, size, rate) -> dict:
+    """The two run-time charts (``vs_rate``, ``vs_size``) and the ``ranges`` of a sweep at the chosen grid ``size``
+    and break ``rate``; nothing without a sweep or when the choices are not the sweep's."""
     if result is None:
-        return None
+        return {}
     sizes, rates = ([o["value"] for o in options] for options in sweep_choices(result))
     if size not in sizes or rate not in rates:
-        return None
-    return (
-        charts.sweep_figure(result, "rate", size),
-        charts.sweep_figure(result, "size", rate),
-        charts.range_figure(result),
-    )
+        return {}
+    return {
+        "vs_rate": charts.sweep_figure(result, "rate", size),
+        "vs_size": charts.sweep_figure(result, "size", rate),
+        "ranges": charts.range_figure(result),
+    }
 
 
-def sweep_controls(result: dict, size, rate) -> tuple[list, object, list, object, str]:
-    """The chart choices of a sweep (grid sizes, the chosen one, break rates, the chosen one) and its sentence: a
-    choice keeps its value when the sweep still offers it, else the largest."""
+def sweep_controls(result: dict, size, rate) -> dict:
+    """The chart choices of a sweep by name (the grid sizes ``size_options``, the chosen ``size``, the break rates
+    ``rate_options``, the chosen ``rate``) and its sentence (``info``): a choice keeps its value when the sweep
+    still offers it, else the largest."""
     sizes, rates = sweep_choices(result)
     size = size if size in [o["value"] for o in sizes] else sizes[-1]["value"]
     rate = rate if rate in [o["value"] for o in rates] else rates[-1]["value"]
-    return sizes, size, rates, rate, sweep_info(result)
+    return {"size_options": sizes, "size": size, "rate_options": rates, "rate": rate, "info": sweep_info(result)}
 
 
 def histogram_view(key: dict) -> go.Figure:

@@ -40,6 +40,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.ui import jobs
 from vizcoll.ui.cache import reporting
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.canvashint import ELSEWHERE, canvas_hint, register_canvas_hint
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
@@ -156,33 +157,99 @@ CLICKED_PART_JS = """function (click) { const point = click && Array.isArray(cli
     return typeof part === "string" && part.startsWith("group:") ? part : window.dash_clientside.no_update; }"""
 
 
-REFRESHED = [
-    Output(BAR_PARAMS, "data"),
-    Output(BAR_UQ_KEY, "data"),
-    Output(BAR_SWEEP_KEY, "data"),
-    Output(BAR_FABRIC, "children"),
-    Output(BAR_COMM, "options"),
-    Output(BAR_COMM, "disabled"),
-    Output(BAR_PART, "options"),
-    Output(BAR_PART, "value"),
-    Output(BAR_PART, "disabled"),
-    Output(BAR_ALGO, "options"),
-    Output(BAR_COMPARE, "options"),
-]
-DRAWING = [
-    Output(BAR_OVERVIEW, "figure"),
-    Output(BAR_CANVAS, "style"),
-    Output(BAR_OVERVIEW, "style"),
-    Output(BAR_LEGEND, "children"),
-    Output(BAR_DRAWN_KEY, "data"),
-]
-RUN = [
-    Output(pid(BAR_PLAYER, "timeline"), "data"),
-    Output(BAR_CANVAS, "elements"),
-    Output(BAR_SUMMARY, "children"),
-    Output(BAR_FLAG, "children"),
-    Output(BAR_FLAG, "className"),
-]
+WRITTEN = {"scenario": store_output(), "message": Output(BAR_MESSAGE, "children")}  # update's
+CONTROLS = {  # what update reads: a fabric change, or a control of the page's parameters (``values``)
+    "tap_edge": Input(BAR_CANVAS, "tapEdge"),
+    "use_grid": Input(BAR_USE_GRID, "n_clicks"),
+    "repair": Input(BAR_REPAIR, "n_clicks"),
+    "drawn": Input(BAR_DRAWN, "data"),
+    "size": Input(BAR_SIZE, "value"),
+    "neighbors": Input(BAR_NEIGHBORS, "value"),
+    "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
+    "scenario": State(SCENARIO, "data"),
+}
+BREAKS = {"drawn": Output(BAR_DRAWN, "data"), "message": Output(BAR_MESSAGE, "children", allow_duplicate=True)}
+BREAK_INPUTS = {
+    "clicks": Input(BAR_RANDOM, "n_clicks"),
+    "rate": State(BAR_RATE, "value"),
+    "seed": State(BAR_SEED, "value"),
+    "scenario": State(SCENARIO, "data"),
+}
+REFRESHED = {
+    "plan": Output(BAR_PARAMS, "data"),
+    "uq": Output(BAR_UQ_KEY, "data"),
+    "sweep": Output(BAR_SWEEP_KEY, "data"),
+    "fabric": Output(BAR_FABRIC, "children"),
+    "comm_options": Output(BAR_COMM, "options"),
+    "comm_disabled": Output(BAR_COMM, "disabled"),
+    "part_options": Output(BAR_PART, "options"),
+    "part": Output(BAR_PART, "value"),
+    "part_disabled": Output(BAR_PART, "disabled"),
+    "algos": Output(BAR_ALGO, "options"),
+    "compare": Output(BAR_COMPARE, "options"),
+}
+SHOWN_NOW = {  # refresh's input and what the browser shows (each output is written only when it changed)
+    "scenario": Input(SCENARIO, "data"),
+    "plan_now": State(BAR_PARAMS, "data"),
+    "uq_now": State(BAR_UQ_KEY, "data"),
+    "sweep_now": State(BAR_SWEEP_KEY, "data"),
+    "part_now": State(BAR_PART, "value"),
+    "options_now": State(BAR_COMM, "options"),
+    "algos_now": State(BAR_ALGO, "options"),
+}
+DRAWING = {
+    "figure": Output(BAR_OVERVIEW, "figure"),
+    "canvas_style": Output(BAR_CANVAS, "style"),
+    "figure_style": Output(BAR_OVERVIEW, "style"),
+    "legend": Output(BAR_LEGEND, "children"),
+    "drawn": Output(BAR_DRAWN_KEY, "data"),
+}
+DRAWING_INPUTS = {
+    "plan": Input(BAR_PARAMS, "data"),
+    "scenario": State(SCENARIO, "data"),
+    "drawn_now": State(BAR_DRAWN_KEY, "data"),
+}
+RUN = {
+    "timeline": Output(pid(BAR_PLAYER, "timeline"), "data"),
+    "elements": Output(BAR_CANVAS, "elements"),
+    "summary": Output(BAR_SUMMARY, "children"),
+    "flag": Output(BAR_FLAG, "children"),
+    "flag_class": Output(BAR_FLAG, "className"),
+}
+RUN_OR_ORDER = RUN | {"order": Output(BAR_RUN_ORDER, "data")}
+RUN_JOB = {name: Output(o.component_id, o.component_property, allow_duplicate=True) for name, o in RUN.items()}
+PLAN = {  # run_or_order's and opening_order's
+    "plan": Input(BAR_PARAMS, "data"),
+    "scenario": State(SCENARIO, "data"),
+    "order_now": State(BAR_RUN_ORDER, "data"),
+}
+ORDERED = {"order": Input(BAR_RUN_ORDER, "data"), "scenario": State(SCENARIO, "data")}  # run_job's
+UQ = {"lct": Output(BAR_UQ_LCT, "figure"), "bst": Output(BAR_UQ_BST, "figure"), "info": Output(BAR_UQ_INFO, "children")}
+SWEEP = {
+    "sweep": Output(BAR_SWEEP, "data"),
+    "size_options": Output(BAR_SWEEP_SIZE, "options"),
+    "size": Output(BAR_SWEEP_SIZE, "value"),
+    "rate_options": Output(BAR_SWEEP_RATE, "options"),
+    "rate": Output(BAR_SWEEP_RATE, "value"),
+    "info": Output(BAR_SWEEP_INFO, "children"),
+}
+SWEEP_INPUTS = {
+    "key": Input(BAR_SWEEP_KEY, "data"),
+    "size": State(BAR_SWEEP_SIZE, "value"),
+    "rate": State(BAR_SWEEP_RATE, "value"),
+}
+SWEPT = {
+    "vs_rate": Output(BAR_VS_RATE, "figure"),
+    "vs_size": Output(BAR_VS_SIZE, "figure"),
+    "ranges": Output(BAR_RANGES, "figure"),
+}
+SWEPT_INPUTS = {
+    "key": Input(BAR_SWEEP, "data"),
+    "size": Input(BAR_SWEEP_SIZE, "value"),
+    "rate": Input(BAR_SWEEP_RATE, "value"),
+}
+GOAL = {"file": Output(BAR_GOAL_FILE, "data"), "message": Output(BAR_GOAL_MESSAGE, "children")}
+SIDES_INPUTS = {"order": Input(BAR_SIDES_ORDER, "data"), "scenario": State(SCENARIO, "data")}  # compare_runs'
 
 
 def layout(**kwargs) -> html.Div:
@@ -260,16 +327,22 @@ def examples() -> list[tuple[str, Scenario]]:
     return [(f"{rows}×{cols} grid, {neighbors} neighbors: the paper's Fig. 3", grid)]
 
 
-def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
+def first_views(scenario: Scenario) -> list[tuple[dict[str, Output], dict]]:
     """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the views'
     keys and the controls, the run's drawing, and a light run with its player's first frame (a heavy run is left to
     its background job, which :func:`opening_order` orders as the page opens). The LCT/BST view, the histogram and
     the sweep are drawn by their callbacks as the page opens, below the fold."""
     data = scenario.to_dict(thin=True)
     refreshed = refresh(data)
-    plan = refreshed[0]
-    *run, _order = run_or_order(plan, data)
-    return [(REFRESHED, refreshed), (DRAWING, render_drawing(plan, data)), (RUN, run), first_frame(BAR_PLAYER, run[0])]
+    plan = refreshed["plan"]
+    run = run_or_order(plan, data)
+    run.pop("order", None)  # a heavy run's order: opening_order's
+    return [
+        (REFRESHED, refreshed),
+        (DRAWING, render_drawing(plan, data)),
+        (RUN, run),
+        first_frame(BAR_PLAYER, run.get("timeline", no_update)),
+    ]
 
 
 def _fabric_section(shape: tuple[int, int, int]) -> html.Details:
@@ -449,63 +522,32 @@ def register(app: Dash) -> None:
     )
     register_animation_export(app, BAR_PLAYER, PAGE)
     register_figure_pack(app, BAR_PACK, PAGE)
-    app.callback(
-        store_output(),
-        Output(BAR_MESSAGE, "children"),
-        inputs={
-            "tap_edge": Input(BAR_CANVAS, "tapEdge"),
-            "use_grid": Input(BAR_USE_GRID, "n_clicks"),
-            "repair": Input(BAR_REPAIR, "n_clicks"),
-            "drawn": Input(BAR_DRAWN, "data"),
-            "size": Input(BAR_SIZE, "value"),
-            "neighbors": Input(BAR_NEIGHBORS, "value"),
-            "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
-        },
-        state={"data": State(SCENARIO, "data")},
-        prevent_initial_call=True,
-    )(update)
-    app.callback(  # the job draws the breaks; update writes them into the scenario (as a clicked link)
-        Output(BAR_DRAWN, "data"),
-        Output(BAR_MESSAGE, "children", allow_duplicate=True),
-        Input(BAR_RANDOM, "n_clicks"),
-        State(BAR_RATE, "value"),
-        State(BAR_SEED, "value"),
-        State(SCENARIO, "data"),
+    by_name(app, WRITTEN, CONTROLS, prevent_initial_call=True)(update)
+    by_name(  # the job draws the breaks; update writes them into the scenario (as a clicked link)
+        app,
+        BREAKS,
+        BREAK_INPUTS,
+        scenario="scenario",
+        message="message",
         prevent_initial_call=True,
         interval=POLL_MS,
         **jobs.background(BAR_BREAKS_JOB, (BAR_RANDOM, BAR_REPAIR)),
     )(break_at_random)
     drawn = {"prevent_initial_call": True}  # drawn as the page opens (first_views); then on every change
-    app.callback(
-        *REFRESHED,
-        Input(SCENARIO, "data"),
-        State(BAR_PARAMS, "data"),
-        State(BAR_UQ_KEY, "data"),
-        State(BAR_SWEEP_KEY, "data"),
-        State(BAR_PART, "value"),
-        State(BAR_COMM, "options"),
-        State(BAR_ALGO, "options"),
-        **drawn,
-    )(refresh)
+    by_name(app, REFRESHED, SHOWN_NOW, **drawn)(refresh)
     app.callback(
         Output(BAR_COMM, "value"), Input(BAR_COMM, "options"), State(SCENARIO, "data"), prevent_initial_call=True
     )(shown_comm)
-    app.callback(  # the figure draws (in the browser) while the run's job computes
-        *DRAWING, Input(BAR_PARAMS, "data"), State(SCENARIO, "data"), State(BAR_DRAWN_KEY, "data"), **drawn
-    )(render_drawing)
-    plan = Input(BAR_PARAMS, "data"), State(SCENARIO, "data"), State(BAR_RUN_ORDER, "data")
-    app.callback(*RUN, Output(BAR_RUN_ORDER, "data"), *plan, **drawn)(run_or_order)
-    app.callback(Output(BAR_RUN_ORDER, "data", allow_duplicate=True), *plan, prevent_initial_call="initial_duplicate")(
-        opening_order
-    )
+    by_name(app, DRAWING, DRAWING_INPUTS, **drawn)(render_drawing)  # it draws (in the browser) while the job runs
+    by_name(app, RUN_OR_ORDER, PLAN, **drawn)(run_or_order)
     app.callback(
-        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in RUN],
-        Input(BAR_RUN_ORDER, "data"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-        interval=RUN_POLL_MS,
-        **jobs.background(BAR_RUN_JOB),
-    )(run_job)
+        Output(BAR_RUN_ORDER, "data", allow_duplicate=True),
+        *PLAN.values(),
+        prevent_initial_call="initial_duplicate",
+    )(opening_order)
+    by_name(app, RUN_JOB, ORDERED, prevent_initial_call=True, interval=RUN_POLL_MS, **jobs.background(BAR_RUN_JOB))(
+        run_job
+    )
     app.callback(
         Output(BAR_CANVAS, "stylesheet"),
         Input(pid(BAR_PLAYER, "shown"), "data"),
@@ -516,13 +558,8 @@ def register(app: Dash) -> None:
     _register_side_by_side(app)
     register_image_download(app, BAR_PNG, BAR_CANVAS, PAGE, "vizcoll-barrier")
     register_canvas_hint(app, BAR_CANVAS)
-    app.callback(
-        Output(BAR_GOAL_FILE, "data"),
-        Output(BAR_GOAL_MESSAGE, "children"),
-        Input(BAR_GOAL, "n_clicks"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-    )(export_goal)
+    goal = {"clicks": Input(BAR_GOAL, "n_clicks"), "scenario": State(SCENARIO, "data")}
+    by_name(app, GOAL, goal, scenario="scenario", message="message", prevent_initial_call=True)(export_goal)
 
 
 def _register_side_by_side(app: Dash) -> None:
@@ -530,10 +567,10 @@ def _register_side_by_side(app: Dash) -> None:
     app.callback(Output(BAR_SIDES_ORDER, "data"), Input(BAR_COMPARE, "value"), Input(BAR_PARAMS, "data"))(
         comparison_order(BAR_COMPARE)
     )
-    app.callback(
-        *result_outputs(BAR_SIDES),
-        Input(BAR_SIDES_ORDER, "data"),
-        State(SCENARIO, "data"),
+    by_name(
+        app,
+        result_outputs(BAR_SIDES),
+        SIDES_INPUTS,
         prevent_initial_call=True,
         interval=POLL_MS,
         **jobs.background(f"{BAR_SIDES}-run"),
@@ -546,39 +583,21 @@ def _register_side_by_side(app: Dash) -> None:
 def _register_views(app: Dash) -> None:
     """The LCT / BST view, the histogram and the sweep (a background job: the sweep choice is locked while it
     runs, Cancel keeps the charts of the last sweep)."""
-    app.callback(
-        Output(BAR_UQ_LCT, "figure"),
-        Output(BAR_UQ_BST, "figure"),
-        Output(BAR_UQ_INFO, "children"),
-        Input(BAR_UQ_KEY, "data"),
-    )(render_uq)
+    by_name(app, UQ, {"key": Input(BAR_UQ_KEY, "data")})(render_uq)
     app.callback(Output(BAR_HIST, "figure"), Input(BAR_UQ_KEY, "data"))(render_histogram)
     sweep_job = jobs.background(BAR_SWEEP_JOB)
     sweep_job["running"].append(
         (Output(BAR_SWEEP_MODE, "options"), [o | {"disabled": True} for o in SWEEP_OPTIONS], SWEEP_OPTIONS)
     )
-    app.callback(
-        Output(BAR_SWEEP, "data"),
-        Output(BAR_SWEEP_SIZE, "options"),
-        Output(BAR_SWEEP_SIZE, "value"),
-        Output(BAR_SWEEP_RATE, "options"),
-        Output(BAR_SWEEP_RATE, "value"),
-        Output(BAR_SWEEP_INFO, "children"),
-        Input(BAR_SWEEP_KEY, "data"),
-        State(BAR_SWEEP_SIZE, "value"),
-        State(BAR_SWEEP_RATE, "value"),
+    by_name(
+        app,
+        SWEEP,
+        SWEEP_INPUTS,
         prevent_initial_call=False,  # as the page opens too: its key is in the page (first_views)
         interval=POLL_MS,
         **sweep_job,
     )(compute_sweep)
-    app.callback(
-        Output(BAR_VS_RATE, "figure"),
-        Output(BAR_VS_SIZE, "figure"),
-        Output(BAR_RANGES, "figure"),
-        Input(BAR_SWEEP, "data"),
-        Input(BAR_SWEEP_SIZE, "value"),
-        Input(BAR_SWEEP_RATE, "value"),
-    )(render_sweep)
+    by_name(app, SWEPT, SWEPT_INPUTS)(render_sweep)
 
 
 def scenario_after(trigger, scenario: Scenario, tap_edge, drawn, size, neighbors) -> tuple[Scenario, str]:
@@ -602,18 +621,18 @@ def scenario_after(trigger, scenario: Scenario, tap_edge, drawn, size, neighbors
     return scenario, ""
 
 
-def update(tap_edge, use_grid, repair, drawn, size, neighbors, values, data):
-    """A control changed (``values``: control key -> its value): the shared scenario with the page's checked
-    parameters, or with the fabric change (clicked link, random breaks, grid preset, repair); a bad value leaves
-    the store as it is, with a message."""
+def update(tap_edge, use_grid, repair, drawn, size, neighbors, values, scenario):
+    """A control changed (``values``: control key -> its value): the shared ``scenario`` (the store) with the page's
+    checked parameters, or with the fabric change (clicked link, random breaks, grid preset, repair); a bad value
+    leaves the store as it is, with a message. (It reads the store itself: the page appearing changes nothing.)"""
     # a size typed, then "Use this grid" clicked: one call (the box commits its value as it loses focus)
     clicked = bool(use_grid) and f"{BAR_USE_GRID}.n_clicks" in ctx.triggered_prop_ids
     trigger = BAR_USE_GRID if clicked else ctx.triggered_id
     if not user_action() and not clicked:  # the page appearing (every control at once, unclicked): nothing
-        return no_update, no_update
-    scenario, message = checked(data)
+        return {}
+    scenario, message = checked(scenario)
     if scenario is None:
-        return no_update, message
+        return {"message": message}
     values = values if isinstance(values, dict) else {}
     values = {key: values.get(key) for key in PARAM_CONTROLS}
     comm = values["comm"]
@@ -624,31 +643,28 @@ def update(tap_edge, use_grid, repair, drawn, size, neighbors, values, data):
     except VizcollError as exc:
         params, bad = None, f"⚠ {exc}"
     if params is None and trigger in PARAM_CONTROLS.values():
-        return no_update, bad
+        return {"message": bad}
     try:
         new, note = scenario_after(trigger, scenario, tap_edge, drawn, size, neighbors)
         if note:
-            return no_update, note
+            return {"message": note}
         if params is not None:
             new = new.with_params(model.PAGE, params)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return (no_update if new == scenario else new.to_dict(thin=True)), bad
+        return {"message": f"⚠ {exc}"}
+    return ({} if new == scenario else {"scenario": new.to_dict(thin=True)}) | {"message": bad}
 
 
-def break_at_random(set_progress, clicks, rate, seed, data):
+def break_at_random(set_progress, clicks, rate, seed, scenario: Scenario):
     """(A background job.) Break at random: that share of the scenario's links drawn (seeded, never cutting the
     switches apart) for :func:`update` to write into the scenario; a bad value gives a message."""
-    scenario, message = checked(data)
-    if scenario is None:
-        return no_update, message
     try:
         rate, seed = number(rate, "break rate", float, 0, 1), whole(seed, "seed", 0, model.MAX_SEED)
         set_progress((0, 1, f"Breaking {rate:.0%} of the links at random…"))
         broken = model.random_breaks(scenario, rate, seed).broken
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return {"broken": broken, "click": whole_or(clicks, 0, 0, 2**31)}, ""
+        return {"message": f"⚠ {exc}"}
+    return {"drawn": {"broken": broken, "click": whole_or(clicks, 0, 0, 2**31)}, "message": ""}
 
 
 def shown_comm(options, data):
@@ -664,15 +680,16 @@ def shown_comm(options, data):
     return no_update if shown is None else shown
 
 
-def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None, options_now=None, algos_now=None):
+def refresh(scenario, plan_now=None, uq_now=None, sweep_now=None, part_now=None, options_now=None, algos_now=None):
     """The keys of the three views (each written only when it changed; the run's is the key of its plan, which
     the server computes again from the scenario: :func:`~vizcoll.ui.pages.barrier._model.page_keys`), the
     fabric's line, the process choice (its options written only when they changed: new options choose the
     shown process again, which writes the scenario), the part choice (off a grid: what the run's drawing shows),
-    the algorithm choice (a run the page would not play is disabled) and the side-by-side choice following it."""
-    scenario, message = checked(data)
+    the algorithm choice (a run the page would not play is disabled) and the side-by-side choice following it.
+    A store that cannot be read: the plan's key names the error and the fabric's line says it."""
+    scenario, message = checked(scenario)
     if scenario is None:
-        return (changed(key_of({"error": message}), plan_now), no_update, no_update, message) + (no_update,) * 7
+        return {"plan": changed(key_of({"error": message}), plan_now), "fabric": message}
     plan, uq, sweep_key = model.page_keys(scenario)
     topo = topology_of(scenario)
     grid = is_grid(topo)
@@ -681,42 +698,50 @@ def refresh(data, plan_now=None, uq_now=None, sweep_now=None, part_now=None, opt
         + (plan.get("note") or "")
     )
     part = WHOLE if grid else model.drawn_part(scenario, topo, scenario.params.get(PAGE, {}).get("part"))
-    return (
-        changed(key_of(plan), plan_now),
-        changed(uq, uq_now),
-        changed(sweep_key, sweep_now),
-        text,
-        changed(model.comm_options(scenario, topo), options_now),
-        grid,
-        GRID_PART if grid else part_options(scenario, topo),
-        changed(part, part_now),
-        grid,
-        changed(algos := model.algo_options(scenario, topo), algos_now),
-        no_update if algos == algos_now else compare_options(algos),
-    )
+    algos = model.algo_options(scenario, topo)
+    return {
+        "plan": changed(key_of(plan), plan_now),
+        "uq": changed(uq, uq_now),
+        "sweep": changed(sweep_key, sweep_now),
+        "fabric": text,
+        "comm_options": changed(model.comm_options(scenario, topo), options_now),
+        "comm_disabled": grid,
+        "part_options": GRID_PART if grid else part_options(scenario, topo),
+        "part": changed(part, part_now),
+        "part_disabled": grid,
+        "algos": changed(algos, algos_now),
+        "compare": no_update if algos == algos_now else compare_options(algos),
+    }
 
 
-def render_drawing(plan, data, drawn_now=None):
+def render_drawing(plan, scenario, drawn_now=None):
     """What the run panel draws for the scenario's plan: the canvas, or a Plotly figure (a large fabric's overview,
     whose layers the player lights; sent only when ``drawn_now``, the key of the last drawing, differs), and the
-    legend of what it shows. The plan store only triggers it (the plan is recomputed from the scenario)."""
-    scenario, _ = checked(data)
+    legend of what it shows (:func:`~vizcoll.ui.pages.barrier._views.drawing_view`). The plan store only triggers
+    it (the plan is recomputed from the scenario)."""
+    scenario, _ = checked(scenario)
     if not plan or scenario is None:
-        return (no_update,) * 5
-    figure, *shown = views.drawing_view(scenario, model.page_keys(scenario)[0], drawn_now)
-    return (no_update if figure is None else figure, *shown)
+        return {}
+    return views.drawing_view(scenario, model.page_keys(scenario)[0], drawn_now)
 
 
-def run_or_order(plan, data, order_now=None):
+def _no_run(message: str) -> dict:
+    """The run's outputs for a store that cannot be read: no player, no drawing, the reason in the flag."""
+    return {"timeline": None, "elements": [], "summary": "", "flag": message, "flag_class": "flag warn"}
+
+
+def run_or_order(plan, scenario, order_now=None):
     """The run of the scenario's plan in the request when it is light (:func:`~vizcoll.ui.pages.barrier._model.
-    heavy_run`), else the background job's order (:func:`run_job`); the plan store only triggers it. As the page
+    heavy_run`), else the background job's ``order`` (:func:`run_job`); the plan store only triggers it. As the page
     opens, :func:`opening_order`."""
-    scenario, message = checked(data)
-    if not plan or scenario is None:
-        return (*((no_update,) * 5 if not plan else (None, [], "", message, "flag warn")), no_update)
-    heavy = model.heavy_run(model.page_keys(scenario)[0], topology_of(scenario))
-    shown = (no_update,) * 5 if heavy else animate(lambda _: None, plan, data)
-    return (*shown, jobs.order(heavy, order_now))
+    read, message = checked(scenario)
+    if not plan:
+        return {}
+    if read is None:
+        return _no_run(message)
+    heavy = model.heavy_run(model.page_keys(read)[0], topology_of(read))
+    ran = {} if heavy else animate(lambda _: None, plan, scenario)
+    return ran | {"order": jobs.order(heavy, order_now)}
 
 
 def opening_order(plan, data, order_now=None):
@@ -731,26 +756,27 @@ def opening_order(plan, data, order_now=None):
     return jobs.order(True, order_now) if heavy else no_update
 
 
-def run_job(set_progress, order, data):
+def run_job(set_progress, order, scenario):
     """(A background job.) The run of a heavy plan, on :func:`run_or_order`'s order."""
-    return animate(set_progress, order, data) if order else (no_update,) * 5
+    return animate(set_progress, order, scenario) if order else {}
 
 
-def animate(set_progress, plan, data):
-    """The run of the scenario's plan (recomputed from the scenario: the plan store only triggers it): the player's
-    handle, the canvas's elements, the figures and a line about the run. The run reports how many processors
-    have left their barriers (a background job's progress bar), then the player is made."""
+def animate(set_progress, plan, scenario) -> dict:
+    """The run of the scenario's plan (recomputed from the scenario: the plan store only triggers it), as
+    :data:`RUN` names them: the player's handle, the canvas's elements, the figures and a line about the run. The
+    run reports how many processors have left their barriers (a background job's progress bar), then the player is
+    made."""
     if not plan:
-        return (no_update,) * 5
-    scenario, message = checked(data)
+        return {}
+    scenario, message = checked(scenario)
     if scenario is None:
-        return None, [], "", message, "flag warn"
+        return _no_run(message)
     progress = jobs.JobProgress(set_progress, ["Running the barriers", "Making the player"])
     with reporting(progress.stage(0)):
         model.prepare_run(scenario)
     progress.stage(1)
-    elements, handle, summary, flag = views.run_view(scenario, model.page_keys(scenario)[0])
-    return handle, elements, summary, flag, "flag warn" if "⚠" in flag else "flag"
+    run = views.run_view(scenario, model.page_keys(scenario)[0])
+    return run | {"flag_class": "flag warn" if "⚠" in run["flag"] else "flag"}
 
 
 def render_step(step, timeline, key, data):
@@ -771,10 +797,11 @@ def render_step(step, timeline, key, data):
         return views.run_stylesheet(grid)
 
 
-def compare_runs(set_progress, order, data):
+def compare_runs(set_progress, order, scenario):
     """(A background job.) The scenario's run and the run of the algorithm the ``order`` names, side by side on one
-    clock (:func:`~vizcoll.ui.pages.barrier._views.compared_runs`), or why not; nothing without an order."""
-    scenario, message = checked(data)
+    clock (:func:`~vizcoll.ui.pages.barrier._views.compared_runs`), or why not, the sides hidden (a store that
+    cannot be read too: it reads the store itself); nothing without an order."""
+    scenario, message = checked(scenario)
     if scenario is None:
         return shown(None, message=message)
     if not isinstance(order, dict):
@@ -796,17 +823,19 @@ def side_sheet(run, position, data):
     return views.run_stylesheet(model.scenario_is_grid(scenario), topology_of(scenario), run, position)
 
 
-def export_goal(_clicks, data):
-    """Download GOAL: the current run's barrier as LogGOPSim's schedule, or a message saying why not."""
-    scenario, message = checked(data)
+def export_goal(clicks, scenario: Scenario):
+    """Download GOAL: the current run's barrier as LogGOPSim's schedule, or a message saying why not (``clicks``
+    only triggers it)."""
     try:
-        return (model.goal_file(scenario), "") if scenario is not None else (no_update, message)
+        return {"file": model.goal_file(scenario), "message": ""}
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
+        return {"message": f"⚠ {exc}"}
 
 
 def render_uq(key):
-    return tuple(no_update if v is None else v for v in views.uq_outputs(model.read_uq_key(key)) or (None,) * 3)
+    """The LCT / BST view of the view's key (:func:`~vizcoll.ui.pages.barrier._views.uq_outputs`): nothing for a
+    forged one."""
+    return views.uq_outputs(model.read_uq_key(key))
 
 
 def compute_sweep(set_progress, key, size, rate):
@@ -815,7 +844,7 @@ def compute_sweep(set_progress, key, size, rate):
     try:
         mode, neighbors = model.read_sweep_key(key)
     except VizcollError as exc:
-        return (no_update,) * 5 + (f"⚠ {exc}",)
+        return {"info": f"⚠ {exc}"}
     what = "full" if mode == model.FULL_MODE else "quick"
 
     def progress(done: int, total: int) -> None:
@@ -824,7 +853,7 @@ def compute_sweep(set_progress, key, size, rate):
     with jobs.parallel_tasks() as processes:
         set_progress((0, 1, f"The {what} sweep on {processes} process{'es' * (processes > 1)}…"))
         result = model.run_sweep(mode, neighbors, progress=progress)
-    return {"mode": mode, "neighbors": neighbors}, *views.sweep_controls(result, size, rate)
+    return {"sweep": {"mode": mode, "neighbors": neighbors}, **views.sweep_controls(result, size, rate)}
 
 
 def render_sweep(key, size, rate):
@@ -833,7 +862,7 @@ def render_sweep(key, size, rate):
         result = model.swept(*model.read_sweep_key(key))
     except VizcollError:
         result = None
-    return views.sweep_view(result, size, rate) or (no_update, no_update, no_update)
+    return views.sweep_view(result, size, rate)
 
 
 def render_histogram(key):

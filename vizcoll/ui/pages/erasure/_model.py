@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from vizcoll.erasure.codes import FAMILIES, check_parameters, parse_placement
 from vizcoll.erasure.compare import compare, measure
-from vizcoll.erasure.metrics import TRAFFIC
+from vizcoll.erasure.fmel import SearchOptions
+from vizcoll.erasure.metrics import TRAFFIC, CheckBudgets
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui.cache import cached, job_progress, job_runner, peek, reporting
@@ -89,19 +90,16 @@ def stored_view(view, params: dict) -> dict:
 @cached
 def code_result(params: dict) -> dict:
     """The chosen code and all its metrics (``measure``)."""
-    search = {"max_schemes": PAGE_SCHEMES, "progress": job_progress()} if params["code"] == "fmel" else {}
+    search = SearchOptions(d=params["d"], seed=params["seed"], traffic=params["traffic"], max_schemes=PAGE_SCHEMES)
     return measure(
         params["code"],
         params["n"],
         params["k"],
         params["dcs"],
         placement=params["placement"],
-        seed=params["seed"],
-        traffic=params["traffic"],
-        d=params["d"],
-        budget=PAGE_BUDGET,
-        tolerance_budget=PAGE_TOLERANCE_BUDGET,
-        **search,
+        search=search,
+        budgets=CheckBudgets(PAGE_BUDGET, PAGE_TOLERANCE_BUDGET),
+        progress=job_progress() if params["code"] == "fmel" else None,
     )
 
 
@@ -123,12 +121,8 @@ def _compare_result(n: int, k: int, dcs: int, seed: int, traffic: str, d: int | 
         n,
         k,
         dcs,
-        seed=seed,
-        traffic=traffic,
-        d=d,
-        budget=PAGE_BUDGET,
-        tolerance_budget=PAGE_TOLERANCE_BUDGET,
-        max_schemes=PAGE_SCHEMES,
+        SearchOptions(d=d, seed=seed, traffic=traffic, max_schemes=PAGE_SCHEMES),
+        CheckBudgets(PAGE_BUDGET, PAGE_TOLERANCE_BUDGET),
         progress=job_progress(),
         run=job_runner(),
     )

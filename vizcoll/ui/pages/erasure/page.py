@@ -30,6 +30,7 @@ from vizcoll.erasure.metrics import TRAFFIC, Metrics, dc_failure
 from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.exports import figure_pack, register_figure_pack
 from vizcoll.ui.components.kit import field, graph, info, job_bar, message_box, panel, section, status_box
 from vizcoll.ui.figures.common import blank_figure
@@ -206,15 +207,35 @@ def _main() -> html.Div:
     )
 
 
-# ---------------------------------------------------------------- callbacks
+# ---------------------------------------------------------------- callbacks: what each writes and reads, by name
+BUILT = {"key": Output(ERA_PARAMS, "data"), "message": Output(ERA_MESSAGE, "children"), "scenario": store_output()}
+BUILD_INPUTS = {
+    **{key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
+    "scenario": State(SCENARIO, "data"),
+}
+DCS = {
+    "figure": Output(ERA_DC_FIG, "figure"),
+    "status": Output(ERA_STATUS, "children"),
+    "flag": Output(ERA_STATUS, "className"),
+}
+DCS_INPUTS = {"key": Input(ERA_PARAMS, "data"), "view": Input(ERA_VIEW, "data"), "scenario": State(SCENARIO, "data")}
+CODE = {
+    "summary": Output(ERA_SUMMARY, "children"),
+    "scheme": Output(ERA_SCHEME, "children"),
+    "matrix": Output(ERA_MATRIX, "figure"),
+}
+COMPARED = {"figure": Output(ERA_COMPARE, "figure"), "table": Output(ERA_COMPARE_TABLE, "children")}
+CODE_INPUTS = {"key": Input(ERA_PARAMS, "data"), "scenario": State(SCENARIO, "data")}  # the code's and comparison's
+
+
 def register(app: Dash) -> None:
     register_figure_pack(app, ERA_PACK, PAGE)
-    app.callback(
-        Output(ERA_PARAMS, "data"),
-        Output(ERA_MESSAGE, "children"),
-        store_output(),
-        inputs={"values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()}},
-        state={"scenario": State(SCENARIO, "data")},
+    by_name(
+        app,
+        BUILT,
+        BUILD_INPUTS,
+        scenario="scenario",
+        message="message",
         prevent_initial_call="initial_duplicate",
         interval=POLL_MS,
         **jobs.background(ERA_BUILD_JOB),
@@ -227,45 +248,25 @@ def register(app: Dash) -> None:
         State(ERA_VIEW, "data"),
         State(SCENARIO, "data"),
     )(update_view)
-    app.callback(
-        Output(ERA_DC_FIG, "figure"),
-        Output(ERA_STATUS, "children"),
-        Output(ERA_STATUS, "className"),
-        Input(ERA_PARAMS, "data"),
-        Input(ERA_VIEW, "data"),
-        State(SCENARIO, "data"),
-    )(render_dcs)
-    app.callback(
-        Output(ERA_SUMMARY, "children"),
-        Output(ERA_SCHEME, "children"),
-        Output(ERA_MATRIX, "figure"),
-        Input(ERA_PARAMS, "data"),
-        State(SCENARIO, "data"),
-    )(render_code)
-    app.callback(
-        Output(ERA_COMPARE, "figure"),
-        Output(ERA_COMPARE_TABLE, "children"),
-        Input(ERA_PARAMS, "data"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-        interval=POLL_MS,
-        **jobs.background(ERA_COMPARE_JOB),
+    by_name(app, DCS, DCS_INPUTS)(render_dcs)
+    by_name(app, CODE, CODE_INPUTS)(render_code)
+    by_name(
+        app, COMPARED, CODE_INPUTS, prevent_initial_call=True, interval=POLL_MS, **jobs.background(ERA_COMPARE_JOB)
     )(render_compare)
 
 
-def build(set_progress, values, scenario=None):
+def build(set_progress, scenario: Scenario, **values) -> dict:
     """(A background job.) Check the controls (``values``: control key -> its value) and build the code (cached;
     the FMEL search reports its progress); a problem becomes a message, the last result stays.
 
     The controls' values become the scenario's erasure parameters (shared link, reload).
     """
-    values = values if isinstance(values, dict) else {}
     try:
-        params = read_params(**{key: values.get(key) for key in PARAM_CONTROLS})
+        params = read_params(**values)
         set_progress((0, 1, f"Building the {FAMILY_NAMES[params['code']]} code…"))
         build_code(params, progress=lambda done, total: set_progress((done, total, _search_text(done, total))))
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", no_update
+        return {"message": f"⚠ {exc}"}
     values = {
         "n": params["n"],
         "k": params["k"],
@@ -276,7 +277,7 @@ def build(set_progress, values, scenario=None):
         "seed": params["seed"],
         "placement": ",".join(map(str, params["placement"] or [])),
     }
-    return key_of(params), "", remembered(scenario, PAGE, values)
+    return {"key": key_of(params), "message": "", "scenario": remembered(scenario, PAGE, values)}
 
 
 def _search_text(done: int, total: int) -> str:
@@ -297,10 +298,13 @@ def _params(key, data) -> dict | None:
 
 def update_view(click, _restore, key, view, data):
     """A click on a block selects it; on a DC's square fails or restores that DC; new parameters or the
-    restore button clear the failures (and the selection, with new parameters)."""
+    restore button clear the failures (and the selection, with new parameters). Nothing changes before the build
+    answered or with a store that cannot be read."""
     params = _params(key, data)
     trigger = ctx.triggered_id
-    if trigger == ERA_PARAMS or params is None:
+    if params is None:
+        return no_update
+    if trigger == ERA_PARAMS:
         return dict(EMPTY_VIEW)
     view = stored_view(view, params)
     if trigger == ERA_RESTORE:
@@ -317,14 +321,15 @@ def update_view(click, _restore, key, view, data):
     return no_update  # (n/a: a click outside any block or DC square)
 
 
-def render_dcs(key, view, data):
-    """The DC figure, and what the selection and the failed DCs mean."""
-    params = _params(key, data)
+def render_dcs(key, view, scenario) -> dict:
+    """The DC figure, and what the selection and the failed DCs mean; nothing changes before the build answered or
+    with a store that cannot be read."""
+    params = _params(key, scenario)
     if params is None:
-        return blank_figure("Choose n, k and N.", height=260), "", "flag"
+        return {}
     result = built_code(params)
     if result is None:
-        return blank_figure("Not built yet.", height=260), NOT_BUILT, "flag warn"
+        return {"figure": blank_figure("Not built yet.", height=260), "status": NOT_BUILT, "flag": "flag warn"}
     view = stored_view(view, params)
     block, failed = view["block"], view["failed"]
     failure = dc_failure(Metrics.from_dict(result).code, failed)
@@ -339,23 +344,32 @@ def render_dcs(key, view, data):
     if not lines:
         lines.append("Click a block to see its repair group; click a DC's square (top left of its box) to fail it.")
     warn = bool(failed) and not failure["survives"]
-    return dcs_view(params, block, failed), "\n".join(lines), "flag warn" if warn else "flag"
+    return {
+        "figure": dcs_view(params, block, failed),
+        "status": "\n".join(lines),
+        "flag": "flag warn" if warn else "flag",
+    }
 
 
-def render_code(key, data):
-    params = _params(key, data)
+def render_code(key, scenario) -> dict:
+    """The code's numbers, its scheme and its generator matrix, once a build job made it."""
+    params = _params(key, scenario)
     result = None if params is None else built_code(params)
     if result is None:
-        return no_update, no_update, no_update
+        return {}
     fixed = params["placement"] is not None
-    return summary_view(result, params["traffic"], fixed), scheme_view(result), matrix_view(params)
+    return {
+        "summary": summary_view(result, params["traffic"], fixed),
+        "scheme": scheme_view(result),
+        "matrix": matrix_view(params),
+    }
 
 
-def render_compare(set_progress, key, data):
+def render_compare(set_progress, key, scenario) -> dict:
     """(A background job.) Every family at the page's n, k, N; the progress names the family being measured."""
-    params = _params(key, data)
+    params = _params(key, scenario)
     if params is None:
-        return no_update, no_update
+        return {}
     families = list(FAMILY_NAMES)
 
     def progress(done: int, total: int) -> None:
@@ -364,4 +378,4 @@ def render_compare(set_progress, key, data):
 
     with jobs.parallel_tasks():
         out = compare_result(params, progress=progress)
-    return compare_view(params), compare_table(out)
+    return {"figure": compare_view(params), "table": compare_table(out)}

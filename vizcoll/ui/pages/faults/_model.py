@@ -23,8 +23,10 @@ The clicked worker is the one parameter the scenario does not hold: its store is
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from vizcoll.errors import VizcollError
-from vizcoll.reduction import FAULT_LOCATIONS, simulate_binomial, simulate_task_reduction
+from vizcoll.reduction import FAULT_LOCATIONS, ReductionRun, simulate_binomial, simulate_task_reduction
 from vizcoll.reduction.env import parse_slow
 from vizcoll.reduction.static import BINOMIAL
 from vizcoll.reduction.static import REGISTRY as STATIC_REDUCTIONS
@@ -90,6 +92,7 @@ FAULTS = {
 MAX_PROCS = FAULTS_MAX_PROCS  # the reason: vizcoll.ui.limits
 GOAL_DEFAULT = BINOMIAL.name  # the static reduction Download GOAL writes until another is chosen
 CLASSES = ("A", "B")
+REPLICAS = ("none", "0", "1", "2")  # where the soft error goes: nowhere, or the replica with that number
 OVERHEAD_RUNS = [(variant, f"{name}.{cls}") for variant in VARIANT_NAMES for name in WORKFLOWS for cls in CLASSES]
 
 
@@ -103,11 +106,11 @@ def reduction_runs(params: dict) -> tuple[Timeline, dict, dict]:
     elif kill is not None:
         kill = (int(kill[0]), float(kill[1]))
     slow = [tuple(s) for s in params["slow"]]
-    common = dict(procs=params["procs"], size=params["size"], root=params["root"], slow=slow, seed=params["seed"])
-    timeline, figures = simulate_task_reduction(**common, kill=kill, nodes=list(range(params["procs"])))
+    common = ReductionRun(params["procs"], params["size"], root=params["root"], slow=slow, seed=params["seed"])
+    timeline, figures = simulate_task_reduction(replace(common, kill=kill, nodes=list(range(params["procs"]))))
     fault = figures.get("fault")
     same_kill = (fault["rank"], fault["time"]) if fault else None
-    _, binomial = simulate_binomial(**common, kill=same_kill, record=False)
+    _, binomial = simulate_binomial(replace(common, kill=same_kill), record=False)
     return timeline, figures, binomial
 
 
@@ -190,12 +193,12 @@ def read_treft(workflow, cls, variant, replica, kernel, var, second) -> dict:
     workflow, cls = _program(workflow, cls)
     variant = choice(variant, tuple(VARIANT_NAMES), "variant")
     inject = None
-    if replica not in (None, "", "none"):
+    if choice(replica, REPLICAS, "replica") != "none":
         if not kernel or not var:
             raise VizcollError("choose the kernel and the variable the soft error hits")
         kernel = choice(kernel, [o["value"] for o in kernel_options(workflow, cls)], "kernel")
         var = choice(var, [o["value"] for o in var_options(workflow, cls, kernel)], "variable")
-        inject = [whole(replica, "replica", 0, 2), kernel, var]
+        inject = [int(replica), kernel, var]
     if second is not None and not isinstance(second, str):
         raise VizcollError("the second fault must be text like r2:K4:u4")
     second = text(second) or None

@@ -29,6 +29,7 @@ from vizcoll.scenario import Scenario
 from vizcoll.sim.timeline import MAX_EVENTS as MAX_STEPS
 from vizcoll.treft import OPERATIONS, WORKFLOWS
 from vizcoll.ui import jobs
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     download_button,
@@ -44,7 +45,7 @@ from vizcoll.ui.components.kit import (
 )
 from vizcoll.ui.components.player import pid, player, player_data, register_player, timeline_step
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.forms import whole_or
+from vizcoll.ui.forms import text, whole_or
 from vizcoll.ui.pages.faults import ORDER
 from vizcoll.ui.pages.faults._figures import VARIANT_NAMES, reduction_diagram, treft_lanes
 from vizcoll.ui.pages.faults._model import (
@@ -208,7 +209,7 @@ def _reduction_main() -> html.Div:
             dcc.Store(id=FT_RED_KILL),
             panel(
                 html.H3("Task-based reduction with fault tolerance, step by step"),
-                graph(FT_RED_DIAGRAM, SAVED_AS),
+                graph(FT_RED_DIAGRAM, SAVED_AS, figure=blank_figure("Choose the reduction's parameters.", height=200)),
                 player(FT_RED_PLAYER),
                 animation_export(FT_RED_PLAYER),
                 className="player-panel",
@@ -275,7 +276,7 @@ def _treft_main() -> html.Div:
             dcc.Store(id=FT_TREFT_PARAMS),
             panel(
                 html.H3("TREFT: three replicas, operations ① to ⑩, vote and correction"),
-                graph(FT_TREFT_LANES, SAVED_AS),
+                graph(FT_TREFT_LANES, SAVED_AS, figure=blank_figure("Choose a workflow.", height=200)),
                 player(FT_TREFT_PLAYER),
                 animation_export(FT_TREFT_PLAYER),
                 className="player-panel",
@@ -286,69 +287,78 @@ def _treft_main() -> html.Div:
     )
 
 
-# ---------------------------------------------------------------- callbacks
+# ---------------------------------------------------------------- callbacks: what each writes and reads, by name
+REDUCTION_RUN = {
+    "key": Output(FT_RED_PARAMS, "data"),
+    "message": Output(FT_RED_MESSAGE, "children"),
+    "summary": Output(FT_RED_SUMMARY, "children"),
+    "timeline": Output(pid(FT_RED_PLAYER, "timeline"), "data"),
+    "scenario": store_output(),
+}
+REDUCTION_INPUTS = {
+    **{key: Input(i, "value") for key, i in REDUCTION_CONTROLS.items()},
+    "kill": Input(FT_RED_KILL, "data"),
+    "scenario": State(SCENARIO, "data"),
+}
+REDUCTION_VIEWS = {"figure": Output(FT_RED_DIAGRAM, "figure"), "tasks": Output(FT_RED_TASKS, "children")}
+REDUCTION_SHOWN = {
+    "position": Input(pid(FT_RED_PLAYER, "step"), "value"),
+    "key": Input(FT_RED_PARAMS, "data"),
+    "kill": State(FT_RED_KILL, "data"),
+    "scenario": State(SCENARIO, "data"),
+}
+KILLED = {"kill": Output(FT_RED_KILL, "data"), "fault": Output(FT_RED_FAULT, "value")}
+CLICKED = {
+    "click": Input(FT_RED_DIAGRAM, "clickData"),
+    "position": State(pid(FT_RED_PLAYER, "step"), "value"),
+    "key": State(FT_RED_PARAMS, "data"),
+    "kill": State(FT_RED_KILL, "data"),
+    "scenario": State(SCENARIO, "data"),
+}
+KERNELS = {"options": Output(FT_TREFT_KERNEL, "options"), "kernel": Output(FT_TREFT_KERNEL, "value")}
+KERNEL_INPUTS = {
+    "workflow": Input(FT_TREFT_WORKFLOW, "value"),
+    "cls": Input(FT_TREFT_CLASS, "value"),
+    "kernel": State(FT_TREFT_KERNEL, "value"),
+}
+VARS = {"options": Output(FT_TREFT_VAR, "options"), "var": Output(FT_TREFT_VAR, "value")}
+VAR_INPUTS = {
+    "kernel": Input(FT_TREFT_KERNEL, "value"),
+    "workflow": State(FT_TREFT_WORKFLOW, "value"),
+    "cls": State(FT_TREFT_CLASS, "value"),
+    "var": State(FT_TREFT_VAR, "value"),
+}
+TREFT_RUN = {
+    "key": Output(FT_TREFT_PARAMS, "data"),
+    "message": Output(FT_TREFT_MESSAGE, "children"),
+    "summary": Output(FT_TREFT_SUMMARY, "children"),
+    "timeline": Output(pid(FT_TREFT_PLAYER, "timeline"), "data"),
+    "scenario": store_output(),
+}
+TREFT_INPUTS = {**{key: Input(i, "value") for key, i in TREFT_CONTROLS.items()}, "scenario": State(SCENARIO, "data")}
+GOAL = {"file": Output(FT_GOAL_FILE, "data"), "message": Output(FT_GOAL_MESSAGE, "children")}
+GOAL_INPUTS = {
+    "clicks": Input(FT_GOAL, "n_clicks"),
+    "algo": State(FT_GOAL_ALGO, "value"),
+    "procs": State(FT_RED_PROCS, "value"),
+    "size": State(FT_RED_SIZE, "value"),
+    "root": State(FT_RED_ROOT, "value"),
+}
+
+
 def register(app: Dash) -> None:
     register_player(app, FT_RED_PLAYER)
     register_player(app, FT_TREFT_PLAYER)
     register_animation_export(app, FT_RED_PLAYER, PAGE, "reduction", State(FT_RED_KILL, "data"))
     register_animation_export(app, FT_TREFT_PLAYER, PAGE, "treft")
     register_figure_pack(app, FT_PACK, PAGE, State(FT_RED_KILL, "data"))
-    app.callback(
-        Output(FT_RED_PARAMS, "data"),
-        Output(FT_RED_MESSAGE, "children"),
-        Output(FT_RED_SUMMARY, "children"),
-        Output(pid(FT_RED_PLAYER, "timeline"), "data"),
-        store_output(),
-        inputs={
-            "values": {key: Input(i, "value") for key, i in REDUCTION_CONTROLS.items()},
-            "kill": Input(FT_RED_KILL, "data"),
-        },
-        state={"scenario": State(SCENARIO, "data")},
-        prevent_initial_call="initial_duplicate",
-    )(run_reduction)
-    app.callback(
-        Output(FT_RED_DIAGRAM, "figure"),
-        Output(FT_RED_TASKS, "children"),
-        Input(pid(FT_RED_PLAYER, "step"), "value"),
-        Input(FT_RED_PARAMS, "data"),
-        State(FT_RED_KILL, "data"),
-        State(SCENARIO, "data"),
-    )(render_reduction)
-    app.callback(
-        Output(FT_RED_KILL, "data"),
-        Output(FT_RED_FAULT, "value"),
-        Input(FT_RED_DIAGRAM, "clickData"),
-        State(pid(FT_RED_PLAYER, "step"), "value"),
-        State(FT_RED_PARAMS, "data"),
-        State(FT_RED_KILL, "data"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-    )(click_kill)
-    app.callback(
-        Output(FT_TREFT_KERNEL, "options"),
-        Output(FT_TREFT_KERNEL, "value"),
-        Input(FT_TREFT_WORKFLOW, "value"),
-        Input(FT_TREFT_CLASS, "value"),
-        State(FT_TREFT_KERNEL, "value"),
-    )(kernel_choices)
-    app.callback(
-        Output(FT_TREFT_VAR, "options"),
-        Output(FT_TREFT_VAR, "value"),
-        Input(FT_TREFT_KERNEL, "value"),
-        State(FT_TREFT_WORKFLOW, "value"),
-        State(FT_TREFT_CLASS, "value"),
-        State(FT_TREFT_VAR, "value"),
-    )(var_choices)
-    app.callback(
-        Output(FT_TREFT_PARAMS, "data"),
-        Output(FT_TREFT_MESSAGE, "children"),
-        Output(FT_TREFT_SUMMARY, "children"),
-        Output(pid(FT_TREFT_PLAYER, "timeline"), "data"),
-        store_output(),
-        inputs={"values": {key: Input(i, "value") for key, i in TREFT_CONTROLS.items()}},
-        state={"scenario": State(SCENARIO, "data")},
-        prevent_initial_call="initial_duplicate",
-    )(run_treft)
+    run = {"scenario": "scenario", "message": "message", "prevent_initial_call": "initial_duplicate"}
+    by_name(app, REDUCTION_RUN, REDUCTION_INPUTS, **run)(run_reduction)
+    by_name(app, REDUCTION_VIEWS, REDUCTION_SHOWN)(render_reduction)
+    by_name(app, KILLED, CLICKED, prevent_initial_call=True)(click_kill)
+    by_name(app, KERNELS, KERNEL_INPUTS)(kernel_choices)
+    by_name(app, VARS, VAR_INPUTS)(var_choices)
+    by_name(app, TREFT_RUN, TREFT_INPUTS, **run)(run_treft)
     app.callback(
         Output(FT_TREFT_LANES, "figure"),
         Input(pid(FT_TREFT_PLAYER, "step"), "value"),
@@ -361,39 +371,34 @@ def register(app: Dash) -> None:
         interval=500,
         **jobs.background(FT_OVERHEAD_JOB),
     )(render_overhead)
-    app.callback(
-        Output(FT_GOAL_FILE, "data"),
-        Output(FT_GOAL_MESSAGE, "children"),
-        Input(FT_GOAL, "n_clicks"),
-        State(FT_GOAL_ALGO, "value"),
-        State(FT_RED_PROCS, "value"),
-        State(FT_RED_SIZE, "value"),
-        State(FT_RED_ROOT, "value"),
-        prevent_initial_call=True,
-    )(export_goal)
+    by_name(app, GOAL, GOAL_INPUTS, prevent_initial_call=True)(export_goal)
 
 
-def run_reduction(values, kill, scenario=None):
+def run_reduction(scenario: Scenario, kill, **values) -> dict:
     """Check the controls (``values``: control key -> its value; ``kill``: the clicked worker), run the task-based
     reduction and the binomial tree (cached) and summarise.
 
-    The controls' values become the scenario's ``faults`` parameters (shared link, reload), where the views read
-    them; the parameters' key goes to ``ft-red-params``, the views' trigger.
+    The controls' checked values become the scenario's ``faults`` parameters (shared link, reload), where the
+    views read them; the parameters' key goes to ``ft-red-params``, the views' trigger.
     """
-    values = {key: (values if isinstance(values, dict) else {}).get(key) for key in REDUCTION_CONTROLS}
     try:
         params = read_reduction(**values, kill=kill)
         timeline, figures, binomial = reduction_runs(params)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", no_update, no_update, no_update
-    message = "Click a worker in the diagram to kill it." if values["fault"] == CLICK and not params["kill"] else ""
-    return (
-        key_of(params),
-        message,
-        reduction_summary(figures, binomial, timeline),
-        player_data(timeline),
-        remembered(scenario, PAGE, values, _acted()),
-    )
+        return {"message": f"⚠ {exc}"}
+    waiting = values["fault"] == CLICK and not params["kill"]
+    return {
+        "key": key_of(params),
+        "message": "Click a worker in the diagram to kill it." if waiting else "",
+        "summary": reduction_summary(figures, binomial, timeline),
+        "timeline": player_data(timeline),
+        "scenario": remembered(scenario, PAGE, _stored(params, values["slow"]), _acted()),
+    }
+
+
+def _stored(params: dict, slow: str | None) -> dict:
+    """The checked reduction parameters as the scenario keeps them (``slow``: as typed, checked)."""
+    return {key: params[key] for key in ("procs", "size", "root", "fault", "seed")} | {"slow": text(slow)}
 
 
 def _acted() -> bool:
@@ -411,77 +416,85 @@ def _shown(read, key, data, *args) -> dict:
     return read(scenario, *args)
 
 
-def render_reduction(position, key, kill, data):
+def render_reduction(position, key, kill, scenario) -> dict:
+    """The diagram and the tasks formed at the shown step; nothing changes while there is nothing to show (before
+    the run answered, or a store that cannot be read)."""
     try:
-        params = _shown(scenario_reduction, key, data, kill)
+        params = _shown(scenario_reduction, key, scenario, kill)
         timeline, figures, _ = reduction_runs(params)
     except VizcollError:
-        return blank_figure("Choose the reduction's parameters.", height=200), ""
+        return {}
     step = timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps)
-    return reduction_diagram(timeline, step, figures, params["procs"]), task_list(timeline, step, figures)
+    return {
+        "figure": reduction_diagram(timeline, step, figures, params["procs"]),
+        "tasks": task_list(timeline, step, figures),
+    }
 
 
-def export_goal(_clicks, algo, procs, size, root):
+def export_goal(clicks, algo, procs, size, root) -> dict:
     """Download GOAL: the chosen static reduction with the page's processes, size and root, or a message."""
     try:
-        return goal_file(algo, procs, size, root), ""
+        return {"file": goal_file(algo, procs, size, root), "message": ""}
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
+        return {"message": f"⚠ {exc}"}
 
 
 def clicked_rank(click) -> int | None:
-    """The worker a click on the diagram hit (its ``customdata``: the rank, or a list starting with it)."""
+    """The worker a click on the diagram hit (its ``customdata``: the rank, or a list of it alone)."""
     points = click.get("points") if isinstance(click, dict) else None
     point = points[0] if isinstance(points, list) and points and isinstance(points[0], dict) else {}
     rank = point.get("customdata")
-    rank = rank[0] if isinstance(rank, list) and rank else rank
+    rank = rank[0] if isinstance(rank, list) and len(rank) == 1 else rank
     return rank if isinstance(rank, int) and not isinstance(rank, bool) else None
 
 
-def click_kill(click, position, key, kill, data):
+def click_kill(click, position, key, kill, scenario) -> dict:
     """A click on a worker kills it at the time of the shown step (of the replay shown: ``kill``, the worker
     clicked before, included)."""
     try:
-        params = _shown(scenario_reduction, key, data, kill)
+        params = _shown(scenario_reduction, key, scenario, kill)
         timeline, _, _ = reduction_runs(params)
     except VizcollError:
-        return no_update, no_update
+        return {}
     rank = clicked_rank(click)
     if rank is None or not 0 <= rank < params["procs"]:
-        return no_update, no_update
+        return {}
     step = timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps)
-    return [rank, timeline.time_at(step)], CLICK
+    return {"kill": [rank, timeline.time_at(step)], "fault": CLICK}
 
 
 def _offered(workflow, cls) -> bool:
     return isinstance(workflow, str) and workflow in WORKFLOWS and cls in ("A", "B")
 
 
-def kernel_choices(workflow, cls, kernel):
+def kernel_choices(workflow, cls, kernel) -> dict:
+    """The kernels of the chosen program; the chosen one stays if the program has it."""
     if not _offered(workflow, cls):
-        return no_update, no_update
+        return {}
     options = kernel_options(workflow, cls)
     values = [o["value"] for o in options]
-    return options, kernel if kernel in values else (values[len(values) // 4] if values else None)
+    default = values[len(values) // 4] if values else None
+    return {"options": options, "kernel": kernel if kernel in values else default}
 
 
-def var_choices(kernel, workflow, cls, var):
-    if not _offered(workflow, cls):
-        return no_update, no_update
-    options = var_options(workflow, cls, kernel if isinstance(kernel, str) else None)
+def var_choices(kernel, workflow, cls, var) -> dict:
+    """The variables the chosen kernel writes; the chosen one stays if it writes it. A kernel the program does not
+    have (none chosen yet, or a forged one) changes nothing."""
+    if not _offered(workflow, cls) or kernel not in [o["value"] for o in kernel_options(workflow, cls)]:
+        return {}
+    options = var_options(workflow, cls, kernel)
     values = [o["value"] for o in options]
-    return options, var if var in values else (values[0] if values else None)
+    return {"options": options, "var": var if var in values else (values[0] if values else None)}
 
 
-def run_treft(values, scenario=None):
+def run_treft(scenario: Scenario, **values) -> dict:
     """Check the controls (``values``: control key -> its value), replay TREFT (cached) and summarise; the
     controls' values become the scenario's ``faults`` parameters."""
-    values = {key: (values if isinstance(values, dict) else {}).get(key) for key in TREFT_CONTROLS}
     try:
         params = read_treft(**values)
         timeline, figures = treft_run(params)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", no_update, no_update, no_update
+        return {"message": f"⚠ {exc}"}
     inject = ":".join(map(str, params["inject"])) if params["inject"] else ""
     stored = {
         "workflow": values["workflow"],
@@ -490,14 +503,21 @@ def run_treft(values, scenario=None):
         "inject": inject,
         "second": values["second"] or "",
     }
-    return key_of(params), "", treft_summary(figures), player_data(timeline), remembered(scenario, PAGE, stored)
+    return {
+        "key": key_of(params),
+        "message": "",
+        "summary": treft_summary(figures),
+        "timeline": player_data(timeline),
+        "scenario": remembered(scenario, PAGE, stored),
+    }
 
 
 def render_lanes(position, key, data):
+    """TREFT's lanes at the shown step; nothing changes while there is nothing to show."""
     try:
         timeline, _ = treft_run(_shown(scenario_treft, key, data))
     except VizcollError:
-        return blank_figure("Choose a workflow.", height=200)
+        return no_update
     return treft_lanes(timeline, timeline_step(whole_or(position, 0, 0, MAX_STEPS), timeline.n_steps), OPERATIONS)
 
 

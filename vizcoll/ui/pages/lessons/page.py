@@ -9,10 +9,12 @@ is checked as a lesson file is (:mod:`vizcoll.lessons`).
 
 from __future__ import annotations
 
-from dash import ALL, Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, Dash, Input, Output, State, ctx, dcc, html
 
 from vizcoll.errors import VizcollError
 from vizcoll.lessons import Lesson, load_shipped, read_json, shipped
+from vizcoll.scenario import Scenario
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.kit import message_box, panel, section, titled
 from vizcoll.ui.forms import decode_upload
 from vizcoll.ui.limits import MAX_UPLOAD_BYTES
@@ -28,7 +30,7 @@ from vizcoll.ui.pages.lessons._model import (
 )
 from vizcoll.ui.routing import register_page
 from vizcoll.ui.shell import ADD_REQUEST, ADD_VIEW, OWN_LESSONS
-from vizcoll.ui.store import MESSAGE, SCENARIO, checked
+from vizcoll.ui.store import MESSAGE, SCENARIO
 from vizcoll.words import plural
 
 __all__ = ["layout", "register", "shipped_list", "own_list", "step_editor"]
@@ -158,43 +160,73 @@ def step_editor(lesson: Lesson) -> list:
 
 
 # ---------------------------------------------------------------- callbacks
-def render(own_data):
-    own = own_lessons(own_data)
-    return own_list(own), [{"label": name, "value": name} for name in own]
+LESSONS_OUT = Output(OWN_LESSONS, "data", allow_duplicate=True)
+OWN_IN = State(OWN_LESSONS, "data")
+LISTED = {"list": Output(OWN_LIST, "children"), "choices": Output(EDIT_CHOICE, "options")}
+UPLOADED = {
+    "lessons": LESSONS_OUT,
+    "message": Output(LESSONS_MESSAGE, "children"),
+    "upload": Output(UPLOAD, "contents"),
+}
+HANDED = {"lessons": LESSONS_OUT, "download": Output(DOWNLOAD, "data")}
+HAND_FROM = {
+    "deletes": Input({"type": DELETE, "name": ALL}, "n_clicks"),
+    "gets": Input({"type": GET, "name": ALL}, "n_clicks"),
+    "own": OWN_IN,
+}
+EDITED = {"lessons": LESSONS_OUT, "message": Output(LESSONS_MESSAGE, "children", allow_duplicate=True)}
+EDIT_FROM = {
+    "moves": Input({"type": MOVE, "k": ALL, "to": ALL}, "n_clicks"),
+    "save": Input(SAVE, "n_clicks"),
+    "narrations": State({"type": NARRATION, "k": ALL}, "value"),
+    "notes": State({"type": NOTES, "k": ALL}, "value"),
+    "choice": State(EDIT_CHOICE, "value"),
+    "own": OWN_IN,
+}
+ADDED = {"lessons": LESSONS_OUT, "message": Output(MESSAGE, "children", allow_duplicate=True)}
+ADD_FROM = {"request": Input(ADD_REQUEST, "data"), "scenario": State(SCENARIO, "data"), "own": OWN_IN}
 
 
-def upload(contents, own_data):
-    """A lesson file opened: it joins your lessons under its title (numbered if the title is taken)."""
+def render(own) -> dict:
+    """Your lessons' ``list`` and the editor's ``choices``."""
+    lessons = own_lessons(own)
+    return {"list": own_list(lessons), "choices": [{"label": name, "value": name} for name in lessons]}
+
+
+def upload(contents, own) -> dict:
+    """A lesson file opened: it joins your ``lessons`` under its title (numbered if the title is taken); the
+    ``message`` says so or why not, and the ``upload`` box is emptied."""
     if contents is None:
-        return no_update, no_update, None
+        return {"upload": None}
     try:
         lesson = Lesson.from_dict(read_json(decode_upload(contents)))
     except VizcollError as exc:
-        return no_update, f"⚠ The lesson file could not be opened: {exc}", None
-    own = own_lessons(own_data)
-    if len(own) >= MAX_OWN:
-        return no_update, f"⚠ This browser keeps at most {MAX_OWN} lessons: delete one first.", None
+        return {"message": f"⚠ The lesson file could not be opened: {exc}", "upload": None}
+    lessons = own_lessons(own)
+    if len(lessons) >= MAX_OWN:
+        return {"message": f"⚠ This browser keeps at most {MAX_OWN} lessons: delete one first.", "upload": None}
     name, n = lesson.title[:60], 2
-    while name in own:
+    while name in lessons:
         name, n = f"{lesson.title[:56]} ({n})", n + 1
     try:
-        return stored({**own, name: lesson}), f"Opened {name!r} ({len(lesson.steps)} steps).", None
+        kept = stored({**lessons, name: lesson})
     except VizcollError as exc:
-        return no_update, f"⚠ The lesson file could not be kept: {exc}", None
+        return {"message": f"⚠ The lesson file could not be kept: {exc}", "upload": None}
+    return {"lessons": kept, "message": f"Opened {name!r} ({len(lesson.steps)} steps).", "upload": None}
 
 
-def delete_or_download(_deletes, _gets, own_data):
-    """A Delete or Download button of one of your lessons."""
+def delete_or_download(deletes, gets, own) -> dict:
+    """A Delete (your ``lessons`` without it) or Download (its ``download``) button of one of your lessons."""
     pressed = ctx.triggered_id
     if not ctx.triggered or not ctx.triggered[0]["value"] or not isinstance(pressed, dict):
-        return no_update, no_update
-    own = own_lessons(own_data)
-    lesson = own.get(pressed.get("name"))
+        return {}
+    lessons = own_lessons(own)
+    lesson = lessons.get(pressed.get("name"))
     if lesson is None:
-        return no_update, no_update
+        return {}
     if pressed["type"] == GET:
-        return no_update, {"content": lesson.dumps(), "filename": "vizcoll-lesson.json"}
-    return stored({name: one for name, one in own.items() if name != pressed["name"]}), no_update
+        return {"download": {"content": lesson.dumps(), "filename": "vizcoll-lesson.json"}}
+    return {"lessons": stored({name: one for name, one in lessons.items() if name != pressed["name"]})}
 
 
 def draw_editor(choice, own_data):
@@ -202,87 +234,56 @@ def draw_editor(choice, own_data):
     return step_editor(lesson) if lesson else html.P("Choose one of your lessons to edit it.", className="none")
 
 
-def edit(_moves, _save, narrations, notes, choice, own_data):
-    """Move or delete a step (its buttons), or save every step's texts (Save)."""
-    own = own_lessons(own_data)
-    lesson = own.get(choice)
+def edit(moves, save, narrations, notes, choice, own) -> dict:
+    """Move or delete a step (its buttons), or save every step's texts (Save): your ``lessons`` and a ``message``."""
+    lessons = own_lessons(own)
+    lesson = lessons.get(choice) if isinstance(choice, str) else None
     if lesson is None or not ctx.triggered or not ctx.triggered[0]["value"]:
-        return no_update, no_update
+        return {}
     data = lesson.to_dict()
     steps = data["steps"]
     pressed = ctx.triggered_id
     if isinstance(pressed, dict):
         k, to = pressed.get("k"), pressed.get("to")
         if not isinstance(k, int) or not 0 <= k < len(steps) or not isinstance(to, int):
-            return no_update, no_update
+            return {}
         step = steps.pop(k)
         if to >= 0:
             steps.insert(min(to, len(steps)), step)
         if not steps:
-            return stored({name: one for name, one in own.items() if name != choice}), f"{choice!r} is empty: deleted."
+            left = stored({name: one for name, one in lessons.items() if name != choice})
+            return {"lessons": left, "message": f"{choice!r} is empty: deleted."}
     else:
-        if len(narrations) != len(steps) or len(notes) != len(steps):
-            return no_update, "⚠ The lesson changed meanwhile: nothing was saved."
+        if not all(isinstance(texts, list) and len(texts) == len(steps) for texts in (narrations, notes)):
+            return {"message": "⚠ The lesson changed meanwhile: nothing was saved."}
         for step, narration, note in zip(steps, narrations, notes, strict=True):
             step["narration"], step["notes"] = narration or "", note or ""
     try:
-        return stored({**own, choice: Lesson.from_dict(data)}), "Saved." if not isinstance(pressed, dict) else ""
+        kept = stored({**lessons, choice: Lesson.from_dict(data)})
     except VizcollError as exc:
-        return no_update, f"⚠ Not saved: {exc}"
+        return {"message": f"⚠ Not saved: {exc}"}
+    return {"lessons": kept, "message": "Saved." if not isinstance(pressed, dict) else ""}
 
 
-def add_view(request, data, own_data):
-    """The shell's "Add this view to the lesson": the page, its scenario and its player's step join My lesson."""
+def add_view(request, scenario: Scenario, own) -> dict:
+    """The shell's "Add this view to the lesson": the page, its ``scenario`` and its player's step join My lesson
+    (your ``lessons``); the ``message`` says so or why not."""
     if not isinstance(request, dict):
-        return no_update, no_update
+        return {}
     pathname, hash_ = request.get("path"), request.get("hash")
-    scenario, message = checked(data)
-    if scenario is None:
-        return no_update, message
     try:
-        own, said = added_view(own_data, pathname, scenario, linked_player(pathname, hash_))
+        lessons, said = added_view(own, pathname, scenario, linked_player(pathname, hash_))
     except VizcollError as exc:
-        return no_update, f"⚠ Not added: {exc}"
-    return own, said
+        return {"message": f"⚠ Not added: {exc}"}
+    return {"lessons": lessons, "message": said}
 
 
 def register(app: Dash) -> None:
-    own_out = Output(OWN_LESSONS, "data", allow_duplicate=True)
-    app.callback(Output(OWN_LIST, "children"), Output(EDIT_CHOICE, "options"), Input(OWN_LESSONS, "data"))(render)
-    app.callback(
-        own_out,
-        Output(LESSONS_MESSAGE, "children"),
-        Output(UPLOAD, "contents"),
-        Input(UPLOAD, "contents"),
-        State(OWN_LESSONS, "data"),
-        prevent_initial_call=True,
-    )(upload)
-    app.callback(
-        own_out,
-        Output(DOWNLOAD, "data"),
-        Input({"type": DELETE, "name": ALL}, "n_clicks"),
-        Input({"type": GET, "name": ALL}, "n_clicks"),
-        State(OWN_LESSONS, "data"),
-        prevent_initial_call=True,
-    )(delete_or_download)
+    by_name(app, LISTED, {"own": Input(OWN_LESSONS, "data")})(render)
+    upload_from = {"contents": Input(UPLOAD, "contents"), "own": OWN_IN}
+    by_name(app, UPLOADED, upload_from, prevent_initial_call=True)(upload)
+    by_name(app, HANDED, HAND_FROM, prevent_initial_call=True)(delete_or_download)
     app.callback(Output(EDITOR, "children"), Input(EDIT_CHOICE, "value"), Input(OWN_LESSONS, "data"))(draw_editor)
-    app.callback(
-        own_out,
-        Output(LESSONS_MESSAGE, "children", allow_duplicate=True),
-        Input({"type": MOVE, "k": ALL, "to": ALL}, "n_clicks"),
-        Input(SAVE, "n_clicks"),
-        State({"type": NARRATION, "k": ALL}, "value"),
-        State({"type": NOTES, "k": ALL}, "value"),
-        State(EDIT_CHOICE, "value"),
-        State(OWN_LESSONS, "data"),
-        prevent_initial_call=True,
-    )(edit)
+    by_name(app, EDITED, EDIT_FROM, prevent_initial_call=True)(edit)
     app.clientside_callback(ADD_REQUEST_JS, Output(ADD_REQUEST, "data"), Input(ADD_VIEW, "n_clicks"))
-    app.callback(
-        own_out,
-        Output(MESSAGE, "children", allow_duplicate=True),
-        Input(ADD_REQUEST, "data"),
-        State(SCENARIO, "data"),
-        State(OWN_LESSONS, "data"),
-        prevent_initial_call=True,
-    )(add_view)
+    by_name(app, ADDED, ADD_FROM, scenario="scenario", message="message", prevent_initial_call=True)(add_view)

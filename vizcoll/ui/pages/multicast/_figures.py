@@ -6,8 +6,9 @@ import plotly.graph_objects as go
 
 from vizcoll.multicast.loads import groups_on_links, tree_rows
 from vizcoll.multicast.routing import MulticastResult
-from vizcoll.ui.figures.efi import efi_histogram, groups_hover, shared_top
+from vizcoll.ui.figures.efi import LinkHover, efi_histogram, groups_hover, shared_top
 from vizcoll.ui.figures.fabric import view_figure
+from vizcoll.ui.figures.style import ColourScale
 
 __all__ = ["first_figure", "route_figures"]
 
@@ -28,9 +29,8 @@ def route_figures(
         view,
         b.efi - a.efi,
         f"Difference B − A ({b.algo} − {a.algo}){where}{per}",
-        diverging=True,
-        label="EFI B − A",
-        clickable=True,
+        ColourScale("EFI B − A", diverging=True),
+        LinkHover(clickable=True),
     )
     return heat[0], heat[1], diff, hist
 
@@ -53,8 +53,7 @@ def _heat(view, r: MulticastResult, name: str, group: int | None, top: float, sh
         view,
         r.efi,
         f"{name}: {r.algo} (max EFI {int(r.efi[view.rows].max(initial=0))}; colours 0–{top:g}{shared}){where}{per}",
-        hover=None if view.overview is not None else groups_hover(groups_on_links(r, len(r.efi), view.rows)),
+        ColourScale(top=top),
+        LinkHover(None if view.overview is not None else groups_hover(groups_on_links(r, len(r.efi), view.rows)), True),
         highlight=tree_rows(r, group),
-        clickable=True,
-        top=top,
     )

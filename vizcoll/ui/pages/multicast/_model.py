@@ -27,7 +27,7 @@ import numpy as np
 
 from vizcoll.errors import VizcollError
 from vizcoll.multicast.algorithms import ALGORITHMS, FULB, FULB_GLOBAL, MINHOP_NEW, SSSP
-from vizcoll.multicast.groups import simulate_group
+from vizcoll.multicast.groups import GroupRun, simulate_group
 from vizcoll.multicast.routing import MulticastResult, communicator_groups, route
 from vizcoll.multicast.tables import read_tables, tables_result
 from vizcoll.scenario import MAX_TABLES_CHARS, Scenario
@@ -441,7 +441,7 @@ def protocol_of(scenario: Scenario) -> Timeline | None:
     if tree is None:
         return None
     members = tree.members[:MAX_PROTOCOL_MEMBERS]
-    return simulate_group(members.tolist(), sm_node=tree.root, names=topo.names, seed=0)
+    return simulate_group(GroupRun(members.tolist(), sm_node=tree.root, names=topo.names, seed=0))
 
 
 def protocol_timeline(scenario: Scenario) -> dict | None:

@@ -22,6 +22,7 @@ from vizcoll.sim.lockstep import Lockstep, lockstep
 from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.ui.figures.efi import link_value_figure
+from vizcoll.ui.figures.style import ColourScale
 from vizcoll.ui.limits import DRAWN_NODES
 from vizcoll.ui.pages.multicast._model import page_state, routed
 
@@ -49,4 +50,5 @@ def buildup_figure(topo: Topology, tl: Timeline, step: int, top: int) -> go.Figu
     """Each link's EFI after ``step`` of a build-up on the colour scale ``0..top``, this step's tree thick."""
     row = {lid: r for r, lid in enumerate(topo.link_id.tolist())}
     tree = [row[lid] for e in (tl.active_at(step) if step >= 0 else []) for lid in e.path_links if lid in row]
-    return link_value_figure(topo, efi_at(topo, tl, step), "", highlight=np.array(tree, dtype=np.int64), top=top)
+    scale = ColourScale(top=top)
+    return link_value_figure(topo, efi_at(topo, tl, step), "", scale=scale, highlight=np.array(tree, dtype=np.int64))

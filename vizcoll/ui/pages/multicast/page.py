@@ -51,6 +51,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.cache import cached_figures
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import dropdown, field, graph, info, job_bar, message_box, section, status_box, titled
 from vizcoll.ui.components.links import link_list, register_link_list
@@ -167,19 +168,88 @@ PARAM_CONTROLS = {
     "group": MC_GROUP,
     "compare": MC_COMPARE,
 }  # parameter -> its control
-VIEWS = [
-    Output(MC_SUMMARY, "children"),
-    Output(MC_STATUS, "children"),
-    Output(MC_FIG_A, "figure"),
-    Output(MC_FIG_B, "figure"),
-    Output(MC_FIG_DIFF, "figure"),
-    Output(MC_HIST, "figure"),
-    Output(MC_GROUP_INFO, "children"),
-    Output(MC_WORST, "children"),
-    Output(pid(MC_PLAYER, "timeline"), "data"),
-]
-"""The views of the routes (:func:`views`, then :func:`group_protocol`'s timeline), also written by the job."""
-TOP, LOWER = (0, 1, 2, 3, 6, 7), (4, 5)  # the views :func:`render` draws, and those below the fold
+STORE = {"scenario": Input(SCENARIO, "data")}  # the input of the callbacks that follow the shared scenario
+TOP = {
+    "summary": Output(MC_SUMMARY, "children"),
+    "status": Output(MC_STATUS, "children"),
+    "heatmap_a": Output(MC_FIG_A, "figure"),
+    "heatmap_b": Output(MC_FIG_B, "figure"),
+    "group_info": Output(MC_GROUP_INFO, "children"),
+    "worst": Output(MC_WORST, "children"),
+}
+"""The views of the routes :func:`render` draws with the page's first answers."""
+LOWER = {"difference": Output(MC_FIG_DIFF, "figure"), "histogram": Output(MC_HIST, "figure")}
+"""The views below the fold (:func:`render_lower`)."""
+TIMELINE = Output(pid(MC_PLAYER, "timeline"), "data")  # the protocol's player (:func:`group_protocol`)
+VIEWS = {**TOP, **LOWER, "timeline": TIMELINE}
+"""The views of the routes (:func:`views`, then :func:`group_protocol`'s timeline), also written by the jobs."""
+DRAWINGS = ("heatmap_a", "heatmap_b", "difference", "histogram")  # the views that are figures
+B_DRAWINGS = ("heatmap_b", "difference", "histogram")  # those that show B: they wait for B's job
+
+
+def _again(outputs: dict[str, Output]) -> dict[str, Output]:
+    """``outputs`` written again, by another callback than theirs (``allow_duplicate``)."""
+    return {
+        name: Output(output.component_id, output.component_property, allow_duplicate=True)
+        for name, output in outputs.items()
+    }
+
+
+ORDER_B = Output(MC_HEAVY_B, "data", allow_duplicate=True)  # B's job's order, written by the routes' job too
+JOB_VIEWS = {**_again(VIEWS), "order_b": ORDER_B}
+"""What the routes' job writes (:func:`compute_views`): the views, and the order of B's job."""
+B_VIEWS = _again(VIEWS)  # what B's job writes (compute_second)
+CANCELLED = _again({name: VIEWS[name] for name in ("status", *DRAWINGS)})  # Cancel of the routes' job
+CANCELLED_B = _again({name: VIEWS[name] for name in ("status", *B_DRAWINGS)})
+"""What Cancel of B's job writes (:func:`cancelled_second`): A's views stay."""
+CONTROLS = {
+    "fabric": Output(MC_FABRIC, "children"),
+    "a": Output(MC_ALGO_A, "value"),
+    "b": Output(MC_ALGO_B, "value"),
+    "part_options": Output(MC_PART, "options"),
+    "part": Output(MC_PART, "value"),
+    "group_options": Output(MC_GROUP, "options"),
+    "group": Output(MC_GROUP, "value"),
+    "a_options": Output(MC_ALGO_A, "options"),
+    "tables": Output(MC_TABLES_INFO, "children"),
+    "no_forget": Output(MC_TABLES_FORGET, "disabled"),
+}
+"""What follows the store (:func:`controls`): the fabric's and the tables' lines and the controls."""
+SHOWING = {
+    "a_now": State(MC_ALGO_A, "value"),
+    "b_now": State(MC_ALGO_B, "value"),
+    "part_now": State(MC_PART, "value"),
+    "group_now": State(MC_GROUP, "value"),
+}
+"""What the controls show (:func:`controls` reads them with the store)."""
+WRITTEN = {"scenario": store_output(), "message": Output(MC_MESSAGE, "children")}
+"""What a control's change writes (:func:`update`): the shared scenario, or a message."""
+CHANGES = {
+    "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
+    "clicks": {figure: Input(figure, "clickData") for figure in FIGURES},
+    "use_preset": Input(MC_USE_PRESET, "n_clicks"),
+    "preset": State(MC_PRESET, "value"),
+    "scenario": State(SCENARIO, "data"),
+}
+"""What :func:`update` reads: the controls' values and the drawings' clicks by key, the preset and the store."""
+LOADED = {
+    "scenario": store_output(),
+    "message": Output(MC_TABLES_MESSAGE, "children"),
+    "contents": Output(MC_TABLES_UPLOAD, "contents"),
+}
+"""What loading or forgetting the tables writes (:func:`load_tables`): the store, a message, the emptied box."""
+UPLOADED = {
+    "contents": Input(MC_TABLES_UPLOAD, "contents"),
+    "forget": Input(MC_TABLES_FORGET, "n_clicks"),
+    "filename": State(MC_TABLES_UPLOAD, "filename"),
+    "scenario": State(SCENARIO, "data"),
+}
+"""What :func:`load_tables` reads."""
+SIDES_SHOWN = result_outputs(MC_SIDES, canvas=False)  # what the side-by-side job writes (compare_routings)
+CLICK_A_LINK = (
+    "Click the middle of a link (its hover names it) to break or repair it; the overview has no links to click: "
+    "choose a part above."
+)  # what a click beside the links says
 POLL_MS = 500  # how often the page asks a running job for its progress
 SAVED_AS = "vizcoll-multicast"  # the file name of a figure saved from its mode bar
 
@@ -359,48 +429,13 @@ def register(app: Dash) -> None:
     register_player(app, MC_PLAYER)
     register_animation_export(app, MC_PLAYER, PAGE)
     register_figure_pack(app, MC_PACK, PAGE)
-    app.callback(
-        store_output(),
-        Output(MC_MESSAGE, "children"),
-        inputs={
-            "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
-            "clicks": {figure: Input(figure, "clickData") for figure in FIGURES},
-            "use_preset": Input(MC_USE_PRESET, "n_clicks"),
-        },
-        state={"preset": State(MC_PRESET, "value"), "data": State(SCENARIO, "data")},
-        prevent_initial_call=True,
-    )(update)
-    app.callback(
-        store_output(),
-        Output(MC_TABLES_MESSAGE, "children"),
-        Output(MC_TABLES_UPLOAD, "contents"),
-        Input(MC_TABLES_UPLOAD, "contents"),
-        Input(MC_TABLES_FORGET, "n_clicks"),
-        State(MC_TABLES_UPLOAD, "filename"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-    )(load_tables)
-    app.callback(
-        Output(MC_FABRIC, "children"),
-        Output(MC_ALGO_A, "value"),
-        Output(MC_ALGO_B, "value"),
-        Output(MC_PART, "options"),
-        Output(MC_PART, "value"),
-        Output(MC_GROUP, "options"),
-        Output(MC_GROUP, "value"),
-        Output(MC_ALGO_A, "options"),
-        Output(MC_TABLES_INFO, "children"),
-        Output(MC_TABLES_FORGET, "disabled"),
-        Input(SCENARIO, "data"),
-        State(MC_ALGO_A, "value"),
-        State(MC_ALGO_B, "value"),
-        State(MC_PART, "value"),
-        State(MC_GROUP, "value"),
-    )(controls)
+    by_name(app, WRITTEN, CHANGES, prevent_initial_call=True)(update)
+    by_name(app, LOADED, UPLOADED, prevent_initial_call=True)(load_tables)
+    by_name(app, CONTROLS, STORE | SHOWING, scenario="scenario", message="fabric")(controls)
     app.callback(Output(MC_HEAVY, "data"), Input(SCENARIO, "data"), State(MC_HEAVY, "data"))(dispatch)
-    app.callback(*[VIEWS[i] for i in TOP], Input(SCENARIO, "data"))(render)
-    app.callback(*[VIEWS[i] for i in LOWER], Input(SCENARIO, "data"), Input(MC_LOWER_SEEN, "data"))(render_lower)
-    app.callback(VIEWS[-1], Input(SCENARIO, "data"))(group_protocol)
+    by_name(app, TOP, STORE, scenario="scenario", message="status")(render)
+    by_name(app, LOWER, STORE | {"seen": Input(MC_LOWER_SEEN, "data")})(render_lower)
+    app.callback(TIMELINE, Input(SCENARIO, "data"))(group_protocol)
     app.callback(Output(MC_RAILS, "children"), Input(SCENARIO, "data"))(groups_panel)  # computed in the request
     _register_jobs(app)
     app.callback(
@@ -414,10 +449,10 @@ def register(app: Dash) -> None:
 def _register_side_by_side(app: Dash) -> None:
     """The side-by-side panel: A's and B's routes built up group by group (a background job) and their player."""
     app.callback(Output(MC_SIDES_ORDER, "data"), Input(MC_COMPARE, "value"), Input(SCENARIO, "data"))(order_sides)
-    app.callback(
-        *result_outputs(MC_SIDES, canvas=False),
-        Input(MC_SIDES_ORDER, "data"),
-        State(SCENARIO, "data"),
+    by_name(
+        app,
+        SIDES_SHOWN,
+        {"order": Input(MC_SIDES_ORDER, "data"), "scenario": State(SCENARIO, "data")},
         prevent_initial_call=True,
         interval=POLL_MS,
         **jobs.background(f"{MC_SIDES}-run"),
@@ -427,121 +462,95 @@ def _register_side_by_side(app: Dash) -> None:
 
 def _register_jobs(app: Dash) -> None:
     """The routes' job (A, and A's views), the job of B it orders as it ends (B, and every view), their Cancel."""
-    again = lambda outputs: [Output(o.component_id, o.component_property, allow_duplicate=True) for o in outputs]  # noqa: E731
-    order_b = Output(MC_HEAVY_B, "data", allow_duplicate=True)
-    app.callback(
-        *again(VIEWS),
-        order_b,
-        Input(MC_HEAVY, "data"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-        interval=POLL_MS,
-        **jobs.background(MC_JOB, (MC_USE_PRESET,)),
-    )(compute_views)
-    app.callback(order_b, Input(MC_HEAVY, "data"), State(MC_HEAVY_B, "data"), prevent_initial_call=True)(stop_second)
-    app.callback(
-        *again(VIEWS),
-        Input(MC_HEAVY_B, "data"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-        interval=POLL_MS,
-        **jobs.background(MC_JOB_B, (MC_USE_PRESET,)),
-    )(compute_second)
-    app.callback(
-        Output(MC_STATUS, "children", allow_duplicate=True),
-        *[Output(f, "figure", allow_duplicate=True) for f in (*FIGURES, MC_HIST)],
-        Input(f"{MC_JOB}-cancel", "n_clicks"),
-        prevent_initial_call=True,
-    )(cancelled)
-    app.callback(
-        Output(MC_STATUS, "children", allow_duplicate=True),
-        *[Output(f, "figure", allow_duplicate=True) for f in (MC_FIG_B, MC_FIG_DIFF, MC_HIST)],
-        Input(f"{MC_JOB_B}-cancel", "n_clicks"),
-        prevent_initial_call=True,
-    )(cancelled_second)
+    job = {"scenario": "scenario", "message": "status", "prevent_initial_call": True, "interval": POLL_MS}
+    ordered = {"order": Input(MC_HEAVY, "data"), "scenario": State(SCENARIO, "data")}
+    by_name(app, JOB_VIEWS, ordered, **job, **jobs.background(MC_JOB, (MC_USE_PRESET,)))(compute_views)
+    app.callback(ORDER_B, Input(MC_HEAVY, "data"), State(MC_HEAVY_B, "data"), prevent_initial_call=True)(stop_second)
+    ordered_b = ordered | {"order": Input(MC_HEAVY_B, "data")}
+    by_name(app, B_VIEWS, ordered_b, **job, **jobs.background(MC_JOB_B, (MC_USE_PRESET,)))(compute_second)
+    cancel = {"clicks": Input(f"{MC_JOB}-cancel", "n_clicks")}
+    by_name(app, CANCELLED, cancel, prevent_initial_call=True)(cancelled)
+    cancel_b = {"clicks": Input(f"{MC_JOB_B}-cancel", "n_clicks")}
+    by_name(app, CANCELLED_B, cancel_b, prevent_initial_call=True)(cancelled_second)
 
 
-def update(values, clicks, use_preset, preset, data):
+def update(values, clicks, use_preset, preset, scenario) -> dict:
     """A control changed (``values``: control key -> its value; ``clicks``: drawing -> its last click): the shared
     scenario with the page's checked parameters, a link broken or repaired (a click on a drawing), or a preset; a
-    bad value leaves the store as it is, with a message."""
+    bad value leaves the store as it is, with a message. The store (``scenario``, as the browser sent it) is read
+    only for a user's action: the page appearing says nothing."""
     if not user_action():  # the page appearing, or the controls following the store
-        return no_update, no_update
-    scenario, message = checked(data)
-    if scenario is None:
-        return no_update, message
+        return {}
+    read, message = checked(scenario)
+    if read is None:
+        return {"message": message}
     trigger = ctx.triggered_id
     values, clicks = (given if isinstance(given, dict) else {} for given in (values, clicks))
     try:
         if trigger == MC_USE_PRESET:
-            return preset_scenario(preset, scenario).to_dict(thin=True), ""
-        if trigger in clicks:
+            return {"scenario": preset_scenario(preset, read).to_dict(thin=True), "message": ""}
+        if trigger in FIGURES:  # a click, whatever the browser sent with it
             label = clicked_label(clicks.get(trigger))
             if label is None:
-                return no_update, (
-                    "Click the middle of a link (its hover names it) to break or repair it; the "
-                    "overview has no links to click: choose a part above."
-                )
-            return scenario.toggled(label).to_dict(thin=True), ""
-        topo = topology_of(scenario)
+                return {"message": CLICK_A_LINK}
+            return {"scenario": read.toggled(label).to_dict(thin=True), "message": ""}
+        topo = topology_of(read)
         try:
-            groups = groups_of(scenario)
+            groups = groups_of(read)
         except VizcollError:  # the view says why; the algorithms can still be chosen
             groups = None
         params = read_params(
             {key: values.get(key) for key in PARAM_CONTROLS},
-            scenario,
+            read,
             topo,
             len(groups or []),
-            tables=scenario.mcast_tables is not None,
+            tables=read.mcast_tables is not None,
         )
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
+        return {"message": f"⚠ {exc}"}
     if params["part"] == natural_part(topo):
         params["part"] = None  # the natural part follows the fabric (whole when small, else the overview)
-    return remembered(data, PAGE, params), ""
+    return {"scenario": remembered(scenario, PAGE, params), "message": ""}
 
 
-def load_tables(contents, _forget, filename, data):
-    """The fabric's tables loaded from the upload box (checked on the scenario's fabric), or forgotten; a file
-    that cannot be used leaves the store as it is, with a message. The box is emptied so the same file can be
-    loaded again."""
+def load_tables(contents, forget, filename, scenario) -> dict:
+    """The fabric's tables loaded from the upload box (checked on the scenario's fabric), or forgotten (``forget``:
+    its clicks); a file that cannot be used leaves the store as it is, with a message. The box is emptied so the
+    same file can be loaded again. The store (``scenario``) is read only for a user's action, as in :func:`update`."""
     if not user_action() or (ctx.triggered_id == MC_TABLES_UPLOAD and contents is None):
-        return no_update, no_update, no_update  # the page appearing, or the box emptied by this callback
-    scenario, message = checked(data)
-    if scenario is None:
-        return no_update, message, None
+        return {}  # the page appearing, or the box emptied by this callback
+    read, message = checked(scenario)
+    if read is None:
+        return {"message": message, "contents": None}
     name = filename if isinstance(filename, str) and filename.strip() else "the file"
     try:
         if ctx.triggered_id == MC_TABLES_FORGET:
-            return without_tables(scenario).to_dict(thin=True), "", no_update
-        return with_tables(scenario, contents).to_dict(thin=True), "", None
+            return {"scenario": without_tables(read).to_dict(thin=True), "message": ""}
+        return {"scenario": with_tables(read, contents).to_dict(thin=True), "message": "", "contents": None}
     except VizcollError as exc:
         what = "The tables" if ctx.triggered_id == MC_TABLES_FORGET else f"{name[:80]} was not loaded"
-        return no_update, f"⚠ {what}: {exc}", None
+        return {"message": f"⚠ {what}: {exc}", "contents": None}
 
 
-def controls(data, a_now=None, b_now=None, part_now=None, group_now=None):
+def controls(scenario: Scenario, a_now=None, b_now=None, part_now=None, group_now=None) -> dict:
     """The fabric's line, the tables' line and the controls following the store (values written only when they
-    changed; A's choices hold the fabric's tables when the scenario carries them)."""
-    scenario, message = checked(data)
-    if scenario is None:
-        return (message,) + (no_update,) * 9
+    changed from what the controls show, ``*_now``; A's choices hold the fabric's tables when the scenario carries
+    them)."""
     topo, groups, p, _ = page_state(scenario)
     loaded = tables_of(scenario)
     mlids = loaded.mlids if loaded is not None else None
-    return (
-        fabric_line(scenario, topo, groups),
-        changed(p["a"], a_now),
-        changed(p["b"], b_now),
-        part_options(scenario, topo, p["part"]),
-        changed(p["part"] or natural_part(topo), part_now),
-        group_options(topo, groups, mlids),
-        changed(p["group"], group_now),
-        algo_options(scenario.mcast_tables is not None),
-        tables_line(loaded),
-        scenario.mcast_tables is None,
-    )
+    return {
+        "fabric": fabric_line(scenario, topo, groups),
+        "a": changed(p["a"], a_now),
+        "b": changed(p["b"], b_now),
+        "part_options": part_options(scenario, topo, p["part"]),
+        "part": changed(p["part"] or natural_part(topo), part_now),
+        "group_options": group_options(topo, groups, mlids),
+        "group": changed(p["group"], group_now),
+        "a_options": algo_options(scenario.mcast_tables is not None),
+        "tables": tables_line(loaded),
+        "no_forget": scenario.mcast_tables is None,
+    }
 
 
 def dispatch(data, job_now=None):
@@ -556,47 +565,45 @@ def _waits(scenario: Scenario) -> bool:
     return bool(groups) and needs_job(scenario, p)
 
 
-def render(data):
+def render(scenario: Scenario) -> dict:
     """The views above the fold (:data:`TOP`), drawn with the page's first answers."""
-    drawn = views(data)
-    return tuple(drawn[i] for i in TOP)
+    drawn = views(scenario)
+    return {name: drawn[name] for name in TOP}
 
 
-def render_lower(data, seen):
-    """The difference and the histogram (:data:`LOWER`), once they come on the screen: below the fold, a large
-    fabric's two figures would take the browser a third of a second before the player's first frame."""
+def render_lower(scenario, seen) -> dict:
+    """The difference and the histogram (:data:`LOWER`), once they come on the screen (``seen``): below the fold, a
+    large fabric's two figures would take the browser a third of a second before the player's first frame. A store
+    that cannot be read changes nothing here (:func:`render` says why)."""
     if seen is not True:
-        return no_update, no_update
-    drawn = views(data)
-    return tuple(drawn[i] for i in LOWER)
+        return {}
+    read, _ = checked(scenario)
+    if read is None:
+        return {}  # render says why
+    drawn = views(read)
+    return {name: drawn[name] for name in LOWER}
 
 
-def views(data):
-    """Summary, status, the four figures, the group's line and the worst links of the scenario's routes (those of
-    a large fabric come from the background job)."""
-    scenario, message = checked(data)
-    if scenario is None:
-        return (no_update, message) + (no_update,) * 6
+def views(scenario: Scenario) -> dict:
+    """Summary, status, the four figures, the group's line and the worst links of the scenario's routes
+    (:data:`VIEWS` but the timeline; those of a large fabric come from the background job)."""
     if _waits(scenario):
         waiting = blank_figure("Routing in the background: see the progress bar at the top.")
-        return (
-            "",
-            f"Routing the groups on {topology_of(scenario).n_nodes:,} nodes in the background…",
-            waiting,
-            waiting,
-            waiting,
-            waiting,
-            "",
-            "",
-        )
+        status = f"Routing the groups on {topology_of(scenario).n_nodes:,} nodes in the background…"
+        return _said(status, waiting)
     return _views(scenario)
 
 
-def _views(scenario: Scenario) -> tuple:
+def _said(status: str, figure) -> dict:
+    """The views when there is nothing to show but ``status``: each drawing is ``figure``, the other views empty."""
+    return {"summary": "", "status": status, **dict.fromkeys(DRAWINGS, figure), "group_info": "", "worst": ""}
+
+
+def _views(scenario: Scenario) -> dict:
     topo, groups, p, notes = page_state(scenario)
     if not groups:
         blank = blank_figure("No multicast group to route: see the message above.")
-        return "", "\n".join(notes) or "The scenario's communicators are empty.", blank, blank, blank, blank, "", ""
+        return _said("\n".join(notes) or "The scenario's communicators are empty.", blank)
     results = {"a": routed(scenario, p["a"]), "b": routed(scenario, p["b"])}
     status = "\n".join(filter(None, [*notes, unroutable_line(topo, groups, results)]))
     fig_a, fig_b, diff, hist = drawings(
@@ -606,7 +613,16 @@ def _views(scenario: Scenario) -> tuple:
     summary = summary_table(p, results)
     if p["a"] == TABLES:  # the fabric's tables against B: one sentence says whether B loads any link differently
         summary = [summary, verdict(results["a"], results["b"])]
-    return (summary, status, fig_a, fig_b, diff, hist, group_info(topo, groups, p, results), worst)
+    return {
+        "summary": summary,
+        "status": status,
+        "heatmap_a": fig_a,
+        "heatmap_b": fig_b,
+        "difference": diff,
+        "histogram": hist,
+        "group_info": group_info(topo, groups, p, results),
+        "worst": worst,
+    }
 
 
 @cached_figures
@@ -632,29 +648,27 @@ def group_protocol(data):
     return player_data(protocol_of(scenario))
 
 
-def compute_views(set_progress, job, data):
+def compute_views(set_progress, order, scenario: Scenario) -> dict:
     """(A background job.) Route the groups by A with its progress, then A's views (:func:`first_views`) and the
     order of B's job (:func:`compute_second`); when B's routes are at hand already (only A changed), every view at
     once and no order. A forged or stale order changes nothing."""
-    scenario, _ = checked(data)
-    if not isinstance(job, dict) or scenario is None:
-        return (no_update,) * (len(VIEWS) + 1)
+    if not isinstance(order, dict):
+        return {}
     _, groups, p, _ = page_state(scenario)
     _route_job(set_progress, scenario, p["a"], groups, "drawing A's figure")
     if not groups or is_routed(scenario, p["b"]):
-        return (*_views(scenario), player_data(protocol_of(scenario)), no_update)
-    return (*first_views(scenario), None, jobs.order(True, job))
+        return {**_views(scenario), "timeline": player_data(protocol_of(scenario))}
+    return {**first_views(scenario), "timeline": None, "order_b": jobs.order(True, order)}
 
 
-def compute_second(set_progress, order, data):
+def compute_second(set_progress, order, scenario: Scenario) -> dict:
     """(The background job :func:`compute_views` orders as it ends.) Route the groups by B with its progress, then
     every view, the comparison of A and B included; a forged or stale order changes nothing."""
-    scenario, _ = checked(data)
-    if not isinstance(order, dict) or scenario is None:
-        return (no_update,) * len(VIEWS)
+    if not isinstance(order, dict):
+        return {}
     _, groups, p, _ = page_state(scenario)
     _route_job(set_progress, scenario, p["b"], groups, "drawing the figures")
-    return (*_views(scenario), player_data(protocol_of(scenario)))
+    return {**_views(scenario), "timeline": player_data(protocol_of(scenario))}
 
 
 def _route_job(set_progress, scenario: Scenario, algo: str, groups, drawing: str) -> None:
@@ -676,7 +690,7 @@ def examples() -> list[tuple[str, Scenario]]:
     return [(preset["label"], preset_scenario(key, DEFAULT_SCENARIO)) for key, preset in PRESETS.items()]
 
 
-def first_views(scenario: Scenario) -> tuple:
+def first_views(scenario: Scenario) -> dict:
     """The views of A alone (:data:`VIEWS` but the timeline), the first the job draws while B is being routed:
     the summary, the group's line and the worst links of A, A's figure on its own colour scale, and the three
     drawings that compare it with B saying that B follows."""
@@ -689,8 +703,14 @@ def first_views(scenario: Scenario) -> tuple:
     )
     later = blank_figure(f"B ({p['b']}) follows: it is being routed in the background.")
     worst = [html.Div(worst_links(topo, results["a"], "A"))]
-    info_line = group_info(topo, groups, p, results)
-    return summary_table(p, results), status, fig_a, later, later, later, info_line, worst
+    return {
+        "summary": summary_table(p, results),
+        "status": status,
+        "heatmap_a": fig_a,
+        **dict.fromkeys(B_DRAWINGS, later),
+        "group_info": group_info(topo, groups, p, results),
+        "worst": worst,
+    }
 
 
 @cached_figures
@@ -701,29 +721,20 @@ def first_drawing(source: dict, pattern: str, ppn: int, lists, tables: str | Non
     return first_figure(view, routed(scenario, p["a"]), p["group"])
 
 
-def cancelled(_clicks):
-    """Cancel pressed: the status and the four figures say the routes were not computed (the job wrote nothing;
-    the figures said "routing in the background")."""
+def cancelled(clicks) -> dict:
+    """Cancel pressed (``clicks``): the status and the four figures say the routes were not computed (the job wrote
+    nothing; the figures said "routing in the background")."""
     blank = blank_figure("Cancelled: not routed.")
-    return (
-        "⚠ Cancelled: the groups were not routed. Change a control, or reload the page, to route them.",
-        blank,
-        blank,
-        blank,
-        blank,
-    )
+    status = "⚠ Cancelled: the groups were not routed. Change a control, or reload the page, to route them."
+    return {"status": status, **dict.fromkeys(DRAWINGS, blank)}
 
 
-def cancelled_second(_clicks):
-    """Cancel pressed under B's job: the status and B's three drawings say B did not route the groups (A's views
-    stay)."""
+def cancelled_second(clicks) -> dict:
+    """Cancel pressed under B's job (``clicks``): the status and B's three drawings say B did not route the groups
+    (A's views stay)."""
     blank = blank_figure("Cancelled: not routed by B.")
-    return (
-        "⚠ Cancelled: the groups were not routed by B. Change a control, or reload the page, to route them.",
-        blank,
-        blank,
-        blank,
-    )
+    status = "⚠ Cancelled: the groups were not routed by B. Change a control, or reload the page, to route them."
+    return {"status": status, **dict.fromkeys(B_DRAWINGS, blank)}
 
 
 def order_sides(compare, data):
@@ -732,17 +743,18 @@ def order_sides(compare, data):
     return ORDER_SIDES(compare, None if scenario is None else key_of(scenario.to_dict(thin=True)))
 
 
-def compare_routings(set_progress, order, data):
+def compare_routings(set_progress, order, scenario) -> dict:
     """(A background job.) A's and B's routes of the scenario's groups built up one by one, side by side on one
-    clock (:func:`~vizcoll.ui.pages.multicast._sides.compared_routings`), or why not; nothing without an order."""
-    scenario, message = checked(data)
-    if scenario is None:
+    clock (:func:`~vizcoll.ui.pages.multicast._sides.compared_routings`), or why not; nothing without an order. A
+    store (``scenario``, as the browser sent it) that cannot be read empties the panel too, and says why."""
+    read, message = checked(scenario)
+    if read is None:
         return shown(None, message=message, canvas=False)
     if not isinstance(order, dict) or order.get("compare") not in COMPARE or not order["compare"]:
         return shown(None, canvas=False)
     set_progress((0, 1, "Routing the groups by A and B"))
     try:
-        ls, timelines, top = compared_routings(scenario)
+        ls, timelines, top = compared_routings(read)
     except VizcollError as exc:
         return shown(None, message=f"⚠ {exc}", canvas=False)
     return shown(ls, [player_data(tl, top=top) for tl in timelines], canvas=False)

@@ -33,6 +33,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import Scenario
 from vizcoll.ui import jobs
 from vizcoll.ui.cache import is_cached
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
     field,
@@ -118,25 +119,79 @@ PARAM_CONTROLS = {
 }
 SCHED_HEAVY, SCHED_JOB = "sched-heavy", "sched-analysis"  # the background job's order and its job bar's prefix
 FIGURES = "vizcoll-schedules"  # the file name of a figure saved from its mode bar
-VIEWS = [
-    Output(SCHED_FILE, "children"),
-    Output(SCHED_PROBLEMS, "children"),
-    Output(SCHED_TIMING, "children"),
-    Output(SCHED_FINISH, "figure"),
-    Output(pid(SCHED_PLAYER, "timeline"), "data"),
-    Output(SCHED_CANVAS, "elements"),
-    Output(SCHED_FLAG, "children"),
-    Output(SCHED_FLAG, "className"),
-    Output(SCHED_OVERVIEW, "figure"),
-    Output(SCHED_DRAWN, "data"),
-    Output(SCHED_OVERVIEW, "style"),
-    Output(SCHED_CANVAS, "style"),
-    Output(SCHED_LEGEND, "style"),
-    Output(SCHED_LATER, "data"),
-]
+
+
+def _again(outputs: dict[str, Output], *names: str) -> dict[str, Output]:
+    """``outputs`` (those of ``names``; all without names) as a second callback writes them (``allow_duplicate``)."""
+    return {
+        name: Output(o.component_id, o.component_property, allow_duplicate=True)
+        for name, o in outputs.items()
+        if not names or name in names
+    }
+
+
+LOADED = {
+    "goal": Output(SCHED_GOAL, "data"),
+    "upload": Output(SCHED_UPLOAD, "contents"),
+    "message": Output(SCHED_FILE_MESSAGE, "children"),
+}
+"""What :func:`load_goal` writes: the page's store of the file, the upload box (emptied) and the file's message."""
+LOADING = {
+    "contents": Input(SCHED_UPLOAD, "contents"),
+    "example": Input(SCHED_EXAMPLE, "n_clicks"),
+    "filename": State(SCHED_UPLOAD, "filename"),
+    "scenario": State(SCENARIO, "data"),
+}
+PARAMS = {"scenario": store_output(), "message": Output(SCHED_MESSAGE, "children")}
+"""What :func:`update` writes: the scenario with the page's LogGP parameters, and the message saying what is wrong."""
+PARAM_INPUTS = {
+    "values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()},
+    "scenario": State(SCENARIO, "data"),
+}
+VIEWS = {
+    "file": Output(SCHED_FILE, "children"),
+    "problems": Output(SCHED_PROBLEMS, "children"),
+    "timing": Output(SCHED_TIMING, "children"),
+    "chart": Output(SCHED_FINISH, "figure"),
+    "timeline": Output(pid(SCHED_PLAYER, "timeline"), "data"),
+    "elements": Output(SCHED_CANVAS, "elements"),
+    "flag": Output(SCHED_FLAG, "children"),
+    "flag_class": Output(SCHED_FLAG, "className"),
+    "overview": Output(SCHED_OVERVIEW, "figure"),
+    "drawn": Output(SCHED_DRAWN, "data"),
+    "overview_style": Output(SCHED_OVERVIEW, "style"),
+    "canvas_style": Output(SCHED_CANVAS, "style"),
+    "legend_style": Output(SCHED_LEGEND, "style"),
+    "later": Output(SCHED_LATER, "data"),
+}
 """What :func:`analyse` shows (also written by the background job of a large file): the file's line, problems,
-timing and chart, the player's handle, the canvas's elements, the flag, and the fabric's overview (its figure, the
-digest of the fabric it draws, and which of the overview, the canvas and the canvas's legend show)."""
+timing and chart, the player's handle, the canvas's elements, the flag, the fabric's overview (its figure, the
+digest of the fabric it draws, and which of the overview, the canvas and the canvas's legend show) and the order to
+replay on it later (:func:`replay_later`)."""
+VIEW_INPUTS = {
+    "goal": Input(SCHED_GOAL, "data"),
+    "scenario": Input(SCENARIO, "data"),
+    "drawn": State(SCHED_DRAWN, "data"),
+}
+JOB_VIEWS = _again(VIEWS)
+""":data:`VIEWS` as the background job of a large file writes them (:func:`compute_views`)."""
+JOB_INPUTS = {
+    "job": Input(SCHED_HEAVY, "data"),
+    "goal": State(SCHED_GOAL, "data"),
+    "scenario": State(SCENARIO, "data"),
+    "drawn": State(SCHED_DRAWN, "data"),
+}
+LATER_VIEWS = _again(VIEWS, "timeline", "flag", "flag_class", "overview", "drawn")
+"""What :func:`replay_later` writes: the player's handle, the flag, and the overview (its figure and digest)."""
+LATER_INPUTS = {
+    "order": Input(SCHED_LATER, "data"),
+    "goal": State(SCHED_GOAL, "data"),
+    "scenario": State(SCENARIO, "data"),
+    "drawn": State(SCHED_DRAWN, "data"),
+}
+CANCELLED = _again(VIEWS, "problems", "chart")
+"""What Cancel writes (:func:`cancelled`): the problems box and the chart."""
+CANCELLING = {"clicks": Input(f"{SCHED_JOB}-cancel", "n_clicks")}
 POLL_MS = 400  # how often the page asks a running job for its progress
 CANVAS_STYLE = {"width": "100%", "height": "520px"}  # its border: assets/style.css
 HIDDEN = {"display": "none"}
@@ -251,54 +306,21 @@ def register(app: Dash) -> None:
     register_overview(app, SCHED_PLAYER, SCHED_OVERVIEW)
     register_animation_export(app, SCHED_PLAYER, PAGE, extra=State(SCHED_GOAL, "data"))
     register_figure_pack(app, SCHED_PACK, PAGE, State(SCHED_GOAL, "data"))
-    app.callback(
-        Output(SCHED_GOAL, "data"),
-        Output(SCHED_UPLOAD, "contents"),
-        Output(SCHED_FILE_MESSAGE, "children"),
-        Input(SCHED_UPLOAD, "contents"),
-        Input(SCHED_EXAMPLE, "n_clicks"),
-        State(SCHED_UPLOAD, "filename"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-    )(load_goal)
-    app.callback(
-        store_output(),
-        Output(SCHED_MESSAGE, "children"),
-        inputs={"values": {key: Input(i, "value") for key, i in PARAM_CONTROLS.items()}},
-        state={"data": State(SCENARIO, "data")},
-        prevent_initial_call=True,
-    )(update)
+    by_name(app, LOADED, LOADING, prevent_initial_call=True)(load_goal)
+    by_name(app, PARAMS, PARAM_INPUTS, prevent_initial_call=True)(update)
     goal, scenario = Input(SCHED_GOAL, "data"), Input(SCENARIO, "data")
     app.callback(Output(SCHED_HEAVY, "data"), goal, scenario, State(SCHED_HEAVY, "data"))(dispatch)
-    app.callback(*VIEWS, goal, scenario, State(SCHED_DRAWN, "data"))(analyse)
-    app.callback(
-        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in VIEWS],
-        Input(SCHED_HEAVY, "data"),
-        State(SCHED_GOAL, "data"),
-        State(SCENARIO, "data"),
-        State(SCHED_DRAWN, "data"),
+    by_name(app, VIEWS, VIEW_INPUTS)(analyse)
+    by_name(
+        app,
+        JOB_VIEWS,
+        JOB_INPUTS,
         prevent_initial_call=True,
         interval=POLL_MS,
         **jobs.background(SCHED_JOB, (SCHED_EXAMPLE,)),
     )(compute_views)
-    app.callback(
-        Output(SCHED_PROBLEMS, "children", allow_duplicate=True),
-        Output(SCHED_FINISH, "figure", allow_duplicate=True),
-        Input(f"{SCHED_JOB}-cancel", "n_clicks"),
-        prevent_initial_call=True,
-    )(cancelled)
-    app.callback(
-        Output(pid(SCHED_PLAYER, "timeline"), "data", allow_duplicate=True),
-        Output(SCHED_FLAG, "children", allow_duplicate=True),
-        Output(SCHED_FLAG, "className", allow_duplicate=True),
-        Output(SCHED_OVERVIEW, "figure", allow_duplicate=True),
-        Output(SCHED_DRAWN, "data", allow_duplicate=True),
-        Input(SCHED_LATER, "data"),
-        State(SCHED_GOAL, "data"),
-        State(SCENARIO, "data"),
-        State(SCHED_DRAWN, "data"),
-        prevent_initial_call=True,
-    )(replay_later)
+    by_name(app, CANCELLED, CANCELLING, prevent_initial_call=True)(cancelled)
+    by_name(app, LATER_VIEWS, LATER_INPUTS, prevent_initial_call=True)(replay_later)
     app.callback(
         Output(SCHED_CANVAS, "stylesheet"),
         Input(pid(SCHED_PLAYER, "shown"), "data"),
@@ -306,46 +328,55 @@ def register(app: Dash) -> None:
     )(on_canvas(render_step))
 
 
-def load_goal(contents, _example, filename, data):
-    """An uploaded file (or the example) into the page's store; the upload box is emptied so that the same file
-    can be opened again. A file that cannot be read leaves the store as it is, with a message."""
+def load_goal(contents, example, filename, scenario) -> dict:
+    """An uploaded file (or the ``example``) into the page's store; the upload box is emptied so that the same file
+    can be opened again. A file that cannot be read (or the example on a ``scenario`` store that cannot be read)
+    leaves the store as it is, with a message (:data:`LOADED`)."""
     if ctx.triggered_id == SCHED_EXAMPLE:
-        scenario, message = checked(data)
-        if scenario is None:
-            return no_update, no_update, message
-        return example_goal(scenario), no_update, ""
+        read, message = checked(scenario)
+        if read is None:
+            return {"message": message}
+        return {"goal": example_goal(read), "message": ""}
     if contents is None:
-        return no_update, no_update, no_update
+        return {}
     try:
-        return goal_from_upload(contents, filename), None, ""
+        return {"goal": goal_from_upload(contents, filename), "upload": None, "message": ""}
     except VizcollError as exc:
-        return no_update, None, f"⚠ {exc}"
+        return {"upload": None, "message": f"⚠ {exc}"}
 
 
-def update(values, data):
+def update(values, scenario) -> dict:
     """A LogGP parameter changed (``values``: control key -> its value): the page's checked parameters into the
-    scenario; a bad value gives a message."""
-    if not user_action():
-        return no_update, no_update
+    ``scenario`` store; a bad value, or a store that cannot be read, gives a message (:data:`PARAMS`)."""
+    if not user_action():  # the page appearing (every control at once): nothing
+        return {}
+    read, message = checked(scenario)
+    if read is None:
+        return {"message": message}
     values = values if isinstance(values, dict) else {}
     try:
         params = read_params({key: values.get(key) for key in PARAM_CONTROLS})
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return remembered(data, PAGE, params), ""
+        return {"message": f"⚠ {exc}"}
+    return {"scenario": remembered(scenario, PAGE, params), "message": ""}
 
 
 def _opened(goal, data) -> tuple[tuple | None, tuple | None]:
-    """((name, text, scenario, parameters), None) of the opened file, or (None, (scenario or None, the views'
-    head, the flag)) saying why there is nothing to show."""
+    """((name, text, scenario, parameters), None) of the opened file, or (None, (scenario or None, the views
+    saying why there is nothing to show, by name)): no file yet, or one (or a scenario) that cannot be read."""
     nothing = blank_figure("Open a GOAL file to see every rank's finishing time.", height=300)
     scenario, message = checked(data)
     if goal is None:
-        hint = "Open a GOAL file: its ranks run where the scenario places its processes."
         return None, (
             scenario,
-            ("No file yet.", html.P("Open a GOAL file, or the example.", className="info"), "", nothing, None),
-            hint,
+            {
+                "file": "No file yet.",
+                "problems": html.P("Open a GOAL file, or the example.", className="info"),
+                "timing": "",
+                "chart": nothing,
+                "timeline": None,
+                "flag": "Open a GOAL file: its ranks run where the scenario places its processes.",
+            },
         )
     try:
         name, text = read_goal(goal)
@@ -353,7 +384,10 @@ def _opened(goal, data) -> tuple[tuple | None, tuple | None]:
             raise VizcollError(message.removeprefix("⚠ "))
         return (name, text, scenario, stored_params(scenario)), None
     except VizcollError as exc:
-        return None, (scenario, (no_update, no_update, [html.P(f"⚠ {exc}", className="message")], nothing, None), "")
+        return None, (
+            scenario,
+            {"timing": [html.P(f"⚠ {exc}", className="message")], "chart": nothing, "timeline": None},
+        )
 
 
 def dispatch(goal, data, job_now=None):
@@ -363,25 +397,29 @@ def dispatch(goal, data, job_now=None):
     return jobs.order(opened is not None and needs_job(opened[1], opened[3]), job_now)
 
 
-def analyse(goal, data, drawn=None):
-    """The opened file's line, problems, LogGP timing and chart, its replay on the scenario's fabric (those of
-    a large file come from the background job) and the fabric (``drawn``: the digest of the overview the browser
-    shows, not sent again)."""
-    opened, why = _opened(goal, data)
+def analyse(goal, scenario, drawn=None) -> dict:
+    """The opened file's line, problems, LogGP timing and chart, its replay on the fabric of the ``scenario`` store
+    (those of a large file come from the background job) and the fabric (``drawn``: the digest of the overview the
+    browser shows, not sent again): :data:`VIEWS`."""
+    opened, why = _opened(goal, scenario)
     if opened is None:
-        return _shown(why[1], why[0], drawn, why[2])
-    name, text, scenario, params = opened
+        read, head = why
+        return _shown(head, read, drawn)
+    name, text, read, params = opened
     if needs_job(text, params):
         waiting = blank_figure("Timed in the background: see the progress bar at the top.", height=300)
-        return _shown(
-            (f"{name}: {len(text):,} bytes, checked and timed in the background…", "", "", waiting, None),
-            scenario,
-            drawn,
-        )
-    return _views(name, text, scenario, params, drawn)
+        head = {
+            "file": f"{name}: {len(text):,} bytes, checked and timed in the background…",
+            "problems": "",
+            "timing": "",
+            "chart": waiting,
+            "timeline": None,
+        }
+        return _shown(head, read, drawn)
+    return _views(name, text, read, params, drawn)
 
 
-def _views(name: str, text: str, scenario: Scenario, params: dict, drawn, now: bool = False) -> tuple:
+def _views(name: str, text: str, scenario: Scenario, params: dict, drawn, now: bool = False) -> dict:
     result = analysis(text, params)
     timing = result["timing"]
     figure = (
@@ -389,25 +427,23 @@ def _views(name: str, text: str, scenario: Scenario, params: dict, drawn, now: b
         if timing
         else blank_figure("No timing while the file has errors.", height=300)
     )
-    drawn_replay = _replay(scenario, text, params, result, now) if timing else (None, "", "flag", None)
-    handle, flag, flag_class, later = drawn_replay
-    return _shown(
-        (file_line(name, result), problems_view(result["problems"]), timing_view(result, params), figure, handle),
-        scenario,
-        drawn,
-        flag,
-        flag_class,
-        later,
-    )
+    replay = _replay(scenario, text, params, result, now) if timing else {"timeline": None}
+    head = {
+        "file": file_line(name, result),
+        "problems": problems_view(result["problems"]),
+        "timing": timing_view(result, params),
+        "chart": figure,
+    }
+    return _shown(head | replay, scenario, drawn)
 
 
-def compute_views(set_progress, job, goal, data, drawn=None):
-    """(A background job.) Check and time the file, then replay it, with the progress of each; a forged order or
-    store changes nothing."""
-    opened, _ = _opened(goal, data)
+def compute_views(set_progress, job, goal, scenario, drawn=None) -> dict:
+    """(A background job.) Check and time the file, then replay it, with the progress of each (:data:`JOB_VIEWS`);
+    a forged order or store changes nothing."""
+    opened, _ = _opened(goal, scenario)
     if not isinstance(job, dict) or opened is None:
-        return (no_update,) * len(VIEWS)
-    name, text, scenario, params = opened
+        return {}
+    name, text, read, params = opened
     progress = jobs.JobProgress(
         set_progress, [f"checking and timing {len(text) / 1e6:.1f} MB of GOAL", "replaying it on the fabric"]
     )
@@ -415,42 +451,50 @@ def compute_views(set_progress, job, goal, data, drawn=None):
     with suppress(VizcollError):  # the views say what went wrong
         analysis(text, params)
     progress.stage(1)
-    return _views(name, text, scenario, params, drawn, now=True)
+    return _views(name, text, read, params, drawn, now=True)
 
 
-def cancelled(_clicks):
+def cancelled(clicks) -> dict:
     """Cancel pressed: the problems box and the chart say the file was not checked (the job wrote nothing)."""
-    return (
-        html.P("⚠ Cancelled: the file was not checked or timed. Open it again to do so.", className="message"),
-        blank_figure("Cancelled: not timed.", height=300),
-    )
+    return {
+        "problems": html.P(
+            "⚠ Cancelled: the file was not checked or timed. Open it again to do so.", className="message"
+        ),
+        "chart": blank_figure("Cancelled: not timed.", height=300),
+    }
 
 
-def _shown(
-    head: tuple, scenario: Scenario | None, drawn, flag: str = "", flag_class: str = "flag", later=None
-) -> tuple:
-    """:data:`VIEWS` from their ``head`` (file line, problems, timing, chart, player's handle), the flag, the
-    scenario's fabric (:func:`_fabric`) and the order to replay after the first view (:func:`replay_later`)."""
-    elements, *overview = _fabric(scenario, drawn, later is not None)
-    return (*head, elements, flag, flag_class, *overview, later)
+def _shown(head: dict, scenario: Scenario | None, drawn) -> dict:
+    """:data:`VIEWS` from their ``head`` (file line, problems, timing, chart, player's handle, and the flag and the
+    order to replay later when there are), the scenario's fabric (:func:`_fabric`); the flag is empty, and there is
+    no order to replay after the first view (:func:`replay_later`), unless ``head`` says so."""
+    later = head.get("later")
+    return {"flag": "", "flag_class": "flag", "later": None, **head, **_fabric(scenario, drawn, later is not None)}
 
 
-def _fabric(scenario: Scenario | None, drawn, later: bool = False) -> tuple:
-    """The replay's background: (canvas elements, overview figure, its digest, overview style, canvas style,
-    legend style). A fabric of up to ``SMALL_LIMIT`` nodes is drawn node by node on the canvas; a larger one as
-    its overview, sent only when the browser's (its digest ``drawn``) shows another fabric, and with the replay
-    when that comes ``later`` (:func:`replay_later`); an unreadable scenario draws nothing."""
+def _fabric(scenario: Scenario | None, drawn, later: bool = False) -> dict:
+    """The replay's background, by name as in :data:`VIEWS`: the canvas's elements, the overview's figure and
+    digest, and the styles of the overview, the canvas and its legend. A fabric of up to ``SMALL_LIMIT`` nodes is
+    drawn node by node on the canvas; a larger one as its overview, sent only when the browser's (its digest
+    ``drawn``) shows another fabric, and with the replay when that comes ``later`` (:func:`replay_later`); an
+    unreadable scenario draws nothing."""
     if scenario is None:
-        return [], no_update, no_update, no_update, no_update, no_update
+        return {"elements": []}
     topo = topology_of(scenario)
     view = view_of(scenario, natural_part(topo))
     if view.overview is None:
-        return fabric_drawing(view, topo)[0], no_update, None, HIDDEN, CANVAS_STYLE, {}
+        return {
+            "elements": fabric_drawing(view, topo)[0],
+            "drawn": None,
+            "overview_style": HIDDEN,
+            "canvas_style": CANVAS_STYLE,
+            "legend_style": {},
+        }
     digest = content_ref(scenario.source_key())
-    if later:
-        return [], no_update, digest if drawn == digest else no_update, OVERVIEW_STYLE, HIDDEN, HIDDEN
-    figure = no_update if drawn == digest else _overview(view, topo)
-    return [], figure, digest, OVERVIEW_STYLE, HIDDEN, HIDDEN
+    shown = {"elements": [], "overview_style": OVERVIEW_STYLE, "canvas_style": HIDDEN, "legend_style": HIDDEN}
+    if drawn == digest:
+        return shown | {"drawn": digest}  # the browser shows this overview already
+    return shown if later else shown | {"overview": _overview(view, topo), "drawn": digest}
 
 
 def _overview(view, topo):
@@ -464,14 +508,15 @@ def _overview(view, topo):
     return figure.update_layout(title_text=wrap(title, title_chars(FULL)))
 
 
-def _replay(scenario: Scenario, text: str, params: dict, result: dict, now: bool = False):
-    """(player's handle, flag, flag class, order to replay later) of the replay, or why it is not drawn. A replay
-    on a large fabric's overview not made yet is made after the first view (``now``: by :func:`replay_later`): it
-    took longer than the rest of the page (a binomial reduce of 16,384 ranks on TaihuLight: docs/design.md)."""
+def _replay(scenario: Scenario, text: str, params: dict, result: dict, now: bool = False) -> dict:
+    """The replay's player's handle, flag, flag class and order to replay later (by name as in :data:`VIEWS`), or
+    why it is not drawn. A replay on a large fabric's overview not made yet is made after the first view (``now``:
+    by :func:`replay_later`): it took longer than the rest of the page (a binomial reduce of 16,384 ranks on
+    TaihuLight: docs/design.md)."""
     try:
         nodes, why = drawing_plan(scenario, result["ranks"], result["messages"], any_size=True)
         if nodes is None:
-            return None, why, "flag warn" if why.startswith("⚠") else "flag", None
+            return {"timeline": None, "flag": why, "flag_class": "flag warn" if why.startswith("⚠") else "flag"}
         key = replay_key(scenario)
         if (
             not now
@@ -479,29 +524,30 @@ def _replay(scenario: Scenario, text: str, params: dict, result: dict, now: bool
             and not is_cached(replay_handle, text, params, key, nodes)
         ):
             order = {"file": content_ref(text), "params": params, "source": content_ref(key)}
-            return None, "Replaying it on the fabric's overview…", "flag", order
+            return {"timeline": None, "flag": "Replaying it on the fabric's overview…", "later": order}
         made = replay_handle(text, params, key, nodes)
     except VizcollError as exc:
-        return None, f"⚠ {exc}", "flag warn", None
+        return {"timeline": None, "flag": f"⚠ {exc}", "flag_class": "flag warn"}
     handle, s = made["handle"], made["summary"]
-    return handle, replay_flag(scenario, s, "overview" in handle), "flag warn" if s["unrouted"] else "flag", None
+    flag = replay_flag(scenario, s, "overview" in handle)
+    return {"timeline": handle, "flag": flag, "flag_class": "flag warn" if s["unrouted"] else "flag"}
 
 
-def replay_later(order, goal, data, drawn=None):
-    """(After the first view of a file on a large fabric.) The replay on the fabric's overview: the player's
-    handle, the flag, and the overview (its figure and digest, as :func:`_fabric`); nothing when the file, its
-    parameters or the fabric changed since."""
-    opened, _ = _opened(goal, data)
-    nothing = (no_update,) * 5
+def replay_later(order, goal, scenario, drawn=None) -> dict:
+    """(After the first view of a file on a large fabric.) The replay on the fabric's overview
+    (:data:`LATER_VIEWS`): the player's handle, the flag, and the overview (its figure and digest, as
+    :func:`_fabric`); nothing when the file, its parameters or the fabric changed since."""
+    opened, _ = _opened(goal, scenario)
     if not isinstance(order, dict) or opened is None:
-        return nothing
-    _, text, scenario, params = opened
-    if order != {"file": content_ref(text), "params": params, "source": content_ref(replay_key(scenario))}:
-        return nothing
+        return {}
+    _, text, read, params = opened
+    if order != {"file": content_ref(text), "params": params, "source": content_ref(replay_key(read))}:
+        return {}
     result = analysis(text, params)
     if result["timing"] is None:
-        return nothing
-    return (*_replay(scenario, text, params, result, now=True)[:3], *_fabric(scenario, drawn)[1:3])
+        return {}
+    shown = _replay(read, text, params, result, now=True) | _fabric(read, drawn)
+    return {name: value for name, value in shown.items() if name in LATER_VIEWS}
 
 
 def render_step(step, timeline, data):

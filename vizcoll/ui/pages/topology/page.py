@@ -26,6 +26,7 @@ from vizcoll.topology import io as topo_io
 from vizcoll.topology.analysis import ADDED_ROOT, analysis, join_roots
 from vizcoll.topology.generators import parse_spec
 from vizcoll.ui import jobs
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.canvashint import canvas_hint, register_canvas_hint
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
@@ -127,35 +128,50 @@ EMPTY_HINT = ("generate a fabric (", html.B("Generate"), "), load a file (", htm
 CLICK_MODE, COMM_EDIT = "topo-click-mode", "topo-comm-edit"
 SELECT, COMMUNICATOR = "select", "communicator"  # what a click on a node does
 TOPO_UPLOAD_JOB = "topo-upload-read"  # the job bar of a large file being read
-_SCENARIO_OUTPUTS = [
-    (SCENARIO, "data"),
-    (TOPO_MESSAGE, "children"),
-    (TOPO_GENERATOR, "value"),
-    (TOPO_ROOT, "value"),
-    (COMM_EDIT, "value"),
-    (TOPO_UPLOAD, "contents"),
-    (TOPO_COMM_UPLOAD, "contents"),
-]
-"""What a change of the fabric writes (:func:`update_scenario`, and the job of a large file)."""
-RENDERED = [
-    Output(TOPO_CANVAS, "elements"),
-    Output(TOPO_CANVAS, "style"),
-    Output(TOPO_LARGE, "figure"),
-    Output(TOPO_LARGE, "style"),
-    Output(TOPO_LEGEND, "style"),
-    Output(TOPO_COUNTS, "children"),
-    Output(TOPO_COMM_INFO, "children"),
-    Output(TOPO_ROOT, "options"),
-    Output(COMM_EDIT, "options"),
-    Output(TOPO_PARAMS, "value"),
-    Output(TOPO_PATTERN, "value"),
-    Output(TOPO_CANVAS, "layout"),
-    Output(TOPO_PART, "options"),
-    Output(TOPO_PART, "value"),
-    Output(TOPO_DRAWN, "data"),
-]
+_CHANGED = {
+    "message": (TOPO_MESSAGE, "children"),
+    "generator": (TOPO_GENERATOR, "value"),
+    "root": (TOPO_ROOT, "value"),
+    "comm_edit": (COMM_EDIT, "value"),
+    "upload": (TOPO_UPLOAD, "contents"),
+    "comm_upload": (TOPO_COMM_UPLOAD, "contents"),
+}
+
+
+def changed_outputs(duplicate: bool = False) -> dict[str, Output]:
+    """What a change of the fabric writes (:func:`update_scenario`; ``duplicate``: the job of a large file, which
+    writes them too)."""
+    return {
+        "scenario": store_output(),
+        **{k: Output(i, p, allow_duplicate=duplicate) for k, (i, p) in _CHANGED.items()},
+    }
+
+
+RENDERED = {
+    "elements": Output(TOPO_CANVAS, "elements"),
+    "canvas_style": Output(TOPO_CANVAS, "style"),
+    "overview": Output(TOPO_LARGE, "figure"),
+    "overview_style": Output(TOPO_LARGE, "style"),
+    "legend_style": Output(TOPO_LEGEND, "style"),
+    "counts": Output(TOPO_COUNTS, "children"),
+    "comm_info": Output(TOPO_COMM_INFO, "children"),
+    "root_options": Output(TOPO_ROOT, "options"),
+    "comm_edit_options": Output(COMM_EDIT, "options"),
+    "spec": Output(TOPO_PARAMS, "value"),
+    "pattern": Output(TOPO_PATTERN, "value"),
+    "layout": Output(TOPO_CANVAS, "layout"),
+    "part_options": Output(TOPO_PART, "options"),
+    "part": Output(TOPO_PART, "value"),
+    "drawn": Output(TOPO_DRAWN, "data"),
+}
 """What :func:`render_scenario` draws, and the key of the scenario it drew."""
-BROADCAST = [Output(pid(TOPO_PLAYER, "timeline"), "data"), Output(TOPO_BCAST_INFO, "children")]
+BROADCAST = {"timeline": Output(pid(TOPO_PLAYER, "timeline"), "data"), "info": Output(TOPO_BCAST_INFO, "children")}
+SELECTION = {
+    "a": Output(TOPO_NODE_A, "value"),
+    "b": Output(TOPO_NODE_B, "value"),
+    "link": Output(TOPO_LINK_ID, "value"),
+}
+JOIN = {"label": Output(TOPO_JOIN, "children"), "style": Output(TOPO_JOIN, "style")}
 POLL_MS = 400  # how often the page asks a running job for its progress
 
 
@@ -213,7 +229,7 @@ def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
     measured: docs/design.md)."""
     data = scenario.to_dict(thin=True)
     broadcast = compute_broadcast(data)
-    return [(RENDERED, render_with_key(data)), (BROADCAST, broadcast), first_frame(TOPO_PLAYER, broadcast[0])]
+    return [(RENDERED, render_with_key(data)), (BROADCAST, broadcast), first_frame(TOPO_PLAYER, broadcast["timeline"])]
 
 
 def _controls(scenario: Scenario) -> html.Div:
@@ -517,46 +533,37 @@ def register(app: Dash) -> None:
     register_overview(app, TOPO_PLAYER, TOPO_LARGE)
     register_animation_export(app, TOPO_PLAYER, PAGE)
     register_figure_pack(app, TOPO_PACK, PAGE)
-    app.callback(
-        store_output(),
-        *[Output(i, p) for i, p in _SCENARIO_OUTPUTS[1:]],
-        inputs=_scenario_inputs(),
-        state=_scenario_states(),
-        prevent_initial_call=True,
-    )(update_scenario)
-    app.callback(
-        *[Output(i, p, allow_duplicate=True) for i, p in _SCENARIO_OUTPUTS],
-        Input(TOPO_UPLOAD, "contents"),
-        State(TOPO_UPLOAD, "filename"),
-        State(COMM_EDIT, "value"),
-        State(SCENARIO, "data"),
-        prevent_initial_call=True,
-        interval=POLL_MS,
-        **jobs.background(TOPO_UPLOAD_JOB, (TOPO_GENERATE,)),
-    )(read_large_upload)
-    store = (Input(SCENARIO, "data"), State(TOPO_DRAWN, "data"))  # drawn as the page opens (first_views)
-    app.callback(*RENDERED, *store, prevent_initial_call=True)(unless_shown(render_with_key, RENDERED))
+    by_name(app, changed_outputs(), _scenario_inputs() | _scenario_states(), prevent_initial_call=True)(update_scenario)
+    large = {
+        "contents": Input(TOPO_UPLOAD, "contents"),
+        "filename": State(TOPO_UPLOAD, "filename"),
+        "comm_edit": State(COMM_EDIT, "value"),
+        "scenario": State(SCENARIO, "data"),
+    }
+    background = jobs.background(TOPO_UPLOAD_JOB, (TOPO_GENERATE,))
+    by_name(app, changed_outputs(duplicate=True), large, prevent_initial_call=True, interval=POLL_MS, **background)(
+        read_large_upload
+    )
+    store = {"scenario": Input(SCENARIO, "data"), "drawn": State(TOPO_DRAWN, "data")}  # drawn as the page opens
+    by_name(app, RENDERED, store, prevent_initial_call=True)(unless_shown(render_with_key))
     app.clientside_callback(
         HOVER_JS,
         Output(TOPO_HOVER, "children"),
         Input(TOPO_CANVAS, "mouseoverNodeData"),
         Input(TOPO_CANVAS, "mouseoverEdgeData"),
     )
-    app.callback(*BROADCAST, *store, prevent_initial_call=True)(unless_shown(compute_broadcast, BROADCAST))
+    by_name(app, BROADCAST, store, prevent_initial_call=True)(unless_shown(compute_broadcast))
     app.callback(
         Output(TOPO_CANVAS, "stylesheet"),
         Input(pid(TOPO_PLAYER, "shown"), "data"),
     )(on_canvas(render_step))
-    app.callback(
-        Output(TOPO_NODE_A, "value"),
-        Output(TOPO_NODE_B, "value"),
-        Output(TOPO_LINK_ID, "value"),
-        Input(TOPO_CANVAS, "tapNode"),
-        Input(TOPO_CANVAS, "tapEdge"),
-        State(TOPO_NODE_A, "value"),
-        State(CLICK_MODE, "value"),
-        prevent_initial_call=True,
-    )(fill_selection)
+    clicks = {
+        "tap_node": Input(TOPO_CANVAS, "tapNode"),
+        "tap_edge": Input(TOPO_CANVAS, "tapEdge"),
+        "current_a": State(TOPO_NODE_A, "value"),
+        "mode": State(CLICK_MODE, "value"),
+    }
+    by_name(app, SELECTION, clicks, prevent_initial_call=True)(fill_selection)
     app.callback(
         Output(TOPO_DOWNLOAD, "data"),
         Input(TOPO_EXPORT_TOPO, "n_clicks"),
@@ -567,7 +574,7 @@ def register(app: Dash) -> None:
     app.callback(Output(TOPO_SPEC_HELP, "children"), Input(TOPO_GENERATOR, "value"))(spec_help)
     register_image_download(app, TOPO_PNG, TOPO_CANVAS, PAGE, "vizcoll-topology")
     register_canvas_hint(app, TOPO_CANVAS)
-    app.callback(Output(TOPO_JOIN, "children"), Output(TOPO_JOIN, "style"), Input(SCENARIO, "data"))(join_offer)
+    by_name(app, JOIN, {"data": Input(SCENARIO, "data")})(join_offer)
 
 
 def _scenario_inputs() -> dict:
@@ -621,17 +628,16 @@ def update_scenario(scenario, **values):
     large file is read by :func:`read_large_upload` (a background job) instead.
     """
     trigger = ctx.triggered_id
-    unchanged = (no_update,) * 7
     if not user_action():
-        return unchanged
+        return {}
     if trigger in NEW_FABRIC:
         _forget_selection()
     if trigger == TOPO_UPLOAD and large_upload(values["upload"]):
-        return unchanged
+        return {}
     if trigger == TOPO_CANVAS and values["mode"] != COMMUNICATOR:
         values["tap_node"] = None
     if trigger == TOPO_CANVAS and not (values.get("tap_node") or values.get("tap_edge")):
-        return unchanged
+        return {}
     return _updated(trigger, scenario, values)
 
 
@@ -639,12 +645,12 @@ def read_large_upload(set_progress, contents, filename, comm_edit, scenario):
     """(A background job.) A file of more than :data:`._model.LARGE_UPLOAD_BYTES` read into the scenario,
     as :func:`update_scenario` reads a small one; the progress names the file while it is read."""
     if not large_upload(contents):
-        return (no_update,) * 7
+        return {}
     set_progress((0, 1, f"Reading {file_name(filename)[:80]} ({len(contents) * 3 / 4e6:.1f} MB)…"))
     return _updated(TOPO_UPLOAD, scenario, {"upload": contents, "upload_name": filename, "comm_edit": comm_edit})
 
 
-def _updated(trigger, scenario, values: dict) -> tuple:
+def _updated(trigger, scenario, values: dict) -> dict:
     new = None
     try:
         old = (scenario_fields if trigger in NEW_FABRIC else scenario_of)(scenario)
@@ -652,10 +658,10 @@ def _updated(trigger, scenario, values: dict) -> tuple:
         topo = topology_of(new)
     except FabricPending as exc:  # a large fabric generated: stored, and built by the shell's background job
         store = new.to_dict(thin=True) if new is not None else no_update
-        return store, f"⏳ {exc}", example_of(new), no_update, no_update, *_emptied(trigger)
+        return {"scenario": store, "message": f"⏳ {exc}", "generator": example_of(new), **_emptied(trigger)}
     except (VizcollError, KeyError, TypeError, AttributeError) as exc:
         message = str(exc) if isinstance(exc, VizcollError) else "the browser sent a malformed event"
-        return no_update, f"⚠ {message}", no_update, no_update, no_update, *_emptied(trigger)
+        return {"message": f"⚠ {message}", **_emptied(trigger)}
     root = root_of(new, topo)
     if trigger != TOPO_ROOT and root:
         new = new.with_params(PAGE, {**new.params.get(PAGE, {}), "root": root})
@@ -663,16 +669,21 @@ def _updated(trigger, scenario, values: dict) -> tuple:
     store = no_update if new == old else new.to_dict(thin=True)
     notes = analysis(topo)["warnings"] if trigger == TOPO_UPLOAD else None
     message = f"⚠ Read {new.name}: " + "; ".join(notes) + "." if notes else ""
-    return store, message, example_of(new), root, comm_edit, *_emptied(trigger)
+    answer = {"scenario": store, "message": message, "generator": example_of(new), "root": root}
+    return answer | {"comm_edit": comm_edit, **_emptied(trigger)}
 
 
-def join_offer(data):
-    """The button joining a tree file's top switches under one added switch, shown only when it has several."""
+def join_offer(data) -> dict:
+    """The button joining a tree file's top switches under one added switch, shown only when it has several (hidden
+    when the store cannot be read: the shell says why)."""
     scenario, _ = checked(data)
     roots = join_roots(topology_of(scenario))[0] if scenario is not None else []
     if not roots:
-        return "", HIDDEN
-    return f"Join {hostlists.collect(roots)} under one added switch ({ADDED_ROOT}, not in the file)", {}
+        return {"label": "", "style": HIDDEN}
+    return {
+        "label": f"Join {hostlists.collect(roots)} under one added switch ({ADDED_ROOT}, not in the file)",
+        "style": {},
+    }
 
 
 def _forget_selection() -> None:
@@ -682,10 +693,10 @@ def _forget_selection() -> None:
         set_props(box, {"value": ""})
 
 
-def _emptied(trigger) -> tuple:
-    """The upload boxes' contents after ``trigger``: the one it came from emptied (the same file can be loaded again),
-    the other left alone (emptying it would start the large-file job for nothing)."""
-    return tuple(None if trigger == box else no_update for box in (TOPO_UPLOAD, TOPO_COMM_UPLOAD))
+def _emptied(trigger) -> dict:
+    """The upload box ``trigger`` came from, emptied (the same file can be loaded again); the other is left alone
+    (emptying it would start the large-file job for nothing)."""
+    return {name: None for name, box in (("upload", TOPO_UPLOAD), ("comm_upload", TOPO_COMM_UPLOAD)) if trigger == box}
 
 
 def _edited_comm(old: Scenario, new: Scenario, current) -> int:
@@ -702,7 +713,7 @@ def render_scenario(scenario_dict):
     edit moves nothing."""
     scenario, message = checked(scenario_dict)
     if scenario is None:
-        return (no_update,) * 6 + (message,) + (no_update,) * 7
+        return {"comm_info": message}
     topo = topology_of(scenario)
     try:
         colours, comm_info = communicator_colours(scenario, topo)
@@ -716,39 +727,41 @@ def render_scenario(scenario_dict):
     names = [topo.names[i] for i in (topo.endpoints if len(topo.endpoints) else topo.switches)[:500]]
     root = root_of(scenario, topo)
     options = names + ([root] if root and root not in names else [])
-    spec = scenario.spec if not scenario.ref else ""
-    return (
-        elements,
-        shown if small else hidden,
-        no_update if small else figure,
-        hidden if small else shown,
-        {} if small else hidden,
-        counts_text(topo),
-        comm_info,
-        options,
-        comm_options,
-        spec,
-        scenario.pattern,
-        canvas_layout(f"{source_digest(scenario)}:{view.part}"),
-        part_options(scenario, topo, view.part),
-        view.part,
-    )
+    drawing = {
+        "elements": elements,
+        "canvas_style": shown if small else hidden,
+        "overview_style": hidden if small else shown,
+        "legend_style": {} if small else hidden,
+    }
+    if not small:  # the overview's figure; the canvas's keeps its last
+        drawing["overview"] = figure
+    return drawing | {
+        "counts": counts_text(topo),
+        "comm_info": comm_info,
+        "root_options": options,
+        "comm_edit_options": comm_options,
+        "spec": scenario.spec if not scenario.ref else "",
+        "pattern": scenario.pattern,
+        "layout": canvas_layout(f"{source_digest(scenario)}:{view.part}"),
+        "part_options": part_options(scenario, topo, view.part),
+        "part": view.part,
+    }
 
 
-def render_with_key(scenario_dict):
+def render_with_key(scenario_dict) -> dict:
     """:func:`render_scenario`, and the key of the scenario drawn (the :data:`RENDERED` outputs); None when it was
     not drawn (a fabric still being built, a store that cannot be read): the next answer for it draws it."""
     rendered = render_scenario(scenario_dict)
-    return (*rendered, None if rendered[0] is no_update else key_of(scenario_dict))
+    return rendered | {"drawn": key_of(scenario_dict) if "elements" in rendered else None}
 
 
-def unless_shown(render: Callable, outputs: list[Output]) -> Callable:
+def unless_shown(render: Callable) -> Callable:
     """``render(scenario_dict)`` as a callback of the scenario store and the key of the scenario the page shows
     (``topo-drawn``): nothing changes for that scenario (a new tab's store set to the scenario the router's
     answer drew the page for, :func:`first_views`)."""
 
-    def callback(scenario_dict, drawn=None):
-        return (no_update,) * len(outputs) if key_of(scenario_dict) == drawn else render(scenario_dict)
+    def callback(scenario, drawn=None):
+        return {} if key_of(scenario) == drawn else render(scenario)
 
     return callback
 
@@ -757,8 +770,9 @@ def compute_broadcast(scenario_dict):
     """The broadcast from the scenario's root, on what the page draws (:func:`broadcast_player`)."""
     scenario, message = checked(scenario_dict)
     if scenario is None:
-        return None, message
-    return broadcast_player(scenario)
+        return {"timeline": None, "info": message}
+    timeline, info = broadcast_player(scenario)
+    return {"timeline": timeline, "info": info}
 
 
 def render_step(step, timeline):
@@ -771,14 +785,14 @@ def fill_selection(tap_node, tap_edge, current_a, mode):
     """A clicked node becomes A (the previous A moves to B); a clicked link fills the link id."""
     if ctx.triggered and "tapEdge" in ctx.triggered[0]["prop_id"]:
         try:
-            return no_update, no_update, tapped_link(tap_edge)
+            return {"link": tapped_link(tap_edge)}
         except VizcollError:
-            return no_update, no_update, no_update
+            return {}
     node = tap_node.get("data") if isinstance(tap_node, dict) else None
     label = node.get("label") if isinstance(node, dict) else None
     if mode == COMMUNICATOR or not isinstance(label, str):
-        return no_update, no_update, no_update
-    return label, current_a if isinstance(current_a, str) and current_a else no_update, no_update
+        return {}
+    return {"a": label, "b": current_a} if isinstance(current_a, str) and current_a else {"a": label}
 
 
 def export(_clicks, scenario_dict, fmt):

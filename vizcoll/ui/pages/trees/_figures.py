@@ -8,6 +8,7 @@ cytoscape style rules; nothing here calls the engine's builders.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -20,8 +21,8 @@ from vizcoll.trees.tree import Tree
 from vizcoll.ui.figures.blocks import blocks_figure
 from vizcoll.ui.figures.captions import node_hovers
 from vizcoll.ui.figures.common import blank_figure
-from vizcoll.ui.figures.efi import link_lines, link_value_figure
-from vizcoll.ui.figures.style import ink, styled
+from vizcoll.ui.figures.efi import LinkHover, link_lines, link_value_figure
+from vizcoll.ui.figures.style import ColourScale, ink, styled
 from vizcoll.ui.figures.topology import PALETTE
 from vizcoll.words import plural
 
@@ -32,6 +33,7 @@ __all__ = [
     "tree_positions",
     "short_name",
     "logical_tree_figure",
+    "Overlays",
     "packets_figure",
     "fk_figure",
     "aggregation_stylesheet",
@@ -201,27 +203,47 @@ def _vertices(members, pos, labels, hover, small, colour, name) -> go.Scatter:
 
 
 # ---------------------------------------------------------------- a tree on the fabric
+@dataclass(frozen=True)
+class Overlays:
+    """What a drawing of packets per link shows over them (:func:`packets_figure`).
+
+    Parameters
+    ----------
+    hover : dict, optional
+        ``{link id: text}`` added to those links' hover boxes.
+    overlay : dict, optional
+        ``{link id: n}``: a dotted line over those links (e.g. links carrying packets between groups).
+    overlay_name : str
+        The dotted line's name in the legend.
+    marks : dict, optional
+        Node markers, ``{legend name: node indices}`` (the root, switches holding an entry).
+    """
+
+    hover: dict[int, str] | None = None
+    overlay: dict[int, int] | None = None
+    overlay_name: str = ""
+    marks: dict[str, list[int]] | None = None
+
+
 def packets_figure(
     topo: Topology,
     packets: dict[int, int],
     title: str,
-    hover: dict[int, str] | None = None,
-    overlay: dict[int, int] | None = None,
-    overlay_name: str = "",
-    marks: dict[str, list[int]] | None = None,
+    overlays: Overlays = Overlays(),
     pos: np.ndarray | None = None,
     top: float | None = None,
 ) -> go.Figure:
     """Aggregation packets per link (``{link id: n}``) on the fabric, with optional overlays.
 
-    ``overlay`` (``{link id: n}``) draws a dotted line over those links (e.g.
-    links carrying packets between groups); ``marks`` adds node markers
+    ``overlays``: its ``hover`` texts per link, its ``overlay`` (``{link id: n}``) drawn as a dotted line over
+    those links (e.g. links carrying packets between groups) and its ``marks``, node markers
     (``{legend name: node indices}``: the root, switches holding an entry).
     Broken links are dashed (white dashes over the colour of one that still
     carries packets: a route as built on the intact fabric); nodes are named
     where their names fit (:func:`vizcoll.ui.figures.labels.add_labels`); ``top``: the colour scale's largest
     value (default: the most packets drawn).
     """
+    hover, overlay, overlay_name, marks = overlays.hover, overlays.overlay, overlays.overlay_name, overlays.marks
     rows = {int(lid): r for r, lid in enumerate(topo.link_id.tolist())}
     values = np.zeros(topo.n_links)
     for lid, n in packets.items():
@@ -230,7 +252,7 @@ def packets_figure(
     for lid, extra in (hover or {}).items():
         text[rows[int(lid)]] = extra
     pos = positions(topo) if pos is None else pos
-    fig = link_value_figure(topo, values, title, hover=text, label="packets", pos=pos, top=top)
+    fig = link_value_figure(topo, values, title, hover=LinkHover(text), scale=ColourScale("packets", top=top), pos=pos)
     if (values.max(initial=0) if top is None else top) <= 12:  # whole packets on the colour bar
         fig.update_traces(selector={"marker.showscale": True}, marker_colorbar_dtick=1)
     cut = np.flatnonzero(topo.broken & (values > 0))
@@ -420,10 +442,7 @@ def packets_on(
     topo: Topology,
     packets: dict[int, int],
     title: str,
-    hover: dict[int, str] | None = None,
-    overlay: dict[int, int] | None = None,
-    overlay_name: str = "",
-    marks: dict[str, list[int]] | None = None,
+    overlays: Overlays = Overlays(),
     animated: bool = False,
     top: float | None = None,
 ) -> go.Figure:
@@ -433,6 +452,7 @@ def packets_on(
     ``animated``, the two layers a player lights step by step: :func:`~vizcoll.ui.figures.blocks.
     add_animation_layers`)."""
     where = "" if view.part in ("whole", "overview") else f" ({view.name} alone)"
+    marks = overlays.marks
     if view.overview is not None:  # the fabric's overview, or a part of it too large to draw node by node
         values = np.zeros(topo.n_links)
         values[topo.link_rows(list(packets))] = list(packets.values())
@@ -442,27 +462,22 @@ def packets_on(
             view.overview,
             bundles(topo, view.overview, values),
             f"{title}{where}, per bundle of links",
-            label="packets",
+            ColourScale("packets", top=top),
             selected=marked,
             animated=animated,
-            top=top,
         )
     ids = set(view.topo.link_id.tolist())
     keep = lambda table: {lid: v for lid, v in (table or {}).items() if int(lid) in ids}  # noqa: E731
     index = {int(n): i for i, n in enumerate(view.kept.tolist())}
     shown = {name: [index[n] for n in nodes if n in index] for name, nodes in (marks or {}).items()}
     pos = view.pos if view.part == "whole" else stretched(view.pos)  # a group alone fills the figure
-    return packets_figure(
-        view.topo,
-        keep(packets),
-        title + where,
-        hover=keep(hover),
-        overlay=keep(overlay),
-        overlay_name=overlay_name,
+    kept = replace(
+        overlays,
+        hover=keep(overlays.hover),
+        overlay=keep(overlays.overlay),
         marks={k: v for k, v in shown.items() if v},
-        pos=pos,
-        top=top,
     )
+    return packets_figure(view.topo, keep(packets), title + where, kept, pos=pos, top=top)
 
 
 def _top_on(view, *packets: dict[int, int]) -> int:
@@ -496,17 +511,13 @@ def chosen_tree_figures(
     packets_hover = {lid: f"{n} of them between groups" for lid, n in built["cross_links"].items()}
     busiest = m["max_link"]
     title = f"{name} {where}" + (f": max {plural(busiest['packets'], 'packet')} on one link" if busiest else "")
-    mapped = packets_on(
-        view,
-        topo,
-        m["link_packets"],
-        title,
+    overlays = Overlays(
         hover=packets_hover,
         overlay=cross,
         overlay_name="switch links with packets between groups",
         marks={f"root: rank {built['ranks'][0]} on {names[tree.node[0]]}": [tree.node[0]]},
-        animated=animated,
     )
+    mapped = packets_on(view, topo, m["link_packets"], title, overlays, animated=animated)
     return logical, mapped
 
 
@@ -534,12 +545,14 @@ def type_two_figures(
                 topo,
                 m["link_packets"],
                 f"{label}: {held}, height {m['height']} (colours 0–{top:g} packets in both)",
-                top=top,
-                marks={
-                    f"root: {topo.names[two['root']]}": [two["root"]],
-                    f"switch with an entry ({len(switches)})": switches,
-                },
+                Overlays(
+                    marks={
+                        f"root: {topo.names[two['root']]}": [two["root"]],
+                        f"switch with an entry ({len(switches)})": switches,
+                    }
+                ),
                 animated=animated and which == "tree",
+                top=top,
             )
         )
     return figures[0], figures[1]

@@ -51,10 +51,11 @@ from vizcoll.sim.timeline import Timeline
 from vizcoll.topology.model import Topology
 from vizcoll.topology.rails import RAIL_MILLION
 from vizcoll.trees import kinds
-from vizcoll.trees.aggregation import simulate_aggregation
+from vizcoll.trees.aggregation import Timing, simulate_aggregation
 from vizcoll.trees.cost import CostParams, selection_table
 from vizcoll.trees.groups import hierarchy_from_topology
-from vizcoll.trees.metrics import mapped_type_one, tree_metrics
+from vizcoll.trees.metrics import LatencyModel, mapped_type_one, tree_metrics
+from vizcoll.trees.routing import Routing
 from vizcoll.trees.tree import Tree
 from vizcoll.trees.typetwo import type_two_tree
 from vizcoll.ui import store
@@ -474,10 +475,8 @@ def type_one(key: dict, kind: str, routes: str = LIVE) -> dict:
         tree,
         fabric,
         placement,
-        routing,
-        table=table,
-        params=_cost(key, placement.nprocs),
-        k=key["k"],
+        Routing(routing, table),
+        latency=LatencyModel(_cost(key, placement.nprocs), key["k"]),
         broken=live.link_id[live.broken].tolist(),
         progress=job_progress(),
         flat=True,
@@ -534,7 +533,7 @@ def type_two(key: dict, routes: str = LIVE) -> dict:
     cost = _cost(key, placement.nprocs)
     metrics = {}
     for part, (name, tree) in enumerate((("physical", result.physical), ("tree", result.tree)), start=1):
-        m = tree_metrics(tree, topo, table=table, params=cost, progress=_part(progress, part, 3))
+        m = tree_metrics(tree, topo, table=table, latency=LatencyModel(cost), progress=_part(progress, part, 3))
         metrics[name] = {key: m[key] for key in METRIC_KEYS}
     return {
         "ok": True,
@@ -578,7 +577,7 @@ def timeline_of(key: dict, which: str, kind: str, routes: str) -> Timeline:
         tree, ranks = Tree(**built["tree"]), [[r] for r in built["ranks"]]
         title = f"Aggregation (sum) along the {tree_name(kind, key['k'])} tree"
     return simulate_aggregation(
-        topo, tree, ranks, latency=cost.l, theta=cost.b, table=table, routes_on=routed, title=title
+        topo, tree, ranks, timing=Timing(cost.l, cost.b), routing=Routing(routed, table), title=title
     )
 
 

@@ -398,38 +398,40 @@ def compare_view(plan: dict | None, scenario: Scenario | None):
         return html.P(f"⚠ {exc}", className="message")
 
 
-def type_one_view(plan: dict | None, scenario: Scenario | None):
-    """The chosen tree drawn logically and on the fabric, and what the drawing shows."""
+def type_one_view(plan: dict | None, scenario: Scenario | None) -> dict:
+    """The chosen tree drawn logically (``logical``) and on the fabric (``mapped``), and what the drawing shows
+    (``mapped_info``); nothing without a plan."""
     view = _view(plan, scenario)
     if view is None:
         empty = blank_figure("No tree: see the message on the left." if _problem(plan) else "", height=300)
-        return (empty, empty, "") if plan else (no_update,) * 3
+        return {"logical": empty, "mapped": empty, "mapped_info": ""} if plan else {}
     _, key, topo = view
     try:
         built = type_one_summary(key, plan["kind"], plan["routes"])
     except VizcollError as exc:
         empty = blank_figure("No tree", height=300)
-        return empty, empty, f"⚠ {exc}"
+        return {"logical": empty, "mapped": empty, "mapped_info": f"⚠ {exc}"}
     logical, mapped = type_one_figures(
         key, plan["kind"], plan["routes"], drawn_view(view[0], PAGE).part, plan["anim"] == TYPE1
     )
-    return logical, mapped, type_one_info(built, plan, topo)
+    return {"logical": logical, "mapped": mapped, "mapped_info": type_one_info(built, plan, topo)}
 
 
-def type_two_view(plan: dict | None, scenario: Scenario | None):
-    """The physical and the minimum-cost type II trees, and the sentence about them."""
+def type_two_view(plan: dict | None, scenario: Scenario | None) -> dict:
+    """The ``physical`` and the minimum-cost (``mincost``) type II trees, and the sentence about them
+    (``type_two_info``); nothing without a plan."""
     view = _view(plan, scenario)
     if view is None:
         empty = blank_figure("", height=300)
-        return (empty, empty, "") if plan else (no_update,) * 3
+        return {"physical": empty, "mincost": empty, "type_two_info": ""} if plan else {}
     _, key, topo = view
     try:
         two = type_two_summary(key, plan["routes"])
     except VizcollError as exc:
         empty = blank_figure("No type II tree", height=300)
-        return empty, empty, [html.P(f"⚠ {exc}")]
-    drawings = type_two_drawings(key, plan["routes"], drawn_view(view[0], PAGE).part, plan["anim"] == TYPE2)
-    return (*drawings, type_two_info(two, plan, topo))
+        return {"physical": empty, "mincost": empty, "type_two_info": [html.P(f"⚠ {exc}")]}
+    physical, mincost = type_two_drawings(key, plan["routes"], drawn_view(view[0], PAGE).part, plan["anim"] == TYPE2)
+    return {"physical": physical, "mincost": mincost, "type_two_info": type_two_info(two, plan, topo)}
 
 
 @cached_figures
@@ -468,49 +470,55 @@ OVERVIEW_NOTE = (
 FIGURES = {TYPE1: "the chosen tree on the fabric, at the top", TYPE2: "the min-cost type II tree, above"}
 
 
-def aggregation_player(plan: dict | None, scenario: Scenario | None):
-    """(player handle, flag, flag class, canvas elements, summary) of the animated tree, or the flag that stops it.
-    It plays on what the page draws of the fabric (:func:`aggregation_handle`): the whole fabric or a group alone,
-    node by node on the canvas; a large fabric's overview, on the overview figure of the animated tree (its bundles
-    and blocks lit step by step in the browser)."""
-    played, *rest = _animation(plan, scenario)
-    if not isinstance(played, tuple):
-        return played, *rest
-    flag, flag_class, elements, _ = rest
+def aggregation_player(plan: dict | None, scenario: Scenario | None) -> dict:
+    """The player's handle (``timeline``), ``flag``, ``flag_class``, canvas ``elements`` and ``summary`` of the
+    animated tree, or the flag that stops it; nothing without a plan. It plays on what the page draws of the fabric
+    (:func:`aggregation_handle`): the whole fabric or a group alone, node by node on the canvas; a large fabric's
+    overview, on the overview figure of the animated tree (its bundles and blocks lit step by step in the
+    browser)."""
+    played, shown = _animation(plan, scenario)
+    if played is None:
+        return shown
     try:
         handle, summary = aggregation_handle(*played)
         if not holds_timeline(handle["ref"]):  # the shared cache let it go: the same run puts it back (same ref)
             player_data(timeline_of(*played[:4]))
     except VizcollError as exc:  # e.g. more events than a timeline may hold
-        return None, f"⚠ {exc}", "flag warn", elements, ""
+        return _flagged(f"⚠ {exc}", shown["elements"])
     if "overview" in handle:
         summary += " " + OVERVIEW_NOTE.format(figure=FIGURES[played[1]])
-    return handle, flag, flag_class, elements, summary
+    return shown | {"timeline": handle, "summary": summary}
 
 
-def animation_view(plan: dict | None, scenario: Scenario | None):
-    """(timeline dict, flag, flag class, canvas elements, summary) of the animated tree as the page plays it (for
+def animation_view(plan: dict | None, scenario: Scenario | None) -> dict:
+    """What :func:`aggregation_player` answers, with the timeline itself (a dict) for its ``timeline`` (for
     exports): on the canvas, the whole fabric or a group alone (the dict's ``nodes``: the fabric's node of each
     drawn node); on a large fabric's overview, no elements (it plays on the animated tree's overview figure)."""
-    played, *rest = _animation(plan, scenario)
-    if not isinstance(played, tuple):
-        return played, *rest
-    flag, flag_class, elements, _ = rest
+    played, shown = _animation(plan, scenario)
+    if played is None:
+        return shown
     try:
         timeline = _held(aggregation_handle(*played)[0], played[:4]).to_dict()
     except VizcollError as exc:
-        return None, f"⚠ {exc}", "flag warn", elements, ""
-    if elements and played[4] != WHOLE:
+        return _flagged(f"⚠ {exc}", shown["elements"])
+    if shown["elements"] and played[4] != WHOLE:
         timeline = {**timeline, "nodes": view_of(Scenario(**played[0]["source"]), played[4]).kept.tolist()}
-    return timeline, flag, flag_class, elements, anim_summary(timeline["summary"])
+    return shown | {"timeline": timeline, "summary": anim_summary(timeline["summary"])}
 
 
-def _animation(plan: dict | None, scenario: Scenario | None) -> tuple:
-    """(what plays: the arguments of :func:`aggregation_handle`, else None; flag, flag class, canvas elements,
-    summary) of the animated tree on the part of the fabric the page draws (no update without a plan)."""
+def _flagged(flag: str, elements: list, flag_class: str = "flag warn") -> dict:
+    """The answer of :func:`aggregation_player` without a handle or a summary (yet): the ``flag`` and the
+    canvas ``elements``."""
+    return {"timeline": None, "flag": flag, "flag_class": flag_class, "elements": elements, "summary": ""}
+
+
+def _animation(plan: dict | None, scenario: Scenario | None) -> tuple[tuple | None, dict]:
+    """(what plays: the arguments of :func:`aggregation_handle`, else None; the answer of
+    :func:`aggregation_player` but the handle and the summary) of the animated tree on the part of the fabric the
+    page draws (nothing without a plan)."""
     view = _view(plan, scenario)
     if view is None:
-        return (None, _problem(plan), "flag warn", [], "") if plan else (no_update,) * 5
+        return None, (_flagged(_problem(plan), []) if plan else {})
     scenario, key, topo = view
     which = plan["anim"]
     drawn = drawn_view(scenario, PAGE)
@@ -519,26 +527,27 @@ def _animation(plan: dict | None, scenario: Scenario | None) -> tuple:
     try:
         text = (flag_type_two if which == TYPE2 else flag_type_one)(key, plan, topo)
     except VizcollError as exc:
-        return None, f"⚠ {exc}", "flag warn", elements, ""
+        return None, _flagged(f"⚠ {exc}", elements)
     flag_class = "flag warn" if text.startswith("⚠") else "flag"
     if drawn.overview is None and not on_canvas:
         note = (
             f"{drawn.name} alone has {drawn.topo.n_nodes:,} nodes: the aggregation plays node by node on parts "
             f"of up to {SMALL_LIMIT:,} nodes. Choose the overview or a smaller part."
         )
-        return None, "\n".join(filter(None, [text, note])), flag_class, elements, ""
+        return None, _flagged("\n".join(filter(None, [text, note])), elements, flag_class)
     if which == TYPE2 and not type_two_summary(key, plan["routes"])["ok"]:
-        return None, text, flag_class, elements, ""
-    return (key, which, plan["kind"], plan["routes"], drawn.part), text, flag_class, elements, ""
+        return None, _flagged(text, elements, flag_class)
+    return (key, which, plan["kind"], plan["routes"], drawn.part), _flagged(text, elements, flag_class)
 
 
 def compared_trees(plan: dict | None, scenario: Scenario | None, compare: str) -> tuple[Lockstep, list[dict], list]:
     """(the side-by-side run, the two players' handles, the canvas's elements) of the animated tree and the type I
     tree of kind ``compare`` on the same communicator, fabric and cost, aggregating on one clock; VizcollError when
     either cannot play or the page draws the fabric as a figure (side by side is drawn node by node)."""
-    played, flag, _, elements, summary = _animation(plan, scenario)
-    if not isinstance(played, tuple):
-        raise VizcollError((flag or summary or "no aggregation to play").removeprefix("⚠ "))
+    played, shown = _animation(plan, scenario)
+    if played is None:
+        raise VizcollError((shown.get("flag") or "no aggregation to play").removeprefix("⚠ "))
+    elements = shown["elements"]
     if not elements:
         raise VizcollError(
             f"side by side draws the aggregations node by node, on parts of up to {SMALL_LIMIT:,} nodes: choose a "

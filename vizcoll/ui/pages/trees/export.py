@@ -90,8 +90,8 @@ def _trees_drawn(plan: dict, scenario: Scenario, part: str | None) -> list[PackF
     with the fabric, the tree and the part."""
     params = {**scenario.params.get("trees", {}), "part": part}
     drawn = scenario.with_params("trees", params)
-    _, mapped, _ = type_one_view(plan, drawn)
-    physical, mincost, _ = type_two_view(plan, drawn)
+    mapped = type_one_view(plan, drawn)["mapped"]
+    two = type_two_view(plan, drawn)
     where = f"{scenario.title}, {drawn_view(drawn, 'trees').name}"
     suffix = "-" + part.replace(":", "") if part else ""
     return [
@@ -103,9 +103,11 @@ def _trees_drawn(plan: dict, scenario: Scenario, part: str | None) -> list[PackF
         PackFigure(
             "type2-physical" + suffix,
             f"The physical type II tree on {where}: packets per link, switches holding an entry.",
-            physical,
+            two["physical"],
         ),
-        PackFigure("type2-mincost" + suffix, f"The minimum-cost type II tree (Algorithm 5) on {where}.", mincost),
+        PackFigure(
+            "type2-mincost" + suffix, f"The minimum-cost type II tree (Algorithm 5) on {where}.", two["mincost"]
+        ),
     ]
 
 
@@ -113,7 +115,7 @@ def trees_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
     plan = tree_plan(scenario)
     key, topo = engine_key(scenario, plan), topology_of(scenario)
     pack = Pack("trees", "Trees")
-    logical = type_one_view(plan, scenario)[0]
+    logical = type_one_view(plan, scenario)["logical"]
     cost = cost_of(plan, plan["nprocs"])
     part = scenario.params.get("trees", {}).get("part")
     pack.figures += [
@@ -146,7 +148,7 @@ def trees_pack(scenario: Scenario, extra=None, progress=None) -> Pack:
         ),
         _fk_table(plan),
     ]
-    timeline = animation_view(plan, scenario)[0]
+    timeline = animation_view(plan, scenario)["timeline"]
     if timeline is not None:
         tl = Timeline.from_dict(timeline)
         pack.tables.append(
@@ -159,11 +161,13 @@ def trees_animation(scenario: Scenario, extra=None) -> Animation:
     """/trees: the aggregation up the chosen tree and the result broadcast down, on what the page draws (on a
     large fabric's overview: the animated tree's figure, the mapped type I tree or the min-cost type II tree)."""
     plan = tree_plan(scenario)
-    timeline, flag, _, elements, summary = animation_view(plan, scenario)
+    shown = animation_view(plan, scenario)
+    timeline, elements = shown["timeline"], shown["elements"]
     if timeline is None:
-        raise VizcollError((flag or summary or "no aggregation to animate").removeprefix("⚠ "))
+        raise VizcollError((shown["flag"] or shown["summary"] or "no aggregation to animate").removeprefix("⚠ "))
     if not elements:
-        figure = (type_two_view if plan["anim"] == TYPE2 else type_one_view)(plan, scenario)[1]
+        two = plan["anim"] == TYPE2
+        figure = type_two_view(plan, scenario)["mincost"] if two else type_one_view(plan, scenario)["mapped"]
         return overview_animation(
             "vizcoll-trees-aggregation", timeline, topology_of(scenario), drawn_view(scenario, "trees").overview, figure
         )

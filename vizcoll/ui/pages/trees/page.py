@@ -27,6 +27,7 @@ from vizcoll.errors import VizcollError
 from vizcoll.scenario import WORLD, Scenario
 from vizcoll.schedule.collectives import TREE_COLLECTIVES
 from vizcoll.ui import jobs
+from vizcoll.ui.callbacks import by_name
 from vizcoll.ui.components.canvashint import ELSEWHERE, canvas_hint, register_canvas_hint
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
 from vizcoll.ui.components.kit import (
@@ -188,36 +189,63 @@ PARAM_CONTROLS = {
     "compare": TREES_COMPARE_KIND,
 }
 FIGURES = "vizcoll-trees"  # the file name of a figure saved from its mode bar
-VIEWS = [
-    Output(TREES_COMPARE, "children"),
-    Output(TREES_LOGICAL, "figure"),
-    Output(TREES_MAPPED, "figure"),
-    Output(TREES_MAPPED_INFO, "children"),
-    Output(TREES_T2_PHYSICAL, "figure"),
-    Output(TREES_T2_MINCOST, "figure"),
-    Output(TREES_T2_INFO, "children"),
-    Output(pid(TREES_PLAYER, "timeline"), "data"),
-    Output(TREES_FLAG, "children"),
-    Output(TREES_FLAG, "className"),
-    Output(TREES_CANVAS, "elements"),
-    Output(TREES_ANIM_SUMMARY, "children"),
-]
-"""The views of a plan (each computed in the request for smaller plans; for a large one, see :data:`JOB_VIEWS`)."""
-ANIMATION = VIEWS[7:]  # the aggregation's player, flag, canvas and summary (aggregation_player)
-JOB_VIEWS = [*VIEWS[:7], *VIEWS[8:10], Output(TREES_ANIM_ORDER, "data")]
+
+
+def _again(outputs: dict[str, Output]) -> dict[str, Output]:
+    """``outputs`` written by one more callback (``allow_duplicate``)."""
+    return {name: Output(o.component_id, o.component_property, allow_duplicate=True) for name, o in outputs.items()}
+
+
+# what the callbacks write, by name (vizcoll.ui.callbacks.by_name)
+WRITTEN = {"store": store_output(), "message": Output(TREES_MESSAGE, "children")}
+BUILT = {**_again(WRITTEN), "rebuild": Output(TREES_REBUILD, "data")}
+# the views' trigger (the key of their plan), the line about the processes and the controls (refresh)
+REFRESHED = {
+    "key": Output(TREES_PARAMS, "data"),
+    "fabric": Output(TREES_FABRIC, "children"),
+    "controls": Output(TREES_CONTROLS, "children"),
+    "costs": Output(TREES_COST_CONTROLS, "children"),
+}
+COMPARED = {"compared": Output(TREES_COMPARE, "children")}
+TYPE_ONE = {
+    "logical": Output(TREES_LOGICAL, "figure"),
+    "mapped": Output(TREES_MAPPED, "figure"),
+    "mapped_info": Output(TREES_MAPPED_INFO, "children"),
+}
+TYPE_TWO = {
+    "physical": Output(TREES_T2_PHYSICAL, "figure"),
+    "mincost": Output(TREES_T2_MINCOST, "figure"),
+    "type_two_info": Output(TREES_T2_INFO, "children"),
+}
+# the figures drawn on the fabric
+ON_FABRIC = {"mapped": TYPE_ONE["mapped"], "physical": TYPE_TWO["physical"], "mincost": TYPE_TWO["mincost"]}
+FLAG = {"flag": Output(TREES_FLAG, "children"), "flag_class": Output(TREES_FLAG, "className")}
+ANIMATION = {
+    "timeline": Output(pid(TREES_PLAYER, "timeline"), "data"),
+    **FLAG,
+    "elements": Output(TREES_CANVAS, "elements"),
+    "summary": Output(TREES_ANIM_SUMMARY, "children"),
+}
+"""The aggregation's player, flag, canvas and summary (:func:`~vizcoll.ui.pages.trees._views.aggregation_player`)."""
+ANIM_ORDER = {"order": Output(TREES_ANIM_ORDER, "data", allow_duplicate=True)}  # the order of the aggregation's job
+JOB_VIEWS = {**_again({**COMPARED, **TYPE_ONE, **TYPE_TWO, **FLAG}), **ANIM_ORDER}
 """What the background job of a large plan computes: the trees compared and drawn, then the aggregation's flag
 saying it follows, and the order of the aggregation's own job (:func:`compute_animation`), which the views' job
 gives as it ends. The aggregation of a paper-scale tree (its timeline, the player's handle and the overview's
 frames) takes longer than every other view together; the page shows the trees without waiting for it."""
-REFRESHED = [
-    Output(TREES_PARAMS, "data"),
-    Output(TREES_FABRIC, "children"),
-    Output(TREES_CONTROLS, "children"),
-    Output(TREES_COST_CONTROLS, "children"),
-]
-WIDTH = [Output(TREES_FK, "figure"), Output(TREES_SELECTION, "children"), Output(TREES_FK_INFO, "children")]
-RAILS = [Output(TREES_RAILS, "children")]
-PART = [Output(TREES_PART, "options"), Output(TREES_PART, "value")]
+# what Cancel under the views' job writes (cancelled): the comparison, the four drawings and the flag
+CANCELLED = _again({**COMPARED, "logical": TYPE_ONE["logical"], **ON_FABRIC, "flag": FLAG["flag"]})
+WIDTH = {
+    "fk": Output(TREES_FK, "figure"),
+    "selection": Output(TREES_SELECTION, "children"),
+    "fk_info": Output(TREES_FK_INFO, "children"),
+}
+RAILS = {"rails": Output(TREES_RAILS, "children")}
+PART = {"options": Output(TREES_PART, "options"), "part": Output(TREES_PART, "value")}
+# what another part of the fabric chosen writes (play_part): the store, the message, the three figures on the
+# fabric, the aggregation played on it and the order of the aggregation's job
+PLAYED = {**_again(WRITTEN), **_again(ON_FABRIC), **_again(ANIMATION), **ANIM_ORDER}
+GOAL = {"file": Output(TREES_GOAL_FILE, "data"), "message": Output(TREES_GOAL_MESSAGE, "children")}
 CANVAS_STYLE = {"width": "100%", "height": "520px"}
 SHOW_CANVAS_JS = """function (elements) {  // the canvas and its legend only while they draw the fabric
     const shown = Array.isArray(elements) && elements.length > 0, hidden = {display: "none"};
@@ -288,22 +316,22 @@ def examples() -> list[tuple[str, Scenario]]:
     return [(label, preset_scenario(DEFAULT_SCENARIO, key)) for key, (label, _, _) in PRESETS.items()]
 
 
-def first_views(scenario: Scenario) -> list[tuple[list[Output], object]]:
+def first_views(scenario: Scenario) -> list[tuple[dict[str, Output], dict]]:
     """What the page's callbacks draw for ``scenario`` as it opens (:func:`~vizcoll.ui.routing.filled`): the plan's
     key, the controls, the views on the plan (the type II trees once on the screen), the player's first frame, the
     parts of the fabric."""
     data = scenario.to_dict(thin=True)
     refreshed = refresh(data)
-    key = refreshed[0]
+    key = refreshed["key"]
     animation = animate(key, data)
     return [
         (REFRESHED, refreshed),
-        (VIEWS[:1], render_compare(key, data)),
-        (RAILS, trees_panel(key, data)),
-        (VIEWS[1:4], render_type_one(key, data)),
+        (COMPARED, {"compared": render_compare(key, data)}),
+        (RAILS, {"rails": trees_panel(key, data)}),
+        (TYPE_ONE, render_type_one(key, data)),
         (WIDTH, render_width(key, data)),
         (ANIMATION, animation),
-        first_frame(TREES_PLAYER, animation[0]),
+        first_frame(TREES_PLAYER, animation.get("timeline", no_update)),
         (PART, part_choices(data)),
     ]
 
@@ -481,68 +509,43 @@ def register(app: Dash) -> None:
     register_animation_export(app, TREES_PLAYER, PAGE)
     register_figure_pack(app, TREES_PACK, PAGE)
     controls = lambda dependency: {key: dependency(i, "value") for key, i in PARAM_CONTROLS.items()}  # noqa: E731
-    app.callback(
-        store_output(),
-        Output(TREES_MESSAGE, "children"),
-        inputs={
-            "values": controls(Input),
-            "use_preset": Input(TREES_USE_PRESET, "n_clicks"),
-            "tap_edge": Input(TREES_CANVAS, "tapEdge"),
-        },
-        state={"preset": State(TREES_PRESET, "value"), "data": State(SCENARIO, "data")},
-        prevent_initial_call=True,
-    )(update)
-    app.callback(
-        store_output(),
-        Output(TREES_MESSAGE, "children", allow_duplicate=True),
-        Output(TREES_REBUILD, "data"),
-        inputs={"clicks": Input(TREES_BUILD, "n_clicks")},
-        state={"values": controls(State), "data": State(SCENARIO, "data")},
-        prevent_initial_call=True,
+    scenario = State(SCENARIO, "data")
+    reads = {"scenario": "scenario", "message": "message", "prevent_initial_call": True}  # the store, checked
+    choices = {
+        "values": controls(Input),
+        "use_preset": Input(TREES_USE_PRESET, "n_clicks"),
+        "tap_edge": Input(TREES_CANVAS, "tapEdge"),
+        "preset": State(TREES_PRESET, "value"),
+        "scenario": scenario,
+    }
+    by_name(app, WRITTEN, choices, **reads)(update)
+    by_name(
+        app, BUILT, {"clicks": Input(TREES_BUILD, "n_clicks"), "values": controls(State), "scenario": scenario}, **reads
     )(build)
     drawn = {"prevent_initial_call": True}  # drawn as the page opens (first_views); then on every change
-    app.callback(
-        *REFRESHED,
-        inputs={"data": Input(SCENARIO, "data")},
-        state={
-            "plan_now": State(TREES_PARAMS, "data"),
-            "options_now": State(TREES_COMM, "options"),
-            "shown_now": {key: State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)},
-        },
-        **drawn,
-    )(refresh)
-    plan, scenario = Input(TREES_PARAMS, "data"), State(SCENARIO, "data")
-    app.callback(Output(TREES_HEAVY, "data"), plan, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"), scenario)(
+    shown = {key: State(PARAM_CONTROLS[key], "value") for key in (*CONTROL_KEYS, *COST_KEYS)}
+    now = {"plan_now": State(TREES_PARAMS, "data"), "options_now": State(TREES_COMM, "options"), "shown_now": shown}
+    by_name(app, REFRESHED, {"data": Input(SCENARIO, "data"), **now}, **drawn)(refresh)
+    key = Input(TREES_PARAMS, "data")
+    plan = {"key": key, "data": scenario}
+    app.callback(Output(TREES_HEAVY, "data"), key, Input(TREES_REBUILD, "data"), State(TREES_HEAVY, "data"), scenario)(
         dispatch
     )
-    app.callback(*VIEWS[:1], plan, scenario, **drawn)(render_compare)
-    app.callback(*RAILS, plan, scenario, **drawn)(trees_panel)  # rails: computed in the request
-    app.callback(*VIEWS[1:4], plan, scenario, **drawn)(render_type_one)
-    app.callback(*WIDTH, plan, scenario, **drawn)(render_width)
-    app.callback(*VIEWS[4:7], plan, Input(TREES_T2_SEEN, "data"), scenario, **drawn)(render_type_two)
-    app.callback(*ANIMATION, plan, scenario, **drawn)(animate)
+    app.callback(COMPARED["compared"], key, scenario, **drawn)(render_compare)
+    app.callback(RAILS["rails"], key, scenario, **drawn)(trees_panel)  # rails: computed in the request
+    by_name(app, TYPE_ONE, plan, **drawn)(render_type_one)
+    by_name(app, WIDTH, plan, **drawn)(render_width)
+    by_name(app, TYPE_TWO, {"key": key, "seen": Input(TREES_T2_SEEN, "data"), "data": scenario}, **drawn)(
+        render_type_two
+    )
+    by_name(app, ANIMATION, plan, **drawn)(animate)
     _register_jobs(app, scenario)
     _register_side_by_side(app, scenario)
-    app.callback(*PART, Input(SCENARIO, "data"), State(TREES_PART, "value"), **drawn)(part_choices)
-    app.callback(
-        store_output(),
-        Output(TREES_MESSAGE, "children", allow_duplicate=True),
-        Output(TREES_MAPPED, "figure", allow_duplicate=True),
-        Output(TREES_T2_PHYSICAL, "figure", allow_duplicate=True),
-        Output(TREES_T2_MINCOST, "figure", allow_duplicate=True),
-        *[Output(o.component_id, o.component_property, allow_duplicate=True) for o in ANIMATION],
-        Output(TREES_ANIM_ORDER, "data", allow_duplicate=True),
-        Input(TREES_PART, "value"),
-        scenario,
-        prevent_initial_call=True,
-    )(play_part)
-    app.callback(
-        Output(TREES_GOAL_FILE, "data"),
-        Output(TREES_GOAL_MESSAGE, "children"),
-        Input(TREES_GOAL, "n_clicks"),
-        scenario,
-        prevent_initial_call=True,
-    )(export_goal)
+    by_name(app, PART, {"data": Input(SCENARIO, "data"), "value_now": State(TREES_PART, "value")}, **drawn)(
+        part_choices
+    )
+    by_name(app, PLAYED, {"value": Input(TREES_PART, "value"), "scenario": scenario}, **reads)(play_part)
+    by_name(app, GOAL, {"clicks": Input(TREES_GOAL, "n_clicks"), "scenario": scenario}, **reads)(export_goal)
     app.callback(
         Output(TREES_CANVAS, "stylesheet"),
         Input(pid(TREES_PLAYER, "shown"), "data"),
@@ -555,10 +558,10 @@ def _register_side_by_side(app: Dash, scenario: State) -> None:
     app.callback(Output(TREES_SIDES_ORDER, "data"), Input(TREES_COMPARE_KIND, "value"), Input(TREES_PARAMS, "data"))(
         comparison_order(TREES_COMPARE_KIND)
     )
-    app.callback(
-        *result_outputs(TREES_SIDES),
-        Input(TREES_SIDES_ORDER, "data"),
-        scenario,
+    by_name(
+        app,
+        result_outputs(TREES_SIDES),
+        {"order": Input(TREES_SIDES_ORDER, "data"), "data": scenario},
         prevent_initial_call=True,
         interval=JOB_POLL_MS,
         **jobs.background(f"{TREES_SIDES}-run"),
@@ -568,56 +571,33 @@ def _register_side_by_side(app: Dash, scenario: State) -> None:
 
 def _register_jobs(app: Dash, scenario: State) -> None:
     """The views' job of a large plan, then the aggregation's job it orders as it ends, and their Cancel buttons."""
-    again = lambda outputs: [Output(o.component_id, o.component_property, allow_duplicate=True) for o in outputs]  # noqa: E731
+    job = {"prevent_initial_call": True, "interval": JOB_POLL_MS}
+    views, running = {"job": Input(TREES_HEAVY, "data"), "data": scenario}, (TREES_BUILD, TREES_USE_PRESET)
+    by_name(app, JOB_VIEWS, views, **job, **jobs.background(TREES_JOB, running))(compute_views)
     app.callback(
-        *again(JOB_VIEWS),
-        Input(TREES_HEAVY, "data"),
-        scenario,
-        prevent_initial_call=True,
-        interval=JOB_POLL_MS,
-        **jobs.background(TREES_JOB, (TREES_BUILD, TREES_USE_PRESET)),
-    )(compute_views)
-    app.callback(
-        *again([Output(TREES_ANIM_ORDER, "data")]),
-        Input(TREES_HEAVY, "data"),
-        State(TREES_ANIM_ORDER, "data"),
-        prevent_initial_call=True,
+        ANIM_ORDER["order"], Input(TREES_HEAVY, "data"), State(TREES_ANIM_ORDER, "data"), prevent_initial_call=True
     )(stop_animation)
-    app.callback(
-        *again(ANIMATION),
-        Input(TREES_ANIM_ORDER, "data"),
-        scenario,
-        prevent_initial_call=True,
-        interval=JOB_POLL_MS,
-        **jobs.background(TREES_ANIM_JOB, (TREES_BUILD, TREES_USE_PRESET)),
-    )(compute_animation)
-    app.callback(
-        *again([VIEWS[i] for i in (0, 1, 2, 4, 5, 8)]),
-        Input(f"{TREES_JOB}-cancel", "n_clicks"),
-        prevent_initial_call=True,
-    )(cancelled)
-    app.callback(*again(VIEWS[8:10]), Input(f"{TREES_ANIM_JOB}-cancel", "n_clicks"), prevent_initial_call=True)(
-        animation_cancelled
-    )
+    animation = {"order": Input(TREES_ANIM_ORDER, "data"), "data": scenario}
+    by_name(app, _again(ANIMATION), animation, **job, **jobs.background(TREES_ANIM_JOB, running))(compute_animation)
+    cancel = lambda prefix: {"clicks": Input(f"{prefix}-cancel", "n_clicks")}  # noqa: E731
+    by_name(app, CANCELLED, cancel(TREES_JOB), prevent_initial_call=True)(cancelled)
+    by_name(app, _again(FLAG), cancel(TREES_ANIM_JOB), prevent_initial_call=True)(animation_cancelled)
 
 
-def update(values, use_preset, tap_edge, preset, data):
-    """A control changed (``values``: control key -> its value): the shared scenario with the page's checked
-    parameters; a preset or a clicked link of the drawing changes the scenario itself. A bad value leaves the store
-    as it is, with a message."""
-    scenario, message = checked(data)
-    if scenario is None:
-        return no_update, message
+def update(scenario: Scenario, values, use_preset, tap_edge, preset) -> dict:
+    """A control changed (``values``: control key -> its value): the shared scenario (its ``store``) with the page's
+    checked parameters; a preset or a clicked link of the drawing changes the scenario itself. A bad value leaves
+    the store as it is, with a ``message``."""
     trigger = ctx.triggered_id
     try:
         if trigger == TREES_USE_PRESET:
-            return preset_scenario(scenario, preset).to_dict(thin=True), ""
+            return {"store": preset_scenario(scenario, preset).to_dict(thin=True), "message": ""}
         if trigger == TREES_CANVAS:
-            return scenario.toggled(tapped_link(tap_edge)).to_dict(thin=True), ""
+            return {"store": scenario.toggled(tapped_link(tap_edge)).to_dict(thin=True), "message": ""}
         params = _checked_params(scenario, values)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
-    return remembered(data, PAGE, params), ""
+        return {"message": f"⚠ {exc}"}
+    return {"store": remembered(scenario.to_dict(thin=True), PAGE, params), "message": ""}
 
 
 def _checked_params(scenario: Scenario, values) -> dict:
@@ -629,27 +609,28 @@ def _checked_params(scenario: Scenario, values) -> dict:
     return params
 
 
-def build(clicks, values, data):
+def build(scenario: Scenario, clicks, values) -> dict:
     """Build: every control read and checked on the server, written to the scenario (the views follow it), and the
-    views computed again even when the plan is the same (e.g. after a cancelled job). A bad value leaves the
-    store as it is, with a message naming the limit. The button drawn again (no click yet) does nothing."""
-    scenario, message = checked(data)
-    if scenario is None or not clicks:
-        return no_update, message if clicks else no_update, no_update
+    views computed again even when the plan is the same (e.g. after a cancelled job: a new ``rebuild``). A bad value
+    leaves the store as it is, with a message naming the limit. The button drawn again (no click yet) does
+    nothing."""
+    if not clicks:
+        return {}
     try:
         params = _checked_params(scenario, values)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", no_update
-    return remembered(data, PAGE, params), "", whole_or(clicks, 0, 0, 10**9)
+        return {"message": f"⚠ {exc}"}
+    store = remembered(scenario.to_dict(thin=True), PAGE, params)
+    return {"store": store, "message": "", "rebuild": whole_or(clicks, 0, 0, 10**9)}
 
 
-def refresh(data, plan_now=None, options_now=None, shown_now=None):
-    """The views' trigger (the key of their plan, written only when it changed), the line about the processes, and
-    the controls drawn again when the scenario's parameters or communicators differ from what they show (a preset,
-    another tab)."""
+def refresh(data, plan_now=None, options_now=None, shown_now=None) -> dict:
+    """The views' trigger (the ``key`` of their plan, written only when it changed), the line about the processes
+    (``fabric``), and the ``controls`` and ``costs`` controls drawn again when the scenario's parameters or
+    communicators differ from what they show (a preset, another tab)."""
     scenario, message = checked(data)
     if scenario is None:
-        return changed(key_of({"error": message}), plan_now), message, no_update, no_update
+        return {"key": changed(key_of({"error": message}), plan_now), "fabric": message}
     plan = page_plan(scenario)
     v = shown_params(scenario)
     text = fabric_line(scenario, plan, topology_of(scenario))
@@ -659,7 +640,7 @@ def refresh(data, plan_now=None, options_now=None, shown_now=None):
     if options != options_now or any(now.get(key) != v[key] for key in CONTROL_KEYS):
         controls = tree_controls(v, options)
     costs = no_update if all(now.get(key) == v[key] for key in COST_KEYS) else cost_controls(v)
-    return changed(key_of(plan), plan_now), text, controls, costs
+    return {"key": changed(key_of(plan), plan_now), "fabric": text, "controls": controls, "costs": costs}
 
 
 def trees_panel(key, data):
@@ -698,59 +679,67 @@ def render_compare(key, data):
     return compare_view(plan, scenario)
 
 
-def render_type_one(key, data):
+def render_type_one(key, data) -> dict:
+    """The chosen tree drawn (:data:`TYPE_ONE`), or what says that the background job draws it."""
     scenario, plan, job = _pending(key, data)
     if job:
-        return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
+        return {"logical": _computing(), "mapped": _computing(), "mapped_info": ""}
     return type_one_view(plan, scenario)
 
 
-def render_width(key, data):
+def _computing():
+    return blank_figure(COMPUTING, height=300)
+
+
+def render_width(key, data) -> dict:
+    """F(k) with k* (``fk``), the ``selection`` table and the sentence about them (``fk_info``)."""
     _, plan, _ = _pending(key, data)
     if not plan or "error" in plan:
-        return (blank_figure("", height=300), "", "") if plan else (no_update,) * 3
+        return {"fk": blank_figure("", height=300), "selection": "", "fk_info": ""} if plan else {}
     cost = cost_of(plan, plan["nprocs"])
-    return fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"]), selection_view(plan), fk_info(plan)
+    fk = fk_figure(plan["nprocs"], cost.a, cost.b, plan["eps"], plan["k"])
+    return {"fk": fk, "selection": selection_view(plan), "fk_info": fk_info(plan)}
 
 
-def render_type_two(key, seen, data):
-    """The type II views, once they come on the screen (they are below the fold, and a large fabric's two
-    overviews take the browser half a second to draw: after the first answers, not before them). A plan left to
-    the background job says so when it comes; coming on the screen then changes nothing (the job draws them, and
-    may have drawn them already)."""
+def render_type_two(key, seen, data) -> dict:
+    """The type II views (:data:`TYPE_TWO`), once they come on the screen (they are below the fold, and a large
+    fabric's two overviews take the browser half a second to draw: after the first answers, not before them). A
+    plan left to the background job says so when it comes; coming on the screen then changes nothing (the job
+    draws them, and may have drawn them already)."""
     if seen is not True:
-        return (no_update,) * 3
+        return {}
     scenario, plan, job = _pending(key, data)
     if job and ctx.triggered_id == TREES_T2_SEEN:
-        return (no_update,) * 3
+        return {}
     if job:
-        return blank_figure(COMPUTING, height=300), blank_figure(COMPUTING, height=300), ""
+        return {"physical": _computing(), "mincost": _computing(), "type_two_info": ""}
     return type_two_view(plan, scenario)
 
 
-def animate(key, data):
-    """The aggregation's player on what the page draws of the fabric, or the flag that stops it
-    (:func:`~vizcoll.ui.pages.trees._views.aggregation_player`)."""
+def animate(key, data) -> dict:
+    """The aggregation's player on what the page draws of the fabric, or the flag that stops it (:data:`ANIMATION`,
+    :func:`~vizcoll.ui.pages.trees._views.aggregation_player`)."""
     scenario, plan, job = _pending(key, data)
     if job:
-        return None, "The aggregation follows once the trees are computed (see the progress bar above).", "flag", [], ""
+        follows = "The aggregation follows once the trees are computed (see the progress bar above)."
+        return {"timeline": None, "flag": follows, "flag_class": "flag", "elements": [], "summary": ""}
     return aggregation_player(plan, scenario)
 
 
-def compute_views(set_progress, job, data):
+def compute_views(set_progress, job, data) -> dict:
     """The background job of a large plan: every view but F(k) and the aggregation (:data:`JOB_VIEWS`), stage by
     stage with its progress (:func:`vizcoll.ui.pages.trees._model.prepare`) of the scenario's plan, then the order
     of the aggregation's job; a forged order changes nothing."""
     scenario, _ = checked(data)
     plan = page_plan(scenario) if isinstance(job, dict) and scenario is not None else None
     if plan is None or "error" in plan:
-        return (no_update,) * len(JOB_VIEWS)
+        return {}
     progress = jobs.JobProgress(set_progress, job_stages(plan))
     with suppress(VizcollError):  # each view says what went wrong
         prepare(engine_key(scenario, plan), plan, progress)
     progress.stage(len(KINDS) + 1)
-    views = [compare_view(plan, scenario), *type_one_view(plan, scenario), *type_two_view(plan, scenario)]
-    return (*views, SIMULATING, "flag", jobs.order(True, job))
+    views = {"compared": compare_view(plan, scenario), **type_one_view(plan, scenario), **type_two_view(plan, scenario)}
+    return views | {"flag": SIMULATING, "flag_class": "flag", "order": jobs.order(True, job)}
 
 
 def stop_animation(_job, order_now=None):
@@ -766,74 +755,72 @@ def compute_animation(set_progress, order, data):
     scenario, _ = checked(data)
     plan = page_plan(scenario) if isinstance(order, dict) and scenario is not None else None
     if plan is None or "error" in plan:
-        return (no_update,) * len(ANIMATION)
+        return {}
     jobs.JobProgress(set_progress, ["simulating the aggregation"]).stage(0)
     return aggregation_player(plan, scenario)
 
 
-def animation_cancelled(_clicks):
+def animation_cancelled(clicks) -> dict:
     """Cancel pressed under the player: the flag says the aggregation was not simulated."""
-    return "⚠ Cancelled: the aggregation was not simulated. Press Build to simulate it.", "flag warn"
+    flag = "⚠ Cancelled: the aggregation was not simulated. Press Build to simulate it."
+    return {"flag": flag, "flag_class": "flag warn"}
 
 
-def cancelled(_clicks):
-    """Cancel pressed: the comparison, the four drawings and the flag say the views were not computed."""
+def cancelled(clicks) -> dict:
+    """Cancel pressed: the comparison, the four drawings and the flag say the views were not computed
+    (:data:`CANCELLED`)."""
     blank = blank_figure("Cancelled: not computed. Press Build to compute the trees.", height=300)
-    return (
-        html.P("⚠ Cancelled: the trees were not computed. Press Build to compute them.", className="message"),
-        blank,
-        blank,
-        blank,
-        blank,
-        "Cancelled: nothing to play.",
-    )
+    note = html.P("⚠ Cancelled: the trees were not computed. Press Build to compute them.", className="message")
+    return {"compared": note, **dict.fromkeys(("logical", *ON_FABRIC), blank), "flag": "Cancelled: nothing to play."}
 
 
-def part_choices(data, value_now=None):
-    """The parts of the scenario's fabric the trees can be drawn on, and the one drawn."""
+def part_choices(data, value_now=None) -> dict:
+    """The parts of the scenario's fabric the trees can be drawn on (``options``), and the one drawn (``part``)."""
     scenario, _ = checked(data)
     if scenario is None:
-        return no_update, no_update
+        return {}
     view = drawn_view(scenario, PAGE)
-    return part_options(scenario, topology_of(scenario), view.part), changed(view.part, value_now)
+    return {"options": part_options(scenario, topology_of(scenario), view.part), "part": changed(view.part, value_now)}
 
 
-def play_part(value, data):
+def play_part(scenario: Scenario, value) -> dict:
     """Another part of the fabric chosen: remembered in the scenario, and the trees drawn on it at once from the
-    computed trees (a plan still computing in the background draws the part chosen when it is done): (store,
-    message, the three figures on the fabric, then the aggregation played on it: :data:`ANIMATION`, and the order
-    of the aggregation's job when a large plan's aggregation is not simulated yet: the job plays it on this part)."""
-    scenario, message = checked(data)
-    unchanged = (no_update,) * (3 + len(ANIMATION))
-    if not user_action() or scenario is None:
-        return no_update, message or no_update, *unchanged, no_update
+    computed trees (a plan still computing in the background draws the part chosen when it is done): the store,
+    the message, the three figures on the fabric, then the aggregation played on it (:data:`ANIMATION`), and the
+    ``order`` of the aggregation's job when a large plan's aggregation is not simulated yet: the job plays it on
+    this part (:data:`PLAYED`)."""
+    if not user_action():
+        return {}
     topo = topology_of(scenario)
     try:
         part = read_part(value, scenario, topo)
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}", *unchanged, no_update
-    store = remembered(data, PAGE, {"part": None if part == natural_part(topo) else part})
+        return {"message": f"⚠ {exc}"}
+    store = remembered(scenario.to_dict(thin=True), PAGE, {"part": None if part == natural_part(topo) else part})
     if store is no_update:  # the part the views draw already (the menu drawn again)
-        return no_update, "", *unchanged, no_update
+        return {"message": ""}
     moved, plan, job = _pending(True, store)
     if "error" in plan or (job and not computed(engine_key(moved, plan), plan)):
-        return store, "", *unchanged, no_update
-    drawn = (store, "", type_one_view(plan, moved)[1], *type_two_view(plan, moved)[:2])
+        return {"store": store, "message": ""}
+    two = type_two_view(plan, moved)
+    drawn = {"store": store, "message": "", "mapped": type_one_view(plan, moved)["mapped"]}
+    drawn |= {"physical": two["physical"], "mincost": two["mincost"]}
     if job and not aggregation_ready(plan, moved):  # its job plays it on this part (not simulated in the request)
-        return (*drawn, None, SIMULATING, "flag", [], "", {"run": 1, "part": part})
-    return (*drawn, *aggregation_player(plan, moved), no_update)
+        follows = {"timeline": None, "flag": SIMULATING, "flag_class": "flag", "elements": [], "summary": ""}
+        return drawn | follows | {"order": {"run": 1, "part": part}}
+    return drawn | aggregation_player(plan, moved)
 
 
-def export_goal(_clicks, data):
-    """Download GOAL: the chosen type I tree's collective as LogGOPSim's schedule, or a message saying why not."""
-    scenario, message = checked(data)
+def export_goal(scenario: Scenario, clicks) -> dict:
+    """Download GOAL: the chosen type I tree's collective as LogGOPSim's schedule (``file``), or a ``message``
+    saying why not."""
     try:
-        return (goal_file(scenario), "") if scenario is not None else (no_update, message)
+        return {"file": goal_file(scenario), "message": ""}
     except VizcollError as exc:
-        return no_update, f"⚠ {exc}"
+        return {"message": f"⚠ {exc}"}
 
 
-def compare_trees(set_progress, order, data):
+def compare_trees(set_progress, order, data) -> dict:
     """(A background job.) The animated tree's aggregation and that of the tree kind the ``order`` names, side by
     side on one clock (:func:`~vizcoll.ui.pages.trees._views.compared_trees`), or why not."""
     scenario, plan, _ = _pending(True, data)
