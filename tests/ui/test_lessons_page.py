@@ -4,13 +4,15 @@ store (checked and capped), the presenter and notes drawn for every shipped less
 from __future__ import annotations
 
 import base64
+import importlib
 import json
 
+import dash
 import pytest
 from dash import html, no_update
 
 from app import create_app
-from tests.callback_context import find_component, in_callback
+from tests.callback_context import find_component, in_callback, with_props
 from tests.fuzz_payload import layout_components
 from tests.probe import HOSTILE, probe
 from vizcoll.errors import VizcollError
@@ -18,7 +20,7 @@ from vizcoll.lessons import MAX_STEPS, Lesson, load_shipped, shipped
 from vizcoll.scenario import Scenario
 from vizcoll.ui.pages.lessons import _model as model
 from vizcoll.ui.pages.lessons import notes, page, present
-from vizcoll.ui.store import DEFAULT_SCENARIO
+from vizcoll.ui.store import DEFAULT_SCENARIO, MESSAGE
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +102,18 @@ def test_the_presenter_and_the_notes_draw_every_shipped_lesson(components, name)
     assert data["index"] == 1 and len(data["hrefs"]) == len(one.steps) == len(data["players"])
     assert {present.STEP, present.NARRATION, present.VIEW, present.PREV, present.NEXT} <= ids_of(drawn)
     assert ids_of(html.Div(notes.draw({"lesson": name}, None))) >= {notes.NOTES}
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_every_step_of_a_shipped_lesson_draws_its_page_on_its_scenario(components, name):
+    """What the presenter's frame shows for each step (the browser walks two lessons, tests/browser/test_lessons.py):
+    the step's page drawn on its scenario, its first views too (a failure there would put a ⚠ line in the shell)."""
+    modules = {entry["path"]: entry["module"] for entry in dash.page_registry.values()}
+    for number, step in enumerate(load_shipped(name).steps, 1):
+        module = importlib.import_module(modules[step.page])
+        drawn, props = with_props(module.body, step.scenario) if hasattr(module, "body") else (module.layout(), {})
+        assert isinstance(drawn, html.Div) and ids_of(drawn), (name, number)
+        assert MESSAGE not in props, (name, number, props.get(MESSAGE))
 
 
 def test_a_link_to_no_lesson_says_so(components):
