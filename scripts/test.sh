@@ -25,7 +25,9 @@ NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --quiet --site-dir "$(mkt
 # (vizcoll/ui/vendor.py)
 python3 -c "from vizcoll.ui import vendor; print(vendor.ensure())"
 # the tests without a browser in parallel (pytest-xdist, one process per core), the installed app's, then the
-# browser tests in two processes (each with one Chromium and one app server for its tests, tests/browser/conftest.py),
+# browser tests in three processes (each with one Chromium and one app server for its tests, tests/browser/conftest.py;
+# a browser test mostly waits for its page, so three share two cores: 7 min 38 s here on 2026-12-07, where two took
+# 10 min; a process that is free takes tests from a busy one, --dist worksteal),
 # then the heavy ones (paper-scale fabrics, tests/conftest.py: HEAVY) alone: one process took 22 min here on 2026-12-06, two 13, but two
 # heavy tests then missed their waits; exit status 5 is "no test selected" (arguments that pick some tests only)
 status=0
@@ -33,7 +35,7 @@ python3 -m pytest -p no:cacheprovider -m "not browser and not install" -n auto "
 [ "$status" -eq 5 ] && status=0
 # `pip install ".[web]"` in a fresh venv, then `vizcoll serve` from another folder (tests/test_installed_app.py)
 python3 -m pytest -p no:cacheprovider -m install "$@" || { rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
-python3 -m pytest --headless -p no:cacheprovider -m "browser and not heavy" -n 2 "$@" || {
+python3 -m pytest --headless -p no:cacheprovider -m "browser and not heavy" -n 3 --dist worksteal "$@" || {
   rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
 python3 -m pytest --headless -p no:cacheprovider -m "browser and heavy" "$@" || { rc=$?; [ "$rc" -ne 5 ] && status=$rc; }
 # the speed guard (benchmarks/guard.py): the key cases timed on the commit in benchmarks/BASE and on this tree, side
