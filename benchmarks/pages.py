@@ -26,6 +26,7 @@ the cases that count them (the ``--fabric`` ones). ``--fabric campus`` is the 1,
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -60,20 +61,24 @@ def call(fn, *args, prop: str | None = None, **kwargs):
     """``fn(*args, **kwargs)`` as Dash runs a callback for the browser (triggered by ``prop`` when given), counting
     the bytes of its arguments (posted; a background job's ``set_progress`` is no argument of the browser's) and of
     its outputs (sent back) in :data:`METER`."""
+    from dash import no_update
+
     from tests.callback_context import in_callback
 
     METER["request"] += _json_size([a for a in args if not callable(a)] + list(kwargs.values()))
     out = in_callback(fn, prop, *args, **kwargs)
-    METER["response"] += _json_size(out)
+    sent = {k: v for k, v in out.items() if v is not no_update} if isinstance(out, dict) else out  # as Dash sends it
+    METER["response"] += _json_size(sent)
     return out
 
 
-def _reading(fn: Callable) -> Callable:
-    """A page's callback that :func:`vizcoll.ui.callbacks.by_name` gives the checked scenario (``scenario=``),
-    called with the store as the browser posts it (read as the decorator reads it)."""
-    from vizcoll.ui.store import checked
+@functools.cache
+def callbacks(page) -> dict:
+    """``page``'s callbacks as Dash calls them, by name: the store as the browser posts it in, every output by name
+    out (:func:`tests.callback_context.registered`)."""
+    from tests.callback_context import registered
 
-    return lambda scenario, **values: fn(scenario=checked(scenario)[0], **values)
+    return registered(page)
 
 
 # ---------------------------------------------------------------- the cases: one user action each
@@ -87,7 +92,7 @@ def topology_generate(spec: str) -> Callable[[], object]:
     values = {key: None for key in page._scenario_inputs()} | states | {"params": spec, "generate": 1}
 
     def run():
-        store = in_callback(page.update_scenario, f"{page.TOPO_GENERATE}.n_clicks", **values)[0]
+        store = in_callback(page.update_scenario, f"{page.TOPO_GENERATE}.n_clicks", **values)["scenario"]
         return page.render_scenario(store), page.compute_broadcast(store)
 
     return run
@@ -109,7 +114,7 @@ def _trees_action(preset: str, spec: str = "", k: int = 2, kind: str | None = No
     def use_preset():
         values = {"values": controls, "use_preset": 1, "tap_edge": None, "preset": preset}
         prop = f"{page.TREES_USE_PRESET}.n_clicks"
-        return in_callback(_reading(page.update), prop, scenario=DEFAULT_SCENARIO.to_dict(), **values)["store"]
+        return in_callback(callbacks(page)["update"], prop, scenario=DEFAULT_SCENARIO.to_dict(), **values)["store"]
 
     def views(store):
         plan = page.refresh(store)["key"]
@@ -137,7 +142,7 @@ def _trees_action(preset: str, spec: str = "", k: int = 2, kind: str | None = No
 
     def other():
         changed = in_callback(
-            _reading(page.update),
+            callbacks(page)["update"],
             f"{page.TREES_KIND}.value",
             values={key: values[key] for key in page.PARAM_CONTROLS},
             use_preset=1,
@@ -190,26 +195,28 @@ def multicast_preset(
     from vizcoll.ui.pages.multicast import page
     from vizcoll.ui.store import DEFAULT_SCENARIO
 
+    named = callbacks(page)
+
     def use_preset():
         return in_callback(
             page.update, f"{page.MC_USE_PRESET}.n_clicks", {}, {}, 1, preset, DEFAULT_SCENARIO.to_dict()
-        )[0]
+        )["scenario"]
 
     def views(store):  # what follows a new store: the controls, the views, and on a large fabric the routes' job
-        shown = page.controls(store), page.render(store), page.group_protocol(store)
+        shown = named["controls"](scenario=store), named["render"](scenario=store), page.group_protocol(store)
         job = page.dispatch(store)
-        return page.compute_views(no_progress, job, store) if isinstance(job, dict) else shown
+        return named["compute_views"](no_progress, order=job, scenario=store) if isinstance(job, dict) else shown
 
     def every_view(store):  # the first view, then B's job it orders (before the clock)
         first = views(store)
-        order = first[-1] if isinstance(first[-1], dict) else None
-        return page.compute_second(no_progress, order, store) if order else first
+        order = first.get("order_b") if isinstance(first, dict) else None
+        return named["compute_second"](no_progress, order=order, scenario=store) if isinstance(order, dict) else first
 
     preset_store = use_preset()
     if second:
-        first = views(preset_store)
-        assert isinstance(first[-1], dict), "A's job ordered no job of B: nothing to time"
-        return lambda: page.compute_second(no_progress, first[-1], preset_store)
+        order = views(preset_store)["order_b"]
+        assert isinstance(order, dict), "A's job ordered no job of B: nothing to time"
+        return lambda: named["compute_second"](no_progress, order=order, scenario=preset_store)
     if group is None and part is None:
         return lambda: views(use_preset())
     every_view(preset_store)  # the preset's views computed before the drill-down is timed
@@ -225,7 +232,7 @@ def multicast_preset(
             1,
             preset,
             preset_store,
-        )[0]
+        )["scenario"]
         return views(store)
 
     return drill
@@ -250,8 +257,9 @@ def barrier_grid(side: int = 16) -> Callable[[], object]:
             8,
             {key: model.DEFAULTS[key] for key in page.PARAM_CONTROLS},
             DEFAULT_SCENARIO.to_dict(),
-        )[0]
-        plan, uq_key, *_ = page.refresh(store)
+        )["scenario"]
+        refreshed = page.refresh(store)
+        plan, uq_key = refreshed["plan"], refreshed["uq"]
         return page.animate(no_progress, plan, store), page.render_uq(uq_key), page.render_histogram(uq_key)
 
     return run
@@ -263,7 +271,7 @@ def barrier_sweep(mode: str) -> Callable[[], object]:
 
     def run():
         sweep = page.compute_sweep(no_progress, {"mode": mode, "neighbors": 8}, None, None)
-        return page.render_sweep(sweep[0], sweep[2], sweep[4])
+        return page.render_sweep(sweep["sweep"], sweep["size"], sweep["rate"])
 
     return run
 
@@ -356,7 +364,7 @@ def schedules_goal(ranks: int) -> Callable[[], object]:
     )
 
     def run():
-        opened = goal or in_callback(page.load_goal, f"{page.SCHED_EXAMPLE}.n_clicks", None, 1, None, data)[0]
+        opened = goal or in_callback(page.load_goal, f"{page.SCHED_EXAMPLE}.n_clicks", None, 1, None, data)["goal"]
         return page.analyse(opened, data)
 
     return run
@@ -401,9 +409,10 @@ def fabric_upload() -> Callable[[], object]:
     def run():
         values = {key: None for key in page._scenario_inputs()} | states | {"upload": contents}
         if page.large_upload(contents):
-            store = call(page.read_large_upload, no_progress, contents, Path(FABRIC).name, None, states["scenario"])[0]
+            store = call(page.read_large_upload, no_progress, contents, Path(FABRIC).name, None, states["scenario"])
         else:
-            store = call(page.update_scenario, prop=f"{page.TOPO_UPLOAD}.contents", **values)[0]
+            store = call(page.update_scenario, prop=f"{page.TOPO_UPLOAD}.contents", **values)
+        store = store["scenario"]
         return call(page.render_scenario, store), call(page.compute_broadcast, store)
 
     return run
@@ -425,8 +434,8 @@ def fabric_link() -> Callable[[], object]:
         layout, props = with_props(page.layout, shell_hash=link, shell_scenario=None, shell_version=0)
         METER["response"] += _json_size(props) + _json_size(layout)
         store, drawn = props[SCENARIO]["data"], find_component(layout, page.TOPO_DRAWN).data  # as the browser sends
-        render = page.unless_shown(page.render_with_key, page.RENDERED)
-        return call(render, store, drawn), call(page.unless_shown(page.compute_broadcast, page.BROADCAST), store, drawn)
+        render = page.unless_shown(page.render_with_key)
+        return call(render, store, drawn), call(page.unless_shown(page.compute_broadcast), store, drawn)
 
     return run
 
@@ -465,16 +474,19 @@ def _open_multicast(store: dict, scenario) -> object:
     from vizcoll.ui.pages.multicast import page
 
     page.body(scenario)
-    shown = call(page.controls, store), call(page.render, store), call(page.group_protocol, store)
+    named = callbacks(page)
+    shown = call(named["controls"], scenario=store), call(named["render"], scenario=store)
+    shown = (*shown, call(page.group_protocol, store))
     job = call(page.dispatch, store)
-    return call(page.compute_views, no_progress, job, store) if isinstance(job, dict) else shown
+    return call(named["compute_views"], no_progress, order=job, scenario=store) if isinstance(job, dict) else shown
 
 
 def _open_barrier(store: dict, scenario) -> object:
     from vizcoll.ui.pages.barrier import page
 
     opened = _drawn(page, scenario)
-    plan, uq_key, *_ = page.refresh(store)  # the keys the page holds (drawn with them)
+    refreshed = page.refresh(store)  # the keys the page holds (drawn with them)
+    plan, uq_key = refreshed["plan"], refreshed["uq"]
     job = call(page.opening_order, plan, store)
     run = call(page.run_job, no_progress, job, store) if isinstance(job, dict) else None
     return opened, run, call(page.render_uq, uq_key)
@@ -492,7 +504,7 @@ def _open_schedules(store: dict, scenario) -> object:
     from vizcoll.ui.pages.schedules import page
 
     page.body(scenario)
-    opened = call(page.load_goal, None, 1, None, store, prop=f"{page.SCHED_EXAMPLE}.n_clicks")[0]
+    opened = call(page.load_goal, None, 1, None, store, prop=f"{page.SCHED_EXAMPLE}.n_clicks")["goal"]
     return call(page.analyse, opened, store)
 
 
@@ -509,7 +521,7 @@ def fabric_click_break() -> Callable[[], object]:
     values = {key: None for key in page._scenario_inputs()} | states | {"tap_edge": tap}
 
     def run():
-        broken = call(page.update_scenario, prop=f"{page.TOPO_CANVAS}.tapEdge", **values)[0]
+        broken = call(page.update_scenario, prop=f"{page.TOPO_CANVAS}.tapEdge", **values)["scenario"]
         return call(page.render_scenario, broken), call(page.compute_broadcast, broken)
 
     return run
@@ -527,7 +539,7 @@ def fabric_click_k() -> Callable[[], object]:
 
     def run():
         changed = call(
-            _reading(page.update),
+            callbacks(page)["update"],
             values={key: values[key] for key in page.PARAM_CONTROLS},
             use_preset=1,
             tap_edge=None,
