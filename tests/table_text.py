@@ -1,5 +1,5 @@
 """A table of :mod:`vizcoll.ui.components.tables` read back as its cells' text, written apart from the module
-(``tests/browser/test_tables.py`` checks the browser shows the same)."""
+(``tests/browser/test_components.py`` checks the browser shows the same)."""
 
 from __future__ import annotations
 

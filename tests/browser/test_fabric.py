@@ -142,8 +142,8 @@ def test_a_message_appears_next_to_the_control_that_caused_it(page):
     )
     assert 0 <= where[0] <= 40 and where[1] and where[2], where  # just under the button, on the screen
     page.click("#topo-link-id")  # touching anything else puts it back in its place, its text kept
-    until(lambda: "floating" not in box.get_attribute("class"), 5)
-    assert box.text.startswith("⚠")
+    until(lambda: "floating" not in page.duo.find_element("#topo-message").get_attribute("class"), 5)
+    assert page.duo.find_element("#topo-message").text.startswith("⚠")
     assert page.duo.get_logs() == []
 
 
@@ -175,6 +175,7 @@ def test_a_fabric_drawn_from_nothing(page):
     page.type_into("#topo-new-name", "h0")
     page.click("#topo-new-kind input[value=endpoint]")
     page.click("#topo-add-node")
+    page.duo.wait_for_contains_text("#topo-counts", "1 end node")  # in the scenario before the link names it
     page.type_into("#topo-node-a", "h0")
     page.type_into("#topo-node-b", "leaf0")
     page.click("#topo-add-link")

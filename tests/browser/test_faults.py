@@ -36,10 +36,11 @@ def play_and_step(page, prefix: str) -> None:
     until(lambda: step_of(page, prefix) >= 2, 20)
     page.click(f"#{prefix}-play")  # pause
     page.duo.wait_for_contains_text(f"#{prefix}-play", "▶ Play", timeout=10)
+    paused = page.driver.execute_script(f"return window.vizcollPlayers[{prefix!r}].position;")  # the slider's step
     for _ in range(3):
         page.click(f"#{prefix}-forward")
-    until(lambda: step_of(page, prefix) >= 5, 10)
-    before = step_of(page, prefix)
+    before = paused + 3  # where the presses took it (5 or more): its label, an answer a press, is waited for
+    until(lambda: step_of(page, prefix) == before, 10)
     page.click(f"#{prefix}-back")
     until(lambda: step_of(page, prefix) == before - 1, 10)
     page.click(f"#{prefix}-forward")
@@ -73,8 +74,16 @@ def test_reduction_replay_plays_steps_and_recovers_from_a_fault(page):
 def _back_until(page, prefix: str, text: str) -> bool:
     if text in page.duo.find_element(f"#{prefix}-caption").text:
         return True
-    page.click(f"#{prefix}-back")
+    _press(page, prefix, "back")
     return False
+
+
+def _press(page, prefix: str, button: str) -> None:
+    """Press the player's ``button`` and wait until its position moves: the next look at its caption (drawn in the
+    same answer) reads the step pressed to, never the one before (a second press would step past it)."""
+    before = step_of(page, prefix)
+    page.click(f"#{prefix}-{button}")
+    until(lambda: step_of(page, prefix) != before, 10, msg=f"{prefix}-{button} did not move the player")
 
 
 def test_treft_replay_plays_steps_and_corrects_an_injected_error(page):
@@ -112,7 +121,7 @@ def cell_texts(page) -> list[str]:
 def _forward_until(page, prefix: str, text: str, button: str = "forward") -> bool:
     if text in page.duo.find_element(f"#{prefix}-caption").text:
         return True
-    page.click(f"#{prefix}-{button}")
+    _press(page, prefix, button)
     return False
 
 

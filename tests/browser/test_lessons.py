@@ -14,7 +14,10 @@ from vizcoll.ui.pages.lessons._model import player_id
 
 from .readability import viewport
 
-FRAME = "const frame = document.getElementById('lesson-view'); const w = frame && frame.contentWindow;"
+# the frame's window; none while it still shows the document of the step left (window.__leftView, set by walk_step:
+# "step k of n" is said at once, the frame's next document loads after it)
+FRAME = """const frame = document.getElementById('lesson-view');
+const w = frame && frame.contentWindow && frame.contentWindow.document !== window.__leftView && frame.contentWindow;"""
 PLAYER = (
     FRAME
     + """const s = w && w.vizcollPlayers && w.vizcollPlayers[arguments[0]];
@@ -77,6 +80,7 @@ def walk_step(page, step, k: int, n: int) -> bool:
             until(lambda: player_shown(page, prefix)[0] == later[0], 10, msg=f"step {k + 1}: → missed a key moment")
             assert lesson_step(page) == f"step {k + 1} of {n}"  # still this step: its next key moment first
             jumped = True
+    page.driver.execute_script(FRAME + "window.__leftView = w && w.document;")
     press(page, "n")
     return jumped
 
@@ -139,6 +143,6 @@ def test_the_speaker_notes_follow_the_presenter_in_a_second_window(page):
     page.driver.switch_to.window(notes)
     page.duo.wait_for_contains_text("#lesson-notes", "Step 3 of 9: /faults", timeout=10)
     word = next(w for w in lesson.steps[2].notes.split() if w.isalpha() and len(w) > 3)  # a word of its notes
-    assert word in page.duo.find_element("#lesson-notes").text
+    page.duo.wait_for_contains_text("#lesson-notes", word, timeout=10)  # a dcc.Markdown: drawn once its bundle is in
     page.driver.switch_to.window(presenter)
     assert page.duo.get_logs() == []

@@ -105,7 +105,11 @@ def test_the_preset_a_changed_algorithm_and_a_link_broken_on_the_heatmap(mc):
     page.duo.wait_for_contains_text("#mc-fig-a", "A: minhop-new (max EFI 8;", timeout=20)
     page.duo.wait_for_contains_text("#mc-fig-b", "B: fulb (max EFI 3;")
     page.duo.wait_for_contains_text("#mc-worst", "Worst links under A (minhop-new): ")
-    assert shared(page).spec == TEACHING and shared(page).pattern == "grid2d:16x8"
+    until(
+        lambda: shared(page).spec == TEACHING and shared(page).pattern == "grid2d:16x8",
+        10,
+        msg="the share link does not carry the preset",
+    )
 
     # changing algorithm B routes again at once: the summary, the figure and the share link follow
     choose(page, "mc-algo-b", "sssp")
@@ -130,7 +134,7 @@ def test_the_preset_a_changed_algorithm_and_a_link_broken_on_the_heatmap(mc):
     until(lambda: "broken link (1)" in trace_names(page, "mc-fig-a"), 20)
     until(lambda: worst not in page.duo.find_element("#mc-worst").text, 20, msg="the broken link still carries groups")
     assert summary_cell(page, "unroutable groups", 1) == "0"
-    assert shared(page).broken == [worst]
+    until(lambda: shared(page).broken == [worst], 10, msg="the share link does not carry the break")
 
     # and a click on it again (on B's heatmap, once B is drawn with the break) repairs it
     until(lambda: "broken link (1)" in trace_names(page, "mc-fig-b"), 20)
@@ -149,6 +153,10 @@ def test_a_reload_keeps_the_page_settings_and_bad_communicators_give_a_message(m
     until(lambda: summary_cell(page, "groups", 1) == "8", 30)
     choose(page, "mc-algo-a", "sssp-new")
     until(lambda: summary_cell(page, "", 1) == "A: sssp-new", 20)
+    # a reload opens the address bar's scenario: the share link's, which its own callbacks write
+    until(lambda: shared(page).params.get("multicast", {}).get("a") == "sssp-new", 10, msg="no sssp-new in the link")
+    href = page.duo.find_element("#share-link").get_attribute("href")
+    until(lambda: page.driver.current_url == href, 10, msg="the address bar does not show the share link")
     page.driver.refresh()
     until(lambda: summary_cell(page, "", 1) == "A: sssp-new", 30)
     assert page.duo.find_element("#mc-algo-a").text.strip().startswith("sssp-new")
@@ -218,7 +226,7 @@ def test_the_fabrics_multicast_tables_beside_fulb(mc, tmp_path):
     page.duo.wait_for_contains_text(
         "#mc-tables-message", "⚠ other.mcfdbs was not loaded: mcfdbs: switch GUID", timeout=20
     )
-    assert shared(page).mcast_tables == fulb.read_text()
+    until(lambda: shared(page).mcast_tables == fulb.read_text(), 10, msg="the share link lost FULB-MC's tables")
     # forget them: back to the communicators; the same file loads again
     page.click("#mc-tables-forget")
     until(lambda: summary_cell(page, "", 1) == "A: minhop-new", 30)
@@ -249,7 +257,7 @@ def test_a_large_fabric_is_routed_in_a_job_with_progress_and_cancel(fresh_page):
     page.open(f"/multicast#s={LARGE.to_fragment()}", counts=None)
     until(lambda: job_running(page), 30, msg="the job bar never showed")
     page.duo.wait_for_contains_text("#mc-routes-progress-text", "routing ", timeout=30)  # 16,384 groups, by A
-    assert "in the background" in page.duo.find_element("#mc-status").text
+    page.duo.wait_for_contains_text("#mc-status", "in the background", timeout=30)  # another callback than the job
     page.screenshot("multicast-job-running.png")
     assert page.duo.find_element("#mc-use-preset").get_attribute("disabled") == "true"  # no second job meanwhile
     page.click("#mc-routes-cancel")
@@ -261,6 +269,6 @@ def test_a_large_fabric_is_routed_in_a_job_with_progress_and_cancel(fresh_page):
     until(lambda: job_running(page), 20)
     until(lambda: summary_cell(page, "max EFI", 1) != "", 120, msg="the job's views never came")  # A's, first
     until(lambda: not job_running(page), 10)  # B's job follows under a bar of its own
-    assert shared(page).params["multicast"]["a"] == "minhop-new"
+    until(lambda: shared(page).params["multicast"].get("a") == "minhop-new", 10, msg="no minhop-new in the link")
     assert "Cancelled" not in page.duo.find_element("#mc-status").text
     assert page.duo.get_logs() == []

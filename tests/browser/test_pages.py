@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from dash.testing.wait import until
 from selenium.webdriver.common.by import By
 
+from vizcoll.scenario import Scenario
 from vizcoll.ui.shell import nav_entries as registered_nav
 
 from .browser_helpers import counts_line
@@ -15,6 +16,12 @@ from .browser_helpers import counts_line
 def nav_entries(page) -> list[tuple[str, str]]:
     links = page.driver.find_elements(By.CSS_SELECTOR, ".navbar a.nav-link")
     return [(urlsplit(a.get_attribute("href")).path, a.text) for a in links]
+
+
+def shared(page) -> Scenario:
+    """The scenario the shell's share link carries."""
+    href = page.duo.find_element("#share-link").get_attribute("href")
+    return Scenario.from_fragment(href.partition("#s=")[2])
 
 
 def test_every_page_loads_without_console_errors(page):
@@ -80,12 +87,14 @@ def test_share_link_reopens_the_exact_topology_view(page):
     page.open("/topology")
     page.generate("torus:3x3x2,hosts=1")
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(18, 18, 63, 0, 7))
-    for link in ("4", "7"):
+    # each edit waited for in the page: the next one is made on the scenario the browser holds (not one without it)
+    for broken, link in enumerate(("4", "7"), start=1):
         page.type_into("#topo-link-id", link)
         page.click("#topo-toggle-link")
+        page.duo.wait_for_text_to_equal("#topo-counts", counts_line(18, 18, 63, broken, 7))
     page.type_into("#topo-pattern", "grid2d:3x6")
     page.click("#topo-apply-comm")
-    page.duo.wait_for_text_to_equal("#topo-counts", expected)
+    page.duo.wait_for_contains_text("#topo-comm-info", "9 communicators (6 of size 3, 3 of size 6)")
     page.duo.select_dcc_dropdown("#topo-root", value="h1-1-0")
     page.duo.wait_for_contains_text("#topo-player-caption", "h1-1-0 broadcasts")
     page.wait_for_cy()
@@ -93,6 +102,11 @@ def test_share_link_reopens_the_exact_topology_view(page):
     assert {eid.split("-")[0] for eid, classes, _ in view if "broken" in classes.split()} == {"l4", "l7"}
     assert any("comm" in classes for _, classes, _ in view)  # the communicators colour the end nodes
 
+    until(
+        lambda: shared(page).params.get("topology", {}).get("root") == "h1-1-0",
+        10,
+        msg="the share link does not carry the root",
+    )  # its own callback: after the broadcast's, or before
     href = page.duo.find_element("#share-link").get_attribute("href")
     assert urlsplit(href).path == "/topology" and urlsplit(href).fragment.startswith("s=")
     until(lambda: page.driver.current_url == href, 10, msg="the address bar does not show the share link")

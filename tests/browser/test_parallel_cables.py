@@ -70,7 +70,7 @@ def test_the_canvas_draws_parallel_cables_apart_and_a_click_breaks_the_cable_cli
         10,
         msg="the broken class is not on the clicked cable alone",
     )
-    assert shared(page).broken == [COLD]
+    wait(lambda: shared(page).broken == [COLD], lambda: shared(page).broken, 10)  # the share link: its own callback
     page.screenshot("parallel-cables-canvas.png")
     assert page.duo.get_logs() == []
 
@@ -127,5 +127,5 @@ def test_the_heatmap_hovers_each_parallel_cable_with_its_own_efi_and_a_click_bre
     wait(lambda: "link 0:" in hover_text(page, "mc-fig-a"), lambda: hover_text(page, "mc-fig-a"), 10)
     ActionChains(page.driver).click().perform()
     wait(lambda: "1 broken" in badge(page) and HOT in badge(page), lambda: badge(page))
-    assert shared(page).broken == [HOT]
+    wait(lambda: shared(page).broken == [HOT], lambda: shared(page).broken, 10)
     assert page.duo.get_logs() == []

@@ -28,7 +28,9 @@ def test_the_million_nic_fabric_is_built_in_a_job_then_drilled_into_a_rail_a_pod
     page.duo.wait_for_text_to_equal("#topo-counts", counts_line(65_536, 1_048_576, 3_145_728, 0, 128), timeout=120)
     until(lambda: "grouped" in title_of(page, "topo-large"), 60, msg="the overview is not drawn")
     assert "switch blocks (24)" in trace_names(page, "topo-large")  # 8 rails of 3 levels
-    assert "broadcast is played on fabrics of up to 200,000 nodes" in page.duo.find_element("#topo-bcast-info").text
+    page.duo.wait_for_contains_text(  # the broadcast's own callback, not the drawing's
+        "#topo-bcast-info", "broadcast is played on fabrics of up to 200,000 nodes", timeout=30
+    )
     assert figure_problems(page.driver) == []
     page.screenshot("rail-million-overview.png")
 
@@ -67,8 +69,11 @@ def test_the_trees_preset_of_the_million_nic_fabric_says_what_rails_change_and_d
         240,
         msg=lambda: text_of(page, "trees-compare"),
     )  # the page waits for the fabric's job, then its own
-    rails = page.duo.find_element("#trees-rails").text
-    assert "8 rails, 131,072 servers" in rails and "65,535" in rails  # the tree's edges, under each placement
+    until(  # the rails panel: its own callback, not the comparison's
+        lambda: "8 rails, 131,072 servers" in text_of(page, "trees-rails") and "65,535" in text_of(page, "trees-rails"),
+        60,
+        msg="the rails panel never said what rails change",
+    )  # the tree's edges, under each placement
     until(
         lambda: "per bundle of links" in title_of(page, "trees-mapped"), 120, msg=lambda: title_of(page, "trees-mapped")
     )
@@ -93,7 +98,10 @@ def test_the_multicast_preset_of_the_million_nic_fabric_routes_its_groups_and_co
     until(lambda: "unroutable groups" in text_of(page, "mc-summary"), 240, msg=lambda: text_of(page, "mc-summary"))
     summary = text_of(page, "mc-summary")
     assert "1,088" in summary and "1,024" in summary  # 1,088 groups; the 1,024 rows span rails: no tree joins them
-    rails = page.duo.find_element("#mc-rails").text
-    assert "8 rails, 131,072 servers" in rails and "1,024" in rails
+    until(  # the rails panel: its own callback, not the summary's
+        lambda: "8 rails, 131,072 servers" in text_of(page, "mc-rails") and "1,024" in text_of(page, "mc-rails"),
+        60,
+        msg="the rails panel never counted the groups spanning rails",
+    )
     assert figure_problems(page.driver) == []
     assert page.duo.get_logs() == []

@@ -156,6 +156,8 @@ def test_every_control_drives_the_view_and_the_share_link(page):
     page.click("#trees-anim-tree input[value='type2']")
     page.duo.wait_for_contains_text("#trees-anim-summary", "20 packets up", timeout=20)  # the type II tree's edges
     until(lambda: shared(page).params["trees"]["anim"] == "type2", 20)
+    href = page.duo.find_element("#share-link").get_attribute("href")  # a reload opens the address bar's scenario
+    until(lambda: page.driver.current_url == href, 10, msg="the address bar does not show the share link")
     page.driver.refresh()
     page.duo.wait_for_contains_text("#trees-logical", "8-nomial tree over 16 processes", timeout=30)
     assert page.value("#trees-k") == "8"
@@ -206,7 +208,11 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
     page.duo.wait_for_contains_text("#trees-flag", "h5 has no live link left", timeout=30)
     page.duo.wait_for_contains_text("#trees-flag", "Rank 5 is cut off: its value never reaches the root.")
     until(lambda: row_of(page, "trees-compare", "4-ary")[-1] == "⚠ 1 edge cut off", 20)
-    assert shared(page).broken == [ISOLATING] and shared(page).params["trees"]["routes"] == "live"
+    until(
+        lambda: shared(page).broken == [ISOLATING] and shared(page).params["trees"].get("routes") == "live",
+        10,
+        msg="the share link does not carry the break and the live routes",
+    )
     assert page.duo.get_logs() == []
 
 
@@ -241,7 +247,7 @@ def test_on_a_rail_fabric_the_rails_panel_compares_the_two_placements(page):
     # a 4-nomial tree: rail-aware, 416 of its 448 edges crossing rails go over NVLink; naive, 7 cross
     until(lambda: row_of(page, "trees-rails", "rail-aware")[2:] == ["511", "448", "416", "32"], 20)
     assert row_of(page, "trees-rails", "naive")[2:] == ["511", "7", "7", "0"]
-    assert shared(page).params["trees"]["kind"] == "knomial"
+    until(lambda: shared(page).params.get("trees", {}).get("kind") == "knomial", 10, msg="no k-nomial in the link")
     page.click("#trees-presets summary")
     page.click("#trees-use-preset")  # the Sunway supernode: no rails, no panel
     until(lambda: row_of(page, "trees-compare", "32-ary")[:2] == ["32-ary", "2"], 40)
@@ -276,7 +282,7 @@ def test_build_applies_the_controls_and_refuses_a_huge_k_at_once(page):
     page.click("#trees-build")
     until(lambda: row_of(page, "trees-compare", "8-ary")[:3] == ["8-ary", "2", "8"], 30)
     until(lambda: text(page, "#trees-message") == "", 10)
-    assert shared(page).params["trees"]["k"] == 8
+    until(lambda: shared(page).params.get("trees", {}).get("k") == 8, 10, msg="the share link does not carry k = 8")
     assert not job_running(page)  # 16 processes: computed in the request, no job
     assert page.duo.get_logs() == []
 

@@ -76,6 +76,8 @@ def test_the_aggregation_plays_on_a_real_clusters_overview_and_on_a_group_alone(
     until(lambda: "overview" not in text(page, "#trees-anim-summary"), 90, msg="the group does not play")
     page.click("#trees-player-first")
     until(lambda: text(page, "#trees-player-position").startswith("step 0"), 10)
+    # the step's drawing (the canvas's stylesheet) is another callback than its position: every callback answered
+    until(lambda: not page.duo.redux_state_is_loading, 10, msg="the first step is never drawn")
     before = page.cy(COLOURS)
     page.click("#trees-player-last")
     until(

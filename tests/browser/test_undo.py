@@ -24,17 +24,21 @@ def press(page, *keys) -> None:
     chain.perform()
 
 
+def disabled(page, button: str):
+    """The ``disabled`` attribute of the ``undo`` or ``redo`` button (found afresh: never a stale element)."""
+    return page.duo.find_element(f"#topo-{button}").get_attribute("disabled")
+
+
 def test_a_break_is_undone_and_redone_by_keys_and_buttons(page):
     page.open("/topology")
-    undo, redo = page.duo.find_element("#topo-undo"), page.duo.find_element("#topo-redo")
-    until(lambda: undo.get_attribute("disabled") and redo.get_attribute("disabled"), 10)
+    until(lambda: disabled(page, "undo") and disabled(page, "redo"), 10)
     page.click_element("edge[link = 5]")
     page.duo.wait_for_text_to_equal("#topo-counts", BROKEN_TWO)
-    until(lambda: not undo.get_attribute("disabled"), 10, msg="nothing to undo after a break")
+    until(lambda: not disabled(page, "undo"), 10, msg="nothing to undo after a break")
 
     press(page, Keys.CONTROL, "z")
     page.duo.wait_for_text_to_equal("#topo-counts", DEFAULT_COUNTS, timeout=20)
-    until(lambda: not redo.get_attribute("disabled") and undo.get_attribute("disabled"), 10)
+    until(lambda: not disabled(page, "redo") and disabled(page, "undo"), 10)
     press(page, Keys.CONTROL, Keys.SHIFT, "z")
     page.duo.wait_for_text_to_equal("#topo-counts", BROKEN_TWO, timeout=20)
     until(lambda: "2 broken" in page.duo.find_element("#scenario-badge").text, 10)

@@ -1,5 +1,5 @@
 """The timeline player: positions and steps, its caption callback called directly, and the handle that keeps the
-timeline on the server (its transitions run in the browser: tests/browser/test_player_rules.py)."""
+timeline on the server (its transitions run in the browser: tests/browser/test_components.py)."""
 
 from __future__ import annotations
 
