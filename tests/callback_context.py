@@ -48,6 +48,25 @@ def registered(page) -> dict:
     return found
 
 
+class Wiring:
+    """Stands for the app: keeps the callbacks :func:`vizcoll.ui.callbacks.by_name` registers, as Dash calls them,
+    with their outputs and inputs, by the name of the function (``named[name] = (callback, outputs, inputs)``)."""
+
+    def __init__(self):
+        self.named = {}
+
+    def clientside_callback(self, *args, **options):
+        pass
+
+    def callback(self, *args, output=None, inputs=None, **options):
+        def keep(fn):
+            if output is not None:
+                self.named[fn.__name__] = (fn, output, inputs)
+            return fn
+
+        return keep
+
+
 def find_component(node, id_: str):
     """The component with id ``id_`` in a layout tree (None when it is not there)."""
     if getattr(node, "id", None) == id_:

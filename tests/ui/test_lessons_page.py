@@ -12,7 +12,7 @@ import pytest
 from dash import html, no_update
 
 from app import create_app
-from tests.callback_context import find_component, in_callback, with_props
+from tests.callback_context import Wiring, find_component, in_callback, with_props
 from tests.fuzz_payload import layout_components
 from tests.probe import HOSTILE, probe
 from vizcoll.errors import VizcollError
@@ -189,24 +189,6 @@ def test_adding_a_view_from_the_shell_says_what_it_added():
     assert page.add_view("forged", DEFAULT_SCENARIO, None) == {}
 
 
-class Wiring:
-    """Stands for the app: keeps the callbacks :func:`vizcoll.ui.callbacks.by_name` registers, as Dash calls them."""
-
-    def __init__(self):
-        self.named = {}
-
-    def clientside_callback(self, *args, **options):
-        pass
-
-    def callback(self, *args, output=None, inputs=None, **options):
-        def keep(fn):
-            if output is not None:
-                self.named[fn.__name__] = fn
-            return fn
-
-        return keep
-
-
 def test_what_the_browser_sends_the_lessons_page_is_checked():
     own, _ = model.added_view(None, "/barrier", DEFAULT_SCENARIO, None)
     saving = {"moves": [0, 0, 0], "save": 1, "narrations": ["a"], "notes": ["b"], "choice": model.MY_LESSON}
@@ -220,6 +202,6 @@ def test_what_the_browser_sends_the_lessons_page_is_checked():
     page.register(app)
     request = {"path": "/barrier", "hash": "#s=x", "clicks": 1}
     valid = {"request": request, "scenario": DEFAULT_SCENARIO.to_dict(thin=True), "own": None}
-    probe(app.named["add_view"], "lesson-add-request.data", valid)
-    damaged = in_callback(app.named["add_view"], "lesson-add-request.data", **valid | {"scenario": {"spec": 5}})
+    probe(app.named["add_view"][0], "lesson-add-request.data", valid)
+    damaged = in_callback(app.named["add_view"][0], "lesson-add-request.data", **valid | {"scenario": {"spec": 5}})
     assert damaged["lessons"] is no_update and damaged["message"].startswith("⚠")

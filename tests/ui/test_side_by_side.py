@@ -8,7 +8,7 @@ import json
 import pytest
 from dash import State
 
-from tests.callback_context import find_component, in_callback
+from tests.callback_context import Wiring, find_component, in_callback
 from vizcoll.__main__ import main
 from vizcoll.scenario import Scenario
 from vizcoll.ui.components.player import player_captions, player_timeline
@@ -150,24 +150,6 @@ def test_multicast_a_and_b_route_the_teaching_presets_groups_one_by_one():
     assert off["handle"] is None and off["sides"] == HIDDEN
     broken = in_callback(multicast.compare_routings, "order.data", no_progress, order=order, scenario={"schema": 1})
     assert broken["handle"] is None and broken["message"].startswith("⚠ The scenario could not be read")
-
-
-class Wiring:
-    """Stands for the app: keeps the callbacks :func:`vizcoll.ui.callbacks.by_name` registers, as Dash calls them."""
-
-    def __init__(self):
-        self.named = {}
-
-    def clientside_callback(self, *args, **options):
-        pass
-
-    def callback(self, *args, output=None, inputs=None, **options):
-        def keep(fn):
-            if output is not None:
-                self.named[fn.__name__] = (fn, output, inputs)
-            return fn
-
-        return keep
 
 
 def test_the_result_outputs_are_named_and_shown_answers_every_one():
