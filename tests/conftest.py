@@ -77,6 +77,30 @@ def pytest_configure(config):
     from selenium.webdriver.support.wait import WebDriverWait
 
     WebDriverWait.__init__.__defaults__ = (0.1, None)
+    scale_browser_waits(float(os.environ.get("VIZCOLL_TEST_WAIT_SCALE", "3")))
+
+
+def scale_browser_waits(factor: float) -> None:
+    """Give every wait of dash.testing (``until``, ``dash_duo.wait_for_*``) ``factor`` times its
+    timeout. CI runs the browser tests three to a two-core machine, whose CPU they keep busy: a page then took up to
+    four times as long as alone, and waits of 10 to 20 s missed answers that came (2026-12-07). A wait ends as soon
+    as its condition holds, so a longer timeout costs nothing when the page is right; it only makes a wrong page fail
+    later. Must run before the test modules import ``until``."""
+    from dash.testing import browser, wait
+
+    def scaled(function):
+        def waiting(wait_cond, timeout, *args, **kwargs):
+            return function(wait_cond, timeout * factor, *args, **kwargs)
+
+        return waiting
+
+    wait.until = browser.until = scaled(wait.until)
+    wait_for = browser.Browser._wait_for
+
+    def _wait_for(self, method, timeout, msg):
+        return wait_for(self, method, (self._wait_timeout if timeout is None else timeout) * factor, msg)
+
+    browser.Browser._wait_for = _wait_for
 
 
 def pytest_unconfigure(config):

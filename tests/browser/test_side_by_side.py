@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import imageio.v3 as iio
+from dash.testing import errors
 from dash.testing.wait import until
 
 from vizcoll.scenario import Scenario
@@ -36,7 +37,11 @@ def canvas_nodes(page, side: str) -> int:
 
 
 def at(page, prefix: str, position: int, n: int) -> None:
-    until(lambda: text(page, f"#{prefix}-position") == f"step {position} of {n}", 20, msg=f"never at {position}")
+    line = f"#{prefix}-position"
+    try:
+        until(lambda: text(page, line) == f"step {position} of {n}", 20)
+    except errors.TestingTimeoutError as exc:
+        raise AssertionError(f"never at step {position} of {n}: {line} says {text(page, line)!r}") from exc
 
 
 def sides_show(page, prefix: str, captions, positions, p: int) -> None:

@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from vizcoll.scenario import Scenario
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
-from .browser_helpers import full_page_screenshot
+from .browser_helpers import full_page_screenshot, press_from_start
 
 BUSIEST = "agg0.0[3]-core0[1]"  # link 32: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree
 ISOLATING = "h5[1]-edge1.0[2]"  # link 5: h5's only cable
@@ -187,7 +187,7 @@ def test_broken_links_are_avoided_or_flagged_and_breaking_one_on_the_drawing_cha
     )
     until(lambda: row_of(page, "trees-compare", "4-ary")[-1] == "⚠ 12 edges cross", 20)
     page.duo.wait_for_contains_text("#trees-player-moments-legend", "message lost", timeout=30)
-    page.click("#trees-player-next-key")
+    press_from_start(page, "trees-player", "next-key")
     page.duo.wait_for_contains_text("#trees-player-caption", f"lost: link {BUSIEST} is broken", timeout=10)
     page.screenshot("trees-broken.png")
     page.click("#trees-player-last")
