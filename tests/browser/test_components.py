@@ -6,6 +6,9 @@ browser on a clean tab (:func:`tiny`), the export controls' in a browser of its 
   land in the download folder. Every page's wiring of them is checked without a browser
   (tests/ui/test_export_controls.py), every pack's and every player's content too (tests/ui/test_export_packs.py,
   tests/ui/test_export_animation.py); the whole app keeps two pages' (tests/browser/test_exports.py).
+- A drawing's image (kit.image_download): the canvas's PNG and SVG saved by the browser with the heading above
+  them, and a view too large for the canvas rendered on the server in a job. The whole app keeps /topology's own
+  buttons (tests/browser/test_exports.py).
 - The player (vizcoll/ui/components/player.py, ``assets/player.js``): its transitions as the browser runs them,
   and a player holding a real timeline's handle, as a page fills its store, jumping between its key moments and
   answering the keyboard. The whole app keeps what only a page shows: the step in the share link
@@ -21,6 +24,7 @@ import string
 import zipfile
 from io import BytesIO
 
+import dash_cytoscape as cyto
 import pytest
 from dash import Dash, dcc, html
 from dash.testing.application_runners import ThreadedRunner
@@ -28,25 +32,27 @@ from dash.testing.wait import until
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
+from vizcoll.scenario import Scenario
 from vizcoll.treft import simulate_treft
-from vizcoll.ui import jobs
+from vizcoll.ui import jobs, vendor
 from vizcoll.ui.app import ASSETS
 from vizcoll.ui.cache import init_cache
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
-from vizcoll.ui.components.kit import field
+from vizcoll.ui.components.kit import field, image_download, register_image_download
 from vizcoll.ui.components.player import BUTTONS, KEY_PAUSE_MS, SPEEDS, pid, player, player_data, register_player
 from vizcoll.ui.components.tables import table
+from vizcoll.ui.figures.topology import base_stylesheet, cytoscape_elements
 from vizcoll.ui.pages.topology._views import broadcast_player
-from vizcoll.ui.store import DEFAULT_SCENARIO, SCENARIO
+from vizcoll.ui.store import DEFAULT_SCENARIO, SCENARIO, topology_of
 
 from .browser_helpers import TopologyPage
 from .conftest import WINDOW, free_port
-from .test_exports import downloaded, export_animation, press
+from .test_exports import download_to, downloaded, export_animation, press
 from .test_faults import scroll_to, step_of
 
 
-def tiny_app(*children) -> Dash:
-    """An app of ``children`` and the shared scenario store (the default scenario), with the app's assets, cache
+def tiny_app(*children, scenario: Scenario = DEFAULT_SCENARIO) -> Dash:
+    """An app of ``children`` and the shared scenario store (holding ``scenario``), with the app's assets, cache
     and job pool: what a component needs of the app, nothing else."""
     app = Dash(
         __name__,
@@ -54,8 +60,9 @@ def tiny_app(*children) -> Dash:
         suppress_callback_exceptions=True,
         background_callback_manager=jobs.manager(),
     )
-    app.layout = html.Div([dcc.Store(id=SCENARIO, data=DEFAULT_SCENARIO.to_dict(thin=True)), *children])
+    app.layout = html.Div([dcc.Store(id=SCENARIO, data=scenario.to_dict(thin=True)), *children])
     init_cache(app.server)
+    vendor.register(app)  # the app's browser scripts: cytoscape-svg, the plotly.js bundle
     return app
 
 
@@ -110,6 +117,61 @@ def test_the_export_controls_download_an_animation_and_a_figure_pack(dash_duo, t
     assert any(name.endswith(".svg") for name in archive.namelist())
     page.duo.wait_for_contains_text("#topo-pack-message", "vizcoll-topology-figures.zip: ", timeout=20)
     assert "flag warn" not in page.duo.find_element("#topo-pack-message").get_attribute("class")
+    assert page.duo.get_logs() == []
+
+
+# ---------------------------------------------------------------- a drawing's image (kit.image_download)
+CY_NODES = "const c = document.getElementById(arguments[0]); return c && c._cyreg ? c._cyreg.cy.nodes().length : 0;"
+
+
+def text(page, selector: str) -> str:
+    return page.duo.find_element(selector).text
+
+
+def image_app(scenario: Scenario) -> Dash:
+    """The default fabric drawn on a canvas under a heading, with its "Download PNG" and "Download SVG" for
+    /topology's view of ``scenario`` (the store's): the canvas's own image while it draws the view, else the view's
+    figure rendered on the server."""
+    topo = topology_of(DEFAULT_SCENARIO)
+    canvas = cyto.Cytoscape(
+        id="tiny-canvas",
+        elements=cytoscape_elements(topo),
+        layout={"name": "preset"},
+        stylesheet=base_stylesheet(),
+        style={"width": "800px", "height": "400px"},
+    )
+    app = tiny_app(html.Div([html.H3("A fat tree"), canvas, image_download("tiny-png")]), scenario=scenario)
+    register_image_download(app, "tiny-png", "tiny-canvas", "topology", "vizcoll-tiny")
+    return app
+
+
+def test_a_drawing_on_the_canvas_is_saved_by_the_browser_with_its_title(tiny, tmp_path):
+    page = tiny(image_app(DEFAULT_SCENARIO))
+    folder = download_to(page, tmp_path / "canvas")
+    until(lambda: page.driver.execute_script(CY_NODES, "tiny-canvas") > 0, 20, msg="the canvas never drew")
+    press(page, "#tiny-png")
+    assert downloaded(folder, "vizcoll-tiny.png")[:8] == b"\x89PNG\r\n\x1a\n"
+    press(page, "#tiny-svg")
+    svg = downloaded(folder, "vizcoll-tiny.svg")
+    assert svg.startswith(b"<svg") and b"A fat tree" in svg  # the heading above the drawing
+    assert page.duo.find_element("#tiny-image-message").text == ""  # nothing to say: no job, no warning
+    assert page.duo.get_logs() == []
+
+
+def test_a_view_too_large_for_the_canvas_is_rendered_on_the_server_in_a_job(tiny, tmp_path):
+    page = tiny(image_app(Scenario(spec="torus:10x10x8,hosts=1")))  # 1,600 nodes: /topology shows its overview
+    for fmt, magic in (("png", b"\x89PNG\r\n\x1a\n"), ("svg", b"<svg")):
+        folder = download_to(page, tmp_path / fmt)
+        press(page, f"#tiny-{fmt}")
+        until(
+            lambda f=fmt: text(page, "#tiny-image-message").startswith(f"vizcoll-tiny.{f}: the fabric's overview"),
+            120,
+            msg=f"{fmt}: {text(page, '#tiny-image-message')!r}",
+        )
+        data = downloaded(folder, f"vizcoll-tiny.{fmt}")
+        assert data.startswith(magic) and len(data) >= (20_000 if fmt == "png" else 5_000)
+    assert "(1,600 nodes), rendered on the server" in text(page, "#tiny-image-message")
+    assert not page.duo.find_element("#tiny-image-job").is_displayed()  # the job bar is gone when it is done
     assert page.duo.get_logs() == []
 
 
