@@ -1,5 +1,5 @@
 """Components in tiny apps, the dash-bootstrap-components way (issue 49): each test serves only the component it
-drives (:func:`tiny_app`: on the default scenario), and finds it by its ids; the app opens in the session's
+drives (:func:`tiny_app`: on the default scenario unless given one), and finds it by its ids; the app opens in the session's
 browser on a clean tab (:func:`tiny`), the export controls' in a browser of its own (:func:`served`).
 
 - The export controls: a player's "Export animation" and a page's "Download figure pack" run as background jobs and
@@ -14,6 +14,9 @@ browser on a clean tab (:func:`tiny`), the export controls' in a browser of its 
   answering the keyboard. The whole app keeps what only a page shows: the step in the share link
   (tests/browser/test_player_rules.py), a new run keeping the step (tests/browser/test_key_moments.py), the
   player lighting a page's overview or drawing (tests/browser/test_overview_player.py and the pages' tests).
+- The overview of a large fabric (``assets/overview.js``): a player whose handle carries the overview's frames lights
+  its blocks and bundles step by step. The whole app keeps /topology choosing the overview for a fabric of 1,600
+  nodes and its player driving it (tests/browser/test_overview_player.py).
 - The tables (vizcoll/ui/components/tables.py): every cell shows its text as it is.
 """
 
@@ -38,10 +41,20 @@ from vizcoll.ui import jobs, vendor
 from vizcoll.ui.app import ASSETS
 from vizcoll.ui.cache import init_cache
 from vizcoll.ui.components.exports import animation_export, figure_pack, register_animation_export, register_figure_pack
-from vizcoll.ui.components.kit import field, image_download, register_image_download
-from vizcoll.ui.components.player import BUTTONS, KEY_PAUSE_MS, SPEEDS, pid, player, player_data, register_player
+from vizcoll.ui.components.kit import field, graph, image_download, register_image_download
+from vizcoll.ui.components.player import (
+    BUTTONS,
+    KEY_PAUSE_MS,
+    SPEEDS,
+    pid,
+    player,
+    player_data,
+    register_overview,
+    register_player,
+)
 from vizcoll.ui.components.tables import table
-from vizcoll.ui.figures.topology import base_stylesheet, cytoscape_elements
+from vizcoll.ui.figures.topology import base_stylesheet, cytoscape_elements, fabric_drawing
+from vizcoll.ui.models.parts import drawn_view
 from vizcoll.ui.pages.topology._views import broadcast_player
 from vizcoll.ui.store import DEFAULT_SCENARIO, SCENARIO, topology_of
 
@@ -307,6 +320,34 @@ def test_the_treft_replay_jumps_to_the_fault_its_vote_and_its_detection(tiny):
     page.duo.find_element("#seed").send_keys("7")  # typing in a box moves no player
     assert step_of(page, TREFT) == 0
     assert step_of(page, OTHER) == 0  # nor did any key move the player on screen first
+    assert page.duo.get_logs() == []
+
+
+# ---------------------------------------------------------------- the overview of a large fabric
+LIT = """const graph = document.querySelector('#tiny-large .js-plotly-plot');
+const lit = graph && graph.__vizcollLit && graph.__vizcollLit[arguments[0]];
+return lit ? lit.length : -1;"""
+
+
+def test_a_player_lights_a_large_fabrics_overview_step_by_step(tiny):
+    """The overview's blocks and bundles lit in the browser (``assets/overview.js``) at each step of a broadcast whose
+    handle carries the overview's frames, as /topology draws a fabric of 1,600 nodes."""
+    scenario = Scenario(spec="torus:10x10x8,hosts=1")
+    figure = fabric_drawing(drawn_view(scenario, "topology"), topology_of(scenario))[1]
+    app = tiny_app(graph("tiny-large", "vizcoll-tiny", figure=figure), player("tiny-player"), scenario=scenario)
+    holding(app, "tiny-player", broadcast_player(scenario)[0])
+    register_overview(app, "tiny-player", "tiny-large")
+    page = tiny(app)
+    lit = lambda layer: page.driver.execute_script(LIT, layer)  # noqa: E731
+    until(lambda: lit("overview-messages") == 0, 20, msg="the overview has no animation layer")
+    press(page, "#tiny-player-forward")
+    page.duo.wait_for_contains_text("#tiny-player-position", "step 1 of", timeout=10)
+    until(lambda: lit("overview-messages") > 0 and lit("overview-nodes") > 0, 10, msg="step 1 lights nothing")
+    first = lit("overview-messages")
+    press(page, "#tiny-player-forward")
+    until(lambda: lit("overview-messages") != first, 10, msg="the next step lights the same bundles")
+    press(page, "#tiny-player-first")
+    until(lambda: lit("overview-messages") == 0, 10, msg="step 0 still lights bundles")
     assert page.duo.get_logs() == []
 
 
