@@ -1,6 +1,6 @@
 """Components in tiny apps, the dash-bootstrap-components way (issue 49): each test serves only the component it
-drives (:func:`tiny_app`: on the default scenario unless given one), and finds it by its ids; the app opens in the session's
-browser on a clean tab (:func:`tiny`), the export controls' in a browser of its own (:func:`served`).
+drives (:func:`tiny_app`: on the default scenario unless given one), and finds it by its ids; the app opens in the
+session's browser on a clean tab (:func:`tiny`), the export controls' in a browser of its own (:func:`served`).
 
 - The export controls: a player's "Export animation" and a page's "Download figure pack" run as background jobs and
   land in the download folder. Every page's wiring of them is checked without a browser
