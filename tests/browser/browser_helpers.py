@@ -200,3 +200,25 @@ def press_from_start(page, prefix: str, button: str, tries: int = 3) -> None:
         except TestingTimeoutError:
             continue
     raise AssertionError(f"{prefix}'s {button} never moved it from {page.duo.find_element(position).text!r}")
+
+
+def text(page, selector: str) -> str:
+    """The text of the element ``selector`` (waits dash_duo's implicit 2 s for it)."""
+    return page.duo.find_element(selector).text
+
+
+LIT = """const graph = document.querySelector('#' + arguments[0] + ' .js-plotly-plot');
+const lit = graph && graph.__vizcollLit && graph.__vizcollLit[arguments[1]];
+return lit ? lit.length : -1;"""
+CANVAS_NODES = "const c = document.getElementById(arguments[0]); return c && c._cyreg ? c._cyreg.cy.nodes().length : 0;"
+
+
+def lit_count(page, graph: str, layer: str) -> int:
+    """How many marks of the overview ``graph``'s animation layer ``layer`` the current step lights (-1: no such
+    layer drawn yet; ``assets/overview.js``)."""
+    return page.driver.execute_script(LIT, graph, layer)
+
+
+def canvas_nodes(page, canvas: str) -> int:
+    """The nodes on the cytoscape canvas ``canvas`` (0 before it is drawn)."""
+    return page.driver.execute_script(CANVAS_NODES, canvas)

@@ -11,7 +11,7 @@ from selenium.webdriver.common.keys import Keys
 
 from vizcoll.scenario import Scenario
 
-from .browser_helpers import full_page_screenshot
+from .browser_helpers import full_page_screenshot, text
 
 GATHER, RELEASE = "rgb(255,127,14)", "rgb(23,190,207)"
 LINK0 = "sw0-0[1]-sw0-1[2]"
@@ -23,10 +23,6 @@ def bar(page):
     page.canvas = "bar-canvas"
     page.driver.set_window_size(1400, 1000)
     return page
-
-
-def text(page, selector: str) -> str:
-    return page.duo.find_element(selector).text
 
 
 def badge(page) -> str:

@@ -58,7 +58,7 @@ from vizcoll.ui.models.parts import drawn_view
 from vizcoll.ui.pages.topology._views import broadcast_player
 from vizcoll.ui.store import DEFAULT_SCENARIO, SCENARIO, topology_of
 
-from .browser_helpers import TopologyPage
+from .browser_helpers import TopologyPage, canvas_nodes, lit_count, text
 from .conftest import WINDOW, free_port
 from .test_exports import download_to, downloaded, export_animation, press
 from .test_faults import scroll_to, step_of
@@ -134,13 +134,6 @@ def test_the_export_controls_download_an_animation_and_a_figure_pack(dash_duo, t
 
 
 # ---------------------------------------------------------------- a drawing's image (kit.image_download)
-CY_NODES = "const c = document.getElementById(arguments[0]); return c && c._cyreg ? c._cyreg.cy.nodes().length : 0;"
-
-
-def text(page, selector: str) -> str:
-    return page.duo.find_element(selector).text
-
-
 def image_app(scenario: Scenario) -> Dash:
     """The default fabric drawn on a canvas under a heading, with its "Download PNG" and "Download SVG" for
     /topology's view of ``scenario`` (the store's): the canvas's own image while it draws the view, else the view's
@@ -161,7 +154,7 @@ def image_app(scenario: Scenario) -> Dash:
 def test_a_drawing_on_the_canvas_is_saved_by_the_browser_with_its_title(tiny, tmp_path):
     page = tiny(image_app(DEFAULT_SCENARIO))
     folder = download_to(page, tmp_path / "canvas")
-    until(lambda: page.driver.execute_script(CY_NODES, "tiny-canvas") > 0, 20, msg="the canvas never drew")
+    until(lambda: canvas_nodes(page, "tiny-canvas") > 0, 20, msg="the canvas never drew")
     press(page, "#tiny-png")
     assert downloaded(folder, "vizcoll-tiny.png")[:8] == b"\x89PNG\r\n\x1a\n"
     press(page, "#tiny-svg")
@@ -324,11 +317,6 @@ def test_the_treft_replay_jumps_to_the_fault_its_vote_and_its_detection(tiny):
 
 
 # ---------------------------------------------------------------- the overview of a large fabric
-LIT = """const graph = document.querySelector('#tiny-large .js-plotly-plot');
-const lit = graph && graph.__vizcollLit && graph.__vizcollLit[arguments[0]];
-return lit ? lit.length : -1;"""
-
-
 def test_a_player_lights_a_large_fabrics_overview_step_by_step(tiny):
     """The overview's blocks and bundles lit in the browser (``assets/overview.js``) at each step of a broadcast whose
     handle carries the overview's frames, as /topology draws a fabric of 1,600 nodes."""
@@ -338,7 +326,7 @@ def test_a_player_lights_a_large_fabrics_overview_step_by_step(tiny):
     holding(app, "tiny-player", broadcast_player(scenario)[0])
     register_overview(app, "tiny-player", "tiny-large")
     page = tiny(app)
-    lit = lambda layer: page.driver.execute_script(LIT, layer)  # noqa: E731
+    lit = lambda layer: lit_count(page, "tiny-large", layer)  # noqa: E731
     until(lambda: lit("overview-messages") == 0, 20, msg="the overview has no animation layer")
     press(page, "#tiny-player-forward")
     page.duo.wait_for_contains_text("#tiny-player-position", "step 1 of", timeout=10)

@@ -10,7 +10,7 @@ from vizcoll.erasure.compare import measure
 from vizcoll.scenario import Scenario
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
-from .browser_helpers import full_page_screenshot
+from .browser_helpers import full_page_screenshot, text
 
 # the screen position of a point of the DC figure: block i (``["block", i]``) or the square of DC z
 POINT = """
@@ -40,10 +40,6 @@ def choose(page, dropdown_id: str, label: str) -> None:
     xpath = f"//*[not(ancestor-or-self::*[local-name()='svg']) and normalize-space(text())='{label}']"
     option = until(lambda: [e for e in page.driver.find_elements(By.XPATH, xpath) if e.is_displayed()], 10)
     option[-1].click()
-
-
-def text(page, selector: str) -> str:
-    return page.duo.find_element(selector).text
 
 
 def bar_names(page) -> list[str]:

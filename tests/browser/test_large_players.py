@@ -14,20 +14,17 @@ from vizcoll.trees.typeone import knomial_tree
 from vizcoll.ui.pages.multicast._model import preset_scenario
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
-from .browser_helpers import counts_line, full_page_screenshot
+from .browser_helpers import counts_line, full_page_screenshot, lit_count
 from .test_faults import scroll_to, step_of
 from .test_multicast import choose
 
 CAMPUS_COUNTS = counts_line(214, 1356, 4168, 0, 59)
 TAIHULIGHT = "pruned-fat-tree:preset=taihulight"
-LIT = """const graph = document.querySelector('#sched-overview .js-plotly-plot');
-const lit = graph && graph.__vizcollLit && graph.__vizcollLit[META];
-return lit ? lit.length : -1;"""
 
 
 def lit(page, meta: str) -> int:
     """How many marks of the overview's animation layer ``meta`` the current step lights (-1: none drawn yet)."""
-    return page.driver.execute_script(LIT.replace("META", repr(meta)))
+    return lit_count(page, "sched-overview", meta)
 
 
 def open_campus(page, tmp_path) -> None:

@@ -5,20 +5,15 @@ from __future__ import annotations
 
 from dash.testing.wait import until
 
-from .browser_helpers import counts_line
+from .browser_helpers import counts_line, lit_count
 
 LARGE = "torus:10x10x8,hosts=1"  # 1,600 nodes: drawn as its overview
-LIT = """const graph = document.querySelector('#topo-large .js-plotly-plot');
-const lit = graph && graph.__vizcollLit && graph.__vizcollLit[META];
-return lit ? lit.length : -1;"""
-
-
 COLOURS = "return cy.nodes().map(n => [n.style('background-color'), n.style('border-color')].join());"
 
 
 def lit(page, meta: str) -> int:
     """How many marks of the overview's animation layer ``meta`` the current step lights (-1: no such layer)."""
-    return page.driver.execute_script(LIT.replace("META", repr(meta)))
+    return lit_count(page, "topo-large", meta)
 
 
 def test_the_broadcast_plays_on_a_large_fabrics_overview_and_on_a_group_alone(page):

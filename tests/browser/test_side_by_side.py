@@ -18,6 +18,7 @@ from vizcoll.ui.pages.trees._model import tree_plan
 from vizcoll.ui.pages.trees._views import compared_trees
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
+from .browser_helpers import canvas_nodes
 from .readability import viewport
 from .test_exports import downloaded, press
 
@@ -27,13 +28,6 @@ POSITION = "const s = document.getElementById(arguments[0] + '-position'); retur
 
 def text(page, selector: str) -> str:
     return page.driver.execute_script(f"const e = document.querySelector({selector!r}); return e ? e.textContent : '';")
-
-
-def canvas_nodes(page, side: str) -> int:
-    return page.driver.execute_script(
-        f"const c = document.getElementById('{side}'); const cy = c && c._cyreg && c._cyreg.cy;"
-        "return cy ? cy.nodes().length : 0;"
-    )
 
 
 def at(page, prefix: str, position: int, n: int) -> None:

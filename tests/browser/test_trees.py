@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from vizcoll.scenario import Scenario
 from vizcoll.ui.store import DEFAULT_SCENARIO
 
-from .browser_helpers import full_page_screenshot, press_from_start
+from .browser_helpers import full_page_screenshot, press_from_start, text
 
 BUSIEST = "agg0.0[3]-core0[1]"  # link 32: the 4-ary tree's bottleneck on the paper's Fig. 7 fat tree
 ISOLATING = "h5[1]-edge1.0[2]"  # link 5: h5's only cable
@@ -41,10 +41,6 @@ def trace_names(page, graph_id: str) -> list[str]:
         f"const g = document.querySelector('#{graph_id} .js-plotly-plot');"
         "return g && g.data ? g.data.map(t => t.name || '') : [];"
     )
-
-
-def text(page, selector: str) -> str:
-    return page.duo.find_element(selector).text
 
 
 def badge(page) -> str:
