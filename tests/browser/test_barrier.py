@@ -129,10 +129,10 @@ def test_a_grid_preset_a_clicked_break_and_dlct_steering_around_it(bar):
         forward(page)
     else:
         until(lambda: GATHER in page.edge_colours().values(), 10, msg="no Gather hop is drawn orange")
-    for _ in range(200):
-        if "round(6)" in text(page, "#bar-player-caption"):
-            break
-        forward(page)
+    # the harmful break's detection is a key moment: ⇥ jumps to it
+    before = position(page)
+    page.click("#bar-player-next-key")
+    until(lambda: position(page) > before, 10)
     assert "Root sw0-0 gathered a total path length of 27 (ideal 24): a harmful break → round(6)" in text(
         page, "#bar-player-caption"
     )

@@ -59,8 +59,9 @@ def test_reduction_replay_plays_steps_and_recovers_from_a_fault(page):
     page.duo.wait_for_contains_text("#ft-red-summary", "executing-task", timeout=10)
     page.click("#ft-red-player-last")
     page.duo.wait_for_contains_text("#ft-red-player-caption", "reduce() returns true", timeout=20)
-    # back to the step where the failure is detected: its caption explains the recovery
-    until(lambda: _back_until(page, "ft-red-player", "did not answer the master's ping"), 40, poll=0.5)
+    # back to the step where the failure is detected (a key moment, as the recovery's steps after it are): its
+    # caption explains the recovery
+    until(lambda: _back_until(page, "ft-red-player", "did not answer the master's ping", "prev-key"), 40, poll=0.5)
     page.duo.wait_for_contains_text("#ft-red-player-caption", "recovery step 1", timeout=5)
     assert "⚠" not in page.duo.find_element("#ft-red-message").text
     # forward to the recovery's read of the dead worker's original data from its neighbor's disk
@@ -71,10 +72,10 @@ def test_reduction_replay_plays_steps_and_recovers_from_a_fault(page):
     assert page.duo.get_logs() == []
 
 
-def _back_until(page, prefix: str, text: str) -> bool:
+def _back_until(page, prefix: str, text: str, button: str = "back") -> bool:
     if text in page.duo.find_element(f"#{prefix}-caption").text:
         return True
-    _press(page, prefix, "back")
+    _press(page, prefix, button)
     return False
 
 
@@ -102,9 +103,11 @@ def test_treft_replay_plays_steps_and_corrects_an_injected_error(page):
     until(lambda: _forward_until(page, "ft-treft-player", "flips bit", "next-key"), 30, poll=0.4)
     until(lambda: any(t.startswith("ERROR in") for t in cell_texts(page)), 10)
     until(lambda: _forward_until(page, "ft-treft-player", "2-of-3 vote", "next-key"), 30, poll=0.4)  # the vote
-    until(lambda: _forward_until(page, "ft-treft-player", "2-of-3 vote overwrites"), 150, poll=0.4)
-    # step on until r2's data cell (not only the legend) says corrected: every live variable has been voted on
-    until(lambda: "corrected" in cell_texts(page) or page.click("#ft-treft-player-forward"), 90, poll=0.4)
+    # its verdict on r2's copy is a key moment too (a detection): the key moments of the votes lead to it
+    until(lambda: _forward_until(page, "ft-treft-player", "2-of-3 vote overwrites", "next-key"), 60, poll=0.4)
+    # at the run's end r2's data cell (not only the legend) says corrected: every live variable has been voted on
+    page.click("#ft-treft-player-last")
+    until(lambda: "corrected" in cell_texts(page), 30, msg=f"r2's data is not corrected at the end: {cell_texts(page)}")
     scroll_to(page, "#ft-treft-lanes")
     page.screenshot("faults-treft.png")
     assert page.duo.get_logs() == []

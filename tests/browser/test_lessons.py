@@ -1,6 +1,7 @@
-"""Lessons in a real browser: two shipped lessons walked in the presenter by keyboard alone (→ goes from key moment
-to key moment within a step with a player, then to the next step), the caption and the step of each looked at, no
-console error; a view added from a page, presented; the presenter's picture at 1280×720."""
+"""Lessons in a real browser: two shipped lessons walked in the presenter by keyboard alone, from the step the
+address opens (→ goes from key moment to key moment within a step with a player, then to the next step), the caption
+and the step of each looked at, no console error; a view added from a page, presented; the presenter's picture at
+1280×720."""
 
 from __future__ import annotations
 
@@ -85,29 +86,32 @@ def walk_step(page, step, k: int, n: int) -> bool:
     return jumped
 
 
-WALKED = ("barriers", "erasure-repair")
-"""The lessons walked here: one whose steps play players from key moment to key moment, one of drawn pages. Every
-step of every shipped lesson is checked without a browser: its page drawn on its scenario
+WALKED = {"barriers": 6, "erasure-repair": 1}
+"""The lessons walked here, each from the step its address opens (``?step=K``) to its end: the barriers lesson's
+steps 6 to 12 play players from key moment to key moment (a step's position, key moments 1 to 3, the side-by-side
+player; its steps 1 to 5 open on key moment 1, as steps 9, 11 and 12 do), the erasure lesson's steps are drawn pages.
+Every step of every shipped lesson is checked without a browser: its page drawn on its scenario
 (tests/ui/test_lessons_page.py), its player's position against the page's timeline (``vizcoll lesson check``,
 tests/engine/test_lessons.py)."""
 
 
 @pytest.mark.parametrize("name", WALKED)
 def test_a_lesson_walks_by_keyboard_in_the_presenter(page, name):
-    lesson = load_shipped(name)
+    lesson, first = load_shipped(name), WALKED[name]
     n = len(lesson.steps)
     viewport(page.driver)
-    page.open(f"/lessons/present?lesson={name}", counts=None)
-    page.duo.wait_for_text_to_equal("#lesson-step", f"step 1 of {n}", timeout=20)
+    page.open(f"/lessons/present?lesson={name}&step={first}", counts=None)
+    page.duo.wait_for_text_to_equal("#lesson-step", f"step {first} of {n}", timeout=20)
     assert page.duo.find_element(".presenter-title").text == lesson.title
     if name == "barriers":
         page.screenshot("lesson-presenter.png")
-    jumps = sum(walk_step(page, step, k, n) for k, step in enumerate(lesson.steps))
+    steps = list(enumerate(lesson.steps))[first - 1 :]
+    jumps = sum(walk_step(page, step, k, n) for k, step in steps)
     assert lesson_step(page) == f"step {n} of {n}"  # past the end: still the last step
     press(page, Keys.PAGE_UP)  # a clicker's back: the last step's previous key moment, else the step before
     press(page, Keys.HOME)
     until(lambda: lesson_step(page) == f"step 1 of {n}", 10)
-    print(f"\n{name}: {n} steps, → went to the next key moment in {jumps} of them")
+    print(f"\n{name}: steps {first} to {n}, → went to the next key moment in {jumps} of them")
     assert page.duo.get_logs() == []
 
 
