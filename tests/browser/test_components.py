@@ -9,6 +9,7 @@ session's browser on a clean tab (:func:`tiny`), the export controls' in a brows
 - A drawing's image (kit.image_download): the canvas's PNG and SVG saved by the browser with the heading above
   them, and a view too large for the canvas rendered on the server in a job. The whole app keeps /topology's own
   buttons (tests/browser/test_exports.py).
+- An idle canvas (``assets/canvas.js``): its drawing loop rests, and a change wakes it.
 - The player (vizcoll/ui/components/player.py, ``assets/player.js``): its transitions as the browser runs them,
   and a player holding a real timeline's handle, as a page fills its store, jumping between its key moments and
   answering the keyboard. The whole app keeps what only a page shows: the step in the share link
@@ -161,6 +162,22 @@ def test_a_drawing_on_the_canvas_is_saved_by_the_browser_with_its_title(tiny, tm
     svg = downloaded(folder, "vizcoll-tiny.svg")
     assert svg.startswith(b"<svg") and b"A fat tree" in svg  # the heading above the drawing
     assert page.duo.find_element("#tiny-image-message").text == ""  # nothing to say: no job, no warning
+    assert page.duo.get_logs() == []
+
+
+# assets/canvas.js's hold on cytoscape's drawing loop: (loops waiting for their next frame, awake)
+IDLE = "const idle = window.vizcollIdleCanvas; return [idle.parked.length, idle.awakeUntil > performance.now()];"
+
+
+def test_an_idle_canvas_lets_the_browser_rest_and_a_change_wakes_it(tiny):
+    """A second after its last redraw, a canvas's drawing loop waits for a frame five times a second, not every
+    frame; a change to draw (a node's colour) gives it its frame at once, and it is drawn."""
+    page = tiny(image_app(DEFAULT_SCENARIO))
+    page.canvas = "tiny-canvas"
+    until(lambda: canvas_nodes(page, "tiny-canvas") > 0, 20, msg="the canvas never drew")
+    until(lambda: page.driver.execute_script(IDLE) == [1, False], 20, msg="the canvas's loop never rested")
+    assert page.cy("cy.nodes()[0].style('background-color', 'red');" + IDLE) == [0, True]
+    until(lambda: page.cy("return !cy.renderer().requestedFrame;"), 10, msg="the change was never drawn")
     assert page.duo.get_logs() == []
 
 

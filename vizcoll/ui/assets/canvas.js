@@ -1,6 +1,6 @@
 // vizcoll: a click on a cytoscape canvas hits the node under the pointer, even after the page moved the canvas;
 // a canvas drawn while hidden is fitted when it shows, and one whose new nodes fall outside its view too; a
-// canvas saves itself as SVG.
+// canvas saves itself as SVG; an idle canvas lets the browser rest.
 //
 // Cytoscape caches where its canvas sits on the page and refreshes that only on window scrolls and resizes. When
 // the page above it grows (the scenario badge, a message, a banner filled in by a callback), the canvas moves
@@ -83,9 +83,65 @@
             }, 100);
         });
     }
+
+    // Cytoscape draws in a loop that asks the browser for every animation frame and draws only in those where
+    // something changed (cytoscape.js issue 2656): a page showing a drawing that did not move made 60 frames a
+    // second, most of what Chromium spent on it (measured: docs/benchmarks.md, "A page left open"). A second
+    // after the last redraw a canvas asked for, its loop gets a frame five times a second instead, for its
+    // animations and texture caches to step on; the next redraw asked for (a new stylesheet, a hover, a pan, a
+    // new canvas) wakes it at once. The loop is known by its source (it reads the renderer's requestedFrame);
+    // every other request for a frame (plotly.js, the players) goes to the browser as it is.
+    const AWAKE_MS = 1000, IDLE_FRAME_MS = 200;
+    const browserFrame = window.requestAnimationFrame.bind(window);
+    const isLoop = new WeakMap();
+    const idle = {awakeUntil: 0, parked: [], timer: null};
+    window.vizcollIdleCanvas = idle;  // tests/browser/test_components.py, benchmarks/idle_page.py
+    function release() {
+        clearTimeout(idle.timer);
+        idle.timer = null;
+        const waiting = idle.parked;
+        idle.parked = [];
+        waiting.forEach(browserFrame);
+    }
+    function wake() {
+        idle.awakeUntil = performance.now() + AWAKE_MS;
+        release();
+    }
+    window.requestAnimationFrame = function (callback) {
+        if (typeof callback !== 'function') {
+            return browserFrame(callback);  // the browser's own error
+        }
+        let loop = isLoop.get(callback);
+        if (loop === undefined) {
+            loop = String(callback).indexOf('requestedFrame') >= 0;
+            isLoop.set(callback, loop);
+            if (loop) {
+                wake();  // a new canvas: its first drawings come at once
+            }
+        }
+        if (!loop || performance.now() < idle.awakeUntil) {
+            return browserFrame(callback);
+        }
+        idle.parked.push(callback);
+        idle.timer = idle.timer || setTimeout(release, IDLE_FRAME_MS);
+        return 0;
+    };
+    function wakeOnRedraw(cy) {  // on the renderers' prototype: every canvas of the page at once
+        const renderer = cy.renderer(), shared = renderer && Object.getPrototypeOf(renderer);
+        if (shared && typeof shared.redraw === 'function' && !shared.redraw.wakes) {
+            const redraw = shared.redraw;
+            shared.redraw = function () {
+                wake();
+                return redraw.apply(this, arguments);
+            };
+            shared.redraw.wakes = true;
+        }
+    }
+
     setInterval(function () {
         eachCanvas(function (cy, layer) {
             addSvg(cy);
+            wakeOnRedraw(cy);
             let box = layer;
             while (box && !box._cyreg) { box = box.parentNode; }
             if (box && !widths.has(box)) {
