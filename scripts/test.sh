@@ -26,8 +26,8 @@ NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --quiet --site-dir "$(mkt
 python3 -c "from vizcoll.ui import vendor; print(vendor.ensure())"
 # the tests without a browser in parallel (pytest-xdist, one process per core), the installed app's, then the
 # browser tests in three processes (each with one Chromium and one app server for its tests, tests/browser/conftest.py;
-# a browser test mostly waits for its page, so three share two cores: 7 min 38 s here on 2026-12-07, where two took
-# 10 min; a process that is free takes tests from a busy one, --dist worksteal),
+# a browser test mostly waits for its page, so three share two cores: 7 min 36 s here on 2026-12-07, where two took
+# 10 min and four 8 min 52 s; a process that is free takes tests from a busy one, --dist worksteal),
 # then the heavy ones (paper-scale fabrics, tests/conftest.py: HEAVY) alone: one process took 22 min here on 2026-12-06, two 13, but two
 # heavy tests then missed their waits; exit status 5 is "no test selected" (arguments that pick some tests only)
 status=0
